@@ -1,0 +1,84 @@
+"""The data model every reader produces and every metric consumes.
+
+A reader turns a file into a list of `Document`s.  A document carries its words (and whatever
+token annotations the format had: POS, parse bits, named entities, dependency heads) and its
+coreference chains as lists of inclusive token spans.  Key and response are simply two lists of
+documents paired by name; nothing here knows which side a document is on.
+
+Chain and mention order is the file's order, as the official scorer (v8.01) sees it: chains in the
+order their label was first met, mentions of a chain in the order they were completed.  That order
+decides which copy of a duplicated span the official scorer keeps, so readers must preserve it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+Span = tuple[int, int]
+"""A mention: (first token, last token), 0-based over the document's tokens, inclusive."""
+
+
+class MentionType(IntEnum):
+    """Chen & Ng's three mention types; the integer is the index into type-count vectors."""
+
+    NAME = 0
+    NOMINAL = 1
+    PRONOUN = 2
+
+    @property
+    def letter(self) -> str:
+        return "NMP"[self]
+
+
+class InputError(Exception):
+    """A file that cannot be read.  Always names the file and, where there is one, the line."""
+
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        self.path = path
+        self.line = line
+        self.message = message
+        where = f"{path}:{line}" if line is not None else path
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass
+class Document:
+    """One document (a CoNLL part, a CoNLL-U newdoc, a jsonlines line).
+
+    Optional annotation lists are per token and `None` when the format did not supply them.
+    `token_lines` maps each token to its 1-based line in `path` so that later checks (token
+    count mismatches, duplicate spans) can point at the file.
+    """
+
+    name: str
+    words: list[str]
+    chains: list[list[Span]]
+    labels: list[str] = field(default_factory=list)
+    sentence_starts: list[int] = field(default_factory=list)
+    path: str = ""
+    line: int = 0
+    token_lines: list[int] | None = None
+    pos: list[str] | None = None
+    lemmas: list[str] | None = None
+    parse: list[str] | None = None
+    speakers: list[str] | None = None
+    named_entities: list[tuple[int, int, str]] | None = None
+    heads: list[int] | None = None
+    """Dependency head of each token as a document-level token index, -1 for a root."""
+    explicit_types: dict[Span, MentionType] | None = None
+    """Mention types given by the input itself (e.g. an annotation column); they win over rules."""
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.words)
+
+    def mentions(self) -> list[Span]:
+        """Every mention occurrence, chain by chain (duplicates included)."""
+        return [m for chain in self.chains for m in chain]
+
+    def where(self, token: int | None = None) -> str:
+        """'path:line' of a token (or of the document header) for messages."""
+        if token is not None and self.token_lines and 0 <= token < len(self.token_lines):
+            return f"{self.path}:{self.token_lines[token]}"
+        return f"{self.path}:{self.line}"

@@ -1,0 +1,1 @@
+"""Terminal workbench and command line for coref-workbench (console script `corefwb`)."""
