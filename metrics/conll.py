@@ -1,0 +1,234 @@
+"""CoNLL-2012 reader that sees documents and mentions exactly as the official scorer v8.01 does.
+
+The rules (../shared/docs/conll-reading.md, mirrored in the README):
+- `#begin document NAME` ... `#end document`; NAME is the rest of the line, so each part is a document.
+- Whitespace-only lines separate sentences and are not tokens.
+- Columns are split on runs of whitespace (TAB files, space-aligned files and trailing TABs alike);
+  the coreference cell is the last field.  v8.01 splits on TAB only; on TAB files both agree.
+- Cell items are joined by `|`: `(N)`, `(N`, `N)`; `(N+M)` split antecedents are ignored; `-`/`_` is
+  nothing.  Items of one cell are processed as v8.01 does: one-token mentions, then openings, then
+  closings.  That order decides chain order (first-seen label), which decides which copy of a
+  duplicated span the official scorer keeps, so it is mirrored exactly.
+Every malformed line raises `InputError` naming the file and line.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import re
+from .model import Document, InputError, Span
+
+_BEGIN = re.compile(r"^#\s*begin document (.*)$")
+_END = re.compile(r"^#\s*end document")
+_SPLIT_ANTECEDENT = re.compile(r"^\(\d+\+\d+\)$")
+_LABEL = r"([^()|\s]+)"
+_SINGLE = re.compile(rf"^\({_LABEL}\)$")
+_OPEN = re.compile(rf"^\({_LABEL}$")
+_CLOSE = re.compile(rf"^{_LABEL}\)$")
+_EMPTY = ("-", "_", "")
+
+
+def open_text(path: str) -> io.TextIOBase:
+    """Open a text file for reading, gunzipping `.gz` transparently; UTF-8 with a BOM tolerated."""
+    try:
+        if path.endswith(".gz"):
+            return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", errors="strict", newline=None)
+        return open(path, encoding="utf-8-sig", errors="strict", newline=None)
+    except OSError as exc:
+        raise InputError(path, None, f"cannot open: {exc.strerror or exc}") from None
+
+
+def read_lines(path: str) -> list[str]:
+    """All lines of a file without line ends; located errors for undecodable bytes and NULs."""
+    with open_text(path) as handle:
+        try:
+            text = handle.read()
+        except UnicodeDecodeError as exc:
+            raise InputError(path, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        except (OSError, EOFError) as exc:
+            raise InputError(path, None, f"cannot read: {exc}") from None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    nul = text.find("\0")
+    if nul >= 0:
+        raise InputError(path, text.count("\n", 0, nul) + 1, "NUL byte in text")
+    return lines
+
+
+class _DocumentBuilder:
+    """Collects one document's tokens and mentions while its lines are read."""
+
+    def __init__(self, path: str, name: str, line: int) -> None:
+        self.path = path
+        self.name = name
+        self.line = line
+        self.words: list[str] = []
+        self.pos: list[str] = []
+        self.parse: list[str] = []
+        self.lemmas: list[str] = []
+        self.speakers: list[str] = []
+        self.ner: list[str] = []
+        self.token_lines: list[int] = []
+        self.sentence_starts: list[int] = []
+        self.new_sentence = True
+        self.chain_of: dict[str, int] = {}
+        self.chains: list[list[Span]] = []
+        self.labels: list[str] = []
+        self.open: dict[str, list[tuple[int, int]]] = {}
+        self.full_columns = True
+
+    def _chain(self, label: str) -> int:
+        index = self.chain_of.get(label)
+        if index is None:
+            index = self.chain_of[label] = len(self.chains)
+            self.chains.append([])
+            self.labels.append(label)
+        return index
+
+    def add_token(self, fields: list[str], lineno: int) -> None:
+        token = len(self.words)
+        if self.new_sentence:
+            self.sentence_starts.append(token)
+            self.new_sentence = False
+        n = len(fields)
+        if n >= 12:
+            self.words.append(fields[3])
+            self.pos.append(fields[4])
+            self.parse.append(fields[5])
+            self.lemmas.append(fields[6])
+            self.speakers.append(fields[9])
+            self.ner.append(fields[10])
+        else:
+            self.full_columns = False
+            self.words.append(fields[3] if n >= 5 else fields[0])
+        self.token_lines.append(lineno)
+        cell = fields[-1] if n > 1 else "-"
+        if cell not in _EMPTY:
+            self._add_cell(cell, token, lineno)
+
+    def _add_cell(self, cell: str, token: int, lineno: int) -> None:
+        singles: list[str] = []
+        opens: list[str] = []
+        closes: list[str] = []
+        for item in cell.split("|"):
+            if m := _SINGLE.match(item):
+                if not _SPLIT_ANTECEDENT.match(item):
+                    singles.append(m.group(1))
+            elif m := _OPEN.match(item):
+                opens.append(m.group(1))
+            elif m := _CLOSE.match(item):
+                closes.append(m.group(1))
+            else:
+                raise InputError(self.path, lineno, f"bad coreference item {item!r} in cell {cell!r}")
+        for label in singles:
+            self.chains[self._chain(label)].append((token, token))
+        for label in opens:
+            self._chain(label)
+            self.open.setdefault(label, []).append((token, lineno))
+        for label in closes:
+            chain = self._chain(label)
+            stack = self.open.get(label)
+            if not stack:
+                raise InputError(self.path, lineno, f"mention {label}) closes but no mention ({label} is open")
+            start, _ = stack.pop()
+            self.chains[chain].append((start, token))
+
+    def finish(self, lineno: int) -> Document:
+        for label, stack in self.open.items():
+            if stack:
+                _, opened = stack[-1]
+                raise InputError(self.path, lineno, f"mention ({label} opened on line {opened} is never closed in document {self.name!r}")
+        full = self.full_columns and bool(self.words)
+        pos = self.pos if full and any(p not in _EMPTY for p in self.pos) else None
+        parse = self.parse if full and any(p not in _EMPTY for p in self.parse) else None
+        lemmas = self.lemmas if full and any(p not in _EMPTY for p in self.lemmas) else None
+        speakers = self.speakers if full and any(p not in _EMPTY for p in self.speakers) else None
+        ner = _ner_spans(self.ner) if full and any(p not in _EMPTY and p != "*" for p in self.ner) else None
+        return Document(
+            name=self.name, words=self.words, chains=self.chains, labels=self.labels,
+            sentence_starts=self.sentence_starts, path=self.path, line=self.line,
+            token_lines=self.token_lines, pos=pos, lemmas=lemmas, parse=parse,
+            speakers=speakers, named_entities=ner,
+        )
+
+
+def _ner_spans(cells: list[str]) -> list[tuple[int, int, str]]:
+    """OntoNotes bracket NE column (`(PERSON*`, `*`, `*)`, `(GPE)`) -> (start, end, label) spans.
+
+    Malformed NE brackets are not worth rejecting a coreference file over: they are dropped.
+    """
+    spans: list[tuple[int, int, str]] = []
+    start = -1
+    label = ""
+    for i, cell in enumerate(cells):
+        if cell.startswith("("):
+            label = cell[1:].rstrip("*)").rstrip("*")
+            start = i
+        if cell.endswith(")") and start >= 0:
+            spans.append((start, i, label))
+            start = -1
+    return spans
+
+
+def parse_conll(path: str, lines: list[str], warnings: list[str] | None = None) -> list[Document]:
+    """Documents of a CoNLL-2012 text given as lines (no line ends).  Raises InputError.
+
+    Oddities the official scorer tolerates silently (text between documents, `#` comment lines
+    inside a document) are tolerated here too and reported once each in `warnings`.
+    """
+    warned: set[str] = set()
+
+    def warn(kind: str, lineno: int, message: str) -> None:
+        if warnings is not None and kind not in warned:
+            warned.add(kind)
+            warnings.append(f"{path}:{lineno}: {message}")
+
+    documents: list[Document] = []
+    seen: dict[str, int] = {}
+    current: _DocumentBuilder | None = None
+    for lineno, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r")
+        if line.startswith("#"):
+            if m := _BEGIN.match(line):
+                if current is not None:
+                    raise InputError(path, lineno, f"#begin document inside document {current.name!r} (opened on line {current.line}) without #end document")
+                name = m.group(1).rstrip()
+                if name in seen:
+                    raise InputError(path, lineno, f"document {name!r} appears twice (also on line {seen[name]})")
+                seen[name] = lineno
+                current = _DocumentBuilder(path, name, lineno)
+                continue
+            if _END.match(line):
+                if current is None:
+                    raise InputError(path, lineno, "#end document without #begin document")
+                documents.append(current.finish(lineno))
+                current = None
+                continue
+            if current is None:
+                continue
+        if current is None:
+            if line.strip():
+                warn("outside", lineno, "text outside #begin document ... #end document is ignored (first such line)")
+            continue
+        fields = line.split()
+        if not fields:
+            current.new_sentence = True
+            continue
+        if line.startswith("#"):
+            warn("comment", lineno, "'#' line inside a document is read as a comment, not a token (first such line)")
+            continue
+        current.add_token(fields, lineno)
+    if current is not None:
+        raise InputError(path, len(lines), f"document {current.name!r} (line {current.line}) has no #end document")
+    return documents
+
+
+def read_conll(path: str, warnings: list[str] | None = None) -> list[Document]:
+    """Read a CoNLL-2012 file (optionally gzipped) into documents, in file order."""
+    lines = read_lines(path)
+    documents = parse_conll(path, lines, warnings)
+    if not documents:
+        raise InputError(path, None, "no '#begin document' found: not a CoNLL-2012 coreference file")
+    return documents

@@ -1,0 +1,132 @@
+"""The metrics of one document, computed from its contingency table under a weight scheme.
+
+Chen & Ng (2013) show MUC, B3, CEAFm and CEAFe are each one formula over three weight functions:
+w_c of a common part C = K ∩ S, w_k of a key chain, w_s of a response chain.  The agnostic
+weights (sizes) give the official metrics; the linguistic weights give LMUC, LB3, LCEAFm, LCEAFe.
+So each metric is written once here, taking the three weight arrays; `agnostic_weights` and
+`linguistic_weights` produce them.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .score import Score
+from .table import Table
+from .weights import Weights
+
+
+class ChainWeights(NamedTuple):
+    """w_c per cell, w_k per key chain, w_s per response chain (floats)."""
+
+    common: np.ndarray
+    key: np.ndarray
+    response: np.ndarray
+
+
+def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(num), dtype=np.float64)
+    np.divide(num, den, out=out, where=den != 0)
+    return out
+
+
+def agnostic_weights(table: Table, metric: str) -> ChainWeights:
+    """OMetric weights: sizes (|C|-1, |K|-1, |S|-1 for MUC).
+
+    |C| is counted as v8.01 counts it for that metric (the three cell sizes of `Table` differ only
+    when a key span sits in two key chains).
+    """
+    if metric == "muc":
+        return ChainWeights(np.maximum(table.primary - 1, 0).astype(np.float64),
+                            np.maximum(table.key_sizes - 1, 0).astype(np.float64),
+                            np.maximum(table.response_sizes - 1, 0).astype(np.float64))
+    common = table.key_side if metric.startswith("ceaf") else table.shared
+    return ChainWeights(common.astype(np.float64), table.key_sizes.astype(np.float64),
+                        table.response_sizes.astype(np.float64))
+
+
+def linguistic_weights(table: Table, w: Weights) -> ChainWeights:
+    """LMetric weights w^L: spanning-tree weights over typed mentions (closed forms)."""
+    from .linguistic import common_weights, key_weights, response_weights
+
+    return ChainWeights(
+        common_weights(table.cell_types, table.key_sizes[table.cell_key],
+                       table.response_sizes[table.cell_response], w),
+        key_weights(table.key_types, w),
+        response_weights(table.part_response, table.part_types, table.n_response_chains, w),
+    )
+
+
+def muc(table: Table, cw: ChainWeights) -> Score:
+    """MUC / LMUC: common links over key links and over response links."""
+    correct = float(cw.common.sum())
+    return Score(correct, float(cw.key.sum()), correct, float(cw.response.sum()))
+
+
+def bcub(table: Table, cw: ChainWeights) -> Score:
+    """B3 / LB3: per mention R(m) = w_c/w_k, P(m) = w_c/w_s, averaged over key / response mentions."""
+    k, r = table.cell_key, table.cell_response
+    rec = float((table.primary * _safe_div(cw.common, cw.key[k])).sum())
+    prec = float((table.primary * _safe_div(cw.common, cw.response[r])).sum())
+    return Score(rec, float(table.key_sizes.sum()), prec, float(table.response_sizes.sum()))
+
+
+def ceaf_mention(table: Table, cw: ChainWeights) -> Score:
+    """CEAFm / LCEAFm: phi = w_c, best one-to-one chain alignment, over total w_k and w_s."""
+    total = best_alignment(table, cw.common)
+    return Score(total, float(cw.key.sum()), total, float(cw.response.sum()))
+
+
+def ceaf_entity(table: Table, cw: ChainWeights) -> Score:
+    """CEAFe / LCEAFe: phi = 2 w_c / (w_k + w_s), over the number of chains."""
+    k, r = table.cell_key, table.cell_response
+    phi = _safe_div(2.0 * cw.common, cw.key[k] + cw.response[r])
+    total = best_alignment(table, phi)
+    return Score(total, float(np.count_nonzero(table.key_sizes)), total,
+                 float(np.count_nonzero(table.response_sizes)))
+
+
+def best_alignment(table: Table, phi: np.ndarray) -> float:
+    """Maximum total phi of a one-to-one key/response chain alignment (Kuhn-Munkres).
+
+    Pairs of chains that overlap nothing else are matched directly; the other connected
+    components of the overlap graph are solved separately and only then is scipy imported.
+    """
+    total = float(phi[table.simple_cells].sum())
+    if table.components:
+        from scipy.optimize import linear_sum_assignment
+
+        for cells, rows, cols in table.components:
+            matrix = np.zeros((len(rows), len(cols)), dtype=np.float64)
+            matrix[np.searchsorted(rows, table.cell_key[cells]),
+                   np.searchsorted(cols, table.cell_response[cells])] = phi[cells]
+            ri, ci = linear_sum_assignment(matrix, maximize=True)
+            total += float(matrix[ri, ci].sum())
+    return total
+
+
+def lea(table: Table) -> Score:
+    """LEA (Moosavi & Strube 2016): entity importance |e| times the fraction of its links resolved.
+
+    A singleton has one self-link, resolved when it is a singleton on the other side too.
+    """
+    k, r = table.cell_key, table.cell_response
+    n = table.shared.astype(np.float64)
+    ks = table.key_sizes.astype(np.float64)
+    rs = table.response_sizes.astype(np.float64)
+    links_k = np.where(ks == 1, 1.0, ks * (ks - 1) / 2)
+    links_r = np.where(rs == 1, 1.0, rs * (rs - 1) / 2)
+    common = n * (n - 1) / 2
+    both_single = (n == 1) & (ks[k] == 1) & (rs[r] == 1)
+    common = np.where(both_single, 1.0, common)
+    rec = float((ks[k] * _safe_div(common, links_k[k])).sum())
+    prec = float((rs[r] * _safe_div(common, links_r[r])).sum())
+    return Score(rec, float(ks.sum()), prec, float(rs.sum()))
+
+
+def mentions(table: Table) -> Score:
+    """Mention identification: exact span matches over distinct key and response spans."""
+    return Score(float(table.matched), float(table.n_key_spans), float(table.matched),
+                 float(table.n_response_spans))

@@ -1,0 +1,215 @@
+"""Corpus scoring: pair documents, align them once, then score under any weight vector.
+
+`prepare` does the work that does not depend on the weights (pairing, v8.01 mention
+identification, mention types, contingency tables, the official metrics); `PreparedCorpus.score`
+adds the weight-dependent LMetrics.  The workbench re-scores on every weight edit, so that second
+step must stay cheap: it is a few numpy operations per document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import formulas
+from .alignment import Alignment, align
+from .blanc import blanc_counts
+from .model import Document, InputError, MentionType, Span
+from .score import AnyScore, BlancScore, MeanScore, Score
+from .table import Table, build_table
+from .weights import W4, Weights
+
+OFFICIAL = ("muc", "bcub", "ceafm", "ceafe", "blanc")
+AGNOSTIC = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+LINGUISTIC = ("lmuc", "lbcub", "lceafm", "lceafe")
+APPLICATION = ("immediate", "inferred", "anchor_ed", "anchor_em", "anchor")
+ALL_METRICS = AGNOSTIC + ("conll",) + LINGUISTIC + APPLICATION
+
+
+def check_metrics(names: Sequence[str] | None) -> tuple[str, ...]:
+    """Validate metric names (ValueError names the unknown one); None means every metric."""
+    if names is None:
+        return ALL_METRICS
+    unknown = [n for n in names if n not in ALL_METRICS]
+    if unknown:
+        raise ValueError(f"unknown metric {unknown[0]!r}; choose from {', '.join(ALL_METRICS)}")
+    return tuple(n for n in ALL_METRICS if n in names)
+
+
+@dataclass
+class DocPair:
+    """A key document, its response document (empty if the response lacks it) and their table."""
+
+    name: str
+    key: Document
+    response: Document
+    alignment: Alignment
+    table: Table
+    types: dict[Span, MentionType]
+    type_rules: dict[Span, str]
+    official: dict[str, AnyScore] = field(default_factory=dict)
+    """Weight-independent scores, computed once."""
+
+
+@dataclass
+class CorpusResult:
+    weights: Weights
+    metrics: tuple[str, ...]
+    micro: dict[str, AnyScore]
+    macro: dict[str, MeanScore]
+    documents: list[tuple[str, dict[str, AnyScore]]]
+
+
+class PreparedCorpus:
+    """Key and response documents paired and aligned, ready to be scored under any weights."""
+
+    def __init__(self, pairs: list[DocPair], warnings: list[str]) -> None:
+        self.pairs = pairs
+        self.warnings = warnings
+
+    def score(self, weights: Weights = W4, metrics: Sequence[str] | None = None) -> CorpusResult:
+        wanted = check_metrics(metrics)
+        documents = [(pair.name, score_pair(pair, weights, wanted)) for pair in self.pairs]
+        return aggregate(documents, weights, wanted)
+
+
+def score_pair(pair: DocPair, weights: Weights = W4, metrics: Sequence[str] = ALL_METRICS) -> dict[str, AnyScore]:
+    """All requested metrics of one document pair."""
+    out: dict[str, AnyScore] = {}
+    for name in metrics:
+        if name in pair.official:
+            out[name] = pair.official[name]
+    if any(m in metrics for m in LINGUISTIC):
+        cw = formulas.linguistic_weights(pair.table, weights)
+        for name, fn in (("lmuc", formulas.muc), ("lbcub", formulas.bcub),
+                         ("lceafm", formulas.ceaf_mention), ("lceafe", formulas.ceaf_entity)):
+            if name in metrics:
+                out[name] = fn(pair.table, cw)
+    if any(m in metrics for m in APPLICATION):
+        from .tuggener import score_document
+
+        for name, value in score_document(pair).items():
+            if name in metrics:
+                out[name] = value
+    if "conll" in metrics:
+        out["conll"] = conll_score(pair.official)
+    return {name: out[name] for name in metrics if name in out}
+
+
+def conll_score(scores: dict[str, AnyScore]) -> MeanScore:
+    """The CoNLL score: the mean of MUC, B3 and CEAFe (F1, and R and P likewise)."""
+    parts = [scores["muc"], scores["bcub"], scores["ceafe"]]
+    return MeanScore(sum(p.recall for p in parts) / 3, sum(p.precision for p in parts) / 3,
+                     sum(p.f1 for p in parts) / 3)
+
+
+def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights,
+              metrics: tuple[str, ...]) -> CorpusResult:
+    """Micro (official: counts summed, then divided) and macro (mean of per-document values)."""
+    micro: dict[str, AnyScore] = {}
+    macro: dict[str, MeanScore] = {}
+    for name in metrics:
+        values = [scores[name] for _, scores in documents if name in scores]
+        if name == "conll":
+            continue
+        if not values:
+            continue
+        total = values[0]
+        for value in values[1:]:
+            total = total + value
+        micro[name] = total
+    if "conll" in metrics and all(m in micro for m in ("muc", "bcub", "ceafe")):
+        micro["conll"] = conll_score(micro)
+    for name in metrics:
+        values = [scores[name] for _, scores in documents if name in scores]
+        if values:
+            n = len(values)
+            macro[name] = MeanScore(sum(v.recall for v in values) / n, sum(v.precision for v in values) / n,
+                                    sum(v.f1 for v in values) / n)
+    return CorpusResult(weights, metrics, {m: micro[m] for m in metrics if m in micro}, macro, documents)
+
+
+def prepare(keys: list[Document], responses: list[Document]) -> PreparedCorpus:
+    """Pair documents by name, align each pair as v8.01 does, and compute the official metrics."""
+    warnings: list[str] = []
+    by_name = {doc.name: doc for doc in responses}
+    key_names = {doc.name for doc in keys}
+    pairs = []
+    for key in keys:
+        response = by_name.get(key.name)
+        if response is None:
+            where = responses[0].path if responses else "response"
+            warnings.append(f"{where}: document {key.name!r} of the key is missing from the response: scored against an empty response")
+            response = Document(name=key.name, words=key.words, chains=[], path=where)
+        else:
+            _check_tokens(key, response, warnings)
+        pairs.append(prepare_pair(key, response, warnings))
+    extra = [doc for doc in responses if doc.name not in key_names]
+    if extra:
+        names = ", ".join(repr(d.name) for d in extra[:5]) + (" ..." if len(extra) > 5 else "")
+        warnings.append(f"{extra[0].path}: {len(extra)} response document(s) not in the key are ignored: {names}")
+    return PreparedCorpus(pairs, warnings)
+
+
+def _check_tokens(key: Document, response: Document, warnings: list[str]) -> None:
+    if key.n_tokens != response.n_tokens:
+        raise InputError(response.path, response.line,
+                         f"document {key.name!r} has {response.n_tokens} tokens here but {key.n_tokens} in the key "
+                         f"({key.where()}): key and response cannot be aligned")
+    if response.words != key.words:
+        i = next(i for i, (a, b) in enumerate(zip(key.words, response.words)) if a != b)
+        warnings.append(f"{response.where(i)}: document {key.name!r}: token {i} is {response.words[i]!r} here but "
+                        f"{key.words[i]!r} in the key ({key.where(i)}); spans are compared by position")
+
+
+def prepare_pair(key: Document, response: Document, warnings: list[str] | None = None) -> DocPair:
+    """Align one document pair and compute everything that does not depend on the weights."""
+    from .mention_types import assign_types
+
+    alignment = align(key, response)
+    if warnings is not None:
+        _warn_duplicates(key, response, alignment, warnings)
+    assigned = assign_types(key, alignment.spans)
+    types = {span: t for span, (t, _) in assigned.items()}
+    rules = {span: rule for span, (_, rule) in assigned.items()}
+    id_types = np.fromiter((int(types[s]) for s in alignment.spans), dtype=np.int64, count=len(alignment.spans))
+    table = build_table(alignment, id_types)
+    pair = DocPair(key.name, key, response, alignment, table, types, rules)
+    pair.official = official_scores(table, alignment)
+    return pair
+
+
+def official_scores(table: Table, alignment: Alignment) -> dict[str, AnyScore]:
+    """The weight-independent metrics: mention identification, MUC, B3, CEAFm, CEAFe, BLANC, LEA."""
+    b = blanc_counts(alignment)
+    return {
+        "mentions": formulas.mentions(table),
+        "muc": formulas.muc(table, formulas.agnostic_weights(table, "muc")),
+        "bcub": formulas.bcub(table, formulas.agnostic_weights(table, "bcub")),
+        "ceafm": formulas.ceaf_mention(table, formulas.agnostic_weights(table, "ceafm")),
+        "ceafe": formulas.ceaf_entity(table, formulas.agnostic_weights(table, "ceafe")),
+        "blanc": BlancScore(Score(b.correct_coref, b.key_coref, b.correct_coref, b.response_coref),
+                            Score(b.correct_noncoref, b.key_noncoref, b.correct_noncoref, b.response_noncoref)),
+        "lea": formulas.lea(table),
+    }
+
+
+def _warn_duplicates(key: Document, response: Document, alignment: Alignment, warnings: list[str]) -> None:
+    def fmt(span: Span) -> str:
+        return f"{span[0]}-{span[1]}"
+
+    if alignment.key_duplicates:
+        items = "; ".join(f"{fmt(s)} in chains {', '.join(labels)}" for s, labels in alignment.key_duplicates)
+        warnings.append(f"{key.where()}: KEY document {key.name!r} has spans in more than one chain, so every "
+                        f"score is ill-defined (v8.01's treatment is mirrored): {items}")
+    if alignment.removed_duplicates:
+        items = "; ".join(f"{fmt(s)} dropped from chain {dropped} (kept in {kept})"
+                          for s, dropped, kept in alignment.removed_duplicates)
+        warnings.append(f"{response.where()}: document {response.name!r}: repeated key-matching spans removed as "
+                        f"v8.01 does (it would refuse to score after 10 per run; we do not): {items}")
+    if alignment.twinless_duplicates:
+        items = "; ".join(f"{fmt(s)} in chains {', '.join(labels)}" for s, labels in alignment.twinless_duplicates)
+        warnings.append(f"{response.where()}: document {response.name!r}: repeated spans that match no key span "
+                        f"are kept twice, as v8.01 does: {items}")
