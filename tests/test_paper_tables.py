@@ -1,0 +1,276 @@
+"""The papers' tables as tests: score the bundled samples and compare with the printed numbers.
+
+The samples (samples/, see samples/README.md) rebuild the papers' examples as CoNLL files; the
+expected numbers (tests/paper_tables.py) are transcribed from the papers as printed.  Each score is
+compared to the precision the paper printed it with (half a unit in the last printed digit), or, for
+Vilain et al.'s fractions, as exact link counts.  The same files also check the readers: every
+sample must parse, and the GUM excerpts must hold the documents, counts and oddities the README
+promises.
+"""
+
+from __future__ import annotations
+
+import csv
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+import metrics
+from metrics.model import Document, MentionType, Span
+from metrics.weights import W4
+
+from paper_tables import (
+    CHEN_NG_TABLE1,
+    CHEN_NG_TABLE1_COLUMNS,
+    LUO_RESPONSE_C_MUC_LINKS,
+    LUO_TABLE1_F,
+    LUO_TABLE2_RP,
+    VILAIN_EXAMPLES,
+    VILAIN_TABLE1,
+    fraction,
+    printed_tolerance,
+)
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+EPS = 1e-9  # floating-point slack on top of the printed tolerance
+
+
+@lru_cache(maxsize=None)
+def _read(path: Path) -> tuple[Document, ...]:
+    return tuple(metrics.read_documents(str(path)))
+
+
+@lru_cache(maxsize=None)
+def _scores(key: Path, response: Path) -> dict:
+    """Official (micro) corpus scores of one key/response pair with the default weights W4."""
+    prepared = metrics.prepare(list(_read(key)), list(_read(response)))
+    return prepared.score(W4).micro
+
+
+def _assert_printed(value: float, printed: str, scale: float, what: str) -> None:
+    tolerance = printed_tolerance(printed)
+    assert abs(scale * value - float(printed)) <= tolerance + EPS, (
+        f"{what}: computed {scale * value:.4f}, paper prints {printed} (tolerance {tolerance})"
+    )
+
+
+# --- Chen & Ng (2013), Table 1 --------------------------------------------------------------------
+
+@pytest.mark.parametrize("metric", CHEN_NG_TABLE1_COLUMNS)
+@pytest.mark.parametrize("response", sorted(CHEN_NG_TABLE1))
+def test_chen_ng_table1(response: str, metric: str) -> None:
+    scores = _scores(SAMPLES / "chen-ng" / "key.conll", SAMPLES / "chen-ng" / f"response-{response}.conll")
+    score = scores[metric]
+    r, p, f = CHEN_NG_TABLE1[response][metric]
+    what = f"Chen & Ng Table 1, response ({response}), {metric}"
+    _assert_printed(score.recall, r, 100, what + " R")
+    _assert_printed(score.precision, p, 100, what + " P")
+    _assert_printed(score.f1, f, 100, what + " F")
+
+
+def _types_tsv() -> list[dict[str, str]]:
+    with open(SAMPLES / "chen-ng" / "types.tsv", newline="") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+def test_chen_ng_key_chains_match_types_tsv() -> None:
+    """The key file holds exactly the 20 mentions a..t of Figure 1 in the chains of Figure 2."""
+    (doc,) = _read(SAMPLES / "chen-ng" / "key.conll")
+    rows = _types_tsv()
+    assert [row["mention"] for row in rows] == [chr(ord("a") + i) for i in range(20)]
+    expected: dict[str, set[Span]] = {}
+    for row in rows:
+        span = (int(row["start"]), int(row["end"]))
+        assert " ".join(doc.words[span[0] : span[1] + 1]) == row["text"], row
+        expected.setdefault(row["key_chain"], set()).add(span)
+    assert sorted(map(sorted, expected.values())) == sorted(map(sorted, doc.chains))
+    assert sum(len(chain) - 1 for chain in doc.chains) == 12  # the 12 key links MUC needs
+
+
+def test_chen_ng_mention_types_derived_from_pos_and_ne() -> None:
+    """NAME/NOMINAL/PRONOUN follow from the POS and named-entity columns as types.tsv says."""
+    from metrics.mention_types import assign_types
+
+    (doc,) = _read(SAMPLES / "chen-ng" / "key.conll")
+    rows = _types_tsv()
+    spans = [(int(row["start"]), int(row["end"])) for row in rows]
+    assigned = assign_types(doc, spans)
+    types = assigned[0] if isinstance(assigned, tuple) else assigned
+    got = {row["mention"]: MentionType(types[span]).name for row, span in zip(rows, spans)}
+    assert got == {row["mention"]: row["type"] for row in rows}
+
+
+# --- Luo (2005), Tables 1 and 2 -------------------------------------------------------------------
+
+def _luo(response: str) -> dict:
+    return _scores(SAMPLES / "luo" / "key.conll", SAMPLES / "luo" / f"response-{response}.conll")
+
+
+@pytest.mark.parametrize(
+    "response,metric",
+    [(r, m) for r, row in sorted(LUO_TABLE1_F.items()) for m, f in row.items() if f is not None],
+)
+def test_luo_table1(response: str, metric: str) -> None:
+    printed = LUO_TABLE1_F[response][metric]
+    assert printed is not None
+    _assert_printed(_luo(response)[metric].f1, printed, 1, f"Luo Table 1, response ({response}), {metric} F")
+
+
+def test_luo_table1_muc_undefined_without_system_links() -> None:
+    """Luo prints "–" for MUC on response (d): twelve singletons have no link, so MUC precision is
+    0/0.  Recall is 0 of the 9 key links; v8.01 reports 0 for 0/0, hence F = 0."""
+    muc = _luo("d")["muc"]
+    assert (muc.recall_num, muc.recall_den) == (0, 9)
+    assert (muc.precision_num, muc.precision_den) == (0, 0)
+    assert muc.f1 == 0
+
+
+@pytest.mark.parametrize(
+    "response,metric", [(r, m) for r, row in sorted(LUO_TABLE2_RP.items()) for m in row]
+)
+def test_luo_table2(response: str, metric: str) -> None:
+    score = _luo(response)[metric]
+    r, p = LUO_TABLE2_RP[response][metric]
+    _assert_printed(score.recall, r, 1, f"Luo Table 2, response ({response}), {metric} R")
+    _assert_printed(score.precision, p, 1, f"Luo Table 2, response ({response}), {metric} P")
+
+
+def test_luo_response_c_muc_links() -> None:
+    muc = _luo("c")["muc"]
+    recall, precision = (fraction(x) for x in LUO_RESPONSE_C_MUC_LINKS)
+    assert (muc.recall_num, muc.recall_den) == recall
+    assert (muc.precision_num, muc.precision_den) == precision
+
+
+# --- Vilain et al. (1995) -------------------------------------------------------------------------
+
+VILAIN = {**VILAIN_TABLE1, **VILAIN_EXAMPLES}
+
+
+def _classes(links: str) -> list[list[str]]:
+    """Equivalence classes generated by links written as in the paper ('A-B B-C')."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for link in links.split():
+        a, b = link.split("-")
+        parent[find(a)] = find(b)
+    groups: dict[str, list[str]] = {}
+    for x in parent:
+        groups.setdefault(find(x), []).append(x)
+    return sorted(sorted(g) for g in groups.values())
+
+
+def _word_chains(doc: Document) -> list[list[str]]:
+    return sorted(sorted(doc.words[s] for s, e in chain) for chain in doc.chains)
+
+
+@pytest.mark.parametrize("example", sorted(VILAIN))
+def test_vilain_samples_encode_the_printed_links(example: str) -> None:
+    key_links, response_links, _, _ = VILAIN[example]
+    (key,) = _read(SAMPLES / "vilain" / f"{example}.key.conll")
+    (response,) = _read(SAMPLES / "vilain" / f"{example}.response.conll")
+    assert _word_chains(key) == _classes(key_links)
+    assert _word_chains(response) == _classes(response_links)
+
+
+@pytest.mark.parametrize("example", sorted(VILAIN))
+def test_vilain_muc(example: str) -> None:
+    _, _, recall, precision = VILAIN[example]
+    muc = _scores(SAMPLES / "vilain" / f"{example}.key.conll", SAMPLES / "vilain" / f"{example}.response.conll")["muc"]
+    assert (muc.recall_num, muc.recall_den) == fraction(recall), f"Vilain {example} recall"
+    assert (muc.precision_num, muc.precision_den) == fraction(precision), f"Vilain {example} precision"
+
+
+# --- Every sample parses --------------------------------------------------------------------------
+
+SAMPLE_FILES = sorted(p.relative_to(SAMPLES).as_posix() for p in SAMPLES.rglob("*.conll"))
+
+
+def test_sample_files_found() -> None:
+    assert len(SAMPLE_FILES) == 6 + 5 + 14 + 4
+
+
+@pytest.mark.parametrize("name", SAMPLE_FILES)
+def test_sample_parses(name: str) -> None:
+    docs = _read(SAMPLES / name)
+    assert docs
+    for doc in docs:
+        assert doc.words and doc.chains
+        assert all(0 <= s <= e < doc.n_tokens for chain in doc.chains for s, e in chain)
+
+
+def _pairs() -> list[tuple[str, str]]:
+    pairs = [("chen-ng/key.conll", f"chen-ng/response-{r}.conll") for r in "abcde"]
+    pairs += [("luo/key.conll", f"luo/response-{r}.conll") for r in "abcd"]
+    pairs += [(f"vilain/{x}.key.conll", f"vilain/{x}.response.conll") for x in sorted(VILAIN)]
+    pairs += [("gum/key.gum.conll", "gum/response.gum.conll"), ("gum/key.ontogum.conll", "gum/response.ontonotes.conll")]
+    return pairs
+
+
+@pytest.mark.parametrize("key,response", _pairs())
+def test_sample_pairs_align(key: str, response: str) -> None:
+    """Key and response of a pair name the same documents with the same words."""
+    keys, responses = _read(SAMPLES / key), _read(SAMPLES / response)
+    assert [(d.name, d.words) for d in keys] == [(d.name, d.words) for d in responses]
+
+
+# GUM excerpt: counts from /work/shared/data/gum-open/docs.tsv (columns sents, tokens,
+# ontogum_mentions, ontogum_chains, gum_mentions, gum_entities).
+GUM_DOCS = {
+    "(GUM_bio_moreau); part 000": dict(sents=44, tokens=1016, ontogum=(116, 31), gum=(346, 216)),
+    "(GUM_news_korea); part 000": dict(sents=16, tokens=428, ontogum=(49, 12), gum=(107, 58)),
+}
+
+
+@pytest.mark.parametrize("scheme", ["gum", "ontogum"])
+def test_gum_key_counts_match_the_corpus(scheme: str) -> None:
+    docs = {d.name: d for d in _read(SAMPLES / "gum" / f"key.{scheme}.conll")}
+    assert sorted(docs) == sorted(GUM_DOCS)
+    for name, expected in GUM_DOCS.items():
+        doc = docs[name]
+        assert doc.n_tokens == expected["tokens"]
+        assert len(doc.sentence_starts) == expected["sents"]
+        assert (len(doc.mentions()), len(doc.chains)) == expected[scheme]
+
+
+def _chains_by_span(doc: Document) -> dict[Span, list[int]]:
+    where: dict[Span, list[int]] = {}
+    for i, chain in enumerate(doc.chains):
+        for span in chain:
+            where.setdefault(span, []).append(i)
+    return where
+
+
+def _gum(file: str) -> dict[str, Document]:
+    return {d.name: d for d in _read(SAMPLES / "gum" / file)}
+
+
+def test_gum_sample_holds_the_oddities() -> None:
+    """The oddities samples/README.md promises, as the reader sees them."""
+    moreau, korea = "(GUM_bio_moreau); part 000", "(GUM_news_korea); part 000"
+    key, response = _gum("key.gum.conll"), _gum("response.gum.conll")
+    onto_key, onto_response = _gum("key.ontogum.conll"), _gum("response.ontonotes.conll")
+
+    def repeated(doc: Document) -> dict[Span, list[int]]:
+        return {s: c for s, c in _chains_by_span(doc).items() if len(c) > 1}
+
+    key_spans = set(key[moreau].mentions())
+    assert {s for s in repeated(response[moreau]) if s in key_spans} == {(997, 1010)}
+    assert list(repeated(response[korea])) == [(245, 245)]
+    assert (245, 245) not in set(key[korea].mentions())
+    assert list(repeated(onto_key[moreau])) == [(264, 275)]
+    assert (245, 245) in repeated(onto_response[korea])
+
+    def nested_in_one_chain(doc: Document) -> bool:
+        return any(
+            a != b and b[0] <= a[0] and a[1] <= b[1] for chain in doc.chains for a in chain for b in chain
+        )
+
+    assert nested_in_one_chain(key[moreau]) and nested_in_one_chain(response[korea])
