@@ -1,4 +1,44 @@
 """coref-workbench scoring engine: readers, mention types, metrics, error analysis.
 
-numpy and scipy only; never imports a UI library.
+numpy and scipy only; never imports a UI library.  The public API:
+
+    keys = read_documents("key.conll")            # CoNLL-2012, CorefUD CoNLL-U or jsonlines
+    responses = read_documents("response.conll")
+    corpus = prepare(keys, responses)             # v8.01 alignment, types, official metrics
+    result = corpus.score(Weights(1, .75, .5, 1)) # + LMetrics under any weights; cheap to repeat
+    result.micro["conll"].f1, result.documents[0]
+
+Names are resolved lazily so that `import metrics` stays cheap (no numpy until needed).
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+
+_EXPORTS = {
+    "read_documents": "metrics.readers",
+    "prepare": "metrics.scoring",
+    "PreparedCorpus": "metrics.scoring",
+    "CorpusResult": "metrics.scoring",
+    "DocPair": "metrics.scoring",
+    "ALL_METRICS": "metrics.scoring",
+    "Score": "metrics.score",
+    "BlancScore": "metrics.score",
+    "Weights": "metrics.weights",
+    "W4": "metrics.weights",
+    "PRESETS": "metrics.weights",
+    "parse_weights": "metrics.weights",
+    "Document": "metrics.model",
+    "InputError": "metrics.model",
+    "MentionType": "metrics.model",
+    "Span": "metrics.model",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'metrics' has no attribute {name!r}")
+    return getattr(import_module(module), name)

@@ -55,7 +55,7 @@ def linguistic_weights(table: Table, w: Weights) -> ChainWeights:
         common_weights(table.cell_types, table.key_sizes[table.cell_key],
                        table.response_sizes[table.cell_response], w),
         key_weights(table.key_types, w),
-        response_weights(table.part_response, table.part_types, table.n_response_chains, w),
+        response_weights(table.part_types, table.part_response, table.n_response_chains, w),
     )
 
 

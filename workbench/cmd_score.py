@@ -1,0 +1,138 @@
+"""`corefwb score KEY RESPONSE`: the scores, as a table for people or JSON for programs.
+
+JSON is the contract other tools rely on: fractions in [0, 1] at full float precision, raw
+counts beside them, corpus scores micro-averaged as the official scorer does, a macro average
+labelled as such, and per-document scores.  Text rounds to two decimals and says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from metrics.score import AnyScore, BlancScore, MeanScore
+from metrics.scoring import ALL_METRICS, CorpusResult, check_metrics
+
+from .cli import UsageError, load_pair, weights_arg
+
+LABELS = {
+    "mentions": "Mentions", "muc": "MUC", "bcub": "B3", "ceafm": "CEAFm", "ceafe": "CEAFe",
+    "blanc": "BLANC", "lea": "LEA", "conll": "CoNLL", "lmuc": "LMUC", "lbcub": "LB3",
+    "lceafm": "LCEAFm", "lceafe": "LCEAFe", "immediate": "Immediate", "inferred": "Inferred",
+    "anchor_ed": "Anchor ED", "anchor_em": "Anchor EM", "anchor": "Anchor F-phi",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("key", help="key (gold) file")
+    parser.add_argument("response", help="response (system) file")
+    parser.add_argument("--metrics", default="all", metavar="LIST",
+                        help=f"comma-separated metrics (default all): {','.join(ALL_METRICS)}")
+    parser.add_argument("--per-doc", action="store_true", help="also show per-document scores (text; JSON always has them)")
+    parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
+    parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        wanted = None if args.metrics == "all" else check_metrics([m.strip() for m in args.metrics.split(",") if m.strip()])
+    except ValueError as exc:
+        raise UsageError(f"--metrics: {exc}") from None
+    weights = weights_arg(args.weights)
+    corpus = load_pair(args.key, args.response, args.key_format, args.response_format)
+    result = corpus.score(weights, wanted)
+    if args.format == "json":
+        text = json.dumps(to_json(result), indent=1) + "\n"
+    elif args.format in ("csv", "markdown"):
+        from .reports import render_csv, render_markdown
+
+        headers, rows = score_rows(result, per_doc=True)
+        text = render_csv(headers, rows) if args.format == "csv" else render_markdown(headers, rows)
+    else:
+        to_terminal = args.output is None and sys.stdout.isatty()
+        text = render_text(result, args.per_doc, rich_table=to_terminal)
+        if text is None:
+            return 0
+    emit(text, args.output, inputs=[args.key, args.response])
+    return 0
+
+
+def emit(text: str, output: str | None, inputs: list[str]) -> None:
+    """Write to --output atomically (never onto an input file) or to stdout."""
+    if output is None:
+        sys.stdout.write(text)
+        return
+    from .reports import write_atomic
+
+    write_atomic(output, text, inputs=inputs)
+
+
+def score_json(score: AnyScore) -> dict:
+    out = {"recall": score.recall, "precision": score.precision, "f1": score.f1}
+    if isinstance(score, BlancScore):
+        out["coref"] = score_json(score.coref)
+        out["noncoref"] = score_json(score.noncoref)
+    elif not isinstance(score, MeanScore):
+        out["counts"] = score.counts()
+    return out
+
+
+def to_json(result: CorpusResult) -> dict:
+    return {
+        "documents": len(result.documents),
+        "weights": list(result.weights),
+        "averaging": "micro: counts summed over documents (official); macro: mean of per-document values",
+        "metrics": {name: score_json(s) for name, s in result.micro.items()},
+        "macro": {name: score_json(s) for name, s in result.macro.items()},
+        "per_document": [{"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}
+                         for name, scores in result.documents],
+    }
+
+
+def score_rows(result: CorpusResult, per_doc: bool) -> tuple[list[str], list[list[str]]]:
+    """Rows of (scope, metric, recall, precision, f1) with full precision, for CSV and Markdown."""
+    headers = ["document", "metric", "recall", "precision", "f1"]
+    rows = [["(corpus, micro)", name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in result.micro.items()]
+    rows += [["(corpus, macro)", name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in result.macro.items()]
+    if per_doc:
+        for doc, scores in result.documents:
+            rows += [[doc, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in scores.items()]
+    return headers, rows
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:6.2f}"
+
+
+def render_text(result: CorpusResult, per_doc: bool, rich_table: bool) -> str | None:
+    """Aligned plain text (or a rich table on a terminal, printed directly: returns None)."""
+    w = result.weights
+    title = (f"{len(result.documents)} documents; corpus scores micro-averaged (official); "
+             f"weights nam={w.nam:g} nom={w.nom:g} pro={w.pro:g} sing={w.sing:g}")
+    sections = [("corpus", result.micro)]
+    if per_doc:
+        sections += [(name, scores) for name, scores in result.documents]
+    if rich_table:
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console()
+        for scope, scores in sections:
+            table = Table(title=title if scope == "corpus" else f"document {scope}", title_justify="left")
+            for column in ("metric", "recall", "precision", "F1"):
+                table.add_column(column, justify="left" if column == "metric" else "right")
+            for name, s in scores.items():
+                table.add_row(LABELS[name], _pct(s.recall), _pct(s.precision), _pct(s.f1))
+            console.print(table)
+        console.print("percentages rounded to 2 decimals; --format json gives full precision", style="dim")
+        return None
+    lines = [title, "percentages rounded to 2 decimals; --format json gives full precision", ""]
+    for scope, scores in sections:
+        if scope != "corpus":
+            lines.append(f"document {scope}")
+        lines.append(f"{'metric':<13} {'recall':>7} {'precision':>9} {'F1':>7}")
+        for name, s in scores.items():
+            lines.append(f"{LABELS[name]:<13} {_pct(s.recall):>7} {_pct(s.precision):>9} {_pct(s.f1):>7}")
+        lines.append("")
+    return "\n".join(lines)
