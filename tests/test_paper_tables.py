@@ -75,6 +75,57 @@ def test_chen_ng_table1(response: str, metric: str) -> None:
     _assert_printed(score.f1, f, 100, what + " F")
 
 
+
+# Chen & Ng (2013), sections 4.2 and 4.3, describe Figure 3 (F-scores of the five responses under
+# W1..W5; the figure itself prints no numbers).  Each statement below is quoted and checked.
+
+@lru_cache(maxsize=None)
+def _chen_ng_f(response: str, weights: str, metric: str) -> float:
+    from metrics.weights import PRESETS
+
+    prepared = _prepared(SAMPLES / "chen-ng" / "key.conll", SAMPLES / "chen-ng" / f"response-{response}.conll")
+    return 100 * prepared.score(PRESETS[weights], [metric]).micro[metric].f1
+
+
+def test_chen_ng_w_sing_statements() -> None:
+    f = _chen_ng_f
+    # 4.2: "the scores of MUC and LMUC(W1) are almost the same"
+    assert all(abs(f(r, "W1", "lmuc") - f(r, "W1", "muc")) < 0.1 for r in "abcde")
+    # 4.2: "When we replace W1 with W2 and W3 ... the LMUC scores for responses (a), (b), (c) and (d)
+    # decrease"; "the LMUC score for response (e) is higher than the corresponding MUC score"
+    for r in "abcd":
+        assert f(r, "W1", "lmuc") > f(r, "W2", "lmuc") > f(r, "W3", "lmuc")
+    assert f("e", "W2", "lmuc") > f("e", "W2", "muc") and f("e", "W3", "lmuc") > f("e", "W3", "muc")
+    # 4.2: "the scores for LB3(W1), LB3(W2) and LB3(W3) are identical"; LCEAFe "returns the same
+    # score when it is used in combination with W1, W2 and W3"
+    for metric in ("lbcub", "lceafe"):
+        for r in "abcde":
+            assert f(r, "W1", metric) == pytest.approx(f(r, "W2", metric)) == pytest.approx(f(r, "W3", metric))
+    # 4.2: "B3 only gives 0.7% more points to response (e) than response (a)"
+    assert f("e", "W4", "bcub") - f("a", "W4", "bcub") == pytest.approx(0.7, abs=0.1)
+    # 4.2: "LCEAFm(W1) gives a higher score to response (a) than response (e)"; "LCEAFm(W3) ...
+    # response (e) is assigned a higher score ... than response (a)" (also footnote 9)
+    assert f("a", "W1", "lceafm") > f("e", "W1", "lceafm")
+    assert f("e", "W3", "lceafm") > f("a", "W3", "lceafm")
+
+
+@pytest.mark.parametrize("metric", ["lmuc", "lbcub", "lceafm", "lceafe"])
+def test_chen_ng_informativeness_statements(metric: str) -> None:
+    f = _chen_ng_f
+    omic = {"lmuc": "muc", "lbcub": "bcub", "lceafm": "ceafm", "lceafe": "ceafe"}[metric]
+    # 4.3: "LMetrics(W4) and LMetrics(W5) assign much lower scores to response (a) than the
+    # OMetrics"; "the LMetrics(W5) scores are even lower than the LMetrics(W4) scores"
+    assert f("a", "W5", metric) < f("a", "W4", metric) < f("a", "W4", omic)
+    for w in ("W4", "W5"):
+        # 4.3: "the LMetrics scores for response (d) are higher than those for response (c), which
+        # in turn are higher than those for response (b)"
+        assert f("d", w, metric) > f("c", w, metric) > f("b", w, metric)
+    # 4.3: "the performance gaps between responses (b) and (c) and between responses (c) and (d) are
+    # larger under LMetrics(W5) than under LMetrics(W4)"
+    for lo, hi in (("b", "c"), ("c", "d")):
+        assert f(hi, "W5", metric) - f(lo, "W5", metric) > f(hi, "W4", metric) - f(lo, "W4", metric)
+
+
 def _types_tsv() -> list[dict[str, str]]:
     with open(SAMPLES / "chen-ng" / "types.tsv", newline="") as f:
         return list(csv.DictReader(f, delimiter="\t"))
