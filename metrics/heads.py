@@ -1,0 +1,289 @@
+"""The head token of a mention span, from whatever syntax the document carries.
+
+Why heads: a mention's type (name, nominal, pronoun) is the type of its head word: "the mayor of
+London" is a nominal although it contains a name, "London 's mayor" too, and "he" is a pronoun.
+
+Three sources, best first:
+- "dependency": dependency heads given by the input (`Document.heads`, e.g. CoNLL-U).  These are an
+  annotation of heads, so they win over head rules.
+- "parse": a CoNLL-2012 parse column (`(NP(NP*`, `*)`, ...).  The trees are read once per document
+  and turned into token-level dependencies by Collins (1999) head rules, so that both sources are
+  used the same way.
+- "rule": neither; the last token before the first preposition, relative word, comma or similar,
+  else the last token (ignoring trailing punctuation and possessive 's).  English noun phrases
+  are head-final before their post-modifiers, which is all this rule knows.
+
+With dependencies, the head of a span is the token of the span whose head lies outside it; when a
+span is not a syntactic unit there are several, and the one closest to the root wins (ties: the
+rightmost).  For a span that is a constituent this is exactly the constituent's head-rule head.
+
+Per-document work (reading trees, depths) is done once and cached; `head_of` is then O(span length).
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from dataclasses import dataclass
+
+from metrics.model import Document, Span
+
+MISSING = {"", "_", "-"}
+"""Column values meaning "no annotation" (LitBank fills every column with `_`)."""
+
+PUNCT_TAGS = {",", ".", ":", "``", "''", "-LRB-", "-RRB-", "HYPH", "NFP", "$", "#"}
+CUT_TAGS = {"IN", "TO", "WDT", "WP", "WP$", "WRB", ",", ":", "-LRB-", "VBG", "VBN", "VBD", "VBZ", "VBP", "MD"}
+"""POS tags that end a noun phrase's pre-head part in the simple rule (prepositions, relatives,
+punctuation, verbs of reduced relatives)."""
+CUT_WORDS = {
+    "of", "in", "on", "at", "with", "from", "to", "by", "for", "about", "into", "onto", "upon", "over",
+    "under", "after", "before", "between", "among", "through", "during", "without", "within", "like",
+    "near", "against", "towards", "toward", "behind", "beyond", "across", "along", "around", "beside",
+    "who", "whom", "whose", "which", "that", "where", "when", ",", ";", ":", "(", "--", "—",
+}  # fmt: skip
+"""Words that end the pre-head part when there are no POS tags."""
+REFLEXIVES = {"myself", "yourself", "himself", "herself", "itself", "ourselves", "yourselves", "themselves"}
+"""An intensifier after a noun ("the property itself") is not its head."""
+_NUMBER = re.compile(r"^(\d[\d.,:/-]*|[IVXLC]+)$")
+TRAILING_WORDS = {"'s", "'", "’s", "’", ".", ",", "!", "?", '"', "''", "``", "“", "”", "‘", ")", ";", ":"}
+
+# ------------------------------------------------------------------ Collins (1999) head rules
+# (category of parent) -> list of (direction, categories); the first rule with a matching child
+# decides; "left" searches children from the left, "right" from the right.  An empty category
+# list takes the first child in that direction.
+
+_RULES: dict[str, list[tuple[str, tuple[str, ...]]]] = {
+    "ADJP": [("left", ("NNS", "QP", "NN", "$", "ADVP", "JJ", "VBN", "VBG", "ADJP", "JJR", "NP", "JJS", "DT", "FW", "RBR", "RBS", "SBAR", "RB"))],
+    "ADVP": [("right", ("RB", "RBR", "RBS", "FW", "ADVP", "TO", "CD", "JJR", "JJ", "IN", "NP", "JJS", "NN"))],
+    "CONJP": [("right", ("CC", "RB", "IN"))],
+    "FRAG": [("right", ())],
+    "INTJ": [("left", ())],
+    "LST": [("right", ("LS", ":"))],
+    "NAC": [("left", ("NN", "NNS", "NNP", "NNPS", "NP", "NAC", "EX", "$", "CD", "QP", "PRP", "VBG", "JJ", "JJS", "JJR", "ADJP", "FW"))],
+    "PP": [("right", ("IN", "TO", "VBG", "VBN", "RP", "FW"))],
+    "PRN": [("left", ())],
+    "PRT": [("right", ("RP",))],
+    "QP": [("left", ("$", "IN", "NNS", "NN", "JJ", "RB", "DT", "CD", "NCD", "QP", "JJR", "JJS"))],
+    "RRC": [("right", ("VP", "NP", "ADVP", "ADJP", "PP"))],
+    "S": [("left", ("TO", "IN", "VP", "S", "SBAR", "ADJP", "UCP", "NP"))],
+    "SBAR": [("left", ("WHNP", "WHPP", "WHADVP", "WHADJP", "IN", "DT", "S", "SQ", "SINV", "SBAR", "FRAG"))],
+    "SBARQ": [("left", ("SQ", "S", "SINV", "SBARQ", "FRAG"))],
+    "SINV": [("left", ("VBZ", "VBD", "VBP", "VB", "MD", "VP", "S", "SINV", "ADJP", "NP"))],
+    "SQ": [("left", ("VBZ", "VBD", "VBP", "VB", "MD", "VP", "SQ"))],
+    "UCP": [("right", ())],
+    "VP": [("left", ("TO", "VBD", "VBN", "MD", "VBZ", "VB", "VBG", "VBP", "VP", "ADJP", "NN", "NNS", "NP"))],
+    "WHADJP": [("left", ("CC", "WRB", "JJ", "ADJP"))],
+    "WHADVP": [("right", ("CC", "WRB"))],
+    "WHNP": [("left", ("WDT", "WP", "WP$", "WHADJP", "WHPP", "WHNP"))],
+    "WHPP": [("right", ("IN", "TO", "FW"))],
+    "X": [("right", ())],
+}
+# Collins's NP rule (also used for NX and NML): the last word if it is a possessive marker; else
+# the rightmost noun; else the leftmost NP; else the rightmost $/ADJP/PRN; the rightmost CD; the
+# rightmost adjective/adverb/QP; else the last word.  Possessive 's is then stepped over in
+# `_token_head`, because the possessor ("John" of "John 's") is what a mention type needs.
+_NP_RULES: list[tuple[str, tuple[str, ...]]] = [
+    ("right", ("NN", "NNP", "NNPS", "NNS", "NX", "NML", "POS", "JJR")),
+    ("left", ("NP",)),
+    ("right", ("$", "ADJP", "PRN")),
+    ("right", ("CD",)),
+    ("right", ("JJ", "JJS", "RB", "QP")),
+    ("right", ()),
+]
+
+
+def _base(label: str) -> str:
+    """NP-SBJ-1 -> NP, NP=2 -> NP (function tags and indices do not change heads)."""
+    if label.startswith("-"):
+        return label
+    return re.split(r"[-=]", label, maxsplit=1)[0]
+
+
+@dataclass
+class _Node:
+    label: str
+    children: list[_Node | int]  # an int is a token index (a leaf)
+
+
+def _head_child(label: str, child_labels: list[str]) -> int:
+    base = _base(label)
+    if base in ("NP", "NX", "NML") and child_labels and child_labels[-1] == "POS":
+        return len(child_labels) - 1
+    rules = _NP_RULES if base in ("NP", "NX", "NML") else _RULES.get(base, [("left", ())])
+    order_left = list(range(len(child_labels)))
+    for direction, categories in rules:
+        order = order_left if direction == "left" else order_left[::-1]
+        if not categories:
+            return order[0]
+        if base in ("NP", "NX", "NML") and direction == "right":
+            # Collins NP: search the children right to left for ANY of the categories.
+            for i in order:
+                if _base(child_labels[i]) in categories:
+                    return i
+            continue
+        # Other rules: for each category in priority order, the first child (in direction) of it.
+        for category in categories:
+            for i in order:
+                if _base(child_labels[i]) == category:
+                    return i
+    return order_left[0] if rules and rules[-1][0] == "left" else len(child_labels) - 1
+
+
+def _parse_forest(parse: list[str], pos: list[str] | None) -> list[_Node] | None:
+    """Trees from CoNLL parse bits; None when the column is malformed (then another source is used)."""
+    roots: list[_Node] = []
+    stack: list[_Node] = []
+    for token, bit in enumerate(parse):
+        star = bit.find("*")
+        if star < 0:
+            return None
+        opening, closing = bit[:star], bit[star + 1 :]
+        for label in re.findall(r"\(([^()*\s]*)", opening):
+            node = _Node(label or "X", [])
+            if stack:
+                stack[-1].children.append(node)
+            stack.append(node)
+        if not stack:
+            # A token outside any bracket: make it a tree of its own.
+            roots.append(_Node("X", [token]))
+        else:
+            stack[-1].children.append(token)
+        for _ in range(closing.count(")")):
+            if not stack:
+                return None
+            node = stack.pop()
+            if not stack:
+                roots.append(node)
+        if closing.strip(")").strip():
+            return None
+    if stack:
+        return None
+    return roots
+
+
+def _dependencies_from_trees(roots: list[_Node], n_tokens: int, pos: list[str] | None) -> list[int]:
+    """Token -> head token (-1 for a tree's head), by head percolation."""
+    heads = [-1] * n_tokens
+
+    def label_of(child: _Node | int) -> str:
+        if isinstance(child, int):
+            return pos[child] if pos is not None else "X"
+        return child.label
+
+    def visit(node: _Node) -> int:
+        # Iterative enough for real trees; depth is the tree height (a few dozen at most).
+        child_heads = [c if isinstance(c, int) else visit(c) for c in node.children]
+        h = child_heads[_head_child(node.label, [label_of(c) for c in node.children])]
+        for ch in child_heads:
+            if ch != h:
+                heads[ch] = h
+        return h
+
+    for root in roots:
+        visit(root)
+    return heads
+
+
+class DocumentHeads:
+    """Head finding for one document: the syntax is read once, spans are then cheap."""
+
+    def __init__(self, doc: Document) -> None:
+        self.words = doc.words
+        self.pos = doc.pos if doc.pos is not None and _annotated(doc.pos) else None
+        self.rule = "rule"
+        self.dep: list[int] | None = None
+        n = len(doc.words)
+        if doc.heads is not None and len(doc.heads) == n and n:
+            self.dep, self.rule = list(doc.heads), "dependency"
+        elif doc.parse is not None and len(doc.parse) == n and _annotated(doc.parse):
+            roots = _parse_forest(doc.parse, self.pos)
+            if roots is not None:
+                self.dep, self.rule = _dependencies_from_trees(roots, n, self.pos), "parse"
+        self._depth: list[int] | None = None
+
+    def depth(self, token: int) -> int:
+        if self._depth is None:
+            self._depth = _depths(self.dep or [])
+        return self._depth[token]
+
+    def head(self, span: Span) -> tuple[int, str]:
+        """(head token, source) of an inclusive span."""
+        start, end = span
+        if self.dep is not None:
+            dep = self.dep
+            candidates = [t for t in range(start, end + 1) if not start <= dep[t] <= end]
+            if len(candidates) == 1:
+                return self._step_over_possessive(candidates[0], start), self.rule
+            if candidates:
+                best = min(candidates, key=lambda t: (self.depth(t), -t))
+                return self._step_over_possessive(best, start), self.rule
+        return self._simple(start, end), "rule"
+
+    def _step_over_possessive(self, token: int, start: int) -> int:
+        """'s / POS heads (Collins's NP rule picks them) -> the possessor before them."""
+        if token > start and (
+            (self.pos is not None and self.pos[token] == "POS") or self.words[token].lower() in ("'s", "'", "’s", "’")
+        ):
+            return token - 1
+        return token
+
+    def _simple(self, start: int, end: int) -> int:
+        """Last token before the first cut word (after the first token), trailing punctuation and
+        possessive markers skipped; else the last token."""
+        words, pos = self.words, self.pos
+        last = end
+        for t in range(start + 1, end + 1):
+            if (pos is not None and pos[t] in CUT_TAGS) or (pos is None and words[t].lower() in CUT_WORDS):
+                last = t - 1
+                break
+        while last > start and (
+            words[last].lower() in TRAILING_WORDS
+            or words[last].lower() in REFLEXIVES
+            or (pos is not None and (pos[last] in PUNCT_TAGS or pos[last] == "POS"))
+        ):
+            last -= 1
+        # "Figure 1", "World War II", "Internet Explorer 6": the number labels the noun before it.
+        while last > start and _NUMBER.match(words[last]) and (pos is None or pos[last] == "CD") and words[last - 1][:1].isupper():
+            last -= 1
+        return last
+
+
+def _annotated(column: list[str]) -> bool:
+    return any(value not in MISSING for value in column)
+
+
+def _depths(dep: list[int]) -> list[int]:
+    """Distance of each token from its root (cycles, which bad input may have, are cut)."""
+    depth = [-1] * len(dep)
+    for t in range(len(dep)):
+        path = []
+        x = t
+        while 0 <= x < len(dep) and depth[x] == -1:
+            path.append(x)
+            depth[x] = -2  # on the current path
+            x = dep[x]
+        base = depth[x] if 0 <= x < len(dep) and depth[x] >= 0 else -1
+        for node in reversed(path):
+            base += 1
+            depth[node] = base
+    return depth
+
+
+_cache: dict[int, tuple[weakref.ref, DocumentHeads]] = {}
+
+
+def heads_for(doc: Document) -> DocumentHeads:
+    """The (cached) head finder of a document; rebuilt if the document object is new."""
+    key = id(doc)
+    hit = _cache.get(key)
+    if hit is not None and hit[0]() is doc:
+        return hit[1]
+    finder = DocumentHeads(doc)
+    _cache[key] = (weakref.ref(doc, lambda _ref, key=key: _cache.pop(key, None)), finder)
+    return finder
+
+
+def head_of(doc: Document, span: Span) -> tuple[int, str]:
+    """Head token index of `span` in `doc` and the source that decided it ("dependency", "parse",
+    "rule")."""
+    return heads_for(doc).head(span)

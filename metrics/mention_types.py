@@ -1,0 +1,185 @@
+"""NAME / NOMINAL / PRONOUN for every mention, and the rule that decided it (kept for display).
+
+Why types: Chen & Ng's linguistic weights price a link by the most informative mention type at its
+ends, so every mention needs a type, and a user who doubts a score needs to see why a mention got
+its type.  Types come from the document's own annotations only, never from the chains, so a key
+mention and a response mention over the same tokens always get the same type (the engine types all
+spans against the key document).
+
+Rules, first that applies:
+1. "explicit": the input gave the type (`Document.explicit_types`).
+2. With POS tags, from the head token (`metrics.heads`):
+   "pos"      PRP, PRP$, WP, WP$ -> PRONOUN; NNP, NNPS -> NAME; anything else -> NOMINAL;
+   "lemma"    a personal pronoun word or lemma that the tagger did not tag PRP (dialect forms,
+              tagger errors), or a lone relative/demonstrative word -> PRONOUN;
+   "pos+ner"  a named-entity span (not a date, number or amount) over a non-NNP head -> NAME.
+3. Without POS tags ("words-only" files such as LitBank), from the head found by the simple rule:
+   "lexicon"  the head is a pronoun of the closed list in `metrics.lexicon` -> PRONOUN;
+   "ner"      a named-entity span over the head -> NAME (when a words-only format carries NEs);
+   "capitalisation"  the head is capitalised where capitals carry information: not at the start
+              of a sentence (or of a quotation), or after a title ("Mr. Jarndyce"), or the
+              document writes the word capitalised mid-sentence more often than lower-case -> NAME;
+   "words"    anything else -> NOMINAL.
+The words-only rule is measured against LitBank's gold categories by benchmarks/type_accuracy.py.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from metrics.heads import DocumentHeads, heads_for
+from metrics.lexicon import (
+    CALENDAR_NAMES,
+    DEMONSTRATIVES,
+    DETERMINERS,
+    NAME_TAGS,
+    NON_NAME_ENTITIES,
+    PERSONAL_PRONOUNS,
+    PRONOUN_TAGS,
+    TITLES,
+    WH_PRONOUNS,
+)
+from metrics.model import Document, MentionType, Span
+
+NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
+
+OPENING_MARKS = frozenset({'"', "``", "“", "‘", "'", "(", "[", "-", "--", "—", ":", ";", "_"})
+"""Tokens after which a capital is as uninformative as at the start of a sentence."""
+
+
+def assign_types(doc: Document, spans: Iterable[Span]) -> dict[Span, tuple[MentionType, str]]:
+    """Type and deciding rule of each span of `doc` (see the module docstring for the rules)."""
+    typer = _DocumentTyper(doc)
+    return {span: typer.type_of(span) for span in spans}
+
+
+class _DocumentTyper:
+    """Per-document state: head finder, named-entity tokens, capitalisation statistics."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.heads: DocumentHeads = heads_for(doc)
+        self.words = doc.words
+        self.pos = self.heads.pos
+        self.lemmas = doc.lemmas
+        self.explicit = doc.explicit_types or {}
+        # Named entities by token: (start, end, is_name) of the entities covering it.
+        self.entities: list[list[tuple[int, int, bool]]] | None = None
+        if doc.named_entities:
+            self.entities = [[] for _ in doc.words]
+            for start, end, label in doc.named_entities:
+                for t in range(max(start, 0), min(end, len(doc.words) - 1) + 1):
+                    self.entities[t].append((start, end, label.upper() not in NON_NAME_ENTITIES))
+        self._initial: list[bool] | None = None
+        self._cap_mid: Counter[str] | None = None
+        self._lower: Counter[str] | None = None
+
+    def type_of(self, span: Span) -> tuple[MentionType, str]:
+        explicit = self.explicit.get(span)
+        if explicit is not None:
+            return MentionType(explicit), "explicit"
+        head, _source = self.heads.head(span)
+        if self.pos is not None:
+            return self._from_pos(span, head)
+        return self._from_words(span, head)
+
+    # -------------------------------------------------------------- with POS tags
+
+    def _from_pos(self, span: Span, head: int) -> tuple[MentionType, str]:
+        tag = self.pos[head]
+        if tag in PRONOUN_TAGS:
+            return PRONOUN, "pos"
+        if tag in NAME_TAGS:
+            return NAME, "pos"
+        if self._pronoun_word(span, head, use_lemma=True):
+            return PRONOUN, "lemma"
+        if self._entity(span, head):
+            return NAME, "pos+ner"
+        return NOMINAL, "pos"
+
+    def _entity(self, span: Span, head: int) -> bool | None:
+        """Is the head inside a named entity that lies within the span: True for a name, False
+        for a value (date, amount), None for no such entity.  An entity that reaches outside the
+        mention says nothing about it ("2014" inside "Smith et al. 2014")."""
+        if self.entities is None:
+            return None
+        found = None
+        for start, end, is_name in self.entities[head]:
+            if span[0] <= start and end <= span[1]:
+                if is_name:
+                    return True
+                found = False
+        return found
+
+    def _pronoun_word(self, span: Span, head: int, use_lemma: bool) -> bool:
+        forms = {self.words[head].lower()}
+        if use_lemma and self.lemmas is not None:
+            forms.add(self.lemmas[head].lower())
+        if forms & PERSONAL_PRONOUNS:
+            return True
+        alone = span[0] == span[1]
+        return alone and bool(forms & (WH_PRONOUNS | DEMONSTRATIVES))
+
+    # -------------------------------------------------------------- words only
+
+    def _from_words(self, span: Span, head: int) -> tuple[MentionType, str]:
+        word = self.words[head]
+        if self._pronoun_word(span, head, use_lemma=False) and word != "US":
+            return PRONOUN, "lexicon"
+        if self._entity(span, head):
+            return NAME, "ner"
+        if self._capitalised_name(span, head):
+            if head > span[0] and self.words[span[0]].lower() in DETERMINERS:
+                return NOMINAL, "determiner"
+            return NAME, "capitalisation"
+        return NOMINAL, "words"
+
+    def _capitalised_name(self, span: Span, head: int) -> bool:
+        word = self.words[head]
+        if any(c.isupper() for c in word[1:]):
+            # An acronym ("NASA", "U.S.") or inner capitals ("wikiHow", "IE6") mark a name, unless the
+            # document also writes the word in lower case (a heading: "CHAPTER", "THE END").
+            return self._cap_stats()[1][word.lower()] == 0 and any(c.isalpha() for c in word)
+        if not word[:1].isupper():
+            return False
+        if not self._initial_flags()[head] or word.lower() in CALENDAR_NAMES:
+            return True
+        if head > span[0] and self.words[head - 1].lower() in TITLES:
+            return True
+        cap_mid, lower = self._cap_stats()
+        return cap_mid[word.lower()] > lower[word.lower()]
+
+    def _initial_flags(self) -> list[bool]:
+        """True for tokens whose capital is due to position: sentence starts and after opening
+        quotes or similar marks."""
+        if self._initial is None:
+            n = len(self.words)
+            initial = [False] * n
+            for s in self.doc.sentence_starts or [0]:
+                if 0 <= s < n:
+                    initial[s] = True
+            for t in range(1, n):
+                if self.words[t - 1] in OPENING_MARKS or (initial[t - 1] and not self.words[t - 1][:1].isalnum()):
+                    initial[t] = True
+                elif self.words[t - 1] in {".", "!", "?"}:
+                    initial[t] = True
+            if n:
+                initial[0] = True
+            self._initial = initial
+        return self._initial
+
+    def _cap_stats(self) -> tuple[Counter[str], Counter[str]]:
+        """How often each word is written capitalised mid-sentence and lower-case in the document."""
+        if self._cap_mid is None or self._lower is None:
+            initial = self._initial_flags()
+            cap_mid: Counter[str] = Counter()
+            lower: Counter[str] = Counter()
+            for t, w in enumerate(self.words):
+                first = w[:1]
+                if first.islower():
+                    lower[w.lower()] += 1
+                elif first.isupper() and not initial[t] and not (w.isupper() and len(w) > 1):
+                    cap_mid[w.lower()] += 1
+            self._cap_mid, self._lower = cap_mid, lower
+        return self._cap_mid, self._lower
