@@ -1,11 +1,148 @@
-"""Reading any supported input into Documents, by format name or by detection."""
+"""Read any supported file into Documents: CoNLL-2012, CorefUD CoNLL-U, jsonlines.
+
+Users point the tool at whatever files they have, so the format is found for them: by extension
+(`.conll`, `.conllu`, `.jsonl`/`.jsonlines`/`.json`, each optionally `.gz`), checked against the
+first lines of the file, which win when they clearly say otherwise (a CoNLL-U file named `.conll`
+is common).  An explicit `fmt` overrides both.  Key and response may come in different formats;
+`check_tokens_align` is the guard that they describe the same tokens, and `document_key` gives the
+name under which documents of different formats pair up.
+"""
 
 from __future__ import annotations
 
-from .conll import read_conll
-from .model import Document
+import re
+
+from .conll import open_text, read_conll
+from .conllu import read_conllu
+from .jsonlines import read_jsonlines
+from .model import Document, InputError
+
+FORMATS = ("conll", "conllu", "jsonl")
+"""Format names accepted by `read_documents` (plus "auto")."""
+
+_EXTENSIONS = {
+    ".conllu": "conllu",
+    ".conll": "conll", ".gold_conll": "conll", ".auto_conll": "conll", ".conll12": "conll",
+    ".jsonl": "jsonl", ".jsonlines": "jsonl", ".json": "jsonl",
+}
 
 
-def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None = None) -> list[Document]:
-    """Read a key or response file.  fmt: None/"auto" to detect, or "conll"."""
-    return read_conll(path, warnings)
+def format_from_extension(path: str) -> str | None:
+    """The format an extension promises (`.gz` looked through), or None."""
+    name = path.lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    for ext, fmt in _EXTENSIONS.items():
+        if name.endswith(ext):
+            return fmt
+    return None
+
+
+def format_from_content(path: str) -> str | None:
+    """The format the first lines of the file show, or None when they show none clearly."""
+    try:
+        with open_text(path) as handle:
+            head = handle.read(65536)
+    except (UnicodeDecodeError, OSError, EOFError):
+        return None
+    for line in head.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped.startswith("{"):
+            return "jsonl"
+        if re.match(r"#\s*begin document", stripped):
+            return "conll"
+        if re.match(r"#\s*(newdoc|global\.Entity|sent_id|text\s*=)", stripped):
+            return "conllu"
+        if stripped.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) == 10 and re.fullmatch(r"\d+(-\d+|\.\d+)?", cols[0]):
+            return "conllu"
+        return None
+    return None
+
+
+def detect_format(path: str, warnings: list[str] | None = None) -> str:
+    """Extension first, content as the check; InputError when neither tells."""
+    by_ext = format_from_extension(path)
+    by_content = format_from_content(path)
+    if by_ext and by_content and by_ext != by_content:
+        if warnings is not None:
+            warnings.append(f"{path}: named like {by_ext} but its content is {by_content}; reading it as {by_content}")
+        return by_content
+    fmt = by_ext or by_content
+    if fmt is None:
+        raise InputError(path, None, "cannot tell the format (conll, conllu or jsonl): name it with --key-format/--response-format")
+    return fmt
+
+
+def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None = None,
+                   clusters_field: str = "clusters") -> list[Document]:
+    """Read `path` as `fmt` (auto|conll|conllu|jsonl; None = auto) into documents in file order.
+
+    `clusters_field` picks the jsonlines field holding the chains (`predicted_clusters` for many
+    system outputs).  Readers' warnings are appended to `warnings` when given.
+    """
+    if fmt in (None, "auto"):
+        fmt = detect_format(path, warnings)
+    if fmt == "conll":
+        return read_conll(path, warnings)
+    if fmt == "conllu":
+        return read_conllu(path, warnings)
+    if fmt == "jsonl":
+        return read_jsonlines(path, clusters_field)
+    raise ValueError(f"unknown format {fmt!r}: expected one of auto, {', '.join(FORMATS)}")
+
+
+_CONLL_NAME = re.compile(r"^\(?(.*?)\)?\s*;\s*part\s+(\d+)$")
+
+
+def document_key(name: str) -> str:
+    """The name under which documents of different formats pair up.
+
+    CoNLL-2012 calls a document `(X); part 000`, CoNLL-U `X` (`# newdoc id`), and jsonlines from
+    the usual conversion scripts `X_0`: all three become `X`; part N > 0 becomes `X_N`.  Pair by
+    exact name first and fall back to this key only for names that found no partner.
+    """
+    m = _CONLL_NAME.match(name.strip())
+    if m:
+        base, part = m.group(1), int(m.group(2))
+        return base if part == 0 else f"{base}_{part}"
+    return name[:-2] if name.endswith("_0") else name
+
+
+_PTB_ESCAPES = {
+    "-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
+    "``": '"', "''": '"', "/.": ".", "/?": "?", "/-": "-",
+}
+
+
+def _same_word(a: str, b: str) -> bool:
+    return a == b or _PTB_ESCAPES.get(a, a) == _PTB_ESCAPES.get(b, b)
+
+
+def check_tokens_align(key_doc: Document, resp_doc: Document) -> list[str]:
+    """Warnings when key and response words differ; InputError when the token counts differ.
+
+    Spans are token offsets, so two documents can be scored against each other only if they have
+    the same tokens.  A count mismatch makes every span meaningless: an error naming both files.
+    Different words at the same offsets (a PTB escape, a normalised quote, a different tokenizer's
+    spelling) leave spans meaningful but suspicious: one warning with the first difference.
+    """
+    nk, nr = key_doc.n_tokens, resp_doc.n_tokens
+    if nk != nr:
+        raise InputError(
+            resp_doc.path, resp_doc.line or None,
+            f"document {resp_doc.name!r} has {nr} tokens but the key's {key_doc.name!r} "
+            f"({key_doc.where()}) has {nk}: key and response do not align",
+        )
+    differ = [i for i, (a, b) in enumerate(zip(key_doc.words, resp_doc.words)) if a != b and not _same_word(a, b)]
+    if not differ:
+        return []
+    i = differ[0]
+    return [
+        f"{resp_doc.where(i)}: document {resp_doc.name!r}: {len(differ)} of {nr} words differ from the key's "
+        f"(first: token {i} {resp_doc.words[i]!r}, key {key_doc.where(i)} has {key_doc.words[i]!r})"
+    ]

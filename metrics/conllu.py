@@ -1,0 +1,368 @@
+"""CorefUD 1.x CoNLL-U reader: coreference from `Entity=` in MISC, heads from the dependency tree.
+
+What is read, and why it is read that way:
+- `# newdoc id = X` starts document X; a file without any `# newdoc` is one document named after
+  the file.  `# global.Entity = ...` declares the order of the attributes inside an opening bracket
+  (default `eid-etype-head-other`; `GRP` is GUM's name for `eid`, `entity` the old name for `etype`).
+- Tokens are the word lines (integer ID).  Multiword-token ranges (`1-2`) and empty nodes (`1.1`)
+  are not tokens, so token offsets agree with CoNLL-2012 and jsonlines versions of the same text.
+  Brackets on an empty node attach to the neighbouring words: an opening to the next word, a closing
+  to the previous one; a mention made only of empty nodes (a zero) cannot be a token span and is
+  dropped with a warning.
+- `Entity=` chunks: `(eid-...` opens, `eid)` closes the most recent open mention of that entity,
+  `(eid-...)` is a one-word mention.  Chunks are applied in text order (the CorefUD semantics), but
+  chains are created and mentions completed in the order the CoNLL-2012 reader uses (one-word
+  mentions, then openings, then closings), because that order decides which copy of a duplicated
+  span the official scorer keeps and the same text must score the same in every format.
+- Discontinuous mentions (`(e5[1/2]-...`, `e5[1/2])`) are read as the span from the first word of
+  their first part to the last word of their last part (a warning says so once per file).
+- POS: XPOS when the document's XPOS tags are Penn Treebank tags, else UPOS mapped to PTB
+  (PROPN->NNP, PRON->PRP, NOUN->NN...), so the mention-type rules see one tag set.
+- Heads: the basic-tree HEAD column as document-level token indices (-1 for a root).
+- Named entities: a mention whose head word is a proper noun becomes an entity span labelled from its
+  etype (person->PERSON, place->GPE...), the derivation GUM's own CoNLL-2012 release uses.  Mention
+  types are never taken from etype: an etype says person/place, not name/nominal/pronoun.
+Everything else in MISC (GUM's Discourse=, MSeg=, XML=...) is ignored.  Malformed lines raise
+`InputError(path, line, message)`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .conll import read_lines
+from .model import Document, InputError, Span
+
+_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
+_DISCONTINUOUS = re.compile(r"^(.+)\[(\d+)/(\d+)\]$")
+_DEFAULT_FIELDS = ["eid", "etype", "head", "other"]
+
+PTB_TAGS = frozenset(
+    "CC CD DT EX FW IN JJ JJR JJS LS MD NN NNS NNP NNPS PDT POS PRP PRP$ RB RBR RBS RP SYM TO UH "
+    "VB VBD VBG VBN VBP VBZ WDT WP WP$ WRB HYPH NFP ADD AFX GW XX -LRB- -RRB- `` '' $ # , . :".split()
+)
+"""Penn Treebank tags (with the OntoNotes/EWT additions): XPOS drawn from this set is used as is."""
+
+UPOS_TO_PTB = {
+    "ADJ": "JJ", "ADP": "IN", "ADV": "RB", "AUX": "MD", "CCONJ": "CC", "DET": "DT", "INTJ": "UH",
+    "NOUN": "NN", "NUM": "CD", "PART": "RP", "PRON": "PRP", "PROPN": "NNP", "PUNCT": ".",
+    "SCONJ": "IN", "SYM": "SYM", "VERB": "VB", "X": "FW",
+}
+"""UPOS -> the PTB tag a head-based mention-type rule expects (plural nouns get NNS/NNPS)."""
+
+ETYPE_TO_NE = {
+    "person": "PERSON", "place": "GPE", "organization": "ORG", "time": "DATE", "event": "EVENT",
+    "object": "PRODUCT",
+}
+"""Entity type of a proper-noun-headed mention -> OntoNotes NE label; other types become MISC."""
+
+
+def _ptb_from_upos(upos: str, feats: str) -> str:
+    tag = UPOS_TO_PTB.get(upos, "XX")
+    if tag in ("NN", "NNP") and "Number=Plur" in feats:
+        return tag + "S"
+    if tag == "PRP" and "Poss=Yes" in feats:
+        return "PRP$"
+    return tag
+
+
+class _DocumentBuilder:
+    """One document's tokens, tree and mentions while its lines are read."""
+
+    def __init__(self, path: str, name: str, line: int, fields: list[str]) -> None:
+        self.path = path
+        self.name = name
+        self.line = line
+        self.fields = fields
+        self.words: list[str] = []
+        self.lemmas: list[str] = []
+        self.upos: list[str] = []
+        self.xpos: list[str] = []
+        self.feats: list[str] = []
+        self.head_ids: list[int] = []
+        self.heads_ok = True
+        self.token_lines: list[int] = []
+        self.sentence_starts: list[int] = []
+        self.speakers: list[str] = []
+        self.speaker = "-"
+        self.sentence_start = -1
+        self.last_id = 0
+        self.chain_of: dict[str, int] = {}
+        self.chains: list[list[Span]] = []
+        self.labels: list[str] = []
+        self.etypes: dict[str, str] = {}
+        # per entity: stack of (start token, line, part index, part count); part 0 = contiguous
+        self.open: dict[str, list[tuple[int, int, int, int]]] = {}
+        # per entity: start tokens of discontinuous mentions whose last part is not closed yet
+        self.pending: dict[str, list[int]] = {}
+        self.discontinuous_line = 0
+        self.zero_line = 0
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.words)
+
+    def _chain(self, eid: str) -> int:
+        index = self.chain_of.get(eid)
+        if index is None:
+            index = self.chain_of[eid] = len(self.chains)
+            self.chains.append([])
+            self.labels.append(eid)
+        return index
+
+    def start_sentence(self) -> None:
+        if self.sentence_start < 0:
+            self.sentence_start = len(self.words)
+            self.sentence_starts.append(self.sentence_start)
+            self.last_id = 0
+
+    def end_sentence(self) -> None:
+        self.sentence_start = -1
+        self.speaker = "-"
+
+    def add_word(self, cols: list[str], word_id: int, lineno: int) -> None:
+        self.start_sentence()
+        if word_id != self.last_id + 1:
+            raise InputError(self.path, lineno, f"word ID {word_id} follows {self.last_id}: IDs of a sentence must be 1, 2, 3...")
+        self.last_id = word_id
+        self.words.append(cols[1])
+        self.lemmas.append(cols[2])
+        self.upos.append(cols[3])
+        self.xpos.append(cols[4])
+        self.feats.append(cols[5])
+        head = cols[6]
+        if head.isdigit():
+            self.head_ids.append(self.sentence_start + int(head) - 1 if head != "0" else -1)
+        else:
+            if head != "_":
+                raise InputError(self.path, lineno, f"HEAD {head!r} is neither a number nor '_'")
+            self.heads_ok = False
+            self.head_ids.append(-1)
+        self.token_lines.append(lineno)
+        self.speakers.append(self.speaker)
+
+    def add_entity(self, value: str, lineno: int, on_empty_node: bool) -> None:
+        """Apply one `Entity=` value.  On a word it belongs to the last word added."""
+        chunks = _CHUNK.findall(value)
+        if sum(map(len, chunks)) != len(value):
+            raise InputError(self.path, lineno, f"malformed Entity value {value!r}")
+        # An opening on an empty node starts at the next word; a closing ends at the previous word.
+        start_here = len(self.words) if on_empty_node else len(self.words) - 1
+        end_here = len(self.words) - 1
+        singles: list[tuple[str, Span]] = []
+        closed: list[tuple[str, Span]] = []
+        new_single: list[str] = []
+        new_open: list[str] = []
+        for chunk in chunks:
+            if chunk[0] == "(":
+                closing = chunk[-1] == ")"
+                body = chunk[1:-1] if closing else chunk[1:]
+                eid, etype = self._parse_opening(body, lineno)
+                part, parts = 0, 0
+                if eid.endswith("]"):
+                    m = _DISCONTINUOUS.match(eid)
+                    if not m:
+                        raise InputError(self.path, lineno, f"malformed discontinuous mention ID {eid!r} in {chunk!r}")
+                    eid, part, parts = m.group(1), int(m.group(2)), int(m.group(3))
+                    if not 1 <= part <= parts:
+                        raise InputError(self.path, lineno, f"part {part} of {parts} in {chunk!r}")
+                    self.discontinuous_line = self.discontinuous_line or lineno
+                if etype and eid not in self.etypes:
+                    self.etypes[eid] = etype
+                (new_single if closing else new_open).append(eid)
+                if part > 1 and not self.pending.get(eid):
+                    raise InputError(self.path, lineno, f"part {part}/{parts} of a discontinuous mention of {eid} before its part 1")
+                if part == 1:
+                    self.pending.setdefault(eid, []).append(start_here)
+                if closing:
+                    span = self._complete(eid, start_here, end_here, part, parts, lineno)
+                    if span is not None:
+                        singles.append((eid, span))
+                else:
+                    self.open.setdefault(eid, []).append((start_here, lineno, part, parts))
+            else:
+                eid = chunk[:-1]
+                m = _DISCONTINUOUS.match(eid) if eid.endswith("]") else None
+                if m:
+                    eid = m.group(1)
+                stack = self.open.get(eid)
+                if not stack:
+                    raise InputError(self.path, lineno, f"mention {chunk} closes but no mention of entity {eid} is open")
+                start, _, part, parts = stack.pop()
+                span = self._complete(eid, start, end_here, part, parts, lineno)
+                if span is not None:
+                    closed.append((eid, span))
+        for eid in new_single + new_open:
+            self._chain(eid)
+        for eid, span in singles + closed:
+            self.chains[self._chain(eid)].append(span)
+
+    def _parse_opening(self, body: str, lineno: int) -> tuple[str, str]:
+        values = body.split("-")
+        eid = etype = ""
+        for name, val in zip(self.fields, values):
+            if name in ("eid", "GRP"):
+                eid = val
+            elif name in ("etype", "entity"):
+                etype = val
+        if not eid:
+            raise InputError(self.path, lineno, f"no entity ID in ({body}")
+        return eid, etype
+
+    def _complete(self, eid: str, start: int, end: int, part: int, parts: int, lineno: int) -> Span | None:
+        """The finished mention's span, or None while a discontinuous mention has parts to come."""
+        if part:
+            if part < parts:
+                return None
+            start = self.pending[eid].pop()
+        if end < start:
+            self.zero_line = self.zero_line or lineno
+            return None
+        return (start, end)
+
+    def finish(self, lineno: int, warnings: list[str] | None) -> Document:
+        for eid, stack in self.open.items():
+            if stack:
+                raise InputError(self.path, lineno, f"mention ({eid} opened on line {stack[-1][1]} is never closed in document {self.name!r}")
+        for eid, starts in self.pending.items():
+            if starts:
+                raise InputError(self.path, lineno, f"discontinuous mention of {eid} in document {self.name!r} lacks its last part")
+        if warnings is not None:
+            if self.discontinuous_line:
+                warnings.append(f"{self.path}:{self.discontinuous_line}: discontinuous mention read as the span from its first to its last word (first such mention)")
+            if self.zero_line:
+                warnings.append(f"{self.path}:{self.zero_line}: mention made only of empty nodes (a zero) dropped: it has no token span (first such mention)")
+        xpos_ptb = all(x in PTB_TAGS for x in self.xpos if x != "_") and any(x != "_" for x in self.xpos)
+        if xpos_ptb:
+            pos = self.xpos
+        elif any(u != "_" for u in self.upos):
+            pos = [_ptb_from_upos(u, f) for u, f in zip(self.upos, self.feats)]
+        else:
+            pos = None
+        heads = self.head_ids if self.heads_ok and self.words else None
+        return Document(
+            name=self.name, words=self.words, chains=self.chains, labels=self.labels,
+            sentence_starts=self.sentence_starts, path=self.path, line=self.line,
+            token_lines=self.token_lines, pos=pos,
+            lemmas=self.lemmas if any(x != "_" for x in self.lemmas) else None,
+            speakers=self.speakers if any(s != "-" for s in self.speakers) else None,
+            named_entities=self._named_entities(heads),
+            heads=heads,
+        )
+
+    def _named_entities(self, heads: list[int] | None) -> list[tuple[int, int, str]] | None:
+        """Proper-noun-headed mentions as NE spans labelled by etype; None without tree or UPOS."""
+        if heads is None or not any(u != "_" for u in self.upos):
+            return None
+        seen: set[tuple[int, int, str]] = set()
+        spans: list[tuple[int, int, str]] = []
+        for chain, eid in zip(self.chains, self.labels):
+            label = ETYPE_TO_NE.get(self.etypes.get(eid, ""), "MISC")
+            for start, end in chain:
+                head = mention_head(heads, start, end)
+                if self.upos[head] == "PROPN" and (start, end, label) not in seen:
+                    seen.add((start, end, label))
+                    spans.append((start, end, label))
+        spans.sort()
+        return spans
+
+
+def mention_head(heads: list[int], start: int, end: int) -> int:
+    """The head word of span [start, end]: the word whose dependency head lies outside the span.
+
+    When several words do (a span that is not a subtree), the one highest in the tree wins, and the
+    leftmost of equals; a span with a dependency cycle inside falls back to its last word.
+    """
+    best, best_depth = -1, 1 << 30
+    for i in range(start, end + 1):
+        h = heads[i]
+        if start <= h <= end:
+            continue
+        depth = 0
+        while h >= 0 and depth < 1000:
+            h = heads[h]
+            depth += 1
+        if depth < best_depth:
+            best, best_depth = i, depth
+    return best if best >= 0 else end
+
+
+def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None) -> list[Document]:
+    """Documents of a CoNLL-U text given as lines.  Raises InputError on malformed lines."""
+    documents: list[Document] = []
+    seen: dict[str, int] = {}
+    fields = _DEFAULT_FIELDS
+    default_name = os.path.basename(path)
+    for suffix in (".gz", ".conllu", ".conll"):
+        if default_name.endswith(suffix):
+            default_name = default_name[: -len(suffix)]
+    current: _DocumentBuilder | None = None
+
+    def finish(lineno: int) -> None:
+        nonlocal current
+        if current is not None:
+            if current.words or current.chains:
+                documents.append(current.finish(lineno, warnings))
+            current = None
+
+    for lineno, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r")
+        if not line:
+            if current is not None:
+                current.end_sentence()
+            continue
+        if line[0] == "#":
+            key, sep, value = line[1:].partition("=")
+            key = key.strip()
+            if key == "newdoc" or key.startswith("newdoc "):
+                finish(lineno)
+                name = value.strip() if sep else f"{default_name}-{len(documents) + 1}"
+                if name in seen:
+                    raise InputError(path, lineno, f"document {name!r} appears twice (also on line {seen[name]})")
+                seen[name] = lineno
+                current = _DocumentBuilder(path, name, lineno, fields)
+            elif key == "global.Entity":
+                fields = value.strip().split("-")
+                if not {"eid", "GRP"} & set(fields):
+                    raise InputError(path, lineno, f"global.Entity {value.strip()!r} names no eid (or GRP) attribute")
+                if current is not None:
+                    current.fields = fields
+            elif key == "speaker" and current is not None:
+                current.speaker = value.strip() or "-"
+            continue
+        cols = line.split("\t")
+        if len(cols) != 10:
+            raise InputError(path, lineno, f"expected 10 TAB-separated CoNLL-U columns, found {len(cols)}")
+        if current is None:
+            current = _DocumentBuilder(path, default_name, lineno, fields)
+            seen.setdefault(default_name, lineno)
+        ident = cols[0]
+        misc = cols[9]
+        if ident.isdigit():
+            current.add_word(cols, int(ident), lineno)
+            if "Entity=" in misc:
+                _apply_misc(current, misc, lineno, False)
+        elif "." in ident:
+            if "Entity=" in misc:
+                current.start_sentence()
+                _apply_misc(current, misc, lineno, True)
+        elif "-" not in ident:
+            raise InputError(path, lineno, f"ID {ident!r} is not a word number, a range (1-2) or an empty node (1.1)")
+    finish(len(lines))
+    return documents
+
+
+def _apply_misc(builder: _DocumentBuilder, misc: str, lineno: int, on_empty_node: bool) -> None:
+    for item in misc.split("|"):
+        if item.startswith("Entity="):
+            builder.add_entity(item[7:], lineno, on_empty_node)
+            return
+
+
+def read_conllu(path: str, warnings: list[str] | None = None) -> list[Document]:
+    """Read a CorefUD CoNLL-U file (optionally gzipped) into documents, in file order."""
+    documents = parse_conllu(path, read_lines(path), warnings)
+    if not documents:
+        raise InputError(path, None, "no word lines found: not a CoNLL-U file")
+    return documents
