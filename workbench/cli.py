@@ -120,4 +120,7 @@ def weights_arg(text: str):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the imported module, not this __main__ copy, so exception classes are the same objects.
+    from workbench.cli import main as _main
+
+    sys.exit(_main())
