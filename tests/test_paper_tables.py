@@ -154,7 +154,11 @@ def test_chen_ng_mention_types_derived_from_pos_and_ne() -> None:
     spans = [(int(row["start"]), int(row["end"])) for row in rows]
     assigned = assign_types(doc, spans)  # span -> (type, rule that decided it)
     got = {row["mention"]: assigned[span][0].name for row, span in zip(rows, spans)}
-    assert got == {row["mention"]: row["type"] for row in rows}
+    expected = {row["mention"]: row["type"] for row in rows}
+    assert got == expected
+    # and the types the engine weights the LMetrics with are those same types
+    (pair,) = _prepared(SAMPLES / "chen-ng" / "key.conll", SAMPLES / "chen-ng" / "response-e.conll").pairs
+    assert {row["mention"]: pair.types[span].name for row, span in zip(rows, spans)} == expected
 
 
 # --- Luo (2005), Tables 1 and 2 -------------------------------------------------------------------
