@@ -42,11 +42,11 @@ def _read(path: Path) -> tuple[Document, ...]:
 
 
 @lru_cache(maxsize=None)
-def _prepared(key: Path, response: Path):
+def _prepared(key: Path, response: Path) -> metrics.PreparedCorpus:
     return metrics.prepare(list(_read(key)), list(_read(response)))
 
 
-def _score(key: Path, response: Path, metric: str):
+def _score(key: Path, response: Path, metric: str) -> metrics.Score:
     """Official (micro) corpus score of one metric for one key/response pair, weights W4.
 
     Only the metric under test is requested, so that a table's OMetric columns do not depend on
@@ -73,7 +73,6 @@ def test_chen_ng_table1(response: str, metric: str) -> None:
     _assert_printed(score.recall, r, 100, what + " R")
     _assert_printed(score.precision, p, 100, what + " P")
     _assert_printed(score.f1, f, 100, what + " F")
-
 
 
 # Chen & Ng (2013), sections 4.2 and 4.3, describe Figure 3 (F-scores of the five responses under
@@ -163,7 +162,7 @@ def test_chen_ng_mention_types_derived_from_pos_and_ne() -> None:
 
 # --- Luo (2005), Tables 1 and 2 -------------------------------------------------------------------
 
-def _luo(response: str, metric: str):
+def _luo(response: str, metric: str) -> metrics.Score:
     return _score(SAMPLES / "luo" / "key.conll", SAMPLES / "luo" / f"response-{response}.conll", metric)
 
 
