@@ -1,0 +1,317 @@
+"""Per-mention error records: why a response scores what it scores, one mention at a time.
+
+A reader goes through errors one by one, so every mention yields at most one record and the
+categories are exact (docs/errors.md of the team; Durrett & Klein's false new / wrong link / false
+anaphoric, Chen & Ng's suboptimal link, plus the two mention-detection errors):
+
+- a key mention with a key predecessor (anaphoric in the key) is FALSE NEW when the response gives
+  it no predecessor, a WRONG LINK when none of its response predecessors is in its key chain, a
+  SUBOPTIMAL LINK when its best coreferent response predecessor weighs less (link weight
+  w(m, x) of the LMetrics) than its best key predecessor;
+- any other mention with a response predecessor is FALSE ANAPHORIC;
+- of the rest, a key mention absent from the response is a MISSING MENTION, a response mention
+  absent from the key a SPURIOUS MENTION.
+
+"Predecessor" means earlier in document order, mentions sorted by (start, end).  "Best" means the
+heaviest link, the closest mention on ties: the informative antecedent a reader would want.
+
+Everything here is one pass over the mentions with, per chain, the last mention seen of each type:
+the best predecessor of m only depends on m's type and on which types precede it, so no pair of
+mentions is ever compared (O(mentions) per document).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from .model import Document, MentionType, Span
+from .weights import W4, Weights
+
+
+class Category(str, Enum):
+    """Error categories, in the order reports list them; the value is the JSON / CLI name."""
+
+    FALSE_NEW = "false_new"
+    WRONG_LINK = "wrong_link"
+    SUBOPTIMAL_LINK = "suboptimal_link"
+    FALSE_ANAPHORIC = "false_anaphoric"
+    MISSING_MENTION = "missing_mention"
+    SPURIOUS_MENTION = "spurious_mention"
+
+    @property
+    def label(self) -> str:
+        """Human name: 'false new'."""
+        return self.value.replace("_", " ")
+
+
+CATEGORIES: tuple[Category, ...] = tuple(Category)
+
+LINK_CATEGORIES = (Category.FALSE_NEW, Category.WRONG_LINK, Category.SUBOPTIMAL_LINK)
+"""Errors of anaphoric key mentions: each is fixed by linking the mention to its best key antecedent."""
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A mention as a record shows it: span (document token offsets, inclusive), words, type."""
+
+    span: Span
+    text: str
+    type: MentionType
+
+    def to_json(self) -> dict:
+        return {"start": self.span[0], "end": self.span[1], "text": self.text, "type": self.type.name}
+
+
+@dataclass(frozen=True)
+class ErrorRecord:
+    """One error of one mention.
+
+    `antecedent` is the response predecessor the system chose that matters: the best coreferent one
+    for a suboptimal link; for a wrong link or a false anaphoric mention (which have no coreferent
+    predecessor) the closest one, i.e. the wrong link itself.  `best_antecedent` is the best key
+    predecessor (anaphoric key mentions only): what the fix links the mention to.  Chain ids are the
+    files' chain labels.  `cost` is defined for suboptimal links (best key weight minus best
+    response weight).  `fix` says in words what `metrics.fixes.fix_of(record)` does.  `impact` is
+    filled in by `metrics.impact` when asked for.
+    """
+
+    document: str
+    category: Category
+    mention: Mention
+    antecedent: Mention | None
+    best_antecedent: Mention | None
+    key_chain: str | None
+    response_chain: str | None
+    cost: float | None
+    fix: str
+    impact: float | None = None
+
+    @property
+    def span(self) -> Span:
+        return self.mention.span
+
+    def to_json(self) -> dict:
+        return {
+            "document": self.document,
+            "category": self.category.value,
+            "mention": self.mention.to_json(),
+            "antecedent": self.antecedent.to_json() if self.antecedent else None,
+            "best_antecedent": self.best_antecedent.to_json() if self.best_antecedent else None,
+            "key_chain": self.key_chain,
+            "response_chain": self.response_chain,
+            "cost": self.cost,
+            "impact": self.impact,
+            "fix": self.fix,
+        }
+
+
+# ------------------------------------------------------------------------------ chain views
+
+
+@dataclass
+class ChainView:
+    """One side's chains as the error definitions need them: each span once, chains sorted.
+
+    A span listed twice (v8.01 oddities: a key span in two key chains, a response span repeated)
+    counts once here.  A key span belongs to the last key chain holding it (the chain v8.01
+    attributes it to); a response span to the first response chain holding it (the copy v8.01
+    keeps).
+    """
+
+    chains: list[list[Span]]
+    """Chains in file order, each sorted in document order, each span in exactly one chain."""
+    labels: list[str]
+    chain_of: dict[Span, int]
+    position: dict[Span, int]
+    """Index of a span within its (sorted) chain: 0 for the first mention."""
+
+
+def chain_view(doc: Document, keep_last: bool) -> ChainView:
+    """Deduplicated, sorted chains of a document (see `ChainView` for which copy of a span wins)."""
+    owner: dict[Span, int] = {}
+    for index, chain in enumerate(doc.chains):
+        for span in chain:
+            if keep_last or span not in owner:
+                owner[span] = index
+    members: list[list[Span]] = [[] for _ in doc.chains]
+    for span, index in owner.items():
+        members[index].append(span)
+    for chain in members:
+        chain.sort()
+    labels = doc.labels if len(doc.labels) == len(doc.chains) else [str(i) for i in range(len(doc.chains))]
+    position = {span: i for chain in members for i, span in enumerate(chain)}
+    return ChainView(members, list(labels), owner, position)
+
+
+def key_view(key: Document) -> ChainView:
+    return chain_view(key, keep_last=True)
+
+
+def response_view(response: Document) -> ChainView:
+    return chain_view(response, keep_last=False)
+
+
+# ------------------------------------------------------------------------------ classification
+
+
+class _Best:
+    """The last mention seen of each type in a growing set of predecessors."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last: list[Span | None] = [None, None, None]
+
+    def add(self, span: Span, kind: int) -> None:
+        self.last[kind] = span
+
+    def closest(self) -> Span | None:
+        present = [s for s in self.last if s is not None]
+        return max(present) if present else None
+
+    def best(self, kind: int, w: Weights) -> tuple[Span | None, float]:
+        """Heaviest predecessor for a mention of type `kind` (closest on equal weight)."""
+        best_span: Span | None = None
+        best_weight = -1.0
+        for other, span in enumerate(self.last):
+            if span is None:
+                continue
+            weight = w.link(kind, other)
+            if weight > best_weight or (weight == best_weight and span > best_span):
+                best_span, best_weight = span, weight
+        return best_span, best_weight
+
+
+def classify_document(
+    name: str,
+    key: Document,
+    response: Document,
+    types: Mapping[Span, MentionType],
+    weights: Weights = W4,
+) -> list[ErrorRecord]:
+    """All error records of one document, in document order (see the module docstring)."""
+    kv, rv = key_view(key), response_view(response)
+    words = key.words if key.words else response.words
+
+    def mention(span: Span) -> Mention:
+        return Mention(span, " ".join(words[span[0]:span[1] + 1]), MentionType(types[span]))
+
+    key_seen = [_Best() for _ in kv.chains]
+    resp_seen = [_Best() for _ in rv.chains]
+    shared_seen: dict[tuple[int, int], _Best] = {}
+    records: list[ErrorRecord] = []
+    for span in sorted(set(kv.chain_of) | set(rv.chain_of)):
+        kind = int(types[span])
+        k = kv.chain_of.get(span)
+        r = rv.chain_of.get(span)
+        key_label = kv.labels[k] if k is not None else None
+        resp_label = rv.labels[r] if r is not None else None
+        record: ErrorRecord | None = None
+        has_key_pred = k is not None and kv.position[span] > 0
+        has_resp_pred = r is not None and rv.position[span] > 0
+        if has_key_pred:
+            best_key, best_key_weight = key_seen[k].best(kind, weights)
+            best = mention(best_key)
+            coref = shared_seen.get((k, r)) if r is not None else None
+            if not has_resp_pred:
+                record = ErrorRecord(name, Category.FALSE_NEW, mention(span), None, best, key_label, resp_label,
+                                     None, _link_fix(span, r is None, best.span, best.text))
+            elif coref is None:
+                wrong = resp_seen[r].closest()
+                record = ErrorRecord(name, Category.WRONG_LINK, mention(span), mention(wrong), best, key_label,
+                                     resp_label, None, _link_fix(span, False, best.span, best.text))
+            else:
+                best_resp, best_resp_weight = coref.best(kind, weights)
+                if best_resp_weight < best_key_weight:
+                    record = ErrorRecord(name, Category.SUBOPTIMAL_LINK, mention(span), mention(best_resp), best,
+                                         key_label, resp_label, best_key_weight - best_resp_weight,
+                                         _link_fix(span, False, best.span, best.text))
+        elif has_resp_pred:
+            wrong = resp_seen[r].closest()
+            what = "split it, with the rest of its key chain, out of" if k is not None else "unlink it from"
+            record = ErrorRecord(name, Category.FALSE_ANAPHORIC, mention(span), mention(wrong), None, key_label,
+                                 resp_label, None, f"{what} response chain {resp_label}")
+        elif r is None:
+            record = ErrorRecord(name, Category.MISSING_MENTION, mention(span), None, None, key_label, None, None,
+                                 "add it to the response (a chain of its own)")
+        elif k is None:
+            record = ErrorRecord(name, Category.SPURIOUS_MENTION, mention(span), None, None, None, resp_label, None,
+                                 "remove it from the response")
+        if record is not None:
+            records.append(record)
+        if k is not None:
+            key_seen[k].add(span, kind)
+        if r is not None:
+            resp_seen[r].add(span, kind)
+            if k is not None:
+                shared_seen.setdefault((k, r), _Best()).add(span, kind)
+    return records
+
+
+def _link_fix(span: Span, absent: bool, target: Span, target_text: str) -> str:
+    verb = "add it and link it" if absent else "link it, with the mentions of its key chain in its response chain,"
+    return f"{verb} to the chain of '{target_text}' [{target[0]}-{target[1]}]"
+
+
+def classify_pair(pair, weights: Weights = W4) -> list[ErrorRecord]:
+    """Error records of an engine `DocPair` (its key, response and mention types)."""
+    return classify_document(pair.name, pair.key, pair.response, pair.types, weights)
+
+
+def classify_corpus(pairs: Iterable, weights: Weights = W4) -> list[ErrorRecord]:
+    """Error records of every document pair, documents in the given (key file) order."""
+    records: list[ErrorRecord] = []
+    for pair in pairs:
+        records.extend(classify_pair(pair, weights))
+    return records
+
+
+# ------------------------------------------------------------------------------ counts
+
+Counts = dict[Category, dict[MentionType, int]]
+
+
+def count_errors(records: Iterable[ErrorRecord]) -> Counts:
+    """Category x mention type counts (every cell present, zeros included)."""
+    counts: Counts = {c: {t: 0 for t in MentionType} for c in CATEGORIES}
+    for record in records:
+        counts[record.category][record.mention.type] += 1
+    return counts
+
+
+def count_by_document(records: Sequence[ErrorRecord]) -> dict[str, Counts]:
+    """`count_errors` per document (documents in order of first record)."""
+    grouped: dict[str, list[ErrorRecord]] = {}
+    for record in records:
+        grouped.setdefault(record.document, []).append(record)
+    return {name: count_errors(group) for name, group in grouped.items()}
+
+
+def counts_to_json(counts: Counts) -> dict:
+    """{"false_new": {"NAME": n, "NOMINAL": n, "PRONOUN": n, "total": n}, ...}"""
+    out = {}
+    for category, row in counts.items():
+        cell = {t.name: n for t, n in row.items()}
+        cell["total"] = sum(row.values())
+        out[category.value] = cell
+    return out
+
+
+def filter_records(
+    records: Iterable[ErrorRecord],
+    categories: Iterable[Category] | None = None,
+    types: Iterable[MentionType] | None = None,
+    documents: Iterable[str] | None = None,
+) -> list[ErrorRecord]:
+    """Records of the given categories, mention types and documents (None: all)."""
+    cats = set(categories) if categories is not None else None
+    kinds = set(types) if types is not None else None
+    docs = set(documents) if documents is not None else None
+    return [
+        r for r in records
+        if (cats is None or r.category in cats)
+        and (kinds is None or r.mention.type in kinds)
+        and (docs is None or r.document in docs)
+    ]

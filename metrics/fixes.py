@@ -1,0 +1,160 @@
+"""The fix of each error: the smallest edit of the response that removes it.
+
+A fix is an action on the response's chains, computed against the key, never against the record's
+snapshot of the response, so that fixes can be applied one after another (all fixes of a category,
+or of a document) and each still makes sense after the others:
+
+- LINK m TO a (false new, wrong link, suboptimal link; a = m's best key antecedent): take m's
+  response chain's share of m's key chain, P = S(m) ∩ K(m) (just {m} if m is not in the response:
+  it is added), out of S(m) and put it into the chain of a (a is added, starting a chain with P, if
+  the response lacks it).  Moving all of P, not m alone, keeps the mentions the system already got
+  right together with m; anything of other key chains stays behind.
+- SPLIT m (false anaphoric): if m is a key mention, P = S(m) ∩ K(m) leaves S(m) as a chain of its
+  own (m starts its key chain, so it is right that nothing precedes it); a mention absent from the
+  key leaves S(m) alone, as a singleton (whose remaining error, a spurious mention, is the next fix).
+- ADD m (missing mention): m becomes a singleton chain of the response.
+- REMOVE m (spurious mention): m leaves the response.
+
+Why this converges: after a round, every fixed anaphoric mention sits with a key antecedent and
+fixed false anaphoric mentions have no foreign predecessor; a mixed response chain or a split key
+chain always shows an error at its first offending mention (see docs/errors-fixes.md), so rounds
+of "classify, apply all fixes" end at the key (tests/test_fixes.py checks it on random documents).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from .errors import Category, ErrorRecord, chain_view
+from .model import Document, Span
+
+
+@dataclass(frozen=True)
+class Fix:
+    """An edit of the response: kind is "link", "split", "add" or "remove"; target for "link"."""
+
+    kind: str
+    mention: Span
+    target: Span | None = None
+
+
+def fix_of(record: ErrorRecord) -> Fix:
+    """The fix that removes an error (see the module docstring)."""
+    category = record.category
+    if category in (Category.FALSE_NEW, Category.WRONG_LINK, Category.SUBOPTIMAL_LINK):
+        assert record.best_antecedent is not None
+        return Fix("link", record.span, record.best_antecedent.span)
+    if category is Category.FALSE_ANAPHORIC:
+        return Fix("split", record.span)
+    if category is Category.MISSING_MENTION:
+        return Fix("add", record.span)
+    return Fix("remove", record.span)
+
+
+class _Editable:
+    """A response's chains as mutable sets of spans, each span in one chain."""
+
+    def __init__(self, key: Document, response: Document) -> None:
+        self.key_chain_of = chain_view(key, keep_last=True).chain_of
+        rv = chain_view(response, keep_last=False)
+        # Untouched chains stay exactly as the file had them (duplicates included), so that a fix
+        # changes the score by its own effect only; a span a fix moves loses all its other copies.
+        self.chains: list[list[Span]] = [list(chain) for chain in response.chains]
+        self.labels = list(rv.labels)
+        self.chain_of: dict[Span, int] = dict(rv.chain_of)
+        self.copies: dict[Span, set[int]] = {}
+        for index, chain in enumerate(self.chains):
+            for span in chain:
+                self.copies.setdefault(span, set()).add(index)
+        self._next_label = 0
+
+    def _new_chain(self, spans: list[Span]) -> int:
+        used = set(self.labels)
+        label = f"fix{self._next_label}"
+        while label in used:
+            self._next_label += 1
+            label = f"fix{self._next_label}"
+        self._next_label += 1
+        self.chains.append([])
+        self.labels.append(label)
+        index = len(self.chains) - 1
+        self._put(spans, index)
+        return index
+
+    def _put(self, spans: list[Span], index: int) -> None:
+        self.chains[index].extend(spans)
+        for span in spans:
+            self.chain_of[span] = index
+            self.copies[span] = {index}
+
+    def _take(self, spans: list[Span]) -> None:
+        for span in spans:
+            del self.chain_of[span]
+            for index in self.copies.pop(span):
+                self.chains[index] = [s for s in self.chains[index] if s != span]
+
+    def _key_share(self, span: Span) -> list[Span]:
+        """P = S(span) ∩ K(span): the members of span's response chain in span's key chain."""
+        k = self.key_chain_of.get(span)
+        index = self.chain_of[span]
+        if k is None:
+            return [span]
+        return [s for s in self._members(index) if self.key_chain_of.get(s) == k]
+
+    def _members(self, index: int) -> list[Span]:
+        """The spans a chain owns (each once; a duplicate owned by an earlier chain excluded)."""
+        return [s for s in dict.fromkeys(self.chains[index]) if self.chain_of.get(s) == index]
+
+    def apply(self, fix: Fix) -> None:
+        m = fix.mention
+        if fix.kind == "add":
+            if m not in self.chain_of:
+                self._new_chain([m])
+        elif fix.kind == "remove":
+            if m in self.chain_of:
+                self._take([m])
+        elif fix.kind == "split":
+            if m in self.chain_of:
+                share = self._key_share(m)
+                if len(share) < len(self._members(self.chain_of[m])):
+                    self._take(share)
+                    self._new_chain(share)
+        elif fix.kind == "link":
+            a = fix.target
+            assert a is not None
+            if m in self.chain_of:
+                if a in self.chain_of and self.chain_of[a] == self.chain_of[m]:
+                    return
+                share = self._key_share(m)
+                self._take(share)
+            else:
+                share = [m]
+            if a in self.chain_of:
+                self._put(share, self.chain_of[a])
+            else:
+                self._new_chain(sorted([a] + [s for s in share if s != a]))
+        else:
+            raise ValueError(f"unknown fix kind {fix.kind!r}")
+
+    def document(self, response: Document) -> Document:
+        kept = [(c, label) for c, label in zip(self.chains, self.labels) if c]
+        return replace(response, chains=[c for c, _ in kept], labels=[label for _, label in kept])
+
+
+def apply_fixes(key: Document, response: Document, fixes: Iterable[Fix]) -> Document:
+    """A copy of `response` with the fixes applied in the given order (the input is not touched).
+
+    Chains and spans a fix does not touch stay as they were (order and duplicates included); moved
+    spans join the end of their new chain, new chains follow the old ones.
+    """
+    editable = _Editable(key, response)
+    for fix in fixes:
+        editable.apply(fix)
+    return editable.document(response)
+
+
+def apply_records(key: Document, response: Document, records: Iterable[ErrorRecord]) -> Document:
+    """Apply the fixes of some error records of this document, in document order."""
+    ordered = sorted(records, key=lambda r: r.span)
+    return apply_fixes(key, response, (fix_of(r) for r in ordered))
