@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from dataclasses import dataclass
+from functools import lru_cache
 
 from metrics.model import Document, Span
 
@@ -92,95 +92,85 @@ _NP_RULES: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 
+@lru_cache(maxsize=None)
 def _base(label: str) -> str:
     """NP-SBJ-1 -> NP, NP=2 -> NP (function tags and indices do not change heads)."""
     if label.startswith("-"):
         return label
-    return re.split(r"[-=]", label, maxsplit=1)[0]
+    return re.split(r"[-=]", label, maxsplit=1)[0] or "X"
 
 
-@dataclass
-class _Node:
-    label: str
-    children: list[_Node | int]  # an int is a token index (a leaf)
+_NP_LIKE = frozenset({"NP", "NX", "NML"})
 
 
-def _head_child(label: str, child_labels: list[str]) -> int:
-    base = _base(label)
-    if base in ("NP", "NX", "NML") and child_labels and child_labels[-1] == "POS":
-        return len(child_labels) - 1
-    rules = _NP_RULES if base in ("NP", "NX", "NML") else _RULES.get(base, [("left", ())])
-    order_left = list(range(len(child_labels)))
+def _head_child(base: str, children: list[str]) -> int:
+    """Index of the head child of a constituent, by Collins's rules; labels are base labels."""
+    n = len(children)
+    if base in _NP_LIKE:
+        if children[-1] == "POS":
+            return n - 1
+        for direction, categories in _NP_RULES:
+            order = range(n) if direction == "left" else range(n - 1, -1, -1)
+            if not categories:
+                return order[0]
+            # Collins NP: the first child, in direction, of ANY of the categories.
+            for i in order:
+                if children[i] in categories:
+                    return i
+        return n - 1
+    rules = _RULES.get(base, [("left", ())])
     for direction, categories in rules:
-        order = order_left if direction == "left" else order_left[::-1]
+        order = range(n) if direction == "left" else range(n - 1, -1, -1)
         if not categories:
             return order[0]
-        if base in ("NP", "NX", "NML") and direction == "right":
-            # Collins NP: search the children right to left for ANY of the categories.
-            for i in order:
-                if _base(child_labels[i]) in categories:
-                    return i
-            continue
         # Other rules: for each category in priority order, the first child (in direction) of it.
         for category in categories:
             for i in order:
-                if _base(child_labels[i]) == category:
+                if children[i] == category:
                     return i
-    return order_left[0] if rules and rules[-1][0] == "left" else len(child_labels) - 1
+    return 0 if rules[-1][0] == "left" else n - 1
 
 
-def _parse_forest(parse: list[str], pos: list[str] | None) -> list[_Node] | None:
-    """Trees from CoNLL parse bits; None when the column is malformed (then another source is used)."""
-    roots: list[_Node] = []
-    stack: list[_Node] = []
+def _dependencies_from_parse(parse: list[str], pos: list[str] | None) -> list[int] | None:
+    """Token -> head token (-1 for the head of a tree), by head percolation over the trees of the
+    CoNLL parse bits, in one pass.  None when the column is malformed (then another source is used).
+
+    Each open constituent is a frame (base label, child labels, child head tokens); when it
+    closes, its head child is chosen, the other children's heads attach to it, and the frame
+    becomes a child of the enclosing one.
+    """
+    heads = [-1] * len(parse)
+    stack: list[tuple[str, list[str], list[int]]] = []
     for token, bit in enumerate(parse):
         star = bit.find("*")
-        if star < 0:
+        if star < 0 or "*" in bit[star + 1 :]:
             return None
         opening, closing = bit[:star], bit[star + 1 :]
-        for label in re.findall(r"\(([^()*\s]*)", opening):
-            node = _Node(label or "X", [])
-            if stack:
-                stack[-1].children.append(node)
-            stack.append(node)
-        if not stack:
-            # A token outside any bracket: make it a tree of its own.
-            roots.append(_Node("X", [token]))
-        else:
-            stack[-1].children.append(token)
-        for _ in range(closing.count(")")):
+        if opening:
+            labels = opening.split("(")
+            if labels[0].strip():
+                return None
+            for label in labels[1:]:
+                stack.append((_base(label.strip()), [], []))
+        if stack:
+            stack[-1][1].append(pos[token] if pos is not None else "X")
+            stack[-1][2].append(token)
+        n_close = closing.count(")")
+        if n_close != len(closing.strip()):
+            return None
+        for _ in range(n_close):
             if not stack:
                 return None
-            node = stack.pop()
-            if not stack:
-                roots.append(node)
-        if closing.strip(")").strip():
-            return None
+            base, child_labels, child_heads = stack.pop()
+            h = child_heads[_head_child(base, child_labels)]
+            for child in child_heads:
+                if child != h:
+                    heads[child] = h
+            if stack:
+                stack[-1][1].append(base)
+                stack[-1][2].append(h)
     if stack:
         return None
-    return roots
-
-
-def _dependencies_from_trees(roots: list[_Node], n_tokens: int, pos: list[str] | None) -> list[int]:
-    """Token -> head token (-1 for a tree's head), by head percolation."""
-    heads = [-1] * n_tokens
-
-    def label_of(child: _Node | int) -> str:
-        if isinstance(child, int):
-            return pos[child] if pos is not None else "X"
-        return child.label
-
-    def visit(node: _Node) -> int:
-        # Iterative enough for real trees; depth is the tree height (a few dozen at most).
-        child_heads = [c if isinstance(c, int) else visit(c) for c in node.children]
-        h = child_heads[_head_child(node.label, [label_of(c) for c in node.children])]
-        for ch in child_heads:
-            if ch != h:
-                heads[ch] = h
-        return h
-
-    for root in roots:
-        visit(root)
     return heads
 
 
@@ -196,9 +186,9 @@ class DocumentHeads:
         if doc.heads is not None and len(doc.heads) == n and n:
             self.dep, self.rule = list(doc.heads), "dependency"
         elif doc.parse is not None and len(doc.parse) == n and _annotated(doc.parse):
-            roots = _parse_forest(doc.parse, self.pos)
-            if roots is not None:
-                self.dep, self.rule = _dependencies_from_trees(roots, n, self.pos), "parse"
+            dep = _dependencies_from_parse(doc.parse, self.pos)
+            if dep is not None:
+                self.dep, self.rule = dep, "parse"
         self._depth: list[int] | None = None
 
     def depth(self, token: int) -> int:

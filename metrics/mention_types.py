@@ -65,12 +65,12 @@ class _DocumentTyper:
         self.lemmas = doc.lemmas
         self.explicit = doc.explicit_types or {}
         # Named entities by token: (start, end, is_name) of the entities covering it.
-        self.entities: list[list[tuple[int, int, bool]]] | None = None
+        self.entities: dict[int, list[tuple[int, int, bool]]] | None = None
         if doc.named_entities:
-            self.entities = [[] for _ in doc.words]
+            self.entities = {}
             for start, end, label in doc.named_entities:
                 for t in range(max(start, 0), min(end, len(doc.words) - 1) + 1):
-                    self.entities[t].append((start, end, label.upper() not in NON_NAME_ENTITIES))
+                    self.entities.setdefault(t, []).append((start, end, label.upper() not in NON_NAME_ENTITIES))
         self._initial: list[bool] | None = None
         self._cap_mid: Counter[str] | None = None
         self._lower: Counter[str] | None = None
@@ -105,7 +105,7 @@ class _DocumentTyper:
         if self.entities is None:
             return None
         found = None
-        for start, end, is_name in self.entities[head]:
+        for start, end, is_name in self.entities.get(head, ()):
             if span[0] <= start and end <= span[1]:
                 if is_name:
                     return True
@@ -177,8 +177,8 @@ class _DocumentTyper:
             lower: Counter[str] = Counter()
             for t, w in enumerate(self.words):
                 first = w[:1]
-                if first.islower():
-                    lower[w.lower()] += 1
+                if w.islower():
+                    lower[w] += 1
                 elif first.isupper() and not initial[t] and not (w.isupper() and len(w) > 1):
                     cap_mid[w.lower()] += 1
             self._cap_mid, self._lower = cap_mid, lower

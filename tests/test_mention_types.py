@@ -1,0 +1,173 @@
+"""Head finding and mention typing on small hand-made documents, one per annotation level."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from metrics.heads import head_of, heads_for
+from metrics.mention_types import assign_types
+from metrics.model import Document, MentionType
+
+NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
+
+# "Claire Bailey , the director of the museum , said she liked it ."
+ROWS = [
+    ("Claire", "NNP", "(TOP(S(NP(NP*"),
+    ("Bailey", "NNP", "*)"),
+    (",", ",", "*"),
+    ("the", "DT", "(NP(NP*"),
+    ("director", "NN", "*)"),
+    ("of", "IN", "(PP*"),
+    ("the", "DT", "(NP*"),
+    ("museum", "NN", "*)))"),
+    (",", ",", "*)"),
+    ("said", "VBD", "(VP*"),
+    ("she", "PRP", "(SBAR(S(NP*)"),
+    ("liked", "VBD", "(VP*"),
+    ("it", "PRP", "(NP*)))))"),
+    (".", ".", "*))"),
+]
+WORDS = [r[0] for r in ROWS]
+# The same sentence as a dependency tree (UD-style heads, document token indices, -1 = root).
+DEP_HEADS = [1, 9, 4, 4, 1, 7, 7, 4, 1, -1, 11, 9, 11, 9]
+
+
+def parsed_doc() -> Document:
+    return Document(
+        name="parsed",
+        words=WORDS,
+        chains=[],
+        sentence_starts=[0],
+        pos=[r[1] for r in ROWS],
+        parse=[r[2] for r in ROWS],
+    )
+
+
+# ------------------------------------------------------------------------------------- heads
+
+
+def test_parse_heads_follow_collins_rules() -> None:
+    doc = parsed_doc()
+    assert head_of(doc, (0, 1)) == (1, "parse")  # NP: rightmost noun
+    assert head_of(doc, (3, 7)) == (4, "parse")  # NP -> NP PP: the leftmost NP's head
+    assert head_of(doc, (6, 7)) == (7, "parse")
+    assert head_of(doc, (0, 8)) == (1, "parse")  # apposition: the first NP
+    assert head_of(doc, (10, 10)) == (10, "parse")
+    assert head_of(doc, (0, 13)) == (9, "parse")  # S -> VP -> the verb
+
+
+def test_parse_head_of_a_span_that_is_no_constituent() -> None:
+    doc = parsed_doc()
+    # "director of": director's head lies outside the span, "of" depends on director.
+    assert head_of(doc, (4, 5)) == (4, "parse")
+    # "museum , said": two tokens with heads outside; the one nearer the root wins ("said").
+    assert head_of(doc, (7, 9))[0] == 9
+
+
+def test_dependency_heads_win_over_parse() -> None:
+    doc = dataclasses.replace(parsed_doc(), heads=DEP_HEADS)
+    assert head_of(doc, (3, 7)) == (4, "dependency")
+    assert head_of(doc, (0, 1)) == (1, "dependency")
+    assert head_of(doc, (6, 7)) == (7, "dependency")
+
+
+def test_possessive_marker_is_stepped_over() -> None:
+    words = ["John", "'s", "dog", "barked"]
+    doc = Document("poss", words, [], sentence_starts=[0], pos=["NNP", "POS", "NN", "VBD"],
+                   parse=["(TOP(S(NP(NP*", "*)", "*)", "(VP*)))"])
+    assert head_of(doc, (0, 1)) == (0, "parse")
+    assert head_of(doc, (0, 2)) == (2, "parse")
+    assert assign_types(doc, [(0, 1), (0, 2)]) == {(0, 1): (NAME, "pos"), (0, 2): (NOMINAL, "pos")}
+
+
+def test_malformed_parse_falls_back_to_the_simple_rule() -> None:
+    doc = dataclasses.replace(parsed_doc(), parse=["(TOP*"] + ["*"] * (len(WORDS) - 1))
+    assert head_of(doc, (3, 7)) == (4, "rule")  # cut before "of" (POS IN)
+
+
+def test_simple_rule_without_any_annotation() -> None:
+    words = "the man who came , the property itself , World War II , the city of London .".split()
+    doc = Document("plain", words, [], sentence_starts=[0])
+    assert head_of(doc, (0, 3)) == (1, "rule")  # cut before the relative
+    assert head_of(doc, (5, 7)) == (6, "rule")  # trailing reflexive skipped
+    assert head_of(doc, (9, 11)) == (10, "rule")  # "II" labels "War"
+    assert head_of(doc, (13, 16)) == (14, "rule")  # cut before "of"
+    assert head_of(doc, (13, 17)) == (14, "rule")
+
+
+def test_head_finder_is_cached_per_document_object() -> None:
+    doc = parsed_doc()
+    assert heads_for(doc) is heads_for(doc)
+    assert heads_for(parsed_doc()) is not heads_for(doc)
+
+
+# ------------------------------------------------------------------------------------- types
+
+
+def test_types_from_pos_with_parse() -> None:
+    doc = parsed_doc()
+    types = assign_types(doc, [(0, 1), (3, 7), (6, 7), (10, 10), (12, 12), (0, 8)])
+    assert types == {
+        (0, 1): (NAME, "pos"),
+        (3, 7): (NOMINAL, "pos"),
+        (6, 7): (NOMINAL, "pos"),
+        (10, 10): (PRONOUN, "pos"),
+        (12, 12): (PRONOUN, "pos"),
+        (0, 8): (NAME, "pos"),
+    }
+
+
+def test_explicit_types_win() -> None:
+    doc = dataclasses.replace(parsed_doc(), explicit_types={(3, 7): NAME})
+    assert assign_types(doc, [(3, 7), (0, 1)]) == {(3, 7): (NAME, "explicit"), (0, 1): (NAME, "pos")}
+
+
+def test_named_entity_over_the_head() -> None:
+    words = ["the", "Guardian", "reported", "on", "2014", "in", "the", "Smith", "2014", "paper", "."]
+    pos = ["DT", "JJ", "VBD", "IN", "CD", "IN", "DT", "NNP", "CD", "NN", "."]
+    entities = [(1, 1, "ORG"), (4, 4, "DATE"), (7, 8, "PERSON")]
+    doc = Document("ne", words, [], sentence_starts=[0], pos=pos, named_entities=entities)
+    types = assign_types(doc, [(0, 1), (4, 4), (8, 8), (6, 9)])
+    assert types[(0, 1)] == (NAME, "pos+ner")  # head tagged JJ, but an ORG entity over it
+    assert types[(4, 4)] == (NOMINAL, "pos")  # a DATE is a value, not a name
+    assert types[(8, 8)] == (NOMINAL, "pos")  # the PERSON entity reaches outside this mention
+    assert types[(6, 9)] == (NOMINAL, "pos")  # head "paper"
+
+
+def test_pronoun_lemma_the_tagger_missed() -> None:
+    words = ["I", "saw", "'em", "and", "this", "."]
+    doc = Document("lemma", words, [], sentence_starts=[0], pos=["PRP", "VBD", "NN", "CC", "DT", "."])
+    types = assign_types(doc, [(0, 0), (2, 2), (4, 4)])
+    assert types == {(0, 0): (PRONOUN, "pos"), (2, 2): (PRONOUN, "lemma"), (4, 4): (PRONOUN, "lemma")}
+
+
+def test_words_only_fallback() -> None:
+    text = "Mr. Jarndyce came to London . He met the Doctor and a Turk . London was cold . Rain fell . NASA sent YOU the property itself ."
+    words = text.split()
+    starts = [0] + [i + 1 for i, w in enumerate(words[:-1]) if w == "."]
+    doc = Document("words", words, [], sentence_starts=starts)
+    spans = {
+        (0, 1): (NAME, "capitalisation"),  # capitalised head, not sentence-initial
+        (4, 4): (NAME, "capitalisation"),
+        (6, 6): (PRONOUN, "lexicon"),
+        (8, 9): (NAME, "capitalisation"),
+        (11, 12): (NOMINAL, "determiner"),  # "a Turk"
+        (14, 14): (NAME, "capitalisation"),  # sentence-initial, but written capitalised mid-sentence
+        (18, 18): (NOMINAL, "words"),  # sentence-initial "Rain": the capital says nothing
+        (21, 21): (NAME, "capitalisation"),  # acronym
+        (23, 23): (PRONOUN, "lexicon"),  # shouted pronoun
+        (24, 26): (NOMINAL, "words"),  # head "property", not the intensifier
+    }
+    assert assign_types(doc, spans) == spans
+
+
+def test_words_only_heading_in_capitals_is_not_a_name() -> None:
+    words = "CHAPTER ONE . The chapter begins .".split()
+    doc = Document("heading", words, [], sentence_starts=[0, 3])
+    assert assign_types(doc, [(0, 0)]) == {(0, 0): (NOMINAL, "words")}
+
+
+def test_same_span_same_type_whatever_the_order() -> None:
+    doc = parsed_doc()
+    spans = [(0, 1), (3, 7), (10, 10)]
+    assert assign_types(doc, spans) == assign_types(doc, list(reversed(spans)))
