@@ -16,7 +16,8 @@ import numpy as np
 from . import formulas
 from .alignment import Alignment, align
 from .blanc import blanc_counts
-from .model import Document, InputError, MentionType, Span
+from .model import Document, MentionType, Span
+from .readers import check_tokens_align
 from .score import AnyScore, BlancScore, MeanScore, Score
 from .table import Table, build_table
 from .weights import W4, Weights
@@ -132,36 +133,44 @@ def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights
 
 
 def prepare(keys: list[Document], responses: list[Document]) -> PreparedCorpus:
-    """Pair documents by name, align each pair as v8.01 does, and compute the official metrics."""
+    """Pair documents by name, align each pair as v8.01 does, and compute the official metrics.
+
+    Documents pair by exact name; names that find no partner then pair by `document_key`, so a
+    CoNLL-2012 key (`(X); part 000`) meets a CoNLL-U (`X`) or jsonlines (`X_0`) response.
+    """
     warnings: list[str] = []
-    by_name = {doc.name: doc for doc in responses}
-    key_names = {doc.name for doc in keys}
+    partners = pair_documents(keys, responses, warnings)
     pairs = []
-    for key in keys:
-        response = by_name.get(key.name)
+    for key, response in zip(keys, partners):
         if response is None:
             where = responses[0].path if responses else "response"
             warnings.append(f"{where}: document {key.name!r} of the key is missing from the response: scored against an empty response")
             response = Document(name=key.name, words=key.words, chains=[], path=where)
         else:
-            _check_tokens(key, response, warnings)
+            warnings.extend(check_tokens_align(key, response))
         pairs.append(prepare_pair(key, response, warnings))
-    extra = [doc for doc in responses if doc.name not in key_names]
-    if extra:
-        names = ", ".join(repr(d.name) for d in extra[:5]) + (" ..." if len(extra) > 5 else "")
-        warnings.append(f"{extra[0].path}: {len(extra)} response document(s) not in the key are ignored: {names}")
     return PreparedCorpus(pairs, warnings)
 
 
-def _check_tokens(key: Document, response: Document, warnings: list[str]) -> None:
-    if key.n_tokens != response.n_tokens:
-        raise InputError(response.path, response.line,
-                         f"document {key.name!r} has {response.n_tokens} tokens here but {key.n_tokens} in the key "
-                         f"({key.where()}): key and response cannot be aligned")
-    if response.words != key.words:
-        i = next(i for i, (a, b) in enumerate(zip(key.words, response.words)) if a != b)
-        warnings.append(f"{response.where(i)}: document {key.name!r}: token {i} is {response.words[i]!r} here but "
-                        f"{key.words[i]!r} in the key ({key.where(i)}); spans are compared by position")
+def pair_documents(keys: list[Document], responses: list[Document], warnings: list[str]) -> list[Document | None]:
+    """The response document of each key document (None when absent); warns about unused ones."""
+    from .readers import document_key
+
+    by_name = {doc.name: doc for doc in responses}
+    partners: list[Document | None] = [by_name.pop(key.name, None) for key in keys]
+    if by_name and any(p is None for p in partners):
+        by_key = {document_key(doc.name): doc for doc in by_name.values()}
+        for i, key in enumerate(keys):
+            if partners[i] is None:
+                found = by_key.pop(document_key(key.name), None)
+                if found is not None:
+                    partners[i] = found
+                    del by_name[found.name]
+    if by_name:
+        extra = list(by_name.values())
+        names = ", ".join(repr(d.name) for d in extra[:5]) + (" ..." if len(extra) > 5 else "")
+        warnings.append(f"{extra[0].path}: {len(extra)} response document(s) not in the key are ignored: {names}")
+    return partners
 
 
 def prepare_pair(key: Document, response: Document, warnings: list[str] | None = None) -> DocPair:

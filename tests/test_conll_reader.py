@@ -123,7 +123,7 @@ def test_cli_token_mismatch_is_an_input_error(tmp_path):
     short = write(tmp_path, doc(["(1", "1)"]), "short.conll")
     result = run_cli("score", key, short)
     assert result.returncode == 1
-    assert "cannot be aligned" in result.stderr and "Traceback" not in result.stderr
+    assert "do not align" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_cli_usage_errors_exit_2(tmp_path):

@@ -102,10 +102,11 @@ def load_pair(key_path: str, response_path: str, key_format: str = "auto", respo
     from metrics.readers import read_documents
     from metrics.scoring import prepare
 
-    keys = read_documents(key_path, None if key_format == "auto" else key_format)
-    responses = read_documents(response_path, None if response_format == "auto" else response_format)
+    notes: list[str] = []
+    keys = read_documents(key_path, None if key_format == "auto" else key_format, notes)
+    responses = read_documents(response_path, None if response_format == "auto" else response_format, notes)
     corpus = prepare(keys, responses)
-    for message in corpus.warnings:
+    for message in notes + corpus.warnings:
         warn(message)
     return corpus
 
