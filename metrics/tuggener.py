@@ -1,0 +1,240 @@
+"""Tuggener's (2014) application metrics: is coreference output usable by the task that consumes it?
+
+Each metric judges key and response mentions one by one and counts tp, wl (wrong linkage: a key
+mention resolved to a wrong antecedent), fn and fp, with R = tp/(tp+wl+fn) and P = tp/(tp+wl+fp):
+wl counts in both, so that a mention linked wrongly is neither "not found" nor "not returned".
+
+- "immediate" (section 3.1, Table 1): for entity-sequence models.  A non-first key mention is tp
+  when its predecessor in its response chain is its predecessor in its key chain, fn when it has
+  no response predecessor, else wl; a non-first response mention that is not a non-first key
+  mention is fp.
+- "inferred" (section 3.2): for tasks that replace a pronoun by a nominal (NAME or NOMINAL)
+  antecedent.  A non-first key mention is tp when the closest nominal before it in its response
+  chain is in its key chain, fn when there is no nominal before it there, else wl.  Key chains
+  without a nominal are skipped, and so (the paper does not treat cataphora) are mentions with no
+  nominal before them in their key chain.  The paper's extra rule: a mention of a key chain
+  without nominals that the response gives a nominal antecedent is wl.  A response mention given
+  a nominal antecedent that is not a non-first key mention is fp.
+- "anchor_ed", "anchor_em", "anchor" (section 3.3, Table 2): for query-driven tasks.  A chain's
+  anchor is its first nominal mention.  ED: a key chain is tp when its anchor is in a response
+  chain, else fn (a chain without a nominal has no anchor: fn); a response chain whose anchor is in
+  no key chain (or that has none) is fp.  EM: for each key chain aligned to the response chain
+  holding its anchor, its mentions in that chain are tp, the others fn, and that chain's mentions
+  outside the key chain fp.  "anchor" is F-phi, the harmonic mean of the ED and EM F-scores.
+
+Singleton chains are skipped on both sides (footnote 1: no application gains from them).  Each
+span counts once per side (a span listed twice keeps the chain v8.01 keeps, see metrics.errors).
+Counts are kept per mention type of the judged mention (the anchor's for ED; a chain without
+anchor counts under its first mention's type) so the breakdown and the totals come from one pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .errors import ChainView, key_view, response_view
+from .model import Document, MentionType, Span
+from .score import Score, harmonic
+
+METRICS = ("immediate", "inferred", "anchor_ed", "anchor_em", "anchor")
+COUNTED = ("immediate", "inferred", "anchor_ed", "anchor_em")
+"""The metrics with their own tp/wl/fn/fp counts ("anchor" combines the two anchor ones)."""
+
+_TP, _WL, _FN, _FP = range(4)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Tuggener's four counts."""
+
+    tp: int = 0
+    wl: int = 0
+    fn: int = 0
+    fp: int = 0
+
+    def score(self) -> Score:
+        return Score(self.tp, self.tp + self.wl + self.fn, self.tp, self.tp + self.wl + self.fp)
+
+    def __add__(self, other: "Tally") -> "Tally":
+        return Tally(self.tp + other.tp, self.wl + other.wl, self.fn + other.fn, self.fp + other.fp)
+
+    def to_json(self) -> dict:
+        return {"tp": self.tp, "wl": self.wl, "fn": self.fn, "fp": self.fp}
+
+
+@dataclass(frozen=True)
+class AnchorScore:
+    """F-phi: the harmonic mean of entity detection F and entity mentions F.
+
+    Micro-averaging adds the ED and EM counts separately and combines the two F-scores last, as the
+    paper combines its corpus-level ED and EM.  Recall and precision are combined the same way
+    (harmonic means), so that R, P and F are all on the same footing.
+    """
+
+    ed: Score
+    em: Score
+
+    @property
+    def recall(self) -> float:
+        return harmonic(self.ed.recall, self.em.recall)
+
+    @property
+    def precision(self) -> float:
+        return harmonic(self.ed.precision, self.em.precision)
+
+    @property
+    def f1(self) -> float:
+        return harmonic(self.ed.f1, self.em.f1)
+
+    def __add__(self, other: "AnchorScore") -> "AnchorScore":
+        return AnchorScore(self.ed + other.ed, self.em + other.em)
+
+    def counts(self) -> list[float]:
+        return self.ed.counts() + self.em.counts()
+
+
+Breakdown = dict[str, dict[MentionType, Tally]]
+"""metric -> mention type -> counts (the four counted metrics)."""
+
+
+def _nominal(kind: MentionType) -> bool:
+    return kind != MentionType.PRONOUN
+
+
+def count_document(key: Document, response: Document, types: Mapping[Span, MentionType]) -> Breakdown:
+    """tp / wl / fn / fp of the four counted metrics, per mention type, for one document."""
+    kv, rv = key_view(key), response_view(response)
+    cells = {name: {t: [0, 0, 0, 0] for t in MentionType} for name in COUNTED}
+
+    def add(metric: str, span: Span, which: int) -> None:
+        cells[metric][MentionType(types[span])][which] += 1
+
+    _immediate(kv, rv, lambda s, w: add("immediate", s, w))
+    _inferred(kv, rv, types, lambda s, w: add("inferred", s, w))
+    _anchors(kv, rv, types, lambda s, w: add("anchor_ed", s, w), lambda s, w: add("anchor_em", s, w))
+    return {name: {t: Tally(*c) for t, c in by_type.items()} for name, by_type in cells.items()}
+
+
+def _chains(view: ChainView) -> list[list[Span]]:
+    return [chain for chain in view.chains if len(chain) > 1]
+
+
+def _is_anaphoric(view: ChainView, span: Span) -> bool:
+    """A non-first mention of a non-singleton chain of this side."""
+    return view.position.get(span, 0) > 0
+
+
+def _immediate(kv: ChainView, rv: ChainView, add) -> None:
+    for chain in _chains(kv):
+        for i in range(1, len(chain)):
+            span = chain[i]
+            r = rv.chain_of.get(span)
+            pos = rv.position.get(span, 0)
+            if r is None or pos == 0:
+                add(span, _FN)
+            elif rv.chains[r][pos - 1] == chain[i - 1]:
+                add(span, _TP)
+            else:
+                add(span, _WL)
+    for chain in _chains(rv):
+        for span in chain[1:]:
+            if not _is_anaphoric(kv, span):
+                add(span, _FP)
+
+
+def _inferred(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType], add) -> None:
+    # The closest nominal before each response mention in its response chain.
+    inferred: dict[Span, Span] = {}
+    for chain in _chains(rv):
+        last: Span | None = None
+        for span in chain:
+            if last is not None:
+                inferred[span] = last
+            if _nominal(types[span]):
+                last = span
+    judged: set[Span] = set()
+    for k, chain in enumerate(kv.chains):
+        if len(chain) < 2:
+            continue
+        if not any(_nominal(types[s]) for s in chain):
+            # No nominal: skipped, except the paper's extra rule (a nominal antecedent is wrong).
+            for span in chain[1:]:
+                judged.add(span)
+                if span in inferred:
+                    add(span, _WL)
+            continue
+        seen_nominal = False
+        for i, span in enumerate(chain):
+            if i > 0:
+                judged.add(span)
+                if seen_nominal:
+                    h = inferred.get(span)
+                    if h is None:
+                        add(span, _FN)
+                    elif kv.chain_of.get(h) == k:
+                        add(span, _TP)
+                    else:
+                        add(span, _WL)
+            if _nominal(types[span]):
+                seen_nominal = True
+    for span in inferred:
+        if span not in judged:
+            add(span, _FP)
+
+
+def _anchor(chain: list[Span], types: Mapping[Span, MentionType]) -> Span | None:
+    return next((s for s in chain if _nominal(types[s])), None)
+
+
+def _anchors(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType], add_ed, add_em) -> None:
+    resp_multi = {i for i, chain in enumerate(rv.chains) if len(chain) > 1}
+    key_multi = {i for i, chain in enumerate(kv.chains) if len(chain) > 1}
+    for k in sorted(key_multi):
+        chain = kv.chains[k]
+        anchor = _anchor(chain, types)
+        r = rv.chain_of.get(anchor) if anchor is not None else None
+        if r is None or r not in resp_multi:
+            add_ed(anchor if anchor is not None else chain[0], _FN)
+            continue
+        add_ed(anchor, _TP)
+        for span in chain:
+            add_em(span, _TP if rv.chain_of.get(span) == r else _FN)
+        for span in rv.chains[r]:
+            if kv.chain_of.get(span) != k:
+                add_em(span, _FP)
+    for r in sorted(resp_multi):
+        chain = rv.chains[r]
+        anchor = _anchor(chain, types)
+        if anchor is None or kv.chain_of.get(anchor) not in key_multi:
+            add_ed(anchor if anchor is not None else chain[0], _FP)
+
+
+def totals(breakdown: Breakdown) -> dict[str, Tally]:
+    """The counts of each counted metric summed over mention types."""
+    out = {}
+    for name, by_type in breakdown.items():
+        total = Tally()
+        for tally in by_type.values():
+            total = total + tally
+        out[name] = total
+    return out
+
+
+def scores_from_counts(breakdown: Breakdown) -> dict[str, Score | AnchorScore]:
+    """The five metrics of `METRICS` as Score-like counts (micro-averaging sums them)."""
+    tallies = totals(breakdown)
+    out: dict[str, Score | AnchorScore] = {name: tallies[name].score() for name in COUNTED}
+    out["anchor"] = AnchorScore(out["anchor_ed"], out["anchor_em"])
+    return {name: out[name] for name in METRICS}
+
+
+def score_document(pair) -> dict[str, Score | AnchorScore]:
+    """Tuggener's five metrics for an engine `DocPair` (keys: "immediate", "inferred",
+    "anchor_ed", "anchor_em", "anchor")."""
+    return scores_from_counts(count_document(pair.key, pair.response, pair.types))
+
+
+def breakdown_document(pair) -> Breakdown:
+    """Per mention type counts of an engine `DocPair`."""
+    return count_document(pair.key, pair.response, pair.types)
