@@ -32,6 +32,7 @@ import os
 import re
 
 from .conll import read_lines
+from .heads import head_of
 from .model import Document, InputError, Span
 
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
@@ -76,12 +77,9 @@ class _DocumentBuilder:
         self.line = line
         self.fields = fields
         self.words: list[str] = []
-        self.lemmas: list[str] = []
+        self.rows: list[list[str]] = []
+        self.token_sentence: list[int] = []
         self.upos: list[str] = []
-        self.xpos: list[str] = []
-        self.feats: list[str] = []
-        self.head_ids: list[int] = []
-        self.heads_ok = True
         self.token_lines: list[int] = []
         self.sentence_starts: list[int] = []
         self.speakers: list[str] = []
@@ -127,18 +125,8 @@ class _DocumentBuilder:
             raise InputError(self.path, lineno, f"word ID {word_id} follows {self.last_id}: IDs of a sentence must be 1, 2, 3...")
         self.last_id = word_id
         self.words.append(cols[1])
-        self.lemmas.append(cols[2])
-        self.upos.append(cols[3])
-        self.xpos.append(cols[4])
-        self.feats.append(cols[5])
-        head = cols[6]
-        if head.isdigit():
-            self.head_ids.append(self.sentence_start + int(head) - 1 if head != "0" else -1)
-        else:
-            if head != "_":
-                raise InputError(self.path, lineno, f"HEAD {head!r} is neither a number nor '_'")
-            self.heads_ok = False
-            self.head_ids.append(-1)
+        self.rows.append(cols)
+        self.token_sentence.append(self.sentence_start)
         self.token_lines.append(lineno)
         self.speakers.append(self.speaker)
 
@@ -233,59 +221,55 @@ class _DocumentBuilder:
                 warnings.append(f"{self.path}:{self.discontinuous_line}: discontinuous mention read as the span from its first to its last word (first such mention)")
             if self.zero_line:
                 warnings.append(f"{self.path}:{self.zero_line}: mention made only of empty nodes (a zero) dropped: it has no token span (first such mention)")
-        xpos_ptb = all(x in PTB_TAGS for x in self.xpos if x != "_") and any(x != "_" for x in self.xpos)
+        rows = self.rows
+        self.upos = upos = [c[3] for c in rows]
+        xpos = [c[4] for c in rows]
+        lemmas = [c[2] for c in rows]
+        heads: list[int] | None = []
+        for i, cols in enumerate(rows):
+            head = cols[6]
+            if head.isdigit():
+                heads.append(self.token_sentence[i] + int(head) - 1 if head != "0" else -1)
+            elif head == "_":
+                heads = None
+                break
+            else:
+                raise InputError(self.path, self.token_lines[i], f"HEAD {head!r} is neither a number nor '_'")
+        if heads is not None and any(not -1 <= h < len(rows) for h in heads):
+            bad = next(i for i, h in enumerate(heads) if not -1 <= h < len(rows))
+            raise InputError(self.path, self.token_lines[bad], f"HEAD {rows[bad][6]} is not a word of this sentence")
+        xpos_ptb = all(x in PTB_TAGS for x in xpos if x != "_") and any(x != "_" for x in xpos)
         if xpos_ptb:
-            pos = self.xpos
-        elif any(u != "_" for u in self.upos):
-            pos = [_ptb_from_upos(u, f) for u, f in zip(self.upos, self.feats)]
+            pos = xpos
+        elif any(u != "_" for u in upos):
+            pos = [_ptb_from_upos(c[3], c[5]) for c in rows]
         else:
             pos = None
-        heads = self.head_ids if self.heads_ok and self.words else None
-        return Document(
+        doc = Document(
             name=self.name, words=self.words, chains=self.chains, labels=self.labels,
             sentence_starts=self.sentence_starts, path=self.path, line=self.line,
             token_lines=self.token_lines, pos=pos,
-            lemmas=self.lemmas if any(x != "_" for x in self.lemmas) else None,
+            lemmas=lemmas if any(x != "_" for x in lemmas) else None,
             speakers=self.speakers if any(s != "-" for s in self.speakers) else None,
-            named_entities=self._named_entities(heads),
-            heads=heads,
+            heads=heads if rows else None,
         )
+        if heads and rows and any(u != "_" for u in self.upos):
+            doc.named_entities = self._named_entities(doc)
+        return doc
 
-    def _named_entities(self, heads: list[int] | None) -> list[tuple[int, int, str]] | None:
-        """Proper-noun-headed mentions as NE spans labelled by etype; None without tree or UPOS."""
-        if heads is None or not any(u != "_" for u in self.upos):
-            return None
+    def _named_entities(self, doc: Document) -> list[tuple[int, int, str]]:
+        """Proper-noun-headed mentions as NE spans labelled by their entity's etype."""
         seen: set[tuple[int, int, str]] = set()
         spans: list[tuple[int, int, str]] = []
         for chain, eid in zip(self.chains, self.labels):
             label = ETYPE_TO_NE.get(self.etypes.get(eid, ""), "MISC")
             for start, end in chain:
-                head = mention_head(heads, start, end)
+                head, _ = head_of(doc, (start, end))
                 if self.upos[head] == "PROPN" and (start, end, label) not in seen:
                     seen.add((start, end, label))
                     spans.append((start, end, label))
         spans.sort()
         return spans
-
-
-def mention_head(heads: list[int], start: int, end: int) -> int:
-    """The head word of span [start, end]: the word whose dependency head lies outside the span.
-
-    When several words do (a span that is not a subtree), the one highest in the tree wins, and the
-    leftmost of equals; a span with a dependency cycle inside falls back to its last word.
-    """
-    best, best_depth = -1, 1 << 30
-    for i in range(start, end + 1):
-        h = heads[i]
-        if start <= h <= end:
-            continue
-        depth = 0
-        while h >= 0 and depth < 1000:
-            h = heads[h]
-            depth += 1
-        if depth < best_depth:
-            best, best_depth = i, depth
-    return best if best >= 0 else end
 
 
 def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None) -> list[Document]:

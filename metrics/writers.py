@@ -1,0 +1,142 @@
+"""Write Documents back out: CoNLL-2012 (any input converted for the reference scorer) and jsonlines.
+
+Both writers are lossless for what their reader reads: CoNLL-2012 -> write -> read gives the same
+Documents (names, words, sentence breaks, POS, parse bits, lemmas, speakers, named entities, chains
+in the same order with mentions in the same order), and likewise for jsonlines.  That is what makes a
+converted file score exactly like its source.
+
+CoNLL-2012 chain order is "first label seen", mention order "order of completion" (one-token mentions
+of a token, then its closings).  A document read from CoNLL-2012 is already in that order, so it
+survives; a document from another format may come back with its chains reordered, which changes no
+score except through the official scorer's duplicate-span rule.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable, TextIO
+
+from .model import Document, Span
+
+
+def _coref_cells(doc: Document) -> list[str]:
+    """The coreference column of every token.
+
+    Within a cell: one-token mentions, then openings (by chain; longer first within a chain, so that a closing
+    `N)` pops the right one), then closings; chains in document order.  A chain with two crossing
+    mentions cannot be written (`N)` would close the wrong one): ValueError.
+    """
+    n = doc.n_tokens
+    singles: list[list[str]] = [[] for _ in range(n)]
+    opens: list[list[tuple[int, int, str]]] = [[] for _ in range(n)]
+    closes: list[list[str]] = [[] for _ in range(n)]
+    labels = doc.labels if len(doc.labels) == len(doc.chains) else [str(i) for i in range(len(doc.chains))]
+    for c, (chain, label) in enumerate(zip(doc.chains, labels)):
+        _check_nesting(doc, label, [(s, e) for s, e in chain if s != e])
+        for s, e in chain:
+            if s == e:
+                singles[s].append(label)
+            else:
+                opens[s].append((c, s - e, label))
+                closes[e].append(label)
+    out = []
+    for t in range(n):
+        parts = [f"({x})" for x in singles[t]]
+        parts += [f"({label}" for _, _, label in sorted(opens[t])]
+        parts += [f"{x})" for x in closes[t]]
+        out.append("|".join(parts) if parts else "-")
+    return out
+
+
+def _check_nesting(doc: Document, label: str, spans: list[Span]) -> None:
+    """Multi-token mentions of one chain must nest or be disjoint to survive `N)` semantics."""
+    stack: list[int] = []
+    for s, e in sorted(spans, key=lambda m: (m[0], -m[1])):
+        while stack and stack[-1] < s:
+            stack.pop()
+        if stack and e > stack[-1]:
+            raise ValueError(f"document {doc.name!r}: chain {label} has crossing mentions ending at {stack[-1]} and {e}; CoNLL-2012 cannot express them")
+        stack.append(e)
+
+
+def _column(values: list[str] | None, n: int) -> list[str]:
+    return values if values is not None and len(values) == n else ["-"] * n
+
+
+def _ne_cells(doc: Document) -> list[str]:
+    """OntoNotes bracket NE column; nested entities cannot be written in one column and are skipped."""
+    cells = ["*"] * doc.n_tokens
+    last_end = -1
+    for start, end, label in sorted(doc.named_entities or [], key=lambda x: (x[0], -x[1])):
+        if start <= last_end:
+            continue
+        last_end = end
+        if start == end:
+            cells[start] = f"({label})"
+        else:
+            cells[start] = f"({label}*"
+            cells[end] = "*)"
+    return cells
+
+
+def conll_name_parts(name: str) -> tuple[str, str]:
+    """Column 1 and 2 values (document id, part number) for a document name."""
+    if "; part " in name:
+        base, part = name.rsplit("; part ", 1)
+        return base.strip().strip("()") or "-", part.strip() or "0"
+    return name.replace(" ", "_") or "-", "0"
+
+
+def write_conll(documents: Iterable[Document], out: TextIO) -> None:
+    """CoNLL-2012, 12 TAB-separated columns, `#begin document NAME` with the name verbatim."""
+    for doc in documents:
+        n = doc.n_tokens
+        doc_id, part = conll_name_parts(doc.name)
+        pos = _column(doc.pos, n)
+        parse = _column(doc.parse, n)
+        lemmas = _column(doc.lemmas, n)
+        speakers = _column(doc.speakers, n)
+        ner = _ne_cells(doc)
+        coref = _coref_cells(doc)
+        starts = set(doc.sentence_starts) if doc.sentence_starts else {0}
+        for t, word in enumerate(doc.words):
+            if not word or any(ch.isspace() for ch in word):
+                raise ValueError(f"document {doc.name!r}: token {t} {word!r} is empty or holds whitespace; CoNLL-2012 columns cannot carry it")
+        out.write(f"#begin document {doc.name}\n")
+        index = 0
+        for t in range(n):
+            if t in starts and t > 0:
+                out.write("\n")
+                index = 0
+            out.write(f"{doc_id}\t{part}\t{index}\t{doc.words[t]}\t{pos[t]}\t{parse[t]}\t{lemmas[t]}\t-\t-\t{speakers[t]}\t{ner[t]}\t{coref[t]}\n")
+            index += 1
+        if n:
+            out.write("\n")
+        out.write("#end document\n")
+
+
+def jsonlines_record(doc: Document, clusters_field: str = "clusters") -> dict:
+    """One document as a jsonlines object (per-sentence token, POS and speaker lists)."""
+    bounds = list(doc.sentence_starts or [0]) + [doc.n_tokens]
+    if bounds[0] != 0:
+        bounds.insert(0, 0)
+
+    def by_sentence(values: list[str]) -> list[list[str]]:
+        return [values[a:b] for a, b in zip(bounds, bounds[1:]) if b > a]
+
+    record: dict = {"doc_key": doc.name, "sentences": by_sentence(doc.words)}
+    record[clusters_field] = [[[s, e] for s, e in chain] for chain in doc.chains]
+    if doc.pos is not None:
+        record["pos"] = by_sentence(doc.pos)
+    if doc.speakers is not None:
+        record["speakers"] = by_sentence(doc.speakers)
+    if doc.named_entities is not None:
+        record["ner"] = [[s, e, label] for s, e, label in doc.named_entities]
+    return record
+
+
+def write_jsonlines(documents: Iterable[Document], out: TextIO, clusters_field: str = "clusters") -> None:
+    """One JSON object per line, UTF-8 kept readable (no ASCII escapes)."""
+    for doc in documents:
+        out.write(json.dumps(jsonlines_record(doc, clusters_field), ensure_ascii=False))
+        out.write("\n")
