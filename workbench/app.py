@@ -1,0 +1,530 @@
+"""The coref-workbench terminal application (Textual).
+
+Shape (../shared/docs/tui.md): documents on the left, the bracketed text or the chains in the
+middle, scores and weights on the right, errors below.  The engine (`metrics`) does all the work in
+worker threads that never touch widgets: loading posts `Loaded`, a weight edit starts an exclusive
+rescoring worker (a newer edit cancels the older) that posts `Rescored` and then `ErrorsReady`.
+Widgets are told what to show (attributes down) and report user actions as messages (messages up).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.theme import Theme
+from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
+from textual.worker import get_current_worker
+
+from metrics.model import InputError
+from metrics.weights import W4, Weights, parse_weights
+
+from .ui_model import (
+    MODES,
+    ErrorRow,
+    Selection,
+    chain_rows,
+    document_rows,
+    error_row,
+    group_errors,
+    merge_scores,
+    score_lines,
+    short_name,
+)
+from .ui_panels import ChainsView, DocumentList, ErrorPanel, ScoresPanel
+from .ui_text import DocumentText
+
+HERE = Path(__file__).resolve().parent
+SAMPLE_KEY = "samples/gum/key.gum.conll"
+SAMPLE_RESPONSE = "samples/gum/response.gum.conll"
+
+TYPE_VARIABLES_DARK = {"type-name": "#5fafff", "type-nominal": "#87d787", "type-pronoun": "#ffaf5f"}
+TYPE_VARIABLES_LIGHT = {"type-name": "#0055bb", "type-nominal": "#1d7a1d", "type-pronoun": "#b35900"}
+
+DARK = Theme(
+    name="corefwb-dark", primary="#5f87d7", secondary="#87afd7", accent="#ffaf5f", background="#1c1c1c",
+    surface="#262626", panel="#303030", dark=True, variables=TYPE_VARIABLES_DARK,
+)
+LIGHT = Theme(
+    name="corefwb-light", primary="#2f5fa7", secondary="#4f7fbf", accent="#b35900", background="#f5f5f0",
+    surface="#ffffff", panel="#e4e4dc", dark=False, variables=TYPE_VARIABLES_LIGHT,
+)
+
+
+# ---------------------------------------------------------------------------------- messages
+
+class Progress(Message):
+    def __init__(self, step: int, total: int, label: str) -> None:
+        super().__init__()
+        self.step, self.total, self.label = step, total, label
+
+
+class Loaded(Message):
+    def __init__(self, corpus: Any, warnings: list[str]) -> None:
+        super().__init__()
+        self.corpus, self.warnings = corpus, warnings
+
+
+class LoadFailed(Message):
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class Rescored(Message):
+    """A corpus scored under `weights` (`seconds`: time from edit to result, for the status line)."""
+
+    def __init__(self, weights: Weights, result: Any, seconds: float) -> None:
+        super().__init__()
+        self.weights, self.result, self.seconds = weights, result, seconds
+
+
+class ErrorsReady(Message):
+    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRow]] | None) -> None:
+        super().__init__()
+        self.weights, self.errors = weights, errors
+
+
+# ---------------------------------------------------------------------------------- engine glue
+
+def _available(module: str) -> bool:
+    """Whether an optional engine module (error analysis, application metrics) is installed."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ImportError:
+        return False
+
+
+def score_metrics(weights_only: bool) -> tuple[str, ...]:
+    """The metrics to compute: all the engine offers at load (application metrics only when their
+    module exists); after a weight edit only the LMetrics, the only ones W changes."""
+    from metrics.scoring import ALL_METRICS, APPLICATION, LINGUISTIC
+
+    if weights_only:
+        return LINGUISTIC
+    if _available("metrics.tuggener"):
+        return ALL_METRICS
+    return tuple(m for m in ALL_METRICS if m not in APPLICATION)
+
+
+def engine_errors(corpus: Any, weights: Weights) -> dict[str, list[ErrorRow]] | None:
+    """Error records of every document from `metrics.errors`, or None when that module is absent."""
+    if not _available("metrics.errors"):
+        return None
+    from metrics.errors import classify_corpus
+
+    records = classify_corpus(corpus.pairs, weights)
+    return group_errors(error_row(record) for record in records)
+
+
+@dataclass
+class Options:
+    """What `corefwb` passes through: formats and the starting weights."""
+
+    key_format: str | None = None
+    response_format: str | None = None
+    weights: Weights = W4
+
+    @classmethod
+    def from_kwargs(cls, options: dict[str, Any]) -> "Options":
+        weights = options.get("weights") or W4
+        if isinstance(weights, str):
+            weights = parse_weights(weights)
+
+        def fmt(value: Any) -> str | None:
+            return None if value in (None, "auto") else str(value)
+
+        return cls(fmt(options.get("key_format")), fmt(options.get("response_format")), Weights(*weights))
+
+
+# ---------------------------------------------------------------------------------- the app
+
+class Workbench(App):
+    """Score a key against a response and browse the errors."""
+
+    TITLE = "coref-workbench"
+    CSS_PATH = "workbench.tcss"
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        Binding("f1,question_mark", "help", "Help", id="app.help"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        Binding("f2", "view('text')", "Text", id="view.text"),
+        Binding("f3", "view('chains')", "Chains", id="view.chains"),
+        Binding("f4,m", "cycle_mode", "Key/resp/both", id="view.mode"),
+        Binding("n", "error(1)", "Next error", id="error.next"),
+        Binding("p", "error(-1)", "Prev error", show=False, id="error.previous"),
+        Binding("ctrl+down,right_square_bracket", "document(1)", "Next doc", show=False, id="document.next"),
+        Binding("ctrl+up,left_square_bracket", "document(-1)", "Prev doc", show=False, id="document.previous"),
+        Binding("slash", "focus_filter", "Filter docs", show=False, id="document.filter"),
+        Binding("ctrl+w", "focus_weights", "Weights", id="weights.focus"),
+        Binding("ctrl+e", "export", "Export", id="app.export"),
+        Binding("f10", "toggle_theme", "Theme", id="app.theme"),
+    ]
+    HELP = """\
+coref-workbench: a key (gold) and a response (system) scored as the CoNLL scorer v8.01 does,
+plus Chen & Ng's linguistically aware metrics (LMUC, LB3, LCEAFm, LCEAFe) under the weights
+W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
+"""
+
+    def __init__(self, key_path: str, response_path: str, options: Options | None = None) -> None:
+        super().__init__()
+        self.key_path, self.response_path = key_path, response_path
+        self.options = options or Options()
+        self.weights = self.options.weights
+        self.corpus: Any = None
+        self.result: Any = None
+        self.previous_micro: dict[str, Any] | None = None
+        self.errors: dict[str, list[ErrorRow]] | None = None
+        self.doc_index = 0
+        self.mode_index = MODES.index("both")
+        self.selected_error: ErrorRow | None = None
+        self._edit_started = 0.0
+        self.register_theme(DARK)
+        self.register_theme(LIGHT)
+        self.theme = "corefwb-dark"
+
+    # ------------------------------------------------------------------ setup
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(TYPE_VARIABLES_DARK)
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="status")
+        yield ProgressBar(id="progress", show_eta=False)
+        with Horizontal(id="upper"):
+            yield DocumentList(id="doclist")
+            with ContentSwitcher(initial="text", id="centre"):
+                yield DocumentText(id="text")
+                yield ChainsView(id="chains")
+            yield ScoresPanel(id="scorepanel")
+        yield ErrorPanel(id="errorpanel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._set_status(f"loading {self.key_path} and {self.response_path}")
+        self.query_one(ScoresPanel).show_weights(self.weights)
+        self.query_one(ErrorPanel).set_rows(None)
+        self.query_one(DocumentText).focus()
+        self.load()
+
+    @work(thread=True, exclusive=True, group="load")
+    def load(self) -> None:
+        """Read both files, align every document pair, score: all off the UI thread."""
+        import metrics
+
+        try:
+            self.post_message(Progress(0, 4, "reading key"))
+            keys = metrics.read_documents(self.key_path, self.options.key_format)
+            self.post_message(Progress(1, 4, "reading response"))
+            responses = metrics.read_documents(self.response_path, self.options.response_format)
+            self.post_message(Progress(2, 4, "aligning mentions"))
+            corpus = metrics.prepare(keys, responses)
+            self.post_message(Loaded(corpus, list(getattr(corpus, "warnings", []))))
+        except InputError as error:
+            self.post_message(LoadFailed(f"error: {error}"))
+        except OSError as error:
+            self.post_message(LoadFailed(f"error: {error}"))
+
+    @on(Progress)
+    def _progress(self, message: Progress) -> None:
+        self.query_one("#progress", ProgressBar).update(total=message.total, progress=message.step)
+        self._set_status(f"{message.label} ...")
+
+    @on(LoadFailed)
+    def _load_failed(self, message: LoadFailed) -> None:
+        self.query_one("#progress", ProgressBar).display = False
+        self._set_status(message.text)
+        self.notify(message.text, severity="error", timeout=30, markup=False)
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        self.corpus = message.corpus
+        if message.warnings:
+            first = message.warnings[0]
+            more = f" (+{len(message.warnings) - 1} more; `corefwb score` lists them all)" if len(message.warnings) > 1 else ""
+            self.notify(first[:300] + more, title="warning", severity="warning", timeout=6, markup=False)
+        names = [pair.name for pair in self.corpus.pairs]
+        self.query_one(DocumentList).set_rows(document_rows(names, None, None))
+        self.query_one("#progress", ProgressBar).update(total=4, progress=3)
+        self.show_document(0)
+        self.rescore(self.weights)
+
+    # ---------------------------------------------------------------- scoring
+    @on(ScoresPanel.WeightsEdited)
+    def _weights_edited(self, message: ScoresPanel.WeightsEdited) -> None:
+        if message.weights != self.weights:
+            self.rescore(message.weights)
+
+    def rescore(self, weights: Weights) -> None:
+        self.weights = weights
+        self._edit_started = time.perf_counter()
+        self.query_one(ScoresPanel).set_status("scoring ...")
+        self._rescore_worker(weights, self._edit_started)
+
+    @work(thread=True, exclusive=True, group="score")
+    def _rescore_worker(self, weights: Weights, started: float) -> None:
+        """Score the corpus under `weights`, then its errors; dropped when a newer edit came in."""
+        worker = get_current_worker()
+        corpus, base = self.corpus, self.result
+        result = corpus.score(weights, score_metrics(weights_only=base is not None))
+        if base is not None:
+            result = merge_scores(base, result)
+        if worker.is_cancelled:
+            return
+        self.post_message(Rescored(weights, result, time.perf_counter() - started))
+        errors = engine_errors(corpus, weights)
+        if not worker.is_cancelled:
+            self.post_message(ErrorsReady(weights, errors))
+
+    @on(Rescored)
+    def _rescored(self, message: Rescored) -> None:
+        if message.weights != self.weights:
+            return
+        if self.result is not None:
+            self.previous_micro = self.result.micro
+        self.result = message.result
+        self.query_one("#progress", ProgressBar).display = False
+        self._refresh_documents()
+        self._show_scores()
+        w = message.weights
+        self.query_one(ScoresPanel).set_status(
+            f"W = ({w.nam:g}, {w.nom:g}, {w.pro:g}, {w.sing:g})  scored in {1000 * message.seconds:.0f} ms"
+        )
+        self._status()
+
+    @on(ErrorsReady)
+    def _errors_ready(self, message: ErrorsReady) -> None:
+        if message.weights != self.weights:
+            return
+        self.errors = message.errors
+        self._refresh_documents()
+        self._show_errors()
+
+    def _refresh_documents(self) -> None:
+        names = [pair.name for pair in self.corpus.pairs]
+        documents = self.query_one(DocumentList)
+        documents.current = self.doc_index
+        documents.set_rows(document_rows(names, self.result.documents if self.result else None, self.errors))
+
+    # ------------------------------------------------------------ documents
+    @on(DocumentList.Chosen)
+    def _chosen(self, message: DocumentList.Chosen) -> None:
+        self.show_document(message.index)
+
+    def show_document(self, index: int) -> None:
+        """Show document `index` in the text, chains, scores and error views."""
+        if self.corpus is None or not self.corpus.pairs:
+            return
+        self.doc_index = index = max(0, min(index, len(self.corpus.pairs) - 1))
+        self.query_one(DocumentList).current = index
+        pair = self.corpus.pairs[index]
+        self.selected_error = None
+        self.query_one(DocumentText).show(pair.key, pair.response, pair.types, MODES[self.mode_index])
+        if self.query_one(ContentSwitcher).current == "chains":
+            self._show_chains()
+        self._show_scores()
+        self._show_errors()
+        self._status()
+
+    def _set_status(self, text: str) -> None:
+        """The top line.  It shows file and document names: data, so a Text, never markup."""
+        self.query_one("#status", Static).update(Text(text))
+
+    def _status(self) -> None:
+        if self.corpus is None:
+            return
+        pair = self.corpus.pairs[self.doc_index]
+        conll = self.result.micro.get("conll") if self.result is not None else None
+        corpus_text = f"  corpus CoNLL F1 {100 * conll.f1:.2f}" if conll is not None else ""
+        self._set_status(
+            f"{short_name(pair.name)}  ({self.doc_index + 1}/{len(self.corpus.pairs)}, "
+            f"{len(pair.key.words)} tokens)  view: {self.query_one(ContentSwitcher).current}, "
+            f"{MODES[self.mode_index]}{corpus_text}"
+        )
+        text = self.query_one(DocumentText)
+        text.border_title = f"text: {MODES[self.mode_index]}"
+        text.border_subtitle = "N name  M nominal  P pronoun  +chain id (key/response)"
+
+    def _show_scores(self) -> None:
+        if self.result is None or self.corpus is None:
+            return
+        name = self.corpus.pairs[self.doc_index].name
+        document = dict(self.result.documents).get(name)
+        self.query_one(ScoresPanel).show_scores(score_lines(document, self.result.micro), self.previous_micro)
+        self.query_one(ScoresPanel).border_title = f"scores: {short_name(name)} / corpus"
+
+    def _show_errors(self) -> None:
+        if self.corpus is None:
+            return
+        if self.errors is None:
+            self.query_one(ErrorPanel).set_rows(None)
+            return
+        self.query_one(ErrorPanel).set_rows(self.errors.get(self.corpus.pairs[self.doc_index].name, []))
+
+    def _show_chains(self) -> None:
+        pair = self.corpus.pairs[self.doc_index]
+        self.query_one(ChainsView).show(*chain_rows(pair.key, pair.response, pair.types))
+
+    # --------------------------------------------------------------- errors
+    @on(ErrorPanel.Picked)
+    def _picked(self, message: ErrorPanel.Picked) -> None:
+        self.select_error(message.row, focus_text=message.jump)
+
+    def select_error(self, row: ErrorRow | None, focus_text: bool = False) -> None:
+        """Emphasise an error's mention and antecedents and scroll the text to it."""
+        self.selected_error = row
+        if self.query_one(ContentSwitcher).current != "text" and focus_text:
+            self.action_view("text")
+        text = self.query_one(DocumentText)
+        text.select(Selection.of(row))
+        if focus_text:
+            text.focus()
+
+    # -------------------------------------------------------------- actions
+    def action_view(self, view: str) -> None:
+        self.query_one(ContentSwitcher).current = view
+        if view == "chains" and self.corpus is not None:
+            self._show_chains()
+        self._status()
+
+    def action_cycle_mode(self) -> None:
+        self.mode_index = (self.mode_index + 1) % len(MODES)
+        self.query_one(DocumentText).mode = MODES[self.mode_index]
+        self._status()
+
+    def action_error(self, step: int) -> None:
+        self.query_one(ErrorPanel).move(step)
+
+    def action_document(self, step: int) -> None:
+        if self.corpus is None:
+            return
+        documents = self.query_one(DocumentList)
+        from .ui_model import select_documents
+
+        order = [row.index for row in select_documents(documents.rows, "", documents.sort_key)]
+        if self.doc_index in order:
+            position = (order.index(self.doc_index) + step) % len(order)
+            index = order[position]
+        else:
+            index = self.doc_index + step
+        documents.current = index
+        documents.refill()
+        self.show_document(index)
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#doc-filter").focus()
+
+    def action_focus_weights(self) -> None:
+        self.query_one("#w-nam").focus()
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "corefwb-light" if self.theme == "corefwb-dark" else "corefwb-dark"
+
+    def watch_theme(self, theme: str) -> None:
+        """Tables hold resolved type colours: redraw them in the new theme's colours."""
+        if self.corpus is not None and self.is_mounted:
+            self._show_errors()
+            if self.query_one(ContentSwitcher).current == "chains":
+                self._show_chains()
+
+    def action_help(self) -> None:
+        from .ui_screens import HelpScreen
+
+        self.push_screen(HelpScreen(self.focused))
+
+    def action_export(self) -> None:
+        from .ui_screens import ExportScreen
+
+        self.push_screen(ExportScreen(short_name(self.corpus.pairs[self.doc_index].name) if self.corpus else "corpus"),
+                         self._export_chosen)
+
+    def _export_chosen(self, choice: tuple[str, str, str] | None) -> None:
+        if choice is not None:
+            self.export(*choice)
+
+    def export(self, scope: str, fmt: str, path: str | None = None) -> str | None:
+        """Write the scores and errors of the document or the corpus; returns the path written."""
+        from .ui_export import EXTENSIONS, build_report, render, write_atomic
+
+        if self.result is None:
+            self.notify("nothing scored yet", severity="warning")
+            return None
+        if scope == "corpus":
+            label, scores = "corpus", self.result.micro
+            errors = [row for rows in self.errors.values() for row in rows] if self.errors is not None else None
+        else:
+            name = self.corpus.pairs[self.doc_index].name
+            label, scores = name, dict(self.result.documents).get(name, {})
+            errors = self.errors.get(name, []) if self.errors is not None else None
+        path = path or f"corefwb-{short_name(label).replace(' ', '_').replace('/', '_')}{EXTENSIONS[fmt]}"
+        try:
+            write_atomic(path, render(build_report(label, self.weights, scores, errors), fmt))  # type: ignore[arg-type]
+        except OSError as error:
+            self.notify(f"export failed: {error}", severity="error", markup=False)
+            return None
+        self.notify(f"wrote {path}", markup=False)
+        return path
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Palette: jump to a document, switch view or mode, export, theme, quit."""
+        yield SystemCommand("Text view", "Show the bracketed text (F2)", lambda: self.action_view("text"))
+        yield SystemCommand("Chains view", "Key chains beside response chains (F3)", lambda: self.action_view("chains"))
+        for number, mode in enumerate(MODES):
+            yield SystemCommand(f"Show {mode} mentions", "Which side's mentions the text brackets", lambda n=number: self._set_mode(n))
+        for scope in ("document", "corpus"):
+            for fmt in ("json", "csv", "markdown"):
+                yield SystemCommand(
+                    f"Export {scope} as {fmt.upper() if fmt != 'markdown' else 'Markdown'}",
+                    "Scores and errors to a file in the current directory",
+                    lambda s=scope, f=fmt: self.export(s, f),
+                )
+        yield SystemCommand("Export ...", "Choose scope, format and file (ctrl+e)", self.action_export)
+        yield SystemCommand("Toggle dark / light theme", "F10", self.action_toggle_theme)
+        yield SystemCommand("Help", "Keys and what the screen shows (F1)", self.action_help)
+        yield SystemCommand("Quit", "ctrl+q", self.exit)
+        if self.corpus is not None:
+            for index, pair in enumerate(self.corpus.pairs):
+                yield SystemCommand(f"Go to {short_name(pair.name)}", "Open this document", lambda i=index: self._goto(i))
+
+    def _set_mode(self, number: int) -> None:
+        self.mode_index = (number - 1) % len(MODES)
+        self.action_cycle_mode()
+
+    def _goto(self, index: int) -> None:
+        documents = self.query_one(DocumentList)
+        documents.current = index
+        documents.refill()
+        self.show_document(index)
+
+
+def _sample_paths() -> tuple[str, str]:
+    """The bundled sample: next to the package in a checkout, or installed as package data."""
+    for root in (HERE.parent, HERE):
+        key, response = root / SAMPLE_KEY, root / SAMPLE_RESPONSE
+        if key.exists() and response.exists():
+            return str(key), str(response)
+    return str(HERE.parent / SAMPLE_KEY), str(HERE.parent / SAMPLE_RESPONSE)
+
+
+def run_app(key_path: str | None, response_path: str | None, **options: Any) -> int:
+    """Open the workbench; with no paths, on the bundled GUM sample.  Returns the exit status."""
+    if key_path is None and response_path is None:
+        key_path, response_path = _sample_paths()
+    if key_path is None or response_path is None:
+        raise InputError(key_path or response_path or "", None, "give both a key and a response file")
+    for path in (key_path, response_path):
+        if not os.path.exists(path):
+            raise InputError(path, None, "no such file")
+    app = Workbench(key_path, response_path, Options.from_kwargs(options))
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,487 @@
+"""View-models of the workbench: plain data computed from the engine's results, no Textual.
+
+Why a separate module: everything the screen shows (the bracketed text of a document, the chain
+comparison, the rows of the tables, the error counts) is computed here from `metrics` objects, so it
+can be unit-tested without a terminal, and the widgets only draw what they are given ("attributes
+down, messages up").  Text from input files stays plain `str` here; the widgets turn it into styled
+`rich.text.Text` / `Strip`s, never into markup.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Literal, Sequence
+
+from rich.cells import cell_len
+
+from metrics.model import Document, MentionType, Span
+
+Side = Literal["key", "response", "both"]
+MODES: tuple[Side, ...] = ("key", "response", "both")
+TYPE_NAMES = tuple(t.name for t in MentionType)
+
+OMETRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions", "conll")
+LMETRICS = ("lmuc", "lbcub", "lceafm", "lceafe")
+APP_METRICS = ("immediate", "inferred", "anchor_ed", "anchor_em", "anchor")
+METRIC_LABELS = {
+    "muc": "MUC", "bcub": "B3", "ceafm": "CEAFm", "ceafe": "CEAFe", "blanc": "BLANC", "lea": "LEA",
+    "mentions": "Mentions", "conll": "CoNLL", "lmuc": "LMUC", "lbcub": "LB3", "lceafm": "LCEAFm",
+    "lceafe": "LCEAFe", "immediate": "Immediate", "inferred": "Inferred", "anchor_ed": "Anchor ED",
+    "anchor_em": "Anchor EM", "anchor": "Anchor F",
+}
+
+CATEGORIES = ("false_new", "wrong_link", "suboptimal_link", "false_anaphoric", "missing_mention", "spurious_mention")
+CATEGORY_SHORT = {
+    "false_new": "FN", "wrong_link": "WL", "false_anaphoric": "FA", "suboptimal_link": "SUB",
+    "missing_mention": "MISS", "spurious_mention": "SPUR",
+}
+
+
+# ---------------------------------------------------------------------------------------- mentions
+
+_CONTROL = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
+_CONTROL |= {code: f"\\x{code:02x}" for code in range(0x80, 0xA0)}
+
+
+def display_text(text: str) -> str:
+    """Input text made safe to draw: control characters (ESC, CR, C1 CSI...) become visible
+    symbols (ESC -> U+241B), so an escape sequence in a token shows literally instead of
+    reaching the terminal.  Everything else is kept as it is."""
+    return text.translate(_CONTROL)
+
+
+def chain_ids(doc: Document) -> dict[Span, list[int]]:
+    """Every span of a document -> the 1-based ids of the chains that hold it (usually one).
+
+    A span in two chains (it happens in real system output) keeps both ids, so the screen shows it.
+    """
+    ids: dict[Span, list[int]] = {}
+    for number, chain in enumerate(doc.chains, start=1):
+        for span in chain:
+            held = ids.setdefault(span, [])
+            if number not in held:
+                held.append(number)
+    return ids
+
+
+def mention_type(types: dict[Span, MentionType], span: Span) -> MentionType:
+    """The engine types every mention; NOMINAL only guards a span it did not see."""
+    return types.get(span, MentionType.NOMINAL)
+
+
+def mention_text(doc: Document, span: Span, limit: int = 60) -> str:
+    """The words of a span, shortened in the middle when long."""
+    start, end = span
+    text = display_text(" ".join(doc.words[start : end + 1]))
+    if len(text) > limit:
+        half = (limit - 3) // 2
+        text = text[:half] + "..." + text[-half:]
+    return text
+
+
+def _ids_label(ids: list[int] | None) -> str:
+    return ",".join(map(str, ids)) if ids else "-"
+
+
+@dataclass(frozen=True)
+class Marked:
+    """One mention as drawn in the text: its span, type, and the label shown after its bracket."""
+
+    span: Span
+    type: MentionType
+    label: str
+
+
+def marked_mentions(key: Document, response: Document, types: dict[Span, MentionType], mode: Side) -> list[Marked]:
+    """The mentions to draw for a view mode, labelled `N1` (key or response) or `N1/3` (both).
+
+    In "both" the label is key chain / response chain, `-` for the side that lacks the span, so a
+    missing or spurious mention is readable without colour.
+    """
+    key_ids = chain_ids(key) if mode != "response" else {}
+    response_ids = chain_ids(response) if mode != "key" else {}
+    spans = set(key_ids) | set(response_ids)
+    marks = []
+    for span in spans:
+        kind = mention_type(types, span)
+        if mode == "key":
+            label = _ids_label(key_ids[span])
+        elif mode == "response":
+            label = _ids_label(response_ids[span])
+        else:
+            label = _ids_label(key_ids.get(span)) + "/" + _ids_label(response_ids.get(span))
+        marks.append(Marked(span, kind, kind.letter + label))
+    return marks
+
+
+# ------------------------------------------------------------------------------------ text layout
+
+Role = Literal["word", "open", "close", "space"]
+
+
+@dataclass(frozen=True)
+class Atom:
+    """A run of characters of one role.  `type` is the mention type it belongs to (None: plain),
+    `span` the mention a bracket belongs to, `token` the token a word is."""
+
+    text: str
+    role: Role
+    type: MentionType | None = None
+    span: Span | None = None
+    token: int = -1
+
+
+@dataclass
+class TextLayout:
+    """A document's bracketed text wrapped to a width: display lines of atoms, and per token its line."""
+
+    lines: list[list[Atom]]
+    token_line: list[int]
+    width: int
+
+
+def token_units(doc: Document, marks: Sequence[Marked]) -> list[list[Atom]]:
+    """One unbreakable unit per token: its opening brackets, the word, its closing brackets+labels.
+
+    Openings outermost first (longer span first), closings innermost first, so nesting reads
+    `[[Byron]N1 's mother]M2`.  The word is coloured by its innermost mention's type.
+    """
+    n = len(doc.words)
+    opens: list[list[Marked]] = [[] for _ in range(n)]
+    closes: list[list[Marked]] = [[] for _ in range(n)]
+    innermost: list[Marked | None] = [None] * n
+    for mark in marks:
+        start, end = mark.span
+        if not (0 <= start <= end < n):
+            continue
+        opens[start].append(mark)
+        closes[end].append(mark)
+    for mark in sorted(marks, key=lambda m: m.span[0] - m.span[1]):  # longest first, shortest wins
+        start, end = mark.span
+        if 0 <= start <= end < n:
+            for token in range(start, end + 1):
+                innermost[token] = mark
+    units = []
+    for token, word in enumerate(doc.words):
+        unit = []
+        for mark in sorted(opens[token], key=lambda m: -m.span[1]):
+            unit.append(Atom("[", "open", mark.type, mark.span))
+        inner = innermost[token]
+        unit.append(Atom(display_text(word), "word", inner.type if inner else None, inner.span if inner else None, token))
+        for mark in sorted(closes[token], key=lambda m: -m.span[0]):
+            unit.append(Atom("]" + mark.label, "close", mark.type, mark.span))
+        units.append(unit)
+    return units
+
+
+def _split_atom(atom: Atom, width: int) -> list[Atom]:
+    """Hard-split an atom wider than a line (a 10,000-character token) into line-sized pieces."""
+    pieces, current = [], ""
+    for char in atom.text:
+        if current and cell_len(current + char) > width:
+            pieces.append(current)
+            current = ""
+        current += char
+    pieces.append(current)
+    return [Atom(piece, atom.role, atom.type, atom.span, atom.token) for piece in pieces]
+
+
+def wrap_units(units: list[list[Atom]], sentence_starts: Iterable[int], width: int) -> TextLayout:
+    """Greedy word wrap of the token units to `width` cells; each sentence starts a new line."""
+    width = max(width, 8)
+    starts = set(sentence_starts)
+    lines: list[list[Atom]] = []
+    token_line = [0] * len(units)
+    line: list[Atom] = []
+    used = 0
+    for token, unit in enumerate(units):
+        unit_width = sum(cell_len(atom.text) for atom in unit)
+        if line and (token in starts or used + 1 + unit_width > width):
+            lines.append(line)
+            line, used = [], 0
+        if line:
+            line.append(Atom(" ", "space"))
+            used += 1
+        token_line[token] = len(lines)
+        for atom in unit:
+            atom_width = cell_len(atom.text)
+            if used + atom_width <= width:
+                line.append(atom)
+                used += atom_width
+                continue
+            for piece in _split_atom(atom, width):
+                piece_width = cell_len(piece.text)
+                if line and used + piece_width > width:
+                    lines.append(line)
+                    line, used = [], 0
+                line.append(piece)
+                used += piece_width
+    if line or not lines:
+        lines.append(line)
+    return TextLayout(lines, token_line, width)
+
+
+# -------------------------------------------------------------------------------------- chains
+
+@dataclass
+class ChainRow:
+    """One chain of one side, with how the other side treats its mentions."""
+
+    side: Literal["key", "response"]
+    number: int
+    mentions: list[tuple[Span, MentionType, str]]
+    partners: list[int]
+    """Chain ids on the other side holding its mentions (several: key chain divided / response
+    chain conflating key chains)."""
+    unmatched: int
+    """Mentions of this chain that the other side lacks."""
+
+    @property
+    def type_counts(self) -> tuple[int, int, int]:
+        counts = Counter(kind for _, kind, _ in self.mentions)
+        return counts[MentionType.NAME], counts[MentionType.NOMINAL], counts[MentionType.PRONOUN]
+
+
+def chain_rows(key: Document, response: Document, types: dict[Span, MentionType]) -> tuple[list[ChainRow], list[ChainRow]]:
+    """Key chains and response chains, each annotated with its partners on the other side."""
+    key_ids, response_ids = chain_ids(key), chain_ids(response)
+
+    def rows(doc: Document, side: Literal["key", "response"], other: dict[Span, list[int]]) -> list[ChainRow]:
+        out = []
+        for number, chain in enumerate(doc.chains, start=1):
+            partners: list[int] = []
+            unmatched = 0
+            mentions = []
+            for span in sorted(set(chain)):
+                mentions.append((span, mention_type(types, span), mention_text(doc, span, 40)))
+                held = other.get(span)
+                if not held:
+                    unmatched += 1
+                for partner in held or ():
+                    if partner not in partners:
+                        partners.append(partner)
+            out.append(ChainRow(side, number, mentions, partners, unmatched))
+        return out
+
+    return rows(key, "key", response_ids), rows(response, "response", key_ids)
+
+
+# ---------------------------------------------------------------------------------------- errors
+
+@dataclass(frozen=True)
+class MentionRef:
+    span: Span
+    text: str
+    type: MentionType
+
+
+@dataclass(frozen=True)
+class ErrorRow:
+    """One error record as the error list shows it (an adapter over `metrics.errors` records)."""
+
+    document: str
+    category: str
+    mention: MentionRef
+    antecedent: MentionRef | None
+    best_antecedent: MentionRef | None
+    key_chain: str | None
+    response_chain: str | None
+    cost: float | None
+    impact: float | None
+
+    @property
+    def short(self) -> str:
+        return CATEGORY_SHORT.get(self.category, self.category)
+
+
+def _get(record: Any, name: str) -> Any:
+    if isinstance(record, dict):
+        return record.get(name)
+    return getattr(record, name, None)
+
+
+def _mention_ref(value: Any) -> MentionRef | None:
+    if value is None:
+        return None
+    span = _get(value, "span")
+    if span is None:
+        span = (_get(value, "start"), _get(value, "end"))
+    kind = _get(value, "type")
+    if isinstance(kind, str):
+        kind = MentionType[kind]
+    return MentionRef((int(span[0]), int(span[1])), str(_get(value, "text") or ""), MentionType(kind))
+
+
+def error_row(record: Any) -> ErrorRow:
+    """Adapt an error record (object with the documented field names, or its JSON dict)."""
+    cost, impact = _get(record, "cost"), _get(record, "impact")
+    category = _get(record, "category")
+    category = getattr(category, "value", category)
+    return ErrorRow(
+        document=str(_get(record, "document")),
+        category=str(category),
+        mention=_mention_ref(_get(record, "mention")),  # type: ignore[arg-type]
+        antecedent=_mention_ref(_get(record, "antecedent")),
+        best_antecedent=_mention_ref(_get(record, "best_antecedent")),
+        key_chain=_get(record, "key_chain"),
+        response_chain=_get(record, "response_chain"),
+        cost=None if cost is None else float(cost),
+        impact=None if impact is None else float(impact),
+    )
+
+
+def filter_errors(rows: Sequence[ErrorRow], category: str | None, kind: MentionType | None, by_impact: bool) -> list[ErrorRow]:
+    """Errors of one category / mention type (None: all), by impact (largest loss first) or in text order."""
+    out = [
+        row for row in rows
+        if (category is None or row.category == category) and (kind is None or row.mention.type == kind)
+    ]
+    if by_impact:
+        out.sort(key=lambda row: (-abs(row.impact) if row.impact is not None else 0.0, row.mention.span))
+    return out
+
+
+def error_counts(rows: Iterable[ErrorRow]) -> dict[str, list[int]]:
+    """category -> [NAME, NOMINAL, PRONOUN] counts, every category present."""
+    counts: dict[str, list[int]] = {category: [0, 0, 0] for category in CATEGORIES}
+    for row in rows:
+        counts.setdefault(row.category, [0, 0, 0])[row.mention.type] += 1
+    return counts
+
+
+# ----------------------------------------------------------------------------------- documents
+
+SORT_KEYS = ("conll", "muc", "errors", "name")
+
+
+@dataclass
+class DocumentRow:
+    index: int
+    name: str
+    scores: dict[str, Any]
+    errors: int | None
+
+    def f1(self, metric: str) -> float:
+        score = self.scores.get(metric)
+        return score.f1 if score is not None else 0.0
+
+
+def short_name(name: str) -> str:
+    """'(GUM_news_warhol); part 000' -> 'GUM_news_warhol' (part kept when it is not 000)."""
+    text = name.strip()
+    if text.startswith("(") and ");" in text:
+        stem, _, part = text[1:].partition(");")
+        part = part.strip()
+        return stem if part in ("part 000", "part 0", "") else f"{stem} {part.removeprefix('part ').strip()}"
+    return text
+
+
+def document_rows(
+    names: Sequence[str], documents: Sequence[tuple[str, dict[str, Any]]] | None, errors: dict[str, list[ErrorRow]] | None
+) -> list[DocumentRow]:
+    scores = dict(documents or ())
+    return [
+        DocumentRow(index, name, scores.get(name, {}), len(errors.get(name, ())) if errors is not None else None)
+        for index, name in enumerate(names)
+    ]
+
+
+def select_documents(rows: Sequence[DocumentRow], text: str, sort_key: str) -> list[DocumentRow]:
+    """Filter by a case-insensitive name substring; sort worst first (lowest F1 / most errors)."""
+    needle = text.strip().lower()
+    out = [row for row in rows if needle in row.name.lower()]
+    if sort_key == "name":
+        out.sort(key=lambda row: row.name)
+    elif sort_key == "errors":
+        out.sort(key=lambda row: (-(row.errors or 0), row.index))
+    else:
+        out.sort(key=lambda row: (row.f1(sort_key), row.index))
+    return out
+
+
+def percent(value: float | None) -> str:
+    return "" if value is None else f"{100 * value:6.1f}"
+
+
+@dataclass
+class ScoreLine:
+    metric: str
+    label: str
+    document: Any
+    corpus: Any
+
+
+def score_lines(document: dict[str, Any] | None, corpus: dict[str, Any] | None) -> list[ScoreLine]:
+    """The metrics to list, in family order, for whichever the engine computed."""
+    document, corpus = document or {}, corpus or {}
+    out = []
+    for metric in OMETRICS + LMETRICS + APP_METRICS:
+        if metric in document or metric in corpus:
+            out.append(ScoreLine(metric, METRIC_LABELS[metric], document.get(metric), corpus.get(metric)))
+    return out
+
+
+@dataclass
+class Scores:
+    """A scoring under one weight vector: corpus (micro) and per-document metric results."""
+
+    weights: Any
+    micro: dict[str, Any]
+    documents: list[tuple[str, dict[str, Any]]]
+
+
+def merge_scores(base: Any, update: Any) -> Scores:
+    """`base` with the metrics of `update` replacing its own: after a weight edit only the
+    LMetrics are recomputed, every other metric is independent of W and is kept."""
+    updated = dict(update.documents)
+    return Scores(
+        update.weights,
+        {**base.micro, **update.micro},
+        [(name, {**scores, **updated.get(name, {})}) for name, scores in base.documents],
+    )
+
+
+@dataclass
+class Selection:
+    """What the text view emphasises: the selected error's mention and its antecedents."""
+
+    mention: Span | None = None
+    antecedent: Span | None = None
+    best: Span | None = None
+    emphasis: dict[int, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, row: ErrorRow | None) -> "Selection":
+        if row is None:
+            return cls()
+        emphasis: dict[int, str] = {}
+        parts = (("best", row.best_antecedent), ("antecedent", row.antecedent), ("error", row.mention))
+        for role, ref in parts:
+            if ref is not None:
+                for token in range(ref.span[0], ref.span[1] + 1):
+                    emphasis[token] = role
+        return cls(
+            row.mention.span,
+            row.antecedent.span if row.antecedent else None,
+            row.best_antecedent.span if row.best_antecedent else None,
+            emphasis,
+        )
+
+    def role_of_span(self, span: Span | None) -> str | None:
+        if span is None:
+            return None
+        if span == self.mention:
+            return "error"
+        if span == self.antecedent:
+            return "antecedent"
+        if span == self.best:
+            return "best"
+        return None
+
+
+def group_errors(rows: Iterable[ErrorRow]) -> dict[str, list[ErrorRow]]:
+    out: dict[str, list[ErrorRow]] = defaultdict(list)
+    for row in rows:
+        out[row.document].append(row)
+    return dict(out)

@@ -1,0 +1,390 @@
+"""The panels around the text: document list, scores and weights, error list, chains.
+
+Each panel is told what to show by the app (attributes down) and reports what the user did by a
+message (messages up); none of them calls the engine.  Cells that hold text from the input files
+are `rich.text.Text` objects, never markup strings.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, DataTable, Input, Select, Static
+
+from metrics.model import MentionType
+from metrics.weights import PRESETS, Weights
+
+from .ui_model import (
+    CATEGORIES,
+    CATEGORY_SHORT,
+    SORT_KEYS,
+    ChainRow,
+    DocumentRow,
+    ErrorRow,
+    ScoreLine,
+    display_text,
+    error_counts,
+    percent,
+    select_documents,
+    short_name,
+)
+
+TYPE_STYLE = {MentionType.NAME: "name", MentionType.NOMINAL: "nominal", MentionType.PRONOUN: "pronoun"}
+
+
+def type_colour(app: Any, kind: MentionType) -> str:
+    """The current theme's colour of a mention type (theme variables `type-name` etc.)."""
+    return app.theme_variables.get(f"type-{TYPE_STYLE[kind]}", "")
+
+
+def type_text(app: Any, kind: MentionType, text: str = "") -> Text:
+    """A mention type as a letter (meaning without colour) coloured by the theme's type colour."""
+    return Text(kind.letter + (" " + text if text else ""), style=f"bold {type_colour(app, kind)}")
+
+
+class DocumentList(Vertical):
+    """Documents with their scores, worst first; a name filter above."""
+
+    BINDINGS = [
+        Binding("s", "cycle_sort", "Sort", id="documents.sort"),
+    ]
+    HELP = """\
+The documents of the corpus with their CoNLL F1, MUC F1 and number of errors.
+Sorted worst first; `s` cycles the sort key (CoNLL, MUC, errors, name).  Type in the box
+above to filter by name.  Moving the cursor opens the document.
+"""
+
+    class Chosen(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[DocumentRow] = []
+        self.sort_key = "conll"
+        self.current = 0
+        self._filling = False
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="filter documents", id="doc-filter")
+        table: DataTable = DataTable(id="documents", cursor_type="row", zebra_stripes=True, cell_padding=0)
+        table.add_column(" document", key="name", width=24)
+        table.add_column(" CoNLL", key="conll")
+        table.add_column("   MUC", key="muc")
+        table.add_column("  err", key="errors")
+        yield table
+
+    def set_rows(self, rows: list[DocumentRow]) -> None:
+        self.rows = rows
+        self.refill()
+
+    def refill(self) -> None:
+        table = self.query_one("#documents", DataTable)
+        shown = select_documents(self.rows, self.query_one("#doc-filter", Input).value, self.sort_key)
+        self._filling = True
+        table.clear()
+        cursor = 0
+        for position, row in enumerate(shown):
+            table.add_row(
+                Text(" " + display_text(short_name(row.name)), overflow="ellipsis", no_wrap=True),
+                Text(percent(row.f1("conll")) if row.scores else "", justify="right"),
+                Text(percent(row.f1("muc")) if row.scores else "", justify="right"),
+                Text("" if row.errors is None else f"{row.errors:5d}", justify="right"),
+                key=str(row.index),
+            )
+            if row.index == self.current:
+                cursor = position
+        if shown:
+            table.move_cursor(row=cursor, animate=False)
+        self.border_title = f"documents ({len(shown)}/{len(self.rows)}) by {self.sort_key}"
+        self.call_after_refresh(self._done_filling)
+
+    def _done_filling(self) -> None:
+        self._filling = False
+
+    @on(Input.Changed, "#doc-filter")
+    def _filter(self) -> None:
+        self.refill()
+
+    @on(DataTable.RowHighlighted, "#documents")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if self._filling or event.row_key.value is None:
+            return
+        index = int(event.row_key.value)
+        if index != self.current:
+            self.current = index
+            self.post_message(self.Chosen(index))
+
+    def action_cycle_sort(self) -> None:
+        self.sort_key = SORT_KEYS[(SORT_KEYS.index(self.sort_key) + 1) % len(SORT_KEYS)]
+        self.refill()
+
+
+class ScoresPanel(Vertical):
+    """R/P/F of the document and the corpus, and the weight vector W that LMetrics use."""
+
+    HELP = """\
+Scores of the current document (doc) and of the whole corpus (micro-averaged, as the
+official scorer reports).  ΔF is the change of the corpus F1 since the previous weights.
+Edit w_nam, w_nom, w_pro, w_sing or press a preset W1..W5: the corpus is rescored in the
+background; a newer edit cancels an older run.
+"""
+
+    class WeightsEdited(Message):
+        def __init__(self, weights: Weights) -> None:
+            super().__init__()
+            self.weights = weights
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._setting = False
+
+    def compose(self) -> ComposeResult:
+        table: DataTable = DataTable(id="scores", cursor_type="row", show_cursor=False, cell_padding=0)
+        for label in ("metric", "  doc R", "    P", "    F", " corp R", "    P", "    F", "   ΔF"):
+            table.add_column(label)
+        yield table
+        with Horizontal(id="weights"):
+            for name in ("nam", "nom", "pro", "sing"):
+                with Vertical(classes="weight"):
+                    yield Static(f"w_{name}", classes="weight-label")
+                    yield Input(id=f"w-{name}", type="number", compact=True)
+        with Horizontal(id="presets"):
+            for name in PRESETS:
+                yield Button(name, id=f"preset-{name}", compact=True)
+        yield Static("", id="score-status")
+
+    def show_weights(self, weights: Weights) -> None:
+        self._setting = True
+        for name, value in zip(("nam", "nom", "pro", "sing"), weights):
+            box = self.query_one(f"#w-{name}", Input)
+            text = f"{value:g}"
+            if box.value != text:
+                box.value = text
+        self.call_after_refresh(self._done_setting)
+
+    def _done_setting(self) -> None:
+        self._setting = False
+
+    def show_scores(self, lines: Sequence[ScoreLine], previous: dict[str, Any] | None) -> None:
+        table = self.query_one("#scores", DataTable)
+        table.clear()
+        for line in lines:
+            doc, corpus = line.document, line.corpus
+            delta = ""
+            if previous and corpus is not None and line.metric in previous:
+                change = 100 * (corpus.f1 - previous[line.metric].f1)
+                delta = f"{change:+6.1f}" if abs(change) >= 0.05 else ""
+            table.add_row(
+                Text(line.label + " "),
+                *(Text(percent(getattr(doc, part)) if doc is not None else "", justify="right") for part in ("recall", "precision", "f1")),
+                *(Text(percent(getattr(corpus, part)) if corpus is not None else "", justify="right") for part in ("recall", "precision", "f1")),
+                Text(delta, justify="right"),
+                key=line.metric,
+            )
+
+    def set_status(self, text: str) -> None:
+        self.query_one("#score-status", Static).update(Text(text))
+
+    def current_weights(self) -> Weights | None:
+        values = []
+        for name in ("nam", "nom", "pro", "sing"):
+            try:
+                value = float(self.query_one(f"#w-{name}", Input).value)
+            except ValueError:
+                return None
+            if not (value >= 0 and value != float("inf")):
+                return None
+            values.append(value)
+        return Weights(*values)
+
+    @on(Input.Changed, "#weights Input")
+    def _edited(self) -> None:
+        if self._setting:
+            return
+        weights = self.current_weights()
+        if weights is None:
+            self.set_status("weights: four non-negative numbers")
+        else:
+            self.post_message(self.WeightsEdited(weights))
+
+    @on(Button.Pressed, "#presets Button")
+    def _preset(self, event: Button.Pressed) -> None:
+        name = (event.button.id or "").removeprefix("preset-")
+        self.show_weights(PRESETS[name])
+        self.post_message(self.WeightsEdited(PRESETS[name]))
+
+
+class ErrorPanel(Horizontal):
+    """The errors of the current document, filterable, sortable; category x type counts beside."""
+
+    BINDINGS = [
+        Binding("i", "toggle_sort", "Impact sort", id="errors.sort"),
+    ]
+    HELP = """\
+One row per error (errors.md): FN false new, WL wrong link, FA false anaphoric, SUB suboptimal
+link, MISS missing mention, SPUR spurious mention; the mention's type (N/M/P), its text, the
+response antecedent and the best key antecedent, the cost (suboptimal links) and the impact
+(change of CoNLL F1 if the error were fixed).  `i` toggles sorting by impact; Enter jumps to
+the mention in the text; n / p go to the next / previous error from anywhere.
+"""
+
+    class Picked(Message):
+        """The cursor is on an error (jump=False) or Enter was pressed on it (jump=True)."""
+
+        def __init__(self, row: ErrorRow | None, jump: bool) -> None:
+            super().__init__()
+            self.row = row
+            self.jump = jump
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[ErrorRow] = []
+        self.shown: list[ErrorRow] = []
+        self.by_impact = False
+        self.available = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="error-main"):
+            with Horizontal(id="error-filters"):
+                yield Select(
+                    [(f"{CATEGORY_SHORT[c]} {c.replace('_', ' ')}", c) for c in CATEGORIES],
+                    prompt="all categories", id="error-category", compact=True,
+                )
+                yield Select([(f"{t.letter} {t.name}", t.name) for t in MentionType], prompt="all types", id="error-type", compact=True)
+                yield Static("", id="error-sort")
+            table: DataTable = DataTable(id="errors", cursor_type="row", zebra_stripes=True)
+            for label in ("cat", "type", "mention", "antecedent", "best key antecedent", "cost", "impact"):
+                table.add_column(label)
+            yield table
+        yield Static("", id="error-counts")
+
+    def set_rows(self, rows: list[ErrorRow] | None) -> None:
+        self.available = rows is not None
+        self.rows = rows or []
+        self.refill()
+
+    def filters(self) -> tuple[str | None, MentionType | None]:
+        category = self.query_one("#error-category", Select).value
+        kind = self.query_one("#error-type", Select).value
+        return (
+            category if isinstance(category, str) else None,
+            MentionType[kind] if isinstance(kind, str) else None,
+        )
+
+    def refill(self) -> None:
+        from .ui_model import filter_errors
+
+        category, kind = self.filters()
+        self.shown = filter_errors(self.rows, category, kind, self.by_impact)
+        table = self.query_one("#errors", DataTable)
+        table.clear()
+        for number, row in enumerate(self.shown):
+            table.add_row(
+                Text(row.short),
+                type_text(self.app, row.mention.type),
+                Text(display_text(row.mention.text)),
+                self._ref(row.antecedent),
+                self._ref(row.best_antecedent),
+                Text("" if row.cost is None else f"{row.cost:.2f}", justify="right"),
+                Text("" if row.impact is None else f"{100 * row.impact:+.2f}", justify="right"),
+                key=str(number),
+            )
+        self.query_one("#error-sort", Static).update(Text("by impact" if self.by_impact else "in text order"))
+        self.border_title = (
+            f"errors ({len(self.shown)}/{len(self.rows)})" if self.available else "errors (error analysis not available)"
+        )
+        self._show_counts()
+
+    def _ref(self, ref) -> Text:
+        if ref is None:
+            return Text("")
+        text = type_text(self.app, ref.type)
+        text.append(" ")
+        text.append(display_text(ref.text))
+        return text
+
+    def _show_counts(self) -> None:
+        counts = error_counts(self.rows)
+        text = Text("        N    M    P\n", style="bold")
+        for category in CATEGORIES:
+            n, m, p = counts[category]
+            text.append(f"{CATEGORY_SHORT[category]:<5}{n:>4} {m:>4} {p:>4}\n")
+        self.query_one("#error-counts", Static).update(text)
+
+    @on(Select.Changed)
+    def _filter(self) -> None:
+        self.refill()
+
+    @on(DataTable.RowHighlighted, "#errors")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.post_message(self.Picked(self._row(event.cursor_row), jump=False))
+
+    @on(DataTable.RowSelected, "#errors")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        self.post_message(self.Picked(self._row(event.cursor_row), jump=True))
+
+    def _row(self, index: int) -> ErrorRow | None:
+        return self.shown[index] if 0 <= index < len(self.shown) else None
+
+    def move(self, step: int) -> None:
+        table = self.query_one("#errors", DataTable)
+        if self.shown:
+            table.move_cursor(row=(table.cursor_row + step) % len(self.shown), animate=False)
+            self.post_message(self.Picked(self._row(table.cursor_row), jump=True))
+
+    def action_toggle_sort(self) -> None:
+        self.by_impact = not self.by_impact
+        self.refill()
+
+
+class ChainsView(Horizontal):
+    """Key chains beside response chains: which key chains a response chain divides or conflates."""
+
+    HELP = """\
+Left: key chains K1.. ; right: response chains R1.. .  Each chain lists its type counts and
+mentions (type letter before the text).  "divided over R2 R5" marks a key chain the response
+split; "conflates K1 K4" marks a response chain that merges key chains; "n missing" / "n
+spurious" count mentions the other side lacks.
+"""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="key-chains"):
+            yield Static("", id="key-chains-text")
+        with VerticalScroll(id="response-chains"):
+            yield Static("", id="response-chains-text")
+
+    def show(self, key_rows: list[ChainRow], response_rows: list[ChainRow]) -> None:
+        self.query_one("#key-chains-text", Static).update(self._chains_text(self.app, key_rows, "K", "R", "divided over", "missing"))
+        self.query_one("#response-chains-text", Static).update(self._chains_text(self.app, response_rows, "R", "K", "conflates", "spurious"))
+        self.query_one("#key-chains", VerticalScroll).border_title = f"key chains ({len(key_rows)})"
+        self.query_one("#response-chains", VerticalScroll).border_title = f"response chains ({len(response_rows)})"
+
+    @staticmethod
+    def _chains_text(app: Any, rows: list[ChainRow], own: str, other: str, several: str, lacking: str) -> Text:
+        text = Text(no_wrap=False)
+        for row in rows:
+            n, m, p = row.type_counts
+            text.append(f"{own}{row.number}", style="bold")
+            text.append(f"  N{n} M{m} P{p}")
+            if len(row.partners) > 1:
+                text.append(f"  {several} " + " ".join(f"{other}{x}" for x in row.partners), style="bold reverse")
+            elif row.partners:
+                text.append(f"  = {other}{row.partners[0]}")
+            if row.unmatched:
+                text.append(f"  {row.unmatched} {lacking}", style="italic")
+            text.append("\n")
+            for span, kind, words in row.mentions:
+                text.append("   ")
+                text.append_text(type_text(app, kind))
+                text.append(" ")
+                text.append(words, style=type_colour(app, kind))
+                text.append(f" {span[0]}-{span[1]}\n", style="dim")
+        return text

@@ -1,0 +1,173 @@
+"""The document text view: a Line-API widget that draws only the visible lines.
+
+Why the Line API: a long document bracketed with every mention is thousands of display lines; a
+`ScrollView` asks for one line at a time (`render_line`) and we keep an LRU cache of finished
+`Strip`s, so scrolling and jumping cost only the lines on screen (Toolong's approach).  Words are
+turned into `Segment`s directly, never parsed as markup, so a token like `[bold]` shows literally.
+Colours come from component classes whose CSS uses the theme's type variables.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from metrics.model import MentionType
+
+from .ui_model import Atom, Marked, Selection, Side, TextLayout, token_units, wrap_units
+
+TYPE_CLASS = {MentionType.NAME: "name", MentionType.NOMINAL: "nominal", MentionType.PRONOUN: "pronoun"}
+
+
+class DocumentText(ScrollView, can_focus=True):
+    """Bracketed, type-coloured text of one document; the selected error emphasised."""
+
+    COMPONENT_CLASSES = {
+        "doctext--name",
+        "doctext--nominal",
+        "doctext--pronoun",
+        "doctext--bracket",
+        "doctext--error",
+        "doctext--antecedent",
+        "doctext--best",
+    }
+    DEFAULT_CSS = """
+    DocumentText { background: $surface; }
+    """
+    BINDINGS = [
+        Binding("j", "scroll_lines(1)", "Down", show=False, id="text.down"),
+        Binding("k", "scroll_lines(-1)", "Up", show=False, id="text.up"),
+        Binding("space", "page_down", "Page down", show=False, id="text.page_down"),
+    ]
+    HELP = """\
+The text of the document.  Every mention is bracketed and followed by its type letter
+(N name, M nominal, P pronoun) and its chain id: `[Jesus]N1`.  In the "both" mode the label
+is key chain / response chain, `-` for the side without the mention: `[he]P2/-` is missing
+from the response, `[it]P-/5` is not in the key.  The selected error's mention is shown
+reversed, the response antecedent underlined, the best key antecedent bold and underlined.
+"""
+
+    mode: reactive[Side] = reactive("both")
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._units: list[list[Atom]] = []
+        self._sentence_starts: list[int] = []
+        self._layout: TextLayout | None = None
+        self._selection = Selection()
+        self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
+        self._styles: dict[tuple, Style] | None = None
+        self._content: tuple | None = None
+
+    # ------------------------------------------------------------------ data in
+    def show(self, key, response, types, mode: Side | None = None) -> None:
+        """Show a document pair (key, response Documents and the engine's mention types)."""
+        from .ui_model import marked_mentions
+
+        if mode is not None:
+            self.set_reactive(DocumentText.mode, mode)
+        self._content = (key, response, types)
+        marks: list[Marked] = marked_mentions(key, response, types, self.mode)
+        base = key if key.words or not response.words else response
+        self._units = token_units(base, marks)
+        self._sentence_starts = list(base.sentence_starts or [0])
+        self._selection = Selection()
+        self._relayout()
+        self.scroll_to(0, 0, animate=False, immediate=True)
+
+    def watch_mode(self, mode: Side) -> None:
+        if self._content is not None:
+            key, response, types = self._content
+            selection, y = self._selection, self.scroll_y
+            self.show(key, response, types, mode)
+            self._selection = selection
+            self.scroll_to(0, y, animate=False, immediate=True)
+
+    def select(self, selection: Selection) -> None:
+        """Emphasise an error and bring its mention into view (a third of the way down)."""
+        self._selection = selection
+        self._cache.clear()
+        if selection.mention is not None and self._layout is not None:
+            line = self._layout.token_line[min(selection.mention[0], len(self._layout.token_line) - 1)]
+            if not (self.scroll_y <= line < self.scroll_y + self.scrollable_content_region.height - 1):
+                self.scroll_to(0, max(0, line - self.scrollable_content_region.height // 3), animate=False, immediate=True)
+        self.refresh()
+
+    def line_of_token(self, token: int) -> int:
+        return self._layout.token_line[token] if self._layout and self._layout.token_line else 0
+
+    # ----------------------------------------------------------------- layout
+    def _relayout(self) -> None:
+        width = max(self.scrollable_content_region.width, 20) if self.is_mounted else 80
+        self._layout = wrap_units(self._units, self._sentence_starts, width)
+        self._cache.clear()
+        self.virtual_size = Size(width, len(self._layout.lines))
+        self.refresh()
+
+    def on_resize(self) -> None:
+        if self._layout is not None and self._layout.width != max(self.scrollable_content_region.width, 20):
+            self._relayout()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+        self._cache.clear()
+
+    def _style_table(self) -> dict[tuple, Style]:
+        """(role, type, emphasis) -> Style, built once per theme from the component classes."""
+        if self._styles is None:
+            base = self.rich_style
+            table: dict[tuple, Style] = {}
+            emphasis_styles = {
+                None: Style(),
+                "error": self.get_component_rich_style("doctext--error", partial=True),
+                "antecedent": self.get_component_rich_style("doctext--antecedent", partial=True),
+                "best": self.get_component_rich_style("doctext--best", partial=True),
+            }
+            bracket = self.get_component_rich_style("doctext--bracket", partial=True)
+            for kind in (None, *MentionType):
+                type_style = (
+                    self.get_component_rich_style(f"doctext--{TYPE_CLASS[kind]}", partial=True) if kind is not None else Style()
+                )
+                for role in ("word", "open", "close", "space"):
+                    for emphasis, extra in emphasis_styles.items():
+                        style = base + type_style
+                        if role in ("open", "close"):
+                            style += bracket
+                        table[(role, kind, emphasis)] = style + extra
+            self._styles = table
+        return self._styles
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.scrollable_content_region.width
+        if self._layout is None or index >= len(self._layout.lines):
+            return Strip.blank(width, self.rich_style)
+        key = (index, scroll_x, width)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        styles = self._style_table()
+        selection = self._selection
+        segments = []
+        for atom in self._layout.lines[index]:
+            if atom.role == "word":
+                emphasis = selection.emphasis.get(atom.token)
+            elif atom.role == "space":
+                emphasis = None
+            else:
+                emphasis = selection.role_of_span(atom.span)
+            segments.append(Segment(atom.text, styles[(atom.role, atom.type, emphasis)]))
+        strip = Strip(segments).crop_extend(scroll_x, scroll_x + width, self.rich_style)
+        self._cache[key] = strip
+        return strip
+
+    def action_scroll_lines(self, lines: int) -> None:
+        self.scroll_to(y=self.scroll_y + lines, animate=False)
