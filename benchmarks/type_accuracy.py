@@ -27,6 +27,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from metrics.conll import read_conll
+from metrics.heads import head_of
 from metrics.mention_types import assign_types
 from metrics.model import Document, MentionType
 
@@ -120,7 +121,8 @@ class Tally:
         total = sum(self.confusion.values())
         right = sum(n for (g, p), n in self.confusion.items() if g == p)
         print(f"\n## {title}")
-        print(f"mentions {total:,}  accuracy {100 * right / max(total, 1):.1f}%  assign_types {1000 * self.seconds:.0f} ms")
+        timing = f"  assign_types {1000 * self.seconds:.0f} ms" if self.seconds else ""
+        print(f"mentions {total:,}  accuracy {100 * right / max(total, 1):.1f}%{timing}")
         print(f"{'rule':<16}{'mentions':>10}{'accuracy':>10}")
         for rule, counts in sorted(self.by_rule.items(), key=lambda kv: -sum(kv[1].values())):
             n = sum(counts.values())
@@ -164,29 +166,36 @@ def gum(data: Path) -> None:
     }
     tallies = {title: Tally() for title in settings}
     agreement = Tally()
+    head_agree: Counter[tuple[str, bool]] = Counter()
     for doc in read_conll(str(data / "gum-open" / "key.gum.conll.gz")):
         ud = ud_docs[bare_name(doc.name)]
         if ud.words != doc.words:
             print(f"warning: {doc.name}: tokens differ between CoNLL and CoNLL-U; skipped", file=sys.stderr)
             continue
         spans = sorted(set(doc.mentions()))
-        full_types = None
+        plain = words_only(doc)
+        full_types = last = None
         for title, make in settings.items():
             variant = make(doc, ud)
             types = typed(variant, spans, tallies[title])
             for span in spans:
                 predicted, rule = types[span]
                 tallies[title].add(rule, predicted, ud_type(ud, span))
-            if full_types is None:
-                full_types = types
-            else:
-                last = types
+            full_types = full_types or types
+            last = types
         for span in spans:
             predicted, rule = last[span]
             agreement.add(rule, predicted, full_types[span][0])
+            gold_head = ud_head(ud, span)
+            head_agree[("parse (Collins rules)", head_of(doc, span)[0] == gold_head)] += 1
+            head_agree[("simple rule, words only", head_of(plain, span)[0] == gold_head)] += 1
     for title, tally in tallies.items():
         tally.print(title)
-    agreement.print("GUM, words-only fallback vs the POS rule on the same mentions (agreement)")
+    agreement.print("GUM, words-only fallback vs the POS rule on the same mentions (agreement; rows = POS rule)")
+    print("\n## GUM, head token agreement with the UD head")
+    for source in ("parse (Collins rules)", "simple rule, words only"):
+        n = head_agree[(source, True)] + head_agree[(source, False)]
+        print(f"{source:<26}{100 * head_agree[(source, True)] / max(n, 1):6.1f}% of {n:,} mentions")
 
 
 def main() -> None:

@@ -14,8 +14,10 @@ Three sources, best first:
   are head-final before their post-modifiers, which is all this rule knows.
 
 With dependencies, the head of a span is the token of the span whose head lies outside it; when a
-span is not a syntactic unit there are several, and the one closest to the root wins (ties: the
-rightmost).  For a span that is a constituent this is exactly the constituent's head-rule head.
+span is not a syntactic unit there are several, and the winner is a noun or pronoun if there is one
+(a mention is a noun phrase; "processing" in "processing in the arts" when the parser attached the
+PP to the verb), else a word rather than punctuation, then the one closest to the root, then the
+rightmost.  For a span that is a constituent this is exactly the constituent's head-rule head.
 
 Per-document work (reading trees, depths) is done once and cached; `head_of` is then O(span length).
 """
@@ -74,17 +76,17 @@ _RULES: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     "VP": [("left", ("TO", "VBD", "VBN", "MD", "VBZ", "VB", "VBG", "VBP", "VP", "ADJP", "NN", "NNS", "NP"))],
     "WHADJP": [("left", ("CC", "WRB", "JJ", "ADJP"))],
     "WHADVP": [("right", ("CC", "WRB"))],
-    "WHNP": [("left", ("WDT", "WP", "WP$", "WHADJP", "WHPP", "WHNP"))],
     "WHPP": [("right", ("IN", "TO", "FW"))],
     "X": [("right", ())],
 }
-# Collins's NP rule (also used for NX and NML): the last word if it is a possessive marker; else
+# Collins's NP rule (also used for NX, NML and, as in Stanford's modified Collins rules, for WHNP,
+# so that "the beginning of which" is headed by "beginning"): the last word if it is a possessive marker; else
 # the rightmost noun; else the leftmost NP; else the rightmost $/ADJP/PRN; the rightmost CD; the
 # rightmost adjective/adverb/QP; else the last word.  Possessive 's is then stepped over in
 # `_token_head`, because the possessor ("John" of "John 's") is what a mention type needs.
 _NP_RULES: list[tuple[str, tuple[str, ...]]] = [
     ("right", ("NN", "NNP", "NNPS", "NNS", "NX", "NML", "POS", "JJR")),
-    ("left", ("NP",)),
+    ("left", ("NP", "WHNP")),
     ("right", ("$", "ADJP", "PRN")),
     ("right", ("CD",)),
     ("right", ("JJ", "JJS", "RB", "QP")),
@@ -100,7 +102,7 @@ def _base(label: str) -> str:
     return re.split(r"[-=]", label, maxsplit=1)[0] or "X"
 
 
-_NP_LIKE = frozenset({"NP", "NX", "NML"})
+_NP_LIKE = frozenset({"NP", "NX", "NML", "WHNP"})
 
 
 def _head_child(base: str, children: list[str]) -> int:
@@ -205,9 +207,16 @@ class DocumentHeads:
             if len(candidates) == 1:
                 return self._step_over_possessive(candidates[0], start), self.rule
             if candidates:
-                best = min(candidates, key=lambda t: (self.depth(t), -t))
+                best = min(candidates, key=lambda t: (self._rank(t), self.depth(t), -t))
                 return self._step_over_possessive(best, start), self.rule
         return self._simple(start, end), "rule"
+
+    def _rank(self, token: int) -> int:
+        """0 for a token that could head a noun phrase (any word when there are no POS tags),
+        1 for another word, 2 for punctuation."""
+        if not any(c.isalnum() for c in self.words[token]) or (self.pos is not None and self.pos[token] in PUNCT_TAGS):
+            return 2
+        return 0 if self.pos is None or self.pos[token][:2] in ("NN", "PR", "CD", "WP") else 1
 
     def _step_over_possessive(self, token: int, start: int) -> int:
         """'s / POS heads (Collins's NP rule picks them) -> the possessor before them."""

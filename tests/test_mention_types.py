@@ -60,8 +60,12 @@ def test_parse_head_of_a_span_that_is_no_constituent() -> None:
     doc = parsed_doc()
     # "director of": director's head lies outside the span, "of" depends on director.
     assert head_of(doc, (4, 5)) == (4, "parse")
-    # "museum , said": two tokens with heads outside; the one nearer the root wins ("said").
-    assert head_of(doc, (7, 9))[0] == 9
+    # "museum , said": three tokens with heads outside; the noun wins over the root verb.
+    assert head_of(doc, (7, 9))[0] == 7
+    # "liked it .": "it" depends on "liked"; of "liked" and ".", the word wins.
+    assert head_of(doc, (11, 13))[0] == 11
+    # "said she": noun-like candidates only ("she" depends on "liked", outside): "she".
+    assert head_of(doc, (9, 10))[0] == 10
 
 
 def test_dependency_heads_win_over_parse() -> None:
