@@ -172,7 +172,7 @@ def _ner_spans(cells: list[str]) -> list[tuple[int, int, str]]:
     return spans
 
 
-def parse_conll(path: str, lines: list[str], warnings: list[str] | None = None) -> list[Document]:
+def parse_conll(path: str, lines: list[str], warnings: list[str] | None = None, first_line: int = 1) -> list[Document]:
     """Documents of a CoNLL-2012 text given as lines (no line ends).  Raises InputError.
 
     Oddities the official scorer tolerates silently (text between documents, `#` comment lines
@@ -188,7 +188,7 @@ def parse_conll(path: str, lines: list[str], warnings: list[str] | None = None) 
     documents: list[Document] = []
     seen: dict[str, int] = {}
     current: _DocumentBuilder | None = None
-    for lineno, raw in enumerate(lines, start=1):
+    for lineno, raw in enumerate(lines, start=first_line):
         line = raw.rstrip("\r")
         if line.startswith("#"):
             if m := _BEGIN.match(line):
@@ -221,7 +221,7 @@ def parse_conll(path: str, lines: list[str], warnings: list[str] | None = None) 
             continue
         current.add_token(fields, lineno)
     if current is not None:
-        raise InputError(path, len(lines), f"document {current.name!r} (line {current.line}) has no #end document")
+        raise InputError(path, first_line + len(lines) - 1, f"document {current.name!r} (line {current.line}) has no #end document")
     return documents
 
 

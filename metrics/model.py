@@ -41,6 +41,10 @@ class InputError(Exception):
         where = f"{path}:{line}" if line is not None else path
         super().__init__(f"{where}: {message}")
 
+    def __reduce__(self):
+        # rebuilt from its parts when it crosses a process boundary (`--jobs`)
+        return (InputError, (self.path, self.line, self.message))
+
 
 @dataclass
 class Document:

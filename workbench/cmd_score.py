@@ -14,7 +14,7 @@ import sys
 from metrics.score import AnyScore, BlancScore, MeanScore
 from metrics.scoring import ALL_METRICS, CorpusResult, check_metrics
 
-from .cli import UsageError, load_pair, weights_arg
+from .cli import UsageError, load_pair, warn, weights_arg
 
 LABELS = {
     "mentions": "Mentions", "muc": "MUC", "bcub": "B3", "ceafm": "CEAFm", "ceafe": "CEAFe",
@@ -32,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--per-doc", action="store_true", help="also show per-document scores (text; JSON always has them)")
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+    parser.add_argument("--jobs", type=int, metavar="N",
+                        help="stream documents and score them in N processes (uncompressed CoNLL-2012 inputs); "
+                             "memory stays near one document per process; results identical for every N")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,8 +43,19 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(f"--metrics: {exc}") from None
     weights = weights_arg(args.weights)
-    corpus = load_pair(args.key, args.response, args.key_format, args.response_format)
-    result = corpus.score(weights, wanted)
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if args.jobs is not None and _streamable(args):
+        from metrics.stream import score_files
+
+        result, notes = score_files(args.key, args.response, weights, wanted, jobs=args.jobs)
+        for message in notes:
+            warn(message)
+    else:
+        if args.jobs is not None:
+            warn("--jobs streams uncompressed CoNLL-2012 files only; reading these inputs whole instead")
+        corpus = load_pair(args.key, args.response, args.key_format, args.response_format)
+        result = corpus.score(weights, wanted)
     if args.format == "json":
         text = json.dumps(to_json(result), indent=1) + "\n"
     elif args.format in ("csv", "markdown"):
@@ -56,6 +70,15 @@ def run(args: argparse.Namespace) -> int:
             return 0
     emit(text, args.output, inputs=[args.key, args.response])
     return 0
+
+
+def _streamable(args: argparse.Namespace) -> bool:
+    from metrics.readers import detect_format
+
+    for path, fmt in ((args.key, args.key_format), (args.response, args.response_format)):
+        if path.endswith(".gz") or (fmt if fmt != "auto" else detect_format(path)) != "conll":
+            return False
+    return True
 
 
 def emit(text: str, output: str | None, inputs: list[str]) -> None:

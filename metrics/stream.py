@@ -1,0 +1,157 @@
+"""Scoring corpora too large to hold in memory: documents streamed, scored in worker processes.
+
+A PreCo-sized corpus (38,000 documents, 12 million tokens) does not fit comfortably as Python
+objects.  Here the two CoNLL-2012 files are first indexed (a byte scan for `#begin document`
+lines, memory-mapped), then documents are read one at a time from their byte ranges, scored, and
+dropped: only per-document counts are kept, and the corpus score is their micro-aggregation.
+With `jobs > 1`, contiguous runs of documents go to a process pool.  Per-document scores do not
+depend on which process computed them, and aggregation happens in key order in the parent, so
+the result is identical for every `jobs` value.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .conll import parse_conll
+from .model import Document, InputError
+from .weights import W4, Weights
+
+_BEGIN = re.compile(rb"^#[ \t]*begin document (.*?)\r?$", re.M)
+
+
+@dataclass(frozen=True)
+class Slice:
+    """Where one document lies in a file: its byte range and the line number it starts on."""
+
+    name: str
+    start: int
+    end: int
+    line: int
+
+
+def index_conll(path: str) -> list[Slice]:
+    """Byte ranges of the documents of an uncompressed CoNLL-2012 file, without parsing it."""
+    try:
+        handle = open(path, "rb")
+    except OSError as exc:
+        raise InputError(path, None, f"cannot open: {exc.strerror or exc}") from None
+    with handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size == 0:
+            raise InputError(path, None, "empty file: not a CoNLL-2012 coreference file")
+        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            starts: list[tuple[str, int, int]] = []
+            line, pos = 1, 0
+            seen: dict[str, int] = {}
+            for m in _BEGIN.finditer(data):
+                line += data[pos:m.start()].count(b"\n")
+                pos = m.start()
+                name = m.group(1).decode("utf-8", errors="replace").rstrip()
+                if name in seen:
+                    raise InputError(path, line, f"document {name!r} appears twice (also on line {seen[name]})")
+                seen[name] = line
+                starts.append((name, m.start(), line))
+    if not starts:
+        raise InputError(path, None, "no '#begin document' found: not a CoNLL-2012 coreference file")
+    ends = [s for _, s, _ in starts[1:]] + [size]
+    return [Slice(name, start, end, line) for (name, start, line), end in zip(starts, ends)]
+
+
+def read_slice(path: str, piece: Slice, warnings: list[str]) -> Document:
+    """Parse the one document lying in `piece` of `path`."""
+    with open(path, "rb") as handle:
+        handle.seek(piece.start)
+        raw = handle.read(piece.end - piece.start)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = piece.line + raw[:exc.start].count(b"\n")
+        raise InputError(path, line, f"not UTF-8 text ({exc.reason})") from None
+    if "\0" in text:
+        raise InputError(path, piece.line + text[:text.index("\0")].count("\n"), "NUL byte in text")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    documents = parse_conll(path, lines, warnings, first_line=piece.line)
+    return documents[0]
+
+
+def _score_run(task: tuple) -> tuple[list[tuple[str, dict]], list[str]]:
+    """Worker: read, align and score a run of document pairs; return only their scores."""
+    from .readers import check_tokens_align
+    from .scoring import prepare_pair, score_pair
+
+    key_path, response_path, items, weights, metrics = task
+    warnings: list[str] = []
+    results = []
+    for key_piece, response_piece in items:
+        key = read_slice(key_path, key_piece, warnings)
+        if response_piece is None:
+            warnings.append(f"{response_path}: document {key.name!r} of the key is missing from the response: scored against an empty response")
+            response = Document(name=key.name, words=key.words, chains=[], path=response_path)
+        else:
+            response = read_slice(response_path, response_piece, warnings)
+            warnings.extend(check_tokens_align(key, response))
+        pair = prepare_pair(key, response, warnings)
+        results.append((key.name, score_pair(pair, weights, metrics)))
+    return results, warnings
+
+
+def score_files(key_path: str, response_path: str, weights: Weights = W4,
+                metrics: Sequence[str] | None = None, jobs: int = 1):
+    """Score two CoNLL-2012 files document by document; returns (CorpusResult, warnings)."""
+    from .readers import document_key
+    from .scoring import aggregate, check_metrics
+
+    wanted = check_metrics(metrics)
+    keys = index_conll(key_path)
+    responses = {piece.name: piece for piece in index_conll(response_path)}
+    by_key_name = {document_key(name): piece for name, piece in responses.items()}
+    items = []
+    for piece in keys:
+        partner = responses.pop(piece.name, None)
+        if partner is None:
+            partner = by_key_name.get(document_key(piece.name))
+            if partner is not None:
+                responses.pop(partner.name, None)
+        items.append((piece, partner))
+    warnings: list[str] = []
+    if responses:
+        names = ", ".join(repr(n) for n in list(responses)[:5]) + (" ..." if len(responses) > 5 else "")
+        warnings.append(f"{response_path}: {len(responses)} response document(s) not in the key are ignored: {names}")
+
+    runs = _runs(items, max(1, jobs) * 8)
+    tasks = [(key_path, response_path, run, weights, wanted) for run in runs]
+    if jobs <= 1 or len(tasks) <= 1:
+        outputs = map(_score_run, tasks)
+        collected = list(outputs)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            collected = list(pool.map(_score_run, tasks))
+    documents = [doc for results, _ in collected for doc in results]
+    for _, notes in collected:
+        warnings.extend(notes)
+    return aggregate(documents, weights, wanted), warnings
+
+
+def _runs(items: list, n_runs: int) -> list[list]:
+    """Split into about n_runs contiguous runs of similar byte size (order kept)."""
+    total = sum(piece.end - piece.start for piece, _ in items) or 1
+    target = total / n_runs
+    runs, current, size = [], [], 0
+    for item in items:
+        current.append(item)
+        size += item[0].end - item[0].start
+        if size >= target:
+            runs.append(current)
+            current, size = [], 0
+    if current:
+        runs.append(current)
+    return runs
