@@ -199,8 +199,10 @@ class DocumentHeads:
         return self._depth[token]
 
     def head(self, span: Span) -> tuple[int, str]:
-        """(head token, source) of an inclusive span."""
+        """(head token, source) of an inclusive span; ValueError for a span outside the document."""
         start, end = span
+        if not 0 <= start <= end < len(self.words):
+            raise ValueError(f"span {span} is not within the document's {len(self.words)} tokens")
         if self.dep is not None:
             dep = self.dep
             candidates = [t for t in range(start, end + 1) if not start <= dep[t] <= end]

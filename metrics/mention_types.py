@@ -20,6 +20,8 @@ Rules, first that applies:
               of a sentence (or of a quotation), or after a title ("Mr. Jarndyce"), or the
               document writes the word capitalised mid-sentence more often than lower-case -> NAME;
    "words"    anything else -> NOMINAL.
+A span outside the document's tokens (possible only when key and response do not align) gets
+NOMINAL with rule "no tokens".
 The words-only rule is measured against LitBank's gold categories by benchmarks/type_accuracy.py.
 """
 
@@ -79,6 +81,10 @@ class _DocumentTyper:
         explicit = self.explicit.get(span)
         if explicit is not None:
             return MentionType(explicit), "explicit"
+        if not 0 <= span[0] <= span[1] < len(self.words):
+            # A response span beyond the key's tokens (documents that do not align; the engine
+            # warns about those): no words to look at, so the neutral middle type.
+            return NOMINAL, "no tokens"
         head, _source = self.heads.head(span)
         if self.pos is not None:
             return self._from_pos(span, head)

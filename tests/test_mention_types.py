@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from metrics.heads import head_of, heads_for
 from metrics.mention_types import assign_types
 from metrics.model import Document, MentionType
@@ -175,3 +177,11 @@ def test_same_span_same_type_whatever_the_order() -> None:
     doc = parsed_doc()
     spans = [(0, 1), (3, 7), (10, 10)]
     assert assign_types(doc, spans) == assign_types(doc, list(reversed(spans)))
+
+
+def test_span_outside_the_document() -> None:
+    doc = parsed_doc()
+    n = len(WORDS)
+    assert assign_types(doc, [(n - 1, n), (n + 3, n + 4)]) == {(n - 1, n): (NOMINAL, "no tokens"), (n + 3, n + 4): (NOMINAL, "no tokens")}
+    with pytest.raises(ValueError, match="not within"):
+        head_of(doc, (n, n))
