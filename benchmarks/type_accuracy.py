@@ -11,7 +11,8 @@ Answer keys:
   head lies outside it; its gold UPOS gives the type (PRON -> PRONOUN, PROPN -> NAME, else NOMINAL).
   This is an independent annotation layer (UPOS, UD heads) against our PTB tags + Collins heads.
   The same documents are also typed (a) with the UD heads and XPOS as a dependency-annotated file
-  would give them, and (b) stripped to words only, to measure the fallback on a second genre mix.
+  would give them, (b) with POS but no parse (simple head rule), and (c) stripped to words only, to
+  measure the fallback on a second genre mix.  Head tokens are compared with the UD heads too.
 
 Prints, per corpus and setting: overall accuracy, accuracy of each deciding rule, the confusion
 matrix, and the time taken by assign_types.
@@ -162,6 +163,9 @@ def gum(data: Path) -> None:
         "GUM, XPOS + UD dependency heads, vs UD UPOS of UD head": lambda d, ud: dataclasses.replace(
             d, parse=None, named_entities=None, pos=ud.xpos, heads=ud.heads
         ),
+        "GUM, PTB POS + NE without parse (simple head rule), vs UD UPOS of UD head": lambda d, ud: dataclasses.replace(
+            d, parse=None
+        ),
         "GUM, words only, vs UD UPOS of UD head": lambda d, ud: words_only(d),
     }
     tallies = {title: Tally() for title in settings}
@@ -182,7 +186,7 @@ def gum(data: Path) -> None:
                 predicted, rule = types[span]
                 tallies[title].add(rule, predicted, ud_type(ud, span))
             full_types = full_types or types
-            last = types
+            last = types  # the words-only setting comes last
         for span in spans:
             predicted, rule = last[span]
             agreement.add(rule, predicted, full_types[span][0])

@@ -230,13 +230,25 @@ class DocumentHeads:
 
     def _simple(self, start: int, end: int) -> int:
         """Last token before the first cut word (after the first token), trailing punctuation and
-        possessive markers skipped; else the last token."""
+        possessive markers skipped; else the last token.  With POS tags, a cut counts only after
+        a noun ("the running man": "running" does not cut) and the head is the last noun-like
+        token before it."""
         words, pos = self.words, self.pos
         last = end
-        for t in range(start + 1, end + 1):
-            if (pos is not None and pos[t] in CUT_TAGS) or (pos is None and words[t].lower() in CUT_WORDS):
-                last = t - 1
-                break
+        if pos is not None:
+            noun = -1
+            for t in range(start, end + 1):
+                if pos[t] in CUT_TAGS and noun >= 0:
+                    break
+                if pos[t][:2] in ("NN", "PR", "CD", "WP"):
+                    noun = t
+            if noun >= 0:
+                last = noun
+        else:
+            for t in range(start + 1, end + 1):
+                if words[t].lower() in CUT_WORDS:
+                    last = t - 1
+                    break
         while last > start and (
             words[last].lower() in TRAILING_WORDS
             or words[last].lower() in REFLEXIVES

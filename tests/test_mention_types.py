@@ -101,6 +101,16 @@ def test_simple_rule_without_any_annotation() -> None:
     assert head_of(doc, (13, 17)) == (14, "rule")
 
 
+def test_simple_rule_with_pos_but_no_syntax() -> None:
+    words = ["the", "running", "man", "who", "came", "and", "his", "dog", "'s", "bone"]
+    pos = ["DT", "VBG", "NN", "WP", "VBD", "CC", "PRP$", "NN", "POS", "NN"]
+    doc = Document("pos-only", words, [], sentence_starts=[0], pos=pos)
+    assert head_of(doc, (0, 4)) == (2, "rule")  # "running" does not cut: no noun before it
+    assert head_of(doc, (6, 8)) == (7, "rule")  # possessive marker skipped
+    assert head_of(doc, (6, 9)) == (9, "rule")
+    assert assign_types(doc, [(6, 6), (0, 2)]) == {(6, 6): (PRONOUN, "pos"), (0, 2): (NOMINAL, "pos")}
+
+
 def test_head_finder_is_cached_per_document_object() -> None:
     doc = parsed_doc()
     assert heads_for(doc) is heads_for(doc)
