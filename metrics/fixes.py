@@ -52,22 +52,52 @@ def fix_of(record: ErrorRecord) -> Fix:
     return Fix("remove", record.span)
 
 
-class _Editable:
-    """A response's chains as mutable sets of spans, each span in one chain."""
+class FixBase:
+    """What every fix of one document needs, computed once: key chain of each span, and the
+    response's chains with each span's owning chain and the chains listing it.
+
+    Pricing every error of a document applies hundreds of single fixes to the same response; each
+    then costs a few dictionary look-ups instead of a pass over the document.
+    """
 
     def __init__(self, key: Document, response: Document) -> None:
+        self.key = key
+        self.response = response
         self.key_chain_of = chain_view(key, keep_last=True).chain_of
         rv = chain_view(response, keep_last=False)
-        # Untouched chains stay exactly as the file had them (duplicates included), so that a fix
-        # changes the score by its own effect only; a span a fix moves loses all its other copies.
         self.chains: list[list[Span]] = [list(chain) for chain in response.chains]
         self.labels = list(rv.labels)
-        self.chain_of: dict[Span, int] = dict(rv.chain_of)
-        self.copies: dict[Span, set[int]] = {}
+        self.chain_of: dict[Span, int] = rv.chain_of
+        self.copies: dict[Span, tuple[int, ...]] = {}
         for index, chain in enumerate(self.chains):
             for span in chain:
-                self.copies.setdefault(span, set()).add(index)
+                held = self.copies.get(span, ())
+                if index not in held:
+                    self.copies[span] = held + (index,)
+
+
+class _Editable:
+    """A response's chains being edited, copy-on-write over a `FixBase`.
+
+    Untouched chains stay exactly as the file had them (duplicates included), so that a fix changes
+    the score by its own effect only; a span a fix moves loses all its other copies.
+    """
+
+    def __init__(self, base: FixBase) -> None:
+        self.base = base
+        self.key_chain_of = base.key_chain_of
+        self.chains = list(base.chains)
+        self.labels = list(base.labels)
+        self.moved: dict[Span, int | None] = {}
+        """Spans whose owning chain changed (None: removed from the response)."""
+        self.touched: set[int] = set()
+        """Indices of the chains a fix changed or created (original chains keep their index)."""
         self._next_label = 0
+
+    def owner(self, span: Span) -> int | None:
+        if span in self.moved:
+            return self.moved[span]
+        return self.base.chain_of.get(span)
 
     def _new_chain(self, spans: list[Span]) -> int:
         used = set(self.labels)
@@ -83,63 +113,87 @@ class _Editable:
         return index
 
     def _put(self, spans: list[Span], index: int) -> None:
-        self.chains[index].extend(spans)
+        self.chains[index] = self.chains[index] + spans
+        self.touched.add(index)
         for span in spans:
-            self.chain_of[span] = index
-            self.copies[span] = {index}
+            self.moved[span] = index
 
     def _take(self, spans: list[Span]) -> None:
         for span in spans:
-            del self.chain_of[span]
-            for index in self.copies.pop(span):
+            if span in self.moved:
+                held = (self.moved[span],) if self.moved[span] is not None else ()
+            else:
+                held = self.base.copies.get(span, ())
+            self.moved[span] = None
+            for index in held:
                 self.chains[index] = [s for s in self.chains[index] if s != span]
+                self.touched.add(index)
 
     def _key_share(self, span: Span) -> list[Span]:
         """P = S(span) ∩ K(span): the members of span's response chain in span's key chain."""
         k = self.key_chain_of.get(span)
-        index = self.chain_of[span]
         if k is None:
             return [span]
-        return [s for s in self._members(index) if self.key_chain_of.get(s) == k]
+        return [s for s in self._members(self.owner(span)) if self.key_chain_of.get(s) == k]
 
     def _members(self, index: int) -> list[Span]:
         """The spans a chain owns (each once; a duplicate owned by an earlier chain excluded)."""
-        return [s for s in dict.fromkeys(self.chains[index]) if self.chain_of.get(s) == index]
+        return [s for s in dict.fromkeys(self.chains[index]) if self.owner(s) == index]
 
     def apply(self, fix: Fix) -> None:
         m = fix.mention
+        here = self.owner(m)
         if fix.kind == "add":
-            if m not in self.chain_of:
+            if here is None:
                 self._new_chain([m])
         elif fix.kind == "remove":
-            if m in self.chain_of:
+            if here is not None:
                 self._take([m])
         elif fix.kind == "split":
-            if m in self.chain_of:
+            if here is not None:
                 share = self._key_share(m)
-                if len(share) < len(self._members(self.chain_of[m])):
+                if len(share) < len(self._members(here)):
                     self._take(share)
                     self._new_chain(share)
         elif fix.kind == "link":
             a = fix.target
             assert a is not None
-            if m in self.chain_of:
-                if a in self.chain_of and self.chain_of[a] == self.chain_of[m]:
+            if here is not None:
+                if self.owner(a) == here:
                     return
                 share = self._key_share(m)
                 self._take(share)
             else:
                 share = [m]
-            if a in self.chain_of:
-                self._put(share, self.chain_of[a])
+            target = self.owner(a)
+            if target is not None:
+                self._put(share, target)
             else:
                 self._new_chain(sorted([a] + [s for s in share if s != a]))
         else:
             raise ValueError(f"unknown fix kind {fix.kind!r}")
 
-    def document(self, response: Document) -> Document:
-        kept = [(c, label) for c, label in zip(self.chains, self.labels) if c]
-        return replace(response, chains=[c for c, _ in kept], labels=[label for _, label in kept])
+
+@dataclass
+class Edit:
+    """The response's chains after some fixes, index-aligned with the original chains.
+
+    Chain i < len(response.chains) is the edited original chain i (possibly empty); later chains
+    are new.  `touched` lists the chains that differ from the original: what a rescoring must look
+    at (metrics.impact rescores only the part of the document these chains reach).
+    """
+
+    chains: list[list[Span]]
+    labels: list[str]
+    touched: set[int]
+
+
+def edit_chains(base: FixBase, fixes: Iterable[Fix]) -> Edit:
+    """Apply fixes, in the given order, to the chains of a copy of the base's response."""
+    editable = _Editable(base)
+    for fix in fixes:
+        editable.apply(fix)
+    return Edit(editable.chains, editable.labels, editable.touched)
 
 
 def apply_fixes(key: Document, response: Document, fixes: Iterable[Fix]) -> Document:
@@ -148,10 +202,9 @@ def apply_fixes(key: Document, response: Document, fixes: Iterable[Fix]) -> Docu
     Chains and spans a fix does not touch stay as they were (order and duplicates included); moved
     spans join the end of their new chain, new chains follow the old ones.
     """
-    editable = _Editable(key, response)
-    for fix in fixes:
-        editable.apply(fix)
-    return editable.document(response)
+    edit = edit_chains(FixBase(key, response), fixes)
+    kept = [(c, label) for c, label in zip(edit.chains, edit.labels) if c]
+    return replace(response, chains=[c for c, _ in kept], labels=[label for _, label in kept])
 
 
 def apply_records(key: Document, response: Document, records: Iterable[ErrorRecord]) -> Document:

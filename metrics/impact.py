@@ -1,0 +1,226 @@
+"""The price of an error: how much a chosen corpus score would gain if its fix were applied.
+
+The impact of an error is the change of the metric's F1 (corpus, micro-averaged as the official
+scorer does) when its fix alone is applied to the response; the impact of a category is the
+change when all the category's fixes are applied together (metrics.fixes defines the fixes).
+
+Why it is fast: every metric but BLANC is a sum over the connected components of the key/response
+chain overlap graph (CEAF's best alignment too: it never pairs chains of different components;
+Tuggener's counts relate a mention's key chain to its response chain).  A fix changes a few
+response chains, so only the component(s) they reach, before and after the fix, are rescored:
+the document's counts become old - (reached part, before) + (reached part, after), and the corpus
+counts old - (document, before) + (document, after).  The reached part is rescored by the engine
+itself (alignment, contingency table, metrics), so there is one implementation of each metric.
+BLANC counts non-coreference links between all chains, so for BLANC the whole document is
+rescored (still per document).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+
+from .alignment import align
+from .errors import Category, ErrorRecord
+from .fixes import Edit, Fix, FixBase, edit_chains, fix_of
+from .model import Document
+from .score import Score
+from .scoring import ALL_METRICS, DocPair, PreparedCorpus, conll_score, official_scores, score_pair
+from .table import build_table
+from .weights import W4, Weights
+
+CONLL_PARTS = ("muc", "bcub", "ceafe")
+GLOBAL_METRICS = ("blanc",)
+"""Metrics that do not decompose over chain components: their documents are rescored whole."""
+
+
+def parts_of(metric: str) -> tuple[str, ...]:
+    """The count-carrying metrics a metric's value is computed from."""
+    if metric not in ALL_METRICS:
+        raise ValueError(f"unknown metric {metric!r}; choose from {', '.join(ALL_METRICS)}")
+    return CONLL_PARTS if metric == "conll" else (metric,)
+
+
+def _swap(total, old, new):
+    """total - old + new, field by field (Score, BlancScore, AnchorScore: counts all the way down)."""
+    if isinstance(total, Score):
+        return Score(*(t - o + n for t, o, n in zip(total.counts(), old.counts(), new.counts())))
+    return type(total)(*(_swap(getattr(total, f.name), getattr(old, f.name), getattr(new, f.name))
+                         for f in fields(total)))
+
+
+@dataclass
+class _DocumentState:
+    pair: DocPair
+    base: FixBase
+    key_chains_of: dict
+    response_chains_of: dict
+
+
+class Pricer:
+    """Prices fixes on one prepared corpus for one metric under one weight vector.
+
+    `value` is the metric's corpus F1 now; `price(document_index, fixes)` the change of that F1
+    if the fixes were applied to that document's response.
+    """
+
+    def __init__(self, corpus: PreparedCorpus, metric: str = "conll", weights: Weights = W4) -> None:
+        self.corpus = corpus
+        self.metric = metric
+        self.weights = weights
+        self.parts = parts_of(metric)
+        self.index = {}
+        for i, pair in enumerate(corpus.pairs):
+            self.index.setdefault(pair.name, i)
+        self.doc_scores = [score_pair(pair, weights, self.parts) for pair in corpus.pairs]
+        self.total = {}
+        for name in self.parts:
+            values = [scores[name] for scores in self.doc_scores]
+            total = values[0]
+            for v in values[1:]:
+                total = total + v
+            self.total[name] = total
+        self.value = self._value(self.total) if corpus.pairs else 0.0
+        self._states: dict[int, _DocumentState] = {}
+
+    def _value(self, scores: dict) -> float:
+        if self.metric == "conll":
+            return conll_score(scores).f1
+        return scores[self.metric].f1
+
+    def _state(self, i: int) -> _DocumentState:
+        state = self._states.get(i)
+        if state is None:
+            pair = self.corpus.pairs[i]
+            key_of: dict = {}
+            for k, chain in enumerate(pair.key.chains):
+                for span in chain:
+                    key_of.setdefault(span, set()).add(k)
+            resp_of: dict = {}
+            for r, chain in enumerate(pair.response.chains):
+                for span in chain:
+                    resp_of.setdefault(span, set()).add(r)
+            state = self._states[i] = _DocumentState(pair, FixBase(pair.key, pair.response), key_of, resp_of)
+        return state
+
+    # -------------------------------------------------------------------- document deltas
+
+    def document_change(self, i: int, fixes: Sequence[Fix]) -> tuple[dict, dict]:
+        """(scores of the reached part before, after) for the fixes applied to document i."""
+        state = self._state(i)
+        edit = edit_chains(state.base, fixes)
+        if not edit.touched:
+            return {}, {}
+        pair = state.pair
+        if any(m in GLOBAL_METRICS for m in self.parts):
+            new_response = _document(pair.response, edit, range(len(edit.chains)))
+            return self.doc_scores[i], self._score(pair.key, new_response, pair)
+        key_set, resp_set = _reach(state, edit)
+        key_part = replace(pair.key, chains=[pair.key.chains[k] for k in key_set],
+                           labels=_pick(pair.key.labels, key_set, len(pair.key.chains)))
+        n_orig = len(pair.response.chains)
+        old_part = replace(pair.response, chains=[pair.response.chains[r] for r in resp_set if r < n_orig],
+                           labels=_pick(pair.response.labels, [r for r in resp_set if r < n_orig], n_orig))
+        new_part = _document(pair.response, edit, resp_set)
+        return self._score(key_part, old_part, pair), self._score(key_part, new_part, pair)
+
+    def _score(self, key: Document, response: Document, pair: DocPair) -> dict:
+        """The engine's scores of a (partial) document pair, with the full pair's mention types."""
+        alignment = align(key, response)
+        id_types = np.fromiter((int(pair.types[s]) for s in alignment.spans), dtype=np.int64,
+                               count=len(alignment.spans))
+        table = build_table(alignment, id_types)
+        part = DocPair(pair.name, key, response, alignment, table, pair.types, pair.type_rules)
+        part.official = official_scores(table, alignment)
+        return score_pair(part, self.weights, self.parts)
+
+    def price(self, i: int, fixes: Sequence[Fix]) -> float:
+        """Change of the corpus F1 if these fixes were applied (in order) to document i."""
+        before, after = self.document_change(i, fixes)
+        if not before and not after:
+            return 0.0
+        total = {name: _swap(self.total[name], before[name], after[name]) for name in self.parts}
+        return self._value(total) - self.value
+
+    def price_many(self, changes: Iterable[tuple[int, Sequence[Fix]]]) -> float:
+        """Change of the corpus F1 if fixes were applied to several documents together."""
+        total = dict(self.total)
+        for i, fixes in changes:
+            before, after = self.document_change(i, fixes)
+            if before or after:
+                total = {name: _swap(total[name], before[name], after[name]) for name in self.parts}
+        return self._value(total) - self.value
+
+    # -------------------------------------------------------------------- records
+
+    def price_records(self, records: Iterable[ErrorRecord]) -> list[ErrorRecord]:
+        """The records with `impact` filled in: each error's fix applied alone."""
+        return [replace(r, impact=self.price(self.index[r.document], [fix_of(r)])) for r in records]
+
+    def price_category(self, records: Iterable[ErrorRecord], category: Category) -> float:
+        """Change of the corpus F1 if every fix of this category (among `records`) were applied."""
+        by_doc: dict[int, list[ErrorRecord]] = {}
+        for r in records:
+            if r.category is category:
+                by_doc.setdefault(self.index[r.document], []).append(r)
+        return self.price_many((i, [fix_of(r) for r in sorted(group, key=lambda r: r.span)])
+                               for i, group in sorted(by_doc.items()))
+
+    def price_categories(self, records: Sequence[ErrorRecord]) -> dict[Category, float]:
+        return {c: self.price_category(records, c) for c in Category}
+
+
+def _pick(labels: list[str], indices: Iterable[int], n: int) -> list[str]:
+    if len(labels) != n:
+        return [str(i) for i in indices]
+    return [labels[i] for i in indices]
+
+
+def _document(response: Document, edit: Edit, indices: Iterable[int]) -> Document:
+    """The response restricted to some chains of an edit (empty chains dropped, order kept)."""
+    chosen = [i for i in indices if edit.chains[i]]
+    return replace(response, chains=[edit.chains[i] for i in chosen], labels=[edit.labels[i] for i in chosen])
+
+
+def _reach(state: _DocumentState, edit: Edit) -> tuple[list[int], list[int]]:
+    """Key and response chains connected to the touched chains, before or after the edit.
+
+    Chains are connected when they share a span (a key chain and a response chain holding the same
+    span; two chains of one side listing the same span).  Untouched chains are the same before and
+    after, so one search over both versions of the touched chains finds everything that can change.
+    """
+    original = state.pair.response.chains
+    key_chains = state.pair.key.chains
+    keys: set[int] = set()
+    resps: set[int] = set(edit.touched)
+    todo_r = list(edit.touched)
+    todo_k: list[int] = []
+    while todo_r or todo_k:
+        while todo_r:
+            r = todo_r.pop()
+            spans = set(edit.chains[r])
+            if r < len(original):
+                spans.update(original[r])
+            for span in spans:
+                for k in state.key_chains_of.get(span, ()):
+                    if k not in keys:
+                        keys.add(k)
+                        todo_k.append(k)
+                for other in state.response_chains_of.get(span, ()):
+                    if other not in resps:
+                        resps.add(other)
+                        todo_r.append(other)
+        while todo_k:
+            k = todo_k.pop()
+            for span in key_chains[k]:
+                for k2 in state.key_chains_of.get(span, ()):
+                    if k2 not in keys:
+                        keys.add(k2)
+                        todo_k.append(k2)
+                for r in state.response_chains_of.get(span, ()):
+                    if r not in resps:
+                        resps.add(r)
+                        todo_r.append(r)
+    return sorted(keys), sorted(resps)
