@@ -142,17 +142,15 @@ def response_weight(parts: Iterable[TypeCounts], w: Weights) -> float:
 
 
 def _nested_trees(w: Weights, all_size: np.ndarray, nompro_size: np.ndarray, pro_size: np.ndarray) -> np.ndarray:
-    """`_nested_tree` over arrays of set sizes (same class order and tie rule)."""
-    nam, nom, pro = float(w[0]), float(w[1]), float(w[2])
-    zero = np.zeros_like(all_size)
-    before_nam = np.maximum.reduce([np.ones_like(all_size), nompro_size if nom > nam else zero, pro_size if pro > nam else zero])
-    before_nom = np.maximum.reduce([np.ones_like(all_size), all_size if nam >= nom else zero, pro_size if pro > nom else zero])
-    before_pro = np.maximum.reduce([np.ones_like(all_size), all_size if nam >= pro else zero, nompro_size if nom >= pro else zero])
-    return (
-        nam * np.maximum(all_size - before_nam, 0)
-        + nom * np.maximum(nompro_size - before_nom, 0)
-        + pro * np.maximum(pro_size - before_pro, 0)
-    )
+    """`_nested_tree` over arrays of set sizes: the same Kruskal by class, heaviest class first,
+    each adding the elements of its set beyond the largest set connected so far."""
+    classes = sorted(zip((float(w[0]), float(w[1]), float(w[2])), (all_size, nompro_size, pro_size)), key=lambda c: -c[0])
+    total = np.zeros(len(all_size), dtype=np.float64)
+    largest: np.ndarray | int = 1
+    for weight, size in classes:
+        total += weight * np.maximum(size - largest, 0)
+        largest = np.maximum(largest, size)
+    return total
 
 
 def _as_counts(counts: np.ndarray | Sequence[TypeCounts]) -> np.ndarray:
