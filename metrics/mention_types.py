@@ -11,18 +11,28 @@ Rules, first that applies:
 2. With POS tags, from the head token (`metrics.heads`):
    "pos"      PRP, PRP$, WP, WP$ -> PRONOUN; NNP, NNPS -> NAME; anything else -> NOMINAL;
    "lemma"    a personal pronoun word or lemma that the tagger did not tag PRP (dialect forms,
-              tagger errors), or a lone relative/demonstrative word -> PRONOUN;
-   "pos+ner"  a named-entity span (not a date, number or amount) over a non-NNP head -> NAME.
+              tagger errors), or a lone relative/demonstrative word ("this") -> PRONOUN;
+   "pos+ner"  a named entity (not a date, number or amount) lying within the mention and
+              covering its non-NNP head -> NAME.  An entity reaching outside the mention says
+              nothing about it ("2014" inside the PERSON entity "Smith et al. 2014").
 3. Without POS tags ("words-only" files such as LitBank), from the head found by the simple rule:
-   "lexicon"  the head is a pronoun of the closed list in `metrics.lexicon` -> PRONOUN;
-   "ner"      a named-entity span over the head -> NAME (when a words-only format carries NEs);
-   "capitalisation"  the head is capitalised where capitals carry information: not at the start
-              of a sentence (or of a quotation), or after a title ("Mr. Jarndyce"), or the
-              document writes the word capitalised mid-sentence more often than lower-case -> NAME;
+   "lexicon"  the head is a pronoun of the closed lists in `metrics.lexicon` -> PRONOUN;
+   "ner"      a named entity as in "pos+ner" (when a words-only format carries NEs) -> NAME;
+   "capitalisation"  the head is capitalised where capitals carry information -> NAME: not at the
+              start of a sentence or quotation; or after a title ("Mr. Jarndyce"); or a day or
+              month name; or the document writes the word capitalised mid-sentence more often than
+              in lower case; or an acronym / inner capital ("NASA", "wikiHow") never written in
+              lower case in the document (so a heading "CHAPTER ONE" is not a name);
+   "determiner"  such a head after "a", "this", "your", ... ("a Turk", "your Ladyship") -> NOMINAL
+              (LitBank's convention; "the" is not one of them: "the Lord Chancellor" is a name);
    "words"    anything else -> NOMINAL.
 A span outside the document's tokens (possible only when key and response do not align) gets
 NOMINAL with rule "no tokens".
-The words-only rule is measured against LitBank's gold categories by benchmarks/type_accuracy.py.
+
+Indefinite pronouns ("someone") are NOMINAL throughout: PTB tags them NN and LitBank calls them
+nominals.  benchmarks/type_accuracy.py measures every rule: the words-only rules agree with
+LitBank's gold categories on 97.6% of its 29,103 mentions, the POS rules with GUM's gold UD
+annotation on 98.2% of 28,465.
 """
 
 from __future__ import annotations
