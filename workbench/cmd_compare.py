@@ -1,0 +1,205 @@
+"""`corefwb compare KEY RESPONSE_A RESPONSE_B`: what changed between two systems, mention by mention.
+
+Both responses are classified against the same key (metrics.errors); a mention's category under A
+and under B (or none) tells whether B fixed an error of A, introduced one, or changed its kind.
+The scores of both are shown side by side, so a change of a number can be traced to mentions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+
+from metrics.errors import CATEGORIES, Category, ErrorRecord, classify_corpus
+from metrics.model import MentionType
+
+from .cli import UsageError, warn, weights_arg
+from .cmd_errors import align_rows
+
+SCORE_ROWS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll", "lmuc", "lbcub", "lceafm",
+              "lceafe", "immediate", "inferred", "anchor")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("key", help="key (gold) file")
+    parser.add_argument("response_a", help="response of system A")
+    parser.add_argument("response_b", help="response of system B")
+    parser.add_argument("--document", action="append", metavar="D", help="only this document (repeatable)")
+    parser.add_argument("--limit", type=int, metavar="N", help="list at most N changed mentions (tables cover all)")
+    parser.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+
+
+def _category(record: ErrorRecord | None) -> Category | None:
+    return record.category if record is not None else None
+
+
+def compare_records(a: list[ErrorRecord], b: list[ErrorRecord]) -> list[tuple[ErrorRecord | None, ErrorRecord | None]]:
+    """Every mention with an error under A or B: (record under A, record under B), document order."""
+    by_a = {(r.document, r.span): r for r in a}
+    by_b = {(r.document, r.span): r for r in b}
+    order = {name: i for i, name in enumerate(dict.fromkeys([r.document for r in a] + [r.document for r in b]))}
+    keys = sorted(set(by_a) | set(by_b), key=lambda k: (order[k[0]], k[1]))
+    return [(by_a.get(k), by_b.get(k)) for k in keys]
+
+
+def change_of(ra: ErrorRecord | None, rb: ErrorRecord | None) -> str:
+    """'fixed' (error under A only), 'introduced' (B only), 'changed' (other category), 'same'."""
+    if rb is None:
+        return "fixed"
+    if ra is None:
+        return "introduced"
+    return "same" if ra.category is rb.category else "changed"
+
+
+def summary(pairs: list[tuple[ErrorRecord | None, ErrorRecord | None]]) -> dict:
+    """Counts of fixed / introduced errors by category x type, and of category changes A -> B."""
+    fixed = {c: {t: 0 for t in MentionType} for c in CATEGORIES}
+    introduced = {c: {t: 0 for t in MentionType} for c in CATEGORIES}
+    changed: dict[tuple[Category, Category], int] = {}
+    same = {c: 0 for c in CATEGORIES}
+    for ra, rb in pairs:
+        kind = change_of(ra, rb)
+        if kind == "fixed":
+            fixed[ra.category][ra.mention.type] += 1
+        elif kind == "introduced":
+            introduced[rb.category][rb.mention.type] += 1
+        elif kind == "changed":
+            changed[(ra.category, rb.category)] = changed.get((ra.category, rb.category), 0) + 1
+        else:
+            same[ra.category] += 1
+    return {"fixed": fixed, "introduced": introduced, "changed": changed, "same": same}
+
+
+def run(args: argparse.Namespace) -> int:
+    from metrics.readers import read_documents
+    from metrics.scoring import prepare
+
+    if args.limit is not None and args.limit < 0:
+        raise UsageError("--limit: must be >= 0")
+    weights = weights_arg(args.weights)
+    keys = read_documents(args.key, None if args.key_format == "auto" else args.key_format)
+    fmt = None if args.response_format == "auto" else args.response_format
+    corpora = []
+    for path in (args.response_a, args.response_b):
+        corpus = prepare(keys, read_documents(path, fmt))
+        for message in corpus.warnings:
+            warn(message)
+        corpora.append(corpus)
+    if args.document:
+        names = {k.name for k in keys}
+        missing = [d for d in args.document if d not in names]
+        if missing:
+            raise UsageError(f"--document: no document {missing[0]!r} in the key")
+    records = []
+    for corpus in corpora:
+        pairs = [p for p in corpus.pairs if not args.document or p.name in args.document]
+        records.append(classify_corpus(pairs, weights))
+    scores = [c.score(weights).micro for c in corpora]
+    rows = compare_records(records[0], records[1])
+    changes = [(ra, rb) for ra, rb in rows if change_of(ra, rb) != "same"]
+    listed = changes if args.limit is None else changes[:args.limit]
+    if args.format == "json":
+        text = json.dumps(to_json(rows, scores, weights), indent=1) + "\n"
+    elif args.format == "csv":
+        text = render_csv(rows)
+    else:
+        text = render_text(rows, listed, len(changes), scores, weights, (args.response_a, args.response_b))
+    from .cmd_score import emit
+
+    emit(text, args.output, inputs=[args.key, args.response_a, args.response_b])
+    return 0
+
+
+def _mention(ra: ErrorRecord | None, rb: ErrorRecord | None) -> ErrorRecord:
+    return ra if ra is not None else rb  # type: ignore[return-value]
+
+
+def to_json(rows, scores, weights) -> dict:
+    from .cmd_score import score_json
+
+    s = summary(rows)
+
+    def table(counts):
+        return {c.value: {t.name: n for t, n in row.items()} for c, row in counts.items()}
+
+    return {
+        "weights": list(weights),
+        "scores": {"a": {m: score_json(v) for m, v in scores[0].items()},
+                   "b": {m: score_json(v) for m, v in scores[1].items()}},
+        "fixed": table(s["fixed"]),
+        "introduced": table(s["introduced"]),
+        "changed": [{"a": ca.value, "b": cb.value, "count": n} for (ca, cb), n in s["changed"].items()],
+        "unchanged": {c.value: n for c, n in s["same"].items()},
+        "mentions": [
+            {"document": _mention(ra, rb).document, "mention": _mention(ra, rb).mention.to_json(),
+             "a": _category(ra).value if ra else None, "b": _category(rb).value if rb else None,
+             "change": change_of(ra, rb)}
+            for ra, rb in rows
+        ],
+    }
+
+
+def render_csv(rows) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["document", "start", "end", "text", "type", "category_a", "category_b", "change"])
+    for ra, rb in rows:
+        m = _mention(ra, rb)
+        writer.writerow([m.document, m.span[0], m.span[1], m.mention.text, m.mention.type.name,
+                         ra.category.value if ra else "", rb.category.value if rb else "", change_of(ra, rb)])
+    return buffer.getvalue()
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}"
+
+
+def render_text(rows, listed, n_changes, scores, weights, paths) -> str:
+    from .cmd_score import LABELS
+
+    s = summary(rows)
+    w = weights
+    lines = [f"A = {paths[0]}", f"B = {paths[1]}",
+             f"link weights nam={w.nam:g} nom={w.nom:g} pro={w.pro:g} sing={w.sing:g}; "
+             "scores in %, corpus micro-averaged", ""]
+    score_rows = []
+    for name in SCORE_ROWS:
+        if name in scores[0] and name in scores[1]:
+            a, b = scores[0][name], scores[1][name]
+            score_rows.append([LABELS.get(name, name), _pct(a.recall), _pct(a.precision), _pct(a.f1),
+                               _pct(b.recall), _pct(b.precision), _pct(b.f1), f"{100 * (b.f1 - a.f1):+.2f}"])
+    lines += align_rows(["metric", "A R", "A P", "A F1", "B R", "B P", "B F1", "B-A F1"], score_rows,
+                        right={"A R", "A P", "A F1", "B R", "B P", "B F1", "B-A F1"})
+    lines.append("")
+    cat_rows = []
+    for c in CATEGORIES:
+        fixed, intro = s["fixed"][c], s["introduced"][c]
+        cat_rows.append([c.label] + [str(fixed[t]) for t in MentionType] + [str(sum(fixed.values()))]
+                        + [str(intro[t]) for t in MentionType] + [str(sum(intro.values())), str(s["same"][c])])
+    lines.append("errors of A fixed by B, errors introduced by B (by mention type), and errors both make")
+    lines += align_rows(["category", "fixed N", "M", "P", "total", "introduced N", "M", "P", "total", "both"],
+                        cat_rows, right={"fixed N", "M", "P", "total", "introduced N", "both"})
+    if s["changed"]:
+        lines.append("")
+        lines.append("mentions whose error changed category (A -> B)")
+        lines += align_rows(["A", "B", "mentions"],
+                            [[ca.label, cb.label, str(n)] for (ca, cb), n in sorted(s["changed"].items(),
+                                                                                      key=lambda kv: -kv[1])],
+                            right={"mentions"})
+    lines.append("")
+    if len(listed) < n_changes:
+        lines.append(f"listing {len(listed)} of {n_changes} mentions whose category differs")
+    else:
+        lines.append(f"{n_changes} mentions whose category differs")
+    mention_rows = []
+    for ra, rb in listed:
+        m = _mention(ra, rb)
+        span = f"[{m.span[0]}-{m.span[1]}]"
+        text = m.mention.text if len(m.mention.text) <= 30 else m.mention.text[:29] + "…"
+        mention_rows.append([m.document, f"{text} {span}", m.mention.type.letter,
+                             ra.category.label if ra else "-", rb.category.label if rb else "-", change_of(ra, rb)])
+    lines += align_rows(["document", "mention", "type", "A", "B", "change"], mention_rows)
+    return "\n".join(lines) + "\n"

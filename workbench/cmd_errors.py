@@ -1,0 +1,240 @@
+"""`corefwb errors KEY RESPONSE`: every error, one per mention, with its fix and (optionally) price.
+
+The records and counts come from metrics.errors (docs/errors-fixes.md defines them); this module
+only filters and renders.  Text is aligned plain text (pipes and terminals alike), JSON is the
+contract for programs (document-level token offsets, 0-based, inclusive end), CSV one row per error.
+Impacts are changes of the corpus F1 of `--impact METRIC`, as fractions in JSON/CSV and as points
+(x100) in text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+
+from metrics.errors import (CATEGORIES, Category, ErrorRecord, Mention, count_by_document, count_errors,
+                            counts_to_json, filter_records)
+from metrics.model import MentionType
+
+from .cli import UsageError, load_pair, weights_arg
+
+TYPE_NAMES = {"N": MentionType.NAME, "NAM": MentionType.NAME, "NAME": MentionType.NAME,
+              "M": MentionType.NOMINAL, "NOM": MentionType.NOMINAL, "NOMINAL": MentionType.NOMINAL,
+              "P": MentionType.PRONOUN, "PRO": MentionType.PRONOUN, "PRONOUN": MentionType.PRONOUN}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("key", help="key (gold) file")
+    parser.add_argument("response", help="response (system) file")
+    parser.add_argument("--category", action="append", metavar="C",
+                        help="only these categories (repeat or comma-separate): " + ",".join(c.value for c in CATEGORIES))
+    parser.add_argument("--type", action="append", metavar="T",
+                        help="only mentions of these types (repeat or comma-separate): NAME,NOMINAL,PRONOUN (or N,M,P)")
+    parser.add_argument("--document", action="append", metavar="D", help="only this document (repeatable)")
+    parser.add_argument("--impact", nargs="?", const="conll", metavar="METRIC",
+                        help="price each error and category: change of the corpus F1 of METRIC (default conll) "
+                             "when the fix is applied")
+    parser.add_argument("--sort", choices=("document", "impact"), default="document",
+                        help="order of the listed errors (impact: largest gain first; implies --impact)")
+    parser.add_argument("--limit", type=int, metavar="N", help="list at most N errors (counts cover all)")
+    parser.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+
+
+def _split(values: list[str] | None) -> list[str] | None:
+    if not values:
+        return None
+    return [v.strip() for value in values for v in value.split(",") if v.strip()]
+
+
+def parse_categories(values: list[str] | None) -> list[Category] | None:
+    names = _split(values)
+    if names is None:
+        return None
+    known = {c.value: c for c in CATEGORIES} | {c.value.replace("_", "-"): c for c in CATEGORIES}
+    out = []
+    for name in names:
+        if name.lower() not in known:
+            raise UsageError(f"--category: unknown category {name!r}; choose from {', '.join(c.value for c in CATEGORIES)}")
+        out.append(known[name.lower()])
+    return out
+
+
+def parse_types(values: list[str] | None) -> list[MentionType] | None:
+    names = _split(values)
+    if names is None:
+        return None
+    out = []
+    for name in names:
+        if name.upper() not in TYPE_NAMES:
+            raise UsageError(f"--type: unknown mention type {name!r}; choose from NAME, NOMINAL, PRONOUN")
+        out.append(TYPE_NAMES[name.upper()])
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from metrics.errors import classify_corpus
+    from metrics.scoring import check_metrics
+
+    categories = parse_categories(args.category)
+    types = parse_types(args.type)
+    metric = args.impact if args.impact is not None else ("conll" if args.sort == "impact" else None)
+    if metric is not None:
+        try:
+            check_metrics([metric])
+        except ValueError as exc:
+            raise UsageError(f"--impact: {exc}") from None
+    if args.limit is not None and args.limit < 0:
+        raise UsageError("--limit: must be >= 0")
+    weights = weights_arg(args.weights)
+    corpus = load_pair(args.key, args.response, args.key_format, args.response_format)
+    if args.document:
+        names = {pair.name for pair in corpus.pairs}
+        missing = [d for d in args.document if d not in names]
+        if missing:
+            raise UsageError(f"--document: no document {missing[0]!r} in the key")
+    pairs = [p for p in corpus.pairs if not args.document or p.name in args.document]
+    records = classify_corpus(pairs, weights)
+    selected = filter_records(records, categories, types)
+    category_impact: dict[Category, float] | None = None
+    if metric is not None:
+        from metrics.impact import Pricer
+
+        pricer = Pricer(corpus, metric, weights)
+        selected = pricer.price_records(selected)
+        category_impact = pricer.price_categories(filter_records(records, types=types))
+    listed = sorted(selected, key=lambda r: -(r.impact or 0.0)) if args.sort == "impact" else selected
+    if args.limit is not None:
+        listed = listed[:args.limit]
+    if args.format == "json":
+        text = json.dumps(to_json(listed, selected, metric, weights, category_impact), indent=1) + "\n"
+    elif args.format == "csv":
+        text = render_csv(listed)
+    else:
+        text = render_text(listed, selected, len(pairs), metric, weights, category_impact)
+    from .cmd_score import emit
+
+    emit(text, args.output, inputs=[args.key, args.response])
+    return 0
+
+
+# ------------------------------------------------------------------------------ JSON
+
+
+def to_json(listed: list[ErrorRecord], selected: list[ErrorRecord], metric: str | None, weights,
+            category_impact: dict[Category, float] | None) -> dict:
+    out = {
+        "weights": list(weights),
+        "impact_metric": metric,
+        "errors": [r.to_json() for r in listed],
+        "counts": {
+            "corpus": counts_to_json(count_errors(selected)),
+            "documents": {name: counts_to_json(c) for name, c in count_by_document(selected).items()},
+        },
+    }
+    if category_impact is not None:
+        out["category_impact"] = {c.value: v for c, v in category_impact.items()}
+    return out
+
+
+# ------------------------------------------------------------------------------ CSV
+
+CSV_COLUMNS = ["document", "category", "start", "end", "text", "type", "antecedent_start", "antecedent_end",
+               "antecedent_text", "best_antecedent_start", "best_antecedent_end", "best_antecedent_text",
+               "key_chain", "response_chain", "cost", "impact", "fix"]
+
+
+def _mention_cells(m: Mention | None) -> list:
+    return [m.span[0], m.span[1], m.text] if m else ["", "", ""]
+
+
+def render_csv(records: list[ErrorRecord]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for r in records:
+        writer.writerow([r.document, r.category.value, r.span[0], r.span[1], r.mention.text, r.mention.type.name,
+                         *_mention_cells(r.antecedent), *_mention_cells(r.best_antecedent),
+                         r.key_chain or "", r.response_chain or "",
+                         "" if r.cost is None else repr(r.cost), "" if r.impact is None else repr(r.impact), r.fix])
+    return buffer.getvalue()
+
+
+# ------------------------------------------------------------------------------ text
+
+
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def _mention_text(m: Mention | None, width: int = 28) -> str:
+    if m is None:
+        return "-"
+    return f"{_short(m.text, width)} [{m.span[0]}-{m.span[1]}]"
+
+
+def _points(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:+.3f}"
+
+
+def count_table(selected: list[ErrorRecord], category_impact: dict[Category, float] | None) -> list[str]:
+    """The category x mention type table as aligned lines."""
+    counts = count_errors(selected)
+    header = f"{'category':<17} {'NAME':>6} {'NOMINAL':>8} {'PRONOUN':>8} {'total':>7}"
+    if category_impact is not None:
+        header += f" {'impact':>9}"
+    lines = [header]
+    totals = {t: 0 for t in MentionType}
+    for category in CATEGORIES:
+        row = counts[category]
+        for t, n in row.items():
+            totals[t] += n
+        line = (f"{category.label:<17} {row[MentionType.NAME]:>6} {row[MentionType.NOMINAL]:>8} "
+                f"{row[MentionType.PRONOUN]:>8} {sum(row.values()):>7}")
+        if category_impact is not None:
+            line += f" {_points(category_impact[category]):>9}"
+        lines.append(line)
+    lines.append(f"{'total':<17} {totals[MentionType.NAME]:>6} {totals[MentionType.NOMINAL]:>8} "
+                 f"{totals[MentionType.PRONOUN]:>8} {sum(totals.values()):>7}")
+    return lines
+
+
+def render_text(listed: list[ErrorRecord], selected: list[ErrorRecord], n_documents: int, metric: str | None,
+                weights, category_impact: dict[Category, float] | None) -> str:
+    w = weights
+    lines = [f"{len(selected)} errors in {n_documents} document(s); link weights nam={w.nam:g} nom={w.nom:g} "
+             f"pro={w.pro:g} sing={w.sing:g}"]
+    if metric is not None:
+        lines.append(f"impact: change of the corpus {metric} F1, in points, when the fix is applied "
+                     f"(per error: its fix alone; per category: all its fixes)")
+    lines.append("")
+    lines += count_table(selected, category_impact)
+    lines.append("")
+    if len(listed) < len(selected):
+        lines.append(f"listing {len(listed)} of {len(selected)} errors")
+    columns = ["document", "category", "type", "mention", "antecedent", "best antecedent", "key", "resp", "cost"]
+    if metric is not None:
+        columns.append("impact")
+    rows = []
+    for r in listed:
+        row = [r.document, r.category.label, r.mention.type.letter, _mention_text(r.mention),
+               _mention_text(r.antecedent), _mention_text(r.best_antecedent), r.key_chain or "-",
+               r.response_chain or "-", "-" if r.cost is None else f"{r.cost:g}"]
+        if metric is not None:
+            row.append(_points(r.impact))
+        rows.append(row)
+    lines += align_rows(columns, rows, right={"cost", "impact"})
+    return "\n".join(lines) + "\n"
+
+
+def align_rows(columns: list[str], rows: list[list[str]], right: set[str] = frozenset()) -> list[str]:
+    """Plain-text table: columns padded to their widest cell, two spaces apart."""
+    widths = [max([len(c)] + [len(row[i]) for row in rows]) for i, c in enumerate(columns)]
+
+    def fmt(cells: list[str]) -> str:
+        out = [cell.rjust(w) if col in right else cell.ljust(w) for cell, w, col in zip(cells, widths, columns)]
+        return "  ".join(out).rstrip()
+
+    return [fmt(columns)] + [fmt(row) for row in rows]
