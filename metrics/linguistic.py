@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from metrics.weights import Weights
+from .weights import Weights
 
 TypeCounts = tuple[int, int, int]
 """(number of NAME, NOMINAL, PRONOUN mentions) of a set of mentions; index = MentionType."""

@@ -40,8 +40,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from metrics.heads import DocumentHeads, heads_for
-from metrics.lexicon import (
+from .heads import DocumentHeads, heads_for
+from .lexicon import (
     CALENDAR_NAMES,
     DEMONSTRATIVES,
     DETERMINERS,
@@ -52,7 +52,7 @@ from metrics.lexicon import (
     TITLES,
     WH_PRONOUNS,
 )
-from metrics.model import Document, MentionType, Span
+from .model import Document, MentionType, Span
 
 NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
 
