@@ -28,6 +28,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from metrics.conll import read_conll
+from metrics.readers import read_documents
 from metrics.heads import head_of
 from metrics.mention_types import assign_types
 from metrics.model import Document, MentionType
@@ -195,6 +196,17 @@ def gum(data: Path) -> None:
             head_agree[("simple rule, words only", head_of(plain, span)[0] == gold_head)] += 1
     for title, tally in tallies.items():
         tally.print(title)
+
+    # The whole pipeline on the CoNLL-U file itself: the project's reader (XPOS, UD heads, NEs).
+    conllu = Tally()
+    for doc in read_documents(str(data / "gum-open" / "key.gum.conllu.gz")):
+        ud = ud_docs[bare_name(doc.name)]
+        spans = sorted(set(doc.mentions()))
+        types = typed(doc, spans, conllu)
+        for span in spans:
+            predicted, rule = types[span]
+            conllu.add(rule, predicted, ud_type(ud, span))
+    conllu.print("GUM, key.gum.conllu.gz through metrics.read_documents, vs UD UPOS of UD head")
     agreement.print("GUM, words-only fallback vs the POS rule on the same mentions (agreement; rows = POS rule)")
     print("\n## GUM, head token agreement with the UD head")
     for source in ("parse (Collins rules)", "simple rule, words only"):
