@@ -1,0 +1,95 @@
+"""Head and partial mention matching (CorefUD scorer definitions) as a pre-alignment of the response."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from metrics.matching import match_mentions, mention_alignment
+from metrics.model import Document
+from metrics.readers import read_documents
+from metrics.scoring import prepare
+
+DATA = Path(__file__).resolve().parent / "data" / "formats"
+
+#            0      1      2      3     4      5         6
+WORDS = ["the", "big", "dog", "of", "the", "farmer", "barked"]
+HEADS = [2, 2, 6, 5, 5, 2, -1]  # dog <- the, big; farmer <- of, the; dog <- farmer; barked root
+
+
+def doc(chains: list[list[tuple[int, int]]], heads: list[int] | None = HEADS) -> Document:
+    return Document(name="d", words=WORDS, chains=chains, labels=[str(i) for i in range(len(chains))],
+                    sentence_starts=[0], heads=heads)
+
+
+def test_exact_is_the_identity() -> None:
+    response = doc([[(0, 2)]])
+    assert match_mentions(doc([[(0, 5)]]), response) is response
+    assert mention_alignment(doc([[(0, 5)]]), response, "exact") == {}
+
+
+def test_partial_response_inside_the_key_covering_its_head() -> None:
+    key = doc([[(0, 5), (6, 6)]])
+    assert mention_alignment(key, doc([[(0, 2)]]), "partial") == {(0, 2): (0, 5)}
+    assert mention_alignment(key, doc([[(2, 2)]]), "partial") == {(2, 2): (0, 5)}
+    assert mention_alignment(key, doc([[(3, 5)]]), "partial") == {}  # misses the head "dog"
+    assert mention_alignment(key, doc([[(0, 6)]]), "partial") == {}  # not inside the key mention
+
+
+def test_head_match_needs_the_same_head_word() -> None:
+    key = doc([[(0, 5)]])
+    assert mention_alignment(key, doc([[(2, 3)]]), "head") == {(2, 3): (0, 5)}  # head dog, overlap
+    assert mention_alignment(key, doc([[(0, 6)]]), "head") == {}  # head "barked"
+    assert mention_alignment(key, doc([[(4, 5)]]), "head") == {}  # head "farmer"
+
+
+def test_one_to_one_the_closest_match_wins() -> None:
+    key = doc([[(0, 5)]])
+    assert mention_alignment(key, doc([[(1, 2)], [(0, 2)]]), "partial") == {(0, 2): (0, 5)}
+    # two key mentions headed by "dog": the response goes to the proportionally closer one
+    key = doc([[(0, 2)], [(1, 2)]])
+    assert mention_alignment(key, doc([[(2, 2)]]), "partial") == {(2, 2): (1, 2)}
+
+
+def test_ties_go_to_the_key_mention_that_starts_first() -> None:
+    key = doc([[(0, 2)], [(2, 4)]])  # both headed by "dog", both 3 words
+    assert mention_alignment(key, doc([[(2, 2)]]), "partial") == {(2, 2): (0, 2)}
+
+
+def test_exact_spans_align_before_partial_ones() -> None:
+    key = doc([[(0, 5)]])
+    response = doc([[(0, 2), (0, 5)]])
+    assert mention_alignment(key, response, "partial") == {}
+    assert match_mentions(key, response, "partial") is response
+
+
+def test_rewriting_keeps_chain_and_mention_order() -> None:
+    key = doc([[(0, 5), (6, 6)]])
+    response = doc([[(6, 6), (0, 2)], [(3, 3)]])
+    matched = match_mentions(key, response, "partial")
+    assert matched.chains == [[(6, 6), (0, 5)], [(3, 3)]]
+    assert response.chains == [[(6, 6), (0, 2)], [(3, 3)]]  # the input is not modified
+
+
+def test_response_without_syntax_uses_the_key_heads() -> None:
+    key = doc([[(0, 5)]])
+    response = doc([[(2, 3)]], heads=None)
+    assert mention_alignment(key, response, "head") == {(2, 3): (0, 5)}
+
+
+def test_unknown_mode() -> None:
+    with pytest.raises(ValueError, match="unknown mention matching"):
+        mention_alignment(doc([]), doc([]), "fuzzy")
+
+
+def test_partial_matching_raises_mention_recall_on_real_output() -> None:
+    """xrenner's GUM output: some mentions are shorter than the key's; partial matching credits them."""
+    keys = read_documents(str(DATA / "gum2.conllu"))
+    responses = read_documents(str(DATA / "gum2.response.conll"))
+    pairs = list(zip(keys, responses))
+    exact = prepare(keys, responses).score(metrics=["mentions"]).micro["mentions"]
+    partial = prepare(keys, [match_mentions(k, r, "partial") for k, r in pairs]).score(metrics=["mentions"]).micro["mentions"]
+    head = prepare(keys, [match_mentions(k, r, "head") for k, r in pairs]).score(metrics=["mentions"]).micro["mentions"]
+    assert exact.recall_num < partial.recall_num <= head.recall_num
+    assert partial.recall_den == exact.recall_den and partial.precision_den == exact.precision_den
