@@ -34,9 +34,12 @@ MISSING = {"", "_", "-"}
 """Column values meaning "no annotation" (LitBank fills every column with `_`)."""
 
 PUNCT_TAGS = {",", ".", ":", "``", "''", "-LRB-", "-RRB-", "HYPH", "NFP", "$", "#"}
-CUT_TAGS = {"IN", "TO", "WDT", "WP", "WP$", "WRB", ",", ":", "-LRB-", "VBG", "VBN", "VBD", "VBZ", "VBP", "MD"}
+CUT_TAGS = {"IN", "TO", "WDT", "WP", "WP$", "WRB", ",", ":", "-LRB-"}
 """POS tags that end a noun phrase's pre-head part in the simple rule (prepositions, relatives,
-punctuation, verbs of reduced relatives)."""
+punctuation): "many of them", "the man who came"."""
+CLAUSE_TAGS = {"VBG", "VBN", "VBD", "VBZ", "VBP", "VB", "MD", "PRP"}
+"""Tags that end it only after a noun (reduced relatives, "the book he wrote"), since before a noun
+they are modifiers ("the running man")."""
 CUT_WORDS = {
     "of", "in", "on", "at", "with", "from", "to", "by", "for", "about", "into", "onto", "upon", "over",
     "under", "after", "before", "between", "among", "through", "during", "without", "within", "like",
@@ -230,17 +233,21 @@ class DocumentHeads:
 
     def _simple(self, start: int, end: int) -> int:
         """Last token before the first cut word (after the first token), trailing punctuation and
-        possessive markers skipped; else the last token.  With POS tags, a cut counts only after
-        a noun ("the running man": "running" does not cut) and the head is the last noun-like
-        token before it."""
+        possessive markers skipped; else the last token.  With POS tags, the last noun-like token
+        before the cut (else the token just before it), where verbs and personal pronouns cut
+        only after a noun."""
         words, pos = self.words, self.pos
         last = end
         if pos is not None:
             noun = -1
             for t in range(start, end + 1):
-                if pos[t] in CUT_TAGS and noun >= 0:
+                if t > start and pos[t] in CUT_TAGS:
+                    if noun < 0:
+                        noun = t - 1
                     break
-                if pos[t][:2] in ("NN", "PR", "CD", "WP"):
+                if noun >= 0 and pos[t] in CLAUSE_TAGS:
+                    break
+                if pos[t][:2] == "NN" or pos[t] in ("PRP", "CD", "WP"):
                     noun = t
             if noun >= 0:
                 last = noun

@@ -108,6 +108,13 @@ def test_simple_rule_with_pos_but_no_syntax() -> None:
     assert head_of(doc, (0, 4)) == (2, "rule")  # "running" does not cut: no noun before it
     assert head_of(doc, (6, 8)) == (7, "rule")  # possessive marker skipped
     assert head_of(doc, (6, 9)) == (9, "rule")
+    clause = Document("clause", ["the", "book", "he", "wrote"], [], sentence_starts=[0], pos=["DT", "NN", "PRP", "VBD"])
+    assert head_of(clause, (0, 3)) == (1, "rule")
+    his = Document("his", ["his", "pioneering", "work"], [], sentence_starts=[0], pos=["PRP$", "VBG", "NN"])
+    assert head_of(his, (0, 2)) == (2, "rule")
+    assert head_of(his, (0, 0)) == (0, "rule")
+    many = Document("many", ["many", "of", "them"], [], sentence_starts=[0], pos=["JJ", "IN", "PRP"])
+    assert head_of(many, (0, 2)) == (0, "rule")
     assert assign_types(doc, [(6, 6), (0, 2)]) == {(6, 6): (PRONOUN, "pos"), (0, 2): (NOMINAL, "pos")}
 
 
