@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from metrics.conll import read_conll
 from metrics.heads import head_of, heads_for
 from metrics.mention_types import assign_types
 from metrics.model import Document, MentionType
@@ -202,3 +206,49 @@ def test_span_outside_the_document() -> None:
     assert assign_types(doc, [(n - 1, n), (n + 3, n + 4)]) == {(n - 1, n): (NOMINAL, "no tokens"), (n + 3, n + 4): (NOMINAL, "no tokens")}
     with pytest.raises(ValueError, match="not within"):
         head_of(doc, (n, n))
+
+
+# ------------------------------------------------------------------------------------- real text
+
+SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "gum" / "key.gum.conll"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_every_span_of_a_real_document_has_its_head_inside(data: st.DataObject) -> None:
+    """Any span (constituent or not) of a real parsed document, with each source of heads."""
+    doc = _sample_documents()[data.draw(st.integers(0, 1))]
+    source = data.draw(st.sampled_from(["parse", "rule with pos", "rule"]))
+    if source == "rule with pos":
+        doc = dataclasses.replace(doc, parse=None)
+    elif source == "rule":
+        doc = dataclasses.replace(doc, parse=None, pos=None, lemmas=None, named_entities=None)
+    start = data.draw(st.integers(0, len(doc.words) - 1))
+    end = data.draw(st.integers(start, min(start + 30, len(doc.words) - 1)))
+    head, rule = head_of(doc, (start, end))
+    assert start <= head <= end
+    assert rule == ("parse" if source == "parse" else "rule")
+
+
+def test_real_document_mentions_are_typed_from_their_heads() -> None:
+    doc = _sample_documents()[0]
+    spans = sorted(set(doc.mentions()))
+    types = assign_types(doc, spans)
+    assert set(types) == set(spans)
+    for span, (mention_type, rule) in types.items():
+        head, _ = head_of(doc, span)
+        tag = doc.pos[head]
+        if rule == "pos":
+            expected = PRONOUN if tag in ("PRP", "PRP$", "WP", "WP$") else NAME if tag in ("NNP", "NNPS") else NOMINAL
+            assert mention_type == expected, (span, doc.words[span[0] : span[1] + 1])
+    # Every type occurs in a real biography.
+    assert {t for t, _ in types.values()} == {NAME, NOMINAL, PRONOUN}
+
+
+_documents: list[Document] = []
+
+
+def _sample_documents() -> list[Document]:
+    if not _documents:
+        _documents.extend(read_conll(str(SAMPLE)))
+    return _documents
