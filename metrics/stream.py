@@ -11,8 +11,6 @@ the result is identical for every `jobs` value.
 
 from __future__ import annotations
 
-import mmap
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,7 +19,7 @@ from .conll import parse_conll
 from .model import Document, InputError
 from .weights import W4, Weights
 
-_BEGIN = re.compile(rb"^#[ \t]*begin document (.*?)\r?$", re.M)
+_BEGIN = re.compile(rb"^#[ \t]*begin document (.*?)\r?$")
 
 
 @dataclass(frozen=True)
@@ -35,30 +33,30 @@ class Slice:
 
 
 def index_conll(path: str) -> list[Slice]:
-    """Byte ranges of the documents of an uncompressed CoNLL-2012 file, without parsing it."""
+    """Byte ranges of the documents of an uncompressed CoNLL-2012 file, without parsing it.
+
+    A buffered scan of the lines (not a memory map, whose touched pages would count as the
+    process's memory on a multi-gigabyte corpus).
+    """
     try:
         handle = open(path, "rb")
     except OSError as exc:
         raise InputError(path, None, f"cannot open: {exc.strerror or exc}") from None
+    starts: list[tuple[str, int, int]] = []
+    seen: dict[str, int] = {}
+    offset = 0
     with handle:
-        size = os.fstat(handle.fileno()).st_size
-        if size == 0:
-            raise InputError(path, None, "empty file: not a CoNLL-2012 coreference file")
-        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            starts: list[tuple[str, int, int]] = []
-            line, pos = 1, 0
-            seen: dict[str, int] = {}
-            for m in _BEGIN.finditer(data):
-                line += data[pos:m.start()].count(b"\n")
-                pos = m.start()
+        for line_no, raw in enumerate(handle, start=1):
+            if raw.startswith(b"#") and (m := _BEGIN.match(raw.rstrip(b"\n"))):
                 name = m.group(1).decode("utf-8", errors="replace").rstrip()
                 if name in seen:
-                    raise InputError(path, line, f"document {name!r} appears twice (also on line {seen[name]})")
-                seen[name] = line
-                starts.append((name, m.start(), line))
+                    raise InputError(path, line_no, f"document {name!r} appears twice (also on line {seen[name]})")
+                seen[name] = line_no
+                starts.append((name, offset, line_no))
+            offset += len(raw)
     if not starts:
         raise InputError(path, None, "no '#begin document' found: not a CoNLL-2012 coreference file")
-    ends = [s for _, s, _ in starts[1:]] + [size]
+    ends = [s for _, s, _ in starts[1:]] + [offset]
     return [Slice(name, start, end, line) for (name, start, line), end in zip(starts, ends)]
 
 
