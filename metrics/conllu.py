@@ -261,9 +261,14 @@ class _DocumentBuilder:
         """Proper-noun-headed mentions as NE spans labelled by their entity's etype."""
         seen: set[tuple[int, int, str]] = set()
         spans: list[tuple[int, int, str]] = []
+        propn_before = [0]  # proper nouns before each token: spans without one need no head search
+        for upos in self.upos:
+            propn_before.append(propn_before[-1] + (upos == "PROPN"))
         for chain, eid in zip(self.chains, self.labels):
             label = ETYPE_TO_NE.get(self.etypes.get(eid, ""), "MISC")
             for start, end in chain:
+                if propn_before[end + 1] == propn_before[start]:
+                    continue
                 head, _ = head_of(doc, (start, end))
                 if self.upos[head] == "PROPN" and (start, end, label) not in seen:
                     seen.add((start, end, label))
