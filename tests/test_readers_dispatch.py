@@ -104,3 +104,24 @@ def test_token_alignment_check() -> None:
     with pytest.raises(InputError) as info:
         check_tokens_align(key, doc(["a"], "r.jsonl"))
     assert info.value.path == "r.jsonl" and "key.conll" in info.value.message and "1 tokens" in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "line"),
+    [
+        ("bad.conllu", "# newdoc id = d\n1\tx\tx\tNOUN\t_\t_\t0\troot\t_\tEntity=e1)\n\n", 2),
+        ("bad.jsonl", '{"doc_key": "d", "sentences": [["x"]], "clusters": [[[0, 0]]]}\n{"doc_key": \n', 2),
+        ("bad2.jsonl", '{"doc_key": "d", "sentences": [["x"]], "clusters": [[[0, 5]]]}\n', 1),
+    ],
+)
+def test_cli_reports_malformed_inputs_in_one_located_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          name: str, text: str, line: int) -> None:
+    from workbench.cli import main
+
+    bad = tmp_path / name
+    bad.write_text(text, encoding="utf-8")
+    key = copy(tmp_path, "gum2.conll", "key.conll")
+    assert main(["score", key, str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"corefwb: error: {bad}:{line}: ")
