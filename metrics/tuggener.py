@@ -17,15 +17,16 @@ wl counts in both, so that a mention linked wrongly is neither "not found" nor "
   a nominal antecedent that is not a non-first key mention is fp.
 - "anchor_ed", "anchor_em", "anchor" (section 3.3, Table 2): for query-driven tasks.  A chain's
   anchor is its first nominal mention.  ED: a key chain is tp when its anchor is in a response
-  chain, else fn (a chain without a nominal has no anchor: fn); a response chain whose anchor is in
-  no key chain (or that has none) is fp.  EM: for each key chain aligned to the response chain
+  chain, else fn; a response chain whose anchor is in no key chain is fp.  A chain without a
+  nominal has no anchor and is skipped on either side, as in section 3.2 (Table 2 read literally
+  would count it fn / fp, so that even the key scored against itself would fall short of 1).  EM: for each key chain aligned to the response chain
   holding its anchor, its mentions in that chain are tp, the others fn, and that chain's mentions
   outside the key chain fp.  "anchor" is F-phi, the harmonic mean of the ED and EM F-scores.
 
 Singleton chains are skipped on both sides (footnote 1: no application gains from them).  Each
 span counts once per side (a span listed twice keeps the chain v8.01 keeps, see metrics.errors).
-Counts are kept per mention type of the judged mention (the anchor's for ED; a chain without
-anchor counts under its first mention's type) so the breakdown and the totals come from one pass.
+Counts are kept per mention type of the judged mention (the anchor's for ED), so the breakdown and
+the totals come from one pass.
 """
 
 from __future__ import annotations
@@ -193,9 +194,11 @@ def _anchors(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType], ad
     for k in sorted(key_multi):
         chain = kv.chains[k]
         anchor = _anchor(chain, types)
-        r = rv.chain_of.get(anchor) if anchor is not None else None
+        if anchor is None:
+            continue
+        r = rv.chain_of.get(anchor)
         if r is None or r not in resp_multi:
-            add_ed(anchor if anchor is not None else chain[0], _FN)
+            add_ed(anchor, _FN)
             continue
         add_ed(anchor, _TP)
         for span in chain:
@@ -206,8 +209,8 @@ def _anchors(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType], ad
     for r in sorted(resp_multi):
         chain = rv.chains[r]
         anchor = _anchor(chain, types)
-        if anchor is None or kv.chain_of.get(anchor) not in key_multi:
-            add_ed(anchor if anchor is not None else chain[0], _FP)
+        if anchor is not None and kv.chain_of.get(anchor) not in key_multi:
+            add_ed(anchor, _FP)
 
 
 def totals(breakdown: Breakdown) -> dict[str, Tally]:
