@@ -97,10 +97,6 @@ class _DocumentBuilder:
         self.discontinuous_line = 0
         self.zero_line = 0
 
-    @property
-    def n_tokens(self) -> int:
-        return len(self.words)
-
     def _chain(self, eid: str) -> int:
         index = self.chain_of.get(eid)
         if index is None:
@@ -209,35 +205,35 @@ class _DocumentBuilder:
             return None
         return (start, end)
 
-    def finish(self, lineno: int, warnings: list[str] | None) -> Document:
+    def finish(self, lineno: int) -> Document:
         for eid, stack in self.open.items():
             if stack:
                 raise InputError(self.path, lineno, f"mention ({eid} opened on line {stack[-1][1]} is never closed in document {self.name!r}")
         for eid, starts in self.pending.items():
             if starts:
                 raise InputError(self.path, lineno, f"discontinuous mention of {eid} in document {self.name!r} lacks its last part")
-        if warnings is not None:
-            if self.discontinuous_line:
-                warnings.append(f"{self.path}:{self.discontinuous_line}: discontinuous mention read as the span from its first to its last word (first such mention)")
-            if self.zero_line:
-                warnings.append(f"{self.path}:{self.zero_line}: mention made only of empty nodes (a zero) dropped: it has no token span (first such mention)")
         rows = self.rows
         self.upos = upos = [c[3] for c in rows]
         xpos = [c[4] for c in rows]
         lemmas = [c[2] for c in rows]
         heads: list[int] | None = []
+        starts = self.sentence_starts
+        sentence_end = dict(zip(starts, starts[1:] + [len(rows)]))
         for i, cols in enumerate(rows):
             head = cols[6]
             if head.isdigit():
-                heads.append(self.token_sentence[i] + int(head) - 1 if head != "0" else -1)
+                start = self.token_sentence[i]
+                if head == "0":
+                    heads.append(-1)
+                elif start + int(head) - 1 < sentence_end[start]:
+                    heads.append(start + int(head) - 1)
+                else:
+                    raise InputError(self.path, self.token_lines[i], f"HEAD {head} is not a word of this sentence")
             elif head == "_":
                 heads = None
                 break
             else:
                 raise InputError(self.path, self.token_lines[i], f"HEAD {head!r} is neither a number nor '_'")
-        if heads is not None and any(not -1 <= h < len(rows) for h in heads):
-            bad = next(i for i, h in enumerate(heads) if not -1 <= h < len(rows))
-            raise InputError(self.path, self.token_lines[bad], f"HEAD {rows[bad][6]} is not a word of this sentence")
         xpos_ptb = all(x in PTB_TAGS for x in xpos if x != "_") and any(x != "_" for x in xpos)
         if xpos_ptb:
             pos = xpos
@@ -287,12 +283,15 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
         if default_name.endswith(suffix):
             default_name = default_name[: -len(suffix)]
     current: _DocumentBuilder | None = None
+    discontinuous_line = zero_line = 0
 
     def finish(lineno: int) -> None:
-        nonlocal current
+        nonlocal current, discontinuous_line, zero_line
         if current is not None:
             if current.words or current.chains:
-                documents.append(current.finish(lineno, warnings))
+                documents.append(current.finish(lineno))
+                discontinuous_line = discontinuous_line or current.discontinuous_line
+                zero_line = zero_line or current.zero_line
             current = None
 
     for lineno, raw in enumerate(lines, start=1):
@@ -339,6 +338,11 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
         elif "-" not in ident:
             raise InputError(path, lineno, f"ID {ident!r} is not a word number, a range (1-2) or an empty node (1.1)")
     finish(len(lines))
+    if warnings is not None:
+        if discontinuous_line:
+            warnings.append(f"{path}:{discontinuous_line}: discontinuous mentions are read as the span from their first to their last word (first such mention)")
+        if zero_line:
+            warnings.append(f"{path}:{zero_line}: mentions made only of empty nodes (zeros) are dropped: they have no token span (first such mention)")
     return documents
 
 

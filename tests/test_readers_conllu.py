@@ -205,3 +205,19 @@ def test_gum_excerpt_equals_its_conll_version() -> None:
         assert u.heads is not None and len(u.heads) == u.n_tokens
     # GUM's own counts (docs.tsv): 102 mentions / 64 entities and 178 / 105
     assert [(len(d.mentions()), len(d.chains)) for d in conllu] == [(102, 64), (178, 105)]
+
+
+def test_head_pointing_into_the_next_sentence_is_an_error(tmp_path: Path) -> None:
+    path = write(tmp_path, HEADER + [row("1", "x", head="2"), "", row("1", "y"), ""])
+    with pytest.raises(InputError, match="HEAD 2 is not a word of this sentence") as info:
+        read_conllu(path)
+    assert info.value.line == 3
+
+
+def test_discontinuity_warning_comes_once_per_file(tmp_path: Path) -> None:
+    one = [row("1", "a", "Entity=(e1[1/2]-x-1)"), row("2", "b"), row("3", "c", "Entity=(e1[2/2]-x-1)"), ""]
+    lines = ["# newdoc id = a", *HEADER[1:], *one, "# newdoc id = b", *one]
+    warnings: list[str] = []
+    docs = read_conllu(write(tmp_path, lines), warnings)
+    assert [d.chains for d in docs] == [[[(0, 2)]], [[(0, 2)]]]
+    assert len(warnings) == 1
