@@ -1,0 +1,123 @@
+"""Impact: the fast path (rescore only the chain components a fix reaches) equals rescoring the
+whole corpus with the fixed response, for every metric, on random corpora and on the samples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import Pair, computed_metrics, corpora, weights
+
+import metrics
+from metrics.errors import Category, classify_corpus, classify_pair
+from metrics.fixes import apply_fixes, apply_records, fix_of
+from metrics.impact import Pricer, parts_of
+from metrics.scoring import prepare
+from metrics.weights import W4, Weights
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+METRICS = computed_metrics()
+
+
+def value(result, metric: str) -> float:
+    return result.micro[metric].f1
+
+
+def full_rescore(keys, responses, index: int, fixed, w: Weights, metric: str) -> float:
+    """Change of the corpus F1 computed the slow, obvious way: score both corpora whole."""
+    before = prepare(keys, responses).score(w, parts_of(metric) + ((metric,) if metric == "conll" else ()))
+    changed = list(responses)
+    position = next(i for i, r in enumerate(responses) if r.name == keys[index].name)
+    changed[position] = fixed
+    after = prepare(keys, changed).score(w, parts_of(metric) + ((metric,) if metric == "conll" else ()))
+    return value(after, metric) - value(before, metric)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), weights(), st.sampled_from(METRICS), st.data())
+def test_error_impact_equals_full_rescoring(corpus: list[Pair], w: Weights, metric: str, data) -> None:
+    keys = [p.key for p in corpus]
+    responses = [p.response for p in corpus]
+    prepared = prepare(keys, responses)
+    records = classify_corpus(prepared.pairs, w)
+    if not records:
+        return
+    pricer = Pricer(prepared, metric, w)
+    for record in data.draw(st.lists(st.sampled_from(records), max_size=4, unique=True)):
+        i = pricer.index[record.document]
+        priced = pricer.price_records([record])[0].impact
+        fixed = apply_fixes(keys[i], prepared.pairs[i].response, [fix_of(record)])
+        assert priced == pytest.approx(full_rescore(keys, responses, i, fixed, w, metric), abs=1e-9)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(duplicates=True, key_duplicates=False), st.sampled_from(("conll", "lceafe", "mentions", "lea")))
+def test_impact_exact_with_repeated_response_spans(corpus: list[Pair], metric: str) -> None:
+    keys = [p.key for p in corpus]
+    responses = [p.response for p in corpus]
+    prepared = prepare(keys, responses)
+    pricer = Pricer(prepared, metric, W4)
+    for record in classify_corpus(prepared.pairs, W4)[:5]:
+        i = pricer.index[record.document]
+        fixed = apply_fixes(keys[i], prepared.pairs[i].response, [fix_of(record)])
+        assert pricer.price(i, [fix_of(record)]) == pytest.approx(
+            full_rescore(keys, responses, i, fixed, W4, metric), abs=1e-9)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), st.sampled_from(list(Category)))
+def test_category_impact_applies_all_its_fixes(corpus: list[Pair], category: Category) -> None:
+    keys = [p.key for p in corpus]
+    responses = [p.response for p in corpus]
+    prepared = prepare(keys, responses)
+    records = classify_corpus(prepared.pairs, W4)
+    pricer = Pricer(prepared, "conll", W4)
+    fixed_responses = []
+    for pair in prepared.pairs:
+        mine = [r for r in records if r.document == pair.name and r.category is category]
+        fixed_responses.append(apply_records(pair.key, pair.response, mine))
+    before = prepare(keys, responses).score(W4, ("muc", "bcub", "ceafe", "conll")).micro["conll"].f1
+    after = prepare(keys, fixed_responses).score(W4, ("muc", "bcub", "ceafe", "conll")).micro["conll"].f1
+    assert pricer.price_category(records, category) == pytest.approx(after - before, abs=1e-9)
+
+
+def test_chen_ng_response_e_impacts() -> None:
+    """Response (e): moving S_you (with its wrong link g) to Jerusalem's chain gives the key, so the
+    fix of g, of any of its suboptimal links, and of each category, brings CoNLL F1 to 1."""
+    key = metrics.read_documents(str(SAMPLES / "chen-ng" / "key.conll"))
+    resp = metrics.read_documents(str(SAMPLES / "chen-ng" / "response-e.conll"))
+    prepared = prepare(key, resp)
+    pricer = Pricer(prepared, "conll")
+    base = prepared.score(W4, ("muc", "bcub", "ceafe", "conll")).micro["conll"].f1
+    assert pricer.value == pytest.approx(base)
+    records = pricer.price_records(classify_pair(prepared.pairs[0]))
+    for r in records:
+        assert r.impact == pytest.approx(1.0 - base)
+    assert pricer.price_category(records, Category.WRONG_LINK) == pytest.approx(1.0 - base)
+    assert pricer.price_category(records, Category.FALSE_NEW) == 0.0
+
+
+def test_lmetric_impact_sees_suboptimal_links() -> None:
+    """Response (b): fixing a suboptimal link leaves MUC unchanged (the same links, other
+    antecedents) but raises LMUC (Chen & Ng's point)."""
+    key = metrics.read_documents(str(SAMPLES / "chen-ng" / "key.conll"))
+    resp = metrics.read_documents(str(SAMPLES / "chen-ng" / "response-b.conll"))
+    prepared = prepare(key, resp)
+    records = classify_pair(prepared.pairs[0])
+    c = next(r for r in records if r.category is Category.SUBOPTIMAL_LINK and r.mention.text == "I")
+    # c's fix moves {he, I} to Jesus' chain: it also fixes b (false new), so MUC gains too; the
+    # suboptimal links of S_you, moved to Jerusalem with "it", raise LMUC more than MUC.
+    g = next(r for r in records if r.category is Category.SUBOPTIMAL_LINK and r.span == (21, 21))
+    assert Pricer(prepared, "lmuc").price_records([g])[0].impact > Pricer(prepared, "muc").price_records([g])[0].impact
+    assert Pricer(prepared, "muc").price_records([c])[0].impact > 0
+
+
+def test_unknown_metric() -> None:
+    with pytest.raises(ValueError):
+        parts_of("f1")
+
+
+def test_conll_parts() -> None:
+    assert parts_of("conll") == ("muc", "bcub", "ceafe") and parts_of("lceafe") == ("lceafe",)
