@@ -184,12 +184,16 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self.weights = self.options.weights
         self.corpus: Any = None
         self.result: Any = None
-        self.previous_micro: dict[str, Any] | None = None
+        self.start_micro: dict[str, Any] | None = None
+        """Corpus scores under the starting weights: the ΔF column compares against them."""
         self.errors: dict[str, list[ErrorRow]] | None = None
         self.doc_index = 0
         self.mode_index = MODES.index("both")
         self.selected_error: ErrorRow | None = None
         self._edit_started = 0.0
+        self.last_rescore_seconds = 0.0
+        self.settled_weights: Weights | None = None
+        """The weights whose scores and errors are all on screen (tests and benchmarks wait on it)."""
         self.register_theme(DARK)
         self.register_theme(LIGHT)
         self.theme = "corefwb-dark"
@@ -290,16 +294,15 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
     def _rescored(self, message: Rescored) -> None:
         if message.weights != self.weights:
             return
-        if self.result is not None:
-            self.previous_micro = self.result.micro
+        if self.start_micro is None:
+            self.start_micro = message.result.micro
         self.result = message.result
         self.query_one("#progress", ProgressBar).display = False
         self._refresh_documents()
         self._show_scores()
+        self.last_rescore_seconds = message.seconds
         w = message.weights
-        self.query_one(ScoresPanel).set_status(
-            f"W = ({w.nam:g}, {w.nom:g}, {w.pro:g}, {w.sing:g})  scored in {1000 * message.seconds:.0f} ms"
-        )
+        self.query_one(ScoresPanel).set_status(f"scored with W = ({w.nam:g}, {w.nom:g}, {w.pro:g}, {w.sing:g})")
         self._status()
 
     @on(ErrorsReady)
@@ -307,6 +310,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         if message.weights != self.weights:
             return
         self.errors = message.errors
+        self.settled_weights = message.weights
         self._refresh_documents()
         self._show_errors()
 
@@ -360,7 +364,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
             return
         name = self.corpus.pairs[self.doc_index].name
         document = dict(self.result.documents).get(name)
-        self.query_one(ScoresPanel).show_scores(score_lines(document, self.result.micro), self.previous_micro)
+        self.query_one(ScoresPanel).show_scores(score_lines(document, self.result.micro), self.start_micro)
         self.query_one(ScoresPanel).border_title = f"scores: {short_name(name)} / corpus"
 
     def _show_errors(self) -> None:

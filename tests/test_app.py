@@ -1,0 +1,311 @@
+"""Pilot tests of the workbench flows, run as a user would drive them (keys, clicks, typing)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from rich.console import Console
+from app_support import ESCAPE_TOKEN, MARKUP_TOKEN, ROOT, SAMPLE_KEY, SAMPLE_RESPONSE, hostile_pair, pilot_test, settle
+from textual.widgets import DataTable, Input, Select
+
+from metrics.weights import PRESETS, W4
+from workbench.app import Options, Workbench
+from workbench.ui_panels import ErrorPanel
+from workbench.ui_text import DocumentText
+
+SIZE = (160, 48)
+
+
+@pytest.fixture(autouse=True)
+def _terminal(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
+    monkeypatch.chdir(ROOT)
+
+
+def sample_app(**options) -> Workbench:
+    return Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, Options(**options))
+
+
+def cell(table: DataTable, row_key: str, column: int) -> str:
+    return str(table.get_row(row_key)[column]).strip()
+
+
+def screen_lines(text: DocumentText) -> list[str]:
+    return [text.render_line(y).text for y in range(text.scrollable_content_region.height)]
+
+
+@pilot_test
+async def test_loads_sample_and_shows_scores():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert [pair.name for pair in app.corpus.pairs] == ["(GUM_bio_moreau); part 000", "(GUM_news_korea); part 000"]
+        scores = app.query_one("#scores", DataTable)
+        corpus_conll = app.result.micro["conll"].f1
+        assert cell(scores, "conll", 6) == f"{100 * corpus_conll:.1f}"
+        documents = app.query_one("#documents", DataTable)
+        assert documents.row_count == 2
+        # worst document first
+        assert "GUM_news_korea" in str(documents.get_row_at(0)[0])
+        assert app.errors is not None and app.errors[app.corpus.pairs[0].name]
+
+
+@pilot_test
+async def test_weight_edit_rescores_lmetrics_only():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        scores = app.query_one("#scores", DataTable)
+        before_lmuc, before_muc = cell(scores, "lmuc", 6), cell(scores, "muc", 6)
+        before = app.result.micro["lmuc"].f1
+        box = app.query_one("#w-nom", Input)
+        box.focus()
+        box.value = ""
+        await pilot.press("0", ".", "1")
+        await settle(app, pilot)
+        assert app.weights == W4._replace(nom=0.1)
+        assert app.result.micro["lmuc"].f1 != before
+        assert cell(scores, "lmuc", 6) != before_lmuc
+        assert cell(scores, "muc", 6) == before_muc  # W does not touch the OMetrics
+        assert cell(scores, "lmuc", 7) != ""  # the change is shown
+
+
+@pilot_test
+async def test_preset_button_rescores():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.click("#preset-W1")
+        await settle(app, pilot)
+        assert app.weights == PRESETS["W1"]
+        assert app.query_one("#w-sing", Input).value == "1e-20"
+        assert app.result.weights == PRESETS["W1"]
+
+
+@pilot_test
+async def test_newer_edit_wins():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for preset in ("W1", "W2", "W3", "W5"):
+            app.rescore(PRESETS[preset])
+        await settle(app, pilot)
+        assert app.result.weights == PRESETS["W5"]
+        assert app.settled_weights == PRESETS["W5"]
+
+
+@pilot_test
+async def test_selecting_an_error_jumps_the_text_to_it():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        text = app.query_one(DocumentText)
+        assert text.scroll_y == 0
+        table = app.query_one("#errors", DataTable)
+        table.focus()
+        table.move_cursor(row=table.row_count - 1)  # the last error of the longest document
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        row = app.query_one(ErrorPanel).shown[-1]
+        assert app.selected_error == row
+        line = text.line_of_token(row.mention.span[0])
+        assert line > text.scrollable_content_region.height  # it was off screen before
+        assert text.scroll_y <= line < text.scroll_y + text.scrollable_content_region.height
+        assert app.focused is text
+        visible = "".join(screen_lines(text))
+        assert row.mention.text.split()[0] in visible
+
+
+@pilot_test
+async def test_next_error_key_moves_selection():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        first = app.selected_error
+        await pilot.press("n")
+        assert app.selected_error is not None and app.selected_error != first
+        await pilot.press("p")
+        assert app.selected_error == first
+
+
+@pilot_test
+async def test_switch_document():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        text = app.query_one(DocumentText)
+        assert "Jeanne" in screen_lines(text)[0]
+        await pilot.press("ctrl+down")
+        await pilot.pause()
+        assert app.doc_index == 1
+        assert "Jeanne" not in screen_lines(text)[0]
+        errors = app.query_one(ErrorPanel)
+        assert errors.rows == app.errors[app.corpus.pairs[1].name]
+        assert "GUM_news_korea" in str(app.query_one("#status").render())
+
+
+@pilot_test
+async def test_filter_documents_by_name():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await pilot.press(*"korea")
+        await pilot.pause()
+        table = app.query_one("#documents", DataTable)
+        assert table.row_count == 1
+        assert app.doc_index == 1
+
+
+@pilot_test
+async def test_filter_errors_by_category_and_type():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(ErrorPanel)
+        everything = len(panel.rows)
+        app.query_one("#error-category", Select).value = "false_new"
+        await pilot.pause()
+        assert 0 < len(panel.shown) < everything
+        assert {row.category for row in panel.shown} == {"false_new"}
+        app.query_one("#error-type", Select).value = "NAME"
+        await pilot.pause()
+        assert panel.shown and all(row.mention.type.name == "NAME" for row in panel.shown)
+        assert app.query_one("#errors", DataTable).row_count == len(panel.shown)
+
+
+@pilot_test
+async def test_sort_errors_by_impact_toggles():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.query_one("#errors", DataTable).focus()
+        await pilot.press("i")
+        panel = app.query_one(ErrorPanel)
+        assert panel.by_impact
+        impacts = [abs(row.impact) for row in panel.shown if row.impact is not None]
+        assert impacts == sorted(impacts, reverse=True)
+
+
+@pilot_test
+async def test_views_and_modes():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        assert app.query_one("#centre").current == "chains"
+        chains = str(app.query_one("#key-chains-text").render())
+        assert "K1" in chains
+        await pilot.press("f2")
+        text = app.query_one(DocumentText)
+        assert text.mode == "both" and "/" in screen_lines(text)[0]
+        await pilot.press("f4")
+        assert text.mode == "key"
+        assert "]N1" in screen_lines(text)[0] and "/" not in screen_lines(text)[0].split("]N1")[1][:2]
+
+
+@pilot_test
+async def test_help_and_palette():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f1")
+        assert type(app.screen).__name__ == "HelpScreen"
+        console = Console(width=120, file=io.StringIO())
+        console.print(app.screen._help_table())
+        shown = console.file.getvalue()
+        assert "Next error" in shown and "ctrl+p" in shown and "Sort" not in shown  # focused: text, not the list
+        await pilot.press("escape")
+        assert type(app.screen).__name__ != "HelpScreen"
+        await pilot.press("ctrl+p")
+        await pilot.press(*"chains view")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.query_one("#centre").current == "chains"
+
+
+@pilot_test
+async def test_theme_toggle_keeps_type_colours_as_variables():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        dark = dict(app.theme_variables)
+        await pilot.press("f10")
+        assert app.theme == "corefwb-light"
+        assert app.theme_variables["type-name"] != dark["type-name"]
+
+
+@pilot_test
+async def test_export_corpus_json_csv_markdown(tmp_path):
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        written = app.export("corpus", "json", str(tmp_path / "corpus.json"))
+        report = json.loads(open(written, encoding="utf-8").read())
+        assert report["scope"] == "corpus"
+        assert report["scores"]["conll"]["f1"] == pytest.approx(app.result.micro["conll"].f1)
+        assert len(report["errors"]) == sum(len(rows) for rows in app.errors.values())
+        written = app.export("document", "csv", str(tmp_path / "doc.csv"))
+        rows = list(csv.reader(io.StringIO(open(written, encoding="utf-8").read())))
+        assert rows[0][:3] == ["section", "scope", "metric"]
+        assert sum(1 for row in rows if row[0] == "error") == len(app.errors[app.corpus.pairs[0].name])
+        written = app.export("document", "markdown", str(tmp_path / "doc.md"))
+        assert open(written, encoding="utf-8").read().startswith("# Scores: (GUM")
+        assert not [p for p in tmp_path.iterdir() if p.name.startswith(".corefwb-")]
+
+
+@pilot_test
+async def test_export_dialog(tmp_path):
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        await pilot.click("#scope-corpus")
+        await pilot.click("#format-markdown")
+        box = app.screen.query_one("#export-path", Input)
+        assert box.value == "corefwb-corpus.md"
+        box.value = str(tmp_path / "out.md")
+        await pilot.click("#export-ok")
+        await pilot.pause()
+        assert (tmp_path / "out.md").read_text(encoding="utf-8").startswith("# Scores: corpus")
+
+
+@pilot_test
+async def test_markup_and_escape_tokens_show_literally(tmp_path):
+    key, response = hostile_pair(tmp_path)
+    app = Workbench(key, response)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        line = screen_lines(app.query_one(DocumentText))[0]
+        assert MARKUP_TOKEN in line
+        assert "\x1b" not in line and "\u241b[31mred" in line
+        panel = app.query_one(ErrorPanel)
+        [row] = panel.rows
+        assert row.category == "wrong_link" and row.mention.text == "him"
+        assert MARKUP_TOKEN in row.best_antecedent.text
+        assert row.antecedent.text == ESCAPE_TOKEN  # the data is kept; only its display is made safe
+        table = app.query_one("#errors", DataTable)
+        cells = [str(c) for r in range(table.row_count) for c in table.get_row_at(r)]
+        assert any(MARKUP_TOKEN in c for c in cells)
+        assert ESCAPE_TOKEN not in "".join(cells) and any("\u241b[31mred" in c for c in cells)
+
+
+@pilot_test
+async def test_load_error_is_shown_not_raised(tmp_path):
+    bad = tmp_path / "bad.conll"
+    bad.write_text("#begin document (x); part 000\nx\t0\t0\tword\n", encoding="utf-8")
+    app = Workbench(str(bad), str(bad))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        status = str(app.query_one("#status").render())
+        assert "error" in status and "bad.conll" in status
+        assert app.corpus is None
