@@ -1,0 +1,124 @@
+"""`corefwb errors` and `corefwb compare`: formats, filters, exit codes (in process, via cli.main)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main
+
+CHEN = Path(__file__).resolve().parent.parent / "samples" / "chen-ng"
+KEY, RESP_B, RESP_E, RESP_A = (str(CHEN / n) for n in ("key.conll", "response-b.conll", "response-e.conll",
+                                                        "response-a.conll"))
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_errors_json_contract(capsys) -> None:
+    code, out, err = run(capsys, "errors", KEY, RESP_B, "--format", "json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert len(data["errors"]) == 12
+    first = data["errors"][0]
+    assert set(first) >= {"document", "category", "mention", "antecedent", "best_antecedent", "key_chain",
+                          "response_chain", "cost", "impact"}
+    assert first["category"] == "false_new"
+    assert first["mention"] == {"start": 7, "end": 8, "text": "the city", "type": "NOMINAL"}
+    assert first["antecedent"] is None and first["best_antecedent"]["text"] == "Jerusalem"
+    assert first["impact"] is None
+    assert data["counts"]["corpus"]["suboptimal_link"] == {"NAME": 0, "NOMINAL": 0, "PRONOUN": 8, "total": 8}
+    doc = first["document"]
+    assert data["counts"]["documents"][doc]["false_new"]["total"] == 4
+
+
+def test_errors_filters_and_impact(capsys) -> None:
+    code, out, _ = run(capsys, "errors", KEY, RESP_E, "--format", "json", "--category", "wrong_link,suboptimal_link",
+                       "--type", "P", "--impact", "lmuc")
+    data = json.loads(out)
+    assert code == 0 and data["impact_metric"] == "lmuc"
+    assert [e["category"] for e in data["errors"]] == ["wrong_link"] + ["suboptimal_link"] * 6
+    assert all(e["impact"] > 0 for e in data["errors"])
+    assert data["category_impact"]["false_new"] == 0.0
+    _, out, _ = run(capsys, "errors", KEY, RESP_B, "--format", "json", "--type", "NOMINAL")
+    assert [e["mention"]["text"] for e in json.loads(out)["errors"]] == ["the city"]
+
+
+def test_errors_sort_by_impact_and_limit(capsys) -> None:
+    code, out, _ = run(capsys, "errors", KEY, RESP_B, "--format", "json", "--sort", "impact", "--limit", "3")
+    data = json.loads(out)
+    impacts = [e["impact"] for e in data["errors"]]
+    assert code == 0 and len(impacts) == 3 and impacts == sorted(impacts, reverse=True)
+    assert sum(c["total"] for c in data["counts"]["corpus"].values()) == 12  # counts cover all errors
+
+
+def test_errors_text_is_aligned(capsys) -> None:
+    code, out, _ = run(capsys, "errors", KEY, RESP_E, "--impact")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("7 errors in 1 document(s)")
+    header = next(i for i, line in enumerate(lines) if line.startswith("document"))
+    rows = lines[header + 1:]
+    assert len(rows) == 7
+    column = lines[header].index("category")
+    assert all(row[column:].startswith(("wrong link", "suboptimal link")) for row in rows)
+    assert "+14.265" in rows[0]
+
+
+def test_errors_csv(capsys) -> None:
+    code, out, _ = run(capsys, "errors", KEY, RESP_B, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and len(rows) == 12
+    assert rows[0]["category"] == "false_new" and rows[0]["text"] == "the city" and rows[0]["cost"] == ""
+
+
+def test_errors_output_file(tmp_path, capsys) -> None:
+    target = tmp_path / "errors.json"
+    code, out, _ = run(capsys, "errors", KEY, RESP_B, "--format", "json", "--output", str(target))
+    assert code == 0 and out == ""
+    assert len(json.loads(target.read_text())["errors"]) == 12
+
+
+@pytest.mark.parametrize("args", [("--category", "bad"), ("--type", "VERB"), ("--impact", "nope"),
+                                  ("--document", "missing"), ("--limit", "-1")])
+def test_errors_usage_errors(capsys, args) -> None:
+    code, out, err = run(capsys, "errors", KEY, RESP_B, *args)
+    assert code == 2 and out == ""
+    assert err.startswith("corefwb: usage error: ") and len(err.strip().splitlines()) == 1
+
+
+def test_errors_input_error(tmp_path, capsys) -> None:
+    bad = tmp_path / "bad.conll"
+    bad.write_text("#begin document (x); part 000\nx\t0\t0\tword\n")
+    code, _, err = run(capsys, "errors", KEY, str(bad))
+    assert code == 1 and err.startswith("corefwb: error: ") and str(bad) in err
+
+
+def test_compare(capsys) -> None:
+    code, out, err = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["fixed"]["false_new"] == {"NAME": 0, "NOMINAL": 1, "PRONOUN": 3}
+    assert data["fixed"]["suboptimal_link"]["PRONOUN"] == 1
+    assert data["changed"] == [{"a": "false_new", "b": "wrong_link", "count": 1}]
+    assert data["unchanged"]["suboptimal_link"] == 6
+    changes = {(m["mention"]["text"], m["mention"]["start"]): (m["a"], m["b"], m["change"]) for m in data["mentions"]}
+    assert changes[("you", 21)] == ("false_new", "wrong_link", "changed")
+    assert changes[("you", 26)] == ("suboptimal_link", "suboptimal_link", "same")
+    assert data["scores"]["a"]["muc"]["f1"] < data["scores"]["b"]["muc"]["f1"]
+
+
+def test_compare_text_and_csv(capsys) -> None:
+    code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E)
+    assert code == 0
+    assert "B-A F1" in out and "6 mentions whose category differs" in out
+    code, out, _ = run(capsys, "compare", KEY, RESP_E, RESP_E, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and rows and all(r["change"] == "same" for r in rows)
