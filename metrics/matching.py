@@ -89,3 +89,24 @@ def match_mentions(key: Document, response: Document, mode: str = "exact") -> Do
         return response
     chains = [[aligned.get(span, span) for span in chain] for chain in response.chains]
     return replace(response, chains=chains)
+
+
+def match_corpus(keys: list[Document], responses: list[Document], mode: str = "exact") -> list[Document]:
+    """`responses` with each document matched against its key document (paired as `prepare` pairs).
+
+    Names are kept, so the result pairs with `keys` exactly as the input did.  Pairs whose token
+    counts differ are left alone: `prepare` reports them as the input error they are.
+    """
+    if mode not in MATCH_MODES:
+        raise ValueError(f"unknown mention matching {mode!r}: expected one of {', '.join(MATCH_MODES)}")
+    if mode == "exact":
+        return responses
+    from .scoring import pair_documents
+
+    partners = pair_documents(keys, responses, [])
+    matched = {
+        id(response): match_mentions(key, response, mode)
+        for key, response in zip(keys, partners)
+        if response is not None and response.n_tokens == key.n_tokens
+    }
+    return [matched.get(id(response), response) for response in responses]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from metrics.matching import match_mentions, mention_alignment
+from metrics.matching import match_corpus, match_mentions, mention_alignment
 from metrics.model import Document
 from metrics.readers import read_documents
 from metrics.scoring import prepare
@@ -93,3 +93,14 @@ def test_partial_matching_raises_mention_recall_on_real_output() -> None:
     head = prepare(keys, [match_mentions(k, r, "head") for k, r in pairs]).score(metrics=["mentions"]).micro["mentions"]
     assert exact.recall_num < partial.recall_num <= head.recall_num
     assert partial.recall_den == exact.recall_den and partial.precision_den == exact.precision_den
+
+
+def test_match_corpus_pairs_documents_like_prepare() -> None:
+    keys = read_documents(str(DATA / "gum2.conllu"))  # names `X`; the response's are `(X); part 000`
+    responses = read_documents(str(DATA / "gum2.response.conll"))
+    matched = match_corpus(keys, responses, "partial")
+    assert [d.name for d in matched] == [d.name for d in responses]
+    for key, response, new in zip(keys, responses, matched):
+        assert new.chains == match_mentions(key, response, "partial").chains
+    assert matched != responses
+    assert match_corpus(keys, responses) is responses
