@@ -22,14 +22,16 @@ from .model import Document, Span
 def _coref_cells(doc: Document) -> list[str]:
     """The coreference column of every token.
 
-    Within a cell: one-token mentions, then openings (by chain; longer first within a chain, so that a closing
-    `N)` pops the right one), then closings; chains in document order.  A chain with two crossing
-    mentions cannot be written (`N)` would close the wrong one): ValueError.
+    Within a cell, in the well-nested order real files use: openings (by chain; longer first within
+    a chain, so that a later `N)` pops the right one), one-token mentions, then closings (innermost,
+    i.e. latest-opened, first).  The reader's result does not depend on this order; files written
+    from CoNLL-2012 input come out as their source was.  A chain with two crossing mentions cannot
+    be written (`N)` would close the wrong one): ValueError.
     """
     n = doc.n_tokens
     singles: list[list[str]] = [[] for _ in range(n)]
     opens: list[list[tuple[int, int, str]]] = [[] for _ in range(n)]
-    closes: list[list[str]] = [[] for _ in range(n)]
+    closes: list[list[tuple[int, int, str]]] = [[] for _ in range(n)]
     labels = doc.labels if len(doc.labels) == len(doc.chains) else [str(i) for i in range(len(doc.chains))]
     for c, (chain, label) in enumerate(zip(doc.chains, labels)):
         _check_nesting(doc, label, [(s, e) for s, e in chain if s != e])
@@ -38,12 +40,12 @@ def _coref_cells(doc: Document) -> list[str]:
                 singles[s].append(label)
             else:
                 opens[s].append((c, s - e, label))
-                closes[e].append(label)
+                closes[e].append((-s, c, label))
     out = []
     for t in range(n):
-        parts = [f"({x})" for x in singles[t]]
-        parts += [f"({label}" for _, _, label in sorted(opens[t])]
-        parts += [f"{x})" for x in closes[t]]
+        parts = [f"({label}" for _, _, label in sorted(opens[t])]
+        parts += [f"({x})" for x in singles[t]]
+        parts += [f"{label})" for _, _, label in sorted(closes[t])]
         out.append("|".join(parts) if parts else "-")
     return out
 
@@ -83,7 +85,7 @@ def conll_name_parts(name: str) -> tuple[str, str]:
     """Column 1 and 2 values (document id, part number) for a document name."""
     if "; part " in name:
         base, part = name.rsplit("; part ", 1)
-        return base.strip().strip("()") or "-", part.strip() or "0"
+        return base.strip().strip("()") or "-", part.strip().lstrip("0") or "0"
     return name.replace(" ", "_") or "-", "0"
 
 
