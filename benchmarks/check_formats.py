@@ -10,7 +10,7 @@ read is timed too, since users hand us gzipped files):
   the same order) as the CoNLL-2012 one: the data README promises 107 of 108, GUM_news_questionnaire
   having one CoNLL-2012 chain as two entities in CoNLL-U;
 - the key converted to jsonlines by our writer and read back: identical to the CoNLL-2012 reading,
-  and its read time;
+  and its read time; the key and the response written as CoNLL-2012 and read back: identical;
 - the xrenner response scored against the key read in each format (documents in one order, so that
   float sums run in the same order): every metric that does not look at mention types must be
   identical.  The LMetrics and Tuggener's inferred/anchor metrics use mention types, which come from
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import os
 import shutil
 import statistics
@@ -114,6 +115,19 @@ def main() -> int:
         print(f"jsonlines written from CoNLL-2012 and read back: {jsonl_same} of {len(conll)} documents identical")
         if jsonl_same != len(conll):
             failures.append("jsonlines round trip")
+
+        from metrics.conll import parse_conll
+        from metrics.writers import write_conll
+
+        for label, docs in (("key.gum.conll", conll), ("response.xrenner-gum.conll", read_documents(str(data / "response.xrenner-gum.conll.gz")))):
+            buffer = io.StringIO()
+            write_conll(docs, buffer)
+            back = parse_conll("written", buffer.getvalue().splitlines())
+            fields = ("name", "words", "chains", "labels", "sentence_starts", "pos", "parse", "lemmas", "speakers", "named_entities")
+            same_docs = sum(all(getattr(a, f) == getattr(b, f) for f in fields) for a, b in zip(docs, back))
+            print(f"CoNLL-2012 {label} written and read back: {same_docs} of {len(docs)} documents identical")
+            if same_docs != len(docs) or len(back) != len(docs):
+                failures.append(f"CoNLL-2012 round trip of {label}")
 
         from metrics.scoring import prepare
 
