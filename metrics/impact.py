@@ -27,7 +27,7 @@ from .errors import Category, ErrorRecord
 from .fixes import Edit, Fix, FixBase, edit_chains, fix_of
 from .model import Document
 from .score import Score
-from .scoring import ALL_METRICS, DocPair, PreparedCorpus, conll_score, official_scores, score_pair
+from .scoring import AGNOSTIC, ALL_METRICS, DocPair, PreparedCorpus, conll_score, official_scores, score_pair
 from .table import build_table
 from .weights import W4, Weights
 
@@ -84,6 +84,9 @@ class Pricer:
             self.total[name] = total
         self.value = self._value(self.total) if corpus.pairs else 0.0
         self._states: dict[int, _DocumentState] = {}
+        self._memo: dict[tuple, tuple[dict, dict]] = {}
+        self._before: dict[tuple, dict] = {}
+        self._official = tuple(name for name in AGNOSTIC if name in self.parts)
 
     def _value(self, scores: dict) -> float:
         if self.metric == "conll":
@@ -113,6 +116,15 @@ class Pricer:
         edit = edit_chains(state.base, fixes)
         if not edit.touched:
             return {}, {}
+        # Different errors often have the same fix (the suboptimal links of one chain all move the
+        # same mentions to the same chain): the resulting chains identify the change.
+        signature = (i, tuple(sorted((t, tuple(edit.chains[t])) for t in edit.touched)))
+        known = self._memo.get(signature)
+        if known is None:
+            known = self._memo[signature] = self._change(state, edit, i)
+        return known
+
+    def _change(self, state: _DocumentState, edit: Edit, i: int) -> tuple[dict, dict]:
         pair = state.pair
         if any(m in GLOBAL_METRICS for m in self.parts):
             new_response = _document(pair.response, edit, range(len(edit.chains)))
@@ -121,10 +133,16 @@ class Pricer:
         key_part = replace(pair.key, chains=[pair.key.chains[k] for k in key_set],
                            labels=_pick(pair.key.labels, key_set, len(pair.key.chains)))
         n_orig = len(pair.response.chains)
-        old_part = replace(pair.response, chains=[pair.response.chains[r] for r in resp_set if r < n_orig],
-                           labels=_pick(pair.response.labels, [r for r in resp_set if r < n_orig], n_orig))
+        old_set = [r for r in resp_set if r < n_orig]
+        # The part before the fix is shared by all fixes that reach the same chains.
+        signature = (i, tuple(key_set), tuple(old_set))
+        before = self._before.get(signature)
+        if before is None:
+            old_part = replace(pair.response, chains=[pair.response.chains[r] for r in old_set],
+                               labels=_pick(pair.response.labels, old_set, n_orig))
+            before = self._before[signature] = self._score(key_part, old_part, pair)
         new_part = _document(pair.response, edit, resp_set)
-        return self._score(key_part, old_part, pair), self._score(key_part, new_part, pair)
+        return before, self._score(key_part, new_part, pair)
 
     def _score(self, key: Document, response: Document, pair: DocPair) -> dict:
         """The engine's scores of a (partial) document pair, with the full pair's mention types."""
@@ -133,7 +151,7 @@ class Pricer:
                                count=len(alignment.spans))
         table = build_table(alignment, id_types)
         part = DocPair(pair.name, key, response, alignment, table, pair.types, pair.type_rules)
-        part.official = official_scores(table, alignment)
+        part.official = official_scores(table, alignment, self._official)
         return score_pair(part, self.weights, self.parts)
 
     def price(self, i: int, fixes: Sequence[Fix]) -> float:

@@ -190,19 +190,27 @@ def prepare_pair(key: Document, response: Document, warnings: list[str] | None =
     return pair
 
 
-def official_scores(table: Table, alignment: Alignment) -> dict[str, AnyScore]:
-    """The weight-independent metrics: mention identification, MUC, B3, CEAFm, CEAFe, BLANC, LEA."""
-    b = blanc_counts(alignment)
-    return {
-        "mentions": formulas.mentions(table),
-        "muc": formulas.muc(table, formulas.agnostic_weights(table, "muc")),
-        "bcub": formulas.bcub(table, formulas.agnostic_weights(table, "bcub")),
-        "ceafm": formulas.ceaf_mention(table, formulas.agnostic_weights(table, "ceafm")),
-        "ceafe": formulas.ceaf_entity(table, formulas.agnostic_weights(table, "ceafe")),
-        "blanc": BlancScore(Score(b.correct_coref, b.key_coref, b.correct_coref, b.response_coref),
-                            Score(b.correct_noncoref, b.key_noncoref, b.correct_noncoref, b.response_noncoref)),
-        "lea": formulas.lea(table),
+def official_scores(table: Table, alignment: Alignment, names: Sequence[str] = AGNOSTIC) -> dict[str, AnyScore]:
+    """The weight-independent metrics: mention identification, MUC, B3, CEAFm, CEAFe, BLANC, LEA.
+
+    `names` limits the work to some of them (metrics.impact rescores many document fragments for
+    one metric).
+    """
+    def blanc() -> BlancScore:
+        b = blanc_counts(alignment)
+        return BlancScore(Score(b.correct_coref, b.key_coref, b.correct_coref, b.response_coref),
+                          Score(b.correct_noncoref, b.key_noncoref, b.correct_noncoref, b.response_noncoref))
+
+    compute = {
+        "mentions": lambda: formulas.mentions(table),
+        "muc": lambda: formulas.muc(table, formulas.agnostic_weights(table, "muc")),
+        "bcub": lambda: formulas.bcub(table, formulas.agnostic_weights(table, "bcub")),
+        "ceafm": lambda: formulas.ceaf_mention(table, formulas.agnostic_weights(table, "ceafm")),
+        "ceafe": lambda: formulas.ceaf_entity(table, formulas.agnostic_weights(table, "ceafe")),
+        "blanc": blanc,
+        "lea": lambda: formulas.lea(table),
     }
+    return {name: fn() for name, fn in compute.items() if name in names}
 
 
 def _warn_duplicates(key: Document, response: Document, alignment: Alignment, warnings: list[str]) -> None:
