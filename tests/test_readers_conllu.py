@@ -203,6 +203,10 @@ def test_gum_excerpt_equals_its_conll_version() -> None:
         assert u.pos == c.pos
         assert u.speakers == c.speakers
         assert u.heads is not None and len(u.heads) == u.n_tokens
+    # NEs derived from proper-noun heads and etypes: GUM's CoNLL-2012 NE column but for one span
+    # whose head the UD tree puts elsewhere
+    assert sum(len(set(u.named_entities) ^ set(c.named_entities)) for u, c in zip(conllu, conll)) == 1
+    assert {label for d in conllu for _, _, label in d.named_entities} >= {"PERSON", "GPE", "ORG"}
     # GUM's own counts (docs.tsv): 102 mentions / 64 entities and 178 / 105
     assert [(len(d.mentions()), len(d.chains)) for d in conllu] == [(102, 64), (178, 105)]
 
