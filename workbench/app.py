@@ -3,7 +3,8 @@
 Shape (../shared/docs/tui.md): documents on the left, the bracketed text or the chains in the
 middle, scores and weights on the right, errors below.  The engine (`metrics`) does all the work in
 worker threads that never touch widgets: loading posts `Loaded`, a weight edit starts an exclusive
-rescoring worker (a newer edit cancels the older) that posts `Rescored` and then `ErrorsReady`.
+rescoring worker (a newer edit cancels the older) that posts `Rescored`, then `ErrorsReady` (records
+first, then their priced impacts).
 Widgets are told what to show (attributes down) and report user actions as messages (messages up).
 """
 
@@ -91,9 +92,11 @@ class Rescored(Message):
 
 
 class ErrorsReady(Message):
-    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRow]] | None) -> None:
+    """Error records of documents under `weights`; `final` once every impact is priced."""
+
+    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRow]] | None, final: bool) -> None:
         super().__init__()
-        self.weights, self.errors = weights, errors
+        self.weights, self.errors, self.final = weights, errors, final
 
 
 # ---------------------------------------------------------------------------------- engine glue
@@ -118,14 +121,42 @@ def score_metrics(weights_only: bool) -> tuple[str, ...]:
     return tuple(m for m in ALL_METRICS if m not in APPLICATION)
 
 
-def engine_errors(corpus: Any, weights: Weights) -> dict[str, list[ErrorRow]] | None:
-    """Error records of every document from `metrics.errors`, or None when that module is absent."""
+def post_errors(app: "Workbench", corpus: Any, weights: Weights, first: str | None) -> None:
+    """From a worker: classify every error (posted at once, impacts blank), then price each
+    error's impact on the corpus CoNLL F1, document `first` first, posting every second or so.
+    Stops as soon as the worker is cancelled by a newer weight edit."""
+    worker = get_current_worker()
     if not _available("metrics.errors"):
-        return None
+        app.post_message(ErrorsReady(weights, None, final=True))
+        return
     from metrics.errors import classify_corpus
 
     records = classify_corpus(corpus.pairs, weights)
-    return group_errors(error_row(record) for record in records)
+    by_document: dict[str, list[Any]] = {}
+    for record in records:
+        by_document.setdefault(record.document, []).append(record)
+    rows = {name: [error_row(record) for record in group] for name, group in by_document.items()}
+    if worker.is_cancelled:
+        return
+    if not _available("metrics.impact"):
+        app.post_message(ErrorsReady(weights, rows, final=True))
+        return
+    app.post_message(ErrorsReady(weights, rows, final=False))
+    from metrics.impact import Pricer
+
+    pricer = Pricer(corpus, "conll", weights)
+    order = sorted(by_document, key=lambda name: name != first)
+    batch: dict[str, list[ErrorRow]] = {}
+    last_post = time.perf_counter()
+    for name in order:
+        if worker.is_cancelled:
+            return
+        batch[name] = [error_row(record) for record in pricer.price_records(by_document[name])]
+        if name == first or time.perf_counter() - last_post > 1.0:
+            app.post_message(ErrorsReady(weights, batch, final=False))
+            batch, last_post = {}, time.perf_counter()
+    if not worker.is_cancelled:
+        app.post_message(ErrorsReady(weights, batch, final=True))
 
 
 @dataclass
@@ -193,6 +224,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self._edit_started = 0.0
         self.last_rescore_seconds = 0.0
         self.settled_weights: Weights | None = None
+        self.errors_weights: Weights | None = None
         """The weights whose scores and errors are all on screen (tests and benchmarks wait on it)."""
         self.register_theme(DARK)
         self.register_theme(LIGHT)
@@ -273,10 +305,10 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self.weights = weights
         self._edit_started = time.perf_counter()
         self.query_one(ScoresPanel).set_status("scoring ...")
-        self._rescore_worker(weights, self._edit_started)
+        self._rescore_worker(weights, self._edit_started, self.corpus.pairs[self.doc_index].name if self.corpus else None)
 
     @work(thread=True, exclusive=True, group="score")
-    def _rescore_worker(self, weights: Weights, started: float) -> None:
+    def _rescore_worker(self, weights: Weights, started: float, first: str | None) -> None:
         """Score the corpus under `weights`, then its errors; dropped when a newer edit came in."""
         worker = get_current_worker()
         corpus, base = self.corpus, self.result
@@ -286,9 +318,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         if worker.is_cancelled:
             return
         self.post_message(Rescored(weights, result, time.perf_counter() - started))
-        errors = engine_errors(corpus, weights)
-        if not worker.is_cancelled:
-            self.post_message(ErrorsReady(weights, errors))
+        post_errors(self, corpus, weights, first)
 
     @on(Rescored)
     def _rescored(self, message: Rescored) -> None:
@@ -309,10 +339,18 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
     def _errors_ready(self, message: ErrorsReady) -> None:
         if message.weights != self.weights:
             return
-        self.errors = message.errors
-        self.settled_weights = message.weights
+        if message.errors is None:
+            self.errors = None
+        else:
+            fresh = self.errors is None or self.errors_weights != message.weights
+            self.errors = dict(message.errors) if fresh else {**self.errors, **message.errors}
+        self.errors_weights = message.weights
+        if message.final:
+            self.settled_weights = message.weights
+        current = self.corpus.pairs[self.doc_index].name
+        if message.errors is None or current in message.errors:
+            self._show_errors(keep_cursor=True)
         self._refresh_documents()
-        self._show_errors()
 
     def _refresh_documents(self) -> None:
         names = [pair.name for pair in self.corpus.pairs]
@@ -367,13 +405,14 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self.query_one(ScoresPanel).show_scores(score_lines(document, self.result.micro), self.start_micro)
         self.query_one(ScoresPanel).border_title = f"scores: {short_name(name)} / corpus"
 
-    def _show_errors(self) -> None:
+    def _show_errors(self, keep_cursor: bool = False) -> None:
         if self.corpus is None:
             return
+        panel = self.query_one(ErrorPanel)
         if self.errors is None:
-            self.query_one(ErrorPanel).set_rows(None)
+            panel.set_rows(None)
             return
-        self.query_one(ErrorPanel).set_rows(self.errors.get(self.corpus.pairs[self.doc_index].name, []))
+        panel.set_rows(self.errors.get(self.corpus.pairs[self.doc_index].name, []), keep_cursor)
 
     def _show_chains(self) -> None:
         pair = self.corpus.pairs[self.doc_index]

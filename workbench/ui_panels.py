@@ -250,6 +250,7 @@ the mention in the text; n / p go to the next / previous error from anywhere.
         self.shown: list[ErrorRow] = []
         self.by_impact = False
         self.available = False
+        self._filling = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="error-main"):
@@ -261,15 +262,17 @@ the mention in the text; n / p go to the next / previous error from anywhere.
                 yield Select([(f"{t.letter} {t.name}", t.name) for t in MentionType], prompt="all types", id="error-type", compact=True)
                 yield Static("", id="error-sort")
             table: DataTable = DataTable(id="errors", cursor_type="row", zebra_stripes=True)
-            for label in ("cat", "type", "mention", "antecedent", "best key antecedent", "cost", "impact"):
-                table.add_column(label)
+            for label, width in (("cat", 4), ("type", 4), ("mention", 34), ("antecedent", 30),
+                                 ("best key antecedent", 30), ("cost", 5), ("impact", 7)):
+                table.add_column(label, width=width)
             yield table
         yield Static("", id="error-counts")
 
-    def set_rows(self, rows: list[ErrorRow] | None) -> None:
+    def set_rows(self, rows: list[ErrorRow] | None, keep_cursor: bool = False) -> None:
+        """New rows; `keep_cursor` (same document, impacts priced) keeps the cursor and selection."""
         self.available = rows is not None
         self.rows = rows or []
-        self.refill()
+        self.refill(keep_cursor)
 
     def filters(self) -> tuple[str | None, MentionType | None]:
         category = self.query_one("#error-category", Select).value
@@ -279,24 +282,31 @@ the mention in the text; n / p go to the next / previous error from anywhere.
             MentionType[kind] if isinstance(kind, str) else None,
         )
 
-    def refill(self) -> None:
+    def refill(self, keep_cursor: bool = False) -> None:
         from .ui_model import filter_errors
 
         category, kind = self.filters()
-        self.shown = filter_errors(self.rows, category, kind, self.by_impact)
         table = self.query_one("#errors", DataTable)
+        spans = [row.mention.span for row in self.shown]
+        cursor_span = spans[table.cursor_row] if keep_cursor and 0 <= table.cursor_row < len(spans) else None
+        self.shown = filter_errors(self.rows, category, kind, self.by_impact)
+        self._filling = True
         table.clear()
         for number, row in enumerate(self.shown):
             table.add_row(
                 Text(row.short),
                 type_text(self.app, row.mention.type),
-                Text(display_text(row.mention.text)),
+                Text(display_text(row.mention.text), overflow="ellipsis", no_wrap=True),
                 self._ref(row.antecedent),
                 self._ref(row.best_antecedent),
                 Text("" if row.cost is None else f"{row.cost:.2f}", justify="right"),
-                Text("" if row.impact is None else f"{100 * row.impact:+.2f}", justify="right"),
+                Text("" if row.impact is None else f"{100 * row.impact:+.3f}", justify="right"),
                 key=str(number),
             )
+        if cursor_span is not None:
+            position = next((i for i, row in enumerate(self.shown) if row.mention.span == cursor_span), 0)
+            table.move_cursor(row=position, animate=False)
+        self.call_after_refresh(self._done_filling)
         self.query_one("#error-sort", Static).update(Text("by impact" if self.by_impact else "in text order"))
         self.border_title = (
             f"errors ({len(self.shown)}/{len(self.rows)})" if self.available else "errors (error analysis not available)"
@@ -309,6 +319,7 @@ the mention in the text; n / p go to the next / previous error from anywhere.
         text = type_text(self.app, ref.type)
         text.append(" ")
         text.append(display_text(ref.text))
+        text.overflow, text.no_wrap = "ellipsis", True
         return text
 
     def _show_counts(self) -> None:
@@ -323,8 +334,13 @@ the mention in the text; n / p go to the next / previous error from anywhere.
     def _filter(self) -> None:
         self.refill()
 
+    def _done_filling(self) -> None:
+        self._filling = False
+
     @on(DataTable.RowHighlighted, "#errors")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if self._filling:
+            return
         self.post_message(self.Picked(self._row(event.cursor_row), jump=False))
 
     @on(DataTable.RowSelected, "#errors")
