@@ -38,7 +38,7 @@ from .heads import head_of
 from .model import Document, InputError, Span
 
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
-_DISCONTINUOUS = re.compile(r"^(.+)\[(\d+)/(\d+)\]$")
+_DISCONTINUOUS = re.compile(r"^(.+)\[([0-9]{1,9})/([0-9]{1,9})\]$")
 _DEFAULT_FIELDS = ["eid", "etype", "head", "other"]
 
 PTB_TAGS = frozenset(
@@ -223,7 +223,7 @@ class _DocumentBuilder:
         sentence_end = dict(zip(starts, starts[1:] + [len(rows)]))
         for i, cols in enumerate(rows):
             head = cols[6]
-            if head.isdigit():
+            if _is_number(head):
                 start = self.token_sentence[i]
                 if head == "0":
                     heads.append(-1)
@@ -243,6 +243,12 @@ class _DocumentBuilder:
             pos = [_ptb_from_upos(c[3], c[5]) for c in rows]
         else:
             pos = None
+        # an entity whose only mentions were zeros has no chain left: drop it, or it would count
+        # as an entity in CEAFe and BLANC
+        kept = [i for i, chain in enumerate(self.chains) if chain]
+        if len(kept) < len(self.chains):
+            self.chains = [self.chains[i] for i in kept]
+            self.labels = [self.labels[i] for i in kept]
         doc = Document(
             name=self.name, words=self.words, chains=self.chains, labels=self.labels,
             sentence_starts=self.sentence_starts, path=self.path, line=self.line,
@@ -279,6 +285,12 @@ class _DocumentBuilder:
                 outermost.append(span)
                 last_end = span[1]
         return outermost
+
+
+def _is_number(text: str) -> bool:
+    """A plain decimal number int() takes: str.isdigit() alone also accepts '²' (which int()
+    refuses), and int() refuses more than 4300 digits; no word ID or HEAD has 10."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None) -> list[Document]:
@@ -335,7 +347,7 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
             seen.setdefault(default_name, lineno)
         ident = cols[0]
         misc = cols[9]
-        if ident.isdigit():
+        if _is_number(ident):
             current.add_word(cols, int(ident), lineno)
             if "Entity=" in misc:
                 _apply_misc(current, misc, lineno, False)

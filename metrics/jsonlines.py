@@ -10,6 +10,7 @@ A line is a JSON object with
 - optional `ner`: either `[start, end, label]` triples (per sentence or flat, offsets over the
   flattened tokens, the OntoNotes jsonlines convention) or one tag per token (BIO or plain labels).
 Chains keep the file's order and mentions their listed order: that is the only order the format has.
+A chain's label is its index in the cluster list; empty clusters are dropped (they are no entity).
 Every problem raises `InputError(path, line, message)` naming the JSON field.
 """
 
@@ -129,6 +130,7 @@ def parse_document(where: _Line, obj: object, clusters_field: str) -> Document:
     if not isinstance(clusters, list):
         raise where.error(f"field {clusters_field!r} must be a list of clusters")
     chains: list[list[Span]] = []
+    labels: list[str] = []
     for c, cluster in enumerate(clusters):
         if not isinstance(cluster, list):
             raise where.error(f"field {clusters_field!r}[{c}] is not a list of [start, end] spans")
@@ -140,12 +142,14 @@ def parse_document(where: _Line, obj: object, clusters_field: str) -> Document:
             if not 0 <= start <= end < n:
                 raise where.error(f"field {clusters_field!r}[{c}][{m}] span [{start}, {end}] outside the document's {n} tokens")
             chain.append((start, end))
-        chains.append(chain)
+        if chain:  # an empty cluster is no entity; it must not count as a chain in CEAFe or BLANC
+            chains.append(chain)
+            labels.append(str(c))
     pos = _per_token(where, obj["pos"], "pos", sentences, n) if obj.get("pos") is not None else None
     speakers = _per_token(where, obj["speakers"], "speakers", sentences, n) if obj.get("speakers") is not None else None
     ner = _ner(where, obj["ner"], sentences, n) if obj.get("ner") is not None else None
     return Document(
-        name=name, words=words, chains=chains, labels=[str(i) for i in range(len(chains))],
+        name=name, words=words, chains=chains, labels=labels,
         sentence_starts=starts, path=where.path, line=where.lineno, token_lines=[where.lineno] * n,
         pos=pos, speakers=speakers, named_entities=ner,
     )
@@ -163,6 +167,10 @@ def parse_jsonlines(path: str, lines: list[str], clusters_field: str = "clusters
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise where.error(f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+        except RecursionError:
+            raise where.error("invalid JSON: nested too deeply") from None
+        except ValueError as exc:  # an integer beyond Python's int() digit limit
+            raise where.error(f"invalid JSON: {exc}") from None
         doc = parse_document(where, obj, clusters_field)
         if doc.name in seen:
             raise where.error(f"document {doc.name!r} appears twice (also on line {seen[doc.name]})")

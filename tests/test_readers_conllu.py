@@ -131,8 +131,10 @@ def test_multiword_tokens_and_empty_nodes_are_not_tokens(tmp_path: Path) -> None
     warnings: list[str] = []
     [doc] = read_conllu(write(tmp_path, lines), warnings)
     assert doc.words == ["do", "n't", "go", "now"]
-    # an opening on an empty node starts at the next word; a zero (empty node only) is dropped
-    assert doc.chains == [[(0, 2)], [(3, 3)], []]
+    # an opening on an empty node starts at the next word; a zero (empty node only) is dropped,
+    # and with it its entity, which had no other mention
+    assert doc.chains == [[(0, 2)], [(3, 3)]]
+    assert doc.labels == ["e1", "e2"]
     assert doc.heads == [2, 2, -1, 2]
     assert any("empty nodes" in w for w in warnings)
 

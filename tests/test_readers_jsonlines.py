@@ -37,6 +37,12 @@ def test_document_words_sentences_and_chains(tmp_path: Path) -> None:
     assert doc.pos is None and doc.speakers is None and doc.named_entities is None
 
 
+def test_empty_clusters_are_dropped_keeping_file_indices_as_labels(tmp_path: Path) -> None:
+    [doc] = read_jsonlines(write(tmp_path, [dict(DOC, clusters=[[], [[0, 0]], [], [[1, 2]]])]))
+    assert doc.chains == [[(0, 0)], [(1, 2)]]
+    assert doc.labels == ["1", "3"]
+
+
 def test_predicted_clusters_selectable(tmp_path: Path) -> None:
     path = write(tmp_path, [DOC])
     [doc] = read_documents(path, "jsonl", clusters_field="predicted_clusters")
