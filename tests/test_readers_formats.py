@@ -81,3 +81,24 @@ def test_cross_format_pairing_needs_no_warnings(keys: dict[str, list]) -> None:
     corpus = prepare(keys["conllu"], response)
     assert [p.name for p in corpus.pairs] == ["GUM_news_asylum", "GUM_interview_brotherhood"]
     assert not [w for w in corpus.warnings if "missing" in w or "ignored" in w or "differ" in w]
+
+
+def test_errors_are_the_same_whichever_format_the_key_is_in(capsys: pytest.CaptureFixture[str]) -> None:
+    """`corefwb errors`: same categories, mentions, antecedents and fixes (types may differ, see above)."""
+    import json
+
+    from metrics.readers import document_key
+    from workbench.cli import main
+
+    def span(m: dict | None) -> tuple[int, int] | None:
+        return None if m is None else (m["start"], m["end"])
+
+    lists = {}
+    for fmt, path in FORMATS.items():
+        assert main(["errors", str(path), str(DATA / "gum2.response.conll"), "--format", "json"]) == 0
+        errors = json.loads(capsys.readouterr().out)["errors"]
+        lists[fmt] = [(document_key(e["document"]), e["category"], span(e["mention"]), span(e["antecedent"]),
+                       span(e["best_antecedent"]), e["fix"]) for e in errors]
+    assert len(lists["conll"]) > 100
+    assert lists["conllu"] == lists["conll"]
+    assert lists["jsonl"] == lists["conll"]
