@@ -17,6 +17,7 @@ from __future__ import annotations
 import gzip
 import io
 import re
+import zlib
 from .model import Document, InputError, Span
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
@@ -46,7 +47,7 @@ def read_lines(path: str) -> list[str]:
             text = handle.read()
         except UnicodeDecodeError as exc:
             raise InputError(path, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        except (OSError, EOFError) as exc:
+        except (OSError, EOFError, zlib.error) as exc:  # zlib.error: a damaged .gz stream
             raise InputError(path, None, f"cannot read: {exc}") from None
     lines = text.split("\n")
     if lines and lines[-1] == "":

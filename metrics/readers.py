@@ -11,6 +11,7 @@ name under which documents of different formats pair up.
 from __future__ import annotations
 
 import re
+import zlib
 
 from .conll import open_text, read_conll
 from .conllu import read_conllu
@@ -43,7 +44,7 @@ def format_from_content(path: str) -> str | None:
     try:
         with open_text(path) as handle:
             head = handle.read(65536)
-    except (UnicodeDecodeError, OSError, EOFError):
+    except (UnicodeDecodeError, OSError, EOFError, zlib.error):
         return None
     for line in head.splitlines():
         stripped = line.strip()

@@ -17,6 +17,7 @@ Import from a test as `from strategies import ...` (pytest puts tests/ on sys.pa
 from __future__ import annotations
 
 import importlib.util
+import random
 from dataclasses import dataclass
 
 from hypothesis import strategies as st
@@ -125,3 +126,187 @@ def weights(positive: bool = True) -> st.SearchStrategy[Weights]:
     low = 0.01 if positive else 0.0
     value = st.one_of(st.sampled_from([low, 0.25, 0.5, 1.0]), st.floats(low, 2.0))
     return st.tuples(value, value, value, value).map(lambda t: Weights(*t))
+
+
+# ---------------------------------------------------------------------------------------------
+# Hostile files: mutations of real inputs, for the reader fuzzers (tests/test_fuzz_readers.py,
+# benchmarks/fuzz_readers.py).  Each takes the file's bytes and a seeded Random and returns new
+# bytes, so a failure is reproduced from (base file, seed) alone.
+
+def _lines(data: bytes) -> list[bytes]:
+    return data.split(b"\n")
+
+
+def _pick_line(data: bytes, rng: random.Random) -> tuple[list[bytes], int]:
+    lines = _lines(data)
+    return lines, rng.randrange(len(lines))
+
+
+def truncate_line(data: bytes, rng: random.Random) -> bytes:
+    lines, i = _pick_line(data, rng)
+    lines[i] = lines[i][: rng.randrange(len(lines[i]) + 1)]
+    return b"\n".join(lines)
+
+
+def truncate_file(data: bytes, rng: random.Random) -> bytes:
+    return data[: rng.randrange(len(data) + 1)]
+
+
+def random_bytes(data: bytes, rng: random.Random) -> bytes:
+    out = bytearray(data)
+    for _ in range(rng.randint(1, 8)):
+        if out:
+            out[rng.randrange(len(out))] = rng.randrange(256)
+    return bytes(out)
+
+
+def random_text(data: bytes, rng: random.Random) -> bytes:
+    """Valid UTF-8 that readers must still refuse or read: odd code points where structure is."""
+    alphabet = ["(", ")", "|", "-", "_", "\t", " ", "#", "=", "{", "}", "[", "]", '"', ",", ":", "0", "9",
+                "²", "٣", "\u00a0", "\u2028", "\u0085", "\x0b", "\x0c", "\x1c", "\r", "é", "😀", "\ufeff"]
+    out = bytearray(data)
+    for _ in range(rng.randint(1, 6)):
+        pos = rng.randrange(len(out) + 1)
+        out[pos:pos] = rng.choice(alphabet).encode()
+    return bytes(out)
+
+
+def delete_bracket(data: bytes, rng: random.Random) -> bytes:
+    positions = [i for i, b in enumerate(data) if b in b"()[]{}"]
+    if not positions:
+        return data
+    out = bytearray(data)
+    for i in sorted(rng.sample(positions, min(len(positions), rng.randint(1, 3))), reverse=True):
+        del out[i]
+    return bytes(out)
+
+
+def add_bom(data: bytes, rng: random.Random) -> bytes:
+    """A UTF-8 BOM at the start (tolerated) or at the start of a random line (a stray one)."""
+    if rng.random() < 0.5:
+        return b"\xef\xbb\xbf" + data
+    lines, i = _pick_line(data, rng)
+    lines[i] = b"\xef\xbb\xbf" + lines[i]
+    return b"\n".join(lines)
+
+
+def crlf(data: bytes, rng: random.Random) -> bytes:
+    """Windows line ends everywhere, on some lines, or old-Mac lone CRs."""
+    choice = rng.randrange(3)
+    if choice == 0:
+        return data.replace(b"\n", b"\r\n")
+    if choice == 1:
+        return b"\n".join(line + b"\r" if rng.random() < 0.3 else line for line in _lines(data))
+    return data.replace(b"\n", b"\r")
+
+
+def mix_whitespace(data: bytes, rng: random.Random) -> bytes:
+    """TABs become spaces (one or several), spaces become TABs, trailing whitespace added."""
+    out = []
+    for line in _lines(data):
+        r = rng.random()
+        if r < 0.15:
+            line = line.replace(b"\t", b" " * rng.randint(1, 3))
+        elif r < 0.25:
+            line = line.replace(b" ", b"\t")
+        elif r < 0.35:
+            line = line + rng.choice([b"\t", b" ", b" \t "])
+        out.append(line)
+    return b"\n".join(out)
+
+
+def nul_bytes(data: bytes, rng: random.Random) -> bytes:
+    out = bytearray(data)
+    for _ in range(rng.randint(1, 3)):
+        pos = rng.randrange(len(out) + 1)
+        out[pos:pos] = b"\0"
+    return bytes(out)
+
+
+def delete_lines(data: bytes, rng: random.Random) -> bytes:
+    lines = _lines(data)
+    for _ in range(rng.randint(1, 5)):
+        if lines:
+            del lines[rng.randrange(len(lines))]
+    return b"\n".join(lines)
+
+
+def duplicate_lines(data: bytes, rng: random.Random) -> bytes:
+    lines = _lines(data)
+    for _ in range(rng.randint(1, 5)):
+        i = rng.randrange(len(lines))
+        lines[i:i] = [lines[i]] * rng.randint(1, 3)
+    return b"\n".join(lines)
+
+
+def swap_lines(data: bytes, rng: random.Random) -> bytes:
+    lines = _lines(data)
+    i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+    lines[i], lines[j] = lines[j], lines[i]
+    return b"\n".join(lines)
+
+
+def big_numbers(data: bytes, rng: random.Random) -> bytes:
+    """A number replaced by one too long for int() (Python refuses > 4300 digits) or by a
+    non-ASCII digit that str.isdigit() accepts and int() does not ('²')."""
+    positions = [i for i, b in enumerate(data) if 48 <= b <= 57]
+    if not positions:
+        return data
+    i = rng.choice(positions)
+    value = rng.choice([b"9" * 5000, "²".encode(), "٣".encode(), b"-1", b"99999999999999999999"])
+    return data[:i] + value + data[i + 1:]
+
+
+def deep_nesting(data: bytes, rng: random.Random) -> bytes:
+    """A line of 100,000 opening brackets (json's recursion limit) or parentheses."""
+    lines, i = _pick_line(data, rng)
+    lines[i] = rng.choice([b"[", b"{\"a\":", b"("]) * 100_000 + lines[i]
+    return b"\n".join(lines)
+
+
+def utf16(data: bytes, rng: random.Random) -> bytes:
+    """The same text saved as UTF-16 (with its BOM), as some Windows editors do."""
+    return data.decode("utf-8", "replace").encode("utf-16")
+
+
+MUTATIONS = {
+    f.__name__: f for f in (
+        truncate_line, truncate_file, random_bytes, random_text, delete_bracket, add_bom, crlf,
+        mix_whitespace, nul_bytes, delete_lines, duplicate_lines, swap_lines, big_numbers, deep_nesting,
+        utf16,
+    )
+}
+"""Every mutation by name; `mutate` applies one to three of them."""
+
+
+def mutate(data: bytes, seed: int) -> tuple[bytes, list[str]]:
+    """Apply 1-3 random mutations (names returned, for the failure message)."""
+    rng = random.Random(seed)
+    names = rng.sample(sorted(MUTATIONS), rng.randint(1, 3))
+    for name in names:
+        data = MUTATIONS[name](data, rng)
+    return data, names
+
+
+def huge_lines(fmt: str, size: int) -> dict[str, bytes]:
+    """Files of one line of about `size` bytes, in shapes each reader must get through quickly:
+    one huge word, a huge line of whitespace-separated fields, a huge coreference cell, a huge JSON
+    line, a huge CoNLL-U MISC field, and a huge line with no line end at all."""
+    header = b"#begin document (big); part 000\n"
+    end = b"\n#end document\n"
+    if fmt == "conll":
+        return {
+            "word": header + b"big\t0\t0\t" + b"a" * size + b"\tNN\t*\t-\t-\t-\t-\t*\t(0)" + end,
+            "fields": header + b"a " * (size // 2) + end,
+            "cell": header + b"big 0 0 w - " + b"|".join([b"(0"] * (size // 3)) + end,
+            "no_newline": b"a" * size,
+        }
+    if fmt == "conllu":
+        return {
+            "columns": b"# newdoc id = big\n" + b"\t".join([b"1"] + [b"a" * (size // 10)] * 9) + b"\n",
+            "misc": b"# newdoc id = big\n1\ta\ta\tX\tX\t_\t0\troot\t_\tEntity=" + b"(1-x" * (size // 4) + b"\n",
+        }
+    return {
+        "tokens": b'{"doc_key":"big","sentences":[[' + b",".join([b'"a"'] * (size // 4)) + b']],"clusters":[]}\n',
+        "string": b'{"doc_key":"big","sentences":[["' + b"a" * size + b'"]],"clusters":[[[0,0]]]}\n',
+    }

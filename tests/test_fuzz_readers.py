@@ -1,0 +1,291 @@
+"""Every reader, fed mutated real files, either reads them or says where they are wrong.
+
+A workbench fed files from unknown systems must never crash or hang.  The bases are the bundled
+GUM sample (samples/gum, CoNLL-2012) and the same documents written as CorefUD CoNLL-U and as
+jsonlines; `strategies.MUTATIONS` damages them (truncated lines, random bytes, deleted brackets,
+BOM, CRLF, mixed whitespace, NUL bytes, line deletions and duplications, huge numbers, deep
+nesting, UTF-16...).  The contract checked:
+
+- in process, each reader (and `read_documents` with detection) returns documents or raises
+  `InputError` naming the file and a line inside it (or no line); nothing else escapes, within a
+  time limit; the engine then scores whatever was read against the intact other side, or raises
+  `InputError` (token counts that differ);
+- through the CLI (`python -m workbench.cli score KEY RESP --format json`): exit 0 with JSON on
+  stdout, or exit 1 with exactly one line `corefwb: error: PATH:LINE: ...` (or `PATH: ...`) on
+  stderr, every other stderr line a one-line warning; never a traceback, never a hang.
+
+Seeded loops, so a failure names its base and seed and reproduces; benchmarks/fuzz_readers.py runs
+the same mutations for as long as one likes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from strategies import huge_lines, mutate
+
+from metrics.conll import read_conll
+from metrics.conllu import read_conllu
+from metrics.jsonlines import read_jsonlines
+from metrics.model import Document, InputError
+from metrics.readers import read_documents
+from metrics.scoring import prepare
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = sorted((ROOT / "samples" / "gum").glob("*.conll"))
+READERS: dict[str, Callable[[str], list[Document]]] = {
+    "conll": read_conll, "conllu": read_conllu, "jsonl": read_jsonlines, "auto": read_documents,
+}
+SEEDS_PER_BASE = 150
+CLI_CASES = 16
+TIME_LIMIT = 20  # seconds for one read of a small mutated file: generous, a hang is minutes
+ERROR_LINE = re.compile(r"^corefwb: error: (?P<path>[^:]+?)(?::(?P<line>\d+))?: \S.*$")
+
+
+# ------------------------------------------------------------------------ base files
+
+
+def to_conllu(docs: list[Document]) -> str:
+    """CorefUD CoNLL-U for documents (words, XPOS, one Entity bracket per mention)."""
+    out = []
+    for doc in docs:
+        out.append(f"# newdoc id = {doc.name}")
+        out.append("# global.Entity = eid-etype-head-other")
+        opens: dict[int, list[tuple[int, str]]] = {}
+        singles: dict[int, list[str]] = {}
+        closes: dict[int, list[str]] = {}
+        for c, chain in enumerate(doc.chains):
+            for start, end in chain:
+                if start == end:
+                    singles.setdefault(start, []).append(f"(e{c}-thing-1-x)")
+                else:
+                    opens.setdefault(start, []).append((start - end, f"(e{c}-thing-1-x"))
+                    closes.setdefault(end, []).append(f"e{c})")
+        starts = list(doc.sentence_starts) + [doc.n_tokens]
+        for s, (a, b) in enumerate(zip(starts, starts[1:])):
+            out.append(f"# sent_id = {doc.name}-{s + 1}")
+            for i in range(a, b):
+                entity = "".join([t for _, t in sorted(opens.get(i, []))] + singles.get(i, []) + closes.get(i, []))
+                misc = f"Entity={entity}" if entity else "_"
+                pos = doc.pos[i] if doc.pos else "NN"
+                head = 0 if i == a else 1
+                out.append(f"{i - a + 1}\t{doc.words[i]}\t{doc.words[i]}\tX\t{pos}\t_\t{head}\tdep\t_\t{misc}")
+            out.append("")
+    return "\n".join(out) + "\n"
+
+
+def to_jsonlines(docs: list[Document]) -> str:
+    lines = []
+    for doc in docs:
+        starts = list(doc.sentence_starts) + [doc.n_tokens]
+        lines.append(json.dumps({
+            "doc_key": doc.name,
+            "sentences": [doc.words[a:b] for a, b in zip(starts, starts[1:])],
+            "clusters": [[[s, e] for s, e in chain] for chain in doc.chains],
+        }, ensure_ascii=False))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def bases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """name -> an intact base file: the CoNLL-2012 samples and their CoNLL-U / jsonlines twins."""
+    folder = tmp_path_factory.mktemp("bases")
+    out = {p.name: p for p in SAMPLES}
+    key = read_conll(str(ROOT / "samples" / "gum" / "key.gum.conll"))
+    (folder / "key.gum.conllu").write_text(to_conllu(key), encoding="utf-8")
+    (folder / "key.gum.jsonl").write_text(to_jsonlines(key), encoding="utf-8")
+    out["key.gum.conllu"] = folder / "key.gum.conllu"
+    out["key.gum.jsonl"] = folder / "key.gum.jsonl"
+    return out
+
+
+def test_bases_are_intact(bases: dict[str, Path]) -> None:
+    """The twins read back to the same documents, so mutations start from valid files."""
+    key = read_conll(str(bases["key.gum.conll"]))
+    for name in ("key.gum.conllu", "key.gum.jsonl"):
+        twin = read_documents(str(bases[name]))
+        assert [d.words for d in twin] == [d.words for d in key]
+        assert [sorted(map(sorted, d.chains)) for d in twin] == [sorted(map(sorted, d.chains)) for d in key]
+    assert len(SAMPLES) == 4
+
+
+# ------------------------------------------------------------------------ in process
+
+
+@contextmanager
+def time_limit(seconds: int, what: str) -> Iterator[None]:
+    def expired(signum, frame):  # noqa: ARG001
+        raise TimeoutError(f"{what}: still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def n_lines(path: Path) -> int:
+    data = path.read_bytes()
+    return data.count(b"\n") + data.count(b"\r") + 1
+
+
+def check_error(exc: InputError, path: Path, what: str) -> None:
+    """A located, one-line message about this file."""
+    assert exc.path == str(path), f"{what}: error names {exc.path!r}, not the file read: {exc}"
+    if exc.line is not None:
+        assert 1 <= exc.line <= n_lines(path), f"{what}: line {exc.line} outside the file: {exc}"
+    assert "\n" not in str(exc) and exc.message.strip(), f"{what}: not a one-line message: {str(exc)[:300]!r}"
+
+
+def read_checked(reader: str, path: Path, what: str) -> list[Document] | None:
+    """The documents, or None after checking the InputError; any other exception fails."""
+    warnings: list[str] = []
+    try:
+        with time_limit(TIME_LIMIT, what):
+            if reader == "jsonl":
+                docs = read_jsonlines(str(path))
+            else:
+                docs = READERS[reader](str(path), warnings=warnings) if reader != "auto" else read_documents(str(path), None, warnings)
+    except InputError as exc:
+        check_error(exc, path, what)
+        return None
+    assert docs, f"{what}: no documents and no error"
+    assert all("\n" not in w for w in warnings), f"{what}: multi-line warning"
+    return docs
+
+
+def score_checked(keys: list[Document], responses: list[Document], what: str) -> None:
+    """The engine scores what was read (every metric finite) or refuses with an InputError."""
+    try:
+        with time_limit(TIME_LIMIT, what):
+            corpus = prepare(keys, responses)
+            result = corpus.score()
+    except InputError as exc:
+        assert "\n" not in str(exc), what
+        return
+    for name, s in result.micro.items():
+        for x in (s.recall, s.precision, s.f1):
+            assert x == x and abs(x) != float("inf"), f"{what}: {name} = {x}"
+    assert all("\n" not in w for w in corpus.warnings), f"{what}: multi-line warning"
+
+
+@pytest.mark.parametrize("base", ["key.gum.conll", "response.ontonotes.conll", "key.gum.conllu", "key.gum.jsonl"])
+def test_readers_survive_mutated_files(base: str, bases: dict[str, Path], tmp_path: Path) -> None:
+    source = bases[base]
+    data = source.read_bytes()
+    intact = read_documents(str(source))
+    for seed in range(SEEDS_PER_BASE):
+        mutated, names = mutate(data, seed)
+        path = tmp_path / f"m{seed}{source.suffix}"
+        path.write_bytes(mutated)
+        what = f"{base} seed {seed} ({', '.join(names)})"
+        for reader in READERS:
+            docs = read_checked(reader, path, f"{what}, reader {reader}")
+            if reader == "auto" and docs is not None:
+                score_checked(intact, docs, f"{what}, scored as response")
+                score_checked(docs, intact, f"{what}, scored as key")
+
+
+def test_gzipped_mutated_files(bases: dict[str, Path], tmp_path: Path) -> None:
+    """A damaged .gz file (bad CRC, truncated stream, garbage) is an InputError too."""
+    import gzip
+
+    data = gzip.compress(bases["key.gum.conll"].read_bytes()[:20000])
+    for seed in range(10):
+        mutated, names = mutate(data, 1000 + seed)
+        for suffix in (".conll.gz", ".conllu.gz", ".jsonl.gz"):
+            path = tmp_path / f"g{seed}{suffix}"
+            path.write_bytes(mutated)
+            read_checked("auto", path, f"gzip seed {seed} {suffix} ({', '.join(names)})")
+
+
+@pytest.mark.parametrize("reader,text", [
+    ("conllu", "# newdoc id = x\n\u00b2\ta\ta\tX\tX\t_\t0\troot\t_\t_\n"),
+    ("conllu", "# newdoc id = x\n1\ta\ta\tX\tX\t_\t\u00b2\troot\t_\t_\n"),
+    ("conllu", "# newdoc id = x\n" + "1" * 5000 + "\ta\ta\tX\tX\t_\t0\troot\t_\t_\n"),
+    ("conllu", "# newdoc id = x\n1\ta\ta\tX\tX\t_\t" + "1" * 5000 + "\troot\t_\t_\n"),
+    ("conllu", "# newdoc id = x\n1\ta\ta\tX\tX\t_\t0\troot\t_\tEntity=(e1[" + "1" * 5000 + "/2]-x)\n"),
+    ("jsonl", "[" * 100_000 + "\n"),
+    ("jsonl", '{"doc_key": "x", "sentences": [["a"]], "clusters": [[[0, ' + "1" * 5000 + "]]]}\n"),
+], ids=["id-superscript", "head-superscript", "id-5000-digits", "head-5000-digits", "part-5000-digits",
+        "json-deep", "json-5000-digits"])
+def test_found_by_fuzzing(reader: str, text: str, tmp_path: Path) -> None:
+    """Inputs that once escaped as ValueError or RecursionError: non-ASCII digits that
+    str.isdigit() accepts and int() refuses, numbers over Python's 4300-digit int() limit, JSON
+    nested deeper than the recursion limit."""
+    path = tmp_path / f"found.{reader}"
+    path.write_text(text, encoding="utf-8")
+    read_checked(reader, path, f"{reader} {text[:40]!r}")
+    read_checked("auto", path, f"auto {text[:40]!r}")
+
+
+# ------------------------------------------------------------------------ through the CLI
+
+
+def run_cli(key: Path, response: Path, timeout: float = 120, limit_memory: int | None = None) -> subprocess.CompletedProcess:
+    def limits() -> None:
+        if limit_memory:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_AS, (limit_memory, limit_memory))
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "workbench.cli", "score", str(key), str(response), "--format", "json"],
+        capture_output=True, timeout=timeout, cwd=ROOT, env=env, preexec_fn=limits if limit_memory else None,
+    )
+
+
+def check_cli(proc: subprocess.CompletedProcess, files: list[Path], what: str) -> None:
+    err = proc.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err, f"{what}: traceback\n{err[-3000:]}"
+    assert proc.returncode in (0, 1), f"{what}: exit {proc.returncode}\n{err[-2000:]}"
+    lines = err.splitlines()
+    assert all(line.startswith(("corefwb: warning: ", "corefwb: error: ")) for line in lines), \
+        f"{what}: stray stderr lines\n{err[:2000]}"
+    if proc.returncode == 0:
+        result = json.loads(proc.stdout)
+        assert "metrics" in result and not any(line.startswith("corefwb: error: ") for line in lines), what
+        return
+    errors = [line for line in lines if line.startswith("corefwb: error: ")]
+    assert len(errors) == 1 and lines[-1] == errors[0], f"{what}: {len(errors)} error lines\n{err[:2000]}"
+    m = ERROR_LINE.match(errors[0])
+    assert m, f"{what}: error not located: {errors[0][:300]}"
+    assert m["path"] in {str(f) for f in files}, f"{what}: error names {m['path']!r}, not an input"
+    if m["line"]:
+        assert 1 <= int(m["line"]) <= n_lines(Path(m["path"])), f"{what}: line outside the file: {errors[0][:300]}"
+
+
+def test_cli_survives_mutated_files(bases: dict[str, Path], tmp_path: Path) -> None:
+    names = ["key.gum.conll", "response.gum.conll", "key.gum.conllu", "key.gum.jsonl"]
+    for case in range(CLI_CASES):
+        base = bases[names[case % len(names)]]
+        mutated, mutations = mutate(base.read_bytes(), 5000 + case)
+        path = tmp_path / f"c{case}{base.suffix}"
+        path.write_bytes(mutated)
+        other = bases["key.gum.conll"]
+        key, response = (path, other) if case % 2 else (other, path)
+        what = f"CLI {base.name} seed {5000 + case} ({', '.join(mutations)}) as {'key' if case % 2 else 'response'}"
+        check_cli(run_cli(key, response), [key, response], what)
+
+
+@pytest.mark.parametrize("fmt,shape", [
+    ("conll", "word"), ("conll", "fields"), ("conll", "no_newline"), ("conllu", "columns"), ("jsonl", "string"),
+])
+def test_cli_survives_a_100mb_line(fmt: str, shape: str, tmp_path: Path) -> None:
+    """One 100 MB line: a result or a located error, within 2 GB of address space and a time limit
+    far above what it takes (a few seconds), so a hang or a memory blow-up fails."""
+    path = tmp_path / f"big.{fmt}"
+    path.write_bytes(huge_lines(fmt, 100 * 2**20)[shape])
+    check_cli(run_cli(path, path, timeout=120, limit_memory=3 * 2**30), [path], f"100 MB {fmt} {shape}")
