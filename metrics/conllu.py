@@ -1,8 +1,9 @@
 """CorefUD 1.x CoNLL-U reader: coreference from `Entity=` in MISC, heads from the dependency tree.
 
 What is read, and why it is read that way:
-- `# newdoc id = X` starts document X; a file without any `# newdoc` is one document named after
-  the file.  `# global.Entity = ...` declares the order of the attributes inside an opening bracket
+- `# newdoc id = X` starts document X; a file without any `# newdoc` is one document, and a
+  document without an id is named by its position (`document 1`), so that key and response files
+  without ids pair by position.  `# global.Entity = ...` declares the order of the attributes inside an opening bracket
   (default `eid-etype-head-other`; `GRP` is GUM's name for `eid`, `entity` the old name for `etype`).
 - Tokens are the word lines (integer ID).  Multiword-token ranges (`1-2`) and empty nodes (`1.1`)
   are not tokens, so token offsets agree with CoNLL-2012 and jsonlines versions of the same text.
@@ -30,7 +31,6 @@ Everything else in MISC (GUM's Discourse=, MSeg=, XML=...) is ignored.  Malforme
 
 from __future__ import annotations
 
-import os
 import re
 
 from .conll import read_lines
@@ -298,10 +298,6 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
     documents: list[Document] = []
     seen: dict[str, int] = {}
     fields = _DEFAULT_FIELDS
-    default_name = os.path.basename(path)
-    for suffix in (".gz", ".conllu", ".conll"):
-        if default_name.endswith(suffix):
-            default_name = default_name[: -len(suffix)]
     current: _DocumentBuilder | None = None
     discontinuous_line = zero_line = 0
 
@@ -325,7 +321,7 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
             key = key.strip()
             if key == "newdoc" or key.startswith("newdoc "):
                 finish(lineno)
-                name = value.strip() if sep else f"{default_name}-{len(documents) + 1}"
+                name = value.strip() if sep and value.strip() else _ordinal_name(len(documents))
                 if name in seen:
                     raise InputError(path, lineno, f"document {name!r} appears twice (also on line {seen[name]})")
                 seen[name] = lineno
@@ -343,8 +339,9 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
         if len(cols) != 10:
             raise InputError(path, lineno, f"expected 10 TAB-separated CoNLL-U columns, found {len(cols)}")
         if current is None:
-            current = _DocumentBuilder(path, default_name, lineno, fields)
-            seen.setdefault(default_name, lineno)
+            name = _ordinal_name(len(documents))
+            current = _DocumentBuilder(path, name, lineno, fields)
+            seen.setdefault(name, lineno)
         ident = cols[0]
         misc = cols[9]
         if _is_number(ident):
@@ -364,6 +361,12 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
         if zero_line:
             warnings.append(f"{path}:{zero_line}: mentions made only of empty nodes (zeros) are dropped: they have no token span (first such mention)")
     return documents
+
+
+def _ordinal_name(count: int) -> str:
+    """Name of a document without `# newdoc id`: its position, so key and response pair by position
+    (the CorefUD scorer numbers such documents the same way)."""
+    return f"document {count + 1}"
 
 
 def _apply_misc(builder: _DocumentBuilder, misc: str, lineno: int, on_empty_node: bool) -> None:

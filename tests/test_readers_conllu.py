@@ -110,11 +110,13 @@ def test_newdoc_boundaries_and_global_entity_order(tmp_path: Path) -> None:
     assert docs[1].token_lines == [7]
 
 
-def test_file_without_newdoc_is_one_document_named_after_the_file(tmp_path: Path) -> None:
+def test_documents_without_id_are_named_by_position(tmp_path: Path) -> None:
     lines = [row("1", "x", "Entity=(e1)"), "", row("1", "y", "Entity=(e1)"), ""]
     [doc] = read_conllu(write(tmp_path, lines, "story.conllu"))
-    assert doc.name == "story"
+    assert doc.name == "document 1"
     assert doc.chains == [[(0, 0), (1, 1)]]
+    two = ["# newdoc", row("1", "x"), "", "# newdoc", row("1", "y"), ""]
+    assert [d.name for d in read_conllu(write(tmp_path, two, "two.conllu"))] == ["document 1", "document 2"]
 
 
 def test_multiword_tokens_and_empty_nodes_are_not_tokens(tmp_path: Path) -> None:
