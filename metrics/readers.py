@@ -23,7 +23,7 @@ FORMATS = ("conll", "conllu", "jsonl")
 
 _EXTENSIONS = {
     ".conllu": "conllu",
-    ".conll": "conll", ".gold_conll": "conll", ".auto_conll": "conll", ".conll12": "conll",
+    ".conll": "conll", "_conll": "conll", ".conll12": "conll",  # _conll: OntoNotes *.v4_gold_conll
     ".jsonl": "jsonl", ".jsonlines": "jsonl", ".json": "jsonl",
 }
 

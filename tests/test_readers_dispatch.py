@@ -36,6 +36,7 @@ def copy(tmp_path: Path, source: str, name: str, gz: bool = False) -> str:
         ("gum2.jsonl", "k.json", False, "jsonl"),
         ("gum2.conllu", "k.txt", False, "conllu"),       # no telling extension: content decides
         ("gum2.conll", "k", False, "conll"),
+        ("gum2.conll", "dev.english.v4_gold_conll", False, "conll"),
         ("gum2.jsonl", "k.dat.gz", True, "jsonl"),
     ],
 )
