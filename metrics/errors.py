@@ -13,7 +13,8 @@ anaphoric, Chen & Ng's suboptimal link, plus the two mention-detection errors):
   absent from the key a SPURIOUS MENTION.
 
 "Predecessor" means earlier in document order, mentions sorted by (start, end).  "Best" means the
-heaviest link, the closest mention on ties: the informative antecedent a reader would want.
+heaviest link; on ties the more informative mention (name, nominal, pronoun), then the closest:
+the informative antecedent a reader would want.
 
 Everything here is one pass over the mentions with, per chain, the last mention seen of each type:
 the best predecessor of m only depends on m's type and on which types precede it, so no pair of
@@ -172,14 +173,16 @@ class _Best:
         return max(present) if present else None
 
     def best(self, kind: int, w: Weights) -> tuple[Span | None, float]:
-        """Heaviest predecessor for a mention of type `kind` (closest on equal weight)."""
+        """Heaviest predecessor for a mention of type `kind`.  On equal weight the more informative
+        one (name, then nominal, then pronoun: a name's antecedent is shown as a name, not "his"),
+        then the closest."""
         best_span: Span | None = None
         best_weight = -1.0
-        for other, span in enumerate(self.last):
+        for other, span in enumerate(self.last):  # NAME, NOMINAL, PRONOUN: most informative first
             if span is None:
                 continue
             weight = w.link(kind, other)
-            if weight > best_weight or (weight == best_weight and span > best_span):
+            if weight > best_weight:
                 best_span, best_weight = span, weight
         return best_span, best_weight
 

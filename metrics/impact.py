@@ -116,13 +116,24 @@ class Pricer:
         edit = edit_chains(state.base, fixes)
         if not edit.touched:
             return {}, {}
-        # Different errors often have the same fix (the suboptimal links of one chain all move the
-        # same mentions to the same chain): the resulting chains identify the change.
-        signature = (i, tuple(sorted((t, tuple(edit.chains[t])) for t in edit.touched)))
+        signature = _signature(i, edit)
         known = self._memo.get(signature)
         if known is None:
             known = self._memo[signature] = self._change(state, edit, i)
         return known
+
+    def group_by_fix(self, records: Iterable[ErrorRecord]) -> list[list[ErrorRecord]]:
+        """Records whose fixes make the same response, grouped (groups in order of first record).
+
+        Different errors often have the same fix: the suboptimal links of one response chain, and
+        the false new error at its start, all move the same mentions to the same chain.
+        """
+        groups: dict[tuple, list[ErrorRecord]] = {}
+        for r in records:
+            i = self.index[r.document]
+            edit = edit_chains(self._state(i).base, [fix_of(r)])
+            groups.setdefault(_signature(i, edit), []).append(r)
+        return list(groups.values())
 
     def _change(self, state: _DocumentState, edit: Edit, i: int) -> tuple[dict, dict]:
         pair = state.pair
@@ -188,6 +199,11 @@ class Pricer:
 
     def price_categories(self, records: Sequence[ErrorRecord]) -> dict[Category, float]:
         return {c: self.price_category(records, c) for c in Category}
+
+
+def _signature(i: int, edit: Edit) -> tuple:
+    """What identifies the response an edit makes: the document and its changed chains."""
+    return (i, tuple(sorted((t, tuple(edit.chains[t])) for t in edit.touched)))
 
 
 def _pick(labels: list[str], indices: Iterable[int], n: int) -> list[str]:

@@ -122,3 +122,14 @@ def test_compare_text_and_csv(capsys) -> None:
     code, out, _ = run(capsys, "compare", KEY, RESP_E, RESP_E, "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert code == 0 and rows and all(r["change"] == "same" for r in rows)
+
+
+def test_errors_distinct_fixes(capsys) -> None:
+    """Response (e): the wrong link g and the six suboptimal links after it share one fix."""
+    code, out, _ = run(capsys, "errors", KEY, RESP_E, "--format", "json", "--distinct", "--impact")
+    data = json.loads(out)
+    assert code == 0 and len(data["errors"]) == 1
+    assert data["errors"][0]["category"] == "wrong_link" and data["errors"][0]["same_fix"] == 7
+    assert data["counts"]["corpus"]["suboptimal_link"]["total"] == 6
+    code, out, _ = run(capsys, "errors", KEY, RESP_B, "--distinct")
+    assert code == 0 and "same fix" in out

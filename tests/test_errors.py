@@ -180,3 +180,20 @@ def test_repeated_spans_count_once() -> None:
     assert got == {}
     got = categories([[(0, 0), (4, 4)]], [[(4, 4)], [(0, 0), (4, 4)]])
     assert got == {(4, 4): Category.FALSE_NEW}
+
+
+def test_best_antecedent_prefers_informative_mentions_on_equal_weight() -> None:
+    """Every link of a name weighs w_nam; the name's best antecedent is then the earlier name,
+    not the closer pronoun.  Among mentions of one type the closest wins."""
+    words = "Ann came . She left . Ann".split()
+    types = {(0, 0): N, (3, 3): P, (6, 6): N}
+    key = Document(name="d", words=words, chains=[[(0, 0), (3, 3), (6, 6)]], labels=["1"])
+    response = Document(name="d", words=words, chains=[[(0, 0), (3, 3)], [(6, 6)]], labels=["1", "2"])
+    [record] = classify_document("d", key, response, types)
+    assert record.category is Category.FALSE_NEW and record.best_antecedent.span == (0, 0)
+    # The pronoun "She" links to "Ann" (w_nam) whichever weights: its best antecedent is Ann.
+    response = Document(name="d", words=words, chains=[[(0, 0)], [(3, 3), (6, 6)]], labels=["1", "2"])
+    by = {r.span: r for r in classify_document("d", key, response, types)}
+    assert by[(3, 3)].best_antecedent.span == (0, 0)
+    # The second "Ann", linked to "She", has no error: any link of a name weighs w_nam.
+    assert (6, 6) not in by

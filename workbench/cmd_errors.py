@@ -39,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sort", choices=("document", "impact"), default="document",
                         help="order of the listed errors (impact: largest gain first; implies --impact)")
     parser.add_argument("--limit", type=int, metavar="N", help="list at most N errors (counts cover all)")
+    parser.add_argument("--distinct", action="store_true",
+                        help="list one error per distinct fix (the first in document order) with the number of "
+                             "errors that fix removes (the suboptimal links of one chain share one fix)")
     parser.add_argument("--format", choices=("text", "json", "csv"), default="text")
     parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
 
@@ -99,21 +102,32 @@ def run(args: argparse.Namespace) -> int:
     records = classify_corpus(pairs, weights)
     selected = filter_records(records, categories, types)
     category_impact: dict[Category, float] | None = None
-    if metric is not None:
+    shared: dict[int, int] | None = None
+    listed = selected
+    if metric is not None or args.distinct:
         from metrics.impact import Pricer
 
-        pricer = Pricer(corpus, metric, weights)
-        selected = pricer.price_records(selected)
-        category_impact = pricer.price_categories(filter_records(records, types=types))
-    listed = sorted(selected, key=lambda r: -(r.impact or 0.0)) if args.sort == "impact" else selected
+        pricer = Pricer(corpus, metric or "conll", weights)
+        if args.distinct:
+            groups = pricer.group_by_fix(selected)
+            listed = [group[0] for group in groups]
+            shared = {id(group[0]): len(group) for group in groups}
+        if metric is not None:
+            priced = pricer.price_records(listed)
+            if shared is not None:
+                shared = {id(new): shared[id(old)] for old, new in zip(listed, priced)}
+            listed = priced
+            category_impact = pricer.price_categories(filter_records(records, types=types))
+    if args.sort == "impact":
+        listed = sorted(listed, key=lambda r: -(r.impact or 0.0))
     if args.limit is not None:
         listed = listed[:args.limit]
     if args.format == "json":
-        text = json.dumps(to_json(listed, selected, metric, weights, category_impact), indent=1) + "\n"
+        text = json.dumps(to_json(listed, selected, metric, weights, category_impact, shared), indent=1) + "\n"
     elif args.format == "csv":
-        text = render_csv(listed)
+        text = render_csv(listed, shared)
     else:
-        text = render_text(listed, selected, len(pairs), metric, weights, category_impact)
+        text = render_text(listed, selected, len(pairs), metric, weights, category_impact, shared)
     from .cmd_score import emit
 
     emit(text, args.output, inputs=[args.key, args.response])
@@ -123,12 +137,20 @@ def run(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------------ JSON
 
 
+def _with_shared(record: ErrorRecord, shared: dict[int, int] | None) -> dict:
+    out = record.to_json()
+    if shared is not None:
+        out["same_fix"] = shared[id(record)]
+    return out
+
+
 def to_json(listed: list[ErrorRecord], selected: list[ErrorRecord], metric: str | None, weights,
-            category_impact: dict[Category, float] | None) -> dict:
+            category_impact: dict[Category, float] | None, shared: dict[int, int] | None = None) -> dict:
+    """`same_fix` (with --distinct): how many of the selected errors the listed error's fix removes."""
     out = {
         "weights": list(weights),
         "impact_metric": metric,
-        "errors": [r.to_json() for r in listed],
+        "errors": [_with_shared(r, shared) for r in listed],
         "counts": {
             "corpus": counts_to_json(count_errors(selected)),
             "documents": {name: counts_to_json(c) for name, c in count_by_document(selected).items()},
@@ -150,15 +172,16 @@ def _mention_cells(m: Mention | None) -> list:
     return [m.span[0], m.span[1], m.text] if m else ["", "", ""]
 
 
-def render_csv(records: list[ErrorRecord]) -> str:
+def render_csv(records: list[ErrorRecord], shared: dict[int, int] | None = None) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(CSV_COLUMNS + (["same_fix"] if shared is not None else []))
     for r in records:
         writer.writerow([r.document, r.category.value, r.span[0], r.span[1], r.mention.text, r.mention.type.name,
                          *_mention_cells(r.antecedent), *_mention_cells(r.best_antecedent),
                          r.key_chain or "", r.response_chain or "",
-                         "" if r.cost is None else repr(r.cost), "" if r.impact is None else repr(r.impact), r.fix])
+                         "" if r.cost is None else repr(r.cost), "" if r.impact is None else repr(r.impact), r.fix]
+                        + ([shared[id(r)]] if shared is not None else []))
     return buffer.getvalue()
 
 
@@ -202,7 +225,7 @@ def count_table(selected: list[ErrorRecord], category_impact: dict[Category, flo
 
 
 def render_text(listed: list[ErrorRecord], selected: list[ErrorRecord], n_documents: int, metric: str | None,
-                weights, category_impact: dict[Category, float] | None) -> str:
+                weights, category_impact: dict[Category, float] | None, shared: dict[int, int] | None = None) -> str:
     w = weights
     lines = [f"{len(selected)} errors in {n_documents} document(s); link weights nam={w.nam:g} nom={w.nom:g} "
              f"pro={w.pro:g} sing={w.sing:g}"]
@@ -212,11 +235,15 @@ def render_text(listed: list[ErrorRecord], selected: list[ErrorRecord], n_docume
     lines.append("")
     lines += count_table(selected, category_impact)
     lines.append("")
-    if len(listed) < len(selected):
+    if shared is not None:
+        lines.append(f"listing one error per distinct fix ({len(listed)} shown); 'same fix': errors that fix removes")
+    elif len(listed) < len(selected):
         lines.append(f"listing {len(listed)} of {len(selected)} errors")
     columns = ["document", "category", "type", "mention", "antecedent", "best antecedent", "key", "resp", "cost"]
     if metric is not None:
         columns.append("impact")
+    if shared is not None:
+        columns.append("same fix")
     rows = []
     for r in listed:
         row = [r.document, r.category.label, r.mention.type.letter, _mention_text(r.mention),
@@ -224,8 +251,10 @@ def render_text(listed: list[ErrorRecord], selected: list[ErrorRecord], n_docume
                r.response_chain or "-", "-" if r.cost is None else f"{r.cost:g}"]
         if metric is not None:
             row.append(_points(r.impact))
+        if shared is not None:
+            row.append(str(shared[id(r)]))
         rows.append(row)
-    lines += align_rows(columns, rows, right={"cost", "impact"})
+    lines += align_rows(columns, rows, right={"cost", "impact", "same fix"})
     return "\n".join(lines) + "\n"
 
 
