@@ -241,3 +241,24 @@ def score_document(pair) -> dict[str, Score | AnchorScore]:
 def breakdown_document(pair) -> Breakdown:
     """Per mention type counts of an engine `DocPair`."""
     return count_document(pair.key, pair.response, pair.types)
+
+
+def breakdown_corpus(pairs) -> Breakdown:
+    """Per mention type counts summed over documents (micro-averaging, as for the totals)."""
+    out: Breakdown = {name: {t: Tally() for t in MentionType} for name in COUNTED}
+    for pair in pairs:
+        for name, by_type in breakdown_document(pair).items():
+            for t, tally in by_type.items():
+                out[name][t] = out[name][t] + tally
+    return out
+
+
+def breakdown_to_json(breakdown: Breakdown) -> dict:
+    """{metric: {"NAME": {"tp", "wl", "fn", "fp", "recall", "precision", "f1"}, ...}} for reports."""
+    out: dict = {}
+    for name, by_type in breakdown.items():
+        out[name] = {}
+        for t, tally in by_type.items():
+            s = tally.score()
+            out[name][t.name] = tally.to_json() | {"recall": s.recall, "precision": s.precision, "f1": s.f1}
+    return out

@@ -150,3 +150,16 @@ def test_score_json_has_the_application_metrics(tmp_path) -> None:
         assert name in data["metrics"], name
     assert data["metrics"]["immediate"]["counts"] == [11, 12, 11, 12]
     assert data["metrics"]["anchor"]["f1"] == pytest.approx(2 * (8 / 15) / (1 + 8 / 15))
+
+
+def test_corpus_breakdown_and_json() -> None:
+    pairs_ = [chen_ng_pair("d"), chen_ng_pair("e")]
+    from metrics.tuggener import breakdown_corpus, breakdown_to_json
+
+    corpus = breakdown_corpus(pairs_)
+    assert corpus["immediate"][P] == breakdown_document(pairs_[0])["immediate"][P] + breakdown_document(pairs_[1])["immediate"][P]
+    as_json = breakdown_to_json(corpus)
+    e_inferred = breakdown_document(pairs_[1])["inferred"][P]
+    d_inferred = breakdown_document(pairs_[0])["inferred"][P]
+    assert as_json["inferred"]["PRONOUN"]["wl"] == e_inferred.wl + d_inferred.wl
+    assert set(as_json["anchor_ed"]["NAME"]) == {"tp", "wl", "fn", "fp", "recall", "precision", "f1"}
