@@ -1,0 +1,84 @@
+"""`corefwb score --format json` is byte-identical across runs, hash seeds and `--jobs` values.
+
+Scores end up in papers and in CI diffs, so the same inputs must give the same bytes: no set or
+dict iteration order leaking into the output (each run gets a different PYTHONHASHSEED), no
+floating-point sums whose order depends on how documents were spread over processes (`--jobs`),
+and `--output FILE` writes exactly what stdout would show.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GUM = ROOT / "samples" / "gum"
+
+
+def corefwb(*args: str, hash_seed: int = 0) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED=str(hash_seed))
+    proc = subprocess.run([sys.executable, "-m", "workbench.cli", "score", *args], capture_output=True,
+                          timeout=300, cwd=ROOT, env=env)
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    return proc
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A 12-document key/response pair: the GUM sample's two documents, six times under new names,
+    so that `--jobs 2` really spreads documents over processes."""
+    folder = tmp_path_factory.mktemp("corpus")
+    out = []
+    for side, name in (("key", "key.gum.conll"), ("response", "response.gum.conll")):
+        text = (GUM / name).read_text(encoding="utf-8")
+        copies = [re.sub(r"\(GUM_(\w+)\)", rf"(GUM_\1_copy{i})", text) for i in range(6)]
+        path = folder / f"{side}.conll"
+        path.write_text("".join(copies), encoding="utf-8")
+        out.append(path)
+    return out[0], out[1]
+
+
+PAIRS = {
+    "gum": (GUM / "key.gum.conll", GUM / "response.gum.conll"),
+    "ontonotes": (GUM / "key.ontogum.conll", GUM / "response.ontonotes.conll"),
+}
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_same_bytes_across_runs_and_hash_seeds(pair: str) -> None:
+    key, response = PAIRS[pair]
+    first = corefwb(str(key), str(response), "--format", "json", hash_seed=1)
+    second = corefwb(str(key), str(response), "--format", "json", hash_seed=2)
+    assert first.stdout == second.stdout
+    assert first.stderr == second.stderr  # warnings too, in the same order
+    assert first.stdout.startswith(b"{") and b'"metrics"' in first.stdout
+
+
+def test_same_bytes_across_jobs(corpus: tuple[Path, Path], tmp_path: Path) -> None:
+    key, response = corpus
+    plain = corefwb(str(key), str(response), "--format", "json", hash_seed=3)
+    assert plain.stdout.count(b'"document":') == 12
+    for jobs in ("1", "2"):
+        run = corefwb(str(key), str(response), "--format", "json", "--jobs", jobs, hash_seed=4 + int(jobs))
+        assert run.stdout == plain.stdout, f"--jobs {jobs} differs from the default"
+        assert run.stderr == plain.stderr, f"--jobs {jobs}: warnings differ"
+    out = tmp_path / "scores.json"
+    corefwb(str(key), str(response), "--format", "json", "--jobs", "2", "--output", str(out))
+    assert out.read_bytes() == plain.stdout
+
+
+def test_same_bytes_when_jobs_cannot_stream(corpus: tuple[Path, Path], tmp_path: Path) -> None:
+    """A gzipped key is not streamed in parallel; the result must not depend on that either."""
+    import gzip
+
+    key, response = corpus
+    packed = tmp_path / "key.conll.gz"
+    packed.write_bytes(gzip.compress(key.read_bytes()))
+    plain = corefwb(str(key), str(response), "--format", "json")
+    run = corefwb(str(packed), str(response), "--format", "json", "--jobs", "2")
+    assert run.stdout == plain.stdout
