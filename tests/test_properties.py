@@ -132,7 +132,8 @@ def expected_perfect(key_chains: list[list], name: str, types: dict | None = Non
     if name in APPLICATION:
         if not links:
             return 0.0  # singletons are skipped: 0/0
-        anchored = sum(1 for c in links if any(types[m] != MentionType.PRONOUN for m in c)) / len(links)
+        # Chains without a nominal have no anchor and are skipped on both sides (metrics/tuggener.py).
+        anchored = 1.0 if any(any(types[m] != MentionType.PRONOUN for m in c) for c in links) else 0.0
         if name == "anchor_ed":
             return anchored
         if name == "anchor":
@@ -203,8 +204,9 @@ def test_perfect_response_exceptions() -> None:
     pronouns = perfect_scores([[(0, 0), (1, 1)], [(2, 2), (4, 4)]],
                               {(0, 0): t.NAME, (1, 1): t.PRONOUN, (2, 2): t.PRONOUN, (4, 4): t.PRONOUN})
     if "anchor_ed" in METRICS:
-        assert values(pronouns["anchor_ed"]) == (0.5, 0.5, 0.5)  # the pronoun chain has no anchor
-        assert close(pronouns["anchor"].f1, 2 / 3) and values(pronouns["anchor_em"]) == (1.0, 1.0, 1.0)
+        # The pronoun chain has no anchor: skipped on both sides, so the perfect response scores 1.
+        assert values(pronouns["anchor_ed"]) == (1.0, 1.0, 1.0) and pronouns["anchor_ed"].recall_den == 1
+        assert close(pronouns["anchor"].f1, 1.0) and values(pronouns["anchor_em"]) == (1.0, 1.0, 1.0)
         assert values(all_single["immediate"]) == (0.0, 0.0, 0.0)
         assert values(one["anchor"]) == (0.0, 0.0, 0.0)
 
