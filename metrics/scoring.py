@@ -8,7 +8,7 @@ step must stay cheap: it is a few numpy operations per document.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,6 +27,7 @@ AGNOSTIC = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 LINGUISTIC = ("lmuc", "lbcub", "lceafm", "lceafe")
 APPLICATION = ("immediate", "inferred", "anchor_ed", "anchor_em", "anchor")
 ALL_METRICS = AGNOSTIC + ("conll",) + LINGUISTIC + APPLICATION
+CONLL_PARTS = ("muc", "bcub", "ceafe")
 
 
 def check_metrics(names: Sequence[str] | None) -> tuple[str, ...]:
@@ -96,12 +97,15 @@ def score_pair(pair: DocPair, weights: Weights = W4, metrics: Sequence[str] = AL
                 out[name] = value
     if "conll" in metrics:
         out["conll"] = conll_score(pair.official)
-    return {name: out[name] for name in metrics if name in out}
+        # the corpus CoNLL score needs the summed counts of its parts; `aggregate` drops them again
+        for name in CONLL_PARTS:
+            out.setdefault(name, pair.official[name])
+    return {name: out[name] for name in ALL_METRICS if name in out}
 
 
 def conll_score(scores: dict[str, AnyScore]) -> MeanScore:
     """The CoNLL score: the mean of MUC, B3 and CEAFe (F1, and R and P likewise)."""
-    parts = [scores["muc"], scores["bcub"], scores["ceafe"]]
+    parts = [scores[name] for name in CONLL_PARTS]
     return MeanScore(sum(p.recall for p in parts) / 3, sum(p.precision for p in parts) / 3,
                      sum(p.f1 for p in parts) / 3)
 
@@ -111,7 +115,8 @@ def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights
     """Micro (official: counts summed, then divided) and macro (mean of per-document values)."""
     micro: dict[str, AnyScore] = {}
     macro: dict[str, MeanScore] = {}
-    for name in metrics:
+    summed = metrics + tuple(m for m in CONLL_PARTS if "conll" in metrics and m not in metrics)
+    for name in summed:
         values = [scores[name] for _, scores in documents if name in scores]
         if name == "conll":
             continue
@@ -129,14 +134,17 @@ def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights
             n = len(values)
             macro[name] = MeanScore(sum(v.recall for v in values) / n, sum(v.precision for v in values) / n,
                                     sum(v.f1 for v in values) / n)
+    documents = [(name, {m: s for m, s in scores.items() if m in metrics}) for name, scores in documents]
     return CorpusResult(weights, metrics, {m: micro[m] for m in metrics if m in micro}, macro, documents)
 
 
-def prepare(keys: list[Document], responses: list[Document]) -> PreparedCorpus:
+def prepare(keys: list[Document], responses: list[Document],
+            on_document: Callable[[], None] | None = None) -> PreparedCorpus:
     """Pair documents by name, align each pair as v8.01 does, and compute the official metrics.
 
     Documents pair by exact name; names that find no partner then pair by `document_key`, so a
     CoNLL-2012 key (`(X); part 000`) meets a CoNLL-U (`X`) or jsonlines (`X_0`) response.
+    `on_document` is called after each document (a caller's progress display).
     """
     warnings: list[str] = []
     partners = pair_documents(keys, responses, warnings)
@@ -149,6 +157,8 @@ def prepare(keys: list[Document], responses: list[Document]) -> PreparedCorpus:
         else:
             warnings.extend(check_tokens_align(key, response))
         pairs.append(prepare_pair(key, response, warnings))
+        if on_document is not None:
+            on_document()
     return PreparedCorpus(pairs, warnings)
 
 

@@ -36,6 +36,11 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """Options every command shares: input formats and the linguistic weights."""
     parser.add_argument("--key-format", choices=FORMATS, default="auto", help="format of the key file (default: detect)")
     parser.add_argument("--response-format", choices=FORMATS, default="auto", help="format of the response file(s) (default: detect)")
+    parser.add_argument("--match", choices=("exact", "head", "partial"), default="exact",
+                        help="how response mentions match key mentions: exact spans (default, as v8.01), or the "
+                             "CorefUD scorer's head or partial match")
+    parser.add_argument("--clusters-field", default="clusters", metavar="FIELD",
+                        help="jsonlines field holding the chains (e.g. predicted_clusters; default clusters)")
     parser.add_argument("--weights", default="W4", metavar="W",
                         help="LMetric weights: a preset W1..W5 or NAM,NOM,PRO,SING (default W4 = 1,0.75,0.5,1)")
 
@@ -97,18 +102,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
-def load_pair(key_path: str, response_path: str, key_format: str = "auto", response_format: str = "auto"):
+def load_pair(key_path: str, response_path: str, key_format: str = "auto", response_format: str = "auto",
+              match: str = "exact", clusters_field: str = "clusters"):
     """Read and prepare a key/response pair; warnings go to stderr.  Raises InputError."""
+    from metrics.matching import match_corpus
     from metrics.readers import read_documents
     from metrics.scoring import prepare
 
+    from .progress import Progress
+
     notes: list[str] = []
-    keys = read_documents(key_path, None if key_format == "auto" else key_format, notes)
-    responses = read_documents(response_path, None if response_format == "auto" else response_format, notes)
-    corpus = prepare(keys, responses)
+    keys = read_documents(key_path, None if key_format == "auto" else key_format, notes, clusters_field)
+    responses = read_documents(response_path, None if response_format == "auto" else response_format, notes,
+                               clusters_field)
+    if match != "exact":
+        responses = match_corpus(keys, responses, match)
+    with Progress(len(keys), "scoring") as progress:
+        corpus = prepare(keys, responses, on_document=progress.advance)
     for message in notes + corpus.warnings:
         warn(message)
     return corpus
+
+
+def load_args(args: argparse.Namespace, response_path: str | None = None):
+    """`load_pair` with a subcommand's common options."""
+    return load_pair(args.key, response_path or args.response, args.key_format, args.response_format,
+                     args.match, args.clusters_field)
 
 
 def weights_arg(text: str):

@@ -14,7 +14,7 @@ import sys
 from metrics.score import AnyScore, BlancScore, MeanScore
 from metrics.scoring import ALL_METRICS, CorpusResult, check_metrics
 
-from .cli import UsageError, load_pair, warn, weights_arg
+from .cli import UsageError, load_args, warn, weights_arg
 
 LABELS = {
     "mentions": "Mentions", "muc": "MUC", "bcub": "B3", "ceafm": "CEAFm", "ceafe": "CEAFe",
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     weights = weights_arg(args.weights)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    if args.jobs is not None and _streamable(args):
+    if args.jobs is not None and args.match == "exact" and _streamable(args):
         from metrics.stream import score_files
 
         result, notes = score_files(args.key, args.response, weights, wanted, jobs=args.jobs)
@@ -53,8 +53,8 @@ def run(args: argparse.Namespace) -> int:
             warn(message)
     else:
         if args.jobs is not None:
-            warn("--jobs streams uncompressed CoNLL-2012 files only; reading these inputs whole instead")
-        corpus = load_pair(args.key, args.response, args.key_format, args.response_format)
+            warn("--jobs streams uncompressed CoNLL-2012 files with exact matching only; reading these inputs whole instead")
+        corpus = load_args(args)
         result = corpus.score(weights, wanted)
     if args.format == "json":
         text = json.dumps(to_json(result), indent=1) + "\n"
