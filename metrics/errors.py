@@ -220,17 +220,17 @@ def classify_document(
             coref = shared_seen.get((k, r)) if r is not None else None
             if not has_resp_pred:
                 record = ErrorRecord(name, Category.FALSE_NEW, mention(span), None, best, key_label, resp_label,
-                                     None, _link_fix(span, r is None, best.span, best.text))
+                                     None, _link_fix(r is None, best, best.span not in rv.chain_of))
             elif coref is None:
                 wrong = resp_seen[r].closest()
                 record = ErrorRecord(name, Category.WRONG_LINK, mention(span), mention(wrong), best, key_label,
-                                     resp_label, None, _link_fix(span, False, best.span, best.text))
+                                     resp_label, None, _link_fix(False, best, best.span not in rv.chain_of))
             else:
                 best_resp, best_resp_weight = coref.best(kind, weights)
                 if best_resp_weight < best_key_weight:
                     record = ErrorRecord(name, Category.SUBOPTIMAL_LINK, mention(span), mention(best_resp), best,
                                          key_label, resp_label, best_key_weight - best_resp_weight,
-                                         _link_fix(span, False, best.span, best.text))
+                                         _link_fix(False, best, best.span not in rv.chain_of))
         elif has_resp_pred:
             wrong = resp_seen[r].closest()
             what = "split it, with the rest of its key chain, out of" if k is not None else "unlink it from"
@@ -253,9 +253,12 @@ def classify_document(
     return records
 
 
-def _link_fix(span: Span, absent: bool, target: Span, target_text: str) -> str:
+def _link_fix(absent: bool, target: Mention, target_absent: bool) -> str:
     verb = "add it and link it" if absent else "link it, with the mentions of its key chain in its response chain,"
-    return f"{verb} to the chain of '{target_text}' [{target[0]}-{target[1]}]"
+    where = f"'{target.text}' [{target.span[0]}-{target.span[1]}]"
+    if target_absent:
+        return f"{verb} to {where}, itself added to the response"
+    return f"{verb} to the chain of {where}"
 
 
 def classify_pair(pair, weights: Weights = W4) -> list[ErrorRecord]:

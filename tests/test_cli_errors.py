@@ -107,7 +107,8 @@ def test_compare(capsys) -> None:
     data = json.loads(out)
     assert data["fixed"]["false_new"] == {"NAME": 0, "NOMINAL": 1, "PRONOUN": 3}
     assert data["fixed"]["suboptimal_link"]["PRONOUN"] == 1
-    assert data["changed"] == [{"a": "false_new", "b": "wrong_link", "count": 1}]
+    assert data["changed"] == [{"a": "false_new", "b": "wrong_link", "count": 1,
+                                "types": {"NAME": 0, "NOMINAL": 0, "PRONOUN": 1}}]
     assert data["unchanged"]["suboptimal_link"] == 6
     changes = {(m["mention"]["text"], m["mention"]["start"]): (m["a"], m["b"], m["change"]) for m in data["mentions"]}
     assert changes[("you", 21)] == ("false_new", "wrong_link", "changed")

@@ -55,10 +55,11 @@ def change_of(ra: ErrorRecord | None, rb: ErrorRecord | None) -> str:
 
 
 def summary(pairs: list[tuple[ErrorRecord | None, ErrorRecord | None]]) -> dict:
-    """Counts of fixed / introduced errors by category x type, and of category changes A -> B."""
+    """Counts of fixed / introduced errors by category x type, of category changes A -> B by type,
+    and of errors both make in the same category."""
     fixed = {c: {t: 0 for t in MentionType} for c in CATEGORIES}
     introduced = {c: {t: 0 for t in MentionType} for c in CATEGORIES}
-    changed: dict[tuple[Category, Category], int] = {}
+    changed: dict[tuple[Category, Category], dict[MentionType, int]] = {}
     same = {c: 0 for c in CATEGORIES}
     for ra, rb in pairs:
         kind = change_of(ra, rb)
@@ -67,7 +68,8 @@ def summary(pairs: list[tuple[ErrorRecord | None, ErrorRecord | None]]) -> dict:
         elif kind == "introduced":
             introduced[rb.category][rb.mention.type] += 1
         elif kind == "changed":
-            changed[(ra.category, rb.category)] = changed.get((ra.category, rb.category), 0) + 1
+            row = changed.setdefault((ra.category, rb.category), {t: 0 for t in MentionType})
+            row[ra.mention.type] += 1
         else:
             same[ra.category] += 1
     return {"fixed": fixed, "introduced": introduced, "changed": changed, "same": same}
@@ -131,7 +133,9 @@ def to_json(rows, scores, weights) -> dict:
                    "b": {m: score_json(v) for m, v in scores[1].items()}},
         "fixed": table(s["fixed"]),
         "introduced": table(s["introduced"]),
-        "changed": [{"a": ca.value, "b": cb.value, "count": n} for (ca, cb), n in s["changed"].items()],
+        "changed": [{"a": ca.value, "b": cb.value, "count": sum(row.values()),
+                     "types": {t.name: n for t, n in row.items()}}
+                    for (ca, cb), row in sorted(s["changed"].items(), key=lambda kv: (kv[0][0].value, kv[0][1].value))],
         "unchanged": {c.value: n for c, n in s["same"].items()},
         "mentions": [
             {"document": _mention(ra, rb).document, "mention": _mention(ra, rb).mention.to_json(),
@@ -185,10 +189,11 @@ def render_text(rows, listed, n_changes, scores, weights, paths) -> str:
     if s["changed"]:
         lines.append("")
         lines.append("mentions whose error changed category (A -> B)")
-        lines += align_rows(["A", "B", "mentions"],
-                            [[ca.label, cb.label, str(n)] for (ca, cb), n in sorted(s["changed"].items(),
-                                                                                      key=lambda kv: -kv[1])],
-                            right={"mentions"})
+        rows_changed = sorted(s["changed"].items(), key=lambda kv: -sum(kv[1].values()))
+        lines += align_rows(["A", "B", "N", "M", "P", "total"],
+                            [[ca.label, cb.label] + [str(row[t]) for t in MentionType] + [str(sum(row.values()))]
+                             for (ca, cb), row in rows_changed],
+                            right={"N", "M", "P", "total"})
     lines.append("")
     if len(listed) < n_changes:
         lines.append(f"listing {len(listed)} of {n_changes} mentions whose category differs")
