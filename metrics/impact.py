@@ -78,10 +78,11 @@ class Pricer:
         self.total = {}
         for name in self.parts:
             values = [scores[name] for scores in self.doc_scores]
-            total = values[0]
-            for v in values[1:]:
-                total = total + v
-            self.total[name] = total
+            if values:
+                total = values[0]
+                for v in values[1:]:
+                    total = total + v
+                self.total[name] = total
         self.value = self._value(self.total) if corpus.pairs else 0.0
         self._states: dict[int, _DocumentState] = {}
         self._memo: dict[tuple, tuple[dict, dict]] = {}
@@ -89,6 +90,8 @@ class Pricer:
         self._official = tuple(name for name in AGNOSTIC if name in self.parts)
 
     def _value(self, scores: dict) -> float:
+        if not scores:
+            return 0.0  # an empty corpus
         if self.metric == "conll":
             return conll_score(scores).f1
         return scores[self.metric].f1

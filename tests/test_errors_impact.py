@@ -121,3 +121,9 @@ def test_unknown_metric() -> None:
 
 def test_conll_parts() -> None:
     assert parts_of("conll") == ("muc", "bcub", "ceafe") and parts_of("lceafe") == ("lceafe",)
+
+
+def test_empty_corpus() -> None:
+    pricer = Pricer(prepare([], []), "conll")
+    assert pricer.value == 0.0 and pricer.price_records([]) == []
+    assert pricer.price_categories([]) == {c: 0.0 for c in Category}
