@@ -25,7 +25,7 @@ import numpy as np
 from .alignment import align
 from .errors import Category, ErrorRecord
 from .fixes import Edit, Fix, FixBase, edit_chains, fix_of
-from .model import Document
+from .model import Document, Span
 from .score import Score
 from .scoring import AGNOSTIC, ALL_METRICS, DocPair, PreparedCorpus, conll_score, official_scores, score_pair
 from .table import build_table
@@ -53,10 +53,14 @@ def _swap(total, old, new):
 
 @dataclass
 class _DocumentState:
+    """What pricing a document's fixes needs, built on its first fix."""
+
     pair: DocPair
     base: FixBase
-    key_chains_of: dict
-    response_chains_of: dict
+    key_chains_of: dict[Span, set[int]]
+    """Every key chain listing a span (more than one only in ill-formed keys)."""
+    response_chains_of: dict[Span, set[int]]
+    """Every response chain listing a span (more than one when the response repeats it)."""
 
 
 class Pricer:
@@ -100,11 +104,11 @@ class Pricer:
         state = self._states.get(i)
         if state is None:
             pair = self.corpus.pairs[i]
-            key_of: dict = {}
+            key_of: dict[Span, set[int]] = {}
             for k, chain in enumerate(pair.key.chains):
                 for span in chain:
                     key_of.setdefault(span, set()).add(k)
-            resp_of: dict = {}
+            resp_of: dict[Span, set[int]] = {}
             for r, chain in enumerate(pair.response.chains):
                 for span in chain:
                     resp_of.setdefault(span, set()).add(r)
