@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("response_b", help="response of system B")
     parser.add_argument("--document", action="append", metavar="D", help="only this document (repeatable)")
     parser.add_argument("--limit", type=int, metavar="N", help="list at most N changed mentions (tables cover all)")
-    parser.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
 
 
@@ -107,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         text = json.dumps(to_json(rows, scores, weights), indent=1) + "\n"
     elif args.format == "csv":
         text = render_csv(rows)
+    elif args.format == "markdown":
+        text = render_markdown(rows, listed, len(changes), scores, weights, (args.response_a, args.response_b))
     else:
         text = render_text(rows, listed, len(changes), scores, weights, (args.response_a, args.response_b))
     from .cmd_score import emit
@@ -161,44 +163,34 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}"
 
 
-def render_text(rows, listed, n_changes, scores, weights, paths) -> str:
+def sections(rows, listed, n_changes, scores) -> list[tuple[str, list[str], list[list[str]], set[str]]]:
+    """The report as (title, headers, rows, right-aligned columns), rendered as text or Markdown."""
     from .cmd_score import LABELS
 
     s = summary(rows)
-    w = weights
-    lines = [f"A = {paths[0]}", f"B = {paths[1]}",
-             f"link weights nam={w.nam:g} nom={w.nom:g} pro={w.pro:g} sing={w.sing:g}; "
-             "scores in %, corpus micro-averaged", ""]
+    out = []
     score_rows = []
     for name in SCORE_ROWS:
         if name in scores[0] and name in scores[1]:
             a, b = scores[0][name], scores[1][name]
             score_rows.append([LABELS.get(name, name), _pct(a.recall), _pct(a.precision), _pct(a.f1),
                                _pct(b.recall), _pct(b.precision), _pct(b.f1), f"{100 * (b.f1 - a.f1):+.2f}"])
-    lines += align_rows(["metric", "A R", "A P", "A F1", "B R", "B P", "B F1", "B-A F1"], score_rows,
-                        right={"A R", "A P", "A F1", "B R", "B P", "B F1", "B-A F1"})
-    lines.append("")
+    numeric = {"A R", "A P", "A F1", "B R", "B P", "B F1", "B-A F1"}
+    out.append(("scores (%, corpus micro-averaged)", ["metric", "A R", "A P", "A F1", "B R", "B P", "B F1", "B-A F1"],
+                score_rows, numeric))
     cat_rows = []
     for c in CATEGORIES:
         fixed, intro = s["fixed"][c], s["introduced"][c]
         cat_rows.append([c.label] + [str(fixed[t]) for t in MentionType] + [str(sum(fixed.values()))]
                         + [str(intro[t]) for t in MentionType] + [str(sum(intro.values())), str(s["same"][c])])
-    lines.append("errors of A fixed by B, errors introduced by B (by mention type), and errors both make")
-    lines += align_rows(["category", "fixed N", "M", "P", "total", "introduced N", "M", "P", "total", "both"],
-                        cat_rows, right={"fixed N", "M", "P", "total", "introduced N", "both"})
+    out.append(("errors of A fixed by B, errors introduced by B (by mention type), and errors both make",
+                ["category", "fixed N", "M", "P", "total", "introduced N", "M", "P", "total", "both"],
+                cat_rows, {"fixed N", "M", "P", "total", "introduced N", "both"}))
     if s["changed"]:
-        lines.append("")
-        lines.append("mentions whose error changed category (A -> B)")
         rows_changed = sorted(s["changed"].items(), key=lambda kv: -sum(kv[1].values()))
-        lines += align_rows(["A", "B", "N", "M", "P", "total"],
-                            [[ca.label, cb.label] + [str(row[t]) for t in MentionType] + [str(sum(row.values()))]
-                             for (ca, cb), row in rows_changed],
-                            right={"N", "M", "P", "total"})
-    lines.append("")
-    if len(listed) < n_changes:
-        lines.append(f"listing {len(listed)} of {n_changes} mentions whose category differs")
-    else:
-        lines.append(f"{n_changes} mentions whose category differs")
+        out.append(("mentions whose error changed category (A -> B)", ["A", "B", "N", "M", "P", "total"],
+                    [[ca.label, cb.label] + [str(row[t]) for t in MentionType] + [str(sum(row.values()))]
+                     for (ca, cb), row in rows_changed], {"N", "M", "P", "total"}))
     mention_rows = []
     for ra, rb in listed:
         m = _mention(ra, rb)
@@ -206,5 +198,28 @@ def render_text(rows, listed, n_changes, scores, weights, paths) -> str:
         text = m.mention.text if len(m.mention.text) <= 30 else m.mention.text[:29] + "…"
         mention_rows.append([m.document, f"{text} {span}", m.mention.type.letter,
                              ra.category.label if ra else "-", rb.category.label if rb else "-", change_of(ra, rb)])
-    lines += align_rows(["document", "mention", "type", "A", "B", "change"], mention_rows)
-    return "\n".join(lines) + "\n"
+    title = (f"listing {len(listed)} of {n_changes} mentions whose category differs" if len(listed) < n_changes
+             else f"{n_changes} mentions whose category differs")
+    out.append((title, ["document", "mention", "type", "A", "B", "change"], mention_rows, set()))
+    return out
+
+
+def render_text(rows, listed, n_changes, scores, weights, paths) -> str:
+    w = weights
+    lines = [f"A = {paths[0]}", f"B = {paths[1]}",
+             f"link weights nam={w.nam:g} nom={w.nom:g} pro={w.pro:g} sing={w.sing:g}", ""]
+    for title, headers, table_rows, right in sections(rows, listed, n_changes, scores):
+        lines.append(title)
+        lines += align_rows(headers, table_rows, right=right)
+        lines.append("")
+    return "\n".join(lines)
+
+
+def render_markdown(rows, listed, n_changes, scores, weights, paths) -> str:
+    from .reports import render_markdown as table
+
+    w = weights
+    head = (f"A = `{paths[0]}`, B = `{paths[1]}`; link weights nam={w.nam:g} nom={w.nom:g} pro={w.pro:g} "
+            f"sing={w.sing:g}\n\n")
+    return head + "\n".join(table(headers, table_rows, title=title)
+                             for title, headers, table_rows, _ in sections(rows, listed, n_changes, scores))

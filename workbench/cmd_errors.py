@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--distinct", action="store_true",
                         help="list one error per distinct fix (the first in document order) with the number of "
                              "errors that fix removes (the suboptimal links of one chain share one fix)")
-    parser.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
 
 
@@ -126,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
         text = json.dumps(to_json(listed, selected, metric, weights, category_impact, shared), indent=1) + "\n"
     elif args.format == "csv":
         text = render_csv(listed, shared)
+    elif args.format == "markdown":
+        text = render_markdown(listed, selected, metric, category_impact, shared)
     else:
         text = render_text(listed, selected, len(pairs), metric, weights, category_impact, shared)
     from .cmd_score import emit
@@ -183,6 +185,44 @@ def render_csv(records: list[ErrorRecord], shared: dict[int, int] | None = None)
                          "" if r.cost is None else repr(r.cost), "" if r.impact is None else repr(r.impact), r.fix]
                         + ([shared[id(r)]] if shared is not None else []))
     return buffer.getvalue()
+
+
+# ------------------------------------------------------------------------------ Markdown
+
+
+def render_markdown(listed: list[ErrorRecord], selected: list[ErrorRecord], metric: str | None,
+                    category_impact: dict[Category, float] | None, shared: dict[int, int] | None = None) -> str:
+    """Two tables for a report: counts by category x type, then the listed errors."""
+    from .reports import render_markdown as table
+
+    counts = count_errors(selected)
+    headers = ["category", "NAME", "NOMINAL", "PRONOUN", "total"]
+    if category_impact is not None:
+        headers.append(f"impact ({metric} F1 points)")
+    rows = []
+    for category in CATEGORIES:
+        row = counts[category]
+        cells = [category.label, *(row[t] for t in MentionType), sum(row.values())]
+        if category_impact is not None:
+            cells.append(_points(category_impact[category]))
+        rows.append(cells)
+    out = table(headers, rows, title="Errors by category and mention type")
+    headers = ["document", "category", "type", "mention", "antecedent", "best antecedent", "key", "resp", "cost"]
+    if metric is not None:
+        headers.append("impact")
+    if shared is not None:
+        headers.append("same fix")
+    rows = []
+    for r in listed:
+        cells = [r.document, r.category.label, r.mention.type.name, _mention_text(r.mention, 60),
+                 _mention_text(r.antecedent, 60), _mention_text(r.best_antecedent, 60), r.key_chain or "",
+                 r.response_chain or "", "" if r.cost is None else f"{r.cost:g}"]
+        if metric is not None:
+            cells.append(_points(r.impact))
+        if shared is not None:
+            cells.append(shared[id(r)])
+        rows.append(cells)
+    return out + "\n" + table(headers, rows, title="Errors")
 
 
 # ------------------------------------------------------------------------------ text
