@@ -34,7 +34,12 @@ class MentionType(IntEnum):
 class InputError(Exception):
     """A file that cannot be read.  Always names the file and, where there is one, the line."""
 
+    MAX_MESSAGE = 1000
+    """Characters of message kept: one quoting a 100 MB line would bury the terminal."""
+
     def __init__(self, path: str, line: int | None, message: str) -> None:
+        if len(message) > self.MAX_MESSAGE:
+            message = f"{message[:self.MAX_MESSAGE]}... ({len(message)} characters)"
         self.path = path
         self.line = line
         self.message = message

@@ -288,25 +288,33 @@ def mutate(data: bytes, seed: int) -> tuple[bytes, list[str]]:
     return data, names
 
 
-def huge_lines(fmt: str, size: int) -> dict[str, bytes]:
-    """Files of one line of about `size` bytes, in shapes each reader must get through quickly:
-    one huge word, a huge line of whitespace-separated fields, a huge coreference cell, a huge JSON
-    line, a huge CoNLL-U MISC field, and a huge line with no line end at all."""
-    header = b"#begin document (big); part 000\n"
-    end = b"\n#end document\n"
-    if fmt == "conll":
-        return {
-            "word": header + b"big\t0\t0\t" + b"a" * size + b"\tNN\t*\t-\t-\t-\t-\t*\t(0)" + end,
-            "fields": header + b"a " * (size // 2) + end,
-            "cell": header + b"big 0 0 w - " + b"|".join([b"(0"] * (size // 3)) + end,
-            "no_newline": b"a" * size,
-        }
-    if fmt == "conllu":
-        return {
-            "columns": b"# newdoc id = big\n" + b"\t".join([b"1"] + [b"a" * (size // 10)] * 9) + b"\n",
-            "misc": b"# newdoc id = big\n1\ta\ta\tX\tX\t_\t0\troot\t_\tEntity=" + b"(1-x" * (size // 4) + b"\n",
-        }
-    return {
-        "tokens": b'{"doc_key":"big","sentences":[[' + b",".join([b'"a"'] * (size // 4)) + b']],"clusters":[]}\n',
-        "string": b'{"doc_key":"big","sentences":[["' + b"a" * size + b'"]],"clusters":[[[0,0]]]}\n',
+HUGE_SHAPES = {
+    "conll": ("word", "fields", "cell", "no_newline"),
+    "conllu": ("columns", "misc"),
+    "jsonl": ("tokens", "string"),
+}
+"""One-line shapes each reader must get through: one huge word, a huge line of whitespace-separated
+fields, a huge coreference cell, a huge line with no line end at all, huge CoNLL-U columns, a huge
+MISC field, a huge JSON line of tokens, one huge JSON string."""
+
+
+def write_huge_line(path: str, fmt: str, shape: str, size: int) -> None:
+    """Write a file whose one long line has about `size` bytes, in 1 MB pieces so the writer's own
+    memory stays small (a child process inherits its parent's peak RSS in rusage)."""
+    parts = {
+        ("conll", "word"): (b"#begin document (big); part 000\nbig\t0\t0\t", b"a", b"\tNN\t*\t-\t-\t-\t-\t*\t(0)\n#end document\n"),
+        ("conll", "fields"): (b"#begin document (big); part 000\n", b"a ", b"\n#end document\n"),
+        ("conll", "cell"): (b"#begin document (big); part 000\nbig 0 0 w - (0", b"|(0", b"\n#end document\n"),
+        ("conll", "no_newline"): (b"", b"a", b""),
+        ("conllu", "columns"): (b"# newdoc id = big\n1\t", b"a", b"\ta\tX\tX\t_\t0\troot\t_\tEntity=(1-x)\n"),
+        ("conllu", "misc"): (b"# newdoc id = big\n1\ta\ta\tX\tX\t_\t0\troot\t_\tEntity=", b"(1-x", b"\n"),
+        ("jsonl", "tokens"): (b'{"doc_key":"big","sentences":[["a"', b',"a"', b']],"clusters":[]}\n'),
+        ("jsonl", "string"): (b'{"doc_key":"big","sentences":[["', b"a", b'"]],"clusters":[[[0,0]]]}\n'),
     }
+    head, unit, tail = parts[fmt, shape]
+    piece = unit * (2**20 // len(unit))
+    with open(path, "wb") as out:
+        out.write(head)
+        for _ in range(size // len(piece)):
+            out.write(piece)
+        out.write(tail)

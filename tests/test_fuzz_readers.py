@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from strategies import huge_lines, mutate
+from strategies import mutate, write_huge_line
 
 from metrics.conll import read_conll
 from metrics.conllu import read_conllu
@@ -42,9 +42,13 @@ from metrics.scoring import prepare
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "samples" / "gum").glob("*.conll"))
-READERS: dict[str, Callable[[str], list[Document]]] = {
-    "conll": read_conll, "conllu": read_conllu, "jsonl": read_jsonlines, "auto": read_documents,
+READERS: dict[str, Callable[[str, list[str]], list[Document]]] = {
+    "conll": read_conll,
+    "conllu": read_conllu,
+    "jsonl": lambda path, warnings: read_jsonlines(path),
+    "auto": lambda path, warnings: read_documents(path, None, warnings),
 }
+"""Every reader, called as (path, warnings list); "auto" detects the format as the CLI does."""
 SEEDS_PER_BASE = 150
 CLI_CASES = 16
 TIME_LIMIT = 20  # seconds for one read of a small mutated file: generous, a hang is minutes
@@ -153,10 +157,7 @@ def read_checked(reader: str, path: Path, what: str) -> list[Document] | None:
     warnings: list[str] = []
     try:
         with time_limit(TIME_LIMIT, what):
-            if reader == "jsonl":
-                docs = read_jsonlines(str(path))
-            else:
-                docs = READERS[reader](str(path), warnings=warnings) if reader != "auto" else read_documents(str(path), None, warnings)
+            docs = READERS[reader](str(path), warnings)
     except InputError as exc:
         check_error(exc, path, what)
         return None
@@ -230,6 +231,21 @@ def test_found_by_fuzzing(reader: str, text: str, tmp_path: Path) -> None:
     read_checked("auto", path, f"auto {text[:40]!r}")
 
 
+@pytest.mark.parametrize("reader,text", [
+    ("conll", "#begin document (x); part 000\nx 0 0 w - " + "x|" * 500_000 + "x\n#end document\n"),
+    ("conllu", "# newdoc id = x\n1\ta\ta\tX\tX\t_\t0\troot\t_\tEntity=" + "(1-x" * 250_000 + "((\n"),
+    ("conllu", "# newdoc id = x\n1\ta\ta\tX\tX\t_\t" + "a" * 1_000_000 + "\troot\t_\t_\n"),
+], ids=["conll-cell", "conllu-entity", "conllu-head"])
+def test_messages_quoting_a_huge_field_stay_short(reader: str, text: str, tmp_path: Path) -> None:
+    """A message that quotes the offending field is cut, not 1 MB long on the terminal."""
+    path = tmp_path / f"long.{reader}"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        READERS[reader](str(path), [])
+    check_error(caught.value, path, reader)
+    assert len(str(caught.value)) < 2000
+
+
 # ------------------------------------------------------------------------ through the CLI
 
 
@@ -287,5 +303,5 @@ def test_cli_survives_a_100mb_line(fmt: str, shape: str, tmp_path: Path) -> None
     """One 100 MB line: a result or a located error, within 2 GB of address space and a time limit
     far above what it takes (a few seconds), so a hang or a memory blow-up fails."""
     path = tmp_path / f"big.{fmt}"
-    path.write_bytes(huge_lines(fmt, 100 * 2**20)[shape])
+    write_huge_line(str(path), fmt, shape, 100 * 2**20)
     check_cli(run_cli(path, path, timeout=120, limit_memory=3 * 2**30), [path], f"100 MB {fmt} {shape}")
