@@ -25,13 +25,14 @@ wl counts in both, so that a mention linked wrongly is neither "not found" nor "
 
 Singleton chains are skipped on both sides (footnote 1: no application gains from them).  Each
 span counts once per side (a span listed twice keeps the chain v8.01 keeps, see metrics.errors).
-Counts are kept per mention type of the judged mention (the anchor's for ED), so the breakdown and
-the totals come from one pass.
+Counts are kept per class of the judged mention (the anchor's for ED): its mention type, or its
+head's POS class or named-entity class as in the paper's Tables 3 and 4, so the breakdown and the
+totals come from one pass.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
 from .errors import ChainView, key_view, response_view
@@ -95,26 +96,75 @@ class AnchorScore:
         return self.ed.counts() + self.em.counts()
 
 
-Breakdown = dict[str, dict[MentionType, Tally]]
-"""metric -> mention type -> counts (the four counted metrics)."""
+Breakdown = dict[str, dict[Hashable, Tally]]
+"""metric -> class of mention (a MentionType by default) -> counts (the four counted metrics)."""
 
 
 def _nominal(kind: MentionType) -> bool:
     return kind != MentionType.PRONOUN
 
 
-def count_document(key: Document, response: Document, types: Mapping[Span, MentionType]) -> Breakdown:
-    """tp / wl / fn / fp of the four counted metrics, per mention type, for one document."""
+def count_document(key: Document, response: Document, types: Mapping[Span, MentionType],
+                   label: Callable[[Span], Hashable] | None = None, per_entity: bool = False) -> Breakdown:
+    """tp / wl / fn / fp of the four counted metrics for one document, per class of the judged
+    mention: its mention type by default, or whatever `label(span)` says (see `feature`).
+    `per_entity`: entity mentions (EM) are classed by their entity's anchor, as the paper's
+    Table 4 classes entities (a PERSON's pronouns count as PERSON)."""
     kv, rv = key_view(key), response_view(response)
-    cells = {name: {t: [0, 0, 0, 0] for t in MentionType} for name in COUNTED}
+    classes: list[Hashable] = list(MentionType) if label is None else []
+    cells: dict[str, dict[Hashable, list[int]]] = {name: {c: [0, 0, 0, 0] for c in classes} for name in COUNTED}
+    of = (lambda span: MentionType(types[span])) if label is None else label
 
     def add(metric: str, span: Span, which: int) -> None:
-        cells[metric][MentionType(types[span])][which] += 1
+        cells[metric].setdefault(of(span), [0, 0, 0, 0])[which] += 1
 
     _immediate(kv, rv, lambda s, w: add("immediate", s, w))
     _inferred(kv, rv, types, lambda s, w: add("inferred", s, w))
-    _anchors(kv, rv, types, lambda s, w: add("anchor_ed", s, w), lambda s, w: add("anchor_em", s, w))
-    return {name: {t: Tally(*c) for t, c in by_type.items()} for name, by_type in cells.items()}
+    _anchors(kv, rv, types, lambda s, w: add("anchor_ed", s, w),
+             lambda s, anchor, w: add("anchor_em", anchor if per_entity else s, w))
+    return {name: {c: Tally(*n) for c, n in by_class.items()} for name, by_class in cells.items()}
+
+
+FEATURES = ("type", "pos", "entity")
+
+
+def feature(name: str, key: Document, types: Mapping[Span, MentionType]) -> Callable[[Span], Hashable] | None:
+    """A mention classifier for the breakdown (the paper breaks its counts down by any feature):
+
+    - "type": NAME / NOMINAL / PRONOUN (None: the default of `count_document`);
+    - "pos": the head's POS class as in the paper's Table 3: NOUN for NN*, PRP, PRP$, else the
+      tag itself ("-" without POS tags);
+    - "entity": the named-entity class (PERSON, GPE, ...) of a named entity with the mention's span
+      or ending on its head, else "-"; entity mentions (EM) take their entity's (anchor's) class,
+      as in Table 4.
+    """
+    if name == "type":
+        return None
+    if name == "pos":
+        from .heads import head_of
+
+        def pos_class(span: Span) -> str:
+            if not key.pos:
+                return "-"
+            tag = key.pos[head_of(key, span)[0]]
+            return "NOUN" if tag.startswith("NN") else tag
+
+        return pos_class
+    if name == "entity":
+        from .heads import head_of
+
+        exact = {(s, e): label for s, e, label in key.named_entities or ()}
+        by_end = {e: label for s, e, label in key.named_entities or ()}
+
+        def entity_class(span: Span) -> str:
+            if span in exact:
+                return exact[span]
+            if not by_end:
+                return "-"
+            return by_end.get(head_of(key, span)[0], "-")
+
+        return entity_class
+    raise ValueError(f"unknown breakdown feature {name!r}; choose from {', '.join(FEATURES)}")
 
 
 def _chains(view: ChainView) -> list[list[Span]]:
@@ -202,10 +252,10 @@ def _anchors(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType], ad
             continue
         add_ed(anchor, _TP)
         for span in chain:
-            add_em(span, _TP if rv.chain_of.get(span) == r else _FN)
+            add_em(span, anchor, _TP if rv.chain_of.get(span) == r else _FN)
         for span in rv.chains[r]:
             if kv.chain_of.get(span) != k:
-                add_em(span, _FP)
+                add_em(span, anchor, _FP)
     for r in sorted(resp_multi):
         chain = rv.chains[r]
         anchor = _anchor(chain, types)
@@ -238,27 +288,30 @@ def score_document(pair) -> dict[str, Score | AnchorScore]:
     return scores_from_counts(count_document(pair.key, pair.response, pair.types))
 
 
-def breakdown_document(pair) -> Breakdown:
-    """Per mention type counts of an engine `DocPair`."""
-    return count_document(pair.key, pair.response, pair.types)
+def breakdown_document(pair, by: str = "type") -> Breakdown:
+    """Counts of an engine `DocPair` per class of mention ("type", "pos" or "entity")."""
+    return count_document(pair.key, pair.response, pair.types, feature(by, pair.key, pair.types),
+                          per_entity=by == "entity")
 
 
-def breakdown_corpus(pairs) -> Breakdown:
-    """Per mention type counts summed over documents (micro-averaging, as for the totals)."""
-    out: Breakdown = {name: {t: Tally() for t in MentionType} for name in COUNTED}
+def breakdown_corpus(pairs, by: str = "type") -> Breakdown:
+    """`breakdown_document` summed over documents (micro-averaging, as for the totals)."""
+    out: Breakdown = {name: ({t: Tally() for t in MentionType} if by == "type" else {}) for name in COUNTED}
     for pair in pairs:
-        for name, by_type in breakdown_document(pair).items():
-            for t, tally in by_type.items():
-                out[name][t] = out[name][t] + tally
+        for name, by_class in breakdown_document(pair, by).items():
+            for c, tally in by_class.items():
+                out[name][c] = out[name].get(c, Tally()) + tally
     return out
 
 
 def breakdown_to_json(breakdown: Breakdown) -> dict:
-    """{metric: {"NAME": {"tp", "wl", "fn", "fp", "recall", "precision", "f1"}, ...}} for reports."""
+    """{metric: {"NAME": {"tp", "wl", "fn", "fp", "recall", "precision", "f1"}, ...}} for reports
+    (classes named by their string: NAME, PRP, PERSON...)."""
     out: dict = {}
-    for name, by_type in breakdown.items():
+    for name, by_class in breakdown.items():
         out[name] = {}
-        for t, tally in by_type.items():
+        for c, tally in by_class.items():
             s = tally.score()
-            out[name][t.name] = tally.to_json() | {"recall": s.recall, "precision": s.precision, "f1": s.f1}
+            key = c.name if isinstance(c, MentionType) else str(c)
+            out[name][key] = tally.to_json() | {"recall": s.recall, "precision": s.precision, "f1": s.f1}
     return out

@@ -163,3 +163,20 @@ def test_corpus_breakdown_and_json() -> None:
     d_inferred = breakdown_document(pairs_[0])["inferred"][P]
     assert as_json["inferred"]["PRONOUN"]["wl"] == e_inferred.wl + d_inferred.wl
     assert set(as_json["anchor_ed"]["NAME"]) == {"tp", "wl", "fn", "fp", "recall", "precision", "f1"}
+
+
+def test_breakdown_by_pos_and_entity_class() -> None:
+    """The paper's Table 3 classes (NOUN, PRP, PRP$ heads) and Table 4 classes (the entity's NE
+    class; an entity's pronouns count under it) on response (e)."""
+    from metrics.tuggener import breakdown_corpus
+
+    pair = chen_ng_pair("e")
+    pos = breakdown_document(pair, "pos")["immediate"]
+    assert pos == {"PRP": Tally(8, 1, 0, 0), "PRP$": Tally(2, 0, 0, 0), "NOUN": Tally(1, 0, 0, 0)}
+    entity = breakdown_document(pair, "entity")
+    assert entity["anchor_ed"] == {"PERSON": Tally(1, 0, 0, 0), "GPE": Tally(1, 0, 0, 0), "-": Tally(1, 0, 0, 0)}
+    # Jesus' chain took S_you: 7 fp for PERSON; Jerusalem's lost them: 7 fn for GPE.
+    assert entity["anchor_em"] == {"PERSON": Tally(3, 0, 0, 7), "GPE": Tally(3, 0, 7, 0), "-": Tally(2, 0, 0, 0)}
+    assert breakdown_corpus([pair, pair], "pos")["immediate"]["PRP"] == Tally(16, 2, 0, 0)
+    with pytest.raises(ValueError):
+        breakdown_document(pair, "gender")
