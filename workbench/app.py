@@ -25,7 +25,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
 from textual.theme import Theme
-from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
+from textual.widgets import ContentSwitcher, Footer, Input, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from metrics.model import InputError
@@ -97,6 +97,12 @@ class ErrorsReady(Message):
     def __init__(self, weights: Weights, errors: dict[str, list[ErrorRow]] | None, final: bool) -> None:
         super().__init__()
         self.weights, self.errors, self.final = weights, errors, final
+
+
+def steady_cursors(screen: Screen) -> None:
+    """No blinking text cursors: over SSH each blink is a redraw sent down the line."""
+    for box in screen.query(Input):
+        box.cursor_blink = False
 
 
 # ---------------------------------------------------------------------------------- engine glue
@@ -187,6 +193,8 @@ class Workbench(App):
     TITLE = "coref-workbench"
     CSS_PATH = "workbench.tcss"
     ENABLE_COMMAND_PALETTE = True
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (130, "-wide")]
+    """Below 130 columns the document list is hidden (ctrl+p, [ and ] still switch documents)."""
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", id="app.help"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
@@ -251,6 +259,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self.query_one(ScoresPanel).show_weights(self.weights)
         self.query_one(ErrorPanel).set_rows(None)
         self.query_one(DocumentText).focus()
+        steady_cursors(self.screen)
         self.load()
 
     @work(thread=True, exclusive=True, group="load")

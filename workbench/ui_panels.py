@@ -250,7 +250,8 @@ the mention in the text; n / p go to the next / previous error from anywhere.
         self.shown: list[ErrorRow] = []
         self.by_impact = False
         self.available = False
-        self._filling = False
+        self._picked = False
+        """Whether the user has picked an error in this list (the first `n` picks the first row)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="error-main"):
@@ -290,7 +291,7 @@ the mention in the text; n / p go to the next / previous error from anywhere.
         spans = [row.mention.span for row in self.shown]
         cursor_span = spans[table.cursor_row] if keep_cursor and 0 <= table.cursor_row < len(spans) else None
         self.shown = filter_errors(self.rows, category, kind, self.by_impact)
-        self._filling = True
+        self._picked = self._picked and cursor_span is not None
         table.clear()
         for number, row in enumerate(self.shown):
             table.add_row(
@@ -306,7 +307,6 @@ the mention in the text; n / p go to the next / previous error from anywhere.
         if cursor_span is not None:
             position = next((i for i, row in enumerate(self.shown) if row.mention.span == cursor_span), 0)
             table.move_cursor(row=position, animate=False)
-        self.call_after_refresh(self._done_filling)
         self.query_one("#error-sort", Static).update(Text("by impact" if self.by_impact else "in text order"))
         self.border_title = (
             f"errors ({len(self.shown)}/{len(self.rows)})" if self.available else "errors (error analysis not available)"
@@ -334,17 +334,18 @@ the mention in the text; n / p go to the next / previous error from anywhere.
     def _filter(self) -> None:
         self.refill()
 
-    def _done_filling(self) -> None:
-        self._filling = False
-
     @on(DataTable.RowHighlighted, "#errors")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if self._filling:
+        """The text follows the cursor only while the user is in the list: a refill elsewhere
+        (new document, impacts arriving) must not select an error by itself."""
+        if not event.data_table.has_focus:
             return
+        self._picked = True
         self.post_message(self.Picked(self._row(event.cursor_row), jump=False))
 
     @on(DataTable.RowSelected, "#errors")
     def _selected(self, event: DataTable.RowSelected) -> None:
+        self._picked = True
         self.post_message(self.Picked(self._row(event.cursor_row), jump=True))
 
     def _row(self, index: int) -> ErrorRow | None:
@@ -353,7 +354,9 @@ the mention in the text; n / p go to the next / previous error from anywhere.
     def move(self, step: int) -> None:
         table = self.query_one("#errors", DataTable)
         if self.shown:
-            table.move_cursor(row=(table.cursor_row + step) % len(self.shown), animate=False)
+            row = table.cursor_row if not self._picked and step > 0 else (table.cursor_row + step) % len(self.shown)
+            self._picked = True
+            table.move_cursor(row=row, animate=False)
             self.post_message(self.Picked(self._row(table.cursor_row), jump=True))
 
     def action_toggle_sort(self) -> None:

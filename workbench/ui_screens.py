@@ -94,6 +94,11 @@ class ExportScreen(ModalScreen[tuple[str, str, str] | None]):
                 yield Button("Export", variant="primary", id="export-ok")
                 yield Button("Cancel", id="export-cancel")
 
+    def on_mount(self) -> None:
+        from .app import steady_cursors
+
+        steady_cursors(self)
+
     def _choice(self) -> tuple[str, str]:
         scope_set = self.query_one("#export-scope", RadioSet)
         format_set = self.query_one("#export-format", RadioSet)
