@@ -60,7 +60,7 @@ def test_errors_sort_by_impact_and_limit(capsys) -> None:
 
 
 def test_errors_text_is_aligned(capsys) -> None:
-    code, out, _ = run(capsys, "errors", KEY, RESP_E, "--impact")
+    code, out, _ = run(capsys, "errors", KEY, RESP_E, "--impact", "conll")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("7 errors in 1 document(s)")
@@ -127,7 +127,7 @@ def test_compare_text_and_csv(capsys) -> None:
 
 def test_errors_distinct_fixes(capsys) -> None:
     """Response (e): the wrong link g and the six suboptimal links after it share one fix."""
-    code, out, _ = run(capsys, "errors", KEY, RESP_E, "--format", "json", "--distinct", "--impact")
+    code, out, _ = run(capsys, "errors", KEY, RESP_E, "--format", "json", "--distinct", "--impact", "conll")
     data = json.loads(out)
     assert code == 0 and len(data["errors"]) == 1
     assert data["errors"][0]["category"] == "wrong_link" and data["errors"][0]["same_fix"] == 7
@@ -137,7 +137,7 @@ def test_errors_distinct_fixes(capsys) -> None:
 
 
 def test_markdown_reports(capsys) -> None:
-    code, out, _ = run(capsys, "errors", KEY, RESP_E, "--format", "markdown", "--impact")
+    code, out, _ = run(capsys, "errors", KEY, RESP_E, "--format", "markdown", "--impact", "conll")
     assert code == 0
     assert "## Errors by category and mention type" in out and "| wrong link | 0 | 0 | 1 | 1 | +14.265 |" in out
     assert out.count("| (chen_ng_2013_figure1); part 000 |") == 7

@@ -33,11 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--type", action="append", metavar="T",
                         help="only mentions of these types (repeat or comma-separate): NAME,NOMINAL,PRONOUN (or N,M,P)")
     parser.add_argument("--document", action="append", metavar="D", help="only this document (repeatable)")
-    parser.add_argument("--impact", nargs="?", const="conll", metavar="METRIC",
-                        help="price each error and category: change of the corpus F1 of METRIC (default conll) "
+    parser.add_argument("--impact", metavar="METRIC",
+                        help="price each error and category: change of the corpus F1 of METRIC (e.g. conll, lmuc) "
                              "when the fix is applied")
     parser.add_argument("--sort", choices=("document", "impact"), default="document",
-                        help="order of the listed errors (impact: largest gain first; implies --impact)")
+                        help="order of the listed errors (impact: largest gain first; without --impact, CoNLL F1)")
     parser.add_argument("--limit", type=int, metavar="N", help="list at most N errors (counts cover all)")
     parser.add_argument("--distinct", action="store_true",
                         help="list one error per distinct fix (the first in document order) with the number of "
