@@ -47,6 +47,9 @@ def index_conll(path: str) -> list[Slice]:
     offset = 0
     with handle:
         for line_no, raw in enumerate(handle, start=1):
+            if line_no == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                # a UTF-8 BOM, as the whole-file reader tolerates it: the document starts after it
+                offset, raw = 3, raw[3:]
             if raw.startswith(b"#") and (m := _BEGIN.match(raw.rstrip(b"\n"))):
                 name = m.group(1).decode("utf-8", errors="replace").rstrip()
                 if name in seen:

@@ -82,3 +82,29 @@ def test_same_bytes_when_jobs_cannot_stream(corpus: tuple[Path, Path], tmp_path:
     plain = corefwb(str(key), str(response), "--format", "json")
     run = corefwb(str(packed), str(response), "--format", "json", "--jobs", "2")
     assert run.stdout == plain.stdout
+
+
+VARIANTS = {
+    "bom": lambda text: "\ufeff" + text,
+    "crlf": lambda text: text.replace("\n", "\r\n"),
+    "spaces": lambda text: text.replace("\t", "   "),
+    "trailing_tabs": lambda text: text.replace("\n", "\t\n"),
+    "text_between_documents": lambda text: text.replace("#end document\n", "#end document\nstray line\n\n"),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_same_scores_with_and_without_jobs_on_odd_but_valid_files(variant: str, corpus: tuple[Path, Path],
+                                                                   tmp_path: Path) -> None:
+    """--jobs indexes the raw bytes itself; it must see the documents the whole-file reader sees
+    (a BOM once hid the first document from it: 11 of 12 documents scored, silently)."""
+    key, response = corpus
+    odd_key = tmp_path / "key.conll"
+    odd_response = tmp_path / "response.conll"
+    odd_key.write_bytes(VARIANTS[variant](key.read_text(encoding="utf-8")).encode("utf-8"))
+    odd_response.write_bytes(VARIANTS[variant](response.read_text(encoding="utf-8")).encode("utf-8"))
+    whole = corefwb(str(odd_key), str(odd_response), "--format", "json")
+    streamed = corefwb(str(odd_key), str(odd_response), "--format", "json", "--jobs", "2")
+    assert whole.stdout.count(b'"document":') == 12
+    assert streamed.stdout == whole.stdout
+
