@@ -148,16 +148,16 @@ class Pricer:
             new_response = _document(pair.response, edit, range(len(edit.chains)))
             return self.doc_scores[i], self._score(pair.key, new_response, pair)
         key_set, resp_set = _reach(state, edit)
-        key_part = replace(pair.key, chains=[pair.key.chains[k] for k in key_set],
-                           labels=_pick(pair.key.labels, key_set, len(pair.key.chains)))
+        key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set],
+                             _pick(pair.key.labels, key_set, len(pair.key.chains)))
         n_orig = len(pair.response.chains)
         old_set = [r for r in resp_set if r < n_orig]
         # The part before the fix is shared by all fixes that reach the same chains.
         signature = (i, tuple(key_set), tuple(old_set))
         before = self._before.get(signature)
         if before is None:
-            old_part = replace(pair.response, chains=[pair.response.chains[r] for r in old_set],
-                               labels=_pick(pair.response.labels, old_set, n_orig))
+            old_part = _fragment(pair.response, [pair.response.chains[r] for r in old_set],
+                                 _pick(pair.response.labels, old_set, n_orig))
             before = self._before[signature] = self._score(key_part, old_part, pair)
         new_part = _document(pair.response, edit, resp_set)
         return before, self._score(key_part, new_part, pair)
@@ -222,7 +222,12 @@ def _pick(labels: list[str], indices: Iterable[int], n: int) -> list[str]:
 def _document(response: Document, edit: Edit, indices: Iterable[int]) -> Document:
     """The response restricted to some chains of an edit (empty chains dropped, order kept)."""
     chosen = [i for i in indices if edit.chains[i]]
-    return replace(response, chains=[edit.chains[i] for i in chosen], labels=[edit.labels[i] for i in chosen])
+    return _fragment(response, [edit.chains[i] for i in chosen], [edit.labels[i] for i in chosen])
+
+
+def _fragment(doc: Document, chains: list[list[Span]], labels: list[str]) -> Document:
+    """Some chains of a document, as the scorers see it (they read chains and labels only)."""
+    return Document(name=doc.name, words=doc.words, chains=chains, labels=labels, path=doc.path, line=doc.line)
 
 
 def _reach(state: _DocumentState, edit: Edit) -> tuple[list[int], list[int]]:
