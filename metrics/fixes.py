@@ -18,7 +18,8 @@ or of a document) and each still makes sense after the others:
 Why this converges: after a round, every fixed anaphoric mention sits with a key antecedent and
 fixed false anaphoric mentions have no foreign predecessor; a mixed response chain or a split key
 chain always shows an error at its first offending mention (see docs/errors-fixes.md), so rounds
-of "classify, apply all fixes" end at the key (tests/test_fixes.py checks it on random documents).
+of "classify, apply all fixes" end at the key: one round with the key's mentions, two otherwise
+(tests/test_errors_properties.py checks it on random documents).
 """
 
 from __future__ import annotations
