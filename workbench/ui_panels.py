@@ -76,9 +76,9 @@ above to filter by name.  Moving the cursor opens the document.
         yield Input(placeholder="filter documents", id="doc-filter")
         table: DataTable = DataTable(id="documents", cursor_type="row", zebra_stripes=True, cell_padding=0)
         table.add_column(" document", key="name", width=24)
-        table.add_column(" CoNLL", key="conll")
-        table.add_column("   MUC", key="muc")
-        table.add_column("  err", key="errors")
+        table.add_column(" CoNLL", key="conll", width=6)
+        table.add_column("   MUC", key="muc", width=6)
+        table.add_column("  err", key="errors", width=5)
         yield table
 
     def set_rows(self, rows: list[DocumentRow]) -> None:
@@ -148,8 +148,8 @@ background; a newer edit cancels an older run.
 
     def compose(self) -> ComposeResult:
         table: DataTable = DataTable(id="scores", cursor_type="row", show_cursor=False, cell_padding=0)
-        for label in ("metric", "  doc R", "    P", "    F", " corp R", "    P", "    F", "   ΔF"):
-            table.add_column(label)
+        for label in ("metric", "  doc R", "    P", "    F", " corp R", "    P", "    F", "    ΔF"):
+            table.add_column(label, width=10 if label == "metric" else 6)
         yield table
         with Horizontal(id="weights"):
             for name in ("nam", "nom", "pro", "sing"):
