@@ -1,0 +1,168 @@
+"""Unit tests of the workbench view-models and export (no terminal needed)."""
+
+from __future__ import annotations
+
+import json
+import os
+from types import SimpleNamespace
+
+import pytest
+from rich.cells import cell_len
+
+from metrics.model import Document, MentionType
+from workbench.ui_export import build_report, render, write_atomic
+from workbench.ui_model import (
+    ErrorRow,
+    MentionRef,
+    Selection,
+    chain_rows,
+    display_text,
+    document_rows,
+    error_counts,
+    error_row,
+    filter_errors,
+    marked_mentions,
+    merge_scores,
+    select_documents,
+    short_name,
+    token_units,
+    wrap_units,
+)
+
+N, M, P = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
+
+
+def doc(words: str, chains, starts=(0,)) -> Document:
+    return Document("d", words.split(), [list(map(tuple, chain)) for chain in chains], sentence_starts=list(starts))
+
+
+def line_text(atoms) -> str:
+    return "".join(atom.text for atom in atoms)
+
+
+def test_nested_mentions_bracket_outermost_first_and_label_both_sides():
+    key = doc("Byron 's mother came", [[(0, 0)], [(0, 2)]])
+    response = doc("Byron 's mother came", [[(0, 2)], [(3, 3)]])
+    types = {(0, 0): N, (0, 2): M, (3, 3): P}
+    layout = wrap_units(token_units(key, marked_mentions(key, response, types, "both")), [0], 80)
+    assert line_text(layout.lines[0]) == "[[Byron]N1/- 's mother]M2/1 [came]P-/2"
+    layout = wrap_units(token_units(key, marked_mentions(key, response, types, "key")), [0], 80)
+    assert line_text(layout.lines[0]) == "[[Byron]N1 's mother]M2 came"
+
+
+def test_span_in_two_chains_shows_both_ids():
+    key = doc("it rains", [[(0, 0)], [(0, 0)]])
+    marks = marked_mentions(key, key, {(0, 0): P}, "key")
+    assert [m.label for m in marks] == ["P1,2"]
+
+
+def test_wrap_respects_width_sentences_and_token_lines():
+    words = " ".join(f"w{i}" for i in range(30))
+    d = doc(words, [[(0, 1)]], starts=(0, 20))
+    layout = wrap_units(token_units(d, marked_mentions(d, d, {}, "key")), d.sentence_starts, 20)
+    assert all(sum(cell_len(a.text) for a in line) <= 20 for line in layout.lines)
+    assert layout.token_line[20] > layout.token_line[19]  # a sentence starts a line
+    assert line_text(layout.lines[layout.token_line[20]]).startswith("w20")
+    assert layout.token_line == sorted(layout.token_line)
+
+
+def test_overlong_token_is_split_not_overflowing():
+    d = doc("x" * 250 + " end", [])
+    layout = wrap_units(token_units(d, []), [0], 40)
+    assert all(sum(cell_len(a.text) for a in line) <= 40 for line in layout.lines)
+    assert "".join(line_text(l) for l in layout.lines).replace(" ", "") == "x" * 250 + "end"
+
+
+def test_double_width_characters_count_as_two_cells():
+    d = doc("日本語 日本語 日本語", [])
+    layout = wrap_units(token_units(d, []), [0], 10)
+    assert [line_text(l) for l in layout.lines] == ["日本語", "日本語", "日本語"]
+
+
+def test_display_text_makes_controls_visible():
+    assert display_text("\x1b[31mred\x07") == "\u241b[31mred\u2407"
+    assert display_text("a\x9bb") == "a\\x9bb"
+    assert display_text("[bold]x[/]") == "[bold]x[/]"
+
+
+def test_chain_rows_mark_divided_and_conflated_chains():
+    key = doc("a b c d", [[(0, 0), (1, 1)], [(2, 2), (3, 3)]])
+    response = doc("a b c d", [[(0, 0)], [(1, 1), (2, 2), (3, 3)]])
+    key_rows, response_rows = chain_rows(key, response, {})
+    assert key_rows[0].partners == [1, 2]  # key chain 1 divided over R1 and R2
+    assert response_rows[1].partners == [1, 2]  # response chain 2 conflates K1 and K2
+    assert key_rows[1].partners == [2] and key_rows[1].unmatched == 0
+
+
+def row(category: str, kind: MentionType, start: int, impact: float | None = None) -> ErrorRow:
+    return ErrorRow("d", category, MentionRef((start, start), "w", kind), None, None, None, None, None, impact)
+
+
+def test_filter_sort_and_count_errors():
+    rows = [row("false_new", P, 5, 0.01), row("wrong_link", N, 1, 0.03), row("false_new", N, 3, 0.02)]
+    assert [r.mention.span[0] for r in filter_errors(rows, "false_new", None, False)] == [5, 3]
+    assert [r.mention.span[0] for r in filter_errors(rows, None, N, False)] == [1, 3]
+    assert [r.mention.span[0] for r in filter_errors(rows, None, None, True)] == [1, 3, 5]
+    counts = error_counts(rows)
+    assert counts["false_new"] == [1, 0, 1] and counts["wrong_link"] == [1, 0, 0] and counts["missing_mention"] == [0, 0, 0]
+
+
+def test_error_row_adapts_json_records():
+    record = {
+        "document": "d", "category": "suboptimal_link",
+        "mention": {"start": 4, "end": 4, "text": "you", "type": "PRONOUN"},
+        "antecedent": {"start": 2, "end": 2, "text": "it", "type": "PRONOUN"},
+        "best_antecedent": {"start": 0, "end": 1, "text": "the city", "type": "NOMINAL"},
+        "key_chain": "3", "response_chain": "5", "cost": 0.25, "impact": 0.5,
+    }
+    adapted = error_row(record)
+    assert adapted.short == "SUB" and adapted.best_antecedent.span == (0, 1) and adapted.best_antecedent.type == M
+    selection = Selection.of(adapted)
+    assert selection.emphasis == {0: "best", 1: "best", 2: "antecedent", 4: "error"}
+    assert selection.role_of_span((2, 2)) == "antecedent"
+
+
+def score(f1: float) -> SimpleNamespace:
+    return SimpleNamespace(recall=f1, precision=f1, f1=f1)
+
+
+def test_documents_sorted_worst_first_and_filtered():
+    documents = [("(a); part 000", {"conll": score(0.7)}), ("(b); part 000", {"conll": score(0.4)})]
+    rows = document_rows(["(a); part 000", "(b); part 000"], documents, {"(a); part 000": [row("false_new", N, 0)]})
+    assert [short_name(r.name) for r in select_documents(rows, "", "conll")] == ["b", "a"]
+    assert [short_name(r.name) for r in select_documents(rows, "", "errors")] == ["a", "b"]
+    assert [short_name(r.name) for r in select_documents(rows, "A)", "conll")] == ["a"]
+    assert short_name("(x); part 002") == "x 002"
+
+
+def test_merge_keeps_weight_independent_metrics():
+    base = SimpleNamespace(weights=1, micro={"muc": score(0.5), "lmuc": score(0.1)}, documents=[("d", {"muc": score(0.5), "lmuc": score(0.1)})])
+    update = SimpleNamespace(weights=2, micro={"lmuc": score(0.9)}, documents=[("d", {"lmuc": score(0.9)})])
+    merged = merge_scores(base, update)
+    assert merged.weights == 2 and merged.micro["muc"].f1 == 0.5 and merged.micro["lmuc"].f1 == 0.9
+    assert merged.documents[0][1]["lmuc"].f1 == 0.9 and merged.documents[0][1]["muc"].f1 == 0.5
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "markdown"])
+def test_export_formats_and_markdown_escaping(fmt, tmp_path):
+    rows = [ErrorRow("d", "false_new", MentionRef((0, 0), "[b]|x`", P), None, None, "1", None, None, 0.01)]
+    report = build_report("d", (1, 0.75, 0.5, 1), {"muc": score(0.5)}, rows)
+    text = render(report, fmt)
+    path = tmp_path / f"out.{fmt}"
+    write_atomic(str(path), text)
+    assert path.read_text(encoding="utf-8") == text
+    if fmt == "json":
+        assert json.loads(text)["errors"][0]["mention"]["text"] == "[b]|x`"
+    if fmt == "markdown":
+        assert "\\[b\\]\\|x\\`" in text
+    assert os.listdir(tmp_path) == [path.name]
+
+
+def test_write_atomic_keeps_old_file_on_failure(tmp_path):
+    path = tmp_path / "report.json"
+    path.write_text("old", encoding="utf-8")
+
+    with pytest.raises(TypeError):
+        write_atomic(str(path), 42)  # type: ignore[arg-type]
+    assert path.read_text(encoding="utf-8") == "old"
+    assert os.listdir(tmp_path) == ["report.json"]
