@@ -50,6 +50,11 @@ def index_conll(path: str) -> list[Slice]:
             if line_no == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 # a UTF-8 BOM, as the whole-file reader tolerates it: the document starts after it
                 offset, raw = 3, raw[3:]
+            if b"\r" in raw and b"\r" in raw.rstrip(b"\r\n"):
+                # The whole-file reader takes a lone CR for a line end (universal newlines); here it
+                # would hide line ends, and documents with them, so the scores would silently differ.
+                raise InputError(path, line_no, "a lone CR (classic Mac OS line end) inside a line: "
+                                                "convert the line ends to LF, or score without --jobs")
             if raw.startswith(b"#") and (m := _BEGIN.match(raw.rstrip(b"\n"))):
                 name = m.group(1).decode("utf-8", errors="replace").rstrip()
                 if name in seen:

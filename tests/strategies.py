@@ -269,11 +269,62 @@ def utf16(data: bytes, rng: random.Random) -> bytes:
     return data.decode("utf-8", "replace").encode("utf-16")
 
 
+HOSTILE_FIELDS = ["", "_", "-", "0", "-1", "1-2", "1.1", "(", ")", "((1", "1))", "(1)|", "|", "(1+2)", "(1", "1)",
+                  "(x y)", "Entity=(", "Entity=1)", "Entity=(1[2/1]-x)", "Entity=(1[1/2]-x", "# newdoc id = a",
+                  "#begin document (a); part 000", "#end document", "NNP", "PRP", "(PERSON*", "*)", "'", "\\"]
+"""Column values that mean something to some reader, placed where they do not belong."""
+
+HOSTILE_JSON = [None, -1, 0, 1.5, True, "", "x", [], {}, [[]], [[0]], [[0, 0]], [[1, 0]], [[0, 10**6]],
+                [[[0, 0]], [[0, 0]]], 10**30, [["a", "b"]], {"doc_key": "a"}]
+"""JSON values of every type and shape, to put in place of a field's value."""
+
+
+def replace_field(data: bytes, rng: random.Random) -> bytes:
+    """A TAB- or space-separated field of a random line replaced by a value meaningful elsewhere."""
+    lines, i = _pick_line(data, rng)
+    line = lines[i].decode("utf-8", "replace")
+    sep = "\t" if "\t" in line else " "
+    fields = line.split(sep)
+    fields[rng.randrange(len(fields))] = rng.choice(HOSTILE_FIELDS)
+    lines[i] = sep.join(fields).encode()
+    return b"\n".join(lines)
+
+
+def replace_json_value(data: bytes, rng: random.Random) -> bytes:
+    """In a random JSON line, a value somewhere in the object replaced by one of another type or
+    shape (spans out of range, reversed, empty clusters, a number for a list...)."""
+    import json
+
+    lines, i = _pick_line(data, rng)
+    try:
+        obj = json.loads(lines[i])
+    except (ValueError, RecursionError):
+        return data
+    parent, key, node = None, None, obj
+    for _ in range(rng.randint(1, 5)):
+        if isinstance(node, dict) and node:
+            parent, key = node, rng.choice(sorted(node))
+        elif isinstance(node, list) and node:
+            parent, key = node, rng.randrange(len(node))
+        else:
+            break
+        node = parent[key]
+    value = rng.choice(HOSTILE_JSON)
+    if parent is None:
+        obj = value
+    elif rng.random() < 0.2 and isinstance(parent, dict):
+        del parent[key]
+    else:
+        parent[key] = value
+    lines[i] = json.dumps(obj).encode()
+    return b"\n".join(lines)
+
+
 MUTATIONS = {
     f.__name__: f for f in (
         truncate_line, truncate_file, random_bytes, random_text, delete_bracket, add_bom, crlf,
         mix_whitespace, nul_bytes, delete_lines, duplicate_lines, swap_lines, big_numbers, deep_nesting,
-        utf16,
+        utf16, replace_field, replace_json_value,
     )
 }
 """Every mutation by name; `mutate` applies one to three of them."""

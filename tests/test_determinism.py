@@ -108,3 +108,18 @@ def test_same_scores_with_and_without_jobs_on_odd_but_valid_files(variant: str, 
     assert whole.stdout.count(b'"document":') == 12
     assert streamed.stdout == whole.stdout
 
+
+def test_jobs_refuses_lone_cr_line_ends(corpus: tuple[Path, Path], tmp_path: Path) -> None:
+    """Classic Mac OS line ends: the whole-file reader takes a lone CR for a line end, the
+    streaming index would see one huge line and pair nothing (scores silently wrong), so --jobs
+    refuses them with a located message."""
+    key, response = corpus
+    odd = tmp_path / "key.conll"
+    odd.write_bytes(key.read_bytes().replace(b"\n", b"\r"))
+    corefwb(str(odd), str(response), "--format", "json")  # whole-file reading accepts them
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "workbench.cli", "score", str(odd), str(response), "--format", "json",
+                           "--jobs", "2"], capture_output=True, timeout=300, cwd=ROOT, env=env)
+    assert proc.returncode == 1 and proc.stdout == b""
+    assert proc.stderr.decode().startswith(f"corefwb: error: {odd}:1: a lone CR")
+

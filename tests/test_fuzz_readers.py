@@ -198,6 +198,48 @@ def test_readers_survive_mutated_files(base: str, bases: dict[str, Path], tmp_pa
                 score_checked(docs, intact, f"{what}, scored as key")
 
 
+def whole_and_streamed(key: Path, response: Path, what: str) -> tuple[dict | None, dict | None]:
+    """Micro counts from the whole-file reader and from the `--jobs` streaming path (in process),
+    None where that path raised a (checked) InputError."""
+    from metrics.stream import score_files
+
+    out: list[dict | None] = []
+    for path in ("whole", "streamed"):
+        try:
+            with time_limit(TIME_LIMIT, f"{what} {path}"):
+                if path == "whole":
+                    result = prepare(read_documents(str(key), "conll"), read_documents(str(response), "conll")).score()
+                else:
+                    result, _ = score_files(str(key), str(response))
+        except InputError as exc:
+            assert exc.path in (str(key), str(response)) and "\n" not in str(exc), f"{what} {path}: {exc}"
+            out.append(None)
+            continue
+        out.append({name: s.counts() + [s.f1] for name, s in result.micro.items()})
+    return out[0], out[1]
+
+
+@pytest.mark.parametrize("base", ["key.gum.conll", "response.gum.conll"])
+def test_streaming_reads_what_the_whole_file_reader_reads(base: str, bases: dict[str, Path], tmp_path: Path) -> None:
+    """`corefwb score --jobs N` indexes and reads documents from byte ranges itself: on mutated
+    files it must refuse (InputError) or give exactly the whole-file reader's scores.  (It refuses
+    lone CRs, which the whole-file reader takes for line ends.)"""
+    intact = bases["key.gum.conll"]
+    data = bases[base].read_bytes()
+    agreed = 0
+    for seed in range(25):
+        mutated, names = mutate(data, 7000 + seed)
+        path = tmp_path / f"s{seed}.conll"
+        path.write_bytes(mutated)
+        for key, response in ((intact, path), (path, intact)):
+            what = f"{base} seed {7000 + seed} ({', '.join(names)}) as {'key' if key == path else 'response'}"
+            whole, streamed = whole_and_streamed(key, response, what)
+            if whole is not None and streamed is not None:
+                assert whole == streamed, f"{what}: --jobs scores differ from the whole-file reader's"
+                agreed += 1
+    assert agreed > 10  # the loop really compared scores
+
+
 def test_gzipped_mutated_files(bases: dict[str, Path], tmp_path: Path) -> None:
     """A damaged .gz file (bad CRC, truncated stream, garbage) is an InputError too."""
     import gzip
