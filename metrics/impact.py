@@ -4,15 +4,15 @@ The impact of an error is the change of the metric's F1 (corpus, micro-averaged 
 scorer does) when its fix alone is applied to the response; the impact of a category is the
 change when all the category's fixes are applied together (metrics.fixes defines the fixes).
 
-Why it is fast: every metric but BLANC is a sum over the connected components of the key/response
-chain overlap graph (CEAF's best alignment too: it never pairs chains of different components;
-Tuggener's counts relate a mention's key chain to its response chain).  A fix changes a few
-response chains, so only the component(s) they reach, before and after the fix, are rescored:
-the document's counts become old - (reached part, before) + (reached part, after), and the corpus
-counts old - (document, before) + (document, after).  The reached part is rescored by the engine
-itself (alignment, contingency table, metrics), so there is one implementation of each metric.
-BLANC counts non-coreference links between all chains, so for BLANC the whole document is
-rescored (still per document).
+Why it is fast: every metric is a sum over the connected components of the key/response chain
+overlap graph (CEAF's best alignment too: it never pairs chains of different components;
+Tuggener's counts relate a mention's key chain to its response chain), plus, for BLANC, the
+non-coreference links between components, which only depend on how many mentions each holds.
+A fix changes a few response chains, so only the component(s) they reach, before and after the
+fix, are rescored: the document's counts become old - (reached part, before) + (reached part,
+after), and the corpus counts old - (document, before) + (document, after).  The reached part is
+rescored by the engine itself (alignment, contingency table, metrics), so there is one
+implementation of each metric.
 """
 
 from __future__ import annotations
@@ -26,14 +26,12 @@ from .alignment import align
 from .errors import Category, ErrorRecord
 from .fixes import Edit, Fix, FixBase, edit_chains, fix_of
 from .model import Document, Span
-from .score import Score
+from .score import BlancScore, Score
 from .scoring import AGNOSTIC, ALL_METRICS, DocPair, PreparedCorpus, conll_score, official_scores, score_pair
 from .table import build_table
 from .weights import W4, Weights
 
 CONLL_PARTS = ("muc", "bcub", "ceafe")
-GLOBAL_METRICS = ("blanc",)
-"""Metrics that do not decompose over chain components: their documents are rescored whole."""
 
 
 def parts_of(metric: str) -> tuple[str, ...]:
@@ -144,9 +142,6 @@ class Pricer:
 
     def _change(self, state: _DocumentState, edit: Edit, i: int) -> tuple[dict, dict]:
         pair = state.pair
-        if any(m in GLOBAL_METRICS for m in self.parts):
-            new_response = _document(pair.response, edit, range(len(edit.chains)))
-            return self.doc_scores[i], self._score(pair.key, new_response, pair)
         key_set, resp_set = _reach(state, edit)
         key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set],
                              _pick(pair.key.labels, key_set, len(pair.key.chains)))
@@ -159,18 +154,24 @@ class Pricer:
             old_part = _fragment(pair.response, [pair.response.chains[r] for r in old_set],
                                  _pick(pair.response.labels, old_set, n_orig))
             before = self._before[signature] = self._score(key_part, old_part, pair)
-        new_part = _document(pair.response, edit, resp_set)
-        return before, self._score(key_part, new_part, pair)
+        after = self._score(key_part, _document(pair.response, edit, resp_set), pair)
+        if "blanc" not in self.parts:
+            return before[0], after[0]
+        # BLANC also counts the non-coreference links between the reached part and the rest.
+        rest = tuple(d - p for d, p in zip(_sides(pair.alignment), before[1]))
+        return ({**before[0], "blanc": before[0]["blanc"] + _cross_links(before[1], rest)},
+                {**after[0], "blanc": after[0]["blanc"] + _cross_links(after[1], rest)})
 
-    def _score(self, key: Document, response: Document, pair: DocPair) -> dict:
-        """The engine's scores of a (partial) document pair, with the full pair's mention types."""
+    def _score(self, key: Document, response: Document, pair: DocPair) -> tuple[dict, tuple[int, int, int]]:
+        """The engine's scores of a (partial) document pair, with the full pair's mention types,
+        and its mention counts (`_sides`)."""
         alignment = align(key, response)
         id_types = np.fromiter((int(pair.types[s]) for s in alignment.spans), dtype=np.int64,
                                count=len(alignment.spans))
         table = build_table(alignment, id_types)
         part = DocPair(pair.name, key, response, alignment, table, pair.types, pair.type_rules)
         part.official = official_scores(table, alignment, self._official)
-        return score_pair(part, self.weights, self.parts)
+        return score_pair(part, self.weights, self.parts), _sides(alignment)
 
     def price(self, i: int, fixes: Sequence[Fix]) -> float:
         """Change of the corpus F1 if these fixes were applied (in order) to document i."""
@@ -206,6 +207,22 @@ class Pricer:
 
     def price_categories(self, records: Sequence[ErrorRecord]) -> dict[Category, float]:
         return {c: self.price_category(records, c) for c in Category}
+
+
+def _sides(alignment) -> tuple[int, int, int]:
+    """Distinct mentions in key chains, in response chains, and in both."""
+    in_response = {mid for chain in alignment.response_chains for mid in chain}
+    in_both = sum(1 for mid in in_response if mid < alignment.n_key_ids)
+    return alignment.n_key_ids, len(in_response), in_both
+
+
+def _cross_links(part: tuple[int, int, int], rest: tuple[int, int, int]) -> BlancScore:
+    """BLANC counts of the mention pairs between two parts of a document that share no chain:
+    every such pair is a non-coreference link on each side where both mentions appear."""
+    key = part[0] * rest[0]
+    response = part[1] * rest[1]
+    both = part[2] * rest[2]
+    return BlancScore(Score(0, 0, 0, 0), Score(both, key, both, response))
 
 
 def _signature(i: int, edit: Edit) -> tuple:

@@ -53,8 +53,10 @@ def test_error_impact_equals_full_rescoring(corpus: list[Pair], w: Weights, metr
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(corpora(duplicates=True, key_duplicates=False), st.sampled_from(("conll", "lceafe", "mentions", "lea")))
+@given(corpora(duplicates=True, key_duplicates=False), st.sampled_from(("conll", "lceafe", "mentions", "lea", "blanc")))
 def test_impact_exact_with_repeated_response_spans(corpus: list[Pair], metric: str) -> None:
+    """Repeated spans tie chains together (v8.01 keeps one copy, or counts a twinless one twice):
+    the reached part must include every chain listing them."""
     keys = [p.key for p in corpus]
     responses = [p.response for p in corpus]
     prepared = prepare(keys, responses)
@@ -127,3 +129,22 @@ def test_empty_corpus() -> None:
     pricer = Pricer(prepare([], []), "conll")
     assert pricer.value == 0.0 and pricer.price_records([]) == []
     assert pricer.price_categories([]) == {c: 0.0 for c in Category}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), st.data())
+def test_blanc_impact_counts_links_between_parts(corpus: list[Pair], data) -> None:
+    """BLANC is not a sum over chain components: pairs across components are non-coreference links.
+    The fast path adds them from mention counts; it must equal rescoring the whole corpus."""
+    keys = [p.key for p in corpus]
+    responses = [p.response for p in corpus]
+    prepared = prepare(keys, responses)
+    records = classify_corpus(prepared.pairs, W4)
+    if not records:
+        return
+    pricer = Pricer(prepared, "blanc", W4)
+    for record in data.draw(st.lists(st.sampled_from(records), max_size=5, unique=True)):
+        i = pricer.index[record.document]
+        fixed = apply_fixes(keys[i], prepared.pairs[i].response, [fix_of(record)])
+        assert pricer.price(i, [fix_of(record)]) == pytest.approx(
+            full_rescore(keys, responses, i, fixed, W4, "blanc"), abs=1e-9)
