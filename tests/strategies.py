@@ -340,11 +340,12 @@ def mutate(data: bytes, seed: int) -> tuple[bytes, list[str]]:
 
 
 HUGE_SHAPES = {
-    "conll": ("word", "fields", "cell", "no_newline"),
+    "conll": ("word", "bare_word", "fields", "cell", "no_newline"),
     "conllu": ("columns", "misc"),
     "jsonl": ("tokens", "string"),
 }
-"""One-line shapes each reader must get through: one huge word, a huge line of whitespace-separated
+"""One-line shapes each reader must get through: one huge word (with POS, and in a words-only
+file, where mention types look at its letters), a huge line of whitespace-separated
 fields, a huge coreference cell, a huge line with no line end at all, huge CoNLL-U columns, a huge
 MISC field, a huge JSON line of tokens, one huge JSON string."""
 
@@ -354,6 +355,7 @@ def write_huge_line(path: str, fmt: str, shape: str, size: int) -> None:
     memory stays small (a child process inherits its parent's peak RSS in rusage)."""
     parts = {
         ("conll", "word"): (b"#begin document (big); part 000\nbig\t0\t0\t", b"a", b"\tNN\t*\t-\t-\t-\t-\t*\t(0)\n#end document\n"),
+        ("conll", "bare_word"): (b"#begin document (big); part 000\nbig 0 0 ", b"a", b" (0)\n#end document\n"),
         ("conll", "fields"): (b"#begin document (big); part 000\n", b"a ", b"\n#end document\n"),
         ("conll", "cell"): (b"#begin document (big); part 000\nbig 0 0 w - (0", b"|(0", b"\n#end document\n"),
         ("conll", "no_newline"): (b"", b"a", b""),
