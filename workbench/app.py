@@ -191,7 +191,7 @@ class Workbench(App):
     """Score a key against a response and browse the errors."""
 
     TITLE = "coref-workbench"
-    CSS_PATH = "workbench.tcss"
+    CSS_PATH = HERE / "workbench.tcss"
     ENABLE_COMMAND_PALETTE = True
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (130, "-wide")]
     """Below 130 columns the document list is hidden (ctrl+p, [ and ] still switch documents)."""

@@ -148,8 +148,8 @@ background; a newer edit cancels an older run.
 
     def compose(self) -> ComposeResult:
         table: DataTable = DataTable(id="scores", cursor_type="row", show_cursor=False, cell_padding=0)
-        for label in ("metric", "  doc R", "    P", "    F", " corp R", "    P", "    F", "    ΔF"):
-            table.add_column(label, width=10 if label == "metric" else 6)
+        for label in ("metric", " doc R", "     P", "     F", " ", "corp R", "     P", "     F", "    ΔF"):
+            table.add_column(label, width={"metric": 10, " ": 1}.get(label, 6))
         yield table
         with Horizontal(id="weights"):
             for name in ("nam", "nom", "pro", "sing"):
@@ -185,6 +185,7 @@ background; a newer edit cancels an older run.
             table.add_row(
                 Text(line.label + " "),
                 *(Text(percent(getattr(doc, part)) if doc is not None else "", justify="right") for part in ("recall", "precision", "f1")),
+                "",
                 *(Text(percent(getattr(corpus, part)) if corpus is not None else "", justify="right") for part in ("recall", "precision", "f1")),
                 Text(delta, justify="right"),
                 key=line.metric,
@@ -357,7 +358,8 @@ the mention in the text; n / p go to the next / previous error from anywhere.
             row = table.cursor_row if not self._picked and step > 0 else (table.cursor_row + step) % len(self.shown)
             self._picked = True
             table.move_cursor(row=row, animate=False)
-            self.post_message(self.Picked(self._row(table.cursor_row), jump=True))
+            # n / p emphasise and scroll the text but leave focus and view where the user has them
+            self.post_message(self.Picked(self._row(table.cursor_row), jump=False))
 
     def action_toggle_sort(self) -> None:
         self.by_impact = not self.by_impact

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Open the workbench in a real terminal (tmux, 160x48) on the bundled sample, drive it with keys
+# as a user would, capture the screen after each step and check what it shows.  Exit 0 when every
+# check passes, 1 otherwise (with the captured screen on stderr).  CI runs it (.ci/run).
+#
+# usage: scripts/tmux_smoke.sh [KEY RESPONSE]     (corefwb must be on PATH)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+KEY=${1:-samples/gum/key.gum.conll}
+RESPONSE=${2:-samples/gum/response.gum.conll}
+SESSION="corefwb-smoke-$$"
+SCREEN=""
+FAILED=0
+
+command -v tmux >/dev/null || { echo "tmux_smoke: tmux not found" >&2; exit 1; }
+command -v corefwb >/dev/null || { echo "tmux_smoke: corefwb not on PATH" >&2; exit 1; }
+
+cleanup() { tmux kill-session -t "$SESSION" 2>/dev/null || true; }
+trap cleanup EXIT
+
+capture() { SCREEN=$(tmux capture-pane -p -t "$SESSION" 2>/dev/null || true); }
+
+# wait_for TEXT [SECONDS]: poll the screen until TEXT appears.
+wait_for() {
+  local text=$1 limit=${2:-20} waited=0
+  while [ "$waited" -lt $((limit * 10)) ]; do
+    capture
+    if grep -qF -- "$text" <<<"$SCREEN"; then return 0; fi
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  return 1
+}
+
+check() {  # check NAME TEXT [SECONDS]
+  if wait_for "$2" "${3:-10}"; then
+    echo "ok   $1"
+  else
+    echo "FAIL $1: '$2' not on screen" >&2
+    printf '%s\n' "$SCREEN" >&2
+    FAILED=1
+  fi
+}
+
+# TERM as a user over SSH has it; no NO_COLOR so colours are on; no animations.
+tmux new-session -d -s "$SESSION" -x 160 -y 48 \
+  "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb '$KEY' '$RESPONSE'; echo \"corefwb exited with status \$?\"; sleep 5"
+
+check "first screen: documents, text, scores" "scores: GUM_bio_moreau" 30
+check "scores computed" "scored with W = (1, 0.75, 0.5, 1)" 30
+check "corpus CoNLL F1 in the status line" "corpus CoNLL F1" 5
+check "bracketed, typed text" "[Jeanne Moreau]N1/1" 5
+check "error list" "errors (159/159)" 20
+check "category x type counts" "SUB" 5
+
+tmux send-keys -t "$SESSION" n
+check "next error selected (footer still there)" "Next error" 5
+
+tmux send-keys -t "$SESSION" F3
+check "chains view" "key chains (" 5
+tmux send-keys -t "$SESSION" F2
+check "back to text" "text: both" 5
+tmux send-keys -t "$SESSION" F4
+check "key mentions only" "text: key" 5
+
+tmux send-keys -t "$SESSION" C-w
+tmux send-keys -t "$SESSION" C-u 0
+check "weight edit rescores" "scored with W = (0, 0.75, 0.5, 1)" 20
+
+tmux send-keys -t "$SESSION" Escape
+tmux send-keys -t "$SESSION" C-Down
+check "switch document" "GUM_news_korea  (2/2" 10
+
+tmux send-keys -t "$SESSION" F1
+check "help screen" "keys: Workbench" 5
+tmux send-keys -t "$SESSION" Escape
+
+tmux send-keys -t "$SESSION" C-q
+check "ctrl+q quits cleanly" "corefwb exited with status 0" 10
+
+exit $FAILED
