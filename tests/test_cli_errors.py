@@ -144,3 +144,17 @@ def test_markdown_reports(capsys) -> None:
     code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", "markdown")
     assert code == 0 and "| MUC | 58.33 | 100.00 | 73.68 | 91.67 | 91.67 | 91.67 | +17.98 |" in out
     assert "| false new | wrong link | 0 | 0 | 1 | 1 |" in out
+
+
+def test_compare_document_filter_and_usage(capsys) -> None:
+    code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", "json",
+                       "--document", "(chen_ng_2013_figure1); part 000")
+    assert code == 0 and len(json.loads(out)["mentions"]) == 12
+    code, out, err = run(capsys, "compare", KEY, RESP_A, RESP_E, "--document", "nope")
+    assert code == 2 and out == "" and err.startswith("corefwb: usage error: --document")
+
+
+def test_errors_with_head_matching(capsys) -> None:
+    """--match (a common option) reaches the error analysis: identical files stay error-free."""
+    code, out, _ = run(capsys, "errors", KEY, KEY, "--match", "head", "--format", "json")
+    assert code == 0 and json.loads(out)["errors"] == []

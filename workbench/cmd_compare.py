@@ -15,7 +15,7 @@ import json
 from metrics.errors import CATEGORIES, Category, ErrorRecord, classify_corpus
 from metrics.model import MentionType
 
-from .cli import UsageError, warn, weights_arg
+from .cli import UsageError, load_args, weights_arg
 from .cmd_errors import align_rows
 
 SCORE_ROWS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll", "lmuc", "lbcub", "lceafm",
@@ -76,22 +76,12 @@ def summary(pairs: list[tuple[ErrorRecord | None, ErrorRecord | None]]) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.readers import read_documents
-    from metrics.scoring import prepare
-
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit: must be >= 0")
     weights = weights_arg(args.weights)
-    keys = read_documents(args.key, None if args.key_format == "auto" else args.key_format)
-    fmt = None if args.response_format == "auto" else args.response_format
-    corpora = []
-    for path in (args.response_a, args.response_b):
-        corpus = prepare(keys, read_documents(path, fmt))
-        for message in corpus.warnings:
-            warn(message)
-        corpora.append(corpus)
+    corpora = [load_args(args, args.response_a), load_args(args, args.response_b)]
     if args.document:
-        names = {k.name for k in keys}
+        names = {p.name for p in corpora[0].pairs}
         missing = [d for d in args.document if d not in names]
         if missing:
             raise UsageError(f"--document: no document {missing[0]!r} in the key")

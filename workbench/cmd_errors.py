@@ -18,7 +18,7 @@ from metrics.errors import (CATEGORIES, Category, ErrorRecord, Mention, count_by
                             counts_to_json, filter_records)
 from metrics.model import MentionType
 
-from .cli import UsageError, load_pair, weights_arg
+from .cli import UsageError, load_args, weights_arg
 
 TYPE_NAMES = {"N": MentionType.NAME, "NAM": MentionType.NAME, "NAME": MentionType.NAME,
               "M": MentionType.NOMINAL, "NOM": MentionType.NOMINAL, "NOMINAL": MentionType.NOMINAL,
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit: must be >= 0")
     weights = weights_arg(args.weights)
-    corpus = load_pair(args.key, args.response, args.key_format, args.response_format)
+    corpus = load_args(args)
     if args.document:
         names = {pair.name for pair in corpus.pairs}
         missing = [d for d in args.document if d not in names]
