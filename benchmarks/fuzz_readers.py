@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/fuzz_readers.py --minutes 10           # in-process, every reader
     .venv/bin/python benchmarks/fuzz_readers.py --minutes 10 --cli 5   # + every 5th case via the CLI
-                                                                        #   (CoNLL also with --jobs 2)
+                                                                        #   (CoNLL also with --jobs 2,
+                                                                        #   and `corefwb errors`)
     .venv/bin/python benchmarks/fuzz_readers.py --huge                 # 100 MB lines: time, peak memory
 
 Not run in CI.  Each failing case (an exception other than InputError, a badly located message,
@@ -42,13 +43,14 @@ def make_bases(folder: Path) -> dict[str, Path]:
     return bases
 
 
-def run_cli_measured(key: Path, response: Path, timeout: float, *extra: str) -> tuple[subprocess.CompletedProcess, float, int]:
-    """Run `corefwb score KEY RESPONSE --format json`; (result, seconds, peak RSS in MB).
+def run_cli_measured(key: Path, response: Path, timeout: float, *extra: str,
+                     command: str = "score") -> tuple[subprocess.CompletedProcess, float, int]:
+    """Run `corefwb COMMAND KEY RESPONSE --format json`; (result, seconds, peak RSS in MB).
 
     Peak memory comes from wait4's rusage of that very child, so nothing else is counted.
     """
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    argv = [sys.executable, "-m", "workbench.cli", "score", str(key), str(response), "--format", "json", *extra]
+    argv = [sys.executable, "-m", "workbench.cli", command, str(key), str(response), "--format", "json", *extra]
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
     out: dict[str, bytes] = {}
@@ -97,6 +99,8 @@ def fuzz(bases: dict[str, Path], work: Path, keep: Path, minutes: float, first_s
                 if source.suffix == ".conll":  # the streaming path too
                     proc, _, _ = run_cli_measured(bases["key.gum.conll"], path, 120, "--jobs", "2")
                     check_cli(proc, [bases["key.gum.conll"], path], f"{what}, CLI --jobs 2")
+                proc, _, _ = run_cli_measured(path, bases["key.gum.conll"], 120, command="errors")
+                check_cli(proc, [bases["key.gum.conll"], path], f"{what}, CLI errors", "errors")
         except Exception as exc:  # noqa: BLE001 - every kind is a finding (assertions, timeouts, crashes)
             failures += 1
             kept = keep / f"{name}.seed{seed}{source.suffix}"

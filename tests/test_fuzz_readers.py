@@ -305,7 +305,7 @@ def run_cli(key: Path, response: Path, timeout: float = 120, limit_memory: int |
     )
 
 
-def check_cli(proc: subprocess.CompletedProcess, files: list[Path], what: str) -> None:
+def check_cli(proc: subprocess.CompletedProcess, files: list[Path], what: str, json_field: str = "metrics") -> None:
     err = proc.stderr.decode("utf-8", "replace")
     assert "Traceback" not in err, f"{what}: traceback\n{err[-3000:]}"
     assert proc.returncode in (0, 1), f"{what}: exit {proc.returncode}\n{err[-2000:]}"
@@ -314,7 +314,7 @@ def check_cli(proc: subprocess.CompletedProcess, files: list[Path], what: str) -
         f"{what}: stray stderr lines\n{err[:2000]}"
     if proc.returncode == 0:
         result = json.loads(proc.stdout)
-        assert "metrics" in result and not any(line.startswith("corefwb: error: ") for line in lines), what
+        assert json_field in result and not any(line.startswith("corefwb: error: ") for line in lines), what
         return
     errors = [line for line in lines if line.startswith("corefwb: error: ")]
     assert len(errors) == 1 and lines[-1] == errors[0], f"{what}: {len(errors)} error lines\n{err[:2000]}"
