@@ -2,7 +2,8 @@
 
 A scorer's numbers end up in papers, so beyond reproducing known tables the engine must obey the
 metrics' definitions on inputs nobody wrote by hand: bounds, perfect scores, symmetry, invariance
-under relabelling and reordering, and micro-aggregation.
+under relabelling and reordering, micro-aggregation, LMUC's limit, and the streaming (`--jobs`)
+scorer agreeing with the whole-file one.
 
 "A perfect response scores 1" has exceptions, all of them 0/0 = 0 (v8.01's convention) or a
 weight of zero; each is asserted explicitly in `test_perfect_response_exceptions` and below:
@@ -367,3 +368,38 @@ def test_lmuc_with_unit_link_weights_and_tiny_wsing_tends_to_muc(corpus: list[Pa
         assert abs(lmuc.recall - muc.recall) < 1e-9, (name, values(muc), values(lmuc))
         if muc.precision_den:
             assert abs(lmuc.precision - muc.precision) < 1e-9, (name, values(muc), values(lmuc))
+
+
+# --------------------------------------------------------------------------- streaming = whole file
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpus=corpora(duplicates=True, max_documents=4), jobs=st.sampled_from([1, 2]))
+def test_streamed_scores_equal_whole_file_scores(corpus: list[Pair], jobs: int) -> None:
+    """`corefwb score --jobs N` reads documents from byte ranges and scores them apart; on any
+    corpus written as CoNLL-2012 (repeated spans included) it must give the whole-file scores,
+    per document and for the corpus, to the last bit."""
+    import tempfile
+    from pathlib import Path
+
+    from metrics.readers import read_documents
+    from metrics.stream import score_files
+    from metrics.writers import write_conll
+
+    with tempfile.TemporaryDirectory() as folder:
+        paths = []
+        for side in ("key", "response"):
+            path = Path(folder) / f"{side}.conll"
+            try:
+                with open(path, "w", encoding="utf-8") as out:
+                    write_conll([getattr(p, side) for p in corpus], out)
+            except ValueError:
+                assume(False)  # crossing mentions of one chain: CoNLL-2012 cannot write them
+            paths.append(str(path))
+        whole = prepare(read_documents(paths[0]), read_documents(paths[1])).score(W4, METRICS)
+        streamed, _ = score_files(paths[0], paths[1], W4, METRICS, jobs=jobs)
+    assert [name for name, _ in whole.documents] == [name for name, _ in streamed.documents]
+    for (name, a), (_, b) in zip(whole.documents, streamed.documents):
+        assert {m: (s.counts(), values(s)) for m, s in a.items()} == {m: (s.counts(), values(s)) for m, s in b.items()}, name
+    assert {m: values(s) for m, s in whole.micro.items()} == {m: values(s) for m, s in streamed.micro.items()}
+
