@@ -10,6 +10,8 @@ nesting, UTF-16...).  The contract checked:
   `InputError` naming the file and a line inside it (or no line); nothing else escapes, within a
   time limit; the engine then scores whatever was read against the intact other side, or raises
   `InputError` (token counts that differ);
+- the streaming reader behind `--jobs` (its own byte-range index) refuses a mutated file or gives
+  exactly the whole-file reader's scores;
 - through the CLI (`python -m workbench.cli score KEY RESP --format json`): exit 0 with JSON on
   stdout, or exit 1 with exactly one line `corefwb: error: PATH:LINE: ...` (or `PATH: ...`) on
   stderr, every other stderr line a one-line warning; never a traceback, never a hang.
