@@ -2,7 +2,8 @@
 
 A scorer's numbers end up in papers, so beyond reproducing known tables the engine must obey the
 metrics' definitions on inputs nobody wrote by hand: bounds, perfect scores, symmetry, invariance
-under relabelling and reordering, micro-aggregation, LMUC's limit, and the streaming (`--jobs`)
+under relabelling and reordering, micro-aggregation, Chen & Ng's statements about w_sing (LMUC
+tends to MUC as it vanishes; LB3 and LCEAFe ignore it), and the streaming (`--jobs`)
 scorer agreeing with the whole-file one.
 
 "A perfect response scores 1" has exceptions, all of them 0/0 = 0 (v8.01's convention) or a
@@ -368,6 +369,19 @@ def test_lmuc_with_unit_link_weights_and_tiny_wsing_tends_to_muc(corpus: list[Pa
         assert abs(lmuc.recall - muc.recall) < 1e-9, (name, values(muc), values(lmuc))
         if muc.precision_den:
             assert abs(lmuc.precision - muc.precision) < 1e-9, (name, values(muc), values(lmuc))
+
+
+@FAST
+@given(corpus=corpora(duplicates=True, key_duplicates=False), w=weights(positive=True),
+       sing=st.floats(1e-20, 10.0))
+def test_lb3_and_lceafe_do_not_depend_on_wsing(corpus: list[Pair], w: Weights, sing: float) -> None:
+    """Chen & Ng, section 4.2: LB3 and LCEAFe give the same scores under W1, W2 and W3, because a
+    singleton's R(m), P(m) and phi are 0 or 1 whatever w_sing is (w_sing > 0; at 0 they are 0/0)."""
+    a = score(corpus, w, ("lbcub", "lceafe"))
+    b = score(corpus, w._replace(sing=sing), ("lbcub", "lceafe"))
+    assert_same_scores(a.micro, b.micro, "micro")
+    for (name, x), (_, y) in zip(a.documents, b.documents):
+        assert_same_scores(x, y, name)
 
 
 # --------------------------------------------------------------------------- streaming = whole file
