@@ -22,6 +22,7 @@ the same mutations for as long as one likes.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -200,6 +201,28 @@ def test_readers_survive_mutated_files(base: str, bases: dict[str, Path], tmp_pa
                 score_checked(docs, intact, f"{what}, scored as key")
 
 
+TOLERATED = {
+    "bom": lambda data: b"\xef\xbb\xbf" + data,
+    "crlf": lambda data: data.replace(b"\n", b"\r\n"),
+    "no_final_newline": lambda data: data.rstrip(b"\n"),
+    "gzip": gzip.compress,
+}
+"""Changes of encoding detail that must not change what is read."""
+
+
+@pytest.mark.parametrize("variant", sorted(TOLERATED))
+@pytest.mark.parametrize("base", ["key.gum.conll", "key.gum.conllu", "key.gum.jsonl"])
+def test_tolerated_variants_read_identically(base: str, variant: str, bases: dict[str, Path], tmp_path: Path) -> None:
+    """A BOM, Windows line ends, a missing last newline or gzip change nothing: same documents,
+    words, chains (in order), sentence breaks as the intact file."""
+    source = bases[base]
+    path = tmp_path / (source.name + (".gz" if variant == "gzip" else ""))
+    path.write_bytes(TOLERATED[variant](source.read_bytes()))
+    fields = ("name", "words", "chains", "labels", "sentence_starts", "pos", "named_entities", "heads")
+    original = [[getattr(d, f) for f in fields] for d in read_documents(str(source))]
+    assert [[getattr(d, f) for f in fields] for d in read_documents(str(path))] == original
+
+
 def whole_and_streamed(key: Path, response: Path, what: str) -> tuple[dict | None, dict | None]:
     """Micro counts from the whole-file reader and from the `--jobs` streaming path (in process),
     None where that path raised a (checked) InputError."""
@@ -244,8 +267,6 @@ def test_streaming_reads_what_the_whole_file_reader_reads(base: str, bases: dict
 
 def test_gzipped_mutated_files(bases: dict[str, Path], tmp_path: Path) -> None:
     """A damaged .gz file (bad CRC, truncated stream, garbage) is an InputError too."""
-    import gzip
-
     data = gzip.compress(bases["key.gum.conll"].read_bytes()[:20000])
     for seed in range(10):
         mutated, names = mutate(data, 1000 + seed)
