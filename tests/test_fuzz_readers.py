@@ -321,7 +321,8 @@ def run_cli(key: Path, response: Path, timeout: float = 120, limit_memory: int |
 
             resource.setrlimit(resource.RLIMIT_AS, (limit_memory, limit_memory))
 
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # one BLAS thread: on a many-core machine each thread's buffers would eat the address-space limit
+    env = dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     return subprocess.run(
         [sys.executable, "-m", "workbench.cli", "score", str(key), str(response), "--format", "json"],
         capture_output=True, timeout=timeout, cwd=ROOT, env=env, preexec_fn=limits if limit_memory else None,
