@@ -247,16 +247,17 @@ async def test_export_corpus_json_csv_markdown(tmp_path):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        written = app.export("corpus", "json", str(tmp_path / "corpus.json"))
+        written = app.write_export("corpus", "json", str(tmp_path / "corpus.json"))
         report = json.loads(open(written, encoding="utf-8").read())
         assert report["scope"] == "corpus"
         assert report["scores"]["conll"]["f1"] == pytest.approx(app.result.micro["conll"].f1)
         assert len(report["errors"]) == sum(len(rows) for rows in app.errors.values())
-        written = app.export("document", "csv", str(tmp_path / "doc.csv"))
+        assert all(error["impact"] is not None for error in report["errors"])  # every document priced
+        written = app.write_export("document", "csv", str(tmp_path / "doc.csv"))
         rows = list(csv.reader(io.StringIO(open(written, encoding="utf-8").read())))
         assert rows[0][:3] == ["section", "scope", "metric"]
         assert sum(1 for row in rows if row[0] == "error") == len(app.errors[app.corpus.pairs[0].name])
-        written = app.export("document", "markdown", str(tmp_path / "doc.md"))
+        written = app.write_export("document", "markdown", str(tmp_path / "doc.md"))
         assert open(written, encoding="utf-8").read().startswith("# Scores: (GUM")
         assert not [p for p in tmp_path.iterdir() if p.name.startswith(".corefwb-")]
 
@@ -274,7 +275,7 @@ async def test_export_dialog(tmp_path):
         assert box.value == "corefwb-corpus.md"
         box.value = str(tmp_path / "out.md")
         await pilot.click("#export-ok")
-        await pilot.pause()
+        await settle(app, pilot)
         assert (tmp_path / "out.md").read_text(encoding="utf-8").startswith("# Scores: corpus")
 
 

@@ -3,8 +3,8 @@
 Shape (../shared/docs/tui.md): documents on the left, the bracketed text or the chains in the
 middle, scores and weights on the right, errors below.  The engine (`metrics`) does all the work in
 worker threads that never touch widgets: loading posts `Loaded`, a weight edit starts an exclusive
-rescoring worker (a newer edit cancels the older) that posts `Rescored`, then `ErrorsReady` (records
-first, then their priced impacts).
+rescoring worker (a newer edit cancels the older) that posts `Rescored`, then `ErrorsReady`; the
+impacts of the shown document's errors are priced by a third worker (`ImpactsReady`).
 Widgets are told what to show (attributes down) and report user actions as messages (messages up).
 """
 
@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import threading
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -92,11 +94,20 @@ class Rescored(Message):
 
 
 class ErrorsReady(Message):
-    """Error records of documents under `weights`; `final` once every impact is priced."""
+    """Error records of every document under `weights` (impacts not yet priced), or None when
+    the engine has no error analysis."""
 
-    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRow]] | None, final: bool) -> None:
+    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRow]] | None, records: dict[str, list[Any]]) -> None:
         super().__init__()
-        self.weights, self.errors, self.final = weights, errors, final
+        self.weights, self.errors, self.records = weights, errors, records
+
+
+class ImpactsReady(Message):
+    """Error rows of some documents with their impacts priced, under `weights`."""
+
+    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRow]]) -> None:
+        super().__init__()
+        self.weights, self.errors = weights, errors
 
 
 def steady_cursors(screen: Screen) -> None:
@@ -127,42 +138,42 @@ def score_metrics(weights_only: bool) -> tuple[str, ...]:
     return tuple(m for m in ALL_METRICS if m not in APPLICATION)
 
 
-def post_errors(app: "Workbench", corpus: Any, weights: Weights, first: str | None) -> None:
-    """From a worker: classify every error (posted at once, impacts blank), then price each
-    error's impact on the corpus CoNLL F1, document `first` first, posting every second or so.
-    Stops as soon as the worker is cancelled by a newer weight edit."""
-    worker = get_current_worker()
+def classify(corpus: Any, weights: Weights) -> tuple[dict[str, list[ErrorRow]] | None, dict[str, list[Any]]]:
+    """Every error of the corpus (records grouped by document, and their rows for the screen)."""
     if not _available("metrics.errors"):
-        app.post_message(ErrorsReady(weights, None, final=True))
-        return
+        return None, {}
     from metrics.errors import classify_corpus
 
-    records = classify_corpus(corpus.pairs, weights)
-    by_document: dict[str, list[Any]] = {}
-    for record in records:
-        by_document.setdefault(record.document, []).append(record)
-    rows = {name: [error_row(record) for record in group] for name, group in by_document.items()}
-    if worker.is_cancelled:
-        return
-    if not _available("metrics.impact"):
-        app.post_message(ErrorsReady(weights, rows, final=True))
-        return
-    app.post_message(ErrorsReady(weights, rows, final=False))
-    from metrics.impact import Pricer
+    records: dict[str, list[Any]] = {}
+    for record in classify_corpus(corpus.pairs, weights):
+        records.setdefault(record.document, []).append(record)
+    return {name: [error_row(r) for r in group] for name, group in records.items()}, records
 
-    pricer = Pricer(corpus, "conll", weights)
-    order = sorted(by_document, key=lambda name: name != first)
-    batch: dict[str, list[ErrorRow]] = {}
-    last_post = time.perf_counter()
-    for name in order:
-        if worker.is_cancelled:
-            return
-        batch[name] = [error_row(record) for record in pricer.price_records(by_document[name])]
-        if name == first or time.perf_counter() - last_post > 1.0:
-            app.post_message(ErrorsReady(weights, batch, final=False))
-            batch, last_post = {}, time.perf_counter()
-    if not worker.is_cancelled:
-        app.post_message(ErrorsReady(weights, batch, final=True))
+
+class Impacts:
+    """Prices error fixes (impact on the corpus CoNLL F1, `metrics.impact`), one document at a time.
+
+    Why per document and on demand: pricing a whole corpus takes seconds, and a user looks at one
+    document at a time; the CoNLL F1 does not depend on W, so one pricer (and its memo) serves
+    every weight vector.  A lock makes it safe to share between the pricing and export workers.
+    """
+
+    def __init__(self, corpus: Any) -> None:
+        self.corpus = corpus
+        self._pricer: Any = None
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def available() -> bool:
+        return _available("metrics.impact")
+
+    def price(self, records: list[Any]) -> list[ErrorRow]:
+        with self._lock:
+            if self._pricer is None:
+                from metrics.impact import Pricer
+
+                self._pricer = Pricer(self.corpus, "conll")
+            return [error_row(record) for record in self._pricer.price_records(records)]
 
 
 @dataclass
@@ -233,6 +244,11 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self.last_rescore_seconds = 0.0
         self.settled_weights: Weights | None = None
         self.errors_weights: Weights | None = None
+        self.records: dict[str, list[Any]] = {}
+        """The engine's error records per document (what impacts are priced from)."""
+        self.priced: set[str] = set()
+        """Documents whose error impacts are priced under `errors_weights`."""
+        self.impacts: Impacts | None = None
         """The weights whose scores and errors are all on screen (tests and benchmarks wait on it)."""
         self.register_theme(DARK)
         self.register_theme(LIGHT)
@@ -294,6 +310,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
         self.corpus = message.corpus
+        self.impacts = Impacts(self.corpus)
         if message.warnings:
             first = message.warnings[0]
             more = f" (+{len(message.warnings) - 1} more; `corefwb score` lists them all)" if len(message.warnings) > 1 else ""
@@ -314,10 +331,10 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self.weights = weights
         self._edit_started = time.perf_counter()
         self.query_one(ScoresPanel).set_status("scoring ...")
-        self._rescore_worker(weights, self._edit_started, self.corpus.pairs[self.doc_index].name if self.corpus else None)
+        self._rescore_worker(weights, self._edit_started)
 
     @work(thread=True, exclusive=True, group="score")
-    def _rescore_worker(self, weights: Weights, started: float, first: str | None) -> None:
+    def _rescore_worker(self, weights: Weights, started: float) -> None:
         """Score the corpus under `weights`, then its errors; dropped when a newer edit came in."""
         worker = get_current_worker()
         corpus, base = self.corpus, self.result
@@ -327,7 +344,9 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         if worker.is_cancelled:
             return
         self.post_message(Rescored(weights, result, time.perf_counter() - started))
-        post_errors(self, corpus, weights, first)
+        errors, records = classify(corpus, weights)
+        if not worker.is_cancelled:
+            self.post_message(ErrorsReady(weights, errors, records))
 
     @on(Rescored)
     def _rescored(self, message: Rescored) -> None:
@@ -348,18 +367,38 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
     def _errors_ready(self, message: ErrorsReady) -> None:
         if message.weights != self.weights:
             return
-        if message.errors is None:
-            self.errors = None
-        else:
-            fresh = self.errors is None or self.errors_weights != message.weights
-            self.errors = dict(message.errors) if fresh else {**self.errors, **message.errors}
+        self.errors, self.records, self.priced = message.errors, message.records, set()
         self.errors_weights = message.weights
-        if message.final:
-            self.settled_weights = message.weights
-        current = self.corpus.pairs[self.doc_index].name
-        if message.errors is None or current in message.errors:
-            self._show_errors(keep_cursor=True)
+        self._show_errors()
         self._refresh_documents()
+        self._price_current()
+
+    def _price_current(self) -> None:
+        """Price the current document's errors unless done: the list shows them meanwhile."""
+        if self.errors is None or self.impacts is None or not Impacts.available():
+            self.settled_weights = self.errors_weights
+            return
+        name = self.corpus.pairs[self.doc_index].name
+        if name in self.priced or name not in self.records:
+            self.settled_weights = self.errors_weights
+            return
+        self._price_worker(self.errors_weights, name, self.records[name])
+
+    @work(thread=True, exclusive=True, group="price")
+    def _price_worker(self, weights: Weights, name: str, records: list[Any]) -> None:
+        rows = self.impacts.price(records)
+        if not get_current_worker().is_cancelled:
+            self.post_message(ImpactsReady(weights, {name: rows}))
+
+    @on(ImpactsReady)
+    def _impacts_ready(self, message: ImpactsReady) -> None:
+        if message.weights != self.weights or self.errors is None:
+            return
+        self.errors.update(message.errors)
+        self.priced.update(message.errors)
+        if self.corpus.pairs[self.doc_index].name in message.errors:
+            self._show_errors(keep_cursor=True)
+            self.settled_weights = message.weights
 
     def _refresh_documents(self) -> None:
         names = [pair.name for pair in self.corpus.pairs]
@@ -386,6 +425,9 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self._show_scores()
         self._show_errors()
         self._status()
+        if self.errors is not None and self.errors_weights == self.weights:
+            self.settled_weights = None
+            self._price_current()
 
     def _set_status(self, text: str) -> None:
         """The top line.  It shows file and document names: data, so a Text, never markup."""
@@ -504,27 +546,44 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         if choice is not None:
             self.export(*choice)
 
-    def export(self, scope: str, fmt: str, path: str | None = None) -> str | None:
-        """Write the scores and errors of the document or the corpus; returns the path written."""
-        from .ui_export import EXTENSIONS, build_report, render, write_atomic
-
+    def export(self, scope: str, fmt: str, path: str | None = None) -> None:
+        """Export in a worker: the errors of unopened documents are priced first (seconds on a
+        large corpus), and the screen stays live meanwhile."""
         if self.result is None:
             self.notify("nothing scored yet", severity="warning")
-            return None
-        if scope == "corpus":
-            label, scores = "corpus", self.result.micro
-            errors = [row for rows in self.errors.values() for row in rows] if self.errors is not None else None
-        else:
-            name = self.corpus.pairs[self.doc_index].name
-            label, scores = name, dict(self.result.documents).get(name, {})
-            errors = self.errors.get(name, []) if self.errors is not None else None
-        path = path or f"corefwb-{short_name(label).replace(' ', '_').replace('/', '_')}{EXTENSIONS[fmt]}"
+            return
+        self.notify(f"exporting the {scope} as {fmt} ...", markup=False)
+        self.run_worker(partial(self._export_job, scope, fmt, path), thread=True, group="export")
+
+    def _export_job(self, scope: str, fmt: str, path: str | None) -> None:
         try:
-            write_atomic(path, render(build_report(label, self.weights, scores, errors), fmt))  # type: ignore[arg-type]
+            written = self.write_export(scope, fmt, path)
         except OSError as error:
-            self.notify(f"export failed: {error}", severity="error", markup=False)
-            return None
-        self.notify(f"wrote {path}", markup=False)
+            self.call_from_thread(self.notify, f"export failed: {error}", severity="error", markup=False)
+        else:
+            self.call_from_thread(self.notify, f"wrote {written}", markup=False)
+
+    def write_export(self, scope: str, fmt: str, path: str | None = None) -> str:
+        """Write the scores and errors (impacts priced) of the document or the corpus, atomically.
+        Safe in a worker thread: it reads the app's state, never its widgets.  Returns the path."""
+        from .ui_export import EXTENSIONS, build_report, render, write_atomic
+
+        result, errors, records, weights = self.result, self.errors, self.records, self.weights
+        names = [pair.name for pair in self.corpus.pairs] if scope == "corpus" else [self.corpus.pairs[self.doc_index].name]
+        rows: list[ErrorRow] | None = None
+        if errors is not None:
+            rows = []
+            for name in names:
+                if name in self.priced or self.impacts is None or not Impacts.available() or name not in records:
+                    rows.extend(errors.get(name, []))
+                else:
+                    rows.extend(self.impacts.price(records[name]))
+        if scope == "corpus":
+            label, scores = "corpus", result.micro
+        else:
+            label, scores = names[0], dict(result.documents).get(names[0], {})
+        path = path or f"corefwb-{short_name(label).replace(' ', '_').replace('/', '_')}{EXTENSIONS[fmt]}"
+        write_atomic(path, render(build_report(label, weights, scores, rows), fmt))  # type: ignore[arg-type]
         return path
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

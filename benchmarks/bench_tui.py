@@ -1,0 +1,182 @@
+"""Responsiveness of the workbench on the gum-open GUM layer (108 documents, 98,363 tokens).
+
+Not a unit test: it times the app headless (Textual's pilot, 160x48) as a user would drive it.
+    .venv/bin/python benchmarks/bench_tui.py [--data ../shared/data/gum-open] [--repeat 5]
+
+Figures (targets from issue 5):
+- first screen: App start until the first frame is on screen (target < 2 s), then until the
+  corpus is loaded and scored, then until every error is classified and priced;
+- weight edit: from a key press in a weight box to the corpus scores on screen (target < 300 ms);
+- switching documents to the longest document, and jumping to its last error (target < 100 ms),
+  each measured to the end of the next screen refresh;
+- the same jump on one synthetic document made of all 108 documents (98k tokens, ~9k lines).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ["TEXTUAL_ANIMATIONS"] = "none"
+
+from metrics.model import Document  # noqa: E402
+from metrics.weights import W4  # noqa: E402
+from workbench.app import Workbench  # noqa: E402
+from workbench.ui_text import DocumentText  # noqa: E402
+
+SIZE = (160, 48)
+
+
+async def settle(app, pilot, timeout: float = 120.0) -> None:
+    from textual.worker import WorkerCancelled
+
+    end = time.perf_counter() + timeout
+    while time.perf_counter() < end:
+        try:
+            await app.workers.wait_for_complete()
+        except WorkerCancelled:
+            continue
+        await pilot.pause()
+        if app.result is not None and app.settled_weights == app.weights:
+            return
+    raise SystemExit("the workbench did not settle")
+
+
+async def wait_until(pilot, condition, timeout: float = 60.0) -> float:
+    start = time.perf_counter()
+    while not condition():
+        await asyncio.sleep(0.001)
+        if time.perf_counter() - start > timeout:
+            raise SystemExit(f"timed out (weights {pilot.app.weights}, result {getattr(pilot.app.result, 'weights', None)})")
+    await pilot.pause()  # the refresh that puts it on screen
+    return time.perf_counter() - start
+
+
+def ms(seconds: float) -> str:
+    return f"{1000 * seconds:7.1f} ms"
+
+
+async def bench_corpus(key: str, response: str, repeat: int) -> None:
+    started = time.perf_counter()
+    app = Workbench(key, response)
+    async with app.run_test(size=SIZE) as pilot:
+        first_frame = time.perf_counter() - started
+        await wait_until(pilot, lambda: app.result is not None, timeout=120)
+        scored = time.perf_counter() - started
+        await wait_until(pilot, lambda: app.errors is not None, timeout=120)
+        errors_listed = time.perf_counter() - started
+        await settle(app, pilot)
+        priced = time.perf_counter() - started
+        print(f"documents: {len(app.corpus.pairs)}, tokens: {sum(len(p.key.words) for p in app.corpus.pairs)}")
+        print(f"first screen (first frame)              {ms(first_frame)}")
+        print(f"corpus loaded, aligned, scored on screen {ms(scored)}")
+        print(f"errors classified and listed             {ms(errors_listed)}")
+        print(f"every error's impact priced (background) {ms(priced)}")
+
+        # weight edits: type a new w_nom; time to the new corpus LMUC on screen
+        box = app.query_one("#w-nom")
+        timings = []
+        for value in ["0.5", "0.25", "0.9", "0.6", "0.75", "0.4", "0.3"][:repeat]:
+            box.focus()
+            await pilot.pause()
+            box.value = value[:-1]
+            box.cursor_position = len(box.value)
+            await settle(app, pilot)
+            target = W4._replace(nom=float(value))
+            t0 = time.perf_counter()
+            await pilot.press(value[-1])
+            timings.append(time.perf_counter() - t0 + await wait_until(
+                pilot, lambda: app.result is not None and app.result.weights == target))
+            await settle(app, pilot)
+        print(f"weight edit -> corpus scores on screen   {ms(statistics.median(timings))} median of {len(timings)}"
+              f" (max {ms(max(timings)).strip()}; engine rescoring alone {ms(app.last_rescore_seconds).strip()})")
+
+        longest = max(range(len(app.corpus.pairs)), key=lambda i: len(app.corpus.pairs[i].key.words))
+        name = app.corpus.pairs[longest].name
+        switches, jumps = [], []
+        for _ in range(repeat):
+            app.show_document(0)
+            await pilot.pause()
+            t0 = time.perf_counter()
+            app.show_document(longest)
+            await pilot.pause()
+            switches.append(time.perf_counter() - t0)
+            rows = app.errors[name]
+            t0 = time.perf_counter()
+            app.select_error(rows[-1], focus_text=True)
+            await pilot.pause()
+            jumps.append(time.perf_counter() - t0)
+        text = app.query_one(DocumentText)
+        print(f"longest document: {name} ({len(app.corpus.pairs[longest].key.words)} tokens, "
+              f"{len(text._layout.lines)} lines, {len(app.errors[name])} errors)")
+        print(f"switch to it (text, scores, errors drawn) {ms(statistics.median(switches))} median of {repeat}")
+        print(f"jump to its last error (scrolled, drawn)  {ms(statistics.median(jumps))} median of {repeat}")
+
+
+def one_document(docs: list[Document], name: str) -> Document:
+    """All documents of a corpus as one long document (offsets shifted), to stress the text view."""
+    words: list[str] = []
+    chains: list[list[tuple[int, int]]] = []
+    starts: list[int] = []
+    for doc in docs:
+        offset = len(words)
+        words.extend(doc.words)
+        starts.extend(offset + s for s in doc.sentence_starts)
+        chains.extend([(s + offset, e + offset) for s, e in chain] for chain in doc.chains)
+    return Document(name, words, chains, sentence_starts=starts)
+
+
+async def bench_long_document(key: str, response: str, directory: Path, repeat: int) -> None:
+    import metrics
+    from metrics.writers import write_jsonlines
+
+    path_key, path_response = directory / "long.key.jsonl", directory / "long.response.jsonl"
+    for source, target in ((key, path_key), (response, path_response)):
+        with open(target, "w", encoding="utf-8") as out:
+            write_jsonlines([one_document(metrics.read_documents(source), "long")], out)
+    app = Workbench(str(path_key), str(path_response))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot, timeout=600)
+        text = app.query_one(DocumentText)
+        rows = app.errors[app.corpus.pairs[0].name]
+        jumps = []
+        for index in range(repeat):
+            row = rows[-1 - 97 * index]
+            t0 = time.perf_counter()
+            app.select_error(row, focus_text=True)
+            await pilot.pause()
+            jumps.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        text.scroll_to(y=len(text._layout.lines) // 2, animate=False, immediate=True)
+        await pilot.pause()
+        scroll = time.perf_counter() - t0
+        print(f"one document of {len(app.corpus.pairs[0].key.words)} tokens ({len(text._layout.lines)} lines, {len(rows)} errors):")
+        print(f"  jump to an error (scrolled, drawn)     {ms(statistics.median(jumps))} median of {repeat}")
+        print(f"  scroll half-way (drawn)                {ms(scroll)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "gum-open"))
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--skip-long", action="store_true", help="skip the synthetic one-document corpus")
+    args = parser.parse_args()
+    key = os.path.join(args.data, "key.gum.conll.gz")
+    response = os.path.join(args.data, "response.xrenner-gum.conll.gz")
+    asyncio.run(bench_corpus(key, response, args.repeat))
+    if not args.skip_long:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as directory:
+            asyncio.run(bench_long_document(key, response, Path(directory), args.repeat))
+
+
+if __name__ == "__main__":
+    main()
