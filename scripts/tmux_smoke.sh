@@ -65,7 +65,10 @@ tmux send-keys -t "$SESSION" F4
 check "key mentions only" "text: key" 5
 
 tmux send-keys -t "$SESSION" C-w
-tmux send-keys -t "$SESSION" C-u 0
+sleep 0.3   # typing speed: focus first, then clear the box and type
+tmux send-keys -t "$SESSION" C-u
+sleep 0.2
+tmux send-keys -t "$SESSION" 0
 check "weight edit rescores" "scored with W = (0, 0.75, 0.5, 1)" 20
 
 tmux send-keys -t "$SESSION" Escape

@@ -10,6 +10,7 @@ Widgets are told what to show (attributes down) and report user actions as messa
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
 import threading
@@ -17,7 +18,7 @@ import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from rich.text import Text
 from textual import on, work
@@ -86,11 +87,14 @@ class LoadFailed(Message):
 
 
 class Rescored(Message):
-    """A corpus scored under `weights` (`seconds`: time from edit to result, for the status line)."""
+    """A corpus scored under `weights` (`seconds`: from the edit to the result).  The app sets
+    `drawn` once the scores are on screen; the worker waits for it before classifying errors, so
+    that its CPU work does not delay that frame (threads share the GIL)."""
 
     def __init__(self, weights: Weights, result: Any, seconds: float) -> None:
         super().__init__()
         self.weights, self.result, self.seconds = weights, result, seconds
+        self.drawn = threading.Event()
 
 
 class ErrorsReady(Message):
@@ -167,13 +171,20 @@ class Impacts:
     def available() -> bool:
         return _available("metrics.impact")
 
-    def price(self, records: list[Any]) -> list[ErrorRow]:
+    def price(self, records: list[Any], cancelled: Callable[[], bool] = lambda: False) -> list[ErrorRow] | None:
+        """Rows with impacts, or None when `cancelled()` turned true (checked between errors, so
+        a user who moves on stops the pricing within milliseconds)."""
         with self._lock:
             if self._pricer is None:
                 from metrics.impact import Pricer
 
                 self._pricer = Pricer(self.corpus, "conll")
-            return [error_row(record) for record in self._pricer.price_records(records)]
+            rows = []
+            for record in records:
+                if cancelled():
+                    return None
+                rows.extend(error_row(priced) for priced in self._pricer.price_records([record]))
+            return rows
 
 
 @dataclass
@@ -249,6 +260,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self.priced: set[str] = set()
         """Documents whose error impacts are priced under `errors_weights`."""
         self.impacts: Impacts | None = None
+        self._price_timer: Any = None
         """The weights whose scores and errors are all on screen (tests and benchmarks wait on it)."""
         self.register_theme(DARK)
         self.register_theme(LIGHT)
@@ -311,6 +323,9 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
     def _loaded(self, message: Loaded) -> None:
         self.corpus = message.corpus
         self.impacts = Impacts(self.corpus)
+        # The corpus lives as long as the app: move it out of the garbage collector's sight, or
+        # its periodic full passes over millions of objects stall a frame by a quarter second.
+        gc.freeze()
         if message.warnings:
             first = message.warnings[0]
             more = f" (+{len(message.warnings) - 1} more; `corefwb score` lists them all)" if len(message.warnings) > 1 else ""
@@ -343,20 +358,27 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
             result = merge_scores(base, result)
         if worker.is_cancelled:
             return
-        self.post_message(Rescored(weights, result, time.perf_counter() - started))
+        message = Rescored(weights, result, time.perf_counter() - started)
+        self.post_message(message)
+        message.drawn.wait(timeout=1.0)
+        if worker.is_cancelled:
+            return
         errors, records = classify(corpus, weights)
         if not worker.is_cancelled:
             self.post_message(ErrorsReady(weights, errors, records))
 
     @on(Rescored)
     def _rescored(self, message: Rescored) -> None:
+        self.call_after_refresh(message.drawn.set)
         if message.weights != self.weights:
             return
-        if self.start_micro is None:
+        first = self.result is None
+        if first:
             self.start_micro = message.result.micro
         self.result = message.result
         self.query_one("#progress", ProgressBar).display = False
-        self._refresh_documents()
+        if first:  # the list shows CoNLL, MUC and error counts: W changes none of them
+            self._refresh_documents()
         self._show_scores()
         self.last_rescore_seconds = message.seconds
         w = message.weights
@@ -386,8 +408,9 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
 
     @work(thread=True, exclusive=True, group="price")
     def _price_worker(self, weights: Weights, name: str, records: list[Any]) -> None:
-        rows = self.impacts.price(records)
-        if not get_current_worker().is_cancelled:
+        worker = get_current_worker()
+        rows = self.impacts.price(records, lambda: worker.is_cancelled)
+        if rows is not None and not worker.is_cancelled:
             self.post_message(ImpactsReady(weights, {name: rows}))
 
     @on(ImpactsReady)
@@ -427,7 +450,11 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self._status()
         if self.errors is not None and self.errors_weights == self.weights:
             self.settled_weights = None
-            self._price_current()
+            # Debounced: pricing starts once the user stays 150 ms on a document, so flipping
+            # through documents is not slowed by a pricing thread competing for the GIL.
+            if self._price_timer is not None:
+                self._price_timer.stop()
+            self._price_timer = self.set_timer(0.15, self._price_current)
 
     def _set_status(self, text: str) -> None:
         """The top line.  It shows file and document names: data, so a Text, never markup."""
@@ -577,7 +604,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
                 if name in self.priced or self.impacts is None or not Impacts.available() or name not in records:
                     rows.extend(errors.get(name, []))
                 else:
-                    rows.extend(self.impacts.price(records[name]))
+                    rows.extend(self.impacts.price(records[name]) or [])
         if scope == "corpus":
             label, scores = "corpus", result.micro
         else:
