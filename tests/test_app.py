@@ -161,6 +161,9 @@ async def test_filter_documents_by_name():
         table = app.query_one("#documents", DataTable)
         assert table.row_count == 1
         assert app.doc_index == 1
+        await pilot.press("escape", "n")  # leave the box: single-letter keys act again
+        assert app.query_one("#doc-filter", Input).value == "korea"
+        assert app.focused is app.query_one(DocumentText) and app.selected_error is not None
 
 
 @pilot_test

@@ -228,6 +228,7 @@ class Workbench(App):
         Binding("ctrl+down,right_square_bracket", "document(1)", "Next doc", show=False, id="document.next"),
         Binding("ctrl+up,left_square_bracket", "document(-1)", "Prev doc", show=False, id="document.previous"),
         Binding("slash", "focus_filter", "Filter docs", show=False, id="document.filter"),
+        Binding("escape", "focus_text", "Back to the text", show=False, id="text.focus"),
         Binding("ctrl+w", "focus_weights", "Weights", id="weights.focus"),
         Binding("ctrl+e", "export", "Export", id="app.export"),
         Binding("f10", "toggle_theme", "Theme", id="app.theme"),
@@ -541,6 +542,13 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         documents.current = index
         documents.refill()
         self.show_document(index)
+
+    def action_focus_text(self) -> None:
+        """Escape leaves a box (document filter, weights) so single-letter keys work again."""
+        if self.query_one(ContentSwitcher).current == "text":
+            self.query_one(DocumentText).focus()
+        else:
+            self.query_one("#key-chains").focus()
 
     def action_focus_filter(self) -> None:
         self.query_one("#doc-filter").focus()

@@ -48,6 +48,14 @@ def type_text(app: Any, kind: MentionType, text: str = "") -> Text:
     return Text(kind.letter + (" " + text if text else ""), style=f"bold {type_colour(app, kind)}")
 
 
+def impact_text(impact: float | None) -> str:
+    """Change of the corpus CoNLL F1 in points, signed; a change below display precision is 0."""
+    if impact is None:
+        return ""
+    points = 100 * impact
+    return "0.000" if abs(points) < 0.0005 else f"{points:+.3f}"
+
+
 class DocumentList(Vertical):
     """Documents with their scores, worst first; a name filter above."""
 
@@ -302,7 +310,7 @@ the mention in the text; n / p go to the next / previous error from anywhere.
                 self._ref(row.antecedent),
                 self._ref(row.best_antecedent),
                 Text("" if row.cost is None else f"{row.cost:.2f}", justify="right"),
-                Text("" if row.impact is None else f"{100 * row.impact:+.3f}", justify="right"),
+                Text(impact_text(row.impact), justify="right"),
                 key=str(number),
             )
         if cursor_span is not None:
