@@ -262,6 +262,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         """Documents whose error impacts are priced under `errors_weights`."""
         self.impacts: Impacts | None = None
         self._price_timer: Any = None
+        self._chains_shown: tuple[int, str] | None = None
         """The weights whose scores and errors are all on screen (tests and benchmarks wait on it)."""
         self.register_theme(DARK)
         self.register_theme(LIGHT)
@@ -494,6 +495,11 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         panel.set_rows(self.errors.get(self.corpus.pairs[self.doc_index].name, []), keep_cursor)
 
     def _show_chains(self) -> None:
+        """Fill the chains view, unless it already shows this document in this theme."""
+        shown = (self.doc_index, self.theme)
+        if self._chains_shown == shown:
+            return
+        self._chains_shown = shown
         pair = self.corpus.pairs[self.doc_index]
         self.query_one(ChainsView).show(*chain_rows(pair.key, pair.response, pair.types))
 
