@@ -313,3 +313,19 @@ async def test_load_error_is_shown_not_raised(tmp_path):
         status = str(app.query_one("#status").render())
         assert "error" in status and "bad.conll" in status
         assert app.corpus is None
+
+
+@pilot_test
+async def test_error_analysis_fault_is_reported_not_fatal(monkeypatch):
+    import metrics.errors
+
+    def broken(pairs, weights):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(metrics.errors, "classify_corpus", broken)
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.result is not None and app.errors is None
+        assert any("error analysis failed: RuntimeError: boom" in str(n.message) for n in app._notifications)
+        assert "not available" in app.query_one(ErrorPanel).border_title

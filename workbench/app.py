@@ -106,6 +106,14 @@ class ErrorsReady(Message):
         self.weights, self.errors, self.records = weights, errors, records
 
 
+class EngineFault(Message):
+    """An optional analysis (errors, impacts) failed: say so, keep the rest of the screen working."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
 class ImpactsReady(Message):
     """Error rows of some documents with their impacts priced, under `weights`."""
 
@@ -309,11 +317,17 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
             self.post_message(LoadFailed(f"error: {error}"))
         except OSError as error:
             self.post_message(LoadFailed(f"error: {error}"))
+        except Exception as error:  # an engine fault: said on screen, not a traceback over it
+            self.post_message(LoadFailed(f"error: cannot score these files: {type(error).__name__}: {error}"))
 
     @on(Progress)
     def _progress(self, message: Progress) -> None:
         self.query_one("#progress", ProgressBar).update(total=message.total, progress=message.step)
         self._set_status(f"{message.label} ...")
+
+    @on(EngineFault)
+    def _engine_fault(self, message: EngineFault) -> None:
+        self.notify(message.text, severity="error", timeout=15, markup=False)
 
     @on(LoadFailed)
     def _load_failed(self, message: LoadFailed) -> None:
@@ -365,7 +379,11 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         message.drawn.wait(timeout=1.0)
         if worker.is_cancelled:
             return
-        errors, records = classify(corpus, weights)
+        try:
+            errors, records = classify(corpus, weights)
+        except Exception as error:  # an engine fault must not take the scores down with it
+            self.post_message(EngineFault(f"error analysis failed: {type(error).__name__}: {error}"))
+            errors, records = None, {}
         if not worker.is_cancelled:
             self.post_message(ErrorsReady(weights, errors, records))
 
@@ -411,7 +429,11 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
     @work(thread=True, exclusive=True, group="price")
     def _price_worker(self, weights: Weights, name: str, records: list[Any]) -> None:
         worker = get_current_worker()
-        rows = self.impacts.price(records, lambda: worker.is_cancelled)
+        try:
+            rows = self.impacts.price(records, lambda: worker.is_cancelled)
+        except Exception as error:  # keep the errors listed, without impacts
+            self.post_message(EngineFault(f"impact pricing failed: {type(error).__name__}: {error}"))
+            rows = self.errors.get(name, []) if self.errors else []
         if rows is not None and not worker.is_cancelled:
             self.post_message(ImpactsReady(weights, {name: rows}))
 
