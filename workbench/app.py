@@ -339,8 +339,9 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
     def _loaded(self, message: Loaded) -> None:
         self.corpus = message.corpus
         self.impacts = Impacts(self.corpus)
-        # The corpus lives as long as the app: move it out of the garbage collector's sight, or
-        # its periodic full passes over millions of objects stall a frame by a quarter second.
+        # The corpus lives as long as the app: move it out of the cyclic collector's sight, or its
+        # full passes over millions of objects stall frames by 100-200 ms.  (Frozen objects are
+        # still freed by reference counting when dropped, e.g. the records of older weights.)
         gc.freeze()
         if message.warnings:
             first = message.warnings[0]
@@ -411,6 +412,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
             return
         self.errors, self.records, self.priced = message.errors, message.records, set()
         self.errors_weights = message.weights
+        gc.freeze()  # tens of thousands of long-lived records: keep full GC passes off them
         self._show_errors()
         self._refresh_documents()
         self._price_current()
@@ -470,7 +472,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         if self.query_one(ContentSwitcher).current == "chains":
             self._show_chains()
         self._show_scores()
-        self._show_errors()
+        self._show_errors(defer=True)
         self._status()
         if self.errors is not None and self.errors_weights == self.weights:
             self.settled_weights = None
@@ -507,14 +509,14 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self.query_one(ScoresPanel).show_scores(score_lines(document, self.result.micro), self.start_micro)
         self.query_one(ScoresPanel).border_title = f"scores: {short_name(name)} / corpus"
 
-    def _show_errors(self, keep_cursor: bool = False) -> None:
+    def _show_errors(self, keep_cursor: bool = False, defer: bool = False) -> None:
         if self.corpus is None:
             return
         panel = self.query_one(ErrorPanel)
         if self.errors is None:
             panel.set_rows(None)
             return
-        panel.set_rows(self.errors.get(self.corpus.pairs[self.doc_index].name, []), keep_cursor)
+        panel.set_rows(self.errors.get(self.corpus.pairs[self.doc_index].name, []), keep_cursor, defer)
 
     def _show_chains(self) -> None:
         """Fill the chains view, unless it already shows this document in this theme."""
