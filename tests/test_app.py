@@ -160,7 +160,10 @@ async def test_filter_documents_by_name():
         await pilot.pause()
         table = app.query_one("#documents", DataTable)
         assert table.row_count == 1
-        assert app.doc_index == 1
+        assert app.doc_index == 0  # filtering alone does not change the document
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.doc_index == 1 and app.focused is table
         await pilot.press("escape", "n")  # leave the box: single-letter keys act again
         assert app.query_one("#doc-filter", Input).value == "korea"
         assert app.focused is app.query_one(DocumentText) and app.selected_error is not None

@@ -65,7 +65,8 @@ class DocumentList(Vertical):
     HELP = """\
 The documents of the corpus with their CoNLL F1, MUC F1 and number of errors.
 Sorted worst first; `s` cycles the sort key (CoNLL, MUC, errors, name).  Type in the box
-above to filter by name.  Moving the cursor opens the document.
+above to filter by name (`/` goes there), Enter opens the first match.  Moving the cursor
+in the list opens the document under it.
 """
 
     class Chosen(Message):
@@ -78,7 +79,6 @@ above to filter by name.  Moving the cursor opens the document.
         self.rows: list[DocumentRow] = []
         self.sort_key = "conll"
         self.current = 0
-        self._filling = False
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter documents", id="doc-filter")
@@ -96,7 +96,6 @@ above to filter by name.  Moving the cursor opens the document.
     def refill(self) -> None:
         table = self.query_one("#documents", DataTable)
         shown = select_documents(self.rows, self.query_one("#doc-filter", Input).value, self.sort_key)
-        self._filling = True
         table.clear()
         cursor = 0
         for position, row in enumerate(shown):
@@ -112,10 +111,6 @@ above to filter by name.  Moving the cursor opens the document.
         if shown:
             table.move_cursor(row=cursor, animate=False)
         self.border_title = f"documents ({len(shown)}/{len(self.rows)}) by {self.sort_key}"
-        self.call_after_refresh(self._done_filling)
-
-    def _done_filling(self) -> None:
-        self._filling = False
 
     @on(Input.Changed, "#doc-filter")
     def _filter(self) -> None:
@@ -123,9 +118,20 @@ above to filter by name.  Moving the cursor opens the document.
 
     @on(DataTable.RowHighlighted, "#documents")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if self._filling or event.row_key.value is None:
+        """Only the user moving the cursor opens a document, never a refill (filter, sort)."""
+        if not event.data_table.has_focus or event.row_key.value is None:
             return
-        index = int(event.row_key.value)
+        self._choose(int(event.row_key.value))
+
+    @on(Input.Submitted, "#doc-filter")
+    def _open_first(self) -> None:
+        """Enter in the filter opens the first document listed."""
+        table = self.query_one("#documents", DataTable)
+        if table.row_count:
+            self._choose(int(table.coordinate_to_cell_key((0, 0)).row_key.value))
+            table.focus()
+
+    def _choose(self, index: int) -> None:
         if index != self.current:
             self.current = index
             self.post_message(self.Chosen(index))
