@@ -297,6 +297,7 @@ the mention in the text; n / p go to the next / previous error from anywhere.
         if defer:
             self.shown = []
             self.query_one("#errors", DataTable).clear()
+            self.border_title = f"errors ({len(self.rows)})" if self.available else "errors"
             self._filled = object()
             token = self._filled
             self.call_after_refresh(lambda: self._filled is token and self.refill())
