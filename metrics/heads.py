@@ -108,8 +108,13 @@ def _base(label: str) -> str:
 _NP_LIKE = frozenset({"NP", "NX", "NML", "WHNP"})
 
 
-def _head_child(base: str, children: list[str]) -> int:
-    """Index of the head child of a constituent, by Collins's rules; labels are base labels."""
+@lru_cache(maxsize=65536)
+def _head_child(base: str, children: tuple[str, ...]) -> int:
+    """Index of the head child of a constituent, by Collins's rules; labels are base labels.
+
+    Memoised: a treebank repeats a few thousand (label, children) patterns (NP -> DT NN ...), so
+    most constituents of a document cost a dictionary look-up.
+    """
     n = len(children)
     if base in _NP_LIKE:
         if children[-1] == "POS":
@@ -136,6 +141,26 @@ def _head_child(base: str, children: list[str]) -> int:
     return 0 if rules[-1][0] == "left" else n - 1
 
 
+@lru_cache(maxsize=65536)
+def _parse_bit(bit: str) -> tuple[tuple[str, ...], int] | None:
+    """(base labels opened, number of constituents closed) of a parse bit such as `(NP(NP*))`;
+    None for a malformed one.  Memoised: a corpus has about a thousand distinct bits."""
+    star = bit.find("*")
+    if star < 0 or "*" in bit[star + 1 :]:
+        return None
+    opening, closing = bit[:star], bit[star + 1 :]
+    labels: tuple[str, ...] = ()
+    if opening:
+        parts = opening.split("(")
+        if parts[0].strip():
+            return None
+        labels = tuple(_base(label.strip()) for label in parts[1:])
+    n_close = closing.count(")")
+    if n_close != len(closing.strip()):
+        return None
+    return labels, n_close
+
+
 def _dependencies_from_parse(parse: list[str], pos: list[str] | None) -> list[int] | None:
     """Token -> head token (-1 for the head of a tree), by head percolation over the trees of the
     CoNLL parse bits, in one pass.  None when the column is malformed (then another source is used).
@@ -145,29 +170,23 @@ def _dependencies_from_parse(parse: list[str], pos: list[str] | None) -> list[in
     becomes a child of the enclosing one.
     """
     heads = [-1] * len(parse)
+    tags = pos if pos is not None else ["X"] * len(parse)
     stack: list[tuple[str, list[str], list[int]]] = []
     for token, bit in enumerate(parse):
-        star = bit.find("*")
-        if star < 0 or "*" in bit[star + 1 :]:
+        parsed = _parse_bit(bit)
+        if parsed is None:
             return None
-        opening, closing = bit[:star], bit[star + 1 :]
-        if opening:
-            labels = opening.split("(")
-            if labels[0].strip():
-                return None
-            for label in labels[1:]:
-                stack.append((_base(label.strip()), [], []))
+        opened, n_close = parsed
+        for base in opened:
+            stack.append((base, [], []))
         if stack:
-            stack[-1][1].append(pos[token] if pos is not None else "X")
+            stack[-1][1].append(tags[token])
             stack[-1][2].append(token)
-        n_close = closing.count(")")
-        if n_close != len(closing.strip()):
-            return None
         for _ in range(n_close):
             if not stack:
                 return None
             base, child_labels, child_heads = stack.pop()
-            h = child_heads[_head_child(base, child_labels)]
+            h = child_heads[_head_child(base, tuple(child_labels))]
             for child in child_heads:
                 if child != h:
                     heads[child] = h
@@ -194,12 +213,19 @@ class DocumentHeads:
             dep = _dependencies_from_parse(doc.parse, self.pos)
             if dep is not None:
                 self.dep, self.rule = dep, "parse"
-        self._depth: list[int] | None = None
 
     def depth(self, token: int) -> int:
-        if self._depth is None:
-            self._depth = _depths(self.dep or [])
-        return self._depth[token]
+        """Distance of a token from its root; a cycle (bad input may have one) counts as a root.
+
+        Walked up on demand: only tokens competing for the head of a span need it."""
+        dep = self.dep or []
+        seen = {token}
+        depth, x = 0, token
+        while 0 <= dep[x] < len(dep) and dep[x] not in seen:
+            x = dep[x]
+            seen.add(x)
+            depth += 1
+        return depth
 
     def head(self, span: Span) -> tuple[int, str]:
         """(head token, source) of an inclusive span; ValueError for a span outside the document."""
@@ -270,23 +296,6 @@ class DocumentHeads:
 
 def _annotated(column: list[str]) -> bool:
     return any(value not in MISSING for value in column)
-
-
-def _depths(dep: list[int]) -> list[int]:
-    """Distance of each token from its root (cycles, which bad input may have, are cut)."""
-    depth = [-1] * len(dep)
-    for t in range(len(dep)):
-        path = []
-        x = t
-        while 0 <= x < len(dep) and depth[x] == -1:
-            path.append(x)
-            depth[x] = -2  # on the current path
-            x = dep[x]
-        base = depth[x] if 0 <= x < len(dep) and depth[x] >= 0 else -1
-        for node in reversed(path):
-            base += 1
-            depth[node] = base
-    return depth
 
 
 _cache: dict[int, tuple[weakref.ref, DocumentHeads]] = {}
