@@ -38,73 +38,70 @@ class Alignment:
 
 
 def align(key: Document, response: Document) -> Alignment:
-    """Assign mention ids and build id chains exactly as v8.01 does."""
+    """Assign mention ids and build id chains exactly as v8.01 does.
+
+    One pass over each side, dictionary look-ups only: this runs for every document of every
+    request, so the rare cases (repeated spans) are only noted in the pass and explained after it.
+    """
     key_id: dict[Span, int] = {}
-    spans: list[Span] = []
-    repeated: set[Span] = set()
-    key_labels = _labels(key)
-    key_chains: list[list[int]] = []
-    for chain in key.chains:
+    new_id = key_id.setdefault
+    key_chains = [[new_id(span, len(key_id)) for span in chain] for chain in key.chains]
+    n_key_ids = len(key_id)
+    key_duplicates: list[tuple[Span, list[str]]] = []
+    if sum(map(len, key_chains)) != n_key_ids:
+        key_duplicates = sorted(_repeated(key.chains, _labels(key)))
+
+    # Response: a key-matching span seen again (in any chain) is dropped; a twinless span keeps
+    # one id wherever it appears.  Chains emptied by dropping disappear.
+    key_get = key_id.get
+    kept_in: dict[Span, int] = {}
+    """key-matching span -> index of the response chain that kept it"""
+    removed_at: list[tuple[Span, int]] = []
+    twinless_id: dict[Span, int] = {}
+    twinless_positions = 0
+    response_chains: list[list[int]] = []
+    kept_source: list[int] = []
+    for index, chain in enumerate(response.chains):
         ids = []
         for span in chain:
-            mid = key_id.get(span)
+            mid = key_get(span)
             if mid is None:
-                mid = key_id[span] = len(spans)
-                spans.append(span)
-            else:
-                repeated.add(span)
-            ids.append(mid)
-        key_chains.append(ids)
-    n_key_ids = len(spans)
-    key_duplicates: list[tuple[Span, list[str]]] = []
-    if repeated:
-        owners: dict[Span, list[str]] = {span: [] for span in repeated}
-        for chain, label in zip(key.chains, key_labels):
-            for span in chain:
-                if span in owners:
-                    owners[span].append(label)
-        key_duplicates = sorted(owners.items())
-
-    seen_in: dict[Span, str] = {}
-    removed: list[tuple[Span, str, str]] = []
-    kept_chains: list[list[Span]] = []
-    kept_source: list[int] = []
-    resp_labels = _labels(response)
-    for index, (chain, label) in enumerate(zip(response.chains, resp_labels)):
-        kept = []
-        for span in chain:
-            if span in seen_in:
-                removed.append((span, label, seen_in[span]))
+                mid = twinless_id.setdefault(span, n_key_ids + len(twinless_id))
+                twinless_positions += 1
+            elif span in kept_in:
+                removed_at.append((span, index))
                 continue
-            if span in key_id:
-                seen_in[span] = label
-            kept.append(span)
-        if kept:
-            kept_chains.append(kept)
+            else:
+                kept_in[span] = index
+            ids.append(mid)
+        if ids:
+            response_chains.append(ids)
             kept_source.append(index)
 
-    twinless_id: dict[Span, int] = {}
-    twinless_labels: dict[Span, list[str]] = {}
-    response_chains: list[list[int]] = []
-    for chain, source in zip(kept_chains, kept_source):
-        ids = []
-        for span in chain:
-            mid = key_id.get(span)
-            if mid is None:
-                mid = twinless_id.get(span)
-                if mid is None:
-                    mid = twinless_id[span] = len(spans)
-                    spans.append(span)
-                twinless_labels.setdefault(span, []).append(resp_labels[source])
-            ids.append(mid)
-        response_chains.append(ids)
-    twinless_duplicates = [(s, labels) for s, labels in twinless_labels.items() if len(labels) > 1]
+    resp_labels = _labels(response) if removed_at or twinless_positions != len(twinless_id) else []
+    removed = [(span, resp_labels[index], resp_labels[kept_in[span]]) for span, index in removed_at]
+    twinless_duplicates: list[tuple[Span, list[str]]] = []
+    if twinless_positions != len(twinless_id):
+        twinless_duplicates = [item for item in _repeated(response.chains, resp_labels, set(key_id))
+                               if len(item[1]) > 1]
     return Alignment(
-        spans=spans, n_key_ids=n_key_ids, key_chains=key_chains, response_chains=response_chains,
-        response_chain_source=kept_source, matched=len(seen_in),
-        response_spans=len(seen_in) + len(twinless_id), removed_duplicates=removed,
+        spans=list(key_id) + list(twinless_id), n_key_ids=n_key_ids, key_chains=key_chains,
+        response_chains=response_chains, response_chain_source=kept_source, matched=len(kept_in),
+        response_spans=len(kept_in) + len(twinless_id), removed_duplicates=removed,
         twinless_duplicates=twinless_duplicates, key_duplicates=key_duplicates,
     )
+
+
+def _repeated(chains: list[list[Span]], labels: list[str], skip: set[Span] | frozenset = frozenset()
+              ) -> list[tuple[Span, list[str]]]:
+    """Spans listed more than once (outside `skip`), each with the labels of the chains listing it
+    (once per listing), in order of first appearance."""
+    owners: dict[Span, list[str]] = {}
+    for chain, label in zip(chains, labels):
+        for span in chain:
+            if span not in skip:
+                owners.setdefault(span, []).append(label)
+    return [(span, found) for span, found in owners.items() if len(found) > 1]
 
 
 def _labels(doc: Document) -> list[str]:
