@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .score import Score
-from .table import Table
+from .table import ChainTypes, Table
 from .weights import Weights
 
 
@@ -47,15 +47,15 @@ def agnostic_weights(table: Table, metric: str) -> ChainWeights:
                         table.response_sizes.astype(np.float64))
 
 
-def linguistic_weights(table: Table, w: Weights) -> ChainWeights:
+def linguistic_weights(table: Table, types: ChainTypes, w: Weights) -> ChainWeights:
     """LMetric weights w^L: spanning-tree weights over typed mentions (closed forms)."""
     from .linguistic import common_weights, key_weights, response_weights
 
     return ChainWeights(
-        common_weights(table.cell_types, table.key_sizes[table.cell_key],
+        common_weights(types.cells, table.key_sizes[table.cell_key],
                        table.response_sizes[table.cell_response], w),
-        key_weights(table.key_types, w),
-        response_weights(table.part_types, table.part_response, table.n_response_chains, w),
+        key_weights(types.key, w),
+        response_weights(types.parts, table.part_response, table.n_response_chains, w),
     )
 
 
@@ -91,10 +91,13 @@ def ceaf_entity(table: Table, cw: ChainWeights) -> Score:
 def best_alignment(table: Table, phi: np.ndarray) -> float:
     """Maximum total phi of a one-to-one key/response chain alignment (Kuhn-Munkres).
 
-    Pairs of chains that overlap nothing else are matched directly; the other connected
-    components of the overlap graph are solved separately and only then is scipy imported.
+    Pairs of chains that overlap nothing else are matched directly, a chain alone on its side of
+    a component takes its best partner, and only the other connected components of the overlap
+    graph are solved, separately; only then is scipy imported.
     """
     total = float(phi[table.simple_cells].sum())
+    if len(table.star_starts):
+        total += float(np.maximum.reduceat(phi[table.star_cells], table.star_starts).sum())
     if table.components:
         from scipy.optimize import linear_sum_assignment
 

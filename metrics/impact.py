@@ -20,14 +20,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 
-import numpy as np
 
 from .alignment import align
 from .errors import Category, ErrorRecord
 from .fixes import Edit, Fix, FixBase, edit_chains, fix_of
 from .model import Document, Span
 from .score import BlancScore, Score
-from .scoring import AGNOSTIC, ALL_METRICS, DocPair, PreparedCorpus, conll_score, official_scores, score_pair
+from .scoring import AGNOSTIC, ALL_METRICS, DocPair, PreparedCorpus, conll_score, score_pair
 from .table import build_table
 from .weights import W4, Weights
 
@@ -89,7 +88,6 @@ class Pricer:
         self._states: dict[int, _DocumentState] = {}
         self._memo: dict[tuple, tuple[dict, dict]] = {}
         self._before: dict[tuple, dict] = {}
-        self._official = tuple(name for name in AGNOSTIC if name in self.parts)
 
     def _value(self, scores: dict) -> float:
         if not scores:
@@ -166,11 +164,8 @@ class Pricer:
         """The engine's scores of a (partial) document pair, with the full pair's mention types,
         and its mention counts (`_sides`)."""
         alignment = align(key, response)
-        id_types = np.fromiter((int(pair.types[s]) for s in alignment.spans), dtype=np.int64,
-                               count=len(alignment.spans))
-        table = build_table(alignment, id_types)
-        part = DocPair(pair.name, key, response, alignment, table, pair.types, pair.type_rules)
-        part.official = official_scores(table, alignment, self._official)
+        table = build_table(alignment)
+        part = pair.fragment(key, response, alignment, table)
         return score_pair(part, self.weights, self.parts), _sides(alignment)
 
     def price(self, i: int, fixes: Sequence[Fix]) -> float:

@@ -1,15 +1,16 @@
 """Corpus scoring: pair documents, align them once, then score under any weight vector.
 
-`prepare` does the work that does not depend on the weights (pairing, v8.01 mention
-identification, mention types, contingency tables, the official metrics); `PreparedCorpus.score`
-adds the weight-dependent LMetrics.  The workbench re-scores on every weight edit, so that second
-step must stay cheap: it is a few numpy operations per document.
+`prepare` does the work every request needs (pairing, v8.01 mention identification, contingency
+tables); `PreparedCorpus.score` computes what is asked for.  A `DocPair` keeps what does not depend
+on the weights (the official metrics, mention types) once computed, so the workbench, which
+re-scores on every weight edit, pays only for the LMetrics then: a few numpy operations per
+document.  Nothing is computed that no one asked for: `corefwb score --metrics muc` finds no heads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from .blanc import blanc_counts
 from .model import Document, MentionType, Span
 from .readers import check_tokens_align
 from .score import AnyScore, BlancScore, MeanScore, Score
-from .table import Table, build_table
+from .table import ChainTypes, Table, build_table
 from .weights import W4, Weights
 
 OFFICIAL = ("muc", "bcub", "ceafm", "ceafe", "blanc")
@@ -40,19 +41,73 @@ def check_metrics(names: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(n for n in ALL_METRICS if n in names)
 
 
-@dataclass
 class DocPair:
-    """A key document, its response document (empty if the response lacks it) and their table."""
+    """A key document, its response document (empty if the response lacks it) and their table.
 
-    name: str
-    key: Document
-    response: Document
-    alignment: Alignment
-    table: Table
-    types: dict[Span, MentionType]
-    type_rules: dict[Span, str]
-    official: dict[str, AnyScore] = field(default_factory=dict)
-    """Weight-independent scores, computed once."""
+    Mention types are found on first use (`types`): they need every mention's head, the dearest
+    step of preparing a document, and only the LMetrics, the application metrics, the error
+    analysis and the workbench use them.
+    """
+
+    def __init__(self, name: str, key: Document, response: Document, alignment: Alignment, table: Table,
+                 typed: dict[Span, tuple[MentionType, str]] | None = None) -> None:
+        self.name = name
+        self.key = key
+        self.response = response
+        self.alignment = alignment
+        self.table = table
+        self._agnostic: dict[str, AnyScore] = {}
+        self._typed = typed
+        self._types: dict[Span, MentionType] | None = None
+        self._chain_types: ChainTypes | None = None
+
+    def agnostic(self, name: str) -> AnyScore:
+        """A weight-independent score (one of AGNOSTIC), computed on first request and kept."""
+        score = self._agnostic.get(name)
+        if score is None:
+            score = self._agnostic[name] = official_scores(self.table, self.alignment, (name,))[name]
+        return score
+
+    @property
+    def official(self) -> dict[str, AnyScore]:
+        """Every weight-independent score."""
+        return {name: self.agnostic(name) for name in AGNOSTIC}
+
+    def typed_spans(self) -> dict[Span, tuple[MentionType, str]]:
+        """Type and deciding rule of every span of the pair (key and response spans alike)."""
+        if self._typed is None:
+            from .mention_types import assign_types
+
+            self._typed = assign_types(self.key, self.alignment.spans)
+        return self._typed
+
+    @property
+    def types(self) -> dict[Span, MentionType]:
+        """The type of every span of the pair."""
+        if self._types is None:
+            self._types = {span: t for span, (t, _) in self.typed_spans().items()}
+        return self._types
+
+    @property
+    def type_rules(self) -> dict[Span, str]:
+        """The rule that decided each span's type (shown in the workbench)."""
+        return {span: rule for span, (_, rule) in self.typed_spans().items()}
+
+    def fragment(self, key: Document, response: Document, alignment: Alignment, table: Table) -> DocPair:
+        """A part of this pair (chains an error's fix reaches) that shares this pair's types."""
+        part = DocPair(self.name, key, response, alignment, table, self.typed_spans())
+        part._types = self.types
+        return part
+
+    @property
+    def chain_types(self) -> ChainTypes:
+        """Mention-type counts of the table's chains, cells and parts (for the LMetrics)."""
+        if self._chain_types is None:
+            typed = self.typed_spans()
+            id_types = np.fromiter((int(typed[s][0]) for s in self.alignment.spans), dtype=np.int64,
+                                   count=len(self.alignment.spans))
+            self._chain_types = self.table.type_counts(id_types)
+        return self._chain_types
 
 
 @dataclass
@@ -81,10 +136,10 @@ def score_pair(pair: DocPair, weights: Weights = W4, metrics: Sequence[str] = AL
     """All requested metrics of one document pair."""
     out: dict[str, AnyScore] = {}
     for name in metrics:
-        if name in pair.official:
-            out[name] = pair.official[name]
+        if name in AGNOSTIC:
+            out[name] = pair.agnostic(name)
     if any(m in metrics for m in LINGUISTIC):
-        cw = formulas.linguistic_weights(pair.table, weights)
+        cw = formulas.linguistic_weights(pair.table, pair.chain_types, weights)
         for name, fn in (("lmuc", formulas.muc), ("lbcub", formulas.bcub),
                          ("lceafm", formulas.ceaf_mention), ("lceafe", formulas.ceaf_entity)):
             if name in metrics:
@@ -96,10 +151,11 @@ def score_pair(pair: DocPair, weights: Weights = W4, metrics: Sequence[str] = AL
             if name in metrics:
                 out[name] = value
     if "conll" in metrics:
-        out["conll"] = conll_score(pair.official)
+        parts = {name: pair.agnostic(name) for name in CONLL_PARTS}
+        out["conll"] = conll_score(parts)
         # the corpus CoNLL score needs the summed counts of its parts; `aggregate` drops them again
         for name in CONLL_PARTS:
-            out.setdefault(name, pair.official[name])
+            out.setdefault(name, parts[name])
     return {name: out[name] for name in ALL_METRICS if name in out}
 
 
@@ -184,20 +240,12 @@ def pair_documents(keys: list[Document], responses: list[Document], warnings: li
 
 
 def prepare_pair(key: Document, response: Document, warnings: list[str] | None = None) -> DocPair:
-    """Align one document pair and compute everything that does not depend on the weights."""
-    from .mention_types import assign_types
-
+    """Align one document pair and reduce it to its table; scores and types follow on request."""
     alignment = align(key, response)
     if warnings is not None:
         _warn_duplicates(key, response, alignment, warnings)
-    assigned = assign_types(key, alignment.spans)
-    types = {span: t for span, (t, _) in assigned.items()}
-    rules = {span: rule for span, (_, rule) in assigned.items()}
-    id_types = np.fromiter((int(types[s]) for s in alignment.spans), dtype=np.int64, count=len(alignment.spans))
-    table = build_table(alignment, id_types)
-    pair = DocPair(key.name, key, response, alignment, table, types, rules)
-    pair.official = official_scores(table, alignment)
-    return pair
+    table = build_table(alignment)
+    return DocPair(key.name, key, response, alignment, table)
 
 
 def official_scores(table: Table, alignment: Alignment, names: Sequence[str] = AGNOSTIC) -> dict[str, AnyScore]:

@@ -5,6 +5,10 @@ chains' sizes, the sizes of their common parts C = K ∩ S, and, for the LMetric
 counts of those parts.  So a document is reduced once to arrays over chains and over the non-empty
 cells of the table, and each metric (and each new weight vector) is arithmetic on those arrays.
 
+The type counts (`ChainTypes`) are a second step, `Table.type_counts(id_types)`: typing mentions
+means finding their heads, the dearest part of preparing a document, and the official metrics do
+not need it.  The table keeps the index arrays that step needs.
+
 In clean data a cell has one size.  v8.01 gives it three when the key holds a span in two chains
 (ontogum does): `primary` counts the response mentions it attributes to the key chain (the last
 key chain holding the span), `shared` counts distinct common ids, `key_side` counts key positions
@@ -15,12 +19,14 @@ whose id is in the response chain.  MUC and B3 use `primary` for attribution and
 from __future__ import annotations
 
 from dataclasses import dataclass
+import itertools
 
 import numpy as np
 
 from .alignment import Alignment
 
 _EMPTY_INT = np.zeros(0, dtype=np.int64)
+_ONE_HOT = np.eye(3, dtype=np.int64)
 
 
 @dataclass
@@ -30,26 +36,36 @@ class Table:
     key_sizes: np.ndarray
     """Mention positions per key chain (duplicates counted, as v8.01 counts them)."""
     response_sizes: np.ndarray
-    key_types: np.ndarray
-    """(key chains, 3) counts of NAME / NOMINAL / PRONOUN mentions per key chain."""
     cell_key: np.ndarray
     cell_response: np.ndarray
     primary: np.ndarray
     shared: np.ndarray
     key_side: np.ndarray
-    cell_types: np.ndarray
-    """(cells, 3) type counts of the common part C of each cell."""
     part_response: np.ndarray
-    part_types: np.ndarray
-    """Parts of each response chain for w_s^L: its share of each key chain, and each twinless mention."""
-    id_types: np.ndarray
+    """The response chain of each part for w_s^L: its share of each key chain, and each twinless
+    mention (the `primary` cells first, then one part per twinless position)."""
+    key_ids: np.ndarray
+    """Mention id of every key position; `key_owner` its key chain."""
+    key_owner: np.ndarray
+    member_cell: np.ndarray
+    """(cell, mention id) pairs: the members of each cell's common part C, for its type counts."""
+    member_id: np.ndarray
+    part_cell: np.ndarray
+    """The primary cell of each response position found in the key (its part)."""
+    part_id: np.ndarray
+    twinless_ids: np.ndarray
+    """Mention ids of the twinless response positions (one part each)."""
     n_key_spans: int
     n_response_spans: int
     matched: int
     components: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
-    """CEAF sub-problems with more than one chain on some side: (cell indices, key rows, response cols)."""
+    """CEAF sub-problems with more than one chain on both sides: (cell indices, key rows, response cols)."""
     simple_cells: np.ndarray
     """Cells that form a component of their own (one key chain, one response chain): no solver needed."""
+    star_cells: np.ndarray
+    """Cells of components with a single chain on one side, grouped by component (from `star_starts`):
+    the best alignment takes the largest phi of each group."""
+    star_starts: np.ndarray
 
     @property
     def n_key_chains(self) -> int:
@@ -59,27 +75,51 @@ class Table:
     def n_response_chains(self) -> int:
         return len(self.response_sizes)
 
+    def type_counts(self, id_types: np.ndarray) -> ChainTypes:
+        """NAME / NOMINAL / PRONOUN counts of key chains, cells and parts, given each id's type."""
+        n_primary = len(self.part_response) - len(self.twinless_ids)
+        parts = np.concatenate([_type_counts(self.part_cell, id_types[self.part_id], n_primary),
+                                _ONE_HOT[id_types[self.twinless_ids]]])
+        return ChainTypes(_type_counts(self.key_owner, id_types[self.key_ids], self.n_key_chains),
+                          _type_counts(self.member_cell, id_types[self.member_id], len(self.cell_key)),
+                          parts)
 
-def build_table(alignment: Alignment, id_types: np.ndarray) -> Table:
-    """Reduce an alignment (and the mention type of each id) to a contingency table."""
+
+@dataclass
+class ChainTypes:
+    """Mention-type counts, (rows, 3) arrays of NAME / NOMINAL / PRONOUN, for the LMetrics."""
+
+    key: np.ndarray
+    """Per key chain."""
+    cells: np.ndarray
+    """Per cell: the common part C."""
+    parts: np.ndarray
+    """Per part of a response chain (rows as `Table.part_response`)."""
+
+
+def build_table(alignment: Alignment) -> Table:
+    """Reduce an alignment to a contingency table."""
     n_ids = len(alignment.spans)
     key_chains = alignment.key_chains
     resp_chains = alignment.response_chains
     n_key, n_resp = len(key_chains), len(resp_chains)
 
-    key_sizes = np.fromiter((len(c) for c in key_chains), dtype=np.int64, count=n_key)
-    resp_sizes = np.fromiter((len(c) for c in resp_chains), dtype=np.int64, count=n_resp)
-    key_flat = np.fromiter((i for c in key_chains for i in c), dtype=np.int64, count=int(key_sizes.sum()))
+    key_sizes = np.fromiter(map(len, key_chains), dtype=np.int64, count=n_key)
+    resp_sizes = np.fromiter(map(len, resp_chains), dtype=np.int64, count=n_resp)
+    key_flat = np.fromiter(itertools.chain.from_iterable(key_chains), dtype=np.int64, count=int(key_sizes.sum()))
     key_owner = np.repeat(np.arange(n_key, dtype=np.int64), key_sizes)
-    resp_flat = np.fromiter((i for c in resp_chains for i in c), dtype=np.int64, count=int(resp_sizes.sum()))
+    resp_flat = np.fromiter(itertools.chain.from_iterable(resp_chains), dtype=np.int64, count=int(resp_sizes.sum()))
     resp_owner = np.repeat(np.arange(n_resp, dtype=np.int64), resp_sizes)
-
-    key_types = _type_counts(key_owner, id_types[key_flat], n_key)
 
     # Primary key chain of each id: the last key chain holding it (v8.01's Indexa).
     # Chain indices grow along key_flat, so the last chain holding an id is the largest one.
+    regular = len(key_flat) == alignment.n_key_ids
+    # regular: no key span in two key chains (the usual case), so each id has one key chain
     primary_chain = np.full(n_ids, -1, dtype=np.int64)
-    np.maximum.at(primary_chain, key_flat, key_owner)
+    if regular:
+        primary_chain[key_flat] = key_owner
+    else:
+        np.maximum.at(primary_chain, key_flat, key_owner)
 
     k_of_resp = primary_chain[resp_flat]
     in_key = k_of_resp >= 0
@@ -87,28 +127,28 @@ def build_table(alignment: Alignment, id_types: np.ndarray) -> Table:
     cell_codes, inverse, primary = np.unique(codes, return_inverse=True, return_counts=True)
     cell_key = cell_codes // max(n_resp, 1)
     cell_resp = cell_codes % max(n_resp, 1)
-    cell_types = _type_counts(inverse, id_types[resp_flat[in_key]], len(cell_codes))
+    matched_ids = resp_flat[in_key]
 
     # Parts of response chains: primary shares (cells) plus one part per twinless position.
-    twinless = ~in_key
-    part_response = np.concatenate([cell_resp, resp_owner[twinless]])
-    part_types = np.concatenate([cell_types, np.eye(3, dtype=np.int64)[id_types[resp_flat[twinless]]]])
+    twinless_ids = resp_flat[~in_key]
+    part_response = np.concatenate([cell_resp, resp_owner[~in_key]])
 
-    regular = len(key_flat) == alignment.n_key_ids
     if regular:
         shared = key_side = primary
+        member_cell, member_id = inverse, matched_ids
     else:
-        cell_key, cell_resp, primary, shared, key_side, cell_types = _irregular_cells(
-            alignment, id_types, primary_chain, n_resp)
+        cell_key, cell_resp, primary, shared, key_side, member_cell, member_id = _irregular_cells(
+            alignment, primary_chain)
 
-    components, simple = _components(cell_key, cell_resp, n_key, n_resp)
+    components, simple, star, star_starts = _components(cell_key, cell_resp, n_key, n_resp)
     return Table(
-        key_sizes=key_sizes, response_sizes=resp_sizes, key_types=key_types,
+        key_sizes=key_sizes, response_sizes=resp_sizes,
         cell_key=cell_key, cell_response=cell_resp, primary=primary, shared=shared,
-        key_side=key_side, cell_types=cell_types, part_response=part_response,
-        part_types=part_types, id_types=id_types, n_key_spans=alignment.n_key_ids,
+        key_side=key_side, part_response=part_response, key_ids=key_flat, key_owner=key_owner,
+        member_cell=member_cell, member_id=member_id, part_cell=inverse, part_id=matched_ids,
+        twinless_ids=twinless_ids, n_key_spans=alignment.n_key_ids,
         n_response_spans=alignment.response_spans, matched=alignment.matched,
-        components=components, simple_cells=simple,
+        components=components, simple_cells=simple, star_cells=star, star_starts=star_starts,
     )
 
 
@@ -120,42 +160,54 @@ def _type_counts(group: np.ndarray, types: np.ndarray, n_groups: int) -> np.ndar
     return out
 
 
-def _irregular_cells(alignment: Alignment, id_types: np.ndarray, primary_chain: np.ndarray, n_resp: int):
-    """Cells when a key span sits in several key chains: the three v8.01 sizes differ here."""
+def _irregular_cells(alignment: Alignment, primary_chain: np.ndarray):
+    """Cells when a key span sits in several key chains: the three v8.01 sizes differ here.
+
+    Returns the cells' key and response chains, their three sizes, and their (cell, id) members.
+    """
     members: dict[int, dict[int, int]] = {}
     for k, chain in enumerate(alignment.key_chains):
         for mid in chain:
             members.setdefault(mid, {})
             members[mid][k] = members[mid].get(k, 0) + 1
     cells: dict[tuple[int, int], list[int]] = {}
+    cell_members: dict[tuple[int, int], list[int]] = {}
     for r, chain in enumerate(alignment.response_chains):
         for mid in chain:
             for k, multiplicity in members.get(mid, {}).items():
-                cell = cells.setdefault((k, r), [0, 0, 0, 0, 0, 0])
+                cell = cells.setdefault((k, r), [0, 0, 0])
                 cell[0] += int(primary_chain[mid] == k)
                 cell[1] += 1
                 cell[2] += multiplicity
-                cell[3 + int(id_types[mid])] += 1
+                cell_members.setdefault((k, r), []).append(mid)
     keys = sorted(cells)
-    data = np.array([cells[c] for c in keys], dtype=np.int64).reshape(len(keys), 6)
+    data = np.array([cells[c] for c in keys], dtype=np.int64).reshape(len(keys), 3)
     ck = np.array([c[0] for c in keys], dtype=np.int64)
     cr = np.array([c[1] for c in keys], dtype=np.int64)
-    return ck, cr, data[:, 0], data[:, 1], data[:, 2], data[:, 3:6]
+    member_cell = np.array([i for i, c in enumerate(keys) for _ in cell_members[c]], dtype=np.int64)
+    member_id = np.array([mid for c in keys for mid in cell_members[c]], dtype=np.int64)
+    return ck, cr, data[:, 0], data[:, 1], data[:, 2], member_cell, member_id
 
 
 def _components(cell_key: np.ndarray, cell_resp: np.ndarray, n_key: int, n_resp: int):
     """Split the CEAF assignment into connected components of the key-response overlap graph.
 
     Most chains overlap exactly one chain on the other side, and such a pair is matched without a
-    solver; only the remaining components (small) go to the Hungarian algorithm.
+    solver.  A component with one chain on a side (a key chain split over several response
+    chains, or response chains merging parts of one key chain) needs none either: that chain is
+    matched to its best partner, which is the largest phi of the component.  Only the remaining
+    components (small) go to the Hungarian algorithm.
+
+    Returns (solver components as (cell indices, key rows, response cols), simple cells, star
+    cells grouped by component, start of each star component in them).
     """
     deg_key = np.bincount(cell_key, minlength=n_key) if n_key else _EMPTY_INT
     deg_resp = np.bincount(cell_resp, minlength=n_resp) if n_resp else _EMPTY_INT
     simple_mask = (deg_key[cell_key] == 1) & (deg_resp[cell_resp] == 1)
     simple = np.nonzero(simple_mask)[0]
-    rest = np.nonzero(~simple_mask)[0]
-    if len(rest) == 0:
-        return [], simple
+    rest = np.nonzero(~simple_mask)[0].tolist()
+    if not rest:
+        return [], simple, _EMPTY_INT, _EMPTY_INT
     parent = list(range(n_key + n_resp))
 
     def find(x: int) -> int:
@@ -164,15 +216,24 @@ def _components(cell_key: np.ndarray, cell_resp: np.ndarray, n_key: int, n_resp:
             x = parent[x]
         return x
 
-    for c in rest.tolist():
-        a, b = find(int(cell_key[c])), find(n_key + int(cell_resp[c]))
+    keys, resps = cell_key.tolist(), cell_resp.tolist()
+    for c in rest:
+        a, b = find(keys[c]), find(n_key + resps[c])
         if a != b:
             parent[a] = b
     groups: dict[int, list[int]] = {}
-    for c in rest.tolist():
-        groups.setdefault(find(int(cell_key[c])), []).append(c)
+    for c in rest:
+        groups.setdefault(find(keys[c]), []).append(c)
     components = []
+    star: list[int] = []
+    starts: list[int] = []
     for cells in groups.values():
-        idx = np.array(cells, dtype=np.int64)
-        components.append((idx, np.unique(cell_key[idx]), np.unique(cell_resp[idx])))
-    return components, simple
+        rows = sorted({keys[c] for c in cells})
+        cols = sorted({resps[c] for c in cells})
+        if len(rows) == 1 or len(cols) == 1:
+            starts.append(len(star))
+            star.extend(cells)
+        else:
+            components.append((np.array(cells, dtype=np.int64), np.array(rows, dtype=np.int64),
+                               np.array(cols, dtype=np.int64)))
+    return components, simple, np.array(star, dtype=np.int64), np.array(starts, dtype=np.int64)
