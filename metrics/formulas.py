@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .assignment import SMALL, max_assignment
 from .score import Score
 from .table import ChainTypes, Table
 from .weights import Weights
@@ -92,21 +93,28 @@ def best_alignment(table: Table, phi: np.ndarray) -> float:
     """Maximum total phi of a one-to-one key/response chain alignment (Kuhn-Munkres).
 
     Pairs of chains that overlap nothing else are matched directly, a chain alone on its side of
-    a component takes its best partner, and only the other connected components of the overlap
-    graph are solved, separately; only then is scipy imported.
+    a component takes its best partner, and the other connected components of the overlap graph
+    are solved separately: in plain Python when small (`metrics.assignment`), by scipy otherwise,
+    which is imported only then.
     """
     total = float(phi[table.simple_cells].sum())
     if len(table.star_starts):
         total += float(np.maximum.reduceat(phi[table.star_cells], table.star_starts).sum())
-    if table.components:
-        from scipy.optimize import linear_sum_assignment
+    for cells, rows, cols in table.components:
+        at_row = np.searchsorted(rows, table.cell_key[cells])
+        at_col = np.searchsorted(cols, table.cell_response[cells])
+        if len(rows) * len(cols) * min(len(rows), len(cols)) <= SMALL:
+            matrix = [[0.0] * len(cols) for _ in rows]
+            for r, c, x in zip(at_row.tolist(), at_col.tolist(), phi[cells].tolist()):
+                matrix[r][c] = x
+            total += sum(matrix[r][c] for r, c in max_assignment(matrix))
+        else:
+            from scipy.optimize import linear_sum_assignment
 
-        for cells, rows, cols in table.components:
-            matrix = np.zeros((len(rows), len(cols)), dtype=np.float64)
-            matrix[np.searchsorted(rows, table.cell_key[cells]),
-                   np.searchsorted(cols, table.cell_response[cells])] = phi[cells]
-            ri, ci = linear_sum_assignment(matrix, maximize=True)
-            total += float(matrix[ri, ci].sum())
+            dense = np.zeros((len(rows), len(cols)), dtype=np.float64)
+            dense[at_row, at_col] = phi[cells]
+            ri, ci = linear_sum_assignment(dense, maximize=True)
+            total += float(dense[ri, ci].sum())
     return total
 
 

@@ -1,0 +1,45 @@
+"""The plain-Python Kuhn-Munkres solver equals scipy's linear_sum_assignment (the reference)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import linear_sum_assignment
+
+from metrics.assignment import max_assignment
+
+# Weights as CEAF produces them: zeros (chains that do not overlap), ties, fractions.
+weights = st.one_of(st.just(0.0), st.integers(0, 4).map(float), st.floats(0, 1, allow_nan=False))
+
+
+@st.composite
+def matrices(draw) -> list[list[float]]:
+    rows, cols = draw(st.integers(1, 7)), draw(st.integers(1, 7))
+    return [[draw(weights) for _ in range(cols)] for _ in range(rows)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(matrices())
+def test_total_equals_scipy(matrix: list[list[float]]) -> None:
+    pairs = max_assignment(matrix)
+    rows, cols = zip(*pairs)
+    assert len(set(rows)) == len(rows) and len(set(cols)) == len(cols)
+    assert len(pairs) == min(len(matrix), len(matrix[0]))
+    dense = np.array(matrix)
+    ri, ci = linear_sum_assignment(dense, maximize=True)
+    assert np.isclose(sum(matrix[r][c] for r, c in pairs), dense[ri, ci].sum(), rtol=0, atol=1e-12)
+
+
+def test_a_larger_real_shape_equals_scipy() -> None:
+    rng = np.random.default_rng(7)
+    dense = rng.random((28, 62)) * (rng.random((28, 62)) < 0.1)
+    pairs = max_assignment(dense.tolist())
+    ri, ci = linear_sum_assignment(dense, maximize=True)
+    assert np.isclose(sum(dense[r, c] for r, c in pairs), dense[ri, ci].sum(), rtol=0, atol=1e-12)
+    assert max_assignment([]) == [] and max_assignment([[]]) == []
+
+
+def test_prefers_the_heavier_diagonal() -> None:
+    assert max_assignment([[1.0, 0.0], [0.0, 1.0]]) == [(0, 0), (1, 1)]
+    assert max_assignment([[0.5, 1.0], [1.0, 0.0]]) == [(0, 1), (1, 0)]
