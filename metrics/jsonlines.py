@@ -166,7 +166,7 @@ def parse_jsonlines(path: str, lines: list[str], clusters_field: str = "clusters
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise where.error(f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+            raise where.error(f"invalid JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}") from None
         except RecursionError:
             raise where.error("invalid JSON: nested too deeply") from None
         except ValueError as exc:  # an integer beyond Python's int() digit limit

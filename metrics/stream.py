@@ -51,6 +51,7 @@ def index_conll(path: str) -> list[Slice]:
                 # a UTF-8 BOM, as the whole-file reader tolerates it: the document starts after it
                 offset, raw = 3, raw[3:]
             if b"\r" in raw and b"\r" in raw.rstrip(b"\r\n"):
+                _check_utf8(path, line_no, raw)  # binary junk holds CRs too: say what it really is
                 # The whole-file reader takes a lone CR for a line end (universal newlines); here it
                 # would hide line ends, and documents with them, so the scores would silently differ.
                 raise InputError(path, line_no, "a lone CR (classic Mac OS line end) inside a line: "
@@ -66,6 +67,13 @@ def index_conll(path: str) -> list[Slice]:
         raise InputError(path, None, "no '#begin document' found: not a CoNLL-2012 coreference file")
     ends = [s for _, s, _ in starts[1:]] + [offset]
     return [Slice(name, start, end, line) for (name, start, line), end in zip(starts, ends)]
+
+
+def _check_utf8(path: str, line_no: int, raw: bytes) -> None:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(path, line_no, f"not UTF-8 text ({exc.reason} at byte {exc.start + 1} of the line)") from None
 
 
 def read_slice(path: str, piece: Slice, warnings: list[str]) -> Document:

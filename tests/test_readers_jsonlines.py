@@ -113,3 +113,12 @@ def test_empty_file_is_an_error(tmp_path: Path) -> None:
     path.write_text("\n", encoding="utf-8")
     with pytest.raises(InputError, match="no documents"):
         read_jsonlines(str(path))
+
+
+def test_json_message_reads_as_one_phrase(tmp_path: Path) -> None:
+    path = tmp_path / "cut.jsonl"
+    path.write_text('{"doc_key": "a", "sentences": [["x"]], "clusters": []}\n{"doc_key": "b\n')
+    with pytest.raises(InputError) as info:
+        read_jsonlines(str(path))
+    assert info.value.line == 2
+    assert info.value.message == "invalid JSON: Unterminated string starting at column 13"

@@ -40,3 +40,12 @@ def test_index_reports_located_errors(tmp_path):
     with pytest.raises(InputError) as info:
         score_files(str(broken), str(broken), metrics=["muc"], jobs=2)
     assert info.value.line == 5
+
+
+def test_binary_junk_is_reported_as_not_utf8(tmp_path):
+    """Random bytes hold CRs too; the index must not call them old-Mac line ends."""
+    junk = tmp_path / "junk.conll"
+    junk.write_bytes(b"#begin document (a); part 000\n\xff\xfe\r\x80 x\n#end document\n")
+    with pytest.raises(InputError) as info:
+        index_conll(str(junk))
+    assert info.value.line == 2 and "not UTF-8" in info.value.message
