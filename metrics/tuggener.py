@@ -113,7 +113,7 @@ def count_document(key: Document, response: Document, types: Mapping[Span, Menti
     kv, rv = key_view(key), response_view(response)
     classes: list[Hashable] = list(MentionType) if label is None else []
     cells: dict[str, dict[Hashable, list[int]]] = {name: {c: [0, 0, 0, 0] for c in classes} for name in COUNTED}
-    of = (lambda span: MentionType(types[span])) if label is None else label
+    of = types.__getitem__ if label is None else label  # an IntEnum hashes as its int
 
     def add(metric: str, span: Span, which: int) -> None:
         cells[metric].setdefault(of(span), [0, 0, 0, 0])[which] += 1
