@@ -8,6 +8,7 @@ and `--output FILE` writes exactly what stdout would show.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -123,3 +124,17 @@ def test_jobs_refuses_lone_cr_line_ends(corpus: tuple[Path, Path], tmp_path: Pat
     assert proc.returncode == 1 and proc.stdout == b""
     assert proc.stderr.decode().startswith(f"corefwb: error: {odd}:1: a lone CR")
 
+
+
+def test_json_written_in_pieces_is_plain_indented_json(corpus: tuple[Path, Path], tmp_path: Path) -> None:
+    """The report is streamed a document at a time; its bytes are those of json.dumps(indent=1)."""
+    from metrics.scoring import CorpusResult
+    from workbench.cmd_score import json_chunks
+
+    key, response = corpus
+    text = corefwb(str(key), str(response), "--format", "json").stdout.decode()
+    assert text == json.dumps(json.loads(text), indent=1) + "\n"
+    assert len(json.loads(text)["per_document"]) == 12
+    empty = "".join(json_chunks(CorpusResult((1.0, 0.75, 0.5, 1.0), (), {}, {}, [])))
+    assert empty == json.dumps(json.loads(empty), indent=1) + "\n"
+    assert json.loads(empty)["per_document"] == []

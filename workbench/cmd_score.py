@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable, Iterator
 
 from metrics.score import AnyScore, BlancScore, MeanScore
 from metrics.scoring import ALL_METRICS, CorpusResult, check_metrics
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         corpus = load_args(args)
         result = corpus.score(weights, wanted)
     if args.format == "json":
-        text = json.dumps(to_json(result), indent=1) + "\n"
+        text = json_chunks(result)
     elif args.format in ("csv", "markdown"):
         from .reports import render_csv, render_markdown
 
@@ -81,10 +82,14 @@ def _streamable(args: argparse.Namespace) -> bool:
     return True
 
 
-def emit(text: str, output: str | None, inputs: list[str]) -> None:
-    """Write to --output atomically (never onto an input file) or to stdout."""
+def emit(text: str | Iterable[str], output: str | None, inputs: list[str]) -> None:
+    """Write to --output atomically (never onto an input file) or to stdout; `text` may come in
+    pieces, written as they come."""
     if output is None:
-        sys.stdout.write(text)
+        if isinstance(text, str):
+            sys.stdout.write(text)
+        else:
+            sys.stdout.writelines(text)
         return
     from .reports import write_atomic
 
@@ -101,16 +106,26 @@ def score_json(score: AnyScore) -> dict:
     return out
 
 
-def to_json(result: CorpusResult) -> dict:
-    return {
+def json_chunks(result: CorpusResult) -> Iterator[str]:
+    """The JSON report, `json.dumps(report, indent=1)` to the byte, in pieces: one per document.
+
+    Why pieces: a PreCo-sized corpus (38,000 documents) gives 100 MB of JSON, and building it whole
+    as Python objects took more memory than scoring the corpus; here one document's entry exists
+    at a time.  `per_document` comes last, so the corpus scores can be written first.
+    """
+    head = json.dumps({
         "documents": len(result.documents),
         "weights": list(result.weights),
         "averaging": "micro: counts summed over documents (official); macro: mean of per-document values",
         "metrics": {name: score_json(s) for name, s in result.micro.items()},
         "macro": {name: score_json(s) for name, s in result.macro.items()},
-        "per_document": [{"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}
-                         for name, scores in result.documents],
-    }
+    }, indent=1)
+    yield head[:-2] + ',\n "per_document": ['  # head ends with "\n}"
+    for i, (name, scores) in enumerate(result.documents):
+        entry = json.dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, indent=1)
+        # nested two levels down: indent=1 puts two more spaces before each of its lines
+        yield ("," if i else "") + "\n  " + entry.replace("\n", "\n  ")
+    yield ("\n ]" if result.documents else "]") + "\n}\n"
 
 
 def score_rows(result: CorpusResult, per_doc: bool) -> tuple[list[str], list[list[str]]]:

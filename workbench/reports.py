@@ -73,8 +73,9 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
-def write_atomic(path: str, text: str, inputs: Iterable[str] = ()) -> None:
-    """Write `text` to `path` via a temporary file in the same directory and `os.replace`.
+def write_atomic(path: str, text: str | Iterable[str], inputs: Iterable[str] = ()) -> None:
+    """Write `text` (a string, or its pieces) to `path` via a temporary file in the same directory
+    and `os.replace`.
 
     Raises InputError (before touching anything) when `path` is one of `inputs`, or when the
     directory cannot be written.  The new file gets the usual permissions (umask applied), not the
@@ -90,7 +91,10 @@ def write_atomic(path: str, text: str, inputs: Iterable[str] = ()) -> None:
         raise InputError(path, None, f"cannot write: {exc.strerror or exc}") from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
+            if isinstance(text, str):
+                out.write(text)
+            else:
+                out.writelines(text)
         os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, path)
     except OSError as exc:
