@@ -14,6 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Select, Static
 
@@ -141,6 +142,13 @@ in the list opens the document under it.
         self.refill()
 
 
+def _score_cell(text: str, column: int) -> Text | str:
+    """A cell of the scores table: the metric name, a blank spacer, or a right-aligned number."""
+    if column == 4:
+        return text
+    return Text(text) if column == 0 else Text(text, justify="right")
+
+
 class ScoresPanel(Vertical):
     """R/P/F of the document and the corpus, and the weight vector W that LMetrics use."""
 
@@ -159,6 +167,8 @@ background; a newer edit cancels an older run.
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._setting = False
+        self._shown_metrics: list[str] = []
+        self._shown: list[list[str]] = []
 
     def compose(self) -> ComposeResult:
         table: DataTable = DataTable(id="scores", cursor_type="row", show_cursor=False, cell_padding=0)
@@ -188,22 +198,34 @@ background; a newer edit cancels an older run.
         self._setting = False
 
     def show_scores(self, lines: Sequence[ScoreLine], previous: dict[str, Any] | None) -> None:
+        """Fill the table; when the same metrics are shown again (another document, new weights),
+        only the cells whose text changed are updated, so the others keep their rendering."""
         table = self.query_one("#scores", DataTable)
-        table.clear()
+        rows = []
         for line in lines:
             doc, corpus = line.document, line.corpus
             delta = ""
             if previous and corpus is not None and line.metric in previous:
                 change = 100 * (corpus.f1 - previous[line.metric].f1)
                 delta = f"{change:+6.1f}" if abs(change) >= 0.05 else ""
-            table.add_row(
-                Text(line.label + " "),
-                *(Text(percent(getattr(doc, part)) if doc is not None else "", justify="right") for part in ("recall", "precision", "f1")),
+            rows.append([
+                line.label + " ",
+                *(percent(getattr(doc, part)) if doc is not None else "" for part in ("recall", "precision", "f1")),
                 "",
-                *(Text(percent(getattr(corpus, part)) if corpus is not None else "", justify="right") for part in ("recall", "precision", "f1")),
-                Text(delta, justify="right"),
-                key=line.metric,
-            )
+                *(percent(getattr(corpus, part)) if corpus is not None else "" for part in ("recall", "precision", "f1")),
+                delta,
+            ])
+        metrics = [line.metric for line in lines]
+        if metrics == self._shown_metrics and len(self._shown) == len(rows):
+            for r, (old, new) in enumerate(zip(self._shown, rows)):
+                for c, (before, after) in enumerate(zip(old, new)):
+                    if before != after:
+                        table.update_cell_at(Coordinate(r, c), _score_cell(after, c))
+        else:
+            table.clear()
+            for metric, row in zip(metrics, rows):
+                table.add_row(*(_score_cell(text, c) for c, text in enumerate(row)), key=metric)
+        self._shown_metrics, self._shown = metrics, rows
 
     def set_status(self, text: str) -> None:
         self.query_one("#score-status", Static).update(Text(text))
