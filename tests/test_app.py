@@ -148,6 +148,12 @@ async def test_switch_document():
         errors = app.query_one(ErrorPanel)
         assert errors.rows == app.errors[app.corpus.pairs[1].name]
         assert "GUM_news_korea" in str(app.query_one("#status").render())
+        # the scores table shows the new document's values (its cells are updated in place)
+        scores = app.query_one("#scores", DataTable)
+        korea = dict(app.result.documents)[app.corpus.pairs[1].name]
+        for metric in ("muc", "conll", "lmuc"):
+            assert cell(scores, metric, 3) == f"{100 * korea[metric].f1:.1f}"
+            assert cell(scores, metric, 7) == f"{100 * app.result.micro[metric].f1:.1f}"
 
 
 @pilot_test
