@@ -18,6 +18,8 @@ import gzip
 import io
 import re
 import zlib
+from functools import lru_cache
+
 from .model import Document, InputError, Span
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
@@ -59,18 +61,16 @@ def read_lines(path: str) -> list[str]:
 
 
 class _DocumentBuilder:
-    """Collects one document's tokens and mentions while its lines are read."""
+    """Collects one document's token lines while they are read; columns and mentions are taken
+    from them when the document ends (whole columns by list comprehension: reading is as much of a
+    `corefwb score` run as scoring is)."""
 
     def __init__(self, path: str, name: str, line: int) -> None:
         self.path = path
         self.name = name
         self.line = line
-        self.words: list[str] = []
-        self.pos: list[str] = []
-        self.parse: list[str] = []
-        self.lemmas: list[str] = []
-        self.speakers: list[str] = []
-        self.ner: list[str] = []
+        self.rows: list[list[str]] = []
+        """The whitespace-split fields of each token line."""
         self.token_lines: list[int] = []
         self.sentence_starts: list[int] = []
         self.new_sentence = True
@@ -78,7 +78,7 @@ class _DocumentBuilder:
         self.chains: list[list[Span]] = []
         self.labels: list[str] = []
         self.open: dict[str, list[tuple[int, int]]] = {}
-        self.full_columns = True
+        self._cells_read = False
 
     def _chain(self, label: str) -> int:
         index = self.chain_of.get(label)
@@ -88,41 +88,22 @@ class _DocumentBuilder:
             self.labels.append(label)
         return index
 
-    def add_token(self, fields: list[str], lineno: int) -> None:
-        token = len(self.words)
-        if self.new_sentence:
-            self.sentence_starts.append(token)
-            self.new_sentence = False
-        n = len(fields)
-        if n >= 12:
-            self.words.append(fields[3])
-            self.pos.append(fields[4])
-            self.parse.append(fields[5])
-            self.lemmas.append(fields[6])
-            self.speakers.append(fields[9])
-            self.ner.append(fields[10])
-        else:
-            self.full_columns = False
-            self.words.append(fields[3] if n >= 5 else fields[0])
-        self.token_lines.append(lineno)
-        cell = fields[-1] if n > 1 else "-"
-        if cell not in _EMPTY:
-            self._add_cell(cell, token, lineno)
+    def read_cells(self) -> None:
+        """Mentions from the coreference cells, token by token (errors located at their line)."""
+        if self._cells_read:
+            return
+        self._cells_read = True
+        lines = self.token_lines
+        for token, fields in enumerate(self.rows):
+            cell = fields[-1] if len(fields) > 1 else "-"
+            if cell not in _EMPTY:
+                self._add_cell(cell, token, lines[token])
 
     def _add_cell(self, cell: str, token: int, lineno: int) -> None:
-        singles: list[str] = []
-        opens: list[str] = []
-        closes: list[str] = []
-        for item in cell.split("|"):
-            if m := _SINGLE.match(item):
-                if not _SPLIT_ANTECEDENT.match(item):
-                    singles.append(m.group(1))
-            elif m := _OPEN.match(item):
-                opens.append(m.group(1))
-            elif m := _CLOSE.match(item):
-                closes.append(m.group(1))
-            else:
-                raise InputError(self.path, lineno, f"bad coreference item {item!r} in cell {cell!r}")
+        parsed = _parse_cell(cell)
+        if isinstance(parsed, str):
+            raise InputError(self.path, lineno, f"bad coreference item {parsed!r} in cell {cell!r}")
+        singles, opens, closes = parsed
         for label in singles:
             self.chains[self._chain(label)].append((token, token))
         for label in opens:
@@ -137,22 +118,56 @@ class _DocumentBuilder:
             self.chains[chain].append((start, token))
 
     def finish(self, lineno: int) -> Document:
+        self.read_cells()
         for label, stack in self.open.items():
             if stack:
                 _, opened = stack[-1]
                 raise InputError(self.path, lineno, f"mention ({label} opened on line {opened} is never closed in document {self.name!r}")
-        full = self.full_columns and bool(self.words)
-        pos = self.pos if full and any(p not in _EMPTY for p in self.pos) else None
-        parse = self.parse if full and any(p not in _EMPTY for p in self.parse) else None
-        lemmas = self.lemmas if full and any(p not in _EMPTY for p in self.lemmas) else None
-        speakers = self.speakers if full and any(p not in _EMPTY for p in self.speakers) else None
-        ner = _ner_spans(self.ner) if full and any(p not in _EMPTY and p != "*" for p in self.ner) else None
+        rows = self.rows
+        full = bool(rows) and min(map(len, rows)) >= 12
+        if full:
+            words = [f[3] for f in rows]
+            pos = _column(rows, 4)
+            parse = _column(rows, 5)
+            lemmas = _column(rows, 6)
+            speakers = _column(rows, 9)
+            ner_cells = [f[10] for f in rows]
+            ner = _ner_spans(ner_cells) if any(p not in _EMPTY and p != "*" for p in ner_cells) else None
+        else:
+            words = [f[3] if len(f) >= 5 else f[0] for f in rows]
+            pos = parse = lemmas = speakers = ner = None
         return Document(
-            name=self.name, words=self.words, chains=self.chains, labels=self.labels,
+            name=self.name, words=words, chains=self.chains, labels=self.labels,
             sentence_starts=self.sentence_starts, path=self.path, line=self.line,
             token_lines=self.token_lines, pos=pos, lemmas=lemmas, parse=parse,
             speakers=speakers, named_entities=ner,
         )
+
+
+@lru_cache(maxsize=65536)
+def _parse_cell(cell: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | str:
+    """(one-token labels, opened labels, closed labels) of a coreference cell, or the first bad
+    item.  Memoised: a corpus has a few thousand distinct cells (`(12)`, `3)|2)`, ...)."""
+    singles: list[str] = []
+    opens: list[str] = []
+    closes: list[str] = []
+    for item in cell.split("|"):
+        if m := _SINGLE.match(item):
+            if not _SPLIT_ANTECEDENT.match(item):
+                singles.append(m.group(1))
+        elif m := _OPEN.match(item):
+            opens.append(m.group(1))
+        elif m := _CLOSE.match(item):
+            closes.append(m.group(1))
+        else:
+            return item
+    return tuple(singles), tuple(opens), tuple(closes)
+
+
+def _column(rows: list[list[str]], index: int) -> list[str] | None:
+    """One annotation column, or None when it holds nothing but placeholders."""
+    values = [f[index] for f in rows]
+    return values if any(v not in _EMPTY for v in values) else None
 
 
 def _ner_spans(cells: list[str]) -> list[tuple[int, int, str]]:
@@ -194,6 +209,7 @@ def parse_conll(path: str, lines: list[str], warnings: list[str] | None = None, 
         if line.startswith("#"):
             if m := _BEGIN.match(line):
                 if current is not None:
+                    current.read_cells()  # a broken cell above is the first error, as it comes first
                     raise InputError(path, lineno, f"#begin document inside document {current.name!r} (opened on line {current.line}) without #end document")
                 name = m.group(1).rstrip()
                 if name in seen:
@@ -220,8 +236,13 @@ def parse_conll(path: str, lines: list[str], warnings: list[str] | None = None, 
         if line.startswith("#"):
             warn("comment", lineno, "'#' line inside a document is read as a comment, not a token (first such line)")
             continue
-        current.add_token(fields, lineno)
+        if current.new_sentence:
+            current.sentence_starts.append(len(current.rows))
+            current.new_sentence = False
+        current.rows.append(fields)
+        current.token_lines.append(lineno)
     if current is not None:
+        current.read_cells()
         raise InputError(path, first_line + len(lines) - 1, f"document {current.name!r} (line {current.line}) has no #end document")
     return documents
 
