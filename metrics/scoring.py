@@ -17,6 +17,7 @@ import numpy as np
 from . import formulas
 from .alignment import Alignment, align
 from .blanc import blanc_counts
+from .gc_pause import gc_paused
 from .model import Document, MentionType, Span
 from .readers import check_tokens_align
 from .score import AnyScore, BlancScore, MeanScore, Score
@@ -128,8 +129,9 @@ class PreparedCorpus:
 
     def score(self, weights: Weights = W4, metrics: Sequence[str] | None = None) -> CorpusResult:
         wanted = check_metrics(metrics)
-        documents = [(pair.name, score_pair(pair, weights, wanted)) for pair in self.pairs]
-        return aggregate(documents, weights, wanted)
+        with gc_paused():
+            documents = [(pair.name, score_pair(pair, weights, wanted)) for pair in self.pairs]
+            return aggregate(documents, weights, wanted)
 
 
 def score_pair(pair: DocPair, weights: Weights = W4, metrics: Sequence[str] = ALL_METRICS) -> dict[str, AnyScore]:
@@ -196,13 +198,19 @@ def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights
 
 def prepare(keys: list[Document], responses: list[Document],
             on_document: Callable[[], None] | None = None) -> PreparedCorpus:
-    """Pair documents by name, align each pair as v8.01 does, and compute the official metrics.
+    """Pair documents by name, align each pair as v8.01 does and build its table.
 
     Documents pair by exact name; names that find no partner then pair by `document_key`, so a
     CoNLL-2012 key (`(X); part 000`) meets a CoNLL-U (`X`) or jsonlines (`X_0`) response.
     `on_document` is called after each document (a caller's progress display).
     """
     warnings: list[str] = []
+    with gc_paused():
+        return _prepare(keys, responses, warnings, on_document)
+
+
+def _prepare(keys: list[Document], responses: list[Document], warnings: list[str],
+             on_document: Callable[[], None] | None) -> PreparedCorpus:
     partners = pair_documents(keys, responses, warnings)
     pairs = []
     for key, response in zip(keys, partners):

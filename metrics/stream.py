@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .conll import parse_conll
+from .gc_pause import gc_paused
 from .model import Document, InputError
 from .weights import W4, Weights
 
@@ -103,16 +104,17 @@ def _score_run(task: tuple) -> tuple[list[tuple[str, dict]], list[str]]:
     key_path, response_path, items, weights, metrics = task
     warnings: list[str] = []
     results = []
-    for key_piece, response_piece in items:
-        key = read_slice(key_path, key_piece, warnings)
-        if response_piece is None:
-            warnings.append(f"{response_path}: document {key.name!r} of the key is missing from the response: scored against an empty response")
-            response = Document(name=key.name, words=key.words, chains=[], path=response_path)
-        else:
-            response = read_slice(response_path, response_piece, warnings)
-            warnings.extend(check_tokens_align(key, response))
-        pair = prepare_pair(key, response, warnings)
-        results.append((key.name, score_pair(pair, weights, metrics)))
+    with gc_paused():
+        for key_piece, response_piece in items:
+            key = read_slice(key_path, key_piece, warnings)
+            if response_piece is None:
+                warnings.append(f"{response_path}: document {key.name!r} of the key is missing from the response: scored against an empty response")
+                response = Document(name=key.name, words=key.words, chains=[], path=response_path)
+            else:
+                response = read_slice(response_path, response_piece, warnings)
+                warnings.extend(check_tokens_align(key, response))
+            pair = prepare_pair(key, response, warnings)
+            results.append((key.name, score_pair(pair, weights, metrics)))
     return results, warnings
 
 
