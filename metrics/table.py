@@ -18,8 +18,8 @@ whose id is in the response chain.  MUC and B3 use `primary` for attribution and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import itertools
+from dataclasses import dataclass
 
 import numpy as np
 
