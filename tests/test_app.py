@@ -119,6 +119,10 @@ async def test_selecting_an_error_jumps_the_text_to_it():
         assert app.focused is text
         visible = "".join(screen_lines(text))
         assert row.mention.text.split()[0] in visible
+        # the border says why the mention has its type: rule and head
+        pair = app.corpus.pairs[app.doc_index]
+        kind, rule = pair.typed_spans()[row.mention.span]
+        assert text.border_subtitle.startswith(f"{kind.name} by rule {rule}")
 
 
 @pilot_test

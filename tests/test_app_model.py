@@ -26,6 +26,7 @@ from workbench.ui_model import (
     select_documents,
     short_name,
     token_units,
+    type_explanation,
     wrap_units,
 )
 
@@ -166,3 +167,15 @@ def test_write_atomic_keeps_old_file_on_failure(tmp_path):
         write_atomic(str(path), 42)  # type: ignore[arg-type]
     assert path.read_text(encoding="utf-8") == "old"
     assert os.listdir(tmp_path) == ["report.json"]
+
+
+def test_type_explanation_names_rule_head_and_tag() -> None:
+    doc = Document(name="d", words=["the", "city", "of", "[bold]Paris"], chains=[],
+                   pos=["DT", "NN", "IN", "NNP"])
+    typed = {(0, 3): (MentionType.NOMINAL, "pos"), (3, 3): (MentionType.NAME, "pos")}
+    city = MentionRef((0, 3), "the city of [bold]Paris", MentionType.NOMINAL)
+    assert type_explanation(doc, typed, city) == 'NOMINAL by rule pos, rule head "city"/NN: "the city of [bold]Paris"'
+    paris = MentionRef((3, 3), "[bold]Paris", MentionType.NAME)
+    assert type_explanation(doc, typed, paris) == 'NAME by rule pos, rule head "[bold]Paris"/NNP: "[bold]Paris"'
+    long = MentionRef((9, 9), "x" * 50, MentionType.PRONOUN)  # beyond the tokens, untyped
+    assert type_explanation(doc, typed, long) == f'PRONOUN "{"x" * 40}…"'

@@ -45,6 +45,7 @@ from .ui_model import (
     merge_scores,
     score_lines,
     short_name,
+    type_explanation,
 )
 from .ui_panels import ChainsView, DocumentList, ErrorPanel, ScoresPanel
 from .ui_text import DocumentText
@@ -500,6 +501,9 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         text = self.query_one(DocumentText)
         text.border_title = f"text: {MODES[self.mode_index]}"
         text.border_subtitle = "N name  M nominal  P pronoun  +chain id (key/response)"
+        if self.selected_error is not None:
+            # why the selected mention has its type: the rule and the head it looked at
+            text.border_subtitle = Text(type_explanation(pair.key, pair.typed_spans(), self.selected_error.mention))
 
     def _show_scores(self) -> None:
         if self.result is None or self.corpus is None:
@@ -507,7 +511,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         name = self.corpus.pairs[self.doc_index].name
         document = dict(self.result.documents).get(name)
         self.query_one(ScoresPanel).show_scores(score_lines(document, self.result.micro), self.start_micro)
-        self.query_one(ScoresPanel).border_title = f"scores: {short_name(name)} / corpus"
+        self.query_one(ScoresPanel).border_title = Text(f"scores: {short_name(name)} / corpus")  # a name is data
 
     def _show_errors(self, keep_cursor: bool = False, defer: bool = False) -> None:
         if self.corpus is None:
@@ -539,6 +543,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
             self.action_view("text")
         text = self.query_one(DocumentText)
         text.select(Selection.of(row))
+        self._status()
         if focus_text:
             text.focus()
 

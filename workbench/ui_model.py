@@ -276,6 +276,26 @@ class MentionRef:
     type: MentionType
 
 
+def type_explanation(doc: Document, typed: dict[Span, tuple[MentionType, str]], mention: MentionRef) -> str:
+    """Why a mention has its type, for a user who doubts it: the type, the rule that decided it
+    (`metrics.mention_types`) and the head token that rule looked at (with its tag, if any).
+    The mention's own words come last, shortened: a border cuts what does not fit."""
+    from metrics.heads import head_of
+
+    words = display_text(mention.text)
+    words = f'"{words[:40]}…"' if len(words) > 40 else f'"{words}"'
+    found = typed.get(mention.span)
+    if found is None:
+        return f"{mention.type.name} {words}"
+    kind, rule = found
+    start, end = mention.span
+    if not 0 <= start <= end < len(doc.words):
+        return f"{kind.name} by rule {rule}: {words}"
+    head, source = head_of(doc, mention.span)
+    tag = f"/{display_text(doc.pos[head])}" if doc.pos else ""
+    return f'{kind.name} by rule {rule}, {source} head "{display_text(doc.words[head])}"{tag}: {words}'
+
+
 @dataclass(frozen=True)
 class ErrorRow:
     """One error record as the error list shows it (an adapter over `metrics.errors` records)."""
