@@ -14,14 +14,14 @@ ESCAPE_TOKEN = "\x1b[31mred"
 
 def hostile_pair(directory: Path) -> tuple[str, str]:
     """A key and a response (jsonlines: tokens may hold spaces) whose tokens are Rich markup and
-    an ANSI escape sequence."""
+    an ANSI escape sequence, and whose document name is markup too."""
     import json
 
     sentences = [["The", MARKUP_TOKEN, "said", ESCAPE_TOKEN, "to", "him", "."]]
 
     def write(name: str, clusters: list) -> str:
         path = directory / name
-        path.write_text(json.dumps({"doc_key": "hostile", "sentences": sentences, "clusters": clusters}) + "\n", encoding="utf-8")
+        path.write_text(json.dumps({"doc_key": f"hostile {MARKUP_TOKEN}", "sentences": sentences, "clusters": clusters}) + "\n", encoding="utf-8")
         return str(path)
 
     key = write("key.jsonl", [[[0, 1], [5, 5]], [[3, 3]]])

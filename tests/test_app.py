@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Input, Select
 
 from metrics.weights import PRESETS, W4
 from workbench.app import Options, Workbench
-from workbench.ui_panels import ErrorPanel
+from workbench.ui_panels import ErrorPanel, ScoresPanel
 from workbench.ui_text import DocumentText
 
 SIZE = (160, 48)
@@ -313,6 +313,8 @@ async def test_markup_and_escape_tokens_show_literally(tmp_path):
         cells = [str(c) for r in range(table.row_count) for c in table.get_row_at(r)]
         assert any(MARKUP_TOKEN in c for c in cells)
         assert ESCAPE_TOKEN not in "".join(cells) and any("\u241b[31mred" in c for c in cells)
+        # names are data in titles too: the scores panel's title shows the markup as written
+        assert MARKUP_TOKEN in app.query_one(ScoresPanel)._border_title.plain
 
 
 @pilot_test
