@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from .gc_pause import gc_paused
 from .model import Document, MentionType, Span
 from .weights import W4, Weights
 
@@ -269,8 +270,9 @@ def classify_pair(pair, weights: Weights = W4) -> list[ErrorRecord]:
 def classify_corpus(pairs: Iterable, weights: Weights = W4) -> list[ErrorRecord]:
     """Error records of every document pair, documents in the given (key file) order."""
     records: list[ErrorRecord] = []
-    for pair in pairs:
-        records.extend(classify_pair(pair, weights))
+    with gc_paused():
+        for pair in pairs:
+            records.extend(classify_pair(pair, weights))
     return records
 
 

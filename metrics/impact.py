@@ -24,6 +24,7 @@ from dataclasses import dataclass, fields, replace
 from .alignment import align
 from .errors import Category, ErrorRecord
 from .fixes import Edit, Fix, FixBase, edit_chains, fix_of
+from .gc_pause import gc_paused
 from .model import Document, Span
 from .score import BlancScore, Score
 from .scoring import AGNOSTIC, ALL_METRICS, DocPair, PreparedCorpus, conll_score, score_pair
@@ -189,7 +190,8 @@ class Pricer:
 
     def price_records(self, records: Iterable[ErrorRecord]) -> list[ErrorRecord]:
         """The records with `impact` filled in: each error's fix applied alone."""
-        return [replace(r, impact=self.price(self.index[r.document], [fix_of(r)])) for r in records]
+        with gc_paused():  # thousands of small rescorings, no cycles
+            return [replace(r, impact=self.price(self.index[r.document], [fix_of(r)])) for r in records]
 
     def price_category(self, records: Iterable[ErrorRecord], category: Category) -> float:
         """Change of the corpus F1 if every fix of this category (among `records`) were applied."""
@@ -201,7 +203,8 @@ class Pricer:
                                for i, group in sorted(by_doc.items()))
 
     def price_categories(self, records: Sequence[ErrorRecord]) -> dict[Category, float]:
-        return {c: self.price_category(records, c) for c in Category}
+        with gc_paused():
+            return {c: self.price_category(records, c) for c in Category}
 
 
 def _sides(alignment) -> tuple[int, int, int]:
