@@ -78,10 +78,11 @@ def align(key: Document, response: Document) -> Alignment:
             response_chains.append(ids)
             kept_source.append(index)
 
-    resp_labels = _labels(response) if removed_at or twinless_positions != len(twinless_id) else []
+    twinless_repeated = twinless_positions != len(twinless_id)
+    resp_labels = _labels(response) if removed_at or twinless_repeated else []
     removed = [(span, resp_labels[index], resp_labels[kept_in[span]]) for span, index in removed_at]
     twinless_duplicates: list[tuple[Span, list[str]]] = []
-    if twinless_positions != len(twinless_id):
+    if twinless_repeated:
         twinless_duplicates = [item for item in _repeated(response.chains, resp_labels, set(key_id))
                                if len(item[1]) > 1]
     return Alignment(

@@ -78,7 +78,6 @@ class _DocumentBuilder:
         self.chains: list[list[Span]] = []
         self.labels: list[str] = []
         self.open: dict[str, list[tuple[int, int]]] = {}
-        self._cells_read = False
 
     def _chain(self, label: str) -> int:
         index = self.chain_of.get(label)
@@ -89,10 +88,8 @@ class _DocumentBuilder:
         return index
 
     def read_cells(self) -> None:
-        """Mentions from the coreference cells, token by token (errors located at their line)."""
-        if self._cells_read:
-            return
-        self._cells_read = True
+        """Mentions from the coreference cells, token by token (errors located at their line).
+        Called once: by `finish`, or before reporting a document that never ends."""
         lines = self.token_lines
         for token, fields in enumerate(self.rows):
             cell = fields[-1] if len(fields) > 1 else "-"

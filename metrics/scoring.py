@@ -89,11 +89,6 @@ class DocPair:
             self._types = {span: t for span, (t, _) in self.typed_spans().items()}
         return self._types
 
-    @property
-    def type_rules(self) -> dict[Span, str]:
-        """The rule that decided each span's type (shown in the workbench)."""
-        return {span: rule for span, (_, rule) in self.typed_spans().items()}
-
     def fragment(self, key: Document, response: Document, alignment: Alignment, table: Table) -> DocPair:
         """A part of this pair (chains an error's fix reaches) that shares this pair's types."""
         part = DocPair(self.name, key, response, alignment, table, self.typed_spans())
