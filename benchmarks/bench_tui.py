@@ -29,8 +29,8 @@ os.environ["TEXTUAL_ANIMATIONS"] = "none"
 
 from metrics.model import Document  # noqa: E402
 from metrics.weights import W4  # noqa: E402
-from workbench.app import Workbench  # noqa: E402
-from workbench.ui_text import DocumentText  # noqa: E402
+from workbench.tui.app import Workbench  # noqa: E402
+from workbench.tui.text import DocumentText  # noqa: E402
 
 SIZE = (160, 48)
 
@@ -182,7 +182,7 @@ def one_document(docs: list[Document], name: str) -> Document:
 
 async def bench_long_document(key: str, response: str, directory: Path, repeat: int) -> None:
     import metrics
-    from metrics.writers import write_jsonlines
+    from metrics.formats.writers import write_jsonlines
 
     path_key, path_response = directory / "long.key.jsonl", directory / "long.response.jsonl"
     for source, target in ((key, path_key), (response, path_response)):

@@ -35,8 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from metrics.readers import document_key, read_documents  # noqa: E402
-from metrics.writers import write_jsonlines  # noqa: E402
+from metrics.formats.readers import read_documents  # noqa: E402
+from metrics.pairing import document_key  # noqa: E402
+from metrics.formats.writers import write_jsonlines  # noqa: E402
 
 TYPE_FREE = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll", "immediate")
 
@@ -116,8 +117,8 @@ def main() -> int:
         if jsonl_same != len(conll):
             failures.append("jsonlines round trip")
 
-        from metrics.conll import parse_conll
-        from metrics.writers import write_conll
+        from metrics.formats.conll import parse_conll
+        from metrics.formats.writers import write_conll
 
         for label, docs in (("key.gum.conll", conll), ("response.xrenner-gum.conll", read_documents(str(data / "response.xrenner-gum.conll.gz")))):
             buffer = io.StringIO()

@@ -29,8 +29,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from strategies import HUGE_SHAPES, mutate, write_huge_line  # noqa: E402
 from test_fuzz_readers import READERS, check_cli, read_checked, score_checked, to_conllu, to_jsonlines  # noqa: E402
 
-from metrics.conll import read_conll  # noqa: E402
-from metrics.readers import read_documents  # noqa: E402
+from metrics.formats.conll import read_conll  # noqa: E402
+from metrics.formats.readers import read_documents  # noqa: E402
 
 
 def make_bases(folder: Path) -> dict[str, Path]:

@@ -27,10 +27,10 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from metrics.conll import read_conll
-from metrics.readers import read_documents
-from metrics.heads import head_of
-from metrics.mention_types import assign_types
+from metrics.formats.conll import read_conll
+from metrics.formats.readers import read_documents
+from metrics.types.heads import head_of
+from metrics.types.mention_types import assign_types
 from metrics.model import Document, MentionType
 
 CATEGORY = {"PROP": MentionType.NAME, "NOM": MentionType.NOMINAL, "PRON": MentionType.PRONOUN}

@@ -16,12 +16,15 @@ from __future__ import annotations
 from importlib import import_module
 
 _EXPORTS = {
-    "read_documents": "metrics.readers",
+    "read_documents": "metrics.formats.readers",
+    "CATALOG": "metrics.catalog",
+    "METRICS": "metrics.catalog",
+    "Family": "metrics.catalog",
     "prepare": "metrics.scoring",
     "PreparedCorpus": "metrics.scoring",
     "CorpusResult": "metrics.scoring",
     "DocPair": "metrics.scoring",
-    "ALL_METRICS": "metrics.scoring",
+    "ALL_METRICS": "metrics.catalog",
     "Score": "metrics.score",
     "BlancScore": "metrics.score",
     "Weights": "metrics.weights",

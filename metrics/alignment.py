@@ -49,7 +49,7 @@ def align(key: Document, response: Document) -> Alignment:
     n_key_ids = len(key_id)
     key_duplicates: list[tuple[Span, list[str]]] = []
     if sum(map(len, key_chains)) != n_key_ids:
-        key_duplicates = sorted(_repeated(key.chains, _labels(key)))
+        key_duplicates = sorted(_repeated(key.chains, key.chain_labels()))
 
     # Response: a key-matching span seen again (in any chain) is dropped; a twinless span keeps
     # one id wherever it appears.  Chains emptied by dropping disappear.
@@ -79,7 +79,7 @@ def align(key: Document, response: Document) -> Alignment:
             kept_source.append(index)
 
     twinless_repeated = twinless_positions != len(twinless_id)
-    resp_labels = _labels(response) if removed_at or twinless_repeated else []
+    resp_labels = response.chain_labels() if removed_at or twinless_repeated else []
     removed = [(span, resp_labels[index], resp_labels[kept_in[span]]) for span, index in removed_at]
     twinless_duplicates: list[tuple[Span, list[str]]] = []
     if twinless_repeated:
@@ -103,9 +103,3 @@ def _repeated(chains: list[list[Span]], labels: list[str], skip: set[Span] | fro
             if span not in skip:
                 owners.setdefault(span, []).append(label)
     return [(span, found) for span, found in owners.items() if len(found) > 1]
-
-
-def _labels(doc: Document) -> list[str]:
-    if len(doc.labels) == len(doc.chains):
-        return doc.labels
-    return [str(i) for i in range(len(doc.chains))]

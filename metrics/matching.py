@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .heads import head_of
+from .types.heads import head_of
 from .model import Document, Span
 
 MATCH_MODES = ("exact", "head", "partial")
@@ -101,9 +101,9 @@ def match_corpus(keys: list[Document], responses: list[Document], mode: str = "e
         raise ValueError(f"unknown mention matching {mode!r}: expected one of {', '.join(MATCH_MODES)}")
     if mode == "exact":
         return responses
-    from .scoring import pair_documents
+    from .pairing import pair_documents
 
-    partners = pair_documents(keys, responses, [])
+    partners, _ = pair_documents(keys, responses)
     matched = {
         id(response): match_mentions(key, response, mode)
         for key, response in zip(keys, partners)

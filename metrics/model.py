@@ -30,6 +30,15 @@ class MentionType(IntEnum):
     def letter(self) -> str:
         return "NMP"[self]
 
+    @classmethod
+    def parse(cls, text: str) -> "MentionType":
+        """NAME, NOMINAL, PRONOUN, their letters N, M, P or NAM, NOM, PRO (any case)."""
+        wanted = text.strip().upper()
+        for kind in cls:
+            if wanted in (kind.name, kind.letter, kind.name[:3]):
+                return kind
+        raise ValueError(f"unknown mention type {text!r}; choose from NAME, NOMINAL, PRONOUN (or N, M, P)")
+
 
 class InputError(Exception):
     """A file that cannot be read.  Always names the file and, where there is one, the line."""
@@ -85,6 +94,27 @@ class Document:
     def mentions(self) -> list[Span]:
         """Every mention occurrence, chain by chain (duplicates included)."""
         return [m for chain in self.chains for m in chain]
+
+    def chain_labels(self) -> list[str]:
+        """Each chain's label: the file's own, or the chain's index when the format has none
+        (jsonlines clusters are unnamed).  Messages and error records name chains by it."""
+        if len(self.labels) == len(self.chains):
+            return self.labels
+        return [str(i) for i in range(len(self.chains))]
+
+    def chains_listing(self) -> dict[Span, tuple[int, ...]]:
+        """Every span -> the indices of the chains that list it, each once, in chain order.
+
+        Usually one chain; real system output lists some spans in two.  This is the raw view of
+        the file; which copy counts is v8.01's rule, applied in `metrics.chains`.
+        """
+        out: dict[Span, tuple[int, ...]] = {}
+        for index, chain in enumerate(self.chains):
+            for span in chain:
+                held = out.get(span, ())
+                if index not in held:
+                    out[span] = held + (index,)
+        return out
 
     def where(self, token: int | None = None) -> str:
         """'path:line' of a token (or of the document header) for messages."""

@@ -24,7 +24,7 @@ wl counts in both, so that a mention linked wrongly is neither "not found" nor "
   outside the key chain fp.  "anchor" is F-phi, the harmonic mean of the ED and EM F-scores.
 
 Singleton chains are skipped on both sides (footnote 1: no application gains from them).  Each
-span counts once per side (a span listed twice keeps the chain v8.01 keeps, see metrics.errors).
+span counts once per side (a span listed twice keeps the chain v8.01 keeps, see metrics.errors.records).
 Counts are kept per class of the judged mention (the anchor's for ED): its mention type, or its
 head's POS class or named-entity class as in the paper's Tables 3 and 4, so the breakdown and the
 totals come from one pass.
@@ -35,12 +35,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
-from .errors import ChainView, key_view, response_view
+from .catalog import Family, names
+from .chains import ChainView, key_view, response_view
 from .model import Document, MentionType, Span
 from .score import Score, harmonic
 
-METRICS = ("immediate", "inferred", "anchor_ed", "anchor_em", "anchor")
-COUNTED = ("immediate", "inferred", "anchor_ed", "anchor_em")
+METRICS = names(Family.APPLICATION)
+COUNTED = tuple(name for name in METRICS if name != "anchor")
 """The metrics with their own tp/wl/fn/fp counts ("anchor" combines the two anchor ones)."""
 
 _TP, _WL, _FN, _FP = range(4)
@@ -110,7 +111,12 @@ def count_document(key: Document, response: Document, types: Mapping[Span, Menti
     mention: its mention type by default, or whatever `label(span)` says (see `feature`).
     `per_entity`: entity mentions (EM) are classed by their entity's anchor, as the paper's
     Table 4 classes entities (a PERSON's pronouns count as PERSON)."""
-    kv, rv = key_view(key), response_view(response)
+    return count_views(key_view(key), response_view(response), types, label, per_entity)
+
+
+def count_views(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType],
+                label: Callable[[Span], Hashable] | None = None, per_entity: bool = False) -> Breakdown:
+    """`count_document` over the two sides' chain views (a `DocPair` keeps them)."""
     classes: list[Hashable] = list(MentionType) if label is None else []
     cells: dict[str, dict[Hashable, list[int]]] = {name: {c: [0, 0, 0, 0] for c in classes} for name in COUNTED}
     of = types.__getitem__ if label is None else label  # an IntEnum hashes as its int
@@ -141,7 +147,7 @@ def feature(name: str, key: Document, types: Mapping[Span, MentionType]) -> Call
     if name == "type":
         return None
     if name == "pos":
-        from .heads import head_of
+        from .types.heads import head_of
 
         def pos_class(span: Span) -> str:
             if not key.pos:
@@ -151,7 +157,7 @@ def feature(name: str, key: Document, types: Mapping[Span, MentionType]) -> Call
 
         return pos_class
     if name == "entity":
-        from .heads import head_of
+        from .types.heads import head_of
 
         exact = {(s, e): label for s, e, label in key.named_entities or ()}
         by_end = {e: label for s, e, label in key.named_entities or ()}
@@ -285,13 +291,13 @@ def scores_from_counts(breakdown: Breakdown) -> dict[str, Score | AnchorScore]:
 def score_document(pair) -> dict[str, Score | AnchorScore]:
     """Tuggener's five metrics for an engine `DocPair` (keys: "immediate", "inferred",
     "anchor_ed", "anchor_em", "anchor")."""
-    return scores_from_counts(count_document(pair.key, pair.response, pair.types))
+    return scores_from_counts(count_views(pair.key_view, pair.response_view, pair.types))
 
 
 def breakdown_document(pair, by: str = "type") -> Breakdown:
     """Counts of an engine `DocPair` per class of mention ("type", "pos" or "entity")."""
-    return count_document(pair.key, pair.response, pair.types, feature(by, pair.key, pair.types),
-                          per_entity=by == "entity")
+    return count_views(pair.key_view, pair.response_view, pair.types, feature(by, pair.key, pair.types),
+                       per_entity=by == "entity")
 
 
 def breakdown_corpus(pairs, by: str = "type") -> Breakdown:

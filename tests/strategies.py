@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from metrics.model import Document, MentionType, Span
-from metrics.scoring import ALL_METRICS, APPLICATION
+from metrics.catalog import ALL_METRICS, Family, names
+
+APPLICATION = names(Family.APPLICATION)
 from metrics.weights import Weights
 
 WORDS = ("Ann", "saw", "the", "dog", "she", "it", "in", "Paris", "a", "cat", "he", "ran")

@@ -12,9 +12,9 @@ from app_support import ESCAPE_TOKEN, MARKUP_TOKEN, ROOT, SAMPLE_KEY, SAMPLE_RES
 from textual.widgets import DataTable, Input, Select
 
 from metrics.weights import PRESETS, W4
-from workbench.app import Options, Workbench
-from workbench.ui_panels import ErrorPanel, ScoresPanel
-from workbench.ui_text import DocumentText
+from workbench.tui.app import Options, Workbench
+from workbench.tui.panels import ErrorPanel, ScoresPanel
+from workbench.tui.text import DocumentText
 
 SIZE = (160, 48)
 
@@ -332,12 +332,12 @@ async def test_load_error_is_shown_not_raised(tmp_path):
 
 @pilot_test
 async def test_error_analysis_fault_is_reported_not_fatal(monkeypatch):
-    import metrics.errors
+    import metrics.errors.records
 
     def broken(pairs, weights):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(metrics.errors, "classify_corpus", broken)
+    monkeypatch.setattr(metrics.errors.records, "classify_corpus", broken)
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)

@@ -10,8 +10,8 @@ import pytest
 from rich.cells import cell_len
 
 from metrics.model import Document, MentionType
-from workbench.ui_export import build_report, render, write_atomic
-from workbench.ui_model import (
+from workbench.tui.export import build_report, render, write_atomic
+from workbench.tui.rows import (
     ErrorRow,
     MentionRef,
     Selection,

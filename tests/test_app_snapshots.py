@@ -10,7 +10,7 @@ import pytest
 from app_support import ROOT, SAMPLE_KEY, SAMPLE_RESPONSE, hostile_pair, settle
 from textual.widgets import Select
 
-from workbench.app import Workbench
+from workbench.tui.app import Workbench
 
 SIZE = (160, 48)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from metrics.conll import read_conll
+from metrics.formats.conll import read_conll
 from metrics.model import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,7 +163,7 @@ def test_score_json_on_sample_has_the_contract_shape():
 def test_import_metrics_loads_no_ui_library():
     code = ("import sys, metrics\n"
             "from metrics.scoring import prepare\n"
-            "from metrics.readers import read_documents\n"
+            "from metrics.formats.readers import read_documents\n"
             f"c = prepare(read_documents({str(SAMPLE_KEY)!r}), read_documents({str(SAMPLE_RESPONSE)!r}))\n"
             "c.score(metrics=['muc', 'lmuc'])\n"
             "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]\n"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import metrics
-from metrics.errors import (Category, classify_document, classify_pair, count_by_document, count_errors,
+from metrics.errors.records import (Category, classify_document, classify_pair, count_by_document, count_errors,
                             counts_to_json, filter_records)
 from metrics.model import Document, MentionType
 from metrics.weights import PRESETS, W4, Weights

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from strategies import Pair, computed_metrics, corpora, weights
 
 import metrics
-from metrics.errors import Category, classify_corpus, classify_pair
-from metrics.fixes import apply_fixes, apply_records, fix_of
-from metrics.impact import Pricer, parts_of
+from metrics.errors.records import Category, classify_corpus, classify_pair
+from metrics.errors.fixes import apply_fixes, apply_records, fix_of
+from metrics.errors.impact import Pricer, parts_of
 from metrics.scoring import prepare
 from metrics.weights import W4, Weights
 

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import Pair, computed_metrics, corpora, make_document, pairs, weights
 
-from metrics.errors import Category, ErrorRecord, classify_corpus, classify_document, classify_pair
-from metrics.fixes import apply_fixes, apply_records, fix_of
+from metrics.errors.records import Category, ErrorRecord, classify_corpus, classify_document, classify_pair
+from metrics.errors.fixes import apply_fixes, apply_records, fix_of
 from metrics.model import Document, MentionType, Span
 from metrics.scoring import prepare, prepare_pair
 from metrics.weights import W4, Weights

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import metrics
-from metrics.errors import Category, classify_pair
-from metrics.fixes import Fix, FixBase, apply_fixes, apply_records, edit_chains, fix_of
+from metrics.errors.records import Category, classify_pair
+from metrics.errors.fixes import Fix, FixBase, apply_fixes, apply_records, edit_chains, fix_of, FixKind
 from metrics.model import Document
 
 WORDS = "a b c d e f g h i j".split()
@@ -30,12 +30,12 @@ KEY = doc([0, 2, 4], [1, 3, 5])
 def test_link_moves_the_mention_with_its_key_share() -> None:
     # Response: {0}, {1, 2, 4}: 2 is linked wrongly; fixing it brings 4 (same key chain) along,
     # and leaves 1 (another key chain) where it was.
-    fixed = apply_fixes(KEY, doc([0], [1, 2, 4], [3, 5]), [Fix("link", (2, 2), (0, 0))])
+    fixed = apply_fixes(KEY, doc([0], [1, 2, 4], [3, 5]), [Fix(FixKind.LINK, (2, 2), (0, 0))])
     assert tokens(fixed) == {frozenset({0, 2, 4}), frozenset({1}), frozenset({3, 5})}
 
 
 def test_link_adds_an_absent_mention_and_an_absent_antecedent() -> None:
-    fixed = apply_fixes(KEY, doc([0], [3, 5]), [Fix("link", (2, 2), (0, 0))])
+    fixed = apply_fixes(KEY, doc([0], [3, 5]), [Fix(FixKind.LINK, (2, 2), (0, 0))])
     assert tokens(fixed) == {frozenset({0, 2}), frozenset({3, 5})}
     # Antecedent absent too: both start a new chain, with the key share of the mention's chain.
     fixed = apply_fixes(KEY, doc([3, 5]), [Fix("link", (5, 5), (1, 1))])
@@ -80,7 +80,7 @@ def test_new_chains_get_fresh_labels() -> None:
 
 def test_edit_reports_touched_chains() -> None:
     base = FixBase(KEY, doc([0], [1, 2, 4], [3, 5]))
-    edit = edit_chains(base, [Fix("link", (2, 2), (0, 0))])
+    edit = edit_chains(base, [Fix(FixKind.LINK, (2, 2), (0, 0))])
     assert edit.touched == {0, 1}
     assert edit_chains(base, []).touched == set()
     # The base is reusable: an edit does not leak into the next one.

@@ -36,11 +36,11 @@ from pathlib import Path
 import pytest
 from strategies import mutate, write_huge_line
 
-from metrics.conll import read_conll
-from metrics.conllu import read_conllu
-from metrics.jsonlines import read_jsonlines
+from metrics.formats.conll import read_conll
+from metrics.formats.conllu import read_conllu
+from metrics.formats.jsonlines import read_jsonlines
 from metrics.model import Document, InputError
-from metrics.readers import read_documents
+from metrics.formats.readers import read_documents
 from metrics.scoring import prepare
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -226,7 +226,7 @@ def test_tolerated_variants_read_identically(base: str, variant: str, bases: dic
 def whole_and_streamed(key: Path, response: Path, what: str) -> tuple[dict | None, dict | None]:
     """Micro counts from the whole-file reader and from the `--jobs` streaming path (in process),
     None where that path raised a (checked) InputError."""
-    from metrics.stream import score_files
+    from metrics.formats.stream import score_files
 
     out: list[dict | None] = []
     for path in ("whole", "streamed"):

@@ -9,7 +9,7 @@ import pytest
 
 from metrics.gc_pause import gc_paused
 from metrics.model import InputError
-from metrics.readers import read_documents
+from metrics.formats.readers import read_documents
 
 GUM = Path(__file__).resolve().parent.parent / "samples" / "gum"
 

@@ -8,7 +8,7 @@ import pytest
 
 from metrics.matching import match_corpus, match_mentions, mention_alignment
 from metrics.model import Document
-from metrics.readers import read_documents
+from metrics.formats.readers import read_documents
 from metrics.scoring import prepare
 
 DATA = Path(__file__).resolve().parent / "data" / "formats"

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.conll import read_conll
-from metrics.heads import head_of, heads_for
-from metrics.mention_types import assign_types
+from metrics.formats.conll import read_conll
+from metrics.types.heads import head_of, heads_for
+from metrics.types.mention_types import assign_types
 from metrics.model import Document, MentionType
 
 NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN

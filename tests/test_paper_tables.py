@@ -146,7 +146,7 @@ def test_chen_ng_key_chains_match_types_tsv() -> None:
 
 def test_chen_ng_mention_types_derived_from_pos_and_ne() -> None:
     """NAME/NOMINAL/PRONOUN follow from the POS and named-entity columns as types.tsv says."""
-    from metrics.mention_types import assign_types
+    from metrics.types.mention_types import assign_types
 
     (doc,) = _read(SAMPLES / "chen-ng" / "key.conll")
     rows = _types_tsv()

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from metrics.conll import parse_conll, read_conll
-from metrics.conllu import read_conllu
+from metrics.formats.conll import parse_conll, read_conll
+from metrics.formats.conllu import read_conllu
 from metrics.model import InputError
 
 DATA = Path(__file__).resolve().parent / "data" / "formats"

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from metrics.model import Document, InputError
-from metrics.readers import check_tokens_align, detect_format, document_key, read_documents
+from metrics.formats.readers import detect_format, read_documents
+from metrics.pairing import check_tokens_align, document_key
 
 DATA = Path(__file__).resolve().parent / "data" / "formats"
 

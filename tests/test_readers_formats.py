@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from metrics.readers import read_documents
+from metrics.formats.readers import read_documents
 from metrics.scoring import prepare
-from metrics.writers import write_jsonlines
+from metrics.formats.writers import write_jsonlines
 
 DATA = Path(__file__).resolve().parent / "data" / "formats"
 FORMATS = {"conll": DATA / "gum2.conll", "conllu": DATA / "gum2.conllu", "jsonl": DATA / "gum2.jsonl"}
@@ -87,7 +87,7 @@ def test_errors_are_the_same_whichever_format_the_key_is_in(capsys: pytest.Captu
     """`corefwb errors`: same categories, mentions, antecedents and fixes (types may differ, see above)."""
     import json
 
-    from metrics.readers import document_key
+    from metrics.pairing import document_key
     from workbench.cli import main
 
     def span(m: dict | None) -> tuple[int, int] | None:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from metrics.jsonlines import read_jsonlines
+from metrics.formats.jsonlines import read_jsonlines
 from metrics.model import InputError
-from metrics.readers import read_documents
+from metrics.formats.readers import read_documents
 
 
 def write(tmp_path: Path, objects: list[object], name: str = "f.jsonl") -> str:

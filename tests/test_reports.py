@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from metrics.model import InputError
-from workbench.progress import Progress, track
-from workbench.reports import _umask, render_csv, render_markdown, write_atomic
+from workbench.commands.progress import Progress, track
+from workbench.output import _umask, render_csv, render_markdown, write_atomic
 
 HEADERS = ["document", "metric", "recall", "f1"]
 ROWS = [["(d); part 000", "muc", 2 / 3, 0.5], ['a "quoted", name', "b3|x", 1.0, 0.0]]

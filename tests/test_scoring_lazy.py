@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from metrics.readers import read_documents
+from metrics.formats.readers import read_documents
 from metrics.scoring import prepare
 
 GUM = Path(__file__).resolve().parent.parent / "samples" / "gum"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from metrics.readers import read_documents
+from metrics.formats.readers import read_documents
 from metrics.scoring import prepare
-from metrics.stream import index_conll, score_files
+from metrics.formats.stream import index_conll, score_files
 from metrics.model import InputError
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from metrics.conll import parse_conll
-from metrics.jsonlines import parse_jsonlines
+from metrics.formats.conll import parse_conll
+from metrics.formats.jsonlines import parse_jsonlines
 from metrics.model import Document
-from metrics.readers import read_documents
+from metrics.formats.readers import read_documents
 from metrics.scoring import prepare
-from metrics.writers import write_conll, write_jsonlines
+from metrics.formats.writers import write_conll, write_jsonlines
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "formats"

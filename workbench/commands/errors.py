@@ -1,6 +1,6 @@
 """`corefwb errors KEY RESPONSE`: every error, one per mention, with its fix and (optionally) price.
 
-The records and counts come from metrics.errors (docs/errors-fixes.md defines them); this module
+The records and counts come from metrics.errors.records (docs/errors-fixes.md defines them); this module
 only filters and renders.  Text is aligned plain text (pipes and terminals alike), JSON is the
 contract for programs (document-level token offsets, 0-based, inclusive end), CSV one row per error.
 Impacts are changes of the corpus F1 of `--impact METRIC`, as fractions in JSON/CSV and as points
@@ -10,19 +10,15 @@ Impacts are changes of the corpus F1 of `--impact METRIC`, as fractions in JSON/
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 
-from metrics.errors import (CATEGORIES, Category, ErrorRecord, Mention, count_by_document, count_errors,
-                            counts_to_json, filter_records)
+from metrics.errors.records import CATEGORIES, Category, ErrorRecord, Mention, count_by_document, count_errors, \
+    counts_to_json, filter_records
 from metrics.model import MentionType
 
-from .cli import UsageError, load_args, weights_arg
-
-TYPE_NAMES = {"N": MentionType.NAME, "NAM": MentionType.NAME, "NAME": MentionType.NAME,
-              "M": MentionType.NOMINAL, "NOM": MentionType.NOMINAL, "NOMINAL": MentionType.NOMINAL,
-              "P": MentionType.PRONOUN, "PRO": MentionType.PRONOUN, "PRONOUN": MentionType.PRONOUN}
+from .common import load_session
+from ..output import ERROR_COLUMNS, align_rows, emit, error_cells, render_csv
+from ..session import UsageError, categories_option, limit_option, metrics_option, types_option, weights_option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,68 +42,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
 
 
-def _split(values: list[str] | None) -> list[str] | None:
-    if not values:
-        return None
-    return [v.strip() for value in values for v in value.split(",") if v.strip()]
-
-
-def parse_categories(values: list[str] | None) -> list[Category] | None:
-    names = _split(values)
-    if names is None:
-        return None
-    known = {c.value: c for c in CATEGORIES} | {c.value.replace("_", "-"): c for c in CATEGORIES}
-    out = []
-    for name in names:
-        if name.lower() not in known:
-            raise UsageError(f"--category: unknown category {name!r}; choose from {', '.join(c.value for c in CATEGORIES)}")
-        out.append(known[name.lower()])
-    return out
-
-
-def parse_types(values: list[str] | None) -> list[MentionType] | None:
-    names = _split(values)
-    if names is None:
-        return None
-    out = []
-    for name in names:
-        if name.upper() not in TYPE_NAMES:
-            raise UsageError(f"--type: unknown mention type {name!r}; choose from NAME, NOMINAL, PRONOUN")
-        out.append(TYPE_NAMES[name.upper()])
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
-    from metrics.errors import classify_corpus
-    from metrics.scoring import check_metrics
-
-    categories = parse_categories(args.category)
-    types = parse_types(args.type)
+    categories = categories_option(args.category)
+    types = types_option(args.type)
     metric = args.impact if args.impact is not None else ("conll" if args.sort == "impact" else None)
     if metric is not None:
-        try:
-            check_metrics([metric])
-        except ValueError as exc:
-            raise UsageError(f"--impact: {exc}") from None
-    if args.limit is not None and args.limit < 0:
-        raise UsageError("--limit: must be >= 0")
-    weights = weights_arg(args.weights)
-    corpus = load_args(args)
-    if args.document:
-        names = {pair.name for pair in corpus.pairs}
-        missing = [d for d in args.document if d not in names]
-        if missing:
-            raise UsageError(f"--document: no document {missing[0]!r} in the key")
-    pairs = [p for p in corpus.pairs if not args.document or p.name in args.document]
-    records = classify_corpus(pairs, weights)
+        chosen = metrics_option(metric, "--impact")
+        if chosen is None or len(chosen) != 1:
+            raise UsageError(f"--impact: name one metric, not {metric!r}")
+        metric = chosen[0]
+    limit = limit_option(args.limit)
+    weights = weights_option(args.weights)
+    session = load_session(args, [args.response])
+    documents = session.select_documents(args.document)
+    records = session.classify(weights, documents)
     selected = filter_records(records, categories, types)
     category_impact: dict[Category, float] | None = None
     shared: dict[int, int] | None = None
     listed = selected
     if metric is not None or args.distinct:
-        from metrics.impact import Pricer
-
-        pricer = Pricer(corpus, metric or "conll", weights)
+        pricer = session.pricer(metric or "conll", weights)
         if args.distinct:
             groups = pricer.group_by_fix(selected)
             listed = [group[0] for group in groups]
@@ -120,19 +74,19 @@ def run(args: argparse.Namespace) -> int:
             category_impact = pricer.price_categories(filter_records(records, types=types))
     if args.sort == "impact":
         listed = sorted(listed, key=lambda r: -(r.impact or 0.0))
-    if args.limit is not None:
-        listed = listed[:args.limit]
+    if limit is not None:
+        listed = listed[:limit]
+    n_documents = len(documents) if documents is not None else len(session.corpus.pairs)
     if args.format == "json":
         text = json.dumps(to_json(listed, selected, metric, weights, category_impact, shared), indent=1) + "\n"
     elif args.format == "csv":
-        text = render_csv(listed, shared)
+        text = render_csv(ERROR_COLUMNS + (["same_fix"] if shared is not None else []),
+                          [error_cells(r) + ([shared[id(r)]] if shared is not None else []) for r in listed])
     elif args.format == "markdown":
         text = render_markdown(listed, selected, metric, category_impact, shared)
     else:
-        text = render_text(listed, selected, len(pairs), metric, weights, category_impact, shared)
-    from .cmd_score import emit
-
-    emit(text, args.output, inputs=[args.key, args.response])
+        text = render_text(listed, selected, n_documents, metric, weights, category_impact, shared)
+    emit(text, args.output, inputs=session.inputs)
     return 0
 
 
@@ -163,37 +117,13 @@ def to_json(listed: list[ErrorRecord], selected: list[ErrorRecord], metric: str 
     return out
 
 
-# ------------------------------------------------------------------------------ CSV
-
-CSV_COLUMNS = ["document", "category", "start", "end", "text", "type", "antecedent_start", "antecedent_end",
-               "antecedent_text", "best_antecedent_start", "best_antecedent_end", "best_antecedent_text",
-               "key_chain", "response_chain", "cost", "impact", "fix"]
-
-
-def _mention_cells(m: Mention | None) -> list:
-    return [m.span[0], m.span[1], m.text] if m else ["", "", ""]
-
-
-def render_csv(records: list[ErrorRecord], shared: dict[int, int] | None = None) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS + (["same_fix"] if shared is not None else []))
-    for r in records:
-        writer.writerow([r.document, r.category.value, r.span[0], r.span[1], r.mention.text, r.mention.type.name,
-                         *_mention_cells(r.antecedent), *_mention_cells(r.best_antecedent),
-                         r.key_chain or "", r.response_chain or "",
-                         "" if r.cost is None else repr(r.cost), "" if r.impact is None else repr(r.impact), r.fix]
-                        + ([shared[id(r)]] if shared is not None else []))
-    return buffer.getvalue()
-
-
 # ------------------------------------------------------------------------------ Markdown
 
 
 def render_markdown(listed: list[ErrorRecord], selected: list[ErrorRecord], metric: str | None,
                     category_impact: dict[Category, float] | None, shared: dict[int, int] | None = None) -> str:
     """Two tables for a report: counts by category x type, then the listed errors."""
-    from .reports import render_markdown as table
+    from ..output import render_markdown as table
 
     counts = count_errors(selected)
     headers = ["category", "NAME", "NOMINAL", "PRONOUN", "total"]
@@ -296,14 +226,3 @@ def render_text(listed: list[ErrorRecord], selected: list[ErrorRecord], n_docume
         rows.append(row)
     lines += align_rows(columns, rows, right={"cost", "impact", "same fix"})
     return "\n".join(lines) + "\n"
-
-
-def align_rows(columns: list[str], rows: list[list[str]], right: set[str] = frozenset()) -> list[str]:
-    """Plain-text table: columns padded to their widest cell, two spaces apart."""
-    widths = [max([len(c)] + [len(row[i]) for row in rows]) for i, c in enumerate(columns)]
-
-    def fmt(cells: list[str]) -> str:
-        out = [cell.rjust(w) if col in right else cell.ljust(w) for cell, w, col in zip(cells, widths, columns)]
-        return "  ".join(out).rstrip()
-
-    return [fmt(columns)] + [fmt(row) for row in rows]

@@ -57,6 +57,11 @@ class Progress:
         self.last_draw = now
         self._draw(now)
 
+    def update(self, done: int, total: int) -> None:
+        """Set the count and the total (a total learnt only once the inputs are read)."""
+        self.total = max(0, total)
+        self.advance(done - self.done)
+
     def line(self, now: float) -> str:
         """The bar's text (without control characters)."""
         fraction = self.done / self.total if self.total else 1.0

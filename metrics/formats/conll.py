@@ -20,7 +20,7 @@ import re
 import zlib
 from functools import lru_cache
 
-from .model import Document, InputError, Span
+from ..model import Document, InputError, Span
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
 _END = re.compile(r"^#\s*end document")

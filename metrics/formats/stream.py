@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .conll import parse_conll
-from .gc_pause import gc_paused
-from .model import Document, InputError
-from .weights import W4, Weights
+from ..gc_pause import gc_paused
+from ..model import Document, InputError
+from ..weights import W4, Weights
 
 _BEGIN = re.compile(rb"^#[ \t]*begin document (.*?)\r?$")
 
@@ -98,8 +98,8 @@ def read_slice(path: str, piece: Slice, warnings: list[str]) -> Document:
 
 def _score_run(task: tuple) -> tuple[list[tuple[str, dict]], list[str]]:
     """Worker: read, align and score a run of document pairs; return only their scores."""
-    from .readers import check_tokens_align
-    from .scoring import prepare_pair, score_pair
+    from ..pairing import check_tokens_align, missing_warning
+    from ..scoring import prepare_pair, score_pair
 
     key_path, response_path, items, weights, metrics = task
     warnings: list[str] = []
@@ -108,7 +108,7 @@ def _score_run(task: tuple) -> tuple[list[tuple[str, dict]], list[str]]:
         for key_piece, response_piece in items:
             key = read_slice(key_path, key_piece, warnings)
             if response_piece is None:
-                warnings.append(f"{response_path}: document {key.name!r} of the key is missing from the response: scored against an empty response")
+                warnings.append(missing_warning(response_path, key.name))
                 response = Document(name=key.name, words=key.words, chains=[], path=response_path)
             else:
                 response = read_slice(response_path, response_piece, warnings)
@@ -121,25 +121,15 @@ def _score_run(task: tuple) -> tuple[list[tuple[str, dict]], list[str]]:
 def score_files(key_path: str, response_path: str, weights: Weights = W4,
                 metrics: Sequence[str] | None = None, jobs: int = 1):
     """Score two CoNLL-2012 files document by document; returns (CorpusResult, warnings)."""
-    from .readers import document_key
-    from .scoring import aggregate, check_metrics
+    from ..catalog import resolve
+    from ..pairing import pair_documents, unused_warning
+    from ..scoring import aggregate
 
-    wanted = check_metrics(metrics)
+    wanted = resolve(metrics)
     keys = index_conll(key_path)
-    responses = {piece.name: piece for piece in index_conll(response_path)}
-    by_key_name = {document_key(name): piece for name, piece in responses.items()}
-    items = []
-    for piece in keys:
-        partner = responses.pop(piece.name, None)
-        if partner is None:
-            partner = by_key_name.get(document_key(piece.name))
-            if partner is not None:
-                responses.pop(partner.name, None)
-        items.append((piece, partner))
-    warnings: list[str] = []
-    if responses:
-        names = ", ".join(repr(n) for n in list(responses)[:5]) + (" ..." if len(responses) > 5 else "")
-        warnings.append(f"{response_path}: {len(responses)} response document(s) not in the key are ignored: {names}")
+    partners, unused = pair_documents(keys, index_conll(response_path))
+    items = list(zip(keys, partners))
+    warnings: list[str] = [unused_warning(response_path, unused)] if unused else []
 
     runs = _runs(items, max(1, jobs) * 8)
     tasks = [(key_path, response_path, run, weights, wanted) for run in runs]

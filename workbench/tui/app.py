@@ -34,7 +34,7 @@ from textual.worker import get_current_worker
 from metrics.model import InputError
 from metrics.weights import W4, Weights, parse_weights
 
-from .ui_model import (
+from .rows import (
     MODES,
     ErrorRow,
     Selection,
@@ -47,8 +47,8 @@ from .ui_model import (
     short_name,
     type_explanation,
 )
-from .ui_panels import ChainsView, DocumentList, ErrorPanel, ScoresPanel
-from .ui_text import DocumentText
+from .panels import ChainsView, DocumentList, ErrorPanel, ScoresPanel
+from .text import DocumentText
 
 HERE = Path(__file__).resolve().parent
 SAMPLE_KEY = "samples/gum/key.gum.conll"
@@ -153,9 +153,9 @@ def score_metrics(weights_only: bool) -> tuple[str, ...]:
 
 def classify(corpus: Any, weights: Weights) -> tuple[dict[str, list[ErrorRow]] | None, dict[str, list[Any]]]:
     """Every error of the corpus (records grouped by document, and their rows for the screen)."""
-    if not _available("metrics.errors"):
+    if not _available("metrics.errors.records"):
         return None, {}
-    from metrics.errors import classify_corpus
+    from metrics.errors.records import classify_corpus
 
     records: dict[str, list[Any]] = {}
     for record in classify_corpus(corpus.pairs, weights):
@@ -164,7 +164,7 @@ def classify(corpus: Any, weights: Weights) -> tuple[dict[str, list[ErrorRow]] |
 
 
 class Impacts:
-    """Prices error fixes (impact on the corpus CoNLL F1, `metrics.impact`), one document at a time.
+    """Prices error fixes (impact on the corpus CoNLL F1, `metrics.errors.impact`), one document at a time.
 
     Why per document and on demand: pricing a whole corpus takes seconds, and a user looks at one
     document at a time; the CoNLL F1 does not depend on W, so one pricer (and its memo) serves
@@ -178,14 +178,14 @@ class Impacts:
 
     @staticmethod
     def available() -> bool:
-        return _available("metrics.impact")
+        return _available("metrics.errors.impact")
 
     def price(self, records: list[Any], cancelled: Callable[[], bool] = lambda: False) -> list[ErrorRow] | None:
         """Rows with impacts, or None when `cancelled()` turned true (checked between errors, so
         a user who moves on stops the pricing within milliseconds)."""
         with self._lock:
             if self._pricer is None:
-                from metrics.impact import Pricer
+                from metrics.errors.impact import Pricer
 
                 self._pricer = Pricer(self.corpus, "conll")
             rows = []
@@ -566,7 +566,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         if self.corpus is None:
             return
         documents = self.query_one(DocumentList)
-        from .ui_model import select_documents
+        from .rows import select_documents
 
         order = [row.index for row in select_documents(documents.rows, "", documents.sort_key)]
         if self.doc_index in order:
@@ -602,12 +602,12 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
                 self._show_chains()
 
     def action_help(self) -> None:
-        from .ui_screens import HelpScreen
+        from .screens import HelpScreen
 
         self.push_screen(HelpScreen(self.focused))
 
     def action_export(self) -> None:
-        from .ui_screens import ExportScreen
+        from .screens import ExportScreen
 
         self.push_screen(ExportScreen(short_name(self.corpus.pairs[self.doc_index].name) if self.corpus else "corpus"),
                          self._export_chosen)
@@ -636,7 +636,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
     def write_export(self, scope: str, fmt: str, path: str | None = None) -> str:
         """Write the scores and errors (impacts priced) of the document or the corpus, atomically.
         Safe in a worker thread: it reads the app's state, never its widgets.  Returns the path."""
-        from .ui_export import EXTENSIONS, build_report, render, write_atomic
+        from .export import EXTENSIONS, build_report, render, write_atomic
 
         result, errors, records, weights = self.result, self.errors, self.records, self.weights
         names = [pair.name for pair in self.corpus.pairs] if scope == "corpus" else [self.corpus.pairs[self.doc_index].name]

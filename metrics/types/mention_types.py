@@ -8,7 +8,7 @@ spans against the key document).
 
 Rules, first that applies:
 1. "explicit": the input gave the type (`Document.explicit_types`).
-2. With POS tags, from the head token (`metrics.heads`):
+2. With POS tags, from the head token (`metrics.types.heads`):
    "pos"      PRP, PRP$, WP, WP$ -> PRONOUN; NNP, NNPS -> NAME; anything else -> NOMINAL;
    "lemma"    a personal pronoun word or lemma that the tagger did not tag PRP (dialect forms,
               tagger errors), or a lone relative/demonstrative word ("this") -> PRONOUN;
@@ -16,7 +16,7 @@ Rules, first that applies:
               covering its non-NNP head -> NAME.  An entity reaching outside the mention says
               nothing about it ("2014" inside the PERSON entity "Smith et al. 2014").
 3. Without POS tags ("words-only" files such as LitBank), from the head found by the simple rule:
-   "lexicon"  the head is a pronoun of the closed lists in `metrics.lexicon` -> PRONOUN;
+   "lexicon"  the head is a pronoun of the closed lists in `metrics.types.lexicon` -> PRONOUN;
    "ner"      a named entity as in "pos+ner" (when a words-only format carries NEs) -> NAME;
    "capitalisation"  the head is capitalised where capitals carry information -> NAME: not at the
               start of a sentence or quotation; or after a title ("Mr. Jarndyce"); or a day or
@@ -52,7 +52,7 @@ from .lexicon import (
     TITLES,
     WH_PRONOUNS,
 )
-from .model import Document, MentionType, Span
+from ..model import Document, MentionType, Span
 
 NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
 

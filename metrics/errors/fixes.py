@@ -26,16 +26,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from enum import Enum
 
-from .errors import Category, ErrorRecord, chain_view
-from .model import Document, Span
+from ..chains import key_view, response_view
+from ..model import Document, Span
+from .records import Category, ErrorRecord
+
+
+class FixKind(str, Enum):
+    """The four edits of a response (see the module docstring)."""
+
+    LINK = "link"
+    SPLIT = "split"
+    ADD = "add"
+    REMOVE = "remove"
 
 
 @dataclass(frozen=True)
 class Fix:
-    """An edit of the response: kind is "link", "split", "add" or "remove"; target for "link"."""
+    """An edit of the response; `target` (the antecedent to link to) for LINK only."""
 
-    kind: str
+    kind: FixKind
     mention: Span
     target: Span | None = None
 
@@ -45,12 +56,12 @@ def fix_of(record: ErrorRecord) -> Fix:
     category = record.category
     if category in (Category.FALSE_NEW, Category.WRONG_LINK, Category.SUBOPTIMAL_LINK):
         assert record.best_antecedent is not None
-        return Fix("link", record.span, record.best_antecedent.span)
+        return Fix(FixKind.LINK, record.span, record.best_antecedent.span)
     if category is Category.FALSE_ANAPHORIC:
-        return Fix("split", record.span)
+        return Fix(FixKind.SPLIT, record.span)
     if category is Category.MISSING_MENTION:
-        return Fix("add", record.span)
-    return Fix("remove", record.span)
+        return Fix(FixKind.ADD, record.span)
+    return Fix(FixKind.REMOVE, record.span)
 
 
 class FixBase:
@@ -64,17 +75,12 @@ class FixBase:
     def __init__(self, key: Document, response: Document) -> None:
         self.key = key
         self.response = response
-        self.key_chain_of = chain_view(key, keep_last=True).chain_of
-        rv = chain_view(response, keep_last=False)
+        self.key_chain_of = key_view(key).chain_of
+        rv = response_view(response)
         self.chains: list[list[Span]] = [list(chain) for chain in response.chains]
         self.labels = list(rv.labels)
         self.chain_of: dict[Span, int] = rv.chain_of
-        self.copies: dict[Span, tuple[int, ...]] = {}
-        for index, chain in enumerate(self.chains):
-            for span in chain:
-                held = self.copies.get(span, ())
-                if index not in held:
-                    self.copies[span] = held + (index,)
+        self.copies: dict[Span, tuple[int, ...]] = response.chains_listing()
 
 
 class _Editable:
@@ -144,19 +150,19 @@ class _Editable:
     def apply(self, fix: Fix) -> None:
         m = fix.mention
         here = self.owner(m)
-        if fix.kind == "add":
+        if fix.kind is FixKind.ADD:
             if here is None:
                 self._new_chain([m])
-        elif fix.kind == "remove":
+        elif fix.kind is FixKind.REMOVE:
             if here is not None:
                 self._take([m])
-        elif fix.kind == "split":
+        elif fix.kind is FixKind.SPLIT:
             if here is not None:
                 share = self._key_share(m)
                 if len(share) < len(self._members(here)):
                     self._take(share)
                     self._new_chain(share)
-        elif fix.kind == "link":
+        elif fix.kind is FixKind.LINK:
             a = fix.target
             assert a is not None
             if here is not None:
@@ -181,7 +187,7 @@ class Edit:
 
     Chain i < len(response.chains) is the edited original chain i (possibly empty); later chains
     are new.  `touched` lists the chains that differ from the original: what a rescoring must look
-    at (metrics.impact rescores only the part of the document these chains reach).
+    at (metrics.errors.impact rescores only the part of the document these chains reach).
     """
 
     chains: list[list[Span]]

@@ -278,9 +278,9 @@ class MentionRef:
 
 def type_explanation(doc: Document, typed: dict[Span, tuple[MentionType, str]], mention: MentionRef) -> str:
     """Why a mention has its type, for a user who doubts it: the type, the rule that decided it
-    (`metrics.mention_types`) and the head token that rule looked at (with its tag, if any).
+    (`metrics.types.mention_types`) and the head token that rule looked at (with its tag, if any).
     The mention's own words come last, shortened: a border cuts what does not fit."""
-    from metrics.heads import head_of
+    from metrics.types.heads import head_of
 
     words = display_text(mention.text)
     words = f'"{words[:40]}…"' if len(words) > 40 else f'"{words}"'
@@ -298,7 +298,7 @@ def type_explanation(doc: Document, typed: dict[Span, tuple[MentionType, str]], 
 
 @dataclass(frozen=True)
 class ErrorRow:
-    """One error record as the error list shows it (an adapter over `metrics.errors` records)."""
+    """One error record as the error list shows it (an adapter over `metrics.errors.records` records)."""
 
     document: str
     category: str

@@ -2,7 +2,7 @@
 
 The impact of an error is the change of the metric's F1 (corpus, micro-averaged as the official
 scorer does) when its fix alone is applied to the response; the impact of a category is the
-change when all the category's fixes are applied together (metrics.fixes defines the fixes).
+change when all the category's fixes are applied together (metrics.errors.fixes defines the fixes).
 
 Why it is fast: every metric is a sum over the connected components of the key/response chain
 overlap graph (CEAF's best alignment too: it never pairs chains of different components;
@@ -21,24 +21,23 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 
 
-from .alignment import align
-from .errors import Category, ErrorRecord
+from ..alignment import align
+from .records import Category, ErrorRecord
 from .fixes import Edit, Fix, FixBase, edit_chains, fix_of
-from .gc_pause import gc_paused
-from .model import Document, Span
-from .score import BlancScore, Score
-from .scoring import AGNOSTIC, ALL_METRICS, DocPair, PreparedCorpus, conll_score, score_pair
-from .table import build_table
-from .weights import W4, Weights
-
-CONLL_PARTS = ("muc", "bcub", "ceafe")
+from ..gc_pause import gc_paused
+from ..model import Document, Span
+from ..score import BlancScore, Score
+from ..catalog import ALL_METRICS, METRICS
+from ..scoring import DocPair, PreparedCorpus, score_pair
+from ..table import build_table
+from ..weights import W4, Weights
 
 
 def parts_of(metric: str) -> tuple[str, ...]:
     """The count-carrying metrics a metric's value is computed from."""
     if metric not in ALL_METRICS:
         raise ValueError(f"unknown metric {metric!r}; choose from {', '.join(ALL_METRICS)}")
-    return CONLL_PARTS if metric == "conll" else (metric,)
+    return METRICS[metric].parts or (metric,)
 
 
 def _swap(total, old, new):
@@ -55,9 +54,9 @@ class _DocumentState:
 
     pair: DocPair
     base: FixBase
-    key_chains_of: dict[Span, set[int]]
+    key_chains_of: dict[Span, tuple[int, ...]]
     """Every key chain listing a span (more than one only in ill-formed keys)."""
-    response_chains_of: dict[Span, set[int]]
+    response_chains_of: dict[Span, tuple[int, ...]]
     """Every response chain listing a span (more than one when the response repeats it)."""
 
 
@@ -93,23 +92,15 @@ class Pricer:
     def _value(self, scores: dict) -> float:
         if not scores:
             return 0.0  # an empty corpus
-        if self.metric == "conll":
-            return conll_score(scores).f1
-        return scores[self.metric].f1
+        metric = METRICS[self.metric]
+        return (metric.combine(scores) if metric.parts else scores[self.metric]).f1
 
     def _state(self, i: int) -> _DocumentState:
         state = self._states.get(i)
         if state is None:
             pair = self.corpus.pairs[i]
-            key_of: dict[Span, set[int]] = {}
-            for k, chain in enumerate(pair.key.chains):
-                for span in chain:
-                    key_of.setdefault(span, set()).add(k)
-            resp_of: dict[Span, set[int]] = {}
-            for r, chain in enumerate(pair.response.chains):
-                for span in chain:
-                    resp_of.setdefault(span, set()).add(r)
-            state = self._states[i] = _DocumentState(pair, FixBase(pair.key, pair.response), key_of, resp_of)
+            state = self._states[i] = _DocumentState(pair, FixBase(pair.key, pair.response),
+                                                     pair.key.chains_listing(), pair.response.chains_listing())
         return state
 
     # -------------------------------------------------------------------- document deltas
@@ -143,7 +134,7 @@ class Pricer:
         pair = state.pair
         key_set, resp_set = _reach(state, edit)
         key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set],
-                             _pick(pair.key.labels, key_set, len(pair.key.chains)))
+                             _pick(pair.key.chain_labels(), key_set))
         n_orig = len(pair.response.chains)
         old_set = [r for r in resp_set if r < n_orig]
         # The part before the fix is shared by all fixes that reach the same chains.
@@ -151,7 +142,7 @@ class Pricer:
         before = self._before.get(signature)
         if before is None:
             old_part = _fragment(pair.response, [pair.response.chains[r] for r in old_set],
-                                 _pick(pair.response.labels, old_set, n_orig))
+                                 _pick(pair.response.chain_labels(), old_set))
             before = self._before[signature] = self._score(key_part, old_part, pair)
         after = self._score(key_part, _document(pair.response, edit, resp_set), pair)
         if "blanc" not in self.parts:
@@ -228,9 +219,7 @@ def _signature(i: int, edit: Edit) -> tuple:
     return (i, tuple(sorted((t, tuple(edit.chains[t])) for t in edit.touched)))
 
 
-def _pick(labels: list[str], indices: Iterable[int], n: int) -> list[str]:
-    if len(labels) != n:
-        return [str(i) for i in indices]
+def _pick(labels: list[str], indices: Iterable[int]) -> list[str]:
     return [labels[i] for i in indices]
 
 

@@ -34,8 +34,8 @@ from __future__ import annotations
 import re
 
 from .conll import read_lines
-from .heads import head_of
-from .model import Document, InputError, Span
+from ..types.heads import head_of
+from ..model import Document, InputError, Span
 
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _DISCONTINUOUS = re.compile(r"^(.+)\[([0-9]{1,9})/([0-9]{1,9})\]$")

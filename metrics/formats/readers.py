@@ -3,9 +3,8 @@
 Users point the tool at whatever files they have, so the format is found for them: by extension
 (`.conll`, `.conllu`, `.jsonl`/`.jsonlines`/`.json`, each optionally `.gz`), checked against the
 first lines of the file, which win when they clearly say otherwise (a CoNLL-U file named `.conll`
-is common).  An explicit `fmt` overrides both.  Key and response may come in different formats;
-`check_tokens_align` is the guard that they describe the same tokens, and `document_key` gives the
-name under which documents of different formats pair up.
+is common).  An explicit `fmt` overrides both.  Key and response may come in different formats:
+`metrics.pairing` pairs their documents and checks that they describe the same tokens.
 """
 
 from __future__ import annotations
@@ -15,9 +14,9 @@ import zlib
 
 from .conll import open_text, read_conll
 from .conllu import read_conllu
-from .gc_pause import gc_paused
+from ..gc_pause import gc_paused
 from .jsonlines import read_jsonlines
-from .model import Document, InputError
+from ..model import Document, InputError
 
 FORMATS = ("conll", "conllu", "jsonl")
 """Format names accepted by `read_documents` (plus "auto")."""
@@ -95,57 +94,3 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
         raise ValueError(f"unknown format {fmt!r}: expected one of auto, {', '.join(FORMATS)}")
     with gc_paused():
         return readers[fmt]()
-
-
-_CONLL_NAME = re.compile(r"^\(?(.*?)\)?\s*;\s*part\s+(\d+)$")
-
-
-def document_key(name: str) -> str:
-    """The name under which documents of different formats pair up.
-
-    CoNLL-2012 calls a document `(X); part 000`, CoNLL-U `X` (`# newdoc id`), and jsonlines from
-    the usual conversion scripts `X_0`: all three become `X`; part N > 0 becomes `X_N`.  Pair by
-    exact name first and fall back to this key only for names that found no partner.
-    """
-    m = _CONLL_NAME.match(name.strip())
-    if m:
-        base, part = m.group(1), int(m.group(2))
-        return base if part == 0 else f"{base}_{part}"
-    return name[:-2] if name.endswith("_0") else name
-
-
-_PTB_ESCAPES = {
-    "-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
-    "``": '"', "''": '"', "/.": ".", "/?": "?", "/-": "-",
-}
-
-
-def _same_word(a: str, b: str) -> bool:
-    return a == b or _PTB_ESCAPES.get(a, a) == _PTB_ESCAPES.get(b, b)
-
-
-def check_tokens_align(key_doc: Document, resp_doc: Document) -> list[str]:
-    """Warnings when key and response words differ; InputError when the token counts differ.
-
-    Spans are token offsets, so two documents can be scored against each other only if they have
-    the same tokens.  A count mismatch makes every span meaningless: an error naming both files.
-    Different words at the same offsets (a PTB escape, a normalised quote, a different tokenizer's
-    spelling) leave spans meaningful but suspicious: one warning with the first difference.
-    """
-    nk, nr = key_doc.n_tokens, resp_doc.n_tokens
-    if nk != nr:
-        raise InputError(
-            resp_doc.path, resp_doc.line or None,
-            f"document {resp_doc.name!r} has {nr} tokens but the key's {key_doc.name!r} "
-            f"({key_doc.where()}) has {nk}: key and response do not align",
-        )
-    if key_doc.words == resp_doc.words:  # the usual case, compared in C
-        return []
-    differ = [i for i, (a, b) in enumerate(zip(key_doc.words, resp_doc.words)) if a != b and not _same_word(a, b)]
-    if not differ:
-        return []
-    i = differ[0]
-    return [
-        f"{resp_doc.where(i)}: document {resp_doc.name!r}: {len(differ)} of {nr} words differ from the key's "
-        f"(first: token {i} {resp_doc.words[i]!r}, key {key_doc.where(i)} has {key_doc.words[i]!r})"
-    ]

@@ -10,19 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
-from metrics.score import AnyScore, BlancScore, MeanScore
-from metrics.scoring import ALL_METRICS, CorpusResult, check_metrics
+from metrics.catalog import ALL_METRICS, label
+from metrics.scoring import CorpusResult
 
-from .cli import UsageError, load_args, warn, weights_arg
-
-LABELS = {
-    "mentions": "Mentions", "muc": "MUC", "bcub": "B3", "ceafm": "CEAFm", "ceafe": "CEAFe",
-    "blanc": "BLANC", "lea": "LEA", "conll": "CoNLL", "lmuc": "LMUC", "lbcub": "LB3",
-    "lceafm": "LCEAFm", "lceafe": "LCEAFe", "immediate": "Immediate", "inferred": "Inferred",
-    "anchor_ed": "Anchor ED", "anchor_em": "Anchor EM", "anchor": "Anchor F-phi",
-}
+from .common import load_session, warn
+from ..output import emit, render_csv, render_markdown, score_json
+from ..session import metrics_option, weights_option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,29 +34,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        wanted = None if args.metrics == "all" else check_metrics([m.strip() for m in args.metrics.split(",") if m.strip()])
-    except ValueError as exc:
-        raise UsageError(f"--metrics: {exc}") from None
-    weights = weights_arg(args.weights)
+    wanted = metrics_option(args.metrics)
+    weights = weights_option(args.weights)
     if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.jobs is not None and args.match == "exact" and _streamable(args):
-        from metrics.stream import score_files
+        from ..session import UsageError
 
-        result, notes = score_files(args.key, args.response, weights, wanted, jobs=args.jobs)
+        raise UsageError("--jobs must be at least 1")
+    result = None
+    if args.jobs is not None:
+        from .common import load_options
+        from ..session import score_streaming
+
+        result, notes = score_streaming(args.key, args.response, load_options(args), weights, wanted, args.jobs)
         for message in notes:
             warn(message)
-    else:
-        if args.jobs is not None:
-            warn("--jobs streams uncompressed CoNLL-2012 files with exact matching only; reading these inputs whole instead")
-        corpus = load_args(args)
-        result = corpus.score(weights, wanted)
+    if result is None:
+        result = load_session(args, [args.response]).score(weights, wanted)
     if args.format == "json":
         text = json_chunks(result)
     elif args.format in ("csv", "markdown"):
-        from .reports import render_csv, render_markdown
-
         headers, rows = score_rows(result, per_doc=True)
         text = render_csv(headers, rows) if args.format == "csv" else render_markdown(headers, rows)
     else:
@@ -71,39 +62,6 @@ def run(args: argparse.Namespace) -> int:
             return 0
     emit(text, args.output, inputs=[args.key, args.response])
     return 0
-
-
-def _streamable(args: argparse.Namespace) -> bool:
-    from metrics.readers import detect_format
-
-    for path, fmt in ((args.key, args.key_format), (args.response, args.response_format)):
-        if path.endswith(".gz") or (fmt if fmt != "auto" else detect_format(path)) != "conll":
-            return False
-    return True
-
-
-def emit(text: str | Iterable[str], output: str | None, inputs: list[str]) -> None:
-    """Write to --output atomically (never onto an input file) or to stdout; `text` may come in
-    pieces, written as they come."""
-    if output is None:
-        if isinstance(text, str):
-            sys.stdout.write(text)
-        else:
-            sys.stdout.writelines(text)
-        return
-    from .reports import write_atomic
-
-    write_atomic(output, text, inputs=inputs)
-
-
-def score_json(score: AnyScore) -> dict:
-    out = {"recall": score.recall, "precision": score.precision, "f1": score.f1}
-    if isinstance(score, BlancScore):
-        out["coref"] = score_json(score.coref)
-        out["noncoref"] = score_json(score.noncoref)
-    elif not isinstance(score, MeanScore):
-        out["counts"] = score.counts()
-    return out
 
 
 def json_chunks(result: CorpusResult) -> Iterator[str]:
@@ -161,7 +119,7 @@ def render_text(result: CorpusResult, per_doc: bool, rich_table: bool) -> str | 
             for column in ("metric", "recall", "precision", "F1"):
                 table.add_column(column, justify="left" if column == "metric" else "right")
             for name, s in scores.items():
-                table.add_row(LABELS[name], _pct(s.recall), _pct(s.precision), _pct(s.f1))
+                table.add_row(label(name), _pct(s.recall), _pct(s.precision), _pct(s.f1))
             console.print(table)
         console.print("percentages rounded to 2 decimals; --format json gives full precision", style="dim")
         return None
@@ -171,6 +129,6 @@ def render_text(result: CorpusResult, per_doc: bool, rich_table: bool) -> str | 
             lines.append(f"document {scope}")
         lines.append(f"{'metric':<13} {'recall':>7} {'precision':>9} {'F1':>7}")
         for name, s in scores.items():
-            lines.append(f"{LABELS[name]:<13} {_pct(s.recall):>7} {_pct(s.precision):>9} {_pct(s.f1):>7}")
+            lines.append(f"{label(name):<13} {_pct(s.recall):>7} {_pct(s.precision):>9} {_pct(s.f1):>7}")
         lines.append("")
     return "\n".join(lines)

@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 
-from .ui_export import EXTENSIONS, FORMATS
+from .export import EXTENSIONS, FORMATS
 
 
 class HelpScreen(ModalScreen[None]):

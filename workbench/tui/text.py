@@ -20,7 +20,7 @@ from textual.strip import Strip
 
 from metrics.model import MentionType
 
-from .ui_model import Atom, Marked, Selection, Side, TextLayout, token_units, wrap_units
+from .rows import Atom, Marked, Selection, Side, TextLayout, token_units, wrap_units
 
 TYPE_CLASS = {MentionType.NAME: "name", MentionType.NOMINAL: "nominal", MentionType.PRONOUN: "pronoun"}
 
@@ -68,7 +68,7 @@ reversed, the response antecedent underlined, the best key antecedent bold and u
     # ------------------------------------------------------------------ data in
     def show(self, key, response, types, mode: Side | None = None) -> None:
         """Show a document pair (key, response Documents and the engine's mention types)."""
-        from .ui_model import marked_mentions
+        from .rows import marked_mentions
 
         if mode is not None:
             self.set_reactive(DocumentText.mode, mode)

@@ -27,9 +27,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from .gc_pause import gc_paused
-from .model import Document, MentionType, Span
-from .weights import W4, Weights
+from ..chains import ChainView, key_view, response_view
+from ..gc_pause import gc_paused
+from ..model import Document, MentionType, Span
+from ..weights import W4, Weights
 
 
 class Category(str, Enum):
@@ -47,11 +48,26 @@ class Category(str, Enum):
         """Human name: 'false new'."""
         return self.value.replace("_", " ")
 
+    @property
+    def short(self) -> str:
+        """The abbreviation narrow tables show: FN, WL, SUB, FA, MISS, SPUR."""
+        return _SHORT[self]
 
+    @classmethod
+    def parse(cls, text: str) -> "Category":
+        """A category from its JSON name, its label (hyphens or spaces) or its abbreviation,
+        case-insensitive; ValueError names the choices."""
+        wanted = text.strip().lower().replace("-", "_").replace(" ", "_")
+        for category in cls:
+            if wanted in (category.value, category.short.lower()):
+                return category
+        raise ValueError(f"unknown category {text!r}; choose from {', '.join(c.value for c in cls)}")
+
+
+_SHORT = {Category.FALSE_NEW: "FN", Category.WRONG_LINK: "WL", Category.SUBOPTIMAL_LINK: "SUB",
+          Category.FALSE_ANAPHORIC: "FA", Category.MISSING_MENTION: "MISS", Category.SPURIOUS_MENTION: "SPUR"}
 CATEGORIES: tuple[Category, ...] = tuple(Category)
 
-LINK_CATEGORIES = (Category.FALSE_NEW, Category.WRONG_LINK, Category.SUBOPTIMAL_LINK)
-"""Errors of anaphoric key mentions: each is fixed by linking the mention to its best key antecedent."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +92,7 @@ class ErrorRecord:
     predecessor (anaphoric key mentions only): what the fix links the mention to.  Chain ids are the
     files' chain labels.  `cost` is defined for suboptimal links (best key weight minus best
     response weight).  `fix` says in words what `metrics.fixes.fix_of(record)` does.  `impact` is
-    filled in by `metrics.impact` when asked for.
+    filled in by `metrics.errors.impact` when asked for.
     """
 
     document: str
@@ -107,52 +123,6 @@ class ErrorRecord:
             "impact": self.impact,
             "fix": self.fix,
         }
-
-
-# ------------------------------------------------------------------------------ chain views
-
-
-@dataclass
-class ChainView:
-    """One side's chains as the error definitions need them: each span once, chains sorted.
-
-    A span listed twice (v8.01 oddities: a key span in two key chains, a response span repeated)
-    counts once here.  A key span belongs to the last key chain holding it (the chain v8.01
-    attributes it to); a response span to the first response chain holding it (the copy v8.01
-    keeps).
-    """
-
-    chains: list[list[Span]]
-    """Chains in file order, each sorted in document order, each span in exactly one chain."""
-    labels: list[str]
-    chain_of: dict[Span, int]
-    position: dict[Span, int]
-    """Index of a span within its (sorted) chain: 0 for the first mention."""
-
-
-def chain_view(doc: Document, keep_last: bool) -> ChainView:
-    """Deduplicated, sorted chains of a document (see `ChainView` for which copy of a span wins)."""
-    owner: dict[Span, int] = {}
-    for index, chain in enumerate(doc.chains):
-        for span in chain:
-            if keep_last or span not in owner:
-                owner[span] = index
-    members: list[list[Span]] = [[] for _ in doc.chains]
-    for span, index in owner.items():
-        members[index].append(span)
-    for chain in members:
-        chain.sort()
-    labels = doc.labels if len(doc.labels) == len(doc.chains) else [str(i) for i in range(len(doc.chains))]
-    position = {span: i for chain in members for i, span in enumerate(chain)}
-    return ChainView(members, list(labels), owner, position)
-
-
-def key_view(key: Document) -> ChainView:
-    return chain_view(key, keep_last=True)
-
-
-def response_view(response: Document) -> ChainView:
-    return chain_view(response, keep_last=False)
 
 
 # ------------------------------------------------------------------------------ classification
@@ -196,7 +166,12 @@ def classify_document(
     weights: Weights = W4,
 ) -> list[ErrorRecord]:
     """All error records of one document, in document order (see the module docstring)."""
-    kv, rv = key_view(key), response_view(response)
+    return classify_views(name, key, response, key_view(key), response_view(response), types, weights)
+
+
+def classify_views(name: str, key: Document, response: Document, kv: ChainView, rv: ChainView,
+                   types: Mapping[Span, MentionType], weights: Weights = W4) -> list[ErrorRecord]:
+    """`classify_document` with the two sides' chain views given (a `DocPair` keeps them)."""
     words = key.words if key.words else response.words
 
     def mention(span: Span) -> Mention:
@@ -264,7 +239,7 @@ def _link_fix(absent: bool, target: Mention, target_absent: bool) -> str:
 
 def classify_pair(pair, weights: Weights = W4) -> list[ErrorRecord]:
     """Error records of an engine `DocPair` (its key, response and mention types)."""
-    return classify_document(pair.name, pair.key, pair.response, pair.types, weights)
+    return classify_views(pair.name, pair.key, pair.response, pair.key_view, pair.response_view, pair.types, weights)
 
 
 def classify_corpus(pairs: Iterable, weights: Weights = W4) -> list[ErrorRecord]:

@@ -1,6 +1,6 @@
 """`corefwb compare KEY RESPONSE_A RESPONSE_B`: what changed between two systems, mention by mention.
 
-Both responses are classified against the same key (metrics.errors); a mention's category under A
+Both responses are classified against the same key (metrics.errors.records); a mention's category under A
 and under B (or none) tells whether B fixed an error of A, introduced one, or changed its kind.
 The scores of both are shown side by side, so a change of a number can be traced to mentions.
 """
@@ -8,18 +8,15 @@ The scores of both are shown side by side, so a change of a number can be traced
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 
-from metrics.errors import CATEGORIES, Category, ErrorRecord, classify_corpus
+from metrics.catalog import label
+from metrics.errors.records import CATEGORIES, Category, ErrorRecord
 from metrics.model import MentionType
 
-from .cli import UsageError, load_args, weights_arg
-from .cmd_errors import align_rows
-
-SCORE_ROWS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll", "lmuc", "lbcub", "lceafm",
-              "lceafe", "immediate", "inferred", "anchor")
+from ..output import align_rows, emit, percent, render_csv as csv_table, render_markdown as table, score_json
+from ..session import limit_option, weights_option
+from .common import load_session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,23 +73,15 @@ def summary(pairs: list[tuple[ErrorRecord | None, ErrorRecord | None]]) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.limit is not None and args.limit < 0:
-        raise UsageError("--limit: must be >= 0")
-    weights = weights_arg(args.weights)
-    corpora = [load_args(args, args.response_a), load_args(args, args.response_b)]
-    if args.document:
-        names = {p.name for p in corpora[0].pairs}
-        missing = [d for d in args.document if d not in names]
-        if missing:
-            raise UsageError(f"--document: no document {missing[0]!r} in the key")
-    records = []
-    for corpus in corpora:
-        pairs = [p for p in corpus.pairs if not args.document or p.name in args.document]
-        records.append(classify_corpus(pairs, weights))
-    scores = [c.score(weights).micro for c in corpora]
+    limit = limit_option(args.limit)
+    weights = weights_option(args.weights)
+    session = load_session(args, [args.response_a, args.response_b])
+    documents = session.select_documents(args.document)
+    records = [session.classify(weights, documents, system) for system in range(2)]
+    scores = [session.score(weights, system=system).micro for system in range(2)]
     rows = compare_records(records[0], records[1])
     changes = [(ra, rb) for ra, rb in rows if change_of(ra, rb) != "same"]
-    listed = changes if args.limit is None else changes[:args.limit]
+    listed = changes if limit is None else changes[:limit]
     if args.format == "json":
         text = json.dumps(to_json(rows, scores, weights), indent=1) + "\n"
     elif args.format == "csv":
@@ -101,9 +90,7 @@ def run(args: argparse.Namespace) -> int:
         text = render_markdown(rows, listed, len(changes), scores, weights, (args.response_a, args.response_b))
     else:
         text = render_text(rows, listed, len(changes), scores, weights, (args.response_a, args.response_b))
-    from .cmd_score import emit
-
-    emit(text, args.output, inputs=[args.key, args.response_a, args.response_b])
+    emit(text, args.output, inputs=session.inputs)
     return 0
 
 
@@ -112,8 +99,6 @@ def _mention(ra: ErrorRecord | None, rb: ErrorRecord | None) -> ErrorRecord:
 
 
 def to_json(rows, scores, weights) -> dict:
-    from .cmd_score import score_json
-
     s = summary(rows)
 
     def table(counts):
@@ -139,32 +124,22 @@ def to_json(rows, scores, weights) -> dict:
 
 
 def render_csv(rows) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["document", "start", "end", "text", "type", "category_a", "category_b", "change"])
-    for ra, rb in rows:
-        m = _mention(ra, rb)
-        writer.writerow([m.document, m.span[0], m.span[1], m.mention.text, m.mention.type.name,
-                         ra.category.value if ra else "", rb.category.value if rb else "", change_of(ra, rb)])
-    return buffer.getvalue()
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
+    return csv_table(["document", "start", "end", "text", "type", "category_a", "category_b", "change"],
+                     [[_mention(ra, rb).document, *_mention(ra, rb).span, _mention(ra, rb).mention.text,
+                       _mention(ra, rb).mention.type.name, ra.category.value if ra else "",
+                       rb.category.value if rb else "", change_of(ra, rb)] for ra, rb in rows])
 
 
 def sections(rows, listed, n_changes, scores) -> list[tuple[str, list[str], list[list[str]], set[str]]]:
     """The report as (title, headers, rows, right-aligned columns), rendered as text or Markdown."""
-    from .cmd_score import LABELS
-
     s = summary(rows)
     out = []
     score_rows = []
-    for name in SCORE_ROWS:
-        if name in scores[0] and name in scores[1]:
-            a, b = scores[0][name], scores[1][name]
-            score_rows.append([LABELS.get(name, name), _pct(a.recall), _pct(a.precision), _pct(a.f1),
-                               _pct(b.recall), _pct(b.precision), _pct(b.f1), f"{100 * (b.f1 - a.f1):+.2f}"])
+    for name, a in scores[0].items():
+        if name in scores[1]:
+            b = scores[1][name]
+            score_rows.append([label(name), percent(a.recall), percent(a.precision), percent(a.f1),
+                               percent(b.recall), percent(b.precision), percent(b.f1), f"{100 * (b.f1 - a.f1):+.2f}"])
     numeric = {"A R", "A P", "A F1", "B R", "B P", "B F1", "B-A F1"}
     out.append(("scores (%, corpus micro-averaged)", ["metric", "A R", "A P", "A F1", "B R", "B P", "B F1", "B-A F1"],
                 score_rows, numeric))
@@ -206,8 +181,6 @@ def render_text(rows, listed, n_changes, scores, weights, paths) -> str:
 
 
 def render_markdown(rows, listed, n_changes, scores, weights, paths) -> str:
-    from .reports import render_markdown as table
-
     w = weights
     head = (f"A = `{paths[0]}`, B = `{paths[1]}`; link weights nam={w.nam:g} nom={w.nom:g} pro={w.pro:g} "
             f"sing={w.sing:g}\n\n")

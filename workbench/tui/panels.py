@@ -21,7 +21,7 @@ from textual.widgets import Button, DataTable, Input, Select, Static
 from metrics.model import MentionType
 from metrics.weights import PRESETS, Weights
 
-from .ui_model import (
+from .rows import (
     CATEGORIES,
     CATEGORY_SHORT,
     SORT_KEYS,
@@ -336,7 +336,7 @@ the mention in the text; n / p go to the next / previous error from anywhere.
         )
 
     def refill(self, keep_cursor: bool = False) -> None:
-        from .ui_model import filter_errors
+        from .rows import filter_errors
 
         category, kind = self.filters()
         table = self.query_one("#errors", DataTable)

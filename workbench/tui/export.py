@@ -14,7 +14,7 @@ import os
 import tempfile
 from typing import Any, Iterable, Literal, Sequence
 
-from .ui_model import ErrorRow, MentionRef, METRIC_LABELS
+from .rows import ErrorRow, MentionRef, METRIC_LABELS
 
 Format = Literal["json", "csv", "markdown"]
 FORMATS: tuple[Format, ...] = ("json", "csv", "markdown")

@@ -1,0 +1,2 @@
+"""Error analysis: one record per erroneous mention (`records`), the fix that removes it
+(`fixes`), and its price, the change of a corpus score when the fix is applied (`impact`)."""

@@ -1,0 +1,102 @@
+"""Pairing key and response documents: by name, across formats, and only when their tokens agree.
+
+One home for the rule, used by `prepare` (documents in memory), the streaming scorer (byte ranges
+of documents, `--jobs`) and mention matching.  Documents pair by exact name first; names that find
+no partner then pair by `document_key`, so a CoNLL-2012 key (`(X); part 000`) meets a CoNLL-U (`X`)
+or jsonlines (`X_0`) response.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
+
+from .model import Document, InputError
+
+
+class Named(Protocol):
+    name: str
+
+
+T = TypeVar("T", bound=Named)
+
+
+def pair_documents(keys: Sequence[Named], responses: Sequence[T]) -> tuple[list[T | None], list[T]]:
+    """The response partner of each key (None when absent), and the responses no key took."""
+    by_name = {doc.name: doc for doc in responses}
+    partners: list[T | None] = [by_name.pop(key.name, None) for key in keys]
+    if by_name and any(p is None for p in partners):
+        by_key = {document_key(doc.name): doc for doc in by_name.values()}
+        for i, key in enumerate(keys):
+            if partners[i] is None:
+                found = by_key.pop(document_key(key.name), None)
+                if found is not None:
+                    partners[i] = found
+                    del by_name[found.name]
+    return partners, list(by_name.values())
+
+
+def unused_warning(path: str, unused: Sequence[Named]) -> str:
+    """The warning for response documents that no key document took."""
+    names = ", ".join(repr(d.name) for d in unused[:5]) + (" ..." if len(unused) > 5 else "")
+    return f"{path}: {len(unused)} response document(s) not in the key are ignored: {names}"
+
+
+def missing_warning(path: str, name: str) -> str:
+    """The warning for a key document the response lacks (it is scored against no chains)."""
+    return f"{path}: document {name!r} of the key is missing from the response: scored against an empty response"
+
+
+_CONLL_NAME = re.compile(r"^\(?(.*?)\)?\s*;\s*part\s+(\d+)$")
+
+
+def document_key(name: str) -> str:
+    """The name under which documents of different formats pair up.
+
+    CoNLL-2012 calls a document `(X); part 000`, CoNLL-U `X` (`# newdoc id`), and jsonlines from
+    the usual conversion scripts `X_0`: all three become `X`; part N > 0 becomes `X_N`.  Pair by
+    exact name first and fall back to this key only for names that found no partner.
+    """
+    m = _CONLL_NAME.match(name.strip())
+    if m:
+        base, part = m.group(1), int(m.group(2))
+        return base if part == 0 else f"{base}_{part}"
+    return name[:-2] if name.endswith("_0") else name
+
+
+_PTB_ESCAPES = {
+    "-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
+    "``": '"', "''": '"', "/.": ".", "/?": "?", "/-": "-",
+}
+
+
+def _same_word(a: str, b: str) -> bool:
+    return a == b or _PTB_ESCAPES.get(a, a) == _PTB_ESCAPES.get(b, b)
+
+
+def check_tokens_align(key_doc: Document, resp_doc: Document) -> list[str]:
+    """Warnings when key and response words differ; InputError when the token counts differ.
+
+    Spans are token offsets, so two documents can be scored against each other only if they have
+    the same tokens.  A count mismatch makes every span meaningless: an error naming both files.
+    Different words at the same offsets (a PTB escape, a normalised quote, a different tokenizer's
+    spelling) leave spans meaningful but suspicious: one warning with the first difference.
+    """
+    nk, nr = key_doc.n_tokens, resp_doc.n_tokens
+    if nk != nr:
+        raise InputError(
+            resp_doc.path, resp_doc.line or None,
+            f"document {resp_doc.name!r} has {nr} tokens but the key's {key_doc.name!r} "
+            f"({key_doc.where()}) has {nk}: key and response do not align",
+        )
+    if key_doc.words == resp_doc.words:  # the usual case, compared in C
+        return []
+    differ = [i for i, (a, b) in enumerate(zip(key_doc.words, resp_doc.words)) if a != b and not _same_word(a, b)]
+    if not differ:
+        return []
+    i = differ[0]
+    return [
+        f"{resp_doc.where(i)}: document {resp_doc.name!r}: {len(differ)} of {nr} words differ from the key's "
+        f"(first: token {i} {resp_doc.words[i]!r}, key {key_doc.where(i)} has {key_doc.words[i]!r})"
+    ]

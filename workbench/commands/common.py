@@ -1,0 +1,50 @@
+"""What every command shares: the common options, and loading a session for a command line.
+
+A command reads its files through the same `Session` as the workbench; here that session gets a
+progress bar on a terminal, and its warnings go to stderr, each on its own line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from ..session import FORMATS, LoadOptions, Session
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options every command and the workbench share: how files are read, and the weights."""
+    parser.add_argument("--key-format", choices=FORMATS, default="auto", help="format of the key file (default: detect)")
+    parser.add_argument("--response-format", choices=FORMATS, default="auto", help="format of the response file(s) (default: detect)")
+    parser.add_argument("--match", choices=("exact", "head", "partial"), default="exact",
+                        help="how response mentions match key mentions: exact spans (default, as v8.01), or the "
+                             "CorefUD scorer's head or partial match")
+    parser.add_argument("--clusters-field", default="clusters", metavar="FIELD",
+                        help="jsonlines field holding the chains (e.g. predicted_clusters; default clusters)")
+    parser.add_argument("--weights", default="W4", metavar="W",
+                        help="LMetric weights: a preset W1..W5 or NAM,NOM,PRO,SING (default W4 = 1,0.75,0.5,1)")
+
+
+def load_options(args: argparse.Namespace) -> LoadOptions:
+    return LoadOptions(args.key_format, args.response_format, args.match, args.clusters_field)
+
+
+def load_options(args: argparse.Namespace) -> LoadOptions:
+    return LoadOptions(args.key_format, args.response_format, args.match, args.clusters_field)
+
+
+def warn(message: str) -> None:
+    print(f"corefwb: warning: {message}", file=sys.stderr)
+
+
+def load_session(args: argparse.Namespace, response_paths: Sequence[str]) -> Session:
+    """A command's session: its files read with its options, progress on a terminal, warnings to
+    stderr."""
+    from .progress import Progress
+
+    with Progress(0, "scoring") as progress:
+        session = Session.load(args.key, response_paths, load_options(args), on_document=progress.update)
+    for message in session.warnings:
+        warn(message)
+    return session

@@ -1,0 +1,228 @@
+"""The output layer: how results become text, and the one way text reaches stdout or a file.
+
+Commands and the workbench's export both come here.  Tables arrive as a header row and rows of
+cells (the caller decides the columns); this module knows how each format quotes a cell, with one
+CSV writer and one Markdown escaper.  Numbers are written as given (callers pass full precision):
+a report is read by programs and diffed, so no rounding happens here.  A score has one JSON shape
+(`score_json`), and so has an error with its fix (`ErrorRecord.to_json` in the engine).
+
+`write_atomic` is the one way a result reaches a file: a temporary file in the same directory, then
+`os.replace`, so a reader never sees half a report and an interrupted run leaves the old file intact.
+It refuses to write onto an input file, or onto a link to one: a mistyped `--output key.conll` must
+not destroy the key.  `emit` sends a result to `--output` or to stdout.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import tempfile
+import sys
+from collections.abc import Iterable, Sequence
+
+from metrics.model import InputError
+from metrics.score import AnyScore, BlancScore, MeanScore
+
+
+def score_json(score: AnyScore) -> dict:
+    """A score in JSON: recall, precision, F1 at full precision, and the counts they come from
+    (BLANC: its two parts; a mean such as CoNLL has no counts of its own)."""
+    out = {"recall": score.recall, "precision": score.precision, "f1": score.f1}
+    if isinstance(score, BlancScore):
+        out["coref"] = score_json(score.coref)
+        out["noncoref"] = score_json(score.noncoref)
+    elif not isinstance(score, MeanScore):
+        out["counts"] = score.counts()
+    return out
+
+
+def percent(x: float) -> str:
+    """A fraction as a percentage with two decimals, as text tables show scores."""
+    return f"{100 * x:.2f}"
+
+
+def align_rows(columns: Sequence[str], rows: Sequence[Sequence[str]], right: Iterable[str] = ()) -> list[str]:
+    """A plain-text table: columns padded to their widest cell, two spaces apart; the columns
+    named in `right` right-aligned (numbers)."""
+    right = set(right)
+    widths = [max([len(c)] + [len(row[i]) for row in rows]) for i, c in enumerate(columns)]
+
+    def fmt(cells: Sequence[str]) -> str:
+        out = [cell.rjust(w) if col in right else cell.ljust(w) for cell, w, col in zip(cells, widths, columns)]
+        return "  ".join(out).rstrip()
+
+    return [fmt(columns)] + [fmt(row) for row in rows]
+
+
+def emit(text: str | Iterable[str], output: str | None, inputs: Sequence[str]) -> None:
+    """Write a result to `output` atomically (never onto an input file), or to stdout when None;
+    `text` may come in pieces, written as they come."""
+    if output is None:
+        if isinstance(text, str):
+            sys.stdout.write(text)
+        else:
+            sys.stdout.writelines(text)
+        return
+    write_atomic(output, text, inputs=inputs)
+
+
+def _text(cell: object) -> str:
+    if isinstance(cell, float):
+        return repr(cell)
+    return "" if cell is None else str(cell)
+
+
+def render_csv(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """RFC 4180 CSV (quoted where needed, `\\n` line ends), header first."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(headers)
+    for row in rows:
+        writer.writerow([_text(cell) for cell in row])
+    return buffer.getvalue()
+
+
+def markdown_cell(cell: object) -> str:
+    """A cell that cannot break the table or become markup: `|`, backslash and the characters
+    Markdown gives meaning to are escaped, line breaks become spaces."""
+    text = "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in _text(cell))
+    return " ".join(text.splitlines()) if "\n" in text or "\r" in text else text
+
+
+_MARKDOWN_SPECIAL = frozenset("\\|`*_[]<>#")
+
+
+def render_markdown(headers: Sequence[str], rows: Iterable[Sequence[object]], title: str | None = None) -> str:
+    """A GitHub-flavoured Markdown table (numeric columns right-aligned), with an optional heading."""
+    rows = [[markdown_cell(cell) for cell in row] for row in rows]
+    numeric = [
+        bool(rows) and all(_is_number(row[i]) for row in rows if i < len(row) and row[i] != "")
+        for i in range(len(headers))
+    ]
+    lines = [f"## {title}", ""] if title else []
+    lines.append("| " + " | ".join(markdown_cell(h) for h in headers) + " |")
+    lines.append("|" + "|".join("---:" if num else "---" for num in numeric) + "|")
+    for row in rows:
+        cells = list(row) + [""] * (len(headers) - len(row))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def write_atomic(path: str, text: str | Iterable[str], inputs: Iterable[str] = ()) -> None:
+    """Write `text` (a string, or its pieces) to `path` via a temporary file in the same directory
+    and `os.replace`.
+
+    Raises InputError (before touching anything) when `path` is one of `inputs`, or when the
+    directory cannot be written.  The new file gets the usual permissions (umask applied), not the
+    temporary file's private 0600.
+    """
+    for source in inputs:
+        if _same_file(path, source):
+            raise InputError(path, None, f"refusing to write the output onto an input file ({source})")
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=".corefwb-", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise InputError(path, None, f"cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            if isinstance(text, str):
+                out.write(text)
+            else:
+                out.writelines(text)
+        os.chmod(temporary, 0o666 & ~_umask())
+        os.replace(temporary, path)
+    except OSError as exc:
+        _remove(temporary)
+        raise InputError(path, None, f"cannot write: {exc.strerror or exc}") from None
+    except BaseException:
+        _remove(temporary)
+        raise
+
+
+_UMASK: list[int] = []
+
+
+def _umask() -> int:
+    """The process umask, read once (reading it means setting it, which is not thread-safe)."""
+    if not _UMASK:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        _UMASK.append(mask)
+    return _UMASK[0]
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+# ------------------------------------------------------------------------------ reports
+
+REPORT_FORMATS = ("json", "csv", "markdown")
+REPORT_EXTENSIONS = {"json": ".json", "csv": ".csv", "markdown": ".md"}
+ERROR_COLUMNS = ["document", "category", "start", "end", "text", "type", "antecedent_start", "antecedent_end",
+                 "antecedent_text", "best_antecedent_start", "best_antecedent_end", "best_antecedent_text",
+                 "key_chain", "response_chain", "cost", "impact", "fix"]
+"""The columns of an error in CSV: the fields of its JSON shape, flattened."""
+
+
+def error_cells(record) -> list:
+    """An error record as the cells of `ERROR_COLUMNS` (full precision)."""
+    def mention(m) -> list:
+        return [m.span[0], m.span[1], m.text] if m else ["", "", ""]
+
+    return [record.document, record.category.value, *mention(record.mention), record.mention.type.name,
+            *mention(record.antecedent), *mention(record.best_antecedent),
+            record.key_chain or "", record.response_chain or "",
+            "" if record.cost is None else repr(record.cost), "" if record.impact is None else repr(record.impact),
+            record.fix]
+
+
+def render_report(scope: str, weights: Sequence[float], scores: dict, records, fmt: str) -> str:
+    """A report of one scope (a document name or "corpus"): weights, scores, and the errors with
+    their fixes (None: no error analysis), as JSON, CSV (a scores table, then an errors table) or
+    Markdown."""
+    from metrics.catalog import label
+
+    if fmt == "json":
+        import json
+
+        report = {"scope": scope, "weights": list(weights),
+                  "scores": {name: score_json(score) for name, score in scores.items()},
+                  "errors": None if records is None else [r.to_json() for r in records]}
+        return json.dumps(report, indent=1) + "\n"
+    score_rows = [[scope, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in scores.items()]
+    if fmt == "csv":
+        text = render_csv(["scope", "metric", "recall", "precision", "f1"], score_rows)
+        if records is not None:
+            text += "\n" + render_csv(ERROR_COLUMNS, [error_cells(r) for r in records])
+        return text
+    if fmt != "markdown":
+        raise ValueError(f"unknown report format {fmt!r}")
+    w = ", ".join(f"w_{n} = {v:g}" for n, v in zip(("nam", "nom", "pro", "sing"), weights))
+    text = f"# Scores: {markdown_cell(scope)}\n\nWeights: {w}\n\n" + render_markdown(
+        ["metric", "R", "P", "F1"],
+        [[label(name), percent(s.recall), percent(s.precision), percent(s.f1)] for name, s in scores.items()])
+    if records is not None:
+        text += "\n" + render_markdown(ERROR_COLUMNS, [error_cells(r) for r in records],
+                                       title=f"Errors ({len(records)})")
+    return text

@@ -1,0 +1,264 @@
+"""The headless session: one key and its responses, loaded once, that every front end drives.
+
+`corefwb score`, `errors`, `compare` and the Textual workbench all work through a `Session`:
+it reads the files with every load option (formats, mention matching, the jsonlines field), collects
+the readers' and the aligner's warnings instead of printing them, and then scores under any
+weights, classifies errors, prices their fixes and exports a report.  The front ends only parse
+options, show what the session returns and say its warnings: stderr for commands, the warnings
+panel for the app.  Nothing here imports textual or rich, so all of it runs and is tested without
+a terminal.
+
+Options are validated here, once, for every front end: a bad value raises `UsageError` (exit
+status 2, one line), a bad file `InputError` (exit status 1, one line naming the file and line).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from metrics.catalog import names, resolve
+from metrics.errors.records import Category, ErrorRecord, classify_corpus
+from metrics.formats.readers import read_documents
+from metrics.matching import MATCH_MODES, match_corpus
+from metrics.model import InputError, MentionType
+from metrics.scoring import CorpusResult, PreparedCorpus, prepare
+from metrics.weights import W4, Weights, parse_weights
+
+FORMATS = ("auto", "conll", "conllu", "jsonl")
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+"""Exit statuses of every command and of the workbench (the README lists them)."""
+
+
+class UsageError(Exception):
+    """A bad option value (exit status 2)."""
+
+
+# ------------------------------------------------------------------------------ option values
+
+
+def weights_option(text: str) -> Weights:
+    """`--weights`: a preset W1..W5 or NAM,NOM,PRO,SING."""
+    try:
+        return parse_weights(text)
+    except ValueError as exc:
+        raise UsageError(f"--weights: {exc}") from None
+
+
+def metrics_option(text: str, option: str = "--metrics") -> tuple[str, ...] | None:
+    """`--metrics`: "all" (None) or comma-separated names or aliases, in catalogue order."""
+    if text.strip().lower() == "all":
+        return None
+    try:
+        return resolve([part for part in text.split(",") if part.strip()])
+    except ValueError as exc:
+        raise UsageError(f"{option}: {exc}") from None
+
+
+def categories_option(values: Sequence[str] | None) -> list[Category] | None:
+    """`--category` (repeated or comma-separated), None when not given."""
+    try:
+        return None if not values else [Category.parse(v) for v in _split(values)]
+    except ValueError as exc:
+        raise UsageError(f"--category: {exc}") from None
+
+
+def types_option(values: Sequence[str] | None) -> list[MentionType] | None:
+    """`--type` (repeated or comma-separated), None when not given."""
+    try:
+        return None if not values else [MentionType.parse(v) for v in _split(values)]
+    except ValueError as exc:
+        raise UsageError(f"--type: {exc}") from None
+
+
+def limit_option(value: int | None) -> int | None:
+    if value is not None and value < 0:
+        raise UsageError("--limit: must be >= 0")
+    return value
+
+
+def _split(values: Sequence[str]) -> list[str]:
+    return [v.strip() for value in values for v in value.split(",") if v.strip()]
+
+
+@dataclass(frozen=True)
+class LoadOptions:
+    """How the input files are read and matched: the same for every front end."""
+
+    key_format: str = "auto"
+    response_format: str = "auto"
+    match: str = "exact"
+    clusters_field: str = "clusters"
+
+    def __post_init__(self) -> None:
+        for option, value in (("--key-format", self.key_format), ("--response-format", self.response_format)):
+            if value not in FORMATS:
+                raise UsageError(f"{option}: {value!r} is not one of {', '.join(FORMATS)}")
+        if self.match not in MATCH_MODES:
+            raise UsageError(f"--match: {self.match!r} is not one of {', '.join(MATCH_MODES)}")
+        if not self.clusters_field:
+            raise UsageError("--clusters-field: give a field name")
+
+
+# ------------------------------------------------------------------------------ the session
+
+
+@dataclass
+class Session:
+    """A key and N responses (systems), prepared; the first response is the baseline."""
+
+    key_path: str
+    response_paths: list[str]
+    corpora: list[PreparedCorpus]
+    """One prepared corpus per response, in the order given."""
+    options: LoadOptions = field(default_factory=LoadOptions)
+    warnings: list[str] = field(default_factory=list)
+    """Everything the readers and the aligner noticed, in order: shown, never printed here."""
+
+    def __post_init__(self) -> None:
+        self._pricers: dict[tuple, object] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def load(cls, key_path: str, response_paths: Sequence[str], options: LoadOptions = LoadOptions(),
+             stage: Callable[[str], None] | None = None,
+             on_document: Callable[[int, int], None] | None = None) -> Session:
+        """Read, match and prepare.  `stage(label)` hears each step (reading key, aligning...),
+        `on_document(done, total)` each prepared document: a front end's progress display."""
+        say = stage or (lambda label: None)
+        warnings: list[str] = []
+        say("reading key")
+        keys = read_documents(key_path, _fmt(options.key_format), warnings, options.clusters_field)
+        total, done = len(keys) * len(response_paths), [0]
+
+        def prepared() -> None:
+            done[0] += 1
+            if on_document is not None:
+                on_document(done[0], total)
+
+        corpora = []
+        for number, path in enumerate(response_paths, start=1):
+            say("reading response" if len(response_paths) == 1 else f"reading response {number}/{len(response_paths)}")
+            responses = read_documents(path, _fmt(options.response_format), warnings, options.clusters_field)
+            if options.match != "exact":
+                say("matching mentions")
+                responses = match_corpus(keys, responses, options.match)
+            say("aligning mentions")
+            corpus = prepare(keys, responses, on_document=prepared)
+            warnings.extend(corpus.warnings)
+            corpora.append(corpus)
+        return cls(key_path, list(response_paths), corpora, options, warnings)
+
+    @property
+    def corpus(self) -> PreparedCorpus:
+        """The baseline's prepared corpus (the only one with a single response)."""
+        return self.corpora[0]
+
+    @property
+    def inputs(self) -> list[str]:
+        """Every input path: an output may never be written onto one of them."""
+        return [self.key_path, *self.response_paths]
+
+    def document_names(self) -> list[str]:
+        return [pair.name for pair in self.corpus.pairs]
+
+    def select_documents(self, wanted: Sequence[str] | None) -> list[str] | None:
+        """`--document` values checked against the key (None: every document)."""
+        if not wanted:
+            return None
+        known = set(self.document_names())
+        missing = [d for d in wanted if d not in known]
+        if missing:
+            raise UsageError(f"--document: no document {missing[0]!r} in the key")
+        return list(wanted)
+
+    # ---------------------------------------------------------------------- scores
+
+    def score(self, weights: Weights = W4, metrics: Sequence[str] | None = None, system: int = 0) -> CorpusResult:
+        """Corpus (micro and macro) and per-document scores of one system."""
+        return self.corpora[system].score(weights, metrics)
+
+    def rescore(self, previous: CorpusResult, weights: Weights, system: int = 0) -> CorpusResult:
+        """`previous` under new weights: only the metrics that depend on W are computed again."""
+        weighted = [m for m in names(weighted=True) if m in previous.metrics]
+        if not weighted:
+            return previous
+        return previous.updated(self.corpora[system].score(weights, weighted))
+
+    # ---------------------------------------------------------------------- errors
+
+    def classify(self, weights: Weights = W4, documents: Iterable[str] | None = None,
+                 system: int = 0) -> list[ErrorRecord]:
+        """Every error of the system's response, in key document order."""
+        wanted = set(documents) if documents is not None else None
+        pairs = [p for p in self.corpora[system].pairs if wanted is None or p.name in wanted]
+        return classify_corpus(pairs, weights)
+
+    def pricer(self, metric: str = "conll", weights: Weights = W4, system: int = 0):
+        """The engine's `Pricer` for one metric, weights and system, built once and kept (its
+        memo of rescored chain components serves every later question)."""
+        from metrics.errors.impact import Pricer
+
+        key = (metric, weights if metric in names(weighted=True) else None, system)
+        with self._lock:
+            pricer = self._pricers.get(key)
+            if pricer is None:
+                pricer = self._pricers[key] = Pricer(self.corpora[system], metric, weights)
+        return pricer
+
+    def price(self, records: Sequence[ErrorRecord], metric: str = "conll", weights: Weights = W4,
+              cancelled: Callable[[], bool] = lambda: False, system: int = 0) -> list[ErrorRecord] | None:
+        """The records with `impact` filled in, or None once `cancelled()` turns true (checked
+        between errors, so a user who moves on stops the pricing within milliseconds).  Safe to
+        call from several threads: one pricing runs at a time."""
+        pricer = self.pricer(metric, weights, system)
+        out = []
+        with self._lock:
+            for record in records:
+                if cancelled():
+                    return None
+                out.extend(pricer.price_records([record]))
+        return out
+
+    # ---------------------------------------------------------------------- export
+
+    def export(self, path: str, fmt: str, scope: str, weights: Weights, scores: dict,
+               records: Sequence[ErrorRecord] | None) -> str:
+        """Write a report of one scope (a document or the corpus): its scores and its errors with
+        their fixes and impacts, atomically, never onto an input.  Returns the path."""
+        from .output import render_report, write_atomic
+
+        write_atomic(path, render_report(scope, weights, scores, records, fmt), inputs=self.inputs)
+        return path
+
+
+def score_streaming(key_path: str, response_path: str, options: LoadOptions, weights: Weights,
+                    metrics: Sequence[str] | None, jobs: int) -> tuple[CorpusResult | None, list[str]]:
+    """Score two CoNLL-2012 files a document at a time in `jobs` processes (memory near one
+    document per process; results identical for every `jobs`).  Only uncompressed CoNLL-2012
+    files with exact matching stream: for other inputs the result is None and a warning says that
+    the files are to be read whole."""
+    from metrics.formats.readers import detect_format
+    from metrics.formats.stream import score_files
+
+    streamable = options.match == "exact" and all(
+        not path.endswith(".gz") and (fmt if fmt != "auto" else detect_format(path)) == "conll"
+        for path, fmt in ((key_path, options.key_format), (response_path, options.response_format)))
+    if not streamable:
+        return None, ["--jobs streams uncompressed CoNLL-2012 files with exact matching only; "
+                      "reading these inputs whole instead"]
+    return score_files(key_path, response_path, weights, metrics, jobs=jobs)
+
+
+def _fmt(value: str) -> str | None:
+    return None if value == "auto" else value
+
+
+def check_paths(paths: Iterable[str]) -> None:
+    """Fail early, before a terminal UI takes the screen, when an input does not exist."""
+    import os
+
+    for path in paths:
+        if not os.path.exists(path):
+            raise InputError(path, None, "no such file")
