@@ -11,8 +11,10 @@ from rich.console import Console
 from app_support import ESCAPE_TOKEN, MARKUP_TOKEN, ROOT, SAMPLE_KEY, SAMPLE_RESPONSE, hostile_pair, pilot_test, settle
 from textual.widgets import DataTable, Input, Select
 
+from metrics.model import InputError
 from metrics.weights import PRESETS, W4
-from workbench.tui.app import Options, Workbench
+from workbench.session import LoadOptions
+from workbench.tui.app import Workbench
 from workbench.tui.panels import ErrorPanel, ScoresPanel
 from workbench.tui.text import DocumentText
 
@@ -26,8 +28,8 @@ def _terminal(monkeypatch):
     monkeypatch.chdir(ROOT)
 
 
-def sample_app(**options) -> Workbench:
-    return Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, Options(**options))
+def sample_app(weights=W4, **options) -> Workbench:
+    return Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, LoadOptions(**options), weights)
 
 
 def cell(table: DataTable, row_key: str, column: int) -> str:
@@ -270,12 +272,41 @@ async def test_export_corpus_json_csv_markdown(tmp_path):
         assert len(report["errors"]) == sum(len(rows) for rows in app.errors.values())
         assert all(error["impact"] is not None for error in report["errors"])  # every document priced
         written = app.write_export("document", "csv", str(tmp_path / "doc.csv"))
-        rows = list(csv.reader(io.StringIO(open(written, encoding="utf-8").read())))
-        assert rows[0][:3] == ["section", "scope", "metric"]
-        assert sum(1 for row in rows if row[0] == "error") == len(app.errors[app.corpus.pairs[0].name])
+        scores_part, errors_part = open(written, encoding="utf-8").read().split("\n\n")
+        assert next(csv.reader(io.StringIO(scores_part))) == ["scope", "metric", "recall", "precision", "f1"]
+        errors = list(csv.DictReader(io.StringIO(errors_part)))
+        assert len(errors) == len(app.errors[app.corpus.pairs[0].name])
+        assert errors[0]["fix"] and errors[0]["impact"]  # the same columns as `corefwb errors --format csv`
         written = app.write_export("document", "markdown", str(tmp_path / "doc.md"))
         assert open(written, encoding="utf-8").read().startswith("# Scores: (GUM")
         assert not [p for p in tmp_path.iterdir() if p.name.startswith(".corefwb-")]
+
+
+@pilot_test
+async def test_export_refuses_inputs_and_writes_usual_permissions(tmp_path):
+    """The export goes through the guarded writer: never onto the key (nor a link to it), and a
+    new file gets 0666 masked by the umask (0644 under 022), not a temporary file's 0600."""
+    import os
+    import shutil
+
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    shutil.copy(ROOT / SAMPLE_KEY, key)
+    shutil.copy(ROOT / SAMPLE_RESPONSE, response)
+    (tmp_path / "link.json").symlink_to(key)
+    before = key.read_bytes()
+    app = Workbench(str(key), str(response))
+    old = os.umask(0o022)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            for target in (key, tmp_path / "link.json"):
+                with pytest.raises(InputError, match="refusing to write"):
+                    app.write_export("corpus", "json", str(target))
+            assert key.read_bytes() == before
+            written = app.write_export("corpus", "json", str(tmp_path / "out.json"))
+            assert os.stat(written).st_mode & 0o777 == 0o644
+    finally:
+        os.umask(old)
 
 
 @pilot_test
@@ -332,12 +363,12 @@ async def test_load_error_is_shown_not_raised(tmp_path):
 
 @pilot_test
 async def test_error_analysis_fault_is_reported_not_fatal(monkeypatch):
-    import metrics.errors.records
+    import workbench.session
 
     def broken(pairs, weights):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(metrics.errors.records, "classify_corpus", broken)
+    monkeypatch.setattr(workbench.session, "classify_corpus", broken)
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)

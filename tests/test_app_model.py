@@ -9,20 +9,18 @@ from types import SimpleNamespace
 import pytest
 from rich.cells import cell_len
 
+from metrics.errors.records import Category, ErrorRecord, Mention, count_errors
 from metrics.model import Document, MentionType
-from workbench.tui.export import build_report, render, write_atomic
+from metrics.score import Score
+from metrics.scoring import CorpusResult
+from workbench.output import render_report, write_atomic
 from workbench.tui.rows import (
-    ErrorRow,
-    MentionRef,
     Selection,
     chain_rows,
     display_text,
     document_rows,
-    error_counts,
-    error_row,
     filter_errors,
     marked_mentions,
-    merge_scores,
     select_documents,
     short_name,
     token_units,
@@ -95,30 +93,28 @@ def test_chain_rows_mark_divided_and_conflated_chains():
     assert key_rows[1].partners == [2] and key_rows[1].unmatched == 0
 
 
-def row(category: str, kind: MentionType, start: int, impact: float | None = None) -> ErrorRow:
-    return ErrorRow("d", category, MentionRef((start, start), "w", kind), None, None, None, None, None, impact)
+FN, WL, SUB = Category.FALSE_NEW, Category.WRONG_LINK, Category.SUBOPTIMAL_LINK
+
+
+def row(category: Category, kind: MentionType, start: int, impact: float | None = None) -> ErrorRecord:
+    return ErrorRecord("d", category, Mention((start, start), "w", kind), None, None, None, None, None, "", impact)
 
 
 def test_filter_sort_and_count_errors():
-    rows = [row("false_new", P, 5, 0.01), row("wrong_link", N, 1, 0.03), row("false_new", N, 3, 0.02)]
-    assert [r.mention.span[0] for r in filter_errors(rows, "false_new", None, False)] == [5, 3]
+    rows = [row(FN, P, 5, 0.01), row(WL, N, 1, 0.03), row(FN, N, 3, 0.02)]
+    assert [r.mention.span[0] for r in filter_errors(rows, FN, None, False)] == [5, 3]
     assert [r.mention.span[0] for r in filter_errors(rows, None, N, False)] == [1, 3]
     assert [r.mention.span[0] for r in filter_errors(rows, None, None, True)] == [1, 3, 5]
-    counts = error_counts(rows)
-    assert counts["false_new"] == [1, 0, 1] and counts["wrong_link"] == [1, 0, 0] and counts["missing_mention"] == [0, 0, 0]
+    counts = count_errors(rows)
+    assert counts[FN] == {N: 1, M: 0, P: 1} and counts[WL] == {N: 1, M: 0, P: 0}
+    assert counts[Category.MISSING_MENTION] == {N: 0, M: 0, P: 0}
 
 
-def test_error_row_adapts_json_records():
-    record = {
-        "document": "d", "category": "suboptimal_link",
-        "mention": {"start": 4, "end": 4, "text": "you", "type": "PRONOUN"},
-        "antecedent": {"start": 2, "end": 2, "text": "it", "type": "PRONOUN"},
-        "best_antecedent": {"start": 0, "end": 1, "text": "the city", "type": "NOMINAL"},
-        "key_chain": "3", "response_chain": "5", "cost": 0.25, "impact": 0.5,
-    }
-    adapted = error_row(record)
-    assert adapted.short == "SUB" and adapted.best_antecedent.span == (0, 1) and adapted.best_antecedent.type == M
-    selection = Selection.of(adapted)
+def test_selection_emphasises_mention_and_antecedents():
+    record = ErrorRecord("d", SUB, Mention((4, 4), "you", P), Mention((2, 2), "it", P), Mention((0, 1), "the city", M),
+                         "3", "5", 0.25, "link it", 0.5)
+    assert record.category.short == "SUB"
+    selection = Selection.of(record)
     assert selection.emphasis == {0: "best", 1: "best", 2: "antecedent", 4: "error"}
     assert selection.role_of_span((2, 2)) == "antecedent"
 
@@ -129,31 +125,34 @@ def score(f1: float) -> SimpleNamespace:
 
 def test_documents_sorted_worst_first_and_filtered():
     documents = [("(a); part 000", {"conll": score(0.7)}), ("(b); part 000", {"conll": score(0.4)})]
-    rows = document_rows(["(a); part 000", "(b); part 000"], documents, {"(a); part 000": [row("false_new", N, 0)]})
+    rows = document_rows(["(a); part 000", "(b); part 000"], documents, {"(a); part 000": [row(FN, N, 0)]})
     assert [short_name(r.name) for r in select_documents(rows, "", "conll")] == ["b", "a"]
     assert [short_name(r.name) for r in select_documents(rows, "", "errors")] == ["a", "b"]
     assert [short_name(r.name) for r in select_documents(rows, "A)", "conll")] == ["a"]
     assert short_name("(x); part 002") == "x 002"
 
 
-def test_merge_keeps_weight_independent_metrics():
-    base = SimpleNamespace(weights=1, micro={"muc": score(0.5), "lmuc": score(0.1)}, documents=[("d", {"muc": score(0.5), "lmuc": score(0.1)})])
-    update = SimpleNamespace(weights=2, micro={"lmuc": score(0.9)}, documents=[("d", {"lmuc": score(0.9)})])
-    merged = merge_scores(base, update)
-    assert merged.weights == 2 and merged.micro["muc"].f1 == 0.5 and merged.micro["lmuc"].f1 == 0.9
+def test_update_keeps_weight_independent_metrics():
+    def sc(x: int) -> Score:
+        return Score(x, 10, x, 10)
+
+    base = CorpusResult(1, ("muc", "lmuc"), {"muc": sc(5), "lmuc": sc(1)}, {}, [("d", {"muc": sc(5), "lmuc": sc(1)})])
+    newer = CorpusResult(2, ("lmuc",), {"lmuc": sc(9)}, {}, [("d", {"lmuc": sc(9)})])
+    merged = base.updated(newer)
+    assert merged.weights == 2 and merged.metrics == ("muc", "lmuc")
+    assert merged.micro["muc"].f1 == 0.5 and merged.micro["lmuc"].f1 == 0.9
     assert merged.documents[0][1]["lmuc"].f1 == 0.9 and merged.documents[0][1]["muc"].f1 == 0.5
 
 
 @pytest.mark.parametrize("fmt", ["json", "csv", "markdown"])
-def test_export_formats_and_markdown_escaping(fmt, tmp_path):
-    rows = [ErrorRow("d", "false_new", MentionRef((0, 0), "[b]|x`", P), None, None, "1", None, None, 0.01)]
-    report = build_report("d", (1, 0.75, 0.5, 1), {"muc": score(0.5)}, rows)
-    text = render(report, fmt)
+def test_report_formats_and_markdown_escaping(fmt, tmp_path):
+    rows = [ErrorRecord("d", FN, Mention((0, 0), "[b]|x`", P), None, None, "1", None, None, "add it", 0.01)]
+    text = render_report("d", (1, 0.75, 0.5, 1), {"muc": Score(1, 2, 1, 2)}, rows, fmt)
     path = tmp_path / f"out.{fmt}"
     write_atomic(str(path), text)
     assert path.read_text(encoding="utf-8") == text
     if fmt == "json":
-        assert json.loads(text)["errors"][0]["mention"]["text"] == "[b]|x`"
+        assert json.loads(text)["errors"][0] == rows[0].to_json()  # the one JSON shape of an error
     if fmt == "markdown":
         assert "\\[b\\]\\|x\\`" in text
     assert os.listdir(tmp_path) == [path.name]
@@ -173,9 +172,9 @@ def test_type_explanation_names_rule_head_and_tag() -> None:
     doc = Document(name="d", words=["the", "city", "of", "[bold]Paris"], chains=[],
                    pos=["DT", "NN", "IN", "NNP"])
     typed = {(0, 3): (MentionType.NOMINAL, "pos"), (3, 3): (MentionType.NAME, "pos")}
-    city = MentionRef((0, 3), "the city of [bold]Paris", MentionType.NOMINAL)
+    city = Mention((0, 3), "the city of [bold]Paris", MentionType.NOMINAL)
     assert type_explanation(doc, typed, city) == 'NOMINAL by rule pos, rule head "city"/NN: "the city of [bold]Paris"'
-    paris = MentionRef((3, 3), "[bold]Paris", MentionType.NAME)
+    paris = Mention((3, 3), "[bold]Paris", MentionType.NAME)
     assert type_explanation(doc, typed, paris) == 'NAME by rule pos, rule head "[bold]Paris"/NNP: "[bold]Paris"'
-    long = MentionRef((9, 9), "x" * 50, MentionType.PRONOUN)  # beyond the tokens, untyped
+    long = Mention((9, 9), "x" * 50, MentionType.PRONOUN)  # beyond the tokens, untyped
     assert type_explanation(doc, typed, long) == f'PRONOUN "{"x" * 40}…"'

@@ -140,7 +140,7 @@ def test_markdown_reports(capsys) -> None:
     code, out, _ = run(capsys, "errors", KEY, RESP_E, "--format", "markdown", "--impact", "conll")
     assert code == 0
     assert "## Errors by category and mention type" in out and "| wrong link | 0 | 0 | 1 | 1 | +14.265 |" in out
-    assert out.count("| (chen_ng_2013_figure1); part 000 |") == 7
+    assert out.count("| (chen\\_ng\\_2013\\_figure1); part 000 |") == 7  # Markdown escapes _
     code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", "markdown")
     assert code == 0 and "| MUC | 58.33 | 100.00 | 73.68 | 91.67 | 91.67 | 91.67 | +17.98 |" in out
     assert "| false new | wrong link | 0 | 0 | 1 | 1 |" in out

@@ -50,6 +50,10 @@ class Fix:
     mention: Span
     target: Span | None = None
 
+    def __post_init__(self) -> None:
+        # a kind's name ("link") is accepted and checked here: an unknown kind fails at once
+        object.__setattr__(self, "kind", FixKind(self.kind))
+
 
 def fix_of(record: ErrorRecord) -> Fix:
     """The fix that removes an error (see the module docstring)."""
@@ -177,8 +181,6 @@ class _Editable:
                 self._put(share, target)
             else:
                 self._new_chain(sorted([a] + [s for s in share if s != a]))
-        else:
-            raise ValueError(f"unknown fix kind {fix.kind!r}")
 
 
 @dataclass

@@ -11,212 +11,46 @@ Widgets are told what to show (attributes down) and report user actions as messa
 from __future__ import annotations
 
 import gc
-import importlib.util
-import os
-import threading
 import time
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Iterable, Sequence
 
 from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.message import Message
 from textual.screen import Screen
-from textual.theme import Theme
-from textual.widgets import ContentSwitcher, Footer, Input, ProgressBar, Static
+from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 from textual.worker import get_current_worker
 
+from metrics.errors.records import ErrorRecord
 from metrics.model import InputError
-from metrics.weights import W4, Weights, parse_weights
+from metrics.scoring import CorpusResult
+from metrics.weights import W4, Weights
 
+from ..output import REPORT_EXTENSIONS
+from ..session import LoadOptions, Session, check_paths
+from .messages import EngineFault, ErrorsReady, ImpactsReady, LoadFailed, Loaded, Progress, Rescored
+from .panels import ChainsView, DocumentList, ErrorPanel, ScoresPanel, WarningsView
 from .rows import (
     MODES,
-    ErrorRow,
     Selection,
     chain_rows,
     document_rows,
-    error_row,
     group_errors,
-    merge_scores,
     score_lines,
     short_name,
     type_explanation,
 )
-from .panels import ChainsView, DocumentList, ErrorPanel, ScoresPanel
 from .text import DocumentText
+from .theme import DARK, LIGHT, TYPE_VARIABLES_DARK, steady_cursors
 
 HERE = Path(__file__).resolve().parent
 SAMPLE_KEY = "samples/gum/key.gum.conll"
 SAMPLE_RESPONSE = "samples/gum/response.gum.conll"
 
-TYPE_VARIABLES_DARK = {"type-name": "#5fafff", "type-nominal": "#87d787", "type-pronoun": "#ffaf5f"}
-TYPE_VARIABLES_LIGHT = {"type-name": "#0055bb", "type-nominal": "#1d7a1d", "type-pronoun": "#b35900"}
-
-DARK = Theme(
-    name="corefwb-dark", primary="#5f87d7", secondary="#87afd7", accent="#ffaf5f", background="#1c1c1c",
-    surface="#262626", panel="#303030", dark=True, variables=TYPE_VARIABLES_DARK,
-)
-LIGHT = Theme(
-    name="corefwb-light", primary="#2f5fa7", secondary="#4f7fbf", accent="#b35900", background="#f5f5f0",
-    surface="#ffffff", panel="#e4e4dc", dark=False, variables=TYPE_VARIABLES_LIGHT,
-)
-
-
-# ---------------------------------------------------------------------------------- messages
-
-class Progress(Message):
-    def __init__(self, step: int, total: int, label: str) -> None:
-        super().__init__()
-        self.step, self.total, self.label = step, total, label
-
-
-class Loaded(Message):
-    def __init__(self, corpus: Any, warnings: list[str]) -> None:
-        super().__init__()
-        self.corpus, self.warnings = corpus, warnings
-
-
-class LoadFailed(Message):
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
-
-
-class Rescored(Message):
-    """A corpus scored under `weights` (`seconds`: from the edit to the result).  The app sets
-    `drawn` once the scores are on screen; the worker waits for it before classifying errors, so
-    that its CPU work does not delay that frame (threads share the GIL)."""
-
-    def __init__(self, weights: Weights, result: Any, seconds: float) -> None:
-        super().__init__()
-        self.weights, self.result, self.seconds = weights, result, seconds
-        self.drawn = threading.Event()
-
-
-class ErrorsReady(Message):
-    """Error records of every document under `weights` (impacts not yet priced), or None when
-    the engine has no error analysis."""
-
-    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRow]] | None, records: dict[str, list[Any]]) -> None:
-        super().__init__()
-        self.weights, self.errors, self.records = weights, errors, records
-
-
-class EngineFault(Message):
-    """An optional analysis (errors, impacts) failed: say so, keep the rest of the screen working."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
-
-
-class ImpactsReady(Message):
-    """Error rows of some documents with their impacts priced, under `weights`."""
-
-    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRow]]) -> None:
-        super().__init__()
-        self.weights, self.errors = weights, errors
-
-
-def steady_cursors(screen: Screen) -> None:
-    """No blinking text cursors: over SSH each blink is a redraw sent down the line."""
-    for box in screen.query(Input):
-        box.cursor_blink = False
-
-
-# ---------------------------------------------------------------------------------- engine glue
-
-def _available(module: str) -> bool:
-    """Whether an optional engine module (error analysis, application metrics) is installed."""
-    try:
-        return importlib.util.find_spec(module) is not None
-    except ImportError:
-        return False
-
-
-def score_metrics(weights_only: bool) -> tuple[str, ...]:
-    """The metrics to compute: all the engine offers at load (application metrics only when their
-    module exists); after a weight edit only the LMetrics, the only ones W changes."""
-    from metrics.scoring import ALL_METRICS, APPLICATION, LINGUISTIC
-
-    if weights_only:
-        return LINGUISTIC
-    if _available("metrics.tuggener"):
-        return ALL_METRICS
-    return tuple(m for m in ALL_METRICS if m not in APPLICATION)
-
-
-def classify(corpus: Any, weights: Weights) -> tuple[dict[str, list[ErrorRow]] | None, dict[str, list[Any]]]:
-    """Every error of the corpus (records grouped by document, and their rows for the screen)."""
-    if not _available("metrics.errors.records"):
-        return None, {}
-    from metrics.errors.records import classify_corpus
-
-    records: dict[str, list[Any]] = {}
-    for record in classify_corpus(corpus.pairs, weights):
-        records.setdefault(record.document, []).append(record)
-    return {name: [error_row(r) for r in group] for name, group in records.items()}, records
-
-
-class Impacts:
-    """Prices error fixes (impact on the corpus CoNLL F1, `metrics.errors.impact`), one document at a time.
-
-    Why per document and on demand: pricing a whole corpus takes seconds, and a user looks at one
-    document at a time; the CoNLL F1 does not depend on W, so one pricer (and its memo) serves
-    every weight vector.  A lock makes it safe to share between the pricing and export workers.
-    """
-
-    def __init__(self, corpus: Any) -> None:
-        self.corpus = corpus
-        self._pricer: Any = None
-        self._lock = threading.Lock()
-
-    @staticmethod
-    def available() -> bool:
-        return _available("metrics.errors.impact")
-
-    def price(self, records: list[Any], cancelled: Callable[[], bool] = lambda: False) -> list[ErrorRow] | None:
-        """Rows with impacts, or None when `cancelled()` turned true (checked between errors, so
-        a user who moves on stops the pricing within milliseconds)."""
-        with self._lock:
-            if self._pricer is None:
-                from metrics.errors.impact import Pricer
-
-                self._pricer = Pricer(self.corpus, "conll")
-            rows = []
-            for record in records:
-                if cancelled():
-                    return None
-                rows.extend(error_row(priced) for priced in self._pricer.price_records([record]))
-            return rows
-
-
-@dataclass
-class Options:
-    """What `corefwb` passes through: formats and the starting weights."""
-
-    key_format: str | None = None
-    response_format: str | None = None
-    weights: Weights = W4
-
-    @classmethod
-    def from_kwargs(cls, options: dict[str, Any]) -> "Options":
-        weights = options.get("weights") or W4
-        if isinstance(weights, str):
-            weights = parse_weights(weights)
-
-        def fmt(value: Any) -> str | None:
-            return None if value in (None, "auto") else str(value)
-
-        return cls(fmt(options.get("key_format")), fmt(options.get("response_format")), Weights(*weights))
-
-
-# ---------------------------------------------------------------------------------- the app
 
 class Workbench(App):
     """Score a key against a response and browse the errors."""
@@ -231,6 +65,7 @@ class Workbench(App):
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         Binding("f2", "view('text')", "Text", id="view.text"),
         Binding("f3", "view('chains')", "Chains", id="view.chains"),
+        Binding("f5", "view('warnings')", "Warnings", id="view.warnings"),
         Binding("f4,m", "cycle_mode", "Key/resp/both", id="view.mode"),
         Binding("n", "error(1)", "Next error", id="error.next"),
         Binding("p", "error(-1)", "Prev error", show=False, id="error.previous"),
@@ -248,34 +83,39 @@ plus Chen & Ng's linguistically aware metrics (LMUC, LB3, LCEAFm, LCEAFe) under 
 W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
 """
 
-    def __init__(self, key_path: str, response_path: str, options: Options | None = None) -> None:
+    def __init__(self, key_path: str, response_paths: str | Sequence[str], options: LoadOptions = LoadOptions(),
+                 weights: Weights = W4) -> None:
         super().__init__()
-        self.key_path, self.response_path = key_path, response_path
-        self.options = options or Options()
-        self.weights = self.options.weights
-        self.corpus: Any = None
-        self.result: Any = None
-        self.start_micro: dict[str, Any] | None = None
+        self.key_path = key_path
+        self.response_paths = [response_paths] if isinstance(response_paths, str) else list(response_paths)
+        self.options = options
+        self.weights = weights
+        self.session: Session | None = None
+        self.result: CorpusResult | None = None
+        self.start_micro: dict | None = None
         """Corpus scores under the starting weights: the ΔF column compares against them."""
-        self.errors: dict[str, list[ErrorRow]] | None = None
+        self.errors: dict[str, list[ErrorRecord]] | None = None
+        """Error records per document under `errors_weights`; priced ones replace their unpriced rows."""
         self.doc_index = 0
         self.mode_index = MODES.index("both")
-        self.selected_error: ErrorRow | None = None
+        self.selected_error: ErrorRecord | None = None
         self._edit_started = 0.0
         self.last_rescore_seconds = 0.0
         self.settled_weights: Weights | None = None
+        """The weights whose scores and errors are all on screen (tests and benchmarks wait on it)."""
         self.errors_weights: Weights | None = None
-        self.records: dict[str, list[Any]] = {}
-        """The engine's error records per document (what impacts are priced from)."""
         self.priced: set[str] = set()
         """Documents whose error impacts are priced under `errors_weights`."""
-        self.impacts: Impacts | None = None
-        self._price_timer: Any = None
+        self._price_timer = None
         self._chains_shown: tuple[int, str] | None = None
-        """The weights whose scores and errors are all on screen (tests and benchmarks wait on it)."""
         self.register_theme(DARK)
         self.register_theme(LIGHT)
         self.theme = "corefwb-dark"
+
+    @property
+    def corpus(self):
+        """The prepared corpus of the baseline response (None while loading)."""
+        return self.session.corpus if self.session is not None else None
 
     # ------------------------------------------------------------------ setup
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -289,12 +129,14 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
             with ContentSwitcher(initial="text", id="centre"):
                 yield DocumentText(id="text")
                 yield ChainsView(id="chains")
+                yield WarningsView(id="warnings")
             yield ScoresPanel(id="scorepanel")
         yield ErrorPanel(id="errorpanel")
         yield Footer()
 
     def on_mount(self) -> None:
-        self._set_status(f"loading {self.key_path} and {self.response_path}")
+        self._set_status(f"loading {self.key_path} and {', '.join(self.response_paths)}")
+        self.query_one("#progress", ProgressBar).update(total=3 + 2 * len(self.response_paths), progress=0)
         self.query_one(ScoresPanel).show_weights(self.weights)
         self.query_one(ErrorPanel).set_rows(None)
         self.query_one(DocumentText).focus()
@@ -304,26 +146,19 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
     @work(thread=True, exclusive=True, group="load")
     def load(self) -> None:
         """Read both files, align every document pair, score: all off the UI thread."""
-        import metrics
-
         try:
-            self.post_message(Progress(0, 4, "reading key"))
-            keys = metrics.read_documents(self.key_path, self.options.key_format)
-            self.post_message(Progress(1, 4, "reading response"))
-            responses = metrics.read_documents(self.response_path, self.options.response_format)
-            self.post_message(Progress(2, 4, "aligning mentions"))
-            corpus = metrics.prepare(keys, responses)
-            self.post_message(Loaded(corpus, list(getattr(corpus, "warnings", []))))
-        except InputError as error:
-            self.post_message(LoadFailed(f"error: {error}"))
-        except OSError as error:
+            session = Session.load(self.key_path, self.response_paths, self.options,
+                                   stage=lambda label: self.post_message(Progress(label)))
+        except (InputError, OSError) as error:
             self.post_message(LoadFailed(f"error: {error}"))
         except Exception as error:  # an engine fault: said on screen, not a traceback over it
             self.post_message(LoadFailed(f"error: cannot score these files: {type(error).__name__}: {error}"))
+        else:
+            self.post_message(Loaded(session))
 
     @on(Progress)
     def _progress(self, message: Progress) -> None:
-        self.query_one("#progress", ProgressBar).update(total=message.total, progress=message.step)
+        self.query_one("#progress", ProgressBar).advance(1)
         self._set_status(f"{message.label} ...")
 
     @on(EngineFault)
@@ -338,19 +173,13 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
-        self.corpus = message.corpus
-        self.impacts = Impacts(self.corpus)
+        self.session = message.session
         # The corpus lives as long as the app: move it out of the cyclic collector's sight, or its
         # full passes over millions of objects stall frames by 100-200 ms.  (Frozen objects are
         # still freed by reference counting when dropped, e.g. the records of older weights.)
         gc.freeze()
-        if message.warnings:
-            first = message.warnings[0]
-            more = f" (+{len(message.warnings) - 1} more; `corefwb score` lists them all)" if len(message.warnings) > 1 else ""
-            self.notify(first[:300] + more, title="warning", severity="warning", timeout=6, markup=False)
-        names = [pair.name for pair in self.corpus.pairs]
-        self.query_one(DocumentList).set_rows(document_rows(names, None, None))
-        self.query_one("#progress", ProgressBar).update(total=4, progress=3)
+        self.query_one(WarningsView).show(self.session.warnings)
+        self.query_one(DocumentList).set_rows(document_rows(self.session.document_names(), None, None))
         self.show_document(0)
         self.rescore(self.weights)
 
@@ -370,10 +199,8 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
     def _rescore_worker(self, weights: Weights, started: float) -> None:
         """Score the corpus under `weights`, then its errors; dropped when a newer edit came in."""
         worker = get_current_worker()
-        corpus, base = self.corpus, self.result
-        result = corpus.score(weights, score_metrics(weights_only=base is not None))
-        if base is not None:
-            result = merge_scores(base, result)
+        session, base = self.session, self.result
+        result = session.score(weights) if base is None else session.rescore(base, weights)
         if worker.is_cancelled:
             return
         message = Rescored(weights, result, time.perf_counter() - started)
@@ -382,12 +209,12 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         if worker.is_cancelled:
             return
         try:
-            errors, records = classify(corpus, weights)
+            errors = group_errors(session.classify(weights))
         except Exception as error:  # an engine fault must not take the scores down with it
             self.post_message(EngineFault(f"error analysis failed: {type(error).__name__}: {error}"))
-            errors, records = None, {}
+            errors = None
         if not worker.is_cancelled:
-            self.post_message(ErrorsReady(weights, errors, records))
+            self.post_message(ErrorsReady(weights, errors))
 
     @on(Rescored)
     def _rescored(self, message: Rescored) -> None:
@@ -411,7 +238,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
     def _errors_ready(self, message: ErrorsReady) -> None:
         if message.weights != self.weights:
             return
-        self.errors, self.records, self.priced = message.errors, message.records, set()
+        self.errors, self.priced = message.errors, set()
         self.errors_weights = message.weights
         gc.freeze()  # tens of thousands of long-lived records: keep full GC passes off them
         self._show_errors()
@@ -420,23 +247,21 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
 
     def _price_current(self) -> None:
         """Price the current document's errors unless done: the list shows them meanwhile."""
-        if self.errors is None or self.impacts is None or not Impacts.available():
+        name = self.corpus.pairs[self.doc_index].name if self.corpus is not None else None
+        if self.errors is None or name in self.priced or not self.errors.get(name):
             self.settled_weights = self.errors_weights
             return
-        name = self.corpus.pairs[self.doc_index].name
-        if name in self.priced or name not in self.records:
-            self.settled_weights = self.errors_weights
-            return
-        self._price_worker(self.errors_weights, name, self.records[name])
+        self._price_worker(self.errors_weights, name, self.errors[name])
 
     @work(thread=True, exclusive=True, group="price")
-    def _price_worker(self, weights: Weights, name: str, records: list[Any]) -> None:
+    def _price_worker(self, weights: Weights, name: str, records: list[ErrorRecord]) -> None:
+        """Impacts on the corpus CoNLL F1 (independent of W, so one pricer serves every W)."""
         worker = get_current_worker()
         try:
-            rows = self.impacts.price(records, lambda: worker.is_cancelled)
+            rows = self.session.price(records, "conll", weights, lambda: worker.is_cancelled)
         except Exception as error:  # keep the errors listed, without impacts
             self.post_message(EngineFault(f"impact pricing failed: {type(error).__name__}: {error}"))
-            rows = self.errors.get(name, []) if self.errors else []
+            rows = records
         if rows is not None and not worker.is_cancelled:
             self.post_message(ImpactsReady(weights, {name: rows}))
 
@@ -493,6 +318,8 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         pair = self.corpus.pairs[self.doc_index]
         conll = self.result.micro.get("conll") if self.result is not None else None
         corpus_text = f"  corpus CoNLL F1 {100 * conll.f1:.2f}" if conll is not None else ""
+        if self.session.warnings:
+            corpus_text += f"  {len(self.session.warnings)} warnings (F5)"
         self._set_status(
             f"{short_name(pair.name)}  ({self.doc_index + 1}/{len(self.corpus.pairs)}, "
             f"{len(pair.key.words)} tokens)  view: {self.query_one(ContentSwitcher).current}, "
@@ -536,7 +363,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
     def _picked(self, message: ErrorPanel.Picked) -> None:
         self.select_error(message.row, focus_text=message.jump)
 
-    def select_error(self, row: ErrorRow | None, focus_text: bool = False) -> None:
+    def select_error(self, row: ErrorRecord | None, focus_text: bool = False) -> None:
         """Emphasise an error's mention and antecedents and scroll the text to it."""
         self.selected_error = row
         if self.query_one(ContentSwitcher).current != "text" and focus_text:
@@ -628,33 +455,29 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
     def _export_job(self, scope: str, fmt: str, path: str | None) -> None:
         try:
             written = self.write_export(scope, fmt, path)
-        except OSError as error:
+        except (InputError, OSError) as error:
             self.call_from_thread(self.notify, f"export failed: {error}", severity="error", markup=False)
         else:
             self.call_from_thread(self.notify, f"wrote {written}", markup=False)
 
     def write_export(self, scope: str, fmt: str, path: str | None = None) -> str:
-        """Write the scores and errors (impacts priced) of the document or the corpus, atomically.
-        Safe in a worker thread: it reads the app's state, never its widgets.  Returns the path."""
-        from .export import EXTENSIONS, build_report, render, write_atomic
-
-        result, errors, records, weights = self.result, self.errors, self.records, self.weights
-        names = [pair.name for pair in self.corpus.pairs] if scope == "corpus" else [self.corpus.pairs[self.doc_index].name]
-        rows: list[ErrorRow] | None = None
+        """Write the scores and errors (impacts priced) of the document or the corpus through the
+        session's guarded writer.  Safe in a worker thread: it reads the app's state, never its
+        widgets.  Returns the path."""
+        result, errors, weights = self.result, self.errors, self.weights
+        names = self.session.document_names() if scope == "corpus" else [self.corpus.pairs[self.doc_index].name]
+        records: list[ErrorRecord] | None = None
         if errors is not None:
-            rows = []
+            records = []
             for name in names:
-                if name in self.priced or self.impacts is None or not Impacts.available() or name not in records:
-                    rows.extend(errors.get(name, []))
-                else:
-                    rows.extend(self.impacts.price(records[name]) or [])
+                rows = errors.get(name, [])
+                records.extend(rows if name in self.priced else self.session.price(rows, "conll", weights) or [])
         if scope == "corpus":
             label, scores = "corpus", result.micro
         else:
             label, scores = names[0], dict(result.documents).get(names[0], {})
-        path = path or f"corefwb-{short_name(label).replace(' ', '_').replace('/', '_')}{EXTENSIONS[fmt]}"
-        write_atomic(path, render(build_report(label, weights, scores, rows), fmt))  # type: ignore[arg-type]
-        return path
+        path = path or f"corefwb-{short_name(label).replace(' ', '_').replace('/', '_')}{REPORT_EXTENSIONS[fmt]}"
+        return self.session.export(path, fmt, label, weights, scores, records)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Palette: jump to a document, switch view or mode, export, theme, quit."""
@@ -689,23 +512,18 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
 
 
 def _sample_paths() -> tuple[str, str]:
-    """The bundled sample: next to the package in a checkout, or installed as package data."""
-    for root in (HERE.parent, HERE):
-        key, response = root / SAMPLE_KEY, root / SAMPLE_RESPONSE
-        if key.exists() and response.exists():
-            return str(key), str(response)
-    return str(HERE.parent / SAMPLE_KEY), str(HERE.parent / SAMPLE_RESPONSE)
+    """The bundled sample, beside the package in a checkout."""
+    root = HERE.parent.parent
+    return str(root / SAMPLE_KEY), str(root / SAMPLE_RESPONSE)
 
 
-def run_app(key_path: str | None, response_path: str | None, **options: Any) -> int:
-    """Open the workbench; with no paths, on the bundled GUM sample.  Returns the exit status."""
+def run_app(key_path: str | None, response_path: str | None, options: LoadOptions = LoadOptions(),
+            weights: Weights = W4) -> int:
+    """Open the workbench; with no paths, on the bundled GUM sample.  Returns the exit status:
+    1 when the files could not be read (the message stays on screen until the user quits)."""
     if key_path is None and response_path is None:
         key_path, response_path = _sample_paths()
-    if key_path is None or response_path is None:
-        raise InputError(key_path or response_path or "", None, "give both a key and a response file")
-    for path in (key_path, response_path):
-        if not os.path.exists(path):
-            raise InputError(path, None, "no such file")
-    app = Workbench(key_path, response_path, Options.from_kwargs(options))
+    check_paths([key_path, response_path])
+    app = Workbench(key_path, [response_path], options, weights)
     app.run()
     return app.return_code or 0

@@ -18,19 +18,16 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Select, Static
 
+from metrics.errors.records import CATEGORIES, Category, ErrorRecord, count_errors
 from metrics.model import MentionType
 from metrics.weights import PRESETS, Weights
 
 from .rows import (
-    CATEGORIES,
-    CATEGORY_SHORT,
     SORT_KEYS,
     ChainRow,
     DocumentRow,
-    ErrorRow,
     ScoreLine,
     display_text,
-    error_counts,
     percent,
     select_documents,
     short_name,
@@ -173,7 +170,7 @@ background; a newer edit cancels an older run.
     def compose(self) -> ComposeResult:
         table: DataTable = DataTable(id="scores", cursor_type="row", show_cursor=False, cell_padding=0)
         for label in ("metric", " doc R", "     P", "     F", " ", "corp R", "     P", "     F", "    ΔF"):
-            table.add_column(label, width={"metric": 10, " ": 1}.get(label, 6))
+            table.add_column(label, width={"metric": 12, " ": 1}.get(label, 6))
         yield table
         with Horizontal(id="weights"):
             for name in ("nam", "nom", "pro", "sing"):
@@ -276,15 +273,15 @@ the mention in the text; n / p go to the next / previous error from anywhere.
     class Picked(Message):
         """The cursor is on an error (jump=False) or Enter was pressed on it (jump=True)."""
 
-        def __init__(self, row: ErrorRow | None, jump: bool) -> None:
+        def __init__(self, row: ErrorRecord | None, jump: bool) -> None:
             super().__init__()
             self.row = row
             self.jump = jump
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.rows: list[ErrorRow] = []
-        self.shown: list[ErrorRow] = []
+        self.rows: list[ErrorRecord] = []
+        self.shown: list[ErrorRecord] = []
         self.by_impact = False
         self.available = False
         self._filled: object | None = None
@@ -296,7 +293,7 @@ the mention in the text; n / p go to the next / previous error from anywhere.
         with Vertical(id="error-main"):
             with Horizontal(id="error-filters"):
                 yield Select(
-                    [(f"{CATEGORY_SHORT[c]} {c.replace('_', ' ')}", c) for c in CATEGORIES],
+                    [(f"{c.short} {c.label}", c.value) for c in CATEGORIES],
                     prompt="all categories", id="error-category", compact=True,
                 )
                 yield Select([(f"{t.letter} {t.name}", t.name) for t in MentionType], prompt="all types", id="error-type", compact=True)
@@ -308,7 +305,7 @@ the mention in the text; n / p go to the next / previous error from anywhere.
             yield table
         yield Static("", id="error-counts")
 
-    def set_rows(self, rows: list[ErrorRow] | None, keep_cursor: bool = False, defer: bool = False) -> None:
+    def set_rows(self, rows: list[ErrorRecord] | None, keep_cursor: bool = False, defer: bool = False) -> None:
         """New rows; `keep_cursor` (same document, impacts priced) keeps the cursor and selection.
 
         `defer` (a new document): the table is emptied now and filled after the next frame, so
@@ -327,11 +324,11 @@ the mention in the text; n / p go to the next / previous error from anywhere.
             self._filled = None
             self.refill(keep_cursor)
 
-    def filters(self) -> tuple[str | None, MentionType | None]:
+    def filters(self) -> tuple[Category | None, MentionType | None]:
         category = self.query_one("#error-category", Select).value
         kind = self.query_one("#error-type", Select).value
         return (
-            category if isinstance(category, str) else None,
+            Category(category) if isinstance(category, str) else None,
             MentionType[kind] if isinstance(kind, str) else None,
         )
 
@@ -347,7 +344,7 @@ the mention in the text; n / p go to the next / previous error from anywhere.
         table.clear()
         for number, row in enumerate(self.shown):
             table.add_row(
-                Text(row.short),
+                Text(row.category.short),
                 type_text(self.app, row.mention.type),
                 Text(display_text(row.mention.text), overflow="ellipsis", no_wrap=True),
                 self._ref(row.antecedent),
@@ -375,11 +372,11 @@ the mention in the text; n / p go to the next / previous error from anywhere.
         return text
 
     def _show_counts(self) -> None:
-        counts = error_counts(self.rows)
+        counts = count_errors(self.rows)
         text = Text("        N    M    P\n", style="bold")
         for category in CATEGORIES:
-            n, m, p = counts[category]
-            text.append(f"{CATEGORY_SHORT[category]:<5}{n:>4} {m:>4} {p:>4}\n")
+            n, m, p = (counts[category][t] for t in MentionType)
+            text.append(f"{category.short:<5}{n:>4} {m:>4} {p:>4}\n")
         self.query_one("#error-counts", Static).update(text)
 
     @on(Select.Changed)
@@ -400,7 +397,7 @@ the mention in the text; n / p go to the next / previous error from anywhere.
         self._picked = True
         self.post_message(self.Picked(self._row(event.cursor_row), jump=True))
 
-    def _row(self, index: int) -> ErrorRow | None:
+    def _row(self, index: int) -> ErrorRecord | None:
         return self.shown[index] if 0 <= index < len(self.shown) else None
 
     def move(self, step: int) -> None:
@@ -460,3 +457,25 @@ spurious" count mentions the other side lacks.
                 text.append(words, style=type_colour(app, kind))
                 text.append(f" {span[0]}-{span[1]}\n", style="dim")
         return text
+
+
+class WarningsView(VerticalScroll):
+    """What the readers and the aligner noticed about the input files (F5), one per paragraph."""
+
+    HELP = """\
+Warnings about the input files: repeated spans, words that differ between key and response,
+documents missing on one side.  The scores follow v8.01's treatment of each; `corefwb score`
+prints the same lines on stderr.
+"""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="warnings-text")
+
+    def show(self, warnings: Sequence[str]) -> None:
+        """List the warnings (text from the files: plain Text, never markup)."""
+        text = Text()
+        for number, warning in enumerate(warnings, start=1):
+            text.append(f"{number}. ", style="bold")
+            text.append(display_text(warning) + "\n\n")
+        self.query_one("#warnings-text", Static).update(text if warnings else Text("no warnings"))
+        self.border_title = f"warnings ({len(warnings)})"

@@ -15,27 +15,12 @@ from typing import Any, Iterable, Literal, Sequence
 
 from rich.cells import cell_len
 
+from metrics.catalog import CATALOG
+from metrics.errors.records import Category, ErrorRecord, Mention
 from metrics.model import Document, MentionType, Span
 
 Side = Literal["key", "response", "both"]
 MODES: tuple[Side, ...] = ("key", "response", "both")
-TYPE_NAMES = tuple(t.name for t in MentionType)
-
-OMETRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions", "conll")
-LMETRICS = ("lmuc", "lbcub", "lceafm", "lceafe")
-APP_METRICS = ("immediate", "inferred", "anchor_ed", "anchor_em", "anchor")
-METRIC_LABELS = {
-    "muc": "MUC", "bcub": "B3", "ceafm": "CEAFm", "ceafe": "CEAFe", "blanc": "BLANC", "lea": "LEA",
-    "mentions": "Mentions", "conll": "CoNLL", "lmuc": "LMUC", "lbcub": "LB3", "lceafm": "LCEAFm",
-    "lceafe": "LCEAFe", "immediate": "Immediate", "inferred": "Inferred", "anchor_ed": "Anchor ED",
-    "anchor_em": "Anchor EM", "anchor": "Anchor F",
-}
-
-CATEGORIES = ("false_new", "wrong_link", "suboptimal_link", "false_anaphoric", "missing_mention", "spurious_mention")
-CATEGORY_SHORT = {
-    "false_new": "FN", "wrong_link": "WL", "false_anaphoric": "FA", "suboptimal_link": "SUB",
-    "missing_mention": "MISS", "spurious_mention": "SPUR",
-}
 
 
 # ---------------------------------------------------------------------------------------- mentions
@@ -56,13 +41,7 @@ def chain_ids(doc: Document) -> dict[Span, list[int]]:
 
     A span in two chains (it happens in real system output) keeps both ids, so the screen shows it.
     """
-    ids: dict[Span, list[int]] = {}
-    for number, chain in enumerate(doc.chains, start=1):
-        for span in chain:
-            held = ids.setdefault(span, [])
-            if number not in held:
-                held.append(number)
-    return ids
+    return {span: [index + 1 for index in held] for span, held in doc.chains_listing().items()}
 
 
 def mention_type(types: dict[Span, MentionType], span: Span) -> MentionType:
@@ -269,14 +248,7 @@ def chain_rows(key: Document, response: Document, types: dict[Span, MentionType]
 
 # ---------------------------------------------------------------------------------------- errors
 
-@dataclass(frozen=True)
-class MentionRef:
-    span: Span
-    text: str
-    type: MentionType
-
-
-def type_explanation(doc: Document, typed: dict[Span, tuple[MentionType, str]], mention: MentionRef) -> str:
+def type_explanation(doc: Document, typed: dict[Span, tuple[MentionType, str]], mention: Mention) -> str:
     """Why a mention has its type, for a user who doubts it: the type, the rule that decided it
     (`metrics.types.mention_types`) and the head token that rule looked at (with its tag, if any).
     The mention's own words come last, shortened: a border cuts what does not fit."""
@@ -296,62 +268,8 @@ def type_explanation(doc: Document, typed: dict[Span, tuple[MentionType, str]], 
     return f'{kind.name} by rule {rule}, {source} head "{display_text(doc.words[head])}"{tag}: {words}'
 
 
-@dataclass(frozen=True)
-class ErrorRow:
-    """One error record as the error list shows it (an adapter over `metrics.errors.records` records)."""
-
-    document: str
-    category: str
-    mention: MentionRef
-    antecedent: MentionRef | None
-    best_antecedent: MentionRef | None
-    key_chain: str | None
-    response_chain: str | None
-    cost: float | None
-    impact: float | None
-
-    @property
-    def short(self) -> str:
-        return CATEGORY_SHORT.get(self.category, self.category)
-
-
-def _get(record: Any, name: str) -> Any:
-    if isinstance(record, dict):
-        return record.get(name)
-    return getattr(record, name, None)
-
-
-def _mention_ref(value: Any) -> MentionRef | None:
-    if value is None:
-        return None
-    span = _get(value, "span")
-    if span is None:
-        span = (_get(value, "start"), _get(value, "end"))
-    kind = _get(value, "type")
-    if isinstance(kind, str):
-        kind = MentionType[kind]
-    return MentionRef((int(span[0]), int(span[1])), str(_get(value, "text") or ""), MentionType(kind))
-
-
-def error_row(record: Any) -> ErrorRow:
-    """Adapt an error record (object with the documented field names, or its JSON dict)."""
-    cost, impact = _get(record, "cost"), _get(record, "impact")
-    category = _get(record, "category")
-    category = getattr(category, "value", category)
-    return ErrorRow(
-        document=str(_get(record, "document")),
-        category=str(category),
-        mention=_mention_ref(_get(record, "mention")),  # type: ignore[arg-type]
-        antecedent=_mention_ref(_get(record, "antecedent")),
-        best_antecedent=_mention_ref(_get(record, "best_antecedent")),
-        key_chain=_get(record, "key_chain"),
-        response_chain=_get(record, "response_chain"),
-        cost=None if cost is None else float(cost),
-        impact=None if impact is None else float(impact),
-    )
-
-
-def filter_errors(rows: Sequence[ErrorRow], category: str | None, kind: MentionType | None, by_impact: bool) -> list[ErrorRow]:
+def filter_errors(rows: Sequence[ErrorRecord], category: Category | None, kind: MentionType | None,
+                  by_impact: bool) -> list[ErrorRecord]:
     """Errors of one category / mention type (None: all), by impact (largest loss first) or in text order."""
     out = [
         row for row in rows
@@ -360,14 +278,6 @@ def filter_errors(rows: Sequence[ErrorRow], category: str | None, kind: MentionT
     if by_impact:
         out.sort(key=lambda row: (-abs(row.impact) if row.impact is not None else 0.0, row.mention.span))
     return out
-
-
-def error_counts(rows: Iterable[ErrorRow]) -> dict[str, list[int]]:
-    """category -> [NAME, NOMINAL, PRONOUN] counts, every category present."""
-    counts: dict[str, list[int]] = {category: [0, 0, 0] for category in CATEGORIES}
-    for row in rows:
-        counts.setdefault(row.category, [0, 0, 0])[row.mention.type] += 1
-    return counts
 
 
 # ----------------------------------------------------------------------------------- documents
@@ -398,7 +308,8 @@ def short_name(name: str) -> str:
 
 
 def document_rows(
-    names: Sequence[str], documents: Sequence[tuple[str, dict[str, Any]]] | None, errors: dict[str, list[ErrorRow]] | None
+    names: Sequence[str], documents: Sequence[tuple[str, dict[str, Any]]] | None,
+    errors: dict[str, list[ErrorRecord]] | None
 ) -> list[DocumentRow]:
     scores = dict(documents or ())
     return [
@@ -433,33 +344,10 @@ class ScoreLine:
 
 
 def score_lines(document: dict[str, Any] | None, corpus: dict[str, Any] | None) -> list[ScoreLine]:
-    """The metrics to list, in family order, for whichever the engine computed."""
+    """The metrics to list, in catalogue order, for whichever the engine computed."""
     document, corpus = document or {}, corpus or {}
-    out = []
-    for metric in OMETRICS + LMETRICS + APP_METRICS:
-        if metric in document or metric in corpus:
-            out.append(ScoreLine(metric, METRIC_LABELS[metric], document.get(metric), corpus.get(metric)))
-    return out
-
-
-@dataclass
-class Scores:
-    """A scoring under one weight vector: corpus (micro) and per-document metric results."""
-
-    weights: Any
-    micro: dict[str, Any]
-    documents: list[tuple[str, dict[str, Any]]]
-
-
-def merge_scores(base: Any, update: Any) -> Scores:
-    """`base` with the metrics of `update` replacing its own: after a weight edit only the
-    LMetrics are recomputed, every other metric is independent of W and is kept."""
-    updated = dict(update.documents)
-    return Scores(
-        update.weights,
-        {**base.micro, **update.micro},
-        [(name, {**scores, **updated.get(name, {})}) for name, scores in base.documents],
-    )
+    return [ScoreLine(m.name, m.label, document.get(m.name), corpus.get(m.name))
+            for m in CATALOG if m.name in document or m.name in corpus]
 
 
 @dataclass
@@ -472,7 +360,7 @@ class Selection:
     emphasis: dict[int, str] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, row: ErrorRow | None) -> "Selection":
+    def of(cls, row: ErrorRecord | None) -> "Selection":
         if row is None:
             return cls()
         emphasis: dict[int, str] = {}
@@ -500,8 +388,8 @@ class Selection:
         return None
 
 
-def group_errors(rows: Iterable[ErrorRow]) -> dict[str, list[ErrorRow]]:
-    out: dict[str, list[ErrorRow]] = defaultdict(list)
+def group_errors(rows: Iterable[ErrorRecord]) -> dict[str, list[ErrorRecord]]:
+    out: dict[str, list[ErrorRecord]] = defaultdict(list)
     for row in rows:
         out[row.document].append(row)
     return dict(out)

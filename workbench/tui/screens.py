@@ -16,7 +16,8 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 
-from .export import EXTENSIONS, FORMATS
+from ..output import REPORT_EXTENSIONS, REPORT_FORMATS
+from .theme import steady_cursors
 
 
 class HelpScreen(ModalScreen[None]):
@@ -87,7 +88,7 @@ class ExportScreen(ModalScreen[tuple[str, str, str] | None]):
                     yield RadioButton(f"document {self.document}", value=True, id="scope-document")
                     yield RadioButton("corpus", id="scope-corpus")
                 with RadioSet(id="export-format"):
-                    for number, fmt in enumerate(FORMATS):
+                    for number, fmt in enumerate(REPORT_FORMATS):
                         yield RadioButton(fmt, value=number == 0, id=f"format-{fmt}")
             yield Input(value=self._default_path(), id="export-path")
             with Horizontal(id="export-buttons"):
@@ -95,8 +96,6 @@ class ExportScreen(ModalScreen[tuple[str, str, str] | None]):
                 yield Button("Cancel", id="export-cancel")
 
     def on_mount(self) -> None:
-        from .app import steady_cursors
-
         steady_cursors(self)
 
     def _choice(self) -> tuple[str, str]:
@@ -108,7 +107,7 @@ class ExportScreen(ModalScreen[tuple[str, str, str] | None]):
 
     def _default_path(self, scope: str = "document", fmt: str = "json") -> str:
         stem = self.document if scope == "document" else "corpus"
-        return f"corefwb-{stem.replace(' ', '_').replace('/', '_')}{EXTENSIONS[fmt]}"
+        return f"corefwb-{stem.replace(' ', '_').replace('/', '_')}{REPORT_EXTENSIONS[fmt]}"
 
     @on(RadioSet.Changed)
     def _changed(self) -> None:

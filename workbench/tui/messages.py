@@ -1,0 +1,72 @@
+"""Messages the workbench's workers post to the app ("messages up"): workers never touch widgets.
+
+Loading posts `Progress` then `Loaded` (or `LoadFailed`); a weight edit's worker posts `Rescored`,
+then `ErrorsReady`; the pricing worker posts `ImpactsReady`; an optional analysis that fails posts
+`EngineFault`, and the rest of the screen keeps working.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from textual.message import Message
+
+from metrics.errors.records import ErrorRecord
+from metrics.scoring import CorpusResult
+from metrics.weights import Weights
+
+from ..session import Session
+
+
+class Progress(Message):
+    def __init__(self, label: str) -> None:
+        super().__init__()
+        self.label = label
+
+
+class Loaded(Message):
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+
+class LoadFailed(Message):
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class Rescored(Message):
+    """A corpus scored under `weights` (`seconds`: from the edit to the result).  The app sets
+    `drawn` once the scores are on screen; the worker waits for it before classifying errors, so
+    that its CPU work does not delay that frame (threads share the GIL)."""
+
+    def __init__(self, weights: Weights, result: CorpusResult, seconds: float) -> None:
+        super().__init__()
+        self.weights, self.result, self.seconds = weights, result, seconds
+        self.drawn = threading.Event()
+
+
+class ErrorsReady(Message):
+    """Error records of every document under `weights` (impacts not yet priced), or None when
+    the error analysis failed."""
+
+    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRecord]] | None) -> None:
+        super().__init__()
+        self.weights, self.errors = weights, errors
+
+
+class EngineFault(Message):
+    """An optional analysis (errors, impacts) failed: say so, keep the rest of the screen working."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class ImpactsReady(Message):
+    """Error records of some documents with their impacts priced, under `weights`."""
+
+    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRecord]]) -> None:
+        super().__init__()
+        self.weights, self.errors = weights, errors

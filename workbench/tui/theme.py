@@ -1,0 +1,29 @@
+"""The workbench's two themes and the screen-wide settings every screen applies.
+
+Mention-type colours are theme variables (`type-name`, `type-nominal`, `type-pronoun`), so each
+theme sets its own and a type is never told by colour alone (a letter goes with it).
+"""
+
+from __future__ import annotations
+
+from textual.screen import Screen
+from textual.theme import Theme
+from textual.widgets import Input
+
+TYPE_VARIABLES_DARK = {"type-name": "#5fafff", "type-nominal": "#87d787", "type-pronoun": "#ffaf5f"}
+TYPE_VARIABLES_LIGHT = {"type-name": "#0055bb", "type-nominal": "#1d7a1d", "type-pronoun": "#b35900"}
+
+DARK = Theme(
+    name="corefwb-dark", primary="#5f87d7", secondary="#87afd7", accent="#ffaf5f", background="#1c1c1c",
+    surface="#262626", panel="#303030", dark=True, variables=TYPE_VARIABLES_DARK,
+)
+LIGHT = Theme(
+    name="corefwb-light", primary="#2f5fa7", secondary="#4f7fbf", accent="#b35900", background="#f5f5f0",
+    surface="#ffffff", panel="#e4e4dc", dark=False, variables=TYPE_VARIABLES_LIGHT,
+)
+
+
+def steady_cursors(screen: Screen) -> None:
+    """No blinking text cursors: over SSH each blink is a redraw sent down the line."""
+    for box in screen.query(Input):
+        box.cursor_blink = False
