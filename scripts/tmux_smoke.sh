@@ -54,11 +54,25 @@ check "bracketed, typed text" "[Jeanne Moreau]N1/1" 5
 check "error list" "errors (159/159)" 20
 check "category x type counts" "SUB" 5
 
-tmux send-keys -t "$SESSION" n
-check "next error selected (footer still there)" "Next error" 5
+absent() {  # absent NAME TEXT: TEXT must not be on screen now (so a later check of it means a change)
+  capture
+  if grep -qF -- "$2" <<<"$SCREEN"; then
+    echo "FAIL $1: '$2' already on screen" >&2
+    FAILED=1
+  else
+    echo "ok   $1"
+  fi
+}
 
+absent "no error selected yet" "by rule"
+tmux send-keys -t "$SESSION" n
+check "next error selected: its mention's type explained under the text" "by rule" 5
+
+absent "chains view not shown yet" "key chains ("
 tmux send-keys -t "$SESSION" F3
 check "chains view" "key chains (" 5
+tmux send-keys -t "$SESSION" F5
+check "warnings view: its titled panel" "─ warnings (" 5
 tmux send-keys -t "$SESSION" F2
 check "back to text" "text: both" 5
 tmux send-keys -t "$SESSION" F4

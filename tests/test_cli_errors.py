@@ -158,3 +158,20 @@ def test_errors_with_head_matching(capsys) -> None:
     """--match (a common option) reaches the error analysis: identical files stay error-free."""
     code, out, _ = run(capsys, "errors", KEY, KEY, "--match", "head", "--format", "json")
     assert code == 0 and json.loads(out)["errors"] == []
+
+
+@pytest.mark.parametrize("extra", [["--weights", "bogus"], ["--match", "bogus"], ["--key-format", "xml"],
+                                   ["--no-such-option"]])
+def test_workbench_options_are_checked_before_the_screen_opens(extra):
+    """Every option of `corefwb KEY RESP` takes effect or is a one-line usage error, exit 2,
+    before the terminal UI starts (no traceback, nothing on stdout)."""
+    import subprocess
+    import sys
+
+    key, response = "samples/gum/key.gum.conll", "samples/gum/response.gum.conll"
+    done = subprocess.run([sys.executable, "-m", "workbench.cli", key, response, *extra], capture_output=True,
+                          text=True, cwd=Path(__file__).resolve().parent.parent, stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "usage error" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -22,6 +22,15 @@ from .commands import compare, errors, score
 from .commands.common import add_common_arguments, load_options
 from .session import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
 
+class Parser(argparse.ArgumentParser):
+    """argparse with the project's one-line usage errors (exit status 2), like every other usage
+    error, instead of argparse's usage block."""
+
+    def error(self, message: str):  # type: ignore[override]
+        print(f"{self.prog}: usage error: {message} (see --help)", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
 COMMANDS = {
     "score": (score, "score a response against a key"),
     "errors": (errors, "list every error, explained and priced"),
@@ -30,7 +39,7 @@ COMMANDS = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="corefwb",
         description="Coreference scoring exactly as the CoNLL scorer v8.01, with linguistically aware and "
                     "application metrics, error analysis and a terminal workbench.",
@@ -45,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def build_subparser(name: str) -> argparse.ArgumentParser:
     module, text = COMMANDS[name]
-    parser = argparse.ArgumentParser(prog=f"corefwb {name}", description=text)
+    parser = Parser(prog=f"corefwb {name}", description=text)
     module.add_arguments(parser)
     add_common_arguments(parser)
     return parser

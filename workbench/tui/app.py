@@ -30,9 +30,10 @@ from metrics.model import InputError
 from metrics.scoring import CorpusResult
 from metrics.weights import W4, Weights
 
-from ..output import REPORT_EXTENSIONS
 from ..session import LoadOptions, Session, check_paths
+from .export import write_report
 from .messages import EngineFault, ErrorsReady, ImpactsReady, LoadFailed, Loaded, Progress, Rescored
+from .palette import system_commands
 from .panels import ChainsView, DocumentList, ErrorPanel, ScoresPanel, WarningsView
 from .rows import (
     MODES,
@@ -452,7 +453,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self.notify(f"exporting the {scope} as {fmt} ...", markup=False)
         self.run_worker(partial(self._export_job, scope, fmt, path), thread=True, group="export")
 
-    def _export_job(self, scope: str, fmt: str, path: str | None) -> None:
+    def _export_job(self, scope: str, fmt: str, path: str | None) -> None:  # in a worker thread
         try:
             written = self.write_export(scope, fmt, path)
         except (InputError, OSError) as error:
@@ -461,44 +462,12 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
             self.call_from_thread(self.notify, f"wrote {written}", markup=False)
 
     def write_export(self, scope: str, fmt: str, path: str | None = None) -> str:
-        """Write the scores and errors (impacts priced) of the document or the corpus through the
-        session's guarded writer.  Safe in a worker thread: it reads the app's state, never its
-        widgets.  Returns the path."""
-        result, errors, weights = self.result, self.errors, self.weights
-        names = self.session.document_names() if scope == "corpus" else [self.corpus.pairs[self.doc_index].name]
-        records: list[ErrorRecord] | None = None
-        if errors is not None:
-            records = []
-            for name in names:
-                rows = errors.get(name, [])
-                records.extend(rows if name in self.priced else self.session.price(rows, "conll", weights) or [])
-        if scope == "corpus":
-            label, scores = "corpus", result.micro
-        else:
-            label, scores = names[0], dict(result.documents).get(names[0], {})
-        path = path or f"corefwb-{short_name(label).replace(' ', '_').replace('/', '_')}{REPORT_EXTENSIONS[fmt]}"
-        return self.session.export(path, fmt, label, weights, scores, records)
+        """Write the scores and errors of the document or the corpus; see `export.write_report`."""
+        return write_report(self, scope, fmt, path)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Palette: jump to a document, switch view or mode, export, theme, quit."""
-        yield SystemCommand("Text view", "Show the bracketed text (F2)", lambda: self.action_view("text"))
-        yield SystemCommand("Chains view", "Key chains beside response chains (F3)", lambda: self.action_view("chains"))
-        for number, mode in enumerate(MODES):
-            yield SystemCommand(f"Show {mode} mentions", "Which side's mentions the text brackets", lambda n=number: self._set_mode(n))
-        for scope in ("document", "corpus"):
-            for fmt in ("json", "csv", "markdown"):
-                yield SystemCommand(
-                    f"Export {scope} as {fmt.upper() if fmt != 'markdown' else 'Markdown'}",
-                    "Scores and errors to a file in the current directory",
-                    lambda s=scope, f=fmt: self.export(s, f),
-                )
-        yield SystemCommand("Export ...", "Choose scope, format and file (ctrl+e)", self.action_export)
-        yield SystemCommand("Toggle dark / light theme", "F10", self.action_toggle_theme)
-        yield SystemCommand("Help", "Keys and what the screen shows (F1)", self.action_help)
-        yield SystemCommand("Quit", "ctrl+q", self.exit)
-        if self.corpus is not None:
-            for index, pair in enumerate(self.corpus.pairs):
-                yield SystemCommand(f"Go to {short_name(pair.name)}", "Open this document", lambda i=index: self._goto(i))
+        return system_commands(self)
 
     def _set_mode(self, number: int) -> None:
         self.mode_index = (number - 1) % len(MODES)

@@ -1,0 +1,141 @@
+"""The house rules, as tests that fail when the code breaks them.
+
+- The engine (`metrics`) never imports `workbench`, `textual` or `rich`, on any path: every import
+  statement of every module counts, those inside functions too.
+- The headless layers (the session, the output layer, the commands, the CLI) never import the
+  terminal UI (`workbench.tui`) or textual, except the CLI's one lazy import that opens the app.
+- No import circle between the project's modules.
+- No source file over 500 lines.
+- Each metric's display label is written once in the source: in the catalogue.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("metrics", "workbench")
+
+
+def modules() -> dict[str, Path]:
+    out = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = path
+    return out
+
+
+MODULES = modules()
+
+
+def imports_of(name: str) -> list[tuple[str, int]]:
+    """Every module `name` imports (absolute names, anywhere in the file), with its line."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[:len(anchor) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            found.append((base, node.lineno))
+            for alias in node.names:  # `from . import formulas` imports a module
+                if f"{base}.{alias.name}" in MODULES:
+                    found.append((f"{base}.{alias.name}", node.lineno))
+    return found
+
+
+def project_imports(name: str) -> set[str]:
+    out = set()
+    for target, _ in imports_of(name):
+        while target and target not in MODULES:
+            target = target.rpartition(".")[0]
+        if target and target != name:
+            out.add(target)
+    return out
+
+
+def test_the_modules_are_found():
+    assert "metrics.scoring" in MODULES and "workbench.tui.app" in MODULES and "workbench.session" in MODULES
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if m.split(".")[0] == "metrics"])
+def test_engine_imports_no_ui_and_no_workbench(name):
+    bad = [(t, line) for t, line in imports_of(name) if t.split(".")[0] in ("workbench", "textual", "rich")]
+    assert not bad, f"{MODULES[name]}: {bad}"
+
+
+HEADLESS = [m for m in MODULES if m.startswith(("workbench.commands", "workbench.session", "workbench.output"))]
+
+
+@pytest.mark.parametrize("name", HEADLESS)
+def test_headless_layers_never_import_the_terminal_ui(name):
+    bad = [(t, line) for t, line in imports_of(name) if t.startswith("workbench.tui") or t.split(".")[0] == "textual"]
+    assert not bad, f"{MODULES[name]}: {bad}"
+    if name in ("workbench.session", "workbench.output"):
+        assert not [t for t, _ in imports_of(name) if t.split(".")[0] == "rich"], "the session and output are UI-free"
+
+
+def test_the_cli_opens_the_terminal_ui_only_lazily():
+    tree = ast.parse(MODULES["workbench.cli"].read_text(encoding="utf-8"))
+    top = {node.module for node in tree.body if isinstance(node, ast.ImportFrom)}
+    assert not [m for m in top if m and ("tui" in m or m.startswith("textual"))]
+
+
+def find_circle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A circle of the directed graph as a path that returns to its start, or None."""
+    colour: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        colour[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if colour.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in colour and (found := visit(nxt)):
+                return found
+        stack.pop()
+        colour[node] = 2
+        return None
+
+    for name in sorted(graph):
+        if name not in colour and (found := visit(name)):
+            return found
+    return None
+
+
+def test_the_circle_finder_finds_circles():
+    assert find_circle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_circle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_no_import_circle():
+    circle = find_circle({name: project_imports(name) for name in MODULES})
+    assert circle is None, "import circle: " + " -> ".join(circle or [])
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_file_over_500_lines(name):
+    assert len(MODULES[name].read_text(encoding="utf-8").splitlines()) <= 500
+
+
+def test_each_metric_label_is_written_once():
+    from metrics.catalog import CATALOG
+
+    sources = {path: path.read_text(encoding="utf-8") for path in MODULES.values()}
+    for metric in CATALOG:
+        places = [str(path.relative_to(ROOT)) for path, text in sources.items()
+                  for _ in re.finditer(re.escape(f'"{metric.label}"'), text)]
+        assert places == ["metrics/catalog.py"], (metric.label, places)

@@ -1,0 +1,32 @@
+"""The command palette's entries (ctrl+p): views, mention modes, exports, theme, documents."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from textual.app import SystemCommand
+
+from .rows import MODES, short_name
+
+
+def system_commands(app: Any) -> Iterator[SystemCommand]:
+    """Every palette entry of the workbench `app`: each names the key that does the same."""
+    yield SystemCommand("Text view", "Show the bracketed text (F2)", lambda: app.action_view("text"))
+    yield SystemCommand("Chains view", "Key chains beside response chains (F3)", lambda: app.action_view("chains"))
+    for number, mode in enumerate(MODES):
+        yield SystemCommand(f"Show {mode} mentions", "Which side's mentions the text brackets", lambda n=number: app._set_mode(n))
+    for scope in ("document", "corpus"):
+        for fmt in ("json", "csv", "markdown"):
+            yield SystemCommand(
+                f"Export {scope} as {fmt.upper() if fmt != 'markdown' else 'Markdown'}",
+                "Scores and errors to a file in the current directory",
+                lambda s=scope, f=fmt: app.export(s, f),
+            )
+    yield SystemCommand("Export ...", "Choose scope, format and file (ctrl+e)", app.action_export)
+    yield SystemCommand("Toggle dark / light theme", "F10", app.action_toggle_theme)
+    yield SystemCommand("Help", "Keys and what the screen shows (F1)", app.action_help)
+    yield SystemCommand("Quit", "ctrl+q", app.exit)
+    if app.corpus is not None:
+        for index, pair in enumerate(app.corpus.pairs):
+            yield SystemCommand(f"Go to {short_name(pair.name)}", "Open this document", lambda i=index: app._goto(i))
