@@ -34,6 +34,8 @@ class Family(str, Enum):
     """Chen & Ng (2013): the official metrics with links weighted by mention type (W)."""
     APPLICATION = "application"
     """Tuggener (2014): is the output usable by the task that consumes it?"""
+    ENTITY = "entity"
+    """Entity-level scores beyond v8.01: Luo's CEAF under phi1 and phi2, and NIST's ACE-value."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,8 @@ class Metric:
     """Whether the value depends on the linguistic weights W (rescored on a weight edit)."""
     typed: bool = False
     """Whether it needs mention types (heads, the dearest step of preparing a document)."""
+    single: bool = False
+    """A single value (its `f1`), not a recall-precision-F triple: the ACE-value."""
 
     def combine(self, parts: Mapping[str, AnyScore]) -> AnyScore:
         """The value of a metric with `parts` from its parts' values (their mean, as CoNLL)."""
@@ -96,7 +100,11 @@ def _mean_of_parts(name: str) -> Callable[[Any, Any], AnyScore]:
     return compute
 
 
-_F, _O, _L, _A = Family.MENTION, Family.OFFICIAL, Family.LINGUISTIC, Family.APPLICATION
+def _ace(pair: Any, weights: Any) -> AnyScore:
+    return pair.ace()
+
+
+_F, _O, _L, _A, _E = Family.MENTION, Family.OFFICIAL, Family.LINGUISTIC, Family.APPLICATION, Family.ENTITY
 
 CATALOG: tuple[Metric, ...] = (
     Metric("mentions", "Mentions", _F, "mention identification: exact span matches (v8.01)",
@@ -127,6 +135,12 @@ CATALOG: tuple[Metric, ...] = (
            _application("anchor_em"), typed=True),
     Metric("anchor", "Anchor F-phi", _A, "anchor mentions: harmonic mean of ED and EM F (Tuggener 2014)",
            _application("anchor"), typed=True),
+    Metric("ceaf_phi1", "CEAF-phi1", _E, "CEAF with phi1, exact entity match (Luo 2005, eq. 6)",
+           _official("ceaf_phi1"), aliases=("ceaf1", "phi1")),
+    Metric("ceaf_phi2", "CEAF-phi2", _E, "CEAF with phi2, response entity inside the key entity (Luo 2005, eq. 7)",
+           _official("ceaf_phi2"), aliases=("ceaf2", "phi2")),
+    Metric("ace", "ACE-value", _E, "ACE-value, mention-weighted unless --ace-weighting level (NIST ACE 2007)",
+           _ace, aliases=("ace_value",), typed=True, single=True),
 )
 
 METRICS: dict[str, Metric] = {metric.name: metric for metric in CATALOG}

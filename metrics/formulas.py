@@ -89,33 +89,65 @@ def ceaf_entity(table: Table, cw: ChainWeights) -> Score:
                  float(np.count_nonzero(table.response_sizes)))
 
 
-def best_alignment(table: Table, phi: np.ndarray) -> float:
-    """Maximum total phi of a one-to-one key/response chain alignment (Kuhn-Munkres).
+def luo_phi(table: Table, which: str) -> np.ndarray:
+    """Luo's (2005) entity similarities phi1 and phi2 of each cell (key chain K, response chain R):
+    phi1(K, R) = 1 if R = K (equation 6), phi2(K, R) = 1 if R is contained in K (equation 7), else 0.
+    |K ∩ R| is counted as CEAFe counts it (v8.01's key-side size)."""
+    k, r = table.cell_key, table.cell_response
+    inside = table.key_side == table.response_sizes[r]
+    if which == "phi1":
+        inside &= table.key_side == table.key_sizes[k]
+    return inside.astype(np.float64)
 
-    Pairs of chains that overlap nothing else are matched directly, a chain alone on its side of
-    a component takes its best partner, and the other connected components of the overlap graph
-    are solved separately: in plain Python when small (`metrics.assignment`), by scipy otherwise,
-    which is imported only then.
+
+def ceaf_entity_phi(table: Table, phi: np.ndarray) -> Score:
+    """Entity-based CEAF under a similarity with phi(E, E) = 1 for every entity (phi1, phi2):
+    recall = Phi(g*) / number of key entities, precision = Phi(g*) / number of response entities."""
+    total = best_alignment(table, phi)
+    return Score(total, float(np.count_nonzero(table.key_sizes)), total,
+                 float(np.count_nonzero(table.response_sizes)))
+
+
+def best_alignment(table: Table, phi: np.ndarray) -> float:
+    """Maximum total phi of a one-to-one key/response chain alignment (Kuhn-Munkres)."""
+    total = 0.0
+    for cells in best_cells(table, phi):
+        total += float(phi[cells].sum()) if isinstance(cells, np.ndarray) else sum(phi[cells].tolist())
+    return total
+
+
+def best_cells(table: Table, phi: np.ndarray) -> list[np.ndarray | list[int]]:
+    """The cells (key chain, response chain pairs) of a best one-to-one alignment, in groups.
+
+    Pairs of chains that overlap nothing else are matched directly (the first group), a chain
+    alone on its side of a component takes its best partner (the second), and each other connected
+    component of the overlap graph is solved on its own (a list each): in plain Python when small
+    (`metrics.assignment`), by scipy otherwise, which is imported only then.  A component's
+    pairs without a common cell (phi 0) are not cells and are left out.
     """
-    total = float(phi[table.simple_cells].sum())
+    groups: list[np.ndarray | list[int]] = [table.simple_cells]
     if len(table.star_starts):
-        total += float(np.maximum.reduceat(phi[table.star_cells], table.star_starts).sum())
+        star = phi[table.star_cells]
+        ends = np.append(table.star_starts[1:], len(star))
+        groups.append(table.star_cells[[start + int(np.argmax(star[start:end]))
+                                        for start, end in zip(table.star_starts, ends)]])
     for cells, rows, cols in table.components:
         at_row = np.searchsorted(rows, table.cell_key[cells])
         at_col = np.searchsorted(cols, table.cell_response[cells])
+        cell_at = {(r, c): cell for r, c, cell in zip(at_row.tolist(), at_col.tolist(), cells.tolist())}
         if len(rows) * len(cols) * min(len(rows), len(cols)) <= SMALL:
             matrix = [[0.0] * len(cols) for _ in rows]
-            for r, c, x in zip(at_row.tolist(), at_col.tolist(), phi[cells].tolist()):
-                matrix[r][c] = x
-            total += sum(matrix[r][c] for r, c in max_assignment(matrix))
+            for (r, c), cell in cell_at.items():
+                matrix[r][c] = float(phi[cell])
+            pairs = max_assignment(matrix)
         else:
             from scipy.optimize import linear_sum_assignment
 
             dense = np.zeros((len(rows), len(cols)), dtype=np.float64)
             dense[at_row, at_col] = phi[cells]
-            ri, ci = linear_sum_assignment(dense, maximize=True)
-            total += float(dense[ri, ci].sum())
-    return total
+            pairs = list(zip(*(x.tolist() for x in linear_sum_assignment(dense, maximize=True))))
+        groups.append([cell_at[pair] for pair in pairs if pair in cell_at])
+    return groups
 
 
 def lea(table: Table) -> Score:

@@ -84,6 +84,10 @@ class Document:
     named_entities: list[tuple[int, int, str]] | None = None
     heads: list[int] | None = None
     """Dependency head of each token as a document-level token index, -1 for a root."""
+    entity_types: list[str | None] | None = None
+    """Entity type of each chain (CorefUD `Entity=` etype: person, place...), None where a chain
+    has none; None when the format carries no entity types (the ACE-value then counts no type
+    errors)."""
     explicit_types: dict[Span, MentionType] | None = None
     """Mention types given by the input itself (e.g. an annotation column); they win over rules."""
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import catalog, formulas
+from .ace import AceOptions, AceScore, ace_document
 from .alignment import Alignment, align
 from .blanc import blanc_counts
 from .chains import ChainView, key_view, response_view
@@ -36,8 +37,9 @@ class DocPair:
     """
 
     def __init__(self, name: str, key: Document, response: Document, alignment: Alignment, table: Table,
-                 typed: dict[Span, tuple[MentionType, str]] | None = None) -> None:
+                 typed: dict[Span, tuple[MentionType, str]] | None = None, ace: AceOptions = AceOptions()) -> None:
         self.name = name
+        self.ace_options = ace
         self.key = key
         self.response = response
         self.alignment = alignment
@@ -71,9 +73,19 @@ class DocPair:
             b = blanc_counts(self.alignment)
             return BlancScore(Score(b.correct_coref, b.key_coref, b.correct_coref, b.response_coref),
                               Score(b.correct_noncoref, b.key_noncoref, b.correct_noncoref, b.response_noncoref))
+        if name in ("ceaf_phi1", "ceaf_phi2"):
+            return formulas.ceaf_entity_phi(table, formulas.luo_phi(table, name[-4:]))
         formula = {"muc": formulas.muc, "bcub": formulas.bcub, "ceafm": formulas.ceaf_mention,
                    "ceafe": formulas.ceaf_entity}[name]
         return formula(table, formulas.agnostic_weights(table, name))
+
+    def ace(self) -> AceScore:
+        """The ACE-value's sums under this pair's `ace_options` (types from the LMetrics' rules)."""
+        response_types = self.response.entity_types
+        if response_types is not None:
+            response_types = [response_types[i] for i in self.alignment.response_chain_source]
+        return ace_document(self.table, self.id_types, self.alignment.n_key_ids, self.alignment.response_chains,
+                            self.key.entity_types, response_types, self.ace_options)
 
     def linguistic_weights(self, weights: Weights) -> formulas.ChainWeights:
         """Chen & Ng's chain weights under W, shared by the four LMetrics (kept for the latest W)."""
@@ -119,7 +131,7 @@ class DocPair:
 
     def fragment(self, key: Document, response: Document, alignment: Alignment, table: Table) -> DocPair:
         """A part of this pair (chains an error's fix reaches) that shares this pair's types."""
-        part = DocPair(self.name, key, response, alignment, table, self.typed_spans())
+        part = DocPair(self.name, key, response, alignment, table, self.typed_spans(), self.ace_options)
         part._types = self.types
         return part
 
@@ -127,11 +139,15 @@ class DocPair:
     def chain_types(self) -> ChainTypes:
         """Mention-type counts of the table's chains, cells and parts (for the LMetrics)."""
         if self._chain_types is None:
-            typed = self.typed_spans()
-            id_types = np.fromiter((int(typed[s][0]) for s in self.alignment.spans), dtype=np.int64,
-                                   count=len(self.alignment.spans))
-            self._chain_types = self.table.type_counts(id_types)
+            self._chain_types = self.table.type_counts(self.id_types)
         return self._chain_types
+
+    @property
+    def id_types(self) -> np.ndarray:
+        """The mention type (0 NAME, 1 NOMINAL, 2 PRONOUN) of each mention id of the alignment."""
+        typed = self.typed_spans()
+        return np.fromiter((int(typed[s][0]) for s in self.alignment.spans), dtype=np.int64,
+                           count=len(self.alignment.spans))
 
 
 @dataclass
@@ -200,10 +216,11 @@ def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights
 
 
 def prepare(keys: list[Document], responses: list[Document],
-            on_document: Callable[[], None] | None = None) -> PreparedCorpus:
+            on_document: Callable[[], None] | None = None, ace: AceOptions = AceOptions()) -> PreparedCorpus:
     """Pair documents (`metrics.pairing`), align each pair as v8.01 does and build its table.
 
-    `on_document` is called after each document (a caller's progress display).
+    `on_document` is called after each document (a caller's progress display); `ace` says which
+    ACE-value the pairs compute.
     """
     warnings: list[str] = []
     with gc_paused():
@@ -218,19 +235,20 @@ def prepare(keys: list[Document], responses: list[Document],
                 response = Document(name=key.name, words=key.words, chains=[], path=where)
             else:
                 warnings.extend(check_tokens_align(key, response))
-            pairs.append(prepare_pair(key, response, warnings))
+            pairs.append(prepare_pair(key, response, warnings, ace))
             if on_document is not None:
                 on_document()
         return PreparedCorpus(pairs, warnings)
 
 
-def prepare_pair(key: Document, response: Document, warnings: list[str] | None = None) -> DocPair:
+def prepare_pair(key: Document, response: Document, warnings: list[str] | None = None,
+                 ace: AceOptions = AceOptions()) -> DocPair:
     """Align one document pair and reduce it to its table; scores and types follow on request."""
     alignment = align(key, response)
     if warnings is not None:
         _warn_duplicates(key, response, alignment, warnings)
     table = build_table(alignment)
-    return DocPair(key.name, key, response, alignment, table)
+    return DocPair(key.name, key, response, alignment, table, ace=ace)
 
 
 def _warn_duplicates(key: Document, response: Document, alignment: Alignment, warnings: list[str]) -> None:

@@ -28,6 +28,8 @@ from metrics.score import AnyScore, BlancScore, MeanScore
 def score_json(score: AnyScore) -> dict:
     """A score in JSON: recall, precision, F1 at full precision, and the counts they come from
     (BLANC: its two parts; a mean such as CoNLL has no counts of its own)."""
+    if hasattr(score, "to_json"):  # a single-valued score (the ACE-value) has its own shape
+        return score.to_json()
     out = {"recall": score.recall, "precision": score.precision, "f1": score.f1}
     if isinstance(score, BlancScore):
         out["coref"] = score_json(score.coref)

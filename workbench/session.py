@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from metrics.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.catalog import names, resolve
 from metrics.errors.records import Category, ErrorRecord, classify_corpus
 from metrics.formats.readers import read_documents
@@ -90,6 +91,8 @@ class LoadOptions:
     response_format: str = "auto"
     match: str = "exact"
     clusters_field: str = "clusters"
+    ace_variant: str = "ace07"
+    ace_weighting: str = "mention"
 
     def __post_init__(self) -> None:
         for option, value in (("--key-format", self.key_format), ("--response-format", self.response_format)):
@@ -99,6 +102,14 @@ class LoadOptions:
             raise UsageError(f"--match: {self.match!r} is not one of {', '.join(MATCH_MODES)}")
         if not self.clusters_field:
             raise UsageError("--clusters-field: give a field name")
+        if self.ace_variant not in VARIANTS:
+            raise UsageError(f"--ace-variant: {self.ace_variant!r} is not one of {', '.join(VARIANTS)}")
+        if self.ace_weighting not in WEIGHTINGS:
+            raise UsageError(f"--ace-weighting: {self.ace_weighting!r} is not one of {', '.join(WEIGHTINGS)}")
+
+    @property
+    def ace(self) -> AceOptions:
+        return AceOptions(self.ace_variant, self.ace_weighting)
 
 
 # ------------------------------------------------------------------------------ the session
@@ -145,7 +156,7 @@ class Session:
                 say("matching mentions")
                 responses = match_corpus(keys, responses, options.match)
             say("aligning mentions")
-            corpus = prepare(keys, responses, on_document=prepared)
+            corpus = prepare(keys, responses, on_document=prepared, ace=options.ace)
             warnings.extend(corpus.warnings)
             corpora.append(corpus)
         return cls(key_path, list(response_paths), corpora, options, warnings)
@@ -248,7 +259,7 @@ def score_streaming(key_path: str, response_path: str, options: LoadOptions, wei
     if not streamable:
         return None, ["--jobs streams uncompressed CoNLL-2012 files with exact matching only; "
                       "reading these inputs whole instead"]
-    return score_files(key_path, response_path, weights, metrics, jobs=jobs)
+    return score_files(key_path, response_path, weights, metrics, jobs=jobs, ace=options.ace)
 
 
 def _fmt(value: str) -> str | None:

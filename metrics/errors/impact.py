@@ -42,6 +42,8 @@ def parts_of(metric: str) -> tuple[str, ...]:
 
 def _swap(total, old, new):
     """total - old + new, field by field (Score, BlancScore, AnchorScore: counts all the way down)."""
+    if isinstance(total, (int, float)):
+        return total - old + new
     if isinstance(total, Score):
         return Score(*(t - o + n for t, o, n in zip(total.counts(), old.counts(), new.counts())))
     return type(total)(*(_swap(getattr(total, f.name), getattr(old, f.name), getattr(new, f.name))

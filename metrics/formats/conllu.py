@@ -256,6 +256,7 @@ class _DocumentBuilder:
             lemmas=lemmas if any(x != "_" for x in lemmas) else None,
             speakers=self.speakers if any(s != "-" for s in self.speakers) else None,
             heads=heads if rows else None,
+            entity_types=[self.etypes.get(label) or None for label in self.labels] if self.etypes else None,
         )
         if heads and rows and any(u != "_" for u in self.upos):
             doc.named_entities = self._named_entities(doc)

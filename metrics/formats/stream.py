@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .conll import parse_conll
+from ..ace import AceOptions
 from ..gc_pause import gc_paused
 from ..model import Document, InputError
 from ..weights import W4, Weights
@@ -101,7 +102,7 @@ def _score_run(task: tuple) -> tuple[list[tuple[str, dict]], list[str]]:
     from ..pairing import check_tokens_align, missing_warning
     from ..scoring import prepare_pair, score_pair
 
-    key_path, response_path, items, weights, metrics = task
+    key_path, response_path, items, weights, metrics, ace = task
     warnings: list[str] = []
     results = []
     with gc_paused():
@@ -113,13 +114,13 @@ def _score_run(task: tuple) -> tuple[list[tuple[str, dict]], list[str]]:
             else:
                 response = read_slice(response_path, response_piece, warnings)
                 warnings.extend(check_tokens_align(key, response))
-            pair = prepare_pair(key, response, warnings)
+            pair = prepare_pair(key, response, warnings, ace)
             results.append((key.name, score_pair(pair, weights, metrics)))
     return results, warnings
 
 
 def score_files(key_path: str, response_path: str, weights: Weights = W4,
-                metrics: Sequence[str] | None = None, jobs: int = 1):
+                metrics: Sequence[str] | None = None, jobs: int = 1, ace: AceOptions = AceOptions()):
     """Score two CoNLL-2012 files document by document; returns (CorpusResult, warnings)."""
     from ..catalog import resolve
     from ..pairing import pair_documents, unused_warning
@@ -132,7 +133,7 @@ def score_files(key_path: str, response_path: str, weights: Weights = W4,
     warnings: list[str] = [unused_warning(response_path, unused)] if unused else []
 
     runs = _runs(items, max(1, jobs) * 8)
-    tasks = [(key_path, response_path, run, weights, wanted) for run in runs]
+    tasks = [(key_path, response_path, run, weights, wanted, ace) for run in runs]
     if jobs <= 1 or len(tasks) <= 1:
         outputs = map(_score_run, tasks)
         collected = list(outputs)

@@ -24,10 +24,19 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help="jsonlines field holding the chains (e.g. predicted_clusters; default clusters)")
     parser.add_argument("--weights", default="W4", metavar="W",
                         help="LMetric weights: a preset W1..W5 or NAM,NOM,PRO,SING (default W4 = 1,0.75,0.5,1)")
+    parser.add_argument("--ace-variant", choices=("ace07", "ace05"), default="ace07",
+                        help="ACE-value: ace07 (default; every uncredited response mention costs) or ace05 "
+                             "(only spurious mentions cost). Mention types (NAME 1.0, NOMINAL 0.5, PRONOUN 0.1) "
+                             "come from the same rules as the LMetrics'; entity-type errors count only where "
+                             "both files give entity types (CorefUD Entity=). A response with singletons "
+                             "against a key without them loses value.")
+    parser.add_argument("--ace-weighting", choices=("mention", "level"), default="mention",
+                        help="ACE-value entity weighting: mention (default) or level (NIST's entity level)")
 
 
 def load_options(args: argparse.Namespace) -> LoadOptions:
-    return LoadOptions(args.key_format, args.response_format, args.match, args.clusters_field)
+    return LoadOptions(args.key_format, args.response_format, args.match, args.clusters_field,
+                       args.ace_variant, args.ace_weighting)
 
 
 def load_options(args: argparse.Namespace) -> LoadOptions:

@@ -14,6 +14,7 @@ import json
 
 from metrics.errors.records import CATEGORIES, Category, ErrorRecord, Mention, count_by_document, count_errors, \
     counts_to_json, filter_records
+from metrics.catalog import METRICS
 from metrics.model import MentionType
 
 from .common import load_session
@@ -90,6 +91,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def impact_name(metric: str) -> str:
+    """What an impact changes: 'CoNLL F1', or a single-valued metric's value ('ACE-value')."""
+    found = METRICS[metric]
+    return found.label if found.single else f"{found.label} F1"
+
+
 # ------------------------------------------------------------------------------ JSON
 
 
@@ -128,7 +135,7 @@ def render_markdown(listed: list[ErrorRecord], selected: list[ErrorRecord], metr
     counts = count_errors(selected)
     headers = ["category", "NAME", "NOMINAL", "PRONOUN", "total"]
     if category_impact is not None:
-        headers.append(f"impact ({metric} F1 points)")
+        headers.append(f"impact ({impact_name(metric)} points)")
     rows = []
     for category in CATEGORIES:
         row = counts[category]
@@ -200,7 +207,7 @@ def render_text(listed: list[ErrorRecord], selected: list[ErrorRecord], n_docume
     lines = [f"{len(selected)} errors in {n_documents} document(s); link weights nam={w.nam:g} nom={w.nom:g} "
              f"pro={w.pro:g} sing={w.sing:g}"]
     if metric is not None:
-        lines.append(f"impact: change of the corpus {metric} F1, in points, when the fix is applied "
+        lines.append(f"impact: change of the corpus {impact_name(metric)}, in points, when the fix is applied "
                      f"(per error: its fix alone; per category: all its fixes)")
     lines.append("")
     lines += count_table(selected, category_impact)

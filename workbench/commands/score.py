@@ -97,6 +97,17 @@ def score_rows(result: CorpusResult, per_doc: bool) -> tuple[list[str], list[lis
     return headers, rows
 
 
+def _notes(result: CorpusResult) -> list[str]:
+    """Lines under the table: precision, and how to read a single-valued metric's row."""
+    from metrics.catalog import METRICS
+
+    notes = ["percentages rounded to 2 decimals; --format json gives full precision"]
+    single = [label(m) for m in result.metrics if METRICS[m].single]
+    if single:
+        notes.append(f"{', '.join(single)}: F1 column is the value; recall and precision are value-based")
+    return notes
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:6.2f}"
 
@@ -121,9 +132,10 @@ def render_text(result: CorpusResult, per_doc: bool, rich_table: bool) -> str | 
             for name, s in scores.items():
                 table.add_row(label(name), _pct(s.recall), _pct(s.precision), _pct(s.f1))
             console.print(table)
-        console.print("percentages rounded to 2 decimals; --format json gives full precision", style="dim")
+        for note in _notes(result):
+            console.print(note, style="dim", markup=False)
         return None
-    lines = [title, "percentages rounded to 2 decimals; --format json gives full precision", ""]
+    lines = [title, *_notes(result), ""]
     for scope, scores in sections:
         if scope != "corpus":
             lines.append(f"document {scope}")

@@ -152,6 +152,8 @@ class ScoresPanel(Vertical):
     HELP = """\
 Scores of the current document (doc) and of the whole corpus (micro-averaged, as the
 official scorer reports).  ΔF is the change of the corpus F1 from the starting weights.
+The ACE-value's F column is its value (below 0 when false alarms outweigh what was found);
+its R and P are the ACE scorer's value-based recall and precision.
 Edit w_nam, w_nom, w_pro, w_sing or press a preset W1..W5: the corpus is rescored in the
 background; a newer edit cancels an older run.
 """
