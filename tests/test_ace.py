@@ -205,3 +205,32 @@ def test_invariant_to_the_order_of_chains_and_documents(pair: Pair, rng):
     one = prepare([pair.key, other_key], [pair.response, other_resp]).score(metrics=["ace"]).micro["ace"]
     two = prepare([other_key, pair.key], [other_resp, pair.response]).score(metrics=["ace"]).micro["ace"]
     assert one.numerator == pytest.approx(two.numerator) and one.denominator == pytest.approx(two.denominator)
+
+
+def test_cli_json_shape_options_jobs_and_impact(tmp_path):
+    """`corefwb score` gives the ACE-value's own JSON shape; the options reach it; `--jobs` streams
+    it to the same numbers; `errors --impact ace` prices fixes on it."""
+    import json
+    import subprocess
+    import sys
+
+    key, response = "samples/chen-ng/key.conll", "samples/chen-ng/response-a.conll"
+
+    def corefwb(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    ace07 = json.loads(corefwb("score", key, response, "--format", "json"))["metrics"]["ace"]
+    assert set(ace07) == {"value", "numerator", "denominator", "misses", "false_alarms", "mapped", "recall", "precision"}
+    assert round(100 * ace07["value"], 2) == 57.58
+    assert ace07["value"] == ace07["numerator"] / ace07["denominator"]
+    level = json.loads(corefwb("score", key, response, "--format", "json", "--ace-weighting", "level",
+                               "--ace-variant", "ace05"))["metrics"]["ace"]
+    assert level["value"] != ace07["value"]
+    streamed = json.loads(corefwb("score", key, response, "--format", "json", "--jobs", "2"))["metrics"]["ace"]
+    assert streamed == ace07
+    errors = json.loads(corefwb("errors", key, response, "--format", "json", "--impact", "ace"))
+    assert errors["impact_metric"] == "ace" and all(e["impact"] is not None for e in errors["errors"])
+    assert sum(errors["category_impact"].values()) > 0

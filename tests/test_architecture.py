@@ -139,3 +139,16 @@ def test_each_metric_label_is_written_once():
         places = [str(path.relative_to(ROOT)) for path, text in sources.items()
                   for _ in re.finditer(re.escape(f'"{metric.label}"'), text)]
         assert places == ["metrics/catalog.py"], (metric.label, places)
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_name_defined_twice(name):
+    """A second `def f` silently replaces the first (a bug this project once had in its options)."""
+    from collections import Counter
+
+    def duplicated(body) -> list[str]:
+        counts = Counter(n.name for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+        inner = [d for n in body if isinstance(n, ast.ClassDef) for d in duplicated(n.body)]
+        return [k for k, v in counts.items() if v > 1] + inner
+
+    assert not duplicated(ast.parse(MODULES[name].read_text(encoding="utf-8")).body)

@@ -35,12 +35,10 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def load_options(args: argparse.Namespace) -> LoadOptions:
-    return LoadOptions(args.key_format, args.response_format, args.match, args.clusters_field,
-                       args.ace_variant, args.ace_weighting)
-
-
-def load_options(args: argparse.Namespace) -> LoadOptions:
-    return LoadOptions(args.key_format, args.response_format, args.match, args.clusters_field)
+    """The session's load options from the common options of a command line."""
+    return LoadOptions(key_format=args.key_format, response_format=args.response_format, match=args.match,
+                       clusters_field=args.clusters_field, ace_variant=args.ace_variant,
+                       ace_weighting=args.ace_weighting)
 
 
 def warn(message: str) -> None:
