@@ -14,6 +14,7 @@ status 2, one line), a bad file `InputError` (exit status 1, one line naming the
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -268,8 +269,6 @@ def _fmt(value: str) -> str | None:
 
 def check_paths(paths: Iterable[str]) -> None:
     """Fail early, before a terminal UI takes the screen, when an input does not exist."""
-    import os
-
     for path in paths:
         if not os.path.exists(path):
             raise InputError(path, None, "no such file")

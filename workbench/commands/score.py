@@ -17,7 +17,7 @@ from metrics.scoring import CorpusResult
 
 from .common import load_session, warn
 from ..output import emit, render_csv, render_markdown, score_json
-from ..session import metrics_option, weights_option
+from ..session import UsageError, metrics_option, weights_option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,8 +37,6 @@ def run(args: argparse.Namespace) -> int:
     wanted = metrics_option(args.metrics)
     weights = weights_option(args.weights)
     if args.jobs is not None and args.jobs < 1:
-        from ..session import UsageError
-
         raise UsageError("--jobs must be at least 1")
     result = None
     if args.jobs is not None:
