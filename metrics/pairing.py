@@ -37,6 +37,19 @@ def pair_documents(keys: Sequence[Named], responses: Sequence[T]) -> tuple[list[
     return partners, list(by_name.values())
 
 
+def require_common(response_path: str, keys: Sequence[Named], partners: Sequence[object | None],
+                   responses: Sequence[Named]) -> None:
+    """Refuse a response that shares no document with the key: scoring it would give all zeros
+    and a warning per document, and the real mistake (the wrong key, or files of two corpora)
+    would pass unnoticed.  An empty response (no documents at all) is scored as empty."""
+    if keys and responses and all(p is None for p in partners):
+        def some(docs: Sequence[Named]) -> str:
+            return ", ".join(repr(d.name) for d in docs[:2]) + (", ..." if len(docs) > 2 else "")
+
+        raise InputError(response_path, None, f"no document in common with the key: the key has {some(keys)}, "
+                                              f"the response {some(responses)}")
+
+
 def unused_warning(path: str, unused: Sequence[Named]) -> str:
     """The warning for response documents that no key document took."""
     names = ", ".join(repr(d.name) for d in unused[:5]) + (" ..." if len(unused) > 5 else "")

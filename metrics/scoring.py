@@ -21,7 +21,7 @@ from .blanc import blanc_counts
 from .chains import ChainView, key_view, response_view
 from .gc_pause import gc_paused
 from .model import Document, MentionType, Span
-from .pairing import check_tokens_align, missing_warning, pair_documents, unused_warning
+from .pairing import check_tokens_align, missing_warning, pair_documents, require_common, unused_warning
 from .score import AnyScore, BlancScore, MeanScore, Score
 from .table import ChainTypes, Table, build_table
 from .weights import W4, Weights
@@ -225,6 +225,7 @@ def prepare(keys: list[Document], responses: list[Document],
     warnings: list[str] = []
     with gc_paused():
         partners, unused = pair_documents(keys, responses)
+        require_common(responses[0].path if responses else "response", keys, partners, responses)
         if unused:
             warnings.append(unused_warning(unused[0].path, unused))
         pairs = []

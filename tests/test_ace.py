@@ -232,5 +232,5 @@ def test_cli_json_shape_options_jobs_and_impact(tmp_path):
     streamed = json.loads(corefwb("score", key, response, "--format", "json", "--jobs", "2"))["metrics"]["ace"]
     assert streamed == ace07
     errors = json.loads(corefwb("errors", key, response, "--format", "json", "--impact", "ace"))
-    assert errors["impact_metric"] == "ace" and all(e["impact"] is not None for e in errors["errors"])
-    assert sum(errors["category_impact"].values()) > 0
+    assert errors["impact_metric"] == "ace" and all(e["impact_points"] is not None for e in errors["errors"])
+    assert sum(errors["category_impact_points"].values()) > 0

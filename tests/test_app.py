@@ -273,13 +273,13 @@ async def test_export_corpus_json_csv_markdown(tmp_path):
         assert report["scope"] == "corpus"
         assert report["scores"]["conll"]["f1"] == pytest.approx(app.result.micro["conll"].f1)
         assert len(report["errors"]) == sum(len(rows) for rows in app.errors.values())
-        assert all(error["impact"] is not None for error in report["errors"])  # every document priced
+        assert all(error["impact_points"] is not None for error in report["errors"])  # every document priced
         written = app.write_export("document", "csv", str(tmp_path / "doc.csv"))
         scores_part, errors_part = open(written, encoding="utf-8").read().split("\n\n")
         assert next(csv.reader(io.StringIO(scores_part))) == ["scope", "metric", "recall", "precision", "f1"]
         errors = list(csv.DictReader(io.StringIO(errors_part)))
         assert len(errors) == len(app.errors[app.corpus.pairs[0].name])
-        assert errors[0]["fix"] and errors[0]["impact"]  # the same columns as `corefwb errors --format csv`
+        assert errors[0]["fix"] and errors[0]["impact_points"]  # the same columns as `corefwb errors --format csv`
         written = app.write_export("document", "markdown", str(tmp_path / "doc.md"))
         assert open(written, encoding="utf-8").read().startswith("# Scores: (GUM")
         assert not [p for p in tmp_path.iterdir() if p.name.startswith(".corefwb-")]

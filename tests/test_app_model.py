@@ -13,7 +13,7 @@ from metrics.errors.records import Category, ErrorRecord, Mention, count_errors
 from metrics.model import Document, MentionType
 from metrics.score import Score
 from metrics.scoring import CorpusResult
-from workbench.output import render_report, write_atomic
+from workbench.output import error_json, render_report, write_atomic
 from workbench.tui.rows import (
     Selection,
     chain_rows,
@@ -129,7 +129,7 @@ def test_documents_sorted_worst_first_and_filtered():
     assert [short_name(r.name) for r in select_documents(rows, "", "conll")] == ["b", "a"]
     assert [short_name(r.name) for r in select_documents(rows, "", "errors")] == ["a", "b"]
     assert [short_name(r.name) for r in select_documents(rows, "A)", "conll")] == ["a"]
-    assert short_name("(x); part 002") == "x 002"
+    assert short_name("(x); part 002") == "x_2"
 
 
 def test_update_keeps_weight_independent_metrics():
@@ -152,7 +152,8 @@ def test_report_formats_and_markdown_escaping(fmt, tmp_path):
     write_atomic(str(path), text)
     assert path.read_text(encoding="utf-8") == text
     if fmt == "json":
-        assert json.loads(text)["errors"][0] == rows[0].to_json()  # the one JSON shape of an error
+        assert json.loads(text)["errors"][0] == error_json(rows[0])  # the one JSON shape of an error
+        assert json.loads(text)["errors"][0]["impact_points"] == 1.0  # points, as on screen
     if fmt == "markdown":
         assert "\\[b\\]\\|x\\`" in text
     assert os.listdir(tmp_path) == [path.name]

@@ -29,11 +29,11 @@ def test_errors_json_contract(capsys) -> None:
     assert len(data["errors"]) == 12
     first = data["errors"][0]
     assert set(first) >= {"document", "category", "mention", "antecedent", "best_antecedent", "key_chain",
-                          "response_chain", "cost", "impact"}
+                          "response_chain", "cost", "impact_points"}
     assert first["category"] == "false_new"
     assert first["mention"] == {"start": 7, "end": 8, "text": "the city", "type": "NOMINAL"}
     assert first["antecedent"] is None and first["best_antecedent"]["text"] == "Jerusalem"
-    assert first["impact"] is None
+    assert first["impact_points"] is None
     assert data["counts"]["corpus"]["suboptimal_link"] == {"NAME": 0, "NOMINAL": 0, "PRONOUN": 8, "total": 8}
     doc = first["document"]
     assert data["counts"]["documents"][doc]["false_new"]["total"] == 4
@@ -45,8 +45,8 @@ def test_errors_filters_and_impact(capsys) -> None:
     data = json.loads(out)
     assert code == 0 and data["impact_metric"] == "lmuc"
     assert [e["category"] for e in data["errors"]] == ["wrong_link"] + ["suboptimal_link"] * 6
-    assert all(e["impact"] > 0 for e in data["errors"])
-    assert data["category_impact"]["false_new"] == 0.0
+    assert all(e["impact_points"] > 0 for e in data["errors"])
+    assert data["category_impact_points"]["false_new"] == 0.0
     _, out, _ = run(capsys, "errors", KEY, RESP_B, "--format", "json", "--type", "NOMINAL")
     assert [e["mention"]["text"] for e in json.loads(out)["errors"]] == ["the city"]
 
@@ -54,7 +54,7 @@ def test_errors_filters_and_impact(capsys) -> None:
 def test_errors_sort_by_impact_and_limit(capsys) -> None:
     code, out, _ = run(capsys, "errors", KEY, RESP_B, "--format", "json", "--sort", "impact", "--limit", "3")
     data = json.loads(out)
-    impacts = [e["impact"] for e in data["errors"]]
+    impacts = [e["impact_points"] for e in data["errors"]]
     assert code == 0 and len(impacts) == 3 and impacts == sorted(impacts, reverse=True)
     assert sum(c["total"] for c in data["counts"]["corpus"].values()) == 12  # counts cover all errors
 
@@ -69,7 +69,7 @@ def test_errors_text_is_aligned(capsys) -> None:
     assert len(rows) == 7
     column = lines[header].index("category")
     assert all(row[column:].startswith(("wrong link", "suboptimal link")) for row in rows)
-    assert "+14.265" in rows[0]
+    assert "+14.26" in rows[0]
 
 
 def test_errors_csv(capsys) -> None:
@@ -112,7 +112,8 @@ def test_compare(capsys) -> None:
     assert data["unchanged"]["suboptimal_link"] == 6
     changes = {(m["mention"]["text"], m["mention"]["start"]): (m["a"], m["b"], m["change"]) for m in data["mentions"]}
     assert changes[("you", 21)] == ("false_new", "wrong_link", "changed")
-    assert changes[("you", 26)] == ("suboptimal_link", "suboptimal_link", "same")
+    assert ("you", 26) not in changes  # the same category under A and B: counted in "unchanged", not listed
+    assert data["mentions_total"] == len(data["mentions"]) == 6
     assert data["scores"]["a"]["muc"]["f1"] < data["scores"]["b"]["muc"]["f1"]
 
 
@@ -121,8 +122,24 @@ def test_compare_text_and_csv(capsys) -> None:
     assert code == 0
     assert "B-A F1" in out and "6 mentions whose category differs" in out
     code, out, _ = run(capsys, "compare", KEY, RESP_E, RESP_E, "--format", "csv")
-    rows = list(csv.DictReader(io.StringIO(out)))
-    assert code == 0 and rows and all(r["change"] == "same" for r in rows)
+    scores, mentions = out.split("\n\n")
+    assert code == 0 and "muc" in scores and mentions.splitlines() == [
+        "document,start,end,text,type,category_a,category_b,change"]  # E against itself: nothing changed
+
+
+def test_compare_limit_in_every_format(capsys) -> None:
+    """--limit bounds the listed mentions in text, JSON, CSV and Markdown alike; the tables cover all."""
+    for fmt in ("text", "json", "csv", "markdown"):
+        code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", fmt, "--limit", "2")
+        assert code == 0
+        if fmt == "json":
+            data = json.loads(out)
+            assert len(data["mentions"]) == 2 and data["mentions_total"] == 6
+        elif fmt == "csv":
+            scores, mentions = out.split("\n\n")
+            assert scores.startswith("metric,a_recall") and len(mentions.splitlines()) == 3
+        else:
+            assert "listing 2 of 6 mentions" in out
 
 
 def test_errors_distinct_fixes(capsys) -> None:
@@ -139,7 +156,7 @@ def test_errors_distinct_fixes(capsys) -> None:
 def test_markdown_reports(capsys) -> None:
     code, out, _ = run(capsys, "errors", KEY, RESP_E, "--format", "markdown", "--impact", "conll")
     assert code == 0
-    assert "## Errors by category and mention type" in out and "| wrong link | 0 | 0 | 1 | 1 | +14.265 |" in out
+    assert "## Errors by category and mention type" in out and "| wrong link | 0 | 0 | 1 | 1 | +14.26 |" in out
     assert out.count("| (chen\\_ng\\_2013\\_figure1); part 000 |") == 7  # Markdown escapes _
     code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", "markdown")
     assert code == 0 and "| MUC | 58.33 | 100.00 | 73.68 | 91.67 | 91.67 | 91.67 | +17.98 |" in out
@@ -149,7 +166,7 @@ def test_markdown_reports(capsys) -> None:
 def test_compare_document_filter_and_usage(capsys) -> None:
     code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", "json",
                        "--document", "(chen_ng_2013_figure1); part 000")
-    assert code == 0 and len(json.loads(out)["mentions"]) == 12
+    assert code == 0 and len(json.loads(out)["mentions"]) == 6
     code, out, err = run(capsys, "compare", KEY, RESP_A, RESP_E, "--document", "nope")
     assert code == 2 and out == "" and err.startswith("corefwb: usage error: --document")
 

@@ -22,9 +22,27 @@ from .commands import compare, errors, score
 from .commands.common import add_common_arguments, load_options
 from .session import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
 
+class _StoreOnce(argparse._StoreAction):
+    """A value option given twice is refused: with argparse's default the last one silently wins,
+    so `--weights W1 ... --weights W5` would score under W5 without a word."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[override]
+        seen = namespace.__dict__.setdefault("_given_once", set())
+        if self.dest in seen:
+            parser.error(f"{option_string} given twice; give it once")
+        seen.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with the project's one-line usage errors (exit status 2), like every other usage
-    error, instead of argparse's usage block."""
+    error, instead of argparse's usage block, and options that take one value refused when repeated
+    (`--document`, `--category` and `--type` accumulate)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
 
     def error(self, message: str):  # type: ignore[override]
         print(f"{self.prog}: usage error: {message} (see --help)", file=sys.stderr)

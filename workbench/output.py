@@ -44,6 +44,35 @@ def percent(x: float) -> str:
     return f"{100 * x:.2f}"
 
 
+IMPACT_UNIT = "points"
+"""The unit of an error's impact everywhere it is shown (workbench, `corefwb errors`, CSV, JSON,
+Markdown): the change of the corpus metric, in percentage points (F1 x 100)."""
+
+
+def impact_points(value: float | None) -> float | None:
+    """An impact (a change of a fraction, as the engine prices it) in points; never -0.0."""
+    if value is None:
+        return None
+    points = 100 * value
+    return 0.0 if points == 0 else points
+
+
+def impact_text(value: float | None) -> str:
+    """An impact in points as people read it: signed, three significant digits (a corpus of a
+    hundred documents moves by hundredths of a point per error: `+0.0812`), at most six decimals,
+    `0` for no change, never `-0.000`; empty when not priced."""
+    points = impact_points(value)
+    if points is None:
+        return ""
+    if abs(points) < 5e-7:
+        return "0"
+    import math
+
+    decimals = min(6, max(2, 2 - math.floor(math.log10(abs(points)))))
+    text = f"{points:+.{decimals}f}"
+    return "0" if float(text) == 0 else text
+
+
 def align_rows(columns: Sequence[str], rows: Sequence[Sequence[str]], right: Iterable[str] = ()) -> list[str]:
     """A plain-text table: columns padded to their widest cell, two spaces apart; the columns
     named in `right` right-aligned (numbers)."""
@@ -183,8 +212,18 @@ REPORT_FORMATS = ("json", "csv", "markdown")
 REPORT_EXTENSIONS = {"json": ".json", "csv": ".csv", "markdown": ".md"}
 ERROR_COLUMNS = ["document", "category", "start", "end", "text", "type", "antecedent_start", "antecedent_end",
                  "antecedent_text", "best_antecedent_start", "best_antecedent_end", "best_antecedent_text",
-                 "key_chain", "response_chain", "cost", "impact", "fix"]
-"""The columns of an error in CSV: the fields of its JSON shape, flattened."""
+                 "key_chain", "response_chain", "cost", "impact_points", "fix"]
+"""The columns of an error in CSV: the fields of its JSON shape, flattened; the impact in points,
+written as everywhere else (`impact_text`)."""
+
+
+def error_json(record) -> dict:
+    """An error record in JSON: the engine's shape, with the impact in points (`impact_points`,
+    full precision) as every other output shows it."""
+    out = record.to_json()
+    del out["impact"]
+    out["impact_points"] = impact_points(record.impact)
+    return out
 
 
 def error_cells(record) -> list:
@@ -195,7 +234,7 @@ def error_cells(record) -> list:
     return [record.document, record.category.value, *mention(record.mention), record.mention.type.name,
             *mention(record.antecedent), *mention(record.best_antecedent),
             record.key_chain or "", record.response_chain or "",
-            "" if record.cost is None else repr(record.cost), "" if record.impact is None else repr(record.impact),
+            "" if record.cost is None else repr(record.cost), impact_text(record.impact),
             record.fix]
 
 
@@ -210,7 +249,7 @@ def render_report(scope: str, weights: Sequence[float], scores: dict, records, f
 
         report = {"scope": scope, "weights": list(weights),
                   "scores": {name: score_json(score) for name, score in scores.items()},
-                  "errors": None if records is None else [r.to_json() for r in records]}
+                  "errors": None if records is None else [error_json(r) for r in records]}
         return json.dumps(report, indent=1) + "\n"
     score_rows = [[scope, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in scores.items()]
     if fmt == "csv":

@@ -25,6 +25,7 @@ from metrics.errors.records import Category, ErrorRecord, classify_corpus
 from metrics.formats.readers import read_documents
 from metrics.matching import MATCH_MODES, match_corpus
 from metrics.model import InputError, MentionType
+from metrics.pairing import document_key
 from metrics.scoring import CorpusResult, PreparedCorpus, prepare
 from metrics.weights import W4, Weights, parse_weights
 
@@ -176,14 +177,30 @@ class Session:
         return [pair.name for pair in self.corpus.pairs]
 
     def select_documents(self, wanted: Sequence[str] | None) -> list[str] | None:
-        """`--document` values checked against the key (None: every document)."""
+        """`--document` values resolved to the key's document names (None: every document).
+
+        A value is a full name (`(GUM_news_korea); part 000`) or the short name the workbench
+        shows (`GUM_news_korea`, `metrics.pairing.document_key`) when only one document has it."""
         if not wanted:
             return None
-        known = set(self.document_names())
-        missing = [d for d in wanted if d not in known]
-        if missing:
-            raise UsageError(f"--document: no document {missing[0]!r} in the key")
-        return list(wanted)
+        names = self.document_names()
+        known = set(names)
+        by_short: dict[str, list[str]] = {}
+        for name in names:
+            by_short.setdefault(document_key(name), []).append(name)
+        out = []
+        for value in wanted:
+            if value in known:
+                out.append(value)
+                continue
+            found = by_short.get(value.strip(), [])
+            if len(found) > 1:
+                raise UsageError(f"--document: {value!r} names {len(found)} documents; give the full name, "
+                                 f"e.g. {found[0]!r}")
+            if not found:
+                raise UsageError(f"--document: no document {value!r} in the key")
+            out.append(found[0])
+        return out
 
     # ---------------------------------------------------------------------- scores
 

@@ -123,12 +123,14 @@ def score_files(key_path: str, response_path: str, weights: Weights = W4,
                 metrics: Sequence[str] | None = None, jobs: int = 1, ace: AceOptions = AceOptions()):
     """Score two CoNLL-2012 files document by document; returns (CorpusResult, warnings)."""
     from ..catalog import resolve
-    from ..pairing import pair_documents, unused_warning
+    from ..pairing import pair_documents, require_common, unused_warning
     from ..scoring import aggregate
 
     wanted = resolve(metrics)
     keys = index_conll(key_path)
-    partners, unused = pair_documents(keys, index_conll(response_path))
+    responses = index_conll(response_path)
+    partners, unused = pair_documents(keys, responses)
+    require_common(response_path, keys, partners, responses)
     items = list(zip(keys, partners))
     warnings: list[str] = [unused_warning(response_path, unused)] if unused else []
 

@@ -23,7 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("key", help="key (gold) file")
     parser.add_argument("response_a", help="response of system A")
     parser.add_argument("response_b", help="response of system B")
-    parser.add_argument("--document", action="append", metavar="D", help="only this document (repeatable)")
+    parser.add_argument("--document", action="append", metavar="D",
+                        help="only this document (repeatable): its full name, e.g. \"(GUM_news_korea); part 000\", "
+                             "or the short name the workbench shows (GUM_news_korea) when it is unambiguous")
     parser.add_argument("--limit", type=int, metavar="N", help="list at most N changed mentions (tables cover all)")
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
@@ -83,9 +85,9 @@ def run(args: argparse.Namespace) -> int:
     changes = [(ra, rb) for ra, rb in rows if change_of(ra, rb) != "same"]
     listed = changes if limit is None else changes[:limit]
     if args.format == "json":
-        text = json.dumps(to_json(rows, scores, weights), indent=1) + "\n"
+        text = json.dumps(to_json(rows, listed, len(changes), scores, weights), indent=1) + "\n"
     elif args.format == "csv":
-        text = render_csv(rows)
+        text = render_csv(listed, scores)
     elif args.format == "markdown":
         text = render_markdown(rows, listed, len(changes), scores, weights, (args.response_a, args.response_b))
     else:
@@ -98,7 +100,9 @@ def _mention(ra: ErrorRecord | None, rb: ErrorRecord | None) -> ErrorRecord:
     return ra if ra is not None else rb  # type: ignore[return-value]
 
 
-def to_json(rows, scores, weights) -> dict:
+def to_json(rows, listed, n_changes: int, scores, weights) -> dict:
+    """The summary tables over every mention; `mentions` lists the changed ones, as the text does,
+    at most `--limit` of them (`mentions_total` says how many there are)."""
     s = summary(rows)
 
     def table(counts):
@@ -114,20 +118,27 @@ def to_json(rows, scores, weights) -> dict:
                      "types": {t.name: n for t, n in row.items()}}
                     for (ca, cb), row in sorted(s["changed"].items(), key=lambda kv: (kv[0][0].value, kv[0][1].value))],
         "unchanged": {c.value: n for c, n in s["same"].items()},
+        "mentions_total": n_changes,
         "mentions": [
             {"document": _mention(ra, rb).document, "mention": _mention(ra, rb).mention.to_json(),
              "a": _category(ra).value if ra else None, "b": _category(rb).value if rb else None,
              "change": change_of(ra, rb)}
-            for ra, rb in rows
+            for ra, rb in listed
         ],
     }
 
 
-def render_csv(rows) -> str:
-    return csv_table(["document", "start", "end", "text", "type", "category_a", "category_b", "change"],
-                     [[_mention(ra, rb).document, *_mention(ra, rb).span, _mention(ra, rb).mention.text,
-                       _mention(ra, rb).mention.type.name, ra.category.value if ra else "",
-                       rb.category.value if rb else "", change_of(ra, rb)] for ra, rb in rows])
+def render_csv(listed, scores) -> str:
+    """Two CSV tables, a blank line apart (as the workbench's report): the corpus scores of A and
+    B at full precision, then the changed mentions (at most `--limit`)."""
+    score_rows = [[name, *(repr(getattr(side[name], part)) for side in scores for part in ("recall", "precision", "f1"))]
+                  for name in scores[0] if name in scores[1]]
+    head = csv_table(["metric", "a_recall", "a_precision", "a_f1", "b_recall", "b_precision", "b_f1"], score_rows)
+    return head + "\n" + csv_table(
+        ["document", "start", "end", "text", "type", "category_a", "category_b", "change"],
+        [[_mention(ra, rb).document, *_mention(ra, rb).span, _mention(ra, rb).mention.text,
+          _mention(ra, rb).mention.type.name, ra.category.value if ra else "",
+          rb.category.value if rb else "", change_of(ra, rb)] for ra, rb in listed])
 
 
 def sections(rows, listed, n_changes, scores) -> list[tuple[str, list[str], list[list[str]], set[str]]]:

@@ -3,8 +3,8 @@
 The records and counts come from metrics.errors.records (docs/errors-fixes.md defines them); this module
 only filters and renders.  Text is aligned plain text (pipes and terminals alike), JSON is the
 contract for programs (document-level token offsets, 0-based, inclusive end), CSV one row per error.
-Impacts are changes of the corpus F1 of `--impact METRIC`, as fractions in JSON/CSV and as points
-(x100) in text.
+Impacts are changes of the corpus F1 of `--impact METRIC` in points (F1 x 100), in every format
+(`output.impact_text`; JSON at full precision).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from metrics.catalog import METRICS
 from metrics.model import MentionType
 
 from .common import load_session
-from ..output import ERROR_COLUMNS, align_rows, emit, error_cells, render_csv
+from ..output import ERROR_COLUMNS, IMPACT_UNIT, align_rows, emit, error_cells, error_json, impact_points, \
+    impact_text, render_csv
 from ..session import UsageError, categories_option, limit_option, metrics_option, types_option, weights_option
 
 
@@ -29,7 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only these categories (repeat or comma-separate): " + ",".join(c.value for c in CATEGORIES))
     parser.add_argument("--type", action="append", metavar="T",
                         help="only mentions of these types (repeat or comma-separate): NAME,NOMINAL,PRONOUN (or N,M,P)")
-    parser.add_argument("--document", action="append", metavar="D", help="only this document (repeatable)")
+    parser.add_argument("--document", action="append", metavar="D",
+                        help="only this document (repeatable): its full name, e.g. \"(GUM_news_korea); part 000\", "
+                             "or the short name the workbench shows (GUM_news_korea) when it is unambiguous")
     parser.add_argument("--impact", metavar="METRIC",
                         help="price each error and category: change of the corpus F1 of METRIC (e.g. conll, lmuc) "
                              "when the fix is applied")
@@ -101,7 +104,7 @@ def impact_name(metric: str) -> str:
 
 
 def _with_shared(record: ErrorRecord, shared: dict[int, int] | None) -> dict:
-    out = record.to_json()
+    out = error_json(record)
     if shared is not None:
         out["same_fix"] = shared[id(record)]
     return out
@@ -120,7 +123,7 @@ def to_json(listed: list[ErrorRecord], selected: list[ErrorRecord], metric: str 
         },
     }
     if category_impact is not None:
-        out["category_impact"] = {c.value: v for c, v in category_impact.items()}
+        out["category_impact_points"] = {c.value: impact_points(v) for c, v in category_impact.items()}
     return out
 
 
@@ -135,7 +138,7 @@ def render_markdown(listed: list[ErrorRecord], selected: list[ErrorRecord], metr
     counts = count_errors(selected)
     headers = ["category", "NAME", "NOMINAL", "PRONOUN", "total"]
     if category_impact is not None:
-        headers.append(f"impact ({impact_name(metric)} points)")
+        headers.append(f"impact ({impact_name(metric)} {IMPACT_UNIT})")
     rows = []
     for category in CATEGORIES:
         row = counts[category]
@@ -146,7 +149,7 @@ def render_markdown(listed: list[ErrorRecord], selected: list[ErrorRecord], metr
     out = table(headers, rows, title="Errors by category and mention type")
     headers = ["document", "category", "type", "mention", "antecedent", "best antecedent", "key", "resp", "cost"]
     if metric is not None:
-        headers.append("impact")
+        headers.append(f"impact ({IMPACT_UNIT})")
     if shared is not None:
         headers.append("same fix")
     rows = []
@@ -176,7 +179,7 @@ def _mention_text(m: Mention | None, width: int = 28) -> str:
 
 
 def _points(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:+.3f}"
+    return impact_text(value) or "-"
 
 
 def count_table(selected: list[ErrorRecord], category_impact: dict[Category, float] | None) -> list[str]:
@@ -207,7 +210,7 @@ def render_text(listed: list[ErrorRecord], selected: list[ErrorRecord], n_docume
     lines = [f"{len(selected)} errors in {n_documents} document(s); link weights nam={w.nam:g} nom={w.nom:g} "
              f"pro={w.pro:g} sing={w.sing:g}"]
     if metric is not None:
-        lines.append(f"impact: change of the corpus {impact_name(metric)}, in points, when the fix is applied "
+        lines.append(f"impact: change of the corpus {impact_name(metric)}, in {IMPACT_UNIT}, when the fix is applied "
                      f"(per error: its fix alone; per category: all its fixes)")
     lines.append("")
     lines += count_table(selected, category_impact)
@@ -218,7 +221,7 @@ def render_text(listed: list[ErrorRecord], selected: list[ErrorRecord], n_docume
         lines.append(f"listing {len(listed)} of {len(selected)} errors")
     columns = ["document", "category", "type", "mention", "antecedent", "best antecedent", "key", "resp", "cost"]
     if metric is not None:
-        columns.append("impact")
+        columns.append(f"impact ({IMPACT_UNIT})")
     if shared is not None:
         columns.append("same fix")
     rows = []
@@ -231,5 +234,5 @@ def render_text(listed: list[ErrorRecord], selected: list[ErrorRecord], n_docume
         if shared is not None:
             row.append(str(shared[id(r)]))
         rows.append(row)
-    lines += align_rows(columns, rows, right={"cost", "impact", "same fix"})
+    lines += align_rows(columns, rows, right={"cost", f"impact ({IMPACT_UNIT})", "same fix"})
     return "\n".join(lines) + "\n"

@@ -16,7 +16,9 @@ from metrics.catalog import ALL_METRICS, label
 from metrics.scoring import CorpusResult
 
 from .common import load_session, warn
-from ..output import emit, render_csv, render_markdown, score_json
+from metrics.pairing import document_key as short_name
+
+from ..output import align_rows, emit, render_csv, render_markdown, score_json
 from ..session import UsageError, metrics_option, weights_option
 
 
@@ -25,7 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("response", help="response (system) file")
     parser.add_argument("--metrics", default="all", metavar="LIST",
                         help=f"comma-separated metrics (default all): {','.join(ALL_METRICS)}")
-    parser.add_argument("--per-doc", action="store_true", help="also show per-document scores (text; JSON always has them)")
+    parser.add_argument("--per-doc", action="store_true",
+                        help="also show per-document scores: in text one document x metric table of F1; in CSV "
+                             "and Markdown a row per document and metric (JSON always has them)")
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
     parser.add_argument("--jobs", type=int, metavar="N",
@@ -51,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         text = json_chunks(result)
     elif args.format in ("csv", "markdown"):
-        headers, rows = score_rows(result, per_doc=True)
+        headers, rows = score_rows(result, per_doc=args.per_doc)
         text = render_csv(headers, rows) if args.format == "csv" else render_markdown(headers, rows)
     else:
         to_terminal = args.output is None and sys.stdout.isatty()
@@ -111,34 +115,40 @@ def _pct(x: float) -> str:
 
 
 def render_text(result: CorpusResult, per_doc: bool, rich_table: bool) -> str | None:
-    """Aligned plain text (or a rich table on a terminal, printed directly: returns None)."""
+    """Aligned plain text (or a rich table on a terminal, printed directly: returns None): the
+    corpus table, then with `per_doc` one table of documents (rows) x metrics (F1 columns)."""
     w = result.weights
     title = (f"{len(result.documents)} documents; corpus scores micro-averaged (official); "
              f"weights nam={w.nam:g} nom={w.nom:g} pro={w.pro:g} sing={w.sing:g}")
-    sections = [("corpus", result.micro)]
+    corpus_columns = ["metric", "recall", "precision", "F1"]
+    corpus_rows = [[label(name), _pct(s.recall), _pct(s.precision), _pct(s.f1)] for name, s in result.micro.items()]
+    tables = [(title, corpus_columns, corpus_rows)]
     if per_doc:
-        sections += [(name, scores) for name, scores in result.documents]
+        metrics = list(result.micro)
+        doc_rows = [[short_name(name)] + [_pct(scores[m].f1) if m in scores else "" for m in metrics]
+                    for name, scores in result.documents]
+        tables.append(("F1 per document (recall and precision: --format json or csv)",
+                       ["document"] + [label(m) for m in metrics], doc_rows))
     if rich_table:
         from rich.console import Console
         from rich.table import Table
+        from rich.text import Text
 
         console = Console()
-        for scope, scores in sections:
-            table = Table(title=title if scope == "corpus" else f"document {scope}", title_justify="left")
-            for column in ("metric", "recall", "precision", "F1"):
-                table.add_column(column, justify="left" if column == "metric" else "right")
-            for name, s in scores.items():
-                table.add_row(label(name), _pct(s.recall), _pct(s.precision), _pct(s.f1))
+        for heading, columns, rows in tables:
+            table = Table(title=Text(heading), title_justify="left")  # names are data: never markup
+            for i, column in enumerate(columns):
+                table.add_column(Text(column), justify="left" if i == 0 else "right", no_wrap=i == 0)
+            for row in rows:
+                table.add_row(*(Text(cell) for cell in row))
             console.print(table)
         for note in _notes(result):
             console.print(note, style="dim", markup=False)
         return None
     lines = [title, *_notes(result), ""]
-    for scope, scores in sections:
-        if scope != "corpus":
-            lines.append(f"document {scope}")
-        lines.append(f"{'metric':<13} {'recall':>7} {'precision':>9} {'F1':>7}")
-        for name, s in scores.items():
-            lines.append(f"{label(name):<13} {_pct(s.recall):>7} {_pct(s.precision):>9} {_pct(s.f1):>7}")
+    for heading, columns, rows in tables:
+        if heading != title:
+            lines.append(heading)
+        lines += align_rows(columns, rows, right=columns[1:])
         lines.append("")
     return "\n".join(lines)

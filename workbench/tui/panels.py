@@ -22,6 +22,7 @@ from metrics.errors.records import CATEGORIES, Category, ErrorRecord, count_erro
 from metrics.model import MentionType
 from metrics.weights import PRESETS, Weights
 
+from ..output import impact_text
 from .rows import (
     SORT_KEYS,
     ChainRow,
@@ -44,14 +45,6 @@ def type_colour(app: Any, kind: MentionType) -> str:
 def type_text(app: Any, kind: MentionType, text: str = "") -> Text:
     """A mention type as a letter (meaning without colour) coloured by the theme's type colour."""
     return Text(kind.letter + (" " + text if text else ""), style=f"bold {type_colour(app, kind)}")
-
-
-def impact_text(impact: float | None) -> str:
-    """Change of the corpus CoNLL F1 in points, signed; a change below display precision is 0."""
-    if impact is None:
-        return ""
-    points = 100 * impact
-    return "0.000" if abs(points) < 0.0005 else f"{points:+.3f}"
 
 
 class DocumentList(Vertical):

@@ -18,6 +18,7 @@ from rich.cells import cell_len
 from metrics.catalog import CATALOG
 from metrics.errors.records import Category, ErrorRecord, Mention
 from metrics.model import Document, MentionType, Span
+from metrics.pairing import document_key as short_name  # the one short name of a document (`--document` takes it)
 
 Side = Literal["key", "response", "both"]
 MODES: tuple[Side, ...] = ("key", "response", "both")
@@ -295,16 +296,6 @@ class DocumentRow:
     def f1(self, metric: str) -> float:
         score = self.scores.get(metric)
         return score.f1 if score is not None else 0.0
-
-
-def short_name(name: str) -> str:
-    """'(GUM_news_warhol); part 000' -> 'GUM_news_warhol' (part kept when it is not 000)."""
-    text = name.strip()
-    if text.startswith("(") and ");" in text:
-        stem, _, part = text[1:].partition(");")
-        part = part.strip()
-        return stem if part in ("part 000", "part 0", "") else f"{stem} {part.removeprefix('part ').strip()}"
-    return text
 
 
 def document_rows(
