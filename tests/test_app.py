@@ -15,7 +15,8 @@ from metrics.model import InputError
 from metrics.weights import PRESETS, W4
 from workbench.session import LoadOptions
 from workbench.tui.app import Workbench
-from workbench.tui.panels import ErrorPanel, ScoresPanel
+from workbench.tui.errorlist import ErrorPanel
+from workbench.tui.scores import ScoresPanel
 from workbench.tui.text import DocumentText
 
 SIZE = (160, 48)
@@ -241,7 +242,12 @@ async def test_help_and_palette():
         console = Console(width=120, file=io.StringIO())
         console.print(app.screen._help_table())
         shown = console.file.getvalue()
-        assert "Next error" in shown and "ctrl+p" in shown and "Sort" not in shown  # focused: text, not the list
+        # global: from the default focus (the text) every key and the legend of the error list
+        assert "Next error" in shown and "ctrl+p" in shown and "Sort documents" in shown and "Sort errors" in shown
+        for term in ("FN  false new", "WL  wrong link", "SUB  suboptimal link", "FA  false anaphoric",
+                     "MISS  missing mention", "SPUR  spurious mention", "column cost", "column impact", "points"):
+            assert term in shown, term
+        assert "here: DocumentText" in shown and "errors.md" not in shown
         await pilot.press("escape")
         assert type(app.screen).__name__ != "HelpScreen"
         await pilot.press("ctrl+p")
@@ -402,7 +408,7 @@ async def test_match_option_reaches_the_workbench():
 
 @pilot_test
 async def test_reader_warnings_reach_the_warnings_panel():
-    from workbench.tui.panels import WarningsView
+    from workbench.tui.views import WarningsView
 
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:

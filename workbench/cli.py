@@ -2,6 +2,7 @@
 
     corefwb                        open the workbench on the bundled sample
     corefwb KEY RESPONSE           open the workbench on two files
+    corefwb KEY                    browse a key alone: its text and chains
     corefwb score KEY RESPONSE     print scores (text, json, csv, markdown)
     corefwb errors KEY RESPONSE    list errors
     corefwb compare KEY A B        compare two responses
@@ -65,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
                + ". Exit status: 0 ok, 1 input error, 2 usage error.",
     )
     parser.add_argument("key", nargs="?", help="key (gold) file; with no files the bundled sample opens")
-    parser.add_argument("response", nargs="?", help="response (system) file")
+    parser.add_argument("response", nargs="?", help="response (system) file; without it the key opens alone, "
+                                                    "for browsing its text and chains")
     add_common_arguments(parser)
     return parser
 
@@ -87,8 +89,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(COMMANDS[args_list[0]][0].run(args))
         parser = build_parser()
         args = parser.parse_args(args_list)
-        if (args.key is None) != (args.response is None):
-            parser.error("give both KEY and RESPONSE, or neither to open the bundled sample")
         from .session import weights_option
 
         options, weights = load_options(args), weights_option(args.weights)

@@ -119,7 +119,8 @@ class LoadOptions:
 
 @dataclass
 class Session:
-    """A key and N responses (systems), prepared; the first response is the baseline."""
+    """A key and N responses (systems), prepared; the first response is the baseline.  With no
+    response (a key browsed alone) the key is paired with itself."""
 
     key_path: str
     response_paths: list[str]
@@ -150,6 +151,9 @@ class Session:
             if on_document is not None:
                 on_document(done[0], total)
 
+        if not response_paths:  # a key browsed alone: paired with itself, so every view has its pairs
+            corpus = prepare(keys, keys, on_document=lambda: None, ace=options.ace)
+            return cls(key_path, [], [corpus], options, warnings + corpus.warnings)
         corpora = []
         for number, path in enumerate(response_paths, start=1):
             say("reading response" if len(response_paths) == 1 else f"reading response {number}/{len(response_paths)}")

@@ -53,6 +53,11 @@ class Category(str, Enum):
         """The abbreviation narrow tables show: FN, WL, SUB, FA, MISS, SPUR."""
         return _SHORT[self]
 
+    @property
+    def description(self) -> str:
+        """What the category means, in one line (the workbench's legend, the README)."""
+        return _DESCRIPTION[self]
+
     @classmethod
     def parse(cls, text: str) -> "Category":
         """A category from its JSON name, its label (hyphens or spaces) or its abbreviation,
@@ -66,6 +71,14 @@ class Category(str, Enum):
 
 _SHORT = {Category.FALSE_NEW: "FN", Category.WRONG_LINK: "WL", Category.SUBOPTIMAL_LINK: "SUB",
           Category.FALSE_ANAPHORIC: "FA", Category.MISSING_MENTION: "MISS", Category.SPURIOUS_MENTION: "SPUR"}
+_DESCRIPTION = {
+    Category.FALSE_NEW: "an anaphoric key mention the response starts a new chain with (no antecedent)",
+    Category.WRONG_LINK: "an anaphoric key mention whose response antecedents are all outside its key chain",
+    Category.SUBOPTIMAL_LINK: "a correct link to a less informative antecedent than the key offers (costs LMetric weight)",
+    Category.FALSE_ANAPHORIC: "a mention the key does not link back, given a response antecedent",
+    Category.MISSING_MENTION: "a key mention the response lacks",
+    Category.SPURIOUS_MENTION: "a response mention the key lacks",
+}
 CATEGORIES: tuple[Category, ...] = tuple(Category)
 
 

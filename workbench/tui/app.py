@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import time
-from functools import partial
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -31,57 +30,57 @@ from metrics.scoring import CorpusResult
 from metrics.weights import W4, Weights
 
 from ..session import LoadOptions, Session, check_paths
-from .export import write_report
 from .messages import EngineFault, ErrorsReady, ImpactsReady, LoadFailed, Loaded, Progress, Rescored
+from .documents import DocumentList
+from .errorlist import ErrorPanel
+from .navigation import Navigation
 from .palette import system_commands
-from .panels import ChainsView, DocumentList, ErrorPanel, ScoresPanel, WarningsView
-from .rows import (
-    MODES,
-    Selection,
-    chain_rows,
-    document_rows,
-    group_errors,
-    score_lines,
-    short_name,
-    type_explanation,
-)
+from .rows import MODES, chain_rows, document_rows, group_errors, score_lines, short_name, type_explanation
+from .scores import ScoresPanel
 from .text import DocumentText
 from .theme import DARK, LIGHT, TYPE_VARIABLES_DARK, steady_cursors
+from .views import ChainsView, WarningsView
 
 HERE = Path(__file__).resolve().parent
 SAMPLE_KEY = "samples/gum/key.gum.conll"
 SAMPLE_RESPONSE = "samples/gum/response.gum.conll"
 
 
-class Workbench(App):
-    """Score a key against a response and browse the errors."""
+class Workbench(Navigation, App):
+    """Score a key against a response and browse the errors (or browse a key alone)."""
 
     TITLE = "coref-workbench"
     CSS_PATH = HERE / "workbench.tcss"
     ENABLE_COMMAND_PALETTE = True
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (130, "-wide")]
-    """Below 130 columns the document list is hidden (ctrl+p, [ and ] still switch documents)."""
+    """Below 130 columns the documents list starts hidden (F6 shows it in the scores panel's place)."""
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (40, "-tall")]
+    """Below 40 rows the error panel is shorter and the scores panel scrolls."""
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", id="app.help"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
-        Binding("f2", "view('text')", "Text", id="view.text"),
+        Binding("q", "quit", "Quit (when no box has focus)", show=False, id="app.quit_q"),
+        Binding("f2", "view('text')", "Text view", show=False, id="view.text"),
         Binding("f3", "view('chains')", "Chains", id="view.chains"),
         Binding("f5", "view('warnings')", "Warnings", id="view.warnings"),
-        Binding("f4,m", "cycle_mode", "Key/resp/both", id="view.mode"),
+        Binding("f4,m", "cycle_mode", "Key/resp/both mentions", show=False, id="view.mode"),
+        Binding("f6", "toggle_panel('documents')", "Docs", id="panel.documents"),
+        Binding("f7", "toggle_panel('scores')", "Scores", id="panel.scores"),
         Binding("n", "error(1)", "Next error", id="error.next"),
-        Binding("p", "error(-1)", "Prev error", show=False, id="error.previous"),
-        Binding("ctrl+down,right_square_bracket", "document(1)", "Next doc", show=False, id="document.next"),
-        Binding("ctrl+up,left_square_bracket", "document(-1)", "Prev doc", show=False, id="document.previous"),
-        Binding("slash", "focus_filter", "Filter docs", show=False, id="document.filter"),
+        Binding("p", "error(-1)", "Previous error", show=False, id="error.previous"),
+        Binding("ctrl+down,right_square_bracket", "document(1)", "Next document", show=False, id="document.next"),
+        Binding("ctrl+up,left_square_bracket", "document(-1)", "Previous document", show=False, id="document.previous"),
+        Binding("slash", "focus_filter", "Filter documents by name", show=False, id="document.filter"),
         Binding("escape", "focus_text", "Back to the text", show=False, id="text.focus"),
-        Binding("ctrl+w", "focus_weights", "Weights", id="weights.focus"),
+        Binding("ctrl+w", "focus_weights", "Edit the weights", show=False, id="weights.focus"),
         Binding("ctrl+e", "export", "Export", id="app.export"),
-        Binding("f10", "toggle_theme", "Theme", id="app.theme"),
+        Binding("f10", "toggle_theme", "Dark / light theme", show=False, id="app.theme"),
     ]
     HELP = """\
 coref-workbench: a key (gold) and a response (system) scored as the CoNLL scorer v8.01 does,
 plus Chen & Ng's linguistically aware metrics (LMUC, LB3, LCEAFm, LCEAFe) under the weights
-W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
+W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.  Given a key alone,
+it shows the key's text and chains for browsing, with no scores or errors.
 """
 
     def __init__(self, key_path: str, response_paths: str | Sequence[str], options: LoadOptions = LoadOptions(),
@@ -89,6 +88,8 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         super().__init__()
         self.key_path = key_path
         self.response_paths = [response_paths] if isinstance(response_paths, str) else list(response_paths)
+        self.browsing = not self.response_paths
+        """A key alone: its text and chains, no scores and no errors."""
         self.options = options
         self.weights = weights
         self.session: Session | None = None
@@ -98,7 +99,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self.errors: dict[str, list[ErrorRecord]] | None = None
         """Error records per document under `errors_weights`; priced ones replace their unpriced rows."""
         self.doc_index = 0
-        self.mode_index = MODES.index("both")
+        self.mode_index = MODES.index("key" if self.browsing else "both")
         self.selected_error: ErrorRecord | None = None
         self._edit_started = 0.0
         self.last_rescore_seconds = 0.0
@@ -109,6 +110,8 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         """Documents whose error impacts are priced under `errors_weights`."""
         self._price_timer = None
         self._chains_shown: tuple[int, str] | None = None
+        self.load_failed = False
+        """The files could not be read: the message stays on screen, and the exit status is 1."""
         self.register_theme(DARK)
         self.register_theme(LIGHT)
         self.theme = "corefwb-dark"
@@ -136,10 +139,12 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         yield Footer()
 
     def on_mount(self) -> None:
-        self._set_status(f"loading {self.key_path} and {', '.join(self.response_paths)}")
+        self._set_status(f"loading {' and '.join([self.key_path, *self.response_paths])}")
         self.query_one("#progress", ProgressBar).update(total=3 + 2 * len(self.response_paths), progress=0)
         self.query_one(ScoresPanel).show_weights(self.weights)
-        self.query_one(ErrorPanel).set_rows(None)
+        self.query_one(ErrorPanel).set_rows(None, state="analysing")
+        if self.browsing:
+            self.screen.add_class("-browsing")
         self.query_one(DocumentText).focus()
         steady_cursors(self.screen)
         self.load()
@@ -168,6 +173,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
 
     @on(LoadFailed)
     def _load_failed(self, message: LoadFailed) -> None:
+        self.load_failed = True
         self.query_one("#progress", ProgressBar).display = False
         self._set_status(message.text)
         self.notify(message.text, severity="error", timeout=30, markup=False)
@@ -182,7 +188,11 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self.query_one(WarningsView).show(self.session.warnings)
         self.query_one(DocumentList).set_rows(document_rows(self.session.document_names(), None, None))
         self.show_document(0)
-        self.rescore(self.weights)
+        if self.browsing:
+            self.query_one("#progress", ProgressBar).display = False
+            self.settled_weights = self.weights
+        else:
+            self.rescore(self.weights)
 
     # ---------------------------------------------------------------- scoring
     @on(ScoresPanel.WeightsEdited)
@@ -292,7 +302,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         if self.corpus is None or not self.corpus.pairs:
             return
         self.doc_index = index = max(0, min(index, len(self.corpus.pairs) - 1))
-        self.query_one(DocumentList).current = index
+        self.query_one(DocumentList).show_current(index)
         pair = self.corpus.pairs[index]
         self.selected_error = None
         self.query_one(DocumentText).show(pair.key, pair.response, pair.types, MODES[self.mode_index])
@@ -301,7 +311,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         self._show_scores()
         self._show_errors(defer=True)
         self._status()
-        if self.errors is not None and self.errors_weights == self.weights:
+        if not self.browsing and self.errors is not None and self.errors_weights == self.weights:
             self.settled_weights = None
             # Debounced: pricing starts once the user stays 150 ms on a document, so flipping
             # through documents is not slowed by a pricing thread competing for the GIL.
@@ -319,6 +329,8 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
         pair = self.corpus.pairs[self.doc_index]
         conll = self.result.micro.get("conll") if self.result is not None else None
         corpus_text = f"  corpus CoNLL F1 {100 * conll.f1:.2f}" if conll is not None else ""
+        if self.browsing:
+            corpus_text = "  browsing the key alone: no scores, no errors"
         if self.session.warnings:
             corpus_text += f"  {len(self.session.warnings)} warnings (F5)"
         self._set_status(
@@ -346,7 +358,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
             return
         panel = self.query_one(ErrorPanel)
         if self.errors is None:
-            panel.set_rows(None)
+            panel.set_rows(None, state="failed" if self.errors_weights == self.weights else "analysing")
             return
         panel.set_rows(self.errors.get(self.corpus.pairs[self.doc_index].name, []), keep_cursor, defer)
 
@@ -357,70 +369,13 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
             return
         self._chains_shown = shown
         pair = self.corpus.pairs[self.doc_index]
-        self.query_one(ChainsView).show(*chain_rows(pair.key, pair.response, pair.types))
+        key_rows, response_rows = chain_rows(pair.key, pair.response, pair.types)
+        self.query_one(ChainsView).show(key_rows, None if self.browsing else response_rows)
 
     # --------------------------------------------------------------- errors
     @on(ErrorPanel.Picked)
     def _picked(self, message: ErrorPanel.Picked) -> None:
         self.select_error(message.row, focus_text=message.jump)
-
-    def select_error(self, row: ErrorRecord | None, focus_text: bool = False) -> None:
-        """Emphasise an error's mention and antecedents and scroll the text to it."""
-        self.selected_error = row
-        if self.query_one(ContentSwitcher).current != "text" and focus_text:
-            self.action_view("text")
-        text = self.query_one(DocumentText)
-        text.select(Selection.of(row))
-        self._status()
-        if focus_text:
-            text.focus()
-
-    # -------------------------------------------------------------- actions
-    def action_view(self, view: str) -> None:
-        self.query_one(ContentSwitcher).current = view
-        if view == "chains" and self.corpus is not None:
-            self._show_chains()
-        self._status()
-
-    def action_cycle_mode(self) -> None:
-        self.mode_index = (self.mode_index + 1) % len(MODES)
-        self.query_one(DocumentText).mode = MODES[self.mode_index]
-        self._status()
-
-    def action_error(self, step: int) -> None:
-        self.query_one(ErrorPanel).move(step)
-
-    def action_document(self, step: int) -> None:
-        if self.corpus is None:
-            return
-        documents = self.query_one(DocumentList)
-        from .rows import select_documents
-
-        order = [row.index for row in select_documents(documents.rows, "", documents.sort_key)]
-        if self.doc_index in order:
-            position = (order.index(self.doc_index) + step) % len(order)
-            index = order[position]
-        else:
-            index = self.doc_index + step
-        documents.current = index
-        documents.refill()
-        self.show_document(index)
-
-    def action_focus_text(self) -> None:
-        """Escape leaves a box (document filter, weights) so single-letter keys work again."""
-        if self.query_one(ContentSwitcher).current == "text":
-            self.query_one(DocumentText).focus()
-        else:
-            self.query_one("#key-chains").focus()
-
-    def action_focus_filter(self) -> None:
-        self.query_one("#doc-filter").focus()
-
-    def action_focus_weights(self) -> None:
-        self.query_one("#w-nam").focus()
-
-    def action_toggle_theme(self) -> None:
-        self.theme = "corefwb-light" if self.theme == "corefwb-dark" else "corefwb-dark"
 
     def watch_theme(self, theme: str) -> None:
         """Tables hold resolved type colours: redraw them in the new theme's colours."""
@@ -429,55 +384,9 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.
             if self.query_one(ContentSwitcher).current == "chains":
                 self._show_chains()
 
-    def action_help(self) -> None:
-        from .screens import HelpScreen
-
-        self.push_screen(HelpScreen(self.focused))
-
-    def action_export(self) -> None:
-        from .screens import ExportScreen
-
-        self.push_screen(ExportScreen(short_name(self.corpus.pairs[self.doc_index].name) if self.corpus else "corpus"),
-                         self._export_chosen)
-
-    def _export_chosen(self, choice: tuple[str, str, str] | None) -> None:
-        if choice is not None:
-            self.export(*choice)
-
-    def export(self, scope: str, fmt: str, path: str | None = None) -> None:
-        """Export in a worker: the errors of unopened documents are priced first (seconds on a
-        large corpus), and the screen stays live meanwhile."""
-        if self.result is None:
-            self.notify("nothing scored yet", severity="warning")
-            return
-        self.notify(f"exporting the {scope} as {fmt} ...", markup=False)
-        self.run_worker(partial(self._export_job, scope, fmt, path), thread=True, group="export")
-
-    def _export_job(self, scope: str, fmt: str, path: str | None) -> None:  # in a worker thread
-        try:
-            written = self.write_export(scope, fmt, path)
-        except (InputError, OSError) as error:
-            self.call_from_thread(self.notify, f"export failed: {error}", severity="error", markup=False)
-        else:
-            self.call_from_thread(self.notify, f"wrote {written}", markup=False)
-
-    def write_export(self, scope: str, fmt: str, path: str | None = None) -> str:
-        """Write the scores and errors of the document or the corpus; see `export.write_report`."""
-        return write_report(self, scope, fmt, path)
-
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """Palette: jump to a document, switch view or mode, export, theme, quit."""
+        """Palette: jump to a document, switch view or mode, weights, export, theme, quit."""
         return system_commands(self)
-
-    def _set_mode(self, number: int) -> None:
-        self.mode_index = (number - 1) % len(MODES)
-        self.action_cycle_mode()
-
-    def _goto(self, index: int) -> None:
-        documents = self.query_one(DocumentList)
-        documents.current = index
-        documents.refill()
-        self.show_document(index)
 
 
 def _sample_paths() -> tuple[str, str]:
@@ -488,11 +397,15 @@ def _sample_paths() -> tuple[str, str]:
 
 def run_app(key_path: str | None, response_path: str | None, options: LoadOptions = LoadOptions(),
             weights: Weights = W4) -> int:
-    """Open the workbench; with no paths, on the bundled GUM sample.  Returns the exit status:
-    1 when the files could not be read (the message stays on screen until the user quits)."""
+    """Open the workbench; with no paths, on the bundled GUM sample; with a key alone, to browse
+    it.  Returns the exit status: 1 when the files could not be read (the message stays on
+    screen until the user quits)."""
     if key_path is None and response_path is None:
         key_path, response_path = _sample_paths()
-    check_paths([key_path, response_path])
-    app = Workbench(key_path, [response_path], options, weights)
+    responses = [] if response_path is None else [response_path]
+    check_paths([key_path, *responses])
+    app = Workbench(key_path, responses, options, weights)
     app.run()
-    return app.return_code or 0
+    from ..session import EXIT_INPUT
+
+    return EXIT_INPUT if app.load_failed else (app.return_code or 0)

@@ -1,34 +1,42 @@
 """The workbench's export: the scores and errors of one document or of the whole corpus.
 
 The session writes the file (the one guarded writer, the one report renderer); this module picks
-what to write from what the app shows: its scores, and its error records with impacts priced,
-pricing the documents the user has not opened.  It reads the app's state, never its widgets, so
-it runs in a worker thread.
+what to write from what the app shows: its scores, and the error records the list shows (the
+active category and type filter applied) with impacts priced, pricing the documents the user has
+not opened.  It reads the app's state, never its widgets, so it runs in a worker thread.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from metrics.errors.records import ErrorRecord
+from metrics.errors.records import Category, ErrorRecord
+from metrics.model import MentionType
 
 from ..output import REPORT_EXTENSIONS
-from .rows import short_name
+from .rows import filter_errors, short_name
 
 
-def write_report(app: Any, scope: str, fmt: str, path: str | None = None) -> str:
+def default_path(app: Any, scope: str, fmt: str) -> str:
+    """`corefwb-<document>.json` or `corefwb-corpus.csv`, in the current directory."""
+    label = "corpus" if scope == "corpus" else short_name(app.corpus.pairs[app.doc_index].name)
+    return f"corefwb-{label.replace(' ', '_').replace('/', '_')}{REPORT_EXTENSIONS[fmt]}"
+
+
+def write_report(app: Any, scope: str, fmt: str, path: str | None = None,
+                 filters: tuple[Category | None, MentionType | None] = (None, None)) -> str:
     """Write `scope` ("document": the one shown, or "corpus") as `fmt`; returns the path."""
     result, errors, weights = app.result, app.errors, app.weights
     names = app.session.document_names() if scope == "corpus" else [app.corpus.pairs[app.doc_index].name]
+    category, kind = filters
     records: list[ErrorRecord] | None = None
     if errors is not None:
         records = []
         for name in names:
-            rows = errors.get(name, [])
+            rows = filter_errors(errors.get(name, []), category, kind, by_impact=False)
             records.extend(rows if name in app.priced else app.session.price(rows, "conll", weights) or [])
     if scope == "corpus":
         label, scores = "corpus", result.micro
     else:
         label, scores = names[0], dict(result.documents).get(names[0], {})
-    path = path or f"corefwb-{short_name(label).replace(' ', '_').replace('/', '_')}{REPORT_EXTENSIONS[fmt]}"
-    return app.session.export(path, fmt, label, weights, scores, records)
+    return app.session.export(path or default_path(app, scope, fmt), fmt, label, weights, scores, records)

@@ -14,6 +14,7 @@ def system_commands(app: Any) -> Iterator[SystemCommand]:
     """Every palette entry of the workbench `app`: each names the key that does the same."""
     yield SystemCommand("Text view", "Show the bracketed text (F2)", lambda: app.action_view("text"))
     yield SystemCommand("Chains view", "Key chains beside response chains (F3)", lambda: app.action_view("chains"))
+    yield SystemCommand("Warnings view", "What the readers noticed about the files (F5)", lambda: app.action_view("warnings"))
     for number, mode in enumerate(MODES):
         yield SystemCommand(f"Show {mode} mentions", "Which side's mentions the text brackets", lambda n=number: app._set_mode(n))
     for scope in ("document", "corpus"):
@@ -24,6 +25,13 @@ def system_commands(app: Any) -> Iterator[SystemCommand]:
                 lambda s=scope, f=fmt: app.export(s, f),
             )
     yield SystemCommand("Export ...", "Choose scope, format and file (ctrl+e)", app.action_export)
+    yield SystemCommand("Show / hide the documents list", "F6", lambda: app.action_toggle_panel("documents"))
+    yield SystemCommand("Show / hide the scores panel", "F7", lambda: app.action_toggle_panel("scores"))
+    if not app.browsing:
+        from metrics.weights import PRESETS
+
+        for name, weights in PRESETS.items():
+            yield SystemCommand(f"Weights {name}", f"Rescore with W = {tuple(weights)}", lambda n=name: app.apply_preset(n))
     yield SystemCommand("Toggle dark / light theme", "F10", app.action_toggle_theme)
     yield SystemCommand("Help", "Keys and what the screen shows (F1)", app.action_help)
     yield SystemCommand("Quit", "ctrl+q", app.exit)

@@ -216,6 +216,10 @@ class ChainRow:
     chain conflating key chains)."""
     unmatched: int
     """Mentions of this chain that the other side lacks."""
+    relation: str = ""
+    """With one partner: "=" (the same mentions), "part of" (all of this chain's mentions are in
+    the partner, which has more), "holds all of" (the partner's mentions are all here, with
+    more), "overlaps" (each has mentions the other lacks); "" with none or several partners."""
 
     @property
     def type_counts(self) -> tuple[int, int, int]:
@@ -227,7 +231,8 @@ def chain_rows(key: Document, response: Document, types: dict[Span, MentionType]
     """Key chains and response chains, each annotated with its partners on the other side."""
     key_ids, response_ids = chain_ids(key), chain_ids(response)
 
-    def rows(doc: Document, side: Literal["key", "response"], other: dict[Span, list[int]]) -> list[ChainRow]:
+    def rows(doc: Document, side: Literal["key", "response"], other: dict[Span, list[int]],
+             other_doc: Document) -> list[ChainRow]:
         out = []
         for number, chain in enumerate(doc.chains, start=1):
             partners: list[int] = []
@@ -241,10 +246,15 @@ def chain_rows(key: Document, response: Document, types: dict[Span, MentionType]
                 for partner in held or ():
                     if partner not in partners:
                         partners.append(partner)
-            out.append(ChainRow(side, number, mentions, partners, unmatched))
+            relation = ""
+            if len(partners) == 1:
+                mine, theirs = set(chain), set(other_doc.chains[partners[0] - 1])
+                relation = ("=" if mine == theirs else "part of" if mine < theirs
+                            else "holds all of" if theirs < mine else "overlaps")
+            out.append(ChainRow(side, number, mentions, partners, unmatched, relation))
         return out
 
-    return rows(key, "key", response_ids), rows(response, "response", key_ids)
+    return rows(key, "key", response_ids, response), rows(response, "response", key_ids, key)
 
 
 # ---------------------------------------------------------------------------------------- errors

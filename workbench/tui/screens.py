@@ -1,7 +1,8 @@
-"""Modal screens: help (F1 / ?) and export (ctrl+e).
+"""Modal screens: help (F1 / ?), export (ctrl+e) and a yes/no question.
 
-The help lists the bindings from their declarations (app, screen and the focused widget's chain),
-so it cannot drift from the keys that actually work, plus the HELP text of the focused widget.
+The help lists every key from the bindings' declarations (`keys.py`, which also writes the README's
+table), so it cannot drift from the keys that actually work, with the legend of error categories
+and columns, and the focused panel's own notes first.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from .theme import steady_cursors
 
 
 class HelpScreen(ModalScreen[None]):
-    """Keys and how to read the screen."""
+    """Keys and how to read the screen: the same from wherever it is opened (the focused
+    panel's own notes come first)."""
 
     BINDINGS = [Binding("escape,f1,q,question_mark", "dismiss", "Close", id="help.close")]
 
@@ -34,41 +36,59 @@ class HelpScreen(ModalScreen[None]):
             yield Static(self._help_table(), id="help-text")
 
     def _help_table(self) -> Table:
+        from .keys import help_sections
+
         app = self.app
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
         table.add_row(Text("coref-workbench", style="bold underline"), Text(" ".join(app.HELP.split())))  # type: ignore[attr-defined]
-        table.add_row("", "")
-        chain: list = []
-        node = self.focused_widget or (app.screen_stack[0] if app.screen_stack else None)
-        while node is not None:
-            chain.append(node)
+        node = self.focused_widget
+        while node is not None and not getattr(node, "HELP", None):
             node = node.parent  # type: ignore[assignment]
-        if app not in chain:
-            chain.append(app)
-        seen: set[str] = set()
-        for node in chain:
-            help_text = getattr(node, "HELP", None)
-            if help_text and node is not app:
-                table.add_row(Text(type(node).__name__, style="bold underline"), Text(" ".join(help_text.split())))
-            rows = []
-            for bindings in node._bindings.key_to_bindings.values():  # type: ignore[attr-defined]
-                for binding in bindings:
-                    name = binding.id or binding.action
-                    if name in seen or not binding.description or not (binding.id or binding.show):
-                        continue
-                    seen.add(name)
-                    rows.append(binding)
-            if rows:
-                table.add_row(Text(f"keys: {type(node).__name__}", style="bold"), "")
-                for binding in rows:
-                    keys = ", ".join(app.get_key_display(Binding(k, "")) for k in binding.key.split(","))
-                    table.add_row(Text(keys), Text(binding.description))
-        table.add_row(Text("ctrl+p"), Text("command palette: go to a document, switch view, export, theme"))
+        if node is not None and node is not app:
+            table.add_row("", "")
+            table.add_row(Text(f"here: {type(node).__name__}", style="bold underline"), Text(" ".join(node.HELP.split())))
+        for title, rows in help_sections(app):
+            table.add_row("", "")
+            table.add_row(Text(title, style="bold underline"), "")
+            for term, text in rows:
+                table.add_row(Text(term), Text(text))
         table.add_row("", "")
-        table.add_row(Text("Esc / F1"), Text("close this help"))
+        table.add_row(Text("esc / F1 / q"), Text("close this help"))
         return table
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question (replace an existing file?); Esc or n says no."""
+
+    BINDINGS = [Binding("escape,n", "answer(False)", "No", id="confirm.no"),
+                Binding("y", "answer(True)", "Yes", id="confirm.yes")]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Static(Text(self.question), classes="title")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Yes (y)", variant="warning", id="confirm-yes")
+                yield Button("No (n)", variant="primary", id="confirm-no")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no", Button).focus()
+
+    @on(Button.Pressed, "#confirm-yes")
+    def _yes(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#confirm-no")
+    def _no(self) -> None:
+        self.dismiss(False)
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 class ExportScreen(ModalScreen[tuple[str, str, str] | None]):

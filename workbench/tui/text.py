@@ -102,6 +102,21 @@ reversed, the response antecedent underlined, the best key antecedent bold and u
     def line_of_token(self, token: int) -> int:
         return self._layout.token_line[token] if self._layout and self._layout.token_line else 0
 
+    def first_visible_token(self) -> int:
+        """The first token on the top line of the view (where `n` continues after paging)."""
+        if self._layout is None or not self._layout.token_line:
+            return 0
+        from bisect import bisect_left
+
+        return bisect_left(self._layout.token_line, int(self.scroll_y))
+
+    def span_in_view(self, span: tuple[int, int]) -> bool:
+        """Whether a span's first token is on a line the view shows."""
+        if self._layout is None or not self._layout.token_line:
+            return True
+        line = self._layout.token_line[min(span[0], len(self._layout.token_line) - 1)]
+        return self.scroll_y <= line < self.scroll_y + self.scrollable_content_region.height
+
     # ----------------------------------------------------------------- layout
     def _relayout(self) -> None:
         width = max(self.scrollable_content_region.width, 20) if self.is_mounted else 80
@@ -111,8 +126,11 @@ reversed, the response antecedent underlined, the best key antecedent bold and u
         self.refresh()
 
     def on_resize(self) -> None:
+        """Wrap again at the new width, and keep the selected error in view (its line moved)."""
         if self._layout is not None and self._layout.width != max(self.scrollable_content_region.width, 20):
             self._relayout()
+            if self._selection.mention is not None:
+                self.call_after_refresh(self.select, self._selection)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()

@@ -1,0 +1,152 @@
+"""The documents list: every document with its CoNLL F1, MUC F1 and error count, filterable, sortable.
+
+Why its columns are measured: a fixed `err` column cut `63` to `6` once the list grew a scrollbar.
+Here the numeric columns are as wide as their widest cell (counts abbreviated visibly when even
+that cannot fit, `cells.count_text`), the scrollbar is reserved, and the name takes what is left.
+The list follows the document on screen (`show_current`), whichever way it was opened.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Input
+
+from metrics.catalog import label
+
+from .cells import ListTable, count_text
+from .rows import SORT_KEYS, DocumentRow, display_text, percent, select_documents, short_name
+
+SCROLLBAR = 1
+"""Cells the table's vertical scrollbar takes (`scrollbar-size-vertical` in workbench.tcss)."""
+SCORE_WIDTH = 6
+"""` 100.0`: a percentage with one decimal and a space before it."""
+MAX_COUNT_WIDTH = 6
+"""The error count column grows to this; larger counts are abbreviated (`123k`)."""
+
+
+class DocumentList(Vertical):
+    """Documents with their scores, worst first; a name filter above."""
+
+    BINDINGS = [
+        Binding("s", "cycle_sort", "Sort documents", id="documents.sort"),
+    ]
+    HELP = """\
+The documents of the corpus with their CoNLL F1, MUC F1 and number of errors.
+Sorted worst first; `s` cycles the sort key (CoNLL, MUC, errors, name).  Type in the box
+above to filter by name (`/` goes there), Enter opens the first match.  Moving the cursor
+in the list opens the document under it; Home and End go to the first and last.
+"""
+
+    class Chosen(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[DocumentRow] = []
+        self.sort_key = "conll"
+        self.current = 0
+        self._widths: tuple[int, int] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="filter documents", id="doc-filter")
+        yield ListTable(id="documents", cursor_type="row", zebra_stripes=True, cell_padding=0)
+
+    def set_rows(self, rows: list[DocumentRow]) -> None:
+        self.rows = rows
+        self.refill()
+
+    def column_widths(self, shown: list[DocumentRow]) -> tuple[int, int]:
+        """(name width, error count width) for the width this panel has now."""
+        counts = [len(str(row.errors)) for row in shown if row.errors is not None]
+        count_width = min(MAX_COUNT_WIDTH, max([3] + counts)) + 1  # a space before the number
+        inner = self.content_region.width if self.content_region.width > 0 else 42
+        name_width = max(8, inner - SCROLLBAR - 2 * SCORE_WIDTH - count_width)
+        return name_width, count_width
+
+    def _columns(self, table: ListTable, widths: tuple[int, int]) -> None:
+        if widths == self._widths:
+            return
+        self._widths = widths
+        name_width, count_width = widths
+        table.clear(columns=True)
+        table.add_column(" document", key="name", width=name_width)
+        for metric in ("conll", "muc"):
+            table.add_column(label(metric).rjust(SCORE_WIDTH), key=metric, width=SCORE_WIDTH)
+        table.add_column("err".rjust(count_width), key="errors", width=count_width)
+
+    def refill(self) -> None:
+        table = self.query_one("#documents", ListTable)
+        shown = select_documents(self.rows, self.query_one("#doc-filter", Input).value, self.sort_key)
+        widths = self.column_widths(shown)
+        self._columns(table, widths)
+        table.clear()
+        cursor = 0
+        for position, row in enumerate(shown):
+            table.add_row(
+                Text(" " + display_text(short_name(row.name)), overflow="ellipsis", no_wrap=True),
+                Text(percent(row.f1("conll")) if row.scores else "", justify="right"),
+                Text(percent(row.f1("muc")) if row.scores else "", justify="right"),
+                Text(count_text(row.errors, widths[1] - 1), justify="right"),
+                key=str(row.index),
+            )
+            if row.index == self.current:
+                cursor = position
+        if shown:
+            table.move_cursor(row=cursor, animate=False, scroll=True)
+            self.call_after_refresh(self._scroll_to_cursor)
+        self.border_title = f"documents ({len(shown)}/{len(self.rows)}) by {self.sort_key}"
+
+    def _scroll_to_cursor(self) -> None:
+        """After a refill the rows are measured on the next frame: bring the cursor into view then."""
+        table = self.query_one("#documents", ListTable)
+        if table.row_count:
+            table.move_cursor(row=table.cursor_row, animate=False, scroll=True)
+
+    def show_current(self, index: int) -> None:
+        """Put the cursor on document `index` (opened some other way: `/`, `]`, the palette),
+        without opening it again."""
+        self.current = index
+        table = self.query_one("#documents", ListTable)
+        for position in range(table.row_count):
+            if table.coordinate_to_cell_key((position, 0)).row_key.value == str(index):
+                table.move_cursor(row=position, animate=False, scroll=True)
+                return
+
+    def on_resize(self) -> None:
+        if self.rows and self.column_widths(self.rows) != self._widths:
+            self.refill()
+
+    @on(Input.Changed, "#doc-filter")
+    def _filter(self) -> None:
+        self.refill()
+
+    @on(ListTable.RowHighlighted, "#documents")
+    def _highlighted(self, event: ListTable.RowHighlighted) -> None:
+        """Only the user moving the cursor opens a document, never a refill (filter, sort)."""
+        if not event.data_table.has_focus or event.row_key.value is None:
+            return
+        self._choose(int(event.row_key.value))
+
+    @on(Input.Submitted, "#doc-filter")
+    def _open_first(self) -> None:
+        """Enter in the filter opens the first document listed."""
+        table = self.query_one("#documents", ListTable)
+        if table.row_count:
+            self._choose(int(table.coordinate_to_cell_key((0, 0)).row_key.value))
+            table.focus()
+
+    def _choose(self, index: int) -> None:
+        if index != self.current:
+            self.current = index
+            self.post_message(self.Chosen(index))
+
+    def action_cycle_sort(self) -> None:
+        self.sort_key = SORT_KEYS[(SORT_KEYS.index(self.sort_key) + 1) % len(SORT_KEYS)]
+        self.refill()

@@ -1,0 +1,80 @@
+"""Every key of the workbench, read from the bindings themselves: the help screen and the README's
+keys table are both made here, so neither can drift from the keys that actually work.
+
+Also the legend the help shows: the error categories (from the engine's definitions) and the
+columns of the error list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.binding import Binding
+
+from metrics.errors.records import CATEGORIES
+
+from ..output import IMPACT_UNIT
+from .cells import ListTable
+from .documents import DocumentList
+from .errorlist import ErrorPanel
+from .scores import ScoresPanel
+from .text import DocumentText
+
+WHERE = ((None, "anywhere"), (DocumentText, "text view"), (DocumentList, "documents list"),
+         (ErrorPanel, "error list"), (ListTable, "documents and error lists"), (ScoresPanel, "scores panel"))
+"""Who holds bindings, and where they work (None: the app itself)."""
+
+EXTRA = (("ctrl+p", "command palette: go to a document, switch view, weights W1..W5, export, theme", "anywhere"),
+         ("tab / shift+tab", "move the focus between panels (the focused panel's border is bright)", "anywhere"))
+"""Keys Textual provides that the bindings above do not declare."""
+
+COLUMNS = (("cat", "the error's category (legend above)"),
+           ("type", "the mention's type: N name, M nominal, P pronoun"),
+           ("mention", "the mention's words"),
+           ("antecedent", "its response antecedent (the mention the system linked it to)"),
+           ("best key antecedent", "the most informative antecedent in its key chain"),
+           ("cost", "a suboptimal link's lost weight (LMetrics)"),
+           ("impact", f"corpus CoNLL F1 gained, in {IMPACT_UNIT}, if that error alone were fixed"))
+
+
+def _display(key: str) -> str:
+    names = {"question_mark": "?", "slash": "/", "left_square_bracket": "[", "right_square_bracket": "]",
+             "escape": "esc", "space": "space"}
+    return " / ".join(names.get(k.strip(), k.strip()) for k in key.split(","))
+
+
+def key_rows(app_class: type) -> list[tuple[str, str, str]]:
+    """(keys, what they do, where) for every described binding of the app and its widgets."""
+    rows: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for holder, where in WHERE:
+        bindings: list[Binding] = list((app_class if holder is None else holder).BINDINGS)
+        for binding in bindings:
+            if isinstance(binding, tuple):
+                binding = Binding(*binding)
+            name = binding.id or binding.action
+            if not binding.description or name in seen:
+                continue
+            seen.add(name)
+            rows.append((_display(binding.key), binding.description, where))
+    return rows + list(EXTRA)
+
+
+def markdown_table(app_class: type) -> str:
+    """The README's keys table."""
+    lines = ["| keys | what | where |", "|---|---|---|"]
+    for keys, what, where in key_rows(app_class):
+        lines.append(f"| `{keys}` | {what} | {where} |")
+    return "\n".join(lines) + "\n"
+
+
+def legend() -> list[tuple[str, str]]:
+    """(term, meaning) of the error categories and the error list's columns."""
+    return [(f"{c.short}  {c.label}", c.description) for c in CATEGORIES] + [
+        (f"column {name}", meaning) for name, meaning in COLUMNS]
+
+
+def help_sections(app: Any) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The help screen's sections: (title, rows of (term, text))."""
+    keys = [(keys, f"{what}  ({where})" if where != "anywhere" else what) for keys, what, where in key_rows(type(app))]
+    return [("Errors: categories and columns", legend()), ("Keys", keys)]

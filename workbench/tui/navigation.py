@@ -1,0 +1,174 @@
+"""What the user's keys do in the workbench: views, panels, documents, errors, focus, help, export.
+
+A mixin of `Workbench` (app.py keeps loading, scoring and drawing): the actions only move between
+things the app already has, so they live apart from the workers that compute them.
+"""
+
+from __future__ import annotations
+
+import os
+
+from textual.widgets import ContentSwitcher
+
+from metrics.errors.records import ErrorRecord
+
+from .documents import DocumentList
+from .errorlist import ErrorPanel
+from .rows import MODES, Selection, select_documents, short_name
+from .scores import ScoresPanel
+from .text import DocumentText
+
+
+class Navigation:
+    """Key actions of the workbench (mixed into the App)."""
+
+    # ------------------------------------------------------------------ views and panels
+    def action_view(self, view: str) -> None:
+        self.query_one(ContentSwitcher).current = view
+        if view == "chains" and self.corpus is not None:
+            self._show_chains()
+        self._status()
+
+    def action_cycle_mode(self) -> None:
+        if self.browsing:
+            self.notify("browsing a key alone: only its mentions to show", markup=False)
+            return
+        self.mode_index = (self.mode_index + 1) % len(MODES)
+        self.query_one(DocumentText).mode = MODES[self.mode_index]
+        self._status()
+
+    def _set_mode(self, number: int) -> None:
+        self.mode_index = (number - 1) % len(MODES)
+        self.action_cycle_mode()
+
+    def action_toggle_panel(self, panel: str) -> None:
+        """F6 shows or hides the documents list, F7 the scores panel.  Below 130 columns the list
+        starts hidden and takes the scores panel's place while shown, so the text keeps its room."""
+        self.screen.toggle_class(f"-toggled-{panel}")
+        if panel == "documents" and self.query_one(DocumentList).display:
+            self.query_one("#documents").focus()
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "corefwb-light" if self.theme == "corefwb-dark" else "corefwb-dark"
+
+    def action_help(self) -> None:
+        from .screens import HelpScreen
+
+        self.push_screen(HelpScreen(self.focused))
+
+    # ------------------------------------------------------------------ focus
+    def action_focus_text(self) -> None:
+        """Escape leaves a box (document filter, weights) so single-letter keys work again."""
+        if self.query_one(ContentSwitcher).current == "text":
+            self.query_one(DocumentText).focus()
+        else:
+            self.query_one("#key-chains").focus()
+
+    def action_focus_filter(self) -> None:
+        if not self.query_one(DocumentList).display:
+            self.action_toggle_panel("documents")
+        self.query_one("#doc-filter").focus()
+
+    def action_focus_weights(self) -> None:
+        if not self.browsing:
+            self.query_one("#w-nam").focus()
+
+    def apply_preset(self, name: str) -> None:
+        self.query_one(ScoresPanel).apply_preset(name)
+
+    # ------------------------------------------------------------------ documents
+    def action_document(self, step: int) -> None:
+        if self.corpus is None:
+            return
+        documents = self.query_one(DocumentList)
+        order = [row.index for row in select_documents(documents.rows, "", documents.sort_key)]
+        if self.doc_index in order:
+            index = order[(order.index(self.doc_index) + step) % len(order)]
+        else:
+            index = self.doc_index + step
+        self.show_document(index)
+
+    def _goto(self, index: int) -> None:
+        self.show_document(index)
+
+    # ------------------------------------------------------------------ errors
+    def action_error(self, step: int) -> None:
+        """n / p: the next or previous error; after the user paged the text away from the
+        selected error, the first error from the top of the view on (or the last before it)."""
+        if self.browsing:
+            self.notify("browsing a key alone: no errors", markup=False)
+            return
+        panel = self.query_one(ErrorPanel)
+        text = self.query_one(DocumentText)
+        selected = self.selected_error
+        away = (text.scroll_y > 0) if selected is None else not text.span_in_view(selected.mention.span)
+        if not panel.move(step, text.first_visible_token() if away else None):
+            category, kind = panel.filters()
+            shown = "" if category is None and kind is None else " with this filter"
+            what = "being analysed" if panel.state == "analysing" else f"in {short_name(self.corpus.pairs[self.doc_index].name)}{shown}" if self.corpus else ""
+            self.notify(f"no errors {what}".strip(), markup=False)
+
+    def select_error(self, row: ErrorRecord | None, focus_text: bool = False) -> None:
+        """Emphasise an error's mention and antecedents and scroll the text to it."""
+        self.selected_error = row
+        if self.query_one(ContentSwitcher).current != "text" and focus_text:
+            self.action_view("text")
+        text = self.query_one(DocumentText)
+        text.select(Selection.of(row))
+        self._status()
+        if focus_text:
+            text.focus()
+
+    # ------------------------------------------------------------------ export
+    def action_export(self) -> None:
+        from .screens import ExportScreen
+
+        if self.browsing:
+            self.notify("browsing a key alone: nothing scored to export", markup=False)
+            return
+        self.push_screen(ExportScreen(short_name(self.corpus.pairs[self.doc_index].name) if self.corpus else "corpus"),
+                         self._export_chosen)
+
+    def _export_chosen(self, choice: tuple[str, str, str] | None) -> None:
+        if choice is not None:
+            self.export(*choice)
+
+    def export(self, scope: str, fmt: str, path: str | None = None, overwrite: bool = False) -> None:
+        """Export in a worker (the errors of unopened documents are priced first: seconds on a
+        large corpus, and the screen stays live meanwhile); an existing file is replaced only
+        after the user says yes."""
+        from .export import default_path
+        from .screens import ConfirmScreen
+
+        if self.result is None:
+            self.notify("nothing scored yet", severity="warning")
+            return
+        path = path or default_path(self, scope, fmt)
+        if os.path.exists(path) and not overwrite:
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.export(scope, fmt, path, overwrite=True)
+                else:
+                    self.notify("export cancelled", markup=False)
+
+            self.push_screen(ConfirmScreen(f"{path} exists. Replace it?"), answered)
+            return
+        self.notify(f"exporting the {scope} as {fmt} ...", markup=False)
+        self.run_worker(lambda: self._export_job(scope, fmt, path), thread=True, group="export")
+
+    def _export_job(self, scope: str, fmt: str, path: str) -> None:  # in a worker thread
+        from metrics.model import InputError
+
+        try:
+            written = self.write_export(scope, fmt, path)
+        except (InputError, OSError) as error:
+            self.call_from_thread(self.notify, f"export failed: {error}", severity="error", markup=False)
+        else:
+            self.call_from_thread(self.notify, f"wrote {written}", markup=False)
+
+    def write_export(self, scope: str, fmt: str, path: str | None = None) -> str:
+        """Write the scores and the errors shown (the active filter applied) of the document or
+        the corpus; see `export.write_report`."""
+        from .export import write_report
+
+        return write_report(self, scope, fmt, path, self.query_one(ErrorPanel).filters())

@@ -1,0 +1,155 @@
+"""The scores panel: R/P/F of the document and the corpus, and the weight vector W the LMetrics use.
+
+Why it scrolls as a whole: twenty metrics and the weight editor need 25 rows, a 100x30 terminal
+gives the panel 16.  The table is as tall as its rows (it never scrolls on its own, so its last
+column is never hidden behind a scrollbar), and the panel scrolls; focusing a weight box (ctrl+w)
+brings the editor into view.  The preset buttons are for the mouse: they are outside the Tab
+order, so Shift+Tab cannot land on one and apply it with Enter by accident (the palette has them).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.coordinate import Coordinate
+from textual.message import Message
+from textual.widgets import Button, DataTable, Input, Static
+
+from metrics.weights import PRESETS, Weights
+
+from .rows import ScoreLine, percent
+
+COLUMNS = (("metric", 12), (" doc R", 6), ("     P", 6), ("     F", 6), (" ", 1),
+           ("corp R", 6), ("     P", 6), ("     F", 6), ("    ΔF", 6))
+"""Header and width of each column: 12 cells fit the longest label (`Anchor F-phi`)."""
+TABLE_WIDTH = sum(width for _, width in COLUMNS)
+WEIGHT_NAMES = ("nam", "nom", "pro", "sing")
+
+
+def _score_cell(text: str, column: int) -> Text | str:
+    """A cell of the scores table: the metric name, a blank spacer, or a right-aligned number."""
+    if column == 4:
+        return text
+    return Text(text) if column == 0 else Text(text, justify="right")
+
+
+class ScoresPanel(VerticalScroll):
+    """R/P/F of the document and the corpus, and the weight vector W that LMetrics use."""
+
+    HELP = """\
+Scores of the current document (doc) and of the whole corpus (micro-averaged, as the
+official scorer reports).  ΔF is the change of the corpus F1 from the starting weights.
+The ACE-value's F column is its value (below 0 when false alarms outweigh what was found);
+its R and P are the ACE scorer's value-based recall and precision.
+Edit w_nam, w_nom, w_pro, w_sing (ctrl+w) or click a preset W1..W5 (also in the palette):
+the corpus is rescored in the background; a newer edit cancels an older run.  The panel
+scrolls when the terminal is short.
+"""
+
+    class WeightsEdited(Message):
+        def __init__(self, weights: Weights) -> None:
+            super().__init__()
+            self.weights = weights
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._setting = False
+        self._shown_metrics: list[str] = []
+        self._shown: list[list[str]] = []
+
+    def compose(self) -> ComposeResult:
+        table: DataTable = DataTable(id="scores", cursor_type="none", show_cursor=False, cell_padding=0)
+        table.can_focus = False  # nothing to pick in it; the panel itself scrolls
+        for label, width in COLUMNS:
+            table.add_column(label, width=width)
+        yield table
+        with Horizontal(id="weights"):
+            for name in WEIGHT_NAMES:
+                yield Static(f"w_{name}", classes="weight-label")
+                yield Input(id=f"w-{name}", type="number", compact=True)
+        with Horizontal(id="presets"):
+            for name in PRESETS:
+                button = Button(name, id=f"preset-{name}", compact=True)
+                button.can_focus = False
+                yield button
+        yield Static("", id="score-status")
+
+    def show_weights(self, weights: Weights) -> None:
+        self._setting = True
+        for name, value in zip(WEIGHT_NAMES, weights):
+            box = self.query_one(f"#w-{name}", Input)
+            text = f"{value:g}"
+            if box.value != text:
+                box.value = text
+        self.call_after_refresh(self._done_setting)
+
+    def _done_setting(self) -> None:
+        self._setting = False
+
+    def show_scores(self, lines: Sequence[ScoreLine], previous: dict[str, Any] | None) -> None:
+        """Fill the table; when the same metrics are shown again (another document, new weights),
+        only the cells whose text changed are updated, so the others keep their rendering."""
+        table = self.query_one("#scores", DataTable)
+        rows = []
+        for line in lines:
+            doc, corpus = line.document, line.corpus
+            delta = ""
+            if previous and corpus is not None and line.metric in previous:
+                change = 100 * (corpus.f1 - previous[line.metric].f1)
+                delta = f"{change:+6.1f}" if abs(change) >= 0.05 else ""
+            rows.append([
+                line.label + " ",
+                *(percent(getattr(doc, part)) if doc is not None else "" for part in ("recall", "precision", "f1")),
+                "",
+                *(percent(getattr(corpus, part)) if corpus is not None else "" for part in ("recall", "precision", "f1")),
+                delta,
+            ])
+        metrics = [line.metric for line in lines]
+        if metrics == self._shown_metrics and len(self._shown) == len(rows):
+            for r, (old, new) in enumerate(zip(self._shown, rows)):
+                for c, (before, after) in enumerate(zip(old, new)):
+                    if before != after:
+                        table.update_cell_at(Coordinate(r, c), _score_cell(after, c))
+        else:
+            table.clear()
+            for metric, row in zip(metrics, rows):
+                table.add_row(*(_score_cell(text, c) for c, text in enumerate(row)), key=metric)
+        self._shown_metrics, self._shown = metrics, rows
+
+    def set_status(self, text: str) -> None:
+        self.query_one("#score-status", Static).update(Text(text))
+
+    def current_weights(self) -> Weights | None:
+        values = []
+        for name in WEIGHT_NAMES:
+            try:
+                value = float(self.query_one(f"#w-{name}", Input).value)
+            except ValueError:
+                return None
+            if not (value >= 0 and value != float("inf")):
+                return None
+            values.append(value)
+        return Weights(*values)
+
+    @on(Input.Changed, "#weights Input")
+    def _edited(self) -> None:
+        if self._setting:
+            return
+        weights = self.current_weights()
+        if weights is None:
+            self.set_status("weights: four non-negative numbers")
+        else:
+            self.post_message(self.WeightsEdited(weights))
+
+    @on(Button.Pressed, "#presets Button")
+    def _preset(self, event: Button.Pressed) -> None:
+        self.apply_preset((event.button.id or "").removeprefix("preset-"))
+
+    def apply_preset(self, name: str) -> None:
+        """Show and apply a preset W1..W5 (a button or the palette)."""
+        self.show_weights(PRESETS[name])
+        self.post_message(self.WeightsEdited(PRESETS[name]))
