@@ -39,7 +39,7 @@ async def settle(app, pilot) -> None:
         except WorkerCancelled:  # an older rescoring superseded by a newer edit
             continue
         await pilot.pause()
-        if app.result is not None and app.settled_weights == app.weights and not any(
+        if (app.result is not None or app.browsing) and app.settled_weights == app.weights and not any(
             worker.is_running for worker in app.workers
         ):
             await pilot.pause()
@@ -57,3 +57,30 @@ def pilot_test(body):
         asyncio.run(body(*args, **kwargs))
 
     return test
+
+
+def screen_text(app) -> list[str]:
+    """The whole screen as the terminal would show it, one string per row (what a user sees,
+    scrollbars and borders included)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def many_documents(directory: Path, n_documents: int = 60, tokens: int = 1200) -> tuple[str, str]:
+    """A key without mentions and a response with k spurious one-token mentions in document k*20
+    (0 to 1,180 errors, so 1 to 4 digits): a documents list long enough for a scrollbar."""
+    def conll(mentions_of) -> str:
+        lines = []
+        for d in range(n_documents):
+            lines.append(f"#begin document (doc{d:02d}); part 000")
+            k = mentions_of(d)
+            for t in range(tokens):
+                lines.append(f"doc{d:02d}\t0\t{t}\tw{t}\t{'(' + str(t) + ')' if t < k else '-'}")
+                if t % 20 == 19:
+                    lines.append("")
+            lines.append("#end document")
+        return "\n".join(lines) + "\n"
+
+    key, response = directory / "many.key.conll", directory / "many.response.conll"
+    key.write_text(conll(lambda d: 0), encoding="utf-8")
+    response.write_text(conll(lambda d: min(tokens, 20 * d)), encoding="utf-8")
+    return str(key), str(response)

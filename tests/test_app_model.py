@@ -179,3 +179,18 @@ def test_type_explanation_names_rule_head_and_tag() -> None:
     assert type_explanation(doc, typed, paris) == 'NAME by rule pos, rule head "[bold]Paris"/NNP: "[bold]Paris"'
     long = Mention((9, 9), "x" * 50, MentionType.PRONOUN)  # beyond the tokens, untyped
     assert type_explanation(doc, typed, long) == f'PRONOUN "{"x" * 40}…"'
+
+
+def test_chain_relations_say_equal_only_for_the_same_mentions():
+    """Issue 17: "= K4" appeared on R4 and R6, each holding only part of K4."""
+    from workbench.tui.rows import chain_rows
+
+    words = [f"w{i}" for i in range(10)]
+    key = Document(name="d", words=words, chains=[[(0, 0), (2, 2), (4, 4), (6, 6)], [(8, 8), (9, 9)]])
+    response = Document(name="d", words=words, chains=[[(0, 0), (2, 2)], [(4, 4), (6, 6), (7, 7)], [(8, 8), (9, 9)]])
+    key_rows, response_rows = chain_rows(key, response, {})
+    assert [(r.partners, r.relation) for r in response_rows] == [([1], "part of"), ([1], "overlaps"), ([2], "=")]
+    assert [(r.partners, r.relation) for r in key_rows] == [([1, 2], ""), ([3], "=")]
+    wider = Document(name="d", words=words, chains=[[(0, 0), (2, 2), (4, 4), (6, 6), (7, 7)]])
+    assert chain_rows(key, wider, {})[0][0].relation == "part of"
+    assert chain_rows(key, wider, {})[1][0].relation == "holds all of"

@@ -99,3 +99,30 @@ def test_hostile_text_is_literal(snap_compare, tmp_path):
     key, response = hostile_pair(tmp_path)
     app = Workbench(key, response)
     assert snap_compare(app, terminal_size=(120, 30), run_before=after())
+
+
+# The two sizes the workbench is designed for (issue 17): 100x30 (the smallest) and 200x50.
+
+def test_smallest_terminal(snap_compare):
+    assert snap_compare(sample(), terminal_size=(100, 30), run_before=after("n", "n", "n"))
+
+
+def test_smallest_terminal_documents_shown(snap_compare):
+    assert snap_compare(sample(), terminal_size=(100, 30), run_before=after("f6"))
+
+
+def test_smallest_terminal_help(snap_compare):
+    assert snap_compare(sample(), terminal_size=(100, 30), run_before=after("f1"))
+
+
+def test_large_terminal(snap_compare):
+    assert snap_compare(sample(), terminal_size=(200, 50), run_before=after("n", "n", "n"))
+
+
+def test_large_terminal_chains(snap_compare):
+    assert snap_compare(sample(), terminal_size=(200, 50), run_before=after("f3"))
+
+
+def test_key_alone(snap_compare):
+    app = Workbench(SAMPLE_KEY, [])
+    assert snap_compare(app, terminal_size=(100, 30), run_before=after())

@@ -72,7 +72,7 @@ class Workbench(Navigation, App):
         Binding("ctrl+up,left_square_bracket", "document(-1)", "Previous document", show=False, id="document.previous"),
         Binding("slash", "focus_filter", "Filter documents by name", show=False, id="document.filter"),
         Binding("escape", "focus_text", "Back to the text", show=False, id="text.focus"),
-        Binding("ctrl+w", "focus_weights", "Edit the weights", show=False, id="weights.focus"),
+        Binding("ctrl+w", "focus_weights", "Edit the weights", show=False, id="weights.focus", priority=True),
         Binding("ctrl+e", "export", "Export", id="app.export"),
         Binding("f10", "toggle_theme", "Dark / light theme", show=False, id="app.theme"),
     ]

@@ -94,8 +94,13 @@ mention in the text; n / p go to the next / previous error from anywhere.
         self._columns()
 
     def on_resize(self) -> None:
+        cursor_span = self._cursor_span()
         if self._columns():
-            self.refill(keep_cursor=True)
+            self.refill(cursor_span=cursor_span)
+
+    def _cursor_span(self):
+        table = self.query_one("#errors", ListTable)
+        return self.shown[table.cursor_row].mention.span if 0 <= table.cursor_row < len(self.shown) else None
 
     def _columns(self) -> bool:
         """Size the columns to the table's width; True when they changed."""
@@ -146,11 +151,13 @@ mention in the text; n / p go to the next / previous error from anywhere.
             MentionType[kind] if isinstance(kind, str) else None,
         )
 
-    def refill(self, keep_cursor: bool = False) -> None:
+    def refill(self, keep_cursor: bool = False, cursor_span=None) -> None:
+        """Fill the table from `rows` through the filters; `keep_cursor` keeps the cursor on the
+        same error (or on `cursor_span`, taken before the columns were rebuilt)."""
         category, kind = self.filters()
         table = self.query_one("#errors", ListTable)
-        spans = [row.mention.span for row in self.shown]
-        cursor_span = spans[table.cursor_row] if keep_cursor and 0 <= table.cursor_row < len(spans) else None
+        if keep_cursor:
+            cursor_span = self._cursor_span()
         self.shown = filter_errors(self.rows, category, kind, self.by_impact)
         self._picked = self._picked and cursor_span is not None
         table.clear()

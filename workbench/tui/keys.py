@@ -24,8 +24,9 @@ WHERE = ((None, "anywhere"), (DocumentText, "text view"), (DocumentList, "docume
          (ErrorPanel, "error list"), (ListTable, "documents and error lists"), (ScoresPanel, "scores panel"))
 """Who holds bindings, and where they work (None: the app itself)."""
 
-EXTRA = (("ctrl+p", "command palette: go to a document, switch view, weights W1..W5, export, theme", "anywhere"),
-         ("tab / shift+tab", "move the focus between panels (the focused panel's border is bright)", "anywhere"))
+EXTRA = (("ctrl+p", "Command palette: go to a document, switch view, weights W1..W5, export, theme", "anywhere"),
+         ("tab / shift+tab", "Move the focus between panels (the focused panel's border is bright)", "anywhere"),
+         ("up / down / pageup / pagedown", "Scroll the focused panel or move in the focused list", "anywhere"))
 """Keys Textual provides that the bindings above do not declare."""
 
 COLUMNS = (("cat", "the error's category (legend above)"),
@@ -35,6 +36,20 @@ COLUMNS = (("cat", "the error's category (legend above)"),
            ("best key antecedent", "the most informative antecedent in its key chain"),
            ("cost", "a suboptimal link's lost weight (LMetrics)"),
            ("impact", f"corpus CoNLL F1 gained, in {IMPACT_UNIT}, if that error alone were fixed"))
+
+
+LONGER = {
+    "view.text": "The text view: every mention bracketed, typed and labelled with its chain ids",
+    "view.chains": "The chains view: key chains beside response chains",
+    "view.warnings": "The warnings view: what the readers noticed about the files",
+    "view.mode": "Bracket the key's mentions, the response's, or both",
+    "panel.documents": "Show / hide the documents list (below 130 columns it takes the scores panel's place)",
+    "panel.scores": "Show / hide the scores panel",
+    "error.next": "Next error (after paging the text: the first error from the view on)",
+    "error.previous": "Previous error (after paging the text: the last error before the view)",
+    "app.export": "Export the scores and the errors shown (document or corpus; JSON, CSV, Markdown)",
+}
+"""The footer's short descriptions, said in full for the help and the README (by binding id)."""
 
 
 def _display(key: str) -> str:
@@ -48,7 +63,8 @@ def key_rows(app_class: type) -> list[tuple[str, str, str]]:
     rows: list[tuple[str, str, str]] = []
     seen: set[str] = set()
     for holder, where in WHERE:
-        bindings: list[Binding] = list((app_class if holder is None else holder).BINDINGS)
+        owner = app_class if holder is None else holder
+        bindings: list[Binding] = list(vars(owner).get("BINDINGS", []))  # its own, not inherited scrolling keys
         for binding in bindings:
             if isinstance(binding, tuple):
                 binding = Binding(*binding)
@@ -56,12 +72,16 @@ def key_rows(app_class: type) -> list[tuple[str, str, str]]:
             if not binding.description or name in seen:
                 continue
             seen.add(name)
-            rows.append((_display(binding.key), binding.description, where))
+            rows.append((_display(binding.key), LONGER.get(binding.id or "", binding.description), where))
     return rows + list(EXTRA)
 
 
+README_BEGIN, README_END = "<!-- keys: made by workbench/tui/keys.py -->", "<!-- end of keys -->"
+
+
 def markdown_table(app_class: type) -> str:
-    """The README's keys table."""
+    """The README's keys table (between `README_BEGIN` and `README_END`; tests/test_app_layout.py
+    checks it, and rewrites it when run with COREFWB_WRITE_README=1)."""
     lines = ["| keys | what | where |", "|---|---|---|"]
     for keys, what, where in key_rows(app_class):
         lines.append(f"| `{keys}` | {what} | {where} |")

@@ -45,8 +45,11 @@ class Navigation:
         """F6 shows or hides the documents list, F7 the scores panel.  Below 130 columns the list
         starts hidden and takes the scores panel's place while shown, so the text keeps its room."""
         self.screen.toggle_class(f"-toggled-{panel}")
-        if panel == "documents" and self.query_one(DocumentList).display:
+        shown = self.query_one(DocumentList if panel == "documents" else ScoresPanel)
+        if panel == "documents" and shown.display:
             self.query_one("#documents").focus()
+        elif self.focused is not None and shown in self.focused.ancestors_with_self:
+            self.action_focus_text()  # the focus must not stay in a hidden panel
 
     def action_toggle_theme(self) -> None:
         self.theme = "corefwb-light" if self.theme == "corefwb-dark" else "corefwb-dark"
