@@ -90,10 +90,25 @@ tmux send-keys -t "$SESSION" C-Down
 check "switch document" "GUM_news_korea  (2/2" 10
 
 tmux send-keys -t "$SESSION" F1
-check "help screen" "keys: Workbench" 5
+check "help screen: the legend of error categories, from any focus" "FN  false new" 5
 tmux send-keys -t "$SESSION" Escape
 
 tmux send-keys -t "$SESSION" C-q
 check "ctrl+q quits cleanly" "corefwb exited with status 0" 10
+tmux kill-session -t "$SESSION" 2>/dev/null
+
+# The smallest terminal the layout is designed for: every panel reachable, nothing cut.
+tmux new-session -d -s "$SESSION" -x 100 -y 30 \
+  "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb '$KEY' '$RESPONSE'; echo \"corefwb exited with status \$?\"; sleep 5"
+check "100x30: scores panel with its whole ΔF header" "ΔF" 30
+check "100x30: the LMetrics on screen" "LCEAFe" 30
+check "100x30: every error column" "impact" 20
+absent "100x30: documents list starts hidden" "documents (2/2)"
+tmux send-keys -t "$SESSION" F6
+check "100x30: F6 shows the documents list" "documents (2/2)" 5
+tmux send-keys -t "$SESSION" Escape
+sleep 0.2
+tmux send-keys -t "$SESSION" q
+check "q quits when no box has focus" "corefwb exited with status 0" 10
 
 exit $FAILED

@@ -131,7 +131,9 @@ def test_cli_usage_errors_exit_2(tmp_path):
     assert run_cli("score", key, key, "--metrics", "muc,nonsense").returncode == 2
     assert run_cli("score", key, key, "--weights", "1,2").returncode == 2
     assert run_cli("score", key).returncode == 2
-    assert run_cli(key).returncode == 2
+    alone = run_cli(key)  # a key alone opens the workbench for browsing: not without a terminal
+    assert alone.returncode == 2 and "needs a terminal" in alone.stderr and alone.stderr.count("\n") == 1
+    assert run_cli(str(tmp_path / "missing.conll")).returncode == 1  # a missing file first
 
 
 def test_cli_missing_document_warns_on_stderr_and_scores(tmp_path):

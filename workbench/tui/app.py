@@ -404,6 +404,14 @@ def run_app(key_path: str | None, response_path: str | None, options: LoadOption
         key_path, response_path = _sample_paths()
     responses = [] if response_path is None else [response_path]
     check_paths([key_path, *responses])
+    import sys
+
+    from ..session import UsageError
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # Without a terminal the app would wait for keys that never come (a script, CI, a pipe).
+        raise UsageError("the workbench needs a terminal on stdin and stdout; in scripts use "
+                         "`corefwb score` or `corefwb errors`")
     app = Workbench(key_path, responses, options, weights)
     app.run()
     from ..session import EXIT_INPUT

@@ -112,7 +112,8 @@ mention in the text; n / p go to the next / previous error from anywhere.
         self._widths = widths
         table.clear(columns=True)
         for name in ("cat", "type", "mention", "antecedent", "best key antecedent", "cost", "impact"):
-            table.add_column(name.rjust(widths[name]) if name in ("cost", "impact") else name, width=widths[name])
+            label = name.rjust(widths[name]) if name in ("cost", "impact") else name
+            table.add_column(Text(label, overflow="ellipsis", no_wrap=True), width=widths[name])
         return True
 
     def set_rows(self, rows: list[ErrorRecord] | None, keep_cursor: bool = False, defer: bool = False,

@@ -1,0 +1,145 @@
+"""Input files as bytes, read once: regular files, gzip streams and pipes alike.
+
+Why one place: format detection looks at the head of a file and a reader then reads all of it.  A
+pipe (`<(zcat k.gz)`, a FIFO, `-` for stdin) can be read only once, so detection used to consume
+its first 64 KiB and the reader scored the rest, silently.  Here a non-regular input is read into
+memory once and both see the same bytes.  Gzip is told by its magic bytes, not by the name
+(`K.CONLL.GZ`, or a gzipped pipe), and decompressed with a bound: past `max_input_size()` bytes
+the read stops with a one-line error naming the file and the limit, instead of growing until the
+machine runs out of memory (a 2 MB gzip can hold gigabytes of lines).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import threading
+import zlib
+
+from ..model import InputError
+
+DEFAULT_MAX_INPUT_SIZE = 2 * 1024 ** 3
+"""2 GiB of (decompressed) text per input: far above any coreference corpus (OntoNotes' test set
+is ~50 MB), far below what fills a machine.  `--max-input-size` changes it."""
+
+_limit = [DEFAULT_MAX_INPUT_SIZE]
+_streams: dict[str, bytes] = {}
+_lock = threading.Lock()
+_GZIP_MAGIC = b"\x1f\x8b"
+_CHUNK = 1 << 20
+
+
+def set_max_input_size(size: int) -> None:
+    """The bound on an input's (decompressed) size in bytes, for every later read."""
+    _limit[0] = size
+
+
+def max_input_size() -> int:
+    return _limit[0]
+
+
+def is_stdin(path: str) -> bool:
+    return path == "-"
+
+
+def is_regular(path: str) -> bool:
+    """A regular file (seekable, readable twice); False for `-`, FIFOs, devices, /dev/fd/N pipes."""
+    if is_stdin(path):
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _too_big(path: str) -> InputError:
+    return InputError(path, None, f"larger than the input size limit of {_limit[0]:,} bytes "
+                                  f"(decompressed); raise it with --max-input-size")
+
+
+def _read_raw(path: str) -> bytes:
+    """The bytes of the file as stored (a stream's are kept, so a second read sees them again)."""
+    if not is_regular(path):
+        with _lock:
+            if path not in _streams:
+                try:
+                    handle = sys.stdin.buffer if is_stdin(path) else open(path, "rb")
+                except OSError as exc:
+                    raise InputError(path, None, f"cannot open: {exc.strerror or exc}") from None
+                try:
+                    _streams[path] = _read_bounded(path, handle)
+                finally:
+                    if not is_stdin(path):
+                        handle.close()
+            return _streams[path]
+    try:
+        if os.path.getsize(path) > _limit[0]:
+            raise _too_big(path)
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise InputError(path, None, f"cannot open: {exc.strerror or exc}") from None
+
+
+def _read_bounded(path: str, handle) -> bytes:
+    parts, size = [], 0
+    while True:
+        try:
+            chunk = handle.read(_CHUNK)
+        except OSError as exc:
+            raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
+        if not chunk:
+            return b"".join(parts)
+        size += len(chunk)
+        if size > _limit[0]:
+            raise _too_big(path)
+        parts.append(chunk)
+
+
+def _gunzip(path: str, data: bytes) -> bytes:
+    """Every gzip member of `data`, decompressed in bounded steps (never more than the limit)."""
+    parts, size = [], 0
+    while data:
+        inflater = zlib.decompressobj(wbits=31)
+        pending = data
+        try:
+            while pending:
+                out = inflater.decompress(pending, _CHUNK)
+                pending = inflater.unconsumed_tail
+                size += len(out)
+                if size > _limit[0]:
+                    raise _too_big(path)
+                parts.append(out)
+                if inflater.eof:
+                    break
+            if not inflater.eof:
+                raise InputError(path, None, "cannot read: the gzip stream is truncated")
+        except zlib.error as exc:
+            raise InputError(path, None, f"cannot read: damaged gzip data ({exc})") from None
+        data = inflater.unused_data
+        if data and not data.startswith(_GZIP_MAGIC):
+            break  # trailing garbage after the last member, as gzip itself ignores it
+    return b"".join(parts)
+
+
+def read_bytes(path: str) -> bytes:
+    """The content of an input: gunzipped when it is gzip (by its magic bytes), bounded in size."""
+    data = _read_raw(path)
+    return _gunzip(path, data) if data[:2] == _GZIP_MAGIC else data
+
+
+def read_text(path: str) -> str:
+    """The content as text: UTF-8 (a BOM tolerated), universal newlines.  Undecodable bytes are a
+    located error: the line and the column (in bytes) of the first one."""
+    data = read_bytes(path)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        start = exc.start
+        line = data.count(b"\n", 0, start) + 1
+        column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+        raise InputError(path, line, f"not UTF-8 text ({exc.reason} at column {column})") from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
