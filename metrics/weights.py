@@ -30,6 +30,12 @@ PRESETS: dict[str, Weights] = {
 }
 
 
+MAX_WEIGHT = 1e6
+"""The largest weight accepted.  Only ratios of weights matter to the LMetrics, and weighted counts
+are sums over up to ~10^9 links: bounded weights keep every sum finite (1e308 gave inf/inf = NaN,
+and JSON that no strict parser reads)."""
+
+
 def parse_weights(text: str) -> Weights:
     """'W4' or 'NAM,NOM,PRO,SING' -> Weights.  Raises ValueError with a readable message."""
     name = text.strip().upper()
@@ -42,6 +48,6 @@ def parse_weights(text: str) -> Weights:
         values = [float(p) for p in parts]
     except ValueError:
         raise ValueError(f"weights must be numbers, not {text!r}") from None
-    if any(v < 0 or v != v or v == float("inf") for v in values):
-        raise ValueError(f"weights must be finite and non-negative, not {text!r}")
+    if any(not 0 <= v <= MAX_WEIGHT for v in values):  # also refuses NaN
+        raise ValueError(f"weights must be numbers from 0 to {MAX_WEIGHT:g}, not {text!r}")
     return Weights(*values)

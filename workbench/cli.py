@@ -14,6 +14,7 @@ Exit status: 0 done, 1 input error (a one-line message naming file and line), 2 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -21,6 +22,7 @@ from metrics.model import InputError
 
 from .commands import compare, errors, score
 from .commands.common import add_common_arguments, load_options
+from .output import visible
 from .session import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
 
 class _StoreOnce(argparse._StoreAction):
@@ -46,7 +48,7 @@ class Parser(argparse.ArgumentParser):
         self.register("action", "store", _StoreOnce)
 
     def error(self, message: str):  # type: ignore[override]
-        print(f"{self.prog}: usage error: {message} (see --help)", file=sys.stderr)
+        _say(f"{self.prog}: usage error: {message} (see --help)")
         raise SystemExit(EXIT_USAGE)
 
 
@@ -80,34 +82,74 @@ def build_subparser(name: str) -> argparse.ArgumentParser:
     return parser
 
 
+def _say(text: str) -> None:
+    """A one-line message on stderr, its input-derived parts made visible (no escape reaches the
+    terminal); silent when stderr itself is gone."""
+    if sys.stderr is not None:
+        try:
+            print(visible(text, keep_layout=True), file=sys.stderr)
+        except OSError:
+            pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        _say("corefwb: error: standard output is closed; results have nowhere to go")
+        return EXIT_INPUT
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and hasattr(stream, "reconfigure"):
+            # any encoding (ascii, LC_ALL=C) and any text (a lone surrogate from a jsonlines key)
+            stream.reconfigure(errors="backslashreplace")
     try:
-        if args_list and args_list[0] in COMMANDS:
-            parser = build_subparser(args_list[0])
-            args = parser.parse_args(args_list[1:])
-            return int(COMMANDS[args_list[0]][0].run(args))
-        parser = build_parser()
-        args = parser.parse_args(args_list)
-        from .session import weights_option
-
-        options, weights = load_options(args), weights_option(args.weights)
-        from .tui.app import run_app
-
-        return int(run_app(args.key, args.response, options, weights))
+        status = _run(args_list)
+        sys.stdout.flush()  # a full disk shows here, not in an ignored error at exit
+        return status
     except InputError as exc:
-        print(f"corefwb: error: {exc}", file=sys.stderr)
+        _say(f"corefwb: error: {exc}")
         return EXIT_INPUT
     except UsageError as exc:
-        print(f"corefwb: usage error: {exc}", file=sys.stderr)
+        _say(f"corefwb: usage error: {exc}")
         return EXIT_USAGE
+    except MemoryError:
+        _say("corefwb: error: out of memory (an input too large for this machine? see --max-input-size)")
+        return EXIT_INPUT
     except KeyboardInterrupt:
-        print("corefwb: interrupted", file=sys.stderr)
+        _say("corefwb: interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # `corefwb score ... | head`: the reader left; not an error worth a traceback.
-        sys.stderr.close()
+        _quiet_stdout()
         return EXIT_OK
+    except OSError as exc:  # writing the results failed: /dev/full, a vanished mount
+        _quiet_stdout()
+        _say(f"corefwb: error: cannot write the results: {exc.strerror or exc}")
+        return EXIT_INPUT
+
+
+def _quiet_stdout() -> None:
+    """Stop Python's own flush of a broken stdout at exit (it would print a traceback)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _run(args_list: list[str]) -> int:
+    """Parse and run one command line: a subcommand, or the workbench."""
+    if args_list and args_list[0] in COMMANDS:
+        parser = build_subparser(args_list[0])
+        args = parser.parse_args(args_list[1:])
+        return int(COMMANDS[args_list[0]][0].run(args))
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    from .session import weights_option
+
+    options, weights = load_options(args), weights_option(args.weights)
+    from .tui.app import run_app
+
+    return int(run_app(args.key, args.response, options, weights))
 
 
 if __name__ == "__main__":

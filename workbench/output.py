@@ -17,12 +17,26 @@ from __future__ import annotations
 import csv
 import io
 import os
+import stat
 import tempfile
 import sys
 from collections.abc import Iterable, Sequence
 
 from metrics.model import InputError
 from metrics.score import AnyScore, BlancScore, MeanScore
+
+
+_CONTROL = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
+_CONTROL |= {code: f"\\x{code:02x}" for code in range(0x80, 0xA0)}
+_CONTROL_BUT_LAYOUT = {code: text for code, text in _CONTROL.items() if code not in (0x09, 0x0A)}
+
+
+def visible(text: str, keep_layout: bool = False) -> str:
+    """Text from an input made safe to show: control characters (C0, DEL, C1: ESC, BEL, CSI...)
+    become visible symbols (ESC -> U+241B, C1 -> `\\x9b`), so an escape sequence in a token or a
+    document name shows literally instead of retitling the terminal or setting its clipboard.
+    `keep_layout` keeps TAB and newline (our own tables' layout) as they are."""
+    return text.translate(_CONTROL_BUT_LAYOUT if keep_layout else _CONTROL)
 
 
 def score_json(score: AnyScore) -> dict:
@@ -88,14 +102,15 @@ def align_rows(columns: Sequence[str], rows: Sequence[Sequence[str]], right: Ite
 
 def emit(text: str | Iterable[str], output: str | None, inputs: Sequence[str]) -> None:
     """Write a result to `output` atomically (never onto an input file), or to stdout when None;
-    `text` may come in pieces, written as they come."""
+    `text` may come in pieces, written as they come.  Control characters from the inputs become
+    visible symbols on the way (`visible`), to a terminal, a pipe or a file alike (JSON has
+    already escaped them)."""
+    pieces = [text] if isinstance(text, str) else text
+    safe = (visible(piece, keep_layout=True) for piece in pieces)
     if output is None:
-        if isinstance(text, str):
-            sys.stdout.write(text)
-        else:
-            sys.stdout.writelines(text)
+        sys.stdout.writelines(safe)
         return
-    write_atomic(output, text, inputs=inputs)
+    write_atomic(output, safe, inputs=inputs)
 
 
 def _text(cell: object) -> str:
@@ -166,13 +181,27 @@ def write_atomic(path: str, text: str | Iterable[str], inputs: Iterable[str] = (
     for source in inputs:
         if _same_file(path, source):
             raise InputError(path, None, f"refusing to write the output onto an input file ({source})")
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None  # a new file
+    if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        # /dev/null, /dev/stdout, a FIFO: written into directly, never replaced by a regular file
+        try:
+            with open(path, "w", encoding="utf-8", errors="backslashreplace", newline="") as out:
+                out.writelines([text] if isinstance(text, str) else text)
+        except OSError as exc:
+            raise InputError(path, None, f"cannot write: {exc.strerror or exc}") from None
+        return
+    if mode is not None and not stat.S_ISREG(mode):
+        raise InputError(path, None, "cannot write: not a regular file, a character device or a FIFO")
     directory = os.path.dirname(os.path.abspath(path))
     try:
         handle, temporary = tempfile.mkstemp(prefix=".corefwb-", suffix=".tmp", dir=directory)
     except OSError as exc:
         raise InputError(path, None, f"cannot write: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+        with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace", newline="") as out:
             if isinstance(text, str):
                 out.write(text)
             else:

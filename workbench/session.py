@@ -23,6 +23,7 @@ from metrics.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.catalog import names, resolve
 from metrics.errors.records import Category, ErrorRecord, classify_corpus
 from metrics.formats.readers import read_documents
+from metrics.formats.source import DEFAULT_MAX_INPUT_SIZE, set_max_input_size
 from metrics.matching import MATCH_MODES, match_corpus
 from metrics.model import InputError, MentionType
 from metrics.pairing import document_key
@@ -53,8 +54,11 @@ def metrics_option(text: str, option: str = "--metrics") -> tuple[str, ...] | No
     """`--metrics`: "all" (None) or comma-separated names or aliases, in catalogue order."""
     if text.strip().lower() == "all":
         return None
+    parts = [part for part in text.split(",") if part.strip()]
+    if not parts:
+        raise UsageError(f"{option}: name at least one metric, or all")
     try:
-        return resolve([part for part in text.split(",") if part.strip()])
+        return resolve(parts)
     except ValueError as exc:
         raise UsageError(f"{option}: {exc}") from None
 
@@ -73,6 +77,32 @@ def types_option(values: Sequence[str] | None) -> list[MentionType] | None:
         return None if not values else [MentionType.parse(v) for v in _split(values)]
     except ValueError as exc:
         raise UsageError(f"--type: {exc}") from None
+
+
+def size_option(text: str) -> int:
+    """`--max-input-size`: bytes, or with a unit K, M, G (powers of 1024): `500M`, `4G`."""
+    units = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4}
+    value = text.strip().upper().removesuffix("B").removesuffix("I")
+    number, unit = (value[:-1], value[-1]) if value and value[-1] in units else (value, "")
+    try:
+        size = int(float(number) * units[unit])
+    except (ValueError, OverflowError):
+        raise UsageError(f"--max-input-size: {text!r} is not a size such as 500M or 4G") from None
+    return size
+
+
+MAX_JOBS = 256
+"""More processes than this is never useful on one machine; a larger `--jobs` is a typo."""
+
+
+def jobs_option(value: int | None) -> int | None:
+    """`--jobs`: 1 to MAX_JOBS, capped at the machine's processors (a process per document at
+    most is applied where the documents are known)."""
+    if value is None:
+        return None
+    if not 1 <= value <= MAX_JOBS:
+        raise UsageError(f"--jobs: give 1 to {MAX_JOBS} processes, not {value}")
+    return min(value, os.cpu_count() or 1)
 
 
 def limit_option(value: int | None) -> int | None:
@@ -95,6 +125,8 @@ class LoadOptions:
     clusters_field: str = "clusters"
     ace_variant: str = "ace07"
     ace_weighting: str = "mention"
+    max_input_size: int = DEFAULT_MAX_INPUT_SIZE
+    """Bytes of (decompressed) text an input may hold (`--max-input-size`)."""
 
     def __post_init__(self) -> None:
         for option, value in (("--key-format", self.key_format), ("--response-format", self.response_format)):
@@ -106,6 +138,8 @@ class LoadOptions:
             raise UsageError("--clusters-field: give a field name")
         if self.ace_variant not in VARIANTS:
             raise UsageError(f"--ace-variant: {self.ace_variant!r} is not one of {', '.join(VARIANTS)}")
+        if not 0 < self.max_input_size <= 1 << 50:
+            raise UsageError("--max-input-size: give a size between 1 byte and 1 PiB (e.g. 500M, 4G)")
         if self.ace_weighting not in WEIGHTINGS:
             raise UsageError(f"--ace-weighting: {self.ace_weighting!r} is not one of {', '.join(WEIGHTINGS)}")
 
@@ -142,6 +176,7 @@ class Session:
         `on_document(done, total)` each prepared document: a front end's progress display."""
         say = stage or (lambda label: None)
         warnings: list[str] = []
+        set_max_input_size(options.max_input_size)
         say("reading key")
         keys = read_documents(key_path, _fmt(options.key_format), warnings, options.clusters_field)
         total, done = len(keys) * len(response_paths), [0]
@@ -275,11 +310,13 @@ def score_streaming(key_path: str, response_path: str, options: LoadOptions, wei
     from metrics.formats.readers import detect_format
     from metrics.formats.stream import score_files
 
+    from metrics.formats.source import is_regular
+
     streamable = options.match == "exact" and all(
-        not path.endswith(".gz") and (fmt if fmt != "auto" else detect_format(path)) == "conll"
+        is_regular(path) and not path.lower().endswith(".gz") and (fmt if fmt != "auto" else detect_format(path)) == "conll"
         for path, fmt in ((key_path, options.key_format), (response_path, options.response_format)))
     if not streamable:
-        return None, ["--jobs streams uncompressed CoNLL-2012 files with exact matching only; "
+        return None, ["--jobs streams uncompressed regular CoNLL-2012 files with exact matching only; "
                       "reading these inputs whole instead"]
     return score_files(key_path, response_path, weights, metrics, jobs=jobs, ace=options.ace)
 
@@ -289,7 +326,11 @@ def _fmt(value: str) -> str | None:
 
 
 def check_paths(paths: Iterable[str]) -> None:
-    """Fail early, before a terminal UI takes the screen, when an input does not exist."""
+    """Fail early, before a terminal UI takes the screen, when an input does not exist.  `-` is
+    standard input (one input at most)."""
+    paths = list(paths)
+    if paths.count("-") > 1:
+        raise UsageError("only one input can be read from standard input (-)")
     for path in paths:
-        if not os.path.exists(path):
+        if path != "-" and not os.path.exists(path):
             raise InputError(path, None, "no such file")

@@ -14,13 +14,11 @@ Every malformed line raises `InputError` naming the file and line.
 
 from __future__ import annotations
 
-import gzip
-import io
 import re
-import zlib
 from functools import lru_cache
 
 from ..model import Document, InputError, Span
+from .source import read_text
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
 _END = re.compile(r"^#\s*end document")
@@ -32,25 +30,10 @@ _CLOSE = re.compile(rf"^{_LABEL}\)$")
 _EMPTY = ("-", "_", "")
 
 
-def open_text(path: str) -> io.TextIOBase:
-    """Open a text file for reading, gunzipping `.gz` transparently; UTF-8 with a BOM tolerated."""
-    try:
-        if path.endswith(".gz"):
-            return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", errors="strict", newline=None)
-        return open(path, encoding="utf-8-sig", errors="strict", newline=None)
-    except OSError as exc:
-        raise InputError(path, None, f"cannot open: {exc.strerror or exc}") from None
-
-
 def read_lines(path: str) -> list[str]:
-    """All lines of a file without line ends; located errors for undecodable bytes and NULs."""
-    with open_text(path) as handle:
-        try:
-            text = handle.read()
-        except UnicodeDecodeError as exc:
-            raise InputError(path, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        except (OSError, EOFError, zlib.error) as exc:  # zlib.error: a damaged .gz stream
-            raise InputError(path, None, f"cannot read: {exc}") from None
+    """All lines of an input without line ends (`source.read_text`: gzip, pipes, size bound);
+    located errors for undecodable bytes and NULs."""
+    text = read_text(path)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

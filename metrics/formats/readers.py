@@ -10,9 +10,9 @@ is common).  An explicit `fmt` overrides both.  Key and response may come in dif
 from __future__ import annotations
 
 import re
-import zlib
 
-from .conll import open_text, read_conll
+from .conll import read_conll
+from .source import read_bytes
 from .conllu import read_conllu
 from ..gc_pause import gc_paused
 from .jsonlines import read_jsonlines
@@ -42,9 +42,8 @@ def format_from_extension(path: str) -> str | None:
 def format_from_content(path: str) -> str | None:
     """The format the first lines of the file show, or None when they show none clearly."""
     try:
-        with open_text(path) as handle:
-            head = handle.read(65536)
-    except (UnicodeDecodeError, OSError, EOFError, zlib.error):
+        head = read_bytes(path)[:65536].decode("utf-8-sig", errors="replace")
+    except InputError:
         return None
     for line in head.splitlines():
         stripped = line.strip()

@@ -136,6 +136,7 @@ def score_files(key_path: str, response_path: str, weights: Weights = W4,
 
     runs = _runs(items, max(1, jobs) * 8)
     tasks = [(key_path, response_path, run, weights, wanted, ace) for run in runs]
+    jobs = min(jobs, len(tasks))  # never a process without work
     if jobs <= 1 or len(tasks) <= 1:
         outputs = map(_score_run, tasks)
         collected = list(outputs)

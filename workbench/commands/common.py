@@ -10,7 +10,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ..session import FORMATS, LoadOptions, Session
+from ..output import visible
+from ..session import FORMATS, LoadOptions, Session, size_option
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +31,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                              "come from the same rules as the LMetrics'; entity-type errors count only where "
                              "both files give entity types (CorefUD Entity=). A response with singletons "
                              "against a key without them loses value.")
+    parser.add_argument("--max-input-size", default="512M", metavar="SIZE",
+                        help="refuse an input whose (decompressed) text is larger (default 512M; K, M, G units): "
+                             "a guard against decompression bombs")
     parser.add_argument("--ace-weighting", choices=("mention", "level"), default="mention",
                         help="ACE-value entity weighting: mention (default) or level (NIST's entity level)")
 
@@ -38,11 +42,12 @@ def load_options(args: argparse.Namespace) -> LoadOptions:
     """The session's load options from the common options of a command line."""
     return LoadOptions(key_format=args.key_format, response_format=args.response_format, match=args.match,
                        clusters_field=args.clusters_field, ace_variant=args.ace_variant,
-                       ace_weighting=args.ace_weighting)
+                       ace_weighting=args.ace_weighting, max_input_size=size_option(args.max_input_size))
 
 
 def warn(message: str) -> None:
-    print(f"corefwb: warning: {message}", file=sys.stderr)
+    """A warning on stderr; a name or token quoted in it shows its control characters visibly."""
+    print(visible(f"corefwb: warning: {message}", keep_layout=True), file=sys.stderr)
 
 
 def load_session(args: argparse.Namespace, response_paths: Sequence[str]) -> Session:

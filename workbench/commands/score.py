@@ -19,7 +19,7 @@ from .common import load_session, warn
 from metrics.pairing import document_key as short_name
 
 from ..output import align_rows, emit, render_csv, render_markdown, score_json
-from ..session import UsageError, metrics_option, weights_option
+from ..session import jobs_option, metrics_option, weights_option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,14 +40,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     wanted = metrics_option(args.metrics)
     weights = weights_option(args.weights)
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    jobs = jobs_option(args.jobs)
     result = None
     if args.jobs is not None:
         from .common import load_options
         from ..session import score_streaming
 
-        result, notes = score_streaming(args.key, args.response, load_options(args), weights, wanted, args.jobs)
+        result, notes = score_streaming(args.key, args.response, load_options(args), weights, wanted, jobs)
         for message in notes:
             warn(message)
     if result is None:

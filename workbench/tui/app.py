@@ -35,7 +35,7 @@ from .documents import DocumentList
 from .errorlist import ErrorPanel
 from .navigation import Navigation
 from .palette import system_commands
-from .rows import MODES, chain_rows, document_rows, group_errors, score_lines, short_name, type_explanation
+from .rows import MODES, chain_rows, display_text, document_rows, group_errors, score_lines, short_name, type_explanation
 from .scores import ScoresPanel
 from .text import DocumentText
 from .theme import DARK, LIGHT, TYPE_VARIABLES_DARK, steady_cursors
@@ -320,8 +320,9 @@ it shows the key's text and chains for browsing, with no scores or errors.
             self._price_timer = self.set_timer(0.15, self._price_current)
 
     def _set_status(self, text: str) -> None:
-        """The top line.  It shows file and document names: data, so a Text, never markup."""
-        self.query_one("#status", Static).update(Text(text))
+        """The top line.  It shows file and document names: data, so a Text, never markup, and
+        their control characters shown as symbols."""
+        self.query_one("#status", Static).update(Text(display_text(text)))
 
     def _status(self) -> None:
         if self.corpus is None:
@@ -334,7 +335,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         if self.session.warnings:
             corpus_text += f"  {len(self.session.warnings)} warnings (F5)"
         self._set_status(
-            f"{short_name(pair.name)}  ({self.doc_index + 1}/{len(self.corpus.pairs)}, "
+            f"{display_text(short_name(pair.name))}  ({self.doc_index + 1}/{len(self.corpus.pairs)}, "
             f"{len(pair.key.words)} tokens)  view: {self.query_one(ContentSwitcher).current}, "
             f"{MODES[self.mode_index]}{corpus_text}"
         )
@@ -351,7 +352,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         name = self.corpus.pairs[self.doc_index].name
         document = dict(self.result.documents).get(name)
         self.query_one(ScoresPanel).show_scores(score_lines(document, self.result.micro), self.start_micro)
-        self.query_one(ScoresPanel).border_title = Text(f"scores: {short_name(name)} / corpus")  # a name is data
+        self.query_one(ScoresPanel).border_title = Text(f"scores: {display_text(short_name(name))} / corpus")  # a name is data
 
     def _show_errors(self, keep_cursor: bool = False, defer: bool = False) -> None:
         if self.corpus is None:

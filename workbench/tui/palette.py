@@ -7,7 +7,9 @@ from typing import Any
 
 from textual.app import SystemCommand
 
-from .rows import MODES, short_name
+from textual.markup import escape
+
+from .rows import MODES, display_text, short_name
 
 
 def system_commands(app: Any) -> Iterator[SystemCommand]:
@@ -37,4 +39,6 @@ def system_commands(app: Any) -> Iterator[SystemCommand]:
     yield SystemCommand("Quit", "ctrl+q", app.exit)
     if app.corpus is not None:
         for index, pair in enumerate(app.corpus.pairs):
-            yield SystemCommand(f"Go to {short_name(pair.name)}", "Open this document", lambda i=index: app._goto(i))
+            # the palette reads titles as markup (to highlight matches): a name is data, escaped
+            name = escape(display_text(short_name(pair.name)))
+            yield SystemCommand(f"Go to {name}", "Open this document", lambda i=index: app._goto(i))

@@ -20,21 +20,17 @@ from metrics.errors.records import Category, ErrorRecord, Mention
 from metrics.model import Document, MentionType, Span
 from metrics.pairing import document_key as short_name  # the one short name of a document (`--document` takes it)
 
+from ..output import visible
+
 Side = Literal["key", "response", "both"]
 MODES: tuple[Side, ...] = ("key", "response", "both")
 
 
 # ---------------------------------------------------------------------------------------- mentions
 
-_CONTROL = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
-_CONTROL |= {code: f"\\x{code:02x}" for code in range(0x80, 0xA0)}
-
-
 def display_text(text: str) -> str:
-    """Input text made safe to draw: control characters (ESC, CR, C1 CSI...) become visible
-    symbols (ESC -> U+241B), so an escape sequence in a token shows literally instead of
-    reaching the terminal.  Everything else is kept as it is."""
-    return text.translate(_CONTROL)
+    """Input text made safe to draw: every control character a visible symbol (`output.visible`)."""
+    return visible(text)
 
 
 def chain_ids(doc: Document) -> dict[Span, list[int]]:

@@ -19,7 +19,7 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Static
 
-from metrics.weights import PRESETS, Weights
+from metrics.weights import MAX_WEIGHT, PRESETS, Weights
 
 from .rows import ScoreLine, percent
 
@@ -130,7 +130,7 @@ scrolls when the terminal is short.
                 value = float(self.query_one(f"#w-{name}", Input).value)
             except ValueError:
                 return None
-            if not (value >= 0 and value != float("inf")):
+            if not 0 <= value <= MAX_WEIGHT:
                 return None
             values.append(value)
         return Weights(*values)
@@ -141,7 +141,7 @@ scrolls when the terminal is short.
             return
         weights = self.current_weights()
         if weights is None:
-            self.set_status("weights: four non-negative numbers")
+            self.set_status(f"weights: four numbers from 0 to {MAX_WEIGHT:g}")
         else:
             self.post_message(self.WeightsEdited(weights))
 

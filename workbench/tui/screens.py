@@ -18,6 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 
 from ..output import REPORT_EXTENSIONS, REPORT_FORMATS
+from .rows import display_text
 from .theme import steady_cursors
 
 
@@ -105,7 +106,8 @@ class ExportScreen(ModalScreen[tuple[str, str, str] | None]):
             yield Static("Export scores and errors", classes="title")
             with Horizontal():
                 with RadioSet(id="export-scope"):
-                    yield RadioButton(f"document {self.document}", value=True, id="scope-document")
+                    # a document name is data: a Text, never markup (`[/]` would not parse)
+                    yield RadioButton(Text(f"document {display_text(self.document)}"), value=True, id="scope-document")
                     yield RadioButton("corpus", id="scope-corpus")
                 with RadioSet(id="export-format"):
                     for number, fmt in enumerate(REPORT_FORMATS):
