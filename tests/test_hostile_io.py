@@ -218,3 +218,12 @@ def test_not_utf8_names_line_and_column(tmp_path):
     bad.write_bytes(b"#begin document (d); part 000\nd 0 0 caf\xe9 (1)\n#end document\n")
     line = one_line_error(corefwb("score", str(bad), str(bad)))
     assert f"{bad}:2:" in line and "column 10" in line
+
+
+@pytest.mark.parametrize("junk", [b"caf\xe9\n", b"a\x00b\n"])
+def test_jobs_and_whole_reading_agree_on_junk_before_the_first_document(tmp_path, junk):
+    bad = tmp_path / "junk.conll"
+    bad.write_bytes(junk + Path(KEY).read_bytes())
+    whole = one_line_error(corefwb("score", str(bad), KEY))
+    streamed = one_line_error(corefwb("score", "--jobs", "2", str(bad), KEY))
+    assert f"{bad}:1:" in whole and f"{bad}:1:" in streamed

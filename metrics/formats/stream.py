@@ -58,6 +58,11 @@ def index_conll(path: str) -> list[Slice]:
                 # would hide line ends, and documents with them, so the scores would silently differ.
                 raise InputError(path, line_no, "a lone CR (classic Mac OS line end) inside a line: "
                                                 "convert the line ends to LF, or score without --jobs")
+            if not starts:  # before the first document no reader sees the line: check it here,
+                # as the whole-file reader checks every byte
+                if b"\0" in raw:
+                    raise InputError(path, line_no, "NUL byte in text")
+                _check_utf8(path, line_no, raw)
             if raw.startswith(b"#") and (m := _BEGIN.match(raw.rstrip(b"\n"))):
                 name = m.group(1).decode("utf-8", errors="replace").rstrip()
                 if name in seen:
@@ -75,7 +80,7 @@ def _check_utf8(path: str, line_no: int, raw: bytes) -> None:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(path, line_no, f"not UTF-8 text ({exc.reason} at byte {exc.start + 1} of the line)") from None
+        raise InputError(path, line_no, f"not UTF-8 text ({exc.reason} at column {exc.start + 1})") from None
 
 
 def read_slice(path: str, piece: Slice, warnings: list[str]) -> Document:
