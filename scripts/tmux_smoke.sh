@@ -95,7 +95,11 @@ tmux send-keys -t "$SESSION" Escape
 
 tmux send-keys -t "$SESSION" C-q
 check "ctrl+q quits cleanly" "corefwb exited with status 0" 10
-tmux kill-session -t "$SESSION" 2>/dev/null
+# (the first session stays until cleanup: killing the last session stops the tmux server, and a
+# new session started while it shuts down fails with "server exited unexpectedly")
+FIRST=$SESSION
+SESSION="corefwb-smoke-small-$$"
+trap 'tmux kill-session -t "$SESSION" 2>/dev/null; tmux kill-session -t "$FIRST" 2>/dev/null || true' EXIT
 
 # The smallest terminal the layout is designed for: every panel reachable, nothing cut.
 tmux new-session -d -s "$SESSION" -x 100 -y 30 \
