@@ -4,12 +4,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_KEY = "samples/gum/key.gum.conll"
 SAMPLE_RESPONSE = "samples/gum/response.gum.conll"
 
 MARKUP_TOKEN = "[bold red]x[/]"
 ESCAPE_TOKEN = "\x1b[31mred"
+
+
+@pytest.fixture(autouse=True)
+def workbench_terminal(monkeypatch):
+    """Every workbench test sees colour (snapshots and contrast depend on it), no animations (so a
+    pilot's pause is enough) and the project root as cwd (the sample paths are relative). Imported by
+    each workbench test module, which makes it autouse there."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
+    monkeypatch.chdir(ROOT)
 
 
 def hostile_pair(directory: Path) -> tuple[str, str]:

@@ -9,6 +9,7 @@ import json
 import pytest
 from rich.console import Console
 from app_support import ESCAPE_TOKEN, MARKUP_TOKEN, ROOT, SAMPLE_KEY, SAMPLE_RESPONSE, hostile_pair, pilot_test, settle
+from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 from textual.widgets import DataTable, Input, Select
 
 from metrics.model import InputError
@@ -20,13 +21,6 @@ from workbench.tui.scores import ScoresPanel
 from workbench.tui.text import DocumentText
 
 SIZE = (160, 48)
-
-
-@pytest.fixture(autouse=True)
-def _terminal(monkeypatch):
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
-    monkeypatch.chdir(ROOT)
 
 
 def sample_app(weights=W4, **options) -> Workbench:

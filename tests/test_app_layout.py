@@ -7,6 +7,7 @@ import re
 
 import pytest
 from app_support import ROOT, SAMPLE_KEY, SAMPLE_RESPONSE, many_documents, pilot_test, screen_text, settle
+from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 from textual.widgets import Button, Input, Select
 
 from workbench.tui.app import Workbench
@@ -17,13 +18,6 @@ from workbench.tui.text import DocumentText
 
 SMALL, LARGE = (100, 30), (200, 50)
 BLOCKS = "▁▂▃▄▅▆▇█▉▊▋▌▍▎▏"
-
-
-@pytest.fixture(autouse=True)
-def _terminal(monkeypatch):
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
-    monkeypatch.chdir(ROOT)
 
 
 def sample() -> Workbench:

@@ -6,20 +6,13 @@ and look at the SVGs before committing them.
 
 from __future__ import annotations
 
-import pytest
-from app_support import ROOT, SAMPLE_KEY, SAMPLE_RESPONSE, hostile_pair, settle
+from app_support import SAMPLE_KEY, SAMPLE_RESPONSE, hostile_pair, settle
+from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 from textual.widgets import Select
 
 from workbench.tui.app import Workbench
 
 SIZE = (160, 48)
-
-
-@pytest.fixture(autouse=True)
-def _terminal(monkeypatch):
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
-    monkeypatch.chdir(ROOT)
 
 
 def sample() -> Workbench:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from app_support import ROOT, SAMPLE_KEY, SAMPLE_RESPONSE, pilot_test, settle
+from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 from rich.color import Color
 from rich.style import Style
 
@@ -42,13 +43,6 @@ def drawn_colours(style: Style, base: Style) -> tuple[Color, Color]:
     if style.reverse:
         fg, bg = bg, fg
     return fg, bg
-
-
-@pytest.fixture(autouse=True)
-def _terminal(monkeypatch):
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
-    monkeypatch.chdir(ROOT)
 
 
 @pytest.mark.parametrize("theme", ["corefwb-dark", "corefwb-light"])

@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import stat
 import tempfile
 import sys
@@ -29,6 +30,11 @@ from metrics.score import AnyScore, BlancScore, MeanScore
 _CONTROL = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
 _CONTROL |= {code: f"\\x{code:02x}" for code in range(0x80, 0xA0)}
 _CONTROL_BUT_LAYOUT = {code: text for code, text in _CONTROL.items() if code not in (0x09, 0x0A)}
+
+
+_ANY_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Finds what `visible(..., keep_layout=True)` would change: output is scanned (fast, in C) and
+translated only when it holds one, so a 100 MB JSON report is not rewritten character by character."""
 
 
 def visible(text: str, keep_layout: bool = False) -> str:
@@ -106,7 +112,7 @@ def emit(text: str | Iterable[str], output: str | None, inputs: Sequence[str]) -
     visible symbols on the way (`visible`), to a terminal, a pipe or a file alike (JSON has
     already escaped them)."""
     pieces = [text] if isinstance(text, str) else text
-    safe = (visible(piece, keep_layout=True) for piece in pieces)
+    safe = (visible(piece, keep_layout=True) if _ANY_CONTROL.search(piece) else piece for piece in pieces)
     if output is None:
         sys.stdout.writelines(safe)
         return

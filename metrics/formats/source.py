@@ -98,20 +98,19 @@ def _read_bounded(path: str, handle) -> bytes:
         parts.append(chunk)
 
 
-def _gunzip(path: str, data: bytes) -> bytes:
-    """Every gzip member of `data`, decompressed in bounded steps (never more than the limit)."""
-    parts, size = [], 0
+def _gunzip(path: str, data: bytes) -> bytearray:
+    """Every gzip member of `data`, decompressed in bounded steps (never more than the limit),
+    into one growing buffer (no list of pieces joined into a second copy)."""
+    out = bytearray()
     while data:
         inflater = zlib.decompressobj(wbits=31)
         pending = data
         try:
             while pending:
-                out = inflater.decompress(pending, _CHUNK)
+                out += inflater.decompress(pending, _CHUNK)
                 pending = inflater.unconsumed_tail
-                size += len(out)
-                if size > _limit[0]:
+                if len(out) > _limit[0]:
                     raise _too_big(path)
-                parts.append(out)
                 if inflater.eof:
                     break
             if not inflater.eof:
@@ -121,10 +120,10 @@ def _gunzip(path: str, data: bytes) -> bytes:
         data = inflater.unused_data
         if data and not data.startswith(_GZIP_MAGIC):
             break  # trailing garbage after the last member, as gzip itself ignores it
-    return b"".join(parts)
+    return out
 
 
-def read_bytes(path: str) -> bytes:
+def read_bytes(path: str) -> bytes | bytearray:
     """The content of an input: gunzipped when it is gzip (by its magic bytes), bounded in size."""
     data = _read_raw(path)
     return _gunzip(path, data) if data[:2] == _GZIP_MAGIC else data

@@ -11,6 +11,7 @@ Widgets are told what to show (attributes down) and report user actions as messa
 from __future__ import annotations
 
 import gc
+import sys
 import time
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -29,7 +30,7 @@ from metrics.model import InputError
 from metrics.scoring import CorpusResult
 from metrics.weights import W4, Weights
 
-from ..session import LoadOptions, Session, check_paths
+from ..session import EXIT_INPUT, LoadOptions, Session, UsageError, check_paths
 from .messages import EngineFault, ErrorsReady, ImpactsReady, LoadFailed, Loaded, Progress, Rescored
 from .documents import DocumentList
 from .errorlist import ErrorPanel
@@ -335,7 +336,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         if self.session.warnings:
             corpus_text += f"  {len(self.session.warnings)} warnings (F5)"
         self._set_status(
-            f"{display_text(short_name(pair.name))}  ({self.doc_index + 1}/{len(self.corpus.pairs)}, "
+            f"{short_name(pair.name)}  ({self.doc_index + 1}/{len(self.corpus.pairs)}, "
             f"{len(pair.key.words)} tokens)  view: {self.query_one(ContentSwitcher).current}, "
             f"{MODES[self.mode_index]}{corpus_text}"
         )
@@ -405,16 +406,10 @@ def run_app(key_path: str | None, response_path: str | None, options: LoadOption
         key_path, response_path = _sample_paths()
     responses = [] if response_path is None else [response_path]
     check_paths([key_path, *responses])
-    import sys
-
-    from ..session import UsageError
-
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         # Without a terminal the app would wait for keys that never come (a script, CI, a pipe).
         raise UsageError("the workbench needs a terminal on stdin and stdout; in scripts use "
                          "`corefwb score` or `corefwb errors`")
     app = Workbench(key_path, responses, options, weights)
     app.run()
-    from ..session import EXIT_INPUT
-
     return EXIT_INPUT if app.load_failed else (app.return_code or 0)

@@ -114,10 +114,8 @@ in the list opens the document under it; Home and End go to the first and last.
         without opening it again."""
         self.current = index
         table = self.query_one("#documents", ListTable)
-        for position in range(table.row_count):
-            if table.coordinate_to_cell_key((position, 0)).row_key.value == str(index):
-                table.move_cursor(row=position, animate=False, scroll=True)
-                return
+        if str(index) in table.rows:  # not when the filter hides it
+            table.move_cursor(row=table.get_row_index(str(index)), animate=False, scroll=True)
 
     def on_resize(self) -> None:
         if self.rows and self.column_widths(self.rows) != self._widths:

@@ -91,9 +91,6 @@ class Navigation:
             index = self.doc_index + step
         self.show_document(index)
 
-    def _goto(self, index: int) -> None:
-        self.show_document(index)
-
     # ------------------------------------------------------------------ errors
     def action_error(self, step: int) -> None:
         """n / p: the next or previous error; after the user paged the text away from the
@@ -106,10 +103,12 @@ class Navigation:
         selected = self.selected_error
         away = (text.scroll_y > 0) if selected is None else not text.span_in_view(selected.mention.span)
         if not panel.move(step, text.first_visible_token() if away else None):
-            category, kind = panel.filters()
-            shown = "" if category is None and kind is None else " with this filter"
-            what = "being analysed" if panel.state == "analysing" else f"in {short_name(self.corpus.pairs[self.doc_index].name)}{shown}" if self.corpus else ""
-            self.notify(f"no errors {what}".strip(), markup=False)
+            if panel.state == "analysing" or self.corpus is None:
+                self.notify("no errors yet: they are being analysed", markup=False)
+                return
+            filtered = panel.filters() != (None, None)
+            name = short_name(self.corpus.pairs[self.doc_index].name)
+            self.notify(f"no errors in {name}{' with this filter' if filtered else ''}", markup=False)
 
     def select_error(self, row: ErrorRecord | None, focus_text: bool = False) -> None:
         """Emphasise an error's mention and antecedents and scroll the text to it."""

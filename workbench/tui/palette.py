@@ -41,4 +41,4 @@ def system_commands(app: Any) -> Iterator[SystemCommand]:
         for index, pair in enumerate(app.corpus.pairs):
             # the palette reads titles as markup (to highlight matches): a name is data, escaped
             name = escape(display_text(short_name(pair.name)))
-            yield SystemCommand(f"Go to {name}", "Open this document", lambda i=index: app._goto(i))
+            yield SystemCommand(f"Go to {name}", "Open this document", lambda i=index: app.show_document(i))
