@@ -5,6 +5,9 @@
                                                                         #   (CoNLL also with --jobs 2,
                                                                         #   and `corefwb errors`)
     .venv/bin/python benchmarks/fuzz_readers.py --huge                 # 100 MB lines: time, peak memory
+    .venv/bin/python benchmarks/fuzz_readers.py --hostile 40           # mutated files through pipes and
+                                                                        #   FIFOs, escapes, surrogates,
+                                                                        #   bombs under ulimit -v, huge numbers
 
 Not run in CI.  Each failing case (an exception other than InputError, a badly located message,
 a hang, a traceback from the CLI) is printed with its base file, seed and mutations, and the
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -132,12 +136,150 @@ def huge(work: Path, size_mb: int, timeout: float) -> int:
     return failures
 
 
+HOSTILE_WORDS = ("\x1b]0;PWNED\x07", "\x1b]52;c;SGVsbG8=\x07", "\x9b31m", "[/]", "[red]x[/red]", "\x7f", "\u202e")
+"""Words and names that must never act on a terminal or as markup (issue 18, items 3 and 4)."""
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+MEMORY_LIMIT = 1 << 30
+"""Address space of a bomb's run (ulimit -v): a MemoryError, if any, must be one line too."""
+
+
+def _via(path: Path, how: str, work: Path, key: Path, *extra: str) -> subprocess.CompletedProcess:
+    """`corefwb score KEY INPUT --format json` with INPUT given as a file, standard input or a FIFO."""
+    argv = [sys.executable, "-m", "workbench.cli", "score", str(key), "--format", "json", *extra]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    if how == "file":
+        return subprocess.run(argv + [str(path)], capture_output=True, cwd=ROOT, env=env, timeout=120)
+    if how == "stdin":
+        with open(path, "rb") as data:
+            return subprocess.run(argv + ["-"], stdin=data, capture_output=True, cwd=ROOT, env=env, timeout=120)
+    fifo = work / "input.fifo"
+    fifo.unlink(missing_ok=True)
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(path.read_bytes()), daemon=True)
+    writer.start()
+    try:
+        return subprocess.run(argv + [str(fifo)], capture_output=True, cwd=ROOT, env=env, timeout=120)
+    finally:
+        if writer.is_alive():  # the reader refused before reading: free the writer
+            with open(fifo, "rb"):
+                pass
+        writer.join(10)
+
+
+def _hostile_text(data: bytes, rng) -> bytes:
+    """Put control characters, escape sequences and markup into some words and document names."""
+    lines = data.decode("utf-8", "replace").split("\n")
+    for _ in range(rng.randint(1, 5)):
+        i = rng.randrange(len(lines))
+        word = rng.choice(HOSTILE_WORDS)
+        if lines[i].startswith("#begin document"):
+            lines[i] = lines[i].replace("(", "(" + word, 1)
+        elif lines[i] and not lines[i].startswith("#"):
+            cells = lines[i].split("\t") if "\t" in lines[i] else lines[i].split()
+            if len(cells) > 3:
+                cells[3] = word.replace(" ", "_")
+                lines[i] = "\t".join(cells)
+    return "\n".join(lines).encode("utf-8")
+
+
+def hostile(bases: dict[str, Path], work: Path, keep: Path, cases: int, first_seed: int) -> int:
+    """Issue 18's shapes around the mutated files: every case through a file, standard input and a
+    FIFO (same result), with hostile words (no control character out), plus surrogates, bombs
+    under a memory limit and huge numbers once each."""
+    import gzip
+    import json
+    import random
+    import resource
+
+    key = bases["key.gum.conll"]
+    failures = 0
+
+    def finding(what: str, detail: str, data: bytes | None = None) -> None:
+        nonlocal failures
+        failures += 1
+        kept = keep / f"hostile.{len(os.listdir(keep))}"
+        if data is not None:
+            kept.write_bytes(data)
+        print(f"FAIL {what}: {detail[:400]}" + (f"\n     kept as {kept}" if data is not None else ""), flush=True)
+
+    for seed in range(first_seed, first_seed + cases):
+        rng = random.Random(seed)
+        data, mutations = mutate(bases["response.gum.conll"].read_bytes(), seed)
+        data = _hostile_text(data, rng)
+        path = work / "hostile.conll"
+        path.write_bytes(data)
+        what = f"seed {seed} ({', '.join(mutations)}, hostile words)"
+        # the format named, since a file's name (.conll) tells it where a pipe's cannot
+        results = {how: _via(path, how, work, key, "--response-format", "conll") for how in ("file", "stdin", "fifo")}
+        for how, proc in results.items():
+            # a message about standard input or the FIFO names it: point it at the file to check the line
+            named = {"stdin": b"-:", "fifo": f"{work / 'input.fifo'}:".encode()}.get(how)
+            if named:
+                proc.stderr = proc.stderr.replace(b": " + named, f": {path}:".encode())
+            try:
+                check_cli(proc, [key, path], f"{what} via {how}")
+            except AssertionError as exc:
+                finding(f"{what} via {how}", str(exc), data)
+        if len({(p.returncode, p.stdout, p.stderr) for p in results.values()}) != 1:
+            finding(what, "file, stdin and FIFO disagree", data)
+        text = subprocess.run([sys.executable, "-m", "workbench.cli", "errors", str(key), str(path)],
+                              capture_output=True, cwd=ROOT, timeout=120)
+        if CONTROL.search(text.stdout.decode("utf-8", "replace") + text.stderr.decode("utf-8", "replace")):
+            finding(what, "a control character reached the text output", data)
+
+    surrogate = work / "surrogate.jsonl"
+    surrogate.write_text('{"doc_key": "d\\ud800", "sentences": [["a", "b"]], "clusters": [[[0, 0], [1, 1]]]}\n')
+    for extra in ([], ["--per-doc"]):
+        proc = _via(surrogate, "file", work, surrogate, *extra)
+        if proc.returncode != 0 or b"Traceback" in proc.stderr:
+            finding(f"lone surrogate {extra}", proc.stderr.decode("utf-8", "replace"))
+
+    bomb = work / "bomb.conll.gz"
+    with gzip.open(bomb, "wb", compresslevel=9) as out:
+        for _ in range(400):  # 400 MB of text
+            out.write(b"x 0 0 w -\n" * 100_000)
+    argv = [sys.executable, "-m", "workbench.cli", "score", str(key), str(bomb), "--max-input-size", "4G"]
+    limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))  # noqa: E731
+    proc = subprocess.run(argv, capture_output=True, cwd=ROOT, timeout=600, preexec_fn=limit)
+    lines = proc.stderr.decode("utf-8", "replace").splitlines()
+    print(f"bomb under ulimit -v {MEMORY_LIMIT >> 20} MB: exit {proc.returncode}: {lines[-1] if lines else ''}")
+    if proc.returncode != 1 or len(lines) != 1 or "Traceback" in proc.stderr.decode("utf-8", "replace"):
+        finding("bomb under a memory limit", "\n".join(lines[-5:]))
+
+    numbers = [["--weights", "1e308,1e308,1e308,1e308"], ["--weights", "nan,1,1,1"], ["--jobs", "9" * 30],
+               ["--limit", "9" * 30], ["--max-document-tokens", "9" * 30], ["--max-input-size", "9" * 30 + "G"]]
+    for extra in numbers:
+        command = "errors" if extra[0] == "--limit" else "score"
+        proc = subprocess.run([sys.executable, "-m", "workbench.cli", command, str(key), str(key), "--format", "json",
+                               *extra], capture_output=True, cwd=ROOT, timeout=120)
+        err = proc.stderr.decode("utf-8", "replace")
+        ok = "Traceback" not in err and (proc.returncode == 2 and err.count("\n") == 1 or proc.returncode == 0)
+        if proc.returncode == 0:
+            try:
+                json.loads(proc.stdout, parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name)))
+            except ValueError as exc:
+                ok = False
+                err = f"JSON not strict: {exc}"
+        if not ok:
+            finding(f"huge number {' '.join(extra)[:60]}", err)
+    huge_span = work / "huge-span.jsonl"
+    huge_span.write_text('{"doc_key": "d", "sentences": [["a"]], "clusters": [[[0, 99999999999999999999]]]}\n')
+    try:
+        check_cli(_via(huge_span, "file", work, huge_span), [huge_span], "huge span offsets")
+    except AssertionError as exc:
+        finding("huge span offsets", str(exc))
+    print(f"{cases} hostile cases (seeds {first_seed}..{first_seed + cases - 1}) and the fixed shapes, {failures} failures")
+    return failures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=5.0, help="how long to fuzz (default 5)")
     parser.add_argument("--first-seed", type=int, default=100_000)
     parser.add_argument("--cli", type=int, default=0, metavar="K", help="also run every K-th case through the CLI")
     parser.add_argument("--huge", action="store_true", help="run the one-huge-line shapes instead")
+    parser.add_argument("--hostile", type=int, default=0, metavar="N",
+                        help="run N mutated files through pipes, FIFOs and hostile words, then the fixed hostile shapes")
     parser.add_argument("--size-mb", type=int, default=100, help="size of the huge lines (default 100)")
     parser.add_argument("--timeout", type=float, default=300, help="seconds before a huge case counts as a hang")
     parser.add_argument("--keep", type=Path, default=Path("/tmp/corefwb-fuzz"), help="where failing files are kept")
@@ -147,6 +289,8 @@ def main() -> int:
     work.mkdir(exist_ok=True)
     if args.huge:
         return 1 if huge(work, args.size_mb, args.timeout) else 0
+    if args.hostile:
+        return 1 if hostile(make_bases(work), work, args.keep, args.hostile, args.first_seed) else 0
     return 1 if fuzz(make_bases(work), work, args.keep, args.minutes, args.first_seed, args.cli) else 0
 
 

@@ -35,6 +35,24 @@ def max_assignment(matrix: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
     return sorted((r, c) for c, r in _min_assignment(cost, n_cols, n_rows))
 
 
+def sparse_assignment(n_rows: int, n_cols: int, weights: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
+    """The best one-to-one assignment of a sparse weight matrix (absent entries weigh 0): here
+    when small, by scipy otherwise (imported only then).  Pairs of weight 0 may be returned."""
+    if n_rows * n_cols * min(n_rows, n_cols) <= SMALL:
+        matrix = [[0.0] * n_cols for _ in range(n_rows)]
+        for (r, c), w in weights.items():
+            matrix[r][c] = w
+        return max_assignment(matrix)
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    dense = np.zeros((n_rows, n_cols), dtype=np.float64)
+    if weights:
+        at = np.array(list(weights), dtype=np.int64)
+        dense[at[:, 0], at[:, 1]] = np.fromiter(weights.values(), dtype=np.float64, count=len(weights))
+    return list(zip(*(x.tolist() for x in linear_sum_assignment(dense, maximize=True))))
+
+
 def _min_assignment(cost: list[list[float]], n: int, m: int) -> list[tuple[int, int]]:
     """Minimum-cost assignment of each of n rows to a distinct one of m >= n columns.
 

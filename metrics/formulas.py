@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .assignment import SMALL, max_assignment
+from .assignment import sparse_assignment
 from .score import Score
 from .table import ChainTypes, Table
 from .weights import Weights
@@ -135,17 +135,7 @@ def best_cells(table: Table, phi: np.ndarray) -> list[np.ndarray | list[int]]:
         at_row = np.searchsorted(rows, table.cell_key[cells])
         at_col = np.searchsorted(cols, table.cell_response[cells])
         cell_at = {(r, c): cell for r, c, cell in zip(at_row.tolist(), at_col.tolist(), cells.tolist())}
-        if len(rows) * len(cols) * min(len(rows), len(cols)) <= SMALL:
-            matrix = [[0.0] * len(cols) for _ in rows]
-            for (r, c), cell in cell_at.items():
-                matrix[r][c] = float(phi[cell])
-            pairs = max_assignment(matrix)
-        else:
-            from scipy.optimize import linear_sum_assignment
-
-            dense = np.zeros((len(rows), len(cols)), dtype=np.float64)
-            dense[at_row, at_col] = phi[cells]
-            pairs = list(zip(*(x.tolist() for x in linear_sum_assignment(dense, maximize=True))))
+        pairs = sparse_assignment(len(rows), len(cols), {pair: float(phi[cell]) for pair, cell in cell_at.items()})
         groups.append([cell_at[pair] for pair in pairs if pair in cell_at])
     return groups
 

@@ -84,7 +84,7 @@ def test_edit_reports_touched_chains() -> None:
     assert edit.touched == {0, 1}
     assert edit_chains(base, []).touched == set()
     # The base is reusable: an edit does not leak into the next one.
-    assert edit_chains(base, [Fix("remove", (3, 3))]).chains[0] == [(0, 0)]
+    assert edit_chains(base, [Fix("remove", (3, 3))]).chain(0) == [(0, 0)]
 
 
 def test_unknown_fix_kind() -> None:

@@ -177,6 +177,16 @@ def test_a_decompression_bomb_stops_at_the_limit(tmp_path):
     assert one_line_error(corefwb("score", "--max-input-size", "lots", KEY, KEY), status=2).count("--max-input-size")
 
 
+@pytest.mark.parametrize("command, jobs", [("score", []), ("score", ["--jobs", "2"]), ("errors", []), ("compare", [])])
+def test_a_document_over_the_token_limit_is_refused_at_its_header(command, jobs):
+    args = [KEY, KEY] + ([KEY] if command == "compare" else [])
+    line = one_line_error(corefwb(command, "--max-document-tokens", "500", *jobs, *args))
+    assert line.startswith(f"corefwb: error: {KEY}:") and "over the limit of 500 tokens" in line
+    assert "--max-document-tokens" in line
+    assert corefwb(command, "--max-document-tokens", "100000", *jobs, *args).returncode == 0
+    assert "--max-document-tokens" in one_line_error(corefwb(command, "--max-document-tokens", "0", *args), status=2)
+
+
 def test_out_of_memory_anywhere_is_one_line(monkeypatch, capsys):
     """A MemoryError (under `ulimit -v`, or a corpus too large for the machine) ends in one line,
     exit 1: simulated where the session loads, since a real one takes minutes to provoke."""

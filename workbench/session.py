@@ -23,7 +23,8 @@ from metrics.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.catalog import names, resolve
 from metrics.errors.records import Category, ErrorRecord, classify_corpus
 from metrics.formats.readers import read_documents
-from metrics.formats.source import DEFAULT_MAX_INPUT_SIZE, set_max_input_size
+from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, set_max_document_tokens,
+                                    set_max_input_size)
 from metrics.matching import MATCH_MODES, match_corpus
 from metrics.model import InputError, MentionType
 from metrics.pairing import document_key
@@ -127,6 +128,8 @@ class LoadOptions:
     ace_weighting: str = "mention"
     max_input_size: int = DEFAULT_MAX_INPUT_SIZE
     """Bytes of (decompressed) text an input may hold (`--max-input-size`)."""
+    max_document_tokens: int = DEFAULT_MAX_DOCUMENT_TOKENS
+    """Tokens a document may hold (`--max-document-tokens`)."""
 
     def __post_init__(self) -> None:
         for option, value in (("--key-format", self.key_format), ("--response-format", self.response_format)):
@@ -140,8 +143,15 @@ class LoadOptions:
             raise UsageError(f"--ace-variant: {self.ace_variant!r} is not one of {', '.join(VARIANTS)}")
         if not 0 < self.max_input_size <= 1 << 50:
             raise UsageError("--max-input-size: give a size between 1 byte and 1 PiB (e.g. 500M, 4G)")
+        if not 0 < self.max_document_tokens <= 1 << 40:
+            raise UsageError("--max-document-tokens: give a count between 1 and 2^40")
         if self.ace_weighting not in WEIGHTINGS:
             raise UsageError(f"--ace-weighting: {self.ace_weighting!r} is not one of {', '.join(WEIGHTINGS)}")
+
+    def apply_limits(self) -> None:
+        """The size bounds hold for every read that follows (the readers check them)."""
+        set_max_input_size(self.max_input_size)
+        set_max_document_tokens(self.max_document_tokens)
 
     @property
     def ace(self) -> AceOptions:
@@ -176,7 +186,7 @@ class Session:
         `on_document(done, total)` each prepared document: a front end's progress display."""
         say = stage or (lambda label: None)
         warnings: list[str] = []
-        set_max_input_size(options.max_input_size)
+        options.apply_limits()
         say("reading key")
         keys = read_documents(key_path, _fmt(options.key_format), warnings, options.clusters_field)
         total, done = len(keys) * len(response_paths), [0]
@@ -312,6 +322,7 @@ def score_streaming(key_path: str, response_path: str, options: LoadOptions, wei
 
     from metrics.formats.source import is_regular
 
+    options.apply_limits()
     streamable = options.match == "exact" and all(
         is_regular(path) and not path.lower().endswith(".gz") and (fmt if fmt != "auto" else detect_format(path)) == "conll"
         for path, fmt in ((key_path, options.key_format), (response_path, options.response_format)))

@@ -79,16 +79,57 @@ class FixBase:
     def __init__(self, key: Document, response: Document) -> None:
         self.key = key
         self.response = response
-        self.key_chain_of = key_view(key).chain_of
+        kv = key_view(key)
+        self.key_chain_of = kv.chain_of
+        self.key_members = kv.chains
         rv = response_view(response)
         self.chains: list[list[Span]] = [list(chain) for chain in response.chains]
         self.labels = list(rv.labels)
+        self.used_labels = set(self.labels)
         self.chain_of: dict[Span, int] = rv.chain_of
         self.copies: dict[Span, tuple[int, ...]] = response.chains_listing()
+        self.clean = sum(map(len, self.chains)) == len(self.chain_of)
+        """Every response span listed once: a chain's members are then its spans, and a fix can
+        count and search them without a pass over the chain (`_Editable`)."""
+        self.position = {span: i for chain in self.chains for i, span in enumerate(chain)} if self.clean else {}
+
+
+@dataclass
+class Edit:
+    """The response's chains after some fixes: the original chains minus the spans fixes moved,
+    plus what fixes put into them, in order; chains at index >= len(base.chains) are new.
+
+    Chains are built on demand (`chain`), so a fix that moves two mentions out of a chain of
+    thousands costs two look-ups, not a copy of the chain.  `moved` (span -> its chain now, None
+    if removed) says which response the fixes make; `touched` lists the chains that differ from
+    the original: what a rescoring must look at (metrics.errors.impact).
+    """
+
+    base: FixBase
+    moved: dict[Span, int | None]
+    added: dict[int, dict[Span, None]]
+    new_labels: list[str]
+    touched: set[int]
+
+    @property
+    def n_chains(self) -> int:
+        return len(self.base.chains) + len(self.new_labels)
+
+    def chain(self, index: int) -> list[Span]:
+        original = self.base.chains[index] if index < len(self.base.chains) else ()
+        return [s for s in original if s not in self.moved] + list(self.added.get(index, ()))
+
+    def label(self, index: int) -> str:
+        n = len(self.base.labels)
+        return self.base.labels[index] if index < n else self.new_labels[index - n]
+
+    def signature(self) -> tuple:
+        """What identifies the response the edit makes (given its base): where each moved span is."""
+        return tuple(sorted((span, -1 if index is None else index) for span, index in self.moved.items()))
 
 
 class _Editable:
-    """A response's chains being edited, copy-on-write over a `FixBase`.
+    """A response's chains being edited, as an `Edit` over a `FixBase` (nothing copied).
 
     Untouched chains stay exactly as the file had them (duplicates included), so that a fix changes
     the score by its own effect only; a span a fix moves loses all its other copies.
@@ -97,12 +138,10 @@ class _Editable:
     def __init__(self, base: FixBase) -> None:
         self.base = base
         self.key_chain_of = base.key_chain_of
-        self.chains = list(base.chains)
-        self.labels = list(base.labels)
-        self.moved: dict[Span, int | None] = {}
-        """Spans whose owning chain changed (None: removed from the response)."""
-        self.touched: set[int] = set()
-        """Indices of the chains a fix changed or created (original chains keep their index)."""
+        self.edit = Edit(base, {}, {}, [], set())
+        self.moved = self.edit.moved
+        self._sizes: dict[int, int] = {}
+        """Members of each changed chain (clean responses only)."""
         self._next_label = 0
 
     def owner(self, span: Span) -> int | None:
@@ -111,45 +150,67 @@ class _Editable:
         return self.base.chain_of.get(span)
 
     def _new_chain(self, spans: list[Span]) -> int:
-        used = set(self.labels)
         label = f"fix{self._next_label}"
-        while label in used:
+        while label in self.base.used_labels:
             self._next_label += 1
             label = f"fix{self._next_label}"
         self._next_label += 1
-        self.chains.append([])
-        self.labels.append(label)
-        index = len(self.chains) - 1
+        self.edit.new_labels.append(label)
+        index = self.edit.n_chains - 1
         self._put(spans, index)
         return index
 
     def _put(self, spans: list[Span], index: int) -> None:
-        self.chains[index] = self.chains[index] + spans
-        self.touched.add(index)
+        into = self.edit.added.setdefault(index, {})
         for span in spans:
+            into[span] = None
             self.moved[span] = index
+        self.edit.touched.add(index)
+        if self.base.clean:
+            self._sizes[index] = self._size(index) + len(spans)
 
     def _take(self, spans: list[Span]) -> None:
         for span in spans:
             if span in self.moved:
-                held = (self.moved[span],) if self.moved[span] is not None else ()
+                index = self.moved[span]
+                held = (index,) if index is not None else ()
+                if index is not None:
+                    del self.edit.added[index][span]
             else:
                 held = self.base.copies.get(span, ())
             self.moved[span] = None
             for index in held:
-                self.chains[index] = [s for s in self.chains[index] if s != span]
-                self.touched.add(index)
+                self.edit.touched.add(index)
+                if self.base.clean:
+                    self._sizes[index] = self._size(index) - 1
+
+    def _size(self, index: int) -> int:
+        """How many spans a chain owns now."""
+        if not self.base.clean:
+            return len(self._members(index))
+        if index in self._sizes:
+            return self._sizes[index]
+        return len(self.base.chains[index]) if index < len(self.base.chains) else 0
 
     def _key_share(self, span: Span) -> list[Span]:
-        """P = S(span) ∩ K(span): the members of span's response chain in span's key chain."""
+        """P = S(span) ∩ K(span): the members of span's response chain in span's key chain, in
+        the chain's order.  In a clean response, the smaller of the two chains is searched."""
         k = self.key_chain_of.get(span)
         if k is None:
             return [span]
-        return [s for s in self._members(self.owner(span)) if self.key_chain_of.get(s) == k]
+        here = self.owner(span)
+        assert here is not None
+        key_chain = self.base.key_members[k]
+        if self.base.clean and len(key_chain) < self._size(here):
+            share = [s for s in key_chain if self.owner(s) == here]
+            added = list(self.edit.added.get(here, ()))
+            at = {s: i for i, s in enumerate(added)} if added else {}
+            return sorted(share, key=lambda s: (1, at[s]) if s in self.moved else (0, self.base.position[s]))
+        return [s for s in self._members(here) if self.key_chain_of.get(s) == k]
 
     def _members(self, index: int) -> list[Span]:
         """The spans a chain owns (each once; a duplicate owned by an earlier chain excluded)."""
-        return [s for s in dict.fromkeys(self.chains[index]) if self.owner(s) == index]
+        return [s for s in dict.fromkeys(self.edit.chain(index)) if self.owner(s) == index]
 
     def apply(self, fix: Fix) -> None:
         m = fix.mention
@@ -163,7 +224,7 @@ class _Editable:
         elif fix.kind is FixKind.SPLIT:
             if here is not None:
                 share = self._key_share(m)
-                if len(share) < len(self._members(here)):
+                if len(share) < self._size(here):
                     self._take(share)
                     self._new_chain(share)
         elif fix.kind is FixKind.LINK:
@@ -183,26 +244,12 @@ class _Editable:
                 self._new_chain(sorted([a] + [s for s in share if s != a]))
 
 
-@dataclass
-class Edit:
-    """The response's chains after some fixes, index-aligned with the original chains.
-
-    Chain i < len(response.chains) is the edited original chain i (possibly empty); later chains
-    are new.  `touched` lists the chains that differ from the original: what a rescoring must look
-    at (metrics.errors.impact rescores only the part of the document these chains reach).
-    """
-
-    chains: list[list[Span]]
-    labels: list[str]
-    touched: set[int]
-
-
 def edit_chains(base: FixBase, fixes: Iterable[Fix]) -> Edit:
-    """Apply fixes, in the given order, to the chains of a copy of the base's response."""
+    """Apply fixes, in the given order, to the chains of the base's response (not copied)."""
     editable = _Editable(base)
     for fix in fixes:
         editable.apply(fix)
-    return Edit(editable.chains, editable.labels, editable.touched)
+    return editable.edit
 
 
 def apply_fixes(key: Document, response: Document, fixes: Iterable[Fix]) -> Document:
@@ -212,7 +259,8 @@ def apply_fixes(key: Document, response: Document, fixes: Iterable[Fix]) -> Docu
     spans join the end of their new chain, new chains follow the old ones.
     """
     edit = edit_chains(FixBase(key, response), fixes)
-    kept = [(c, label) for c, label in zip(edit.chains, edit.labels) if c]
+    every = ((edit.chain(i), edit.label(i)) for i in range(edit.n_chains))
+    kept = [(c, label) for c, label in every if c]
     return replace(response, chains=[c for c, _ in kept], labels=[label for _, label in kept])
 
 

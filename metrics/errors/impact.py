@@ -19,10 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 
 from ..alignment import align
 from .records import Category, ErrorRecord
+from .delta import DELTA_METRICS, changes, table_of
 from .fixes import Edit, Fix, FixBase, edit_chains, fix_of
 from ..gc_pause import gc_paused
 from ..model import Document, Span
@@ -60,6 +62,8 @@ class _DocumentState:
     """Every key chain listing a span (more than one only in ill-formed keys)."""
     response_chains_of: dict[Span, tuple[int, ...]]
     """Every response chain listing a span (more than one when the response repeats it)."""
+    delta: Any
+    """metrics.errors.delta's table when the metric's changes are computed there, else None."""
 
 
 class Pricer:
@@ -90,6 +94,8 @@ class Pricer:
         self._states: dict[int, _DocumentState] = {}
         self._memo: dict[tuple, tuple[dict, dict]] = {}
         self._before: dict[tuple, dict] = {}
+        self._by_delta = set(self.parts) <= DELTA_METRICS
+        self._zero = {name: Score(0, 0, 0, 0) for name in self.parts}
 
     def _value(self, scores: dict) -> float:
         if not scores:
@@ -101,8 +107,10 @@ class Pricer:
         state = self._states.get(i)
         if state is None:
             pair = self.corpus.pairs[i]
-            state = self._states[i] = _DocumentState(pair, FixBase(pair.key, pair.response),
-                                                     pair.key.chains_listing(), pair.response.chains_listing())
+            base = FixBase(pair.key, pair.response)
+            delta = table_of(pair.key, pair.response, base.key_chain_of) if self._by_delta else None
+            state = self._states[i] = _DocumentState(pair, base, pair.key.chains_listing(),
+                                                     pair.response.chains_listing(), delta)
         return state
 
     # -------------------------------------------------------------------- document deltas
@@ -116,7 +124,11 @@ class Pricer:
         signature = _signature(i, edit)
         known = self._memo.get(signature)
         if known is None:
-            known = self._memo[signature] = self._change(state, edit, i)
+            if state.delta is not None:
+                known = (self._zero, changes(state.delta, edit.moved, self.parts))
+            else:
+                known = self._change(state, edit, i)
+            self._memo[signature] = known
         return known
 
     def group_by_fix(self, records: Iterable[ErrorRecord]) -> list[list[ErrorRecord]]:
@@ -217,8 +229,8 @@ def _cross_links(part: tuple[int, int, int], rest: tuple[int, int, int]) -> Blan
 
 
 def _signature(i: int, edit: Edit) -> tuple:
-    """What identifies the response an edit makes: the document and its changed chains."""
-    return (i, tuple(sorted((t, tuple(edit.chains[t])) for t in edit.touched)))
+    """What identifies the response an edit makes: the document and where the moved spans went."""
+    return (i, edit.signature())
 
 
 def _pick(labels: list[str], indices: Iterable[int]) -> list[str]:
@@ -227,8 +239,9 @@ def _pick(labels: list[str], indices: Iterable[int]) -> list[str]:
 
 def _document(response: Document, edit: Edit, indices: Iterable[int]) -> Document:
     """The response restricted to some chains of an edit (empty chains dropped, order kept)."""
-    chosen = [i for i in indices if edit.chains[i]]
-    return _fragment(response, [edit.chains[i] for i in chosen], [edit.labels[i] for i in chosen])
+    chains = [(edit.chain(i), edit.label(i)) for i in indices]
+    chains = [(chain, label) for chain, label in chains if chain]
+    return _fragment(response, [c for c, _ in chains], [label for _, label in chains])
 
 
 def _fragment(doc: Document, chains: list[list[Span]], labels: list[str]) -> Document:
@@ -252,7 +265,7 @@ def _reach(state: _DocumentState, edit: Edit) -> tuple[list[int], list[int]]:
     while todo_r or todo_k:
         while todo_r:
             r = todo_r.pop()
-            spans = set(edit.chains[r])
+            spans = set(edit.chain(r))
             if r < len(original):
                 spans.update(original[r])
             for span in spans:

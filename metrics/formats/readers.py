@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .conll import read_conll
-from .source import read_bytes
+from .source import check_document_sizes, read_bytes
 from .conllu import read_conllu
 from ..gc_pause import gc_paused
 from .jsonlines import read_jsonlines
@@ -92,4 +92,6 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
     if fmt not in readers:
         raise ValueError(f"unknown format {fmt!r}: expected one of auto, {', '.join(FORMATS)}")
     with gc_paused():
-        return readers[fmt]()
+        documents = readers[fmt]()
+    check_document_sizes(documents)
+    return documents

@@ -17,14 +17,22 @@ import sys
 import threading
 import zlib
 
-from ..model import InputError
+from collections.abc import Iterable
+
+from ..model import Document, InputError
 
 DEFAULT_MAX_INPUT_SIZE = 512 * 1024 ** 2
 """512 MiB of (decompressed) text per input: above any coreference corpus in use (OntoNotes' test
 set is ~50 MB, the whole of PreCo a few hundred), below what fills a machine (reading takes ~15
 bytes of memory per byte of text).  `--max-input-size` changes it."""
 
+DEFAULT_MAX_DOCUMENT_TOKENS = 2_000_000
+"""Tokens one document may hold: above the longest novels annotated for coreference (a few hundred
+thousand tokens), below what makes the per-document analyses (errors, chain views) crawl.
+`--max-document-tokens` changes it."""
+
 _limit = [DEFAULT_MAX_INPUT_SIZE]
+_document_limit = [DEFAULT_MAX_DOCUMENT_TOKENS]
 _streams: dict[str, bytes] = {}
 _lock = threading.Lock()
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -38,6 +46,24 @@ def set_max_input_size(size: int) -> None:
 
 def max_input_size() -> int:
     return _limit[0]
+
+
+def set_max_document_tokens(tokens: int) -> None:
+    """The bound on the tokens of one document, for every later read."""
+    _document_limit[0] = tokens
+
+
+def max_document_tokens() -> int:
+    return _document_limit[0]
+
+
+def check_document_sizes(documents: Iterable[Document], limit: int | None = None) -> None:
+    """Refuse a document longer than the bound (InputError at its header line)."""
+    limit = max_document_tokens() if limit is None else limit
+    for doc in documents:
+        if len(doc.words) > limit:
+            raise InputError(doc.path, doc.line, f"document {doc.name!r} has {len(doc.words):,} tokens, over the "
+                             f"limit of {limit:,} tokens per document (--max-document-tokens raises it)")
 
 
 def is_stdin(path: str) -> bool:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .conll import parse_conll
+from .source import check_document_sizes, max_document_tokens
 from ..ace import AceOptions
 from ..gc_pause import gc_paused
 from ..model import Document, InputError
@@ -83,8 +84,9 @@ def _check_utf8(path: str, line_no: int, raw: bytes) -> None:
         raise InputError(path, line_no, f"not UTF-8 text ({exc.reason} at column {exc.start + 1})") from None
 
 
-def read_slice(path: str, piece: Slice, warnings: list[str]) -> Document:
-    """Parse the one document lying in `piece` of `path`."""
+def read_slice(path: str, piece: Slice, warnings: list[str], max_tokens: int | None = None) -> Document:
+    """Parse the one document lying in `piece` of `path` (at most `max_tokens` tokens: the
+    workers get the bound in their task, as a process may not inherit the parent's setting)."""
     with open(path, "rb") as handle:
         handle.seek(piece.start)
         raw = handle.read(piece.end - piece.start)
@@ -99,6 +101,7 @@ def read_slice(path: str, piece: Slice, warnings: list[str]) -> Document:
     if lines and lines[-1] == "":
         lines.pop()
     documents = parse_conll(path, lines, warnings, first_line=piece.line)
+    check_document_sizes(documents[:1], max_tokens)
     return documents[0]
 
 
@@ -107,17 +110,17 @@ def _score_run(task: tuple) -> tuple[list[tuple[str, dict]], list[str]]:
     from ..pairing import check_tokens_align, missing_warning
     from ..scoring import prepare_pair, score_pair
 
-    key_path, response_path, items, weights, metrics, ace = task
+    key_path, response_path, items, weights, metrics, ace, max_tokens = task
     warnings: list[str] = []
     results = []
     with gc_paused():
         for key_piece, response_piece in items:
-            key = read_slice(key_path, key_piece, warnings)
+            key = read_slice(key_path, key_piece, warnings, max_tokens)
             if response_piece is None:
                 warnings.append(missing_warning(response_path, key.name))
                 response = Document(name=key.name, words=key.words, chains=[], path=response_path)
             else:
-                response = read_slice(response_path, response_piece, warnings)
+                response = read_slice(response_path, response_piece, warnings, max_tokens)
                 warnings.extend(check_tokens_align(key, response))
             pair = prepare_pair(key, response, warnings, ace)
             results.append((key.name, score_pair(pair, weights, metrics)))
@@ -140,7 +143,7 @@ def score_files(key_path: str, response_path: str, weights: Weights = W4,
     warnings: list[str] = [unused_warning(response_path, unused)] if unused else []
 
     runs = _runs(items, max(1, jobs) * 8)
-    tasks = [(key_path, response_path, run, weights, wanted, ace) for run in runs]
+    tasks = [(key_path, response_path, run, weights, wanted, ace, max_document_tokens()) for run in runs]
     jobs = min(jobs, len(tasks))  # never a process without work
     if jobs <= 1 or len(tasks) <= 1:
         outputs = map(_score_run, tasks)

@@ -11,6 +11,8 @@ import sys
 from collections.abc import Sequence
 
 from ..output import visible
+from metrics.formats.source import DEFAULT_MAX_DOCUMENT_TOKENS
+
 from ..session import FORMATS, LoadOptions, Session, size_option
 
 
@@ -34,6 +36,8 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-input-size", default="512M", metavar="SIZE",
                         help="refuse an input whose (decompressed) text is larger (default 512M; K, M, G units): "
                              "a guard against decompression bombs")
+    parser.add_argument("--max-document-tokens", type=int, default=DEFAULT_MAX_DOCUMENT_TOKENS, metavar="N",
+                        help=f"refuse a document of more tokens (default {DEFAULT_MAX_DOCUMENT_TOKENS:,})")
     parser.add_argument("--ace-weighting", choices=("mention", "level"), default="mention",
                         help="ACE-value entity weighting: mention (default) or level (NIST's entity level)")
 
@@ -42,7 +46,8 @@ def load_options(args: argparse.Namespace) -> LoadOptions:
     """The session's load options from the common options of a command line."""
     return LoadOptions(key_format=args.key_format, response_format=args.response_format, match=args.match,
                        clusters_field=args.clusters_field, ace_variant=args.ace_variant,
-                       ace_weighting=args.ace_weighting, max_input_size=size_option(args.max_input_size))
+                       ace_weighting=args.ace_weighting, max_input_size=size_option(args.max_input_size),
+                       max_document_tokens=args.max_document_tokens)
 
 
 def warn(message: str) -> None:

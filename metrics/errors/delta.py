@@ -1,0 +1,311 @@
+"""The change of the official counts when a fix moves a few mentions, without rescoring chains.
+
+Why: rescoring the part of a document a fix reaches (metrics.errors.impact) is quadratic when one
+response chain holds thousands of mentions, each with an error of its own: every fix reaches the
+whole chain, so every fix rescored it.  But a fix that moves a set P of mentions (all of one key
+chain) from response chain A to chain B changes only the cells (k, A) and (k, B) of the
+contingency table and the sizes of A and B.  MUC, B3, LEA and the mention counts are sums of
+per-cell terms and per-chain terms, so their change is a sum over the changed cells and chains,
+given per-chain sums kept from the start (`_Table`).
+
+CEAF's best alignment is not a sum, but it decomposes over connected components of the overlap
+graph, and a component's leaves (a chain overlapping exactly one chain of the other side) compete
+only for that one chain: the best alignment uses at most the best leaf of each.  So the change is
+the best alignment of the part the fix reaches, before and after, with each hub's leaves reduced
+to its best one (kept sorted per chain size) and solved by the engine's solver.
+
+Clean documents only (every span listed once on each side, where all of v8.01's cell sizes are the
+same); others, and the weighted and application metrics, are rescored (impact.py).  Every value
+here is checked against rescoring whole documents (tests/test_errors_impact.py).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..assignment import sparse_assignment
+from ..model import Document, Span
+from ..score import Score
+
+DELTA_METRICS = frozenset({"mentions", "muc", "bcub", "ceafm", "ceafe", "lea"})
+"""The metrics whose change is computed here."""
+
+
+def _links(size: int) -> float:
+    """LEA's links of a chain: a singleton has one self-link."""
+    return 1.0 if size == 1 else size * (size - 1) / 2
+
+
+def _lea_common(n: int, key_size: int, response_size: int) -> float:
+    if n == 1 and key_size == 1 and response_size == 1:
+        return 1.0
+    return n * (n - 1) / 2
+
+
+class _Table:
+    """The cells of a clean document pair as dictionaries, with the per-chain sums the metrics'
+    changes need, and (built on first use) the leaves for CEAF."""
+
+    def __init__(self, key: Document, response: Document, key_row: dict[Span, int]) -> None:
+        self.key_row = key_row
+        self.key_sizes = [len(chain) for chain in key.chains]
+        self.col_sizes = [len(chain) for chain in response.chains]
+        self.col_of = {span: t for t, chain in enumerate(response.chains) for span in chain}
+        self.row_cells: list[dict[int, int]] = [{} for _ in key.chains]
+        self.col_cells: list[dict[int, int]] = [{} for _ in response.chains]
+        for t, chain in enumerate(response.chains):
+            cells = self.col_cells[t]
+            for span in chain:
+                k = key_row.get(span)
+                if k is not None:
+                    cells[k] = cells.get(k, 0) + 1
+            for k, n in cells.items():
+                self.row_cells[k][t] = n
+        self.col_squares = [sum(n * n for n in cells.values()) for cells in self.col_cells]
+        self.col_common = [sum(_lea_common(n, self.key_sizes[k], self.col_sizes[t]) for k, n in cells.items())
+                           for t, cells in enumerate(self.col_cells)]
+        self._leaves: dict[str, _Leaves] = {}
+
+    def leaves(self, metric: str) -> _Leaves:
+        if metric not in self._leaves:
+            self._leaves[metric] = _Leaves(self, metric)
+        return self._leaves[metric]
+
+
+def _phi(metric: str, n: int, key_size: int, response_size: int) -> float:
+    """CEAF's similarity of a cell: |K ∩ R| (CEAFm) or 2|K ∩ R| / (|K| + |R|) (CEAFe)."""
+    return float(n) if metric == "ceafm" else 2.0 * n / (key_size + response_size)
+
+
+class _Leaves:
+    """Each chain's neighbours split into hubs (which overlap other chains too) and leaves, with
+    leaves in best-first order: a row's leaf columns once (their phi never changes: a fix that
+    changes a column makes it a seed, not a leaf), a column's leaf rows per column size."""
+
+    def __init__(self, table: _Table, metric: str) -> None:
+        self.table = table
+        self.metric = metric
+        rows, cols = table.row_cells, table.col_cells
+        self.row_hubs = [[t for t in cells if len(cols[t]) > 1] for cells in rows]
+        self.col_hubs = [[k for k in cells if len(rows[k]) > 1] for cells in cols]
+        self.row_leaves = [sorted((t for t in cells if len(cols[t]) == 1),
+                                  key=lambda t, k=k: -_phi(metric, rows[k][t], table.key_sizes[k], table.col_sizes[t]))
+                           for k, cells in enumerate(rows)]
+        self._col_leaves: dict[tuple[int, int], list[int]] = {}
+
+    def col_leaves(self, t: int, size: int) -> list[int]:
+        """Leaf rows of original column t, best first when the column has `size` mentions."""
+        order = self._col_leaves.get((t, size))
+        if order is None:
+            table = self.table
+            cells = table.col_cells[t]
+            leaves = [k for k in cells if len(table.row_cells[k]) == 1]
+            order = self._col_leaves[(t, size)] = sorted(
+                leaves, key=lambda k: -_phi(self.metric, cells[k], table.key_sizes[k], size))
+        return order
+
+
+class _Change:
+    """The cells and chain sizes a set of moves changes."""
+
+    def __init__(self, table: _Table, moved: dict[Span, int | None]) -> None:
+        self.table = table
+        self.cells: dict[tuple[int, int], int] = defaultdict(int)
+        self.sizes: dict[int, int] = defaultdict(int)
+        self.mentions = [0, 0]  # matched, response spans
+        for span, to in moved.items():
+            frm = table.col_of.get(span)
+            if frm == to:
+                continue
+            k = table.key_row.get(span)
+            for t, step in ((frm, -1), (to, 1)):
+                if t is not None:
+                    self.sizes[t] += step
+                    if k is not None:
+                        self.cells[(k, t)] += step
+            if frm is None or to is None:
+                step = 1 if frm is None else -1
+                self.mentions[1] += step
+                self.mentions[0] += step if k is not None else 0
+        self.by_col: dict[int, dict[int, int]] = defaultdict(dict)
+        self.by_row: dict[int, list[int]] = defaultdict(list)
+        for (k, t), d in self.cells.items():
+            self.by_col[t][k] = d
+            self.by_row[k].append(t)
+        self.rows = {k for k, _ in self.cells}
+
+    def size(self, t: int, after: bool) -> int:
+        before = self.table.col_sizes[t] if t < len(self.table.col_sizes) else 0
+        return before + self.sizes.get(t, 0) if after else before
+
+    def n(self, k: int, t: int, after: bool) -> int:
+        before = self.table.col_cells[t].get(k, 0) if t < len(self.table.col_cells) else 0
+        return before + self.cells.get((k, t), 0) if after else before
+
+
+def changes(table: _Table, moved: dict[Span, int | None], metrics: tuple[str, ...]) -> dict[str, Score]:
+    """The change of each metric's four counts when the moves are applied (`Edit.moved`)."""
+    change = _Change(table, moved)
+    out = {}
+    for metric in metrics:
+        out[metric] = _CHANGES[metric](table, change) if metric in _CHANGES else _ceaf(table, change, metric)
+    return out
+
+
+def _mentions(table: _Table, change: _Change) -> Score:
+    matched, responses = change.mentions
+    return Score(matched, 0, matched, responses)
+
+
+def _muc(table: _Table, change: _Change) -> Score:
+    correct = sum(max(change.n(k, t, True) - 1, 0) - max(change.n(k, t, False) - 1, 0) for k, t in change.cells)
+    links = sum(max(change.size(t, True) - 1, 0) - max(change.size(t, False) - 1, 0) for t in change.sizes)
+    return Score(correct, 0, correct, links)
+
+
+def _bcub(table: _Table, change: _Change) -> Score:
+    recall = 0.0
+    squares: dict[int, int] = defaultdict(int)
+    for k, t in change.cells:
+        before, after = change.n(k, t, False), change.n(k, t, True)
+        recall += (after * after - before * before) / table.key_sizes[k]
+        squares[t] += after * after - before * before
+    precision = 0.0
+    for t in change.sizes:
+        old = table.col_squares[t] if t < len(table.col_squares) else 0
+        s0, s1 = change.size(t, False), change.size(t, True)
+        precision += ((old + squares[t]) / s1 if s1 else 0.0) - (old / s0 if s0 else 0.0)
+    return Score(recall, 0, precision, sum(change.sizes.values()))
+
+
+def _lea(table: _Table, change: _Change) -> Score:
+    """LEA's terms change in the changed cells, and in every cell of a chain whose size leaves or
+    reaches 1 (a singleton's self-link): such a chain has at most one cell before or after, and
+    one side's many cells were all moved, so listing them costs no more than the moves."""
+    redo = set(change.cells)
+    for t in change.sizes:
+        if min(change.size(t, False), change.size(t, True)) <= 1:
+            old = table.col_cells[t] if t < len(table.col_cells) else {}
+            redo.update((k, t) for k in old)
+            redo.update((k, t) for k in change.by_col.get(t, ()))
+    recall = 0.0
+    common: dict[int, float] = defaultdict(float)
+    for k, t in redo:
+        size_k = table.key_sizes[k]
+        c0 = _lea_common(change.n(k, t, False), size_k, change.size(t, False))
+        c1 = _lea_common(change.n(k, t, True), size_k, change.size(t, True))
+        recall += size_k * (c1 - c0) / _links(size_k)
+        common[t] += c1 - c0
+    precision = 0.0
+    for t in change.sizes:
+        old = table.col_common[t] if t < len(table.col_common) else 0.0
+        s0, s1 = change.size(t, False), change.size(t, True)
+        precision += (s1 * (old + common[t]) / _links(s1) if s1 else 0.0) - (s0 * old / _links(s0) if s0 else 0.0)
+    return Score(recall, 0, precision, sum(change.sizes.values()))
+
+
+_CHANGES = {"mentions": _mentions, "muc": _muc, "bcub": _bcub, "lea": _lea}
+
+
+def _ceaf(table: _Table, change: _Change, metric: str) -> Score:
+    total = _best(table, change, metric, True) - _best(table, change, metric, False)
+    if metric == "ceafm":
+        return Score(total, 0, total, sum(change.sizes.values()))
+    chains = sum((change.size(t, True) > 0) - (change.size(t, False) > 0) for t in change.sizes)
+    return Score(total, 0, total, chains)
+
+
+def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
+    """Best alignment of the components holding a changed cell or chain, leaves reduced."""
+    leaves = table.leaves(metric)
+    n_cols = len(table.col_cells)
+    seeds = {t for t in change.sizes if change.size(t, after) > 0}
+    edges: dict[tuple[int, int], float] = {}
+    rows_todo, cols_todo = list(change.rows), list(seeds)
+    rows_seen, cols_seen = set(rows_todo), set(cols_todo)
+
+    def edge(k: int, t: int) -> None:
+        n = change.n(k, t, after)
+        if n > 0:
+            edges[(k, t)] = _phi(metric, n, table.key_sizes[k], change.size(t, after))
+            if k not in rows_seen:
+                rows_seen.add(k)
+                rows_todo.append(k)
+            if t not in cols_seen:
+                cols_seen.add(t)
+                cols_todo.append(t)
+
+    while rows_todo or cols_todo:
+        while cols_todo:
+            t = cols_todo.pop()
+            if t < n_cols:
+                for k in leaves.col_hubs[t]:
+                    edge(k, t)
+                for k in leaves.col_leaves(t, change.size(t, after)):
+                    if k not in change.rows:
+                        edge(k, t)
+                        break
+            for k in change.by_col.get(t, ()):
+                edge(k, t)
+        while rows_todo:
+            k = rows_todo.pop()
+            for t in leaves.row_hubs[k]:
+                edge(k, t)
+            for t in change.by_row.get(k, ()):
+                edge(k, t)
+            cells = table.row_cells[k]
+            if len(change.sizes) <= len(cells):
+                for t in change.sizes:
+                    edge(k, t)
+            else:
+                for t in cells:
+                    if t in change.sizes:
+                        edge(k, t)
+            for t in leaves.row_leaves[k]:
+                if t not in change.sizes:
+                    edge(k, t)
+                    break
+    return _solve(edges)
+
+
+def _solve(edges: dict[tuple[int, int], float]) -> float:
+    """Maximum total weight of a one-to-one matching of the edges: per connected component, a
+    chain alone on its side takes its best edge, others go to the engine's solver."""
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def find(node: tuple[str, int]) -> tuple[str, int]:
+        root = node
+        while parent.setdefault(root, root) != root:
+            root = parent[root]
+        while parent[node] != root:
+            parent[node], node = root, parent[node]
+        return root
+
+    for k, t in edges:
+        a, b = find(("k", k)), find(("t", t))
+        if a != b:
+            parent[a] = b
+    groups: dict[tuple[str, int], list[tuple[int, int]]] = defaultdict(list)
+    for cell in edges:
+        groups[find(("k", cell[0]))].append(cell)
+    return sum(_solve_component(cells, edges) for cells in groups.values())
+
+
+def _solve_component(cells: list[tuple[int, int]], edges: dict[tuple[int, int], float]) -> float:
+    rows = sorted({k for k, _ in cells})
+    cols = sorted({t for _, t in cells})
+    if len(rows) == 1 or len(cols) == 1:
+        return max(edges[cell] for cell in cells)
+    at_row = {k: i for i, k in enumerate(rows)}
+    at_col = {t: j for j, t in enumerate(cols)}
+    weights = {(at_row[k], at_col[t]): edges[(k, t)] for k, t in cells}
+    return sum(weights.get(pair, 0.0) for pair in sparse_assignment(len(rows), len(cols), weights))
+
+
+def table_of(key: Document, response: Document, key_row: dict[Span, int]) -> _Table | None:
+    """The delta table of a document pair, or None when a span is listed twice on a side (v8.01
+    then counts cells in three ways, which only rescoring follows)."""
+    key_spans = sum(map(len, key.chains))
+    if key_spans != len(key_row) or sum(map(len, response.chains)) != len({s for c in response.chains for s in c}):
+        return None
+    return _Table(key, response, key_row)

@@ -1,0 +1,118 @@
+"""Impact by count changes (metrics/errors/delta.py) against rescoring whole documents.
+
+The shapes here are the ones the change-based pricing exists for, and where its shortcuts (per-chain
+sums, leaves reduced to the best one per hub) could go wrong: hub chains with many leaves on either
+side, leaves whose best partner changes with the hub's size, chains that reach or leave one mention,
+new chains, mentions added and removed.  Every record's price and every category's is compared with
+the brute force of tests/test_errors_impact.py (score the corpus before and after, whole).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import make_document
+from test_errors_impact import full_rescore
+
+from metrics.errors.delta import DELTA_METRICS
+from metrics.errors.fixes import apply_fixes, apply_records, fix_of
+from metrics.errors.impact import Pricer
+from metrics.errors.records import Category, classify_corpus
+from metrics.model import MentionType
+from metrics.scoring import prepare
+from metrics.weights import W4
+
+PRICED = sorted(DELTA_METRICS) + ["conll"]
+
+
+def _document(name: str, n_tokens: int, chains: list[list[int]]):
+    spans = [[(i, i) for i in chain] for chain in chains]
+    types = {(i, i): MentionType(i % 3) for i in range(n_tokens)}
+    return make_document(name, ["w"] * n_tokens, spans, types)
+
+
+def _hub_shapes(seed: int, n: int) -> list[tuple[list[list[int]], list[list[int]]]]:
+    """Key and response chains (token indices) of hub-and-leaf documents of about n tokens."""
+    rng = random.Random(seed)
+    tokens = list(range(n))
+    singletons = [[i] for i in tokens]
+    alternate = [[i for i in tokens if i % 2 == 0]] + [[i] for i in tokens if i % 2]
+    pairs = [tokens[i:i + 2] for i in range(0, n, 2)]
+    mixed_key = [list(c) for c in _random_partition(rng, tokens, n // 3)]
+    mixed_response = [list(c) for c in _random_partition(rng, [i for i in tokens if rng.random() < 0.8], n // 4)]
+    big = [tokens[: n // 2]] + [[i] for i in tokens[n // 2:]]
+    return [
+        (singletons, alternate),          # the issue's case: one response chain over key singletons
+        (alternate, singletons),          # the mirror: one key chain, response singletons
+        (pairs, alternate),               # leaves of size 2, whose best partner moves with the hub
+        (big, pairs[1:] + [[n + 1]]),     # hub key chain, twinless response mention
+        (mixed_key, mixed_response),      # both sides random, mentions missing and twinless
+    ]
+
+
+def _random_partition(rng: random.Random, tokens: list[int], parts: int) -> list[list[int]]:
+    chains: dict[int, list[int]] = {}
+    for i in tokens:
+        chains.setdefault(rng.randrange(max(parts, 1)), []).append(i)
+    return [chains[k] for k in sorted(chains)]
+
+
+@pytest.mark.parametrize("shape", range(5))
+@pytest.mark.parametrize("metric", PRICED)
+def test_every_fix_of_a_hub_document_priced_as_by_rescoring(shape: int, metric: str) -> None:
+    n = 24
+    key_chains, response_chains = _hub_shapes(shape, n)[shape]
+    keys = [_document("d", n + 2, key_chains)]
+    responses = [_document("d", n + 2, response_chains)]
+    prepared = prepare(keys, responses)
+    pricer = Pricer(prepared, metric, W4)
+    assert pricer._state(0).delta is not None, "a clean document is priced by count changes"
+    records = classify_corpus(prepared.pairs, W4)
+    assert records
+    for record in records:
+        fixed = apply_fixes(keys[0], prepared.pairs[0].response, [fix_of(record)])
+        assert pricer.price(0, [fix_of(record)]) == pytest.approx(
+            full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9), record
+    for category in Category:
+        mine = [r for r in records if r.category is category]
+        fixed = apply_records(keys[0], prepared.pairs[0].response, mine)
+        assert pricer.price_category(records, category) == pytest.approx(
+            full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9), category
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(4, 40), st.sampled_from(PRICED), st.data())
+def test_random_hub_documents_priced_as_by_rescoring(seed: int, n: int, metric: str, data) -> None:
+    rng = random.Random(seed)
+    key_chains = _random_partition(rng, list(range(n)), rng.randint(1, n))
+    kept = [i for i in range(n) if rng.random() < 0.85] + [n + i for i in range(rng.randint(0, 3))]
+    response_chains = _random_partition(rng, kept, rng.randint(1, max(len(kept) // 2, 1)))
+    keys = [_document("d", n + 4, key_chains)]
+    responses = [_document("d", n + 4, response_chains)]
+    prepared = prepare(keys, responses)
+    records = classify_corpus(prepared.pairs, W4)
+    if not records:
+        return
+    pricer = Pricer(prepared, metric, W4)
+    chosen = data.draw(st.lists(st.sampled_from(records), min_size=1, max_size=6, unique=True))
+    for record in chosen:
+        fixed = apply_fixes(keys[0], prepared.pairs[0].response, [fix_of(record)])
+        assert pricer.price(0, [fix_of(record)]) == pytest.approx(
+            full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9)
+    together = sorted(chosen, key=lambda r: r.span)
+    fixed = apply_records(keys[0], prepared.pairs[0].response, together)
+    assert pricer.price(0, [fix_of(r) for r in together]) == pytest.approx(
+        full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9)
+
+
+def test_documents_with_a_repeated_span_and_other_metrics_are_rescored() -> None:
+    keys = [_document("d", 6, [[0, 1], [2]])]
+    repeated = [_document("d", 6, [[0, 1], [1, 2]])]
+    assert Pricer(prepare(keys, repeated), "conll")._state(0).delta is None
+    clean = [_document("d", 6, [[0, 1, 2]])]
+    assert Pricer(prepare(keys, clean), "conll")._state(0).delta is not None
+    assert Pricer(prepare(keys, clean), "blanc")._state(0).delta is None
+    assert Pricer(prepare(keys, clean), "lmuc")._state(0).delta is None
