@@ -93,6 +93,10 @@ class AceScore:
     def f1(self) -> float:
         """The headline number tables, averages and sorting use: the ACE-value itself, and 0 where
         it is undefined (x / 0 = 0, as everywhere in the engine; JSON says null there)."""
+        if isinstance(self.denominator, np.ndarray):  # resamples (metrics.significance)
+            den = self.denominator
+            value = np.divide(self.numerator, den, out=np.zeros(den.shape), where=den != 0)
+            return np.where(den != 0, value, np.where(self.numerator == 0, 1.0, 0.0))
         value = self.value
         return 0.0 if value is None else value
 

@@ -12,7 +12,7 @@ decides which copy of a duplicated span the official scorer keeps, so readers mu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 
 Span = tuple[int, int]
@@ -95,6 +95,12 @@ class Document:
     def n_tokens(self) -> int:
         return len(self.words)
 
+    def keeping_chains(self, indices: list[int]) -> Document:
+        """The document with only these chains, their labels and entity types kept alongside."""
+        labels = self.chain_labels()
+        return replace(self, chains=[self.chains[i] for i in indices], labels=[labels[i] for i in indices],
+                       entity_types=None if self.entity_types is None else [self.entity_types[i] for i in indices])
+
     def mentions(self) -> list[Span]:
         """Every mention occurrence, chain by chain (duplicates included)."""
         return [m for chain in self.chains for m in chain]
@@ -125,3 +131,19 @@ class Document:
         if token is not None and self.token_lines and 0 <= token < len(self.token_lines):
             return f"{self.path}:{self.token_lines[token]}"
         return f"{self.path}:{self.line}"
+
+
+def without_singletons(documents: list[Document]) -> tuple[list[Document], int]:
+    """The documents with their singleton chains (one distinct span) dropped, and how many were.
+
+    Why a choice of its own: v8.01 keeps singletons; coval's `remove_singletons` and the CorefUD
+    scorer's default drop them from key and response before alignment.  `--singletons remove`
+    does the latter, so scores can be compared with papers that did.
+    """
+    out, removed = [], 0
+    for doc in documents:
+        kept = [i for i, chain in enumerate(doc.chains) if len(set(chain)) > 1]
+        removed += len(doc.chains) - len(kept)
+        out.append(doc if len(kept) == len(doc.chains) else doc.keeping_chains(kept))
+    return out, removed
+

@@ -64,6 +64,14 @@ def missing_warning(path: str, name: str) -> str:
 _CONLL_NAME = re.compile(r"^\(?(.*?)\)?\s*;\s*part\s+(\d+)$")
 
 
+def source_file(name: str) -> str:
+    """The file a document comes from: its name without the part (`(X); part 001` and `X_1` -> X)."""
+    m = _CONLL_NAME.match(name.strip())
+    if m:
+        return m.group(1)
+    return re.sub(r"_\d+$", "", name)
+
+
 def document_key(name: str) -> str:
     """The name under which documents of different formats pair up.
 

@@ -10,13 +10,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
+# Scores hold floats; they may also hold numpy arrays, one entry per resample of a corpus
+# (metrics.significance evaluates a thousand resampled corpora at once that way).  The scalar
+# path below is the official one and stays exactly as it is; arrays take the `where` branch.
+
 
 def ratio(num: float, den: float) -> float:
     """num / den, with x / 0 = 0 (v8.01's convention, and the papers' for empty denominators)."""
+    if isinstance(den, np.ndarray):
+        return np.divide(num, den, out=np.zeros(den.shape), where=den != 0)
     return num / den if den else 0.0
 
 
 def harmonic(r: float, p: float) -> float:
+    if isinstance(r, np.ndarray) or isinstance(p, np.ndarray):
+        total = np.asarray(r + p, dtype=np.float64)
+        return np.divide(2 * r * p, total, out=np.zeros(total.shape), where=total != 0)
     return 2 * r * p / (r + p) if r + p else 0.0
 
 
@@ -58,24 +69,27 @@ class BlancScore:
     coref: Score
     noncoref: Score
 
-    def _parts(self) -> list[Score]:
+    def _mean(self, attribute: str) -> float:
+        """The mean of a value over the parts the key has links of."""
+        if isinstance(self.coref.recall_den, np.ndarray):  # resamples
+            present = [s.recall_den != 0 for s in (self.coref, self.noncoref)]
+            total = sum(np.where(m, getattr(s, attribute), 0.0) for m, s in zip(present, (self.coref, self.noncoref)))
+            n = present[0].astype(np.float64) + present[1]
+            return np.divide(total, n, out=np.zeros(n.shape), where=n != 0)
         parts = [s for s in (self.coref, self.noncoref) if s.recall_den]
-        return parts
+        return sum(getattr(p, attribute) for p in parts) / len(parts) if parts else 0.0
 
     @property
     def recall(self) -> float:
-        parts = self._parts()
-        return sum(p.recall for p in parts) / len(parts) if parts else 0.0
+        return self._mean("recall")
 
     @property
     def precision(self) -> float:
-        parts = self._parts()
-        return sum(p.precision for p in parts) / len(parts) if parts else 0.0
+        return self._mean("precision")
 
     @property
     def f1(self) -> float:
-        parts = self._parts()
-        return sum(p.f1 for p in parts) / len(parts) if parts else 0.0
+        return self._mean("f1")
 
     def __add__(self, other: "BlancScore") -> "BlancScore":
         return BlancScore(self.coref + other.coref, self.noncoref + other.noncoref)

@@ -26,12 +26,13 @@ from metrics.formats.readers import read_documents
 from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, set_max_document_tokens,
                                     set_max_input_size)
 from metrics.matching import MATCH_MODES, match_corpus
-from metrics.model import InputError, MentionType
+from metrics.model import Document, InputError, MentionType, without_singletons
 from metrics.pairing import document_key
 from metrics.scoring import CorpusResult, PreparedCorpus, prepare
 from metrics.weights import W4, Weights, parse_weights
 
 FORMATS = ("auto", "conll", "conllu", "jsonl")
+SINGLETONS = ("keep", "remove")
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 """Exit statuses of every command and of the workbench (the README lists them)."""
 
@@ -130,6 +131,8 @@ class LoadOptions:
     """Bytes of (decompressed) text an input may hold (`--max-input-size`)."""
     max_document_tokens: int = DEFAULT_MAX_DOCUMENT_TOKENS
     """Tokens a document may hold (`--max-document-tokens`)."""
+    singletons: str = "keep"
+    """keep (v8.01) or remove singleton chains from key and responses before alignment."""
 
     def __post_init__(self) -> None:
         for option, value in (("--key-format", self.key_format), ("--response-format", self.response_format)):
@@ -143,6 +146,8 @@ class LoadOptions:
             raise UsageError(f"--ace-variant: {self.ace_variant!r} is not one of {', '.join(VARIANTS)}")
         if not 0 < self.max_input_size <= 1 << 50:
             raise UsageError("--max-input-size: give a size between 1 byte and 1 PiB (e.g. 500M, 4G)")
+        if self.singletons not in SINGLETONS:
+            raise UsageError(f"--singletons: {self.singletons!r} is not one of {', '.join(SINGLETONS)}")
         if not 0 < self.max_document_tokens <= 1 << 40:
             raise UsageError("--max-document-tokens: give a count between 1 and 2^40")
         if self.ace_weighting not in WEIGHTINGS:
@@ -189,6 +194,7 @@ class Session:
         options.apply_limits()
         say("reading key")
         keys = read_documents(key_path, _fmt(options.key_format), warnings, options.clusters_field)
+        keys = _singletons(keys, options, key_path, warnings)
         total, done = len(keys) * len(response_paths), [0]
 
         def prepared() -> None:
@@ -203,6 +209,7 @@ class Session:
         for number, path in enumerate(response_paths, start=1):
             say("reading response" if len(response_paths) == 1 else f"reading response {number}/{len(response_paths)}")
             responses = read_documents(path, _fmt(options.response_format), warnings, options.clusters_field)
+            responses = _singletons(responses, options, path, warnings)
             if options.match != "exact":
                 say("matching mentions")
                 responses = match_corpus(keys, responses, options.match)
@@ -323,13 +330,22 @@ def score_streaming(key_path: str, response_path: str, options: LoadOptions, wei
     from metrics.formats.source import is_regular
 
     options.apply_limits()
-    streamable = options.match == "exact" and all(
+    streamable = options.match == "exact" and options.singletons == "keep" and all(
         is_regular(path) and not path.lower().endswith(".gz") and (fmt if fmt != "auto" else detect_format(path)) == "conll"
         for path, fmt in ((key_path, options.key_format), (response_path, options.response_format)))
     if not streamable:
-        return None, ["--jobs streams uncompressed regular CoNLL-2012 files with exact matching only; "
+        return None, ["--jobs streams uncompressed regular CoNLL-2012 files with exact matching and singletons kept only; "
                       "reading these inputs whole instead"]
     return score_files(key_path, response_path, weights, metrics, jobs=jobs, ace=options.ace)
+
+
+def _singletons(documents: list[Document], options: LoadOptions, path: str, warnings: list[str]) -> list[Document]:
+    """`--singletons remove`: the documents without singleton chains, and a line saying how many."""
+    if options.singletons == "keep":
+        return documents
+    kept, removed = without_singletons(documents)
+    warnings.append(f"--singletons remove: {removed:,} singleton chains removed from {path}")
+    return kept
 
 
 def _fmt(value: str) -> str | None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from ..output import visible
 from metrics.formats.source import DEFAULT_MAX_DOCUMENT_TOKENS
 
-from ..session import FORMATS, LoadOptions, Session, size_option
+from ..session import FORMATS, SINGLETONS, LoadOptions, Session, size_option
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +36,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-input-size", default="512M", metavar="SIZE",
                         help="refuse an input whose (decompressed) text is larger (default 512M; K, M, G units): "
                              "a guard against decompression bombs")
+    parser.add_argument("--singletons", choices=SINGLETONS, default="keep",
+                        help="keep singleton chains (default, as v8.01) or remove them from key and responses "
+                             "before alignment (as coval's remove_singletons and the CorefUD scorer's default)")
     parser.add_argument("--max-document-tokens", type=int, default=DEFAULT_MAX_DOCUMENT_TOKENS, metavar="N",
                         help=f"refuse a document of more tokens (default {DEFAULT_MAX_DOCUMENT_TOKENS:,})")
     parser.add_argument("--ace-weighting", choices=("mention", "level"), default="mention",
@@ -47,7 +50,7 @@ def load_options(args: argparse.Namespace) -> LoadOptions:
     return LoadOptions(key_format=args.key_format, response_format=args.response_format, match=args.match,
                        clusters_field=args.clusters_field, ace_variant=args.ace_variant,
                        ace_weighting=args.ace_weighting, max_input_size=size_option(args.max_input_size),
-                       max_document_tokens=args.max_document_tokens)
+                       max_document_tokens=args.max_document_tokens, singletons=args.singletons)
 
 
 def warn(message: str) -> None:
