@@ -87,7 +87,8 @@ class Difference:
 
     value: float
     interval: Interval
-    p_value: float
+    p_value: float | None
+    """None with fewer than two documents: resampling one document shows no variation at all."""
 
 
 @dataclass
@@ -104,7 +105,8 @@ class Comparison:
 
     def significant(self, system: int, metric: str) -> bool:
         """Whether system (>= 1) differs from the baseline at the method's level (p < 1 - c)."""
-        return self.differences[system - 1][metric].p_value < 1 - self.method.confidence
+        p = self.differences[system - 1][metric].p_value
+        return p is not None and p < 1 - self.method.confidence
 
 
 # ------------------------------------------------------------------------ counts and values
@@ -208,7 +210,9 @@ def compare(results: Sequence[CorpusResult], metrics: Sequence[str], method: Met
         for m in metrics:
             observed = values[s][m] - values[0][m]
             deltas = drawn[s][m] - drawn[0][m]
-            if method.test == "bootstrap":
+            if n_docs < 2:
+                p = None
+            elif method.test == "bootstrap":
                 p = _p_value(np.abs(deltas - deltas.mean()) if len(deltas) else deltas, observed)
             else:
                 p = _randomization(counts[0], counts[s], m, observed, method.trials, n_docs,

@@ -102,29 +102,31 @@ def test_errors_input_error(tmp_path, capsys) -> None:
 
 
 def test_compare(capsys) -> None:
-    code, out, err = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", "json")
+    code, out, err = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", "json", "--name", "A,E")
     assert code == 0
     data = json.loads(out)
-    assert data["fixed"]["false_new"] == {"NAME": 0, "NOMINAL": 1, "PRONOUN": 3}
-    assert data["fixed"]["suboptimal_link"]["PRONOUN"] == 1
-    assert data["changed"] == [{"a": "false_new", "b": "wrong_link", "count": 1,
-                                "types": {"NAME": 0, "NOMINAL": 0, "PRONOUN": 1}}]
-    assert data["unchanged"]["suboptimal_link"] == 6
-    changes = {(m["mention"]["text"], m["mention"]["start"]): (m["a"], m["b"], m["change"]) for m in data["mentions"]}
+    change = data["changes"][0]
+    assert (change["baseline"], change["system"]) == ("A", "E")
+    assert change["fixed"]["false_new"] == {"NAME": 0, "NOMINAL": 1, "PRONOUN": 3}
+    assert change["fixed"]["suboptimal_link"]["PRONOUN"] == 1
+    assert change["changed"] == [{"a": "false_new", "b": "wrong_link", "count": 1,
+                                  "types": {"NAME": 0, "NOMINAL": 0, "PRONOUN": 1}}]
+    assert change["unchanged"]["suboptimal_link"] == 6
+    changes = {(m["mention"]["text"], m["mention"]["start"]): (m["a"], m["b"], m["change"]) for m in change["mentions"]}
     assert changes[("you", 21)] == ("false_new", "wrong_link", "changed")
     assert ("you", 26) not in changes  # the same category under A and B: counted in "unchanged", not listed
-    assert data["mentions_total"] == len(data["mentions"]) == 6
-    assert data["scores"]["a"]["muc"]["f1"] < data["scores"]["b"]["muc"]["f1"]
+    assert change["mentions_total"] == len(change["mentions"]) == 6
+    assert data["metrics"]["muc"]["A"]["f1"] < data["metrics"]["muc"]["E"]["f1"]
 
 
 def test_compare_text_and_csv(capsys) -> None:
     code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E)
     assert code == 0
-    assert "B-A F1" in out and "6 mentions whose category differs" in out
-    code, out, _ = run(capsys, "compare", KEY, RESP_E, RESP_E, "--format", "csv")
+    assert "response-e - response-a" in out and "6 mentions whose category differs" in out
+    code, out, _ = run(capsys, "compare", KEY, RESP_E, RESP_E, "--format", "csv", "--name", "E1,E2")
     scores, mentions = out.split("\n\n")
-    assert code == 0 and "muc" in scores and mentions.splitlines() == [
-        "document,start,end,text,type,category_a,category_b,change"]  # E against itself: nothing changed
+    assert code == 0 and "E1,muc" in scores and mentions.splitlines() == [
+        "baseline,system,document,start,end,text,type,category_a,category_b,change"]  # E against itself: no change
 
 
 def test_compare_limit_in_every_format(capsys) -> None:
@@ -133,11 +135,11 @@ def test_compare_limit_in_every_format(capsys) -> None:
         code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", fmt, "--limit", "2")
         assert code == 0
         if fmt == "json":
-            data = json.loads(out)
+            data = json.loads(out)["changes"][0]
             assert len(data["mentions"]) == 2 and data["mentions_total"] == 6
         elif fmt == "csv":
             scores, mentions = out.split("\n\n")
-            assert scores.startswith("metric,a_recall") and len(mentions.splitlines()) == 3
+            assert scores.startswith("system,metric,recall") and len(mentions.splitlines()) == 3
         else:
             assert "listing 2 of 6 mentions" in out
 
@@ -158,15 +160,15 @@ def test_markdown_reports(capsys) -> None:
     assert code == 0
     assert "## Errors by category and mention type" in out and "| wrong link | 0 | 0 | 1 | 1 | +14.26 |" in out
     assert out.count("| (chen\\_ng\\_2013\\_figure1); part 000 |") == 7  # Markdown escapes _
-    code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", "markdown")
-    assert code == 0 and "| MUC | 58.33 | 100.00 | 73.68 | 91.67 | 91.67 | 91.67 | +17.98 |" in out
+    code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", "markdown", "--metrics", "muc,conll")
+    assert code == 0 and "| system | MUC | CoNLL |" in out and "| response-e | 91.67 ± 0.00 |" in out
     assert "| false new | wrong link | 0 | 0 | 1 | 1 |" in out
 
 
 def test_compare_document_filter_and_usage(capsys) -> None:
     code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", "json",
                        "--document", "(chen_ng_2013_figure1); part 000")
-    assert code == 0 and len(json.loads(out)["mentions"]) == 6
+    assert code == 0 and len(json.loads(out)["changes"][0]["mentions"]) == 6
     code, out, err = run(capsys, "compare", KEY, RESP_A, RESP_E, "--document", "nope")
     assert code == 2 and out == "" and err.startswith("corefwb: usage error: --document")
 

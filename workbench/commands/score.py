@@ -20,6 +20,8 @@ from metrics.pairing import document_key as short_name
 
 from ..output import align_rows, emit, render_csv, render_markdown, score_json
 from ..session import jobs_option, metrics_option, weights_option
+from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables, group_tables,
+                      method_note, method_option, report_json, system_names)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,6 +34,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "and Markdown a row per document and metric (JSON always has them)")
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+    parser.add_argument("--ci", action="store_true",
+                        help="a confidence interval for each corpus score: percentile bootstrap over documents")
+    add_uncertainty_arguments(parser, default_resamples=0)
+    add_group_arguments(parser)
     parser.add_argument("--jobs", type=int, metavar="N",
                         help="stream documents and score them in N processes (uncompressed CoNLL-2012 inputs); "
                              "memory stays near one document per process; results identical for every N")
@@ -41,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     wanted = metrics_option(args.metrics)
     weights = weights_option(args.weights)
     jobs = jobs_option(args.jobs)
+    if args.ci or args.group_by:
+        return _run_report(args, wanted, weights, jobs)
     result = None
     if args.jobs is not None:
         from .common import load_options
@@ -65,7 +73,70 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def json_chunks(result: CorpusResult) -> Iterator[str]:
+def _run_report(args: argparse.Namespace, wanted: tuple[str, ...], weights, jobs: int) -> int:
+    """`--ci` and `--group-by`: the corpus scores with their intervals and breakdown.  With `--jobs`
+    the documents are scored in processes (their per-document scores are all intervals need)."""
+    from metrics.catalog import resolve, with_parts
+    from metrics.scoring import aggregate
+
+    wanted = resolve(wanted)
+    method = method_option(args, args.bootstrap or 1000) if args.ci else None
+    session, full = None, None
+    if args.jobs is not None:
+        from .common import load_options
+        from ..session import score_streaming
+
+        full, notes = score_streaming(args.key, args.response, load_options(args), weights, with_parts(wanted), jobs)
+        for message in notes:
+            warn(message)
+    if full is None:
+        session = load_session(args, [args.response])
+        full = session.score(weights, with_parts(wanted))
+    report = build_report(session, [args.response], system_names([args.response], None), [full], wanted, method, args)
+    result = aggregate(full.documents, weights, wanted)
+    if args.format == "json":
+        extra = {k: v for k, v in report_json(report).items() if k in ("intervals", "groups", "method")}
+        text = json_chunks(result, extra)
+    elif args.format == "csv":
+        headers, rows = score_rows(result, per_doc=args.per_doc)
+        tables = [(headers, rows)] + csv_tables(report)[1:]
+        if report.comparison is not None:
+            c = report.comparison.intervals[0]
+            tables.insert(1, (["metric", "f1", "low", "high"],
+                              [[m, repr(full.micro[m].f1), repr(c[m].low), repr(c[m].high)] for m in wanted]))
+        text = "\n".join(render_csv(h, r) for h, r in tables)
+    else:
+        text = _report_text(report, result, args.per_doc, markdown=args.format == "markdown")
+    emit(text, args.output, inputs=[args.key, args.response])
+    return 0
+
+
+def _report_text(report: Report, result: CorpusResult, per_doc: bool, markdown: bool) -> str:
+    c = report.comparison
+    columns = ["metric", "recall", "precision", "F1"] + ([f"{100 * c.method.confidence:g}% interval"] if c else [])
+    rows = []
+    for m in report.metrics:
+        s = result.micro[m]
+        row = [label(m), _pct(s.recall).strip(), _pct(s.precision).strip(), _pct(s.f1).strip()]
+        if c:
+            row.append(f"[{100 * c.intervals[0][m].low:.2f}, {100 * c.intervals[0][m].high:.2f}]")
+        rows.append(row)
+    title = f"{len(result.documents)} documents; {method_note(report)}"
+    tables = [(title, columns, rows)] + group_tables(report)
+    if per_doc:
+        metrics = list(report.metrics)
+        tables.append(("F1 per document", ["document"] + [label(m) for m in metrics],
+                       [[short_name(name)] + [_pct(s[m].f1).strip() if m in s else "" for m in metrics]
+                        for name, s in result.documents]))
+    if markdown:
+        return "\n".join(render_markdown(h, r, title=t) for t, h, r in tables)
+    lines = []
+    for heading, headers, table_rows in tables:
+        lines += [heading] + align_rows(headers, table_rows, right=headers[1:]) + [""]
+    return "\n".join(lines)
+
+
+def json_chunks(result: CorpusResult, extra: dict | None = None) -> Iterator[str]:
     """The JSON report, `json.dumps(report, indent=1)` to the byte, in pieces: one per document.
 
     Why pieces: a PreCo-sized corpus (38,000 documents) gives 100 MB of JSON, and building it whole
@@ -78,6 +149,7 @@ def json_chunks(result: CorpusResult) -> Iterator[str]:
         "averaging": "micro: counts summed over documents (official); macro: mean of per-document values",
         "metrics": {name: score_json(s) for name, s in result.micro.items()},
         "macro": {name: score_json(s) for name, s in result.macro.items()},
+        **(extra or {}),
     }, indent=1)
     yield head[:-2] + ',\n "per_document": ['  # head ends with "\n}"
     for i, (name, scores) in enumerate(result.documents):

@@ -1,0 +1,278 @@
+"""Scores of one or more systems with their uncertainty and breakdowns, for `score` and `compare`.
+
+One place builds what both commands print: the systems' corpus scores, their intervals and the
+differences to the baseline (metrics.significance), and the group, chain-length and mention-type
+breakdowns (metrics.breakdown); then renders it as text, Markdown, CSV rows or JSON.  The numbers
+are the engine's; here they are only arranged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass, field
+
+from metrics.breakdown import (GENRE_PATTERN, LENGTH_METRICS, by_file, genre_of, group_documents, length_breakdown,
+                               read_groups, type_breakdown)
+from metrics.catalog import label
+from metrics.scoring import CorpusResult
+from metrics.significance import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, Comparison, Method, compare
+
+from ..output import score_json
+from ..session import Session, UsageError
+
+GROUP_BY = ("genre", "file", "length", "type")
+MIN_DOCUMENTS = 10
+"""Fewer documents than this and a warning says the intervals say little."""
+SIGNIFICANT = "*"
+
+
+def add_uncertainty_arguments(parser: argparse.ArgumentParser, default_resamples: int) -> None:
+    parser.add_argument("--bootstrap", type=int, default=default_resamples, metavar="N",
+                        help=f"bootstrap resamples of the documents for intervals and the paired test (default "
+                             f"{default_resamples}{'' if default_resamples else '; with --ci ' + str(DEFAULT_RESAMPLES)})")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED}): the "
+                        "same seed gives the same output, byte for byte")
+    parser.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE,
+                        help="interval level, and 1 - the significance level (default 0.95)")
+    parser.add_argument("--test", choices=("bootstrap", "ar"), default="bootstrap",
+                        help="p-values by the paired bootstrap (default) or approximate randomization")
+    parser.add_argument("--trials", type=int, default=DEFAULT_TRIALS,
+                        help=f"approximate randomization trials (default {DEFAULT_TRIALS:,})")
+
+
+def add_group_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--group-by", choices=GROUP_BY, metavar="BY",
+                        help="break scores down: genre (from the document name, --genre-regex, or --groups), file "
+                             "(source file: parts of a document together), length (key chain length buckets: "
+                             "recall), type (mention type: detection and linking)")
+    parser.add_argument("--genre-regex", default=GENRE_PATTERN, metavar="RE",
+                        help="the genre in a document name: a group named genre, else the first group (default "
+                             "fits bc/cnn/00/cnn_0001 and GUM_news_xyz)")
+    parser.add_argument("--groups", metavar="TSV", help="a table of document and group for --group-by genre "
+                        "(a header row starting doc or document may name columns)")
+    parser.add_argument("--groups-column", metavar="NAME", help="the --groups column to group by (default the second)")
+
+
+def method_option(args: argparse.Namespace, resamples: int | None = None) -> Method:
+    try:
+        return Method(resamples=resamples if resamples is not None else args.bootstrap, confidence=args.confidence,
+                      seed=args.seed, test=args.test, trials=args.trials)
+    except ValueError as exc:
+        raise UsageError(f"--bootstrap/--confidence/--trials: {exc}") from None
+
+
+def system_names(paths: list[str], given: str | None) -> list[str]:
+    """`--name A,B,...`, or each file's name without its format and gzip extensions."""
+    if given is not None:
+        names = [n.strip() for n in given.split(",")]
+        if len(names) != len(paths) or not all(names) or len(set(names)) != len(names):
+            raise UsageError(f"--name: give {len(paths)} distinct names, one per response, comma-separated")
+        return names
+    names = []
+    for path in paths:
+        name = os.path.basename(path) if path != "-" else "stdin"
+        for ext in (".gz", ".conll", ".conllu", ".jsonl", ".jsonlines", ".json", ".txt"):
+            name = name[: -len(ext)] if name.lower().endswith(ext) else name
+        names.append(name or path)
+    return [n if names.count(n) == 1 else f"{n}#{i + 1}" for i, n in enumerate(names)]
+
+
+@dataclass
+class Report:
+    """Everything `score` and `compare` print about N systems (one for `score`)."""
+
+    names: list[str]
+    paths: list[str]
+    results: list[CorpusResult]
+    metrics: tuple[str, ...]
+    comparison: Comparison | None
+    group_by: str | None = None
+    groups: list[list] = field(default_factory=list)
+    """Per system: metrics.breakdown's groups, length buckets or type rows."""
+
+
+def build_report(session: Session | None, paths: list[str], names: list[str], results: list[CorpusResult],
+                 metrics: tuple[str, ...], method: Method | None, args: argparse.Namespace) -> Report:
+    """The report of the systems' results; the length and type breakdowns need the session's
+    prepared corpora (`score --jobs` has none: it keeps per-document scores only)."""
+    comparison = compare(results, metrics, method) if method is not None else None
+    if comparison is not None and comparison.documents < MIN_DOCUMENTS:
+        from .common import warn
+
+        warn(f"{comparison.documents} document(s): intervals and tests resample documents, and so few say "
+             f"little (p-values need at least 2; see the README)")
+    report = Report(names, paths, results, metrics, comparison, args.group_by)
+    if args.group_by in ("length", "type") and session is None:
+        raise UsageError(f"--group-by {args.group_by} needs the documents: it does not combine with --jobs")
+    if args.group_by in ("genre", "file"):
+        if args.group_by == "file":
+            group_of = by_file
+        elif args.groups:
+            group_of = read_groups(args.groups, args.groups_column)
+        else:
+            try:
+                group_of = genre_of(args.genre_regex)
+            except ValueError as exc:
+                raise UsageError(f"--genre-regex: {exc}") from None
+        report.groups = [group_documents(result, group_of) for result in results]
+    elif args.group_by == "length":
+        report.groups = [length_breakdown(corpus) for corpus in session.corpora]
+    elif args.group_by == "type":
+        report.groups = [type_breakdown(corpus) for corpus in session.corpora]
+    return report
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.2f}"
+
+
+def value_cell(report: Report, system: int, metric: str) -> str:
+    """A system's corpus F1 in %, with ± half its interval and the significance mark."""
+    value = report.results[system].micro[metric].f1
+    text = pct(value)
+    c = report.comparison
+    if c is not None:
+        text += f" ± {100 * c.intervals[system][metric].half_width:.2f}"
+        if system and c.significant(system, metric):
+            text += SIGNIFICANT
+    return text
+
+
+def method_note(report: Report) -> str:
+    c = report.comparison
+    if c is None:
+        return "corpus scores micro-averaged (official)"
+    m = c.method
+    test = "paired bootstrap" if m.test == "bootstrap" else f"approximate randomization ({m.trials:,} trials)"
+    level = f"{100 * m.confidence:g}%"
+    note = (f"± half the width of the {level} percentile bootstrap interval over documents "
+            f"({m.resamples:,} resamples, seed {m.seed})")
+    if len(report.names) > 1:
+        note += f"; {SIGNIFICANT} p < {1 - m.confidence:.2g} against {report.names[0]} ({test})"
+    return note
+
+
+def systems_table(report: Report) -> tuple[list[str], list[list[str]]]:
+    """Systems as rows, metrics as columns: the table for a paper."""
+    headers = ["system"] + [label(m) for m in report.metrics]
+    rows = [[name] + [value_cell(report, s, m) for m in report.metrics] for s, name in enumerate(report.names)]
+    return headers, rows
+
+
+def differences_table(report: Report) -> tuple[list[str], list[list[str]]]:
+    """Metrics as rows: each system's difference to the baseline, its interval and p-value."""
+    c = report.comparison
+    headers = ["metric"]
+    for name in report.names[1:]:
+        headers += [f"{name} - {report.names[0]}", "interval", "p"]
+    rows = []
+    for m in report.metrics:
+        row = [label(m)]
+        for s in range(1, len(report.names)):
+            d = c.differences[s - 1][m]
+            row += [f"{100 * d.value:+.2f}" + (SIGNIFICANT if c.significant(s, m) else ""),
+                    f"[{100 * d.interval.low:+.2f}, {100 * d.interval.high:+.2f}]",
+                    "n/a" if d.p_value is None else f"{d.p_value:.4f}"]
+        rows.append(row)
+    return headers, rows
+
+
+def group_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The breakdown as (title, headers, rows) tables, for text and Markdown."""
+    if not report.groups:
+        return []
+    if report.group_by in ("genre", "file"):
+        headers = ["group", "documents"] + [f"{n} {label(m)}" for n in report.names for m in report.metrics]
+        rows = []
+        for at, group in enumerate(report.groups[0]):
+            row = [group.name, str(len(group.documents))]
+            for per_system in report.groups:
+                g = per_system[at]
+                row += [f"{pct(g.result.micro[m].f1)} ({pct(g.result.macro[m].f1)})" for m in report.metrics]
+            rows.append(row)
+        return [(f"F1 by {report.group_by}: micro (macro)", headers, rows)]
+    if report.group_by == "length":
+        headers = ["system", "chain length", "chains", "mentions"] + [f"{label(m)} R" for m in LENGTH_METRICS]
+        rows = [[name, b.label, str(b.chains), str(b.mentions)] + [pct(b.recall[m].recall) for m in LENGTH_METRICS]
+                for name, buckets in zip(report.names, report.groups) for b in buckets]
+        return [("recall by key chain length (not official metrics)", headers, rows)]
+    headers = ["system", "type", "detection R", "detection P", "linking R", "linking P", "anaphors (key)"]
+    rows = [[name, row.type.name, pct(row.detection.recall), pct(row.detection.precision), pct(row.linking.recall),
+             pct(row.linking.precision), str(int(row.linking.recall_den))]
+            for name, rows_of in zip(report.names, report.groups) for row in rows_of]
+    return [("mention detection and linking by mention type (not official metrics)", headers, rows)]
+
+
+def report_json(report: Report) -> dict:
+    """{"systems", "metrics", "intervals", "differences", "groups", "method"} (see the README)."""
+    c = report.comparison
+    out: dict = {
+        "systems": [{"name": n, "path": p, "baseline": i == 0} for i, (n, p) in enumerate(zip(report.names, report.paths))],
+        "metrics": {m: {n: score_json(r.micro[m]) for n, r in zip(report.names, report.results)} for m in report.metrics},
+    }
+    if c is not None:
+        out["intervals"] = {m: {n: {"low": c.intervals[s][m].low, "high": c.intervals[s][m].high}
+                                for s, n in enumerate(report.names)} for m in report.metrics}
+        out["differences"] = {m: {n: {"value": d[m].value, "low": d[m].interval.low, "high": d[m].interval.high,
+                                      "p_value": d[m].p_value, "significant": c.significant(s + 1, m)}
+                                  for s, (n, d) in enumerate(zip(report.names[1:], c.differences))}
+                              for m in report.metrics}
+    if report.groups:
+        out["groups"] = groups_json(report)
+    out["method"] = c.method.to_json() if c is not None else None
+    return out
+
+
+def groups_json(report: Report) -> dict:
+    by = report.group_by
+    if by in ("genre", "file"):
+        return {"by": by, "groups": [
+            {"name": g.name, "documents": g.documents,
+             "metrics": {m: {n: {"micro": score_json(per[at].result.micro[m]), "macro": score_json(per[at].result.macro[m])}
+                             for n, per in zip(report.names, report.groups)} for m in report.metrics}}
+            for at, g in enumerate(report.groups[0])]}
+    if by == "length":
+        return {"by": by, "official": False, "buckets": {n: [
+            {"length": b.label, "chains": b.chains, "mentions": b.mentions,
+             "recall": {m: {"recall": s.recall, "counts": [s.recall_num, s.recall_den]} for m, s in b.recall.items()}}
+            for b in buckets] for n, buckets in zip(report.names, report.groups)}}
+    return {"by": by, "official": False, "types": {n: [
+        {"type": row.type.name, "detection": score_json(row.detection), "linking": score_json(row.linking)}
+        for row in rows] for n, rows in zip(report.names, report.groups)}}
+
+
+def csv_tables(report: Report) -> list[tuple[list[str], list[list]]]:
+    """The report as CSV tables (full precision): scores with intervals and differences, then groups."""
+    c = report.comparison
+    headers = ["system", "metric", "recall", "precision", "f1", "low", "high", "difference", "difference_low",
+               "difference_high", "p_value"]
+    rows = []
+    for s, (name, result) in enumerate(zip(report.names, report.results)):
+        for m in report.metrics:
+            score = result.micro[m]
+            row = [name, m, repr(score.recall), repr(score.precision), repr(score.f1)]
+            if c is not None:
+                row += [repr(c.intervals[s][m].low), repr(c.intervals[s][m].high)]
+                if s:
+                    d = c.differences[s - 1][m]
+                    row += [repr(d.value), repr(d.interval.low), repr(d.interval.high),
+                            "" if d.p_value is None else repr(d.p_value)]
+            rows.append(row + [""] * (len(headers) - len(row)))
+    tables = [(headers, rows)]
+    if report.group_by in ("genre", "file") and report.groups:
+        tables.append((["system", "group", "documents", "metric", "micro_f1", "macro_f1"],
+                       [[n, g.name, len(g.documents), m, repr(g.result.micro[m].f1), repr(g.result.macro[m].f1)]
+                        for n, groups in zip(report.names, report.groups) for g in groups for m in report.metrics]))
+    elif report.group_by == "length":
+        tables.append((["system", "length", "chains", "mentions", "metric", "recall", "recall_num", "recall_den"],
+                       [[n, b.label, b.chains, b.mentions, m, repr(s.recall), repr(s.recall_num), repr(s.recall_den)]
+                        for n, buckets in zip(report.names, report.groups) for b in buckets
+                        for m, s in b.recall.items()]))
+    elif report.group_by == "type":
+        tables.append((["system", "type", "detection_recall", "detection_precision", "linking_recall",
+                        "linking_precision"],
+                       [[n, r.type.name, repr(r.detection.recall), repr(r.detection.precision),
+                         repr(r.linking.recall), repr(r.linking.precision)]
+                        for n, rows_of in zip(report.names, report.groups) for r in rows_of]))
+    return tables
