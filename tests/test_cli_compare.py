@@ -89,7 +89,7 @@ def test_paper_table_and_csv(capsys, third) -> None:
     assert {line.split(",")[1] for line in tables[1].splitlines()[1:]} == {"bio", "news"}
 
 
-@pytest.mark.parametrize("by, expected", [("genre", "F1 by genre"), ("file", "F1 by file"),
+@pytest.mark.parametrize("by, expected", [("genre", "F1 (%) by genre"), ("file", "F1 (%) by file"),
                                           ("length", "recall by key chain length"),
                                           ("type", "mention detection and linking by mention type")])
 def test_group_by_in_score_and_compare(capsys, third, by, expected) -> None:

@@ -183,15 +183,14 @@ def group_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]]
     if not report.groups:
         return []
     if report.group_by in ("genre", "file"):
-        headers = ["group", "documents"] + [f"{n} {label(m)}" for n in report.names for m in report.metrics]
+        headers = ["group", "documents", "system"] + [label(m) for m in report.metrics]
         rows = []
         for at, group in enumerate(report.groups[0]):
-            row = [group.name, str(len(group.documents))]
-            for per_system in report.groups:
+            for s, (name, per_system) in enumerate(zip(report.names, report.groups)):
                 g = per_system[at]
-                row += [f"{pct(g.result.micro[m].f1)} ({pct(g.result.macro[m].f1)})" for m in report.metrics]
-            rows.append(row)
-        return [(f"F1 by {report.group_by}: micro (macro)", headers, rows)]
+                rows.append([group.name if s == 0 else "", str(len(group.documents)) if s == 0 else "", name]
+                            + [f"{pct(g.result.micro[m].f1)} ({pct(g.result.macro[m].f1)})" for m in report.metrics])
+        return [(f"F1 (%) by {report.group_by}: micro (macro)", headers, rows)]
     if report.group_by == "length":
         headers = ["system", "chain length", "chains", "mentions"] + [f"{label(m)} R" for m in LENGTH_METRICS]
         rows = [[name, b.label, str(b.chains), str(b.mentions)] + [pct(b.recall[m].recall) for m in LENGTH_METRICS]
