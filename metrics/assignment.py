@@ -38,6 +38,10 @@ def max_assignment(matrix: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
 def sparse_assignment(n_rows: int, n_cols: int, weights: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
     """The best one-to-one assignment of a sparse weight matrix (absent entries weigh 0): here
     when small, by scipy otherwise (imported only then).  Pairs of weight 0 may be returned."""
+    if min(n_rows, n_cols) == 2:
+        pairs = _two(n_rows, n_cols, weights)
+        if pairs is not None:
+            return pairs
     if n_rows * n_cols * min(n_rows, n_cols) <= SMALL:
         matrix = [[0.0] * n_cols for _ in range(n_rows)]
         for (r, c), w in weights.items():
@@ -51,6 +55,29 @@ def sparse_assignment(n_rows: int, n_cols: int, weights: dict[tuple[int, int], f
         at = np.array(list(weights), dtype=np.int64)
         dense[at[:, 0], at[:, 1]] = np.fromiter(weights.values(), dtype=np.float64, count=len(weights))
     return list(zip(*(x.tolist() for x in linear_sum_assignment(dense, maximize=True))))
+
+
+def _two(n_rows: int, n_cols: int, weights: dict[tuple[int, int], float]) -> list[tuple[int, int]] | None:
+    """Two chains on one side (most CEAF components: 1,071 of 3,871 are 2 x 2 on GUM, most others
+    2 x n): every way to give both a distinct partner, when one is strictly best; None on a tie,
+    so that the general solver decides ties exactly as it always has."""
+    transposed = n_rows != 2
+    get = (lambda a, b: weights.get((b, a), 0.0)) if transposed else (lambda a, b: weights.get((a, b), 0.0))
+    n = n_rows if transposed else n_cols
+    best, second, choice = -1.0, -1.0, (0, 1)
+    for i in range(n):
+        wi = get(0, i)
+        for j in range(n):
+            if i != j:
+                total = wi + get(1, j)
+                if total > best:
+                    best, second, choice = total, best, (i, j)
+                elif total > second:
+                    second = total
+    if best == second:
+        return None
+    i, j = choice
+    return sorted([(i, 0), (j, 1)]) if transposed else [(0, i), (1, j)]
 
 
 def _min_assignment(cost: list[list[float]], n: int, m: int) -> list[tuple[int, int]]:

@@ -43,3 +43,18 @@ def test_a_larger_real_shape_equals_scipy() -> None:
 def test_prefers_the_heavier_diagonal() -> None:
     assert max_assignment([[1.0, 0.0], [0.0, 1.0]]) == [(0, 0), (1, 1)]
     assert max_assignment([[0.5, 1.0], [1.0, 0.0]]) == [(0, 1), (1, 0)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 7), st.booleans(), st.data())
+def test_two_chains_on_a_side_choose_as_the_general_solver(n, transposed, data) -> None:
+    """The 2 x n shortcut returns exactly the general solver's pairs (ties go to the solver)."""
+    from metrics.assignment import sparse_assignment
+
+    values = st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0 / 3.0])
+    weights = {(r, c): data.draw(values) for r in range(2) for c in range(n) if data.draw(st.booleans())}
+    if transposed:
+        weights = {(c, r): w for (r, c), w in weights.items()}
+    rows, cols = (n, 2) if transposed else (2, n)
+    matrix = [[weights.get((r, c), 0.0) for c in range(cols)] for r in range(rows)]
+    assert sparse_assignment(rows, cols, weights) == max_assignment(matrix)

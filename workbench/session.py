@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from metrics.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.catalog import names, resolve
 from metrics.errors.records import Category, ErrorRecord, classify_corpus
+from metrics.formats.cache import ReadCache
 from metrics.formats.readers import read_documents
 from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, set_max_document_tokens,
                                     set_max_input_size)
@@ -133,6 +134,8 @@ class LoadOptions:
     """Tokens a document may hold (`--max-document-tokens`)."""
     singletons: str = "keep"
     """keep (v8.01) or remove singleton chains from key and responses before alignment."""
+    cache: bool = True
+    """Read inputs through the cache of read files (`--no-cache`, $COREFWB_NO_CACHE turn it off)."""
 
     def __post_init__(self) -> None:
         for option, value in (("--key-format", self.key_format), ("--response-format", self.response_format)):
@@ -193,7 +196,8 @@ class Session:
         warnings: list[str] = []
         options.apply_limits()
         say("reading key")
-        keys = read_documents(key_path, _fmt(options.key_format), warnings, options.clusters_field)
+        cache = ReadCache.default(options.cache)
+        keys = read_documents(key_path, _fmt(options.key_format), warnings, options.clusters_field, cache)
         keys = _singletons(keys, options, key_path, warnings)
         total, done = len(keys) * len(response_paths), [0]
 
@@ -202,14 +206,18 @@ class Session:
             if on_document is not None:
                 on_document(done[0], total)
 
+        warnings.extend(cache.warnings)
+        cache.warnings.clear()
         if not response_paths:  # a key browsed alone: paired with itself, so every view has its pairs
             corpus = prepare(keys, keys, on_document=lambda: None, ace=options.ace)
             return cls(key_path, [], [corpus], options, warnings + corpus.warnings)
         corpora = []
         for number, path in enumerate(response_paths, start=1):
             say("reading response" if len(response_paths) == 1 else f"reading response {number}/{len(response_paths)}")
-            responses = read_documents(path, _fmt(options.response_format), warnings, options.clusters_field)
+            responses = read_documents(path, _fmt(options.response_format), warnings, options.clusters_field, cache)
             responses = _singletons(responses, options, path, warnings)
+            warnings.extend(cache.warnings)
+            cache.warnings.clear()
             if options.match != "exact":
                 say("matching mentions")
                 responses = match_corpus(keys, responses, options.match)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 from .conll import read_conll
-from .source import check_document_sizes, read_bytes
+from .cache import ReadCache
+from .source import check_document_sizes, is_regular, read_bytes, read_raw
 from .conllu import read_conllu
 from ..gc_pause import gc_paused
 from .jsonlines import read_jsonlines
@@ -79,19 +80,30 @@ def detect_format(path: str, warnings: list[str] | None = None) -> str:
 
 
 def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None = None,
-                   clusters_field: str = "clusters") -> list[Document]:
+                   clusters_field: str = "clusters", cache: ReadCache | None = None) -> list[Document]:
     """Read `path` as `fmt` (auto|conll|conllu|jsonl; None = auto) into documents in file order.
 
     `clusters_field` picks the jsonlines field holding the chains (`predicted_clusters` for many
-    system outputs).  Readers' warnings are appended to `warnings` when given.
+    system outputs).  Readers' warnings are appended to `warnings` when given.  With a `cache`, a
+    regular file read before (same content, path, format and options) comes from it.
     """
     if fmt in (None, "auto"):
         fmt = detect_format(path, warnings)
-    readers = {"conll": lambda: read_conll(path, warnings), "conllu": lambda: read_conllu(path, warnings),
+    notes: list[str] = []
+    readers = {"conll": lambda: read_conll(path, notes), "conllu": lambda: read_conllu(path, notes),
                "jsonl": lambda: read_jsonlines(path, clusters_field)}
     if fmt not in readers:
         raise ValueError(f"unknown format {fmt!r}: expected one of auto, {', '.join(FORMATS)}")
+    key = cache.key(read_raw(path), path, fmt, clusters_field) if cache is not None and is_regular(path) else None
     with gc_paused():
-        documents = readers[fmt]()
+        stored = cache.load(key) if key is not None else None
+        if stored is not None:
+            documents, notes = stored
+        else:
+            documents = readers[fmt]()
+            if key is not None:
+                cache.store(key, (documents, notes))
+    if warnings is not None:
+        warnings.extend(notes)
     check_document_sizes(documents)
     return documents

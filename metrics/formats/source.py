@@ -85,7 +85,7 @@ def _too_big(path: str) -> InputError:
                                   f"(decompressed); raise it with --max-input-size")
 
 
-def _read_raw(path: str) -> bytes:
+def read_raw(path: str) -> bytes:
     """The bytes of the file as stored (a stream's are kept, so a second read sees them again)."""
     if not is_regular(path):
         with _lock:
@@ -151,7 +151,7 @@ def _gunzip(path: str, data: bytes) -> bytearray:
 
 def read_bytes(path: str) -> bytes | bytearray:
     """The content of an input: gunzipped when it is gzip (by its magic bytes), bounded in size."""
-    data = _read_raw(path)
+    data = read_raw(path)
     return _gunzip(path, data) if data[:2] == _GZIP_MAGIC else data
 
 

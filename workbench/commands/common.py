@@ -39,6 +39,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--singletons", choices=SINGLETONS, default="keep",
                         help="keep singleton chains (default, as v8.01) or remove them from key and responses "
                              "before alignment (as coval's remove_singletons and the CorefUD scorer's default)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="read every input afresh, not through the cache of read files (~/.cache/corefwb; "
+                             "also COREFWB_NO_CACHE=1)")
     parser.add_argument("--max-document-tokens", type=int, default=DEFAULT_MAX_DOCUMENT_TOKENS, metavar="N",
                         help=f"refuse a document of more tokens (default {DEFAULT_MAX_DOCUMENT_TOKENS:,})")
     parser.add_argument("--ace-weighting", choices=("mention", "level"), default="mention",
@@ -50,7 +53,8 @@ def load_options(args: argparse.Namespace) -> LoadOptions:
     return LoadOptions(key_format=args.key_format, response_format=args.response_format, match=args.match,
                        clusters_field=args.clusters_field, ace_variant=args.ace_variant,
                        ace_weighting=args.ace_weighting, max_input_size=size_option(args.max_input_size),
-                       max_document_tokens=args.max_document_tokens, singletons=args.singletons)
+                       max_document_tokens=args.max_document_tokens, singletons=args.singletons,
+                       cache=not args.no_cache)
 
 
 def warn(message: str) -> None:

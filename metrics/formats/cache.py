@@ -1,0 +1,157 @@
+"""A cache of read inputs: the key file is the same in run after run, so it is parsed once.
+
+An entry holds what `read_documents` returns for a file (documents and the readers' warnings),
+keyed by the file's content (a BLAKE2 hash of its bytes), the path as given (documents and
+messages name it), the format and reader options, and the version of the reading code itself (a
+hash of its source files, so a changed reader never meets an old entry).  It never changes a
+result: tests compare cached and uncached runs byte for byte.
+
+Why these precautions:
+- Entries are pickles, and unpickling runs code: the directory must belong to the user and be
+  closed to others (else the cache is off, with a warning).
+- Written atomically (a temporary file renamed into place); read back only if its header's length
+  and checksum match, else it is removed and rebuilt, with a warning.
+- Bounded: past `max_bytes` the least recently used entries go.
+- A missing or read-only directory, a full disk: the cache quietly does nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import stat
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_MAX_BYTES = 1024 ** 3
+"""1 GiB: a few hundred corpora of GUM's size (an entry is about 4x the text)."""
+_MAGIC = b"corefwb-cache 1\n"
+_HEADER = len(_MAGIC) + 8 + 32
+
+
+def _code_version() -> str:
+    """A hash of the reading code: the model and every reader."""
+    here = Path(__file__).resolve().parent
+    digest = hashlib.blake2b(digest_size=16)
+    for path in sorted(here.glob("*.py")) + [here.parent / "model.py"]:
+        digest.update(path.read_bytes())
+    digest.update(f"{sys.version_info[:2]}".encode())
+    return digest.hexdigest()
+
+
+@dataclass
+class ReadCache:
+    """Where entries live, how much they may take, and what went wrong (warnings to show)."""
+
+    directory: Path | None
+    max_bytes: int = DEFAULT_MAX_BYTES
+    warnings: list[str] = field(default_factory=list)
+    _version: str = ""
+
+    @classmethod
+    def default(cls, enabled: bool = True) -> ReadCache:
+        """$COREFWB_CACHE_DIR, else $XDG_CACHE_HOME/corefwb, else ~/.cache/corefwb; off when
+        disabled or $COREFWB_NO_CACHE is set (to anything but 0); $COREFWB_CACHE_SIZE bounds it."""
+        if not enabled or os.environ.get("COREFWB_NO_CACHE", "0") not in ("", "0"):
+            return cls(None)
+        explicit = os.environ.get("COREFWB_CACHE_DIR")
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        size = os.environ.get("COREFWB_CACHE_SIZE", "")
+        max_bytes = int(size) if size.isdigit() else DEFAULT_MAX_BYTES
+        return cls(Path(explicit) if explicit else Path(base) / "corefwb", max_bytes)
+
+    def key(self, data: bytes | bytearray, *options: str) -> str:
+        if not self._version:
+            self._version = _code_version()
+        digest = hashlib.blake2b(data, digest_size=20)
+        digest.update("\0".join((self._version, *options)).encode("utf-8", "surrogatepass"))
+        return digest.hexdigest()
+
+    def _usable(self, create: bool) -> bool:
+        """The directory exists (or was made), belongs to us and is closed to others."""
+        if self.directory is None:
+            return False
+        try:
+            if create:
+                self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            info = os.stat(self.directory)
+        except OSError:
+            return False
+        if info.st_uid != os.getuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            self.warnings.append(f"cache directory {self.directory} is not private to this user: cache not used")
+            self.directory = None
+            return False
+        return True
+
+    def load(self, key: str):
+        """The stored object, or None (absent, unreadable, or damaged: then removed)."""
+        if not self._usable(create=False):
+            return None
+        path = self.directory / key
+        try:
+            with open(path, "rb") as handle:
+                blob = handle.read()
+        except OSError:
+            return None
+        length = int.from_bytes(blob[len(_MAGIC):len(_MAGIC) + 8], "big") if len(blob) >= _HEADER else -1
+        payload = blob[_HEADER:]
+        if (not blob.startswith(_MAGIC) or length != len(payload)
+                or hashlib.blake2b(payload, digest_size=32).digest() != blob[_HEADER - 32:_HEADER]):
+            self.warnings.append(f"cache entry {path} is damaged: removed, and the input read again")
+            _remove(path)
+            return None
+        try:
+            value = pickle.loads(payload)
+        except Exception:  # noqa: BLE001 - any failure to rebuild the object is a damaged entry
+            self.warnings.append(f"cache entry {path} cannot be read: removed, and the input read again")
+            _remove(path)
+            return None
+        try:
+            os.utime(path)  # recently used: kept longest
+        except OSError:
+            pass
+        return value
+
+    def store(self, key: str, value) -> None:
+        """Write an entry atomically, then keep the directory under its bound; failures are silent."""
+        if not self._usable(create=True):
+            return
+        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        if len(payload) + _HEADER > self.max_bytes:
+            return
+        blob = _MAGIC + len(payload).to_bytes(8, "big") + hashlib.blake2b(payload, digest_size=32).digest() + payload
+        temporary: str | None = None
+        try:
+            handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=".tmp-")
+            with os.fdopen(handle, "wb") as out:
+                out.write(blob)
+            os.replace(temporary, self.directory / key)
+        except OSError:
+            if temporary is not None:
+                _remove(Path(temporary))
+            return
+        self._bound()
+
+    def _bound(self) -> None:
+        """Remove the least recently used entries until the directory holds at most max_bytes."""
+        try:
+            entries = [(e.stat().st_mtime, e.stat().st_size, Path(e.path)) for e in os.scandir(self.directory)
+                       if e.is_file() and not e.name.startswith(".tmp-")]
+        except OSError:
+            return
+        total = sum(size for _, size, _ in entries)
+        for _, size, path in sorted(entries):
+            if total <= self.max_bytes:
+                break
+            _remove(path)
+            total -= size
+
+
+def _remove(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

@@ -1,0 +1,119 @@
+"""The cache of read inputs (metrics/formats/cache.py) as a user meets it: same bytes cached or not,
+damaged entries rebuilt, unusable directories ignored, bounded size, and the switches that turn it off."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from metrics.formats.cache import ReadCache
+from metrics.formats.readers import read_documents
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY = str(ROOT / "samples" / "gum" / "key.gum.conll")
+RESPONSE = str(ROOT / "samples" / "gum" / "response.gum.conll")
+
+
+def corefwb(cache: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("COREFWB_")}
+    environment.update({"XDG_CACHE_HOME": str(cache), **env})
+    return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, cwd=ROOT,
+                          env=environment, timeout=300)
+
+
+def entries(cache: Path) -> list[Path]:
+    folder = cache / "corefwb"
+    return sorted(p for p in folder.iterdir() if not p.name.startswith(".")) if folder.exists() else []
+
+
+@pytest.mark.parametrize("command", [["score", "--format", "json"], ["errors", "--format", "json"]])
+def test_cached_and_uncached_runs_give_the_same_bytes(tmp_path, command) -> None:
+    fresh = corefwb(tmp_path, *command, KEY, RESPONSE, "--no-cache")
+    assert entries(tmp_path) == []
+    first = corefwb(tmp_path, *command, KEY, RESPONSE)
+    assert len(entries(tmp_path)) == 2  # the key and the response
+    second = corefwb(tmp_path, *command, KEY, RESPONSE)
+    assert fresh.returncode == first.returncode == second.returncode == 0
+    assert fresh.stdout == first.stdout == second.stdout
+    assert fresh.stderr == first.stderr == second.stderr  # the readers' warnings come from the cache too
+
+
+def test_a_damaged_entry_is_rebuilt_with_a_warning(tmp_path) -> None:
+    good = corefwb(tmp_path, "score", "--format", "json", KEY, RESPONSE)
+    for entry in entries(tmp_path):
+        entry.write_bytes(entry.read_bytes()[:1000])  # truncated
+    rebuilt = corefwb(tmp_path, "score", "--format", "json", KEY, RESPONSE)
+    assert rebuilt.returncode == 0 and rebuilt.stdout == good.stdout
+    assert rebuilt.stderr.decode().count("is damaged: removed, and the input read again") == 2
+    again = corefwb(tmp_path, "score", "--format", "json", KEY, RESPONSE)
+    assert b"damaged" not in again.stderr and again.stdout == good.stdout
+
+
+def test_a_flipped_byte_is_caught_by_the_checksum(tmp_path) -> None:
+    cache = ReadCache(tmp_path / "c")
+    docs = read_documents(KEY, cache=cache)
+    (entry,) = [p for p in (tmp_path / "c").iterdir()]
+    blob = bytearray(entry.read_bytes())
+    blob[-10] ^= 0xFF
+    entry.write_bytes(bytes(blob))
+    again = read_documents(KEY, cache=cache)
+    assert [d.chains for d in again] == [d.chains for d in docs] and "damaged" in cache.warnings[0]
+
+
+def test_a_directory_that_refuses_writes_is_not_an_error(tmp_path, monkeypatch) -> None:
+    """A read-only directory (simulated: the tests run as root, who may write anyway)."""
+    import tempfile
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    cache = ReadCache(tmp_path / "c")
+    docs = read_documents(KEY, cache=cache)
+    assert docs and cache.warnings == [] and list((tmp_path / "c").iterdir()) == []
+
+
+def test_a_directory_that_cannot_be_made_is_not_an_error(tmp_path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    result = corefwb(blocker, "score", "--format", "json", KEY, RESPONSE)
+    assert result.returncode == 0 and b"cache" not in result.stderr
+
+
+def test_a_directory_open_to_others_is_not_used(tmp_path) -> None:
+    folder = tmp_path / "corefwb"
+    folder.mkdir()
+    folder.chmod(0o777)
+    result = corefwb(tmp_path, "score", "--format", "json", KEY, RESPONSE)
+    assert result.returncode == 0 and b"is not private to this user: cache not used" in result.stderr
+    assert entries(tmp_path) == []
+
+
+def test_switches_turn_it_off(tmp_path) -> None:
+    assert corefwb(tmp_path, "score", KEY, RESPONSE, COREFWB_NO_CACHE="1").returncode == 0
+    assert corefwb(tmp_path, "score", KEY, RESPONSE, "--no-cache").returncode == 0
+    assert entries(tmp_path) == []
+    assert corefwb(tmp_path, "score", KEY, RESPONSE, COREFWB_NO_CACHE="0").returncode == 0
+    assert len(entries(tmp_path)) == 2
+
+
+def test_the_size_is_bounded(tmp_path) -> None:
+    one = len(__import__("pickle").dumps((read_documents(KEY), []), protocol=5))
+    corefwb(tmp_path, "score", KEY, RESPONSE, COREFWB_CACHE_SIZE=str(int(one * 1.5)))
+    assert len(entries(tmp_path)) == 1  # the older entry made room for the newer
+
+
+def test_an_entry_follows_content_path_and_options(tmp_path) -> None:
+    cache = ReadCache(tmp_path / "c")
+    copy = tmp_path / "copy.conll"
+    copy.write_bytes(Path(KEY).read_bytes())
+    read_documents(KEY, cache=cache)
+    read_documents(str(copy), cache=cache)
+    assert len(list((tmp_path / "c").iterdir())) == 2  # a path is part of the documents (messages name it)
+    copy.write_bytes(Path(KEY).read_bytes().replace(b"Jeanne", b"Joanne", 1))
+    changed = read_documents(str(copy), cache=cache)
+    assert changed[0].words[0] == "Joanne" and len(list((tmp_path / "c").iterdir())) == 3
