@@ -90,6 +90,12 @@ class Document:
     errors)."""
     explicit_types: dict[Span, MentionType] | None = None
     """Mention types given by the input itself (e.g. an annotation column); they win over rules."""
+    parse_heads: list[int] | None = field(default=None, compare=False, repr=False)
+    """Derived, not read: the heads the parse column gives (metrics.types.heads), when computed
+    ahead for the cache of read files, which keeps them with the document."""
+    rule_types: dict[Span, tuple[MentionType, str]] | None = field(default=None, compare=False, repr=False)
+    """Derived, not read: the type and rule of the document's own mentions (metrics.types), when
+    computed ahead for the cache of read files."""
 
     @property
     def n_tokens(self) -> int:

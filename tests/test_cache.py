@@ -117,3 +117,22 @@ def test_an_entry_follows_content_path_and_options(tmp_path) -> None:
     copy.write_bytes(Path(KEY).read_bytes().replace(b"Jeanne", b"Joanne", 1))
     changed = read_documents(str(copy), cache=cache)
     assert changed[0].words[0] == "Joanne" and len(list((tmp_path / "c").iterdir())) == 3
+
+
+def test_types_computed_ahead_equal_types_computed_late() -> None:
+    """A key read from the cache brings its mentions' types and parse heads; every span of the pair
+    (the response's own ones too) gets the same type and rule as from a fresh document."""
+    import pickle
+
+    from metrics.types.mention_types import assign_types, prepare_types
+
+    fresh = read_documents(KEY)
+    ahead = read_documents(KEY)
+    prepare_types(ahead)
+    ahead = pickle.loads(pickle.dumps(ahead))  # as the cache gives it back
+    responses = {d.name: d for d in read_documents(RESPONSE)}
+    for plain, prepared in zip(fresh, ahead):
+        assert prepared.rule_types and (prepared.parse is None or prepared.parse_heads is not None)
+        spans = sorted(set(plain.mentions()) | set(responses[plain.name].mentions()))
+        assert assign_types(prepared, spans) == assign_types(plain, spans)
+        assert prepared == plain  # derived data does not take part in equality

@@ -162,11 +162,14 @@ def render_markdown(headers: Sequence[str], rows: Iterable[Sequence[object]], ti
 
 
 def _is_number(text: str) -> bool:
+    """A number, also with an interval and a significance mark (`61.01 ± 1.09\\*`): right-aligned."""
+    value = text.removesuffix("\\*").split(" ± ")
     try:
-        float(text)
+        for part in value:
+            float(part)
     except ValueError:
         return False
-    return True
+    return len(value) <= 2
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -24,6 +24,7 @@ from metrics.catalog import names, resolve
 from metrics.errors.records import Category, ErrorRecord, classify_corpus
 from metrics.formats.cache import ReadCache
 from metrics.formats.readers import read_documents
+from metrics.types.mention_types import prepare_types
 from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, set_max_document_tokens,
                                     set_max_input_size)
 from metrics.matching import MATCH_MODES, match_corpus
@@ -197,7 +198,9 @@ class Session:
         options.apply_limits()
         say("reading key")
         cache = ReadCache.default(options.cache)
-        keys = read_documents(key_path, _fmt(options.key_format), warnings, options.clusters_field, cache)
+        # the key is read again in run after run: its mention types are computed once, for the cache
+        keys = read_documents(key_path, _fmt(options.key_format), warnings, options.clusters_field, cache,
+                              prepare=prepare_types)
         keys = _singletons(keys, options, key_path, warnings)
         total, done = len(keys) * len(response_paths), [0]
 

@@ -10,6 +10,7 @@ is common).  An explicit `fmt` overrides both.  Key and response may come in dif
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .conll import read_conll
 from .cache import ReadCache
@@ -80,12 +81,14 @@ def detect_format(path: str, warnings: list[str] | None = None) -> str:
 
 
 def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None = None,
-                   clusters_field: str = "clusters", cache: ReadCache | None = None) -> list[Document]:
+                   clusters_field: str = "clusters", cache: ReadCache | None = None,
+                   prepare: Callable[[list[Document]], None] | None = None) -> list[Document]:
     """Read `path` as `fmt` (auto|conll|conllu|jsonl; None = auto) into documents in file order.
 
     `clusters_field` picks the jsonlines field holding the chains (`predicted_clusters` for many
     system outputs).  Readers' warnings are appended to `warnings` when given.  With a `cache`, a
-    regular file read before (same content, path, format and options) comes from it.
+    regular file read before (same content, path, format and options) comes from it; `prepare`
+    computes derived data ahead (a key's mention types) to be kept in the cache with the documents.
     """
     if fmt in (None, "auto"):
         fmt = detect_format(path, warnings)
@@ -102,6 +105,8 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
         else:
             documents = readers[fmt]()
             if key is not None:
+                if prepare is not None:
+                    prepare(documents)
                 cache.store(key, (documents, notes))
     if warnings is not None:
         warnings.extend(notes)

@@ -210,7 +210,7 @@ class DocumentHeads:
         if doc.heads is not None and len(doc.heads) == n and n:
             self.dep, self.rule = list(doc.heads), "dependency"
         elif doc.parse is not None and len(doc.parse) == n and _annotated(doc.parse):
-            dep = _dependencies_from_parse(doc.parse, self.pos)
+            dep = doc.parse_heads if doc.parse_heads is not None else _dependencies_from_parse(doc.parse, self.pos)
             if dep is not None:
                 self.dep, self.rule = dep, "parse"
 

@@ -61,9 +61,29 @@ OPENING_MARKS = frozenset({'"', "``", "“", "‘", "'", "(", "[", "-", "--", "�
 
 
 def assign_types(doc: Document, spans: Iterable[Span]) -> dict[Span, tuple[MentionType, str]]:
-    """Type and deciding rule of each span of `doc` (see the module docstring for the rules)."""
-    typer = _DocumentTyper(doc)
-    return {span: typer.type_of(span) for span in spans}
+    """Type and deciding rule of each span of `doc` (see the module docstring for the rules);
+    the document's own mentions may come typed ahead (`prepare_types`)."""
+    known = doc.rule_types or {}
+    out: dict[Span, tuple[MentionType, str]] = {}
+    typer: _DocumentTyper | None = None
+    for span in spans:
+        typed = known.get(span)
+        if typed is None:
+            typer = typer or _DocumentTyper(doc)
+            typed = typer.type_of(span)
+        out[span] = typed
+    return out
+
+
+def prepare_types(documents: Iterable[Document]) -> None:
+    """Type each document's own mentions and keep the parse's heads on it, ahead of scoring, so
+    that the cache of read files keeps them: a key's types are then found, not computed, in every
+    later run (assign_types gives the same results either way)."""
+    for doc in documents:
+        heads = heads_for(doc)
+        if heads.rule == "parse":
+            doc.parse_heads = heads.dep
+        doc.rule_types = assign_types(doc, dict.fromkeys(doc.mentions()))
 
 
 class _DocumentTyper:
