@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from metrics.model import InputError
 
-from .commands import compare, errors, score
+from .commands import compare, errors, plot, score
 from .commands.common import add_common_arguments, load_options
 from .output import visible
 from .session import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
@@ -55,7 +55,8 @@ class Parser(argparse.ArgumentParser):
 COMMANDS = {
     "score": (score, "score a response against a key"),
     "errors": (errors, "list every error, explained and priced"),
-    "compare": (compare, "compare two responses against one key"),
+    "compare": (compare, "compare responses against one key: intervals, significance, breakdowns"),
+    "plot": (plot, "draw a figure for a paper (needs matplotlib: pip install 'coref-workbench[plot]')"),
 }
 
 

@@ -179,9 +179,9 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
-def write_atomic(path: str, text: str | Iterable[str], inputs: Iterable[str] = ()) -> None:
-    """Write `text` (a string, or its pieces) to `path` via a temporary file in the same directory
-    and `os.replace`.
+def write_atomic(path: str, text: str | bytes | Iterable[str], inputs: Iterable[str] = ()) -> None:
+    """Write `text` (a string, or its pieces, or bytes: a figure) to `path` via a temporary file in
+    the same directory and `os.replace`.
 
     Raises InputError (before touching anything) when `path` is one of `inputs`, or when the
     directory cannot be written.  The new file gets the usual permissions (umask applied), not the
@@ -197,8 +197,12 @@ def write_atomic(path: str, text: str | Iterable[str], inputs: Iterable[str] = (
     if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
         # /dev/null, /dev/stdout, a FIFO: written into directly, never replaced by a regular file
         try:
-            with open(path, "w", encoding="utf-8", errors="backslashreplace", newline="") as out:
-                out.writelines([text] if isinstance(text, str) else text)
+            if isinstance(text, bytes):
+                with open(path, "wb") as out:
+                    out.write(text)
+            else:
+                with open(path, "w", encoding="utf-8", errors="backslashreplace", newline="") as out:
+                    out.writelines([text] if isinstance(text, str) else text)
         except OSError as exc:
             raise InputError(path, None, f"cannot write: {exc.strerror or exc}") from None
         return
@@ -210,11 +214,15 @@ def write_atomic(path: str, text: str | Iterable[str], inputs: Iterable[str] = (
     except OSError as exc:
         raise InputError(path, None, f"cannot write: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace", newline="") as out:
-            if isinstance(text, str):
+        if isinstance(text, bytes):
+            with os.fdopen(handle, "wb") as out:
                 out.write(text)
-            else:
-                out.writelines(text)
+        else:
+            with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace", newline="") as out:
+                if isinstance(text, str):
+                    out.write(text)
+                else:
+                    out.writelines(text)
         os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, path)
     except OSError as exc:

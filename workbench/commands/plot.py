@@ -1,0 +1,134 @@
+"""`corefwb plot sweep|errors|documents KEY RESPONSE... --output FIG.svg|png|pdf`: figures for papers.
+
+The data are `workbench.charts` (the same the workbench's charts show); matplotlib draws them.  It
+is an optional extra (`pip install -e '.[plot]'`), imported only here: without it the command says
+how to install it (exit 2).  Files are reproducible: an SVG or PDF carries no date, and SVG ids come
+from a fixed salt, so the same input gives the same bytes.  Every line has its own marker and
+dash pattern, so a figure reads in grey as in colour.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+
+from metrics.catalog import label
+from metrics.model import MentionType
+from metrics.weights import PRESETS
+
+from ..charts import SWEEP_PANELS, document_scores, error_counts, sweep
+from ..output import write_atomic
+from ..session import UsageError, weights_option
+from .common import load_session
+from .systems import system_names
+
+KINDS = ("sweep", "errors", "documents")
+FORMATS = ("svg", "png", "pdf")
+_STYLES = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", (0, (5, 1))), ("P", (0, (3, 1, 1, 1)))]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("kind", choices=KINDS, help="sweep: Chen & Ng's Figure 3 (LMetrics under W1..W5 and the "
+                        "OMetrics, across responses); errors: errors by category and mention type, per system; "
+                        "documents: per-document CoNLL F1 (a histogram; a scatter of the first two systems)")
+    parser.add_argument("key", help="key (gold) file")
+    parser.add_argument("responses", nargs="+", metavar="RESPONSE", help="one or more responses")
+    parser.add_argument("--name", metavar="A,B,...", help="the systems' names (default: file names)")
+    parser.add_argument("--document", metavar="D", help="errors: one document instead of the corpus")
+    parser.add_argument("--output", metavar="FIG", required=True, help="the figure: .svg, .png or .pdf")
+
+
+def _matplotlib():
+    try:
+        import matplotlib
+    except ImportError:
+        raise UsageError("corefwb plot needs matplotlib: pip install 'coref-workbench[plot]' "
+                         "(or pip install matplotlib)") from None
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "corefwb"  # SVG element ids: the same in every run
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def run(args: argparse.Namespace) -> int:
+    fmt = os.path.splitext(args.output)[1].lower().lstrip(".")
+    if fmt not in FORMATS:
+        raise UsageError(f"--output: name the figure .svg, .png or .pdf, not {args.output!r}")
+    plt = _matplotlib()
+    weights = weights_option(args.weights)
+    names = system_names(args.responses, args.name)
+    session = load_session(args, list(args.responses))
+    if args.kind == "sweep":
+        figure = draw_sweep(plt, sweep(session, names, [] if weights in PRESETS.values() else [("yours", weights)]))
+    elif args.kind == "errors":
+        document = session.select_documents([args.document])[0] if args.document else None
+        figure = draw_errors(plt, error_counts(session, names, weights, document))
+    else:
+        figure = draw_documents(plt, document_scores(session, names, weights))
+    buffer = io.BytesIO()
+    metadata = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None}, "png": {}}[fmt]
+    figure.savefig(buffer, format=fmt, metadata=metadata, dpi=150)
+    plt.close(figure)
+    write_atomic(args.output, buffer.getvalue(), inputs=session.inputs)
+    return 0
+
+
+def draw_sweep(plt, data):
+    figure, axes = plt.subplots(2, 2, figsize=(9, 7), sharex=True)
+    x = list(range(len(data.systems)))
+    for ax, (lmetric, ometric) in zip(axes.flat, SWEEP_PANELS):
+        for (name, _), (marker, dash) in zip(data.weights, _STYLES):
+            ax.plot(x, data.lines[lmetric][name], marker=marker, linestyle=dash, label=name)
+        ax.plot(x, data.official[lmetric], marker="x", linestyle="-", color="black", linewidth=2,
+                label=f"{label(ometric)} (OMetric)")
+        ax.set_title(f"{label(lmetric)} and {label(ometric)}")
+        ax.set_ylabel("F1 (%)")
+        ax.set_xticks(x, data.systems, rotation=30 if max(map(len, data.systems)) > 8 else 0)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="x-small", loc="best")
+    for ax in axes[-1]:
+        ax.set_xlabel("response")
+    figure.suptitle("LMetrics under weight vectors W1..W5 and the OMetric (Chen & Ng 2013, Figure 3)")
+    figure.tight_layout()
+    return figure
+
+
+def draw_errors(plt, data):
+    figure, axes = plt.subplots(len(data.systems), 1, figsize=(9, 3.2 * len(data.systems)), squeeze=False)
+    categories = list(data.counts[0])
+    hatches = ["", "//", ".."]
+    for ax, name, counts in zip(axes[:, 0], data.systems, data.counts):
+        for i, t in enumerate(MentionType):
+            values = [counts[c][t] for c in categories]
+            ax.bar([k + (i - 1) * 0.27 for k in range(len(categories))], values, width=0.27, label=t.name.lower(),
+                   hatch=hatches[i], edgecolor="black")
+        ax.set_xticks(range(len(categories)), [c.label for c in categories])
+        ax.set_ylabel("errors")
+        ax.set_title(f"{name}: errors by category and mention type ({data.scope})")
+        ax.legend(title="mention type", fontsize="small")
+    axes[-1, 0].set_xlabel("error category")
+    figure.tight_layout()
+    return figure
+
+
+def draw_documents(plt, data):
+    figure, ax = plt.subplots(figsize=(6.5, 5))
+    if len(data.systems) == 1:
+        ax.hist(data.f1[0], bins=20, range=(0, 100), edgecolor="black", label=data.systems[0])
+        ax.set_xlabel("CoNLL F1 (%) of a document")
+        ax.set_ylabel("documents")
+        ax.set_title(f"{data.systems[0]}: CoNLL F1 per document ({len(data.documents)} documents)")
+    else:
+        ax.scatter(data.f1[0], data.f1[1], marker="o", facecolors="none", edgecolors="black", label="a document")
+        ax.plot([0, 100], [0, 100], linestyle="--", color="grey", label="equal")
+        ax.set_xlabel(f"{data.systems[0]}: CoNLL F1 (%)")
+        ax.set_ylabel(f"{data.systems[1]}: CoNLL F1 (%)")
+        ax.set_title(f"CoNLL F1 per document: {data.systems[1]} against {data.systems[0]}")
+        ax.set_xlim(0, 100)
+        ax.set_ylim(0, 100)
+    ax.legend()
+    ax.grid(True, alpha=0.3)
+    figure.tight_layout()
+    return figure
