@@ -114,5 +114,22 @@ tmux send-keys -t "$SESSION" Escape
 sleep 0.2
 tmux send-keys -t "$SESSION" q
 check "q quits when no box has focus" "corefwb exited with status 0" 10
+SECOND=$SESSION
+SESSION="corefwb-smoke-charts-$$"
+trap 'for s in "$SESSION" "$SECOND" "$FIRST"; do tmux kill-session -t "$s" 2>/dev/null; done; true' EXIT
+
+# Several responses and the charts view: Chen & Ng's five responses, their Figure 3 in the terminal.
+CHEN=samples/chen-ng
+tmux new-session -d -s "$SESSION" -x 100 -y 30 \
+  "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb $CHEN/key.conll $CHEN/response-a.conll $CHEN/response-b.conll $CHEN/response-c.conll $CHEN/response-d.conll $CHEN/response-e.conll; echo \"corefwb exited with status \$?\"; sleep 5"
+check "several responses: the first shown, scored" "corpus CoNLL F1" 30
+absent "charts not shown yet" "1-5 = W1..W5"
+tmux send-keys -t "$SESSION" F8
+check "charts: Chen & Ng's sweep, a chart per LMetric" "LMUC: 1-5 = W1..W5, * = now; O = MUC" 30
+check "charts: the responses named under the axes" "a = response-a" 10
+tmux send-keys -t "$SESSION" Escape
+check "charts closed: back to the text" "text: both" 5
+tmux send-keys -t "$SESSION" C-q
+check "ctrl+q quits from several responses" "corefwb exited with status 0" 10
 
 exit $FAILED

@@ -85,3 +85,16 @@ async def test_with_no_color_the_emphases_differ_by_attributes(monkeypatch):
             style = table[("word", None, emphasis)]
             marks[emphasis] = (bool(style.reverse), bool(style.underline), bool(style.bold))
         assert len(set(marks.values())) == 4, marks  # none, reversed, underlined, bold underlined
+
+
+@pytest.mark.parametrize("theme", ["corefwb-dark", "corefwb-light"])
+def test_chart_colours_keep_4_5_on_the_surface(theme):
+    """The charts (F8) draw on the theme's surface: every line colour, and the type colours of the
+    error bars, keep a contrast of 4.5 there."""
+    from workbench.tui.theme import CHART_COLOURS, DARK, LIGHT, TYPE_VARIABLES_DARK, TYPE_VARIABLES_LIGHT
+
+    surface = Color.parse((DARK if theme == "corefwb-dark" else LIGHT).surface)
+    types = TYPE_VARIABLES_DARK if theme == "corefwb-dark" else TYPE_VARIABLES_LIGHT
+    colours = list(CHART_COLOURS[theme]) + [types[f"type-{t}"] for t in ("name", "nominal", "pronoun")]
+    worst = min(contrast(Color.parse(c), surface) for c in colours)
+    assert worst >= 4.5, worst

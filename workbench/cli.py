@@ -69,8 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
                + ". Exit status: 0 ok, 1 input error, 2 usage error.",
     )
     parser.add_argument("key", nargs="?", help="key (gold) file; with no files the bundled sample opens")
-    parser.add_argument("response", nargs="?", help="response (system) file; without it the key opens alone, "
-                                                    "for browsing its text and chains")
+    parser.add_argument("responses", nargs="*", metavar="RESPONSE",
+                        help="response (system) files; the first is shown, all are drawn in the charts (F8); "
+                             "without one the key opens alone, for browsing its text and chains")
     add_common_arguments(parser)
     return parser
 
@@ -150,7 +151,7 @@ def _run(args_list: list[str]) -> int:
     options, weights = load_options(args), weights_option(args.weights)
     from .tui.app import run_app
 
-    return int(run_app(args.key, args.response, options, weights))
+    return int(run_app(args.key, args.responses, options, weights))
 
 
 if __name__ == "__main__":

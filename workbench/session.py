@@ -372,3 +372,19 @@ def check_paths(paths: Iterable[str]) -> None:
     for path in paths:
         if path != "-" and not os.path.exists(path):
             raise InputError(path, None, "no such file")
+
+
+def system_names(paths: list[str], given: str | None) -> list[str]:
+    """`--name A,B,...`, or each file's name without its format and gzip extensions."""
+    if given is not None:
+        names = [n.strip() for n in given.split(",")]
+        if len(names) != len(paths) or not all(names) or len(set(names)) != len(names):
+            raise UsageError(f"--name: give {len(paths)} distinct names, one per response, comma-separated")
+        return names
+    names = []
+    for path in paths:
+        name = os.path.basename(path) if path != "-" else "stdin"
+        for ext in (".gz", ".conll", ".conllu", ".jsonl", ".jsonlines", ".json", ".txt"):
+            name = name[: -len(ext)] if name.lower().endswith(ext) else name
+        names.append(name or path)
+    return [n if names.count(n) == 1 else f"{n}#{i + 1}" for i, n in enumerate(names)]

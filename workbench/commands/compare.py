@@ -14,11 +14,11 @@ import json
 from metrics.catalog import ALL_METRICS, resolve, with_parts
 
 from ..output import align_rows, emit, render_csv, render_markdown
-from ..session import limit_option, metrics_option, weights_option
+from ..session import limit_option, metrics_option, system_names, weights_option
 from .changes import CSV_COLUMNS, change_of, changes_csv_rows, changes_json, changes_sections, compare_records
 from .common import load_session
 from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables,
-                      differences_table, group_tables, method_note, method_option, report_json, system_names,
+                      differences_table, group_tables, method_note, method_option, report_json,
                       systems_table)
 
 

@@ -19,9 +19,8 @@ from metrics.weights import PRESETS
 
 from ..charts import SWEEP_PANELS, document_scores, error_counts, sweep
 from ..output import write_atomic
-from ..session import UsageError, weights_option
+from ..session import UsageError, system_names, weights_option
 from .common import load_session
-from .systems import system_names
 
 KINDS = ("sweep", "errors", "documents")
 FORMATS = ("svg", "png", "pdf")

@@ -19,9 +19,9 @@ from .common import load_session, warn
 from metrics.pairing import document_key as short_name
 
 from ..output import align_rows, emit, render_csv, render_markdown, score_json
-from ..session import jobs_option, metrics_option, weights_option
+from ..session import jobs_option, metrics_option, system_names, weights_option
 from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables, group_tables,
-                      method_note, method_option, report_json, system_names)
+                      method_note, method_option, report_json)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

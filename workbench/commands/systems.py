@@ -62,22 +62,6 @@ def method_option(args: argparse.Namespace, resamples: int | None = None) -> Met
         raise UsageError(f"--bootstrap/--confidence/--trials: {exc}") from None
 
 
-def system_names(paths: list[str], given: str | None) -> list[str]:
-    """`--name A,B,...`, or each file's name without its format and gzip extensions."""
-    if given is not None:
-        names = [n.strip() for n in given.split(",")]
-        if len(names) != len(paths) or not all(names) or len(set(names)) != len(names):
-            raise UsageError(f"--name: give {len(paths)} distinct names, one per response, comma-separated")
-        return names
-    names = []
-    for path in paths:
-        name = os.path.basename(path) if path != "-" else "stdin"
-        for ext in (".gz", ".conll", ".conllu", ".jsonl", ".jsonlines", ".json", ".txt"):
-            name = name[: -len(ext)] if name.lower().endswith(ext) else name
-        names.append(name or path)
-    return [n if names.count(n) == 1 else f"{n}#{i + 1}" for i, n in enumerate(names)]
-
-
 @dataclass
 class Report:
     """Everything `score` and `compare` print about N systems (one for `score`)."""

@@ -67,6 +67,7 @@ class Workbench(Navigation, App):
         Binding("f4,m", "cycle_mode", "Key/resp/both mentions", show=False, id="view.mode"),
         Binding("f6", "toggle_panel('documents')", "Docs", id="panel.documents"),
         Binding("f7", "toggle_panel('scores')", "Scores", id="panel.scores"),
+        Binding("f8", "charts", "Charts", id="view.charts"),
         Binding("n", "error(1)", "Next error", id="error.next"),
         Binding("p", "error(-1)", "Previous error", show=False, id="error.previous"),
         Binding("ctrl+down,right_square_bracket", "document(1)", "Next document", show=False, id="document.next"),
@@ -189,6 +190,9 @@ it shows the key's text and chains for browsing, with no scores or errors.
         self.query_one(WarningsView).show(self.session.warnings)
         self.query_one(DocumentList).set_rows(document_rows(self.session.document_names(), None, None))
         self.show_document(0)
+        if len(self.response_paths) > 1:
+            self.notify(f"{len(self.response_paths)} responses loaded: the first is shown; the charts (F8) draw them all",
+                        timeout=8, markup=False)
         if self.browsing:
             self.query_one("#progress", ProgressBar).display = False
             self.settled_weights = self.weights
@@ -397,14 +401,15 @@ def _sample_paths() -> tuple[str, str]:
     return str(root / SAMPLE_KEY), str(root / SAMPLE_RESPONSE)
 
 
-def run_app(key_path: str | None, response_path: str | None, options: LoadOptions = LoadOptions(),
+def run_app(key_path: str | None, response_paths: Sequence[str] = (), options: LoadOptions = LoadOptions(),
             weights: Weights = W4) -> int:
     """Open the workbench; with no paths, on the bundled GUM sample; with a key alone, to browse
     it.  Returns the exit status: 1 when the files could not be read (the message stays on
     screen until the user quits)."""
-    if key_path is None and response_path is None:
-        key_path, response_path = _sample_paths()
-    responses = [] if response_path is None else [response_path]
+    responses = list(response_paths)
+    if key_path is None:
+        key_path, sample_response = _sample_paths()
+        responses = [sample_response]
     check_paths([key_path, *responses])
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         # Without a terminal the app would wait for keys that never come (a script, CI, a pipe).

@@ -70,3 +70,13 @@ class ImpactsReady(Message):
     def __init__(self, weights: Weights, errors: dict[str, list[ErrorRecord]]) -> None:
         super().__init__()
         self.weights, self.errors = weights, errors
+
+
+class ChartsReady(Message):
+    """The charts view's data (workbench.charts), computed off the UI thread."""
+
+    def __init__(self, sweep, errors, documents) -> None:
+        super().__init__()
+        self.sweep = sweep
+        self.errors = errors
+        self.documents = documents

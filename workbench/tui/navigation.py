@@ -54,6 +54,18 @@ class Navigation:
     def action_toggle_theme(self) -> None:
         self.theme = "corefwb-light" if self.theme == "corefwb-dark" else "corefwb-dark"
 
+    def action_charts(self) -> None:
+        """F8: the charts of the loaded systems (a key browsed alone has none)."""
+        if self.session is None or self.browsing:
+            self.notify("charts need a response: open the workbench with a key and one or more responses",
+                        timeout=5)
+            return
+        from ..session import system_names
+        from .charts import ChartsScreen
+
+        document = self.corpus.pairs[self.doc_index].name if self.corpus.pairs else None
+        self.push_screen(ChartsScreen(system_names(self.session.response_paths, None), document))
+
     def action_help(self) -> None:
         from .screens import HelpScreen
 

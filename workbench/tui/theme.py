@@ -18,6 +18,14 @@ TYPE_VARIABLES_LIGHT = {"type-name": "#004fa8", "type-nominal": "#17661a", "type
 type colour (and the plain text) keeps a WCAG contrast ratio of at least 4.5 on the surface and on
 both highlights (tests/test_contrast.py measures every pair the text view can draw)."""
 
+CHART_COLOURS = {
+    "corefwb-dark": ("#ff8787", "#ffd75f", "#87d7ff", "#87ff87", "#d7afff", "#ffffff", "#ffaf5f"),
+    "corefwb-light": ("#b00020", "#6b5000", "#005f87", "#1b6e1b", "#6a3d9a", "#000000", "#8f4500"),
+}
+"""Line colours of the charts (W1..W5, the current weights, the OMetric), per theme: each keeps a
+contrast of at least 4.5 with the surface it is drawn on (tests/test_contrast.py).  Lines also
+differ by their marker character, so NO_COLOR loses nothing."""
+
 DARK = Theme(
     name="corefwb-dark", primary="#5f87d7", secondary="#87afd7", accent="#ffaf5f", background="#1c1c1c",
     surface="#262626", panel="#303030", dark=True, variables=TYPE_VARIABLES_DARK,

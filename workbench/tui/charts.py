@@ -1,0 +1,166 @@
+"""The charts view (F8): what the figures of `corefwb plot` show, drawn in the terminal.
+
+Three tabs, each a plotext chart (textual-plotext, a maintained Textual widget for the plotext
+library; nothing is drawn by hand):
+- Sweep: Chen & Ng's Figure 3 for the loaded responses: a chart per LMetric, x the responses, a
+  line per weight vector W1..W5, one for the current weights ("now", which follows an edit of the
+  weights the next time the view opens), and the OMetric.
+- Errors: errors by category x mention type as grouped bars, per system, for the shown document or
+  the corpus (d switches).
+- Documents: per-document CoNLL F1, a histogram for one system, a scatter of the first two.
+The data come from `workbench.charts` in a worker thread (the sweep rescores the LMetrics under
+six weight vectors).  Every line has its own marker character, so the charts read without colour
+(NO_COLOR) as well as in either theme.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.color import Color
+from textual.containers import Grid
+from textual.screen import Screen
+from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual_plotext import PlotextPlot
+
+from metrics.catalog import label
+from metrics.model import MentionType
+
+from ..charts import (SWEEP_PANELS, DocumentScores, ErrorCounts, Sweep, document_scores, error_counts, short_labels,
+                      sweep)
+from .messages import ChartsReady
+from .theme import CHART_COLOURS
+
+MARKERS = {"W1": "1", "W2": "2", "W3": "3", "W4": "4", "W5": "5", "now": "*"}
+"""One character per line: the lines differ without colour."""
+OFFICIAL_MARKER = "O"
+BAR_MARKERS = "#=."
+"""Fill of the name, nominal and pronoun bars."""
+
+
+class ChartsScreen(Screen[None]):
+    """The three charts of the loaded systems (see the module docstring)."""
+
+    BINDINGS = [Binding("escape,f8,q", "app.pop_screen", "Close", id="charts.close"),
+                Binding("d", "toggle_scope", "Document / corpus errors", id="charts.scope")]
+    HELP = """Charts of the loaded responses: Sweep (Chen & Ng's Figure 3: each LMetric under W1..W5, the
+    current weights and the OMetric, across responses), Errors (category x mention type, d: document
+    or corpus), Documents (CoNLL F1 per document). Lines are marked 1-5 (W1..W5), * (now), O (OMetric)."""
+
+    def __init__(self, systems: list[str], document: str | None) -> None:
+        super().__init__()
+        self.systems = systems
+        self.document = document
+        self.scope_document = document is not None
+        self.sweep_data: Sweep | None = None
+        self.error_data: ErrorCounts | None = None
+        self.document_data: DocumentScores | None = None
+
+    def compose(self) -> ComposeResult:
+        with TabbedContent(id="charts"):
+            with TabPane("Sweep", id="tab-sweep"):
+                with Grid(id="sweep-grid"):
+                    for lmetric, _ in SWEEP_PANELS:
+                        yield PlotextPlot(id=f"sweep-{lmetric}")
+            with TabPane("Errors", id="tab-errors"):
+                with Grid(id="errors-grid", classes="-one" if len(self.systems) == 1 else ""):
+                    for system in range(len(self.systems)):
+                        yield PlotextPlot(id=f"errors-{system}")
+            with TabPane("Documents", id="tab-documents"):
+                yield PlotextPlot(id="documents-plot")
+        yield Static("computing the charts ...", id="charts-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.compute(self.app.weights)  # type: ignore[attr-defined]
+        self.app.theme_changed_signal.subscribe(self, lambda theme: self.draw())
+
+    def _colours(self) -> tuple[tuple[int, int, int], ...]:
+        """The chart colours of the app's theme, as plotext takes them (RGB)."""
+        palette = CHART_COLOURS.get(self.app.theme, CHART_COLOURS["corefwb-dark"])
+        return tuple(tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in palette)  # type: ignore[misc]
+
+    def _type_colours(self) -> list[tuple[int, int, int]]:
+        variables = self.app.theme_variables
+        return [Color.parse(variables[f"type-{t.name.lower()}"]).rgb for t in MentionType]
+
+    @work(thread=True, exclusive=True, group="charts")
+    def compute(self, weights) -> None:
+        session = self.app.session  # type: ignore[attr-defined]
+        document = self.document if self.scope_document else None
+        data = (sweep(session, self.systems, [("now", weights)]), error_counts(session, self.systems, weights, document),
+                document_scores(session, self.systems, weights))
+        self.app.call_from_thread(self.post_message, ChartsReady(*data))
+
+    @on(ChartsReady)
+    def _ready(self, message: ChartsReady) -> None:
+        self.sweep_data, self.error_data, self.document_data = message.sweep, message.errors, message.documents
+        labels = short_labels(self.systems)
+        legend = ", ".join(f"{s} = {n}" for s, n in zip(labels, self.systems) if s != n) or ", ".join(self.systems)
+        scope = "errors of this document (d: corpus)" if self.scope_document else "errors of the corpus" + (
+            " (d: this document)" if self.document is not None else "")
+        self.query_one("#charts-status", Static).update(Text(f"{scope}; {legend}", overflow="ellipsis", no_wrap=True))
+        self.draw()
+
+    def action_toggle_scope(self) -> None:
+        if self.document is None:
+            return
+        self.scope_document = not self.scope_document
+        self.compute(self.app.weights)  # type: ignore[attr-defined]
+
+    def draw(self) -> None:
+        if self.sweep_data is not None:
+            for lmetric, ometric in SWEEP_PANELS:
+                self._draw_sweep(self.query_one(f"#sweep-{lmetric}", PlotextPlot), lmetric, ometric)
+        if self.error_data is not None:
+            for system in range(len(self.systems)):
+                self._draw_errors(self.query_one(f"#errors-{system}", PlotextPlot), system)
+        if self.document_data is not None:
+            self._draw_documents(self.query_one("#documents-plot", PlotextPlot))
+
+    def _draw_sweep(self, widget: PlotextPlot, lmetric: str, ometric: str) -> None:
+        """The legend is the title (plotext's own sits over the lines in a small chart)."""
+        data, plt = self.sweep_data, widget.plt
+        plt.clear_data()
+        x = list(range(1, len(data.systems) + 1))
+        colours = self._colours()
+        for (name, _), colour in zip(data.weights, colours):
+            plt.plot(x, data.lines[lmetric][name], marker=MARKERS.get(name, "+"), color=colour)
+        plt.plot(x, data.official[lmetric], marker=OFFICIAL_MARKER, color=colours[-1])
+        plt.xticks(x, short_labels(data.systems))
+        plt.title(f"{label(lmetric)}: 1-5 = W1..W5, * = now; {OFFICIAL_MARKER} = {label(ometric)}")
+        plt.xlabel("response")
+        plt.ylabel("F1 %")
+        widget.refresh()
+
+    def _draw_errors(self, widget: PlotextPlot, system: int) -> None:
+        data, plt = self.error_data, widget.plt
+        plt.clear_data()
+        counts = data.counts[system]
+        categories = list(counts)
+        plt.multiple_bar([c.short for c in categories], [[counts[c][t] for c in categories] for t in MentionType],
+                         marker=list(BAR_MARKERS), color=self._type_colours())
+        legend = "  ".join(f"{m} {t.name.lower()}" for m, t in zip(BAR_MARKERS, MentionType))
+        plt.title(f"{short_labels(data.systems)[system]}: {legend}")
+        plt.xlabel("error category")
+        plt.ylabel("errors")
+        widget.refresh()
+
+    def _draw_documents(self, widget: PlotextPlot) -> None:
+        data, plt = self.document_data, widget.plt
+        plt.clear_data()
+        if len(data.systems) == 1:
+            plt.hist(data.f1[0], bins=20, marker="#", color=self._colours()[2])
+            plt.title(f"CoNLL F1 per document: # = documents ({len(data.documents)})")
+            plt.xlabel("CoNLL F1 % of a document")
+            plt.ylabel("documents")
+        else:
+            a, b = short_labels(data.systems)[:2]
+            plt.scatter(data.f1[0], data.f1[1], marker="o", color=self._colours()[2])
+            plt.plot([0, 100], [0, 100], marker=".", color=self._colours()[-2])
+            plt.title(f"CoNLL F1 per document, {b} (y) against {a} (x): o = a document, . = equal")
+            plt.xlabel(f"{a} F1 %")
+            plt.ylabel(f"{b} F1 %")
+        widget.refresh()
