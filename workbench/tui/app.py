@@ -68,6 +68,7 @@ class Workbench(Navigation, App):
         Binding("f6", "toggle_panel('documents')", "Docs", id="panel.documents"),
         Binding("f7", "toggle_panel('scores')", "Scores", id="panel.scores"),
         Binding("f8", "charts", "Charts", id="view.charts"),
+        Binding("f9", "next_system", "Next response", show=False, id="system.next"),
         Binding("n", "error(1)", "Next error", id="error.next"),
         Binding("p", "error(-1)", "Previous error", show=False, id="error.previous"),
         Binding("ctrl+down,right_square_bracket", "document(1)", "Next document", show=False, id="document.next"),
@@ -95,6 +96,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
         self.options = options
         self.weights = weights
         self.session: Session | None = None
+        self.system = 0
+        """The response shown (text, scores, errors), by its place among the responses given."""
         self.result: CorpusResult | None = None
         self.start_micro: dict | None = None
         """Corpus scores under the starting weights: the ΔF column compares against them."""
@@ -120,8 +123,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
 
     @property
     def corpus(self):
-        """The prepared corpus of the baseline response (None while loading)."""
-        return self.session.corpus if self.session is not None else None
+        """The prepared corpus of the response shown (None while loading)."""
+        return self.session.corpora[self.system] if self.session is not None else None
 
     # ------------------------------------------------------------------ setup
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -139,6 +142,11 @@ it shows the key's text and chains for browsing, with no scores or errors.
             yield ScoresPanel(id="scorepanel")
         yield ErrorPanel(id="errorpanel")
         yield Footer()
+
+    def on_resize(self, event) -> None:
+        """Below 130 columns the footer is compact, so every key still fits at 100."""
+        for footer in self.screen.query(Footer):
+            footer.compact = event.size.width < 130
 
     def on_mount(self) -> None:
         self._set_status(f"loading {' and '.join([self.key_path, *self.response_paths])}")
@@ -191,8 +199,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
         self.query_one(DocumentList).set_rows(document_rows(self.session.document_names(), None, None))
         self.show_document(0)
         if len(self.response_paths) > 1:
-            self.notify(f"{len(self.response_paths)} responses loaded: the first is shown; the charts (F8) draw them all",
-                        timeout=8, markup=False)
+            self.notify(f"{len(self.response_paths)} responses loaded: F9 shows the next one; the charts (F8) draw "
+                        "them all", timeout=8, markup=False)
         if self.browsing:
             self.query_one("#progress", ProgressBar).display = False
             self.settled_weights = self.weights
@@ -215,27 +223,27 @@ it shows the key's text and chains for browsing, with no scores or errors.
     def _rescore_worker(self, weights: Weights, started: float) -> None:
         """Score the corpus under `weights`, then its errors; dropped when a newer edit came in."""
         worker = get_current_worker()
-        session, base = self.session, self.result
-        result = session.score(weights) if base is None else session.rescore(base, weights)
+        session, base, system = self.session, self.result, self.system
+        result = session.score(weights, system=system) if base is None else session.rescore(base, weights, system)
         if worker.is_cancelled:
             return
-        message = Rescored(weights, result, time.perf_counter() - started)
+        message = Rescored(weights, result, time.perf_counter() - started, system)
         self.post_message(message)
         message.drawn.wait(timeout=1.0)
         if worker.is_cancelled:
             return
         try:
-            errors = group_errors(session.classify(weights))
+            errors = group_errors(session.classify(weights, system=system))
         except Exception as error:  # an engine fault must not take the scores down with it
             self.post_message(EngineFault(f"error analysis failed: {type(error).__name__}: {error}"))
             errors = None
         if not worker.is_cancelled:
-            self.post_message(ErrorsReady(weights, errors))
+            self.post_message(ErrorsReady(weights, errors, system))
 
     @on(Rescored)
     def _rescored(self, message: Rescored) -> None:
         self.call_after_refresh(message.drawn.set)
-        if message.weights != self.weights:
+        if message.weights != self.weights or message.system != self.system:
             return
         first = self.result is None
         if first:
@@ -252,7 +260,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
 
     @on(ErrorsReady)
     def _errors_ready(self, message: ErrorsReady) -> None:
-        if message.weights != self.weights:
+        if message.weights != self.weights or message.system != self.system:
             return
         self.errors, self.priced = message.errors, set()
         self.errors_weights = message.weights
@@ -273,17 +281,18 @@ it shows the key's text and chains for browsing, with no scores or errors.
     def _price_worker(self, weights: Weights, name: str, records: list[ErrorRecord]) -> None:
         """Impacts on the corpus CoNLL F1 (independent of W, so one pricer serves every W)."""
         worker = get_current_worker()
+        system = self.system
         try:
-            rows = self.session.price(records, "conll", weights, lambda: worker.is_cancelled)
+            rows = self.session.price(records, "conll", weights, lambda: worker.is_cancelled, system)
         except Exception as error:  # keep the errors listed, without impacts
             self.post_message(EngineFault(f"impact pricing failed: {type(error).__name__}: {error}"))
             rows = records
         if rows is not None and not worker.is_cancelled:
-            self.post_message(ImpactsReady(weights, {name: rows}))
+            self.post_message(ImpactsReady(weights, {name: rows}, system))
 
     @on(ImpactsReady)
     def _impacts_ready(self, message: ImpactsReady) -> None:
-        if message.weights != self.weights or self.errors is None:
+        if message.weights != self.weights or message.system != self.system or self.errors is None:
             return
         self.errors.update(message.errors)
         self.priced.update(message.errors)
@@ -345,7 +354,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
             f"{MODES[self.mode_index]}{corpus_text}"
         )
         text = self.query_one(DocumentText)
-        text.border_title = f"text: {MODES[self.mode_index]}"
+        text.border_title = f"text: {MODES[self.mode_index]}{self.system_label()}"
         text.border_subtitle = "N name  M nominal  P pronoun  +chain id (key/response)"
         if self.selected_error is not None:
             # why the selected mention has its type: the rule and the head it looked at

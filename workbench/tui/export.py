@@ -34,7 +34,7 @@ def write_report(app: Any, scope: str, fmt: str, path: str | None = None,
         records = []
         for name in names:
             rows = filter_errors(errors.get(name, []), category, kind, by_impact=False)
-            records.extend(rows if name in app.priced else app.session.price(rows, "conll", weights) or [])
+            records.extend(rows if name in app.priced else app.session.price(rows, "conll", weights, system=app.system) or [])
     if scope == "corpus":
         label, scores = "corpus", result.micro
     else:

@@ -41,9 +41,9 @@ class Rescored(Message):
     `drawn` once the scores are on screen; the worker waits for it before classifying errors, so
     that its CPU work does not delay that frame (threads share the GIL)."""
 
-    def __init__(self, weights: Weights, result: CorpusResult, seconds: float) -> None:
+    def __init__(self, weights: Weights, result: CorpusResult, seconds: float, system: int = 0) -> None:
         super().__init__()
-        self.weights, self.result, self.seconds = weights, result, seconds
+        self.weights, self.result, self.seconds, self.system = weights, result, seconds, system
         self.drawn = threading.Event()
 
 
@@ -51,9 +51,9 @@ class ErrorsReady(Message):
     """Error records of every document under `weights` (impacts not yet priced), or None when
     the error analysis failed."""
 
-    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRecord]] | None) -> None:
+    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRecord]] | None, system: int = 0) -> None:
         super().__init__()
-        self.weights, self.errors = weights, errors
+        self.weights, self.errors, self.system = weights, errors, system
 
 
 class EngineFault(Message):
@@ -67,9 +67,9 @@ class EngineFault(Message):
 class ImpactsReady(Message):
     """Error records of some documents with their impacts priced, under `weights`."""
 
-    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRecord]]) -> None:
+    def __init__(self, weights: Weights, errors: dict[str, list[ErrorRecord]], system: int = 0) -> None:
         super().__init__()
-        self.weights, self.errors = weights, errors
+        self.weights, self.errors, self.system = weights, errors, system
 
 
 class ChartsReady(Message):

@@ -66,6 +66,33 @@ class Navigation:
         document = self.corpus.pairs[self.doc_index].name if self.corpus.pairs else None
         self.push_screen(ChartsScreen(system_names(self.session.response_paths, None), document))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """F9 (next response) works only when several responses were given."""
+        if action == "next_system":
+            return len(self.response_paths) > 1
+        return True
+
+    def action_next_system(self) -> None:
+        """F9: show the next response (text, scores, errors), when several were given."""
+        if self.session is None or len(self.response_paths) < 2:
+            self.notify("one response: open the workbench with several to switch between them", timeout=5)
+            return
+        self.system = (self.system + 1) % len(self.response_paths)
+        self.result = self.start_micro = self.errors = self.errors_weights = self.settled_weights = None
+        self.priced = set()
+        self.query_one(ErrorPanel).set_rows(None, state="analysing")
+        self.show_document(self.doc_index)
+        self.rescore(self.weights)
+
+    def system_label(self) -> str:
+        """` · name (k/N)` of the response shown, when several were given."""
+        if len(self.response_paths) < 2:
+            return ""
+        from ..session import system_names
+
+        name = system_names(self.response_paths, None)[self.system]
+        return f" · {name} ({self.system + 1}/{len(self.response_paths)})"
+
     def action_help(self) -> None:
         from .screens import HelpScreen
 

@@ -29,6 +29,9 @@ def system_commands(app: Any) -> Iterator[SystemCommand]:
     yield SystemCommand("Export ...", "Choose scope, format and file (ctrl+e)", app.action_export)
     yield SystemCommand("Show / hide the documents list", "F6", lambda: app.action_toggle_panel("documents"))
     yield SystemCommand("Show / hide the scores panel", "F7", lambda: app.action_toggle_panel("scores"))
+    if len(app.response_paths) > 1:
+        yield SystemCommand("Next response", "Show the next response's text, scores and errors (F9)",
+                            app.action_next_system)
     yield SystemCommand("Charts", "Chen & Ng's weight sweep, errors by category and type, scores per document (F8)",
                         app.action_charts)
     if not app.browsing:
