@@ -109,21 +109,67 @@ def ceaf_entity_phi(table: Table, phi: np.ndarray) -> Score:
 
 
 def best_alignment(table: Table, phi: np.ndarray) -> float:
-    """Maximum total phi of a one-to-one key/response chain alignment (Kuhn-Munkres)."""
+    """Maximum total phi of a one-to-one key/response chain alignment (Kuhn-Munkres).
+
+    Only the total is asked for, so a component with two chains on one side takes its best pair
+    of partners directly, ties and all (any best pairs give the same total); the sums are taken
+    in the same order as `best_cells` would give them, so the total is the same to the last bit."""
+    groups = best_cells(table, phi, components=False)
     total = 0.0
-    for cells in best_cells(table, phi):
-        total += float(phi[cells].sum()) if isinstance(cells, np.ndarray) else sum(phi[cells].tolist())
+    for cells in groups:
+        total += float(phi[cells].sum())
+    for at_row, at_col, cells, n_rows, n_cols in _component_index(table):
+        if min(n_rows, n_cols) == 2:
+            total += _two_total(at_row, at_col, phi[cells].tolist(), n_rows == 2)
+        else:
+            weights = dict(zip(zip(at_row, at_col), phi[cells].tolist()))
+            chosen = [weights[pair] for pair in sparse_assignment(n_rows, n_cols, weights) if pair in weights]
+            total += sum(chosen)
     return total
 
 
-def best_cells(table: Table, phi: np.ndarray) -> list[np.ndarray | list[int]]:
+def _two_total(at_row: list[int], at_col: list[int], values: list[float], rows_are_two: bool) -> float:
+    """Best total of a component with two chains on one side, as the solver would sum it.
+
+    The solver gives both chains distinct partners and leaves out a pair that is not a cell (phi
+    0); so the best is the best sum of two distinct partners' cells, or one chain's cell alone (the
+    other partnered with a non-cell).  Sums are taken as the solver's pairs come, by row."""
+    two, many = (at_row, at_col) if rows_are_two else (at_col, at_row)
+    first: dict[int, float] = {}
+    second: dict[int, float] = {}
+    for side, other, value in zip(two, many, values):
+        (first if side == 0 else second)[other] = value
+    candidates = list(first.values()) + list(second.values())
+    for i, x in first.items():
+        for j, y in second.items():
+            if i != j:
+                candidates.append(x + y if rows_are_two or i < j else y + x)
+    return max(candidates, default=0.0)
+
+
+def _component_index(table: Table) -> list[tuple[list[int], list[int], np.ndarray, int, int]]:
+    """Each CEAF component's cells as (row, column) places, computed once per table (every CEAF
+    variant, and the ACE-value, solve the same components under other similarities)."""
+    cached = getattr(table, "_components_index", None)
+    if cached is None:
+        cached = []
+        for cells, rows, cols in table.components:
+            at_row = np.searchsorted(rows, table.cell_key[cells]).tolist()
+            at_col = np.searchsorted(cols, table.cell_response[cells]).tolist()
+            cached.append((at_row, at_col, cells, len(rows), len(cols)))
+        table._components_index = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def best_cells(table: Table, phi: np.ndarray, components: bool = True) -> list[np.ndarray | list[int]]:
     """The cells (key chain, response chain pairs) of a best one-to-one alignment, in groups.
 
     Pairs of chains that overlap nothing else are matched directly (the first group), a chain
     alone on its side of a component takes its best partner (the second), and each other connected
-    component of the overlap graph is solved on its own (a list each): in plain Python when small
-    (`metrics.assignment`), by scipy otherwise, which is imported only then.  A component's
-    pairs without a common cell (phi 0) are not cells and are left out.
+    component of the overlap graph is solved on its own (a list each; left out without
+    `components`): in plain Python when small (`metrics.assignment`), by scipy otherwise, which is
+    imported only then.  A component's pairs without a common cell (phi 0) are not cells and are
+    left out.
     """
     groups: list[np.ndarray | list[int]] = [table.simple_cells]
     if len(table.star_starts):
@@ -131,11 +177,11 @@ def best_cells(table: Table, phi: np.ndarray) -> list[np.ndarray | list[int]]:
         ends = np.append(table.star_starts[1:], len(star))
         groups.append(table.star_cells[[start + int(np.argmax(star[start:end]))
                                         for start, end in zip(table.star_starts, ends)]])
-    for cells, rows, cols in table.components:
-        at_row = np.searchsorted(rows, table.cell_key[cells])
-        at_col = np.searchsorted(cols, table.cell_response[cells])
-        cell_at = {(r, c): cell for r, c, cell in zip(at_row.tolist(), at_col.tolist(), cells.tolist())}
-        pairs = sparse_assignment(len(rows), len(cols), {pair: float(phi[cell]) for pair, cell in cell_at.items()})
+    if not components:
+        return groups
+    for at_row, at_col, cells, n_rows, n_cols in _component_index(table):
+        cell_at = dict(zip(zip(at_row, at_col), cells.tolist()))
+        pairs = sparse_assignment(n_rows, n_cols, {pair: float(phi[cell]) for pair, cell in cell_at.items()})
         groups.append([cell_at[pair] for pair in pairs if pair in cell_at])
     return groups
 

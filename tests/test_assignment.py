@@ -58,3 +58,25 @@ def test_two_chains_on_a_side_choose_as_the_general_solver(n, transposed, data) 
     rows, cols = (n, 2) if transposed else (2, n)
     matrix = [[weights.get((r, c), 0.0) for c in range(cols)] for r in range(rows)]
     assert sparse_assignment(rows, cols, weights) == max_assignment(matrix)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_best_alignment_total_equals_the_sum_of_the_best_cells_bit_for_bit(data) -> None:
+    """best_alignment takes two-chain components directly (ties and all); its total must be the
+    one summing best_cells' pairs gives, to the last bit, under similarities with many ties."""
+    from strategies import corpora
+
+    from metrics.formulas import best_alignment, best_cells
+    from metrics.scoring import prepare
+
+    corpus = data.draw(corpora(max_documents=2))
+    for pair in prepare([p.key for p in corpus], [p.response for p in corpus]).pairs:
+        table = pair.table
+        values = data.draw(st.lists(st.sampled_from([0.25, 0.5, 1.0, 1 / 3, 2 / 3]),
+                                    min_size=len(table.cell_key), max_size=len(table.cell_key)))
+        phi = np.array(values, dtype=np.float64)
+        expected = 0.0
+        for cells in best_cells(table, phi):
+            expected += float(phi[cells].sum()) if isinstance(cells, np.ndarray) else sum(phi[cells].tolist())
+        assert best_alignment(table, phi) == expected

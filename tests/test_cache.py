@@ -136,3 +136,18 @@ def test_types_computed_ahead_equal_types_computed_late() -> None:
         spans = sorted(set(plain.mentions()) | set(responses[plain.name].mentions()))
         assert assign_types(prepared, spans) == assign_types(plain, spans)
         assert prepared == plain  # derived data does not take part in equality
+
+
+def test_the_code_version_follows_the_readers_and_the_typing_rules(monkeypatch) -> None:
+    """A key's types are kept in its entry: an edit of the typing code, of a reader or of the model
+    must give every entry a new key."""
+    from metrics.formats import cache
+
+    before = cache._code_version()
+    original = Path.read_bytes
+    for edited in ("mention_types.py", "conll.py", "model.py"):
+        monkeypatch.setattr(Path, "read_bytes",
+                            lambda self, name=edited: original(self) + (b"#" if self.name == name else b""))
+        assert cache._code_version() != before, edited
+    monkeypatch.setattr(Path, "read_bytes", lambda self: original(self) + (b"#" if self.name == "formulas.py" else b""))
+    assert cache._code_version() == before  # scoring code is not kept in an entry

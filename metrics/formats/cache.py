@@ -2,8 +2,9 @@
 
 An entry holds what `read_documents` returns for a file (documents and the readers' warnings),
 keyed by the file's content (a BLAKE2 hash of its bytes), the path as given (documents and
-messages name it), the format and reader options, and the version of the reading code itself (a
-hash of its source files, so a changed reader never meets an old entry).  It never changes a
+messages name it), the format and reader options, and the version of the code itself (a hash of
+the readers', the model's and the mention typing's source files, so a changed reader or typing
+rule never meets an old entry).  It never changes a
 result: tests compare cached and uncached runs byte for byte.
 
 Why these precautions:
@@ -33,10 +34,11 @@ _HEADER = len(_MAGIC) + 8 + 32
 
 
 def _code_version() -> str:
-    """A hash of the reading code: the model and every reader."""
+    """A hash of the code whose results an entry keeps: the model, every reader, and the mention
+    typing (a key's types are kept with it)."""
     here = Path(__file__).resolve().parent
     digest = hashlib.blake2b(digest_size=16)
-    for path in sorted(here.glob("*.py")) + [here.parent / "model.py"]:
+    for path in sorted(here.glob("*.py")) + [here.parent / "model.py"] + sorted((here.parent / "types").glob("*.py")):
         digest.update(path.read_bytes())
     digest.update(f"{sys.version_info[:2]}".encode())
     return digest.hexdigest()
