@@ -168,22 +168,16 @@ def type_breakdown(corpus: PreparedCorpus) -> list[TypeRow]:
         types = pair.types
         kv, rv = pair.key_view, pair.response_view
         linked = _linked(kv, rv)
-        for chain in kv.chains:
-            for i, span in enumerate(chain):
-                t = types[span]
-                detection[t][1] += 1
-                detection[t][0] += span in rv.chain_of
-                if i:
-                    linking[t][1] += 1
-                    linking[t][0] += span in linked
-        for chain in rv.chains:
-            for i, span in enumerate(chain):
-                t = types[span]
-                detection[t][3] += 1
-                detection[t][2] += span in kv.chain_of
-                if i:
-                    linking[t][3] += 1
-                    linking[t][2] += span in linked
+        # the key's mentions give the recall counts (slots 0, 1), the response's the precision ones (2, 3)
+        for side, other, at in ((kv, rv, 0), (rv, kv, 2)):
+            for chain in side.chains:
+                for i, span in enumerate(chain):
+                    t = types[span]
+                    detection[t][at + 1] += 1
+                    detection[t][at] += span in other.chain_of
+                    if i:
+                        linking[t][at + 1] += 1
+                        linking[t][at] += span in linked
     return [TypeRow(t, Score(*detection[t]), Score(*linking[t])) for t in MentionType]
 
 
