@@ -12,7 +12,6 @@ Values are the engine's (corpus F1 micro-averaged as the official score), in per
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -85,14 +84,3 @@ def document_scores(session: Session, systems: Sequence[str], weights: Weights, 
     names = [name for name, _ in results[0].documents]
     return DocumentScores(list(systems), names,
                           [[100 * scores[metric].f1 for _, scores in r.documents] for r in results])
-
-
-def short_labels(names: Sequence[str]) -> list[str]:
-    """The systems' names without what they all share (`response-a`..`response-e` -> a..e), for
-    axes too narrow for whole names; numbers when nothing is left."""
-    if len(names) < 2:
-        return list(names)
-    prefix = len(os.path.commonprefix(list(names)))
-    suffix = len(os.path.commonprefix([n[::-1] for n in names]))
-    cut = [n[prefix:len(n) - suffix] if len(n) > prefix + suffix else "" for n in names]
-    return cut if all(cut) and len(set(cut)) == len(cut) else [str(i + 1) for i in range(len(names))]

@@ -388,3 +388,14 @@ def system_names(paths: list[str], given: str | None) -> list[str]:
             name = name[: -len(ext)] if name.lower().endswith(ext) else name
         names.append(name or path)
     return [n if names.count(n) == 1 else f"{n}#{i + 1}" for i, n in enumerate(names)]
+
+
+def short_labels(names: Sequence[str]) -> list[str]:
+    """The systems' names without what they all share (`response-a`..`response-e` -> a..e), for
+    axes too narrow for whole names; numbers when nothing is left."""
+    if len(names) < 2:
+        return list(names)
+    prefix = len(os.path.commonprefix(list(names)))
+    suffix = len(os.path.commonprefix([n[::-1] for n in names]))
+    cut = [n[prefix:len(n) - suffix] if len(n) > prefix + suffix else "" for n in names]
+    return cut if all(cut) and len(set(cut)) == len(cut) else [str(i + 1) for i in range(len(names))]

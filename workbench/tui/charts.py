@@ -28,8 +28,8 @@ from textual_plotext import PlotextPlot
 from metrics.catalog import label
 from metrics.model import MentionType
 
-from ..charts import (SWEEP_PANELS, DocumentScores, ErrorCounts, Sweep, document_scores, error_counts, short_labels,
-                      sweep)
+from ..charts import SWEEP_PANELS, DocumentScores, ErrorCounts, Sweep, document_scores, error_counts, sweep
+from ..session import short_labels
 from .messages import ChartsReady
 from .theme import CHART_COLOURS
 
@@ -45,6 +45,8 @@ class ChartsScreen(Screen[None]):
 
     BINDINGS = [Binding("escape,f8,q", "app.pop_screen", "Close", id="charts.close"),
                 Binding("d", "toggle_scope", "Document / corpus errors", id="charts.scope")]
+    APP_ACTIONS = ("quit", "help", "toggle_theme", "command_palette", "pop_screen")
+    """The main screen's keys (next error, views, panels) have nothing to act on here."""
     HELP = """Charts of the loaded responses: Sweep (Chen & Ng's Figure 3: each LMetric under W1..W5, the
     current weights and the OMetric, across responses), Errors (category x mention type, d: document
     or corpus), Documents (CoNLL F1 per document). Lines are marked 1-5 (W1..W5), * (now), O (OMetric)."""
@@ -74,6 +76,7 @@ class ChartsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one(Footer).compact = self.app.size.width < 130  # as the main screen's: every key fits
         self.compute(self.app.weights)  # type: ignore[attr-defined]
         self.app.theme_changed_signal.subscribe(self, lambda theme: self.draw())
 
@@ -101,7 +104,7 @@ class ChartsScreen(Screen[None]):
         legend = ", ".join(f"{s} = {n}" for s, n in zip(labels, self.systems) if s != n) or ", ".join(self.systems)
         scope = "errors of this document (d: corpus)" if self.scope_document else "errors of the corpus" + (
             " (d: this document)" if self.document is not None else "")
-        self.query_one("#charts-status", Static).update(Text(f"{scope}; {legend}", overflow="ellipsis", no_wrap=True))
+        self.query_one("#charts-status", Static).update(Text(f"{scope}; {legend}"))
         self.draw()
 
     def action_toggle_scope(self) -> None:

@@ -67,7 +67,11 @@ class Navigation:
         self.push_screen(ChartsScreen(system_names(self.session.response_paths, None), document))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """F9 (next response) works only when several responses were given."""
+        """F9 (next response) works only when several responses were given.  A screen may name the
+        only app actions that apply on it (`APP_ACTIONS`): the others neither work nor show there."""
+        allowed = getattr(self.screen, "APP_ACTIONS", None)
+        if allowed is not None and action not in allowed:
+            return False
         if action == "next_system":
             return len(self.response_paths) > 1
         return True
@@ -88,9 +92,12 @@ class Navigation:
         """` · name (k/N)` of the response shown, when several were given."""
         if len(self.response_paths) < 2:
             return ""
-        from ..session import system_names
+        from ..session import short_labels, system_names
 
-        name = system_names(self.response_paths, None)[self.system]
+        names = system_names(self.response_paths, None)
+        short = short_labels(names)
+        # the panel title is narrow at 100 columns: what tells the names apart, unless that is a letter or two
+        name = (short if min(map(len, short)) >= 3 else names)[self.system]
         return f" · {name} ({self.system + 1}/{len(self.response_paths)})"
 
     def action_help(self) -> None:
