@@ -10,7 +10,12 @@ Figures (targets from issue 5):
 - switching documents to the longest document (its text and scores; then its error list, which
   is filled right after that first frame), and jumping to its last error (target < 100 ms), each
   measured to the next frame written to the terminal;
-- the same jump on one synthetic document made of all 108 documents (98k tokens, ~9k lines).
+- the same jump on one synthetic document made of all 108 documents (98k tokens, ~9k lines);
+- compare mode (issue 15) on the key with both xrenner responses (GUM mode and OntoNotes mode):
+  the first screen (documents list with both systems' CoNLL F1 and ΔF, the official scores of
+  both, the text with key/A/B ids) from App start, everything settled (all metrics, intervals,
+  errors of both, impacts of the document), and F9 (swap the two) to the next frame (targets:
+  first screen < 1 s, switch < 150 ms).  The imports are timed apart: the process pays them once.
 """
 
 from __future__ import annotations
@@ -27,10 +32,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 
+IMPORTS_STARTED = time.perf_counter()
 from metrics.model import Document  # noqa: E402
 from metrics.weights import W4  # noqa: E402
 from workbench.tui.app import Workbench  # noqa: E402
 from workbench.tui.text import DocumentText  # noqa: E402
+IMPORTS = time.perf_counter() - IMPORTS_STARTED
 
 SIZE = (160, 48)
 
@@ -167,6 +174,34 @@ async def bench_corpus(key: str, response: str, repeat: int) -> None:
         print(f"jump to its last error (scrolled, drawn)  {ms(statistics.median(jumps))} median of {repeat}")
 
 
+async def bench_compare(key: str, responses: list[str], repeat: int) -> None:
+    """Compare mode: first screen, settled, and F9 switches (see the module docstring)."""
+    started = time.perf_counter()
+    app = TimedWorkbench(key, responses)
+    async with app.run_test(size=SIZE) as pilot:
+        def first_screen() -> bool:
+            a, b = app.view_of(app.baseline).result, app.view_of(app.system).result
+            return a is not None and b is not None and app._documents_pair is not None
+
+        while not first_screen():  # polled without a pilot pause, which would wait for the workers' messages
+            await asyncio.sleep(0.001)
+        first = await frame_after(app, time.perf_counter()) - started
+        await settle(app, pilot)
+        settled = time.perf_counter() - started
+        switches = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            app.action_next_system()
+            switches.append(await frame_after(app, time.perf_counter()) - t0)
+            await settle(app, pilot)
+        print(f"compare mode, {len(responses)} responses, {len(app.corpus.pairs)} documents:")
+        print(f"  imports (engine, Textual, the app)     {ms(IMPORTS)} (paid once per process)")
+        print(f"  first screen (lists, scores, text)     {ms(first)} from App start")
+        print(f"  all settled (metrics, intervals, errors of both, impacts) {ms(settled).strip()}")
+        print(f"  F9 switch, drawn                       {ms(statistics.median(switches))} median of {repeat}"
+              f" (max {ms(max(switches)).strip()})")
+
+
 def one_document(docs: list[Document], name: str) -> Document:
     """All documents of a corpus as one long document (offsets shifted), to stress the text view."""
     words: list[str] = []
@@ -213,9 +248,13 @@ def main() -> None:
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "gum-open"))
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--skip-long", action="store_true", help="skip the synthetic one-document corpus")
+    parser.add_argument("--compare-only", action="store_true", help="only the compare mode figures")
     args = parser.parse_args()
     key = os.path.join(args.data, "key.gum.conll.gz")
     response = os.path.join(args.data, "response.xrenner-gum.conll.gz")
+    asyncio.run(bench_compare(key, [response, os.path.join(args.data, "response.xrenner-ontonotes.conll.gz")], args.repeat))
+    if args.compare_only:
+        return
     asyncio.run(bench_corpus(key, response, args.repeat))
     if not args.skip_long:
         import tempfile

@@ -161,10 +161,12 @@ class CorpusResult:
     documents: list[tuple[str, dict[str, AnyScore]]]
 
     def updated(self, newer: CorpusResult) -> CorpusResult:
-        """This result with `newer`'s metrics replacing its own (after a weight edit only the
-        weighted metrics are rescored; every other one is independent of W and is kept)."""
+        """This result with `newer`'s metrics replacing or joining its own (after a weight edit
+        only the weighted metrics are rescored, every other one is independent of W and is kept;
+        metrics scored later join those scored first)."""
         updated = dict(newer.documents)
-        return CorpusResult(newer.weights, self.metrics, {**self.micro, **newer.micro}, {**self.macro, **newer.macro},
+        metrics = tuple(m for m in catalog.ALL_METRICS if m in self.metrics or m in newer.metrics)
+        return CorpusResult(newer.weights, metrics, {**self.micro, **newer.micro}, {**self.macro, **newer.macro},
                             [(name, {**scores, **updated.get(name, {})}) for name, scores in self.documents])
 
 

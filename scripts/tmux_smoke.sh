@@ -122,14 +122,36 @@ trap 'for s in "$SESSION" "$SECOND" "$FIRST"; do tmux kill-session -t "$s" 2>/de
 CHEN=samples/chen-ng
 tmux new-session -d -s "$SESSION" -x 100 -y 30 \
   "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb $CHEN/key.conll $CHEN/response-a.conll $CHEN/response-b.conll $CHEN/response-c.conll $CHEN/response-d.conll $CHEN/response-e.conll; echo \"corefwb exited with status \$?\"; sleep 5"
-check "several responses: the first shown, scored" "corpus CoNLL F1" 30
+check "several responses: compare mode, the second against the first" "ΔF = response-b - response-a" 30
 absent "charts not shown yet" "1-5 = W1..W5"
 tmux send-keys -t "$SESSION" F8
 check "charts: Chen & Ng's sweep, a chart per LMetric" "LMUC: 1-5 = W1..W5, * = now; O = MUC" 30
 check "charts: the responses named under the axes" "a = response-a" 10
 tmux send-keys -t "$SESSION" Escape
 check "charts closed: back to the text" "text: both" 5
+tmux send-keys -t "$SESSION" F9
+check "F9 compares the next system with the baseline" "ΔF = response-c - response-a" 10
 tmux send-keys -t "$SESSION" C-q
 check "ctrl+q quits from several responses" "corefwb exited with status 0" 10
+THIRD=$SESSION
+SESSION="corefwb-smoke-compare-$$"
+trap 'for s in "$SESSION" "$THIRD" "$SECOND" "$FIRST"; do tmux kill-session -t "$s" 2>/dev/null; done; true' EXIT
+
+# Compare mode on the GUM excerpt: xrenner in GUM mode (the baseline) and in OntoNotes mode.
+tmux new-session -d -s "$SESSION" -x 100 -y 30 \
+  "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb samples/gum/key.gum.conll samples/gum/response.gum.conll samples/gum/response.ontonotes.conll; echo \"corefwb exited with status \$?\"; sleep 5"
+check "compare mode: each system's column, the difference and its interval" "95% interval" 30
+check "compare mode: ΔF of the compared system against the baseline" "ΔF = ontonotes - gum" 10
+check "compare mode: the interval computed in a worker" "CoNLL         64.2  35.5 -28.8 [-32.1,-18.6]" 20
+check "compare mode: the changes of each error listed" "fixed  new" 20
+tmux send-keys -t "$SESSION" F9
+check "F9 with two systems swaps them" "ΔF = gum - ontonotes" 10
+tmux send-keys -t "$SESSION" c
+check "c: only the errors the compared system fixed" "fix fixed" 10
+tmux send-keys -t "$SESSION" F8
+check "charts of the two systems" "LMUC: 1-5 = W1..W5, * = now; O = MUC" 30
+tmux send-keys -t "$SESSION" Escape
+tmux send-keys -t "$SESSION" C-q
+check "ctrl+q quits from compare mode" "corefwb exited with status 0" 10
 
 exit $FAILED

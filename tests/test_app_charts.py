@@ -131,33 +131,3 @@ def test_snapshot_errors(snap_compare):
 def test_snapshot_documents_histogram(snap_compare):
     app = Workbench("samples/gum/key.gum.conll", ["samples/gum/response.gum.conll"])
     assert snap_compare(app, terminal_size=(200, 50), run_before=after_charts("tab-documents"))
-
-
-@pilot_test
-async def test_f9_shows_the_next_response_and_back():
-    app = Workbench(KEY, [RESPONSES[0], RESPONSES[4]])
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(app, pilot)
-        first = app.result.micro["conll"].f1
-        assert "text: both · response-a (1/2)" in "\n".join(screen_text(app))
-        await pilot.press("f9")
-        await settle(app, pilot)
-        assert app.system == 1 and app.result.micro["conll"].f1 != first
-        session = app.session
-        assert app.result.micro["conll"].f1 == session.score(app.weights, ["conll"], 1).micro["conll"].f1
-        shown = [r for rows in app.errors.values() for r in rows]
-        assert len(shown) == len(session.classify(app.weights, system=1))
-        assert "text: both · response-e (2/2)" in "\n".join(screen_text(app))
-        await pilot.press("f9")
-        await settle(app, pilot)
-        assert app.system == 0 and app.result.micro["conll"].f1 == first
-
-
-@pilot_test
-async def test_f9_does_nothing_with_one_response():
-    app = Workbench(KEY, [RESPONSES[0]])
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(app, pilot)
-        await pilot.press("f9")
-        await settle(app, pilot)
-        assert app.system == 0 and "(1/2)" not in "\n".join(screen_text(app))

@@ -57,20 +57,24 @@ async def test_every_pair_the_text_view_draws_has_contrast_4_5(theme):
         text._styles = None
         table = text._style_table()
         base = text.rich_style
-        assert {emphasis for _, _, emphasis in table} == {None, "error", "antecedent", "best"}
+        assert {emphasis for _, _, emphasis, _ in table} == {None, "error", "antecedent", "best"}
+        assert {change for *_, change in table} == {None, "fixed", "introduced", "changed"}  # compare mode's tints
         worst = []
-        for (role, kind, emphasis), style in table.items():
+        for (role, kind, emphasis, change), style in table.items():
             if role == "space" and emphasis is None:
                 continue
             fg, bg = drawn_colours(style, base)
-            assert fg is not None and bg is not None, (role, kind, emphasis)
+            assert fg is not None and bg is not None, (role, kind, emphasis, change)
             ratio = contrast(fg, bg)
-            worst.append((ratio, role, kind, emphasis, fg.name, bg.name))
+            worst.append((ratio, role, kind, emphasis, change, fg.name, bg.name))
         worst.sort(key=lambda item: item[0])
         assert worst[0][0] >= 4.5, worst[:5]
         # the highlights are visible: their backgrounds differ from the text's own
         for emphasis in ("antecedent", "best"):
-            assert table[("word", None, emphasis)].bgcolor != base.bgcolor
+            assert table[("word", None, emphasis, None)].bgcolor != base.bgcolor
+        # the three tints differ from the text's background and from each other
+        tints = {table[("word", None, None, change)].bgcolor for change in ("fixed", "introduced", "changed")}
+        assert len(tints) == 3 and base.bgcolor not in tints
 
 
 @pilot_test
@@ -82,7 +86,7 @@ async def test_with_no_color_the_emphases_differ_by_attributes(monkeypatch):
         table = app.query_one(DocumentText)._style_table()
         marks = {}
         for emphasis in (None, "error", "antecedent", "best"):
-            style = table[("word", None, emphasis)]
+            style = table[("word", None, emphasis, None)]
             marks[emphasis] = (bool(style.reverse), bool(style.underline), bool(style.bold))
         assert len(set(marks.values())) == 4, marks  # none, reversed, underlined, bold underlined
 

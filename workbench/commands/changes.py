@@ -1,60 +1,14 @@
-"""What changed between a baseline and another system, mention by mention.
-
-Both responses are classified against the same key (metrics.errors.records); a mention's category
-under the baseline (A) and under the other system (B), or none, tells whether B fixed an error of A,
-introduced one, or changed its kind.  `corefwb compare` reports this for every system against the
-baseline, beside the scores, so a change of a number can be traced to mentions.
+"""What changed between a baseline and another system, mention by mention, as `corefwb compare`
+reports it (JSON, CSV, text tables).  What a change is, is defined once in `workbench.comparison`
+(the workbench's compare mode shows the same).
 """
 
 from __future__ import annotations
 
-from metrics.errors.records import CATEGORIES, Category, ErrorRecord
+from metrics.errors.records import CATEGORIES, ErrorRecord
 from metrics.model import MentionType
 
-Pairs = list[tuple[ErrorRecord | None, ErrorRecord | None]]
-
-
-def _category(record: ErrorRecord | None) -> Category | None:
-    return record.category if record is not None else None
-
-
-def compare_records(a: list[ErrorRecord], b: list[ErrorRecord]) -> list[tuple[ErrorRecord | None, ErrorRecord | None]]:
-    """Every mention with an error under A or B: (record under A, record under B), document order."""
-    by_a = {(r.document, r.span): r for r in a}
-    by_b = {(r.document, r.span): r for r in b}
-    order = {name: i for i, name in enumerate(dict.fromkeys([r.document for r in a] + [r.document for r in b]))}
-    keys = sorted(set(by_a) | set(by_b), key=lambda k: (order[k[0]], k[1]))
-    return [(by_a.get(k), by_b.get(k)) for k in keys]
-
-
-def change_of(ra: ErrorRecord | None, rb: ErrorRecord | None) -> str:
-    """'fixed' (error under A only), 'introduced' (B only), 'changed' (other category), 'same'."""
-    if rb is None:
-        return "fixed"
-    if ra is None:
-        return "introduced"
-    return "same" if ra.category is rb.category else "changed"
-
-
-def summary(pairs: list[tuple[ErrorRecord | None, ErrorRecord | None]]) -> dict:
-    """Counts of fixed / introduced errors by category x type, of category changes A -> B by type,
-    and of errors both make in the same category."""
-    fixed = {c: {t: 0 for t in MentionType} for c in CATEGORIES}
-    introduced = {c: {t: 0 for t in MentionType} for c in CATEGORIES}
-    changed: dict[tuple[Category, Category], dict[MentionType, int]] = {}
-    same = {c: 0 for c in CATEGORIES}
-    for ra, rb in pairs:
-        kind = change_of(ra, rb)
-        if kind == "fixed":
-            fixed[ra.category][ra.mention.type] += 1
-        elif kind == "introduced":
-            introduced[rb.category][rb.mention.type] += 1
-        elif kind == "changed":
-            row = changed.setdefault((ra.category, rb.category), {t: 0 for t in MentionType})
-            row[ra.mention.type] += 1
-        else:
-            same[ra.category] += 1
-    return {"fixed": fixed, "introduced": introduced, "changed": changed, "same": same}
+from ..comparison import Pairs, change_of, summary
 
 
 def _mention(ra: ErrorRecord | None, rb: ErrorRecord | None) -> ErrorRecord:
@@ -79,7 +33,7 @@ def changes_json(rows: Pairs, listed: Pairs, n_changes: int) -> dict:
         "mentions_total": n_changes,
         "mentions": [
             {"document": _mention(ra, rb).document, "mention": _mention(ra, rb).mention.to_json(),
-             "a": _category(ra).value if ra else None, "b": _category(rb).value if rb else None,
+             "a": ra.category.value if ra else None, "b": rb.category.value if rb else None,
              "change": change_of(ra, rb)}
             for ra, rb in listed
         ],

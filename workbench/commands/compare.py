@@ -15,7 +15,8 @@ from metrics.catalog import ALL_METRICS, resolve, with_parts
 
 from ..output import align_rows, emit, render_csv, render_markdown
 from ..session import limit_option, metrics_option, system_names, weights_option
-from .changes import CSV_COLUMNS, change_of, changes_csv_rows, changes_json, changes_sections, compare_records
+from ..comparison import change_of, compare_records
+from .changes import CSV_COLUMNS, changes_csv_rows, changes_json, changes_sections
 from .common import load_session
 from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables,
                       differences_table, group_tables, method_note, method_option, report_json,

@@ -2,9 +2,10 @@
 
 Shape (../shared/docs/tui.md): documents on the left, the bracketed text or the chains in the
 middle, scores and weights on the right, errors below.  The engine (`metrics`) does all the work in
-worker threads that never touch widgets: loading posts `Loaded`, a weight edit starts an exclusive
-rescoring worker (a newer edit cancels the older) that posts `Rescored`, then `ErrorsReady`; the
-impacts of the shown document's errors are priced by a third worker (`ImpactsReady`).
+worker threads that never touch widgets (`workers.py`): loading posts `Loaded`, a weight edit starts
+an exclusive rescoring worker (a newer edit cancels the older) that posts `Rescored`, then
+`ErrorsReady`; the impacts of the shown document's errors are priced by a third worker
+(`ImpactsReady`).  With several responses the app is in compare mode (`comparing.py`).
 Widgets are told what to show (attributes down) and report user actions as messages (messages up).
 """
 
@@ -23,7 +24,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
-from textual.worker import get_current_worker
 
 from metrics.errors.records import ErrorRecord
 from metrics.model import InputError
@@ -31,24 +31,27 @@ from metrics.scoring import CorpusResult
 from metrics.weights import W4, Weights
 
 from ..session import EXIT_INPUT, LoadOptions, Session, UsageError, check_paths
-from .messages import EngineFault, ErrorsReady, ImpactsReady, LoadFailed, Loaded, Progress, Rescored
+from .comparing import Comparing, SystemView
 from .documents import DocumentList
 from .errorlist import ErrorPanel
+from .messages import EngineFault, LoadFailed, Loaded, Progress
 from .navigation import Navigation
 from .palette import system_commands
-from .rows import MODES, chain_rows, display_text, document_rows, group_errors, score_lines, short_name, type_explanation
+from .rows import MODES, chain_rows, display_text, document_rows, score_lines, short_name, type_explanation
 from .scores import ScoresPanel
 from .text import DocumentText
 from .theme import DARK, LIGHT, TYPE_VARIABLES_DARK, steady_cursors
 from .views import ChainsView, WarningsView
+from .workers import Workers
 
 HERE = Path(__file__).resolve().parent
 SAMPLE_KEY = "samples/gum/key.gum.conll"
 SAMPLE_RESPONSE = "samples/gum/response.gum.conll"
 
 
-class Workbench(Navigation, App):
-    """Score a key against a response and browse the errors (or browse a key alone)."""
+class Workbench(Workers, Comparing, Navigation, App):
+    """Score a key against a response and browse the errors (or browse a key alone, or compare
+    several responses: `comparing.py`)."""
 
     TITLE = "coref-workbench"
     CSS_PATH = HERE / "workbench.tcss"
@@ -62,13 +65,14 @@ class Workbench(Navigation, App):
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         Binding("q", "quit", "Quit (when no box has focus)", show=False, id="app.quit_q"),
         Binding("f2", "view('text')", "Text view", show=False, id="view.text"),
-        Binding("f3", "view('chains')", "Chains", id="view.chains"),
-        Binding("f5", "view('warnings')", "Warnings", id="view.warnings"),
+        Binding("f3", "view('chains')", "Chains", show=False, id="view.chains"),
+        Binding("f5", "view('warnings')", "Warnings", show=False, id="view.warnings"),
         Binding("f4,m", "cycle_mode", "Key/resp/both mentions", show=False, id="view.mode"),
         Binding("f6", "toggle_panel('documents')", "Docs", id="panel.documents"),
         Binding("f7", "toggle_panel('scores')", "Scores", id="panel.scores"),
         Binding("f8", "charts", "Charts", id="view.charts"),
-        Binding("f9", "next_system", "Next response", show=False, id="system.next"),
+        Binding("f9", "next_system", "Switch", id="system.next"),
+        Binding("c", "cycle_change", "Changes", id="errors.change"),
         Binding("n", "error(1)", "Next error", id="error.next"),
         Binding("p", "error(-1)", "Previous error", show=False, id="error.previous"),
         Binding("ctrl+down,right_square_bracket", "document(1)", "Next document", show=False, id="document.next"),
@@ -96,13 +100,21 @@ it shows the key's text and chains for browsing, with no scores or errors.
         self.options = options
         self.weights = weights
         self.session: Session | None = None
-        self.system = 0
-        """The response shown (text, scores, errors), by its place among the responses given."""
-        self.result: CorpusResult | None = None
+        self.comparing = len(self.response_paths) > 1
+        """Compare mode (several responses): `comparing.py`."""
+        self.baseline = 0
+        """Compare mode: the system the others are compared with (the first response to start with)."""
+        self.system = 1 if self.comparing else 0
+        """The response shown (compare mode: the one compared with the baseline), by its place."""
+        self.views: dict[int, SystemView] = {}
+        """Per system: its latest scores and errors."""
+        self.intervals: dict[tuple[int, int, Weights], object] = {}
+        """Compare mode: (baseline, system, weights) -> the differences with their intervals."""
+        self.start_weights = weights
         self.start_micro: dict | None = None
         """Corpus scores under the starting weights: the ΔF column compares against them."""
-        self.errors: dict[str, list[ErrorRecord]] | None = None
-        """Error records per document under `errors_weights`; priced ones replace their unpriced rows."""
+        self._documents_pair: tuple | None = None
+        """The pair of systems (and weights) the documents list's scores are of."""
         self.doc_index = 0
         self.mode_index = MODES.index("key" if self.browsing else "both")
         self.selected_error: ErrorRecord | None = None
@@ -110,9 +122,6 @@ it shows the key's text and chains for browsing, with no scores or errors.
         self.last_rescore_seconds = 0.0
         self.settled_weights: Weights | None = None
         """The weights whose scores and errors are all on screen (tests and benchmarks wait on it)."""
-        self.errors_weights: Weights | None = None
-        self.priced: set[str] = set()
-        """Documents whose error impacts are priced under `errors_weights`."""
         self._price_timer = None
         self._chains_shown: tuple[int, str] | None = None
         self.load_failed = False
@@ -125,6 +134,24 @@ it shows the key's text and chains for browsing, with no scores or errors.
     def corpus(self):
         """The prepared corpus of the response shown (None while loading)."""
         return self.session.corpora[self.system] if self.session is not None else None
+
+    @property
+    def result(self) -> CorpusResult | None:
+        """The shown system's latest scores."""
+        return self.view_of(self.system).result
+
+    @property
+    def errors(self) -> dict[str, list[ErrorRecord]] | None:
+        """The shown system's error records per document (under `errors_weights`)."""
+        return self.view_of(self.system).errors
+
+    @property
+    def errors_weights(self) -> Weights | None:
+        return self.view_of(self.system).errors_weights
+
+    @property
+    def priced(self) -> set[str]:
+        return self.view_of(self.system).priced
 
     # ------------------------------------------------------------------ setup
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -196,11 +223,10 @@ it shows the key's text and chains for browsing, with no scores or errors.
         # still freed by reference counting when dropped, e.g. the records of older weights.)
         gc.freeze()
         self.query_one(WarningsView).show(self.session.warnings)
+        if self.comparing:
+            self.setup_compare()
         self.query_one(DocumentList).set_rows(document_rows(self.session.document_names(), None, None))
         self.show_document(0)
-        if len(self.response_paths) > 1:
-            self.notify(f"{len(self.response_paths)} responses loaded: F9 shows the next one; the charts (F8) draw "
-                        "them all", timeout=8, markup=False)
         if self.browsing:
             self.query_one("#progress", ProgressBar).display = False
             self.settled_weights = self.weights
@@ -219,92 +245,22 @@ it shows the key's text and chains for browsing, with no scores or errors.
         self.query_one(ScoresPanel).set_status("scoring ...")
         self._rescore_worker(weights, self._edit_started)
 
-    @work(thread=True, exclusive=True, group="score")
-    def _rescore_worker(self, weights: Weights, started: float) -> None:
-        """Score the corpus under `weights`, then its errors; dropped when a newer edit came in."""
-        worker = get_current_worker()
-        session, base, system = self.session, self.result, self.system
-        result = session.score(weights, system=system) if base is None else session.rescore(base, weights, system)
-        if worker.is_cancelled:
+    def refresh_documents(self) -> None:
+        """The documents list's scores: of the shown system, with the baseline's in compare mode.
+        Redrawn only when what it shows changed: W changes CoNLL and MUC not, error counts may."""
+        result = self.result
+        baseline = self.view_of(self.baseline).result if self.comparing else None
+        if result is None or (self.comparing and baseline is None):
             return
-        message = Rescored(weights, result, time.perf_counter() - started, system)
-        self.post_message(message)
-        message.drawn.wait(timeout=1.0)
-        if worker.is_cancelled:
+        counted = self.errors is not None and not self.comparing
+        shown = (self.baseline, self.system, self.errors_weights if counted else None)  # counts follow W
+        if shown == self._documents_pair:
             return
-        try:
-            errors = group_errors(session.classify(weights, system=system))
-        except Exception as error:  # an engine fault must not take the scores down with it
-            self.post_message(EngineFault(f"error analysis failed: {type(error).__name__}: {error}"))
-            errors = None
-        if not worker.is_cancelled:
-            self.post_message(ErrorsReady(weights, errors, system))
-
-    @on(Rescored)
-    def _rescored(self, message: Rescored) -> None:
-        self.call_after_refresh(message.drawn.set)
-        if message.weights != self.weights or message.system != self.system:
-            return
-        first = self.result is None
-        if first:
-            self.start_micro = message.result.micro
-        self.result = message.result
-        self.query_one("#progress", ProgressBar).display = False
-        if first:  # the list shows CoNLL, MUC and error counts: W changes none of them
-            self._refresh_documents()
-        self._show_scores()
-        self.last_rescore_seconds = message.seconds
-        w = message.weights
-        self.query_one(ScoresPanel).set_status(f"scored with W = ({w.nam:g}, {w.nom:g}, {w.pro:g}, {w.sing:g})")
-        self._status()
-
-    @on(ErrorsReady)
-    def _errors_ready(self, message: ErrorsReady) -> None:
-        if message.weights != self.weights or message.system != self.system:
-            return
-        self.errors, self.priced = message.errors, set()
-        self.errors_weights = message.weights
-        gc.freeze()  # tens of thousands of long-lived records: keep full GC passes off them
-        self._show_errors()
-        self._refresh_documents()
-        self._price_current()
-
-    def _price_current(self) -> None:
-        """Price the current document's errors unless done: the list shows them meanwhile."""
-        name = self.corpus.pairs[self.doc_index].name if self.corpus is not None else None
-        if self.errors is None or name in self.priced or not self.errors.get(name):
-            self.settled_weights = self.errors_weights
-            return
-        self._price_worker(self.errors_weights, name, self.errors[name])
-
-    @work(thread=True, exclusive=True, group="price")
-    def _price_worker(self, weights: Weights, name: str, records: list[ErrorRecord]) -> None:
-        """Impacts on the corpus CoNLL F1 (independent of W, so one pricer serves every W)."""
-        worker = get_current_worker()
-        system = self.system
-        try:
-            rows = self.session.price(records, "conll", weights, lambda: worker.is_cancelled, system)
-        except Exception as error:  # keep the errors listed, without impacts
-            self.post_message(EngineFault(f"impact pricing failed: {type(error).__name__}: {error}"))
-            rows = records
-        if rows is not None and not worker.is_cancelled:
-            self.post_message(ImpactsReady(weights, {name: rows}, system))
-
-    @on(ImpactsReady)
-    def _impacts_ready(self, message: ImpactsReady) -> None:
-        if message.weights != self.weights or message.system != self.system or self.errors is None:
-            return
-        self.errors.update(message.errors)
-        self.priced.update(message.errors)
-        if self.corpus.pairs[self.doc_index].name in message.errors:
-            self._show_errors(keep_cursor=True)
-            self.settled_weights = message.weights
-
-    def _refresh_documents(self) -> None:
-        names = [pair.name for pair in self.corpus.pairs]
+        self._documents_pair = shown
         documents = self.query_one(DocumentList)
         documents.current = self.doc_index
-        documents.set_rows(document_rows(names, self.result.documents if self.result else None, self.errors))
+        documents.set_rows(document_rows([pair.name for pair in self.corpus.pairs], result.documents,
+                                         self.errors if counted else None, baseline.documents if baseline else None))
 
     # ------------------------------------------------------------ documents
     @on(DocumentList.Chosen)
@@ -319,7 +275,10 @@ it shows the key's text and chains for browsing, with no scores or errors.
         self.query_one(DocumentList).show_current(index)
         pair = self.corpus.pairs[index]
         self.selected_error = None
-        self.query_one(DocumentText).show(pair.key, pair.response, pair.types, MODES[self.mode_index])
+        if self.comparing:
+            self.show_compared_text(index)
+        else:
+            self.query_one(DocumentText).show(pair.key, pair.response, pair.types, MODES[self.mode_index])
         if self.query_one(ContentSwitcher).current == "chains":
             self._show_chains()
         self._show_scores()
@@ -338,12 +297,18 @@ it shows the key's text and chains for browsing, with no scores or errors.
         their control characters shown as symbols."""
         self.query_one("#status", Static).update(Text(display_text(text)))
 
+    def mode_name(self) -> str:
+        return MODES[self.mode_index]
+
     def _status(self) -> None:
         if self.corpus is None:
             return
         pair = self.corpus.pairs[self.doc_index]
         conll = self.result.micro.get("conll") if self.result is not None else None
-        corpus_text = f"  corpus CoNLL F1 {100 * conll.f1:.2f}" if conll is not None else ""
+        corpus_text = f"  corpus CoNLL F1 {100 * conll.f1:.2f}" if conll is not None and not self.comparing else ""
+        if self.comparing:
+            labels = self.labels()
+            corpus_text = f"  {labels[self.system]} vs {labels[self.baseline]}"
         if self.browsing:
             corpus_text = "  browsing the key alone: no scores, no errors"
         if self.session.warnings:
@@ -355,13 +320,19 @@ it shows the key's text and chains for browsing, with no scores or errors.
         )
         text = self.query_one(DocumentText)
         text.border_title = f"text: {MODES[self.mode_index]}{self.system_label()}"
-        text.border_subtitle = "N name  M nominal  P pronoun  +chain id (key/response)"
+        text.border_subtitle = ("+ fixed  ! introduced  ~ changed  N name  M nominal  P pronoun" if self.comparing
+                                else "N name  M nominal  P pronoun  +chain id (key/response)")
         if self.selected_error is not None:
             # why the selected mention has its type: the rule and the head it looked at
             text.border_subtitle = Text(type_explanation(pair.key, pair.typed_spans(), self.selected_error.mention))
 
     def _show_scores(self) -> None:
-        if self.result is None or self.corpus is None:
+        if self.corpus is None:
+            return
+        if self.comparing:
+            self.show_comparison()
+            return
+        if self.result is None:
             return
         name = self.corpus.pairs[self.doc_index].name
         document = dict(self.result.documents).get(name)
@@ -372,10 +343,16 @@ it shows the key's text and chains for browsing, with no scores or errors.
         if self.corpus is None:
             return
         panel = self.query_one(ErrorPanel)
-        if self.errors is None:
-            panel.set_rows(None, state="failed" if self.errors_weights == self.weights else "analysing")
+        name = self.corpus.pairs[self.doc_index].name
+        # single mode: the errors of the previous weights stay listed until the new ones arrive
+        rows = self.document_changes(name) if self.comparing else (
+            self.errors.get(name, []) if self.errors is not None else None)
+        if rows is None:
+            failed = any(self.view_of(s).errors is None and self.view_of(s).errors_weights == self.weights
+                         for s in self.shown_systems())
+            panel.set_rows(None, state="failed" if failed else "analysing")
             return
-        panel.set_rows(self.errors.get(self.corpus.pairs[self.doc_index].name, []), keep_cursor, defer)
+        panel.set_rows(rows, keep_cursor, defer)
 
     def _show_chains(self) -> None:
         """Fill the chains view, unless it already shows this document in this theme."""

@@ -7,7 +7,8 @@ library; nothing is drawn by hand):
   weights the next time the view opens), and the OMetric.
 - Errors: errors by category x mention type as grouped bars, per system, for the shown document or
   the corpus (d switches).
-- Documents: per-document CoNLL F1, a histogram for one system, a scatter of the first two.
+- Documents: per-document CoNLL F1, a histogram for one system, in compare mode a scatter of the
+  compared system against the baseline, a point per document.
 The data come from `workbench.charts` in a worker thread (the sweep rescores the LMetrics under
 six weight vectors).  Every line has its own marker character, so the charts read without colour
 (NO_COLOR) as well as in either theme.
@@ -51,9 +52,11 @@ class ChartsScreen(Screen[None]):
     current weights and the OMetric, across responses), Errors (category x mention type, d: document
     or corpus), Documents (CoNLL F1 per document). Lines are marked 1-5 (W1..W5), * (now), O (OMetric)."""
 
-    def __init__(self, systems: list[str], document: str | None) -> None:
+    def __init__(self, systems: list[str], document: str | None, pair: tuple[int, int] | None = None) -> None:
         super().__init__()
         self.systems = systems
+        self.pair = pair
+        """Compare mode: (baseline, compared system), the axes of the documents scatter."""
         self.document = document
         self.scope_document = document is not None
         self.sweep_data: Sweep | None = None
@@ -160,8 +163,9 @@ class ChartsScreen(Screen[None]):
             plt.xlabel("CoNLL F1 % of a document")
             plt.ylabel("documents")
         else:
-            a, b = short_labels(data.systems)[:2]
-            plt.scatter(data.f1[0], data.f1[1], marker="o", color=self._colours()[2])
+            x, y = self.pair or (0, 1)
+            a, b = (short_labels(data.systems)[s] for s in (x, y))
+            plt.scatter(data.f1[x], data.f1[y], marker="o", color=self._colours()[2])
             plt.plot([0, 100], [0, 100], marker=".", color=self._colours()[-2])
             plt.title(f"CoNLL F1 per document, {b} (y) against {a} (x): o = a document, . = equal")
             plt.xlabel(f"{a} F1 %")

@@ -19,7 +19,7 @@ from textual.widgets import Input
 from metrics.catalog import label
 
 from .cells import ListTable, count_text
-from .rows import SORT_KEYS, DocumentRow, display_text, percent, select_documents, short_name
+from .rows import COMPARE_SORT_KEYS, SORT_KEYS, SORT_LABELS, DocumentRow, display_text, percent, select_documents, short_name
 
 SCROLLBAR = 1
 """Cells the table's vertical scrollbar takes (`scrollbar-size-vertical` in workbench.tcss)."""
@@ -40,6 +40,9 @@ The documents of the corpus with their CoNLL F1, MUC F1 and number of errors.
 Sorted worst first; `s` cycles the sort key (CoNLL, MUC, errors, name).  Type in the box
 above to filter by name (`/` goes there), Enter opens the first match.  Moving the cursor
 in the list opens the document under it; Home and End go to the first and last.
+In compare mode: the baseline's and the compared system's CoNLL F1 and their difference
+(ΔF), sorted by ΔF, largest loss first (`s`: by |ΔF|, by CoNLL F1, by name); `*` marks the
+tenth of the documents where the two systems differ most.
 """
 
     class Chosen(Message):
@@ -53,6 +56,8 @@ in the list opens the document under it; Home and End go to the first and last.
         self.sort_key = "conll"
         self.current = 0
         self._widths: tuple[int, int] | None = None
+        self.systems: tuple[str, str] | None = None
+        """Compare mode: the column labels of the baseline and the compared system."""
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter documents", id="doc-filter")
@@ -62,10 +67,20 @@ in the list opens the document under it; Home and End go to the first and last.
         self.rows = rows
         self.refill()
 
+    def compare(self, baseline: str, system: str) -> None:
+        """Compare mode: columns of the two systems and their difference, sorted by it."""
+        if self.systems is None:
+            self.sort_key = COMPARE_SORT_KEYS[0]
+        if self.systems != (baseline, system):
+            self.systems = (baseline, system)
+            self._widths = None  # new headers
+
     def column_widths(self, shown: list[DocumentRow]) -> tuple[int, int]:
         """(name width, error count width) for the width this panel has now."""
         counts = [len(str(row.errors)) for row in shown if row.errors is not None]
         count_width = min(MAX_COUNT_WIDTH, max([3] + counts)) + 1  # a space before the number
+        if self.systems is not None:  # compare mode: ΔF (` -25.2`) in the count's place
+            count_width = SCORE_WIDTH
         inner = self.content_region.width if self.content_region.width > 0 else 42
         name_width = max(8, inner - SCROLLBAR - 2 * SCORE_WIDTH - count_width)
         return name_width, count_width
@@ -77,6 +92,11 @@ in the list opens the document under it; Home and End go to the first and last.
         name_width, count_width = widths
         table.clear(columns=True)
         table.add_column(" document", key="name", width=name_width)
+        if self.systems is not None:
+            for place, name in zip(("baseline", "system"), self.systems):
+                table.add_column(display_text(name)[:SCORE_WIDTH - 1].rjust(SCORE_WIDTH), key=place, width=SCORE_WIDTH)
+            table.add_column("ΔF".rjust(count_width), key="delta", width=count_width)
+            return
         for metric in ("conll", "muc"):
             table.add_column(label(metric).rjust(SCORE_WIDTH), key=metric, width=SCORE_WIDTH)
         table.add_column("err".rjust(count_width), key="errors", width=count_width)
@@ -89,19 +109,27 @@ in the list opens the document under it; Home and End go to the first and last.
         table.clear()
         cursor = 0
         for position, row in enumerate(shown):
-            table.add_row(
-                Text(" " + display_text(short_name(row.name)), overflow="ellipsis", no_wrap=True),
-                Text(percent(row.f1("conll")) if row.scores else "", justify="right"),
-                Text(percent(row.f1("muc")) if row.scores else "", justify="right"),
-                Text(count_text(row.errors, widths[1] - 1), justify="right"),
-                key=str(row.index),
-            )
+            table.add_row(*self._cells(row, widths), key=str(row.index))
             if row.index == self.current:
                 cursor = position
         if shown:
             table.move_cursor(row=cursor, animate=False, scroll=True)
             self.call_after_refresh(self._scroll_to_cursor)
-        self.border_title = f"documents ({len(shown)}/{len(self.rows)}) by {self.sort_key}"
+        self.border_title = f"documents ({len(shown)}/{len(self.rows)}) by {SORT_LABELS.get(self.sort_key, self.sort_key)}"
+
+    def _cells(self, row: DocumentRow, widths: tuple[int, int]) -> list[Text]:
+        """A row's cells: name, CoNLL, MUC, errors; in compare mode the mark `*` before the name,
+        the baseline's and the system's CoNLL F1 and the change."""
+        if self.systems is None:
+            return [Text(" " + display_text(short_name(row.name)), overflow="ellipsis", no_wrap=True),
+                    Text(percent(row.f1("conll")) if row.scores else "", justify="right"),
+                    Text(percent(row.f1("muc")) if row.scores else "", justify="right"),
+                    Text(count_text(row.errors, widths[1] - 1), justify="right")]
+        base = row.baseline.get("conll")
+        return [Text(("*" if row.marked else " ") + display_text(short_name(row.name)), overflow="ellipsis", no_wrap=True),
+                Text(percent(base.f1) if base is not None else "", justify="right"),
+                Text(percent(row.f1("conll")) if row.scores else "", justify="right"),
+                Text(f"{row.delta:+6.1f}" if row.delta is not None else "", justify="right")]
 
     def _scroll_to_cursor(self) -> None:
         """After a refill the rows are measured on the next frame: bring the cursor into view then."""
@@ -146,5 +174,6 @@ in the list opens the document under it; Home and End go to the first and last.
             self.post_message(self.Chosen(index))
 
     def action_cycle_sort(self) -> None:
-        self.sort_key = SORT_KEYS[(SORT_KEYS.index(self.sort_key) + 1) % len(SORT_KEYS)]
+        keys = SORT_KEYS if self.systems is None else COMPARE_SORT_KEYS
+        self.sort_key = keys[(keys.index(self.sort_key) + 1) % len(keys)] if self.sort_key in keys else keys[0]
         self.refill()

@@ -20,10 +20,14 @@ from metrics.model import MentionType
 
 from ..output import IMPACT_UNIT, impact_text
 from .cells import ListTable, type_text
+from ..comparison import CHANGES
 from .rows import display_text, filter_errors
 
 FIXED = (("cat", 4), ("type", 4), ("cost", 5), ("impact", 9))
 """Columns of a fixed width (`impact`: `+0.000812`)."""
+COMPARE_FIXED = (("chg", 4), ("A", 4), ("B", 4), ("type", 4), ("cost", 5), ("impact", 9))
+"""Compare mode: the change, the category under the baseline (A) and the compared system (B)."""
+CHANGE_LABELS = {"fixed": "fix", "introduced": "new", "changed": "chg", "same": "="}
 TEXT = (("mention", 0.4), ("antecedent", 0.3), ("best key antecedent", 0.3))
 """Columns sharing the rest, by these fractions."""
 PADDING = 1
@@ -31,12 +35,12 @@ PADDING = 1
 SCROLLBAR = 1
 
 
-def column_widths(width: int) -> dict[str, int]:
+def column_widths(width: int, columns: tuple[tuple[str, int], ...] = FIXED) -> dict[str, int]:
     """The width of every column of an error table `width` cells wide (scrollbar reserved)."""
-    fixed = sum(w for _, w in FIXED)
-    padding = 2 * PADDING * (len(FIXED) + len(TEXT))
+    fixed = sum(w for _, w in columns)
+    padding = 2 * PADDING * (len(columns) + len(TEXT))
     rest = max(3 * 8, width - SCROLLBAR - fixed - padding)
-    widths = {name: w for name, w in FIXED}
+    widths = {name: w for name, w in columns}
     for name, share in TEXT:
         widths[name] = max(8, int(rest * share))
     return widths
@@ -54,6 +58,10 @@ response antecedent and the best key antecedent, the cost of a suboptimal link, 
 (corpus CoNLL F1 gained, in {IMPACT_UNIT}, if that error alone were fixed).  Filter by
 category and type in the boxes above; `i` toggles sorting by impact; Enter jumps to the
 mention in the text; n / p go to the next / previous error from anywhere.
+In compare mode a row is a mention with an error under the baseline (A), the compared
+system (B) or both: chg says whether B fixed A's error (fix), introduced one (new), changed
+its category (chg) or makes the same (=); A and B are the two categories.  The first box
+filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for a fix).
 """
 
     class Picked(Message):
@@ -76,10 +84,14 @@ mention in the text; n / p go to the next / previous error from anywhere.
         self._picked = False
         """Whether the user has picked an error in this list (the first `n` picks the first row)."""
         self._widths: dict[str, int] | None = None
+        self.compare = False
+        """Compare mode: rows are `comparison.Change`s, the change filter and columns shown."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="error-main"):
             with Horizontal(id="error-filters"):
+                yield Select([(f"{CHANGE_LABELS[c]} {c}", c) for c in CHANGES], prompt="all changes",
+                             id="error-change", compact=True)
                 yield Select(
                     [(f"{c.short} {c.label}", c.value) for c in CATEGORIES],
                     prompt="all categories", id="error-category", compact=True,
@@ -102,16 +114,26 @@ mention in the text; n / p go to the next / previous error from anywhere.
         table = self.query_one("#errors", ListTable)
         return self.shown[table.cursor_row].mention.span if 0 <= table.cursor_row < len(self.shown) else None
 
+    def set_compare(self) -> None:
+        """Compare mode: the change filter and the columns of both categories."""
+        if self.compare:
+            return
+        self.compare = True
+        self.add_class("-compare")
+        self._widths = None
+        self._columns()
+
     def _columns(self) -> bool:
         """Size the columns to the table's width; True when they changed."""
         table = self.query_one("#errors", ListTable)
         width = table.size.width or 76
-        widths = column_widths(width)
+        widths = column_widths(width, COMPARE_FIXED if self.compare else FIXED)
         if widths == self._widths:
             return False
         self._widths = widths
         table.clear(columns=True)
-        for name in ("cat", "type", "mention", "antecedent", "best key antecedent", "cost", "impact"):
+        first = ("chg", "A", "B") if self.compare else ("cat",)
+        for name in (*first, "type", "mention", "antecedent", "best key antecedent", "cost", "impact"):
             label = name.rjust(widths[name]) if name in ("cost", "impact") else name
             table.add_column(Text(label, overflow="ellipsis", no_wrap=True), width=widths[name])
         return True
@@ -144,6 +166,26 @@ mention in the text; n / p go to the next / previous error from anywhere.
             return "errors (error analysis not available)"
         return f"errors ({len(self.shown)}/{len(self.rows)})"
 
+    def change_filter(self) -> str | None:
+        """Compare mode: the change shown (fixed, introduced, changed, same), None for all."""
+        value = self.query_one("#error-change", Select).value
+        return value if self.compare and isinstance(value, str) else None
+
+    def cycle_change(self) -> None:
+        """`c`: the next change filter (all, fixed, introduced, changed, same, all ...)."""
+        box = self.query_one("#error-change", Select)
+        value = box.value if isinstance(box.value, str) else None
+        following = (None, *CHANGES, None)[(None, *CHANGES).index(value) + 1]
+        self.show_change(following)
+
+    def show_change(self, change: str | None) -> None:
+        """Show the errors of one change (None: all)."""
+        box = self.query_one("#error-change", Select)
+        if change is None:
+            box.clear()
+        else:
+            box.value = change
+
     def filters(self) -> tuple[Category | None, MentionType | None]:
         category = self.query_one("#error-category", Select).value
         kind = self.query_one("#error-type", Select).value
@@ -159,12 +201,16 @@ mention in the text; n / p go to the next / previous error from anywhere.
         table = self.query_one("#errors", ListTable)
         if keep_cursor:
             cursor_span = self._cursor_span()
-        self.shown = filter_errors(self.rows, category, kind, self.by_impact)
+        change = self.change_filter()
+        rows = self.rows if change is None else [row for row in self.rows if row.kind == change]
+        self.shown = filter_errors(rows, category, kind, self.by_impact)
         self._picked = self._picked and cursor_span is not None
         table.clear()
         for number, row in enumerate(self.shown):
+            first = ([Text(CHANGE_LABELS[row.kind]), Text(row.a.category.short if row.a else "-"),
+                      Text(row.b.category.short if row.b else "-")] if self.compare else [Text(row.category.short)])
             table.add_row(
-                Text(row.category.short),
+                *first,
                 type_text(self.app, row.mention.type),
                 Text(display_text(row.mention.text), overflow="ellipsis", no_wrap=True),
                 self._ref(row.antecedent),
@@ -190,11 +236,29 @@ mention in the text; n / p go to the next / previous error from anywhere.
         return text
 
     def _show_counts(self) -> None:
+        if self.compare:
+            self._show_change_counts()
+            return
         counts = count_errors(self.rows)
         text = Text("        N    M    P\n", style="bold")
         for category in CATEGORIES:
             n, m, p = (counts[category][t] for t in MentionType)
             text.append(f"{category.short:<5}{n:>4} {m:>4} {p:>4}\n")
+        self.query_one("#error-counts", Static).update(text)
+
+    def _show_change_counts(self) -> None:
+        """Compare mode: per category, the baseline's errors the system fixed and those it
+        introduced (a changed category counts as fixed in A's and introduced in B's)."""
+        fixed = {c: 0 for c in CATEGORIES}
+        new = {c: 0 for c in CATEGORIES}
+        for row in self.rows:
+            if row.kind in ("fixed", "changed"):
+                fixed[row.a.category] += 1
+            if row.kind in ("introduced", "changed"):
+                new[row.b.category] += 1
+        text = Text("      fixed  new\n", style="bold")
+        for category in CATEGORIES:
+            text.append(f"{category.short:<5}{fixed[category]:>6} {new[category]:>4}\n")
         self.query_one("#error-counts", Static).update(text)
 
     @on(Select.Changed)

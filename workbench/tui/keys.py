@@ -48,6 +48,8 @@ LONGER = {
     "error.next": "Next error (after paging the text: the first error from the view on)",
     "error.previous": "Previous error (after paging the text: the last error before the view)",
     "app.export": "Export the scores and the errors shown (document or corpus; JSON, CSV, Markdown)",
+    "system.next": "Compare mode: compare the next system with the baseline (two responses: swap them)",
+    "errors.change": "Compare mode: the error list shows all changes, fixed, introduced, changed or unchanged errors",
 }
 """The footer's short descriptions, said in full for the help and the README (by binding id)."""
 

@@ -72,6 +72,14 @@ class ImpactsReady(Message):
         self.weights, self.errors, self.system = weights, errors, system
 
 
+class IntervalsReady(Message):
+    """Compare mode: the differences of `pair` = (baseline, system, weights) with their intervals."""
+
+    def __init__(self, pair: tuple, comparison) -> None:
+        super().__init__()
+        self.pair, self.comparison = pair, comparison
+
+
 class ChartsReady(Message):
     """The charts view's data (workbench.charts), computed off the UI thread."""
 

@@ -60,45 +60,20 @@ class Navigation:
             self.notify("charts need a response: open the workbench with a key and one or more responses",
                         timeout=5)
             return
-        from ..session import system_names
         from .charts import ChartsScreen
 
         document = self.corpus.pairs[self.doc_index].name if self.corpus.pairs else None
-        self.push_screen(ChartsScreen(system_names(self.session.response_paths, None), document))
+        self.push_screen(ChartsScreen(self.names(), document, (self.baseline, self.system) if self.comparing else None))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """F9 (next response) works only when several responses were given.  A screen may name the
+        """F9 (next compared system) and c (change filter) work only in compare mode.  A screen may name the
         only app actions that apply on it (`APP_ACTIONS`): the others neither work nor show there."""
         allowed = getattr(self.screen, "APP_ACTIONS", None)
         if allowed is not None and action not in allowed:
             return False
-        if action == "next_system":
-            return len(self.response_paths) > 1
+        if action in ("next_system", "cycle_change"):
+            return self.comparing
         return True
-
-    def action_next_system(self) -> None:
-        """F9: show the next response (text, scores, errors), when several were given."""
-        if self.session is None or len(self.response_paths) < 2:
-            self.notify("one response: open the workbench with several to switch between them", timeout=5)
-            return
-        self.system = (self.system + 1) % len(self.response_paths)
-        self.result = self.start_micro = self.errors = self.errors_weights = self.settled_weights = None
-        self.priced = set()
-        self.query_one(ErrorPanel).set_rows(None, state="analysing")
-        self.show_document(self.doc_index)
-        self.rescore(self.weights)
-
-    def system_label(self) -> str:
-        """` · name (k/N)` of the response shown, when several were given."""
-        if len(self.response_paths) < 2:
-            return ""
-        from ..session import short_labels, system_names
-
-        names = system_names(self.response_paths, None)
-        short = short_labels(names)
-        # the panel title is narrow at 100 columns: what tells the names apart, unless that is a letter or two
-        name = (short if min(map(len, short)) >= 3 else names)[self.system]
-        return f" · {name} ({self.system + 1}/{len(self.response_paths)})"
 
     def action_help(self) -> None:
         from .screens import HelpScreen

@@ -29,9 +29,15 @@ def system_commands(app: Any) -> Iterator[SystemCommand]:
     yield SystemCommand("Export ...", "Choose scope, format and file (ctrl+e)", app.action_export)
     yield SystemCommand("Show / hide the documents list", "F6", lambda: app.action_toggle_panel("documents"))
     yield SystemCommand("Show / hide the scores panel", "F7", lambda: app.action_toggle_panel("scores"))
-    if len(app.response_paths) > 1:
-        yield SystemCommand("Next response", "Show the next response's text, scores and errors (F9)",
+    if app.comparing:
+        yield SystemCommand("Compare the next system", "With the baseline; with two responses, swap them (F9)",
                             app.action_next_system)
+        from ..comparison import CHANGES
+
+        for change in (None, *CHANGES):
+            yield SystemCommand(f"Errors: {change or 'all changes'}",
+                                "Which of the two systems' errors the list shows (c cycles)",
+                                lambda c=change: app.show_changes(c))
     yield SystemCommand("Charts", "Chen & Ng's weight sweep, errors by category and type, scores per document (F8)",
                         app.action_charts)
     if not app.browsing:

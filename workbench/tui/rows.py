@@ -62,33 +62,45 @@ def _ids_label(ids: list[int] | None) -> str:
 
 @dataclass(frozen=True)
 class Marked:
-    """One mention as drawn in the text: its span, type, and the label shown after its bracket."""
+    """One mention as drawn in the text: its span, type, the label shown after its bracket, and
+    in compare mode how its error changed from the baseline to the compared system."""
 
     span: Span
     type: MentionType
     label: str
+    change: str | None = None
 
 
-def marked_mentions(key: Document, response: Document, types: dict[Span, MentionType], mode: Side) -> list[Marked]:
+def marked_mentions(key: Document, response: Document, types: dict[Span, MentionType], mode: Side,
+                    other: Document | None = None, changes: dict[Span, str] | None = None) -> list[Marked]:
     """The mentions to draw for a view mode, labelled `N1` (key or response) or `N1/3` (both).
 
     In "both" the label is key chain / response chain, `-` for the side that lacks the span, so a
-    missing or spurious mention is readable without colour.
+    missing or spurious mention is readable without colour.  In compare mode (`other`: the
+    compared system, `response` the baseline) "response" labels baseline/compared chain ids and
+    "both" key/baseline/compared; a mention whose error changed (`changes`) ends its label with
+    the change's mark (`comparison.CHANGE_MARKS`: + fixed, ! introduced, ~ changed).
     """
-    key_ids = chain_ids(key) if mode != "response" else {}
-    response_ids = chain_ids(response) if mode != "key" else {}
-    spans = set(key_ids) | set(response_ids)
+    from ..comparison import CHANGE_MARKS
+
+    sides = [chain_ids(doc) for doc in _sides(key, response, other, mode)]
+    spans = set().union(*sides)
+    changes = changes or {}
     marks = []
     for span in spans:
         kind = mention_type(types, span)
-        if mode == "key":
-            label = _ids_label(key_ids[span])
-        elif mode == "response":
-            label = _ids_label(response_ids[span])
-        else:
-            label = _ids_label(key_ids.get(span)) + "/" + _ids_label(response_ids.get(span))
-        marks.append(Marked(span, kind, kind.letter + label))
+        label = "/".join(_ids_label(ids.get(span)) for ids in sides)
+        change = changes.get(span)
+        marks.append(Marked(span, kind, kind.letter + label + (CHANGE_MARKS.get(change, "") if change else ""), change))
     return marks
+
+
+def _sides(key: Document, response: Document, other: Document | None, mode: Side) -> list[Document]:
+    """The documents whose chain ids a mode labels, in label order."""
+    if mode == "key":
+        return [key]
+    responses = [response] if other is None else [response, other]
+    return responses if mode == "response" else [key, *responses]
 
 
 # ------------------------------------------------------------------------------------ text layout
@@ -106,6 +118,8 @@ class Atom:
     type: MentionType | None = None
     span: Span | None = None
     token: int = -1
+    change: str | None = None
+    """Compare mode: the change of the error of the mention it belongs to (the text tints it)."""
 
 
 @dataclass
@@ -142,11 +156,12 @@ def token_units(doc: Document, marks: Sequence[Marked]) -> list[list[Atom]]:
     for token, word in enumerate(doc.words):
         unit = []
         for mark in sorted(opens[token], key=lambda m: -m.span[1]):
-            unit.append(Atom("[", "open", mark.type, mark.span))
+            unit.append(Atom("[", "open", mark.type, mark.span, change=mark.change))
         inner = innermost[token]
-        unit.append(Atom(display_text(word), "word", inner.type if inner else None, inner.span if inner else None, token))
+        unit.append(Atom(display_text(word), "word", inner.type if inner else None, inner.span if inner else None, token,
+                         inner.change if inner else None))
         for mark in sorted(closes[token], key=lambda m: -m.span[0]):
-            unit.append(Atom("]" + mark.label, "close", mark.type, mark.span))
+            unit.append(Atom("]" + mark.label, "close", mark.type, mark.span, change=mark.change))
         units.append(unit)
     return units
 
@@ -160,7 +175,7 @@ def _split_atom(atom: Atom, width: int) -> list[Atom]:
             current = ""
         current += char
     pieces.append(current)
-    return [Atom(piece, atom.role, atom.type, atom.span, atom.token) for piece in pieces]
+    return [Atom(piece, atom.role, atom.type, atom.span, atom.token, atom.change) for piece in pieces]
 
 
 def wrap_units(units: list[list[Atom]], sentence_starts: Iterable[int], width: int) -> TextLayout:
@@ -290,6 +305,10 @@ def filter_errors(rows: Sequence[ErrorRecord], category: Category | None, kind: 
 # ----------------------------------------------------------------------------------- documents
 
 SORT_KEYS = ("conll", "muc", "errors", "name")
+COMPARE_SORT_KEYS = ("delta", "change", "conll", "name")
+"""Compare mode: by the change of CoNLL F1 (largest loss first), by its size (either way), by the
+compared system's CoNLL F1, by name."""
+SORT_LABELS = {"delta": "ΔF", "change": "|ΔF|"}
 
 
 @dataclass
@@ -298,6 +317,12 @@ class DocumentRow:
     name: str
     scores: dict[str, Any]
     errors: int | None
+    baseline: dict[str, Any] = field(default_factory=dict)
+    """Compare mode: the baseline's scores of the document (`scores` are the compared system's)."""
+    delta: float | None = None
+    """Compare mode: the change of CoNLL F1 in points, compared system - baseline."""
+    marked: bool = False
+    """Compare mode: among the documents where the two systems differ most."""
 
     def f1(self, metric: str) -> float:
         score = self.scores.get(metric)
@@ -306,23 +331,41 @@ class DocumentRow:
 
 def document_rows(
     names: Sequence[str], documents: Sequence[tuple[str, dict[str, Any]]] | None,
-    errors: dict[str, list[ErrorRecord]] | None
+    errors: dict[str, list[ErrorRecord]] | None, baseline: Sequence[tuple[str, dict[str, Any]]] | None = None
 ) -> list[DocumentRow]:
+    """The documents list's rows; with the `baseline`'s scores (compare mode), each with its change
+    of CoNLL F1 and whether it is among the documents that differ most (`comparison`)."""
     scores = dict(documents or ())
-    return [
+    rows = [
         DocumentRow(index, name, scores.get(name, {}), len(errors.get(name, ())) if errors is not None else None)
         for index, name in enumerate(names)
     ]
+    if baseline is not None and documents is not None:
+        from ..comparison import document_deltas, most_different
+
+        base = dict(baseline)
+        deltas = document_deltas(baseline, documents)
+        marked = most_different(deltas)
+        for row in rows:
+            row.baseline = base.get(row.name, {})
+            row.delta = deltas.get(row.name)
+            row.marked = row.name in marked
+    return rows
 
 
 def select_documents(rows: Sequence[DocumentRow], text: str, sort_key: str) -> list[DocumentRow]:
-    """Filter by a case-insensitive name substring; sort worst first (lowest F1 / most errors)."""
+    """Filter by a case-insensitive name substring; sort worst first (lowest F1 / most errors /
+    largest loss against the baseline) or by the size of the change, largest first."""
     needle = text.strip().lower()
     out = [row for row in rows if needle in row.name.lower()]
     if sort_key == "name":
         out.sort(key=lambda row: row.name)
     elif sort_key == "errors":
         out.sort(key=lambda row: (-(row.errors or 0), row.index))
+    elif sort_key == "delta":
+        out.sort(key=lambda row: (row.delta if row.delta is not None else 0.0, row.index))
+    elif sort_key == "change":
+        out.sort(key=lambda row: (-abs(row.delta or 0.0), row.index))
     else:
         out.sort(key=lambda row: (row.f1(sort_key), row.index))
     return out

@@ -26,13 +26,38 @@ from .rows import ScoreLine, percent
 COLUMNS = (("metric", 12), (" doc R", 6), ("     P", 6), ("     F", 6), (" ", 1),
            ("corp R", 6), ("     P", 6), ("     F", 6), ("    ΔF", 6))
 """Header and width of each column: 12 cells fit the longest label (`Anchor F-phi`)."""
-TABLE_WIDTH = sum(width for _, width in COLUMNS)
 WEIGHT_NAMES = ("nam", "nom", "pro", "sing")
+INTERVAL_WIDTH = 13
+"""`[-26.6,-23.8]`: the interval of a difference, in points."""
+SCORES_WIDTH = 61
+"""The table's width (`#scores` in workbench.tcss: the panel's 64 less its border and scrollbar)."""
+MAX_SYSTEM_COLUMNS = (SCORES_WIDTH - COLUMNS[0][1] - 6 - INTERVAL_WIDTH) // 6
+"""Compare mode: a column per system while they fit (5), else the baseline's and the compared one's."""
 
 
-def _score_cell(text: str, column: int) -> Text | str:
+def compare_columns(labels: Sequence[str]) -> list[tuple[str, int]]:
+    """Compare mode's columns: metric, each system's corpus F1 (headed by its name, cut to fit),
+    the compared system's difference to the baseline, and that difference's interval."""
+    width = min(INTERVAL_WIDTH + 1, SCORES_WIDTH - COLUMNS[0][1] - 6 * len(labels) - 6)  # a space before it if it fits
+    return ([COLUMNS[0]] + [(name[:5].rjust(6), 6) for name in labels]
+            + [("    ΔF", 6), ("95% interval".rjust(width), width)])
+
+
+def comparison_cells(metric: str, label: str, values: Sequence[Any | None], baseline: Any | None, system: Any | None,
+                     difference: Any | None) -> list[str]:
+    """One row of the compare table: the systems' corpus F1, the difference (compared system -
+    baseline, in points) and its interval once the bootstrap has run (`…` until then)."""
+    delta = f"{100 * (system.f1 - baseline.f1):+6.1f}" if baseline is not None and system is not None else ""
+    if difference is not None:
+        interval = f"[{100 * difference.interval.low:+.1f},{100 * difference.interval.high:+.1f}]"
+    else:
+        interval = "…" if delta else ""
+    return [label + " ", *(percent(v.f1) if v is not None else "" for v in values), delta, interval]
+
+
+def _score_cell(text: str, column: int, compare: bool = False) -> Text | str:
     """A cell of the scores table: the metric name, a blank spacer, or a right-aligned number."""
-    if column == 4:
+    if column == 4 and not compare:
         return text
     return Text(text) if column == 0 else Text(text, justify="right")
 
@@ -45,6 +70,9 @@ Scores of the current document (doc) and of the whole corpus (micro-averaged, as
 official scorer reports).  ΔF is the change of the corpus F1 from the starting weights.
 The ACE-value's F column is its value (below 0 when false alarms outweigh what was found);
 its R and P are the ACE scorer's value-based recall and precision.
+In compare mode: each system's corpus F1 (a column per system, headed by its name), ΔF =
+the compared system minus the baseline, and its 95% interval from a paired bootstrap over
+documents (1,000 resamples, seed 12345, as `corefwb compare`), shown once computed.
 Edit w_nam, w_nom, w_pro, w_sing (ctrl+w) or click a preset W1..W5 (also in the palette):
 the corpus is rescored in the background; a newer edit cancels an older run.  The panel
 scrolls when the terminal is short.
@@ -60,6 +88,8 @@ scrolls when the terminal is short.
         self._setting = False
         self._shown_metrics: list[str] = []
         self._shown: list[list[str]] = []
+        self._compare: list[tuple[str, int]] | None = None
+        """Compare mode: the table's columns (None: the single-response columns)."""
 
     def compose(self) -> ComposeResult:
         table: DataTable = DataTable(id="scores", cursor_type="none", show_cursor=False, cell_padding=0)
@@ -91,9 +121,7 @@ scrolls when the terminal is short.
         self._setting = False
 
     def show_scores(self, lines: Sequence[ScoreLine], previous: dict[str, Any] | None) -> None:
-        """Fill the table; when the same metrics are shown again (another document, new weights),
-        only the cells whose text changed are updated, so the others keep their rendering."""
-        table = self.query_one("#scores", DataTable)
+        """The document's and the corpus's R/P/F, and the change of corpus F1 since the start."""
         rows = []
         for line in lines:
             doc, corpus = line.document, line.corpus
@@ -108,16 +136,34 @@ scrolls when the terminal is short.
                 *(percent(getattr(corpus, part)) if corpus is not None else "" for part in ("recall", "precision", "f1")),
                 delta,
             ])
-        metrics = [line.metric for line in lines]
+        self.fill([line.metric for line in lines], rows)
+
+    def compare(self, labels: Sequence[str]) -> None:
+        """Compare mode: the table's columns become the systems' (`compare_columns`); rows then
+        come through `fill` with `comparison_cells`."""
+        columns = compare_columns(labels)
+        if self._compare == columns:  # the same systems' columns (a switch among at most five)
+            return
+        table = self.query_one("#scores", DataTable)
+        table.clear(columns=True)
+        for label, width in columns:
+            table.add_column(label, width=width)
+        self._compare = columns
+        self._shown_metrics, self._shown = [], []
+
+    def fill(self, metrics: list[str], rows: list[list[str]]) -> None:
+        """Fill the table; when the same metrics are shown again (another document, new weights),
+        only the cells whose text changed are updated, so the others keep their rendering."""
+        table = self.query_one("#scores", DataTable)
         if metrics == self._shown_metrics and len(self._shown) == len(rows):
             for r, (old, new) in enumerate(zip(self._shown, rows)):
                 for c, (before, after) in enumerate(zip(old, new)):
                     if before != after:
-                        table.update_cell_at(Coordinate(r, c), _score_cell(after, c))
+                        table.update_cell_at(Coordinate(r, c), _score_cell(after, c, self._compare is not None))
         else:
             table.clear()
             for metric, row in zip(metrics, rows):
-                table.add_row(*(_score_cell(text, c) for c, text in enumerate(row)), key=metric)
+                table.add_row(*(_score_cell(text, c, self._compare is not None) for c, text in enumerate(row)), key=metric)
         self._shown_metrics, self._shown = metrics, rows
 
     def set_status(self, text: str) -> None:

@@ -36,6 +36,9 @@ class DocumentText(ScrollView, can_focus=True):
         "doctext--error",
         "doctext--antecedent",
         "doctext--best",
+        "doctext--fixed",
+        "doctext--introduced",
+        "doctext--changed",
     }
     DEFAULT_CSS = """
     DocumentText { background: $surface; }
@@ -51,6 +54,9 @@ The text of the document.  Every mention is bracketed and followed by its type l
 is key chain / response chain, `-` for the side without the mention: `[he]P2/-` is missing
 from the response, `[it]P-/5` is not in the key.  The selected error's mention is shown
 reversed, the response antecedent underlined, the best key antecedent bold and underlined.
+In compare mode the labels carry the baseline's and the compared system's chain ids
+(`[he]P2/5/7`: key 2, baseline 5, compared 7; the response mode shows the two systems'),
+and a mention whose error changed is tinted and marked: + fixed, ! introduced, ~ changed.
 """
 
     mode: reactive[Side] = reactive("both")
@@ -66,14 +72,16 @@ reversed, the response antecedent underlined, the best key antecedent bold and u
         self._content: tuple | None = None
 
     # ------------------------------------------------------------------ data in
-    def show(self, key, response, types, mode: Side | None = None) -> None:
-        """Show a document pair (key, response Documents and the engine's mention types)."""
+    def show(self, key, response, types, mode: Side | None = None, other=None, changes=None) -> None:
+        """Show a document pair (key, response Documents and the engine's mention types); in
+        compare mode `response` is the baseline's, `other` the compared system's, and `changes`
+        maps the spans whose error changed to the change."""
         from .rows import marked_mentions
 
         if mode is not None:
             self.set_reactive(DocumentText.mode, mode)
-        self._content = (key, response, types)
-        marks: list[Marked] = marked_mentions(key, response, types, self.mode)
+        self._content = (key, response, types, other, changes)
+        marks: list[Marked] = marked_mentions(key, response, types, self.mode, other, changes)
         base = key if key.words or not response.words else response
         self._units = token_units(base, marks)
         self._sentence_starts = list(base.sentence_starts or [0])
@@ -83,9 +91,9 @@ reversed, the response antecedent underlined, the best key antecedent bold and u
 
     def watch_mode(self, mode: Side) -> None:
         if self._content is not None:
-            key, response, types = self._content
+            key, response, types, other, changes = self._content
             selection, y = self._selection, self.scroll_y
-            self.show(key, response, types, mode)
+            self.show(key, response, types, mode, other, changes)
             self._selection = selection
             self.scroll_to(0, y, animate=False, immediate=True)
 
@@ -138,7 +146,7 @@ reversed, the response antecedent underlined, the best key antecedent bold and u
         self._cache.clear()
 
     def _style_table(self) -> dict[tuple, Style]:
-        """(role, type, emphasis) -> Style, built once per theme from the component classes."""
+        """(role, type, emphasis, change) -> Style, built once per theme from the component classes."""
         if self._styles is None:
             base = self.rich_style
             table: dict[tuple, Style] = {}
@@ -149,16 +157,19 @@ reversed, the response antecedent underlined, the best key antecedent bold and u
                 "best": self.get_component_rich_style("doctext--best", partial=True),
             }
             bracket = self.get_component_rich_style("doctext--bracket", partial=True)
+            tints = {None: Style(), **{change: self.get_component_rich_style(f"doctext--{change}", partial=True)
+                                       for change in ("fixed", "introduced", "changed")}}
             for kind in (None, *MentionType):
                 type_style = (
                     self.get_component_rich_style(f"doctext--{TYPE_CLASS[kind]}", partial=True) if kind is not None else Style()
                 )
                 for role in ("word", "open", "close", "space"):
                     for emphasis, extra in emphasis_styles.items():
-                        style = base + type_style
-                        if role in ("open", "close"):
-                            style += bracket
-                        table[(role, kind, emphasis)] = style + extra
+                        for change, tint in tints.items():
+                            style = base + type_style + tint
+                            if role in ("open", "close"):
+                                style += bracket
+                            table[(role, kind, emphasis, change)] = style + extra
             self._styles = table
         return self._styles
 
@@ -182,7 +193,7 @@ reversed, the response antecedent underlined, the best key antecedent bold and u
                 emphasis = None
             else:
                 emphasis = selection.role_of_span(atom.span)
-            segments.append(Segment(atom.text, styles[(atom.role, atom.type, emphasis)]))
+            segments.append(Segment(atom.text, styles[(atom.role, atom.type, emphasis, atom.change)]))
         strip = Strip(segments).crop_extend(scroll_x, scroll_x + width, self.rich_style)
         self._cache[key] = strip
         return strip

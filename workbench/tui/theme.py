@@ -11,12 +11,15 @@ from textual.theme import Theme
 from textual.widgets import Input
 
 TYPE_VARIABLES_DARK = {"type-name": "#5fafff", "type-nominal": "#87d787", "type-pronoun": "#ffaf5f",
-                       "highlight-antecedent": "#4a2e00", "highlight-best": "#00305f"}
+                       "highlight-antecedent": "#4a2e00", "highlight-best": "#00305f",
+                       "change-fixed": "#123a1a", "change-introduced": "#4a1620", "change-changed": "#3a3412"}
 TYPE_VARIABLES_LIGHT = {"type-name": "#004fa8", "type-nominal": "#17661a", "type-pronoun": "#8f4500",
-                        "highlight-antecedent": "#ffe9c4", "highlight-best": "#dde9ff"}
-"""Type colours and the backgrounds of the selected error's antecedents.  Chosen together: every
-type colour (and the plain text) keeps a WCAG contrast ratio of at least 4.5 on the surface and on
-both highlights (tests/test_contrast.py measures every pair the text view can draw)."""
+                        "highlight-antecedent": "#ffe9c4", "highlight-best": "#dde9ff",
+                        "change-fixed": "#dcf5dc", "change-introduced": "#fde0e4", "change-changed": "#f3efcf"}
+"""Type colours, the backgrounds of the selected error's antecedents and the tints of compare
+mode's changed mentions (fixed green, introduced red, changed yellow).  Chosen together: every
+type colour (and the plain text) keeps a WCAG contrast ratio of at least 4.5 on the surface, on
+both highlights and on every tint (tests/test_contrast.py measures every pair the text view can draw)."""
 
 CHART_COLOURS = {
     "corefwb-dark": ("#ff8787", "#ffd75f", "#87d7ff", "#87ff87", "#d7afff", "#ffffff", "#ffaf5f"),

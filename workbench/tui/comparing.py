@@ -1,0 +1,181 @@
+"""Compare mode: `corefwb KEY RESP_A RESP_B [...]` shows a baseline (A, the first response) and a
+compared system (B) side by side.  A mixin of `Workbench`.
+
+What each panel shows in compare mode (the single-response workbench is unchanged):
+- documents: A's and B's CoNLL F1 and ΔF, sorted by ΔF, the documents that differ most marked;
+- scores: each system's corpus F1, ΔF and its paired-bootstrap interval (a worker computes it);
+- text: key/A/B chain ids on each mention, mentions whose error changed tinted and marked;
+- errors: every mention with an error under A or B, with both categories, filtered by change.
+F9 compares the next system with the baseline (with two responses it swaps them).  Every system's
+scores and errors are kept per weight vector (`SystemView`), so a switch only redraws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.text import Text
+
+from metrics.catalog import ALL_METRICS, CATALOG, Family, names, with_parts
+from metrics.errors.records import ErrorRecord
+from metrics.scoring import CorpusResult
+from metrics.significance import Comparison, Method, compare
+from metrics.weights import Weights
+
+from ..comparison import Change, changed_spans, document_changes
+from .rows import display_text
+from .scores import MAX_SYSTEM_COLUMNS, ScoresPanel, comparison_cells
+
+FIRST_METRICS = with_parts(names(Family.MENTION) + names(Family.OFFICIAL))
+"""Scored first, so the official numbers are on screen while the other metrics are computed."""
+REST_METRICS = tuple(m for m in ALL_METRICS if m not in FIRST_METRICS)
+INTERVAL_METHOD = Method()
+"""The intervals of the scores panel: `corefwb compare`'s defaults (1,000 resamples, seed 12345)."""
+
+
+@dataclass
+class SystemView:
+    """What the workbench holds of one system: its latest scores and error records, each under
+    the weights it was computed with (a weight edit replaces them when the new ones arrive)."""
+
+    result: CorpusResult | None = None
+    errors: dict[str, list[ErrorRecord]] | None = None
+    """Error records per document under `errors_weights`; priced ones replace their unpriced rows."""
+    errors_weights: Weights | None = None
+    priced: set[str] = field(default_factory=set)
+    """Documents whose error impacts are priced under `errors_weights`."""
+
+
+def complete(result: CorpusResult | None) -> bool:
+    """Whether every metric is scored (not only the official ones scored first)."""
+    return result is not None and len(result.metrics) == len(ALL_METRICS)
+
+
+def interval_comparison(baseline: CorpusResult, system: CorpusResult) -> Comparison:
+    """The compared system's differences to the baseline with their intervals, every metric."""
+    return compare([baseline, system], [m for m in ALL_METRICS if m in system.metrics and m in baseline.metrics],
+                   INTERVAL_METHOD)
+
+
+class Comparing:
+    """Compare mode's state and actions (mixed into the App)."""
+
+    def shown_systems(self) -> list[int]:
+        """The systems on screen, the shown one first (and the baseline in compare mode)."""
+        return [self.system, self.baseline] if self.comparing else [self.system]
+
+    def names(self) -> list[str]:
+        from ..session import system_names
+
+        return system_names(self.response_paths, None) if self.response_paths else ["key"]
+
+    def labels(self) -> list[str]:
+        """Names for narrow places: what tells them apart, unless that is a letter or two."""
+        from ..session import short_labels
+
+        names = self.names()
+        short = short_labels(names)
+        return short if min(map(len, short)) >= 3 else names
+
+    def view_of(self, system: int) -> SystemView:
+        return self.views.setdefault(system, SystemView())
+
+    # ---------------------------------------------------------------- setting up
+    def setup_compare(self) -> None:
+        """Once loaded: the panels take their compare-mode columns for the current pair."""
+        from .documents import DocumentList
+        from .errorlist import ErrorPanel
+
+        labels = self.labels()
+        self.query_one(DocumentList).compare(labels[self.baseline], labels[self.system])
+        self.query_one(ScoresPanel).compare([labels[s] for s in self.score_columns()])
+        self.query_one(ErrorPanel).set_compare()
+
+    def score_columns(self) -> list[int]:
+        """The systems with a column in the scores panel: all while they fit, else A and B."""
+        count = len(self.response_paths)
+        return list(range(count)) if count <= MAX_SYSTEM_COLUMNS else [self.baseline, self.system]
+
+    # ---------------------------------------------------------------- drawing
+    def show_comparison(self) -> None:
+        """The scores panel in compare mode: every system's corpus F1, ΔF = B - A and its interval."""
+        columns = self.score_columns()
+        micros = [self.view_of(s).result.micro if self.view_of(s).result is not None else {} for s in columns]
+        base, other = self.view_of(self.baseline).result, self.view_of(self.system).result
+        comparison = self.intervals.get((self.baseline, self.system, self.weights))
+        differences = comparison.differences[0] if comparison is not None else {}
+        metrics, rows = [], []
+        for metric in CATALOG:
+            if not any(metric.name in micro for micro in micros):
+                continue
+            metrics.append(metric.name)
+            rows.append(comparison_cells(metric.name, metric.label, [micro.get(metric.name) for micro in micros],
+                                         base.micro.get(metric.name) if base else None,
+                                         other.micro.get(metric.name) if other else None,
+                                         differences.get(metric.name)))
+        panel = self.query_one(ScoresPanel)
+        panel.fill(metrics, rows)
+        labels = self.labels()
+        panel.border_title = Text(f"scores: corpus · ΔF = {display_text(labels[self.system])} - "
+                                  f"{display_text(labels[self.baseline])}")
+
+    def document_changes(self, name: str) -> list[Change] | None:
+        """The changes of a document between the baseline and the compared system, once both
+        systems' errors are known under the current weights (None until then)."""
+        a, b = self.view_of(self.baseline), self.view_of(self.system)
+        if a.errors is None or b.errors is None or a.errors_weights != self.weights or b.errors_weights != self.weights:
+            return None
+        return document_changes(a.errors.get(name, []), b.errors.get(name, []))
+
+    def show_compared_text(self, index: int) -> None:
+        """The text of document `index` with key/A/B chain ids and the changed mentions tinted."""
+        from .rows import MODES
+        from .text import DocumentText
+
+        a = self.session.corpora[self.baseline].pairs[index]
+        b = self.session.corpora[self.system].pairs[index]
+        changes = self.document_changes(a.name)
+        types = {**b.types, **a.types}  # a span only one system has is typed in its pair
+        self.query_one(DocumentText).show(a.key, a.response, types, MODES[self.mode_index], b.response,
+                                          changed_spans(changes) if changes is not None else None)
+
+    # ---------------------------------------------------------------- actions
+    def action_next_system(self) -> None:
+        """F9: compare the next system with the baseline; with two responses, swap them."""
+        count = len(self.response_paths)
+        if self.session is None or count < 2:
+            self.notify("one response: open the workbench with several to compare them", timeout=5)
+            return
+        if count == 2:
+            self.baseline, self.system = self.system, self.baseline
+        else:
+            self.system = next(s % count for s in range(self.system + 1, self.system + count)
+                               if s % count != self.baseline)
+        self.setup_compare()
+        self.show_document(self.doc_index)
+        self.refresh_documents()
+        # after the frame: the worker computes only what this pair lacks (its intervals, say),
+        # and would share the GIL with drawing the switch
+        self.call_after_refresh(self._rescore_worker, self.weights, self._edit_started)
+        labels = self.labels()
+        self.notify(f"comparing {labels[self.system]} with {labels[self.baseline]} (baseline)", timeout=3, markup=False)
+
+    def action_cycle_change(self) -> None:
+        """`c`: the error list's change filter (compare mode)."""
+        from .errorlist import ErrorPanel
+
+        self.query_one(ErrorPanel).cycle_change()
+
+    def system_label(self) -> str:
+        """The text panel title's part naming the systems (compare mode: whose ids the labels show)."""
+        if not self.comparing:
+            return ""
+        labels = [display_text(label) for label in self.labels()]
+        a, b = labels[self.baseline], labels[self.system]
+        return {"key": "", "response": f" · {a}/{b}", "both": f" · key/{a}/{b}"}[self.mode_name()]
+
+    def show_changes(self, change: str | None) -> None:
+        """The error list's change filter set to `change` (the palette)."""
+        from .errorlist import ErrorPanel
+
+        self.query_one(ErrorPanel).show_change(change)

@@ -1,0 +1,173 @@
+"""The workbench's engine work off the UI thread, and what the app does with its results.
+
+A mixin of `Workbench`.  A weight edit (or the first load, or a switch of the compared system)
+starts an exclusive scoring worker that computes only what is missing under the weights: the
+systems on screen first, the official metrics before the others (`Rescored` each time), then their
+errors (`ErrorsReady`), in compare mode the intervals of the differences (`IntervalsReady`), then
+the other systems, so that a switch finds them ready.  The shown document's errors are priced by a
+second worker (`ImpactsReady`).  Workers never touch widgets: they post messages, handled here
+(`on_<message>`, which Textual finds on a mixin, unlike `@on`).
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+
+from textual import work
+from textual.widgets import ProgressBar
+from textual.worker import get_current_worker
+
+from metrics.errors.records import ErrorRecord
+from metrics.scoring import CorpusResult
+from metrics.weights import Weights
+
+from ..session import Session
+from .comparing import FIRST_METRICS, REST_METRICS, complete, interval_comparison
+from .messages import EngineFault, ErrorsReady, ImpactsReady, IntervalsReady, Rescored
+from .rows import group_errors
+from .scores import ScoresPanel
+
+
+class Workers:
+    """Scoring, error analysis and pricing workers, and their results' handlers (mixed into the App)."""
+
+    @work(thread=True, exclusive=True, group="score")
+    def _rescore_worker(self, weights: Weights, started: float) -> None:
+        """Score under `weights` what is not yet scored, then classify errors; dropped when a newer
+        edit came in.  The systems on screen come first (the official metrics before the others,
+        so they are on screen soonest), then, in compare mode, their intervals and the other
+        systems, so that a switch finds them ready."""
+        worker = get_current_worker()
+        session = self.session
+        shown = self.shown_systems()
+        order = [shown, [s for s in range(len(session.corpora)) if s not in shown]]
+        results = {s: view.result for s, view in list(self.views.items())}
+        classified = {s for s, view in list(self.views.items()) if view.errors_weights == weights}
+        for group in order:
+            for stage in ("first", "rest"):
+                drawn = None
+                for system in group:
+                    if worker.is_cancelled:
+                        return
+                    result = self._scored(session, results.get(system), weights, system, stage)
+                    if result is None:
+                        continue
+                    results[system] = result
+                    drawn = Rescored(weights, result, time.perf_counter() - started, system)
+                    self.post_message(drawn)
+                if drawn is not None:
+                    # these scores' frame first: the work that follows shares the GIL with drawing
+                    drawn.drawn.wait(timeout=1.0)
+            for system in group:
+                if worker.is_cancelled:
+                    return
+                if system in classified:
+                    continue
+                try:
+                    errors = group_errors(session.classify(weights, system=system))
+                except Exception as error:  # an engine fault must not take the scores down with it
+                    self.post_message(EngineFault(f"error analysis failed: {type(error).__name__}: {error}"))
+                    errors = None
+                if not worker.is_cancelled:
+                    self.post_message(ErrorsReady(weights, errors, system))
+            pair = (self.baseline, self.system, weights)
+            if self.comparing and group is shown and pair not in self.intervals and not worker.is_cancelled:
+                comparison = interval_comparison(results[self.baseline], results[self.system])
+                self.post_message(IntervalsReady(pair, comparison))
+
+    @staticmethod
+    def _scored(session: Session, result: CorpusResult | None, weights: Weights, system: int,
+                stage: str) -> CorpusResult | None:
+        """The next result of a system in a scoring pass, None when this stage has nothing to do:
+        first the official metrics (or, after a weight edit, only the weighted ones), then the rest."""
+        if stage == "first":
+            if result is not None and result.weights == weights:
+                return None
+            if complete(result):
+                return session.rescore(result, weights, system)
+            return session.score(weights, FIRST_METRICS, system)
+        if result is None or result.weights != weights or complete(result):
+            return None
+        return result.updated(session.score(weights, REST_METRICS, system))
+
+    def on_rescored(self, message: Rescored) -> None:
+        self.call_after_refresh(message.drawn.set)
+        if message.weights != self.weights:
+            return
+        self.view_of(message.system).result = message.result
+        if message.system == self.system and message.weights == self.start_weights:
+            self.start_micro = message.result.micro
+        if message.system not in self.shown_systems():
+            return
+        self.query_one("#progress", ProgressBar).display = False
+        self.refresh_documents()
+        self._show_scores()
+        if complete(self.result) and (not self.comparing or complete(self.view_of(self.baseline).result)):
+            self.last_rescore_seconds = message.seconds
+            w = message.weights
+            self.query_one(ScoresPanel).set_status(f"scored with W = ({w.nam:g}, {w.nom:g}, {w.pro:g}, {w.sing:g})")
+        self._status()
+
+    def on_intervals_ready(self, message: IntervalsReady) -> None:
+        self.intervals[message.pair] = message.comparison
+        if message.pair == (self.baseline, self.system, self.weights):
+            self._show_scores()
+
+    def on_errors_ready(self, message: ErrorsReady) -> None:
+        if message.weights != self.weights:
+            return
+        view = self.view_of(message.system)
+        view.errors, view.priced, view.errors_weights = message.errors, set(), message.weights
+        gc.freeze()  # tens of thousands of long-lived records: keep full GC passes off them
+        if message.system not in self.shown_systems():
+            return
+        if self.comparing:
+            self.show_compared_text(self.doc_index)
+        self._show_errors()
+        self.refresh_documents()
+        self._price_current()
+
+    def _price_current(self) -> None:
+        """Price the current document's errors (of both systems in compare mode) unless done:
+        the list shows them meanwhile."""
+        if self.corpus is None:
+            return
+        name = self.corpus.pairs[self.doc_index].name
+        work = []
+        for system in self.shown_systems():
+            view = self.view_of(system)
+            if view.errors_weights != self.weights:
+                return  # not all classified yet: priced when they are
+            if view.errors is not None and name not in view.priced and view.errors.get(name):  # None: analysis failed
+                work.append((system, view.errors[name]))
+        if not work:
+            self.settled_weights = self.weights
+            return
+        self._price_worker(self.weights, name, work)
+
+    @work(thread=True, exclusive=True, group="price")
+    def _price_worker(self, weights: Weights, name: str, work: list[tuple[int, list[ErrorRecord]]]) -> None:
+        """Impacts on the corpus CoNLL F1 (independent of W, so one pricer serves every W)."""
+        worker = get_current_worker()
+        for system, records in work:
+            try:
+                rows = self.session.price(records, "conll", weights, lambda: worker.is_cancelled, system)
+            except Exception as error:  # keep the errors listed, without impacts
+                self.post_message(EngineFault(f"impact pricing failed: {type(error).__name__}: {error}"))
+                rows = records
+            if rows is None or worker.is_cancelled:
+                return
+            self.post_message(ImpactsReady(weights, {name: rows}, system))
+
+    def on_impacts_ready(self, message: ImpactsReady) -> None:
+        view = self.view_of(message.system)
+        if message.weights != self.weights or view.errors is None or view.errors_weights != message.weights:
+            return
+        view.errors.update(message.errors)
+        view.priced.update(message.errors)
+        name = self.corpus.pairs[self.doc_index].name
+        if name in message.errors and message.system in self.shown_systems():
+            self._show_errors(keep_cursor=True)
+            if all(name in self.view_of(s).priced or not self.view_of(s).errors.get(name) for s in self.shown_systems()):
+                self.settled_weights = message.weights
