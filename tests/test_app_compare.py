@@ -234,8 +234,12 @@ def test_snapshot_compare_mode_swapped_light(snap_compare):
     assert snap_compare(gum_pair(), terminal_size=LARGE, run_before=run)
 
 
-def test_snapshot_compare_mode_documents_scatter(snap_compare):
-    """The charts' documents tab in compare mode: the compared system against the baseline."""
+@pytest.mark.parametrize("no_color", [False, True])
+def test_snapshot_compare_mode_documents_scatter(snap_compare, monkeypatch, no_color):
+    """The charts' documents tab in compare mode: the compared system against the baseline (the
+    points are `o`, the diagonal `.`: readable without colour)."""
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
     async def run(pilot) -> None:
         await settle(pilot.app, pilot)
         await pilot.press("f8")

@@ -81,16 +81,18 @@ def draw_sweep(plt, data):
         for (name, _), (marker, dash) in zip(data.weights, _STYLES):
             ax.plot(x, data.lines[lmetric][name], marker=marker, linestyle=dash, label=name)
         ax.plot(x, data.official[lmetric], marker="x", linestyle="-", color="black", linewidth=2,
-                label=f"{label(ometric)} (OMetric)")
+                label="OMetric (the panel's official metric)")
         ax.set_title(f"{label(lmetric)} and {label(ometric)}")
         ax.set_ylabel("F1 (%)")
         ax.set_xticks(x, data.systems, rotation=30 if max(map(len, data.systems)) > 8 else 0)
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize="x-small", loc="best")
     for ax in axes[-1]:
         ax.set_xlabel("response")
+    # one legend for the four panels, below them: inside a panel it would hide points
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize="small", frameon=False)
     figure.suptitle("LMetrics under weight vectors W1..W5 and the OMetric (Chen & Ng 2013, Figure 3)")
-    figure.tight_layout()
+    figure.tight_layout(rect=(0, 0.05, 1, 1))
     return figure
 
 

@@ -223,9 +223,10 @@ it shows the key's text and chains for browsing, with no scores or errors.
         # still freed by reference counting when dropped, e.g. the records of older weights.)
         gc.freeze()
         self.query_one(WarningsView).show(self.session.warnings)
-        if self.comparing:
+        if self.comparing:  # the list waits for both systems' scores: its order is by their difference
             self.setup_compare()
-        self.query_one(DocumentList).set_rows(document_rows(self.session.document_names(), None, None))
+        else:
+            self.query_one(DocumentList).set_rows(document_rows(self.session.document_names(), None, None))
         self.show_document(0)
         if self.browsing:
             self.query_one("#progress", ProgressBar).display = False
