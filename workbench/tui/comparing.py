@@ -64,7 +64,7 @@ class Comparing:
         """The systems on screen, the shown one first (and the baseline in compare mode)."""
         return [self.system, self.baseline] if self.comparing else [self.system]
 
-    def names(self) -> list[str]:
+    def response_names(self) -> list[str]:
         from ..session import system_names
 
         return system_names(self.response_paths, None) if self.response_paths else ["key"]
@@ -73,7 +73,7 @@ class Comparing:
         """Names for narrow places: what tells them apart, unless that is a letter or two."""
         from ..session import short_labels
 
-        names = self.names()
+        names = self.response_names()
         short = short_labels(names)
         return short if min(map(len, short)) >= 3 else names
 

@@ -63,7 +63,7 @@ class Navigation:
         from .charts import ChartsScreen
 
         document = self.corpus.pairs[self.doc_index].name if self.corpus.pairs else None
-        self.push_screen(ChartsScreen(self.names(), document, (self.baseline, self.system) if self.comparing else None))
+        self.push_screen(ChartsScreen(self.response_names(), document, (self.baseline, self.system) if self.comparing else None))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """F9 (next compared system) and c (change filter) work only in compare mode.  A screen may name the
