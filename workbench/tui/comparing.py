@@ -127,8 +127,9 @@ class Comparing:
             return None
         return document_changes(a.errors.get(name, []), b.errors.get(name, []))
 
-    def show_compared_text(self, index: int) -> None:
-        """The text of document `index` with key/A/B chain ids and the changed mentions tinted."""
+    def show_compared_text(self, index: int, keep_view: bool = False) -> None:
+        """The text of document `index` with key/A/B chain ids and the changed mentions tinted;
+        `keep_view` (the same document, its changes just known) keeps selection and scroll."""
         from .rows import MODES
         from .text import DocumentText
 
@@ -136,8 +137,10 @@ class Comparing:
         b = self.session.corpora[self.system].pairs[index]
         changes = self.document_changes(a.name)
         types = {**b.types, **a.types}  # a span only one system has is typed in its pair
-        self.query_one(DocumentText).show(a.key, a.response, types, MODES[self.mode_index], b.response,
-                                          changed_spans(changes) if changes is not None else None)
+        text = self.query_one(DocumentText)
+        draw = text.redraw if keep_view else text.show
+        draw(a.key, a.response, types, MODES[self.mode_index], b.response,
+             changed_spans(changes) if changes is not None else None)
 
     # ---------------------------------------------------------------- actions
     def action_next_system(self) -> None:

@@ -92,10 +92,15 @@ and a mention whose error changed is tinted and marked: + fixed, ! introduced, ~
     def watch_mode(self, mode: Side) -> None:
         if self._content is not None:
             key, response, types, other, changes = self._content
-            selection, y = self._selection, self.scroll_y
-            self.show(key, response, types, mode, other, changes)
-            self._selection = selection
-            self.scroll_to(0, y, animate=False, immediate=True)
+            self.redraw(key, response, types, mode, other, changes)
+
+    def redraw(self, key, response, types, mode: Side, other=None, changes=None) -> None:
+        """`show` the same document again (another mode, the changes once known), keeping the
+        selected error and the scroll position where the user left them."""
+        selection, y = self._selection, self.scroll_y
+        self.show(key, response, types, mode, other, changes)
+        self._selection = selection
+        self.scroll_to(0, y, animate=False, immediate=True)
 
     def select(self, selection: Selection) -> None:
         """Emphasise an error and bring its mention into view (a third of the way down)."""

@@ -122,8 +122,8 @@ class Workers:
         gc.freeze()  # tens of thousands of long-lived records: keep full GC passes off them
         if message.system not in self.shown_systems():
             return
-        if self.comparing:
-            self.show_compared_text(self.doc_index)
+        if self.comparing:  # the tints of the changes: the text stays where the user has it
+            self.show_compared_text(self.doc_index, keep_view=True)
         self._show_errors()
         self.refresh_documents()
         self._price_current()
