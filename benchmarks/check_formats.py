@@ -123,7 +123,7 @@ def main() -> int:
         for label, docs in (("key.gum.conll", conll), ("response.xrenner-gum.conll", read_documents(str(data / "response.xrenner-gum.conll.gz")))):
             buffer = io.StringIO()
             write_conll(docs, buffer)
-            back = parse_conll("written", buffer.getvalue().splitlines())
+            back = parse_conll("written", buffer.getvalue().encode())
             fields = ("name", "words", "chains", "labels", "sentence_starts", "pos", "parse", "lemmas", "speakers", "named_entities")
             same_docs = sum(all(getattr(a, f) == getattr(b, f) for f in fields) for a, b in zip(docs, back))
             print(f"CoNLL-2012 {label} written and read back: {same_docs} of {len(docs)} documents identical")

@@ -72,7 +72,7 @@ def test_order_mirrors_the_conll_reader(tmp_path: Path) -> None:
         f"d1\t0\t{i}\t{w}\t{cell}" for i, (w, cell) in enumerate(zip("abcd", ["(2|(1)", "(3", "3)|2)", "(3)|(1)"]))
     ] + ["#end document"]
     [u] = read_conllu(write(tmp_path, conllu))
-    [c] = parse_conll("x.conll", conll)
+    [c] = parse_conll("x.conll", "\n".join(conll).encode())
     assert u.chains == c.chains == [[(0, 0), (3, 3)], [(0, 2)], [(1, 2), (3, 3)]]
 
 

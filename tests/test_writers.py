@@ -31,7 +31,7 @@ def content(doc: Document) -> dict:
 def conll_round_trip(docs: list[Document]) -> list[Document]:
     out = io.StringIO()
     write_conll(docs, out)
-    return parse_conll("written.conll", out.getvalue().splitlines())
+    return parse_conll("written.conll", out.getvalue().encode())
 
 
 def jsonl_round_trip(docs: list[Document]) -> list[Document]:

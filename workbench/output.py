@@ -24,6 +24,7 @@ import sys
 from collections.abc import Iterable, Sequence
 
 from metrics.model import InputError
+from .json_text import dumps
 from metrics.score import AnyScore, BlancScore, MeanScore
 
 
@@ -291,12 +292,10 @@ def render_report(scope: str, weights: Sequence[float], scores: dict, records, f
     from metrics.catalog import label
 
     if fmt == "json":
-        import json
-
         report = {"scope": scope, "weights": list(weights),
                   "scores": {name: score_json(score) for name, score in scores.items()},
                   "errors": None if records is None else [error_json(r) for r in records]}
-        return json.dumps(report, indent=1) + "\n"
+        return dumps(report) + "\n"
     score_rows = [[scope, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in scores.items()]
     if fmt == "csv":
         text = render_csv(["scope", "metric", "recall", "precision", "f1"], score_rows)

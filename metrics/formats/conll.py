@@ -5,160 +5,256 @@ The rules (../shared/docs/conll-reading.md, mirrored in the README):
 - Whitespace-only lines separate sentences and are not tokens.
 - Columns are split on runs of whitespace (TAB files, space-aligned files and trailing TABs alike);
   the coreference cell is the last field.  v8.01 splits on TAB only; on TAB files both agree.
-- Cell items are joined by `|`: `(N)`, `(N`, `N)`; `(N+M)` split antecedents are ignored; `-`/`_` is
-  nothing.  Items of one cell are processed as v8.01 does: one-token mentions, then openings, then
-  closings.  That order decides chain order (first-seen label), which decides which copy of a
-  duplicated span the official scorer keeps, so it is mirrored exactly.
+- The coreference cells are read as `metrics.formats.brackets` says (v8.01's order within a cell).
 Every malformed line raises `InputError` naming the file and line.
+
+Why it looks as it does: reading is as much of a `corefwb score` run as scoring is.  So the file
+is never walked line by line in Python.  `Layout` finds lines and fields over the whole buffer;
+the `#` lines (two per document) are looked at one by one to find the documents; then each
+column (words, cells, POS...) of every token of every document is taken in one piece, and the
+chains of all documents are built at once.  Errors are still reported as a line-by-line reader
+would report them: the first in the file wins.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from dataclasses import dataclass
 
-from ..model import Document, InputError, Span
-from .source import read_text
+import numpy as np
+
+from ..model import Document, InputError
+from .brackets import read_brackets
+from .layout import Layout
+from .source import read_utf8
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
 _END = re.compile(r"^#\s*end document")
-_SPLIT_ANTECEDENT = re.compile(r"^\(\d+\+\d+\)$")
-_LABEL = r"([^()|\s]+)"
-_SINGLE = re.compile(rf"^\({_LABEL}\)$")
-_OPEN = re.compile(rf"^\({_LABEL}$")
-_CLOSE = re.compile(rf"^{_LABEL}\)$")
 _EMPTY = ("-", "_", "")
+FULL_COLUMNS = 12
+"""Fields on every token line of a document in the full OntoNotes layout (POS, parse, lemma,
+speaker and named-entity columns read from it)."""
 
 
-def read_lines(path: str) -> list[str]:
-    """All lines of an input without line ends (`source.read_text`: gzip, pipes, size bound);
-    located errors for undecodable bytes and NULs."""
-    text = read_text(path)
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    nul = text.find("\0")
+@dataclass
+class _Part:
+    """A document's place among the lines: its `#begin document` line, and the line its token
+    lines stop before: its `#end document` line, or where a file that does not end it stops
+    (another `#begin document`, or the end of the file)."""
+
+    name: str
+    begin: int
+    end: int
+    closed: bool = False
+
+
+@dataclass
+class _Outline:
+    """The documents of a text, and the first thing wrong with its `#` lines (line and message)."""
+
+    parts: list[_Part]
+    warnings: list[tuple[int, str, str]]
+    """(line, kind, message): the first line of each kind of oddity."""
+    error: tuple[int, str] | None
+
+
+def _outline(layout: Layout) -> _Outline:
+    """Find the documents from the `#` lines alone, up to the first structural error."""
+    parts: list[_Part] = []
+    warnings: list[tuple[int, str, str]] = []
+    kinds: set[str] = set()
+    seen: dict[str, int] = {}
+    current: _Part | None = None
+    after = 0
+    first = layout.first_line
+
+    def warn(kind: str, line: int, message: str) -> None:
+        if kind not in kinds:
+            kinds.add(kind)
+            warnings.append((line, kind, message))
+
+    def outside(start: int, end: int) -> None:
+        filled = np.flatnonzero(layout.counts[start:end])
+        if len(filled):
+            warn("outside", start + int(filled[0]), "text outside #begin document ... #end document is ignored (first such line)")
+
+    for line in np.flatnonzero(layout.hashed).tolist():
+        if current is None:
+            outside(after, line)
+        after = line + 1
+        head = layout.line(line)
+        if m := _BEGIN.match(head):
+            if current is not None:
+                current.end = line
+                return _Outline(parts, warnings, (line, f"#begin document inside document {current.name!r} "
+                                                        f"(opened on line {current.begin + first}) without #end document"))
+            name = m.group(1).rstrip()
+            if name in seen:
+                return _Outline(parts, warnings, (line, f"document {name!r} appears twice (also on line {seen[name]})"))
+            seen[name] = line + first
+            current = _Part(name, line, layout.n_lines)
+            parts.append(current)
+        elif _END.match(head):
+            if current is None:
+                return _Outline(parts, warnings, (line, "#end document without #begin document"))
+            current.end, current.closed = line, True
+            current = None
+        elif current is not None:
+            warn("comment", line, "'#' line inside a document is read as a comment, not a token (first such line)")
+    if current is not None:
+        return _Outline(parts, warnings, (layout.n_lines - 1, f"document {current.name!r} (line {current.begin + first}) has no #end document"))
+    outside(after, layout.n_lines)
+    return _Outline(parts, warnings, None)
+
+
+def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None = None, first_line: int = 1) -> list[Document]:
+    """Documents of a CoNLL-2012 text given as UTF-8 bytes with `\\n` line ends.  Raises InputError.
+
+    Oddities the official scorer tolerates silently (text between documents, `#` comment lines
+    inside a document) are tolerated here too and reported once each in `warnings`.
+    """
+    nul = data.find(b"\0")
     if nul >= 0:
-        raise InputError(path, text.count("\n", 0, nul) + 1, "NUL byte in text")
-    return lines
+        raise InputError(path, first_line + data.count(b"\n", 0, nul), "NUL byte in text")
+    layout = Layout.of(data, first_line)
+    outline = _outline(layout)
+    parts = outline.parts
+    n_lines = layout.n_lines
+    noted = iter(outline.warnings)
+    pending = next(noted, None)
+
+    def note_before(line: int) -> None:
+        """Pass on the warnings of lines before `line`, as a reader going line by line would have."""
+        nonlocal pending
+        while pending is not None and pending[0] < line:
+            if warnings is not None:
+                warnings.append(f"{path}:{pending[0] + first_line}: {pending[2]}")
+            pending = next(noted, None)
+
+    # every document's lines at once: which document each line is in, and which are tokens
+    begins = np.array([p.begin for p in parts], dtype=np.int64)
+    ends = np.array([p.end for p in parts], dtype=np.int64)
+    edges = np.zeros(n_lines + 1, dtype=np.int64)
+    np.add.at(edges, begins + 1, 1)
+    np.add.at(edges, ends, -1)
+    plain = (np.cumsum(edges[:-1]) > 0) & ~layout.hashed
+    plain_lines = np.flatnonzero(plain)
+    part_of_plain = np.searchsorted(begins, plain_lines, side="right") - 1
+    is_token = layout.counts[plain_lines] > 0
+    token_lines = plain_lines[is_token]
+    part_of = part_of_plain[is_token]
+    # a token starts a sentence unless the line before it (comment lines skipped) is a token line
+    follows = np.r_[False, is_token[:-1] & (part_of_plain[1:] == part_of_plain[:-1])]
+    starts_sentence = (is_token & ~follows)[is_token]
+    first_token = np.searchsorted(part_of, np.arange(len(parts)))
+    bounds = np.append(first_token, len(token_lines)).tolist()
+    counts = layout.counts[token_lines]
+
+    # the coreference cells that hold something, and the chains of every document
+    has_cell = counts > 1
+    filled = np.flatnonzero(has_cell)
+    filled = filled[~layout.placeholders(layout.fields(token_lines[filled], -1))]
+    brackets = read_brackets(layout.strings(layout.fields(token_lines[filled], -1)),
+                             filled - first_token[part_of[filled]], part_of[filled], len(parts))
+
+    line_numbers = (token_lines + first_line).tolist()
+    for d, part in enumerate(parts):
+        if not part.closed:
+            break
+        note_before(part.end)
+        lo, hi = bounds[d], bounds[d + 1]
+        problem = brackets.problems.get(d)
+        if problem is not None:
+            raise InputError(path, line_numbers[lo + problem.token], problem.message)
+        unclosed = brackets.unclosed.get(d)
+        if unclosed is not None:
+            raise InputError(path, part.end + first_line, f"mention ({unclosed.message} opened on line "
+                             f"{line_numbers[lo + unclosed.token]} is never closed in document {part.name!r}")
+    if outline.error is not None:
+        if parts and not parts[-1].closed:  # its cells come before the error that stopped it
+            note_before(outline.error[0])
+            problem = brackets.problems.get(len(parts) - 1)
+            if problem is not None:
+                raise InputError(path, line_numbers[bounds[-2] + problem.token], problem.message)
+        note_before(outline.error[0] + 1)
+        raise InputError(path, outline.error[0] + first_line, outline.error[1])
+    note_before(n_lines + 1)
+    return _documents(path, layout, parts, brackets, token_lines, part_of, bounds, starts_sentence, line_numbers)
 
 
-class _DocumentBuilder:
-    """Collects one document's token lines while they are read; columns and mentions are taken
-    from them when the document ends (whole columns by list comprehension: reading is as much of a
-    `corefwb score` run as scoring is)."""
-
-    def __init__(self, path: str, name: str, line: int) -> None:
-        self.path = path
-        self.name = name
-        self.line = line
-        self.rows: list[list[str]] = []
-        """The whitespace-split fields of each token line."""
-        self.token_lines: list[int] = []
-        self.sentence_starts: list[int] = []
-        self.new_sentence = True
-        self.chain_of: dict[str, int] = {}
-        self.chains: list[list[Span]] = []
-        self.labels: list[str] = []
-        self.open: dict[str, list[tuple[int, int]]] = {}
-
-    def _chain(self, label: str) -> int:
-        index = self.chain_of.get(label)
-        if index is None:
-            index = self.chain_of[label] = len(self.chains)
-            self.chains.append([])
-            self.labels.append(label)
-        return index
-
-    def read_cells(self) -> None:
-        """Mentions from the coreference cells, token by token (errors located at their line).
-        Called once: by `finish`, or before reporting a document that never ends."""
-        lines = self.token_lines
-        for token, fields in enumerate(self.rows):
-            cell = fields[-1] if len(fields) > 1 else "-"
-            if cell not in _EMPTY:
-                self._add_cell(cell, token, lines[token])
-
-    def _add_cell(self, cell: str, token: int, lineno: int) -> None:
-        parsed = _parse_cell(cell)
-        if isinstance(parsed, str):
-            raise InputError(self.path, lineno, f"bad coreference item {parsed!r} in cell {cell!r}")
-        singles, opens, closes = parsed
-        for label in singles:
-            self.chains[self._chain(label)].append((token, token))
-        for label in opens:
-            self._chain(label)
-            self.open.setdefault(label, []).append((token, lineno))
-        for label in closes:
-            chain = self._chain(label)
-            stack = self.open.get(label)
-            if not stack:
-                raise InputError(self.path, lineno, f"mention {label}) closes but no mention ({label} is open")
-            start, _ = stack.pop()
-            self.chains[chain].append((start, token))
-
-    def finish(self, lineno: int) -> Document:
-        self.read_cells()
-        for label, stack in self.open.items():
-            if stack:
-                _, opened = stack[-1]
-                raise InputError(self.path, lineno, f"mention ({label} opened on line {opened} is never closed in document {self.name!r}")
-        rows = self.rows
-        full = bool(rows) and min(map(len, rows)) >= 12
-        if full:
-            words = [f[3] for f in rows]
-            pos = _column(rows, 4)
-            parse = _column(rows, 5)
-            lemmas = _column(rows, 6)
-            speakers = _column(rows, 9)
-            ner_cells = [f[10] for f in rows]
-            ner = _ner_spans(ner_cells) if any(p not in _EMPTY and p != "*" for p in ner_cells) else None
-        else:
-            words = [f[3] if len(f) >= 5 else f[0] for f in rows]
-            pos = parse = lemmas = speakers = ner = None
-        return Document(
-            name=self.name, words=words, chains=self.chains, labels=self.labels,
-            sentence_starts=self.sentence_starts, path=self.path, line=self.line,
-            token_lines=self.token_lines, pos=pos, lemmas=lemmas, parse=parse,
-            speakers=speakers, named_entities=ner,
-        )
+def _documents(path: str, layout: Layout, parts: list[_Part], brackets, token_lines: np.ndarray,
+               part_of: np.ndarray, bounds: list[int], starts_sentence: np.ndarray,
+               line_numbers: list[int]) -> list[Document]:
+    """Build the Documents, taking each column of all tokens in one piece."""
+    counts = layout.counts[token_lines]
+    words = layout.strings(layout.fields(token_lines, np.where(counts >= 5, 3, 0)))
+    sentence_starts = np.flatnonzero(starts_sentence)
+    first_token = np.asarray(bounds[:-1], dtype=np.int64)
+    sentence_bounds = np.searchsorted(sentence_starts, bounds).tolist()
+    sentence_starts = (sentence_starts - first_token[part_of[sentence_starts]]).tolist()
+    nonempty = np.flatnonzero(np.diff(bounds) > 0)
+    full = np.zeros(len(parts), dtype=bool)
+    if len(nonempty):
+        full[nonempty] = np.minimum.reduceat(counts, first_token[nonempty]) >= FULL_COLUMNS
+    columns = _annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))], bounds, full)
+    out = []
+    for d, part in enumerate(parts):
+        lo, hi = bounds[d], bounds[d + 1]
+        extra = columns.get(d, {})
+        out.append(Document(
+            name=part.name, words=words[lo:hi], chains=brackets.chains[d], labels=brackets.labels[d],
+            sentence_starts=sentence_starts[sentence_bounds[d]:sentence_bounds[d + 1]], path=path,
+            line=part.begin + layout.first_line, token_lines=line_numbers[lo:hi], pos=extra.get("pos"),
+            lemmas=extra.get("lemmas"), parse=extra.get("parse"), speakers=extra.get("speakers"),
+            named_entities=extra.get("named_entities"),
+        ))
+    return out
 
 
-@lru_cache(maxsize=65536)
-def _parse_cell(cell: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | str:
-    """(one-token labels, opened labels, closed labels) of a coreference cell, or the first bad
-    item.  Memoised: a corpus has a few thousand distinct cells (`(12)`, `3)|2)`, ...)."""
-    singles: list[str] = []
-    opens: list[str] = []
-    closes: list[str] = []
-    for item in cell.split("|"):
-        if m := _SINGLE.match(item):
-            if not _SPLIT_ANTECEDENT.match(item):
-                singles.append(m.group(1))
-        elif m := _OPEN.match(item):
-            opens.append(m.group(1))
-        elif m := _CLOSE.match(item):
-            closes.append(m.group(1))
-        else:
-            return item
-    return tuple(singles), tuple(opens), tuple(closes)
+_ANNOTATIONS = {"pos": 4, "parse": 5, "lemmas": 6, "speakers": 9}
 
 
-def _column(rows: list[list[str]], index: int) -> list[str] | None:
-    """One annotation column, or None when it holds nothing but placeholders."""
-    values = [f[index] for f in rows]
-    return values if any(v not in _EMPTY for v in values) else None
+def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.ndarray) -> dict[int, dict]:
+    """The POS, parse, lemma, speaker and named-entity columns of the documents in the full
+    layout (`lines`: their token lines, in order), per document; a column of placeholders only
+    is left out, as is an entity column with no entity."""
+    documents = np.flatnonzero(full).tolist()
+    sizes = [bounds[d + 1] - bounds[d] for d in documents]
+    edges = np.cumsum([0] + sizes)
+    out: dict[int, dict] = {d: {} for d in documents}
+    if not len(lines):
+        return out
+    for name, index in _ANNOTATIONS.items():
+        fields = layout.fields(lines, index)
+        informative = np.add.reduceat(~layout.placeholders(fields), edges[:-1]) > 0
+        wanted = np.repeat(informative, sizes)
+        values = layout.strings(fields[wanted])
+        at = 0
+        for d, size, keep in zip(documents, sizes, informative.tolist()):
+            if keep:
+                out[d][name] = values[at:at + size]
+                at += size
+    fields = layout.fields(lines, 10)
+    marked = np.flatnonzero(~layout.equal(fields, b"*") & ~layout.placeholders(fields))
+    cells = layout.strings(fields[marked])
+    ranges = np.searchsorted(marked, edges).tolist()
+    for d_index, d in enumerate(documents):
+        lo, hi = ranges[d_index], ranges[d_index + 1]
+        if lo < hi:
+            out[d]["named_entities"] = _ner_spans((marked[lo:hi] - edges[d_index]).tolist(), cells[lo:hi])
+    return out
 
 
-def _ner_spans(cells: list[str]) -> list[tuple[int, int, str]]:
-    """OntoNotes bracket NE column (`(PERSON*`, `*`, `*)`, `(GPE)`) -> (start, end, label) spans.
+def _ner_spans(tokens: list[int], cells: list[str]) -> list[tuple[int, int, str]]:
+    """OntoNotes bracket NE cells (`(PERSON*`, `*)`, `(GPE)`; the `*` cells between them left
+    out) at their tokens -> (start, end, label) spans.
 
     Malformed NE brackets are not worth rejecting a coreference file over: they are dropped.
     """
     spans: list[tuple[int, int, str]] = []
     start = -1
     label = ""
-    for i, cell in enumerate(cells):
+    for i, cell in zip(tokens, cells):
         if cell.startswith("("):
             label = cell[1:].rstrip("*)").rstrip("*")
             start = i
@@ -168,69 +264,9 @@ def _ner_spans(cells: list[str]) -> list[tuple[int, int, str]]:
     return spans
 
 
-def parse_conll(path: str, lines: list[str], warnings: list[str] | None = None, first_line: int = 1) -> list[Document]:
-    """Documents of a CoNLL-2012 text given as lines (no line ends).  Raises InputError.
-
-    Oddities the official scorer tolerates silently (text between documents, `#` comment lines
-    inside a document) are tolerated here too and reported once each in `warnings`.
-    """
-    warned: set[str] = set()
-
-    def warn(kind: str, lineno: int, message: str) -> None:
-        if warnings is not None and kind not in warned:
-            warned.add(kind)
-            warnings.append(f"{path}:{lineno}: {message}")
-
-    documents: list[Document] = []
-    seen: dict[str, int] = {}
-    current: _DocumentBuilder | None = None
-    for lineno, raw in enumerate(lines, start=first_line):
-        line = raw.rstrip("\r")
-        if line.startswith("#"):
-            if m := _BEGIN.match(line):
-                if current is not None:
-                    current.read_cells()  # a broken cell above is the first error, as it comes first
-                    raise InputError(path, lineno, f"#begin document inside document {current.name!r} (opened on line {current.line}) without #end document")
-                name = m.group(1).rstrip()
-                if name in seen:
-                    raise InputError(path, lineno, f"document {name!r} appears twice (also on line {seen[name]})")
-                seen[name] = lineno
-                current = _DocumentBuilder(path, name, lineno)
-                continue
-            if _END.match(line):
-                if current is None:
-                    raise InputError(path, lineno, "#end document without #begin document")
-                documents.append(current.finish(lineno))
-                current = None
-                continue
-            if current is None:
-                continue
-        if current is None:
-            if line.strip():
-                warn("outside", lineno, "text outside #begin document ... #end document is ignored (first such line)")
-            continue
-        fields = line.split()
-        if not fields:
-            current.new_sentence = True
-            continue
-        if line.startswith("#"):
-            warn("comment", lineno, "'#' line inside a document is read as a comment, not a token (first such line)")
-            continue
-        if current.new_sentence:
-            current.sentence_starts.append(len(current.rows))
-            current.new_sentence = False
-        current.rows.append(fields)
-        current.token_lines.append(lineno)
-    if current is not None:
-        current.read_cells()
-        raise InputError(path, first_line + len(lines) - 1, f"document {current.name!r} (line {current.line}) has no #end document")
-    return documents
-
-
 def read_conll(path: str, warnings: list[str] | None = None) -> list[Document]:
     """Read a CoNLL-2012 file (optionally gzipped) into documents, in file order."""
-    lines = read_lines(path)
-    documents = parse_conll(path, lines, warnings)
+    documents = parse_conll(path, read_utf8(path), warnings)
     if not documents:
         raise InputError(path, None, "no '#begin document' found: not a CoNLL-2012 coreference file")
     return documents

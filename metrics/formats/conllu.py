@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-from .conll import read_lines
+from .source import read_lines
 from ..types.heads import head_of
 from ..model import Document, InputError, Span
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 
-from .conll import read_lines
+from .source import read_lines
 from ..model import Document, InputError, Span
 
 _NO_TAG = ("O", "-", "*", "_", "")

@@ -162,10 +162,48 @@ def read_text(path: str) -> str:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        start = exc.start
-        line = data.count(b"\n", 0, start) + 1
-        column = start - (data.rfind(b"\n", 0, start) + 1) + 1
-        raise InputError(path, line, f"not UTF-8 text ({exc.reason} at column {column})") from None
+        raise _not_utf8(path, data, exc) from None
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
+
+
+def read_utf8(path: str) -> bytes | bytearray:
+    """The content as checked UTF-8 bytes, as `read_text` has it (BOM dropped, line ends `\n`),
+    for the readers that work on bytes; the same located error for undecodable bytes."""
+    data = read_bytes(path)
+    start = 0
+    while start < len(data):  # checked a piece at a time, cut after a line end: no text held whole
+        end = data.find(b"\n", start + _CHUNK)
+        end = len(data) if end < 0 else end + 1
+        try:
+            str(data[start:end], "utf-8")
+        except UnicodeDecodeError as exc:
+            exc.start += start
+            raise _not_utf8(path, data, exc) from None
+        start = end
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return data
+
+
+def _not_utf8(path: str, data: bytes | bytearray, exc: UnicodeDecodeError) -> InputError:
+    start = exc.start
+    line = data.count(b"\n", 0, start) + 1
+    column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+    return InputError(path, line, f"not UTF-8 text ({exc.reason} at column {column})")
+
+
+def read_lines(path: str) -> list[str]:
+    """All lines of an input without line ends (`read_text`), for the readers that walk lines;
+    a located error for a NUL byte."""
+    text = read_text(path)
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    nul = text.find("\0")
+    if nul >= 0:
+        raise InputError(path, text.count("\n", 0, nul) + 1, "NUL byte in text")
+    return lines

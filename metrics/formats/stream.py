@@ -91,16 +91,11 @@ def read_slice(path: str, piece: Slice, warnings: list[str], max_tokens: int | N
         handle.seek(piece.start)
         raw = handle.read(piece.end - piece.start)
     try:
-        text = raw.decode("utf-8")
+        raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = piece.line + raw[:exc.start].count(b"\n")
         raise InputError(path, line, f"not UTF-8 text ({exc.reason})") from None
-    if "\0" in text:
-        raise InputError(path, piece.line + text[:text.index("\0")].count("\n"), "NUL byte in text")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    documents = parse_conll(path, lines, warnings, first_line=piece.line)
+    documents = parse_conll(path, raw.replace(b"\r\n", b"\n"), warnings, first_line=piece.line)
     check_document_sizes(documents[:1], max_tokens)
     return documents[0]
 

@@ -9,7 +9,7 @@ interval and p-value (metrics.significance: resampling documents, paired), an op
 from __future__ import annotations
 
 import argparse
-import json
+from ..json_text import dumps
 
 from metrics.catalog import ALL_METRICS, resolve, with_parts
 
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         out["singletons"] = session.options.singletons
         out["changes"] = [{"baseline": names[0], "system": name, **changes_json(rows, listed, n)}
                           for name, rows, listed, n in changes]
-        text = json.dumps(out, indent=1) + "\n"
+        text = dumps(out) + "\n"
     elif args.format == "csv":
         tables = csv_tables(report) + [(CSV_COLUMNS, [row for name, _, listed, _ in changes
                                                       for row in changes_csv_rows(names[0], name, listed)])]

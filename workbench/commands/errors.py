@@ -10,7 +10,7 @@ Impacts are changes of the corpus F1 of `--impact METRIC` in points (F1 x 100), 
 from __future__ import annotations
 
 import argparse
-import json
+from ..json_text import dumps
 
 from metrics.errors.records import CATEGORIES, Category, ErrorRecord, Mention, count_by_document, count_errors, \
     counts_to_json, filter_records
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         listed = listed[:limit]
     n_documents = len(documents) if documents is not None else len(session.corpus.pairs)
     if args.format == "json":
-        text = json.dumps(to_json(listed, selected, metric, weights, category_impact, shared), indent=1) + "\n"
+        text = dumps(to_json(listed, selected, metric, weights, category_impact, shared)) + "\n"
     elif args.format == "csv":
         text = render_csv(ERROR_COLUMNS + (["same_fix"] if shared is not None else []),
                           [error_cells(r) + ([shared[id(r)]] if shared is not None else []) for r in listed])

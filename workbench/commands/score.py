@@ -8,7 +8,7 @@ labelled as such, and per-document scores.  Text rounds to two decimals and says
 from __future__ import annotations
 
 import argparse
-import json
+from ..json_text import dumps
 import sys
 from collections.abc import Iterator
 
@@ -137,23 +137,23 @@ def _report_text(report: Report, result: CorpusResult, per_doc: bool, markdown: 
 
 
 def json_chunks(result: CorpusResult, extra: dict | None = None) -> Iterator[str]:
-    """The JSON report, `json.dumps(report, indent=1)` to the byte, in pieces: one per document.
+    """The JSON report, `json.dumps(report, indent=1)` to the byte (`json_text.dumps`), in pieces: one per document.
 
     Why pieces: a PreCo-sized corpus (38,000 documents) gives 100 MB of JSON, and building it whole
     as Python objects took more memory than scoring the corpus; here one document's entry exists
     at a time.  `per_document` comes last, so the corpus scores can be written first.
     """
-    head = json.dumps({
+    head = dumps({
         "documents": len(result.documents),
         "weights": list(result.weights),
         "averaging": "micro: counts summed over documents (official); macro: mean of per-document values",
         "metrics": {name: score_json(s) for name, s in result.micro.items()},
         "macro": {name: score_json(s) for name, s in result.macro.items()},
         **(extra or {}),
-    }, indent=1)
+    })
     yield head[:-2] + ',\n "per_document": ['  # head ends with "\n}"
     for i, (name, scores) in enumerate(result.documents):
-        entry = json.dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, indent=1)
+        entry = dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}})
         # nested two levels down: indent=1 puts two more spaces before each of its lines
         yield ("," if i else "") + "\n  " + entry.replace("\n", "\n  ")
     yield ("\n ]" if result.documents else "]") + "\n}\n"

@@ -1,0 +1,168 @@
+"""CoNLL-2012 coreference cells to chains, for every document of a file at once, as array work.
+
+A cell holds items joined by `|`: `(N)` a one-token mention, `(N` an opening, `N)` a closing of
+the most recent open mention labelled N; `(N+M)` split antecedents are ignored.  v8.01 processes
+the items of one cell as one-token mentions, then openings, then closings; that order decides
+chain order (first-seen label) and the order of mentions within a chain, which decide which copy
+of a duplicated span the official scorer keeps, so it is kept exactly.
+
+Why arrays: a file has ~100,000 cells.  Each distinct cell text is parsed once (a corpus has a few
+thousand), and openings are paired with closings by one sort instead of a stack per label: an
+opening at depth d of its label pairs with the next closing of that label that returns to depth d,
+so sorting the events by (label, depth, position) puts each pair side by side.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import chain, islice
+from operator import itemgetter
+
+import numpy as np
+
+from ..model import Span
+
+_SPLIT_ANTECEDENT = re.compile(r"^\(\d+\+\d+\)$")
+_LABEL = r"([^()|\s]+)"
+_SINGLE = re.compile(rf"^\({_LABEL}\)$")
+_OPEN = re.compile(rf"^\({_LABEL}$")
+_CLOSE = re.compile(rf"^{_LABEL}\)$")
+SINGLE, OPEN, CLOSE = 0, 1, 2
+"""Event kinds, in the order v8.01 processes them within a cell."""
+
+
+def parse_cell(cell: str) -> tuple[tuple[int, ...], tuple[str, ...]] | str:
+    """The events of a cell in processing order as (kinds, labels), or its first bad item."""
+    singles: list[str] = []
+    opens: list[str] = []
+    closes: list[str] = []
+    for item in cell.split("|"):
+        if m := _SINGLE.match(item):
+            if not _SPLIT_ANTECEDENT.match(item):
+                singles.append(m.group(1))
+        elif m := _OPEN.match(item):
+            opens.append(m.group(1))
+        elif m := _CLOSE.match(item):
+            closes.append(m.group(1))
+        else:
+            return item
+    return (SINGLE,) * len(singles) + (OPEN,) * len(opens) + (CLOSE,) * len(closes), (*singles, *opens, *closes)
+
+
+class _Memo(dict):
+    """Cell text -> `parse_cell` of it, bounded (hostile input can make every cell distinct)."""
+
+    LIMIT = 65536
+
+    def __missing__(self, cell: str):
+        if len(self) >= self.LIMIT:
+            self.clear()
+        value = self[cell] = parse_cell(cell)
+        return value
+
+
+_memo = _Memo()
+_kinds = itemgetter(0)
+_labels = itemgetter(1)
+
+
+@dataclass
+class Problem:
+    """The first thing wrong with one document's cells: where (token index), and what."""
+
+    token: int
+    message: str
+
+
+@dataclass
+class Brackets:
+    """Every document's chains, read from the cells of all of a file's tokens at once."""
+
+    chains: list[list[list[Span]]]
+    """Per document, its chains in first-seen label order (spans as token indices in it)."""
+    labels: list[list[str]]
+    """Per document, the label of each chain."""
+    problems: dict[int, Problem]
+    """Documents (by index) whose cells are wrong: a bad item, or a closing with nothing open."""
+    unclosed: dict[int, Problem]
+    """Documents that end with a mention still open: v8.01's choice of which to name (of the
+    labels first opened earliest, its last opening still unpaired); the message is the label."""
+
+
+def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.ndarray, n_documents: int) -> Brackets:
+    """Chains of every document from its non-empty cells: `cells[i]` is the cell of token
+    `cell_tokens[i]` (an index within its document) of document `document_of[i]`, in file order."""
+    parsed = list(map(_memo.__getitem__, cells))
+    problems: dict[int, Problem] = {}
+    good = [i for i, events in enumerate(parsed) if not isinstance(events, str)]
+    if len(good) < len(parsed):
+        for i in sorted(set(range(len(parsed))) - set(good), reverse=True):  # the first bad cell of each document
+            problems[int(document_of[i])] = Problem(int(cell_tokens[i]), f"bad coreference item {parsed[i]!r} in cell {cells[i]!r}")
+        parsed = [parsed[i] for i in good]
+        cell_tokens, document_of = cell_tokens[good], document_of[good]
+    sizes = np.fromiter(map(len, map(_kinds, parsed)), dtype=np.int64, count=len(parsed))
+    kinds = np.fromiter(chain.from_iterable(map(_kinds, parsed)), dtype=np.int8, count=int(sizes.sum()))
+    token = np.repeat(cell_tokens, sizes)
+    document = np.repeat(document_of, sizes)
+    names = list(chain.from_iterable(map(_labels, parsed)))
+    keys = list(dict.fromkeys(zip(document.tolist(), names)))  # (document, label) in first-seen order
+    number = {key: i for i, key in enumerate(keys)}
+    label = np.fromiter(map(number.__getitem__, zip(document.tolist(), names)), dtype=np.int64, count=len(names))
+
+    nested = np.flatnonzero(kinds != SINGLE)
+    by_label = nested[np.argsort(label[nested], kind="stable")]
+    grouped = label[by_label]
+    step = np.where(kinds[by_label] == OPEN, 1, -1)
+    depth = np.cumsum(step)  # after each event; made relative to its label's group just below
+    if len(by_label):
+        starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+        depth -= np.repeat((depth - step)[starts], np.diff(np.r_[starts, len(by_label)]))
+    unopened: dict[int, Problem] = {}
+    for event in np.sort(by_label[depth < 0]).tolist():  # the first below zero in a document is a closing
+        d = int(document[event])
+        if d not in unopened:
+            name = keys[label[event]][1]
+            unopened[d] = Problem(int(token[event]), f"mention {name}) closes but no mention ({name} is open")
+    for d, problem in unopened.items():  # whichever comes first: a bad cell has no events of its own
+        if d not in problems or problems[d].token > problem.token:
+            problems[d] = problem
+    bad = np.isin(document, list(problems)) if problems else np.zeros(len(kinds), dtype=bool)
+
+    ordered = by_label[np.lexsort((by_label, depth - (step > 0), grouped))]
+    if problems:  # a document with a problem is not built: leave its events out of the pairing
+        ordered = ordered[~bad[ordered]]
+    closing = np.flatnonzero(kinds[ordered] == CLOSE)
+    opens, closes = ordered[closing - 1], ordered[closing]
+    singles = np.flatnonzero((kinds == SINGLE) & ~bad)
+    owner = np.concatenate((label[singles], label[closes]))
+    order = np.lexsort((np.concatenate((singles, closes)), owner))
+    spans = iter(zip(np.concatenate((token[singles], token[opens]))[order].tolist(),
+                     np.concatenate((token[singles], token[closes]))[order].tolist()))
+    per_label = np.bincount(owner, minlength=len(keys)).tolist()
+    chains_of: list[list[list[Span]]] = [[] for _ in range(n_documents)]
+    labels_of: list[list[str]] = [[] for _ in range(n_documents)]
+    for (d, name), n in zip(keys, per_label):
+        chains_of[d].append(list(islice(spans, n)))
+        labels_of[d].append(name)
+    return Brackets(chains_of, labels_of, problems, _unclosed(kinds, label, token, document, opens, bad, keys))
+
+
+def _unclosed(kinds: np.ndarray, label: np.ndarray, token: np.ndarray, document: np.ndarray,
+              paired: np.ndarray, bad: np.ndarray, keys: list[tuple[int, str]]) -> dict[int, Problem]:
+    """Per document left with an open mention, the one v8.01 names: among its labels with an
+    unpaired opening, the label first opened earliest; its last unpaired opening."""
+    left = (kinds == OPEN) & ~bad
+    left[paired] = False
+    out: dict[int, Problem] = {}
+    if not left.any():
+        return out
+    first_opened: dict[int, int] = {}
+    for event in np.flatnonzero(kinds == OPEN).tolist():
+        first_opened.setdefault(int(label[event]), event)
+    last_left: dict[int, int] = {int(label[e]): e for e in np.flatnonzero(left).tolist()}
+    for name in sorted(last_left, key=first_opened.__getitem__):
+        d = int(document[last_left[name]])
+        if d not in out:
+            out[d] = Problem(int(token[last_left[name]]), keys[name][1])
+    return out

@@ -1,0 +1,118 @@
+"""Lines and fields of a whole text buffer, found with numpy over its bytes, not line by line.
+
+Why: reading is as much of a `corefwb score` run as scoring is, and a Python loop over 100,000
+lines (split each, look at each cell) costs more than all the scoring.  Here the whole UTF-8
+buffer is scanned at once: where each line starts, how many fields it has, where each field
+starts and ends.  A reader then asks for one column of many lines at a time (`strings`), which
+gathers those bytes into one buffer and decodes it with a single `split`; only the columns it
+needs are ever made into Python strings.
+
+What a line and a field are (the one definition for the whole-buffer readers):
+- lines end at `\\n` (the caller has made `\\r\\n` and lone `\\r` into `\\n`); the empty piece after a
+  final line end is not a line;
+- fields are separated by runs of ASCII whitespace (space, TAB, VT, FF, CR), as `bytes.split()`
+  has it.  Whitespace outside ASCII (a NO-BREAK SPACE in `10 000`) is part of a field: v8.01 splits
+  on TAB alone, and a token with such a space in it is still one token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+_NEWLINE, _HASH = 10, 35
+_PLACEHOLDERS = (ord("-"), ord("_"))
+
+
+def _spaces(data: np.ndarray) -> np.ndarray:
+    """True for each byte that separates fields: TAB, LF, VT, FF, CR (9-13) and space."""
+    return ((data - 9) <= 4) | (data == 32)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the lines and fields of a buffer are (all offsets in bytes)."""
+
+    data: np.ndarray
+    """The buffer, as uint8."""
+    line_starts: np.ndarray
+    """Offset of each line's first byte."""
+    counts: np.ndarray
+    """Number of fields on each line."""
+    offsets: np.ndarray
+    """Index (in `field_starts`) of each line's first field."""
+    field_starts: np.ndarray
+    field_ends: np.ndarray
+    """Offset of each field's first byte, and one past its last."""
+    hashed: np.ndarray
+    """True for each line whose first byte is `#`."""
+    first_line: int
+    """The number the first line has in its file (a slice of a file starts further down)."""
+
+    @classmethod
+    def of(cls, buffer: bytes | bytearray, first_line: int = 1) -> Layout:
+        data = np.frombuffer(buffer, dtype=np.uint8)
+        index = np.int32 if len(data) < 2 ** 31 else np.int64  # offsets: half the memory when they fit
+        space = _spaces(data)
+        edge = ~space
+        edge[1:] &= space[:-1]
+        field_starts = np.flatnonzero(edge).astype(index)
+        edge = ~space
+        edge[:-1] &= space[1:]
+        field_ends = (np.flatnonzero(edge) + 1).astype(index)
+        del space, edge
+        newlines = np.flatnonzero(data == _NEWLINE).astype(index)
+        n_lines = len(newlines) + (1 if len(data) and data[-1] != _NEWLINE else 0)
+        line_starts = np.concatenate(([0], newlines + 1))[:n_lines].astype(index)
+        line_ends = np.append(newlines, len(data))[:n_lines]
+        through = np.searchsorted(field_starts, line_ends)  # fields starting before each line's end
+        counts = np.diff(through, prepend=0)
+        hashed = np.zeros(n_lines, dtype=bool)
+        nonempty = line_starts < line_ends
+        hashed[nonempty] = data[line_starts[nonempty]] == _HASH
+        return cls(data, line_starts, counts, through - counts, field_starts, field_ends, hashed, first_line)
+
+    @property
+    def n_lines(self) -> int:
+        return len(self.counts)
+
+    def line(self, index: int) -> str:
+        """The text of one line (without its line end)."""
+        start = int(self.line_starts[index])
+        end = int(self.line_starts[index + 1]) - 1 if index + 1 < self.n_lines else len(self.data)
+        if end > start and self.data[end - 1] == _NEWLINE:
+            end -= 1
+        return self.data[start:end].tobytes().decode("utf-8")
+
+    def fields(self, lines: np.ndarray, index: int | np.ndarray) -> np.ndarray:
+        """Which field (an index into field_starts) is field `index` of each line; a negative
+        index counts from the end, as in a list.  Every line must have that field."""
+        index = np.asarray(index)
+        return self.offsets[lines] + np.where(index < 0, self.counts[lines] + index, index)
+
+    def strings(self, fields: np.ndarray) -> list[str]:
+        """The text of the given fields, decoded together: one buffer, one decode, one split."""
+        if not len(fields):
+            return []
+        begin = self.field_starts[fields]
+        length = self.field_ends[fields] - begin
+        placed = np.cumsum(length + 1) - (length + 1)
+        within = np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length)
+        out = np.full(int(placed[-1] + length[-1]), _NEWLINE, dtype=np.uint8)
+        out[np.repeat(placed, length) + within] = self.data[np.repeat(begin, length) + within]
+        return out.tobytes().decode("utf-8").split("\n")
+
+    def placeholders(self, fields: np.ndarray) -> np.ndarray:
+        """True for each field that is `-` or `_` (an empty annotation)."""
+        begin = self.field_starts[fields]
+        byte = self.data[begin]
+        return (self.field_ends[fields] - begin == 1) & ((byte == _PLACEHOLDERS[0]) | (byte == _PLACEHOLDERS[1]))
+
+    def equal(self, fields: np.ndarray, text: bytes) -> np.ndarray:
+        """True for each field whose bytes are exactly `text` (a short constant such as `*`)."""
+        begin = self.field_starts[fields]
+        same = self.field_ends[fields] - begin == len(text)
+        for i, byte in enumerate(text):
+            same &= self.data[np.minimum(begin + i, len(self.data) - 1)] == byte
+        return same

@@ -1,0 +1,27 @@
+"""The fast indented JSON writer gives `json.dumps(value, indent=1)` to the byte."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.json_text import dumps
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
+                     st.text(), st.sampled_from(["\u2028", "\x1b[31m", '"\\', "é", "\ud800"]))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.lists(inner, max_size=3).map(tuple),
+    st.dictionaries(st.text(max_size=5), inner, max_size=4)), max_leaves=30)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_VALUES)
+def test_same_bytes_as_json_dumps(value: object) -> None:
+    assert dumps(value) == json.dumps(value, indent=1)
+
+
+def test_other_keys_and_objects_go_to_json_dumps() -> None:
+    value = {"a": {1: 2.5, None: [True]}}
+    assert dumps(value) == json.dumps(value, indent=1)
