@@ -32,8 +32,10 @@ totals come from one pass.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 
 from .catalog import Family, names
 from .chains import ChainView, key_view, response_view
@@ -118,17 +120,27 @@ def count_views(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType],
                 label: Callable[[Span], Hashable] | None = None, per_entity: bool = False) -> Breakdown:
     """`count_document` over the two sides' chain views (a `DocPair` keeps them)."""
     classes: list[Hashable] = list(MentionType) if label is None else []
-    cells: dict[str, dict[Hashable, list[int]]] = {name: {c: [0, 0, 0, 0] for c in classes} for name in COUNTED}
     of = types.__getitem__ if label is None else label  # an IntEnum hashes as its int
+    # each judgement is appended as (mention, outcome), then all are classed and counted at once
+    # (a call per judgement through closures was most of these metrics' time)
+    judged: dict[str, list[tuple[Span, int]]] = {name: [] for name in COUNTED}
+    _immediate(kv, rv, judged["immediate"].append)
+    _inferred(kv, rv, types, judged["inferred"].append)
+    em = judged["anchor_em"].append
+    _anchors(kv, rv, types, judged["anchor_ed"].append,
+             (lambda item: em((item[1], item[2]))) if per_entity else (lambda item: em((item[0], item[2]))))
+    out: Breakdown = {}
+    for name, items in judged.items():
+        counted = Counter(zip(map(of, map(_mention, items)), map(_outcome, items)))
+        cells = {c: [0, 0, 0, 0] for c in classes}
+        for (c, which), n in counted.items():
+            cells.setdefault(c, [0, 0, 0, 0])[which] = n
+        out[name] = {c: Tally(*n) for c, n in cells.items()}
+    return out
 
-    def add(metric: str, span: Span, which: int) -> None:
-        cells[metric].setdefault(of(span), [0, 0, 0, 0])[which] += 1
 
-    _immediate(kv, rv, lambda s, w: add("immediate", s, w))
-    _inferred(kv, rv, types, lambda s, w: add("inferred", s, w))
-    _anchors(kv, rv, types, lambda s, w: add("anchor_ed", s, w),
-             lambda s, anchor, w: add("anchor_em", anchor if per_entity else s, w))
-    return {name: {c: Tally(*n) for c, n in by_class.items()} for name, by_class in cells.items()}
+_mention = itemgetter(0)
+_outcome = itemgetter(1)
 
 
 FEATURES = ("type", "pos", "entity")
@@ -189,15 +201,15 @@ def _immediate(kv: ChainView, rv: ChainView, add) -> None:
             r = rv.chain_of.get(span)
             pos = rv.position.get(span, 0)
             if r is None or pos == 0:
-                add(span, _FN)
+                add((span, _FN))
             elif rv.chains[r][pos - 1] == chain[i - 1]:
-                add(span, _TP)
+                add((span, _TP))
             else:
-                add(span, _WL)
+                add((span, _WL))
     for chain in _chains(rv):
         for span in chain[1:]:
             if not _is_anaphoric(kv, span):
-                add(span, _FP)
+                add((span, _FP))
 
 
 def _inferred(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType], add) -> None:
@@ -219,7 +231,7 @@ def _inferred(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType], a
             for span in chain[1:]:
                 judged.add(span)
                 if span in inferred:
-                    add(span, _WL)
+                    add((span, _WL))
             continue
         seen_nominal = False
         for i, span in enumerate(chain):
@@ -228,16 +240,16 @@ def _inferred(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType], a
                 if seen_nominal:
                     h = inferred.get(span)
                     if h is None:
-                        add(span, _FN)
+                        add((span, _FN))
                     elif kv.chain_of.get(h) == k:
-                        add(span, _TP)
+                        add((span, _TP))
                     else:
-                        add(span, _WL)
+                        add((span, _WL))
             if _nominal(types[span]):
                 seen_nominal = True
     for span in inferred:
         if span not in judged:
-            add(span, _FP)
+            add((span, _FP))
 
 
 def _anchor(chain: list[Span], types: Mapping[Span, MentionType]) -> Span | None:
@@ -254,19 +266,19 @@ def _anchors(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType], ad
             continue
         r = rv.chain_of.get(anchor)
         if r is None or r not in resp_multi:
-            add_ed(anchor, _FN)
+            add_ed((anchor, _FN))
             continue
-        add_ed(anchor, _TP)
+        add_ed((anchor, _TP))
         for span in chain:
-            add_em(span, anchor, _TP if rv.chain_of.get(span) == r else _FN)
+            add_em((span, anchor, _TP if rv.chain_of.get(span) == r else _FN))
         for span in rv.chains[r]:
             if kv.chain_of.get(span) != k:
-                add_em(span, anchor, _FP)
+                add_em((span, anchor, _FP))
     for r in sorted(resp_multi):
         chain = rv.chains[r]
         anchor = _anchor(chain, types)
         if anchor is not None and kv.chain_of.get(anchor) not in key_multi:
-            add_ed(anchor, _FP)
+            add_ed((anchor, _FP))
 
 
 def totals(breakdown: Breakdown) -> dict[str, Tally]:
