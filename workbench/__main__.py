@@ -1,7 +1,5 @@
 """`python -m workbench` is `corefwb`."""
 
-import sys
+from workbench.cli import entry
 
-from workbench.cli import main
-
-sys.exit(main())
+entry()
