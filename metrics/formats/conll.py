@@ -24,13 +24,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model import Document, InputError
-from .brackets import read_brackets
+from .brackets import Brackets, read_brackets
 from .layout import Layout
 from .source import read_utf8
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
 _END = re.compile(r"^#\s*end document")
-_EMPTY = ("-", "_", "")
 FULL_COLUMNS = 12
 """Fields on every token line of a document in the full OntoNotes layout (POS, parse, lemma,
 speaker and named-entity columns read from it)."""
@@ -182,7 +181,7 @@ def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None =
     return _documents(path, layout, parts, brackets, token_lines, part_of, bounds, starts_sentence, line_numbers)
 
 
-def _documents(path: str, layout: Layout, parts: list[_Part], brackets, token_lines: np.ndarray,
+def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets, token_lines: np.ndarray,
                part_of: np.ndarray, bounds: list[int], starts_sentence: np.ndarray,
                line_numbers: list[int]) -> list[Document]:
     """Build the Documents, taking each column of all tokens in one piece."""
