@@ -97,8 +97,9 @@ def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.nda
     problems: dict[int, Problem] = {}
     good = [i for i, events in enumerate(parsed) if not isinstance(events, str)]
     if len(good) < len(parsed):
-        for i in sorted(set(range(len(parsed))) - set(good), reverse=True):  # the first bad cell of each document
-            problems[int(document_of[i])] = Problem(int(cell_tokens[i]), f"bad coreference item {parsed[i]!r} in cell {cells[i]!r}")
+        for i, events in enumerate(parsed):  # the first bad cell of each document
+            if isinstance(events, str):
+                problems.setdefault(int(document_of[i]), Problem(int(cell_tokens[i]), f"bad coreference item {events!r} in cell {cells[i]!r}"))
         parsed = [parsed[i] for i in good]
         cell_tokens, document_of = cell_tokens[good], document_of[good]
     sizes = np.fromiter(map(len, map(_kinds, parsed)), dtype=np.int64, count=len(parsed))

@@ -130,33 +130,14 @@ def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None =
                 warnings.append(f"{path}:{pending[0] + first_line}: {pending[2]}")
             pending = next(noted, None)
 
-    # every document's lines at once: which document each line is in, and which are tokens
-    begins = np.array([p.begin for p in parts], dtype=np.int64)
-    ends = np.array([p.end for p in parts], dtype=np.int64)
-    edges = np.zeros(n_lines + 1, dtype=np.int64)
-    np.add.at(edges, begins + 1, 1)
-    np.add.at(edges, ends, -1)
-    plain = (np.cumsum(edges[:-1]) > 0) & ~layout.hashed
-    plain_lines = np.flatnonzero(plain)
-    part_of_plain = np.searchsorted(begins, plain_lines, side="right") - 1
-    is_token = layout.counts[plain_lines] > 0
-    token_lines = plain_lines[is_token]
-    part_of = part_of_plain[is_token]
-    # a token starts a sentence unless the line before it (comment lines skipped) is a token line
-    follows = np.r_[False, is_token[:-1] & (part_of_plain[1:] == part_of_plain[:-1])]
-    starts_sentence = (is_token & ~follows)[is_token]
-    first_token = np.searchsorted(part_of, np.arange(len(parts)))
-    bounds = np.append(first_token, len(token_lines)).tolist()
-    counts = layout.counts[token_lines]
-
+    tokens = _tokens(layout, parts)
     # the coreference cells that hold something, and the chains of every document
-    has_cell = counts > 1
-    filled = np.flatnonzero(has_cell)
-    filled = filled[~layout.placeholders(layout.fields(token_lines[filled], -1))]
-    brackets = read_brackets(layout.strings(layout.fields(token_lines[filled], -1)),
-                             filled - first_token[part_of[filled]], part_of[filled], len(parts))
+    filled = np.flatnonzero(tokens.counts > 1)
+    filled = filled[~layout.placeholders(layout.fields(tokens.lines[filled], -1))]
+    brackets = read_brackets(layout.strings(layout.fields(tokens.lines[filled], -1)),
+                             filled - tokens.first[tokens.part_of[filled]], tokens.part_of[filled], len(parts))
 
-    line_numbers = (token_lines + first_line).tolist()
+    line_numbers, bounds = tokens.line_numbers, tokens.bounds
     for d, part in enumerate(parts):
         if not part.closed:
             break
@@ -178,17 +159,53 @@ def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None =
         note_before(outline.error[0] + 1)
         raise InputError(path, outline.error[0] + first_line, outline.error[1])
     note_before(n_lines + 1)
-    return _documents(path, layout, parts, brackets, token_lines, part_of, bounds, starts_sentence, line_numbers)
+    return _documents(path, layout, parts, brackets, tokens)
 
 
-def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets, token_lines: np.ndarray,
-               part_of: np.ndarray, bounds: list[int], starts_sentence: np.ndarray,
-               line_numbers: list[int]) -> list[Document]:
+@dataclass
+class _Tokens:
+    """The token lines of every document, in file order, and what is known of each."""
+
+    lines: np.ndarray
+    part_of: np.ndarray
+    """The document (index in the parts) of each token."""
+    first: np.ndarray
+    """Each document's first token (an index into `lines`)."""
+    bounds: list[int]
+    """`first` with the total appended: document d's tokens are bounds[d]:bounds[d + 1]."""
+    counts: np.ndarray
+    """Fields on each token line."""
+    starts_sentence: np.ndarray
+    line_numbers: list[int]
+    """Each token's line number in its file."""
+
+
+def _tokens(layout: Layout, parts: list[_Part]) -> _Tokens:
+    """Every document's lines at once: which document each line is in, which are tokens, and
+    which tokens start a sentence."""
+    begins = np.array([p.begin for p in parts], dtype=np.int64)
+    ends = np.array([p.end for p in parts], dtype=np.int64)
+    edges = np.zeros(layout.n_lines + 1, dtype=np.int64)
+    np.add.at(edges, begins + 1, 1)
+    np.add.at(edges, ends, -1)
+    plain_lines = np.flatnonzero((np.cumsum(edges[:-1]) > 0) & ~layout.hashed)
+    part_of_plain = np.searchsorted(begins, plain_lines, side="right") - 1
+    is_token = layout.counts[plain_lines] > 0
+    lines = plain_lines[is_token]
+    part_of = part_of_plain[is_token]
+    # a token starts a sentence unless the line before it (comment lines skipped) is a token line
+    follows = np.r_[False, is_token[:-1] & (part_of_plain[1:] == part_of_plain[:-1])]
+    first = np.searchsorted(part_of, np.arange(len(parts)))
+    return _Tokens(lines, part_of, first, np.append(first, len(lines)).tolist(), layout.counts[lines],
+                   (is_token & ~follows)[is_token], (lines + layout.first_line).tolist())
+
+
+def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets, tokens: _Tokens) -> list[Document]:
     """Build the Documents, taking each column of all tokens in one piece."""
-    counts = layout.counts[token_lines]
+    token_lines, part_of, bounds, counts = tokens.lines, tokens.part_of, tokens.bounds, tokens.counts
+    first_token, line_numbers = tokens.first, tokens.line_numbers
     words = layout.strings(layout.fields(token_lines, np.where(counts >= 5, 3, 0)))
-    sentence_starts = np.flatnonzero(starts_sentence)
-    first_token = np.asarray(bounds[:-1], dtype=np.int64)
+    sentence_starts = np.flatnonzero(tokens.starts_sentence)
     sentence_bounds = np.searchsorted(sentence_starts, bounds).tolist()
     sentence_starts = (sentence_starts - first_token[part_of[sentence_starts]]).tolist()
     nonempty = np.flatnonzero(np.diff(bounds) > 0)
