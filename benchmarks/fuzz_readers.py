@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/fuzz_readers.py --minutes 10           # in-process, every reader
     .venv/bin/python benchmarks/fuzz_readers.py --minutes 10 --cli 5   # + every 5th case via the CLI
-                                                                        #   (CoNLL also with --jobs 2,
+                                                                        #   (CoNLL also with --stream --jobs 2,
                                                                         #   and `corefwb errors`)
     .venv/bin/python benchmarks/fuzz_readers.py --huge                 # 100 MB lines: time, peak memory
     .venv/bin/python benchmarks/fuzz_readers.py --hostile 40           # mutated files through pipes and
@@ -101,8 +101,8 @@ def fuzz(bases: dict[str, Path], work: Path, keep: Path, minutes: float, first_s
                 proc, _, _ = run_cli_measured(bases["key.gum.conll"], path, 120)
                 check_cli(proc, [bases["key.gum.conll"], path], f"{what}, CLI")
                 if source.suffix == ".conll":  # the streaming path too
-                    proc, _, _ = run_cli_measured(bases["key.gum.conll"], path, 120, "--jobs", "2")
-                    check_cli(proc, [bases["key.gum.conll"], path], f"{what}, CLI --jobs 2")
+                    proc, _, _ = run_cli_measured(bases["key.gum.conll"], path, 120, "--stream", "--jobs", "2")
+                    check_cli(proc, [bases["key.gum.conll"], path], f"{what}, CLI --stream --jobs 2")
                 proc, _, _ = run_cli_measured(path, bases["key.gum.conll"], 120, command="errors")
                 check_cli(proc, [bases["key.gum.conll"], path], f"{what}, CLI errors", "errors")
         except Exception as exc:  # noqa: BLE001 - every kind is a finding (assertions, timeouts, crashes)

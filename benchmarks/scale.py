@@ -1,7 +1,7 @@
-"""Scale check: a generated corpus the size of PreCo scored with `corefwb score --jobs N`.
+"""Scale check: a generated corpus the size of PreCo scored with `corefwb score --stream --jobs N`.
 
 Generates (once, deterministic seed) a key and a perturbed response of about 38,000 documents and
-12 million tokens in --dir, then runs `corefwb score --jobs N --format json` for each N given and
+12 million tokens in --dir, then runs `corefwb score --stream --jobs N --format json` for each N given and
 reports wall time, peak memory (of the process tree, from `/usr/bin/time` when present, else
 resource usage of children), and whether the JSON is byte-identical across N.
 
@@ -82,7 +82,7 @@ def main() -> int:
         cmd = ["/usr/bin/time", "-f", "%M"] if os.path.exists("/usr/bin/time") else []
         start = time.perf_counter()
         with open(out, "w") as handle:
-            proc = subprocess.run(cmd + corefwb + ["score", str(key), str(resp), "--format", "json", "--jobs", str(jobs),
+            proc = subprocess.run(cmd + corefwb + ["score", str(key), str(resp), "--format", "json", "--stream", "--jobs", str(jobs),
                                                    "--metrics", "muc,bcub,ceafm,ceafe,blanc,lea,mentions,conll,lmuc,lbcub,lceafm,lceafe"],
                                   stdout=handle, stderr=subprocess.PIPE, text=True)
         wall = time.perf_counter() - start

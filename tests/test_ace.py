@@ -208,8 +208,8 @@ def test_invariant_to_the_order_of_chains_and_documents(pair: Pair, rng):
 
 
 def test_cli_json_shape_options_jobs_and_impact(tmp_path):
-    """`corefwb score` gives the ACE-value's own JSON shape; the options reach it; `--jobs` streams
-    it to the same numbers; `errors --impact ace` prices fixes on it."""
+    """`corefwb score` gives the ACE-value's own JSON shape; the options reach it; `--stream`
+    streams it to the same numbers; `errors --impact ace` prices fixes on it."""
     import json
     import subprocess
     import sys
@@ -229,7 +229,7 @@ def test_cli_json_shape_options_jobs_and_impact(tmp_path):
     level = json.loads(corefwb("score", key, response, "--format", "json", "--ace-weighting", "level",
                                "--ace-variant", "ace05"))["metrics"]["ace"]
     assert level["value"] != ace07["value"]
-    streamed = json.loads(corefwb("score", key, response, "--format", "json", "--jobs", "2"))["metrics"]["ace"]
+    streamed = json.loads(corefwb("score", key, response, "--format", "json", "--stream", "--jobs", "2"))["metrics"]["ace"]
     assert streamed == ace07
     errors = json.loads(corefwb("errors", key, response, "--format", "json", "--impact", "ace"))
     assert errors["impact_metric"] == "ace" and all(e["impact_points"] is not None for e in errors["errors"])

@@ -117,12 +117,12 @@ def test_score_ci(capsys, tmp_path) -> None:
     code, out, _ = run(capsys, "score", KEY, RESPONSE, "--ci", "--format", "json", "--metrics", "conll")
     data = json.loads(out)
     assert data["method"]["resamples"] == 1000 and "response.gum" in data["intervals"]["conll"]
-    # --jobs scores documents in processes: the same bytes
+    # --stream reads documents one at a time, --jobs scores them in processes: the same bytes
     key, response = tmp_path / "k.conll", tmp_path / "r.conll"
     key.write_bytes(Path(KEY).read_bytes())
     response.write_bytes(Path(RESPONSE).read_bytes())
     args = ["score", str(key), str(response), "--ci", "--format", "json", "--group-by", "genre"]
-    assert run(capsys, *args)[1] == run(capsys, *args, "--jobs", "2")[1]
+    assert run(capsys, *args)[1] == run(capsys, *args, "--stream", "--jobs", "2")[1] == run(capsys, *args, "--jobs", "2")[1]
 
 
 @pytest.mark.parametrize("args", [["compare", KEY, RESPONSE], ["compare", KEY, RESPONSE, RESPONSE, "--name", "a"],
@@ -130,7 +130,7 @@ def test_score_ci(capsys, tmp_path) -> None:
                                   ["score", KEY, RESPONSE, "--ci", "--confidence", "2"],
                                   ["score", KEY, RESPONSE, "--group-by", "genre", "--genre-regex", "("],
                                   ["score", KEY, RESPONSE, "--ci", "--bootstrap", "-1"],
-                                  ["score", KEY, RESPONSE, "--group-by", "type", "--jobs", "2"],
+                                  ["score", KEY, RESPONSE, "--group-by", "type", "--stream"],
                                   ["score", KEY, RESPONSE, "--singletons", "drop"]])
 def test_usage_errors(capsys, args) -> None:
     code, out, err = run(capsys, *args)

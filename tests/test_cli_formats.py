@@ -85,7 +85,7 @@ def test_per_doc_text_is_one_document_by_metric_table(capsys):
 def test_key_sharing_no_document_with_the_response_is_an_input_error(capsys, tmp_path):
     other = tmp_path / "other.conll"
     other.write_text(Path(KEY).read_text(encoding="utf-8").replace("(GUM_", "(LIT_"), encoding="utf-8")
-    for extra in ([], ["--jobs", "2"]):
+    for extra in ([], ["--stream", "--jobs", "2"]):
         code, out, err = run(capsys, "score", str(other), RESPONSE, *extra)
         assert code == 1 and out == ""
         lines = [line for line in err.splitlines() if not line.startswith("corefwb: warning")]

@@ -1,4 +1,5 @@
-"""`corefwb score --format json` is byte-identical across runs, hash seeds and `--jobs` values.
+"""`corefwb score --format json` is byte-identical across runs, hash seeds, `--jobs` values and
+`--stream`.
 
 Scores end up in papers and in CI diffs, so the same inputs must give the same bytes: no set or
 dict iteration order leaking into the output (each run gets a different PYTHONHASHSEED), no
@@ -32,7 +33,8 @@ def corefwb(*args: str, hash_seed: int = 0) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A 12-document key/response pair: the GUM sample's two documents, six times under new names,
-    so that `--jobs 2` really spreads documents over processes."""
+    so that `--stream --jobs 2` really spreads documents over processes (the in-memory fork is
+    tested in tests/test_parallel.py: this corpus is below its threshold)."""
     folder = tmp_path_factory.mktemp("corpus")
     out = []
     for side, name in (("key", "key.gum.conll"), ("response", "response.gum.conll")):
@@ -64,16 +66,17 @@ def test_same_bytes_across_jobs(corpus: tuple[Path, Path], tmp_path: Path) -> No
     key, response = corpus
     plain = corefwb(str(key), str(response), "--format", "json", hash_seed=3)
     assert plain.stdout.count(b'"document":') == 12
-    for jobs in ("1", "2"):
-        run = corefwb(str(key), str(response), "--format", "json", "--jobs", jobs, hash_seed=4 + int(jobs))
-        assert run.stdout == plain.stdout, f"--jobs {jobs} differs from the default"
-        assert run.stderr == plain.stderr, f"--jobs {jobs}: warnings differ"
+    for seed, options in enumerate((["--jobs", "1"], ["--jobs", "2"], ["--stream", "--jobs", "1"],
+                                    ["--stream", "--jobs", "2"])):
+        run = corefwb(str(key), str(response), "--format", "json", *options, hash_seed=4 + seed)
+        assert run.stdout == plain.stdout, f"{' '.join(options)} differs from the default"
+        assert run.stderr == plain.stderr, f"{' '.join(options)}: warnings differ"
     out = tmp_path / "scores.json"
-    corefwb(str(key), str(response), "--format", "json", "--jobs", "2", "--output", str(out))
+    corefwb(str(key), str(response), "--format", "json", "--stream", "--jobs", "2", "--output", str(out))
     assert out.read_bytes() == plain.stdout
 
 
-def test_same_bytes_when_jobs_cannot_stream(corpus: tuple[Path, Path], tmp_path: Path) -> None:
+def test_same_bytes_when_a_file_cannot_stream(corpus: tuple[Path, Path], tmp_path: Path) -> None:
     """A gzipped key is not streamed in parallel; the result must not depend on that either."""
     import gzip
 
@@ -81,7 +84,7 @@ def test_same_bytes_when_jobs_cannot_stream(corpus: tuple[Path, Path], tmp_path:
     packed = tmp_path / "key.conll.gz"
     packed.write_bytes(gzip.compress(key.read_bytes()))
     plain = corefwb(str(key), str(response), "--format", "json")
-    run = corefwb(str(packed), str(response), "--format", "json", "--jobs", "2")
+    run = corefwb(str(packed), str(response), "--format", "json", "--stream", "--jobs", "2")
     assert run.stdout == plain.stdout
 
 
@@ -95,9 +98,9 @@ VARIANTS = {
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_same_scores_with_and_without_jobs_on_odd_but_valid_files(variant: str, corpus: tuple[Path, Path],
+def test_same_scores_streamed_and_whole_on_odd_but_valid_files(variant: str, corpus: tuple[Path, Path],
                                                                    tmp_path: Path) -> None:
-    """--jobs indexes the raw bytes itself; it must see the documents the whole-file reader sees
+    """--stream indexes the raw bytes itself; it must see the documents the whole-file reader sees
     (a BOM once hid the first document from it: 11 of 12 documents scored, silently)."""
     key, response = corpus
     odd_key = tmp_path / "key.conll"
@@ -105,14 +108,14 @@ def test_same_scores_with_and_without_jobs_on_odd_but_valid_files(variant: str, 
     odd_key.write_bytes(VARIANTS[variant](key.read_text(encoding="utf-8")).encode("utf-8"))
     odd_response.write_bytes(VARIANTS[variant](response.read_text(encoding="utf-8")).encode("utf-8"))
     whole = corefwb(str(odd_key), str(odd_response), "--format", "json")
-    streamed = corefwb(str(odd_key), str(odd_response), "--format", "json", "--jobs", "2")
+    streamed = corefwb(str(odd_key), str(odd_response), "--format", "json", "--stream", "--jobs", "2")
     assert whole.stdout.count(b'"document":') == 12
     assert streamed.stdout == whole.stdout
 
 
-def test_jobs_refuses_lone_cr_line_ends(corpus: tuple[Path, Path], tmp_path: Path) -> None:
+def test_streaming_refuses_lone_cr_line_ends(corpus: tuple[Path, Path], tmp_path: Path) -> None:
     """Classic Mac OS line ends: the whole-file reader takes a lone CR for a line end, the
-    streaming index would see one huge line and pair nothing (scores silently wrong), so --jobs
+    streaming index would see one huge line and pair nothing (scores silently wrong), so --stream
     refuses them with a located message."""
     key, response = corpus
     odd = tmp_path / "key.conll"
@@ -120,7 +123,7 @@ def test_jobs_refuses_lone_cr_line_ends(corpus: tuple[Path, Path], tmp_path: Pat
     corefwb(str(odd), str(response), "--format", "json")  # whole-file reading accepts them
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, "-m", "workbench.cli", "score", str(odd), str(response), "--format", "json",
-                           "--jobs", "2"], capture_output=True, timeout=300, cwd=ROOT, env=env)
+                           "--stream", "--jobs", "2"], capture_output=True, timeout=300, cwd=ROOT, env=env)
     assert proc.returncode == 1 and proc.stdout == b""
     assert proc.stderr.decode().startswith(f"corefwb: error: {odd}:1: a lone CR")
 

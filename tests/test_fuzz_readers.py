@@ -10,7 +10,7 @@ nesting, UTF-16...).  The contract checked:
   `InputError` naming the file and a line inside it (or no line); nothing else escapes, within a
   time limit; the engine then scores whatever was read against the intact other side, or raises
   `InputError` (token counts that differ);
-- the streaming reader behind `--jobs` (its own byte-range index) refuses a mutated file or gives
+- the streaming reader behind `--stream` (its own byte-range index) refuses a mutated file or gives
   exactly the whole-file reader's scores;
 - through the CLI (`python -m workbench.cli score KEY RESP --format json`): exit 0 with JSON on
   stdout, or exit 1 with exactly one line `corefwb: error: PATH:LINE: ...` (or `PATH: ...`) on
@@ -224,7 +224,7 @@ def test_tolerated_variants_read_identically(base: str, variant: str, bases: dic
 
 
 def whole_and_streamed(key: Path, response: Path, what: str) -> tuple[dict | None, dict | None]:
-    """Micro counts from the whole-file reader and from the `--jobs` streaming path (in process),
+    """Micro counts from the whole-file reader and from the `--stream` path (in process),
     None where that path raised a (checked) InputError."""
     from metrics.formats.stream import score_files
 
@@ -246,7 +246,7 @@ def whole_and_streamed(key: Path, response: Path, what: str) -> tuple[dict | Non
 
 @pytest.mark.parametrize("base", ["key.gum.conll", "response.gum.conll"])
 def test_streaming_reads_what_the_whole_file_reader_reads(base: str, bases: dict[str, Path], tmp_path: Path) -> None:
-    """`corefwb score --jobs N` indexes and reads documents from byte ranges itself: on mutated
+    """`corefwb score --stream` indexes and reads documents from byte ranges itself: on mutated
     files it must refuse (InputError) or give exactly the whole-file reader's scores.  (It refuses
     lone CRs, which the whole-file reader takes for line ends.)"""
     intact = bases["key.gum.conll"]
@@ -260,7 +260,7 @@ def test_streaming_reads_what_the_whole_file_reader_reads(base: str, bases: dict
             what = f"{base} seed {7000 + seed} ({', '.join(names)}) as {'key' if key == path else 'response'}"
             whole, streamed = whole_and_streamed(key, response, what)
             if whole is not None and streamed is not None:
-                assert whole == streamed, f"{what}: --jobs scores differ from the whole-file reader's"
+                assert whole == streamed, f"{what}: --stream scores differ from the whole-file reader's"
                 agreed += 1
     assert agreed > 10  # the loop really compared scores
 

@@ -177,7 +177,7 @@ def test_a_decompression_bomb_stops_at_the_limit(tmp_path):
     assert one_line_error(corefwb("score", "--max-input-size", "lots", KEY, KEY), status=2).count("--max-input-size")
 
 
-@pytest.mark.parametrize("command, jobs", [("score", []), ("score", ["--jobs", "2"]), ("errors", []), ("compare", [])])
+@pytest.mark.parametrize("command, jobs", [("score", []), ("score", ["--stream", "--jobs", "2"]), ("errors", []), ("compare", [])])
 def test_a_document_over_the_token_limit_is_refused_at_its_header(command, jobs):
     args = [KEY, KEY] + ([KEY] if command == "compare" else [])
     line = one_line_error(corefwb(command, "--max-document-tokens", "500", *jobs, *args))
@@ -231,9 +231,9 @@ def test_not_utf8_names_line_and_column(tmp_path):
 
 
 @pytest.mark.parametrize("junk", [b"caf\xe9\n", b"a\x00b\n"])
-def test_jobs_and_whole_reading_agree_on_junk_before_the_first_document(tmp_path, junk):
+def test_streaming_and_whole_reading_agree_on_junk_before_the_first_document(tmp_path, junk):
     bad = tmp_path / "junk.conll"
     bad.write_bytes(junk + Path(KEY).read_bytes())
     whole = one_line_error(corefwb("score", str(bad), KEY))
-    streamed = one_line_error(corefwb("score", "--jobs", "2", str(bad), KEY))
+    streamed = one_line_error(corefwb("score", "--stream", "--jobs", "2", str(bad), KEY))
     assert f"{bad}:1:" in whole and f"{bad}:1:" in streamed

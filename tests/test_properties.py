@@ -3,7 +3,7 @@
 A scorer's numbers end up in papers, so beyond reproducing known tables the engine must obey the
 metrics' definitions on inputs nobody wrote by hand: bounds, perfect scores, symmetry, invariance
 under relabelling and reordering, micro-aggregation, Chen & Ng's statements about w_sing (LMUC
-tends to MUC as it vanishes; LB3 and LCEAFe ignore it), and the streaming (`--jobs`)
+tends to MUC as it vanishes; LB3 and LCEAFe ignore it), and the streaming (`--stream`)
 scorer agreeing with the whole-file one.
 
 "A perfect response scores 1" has exceptions, all of them 0/0 = 0 (v8.01's convention) or a
@@ -408,7 +408,7 @@ def test_lb3_and_lceafe_do_not_depend_on_wsing(corpus: list[Pair], w: Weights, s
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpus=corpora(duplicates=True, max_documents=4), jobs=st.sampled_from([1, 2]))
 def test_streamed_scores_equal_whole_file_scores(corpus: list[Pair], jobs: int) -> None:
-    """`corefwb score --jobs N` reads documents from byte ranges and scores them apart; on any
+    """`corefwb score --stream --jobs N` reads documents from byte ranges and scores them apart; on any
     corpus written as CoNLL-2012 (repeated spans included) it must give the whole-file scores,
     per document and for the corpus, to the last bit."""
     import tempfile

@@ -1,4 +1,4 @@
-"""Streaming (`--jobs`) scores equal the in-memory scores, document for document."""
+"""Streaming (`--stream`) scores equal the in-memory scores, document for document."""
 
 from __future__ import annotations
 

@@ -97,16 +97,20 @@ def size_option(text: str) -> int:
 
 MAX_JOBS = 256
 """More processes than this is never useful on one machine; a larger `--jobs` is a typo."""
+DEFAULT_JOBS = 8
+"""At most this many processes unless asked: beyond it, collecting results outweighs the gain."""
 
 
-def jobs_option(value: int | None) -> int | None:
-    """`--jobs`: 1 to MAX_JOBS, capped at the machine's processors (a process per document at
-    most is applied where the documents are known)."""
+def jobs_option(value: int | None) -> int:
+    """`--jobs`: 1 to MAX_JOBS, capped at the processors this process may use; by default one
+    per processor, at most DEFAULT_JOBS (the engine forks fewer when a corpus is small)."""
+    from metrics.parallel import processors
+
     if value is None:
-        return None
+        return min(processors(), DEFAULT_JOBS)
     if not 1 <= value <= MAX_JOBS:
         raise UsageError(f"--jobs: give 1 to {MAX_JOBS} processes, not {value}")
-    return min(value, os.cpu_count() or 1)
+    return min(value, processors())
 
 
 def limit_option(value: int | None) -> int | None:
@@ -271,9 +275,11 @@ class Session:
 
     # ---------------------------------------------------------------------- scores
 
-    def score(self, weights: Weights = W4, metrics: Sequence[str] | None = None, system: int = 0) -> CorpusResult:
-        """Corpus (micro and macro) and per-document scores of one system."""
-        return self.corpora[system].score(weights, metrics)
+    def score(self, weights: Weights = W4, metrics: Sequence[str] | None = None, system: int = 0,
+              processes: int = 1) -> CorpusResult:
+        """Corpus (micro and macro) and per-document scores of one system, in `processes` forked
+        processes for a command that scores once (`PreparedCorpus.score`)."""
+        return self.corpora[system].score(weights, metrics, processes)
 
     def rescore(self, previous: CorpusResult, weights: Weights, system: int = 0) -> CorpusResult:
         """`previous` under new weights: only the metrics that depend on W are computed again."""
@@ -345,7 +351,7 @@ def score_streaming(key_path: str, response_path: str, options: LoadOptions, wei
         is_regular(path) and not path.lower().endswith(".gz") and (fmt if fmt != "auto" else detect_format(path)) == "conll"
         for path, fmt in ((key_path, options.key_format), (response_path, options.response_format)))
     if not streamable:
-        return None, ["--jobs streams uncompressed regular CoNLL-2012 files with exact matching and singletons kept only; "
+        return None, ["--stream reads uncompressed regular CoNLL-2012 files with exact matching and singletons kept only; "
                       "reading these inputs whole instead"]
     return score_files(key_path, response_path, weights, metrics, jobs=jobs, ace=options.ace)
 

@@ -88,7 +88,8 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
     `clusters_field` picks the jsonlines field holding the chains (`predicted_clusters` for many
     system outputs).  Readers' warnings are appended to `warnings` when given.  With a `cache`, a
     regular file read before (same content, path, format and options) comes from it; `prepare`
-    computes derived data ahead (a key's mention types) to be kept in the cache with the documents.
+    computes derived data ahead (a key's mention types) to be kept in the cache with the documents;
+    without a cache it is not called (the scoring computes what it needs, in its processes).
     """
     if fmt in (None, "auto"):
         fmt = detect_format(path, warnings)
@@ -97,7 +98,8 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
                "jsonl": lambda: read_jsonlines(path, clusters_field)}
     if fmt not in readers:
         raise ValueError(f"unknown format {fmt!r}: expected one of auto, {', '.join(FORMATS)}")
-    key = cache.key(read_raw(path), path, fmt, clusters_field) if cache is not None and is_regular(path) else None
+    cached = cache is not None and cache.directory is not None and is_regular(path)
+    key = cache.key(read_raw(path), path, fmt, clusters_field) if cached else None
     with gc_paused():
         stored = cache.load(key) if key is not None else None
         if stored is not None:

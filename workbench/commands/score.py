@@ -39,8 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_uncertainty_arguments(parser, default_resamples=0)
     add_group_arguments(parser)
     parser.add_argument("--jobs", type=int, metavar="N",
-                        help="stream documents and score them in N processes (uncompressed CoNLL-2012 inputs); "
-                             "memory stays near one document per process; results identical for every N")
+                        help="score documents in N processes (default: one per processor, at most 8); "
+                             "results identical for every N")
+    parser.add_argument("--stream", action="store_true",
+                        help="read and score one document at a time (uncompressed CoNLL-2012 inputs): memory stays "
+                             "near one document per process, for corpora too large to hold")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if args.ci or args.group_by:
         return _run_report(args, wanted, weights, jobs)
     result = None
-    if args.jobs is not None:
+    if args.stream:
         from .common import load_options
         from ..session import score_streaming
 
@@ -58,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         for message in notes:
             warn(message)
     if result is None:
-        result = load_session(args, [args.response]).score(weights, wanted)
+        result = load_session(args, [args.response]).score(weights, wanted, processes=jobs)
     if args.format == "json":
         text = json_chunks(result)
     elif args.format in ("csv", "markdown"):
@@ -74,15 +77,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_report(args: argparse.Namespace, wanted: tuple[str, ...], weights, jobs: int) -> int:
-    """`--ci` and `--group-by`: the corpus scores with their intervals and breakdown.  With `--jobs`
-    the documents are scored in processes (their per-document scores are all intervals need)."""
+    """`--ci` and `--group-by`: the corpus scores with their intervals and breakdown.  With
+    `--stream` the documents are read one at a time (their per-document scores are all intervals
+    need)."""
     from metrics.catalog import resolve, with_parts
     from metrics.scoring import aggregate
 
     wanted = resolve(wanted)
     method = method_option(args, args.bootstrap or 1000) if args.ci else None
     session, full = None, None
-    if args.jobs is not None:
+    if args.stream:
         from .common import load_options
         from ..session import score_streaming
 
@@ -91,7 +95,7 @@ def _run_report(args: argparse.Namespace, wanted: tuple[str, ...], weights, jobs
             warn(message)
     if full is None:
         session = load_session(args, [args.response])
-        full = session.score(weights, with_parts(wanted))
+        full = session.score(weights, with_parts(wanted), processes=jobs)
     report = build_report(session, [args.response], system_names([args.response], None), [full], wanted, method, args)
     result = aggregate(full.documents, weights, wanted)
     if args.format == "json":

@@ -79,7 +79,7 @@ class Report:
 def build_report(session: Session | None, paths: list[str], names: list[str], results: list[CorpusResult],
                  metrics: tuple[str, ...], method: Method | None, args: argparse.Namespace) -> Report:
     """The report of the systems' results; the length and type breakdowns need the session's
-    prepared corpora (`score --jobs` has none: it keeps per-document scores only)."""
+    prepared corpora (`score --stream` has none: it keeps per-document scores only)."""
     comparison = compare(results, metrics, method) if method is not None else None
     if comparison is not None and comparison.documents < MIN_DOCUMENTS:
         from .common import warn
@@ -88,7 +88,7 @@ def build_report(session: Session | None, paths: list[str], names: list[str], re
              f"little (p-values need at least 2; see the README)")
     report = Report(names, paths, results, metrics, comparison, args.group_by)
     if args.group_by in ("length", "type") and session is None:
-        raise UsageError(f"--group-by {args.group_by} needs the documents: it does not combine with --jobs")
+        raise UsageError(f"--group-by {args.group_by} needs the documents: it does not combine with --stream")
     if args.group_by in ("genre", "file"):
         if args.group_by == "file":
             group_of = by_file

@@ -1,0 +1,62 @@
+"""Documents scored in forked processes give what one process gives (`metrics.parallel`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from metrics import parallel, scoring
+from metrics.formats.readers import read_documents
+from metrics.weights import Weights
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def test_fork_map_returns_each_piece_in_order_from_other_processes() -> None:
+    pids = parallel.fork_map(lambda piece: (piece, os.getpid()), [0, 1, 2, 3])
+    assert [piece for piece, _ in pids] == [0, 1, 2, 3]
+    if parallel.can_fork():
+        assert pids[0][1] == os.getpid() and len({pid for _, pid in pids}) == 4
+
+
+class Unpicklable(Exception):
+    def __reduce__(self):
+        raise TypeError("no")
+
+
+@pytest.mark.parametrize("error", [ValueError("piece 2 is bad"), Unpicklable("piece 2 is bad")])
+def test_an_error_in_a_child_is_raised_in_the_parent(error: Exception) -> None:
+    def work(piece: int) -> int:
+        if piece == 2:
+            raise error
+        return piece
+
+    with pytest.raises((ValueError, RuntimeError), match="piece 2 is bad"):
+        parallel.fork_map(work, [0, 1, 2])
+    assert parallel.fork_map(work, [0, 1]) == [0, 1]
+
+
+def test_balanced_pieces_cover_every_index_once() -> None:
+    costs = [5.0, 1.0, 1.0, 9.0, 2.0, 2.0, 3.0]
+    pieces = parallel.balanced(costs, 3)
+    assert sorted(i for piece in pieces for i in piece) == list(range(len(costs)))
+    assert all(piece == sorted(piece) for piece in pieces)
+    loads = [sum(costs[i] for i in piece) for piece in pieces]
+    assert max(loads) - min(loads) <= max(costs)
+    assert parallel.balanced([1.0], 4) == [[0]] and parallel.balanced([], 2) == []
+
+
+@pytest.mark.parametrize("key, response", [("gum/key.gum.conll", "gum/response.gum.conll"),
+                                           ("chen-ng/key.conll", "chen-ng/response-c.conll")])
+def test_scores_from_several_processes_equal_one_process(monkeypatch, key: str, response: str) -> None:
+    monkeypatch.setattr(scoring, "PARALLEL_TOKENS", 1)  # the samples are far below the threshold
+    keys = read_documents(str(SAMPLES / key))
+    responses = read_documents(str(SAMPLES / response))
+    weights = Weights(2.0, 1.0, 0.5, 0.25)
+    serial = scoring.prepare(keys, responses).score(weights)
+    for processes in (2, 3):
+        forked = scoring.prepare(keys, responses).score(weights, processes=processes)
+        assert repr(forked.documents) == repr(serial.documents)
+        assert repr(forked.micro) == repr(serial.micro) and repr(forked.macro) == repr(serial.macro)
