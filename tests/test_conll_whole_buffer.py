@@ -131,3 +131,28 @@ def test_a_no_break_space_stays_inside_its_field() -> None:
     text = "#begin document d\nd\t0\t0\t10\u00a0000\tCD\t(1)\n#end document\n"
     [doc] = parse_conll("d.conll", text.encode("utf-8"))
     assert doc.words == ["10\u00a0000"] and doc.chains == [[(0, 0)]]
+
+
+SYNTAX = ("pos", "parse", "lemmas", "speakers", "named_entities")
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_reading_without_syntax_leaves_out_the_syntax_columns_only(sample: Path) -> None:
+    """A response read for exact matching (`syntax=False`) has every field but the five syntax
+    columns, which are None, and scores as the full reading does."""
+    from dataclasses import fields
+
+    from metrics.scoring import prepare
+
+    data = sample.read_bytes()
+    full = parse_conll(str(sample), data, [])
+    lean = parse_conll(str(sample), data, [], syntax=False)
+    assert len(lean) == len(full)
+    for a, b in zip(full, lean):
+        for f in fields(a):
+            if f.name in SYNTAX:
+                assert getattr(b, f.name) is None
+            else:
+                assert getattr(a, f.name) == getattr(b, f.name), f.name
+    assert any(getattr(d, name) for d in full for name in SYNTAX)  # the sample has syntax to leave out
+    assert repr(prepare(full, lean).score().micro) == repr(prepare(full, full).score().micro)

@@ -221,7 +221,9 @@ class Session:
         corpora = []
         for number, path in enumerate(response_paths, start=1):
             say("reading response" if len(response_paths) == 1 else f"reading response {number}/{len(response_paths)}")
-            responses = read_documents(path, _fmt(options.response_format), warnings, options.clusters_field, cache)
+            # with exact matching a response's syntax is never used (types come from the key)
+            responses = read_documents(path, _fmt(options.response_format), warnings, options.clusters_field, cache,
+                                       syntax=options.match != "exact")
             responses = _singletons(responses, options, path, warnings)
             warnings.extend(cache.warnings)
             cache.warnings.clear()

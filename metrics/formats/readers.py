@@ -82,11 +82,12 @@ def detect_format(path: str, warnings: list[str] | None = None) -> str:
 
 def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None = None,
                    clusters_field: str = "clusters", cache: ReadCache | None = None,
-                   prepare: Callable[[list[Document]], None] | None = None) -> list[Document]:
+                   prepare: Callable[[list[Document]], None] | None = None, syntax: bool = True) -> list[Document]:
     """Read `path` as `fmt` (auto|conll|conllu|jsonl; None = auto) into documents in file order.
 
     `clusters_field` picks the jsonlines field holding the chains (`predicted_clusters` for many
-    system outputs).  Readers' warnings are appended to `warnings` when given.  With a `cache`, a
+    system outputs).  Without `syntax` a CoNLL-2012 file's POS, parse, lemma, speaker and entity
+    columns are left out (a response scored with exact matching needs none).  Readers' warnings are appended to `warnings` when given.  With a `cache`, a
     regular file read before (same content, path, format and options) comes from it; `prepare`
     computes derived data ahead (a key's mention types) to be kept in the cache with the documents;
     without a cache it is not called (the scoring computes what it needs, in its processes).
@@ -94,12 +95,12 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
     if fmt in (None, "auto"):
         fmt = detect_format(path, warnings)
     notes: list[str] = []
-    readers = {"conll": lambda: read_conll(path, notes), "conllu": lambda: read_conllu(path, notes),
+    readers = {"conll": lambda: read_conll(path, notes, syntax), "conllu": lambda: read_conllu(path, notes),
                "jsonl": lambda: read_jsonlines(path, clusters_field)}
     if fmt not in readers:
         raise ValueError(f"unknown format {fmt!r}: expected one of auto, {', '.join(FORMATS)}")
     cached = cache is not None and cache.directory is not None and is_regular(path)
-    key = cache.key(read_raw(path), path, fmt, clusters_field) if cached else None
+    key = cache.key(read_raw(path), path, fmt, clusters_field, "syntax" if syntax else "") if cached else None
     with gc_paused():
         stored = cache.load(key) if key is not None else None
         if stored is not None:

@@ -84,9 +84,11 @@ def _check_utf8(path: str, line_no: int, raw: bytes) -> None:
         raise InputError(path, line_no, f"not UTF-8 text ({exc.reason} at column {exc.start + 1})") from None
 
 
-def read_slice(path: str, piece: Slice, warnings: list[str], max_tokens: int | None = None) -> Document:
+def read_slice(path: str, piece: Slice, warnings: list[str], max_tokens: int | None = None,
+               syntax: bool = True) -> Document:
     """Parse the one document lying in `piece` of `path` (at most `max_tokens` tokens: the
-    workers get the bound in their task, as a process may not inherit the parent's setting)."""
+    workers get the bound in their task, as a process may not inherit the parent's setting;
+    a response is read without its `syntax`, which exact matching never uses)."""
     with open(path, "rb") as handle:
         handle.seek(piece.start)
         raw = handle.read(piece.end - piece.start)
@@ -95,7 +97,7 @@ def read_slice(path: str, piece: Slice, warnings: list[str], max_tokens: int | N
     except UnicodeDecodeError as exc:
         line = piece.line + raw[:exc.start].count(b"\n")
         raise InputError(path, line, f"not UTF-8 text ({exc.reason})") from None
-    documents = parse_conll(path, raw.replace(b"\r\n", b"\n"), warnings, first_line=piece.line)
+    documents = parse_conll(path, raw.replace(b"\r\n", b"\n"), warnings, first_line=piece.line, syntax=syntax)
     check_document_sizes(documents[:1], max_tokens)
     return documents[0]
 
@@ -115,7 +117,7 @@ def _score_run(task: tuple) -> tuple[list[tuple[str, dict]], list[str]]:
                 warnings.append(missing_warning(response_path, key.name))
                 response = Document(name=key.name, words=key.words, chains=[], path=response_path)
             else:
-                response = read_slice(response_path, response_piece, warnings, max_tokens)
+                response = read_slice(response_path, response_piece, warnings, max_tokens, syntax=False)
                 warnings.extend(check_tokens_align(key, response))
             pair = prepare_pair(key, response, warnings, ace)
             results.append((key.name, score_pair(pair, weights, metrics)))
