@@ -68,3 +68,39 @@ def test_every_ceaf_is_bounded_and_one_for_a_perfect_response(pair: Pair):
     if pair.key.chains:
         perfect = prepare([pair.key], [pair.key]).score(metrics=list(PHIS)).micro
         assert all(perfect[m].f1 == pytest.approx(1.0) for m in PHIS)
+
+
+def _best_total_by_scipy(table, phi) -> float:
+    """Brute force: the best one-to-one alignment of the dense key x response phi matrix."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    dense = np.zeros((len(table.key_sizes), len(table.response_sizes)))
+    dense[table.cell_key, table.cell_response] = phi
+    rows, columns = linear_sum_assignment(dense, maximize=True)
+    return float(dense[rows, columns].sum())
+
+
+@settings(max_examples=300, deadline=None)
+@given(pairs(max_tokens=10, max_mentions=9, duplicates=True))
+def test_phi1_and_phi2_totals_equal_the_best_alignment_of_the_dense_matrix(pair: Pair):
+    """The 0/1 similarities are scored by a largest matching of their 1-cells; that must be the
+    best alignment's total, found here by scipy's solver on the whole matrix."""
+    from metrics import formulas
+
+    scored = prepare([pair.key], [pair.response])
+    table = scored.pairs[0].table
+    for which in ("phi1", "phi2"):
+        phi = formulas.luo_phi(table, which)
+        assert formulas.ceaf_entity_phi(table, phi).recall_num == _best_total_by_scipy(table, phi), which
+
+
+def test_matching_size_needs_augmenting_paths():
+    """A row that takes the first free column can block a later one; the largest matching
+    re-routes it (row 1 of the third case gets column 0 only after row 0 moves to column 3)."""
+    from metrics.formulas import matching_size
+
+    assert matching_size([0, 0, 1, 2], [0, 1, 0, 1]) == 2
+    assert matching_size([0, 0, 1, 1, 2], [0, 1, 1, 2, 2]) == 3
+    assert matching_size([0, 1, 2, 2, 1, 0], [0, 0, 0, 1, 2, 3]) == 3
+    assert matching_size([], []) == 0
