@@ -27,6 +27,7 @@ from .records import Category, ErrorRecord
 from .delta import DELTA_METRICS, changes, table_of
 from .fixes import Edit, Fix, FixBase, edit_chains, fix_of
 from ..gc_pause import gc_paused
+from ..parallel import balanced, fork_map
 from ..model import Document, Span
 from ..score import BlancScore, Score
 from ..catalog import ALL_METRICS, METRICS
@@ -64,6 +65,10 @@ class _DocumentState:
     """Every response chain listing a span (more than one when the response repeats it)."""
     delta: Any
     """metrics.errors.delta's table when the metric's changes are computed there, else None."""
+
+
+PARALLEL_RECORDS = 2_000
+"""Errors to price (listed and categorised) below which forking costs more than it saves."""
 
 
 class Pricer:
@@ -184,9 +189,12 @@ class Pricer:
 
     def price_many(self, changes: Iterable[tuple[int, Sequence[Fix]]]) -> float:
         """Change of the corpus F1 if fixes were applied to several documents together."""
+        return self._price_changes(self.document_change(i, fixes) for i, fixes in changes)
+
+    def _price_changes(self, changes: Iterable[tuple[dict, dict]]) -> float:
+        """Change of the corpus F1 under documents' (before, after) scores, swapped in in order."""
         total = dict(self.total)
-        for i, fixes in changes:
-            before, after = self.document_change(i, fixes)
+        for before, after in changes:
             if before or after:
                 total = {name: _swap(total[name], before[name], after[name]) for name in self.parts}
         return self._value(total) - self.value
@@ -200,16 +208,55 @@ class Pricer:
 
     def price_category(self, records: Iterable[ErrorRecord], category: Category) -> float:
         """Change of the corpus F1 if every fix of this category (among `records`) were applied."""
+        return self.price_many(self._category_fixes(records, category))
+
+    def _category_fixes(self, records: Iterable[ErrorRecord], category: Category) -> list[tuple[int, list[Fix]]]:
+        """Each document's fixes of one category, documents in corpus order, fixes by span."""
         by_doc: dict[int, list[ErrorRecord]] = {}
         for r in records:
             if r.category is category:
                 by_doc.setdefault(self.index[r.document], []).append(r)
-        return self.price_many((i, [fix_of(r) for r in sorted(group, key=lambda r: r.span)])
-                               for i, group in sorted(by_doc.items()))
+        return [(i, [fix_of(r) for r in sorted(group, key=lambda r: r.span)]) for i, group in sorted(by_doc.items())]
 
     def price_categories(self, records: Sequence[ErrorRecord]) -> dict[Category, float]:
         with gc_paused():
             return {c: self.price_category(records, c) for c in Category}
+
+    def price_all(self, listed: Sequence[ErrorRecord], categorised: Sequence[ErrorRecord],
+                  processes: int = 1) -> tuple[list[ErrorRecord], dict[Category, float]]:
+        """`price_records(listed)` and `price_categories(categorised)` at once, the same numbers,
+        with the documents spread over `processes` forked processes (`metrics.parallel`) when
+        there are at least PARALLEL_RECORDS records: each prices its documents' errors and
+        returns the prices and its documents' (before, after) scores per category, which are
+        swapped into the corpus totals here, in document order, as `price_many` does."""
+        plans = {c: self._category_fixes(categorised, c) for c in Category}
+        where = [self.index[r.document] for r in listed]
+        load: dict[int, int] = {}
+        for i in where:
+            load[i] = load.get(i, 0) + 1
+        for plan in plans.values():
+            for i, fixes in plan:
+                load[i] = load.get(i, 0) + len(fixes)
+        documents = sorted(load)
+        if len(listed) + len(categorised) < PARALLEL_RECORDS:
+            processes = 1
+        pieces = [{documents[j] for j in piece} for piece in balanced([load[i] for i in documents], processes)]
+
+        def work(mine: set[int]) -> tuple[dict[int, float], dict[tuple[Category, int], tuple[dict, dict]]]:
+            with gc_paused():  # thousands of small rescorings, no cycles
+                prices = {n: self.price(i, [fix_of(listed[n])]) for n, i in enumerate(where) if i in mine}
+                changes = {(c, i): self.document_change(i, fixes)
+                           for c, plan in plans.items() for i, fixes in plan if i in mine}
+            return prices, changes
+
+        prices: dict[int, float] = {}
+        changes: dict[tuple[Category, int], tuple[dict, dict]] = {}
+        for piece_prices, piece_changes in fork_map(work, pieces or [set()]):
+            prices.update(piece_prices)
+            changes.update(piece_changes)
+        priced = [replace(r, impact=prices[n]) for n, r in enumerate(listed)]
+        by_category = {c: self._price_changes(changes[(c, i)] for i, _ in plan) for c, plan in plans.items()}
+        return priced, by_category
 
 
 def _sides(alignment) -> tuple[int, int, int]:

@@ -20,7 +20,8 @@ from metrics.model import MentionType
 from .common import load_session
 from ..output import ERROR_COLUMNS, IMPACT_UNIT, align_rows, emit, error_cells, error_json, impact_points, \
     impact_text, render_csv
-from ..session import UsageError, categories_option, limit_option, metrics_option, types_option, weights_option
+from ..session import UsageError, categories_option, jobs_option, limit_option, metrics_option, types_option, \
+    weights_option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "errors that fix removes (the suboptimal links of one chain share one fix)")
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+    parser.add_argument("--jobs", type=int, metavar="N",
+                        help="price errors in N processes (default: one per processor, at most 8); results identical "
+                             "for every N")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,11 +75,11 @@ def run(args: argparse.Namespace) -> int:
             listed = [group[0] for group in groups]
             shared = {id(group[0]): len(group) for group in groups}
         if metric is not None:
-            priced = pricer.price_records(listed)
+            priced, category_impact = pricer.price_all(listed, filter_records(records, types=types),
+                                                       processes=jobs_option(args.jobs))
             if shared is not None:
                 shared = {id(new): shared[id(old)] for old, new in zip(listed, priced)}
             listed = priced
-            category_impact = pricer.price_categories(filter_records(records, types=types))
     if args.sort == "impact":
         listed = sorted(listed, key=lambda r: -(r.impact or 0.0))
     if limit is not None:
