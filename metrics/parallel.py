@@ -72,6 +72,12 @@ def fork_map(function: Callable[[Piece], Result], pieces: Sequence[Piece]) -> li
     return results
 
 
+def split(costs: Sequence[float], processes: int, least: float) -> list[list[int]]:
+    """Indices of `costs` in pieces for at most `processes` processes, as many as the work is
+    worth: each piece should cost at least `least` (below that, a fork costs more than it saves)."""
+    return balanced(costs, max(1, min(processes, int(sum(costs) // least))))
+
+
 def balanced(costs: Sequence[float], n: int) -> list[list[int]]:
     """Indices of `costs` in at most `n` non-empty pieces of similar total cost (the dearest
     first, each to the lightest piece so far), each piece's indices in increasing order."""

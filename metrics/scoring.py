@@ -21,7 +21,7 @@ from .blanc import blanc_counts
 from .chains import ChainView, key_view, response_view
 from .gc_pause import gc_paused
 from .model import Document, MentionType, Span
-from .parallel import balanced, fork_map
+from .parallel import fork_map, split
 from .pairing import check_tokens_align, missing_warning, pair_documents, require_common, unused_warning
 from .score import AnyScore, BlancScore, MeanScore, Score
 from .table import ChainTypes, Table, build_table
@@ -177,6 +177,11 @@ collecting cost more than they save (on GUM, 197k tokens, two processes save abo
 the scoring time)."""
 
 
+def document_costs(pairs: Sequence[DocPair]) -> list[int]:
+    """What scoring or classifying each pair costs, roughly: its key and response tokens."""
+    return [len(pair.key.words) + len(pair.response.words) for pair in pairs]
+
+
 class PreparedCorpus:
     """Key and response documents paired and aligned, ready to be scored under any weights."""
 
@@ -192,21 +197,16 @@ class PreparedCorpus:
         scores in its own process."""
         wanted = catalog.resolve(metrics)
         pairs = self.pairs
-        costs = [len(pair.key.words) + len(pair.response.words) for pair in pairs]
-        processes = min(processes, sum(costs) // PARALLEL_TOKENS)
 
         def score_piece(indices: list[int]) -> list[dict[str, AnyScore]]:
             return [score_pair(pairs[i], weights, wanted) for i in indices]
 
         with gc_paused():
-            if processes <= 1:
-                documents = [(pair.name, score_pair(pair, weights, wanted)) for pair in pairs]
-            else:
-                pieces = balanced(costs, processes)
-                found: dict[int, dict[str, AnyScore]] = {}
-                for piece, scores in zip(pieces, fork_map(score_piece, pieces)):
-                    found.update(zip(piece, scores))
-                documents = [(pair.name, found[i]) for i, pair in enumerate(pairs)]
+            pieces = split(document_costs(pairs), processes, PARALLEL_TOKENS)
+            found: dict[int, dict[str, AnyScore]] = {}
+            for piece, scores in zip(pieces, fork_map(score_piece, pieces)):
+                found.update(zip(piece, scores))
+            documents = [(pair.name, found[i]) for i, pair in enumerate(pairs)]
             return aggregate(documents, weights, wanted)
 
 

@@ -60,3 +60,22 @@ def test_scores_from_several_processes_equal_one_process(monkeypatch, key: str, 
         forked = scoring.prepare(keys, responses).score(weights, processes=processes)
         assert repr(forked.documents) == repr(serial.documents)
         assert repr(forked.micro) == repr(serial.micro) and repr(forked.macro) == repr(serial.macro)
+
+
+def test_errors_priced_in_several_processes_equal_one_process(monkeypatch) -> None:
+    from metrics.errors import impact
+    from metrics.errors.impact import Pricer
+    from metrics.errors.records import classify_corpus
+
+    monkeypatch.setattr(impact, "PARALLEL_RECORDS", 1)
+    keys = read_documents(str(SAMPLES / "gum/key.gum.conll"))
+    responses = read_documents(str(SAMPLES / "gum/response.gum.conll"))
+    records = classify_corpus(scoring.prepare(keys, responses).pairs)
+    assert len(records) > 20
+    for metric in ("conll", "lmuc"):
+        serial = Pricer(scoring.prepare(keys, responses), metric).price_all(records, records)
+        forked = Pricer(scoring.prepare(keys, responses), metric).price_all(records, records, processes=2)
+        assert repr(forked) == repr(serial)
+        one_by_one = Pricer(scoring.prepare(keys, responses), metric)
+        assert [r.impact for r in serial[0]] == [r.impact for r in one_by_one.price_records(records)]
+        assert serial[1] == one_by_one.price_categories(records)

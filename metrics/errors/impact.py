@@ -27,7 +27,7 @@ from .records import Category, ErrorRecord
 from .delta import DELTA_METRICS, changes, table_of
 from .fixes import Edit, Fix, FixBase, edit_chains, fix_of
 from ..gc_pause import gc_paused
-from ..parallel import balanced, fork_map
+from ..parallel import fork_map, split
 from ..model import Document, Span
 from ..score import BlancScore, Score
 from ..catalog import ALL_METRICS, METRICS
@@ -67,8 +67,9 @@ class _DocumentState:
     """metrics.errors.delta's table when the metric's changes are computed there, else None."""
 
 
-PARALLEL_RECORDS = 2_000
-"""Errors to price (listed and categorised) below which forking costs more than it saves."""
+PARALLEL_RECORDS = 1_000
+"""Fixes (listed errors and category members) a pricing process should have at least: below
+that, forking costs more than it saves."""
 
 
 class Pricer:
@@ -225,8 +226,8 @@ class Pricer:
     def price_all(self, listed: Sequence[ErrorRecord], categorised: Sequence[ErrorRecord],
                   processes: int = 1) -> tuple[list[ErrorRecord], dict[Category, float]]:
         """`price_records(listed)` and `price_categories(categorised)` at once, the same numbers,
-        with the documents spread over `processes` forked processes (`metrics.parallel`) when
-        there are at least PARALLEL_RECORDS records: each prices its documents' errors and
+        with the documents spread over up to `processes` forked processes (`metrics.parallel`,
+        PARALLEL_RECORDS fixes each at least): each prices its documents' errors and
         returns the prices and its documents' (before, after) scores per category, which are
         swapped into the corpus totals here, in document order, as `price_many` does."""
         plans = {c: self._category_fixes(categorised, c) for c in Category}
@@ -238,9 +239,8 @@ class Pricer:
             for i, fixes in plan:
                 load[i] = load.get(i, 0) + len(fixes)
         documents = sorted(load)
-        if len(listed) + len(categorised) < PARALLEL_RECORDS:
-            processes = 1
-        pieces = [{documents[j] for j in piece} for piece in balanced([load[i] for i in documents], processes)]
+        pieces = [{documents[j] for j in piece} for piece in split([load[i] for i in documents], processes,
+                                                                   PARALLEL_RECORDS)]
 
         def work(mine: set[int]) -> tuple[dict[int, float], dict[tuple[Category, int], tuple[dict, dict]]]:
             with gc_paused():  # thousands of small rescorings, no cycles
