@@ -114,5 +114,5 @@ def _collect(pid: int, read_end: int) -> tuple[bool, object]:
         payload = source.read()
     _, status = os.waitpid(pid, 0)
     if not payload:
-        return False, RuntimeError(f"a scoring process ended without a result (status {status})")
+        return False, RuntimeError(f"a worker process ended without a result (status {status})")
     return pickle.loads(payload)

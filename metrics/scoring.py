@@ -178,7 +178,7 @@ the scoring time)."""
 
 
 def document_costs(pairs: Sequence[DocPair]) -> list[int]:
-    """What scoring or classifying each pair costs, roughly: its key and response tokens."""
+    """What scoring each pair costs, roughly: its key and response tokens."""
     return [len(pair.key.words) + len(pair.response.words) for pair in pairs]
 
 
