@@ -79,3 +79,34 @@ def test_errors_priced_in_several_processes_equal_one_process(monkeypatch) -> No
         one_by_one = Pricer(scoring.prepare(keys, responses), metric)
         assert [r.impact for r in serial[0]] == [r.impact for r in one_by_one.price_records(records)]
         assert serial[1] == one_by_one.price_categories(records)
+
+
+def test_responses_read_beside_the_key_give_the_same_session_warnings_and_errors(monkeypatch, tmp_path) -> None:
+    """`Session.load` may read the responses in forked processes (`_Inputs`): the documents, the
+    warnings (in order) and the first error must be those of reading the files in order."""
+    from metrics.model import InputError
+    from workbench import session as sessions
+    from workbench.session import LoadOptions, Session
+
+    monkeypatch.setattr(sessions, "PARALLEL_READ_BYTES", 1)
+    key, response = SAMPLES / "gum/key.gum.conll", SAMPLES / "gum/response.gum.conll"
+    odd = tmp_path / "odd.conll"  # text between documents: a warning from the reader
+    odd.write_text(response.read_text(encoding="utf-8").replace("#end document\n", "#end document\nstray\n", 1),
+                   encoding="utf-8")
+    options = LoadOptions(cache=False)
+    loads = [Session.load(str(key), [str(odd), str(response)], options, processes=n) for n in (1, 2)]
+    assert loads[0].warnings == loads[1].warnings and any("stray" in w or "outside" in w for w in loads[0].warnings)
+    assert [repr(c.pairs[0].response.chains) for c in loads[0].corpora] == \
+           [repr(c.pairs[0].response.chains) for c in loads[1].corpora]
+    bad_one, bad_two = tmp_path / "bad1.conll", tmp_path / "bad2.conll"
+    bad_one.write_text("#begin document (x); part 000\nx 0 0 a (1\n#end document\n", encoding="utf-8")
+    bad_two.write_bytes(b"\xff\xfe not text")
+    for paths, culprit in (([bad_one, bad_two], bad_one), ([response, bad_two], bad_two)):
+        messages = []
+        for n in (1, 2):
+            with pytest.raises(InputError) as caught:
+                Session.load(str(key), [str(p) for p in paths], options, processes=n)
+            messages.append(str(caught.value))
+        assert messages[0] == messages[1] and messages[0].startswith(str(culprit))
+    with pytest.raises(InputError, match="bad1"):
+        Session.load(str(bad_one), [str(bad_two)], options, processes=2)

@@ -25,11 +25,12 @@ from metrics.errors.records import Category, ErrorRecord, classify_corpus
 from metrics.formats.cache import ReadCache
 from metrics.formats.readers import read_documents
 from metrics.types.mention_types import prepare_types
-from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, set_max_document_tokens,
-                                    set_max_input_size)
+from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, is_regular,
+                                    set_max_document_tokens, set_max_input_size)
 from metrics.matching import MATCH_MODES, match_corpus
 from metrics.model import Document, InputError, MentionType, without_singletons
 from metrics.pairing import document_key
+from metrics.parallel import can_fork, fork_map, processors
 from metrics.scoring import CorpusResult, PreparedCorpus, prepare
 from metrics.weights import W4, Weights, parse_weights
 
@@ -104,8 +105,6 @@ DEFAULT_JOBS = 8
 def jobs_option(value: int | None) -> int:
     """`--jobs`: 1 to MAX_JOBS, capped at the processors this process may use; by default one
     per processor, at most DEFAULT_JOBS (the engine forks fewer when a corpus is small)."""
-    from metrics.parallel import processors
-
     if value is None:
         return min(processors(), DEFAULT_JOBS)
     if not 1 <= value <= MAX_JOBS:
@@ -194,18 +193,19 @@ class Session:
     @classmethod
     def load(cls, key_path: str, response_paths: Sequence[str], options: LoadOptions = LoadOptions(),
              stage: Callable[[str], None] | None = None,
-             on_document: Callable[[int, int], None] | None = None) -> Session:
+             on_document: Callable[[int, int], None] | None = None, processes: int = 1) -> Session:
         """Read, match and prepare.  `stage(label)` hears each step (reading key, aligning...),
-        `on_document(done, total)` each prepared document: a front end's progress display."""
+        `on_document(done, total)` each prepared document: a front end's progress display.  With
+        `processes` > 1 the responses may be read in forked processes beside the key (`_Inputs`)."""
         say = stage or (lambda label: None)
         warnings: list[str] = []
         options.apply_limits()
+        inputs = _Inputs(key_path, response_paths, options, processes)
         say("reading key")
-        cache = ReadCache.default(options.cache)
-        # the key is read again in run after run: its mention types are computed once, for the cache
-        keys = read_documents(key_path, _fmt(options.key_format), warnings, options.clusters_field, cache,
-                              prepare=prepare_types)
+        keys, notes, cache_notes = inputs.get(0)
+        warnings.extend(notes)
         keys = _singletons(keys, options, key_path, warnings)
+        warnings.extend(cache_notes)
         total, done = len(keys) * len(response_paths), [0]
 
         def prepared() -> None:
@@ -213,20 +213,16 @@ class Session:
             if on_document is not None:
                 on_document(done[0], total)
 
-        warnings.extend(cache.warnings)
-        cache.warnings.clear()
         if not response_paths:  # a key browsed alone: paired with itself, so every view has its pairs
             corpus = prepare(keys, keys, on_document=lambda: None, ace=options.ace)
             return cls(key_path, [], [corpus], options, warnings + corpus.warnings)
         corpora = []
         for number, path in enumerate(response_paths, start=1):
             say("reading response" if len(response_paths) == 1 else f"reading response {number}/{len(response_paths)}")
-            # with exact matching a response's syntax is never used (types come from the key)
-            responses = read_documents(path, _fmt(options.response_format), warnings, options.clusters_field, cache,
-                                       syntax=options.match != "exact")
+            responses, notes, cache_notes = inputs.get(number)
+            warnings.extend(notes)
             responses = _singletons(responses, options, path, warnings)
-            warnings.extend(cache.warnings)
-            cache.warnings.clear()
+            warnings.extend(cache_notes)
             if options.match != "exact":
                 say("matching mentions")
                 responses = match_corpus(keys, responses, options.match)
@@ -346,8 +342,6 @@ def score_streaming(key_path: str, response_path: str, options: LoadOptions, wei
     from metrics.formats.readers import detect_format
     from metrics.formats.stream import score_files
 
-    from metrics.formats.source import is_regular
-
     options.apply_limits()
     streamable = options.match == "exact" and options.singletons == "keep" and all(
         is_regular(path) and not path.lower().endswith(".gz") and (fmt if fmt != "auto" else detect_format(path)) == "conll"
@@ -356,6 +350,59 @@ def score_streaming(key_path: str, response_path: str, options: LoadOptions, wei
         return None, ["--stream reads uncompressed regular CoNLL-2012 files with exact matching and singletons kept only; "
                       "reading these inputs whole instead"]
     return score_files(key_path, response_path, weights, metrics, jobs=jobs, ace=options.ace)
+
+
+PARALLEL_READ_BYTES = 1_000_000
+"""Bytes of response files from which reading them beside the key, in forked processes, gains
+more than sending their documents back costs."""
+
+_Read = tuple[list[Document], list[str], list[str]]
+"""A file's documents, its reader's warnings, and the cache's."""
+
+
+class _Inputs:
+    """The key's (0) and each response's (1..n) documents and warnings, in the order `Session.load`
+    takes them: each read when asked for, or all read up front, the responses in forked processes
+    beside the key (`metrics.parallel`), when they are large enough and there is a processor for
+    them (a command line: the workbench's threads rule out forking).  A file's documents then come
+    back pickled, a fifth of the cost of reading them.  A file that cannot be read raises when it
+    is asked for, so the error a user sees is the one a reading in order would meet first."""
+
+    def __init__(self, key_path: str, response_paths: Sequence[str], options: LoadOptions, processes: int) -> None:
+        self.paths = [key_path, *response_paths]
+        self.options = options
+        self.cache = ReadCache.default(options.cache)
+        self.ahead: dict[int, tuple[bool, object]] = {}
+        sizes = [os.path.getsize(path) if is_regular(path) else -1 for path in response_paths]
+        if sizes and min(sizes) >= 0 and sum(sizes) >= PARALLEL_READ_BYTES and processes > 1 and can_fork():
+            self.ahead = dict(enumerate(fork_map(self._attempt, range(len(self.paths)))))
+
+    def get(self, index: int) -> _Read:
+        if index not in self.ahead:
+            return self._read(index)
+        ok, value = self.ahead.pop(index)
+        if not ok:
+            raise value  # type: ignore[misc]
+        return value  # type: ignore[return-value]
+
+    def _attempt(self, index: int) -> tuple[bool, object]:
+        try:
+            return True, self._read(index)
+        except (InputError, OSError) as error:
+            return False, error
+
+    def _read(self, index: int) -> _Read:
+        notes: list[str] = []
+        options = self.options
+        if index == 0:  # the key is read in run after run: its mention types are computed once, for the cache
+            documents = read_documents(self.paths[0], _fmt(options.key_format), notes, options.clusters_field,
+                                       self.cache, prepare=prepare_types)
+        else:  # with exact matching a response's syntax is never used (types come from the key)
+            documents = read_documents(self.paths[index], _fmt(options.response_format), notes,
+                                       options.clusters_field, self.cache, syntax=options.match != "exact")
+        cache_notes = list(self.cache.warnings)
+        self.cache.warnings.clear()
+        return documents, notes, cache_notes
 
 
 def _singletons(documents: list[Document], options: LoadOptions, path: str, warnings: list[str]) -> list[Document]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from ..output import visible
 from metrics.formats.source import DEFAULT_MAX_DOCUMENT_TOKENS
 
-from ..session import FORMATS, SINGLETONS, LoadOptions, Session, size_option
+from ..session import FORMATS, SINGLETONS, LoadOptions, Session, jobs_option, size_option
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
@@ -68,7 +68,8 @@ def load_session(args: argparse.Namespace, response_paths: Sequence[str]) -> Ses
     from .progress import Progress
 
     with Progress(0, "scoring") as progress:
-        session = Session.load(args.key, response_paths, load_options(args), on_document=progress.update)
+        session = Session.load(args.key, response_paths, load_options(args), on_document=progress.update,
+                               processes=jobs_option(getattr(args, "jobs", None)))
     for message in session.warnings:
         warn(message)
     return session
