@@ -154,3 +154,12 @@ def test_singletons_removed_equal_scoring_files_without_them(capsys, tmp_path) -
     ours, theirs = json.loads(removed)["metrics"], json.loads(plain)["metrics"]
     for metric in ("muc", "bcub", "ceafe", "lea", "mentions", "blanc"):
         assert ours[metric]["f1"] == pytest.approx(theirs[metric]["f1"], abs=1e-15), metric
+
+
+def test_short_labels_cut_shared_parts_at_separators_only() -> None:
+    from workbench.session import short_labels
+
+    assert short_labels(["response-a", "response-b", "response-e"]) == ["a", "b", "e"]
+    assert short_labels(["response.xrenner-gum", "response.xrenner-ontonotes"]) == ["gum", "ontonotes"]
+    assert short_labels(["response", "ronto"]) == ["response", "ronto"]  # never "esponse"
+    assert short_labels(["a-run", "b-run"]) == ["a", "b"]

@@ -445,12 +445,18 @@ def system_names(paths: list[str], given: str | None) -> list[str]:
     return [n if names.count(n) == 1 else f"{n}#{i + 1}" for i, n in enumerate(names)]
 
 
+def _to_separator(shared: str) -> int:
+    """How much of a shared start (or reversed end) to cut: up to its last separator (- _ . or a
+    space), so that a name is never cut inside a word ("response" and "ronto" share only "r")."""
+    return max(shared.rfind(mark) for mark in "-_. ") + 1
+
+
 def short_labels(names: Sequence[str]) -> list[str]:
     """The systems' names without what they all share (`response-a`..`response-e` -> a..e), for
     axes too narrow for whole names; numbers when nothing is left."""
     if len(names) < 2:
         return list(names)
-    prefix = len(os.path.commonprefix(list(names)))
-    suffix = len(os.path.commonprefix([n[::-1] for n in names]))
+    prefix = _to_separator(os.path.commonprefix(list(names)))
+    suffix = _to_separator(os.path.commonprefix([n[::-1] for n in names]))
     cut = [n[prefix:len(n) - suffix] if len(n) > prefix + suffix else "" for n in names]
     return cut if all(cut) and len(set(cut)) == len(cut) else [str(i + 1) for i in range(len(names))]
