@@ -94,19 +94,20 @@ def test_responses_read_beside_the_key_give_the_same_session_warnings_and_errors
     odd.write_text(response.read_text(encoding="utf-8").replace("#end document\n", "#end document\nstray\n", 1),
                    encoding="utf-8")
     options = LoadOptions(cache=False)
-    loads = [Session.load(str(key), [str(odd), str(response)], options, processes=n) for n in (1, 2)]
-    assert loads[0].warnings == loads[1].warnings and any("stray" in w or "outside" in w for w in loads[0].warnings)
-    assert [repr(c.pairs[0].response.chains) for c in loads[0].corpora] == \
-           [repr(c.pairs[0].response.chains) for c in loads[1].corpora]
+    loads = [Session.load(str(key), [str(odd), str(response)], options, processes=n) for n in (1, 2, 3)]
+    assert loads[0].warnings == loads[1].warnings == loads[2].warnings
+    assert any("stray" in w or "outside" in w for w in loads[0].warnings)
+    chains = [[repr(c.pairs[0].response.chains) for c in load.corpora] for load in loads]
+    assert chains[0] == chains[1] == chains[2]
     bad_one, bad_two = tmp_path / "bad1.conll", tmp_path / "bad2.conll"
     bad_one.write_text("#begin document (x); part 000\nx 0 0 a (1\n#end document\n", encoding="utf-8")
     bad_two.write_bytes(b"\xff\xfe not text")
     for paths, culprit in (([bad_one, bad_two], bad_one), ([response, bad_two], bad_two)):
         messages = []
-        for n in (1, 2):
+        for n in (1, 2, 3):
             with pytest.raises(InputError) as caught:
                 Session.load(str(key), [str(p) for p in paths], options, processes=n)
             messages.append(str(caught.value))
-        assert messages[0] == messages[1] and messages[0].startswith(str(culprit))
+        assert messages[0] == messages[1] == messages[2] and messages[0].startswith(str(culprit))
     with pytest.raises(InputError, match="bad1"):
         Session.load(str(bad_one), [str(bad_two)], options, processes=2)

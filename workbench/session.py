@@ -375,7 +375,11 @@ class _Inputs:
         self.ahead: dict[int, tuple[bool, object]] = {}
         sizes = [os.path.getsize(path) if is_regular(path) else -1 for path in response_paths]
         if sizes and min(sizes) >= 0 and sum(sizes) >= PARALLEL_READ_BYTES and processes > 1 and can_fork():
-            self.ahead = dict(enumerate(fork_map(self._attempt, range(len(self.paths)))))
+            # the key here, the responses shared among the other processes
+            responses = list(range(1, len(self.paths)))
+            pieces = [[0]] + [piece for piece in (responses[i::processes - 1] for i in range(processes - 1)) if piece]
+            for piece, outcomes in zip(pieces, fork_map(self._attempt, pieces)):
+                self.ahead.update(zip(piece, outcomes))
 
     def get(self, index: int) -> _Read:
         if index not in self.ahead:
@@ -385,11 +389,15 @@ class _Inputs:
             raise value  # type: ignore[misc]
         return value  # type: ignore[return-value]
 
-    def _attempt(self, index: int) -> tuple[bool, object]:
-        try:
-            return True, self._read(index)
-        except (InputError, OSError) as error:
-            return False, error
+    def _attempt(self, indices: list[int]) -> list[tuple[bool, object]]:
+        """Each file's reading, or the error that stopped it (raised later, in `get`)."""
+        outcomes: list[tuple[bool, object]] = []
+        for index in indices:
+            try:
+                outcomes.append((True, self._read(index)))
+            except (InputError, OSError) as error:
+                outcomes.append((False, error))
+        return outcomes
 
     def _read(self, index: int) -> _Read:
         notes: list[str] = []
