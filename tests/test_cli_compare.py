@@ -163,9 +163,3 @@ def test_short_labels_cut_shared_parts_at_separators_only() -> None:
     assert short_labels(["response.xrenner-gum", "response.xrenner-ontonotes"]) == ["gum", "ontonotes"]
     assert short_labels(["response", "ronto"]) == ["response", "ronto"]  # never "esponse"
     assert short_labels(["a-run", "b-run"]) == ["a", "b"]
-
-
-def test_compare_takes_jobs_with_the_same_output(capsys) -> None:
-    args = ["compare", KEY, RESPONSE, RESPONSE, "--format", "json", "--bootstrap", "50"]
-    assert run(capsys, *args, "--jobs", "1")[1] == run(capsys, *args, "--jobs", "2")[1]
-    assert run(capsys, *args, "--jobs", "0")[0] == 2

@@ -14,7 +14,7 @@ from ..json_text import dumps
 from metrics.catalog import ALL_METRICS, resolve, with_parts
 
 from ..output import align_rows, emit, render_csv, render_markdown
-from ..session import jobs_option, limit_option, metrics_option, system_names, weights_option
+from ..session import limit_option, metrics_option, system_names, weights_option
 from ..comparison import change_of, compare_records
 from .changes import CSV_COLUMNS, changes_csv_rows, changes_json, changes_sections
 from .common import load_session
@@ -39,9 +39,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_group_arguments(parser)
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
-    parser.add_argument("--jobs", type=int, metavar="N",
-                        help="read and score in N processes (default: one per processor, at most 8); results "
-                             "identical for every N")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,8 +53,7 @@ def run(args: argparse.Namespace) -> int:
     method = method_option(args) if args.bootstrap else None
     session = load_session(args, list(args.responses))
     documents = session.select_documents(args.document)
-    jobs = jobs_option(args.jobs)
-    results = [session.score(weights, with_parts(wanted), system, processes=jobs) for system in range(len(names))]
+    results = [session.score(weights, with_parts(wanted), system) for system in range(len(names))]
     report = build_report(session, session.response_paths, names, results, wanted, method, args)
     baseline_records = session.classify(weights, documents, 0)
     changes = []
