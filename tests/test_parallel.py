@@ -65,7 +65,7 @@ def test_scores_from_several_processes_equal_one_process(monkeypatch, key: str, 
 def test_errors_priced_in_several_processes_equal_one_process(monkeypatch) -> None:
     from metrics.errors import impact
     from metrics.errors.impact import Pricer
-    from metrics.errors.records import classify_corpus
+    from metrics.errors.records import Category, classify_corpus
 
     monkeypatch.setattr(impact, "PARALLEL_RECORDS", 1)
     keys = read_documents(str(SAMPLES / "gum/key.gum.conll"))
@@ -78,7 +78,7 @@ def test_errors_priced_in_several_processes_equal_one_process(monkeypatch) -> No
         assert repr(forked) == repr(serial)
         one_by_one = Pricer(scoring.prepare(keys, responses), metric)
         assert [r.impact for r in serial[0]] == [r.impact for r in one_by_one.price_records(records)]
-        assert serial[1] == one_by_one.price_categories(records)
+        assert serial[1] == {c: one_by_one.price_category(records, c) for c in Category}
 
 
 def test_responses_read_beside_the_key_give_the_same_session_warnings_and_errors(monkeypatch, tmp_path) -> None:
