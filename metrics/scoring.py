@@ -21,7 +21,7 @@ from .blanc import blanc_counts
 from .chains import ChainView, key_view, response_view
 from .gc_pause import gc_paused
 from .model import Document, MentionType, Span
-from .parallel import fork_map, split
+from .parallel import PARALLEL_TOKENS, fork_map, split
 from .pairing import check_tokens_align, missing_warning, pair_documents, require_common, unused_warning
 from .score import AnyScore, BlancScore, MeanScore, Score
 from .table import ChainTypes, Table, build_table
@@ -169,12 +169,6 @@ class CorpusResult:
         metrics = tuple(m for m in catalog.ALL_METRICS if m in self.metrics or m in newer.metrics)
         return CorpusResult(newer.weights, metrics, {**self.micro, **newer.micro}, {**self.macro, **newer.macro},
                             [(name, {**scores, **updated.get(name, {})}) for name, scores in self.documents])
-
-
-PARALLEL_TOKENS = 40_000
-"""Tokens (key and response) a scoring process should have at least: below that, forking and
-collecting cost more than they save (on GUM, 197k tokens, two processes save about a third of
-the scoring time)."""
 
 
 def document_costs(pairs: Sequence[DocPair]) -> list[int]:

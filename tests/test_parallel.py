@@ -111,3 +111,16 @@ def test_responses_read_beside_the_key_give_the_same_session_warnings_and_errors
         assert messages[0] == messages[1] == messages[2] and messages[0].startswith(str(culprit))
     with pytest.raises(InputError, match="bad1"):
         Session.load(str(bad_one), [str(bad_two)], options, processes=2)
+
+
+def test_types_prepared_in_several_processes_equal_one_process(monkeypatch) -> None:
+    from metrics.types import mention_types
+
+    monkeypatch.setattr(mention_types, "PARALLEL_TOKENS", 1)
+    serial = read_documents(str(SAMPLES / "gum/key.gum.conll"))
+    forked = read_documents(str(SAMPLES / "gum/key.gum.conll"))
+    mention_types.prepare_types(serial)
+    mention_types.prepare_types(forked, processes=2)
+    assert [d.parse_heads for d in forked] == [d.parse_heads for d in serial]
+    assert [d.rule_types for d in forked] == [d.rule_types for d in serial]
+    assert all(d.rule_types for d in serial) and any(d.parse_heads for d in serial)

@@ -371,6 +371,7 @@ class _Inputs:
     def __init__(self, key_path: str, response_paths: Sequence[str], options: LoadOptions, processes: int) -> None:
         self.paths = [key_path, *response_paths]
         self.options = options
+        self.processes = processes
         self.cache = ReadCache.default(options.cache)
         self.ahead: dict[int, tuple[bool, object]] = {}
         sizes = [os.path.getsize(path) if is_regular(path) else -1 for path in response_paths]
@@ -404,7 +405,7 @@ class _Inputs:
         options = self.options
         if index == 0:  # the key is read in run after run: its mention types are computed once, for the cache
             documents = read_documents(self.paths[0], _fmt(options.key_format), notes, options.clusters_field,
-                                       self.cache, prepare=prepare_types)
+                                       self.cache, prepare=lambda keys: prepare_types(keys, self.processes))
         else:  # with exact matching a response's syntax is never used (types come from the key)
             documents = read_documents(self.paths[index], _fmt(options.response_format), notes,
                                        options.clusters_field, self.cache, syntax=options.match != "exact")
