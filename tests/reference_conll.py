@@ -2,6 +2,10 @@
 as the brute force that `test_conll_whole_buffer.py` checks the real reader against (same
 documents, same warnings, same first error, on real, mutated and generated files).
 
+Only what the whole-buffer reader rewrote is kept here (lines, fields, documents, the pairing of
+brackets); decoding (`source.read_lines`), the cell grammar (`brackets.parse_cell`) and the entity
+column (`conll._ner_spans`) are shared with it.
+
 It splits fields with `str.split()`, which also splits on \x1c-\x1f and on whitespace outside
 ASCII; the real reader splits on ASCII whitespace only (`metrics.formats.layout`), so texts
 holding those characters are left out of the comparison.
@@ -24,32 +28,15 @@ Every malformed line raises `InputError` naming the file and line.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from metrics.model import Document, InputError, Span
-from metrics.formats.source import read_text
+from metrics.formats.brackets import OPEN, SINGLE, parse_cell
+from metrics.formats.conll import _ner_spans
+from metrics.formats.source import read_lines
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
 _END = re.compile(r"^#\s*end document")
-_SPLIT_ANTECEDENT = re.compile(r"^\(\d+\+\d+\)$")
-_LABEL = r"([^()|\s]+)"
-_SINGLE = re.compile(rf"^\({_LABEL}\)$")
-_OPEN = re.compile(rf"^\({_LABEL}$")
-_CLOSE = re.compile(rf"^{_LABEL}\)$")
 _EMPTY = ("-", "_", "")
-
-
-def read_lines(path: str) -> list[str]:
-    """All lines of an input without line ends (`source.read_text`: gzip, pipes, size bound);
-    located errors for undecodable bytes and NULs."""
-    text = read_text(path)
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    nul = text.find("\0")
-    if nul >= 0:
-        raise InputError(path, text.count("\n", 0, nul) + 1, "NUL byte in text")
-    return lines
 
 
 class _DocumentBuilder:
@@ -89,16 +76,17 @@ class _DocumentBuilder:
                 self._add_cell(cell, token, lines[token])
 
     def _add_cell(self, cell: str, token: int, lineno: int) -> None:
-        parsed = _parse_cell(cell)
+        parsed = parse_cell(cell)
         if isinstance(parsed, str):
             raise InputError(self.path, lineno, f"bad coreference item {parsed!r} in cell {cell!r}")
-        singles, opens, closes = parsed
-        for label in singles:
-            self.chains[self._chain(label)].append((token, token))
-        for label in opens:
-            self._chain(label)
-            self.open.setdefault(label, []).append((token, lineno))
-        for label in closes:
+        for kind, label in zip(*parsed):  # one-token mentions, then openings, then closings
+            if kind == SINGLE:
+                self.chains[self._chain(label)].append((token, token))
+                continue
+            if kind == OPEN:
+                self._chain(label)
+                self.open.setdefault(label, []).append((token, lineno))
+                continue
             chain = self._chain(label)
             stack = self.open.get(label)
             if not stack:
@@ -121,7 +109,7 @@ class _DocumentBuilder:
             lemmas = _column(rows, 6)
             speakers = _column(rows, 9)
             ner_cells = [f[10] for f in rows]
-            ner = _ner_spans(ner_cells) if any(p not in _EMPTY and p != "*" for p in ner_cells) else None
+            ner = _ner_spans(list(range(len(ner_cells))), ner_cells) if any(p not in _EMPTY and p != "*" for p in ner_cells) else None
         else:
             words = [f[3] if len(f) >= 5 else f[0] for f in rows]
             pos = parse = lemmas = speakers = ner = None
@@ -133,48 +121,10 @@ class _DocumentBuilder:
         )
 
 
-@lru_cache(maxsize=65536)
-def _parse_cell(cell: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | str:
-    """(one-token labels, opened labels, closed labels) of a coreference cell, or the first bad
-    item.  Memoised: a corpus has a few thousand distinct cells (`(12)`, `3)|2)`, ...)."""
-    singles: list[str] = []
-    opens: list[str] = []
-    closes: list[str] = []
-    for item in cell.split("|"):
-        if m := _SINGLE.match(item):
-            if not _SPLIT_ANTECEDENT.match(item):
-                singles.append(m.group(1))
-        elif m := _OPEN.match(item):
-            opens.append(m.group(1))
-        elif m := _CLOSE.match(item):
-            closes.append(m.group(1))
-        else:
-            return item
-    return tuple(singles), tuple(opens), tuple(closes)
-
-
 def _column(rows: list[list[str]], index: int) -> list[str] | None:
     """One annotation column, or None when it holds nothing but placeholders."""
     values = [f[index] for f in rows]
     return values if any(v not in _EMPTY for v in values) else None
-
-
-def _ner_spans(cells: list[str]) -> list[tuple[int, int, str]]:
-    """OntoNotes bracket NE column (`(PERSON*`, `*`, `*)`, `(GPE)`) -> (start, end, label) spans.
-
-    Malformed NE brackets are not worth rejecting a coreference file over: they are dropped.
-    """
-    spans: list[tuple[int, int, str]] = []
-    start = -1
-    label = ""
-    for i, cell in enumerate(cells):
-        if cell.startswith("("):
-            label = cell[1:].rstrip("*)").rstrip("*")
-            start = i
-        if cell.endswith(")") and start >= 0:
-            spans.append((start, i, label))
-            start = -1
-    return spans
 
 
 def parse_conll(path: str, lines: list[str], warnings: list[str] | None = None, first_line: int = 1) -> list[Document]:

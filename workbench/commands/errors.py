@@ -46,8 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
     parser.add_argument("--jobs", type=int, metavar="N",
-                        help="price errors (--impact) in N processes (default: one per processor, at most 8); "
-                             "results identical for every N")
+                        help="read the response beside the key and price errors (--impact) in N processes (default: "
+                             "one per processor, at most 8); results identical for every N")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -39,8 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_uncertainty_arguments(parser, default_resamples=0)
     add_group_arguments(parser)
     parser.add_argument("--jobs", type=int, metavar="N",
-                        help="score documents in N processes (default: one per processor, at most 8); "
-                             "results identical for every N")
+                        help="read the response beside the key and score documents in N processes (default: one per "
+                             "processor, at most 8); results identical for every N")
     parser.add_argument("--stream", action="store_true",
                         help="read and score one document at a time (uncompressed CoNLL-2012 inputs): memory stays "
                              "near one document per process, for corpora too large to hold")
