@@ -6,7 +6,9 @@ child starts with the parent's prepared documents already in memory (copy-on-wri
 is sent to it; only its results (a few hundred small score objects) come back, pickled through a
 pipe.  A process pool would pay for starting interpreters, or for pickling the documents out.
 
-The parent computes the first piece itself, so `n` pieces take `n - 1` children.  Results are
+`fork_map` computes the first piece in the parent, so `n` pieces take `n - 1` children;
+`Forked` computes every piece in a child, and each child may send a series of results, for a
+parent with work of its own meanwhile (the workbench drawing its first screen).  Results are
 returned in piece order, and each piece's result does not depend on which process computed it,
 so the outcome is identical to the serial loop's.  Where forking is unsafe or impossible (no
 `os.fork`, or other threads running: a forked child inherits their locks but not the threads) the
@@ -17,9 +19,10 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import threading
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import BinaryIO, TypeVar
 
 Piece = TypeVar("Piece")
 Result = TypeVar("Result")
@@ -47,35 +50,68 @@ def can_fork() -> bool:
 def fork_map(function: Callable[[Piece], Result], pieces: Sequence[Piece]) -> list[Result]:
     """`[function(piece) for piece in pieces]`, the pieces after the first in forked children.
 
-    An exception in a child is raised here (as a RuntimeError naming it if it cannot be pickled),
-    after every child has ended.
+    An exception in a child is raised here (as a RuntimeError naming it if it cannot be pickled).
     """
     if len(pieces) <= 1 or not can_fork():
         return [function(piece) for piece in pieces]
-    children: list[tuple[int, int]] = []
-    outcomes: list[tuple[bool, object]] = []
+    children = Forked(lambda piece: iter([function(piece)]), pieces[1:])
     try:
-        for piece in pieces[1:]:
-            read_end, write_end = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # the child: compute, send, and leave without the parent's exit handlers
-                os.close(read_end)
-                _child(function, piece, write_end)
-            os.close(write_end)
-            children.append((pid, read_end))
         first = function(pieces[0])
-        while children:
-            outcomes.append(_collect(*children.pop(0)))
+        return [first, *children.next()]
     finally:
-        for pid, read_end in children:  # the parent failed: end its children before raising
-            os.close(read_end)
+        children.close()
+
+
+class Forked:
+    """Pieces computed in forked children, each child sending a series of results (what
+    `function(piece)` yields, in turn), so that a caller can use the first results (the official
+    metrics, say) while the children compute the next.  Start it only where `can_fork()`.
+
+    `next()` waits for every child's next result; `close()` ends the children that are still
+    computing (a caller that no longer wants their results) and reaps them.
+    """
+
+    def __init__(self, function: Callable[[Piece], Iterable[Result]], pieces: Sequence[Piece]) -> None:
+        self._children: list[tuple[int, BinaryIO]] = []
+        self._closed = False
+        try:
+            for piece in pieces:
+                read_end, write_end = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # the child: compute, send, and leave without the parent's exit handlers
+                    os.close(read_end)
+                    _child(function, piece, write_end)
+                os.close(write_end)
+                self._children.append((pid, os.fdopen(read_end, "rb")))
+        except BaseException:
+            self.close()
+            raise
+
+    def next(self) -> list[Result]:
+        """Each child's next result, in piece order.  An exception raised in a child is raised
+        here; a child that ended without sending is a RuntimeError."""
+        if self._closed:
+            raise RuntimeError("the worker processes were ended before sending their results")
+        results = []
+        for _, source in self._children:
+            ok, value = _receive(source)
+            if not ok:
+                raise value
+            results.append(value)
+        return results
+
+    def close(self) -> None:
+        """End every child (at once: a computation nobody will read is not waited for) and reap it."""
+        self._closed = True
+        children, self._children = self._children, []
+        for pid, _ in children:  # first: a thread still reading from one then meets its end
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for pid, source in children:
+            source.close()
             os.waitpid(pid, 0)
-    results = [first]
-    for ok, value in outcomes:
-        if not ok:
-            raise value
-        results.append(value)
-    return results
 
 
 def split(costs: Sequence[float], processes: int, least: float) -> list[list[int]]:
@@ -96,29 +132,37 @@ def balanced(costs: Sequence[float], n: int) -> list[list[int]]:
     return [sorted(piece) for piece in pieces if piece]
 
 
-def _child(function: Callable[[Piece], Result], piece: Piece, write_end: int) -> None:
-    """Run in a forked child: send (True, result) or (False, exception) and exit at once."""
+def _child(function: Callable[[Piece], Iterable[Result]], piece: Piece, write_end: int) -> None:
+    """Run in a forked child: send (True, result) for each result, or (False, exception) at the
+    first error, and exit at once (no exit handlers of the parent's)."""
     status = 0
     try:
-        try:
-            payload = pickle.dumps((True, function(piece)), protocol=pickle.HIGHEST_PROTOCOL)
-        except BaseException as exc:  # noqa: BLE001 - everything is reported to the parent
-            status = 1
-            try:
-                payload = pickle.dumps((False, exc), protocol=pickle.HIGHEST_PROTOCOL)
-            except Exception:  # noqa: BLE001 - an exception that cannot be pickled
-                payload = pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
         with os.fdopen(write_end, "wb") as out:
-            out.write(payload)
+            try:
+                for result in function(piece):
+                    _send(out, pickle.dumps((True, result), protocol=pickle.HIGHEST_PROTOCOL))
+            except BaseException as exc:  # noqa: BLE001 - everything is reported to the parent
+                status = 1
+                try:
+                    payload = pickle.dumps((False, exc), protocol=pickle.HIGHEST_PROTOCOL)
+                except Exception:  # noqa: BLE001 - an exception that cannot be pickled
+                    payload = pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+                _send(out, payload)
     finally:
         os._exit(status)
 
 
-def _collect(pid: int, read_end: int) -> tuple[bool, object]:
-    """A child's (ok, result or exception), once it has ended."""
-    with os.fdopen(read_end, "rb") as source:
-        payload = source.read()
-    _, status = os.waitpid(pid, 0)
+def _send(out: BinaryIO, payload: bytes) -> None:
+    """One message: its length (8 bytes), then the pickle, flushed so the parent can read it now."""
+    out.write(len(payload).to_bytes(8, "little"))
+    out.write(payload)
+    out.flush()
+
+
+def _receive(source: BinaryIO) -> tuple[bool, object]:
+    """The next message of a child: (ok, result or exception)."""
+    size = source.read(8)
+    payload = source.read(int.from_bytes(size, "little")) if len(size) == 8 else b""
     if not payload:
-        return False, RuntimeError(f"a worker process ended without a result (status {status})")
+        return False, RuntimeError("a worker process ended without a result")
     return pickle.loads(payload)

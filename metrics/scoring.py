@@ -9,7 +9,8 @@ document.  Nothing is computed that no one asked for: `corefwb score --metrics m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,7 +22,7 @@ from .blanc import blanc_counts
 from .chains import ChainView, key_view, response_view
 from .gc_pause import gc_paused
 from .model import Document, MentionType, Span
-from .parallel import PARALLEL_TOKENS, fork_map, split
+from .parallel import PARALLEL_TOKENS, Forked, balanced, can_fork, fork_map, split
 from .pairing import check_tokens_align, missing_warning, pair_documents, require_common, unused_warning
 from .score import AnyScore, BlancScore, MeanScore, Score
 from .table import ChainTypes, Table, build_table
@@ -202,6 +203,60 @@ class PreparedCorpus:
                 found.update(zip(piece, scores))
             documents = [(pair.name, found[i]) for i, pair in enumerate(pairs)]
             return aggregate(documents, weights, wanted)
+
+
+    def score_in_children(self, weights: Weights, stages: Sequence[Sequence[str]],
+                          processes: int) -> ScoresInChildren | None:
+        """Start scoring every document in forked children, stage after stage (the official
+        metrics, then the others, say), for a caller with work of its own meanwhile; None where
+        that does not pay (a corpus below `PARALLEL_TOKENS`) or cannot be done (`can_fork`).
+        The results equal `score(weights, stage)`, stage by stage."""
+        costs = document_costs(self.pairs)
+        if not can_fork() or sum(costs) < PARALLEL_TOKENS:
+            return None
+        pairs, wanted = self.pairs, [catalog.resolve(stage) for stage in stages]
+
+        def score_piece(indices: list[int]) -> Iterator[list[dict[str, AnyScore]]]:
+            with gc_paused():
+                for metrics in wanted:
+                    yield [score_pair(pairs[i], weights, metrics) for i in indices]
+
+        pieces = balanced(costs, max(1, processes))
+        return ScoresInChildren(self, weights, wanted, pieces, Forked(score_piece, pieces))
+
+
+class ScoresInChildren:
+    """A corpus being scored in forked children (`PreparedCorpus.score_in_children`).
+
+    `stage(i)` waits for the scores up to stage `i`; what arrives is kept, so every caller (a
+    workbench worker, or the next one after a switch cancelled it) gets the same results, and a
+    lock lets one thread at a time read from the children.  `close()` ends them."""
+
+    def __init__(self, corpus: PreparedCorpus, weights: Weights, stages: list[tuple[str, ...]],
+                 pieces: list[list[int]], children: Forked) -> None:
+        self.corpus, self.weights, self.pieces, self._children = corpus, weights, pieces, children
+        self._stages = stages
+        self._results: list[CorpusResult] = []
+        self._lock = threading.Lock()
+
+    def stage(self, index: int) -> CorpusResult:
+        """The corpus scores of stages 0 to `index` (each stage's metrics joined to the earlier
+        ones'); a child's exception, or a child that ended without its scores, is raised here."""
+        with self._lock:
+            while len(self._results) <= index:
+                metrics = self._stages[len(self._results)]
+                found: dict[int, dict[str, AnyScore]] = {}
+                for piece, scores in zip(self.pieces, self._children.next()):
+                    found.update(zip(piece, scores))
+                result = aggregate([(pair.name, found[i]) for i, pair in enumerate(self.corpus.pairs)],
+                                   self.weights, metrics)
+                self._results.append(result if not self._results else self._results[-1].updated(result))
+                if len(self._results) == len(self._stages):
+                    self._children.close()
+            return self._results[index]
+
+    def close(self) -> None:
+        self._children.close()
 
 
 def score_pair(pair: DocPair, weights: Weights = W4, metrics: Sequence[str] = catalog.ALL_METRICS) -> dict[str, AnyScore]:

@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("responses", nargs="*", metavar="RESPONSE",
                         help="response (system) files; the first is shown, all are drawn in the charts (F8); "
                              "without one the key opens alone, for browsing its text and chains")
+    parser.add_argument("--jobs", type=int, metavar="N",
+                        help="read the responses beside the key and score them in N processes while the workbench "
+                             "starts (default: one per processor, at most 8; 1: all in the workbench's process)")
     add_common_arguments(parser)
     return parser
 
@@ -164,12 +167,12 @@ def _run(args_list: list[str]) -> int:
         return int(COMMANDS[args_list[0]][0].run(args))
     parser = build_parser()
     args = parser.parse_args(args_list)
-    from .session import weights_option
+    from .session import jobs_option, weights_option
 
-    options, weights = load_options(args), weights_option(args.weights)
+    options, weights, jobs = load_options(args), weights_option(args.weights), jobs_option(args.jobs)
     from .tui.app import run_app
 
-    return int(run_app(args.key, args.responses, options, weights))
+    return int(run_app(args.key, args.responses, options, weights, jobs))
 
 
 if __name__ == "__main__":

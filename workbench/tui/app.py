@@ -26,16 +26,16 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
 from metrics.errors.records import ErrorRecord
-from metrics.model import InputError
 from metrics.scoring import CorpusResult
 from metrics.weights import W4, Weights
 
 from ..session import EXIT_INPUT, LoadOptions, Session, UsageError, check_paths
-from .comparing import Comparing, SystemView
+from .comparing import Comparing, SystemView, shown_at_start
 from .documents import DocumentList
 from .errorlist import ErrorPanel
 from .messages import EngineFault, LoadFailed, Loaded, Progress
 from .navigation import Navigation
+from .opening import Opening, load_session, open_inputs
 from .palette import system_commands
 from .rows import MODES, chain_rows, display_text, document_rows, score_lines, short_name, type_explanation
 from .scores import ScoresPanel
@@ -91,8 +91,11 @@ it shows the key's text and chains for browsing, with no scores or errors.
 """
 
     def __init__(self, key_path: str, response_paths: str | Sequence[str], options: LoadOptions = LoadOptions(),
-                 weights: Weights = W4) -> None:
+                 weights: Weights = W4, opening: Opening | None = None) -> None:
+        """`opening`: the inputs read and their scoring started before the UI (`opening.py`);
+        without it the app loads them in a worker, behind a progress bar."""
         super().__init__()
+        self.opening = opening
         self.key_path = key_path
         self.response_paths = [response_paths] if isinstance(response_paths, str) else list(response_paths)
         self.browsing = not self.response_paths
@@ -102,10 +105,9 @@ it shows the key's text and chains for browsing, with no scores or errors.
         self.session: Session | None = None
         self.comparing = len(self.response_paths) > 1
         """Compare mode (several responses): `comparing.py`."""
-        self.baseline = 0
-        """Compare mode: the system the others are compared with (the first response to start with)."""
-        self.system = 1 if self.comparing else 0
-        """The response shown (compare mode: the one compared with the baseline), by its place."""
+        self.system, self.baseline = shown_at_start(len(self.response_paths))[0], 0
+        """The response shown (compare mode: the one compared with the baseline), by its place, and
+        in compare mode the system the others are compared with (the first response to start with)."""
         self.views: dict[int, SystemView] = {}
         """Per system: its latest scores and errors."""
         self.intervals: dict[tuple[int, int, Weights], object] = {}
@@ -184,20 +186,42 @@ it shows the key's text and chains for browsing, with no scores or errors.
             self.screen.add_class("-browsing")
         self.query_one(DocumentText).focus()
         steady_cursors(self.screen)
-        self.load()
+        if self.opening is None:
+            self.load()
+        elif self.opening.session is None:
+            self._load_failed(LoadFailed(self.opening.failure or "error: cannot read these files"))
+        else:
+            self._opened(self.opening)
+
+    def _opened(self, opening: Opening) -> None:
+        """Take what was read and started before the UI (`opening.py`).  The shown systems' official
+        scores are waited for here, before the first frame: their children started before the
+        UI did, and have them by now or within a few tens of milliseconds, so the first frame
+        shows them (a message from a worker would come a frame later)."""
+        for system, preview in opening.preview.items():
+            self.view_of(system).preview = preview
+        for system, children in opening.scoring.items():
+            view = self.view_of(system)
+            view.scoring = children
+            if system in self.shown_systems():
+                try:
+                    view.result = children.stage(0)
+                except Exception:  # noqa: BLE001 - a child failed: the scoring worker scores here
+                    view.result = None
+        if self.result is not None:
+            self.start_micro = self.result.micro
+        self._loaded(Loaded(opening.session))
+
+    def on_unmount(self) -> None:
+        if self.opening is not None:
+            self.opening.close()
 
     @work(thread=True, exclusive=True, group="load")
     def load(self) -> None:
         """Read both files, align every document pair, score: all off the UI thread."""
-        try:
-            session = Session.load(self.key_path, self.response_paths, self.options,
-                                   stage=lambda label: self.post_message(Progress(label)))
-        except (InputError, OSError) as error:
-            self.post_message(LoadFailed(f"error: {error}"))
-        except Exception as error:  # an engine fault: said on screen, not a traceback over it
-            self.post_message(LoadFailed(f"error: cannot score these files: {type(error).__name__}: {error}"))
-        else:
-            self.post_message(Loaded(session))
+        session, failure = load_session(self.key_path, self.response_paths, self.options,
+                                        stage=lambda label: self.post_message(Progress(label)))
+        self.post_message(Loaded(session) if session is not None else LoadFailed(failure or "error"))
 
     @on(Progress)
     def _progress(self, message: Progress) -> None:
@@ -228,6 +252,10 @@ it shows the key's text and chains for browsing, with no scores or errors.
         else:
             self.query_one(DocumentList).set_rows(document_rows(self.session.document_names(), None, None))
         self.show_document(0)
+        if self.result is not None:  # scored before the UI started (`_opened`): all in the first frame
+            self.query_one("#progress", ProgressBar).display = False
+            self.refresh_documents()
+            self._show_errors()
         if self.browsing:
             self.query_one("#progress", ProgressBar).display = False
             self.settled_weights = self.weights
@@ -349,6 +377,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
         rows = self.document_changes(name) if self.comparing else (
             self.errors.get(name, []) if self.errors is not None else None)
         if rows is None:
+            rows = self.previewed(name)
+        if rows is None:
             failed = any(self.view_of(s).errors is None and self.view_of(s).errors_weights == self.weights
                          for s in self.shown_systems())
             panel.set_rows(None, state="failed" if failed else "analysing")
@@ -389,7 +419,7 @@ def _sample_paths() -> tuple[str, str]:
 
 
 def run_app(key_path: str | None, response_paths: Sequence[str] = (), options: LoadOptions = LoadOptions(),
-            weights: Weights = W4) -> int:
+            weights: Weights = W4, processes: int = 1) -> int:
     """Open the workbench; with no paths, on the bundled GUM sample; with a key alone, to browse
     it.  Returns the exit status: 1 when the files could not be read (the message stays on
     screen until the user quits)."""
@@ -402,6 +432,11 @@ def run_app(key_path: str | None, response_paths: Sequence[str] = (), options: L
         # Without a terminal the app would wait for keys that never come (a script, CI, a pipe).
         raise UsageError("the workbench needs a terminal on stdin and stdout; in scripts use "
                          "`corefwb score` or `corefwb errors`")
-    app = Workbench(key_path, responses, options, weights)
-    app.run()
+    opening = open_inputs(key_path, responses, options, weights, shown_at_start(len(responses)), processes)
+    app = Workbench(key_path, responses, options, weights, opening)
+    try:
+        app.run()
+    finally:
+        if opening is not None:
+            opening.close()
     return EXIT_INPUT if app.load_failed else (app.return_code or 0)

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from metrics.catalog import ALL_METRICS, CATALOG, Family, names, with_parts
 from metrics.errors.records import ErrorRecord
-from metrics.scoring import CorpusResult
+from metrics.scoring import CorpusResult, ScoresInChildren
 from metrics.significance import Comparison, Method, compare
 from metrics.weights import Weights
 
@@ -33,6 +33,12 @@ INTERVAL_METHOD = Method()
 """The intervals of the scores panel: `corefwb compare`'s defaults (1,000 resamples, seed 12345)."""
 
 
+def shown_at_start(responses: int) -> list[int]:
+    """The systems on screen when the workbench opens, the shown one first: the first response,
+    or in compare mode the second, beside the first as the baseline."""
+    return [1, 0] if responses > 1 else [0]
+
+
 @dataclass
 class SystemView:
     """What the workbench holds of one system: its latest scores and error records, each under
@@ -44,6 +50,12 @@ class SystemView:
     errors_weights: Weights | None = None
     priced: set[str] = field(default_factory=set)
     """Documents whose error impacts are priced under `errors_weights`."""
+    preview: dict[str, list[ErrorRecord]] = field(default_factory=dict)
+    """Errors of documents classified before the UI started (`opening.py`), under the starting
+    weights: listed until the corpus's errors arrive."""
+    scoring: ScoresInChildren | None = None
+    """The system's scores being computed in forked children (`opening.py`): the scoring worker
+    takes them from there under their weights."""
 
 
 def complete(result: CorpusResult | None) -> bool:
@@ -126,6 +138,16 @@ class Comparing:
         if a.errors is None or b.errors is None or a.errors_weights != self.weights or b.errors_weights != self.weights:
             return None
         return document_changes(a.errors.get(name, []), b.errors.get(name, []))
+
+    def previewed(self, name: str) -> list[ErrorRecord] | list[Change] | None:
+        """The rows of a document whose errors were classified before the UI started (the first
+        screen lists them), while the corpus's are not in yet: None when there are none."""
+        if self.weights != self.start_weights:
+            return None
+        previews = [self.view_of(s).preview.get(name) for s in self.shown_systems()]
+        if any(preview is None for preview in previews):
+            return None
+        return document_changes(previews[1], previews[0]) if self.comparing else previews[0]
 
     def show_compared_text(self, index: int, keep_view: bool = False) -> None:
         """The text of document `index` with key/A/B chain ids and the changed mentions tinted;

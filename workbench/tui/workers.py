@@ -19,7 +19,7 @@ from textual.widgets import ProgressBar
 from textual.worker import get_current_worker
 
 from metrics.errors.records import ErrorRecord
-from metrics.scoring import CorpusResult
+from metrics.scoring import CorpusResult, ScoresInChildren
 from metrics.weights import Weights
 
 from ..session import Session
@@ -50,7 +50,8 @@ class Workers:
                 for system in group:
                     if worker.is_cancelled:
                         return
-                    result = self._scored(session, results.get(system), weights, system, stage)
+                    result = self._scored(session, results.get(system), weights, system, stage,
+                                          self.view_of(system).scoring)
                     if result is None:
                         continue
                     results[system] = result
@@ -78,17 +79,26 @@ class Workers:
 
     @staticmethod
     def _scored(session: Session, result: CorpusResult | None, weights: Weights, system: int,
-                stage: str) -> CorpusResult | None:
+                stage: str, children: ScoresInChildren | None = None) -> CorpusResult | None:
         """The next result of a system in a scoring pass, None when this stage has nothing to do:
-        first the official metrics (or, after a weight edit, only the weighted ones), then the rest."""
+        first the official metrics (or, after a weight edit, only the weighted ones), then the rest.
+        Scores computed in forked children under these weights (`opening.py`) are taken from
+        them; should a child fail, they are computed here."""
         if stage == "first":
             if result is not None and result.weights == weights:
                 return None
             if complete(result):
                 return session.rescore(result, weights, system)
-            return session.score(weights, FIRST_METRICS, system)
-        if result is None or result.weights != weights or complete(result):
+        elif result is None or result.weights != weights or complete(result):
             return None
+        if children is not None and children.weights == weights:
+            try:
+                return children.stage(0 if stage == "first" else 1)
+            except Exception:  # noqa: BLE001 - a child that died (killed at exit, out of memory)
+                if get_current_worker().is_cancelled:
+                    return None
+        if stage == "first":
+            return session.score(weights, FIRST_METRICS, system)
         return result.updated(session.score(weights, REST_METRICS, system))
 
     def on_rescored(self, message: Rescored) -> None:

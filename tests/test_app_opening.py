@@ -1,0 +1,165 @@
+"""The workbench opened as `corefwb` opens it (`workbench/tui/opening.py`): inputs read and every
+system's scoring started in forked children before the UI starts.  What it shows must be what the
+app shows when it loads and scores everything in its own worker, from the first frame on."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from app_support import pilot_test, settle
+from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
+
+from metrics import parallel, scoring
+from metrics.weights import W4, Weights
+from workbench.session import LoadOptions, Session
+from workbench.tui import opening as opening_module
+from workbench.tui.app import Workbench
+from workbench.tui.comparing import FIRST_METRICS, REST_METRICS, shown_at_start
+from workbench.tui.errorlist import ErrorPanel
+from workbench.tui.opening import open_inputs
+
+KEY = "samples/gum/key.gum.conll"
+GUM, ONTO = "samples/gum/response.gum.conll", "samples/gum/response.ontonotes.conll"
+SIZE = (160, 48)
+
+needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="opening before the UI forks")
+
+
+@pytest.fixture
+def small_corpora_fork(monkeypatch):
+    """The samples are far below the size at which scoring forks: let them fork."""
+    monkeypatch.setattr(scoring, "PARALLEL_TOKENS", 1)
+
+
+def opened(responses: list[str], weights: Weights = W4) -> Workbench:
+    opening = open_inputs(KEY, responses, LoadOptions(), weights, shown_at_start(len(responses)), 2)
+    assert opening is not None and opening.session is not None
+    return Workbench(KEY, responses, weights=weights, opening=opening)
+
+
+async def settled_state(app: Workbench) -> dict:
+    """Everything the app computed, once settled: every system's scores and error records."""
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        return {system: (repr(view.result.micro), repr(view.result.macro), repr(view.result.documents),
+                         repr(view.errors)) for system, view in sorted(app.views.items())}
+
+
+@needs_fork
+@pytest.mark.parametrize("responses", [[GUM], [GUM, ONTO]])
+@pilot_test
+async def test_opened_workbench_settles_on_what_the_loading_worker_computes(small_corpora_fork, responses):
+    weights = Weights(2.0, 1.0, 0.5, 0.25)
+    app = opened(responses, weights)
+    assert all(children is not None for children in app.opening.scoring.values())
+    assert set(app.opening.scoring) == set(range(len(responses)))
+    assert await settled_state(app) == await settled_state(Workbench(KEY, responses, weights=weights))
+
+
+@needs_fork
+@pytest.mark.parametrize("responses", [[GUM], [GUM, ONTO]])
+@pilot_test
+async def test_the_first_frame_has_scores_documents_and_the_first_documents_errors(small_corpora_fork, responses):
+    app = opened(responses)
+    async with app.run_test(size=SIZE) as pilot:
+        # mounted, before any pause: what the first frame will draw
+        assert app.result is not None and app.view_of(app.baseline).result is not None
+        assert set(app.result.metrics) >= set(FIRST_METRICS)
+        rows = app.query_one("#doclist").rows
+        assert len(rows) == len(app.session.document_names()) and all("conll" in row.scores for row in rows)
+        panel = app.query_one(ErrorPanel)
+        assert panel.state == "ready" and panel.rows
+        first = app.session.document_names()[0]
+        shown = [(r.category, r.mention) for r in app.session.classify(W4, [first], app.system)]
+        if app.comparing:
+            assert {(c.b.category, c.b.mention) for c in panel.rows if c.b is not None} == set(shown)
+        else:
+            assert [(r.category, r.mention) for r in panel.rows] == shown
+        await settle(app, pilot)
+        assert len(app.result.metrics) == len(FIRST_METRICS) + len(REST_METRICS)
+
+
+@needs_fork
+def test_scores_in_children_equal_the_scores_stage_by_stage(small_corpora_fork):
+    session = Session.load(KEY, [GUM])
+    weights = Weights(1.0, 0.5, 0.25, 2.0)
+    children = session.corpus.score_in_children(weights, [FIRST_METRICS, REST_METRICS], 3)
+    assert children is not None and len(children.pieces) == min(3, len(session.corpus.pairs)) > 1
+    first = session.corpus.score(weights, FIRST_METRICS)
+    assert repr(children.stage(0).micro) == repr(first.micro)
+    whole = first.updated(session.corpus.score(weights, REST_METRICS))
+    assert repr(children.stage(1).documents) == repr(whole.documents)
+    assert repr(children.stage(1).micro) == repr(whole.micro) and repr(children.stage(0).micro) == repr(first.micro)
+    children.close()
+
+
+def test_no_scoring_in_children_for_a_small_corpus_or_without_fork(monkeypatch):
+    session = Session.load(KEY, [GUM])
+    assert session.corpus.score_in_children(W4, [FIRST_METRICS], 2) is None  # below PARALLEL_TOKENS
+    monkeypatch.setattr(scoring, "PARALLEL_TOKENS", 1)
+    monkeypatch.setattr(scoring, "can_fork", lambda: False)
+    assert session.corpus.score_in_children(W4, [FIRST_METRICS], 2) is None
+
+
+def test_the_app_loads_by_itself_when_opening_first_does_not_pay(monkeypatch):
+    assert open_inputs(KEY, [GUM], LoadOptions(), W4, [0], 1) is None  # one process asked for
+    monkeypatch.setattr(opening_module, "OPEN_BYTES", 100)
+    assert open_inputs(KEY, [GUM], LoadOptions(), W4, [0], 2) is None  # too large to keep the screen blank
+    monkeypatch.setattr(opening_module, "OPEN_BYTES", 1 << 30)
+    monkeypatch.setattr(opening_module, "can_fork", lambda: False)
+    assert open_inputs(KEY, [GUM], LoadOptions(), W4, [0], 2) is None
+
+
+@needs_fork
+@pilot_test
+async def test_an_input_that_cannot_be_read_is_shown_not_raised(tmp_path):
+    bad = tmp_path / "bad.conll"
+    bad.write_text("#begin document (x); part 000\nx\t0\t0\tword\n", encoding="utf-8")
+    opening = open_inputs(str(bad), [str(bad)], LoadOptions(), W4, [0], 2)
+    assert opening is not None and opening.session is None and "bad.conll" in opening.failure
+    app = Workbench(str(bad), [str(bad)], opening=opening)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        status = str(app.query_one("#status").render())
+        assert "error" in status and "bad.conll" in status and ":2" in status
+        assert app.load_failed and app.corpus is None
+
+
+@needs_fork
+@pilot_test
+async def test_a_child_that_dies_is_replaced_by_scoring_in_the_app(small_corpora_fork):
+    app = opened([GUM])
+    for children in app.opening.scoring.values():
+        children.close()  # killed before the UI took anything from them
+    assert await settled_state(app) == await settled_state(Workbench(KEY, [GUM]))
+
+
+@needs_fork
+def test_forked_children_send_a_series_each_and_close_ends_them():
+    def count(piece: int):
+        yield piece
+        yield piece * 10
+        if piece == 2:
+            raise ValueError("piece 2 fails at its third result")
+        yield piece * 100
+
+    children = parallel.Forked(count, [1, 2, 3])
+    assert children.next() == [1, 2, 3]
+    assert children.next() == [10, 20, 30]
+    with pytest.raises(ValueError, match="third result"):
+        children.next()
+    children.close()
+
+    def forever(piece: int):
+        yield piece
+        while True:
+            pass
+
+    children = parallel.Forked(forever, [7])
+    assert children.next() == [7]
+    pids = [pid for pid, _ in children._children]
+    children.close()  # must not wait for a computation that never ends
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)

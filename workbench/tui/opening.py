@@ -1,0 +1,95 @@
+"""Opening the workbench: its inputs read, and their scoring started, before the UI starts.
+
+Why here and not in the app's loading worker: the UI runs threads, and a process with threads
+must not fork (`metrics.parallel.can_fork`), so in the app one core would read, align and score
+everything (on gum-open, 0.8 s for the 20 metrics alone, sharing the GIL with the drawing).
+Before Textual starts there is one thread, so:
+- `Session.load` reads the responses in forked processes beside the key;
+- every system's scores are computed in forked children (`PreparedCorpus.score_in_children`),
+  the official metrics first and then the others, while this process starts the UI and draws;
+- the first document's errors are classified here (a few milliseconds), so the first screen
+  lists them; the scoring worker classifies the whole corpus's once its scores are in.
+Inputs larger than `OPEN_BYTES`, or a system without `os.fork`, are loaded by the app's own
+worker instead, behind its progress bar: nobody should face a blank terminal for many seconds.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from metrics.errors.records import ErrorRecord
+from metrics.model import InputError
+from metrics.parallel import can_fork
+from metrics.scoring import ScoresInChildren
+from metrics.weights import Weights
+
+from ..session import LoadOptions, Session
+from .comparing import FIRST_METRICS, REST_METRICS
+from .rows import group_errors
+
+OPEN_BYTES = 64 << 20
+"""Inputs up to this size (all files together) are read before the UI starts: about 0.5 s on
+gum-open (11 MB) with a warm cache, so a few seconds at most."""
+
+
+@dataclass
+class Opening:
+    """What is ready when the UI starts: the session or why it could not be read, the scoring
+    running in children per system, and the first document's errors per shown system."""
+
+    session: Session | None = None
+    failure: str | None = None
+    """The one-line message of an input that could not be read (shown on screen; exit status 1)."""
+    scoring: dict[int, ScoresInChildren] = field(default_factory=dict)
+    preview: dict[int, dict[str, list[ErrorRecord]]] = field(default_factory=dict)
+
+    def close(self) -> None:
+        """End the scoring children still running (the app has quit)."""
+        for children in self.scoring.values():
+            children.close()
+
+
+def load_session(key_path: str, response_paths: Sequence[str], options: LoadOptions,
+                 stage: Callable[[str], None] | None = None, processes: int = 1) -> tuple[Session | None, str | None]:
+    """The session, or the message saying why the files cannot be scored (one line, no traceback)."""
+    try:
+        return Session.load(key_path, response_paths, options, stage=stage, processes=processes), None
+    except (InputError, OSError) as error:
+        return None, f"error: {error}"
+    except Exception as error:  # an engine fault: said on screen, not a traceback over it
+        return None, f"error: cannot score these files: {type(error).__name__}: {error}"
+
+
+def open_inputs(key_path: str, response_paths: Sequence[str], options: LoadOptions, weights: Weights,
+                shown: Sequence[int], processes: int) -> Opening | None:
+    """Read and start scoring before the UI (see the module docstring); None when the app should
+    load by itself (too large, no fork, one process asked for)."""
+    if processes < 2 or not can_fork() or _size([key_path, *response_paths]) > OPEN_BYTES:
+        return None
+    session, failure = load_session(key_path, response_paths, options, processes=processes)
+    opening = Opening(session, failure)
+    if session is None or not response_paths:
+        return opening
+    for system in range(len(session.corpora)):
+        children = session.corpora[system].score_in_children(weights, [FIRST_METRICS, REST_METRICS], processes)
+        if children is not None:
+            opening.scoring[system] = children
+    first = session.document_names()[:1]
+    try:
+        for system in shown:
+            errors = group_errors(session.classify(weights, first, system))
+            opening.preview[system] = {name: errors.get(name, []) for name in first}
+    except Exception:  # noqa: BLE001 - the scoring worker classifies again and reports the fault
+        opening.preview = {}
+    return opening
+
+
+def _size(paths: Sequence[str]) -> int:
+    """The inputs' total size in bytes (a path that cannot be measured counts as too large, so
+    the app's loading worker reads it and reports what is wrong)."""
+    try:
+        return sum(os.stat(path).st_size for path in paths)
+    except (OSError, ValueError):
+        return OPEN_BYTES + 1
