@@ -415,3 +415,15 @@ async def test_reader_warnings_reach_the_warnings_panel():
         assert app.query_one("#centre").current == "warnings"
         assert "repeated key-matching spans removed" in str(app.query_one("#warnings-text").render())
         assert f"{len(warnings)} warnings (F5)" in str(app.query_one("#status").render())
+
+
+@pilot_test
+async def test_quitting_while_loading_or_scoring_raises_nothing():
+    """A worker's message that arrives while the app closes finds its widgets gone: it is dropped
+    (before, quitting within the first second of a run could end in a traceback)."""
+    import asyncio
+
+    for attempt in range(12):
+        app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE)
+        async with app.run_test(size=SIZE):
+            await asyncio.sleep(0.01 * (attempt % 6))

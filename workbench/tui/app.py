@@ -225,22 +225,30 @@ it shows the key's text and chains for browsing, with no scores or errors.
 
     @on(Progress)
     def _progress(self, message: Progress) -> None:
+        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
+            return
         self.query_one("#progress", ProgressBar).advance(1)
         self._set_status(f"{message.label} ...")
 
     @on(EngineFault)
     def _engine_fault(self, message: EngineFault) -> None:
+        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
+            return
         self.notify(message.text, severity="error", timeout=15, markup=False)
 
     @on(LoadFailed)
     def _load_failed(self, message: LoadFailed) -> None:
-        self.load_failed = True
+        self.load_failed = True  # the exit status says so even when the user quit meanwhile
+        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
+            return
         self.query_one("#progress", ProgressBar).display = False
         self._set_status(message.text)
         self.notify(message.text, severity="error", timeout=30, markup=False)
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
+        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
+            return
         self.session = message.session
         # The corpus lives as long as the app: move it out of the cyclic collector's sight, or its
         # full passes over millions of objects stall frames by 100-200 ms.  (Frozen objects are

@@ -102,6 +102,8 @@ class ChartsScreen(Screen[None]):
 
     @on(ChartsReady)
     def _ready(self, message: ChartsReady) -> None:
+        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
+            return
         self.sweep_data, self.error_data, self.document_data = message.sweep, message.errors, message.documents
         labels = short_labels(self.systems)
         legend = ", ".join(f"{s} = {n}" for s, n in zip(labels, self.systems) if s != n) or ", ".join(self.systems)

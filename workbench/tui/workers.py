@@ -102,6 +102,8 @@ class Workers:
         return result.updated(session.score(weights, REST_METRICS, system))
 
     def on_rescored(self, message: Rescored) -> None:
+        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
+            return
         self.call_after_refresh(message.drawn.set)
         if message.weights != self.weights:
             return
@@ -120,11 +122,15 @@ class Workers:
         self._status()
 
     def on_intervals_ready(self, message: IntervalsReady) -> None:
+        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
+            return
         self.intervals[message.pair] = message.comparison
         if message.pair == (self.baseline, self.system, self.weights):
             self._show_scores()
 
     def on_errors_ready(self, message: ErrorsReady) -> None:
+        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
+            return
         if message.weights != self.weights:
             return
         view = self.view_of(message.system)
@@ -171,6 +177,8 @@ class Workers:
             self.post_message(ImpactsReady(weights, {name: rows}, system))
 
     def on_impacts_ready(self, message: ImpactsReady) -> None:
+        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
+            return
         view = self.view_of(message.system)
         if message.weights != self.weights or view.errors is None or view.errors_weights != message.weights:
             return
