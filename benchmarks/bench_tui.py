@@ -35,6 +35,7 @@ os.environ["TEXTUAL_ANIMATIONS"] = "none"
 
 IMPORTS_STARTED = time.perf_counter()
 from metrics.model import Document  # noqa: E402
+from textual.css.query import NoMatches  # noqa: E402
 from metrics.weights import W4  # noqa: E402
 from workbench.session import LoadOptions, jobs_option  # noqa: E402
 from workbench.tui.app import Workbench  # noqa: E402
@@ -53,11 +54,17 @@ class TimedWorkbench(Workbench):
         super().__init__(*args, **kwargs)
         self.frames: list[float] = []
         self.scores_shown: dict = {}
+        self.waiting: list[tuple[object, list[float]]] = []
+        """(condition, where to note the time of the first frame written while it holds)"""
 
     def _display(self, screen, renderable) -> None:
         super()._display(screen, renderable)
         if renderable is not None:
-            self.frames.append(time.perf_counter())
+            now = time.perf_counter()
+            self.frames.append(now)
+            for condition, seen in self.waiting:
+                if not seen and condition():
+                    seen.append(now)
 
     def _show_scores(self) -> None:
         super()._show_scores()
@@ -76,15 +83,29 @@ async def frame_after(app, moment: float, timeout: float = 60.0) -> float:
     raise SystemExit("no frame")
 
 
-async def drawn_when(app, condition, timeout: float = 120.0) -> float:
-    """Time of the first frame written once `condition()` holds (polled without a pilot pause,
-    which would also wait for the workers' messages)."""
+def watch(app, condition) -> list[float]:
+    """Note the time of the first frame written while `condition()` holds: checked as each frame
+    is written, from before the app starts, so no frame that shows it is missed."""
+    seen: list[float] = []
+
+    def holds() -> bool:
+        try:
+            return bool(condition())
+        except NoMatches:  # a widget not mounted yet
+            return False
+
+    app.waiting.append((holds, seen))
+    return seen
+
+
+async def drawn(seen: list[float], timeout: float = 120.0) -> float:
+    """The time `watch` noted, once there is one."""
     end = time.perf_counter() + timeout
-    while not condition():
+    while not seen:
         if time.perf_counter() > end:
             raise SystemExit("timed out")
         await asyncio.sleep(0.001)
-    return await frame_after(app, time.perf_counter())
+    return seen[0]
 
 
 async def settle(app, pilot, timeout: float = 120.0) -> None:
@@ -117,16 +138,15 @@ def opened(key: str, responses: list[str], jobs: int) -> TimedWorkbench:
 async def bench_corpus(key: str, response: str, repeat: int, jobs: int) -> None:
     started = time.perf_counter()
     app = opened(key, [response], jobs)
-    async with app.run_test(size=SIZE) as pilot:
-        first_frame = (app.frames[0] if app.frames else time.perf_counter()) - started
+    def first_screen() -> bool:  # scores, documents, text, and the first document's errors
         panel = app.query_one("#errorpanel")
+        return app.result is not None and panel.state == "ready" and bool(panel.shown or not panel.rows)
 
-        def first_screen() -> bool:  # scores, documents, text, and the first document's errors
-            return app.result is not None and panel.state == "ready" and bool(panel.shown or not panel.rows)
-
-        first = await drawn_when(app, first_screen) - started
-        scored = await drawn_when(app, lambda: complete(app.result)) - started
-        errors_listed = await drawn_when(app, lambda: app.errors is not None) - started
+    shown = [watch(app, first_screen), watch(app, lambda: complete(app.result)),
+             watch(app, lambda: app.errors is not None)]
+    async with app.run_test(size=SIZE) as pilot:
+        first, scored, errors_listed = [await drawn(seen) - started for seen in shown]
+        first_frame = app.frames[0] - started
         await settle(app, pilot)
         priced = time.perf_counter() - started
         print(f"single response (--jobs {jobs}), documents: {len(app.corpus.pairs)}, "
@@ -197,12 +217,13 @@ async def bench_compare(key: str, responses: list[str], repeat: int, jobs: int) 
     """Compare mode: first screen, settled, and F9 switches (see the module docstring)."""
     started = time.perf_counter()
     app = opened(key, responses, jobs)
-    async with app.run_test(size=SIZE) as pilot:
-        def first_screen() -> bool:
-            a, b = app.view_of(app.baseline).result, app.view_of(app.system).result
-            return a is not None and b is not None and app._documents_pair is not None
+    def first_screen() -> bool:
+        a, b = app.view_of(app.baseline).result, app.view_of(app.system).result
+        return a is not None and b is not None and app._documents_pair is not None
 
-        first = await drawn_when(app, first_screen) - started
+    shown = watch(app, first_screen)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await drawn(shown) - started
         await settle(app, pilot)
         settled = time.perf_counter() - started
         switches = []
