@@ -51,10 +51,14 @@ def fork_map(function: Callable[[Piece], Result], pieces: Sequence[Piece]) -> li
     """`[function(piece) for piece in pieces]`, the pieces after the first in forked children.
 
     An exception in a child is raised here (as a RuntimeError naming it if it cannot be pickled).
+    Where no process can be forked, the pieces are computed here.
     """
     if len(pieces) <= 1 or not can_fork():
         return [function(piece) for piece in pieces]
-    children = Forked(lambda piece: iter([function(piece)]), pieces[1:])
+    try:
+        children = Forked(lambda piece: iter([function(piece)]), pieces[1:])
+    except OSError:  # no process to be had (a process limit, memory): all of it here, in turn
+        return [function(piece) for piece in pieces]
     try:
         first = function(pieces[0])
         return [first, *children.next()]

@@ -163,3 +163,14 @@ def test_forked_children_send_a_series_each_and_close_ends_them():
     for pid in pids:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
+
+
+@needs_fork
+def test_no_process_to_be_had_leaves_the_scoring_to_the_app(small_corpora_fork, monkeypatch):
+    def refuse():
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(parallel.os, "fork", refuse)
+    opening = open_inputs(KEY, [GUM], LoadOptions(), W4, [0], 2)
+    assert opening is not None and opening.session is not None and opening.scoring == {}
+    assert opening.preview[0]  # the first document's errors all the same

@@ -124,3 +124,16 @@ def test_types_prepared_in_several_processes_equal_one_process(monkeypatch) -> N
     assert [d.parse_heads for d in forked] == [d.parse_heads for d in serial]
     assert [d.rule_types for d in forked] == [d.rule_types for d in serial]
     assert all(d.rule_types for d in serial) and any(d.parse_heads for d in serial)
+
+
+def test_fork_map_computes_here_when_no_process_can_be_forked(monkeypatch) -> None:
+    calls = []
+
+    def refuse():
+        calls.append(1)
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(parallel.os, "fork", refuse)
+    monkeypatch.setattr(parallel, "can_fork", lambda: True)
+    assert parallel.fork_map(lambda piece: piece * 2, [1, 2, 3]) == [2, 4, 6]
+    assert calls  # it did try

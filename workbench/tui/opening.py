@@ -73,7 +73,10 @@ def open_inputs(key_path: str, response_paths: Sequence[str], options: LoadOptio
     if session is None or not response_paths:
         return opening
     for system in range(len(session.corpora)):
-        children = session.corpora[system].score_in_children(weights, [FIRST_METRICS, REST_METRICS], processes)
+        try:
+            children = session.corpora[system].score_in_children(weights, [FIRST_METRICS, REST_METRICS], processes)
+        except OSError:  # no process to be had (a limit, memory): the app's worker scores it
+            continue
         if children is not None:
             opening.scoring[system] = children
     first = session.document_names()[:1]
