@@ -35,7 +35,7 @@ from .documents import DocumentList
 from .errorlist import ErrorPanel
 from .messages import EngineFault, LoadFailed, Loaded, Progress
 from .navigation import Navigation
-from .opening import Opening, load_session, open_inputs
+from .opening import UNREADABLE, Opening, load_session, open_inputs
 from .palette import system_commands
 from .rows import MODES, chain_rows, display_text, document_rows, score_lines, short_name, type_explanation
 from .scores import ScoresPanel
@@ -189,7 +189,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         if self.opening is None:
             self.load()
         elif self.opening.session is None:
-            self._load_failed(LoadFailed(self.opening.failure or "error: cannot read these files"))
+            self._load_failed(LoadFailed(self.opening.failure or UNREADABLE))
         else:
             self._opened(self.opening)
 
@@ -221,7 +221,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         """Read both files, align every document pair, score: all off the UI thread."""
         session, failure = load_session(self.key_path, self.response_paths, self.options,
                                         stage=lambda label: self.post_message(Progress(label)))
-        self.post_message(Loaded(session) if session is not None else LoadFailed(failure or "error"))
+        self.post_message(Loaded(session) if session is not None else LoadFailed(failure or UNREADABLE))
 
     @on(Progress)
     def _progress(self, message: Progress) -> None:

@@ -51,6 +51,10 @@ class Opening:
             children.close()
 
 
+UNREADABLE = "error: cannot read these files"
+"""Said when a load failed without a message of its own (it always has one; a last resort)."""
+
+
 def load_session(key_path: str, response_paths: Sequence[str], options: LoadOptions,
                  stage: Callable[[str], None] | None = None, processes: int = 1) -> tuple[Session | None, str | None]:
     """The session, or the message saying why the files cannot be scored (one line, no traceback)."""

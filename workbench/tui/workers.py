@@ -103,6 +103,7 @@ class Workers:
 
     def on_rescored(self, message: Rescored) -> None:
         if not self.is_running:  # the app is closing: a worker's late message finds no widgets
+            message.drawn.set()  # and nothing will be drawn, so its worker need not wait
             return
         self.call_after_refresh(message.drawn.set)
         if message.weights != self.weights:
