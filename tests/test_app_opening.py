@@ -174,3 +174,14 @@ def test_no_process_to_be_had_leaves_the_scoring_to_the_app(small_corpora_fork, 
     opening = open_inputs(KEY, [GUM], LoadOptions(), W4, [0], 2)
     assert opening is not None and opening.session is not None and opening.scoring == {}
     assert opening.preview[0]  # the first document's errors all the same
+
+
+@needs_fork
+def test_a_notice_says_what_is_read_while_the_terminal_waits(monkeypatch):
+    said: list[str] = []
+    assert open_inputs(KEY, [GUM, ONTO], LoadOptions(), W4, [1, 0], 2, said.append) is not None
+    assert said == ["reading the key and 2 responses ..."]
+    said.clear()
+    monkeypatch.setattr(opening_module, "OPEN_BYTES", 100)
+    assert open_inputs(KEY, [GUM], LoadOptions(), W4, [0], 2, said.append) is None
+    assert said == []  # the app loads by itself, behind its progress bar

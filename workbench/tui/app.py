@@ -426,6 +426,17 @@ def _sample_paths() -> tuple[str, str]:
     return str(root / SAMPLE_KEY), str(root / SAMPLE_RESPONSE)
 
 
+def _on_terminal(text: str) -> None:
+    """Write to the terminal (stderr, where Textual draws too) while nothing else is on it: a
+    person is waiting.  Nothing when stderr is not a terminal."""
+    try:
+        if sys.stderr.isatty():
+            sys.stderr.write(text)
+            sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def run_app(key_path: str | None, response_paths: Sequence[str] = (), options: LoadOptions = LoadOptions(),
             weights: Weights = W4, processes: int = 1) -> int:
     """Open the workbench; with no paths, on the bundled GUM sample; with a key alone, to browse
@@ -440,7 +451,17 @@ def run_app(key_path: str | None, response_paths: Sequence[str] = (), options: L
         # Without a terminal the app would wait for keys that never come (a script, CI, a pipe).
         raise UsageError("the workbench needs a terminal on stdin and stdout; in scripts use "
                          "`corefwb score` or `corefwb errors`")
-    opening = open_inputs(key_path, responses, options, weights, shown_at_start(len(responses)), processes)
+    # While the inputs are read before the UI starts, a line says so; it is erased before the UI
+    # starts, so nothing of it is left after the app quits.
+    noticed: list[str] = []
+
+    def notice(text: str) -> None:
+        noticed.append(text)
+        _on_terminal(f"corefwb: {text}")
+
+    opening = open_inputs(key_path, responses, options, weights, shown_at_start(len(responses)), processes, notice)
+    if noticed:
+        _on_terminal("\r\x1b[2K")
     app = Workbench(key_path, responses, options, weights, opening)
     try:
         app.run()
