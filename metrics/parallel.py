@@ -75,7 +75,10 @@ class Forked:
     computing (a caller that no longer wants their results) and reaps them.
     """
 
-    def __init__(self, function: Callable[[Piece], Iterable[Result]], pieces: Sequence[Piece]) -> None:
+    def __init__(self, function: Callable[[Piece], Iterable[Result]], pieces: Sequence[Piece],
+                 nice: int = 0) -> None:
+        """`nice` > 0 lowers the children's priority (`os.nice`): work in the background of a
+        parent that has its own to do first, such as a UI starting."""
         self._children: list[tuple[int, BinaryIO]] = []
         self._closed = False
         try:
@@ -84,6 +87,8 @@ class Forked:
                 pid = os.fork()
                 if pid == 0:  # the child: compute, send, and leave without the parent's exit handlers
                     os.close(read_end)
+                    if nice > 0:
+                        _lower_priority(nice)
                     _child(function, piece, write_end)
                 os.close(write_end)
                 self._children.append((pid, os.fdopen(read_end, "rb")))
@@ -154,6 +159,13 @@ def _child(function: Callable[[Piece], Iterable[Result]], piece: Piece, write_en
                 _send(out, payload)
     finally:
         os._exit(status)
+
+
+def _lower_priority(nice: int) -> None:
+    try:
+        os.nice(nice)
+    except (AttributeError, OSError):  # no such thing here: the child runs at the parent's priority
+        pass
 
 
 def _send(out: BinaryIO, payload: bytes) -> None:

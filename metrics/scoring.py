@@ -206,9 +206,10 @@ class PreparedCorpus:
 
 
     def score_in_children(self, weights: Weights, stages: Sequence[Sequence[str]],
-                          processes: int) -> ScoresInChildren | None:
+                          processes: int, nice: int = 0) -> ScoresInChildren | None:
         """Start scoring every document in forked children, stage after stage (the official
-        metrics, then the others, say), for a caller with work of its own meanwhile; None where
+        metrics, then the others, say), for a caller with work of its own meanwhile (`nice`: at a
+        lower priority than it, `metrics.parallel.Forked`); None where
         that does not pay (a corpus below `PARALLEL_TOKENS`) or cannot be done (`can_fork`).
         The results equal `score(weights, stage)`, stage by stage."""
         costs = document_costs(self.pairs)
@@ -222,7 +223,7 @@ class PreparedCorpus:
                     yield [score_pair(pairs[i], weights, metrics) for i in indices]
 
         pieces = balanced(costs, max(1, processes))
-        return ScoresInChildren(self, weights, wanted, pieces, Forked(score_piece, pieces))
+        return ScoresInChildren(self, weights, wanted, pieces, Forked(score_piece, pieces, nice))
 
 
 class ScoresInChildren:

@@ -137,3 +137,16 @@ def test_fork_map_computes_here_when_no_process_can_be_forked(monkeypatch) -> No
     monkeypatch.setattr(parallel, "can_fork", lambda: True)
     assert parallel.fork_map(lambda piece: piece * 2, [1, 2, 3]) == [2, 4, 6]
     assert calls  # it did try
+
+
+@pytest.mark.skipif(not hasattr(os, "nice"), reason="no process priorities here")
+def test_children_started_nice_run_at_a_lower_priority() -> None:
+    if not parallel.can_fork():
+        pytest.skip("no fork here")
+    mine = os.nice(0)
+    children = parallel.Forked(lambda piece: iter([os.nice(0)]), [0, 1], nice=5)
+    assert children.next() == [min(19, mine + 5)] * 2
+    children.close()
+    plain = parallel.Forked(lambda piece: iter([os.nice(0)]), [0])
+    assert plain.next() == [mine]
+    plain.close()
