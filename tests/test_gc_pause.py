@@ -39,3 +39,20 @@ def test_a_disabled_collector_stays_disabled() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_command_runs_with_the_collector_paused_and_gives_it_back(monkeypatch, capsys) -> None:
+    from workbench import cli
+    from workbench.commands import score
+
+    seen = []
+    real = score.run
+
+    def run(args):
+        seen.append(gc.isenabled())
+        return real(args)
+
+    monkeypatch.setattr(score, "run", run)
+    assert cli.main(["score", str(GUM / "key.gum.conll"), str(GUM / "response.gum.conll"), "--metrics", "muc"]) == 0
+    assert seen == [False] and gc.isenabled()
+    assert "MUC" in capsys.readouterr().out

@@ -18,6 +18,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from metrics.gc_pause import gc_paused
 from metrics.model import InputError
 
 from .commands import compare, errors, plot, score
@@ -164,7 +165,11 @@ def _run(args_list: list[str]) -> int:
     if args_list and args_list[0] in COMMANDS:
         parser = build_subparser(args_list[0])
         args = parser.parse_args(args_list[1:])
-        return int(COMMANDS[args_list[0]][0].run(args))
+        # A command is one batch of work whose millions of objects reference counting frees: none
+        # are cyclic in bulk (every command's peak memory is the same without the collector), and
+        # its passes over them took 0.07 s of `score` and 0.47 s of `compare` on gum-open.
+        with gc_paused():
+            return int(COMMANDS[args_list[0]][0].run(args))
     parser = build_parser()
     args = parser.parse_args(args_list)
     from .session import jobs_option, weights_option
