@@ -15,7 +15,6 @@ from ..json_text import dumps
 from metrics.errors.records import CATEGORIES, Category, ErrorRecord, Mention, count_by_document, count_errors, \
     counts_to_json, filter_records
 from metrics.catalog import METRICS
-from metrics.gc_pause import gc_paused
 from metrics.model import MentionType
 
 from .common import load_session
@@ -86,16 +85,15 @@ def run(args: argparse.Namespace) -> int:
     if limit is not None:
         listed = listed[:limit]
     n_documents = len(documents) if documents is not None else len(session.corpus.pairs)
-    with gc_paused():  # tens of thousands of rows, none cyclic: collections would walk the corpus
-        if args.format == "json":
-            text = dumps(to_json(listed, selected, metric, weights, category_impact, shared)) + "\n"
-        elif args.format == "csv":
-            text = render_csv(ERROR_COLUMNS + (["same_fix"] if shared is not None else []),
-                              [error_cells(r) + ([shared[id(r)]] if shared is not None else []) for r in listed])
-        elif args.format == "markdown":
-            text = render_markdown(listed, selected, metric, category_impact, shared)
-        else:
-            text = render_text(listed, selected, n_documents, metric, weights, category_impact, shared)
+    if args.format == "json":
+        text = dumps(to_json(listed, selected, metric, weights, category_impact, shared)) + "\n"
+    elif args.format == "csv":
+        text = render_csv(ERROR_COLUMNS + (["same_fix"] if shared is not None else []),
+                          [error_cells(r) + ([shared[id(r)]] if shared is not None else []) for r in listed])
+    elif args.format == "markdown":
+        text = render_markdown(listed, selected, metric, category_impact, shared)
+    else:
+        text = render_text(listed, selected, n_documents, metric, weights, category_impact, shared)
     emit(text, args.output, inputs=session.inputs)
     return 0
 
