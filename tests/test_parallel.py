@@ -150,3 +150,28 @@ def test_children_started_nice_run_at_a_lower_priority() -> None:
     plain = parallel.Forked(lambda piece: iter([os.nice(0)]), [0])
     assert plain.next() == [mine]
     plain.close()
+
+
+def test_a_cached_response_is_loaded_here_not_in_another_process(monkeypatch, tmp_path) -> None:
+    """Loading a cached file here is cheaper than loading it in a forked process and sending its
+    documents back: only responses that must be parsed are read beside the key."""
+    from metrics.formats.cache import ReadCache
+    from metrics.formats.readers import in_cache, read_documents
+    from workbench import session as sessions
+    from workbench.session import LoadOptions, Session, _Inputs
+
+    monkeypatch.setattr(sessions, "PARALLEL_READ_BYTES", 1)
+    monkeypatch.setenv("COREFWB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("COREFWB_NO_CACHE", raising=False)
+    key, response = str(SAMPLES / "gum/key.gum.conll"), str(SAMPLES / "gum/response.gum.conll")
+    cache = ReadCache.default()
+    assert not in_cache(response, None, cache=cache, syntax=False)
+    fresh = _Inputs(key, [response], LoadOptions(), 2)
+    assert (1 in fresh.ahead) == parallel.can_fork()  # parsed beside the key
+    read_documents(response, None, cache=cache, syntax=False)
+    assert in_cache(response, None, cache=cache, syntax=False)
+    assert not in_cache(response, None, cache=cache, syntax=True)  # other options, another entry
+    assert _Inputs(key, [response], LoadOptions(), 2).ahead == {}  # loaded here when asked for
+    one = Session.load(key, [response], LoadOptions(), processes=1)
+    two = Session.load(key, [response], LoadOptions(), processes=2)
+    assert repr(one.score().micro) == repr(two.score().micro) and one.warnings == two.warnings

@@ -23,7 +23,7 @@ from metrics.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.catalog import names, resolve
 from metrics.errors.records import Category, ErrorRecord, classify_corpus
 from metrics.formats.cache import ReadCache
-from metrics.formats.readers import read_documents
+from metrics.formats.readers import in_cache, read_documents
 from metrics.types.mention_types import prepare_types
 from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, is_regular,
                                     set_max_document_tokens, set_max_input_size)
@@ -376,8 +376,11 @@ class _Inputs:
         self.ahead: dict[int, tuple[bool, object]] = {}
         sizes = [os.path.getsize(path) if is_regular(path) else -1 for path in response_paths]
         if sizes and min(sizes) >= 0 and sum(sizes) >= PARALLEL_READ_BYTES and processes > 1 and can_fork():
-            # the key here, the responses shared among the other processes
-            responses = list(range(1, len(self.paths)))
+            # the key here, the responses to be parsed shared among the other processes (a cached
+            # one loads here faster than it would come back from another process)
+            responses = [i for i in range(1, len(self.paths)) if not self._cached(i)]
+            if sum(sizes[i - 1] for i in responses) < PARALLEL_READ_BYTES:
+                return
             pieces = [[0]] + [piece for piece in (responses[i::processes - 1] for i in range(processes - 1)) if piece]
             for piece, outcomes in zip(pieces, fork_map(self._attempt, pieces)):
                 self.ahead.update(zip(piece, outcomes))
@@ -400,15 +403,26 @@ class _Inputs:
                 outcomes.append((False, error))
         return outcomes
 
+    def _cached(self, index: int) -> bool:
+        """Whether response `index` would come from the cache (read as `_read` reads it)."""
+        path, fmt, clusters_field, syntax = self._response_reading(index)
+        return in_cache(path, fmt, clusters_field, self.cache, syntax)
+
+    def _response_reading(self, index: int) -> tuple[str, str | None, str, bool]:
+        """How response `index` is read: path, format, chains field and whether with its syntax
+        (with exact matching a response's syntax is never used: types come from the key)."""
+        options = self.options
+        return self.paths[index], _fmt(options.response_format), options.clusters_field, options.match != "exact"
+
     def _read(self, index: int) -> _Read:
         notes: list[str] = []
         options = self.options
         if index == 0:  # the key is read in run after run: its mention types are computed once, for the cache
             documents = read_documents(self.paths[0], _fmt(options.key_format), notes, options.clusters_field,
                                        self.cache, prepare=lambda keys: prepare_types(keys, self.processes))
-        else:  # with exact matching a response's syntax is never used (types come from the key)
-            documents = read_documents(self.paths[index], _fmt(options.response_format), notes,
-                                       options.clusters_field, self.cache, syntax=options.match != "exact")
+        else:
+            path, fmt, clusters_field, syntax = self._response_reading(index)
+            documents = read_documents(path, fmt, notes, clusters_field, self.cache, syntax=syntax)
         cache_notes = list(self.cache.warnings)
         self.cache.warnings.clear()
         return documents, notes, cache_notes

@@ -88,6 +88,10 @@ class ReadCache:
             return False
         return True
 
+    def holds(self, key: str) -> bool:
+        """Whether an entry of this name exists (`load` still checks it whole)."""
+        return self._usable(create=False) and (self.directory / key).is_file()
+
     def load(self, key: str):
         """The stored object, or None (absent, unreadable, or damaged: then removed)."""
         if not self._usable(create=False):

@@ -99,8 +99,7 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
                "jsonl": lambda: read_jsonlines(path, clusters_field)}
     if fmt not in readers:
         raise ValueError(f"unknown format {fmt!r}: expected one of auto, {', '.join(FORMATS)}")
-    cached = cache is not None and cache.directory is not None and is_regular(path)
-    key = cache.key(read_raw(path), path, fmt, clusters_field, "syntax" if syntax else "") if cached else None
+    key = _cache_key(cache, path, fmt, clusters_field, syntax)
     with gc_paused():
         stored = cache.load(key) if key is not None else None
         if stored is not None:
@@ -115,3 +114,24 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
         warnings.extend(notes)
     check_document_sizes(documents)
     return documents
+
+
+def in_cache(path: str, fmt: str | None, clusters_field: str = "clusters", cache: ReadCache | None = None,
+             syntax: bool = True) -> bool:
+    """Whether `read_documents` with these arguments would take the file from the cache.  Why
+    ask: reading a cached file elsewhere (a forked process) and sending its documents back costs
+    more than loading it here."""
+    if fmt in (None, "auto"):
+        try:
+            fmt = detect_format(path)
+        except (InputError, OSError):
+            return False
+    key = _cache_key(cache, path, fmt, clusters_field, syntax)
+    return key is not None and cache is not None and cache.holds(key)
+
+
+def _cache_key(cache: ReadCache | None, path: str, fmt: str, clusters_field: str, syntax: bool) -> str | None:
+    """The name of a regular file's cache entry: its content, path, format and reading options."""
+    if cache is None or cache.directory is None or not is_regular(path):
+        return None
+    return cache.key(read_raw(path), path, fmt, clusters_field, "syntax" if syntax else "")
