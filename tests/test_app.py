@@ -427,3 +427,17 @@ async def test_quitting_while_loading_or_scoring_raises_nothing():
         app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE)
         async with app.run_test(size=SIZE):
             await asyncio.sleep(0.01 * (attempt % 6))
+
+
+@pilot_test
+async def test_the_collectors_thresholds_are_the_apps_while_it_runs_and_given_back():
+    import gc
+
+    from workbench.tui.app import GC_THRESHOLDS
+
+    before = gc.get_threshold()
+    app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert gc.get_threshold() == GC_THRESHOLDS
+    assert gc.get_threshold() == before
