@@ -183,9 +183,12 @@ it shows the key's text and chains for browsing, with no scores or errors.
         for footer in self.screen.query(Footer):
             footer.compact = event.size.width < 130
 
-    def on_mount(self) -> None:
+    def on_load(self) -> None:
+        """The app starts: the collector takes the app's thresholds (from its first frame on)."""
         self._gc_thresholds = gc.get_threshold()
         gc.set_threshold(*GC_THRESHOLDS)
+
+    def on_mount(self) -> None:
         self._set_status(f"loading {' and '.join([self.key_path, *self.response_paths])}")
         self.query_one("#progress", ProgressBar).update(total=3 + 2 * len(self.response_paths), progress=0)
         self.query_one(ScoresPanel).show_weights(self.weights)
