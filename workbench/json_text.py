@@ -60,6 +60,10 @@ def _write(value: object, out: list[str], newline: str) -> None:
             return
         inner = newline + " "
         between = "," + inner
+        flat = _flat(value)
+        if flat is not None:  # scalars only (an error record's mention, a score): one join
+            out.append("{" + inner + between.join(flat) + newline + "}")
+            return
         out.append("{" + inner)
         first = True
         for key, item in value.items():
@@ -85,3 +89,19 @@ def _write(value: object, out: list[str], newline: str) -> None:
         out.append(newline + "]")
     else:
         raise _Unsupported
+
+
+_SCALARS = {str: _string, float: _float, int: int.__repr__, bool: lambda v: "true" if v else "false",
+            type(None): lambda v: "null"}
+
+
+def _flat(value: dict) -> list[str] | None:
+    """`"key": value` of each item when every key is a string and every value a scalar (most of
+    the dicts in a report: written in one join instead of a call per item); None otherwise."""
+    items = []
+    for key, item in value.items():
+        write = _SCALARS.get(type(item))
+        if write is None or type(key) is not str:
+            return None
+        items.append(_string(key) + ": " + write(item))
+    return items
