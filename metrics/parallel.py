@@ -66,6 +66,53 @@ def fork_map(function: Callable[[Piece], Result], pieces: Sequence[Piece]) -> li
         children.close()
 
 
+QUEUE_ENTRIES = 16_000
+"""Most entries `fork_each` queues: their numbers (4 bytes each) must fit in a pipe's buffer (64
+KiB on Linux), as they are written before any process reads.  More items go in runs."""
+
+
+def fork_each(function: Callable[[Piece], Result], items: Sequence[Piece], processes: int) -> list[Result]:
+    """`[function(item) for item in items]`, by up to `processes` processes (this one and forked
+    children), each taking the next item from a shared queue as it finishes one.  For items whose
+    cost cannot be told ahead (a document's fixes to price): a process with cheap items takes
+    more of them, where a split decided in advance leaves one process waiting for the other.
+    Put the dearest items first.  Each item's result must not depend on which process computes
+    it; the results come back in item order."""
+    if processes <= 1 or len(items) <= 1 or not can_fork():
+        return [function(item) for item in items]
+    run = -(-len(items) // QUEUE_ENTRIES)  # items per queue entry
+    entries = -(-len(items) // run)
+    queue_out, queue_in = os.pipe()
+    try:
+        os.write(queue_in, b"".join(entry.to_bytes(4, "little") for entry in range(entries)))
+    finally:
+        os.close(queue_in)
+
+    def drain() -> dict[int, Result]:
+        done: dict[int, Result] = {}
+        while len(taken := os.read(queue_out, 4)) == 4:
+            first = int.from_bytes(taken, "little") * run
+            for index in range(first, min(first + run, len(items))):
+                done[index] = function(items[index])
+        return done
+
+    try:
+        try:
+            children = Forked(lambda _: iter([drain()]), range(min(processes, entries) - 1))
+        except OSError:  # no process to be had: all of it here
+            children = None
+        try:
+            found = drain()
+            for part in children.next() if children is not None else []:
+                found.update(part)
+        finally:
+            if children is not None:
+                children.close()
+    finally:
+        os.close(queue_out)
+    return [found[index] for index in range(len(items))]
+
+
 class Forked:
     """Pieces computed in forked children, each child sending a series of results (what
     `function(piece)` yields, in turn), so that a caller can use the first results (the official

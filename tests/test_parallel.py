@@ -175,3 +175,44 @@ def test_a_cached_response_is_loaded_here_not_in_another_process(monkeypatch, tm
     one = Session.load(key, [response], LoadOptions(), processes=1)
     two = Session.load(key, [response], LoadOptions(), processes=2)
     assert repr(one.score().micro) == repr(two.score().micro) and one.warnings == two.warnings
+
+
+@pytest.mark.parametrize("entries", [parallel.QUEUE_ENTRIES, 7])
+def test_fork_each_shares_items_from_a_queue_and_returns_them_in_order(monkeypatch, entries) -> None:
+    """Items of uneven cost: every process takes the next one as it finishes one, so a process
+    with cheap items takes more of them; the results come back in item order whoever computed
+    them (with few queue entries, items go in runs)."""
+    import time
+
+    monkeypatch.setattr(parallel, "QUEUE_ENTRIES", entries)
+
+    def work(item: int) -> tuple[int, int]:
+        time.sleep(0.02 if item % 4 == 0 else 0.002)
+        return item * item, os.getpid()
+
+    results = parallel.fork_each(work, list(range(40)), 3)
+    assert [value for value, _ in results] == [i * i for i in range(40)]
+    if parallel.can_fork():
+        assert len({pid for _, pid in results}) > 1
+    assert parallel.fork_each(lambda x: x + 1, [1, 2, 3], 1) == [2, 3, 4]
+    assert parallel.fork_each(lambda x: x + 1, [], 3) == []
+
+
+def test_fork_each_raises_a_childs_error_and_computes_here_without_fork(monkeypatch) -> None:
+    import time
+
+    def work(item: int) -> int:
+        time.sleep(0.005)
+        if item == 13:
+            raise ValueError("item 13 is bad")
+        return item
+
+    with pytest.raises((ValueError, RuntimeError), match="item 13 is bad"):
+        parallel.fork_each(work, list(range(30)), 2)
+
+    def refuse():
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(parallel.os, "fork", refuse)
+    monkeypatch.setattr(parallel, "can_fork", lambda: True)
+    assert parallel.fork_each(lambda x: x * 3, list(range(10)), 2) == [x * 3 for x in range(10)]

@@ -27,7 +27,7 @@ from .records import Category, ErrorRecord
 from .delta import DELTA_METRICS, changes, table_of
 from .fixes import Edit, Fix, FixBase, edit_chains, fix_of
 from ..gc_pause import gc_paused
-from ..parallel import fork_map, split
+from ..parallel import fork_each
 from ..model import Document, Span
 from ..score import BlancScore, Score
 from ..catalog import ALL_METRICS, METRICS
@@ -226,10 +226,13 @@ class Pricer:
     def price_all(self, listed: Sequence[ErrorRecord], categorised: Sequence[ErrorRecord],
                   processes: int = 1) -> tuple[list[ErrorRecord], dict[Category, float]]:
         """`price_records(listed)` and `price_categories(categorised)` at once, the same numbers,
-        with the documents spread over up to `processes` forked processes (`metrics.parallel`,
-        PARALLEL_RECORDS fixes each at least): each prices its documents' errors and
-        returns the prices and its documents' (before, after) scores per category, which are
-        swapped into the corpus totals here, in document order, as `price_many` does."""
+        with the documents shared by up to `processes` processes (`metrics.parallel.fork_each`,
+        PARALLEL_RECORDS fixes each at least), each taking the next document as it finishes one,
+        the documents with the most fixes first (a document's cost follows its CEAF components
+        more than its count of fixes, so a split decided ahead left one process waiting): each
+        prices a document's errors and returns the prices and the document's (before, after)
+        scores per category, which are swapped into the corpus totals here, in document order,
+        as `price_many` does."""
         plans = {c: self._category_fixes(categorised, c) for c in Category}
         where = [self.index[r.document] for r in listed]
         load: dict[int, int] = {}
@@ -238,22 +241,27 @@ class Pricer:
         for plan in plans.values():
             for i, fixes in plan:
                 load[i] = load.get(i, 0) + len(fixes)
-        documents = sorted(load)
-        pieces = [{documents[j] for j in piece} for piece in split([load[i] for i in documents], processes,
-                                                                   PARALLEL_RECORDS)]
+        documents = sorted(load, key=lambda i: (-load[i], i))  # the dearest first: they are taken first
+        listed_in: dict[int, list[int]] = {}
+        for n, i in enumerate(where):
+            listed_in.setdefault(i, []).append(n)
+        planned_in: dict[int, list[tuple[Category, list[Fix]]]] = {}
+        for c, plan in plans.items():
+            for i, fixes in plan:
+                planned_in.setdefault(i, []).append((c, fixes))
 
-        def work(mine: set[int]) -> tuple[dict[int, float], dict[tuple[Category, int], tuple[dict, dict]]]:
+        def work(i: int) -> tuple[dict[int, float], dict[tuple[Category, int], tuple[dict, dict]]]:
             with gc_paused():  # thousands of small rescorings, no cycles
-                prices = {n: self.price(i, [fix_of(listed[n])]) for n, i in enumerate(where) if i in mine}
-                changes = {(c, i): self.document_change(i, fixes)
-                           for c, plan in plans.items() for i, fixes in plan if i in mine}
+                prices = {n: self.price(i, [fix_of(listed[n])]) for n in listed_in.get(i, [])}
+                changes = {(c, i): self.document_change(i, fixes) for c, fixes in planned_in.get(i, [])}
             return prices, changes
 
         prices: dict[int, float] = {}
         changes: dict[tuple[Category, int], tuple[dict, dict]] = {}
-        for piece_prices, piece_changes in fork_map(work, pieces or [set()]):
-            prices.update(piece_prices)
-            changes.update(piece_changes)
+        worth = max(1, min(processes, sum(load.values()) // PARALLEL_RECORDS))
+        for document_prices, document_changes in fork_each(work, documents, worth):
+            prices.update(document_prices)
+            changes.update(document_changes)
         priced = [replace(r, impact=prices[n]) for n, r in enumerate(listed)]
         by_category = {c: self._price_changes(changes[(c, i)] for i, _ in plan) for c, plan in plans.items()}
         return priced, by_category
