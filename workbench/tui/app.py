@@ -175,7 +175,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
                 yield ChainsView(id="chains")
                 yield WarningsView(id="warnings")
             yield ScoresPanel(id="scorepanel")
-        yield ErrorPanel(id="errorpanel")
+        # compare mode's class from the start: added after mounting, it restyles the whole panel
+        yield ErrorPanel(id="errorpanel", classes="-compare" if self.comparing else None)
         yield Footer()
 
     def on_resize(self, event) -> None:

@@ -72,8 +72,8 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
             self.row = row
             self.jump = jump
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
         self.rows: list[ErrorRecord] = []
         self.shown: list[ErrorRecord] = []
         self.by_impact = False
