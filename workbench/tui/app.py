@@ -286,6 +286,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
     # ---------------------------------------------------------------- scoring
     @on(ScoresPanel.WeightsEdited)
     def _weights_edited(self, message: ScoresPanel.WeightsEdited) -> None:
+        if not self.is_running:  # the app is closing: a late message finds no widgets
+            return
         if message.weights != self.weights:
             self.rescore(message.weights)
 
@@ -315,6 +317,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
     # ------------------------------------------------------------ documents
     @on(DocumentList.Chosen)
     def _chosen(self, message: DocumentList.Chosen) -> None:
+        if not self.is_running:  # the app is closing: a late message finds no widgets
+            return
         self.show_document(message.index)
 
     def show_document(self, index: int) -> None:
@@ -419,6 +423,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
     # --------------------------------------------------------------- errors
     @on(ErrorPanel.Picked)
     def _picked(self, message: ErrorPanel.Picked) -> None:
+        if not self.is_running:  # the app is closing: a late message finds no widgets
+            return
         self.select_error(message.row, focus_text=message.jump)
 
     def watch_theme(self, theme: str) -> None:
