@@ -198,12 +198,7 @@ class PreparedCorpus:
 
         with gc_paused():
             pieces = split(document_costs(pairs), processes, PARALLEL_TOKENS)
-            found: dict[int, dict[str, AnyScore]] = {}
-            for piece, scores in zip(pieces, fork_map(score_piece, pieces)):
-                found.update(zip(piece, scores))
-            documents = [(pair.name, found[i]) for i, pair in enumerate(pairs)]
-            return aggregate(documents, weights, wanted)
-
+            return _assembled(pairs, pieces, fork_map(score_piece, pieces), weights, wanted)
 
     def score_in_children(self, weights: Weights, stages: Sequence[Sequence[str]],
                           processes: int, nice: int = 0) -> ScoresInChildren | None:
@@ -246,11 +241,7 @@ class ScoresInChildren:
         with self._lock:
             while len(self._results) <= index:
                 metrics = self._stages[len(self._results)]
-                found: dict[int, dict[str, AnyScore]] = {}
-                for piece, scores in zip(self.pieces, self._children.next()):
-                    found.update(zip(piece, scores))
-                result = aggregate([(pair.name, found[i]) for i, pair in enumerate(self.corpus.pairs)],
-                                   self.weights, metrics)
+                result = _assembled(self.corpus.pairs, self.pieces, self._children.next(), self.weights, metrics)
                 self._results.append(result if not self._results else self._results[-1].updated(result))
                 if len(self._results) == len(self._stages):
                     self._children.close()
@@ -258,6 +249,15 @@ class ScoresInChildren:
 
     def close(self) -> None:
         self._children.close()
+
+
+def _assembled(pairs: Sequence[DocPair], pieces: Sequence[list[int]], results: Sequence[list[dict[str, AnyScore]]],
+               weights: Weights, metrics: tuple[str, ...]) -> CorpusResult:
+    """The corpus result of documents scored in pieces (each piece's scores in its index order)."""
+    found: dict[int, dict[str, AnyScore]] = {}
+    for piece, scores in zip(pieces, results):
+        found.update(zip(piece, scores))
+    return aggregate([(pair.name, found[i]) for i, pair in enumerate(pairs)], weights, metrics)
 
 
 def score_pair(pair: DocPair, weights: Weights = W4, metrics: Sequence[str] = catalog.ALL_METRICS) -> dict[str, AnyScore]:
