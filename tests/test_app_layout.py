@@ -299,34 +299,3 @@ def test_readme_lists_the_keys_the_bindings_declare():
     assert text == expected, "README keys table is stale: run COREFWB_WRITE_README=1 pytest tests/test_app_layout.py"
     for needle in ("f6", "Next error", "Sort errors by impact", "Home".lower()):
         assert needle in text
-
-
-@pilot_test
-async def test_list_tables_skip_measuring_and_draw_as_a_data_table_does():
-    """`ListTable` skips DataTable's measuring of every cell (all its columns have widths): the
-    scrollable size and every drawn line must be DataTable's own."""
-    from rich.text import Text
-    from textual.app import App
-    from textual.widgets import DataTable
-
-    from workbench.tui.cells import ListTable
-
-    class Tables(App):
-        def compose(self):
-            yield ListTable(id="list")
-            yield DataTable(id="data")
-
-    app = Tables()
-    async with app.run_test(size=(60, 40)) as pilot:
-        for table in (app.query_one("#list"), app.query_one("#data")):
-            table.styles.height = 15
-            table.add_column("name", width=12)
-            table.add_column("score", width=6)
-            for i in range(30):
-                table.add_row(Text(f"document number {i}", overflow="ellipsis", no_wrap=True),
-                              Text(f"{i * 3.5:.1f}", justify="right"))
-        await pilot.pause()
-        ours, theirs = app.query_one("#list"), app.query_one("#data")
-        assert ours.virtual_size == theirs.virtual_size
-        assert [strip.text for strip in ours.render_lines(ours.region.reset_offset)] == \
-               [strip.text for strip in theirs.render_lines(theirs.region.reset_offset)]

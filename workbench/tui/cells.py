@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rich.text import Text
+from rich.console import Console, ConsoleOptions
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import DEFAULT_JUSTIFY, DEFAULT_OVERFLOW, Text
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.widgets import DataTable
@@ -50,7 +53,77 @@ def count_text(count: int | None, width: int) -> str:
     return "#" * width  # more than the column can say even abbreviated: never a wrong number
 
 
-class ListTable(DataTable):
+class FastTable(DataTable):
+    """A DataTable whose plain one-line cells are drawn without Rich's general layout machinery.
+
+    Why: every list and the scores panel are DataTables, and a switch of document or system
+    redraws all their visible cells.  DataTable draws a cell by laying out `Styled(Padding(cell))`
+    through `Console.render_lines`: about 120 microseconds a cell, half of an F9 switch (230
+    cells) and 70 ms of the first screen.  For a `Text` on one line (no newline, tab or wrapping,
+    the only cells the workbench makes) the same segments come from the Text's own `wrap` and
+    `render`, cropped and padded, and styled as `Styled` styles them, in a fifth of the time.
+    Anything else is drawn by DataTable itself.  (The textual version is pinned: this replaces
+    private methods of DataTable 8.2.8; tests draw random cells both ways and compare segments.)"""
+
+    def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
+                     cursor: bool = False, hover: bool = False) -> list[list[Segment]]:
+        if row_index < 0 or column_index < 0 or self.fixed_rows or self.fixed_columns:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        row_key = self._row_locations.get_key(row_index)
+        column_key = self._column_locations.get_key(column_index)
+        cache_key = (row_key, column_key, base_style, cursor, hover, self._show_hover_cursor, self._update_count,
+                     self._pseudo_class_state)  # as DataTable keys its cache
+        lines = self._cell_render_cache.get(cache_key)
+        if lines is not None:
+            return lines
+        row = self.rows[row_key]
+        cell = self._get_row_renderables(row_index).cells[column_index]
+        inner = width - 2 * self.cell_padding
+        if (row.height != 1 or row.auto_height or type(cell) is not Text or cell.no_wrap is False
+                or cell.end != "\n" or inner < 1 or "\n" in cell.plain or "\t" in cell.plain):
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        component_style, post_style = self._get_styles_to_render_cell(
+            False, False, False, hover, cursor, self.show_cursor, self._show_hover_cursor,
+            self.cursor_foreground_priority == "css", self.cursor_background_priority == "css")
+        pre_style = base_style + Style.from_meta({"row": row_index, "column": column_index}) + component_style
+        lines = [one_line(self.app.console, self.app.console_options, cell, inner, self.cell_padding, pre_style,
+                          post_style)]
+        self._cell_render_cache[cache_key] = lines
+        return lines
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        """DataTable measures every cell of new rows, to size auto-width columns and tall rows.
+        The workbench's tables have neither: every column has a width and every row one line, so
+        the measuring is skipped (on a long document's 392 errors, a third of filling the list).
+        What the measuring would not change is set as DataTable sets it: the scrollable size.
+        (A test draws a FastTable beside a DataTable.)"""
+        if any(column.auto_width for column in self.columns.values()) or any(
+                row.auto_height or row.label is not None or row.height != 1 for row in self.rows.values()):
+            super()._update_dimensions(new_rows)
+            return
+        width = sum(column.get_render_width(self) for column in self.columns.values())
+        header_height = self.header_height if self.show_header else 0
+        self.virtual_size = Size(width + self._row_label_column_width, self._total_row_height + header_height)
+
+
+def one_line(console: Console, options: ConsoleOptions, text: Text, inner: int, padding: int, pre_style: Style,
+             post_style: Style) -> list[Segment]:
+    """The segments DataTable draws for `text` in a cell `inner` cells wide plus `padding` each
+    side: what `Console.render_lines(Styled(Padding(text, (0, padding)), pre_style, post_style))`
+    gives on one line with no wrapping, made by the same Rich calls without the layers between."""
+    justify = text.justify or options.justify or DEFAULT_JUSTIFY
+    overflow = text.overflow or options.overflow or DEFAULT_OVERFLOW
+    wrapped = text.wrap(console, inner, justify=justify, overflow=overflow, no_wrap=True)
+    segments = Text("\n").join(wrapped).render(console, end=text.end)
+    blank = Style.null()  # Padding's own style, "none"
+    line = next(Segment.split_and_crop_lines(segments, inner, pad=True, style=blank, include_new_lines=False))
+    if padding:
+        side = Segment(" " * padding, blank)
+        line = [side, *line, side]
+    return list(Segment.apply_style(line, style=pre_style, post_style=post_style))
+
+
+class ListTable(FastTable):
     """A row-cursor table where Home and End go to the first and last row (DataTable's own Home
     and End scroll sideways, which a list of rows never needs)."""
 
@@ -66,18 +139,3 @@ class ListTable(DataTable):
     def action_last_row(self) -> None:
         if self.row_count:
             self.move_cursor(row=self.row_count - 1)
-
-    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
-        """DataTable measures every cell of new rows, to size auto-width columns and tall rows.
-        The workbench's lists have neither: every column has a width and every row one line, so
-        the measuring is skipped (on a long document's 392 errors, a third of filling the list).
-        What the measuring would not change is set as DataTable sets it: the scrollable size.
-        (The textual version is pinned: this replaces a private method of DataTable 8.2.8, and
-        a test draws a ListTable beside a DataTable.)"""
-        if any(column.auto_width for column in self.columns.values()) or any(
-                row.auto_height or row.label is not None or row.height != 1 for row in self.rows.values()):
-            super()._update_dimensions(new_rows)
-            return
-        width = sum(column.get_render_width(self) for column in self.columns.values())
-        header_height = self.header_height if self.show_header else 0
-        self.virtual_size = Size(width + self._row_label_column_width, self._total_row_height + header_height)

@@ -17,10 +17,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.coordinate import Coordinate
 from textual.message import Message
-from textual.widgets import Button, DataTable, Input, Static
+from textual.widgets import Button, Input, Static
 
 from metrics.weights import MAX_WEIGHT, PRESETS, Weights
 
+from .cells import FastTable
 from .rows import ScoreLine, percent
 
 COLUMNS = (("metric", 12), (" doc R", 6), ("     P", 6), ("     F", 6), (" ", 1),
@@ -92,7 +93,7 @@ scrolls when the terminal is short.
         """Compare mode: the table's columns (None: the single-response columns)."""
 
     def compose(self) -> ComposeResult:
-        table: DataTable = DataTable(id="scores", cursor_type="none", show_cursor=False, cell_padding=0)
+        table = FastTable(id="scores", cursor_type="none", show_cursor=False, cell_padding=0)
         table.can_focus = False  # nothing to pick in it; the panel itself scrolls
         for label, width in COLUMNS:
             table.add_column(label, width=width)
@@ -144,7 +145,7 @@ scrolls when the terminal is short.
         columns = compare_columns(labels)
         if self._compare == columns:  # the same systems' columns (a switch among at most five)
             return
-        table = self.query_one("#scores", DataTable)
+        table = self.query_one("#scores", FastTable)
         table.clear(columns=True)
         for label, width in columns:
             table.add_column(label, width=width)
@@ -154,7 +155,7 @@ scrolls when the terminal is short.
     def fill(self, metrics: list[str], rows: list[list[str]]) -> None:
         """Fill the table; when the same metrics are shown again (another document, new weights),
         only the cells whose text changed are updated, so the others keep their rendering."""
-        table = self.query_one("#scores", DataTable)
+        table = self.query_one("#scores", FastTable)
         if metrics == self._shown_metrics and len(self._shown) == len(rows):
             for r, (old, new) in enumerate(zip(self._shown, rows)):
                 for c, (before, after) in enumerate(zip(old, new)):
