@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from .conll import read_conll
 from .cache import ReadCache
-from .source import check_document_sizes, is_regular, read_bytes, read_raw
+from .source import check_document_sizes, is_regular, read_head, read_raw
 from .conllu import read_conllu
 from ..gc_pause import gc_paused
 from .jsonlines import read_jsonlines
@@ -43,10 +43,7 @@ def format_from_extension(path: str) -> str | None:
 
 def format_from_content(path: str) -> str | None:
     """The format the first lines of the file show, or None when they show none clearly."""
-    try:
-        head = read_bytes(path)[:65536].decode("utf-8-sig", errors="replace")
-    except InputError:
-        return None
+    head = read_head(path).decode("utf-8-sig", errors="replace")
     for line in head.splitlines():
         stripped = line.strip()
         if not stripped:
@@ -134,4 +131,4 @@ def _cache_key(cache: ReadCache | None, path: str, fmt: str, clusters_field: str
     """The name of a regular file's cache entry: its content, path, format and reading options."""
     if cache is None or cache.directory is None or not is_regular(path):
         return None
-    return cache.key(read_raw(path), path, fmt, clusters_field, "syntax" if syntax else "")
+    return cache.key(path, lambda: read_raw(path), path, fmt, clusters_field, "syntax" if syntax else "")
