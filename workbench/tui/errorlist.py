@@ -84,6 +84,8 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
         self._picked = False
         """Whether the user has picked an error in this list (the first `n` picks the first row)."""
         self._widths: dict[str, int] | None = None
+        self._unfilled = False
+        """Rows given before the table was laid out: filled at its first resize."""
         self.compare = False
         """Compare mode: rows are `comparison.Change`s, the change filter and columns shown."""
 
@@ -107,7 +109,7 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
 
     def on_resize(self) -> None:
         cursor_span = self._cursor_span()
-        if self._columns():
+        if self._columns() or self._unfilled:
             self.refill(cursor_span=cursor_span)
 
     def _cursor_span(self):
@@ -204,6 +206,13 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
         change = self.change_filter()
         rows = self.rows if change is None else [row for row in self.rows if row.kind == change]
         self.shown = filter_errors(rows, category, kind, self.by_impact)
+        # Not laid out yet (the first screen): its columns are rebuilt for its real width when it
+        # is, and the rows filled then, once (filling them now too cost the first frame 20 ms).
+        self._unfilled = not table.size.width
+        if self._unfilled:
+            self.border_title = self._title()
+            self._show_counts()
+            return
         self._picked = self._picked and cursor_span is not None
         table.clear()
         for number, row in enumerate(self.shown):

@@ -87,9 +87,11 @@ def open_inputs(key_path: str, response_paths: Sequence[str], options: LoadOptio
         notice(f"reading the key{f' and {count} response' + ('s' if count > 1 else '') if count else ''} ...")
     with gc_paused():
         opening = _open(key_path, response_paths, options, weights, shown, processes)
-    # What was read lives as long as the app: out of the cyclic collector's sight before the UI
-    # starts, or its first full pass walks it all (90 ms, in the middle of Textual's start).
-    gc.freeze()
+        # What was read lives as long as the app: out of the cyclic collector's sight before the
+        # UI starts, or its first full pass walks it all (90 ms, in the middle of Textual's
+        # start).  Frozen before the collector resumes: the first allocation after that would
+        # otherwise walk everything made while it was paused (60 ms).
+        gc.freeze()
     return opening
 
 
