@@ -299,3 +299,18 @@ def test_readme_lists_the_keys_the_bindings_declare():
     assert text == expected, "README keys table is stale: run COREFWB_WRITE_README=1 pytest tests/test_app_layout.py"
     for needle in ("f6", "Next error", "Sort errors by impact", "Home".lower()):
         assert needle in text
+
+
+@pytest.mark.parametrize("labels, headers", [
+    (["response", "ronto"], [" response", "    ronto"]),  # two systems: whole names
+    (["response-a", "response-b", "response-c"], [" …ponse-a", " …ponse-b", " …ponse-c"]),  # told apart by the end
+    (["a", "b"], ["     a", "     b"]),
+])
+def test_compare_columns_show_system_names_whole_when_they_fit(labels, headers) -> None:
+    from workbench.tui.scores import MAX_SYSTEM_COLUMNS, SCORES_WIDTH, compare_columns
+
+    columns = compare_columns(labels)
+    assert [label for label, _ in columns[1:-2]] == headers
+    assert all(len(label) <= width for label, width in columns)
+    assert sum(width for _, width in columns) <= SCORES_WIDTH
+    assert sum(width for _, width in compare_columns(["x" * 30] * MAX_SYSTEM_COLUMNS)) <= SCORES_WIDTH

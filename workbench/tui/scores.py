@@ -38,10 +38,20 @@ MAX_SYSTEM_COLUMNS = (SCORES_WIDTH - COLUMNS[0][1] - 6 - INTERVAL_WIDTH) // 6
 
 def compare_columns(labels: Sequence[str]) -> list[tuple[str, int]]:
     """Compare mode's columns: metric, each system's corpus F1 (headed by its name, cut to fit),
-    the compared system's difference to the baseline, and that difference's interval."""
-    width = min(INTERVAL_WIDTH + 1, SCORES_WIDTH - COLUMNS[0][1] - 6 * len(labels) - 6)  # a space before it if it fits
-    return ([COLUMNS[0]] + [(name[:5].rjust(6), 6) for name in labels]
+    the compared system's difference to the baseline, and that difference's interval.  A system's
+    column is 6 cells, or wider for its name when the systems are few enough to leave room (two
+    systems: names of up to 13 characters in full, instead of `respo` for `response`)."""
+    room = (SCORES_WIDTH - COLUMNS[0][1] - 6 - INTERVAL_WIDTH - 1) // max(1, len(labels))
+    column = max(6, min(room, 1 + max((len(name) for name in labels), default=0)))
+    width = min(INTERVAL_WIDTH + 1, SCORES_WIDTH - COLUMNS[0][1] - column * len(labels) - 6)  # a space before it if it fits
+    return ([COLUMNS[0]] + [(_fitted(name, column - 1).rjust(column), column) for name in labels]
             + [("    ΔF", 6), ("95% interval".rjust(width), width)])
+
+
+def _fitted(name: str, width: int) -> str:
+    """A system's name in `width` cells: whole, or its end after `…` (names that are still alike
+    after shortening differ at the end: `response-a`, `response-b`)."""
+    return name if len(name) <= width else "…" + name[len(name) - width + 1:]
 
 
 def comparison_cells(metric: str, label: str, values: Sequence[Any | None], baseline: Any | None, system: Any | None,
@@ -148,7 +158,7 @@ scrolls when the terminal is short.
         table = self.query_one("#scores", FastTable)
         table.clear(columns=True)
         for label, width in columns:
-            table.add_column(label, width=width)
+            table.add_column(Text(label), width=width)  # a name is data, never markup
         self._compare = columns
         self._shown_metrics, self._shown = [], []
 
