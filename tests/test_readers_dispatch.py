@@ -127,3 +127,24 @@ def test_cli_reports_malformed_inputs_in_one_located_line(tmp_path: Path, capsys
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith(f"corefwb: error: {bad}:{line}: ")
+
+
+def test_detection_reads_only_the_head_of_a_file(tmp_path: Path) -> None:
+    """`read_head` gives about the first 64 KiB of the content, gunzipped (a 6 MB input is not read
+    or decompressed whole to tell its format), and b"" for a damaged gzip: the reader then says
+    what is wrong, with its location."""
+    from metrics.formats.source import read_head
+
+    text = (DATA / "gum2.conll").read_bytes() * 200  # well over the head's size
+    plain, packed = tmp_path / "big.conll", tmp_path / "big.conll.gz"
+    plain.write_bytes(text)
+    packed.write_bytes(gzip.compress(text))
+    assert read_head(str(plain)) == text[:65536] and read_head(str(packed)) == text[:65536]
+    assert read_head(str(packed), 100) == text[:100]
+    assert detect_format(str(packed)) == "conll"
+    damaged = tmp_path / "damaged.conll.gz"
+    damaged.write_bytes(b"\x1f\x8b" + b"\x00" * 40)
+    assert read_head(str(damaged)) == b""
+    assert read_head(str(tmp_path / "absent.conll")) == b""
+    with pytest.raises(InputError):
+        read_documents(str(damaged))

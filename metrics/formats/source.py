@@ -11,13 +11,14 @@ machine runs out of memory (a 2 MB gzip can hold gigabytes of lines).
 
 from __future__ import annotations
 
+import itertools
 import os
 import stat
 import sys
 import threading
 import zlib
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from ..model import Document, InputError
 
@@ -156,25 +157,34 @@ def read_bytes(path: str) -> bytes | bytearray:
 
 
 def read_head(path: str, size: int = 65536) -> bytes:
-    """About the first `size` bytes of an input's content (gunzipped), for format detection: a
-    regular file is not read whole for them, nor a gzip decompressed whole (on gum-open, detection
-    read and gunzipped each 6 MB input whole, several times per run).  A stream's bytes are kept
-    for its reader, as `read_raw` keeps them.  Unreadable or damaged input gives b"" (the reader
-    then says what is wrong, with its location)."""
+    """The first `size` bytes of an input's content (gunzipped; fewer if it is shorter), for
+    format detection: a regular file is not read whole for them, nor a gzip decompressed whole (on
+    gum-open, detection read and gunzipped each 6 MB input whole, several times per run).  A
+    stream's bytes are kept for its reader, as `read_raw` keeps them.  Unreadable or damaged input
+    gives b"" (the reader then says what is wrong, with its location)."""
     try:
-        if is_regular(path):
-            with open(path, "rb") as handle:
-                data = handle.read(size)
-        else:
-            data = read_raw(path)[:size]
+        if not is_regular(path):
+            return _head_of(iter([read_raw(path)]), size)
+        with open(path, "rb") as handle:
+            return _head_of(iter(lambda: handle.read(size), b""), size)
     except (OSError, InputError):
         return b""
-    if data[:2] != _GZIP_MAGIC:
-        return data
+
+
+def _head_of(chunks: Iterator[bytes], size: int) -> bytes:
+    """The first `size` bytes of the content these raw chunks hold, gunzipped when gzip."""
+    first = next(chunks, b"")
+    if first[:2] != _GZIP_MAGIC:
+        return first[:size]
+    inflater, out = zlib.decompressobj(wbits=31), bytearray()
     try:
-        return zlib.decompressobj(wbits=31).decompress(data, size)
+        for chunk in itertools.chain([first], chunks):
+            out += inflater.decompress(chunk, size - len(out))
+            if len(out) >= size or inflater.eof:
+                break
     except zlib.error:
         return b""
+    return bytes(out)
 
 
 def read_text(path: str) -> str:
