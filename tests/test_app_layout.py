@@ -304,6 +304,7 @@ def test_readme_lists_the_keys_the_bindings_declare():
 @pytest.mark.parametrize("labels, headers", [
     (["response", "ronto"], [" response", "    ronto"]),  # two systems: whole names
     (["response-a", "response-b", "response-c"], [" …ponse-a", " …ponse-b", " …ponse-c"]),  # told apart by the end
+    (["a" * 30, "b" * 30], [" " + "a" * 13, " " + "b" * 13]),  # told apart by the start
     (["a", "b"], ["     a", "     b"]),
 ])
 def test_compare_columns_show_system_names_whole_when_they_fit(labels, headers) -> None:

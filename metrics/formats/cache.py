@@ -68,8 +68,9 @@ class ReadCache:
         return cls(Path(explicit) if explicit else Path(base) / "corefwb", max_bytes)
 
     def key(self, path: str, read: Callable[[], bytes | bytearray], *options: str) -> str:
-        """The entry name of a regular file's content read as `options` say.  The content's hash
-        is kept per file (its device, inode, size and modification time): a load asks whether a
+        """The entry name of a regular file (its path and content, `read()` giving the content)
+        read as `options` say.  The content's hash is kept for the file while this cache object
+        lives (one load), by its device, inode, size and modification time: a load asks whether a
         response is cached and then reads it, and hashing a 6 MB file takes 10 ms each time."""
         if not self._version:
             self._version = _code_version()
@@ -84,7 +85,7 @@ class ReadCache:
             if identity is not None:
                 self._contents[identity] = content
         digest = hashlib.blake2b(content, digest_size=20)
-        digest.update("\0".join((self._version, *options)).encode("utf-8", "surrogatepass"))
+        digest.update("\0".join((self._version, path, *options)).encode("utf-8", "surrogatepass"))
         return digest.hexdigest()
 
     def _usable(self, create: bool) -> bool:

@@ -131,4 +131,4 @@ def _cache_key(cache: ReadCache | None, path: str, fmt: str, clusters_field: str
     """The name of a regular file's cache entry: its content, path, format and reading options."""
     if cache is None or cache.directory is None or not is_regular(path):
         return None
-    return cache.key(path, lambda: read_raw(path), path, fmt, clusters_field, "syntax" if syntax else "")
+    return cache.key(path, lambda: read_raw(path), fmt, clusters_field, "syntax" if syntax else "")

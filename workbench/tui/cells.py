@@ -6,7 +6,7 @@ definition keeps their look (and their NO_COLOR meaning: the letter) the same ev
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.console import Console, ConsoleOptions
@@ -53,15 +53,25 @@ def count_text(count: int | None, width: int) -> str:
     return "#" * width  # more than the column can say even abbreviated: never a wrong number
 
 
+def fitted_names(names: Sequence[str], width: int) -> list[str]:
+    """Systems' names in `width` cells each, for column headers: whole when they fit, else cut
+    at the end (`ontonotes` -> `onton`), or, when that makes two alike, their ends after `…`
+    (`response-a`, `response-b` -> `…se-a`, `…se-b`)."""
+    heads = [name[:width] for name in names]
+    if len(set(heads)) == len(set(names)):
+        return heads
+    return [name if len(name) <= width else "…" + name[len(name) - width + 1:] for name in names]
+
+
 class FastTable(DataTable):
     """A DataTable whose plain one-line cells are drawn without Rich's general layout machinery.
 
     Why: every list and the scores panel are DataTables, and a switch of document or system
-    redraws all their visible cells.  DataTable draws a cell by laying out `Styled(Padding(cell))`
-    through `Console.render_lines`: about 120 microseconds a cell, half of an F9 switch (230
-    cells) and 70 ms of the first screen.  For a `Text` on one line (no newline, tab or wrapping,
-    the only cells the workbench makes) the same segments come from the Text's own `wrap` and
-    `render`, cropped and padded, and styled as `Styled` styles them, in a fifth of the time.
+    redraws all their visible cells (about 230 on an F9 switch at 160x48, 170 on the first
+    screen).  DataTable draws a cell by laying out `Styled(Padding(cell))` through
+    `Console.render_lines`, about 80 microseconds a cell.  For a `Text` on one line (no newline,
+    tab or wrapping: the workbench's cells) the same segments come from the Text's own `wrap` and
+    `render`, cropped and padded, and styled as `Styled` styles them, in about half the time.
     Anything else is drawn by DataTable itself.  (The textual version is pinned: this replaces
     private methods of DataTable 8.2.8; tests draw random cells both ways and compare segments.)"""
 

@@ -18,7 +18,7 @@ from textual.widgets import Input
 
 from metrics.catalog import label
 
-from .cells import ListTable, count_text
+from .cells import ListTable, count_text, fitted_names
 from .rows import COMPARE_SORT_KEYS, SORT_KEYS, SORT_LABELS, DocumentRow, display_text, percent, select_documents, short_name
 
 SCROLLBAR = 1
@@ -93,8 +93,9 @@ tenth of the documents where the two systems differ most.
         table.clear(columns=True)
         table.add_column(" document", key="name", width=name_width)
         if self.systems is not None:
-            for place, name in zip(("baseline", "system"), self.systems):
-                table.add_column(display_text(name)[:SCORE_WIDTH - 1].rjust(SCORE_WIDTH), key=place, width=SCORE_WIDTH)
+            names = fitted_names([display_text(name) for name in self.systems], SCORE_WIDTH - 1)
+            for place, name in zip(("baseline", "system"), names):
+                table.add_column(Text(name.rjust(SCORE_WIDTH)), key=place, width=SCORE_WIDTH)
             table.add_column("ΔF".rjust(count_width), key="delta", width=count_width)
             return
         for metric in ("conll", "muc"):

@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Static
 
 from metrics.weights import MAX_WEIGHT, PRESETS, Weights
 
-from .cells import FastTable
+from .cells import FastTable, fitted_names
 from .rows import ScoreLine, percent
 
 COLUMNS = (("metric", 12), (" doc R", 6), ("     P", 6), ("     F", 6), (" ", 1),
@@ -44,14 +44,8 @@ def compare_columns(labels: Sequence[str]) -> list[tuple[str, int]]:
     room = (SCORES_WIDTH - COLUMNS[0][1] - 6 - INTERVAL_WIDTH - 1) // max(1, len(labels))
     column = max(6, min(room, 1 + max((len(name) for name in labels), default=0)))
     width = min(INTERVAL_WIDTH + 1, SCORES_WIDTH - COLUMNS[0][1] - column * len(labels) - 6)  # a space before it if it fits
-    return ([COLUMNS[0]] + [(_fitted(name, column - 1).rjust(column), column) for name in labels]
+    return ([COLUMNS[0]] + [(name.rjust(column), column) for name in fitted_names(labels, column - 1)]
             + [("    ΔF", 6), ("95% interval".rjust(width), width)])
-
-
-def _fitted(name: str, width: int) -> str:
-    """A system's name in `width` cells: whole, or its end after `…` (names that are still alike
-    after shortening differ at the end: `response-a`, `response-b`)."""
-    return name if len(name) <= width else "…" + name[len(name) - width + 1:]
 
 
 def comparison_cells(metric: str, label: str, values: Sequence[Any | None], baseline: Any | None, system: Any | None,
