@@ -278,6 +278,7 @@ async def test_a_malformed_input_exits_1(tmp_path):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.load_failed
+        assert "errors (error analysis not available)" in "\n".join(screen_text(app))  # not "analysing ..."
 
 
 def test_readme_lists_the_keys_the_bindings_declare():

@@ -255,6 +255,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         if not self.is_running:  # the app is closing: a worker's late message finds no widgets
             return
         self.query_one("#progress", ProgressBar).display = False
+        self.query_one(ErrorPanel).set_rows(None, state="failed")  # not "analysing": nothing will come
         self._set_status(message.text)
         self.notify(message.text, severity="error", timeout=30, markup=False)
 
