@@ -142,7 +142,7 @@ tmux new-session -d -s "$SESSION" -x 100 -y 30 \
   "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb samples/gum/key.gum.conll samples/gum/response.gum.conll samples/gum/response.ontonotes.conll; echo \"corefwb exited with status \$?\"; sleep 5"
 check "compare mode: each system's column, the difference and its interval" "95% interval" 30
 check "compare mode: ΔF of the compared system against the baseline" "ΔF = ontonotes - gum" 10
-check "compare mode: the interval computed in a worker" "CoNLL         64.2  35.5 -28.8 [-32.1,-18.6]" 20
+check "compare mode: the interval computed in a worker" "CoNLL             64.2      35.5 -28.8 [-32.1,-18.6]" 20
 check "compare mode: the changes of each error listed" "fixed  new" 20
 tmux send-keys -t "$SESSION" F9
 check "F9 with two systems swaps them" "ΔF = gum - ontonotes" 10
