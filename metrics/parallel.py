@@ -21,7 +21,7 @@ import os
 import pickle
 import signal
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import BinaryIO, TypeVar
 
 Piece = TypeVar("Piece")
@@ -120,28 +120,55 @@ class Forked:
 
     `next()` waits for every child's next result; `close()` ends the children that are still
     computing (a caller that no longer wants their results) and reaps them.
+
+    With `serving`, each child also has a pipe of requests: `function(piece, requests)` is called
+    with an iterator over the requests `ask` sends, and may yield a result for each, so children
+    that have the documents in memory answer later questions (the workbench's rescoring after a
+    weight edit) without the parent computing them.  They live until `close()`.
     """
 
-    def __init__(self, function: Callable[[Piece], Iterable[Result]], pieces: Sequence[Piece],
-                 nice: int = 0) -> None:
+    def __init__(self, function: Callable[..., Iterable[Result]], pieces: Sequence[Piece],
+                 nice: int = 0, serving: bool = False) -> None:
         """`nice` > 0 lowers the children's priority (`os.nice`): work in the background of a
         parent that has its own to do first, such as a UI starting."""
         self._children: list[tuple[int, BinaryIO]] = []
+        self._requests: list[BinaryIO] = []
         self._closed = False
         try:
             for piece in pieces:
                 read_end, write_end = os.pipe()
+                asked, ask = os.pipe() if serving else (-1, -1)
                 pid = os.fork()
                 if pid == 0:  # the child: compute, send, and leave without the parent's exit handlers
                     os.close(read_end)
                     if nice > 0:
                         _lower_priority(nice)
-                    _child(function, piece, write_end)
+                    work = function
+                    if serving:
+                        os.close(ask)
+                        work = lambda item: function(item, _incoming(asked))  # noqa: E731
+                    _child(work, piece, write_end)
                 os.close(write_end)
                 self._children.append((pid, os.fdopen(read_end, "rb")))
+                if serving:
+                    os.close(asked)
+                    self._requests.append(os.fdopen(ask, "wb"))
         except BaseException:
             self.close()
             raise
+
+    def ask(self, request: object) -> list[Result]:
+        """Send `request` to every child (`serving`), then wait for each one's answer, in piece
+        order.  A child that has ended is a RuntimeError."""
+        if self._closed or not self._requests:
+            raise RuntimeError("the worker processes have ended (or take no requests)")
+        payload = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            for target in self._requests:
+                _send(target, payload)
+        except OSError as exc:  # a child that died: its pipe is broken
+            raise RuntimeError(f"a worker process has ended: {exc}") from None
+        return self.next()
 
     def next(self) -> list[Result]:
         """Each child's next result, in piece order.  An exception raised in a child is raised
@@ -159,6 +186,12 @@ class Forked:
     def close(self) -> None:
         """End every child (at once: a computation nobody will read is not waited for) and reap it."""
         self._closed = True
+        requests, self._requests = self._requests, []
+        for target in requests:
+            try:
+                target.close()
+            except OSError:  # a child already gone: nothing to flush to
+                pass
         children, self._children = self._children, []
         for pid, _ in children:  # first: a thread still reading from one then meets its end
             try:
@@ -206,6 +239,13 @@ def _child(function: Callable[[Piece], Iterable[Result]], piece: Piece, write_en
                 _send(out, payload)
     finally:
         os._exit(status)
+
+
+def _incoming(fd: int) -> Iterator[object]:
+    """In a serving child: the requests the parent sends (`Forked.ask`), until it closes the pipe."""
+    with os.fdopen(fd, "rb") as source:
+        while len(size := source.read(8)) == 8:
+            yield pickle.loads(source.read(int.from_bytes(size, "little")))
 
 
 def _lower_priority(nice: int) -> None:

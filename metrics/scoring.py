@@ -9,6 +9,7 @@ document.  Nothing is computed that no one asked for: `corefwb score --metrics m
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -201,24 +202,38 @@ class PreparedCorpus:
             return _assembled(pairs, pieces, fork_map(score_piece, pieces), weights, wanted)
 
     def score_in_children(self, weights: Weights, stages: Sequence[Sequence[str]],
-                          processes: int, nice: int = 0) -> ScoresInChildren | None:
+                          processes: int, nice: int = 0, serving: bool = False) -> ScoresInChildren | None:
         """Start scoring every document in forked children, stage after stage (the official
         metrics, then the others, say), for a caller with work of its own meanwhile (`nice`: at a
         lower priority than it, `metrics.parallel.Forked`); None where
         that does not pay (a corpus below `PARALLEL_TOKENS`) or cannot be done (`can_fork`).
-        The results equal `score(weights, stage)`, stage by stage."""
+        The results equal `score(weights, stage)`, stage by stage.  With `serving` the children
+        then stay, to rescore under other weights (`ScoresInChildren.rescore`) until closed
+        (each keeps what it computed: about 50 MB on gum-open); without, they end."""
         costs = document_costs(self.pairs)
         if not can_fork() or sum(costs) < PARALLEL_TOKENS:
             return None
         pairs, wanted = self.pairs, [catalog.resolve(stage) for stage in stages]
 
-        def score_piece(indices: list[int]) -> Iterator[list[dict[str, AnyScore]]]:
+        def score_piece(indices: list[int], requests: Iterator[tuple[Weights, tuple[str, ...]]]
+                        ) -> Iterator[list[dict[str, AnyScore]]]:
             with gc_paused():
                 for metrics in wanted:
                     yield [score_pair(pairs[i], weights, metrics) for i in indices]
+                # What this child holds now lives as long as it does: out of the collector's
+                # sight, or its passes walk it all during a rescoring (50-100 ms).
+                gc.freeze()
+            for asked, metrics in requests:
+                yield [score_pair(pairs[i], asked, metrics) for i in indices]
 
         pieces = balanced(costs, max(1, processes))
-        return ScoresInChildren(self, weights, wanted, pieces, Forked(score_piece, pieces, nice))
+        return ScoresInChildren(self, weights, wanted, pieces, Forked(score_piece, pieces, nice, serving=True),
+                                serving)
+
+    def rescore(self, previous: CorpusResult, weights: Weights) -> CorpusResult:
+        """`previous` under new weights: only the metrics that depend on W are computed again."""
+        weighted = weighted_metrics(previous)
+        return previous.updated(self.score(weights, weighted)) if weighted else previous
 
 
 class ScoresInChildren:
@@ -229,9 +244,9 @@ class ScoresInChildren:
     lock lets one thread at a time read from the children.  `close()` ends them."""
 
     def __init__(self, corpus: PreparedCorpus, weights: Weights, stages: list[tuple[str, ...]],
-                 pieces: list[list[int]], children: Forked) -> None:
+                 pieces: list[list[int]], children: Forked, serving: bool = False) -> None:
         self.corpus, self.weights, self.pieces, self._children = corpus, weights, pieces, children
-        self._stages = stages
+        self._stages, self._serving = stages, serving
         self._results: list[CorpusResult] = []
         self._lock = threading.Lock()
 
@@ -243,12 +258,32 @@ class ScoresInChildren:
                 metrics = self._stages[len(self._results)]
                 result = _assembled(self.corpus.pairs, self.pieces, self._children.next(), self.weights, metrics)
                 self._results.append(result if not self._results else self._results[-1].updated(result))
-                if len(self._results) == len(self._stages):
+                if len(self._results) == len(self._stages) and not self._serving:
                     self._children.close()
             return self._results[index]
 
+    def rescore(self, previous: CorpusResult, weights: Weights) -> CorpusResult:
+        """`previous` under new weights, its weighted metrics computed by the children (each its
+        documents, as in `stage`), so the caller's process only waits: equal to
+        `PreparedCorpus.rescore`.  Every stage is collected first (their answers come first); a
+        child's failure is raised here, and the caller rescores by itself."""
+        weighted = weighted_metrics(previous)
+        if not weighted:
+            return previous
+        self.stage(len(self._stages) - 1)
+        wanted = catalog.resolve(weighted)
+        with self._lock:
+            answers = self._children.ask((weights, wanted))
+        return previous.updated(_assembled(self.corpus.pairs, self.pieces, answers, weights, wanted))
+
     def close(self) -> None:
         self._children.close()
+
+
+def weighted_metrics(result: CorpusResult) -> tuple[str, ...]:
+    """The metrics of a result that depend on the weights W (the LMetrics): what a weight edit
+    rescores; every other metric is kept."""
+    return tuple(m for m in catalog.names(weighted=True) if m in result.metrics)
 
 
 def _assembled(pairs: Sequence[DocPair], pieces: Sequence[list[int]], results: Sequence[list[dict[str, AnyScore]]],

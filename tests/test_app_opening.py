@@ -166,6 +166,76 @@ def test_forked_children_send_a_series_each_and_close_ends_them():
 
 
 @needs_fork
+def test_serving_children_answer_each_request_in_piece_order_until_closed():
+    def serve(piece: int, requests):
+        yield piece
+        for factor in requests:
+            if factor == 0:
+                raise ZeroDivisionError("no factor 0")
+            yield piece * factor
+
+    children = parallel.Forked(serve, [1, 2, 3], serving=True)
+    assert children.next() == [1, 2, 3]
+    assert children.ask(10) == [10, 20, 30] and children.ask(7) == [7, 14, 21]
+    with pytest.raises(ZeroDivisionError):
+        children.ask(0)
+    with pytest.raises(RuntimeError):  # the children ended at their error: no answer comes
+        children.ask(2)
+    pids = [pid for pid, _ in children._children]
+    children.close()
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+    with pytest.raises(RuntimeError):
+        children.ask(2)
+
+
+@needs_fork
+def test_children_rescore_a_weight_edit_as_the_engine_does(small_corpora_fork):
+    """After their stages the children stay and rescore under new weights: the same result as
+    `Session.rescore`, weight after weight, and back to the first weights."""
+    session = Session.load(KEY, [GUM])
+    children = session.corpus.score_in_children(W4, [FIRST_METRICS, REST_METRICS], 3, serving=True)
+    result = children.stage(1)
+    for weights in (Weights(1.0, 0.5, 0.25, 2.0), Weights(0.5, 1.0, 1.0, 0.0), W4):
+        ours, engine = children.rescore(result, weights), session.rescore(result, weights)
+        assert ours.weights == weights and ours.metrics == engine.metrics
+        assert repr(ours.micro) == repr(engine.micro) and repr(ours.documents) == repr(engine.documents)
+        result = ours
+    children.close()
+    with pytest.raises(RuntimeError):
+        children.rescore(result, Weights(1.0, 0.5, 0.25, 2.0))
+    ended = session.corpus.score_in_children(W4, [FIRST_METRICS, REST_METRICS], 3)  # not serving: they end
+    result = ended.stage(1)
+    with pytest.raises(RuntimeError):
+        ended.rescore(result, Weights(1.0, 0.5, 0.25, 2.0))
+
+
+@needs_fork
+@pilot_test
+async def test_a_weight_edit_in_an_opened_app_is_rescored_by_its_children(small_corpora_fork, monkeypatch):
+    """The opened app's weight edit is answered by its children (the engine's own rescoring is not
+    called for the shown system) and settles on what an app loading by itself computes."""
+    weights = Weights(1.0, 0.5, 0.25, 2.0)
+    app = opened([GUM])
+    calls = []
+    original = Session.rescore
+    monkeypatch.setattr(Session, "rescore", lambda self, *args, **kw: calls.append(args) or original(self, *args, **kw))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.rescore(weights)
+        await settle(app, pilot)
+        ours = (repr(app.result.micro), repr(app.result.documents), repr(app.errors))
+    assert calls == []
+    plain = Workbench(KEY, [GUM])
+    async with plain.run_test(size=SIZE) as pilot:
+        await settle(plain, pilot)
+        plain.rescore(weights)
+        await settle(plain, pilot)
+        assert ours == (repr(plain.result.micro), repr(plain.result.documents), repr(plain.errors))
+
+
+@needs_fork
 def test_no_process_to_be_had_leaves_the_scoring_to_the_app(small_corpora_fork, monkeypatch):
     def refuse():
         raise OSError(11, "Resource temporarily unavailable")

@@ -281,10 +281,7 @@ class Session:
 
     def rescore(self, previous: CorpusResult, weights: Weights, system: int = 0) -> CorpusResult:
         """`previous` under new weights: only the metrics that depend on W are computed again."""
-        weighted = [m for m in names(weighted=True) if m in previous.metrics]
-        if not weighted:
-            return previous
-        return previous.updated(self.corpora[system].score(weights, weighted))
+        return self.corpora[system].rescore(previous, weights)
 
     # ---------------------------------------------------------------------- errors
 

@@ -103,8 +103,9 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, we
         return opening
     for system in range(len(session.corpora)):
         try:
+            # the shown systems' children stay, to rescore a weight edit while the UI draws
             children = session.corpora[system].score_in_children(weights, [FIRST_METRICS, REST_METRICS], processes,
-                                                                 SCORING_NICE)
+                                                                 SCORING_NICE, serving=system in shown)
         except OSError:  # no process to be had (a limit, memory): the app's worker scores it
             continue
         if children is not None:

@@ -83,11 +83,18 @@ class Workers:
         """The next result of a system in a scoring pass, None when this stage has nothing to do:
         first the official metrics (or, after a weight edit, only the weighted ones), then the rest.
         Scores computed in forked children under these weights (`opening.py`) are taken from
-        them; should a child fail, they are computed here."""
+        them, and a weight edit is rescored by them too (this thread only waits, so the UI keeps
+        the processor); should a child fail, they are computed here."""
         if stage == "first":
             if result is not None and result.weights == weights:
                 return None
             if complete(result):
+                if children is not None:
+                    try:
+                        return children.rescore(result, weights)
+                    except Exception:  # noqa: BLE001 - a child that died: rescored here instead
+                        if get_current_worker().is_cancelled:
+                            return None
                 return session.rescore(result, weights, system)
         elif result is None or result.weights != weights or complete(result):
             return None
