@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -215,7 +215,7 @@ class PreparedCorpus:
             return None
         pairs, wanted = self.pairs, [catalog.resolve(stage) for stage in stages]
 
-        def score_piece(indices: list[int], requests: Iterator[tuple[Weights, tuple[str, ...]]]
+        def score_piece(indices: list[int], requests: Iterable[tuple[Weights, tuple[str, ...]]] = ()
                         ) -> Iterator[list[dict[str, AnyScore]]]:
             with gc_paused():
                 for metrics in wanted:
@@ -227,8 +227,7 @@ class PreparedCorpus:
                 yield [score_pair(pairs[i], asked, metrics) for i in indices]
 
         pieces = balanced(costs, max(1, processes))
-        return ScoresInChildren(self, weights, wanted, pieces, Forked(score_piece, pieces, nice, serving=True),
-                                serving)
+        return ScoresInChildren(self, weights, wanted, pieces, Forked(score_piece, pieces, nice, serving), serving)
 
     def rescore(self, previous: CorpusResult, weights: Weights) -> CorpusResult:
         """`previous` under new weights: only the metrics that depend on W are computed again."""
