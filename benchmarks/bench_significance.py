@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from metrics.catalog import ALL_METRICS, with_parts  # noqa: E402
-from metrics.significance import Method, compare  # noqa: E402
+from metrics.measures.catalog import ALL_METRICS, with_parts  # noqa: E402
+from metrics.statistics.significance import Method, compare  # noqa: E402
 from workbench.session import Session  # noqa: E402
 
 

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from metrics.formats.readers import read_documents  # noqa: E402
-from metrics.pairing import document_key  # noqa: E402
+from metrics.mentions.pairing import document_key  # noqa: E402
 from metrics.formats.writers import write_jsonlines  # noqa: E402
 
 TYPE_FREE = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll", "immediate")
@@ -130,7 +130,7 @@ def main() -> int:
             if same_docs != len(docs) or len(back) != len(docs):
                 failures.append(f"CoNLL-2012 round trip of {label}")
 
-        from metrics.scoring import prepare
+        from metrics.corpus.scoring import prepare
 
         response = read_documents(str(data / "response.xrenner-gum.conll.gz"))
         scores = {}

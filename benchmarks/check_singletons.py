@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from metrics.pairing import document_key  # noqa: E402
+from metrics.mentions.pairing import document_key  # noqa: E402
 METRICS = {"mentions": "mentions", "muc": "muc", "bcub": "b_cubed", "ceafe": "ceafe", "lea": "lea"}
 
 

@@ -29,8 +29,8 @@ from pathlib import Path
 
 from metrics.formats.conll import read_conll
 from metrics.formats.readers import read_documents
-from metrics.types.heads import head_of
-from metrics.types.mention_types import assign_types
+from metrics.mentions.heads import head_of
+from metrics.mentions.types import assign_types
 from metrics.model import Document, MentionType
 
 CATEGORY = {"PROP": MentionType.NAME, "NOM": MentionType.NOMINAL, "PRON": MentionType.PRONOUN}

@@ -8,7 +8,9 @@ numpy and scipy only; never imports a UI library.  The public API:
     result = corpus.score(Weights(1, .75, .5, 1)) # + LMetrics under any weights; cheap to repeat
     result.micro["conll"].f1, result.documents[0]
 
-Names are resolved lazily so that `import metrics` stays cheap (no numpy until needed).
+Names are resolved lazily so that `import metrics` stays cheap (no numpy until needed).  The
+engine's rooms (formats, mentions, measures, corpus, statistics, errors, runtime) and the layers
+their imports run down are mapped in docs/engine.md.
 """
 
 from __future__ import annotations
@@ -17,20 +19,20 @@ from importlib import import_module
 
 _EXPORTS = {
     "read_documents": "metrics.formats.readers",
-    "CATALOG": "metrics.catalog",
-    "METRICS": "metrics.catalog",
-    "Family": "metrics.catalog",
-    "prepare": "metrics.scoring",
-    "PreparedCorpus": "metrics.scoring",
-    "CorpusResult": "metrics.scoring",
-    "DocPair": "metrics.scoring",
-    "ALL_METRICS": "metrics.catalog",
-    "Score": "metrics.score",
-    "BlancScore": "metrics.score",
-    "Weights": "metrics.weights",
-    "W4": "metrics.weights",
-    "PRESETS": "metrics.weights",
-    "parse_weights": "metrics.weights",
+    "CATALOG": "metrics.measures.catalog",
+    "METRICS": "metrics.measures.catalog",
+    "Family": "metrics.measures.catalog",
+    "prepare": "metrics.corpus.scoring",
+    "PreparedCorpus": "metrics.corpus.scoring",
+    "CorpusResult": "metrics.corpus.scoring",
+    "DocPair": "metrics.corpus.scoring",
+    "ALL_METRICS": "metrics.measures.catalog",
+    "Score": "metrics.measures.score",
+    "BlancScore": "metrics.measures.score",
+    "Weights": "metrics.measures.weights",
+    "W4": "metrics.measures.weights",
+    "PRESETS": "metrics.measures.weights",
+    "parse_weights": "metrics.measures.weights",
     "Document": "metrics.model",
     "InputError": "metrics.model",
     "MentionType": "metrics.model",

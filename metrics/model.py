@@ -91,10 +91,10 @@ class Document:
     explicit_types: dict[Span, MentionType] | None = None
     """Mention types given by the input itself (e.g. an annotation column); they win over rules."""
     parse_heads: list[int] | None = field(default=None, compare=False, repr=False)
-    """Derived, not read: the heads the parse column gives (metrics.types.heads), when computed
+    """Derived, not read: the heads the parse column gives (metrics.mentions.heads), when computed
     ahead for the cache of read files, which keeps them with the document."""
     rule_types: dict[Span, tuple[MentionType, str]] | None = field(default=None, compare=False, repr=False)
-    """Derived, not read: the type and rule of the document's own mentions (metrics.types), when
+    """Derived, not read: the type and rule of the document's own mentions (metrics.mentions.types), when
     computed ahead for the cache of read files."""
 
     @property
@@ -122,7 +122,7 @@ class Document:
         """Every span -> the indices of the chains that list it, each once, in chain order.
 
         Usually one chain; real system output lists some spans in two.  This is the raw view of
-        the file; which copy counts is v8.01's rule, applied in `metrics.chains`.
+        the file; which copy counts is v8.01's rule, applied in `metrics.mentions.chains`.
         """
         out: dict[Span, tuple[int, ...]] = {}
         for index, chain in enumerate(self.chains):

@@ -23,18 +23,18 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from metrics.model import Document, MentionType, Span
-from metrics.catalog import ALL_METRICS, Family, names
+from metrics.measures.catalog import ALL_METRICS, Family, names
 
 APPLICATION = names(Family.APPLICATION)
-from metrics.weights import Weights
+from metrics.measures.weights import Weights
 
 WORDS = ("Ann", "saw", "the", "dog", "she", "it", "in", "Paris", "a", "cat", "he", "ran")
 
 
 def computed_metrics() -> tuple[str, ...]:
     """Every metric the engine can compute now: Tuggener's application metrics only once
-    `metrics/tuggener.py` exists (another helper's module, landing separately)."""
-    if importlib.util.find_spec("metrics.tuggener") is None:
+    `metrics/measures/tuggener.py` exists (another helper's module, landing separately)."""
+    if importlib.util.find_spec("metrics.measures.tuggener") is None:
         return tuple(m for m in ALL_METRICS if m not in APPLICATION)
     return ALL_METRICS
 

@@ -1,4 +1,4 @@
-"""The ACE-value (metrics/ace.py) against ../shared/docs/ace-value.md and a brute force.
+"""The ACE-value (metrics/measures/ace.py) against ../shared/docs/ace-value.md and a brute force.
 
 The brute force below is written from the definitions alone: for every one-to-one partial mapping
 between key and response entities, sum V(S,K) over mapped pairs and V_FA(S) over unmapped response
@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import Pair, make_document, pairs
 
-from metrics.ace import AceOptions
+from metrics.measures.ace import AceOptions
 from metrics.formats.readers import read_documents
 from metrics.model import Document, MentionType
-from metrics.scoring import prepare
+from metrics.corpus.scoring import prepare
 
 ROOT = Path(__file__).resolve().parent.parent
 N, M, P = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN

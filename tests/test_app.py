@@ -13,7 +13,7 @@ from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: c
 from textual.widgets import DataTable, Input, Select
 
 from metrics.model import InputError
-from metrics.weights import PRESETS, W4
+from metrics.measures.weights import PRESETS, W4
 from workbench.session import LoadOptions
 from workbench.tui.app import Workbench
 from workbench.tui.errorlist import ErrorPanel

@@ -12,8 +12,8 @@ from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: c
 from hypothesis import given
 from hypothesis import strategies as st
 
-from metrics.catalog import ALL_METRICS
-from metrics.significance import Method, compare
+from metrics.measures.catalog import ALL_METRICS
+from metrics.statistics.significance import Method, compare
 from workbench.comparison import CHANGE_MARKS, Change, change_of, compare_records, most_different
 from workbench.tui.app import Workbench
 from workbench.tui.documents import DocumentList
@@ -191,7 +191,7 @@ async def test_one_response_is_not_compare_mode():
 
 
 def test_change_reads_as_the_shown_record():
-    from metrics.errors.records import Category, ErrorRecord, Mention
+    from metrics.errors.chen_ng.records import Category, ErrorRecord, Mention
     from metrics.model import MentionType
 
     def record(category):

@@ -9,10 +9,10 @@ from types import SimpleNamespace
 import pytest
 from rich.cells import cell_len
 
-from metrics.errors.records import Category, ErrorRecord, Mention, count_errors
+from metrics.errors.chen_ng.records import Category, ErrorRecord, Mention, count_errors
 from metrics.model import Document, MentionType
-from metrics.score import Score
-from metrics.scoring import CorpusResult
+from metrics.measures.score import Score
+from metrics.corpus.scoring import CorpusResult
 from workbench.output import error_json, render_report, write_atomic
 from workbench.tui.rows import (
     Selection,

@@ -10,8 +10,9 @@ import pytest
 from app_support import pilot_test, settle
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 
-from metrics import parallel, scoring
-from metrics.weights import W4, Weights
+from metrics.corpus import scoring
+from metrics.runtime import parallel
+from metrics.measures.weights import W4, Weights
 from workbench.session import LoadOptions, Session
 from workbench.tui import opening as opening_module
 from workbench.tui.app import Workbench

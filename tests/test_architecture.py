@@ -7,6 +7,8 @@
 - No import circle between the project's modules.
 - No source file over 500 lines.
 - Each metric's display label is written once in the source: in the catalogue.
+- The engine is arranged in rooms (subpackages) on layers, and imports run only down the layers
+  (docs/engine.md draws the map); at most four modules stay loose in `metrics/`.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ def project_imports(name: str) -> set[str]:
 
 
 def test_the_modules_are_found():
-    assert "metrics.scoring" in MODULES and "workbench.tui.app" in MODULES and "workbench.session" in MODULES
+    assert "metrics.corpus.scoring" in MODULES and "workbench.tui.app" in MODULES and "workbench.session" in MODULES
 
 
 @pytest.mark.parametrize("name", [m for m in MODULES if m.split(".")[0] == "metrics"])
@@ -91,6 +93,70 @@ def test_the_cli_opens_the_terminal_ui_only_lazily():
     tree = ast.parse(MODULES["workbench.cli"].read_text(encoding="utf-8"))
     top = {node.module for node in tree.body if isinstance(node, ast.ImportFrom)}
     assert not [m for m in top if m and ("tui" in m or m.startswith("textual"))]
+
+
+# The engine's rooms, bottom layer first.  A module may import its own room and the rooms of the
+# layers below it, never a room of its own layer or above (docs/engine.md).
+ENGINE_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("metrics.model", "metrics.runtime"),
+    ("metrics.mentions",),
+    ("metrics.formats", "metrics.measures"),
+    ("metrics.corpus",),
+    ("metrics.statistics", "metrics.errors"),
+)
+ROOMS = {room: level for level, rooms in enumerate(ENGINE_LAYERS) for room in rooms}
+
+
+def room_of(name: str) -> str | None:
+    """The room a module of the engine lives in (None for the package's own API, metrics/__init__)."""
+    parts = name.split(".")
+    return ".".join(parts[:2]) if len(parts) >= 2 else None
+
+
+def test_every_engine_module_has_a_room():
+    loose = sorted(m for m in MODULES if m.startswith("metrics.") and MODULES[m].parent == ROOT / "metrics")
+    assert len(loose) + 1 <= 4, f"at most four modules loose in metrics/ (with __init__): {loose}"
+    homeless = [m for m in MODULES if m.startswith("metrics.") and room_of(m) not in ROOMS]
+    assert not homeless, f"modules in no room of ENGINE_LAYERS: {homeless}"
+
+
+def upward_imports(name: str, targets: set[str]) -> list[str]:
+    """The engine modules among `targets` that `name` may not import: up or across the layers."""
+    mine = room_of(name)
+    bad = []
+    for target in sorted(targets):
+        if target.split(".")[0] != "metrics":
+            continue
+        theirs = room_of(target)
+        if theirs is None or (theirs != mine and ROOMS[theirs] >= ROOMS[mine]):
+            bad.append(target)
+    return bad
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if m.startswith("metrics.")])
+def test_engine_imports_run_down_the_layers(name):
+    bad = upward_imports(name, project_imports(name))
+    assert not bad, f"{MODULES[name]} imports up or across the layers: {bad}"
+
+
+def test_the_layer_rule_can_fail():
+    assert upward_imports("metrics.measures.formulas", {"metrics.corpus.scoring"}) == ["metrics.corpus.scoring"]
+    assert upward_imports("metrics.formats.conll", {"metrics.measures.weights"}) == ["metrics.measures.weights"]
+    assert upward_imports("metrics.mentions.heads", {"metrics"}) == ["metrics"]
+    assert upward_imports("metrics.corpus.scoring", {"metrics.measures.table", "metrics.corpus.stream", "numpy"}) == []
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if m.startswith("metrics.errors.")])
+def test_a_taxonomy_imports_no_other_taxonomy(name):
+    """metrics/errors/ holds one subpackage per taxonomy and the modules they share."""
+    def taxonomy(module: str) -> str | None:
+        parts = module.split(".")
+        return parts[2] if len(parts) >= 4 and MODULES[module].parent != ROOT / "metrics" / "errors" else None
+
+    mine = taxonomy(name)
+    bad = [t for t in project_imports(name) if t.startswith("metrics.errors.") and taxonomy(t) not in (None, mine)]
+    shared_up = [t for t in project_imports(name) if mine is None and t.startswith("metrics.errors.") and taxonomy(t)]
+    assert not bad and not shared_up, (bad, shared_up)
 
 
 def find_circle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -132,13 +198,13 @@ def test_no_file_over_500_lines(name):
 
 
 def test_each_metric_label_is_written_once():
-    from metrics.catalog import CATALOG
+    from metrics.measures.catalog import CATALOG
 
     sources = {path: path.read_text(encoding="utf-8") for path in MODULES.values()}
     for metric in CATALOG:
         places = [str(path.relative_to(ROOT)) for path, text in sources.items()
                   for _ in re.finditer(re.escape(f'"{metric.label}"'), text)]
-        assert places == ["metrics/catalog.py"], (metric.label, places)
+        assert places == ["metrics/measures/catalog.py"], (metric.label, places)
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

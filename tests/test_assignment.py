@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
-from metrics.assignment import max_assignment
+from metrics.measures.assignment import max_assignment
 
 # Weights as CEAF produces them: zeros (chains that do not overlap), ties, fractions.
 weights = st.one_of(st.just(0.0), st.integers(0, 4).map(float), st.floats(0, 1, allow_nan=False))
@@ -49,7 +49,7 @@ def test_prefers_the_heavier_diagonal() -> None:
 @given(st.integers(2, 7), st.booleans(), st.data())
 def test_two_chains_on_a_side_choose_as_the_general_solver(n, transposed, data) -> None:
     """The 2 x n shortcut returns exactly the general solver's pairs (ties go to the solver)."""
-    from metrics.assignment import sparse_assignment
+    from metrics.measures.assignment import sparse_assignment
 
     values = st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0 / 3.0])
     weights = {(r, c): data.draw(values) for r in range(2) for c in range(n) if data.draw(st.booleans())}
@@ -67,8 +67,8 @@ def test_best_alignment_total_equals_the_sum_of_the_best_cells_bit_for_bit(data)
     one summing best_cells' pairs gives, to the last bit, under similarities with many ties."""
     from strategies import corpora
 
-    from metrics.formulas import best_alignment, best_cells
-    from metrics.scoring import prepare
+    from metrics.measures.formulas import best_alignment, best_cells
+    from metrics.corpus.scoring import prepare
 
     corpus = data.draw(corpora(max_documents=2))
     for pair in prepare([p.key for p in corpus], [p.response for p in corpus]).pairs:

@@ -1,4 +1,4 @@
-"""Breakdowns (metrics/breakdown.py) and the singleton policy, against brute force on random corpora."""
+"""Breakdowns (metrics/statistics/breakdown.py) and the singleton policy, against brute force on random corpora."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from strategies import corpora
 
-from metrics.breakdown import (GENRE_PATTERN, LENGTH_METRICS, OTHER, by_file, genre_of, group_documents,
+from metrics.statistics.breakdown import (GENRE_PATTERN, LENGTH_METRICS, OTHER, by_file, genre_of, group_documents,
                                length_breakdown, read_groups, type_breakdown)
-from metrics.catalog import ALL_METRICS, with_parts
+from metrics.measures.catalog import ALL_METRICS, with_parts
 from metrics.model import InputError, MentionType, without_singletons
-from metrics.scoring import prepare
-from metrics.weights import W4
+from metrics.corpus.scoring import prepare
+from metrics.measures.weights import W4
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

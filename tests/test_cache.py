@@ -124,7 +124,7 @@ def test_types_computed_ahead_equal_types_computed_late() -> None:
     (the response's own ones too) gets the same type and rule as from a fresh document."""
     import pickle
 
-    from metrics.types.mention_types import assign_types, prepare_types
+    from metrics.mentions.types import assign_types, prepare_types
 
     fresh = read_documents(KEY)
     ahead = read_documents(KEY)
@@ -145,7 +145,7 @@ def test_the_code_version_follows_the_readers_and_the_typing_rules(monkeypatch) 
 
     before = cache._code_version()
     original = Path.read_bytes
-    for edited in ("mention_types.py", "conll.py", "model.py"):
+    for edited in ("types.py", "heads.py", "conll.py", "model.py"):
         monkeypatch.setattr(Path, "read_bytes",
                             lambda self, name=edited: original(self) + (b"#" if self.name == name else b""))
         assert cache._code_version() != before, edited

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from strategies import Pair, pairs
 
 from metrics.formats.readers import read_documents
-from metrics.scoring import prepare
+from metrics.corpus.scoring import prepare
 
 ROOT = Path(__file__).resolve().parent.parent
 PHIS = ("ceaf_phi1", "ceaf_phi2", "ceafm", "ceafe")
@@ -86,7 +86,7 @@ def _best_total_by_scipy(table, phi) -> float:
 def test_phi1_and_phi2_totals_equal_the_best_alignment_of_the_dense_matrix(pair: Pair):
     """The 0/1 similarities are scored by a largest matching of their 1-cells; that must be the
     best alignment's total, found here by scipy's solver on the whole matrix."""
-    from metrics import formulas
+    from metrics.measures import formulas
 
     scored = prepare([pair.key], [pair.response])
     table = scored.pairs[0].table
@@ -98,7 +98,7 @@ def test_phi1_and_phi2_totals_equal_the_best_alignment_of_the_dense_matrix(pair:
 def test_matching_size_needs_augmenting_paths():
     """A row that takes the first free column can block a later one; the largest matching
     re-routes it (row 1 of the third case gets column 0 only after row 0 moves to column 3)."""
-    from metrics.formulas import matching_size
+    from metrics.measures.formulas import matching_size
 
     assert matching_size([0, 0, 1, 2], [0, 1, 0, 1]) == 2
     assert matching_size([0, 0, 1, 1, 2], [0, 1, 1, 2, 2]) == 3

@@ -164,7 +164,7 @@ def test_score_json_on_sample_has_the_contract_shape():
 
 def test_import_metrics_loads_no_ui_library():
     code = ("import sys, metrics\n"
-            "from metrics.scoring import prepare\n"
+            "from metrics.corpus.scoring import prepare\n"
             "from metrics.formats.readers import read_documents\n"
             f"c = prepare(read_documents({str(SAMPLE_KEY)!r}), read_documents({str(SAMPLE_RESPONSE)!r}))\n"
             "c.score(metrics=['muc', 'lmuc'])\n"

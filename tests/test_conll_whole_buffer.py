@@ -142,7 +142,7 @@ def test_reading_without_syntax_leaves_out_the_syntax_columns_only(sample: Path)
     columns, which are None, and scores as the full reading does."""
     from dataclasses import fields
 
-    from metrics.scoring import prepare
+    from metrics.corpus.scoring import prepare
 
     data = sample.read_bytes()
     full = parse_conll(str(sample), data, [])

@@ -131,7 +131,7 @@ def test_streaming_refuses_lone_cr_line_ends(corpus: tuple[Path, Path], tmp_path
 
 def test_json_written_in_pieces_is_plain_indented_json(corpus: tuple[Path, Path], tmp_path: Path) -> None:
     """The report is streamed a document at a time; its bytes are those of json.dumps(indent=1)."""
-    from metrics.scoring import CorpusResult
+    from metrics.corpus.scoring import CorpusResult
     from workbench.commands.score import json_chunks
 
     key, response = corpus

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import metrics
-from metrics.errors.records import (Category, classify_document, classify_pair, count_by_document, count_errors,
+from metrics.errors.chen_ng.records import (Category, classify_document, classify_pair, count_by_document, count_errors,
                             counts_to_json, filter_records)
 from metrics.model import Document, MentionType
-from metrics.weights import PRESETS, W4, Weights
+from metrics.measures.weights import PRESETS, W4, Weights
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "chen-ng"
 N, M, P = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN

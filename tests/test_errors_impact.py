@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from strategies import Pair, computed_metrics, corpora, weights
 
 import metrics
-from metrics.errors.records import Category, classify_corpus, classify_pair
-from metrics.errors.fixes import apply_fixes, apply_records, fix_of
-from metrics.errors.impact import Pricer, parts_of
-from metrics.scoring import prepare
-from metrics.weights import W4, Weights
+from metrics.errors.chen_ng.records import Category, classify_corpus, classify_pair
+from metrics.errors.chen_ng.fixes import apply_fixes, apply_records, fix_of
+from metrics.errors.chen_ng.impact import Pricer, parts_of
+from metrics.corpus.scoring import prepare
+from metrics.measures.weights import W4, Weights
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 METRICS = computed_metrics()

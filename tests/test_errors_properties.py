@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import Pair, computed_metrics, corpora, make_document, pairs, weights
 
-from metrics.errors.records import Category, ErrorRecord, classify_corpus, classify_document, classify_pair
-from metrics.errors.fixes import apply_fixes, apply_records, fix_of
+from metrics.errors.chen_ng.records import Category, ErrorRecord, classify_corpus, classify_document, classify_pair
+from metrics.errors.chen_ng.fixes import apply_fixes, apply_records, fix_of
 from metrics.model import Document, MentionType, Span
-from metrics.scoring import prepare, prepare_pair
-from metrics.weights import W4, Weights
+from metrics.corpus.scoring import prepare, prepare_pair
+from metrics.measures.weights import W4, Weights
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_ROUNDS = 2

@@ -41,7 +41,7 @@ from metrics.formats.conllu import read_conllu
 from metrics.formats.jsonlines import read_jsonlines
 from metrics.model import Document, InputError
 from metrics.formats.readers import read_documents
-from metrics.scoring import prepare
+from metrics.corpus.scoring import prepare
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "samples" / "gum").glob("*.conll"))
@@ -226,7 +226,7 @@ def test_tolerated_variants_read_identically(base: str, variant: str, bases: dic
 def whole_and_streamed(key: Path, response: Path, what: str) -> tuple[dict | None, dict | None]:
     """Micro counts from the whole-file reader and from the `--stream` path (in process),
     None where that path raised a (checked) InputError."""
-    from metrics.formats.stream import score_files
+    from metrics.corpus.stream import score_files
 
     out: list[dict | None] = []
     for path in ("whole", "streamed"):

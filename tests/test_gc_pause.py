@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from metrics.gc_pause import gc_paused
+from metrics.runtime.gc_pause import gc_paused
 from metrics.model import InputError
 from metrics.formats.readers import read_documents
 

@@ -120,7 +120,7 @@ def test_a_markup_name_prints_as_itself_on_a_terminal(tmp_path):
     from rich.console import Console
 
     from metrics.formats.readers import read_documents
-    from metrics.scoring import prepare
+    from metrics.corpus.scoring import prepare
     from workbench.commands import score
 
     path = _hostile_jsonl(tmp_path, "[/]")

@@ -18,12 +18,12 @@ from strategies import make_document
 from test_errors_impact import full_rescore
 
 from metrics.errors.delta import DELTA_METRICS
-from metrics.errors.fixes import apply_fixes, apply_records, fix_of
-from metrics.errors.impact import Pricer
-from metrics.errors.records import Category, classify_corpus
+from metrics.errors.chen_ng.fixes import apply_fixes, apply_records, fix_of
+from metrics.errors.chen_ng.impact import Pricer
+from metrics.errors.chen_ng.records import Category, classify_corpus
 from metrics.model import MentionType
-from metrics.scoring import prepare
-from metrics.weights import W4
+from metrics.corpus.scoring import prepare
+from metrics.measures.weights import W4
 
 PRICED = sorted(DELTA_METRICS) + ["conll"]
 

@@ -1,4 +1,4 @@
-"""The closed forms of metrics.linguistic against a plain Kruskal on explicit graphs, and against the
+"""The closed forms of metrics.measures.linguistic against a plain Kruskal on explicit graphs, and against the
 paper's own numbers (Chen & Ng 2013, Table 1, LMUC with W4)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.linguistic import (
+from metrics.measures.linguistic import (
     common_weight,
     common_weights,
     key_weight,
@@ -20,7 +20,7 @@ from metrics.linguistic import (
     tree_weight,
     tree_weights,
 )
-from metrics.weights import W4, Weights
+from metrics.measures.weights import W4, Weights
 
 NAM, NOM, PRO = 0, 1, 2
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from metrics.matching import match_corpus, match_mentions, mention_alignment
+from metrics.mentions.matching import match_corpus, match_mentions, mention_alignment
 from metrics.model import Document
 from metrics.formats.readers import read_documents
-from metrics.scoring import prepare
+from metrics.corpus.scoring import prepare
 
 DATA = Path(__file__).resolve().parent / "data" / "formats"
 

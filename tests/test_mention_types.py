@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.formats.conll import read_conll
-from metrics.types.heads import head_of, heads_for
-from metrics.types.mention_types import assign_types
+from metrics.mentions.heads import head_of, heads_for
+from metrics.mentions.types import assign_types
 from metrics.model import Document, MentionType
 
 NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN

@@ -18,7 +18,7 @@ import pytest
 
 import metrics
 from metrics.model import Document, Span
-from metrics.weights import W4
+from metrics.measures.weights import W4
 
 from paper_tables import (
     CHEN_NG_TABLE1,
@@ -80,7 +80,7 @@ def test_chen_ng_table1(response: str, metric: str) -> None:
 
 @lru_cache(maxsize=None)
 def _chen_ng_f(response: str, weights: str, metric: str) -> float:
-    from metrics.weights import PRESETS
+    from metrics.measures.weights import PRESETS
 
     prepared = _prepared(SAMPLES / "chen-ng" / "key.conll", SAMPLES / "chen-ng" / f"response-{response}.conll")
     return 100 * prepared.score(PRESETS[weights], [metric]).micro[metric].f1
@@ -146,7 +146,7 @@ def test_chen_ng_key_chains_match_types_tsv() -> None:
 
 def test_chen_ng_mention_types_derived_from_pos_and_ne() -> None:
     """NAME/NOMINAL/PRONOUN follow from the POS and named-entity columns as types.tsv says."""
-    from metrics.types.mention_types import assign_types
+    from metrics.mentions.types import assign_types
 
     (doc,) = _read(SAMPLES / "chen-ng" / "key.conll")
     rows = _types_tsv()

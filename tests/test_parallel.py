@@ -1,4 +1,4 @@
-"""Documents scored in forked processes give what one process gives (`metrics.parallel`)."""
+"""Documents scored in forked processes give what one process gives (`metrics.runtime.parallel`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from metrics import parallel, scoring
+from metrics.corpus import scoring
+from metrics.runtime import parallel
 from metrics.formats.readers import read_documents
-from metrics.weights import Weights
+from metrics.measures.weights import Weights
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -63,9 +64,9 @@ def test_scores_from_several_processes_equal_one_process(monkeypatch, key: str, 
 
 
 def test_errors_priced_in_several_processes_equal_one_process(monkeypatch) -> None:
-    from metrics.errors import impact
-    from metrics.errors.impact import Pricer
-    from metrics.errors.records import Category, classify_corpus
+    from metrics.errors.chen_ng import impact
+    from metrics.errors.chen_ng.impact import Pricer
+    from metrics.errors.chen_ng.records import Category, classify_corpus
 
     monkeypatch.setattr(impact, "PARALLEL_RECORDS", 1)
     keys = read_documents(str(SAMPLES / "gum/key.gum.conll"))
@@ -114,7 +115,7 @@ def test_responses_read_beside_the_key_give_the_same_session_warnings_and_errors
 
 
 def test_types_prepared_in_several_processes_equal_one_process(monkeypatch) -> None:
-    from metrics.types import mention_types
+    from metrics.mentions import types as mention_types
 
     monkeypatch.setattr(mention_types, "PARALLEL_TOKENS", 1)
     serial = read_documents(str(SAMPLES / "gum/key.gum.conll"))

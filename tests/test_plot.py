@@ -12,7 +12,7 @@ from paper_tables import CHEN_NG_TABLE1, printed_tolerance
 from workbench.charts import SWEEP_PANELS, document_scores, error_counts, sweep
 from workbench.cli import main
 from workbench.session import Session
-from metrics.weights import W4
+from metrics.measures.weights import W4
 
 ROOT = Path(__file__).resolve().parent.parent
 CHEN = ROOT / "samples" / "chen-ng"
@@ -43,7 +43,7 @@ def test_the_sweep_of_the_five_responses_is_table_1() -> None:
 
 
 def test_the_users_weights_are_one_more_line() -> None:
-    from metrics.weights import Weights
+    from metrics.measures.weights import Weights
 
     data = sweep(Session.load(KEY, RESPONSES[:2]), ["a", "b"], [("yours", Weights(1, 1, 0, 1))])
     assert [name for name, _ in data.weights][-1] == "yours" and len(data.lines["lmuc"]["yours"]) == 2

@@ -40,9 +40,9 @@ from hypothesis import strategies as st
 from strategies import Pair, computed_metrics, corpora, make_document, pairs, weights
 
 from metrics.model import Document, MentionType
-from metrics.score import BlancScore, MeanScore, Score
-from metrics.catalog import Family, names
-from metrics.scoring import CorpusResult, prepare
+from metrics.measures.score import BlancScore, MeanScore, Score
+from metrics.measures.catalog import Family, names
+from metrics.corpus.scoring import CorpusResult, prepare
 
 APPLICATION = names(Family.APPLICATION)
 SINGLE = ("ace",)
@@ -51,7 +51,7 @@ for an empty response to an empty key (tests/test_ace.py tests it on its own ter
 V801 = ("muc", "bcub", "ceafm", "ceafe", "blanc")
 """The five metrics v8.01 prints."""
 
-from metrics.weights import W4, Weights
+from metrics.measures.weights import W4, Weights
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 METRICS = computed_metrics()
@@ -149,7 +149,7 @@ def expected_perfect(key_chains: list[list], name: str, types: dict | None = Non
     if name in APPLICATION:
         if not links:
             return 0.0  # singletons are skipped: 0/0
-        # Chains without a nominal have no anchor and are skipped on both sides (metrics/tuggener.py).
+        # Chains without a nominal have no anchor and are skipped on both sides (metrics/measures/tuggener.py).
         anchored = 1.0 if any(any(types[m] != MentionType.PRONOUN for m in c) for c in links) else 0.0
         if name == "anchor_ed":
             return anchored
@@ -415,7 +415,7 @@ def test_streamed_scores_equal_whole_file_scores(corpus: list[Pair], jobs: int) 
     from pathlib import Path
 
     from metrics.formats.readers import read_documents
-    from metrics.formats.stream import score_files
+    from metrics.corpus.stream import score_files
     from metrics.formats.writers import write_conll
 
     with tempfile.TemporaryDirectory() as folder:

@@ -10,7 +10,7 @@ import pytest
 
 from metrics.model import Document, InputError
 from metrics.formats.readers import detect_format, read_documents
-from metrics.pairing import check_tokens_align, document_key
+from metrics.mentions.pairing import check_tokens_align, document_key
 
 DATA = Path(__file__).resolve().parent / "data" / "formats"
 

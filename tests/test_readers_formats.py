@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from metrics.formats.readers import read_documents
-from metrics.scoring import prepare
+from metrics.corpus.scoring import prepare
 from metrics.formats.writers import write_jsonlines
 
 DATA = Path(__file__).resolve().parent / "data" / "formats"
@@ -87,7 +87,7 @@ def test_errors_are_the_same_whichever_format_the_key_is_in(capsys: pytest.Captu
     """`corefwb errors`: same categories, mentions, antecedents and fixes (types may differ, see above)."""
     import json
 
-    from metrics.pairing import document_key
+    from metrics.mentions.pairing import document_key
     from workbench.cli import main
 
     def span(m: dict | None) -> tuple[int, int] | None:

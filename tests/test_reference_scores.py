@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from metrics.formats.readers import read_documents
-from metrics.scoring import prepare
+from metrics.corpus.scoring import prepare
 
 V801 = ("muc", "bcub", "ceafm", "ceafe", "blanc")
 """The five metrics v8.01 prints."""

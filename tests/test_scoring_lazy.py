@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from metrics.formats.readers import read_documents
-from metrics.scoring import prepare
+from metrics.corpus.scoring import prepare
 
 GUM = Path(__file__).resolve().parent.parent / "samples" / "gum"
 

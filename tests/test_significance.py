@@ -1,4 +1,4 @@
-"""Intervals and significance tests (metrics/significance.py) against brute force and statistics.
+"""Intervals and significance tests (metrics/statistics/significance.py) against brute force and statistics.
 
 The resampled values are checked against the engine scoring the resampled corpus document by
 document; the tests' p-values against cases whose answer is known; the interval width against the
@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from strategies import corpora, make_document
 
-from metrics.catalog import ALL_METRICS, with_parts
+from metrics.measures.catalog import ALL_METRICS, with_parts
 from metrics.model import MentionType
-from metrics.score import BlancScore, Score
-from metrics.scoring import aggregate, prepare
-from metrics.significance import Method, _Counts, compare
-from metrics.weights import W4
+from metrics.measures.score import BlancScore, Score
+from metrics.corpus.scoring import aggregate, prepare
+from metrics.statistics.significance import Method, _Counts, compare
+from metrics.measures.weights import W4
 
 
 def _doc(name: str, n: int, chains: list[list[int]]):

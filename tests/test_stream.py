@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from metrics.formats.readers import read_documents
-from metrics.scoring import prepare
-from metrics.formats.stream import index_conll, score_files
+from metrics.corpus.scoring import prepare
+from metrics.corpus.stream import index_conll, score_files
 from metrics.model import InputError
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

@@ -12,8 +12,8 @@ from strategies import Pair, pairs
 
 import metrics
 from metrics.model import Document, MentionType
-from metrics.scoring import prepare, prepare_pair
-from metrics.tuggener import (COUNTED, METRICS, AnchorScore, Tally, breakdown_document, count_document,
+from metrics.corpus.scoring import prepare, prepare_pair
+from metrics.measures.tuggener import (COUNTED, METRICS, AnchorScore, Tally, breakdown_document, count_document,
                               score_document, totals)
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "chen-ng"
@@ -154,7 +154,7 @@ def test_score_json_has_the_application_metrics(tmp_path) -> None:
 
 def test_corpus_breakdown_and_json() -> None:
     pairs_ = [chen_ng_pair("d"), chen_ng_pair("e")]
-    from metrics.tuggener import breakdown_corpus, breakdown_to_json
+    from metrics.measures.tuggener import breakdown_corpus, breakdown_to_json
 
     corpus = breakdown_corpus(pairs_)
     assert corpus["immediate"][P] == breakdown_document(pairs_[0])["immediate"][P] + breakdown_document(pairs_[1])["immediate"][P]
@@ -168,7 +168,7 @@ def test_corpus_breakdown_and_json() -> None:
 def test_breakdown_by_pos_and_entity_class() -> None:
     """The paper's Table 3 classes (NOUN, PRP, PRP$ heads) and Table 4 classes (the entity's NE
     class; an entity's pronouns count under it) on response (e)."""
-    from metrics.tuggener import breakdown_corpus
+    from metrics.measures.tuggener import breakdown_corpus
 
     pair = chen_ng_pair("e")
     pos = breakdown_document(pair, "pos")["immediate"]

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
 from metrics.model import Document
-from metrics.scoring import prepare_pair
+from metrics.corpus.scoring import prepare_pair
 
 
 def literal_v801(key: list[list[tuple[int, int]]], response: list[list[tuple[int, int]]]) -> dict[str, list[float]]:

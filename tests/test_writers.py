@@ -12,7 +12,7 @@ from metrics.formats.conll import parse_conll
 from metrics.formats.jsonlines import parse_jsonlines
 from metrics.model import Document
 from metrics.formats.readers import read_documents
-from metrics.scoring import prepare
+from metrics.corpus.scoring import prepare
 from metrics.formats.writers import write_conll, write_jsonlines
 
 ROOT = Path(__file__).resolve().parent.parent

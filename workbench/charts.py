@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from metrics.errors.records import CATEGORIES, Category
+from metrics.errors.chen_ng.records import CATEGORIES, Category
 from metrics.model import MentionType
-from metrics.weights import PRESETS, Weights
+from metrics.measures.weights import PRESETS, Weights
 
 from .session import Session
 

@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from metrics.gc_pause import gc_paused
+from metrics.runtime.gc_pause import gc_paused
 from metrics.model import InputError
 
 from .commands import compare, errors, plot, score

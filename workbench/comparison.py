@@ -1,7 +1,7 @@
 """Two systems against one key, mention by mention and document by document: one definition for
 `corefwb compare` and the workbench's compare mode.
 
-Both responses are classified against the same key (metrics.errors.records); a mention's category
+Both responses are classified against the same key (metrics.errors.chen_ng.records); a mention's category
 under the baseline (A) and under the other system (B), or none, tells whether B fixed an error of A,
 introduced one, or changed its kind.  Per document, the change of CoNLL F1 (B - A) orders the
 documents, and the documents where the systems differ most are marked, so a change of the corpus
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from metrics.errors.records import CATEGORIES, Category, ErrorRecord, Mention
+from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorRecord, Mention
 from metrics.model import MentionType, Span
 
 ChangeKind = Literal["fixed", "introduced", "changed", "same"]

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 
 from metrics.model import InputError
 from .json_text import dumps
-from metrics.score import AnyScore, BlancScore, MeanScore
+from metrics.measures.score import AnyScore, BlancScore, MeanScore
 
 
 _CONTROL = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
@@ -289,7 +289,7 @@ def render_report(scope: str, weights: Sequence[float], scores: dict, records, f
     """A report of one scope (a document name or "corpus"): weights, scores, and the errors with
     their fixes (None: no error analysis), as JSON, CSV (a scores table, then an errors table) or
     Markdown."""
-    from metrics.catalog import label
+    from metrics.measures.catalog import label
 
     if fmt == "json":
         report = {"scope": scope, "weights": list(weights),

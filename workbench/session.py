@@ -19,20 +19,20 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from metrics.ace import VARIANTS, WEIGHTINGS, AceOptions
-from metrics.catalog import names, resolve
-from metrics.errors.records import Category, ErrorRecord, classify_corpus
+from metrics.measures.ace import VARIANTS, WEIGHTINGS, AceOptions
+from metrics.measures.catalog import names, resolve
+from metrics.errors.chen_ng.records import Category, ErrorRecord, classify_corpus
 from metrics.formats.cache import ReadCache
 from metrics.formats.readers import in_cache, read_documents
-from metrics.types.mention_types import prepare_types
+from metrics.mentions.types import prepare_types
 from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, is_regular,
                                     set_max_document_tokens, set_max_input_size)
-from metrics.matching import MATCH_MODES, match_corpus
+from metrics.mentions.matching import MATCH_MODES, match_corpus
 from metrics.model import Document, InputError, MentionType, without_singletons
-from metrics.pairing import document_key
-from metrics.parallel import can_fork, fork_map, processors
-from metrics.scoring import CorpusResult, PreparedCorpus, prepare
-from metrics.weights import W4, Weights, parse_weights
+from metrics.mentions.pairing import document_key
+from metrics.runtime.parallel import can_fork, fork_map, processors
+from metrics.corpus.scoring import CorpusResult, PreparedCorpus, prepare
+from metrics.measures.weights import W4, Weights, parse_weights
 
 FORMATS = ("auto", "conll", "conllu", "jsonl")
 SINGLETONS = ("keep", "remove")
@@ -249,7 +249,7 @@ class Session:
         """`--document` values resolved to the key's document names (None: every document).
 
         A value is a full name (`(GUM_news_korea); part 000`) or the short name the workbench
-        shows (`GUM_news_korea`, `metrics.pairing.document_key`) when only one document has it."""
+        shows (`GUM_news_korea`, `metrics.mentions.pairing.document_key`) when only one document has it."""
         if not wanted:
             return None
         names = self.document_names()
@@ -295,7 +295,7 @@ class Session:
     def pricer(self, metric: str = "conll", weights: Weights = W4, system: int = 0):
         """The engine's `Pricer` for one metric, weights and system, built once and kept (its
         memo of rescored chain components serves every later question)."""
-        from metrics.errors.impact import Pricer
+        from metrics.errors.chen_ng.impact import Pricer
 
         key = (metric, weights if metric in names(weighted=True) else None, system)
         with self._lock:
@@ -337,7 +337,7 @@ def score_streaming(key_path: str, response_path: str, options: LoadOptions, wei
     files with exact matching stream: for other inputs the result is None and a warning says that
     the files are to be read whole."""
     from metrics.formats.readers import detect_format
-    from metrics.formats.stream import score_files
+    from metrics.corpus.stream import score_files
 
     options.apply_limits()
     streamable = options.match == "exact" and options.singletons == "keep" and all(
@@ -360,7 +360,7 @@ _Read = tuple[list[Document], list[str], list[str]]
 class _Inputs:
     """The key's (0) and each response's (1..n) documents and warnings, in the order `Session.load`
     takes them: each read when asked for, or all read up front, the responses in forked processes
-    beside the key (`metrics.parallel`), when they are large enough and there is a processor for
+    beside the key (`metrics.runtime.parallel`), when they are large enough and there is a processor for
     them (a command line: the workbench's threads rule out forking).  A file's documents then come
     back pickled, a fifth of the cost of reading them.  A file that cannot be read raises when it
     is asked for, so the error a user sees is the one a reading in order would meet first."""

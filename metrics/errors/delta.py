@@ -1,6 +1,6 @@
 """The change of the official counts when a fix moves a few mentions, without rescoring chains.
 
-Why: rescoring the part of a document a fix reaches (metrics.errors.impact) is quadratic when one
+Why: rescoring the part of a document a fix reaches (metrics.errors.chen_ng.impact) is quadratic when one
 response chain holds thousands of mentions, each with an error of its own: every fix reaches the
 whole chain, so every fix rescored it.  But a fix that moves a set P of mentions (all of one key
 chain) from response chain A to chain B changes only the cells (k, A) and (k, B) of the
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..assignment import sparse_assignment
-from ..model import Document, Span
-from ..score import Score
+from metrics.measures.assignment import sparse_assignment
+from metrics.model import Document, Span
+from metrics.measures.score import Score
 
 DELTA_METRICS = frozenset({"mentions", "muc", "bcub", "ceafm", "ceafe", "lea"})
 """The metrics whose change is computed here."""

@@ -1,3 +1,6 @@
-"""File formats: CoNLL-2012, CorefUD CoNLL-U and jsonlines readers, format detection, the
-streaming CoNLL-2012 reader behind `--jobs`, and the writers.  Each turns bytes into `Document`s
-(or back) and knows nothing of metrics."""
+"""Reading and writing files: CoNLL-2012, CorefUD CoNLL-U and jsonlines readers, format detection
+(`readers`), the bytes of an input (`source`), the cache of read inputs (`cache`), and the
+writers.  Each turns bytes into `Document`s (or back) and knows nothing of metrics.
+
+Layer 2, beside `metrics.measures`: imports `metrics.model`, `metrics.runtime` and
+`metrics.mentions` (a CoNLL-U head is found in its tree)."""

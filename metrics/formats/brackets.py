@@ -21,7 +21,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from ..model import Span
+from metrics.model import Span
 
 _SPLIT_ANTECEDENT = re.compile(r"^\(\d+\+\d+\)$")
 _LABEL = r"([^()|\s]+)"

@@ -39,7 +39,8 @@ def _code_version() -> str:
     typing (a key's types are kept with it)."""
     here = Path(__file__).resolve().parent
     digest = hashlib.blake2b(digest_size=16)
-    for path in sorted(here.glob("*.py")) + [here.parent / "model.py"] + sorted((here.parent / "types").glob("*.py")):
+    typing = [here.parent / "mentions" / name for name in ("heads.py", "lexicon.py", "types.py")]
+    for path in sorted(here.glob("*.py")) + [here.parent / "model.py"] + typing:
         digest.update(path.read_bytes())
     digest.update(f"{sys.version_info[:2]}".encode())
     return digest.hexdigest()

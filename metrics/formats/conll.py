@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model import Document, InputError
-from .brackets import Brackets, read_brackets
-from .layout import Layout
-from .source import read_utf8
+from metrics.model import Document, InputError
+from metrics.formats.brackets import Brackets, read_brackets
+from metrics.formats.layout import Layout
+from metrics.formats.source import read_utf8
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
 _END = re.compile(r"^#\s*end document")

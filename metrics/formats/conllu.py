@@ -33,9 +33,9 @@ from __future__ import annotations
 
 import re
 
-from .source import read_lines
-from ..types.heads import head_of
-from ..model import Document, InputError, Span
+from metrics.formats.source import read_lines
+from metrics.mentions.heads import head_of
+from metrics.model import Document, InputError, Span
 
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _DISCONTINUOUS = re.compile(r"^(.+)\[([0-9]{1,9})/([0-9]{1,9})\]$")

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import json
 
-from .source import read_lines
-from ..model import Document, InputError, Span
+from metrics.formats.source import read_lines
+from metrics.model import Document, InputError, Span
 
 _NO_TAG = ("O", "-", "*", "_", "")
 

@@ -4,7 +4,7 @@ Users point the tool at whatever files they have, so the format is found for the
 (`.conll`, `.conllu`, `.jsonl`/`.jsonlines`/`.json`, each optionally `.gz`), checked against the
 first lines of the file, which win when they clearly say otherwise (a CoNLL-U file named `.conll`
 is common).  An explicit `fmt` overrides both.  Key and response may come in different formats:
-`metrics.pairing` pairs their documents and checks that they describe the same tokens.
+`metrics.mentions.pairing` pairs their documents and checks that they describe the same tokens.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .conll import read_conll
-from .cache import ReadCache
-from .source import check_document_sizes, is_regular, read_head, read_raw
-from .conllu import read_conllu
-from ..gc_pause import gc_paused
-from .jsonlines import read_jsonlines
-from ..model import Document, InputError
+from metrics.formats.conll import read_conll
+from metrics.formats.cache import ReadCache
+from metrics.formats.source import check_document_sizes, is_regular, read_head, read_raw
+from metrics.formats.conllu import read_conllu
+from metrics.runtime.gc_pause import gc_paused
+from metrics.formats.jsonlines import read_jsonlines
+from metrics.model import Document, InputError
 
 FORMATS = ("conll", "conllu", "jsonl")
 """Format names accepted by `read_documents` (plus "auto")."""

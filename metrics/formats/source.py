@@ -20,7 +20,7 @@ import zlib
 
 from collections.abc import Iterable, Iterator
 
-from ..model import Document, InputError
+from metrics.model import Document, InputError
 
 DEFAULT_MAX_INPUT_SIZE = 512 * 1024 ** 2
 """512 MiB of (decompressed) text per input: above any coreference corpus in use (OntoNotes' test

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Iterable, TextIO
 
-from ..model import Document, Span
+from metrics.model import Document, Span
 
 
 def _coref_cells(doc: Document) -> list[str]:

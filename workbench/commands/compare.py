@@ -1,7 +1,7 @@
 """`corefwb compare KEY RESPONSE_1 RESPONSE_2 [...]`: N systems against one key, the first the baseline.
 
 Every metric side by side with its interval, each system's difference to the baseline with its
-interval and p-value (metrics.significance: resampling documents, paired), an optional breakdown
+interval and p-value (metrics.statistics.significance: resampling documents, paired), an optional breakdown
 (`--group-by`), and, for each system, the mentions whose error changed against the baseline
 (`changes.py`), so that a difference of numbers can be traced to mentions.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from ..json_text import dumps
 
-from metrics.catalog import ALL_METRICS, resolve, with_parts
+from metrics.measures.catalog import ALL_METRICS, resolve, with_parts
 
 from ..output import align_rows, emit, render_csv, render_markdown
 from ..session import limit_option, metrics_option, system_names, weights_option

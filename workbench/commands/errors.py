@@ -1,6 +1,6 @@
 """`corefwb errors KEY RESPONSE`: every error, one per mention, with its fix and (optionally) price.
 
-The records and counts come from metrics.errors.records (docs/errors-fixes.md defines them); this module
+The records and counts come from metrics.errors.chen_ng.records (docs/errors-fixes.md defines them); this module
 only filters and renders.  Text is aligned plain text (pipes and terminals alike), JSON is the
 contract for programs (document-level token offsets, 0-based, inclusive end), CSV one row per error.
 Impacts are changes of the corpus F1 of `--impact METRIC` in points (F1 x 100), in every format
@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 from ..json_text import dumps
 
-from metrics.errors.records import CATEGORIES, Category, ErrorRecord, Mention, count_by_document, count_errors, \
+from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorRecord, Mention, count_by_document, count_errors, \
     counts_to_json, filter_records
-from metrics.catalog import METRICS
+from metrics.measures.catalog import METRICS
 from metrics.model import MentionType
 
 from .common import load_session

@@ -13,9 +13,9 @@ import argparse
 import io
 import os
 
-from metrics.catalog import label
+from metrics.measures.catalog import label
 from metrics.model import MentionType
-from metrics.weights import PRESETS
+from metrics.measures.weights import PRESETS
 
 from ..charts import SWEEP_PANELS, document_scores, error_counts, sweep
 from ..output import write_atomic

@@ -12,11 +12,11 @@ from ..json_text import dumps
 import sys
 from collections.abc import Iterator
 
-from metrics.catalog import ALL_METRICS, label
-from metrics.scoring import CorpusResult
+from metrics.measures.catalog import ALL_METRICS, label
+from metrics.corpus.scoring import CorpusResult
 
 from .common import load_session, warn
-from metrics.pairing import document_key as short_name
+from metrics.mentions.pairing import document_key as short_name
 
 from ..output import align_rows, emit, render_csv, render_markdown, score_json
 from ..session import jobs_option, metrics_option, system_names, weights_option
@@ -80,8 +80,8 @@ def _run_report(args: argparse.Namespace, wanted: tuple[str, ...], weights, jobs
     """`--ci` and `--group-by`: the corpus scores with their intervals and breakdown.  With
     `--stream` the documents are read one at a time (their per-document scores are all intervals
     need)."""
-    from metrics.catalog import resolve, with_parts
-    from metrics.scoring import aggregate
+    from metrics.measures.catalog import resolve, with_parts
+    from metrics.corpus.scoring import aggregate
 
     wanted = resolve(wanted)
     method = method_option(args, args.bootstrap or 1000) if args.ci else None
@@ -176,7 +176,7 @@ def score_rows(result: CorpusResult, per_doc: bool) -> tuple[list[str], list[lis
 
 def _notes(result: CorpusResult) -> list[str]:
     """Lines under the table: precision, and how to read a single-valued metric's row."""
-    from metrics.catalog import METRICS
+    from metrics.measures.catalog import METRICS
 
     notes = ["percentages rounded to 2 decimals; --format json gives full precision"]
     single = [label(m) for m in result.metrics if METRICS[m].single]

@@ -1,8 +1,8 @@
 """Scores of one or more systems with their uncertainty and breakdowns, for `score` and `compare`.
 
 One place builds what both commands print: the systems' corpus scores, their intervals and the
-differences to the baseline (metrics.significance), and the group, chain-length and mention-type
-breakdowns (metrics.breakdown); then renders it as text, Markdown, CSV rows or JSON.  The numbers
+differences to the baseline (metrics.statistics.significance), and the group, chain-length and mention-type
+breakdowns (metrics.statistics.breakdown); then renders it as text, Markdown, CSV rows or JSON.  The numbers
 are the engine's; here they are only arranged.
 """
 
@@ -12,11 +12,11 @@ import argparse
 import os
 from dataclasses import dataclass, field
 
-from metrics.breakdown import (GENRE_PATTERN, LENGTH_METRICS, by_file, genre_of, group_documents, length_breakdown,
+from metrics.statistics.breakdown import (GENRE_PATTERN, LENGTH_METRICS, by_file, genre_of, group_documents, length_breakdown,
                                read_groups, type_breakdown)
-from metrics.catalog import label
-from metrics.scoring import CorpusResult
-from metrics.significance import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, Comparison, Method, compare
+from metrics.measures.catalog import label
+from metrics.corpus.scoring import CorpusResult
+from metrics.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, Comparison, Method, compare
 
 from ..output import score_json
 from ..session import Session, UsageError
@@ -73,7 +73,7 @@ class Report:
     comparison: Comparison | None
     group_by: str | None = None
     groups: list[list] = field(default_factory=list)
-    """Per system: metrics.breakdown's groups, length buckets or type rows."""
+    """Per system: metrics.statistics.breakdown's groups, length buckets or type rows."""
 
 
 def build_report(session: Session | None, paths: list[str], names: list[str], results: list[CorpusResult],

@@ -25,9 +25,9 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
-from metrics.errors.records import ErrorRecord
-from metrics.scoring import CorpusResult
-from metrics.weights import W4, Weights
+from metrics.errors.chen_ng.records import ErrorRecord
+from metrics.corpus.scoring import CorpusResult
+from metrics.measures.weights import W4, Weights
 
 from ..session import EXIT_INPUT, LoadOptions, Session, UsageError, check_paths
 from .comparing import Comparing, SystemView, shown_at_start

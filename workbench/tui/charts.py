@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
-from metrics.catalog import label
+from metrics.measures.catalog import label
 from metrics.model import MentionType
 
 from ..charts import SWEEP_PANELS, DocumentScores, ErrorCounts, Sweep, document_scores, error_counts, sweep

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
-from metrics.catalog import ALL_METRICS, CATALOG, Family, names, with_parts
-from metrics.errors.records import ErrorRecord
-from metrics.scoring import CorpusResult, ScoresInChildren
-from metrics.significance import Comparison, Method, compare
-from metrics.weights import Weights
+from metrics.measures.catalog import ALL_METRICS, CATALOG, Family, names, with_parts
+from metrics.errors.chen_ng.records import ErrorRecord
+from metrics.corpus.scoring import CorpusResult, ScoresInChildren
+from metrics.statistics.significance import Comparison, Method, compare
+from metrics.measures.weights import Weights
 
 from ..comparison import Change, changed_spans, document_changes
 from .rows import display_text

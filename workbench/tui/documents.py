@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input
 
-from metrics.catalog import label
+from metrics.measures.catalog import label
 
 from .cells import ListTable, count_text, fitted_names
 from .rows import COMPARE_SORT_KEYS, SORT_KEYS, SORT_LABELS, DocumentRow, display_text, percent, select_documents, short_name

@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Select, Static
 
-from metrics.errors.records import CATEGORIES, Category, ErrorRecord, count_errors
+from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorRecord, count_errors
 from metrics.model import MentionType
 
 from ..output import IMPACT_UNIT, impact_text

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from metrics.errors.records import Category, ErrorRecord
+from metrics.errors.chen_ng.records import Category, ErrorRecord
 from metrics.model import MentionType
 
 from ..output import REPORT_EXTENSIONS

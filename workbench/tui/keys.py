@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.binding import Binding
 
-from metrics.errors.records import CATEGORIES
+from metrics.errors.chen_ng.records import CATEGORIES
 
 from ..output import IMPACT_UNIT
 from .cells import ListTable

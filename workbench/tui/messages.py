@@ -11,9 +11,9 @@ import threading
 
 from textual.message import Message
 
-from metrics.errors.records import ErrorRecord
-from metrics.scoring import CorpusResult
-from metrics.weights import Weights
+from metrics.errors.chen_ng.records import ErrorRecord
+from metrics.corpus.scoring import CorpusResult
+from metrics.measures.weights import Weights
 
 from ..session import Session
 

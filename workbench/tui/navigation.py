@@ -10,7 +10,7 @@ import os
 
 from textual.widgets import ContentSwitcher
 
-from metrics.errors.records import ErrorRecord
+from metrics.errors.chen_ng.records import ErrorRecord
 
 from .documents import DocumentList
 from .errorlist import ErrorPanel

@@ -1,7 +1,7 @@
 """Opening the workbench: its inputs read, and their scoring started, before the UI starts.
 
 Why here and not in the app's loading worker: the UI runs threads, and a process with threads
-must not fork (`metrics.parallel.can_fork`), so in the app one core would read, align and score
+must not fork (`metrics.runtime.parallel.can_fork`), so in the app one core would read, align and score
 everything (on gum-open, 0.8 s for the 20 metrics alone, sharing the GIL with the drawing).
 Before Textual starts there is one thread, so:
 - `Session.load` reads the responses in forked processes beside the key;
@@ -20,12 +20,12 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from metrics.errors.records import ErrorRecord
-from metrics.gc_pause import gc_paused
+from metrics.errors.chen_ng.records import ErrorRecord
+from metrics.runtime.gc_pause import gc_paused
 from metrics.model import InputError
-from metrics.parallel import can_fork
-from metrics.scoring import ScoresInChildren
-from metrics.weights import Weights
+from metrics.runtime.parallel import can_fork
+from metrics.corpus.scoring import ScoresInChildren
+from metrics.measures.weights import Weights
 
 from ..session import LoadOptions, Session
 from .comparing import FIRST_METRICS, REST_METRICS

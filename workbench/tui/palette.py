@@ -41,7 +41,7 @@ def system_commands(app: Any) -> Iterator[SystemCommand]:
     yield SystemCommand("Charts", "Chen & Ng's weight sweep, errors by category and type, scores per document (F8)",
                         app.action_charts)
     if not app.browsing:
-        from metrics.weights import PRESETS
+        from metrics.measures.weights import PRESETS
 
         for name, weights in PRESETS.items():
             yield SystemCommand(f"Weights {name}", f"Rescore with W = {tuple(weights)}", lambda n=name: app.apply_preset(n))

@@ -15,10 +15,10 @@ from typing import Any, Iterable, Literal, Sequence
 
 from rich.cells import cell_len
 
-from metrics.catalog import CATALOG
-from metrics.errors.records import Category, ErrorRecord, Mention
+from metrics.measures.catalog import CATALOG
+from metrics.errors.chen_ng.records import Category, ErrorRecord, Mention
 from metrics.model import Document, MentionType, Span
-from metrics.pairing import document_key as short_name  # the one short name of a document (`--document` takes it)
+from metrics.mentions.pairing import document_key as short_name  # the one short name of a document (`--document` takes it)
 
 from ..output import visible
 
@@ -272,9 +272,9 @@ def chain_rows(key: Document, response: Document, types: dict[Span, MentionType]
 
 def type_explanation(doc: Document, typed: dict[Span, tuple[MentionType, str]], mention: Mention) -> str:
     """Why a mention has its type, for a user who doubts it: the type, the rule that decided it
-    (`metrics.types.mention_types`) and the head token that rule looked at (with its tag, if any).
+    (`metrics.mentions.types`) and the head token that rule looked at (with its tag, if any).
     The mention's own words come last, shortened: a border cuts what does not fit."""
-    from metrics.types.heads import head_of
+    from metrics.mentions.heads import head_of
 
     words = display_text(mention.text)
     words = f'"{words[:40]}…"' if len(words) > 40 else f'"{words}"'

@@ -19,7 +19,7 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
-from metrics.weights import MAX_WEIGHT, PRESETS, Weights
+from metrics.measures.weights import MAX_WEIGHT, PRESETS, Weights
 
 from .cells import FastTable, fitted_names
 from .rows import ScoreLine, percent

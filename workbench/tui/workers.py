@@ -18,9 +18,9 @@ from textual import work
 from textual.widgets import ProgressBar
 from textual.worker import get_current_worker
 
-from metrics.errors.records import ErrorRecord
-from metrics.scoring import CorpusResult, ScoresInChildren
-from metrics.weights import Weights
+from metrics.errors.chen_ng.records import ErrorRecord
+from metrics.corpus.scoring import CorpusResult, ScoresInChildren
+from metrics.measures.weights import Weights
 
 from ..session import Session
 from .comparing import FIRST_METRICS, REST_METRICS, complete, interval_comparison

@@ -13,10 +13,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .assignment import sparse_assignment
-from .score import Score
-from .table import ChainTypes, Table
-from .weights import Weights
+from metrics.measures.assignment import sparse_assignment
+from metrics.measures.score import Score
+from metrics.measures.table import ChainTypes, Table
+from metrics.measures.weights import Weights
 
 
 class ChainWeights(NamedTuple):
@@ -50,7 +50,7 @@ def agnostic_weights(table: Table, metric: str) -> ChainWeights:
 
 def linguistic_weights(table: Table, types: ChainTypes, w: Weights) -> ChainWeights:
     """LMetric weights w^L: spanning-tree weights over typed mentions (closed forms)."""
-    from .linguistic import common_weights, key_weights, response_weights
+    from metrics.measures.linguistic import common_weights, key_weights, response_weights
 
     return ChainWeights(
         common_weights(types.cells, table.key_sizes[table.cell_key],
@@ -207,7 +207,7 @@ def best_cells(table: Table, phi: np.ndarray, components: bool = True) -> list[n
     Pairs of chains that overlap nothing else are matched directly (the first group), a chain
     alone on its side of a component takes its best partner (the second), and each other connected
     component of the overlap graph is solved on its own (a list each; left out without
-    `components`): in plain Python when small (`metrics.assignment`), by scipy otherwise, which is
+    `components`): in plain Python when small (`metrics.measures.assignment`), by scipy otherwise, which is
     imported only then.  A component's pairs without a common cell (phi 0) are not cells and are
     left out.
     """

@@ -27,10 +27,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from ..chains import ChainView, key_view, response_view
-from ..gc_pause import gc_paused
-from ..model import Document, MentionType, Span
-from ..weights import W4, Weights
+from metrics.mentions.chains import ChainView, key_view, response_view
+from metrics.runtime.gc_pause import gc_paused
+from metrics.model import Document, MentionType, Span
+from metrics.measures.weights import W4, Weights
 
 
 class Category(str, Enum):
@@ -105,7 +105,7 @@ class ErrorRecord:
     predecessor (anaphoric key mentions only): what the fix links the mention to.  Chain ids are the
     files' chain labels.  `cost` is defined for suboptimal links (best key weight minus best
     response weight).  `fix` says in words what `metrics.fixes.fix_of(record)` does.  `impact` is
-    filled in by `metrics.errors.impact` when asked for.
+    filled in by `metrics.errors.chen_ng.impact` when asked for.
     """
 
     document: str

@@ -24,7 +24,7 @@ wl counts in both, so that a mention linked wrongly is neither "not found" nor "
   outside the key chain fp.  "anchor" is F-phi, the harmonic mean of the ED and EM F-scores.
 
 Singleton chains are skipped on both sides (footnote 1: no application gains from them).  Each
-span counts once per side (a span listed twice keeps the chain v8.01 keeps, see metrics.errors.records).
+span counts once per side (a span listed twice keeps the chain v8.01 keeps, see metrics.errors.chen_ng.records).
 Counts are kept per class of the judged mention (the anchor's for ED): its mention type, or its
 head's POS class or named-entity class as in the paper's Tables 3 and 4, so the breakdown and the
 totals come from one pass.
@@ -37,10 +37,10 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from operator import itemgetter
 
-from .catalog import Family, names
-from .chains import ChainView, key_view, response_view
-from .model import Document, MentionType, Span
-from .score import Score, harmonic
+from metrics.measures.catalog import Family, names
+from metrics.mentions.chains import ChainView, key_view, response_view
+from metrics.model import Document, MentionType, Span
+from metrics.measures.score import Score, harmonic
 
 METRICS = names(Family.APPLICATION)
 COUNTED = tuple(name for name in METRICS if name != "anchor")
@@ -159,7 +159,7 @@ def feature(name: str, key: Document, types: Mapping[Span, MentionType]) -> Call
     if name == "type":
         return None
     if name == "pos":
-        from .types.heads import head_of
+        from metrics.mentions.heads import head_of
 
         def pos_class(span: Span) -> str:
             if not key.pos:
@@ -169,7 +169,7 @@ def feature(name: str, key: Document, types: Mapping[Span, MentionType]) -> Call
 
         return pos_class
     if name == "entity":
-        from .types.heads import head_of
+        from metrics.mentions.heads import head_of
 
         exact = {(s, e): label for s, e, label in key.named_entities or ()}
         by_end = {e: label for s, e, label in key.named_entities or ()}

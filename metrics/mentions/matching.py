@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .types.heads import head_of
-from .model import Document, Span
+from metrics.mentions.heads import head_of
+from metrics.model import Document, Span
 
 MATCH_MODES = ("exact", "head", "partial")
 
@@ -101,7 +101,7 @@ def match_corpus(keys: list[Document], responses: list[Document], mode: str = "e
         raise ValueError(f"unknown mention matching {mode!r}: expected one of {', '.join(MATCH_MODES)}")
     if mode == "exact":
         return responses
-    from .pairing import pair_documents
+    from metrics.mentions.pairing import pair_documents
 
     partners, _ = pair_documents(keys, responses)
     matched = {

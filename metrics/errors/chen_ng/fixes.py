@@ -28,9 +28,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from ..chains import key_view, response_view
-from ..model import Document, Span
-from .records import Category, ErrorRecord
+from metrics.mentions.chains import key_view, response_view
+from metrics.model import Document, Span
+from metrics.errors.chen_ng.records import Category, ErrorRecord
 
 
 class FixKind(str, Enum):
@@ -102,7 +102,7 @@ class Edit:
     Chains are built on demand (`chain`), so a fix that moves two mentions out of a chain of
     thousands costs two look-ups, not a copy of the chain.  `moved` (span -> its chain now, None
     if removed) says which response the fixes make; `touched` lists the chains that differ from
-    the original: what a rescoring must look at (metrics.errors.impact).
+    the original: what a rescoring must look at (metrics.errors.chen_ng.impact).
     """
 
     base: FixBase

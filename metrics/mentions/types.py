@@ -8,7 +8,7 @@ spans against the key document).
 
 Rules, first that applies:
 1. "explicit": the input gave the type (`Document.explicit_types`).
-2. With POS tags, from the head token (`metrics.types.heads`):
+2. With POS tags, from the head token (`metrics.mentions.heads`):
    "pos"      PRP, PRP$, WP, WP$ -> PRONOUN; NNP, NNPS -> NAME; anything else -> NOMINAL;
    "lemma"    a personal pronoun word or lemma that the tagger did not tag PRP (dialect forms,
               tagger errors), or a lone relative/demonstrative word ("this") -> PRONOUN;
@@ -16,7 +16,7 @@ Rules, first that applies:
               covering its non-NNP head -> NAME.  An entity reaching outside the mention says
               nothing about it ("2014" inside the PERSON entity "Smith et al. 2014").
 3. Without POS tags ("words-only" files such as LitBank), from the head found by the simple rule:
-   "lexicon"  the head is a pronoun of the closed lists in `metrics.types.lexicon` -> PRONOUN;
+   "lexicon"  the head is a pronoun of the closed lists in `metrics.mentions.lexicon` -> PRONOUN;
    "ner"      a named entity as in "pos+ner" (when a words-only format carries NEs) -> NAME;
    "capitalisation"  the head is capitalised where capitals carry information -> NAME: not at the
               start of a sentence or quotation; or after a title ("Mr. Jarndyce"); or a day or
@@ -40,8 +40,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from .heads import DocumentHeads, heads_for
-from .lexicon import (
+from metrics.mentions.heads import DocumentHeads, heads_for
+from metrics.mentions.lexicon import (
     CALENDAR_NAMES,
     DEMONSTRATIVES,
     DETERMINERS,
@@ -52,8 +52,8 @@ from .lexicon import (
     TITLES,
     WH_PRONOUNS,
 )
-from ..model import Document, MentionType, Span
-from ..parallel import PARALLEL_TOKENS, fork_map, split
+from metrics.model import Document, MentionType, Span
+from metrics.runtime.parallel import PARALLEL_TOKENS, fork_map, split
 
 NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
 
@@ -80,7 +80,7 @@ def prepare_types(documents: Sequence[Document], processes: int = 1) -> None:
     """Type each document's own mentions and keep the parse's heads on it, ahead of scoring, so
     that the cache of read files keeps them: a key's types are then found, not computed, in every
     later run (assign_types gives the same results either way).  With `processes` > 1 the
-    documents are typed in forked processes (`metrics.parallel`) when there are enough tokens."""
+    documents are typed in forked processes (`metrics.runtime.parallel`) when there are enough tokens."""
 
     def typed(indices: list[int]) -> list[tuple[list[int] | None, dict[Span, tuple[MentionType, str]]]]:
         out = []

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from .model import Document, InputError
+from metrics.model import Document, InputError
 
 
 class Named(Protocol):

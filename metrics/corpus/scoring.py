@@ -16,18 +16,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import catalog, formulas
-from .ace import AceOptions, AceScore, ace_document
-from .alignment import Alignment, align
-from .blanc import blanc_counts
-from .chains import ChainView, key_view, response_view
-from .gc_pause import gc_paused
-from .model import Document, MentionType, Span
-from .parallel import PARALLEL_TOKENS, Forked, balanced, can_fork, fork_map, split
-from .pairing import check_tokens_align, missing_warning, pair_documents, require_common, unused_warning
-from .score import AnyScore, BlancScore, MeanScore, Score
-from .table import ChainTypes, Table, build_table
-from .weights import W4, Weights
+from metrics.measures import catalog, formulas
+from metrics.measures.ace import AceOptions, AceScore, ace_document
+from metrics.mentions.alignment import Alignment, align
+from metrics.measures.blanc import blanc_counts
+from metrics.mentions.chains import ChainView, key_view, response_view
+from metrics.runtime.gc_pause import gc_paused
+from metrics.model import Document, MentionType, Span
+from metrics.runtime.parallel import PARALLEL_TOKENS, Forked, balanced, can_fork, fork_map, split
+from metrics.mentions.pairing import check_tokens_align, missing_warning, pair_documents, require_common, unused_warning
+from metrics.measures.score import AnyScore, BlancScore, MeanScore, Score
+from metrics.measures.table import ChainTypes, Table, build_table
+from metrics.measures.weights import W4, Weights
 
 
 class DocPair:
@@ -99,7 +99,7 @@ class DocPair:
     def application(self) -> dict[str, AnyScore]:
         """Tuggener's five metrics, computed in one pass and kept."""
         if self._application is None:
-            from .tuggener import score_document
+            from metrics.measures.tuggener import score_document
 
             self._application = score_document(self)
         return self._application
@@ -120,7 +120,7 @@ class DocPair:
     def typed_spans(self) -> dict[Span, tuple[MentionType, str]]:
         """Type and deciding rule of every span of the pair (key and response spans alike)."""
         if self._typed is None:
-            from .types.mention_types import assign_types
+            from metrics.mentions.types import assign_types
 
             self._typed = assign_types(self.key, self.alignment.spans)
         return self._typed
@@ -187,7 +187,7 @@ class PreparedCorpus:
 
     def score(self, weights: Weights = W4, metrics: Sequence[str] | None = None, processes: int = 1) -> CorpusResult:
         """The corpus scores.  With `processes` > 1 the documents are scored in that many forked
-        processes (`metrics.parallel`), when the corpus is large enough to gain from it
+        processes (`metrics.runtime.parallel`), when the corpus is large enough to gain from it
         (`PARALLEL_TOKENS` per process); the result is the same either way.  The pairs scored
         in a child do not keep what they computed: a caller that asks again (the workbench)
         scores in its own process."""
@@ -205,7 +205,7 @@ class PreparedCorpus:
                           processes: int, nice: int = 0, serving: bool = False) -> ScoresInChildren | None:
         """Start scoring every document in forked children, stage after stage (the official
         metrics, then the others, say), for a caller with work of its own meanwhile (`nice`: at a
-        lower priority than it, `metrics.parallel.Forked`); None where
+        lower priority than it, `metrics.runtime.parallel.Forked`); None where
         that does not pay (a corpus below `PARALLEL_TOKENS`) or cannot be done (`can_fork`).
         The results equal `score(weights, stage)`, stage by stage.  With `serving` the children
         then stay, to rescore under other weights (`ScoresInChildren.rescore`) until closed
@@ -329,7 +329,7 @@ def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights
 
 def prepare(keys: list[Document], responses: list[Document],
             on_document: Callable[[], None] | None = None, ace: AceOptions = AceOptions()) -> PreparedCorpus:
-    """Pair documents (`metrics.pairing`), align each pair as v8.01 does and build its table.
+    """Pair documents (`metrics.mentions.pairing`), align each pair as v8.01 does and build its table.
 
     `on_document` is called after each document (a caller's progress display); `ace` says which
     ACE-value the pairs compute.

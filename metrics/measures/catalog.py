@@ -5,7 +5,7 @@ validation, the JSON keys and their order, the text/CSV/Markdown tables, the wor
 panel, the comparison tables.  To add a metric, add one `Metric` here with the function that
 computes it for one document pair.
 
-A metric's `compute(pair, weights)` takes an engine `DocPair` (metrics.scoring) and the linguistic
+A metric's `compute(pair, weights)` takes an engine `DocPair` (metrics.corpus.scoring) and the linguistic
 weights.  It returns a score that carries counts (`Score`, `BlancScore`, `AnchorScore`), so corpus
 scores can be micro-averaged by adding them, as v8.01 does.  The one exception is a metric with
 `parts`, such as CoNLL: it is a mean of other metrics, and its corpus value is `combine` of their
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from .score import AnyScore, MeanScore
+from metrics.measures.score import AnyScore, MeanScore
 
 
 class Family(str, Enum):
@@ -78,7 +78,7 @@ def _official(name: str) -> Callable[[Any, Any], AnyScore]:
 
 def _linguistic(formula: str) -> Callable[[Any, Any], AnyScore]:
     def compute(pair: Any, weights: Any) -> AnyScore:
-        from . import formulas
+        from metrics.measures import formulas
 
         return getattr(formulas, formula)(pair.table, pair.linguistic_weights(weights))
 

@@ -4,7 +4,7 @@ Why it is cheap: every metric's corpus value (micro-averaged, as the official sc
 function of counts summed over documents.  So a resampled corpus is a weighted sum of the
 per-document count vectors the engine already has, and a thousand resamples are one matrix
 product (weights x documents times documents x counts); their values are computed at once by the
-score classes themselves, which accept arrays (metrics.score).  Nothing is rescored.
+score classes themselves, which accept arrays (metrics.measures.score).  Nothing is rescored.
 
 The methods, all over documents (the unit that is independent in a corpus; see the README for when
 that holds):
@@ -27,8 +27,8 @@ from dataclasses import dataclass, fields, is_dataclass
 
 import numpy as np
 
-from . import catalog
-from .scoring import CorpusResult
+from metrics.measures import catalog
+from metrics.corpus.scoring import CorpusResult
 
 DEFAULT_RESAMPLES = 1000
 DEFAULT_TRIALS = 10_000

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .alignment import Alignment
+from metrics.mentions.alignment import Alignment
 
 _EMPTY_INT = np.zeros(0, dtype=np.int64)
 _ONE_HOT = np.eye(3, dtype=np.int64)

@@ -15,12 +15,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .conll import parse_conll
-from .source import check_document_sizes, max_document_tokens
-from ..ace import AceOptions
-from ..gc_pause import gc_paused
-from ..model import Document, InputError
-from ..weights import W4, Weights
+from metrics.formats.conll import parse_conll
+from metrics.formats.source import check_document_sizes, max_document_tokens
+from metrics.measures.ace import AceOptions
+from metrics.runtime.gc_pause import gc_paused
+from metrics.model import Document, InputError
+from metrics.measures.weights import W4, Weights
 
 _BEGIN = re.compile(rb"^#[ \t]*begin document (.*?)\r?$")
 
@@ -104,8 +104,8 @@ def read_slice(path: str, piece: Slice, warnings: list[str], max_tokens: int | N
 
 def _score_run(task: tuple) -> tuple[list[tuple[str, dict]], list[str]]:
     """Worker: read, align and score a run of document pairs; return only their scores."""
-    from ..pairing import check_tokens_align, missing_warning
-    from ..scoring import prepare_pair, score_pair
+    from metrics.mentions.pairing import check_tokens_align, missing_warning
+    from metrics.corpus.scoring import prepare_pair, score_pair
 
     key_path, response_path, items, weights, metrics, ace, max_tokens = task
     warnings: list[str] = []
@@ -127,9 +127,9 @@ def _score_run(task: tuple) -> tuple[list[tuple[str, dict]], list[str]]:
 def score_files(key_path: str, response_path: str, weights: Weights = W4,
                 metrics: Sequence[str] | None = None, jobs: int = 1, ace: AceOptions = AceOptions()):
     """Score two CoNLL-2012 files document by document; returns (CorpusResult, warnings)."""
-    from ..catalog import resolve
-    from ..pairing import pair_documents, require_common, unused_warning
-    from ..scoring import aggregate
+    from metrics.measures.catalog import resolve
+    from metrics.mentions.pairing import pair_documents, require_common, unused_warning
+    from metrics.corpus.scoring import aggregate
 
     wanted = resolve(metrics)
     keys = index_conll(key_path)

@@ -2,7 +2,7 @@
 
 The impact of an error is the change of the metric's F1 (corpus, micro-averaged as the official
 scorer does) when its fix alone is applied to the response; the impact of a category is the
-change when all the category's fixes are applied together (metrics.errors.fixes defines the fixes).
+change when all the category's fixes are applied together (metrics.errors.chen_ng.fixes defines the fixes).
 
 Why it is fast: every metric is a sum over the connected components of the key/response chain
 overlap graph (CEAF's best alignment too: it never pairs chains of different components;
@@ -22,18 +22,18 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 
-from ..alignment import align
-from .records import Category, ErrorRecord
-from .delta import DELTA_METRICS, changes, table_of
-from .fixes import Edit, Fix, FixBase, edit_chains, fix_of
-from ..gc_pause import gc_paused
-from ..parallel import fork_each
-from ..model import Document, Span
-from ..score import BlancScore, Score
-from ..catalog import ALL_METRICS, METRICS
-from ..scoring import DocPair, PreparedCorpus, score_pair
-from ..table import build_table
-from ..weights import W4, Weights
+from metrics.mentions.alignment import align
+from metrics.errors.chen_ng.records import Category, ErrorRecord
+from metrics.errors.delta import DELTA_METRICS, changes, table_of
+from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of
+from metrics.runtime.gc_pause import gc_paused
+from metrics.runtime.parallel import fork_each
+from metrics.model import Document, Span
+from metrics.measures.score import BlancScore, Score
+from metrics.measures.catalog import ALL_METRICS, METRICS
+from metrics.corpus.scoring import DocPair, PreparedCorpus, score_pair
+from metrics.measures.table import build_table
+from metrics.measures.weights import W4, Weights
 
 
 def parts_of(metric: str) -> tuple[str, ...]:
@@ -226,7 +226,7 @@ class Pricer:
     def price_all(self, listed: Sequence[ErrorRecord], categorised: Sequence[ErrorRecord],
                   processes: int = 1) -> tuple[list[ErrorRecord], dict[Category, float]]:
         """`price_records(listed)` and `price_categories(categorised)` at once, the same numbers,
-        with the documents shared by up to `processes` processes (`metrics.parallel.fork_each`,
+        with the documents shared by up to `processes` processes (`metrics.runtime.parallel.fork_each`,
         PARALLEL_RECORDS fixes each at least), each taking the next document as it finishes one,
         the documents with the most fixes first (a document's cost follows its CEAF components
         more than its count of fixes, so a split decided ahead left one process waiting): each

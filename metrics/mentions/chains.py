@@ -8,7 +8,7 @@ the workbench's chain view) follows the same rule:
 - a RESPONSE span in several response chains belongs to the FIRST (v8.01 keeps that copy and
   drops the later ones when the span matches a key span).
 
-`metrics.alignment` applies the same rule while it assigns mention ids (in a faster form that also
+`metrics.mentions.alignment` applies the same rule while it assigns mention ids (in a faster form that also
 keeps what v8.01 counts twice); this module states it for the per-mention views.  A `DocPair`
 builds its two views once and every analysis of that pair shares them.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import Document, Span
+from metrics.model import Document, Span
 
 KEY_KEEPS_LAST = True
 """v8.01: a key span listed in several key chains counts in the last one."""

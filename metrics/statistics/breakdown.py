@@ -25,10 +25,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .model import InputError, MentionType
-from .pairing import source_file
-from .score import Score
-from .scoring import CorpusResult, PreparedCorpus, aggregate, prepare_pair
+from metrics.model import InputError, MentionType
+from metrics.mentions.pairing import source_file
+from metrics.measures.score import Score
+from metrics.corpus.scoring import CorpusResult, PreparedCorpus, aggregate, prepare_pair
 
 GENRE_PATTERN = r"^(?:([a-z]{2})/|[A-Za-z]+_([A-Za-z]+)_)"
 """The genre in a document's name: OntoNotes' `bc/cnn/00/cnn_0001` gives bc, GUM's `GUM_news_xyz`
@@ -69,7 +69,7 @@ def genre_of(pattern: str) -> Callable[[str], str]:
 def read_groups(path: str, column: str | None = None) -> Callable[[str], str]:
     """A TSV of document and group (lines starting with # skipped).  A header row (first cell
     `doc` or `document`) names the columns, and `column` picks one; else the second column."""
-    from .formats.source import read_text
+    from metrics.formats.source import read_text
 
     rows = [line.split("\t") for line in read_text(path).splitlines() if line.strip() and not line.startswith("#")]
     at = 1

@@ -28,7 +28,7 @@ import re
 import weakref
 from functools import lru_cache
 
-from ..model import Document, Span
+from metrics.model import Document, Span
 
 MISSING = {"", "_", "-"}
 """Column values meaning "no annotation" (LitBank fills every column with `_`)."""

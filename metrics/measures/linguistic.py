@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .weights import Weights
+from metrics.measures.weights import Weights
 
 TypeCounts = tuple[int, int, int]
 """(number of NAME, NOMINAL, PRONOUN mentions) of a set of mentions; index = MentionType."""

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .table import Table
+from metrics.measures.table import Table
 
 MTV = np.array([1.0, 0.5, 0.1])
 """Mention value by type: NAME, NOMINAL, PRONOUN."""
@@ -93,7 +93,7 @@ class AceScore:
     def f1(self) -> float:
         """The headline number tables, averages and sorting use: the ACE-value itself, and 0 where
         it is undefined (x / 0 = 0, as everywhere in the engine; JSON says null there)."""
-        if isinstance(self.denominator, np.ndarray):  # resamples (metrics.significance)
+        if isinstance(self.denominator, np.ndarray):  # resamples (metrics.statistics.significance)
             den = self.denominator
             value = np.divide(self.numerator, den, out=np.zeros(den.shape), where=den != 0)
             return np.where(den != 0, value, np.where(self.numerator == 0, 1.0, 0.0))
@@ -125,7 +125,7 @@ def ace_document(table: Table, id_types: np.ndarray, n_key_ids: int, response_id
     `response_ids`: each response chain's ids (as `Alignment.response_chains`).  The entity-type
     lists give each key / response chain's type (None: untyped, or no types at all).
     """
-    from .formulas import best_cells
+    from metrics.measures.formulas import best_cells
 
     mtv = MTV[id_types] if len(id_types) else np.zeros(0)
     n_key, n_resp = table.n_key_chains, table.n_response_chains

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 # Scores hold floats; they may also hold numpy arrays, one entry per resample of a corpus
-# (metrics.significance evaluates a thousand resampled corpora at once that way).  The scalar
+# (metrics.statistics.significance evaluates a thousand resampled corpora at once that way).  The scalar
 # path below is the official one and stays exactly as it is; arrays take the `where` branch.
 
 

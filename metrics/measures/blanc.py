@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .alignment import Alignment
+from metrics.mentions.alignment import Alignment
 
 
 class BlancCounts(NamedTuple):

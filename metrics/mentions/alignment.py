@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .model import Document, Span
+from metrics.model import Document, Span
 
 
 @dataclass

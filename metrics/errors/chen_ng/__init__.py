@@ -1,0 +1,3 @@
+"""Chen & Ng's per-mention error analysis: a record per erroneous mention (`records`), the fix
+that removes it (`fixes`), and its price, the change of a corpus score when the fix is applied
+(`impact`)."""

@@ -1,0 +1,5 @@
+"""Statistics over the documents of scored corpora: confidence intervals and significance tests
+(`significance`) and breakdowns by group of documents, chain length and mention type
+(`breakdown`).
+
+Layer 4: imports `metrics.corpus` and the layers below it; never `metrics.errors`."""
