@@ -153,3 +153,45 @@ def without_singletons(documents: list[Document]) -> tuple[list[Document], int]:
         out.append(doc if len(kept) == len(doc.chains) else doc.keeping_chains(kept))
     return out, removed
 
+
+
+Node = tuple[int, int, int]
+"""A node of a CoNLL-U document: (sentence, word, empty).  Word 5 of sentence 2 is (2, 5, 0), the
+empty node 5.1 after it is (2, 5, 1), the sentence's root is (2, 0, 0).  Tuples order as the text
+does, so a zero sits between the words around it."""
+
+
+@dataclass(frozen=True)
+class NodeMention:
+    """A mention as CorefUD defines it: the set of nodes it covers and its head.
+
+    Why not a `Span`: a CorefUD mention may skip words (discontinuous, `[1/2]`), may cover empty
+    nodes, or may be an empty node alone (a zero: the dropped subject of a pro-drop language).  The
+    CorefUD conventions align and score mentions as node sets, so this is their unit.
+    """
+
+    nodes: tuple[Node, ...]
+    """The covered nodes, in text order (each once)."""
+    head: Node
+    """The head node: the Entity attribute's head index where the file gives one, else the first node."""
+    deps: tuple[tuple[Node, str], ...] = ()
+    """The head's enhanced dependencies (DEPS): (parent, relation), the parent's root being (s, 0, 0)."""
+
+    @property
+    def zero(self) -> bool:
+        """Is the head an empty node?  (corefud-scorer's `is_zero`)"""
+        return self.head[2] != 0
+
+
+@dataclass
+class NodeDocument:
+    """A CoNLL-U document as the CorefUD conventions read it: its words and its entities of node
+    mentions.  Entities and their mentions are in udapi's order (by first node; a longer mention
+    first; then by last node; then by entity ID), which is the order corefud-scorer scores in."""
+
+    name: str
+    forms: list[tuple[Node, str]]
+    """Every word (not the empty nodes) with its form: key and response must agree on them."""
+    entities: list[tuple[str, list[NodeMention]]]
+    line_of: dict[Node, int] = field(default_factory=dict, compare=False, repr=False)
+    """The input line of each node, for located errors."""

@@ -1,0 +1,254 @@
+"""CoNLL-U read as the CorefUD conventions read it: mentions as sets of nodes, zeros included.
+
+Why a second CoNLL-U reader: `formats/conllu.py` reads mentions as token spans, for the v8.01
+conventions (CoNLL-2012's spans; zeros dropped, discontinuous mentions closed up), so that one text
+scores the same in every format.  corefud-scorer, the CRAC shared task's official scorer, reads
+with udapi instead, and its numbers depend on what udapi makes of the brackets.  This reader makes
+the same, without udapi:
+
+- A mention covers every node (word or empty node) of its sentence from its opening bracket to its
+  closing one; a discontinuous mention (`(e5[1/2]-...`, `e5[1/2])`, then `[2/2]`) covers the
+  nodes of each of its parts.  A mention crossing a sentence boundary is an error, as in udapi.
+- The head is the Entity attribute's head index, counted over the mention's nodes (empty nodes
+  count), set when the mention closes (for a discontinuous one: with the index its last part's
+  opening gives); without an index it is the first node.  A zero is a mention whose head is an
+  empty node; its enhanced dependencies (DEPS) are read for aligning zeros.
+- Entities and mentions come in udapi's order: mentions by first node, the longer first, then by
+  last node, then by entity ID; entities by their first mention.
+
+Where udapi guesses, this reader refuses, with the file and line (`InputError`): a head index
+outside its mention (udapi ignores it on a one-word mention), a head index that is not a number,
+an Entity value that does not parse, a `global.Entity` without `eid`, Entity values with no
+`global.Entity`, a mention never closed (udapi deletes it with a warning), a discontinuous mention
+missing a part, a DEPS value that does not parse or names a node that does not exist.
+"""
+
+from __future__ import annotations
+
+import re
+
+from metrics.formats.source import read_lines
+from metrics.model import InputError, Node, NodeDocument, NodeMention
+
+_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
+_DISCONTINUOUS = re.compile(r"^(.+)\[([0-9]{1,9})/([0-9]{1,9})\]$")
+_NODE_ID = re.compile(r"^([0-9]{1,9})(?:\.([0-9]{1,9}))?$")
+
+
+class _Mention:
+    """A mention while it is read: its nodes so far, its head, where it was opened."""
+
+    __slots__ = ("eid", "nodes", "head", "line")
+
+    def __init__(self, eid: str, node: Node, line: int) -> None:
+        self.eid = eid
+        self.nodes = [node]
+        self.head = node
+        self.line = line
+
+
+class _Document:
+    """One document's nodes and mentions while its lines are read."""
+
+    def __init__(self, path: str, name: str) -> None:
+        self.path = path
+        self.name = name
+        self.sentence = 0
+        self.sentence_nodes: list[Node] = []
+        self.forms: list[tuple[Node, str]] = []
+        self.line_of: dict[Node, int] = {}
+        self.raw_deps: dict[Node, str] = {}
+        self.mentions: dict[str, list[_Mention]] = {}
+        self.unfinished: dict[str, list[tuple[_Mention, int | None]]] = {}
+        self.discontinuous: dict[str, list[_Mention]] = {}
+
+    def error(self, line: int, message: str) -> InputError:
+        return InputError(self.path, line, message)
+
+    def add_node(self, word: int, empty: int, form: str, line: int) -> Node:
+        if not self.sentence_nodes:
+            self.sentence += 1
+        node = (self.sentence, word, empty)
+        self.sentence_nodes.append(node)
+        self.line_of[node] = line
+        if empty == 0:
+            self.forms.append((node, form))
+        return node
+
+    def end_sentence(self) -> None:
+        self.sentence_nodes = []
+
+    def apply(self, value: str, fields: list[str], line: int) -> None:
+        """One node's `Entity=` value, chunk by chunk in text order."""
+        chunks = _CHUNK.findall(value)
+        if not chunks or sum(map(len, chunks)) != len(value):
+            raise self.error(line, f"Entity value {value!r} does not parse")
+        node = self.sentence_nodes[-1]
+        for chunk in chunks:
+            if chunk[0] == "(":
+                self._open(chunk, node, fields, line)
+            else:
+                self._close(chunk[:-1], node, line)
+
+    def _open(self, chunk: str, node: Node, fields: list[str], line: int) -> None:
+        closing = chunk[-1] == ")"
+        body = chunk[1:-1] if closing else chunk[1:]
+        eid, head_index = None, None
+        for name, value in zip(fields, body.split("-")):
+            if name in ("eid", "GRP"):
+                eid = value
+            elif name == "head":
+                if not value.isdigit():
+                    raise self.error(line, f"head index {value!r} in {chunk!r} is not a number")
+                head_index = int(value)
+                if head_index == 0:
+                    raise self.error(line, f"head index 0 in {chunk!r}: heads count from 1")
+        if not eid:
+            raise self.error(line, f"no entity ID in {chunk!r}")
+        part, parts = None, None
+        if eid.endswith("]"):
+            m = _DISCONTINUOUS.match(eid)
+            if not m or not 1 <= int(m.group(2)) <= int(m.group(3)):
+                raise self.error(line, f"malformed discontinuous mention ID {eid!r} in {chunk!r}")
+            eid, part, parts = m.group(1), int(m.group(2)), int(m.group(3))
+        if part is not None and part > 1:
+            opened = [m for m, _ in self.unfinished.get(eid, [])]
+            waiting = [m for m in self.discontinuous.get(eid, []) if m not in opened]
+            if not waiting:
+                raise self.error(line, f"part {part}/{parts} of a discontinuous mention of {eid} without its earlier parts")
+            mention = waiting[0]
+            mention.nodes.append(node)
+            if closing and part == parts:
+                if self.discontinuous[eid].pop() is not mention:
+                    raise self.error(line, f"mention of {eid} closes with a nested mention of it unfinished")
+                self._set_head(mention, head_index, chunk, line)
+        else:
+            mention = _Mention(eid, node, line)
+            self.mentions.setdefault(eid, []).append(mention)
+            if part is not None:
+                self.discontinuous.setdefault(eid, []).append(mention)
+            elif closing and head_index is not None and head_index != 1:
+                raise self.error(line, f"head index {head_index} outside the one-node mention {chunk!r}")
+        if not closing:
+            self.unfinished.setdefault(eid, []).append((mention, head_index))
+
+    def _close(self, chunk: str, node: Node, line: int) -> None:
+        eid, part, parts = chunk, None, None
+        if not self.unfinished.get(chunk):
+            m = _DISCONTINUOUS.match(chunk)
+            if m:
+                eid, part, parts = m.group(1), int(m.group(2)), int(m.group(3))
+        stack = self.unfinished.get(eid)
+        if not stack:
+            raise self.error(line, f"mention {chunk}) closes, but no mention of {eid} is open")
+        mention, head_index = stack.pop()
+        last = mention.nodes[-1]
+        if last[0] != node[0]:
+            raise self.error(line, f"mention {chunk}) opened at line {mention.line} crosses a sentence boundary")
+        mention.nodes.extend(n for n in self.sentence_nodes if last < n <= node)
+        if part is None or part == parts:
+            self._set_head(mention, head_index, chunk, line)
+        if part is not None and part == parts:
+            if not self.discontinuous.get(eid) or self.discontinuous[eid].pop() is not mention:
+                raise self.error(line, f"mention of {eid} closes with a nested mention of it unfinished")
+
+    def _set_head(self, mention: _Mention, head_index: int | None, chunk: str, line: int) -> None:
+        if head_index is None:
+            return
+        if head_index > len(mention.nodes):
+            raise self.error(line, f"head index {head_index} outside its mention of {len(mention.nodes)} nodes ({chunk!r})")
+        mention.head = mention.nodes[head_index - 1]
+
+    def finish(self) -> NodeDocument:
+        for eid, stack in self.unfinished.items():
+            if stack:
+                raise self.error(stack[0][0].line, f"mention of {eid} opened here is never closed")
+        for eid, waiting in self.discontinuous.items():
+            if waiting:
+                raise self.error(waiting[0].line, f"discontinuous mention of {eid} opened here is missing a part")
+        deps: dict[Node, tuple[tuple[Node, str], ...]] = {}
+        entities = []
+        for eid, mentions in self.mentions.items():
+            built = []
+            for m in mentions:
+                if m.head not in deps:
+                    deps[m.head] = self._deps(m.head)
+                built.append(NodeMention(tuple(m.nodes), m.head, deps[m.head]))
+            built.sort(key=lambda m: (m.nodes[0], -len(m.nodes), m.nodes[-1]))
+            entities.append((eid, built))
+        entities.sort(key=lambda e: (e[1][0].nodes[0], -len(e[1][0].nodes), e[1][0].nodes[-1], e[0]))
+        return NodeDocument(self.name, self.forms, entities, self.line_of)
+
+    def _deps(self, node: Node) -> tuple[tuple[Node, str], ...]:
+        """The enhanced dependencies of a head node, checked: every parent must exist."""
+        raw = self.raw_deps.get(node, "_")
+        if raw == "_":
+            return ()
+        out = []
+        for item in raw.split("|"):
+            head, sep, relation = item.partition(":")
+            m = _NODE_ID.match(head)
+            if not sep or not m or not relation:
+                raise self.error(self.line_of[node], f"DEPS {raw!r} does not parse (HEAD:RELATION|...)")
+            parent = (node[0], int(m.group(1)), int(m.group(2) or 0))
+            if parent[1:] != (0, 0) and parent not in self.line_of:
+                raise self.error(self.line_of[node], f"DEPS {raw!r} names node {head}, which its sentence does not have")
+            out.append((parent, relation))
+        return tuple(out)
+
+
+def parse_corefud(path: str, lines: list[str]) -> list[NodeDocument]:
+    """Documents of CoNLL-U lines, with their entities of node mentions (see the module's text)."""
+    documents: list[NodeDocument] = []
+    doc: _Document | None = None
+    fields: list[str] | None = None
+    count = 0
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            if doc is not None:
+                doc.end_sentence()
+            continue
+        if line.startswith("#"):
+            text = line[1:].strip()
+            if text.startswith("newdoc"):
+                if doc is not None:
+                    documents.append(doc.finish())
+                count += 1
+                _, _, name = text.partition("=")
+                doc = _Document(path, name.strip() or f"document {count}")
+            elif text.startswith("global.Entity"):
+                declared = text.partition("=")[2].strip()
+                fields = declared.split("-")
+                if "eid" not in fields and "GRP" not in fields:
+                    raise InputError(path, lineno, f"global.Entity = {declared} has no eid")
+            continue
+        cols = line.split("\t")
+        if len(cols) != 10:
+            raise InputError(path, lineno, f"{len(cols)} columns where CoNLL-U has 10")
+        m = _NODE_ID.match(cols[0])
+        if not m:
+            if re.match(r"^[0-9]+-[0-9]+$", cols[0]):
+                continue  # a multiword token's range: its words follow
+            raise InputError(path, lineno, f"ID {cols[0]!r} is not a word, empty node or range")
+        if doc is None:
+            count += 1
+            doc = _Document(path, f"document {count}")
+        node = doc.add_node(int(m.group(1)), int(m.group(2) or 0), cols[1], lineno)
+        if cols[8] != "_":
+            doc.raw_deps[node] = cols[8]
+        for item in cols[9].split("|"):
+            if item.startswith("Entity="):
+                if fields is None:
+                    raise InputError(path, lineno, "Entity= annotations, but no '# global.Entity' declares their fields")
+                doc.apply(item[len("Entity="):], fields, lineno)
+    if doc is not None:
+        documents.append(doc.finish())
+    return documents
+
+
+def read_corefud(path: str) -> list[NodeDocument]:
+    """Read a CorefUD CoNLL-U file (optionally gzipped) into node documents, in file order."""
+    documents = parse_corefud(path, read_lines(path))
+    if not documents or not any(d.forms for d in documents):
+        raise InputError(path, None, "no word lines found: not a CoNLL-U file")
+    return documents
