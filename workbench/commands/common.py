@@ -20,9 +20,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """Options every command and the workbench share: how files are read, and the weights."""
     parser.add_argument("--key-format", choices=FORMATS, default="auto", help="format of the key file (default: detect)")
     parser.add_argument("--response-format", choices=FORMATS, default="auto", help="format of the response file(s) (default: detect)")
-    parser.add_argument("--match", choices=("exact", "head", "partial"), default="exact",
+    parser.add_argument("--match", choices=("exact", "head", "partial"), default=None,
                         help="how response mentions match key mentions: exact spans (default, as v8.01), or the "
-                             "CorefUD scorer's head or partial match")
+                             "CorefUD scorer's head or partial match (head is the default of --conventions corefud)")
     parser.add_argument("--clusters-field", default="clusters", metavar="FIELD",
                         help="jsonlines field holding the chains (e.g. predicted_clusters; default clusters)")
     parser.add_argument("--weights", default="W4", metavar="W",
@@ -36,9 +36,10 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-input-size", default="512M", metavar="SIZE",
                         help="refuse an input whose (decompressed) text is larger (default 512M; K, M, G units): "
                              "a guard against decompression bombs")
-    parser.add_argument("--singletons", choices=SINGLETONS, default="keep",
+    parser.add_argument("--singletons", choices=SINGLETONS, default=None,
                         help="keep singleton chains (default, as v8.01) or remove them from key and responses "
-                             "before alignment (as coval's remove_singletons and the CorefUD scorer's default)")
+                             "before alignment (as coval's remove_singletons and the CorefUD scorer's default, "
+                             "which is --conventions corefud's)")
     parser.add_argument("--no-cache", action="store_true",
                         help="read every input afresh, not through the cache of read files (~/.cache/corefwb; "
                              "also COREFWB_NO_CACHE=1)")
@@ -50,10 +51,10 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_options(args: argparse.Namespace) -> LoadOptions:
     """The session's load options from the common options of a command line."""
-    return LoadOptions(key_format=args.key_format, response_format=args.response_format, match=args.match,
+    return LoadOptions(key_format=args.key_format, response_format=args.response_format, match=args.match or "exact",
                        clusters_field=args.clusters_field, ace_variant=args.ace_variant,
                        ace_weighting=args.ace_weighting, max_input_size=size_option(args.max_input_size),
-                       max_document_tokens=args.max_document_tokens, singletons=args.singletons,
+                       max_document_tokens=args.max_document_tokens, singletons=args.singletons or "keep",
                        cache=not args.no_cache)
 
 

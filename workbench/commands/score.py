@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from metrics.measures.catalog import ALL_METRICS, label
 from metrics.corpus.scoring import CorpusResult
 
+from . import corefud
 from .common import load_session, warn
 from metrics.mentions.pairing import document_key as short_name
 
@@ -41,12 +42,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, metavar="N",
                         help="read the response beside the key and score documents in N processes (default: one per "
                              "processor, at most 8); results identical for every N")
+    corefud.add_arguments(parser)
     parser.add_argument("--stream", action="store_true",
                         help="read and score one document at a time (uncompressed CoNLL-2012 inputs): memory stays "
                              "near one document per process, for corpora too large to hold")
 
 
 def run(args: argparse.Namespace) -> int:
+    if corefud.resolve(args) == "corefud":
+        return corefud.run(args)
     wanted = metrics_option(args.metrics)
     weights = weights_option(args.weights)
     jobs = jobs_option(args.jobs)

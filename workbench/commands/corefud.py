@@ -1,0 +1,104 @@
+"""`corefwb score --conventions corefud`: the scores corefud-scorer (the CRAC shared task's
+official scorer) gives, with its matching, singleton and zero settings named in the header.
+
+Which conventions apply: `--conventions conll` is v8.01's (the rest of `corefwb`); `corefud` is
+corefud-scorer's; `auto` (the default) takes corefud when the key and the response are both
+CoNLL-U, else conll.  Under corefud, `--match` defaults to head and `--singletons` to remove, as
+corefud-scorer's `-a` and `-s` do; `--zero-match` is its `-z` (dependency, its default, or linear).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from metrics.corpus.corefud import CorefudResult, Settings, score_corpus
+from metrics.formats.corefud import read_corefud
+from metrics.formats.readers import detect_format
+from metrics.measures.corefud import METRICS
+from metrics.mentions.corefud import ZERO_MATCHES
+
+from ..json_text import dumps
+from ..output import align_rows, emit, render_csv, render_markdown
+from ..session import UsageError
+
+CONVENTIONS = ("auto", "conll", "corefud")
+LABELS = {"muc": "MUC", "bcub": "B3", "ceafe": "CEAFe", "ceafm": "CEAFm", "lea": "LEA", "blanc": "BLANC",
+          "mor": "MOR (mention overlap)", "zero": "zero anaphora", "conll": "CoNLL"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--conventions", choices=CONVENTIONS, default="auto",
+                        help="whose numbers: conll (v8.01), corefud (corefud-scorer, the CRAC shared task's), or auto "
+                             "(default: corefud when key and response are CoNLL-U, else conll)")
+    parser.add_argument("--zero-match", choices=ZERO_MATCHES, default=None,
+                        help="corefud: align zeros by their enhanced dependencies (default) or by position")
+
+
+def resolve(args: argparse.Namespace) -> str:
+    """The conventions a run uses, and a usage error for options that do not fit them."""
+    chosen = args.conventions
+    if chosen == "auto":
+        formats = [args.key_format if args.key_format != "auto" else detect_format(args.key),
+                   args.response_format if args.response_format != "auto" else detect_format(args.response)]
+        chosen = "corefud" if formats == ["conllu", "conllu"] else "conll"
+    if chosen == "conll" and args.zero_match is not None:
+        raise UsageError("--zero-match applies to --conventions corefud only")
+    if chosen == "corefud":
+        for option, value in (("--stream", args.stream), ("--ci", args.ci), ("--group-by", args.group_by)):
+            if value:
+                raise UsageError(f"{option} is not available with --conventions corefud yet")
+    return chosen
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings(match=args.match or "head", keep_singletons=(args.singletons or "remove") == "keep",
+                        zero_match=args.zero_match or "dependency")
+    wanted = METRICS if args.metrics == "all" else tuple(m.strip() for m in args.metrics.split(","))
+    unknown = [m for m in wanted if m not in METRICS]
+    if unknown:
+        raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(METRICS)}")
+    result = score_corpus(read_corefud(args.key), read_corefud(args.response), args.key, args.response, settings, wanted)
+    if args.format == "json":
+        text = dumps(result_json(result)) + "\n"
+    else:
+        headers, rows = rows_of(result, args.per_doc)
+        if args.format == "csv":
+            text = render_csv(headers, rows)
+        elif args.format == "markdown":
+            text = f"{settings.describe()}\n\n" + render_markdown(headers, rows)
+        else:
+            text = f"{settings.describe()} (percentages)\n" + "\n".join(align_rows(headers, rows, right=headers[2:])) + "\n"
+    emit(text, args.output, inputs=[args.key, args.response])
+    return 0
+
+
+def _score_json(score) -> dict:
+    out = {"recall": score.recall, "precision": score.precision, "f1": score.f1}
+    counts = getattr(score, "counts", None)
+    if counts is not None and counts():
+        out["counts"] = counts()
+    return out
+
+
+def result_json(result: CorefudResult) -> dict:
+    s = result.settings
+    return {
+        "conventions": "corefud",
+        "match": s.match,
+        "singletons": "keep" if s.keep_singletons else "remove",
+        "zero_match": s.zero_match,
+        "metrics": {name: _score_json(score) for name, score in result.micro.items()},
+        "documents": [{"name": name, "metrics": {m: _score_json(v) for m, v in scores.items()}}
+                      for name, scores in result.documents],
+    }
+
+
+def rows_of(result: CorefudResult, per_doc: bool) -> tuple[list[str], list[list[str]]]:
+    headers = ["document", "metric", "recall", "precision", "F1"]
+    rows = [["corpus", LABELS[name], f"{100 * s.recall:.2f}", f"{100 * s.precision:.2f}", f"{100 * s.f1:.2f}"]
+            for name, s in result.micro.items()]
+    if per_doc:
+        rows += [[doc, LABELS[name], f"{100 * s.recall:.2f}", f"{100 * s.precision:.2f}", f"{100 * s.f1:.2f}"]
+                 for doc, scores in result.documents for name, s in scores.items()]
+    return headers, rows
+
