@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 
+from metrics.measures.catalog import label
 from metrics.corpus.corefud import CorefudResult, Settings, score_corpus
 from metrics.formats.corefud import read_corefud
 from metrics.formats.readers import detect_format
@@ -22,8 +23,8 @@ from ..output import align_rows, emit, render_csv, render_markdown
 from ..session import UsageError
 
 CONVENTIONS = ("auto", "conll", "corefud")
-LABELS = {"muc": "MUC", "bcub": "B3", "ceafe": "CEAFe", "ceafm": "CEAFm", "lea": "LEA", "blanc": "BLANC",
-          "mor": "MOR (mention overlap)", "zero": "zero anaphora", "conll": "CoNLL"}
+LABELS = {name: label(name) for name in ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "conll")}
+LABELS.update({"mor": "MOR (mention overlap)", "zero": "zero anaphora"})  # CorefUD's own, not in the catalogue
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
