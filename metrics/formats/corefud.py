@@ -33,6 +33,7 @@ from metrics.model import InputError, Node, NodeDocument, NodeMention
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _DISCONTINUOUS = re.compile(r"^(.+)\[([0-9]{1,9})/([0-9]{1,9})\]$")
 _NODE_ID = re.compile(r"^([0-9]{1,9})(?:\.([0-9]{1,9}))?$")
+_RANGE = re.compile(r"^[0-9]+-[0-9]+$")
 
 
 class _Mention:
@@ -227,7 +228,7 @@ def parse_corefud(path: str, lines: list[str]) -> list[NodeDocument]:
             raise InputError(path, lineno, f"{len(cols)} columns where CoNLL-U has 10")
         m = _NODE_ID.match(cols[0])
         if not m:
-            if re.match(r"^[0-9]+-[0-9]+$", cols[0]):
+            if _RANGE.match(cols[0]):
                 continue  # a multiword token's range: its words follow
             raise InputError(path, lineno, f"ID {cols[0]!r} is not a word, empty node or range")
         if doc is None:

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.measures.score import BlancScore, Score
-from metrics.mentions.corefud import AlignedDocument
-from metrics.model import NodeMention
+from metrics.mentions.corefud import AlignedDocument, mention_order
 
 METRICS = ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mor", "zero")
 """corefud-scorer's metrics (its `-m all` for CorefUD), in its order."""
@@ -178,9 +177,9 @@ def mor(doc: AlignedDocument) -> Score:
     overlapping key and response mentions, over all key (recall) or response (precision) words."""
     from scipy.optimize import linear_sum_assignment
 
-    items = [(m.nodes, True) for c in doc.key_mentions for m in c]
-    items += [(m.nodes, False) for c in doc.response_mentions for m in c]
-    items.sort(key=lambda x: (x[0][0], x[0][-1], len(x[0])))
+    items = [(m, True) for c in doc.key_mentions for m in c] + [(m, False) for c in doc.response_mentions for m in c]
+    items.sort(key=lambda x: mention_order(x[0]))
+    items = [(m.nodes, is_key) for m, is_key in items]
     counts = np.zeros(4)
     group: list[tuple[tuple, bool]] = []
     bound = None
@@ -211,17 +210,14 @@ def zero(doc: AlignedDocument) -> Score:
     none; missed (fn) when it has no counterpart or is first in its response entity.  A response
     zero not first in its entity and counterpart of no such key zero is fp.  A key mention's
     counterpart is the same mention on the response side, else its aligned partner."""
-    def position(m: NodeMention) -> tuple:
-        return (m.nodes[0], m.nodes[-1], len(m.nodes))
-
     response_of = _last_cluster(doc.response)
-    firsts = {min(zip(ids, mentions), key=lambda x: position(x[1]))[0]
+    firsts = {min(zip(ids, mentions), key=lambda x: mention_order(x[1]))[0]
               for ids, mentions in zip(doc.response, doc.response_mentions)}
     tp = fp = fn = wl = 0
     covered = set()
     for ids, mentions in zip(doc.key, doc.key_mentions):
         seen: set[int] = set()
-        for i, (m, mention) in enumerate(sorted(zip(ids, mentions), key=lambda x: position(x[1]))):
+        for i, (m, mention) in enumerate(sorted(zip(ids, mentions), key=lambda x: mention_order(x[1]))):
             counterpart = m if m in response_of else doc.partner.get(m)
             cid = response_of.get(counterpart) if counterpart is not None else None
             if i and mention.zero:

@@ -83,7 +83,8 @@ def clusters(doc: NodeDocument, match: str, keep_singletons: bool) -> list[list[
     return out
 
 
-def _order(m: NodeMention) -> tuple:
+def mention_order(m: NodeMention) -> tuple:
+    """The official scorer's order of mentions (its Mention.__lt__): first node, last node, size."""
     return (m.nodes[0], m.nodes[-1], len(m.nodes))
 
 
@@ -129,8 +130,8 @@ def _assign(keys: list[NodeMention], responses: list[NodeMention], score) -> lis
         return []
     from scipy.optimize import linear_sum_assignment
 
-    keys = sorted(keys, key=_order)
-    responses = sorted(responses, key=_order)
+    keys = sorted(keys, key=mention_order)
+    responses = sorted(responses, key=mention_order)
     by_node: dict[Node, list[int]] = {}
     for j, s in enumerate(responses):
         for node in s.nodes:

@@ -19,7 +19,7 @@ from metrics.measures.corefud import METRICS
 from metrics.mentions.corefud import ZERO_MATCHES
 
 from ..json_text import dumps
-from ..output import align_rows, emit, render_csv, render_markdown
+from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
 from ..session import UsageError
 
 CONVENTIONS = ("auto", "conll", "corefud")
@@ -39,9 +39,11 @@ def resolve(args: argparse.Namespace) -> str:
     """The conventions a run uses, and a usage error for options that do not fit them."""
     chosen = args.conventions
     if chosen == "auto":
-        formats = [args.key_format if args.key_format != "auto" else detect_format(args.key),
-                   args.response_format if args.response_format != "auto" else detect_format(args.response)]
-        chosen = "corefud" if formats == ["conllu", "conllu"] else "conll"
+        def format_of(path: str, given: str) -> str:
+            return given if given != "auto" else detect_format(path)
+
+        both = format_of(args.key, args.key_format) == "conllu" and format_of(args.response, args.response_format) == "conllu"
+        chosen = "corefud" if both else "conll"
     if chosen == "conll" and args.zero_match is not None:
         raise UsageError("--zero-match applies to --conventions corefud only")
     if chosen == "corefud":
@@ -73,14 +75,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _score_json(score) -> dict:
-    out = {"recall": score.recall, "precision": score.precision, "f1": score.f1}
-    counts = getattr(score, "counts", None)
-    if counts is not None and counts():
-        out["counts"] = counts()
-    return out
-
-
 def result_json(result: CorefudResult) -> dict:
     s = result.settings
     return {
@@ -88,18 +82,18 @@ def result_json(result: CorefudResult) -> dict:
         "match": s.match,
         "singletons": "keep" if s.keep_singletons else "remove",
         "zero_match": s.zero_match,
-        "metrics": {name: _score_json(score) for name, score in result.micro.items()},
-        "documents": [{"name": name, "metrics": {m: _score_json(v) for m, v in scores.items()}}
+        "metrics": {name: score_json(score) for name, score in result.micro.items()},
+        "documents": [{"name": name, "metrics": {m: score_json(v) for m, v in scores.items()}}
                       for name, scores in result.documents],
     }
 
 
 def rows_of(result: CorefudResult, per_doc: bool) -> tuple[list[str], list[list[str]]]:
     headers = ["document", "metric", "recall", "precision", "F1"]
-    rows = [["corpus", LABELS[name], f"{100 * s.recall:.2f}", f"{100 * s.precision:.2f}", f"{100 * s.f1:.2f}"]
+    rows = [["corpus", LABELS[name], percent(s.recall), percent(s.precision), percent(s.f1)]
             for name, s in result.micro.items()]
     if per_doc:
-        rows += [[doc, LABELS[name], f"{100 * s.recall:.2f}", f"{100 * s.precision:.2f}", f"{100 * s.f1:.2f}"]
+        rows += [[doc, LABELS[name], percent(s.recall), percent(s.precision), percent(s.f1)]
                  for doc, scores in result.documents for name, s in scores.items()]
     return headers, rows
 
