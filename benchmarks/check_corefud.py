@@ -1,6 +1,7 @@
 """Does `--conventions corefud` give corefud-scorer's numbers?  Both run on the same pairs.
 
     python benchmarks/check_corefud.py --checkout CHECKOUT --peer-python PY [--pairs FILE] [--settings all|crac]
+                                       [--time N]
 
 CHECKOUT is a corefud-scorer checkout (github ufal/corefud-scorer, commit 4fd7b0e) and PY a Python
 with udapi (benchmarks/setup.sh makes one).  By default the pairs are every key and response of
@@ -9,6 +10,9 @@ under the 12 settings (head, partial, exact match x singletons kept, removed x z
 dependencies, by position); `--pairs FILE` takes lines `KEY<TAB>RESPONSE` instead.  It prints one
 line per disagreement and a summary: scores compared, equal to the last digit, equal at the
 official scorer's printed precision (%.2f of percentages), and the pairs either side refused.
+With `--time N` it then times, per pair, `corefwb score --format json` (CRAC's setting: head match,
+singletons removed, zeros by dependencies, all metrics) against `corefud-scorer.py` with its
+defaults, N runs each in turn, and prints the medians and their ratio.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import statistics
 import subprocess
+import time
 import sys
 from pathlib import Path
 
@@ -55,6 +61,7 @@ def main() -> int:
     parser.add_argument("--peer-python", required=True)
     parser.add_argument("--pairs", type=Path)
     parser.add_argument("--settings", choices=("all", "crac"), default="all")
+    parser.add_argument("--time", type=int, default=0, metavar="N", help="also time both command lines, N runs each")
     args = parser.parse_args()
     pairs = ([tuple(line.split("\t")) for line in args.pairs.read_text().splitlines() if line.strip()]
              if args.pairs else suite_pairs(args.checkout))
@@ -86,7 +93,26 @@ def main() -> int:
                     print(f"DIFFERENT {label} {name} {part}: ours {a!r} theirs {b!r}")
     print(f"{len(jobs)} runs ({len(pairs)} pairs x {len(grid)} settings), {refused_both} refused by both; "
           f"{compared} scores: {exact} equal to the last digit, {printed} at the printed precision")
+    if args.time:
+        for key, response in pairs:
+            timings(key, response, args.checkout, args.peer_python, args.time)
     return 0 if printed == compared else 1
+
+
+def timings(key: str, response: str, checkout: Path, peer_python: str, repeat: int) -> None:
+    """Wall times of both command lines on one pair, alternating; medians and ratio."""
+    corefwb = Path(sys.executable).parent / "corefwb"
+    commands = {"corefwb": [str(corefwb), "score", key, response, "--format", "json", "--no-cache"],
+                "corefud-scorer": [peer_python, str(checkout / "corefud-scorer.py"), key, response]}
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, argv in commands.items():
+            start = time.perf_counter()
+            subprocess.run(argv, capture_output=True, check=True, cwd=checkout)
+            times[name].append(time.perf_counter() - start)
+    ours, theirs = (statistics.median(times[n]) for n in commands)
+    print(f"time {Path(response).name}: corefwb {ours:.2f} s, corefud-scorer {theirs:.2f} s "
+          f"(medians of {repeat}): {theirs / ours:.1f}x")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 # Peers live only here, never in the project's dependencies.
 #   scorch            0.2.0  CoNLL-2012 metrics (MUC, B3, CEAFm, CEAFe, BLANC) on JSON clusters
 #   coreference-eval  0.0.2  the e2e-coref metrics.py (MUC, B3, CEAFe, LEA) as a package ("corefeval")
+#   udapi             0.5.2  what corefud-scorer (a checkout: github ufal/corefud-scorer) reads CoNLL-U with
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
@@ -13,10 +14,10 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 pip=("$venv/bin/pip" install --quiet --disable-pip-version-check)
 "${pip[@]}" -e "$repo"
-"${pip[@]}" "scorch==0.2.0" "coreference-eval==0.0.2"
+"${pip[@]}" "scorch==0.2.0" "coreference-eval==0.0.2" "udapi==0.5.2"
 "$venv/bin/python" - <<'EOF'
 import importlib.metadata as md
-for name in ("coref-workbench", "scorch", "coreference-eval", "numpy", "scipy"):
+for name in ("coref-workbench", "scorch", "coreference-eval", "udapi", "numpy", "scipy"):
     print(f"{name:18} {md.version(name)}")
 EOF
 echo "benchmark venv ready: $venv"
