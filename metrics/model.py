@@ -20,24 +20,30 @@ Span = tuple[int, int]
 
 
 class MentionType(IntEnum):
-    """Chen & Ng's three mention types; the integer is the index into type-count vectors."""
+    """Chen & Ng's three mention types, and zeros; the integer is the index into type-count vectors.
+
+    Why ZERO of its own: a zero tells the reader even less than a pronoun (no person, often no
+    number), and CorefUD data has many; its LMetric weight is the pronoun's unless set.
+    """
 
     NAME = 0
     NOMINAL = 1
     PRONOUN = 2
+    ZERO = 3
+    """A zero (CorefUD: a mention whose head is an empty node, the dropped subject of a pro-drop language)."""
 
     @property
     def letter(self) -> str:
-        return "NMP"[self]
+        return "NMPZ"[self]
 
     @classmethod
     def parse(cls, text: str) -> "MentionType":
-        """NAME, NOMINAL, PRONOUN, their letters N, M, P or NAM, NOM, PRO (any case)."""
+        """NAME, NOMINAL, PRONOUN, ZERO, their letters N, M, P, Z or NAM, NOM, PRO, ZER (any case)."""
         wanted = text.strip().upper()
         for kind in cls:
             if wanted in (kind.name, kind.letter, kind.name[:3]):
                 return kind
-        raise ValueError(f"unknown mention type {text!r}; choose from NAME, NOMINAL, PRONOUN (or N, M, P)")
+        raise ValueError(f"unknown mention type {text!r}; choose from NAME, NOMINAL, PRONOUN, ZERO (or N, M, P, Z)")
 
 
 class InputError(Exception):
@@ -90,6 +96,9 @@ class Document:
     errors)."""
     explicit_types: dict[Span, MentionType] | None = None
     """Mention types given by the input itself (e.g. an annotation column); they win over rules."""
+    pieces: dict[Span, tuple[Span, ...]] | None = None
+    """The pieces of each discontinuous mention (CorefUD's `[1/2]`), a mention that the span from
+    its first token to its last stands for: shown piece by piece (`metrics.corpus.projection`)."""
     parse_heads: list[int] | None = field(default=None, compare=False, repr=False)
     """Derived, not read: the heads the parse column gives (metrics.mentions.heads), when computed
     ahead for the cache of read files, which keeps them with the document."""
@@ -195,3 +204,5 @@ class NodeDocument:
     entities: list[tuple[str, list[NodeMention]]]
     line_of: dict[Node, int] = field(default_factory=dict, compare=False, repr=False)
     """The input line of each node, for located errors."""
+    etypes: dict[str, str] = field(default_factory=dict)
+    """Entity ID -> its type (`etype`: person, place...) where the file gives one."""

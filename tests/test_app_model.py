@@ -106,8 +106,9 @@ def test_filter_sort_and_count_errors():
     assert [r.mention.span[0] for r in filter_errors(rows, None, N, False)] == [1, 3]
     assert [r.mention.span[0] for r in filter_errors(rows, None, None, True)] == [1, 3, 5]
     counts = count_errors(rows)
-    assert counts[FN] == {N: 1, M: 0, P: 1} and counts[WL] == {N: 1, M: 0, P: 0}
-    assert counts[Category.MISSING_MENTION] == {N: 0, M: 0, P: 0}
+    Z = MentionType.ZERO
+    assert counts[FN] == {N: 1, M: 0, P: 1, Z: 0} and counts[WL] == {N: 1, M: 0, P: 0, Z: 0}
+    assert counts[Category.MISSING_MENTION] == {N: 0, M: 0, P: 0, Z: 0}
 
 
 def test_selection_emphasises_mention_and_antecedents():

@@ -22,7 +22,7 @@ from metrics.measures.linguistic import (
 )
 from metrics.measures.weights import W4, Weights
 
-NAM, NOM, PRO = 0, 1, 2
+NAM, NOM, PRO, ZER = 0, 1, 2, 3
 
 
 # ---------------------------------------------------------------- brute force, written from the paper
@@ -53,7 +53,9 @@ def link(w: Weights, a: int, b: int) -> float:
         return w.nam
     if a == NOM or b == NOM:
         return w.nom
-    return w.pro
+    if a == PRO or b == PRO:
+        return w.pro
+    return w.pro if w.zero is None else w.zero  # two zeros: w_zero, the pronoun's unless given
 
 
 def brute_tree(types: list[int], w: Weights) -> float:
@@ -83,16 +85,18 @@ def brute_response(parts: list[list[int]], w: Weights) -> float:
     return inside + kruskal_max(len(parts), part_edges)
 
 
-def counts(types: list[int]) -> tuple[int, int, int]:
-    return (types.count(NAM), types.count(NOM), types.count(PRO))
+def counts(types: list[int]) -> tuple[int, ...]:
+    """Three counts when there is no zero (as CoNLL-2012 data gives them), else four."""
+    four = (types.count(NAM), types.count(NOM), types.count(PRO), types.count(ZER))
+    return four if four[3] else four[:3]
 
 
 # ---------------------------------------------------------------- strategies
 
 weight_value = st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0, 2.0]) | st.floats(0, 10, allow_nan=False)
-weights = st.builds(Weights, weight_value, weight_value, weight_value, weight_value)
-typed_chain = st.lists(st.sampled_from([NAM, NOM, PRO]), min_size=0, max_size=9)
-typed_parts = st.lists(st.lists(st.sampled_from([NAM, NOM, PRO]), min_size=1, max_size=5), min_size=1, max_size=6)
+weights = st.builds(Weights, weight_value, weight_value, weight_value, weight_value, st.none() | weight_value)
+typed_chain = st.lists(st.sampled_from([NAM, NOM, PRO, ZER]), min_size=0, max_size=9)
+typed_parts = st.lists(st.lists(st.sampled_from([NAM, NOM, PRO, ZER]), min_size=1, max_size=5), min_size=1, max_size=6)
 
 
 # ---------------------------------------------------------------- properties
@@ -104,6 +108,22 @@ def test_tree_weight_equals_kruskal(types: list[int], w: Weights) -> None:
     got = tree_weight(counts(types), w)
     assert got == pytest.approx(brute_tree(types, w), abs=1e-9)
     assert got >= 0
+
+
+def test_tree_weight_with_zeros_every_small_case_every_weight_order() -> None:
+    """Exhaustive over counts 0..3 of the four types and every ordering of four distinct weights."""
+    for nam, nom, pro, zero in itertools.permutations([0.3, 1.0, 2.5, 0.1]):
+        w = Weights(nam, nom, pro, 0.7, zero)
+        for c in itertools.product(range(4), repeat=4):
+            types = [NAM] * c[0] + [NOM] * c[1] + [PRO] * c[2] + [ZER] * c[3]
+            assert tree_weight(c, w) == pytest.approx(brute_tree(types, w)), (c, w)
+
+
+def test_a_zero_weighs_as_a_pronoun_unless_given() -> None:
+    assert tree_weight((0, 0, 1, 2), W4) == tree_weight((0, 0, 3), W4) == 1.0
+    assert tree_weight((0, 0, 0, 3), W4) == 1.0
+    assert tree_weight((0, 0, 0, 3), Weights(1, 0.75, 0.5, 1, 0.1)) == pytest.approx(0.2)
+    assert tree_weight((0, 0, 1, 2), Weights(1, 0.75, 0.5, 1, 0.1)) == 1.0  # the pronoun links them
 
 
 def test_tree_weight_every_small_case_every_weight_order() -> None:

@@ -46,9 +46,12 @@ def change_of(ra: ErrorRecord | None, rb: ErrorRecord | None) -> ChangeKind:
 
 def summary(pairs: Pairs) -> dict:
     """Counts of fixed / introduced errors by category x type, of category changes A -> B by type,
-    and of errors both make in the same category."""
-    fixed = {c: {t: 0 for t in MentionType} for c in CATEGORIES}
-    introduced = {c: {t: 0 for t in MentionType} for c in CATEGORIES}
+    and of errors both make in the same category.  ZERO is among the types only when a mention
+    of the pairs is a zero."""
+    kinds = [t for t in MentionType if t != MentionType.ZERO
+             or any(r is not None and r.mention.type == t for pair in pairs for r in pair)]
+    fixed = {c: {t: 0 for t in kinds} for c in CATEGORIES}
+    introduced = {c: {t: 0 for t in kinds} for c in CATEGORIES}
     changed: dict[tuple[Category, Category], dict[MentionType, int]] = {}
     same = {c: 0 for c in CATEGORIES}
     for ra, rb in pairs:
@@ -58,7 +61,7 @@ def summary(pairs: Pairs) -> dict:
         elif kind == "introduced":
             introduced[rb.category][rb.mention.type] += 1
         elif kind == "changed":
-            row = changed.setdefault((ra.category, rb.category), {t: 0 for t in MentionType})
+            row = changed.setdefault((ra.category, rb.category), {t: 0 for t in kinds})
             row[ra.mention.type] += 1
         else:
             same[ra.category] += 1

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from metrics.model import InputError
 from .json_text import dumps
 from metrics.measures.score import AnyScore, BlancScore, MeanScore
+from metrics.measures.weights import given
 
 
 _CONTROL = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
@@ -292,7 +293,7 @@ def render_report(scope: str, weights: Sequence[float], scores: dict, records, f
     from metrics.measures.catalog import label
 
     if fmt == "json":
-        report = {"scope": scope, "weights": list(weights),
+        report = {"scope": scope, "weights": given(weights),
                   "scores": {name: score_json(score) for name, score in scores.items()},
                   "errors": None if records is None else [error_json(r) for r in records]}
         return dumps(report) + "\n"

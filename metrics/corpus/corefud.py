@@ -40,8 +40,12 @@ class CorefudResult:
     documents: list[tuple[str, dict[str, AnyScore]]] = field(default_factory=list)
 
 
+Aligned = tuple[NodeDocument, NodeDocument, AlignedDocument]
+"""A key document, its response twin, and the two aligned."""
+
+
 def aligned_documents(keys: Sequence[NodeDocument], responses: Sequence[NodeDocument],
-                      key_path: str, response_path: str, settings: Settings) -> list[AlignedDocument]:
+                      key_path: str, response_path: str, settings: Settings) -> list[Aligned]:
     """Each key document with its response twin, aligned; a missing twin or differing words is an
     input error naming the response file and line."""
     by_name = {d.name: d for d in responses}
@@ -57,9 +61,9 @@ def aligned_documents(keys: Sequence[NodeDocument], responses: Sequence[NodeDocu
         if len(key.forms) != len(response.forms):
             raise InputError(response_path, None, f"document {key.name!r} has {len(response.forms)} words, the key's {len(key.forms)}")
         try:
-            out.append(align(key.name, clusters(key, settings.match, settings.keep_singletons),
-                             clusters(response, settings.match, settings.keep_singletons),
-                             settings.match, settings.zero_match))
+            out.append((key, response, align(key.name, clusters(key, settings.match, settings.keep_singletons),
+                                             clusters(response, settings.match, settings.keep_singletons),
+                                             settings.match, settings.zero_match)))
         except ZeroWithoutDependencies as error:
             path, doc = (key_path, key) if error.side == "key" else (response_path, response)
             raise InputError(path, doc.line_of.get(error.node),
@@ -73,7 +77,7 @@ def score_corpus(keys: Sequence[NodeDocument], responses: Sequence[NodeDocument]
                  metrics: Sequence[str] = measures.METRICS) -> CorefudResult:
     documents = []
     micro: dict[str, AnyScore] = {name: measures.empty_score(name) for name in metrics}
-    for doc in aligned_documents(keys, responses, key_path, response_path, settings):
+    for _, _, doc in aligned_documents(keys, responses, key_path, response_path, settings):
         scores = {name: measures.COMPUTE[name](doc) for name in metrics}
         for name in metrics:
             micro[name] = micro[name] + scores[name]

@@ -62,6 +62,7 @@ class _Document:
         self.mentions: dict[str, list[_Mention]] = {}
         self.unfinished: dict[str, list[tuple[_Mention, int | None]]] = {}
         self.discontinuous: dict[str, list[_Mention]] = {}
+        self.etypes: dict[str, str] = {}
 
     def error(self, line: int, message: str) -> InputError:
         return InputError(self.path, line, message)
@@ -94,10 +95,12 @@ class _Document:
     def _open(self, chunk: str, node: Node, fields: list[str], line: int) -> None:
         closing = chunk[-1] == ")"
         body = chunk[1:-1] if closing else chunk[1:]
-        eid, head_index = None, None
+        eid, head_index, etype = None, None, None
         for name, value in zip(fields, body.split("-")):
             if name in ("eid", "GRP"):
                 eid = value
+            elif name in ("etype", "entity") and value:
+                etype = value
             elif name == "head":
                 if not value.isdigit():
                     raise self.error(line, f"head index {value!r} in {chunk!r} is not a number")
@@ -112,6 +115,8 @@ class _Document:
             if not m or not 1 <= int(m.group(2)) <= int(m.group(3)):
                 raise self.error(line, f"malformed discontinuous mention ID {eid!r} in {chunk!r}")
             eid, part, parts = m.group(1), int(m.group(2)), int(m.group(3))
+        if etype is not None:
+            self.etypes.setdefault(eid, etype)
         if part is not None and part > 1:
             opened = [m for m, _ in self.unfinished.get(eid, [])]
             waiting = [m for m in self.discontinuous.get(eid, []) if m not in opened]
@@ -178,7 +183,7 @@ class _Document:
             built.sort(key=lambda m: (m.nodes[0], -len(m.nodes), m.nodes[-1]))
             entities.append((eid, built))
         entities.sort(key=lambda e: (e[1][0].nodes[0], -len(e[1][0].nodes), e[1][0].nodes[-1], e[0]))
-        return NodeDocument(self.name, self.forms, entities, self.line_of)
+        return NodeDocument(self.name, self.forms, entities, self.line_of, self.etypes)
 
     def _deps(self, node: Node) -> tuple[tuple[Node, str], ...]:
         """The enhanced dependencies of a head node, checked: every parent must exist."""

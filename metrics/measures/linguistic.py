@@ -14,6 +14,10 @@ explains the formula.  Taken whole, each class connects a fixed set of mentions:
     NOMINAL links (one end nominal, none a name)   connect nominals + pronouns, if there is a nominal;
     PRONOUN links (two pronouns)                   connect the pronouns.
 
+Zeros (CorefUD's empty-node mentions, `MentionType.ZERO`) are a fourth, least informative type: a
+link between two zeros is a ZERO link (w_zero); PRONOUN links then reach pronouns and zeros, NOMINAL
+links nominals, pronouns and zeros.  Without zeros everything is as Chen & Ng wrote it.
+
 These sets are nested (pronouns within nominals+pronouns within everything), so after Kruskal has
 added any classes, the only non-trivial component is the largest set added so far.  Processing the
 classes by decreasing weight (any order: w_pro > w_nam is legal), a class therefore adds
@@ -37,51 +41,59 @@ import numpy as np
 
 from metrics.measures.weights import Weights
 
-TypeCounts = tuple[int, int, int]
-"""(number of NAME, NOMINAL, PRONOUN mentions) of a set of mentions; index = MentionType."""
+TypeCounts = tuple[int, ...]
+"""(number of NAME, NOMINAL, PRONOUN[, ZERO] mentions) of a set of mentions; index = MentionType.
+Three counts mean no zeros."""
+
+N_TYPES = 4
+"""NAME, NOMINAL, PRONOUN, ZERO: the link classes, most informative first."""
 
 
-def _nested_tree(w: Weights, all_size: int, nompro_size: int, pro_size: int) -> float:
-    """Maximum spanning tree weight when the NAME / NOMINAL / PRONOUN link classes connect nested
-    sets of the given sizes (0 for a class that has no link at all).
+def _counts(counts: TypeCounts) -> tuple[int, ...]:
+    return tuple(counts) + (0,) * (N_TYPES - len(counts))
 
-    Kruskal by class, heaviest first (ties: NAME, NOMINAL, PRONOUN; equal weights give equal totals
-    whatever the order): a class adds as many links as its set has elements beyond the largest set
-    already connected by heavier classes.
+
+def _nested_tree(w: Weights, sizes: Sequence[int]) -> float:
+    """Maximum spanning tree weight when the link classes NAME, NOMINAL, PRONOUN, ZERO connect
+    nested sets of the given sizes (0 for a class that has no link at all).
+
+    Kruskal by class, heaviest first (ties: NAME, NOMINAL, PRONOUN, ZERO; equal weights give equal
+    totals whatever the order): a class adds as many links as its set has elements beyond the
+    largest set already connected by heavier classes.
     """
-    nam, nom, pro = w[0], w[1], w[2]
-    before_nam = max(1, nompro_size if nom > nam else 0, pro_size if pro > nam else 0)
-    before_nom = max(1, all_size if nam >= nom else 0, pro_size if pro > nom else 0)
-    before_pro = max(1, all_size if nam >= pro else 0, nompro_size if nom >= pro else 0)
+    weights = w.by_type
     total = 0.0
-    if all_size > before_nam:
-        total += nam * (all_size - before_nam)
-    if nompro_size > before_nom:
-        total += nom * (nompro_size - before_nom)
-    if pro_size > before_pro:
-        total += pro * (pro_size - before_pro)
+    largest = 1
+    for t in sorted(range(N_TYPES), key=lambda t: -weights[t]):
+        if sizes[t] > largest:
+            total += weights[t] * (sizes[t] - largest)
+            largest = sizes[t]
     return total
+
+
+def _class_sizes(counts: tuple[int, ...]) -> list[int]:
+    """The set each link class connects: class t reaches every mention of type t or a less
+    informative one, when there is a mention of type t."""
+    sizes, below = [0] * N_TYPES, 0
+    for t in range(N_TYPES - 1, -1, -1):
+        below += counts[t]
+        sizes[t] = below if counts[t] else 0
+    return sizes
 
 
 def tree_weight(counts: TypeCounts, w: Weights) -> float:
     """Weight of a maximum spanning tree over mentions with these type counts (0 for <= 1 mention).
 
-    NAME links reach every mention when there is a name; NOMINAL links reach nominals and pronouns
-    when there is a nominal; PRONOUN links reach the pronouns.
+    NAME links reach every mention when there is a name; NOMINAL links reach nominals, pronouns
+    and zeros when there is a nominal; PRONOUN links pronouns and zeros; ZERO links the zeros.
     """
-    n_nam, n_nom, n_pro = counts
-    return _nested_tree(
-        w,
-        n_nam + n_nom + n_pro if n_nam else 0,
-        n_nom + n_pro if n_nom else 0,
-        n_pro,
-    )
+    return _nested_tree(w, _class_sizes(_counts(counts)))
 
 
 def key_weight(counts: TypeCounts, w: Weights) -> float:
     """w_k^L(K): the tree weight of a key chain; w_sing for a singleton, so that finding a
     singleton can be rewarded (a lone mention has no links to weigh)."""
-    if counts[0] + counts[1] + counts[2] == 1:
+    if sum(counts) == 1:
         return w[3]
     return tree_weight(counts, w)
 
@@ -89,7 +101,7 @@ def key_weight(counts: TypeCounts, w: Weights) -> float:
 def common_weight(c_counts: TypeCounts, k_size: int, s_size: int, w: Weights) -> float:
     """w_c^L(C) for C = K ∩ S: its tree weight if |C| > 1; w_sing only when the singleton was found
     exactly (|C| = |K| = |S| = 1), because a lone shared mention of larger chains is no success."""
-    size = c_counts[0] + c_counts[1] + c_counts[2]
+    size = sum(c_counts)
     if size > 1:
         return tree_weight(c_counts, w)
     if size == 1 and k_size == 1 and s_size == 1:
@@ -106,63 +118,67 @@ def response_weight(parts: Iterable[TypeCounts], w: Weights) -> float:
     links needed to glue the parts together, priced at their heaviest: E_t(S), a maximum spanning
     tree over the parts.  w_sing for a singleton S.
     """
-    n_parts = n_with_nam = n_with_nompro = n_with_nom = n_with_pro = 0
-    size = 0
+    n_parts = size = 0
     inside = 0.0
+    with_type = [0] * N_TYPES
+    """parts holding a mention of type t"""
+    with_below = [0] * N_TYPES
+    """parts holding a mention of type t or a less informative one"""
     for part in parts:
-        n_nam, n_nom, n_pro = part
-        part_size = n_nam + n_nom + n_pro
+        counts = _counts(part)
+        part_size = sum(counts)
         if part_size == 0:
             continue
         size += part_size
         n_parts += 1
         if part_size > 1:
-            inside += tree_weight(part, w)
-        if n_nam:
-            n_with_nam += 1
-        if n_nom:
-            n_with_nom += 1
-        if n_nom or n_pro:
-            n_with_nompro += 1
-        if n_pro:
-            n_with_pro += 1
+            inside += tree_weight(counts, w)
+        below = False
+        for t in range(N_TYPES - 1, -1, -1):
+            below = below or counts[t] > 0
+            with_type[t] += counts[t] > 0
+            with_below[t] += below
     if size == 1:
         return w[3]
-    between = _nested_tree(
-        w,
-        n_parts if n_with_nam else 0,
-        n_with_nompro if n_with_nom else 0,
-        n_with_pro,
-    )
+    between = _nested_tree(w, [with_below[t] if with_type[t] else 0 for t in range(N_TYPES)])
     return inside + between
 
 
 # ----------------------------------------------------------------------------------------------
-# numpy versions: one value per row of an (n, 3) array of type counts
+# numpy versions: one value per row of an (n, 4) array of type counts
 
 
-def _nested_trees(w: Weights, all_size: np.ndarray, nompro_size: np.ndarray, pro_size: np.ndarray) -> np.ndarray:
+def _nested_trees(w: Weights, sizes: Sequence[np.ndarray]) -> np.ndarray:
     """`_nested_tree` over arrays of set sizes: the same Kruskal by class, heaviest class first,
     each adding the elements of its set beyond the largest set connected so far."""
-    classes = sorted(zip((float(w[0]), float(w[1]), float(w[2])), (all_size, nompro_size, pro_size)), key=lambda c: -c[0])
-    total = np.zeros(len(all_size), dtype=np.float64)
+    weights = w.by_type
+    total = np.zeros(len(sizes[0]), dtype=np.float64)
     largest: np.ndarray | int = 1
-    for weight, size in classes:
-        total += weight * np.maximum(size - largest, 0)
-        largest = np.maximum(largest, size)
+    for t in sorted(range(N_TYPES), key=lambda t: -weights[t]):
+        total += float(weights[t]) * np.maximum(sizes[t] - largest, 0)
+        largest = np.maximum(largest, sizes[t])
     return total
 
 
 def _as_counts(counts: np.ndarray | Sequence[TypeCounts]) -> np.ndarray:
+    if not isinstance(counts, np.ndarray):
+        counts = [_counts(c) for c in counts]
     array = np.asarray(counts, dtype=np.int64)
-    return array.reshape(-1, 3)
+    array = array.reshape(-1, array.shape[-1] if array.ndim and array.size else N_TYPES)
+    if array.shape[1] < N_TYPES:  # NAME, NOMINAL, PRONOUN only: no zeros
+        array = np.pad(array, ((0, 0), (0, N_TYPES - array.shape[1])))
+    return array
+
+
+def _class_size_arrays(c: np.ndarray) -> list[np.ndarray]:
+    """`_class_sizes` of every row."""
+    below = np.cumsum(c[:, ::-1], axis=1)[:, ::-1]
+    return [np.where(c[:, t] > 0, below[:, t], 0) for t in range(N_TYPES)]
 
 
 def tree_weights(counts: np.ndarray | Sequence[TypeCounts], w: Weights) -> np.ndarray:
-    """`tree_weight` of every row of an (n, 3) array of type counts."""
-    c = _as_counts(counts)
-    n_nam, n_nom, n_pro = c[:, 0], c[:, 1], c[:, 2]
-    return _nested_trees(w, np.where(n_nam > 0, n_nam + n_nom + n_pro, 0), np.where(n_nom > 0, n_nom + n_pro, 0), n_pro)
+    """`tree_weight` of every row of an (n, 4) array of type counts."""
+    return _nested_trees(w, _class_size_arrays(_as_counts(counts)))
 
 
 def key_weights(counts: np.ndarray | Sequence[TypeCounts], w: Weights) -> np.ndarray:
@@ -205,9 +221,9 @@ def response_weights(
     inside = per_chain(np.where(sizes > 1, tree_weights(c, w), 0.0))
     chain_size = per_chain(sizes.astype(np.float64)).astype(np.int64)
     n_parts = per_chain(np.ones(len(chain))).astype(np.int64)
-    with_nam = per_chain((c[:, 0] > 0).astype(np.float64)).astype(np.int64)
-    with_nom = per_chain((c[:, 1] > 0).astype(np.float64)).astype(np.int64)
-    with_nompro = per_chain(((c[:, 1] > 0) | (c[:, 2] > 0)).astype(np.float64)).astype(np.int64)
-    with_pro = per_chain((c[:, 2] > 0).astype(np.float64)).astype(np.int64)
-    between = _nested_trees(w, np.where(with_nam > 0, n_parts, 0), np.where(with_nom > 0, with_nompro, 0), with_pro)
+    present = c > 0
+    below = np.cumsum(c[:, ::-1], axis=1)[:, ::-1] > 0
+    with_type = [per_chain(present[:, t].astype(np.float64)) for t in range(N_TYPES)]
+    with_below = [per_chain(below[:, t].astype(np.float64)) for t in range(N_TYPES)]
+    between = _nested_trees(w, [np.where(with_type[t] > 0, with_below[t], 0) for t in range(N_TYPES)])
     return np.where(chain_size == 1, float(w[3]), inside + between)

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.mentions.alignment import Alignment
+from metrics.model import MentionType
 
 _EMPTY_INT = np.zeros(0, dtype=np.int64)
-_ONE_HOT = np.eye(3, dtype=np.int64)
+_ONE_HOT = np.eye(len(MentionType), dtype=np.int64)
 
 
 @dataclass
@@ -76,7 +77,7 @@ class Table:
         return len(self.response_sizes)
 
     def type_counts(self, id_types: np.ndarray) -> ChainTypes:
-        """NAME / NOMINAL / PRONOUN counts of key chains, cells and parts, given each id's type."""
+        """NAME / NOMINAL / PRONOUN / ZERO counts of key chains, cells and parts, given each id's type."""
         n_primary = len(self.part_response) - len(self.twinless_ids)
         parts = np.concatenate([_type_counts(self.part_cell, id_types[self.part_id], n_primary),
                                 _ONE_HOT[id_types[self.twinless_ids]]])
@@ -87,7 +88,7 @@ class Table:
 
 @dataclass
 class ChainTypes:
-    """Mention-type counts, (rows, 3) arrays of NAME / NOMINAL / PRONOUN, for the LMetrics."""
+    """Mention-type counts, (rows, 4) arrays of NAME / NOMINAL / PRONOUN / ZERO, for the LMetrics."""
 
     key: np.ndarray
     """Per key chain."""
@@ -153,8 +154,8 @@ def build_table(alignment: Alignment) -> Table:
 
 
 def _type_counts(group: np.ndarray, types: np.ndarray, n_groups: int) -> np.ndarray:
-    """(n_groups, 3) counts of each mention type per group."""
-    out = np.zeros((n_groups, 3), dtype=np.int64)
+    """(n_groups, 4) counts of each mention type per group."""
+    out = np.zeros((n_groups, len(MentionType)), dtype=np.int64)
     if len(group):
         np.add.at(out, (group, types), 1)
     return out

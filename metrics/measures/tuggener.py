@@ -104,7 +104,7 @@ Breakdown = dict[str, dict[Hashable, Tally]]
 
 
 def _nominal(kind: MentionType) -> bool:
-    return kind != MentionType.PRONOUN
+    return kind not in (MentionType.PRONOUN, MentionType.ZERO)
 
 
 def count_document(key: Document, response: Document, types: Mapping[Span, MentionType],

@@ -64,6 +64,9 @@ class AlignedDocument:
     key_mentions: list[list[NodeMention]]
     response_mentions: list[list[NodeMention]]
     partner: dict[int, int]
+    key_labels: list[str]
+    """Each key cluster's entity ID."""
+    response_labels: list[str]
 
 
 def _identity(m: NodeMention, match: str) -> tuple:
@@ -71,15 +74,19 @@ def _identity(m: NodeMention, match: str) -> tuple:
     return (m.nodes, m.head) if match == "head" else (m.nodes,)
 
 
-def clusters(doc: NodeDocument, match: str, keep_singletons: bool) -> list[list[NodeMention]]:
+Cluster = tuple[str, list[NodeMention]]
+"""An entity's ID and its mentions."""
+
+
+def clusters(doc: NodeDocument, match: str, keep_singletons: bool) -> list[Cluster]:
     """Each entity's mentions, each once; without singletons unless they are kept (step 1)."""
     out = []
-    for _, mentions in doc.entities:
+    for eid, mentions in doc.entities:
         seen: dict[tuple, NodeMention] = {}
         for m in mentions:
             seen.setdefault(_identity(m, match), m)
         if keep_singletons or len(seen) > 1:
-            out.append(list(seen.values()))
+            out.append((eid, list(seen.values())))
     return out
 
 
@@ -146,9 +153,11 @@ def _assign(keys: list[NodeMention], responses: list[NodeMention], score) -> lis
     return [(keys[r], responses[c]) for r, c in zip(rows, cols) if similarity[r, c] > 0]
 
 
-def align(name: str, key: list[list[NodeMention]], response: list[list[NodeMention]],
+def align(name: str, key_clusters: list[Cluster], response_clusters: list[Cluster],
           match: str = "head", zero_match: str = "dependency") -> AlignedDocument:
     """Steps 2-4 over one document's clusters (step 1 is `clusters`)."""
+    key = [mentions for _, mentions in key_clusters]
+    response = [mentions for _, mentions in response_clusters]
     ids: dict[tuple, int] = {}
     for cluster in key + response:
         for m in cluster:
@@ -174,7 +183,7 @@ def align(name: str, key: list[list[NodeMention]], response: list[list[NodeMenti
         name,
         [[ids[_identity(m, match)] for m in c] for c in key],
         [[ids[_identity(m, match)] for m in c] for c in response],
-        key, response, partner,
+        key, response, partner, [eid for eid, _ in key_clusters], [eid for eid, _ in response_clusters],
     )
 
 

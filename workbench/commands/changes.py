@@ -54,18 +54,21 @@ def changes_sections(rows: Pairs, listed: Pairs, n_changes: int, a: str, b: str)
     s = summary(rows)
     out = []
     cat_rows = []
+    kinds = list(s["fixed"][CATEGORIES[0]])
+    letters = [t.letter for t in kinds]
     for c in CATEGORIES:
         fixed, intro = s["fixed"][c], s["introduced"][c]
-        cat_rows.append([c.label] + [str(fixed[t]) for t in MentionType] + [str(sum(fixed.values()))]
-                        + [str(intro[t]) for t in MentionType] + [str(sum(intro.values())), str(s["same"][c])])
+        cat_rows.append([c.label] + [str(fixed[t]) for t in kinds] + [str(sum(fixed.values()))]
+                        + [str(intro[t]) for t in kinds] + [str(sum(intro.values())), str(s["same"][c])])
     out.append((f"errors of {a} fixed by {b}, errors introduced by {b} (by mention type), and errors both make",
-                ["category", "fixed N", "M", "P", "total", "introduced N", "M", "P", "total", "both"],
-                cat_rows, {"fixed N", "M", "P", "total", "introduced N", "both"}))
+                ["category", f"fixed {letters[0]}", *letters[1:], "total", f"introduced {letters[0]}", *letters[1:],
+                 "total", "both"],
+                cat_rows, {f"fixed {letters[0]}", *letters[1:], "total", f"introduced {letters[0]}", "both"}))
     if s["changed"]:
         rows_changed = sorted(s["changed"].items(), key=lambda kv: -sum(kv[1].values()))
-        out.append((f"mentions whose error changed category ({a} -> {b})", [a, b, "N", "M", "P", "total"],
-                    [[ca.label, cb.label] + [str(row[t]) for t in MentionType] + [str(sum(row.values()))]
-                     for (ca, cb), row in rows_changed], {"N", "M", "P", "total"}))
+        out.append((f"mentions whose error changed category ({a} -> {b})", [a, b, *letters, "total"],
+                    [[ca.label, cb.label] + [str(row[t]) for t in kinds] + [str(sum(row.values()))]
+                     for (ca, cb), row in rows_changed], {*letters, "total"}))
     mention_rows = []
     for ra, rb in listed:
         m = _mention(ra, rb)

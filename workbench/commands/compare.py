@@ -9,6 +9,7 @@ interval and p-value (metrics.statistics.significance: resampling documents, pai
 from __future__ import annotations
 
 import argparse
+from metrics.measures.weights import given
 from ..json_text import dumps
 
 from metrics.measures.catalog import ALL_METRICS, resolve, with_parts
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         out = report_json(report)
         out["documents"] = len(results[0].documents)
-        out["weights"] = list(weights)
+        out["weights"] = given(weights)
         out["singletons"] = session.options.singletons
         out["changes"] = [{"baseline": names[0], "system": name, **changes_json(rows, listed, n)}
                           for name, rows, listed, n in changes]

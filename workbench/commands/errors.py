@@ -10,10 +10,11 @@ Impacts are changes of the corpus F1 of `--impact METRIC` in points (F1 x 100), 
 from __future__ import annotations
 
 import argparse
+from metrics.measures.weights import given
 from ..json_text import dumps
 
 from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorRecord, Mention, count_by_document, count_errors, \
-    counts_to_json, filter_records
+    counts_to_json, filter_records, shown_types
 from metrics.measures.catalog import METRICS
 from metrics.model import MentionType
 
@@ -117,13 +118,15 @@ def _with_shared(record: ErrorRecord, shared: dict[int, int] | None) -> dict:
 def to_json(listed: list[ErrorRecord], selected: list[ErrorRecord], metric: str | None, weights,
             category_impact: dict[Category, float] | None, shared: dict[int, int] | None = None) -> dict:
     """`same_fix` (with --distinct): how many of the selected errors the listed error's fix removes."""
+    corpus_counts = count_errors(selected)
+    kinds = shown_types(corpus_counts)
     out = {
-        "weights": list(weights),
+        "weights": given(weights),
         "impact_metric": metric,
         "errors": [_with_shared(r, shared) for r in listed],
         "counts": {
-            "corpus": counts_to_json(count_errors(selected)),
-            "documents": {name: counts_to_json(c) for name, c in count_by_document(selected).items()},
+            "corpus": counts_to_json(corpus_counts),
+            "documents": {name: counts_to_json(c, kinds) for name, c in count_by_document(selected).items()},
         },
     }
     if category_impact is not None:
@@ -140,13 +143,14 @@ def render_markdown(listed: list[ErrorRecord], selected: list[ErrorRecord], metr
     from ..output import render_markdown as table
 
     counts = count_errors(selected)
-    headers = ["category", "NAME", "NOMINAL", "PRONOUN", "total"]
+    kinds = shown_types(counts)
+    headers = ["category", *(t.name for t in kinds), "total"]
     if category_impact is not None:
         headers.append(f"impact ({impact_name(metric)} {IMPACT_UNIT})")
     rows = []
     for category in CATEGORIES:
         row = counts[category]
-        cells = [category.label, *(row[t] for t in MentionType), sum(row.values())]
+        cells = [category.label, *(row[t] for t in kinds), sum(row.values())]
         if category_impact is not None:
             cells.append(_points(category_impact[category]))
         rows.append(cells)
@@ -189,7 +193,9 @@ def _points(value: float | None) -> str:
 def count_table(selected: list[ErrorRecord], category_impact: dict[Category, float] | None) -> list[str]:
     """The category x mention type table as aligned lines."""
     counts = count_errors(selected)
-    header = f"{'category':<17} {'NAME':>6} {'NOMINAL':>8} {'PRONOUN':>8} {'total':>7}"
+    kinds = shown_types(counts)
+    widths = {MentionType.NAME: 6, MentionType.NOMINAL: 8, MentionType.PRONOUN: 8, MentionType.ZERO: 6}
+    header = f"{'category':<17} " + " ".join(f"{t.name:>{widths[t]}}" for t in kinds) + f" {'total':>7}"
     if category_impact is not None:
         header += f" {'impact':>9}"
     lines = [header]
@@ -198,13 +204,11 @@ def count_table(selected: list[ErrorRecord], category_impact: dict[Category, flo
         row = counts[category]
         for t, n in row.items():
             totals[t] += n
-        line = (f"{category.label:<17} {row[MentionType.NAME]:>6} {row[MentionType.NOMINAL]:>8} "
-                f"{row[MentionType.PRONOUN]:>8} {sum(row.values()):>7}")
+        line = f"{category.label:<17} " + " ".join(f"{row[t]:>{widths[t]}}" for t in kinds) + f" {sum(row.values()):>7}"
         if category_impact is not None:
             line += f" {_points(category_impact[category]):>9}"
         lines.append(line)
-    lines.append(f"{'total':<17} {totals[MentionType.NAME]:>6} {totals[MentionType.NOMINAL]:>8} "
-                 f"{totals[MentionType.PRONOUN]:>8} {sum(totals.values()):>7}")
+    lines.append(f"{'total':<17} " + " ".join(f"{totals[t]:>{widths[t]}}" for t in kinds) + f" {sum(totals.values()):>7}")
     return lines
 
 

@@ -99,12 +99,15 @@ def draw_sweep(plt, data):
 def draw_errors(plt, data):
     figure, axes = plt.subplots(len(data.systems), 1, figsize=(9, 3.2 * len(data.systems)), squeeze=False)
     categories = list(data.counts[0])
-    hatches = ["", "//", ".."]
+    hatches = ["", "//", "..", "xx"]
+    kinds = [t for t in MentionType
+             if t != MentionType.ZERO or any(counts[c][t] for counts in data.counts for c in categories)]
+    width = 0.8 / len(kinds)
     for ax, name, counts in zip(axes[:, 0], data.systems, data.counts):
-        for i, t in enumerate(MentionType):
+        for i, t in enumerate(kinds):
             values = [counts[c][t] for c in categories]
-            ax.bar([k + (i - 1) * 0.27 for k in range(len(categories))], values, width=0.27, label=t.name.lower(),
-                   hatch=hatches[i], edgecolor="black")
+            ax.bar([k + (i - (len(kinds) - 1) / 2) * width for k in range(len(categories))], values, width=width,
+                   label=t.name.lower(), hatch=hatches[i], edgecolor="black")
         ax.set_xticks(range(len(categories)), [c.label for c in categories])
         ax.set_ylabel("errors")
         ax.set_title(f"{name}: errors by category and mention type ({data.scope})")

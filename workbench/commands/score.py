@@ -8,6 +8,7 @@ labelled as such, and per-document scores.  Text rounds to two decimals and says
 from __future__ import annotations
 
 import argparse
+from metrics.measures.weights import given
 from ..json_text import dumps
 import sys
 from collections.abc import Iterator
@@ -153,7 +154,7 @@ def json_chunks(result: CorpusResult, extra: dict | None = None) -> Iterator[str
     """
     head = dumps({
         "documents": len(result.documents),
-        "weights": list(result.weights),
+        "weights": given(result.weights),
         "averaging": "micro: counts summed over documents (official); macro: mean of per-document values",
         "metrics": {name: score_json(s) for name, s in result.micro.items()},
         "macro": {name: score_json(s) for name, s in result.macro.items()},

@@ -20,7 +20,8 @@ from textual.widgets.data_table import RowKey
 
 from metrics.model import MentionType
 
-TYPE_STYLE = {MentionType.NAME: "name", MentionType.NOMINAL: "nominal", MentionType.PRONOUN: "pronoun"}
+TYPE_STYLE = {MentionType.NAME: "name", MentionType.NOMINAL: "nominal", MentionType.PRONOUN: "pronoun",
+              MentionType.ZERO: "zero"}
 
 
 def type_colour(app: Any, kind: MentionType) -> str:

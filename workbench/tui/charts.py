@@ -37,8 +37,8 @@ from .theme import CHART_COLOURS
 MARKERS = {"W1": "1", "W2": "2", "W3": "3", "W4": "4", "W5": "5", "now": "*"}
 """One character per line: the lines differ without colour."""
 OFFICIAL_MARKER = "O"
-BAR_MARKERS = "#=."
-"""Fill of the name, nominal and pronoun bars."""
+BAR_MARKERS = "#=.o"
+"""Fill of the name, nominal, pronoun and zero bars."""
 
 
 class ChartsScreen(Screen[None]):
@@ -88,9 +88,9 @@ class ChartsScreen(Screen[None]):
         palette = CHART_COLOURS.get(self.app.theme, CHART_COLOURS["corefwb-dark"])
         return tuple(tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in palette)  # type: ignore[misc]
 
-    def _type_colours(self) -> list[tuple[int, int, int]]:
+    def _type_colours(self, kinds: list[MentionType]) -> list[tuple[int, int, int]]:
         variables = self.app.theme_variables
-        return [Color.parse(variables[f"type-{t.name.lower()}"]).rgb for t in MentionType]
+        return [Color.parse(variables[f"type-{t.name.lower()}"]).rgb for t in kinds]
 
     @work(thread=True, exclusive=True, group="charts")
     def compute(self, weights) -> None:
@@ -148,9 +148,10 @@ class ChartsScreen(Screen[None]):
         plt.clear_data()
         counts = data.counts[system]
         categories = list(counts)
-        plt.multiple_bar([c.short for c in categories], [[counts[c][t] for c in categories] for t in MentionType],
-                         marker=list(BAR_MARKERS), color=self._type_colours())
-        legend = "  ".join(f"{m} {t.name.lower()}" for m, t in zip(BAR_MARKERS, MentionType))
+        kinds = [t for t in MentionType if t != MentionType.ZERO or any(counts[c][t] for c in categories)]
+        plt.multiple_bar([c.short for c in categories], [[counts[c][t] for c in categories] for t in kinds],
+                         marker=list(BAR_MARKERS[:len(kinds)]), color=self._type_colours(kinds))
+        legend = "  ".join(f"{m} {t.name.lower()}" for m, t in zip(BAR_MARKERS, kinds))
         plt.title(f"{short_labels(data.systems)[system]}: {legend}")
         plt.xlabel("error category")
         plt.ylabel("errors")

@@ -249,10 +249,10 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
             self._show_change_counts()
             return
         counts = count_errors(self.rows)
-        text = Text("        N    M    P\n", style="bold")
+        kinds = [t for t in MentionType if t != MentionType.ZERO or any(counts[c][t] for c in CATEGORIES)]
+        text = Text("     " + " ".join(f"{t.letter:>4}" for t in kinds) + "\n", style="bold")
         for category in CATEGORIES:
-            n, m, p = (counts[category][t] for t in MentionType)
-            text.append(f"{category.short:<5}{n:>4} {m:>4} {p:>4}\n")
+            text.append(f"{category.short:<5}" + " ".join(f"{counts[category][t]:>4}" for t in kinds) + "\n")
         self.query_one("#error-counts", Static).update(text)
 
     def _show_change_counts(self) -> None:

@@ -10,6 +10,7 @@ from textual.app import SystemCommand
 from textual.markup import escape
 
 from .rows import MODES, display_text, short_name
+from metrics.measures.weights import given
 
 
 def system_commands(app: Any) -> Iterator[SystemCommand]:
@@ -44,7 +45,7 @@ def system_commands(app: Any) -> Iterator[SystemCommand]:
         from metrics.measures.weights import PRESETS
 
         for name, weights in PRESETS.items():
-            yield SystemCommand(f"Weights {name}", f"Rescore with W = {tuple(weights)}", lambda n=name: app.apply_preset(n))
+            yield SystemCommand(f"Weights {name}", f"Rescore with W = {tuple(given(weights))}", lambda n=name: app.apply_preset(n))
     yield SystemCommand("Toggle dark / light theme", "F10", app.action_toggle_theme)
     yield SystemCommand("Help", "Keys and what the screen shows (F1)", app.action_help)
     yield SystemCommand("Quit", "ctrl+q", app.exit)

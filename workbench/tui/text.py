@@ -22,7 +22,8 @@ from metrics.model import MentionType
 
 from .rows import Atom, Marked, Selection, Side, TextLayout, token_units, wrap_units
 
-TYPE_CLASS = {MentionType.NAME: "name", MentionType.NOMINAL: "nominal", MentionType.PRONOUN: "pronoun"}
+TYPE_CLASS = {MentionType.NAME: "name", MentionType.NOMINAL: "nominal", MentionType.PRONOUN: "pronoun",
+              MentionType.ZERO: "zero"}
 
 
 class DocumentText(ScrollView, can_focus=True):
@@ -32,6 +33,7 @@ class DocumentText(ScrollView, can_focus=True):
         "doctext--name",
         "doctext--nominal",
         "doctext--pronoun",
+        "doctext--zero",
         "doctext--bracket",
         "doctext--error",
         "doctext--antecedent",

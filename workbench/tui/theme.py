@@ -1,6 +1,6 @@
 """The workbench's two themes and the screen-wide settings every screen applies.
 
-Mention-type colours are theme variables (`type-name`, `type-nominal`, `type-pronoun`), so each
+Mention-type colours are theme variables (`type-name`, `type-nominal`, `type-pronoun`, `type-zero`), so each
 theme sets its own and a type is never told by colour alone (a letter goes with it).
 """
 
@@ -10,10 +10,10 @@ from textual.screen import Screen
 from textual.theme import Theme
 from textual.widgets import Input
 
-TYPE_VARIABLES_DARK = {"type-name": "#5fafff", "type-nominal": "#87d787", "type-pronoun": "#ffaf5f",
+TYPE_VARIABLES_DARK = {"type-name": "#5fafff", "type-nominal": "#87d787", "type-pronoun": "#ffaf5f", "type-zero": "#d7afff",
                        "highlight-antecedent": "#4a2e00", "highlight-best": "#00305f",
                        "change-fixed": "#123a1a", "change-introduced": "#4a1620", "change-changed": "#3a3412"}
-TYPE_VARIABLES_LIGHT = {"type-name": "#004fa8", "type-nominal": "#17661a", "type-pronoun": "#8f4500",
+TYPE_VARIABLES_LIGHT = {"type-name": "#004fa8", "type-nominal": "#17661a", "type-pronoun": "#8f4500", "type-zero": "#6a3d9a",
                         "highlight-antecedent": "#ffe9c4", "highlight-best": "#dde9ff",
                         "change-fixed": "#dcf5dc", "change-introduced": "#fde0e4", "change-changed": "#f3efcf"}
 """Type colours, the backgrounds of the selected error's antecedents and the tints of compare

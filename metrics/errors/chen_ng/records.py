@@ -147,7 +147,7 @@ class _Best:
     __slots__ = ("last",)
 
     def __init__(self) -> None:
-        self.last: list[Span | None] = [None, None, None]
+        self.last: list[Span | None] = [None] * len(MentionType)
 
     def add(self, span: Span, kind: int) -> None:
         self.last[kind] = span
@@ -162,7 +162,7 @@ class _Best:
         then the closest."""
         best_span: Span | None = None
         best_weight = -1.0
-        for other, span in enumerate(self.last):  # NAME, NOMINAL, PRONOUN: most informative first
+        for other, span in enumerate(self.last):  # NAME, NOMINAL, PRONOUN, ZERO: most informative first
             if span is None:
                 continue
             weight = w.link(kind, other)
@@ -277,6 +277,12 @@ def count_errors(records: Iterable[ErrorRecord]) -> Counts:
     return counts
 
 
+def shown_types(counts: Counts) -> list[MentionType]:
+    """The mention types a count table shows: NAME, NOMINAL, PRONOUN, and ZERO when some error is
+    a zero's (CoNLL-2012 data has none; its tables stay as they were)."""
+    return [t for t in MentionType if t != MentionType.ZERO or any(row[t] for row in counts.values())]
+
+
 def count_by_document(records: Sequence[ErrorRecord]) -> dict[str, Counts]:
     """`count_errors` per document (documents in order of first record)."""
     grouped: dict[str, list[ErrorRecord]] = {}
@@ -285,11 +291,13 @@ def count_by_document(records: Sequence[ErrorRecord]) -> dict[str, Counts]:
     return {name: count_errors(group) for name, group in grouped.items()}
 
 
-def counts_to_json(counts: Counts) -> dict:
-    """{"false_new": {"NAME": n, "NOMINAL": n, "PRONOUN": n, "total": n}, ...}"""
+def counts_to_json(counts: Counts, kinds: Sequence[MentionType] | None = None) -> dict:
+    """{"false_new": {"NAME": n, "NOMINAL": n, "PRONOUN": n, "total": n}, ...}, with "ZERO" among
+    them when `kinds` (by default `shown_types`) has it."""
+    kinds = shown_types(counts) if kinds is None else kinds
     out = {}
     for category, row in counts.items():
-        cell = {t.name: n for t, n in row.items()}
+        cell = {t.name: row[t] for t in kinds}
         cell["total"] = sum(row.values())
         out[category.value] = cell
     return out
