@@ -157,7 +157,7 @@ def test_singletons_removed_equal_scoring_files_without_them(capsys, tmp_path) -
 
 
 def test_short_labels_cut_shared_parts_at_separators_only() -> None:
-    from workbench.session import short_labels
+    from workbench.names import short_labels
 
     assert short_labels(["response-a", "response-b", "response-e"]) == ["a", "b", "e"]
     assert short_labels(["response.xrenner-gum", "response.xrenner-ontonotes"]) == ["gum", "ontonotes"]

@@ -174,7 +174,7 @@ def _run(args_list: list[str]) -> int:
     args = parser.parse_args(args_list)
     from .session import jobs_option, weights_option
 
-    options, weights, jobs = load_options(args), weights_option(args.weights), jobs_option(args.jobs)
+    options, weights, jobs = load_options(args, args.responses), weights_option(args.weights), jobs_option(args.jobs)
     from .tui.app import run_app
 
     return int(run_app(args.key, args.responses, options, weights, jobs))

@@ -25,6 +25,7 @@ from metrics.errors.chen_ng.records import Category, ErrorRecord, classify_corpu
 from metrics.formats.cache import ReadCache
 from metrics.formats.readers import in_cache, read_documents
 from metrics.mentions.types import prepare_types
+from metrics.corpus.corefud import Settings as CorefudSettings
 from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, is_regular,
                                     set_max_document_tokens, set_max_input_size)
 from metrics.mentions.matching import MATCH_MODES, match_corpus
@@ -36,6 +37,7 @@ from metrics.measures.weights import W4, Weights, parse_weights
 
 FORMATS = ("auto", "conll", "conllu", "jsonl")
 SINGLETONS = ("keep", "remove")
+CONVENTIONS, ZERO_MATCHES = ("auto", "conll", "corefud"), ("dependency", "linear")
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 """Exit statuses of every command and of the workbench (the README lists them)."""
 
@@ -140,8 +142,16 @@ class LoadOptions:
     """keep (v8.01) or remove singleton chains from key and responses before alignment."""
     cache: bool = True
     """Read inputs through the cache of read files (`--no-cache`, $COREFWB_NO_CACHE turn it off)."""
+    conventions: str = "conll"
+    """conll (v8.01's: token spans) or corefud (corefud-scorer's: node mentions, zeros aligned)."""
+    zero_match: str = "dependency"
+    """corefud: zeros aligned by their enhanced dependencies or by position (linear)."""
 
     def __post_init__(self) -> None:
+        if self.conventions not in CONVENTIONS[1:]:
+            raise UsageError(f"--conventions: {self.conventions!r} is not one of {', '.join(CONVENTIONS)}")
+        if self.zero_match not in ZERO_MATCHES:
+            raise UsageError(f"--zero-match: {self.zero_match!r} is not one of {', '.join(ZERO_MATCHES)}")
         for option, value in (("--key-format", self.key_format), ("--response-format", self.response_format)):
             if value not in FORMATS:
                 raise UsageError(f"{option}: {value!r} is not one of {', '.join(FORMATS)}")
@@ -168,6 +178,33 @@ class LoadOptions:
     @property
     def ace(self) -> AceOptions:
         return AceOptions(self.ace_variant, self.ace_weighting)
+
+    @property
+    def corefud(self) -> CorefudSettings:
+        """corefud-scorer's settings of these options (under `conventions == "corefud"`)."""
+        return CorefudSettings(self.match, self.singletons == "keep", self.zero_match)
+
+    def describe(self) -> str:
+        """The conventions and their settings, as every output's header names them."""
+        if self.conventions == "corefud":
+            return self.corefud.describe()
+        return f"conventions conll (v8.01), {self.match} match, singletons {'kept' if self.singletons == 'keep' else 'removed'}"
+
+
+def resolve_conventions(conventions: str, key_path: str, response_paths: Sequence[str], key_format: str = "auto",
+                        response_format: str = "auto") -> str:
+    """`auto`: corefud when the key and every response are CoNLL-U, else conll."""
+    if conventions != "auto":
+        return conventions
+    from metrics.formats.readers import detect_format
+
+    def is_conllu(path: str, given: str) -> bool:
+        if given != "auto":
+            return given == "conllu"
+        return path != "-" and os.path.exists(path) and detect_format(path) == "conllu"
+
+    both = is_conllu(key_path, key_format) and all(is_conllu(p, response_format) for p in response_paths)
+    return "corefud" if both else "conll"
 
 
 # ------------------------------------------------------------------------------ the session
@@ -198,8 +235,10 @@ class Session:
         `on_document(done, total)` each prepared document: a front end's progress display.  With
         `processes` > 1 the responses may be read in forked processes beside the key (`_Inputs`)."""
         say = stage or (lambda label: None)
-        warnings: list[str] = []
         options.apply_limits()
+        if options.conventions == "corefud":
+            return cls._load_corefud(key_path, response_paths, options, say, on_document, processes)
+        warnings: list[str] = []
         inputs = _Inputs(key_path, response_paths, options, processes)
         say("reading key")
         keys, notes, cache_notes = inputs.get(0)
@@ -228,6 +267,37 @@ class Session:
                 responses = match_corpus(keys, responses, options.match)
             say("aligning mentions")
             corpus = prepare(keys, responses, on_document=prepared, ace=options.ace)
+            warnings.extend(corpus.warnings)
+            corpora.append(corpus)
+        return cls(key_path, list(response_paths), corpora, options, warnings)
+
+    @classmethod
+    def _load_corefud(cls, key_path: str, response_paths: Sequence[str], options: LoadOptions,
+                      say: Callable[[str], None], on_document: Callable[[int, int], None] | None,
+                      processes: int) -> Session:
+        """`load` under the CorefUD conventions (`metrics.corpus.projection`).  The span reader's key
+        types the mentions; its notes on zeros and discontinuous mentions do not apply here."""
+        from metrics.corpus.projection import prepare_corefud
+        from metrics.formats.corefud import read_corefud
+
+        say("reading key")
+        base, _, cache_notes = _Inputs(key_path, [], options, processes).get(0)
+        keys = read_corefud(key_path)
+        warnings = list(cache_notes)
+        total, done = len(keys) * max(1, len(response_paths)), [0]
+
+        def prepared() -> None:
+            done[0] += 1
+            if on_document is not None:
+                on_document(done[0], total)
+
+        corpora = []
+        for number, path in enumerate(response_paths or [key_path], start=1):
+            if response_paths:
+                say("reading response" if len(response_paths) == 1 else f"reading response {number}/{len(response_paths)}")
+            responses = read_corefud(path) if response_paths else keys
+            say("aligning mentions")
+            corpus = prepare_corefud(base, keys, responses, key_path, path, options.corefud, options.ace, prepared)
             warnings.extend(corpus.warnings)
             corpora.append(corpus)
         return cls(key_path, list(response_paths), corpora, options, warnings)
@@ -330,25 +400,6 @@ class Session:
         return path
 
 
-def score_streaming(key_path: str, response_path: str, options: LoadOptions, weights: Weights,
-                    metrics: Sequence[str] | None, jobs: int) -> tuple[CorpusResult | None, list[str]]:
-    """Score two CoNLL-2012 files a document at a time in `jobs` processes (memory near one
-    document per process; results identical for every `jobs`).  Only uncompressed CoNLL-2012
-    files with exact matching stream: for other inputs the result is None and a warning says that
-    the files are to be read whole."""
-    from metrics.formats.readers import detect_format
-    from metrics.corpus.stream import score_files
-
-    options.apply_limits()
-    streamable = options.match == "exact" and options.singletons == "keep" and all(
-        is_regular(path) and not path.lower().endswith(".gz") and (fmt if fmt != "auto" else detect_format(path)) == "conll"
-        for path, fmt in ((key_path, options.key_format), (response_path, options.response_format)))
-    if not streamable:
-        return None, ["--stream reads uncompressed regular CoNLL-2012 files with exact matching and singletons kept only; "
-                      "reading these inputs whole instead"]
-    return score_files(key_path, response_path, weights, metrics, jobs=jobs, ace=options.ace)
-
-
 PARALLEL_READ_BYTES = 1_000_000
 """Bytes of response files from which reading them beside the key, in forked processes, gains
 more than sending their documents back costs."""
@@ -447,36 +498,3 @@ def check_paths(paths: Iterable[str]) -> None:
     for path in paths:
         if path != "-" and not os.path.exists(path):
             raise InputError(path, None, "no such file")
-
-
-def system_names(paths: list[str], given: str | None) -> list[str]:
-    """`--name A,B,...`, or each file's name without its format and gzip extensions."""
-    if given is not None:
-        names = [n.strip() for n in given.split(",")]
-        if len(names) != len(paths) or not all(names) or len(set(names)) != len(names):
-            raise UsageError(f"--name: give {len(paths)} distinct names, one per response, comma-separated")
-        return names
-    names = []
-    for path in paths:
-        name = os.path.basename(path) if path != "-" else "stdin"
-        for ext in (".gz", ".conll", ".conllu", ".jsonl", ".jsonlines", ".json", ".txt"):
-            name = name[: -len(ext)] if name.lower().endswith(ext) else name
-        names.append(name or path)
-    return [n if names.count(n) == 1 else f"{n}#{i + 1}" for i, n in enumerate(names)]
-
-
-def _to_separator(shared: str) -> int:
-    """How much of a shared start (or reversed end) to cut: up to its last separator (- _ . or a
-    space), so that a name is never cut inside a word ("response" and "ronto" share only "r")."""
-    return max(shared.rfind(mark) for mark in "-_. ") + 1
-
-
-def short_labels(names: Sequence[str]) -> list[str]:
-    """The systems' names without what they all share (`response-a`..`response-e` -> a..e), for
-    axes too narrow for whole names; numbers when nothing is left."""
-    if len(names) < 2:
-        return list(names)
-    prefix = _to_separator(os.path.commonprefix(list(names)))
-    suffix = _to_separator(os.path.commonprefix([n[::-1] for n in names]))
-    cut = [n[prefix:len(n) - suffix] if len(n) > prefix + suffix else "" for n in names]
-    return cut if all(cut) and len(set(cut)) == len(cut) else [str(i + 1) for i in range(len(names))]

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.measures import catalog, formulas
+from metrics.measures import corefud as corefud_measures
+from metrics.mentions.corefud import AlignedDocument
 from metrics.measures.ace import AceOptions, AceScore, ace_document
 from metrics.mentions.alignment import Alignment, align
 from metrics.measures.blanc import blanc_counts
@@ -54,6 +56,9 @@ class DocPair:
         self._views: tuple[ChainView, ChainView] | None = None
         self._linguistic: tuple[Weights, formulas.ChainWeights] | None = None
         self._application: dict[str, AnyScore] | None = None
+        self.corefud: AlignedDocument | None = None
+        """Under the CorefUD conventions, the pair as corefud-scorer aligned it
+        (`metrics.corpus.projection`): the metrics it computes come from it."""
 
     def score(self, name: str, weights: Weights = W4) -> AnyScore:
         """One metric of the catalogue; weight-independent ones are computed once and kept."""
@@ -66,7 +71,10 @@ class DocPair:
         return found
 
     def official(self, name: str) -> AnyScore:
-        """A weight-independent metric of the table: mentions, MUC, B3, CEAFm, CEAFe, BLANC, LEA."""
+        """A weight-independent metric of the table: mentions, MUC, B3, CEAFm, CEAFe, BLANC, LEA
+        (corefud-scorer's, from the aligned nodes, under the CorefUD conventions)."""
+        if self.corefud is not None and name in corefud_measures.COMPUTE:
+            return corefud_measures.COMPUTE[name](self.corefud)
         table = self.table
         if name == "mentions":
             return formulas.mentions(table)

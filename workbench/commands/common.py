@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from ..output import visible
 from metrics.formats.source import DEFAULT_MAX_DOCUMENT_TOKENS
 
-from ..session import FORMATS, SINGLETONS, LoadOptions, Session, jobs_option, size_option
+from ..session import (CONVENTIONS, FORMATS, SINGLETONS, ZERO_MATCHES, LoadOptions, Session, UsageError, jobs_option,
+                       resolve_conventions, size_option)
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,15 +48,28 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"refuse a document of more tokens (default {DEFAULT_MAX_DOCUMENT_TOKENS:,})")
     parser.add_argument("--ace-weighting", choices=("mention", "level"), default="mention",
                         help="ACE-value entity weighting: mention (default) or level (NIST's entity level)")
+    parser.add_argument("--conventions", choices=CONVENTIONS, default="auto",
+                        help="whose numbers: conll (v8.01), corefud (corefud-scorer, the CRAC shared task's), or auto "
+                             "(default: corefud when key and responses are CoNLL-U, else conll)")
+    parser.add_argument("--zero-match", choices=ZERO_MATCHES, default=None,
+                        help="corefud: align zeros by their enhanced dependencies (default) or by position")
 
 
-def load_options(args: argparse.Namespace) -> LoadOptions:
-    """The session's load options from the common options of a command line."""
-    return LoadOptions(key_format=args.key_format, response_format=args.response_format, match=args.match or "exact",
+def load_options(args: argparse.Namespace, response_paths: Sequence[str]) -> LoadOptions:
+    """The session's load options from the common options of a command line.  The conventions
+    decide the defaults of `--match` and `--singletons` (exact and keep for conll; head and
+    remove for corefud, as corefud-scorer's)."""
+    conventions = resolve_conventions(args.conventions, args.key, response_paths, args.key_format, args.response_format)
+    corefud = conventions == "corefud"
+    if not corefud and args.zero_match is not None:
+        raise UsageError("--zero-match applies to --conventions corefud only")
+    return LoadOptions(key_format=args.key_format, response_format=args.response_format,
+                       match=args.match or ("head" if corefud else "exact"),
                        clusters_field=args.clusters_field, ace_variant=args.ace_variant,
                        ace_weighting=args.ace_weighting, max_input_size=size_option(args.max_input_size),
-                       max_document_tokens=args.max_document_tokens, singletons=args.singletons or "keep",
-                       cache=not args.no_cache)
+                       max_document_tokens=args.max_document_tokens,
+                       singletons=args.singletons or ("remove" if corefud else "keep"),
+                       cache=not args.no_cache, conventions=conventions, zero_match=args.zero_match or "dependency")
 
 
 def warn(message: str) -> None:
@@ -69,7 +83,7 @@ def load_session(args: argparse.Namespace, response_paths: Sequence[str]) -> Ses
     from .progress import Progress
 
     with Progress(0, "scoring") as progress:
-        session = Session.load(args.key, response_paths, load_options(args), on_document=progress.update,
+        session = Session.load(args.key, response_paths, load_options(args, response_paths), on_document=progress.update,
                                processes=jobs_option(getattr(args, "jobs", None)))
     for message in session.warnings:
         warn(message)

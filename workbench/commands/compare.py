@@ -15,7 +15,8 @@ from ..json_text import dumps
 from metrics.measures.catalog import ALL_METRICS, resolve, with_parts
 
 from ..output import align_rows, emit, render_csv, render_markdown
-from ..session import limit_option, metrics_option, system_names, weights_option
+from ..names import system_names
+from ..session import limit_option, metrics_option, weights_option
 from ..comparison import change_of, compare_records
 from .changes import CSV_COLUMNS, changes_csv_rows, changes_json, changes_sections
 from .common import load_session

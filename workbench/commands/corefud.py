@@ -12,50 +12,23 @@ from __future__ import annotations
 import argparse
 
 from metrics.measures.catalog import label
-from metrics.corpus.corefud import CorefudResult, Settings, score_corpus
+from metrics.corpus.corefud import CorefudResult, score_corpus
 from metrics.formats.corefud import read_corefud
-from metrics.formats.readers import detect_format
 from metrics.measures.corefud import METRICS
-from metrics.mentions.corefud import ZERO_MATCHES
 
 from ..json_text import dumps
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
-from ..session import UsageError
+from ..session import LoadOptions, UsageError
 
-CONVENTIONS = ("auto", "conll", "corefud")
 LABELS = {name: label(name) for name in ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "conll")}
 LABELS.update({"mor": "MOR (mention overlap)", "zero": "zero anaphora"})  # CorefUD's own, not in the catalogue
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--conventions", choices=CONVENTIONS, default="auto",
-                        help="whose numbers: conll (v8.01), corefud (corefud-scorer, the CRAC shared task's), or auto "
-                             "(default: corefud when key and response are CoNLL-U, else conll)")
-    parser.add_argument("--zero-match", choices=ZERO_MATCHES, default=None,
-                        help="corefud: align zeros by their enhanced dependencies (default) or by position")
-
-
-def resolve(args: argparse.Namespace) -> str:
-    """The conventions a run uses, and a usage error for options that do not fit them."""
-    chosen = args.conventions
-    if chosen == "auto":
-        def format_of(path: str, given: str) -> str:
-            return given if given != "auto" else detect_format(path)
-
-        both = format_of(args.key, args.key_format) == "conllu" and format_of(args.response, args.response_format) == "conllu"
-        chosen = "corefud" if both else "conll"
-    if chosen == "conll" and args.zero_match is not None:
-        raise UsageError("--zero-match applies to --conventions corefud only")
-    if chosen == "corefud":
-        for option, value in (("--stream", args.stream), ("--ci", args.ci), ("--group-by", args.group_by)):
-            if value:
-                raise UsageError(f"{option} is not available with --conventions corefud yet")
-    return chosen
-
-
-def run(args: argparse.Namespace) -> int:
-    settings = Settings(match=args.match or "head", keep_singletons=(args.singletons or "remove") == "keep",
-                        zero_match=args.zero_match or "dependency")
+def run(args: argparse.Namespace, options: LoadOptions) -> int:
+    for option, value in (("--stream", args.stream), ("--ci", args.ci), ("--group-by", args.group_by)):
+        if value:
+            raise UsageError(f"{option} is not available with --conventions corefud yet")
+    settings = options.corefud
     wanted = METRICS if args.metrics == "all" else tuple(m.strip() for m in args.metrics.split(","))
     unknown = [m for m in wanted if m not in METRICS]
     if unknown:

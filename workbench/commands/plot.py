@@ -19,7 +19,8 @@ from metrics.measures.weights import PRESETS
 
 from ..charts import SWEEP_PANELS, document_scores, error_counts, sweep
 from ..output import write_atomic
-from ..session import UsageError, system_names, weights_option
+from ..names import system_names
+from ..session import UsageError, weights_option
 from .common import load_session
 
 KINDS = ("sweep", "errors", "documents")

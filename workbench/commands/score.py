@@ -8,20 +8,22 @@ labelled as such, and per-document scores.  Text rounds to two decimals and says
 from __future__ import annotations
 
 import argparse
-from metrics.measures.weights import given
+from metrics.measures.weights import Weights, given
 from ..json_text import dumps
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from metrics.measures.catalog import ALL_METRICS, label
 from metrics.corpus.scoring import CorpusResult
 
 from . import corefud
-from .common import load_session, warn
+from .common import load_options, load_session, warn
 from metrics.mentions.pairing import document_key as short_name
 
 from ..output import align_rows, emit, render_csv, render_markdown, score_json
-from ..session import jobs_option, metrics_option, system_names, weights_option
+from ..names import system_names
+from metrics.formats.source import is_regular
+from ..session import LoadOptions, jobs_option, metrics_option, weights_option
 from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables, group_tables,
                       method_note, method_option, report_json)
 
@@ -43,15 +45,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, metavar="N",
                         help="read the response beside the key and score documents in N processes (default: one per "
                              "processor, at most 8); results identical for every N")
-    corefud.add_arguments(parser)
     parser.add_argument("--stream", action="store_true",
                         help="read and score one document at a time (uncompressed CoNLL-2012 inputs): memory stays "
                              "near one document per process, for corpora too large to hold")
 
 
 def run(args: argparse.Namespace) -> int:
-    if corefud.resolve(args) == "corefud":
-        return corefud.run(args)
+    options = load_options(args, [args.response])
+    if options.conventions == "corefud":
+        return corefud.run(args, options)
     wanted = metrics_option(args.metrics)
     weights = weights_option(args.weights)
     jobs = jobs_option(args.jobs)
@@ -59,10 +61,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_report(args, wanted, weights, jobs)
     result = None
     if args.stream:
-        from .common import load_options
-        from ..session import score_streaming
 
-        result, notes = score_streaming(args.key, args.response, load_options(args), weights, wanted, jobs)
+        result, notes = score_streaming(args.key, args.response, load_options(args, [args.response]), weights, wanted, jobs)
         for message in notes:
             warn(message)
     if result is None:
@@ -92,10 +92,9 @@ def _run_report(args: argparse.Namespace, wanted: tuple[str, ...], weights, jobs
     method = method_option(args, args.bootstrap or 1000) if args.ci else None
     session, full = None, None
     if args.stream:
-        from .common import load_options
-        from ..session import score_streaming
 
-        full, notes = score_streaming(args.key, args.response, load_options(args), weights, with_parts(wanted), jobs)
+        full, notes = score_streaming(args.key, args.response, load_options(args, [args.response]), weights,
+                                      with_parts(wanted), jobs)
         for message in notes:
             warn(message)
     if full is None:
@@ -232,3 +231,22 @@ def render_text(result: CorpusResult, per_doc: bool, rich_table: bool) -> str | 
         lines += align_rows(columns, rows, right=columns[1:])
         lines.append("")
     return "\n".join(lines)
+
+
+def score_streaming(key_path: str, response_path: str, options: LoadOptions, weights: Weights,
+                    metrics: Sequence[str] | None, jobs: int) -> tuple[CorpusResult | None, list[str]]:
+    """Score two CoNLL-2012 files a document at a time in `jobs` processes (memory near one
+    document per process; results identical for every `jobs`).  Only uncompressed CoNLL-2012
+    files with exact matching stream: for other inputs the result is None and a warning says that
+    the files are to be read whole."""
+    from metrics.formats.readers import detect_format
+    from metrics.corpus.stream import score_files
+
+    options.apply_limits()
+    streamable = options.match == "exact" and options.singletons == "keep" and all(
+        is_regular(path) and not path.lower().endswith(".gz") and (fmt if fmt != "auto" else detect_format(path)) == "conll"
+        for path, fmt in ((key_path, options.key_format), (response_path, options.response_format)))
+    if not streamable:
+        return None, ["--stream reads uncompressed regular CoNLL-2012 files with exact matching and singletons kept only; "
+                      "reading these inputs whole instead"]
+    return score_files(key_path, response_path, weights, metrics, jobs=jobs, ace=options.ace)

@@ -30,7 +30,7 @@ from metrics.measures.catalog import label
 from metrics.model import MentionType
 
 from ..charts import SWEEP_PANELS, DocumentScores, ErrorCounts, Sweep, document_scores, error_counts, sweep
-from ..session import short_labels
+from ..names import short_labels
 from .messages import ChartsReady
 from .theme import CHART_COLOURS
 

@@ -77,13 +77,13 @@ class Comparing:
         return [self.system, self.baseline] if self.comparing else [self.system]
 
     def response_names(self) -> list[str]:
-        from ..session import system_names
+        from ..names import system_names
 
         return system_names(self.response_paths, None) if self.response_paths else ["key"]
 
     def labels(self) -> list[str]:
         """Names for narrow places: what tells them apart, unless that is a letter or two."""
-        from ..session import short_labels
+        from ..names import short_labels
 
         names = self.response_names()
         short = short_labels(names)
