@@ -313,3 +313,18 @@ def render_report(scope: str, weights: Sequence[float], scores: dict, records, f
         text += "\n" + render_markdown(ERROR_COLUMNS, [error_cells(r) for r in records],
                                        title=f"Errors ({len(records)})")
     return text
+
+
+def conventions_header(options) -> str:
+    """Under the CorefUD conventions, the line that names them and their settings, first in a text
+    output (empty under v8.01's, whose outputs stay as they were)."""
+    return f"{options.corefud.describe()}\n" if options.conventions == "corefud" else ""
+
+
+def conventions_json(options) -> dict:
+    """Under the CorefUD conventions, the settings a JSON output names (as `score` does)."""
+    if options.conventions != "corefud":
+        return {}
+    return {"conventions": "corefud", "match": options.match, "singletons": options.singletons,
+            "zero_match": options.zero_match}
+

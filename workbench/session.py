@@ -184,12 +184,6 @@ class LoadOptions:
         """corefud-scorer's settings of these options (under `conventions == "corefud"`)."""
         return CorefudSettings(self.match, self.singletons == "keep", self.zero_match)
 
-    def describe(self) -> str:
-        """The conventions and their settings, as every output's header names them."""
-        if self.conventions == "corefud":
-            return self.corefud.describe()
-        return f"conventions conll (v8.01), {self.match} match, singletons {'kept' if self.singletons == 'keep' else 'removed'}"
-
 
 def resolve_conventions(conventions: str, key_path: str, response_paths: Sequence[str], key_format: str = "auto",
                         response_format: str = "auto") -> str:

@@ -136,8 +136,18 @@ class CorefudBlancScore(BlancScore):
     whose corpus recall and precision denominators are not both 0."""
 
     def _mean(self, attribute: str) -> float:
-        parts = [s for s in (self.coref, self.noncoref) if not (s.precision_den == 0 and s.recall_den == 0)]
+        both = (self.coref, self.noncoref)
+        if np.ndim(self.coref.recall_den) or np.ndim(self.noncoref.recall_den):
+            return self._mean_of_arrays(attribute)
+        parts = [s for s in both if not (s.precision_den == 0 and s.recall_den == 0)]
         return sum(getattr(p, attribute) for p in parts) / len(parts) if parts else 0.0
+
+    def _mean_of_arrays(self, attribute: str):
+        """The same mean over arrays of counts (resampled corpora: `metrics.statistics`)."""
+        used = [(np.asarray(s.precision_den) != 0) | (np.asarray(s.recall_den) != 0) for s in (self.coref, self.noncoref)]
+        total = sum(np.where(u, getattr(s, attribute), 0.0) for u, s in zip(used, (self.coref, self.noncoref)))
+        n = used[0].astype(np.int64) + used[1]
+        return np.where(n > 0, total / np.maximum(n, 1), 0.0)
 
     def __add__(self, other: "BlancScore") -> "CorefudBlancScore":
         return CorefudBlancScore(self.coref + other.coref, self.noncoref + other.noncoref)

@@ -14,7 +14,7 @@ from ..json_text import dumps
 
 from metrics.measures.catalog import ALL_METRICS, resolve, with_parts
 
-from ..output import align_rows, emit, render_csv, render_markdown
+from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown
 from ..names import system_names
 from ..session import limit_option, metrics_option, weights_option
 from ..comparison import change_of, compare_records
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         changed = [(ra, rb) for ra, rb in rows if change_of(ra, rb) != "same"]
         changes.append((names[system], rows, changed if limit is None else changed[:limit], len(changed)))
     if args.format == "json":
-        out = report_json(report)
+        out = {**conventions_json(session.options), **report_json(report)}
         out["documents"] = len(results[0].documents)
         out["weights"] = given(weights)
         out["singletons"] = session.options.singletons
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
                                                       for row in changes_csv_rows(names[0], name, listed)])]
         text = "\n".join(render_csv(headers, rows) for headers, rows in tables)
     else:
-        text = render(report, changes, args.format == "markdown", weights)
+        text = conventions_header(session.options) + render(report, changes, args.format == "markdown", weights)
     emit(text, args.output, inputs=session.inputs)
     return 0
 

@@ -19,7 +19,7 @@ from metrics.measures.catalog import METRICS
 from metrics.model import MentionType
 
 from .common import load_session
-from ..output import ERROR_COLUMNS, IMPACT_UNIT, align_rows, emit, error_cells, error_json, impact_points, \
+from ..output import ERROR_COLUMNS, IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, error_cells, error_json, impact_points, \
     impact_text, render_csv
 from ..session import UsageError, categories_option, jobs_option, limit_option, metrics_option, types_option, \
     weights_option
@@ -87,14 +87,16 @@ def run(args: argparse.Namespace) -> int:
         listed = listed[:limit]
     n_documents = len(documents) if documents is not None else len(session.corpus.pairs)
     if args.format == "json":
-        text = dumps(to_json(listed, selected, metric, weights, category_impact, shared)) + "\n"
+        text = dumps({**conventions_json(session.options),
+                      **to_json(listed, selected, metric, weights, category_impact, shared)}) + "\n"
     elif args.format == "csv":
         text = render_csv(ERROR_COLUMNS + (["same_fix"] if shared is not None else []),
                           [error_cells(r) + ([shared[id(r)]] if shared is not None else []) for r in listed])
     elif args.format == "markdown":
-        text = render_markdown(listed, selected, metric, category_impact, shared)
+        text = conventions_header(session.options) + render_markdown(listed, selected, metric, category_impact, shared)
     else:
-        text = render_text(listed, selected, n_documents, metric, weights, category_impact, shared)
+        text = conventions_header(session.options) + render_text(listed, selected, n_documents, metric, weights,
+                                                                 category_impact, shared)
     emit(text, args.output, inputs=session.inputs)
     return 0
 

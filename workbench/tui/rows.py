@@ -69,6 +69,12 @@ class Marked:
     type: MentionType
     label: str
     change: str | None = None
+    pieces: tuple[Span, ...] = ()
+    """A discontinuous mention's pieces (CorefUD), each bracketed with the label; () for one piece."""
+
+    @property
+    def runs(self) -> tuple[Span, ...]:
+        return self.pieces or (self.span,)
 
 
 def marked_mentions(key: Document, response: Document, types: dict[Span, MentionType], mode: Side,
@@ -86,12 +92,17 @@ def marked_mentions(key: Document, response: Document, types: dict[Span, Mention
     sides = [chain_ids(doc) for doc in _sides(key, response, other, mode)]
     spans = set().union(*sides)
     changes = changes or {}
+    pieces: dict[Span, tuple[Span, ...]] = {}
+    for doc in (key, response, other):
+        if doc is not None and doc.pieces:
+            pieces.update(doc.pieces)
     marks = []
     for span in spans:
         kind = mention_type(types, span)
         label = "/".join(_ids_label(ids.get(span)) for ids in sides)
         change = changes.get(span)
-        marks.append(Marked(span, kind, kind.letter + label + (CHANGE_MARKS.get(change, "") if change else ""), change))
+        marks.append(Marked(span, kind, kind.letter + label + (CHANGE_MARKS.get(change, "") if change else ""), change,
+                            pieces.get(span, ())))
     return marks
 
 
@@ -135,23 +146,23 @@ def token_units(doc: Document, marks: Sequence[Marked]) -> list[list[Atom]]:
     """One unbreakable unit per token: its opening brackets, the word, its closing brackets+labels.
 
     Openings outermost first (longer span first), closings innermost first, so nesting reads
-    `[[Byron]N1 's mother]M2`.  The word is coloured by its innermost mention's type.
+    `[[Byron]N1 's mother]M2`.  The word is coloured by its innermost mention's type.  Each piece
+    of a discontinuous mention is bracketed and labelled: `[the man]M1 , he said , [who left]M1`.
     """
     n = len(doc.words)
     opens: list[list[Marked]] = [[] for _ in range(n)]
     closes: list[list[Marked]] = [[] for _ in range(n)]
     innermost: list[Marked | None] = [None] * n
     for mark in marks:
-        start, end = mark.span
-        if not (0 <= start <= end < n):
-            continue
-        opens[start].append(mark)
-        closes[end].append(mark)
+        for start, end in mark.runs:
+            if 0 <= start <= end < n:
+                opens[start].append(mark)
+                closes[end].append(mark)
     for mark in sorted(marks, key=lambda m: m.span[0] - m.span[1]):  # longest first, shortest wins
-        start, end = mark.span
-        if 0 <= start <= end < n:
-            for token in range(start, end + 1):
-                innermost[token] = mark
+        for start, end in mark.runs:
+            if 0 <= start <= end < n:
+                for token in range(start, end + 1):
+                    innermost[token] = mark
     units = []
     for token, word in enumerate(doc.words):
         unit = []
