@@ -355,6 +355,11 @@ it shows the key's text and chains for browsing, with no scores or errors.
     def mode_name(self) -> str:
         return MODES[self.mode_index]
 
+    def _conventions_text(self) -> str:
+        """Under the CorefUD conventions, which (the status line names them; v8.01's go unsaid)."""
+        options = self.session.options
+        return f"  corefud, {options.match} match" if options.conventions == "corefud" else ""
+
     def _status(self) -> None:
         if self.corpus is None:
             return
@@ -370,13 +375,15 @@ it shows the key's text and chains for browsing, with no scores or errors.
             corpus_text += f"  {len(self.session.warnings)} warnings (F5)"
         self._set_status(
             f"{short_name(pair.name)}  ({self.doc_index + 1}/{len(self.corpus.pairs)}, "
-            f"{len(pair.key.words)} tokens)  view: {self.query_one(ContentSwitcher).current}, "
+            f"{len(pair.key.words)} tokens){self._conventions_text()}  view: {self.query_one(ContentSwitcher).current}, "
             f"{MODES[self.mode_index]}{corpus_text}"
         )
         text = self.query_one(DocumentText)
         text.border_title = f"text: {MODES[self.mode_index]}{self.system_label()}"
         text.border_subtitle = ("+ fixed  ! introduced  ~ changed  N name  M nominal  P pronoun" if self.comparing
                                 else "N name  M nominal  P pronoun  +chain id (key/response)")
+        if self.session.options.conventions == "corefud" and not self.comparing:
+            text.border_subtitle = "N name  M nominal  P pronoun  Z zero (∅)  +chain id (key/response)"
         if self.selected_error is not None:
             # why the selected mention has its type: the rule and the head it looked at
             text.border_subtitle = Text(type_explanation(pair.key, pair.typed_spans(), self.selected_error.mention))

@@ -46,6 +46,10 @@ def column_widths(width: int, columns: tuple[tuple[str, int], ...] = FIXED) -> d
     return widths
 
 
+COUNTS_WIDTH = 22
+"""Columns of the counts box with the N, M, P columns (workbench.tcss sets the same)."""
+
+
 class ErrorPanel(Horizontal):
     """The errors of the current document, filterable, sortable; category x type counts beside."""
 
@@ -253,7 +257,12 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
         text = Text("     " + " ".join(f"{t.letter:>4}" for t in kinds) + "\n", style="bold")
         for category in CATEGORIES:
             text.append(f"{category.short:<5}" + " ".join(f"{counts[category][t]:>4}" for t in kinds) + "\n")
-        self.query_one("#error-counts", Static).update(text)
+        box = self.query_one("#error-counts", Static)
+        wanted = COUNTS_WIDTH + 5 * (len(kinds) - 3)  # a ZERO column when zeros have errors
+        if box.styles.width is None or box.styles.width.value != wanted:
+            box.styles.width = wanted
+            self.call_after_refresh(self.on_resize)  # the table is narrower: its columns follow
+        box.update(text)
 
     def _show_change_counts(self) -> None:
         """Compare mode: per category, the baseline's errors the system fixed and those it

@@ -186,9 +186,11 @@ def classify_views(name: str, key: Document, response: Document, kv: ChainView, 
                    types: Mapping[Span, MentionType], weights: Weights = W4) -> list[ErrorRecord]:
     """`classify_document` with the two sides' chain views given (a `DocPair` keeps them)."""
     words = key.words if key.words else response.words
+    pieces = {**(response.pieces or {}), **(key.pieces or {})}
 
     def mention(span: Span) -> Mention:
-        return Mention(span, " ".join(words[span[0]:span[1] + 1]), MentionType(types[span]))
+        runs = pieces.get(span, (span,))  # a discontinuous mention's words, piece by piece
+        return Mention(span, " … ".join(" ".join(words[a:b + 1]) for a, b in runs), MentionType(types[span]))
 
     key_seen = [_Best() for _ in kv.chains]
     resp_seen = [_Best() for _ in rv.chains]
