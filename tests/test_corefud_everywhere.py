@@ -137,3 +137,50 @@ def test_alignment_is_a_best_one_to_one_pairing(keys, responses, match):
     assert all(match_score(k, s, match) > 0 for k, s in pairs)
     total = sum(match_score(k, s, match) for k, s in pairs)
     assert total == pytest.approx(_best_total(keys, responses, match))
+
+
+# ------------------------------------------------------------------- docs/conventions.md's examples
+
+def _text(entities: dict[int, str]) -> str:
+    """One sentence `a b c d e`, `c` the root and every other word's parent."""
+    lines = ["# newdoc id = x", "# global.Entity = eid-etype-head-other", "# sent_id = 1", "# text = a b c d e"]
+    for i, word in enumerate("abcde", 1):
+        lines.append("\t".join([str(i), word, "_", "NOUN", "_", "_", "0" if i == 3 else "3", "root" if i == 3 else "dep",
+                                 "_", entities.get(i, "_")]))
+    return "\n".join(lines) + "\n\n"
+
+
+EXAMPLES = {
+    "blanc": ({1: "Entity=(e1-x-1-)", 2: "Entity=(e2-x-1-)", 3: "Entity=(e3-x-1-)"},
+              {1: "Entity=(e1-x-1-)", 2: "Entity=(e1-x-1-)", 3: "Entity=(e3-x-1-)"}),
+    "repeated": ({1: "Entity=(e1-x-1-)", 2: "Entity=(e1-x-1-)"},
+                 {1: "Entity=(e1-x-1-)(e2-x-1-)", 2: "Entity=(e1-x-1-)", 3: "Entity=(e2-x-1-)"}),
+    "singletons": ({1: "Entity=(e1-x-3-", 3: "Entity=e1)", 5: "Entity=(e1-x-1-)"},
+                   {2: "Entity=(e2-x-2-", 3: "Entity=e2)(e3-x-1-)", 5: "Entity=(e3-x-1-)"}),
+}
+
+
+def _scores(tmp_path, example: str, conventions: str, singletons: str) -> dict:
+    key, response = tmp_path / f"{example}.key.conllu", tmp_path / f"{example}.response.conllu"
+    key.write_text(_text(EXAMPLES[example][0]))
+    response.write_text(_text(EXAMPLES[example][1]))
+    s = Session.load(str(key), [str(response)], LoadOptions(conventions=conventions, singletons=singletons,
+                                                            match="head" if conventions == "corefud" else "exact", cache=False))
+    micro = s.score(metrics=("muc", "bcub", "blanc")).micro
+    return {name: (round(100 * v.recall, 2), round(100 * v.precision, 2), round(100 * v.f1, 2)) for name, v in micro.items()}
+
+
+def test_the_blanc_example(tmp_path):
+    assert _scores(tmp_path, "blanc", "conll", "keep")["blanc"] == (66.67, 100.0, 80.0)
+    assert _scores(tmp_path, "blanc", "corefud", "keep")["blanc"] == (33.33, 50.0, 40.0)
+
+
+def test_the_repeated_span_example(tmp_path):
+    conll, corefud = _scores(tmp_path, "repeated", "conll", "keep"), _scores(tmp_path, "repeated", "corefud", "keep")
+    assert (conll["muc"][:2], conll["bcub"][:2], conll["blanc"][2]) == ((100, 100), (100, 66.67), 100)
+    assert (corefud["muc"][:2], corefud["bcub"][:2], corefud["blanc"][2]) == ((0, 50), (50, 62.5), 0)
+
+
+def test_the_singletons_example(tmp_path):
+    assert _scores(tmp_path, "singletons", "corefud", "remove")["muc"] == (100, 100, 100)
+    assert _scores(tmp_path, "singletons", "corefud", "keep")["muc"] == (0, 0, 0)

@@ -36,11 +36,14 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
     result = score_corpus(read_corefud(args.key), read_corefud(args.response), args.key, args.response, settings, wanted)
     if args.format == "json":
         text = dumps(result_json(result)) + "\n"
+    elif args.format == "csv":  # fractions and metric names, as every CSV of corefwb
+        text = render_csv(["document", "metric", "recall", "precision", "f1"],
+                          [[doc, name, s.recall, s.precision, s.f1] for doc, scores in
+                           [("corpus", result.micro)] + (result.documents if args.per_doc else [])
+                           for name, s in scores.items()])
     else:
         headers, rows = rows_of(result, args.per_doc)
-        if args.format == "csv":
-            text = render_csv(headers, rows)
-        elif args.format == "markdown":
+        if args.format == "markdown":
             text = f"{settings.describe()}\n\n" + render_markdown(headers, rows)
         else:
             text = f"{settings.describe()} (percentages)\n" + "\n".join(align_rows(headers, rows, right=headers[2:])) + "\n"
