@@ -231,22 +231,28 @@ def parse_corefud(path: str, lines: list[str]) -> list[NodeDocument]:
         cols = line.split("\t")
         if len(cols) != 10:
             raise InputError(path, lineno, f"{len(cols)} columns where CoNLL-U has 10")
-        m = _NODE_ID.match(cols[0])
-        if not m:
-            if _RANGE.match(cols[0]):
-                continue  # a multiword token's range: its words follow
-            raise InputError(path, lineno, f"ID {cols[0]!r} is not a word, empty node or range")
+        ident = cols[0]
+        if ident.isascii() and ident.isdigit() and len(ident) <= 9:  # a word: most lines, no pattern for them
+            word, empty = int(ident), 0
+        else:
+            m = _NODE_ID.match(ident)
+            if not m:
+                if _RANGE.match(ident):
+                    continue  # a multiword token's range: its words follow
+                raise InputError(path, lineno, f"ID {ident!r} is not a word, empty node or range")
+            word, empty = int(m.group(1)), int(m.group(2) or 0)
         if doc is None:
             count += 1
             doc = _Document(path, f"document {count}")
-        node = doc.add_node(int(m.group(1)), int(m.group(2) or 0), cols[1], lineno)
+        node = doc.add_node(word, empty, cols[1], lineno)
         if cols[8] != "_":
             doc.raw_deps[node] = cols[8]
-        for item in cols[9].split("|"):
-            if item.startswith("Entity="):
-                if fields is None:
-                    raise InputError(path, lineno, "Entity= annotations, but no '# global.Entity' declares their fields")
-                doc.apply(item[len("Entity="):], fields, lineno)
+        if "Entity=" in cols[9]:
+            for item in cols[9].split("|"):
+                if item.startswith("Entity="):
+                    if fields is None:
+                        raise InputError(path, lineno, "Entity= annotations, but no '# global.Entity' declares their fields")
+                    doc.apply(item[len("Entity="):], fields, lineno)
     if doc is not None:
         documents.append(doc.finish())
     return documents

@@ -14,6 +14,7 @@ import argparse
 from metrics.measures.catalog import label
 from metrics.corpus.corefud import CorefudResult, score_corpus
 from metrics.formats.corefud import read_corefud
+from metrics.runtime.parallel import fork_map
 from metrics.measures.corefud import METRICS
 
 from ..json_text import dumps
@@ -33,7 +34,9 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
     unknown = [m for m in wanted if m not in METRICS]
     if unknown:
         raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(METRICS)}")
-    result = score_corpus(read_corefud(args.key), read_corefud(args.response), args.key, args.response, settings, wanted)
+    # the response read in a forked process beside the key: reading is most of the time
+    keys, responses = fork_map(read_corefud, [args.key, args.response])
+    result = score_corpus(keys, responses, args.key, args.response, settings, wanted)
     if args.format == "json":
         text = dumps(result_json(result)) + "\n"
     elif args.format == "csv":  # fractions and metric names, as every CSV of corefwb
