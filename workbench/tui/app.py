@@ -358,7 +358,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
     def _conventions_text(self) -> str:
         """Under the CorefUD conventions, which (the status line names them; v8.01's go unsaid)."""
         options = self.session.options
-        return f"  corefud, {options.match} match" if options.conventions == "corefud" else ""
+        return f"  corefud {options.match}" if options.conventions == "corefud" else ""
 
     def _status(self) -> None:
         if self.corpus is None:
