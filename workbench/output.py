@@ -323,8 +323,5 @@ def conventions_header(options) -> str:
 
 def conventions_json(options) -> dict:
     """Under the CorefUD conventions, the settings a JSON output names (as `score` does)."""
-    if options.conventions != "corefud":
-        return {}
-    return {"conventions": "corefud", "match": options.match, "singletons": options.singletons,
-            "zero_match": options.zero_match}
+    return options.corefud.fields() if options.conventions == "corefud" else {}
 

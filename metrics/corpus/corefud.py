@@ -25,7 +25,13 @@ class Settings:
     keep_singletons: bool = False
     zero_match: str = "dependency"
 
+    def fields(self) -> dict[str, str]:
+        """The settings as every JSON output names them."""
+        return {"conventions": "corefud", "match": self.match,
+                "singletons": "keep" if self.keep_singletons else "remove", "zero_match": self.zero_match}
+
     def describe(self) -> str:
+        """The settings as every text output's header names them."""
         return (f"conventions corefud, {self.match} match, singletons "
                 f"{'kept' if self.keep_singletons else 'removed'}, zeros aligned by "
                 f"{'dependencies' if self.zero_match == 'dependency' else 'position'}")

@@ -69,7 +69,7 @@ def project(base: Document | None, key: NodeDocument, aligned: AlignedDocument, 
     empties = {node for side in sides for cluster in side for m in cluster for node in m.nodes if node[2]}
     nodes = sorted(forms.keys() | empties)
     index = {node: i for i, node in enumerate(nodes)}
-    words = [forms.get(node, ZERO_WORD) if not node[2] else ZERO_WORD for node in nodes]
+    words = [forms.get(node, ZERO_WORD) for node in nodes]  # empty nodes have no form there
     lines = _token_lines(nodes, key)
 
     pieces: list[dict[Span, tuple[Span, ...]]] = [{}, {}]

@@ -40,12 +40,13 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from metrics.measures.weights import Weights
+from metrics.model import MentionType
 
 TypeCounts = tuple[int, ...]
 """(number of NAME, NOMINAL, PRONOUN[, ZERO] mentions) of a set of mentions; index = MentionType.
 Three counts mean no zeros."""
 
-N_TYPES = 4
+N_TYPES = len(MentionType)
 """NAME, NOMINAL, PRONOUN, ZERO: the link classes, most informative first."""
 
 

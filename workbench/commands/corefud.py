@@ -55,12 +55,8 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
 
 
 def result_json(result: CorefudResult) -> dict:
-    s = result.settings
     return {
-        "conventions": "corefud",
-        "match": s.match,
-        "singletons": "keep" if s.keep_singletons else "remove",
-        "zero_match": s.zero_match,
+        **result.settings.fields(),
         "metrics": {name: score_json(score) for name, score in result.micro.items()},
         "documents": [{"name": name, "metrics": {m: score_json(v) for m, v in scores.items()}}
                       for name, scores in result.documents],

@@ -14,7 +14,7 @@ import io
 import os
 
 from metrics.measures.catalog import label
-from metrics.model import MentionType
+from metrics.errors.chen_ng.records import shown_types
 from metrics.measures.weights import PRESETS
 
 from ..charts import SWEEP_PANELS, document_scores, error_counts, sweep
@@ -101,8 +101,7 @@ def draw_errors(plt, data):
     figure, axes = plt.subplots(len(data.systems), 1, figsize=(9, 3.2 * len(data.systems)), squeeze=False)
     categories = list(data.counts[0])
     hatches = ["", "//", "..", "xx"]
-    kinds = [t for t in MentionType
-             if t != MentionType.ZERO or any(counts[c][t] for counts in data.counts for c in categories)]
+    kinds = shown_types(*data.counts)
     width = 0.8 / len(kinds)
     for ax, name, counts in zip(axes[:, 0], data.systems, data.counts):
         for i, t in enumerate(kinds):

@@ -27,6 +27,7 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
 from metrics.measures.catalog import label
+from metrics.errors.chen_ng.records import shown_types
 from metrics.model import MentionType
 
 from ..charts import SWEEP_PANELS, DocumentScores, ErrorCounts, Sweep, document_scores, error_counts, sweep
@@ -148,7 +149,7 @@ class ChartsScreen(Screen[None]):
         plt.clear_data()
         counts = data.counts[system]
         categories = list(counts)
-        kinds = [t for t in MentionType if t != MentionType.ZERO or any(counts[c][t] for c in categories)]
+        kinds = shown_types(counts)
         plt.multiple_bar([c.short for c in categories], [[counts[c][t] for c in categories] for t in kinds],
                          marker=list(BAR_MARKERS[:len(kinds)]), color=self._type_colours(kinds))
         legend = "  ".join(f"{m} {t.name.lower()}" for m, t in zip(BAR_MARKERS, kinds))

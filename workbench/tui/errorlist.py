@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Select, Static
 
-from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorRecord, count_errors
+from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorRecord, count_errors, shown_types
 from metrics.model import MentionType
 
 from ..output import IMPACT_UNIT, impact_text
@@ -253,7 +253,7 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
             self._show_change_counts()
             return
         counts = count_errors(self.rows)
-        kinds = [t for t in MentionType if t != MentionType.ZERO or any(counts[c][t] for c in CATEGORIES)]
+        kinds = shown_types(counts)
         text = Text("     " + " ".join(f"{t.letter:>4}" for t in kinds) + "\n", style="bold")
         for category in CATEGORIES:
             text.append(f"{category.short:<5}" + " ".join(f"{counts[category][t]:>4}" for t in kinds) + "\n")

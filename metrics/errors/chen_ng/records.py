@@ -279,10 +279,11 @@ def count_errors(records: Iterable[ErrorRecord]) -> Counts:
     return counts
 
 
-def shown_types(counts: Counts) -> list[MentionType]:
-    """The mention types a count table shows: NAME, NOMINAL, PRONOUN, and ZERO when some error is
+def shown_types(*tables: Counts) -> list[MentionType]:
+    """The mention types count tables show: NAME, NOMINAL, PRONOUN, and ZERO when some error is
     a zero's (CoNLL-2012 data has none; its tables stay as they were)."""
-    return [t for t in MentionType if t != MentionType.ZERO or any(row[t] for row in counts.values())]
+    return [t for t in MentionType
+            if t != MentionType.ZERO or any(row[t] for counts in tables for row in counts.values())]
 
 
 def count_by_document(records: Sequence[ErrorRecord]) -> dict[str, Counts]:
