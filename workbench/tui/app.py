@@ -358,7 +358,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
     def _conventions_text(self) -> str:
         """Under the CorefUD conventions, which (the status line names them; v8.01's go unsaid)."""
         options = self.session.options
-        return f"  corefud {options.match}" if options.conventions == "corefud" else ""
+        shown = options.conventions == "corefud" and not self.browsing  # browsing: no scores to qualify
+        return f"  corefud {options.match}" if shown else ""
 
     def _status(self) -> None:
         if self.corpus is None:
