@@ -199,6 +199,20 @@ def test_fork_each_shares_items_from_a_queue_and_returns_them_in_order(monkeypat
     assert parallel.fork_each(lambda x: x + 1, [], 3) == []
 
 
+def test_fork_each_reports_each_finished_item_here() -> None:
+    """With `on_done`, every item is computed in a child and counted here as it finishes: the
+    count reaches the number of items, and results still come back in item order."""
+    counted: list[int] = []
+    results = parallel.fork_each(lambda x: (x * 2, os.getpid()), list(range(25)), 3, on_done=lambda: counted.append(1))
+    assert [value for value, _ in results] == [2 * i for i in range(25)]
+    assert len(counted) == 25
+    if parallel.can_fork():
+        assert os.getpid() not in {pid for _, pid in results}
+    counted.clear()
+    assert parallel.fork_each(lambda x: x, [5, 6], 1, on_done=lambda: counted.append(1)) == [5, 6]
+    assert len(counted) == 2
+
+
 def test_fork_each_raises_a_childs_error_and_computes_here_without_fork(monkeypatch) -> None:
     import time
 

@@ -6,6 +6,7 @@
     corefwb score KEY RESPONSE     print scores (text, json, csv, markdown)
     corefwb errors KEY RESPONSE    list errors
     corefwb compare KEY A B        compare two responses
+    corefwb crac KEYS SYS [SYS..]  the CRAC report over folders of datasets
 
 Exit status: 0 done, 1 input error (a one-line message naming file and line), 2 usage error,
 130 interrupted.  Warnings go to stderr, results to stdout; input files are never written.
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import InputError
 
-from .commands import compare, errors, plot, score
+from .commands import compare, crac, errors, plot, score
 from .commands.common import add_common_arguments, load_options
 from .output import visible
 from .session import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
@@ -57,6 +58,7 @@ COMMANDS = {
     "score": (score, "score a response against a key"),
     "errors": (errors, "list every error, explained and priced"),
     "compare": (compare, "compare responses against one key: intervals, significance, breakdowns"),
+    "crac": (crac, "the CRAC shared task's report: systems x datasets, four settings, macro-average, significance"),
     "plot": (plot, "draw a figure for a paper (needs matplotlib: pip install 'coref-workbench[plot]')"),
 }
 
@@ -84,7 +86,8 @@ def build_subparser(name: str) -> argparse.ArgumentParser:
     module, text = COMMANDS[name]
     parser = Parser(prog=f"corefwb {name}", description=text)
     module.add_arguments(parser)
-    add_common_arguments(parser)
+    if getattr(module, "COMMON_OPTIONS", True):
+        add_common_arguments(parser)
     return parser
 
 

@@ -16,9 +16,10 @@ from metrics.formats.conll import read_conll
 from metrics.formats.cache import ReadCache
 from metrics.formats.source import check_document_sizes, is_regular, read_head, read_raw
 from metrics.formats.conllu import read_conllu
+from metrics.formats.corefud import read_corefud
 from metrics.runtime.gc_pause import gc_paused
 from metrics.formats.jsonlines import read_jsonlines
-from metrics.model import Document, InputError
+from metrics.model import Document, InputError, NodeDocument
 
 FORMATS = ("conll", "conllu", "jsonl")
 """Format names accepted by `read_documents` (plus "auto")."""
@@ -132,3 +133,17 @@ def _cache_key(cache: ReadCache | None, path: str, fmt: str, clusters_field: str
     if cache is None or cache.directory is None or not is_regular(path):
         return None
     return cache.key(path, lambda: read_raw(path), fmt, clusters_field, "syntax" if syntax else "")
+
+
+def read_node_documents(path: str, cache: ReadCache | None = None) -> list[NodeDocument]:
+    """A CorefUD file read as corefud-scorer reads it (`read_corefud`), through the cache: a
+    multilingual report reads the same keys run after run."""
+    key = (cache.key(path, lambda: read_raw(path), "corefud-nodes")
+           if cache is not None and cache.directory is not None and is_regular(path) else None)
+    with gc_paused():
+        documents = cache.load(key) if key is not None else None
+        if documents is None:
+            documents = read_corefud(path)
+            if key is not None:
+                cache.store(key, documents)
+    return documents

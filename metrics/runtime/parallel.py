@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import select
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -71,15 +72,20 @@ QUEUE_ENTRIES = 16_000
 KiB on Linux), as they are written before any process reads.  More items go in runs."""
 
 
-def fork_each(function: Callable[[Piece], Result], items: Sequence[Piece], processes: int) -> list[Result]:
+def fork_each(function: Callable[[Piece], Result], items: Sequence[Piece], processes: int,
+              on_done: Callable[[], None] | None = None) -> list[Result]:
     """`[function(item) for item in items]`, by up to `processes` processes (this one and forked
     children), each taking the next item from a shared queue as it finishes one.  For items whose
     cost cannot be told ahead (a document's fixes to price): a process with cheap items takes
     more of them, where a split decided in advance leaves one process waiting for the other.
     Put the dearest items first.  Each item's result must not depend on which process computes
-    it; the results come back in item order."""
+    it; the results come back in item order.
+
+    `on_done()` is called here each time an item is finished, wherever (a progress bar): then
+    every item is computed in a child, each child telling of each item it finishes on its pipe,
+    and this process reads the pipes as the messages come."""
     if processes <= 1 or len(items) <= 1 or not can_fork():
-        return [function(item) for item in items]
+        return _serial(function, items, on_done)
     run = -(-len(items) // QUEUE_ENTRIES)  # items per queue entry
     entries = -(-len(items) // run)
     queue_out, queue_in = os.pipe()
@@ -96,21 +102,51 @@ def fork_each(function: Callable[[Piece], Result], items: Sequence[Piece], proce
                 done[index] = function(items[index])
         return done
 
+    def drain_telling() -> Iterator[dict[int, Result] | None]:
+        """In a child: None as each item is finished, then the results."""
+        done: dict[int, Result] = {}
+        while len(taken := os.read(queue_out, 4)) == 4:
+            first = int.from_bytes(taken, "little") * run
+            for index in range(first, min(first + run, len(items))):
+                done[index] = function(items[index])
+                yield None
+        yield done
+
     try:
         try:
-            children = Forked(lambda _: iter([drain()]), range(min(processes, entries) - 1))
+            if on_done is None:
+                children = Forked(lambda _: iter([drain()]), range(min(processes, entries) - 1))
+            else:
+                children = Forked(lambda _: drain_telling(), range(min(processes, entries)))
         except OSError:  # no process to be had: all of it here
-            children = None
+            return _serial(function, items, on_done)
         try:
-            found = drain()
-            for part in children.next() if children is not None else []:
-                found.update(part)
+            if on_done is None:
+                found = drain()
+                for part in children.next():
+                    found.update(part)
+            else:
+                found = {}
+                for message in children.as_they_come():
+                    if message is None:
+                        on_done()
+                    else:
+                        found.update(message)
         finally:
-            if children is not None:
-                children.close()
+            children.close()
     finally:
         os.close(queue_out)
     return [found[index] for index in range(len(items))]
+
+
+def _serial(function: Callable[[Piece], Result], items: Sequence[Piece],
+            on_done: Callable[[], None] | None) -> list[Result]:
+    out = []
+    for item in items:
+        out.append(function(item))
+        if on_done is not None:
+            on_done()
+    return out
 
 
 class Forked:
@@ -149,7 +185,7 @@ class Forked:
                         work = lambda item: function(item, _incoming(asked))  # noqa: E731
                     _child(work, piece, write_end)
                 os.close(write_end)
-                self._children.append((pid, os.fdopen(read_end, "rb")))
+                self._children.append((pid, os.fdopen(read_end, "rb", buffering=0)))
                 if serving:
                     os.close(asked)
                     self._requests.append(os.fdopen(ask, "wb"))
@@ -182,6 +218,24 @@ class Forked:
                 raise value
             results.append(value)
         return results
+
+    def as_they_come(self) -> Iterator[Result]:
+        """Every result of every child as it arrives, whichever child sends first, until every
+        child has ended.  An exception raised in a child is raised here."""
+        if self._closed:
+            raise RuntimeError("the worker processes were ended before sending their results")
+        waiting = {source.fileno(): source for _, source in self._children}
+        while waiting:
+            ready, _, _ = select.select(list(waiting), [], [])
+            for fd in ready:
+                size = _exactly(waiting[fd], 8)
+                if not size:  # this child has ended and sent everything
+                    del waiting[fd]
+                    continue
+                ok, value = _message(waiting[fd], size)
+                if not ok:
+                    raise value
+                yield value
 
     def close(self) -> None:
         """End every child (at once: a computation nobody will read is not waited for) and reap it."""
@@ -262,10 +316,27 @@ def _send(out: BinaryIO, payload: bytes) -> None:
     out.flush()
 
 
-def _receive(source: BinaryIO) -> tuple[bool, object]:
-    """The next message of a child: (ok, result or exception)."""
-    size = source.read(8)
-    payload = source.read(int.from_bytes(size, "little")) if len(size) == 8 else b""
-    if not payload:
+def _exactly(source: BinaryIO, size: int) -> bytes:
+    """`size` bytes of an unbuffered pipe (fewer only at its end): a pipe gives what it has."""
+    chunks = []
+    while size > 0:
+        chunk = source.read(size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _message(source: BinaryIO, size: bytes) -> tuple[bool, object]:
+    """The message whose 8-byte length was read: (ok, result or exception)."""
+    length = int.from_bytes(size, "little") if len(size) == 8 else 0
+    payload = _exactly(source, length) if length else b""
+    if not payload or len(payload) != length:
         return False, RuntimeError("a worker process ended without a result")
     return pickle.loads(payload)
+
+
+def _receive(source: BinaryIO) -> tuple[bool, object]:
+    """The next message of a child: (ok, result or exception)."""
+    return _message(source, _exactly(source, 8))

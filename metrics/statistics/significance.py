@@ -170,7 +170,7 @@ class _Counts:
         return np.asarray(value.f1, dtype=np.float64)
 
 
-def _blocks(total: int, documents: int) -> list[int]:
+def block_sizes(total: int, documents: int) -> list[int]:
     size = max(1, _BLOCK // max(documents, 1))
     return [min(size, total - start) for start in range(0, total, size)]
 
@@ -196,7 +196,7 @@ def compare(results: Sequence[CorpusResult], metrics: Sequence[str], method: Met
     rng = np.random.default_rng(method.seed)
     samples: list[dict[str, list[np.ndarray]]] = [{m: [] for m in metrics} for _ in results]
     if n_docs:
-        for size in _blocks(method.resamples, n_docs):
+        for size in block_sizes(method.resamples, n_docs):
             weights = rng.multinomial(n_docs, np.full(n_docs, 1.0 / n_docs), size=size).astype(np.float64)
             for system, count in enumerate(counts):
                 for m in metrics:
@@ -213,7 +213,7 @@ def compare(results: Sequence[CorpusResult], metrics: Sequence[str], method: Met
             if n_docs < 2:
                 p = None
             elif method.test == "bootstrap":
-                p = _p_value(np.abs(deltas - deltas.mean()) if len(deltas) else deltas, observed)
+                p = p_value(np.abs(deltas - deltas.mean()) if len(deltas) else deltas, observed)
             else:
                 p = _randomization(counts[0], counts[s], m, observed, method.trials, n_docs,
                                    np.random.default_rng([method.seed, s]))
@@ -229,7 +229,7 @@ def _interval(samples: np.ndarray, fallback: float, alpha: float) -> Interval:
     return Interval(float(low), float(high))
 
 
-def _p_value(statistics: np.ndarray, observed: float) -> float:
+def p_value(statistics: np.ndarray, observed: float) -> float:
     """(1 + how many statistics reach the observed difference) / (1 + how many there are)."""
     return float((1 + np.count_nonzero(statistics >= abs(observed))) / (1 + len(statistics)))
 
@@ -240,8 +240,8 @@ def _randomization(a: _Counts, b: _Counts, metric: str, observed: float, trials:
     if not n_docs:
         return 1.0
     statistics = []
-    for size in _blocks(trials, n_docs):
+    for size in block_sizes(trials, n_docs):
         mask = rng.integers(0, 2, size=(size, n_docs)).astype(bool)
         ones = np.ones((size, n_docs))
         statistics.append(np.abs(a.values(ones, metric, (mask, b)) - b.values(ones, metric, (mask, a))))
-    return _p_value(np.concatenate(statistics), observed)
+    return p_value(np.concatenate(statistics), observed)

@@ -1,0 +1,88 @@
+"""The CRAC shared task's report: systems scored on every dataset in the four settings its overview
+papers print, and the macro-average over datasets by which the task ranks them.
+
+What CRAC does (its overview papers, 2022-2025, and corefud-scorer's README): corefud-scorer is
+run once per dataset, with `-m muc bcub ceafe zero`; a dataset's CoNLL F1 is the mean of MUC, B3
+and CEAFe F1, micro-averaged over its documents; the primary score is the plain mean of the
+datasets' CoNLL F1 (every dataset counts the same, whatever its size), with head match and
+singletons removed.  The papers add partial match, exact match, and head match with singletons.
+Here each dataset's files are read once and scored in all four (`score_corpus` per variant, so
+every number is the one corefud-scorer prints for that dataset and setting); the means are summed
+in dataset order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from metrics.corpus.corefud import CorefudResult, Settings, score_corpus
+from metrics.model import NodeDocument
+
+VARIANTS = ("head", "partial", "exact", "with_singletons")
+"""The four settings, the primary first."""
+PRIMARY = "head"
+METRICS = ("muc", "bcub", "ceafe", "zero")
+"""What CRAC participants run (`-m muc bcub ceafe zero`); CoNLL F1 comes from the first three."""
+CONLL_PARTS = ("muc", "bcub", "ceafe")
+
+
+def variant_settings(variant: str, zero_match: str = "dependency") -> Settings:
+    """corefud-scorer's options of a variant: `-a head`, `-a partial`, `-a exact`, `-a head -s`."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}: one of {', '.join(VARIANTS)}")
+    match = "head" if variant == "with_singletons" else variant
+    return Settings(match, variant == "with_singletons", zero_match)
+
+
+@dataclass
+class DatasetResult:
+    """One system on one dataset: a corpus result per variant, or None when the system has no
+    file for the dataset (counted as 0 under --allow-missing)."""
+
+    dataset: str
+    variants: dict[str, CorefudResult] | None
+
+    @property
+    def missing(self) -> bool:
+        return self.variants is None
+
+    def value(self, variant: str, metric: str = "conll") -> float:
+        """The dataset's F1 of `metric` (CoNLL F1 by default) under `variant`; 0 when missing."""
+        if self.variants is None:
+            return 0.0
+        return float(self.variants[variant].micro[metric].f1)
+
+
+def score_dataset(name: str, keys: Sequence[NodeDocument], key_path: str,
+                  responses: Sequence[tuple[str, Callable[[], Sequence[NodeDocument]]] | None],
+                  variants: Sequence[str] = VARIANTS, zero_match: str = "dependency") -> list[DatasetResult]:
+    """Every system on one dataset: each response (its path and how to read it, or None when
+    missing) read once and scored in every variant against the same key documents."""
+    out = []
+    for response in responses:
+        if response is None:
+            out.append(DatasetResult(name, None))
+            continue
+        path, read = response
+        documents = read()
+        out.append(DatasetResult(name, {v: score_corpus(keys, documents, key_path, path, variant_settings(v, zero_match),
+                                                        METRICS) for v in variants}))
+    return out
+
+
+def macro(results: Sequence[DatasetResult], variant: str, metric: str = "conll") -> float:
+    """The plain mean over datasets of their F1 (CRAC's ranking score for conll under head),
+    summed in dataset order; 0 for no dataset."""
+    if not results:
+        return 0.0
+    total = 0.0
+    for result in results:
+        total += result.value(variant, metric)
+    return total / len(results)
+
+
+def ranking(systems: Sequence[Sequence[DatasetResult]], variant: str = PRIMARY) -> list[int]:
+    """System indices by their macro-average under `variant`, best first (ties: given order)."""
+    values = [macro(results, variant) for results in systems]
+    return sorted(range(len(systems)), key=lambda s: -values[s])

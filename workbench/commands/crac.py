@@ -1,0 +1,140 @@
+"""`corefwb crac KEY_DIR SYSTEM_DIR [SYSTEM_DIR ...]`: the CRAC shared task's report in one command.
+
+Every dataset of the key folder (CorefUD's `LANG_CORPUS-corefud-SPLIT.conllu`, gzipped or not),
+every system folder paired with it by file name (metrics.formats.datasets), each pair scored as
+corefud-scorer scores it in the four settings CRAC's overview papers print (metrics.corpus.crac),
+and the macro-average over datasets that ranks the systems.  With two or more systems, a `*`
+marks a difference from the first system with p < 1 - confidence (default 0.05), by the paired
+bootstrap over documents of `corefwb compare`, stratified by dataset for the macro-average
+(metrics.statistics.datasets).
+
+Work: one dataset per process (`--jobs`), its key read once (and kept in the cache of read files,
+so the next run reads no key) and every system's file scored against it in every variant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from metrics.corpus.crac import METRICS, VARIANTS, DatasetResult, score_dataset
+from metrics.formats.cache import ReadCache
+from metrics.formats.corefud import read_corefud
+from metrics.formats.datasets import Layout, pair
+from metrics.formats.readers import read_node_documents
+from metrics.formats.source import set_max_input_size
+from metrics.runtime.parallel import fork_each
+from metrics.statistics.datasets import dataset_tests
+from metrics.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_SEED, Method
+
+from ..names import system_names
+from ..session import ZERO_MATCHES, UsageError, jobs_option, size_option
+from .crac_tables import CracReport, render
+from .progress import Progress
+
+COMMON_OPTIONS = False
+"""This command takes its own options, not the per-file ones of `score` (weights, formats...)."""
+FORMATS = ("text", "markdown", "latex", "csv", "json")
+TABLE_METRICS = ("conll", *METRICS)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("key_dir", metavar="KEY_DIR", help="folder of the key files, one .conllu(.gz) per dataset")
+    parser.add_argument("systems", nargs="+", metavar="SYSTEM_DIR",
+                        help="one folder per system, its files named as the key's (the first system is the baseline "
+                             "of the significance marks)")
+    parser.add_argument("--name", metavar="A,B,...", help="the systems' names (default: the folders' names)")
+    parser.add_argument("--variant", choices=(*VARIANTS, "all"), default="all",
+                        help="the table(s) to print: head (primary: head match, singletons removed), partial, exact, "
+                             "with_singletons (head match), or all (default); JSON and CSV always hold the ones scored")
+    parser.add_argument("--metric", choices=TABLE_METRICS, default="conll",
+                        help="the F1 in the tables (default conll, the mean of MUC, B3 and CEAFe F1, which ranks)")
+    parser.add_argument("--format", choices=FORMATS, default="text")
+    parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+    parser.add_argument("--allow-missing", action="store_true",
+                        help="a dataset a system has no file for counts as 0 (said on stderr), instead of an error")
+    parser.add_argument("--jobs", type=int, metavar="N", help="datasets scored at once (default: one per processor, at most 8)")
+    parser.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                        help="bootstrap resamples for the significance marks (default 1000; 0: no marks)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
+    parser.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE,
+                        help="1 - the significance level of the marks (default 0.95: p < 0.05)")
+    parser.add_argument("--zero-match", choices=ZERO_MATCHES, default="dependency",
+                        help="align zeros by their enhanced dependencies (default, CRAC's since 2024) or by position")
+    parser.add_argument("--max-input-size", default="512M", metavar="SIZE",
+                        help="refuse an input whose (decompressed) text is larger (default 512M)")
+    parser.add_argument("--no-cache", action="store_true", help="read every key afresh, not through the cache of read files")
+
+
+def run(args: argparse.Namespace) -> int:
+    from .common import warn
+
+    set_max_input_size(size_option(args.max_input_size))
+    jobs = jobs_option(args.jobs)
+    method = _method(args)
+    folders = [os.path.normpath(f) for f in args.systems]
+    names = system_names(folders, args.name)
+    layout = pair(os.path.normpath(args.key_dir), folders)
+    _check_missing(layout, folders, names, args.allow_missing, warn)
+    for path in layout.unused:
+        warn(f"{path}: no dataset of the key has this name: not scored")
+    cache = ReadCache.default(not args.no_cache)
+    variants = VARIANTS if args.format in ("json", "csv") or args.variant == "all" else (args.variant,)
+    by_dataset = score_layout(layout, cache, variants, args.zero_match, jobs)
+    systems = [[by_dataset[d][s] for d in range(len(layout.datasets))] for s in range(len(names))]
+    tests = ({v: dataset_tests(systems, v, args.metric, method) for v in variants}
+             if method is not None and len(systems) > 1 else {})
+    for message in cache.warnings:
+        warn(message)
+    report = CracReport(names, [d.name for d in layout.datasets], systems, variants, args.metric, tests, method,
+                        args.zero_match, "all" if args.variant == "all" else args.variant)
+    from ..output import emit
+
+    emit(render(report, args.format), args.output, inputs=[d.key for d in layout.datasets]
+         + [p for row in layout.responses for p in row if p is not None])
+    return 0
+
+
+def _method(args: argparse.Namespace) -> Method | None:
+    if args.bootstrap == 0:
+        return None
+    try:
+        return Method(resamples=args.bootstrap, confidence=args.confidence, seed=args.seed)
+    except ValueError as exc:
+        raise UsageError(f"--bootstrap/--confidence: {exc}") from None
+
+
+def _check_missing(layout: Layout, folders: list[str], names: list[str], allow: bool, warn) -> None:
+    """A dataset a system has no file for: an input error naming the system's folder, or with
+    `--allow-missing` a warning (it counts as 0)."""
+    from metrics.model import InputError
+
+    for system, name in enumerate(names):
+        missing = layout.missing(system)
+        if missing and not allow:
+            raise InputError(folders[system], None, f"no file for dataset(s) {', '.join(missing)} (give them, or "
+                                                    f"--allow-missing to count them as 0)")
+        for dataset in missing:
+            warn(f"system {name} has no file for dataset {dataset}: counted as 0 (--allow-missing)")
+
+
+def score_layout(layout: Layout, cache: ReadCache, variants: tuple[str, ...], zero_match: str,
+                 jobs: int) -> list[list[DatasetResult]]:
+    """Per dataset (in the key folder's order), every system's result; datasets in `jobs`
+    processes, the largest first, with a progress bar on a terminal."""
+    sizes = [os.path.getsize(d.key) for d in layout.datasets]
+    order = sorted(range(len(sizes)), key=lambda d: -sizes[d])
+
+    def work(d: int) -> list[DatasetResult]:
+        dataset = layout.datasets[d]
+        keys = read_node_documents(dataset.key, cache)
+        responses = [(path, lambda path=path: read_corefud(path)) if path is not None else None
+                     for path in (row[d] for row in layout.responses)]
+        return score_dataset(dataset.name, keys, dataset.key, responses, variants, zero_match)
+
+    with Progress(len(order), "datasets") as progress:
+        done = fork_each(work, order, jobs, on_done=progress.advance)
+    out: list[list[DatasetResult]] = [[] for _ in order]
+    for d, results in zip(order, done):
+        out[d] = results
+    return out
