@@ -3,6 +3,7 @@
     corefwb                        open the workbench on the bundled sample
     corefwb KEY RESPONSE           open the workbench on two files
     corefwb KEY                    browse a key alone: its text and chains
+    corefwb KEY_DIR SYS_DIR ...    open a CRAC run: datasets above the documents
     corefwb score KEY RESPONSE     print scores (text, json, csv, markdown)
     corefwb errors KEY RESPONSE    list errors
     corefwb compare KEY A B        compare two responses
@@ -177,10 +178,35 @@ def _run(args_list: list[str]) -> int:
     args = parser.parse_args(args_list)
     from .session import jobs_option, weights_option
 
-    options, weights, jobs = load_options(args, args.responses), weights_option(args.weights), jobs_option(args.jobs)
-    from .tui.app import run_app
+    weights, jobs = weights_option(args.weights), jobs_option(args.jobs)
+    from .tui.launch import run_app
 
-    return int(run_app(args.key, args.responses, options, weights, jobs))
+    if args.key is not None and os.path.isdir(args.key):
+        return _open_run(args, weights, jobs)
+    return int(run_app(args.key, args.responses, load_options(args, args.responses), weights, jobs))
+
+
+def _open_run(args: argparse.Namespace, weights, jobs: int) -> int:
+    """`corefwb KEY_DIR SYSTEM_DIR ...`: the workbench on a CRAC run, its first dataset open."""
+    from metrics.formats.datasets import pair
+
+    from .names import system_names
+    from .tui.datasets import DatasetRun
+    from .tui.launch import run_app
+
+    if not args.responses:
+        raise UsageError("a key folder opens with one or more system folders: corefwb KEY_DIR SYSTEM_DIR ...")
+    folders = [os.path.normpath(f) for f in args.responses]
+    layout = pair(os.path.normpath(args.key), folders)
+    for system, folder in enumerate(folders):
+        if layout.missing(system):
+            raise InputError(folder, None, f"no file for dataset(s) {', '.join(layout.missing(system))}")
+    key, responses = layout.datasets[0].key, [row[0] for row in layout.responses]
+    options = load_options(argparse.Namespace(**{**vars(args), "key": key}), responses)
+    if options.conventions != "corefud":
+        raise UsageError("a folder of datasets opens under --conventions corefud (its scores are the CRAC report's)")
+    run = DatasetRun(layout, system_names(folders, None), options.corefud)
+    return int(run_app(key, responses, options, weights, jobs, run))
 
 
 if __name__ == "__main__":

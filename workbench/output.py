@@ -137,9 +137,15 @@ def render_csv(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     return buffer.getvalue()
 
 
+class MarkdownText(str):
+    """A cell written in Markdown on purpose (`**76.49**`, a bold best value): not escaped."""
+
+
 def markdown_cell(cell: object) -> str:
     """A cell that cannot break the table or become markup: `|`, backslash and the characters
     Markdown gives meaning to are escaped, line breaks become spaces."""
+    if isinstance(cell, MarkdownText):
+        return str(cell)
     text = "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in _text(cell))
     return " ".join(text.splitlines()) if "\n" in text or "\r" in text else text
 
@@ -151,7 +157,7 @@ def render_markdown(headers: Sequence[str], rows: Iterable[Sequence[object]], ti
     """A GitHub-flavoured Markdown table (numeric columns right-aligned), with an optional heading."""
     rows = [[markdown_cell(cell) for cell in row] for row in rows]
     numeric = [
-        bool(rows) and all(_is_number(row[i]) for row in rows if i < len(row) and row[i] != "")
+        bool(rows) and all(_is_number(row[i].strip("*\\")) for row in rows if i < len(row) and row[i] != "")
         for i in range(len(headers))
     ]
     lines = [f"## {title}", ""] if title else []

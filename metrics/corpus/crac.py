@@ -13,11 +13,17 @@ in dataset order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from metrics.corpus.corefud import CorefudResult, Settings, score_corpus
+from metrics.formats.cache import ReadCache
+from metrics.formats.corefud import read_corefud
+from metrics.formats.datasets import Layout
+from metrics.formats.readers import read_node_documents
 from metrics.model import NodeDocument
+from metrics.runtime.parallel import fork_each
 
 VARIANTS = ("head", "partial", "exact", "with_singletons")
 """The four settings, the primary first."""
@@ -54,11 +60,17 @@ class DatasetResult:
         return float(self.variants[variant].micro[metric].f1)
 
 
+def variants_of(variants: Sequence[str] = VARIANTS, zero_match: str = "dependency") -> dict[str, Settings]:
+    """The named variants' settings, for `score_dataset`."""
+    return {v: variant_settings(v, zero_match) for v in variants}
+
+
 def score_dataset(name: str, keys: Sequence[NodeDocument], key_path: str,
                   responses: Sequence[tuple[str, Callable[[], Sequence[NodeDocument]]] | None],
-                  variants: Sequence[str] = VARIANTS, zero_match: str = "dependency") -> list[DatasetResult]:
+                  settings: Mapping[str, Settings], metrics: Sequence[str] = METRICS) -> list[DatasetResult]:
     """Every system on one dataset: each response (its path and how to read it, or None when
-    missing) read once and scored in every variant against the same key documents."""
+    missing) read once and scored under every named setting (`variants_of`; the workbench's one
+    setting) against the same key documents."""
     out = []
     for response in responses:
         if response is None:
@@ -66,8 +78,30 @@ def score_dataset(name: str, keys: Sequence[NodeDocument], key_path: str,
             continue
         path, read = response
         documents = read()
-        out.append(DatasetResult(name, {v: score_corpus(keys, documents, key_path, path, variant_settings(v, zero_match),
-                                                        METRICS) for v in variants}))
+        out.append(DatasetResult(name, {v: score_corpus(keys, documents, key_path, path, st, metrics)
+                                        for v, st in settings.items()}))
+    return out
+
+
+def score_layout(layout: Layout, cache: ReadCache | None, settings: Mapping[str, Settings], jobs: int,
+                 on_done: Callable[[], None] | None = None) -> list[list[DatasetResult]]:
+    """Per dataset of `layout` (in its order), every system's result under every setting: one
+    dataset per process (`jobs`), the largest first, each key read once (through `cache`);
+    `on_done()` as each dataset is finished (a progress bar)."""
+    sizes = [os.path.getsize(d.key) for d in layout.datasets]
+    order = sorted(range(len(sizes)), key=lambda d: -sizes[d])
+
+    def work(d: int) -> list[DatasetResult]:
+        dataset = layout.datasets[d]
+        keys = read_node_documents(dataset.key, cache)
+        responses = [(path, lambda path=path: read_corefud(path)) if path is not None else None
+                     for path in (row[d] for row in layout.responses)]
+        return score_dataset(dataset.name, keys, dataset.key, responses, settings)
+
+    done = fork_each(work, order, jobs, on_done=on_done)
+    out: list[list[DatasetResult]] = [[] for _ in order]
+    for d, results in zip(order, done):
+        out[d] = results
     return out
 
 

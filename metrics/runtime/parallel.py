@@ -219,6 +219,14 @@ class Forked:
             results.append(value)
         return results
 
+    def ready(self) -> bool:
+        """Whether every child has sent something (or ended): `next()` would not wait for long."""
+        if self._closed:
+            return True
+        fds = [source.fileno() for _, source in self._children]
+        ready, _, _ = select.select(fds, [], [], 0)
+        return len(ready) == len(fds)
+
     def as_they_come(self) -> Iterator[Result]:
         """Every result of every child as it arrives, whichever child sends first, until every
         child has ended.  An exception raised in a child is raised here."""

@@ -17,13 +17,10 @@ from __future__ import annotations
 import argparse
 import os
 
-from metrics.corpus.crac import METRICS, VARIANTS, DatasetResult, score_dataset
+from metrics.corpus.crac import METRICS, VARIANTS, score_layout, variants_of
 from metrics.formats.cache import ReadCache
-from metrics.formats.corefud import read_corefud
 from metrics.formats.datasets import Layout, pair
-from metrics.formats.readers import read_node_documents
 from metrics.formats.source import set_max_input_size
-from metrics.runtime.parallel import fork_each
 from metrics.statistics.datasets import dataset_tests
 from metrics.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_SEED, Method
 
@@ -80,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
         warn(f"{path}: no dataset of the key has this name: not scored")
     cache = ReadCache.default(not args.no_cache)
     variants = VARIANTS if args.format in ("json", "csv") or args.variant == "all" else (args.variant,)
-    by_dataset = score_layout(layout, cache, variants, args.zero_match, jobs)
+    with Progress(len(layout.datasets), "datasets") as progress:
+        by_dataset = score_layout(layout, cache, variants_of(variants, args.zero_match), jobs, progress.advance)
     systems = [[by_dataset[d][s] for d in range(len(layout.datasets))] for s in range(len(names))]
     tests = ({v: dataset_tests(systems, v, args.metric, method) for v in variants}
              if method is not None and len(systems) > 1 else {})
@@ -116,25 +114,3 @@ def _check_missing(layout: Layout, folders: list[str], names: list[str], allow: 
                                                     f"--allow-missing to count them as 0)")
         for dataset in missing:
             warn(f"system {name} has no file for dataset {dataset}: counted as 0 (--allow-missing)")
-
-
-def score_layout(layout: Layout, cache: ReadCache, variants: tuple[str, ...], zero_match: str,
-                 jobs: int) -> list[list[DatasetResult]]:
-    """Per dataset (in the key folder's order), every system's result; datasets in `jobs`
-    processes, the largest first, with a progress bar on a terminal."""
-    sizes = [os.path.getsize(d.key) for d in layout.datasets]
-    order = sorted(range(len(sizes)), key=lambda d: -sizes[d])
-
-    def work(d: int) -> list[DatasetResult]:
-        dataset = layout.datasets[d]
-        keys = read_node_documents(dataset.key, cache)
-        responses = [(path, lambda path=path: read_corefud(path)) if path is not None else None
-                     for path in (row[d] for row in layout.responses)]
-        return score_dataset(dataset.name, keys, dataset.key, responses, variants, zero_match)
-
-    with Progress(len(order), "datasets") as progress:
-        done = fork_each(work, order, jobs, on_done=progress.advance)
-    out: list[list[DatasetResult]] = [[] for _ in order]
-    for d, results in zip(order, done):
-        out[d] = results
-    return out

@@ -15,7 +15,7 @@ from metrics.statistics.datasets import DatasetTests
 from metrics.statistics.significance import Method
 
 from ..json_text import dumps
-from ..output import align_rows, render_csv, render_markdown, score_json
+from ..output import MarkdownText, align_rows, render_csv, render_markdown, score_json
 
 TITLES = {"head": "head match, singletons removed (the primary score)",
           "partial": "partial match, singletons removed",
@@ -128,7 +128,7 @@ def _markdown(report: CracReport) -> str:
     headers = ["system", *report.datasets, "macro"]
     parts = []
     for variant in report.table_variants():
-        rows = [[name] + [(f"**{v}**" if b else v) + ("\\*" if s else "") for v, b, s in cells]
+        rows = [[name] + [MarkdownText((f"**{v}**" if b else v) + ("\\*" if s else "")) for v, b, s in cells]
                 for name, cells in zip(report.names, _cells(report, variant))]
         parts.append(render_markdown(headers, rows, title=_title(report, variant)).rstrip("\n"))
     for line in (_legend(report), _ranking_line(report)):
@@ -148,8 +148,9 @@ def latex_escape(text: str) -> str:
 def _latex(report: CracReport) -> str:
     parts = []
     for variant in report.table_variants():
-        lines = [f"% {_title(report, variant)}", "% " + _legend(report).replace("\n", "\n% ") if len(report.names) > 1 else "",
-                 r"\begin{tabular}{l" + "r" * len(report.datasets) + "|r}", r"\toprule",
+        lines = [f"% {_title(report, variant)}", "% " + _legend(report).replace(BEST + " best", "bold: best").replace("\n", "\n% ")
+                 if len(report.names) > 1 else "",
+                 r"\begin{tabular}{l" + "r" * (len(report.datasets) + 1) + "}", r"\toprule",
                  " & ".join(["System", *(latex_escape(d) for d in report.datasets), "Macro"]) + r" \\", r"\midrule"]
         for name, cells in zip(report.names, _cells(report, variant)):
             out = [(rf"\textbf{{{v}}}" if b else v) + (r"$^{*}$" if s else "") for v, b, s in cells]

@@ -12,7 +12,6 @@ Widgets are told what to show (attributes down) and report user actions as messa
 from __future__ import annotations
 
 import gc
-import sys
 import time
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -29,13 +28,14 @@ from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.corpus.scoring import CorpusResult
 from metrics.measures.weights import W4, Weights
 
-from ..session import EXIT_INPUT, LoadOptions, Session, UsageError, check_paths
+from ..session import LoadOptions, Session
 from .comparing import Comparing, SystemView, shown_at_start
+from .datasets import DatasetRun, DatasetSwitching, dataset_label
 from .documents import DocumentList
 from .errorlist import ErrorPanel
 from .messages import EngineFault, LoadFailed, Loaded, Progress
 from .navigation import Navigation
-from .opening import UNREADABLE, Opening, load_session, open_inputs
+from .opening import UNREADABLE, Opening, load_session
 from .palette import system_commands
 from .rows import MODES, chain_rows, display_text, document_rows, score_lines, short_name, type_explanation
 from .scores import ScoresPanel
@@ -54,7 +54,7 @@ collections, 10-70 ms of it, some over every live object; at these, none (median
 against 171).  Long-lived data is frozen (`gc.freeze`), and the rare cycles are still collected."""
 
 
-class Workbench(Workers, Comparing, Navigation, App):
+class Workbench(Workers, Comparing, Navigation, DatasetSwitching, App):
     """Score a key against a response and browse the errors (or browse a key alone, or compare
     several responses: `comparing.py`)."""
 
@@ -82,6 +82,8 @@ class Workbench(Workers, Comparing, Navigation, App):
         Binding("p", "error(-1)", "Previous error", show=False, id="error.previous"),
         Binding("ctrl+down,right_square_bracket", "document(1)", "Next document", show=False, id="document.next"),
         Binding("ctrl+up,left_square_bracket", "document(-1)", "Previous document", show=False, id="document.previous"),
+        Binding("left_curly_bracket", "dataset(-1)", "Previous dataset", show=False, id="dataset.previous"),
+        Binding("right_curly_bracket", "dataset(1)", "Next dataset", show=False, id="dataset.next"),
         Binding("slash", "focus_filter", "Filter documents by name", show=False, id="document.filter"),
         Binding("escape", "focus_text", "Back to the text", show=False, id="text.focus"),
         Binding("ctrl+w", "focus_weights", "Edit the weights", show=False, id="weights.focus", priority=True),
@@ -96,10 +98,12 @@ it shows the key's text and chains for browsing, with no scores or errors.
 """
 
     def __init__(self, key_path: str, response_paths: str | Sequence[str], options: LoadOptions = LoadOptions(),
-                 weights: Weights = W4, opening: Opening | None = None) -> None:
+                 weights: Weights = W4, opening: Opening | None = None, run: DatasetRun | None = None) -> None:
         """`opening`: the inputs read and their scoring started before the UI (`opening.py`);
-        without it the app loads them in a worker, behind a progress bar."""
+        without it the app loads them in a worker, behind a progress bar.  `run`: the datasets of
+        a CRAC run, this app showing one of them (`datasets.py`)."""
         super().__init__()
+        self.crac_run = run
         self.opening = opening
         self._gc_thresholds = gc.get_threshold()
         self.key_path = key_path
@@ -197,6 +201,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         if self.browsing:
             self.screen.add_class("-browsing")
         self.query_one(DocumentText).focus()
+        self.mount_datasets()
         steady_cursors(self.screen)
         if self.opening is None:
             self.load()
@@ -375,7 +380,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         if self.session.warnings:
             corpus_text += f"  {len(self.session.warnings)} warnings (F5)"
         self._set_status(
-            f"{short_name(pair.name)}  ({self.doc_index + 1}/{len(self.corpus.pairs)}, "
+            f"{dataset_label(self.crac_run)}{short_name(pair.name)}  ({self.doc_index + 1}/{len(self.corpus.pairs)}, "
             f"{len(pair.key.words)} tokens){self._conventions_text()}  view: {self.query_one(ContentSwitcher).current}, "
             f"{MODES[self.mode_index]}{corpus_text}"
         )
@@ -446,54 +451,3 @@ it shows the key's text and chains for browsing, with no scores or errors.
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Palette: jump to a document, switch view or mode, weights, export, theme, quit."""
         return system_commands(self)
-
-
-def _sample_paths() -> tuple[str, str]:
-    """The bundled sample, beside the package in a checkout."""
-    root = HERE.parent.parent
-    return str(root / SAMPLE_KEY), str(root / SAMPLE_RESPONSE)
-
-
-def _on_terminal(text: str) -> None:
-    """Write to the terminal (stderr, where Textual draws too) while nothing else is on it: a
-    person is waiting.  Nothing when stderr is not a terminal."""
-    try:
-        if sys.stderr.isatty():
-            sys.stderr.write(text)
-            sys.stderr.flush()
-    except (OSError, ValueError, AttributeError):
-        pass
-
-
-def run_app(key_path: str | None, response_paths: Sequence[str] = (), options: LoadOptions = LoadOptions(),
-            weights: Weights = W4, processes: int = 1) -> int:
-    """Open the workbench; with no paths, on the bundled GUM sample; with a key alone, to browse
-    it.  Returns the exit status: 1 when the files could not be read (the message stays on
-    screen until the user quits)."""
-    responses = list(response_paths)
-    if key_path is None:
-        key_path, sample_response = _sample_paths()
-        responses = [sample_response]
-    check_paths([key_path, *responses])
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        # Without a terminal the app would wait for keys that never come (a script, CI, a pipe).
-        raise UsageError("the workbench needs a terminal on stdin and stdout; in scripts use "
-                         "`corefwb score` or `corefwb errors`")
-    # While the inputs are read before the UI starts, a line says so; it is erased before the UI
-    # starts, so nothing of it is left after the app quits.
-    noticed: list[str] = []
-
-    def notice(text: str) -> None:
-        noticed.append(text)
-        _on_terminal(f"corefwb: {text}")
-
-    opening = open_inputs(key_path, responses, options, weights, shown_at_start(len(responses)), processes, notice)
-    if noticed:
-        _on_terminal("\r\x1b[2K")
-    app = Workbench(key_path, responses, options, weights, opening)
-    try:
-        app.run()
-    finally:
-        if opening is not None:
-            opening.close()
-    return EXIT_INPUT if app.load_failed else (app.return_code or 0)

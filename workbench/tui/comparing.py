@@ -77,8 +77,11 @@ class Comparing:
         return [self.system, self.baseline] if self.comparing else [self.system]
 
     def response_names(self) -> list[str]:
+        """The systems' names: a CRAC run's folders (every dataset's files share names), else the files'."""
         from ..names import system_names
 
+        if self.crac_run is not None:
+            return list(self.crac_run.names)
         return system_names(self.response_paths, None) if self.response_paths else ["key"]
 
     def labels(self) -> list[str]:

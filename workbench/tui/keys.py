@@ -15,12 +15,13 @@ from metrics.errors.chen_ng.records import CATEGORIES
 
 from ..output import IMPACT_UNIT
 from .cells import ListTable
+from .datasets import DatasetList
 from .documents import DocumentList
 from .errorlist import ErrorPanel
 from .scores import ScoresPanel
 from .text import DocumentText
 
-WHERE = ((None, "anywhere"), (DocumentText, "text view"), (DocumentList, "documents list"),
+WHERE = ((None, "anywhere"), (DocumentText, "text view"), (DocumentList, "documents list"), (DatasetList, "datasets list"),
          (ErrorPanel, "error list"), (ListTable, "documents and error lists"), (ScoresPanel, "scores panel"))
 """Who holds bindings, and where they work (None: the app itself)."""
 
@@ -49,6 +50,9 @@ LONGER = {
     "error.previous": "Previous error (after paging the text: the last error before the view)",
     "app.export": "Export the scores and the errors shown (document or corpus; JSON, CSV, Markdown)",
     "system.next": "Compare mode: compare the next system with the baseline (two responses: swap them)",
+    "dataset.previous": "A CRAC run (corefwb KEY_DIR SYSTEM_DIR ...): open the previous dataset",
+    "dataset.next": "A CRAC run: open the next dataset",
+    "datasets.open": "A CRAC run: open the dataset under the cursor (the weights stay as they are)",
     "errors.change": "Compare mode: the error list shows all changes, fixed, introduced, changed or unchanged errors",
 }
 """The footer's short descriptions, said in full for the help and the README (by binding id)."""
@@ -56,6 +60,7 @@ LONGER = {
 
 def _display(key: str) -> str:
     names = {"question_mark": "?", "slash": "/", "left_square_bracket": "[", "right_square_bracket": "]",
+             "left_curly_bracket": "{", "right_curly_bracket": "}",
              "escape": "esc", "space": "space"}
     return " / ".join(names.get(k.strip(), k.strip()) for k in key.split(","))
 

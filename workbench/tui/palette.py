@@ -49,6 +49,11 @@ def system_commands(app: Any) -> Iterator[SystemCommand]:
     yield SystemCommand("Toggle dark / light theme", "F10", app.action_toggle_theme)
     yield SystemCommand("Help", "Keys and what the screen shows (F1)", app.action_help)
     yield SystemCommand("Quit", "ctrl+q", app.exit)
+    if app.crac_run is not None:
+        for index, dataset in enumerate(app.crac_run.layout.datasets):
+            yield SystemCommand(f"Open dataset {escape(display_text(dataset.name))}",
+                                "Its key and the systems' files for it ({ and } step through them)",
+                                lambda i=index: app.open_dataset(i))
     if app.corpus is not None:
         for index, pair in enumerate(app.corpus.pairs):
             # the palette reads titles as markup (to highlight matches): a name is data, escaped
