@@ -99,6 +99,10 @@ class Document:
     pieces: dict[Span, tuple[Span, ...]] | None = None
     """The pieces of each discontinuous mention (CorefUD's `[1/2]`), a mention that the span from
     its first token to its last stands for: shown piece by piece (`metrics.corpus.projection`)."""
+    own_words: bool = False
+    """The words are the system's own (plain text, subtokens joined, another tokenizer): the
+    document is mapped onto the key's words by characters before it is scored
+    (metrics.mentions.characters)."""
     parse_heads: list[int] | None = field(default=None, compare=False, repr=False)
     """Derived, not read: the heads the parse column gives (metrics.mentions.heads), when computed
     ahead for the cache of read files, which keeps them with the document."""

@@ -23,7 +23,8 @@ from metrics.measures.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.measures.catalog import names, resolve
 from metrics.errors.chen_ng.records import Category, ErrorRecord, classify_corpus
 from metrics.formats.cache import ReadCache
-from metrics.formats.readers import in_cache, read_documents
+from metrics.formats.readers import FORMATS as READ_FORMATS, in_cache, read_documents
+from metrics.mentions.characters import key_words
 from metrics.mentions.types import prepare_types
 from metrics.corpus.corefud import Settings as CorefudSettings
 from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, is_regular,
@@ -35,7 +36,7 @@ from metrics.runtime.parallel import can_fork, fork_map, processors
 from metrics.corpus.scoring import CorpusResult, PreparedCorpus, prepare
 from metrics.measures.weights import W4, Weights, parse_weights
 
-FORMATS = ("auto", "conll", "conllu", "jsonl")
+FORMATS = ("auto", *READ_FORMATS)
 SINGLETONS = ("keep", "remove")
 CONVENTIONS, ZERO_MATCHES = ("auto", "conll", "corefud"), ("dependency", "linear")
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -254,13 +255,14 @@ class Session:
             say("reading response" if len(response_paths) == 1 else f"reading response {number}/{len(response_paths)}")
             responses, notes, cache_notes = inputs.get(number)
             warnings.extend(notes)
-            responses = _singletons(responses, options, path, warnings)
-            warnings.extend(cache_notes)
+            responses, characters, lost = key_words(keys, _singletons(responses, options, path, warnings))
+            warnings.extend(cache_notes + lost)
             if options.match != "exact":
                 say("matching mentions")
                 responses = match_corpus(keys, responses, options.match)
             say("aligning mentions")
             corpus = prepare(keys, responses, on_document=prepared, ace=options.ace)
+            corpus.characters = characters
             warnings.extend(corpus.warnings)
             corpora.append(corpus)
         return cls(key_path, list(response_paths), corpora, options, warnings)

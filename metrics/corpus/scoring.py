@@ -26,6 +26,7 @@ from metrics.mentions.chains import ChainView, key_view, response_view
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import Document, MentionType, Span
 from metrics.runtime.parallel import PARALLEL_TOKENS, Forked, balanced, can_fork, fork_map, split
+from metrics.mentions.characters import CharacterAlignment
 from metrics.mentions.pairing import check_tokens_align, missing_warning, pair_documents, require_common, unused_warning
 from metrics.measures.score import AnyScore, BlancScore, MeanScore, Score
 from metrics.measures.table import ChainTypes, Table, build_table
@@ -192,6 +193,8 @@ class PreparedCorpus:
     def __init__(self, pairs: list[DocPair], warnings: list[str]) -> None:
         self.pairs = pairs
         self.warnings = warnings
+        self.characters: CharacterAlignment | None = None
+        """A response in its own words: what mapping it onto the key's words did (else None)."""
 
     def score(self, weights: Weights = W4, metrics: Sequence[str] | None = None, processes: int = 1) -> CorpusResult:
         """The corpus scores.  With `processes` > 1 the documents are scored in that many forked

@@ -17,6 +17,7 @@ Every problem raises `InputError(path, line, message)` naming the JSON field.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from metrics.formats.source import read_lines
 from metrics.model import Document, InputError, Span
@@ -155,8 +156,10 @@ def parse_document(where: _Line, obj: object, clusters_field: str) -> Document:
     )
 
 
-def parse_jsonlines(path: str, lines: list[str], clusters_field: str = "clusters") -> list[Document]:
-    """Documents of a jsonlines text given as lines.  Raises InputError naming line and field."""
+def parse_jsonlines(path: str, lines: list[str], clusters_field: str = "clusters",
+                    parse: Callable[[_Line, object], Document] | None = None) -> list[Document]:
+    """Documents of a jsonlines text given as lines, each record read by `parse` (ours by
+    default; metrics.formats.outputs reads the systems' own).  Raises InputError naming line and field."""
     documents: list[Document] = []
     seen: dict[str, int] = {}
     for lineno, line in enumerate(lines, start=1):
@@ -171,7 +174,7 @@ def parse_jsonlines(path: str, lines: list[str], clusters_field: str = "clusters
             raise where.error("invalid JSON: nested too deeply") from None
         except ValueError as exc:  # an integer beyond Python's int() digit limit
             raise where.error(f"invalid JSON: {exc}") from None
-        doc = parse_document(where, obj, clusters_field)
+        doc = parse(where, obj) if parse is not None else parse_document(where, obj, clusters_field)
         if doc.name in seen:
             raise where.error(f"document {doc.name!r} appears twice (also on line {seen[doc.name]})")
         seen[doc.name] = lineno

@@ -18,11 +18,12 @@ from metrics.formats.source import check_document_sizes, is_regular, read_head, 
 from metrics.formats.conllu import read_conllu
 from metrics.formats.corefud import read_corefud
 from metrics.runtime.gc_pause import gc_paused
-from metrics.formats.jsonlines import read_jsonlines
+from metrics.formats.outputs import KINDS, read_outputs
 from metrics.model import Document, InputError, NodeDocument
 
-FORMATS = ("conll", "conllu", "jsonl")
-"""Format names accepted by `read_documents` (plus "auto")."""
+FORMATS = ("conll", "conllu", "jsonl", *KINDS)
+"""Format names accepted by `read_documents` (plus "auto"); jsonlines of any system's kind is
+detected record by record (metrics.formats.outputs), the kinds can be forced."""
 
 _EXTENSIONS = {
     ".conllu": "conllu",
@@ -94,7 +95,8 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
         fmt = detect_format(path, warnings)
     notes: list[str] = []
     readers = {"conll": lambda: read_conll(path, notes, syntax), "conllu": lambda: read_conllu(path, notes),
-               "jsonl": lambda: read_jsonlines(path, clusters_field)}
+               "jsonl": lambda: read_outputs(path, clusters_field)}
+    readers.update({kind: (lambda kind=kind: read_outputs(path, clusters_field, kind)) for kind in KINDS})
     if fmt not in readers:
         raise ValueError(f"unknown format {fmt!r}: expected one of auto, {', '.join(FORMATS)}")
     key = _cache_key(cache, path, fmt, clusters_field, syntax)

@@ -3,7 +3,8 @@
 One home for the rule, used by `prepare` (documents in memory), the streaming scorer (byte ranges
 of documents, `--jobs`) and mention matching.  Documents pair by exact name first; names that find
 no partner then pair by `document_key`, so a CoNLL-2012 key (`(X); part 000`) meets a CoNLL-U (`X`)
-or jsonlines (`X_0`) response.
+or jsonlines (`X_0`) response; a system output's record without a name (`#N`) pairs with the
+key's Nth document.
 """
 
 from __future__ import annotations
@@ -34,7 +35,15 @@ def pair_documents(keys: Sequence[Named], responses: Sequence[T]) -> tuple[list[
                 if found is not None:
                     partners[i] = found
                     del by_name[found.name]
+    for name in [n for n in by_name if _PLACE.fullmatch(n)]:  # a record without a name: by its place
+        place = int(name[1:]) - 1
+        if 0 <= place < len(keys) and partners[place] is None:
+            partners[place] = by_name.pop(name)
     return partners, list(by_name.values())
+
+
+_PLACE = re.compile(r"#[1-9][0-9]{0,8}")
+"""The name of a system output's record that has none (`#3`: the file's third; metrics.formats.outputs)."""
 
 
 def require_common(response_path: str, keys: Sequence[Named], partners: Sequence[object | None],

@@ -65,18 +65,24 @@ def run(args: argparse.Namespace) -> int:
         result, notes = score_streaming(args.key, args.response, load_options(args, [args.response]), weights, wanted, jobs)
         for message in notes:
             warn(message)
+    characters = None
     if result is None:
-        result = load_session(args, [args.response]).score(weights, wanted, processes=jobs)
+        session = load_session(args, [args.response])
+        result, characters = session.score(weights, wanted, processes=jobs), session.corpora[0].characters
+    header = alignment_header(characters)
     if args.format == "json":
-        text = json_chunks(result)
+        text = json_chunks(result, {"alignment": characters.to_json()} if characters is not None else None)
     elif args.format in ("csv", "markdown"):
         headers, rows = score_rows(result, per_doc=args.per_doc)
-        text = render_csv(headers, rows) if args.format == "csv" else render_markdown(headers, rows)
+        text = render_csv(headers, rows) if args.format == "csv" else header + render_markdown(headers, rows)
     else:
         to_terminal = args.output is None and sys.stdout.isatty()
+        if to_terminal and header:
+            emit(header, None, inputs=[])
         text = render_text(result, args.per_doc, rich_table=to_terminal)
         if text is None:
             return 0
+        text = ("" if to_terminal else header) + text
     emit(text, args.output, inputs=[args.key, args.response])
     return 0
 
@@ -176,6 +182,16 @@ def score_rows(result: CorpusResult, per_doc: bool) -> tuple[list[str], list[lis
         for doc, scores in result.documents:
             rows += [[doc, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in scores.items()]
     return headers, rows
+
+
+def alignment_header(characters) -> str:
+    """A response in its own words (plain text, subtokens, another tokenizer): what mapping it onto
+    the key's words did, first in a text output, so that what the alignment lost is never taken
+    for coreference errors (the lost mentions are listed as warnings)."""
+    if characters is None:
+        return ""
+    return (f"mapped onto the key's words by characters: {characters.mentions} mentions, {characters.snapped} "
+            f"snapped to a key word's edge, {characters.lost} lost\n")
 
 
 def _notes(result: CorpusResult) -> list[str]:

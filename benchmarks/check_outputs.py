@@ -1,0 +1,149 @@
+"""Do responses written as today's systems write them score exactly as their CoNLL twins?
+
+    python benchmarks/check_outputs.py KEY RESPONSE [KEY RESPONSE ...] [--out DIR] [--time N]
+
+Each CoNLL response is written here in the four system formats corefwb reads without a flag
+(metrics.formats.outputs): coref-hoi subtokens (words cut into 3-character wordpieces with `##`,
+`[CLS]`/`[SEP]` around each sentence, subtoken offsets), wl-coref (`[start, end)` word offsets),
+Maverick (`tokens` per sentence, inclusive offsets, no document names: paired by place), and plain
+text with character offsets (`[start, end)`); and once more as an LLM would rewrite the text
+(spaces around punctuation removed, straight quotes made curly, `-LRB-` as `(`).  Every metric of
+`corefwb score --format json` (recall, precision and F1 of each) must equal the CoNLL twin's to
+1e-12, and the mapping onto the key's words must lose nothing.  `--time N` also times `score` on
+the CoNLL twin and on each format (medians of N).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from metrics.formats.readers import read_documents  # noqa: E402
+from metrics.model import Document  # noqa: E402
+
+_CURLY = {'"': "”", "'": "’"}
+_PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "``": "“", "''": "”"}
+
+
+def _sentences(doc: Document) -> list[tuple[int, int]]:
+    starts = doc.sentence_starts + [len(doc.words)]
+    return list(zip(starts, starts[1:]))
+
+
+def hoi(doc: Document) -> dict:
+    sentences, subtoken_map, sentence_map, first, last = [], [], [], {}, {}
+    for k, (a, b) in enumerate(_sentences(doc)):
+        segment = ["[CLS]"]
+        subtoken_map.append(max(a - 1, 0))
+        sentence_map.append(k)
+        for w in range(a, b):
+            word = doc.words[w]
+            pieces = [word[i:i + 3] for i in range(0, len(word), 3)] or [word]
+            for j, piece in enumerate(pieces):
+                index = len(subtoken_map)
+                first.setdefault(w, index)
+                last[w] = index
+                segment.append(piece if j == 0 else "##" + piece)
+                subtoken_map.append(w)
+                sentence_map.append(k)
+        segment.append("[SEP]")
+        subtoken_map.append(b - 1)
+        sentence_map.append(k)
+        sentences.append(segment)
+    return {"doc_key": doc.name, "sentences": sentences, "subtoken_map": subtoken_map, "sentence_map": sentence_map,
+            "clusters": [[[first[s], last[e]] for s, e in chain] for chain in doc.chains]}
+
+
+def wl(doc: Document) -> dict:
+    sent_id = [k for k, (a, b) in enumerate(_sentences(doc)) for _ in range(a, b)]
+    return {"document_id": doc.name, "cased_words": doc.words, "sent_id": sent_id,
+            "span_clusters": [[[s, e + 1] for s, e in chain] for chain in doc.chains]}
+
+
+def maverick(doc: Document) -> dict:
+    return {"tokens": [doc.words[a:b] for a, b in _sentences(doc)],
+            "clusters_token_offsets": [[[s, e] for s, e in chain] for chain in doc.chains]}
+
+
+def text(doc: Document, llm: bool = False) -> dict:
+    out, offsets = "", []
+    for i, word in enumerate(doc.words):
+        if llm:
+            word = _PTB.get(word, "".join(_CURLY.get(c, c) for c in word))
+            glue = i > 0 and (word in (",", ".", ";", ":", "?", "!", ")", "’s", "n’t") or doc.words[i - 1] in ("(", "-LRB-"))
+        else:
+            glue = False
+        if i > 0 and not glue:
+            out += " "
+        offsets.append((len(out), len(out) + len(word)))
+        out += word
+    return {"doc_key": doc.name, "text": out,
+            "clusters_char_offsets": [[[offsets[s][0], offsets[e][1]] for s, e in chain] for chain in doc.chains]}
+
+
+FORMATS = {"hoi": hoi, "wl": wl, "maverick": maverick, "text": text, "text-llm": lambda d: text(d, llm=True)}
+
+
+def corefwb() -> str:
+    return str(Path(sys.executable).parent / "corefwb")
+
+
+def score(key: str, response: str) -> dict:
+    done = subprocess.run([corefwb(), "score", key, response, "--format", "json", "--no-cache"],
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", help="KEY RESPONSE pairs")
+    parser.add_argument("--out", type=Path, help="keep the written files here")
+    parser.add_argument("--time", type=int, default=0, metavar="N")
+    args = parser.parse_args()
+    if len(args.files) % 2:
+        parser.error("give KEY RESPONSE pairs")
+    out = args.out or Path(tempfile.mkdtemp(prefix="corefwb-outputs-"))
+    out.mkdir(parents=True, exist_ok=True)
+    failures = 0
+    for key, response in zip(args.files[::2], args.files[1::2]):
+        twin = score(key, response)
+        documents = read_documents(response)
+        stem = Path(response).name.split(".conll")[0]
+        for name, write in FORMATS.items():
+            path = out / f"{stem}.{name}.jsonl"
+            path.write_text("".join(json.dumps(write(doc)) + "\n" for doc in documents))
+            mine = score(key, str(path))
+            worst, compared = 0.0, 0
+            for metric, value in twin["metrics"].items():
+                for part in ("recall", "precision", "f1"):
+                    if part in value:
+                        compared += 1
+                        worst = max(worst, abs(value[part] - mine["metrics"][metric][part]))
+            alignment = mine.get("alignment", {})
+            ok = worst <= 1e-12 and alignment.get("lost", 0) == 0
+            failures += not ok
+            print(f"{stem} as {name}: {compared} numbers, largest difference {worst:.1e}; "
+                  f"alignment {alignment}: {'ok' if ok else 'DIFFERENT'}")
+            if args.time:
+                times = {"conll": [], name: []}
+                for _ in range(args.time):
+                    for label, file in (("conll", response), (name, str(path))):
+                        start = time.perf_counter()
+                        score(key, file)
+                        times[label].append(time.perf_counter() - start)
+                print(f"  score: conll {statistics.median(times['conll']):.2f} s, {name} "
+                      f"{statistics.median(times[name]):.2f} s (medians of {args.time})")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
