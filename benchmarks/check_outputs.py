@@ -28,60 +28,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from metrics.formats.readers import read_documents  # noqa: E402
+from metrics.formats.writers import output_record  # noqa: E402
 from metrics.model import Document  # noqa: E402
 
 _CURLY = {'"': "”", "'": "’"}
 _PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "``": "“", "''": "”"}
 
 
-def _sentences(doc: Document) -> list[tuple[int, int]]:
-    starts = doc.sentence_starts + [len(doc.words)]
-    return list(zip(starts, starts[1:]))
-
-
-def hoi(doc: Document) -> dict:
-    sentences, subtoken_map, sentence_map, first, last = [], [], [], {}, {}
-    for k, (a, b) in enumerate(_sentences(doc)):
-        segment = ["[CLS]"]
-        subtoken_map.append(max(a - 1, 0))
-        sentence_map.append(k)
-        for w in range(a, b):
-            word = doc.words[w]
-            pieces = [word[i:i + 3] for i in range(0, len(word), 3)] or [word]
-            for j, piece in enumerate(pieces):
-                index = len(subtoken_map)
-                first.setdefault(w, index)
-                last[w] = index
-                segment.append(piece if j == 0 else "##" + piece)
-                subtoken_map.append(w)
-                sentence_map.append(k)
-        segment.append("[SEP]")
-        subtoken_map.append(b - 1)
-        sentence_map.append(k)
-        sentences.append(segment)
-    return {"doc_key": doc.name, "sentences": sentences, "subtoken_map": subtoken_map, "sentence_map": sentence_map,
-            "clusters": [[[first[s], last[e]] for s, e in chain] for chain in doc.chains]}
-
-
-def wl(doc: Document) -> dict:
-    sent_id = [k for k, (a, b) in enumerate(_sentences(doc)) for _ in range(a, b)]
-    return {"document_id": doc.name, "cased_words": doc.words, "sent_id": sent_id,
-            "span_clusters": [[[s, e + 1] for s, e in chain] for chain in doc.chains]}
-
-
-def maverick(doc: Document) -> dict:
-    return {"tokens": [doc.words[a:b] for a, b in _sentences(doc)],
-            "clusters_token_offsets": [[[s, e] for s, e in chain] for chain in doc.chains]}
-
-
-def text(doc: Document, llm: bool = False) -> dict:
+def llm_text(doc: Document) -> dict:
+    """The text as an LLM rewrites it: no space before punctuation, curly quotes, `(` for -LRB-."""
     out, offsets = "", []
     for i, word in enumerate(doc.words):
-        if llm:
-            word = _PTB.get(word, "".join(_CURLY.get(c, c) for c in word))
-            glue = i > 0 and (word in (",", ".", ";", ":", "?", "!", ")", "’s", "n’t") or doc.words[i - 1] in ("(", "-LRB-"))
-        else:
-            glue = False
+        word = _PTB.get(word, "".join(_CURLY.get(c, c) for c in word))
+        glue = i > 0 and (word in (",", ".", ";", ":", "?", "!", ")", "’s", "n’t") or doc.words[i - 1] in ("(", "-LRB-"))
         if i > 0 and not glue:
             out += " "
         offsets.append((len(out), len(out) + len(word)))
@@ -90,7 +49,15 @@ def text(doc: Document, llm: bool = False) -> dict:
             "clusters_char_offsets": [[[offsets[s][0], offsets[e][1]] for s, e in chain] for chain in doc.chains]}
 
 
-FORMATS = {"hoi": hoi, "wl": wl, "maverick": maverick, "text": text, "text-llm": lambda d: text(d, llm=True)}
+def _maverick_unnamed(doc: Document) -> dict:
+    """Maverick's `predict` output saved as it is: no document name (paired by place)."""
+    record = output_record(doc, "maverick")
+    del record["doc_key"]
+    return record
+
+
+FORMATS = {"hoi": lambda d: output_record(d, "hoi"), "wl": lambda d: output_record(d, "wl"),
+           "maverick": _maverick_unnamed, "text": lambda d: output_record(d, "text"), "text-llm": llm_text}
 
 
 def corefwb() -> str:

@@ -38,7 +38,7 @@ from strategies import mutate, write_huge_line
 
 from metrics.formats.conll import read_conll
 from metrics.formats.conllu import read_conllu
-from metrics.formats.jsonlines import read_jsonlines
+from metrics.formats.outputs import read_outputs
 from metrics.model import Document, InputError
 from metrics.formats.readers import read_documents
 from metrics.corpus.scoring import prepare
@@ -48,7 +48,7 @@ SAMPLES = sorted((ROOT / "samples" / "gum").glob("*.conll"))
 READERS: dict[str, Callable[[str, list[str]], list[Document]]] = {
     "conll": read_conll,
     "conllu": read_conllu,
-    "jsonl": lambda path, warnings: read_jsonlines(path),
+    "jsonl": lambda path, warnings: read_outputs(path),
     "auto": lambda path, warnings: read_documents(path, None, warnings),
 }
 """Every reader, called as (path, warnings list); "auto" detects the format as the CLI does."""

@@ -8,6 +8,7 @@
     corefwb errors KEY RESPONSE    list errors
     corefwb compare KEY A B        compare two responses
     corefwb crac KEYS SYS [SYS..]  the CRAC report over folders of datasets
+    corefwb convert IN OUT         write a file in another format
 
 Exit status: 0 done, 1 input error (a one-line message naming file and line), 2 usage error,
 130 interrupted.  Warnings go to stderr, results to stdout; input files are never written.
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import InputError
 
-from .commands import compare, crac, errors, plot, score
+from .commands import compare, convert, crac, errors, plot, score
 from .commands.common import add_common_arguments, load_options
 from .output import visible
 from .session import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
@@ -60,6 +61,7 @@ COMMANDS = {
     "errors": (errors, "list every error, explained and priced"),
     "compare": (compare, "compare responses against one key: intervals, significance, breakdowns"),
     "crac": (crac, "the CRAC shared task's report: systems x datasets, four settings, macro-average, significance"),
+    "convert": (convert, "write any file corefwb reads as CoNLL-2012, CoNLL-U, jsonlines or a system's jsonlines"),
     "plot": (plot, "draw a figure for a paper (needs matplotlib: pip install 'coref-workbench[plot]')"),
 }
 

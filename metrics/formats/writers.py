@@ -142,3 +142,93 @@ def write_jsonlines(documents: Iterable[Document], out: TextIO, clusters_field: 
     for doc in documents:
         out.write(json.dumps(jsonlines_record(doc, clusters_field), ensure_ascii=False))
         out.write("\n")
+
+
+def _sentences(doc: Document) -> list[tuple[int, int]]:
+    bounds = sorted(set(doc.sentence_starts or [0]) | {0}) + [doc.n_tokens]
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+def write_conllu(documents: Iterable[Document], out: TextIO) -> None:
+    """CoNLL-U with CorefUD's `Entity=` in MISC (`# global.Entity = eid-etype-head-other`): one
+    entity per chain (`e1`, `e2`... in chain order), a mention's head its first word (the file
+    has no tree to find another), the other columns `_`.  A mention across a sentence boundary
+    cannot be written (CoNLL-U mentions stay in their sentence): ValueError."""
+    out.write("# global.Entity = eid-etype-head-other\n")
+    for doc in documents:
+        sentence_of = {}
+        for k, (a, b) in enumerate(_sentences(doc)):
+            for t in range(a, b):
+                sentence_of[t] = k
+        # token -> ((rank, size), text): first the closings of mentions opened before (the shortest,
+        # innermost, first: a closing ends its entity's latest open mention), then one-token
+        # mentions, then the openings (the longest first, so that it is closed last)
+        marks: dict[int, list[tuple[tuple[int, int], str]]] = {}
+        for number, chain in enumerate(doc.chains, start=1):
+            for start, end in chain:
+                if sentence_of.get(start) != sentence_of.get(end):
+                    raise ValueError(f"document {doc.name!r}: mention {start}-{end} crosses a sentence boundary, "
+                                     f"which CoNLL-U cannot carry")
+                if start == end:
+                    marks.setdefault(start, []).append(((1, 0), f"(e{number}--1)"))
+                else:
+                    marks.setdefault(start, []).append(((2, start - end), f"(e{number}--1-"))
+                    marks.setdefault(end, []).append(((0, end - start), f"e{number})"))
+        out.write(f"# newdoc id = {doc.name}\n")
+        for k, (a, b) in enumerate(_sentences(doc)):
+            out.write(f"# sent_id = {k + 1}\n# text = {' '.join(doc.words[a:b])}\n")
+            for t in range(a, b):
+                word = doc.words[t]
+                if not word or "\t" in word or "\n" in word:
+                    raise ValueError(f"document {doc.name!r}: token {t} {word!r} cannot be a CoNLL-U form")
+                misc = "Entity=" + "".join(text for _, text in sorted(marks[t], key=lambda m: m[0])) if t in marks else "_"
+                out.write(f"{t - a + 1}\t{word}\t_\t_\t_\t_\t_\t_\t_\t{misc}\n")
+            out.write("\n")
+
+
+def output_record(doc: Document, kind: str) -> dict:
+    """One document as a system writes it (metrics.formats.outputs has each kind's fields):
+    `hoi` cuts every word into wordpieces of 3 characters (`##` marks the rest) between `[CLS]` and
+    `[SEP]` per sentence; `wl`, `maverick` and `text` keep the words (text: joined by spaces)."""
+    sentences = _sentences(doc)
+    chains = doc.chains
+    if kind == "wl":
+        sent_id = [k for k, (a, b) in enumerate(sentences) for _ in range(a, b)]
+        return {"document_id": doc.name, "cased_words": doc.words, "sent_id": sent_id,
+                "span_clusters": [[[s, e + 1] for s, e in chain] for chain in chains]}
+    if kind == "maverick":
+        return {"doc_key": doc.name, "tokens": [doc.words[a:b] for a, b in sentences],
+                "clusters_token_offsets": [[[s, e] for s, e in chain] for chain in chains]}
+    if kind == "text":
+        offsets, position = [], 0
+        for word in doc.words:
+            offsets.append(position)
+            position += len(word) + 1
+        return {"doc_key": doc.name, "text": " ".join(doc.words),
+                "clusters_char_offsets": [[[offsets[s], offsets[e] + len(doc.words[e])] for s, e in chain]
+                                          for chain in chains]}
+    if kind != "hoi":
+        raise ValueError(f"unknown system output {kind!r}")
+    pieces_of, subtoken_map, sentence_map, first, last = [], [], [], {}, {}
+    for k, (a, b) in enumerate(sentences):
+        segment = ["[CLS]"]
+        subtoken_map.append(max(a - 1, 0))
+        for w in range(a, b):
+            word = doc.words[w]
+            for j, piece in enumerate([word[i:i + 3] for i in range(0, len(word), 3)] or [word]):
+                first.setdefault(w, len(subtoken_map))
+                last[w] = len(subtoken_map)
+                segment.append(piece if j == 0 else "##" + piece)
+                subtoken_map.append(w)
+        segment.append("[SEP]")
+        subtoken_map.append(b - 1)
+        sentence_map += [k] * len(segment)
+        pieces_of.append(segment)
+    return {"doc_key": doc.name, "sentences": pieces_of, "subtoken_map": subtoken_map, "sentence_map": sentence_map,
+            "clusters": [[[first[s], last[e]] for s, e in chain] for chain in chains]}
+
+
+def write_outputs(documents: Iterable[Document], out: TextIO, kind: str) -> None:
+    for doc in documents:
+        out.write(json.dumps(output_record(doc, kind), ensure_ascii=False))
+        out.write("\n")

@@ -1,0 +1,91 @@
+"""`corefwb convert IN OUT [--to FORMAT] [--key KEY]`: any file corefwb reads, written in another format.
+
+Why: so that a response written as a system writes it (subtokens, word offsets, plain text) can
+also be fed to the official scorers, which read CoNLL-2012 (v8.01) or CoNLL-U (corefud-scorer).
+Writing and reading back is the identity on chains for every target (tests/test_outputs.py).
+
+A response in its own words (plain text, subtokens joined, another tokenizer) is written on the
+key's words when `--key` gives the key (mapped by characters, as `score` maps it; what the mapping
+lost is said on stderr, mention by mention); without `--key` it keeps its own words, and the
+official scorers will refuse it unless those are the key's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+
+from metrics.formats.readers import FORMATS, read_documents
+from metrics.formats.source import set_max_input_size
+from metrics.formats.writers import write_conll, write_conllu, write_jsonlines, write_outputs
+from metrics.mentions.characters import key_words
+from metrics.model import InputError
+
+from ..output import emit
+from ..session import UsageError, size_option
+
+COMMON_OPTIONS = False
+TARGETS = ("conll", "conllu", "jsonl", "hoi", "wl", "maverick", "text")
+_BY_EXTENSION = {".conll": "conll", ".conllu": "conllu", ".jsonl": "jsonl", ".jsonlines": "jsonl"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", metavar="IN", help="a file in any format corefwb reads")
+    parser.add_argument("output", metavar="OUT", help="the file to write (- for stdout); never an input")
+    parser.add_argument("--to", choices=TARGETS, help="the format to write (default: from OUT's extension: "
+                        ".conll, .conllu, .jsonl)")
+    parser.add_argument("--from", dest="source_format", choices=("auto", *FORMATS), default="auto",
+                        help="the input's format (default: detect)")
+    parser.add_argument("--key", metavar="KEY", help="write a response in its own words on this key's words")
+    parser.add_argument("--clusters-field", default="clusters", metavar="FIELD",
+                        help="jsonlines field holding the chains (e.g. predicted_clusters)")
+    parser.add_argument("--max-input-size", default="512M", metavar="SIZE",
+                        help="refuse an input whose (decompressed) text is larger (default 512M)")
+
+
+def target_of(args: argparse.Namespace) -> str:
+    if args.to:
+        return args.to
+    name = args.output.lower().removesuffix(".gz")
+    for extension, fmt in _BY_EXTENSION.items():
+        if name.endswith(extension):
+            return fmt
+    raise UsageError(f"convert: say the format to write with --to ({', '.join(TARGETS)}); {args.output!r} "
+                     f"has no extension that names one")
+
+
+def run(args: argparse.Namespace) -> int:
+    from .common import warn
+
+    set_max_input_size(size_option(args.max_input_size))
+    target = target_of(args)
+    fmt = None if args.source_format == "auto" else args.source_format
+    documents = read_documents(args.input, fmt, warnings := [], args.clusters_field)
+    if args.key is not None:
+        keys = read_documents(args.key)
+        documents, characters, lost = key_words(keys, documents)
+        warnings += lost
+        if characters is not None:
+            warn(f"mapped onto the key's words by characters: {characters.mentions} mentions, {characters.snapped} "
+                 f"snapped to a key word's edge, {characters.lost} lost")
+    elif any(d.own_words for d in documents):
+        warn(f"{args.input}: written in its own words; give --key KEY to write it on the key's words")
+    for message in warnings:
+        warn(message)
+    out = io.StringIO()
+    try:
+        if target == "conll":
+            write_conll(documents, out)
+        elif target == "conllu":
+            write_conllu(documents, out)
+        elif target == "jsonl":
+            write_jsonlines(documents, out, args.clusters_field)
+        else:
+            write_outputs(documents, out, target)
+    except ValueError as exc:
+        raise InputError(args.input, None, f"cannot be written as {target}: {exc}") from None
+    inputs = [args.input] + ([args.key] if args.key else [])
+    emit(out.getvalue(), None if args.output == "-" else args.output,
+         inputs=[p for p in inputs if os.path.exists(p)])
+    return 0
