@@ -51,8 +51,12 @@ def output_kind(obj: dict) -> str | None:
 
 
 def _name(obj: dict, number: int) -> str:
+    """`doc_key` or `document_id` (with a separate integer `part_id` as `_PART`), else `#N`."""
     for field in ("doc_key", "document_id"):
         if isinstance(obj.get(field), str) and obj[field]:
+            part = obj.get("part_id")
+            if _is_int(part) and not re.search(r"_[0-9]+$", obj[field]):
+                return f"{obj[field]}_{part}"
             return obj[field]
     return f"#{number}"
 
