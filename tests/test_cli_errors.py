@@ -46,7 +46,8 @@ def test_errors_filters_and_impact(capsys) -> None:
     assert code == 0 and data["impact_metric"] == "lmuc"
     assert [e["category"] for e in data["errors"]] == ["wrong_link"] + ["suboptimal_link"] * 6
     assert all(e["impact_points"] > 0 for e in data["errors"])
-    assert data["category_impact_points"]["false_new"] == 0.0
+    # the category table prices what its counts count: the categories asked for, their P errors
+    assert sorted(data["category_impact_points"]) == ["suboptimal_link", "wrong_link"]
     _, out, _ = run(capsys, "errors", KEY, RESP_B, "--format", "json", "--type", "NOMINAL")
     assert [e["mention"]["text"] for e in json.loads(out)["errors"]] == ["the city"]
 
@@ -194,3 +195,15 @@ def test_workbench_options_are_checked_before_the_screen_opens(extra):
     assert done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and "usage error" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_category_impacts_follow_the_same_filters_as_the_counts(capsys) -> None:
+    """Issue 36: `--category wl` printed the other categories' counts as 0 beside their unfiltered
+    impacts.  Now a category the filter leaves out has no impact ("-"), and one it keeps has the
+    impact it has without the filter (the same errors fixed)."""
+    _, out, _ = run(capsys, "errors", KEY, RESP_E, "--impact", "conll")
+    whole = {line.split()[0] + line.split()[1]: line.split()[-1] for line in out.splitlines()[4:10]}
+    _, out, _ = run(capsys, "errors", KEY, RESP_E, "--impact", "conll", "--category", "wl")
+    rows = {line.split()[0] + line.split()[1]: line.split()[-1] for line in out.splitlines()[4:10]}
+    assert rows["wronglink"] == whole["wronglink"] and rows["wronglink"] != "-"
+    assert all(value == "-" for name, value in rows.items() if name != "wronglink")

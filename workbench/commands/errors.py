@@ -76,8 +76,9 @@ def run(args: argparse.Namespace) -> int:
             listed = [group[0] for group in groups]
             shared = {id(group[0]): len(group) for group in groups}
         if metric is not None:
-            priced, category_impact = pricer.price_all(listed, filter_records(records, types=types),
-                                                       processes=jobs_option(args.jobs))
+            # the category table prices what the counts count: the errors the filters select
+            priced, category_impact = pricer.price_all(listed, selected, processes=jobs_option(args.jobs))
+            category_impact = {c: v for c, v in category_impact.items() if categories is None or c in categories}
             if shared is not None:
                 shared = {id(new): shared[id(old)] for old, new in zip(listed, priced)}
             listed = priced
@@ -154,7 +155,7 @@ def render_markdown(listed: list[ErrorRecord], selected: list[ErrorRecord], metr
         row = counts[category]
         cells = [category.label, *(row[t] for t in kinds), sum(row.values())]
         if category_impact is not None:
-            cells.append(_points(category_impact[category]))
+            cells.append(_points(category_impact.get(category)))
         rows.append(cells)
     out = table(headers, rows, title="Errors by category and mention type")
     headers = ["document", "category", "type", "mention", "antecedent", "best antecedent", "key", "resp", "cost"]
@@ -208,7 +209,7 @@ def count_table(selected: list[ErrorRecord], category_impact: dict[Category, flo
             totals[t] += n
         line = f"{category.label:<17} " + " ".join(f"{row[t]:>{widths[t]}}" for t in kinds) + f" {sum(row.values()):>7}"
         if category_impact is not None:
-            line += f" {_points(category_impact[category]):>9}"
+            line += f" {_points(category_impact.get(category)):>9}"
         lines.append(line)
     lines.append(f"{'total':<17} " + " ".join(f"{totals[t]:>{widths[t]}}" for t in kinds) + f" {sum(totals.values()):>7}")
     return lines
