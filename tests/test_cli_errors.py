@@ -207,3 +207,14 @@ def test_category_impacts_follow_the_same_filters_as_the_counts(capsys) -> None:
     rows = {line.split()[0] + line.split()[1]: line.split()[-1] for line in out.splitlines()[4:10]}
     assert rows["wronglink"] == whole["wronglink"] and rows["wronglink"] != "-"
     assert all(value == "-" for name, value in rows.items() if name != "wronglink")
+
+
+def test_negative_impacts_are_marked_and_explained() -> None:
+    """Issue 36: a fix alone can lower the score; the workbench shows such an impact in red, and
+    its help and the error list's legend say so."""
+    from workbench.tui.errorlist import ErrorPanel, impact_cell
+    from workbench.tui.keys import COLUMNS
+
+    assert str(impact_cell(-0.000204).style) == "red" and impact_cell(-0.000204).plain == "-0.0204"
+    assert str(impact_cell(0.000752).style) == "" and impact_cell(None).plain == ""
+    assert "can lower a score" in dict(COLUMNS)["impact"] and "can lower a score" in ErrorPanel.HELP

@@ -81,3 +81,12 @@ def test_a_run_without_systems_or_with_a_missing_dataset_is_refused(tmp_path, ca
     assert main([key_dir, str(partial)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "partial" in err and "bb_two" in err
+
+
+def test_the_workbench_on_the_bundled_sample_starts_without_files(capsys):
+    """`corefwb` alone (the README's first command) opens the sample: without a terminal it says
+    it needs one (exit 2), never a traceback (the conventions' detection once met a key of None)."""
+    from workbench.cli import main
+
+    assert main([]) == 2
+    assert "needs a terminal" in capsys.readouterr().err

@@ -193,10 +193,10 @@ def resolve_conventions(conventions: str, key_path: str, response_paths: Sequenc
         return conventions
     from metrics.formats.readers import detect_format
 
-    def is_conllu(path: str, given: str) -> bool:
+    def is_conllu(path: str | None, given: str) -> bool:
         if given != "auto":
             return given == "conllu"
-        return path != "-" and os.path.exists(path) and detect_format(path) == "conllu"
+        return path not in (None, "-") and os.path.exists(path) and detect_format(path) == "conllu"
 
     both = is_conllu(key_path, key_format) and all(is_conllu(p, response_format) for p in response_paths)
     return "corefud" if both else "conll"

@@ -59,7 +59,8 @@ class ErrorPanel(Horizontal):
     HELP = f"""\
 One row per error: its category (see the legend), the mention's type (N/M/P) and words, the
 response antecedent and the best key antecedent, the cost of a suboptimal link, and the impact
-(corpus CoNLL F1 gained, in {IMPACT_UNIT}, if that error alone were fixed).  Filter by
+(the change of the corpus CoNLL F1, in {IMPACT_UNIT}, if that error alone were fixed: red when
+negative, as fixing one error alone can lower a score; see the README).  Filter by
 category and type in the boxes above; `i` toggles sorting by impact; Enter jumps to the
 mention in the text; n / p go to the next / previous error from anywhere.
 In compare mode a row is a mention with an error under the baseline (A), the compared
@@ -108,7 +109,7 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
         yield Static("", id="error-counts")
 
     def on_mount(self) -> None:
-        self.border_subtitle = f"impact: CoNLL F1 {IMPACT_UNIT} gained by the fix · F1 legend"
+        self.border_subtitle = f"impact: CoNLL F1 {IMPACT_UNIT} the fix alone changes, red: lowers · F1 legend"
         self._columns()
 
     def on_resize(self) -> None:
@@ -229,7 +230,7 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
                 self._ref(row.antecedent),
                 self._ref(row.best_antecedent),
                 Text("" if row.cost is None else f"{row.cost:.2f}", justify="right"),
-                Text(impact_text(row.impact), justify="right"),
+                impact_cell(row.impact),
                 key=str(number),
             )
         if cursor_span is not None:
@@ -329,3 +330,9 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
     def action_toggle_sort(self) -> None:
         self.by_impact = not self.by_impact
         self.refill()
+
+
+def impact_cell(impact: float | None) -> Text:
+    """An error's impact, right-aligned; red when the fix alone lowers the score (it can: the
+    README says when), so that a negative number is never read as a gain."""
+    return Text(impact_text(impact), justify="right", style="red" if impact is not None and impact < 0 else "")

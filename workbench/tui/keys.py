@@ -36,7 +36,9 @@ COLUMNS = (("cat", "the error's category (legend above)"),
            ("antecedent", "its response antecedent (the mention the system linked it to)"),
            ("best key antecedent", "the most informative antecedent in its key chain"),
            ("cost", "a suboptimal link's lost weight (LMetrics)"),
-           ("impact", f"corpus CoNLL F1 gained, in {IMPACT_UNIT}, if that error alone were fixed"))
+           ("impact", f"the change of the corpus CoNLL F1, in {IMPACT_UNIT}, if that error alone were fixed; red when "
+                      "negative: fixing one error alone can lower a score (a mention added to a chain whose other "
+                      "errors stay can cost B3 or CEAF more precision than it gains recall)"))
 
 
 LONGER = {
