@@ -216,9 +216,12 @@ class Session:
     """One prepared corpus per response, in the order given."""
     options: LoadOptions = field(default_factory=LoadOptions)
     warnings: list[str] = field(default_factory=list)
-    """Everything the readers and the aligner noticed, in order: shown, never printed here."""
+    """Everything the readers and the aligner noticed, each once, the key's first (a key whose
+    every score is ill-defined matters before any response's detail): shown, never printed here."""
 
     def __post_init__(self) -> None:
+        unique = list(dict.fromkeys(self.warnings))  # a key's warning comes once per response
+        self.warnings = sorted(unique, key=lambda w: not (w.startswith(f"{self.key_path}:") or "KEY document" in w))
         self._pricers: dict[tuple, object] = {}
         self._lock = threading.Lock()
 

@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("key", help="key (gold) file")
     parser.add_argument("response", help="response (system) file")
     parser.add_argument("--category", action="append", metavar="C",
-                        help="only these categories (repeat or comma-separate): " + ",".join(c.value for c in CATEGORIES))
+                        help="only these categories (repeat or comma-separate): " + ", ".join(c.value for c in CATEGORIES))
     parser.add_argument("--type", action="append", metavar="T",
                         help="only mentions of these types (repeat or comma-separate): NAME,NOMINAL,PRONOUN (or N,M,P)")
     parser.add_argument("--document", action="append", metavar="D",

@@ -73,8 +73,12 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         text = json_chunks(result, {"alignment": characters.to_json()} if characters is not None else None)
     elif args.format in ("csv", "markdown"):
-        headers, rows = score_rows(result, per_doc=args.per_doc)
-        text = render_csv(headers, rows) if args.format == "csv" else header + render_markdown(headers, rows)
+        if args.format == "csv":
+            text = render_csv(*score_rows(result, per_doc=args.per_doc))
+        else:  # paper-ready, as compare's: percentages with 2 decimals, the metrics by their names
+            text = header + render_markdown(*percent_rows(result, per_doc=args.per_doc),
+                                            title=f"{len(result.documents)} documents; corpus scores micro-averaged "
+                                                  f"(official); percentages")
     else:
         to_terminal = args.output is None and sys.stdout.isatty()
         if to_terminal and header:
@@ -135,7 +139,7 @@ def _report_text(report: Report, result: CorpusResult, per_doc: bool, markdown: 
         if c:
             row.append(f"[{100 * c.intervals[0][m].low:.2f}, {100 * c.intervals[0][m].high:.2f}]")
         rows.append(row)
-    title = f"{len(result.documents)} documents; {method_note(report)}"
+    title = f"{len(result.documents)} documents; {method_note(report, bounds=True)}"
     tables = [(title, columns, rows)] + group_tables(report)
     if per_doc:
         metrics = list(report.metrics)
@@ -182,6 +186,14 @@ def score_rows(result: CorpusResult, per_doc: bool) -> tuple[list[str], list[lis
         for doc, scores in result.documents:
             rows += [[doc, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in scores.items()]
     return headers, rows
+
+
+def percent_rows(result: CorpusResult, per_doc: bool) -> tuple[list[str], list[list[str]]]:
+    """Rows of (scope, metric name, recall, precision, F1) in percentages, for Markdown."""
+    headers = ["document", "metric", "recall", "precision", "F1"]
+    scopes = [("corpus", result.micro)] + (result.documents if per_doc else [])
+    return headers, [[scope, label(name), f"{100 * s.recall:.2f}", f"{100 * s.precision:.2f}", f"{100 * s.f1:.2f}"]
+                     for scope, scores in scopes for name, s in scores.items()]
 
 
 def alignment_header(characters) -> str:

@@ -123,14 +123,17 @@ def value_cell(report: Report, system: int, metric: str) -> str:
     return text
 
 
-def method_note(report: Report) -> str:
+def method_note(report: Report, bounds: bool = False) -> str:
+    """How the intervals were made, named as the table shows them: `± x` (half the width:
+    `compare`) or, with `bounds`, `[low, high]` (`score --ci`)."""
     c = report.comparison
     if c is None:
         return "corpus scores micro-averaged (official)"
     m = c.method
     test = "paired bootstrap" if m.test == "bootstrap" else f"approximate randomization ({m.trials:,} trials)"
     level = f"{100 * m.confidence:g}%"
-    note = (f"± half the width of the {level} percentile bootstrap interval over documents "
+    shown = "[low, high]: the" if bounds else "± half the width of the"
+    note = (f"{shown} {level} percentile bootstrap interval over documents "
             f"({m.resamples:,} resamples, seed {m.seed})")
     if len(report.names) > 1:
         note += f"; {SIGNIFICANT} p < {1 - m.confidence:.2g} against {report.names[0]} ({test})"
