@@ -62,3 +62,64 @@ def test_errors_help_never_breaks_a_category_name(capsys):
     out = capsys.readouterr().out
     for name in ("false_new", "wrong_link", "suboptimal_link", "false_anaphoric", "missing_mention", "spurious_mention"):
         assert name in out.replace("\n", " "), name
+
+
+def test_the_help_says_how_to_close_it_at_the_top():
+    import asyncio
+
+    from app_support import screen_text
+    from workbench.tui.app import Workbench
+
+    async def body():
+        app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("f1")
+            await pilot.pause()
+            top = "\n".join(screen_text(app)[:4])
+            assert "esc, F1 or q closes it" in top
+
+    asyncio.run(body())
+
+
+def test_i_sorts_the_errors_from_the_text_and_the_palette_has_it():
+    import asyncio
+
+    from workbench.tui.app import Workbench
+    from workbench.tui.errorlist import ErrorPanel
+    from workbench.tui.palette import system_commands
+    from workbench.tui.text import DocumentText
+
+    async def body():
+        app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.focused, DocumentText)
+            await pilot.press("i")
+            assert app.query_one(ErrorPanel).by_impact
+            assert any("impact" in command.title for command in system_commands(app))
+
+    asyncio.run(body())
+
+
+def test_keys_never_go_into_a_hidden_widget():
+    """At 100x30: F3, F8, Esc, n, n, then F6 shows every document with an empty filter (the
+    keys went into the hidden filter box once); and a filter set is said in the status line."""
+    import asyncio
+
+    from app_support import screen_text, settle
+    from workbench.tui.app import Workbench
+
+    async def body():
+        app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot)
+            for key in ("f3", "f8", "escape", "n", "n", "f6"):
+                await pilot.press(key)
+                await pilot.pause()
+            screen = "\n".join(screen_text(app))
+            assert "documents (2/2)" in screen and app.query_one("#doc-filter").value == ""
+            await pilot.press("slash", "k", "o")
+            await pilot.pause()
+            assert "filter: 1/2 documents (F6)" in screen_text(app)[0]
+
+    asyncio.run(body())

@@ -22,7 +22,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
+from textual.widgets import ContentSwitcher, Footer, Input, ProgressBar, Static
 
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.corpus.scoring import CorpusResult
@@ -78,6 +78,7 @@ class Workbench(Workers, Comparing, Navigation, DatasetSwitching, App):
         Binding("f8", "charts", "Charts", id="view.charts"),
         Binding("f9", "next_system", "Switch", id="system.next"),
         Binding("c", "cycle_change", "Changes", id="errors.change"),
+        Binding("i", "sort_errors", "Sort errors by impact / in text order", show=False, id="errors.sort"),
         Binding("n", "error(1)", "Next error", id="error.next"),
         Binding("p", "error(-1)", "Previous error", show=False, id="error.previous"),
         Binding("ctrl+down,right_square_bracket", "document(1)", "Next document", show=False, id="document.next"),
@@ -321,6 +322,10 @@ it shows the key's text and chains for browsing, with no scores or errors.
                                          self.errors if counted else None, baseline.documents if baseline else None))
 
     # ------------------------------------------------------------ documents
+    @on(Input.Changed, "#doc-filter")
+    def _filtered(self) -> None:
+        self._status()
+
     @on(DocumentList.Chosen)
     def _chosen(self, message: DocumentList.Chosen) -> None:
         if not self.is_running:  # the app is closing: a late message finds no widgets
@@ -379,6 +384,9 @@ it shows the key's text and chains for browsing, with no scores or errors.
             corpus_text = "  browsing the key alone: no scores, no errors"
         if self.session.warnings:
             corpus_text += f"  {len(self.session.warnings)} warnings (F5)"
+        documents = self.query_one(DocumentList)
+        if documents.query_one("#doc-filter", Input).value:  # a filter hides documents: never unsaid
+            corpus_text = f"  filter: {documents.listed}/{len(documents.rows)} documents (F6){corpus_text}"
         self._set_status(
             f"{dataset_label(self.crac_run)}{short_name(pair.name)}  ({self.doc_index + 1}/{len(self.corpus.pairs)}, "
             f"{len(pair.key.words)} tokens){self._conventions_text()}  view: {self.query_one(ContentSwitcher).current}, "

@@ -58,6 +58,8 @@ tenth of the documents where the two systems differ most.
         self._widths: tuple[int, int] | None = None
         self.systems: tuple[str, str] | None = None
         """Compare mode: the column labels of the baseline and the compared system."""
+        self.listed = 0
+        """How many documents the filter lets through (the status line says it while one is set)."""
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter documents", id="doc-filter")
@@ -105,6 +107,7 @@ tenth of the documents where the two systems differ most.
     def refill(self) -> None:
         table = self.query_one("#documents", ListTable)
         shown = select_documents(self.rows, self.query_one("#doc-filter", Input).value, self.sort_key)
+        self.listed = len(shown)
         widths = self.column_widths(shown)
         self._columns(table, widths)
         table.clear()

@@ -10,7 +10,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Select, Static
@@ -53,9 +52,6 @@ COUNTS_WIDTH = 22
 class ErrorPanel(Horizontal):
     """The errors of the current document, filterable, sortable; category x type counts beside."""
 
-    BINDINGS = [
-        Binding("i", "toggle_sort", "Sort errors by impact", id="errors.sort"),
-    ]
     HELP = f"""\
 One row per error: its category (see the legend), the mention's type (N/M/P) and words, the
 response antecedent and the best key antecedent, the cost of a suboptimal link, and the impact

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+from textual.screen import Screen
 from textual.widgets import ContentSwitcher
 
 from metrics.errors.chen_ng.records import ErrorRecord
@@ -27,7 +28,27 @@ class Navigation:
         self.query_one(ContentSwitcher).current = view
         if view == "chains" and self.corpus is not None:
             self._show_chains()
+        focused = self.focused
+        if focused is None or not shown(focused):  # the text had it: the view shown takes it
+            self.focus_view()
         self._status()
+
+    def focus_view(self) -> None:
+        """Focus the view in the middle (text, key chains, warnings): where keys go when the
+        widget that had them is hidden."""
+        view = self.query_one(ContentSwitcher).current
+        target = {"text": self.query_one(DocumentText), "chains": self.query_one("#key-chains"),
+                  "warnings": self.query_one("#warnings")}.get(view)
+        if target is not None and target.focusable:
+            target.focus()
+        else:
+            self.screen.set_focus(None)
+
+    def on_descendant_focus(self, event) -> None:
+        """A hidden widget never holds focus (keys typed there would vanish: a filter emptying
+        the documents list unseen): it goes to the view shown instead."""
+        if not shown(event.widget):
+            self.call_after_refresh(self.focus_view)
 
     def action_cycle_mode(self) -> None:
         if self.browsing:
@@ -40,6 +61,10 @@ class Navigation:
     def _set_mode(self, number: int) -> None:
         self.mode_index = (number - 1) % len(MODES)
         self.action_cycle_mode()
+
+    def action_sort_errors(self) -> None:
+        """`i` from anywhere (a filter box keeps its letters): the error list by impact or in text order."""
+        self.query_one(ErrorPanel).action_toggle_sort()
 
     def action_toggle_panel(self, panel: str) -> None:
         """F6 shows or hides the documents list, F7 the scores panel.  Below 130 columns the list
@@ -83,10 +108,7 @@ class Navigation:
     # ------------------------------------------------------------------ focus
     def action_focus_text(self) -> None:
         """Escape leaves a box (document filter, weights) so single-letter keys work again."""
-        if self.query_one(ContentSwitcher).current == "text":
-            self.query_one(DocumentText).focus()
-        else:
-            self.query_one("#key-chains").focus()
+        self.focus_view()
 
     def action_focus_filter(self) -> None:
         if not self.query_one(DocumentList).display:
@@ -195,3 +217,13 @@ class Navigation:
         from .export import write_report
 
         return write_report(self, scope, fmt, path, self.query_one(ErrorPanel).filters())
+
+
+def shown(widget) -> bool:
+    """Whether a widget is on screen: it and every container up to its screen displayed."""
+    node = widget
+    while node is not None and not isinstance(node, Screen):
+        if not node.display:
+            return False
+        node = node.parent
+    return True

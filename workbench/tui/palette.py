@@ -39,6 +39,7 @@ def system_commands(app: Any) -> Iterator[SystemCommand]:
             yield SystemCommand(f"Errors: {change or 'all changes'}",
                                 "Which of the two systems' errors the list shows (c cycles)",
                                 lambda c=change: app.show_changes(c))
+    yield SystemCommand("Sort errors by impact / in text order", "The error list's order (i)", app.action_sort_errors)
     yield SystemCommand("Charts", "Chen & Ng's weight sweep, errors by category and type, scores per document (F8)",
                         app.action_charts)
     if not app.browsing:

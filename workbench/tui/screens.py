@@ -33,7 +33,8 @@ class HelpScreen(ModalScreen[None]):
         self.focused_widget = focused
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help"):
+        with VerticalScroll(id="help") as scroll:
+            scroll.border_title = "help · esc, F1 or q closes it"  # said first: the table is long
             yield Static(self._help_table(), id="help-text")
 
     def _help_table(self) -> Table:
