@@ -123,3 +123,22 @@ def test_keys_never_go_into_a_hidden_widget():
             assert "filter: 1/2 documents (F6)" in screen_text(app)[0]
 
     asyncio.run(body())
+
+
+def test_the_counter_follows_the_order_that_ctrl_down_follows():
+    import asyncio
+
+    from app_support import screen_text, settle
+    from workbench.tui.app import Workbench
+
+    async def body():
+        app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(200, 50)) as pilot:
+            await settle(app, pilot)
+            first = screen_text(app)[0]
+            assert "GUM_bio_moreau  (2/2 by conll," in first  # the worse document is listed first
+            await pilot.press("ctrl+down")
+            await pilot.pause()
+            assert "GUM_news_korea  (1/2 by conll," in screen_text(app)[0]
+
+    asyncio.run(body())

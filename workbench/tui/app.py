@@ -322,8 +322,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
                                          self.errors if counted else None, baseline.documents if baseline else None))
 
     # ------------------------------------------------------------ documents
-    @on(Input.Changed, "#doc-filter")
-    def _filtered(self) -> None:
+    @on(DocumentList.Reordered)
+    def _reordered(self) -> None:
         self._status()
 
     @on(DocumentList.Chosen)
@@ -375,6 +375,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         if self.corpus is None:
             return
         pair = self.corpus.pairs[self.doc_index]
+        documents = self.query_one(DocumentList)
         conll = self.result.micro.get("conll") if self.result is not None else None
         corpus_text = f"  corpus CoNLL F1 {100 * conll.f1:.2f}" if conll is not None and not self.comparing else ""
         if self.comparing:
@@ -384,11 +385,10 @@ it shows the key's text and chains for browsing, with no scores or errors.
             corpus_text = "  browsing the key alone: no scores, no errors"
         if self.session.warnings:
             corpus_text += f"  {len(self.session.warnings)} warnings (F5)"
-        documents = self.query_one(DocumentList)
         if documents.query_one("#doc-filter", Input).value:  # a filter hides documents: never unsaid
             corpus_text = f"  filter: {documents.listed}/{len(documents.rows)} documents (F6){corpus_text}"
         self._set_status(
-            f"{dataset_label(self.crac_run)}{short_name(pair.name)}  ({self.doc_index + 1}/{len(self.corpus.pairs)}, "
+            f"{dataset_label(self.crac_run)}{short_name(pair.name)}  ({documents.position(self.doc_index)}, "
             f"{len(pair.key.words)} tokens){self._conventions_text()}  view: {self.query_one(ContentSwitcher).current}, "
             f"{MODES[self.mode_index]}{corpus_text}"
         )

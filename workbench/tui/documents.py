@@ -50,6 +50,9 @@ tenth of the documents where the two systems differ most.
             super().__init__()
             self.index = index
 
+    class Reordered(Message):
+        """The list was refilled: its order or filter may have changed."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rows: list[DocumentRow] = []
@@ -120,6 +123,7 @@ tenth of the documents where the two systems differ most.
             table.move_cursor(row=cursor, animate=False, scroll=True)
             self.call_after_refresh(self._scroll_to_cursor)
         self.border_title = f"documents ({len(shown)}/{len(self.rows)}) by {SORT_LABELS.get(self.sort_key, self.sort_key)}"
+        self.post_message(self.Reordered())  # the status line's place follows the order
 
     def _cells(self, row: DocumentRow, widths: tuple[int, int]) -> list[Text]:
         """A row's cells: name, CoNLL, MUC, errors; in compare mode the mark `*` before the name,
@@ -176,6 +180,17 @@ tenth of the documents where the two systems differ most.
         if index != self.current:
             self.current = index
             self.post_message(self.Chosen(index))
+
+    def order(self) -> list[int]:
+        """Every document (the filter aside) in the list's order: the order ctrl+down follows."""
+        return [row.index for row in select_documents(self.rows, "", self.sort_key)]
+
+    def position(self, index: int) -> str:
+        """`3/108 by conll`: a document's place in that order, and the order's name."""
+        order = self.order()
+        if index not in order:
+            return f"{index + 1}/{max(len(self.rows), index + 1)}"
+        return f"{order.index(index) + 1}/{len(order)} by {SORT_LABELS.get(self.sort_key, self.sort_key)}"
 
     def action_cycle_sort(self) -> None:
         keys = SORT_KEYS if self.systems is None else COMPARE_SORT_KEYS

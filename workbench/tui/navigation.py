@@ -15,7 +15,7 @@ from metrics.errors.chen_ng.records import ErrorRecord
 
 from .documents import DocumentList
 from .errorlist import ErrorPanel
-from .rows import MODES, Selection, select_documents, short_name
+from .rows import MODES, Selection, short_name
 from .scores import ScoresPanel
 from .text import DocumentText
 
@@ -126,8 +126,7 @@ class Navigation:
     def action_document(self, step: int) -> None:
         if self.corpus is None:
             return
-        documents = self.query_one(DocumentList)
-        order = [row.index for row in select_documents(documents.rows, "", documents.sort_key)]
+        order = self.query_one(DocumentList).order()
         if self.doc_index in order:
             index = order[(order.index(self.doc_index) + step) % len(order)]
         else:
