@@ -142,3 +142,40 @@ def test_the_counter_follows_the_order_that_ctrl_down_follows():
             assert "GUM_news_korea  (1/2 by conll," in screen_text(app)[0]
 
     asyncio.run(body())
+
+
+def test_at_100_columns_the_scores_take_40_and_d_switches_their_scope():
+    import asyncio
+
+    from app_support import settle
+    from workbench.tui.app import Workbench
+    from workbench.tui.scores import ScoresPanel
+    from workbench.tui.text import DocumentText
+
+    async def body():
+        app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot)
+            panel = app.query_one(ScoresPanel)
+            assert panel.size.width + 2 <= 40 and panel.scope == "corpus"
+            assert app.query_one(DocumentText).size.width >= 50
+            conll = next(row for row in panel._shown if row[0].startswith("CoNLL"))
+            assert conll[1].strip() == f"{100 * app.result.micro['conll'].f1:.1f}"  # F1 first
+            await pilot.press("d")
+            await pilot.pause()
+            assert panel.scope == "document" and "document (d: corpus)" in str(panel.border_title)
+        app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(200, 50)) as pilot:
+            await settle(app, pilot)
+            assert app.query_one(ScoresPanel).scope is None
+
+    asyncio.run(body())
+
+
+def test_markers_of_a_shared_point_are_set_side_by_side():
+    from workbench.tui.charts import spread_shared_points
+
+    xs = spread_shared_points([[60.0, 50.0], [60.0, 51.0], [60.0, 50.0], [61.0, 52.0]])
+    assert len({round(x[0], 6) for x in xs[:3]}) == 3 and xs[3][0] == 1.0   # three share system 1's 60.0
+    assert xs[1][1] == 2.0 and xs[0][1] != xs[2][1]                          # two share system 2's 50.0
+    assert abs(sum(x[0] for x in xs[:3]) / 3 - 1.0) < 1e-12                  # centred on the system

@@ -78,6 +78,8 @@ class Workbench(Workers, Comparing, Navigation, DatasetSwitching, App):
         Binding("f8", "charts", "Charts", id="view.charts"),
         Binding("f9", "next_system", "Switch", id="system.next"),
         Binding("c", "cycle_change", "Changes", id="errors.change"),
+        Binding("d", "scores_scope", "Scores: the document's / the corpus's (below 130 columns)", show=False,
+                id="scores.scope"),
         Binding("i", "sort_errors", "Sort errors by impact / in text order", show=False, id="errors.sort"),
         Binding("n", "error(1)", "Next error", id="error.next"),
         Binding("p", "error(-1)", "Previous error", show=False, id="error.previous"),
@@ -185,9 +187,13 @@ it shows the key's text and chains for browsing, with no scores or errors.
         yield Footer()
 
     def on_resize(self, event) -> None:
-        """Below 130 columns the footer is compact, so every key still fits at 100."""
+        """Below 130 columns the footer is compact, so every key still fits at 100, and the scores
+        panel shows one scope (`d` switches), so the text and the chains keep their room."""
         for footer in self.screen.query(Footer):
             footer.compact = event.size.width < 130
+        for panel in self.query(ScoresPanel):
+            panel.narrow(event.size.width < 130)
+            self._show_scores()
 
     def on_load(self) -> None:
         """The app starts: the collector takes the app's thresholds (from its first frame on)."""
@@ -412,8 +418,11 @@ it shows the key's text and chains for browsing, with no scores or errors.
             return
         name = self.corpus.pairs[self.doc_index].name
         document = dict(self.result.documents).get(name)
-        self.query_one(ScoresPanel).show_scores(score_lines(document, self.result.micro), self.start_micro)
-        self.query_one(ScoresPanel).border_title = Text(f"scores: {display_text(short_name(name))} / corpus")  # a name is data
+        panel = self.query_one(ScoresPanel)
+        panel.show_scores(score_lines(document, self.result.micro), self.start_micro)
+        title = {None: f"{display_text(short_name(name))} / corpus", "corpus": "corpus (d: document)",
+                 "document": "document (d: corpus)"}[panel.scope]
+        panel.border_title = Text(f"scores: {title}")  # a name is data
 
     def _show_errors(self, keep_cursor: bool = False, defer: bool = False) -> None:
         if self.corpus is None:

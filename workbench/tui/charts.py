@@ -135,9 +135,13 @@ class ChartsScreen(Screen[None]):
         plt.clear_data()
         x = list(range(1, len(data.systems) + 1))
         colours = self._colours()
-        for (name, _), colour in zip(data.weights, colours):
-            plt.plot(x, data.lines[lmetric][name], marker=MARKERS.get(name, "+"), color=colour)
-        plt.plot(x, data.official[lmetric], marker=OFFICIAL_MARKER, color=colours[-1])
+        series = [(data.lines[lmetric][name], MARKERS.get(name, "+"), colour)
+                  for (name, _), colour in zip(data.weights, colours)]
+        series.append((data.official[lmetric], OFFICIAL_MARKER, colours[-1]))
+        shifted = spread_shared_points([values for values, _, _ in series])
+        for (values, marker, colour), xs in zip(series, shifted):
+            plt.plot(xs, values, marker=marker, color=colour)
+        plt.xlim(0.5, len(x) + 0.5)
         plt.xticks(x, short_labels(data.systems))
         plt.title(f"{label(lmetric)}: 1-5 = W1..W5, * = now; {OFFICIAL_MARKER} = {label(ometric)}")
         plt.xlabel("response")
@@ -175,3 +179,33 @@ class ChartsScreen(Screen[None]):
             plt.xlabel(f"{a} F1 %")
             plt.ylabel(f"{b} F1 %")
         widget.refresh()
+
+
+ROWS = 24
+"""About as many rows as a sweep chart has: values closer than the range over this share a cell."""
+SHARED_STEP = 0.07
+"""How far apart (in systems along the x axis) markers of one shared point are drawn: about
+three characters in a chart of one system."""
+
+
+def spread_shared_points(series: list[list[float]]) -> list[list[float]]:
+    """The x position of each series' points (system i at i + 1), with the markers of series that
+    share a point (equal values at one system) set side by side around it, so that every label of
+    a shared point shows (W1..W3 equal in LB3 drew only the last one)."""
+    xs = [[float(i + 1) for i in range(len(values))] for values in series]
+    every = [float(v) for values in series for v in values]
+    near = (max(every) - min(every)) / ROWS if every else 0.0  # closer than a row of the chart: one point
+    for i in range(max((len(v) for v in series), default=0)):
+        here = sorted((float(values[i]), s) for s, values in enumerate(series) if i < len(values))
+        groups: list[list[int]] = []
+        last = None
+        for value, s in here:
+            if last is None or value - last > near:
+                groups.append([])
+            groups[-1].append(s)
+            last = value
+        for members in groups:
+            members.sort()
+            for k, s in enumerate(members):
+                xs[s][i] += (k - (len(members) - 1) / 2) * SHARED_STEP
+    return xs

@@ -62,6 +62,13 @@ class Navigation:
         self.mode_index = (number - 1) % len(MODES)
         self.action_cycle_mode()
 
+    def action_scores_scope(self) -> None:
+        """`d`: below 130 columns, the scores panel shows the document's scores or the corpus's."""
+        if self.query_one(ScoresPanel).switch_scope():
+            self._show_scores()
+        else:
+            self.notify("both the document's and the corpus's scores are shown at this width", markup=False)
+
     def action_sort_errors(self) -> None:
         """`i` from anywhere (a filter box keeps its letters): the error list by impact or in text order."""
         self.query_one(ErrorPanel).action_toggle_sort()

@@ -27,6 +27,10 @@ from .rows import ScoreLine, percent
 COLUMNS = (("metric", 12), (" doc R", 6), ("     P", 6), ("     F", 6), (" ", 1),
            ("corp R", 6), ("     P", 6), ("     F", 6), ("    ΔF", 6))
 """Header and width of each column: 12 cells fit the longest label (`Anchor F-phi`)."""
+ONE_SCOPE_COLUMNS = (("metric", 12), ("     F", 6), ("     R", 6), ("     P", 6), ("    ΔF", 6))
+"""Below 130 columns: the document's or the corpus's scores (`d` switches), F1 first, so that the
+panel takes 40 columns and the text and chains the rest."""
+SHORT_WEIGHT_LABELS = ("nam", "nom", "pro", "sing")
 WEIGHT_NAMES = ("nam", "nom", "pro", "sing")
 INTERVAL_WIDTH = 13
 """`[-26.6,-23.8]`: the interval of a difference, in points."""
@@ -60,9 +64,9 @@ def comparison_cells(metric: str, label: str, values: Sequence[Any | None], base
     return [label + " ", *(percent(v.f1) if v is not None else "" for v in values), delta, interval]
 
 
-def _score_cell(text: str, column: int, compare: bool = False) -> Text | str:
+def _score_cell(text: str, column: int, spacer: bool = False) -> Text | str:
     """A cell of the scores table: the metric name, a blank spacer, or a right-aligned number."""
-    if column == 4 and not compare:
+    if spacer:
         return text
     return Text(text) if column == 0 else Text(text, justify="right")
 
@@ -72,7 +76,9 @@ class ScoresPanel(VerticalScroll):
 
     HELP = """\
 Scores of the current document (doc) and of the whole corpus (micro-averaged, as the
-official scorer reports).  ΔF is the change of the corpus F1 from the starting weights.
+official scorer reports).  ΔF is the change of the corpus F1 from the starting weights (empty
+until the weights change).  Below 130 columns one of the two is shown, F1 first: `d` switches
+between the document's and the corpus's.
 The ACE-value's F column is its value (below 0 when false alarms outweigh what was found);
 its R and P are the ACE scorer's value-based recall and precision.
 In compare mode: each system's corpus F1 (a column per system, headed by its name), ΔF =
@@ -95,6 +101,8 @@ scrolls when the terminal is short.
         self._shown: list[list[str]] = []
         self._compare: list[tuple[str, int]] | None = None
         """Compare mode: the table's columns (None: the single-response columns)."""
+        self.scope: str | None = None
+        """Below 130 columns, "corpus" or "document": the one scope shown (None: both)."""
 
     def compose(self) -> ComposeResult:
         table = FastTable(id="scores", cursor_type="none", show_cursor=False, cell_padding=0)
@@ -125,8 +133,34 @@ scrolls when the terminal is short.
     def _done_setting(self) -> None:
         self._setting = False
 
+    def narrow(self, narrow: bool) -> None:
+        """Below 130 columns one scope at a time (the corpus's to start with), short weight labels."""
+        if narrow == (self.scope is not None):
+            return
+        self.scope = "corpus" if narrow else None
+        self.set_class(narrow, "-one-scope")
+        for label, long, short in zip(self.query(".weight-label").results(Static), WEIGHT_NAMES, SHORT_WEIGHT_LABELS):
+            label.update(short if narrow else f"w_{long}")
+        if self._compare is None:
+            self._columns(ONE_SCOPE_COLUMNS if narrow else COLUMNS)
+
+    def switch_scope(self) -> bool:
+        """`d`: the document's scores or the corpus's (False when both are shown)."""
+        if self.scope is None:
+            return False
+        self.scope = "document" if self.scope == "corpus" else "corpus"
+        return True
+
+    def _columns(self, columns: Sequence[tuple[str, int]]) -> None:
+        table = self.query_one("#scores", FastTable)
+        table.clear(columns=True)
+        for label, width in columns:
+            table.add_column(Text(label), width=width)  # a name is data, never markup
+        self._shown_metrics, self._shown = [], []
+
     def show_scores(self, lines: Sequence[ScoreLine], previous: dict[str, Any] | None) -> None:
-        """The document's and the corpus's R/P/F, and the change of corpus F1 since the start."""
+        """The document's and the corpus's R/P/F, and the change of corpus F1 since the start
+        (below 130 columns: one scope's F/R/P and ΔF)."""
         rows = []
         for line in lines:
             doc, corpus = line.document, line.corpus
@@ -134,6 +168,12 @@ scrolls when the terminal is short.
             if previous and corpus is not None and line.metric in previous:
                 change = 100 * (corpus.f1 - previous[line.metric].f1)
                 delta = f"{change:+6.1f}" if abs(change) >= 0.05 else ""
+            if self.scope is not None:
+                shown = doc if self.scope == "document" else corpus
+                rows.append([line.label + " ", *(percent(getattr(shown, part)) if shown is not None else ""
+                                                  for part in ("f1", "recall", "precision")),
+                             delta if self.scope == "corpus" else ""])
+                continue
             rows.append([
                 line.label + " ",
                 *(percent(getattr(doc, part)) if doc is not None else "" for part in ("recall", "precision", "f1")),
@@ -149,12 +189,9 @@ scrolls when the terminal is short.
         columns = compare_columns(labels)
         if self._compare == columns:  # the same systems' columns (a switch among at most five)
             return
-        table = self.query_one("#scores", FastTable)
-        table.clear(columns=True)
-        for label, width in columns:
-            table.add_column(Text(label), width=width)  # a name is data, never markup
+        self._columns(columns)
         self._compare = columns
-        self._shown_metrics, self._shown = [], []
+        self.add_class("-compare")
 
     def fill(self, metrics: list[str], rows: list[list[str]]) -> None:
         """Fill the table; when the same metrics are shown again (another document, new weights),
@@ -164,12 +201,16 @@ scrolls when the terminal is short.
             for r, (old, new) in enumerate(zip(self._shown, rows)):
                 for c, (before, after) in enumerate(zip(old, new)):
                     if before != after:
-                        table.update_cell_at(Coordinate(r, c), _score_cell(after, c, self._compare is not None))
+                        table.update_cell_at(Coordinate(r, c), _score_cell(after, c, self._spacer(c)))
         else:
             table.clear()
             for metric, row in zip(metrics, rows):
-                table.add_row(*(_score_cell(text, c, self._compare is not None) for c, text in enumerate(row)), key=metric)
+                table.add_row(*(_score_cell(text, c, self._spacer(c)) for c, text in enumerate(row)), key=metric)
         self._shown_metrics, self._shown = metrics, rows
+
+    def _spacer(self, column: int) -> bool:
+        """Whether a column is the blank between the document's scores and the corpus's."""
+        return column == 4 and self._compare is None and self.scope is None
 
     def set_status(self, text: str) -> None:
         self.query_one("#score-status", Static).update(Text(text))
