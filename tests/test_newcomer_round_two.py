@@ -179,3 +179,21 @@ def test_markers_of_a_shared_point_are_set_side_by_side():
     assert len({round(x[0], 6) for x in xs[:3]}) == 3 and xs[3][0] == 1.0   # three share system 1's 60.0
     assert xs[1][1] == 2.0 and xs[0][1] != xs[2][1]                          # two share system 2's 50.0
     assert abs(sum(x[0] for x in xs[:3]) / 3 - 1.0) < 1e-12                  # centred on the system
+
+
+def test_at_100_columns_no_header_is_cut_and_the_status_keeps_its_end():
+    import asyncio
+
+    from app_support import screen_text, settle
+    from workbench.tui.app import Workbench
+
+    async def body():
+        app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot)
+            lines = screen_text(app)
+            header = next(line for line in lines if " cat " in line and "mention" in line)
+            assert "…" not in header.split("│")[1]
+            assert lines[0].rstrip().endswith("warnings (F5)")
+
+    asyncio.run(body())

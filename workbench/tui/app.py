@@ -194,6 +194,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         for panel in self.query(ScoresPanel):
             panel.narrow(event.size.width < 130)
             self._show_scores()
+            self._status()
 
     def on_load(self) -> None:
         """The app starts: the collector takes the app's thresholds (from its first frame on)."""
@@ -393,11 +394,12 @@ it shows the key's text and chains for browsing, with no scores or errors.
             corpus_text += f"  {len(self.session.warnings)} warnings (F5)"
         if documents.query_one("#doc-filter", Input).value:  # a filter hides documents: never unsaid
             corpus_text = f"  filter: {documents.listed}/{len(documents.rows)} documents (F6){corpus_text}"
-        self._set_status(
-            f"{dataset_label(self.crac_run)}{short_name(pair.name)}  ({documents.position(self.doc_index)}, "
-            f"{len(pair.key.words)} tokens){self._conventions_text()}  view: {self.query_one(ContentSwitcher).current}, "
-            f"{MODES[self.mode_index]}{corpus_text}"
-        )
+        # below 130 columns the view and mode go unsaid here (the middle panel's title says them),
+        # so that the scores and the warnings count stay on the line
+        view = (f"  view: {self.query_one(ContentSwitcher).current}, {MODES[self.mode_index]}"
+                if self.size.width >= 130 else "")
+        self._set_status(f"{dataset_label(self.crac_run)}{short_name(pair.name)}  ({documents.position(self.doc_index)}, "
+                         f"{len(pair.key.words)} tokens){self._conventions_text()}{view}{corpus_text}")
         text = self.query_one(DocumentText)
         text.border_title = f"text: {MODES[self.mode_index]}{self.system_label()}"
         text.border_subtitle = ("+ fixed  ! introduced  ~ changed  N name  M nominal  P pronoun" if self.comparing

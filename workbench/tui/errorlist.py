@@ -138,6 +138,8 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
         first = ("chg", "A", "B") if self.compare else ("cat",)
         for name in (*first, "type", "mention", "antecedent", "best key antecedent", "cost", "impact"):
             label = name.rjust(widths[name]) if name in ("cost", "impact") else name
+            if name == "best key antecedent":  # never a cut word in a header (`best key a…` at 100 columns)
+                label = next((t for t in (name, "best antecedent", "best ant.") if len(t) <= widths[name]), "best")
             table.add_column(Text(label, overflow="ellipsis", no_wrap=True), width=widths[name])
         return True
 
