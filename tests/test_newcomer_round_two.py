@@ -197,3 +197,21 @@ def test_at_100_columns_no_header_is_cut_and_the_status_keeps_its_end():
             assert lines[0].rstrip().endswith("warnings (F5)")
 
     asyncio.run(body())
+
+
+def test_the_delta_column_is_headed_only_once_the_weights_change():
+    import asyncio
+
+    from app_support import screen_text, settle
+    from workbench.tui.app import Workbench
+
+    async def body():
+        app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(200, 50)) as pilot:
+            await settle(app, pilot)
+            assert "ΔF" not in "\n".join(screen_text(app)[:4])
+            app.query_one("#preset-W1").press()
+            await settle(app, pilot)
+            assert "ΔF" in "\n".join(screen_text(app)[:4])
+
+    asyncio.run(body())

@@ -103,6 +103,8 @@ scrolls when the terminal is short.
         """Compare mode: the table's columns (None: the single-response columns)."""
         self.scope: str | None = None
         """Below 130 columns, "corpus" or "document": the one scope shown (None: both)."""
+        self._delta_header = True
+        """Whether the ΔF column has its header: only once a weight edit changed a corpus F1."""
 
     def compose(self) -> ComposeResult:
         table = FastTable(id="scores", cursor_type="none", show_cursor=False, cell_padding=0)
@@ -142,6 +144,7 @@ scrolls when the terminal is short.
         for label, long, short in zip(self.query(".weight-label").results(Static), WEIGHT_NAMES, SHORT_WEIGHT_LABELS):
             label.update(short if narrow else f"w_{long}")
         if self._compare is None:
+            self._delta_header = True  # set again by the next scores shown
             self._columns(ONE_SCOPE_COLUMNS if narrow else COLUMNS)
 
     def switch_scope(self) -> bool:
@@ -181,6 +184,11 @@ scrolls when the terminal is short.
                 *(percent(getattr(corpus, part)) if corpus is not None else "" for part in ("recall", "precision", "f1")),
                 delta,
             ])
+        deltas = any(row[-1] for row in rows)
+        if deltas != self._delta_header and self._compare is None:  # ΔF headed only when it says something
+            columns = ONE_SCOPE_COLUMNS if self.scope is not None else COLUMNS
+            self._columns([*columns[:-1], (columns[-1][0] if deltas else "", columns[-1][1])])
+            self._delta_header = deltas
         self.fill([line.metric for line in lines], rows)
 
     def compare(self, labels: Sequence[str]) -> None:
