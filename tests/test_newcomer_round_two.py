@@ -215,3 +215,27 @@ def test_the_delta_column_is_headed_only_once_the_weights_change():
             assert "ΔF" in "\n".join(screen_text(app)[:4])
 
     asyncio.run(body())
+
+
+def test_the_workbench_counts_follow_the_error_filters():
+    import asyncio
+
+    from app_support import settle
+    from workbench.tui.app import Workbench
+    from workbench.tui.errorlist import ErrorPanel
+
+    async def body():
+        app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(200, 50)) as pilot:
+            await settle(app, pilot)
+            panel = app.query_one(ErrorPanel)
+            before = str(app.query_one("#error-counts").render())
+            app.query_one("#error-category").value = "wrong_link"
+            await pilot.pause()
+            after = str(app.query_one("#error-counts").render())
+            assert before != after
+            rows = {line.split()[0]: line.split()[1:] for line in after.splitlines()[1:] if line.strip()}
+            assert all(n == "0" for c, ns in rows.items() if c != "WL" for n in ns)
+            assert sum(int(n) for n in rows["WL"]) == len(panel.shown)
+
+    asyncio.run(body())

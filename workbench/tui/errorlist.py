@@ -251,7 +251,7 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
         if self.compare:
             self._show_change_counts()
             return
-        counts = count_errors(self.rows)
+        counts = count_errors(self.shown)  # the filters apply to the counts too, as in `corefwb errors`
         kinds = shown_types(counts)
         text = Text("     " + " ".join(f"{t.letter:>4}" for t in kinds) + "\n", style="bold")
         for category in CATEGORIES:
