@@ -87,7 +87,7 @@ check "weight edit rescores" "scored with W = (0, 0.75, 0.5, 1)" 20
 
 tmux send-keys -t "$SESSION" Escape
 tmux send-keys -t "$SESSION" C-Down
-check "switch document" "GUM_news_korea  (2/2" 10
+check "switch document (the list's order: worst CoNLL first)" "GUM_news_korea  (1/2 by conll" 10
 
 tmux send-keys -t "$SESSION" F1
 check "help screen: the legend of error categories, from any focus" "FN  false new" 5
