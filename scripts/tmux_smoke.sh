@@ -104,7 +104,7 @@ trap 'tmux kill-session -t "$SESSION" 2>/dev/null; tmux kill-session -t "$FIRST"
 # The smallest terminal the layout is designed for: every panel reachable, nothing cut.
 tmux new-session -d -s "$SESSION" -x 100 -y 30 \
   "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb '$KEY' '$RESPONSE'; echo \"corefwb exited with status \$?\"; sleep 5"
-check "100x30: scores panel with its whole ΔF header" "ΔF" 30
+check "100x30: the scores panel's one-scope header, F1 first" "metric           F     R     P" 30
 check "100x30: the LMetrics on screen" "LCEAFe" 30
 check "100x30: every error column" "impact" 20
 absent "100x30: documents list starts hidden" "documents (2/2)"
@@ -153,5 +153,16 @@ check "charts of the two systems" "LMUC: 1-5 = W1..W5, * = now; O = MUC" 30
 tmux send-keys -t "$SESSION" Escape
 tmux send-keys -t "$SESSION" C-q
 check "ctrl+q quits from compare mode" "corefwb exited with status 0" 10
+FOURTH=$SESSION
+SESSION="corefwb-smoke-sample-$$"
+trap 'for s in "$SESSION" "$FOURTH" "$THIRD" "$SECOND" "$FIRST"; do tmux kill-session -t "$s" 2>/dev/null; done; true' EXIT
+
+# The README's first command: corefwb alone opens the bundled sample.
+tmux new-session -d -s "$SESSION" -x 100 -y 30 \
+  "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb; echo \"corefwb exited with status \$?\"; sleep 5"
+check "corefwb alone: the bundled sample" "GUM_bio_moreau" 30
+check "corefwb alone: its scores" "scores: corpus (d: document)" 20
+tmux send-keys -t "$SESSION" C-q
+check "ctrl+q quits from the sample" "corefwb exited with status 0" 10
 
 exit $FAILED
