@@ -331,7 +331,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
     # ------------------------------------------------------------ documents
     @on(DocumentList.Reordered)
     def _reordered(self) -> None:
-        self._status()
+        if self.is_running and self.query(DocumentList):  # closing: a late message finds no widgets
+            self._status()
 
     @on(DocumentList.Chosen)
     def _chosen(self, message: DocumentList.Chosen) -> None:
