@@ -43,7 +43,8 @@ IMPORTS_STARTED = time.perf_counter()
 from metrics.model import Document  # noqa: E402
 from textual.css.query import NoMatches  # noqa: E402
 from metrics.measures.weights import W4  # noqa: E402
-from workbench.session import LoadOptions, jobs_option  # noqa: E402
+from workbench.session import LoadOptions  # noqa: E402
+from workbench.options import jobs_option  # noqa: E402
 from workbench.tui.app import Workbench  # noqa: E402
 from workbench.tui.comparing import complete, shown_at_start  # noqa: E402
 from workbench.tui.opening import open_inputs  # noqa: E402

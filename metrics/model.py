@@ -99,6 +99,11 @@ class Document:
     pieces: dict[Span, tuple[Span, ...]] | None = None
     """The pieces of each discontinuous mention (CorefUD's `[1/2]`), a mention that the span from
     its first token to its last stands for: shown piece by piece (`metrics.corpus.projection`)."""
+    repeated: dict[Span, tuple[int, ...]] | None = None
+    """Spans the file lists more than once (in two chains, or twice in one): the chains listing
+    each, in the order the file completes them (within a cell, the order of its items).  v8.01's
+    rule for them is in `metrics.mentions.chains`; the Berkeley analyser keeps the first copy
+    (`metrics.errors.kummerfeld_klein.view`)."""
     own_words: bool = False
     """The words are the system's own (plain text, subtokens joined, another tokenizer): the
     document is mapped onto the key's words by characters before it is scored

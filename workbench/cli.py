@@ -27,7 +27,8 @@ from metrics.model import InputError
 from .commands import compare, convert, crac, errors, plot, score
 from .commands.common import add_common_arguments, load_options
 from .output import visible
-from .session import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
+from .session import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from .options import UsageError
 
 class _StoreOnce(argparse._StoreAction):
     """A value option given twice is refused: with argparse's default the last one silently wins,
@@ -178,7 +179,7 @@ def _run(args_list: list[str]) -> int:
             return int(COMMANDS[args_list[0]][0].run(args))
     parser = build_parser()
     args = parser.parse_args(args_list)
-    from .session import jobs_option, weights_option
+    from .options import jobs_option, weights_option
 
     weights, jobs = weights_option(args.weights), jobs_option(args.jobs)
     from .tui.launch import run_app

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from .session import UsageError
+from .options import UsageError
 
 
 def system_names(paths: list[str], given: str | None) -> list[str]:

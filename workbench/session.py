@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from metrics.measures.ace import VARIANTS, WEIGHTINGS, AceOptions
-from metrics.measures.catalog import names, resolve
-from metrics.errors.chen_ng.records import Category, ErrorRecord, classify_corpus
+from metrics.measures.catalog import names
+from metrics.errors.chen_ng.records import ErrorRecord, classify_corpus
 from metrics.formats.cache import ReadCache
 from metrics.formats.readers import FORMATS as READ_FORMATS, in_cache, read_documents
 from metrics.mentions.characters import key_words
@@ -30,99 +30,19 @@ from metrics.corpus.corefud import Settings as CorefudSettings
 from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, is_regular,
                                     set_max_document_tokens, set_max_input_size)
 from metrics.mentions.matching import MATCH_MODES, match_corpus
-from metrics.model import Document, InputError, MentionType, without_singletons
+from metrics.model import Document, InputError, without_singletons
 from metrics.mentions.pairing import document_key
-from metrics.runtime.parallel import can_fork, fork_map, processors
+from metrics.runtime.parallel import can_fork, fork_map
 from metrics.corpus.scoring import CorpusResult, PreparedCorpus, prepare
-from metrics.measures.weights import W4, Weights, parse_weights
+from metrics.measures.weights import W4, Weights
+
+from .options import UsageError
 
 FORMATS = ("auto", *READ_FORMATS)
 SINGLETONS = ("keep", "remove")
 CONVENTIONS, ZERO_MATCHES = ("auto", "conll", "corefud"), ("dependency", "linear")
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 """Exit statuses of every command and of the workbench (the README lists them)."""
-
-
-class UsageError(Exception):
-    """A bad option value (exit status 2)."""
-
-
-# ------------------------------------------------------------------------------ option values
-
-
-def weights_option(text: str) -> Weights:
-    """`--weights`: a preset W1..W5 or NAM,NOM,PRO,SING."""
-    try:
-        return parse_weights(text)
-    except ValueError as exc:
-        raise UsageError(f"--weights: {exc}") from None
-
-
-def metrics_option(text: str, option: str = "--metrics") -> tuple[str, ...] | None:
-    """`--metrics`: "all" (None) or comma-separated names or aliases, in catalogue order."""
-    if text.strip().lower() == "all":
-        return None
-    parts = [part for part in text.split(",") if part.strip()]
-    if not parts:
-        raise UsageError(f"{option}: name at least one metric, or all")
-    try:
-        return resolve(parts)
-    except ValueError as exc:
-        raise UsageError(f"{option}: {exc}") from None
-
-
-def categories_option(values: Sequence[str] | None) -> list[Category] | None:
-    """`--category` (repeated or comma-separated), None when not given."""
-    try:
-        return None if not values else [Category.parse(v) for v in _split(values)]
-    except ValueError as exc:
-        raise UsageError(f"--category: {exc}") from None
-
-
-def types_option(values: Sequence[str] | None) -> list[MentionType] | None:
-    """`--type` (repeated or comma-separated), None when not given."""
-    try:
-        return None if not values else [MentionType.parse(v) for v in _split(values)]
-    except ValueError as exc:
-        raise UsageError(f"--type: {exc}") from None
-
-
-def size_option(text: str) -> int:
-    """`--max-input-size`: bytes, or with a unit K, M, G (powers of 1024): `500M`, `4G`."""
-    units = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4}
-    value = text.strip().upper().removesuffix("B").removesuffix("I")
-    number, unit = (value[:-1], value[-1]) if value and value[-1] in units else (value, "")
-    try:
-        size = int(float(number) * units[unit])
-    except (ValueError, OverflowError):
-        raise UsageError(f"--max-input-size: {text!r} is not a size such as 500M or 4G") from None
-    return size
-
-
-MAX_JOBS = 256
-"""More processes than this is never useful on one machine; a larger `--jobs` is a typo."""
-DEFAULT_JOBS = 8
-"""At most this many processes unless asked: beyond it, collecting results outweighs the gain."""
-
-
-def jobs_option(value: int | None) -> int:
-    """`--jobs`: 1 to MAX_JOBS, capped at the processors this process may use; by default one
-    per processor, at most DEFAULT_JOBS (the engine forks fewer when a corpus is small)."""
-    if value is None:
-        return min(processors(), DEFAULT_JOBS)
-    if not 1 <= value <= MAX_JOBS:
-        raise UsageError(f"--jobs: give 1 to {MAX_JOBS} processes, not {value}")
-    return min(value, processors())
-
-
-def limit_option(value: int | None) -> int | None:
-    if value is not None and value < 0:
-        raise UsageError("--limit: must be >= 0")
-    return value
-
-
-def _split(values: Sequence[str]) -> list[str]:
-    return [v.strip() for value in values for v in value.split(",") if v.strip()]
 
 
 @dataclass(frozen=True)
@@ -219,6 +139,10 @@ class Session:
     """Everything the readers and the aligner noticed, each once, the key's first (a key whose
     every score is ill-defined matters before any response's detail): shown, never printed here."""
 
+    keys: list[Document] = field(default_factory=list)
+    """The key's documents as read, singletons included: K&K's analysis keeps the key's singletons
+    when `--singletons remove` drops them for scoring, as BCA's option T does."""
+
     def __post_init__(self) -> None:
         unique = list(dict.fromkeys(self.warnings))  # a key's warning comes once per response
         self.warnings = sorted(unique, key=lambda w: not (w.startswith(f"{self.key_path}:") or "KEY document" in w))
@@ -241,7 +165,7 @@ class Session:
         say("reading key")
         keys, notes, cache_notes = inputs.get(0)
         warnings.extend(notes)
-        keys = _singletons(keys, options, key_path, warnings)
+        read, keys = keys, _singletons(keys, options, key_path, warnings)
         warnings.extend(cache_notes)
         total, done = len(keys) * len(response_paths), [0]
 
@@ -252,7 +176,7 @@ class Session:
 
         if not response_paths:  # a key browsed alone: paired with itself, so every view has its pairs
             corpus = prepare(keys, keys, on_document=lambda: None, ace=options.ace)
-            return cls(key_path, [], [corpus], options, warnings + corpus.warnings)
+            return cls(key_path, [], [corpus], options, warnings + corpus.warnings, read)
         corpora = []
         for number, path in enumerate(response_paths, start=1):
             say("reading response" if len(response_paths) == 1 else f"reading response {number}/{len(response_paths)}")
@@ -268,7 +192,7 @@ class Session:
             corpus.characters = characters
             warnings.extend(corpus.warnings)
             corpora.append(corpus)
-        return cls(key_path, list(response_paths), corpora, options, warnings)
+        return cls(key_path, list(response_paths), corpora, options, warnings, read)
 
     @classmethod
     def _load_corefud(cls, key_path: str, response_paths: Sequence[str], options: LoadOptions,
@@ -360,6 +284,19 @@ class Session:
         wanted = set(documents) if documents is not None else None
         pairs = [p for p in self.corpora[system].pairs if wanted is None or p.name in wanted]
         return classify_corpus(pairs, weights)
+
+    def kk_report(self, documents: Iterable[str] | None = None, system: int = 0, metric: str = "conll",
+                  weights: Weights = W4):
+        """Kummerfeld & Klein's errors of one system and the scores along BCA's corrections
+        (`metrics.errors.kummerfeld_klein`): the key as read, the response as prepared (mapped onto
+        the key's words, matched under --match), its singletons removed under --singletons remove."""
+        from metrics.errors.kummerfeld_klein.report import analyse_corpus
+
+        wanted = set(documents) if documents is not None else None
+        read = {doc.name: doc for doc in self.keys}
+        pairs = [(p.name, read.get(p.name, p.key), p.response) for p in self.corpora[system].pairs
+                 if wanted is None or p.name in wanted]
+        return analyse_corpus(pairs, self.options.singletons == "keep", metric, weights)
 
     def pricer(self, metric: str = "conll", weights: Weights = W4, system: int = 0):
         """The engine's `Pricer` for one metric, weights and system, built once and kept (its

@@ -2,6 +2,10 @@
 
 - `chen_ng`: one record per erroneous mention (Durrett & Klein's categories with Chen & Ng's
   suboptimal link), the fix that removes it, and its price (`records`, `fixes`, `impact`).
+- `kummerfeld_klein`: Kummerfeld & Klein's (2013) seven error types over whole entities, as
+  their analyser (BCA) finds them, with the CoNLL F1 after correcting each type in turn
+  (`syntax`, `view`, `classify`, `stages`, `report`).
+- `mention`: a mention as every record shows it.
 - `delta`: the change of the official counts when a fix moves a few mentions, for any taxonomy
   that prices its fixes.
 

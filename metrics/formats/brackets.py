@@ -88,6 +88,9 @@ class Brackets:
     unclosed: dict[int, Problem]
     """Documents that end with a mention still open: v8.01's choice of which to name (of the
     labels first opened earliest, its last opening still unpaired); the message is the label."""
+    repeated: dict[int, dict[Span, tuple[int, ...]]]
+    """Per document (by index) with a span listed more than once: the chains (indices in the
+    document) of each such span, in the order the file completes them (`Document.repeated`)."""
 
 
 def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.ndarray, n_documents: int) -> Brackets:
@@ -140,13 +143,42 @@ def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.nda
     order = np.lexsort((np.concatenate((singles, closes)), owner))
     spans = iter(zip(np.concatenate((token[singles], token[opens]))[order].tolist(),
                      np.concatenate((token[singles], token[closes]))[order].tolist()))
+    events = np.concatenate((singles, closes))[order]
+    repeated = _repeated(events, document[events], label[events], keys,
+                         np.concatenate((token[singles], token[opens]))[order],
+                         np.concatenate((token[singles], token[closes]))[order])
     per_label = np.bincount(owner, minlength=len(keys)).tolist()
     chains_of: list[list[list[Span]]] = [[] for _ in range(n_documents)]
     labels_of: list[list[str]] = [[] for _ in range(n_documents)]
     for (d, name), n in zip(keys, per_label):
         chains_of[d].append(list(islice(spans, n)))
         labels_of[d].append(name)
-    return Brackets(chains_of, labels_of, problems, _unclosed(kinds, label, token, document, opens, bad, keys))
+    return Brackets(chains_of, labels_of, problems, _unclosed(kinds, label, token, document, opens, bad, keys), repeated)
+
+
+def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, keys: list[tuple[int, str]],
+              first: np.ndarray, last: np.ndarray) -> dict[int, dict[Span, tuple[int, ...]]]:
+    """Spans completed more than once per document, each with its chains in completion order: the
+    event order, which is the file's order within a cell for two copies of one span (both are
+    one-token mentions or both closings)."""
+    out: dict[int, dict[Span, tuple[int, ...]]] = {}
+    if len(events) < 2:
+        return out
+    by_span = np.lexsort((events, last, first, document))
+    same = (document[by_span][1:] == document[by_span][:-1]) & (first[by_span][1:] == first[by_span][:-1]) \
+        & (last[by_span][1:] == last[by_span][:-1])
+    if not same.any():
+        return out
+    base: dict[int, int] = {}
+    for number, (d, _) in enumerate(keys):
+        base.setdefault(d, number)
+    for i in np.flatnonzero(same).tolist():
+        a, b = int(by_span[i]), int(by_span[i + 1])
+        d = int(document[a])
+        span = (int(first[a]), int(last[a]))
+        held = out.setdefault(d, {}).get(span) or (int(label[a]) - base[d],)
+        out[d][span] = held + (int(label[b]) - base[d],)
+    return out
 
 
 def _unclosed(kinds: np.ndarray, label: np.ndarray, token: np.ndarray, document: np.ndarray,

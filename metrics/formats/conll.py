@@ -227,7 +227,7 @@ def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets
             sentence_starts=sentence_starts[sentence_bounds[d]:sentence_bounds[d + 1]], path=path,
             line=part.begin + layout.first_line, token_lines=line_numbers[lo:hi], pos=extra.get("pos"),
             lemmas=extra.get("lemmas"), parse=extra.get("parse"), speakers=extra.get("speakers"),
-            named_entities=extra.get("named_entities"),
+            named_entities=extra.get("named_entities"), repeated=brackets.repeated.get(d),
         ))
     return out
 

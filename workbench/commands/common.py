@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from ..output import visible
 from metrics.formats.source import DEFAULT_MAX_DOCUMENT_TOKENS
 
-from ..session import (CONVENTIONS, FORMATS, SINGLETONS, ZERO_MATCHES, LoadOptions, Session, UsageError, jobs_option,
-                       resolve_conventions, size_option)
+from ..session import CONVENTIONS, FORMATS, SINGLETONS, ZERO_MATCHES, LoadOptions, Session, resolve_conventions
+from ..options import UsageError, jobs_option, size_option
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:

@@ -16,7 +16,7 @@ from metrics.measures.catalog import ALL_METRICS, resolve, with_parts
 
 from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown
 from ..names import system_names
-from ..session import limit_option, metrics_option, weights_option
+from ..options import limit_option, metrics_option, weights_option
 from ..comparison import change_of, compare_records
 from .changes import CSV_COLUMNS, changes_csv_rows, changes_json, changes_sections
 from .common import load_session
@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..session import UsageError
+    from ..options import UsageError
 
     if len(args.responses) < 2:
         raise UsageError("compare: give at least two responses (the first is the baseline)")

@@ -23,7 +23,7 @@ from metrics.mentions.characters import key_words
 from metrics.model import InputError
 
 from ..output import emit
-from ..session import UsageError, size_option
+from ..options import UsageError, size_option
 
 COMMON_OPTIONS = False
 TARGETS = ("conll", "conllu", "jsonl", "hoi", "wl", "maverick", "text")

@@ -19,7 +19,8 @@ from metrics.measures.corefud import METRICS
 
 from ..json_text import dumps
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
-from ..session import LoadOptions, UsageError
+from ..session import LoadOptions
+from ..options import UsageError
 
 LABELS = {name: label(name) for name in ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "conll")}
 LABELS.update({"mor": "MOR (mention overlap)", "zero": "zero anaphora"})  # CorefUD's own, not in the catalogue

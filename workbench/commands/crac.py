@@ -25,7 +25,8 @@ from metrics.statistics.datasets import dataset_tests
 from metrics.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_SEED, Method
 
 from ..names import system_names
-from ..session import ZERO_MATCHES, UsageError, jobs_option, size_option
+from ..session import ZERO_MATCHES
+from ..options import UsageError, jobs_option, size_option
 from .crac_tables import CracReport, render
 from .progress import Progress
 

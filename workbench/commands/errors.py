@@ -15,21 +15,27 @@ from ..json_text import dumps
 
 from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorRecord, Mention, count_by_document, count_errors, \
     counts_to_json, filter_records, shown_types
+from metrics.errors.kummerfeld_klein.classify import KK_TYPES
 from metrics.measures.catalog import METRICS
 from metrics.model import MentionType
 
 from .common import load_session
 from ..output import ERROR_COLUMNS, IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, error_cells, error_json, impact_points, \
     impact_text, render_csv
-from ..session import UsageError, categories_option, jobs_option, limit_option, metrics_option, types_option, \
+from ..options import UsageError, categories_option, jobs_option, limit_option, metrics_option, types_option, \
     weights_option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("key", help="key (gold) file")
     parser.add_argument("response", help="response (system) file")
+    parser.add_argument("--taxonomy", choices=("chen-ng", "kk"), default="chen-ng",
+                        help="chen-ng (default): one record per mention (Durrett & Klein's categories, Chen & Ng's "
+                             "suboptimal link); kk: Kummerfeld & Klein's seven types over entities, as the Berkeley "
+                             "Coreference Analyser finds them, with the CoNLL F1 after correcting each type")
     parser.add_argument("--category", action="append", metavar="C",
-                        help="only these categories (repeat or comma-separate): " + ", ".join(c.value for c in CATEGORIES))
+                        help="only these categories (repeat or comma-separate): " + ", ".join(c.value for c in CATEGORIES)
+                             + "; with --taxonomy kk: " + ", ".join(KK_TYPES))
     parser.add_argument("--type", action="append", metavar="T",
                         help="only mentions of these types (repeat or comma-separate): NAME,NOMINAL,PRONOUN (or N,M,P)")
     parser.add_argument("--document", action="append", metavar="D",
@@ -52,6 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.taxonomy == "kk":
+        from .errors_kk import run as run_kk
+
+        return run_kk(args)
     categories = categories_option(args.category)
     types = types_option(args.type)
     metric = args.impact if args.impact is not None else ("conll" if args.sort == "impact" else None)

@@ -20,7 +20,7 @@ from metrics.measures.weights import PRESETS
 from ..charts import SWEEP_PANELS, document_scores, error_counts, sweep
 from ..output import write_atomic
 from ..names import system_names
-from ..session import UsageError, weights_option
+from ..options import UsageError, weights_option
 from .common import load_session
 
 KINDS = ("sweep", "errors", "documents")

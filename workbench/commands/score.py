@@ -23,7 +23,8 @@ from metrics.mentions.pairing import document_key as short_name
 from ..output import align_rows, emit, render_csv, render_markdown, score_json
 from ..names import system_names
 from metrics.formats.source import is_regular
-from ..session import LoadOptions, jobs_option, metrics_option, weights_option
+from ..session import LoadOptions
+from ..options import jobs_option, metrics_option, weights_option
 from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables, group_tables,
                       method_note, method_option, report_json)
 

@@ -19,7 +19,8 @@ from metrics.corpus.scoring import CorpusResult
 from metrics.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, Comparison, Method, compare
 
 from ..output import score_json
-from ..session import Session, UsageError
+from ..session import Session
+from ..options import UsageError
 
 GROUP_BY = ("genre", "file", "length", "type")
 MIN_DOCUMENTS = 10

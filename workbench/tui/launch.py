@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 from metrics.measures.weights import W4, Weights
 
-from ..session import EXIT_INPUT, LoadOptions, UsageError, check_paths
+from ..session import EXIT_INPUT, LoadOptions, check_paths
+from ..options import UsageError
 from .app import HERE, SAMPLE_KEY, SAMPLE_RESPONSE, Workbench
 from .comparing import shown_at_start
 from .datasets import DatasetRun, DatasetSwitch

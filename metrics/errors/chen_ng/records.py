@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from metrics.errors.mention import Mention
 from metrics.mentions.chains import ChainView, key_view, response_view
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import Document, MentionType, Span
@@ -81,18 +82,6 @@ _DESCRIPTION = {
 }
 CATEGORIES: tuple[Category, ...] = tuple(Category)
 
-
-
-@dataclass(frozen=True)
-class Mention:
-    """A mention as a record shows it: span (document token offsets, inclusive), words, type."""
-
-    span: Span
-    text: str
-    type: MentionType
-
-    def to_json(self) -> dict:
-        return {"start": self.span[0], "end": self.span[1], "text": self.text, "type": self.type.name}
 
 
 @dataclass(frozen=True)

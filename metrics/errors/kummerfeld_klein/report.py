@@ -1,0 +1,178 @@
+"""K&K's analysis of a corpus: the records, their counts, and the score after each correction stage.
+
+The scores are v8.01's, computed here on BCA's view of the files (`view`): the key without repeated
+spans, the response corrected up to each stage, exactly what BCA's `*.gold` and
+`*.corrected.*_prog` files give the official scorer.  So `baseline` can differ from `corefwb
+score` on the same files (`view` says why); `reading` counts what made the difference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from metrics.corpus.scoring import aggregate, prepare_pair, score_pair
+from metrics.errors.mention import Mention
+from metrics.measures.weights import W4, Weights
+from metrics.model import Document, MentionType, Span
+
+from .classify import KK_TYPES, STAGES, Found
+from .stages import analyse
+from .syntax import PRONOUN
+from .view import PairView, pair_view
+
+KK_LABELS = {kind: kind.replace("_", " ") for kind in KK_TYPES}
+KK_DESCRIPTIONS = {
+    "span_error": "a response mention whose boundaries differ from a key mention with the same head",
+    "conflated_entities": "a part of a response cluster that belongs to another key entity (split off)",
+    "extra_mention": "a response mention in no key cluster, linked into a cluster",
+    "extra_entity": "a response cluster of mentions in no key cluster (beside pronouns at most)",
+    "divided_entity": "a part of a key entity the response keeps in another cluster (merged in)",
+    "missing_mention": "a key mention the response lacks, of an entity it found",
+    "missing_entity": "a key entity the response lacks (at most its pronouns present)",
+}
+
+
+@dataclass(frozen=True)
+class KKError:
+    """One error as K&K classify it.  `mentions` is what the error is about (the part split off or
+    merged in, the extra or missing mentions, the response mention of a span error); `cluster` is
+    the cluster they come from (response side) or go to (key side) as `side` says; `target` is the
+    key mention a span error's mention becomes.  `type` is the type of the part's earliest
+    non-pronoun mention (else of its first): what kind of entity the error is about."""
+
+    document: str
+    kind: str
+    mentions: tuple[Mention, ...]
+    cluster: tuple[Span, ...]
+    side: str
+    key_chains: tuple[str, ...]
+    response_chains: tuple[str, ...]
+    type: MentionType
+    target: Mention | None = None
+
+    @property
+    def span(self) -> Span:
+        return self.mentions[0].span
+
+    def to_json(self) -> dict:
+        return {"document": self.document, "category": self.kind, "type": self.type.name,
+                "mentions": [m.to_json() for m in self.mentions],
+                "cluster": {"side": self.side, "spans": [list(s) for s in self.cluster]},
+                "key_chains": list(self.key_chains), "response_chains": list(self.response_chains),
+                "target": self.target.to_json() if self.target else None}
+
+
+Counts = dict[str, dict[MentionType, int]]
+
+
+def count_kk(errors: Sequence[KKError]) -> Counts:
+    """Type x mention type counts, every cell present."""
+    counts: Counts = {kind: {t: 0 for t in MentionType} for kind in KK_TYPES}
+    for error in errors:
+        counts[error.kind][error.type] += 1
+    return counts
+
+
+@dataclass
+class KKReport:
+    """A corpus's K&K errors and the scores along BCA's correction order."""
+
+    errors: list[KKError]
+    metric: str
+    """The metric of `progression` besides CoNLL F1 (conll when none was asked for)."""
+    baseline: dict[str, float]
+    """Metric -> its value (points) on BCA's view of the files, before any correction."""
+    progression: list[tuple[str, dict[str, float]]]
+    """(stage, metric -> value in points after correcting that type and every type before it)."""
+    reading: dict[str, int] = field(default_factory=dict)
+    """What BCA's reading left out: duplicate spans, mentions over a sentence boundary, response
+    singletons (option T)."""
+    operations: dict[str, int] = field(default_factory=dict)
+    """BCA's raw operations: span, split, remove, introduce, merge."""
+    parsed: bool = True
+    """Did every document have a parse (heads and kinds exactly BCA's)?"""
+
+
+def _record(view: PairView, found: Found, text: list[str]) -> KKError:
+    syntax = view.syntax
+
+    def mention(m) -> Mention:
+        span = view.span(m)
+        return Mention(span, " ".join(text[span[0]:span[1] + 1]), syntax.mention_type(m))
+
+    part = found.part if found.target is None else (found.target,)
+    informative = [m for m in sorted(part) if syntax.kind(m) != PRONOUN] or sorted(part)
+    gold, auto = view.gold, view.auto
+    key_chains = sorted({gold.labels[gold.mentions[m]] for m in part if m in gold.mentions})
+    response_chains = sorted({auto.labels[auto.mentions[m]] for m in part if m in auto.mentions})
+    return KKError(view.name, found.kind, tuple(mention(m) for m in found.part),
+                   tuple(view.span(m) for m in found.cluster), found.side, tuple(key_chains), tuple(response_chains),
+                   syntax.mention_type(informative[0]), mention(found.target) if found.target else None)
+
+
+def _document(doc: Document, view: PairView, mentions: dict) -> Document:
+    """The document BCA writes for the scorer and the scorer reads back (`*.gold`, `*.corrected.*`).
+
+    Why not the clusters as they are: BCA writes `(id` at a mention's first token and `id)` at its
+    last, and v8.01 pairs a closing with the latest opening of its id, so two mentions of one
+    cluster that overlap without nesting come back as the outer and the inner span; the scores
+    BCA's users get are of what comes back."""
+    events: dict[int, tuple[list[int], list[int], list[int]]] = {}
+    for m, cluster in mentions.items():
+        first, last = view.span(m)
+        if first == last:
+            events.setdefault(first, ([], [], []))[0].append(cluster)
+        else:
+            events.setdefault(first, ([], [], []))[1].append(cluster)
+            events.setdefault(last, ([], [], []))[2].append(cluster)
+    open_at: dict[int, list[int]] = {}
+    clusters: dict[int, list[Span]] = {}
+    for token in sorted(events):
+        singles, opens, closes = events[token]  # v8.01's order within a cell
+        for cluster in singles:
+            clusters.setdefault(cluster, []).append((token, token))
+        for cluster in opens:
+            clusters.setdefault(cluster, [])
+            open_at.setdefault(cluster, []).append(token)
+        for cluster in closes:
+            clusters[cluster].append((open_at[cluster].pop(), token))
+    return Document(name=doc.name, words=doc.words, chains=list(clusters.values()),
+                    labels=[str(c) for c in clusters], sentence_starts=doc.sentence_starts, path=doc.path,
+                    line=doc.line)
+
+
+def _points(metric: str, micro: dict) -> float:
+    return 100 * micro[metric].f1 if metric in micro else 0.0
+
+
+def analyse_corpus(pairs: Sequence[tuple[str, Document, Document]], singletons: bool = True,
+                   metric: str = "conll", weights: Weights = W4) -> KKReport:
+    """K&K's errors of each (name, key, response) and the corpus scores along the correction
+    stages.  `singletons` False removes the response's singletons first (BCA's option T)."""
+    metrics = tuple(dict.fromkeys(("conll", metric)))
+    errors: list[KKError] = []
+    reading: dict[str, int] = {}
+    operations: dict[str, int] = {}
+    per_stage: list[list[tuple[str, dict]]] = [[] for _ in STAGES]
+    parsed = True
+    for name, key, response in pairs:
+        view = pair_view(name, key, response, singletons)
+        parsed = parsed and view.syntax.parsed
+        gold = _document(key, view, view.gold.mentions)
+        outcome = analyse(view)
+        for reason, n in view.dropped.items():
+            reading[reason] = reading.get(reason, 0) + n
+        for op, n in outcome.operations.items():
+            operations[op] = operations.get(op, 0) + n
+        errors.extend(sorted((_record(view, f, key.words) for f in outcome.errors),
+                             key=lambda e: (KK_TYPES.index(e.kind), e.span)))
+        previous: tuple[dict, dict] | None = None
+        for stage, kind in enumerate(STAGES):
+            state = outcome.states[kind]
+            if previous is None or previous[0] != state:
+                pair = prepare_pair(gold, _document(response, view, state))
+                previous = (state, score_pair(pair, weights, metrics))
+            per_stage[stage].append((name, previous[1]))
+    values = [{m: _points(m, aggregate(docs, weights, metrics).micro) for m in metrics} for docs in per_stage]
+    return KKReport(errors, metric, values[0], list(zip(KK_TYPES, values[1:])), reading, operations, parsed)

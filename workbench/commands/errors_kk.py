@@ -1,0 +1,184 @@
+"""`corefwb errors KEY RESPONSE --taxonomy kk`: Kummerfeld & Klein's (2013) errors and their cost.
+
+The classification and the scores come from metrics.errors.kummerfeld_klein (docs/errors-kk.md
+states its rules); this module filters and renders.  The tables are the ones papers print: counts
+by error type and mention type, and the CoNLL F1 after correcting each type in BCA's order (with
+`--impact METRIC`, that metric too).  Text also lists the errors; JSON holds everything; CSV is the
+paper table, one row per type; Markdown the two tables and the errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from metrics.errors.kummerfeld_klein.report import KK_DESCRIPTIONS, KK_LABELS, KK_TYPES, KKError, KKReport, count_kk
+from metrics.model import MentionType
+
+from ..json_text import dumps
+from ..options import UsageError, limit_option, metrics_option, types_option, weights_option
+from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown
+from .common import load_session
+
+
+def kk_types_option(values: Sequence[str] | None) -> list[str] | None:
+    """`--category` under K&K: its type names (span_error ...), spaces or hyphens allowed."""
+    if not values:
+        return None
+    out = []
+    for value in (v.strip() for item in values for v in item.split(",") if v.strip()):
+        wanted = value.lower().replace("-", "_").replace(" ", "_")
+        if wanted not in KK_TYPES:
+            raise UsageError(f"--category: unknown K&K type {value!r}; choose from {', '.join(KK_TYPES)}")
+        out.append(wanted)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.distinct:
+        raise UsageError("--distinct: K&K errors have no shared fixes; use it with --taxonomy chen-ng")
+    if args.sort == "impact":
+        raise UsageError("--sort impact: K&K errors are priced per type (the stages), not one by one")
+    kinds = kk_types_option(args.category)
+    types = types_option(args.type)
+    metric = "conll"
+    if args.impact is not None:
+        chosen = metrics_option(args.impact, "--impact")
+        if chosen is None or len(chosen) != 1:
+            raise UsageError(f"--impact: name one metric, not {args.impact!r}")
+        metric = chosen[0]
+    limit = limit_option(args.limit)
+    weights = weights_option(args.weights)
+    session = load_session(args, [args.response])
+    documents = session.select_documents(args.document)
+    report = session.kk_report(documents, metric=metric, weights=weights)
+    official = session.score(weights, ("conll",)).micro["conll"].f1 if documents is None else None
+    selected = [e for e in report.errors if (kinds is None or e.kind in kinds) and (types is None or e.type in types)]
+    listed = selected[:limit] if limit is not None else selected
+    n_documents = len(documents) if documents is not None else len(session.corpus.pairs)
+    if args.format == "json":
+        text = dumps({**conventions_json(session.options), **to_json(report, listed, selected, official)}) + "\n"
+    elif args.format == "csv":
+        text = render_csv(*paper_table(report, selected))
+    elif args.format == "markdown":
+        headers, rows = paper_table(report, selected)
+        text = conventions_header(session.options) + render_markdown(
+            headers, rows, title="Errors by type (Kummerfeld & Klein 2013) and the CoNLL F1 after correcting each")
+        text += "\n" + render_markdown(ERROR_HEADERS, [error_row(e, 60) for e in listed], title="Errors")
+    else:
+        text = conventions_header(session.options) + render_text(report, listed, selected, n_documents, official)
+    emit(text, args.output, inputs=session.inputs)
+    return 0
+
+
+def _shown(counts) -> list[MentionType]:
+    return [t for t in MentionType if t != MentionType.ZERO or any(row[t] for row in counts.values())]
+
+
+def counts_json(errors: Sequence[KKError]) -> dict:
+    counts = count_kk(errors)
+    kinds = _shown(counts)
+    return {kind: {**{t.name: row[t] for t in kinds}, "total": sum(row.values())} for kind, row in counts.items()}
+
+
+def to_json(report: KKReport, listed: Sequence[KKError], selected: Sequence[KKError], official: float | None) -> dict:
+    by_document: dict[str, list[KKError]] = {}
+    for error in selected:
+        by_document.setdefault(error.document, []).append(error)
+    metric = report.metric
+    return {
+        "taxonomy": "kk",
+        "impact_metric": None if metric == "conll" else metric,
+        "heads": "parse" if report.parsed else "parse where present, else our mention heads and types",
+        "reading": report.reading,
+        "operations": report.operations,
+        "baseline_conll_f1": report.baseline["conll"],
+        **({} if metric == "conll" else {f"baseline_{metric}": report.baseline[metric]}),
+        "v801_conll_f1": None if official is None else 100 * official,
+        "progression": [{"category": kind, "conll_f1": values["conll"],
+                         **({} if metric == "conll" else {metric: values[metric]})}
+                        for kind, values in report.progression],
+        "errors": [e.to_json() for e in listed],
+        "counts": {"corpus": counts_json(selected),
+                   "documents": {name: counts_json(errors) for name, errors in by_document.items()}},
+    }
+
+
+def paper_table(report: KKReport, selected: Sequence[KKError]) -> tuple[list[str], list[list]]:
+    """Counts by type and mention type, the CoNLL F1 after each stage and what it gained."""
+    counts = count_kk(selected)
+    kinds = _shown(counts)
+    metric = report.metric
+    headers = ["error type", *(t.name for t in kinds), "total", "CoNLL F1 after", "gain"]
+    if metric != "conll":
+        headers += [f"{metric} after", f"{metric} gain"]
+    previous = report.baseline
+    rows: list[list] = [["(none corrected)", *("" for _ in kinds), "", f"{previous['conll']:.2f}", "",
+                         *([f"{previous[metric]:.2f}", ""] if metric != "conll" else [])]]
+    for kind, values in report.progression:
+        row = counts[kind]
+        cells = [KK_LABELS[kind], *(row[t] for t in kinds), sum(row.values()), f"{values['conll']:.2f}",
+                 f"{values['conll'] - previous['conll']:+.2f}"]
+        if metric != "conll":
+            cells += [f"{values[metric]:.2f}", f"{values[metric] - previous[metric]:+.2f}"]
+        rows.append(cells)
+        previous = values
+    return headers, rows
+
+
+ERROR_HEADERS = ["document", "error type", "type", "mentions", "from / into", "key chains", "resp chains"]
+
+
+def _mention(m, width: int) -> str:
+    text = m.text if len(m.text) <= width else m.text[:width - 1] + "…"
+    return f"{text} [{m.span[0]}-{m.span[1]}]"
+
+
+def error_row(error: KKError, width: int = 28) -> list[str]:
+    if error.target is not None:
+        mentions = f"{_mention(error.mentions[0], width)} -> [{error.target.span[0]}-{error.target.span[1]}]"
+    else:
+        mentions = _mention(error.mentions[0], width) + (f" +{len(error.mentions) - 1}" if len(error.mentions) > 1 else "")
+    where = "-" if not error.cluster else \
+        f"{'response' if error.side == 'response' else 'key'} cluster of {len(error.cluster)}"
+    return [error.document, KK_LABELS[error.kind], error.type.letter, mentions, where,
+            ",".join(error.key_chains) or "-", ",".join(error.response_chains) or "-"]
+
+
+def _reading_line(report: KKReport, official: float | None) -> list[str]:
+    reading = report.reading
+    notes = []
+    if reading.get("duplicate"):
+        notes.append(f"{reading['duplicate']:,} repeated spans kept once")
+    if reading.get("crossing"):
+        notes.append(f"{reading['crossing']:,} mentions over a sentence boundary dropped")
+    if reading.get("response_singletons"):
+        notes.append(f"{reading['response_singletons']:,} response singletons removed (--singletons remove: BCA's T)")
+    lines = [f"read as BCA reads the files: {'; '.join(notes) if notes else 'nothing left out'}"]
+    line = f"CoNLL F1 on that reading {report.baseline['conll']:.2f}"
+    if official is not None:
+        line += f" (corefwb score on the files as given: {100 * official:.2f})"
+    lines.append(line)
+    if not report.parsed:
+        lines.append("heads: the parse column where a sentence has one, else our mention heads and types "
+                     "(docs/errors-kk.md); BCA itself needs a parse")
+    return lines
+
+
+def render_text(report: KKReport, listed: Sequence[KKError], selected: Sequence[KKError], n_documents: int,
+                official: float | None) -> str:
+    lines = [f"{len(selected)} errors in {n_documents} document(s), as Kummerfeld & Klein (2013) classify them "
+             f"(the Berkeley Coreference Analyser's rules)"]
+    lines += _reading_line(report, official)
+    lines.append("")
+    headers, rows = paper_table(report, selected)
+    right = set(headers[1:])
+    lines += align_rows(headers, [[str(c) for c in row] for row in rows], right=right)
+    lines.append("gain: CoNLL F1 points gained by correcting that type after every type above it (BCA's order)")
+    lines.append("")
+    if len(listed) < len(selected):
+        lines.append(f"listing {len(listed)} of {len(selected)} errors")
+    lines += align_rows(ERROR_HEADERS, [error_row(e) for e in listed])
+    lines.append("")
+    lines += [f"{KK_LABELS[kind]}: {KK_DESCRIPTIONS[kind]}" for kind in KK_TYPES]
+    return "\n".join(lines) + "\n"
