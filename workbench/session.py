@@ -140,8 +140,11 @@ class Session:
     every score is ill-defined matters before any response's detail): shown, never printed here."""
 
     keys: list[Document] = field(default_factory=list)
-    """The key's documents as read, singletons included: K&K's analysis keeps the key's singletons
-    when `--singletons remove` drops them for scoring, as BCA's option T does."""
+    """The key's documents as read, singletons included: K&K's analysis reads the files as BCA does,
+    which keeps the key's singletons under option T (our `--singletons remove`)."""
+    responses: list[list[Document]] = field(default_factory=list)
+    """Each response's documents as read (mapped onto the key's words), singletons included and
+    spans unmatched: K&K's analysis finds span errors and singletons its own way."""
 
     def __post_init__(self) -> None:
         unique = list(dict.fromkeys(self.warnings))  # a key's warning comes once per response
@@ -177,12 +180,14 @@ class Session:
         if not response_paths:  # a key browsed alone: paired with itself, so every view has its pairs
             corpus = prepare(keys, keys, on_document=lambda: None, ace=options.ace)
             return cls(key_path, [], [corpus], options, warnings + corpus.warnings, read)
-        corpora = []
+        corpora, read_responses = [], []
         for number, path in enumerate(response_paths, start=1):
             say("reading response" if len(response_paths) == 1 else f"reading response {number}/{len(response_paths)}")
             responses, notes, cache_notes = inputs.get(number)
             warnings.extend(notes)
-            responses, characters, lost = key_words(keys, _singletons(responses, options, path, warnings))
+            mapped, characters, lost = key_words(keys, responses)
+            read_responses.append(mapped)
+            responses = _singletons(mapped, options, path, warnings)
             warnings.extend(cache_notes + lost)
             if options.match != "exact":
                 say("matching mentions")
@@ -192,7 +197,7 @@ class Session:
             corpus.characters = characters
             warnings.extend(corpus.warnings)
             corpora.append(corpus)
-        return cls(key_path, list(response_paths), corpora, options, warnings, read)
+        return cls(key_path, list(response_paths), corpora, options, warnings, read, read_responses)
 
     @classmethod
     def _load_corefud(cls, key_path: str, response_paths: Sequence[str], options: LoadOptions,
@@ -286,17 +291,24 @@ class Session:
         return classify_corpus(pairs, weights)
 
     def kk_report(self, documents: Iterable[str] | None = None, system: int = 0, metric: str = "conll",
-                  weights: Weights = W4):
+                  weights: Weights = W4, processes: int = 1):
         """Kummerfeld & Klein's errors of one system and the scores along BCA's corrections
         (`metrics.errors.kummerfeld_klein`): the key as read, the response as prepared (mapped onto
-        the key's words, matched under --match), its singletons removed under --singletons remove."""
+        the key's words, spans unmatched), its singletons removed under --singletons remove."""
         from metrics.errors.kummerfeld_klein.report import analyse_corpus
 
+        from metrics.mentions.pairing import pair_documents
+
         wanted = set(documents) if documents is not None else None
-        read = {doc.name: doc for doc in self.keys}
-        pairs = [(p.name, read.get(p.name, p.key), p.response) for p in self.corpora[system].pairs
-                 if wanted is None or p.name in wanted]
-        return analyse_corpus(pairs, self.options.singletons == "keep", metric, weights)
+        chosen = [p for p in self.corpora[system].pairs if wanted is None or p.name in wanted]
+        if self.keys and self.responses:  # else (CorefUD conventions, a key alone) the pairs as prepared
+            keys = [doc for doc in self.keys if wanted is None or doc.name in wanted]
+            partners, _ = pair_documents(keys, self.responses[system])
+            pairs = [(key.name, key, response if response is not None else p.response)
+                     for key, response, p in zip(keys, partners, chosen)]
+        else:
+            pairs = [(p.name, p.key, p.response) for p in chosen]
+        return analyse_corpus(pairs, self.options.singletons == "keep", metric, weights, processes)
 
     def pricer(self, metric: str = "conll", weights: Weights = W4, system: int = 0):
         """The engine's `Pricer` for one metric, weights and system, built once and kept (its

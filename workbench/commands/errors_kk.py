@@ -16,7 +16,7 @@ from metrics.errors.kummerfeld_klein.report import KK_DESCRIPTIONS, KK_LABELS, K
 from metrics.model import MentionType
 
 from ..json_text import dumps
-from ..options import UsageError, limit_option, metrics_option, types_option, weights_option
+from ..options import UsageError, jobs_option, limit_option, metrics_option, types_option, weights_option
 from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown
 from .common import load_session
 
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     weights = weights_option(args.weights)
     session = load_session(args, [args.response])
     documents = session.select_documents(args.document)
-    report = session.kk_report(documents, metric=metric, weights=weights)
+    report = session.kk_report(documents, metric=metric, weights=weights, processes=jobs_option(args.jobs))
     official = session.score(weights, ("conll",)).micro["conll"].f1 if documents is None else None
     selected = [e for e in report.errors if (kinds is None or e.kind in kinds) and (types is None or e.type in types)]
     listed = selected[:limit] if limit is not None else selected

@@ -28,7 +28,6 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass, field
 
-from .syntax import PRONOUN
 from .view import Mention, PairView
 
 KK_TYPES = ("span_error", "conflated_entities", "extra_mention", "extra_entity", "divided_entity",
@@ -109,11 +108,14 @@ def span_errors(view: PairView, sentences: list[list[str]]) -> list[Found]:
                 moves[a] = g  # no break: BCA lets a later key mention win and marks both used
                 used.add(g)
     _move(view, moves, auto_set, found)
+    # heads pair mentions within a sentence: only sentences with unmatched mentions on both sides
+    left_auto, left_gold = auto_set - gold_set, gold_set - auto_set
+    both = {m[0] for m in left_auto} & {m[0] for m in left_gold}
     by_head: dict[tuple[int, int], tuple[list[Mention], list[Mention]]] = {}
-    for m in auto_set - gold_set:
-        by_head.setdefault((m[0], view.syntax.head(m)[0]), ([], []))[0].append(m)
-    for m in gold_set - auto_set:
-        by_head.setdefault((m[0], view.syntax.head(m)[0]), ([], []))[1].append(m)
+    for side, left in ((0, left_auto), (1, left_gold)):
+        for m in left:
+            if m[0] in both:
+                by_head.setdefault((m[0], view.syntax.head(m)[0]), ([], []))[side].append(m)
     _move(view, {a[0]: g[0] for a, g in by_head.values() if len(a) == 1 and len(g) == 1}, auto_set, found)
     return found
 
@@ -151,9 +153,7 @@ class _Rules:
 
     def __init__(self, view: PairView) -> None:
         self.view = view
-
-    def pronoun(self, m: Mention) -> bool:
-        return self.view.syntax.kind(m) == PRONOUN
+        self.pronoun = view.syntax.pronoun
 
     def earliest(self, cluster) -> Mention | None:
         """The earliest mention that is not a pronoun (None if all are)."""

@@ -20,7 +20,7 @@ back the same way (BCA itself stops there).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from functools import lru_cache
 
 from metrics.mentions.heads import head_of
 from metrics.mentions.types import assign_types
@@ -75,116 +75,140 @@ Head = tuple[int, str, str]
 """(token index in the sentence, word, POS) of a head word."""
 
 
-@dataclass
-class _Node:
-    label: str
-    start: int
-    end: int = -1
-    children: list["_Node"] = field(default_factory=list)
-    head: Head | None = None
-
-
-def _choose(node: _Node) -> Head:
-    """The head of an internal node from its children's heads (BCA's `collins_find_heads`)."""
-    kids = node.children
+def _choose(label: str, kid_labels: list[str], kid_heads: list[Head]) -> Head:
+    """The head of a constituent from its children's labels and heads (BCA's `collins_find_heads`)."""
 
     def search(from_right: bool, categories) -> Head | None:
-        for kid in (reversed(kids) if from_right else kids):
-            if kid.label in categories or kid.head[2] in categories:
-                return kid.head
+        order = range(len(kid_heads) - 1, -1, -1) if from_right else range(len(kid_heads))
+        for i in order:
+            if kid_labels[i] in categories or kid_heads[i][2] in categories:
+                return kid_heads[i]
         return None
 
-    rule = _RULES.get(node.label)
+    rule = _RULES.get(label)
     if rule is None:
-        if node.label not in ("NP", "NML"):
-            return kids[-1].head
-        if kids[-1].head[2] == "POS":
-            return kids[-1].head
+        if label not in ("NP", "NML") or kid_heads[-1][2] == "POS":
+            return kid_heads[-1]
         for from_right, categories in _NP_STEPS:
             found = search(from_right, categories)
             if found is not None:
                 return found
-        return kids[-1].head
+        return kid_heads[-1]
     from_right, categories = rule
     for category in categories:
         found = search(from_right, (category,))
         if found is not None:
             return found
-    return kids[-1].head if from_right else kids[0].head
+    return kid_heads[-1] if from_right else kid_heads[0]
+
+
+@lru_cache(maxsize=4096)
+def _bit(bit: str) -> tuple[tuple[str, ...], int] | None:
+    """(labels opened, constituents closed) of a parse bit such as `(NP(NP*))`; None if malformed."""
+    star = bit.find("*")
+    if star < 0 or "*" in bit[star + 1:]:
+        return None
+    opening, closing = bit[:star], bit[star + 1:]
+    parts = opening.split("(")
+    if parts[0].strip() or closing.strip(")").strip():
+        return None
+    return tuple(label.strip() for label in parts[1:]), closing.count(")")
 
 
 def sentence_heads(words: list[str], pos: list[str], bits: list[str]) -> dict[tuple[int, int], Head] | None:
     """(start, end) exclusive span of each constituent and word -> the head of the lowest node
     with that span, for one sentence; None when its parse bits do not form trees."""
     spans: dict[tuple[int, int], Head] = {}
-    stack: list[_Node] = []
+    stack: list[tuple[str, int, list[str], list[Head]]] = []  # label, start, child labels, child heads
     for i, (word, tag, bit) in enumerate(zip(words, pos, bits)):
-        star = bit.find("*")
-        if star < 0 or "*" in bit[star + 1:] or bit[:star].split("(")[0].strip() or bit[star + 1:].strip(")").strip():
+        parsed = _bit(bit)
+        if parsed is None:
             return None
-        for label in bit[:star].split("(")[1:]:
-            node = _Node(label.strip(), i)
-            if stack:
-                stack[-1].children.append(node)
-            stack.append(node)
-        leaf = _Node(tag, i, i + 1, head=(i, word, tag))
-        spans.setdefault((i, i + 1), leaf.head)
+        opened, closed = parsed
+        for label in opened:
+            stack.append((label, i, [], []))
+        head = (i, word, tag)
+        spans[(i, i + 1)] = head
         if stack:
-            stack[-1].children.append(leaf)
-        for _ in range(bit[star + 1:].count(")")):
+            stack[-1][2].append(tag)
+            stack[-1][3].append(head)
+        for _ in range(closed):
             if not stack:
                 return None
-            node = stack.pop()
-            node.end = i + 1
-            node.head = _choose(node)
-            spans.setdefault((node.start, node.end), node.head)  # closing order: the lowest comes first
+            label, start, kid_labels, kid_heads = stack.pop()
+            head = _choose(label, kid_labels, kid_heads)
+            spans.setdefault((start, i + 1), head)  # closing order: the lowest comes first
+            if stack:
+                stack[-1][2].append(label)
+                stack[-1][3].append(head)
     return None if stack else spans
+
+
+def _well_formed(bits: list[str]) -> bool:
+    """Do a sentence's parse bits form trees?  (Cheap: the bits are memoised.)"""
+    depth = 0
+    for bit in bits:
+        parsed = _bit(bit)
+        if parsed is None:
+            return False
+        depth += len(parsed[0])
+        if parsed[1] > depth:
+            return False
+        depth -= parsed[1]
+    return depth == 0
 
 
 class DocumentSyntax:
     """Heads and kinds of mentions of one key document, BCA's way where it has a parse.
 
-    Mentions are BCA's (sentence, start, end) triples: sentence-relative, end exclusive."""
+    Mentions are BCA's (sentence, start, end) triples: sentence-relative, end exclusive.  A
+    sentence's tree is built the first time a head in it is asked for: a one-word mention is its
+    own head, and only a one-word mention can be a pronoun, so most mentions need no tree."""
 
     def __init__(self, doc: Document) -> None:
         self.doc = doc
         starts = list(doc.sentence_starts) or [0]
         self.starts = starts
-        bounds = starts[1:] + [len(doc.words)]
-        self.trees: list[dict[tuple[int, int], Head] | None] = []
+        self.bounds = list(zip(starts, starts[1:] + [len(doc.words)]))
         usable = doc.parse is not None and doc.pos is not None and any(b not in ("-", "_", "") for b in doc.parse)
-        for lo, hi in zip(starts, bounds):
-            self.trees.append(sentence_heads(doc.words[lo:hi], doc.pos[lo:hi], doc.parse[lo:hi]) if usable else None)
+        self.parsed_sentences = [usable and _well_formed(doc.parse[lo:hi]) for lo, hi in self.bounds]
+        self._trees: dict[int, dict[tuple[int, int], Head]] = {}
         self._kinds: dict[tuple[int, int, int], str] = {}
-        self._fallback: dict | None = None
 
     @property
     def parsed(self) -> bool:
         """Does every sentence have a tree (so this is exactly BCA's view)?"""
-        return all(tree is not None for tree in self.trees)
+        return all(self.parsed_sentences)
 
     def span(self, mention: tuple[int, int, int]) -> tuple[int, int]:
         """The document-level inclusive span of a BCA mention."""
         base = self.starts[mention[0]]
         return base + mention[1], base + mention[2] - 1
 
-    def head(self, mention: tuple[int, int, int]) -> tuple[int, str, str]:
+    def head(self, mention: tuple[int, int, int]) -> Head:
         """(sentence token index, word, POS) of the mention's head."""
         sentence, start, end = mention
-        tree = self.trees[sentence]
-        if tree is not None:
+        doc = self.doc
+        if self.parsed_sentences[sentence]:
+            base = self.starts[sentence]
+            if end - start == 1:
+                return start, doc.words[base + start], doc.pos[base + start]
+            tree = self._trees.get(sentence)
+            if tree is None:
+                lo, hi = self.bounds[sentence]
+                tree = self._trees[sentence] = sentence_heads(doc.words[lo:hi], doc.pos[lo:hi], doc.parse[lo:hi]) or {}
             found = tree.get((start, end)) or tree.get((end - 1, end))
             if found is not None:
                 return found
-        token, _ = head_of(self.doc, self.span(mention))
-        pos = self.doc.pos[token] if self.doc.pos is not None else ""
-        return token - self.starts[sentence], self.doc.words[token], pos
+        token, _ = head_of(doc, self.span(mention))
+        pos = doc.pos[token] if doc.pos is not None else ""
+        return token - self.starts[sentence], doc.words[token], pos
 
     def kind(self, mention: tuple[int, int, int]) -> str:
         """pronoun, name or nominal."""
         found = self._kinds.get(mention)
         if found is None:
-            if self.trees[mention[0]] is not None:
+            if self.parsed_sentences[mention[0]]:
                 _, word, tag = self.head(mention)
                 if mention[2] - mention[1] == 1 and (tag in PRONOUN_TAGS or word.lower() in PRONOUN_WORDS):
                     found = PRONOUN
@@ -196,6 +220,12 @@ class DocumentSyntax:
             self._kinds[mention] = found
         return found
 
+    def pronoun(self, mention: tuple[int, int, int]) -> bool:
+        """Is it a pronoun?  (A mention of several words never is, where the parse decides.)"""
+        if mention[2] - mention[1] > 1 and self.parsed_sentences[mention[0]]:
+            return False
+        return self.kind(mention) == PRONOUN
+
     def mention_type(self, mention: tuple[int, int, int]) -> MentionType:
         """The kind as one of our mention types (a zero stays a zero where our types say so)."""
         kind = self.kind(mention)
@@ -203,7 +233,7 @@ class DocumentSyntax:
             return MentionType.NAME
         if kind == NOMINAL:
             return MentionType.NOMINAL
-        if self.trees[mention[0]] is None:
+        if not self.parsed_sentences[mention[0]]:
             typed, _ = assign_types(self.doc, [self.span(mention)])[self.span(mention)]
             if typed == MentionType.ZERO:
                 return typed
