@@ -236,3 +236,16 @@ def test_errors_kk_bad_options_are_one_line(tmp_path, capsys) -> None:
     err = capsys.readouterr().err
     assert "unknown K&K type 'wrong_link'" in err and len(err.strip().splitlines()) == 1
     assert main(["errors", key, response, "--taxonomy", "kk", "--distinct"]) == 2
+
+
+def test_compare_kk_counts_side_by_side(tmp_path, capsys) -> None:
+    key, response = _files(tmp_path, [[JOHN, HE], [MARY, HER]], [[JOHN, HE, HER], [MARY]])
+    assert main(["compare", key, response, key, "--taxonomy", "kk", "--bootstrap", "0", "--name", "sys,gold",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [s["name"] for s in data["kk"]] == ["sys", "gold"]
+    assert data["kk"][0]["counts"]["divided_entity"]["total"] == 1
+    assert data["kk"][1]["counts"]["divided_entity"]["total"] == 0 and data["kk"][1]["baseline_conll_f1"] == 100.0
+    assert main(["compare", key, response, key, "--taxonomy", "kk", "--bootstrap", "0", "--name", "sys,gold"]) == 0
+    out = capsys.readouterr().out
+    assert "Kummerfeld & Klein errors per system" in out and "sys errors" in out and "gold F1 after" in out

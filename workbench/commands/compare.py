@@ -20,6 +20,7 @@ from ..options import limit_option, metrics_option, weights_option
 from ..comparison import change_of, compare_records
 from .changes import CSV_COLUMNS, changes_csv_rows, changes_json, changes_sections
 from .common import load_session
+from .errors_kk import systems_csv_rows as kk_csv, systems_json as kk_json, systems_table as kk_table
 from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables,
                       differences_table, group_tables, method_note, method_option, report_json,
                       systems_table)
@@ -37,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "\"(GUM_news_korea); part 000\", or the short name the workbench shows (GUM_news_korea)")
     parser.add_argument("--limit", type=int, metavar="N",
                         help="list at most N changed mentions per system (tables cover all)")
+    parser.add_argument("--taxonomy", choices=("chen-ng", "kk"), default="chen-ng",
+                        help="kk: also each system's Kummerfeld & Klein error counts and the CoNLL F1 after "
+                             "correcting each type (docs/errors-kk.md)")
     add_uncertainty_arguments(parser, default_resamples=1000)
     add_group_arguments(parser)
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
@@ -63,8 +67,13 @@ def run(args: argparse.Namespace) -> int:
         rows = compare_records(baseline_records, session.classify(weights, documents, system))
         changed = [(ra, rb) for ra, rb in rows if change_of(ra, rb) != "same"]
         changes.append((names[system], rows, changed if limit is None else changed[:limit], len(changed)))
+    kk = None
+    if args.taxonomy == "kk":
+        kk = [session.kk_report(documents, system, weights=weights) for system in range(len(names))]
     if args.format == "json":
         out = {**conventions_json(session.options), **report_json(report)}
+        if kk is not None:
+            out["kk"] = kk_json(names, kk)
         out["documents"] = len(results[0].documents)
         out["weights"] = given(weights)
         out["singletons"] = session.options.singletons
@@ -74,14 +83,16 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         tables = csv_tables(report) + [(CSV_COLUMNS, [row for name, _, listed, _ in changes
                                                       for row in changes_csv_rows(names[0], name, listed)])]
+        if kk is not None:
+            tables.append(kk_csv(names, kk))
         text = "\n".join(render_csv(headers, rows) for headers, rows in tables)
     else:
-        text = conventions_header(session.options) + render(report, changes, args.format == "markdown", weights)
+        text = conventions_header(session.options) + render(report, changes, args.format == "markdown", weights, kk)
     emit(text, args.output, inputs=session.inputs)
     return 0
 
 
-def _sections(report: Report, changes) -> list[tuple[str, list[str], list[list[str]], set[str]]]:
+def _sections(report: Report, changes, kk=None) -> list[tuple[str, list[str], list[list[str]], set[str]]]:
     n_docs = len(report.results[0].documents)
     headers, rows = systems_table(report)
     out = [(f"F1 (%), {n_docs} documents, corpus micro-averaged; {method_note(report)}", headers, rows,
@@ -91,21 +102,25 @@ def _sections(report: Report, changes) -> list[tuple[str, list[str], list[list[s
         out.append((f"differences to {report.names[0]} (F1 points), their intervals and p-values", headers, rows,
                     set(headers[1:])))
     out += [(title, headers, rows, set(headers[1:])) for title, headers, rows in group_tables(report)]
+    if kk is not None:
+        headers, rows = kk_table(report.names, kk)
+        out.append(("Kummerfeld & Klein errors per system (BCA's rules) and the CoNLL F1 after correcting each "
+                    "type and those above it", headers, rows, set(headers[1:])))
     for name, rows, listed, n in changes:
         out += changes_sections(rows, listed, n, report.names[0], name)
     return out
 
 
-def render(report: Report, changes, markdown: bool, weights) -> str:
+def render(report: Report, changes, markdown: bool, weights, kk=None) -> str:
     w = weights
     systems = [f"{n} = {p}" for n, p in zip(report.names, report.paths)]
     head = [f"systems (baseline first): {'; '.join(systems)}",
             f"link weights nam={w.nam:g} nom={w.nom:g} pro={w.pro:g} sing={w.sing:g}", ""]
     if markdown:
         return "\n".join(head) + "\n" + "\n".join(render_markdown(headers, rows, title=title)
-                                                  for title, headers, rows, _ in _sections(report, changes))
+                                                  for title, headers, rows, _ in _sections(report, changes, kk))
     lines = head
-    for title, headers, rows, right in _sections(report, changes):
+    for title, headers, rows, right in _sections(report, changes, kk):
         lines.append(title)
         lines += align_rows(headers, rows, right=right)
         lines.append("")

@@ -182,3 +182,36 @@ def render_text(report: KKReport, listed: Sequence[KKError], selected: Sequence[
     lines.append("")
     lines += [f"{KK_LABELS[kind]}: {KK_DESCRIPTIONS[kind]}" for kind in KK_TYPES]
     return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------ N systems (compare)
+
+
+def systems_table(names: Sequence[str], reports: Sequence[KKReport]) -> tuple[list[str], list[list[str]]]:
+    """One row per type: each system's count and the CoNLL F1 after correcting up to that type."""
+    counts = [count_kk(report.errors) for report in reports]
+    headers = ["error type"] + [f"{name} {what}" for name in names for what in ("errors", "F1 after")]
+    rows = [["(none corrected)"] + [cell for report in reports for cell in ("", f"{report.baseline['conll']:.2f}")]]
+    for i, kind in enumerate(KK_TYPES):
+        rows.append([KK_LABELS[kind]] + [cell for table, report in zip(counts, reports)
+                                          for cell in (str(sum(table[kind].values())),
+                                                       f"{report.progression[i][1]['conll']:.2f}")])
+    return headers, rows
+
+
+def systems_json(names: Sequence[str], reports: Sequence[KKReport]) -> list[dict]:
+    return [{"name": name, "baseline_conll_f1": report.baseline["conll"], "reading": report.reading,
+             "counts": counts_json(report.errors),
+             "progression": [{"category": kind, "conll_f1": values["conll"]} for kind, values in report.progression]}
+            for name, report in zip(names, reports)]
+
+
+def systems_csv_rows(names: Sequence[str], reports: Sequence[KKReport]) -> tuple[list[str], list[list]]:
+    headers = ["system", "error type", *(t.name for t in MentionType), "total", "conll_f1_after"]
+    rows = []
+    for name, report in zip(names, reports):
+        table = count_kk(report.errors)
+        for i, kind in enumerate(KK_TYPES):
+            rows.append([name, kind, *(table[kind][t] for t in MentionType), sum(table[kind].values()),
+                         report.progression[i][1]["conll"]])
+    return headers, rows
