@@ -7,6 +7,8 @@ charts the workbench draws.
   responses the W4 points are its Table 1.
 - errors: errors by category x mention type, per system, for the corpus or one document.
 - documents: each document's CoNLL F1 per system (a histogram for one, a scatter for two).
+- stages: Kummerfeld & Klein's (2013) figure: the CoNLL F1 after correcting each error type in
+  turn (BCA's order), per system.
 Values are the engine's (corpus F1 micro-averaged as the official score), in percent.
 """
 
@@ -84,3 +86,22 @@ def document_scores(session: Session, systems: Sequence[str], weights: Weights, 
     names = [name for name, _ in results[0].documents]
     return DocumentScores(list(systems), names,
                           [[100 * scores[metric].f1 for _, scores in r.documents] for r in results])
+
+
+@dataclass
+class Stages:
+    systems: list[str]
+    stages: list[str]
+    """"none", then the seven K&K types in BCA's order."""
+    f1: list[list[float]]
+    """Per system: the CoNLL F1 (%) before any correction, then after each stage."""
+
+
+def kk_stages(session: Session, systems: Sequence[str]) -> Stages:
+    from metrics.errors.kummerfeld_klein.classify import STAGES
+
+    values = []
+    for system in range(len(systems)):
+        report = session.kk_report(system=system)
+        values.append([report.baseline["conll"]] + [v["conll"] for _, v in report.progression])
+    return Stages(list(systems), list(STAGES), values)

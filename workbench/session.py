@@ -150,6 +150,7 @@ class Session:
         unique = list(dict.fromkeys(self.warnings))  # a key's warning comes once per response
         self.warnings = sorted(unique, key=lambda w: not (w.startswith(f"{self.key_path}:") or "KEY document" in w))
         self._pricers: dict[tuple, object] = {}
+        self._kk: dict[tuple, object] = {}
         self._lock = threading.Lock()
 
     @classmethod
@@ -296,9 +297,12 @@ class Session:
         (`metrics.errors.kummerfeld_klein`): the key as read, the response as prepared (mapped onto
         the key's words, spans unmatched), its singletons removed under --singletons remove."""
         from metrics.errors.kummerfeld_klein.report import analyse_corpus
-
         from metrics.mentions.pairing import pair_documents
 
+        memo = (None if documents is None else tuple(documents), system, metric,
+                weights if metric in names(weighted=True) else None)
+        if memo in self._kk:  # the workbench's list and charts ask for the same analysis
+            return self._kk[memo]
         wanted = set(documents) if documents is not None else None
         chosen = [p for p in self.corpora[system].pairs if wanted is None or p.name in wanted]
         if self.keys and self.responses:  # else (CorefUD conventions, a key alone) the pairs as prepared
@@ -308,7 +312,8 @@ class Session:
                      for key, response, p in zip(keys, partners, chosen)]
         else:
             pairs = [(p.name, p.key, p.response) for p in chosen]
-        return analyse_corpus(pairs, self.options.singletons == "keep", metric, weights, processes)
+        report = self._kk[memo] = analyse_corpus(pairs, self.options.singletons == "keep", metric, weights, processes)
+        return report
 
     def pricer(self, metric: str = "conll", weights: Weights = W4, system: int = 0):
         """The engine's `Pricer` for one metric, weights and system, built once and kept (its

@@ -32,11 +32,13 @@ from ..session import LoadOptions, Session
 from .comparing import Comparing, SystemView, shown_at_start
 from .datasets import DatasetRun, DatasetSwitching, dataset_label
 from .documents import DocumentList
+from .entityerrors import EntityErrorPanel
 from .errorlist import ErrorPanel
 from .messages import EngineFault, LoadFailed, Loaded, Progress
 from .navigation import Navigation
 from .opening import UNREADABLE, Opening, load_session
 from .palette import system_commands
+from .taxonomy import TaxonomySwitching
 from .rows import MODES, chain_rows, display_text, document_rows, score_lines, short_name, type_explanation
 from .scores import ScoresPanel
 from .text import DocumentText
@@ -54,7 +56,7 @@ collections, 10-70 ms of it, some over every live object; at these, none (median
 against 171).  Long-lived data is frozen (`gc.freeze`), and the rare cycles are still collected."""
 
 
-class Workbench(Workers, Comparing, Navigation, DatasetSwitching, App):
+class Workbench(Workers, Comparing, Navigation, DatasetSwitching, TaxonomySwitching, App):
     """Score a key against a response and browse the errors (or browse a key alone, or compare
     several responses: `comparing.py`)."""
 
@@ -81,6 +83,8 @@ class Workbench(Workers, Comparing, Navigation, DatasetSwitching, App):
         Binding("d", "scores_scope", "Scores: the document's / the corpus's (below 130 columns)", show=False,
                 id="scores.scope"),
         Binding("i", "sort_errors", "Sort errors by impact / in text order", show=False, id="errors.sort"),
+        Binding("t", "taxonomy", "Errors per mention (Chen & Ng) / per entity (Kummerfeld & Klein)", show=False,
+                id="errors.taxonomy"),
         Binding("n", "error(1)", "Next error", id="error.next"),
         Binding("p", "error(-1)", "Previous error", show=False, id="error.previous"),
         Binding("ctrl+down,right_square_bracket", "document(1)", "Next document", show=False, id="document.next"),
@@ -133,6 +137,10 @@ it shows the key's text and chains for browsing, with no scores or errors.
         self.doc_index = 0
         self.mode_index = MODES.index("key" if self.browsing else "both")
         self.selected_error: ErrorRecord | None = None
+        self.taxonomy = "chen-ng"
+        """The error list's taxonomy: chen-ng (a row per mention) or kk (per entity error), `t`."""
+        self.kk_reports: dict[int, object] = {}
+        self.kk_pending: set[int] = set()
         self._edit_started = 0.0
         self.last_rescore_seconds = 0.0
         self.settled_weights: Weights | None = None
@@ -184,6 +192,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
             yield ScoresPanel(id="scorepanel")
         # compare mode's class from the start: added after mounting, it restyles the whole panel
         yield ErrorPanel(id="errorpanel", classes="-compare" if self.comparing else None)
+        yield EntityErrorPanel(id="entitypanel")
         yield Footer()
 
     def on_resize(self, event) -> None:
@@ -356,6 +365,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
             self._show_chains()
         self._show_scores()
         self._show_errors(defer=True)
+        self.show_entity_errors()
         self._status()
         if not self.browsing and self.errors is not None and self.errors_weights == self.weights:
             self.settled_weights = None

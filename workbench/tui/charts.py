@@ -9,6 +9,8 @@ library; nothing is drawn by hand):
   the corpus (d switches).
 - Documents: per-document CoNLL F1, a histogram for one system, in compare mode a scatter of the
   compared system against the baseline, a point per document.
+- K&K stages: Kummerfeld & Klein's figure, the CoNLL F1 after correcting each error type in turn
+  (BCA's order), bars per system; computed after the others (the K&K analysis of each system).
 The data come from `workbench.charts` in a worker thread (the sweep rescores the LMetrics under
 six weight vectors).  Every line has its own marker character, so the charts read without colour
 (NO_COLOR) as well as in either theme.
@@ -30,9 +32,10 @@ from metrics.measures.catalog import label
 from metrics.errors.chen_ng.records import shown_types
 from metrics.model import MentionType
 
-from ..charts import SWEEP_PANELS, DocumentScores, ErrorCounts, Sweep, document_scores, error_counts, sweep
+from ..charts import SWEEP_PANELS, DocumentScores, ErrorCounts, Stages, Sweep, document_scores, error_counts, kk_stages, \
+    sweep
 from ..names import short_labels
-from .messages import ChartsReady
+from .messages import ChartsReady, StagesReady
 from .theme import CHART_COLOURS
 
 MARKERS = {"W1": "1", "W2": "2", "W3": "3", "W4": "4", "W5": "5", "now": "*"}
@@ -51,7 +54,8 @@ class ChartsScreen(Screen[None]):
     """The main screen's keys (next error, views, panels) have nothing to act on here."""
     HELP = """Charts of the loaded responses: Sweep (Chen & Ng's Figure 3: each LMetric under W1..W5, the
     current weights and the OMetric, across responses), Errors (category x mention type, d: document
-    or corpus), Documents (CoNLL F1 per document). Lines are marked 1-5 (W1..W5), * (now), O (OMetric)."""
+    or corpus), Documents (CoNLL F1 per document), K&K stages (the CoNLL F1 after correcting
+    each of Kummerfeld & Klein's error types in turn, per system). Lines are marked 1-5 (W1..W5), * (now), O (OMetric)."""
 
     def __init__(self, systems: list[str], document: str | None, pair: tuple[int, int] | None = None) -> None:
         super().__init__()
@@ -63,6 +67,7 @@ class ChartsScreen(Screen[None]):
         self.sweep_data: Sweep | None = None
         self.error_data: ErrorCounts | None = None
         self.document_data: DocumentScores | None = None
+        self.stage_data: Stages | None = None
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="charts"):
@@ -76,6 +81,8 @@ class ChartsScreen(Screen[None]):
                         yield PlotextPlot(id=f"errors-{system}")
             with TabPane("Documents", id="tab-documents"):
                 yield PlotextPlot(id="documents-plot")
+            with TabPane("K&K stages", id="tab-stages"):
+                yield PlotextPlot(id="stages-plot")
         yield Static("computing the charts ...", id="charts-status")
         yield Footer()
 
@@ -100,6 +107,19 @@ class ChartsScreen(Screen[None]):
         data = (sweep(session, self.systems, [("now", weights)]), error_counts(session, self.systems, weights, document),
                 document_scores(session, self.systems, weights))
         self.app.call_from_thread(self.post_message, ChartsReady(*data))
+        if self.stage_data is None:
+            try:
+                stages = kk_stages(session, self.systems)
+            except Exception:  # noqa: BLE001 - an optional chart: the tab says it is not available
+                stages = None
+            self.app.call_from_thread(self.post_message, StagesReady(stages))
+
+    @on(StagesReady)
+    def _stages_ready(self, message: StagesReady) -> None:
+        if not self.is_running:
+            return
+        self.stage_data = message.stages or Stages([], [], [])
+        self.draw()
 
     @on(ChartsReady)
     def _ready(self, message: ChartsReady) -> None:
@@ -128,6 +148,8 @@ class ChartsScreen(Screen[None]):
                 self._draw_errors(self.query_one(f"#errors-{system}", PlotextPlot), system)
         if self.document_data is not None:
             self._draw_documents(self.query_one("#documents-plot", PlotextPlot))
+        if self.stage_data is not None:
+            self._draw_stages(self.query_one("#stages-plot", PlotextPlot))
 
     def _draw_sweep(self, widget: PlotextPlot, lmetric: str, ometric: str) -> None:
         """The legend is the title (plotext's own sits over the lines in a small chart)."""
@@ -162,6 +184,25 @@ class ChartsScreen(Screen[None]):
         plt.ylabel("errors")
         widget.refresh()
 
+    def _draw_stages(self, widget: PlotextPlot) -> None:
+        data, plt = self.stage_data, widget.plt
+        plt.clear_data()
+        if not data.systems:
+            plt.title("K&K stages: the analysis is not available")
+            widget.refresh()
+            return
+        n = len(data.systems)
+        colours = self._colours()
+        plt.multiple_bar([STAGE_LABELS[s] for s in data.stages], data.f1, marker=list(SYSTEM_MARKERS[:n]),
+                         color=[colours[i % len(colours)] for i in range(n)])
+        low = min(min(values) for values in data.f1)
+        plt.ylim(max(0.0, 10 * (low // 10) - 10), 100)  # the gains, not a wall of bars from 0
+        plt.title("CoNLL F1 after correcting each K&K type and those before it: "
+                  + "  ".join(f"{m} {s}" for m, s in zip(SYSTEM_MARKERS, short_labels(data.systems))))
+        plt.xlabel("after correcting (BCA's order)")
+        plt.ylabel("CoNLL F1 %")
+        widget.refresh()
+
     def _draw_documents(self, widget: PlotextPlot) -> None:
         data, plt = self.document_data, widget.plt
         plt.clear_data()
@@ -179,6 +220,12 @@ class ChartsScreen(Screen[None]):
             plt.xlabel(f"{a} F1 %")
             plt.ylabel(f"{b} F1 %")
         widget.refresh()
+
+
+STAGE_LABELS = {"none": "none", "span_error": "SPAN", "conflated_entities": "CONF", "extra_mention": "XMEN",
+                "extra_entity": "XENT", "divided_entity": "DIV", "missing_mention": "MMEN", "missing_entity": "MENT"}
+SYSTEM_MARKERS = "#=.o+x"
+"""Fill of each system's bars in the stages chart: they differ without colour."""
 
 
 ROWS = 24

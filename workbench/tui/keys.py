@@ -17,12 +17,13 @@ from ..output import IMPACT_UNIT
 from .cells import ListTable
 from .datasets import DatasetList
 from .documents import DocumentList
+from .entityerrors import EntityErrorPanel
 from .errorlist import ErrorPanel
 from .scores import ScoresPanel
 from .text import DocumentText
 
 WHERE = ((None, "anywhere"), (DocumentText, "text view"), (DocumentList, "documents list"), (DatasetList, "datasets list"),
-         (ErrorPanel, "error list"), (ListTable, "documents and error lists"), (ScoresPanel, "scores panel"))
+         (ErrorPanel, "error list"), (EntityErrorPanel, "entity error list"), (ListTable, "documents and error lists"), (ScoresPanel, "scores panel"))
 """Who holds bindings, and where they work (None: the app itself)."""
 
 EXTRA = (("ctrl+p", "Command palette: go to a document, switch view, weights W1..W5, export, theme", "anywhere"),
@@ -106,4 +107,7 @@ def legend() -> list[tuple[str, str]]:
 def help_sections(app: Any) -> list[tuple[str, list[tuple[str, str]]]]:
     """The help screen's sections: (title, rows of (term, text))."""
     keys = [(keys, f"{what}  ({where})" if where != "anywhere" else what) for keys, what, where in key_rows(type(app))]
-    return [("Errors: categories and columns", legend()), ("Keys", keys)]
+    from .entityerrors import legend as entity_legend
+
+    return [("Errors: categories and columns", legend()),
+            ("Entity errors (t): Kummerfeld & Klein's types", entity_legend()), ("Keys", keys)]

@@ -88,3 +88,19 @@ class ChartsReady(Message):
         self.sweep = sweep
         self.errors = errors
         self.documents = documents
+
+
+class EntityErrorsReady(Message):
+    """Kummerfeld & Klein's analysis of some systems (system -> its report, None when it failed)."""
+
+    def __init__(self, reports: dict) -> None:
+        super().__init__()
+        self.reports = reports
+
+
+class StagesReady(Message):
+    """The charts view's K&K stages (workbench.charts.kk_stages), after the other charts."""
+
+    def __init__(self, stages) -> None:
+        super().__init__()
+        self.stages = stages

@@ -147,7 +147,7 @@ class Navigation:
         if self.browsing:
             self.notify("browsing a key alone: no errors", markup=False)
             return
-        panel = self.query_one(ErrorPanel)
+        panel = self.error_panel()
         text = self.query_one(DocumentText)
         selected = self.selected_error
         away = (text.scroll_y > 0) if selected is None else not text.span_in_view(selected.mention.span)

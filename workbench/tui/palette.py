@@ -28,6 +28,9 @@ def system_commands(app: Any) -> Iterator[SystemCommand]:
                 lambda s=scope, f=fmt: app.export(s, f),
             )
     yield SystemCommand("Export ...", "Choose scope, format and file (ctrl+e)", app.action_export)
+    yield SystemCommand("Errors per mention / per entity (Kummerfeld & Klein)",
+                        "Switch the error list's taxonomy: Chen & Ng's per mention, K&K's per entity (t)",
+                        app.action_taxonomy)
     yield SystemCommand("Show / hide the documents list", "F6", lambda: app.action_toggle_panel("documents"))
     yield SystemCommand("Show / hide the scores panel", "F7", lambda: app.action_toggle_panel("scores"))
     if app.comparing:

@@ -31,19 +31,32 @@ split; "conflates K1 K4" marks a response chain that merges key chains; "n missi
         with VerticalScroll(id="response-chains"):
             yield Static("", id="response-chains-text")
 
+    marked: frozenset = frozenset()
+    """Spans to mark (an entity error's mentions, `t`), reversed in both columns."""
+    _rows: tuple | None = None
+
+    def mark(self, spans) -> None:
+        """Mark these spans (an empty set: none), redrawing the chains shown."""
+        if frozenset(spans) != self.marked:
+            self.marked = frozenset(spans)
+            if self._rows is not None:
+                self.show(*self._rows)
+
     def show(self, key_rows: list[ChainRow], response_rows: list[ChainRow] | None) -> None:
         """Both sides; `response_rows` None: a key browsed alone (its chains only)."""
-        self.query_one("#key-chains-text", Static).update(self._chains_text(self.app, key_rows, "K", "R", "divided over", "missing"))
+        self._rows = (key_rows, response_rows)
+        self.query_one("#key-chains-text", Static).update(self._chains_text(self.app, key_rows, "K", "R", "divided over", "missing", self.marked))
         self.query_one("#key-chains", VerticalScroll).border_title = f"key chains ({len(key_rows)})"
         responses = self.query_one("#response-chains", VerticalScroll)
         responses.display = response_rows is not None
         if response_rows is not None:
             self.query_one("#response-chains-text", Static).update(
-                self._chains_text(self.app, response_rows, "R", "K", "conflates", "spurious"))
+                self._chains_text(self.app, response_rows, "R", "K", "conflates", "spurious", self.marked))
             responses.border_title = f"response chains ({len(response_rows)})"
 
     @staticmethod
-    def _chains_text(app: Any, rows: list[ChainRow], own: str, other: str, several: str, lacking: str) -> Text:
+    def _chains_text(app: Any, rows: list[ChainRow], own: str, other: str, several: str, lacking: str,
+                     marked: frozenset = frozenset()) -> Text:
         text = Text(no_wrap=False)
         for row in rows:
             n, m, p = row.type_counts
@@ -60,7 +73,7 @@ split; "conflates K1 K4" marks a response chain that merges key chains; "n missi
                 text.append("   ")
                 text.append_text(type_text(app, kind))
                 text.append(" ")
-                text.append(words, style=type_colour(app, kind))
+                text.append(words, style=type_colour(app, kind) + (" reverse" if span in marked else ""))
                 text.append(f" {span[0]}-{span[1]}\n", style="dim")
         return text
 

@@ -120,15 +120,36 @@ def _records(view: PairView, found: list[Found]) -> list[KKError]:
     return sorted(out, key=lambda e: (KK_TYPES.index(e.kind), e.span))
 
 
-def _document(doc: Document, view: PairView, mentions: dict) -> Document:
+def _crossing(view: PairView, mentions) -> list[tuple]:
+    """Pairs of mentions that overlap without nesting (the ones BCA's files can garble)."""
+    spans = sorted((view.span(m), m) for m in mentions)
+    out = []
+    for i, ((first, last), m) in enumerate(spans):
+        for (other_first, other_last), other in spans[i + 1:]:
+            if other_first > last:
+                break
+            if other_last > last and other_first > first:
+                out.append((m, other))
+    return out
+
+
+def _document(doc: Document, view: PairView, mentions: dict, crossing: list[tuple] | None = None) -> Document:
     """The document BCA writes for the scorer and the scorer reads back (`*.gold`, `*.corrected.*`).
 
     Why not the clusters as they are: BCA writes `(id` at a mention's first token and `id)` at its
     last, and v8.01 pairs a closing with the latest opening of its id, so two mentions of one
     cluster that overlap without nesting come back as the outer and the inner span; the scores
     BCA's users get are of what comes back."""
-    events: dict[int, tuple[list[int], list[int], list[int]]] = {}
     starts = view.syntax.starts
+    if crossing is not None and not any(mentions.get(a, -1) == mentions.get(b, -2) for a, b in crossing):
+        grouped: dict[int, list[Span]] = {}  # nothing to garble: the clusters as they are
+        for (sentence, start, end), cluster in mentions.items():
+            base = starts[sentence]
+            grouped.setdefault(cluster, []).append((base + start, base + end - 1))
+        return Document(name=doc.name, words=doc.words, chains=list(grouped.values()),
+                        labels=[str(c) for c in grouped], sentence_starts=doc.sentence_starts, path=doc.path,
+                        line=doc.line)
+    events: dict[int, tuple[list[int], list[int], list[int]]] = {}
     for m, cluster in mentions.items():
         base = starts[m[0]]
         first, last = base + m[1], base + m[2] - 1
@@ -171,13 +192,15 @@ def _analyse_document(name: str, key: Document, response: Document, singletons: 
                       weights: Weights) -> _DocumentResult:
     view = pair_view(name, key, response, singletons)
     gold = _document(key, view, view.gold.mentions)
+    before = dict(view.auto.mentions)
     outcome = analyse(view)
+    crossing = _crossing(view, set(view.gold.mentions) | set(before) | set(view.auto.mentions))
     scores: list[dict] = []
     previous: dict | None = None
     for kind in STAGES:
         state = outcome.states[kind]
         if previous is None or previous != state:
-            scores.append(score_pair(prepare_pair(gold, _document(response, view, state)), weights, metrics))
+            scores.append(score_pair(prepare_pair(gold, _document(response, view, state, crossing)), weights, metrics))
         else:
             scores.append(scores[-1])
         previous = state

@@ -1,0 +1,81 @@
+"""The workbench's K&K list (`t`): per-entity errors, their mentions bracketed, the stages chart."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app_support import SAMPLE_KEY, SAMPLE_RESPONSE, settle, workbench_terminal  # noqa: F401
+from workbench.session import LoadOptions
+
+
+async def _kk_ready(app, pilot) -> None:
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if all(s in app.kk_reports for s in ([app.baseline, app.system] if app.comparing else [app.system])):
+            await pilot.pause()
+            return
+    raise AssertionError("the K&K analysis did not arrive")
+
+
+def test_t_switches_the_list_and_n_brackets_an_entity_error() -> None:
+    from workbench.tui.app import Workbench
+    from workbench.tui.entityerrors import EntityErrorPanel
+    from workbench.tui.errorlist import ErrorPanel
+    from workbench.tui.navigation import shown
+    from workbench.tui.text import DocumentText
+
+    async def body():
+        app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("t")
+            await _kk_ready(app, pilot)
+            entity, per_mention = app.query_one(EntityErrorPanel), app.query_one(ErrorPanel)
+            assert shown(entity) and not shown(per_mention)
+            name = app.corpus.pairs[app.doc_index].name
+            expected = [e for e in app.session.kk_report().errors if e.document == name]
+            assert entity.rows == expected and entity.border_title == f"entity errors ({len(expected)})"
+            await pilot.press("n")
+            await pilot.pause()
+            selection = app.query_one(DocumentText)._selection
+            first = expected[0]
+            assert selection.mention == first.span and selection.role_of_span(first.mentions[0].span) == "error"
+            # into the list and back: the hidden list never holds the focus
+            entity.query_one("#kk-errors").focus()
+            await pilot.press("t")
+            await pilot.pause()
+            assert shown(per_mention) and not shown(entity)
+            assert app.focused is not None and shown(app.focused)
+
+    asyncio.run(body())
+
+
+def test_compare_mode_counts_both_systems_and_the_chart_has_the_stages() -> None:
+    from workbench.tui.app import Workbench
+    from workbench.tui.charts import ChartsScreen
+    from workbench.tui.entityerrors import EntityErrorPanel
+
+    async def body():
+        app = Workbench(SAMPLE_KEY, [SAMPLE_RESPONSE, SAMPLE_KEY], LoadOptions(cache=False))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("t")
+            await _kk_ready(app, pilot)
+            panel = app.query_one(EntityErrorPanel)
+            assert [label for label, _ in panel._counts] == [app.labels()[app.baseline], app.labels()[app.system]]
+            name = app.corpus.pairs[app.doc_index].name
+            assert panel._counts[0][1] == [e for e in app.kk_reports[app.baseline].errors if e.document == name]
+            await pilot.press("f8")
+            screen = app.screen
+            assert isinstance(screen, ChartsScreen)
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if screen.stage_data is not None:
+                    break
+            data = screen.stage_data
+            assert data.stages[0] == "none" and len(data.stages) == 8
+            report = app.session.kk_report(system=0)
+            assert data.f1[0] == [report.baseline["conll"]] + [v["conll"] for _, v in report.progression]
+            assert data.f1[1][-1] == 100.0 or abs(data.f1[1][-1] - 100.0) < 1e-9
+
+    asyncio.run(body())

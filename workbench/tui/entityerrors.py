@@ -1,0 +1,178 @@
+"""The error list in Kummerfeld & Klein's taxonomy (`t` switches to it): a row per error over
+entities, the counts by type beside it.
+
+Why a panel of its own rather than more columns of the Chen & Ng list: a K&K error is about a
+group of mentions (the part of a cluster split off or merged in, an extra or missing entity), not
+one mention with an antecedent; its columns are the part, the cluster it comes from or goes to, and
+the chains involved.  Selecting a row brackets all its mentions in the text (the part as the error,
+the rest of the cluster as its context) and marks them in the chains view (F3).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Static
+
+from metrics.errors.kummerfeld_klein.report import KK_LABELS, KK_TYPES, KKError, count_kk
+
+from .cells import ListTable, type_text
+from .rows import display_text
+
+SHORT = {"span_error": "SPAN", "conflated_entities": "CONF", "extra_mention": "XMEN", "extra_entity": "XENT",
+         "divided_entity": "DIV", "missing_mention": "MMEN", "missing_entity": "MENT"}
+"""The abbreviation the list and the counts show per type (the help's legend spells them out)."""
+FIXED = (("error", 5), ("type", 4))
+TEXT = (("mentions", 0.45), ("from / into", 0.25), ("chains", 0.3))
+PADDING = 1
+COUNTS_WIDTH = 24
+
+
+def column_widths(width: int) -> dict[str, int]:
+    fixed = sum(w for _, w in FIXED)
+    rest = max(3 * 8, width - 1 - fixed - 2 * PADDING * (len(FIXED) + len(TEXT)))
+    return {**dict(FIXED), **{name: max(8, int(rest * share)) for name, share in TEXT}}
+
+
+class EntityErrorPanel(Horizontal):
+    """K&K's errors of the current document (see the module docstring)."""
+
+    HELP = """\
+Kummerfeld & Klein's (2013) errors, as the Berkeley Coreference Analyser classifies them: SPAN
+span error, CONF conflated entities (a part of a response cluster belonging to another key
+entity), XMEN extra mention, XENT extra entity, DIV divided entity (a part of a key entity kept
+in another response cluster), MMEN missing mention, MENT missing entity.  A row: the type, the
+mention type of the part's earliest non-pronoun mention, the part (its first mention, +n more),
+the cluster it comes from (response) or goes to (key), and the chains involved.  Enter jumps to
+it; the text brackets all its mentions.  The counts box: this document's errors per type (in
+compare mode, both systems'); the charts (F8) show the CoNLL F1 after correcting each type in
+turn.  `t` switches back to the per-mention list.  docs/errors-kk.md states the rules.
+"""
+
+    class Picked(Message):
+        """The cursor is on an error (jump=False) or Enter was pressed on it (jump=True)."""
+
+        def __init__(self, row: KKError | None, jump: bool) -> None:
+            super().__init__()
+            self.row = row
+            self.jump = jump
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.rows: list[KKError] = []
+        self.state = "analysing"
+        self._widths: dict[str, int] | None = None
+        self._picked = False
+        self._counts: list[tuple[str, list[KKError]]] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="kk-main"):
+            yield ListTable(id="kk-errors", cursor_type="row", zebra_stripes=True, cell_padding=PADDING)
+        yield Static("", id="kk-counts")
+
+    def on_mount(self) -> None:
+        self.border_subtitle = "Kummerfeld & Klein · t: per-mention errors · F1 legend"
+        self._columns()
+
+    def on_resize(self) -> None:
+        if self._columns():
+            self.refill()
+
+    def _columns(self) -> bool:
+        table = self.query_one("#kk-errors", ListTable)
+        widths = column_widths(table.size.width or 76)
+        if widths == self._widths:
+            return False
+        self._widths = widths
+        table.clear(columns=True)
+        for name, width in widths.items():
+            table.add_column(Text(name, overflow="ellipsis", no_wrap=True), width=width)
+        return True
+
+    def set_rows(self, rows: list[KKError] | None, counts: list[tuple[str, list[KKError]]] | None = None,
+                 state: str = "ready") -> None:
+        """This document's errors (None while analysing); `counts`: (system label, its errors of
+        this document) per system shown, for the counts box."""
+        self.state = state if rows is None else "ready"
+        self.rows = rows or []
+        self._counts = counts or ([("", self.rows)] if rows is not None else [])
+        self._picked = False
+        self.refill()
+
+    def refill(self) -> None:
+        table = self.query_one("#kk-errors", ListTable)
+        table.clear()
+        if table.size.width:
+            for number, row in enumerate(self.rows):
+                table.add_row(*self._cells(row), key=str(number))
+        self.border_title = {"analysing": "entity errors (analysing ...)",
+                             "failed": "entity errors (not available)"}.get(self.state, f"entity errors ({len(self.rows)})")
+        self._show_counts()
+
+    def _cells(self, row: KKError) -> list[Text]:
+        first = row.mentions[0]
+        if row.target is not None:
+            mentions = f"{first.text} -> {row.target.span[0]}-{row.target.span[1]}"
+        else:
+            mentions = first.text + (f" +{len(row.mentions) - 1}" if len(row.mentions) > 1 else "")
+        where = "-" if not row.cluster else f"{'resp' if row.side == 'response' else 'key'} cluster of {len(row.cluster)}"
+        chains = " ".join([f"K{c}" for c in row.key_chains] + [f"R{c}" for c in row.response_chains])
+        return [Text(SHORT[row.kind]), type_text(self.app, row.type),
+                *(Text(display_text(t), overflow="ellipsis", no_wrap=True) for t in (mentions, where, chains))]
+
+    def _show_counts(self) -> None:
+        systems = self._counts
+        text = Text(f"{'':5}" + "".join(f"{label[:5]:>6}" for label, _ in systems) + "\n", style="bold")
+        if len(systems) == 1:
+            text = Text("entity errors\n", style="bold")
+        tables = [count_kk(rows) for _, rows in systems]
+        for kind in KK_TYPES:
+            text.append(f"{SHORT[kind]:<5}" + "".join(f"{sum(t[kind].values()):>6}" for t in tables) + "\n")
+        self.query_one("#kk-counts", Static).update(text)
+
+    @on(ListTable.RowHighlighted, "#kk-errors")
+    def _highlighted(self, event: ListTable.RowHighlighted) -> None:
+        if not event.data_table.has_focus:
+            return
+        self._picked = True
+        self.post_message(self.Picked(self._row(event.cursor_row), jump=False))
+
+    @on(ListTable.RowSelected, "#kk-errors")
+    def _selected(self, event: ListTable.RowSelected) -> None:
+        self._picked = True
+        self.post_message(self.Picked(self._row(event.cursor_row), jump=True))
+
+    def _row(self, index: int) -> KKError | None:
+        return self.rows[index] if 0 <= index < len(self.rows) else None
+
+    def filters(self) -> tuple[None, None]:
+        """No category or type filter here (the counts box shows every type)."""
+        return None, None
+
+    def move(self, step: int, from_token: int | None = None) -> bool:
+        """n / p: the next or previous error, as the per-mention list does."""
+        table = self.query_one("#kk-errors", ListTable)
+        if not self.rows:
+            return False
+        if from_token is not None:
+            after = [i for i, row in enumerate(self.rows) if row.span[0] >= from_token]
+            before = [i for i, row in enumerate(self.rows) if row.span[0] < from_token]
+            row = (after[0] if after else 0) if step > 0 else (before[-1] if before else len(self.rows) - 1)
+        elif not self._picked and step > 0:
+            row = table.cursor_row
+        else:
+            row = (table.cursor_row + step) % len(self.rows)
+        self._picked = True
+        table.move_cursor(row=row, animate=False)
+        self.post_message(self.Picked(self._row(table.cursor_row), jump=False))
+        return True
+
+
+def legend() -> list[tuple[str, str]]:
+    """(abbreviation, meaning) of each type, for the help."""
+    from metrics.errors.kummerfeld_klein.report import KK_DESCRIPTIONS
+
+    return [(f"{SHORT[kind]}", f"{KK_LABELS[kind]}: {KK_DESCRIPTIONS[kind]}") for kind in KK_TYPES]
