@@ -89,6 +89,11 @@ tmux send-keys -t "$SESSION" Escape
 tmux send-keys -t "$SESSION" C-Down
 check "switch document (the list's order: worst CoNLL first)" "GUM_news_korea  (1/2 by conll" 10
 
+tmux send-keys -t "$SESSION" t
+check "t: Kummerfeld & Klein's entity errors" "entity errors (" 30
+check "t: their counts by type" "CONF" 5
+tmux send-keys -t "$SESSION" t
+check "t again: the per-mention list" "errors (" 5
 tmux send-keys -t "$SESSION" F1
 check "help screen: the legend of error categories, from any focus" "FN  false new" 5
 tmux send-keys -t "$SESSION" Escape
