@@ -122,7 +122,8 @@ def _records(view: PairView, found: list[Found]) -> list[KKError]:
 
 def _crossing(view: PairView, mentions) -> list[tuple]:
     """Pairs of mentions that overlap without nesting (the ones BCA's files can garble)."""
-    spans = sorted((view.span(m), m) for m in mentions)
+    starts = view.syntax.starts
+    spans = sorted(((starts[m[0]] + m[1], starts[m[0]] + m[2] - 1), m) for m in mentions)
     out = []
     for i, ((first, last), m) in enumerate(spans):
         for (other_first, other_last), other in spans[i + 1:]:
