@@ -33,18 +33,24 @@ def _coref_cells(doc: Document) -> list[str]:
     opens: list[list[tuple[int, int, str]]] = [[] for _ in range(n)]
     closes: list[list[tuple[int, int, str]]] = [[] for _ in range(n)]
     labels = doc.labels if len(doc.labels) == len(doc.chains) else [str(i) for i in range(len(doc.chains))]
+    repeated = doc.repeated or {}
+
+    def rank(c: int, span: tuple[int, int]) -> int:
+        """Copies of a repeated span in the order the source completed them (`Document.repeated`)."""
+        return repeated[span].index(c) if c in repeated.get(span, ()) else c
+
     for c, (chain, label) in enumerate(zip(doc.chains, labels)):
         _check_nesting(doc, label, [(s, e) for s, e in chain if s != e])
         for s, e in chain:
             if s == e:
-                singles[s].append(label)
+                singles[s].append((rank(c, (s, e)), label))
             else:
                 opens[s].append((c, s - e, label))
-                closes[e].append((-s, c, label))
+                closes[e].append((-s, rank(c, (s, e)), label))
     out = []
     for t in range(n):
         parts = [f"({label}" for _, _, label in sorted(opens[t])]
-        parts += [f"({x})" for x in singles[t]]
+        parts += [f"({x})" for _, x in sorted(singles[t], key=lambda item: item[0])]
         parts += [f"{label})" for _, _, label in sorted(closes[t])]
         out.append("|".join(parts) if parts else "-")
     return out
