@@ -37,6 +37,14 @@ def metrics_option(text: str, option: str = "--metrics") -> tuple[str, ...] | No
         raise UsageError(f"{option}: {exc}") from None
 
 
+def impact_option(text: str) -> str:
+    """`--impact`: exactly one metric (name or alias)."""
+    chosen = metrics_option(text, "--impact")
+    if chosen is None or len(chosen) != 1:
+        raise UsageError(f"--impact: name one metric, not {text!r}")
+    return chosen[0]
+
+
 def categories_option(values: Sequence[str] | None) -> list[Category] | None:
     """`--category` (repeated or comma-separated), None when not given."""
     try:

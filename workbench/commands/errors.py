@@ -22,8 +22,7 @@ from metrics.model import MentionType
 from .common import load_session
 from ..output import ERROR_COLUMNS, IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, error_cells, error_json, impact_points, \
     impact_text, render_csv
-from ..options import UsageError, categories_option, jobs_option, limit_option, metrics_option, types_option, \
-    weights_option
+from ..options import categories_option, impact_option, jobs_option, limit_option, types_option, weights_option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,10 +65,7 @@ def run(args: argparse.Namespace) -> int:
     types = types_option(args.type)
     metric = args.impact if args.impact is not None else ("conll" if args.sort == "impact" else None)
     if metric is not None:
-        chosen = metrics_option(metric, "--impact")
-        if chosen is None or len(chosen) != 1:
-            raise UsageError(f"--impact: name one metric, not {metric!r}")
-        metric = chosen[0]
+        metric = impact_option(metric)
     limit = limit_option(args.limit)
     weights = weights_option(args.weights)
     session = load_session(args, [args.response])

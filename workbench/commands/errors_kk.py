@@ -16,7 +16,7 @@ from metrics.errors.kummerfeld_klein.report import KK_DESCRIPTIONS, KK_LABELS, K
 from metrics.model import MentionType
 
 from ..json_text import dumps
-from ..options import UsageError, jobs_option, limit_option, metrics_option, types_option, weights_option
+from ..options import UsageError, impact_option, jobs_option, limit_option, types_option, weights_option
 from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown
 from .common import load_session
 
@@ -41,12 +41,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--sort impact: K&K errors are priced per type (the stages), not one by one")
     kinds = kk_types_option(args.category)
     types = types_option(args.type)
-    metric = "conll"
-    if args.impact is not None:
-        chosen = metrics_option(args.impact, "--impact")
-        if chosen is None or len(chosen) != 1:
-            raise UsageError(f"--impact: name one metric, not {args.impact!r}")
-        metric = chosen[0]
+    metric = "conll" if args.impact is None else impact_option(args.impact)
     limit = limit_option(args.limit)
     weights = weights_option(args.weights)
     session = load_session(args, [args.response])
