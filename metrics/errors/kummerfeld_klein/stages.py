@@ -115,6 +115,12 @@ def analyse(view: PairView) -> Outcome:
     for autos, golds in groups(view):
         if len(autos) == len(golds) and all(g in autos for g in golds):
             continue
+        if len(autos) + len(golds) == 1 and len((autos or golds)[0]) == 1:
+            # a lone key mention the response lacks (introduced, no error), or a lone response
+            # mention in no key cluster (split off and removed, no error): BCA's operations only
+            for name in (("introduce",) if golds else ("split", "remove")):
+                operations[name] = operations.get(name, 0) + 1
+            continue
         found = classify_group(rules, autos, golds, gold_set, view.auto.mentions, operations)
         for stage, kind in enumerate(KK_TYPES[1:]):
             for part, cluster in found[kind]:
