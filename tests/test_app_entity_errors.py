@@ -79,3 +79,25 @@ def test_compare_mode_counts_both_systems_and_the_chart_has_the_stages() -> None
             assert data.f1[1][-1] == 100.0 or abs(data.f1[1][-1] - 100.0) < 1e-9
 
     asyncio.run(body())
+
+
+def test_export_in_the_entity_list_writes_entity_errors(tmp_path) -> None:
+    import json
+
+    from workbench.tui.app import Workbench
+
+    async def body():
+        app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("t")
+            await _kk_ready(app, pilot)
+            written = app.write_export("document", "json", str(tmp_path / "doc.json"))
+            data = json.loads(open(written).read())
+            name = app.corpus.pairs[app.doc_index].name
+            assert data["taxonomy"] == "kk" and {e["document"] for e in data["errors"]} == {name}
+            assert data["progression"][-1]["category"] == "missing_entity"
+            written = app.write_export("corpus", "csv", str(tmp_path / "corpus.csv"))
+            assert open(written).read().startswith("error type,")
+
+    asyncio.run(body())

@@ -40,3 +40,26 @@ def write_report(app: Any, scope: str, fmt: str, path: str | None = None,
     else:
         label, scores = names[0], dict(result.documents).get(names[0], {})
     return app.session.export(path or default_path(app, scope, fmt), fmt, label, weights, scores, records)
+
+
+def write_entity_report(app: Any, scope: str, fmt: str, path: str | None = None) -> str:
+    """The K&K list's export (`t`): the document's or the corpus's entity errors, counts by type and
+    the CoNLL F1 after each correction stage (of that document alone, for a document), in the
+    formats of `corefwb errors --taxonomy kk`."""
+    from ..commands.errors_kk import ERROR_HEADERS, error_row, paper_table, to_json
+    from ..json_text import dumps
+    from ..output import render_csv, render_markdown, write_atomic
+
+    names = None if scope == "corpus" else [app.corpus.pairs[app.doc_index].name]
+    report = app.session.kk_report(names, system=app.system)
+    if fmt == "json":
+        text = dumps(to_json(report, report.errors, report.errors, None)) + "\n"
+    elif fmt == "csv":
+        text = render_csv(*paper_table(report, report.errors))
+    else:
+        headers, rows = paper_table(report, report.errors)
+        text = render_markdown(headers, rows, title=f"Kummerfeld & Klein errors: {names[0] if names else 'corpus'}")
+        text += "\n" + render_markdown(ERROR_HEADERS, [error_row(e, 60) for e in report.errors], title="Errors")
+    target = path or default_path(app, scope, fmt)
+    write_atomic(target, text, inputs=app.session.inputs)
+    return target

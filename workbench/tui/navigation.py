@@ -220,8 +220,10 @@ class Navigation:
     def write_export(self, scope: str, fmt: str, path: str | None = None) -> str:
         """Write the scores and the errors shown (the active filter applied) of the document or
         the corpus; see `export.write_report`."""
-        from .export import write_report
+        from .export import write_entity_report, write_report
 
+        if self.taxonomy == "kk":  # the list shown is the entity errors: they are what is exported
+            return write_entity_report(self, scope, fmt, path)
         return write_report(self, scope, fmt, path, self.query_one(ErrorPanel).filters())
 
 
