@@ -59,7 +59,7 @@ class KKError:
     def to_json(self) -> dict:
         return {"document": self.document, "category": self.kind, "type": self.type.name,
                 "mentions": [m.to_json() for m in self.mentions],
-                "cluster": {"side": self.side, "spans": [list(s) for s in self.cluster]},
+                "cluster": {"side": self.side, "size": len(self.cluster)},
                 "key_chains": list(self.key_chains), "response_chains": list(self.response_chains),
                 "target": self.target.to_json() if self.target else None}
 
