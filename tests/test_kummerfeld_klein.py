@@ -249,3 +249,14 @@ def test_compare_kk_counts_side_by_side(tmp_path, capsys) -> None:
     assert main(["compare", key, response, key, "--taxonomy", "kk", "--bootstrap", "0", "--name", "sys,gold"]) == 0
     out = capsys.readouterr().out
     assert "Kummerfeld & Klein errors per system" in out and "sys errors" in out and "gold F1 after" in out
+
+
+def test_errors_kk_one_document_and_another_metric(tmp_path, capsys) -> None:
+    key, response = _files(tmp_path, [[JOHN, HE], [MARY, HER]], [[JOHN, HE, HER], [MARY]])
+    assert main(["errors", key, response, "--taxonomy", "kk", "--document", "d", "--impact", "lea",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["v801_conll_f1"] == pytest.approx(data["baseline_conll_f1"])  # no repeated span here
+    assert data["impact_metric"] == "lea" and data["progression"][-1]["lea"] == pytest.approx(100.0)
+    assert main(["errors", key, response, "--taxonomy", "kk", "--impact", "lea"]) == 0
+    assert "LEA after" in capsys.readouterr().out

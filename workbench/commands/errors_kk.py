@@ -13,6 +13,7 @@ import argparse
 from collections.abc import Sequence
 
 from metrics.errors.kummerfeld_klein.report import KK_DESCRIPTIONS, KK_LABELS, KK_TYPES, KKError, KKReport, count_kk
+from metrics.measures.catalog import label
 from metrics.model import MentionType
 
 from ..json_text import dumps
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     session = load_session(args, [args.response])
     documents = session.select_documents(args.document)
     report = session.kk_report(documents, metric=metric, weights=weights, processes=jobs_option(args.jobs))
-    official = session.score(weights, ("conll",)).micro["conll"].f1 if documents is None else None
+    official = _official(session, weights, documents)
     selected = [e for e in report.errors if (kinds is None or e.kind in kinds) and (types is None or e.type in types)]
     listed = selected[:limit] if limit is not None else selected
     n_documents = len(documents) if documents is not None else len(session.corpus.pairs)
@@ -64,6 +65,18 @@ def run(args: argparse.Namespace) -> int:
         text = conventions_header(session.options) + render_text(report, listed, selected, n_documents, official)
     emit(text, args.output, inputs=session.inputs)
     return 0
+
+
+def _official(session, weights, documents: list[str] | None) -> float | None:
+    """v8.01's CoNLL F1 on the files as given, of the documents analysed (to set beside BCA's)."""
+    from metrics.corpus.scoring import aggregate
+
+    result = session.score(weights, ("muc", "bcub", "ceafe", "conll"))  # the parts, to sum a selection
+    if documents is None:
+        return result.micro["conll"].f1
+    wanted = set(documents)
+    chosen = [(name, scores) for name, scores in result.documents if name in wanted]
+    return aggregate(chosen, weights, ("conll",)).micro["conll"].f1 if chosen else None
 
 
 def _shown(counts) -> list[MentionType]:
@@ -106,7 +119,7 @@ def paper_table(report: KKReport, selected: Sequence[KKError]) -> tuple[list[str
     metric = report.metric
     headers = ["error type", *(t.name for t in kinds), "total", "CoNLL F1 after", "gain"]
     if metric != "conll":
-        headers += [f"{metric} after", f"{metric} gain"]
+        headers += [f"{label(metric)} after", f"{label(metric)} gain"]
     previous = report.baseline
     rows: list[list] = [["(none corrected)", *("" for _ in kinds), "", f"{previous['conll']:.2f}", "",
                          *([f"{previous[metric]:.2f}", ""] if metric != "conll" else [])]]
