@@ -225,16 +225,3 @@ class DocumentSyntax:
         if mention[2] - mention[1] > 1 and self.parsed_sentences[mention[0]]:
             return False
         return self.kind(mention) == PRONOUN
-
-    def mention_type(self, mention: tuple[int, int, int]) -> MentionType:
-        """The kind as one of our mention types (a zero stays a zero where our types say so)."""
-        kind = self.kind(mention)
-        if kind == NAME:
-            return MentionType.NAME
-        if kind == NOMINAL:
-            return MentionType.NOMINAL
-        if not self.parsed_sentences[mention[0]]:
-            typed, _ = assign_types(self.doc, [self.span(mention)])[self.span(mention)]
-            if typed == MentionType.ZERO:
-                return typed
-        return MentionType.PRONOUN

@@ -31,9 +31,6 @@ class Side:
     labels: dict[int, str]
     """Cluster id -> the file's chain label."""
 
-    def copy(self) -> "Side":
-        return Side(dict(self.mentions), {c: list(ms) for c, ms in self.clusters.items()}, dict(self.labels))
-
 
 @dataclass
 class PairView:
@@ -47,9 +44,6 @@ class PairView:
     dropped: dict[str, int]
     """What the reading left out, per reason: duplicate, crossing (a sentence boundary),
     response_singletons (option T)."""
-
-    def triple(self, span: Span) -> Mention | None:
-        return to_triple(self.syntax.starts, span)
 
     def span(self, mention: Mention) -> Span:
         return self.syntax.span(mention)
