@@ -13,7 +13,8 @@ pair (KEY a CoNLL-2012 file with a parse column; `--sample`: BCA's own sample, i
   real data with a traceback after the classification is done: an operation no type takes (a
   missing key singleton's `introduce`) has no printable name, and its properties are a set.  The
   classification is untouched.
-- `classify_coreference_errors.py OUT GOLD RESPONSE T` (option T: response singletons removed).
+- `classify_coreference_errors.py OUT GOLD RESPONSE T` (option T: response singletons removed;
+  `--keep-singletons`: F, and ours with `--singletons keep`).
 - `corefwb errors KEY RESPONSE --taxonomy kk --singletons remove --format json`.
 Then: the seven counts of BCA's summary against ours, its raw operation counts against ours, and
 the CoNLL F1 of BCA's written files (`OUT.gold` against `OUT.corrected.none`, `.span_errors`,
@@ -96,9 +97,13 @@ def plain(path: Path, folder: Path) -> Path:
     return target
 
 
+OPTION = "T"
+"""BCA's singletons option: T (response singletons removed) or F (`--keep-singletons`)."""
+
+
 def run_bca(bca: Path, gold: Path, response: Path, out: Path) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "classify_coreference_errors.py", str(out), str(gold) + "/", str(response), "T"],
+    subprocess.run([sys.executable, "classify_coreference_errors.py", str(out), str(gold) + "/", str(response), OPTION],
                    cwd=bca, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
 
@@ -124,7 +129,8 @@ def scored(gold: Path, corrected: Path) -> float:
 
 def ours(key: str, response: str, extra: tuple[str, ...] = ()) -> tuple[dict, float]:
     start = time.perf_counter()
-    result = subprocess.run([*COREFWB, "errors", key, response, "--singletons", "remove", "--format", "json", *extra],
+    singletons = "remove" if OPTION == "T" else "keep"
+    result = subprocess.run([*COREFWB, "errors", key, response, "--singletons", singletons, "--format", "json", *extra],
                             capture_output=True, text=True, check=True)
     return json.loads(result.stdout), time.perf_counter() - start
 
@@ -175,8 +181,12 @@ def main() -> int:
     parser.add_argument("--checkout", type=Path, required=True, help="a BCA checkout (commit d845001)")
     parser.add_argument("--sample", action="store_true", help="BCA's own sample (its gold folder and Stanford output)")
     parser.add_argument("--time", type=int, default=0, metavar="N")
+    parser.add_argument("--keep-singletons", action="store_true",
+                        help="BCA's option F and our --singletons keep (default: T and remove)")
     parser.add_argument("pairs", nargs="*")
     args = parser.parse_args()
+    global OPTION
+    OPTION = "F" if args.keep_singletons else "T"
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
