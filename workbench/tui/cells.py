@@ -150,3 +150,23 @@ class ListTable(FastTable):
     def action_last_row(self) -> None:
         if self.row_count:
             self.move_cursor(row=self.row_count - 1)
+
+
+def next_row(spans: Sequence[tuple[int, int]], cursor: int, picked: bool, step: int, from_token: int | None = None,
+             text_order: bool = True) -> int:
+    """Where `n` (step 1) or `p` (-1) goes in an error list whose rows are at these spans.
+
+    From the cursor, wrapping around; before the user has picked a row, `n` takes the cursor's
+    own row.  `from_token` (the user paged the text away from the selection): the first row from
+    that token on (`p`: the last one before it), in text order even when the list is sorted
+    otherwise (`text_order` False)."""
+    if from_token is not None:
+        after = [i for i, span in enumerate(spans) if span[0] >= from_token]
+        before = [i for i, span in enumerate(spans) if span[0] < from_token]
+        if not text_order:
+            after.sort(key=lambda i: spans[i])
+            before.sort(key=lambda i: spans[i])
+        return (after[0] if after else 0) if step > 0 else (before[-1] if before else len(spans) - 1)
+    if not picked and step > 0:
+        return cursor
+    return (cursor + step) % len(spans)

@@ -19,7 +19,7 @@ from textual.widgets import Static
 
 from metrics.errors.kummerfeld_klein.report import KK_LABELS, KK_TYPES, KKError, count_kk
 
-from .cells import ListTable, type_text
+from .cells import ListTable, next_row, type_text
 from .rows import display_text
 
 SHORT = {"span_error": "SPAN", "conflated_entities": "CONF", "extra_mention": "XMEN", "extra_entity": "XENT",
@@ -157,14 +157,8 @@ turn.  `t` switches back to the per-mention list.  docs/errors-kk.md states the 
         table = self.query_one("#kk-errors", ListTable)
         if not self.rows:
             return False
-        if from_token is not None:
-            after = [i for i, row in enumerate(self.rows) if row.span[0] >= from_token]
-            before = [i for i, row in enumerate(self.rows) if row.span[0] < from_token]
-            row = (after[0] if after else 0) if step > 0 else (before[-1] if before else len(self.rows) - 1)
-        elif not self._picked and step > 0:
-            row = table.cursor_row
-        else:
-            row = (table.cursor_row + step) % len(self.rows)
+        row = next_row([r.span for r in self.rows], table.cursor_row, self._picked, step, from_token,
+                       text_order=False)  # listed by type, then position
         self._picked = True
         table.move_cursor(row=row, animate=False)
         self.post_message(self.Picked(self._row(table.cursor_row), jump=False))

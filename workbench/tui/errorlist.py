@@ -18,7 +18,7 @@ from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorRecord, co
 from metrics.model import MentionType
 
 from ..output import IMPACT_UNIT, impact_text
-from .cells import ListTable, type_text
+from .cells import ListTable, next_row, type_text
 from ..comparison import CHANGES
 from .rows import display_text, filter_errors
 
@@ -308,17 +308,8 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
         table = self.query_one("#errors", ListTable)
         if not self.shown:
             return False
-        if from_token is not None:
-            after = [i for i, row in enumerate(self.shown) if row.mention.span[0] >= from_token]
-            before = [i for i, row in enumerate(self.shown) if row.mention.span[0] < from_token]
-            if self.by_impact:  # the list is not in text order: the first (last) in text order
-                after.sort(key=lambda i: self.shown[i].mention.span)
-                before.sort(key=lambda i: self.shown[i].mention.span)
-            row = (after[0] if after else 0) if step > 0 else (before[-1] if before else len(self.shown) - 1)
-        elif not self._picked and step > 0:
-            row = table.cursor_row
-        else:
-            row = (table.cursor_row + step) % len(self.shown)
+        row = next_row([r.mention.span for r in self.shown], table.cursor_row, self._picked, step, from_token,
+                       text_order=not self.by_impact)
         self._picked = True
         table.move_cursor(row=row, animate=False)
         # n / p emphasise and scroll the text but leave focus and view where the user has them
