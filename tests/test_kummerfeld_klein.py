@@ -260,3 +260,56 @@ def test_errors_kk_one_document_and_another_metric(tmp_path, capsys) -> None:
     assert data["impact_metric"] == "lea" and data["progression"][-1]["lea"] == pytest.approx(100.0)
     assert main(["errors", key, response, "--taxonomy", "kk", "--impact", "lea"]) == 0
     assert "LEA after" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------------------ properties (hypothesis)
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from strategies import pairs  # noqa: E402
+
+from metrics.errors.kummerfeld_klein.stages import analyse  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(pair=pairs(duplicates=True, key_duplicates=True), singletons=st.booleans())
+def test_every_error_is_about_what_its_type_says(pair, singletons) -> None:
+    """On random pairs (repeated spans included): each error's mentions sit where its type says,
+    and the operations BCA counts are at least the errors they make."""
+    view = pair_view("d", pair.key, pair.response, singletons)
+    gold = {m: c for m, c in view.gold.mentions.items()}
+    before = dict(view.auto.mentions)
+    outcome = analyse(view)
+    after = view.auto.mentions
+    key_clusters = {c: set(ms) for c, ms in view.gold.clusters.items()}
+    for error in outcome.errors:
+        part = set(error.part)
+        if error.kind == "span_error":
+            (m,) = error.part
+            assert m in before and m not in gold and error.target in gold and error.target in after
+        elif error.kind in ("extra_mention", "extra_entity"):
+            assert part and not part & set(gold) and part <= set(after)
+            assert error.kind == "extra_mention" or len(part) >= 2
+        elif error.kind in ("missing_mention", "missing_entity"):
+            assert part <= set(gold)
+            missing = {m for m in part if m not in after}
+            assert (missing == part and len(part) == 1) if error.kind == "missing_mention" else len(missing) >= 2
+        else:  # conflated (a part of a response cluster), divided (a part of a key cluster)
+            assert part <= set(gold) and len({gold[m] for m in part}) == 1
+            assert part <= set(error.cluster)
+            if error.kind == "divided_entity":
+                assert set(error.cluster) == key_clusters[gold[next(iter(part))]]
+    kinds = [e.kind for e in outcome.errors]
+    assert outcome.operations.get("split", 0) >= kinds.count("conflated_entities") + kinds.count("extra_mention")
+    assert outcome.operations.get("merge", 0) >= kinds.count("divided_entity") + kinds.count("missing_mention")
+    assert outcome.operations["span"] == kinds.count("span_error")
+
+
+@settings(max_examples=150, deadline=None)
+@given(pair=pairs(duplicates=True, key_duplicates=False), singletons=st.booleans())
+def test_a_response_equal_to_the_key_has_no_errors(pair, singletons) -> None:
+    report = analyse_corpus([("d", pair.key, pair.key)], singletons)
+    assert report.errors == []  # with T the response loses the key's singletons: introduced, no error
+    if singletons:
+        values = [report.baseline["conll"]] + [v["conll"] for _, v in report.progression]
+        assert len(set(values)) == 1
