@@ -156,3 +156,10 @@ def test_reading_without_syntax_leaves_out_the_syntax_columns_only(sample: Path)
                 assert getattr(a, f.name) == getattr(b, f.name), f.name
     assert any(getattr(d, name) for d in full for name in SYNTAX)  # the sample has syntax to leave out
     assert repr(prepare(full, lean).score().micro) == repr(prepare(full, full).score().micro)
+
+
+def test_a_comment_on_the_last_line_of_a_document_left_open() -> None:
+    """Found by hypothesis in CI: the document left open at the end of the file is known only on
+    its last line, which a line-by-line reader has read (and warned about as a comment) first."""
+    same_reading(b"stray text\n#begin document doc0\n#end document\nstray text\n#begin document doc1\n"
+                 b"stray text\n#begin  document doc2")

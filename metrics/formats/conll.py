@@ -156,7 +156,9 @@ def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None =
                              f"{line_numbers[lo + unclosed.token]} is never closed in document {part.name!r}")
     if outline.error is not None:
         if parts and not parts[-1].closed:  # its cells come before the error that stopped it
-            note_before(outline.error[0])
+            # (a line-by-line reader has read the error's own line first: a document left open
+            # at the end of the file is known only there, and that line may be a comment)
+            note_before(outline.error[0] + 1)
             problem = brackets.problems.get(len(parts) - 1)
             if problem is not None:
                 raise InputError(path, line_numbers[bounds[-2] + problem.token], problem.message)
