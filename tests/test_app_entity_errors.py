@@ -101,3 +101,22 @@ def test_export_in_the_entity_list_writes_entity_errors(tmp_path) -> None:
             assert open(written).read().startswith("error type,")
 
     asyncio.run(body())
+
+
+def test_i_and_c_leave_the_hidden_per_mention_list_alone() -> None:
+    from workbench.tui.app import Workbench
+    from workbench.tui.errorlist import ErrorPanel
+
+    async def body():
+        app = Workbench(SAMPLE_KEY, [SAMPLE_RESPONSE, SAMPLE_KEY], LoadOptions(cache=False))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("t")
+            await _kk_ready(app, pilot)
+            panel = app.query_one(ErrorPanel)
+            before = (panel.by_impact, panel.change_filter())
+            await pilot.press("i", "c")
+            await pilot.pause()
+            assert (panel.by_impact, panel.change_filter()) == before
+
+    asyncio.run(body())

@@ -192,6 +192,9 @@ class Comparing:
         """`c`: the error list's change filter (compare mode)."""
         from .errorlist import ErrorPanel
 
+        if self.taxonomy == "kk":  # the change filter belongs to the per-mention list
+            self.notify("c filters the per-mention list's changes (t switches to it)", markup=False)
+            return
         self.query_one(ErrorPanel).cycle_change()
 
     def system_label(self) -> str:

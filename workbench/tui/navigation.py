@@ -71,6 +71,9 @@ class Navigation:
 
     def action_sort_errors(self) -> None:
         """`i` from anywhere (a filter box keeps its letters): the error list by impact or in text order."""
+        if self.taxonomy == "kk":  # K&K's errors are priced per type (F8), not one by one
+            self.notify("entity errors are listed by type; i sorts the per-mention list (t)", markup=False)
+            return
         self.query_one(ErrorPanel).action_toggle_sort()
 
     def action_toggle_panel(self, panel: str) -> None:
