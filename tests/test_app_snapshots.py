@@ -119,3 +119,19 @@ def test_large_terminal_chains(snap_compare):
 def test_key_alone(snap_compare):
     app = Workbench(SAMPLE_KEY, [])
     assert snap_compare(app, terminal_size=(100, 30), run_before=after())
+
+
+def test_entity_errors_at_100x30(snap_compare):
+    """`t`: Kummerfeld & Klein's list, its first error bracketed (part and cluster) at 100x30."""
+
+    async def ready(pilot) -> None:
+        app = pilot.app
+        for _ in range(200):
+            if app.system in app.kk_reports:
+                break
+            await pilot.pause(0.05)
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+
+    assert snap_compare(sample(), terminal_size=(100, 30), run_before=after("t", then=ready))
