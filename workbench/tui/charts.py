@@ -197,7 +197,9 @@ class ChartsScreen(Screen[None]):
                          color=[colours[i % len(colours)] for i in range(n)])
         low = min(min(values) for values in data.f1)
         plt.ylim(max(0.0, 10 * (low // 10) - 10), 100)  # the gains, not a wall of bars from 0
-        plt.title("CoNLL F1 after correcting each K&K type and those before it: "
+        # "none" is the CoNLL F1 of the files as BCA reads them (a repeated span kept once), which
+        # the scores panel's v8.01 figure can differ from: the title says whose reading it is
+        plt.title("CoNLL F1 (BCA's reading) after correcting each K&K type in turn: "
                   + "  ".join(f"{m} {s}" for m, s in zip(SYSTEM_MARKERS, short_labels(data.systems))))
         plt.xlabel("after correcting (BCA's order)")
         plt.ylabel("CoNLL F1 %")

@@ -49,7 +49,8 @@ mention type of the part's earliest non-pronoun mention, the part (its first men
 the cluster it comes from (response) or goes to (key), and the chains involved.  Enter jumps to
 it; the text brackets all its mentions.  The counts box: this document's errors per type (in
 compare mode, both systems'); the charts (F8) show the CoNLL F1 after correcting each type in
-turn.  `t` switches back to the per-mention list.  docs/errors-kk.md states the rules.
+turn, on the files as BCA reads them (a span listed twice kept once), so their starting figure can
+differ from the scores panel's.  `t` switches back to the per-mention list.  docs/errors-kk.md states the rules.
 """
 
     class Picked(Message):
