@@ -59,7 +59,7 @@ def test_error_and_document_data_are_the_engines() -> None:
     assert scores.f1[0] == [100 * session.score(W4, ["conll"], 0).micro["conll"].f1]
 
 
-@pytest.mark.parametrize("kind", ["sweep", "errors", "documents"])
+@pytest.mark.parametrize("kind", ["sweep", "errors", "documents", "stages"])
 def test_figures_in_every_format_and_the_same_bytes_twice(capsys, tmp_path, kind) -> None:
     magic = {"svg": b"<?xml", "png": b"\x89PNG", "pdf": b"%PDF"}
     for fmt, start in magic.items():
@@ -82,3 +82,13 @@ def test_without_matplotlib_it_says_how_to_install(capsys, tmp_path, monkeypatch
 def test_a_figure_needs_a_known_extension(capsys, tmp_path) -> None:
     code, _, err = run(capsys, "plot", "sweep", KEY, RESPONSES[0], "--output", str(tmp_path / "f.jpg"))
     assert code == 2 and "--output" in err
+
+
+def test_the_stages_figure_is_the_k_and_k_progression() -> None:
+    from workbench.charts import kk_stages
+
+    session = Session.load(KEY, RESPONSES[:2])
+    data = kk_stages(session, ["a", "b"])
+    report = session.kk_report(system=1)
+    assert data.f1[1] == [report.baseline["conll"]] + [v["conll"] for _, v in report.progression]
+    assert data.stages[0] == "none" and len(data.stages) == 8

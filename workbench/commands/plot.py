@@ -1,4 +1,4 @@
-"""`corefwb plot sweep|errors|documents KEY RESPONSE... --output FIG.svg|png|pdf`: figures for papers.
+"""`corefwb plot sweep|errors|documents|stages KEY RESPONSE... --output FIG.svg|png|pdf`: figures for papers.
 
 The data are `workbench.charts` (the same the workbench's charts show); matplotlib draws them.  It
 is an optional extra (`pip install -e '.[plot]'`), imported only here: without it the command says
@@ -17,13 +17,13 @@ from metrics.measures.catalog import label
 from metrics.errors.chen_ng.records import shown_types
 from metrics.measures.weights import PRESETS
 
-from ..charts import SWEEP_PANELS, document_scores, error_counts, sweep
+from ..charts import SWEEP_PANELS, document_scores, error_counts, kk_stages, sweep
 from ..output import write_atomic
 from ..names import system_names
 from ..options import UsageError, weights_option
 from .common import load_session
 
-KINDS = ("sweep", "errors", "documents")
+KINDS = ("sweep", "errors", "documents", "stages")
 FORMATS = ("svg", "png", "pdf")
 _STYLES = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", (0, (5, 1))), ("P", (0, (3, 1, 1, 1)))]
 
@@ -31,7 +31,9 @@ _STYLES = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", (0, (5, 1))),
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("kind", choices=KINDS, help="sweep: Chen & Ng's Figure 3 (LMetrics under W1..W5 and the "
                         "OMetrics, across responses); errors: errors by category and mention type, per system; "
-                        "documents: per-document CoNLL F1 (a histogram; a scatter of the first two systems)")
+                        "documents: per-document CoNLL F1 (a histogram; a scatter of the first two systems); "
+                        "stages: the CoNLL F1 after correcting each of Kummerfeld & Klein's error types in turn "
+                        "(on the files as BCA reads them; --singletons remove is its option T)")
     parser.add_argument("key", help="key (gold) file")
     parser.add_argument("responses", nargs="+", metavar="RESPONSE", help="one or more responses")
     parser.add_argument("--name", metavar="A,B,...", help="the systems' names (default: file names)")
@@ -65,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     elif args.kind == "errors":
         document = session.select_documents([args.document])[0] if args.document else None
         figure = draw_errors(plt, error_counts(session, names, weights, document))
+    elif args.kind == "stages":
+        figure = draw_stages(plt, kk_stages(session, names))
     else:
         figure = draw_documents(plt, document_scores(session, names, weights))
     buffer = io.BytesIO()
@@ -113,6 +117,30 @@ def draw_errors(plt, data):
         ax.set_title(f"{name}: errors by category and mention type ({data.scope})")
         ax.legend(title="mention type", fontsize="small")
     axes[-1, 0].set_xlabel("error category")
+    figure.tight_layout()
+    return figure
+
+
+STAGE_NAMES = ("none", "span", "conflated", "extra m.", "extra e.", "divided", "missing m.", "missing e.")
+"""The x labels of the stages figure: before any correction, then after each type in BCA's order."""
+
+
+def draw_stages(plt, data):
+    """Kummerfeld & Klein's figure: bars of the CoNLL F1 after each correction stage, per system."""
+    figure, ax = plt.subplots(figsize=(9, 4.5))
+    hatches = ["", "//", "..", "xx", "\\\\", "--"]
+    width = 0.8 / len(data.systems)
+    for i, (name, values) in enumerate(zip(data.systems, data.f1)):
+        ax.bar([k + (i - (len(data.systems) - 1) / 2) * width for k in range(len(values))], values, width=width,
+               label=name, hatch=hatches[i % len(hatches)], edgecolor="black")
+    ax.set_xticks(range(len(STAGE_NAMES)), STAGE_NAMES)
+    low = min(min(values) for values in data.f1)
+    ax.set_ylim(max(0.0, 10 * (low // 10) - 10), 100)
+    ax.set_xlabel("after correcting (each type and those before it, BCA's order)")
+    ax.set_ylabel("CoNLL F1 (%)")
+    ax.set_title("CoNLL F1 as Kummerfeld & Klein's error types are corrected in turn")
+    ax.legend(fontsize="small")
+    ax.grid(True, axis="y", alpha=0.3)
     figure.tight_layout()
     return figure
 
