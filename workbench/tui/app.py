@@ -475,6 +475,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         """Tables hold resolved type colours: redraw them in the new theme's colours."""
         if self.corpus is not None and self.is_mounted:
             self._show_errors()
+            self.show_entity_errors()
             if self.query_one(ContentSwitcher).current == "chains":
                 self._show_chains()
 
