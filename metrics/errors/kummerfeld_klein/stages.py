@@ -55,49 +55,44 @@ class _Counter:
         return self.value
 
 
-def _correct(kind: str, part: frozenset, cluster: frozenset, states: list[_State], new_id: _Counter,
+def _correct(kind: str, part: frozenset, cluster: frozenset, state: _State, new_id: _Counter,
              rules: _Rules, gold: dict[Mention, int]) -> None:
-    """Apply one error's correction to the states of its stage and every later one."""
+    """Apply one error's correction to the response under correction."""
     if kind == "conflated_entities":
         cid = new_id()
+        for m in part:
+            state.put(m, cid)
         rest = cluster - part
-        for state in states:
-            for m in part:
-                state.put(m, cid)
-            if len(rest) == 1 and next(iter(rest)) not in gold:
-                state.pop(next(iter(rest)))
+        if len(rest) == 1 and next(iter(rest)) not in gold:
+            state.pop(next(iter(rest)))
     elif kind in ("extra_mention", "extra_entity"):
-        for state in states:
-            for m in part:
-                state.pop(m)
+        for m in part:
+            state.pop(m)
     elif kind == "divided_entity":
         anchor = rules.earliest(cluster) or min(cluster)
-        for state in states:
-            if anchor not in state.of:
-                state.put(anchor, new_id())
-            target = state.of[anchor]
-            done: set[int] = set()
-            for m in part:
-                if m not in state.of:
-                    state.put(m, target)
-                elif state.of[m] not in done:
-                    done.add(state.of[m])
-                    state.relabel(state.of[m], target)
+        if anchor not in state.of:
+            state.put(anchor, new_id())
+        target = state.of[anchor]
+        done: set[int] = set()
+        for m in part:
+            if m not in state.of:
+                state.put(m, target)
+            elif state.of[m] not in done:
+                done.add(state.of[m])
+                state.relabel(state.of[m], target)
     elif kind == "missing_mention":
         m = next(iter(part))
-        for state in states:
-            present = min((x for x in cluster if x in state.of), default=None)
-            if present is not None:
-                state.put(m, state.of[present])
-            else:
-                cid = new_id()
-                state.put(min(cluster), cid)
-                state.put(m, cid)
+        present = min((x for x in cluster if x in state.of), default=None)
+        if present is not None:
+            state.put(m, state.of[present])
+        else:
+            cid = new_id()
+            state.put(min(cluster), cid)
+            state.put(m, cid)
     elif kind == "missing_entity":
         cid = new_id()
-        for state in states:
-            for m in part:
-                state.put(m, cid)
+        for m in part:
+            state.put(m, cid)
 
 
 def analyse(view: PairView) -> Outcome:
@@ -109,9 +104,9 @@ def analyse(view: PairView) -> Outcome:
     errors = span_errors(view, sentences)
     rules = _Rules(view)
     gold_set = set(view.gold.mentions)
-    states = [_State(view.auto.mentions) for _ in KK_TYPES[1:]]
     new_id = _Counter(max(view.auto.clusters, default=0))
     operations: dict[str, int] = {"span": len(errors)}
+    found_in_groups = []
     for autos, golds in groups(view):
         if len(autos) == len(golds) and all(g in autos for g in golds):
             continue
@@ -121,12 +116,17 @@ def analyse(view: PairView) -> Outcome:
             for name in (("introduce",) if golds else ("split", "remove")):
                 operations[name] = operations.get(name, 0) + 1
             continue
-        found = classify_group(rules, autos, golds, gold_set, view.auto.mentions, operations)
-        for stage, kind in enumerate(KK_TYPES[1:]):
-            for part, cluster in found[kind]:
-                _correct(kind, part, cluster, states[stage:], new_id, rules, view.gold.mentions)
-                side = "key" if kind in ("divided_entity", "missing_mention", "missing_entity") else "response"
-                errors.append(Found(kind, tuple(sorted(part)), tuple(sorted(cluster)), side))
+        found_in_groups.append(classify_group(rules, autos, golds, gold_set, view.auto.mentions, operations))
+    # Stage by stage over all groups: BCA corrects group by group, each stage's file taking that
+    # stage's and the earlier types; groups share no mention and no cluster, so correcting type by
+    # type across the groups gives every stage the same clusters (only cluster ids differ).
     corrected = {"none": before, "span_error": dict(view.auto.mentions)}
-    corrected.update({kind: state.of for kind, state in zip(KK_TYPES[1:], states)})
+    state = _State(view.auto.mentions)
+    for kind in KK_TYPES[1:]:
+        side = "key" if kind in ("divided_entity", "missing_mention", "missing_entity") else "response"
+        for found in found_in_groups:
+            for part, cluster in found[kind]:
+                _correct(kind, part, cluster, state, new_id, rules, view.gold.mentions)
+                errors.append(Found(kind, tuple(sorted(part)), tuple(sorted(cluster)), side))
+        corrected[kind] = dict(state.of)
     return Outcome(errors, corrected, operations)
