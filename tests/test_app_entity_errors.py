@@ -3,33 +3,40 @@
 from __future__ import annotations
 
 import asyncio
+from contextlib import asynccontextmanager
 
 from app_support import SAMPLE_KEY, SAMPLE_RESPONSE, settle, workbench_terminal  # noqa: F401
 from workbench.session import LoadOptions
 
 
-async def _kk_ready(app, pilot) -> None:
-    for _ in range(200):
-        await pilot.pause(0.05)
-        if all(s in app.kk_reports for s in ([app.baseline, app.system] if app.comparing else [app.system])):
-            await pilot.pause()
-            return
-    raise AssertionError("the K&K analysis did not arrive")
+@asynccontextmanager
+async def entity_list(responses, size=(120, 40)):
+    """The workbench on the sample (or several responses: compare mode), loaded and scored, with
+    `t` pressed and the K&K analysis of the systems shown arrived: (app, pilot)."""
+    from workbench.tui.app import Workbench
+
+    app = Workbench(SAMPLE_KEY, responses, LoadOptions(cache=False))
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("t")
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if all(s in app.kk_reports for s in ([app.baseline, app.system] if app.comparing else [app.system])):
+                await pilot.pause()
+                break
+        else:
+            raise AssertionError("the K&K analysis did not arrive")
+        yield app, pilot
 
 
 def test_t_switches_the_list_and_n_brackets_an_entity_error() -> None:
-    from workbench.tui.app import Workbench
     from workbench.tui.entityerrors import EntityErrorPanel
     from workbench.tui.errorlist import ErrorPanel
     from workbench.tui.navigation import shown
     from workbench.tui.text import DocumentText
 
     async def body():
-        app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, LoadOptions(cache=False))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await settle(app, pilot)
-            await pilot.press("t")
-            await _kk_ready(app, pilot)
+        async with entity_list(SAMPLE_RESPONSE, (100, 30)) as (app, pilot):
             entity, per_mention = app.query_one(EntityErrorPanel), app.query_one(ErrorPanel)
             assert shown(entity) and not shown(per_mention)
             name = app.corpus.pairs[app.doc_index].name
@@ -51,16 +58,11 @@ def test_t_switches_the_list_and_n_brackets_an_entity_error() -> None:
 
 
 def test_compare_mode_counts_both_systems_and_the_chart_has_the_stages() -> None:
-    from workbench.tui.app import Workbench
     from workbench.tui.charts import ChartsScreen
     from workbench.tui.entityerrors import EntityErrorPanel
 
     async def body():
-        app = Workbench(SAMPLE_KEY, [SAMPLE_RESPONSE, SAMPLE_KEY], LoadOptions(cache=False))
-        async with app.run_test(size=(120, 40)) as pilot:
-            await settle(app, pilot)
-            await pilot.press("t")
-            await _kk_ready(app, pilot)
+        async with entity_list([SAMPLE_RESPONSE, SAMPLE_KEY], (120, 40)) as (app, pilot):
             panel = app.query_one(EntityErrorPanel)
             assert [label for label, _ in panel._counts] == [app.labels()[app.baseline], app.labels()[app.system]]
             name = app.corpus.pairs[app.doc_index].name
@@ -84,14 +86,8 @@ def test_compare_mode_counts_both_systems_and_the_chart_has_the_stages() -> None
 def test_export_in_the_entity_list_writes_entity_errors(tmp_path) -> None:
     import json
 
-    from workbench.tui.app import Workbench
-
     async def body():
-        app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, LoadOptions(cache=False))
-        async with app.run_test(size=(120, 40)) as pilot:
-            await settle(app, pilot)
-            await pilot.press("t")
-            await _kk_ready(app, pilot)
+        async with entity_list(SAMPLE_RESPONSE, (120, 40)) as (app, pilot):
             written = app.write_export("document", "json", str(tmp_path / "doc.json"))
             data = json.loads(open(written).read())
             name = app.corpus.pairs[app.doc_index].name
@@ -104,15 +100,10 @@ def test_export_in_the_entity_list_writes_entity_errors(tmp_path) -> None:
 
 
 def test_i_and_c_leave_the_hidden_per_mention_list_alone() -> None:
-    from workbench.tui.app import Workbench
     from workbench.tui.errorlist import ErrorPanel
 
     async def body():
-        app = Workbench(SAMPLE_KEY, [SAMPLE_RESPONSE, SAMPLE_KEY], LoadOptions(cache=False))
-        async with app.run_test(size=(120, 40)) as pilot:
-            await settle(app, pilot)
-            await pilot.press("t")
-            await _kk_ready(app, pilot)
+        async with entity_list([SAMPLE_RESPONSE, SAMPLE_KEY], (120, 40)) as (app, pilot):
             panel = app.query_one(ErrorPanel)
             before = (panel.by_impact, panel.change_filter())
             await pilot.press("i", "c")

@@ -98,7 +98,7 @@ class Stages:
 
 
 def kk_stages(session: Session, systems: Sequence[str]) -> Stages:
-    from metrics.errors.kummerfeld_klein.classify import STAGES
+    from metrics.errors.kummerfeld_klein import STAGES
 
     values = []
     for system in range(len(systems)):

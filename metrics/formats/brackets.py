@@ -164,6 +164,11 @@ def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, keys:
     out: dict[int, dict[Span, tuple[int, ...]]] = {}
     if len(events) < 2:
         return out
+    width = int(last.max()) + 1
+    code = (document.astype(np.int64) * width + first) * width + last
+    ordered = np.sort(code)
+    if not (ordered[1:] == ordered[:-1]).any():  # the usual file: no span listed twice
+        return out
     by_span = np.lexsort((events, last, first, document))
     same = (document[by_span][1:] == document[by_span][:-1]) & (first[by_span][1:] == first[by_span][:-1]) \
         & (last[by_span][1:] == last[by_span][:-1])

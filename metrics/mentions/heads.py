@@ -142,9 +142,10 @@ def _head_child(base: str, children: tuple[str, ...]) -> int:
 
 
 @lru_cache(maxsize=65536)
-def _parse_bit(bit: str) -> tuple[tuple[str, ...], int] | None:
-    """(base labels opened, number of constituents closed) of a parse bit such as `(NP(NP*))`;
-    None for a malformed one.  Memoised: a corpus has about a thousand distinct bits."""
+def read_parse_bit(bit: str) -> tuple[tuple[str, ...], int] | None:
+    """(labels opened, as written, and number of constituents closed) of a parse bit such as
+    `(NP-SBJ(NP*))`; None for a malformed one.  Memoised: a corpus has about a thousand distinct
+    bits.  (The Kummerfeld & Klein analysis reads full labels, as its analyser does.)"""
     star = bit.find("*")
     if star < 0 or "*" in bit[star + 1 :]:
         return None
@@ -154,11 +155,18 @@ def _parse_bit(bit: str) -> tuple[tuple[str, ...], int] | None:
         parts = opening.split("(")
         if parts[0].strip():
             return None
-        labels = tuple(_base(label.strip()) for label in parts[1:])
+        labels = tuple(label.strip() for label in parts[1:])
     n_close = closing.count(")")
     if n_close != len(closing.strip()):
         return None
     return labels, n_close
+
+
+@lru_cache(maxsize=65536)
+def _parse_bit(bit: str) -> tuple[tuple[str, ...], int] | None:
+    """`read_parse_bit` with base labels (function tags and indices do not change heads)."""
+    parsed = read_parse_bit(bit)
+    return None if parsed is None else (tuple(_base(label) for label in parsed[0]), parsed[1])
 
 
 def _dependencies_from_parse(parse: list[str], pos: list[str] | None) -> list[int] | None:

@@ -20,7 +20,6 @@ from ..options import limit_option, metrics_option, weights_option
 from ..comparison import change_of, compare_records
 from .changes import CSV_COLUMNS, changes_csv_rows, changes_json, changes_sections
 from .common import load_session
-from .errors_kk import systems_csv_rows as kk_csv, systems_json as kk_json, systems_table as kk_table
 from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables,
                       differences_table, group_tables, method_note, method_option, report_json,
                       systems_table)
@@ -69,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         changes.append((names[system], rows, changed if limit is None else changed[:limit], len(changed)))
     kk = None
     if args.taxonomy == "kk":
+        from .errors_kk import systems_csv_rows as kk_csv, systems_json as kk_json
         kk = [session.kk_report(documents, system, weights=weights) for system in range(len(names))]
     if args.format == "json":
         out = {**conventions_json(session.options), **report_json(report)}
@@ -103,6 +103,8 @@ def _sections(report: Report, changes, kk=None) -> list[tuple[str, list[str], li
                     set(headers[1:])))
     out += [(title, headers, rows, set(headers[1:])) for title, headers, rows in group_tables(report)]
     if kk is not None:
+        from .errors_kk import systems_table as kk_table
+
         headers, rows = kk_table(report.names, kk)
         out.append(("Kummerfeld & Klein errors per system (BCA's rules) and the CoNLL F1 after correcting each "
                     "type and those above it", headers, rows, set(headers[1:])))

@@ -15,7 +15,7 @@ from ..json_text import dumps
 
 from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorRecord, Mention, count_by_document, count_errors, \
     counts_to_json, filter_records, shown_types
-from metrics.errors.kummerfeld_klein.classify import KK_TYPES
+from metrics.errors.kummerfeld_klein import KK_TYPES
 from metrics.measures.catalog import METRICS
 from metrics.model import MentionType
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from metrics.errors.kummerfeld_klein.report import KK_DESCRIPTIONS, KK_LABELS, KK_TYPES, KKError, KKReport, count_kk
+from metrics.errors.kummerfeld_klein import KK_DESCRIPTIONS, KK_LABELS, KK_TYPES
+from metrics.errors.chen_ng.records import shown_types
+from metrics.errors.kummerfeld_klein.report import KKError, KKReport, count_kk
 from metrics.measures.catalog import label
 from metrics.model import MentionType
 
@@ -79,13 +81,9 @@ def _official(session, weights, documents: list[str] | None) -> float | None:
     return aggregate(chosen, weights, ("conll",)).micro["conll"].f1 if chosen else None
 
 
-def _shown(counts) -> list[MentionType]:
-    return [t for t in MentionType if t != MentionType.ZERO or any(row[t] for row in counts.values())]
-
-
 def counts_json(errors: Sequence[KKError]) -> dict:
     counts = count_kk(errors)
-    kinds = _shown(counts)
+    kinds = shown_types(counts)
     return {kind: {**{t.name: row[t] for t in kinds}, "total": sum(row.values())} for kind, row in counts.items()}
 
 
@@ -115,7 +113,7 @@ def to_json(report: KKReport, listed: Sequence[KKError], selected: Sequence[KKEr
 def paper_table(report: KKReport, selected: Sequence[KKError]) -> tuple[list[str], list[list]]:
     """Counts by type and mention type, the CoNLL F1 after each stage and what it gained."""
     counts = count_kk(selected)
-    kinds = _shown(counts)
+    kinds = shown_types(counts)
     metric = report.metric
     headers = ["error type", *(t.name for t in kinds), "total", "CoNLL F1 after", "gain"]
     if metric != "conll":

@@ -10,6 +10,8 @@ the rest of the cluster as its context) and marks them in the chains view (F3).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -17,24 +19,20 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from metrics.errors.kummerfeld_klein.report import KK_LABELS, KK_TYPES, KKError, count_kk
+from metrics.errors.kummerfeld_klein import KK_DESCRIPTIONS, KK_LABELS, KK_TYPES
 
 from .cells import ListTable, next_row, type_text
+from .errorlist import PADDING, column_widths
 from .rows import display_text
+
+if TYPE_CHECKING:  # the analysis itself loads with the first list shown, not with the app
+    from metrics.errors.kummerfeld_klein.report import KKError
 
 SHORT = {"span_error": "SPAN", "conflated_entities": "CONF", "extra_mention": "XMEN", "extra_entity": "XENT",
          "divided_entity": "DIV", "missing_mention": "MMEN", "missing_entity": "MENT"}
 """The abbreviation the list and the counts show per type (the help's legend spells them out)."""
 FIXED = (("error", 5), ("type", 4))
 TEXT = (("mentions", 0.45), ("from / into", 0.25), ("chains", 0.3))
-PADDING = 1
-COUNTS_WIDTH = 24
-
-
-def column_widths(width: int) -> dict[str, int]:
-    fixed = sum(w for _, w in FIXED)
-    rest = max(3 * 8, width - 1 - fixed - 2 * PADDING * (len(FIXED) + len(TEXT)))
-    return {**dict(FIXED), **{name: max(8, int(rest * share)) for name, share in TEXT}}
 
 
 class EntityErrorPanel(Horizontal):
@@ -84,7 +82,7 @@ differ from the scores panel's.  `t` switches back to the per-mention list.  doc
 
     def _columns(self) -> bool:
         table = self.query_one("#kk-errors", ListTable)
-        widths = column_widths(table.size.width or 76)
+        widths = column_widths(table.size.width or 76, FIXED, TEXT)
         if widths == self._widths:
             return False
         self._widths = widths
@@ -129,6 +127,8 @@ differ from the scores panel's.  `t` switches back to the per-mention list.  doc
         text = Text(f"{'':5}" + "".join(f"{label[:5]:>6}" for label, _ in systems) + "\n", style="bold")
         if len(systems) == 1:
             text = Text("entity errors\n", style="bold")
+        from metrics.errors.kummerfeld_klein.report import count_kk
+
         tables = [count_kk(rows) for _, rows in systems]
         for kind in KK_TYPES:
             text.append(f"{SHORT[kind]:<5}" + "".join(f"{sum(t[kind].values()):>6}" for t in tables) + "\n")
@@ -168,6 +168,4 @@ differ from the scores panel's.  `t` switches back to the per-mention list.  doc
 
 def legend() -> list[tuple[str, str]]:
     """(abbreviation, meaning) of each type, for the help."""
-    from metrics.errors.kummerfeld_klein.report import KK_DESCRIPTIONS
-
     return [(f"{SHORT[kind]}", f"{KK_LABELS[kind]}: {KK_DESCRIPTIONS[kind]}") for kind in KK_TYPES]

@@ -34,13 +34,15 @@ PADDING = 1
 SCROLLBAR = 1
 
 
-def column_widths(width: int, columns: tuple[tuple[str, int], ...] = FIXED) -> dict[str, int]:
-    """The width of every column of an error table `width` cells wide (scrollbar reserved)."""
+def column_widths(width: int, columns: tuple[tuple[str, int], ...] = FIXED,
+                  text: tuple[tuple[str, float], ...] = TEXT) -> dict[str, int]:
+    """The width of every column of an error table `width` cells wide (scrollbar reserved): the
+    fixed `columns`, then the `text` columns sharing the rest by their fractions."""
     fixed = sum(w for _, w in columns)
-    padding = 2 * PADDING * (len(columns) + len(TEXT))
+    padding = 2 * PADDING * (len(columns) + len(text))
     rest = max(3 * 8, width - SCROLLBAR - fixed - padding)
     widths = {name: w for name, w in columns}
-    for name, share in TEXT:
+    for name, share in text:
         widths[name] = max(8, int(rest * share))
     return widths
 

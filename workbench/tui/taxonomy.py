@@ -10,12 +10,12 @@ it comes from or goes to as its context, and marks them in the chains view.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
 from textual.widgets import ContentSwitcher
 
-from metrics.errors.kummerfeld_klein.report import KKError
 from metrics.model import Span
 
 from .cells import ListTable
@@ -25,6 +25,9 @@ from .messages import EngineFault, EntityErrorsReady
 from .rows import Selection
 from .text import DocumentText
 from .views import ChainsView
+
+if TYPE_CHECKING:  # the analysis loads when the list is first asked for
+    from metrics.errors.kummerfeld_klein.report import KKError
 
 
 @dataclass

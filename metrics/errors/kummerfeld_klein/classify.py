@@ -28,13 +28,9 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass, field
 
+from . import KK_TYPES
 from .view import Mention, PairView
 
-KK_TYPES = ("span_error", "conflated_entities", "extra_mention", "extra_entity", "divided_entity",
-            "missing_mention", "missing_entity")
-"""The seven error types, in BCA's order of correction."""
-STAGES = ("none",) + KK_TYPES
-"""The response after correcting nothing, then each type and every type before it."""
 
 
 @dataclass

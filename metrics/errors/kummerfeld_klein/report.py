@@ -18,21 +18,10 @@ from metrics.errors.mention import Mention
 from metrics.measures.weights import W4, Weights
 from metrics.model import Document, MentionType, Span
 
-from .classify import KK_TYPES, STAGES, Found
+from . import KK_TYPES, STAGES
+from .classify import Found
 from .stages import analyse
 from .view import PairView, pair_view
-
-KK_LABELS = {kind: kind.replace("_", " ") for kind in KK_TYPES}
-KK_DESCRIPTIONS = {
-    "span_error": "a response mention whose boundaries differ from a key mention with the same head",
-    "conflated_entities": "a part of a response cluster that belongs to another key entity (split off)",
-    "extra_mention": "a response mention in no key cluster, linked into a cluster",
-    "extra_entity": "a response cluster of mentions in no key cluster (beside pronouns at most)",
-    "divided_entity": "a part of a key entity the response keeps in another cluster (merged in)",
-    "missing_mention": "a key mention the response lacks, of an entity it found",
-    "missing_entity": "a key entity the response lacks (at most its pronouns present)",
-}
-
 
 @dataclass(frozen=True)
 class KKError:

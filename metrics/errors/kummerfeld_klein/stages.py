@@ -15,7 +15,8 @@ last stage has every categorised error corrected.  Per error type:
 
 from __future__ import annotations
 
-from .classify import KK_TYPES, Found, Outcome, _Rules, classify_group, groups, span_errors
+from . import KK_TYPES
+from .classify import Found, Outcome, _Rules, classify_group, groups, span_errors
 from .view import Mention, PairView
 
 

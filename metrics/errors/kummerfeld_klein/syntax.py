@@ -20,9 +20,8 @@ back the same way (BCA itself stops there).
 
 from __future__ import annotations
 
-from functools import lru_cache
 
-from metrics.mentions.heads import head_of
+from metrics.mentions.heads import head_of, read_parse_bit
 from metrics.mentions.types import assign_types
 from metrics.model import Document, MentionType
 
@@ -102,26 +101,13 @@ def _choose(label: str, kid_labels: list[str], kid_heads: list[Head]) -> Head:
     return kid_heads[-1] if from_right else kid_heads[0]
 
 
-@lru_cache(maxsize=4096)
-def _bit(bit: str) -> tuple[tuple[str, ...], int] | None:
-    """(labels opened, constituents closed) of a parse bit such as `(NP(NP*))`; None if malformed."""
-    star = bit.find("*")
-    if star < 0 or "*" in bit[star + 1:]:
-        return None
-    opening, closing = bit[:star], bit[star + 1:]
-    parts = opening.split("(")
-    if parts[0].strip() or closing.strip(")").strip():
-        return None
-    return tuple(label.strip() for label in parts[1:]), closing.count(")")
-
-
 def sentence_heads(words: list[str], pos: list[str], bits: list[str]) -> dict[tuple[int, int], Head] | None:
     """(start, end) exclusive span of each constituent and word -> the head of the lowest node
     with that span, for one sentence; None when its parse bits do not form trees."""
     spans: dict[tuple[int, int], Head] = {}
     stack: list[tuple[str, int, list[str], list[Head]]] = []  # label, start, child labels, child heads
     for i, (word, tag, bit) in enumerate(zip(words, pos, bits)):
-        parsed = _bit(bit)
+        parsed = read_parse_bit(bit)
         if parsed is None:
             return None
         opened, closed = parsed
@@ -148,7 +134,7 @@ def _well_formed(bits: list[str]) -> bool:
     """Do a sentence's parse bits form trees?  (Cheap: the bits are memoised.)"""
     depth = 0
     for bit in bits:
-        parsed = _bit(bit)
+        parsed = read_parse_bit(bit)
         if parsed is None:
             return False
         depth += len(parsed[0])
