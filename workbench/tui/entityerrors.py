@@ -43,12 +43,15 @@ Kummerfeld & Klein's (2013) errors, as the Berkeley Coreference Analyser classif
 span error, CONF conflated entities (a part of a response cluster belonging to another key
 entity), XMEN extra mention, XENT extra entity, DIV divided entity (a part of a key entity kept
 in another response cluster), MMEN missing mention, MENT missing entity.  A row: the type, the
-mention type of the part's earliest non-pronoun mention, the part (its first mention, +n more),
-the cluster it comes from (response) or goes to (key), and the chains involved.  Enter jumps to
-it; the text brackets all its mentions.  The counts box: this document's errors per type (in
-compare mode, both systems'); the charts (F8) show the CoNLL F1 after correcting each type in
-turn, on the files as BCA reads them (a span listed twice kept once), so their starting figure can
-differ from the scores panel's.  `t` switches back to the per-mention list.  docs/errors-kk.md states the rules.
+mention type of the part's earliest non-pronoun mention, the part (its first mention, after the
+number of its mentions when several), the cluster it comes from or goes to (`resp (6)`: a
+response cluster of 6 mentions; `key (4)`: a key cluster of 4) or, for a span error, the key
+span it should have, and the chains involved.  Enter jumps to it; the text brackets all its
+mentions.  The counts box: this document's errors per type (in compare mode A, the baseline's,
+beside B, the compared system's); the charts (F8) show the CoNLL F1 after correcting each type
+in turn, on the files as BCA reads them (a span listed twice kept once), so their starting
+figure can differ from the scores panel's.  `t` switches back to the per-mention list.
+docs/errors-kk.md states the rules.
 """
 
     class Picked(Message):
@@ -112,22 +115,26 @@ differ from the scores panel's.  `t` switches back to the per-mention list.  doc
         self._show_counts()
 
     def _cells(self, row: KKError) -> list[Text]:
+        # numbers go first or in a column of their own: a long mention is cut at the right edge
         first = row.mentions[0]
-        if row.target is not None:
-            mentions = f"{first.text} -> {row.target.span[0]}-{row.target.span[1]}"
+        mentions = (f"({len(row.mentions)}) " if len(row.mentions) > 1 else "") + first.text
+        if row.target is not None:  # a span error: the key span it should have
+            where = f"key {row.target.span[0]}-{row.target.span[1]}"
+        elif row.cluster:
+            where = f"{'resp' if row.side == 'response' else 'key'} ({len(row.cluster)})"
         else:
-            mentions = first.text + (f" +{len(row.mentions) - 1}" if len(row.mentions) > 1 else "")
-        where = "-" if not row.cluster else f"{'resp' if row.side == 'response' else 'key'} cluster of {len(row.cluster)}"
+            where = "-"
         chains = " ".join([f"K{c}" for c in row.key_chains] + [f"R{c}" for c in row.response_chains])
         return [Text(SHORT[row.kind]), type_text(self.app, row.type),
                 *(Text(display_text(t), overflow="ellipsis", no_wrap=True) for t in (mentions, where, chains))]
 
     def _show_counts(self) -> None:
-        systems = self._counts
-        text = Text(f"{'':5}" + "".join(f"{label[:5]:>6}" for label, _ in systems) + "\n", style="bold")
-        if len(systems) == 1:
-            text = Text("entity errors\n", style="bold")
         from metrics.errors.kummerfeld_klein.report import count_kk
+
+        systems = self._counts
+        # compare mode: A the baseline, B the compared system, as the per-mention list names them
+        # (the status line has their names, which a 6-column count would cut)
+        text = Text("entity errors\n" if len(systems) == 1 else f"{'':5}{'A':>6}{'B':>6}\n", style="bold")
 
         tables = [count_kk(rows) for _, rows in systems]
         for kind in KK_TYPES:

@@ -128,7 +128,8 @@ class TaxonomySwitching:
         spans = set() if row is None else {m.span for m in row.mentions} | set(row.cluster)
         self.query_one(ChainsView).mark(spans)
         if row is not None:  # what the brackets show, where the per-mention list explains a type
-            chains = " ".join([f"K{c}" for c in row.key_chains] + [f"R{c}" for c in row.response_chains])
-            text.border_subtitle = Text(f"{row.kind.replace('_', ' ')} · {len(row.mentions)} mention(s) · {chains}")
+            named = [f"K{c}" for c in row.key_chains] + [f"R{c}" for c in row.response_chains]
+            chains = " ".join(named[:3]) + (f" +{len(named) - 3}" if len(named) > 3 else "")
+            text.border_subtitle = Text(f"{row.kind.replace('_', ' ')}: {len(row.mentions)} · {chains}")
         if message.jump:
             text.focus()
