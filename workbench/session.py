@@ -211,8 +211,8 @@ class Session:
 
         say("reading key")
         base, _, cache_notes = _Inputs(key_path, [], options, processes).get(0)
-        keys = read_corefud(key_path)
         warnings = list(cache_notes)
+        keys = read_corefud(key_path, warnings)
         total, done = len(keys) * max(1, len(response_paths)), [0]
 
         def prepared() -> None:
@@ -224,7 +224,7 @@ class Session:
         for number, path in enumerate(response_paths or [key_path], start=1):
             if response_paths:
                 say("reading response" if len(response_paths) == 1 else f"reading response {number}/{len(response_paths)}")
-            responses = read_corefud(path) if response_paths else keys
+            responses = read_corefud(path, warnings) if response_paths else keys
             say("aligning mentions")
             corpus = prepare_corefud(base, keys, responses, key_path, path, options.corefud, options.ace, prepared)
             warnings.extend(corpus.warnings)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from metrics.measures import corefud as measures
 from metrics.measures.score import AnyScore, MeanScore
 from metrics.mentions.corefud import AlignedDocument, ZeroWithoutDependencies, align, clusters
+from metrics.mentions.pairing import unused_warning
 from metrics.model import InputError, NodeDocument
 
 
@@ -51,10 +52,17 @@ Aligned = tuple[NodeDocument, NodeDocument, AlignedDocument]
 
 
 def aligned_documents(keys: Sequence[NodeDocument], responses: Sequence[NodeDocument],
-                      key_path: str, response_path: str, settings: Settings) -> list[Aligned]:
+                      key_path: str, response_path: str, settings: Settings,
+                      warnings: list[str] | None = None) -> list[Aligned]:
     """Each key document with its response twin, aligned; a missing twin or differing words is an
-    input error naming the response file and line."""
+    input error naming the response file and line.  Response documents the key lacks are not
+    scored (as corefud-scorer's), with a warning in `warnings`."""
     by_name = {d.name: d for d in responses}
+    if warnings is not None:
+        names = {key.name for key in keys}
+        unused = [d for d in responses if d.name not in names]
+        if unused:
+            warnings.append(unused_warning(response_path, unused))
     out = []
     for key in keys:
         response = by_name.get(key.name)
@@ -80,10 +88,10 @@ def aligned_documents(keys: Sequence[NodeDocument], responses: Sequence[NodeDocu
 
 def score_corpus(keys: Sequence[NodeDocument], responses: Sequence[NodeDocument], key_path: str,
                  response_path: str, settings: Settings = Settings(),
-                 metrics: Sequence[str] = measures.METRICS) -> CorefudResult:
+                 metrics: Sequence[str] = measures.METRICS, warnings: list[str] | None = None) -> CorefudResult:
     documents = []
     micro: dict[str, AnyScore] = {name: measures.empty_score(name) for name in metrics}
-    for _, _, doc in aligned_documents(keys, responses, key_path, response_path, settings):
+    for _, _, doc in aligned_documents(keys, responses, key_path, response_path, settings, warnings):
         scores = {name: measures.COMPUTE[name](doc) for name in metrics}
         for name in metrics:
             micro[name] = micro[name] + scores[name]

@@ -45,7 +45,7 @@ def prepare_corefud(base_keys: Sequence[Document], keys: Sequence[NodeDocument],
     order; a response without a key document's twin, or with other words, is an `InputError`."""
     by_name = {doc.name: doc for doc in base_keys}
     pairs, warnings, shared = [], [], 0
-    for key, response, aligned in aligned_documents(keys, responses, key_path, response_path, settings):
+    for key, response, aligned in aligned_documents(keys, responses, key_path, response_path, settings, warnings):
         key_doc, response_doc, merged = project(by_name.get(key.name), key, aligned, key_path, response_path)
         shared += merged
         pair = prepare_pair(key_doc, response_doc, None, ace)

@@ -14,7 +14,14 @@ the same, without udapi:
   opening gives); without an index it is the first node.  A zero is a mention whose head is an
   empty node; its enhanced dependencies (DEPS) are read for aligning zeros.
 - Entities and mentions come in udapi's order: mentions by first node, the longer first, then by
-  last node, then by entity ID; entities by their first mention.
+  last node, then by entity ID; entities by their first mention.  Under `eid` (not `GRP`) an
+  entity ID names one entity over the whole file, as in udapi: an entity with mentions in two
+  documents is split into one per document (corefud-scorer warns "Cluster X spans two documents
+  (A, B). It will be split", and so does this reader), and each part keeps the place of the
+  entity's first mention in the file.  That place matters: corefud-scorer gives a mention found in
+  two entities of a document to the later one, so a part moved before the others changes the
+  scores.
+- A document name (`# newdoc id`) given twice is an error: corefud-scorer pairs documents by it.
 
 Where udapi guesses, this reader refuses, with the file and line (`InputError`): a head index
 outside its mention (udapi ignores it on a one-word mention), a head index that is not a number,
@@ -165,7 +172,10 @@ class _Document:
             raise self.error(line, f"head index {head_index} outside its mention of {len(mention.nodes)} nodes ({chunk!r})")
         mention.head = mention.nodes[head_index - 1]
 
-    def finish(self) -> NodeDocument:
+    def finish(self, earlier: dict[str, tuple] | None = None) -> NodeDocument:
+        """The document, its entities in udapi's order.  `earlier` gives the file-wide place (the
+        document's ordinal, then its first mention's order) of entity IDs met in earlier
+        documents: such an entity comes where its first mention in the file is."""
         for eid, stack in self.unfinished.items():
             if stack:
                 raise self.error(stack[0][0].line, f"mention of {eid} opened here is never closed")
@@ -182,7 +192,16 @@ class _Document:
                 built.append(NodeMention(tuple(m.nodes), m.head, deps[m.head]))
             built.sort(key=lambda m: (m.nodes[0], -len(m.nodes), m.nodes[-1]))
             entities.append((eid, built))
-        entities.sort(key=lambda e: (e[1][0].nodes[0], -len(e[1][0].nodes), e[1][0].nodes[-1], e[0]))
+        here = (earlier or {}).get("", (0,))  # this document's ordinal in the file
+
+        def place(entity: tuple[str, list[NodeMention]]) -> tuple:
+            first = entity[1][0]
+            return (earlier or {}).get(entity[0], (*here, first.nodes[0], -len(first.nodes), first.nodes[-1]))
+
+        entities.sort(key=lambda e: (place(e), e[0]))
+        if earlier is not None:
+            for entity in entities:
+                earlier.setdefault(entity[0], place(entity))
         return NodeDocument(self.name, self.forms, entities, self.line_of, self.etypes)
 
     def _deps(self, node: Node) -> tuple[tuple[Node, str], ...]:
@@ -203,11 +222,49 @@ class _Document:
         return tuple(out)
 
 
-def parse_corefud(path: str, lines: list[str]) -> list[NodeDocument]:
-    """Documents of CoNLL-U lines, with their entities of node mentions (see the module's text)."""
-    documents: list[NodeDocument] = []
+class _File:
+    """What spans the documents of one file: the names seen, and (under `eid`) where each entity
+    ID was first met, for udapi's file-wide entity order and the split-entity warnings."""
+
+    def __init__(self, path: str, warnings: list[str] | None) -> None:
+        self.path = path
+        self.warnings = warnings
+        self.documents: list[NodeDocument] = []
+        self.name_line: dict[str, int] = {}
+        self.places: dict[str, tuple] = {}
+        self.last_document: dict[str, str] = {}
+
+    def start(self, name: str, line: int) -> _Document:
+        if name in self.name_line:
+            raise InputError(self.path, line, f"document {name!r} appears twice (also on line {self.name_line[name]})")
+        self.name_line[name] = line
+        return _Document(self.path, name)
+
+    def finish(self, doc: _Document, fields: list[str] | None) -> None:
+        """Add the document; under `eid`, its entities ordered and warned about over the file."""
+        if fields is not None and "eid" not in fields:  # GRP: IDs restart with each document
+            self.documents.append(doc.finish())
+            return
+        self.places[""] = (len(self.documents),)
+        document = doc.finish(self.places)
+        for eid, mentions in document.entities:
+            before = self.last_document.get(eid)
+            if before is not None and self.warnings is not None:
+                line = document.line_of.get(mentions[0].nodes[0])
+                self.warnings.append(f"{self.path}:{line}: cluster {eid} spans two documents ({before}, {document.name}). "
+                                     "It will be split (one entity per document, as corefud-scorer does)")
+            self.last_document[eid] = document.name
+        self.documents.append(document)
+
+
+def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None) -> list[NodeDocument]:
+    """Documents of CoNLL-U lines, with their entities of node mentions (see the module's text);
+    `warnings` hears of entities split across documents."""
+    file = _File(path, warnings)
+    documents = file.documents
     doc: _Document | None = None
     fields: list[str] | None = None
+    doc_fields: list[str] | None = None
     count = 0
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
@@ -218,15 +275,17 @@ def parse_corefud(path: str, lines: list[str]) -> list[NodeDocument]:
             text = line[1:].strip()
             if text.startswith("newdoc"):
                 if doc is not None:
-                    documents.append(doc.finish())
+                    file.finish(doc, doc_fields)
                 count += 1
                 _, _, name = text.partition("=")
-                doc = _Document(path, name.strip() or f"document {count}")
+                doc, doc_fields = file.start(name.strip() or f"document {count}", lineno), fields
             elif text.startswith("global.Entity"):
                 declared = text.partition("=")[2].strip()
                 fields = declared.split("-")
                 if "eid" not in fields and "GRP" not in fields:
                     raise InputError(path, lineno, f"global.Entity = {declared} has no eid")
+                if doc is not None:
+                    doc_fields = fields
             continue
         cols = line.split("\t")
         if len(cols) != 10:
@@ -243,7 +302,7 @@ def parse_corefud(path: str, lines: list[str]) -> list[NodeDocument]:
             word, empty = int(m.group(1)), int(m.group(2) or 0)
         if doc is None:
             count += 1
-            doc = _Document(path, f"document {count}")
+            doc, doc_fields = file.start(f"document {count}", lineno), fields
         node = doc.add_node(word, empty, cols[1], lineno)
         if cols[8] != "_":
             doc.raw_deps[node] = cols[8]
@@ -254,13 +313,14 @@ def parse_corefud(path: str, lines: list[str]) -> list[NodeDocument]:
                         raise InputError(path, lineno, "Entity= annotations, but no '# global.Entity' declares their fields")
                     doc.apply(item[len("Entity="):], fields, lineno)
     if doc is not None:
-        documents.append(doc.finish())
+        file.finish(doc, doc_fields)
     return documents
 
 
-def read_corefud(path: str) -> list[NodeDocument]:
-    """Read a CorefUD CoNLL-U file (optionally gzipped) into node documents, in file order."""
-    documents = parse_corefud(path, read_lines(path))
+def read_corefud(path: str, warnings: list[str] | None = None) -> list[NodeDocument]:
+    """Read a CorefUD CoNLL-U file (optionally gzipped) into node documents, in file order;
+    `warnings` hears of entities split across documents."""
+    documents = parse_corefud(path, read_lines(path), warnings)
     if not documents or not any(d.forms for d in documents):
         raise InputError(path, None, "no word lines found: not a CoNLL-U file")
     return documents

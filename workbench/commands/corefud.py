@@ -16,10 +16,12 @@ from metrics.corpus.corefud import CorefudResult, score_corpus
 from metrics.formats.corefud import read_corefud
 from metrics.runtime.parallel import fork_map
 from metrics.measures.corefud import METRICS
+from metrics.model import NodeDocument
 
 from ..json_text import dumps
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
 from ..session import LoadOptions
+from .common import warn
 from ..options import UsageError
 
 LABELS = {name: label(name) for name in ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "conll")}
@@ -36,8 +38,11 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
     if unknown:
         raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(METRICS)}")
     # the response read in a forked process beside the key: reading is most of the time
-    keys, responses = fork_map(read_corefud, [args.key, args.response])
-    result = score_corpus(keys, responses, args.key, args.response, settings, wanted)
+    (keys, key_notes), (responses, response_notes) = fork_map(_read, [args.key, args.response])
+    warnings = key_notes + response_notes
+    result = score_corpus(keys, responses, args.key, args.response, settings, wanted, warnings)
+    for message in warnings:
+        warn(message)
     if args.format == "json":
         text = dumps(result_json(result)) + "\n"
     elif args.format == "csv":  # fractions and metric names, as every CSV of corefwb
@@ -53,6 +58,12 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
             text = f"{settings.describe()} (percentages)\n" + "\n".join(align_rows(headers, rows, right=headers[2:])) + "\n"
     emit(text, args.output, inputs=[args.key, args.response])
     return 0
+
+
+def _read(path: str) -> tuple[list[NodeDocument], list[str]]:
+    """A file's node documents and the reader's warnings (in a forked process: both come back)."""
+    warnings: list[str] = []
+    return read_corefud(path, warnings), warnings
 
 
 def result_json(result: CorefudResult) -> dict:

@@ -1,0 +1,129 @@
+"""Hostile input, round three (issue 45): the four silent wrong results, and a CorefUD entity
+split across documents (issue 40, item 8).  Each case as a user meets it: the CLI's exit status,
+its one-line message or warning, and the numbers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "hostile"
+TWO_SENTENCES = DATA / "two_sentences.conllu"
+
+
+def corefwb(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, "NO_COLOR": "1", "COREFWB_NO_CACHE": "1", "PYTHONPATH": str(ROOT)},
+                          timeout=120)
+
+
+def error_line(result: subprocess.CompletedProcess, status: int = 1) -> str:
+    """The one line of an input (1) or usage (2) error; warnings may precede it, never a traceback."""
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("corefwb: warning")]
+    assert result.returncode == status and len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    return lines[0]
+
+
+def warnings_of(result: subprocess.CompletedProcess) -> list[str]:
+    assert "Traceback" not in result.stderr, result.stderr
+    return [line for line in result.stderr.splitlines() if line.startswith("corefwb: warning")]
+
+
+def muc(result: subprocess.CompletedProcess) -> dict:
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)["metrics"]["muc"]
+
+
+# ----------------------------------------------------------------------- 1. a repeated newdoc id under CorefUD
+
+def _with_second_copy(tmp_path: Path, first_changed: bool) -> Path:
+    """The key, then a copy of its document under the same `# newdoc id` with e2's mentions in e1."""
+    text = TWO_SENTENCES.read_text(encoding="utf-8")
+    changed = text.replace("(e2-person-1-)", "(e1-person-1-)").replace("# global.Entity = eid-etype-head-other\n", "")
+    plain = text.replace("# global.Entity = eid-etype-head-other\n", "")
+    path = tmp_path / "dup.conllu"
+    path.write_text(text.replace(plain, "") + (changed + plain if first_changed else plain + changed), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("first_changed", [False, True])
+@pytest.mark.parametrize("command", [["score", "--metrics", "muc"], ["score", "--per-doc"], ["compare"], ["errors"]])
+def test_a_repeated_newdoc_id_is_refused_under_corefud(tmp_path, first_changed, command):
+    dup = _with_second_copy(tmp_path, first_changed)
+    for files in ([str(TWO_SENTENCES), str(dup)], [str(dup), str(TWO_SENTENCES)]):  # as response, as key
+        files = files + files[1:] if command == ["compare"] else files
+        line = error_line(corefwb(*command, *files, "--conventions", "corefud"))
+        assert f"{dup}:18: document 'd1' appears twice (also on line 1)" in line, line
+
+
+def test_response_documents_the_key_lacks_are_named_under_corefud(tmp_path):
+    extra = tmp_path / "extra.conllu"
+    text = TWO_SENTENCES.read_text(encoding="utf-8")
+    extra.write_text(text + text.replace("newdoc id = d1", "newdoc id = d9").replace("# global.Entity = eid-etype-head-other\n", ""),
+                     encoding="utf-8")
+    for command in (["score"], ["errors"]):
+        result = corefwb(*command, str(TWO_SENTENCES), str(extra), "--conventions", "corefud")
+        assert result.returncode == 0, result.stderr
+        # (e1 and e2 name one entity each over the file: their mentions in d9 are split off too)
+        assert f"corefwb: warning: {extra}: 1 response document(s) not in the key are ignored: 'd9'" in warnings_of(result)
+
+
+# ----------------------------------------------------------------------- issue 40, item 8: one entity in two documents
+
+SPLIT_KEY, SPLIT_RESPONSE = DATA / "split_entity.key.conllu", DATA / "split_entity.response.conllu"
+COREFUD_SCORER = {  # corefud-scorer's numbers on these files (recall, precision, F1), full floats
+    ("head", "remove", "response"): {
+        "muc": [1.0, 0.75, 0.8571428571428571], "bcub": [1.0, 0.8095238095238095, 0.8947368421052632],
+        "ceafe": [0.9333333333333332, 0.9333333333333332, 0.9333333333333332],
+        "ceafm": [1.0, 0.8571428571428571, 0.923076923076923], "lea": [1.0, 0.7142857142857143, 0.8333333333333333],
+        "blanc": [1.0, 0.6333333333333333, 0.7749999999999999], "mor": [1.0, 0.8571428571428571, 0.923076923076923]},
+    ("exact", "keep", "response"): {
+        "muc": [1.0, 0.75, 0.8571428571428571], "bcub": [1.0, 0.8333333333333334, 0.9090909090909091],
+        "ceafe": [0.95, 0.95, 0.9500000000000001], "ceafm": [1.0, 0.875, 0.9333333333333333],
+        "lea": [1.0, 0.75, 0.8571428571428571], "blanc": [1.0, 0.675, 0.8035714285714285],
+        "mor": [1.0, 0.875, 0.9333333333333333]},
+    ("head", "remove", "renamed"): {  # r9's mention in A renamed r8: r9 no longer leaves B
+        "muc": [0.6666666666666666, 0.75, 0.7058823529411765], "bcub": [0.8333333333333334, 0.8095238095238095, 0.8212560386473431],
+        "ceafe": [0.9333333333333332, 0.9333333333333332, 0.9333333333333332],
+        "ceafm": [1.0, 0.8571428571428571, 0.923076923076923], "lea": [0.6666666666666666, 0.7142857142857143, 0.689655172413793],
+        "blanc": [0.5833333333333333, 0.3666666666666667, 0.45], "mor": [1.0, 0.8571428571428571, 0.923076923076923]},
+}
+
+
+def _renamed(tmp_path: Path) -> Path:
+    path = tmp_path / "renamed.conllu"
+    text = SPLIT_RESPONSE.read_text(encoding="utf-8")
+    head, _, tail = text.partition("# newdoc id = B")
+    path.write_text(head.replace("(r9-", "(r8-") + "# newdoc id = B" + tail, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("match, singletons, response", sorted(COREFUD_SCORER))
+def test_an_entity_across_two_documents_scores_as_corefud_scorer(tmp_path, match, singletons, response):
+    path = SPLIT_RESPONSE if response == "response" else _renamed(tmp_path)
+    result = corefwb("score", str(SPLIT_KEY), str(path), "--conventions", "corefud", "--match", match,
+                     "--singletons", singletons, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    got = json.loads(result.stdout)["metrics"]
+    for metric, expected in COREFUD_SCORER[match, singletons, response].items():
+        assert [got[metric]["recall"], got[metric]["precision"], got[metric]["f1"]] == expected, metric
+    split = [w for w in warnings_of(result) if "spans two documents" in w]
+    assert split == ([f"corefwb: warning: {path}:17: cluster r9 spans two documents (A, B). It will be split "
+                      "(one entity per document, as corefud-scorer does)"] if response == "response" else [])
+
+
+def test_an_entity_across_two_documents_in_errors_and_under_conll(tmp_path):
+    """errors and the workbench take the same order (the session reads through the same reader);
+    under CoNLL-2012's conventions a chain never leaves its document, and the renaming changes nothing."""
+    result = corefwb("errors", str(SPLIT_KEY), str(SPLIT_RESPONSE), "--conventions", "corefud", "--format", "json")
+    assert result.returncode == 0 and any("spans two documents" in w for w in warnings_of(result))
+    as_conll = [corefwb("score", str(SPLIT_KEY), str(path), "--conventions", "conll", "--format", "json")
+                for path in (SPLIT_RESPONSE, _renamed(tmp_path))]
+    assert as_conll[0].returncode == 0 and as_conll[0].stdout == as_conll[1].stdout
+    assert not any("spans two documents" in w for r in as_conll for w in warnings_of(r))
