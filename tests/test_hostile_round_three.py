@@ -127,3 +127,23 @@ def test_an_entity_across_two_documents_in_errors_and_under_conll(tmp_path):
                 for path in (SPLIT_RESPONSE, _renamed(tmp_path))]
     assert as_conll[0].returncode == 0 and as_conll[0].stdout == as_conll[1].stdout
     assert not any("spans two documents" in w for r in as_conll for w in warnings_of(r))
+
+
+# ----------------------------------------------------------------------- 2. convert of a record without a name
+
+KEY2 = ("#begin document (k); part 000\n" + "".join(f"k\t0\t{i}\t{w}\t{p}\t-\t-\t-\t-\t-\t*\t{c}\n" for i, (w, p, c) in
+        enumerate([("I", "PRP", "(1)"), ("saw", "VBD", "-"), ("me", "PRP", "(1)")])) + "\n#end document\n")
+
+
+@pytest.mark.parametrize("with_key", [True, False])
+def test_a_record_without_a_name_converts_to_conll_that_reads_back(tmp_path, with_key):
+    key, record, out = tmp_path / "key2.conll", tmp_path / "m.jsonl", tmp_path / "m.conll"
+    key.write_text(KEY2, encoding="utf-8")
+    record.write_text('{"tokens": ["I","saw","me"], "clusters_token_offsets": [[[0,0],[2,2]]]}\n', encoding="utf-8")
+    converted = corefwb("convert", str(record), str(out), *(["--key", str(key)] if with_key else []))
+    assert converted.returncode == 0, converted.stderr
+    lines = out.read_text(encoding="utf-8").splitlines()
+    # with --key it takes the key document's name (it pairs by place); without, no token line is a comment
+    assert lines[0] == ("#begin document (k); part 000" if with_key else "#begin document #1")
+    assert not any(line.startswith("#") for line in lines[1:-1])
+    assert muc(corefwb("score", str(key), str(out), "--metrics", "muc", "--format", "json"))["f1"] == 1.0

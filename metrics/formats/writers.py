@@ -88,11 +88,15 @@ def _ne_cells(doc: Document) -> list[str]:
 
 
 def conll_name_parts(name: str) -> tuple[str, str]:
-    """Column 1 and 2 values (document id, part number) for a document name."""
+    """Column 1 and 2 values (document id, part number) for a document name.  A token line must not
+    start with `#` (readers take it for a comment): such an id (`#1`, a record named by its place)
+    is written `-`."""
     if "; part " in name:
         base, part = name.rsplit("; part ", 1)
-        return base.strip().strip("()") or "-", part.strip().lstrip("0") or "0"
-    return name.replace(" ", "_") or "-", "0"
+        base, part = base.strip().strip("()") or "-", part.strip().lstrip("0") or "0"
+    else:
+        base, part = name.replace(" ", "_") or "-", "0"
+    return ("-" if base.startswith("#") else base), part
 
 
 def write_conll(documents: Iterable[Document], out: TextIO) -> None:

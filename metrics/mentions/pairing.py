@@ -46,6 +46,11 @@ _PLACE = re.compile(r"#[1-9][0-9]{0,8}")
 """The name of a system output's record that has none (`#3`: the file's third; metrics.formats.outputs)."""
 
 
+def named_by_place(name: str) -> bool:
+    """Whether a document is named by its place in its file (`#3`), having no name of its own."""
+    return _PLACE.fullmatch(name) is not None
+
+
 def require_common(response_path: str, keys: Sequence[Named], partners: Sequence[object | None],
                    responses: Sequence[Named]) -> None:
     """Refuse a response that shares no document with the key: scoring it would give all zeros

@@ -15,12 +15,14 @@ from __future__ import annotations
 import argparse
 import io
 import os
+from dataclasses import replace
 
 from metrics.formats.readers import FORMATS, read_documents
 from metrics.formats.source import set_max_input_size
 from metrics.formats.writers import write_conll, write_conllu, write_jsonlines, write_outputs
 from metrics.mentions.characters import key_words
-from metrics.model import InputError
+from metrics.mentions.pairing import named_by_place, pair_documents
+from metrics.model import Document, InputError
 
 from ..output import emit
 from ..options import UsageError, size_option
@@ -55,6 +57,14 @@ def target_of(args: argparse.Namespace) -> str:
                      f"has no extension that names one")
 
 
+def _named_as_the_key(keys: list[Document], documents: list[Document]) -> list[Document]:
+    """A record without a name (`#N`) pairs with the key's Nth document: written with `--key`, it
+    takes that document's name, so that the official scorers, which pair by name, pair it too."""
+    partners, _ = pair_documents(keys, documents)
+    names = {id(doc): key.name for key, doc in zip(keys, partners) if doc is not None and named_by_place(doc.name)}
+    return [replace(doc, name=names[id(doc)]) if id(doc) in names else doc for doc in documents]
+
+
 def run(args: argparse.Namespace) -> int:
     from .common import warn
 
@@ -65,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if args.key is not None:
         keys = read_documents(args.key)
         documents, characters, lost = key_words(keys, documents)
+        documents = _named_as_the_key(keys, documents)
         warnings += lost
         if characters is not None:
             warn(f"mapped onto the key's words by characters: {characters.mentions} mentions, {characters.snapped} "
