@@ -147,3 +147,22 @@ def test_a_record_without_a_name_converts_to_conll_that_reads_back(tmp_path, wit
     assert lines[0] == ("#begin document (k); part 000" if with_key else "#begin document #1")
     assert not any(line.startswith("#") for line in lines[1:-1])
     assert muc(corefwb("score", str(key), str(out), "--metrics", "muc", "--format", "json"))["f1"] == 1.0
+
+
+# ----------------------------------------------------------------------- 3. crossing mentions of one chain
+
+@pytest.mark.parametrize("target", ["conllu", "conll"])
+def test_crossing_mentions_of_one_chain_are_refused_not_rewritten(tmp_path, target):
+    """A closing bracket closes its chain's latest open mention: [0, 2] and [1, 3] would come back
+    as [1, 2] and [0, 3].  Both bracket formats refuse; the offset formats carry them."""
+    record = tmp_path / "x.jsonl"
+    record.write_text('{"doc_key":"x_0","sentences":[["a","b","c","d"],["e","f"]],"clusters":[[[0,2],[1,3]]]}\n',
+                      encoding="utf-8")
+    out = tmp_path / f"c.{target}"
+    line = error_line(corefwb("convert", str(record), str(out)))
+    assert line.startswith(f"corefwb: error: {record}: cannot be written as {target}: document 'x_0': chain ")
+    assert "has crossing mentions ending at 2 and 3" in line and not out.exists()
+    back = tmp_path / "back.jsonl"
+    assert corefwb("convert", str(record), str(tmp_path / "m.jsonl"), "--to", "maverick").returncode == 0
+    assert corefwb("convert", str(tmp_path / "m.jsonl"), str(back), "--key", str(record)).returncode == 0
+    assert json.loads(back.read_text(encoding="utf-8"))["clusters"] == [[[0, 2], [1, 3]]]

@@ -56,14 +56,16 @@ def _coref_cells(doc: Document) -> list[str]:
     return out
 
 
-def _check_nesting(doc: Document, label: str, spans: list[Span]) -> None:
-    """Multi-token mentions of one chain must nest or be disjoint to survive `N)` semantics."""
+def _check_nesting(doc: Document, label: str, spans: list[Span], target: str = "CoNLL-2012") -> None:
+    """Multi-token mentions of one chain must nest or be disjoint to survive `N)` semantics (a
+    closing bracket names the chain, not the mention: it closes the one opened last).  CoNLL-U's
+    `eN)` is read the same way, by corefud-scorer's udapi and by us."""
     stack: list[int] = []
     for s, e in sorted(spans, key=lambda m: (m[0], -m[1])):
         while stack and stack[-1] < s:
             stack.pop()
         if stack and e > stack[-1]:
-            raise ValueError(f"document {doc.name!r}: chain {label} has crossing mentions ending at {stack[-1]} and {e}; CoNLL-2012 cannot express them")
+            raise ValueError(f"document {doc.name!r}: chain {label} has crossing mentions ending at {stack[-1]} and {e}; {target} cannot express them")
         stack.append(e)
 
 
@@ -163,7 +165,8 @@ def write_conllu(documents: Iterable[Document], out: TextIO) -> None:
     """CoNLL-U with CorefUD's `Entity=` in MISC (`# global.Entity = eid-etype-head-other`): one
     entity per chain (`e1`, `e2`... in chain order), a mention's head its first word (the file
     has no tree to find another), the other columns `_`.  A mention across a sentence boundary
-    cannot be written (CoNLL-U mentions stay in their sentence): ValueError."""
+    cannot be written (CoNLL-U mentions stay in their sentence), nor two crossing mentions of one
+    chain (`e1)` would close the wrong one): ValueError."""
     out.write("# global.Entity = eid-etype-head-other\n")
     for doc in documents:
         sentence_of = {}
@@ -175,6 +178,7 @@ def write_conllu(documents: Iterable[Document], out: TextIO) -> None:
         # mentions, then the openings (the longest first, so that it is closed last)
         marks: dict[int, list[tuple[tuple[int, int], str]]] = {}
         for number, chain in enumerate(doc.chains, start=1):
+            _check_nesting(doc, f"e{number}", [(s, e) for s, e in chain if s != e], "CoNLL-U")
             for start, end in chain:
                 if sentence_of.get(start) != sentence_of.get(end):
                     raise ValueError(f"document {doc.name!r}: mention {start}-{end} crosses a sentence boundary, "
