@@ -122,8 +122,8 @@ def emit(text: str | Iterable[str], output: str | None, inputs: Sequence[str]) -
 
 
 def _text(cell: object) -> str:
-    if isinstance(cell, float):
-        return repr(cell)
+    if isinstance(cell, float):  # numpy's float64 too, whose own repr is `np.float64(...)`
+        return float.__repr__(cell)
     return "" if cell is None else str(cell)
 
 
