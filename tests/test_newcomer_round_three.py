@@ -26,3 +26,41 @@ def test_crac_csv_and_json_hold_plain_numbers(tmp_path, capsys):
             assert cell == "" or float(cell) >= 0, row
     main(["crac", str(tmp_path / "key"), *systems, "--format", "json", "--no-cache", "--bootstrap", "20"])
     assert json.loads(capsys.readouterr().out)["significance"]["level"] == 0.05
+
+
+def test_compare_modes_fixed_and_new_are_the_clis(capsys):
+    """Item 3: the workbench's fixed/new table, its `c` filter and `corefwb compare --document`
+    count the same mentions; a changed category is neither fixed nor new, and has its own line."""
+    import asyncio
+
+    from app_support import settle
+    from workbench.session import LoadOptions
+    from workbench.tui.app import Workbench
+    from workbench.tui.errorlist import ErrorPanel
+
+    other = str(ROOT / "samples/gum/response.ontonotes.conll")
+
+    async def body():
+        app = Workbench(KEY, [RESPONSE, other], LoadOptions(cache=False))
+        async with app.run_test(size=(200, 50)) as pilot:
+            await settle(app, pilot)
+            name = app.corpus.pairs[app.doc_index].name
+            panel = app.query_one(ErrorPanel)
+            box = str(panel.query_one("#error-counts").render()).splitlines()
+            kinds = {kind: sum(1 for row in panel.rows if row.kind == kind) for kind in ("fixed", "introduced", "changed")}
+            return name, box, kinds
+
+    name, box, kinds = asyncio.run(body())
+    main(["compare", KEY, RESPONSE, other, "--document", name, "--format", "json", "--bootstrap", "0", "--no-cache"])
+    changes = json.loads(capsys.readouterr().out)["changes"][0]
+    from metrics.errors.chen_ng.records import CATEGORIES
+
+    for category in CATEGORIES:
+        line = next(ln for ln in box if ln.split() and ln.split()[0] == category.short)
+        assert line.split()[1:] == [str(sum(changes["fixed"][category.value].values())),
+                                    str(sum(changes["introduced"][category.value].values()))], line
+    fixed = sum(sum(row.values()) for row in changes["fixed"].values())
+    introduced = sum(sum(row.values()) for row in changes["introduced"].values())
+    changed = sum(row["count"] for row in changes["changed"])
+    assert (kinds["fixed"], kinds["introduced"], kinds["changed"]) == (fixed, introduced, changed) and changed
+    assert box[-1].split() == ["~", "changed", str(changed)]

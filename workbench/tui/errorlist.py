@@ -65,6 +65,8 @@ In compare mode a row is a mention with an error under the baseline (A), the com
 system (B) or both: chg says whether B fixed A's error (fix), introduced one (new), changed
 its category (chg) or makes the same (=); A and B are the two categories.  The first box
 filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for a fix).
+The table beside counts per category A's errors B fixed and the errors B introduced, as
+`corefwb compare` does; a mention whose category changed is in neither (its own line).
 """
 
     class Picked(Message):
@@ -267,17 +269,17 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
 
     def _show_change_counts(self) -> None:
         """Compare mode: per category, the baseline's errors the system fixed and those it
-        introduced (a changed category counts as fixed in A's and introduced in B's)."""
-        fixed = {c: 0 for c in CATEGORIES}
-        new = {c: 0 for c in CATEGORIES}
-        for row in self.rows:
-            if row.kind in ("fixed", "changed"):
-                fixed[row.a.category] += 1
-            if row.kind in ("introduced", "changed"):
-                new[row.b.category] += 1
+        introduced, as `corefwb compare` counts them (`comparison.summary`); the mentions whose
+        error changed category are neither, and have their own line."""
+        from ..comparison import summary
+
+        counts = summary([(row.a, row.b) for row in self.rows])
+        fixed, new = counts["fixed"], counts["introduced"]
+        changed = sum(sum(by_type.values()) for by_type in counts["changed"].values())
         text = Text("      fixed  new\n", style="bold")
         for category in CATEGORIES:
-            text.append(f"{category.short:<5}{fixed[category]:>6} {new[category]:>4}\n")
+            text.append(f"{category.short:<5}{sum(fixed[category].values()):>6} {sum(new[category].values()):>4}\n")
+        text.append(f"~ changed  {changed:>5}" if changed else "")
         self.query_one("#error-counts", Static).update(text)
 
     @on(Select.Changed)
