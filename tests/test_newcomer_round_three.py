@@ -64,3 +64,22 @@ def test_compare_modes_fixed_and_new_are_the_clis(capsys):
     changed = sum(row["count"] for row in changes["changed"])
     assert (kinds["fixed"], kinds["introduced"], kinds["changed"]) == (fixed, introduced, changed) and changed
     assert box[-1].split() == ["~", "changed", str(changed)]
+
+
+def test_convert_with_a_key_writes_the_keys_names(tmp_path, capsys):
+    """Item 4: `convert R resp.conllu --key key.conllu` writes the key's document names, so `score
+    key.conllu resp.conllu` pairs them, and the scores are the response's own."""
+    key = str(ROOT / "tests/data/formats/gum2.conllu")
+    response = str(ROOT / "tests/data/formats/gum2.response.conll")
+    out = tmp_path / "resp.conllu"
+    assert main(["convert", response, str(out), "--key", key]) == 0
+    names = [ln.split("=", 1)[1].strip() for ln in out.read_text().splitlines() if ln.startswith("# newdoc id")]
+    assert names == ["GUM_news_asylum", "GUM_interview_brotherhood"]
+    capsys.readouterr()
+    assert main(["score", key, str(out), "--format", "json", "--no-cache"]) == 0  # corefud: pairs by name
+    capsys.readouterr()
+    scores = []
+    for scored in (str(out), response):
+        main(["score", key, scored, "--conventions", "conll", "--format", "json", "--no-cache"])
+        scores.append(json.loads(capsys.readouterr().out)["metrics"])
+    assert scores[0] == scores[1]
