@@ -83,3 +83,41 @@ def test_convert_with_a_key_writes_the_keys_names(tmp_path, capsys):
         main(["score", key, scored, "--conventions", "conll", "--format", "json", "--no-cache"])
         scores.append(json.loads(capsys.readouterr().out)["metrics"])
     assert scores[0] == scores[1]
+
+
+def test_the_stages_chart_follows_d():
+    """Item 5: the K&K stages chart shows the document's progression in the document scope and
+    the corpus's after `d`, as its status line says."""
+    import asyncio
+
+    from app_support import settle
+    from workbench.session import LoadOptions
+    from workbench.tui.app import Workbench
+    from workbench.tui.charts import ChartsScreen
+
+    async def stages(app, pilot, screen, document):
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if screen.stage_data is not None and screen.stage_data.document == document:
+                return screen.stage_data
+        raise AssertionError("no stages")
+
+    async def body():
+        app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            name = app.corpus.pairs[app.doc_index].name
+            await pilot.press("f8")
+            screen = app.screen
+            assert isinstance(screen, ChartsScreen)
+            of_document = await stages(app, pilot, screen, name)
+            report = app.session.kk_report([name], system=0)
+            assert of_document.f1[0] == [report.baseline["conll"]] + [v["conll"] for _, v in report.progression]
+            await pilot.press("d")
+            of_corpus = await stages(app, pilot, screen, None)
+            corpus = app.session.kk_report(system=0)
+            assert of_corpus.f1[0] == [corpus.baseline["conll"]] + [v["conll"] for _, v in corpus.progression]
+            assert of_corpus.f1[0] != of_document.f1[0]
+            assert "errors of the corpus" in str(screen.query_one("#charts-status").render())
+
+    asyncio.run(body())
