@@ -121,3 +121,55 @@ def test_the_stages_chart_follows_d():
             assert "errors of the corpus" in str(screen.query_one("#charts-status").render())
 
     asyncio.run(body())
+
+
+def test_compare_mode_says_whose_impact_and_whose_entity_errors():
+    """Item 6: an impact in compare mode carries the letter of the system whose error it prices; the
+    K&K list is titled with B, whose errors it lists; a single response's counts never say A B."""
+    import asyncio
+
+    from app_support import settle
+    from workbench.output import impact_text
+    from workbench.session import LoadOptions
+    from workbench.tui.app import Workbench
+    from workbench.tui.entityerrors import EntityErrorPanel
+    from workbench.tui.errorlist import ErrorPanel
+
+    other = str(ROOT / "samples/gum/response.ontonotes.conll")
+
+    async def body():
+        app = Workbench(KEY, [RESPONSE, other], LoadOptions(cache=False))
+        async with app.run_test(size=(200, 50)) as pilot:
+            await settle(app, pilot)
+            panel = app.query_one(ErrorPanel)
+            for _ in range(200):  # the document's impacts are priced after it opens
+                await pilot.pause(0.05)
+                if all(row.impact is not None for row in panel.shown):
+                    break
+            table = panel.query_one("#errors")
+            seen = set()
+            for number, row in enumerate(panel.shown):
+                cell = str(table.get_row_at(number)[-1])
+                whose = "A" if row.kind == "fixed" else "B"
+                assert cell == whose + impact_text(row.impact), (row.kind, cell)
+                seen.add(row.kind)
+            assert {"fixed", "same"} <= seen
+            await pilot.press("t")
+            entity = app.query_one(EntityErrorPanel)
+            for _ in range(400):
+                await pilot.pause(0.05)
+                if entity.state == "ready":
+                    break
+            assert entity.border_title == f"entity errors of B ({len(entity.rows)})"
+            assert entity.rows == [e for e in app.kk_reports[app.system].errors
+                                   if e.document == app.corpus.pairs[app.doc_index].name]
+
+        app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            entity = app.query_one(EntityErrorPanel)
+            entity.set_rows(None, state="analysing")
+            await pilot.pause()
+            assert str(entity.query_one("#kk-counts").render()).startswith("entity errors")
+
+    asyncio.run(body())
