@@ -56,7 +56,7 @@ def test_marked_mentions_in_compare_mode_label_key_baseline_and_compared():
     b = read_documents(CHEN_RESPONSES[1])[0]
     span = key.chains[0][0]
     marks = {m.span: m for m in marked_mentions(key, a, {}, "both", b, {span: "fixed"})}
-    ids = lambda doc, s: next((str(i + 1) for i, c in enumerate(doc.chains) if s in c), "-")  # noqa: E731
+    ids = lambda doc, s: next((lab for lab, c in zip(doc.chain_labels(), doc.chains) if s in c), "-")  # noqa: E731
     for s, mark in marks.items():
         expected = "/".join(ids(doc, s) for doc in (key, a, b))
         assert mark.label[1:].rstrip("+!~") == expected

@@ -44,15 +44,18 @@ def test_nested_mentions_bracket_outermost_first_and_label_both_sides():
     response = doc("Byron 's mother came", [[(0, 2)], [(3, 3)]])
     types = {(0, 0): N, (0, 2): M, (3, 3): P}
     layout = wrap_units(token_units(key, marked_mentions(key, response, types, "both")), [0], 80)
-    assert line_text(layout.lines[0]) == "[[Byron]N1/- 's mother]M2/1 [came]P-/2"
+    # no labels in these documents: a chain's id is its 0-based index, as for jsonlines clusters
+    assert line_text(layout.lines[0]) == "[[Byron]N0/- 's mother]M1/0 [came]P-/1"
     layout = wrap_units(token_units(key, marked_mentions(key, response, types, "key")), [0], 80)
-    assert line_text(layout.lines[0]) == "[[Byron]N1 's mother]M2 came"
+    assert line_text(layout.lines[0]) == "[[Byron]N0 's mother]M1 came"
 
 
 def test_span_in_two_chains_shows_both_ids():
     key = doc("it rains", [[(0, 0)], [(0, 0)]])
     marks = marked_mentions(key, key, {(0, 0): P}, "key")
-    assert [m.label for m in marks] == ["P1,2"]
+    assert [m.label for m in marks] == ["P0,1"]
+    labelled = Document(name="d", words=["it", "rains"], chains=[[(0, 0)], [(0, 0)]], labels=["7", "12"])
+    assert [m.label for m in marked_mentions(labelled, labelled, {(0, 0): P}, "key")] == ["P7,12"]
 
 
 def test_wrap_respects_width_sentences_and_token_lines():
@@ -88,9 +91,9 @@ def test_chain_rows_mark_divided_and_conflated_chains():
     key = doc("a b c d", [[(0, 0), (1, 1)], [(2, 2), (3, 3)]])
     response = doc("a b c d", [[(0, 0)], [(1, 1), (2, 2), (3, 3)]])
     key_rows, response_rows = chain_rows(key, response, {})
-    assert key_rows[0].partners == [1, 2]  # key chain 1 divided over R1 and R2
-    assert response_rows[1].partners == [1, 2]  # response chain 2 conflates K1 and K2
-    assert key_rows[1].partners == [2] and key_rows[1].unmatched == 0
+    assert key_rows[0].partners == ["0", "1"]  # key chain 0 divided over R0 and R1
+    assert response_rows[1].partners == ["0", "1"]  # response chain 1 conflates K0 and K1
+    assert key_rows[1].partners == ["1"] and key_rows[1].unmatched == 0
 
 
 FN, WL, SUB = Category.FALSE_NEW, Category.WRONG_LINK, Category.SUBOPTIMAL_LINK
@@ -190,8 +193,9 @@ def test_chain_relations_say_equal_only_for_the_same_mentions():
     key = Document(name="d", words=words, chains=[[(0, 0), (2, 2), (4, 4), (6, 6)], [(8, 8), (9, 9)]])
     response = Document(name="d", words=words, chains=[[(0, 0), (2, 2)], [(4, 4), (6, 6), (7, 7)], [(8, 8), (9, 9)]])
     key_rows, response_rows = chain_rows(key, response, {})
-    assert [(r.partners, r.relation) for r in response_rows] == [([1], "part of"), ([1], "overlaps"), ([2], "=")]
-    assert [(r.partners, r.relation) for r in key_rows] == [([1, 2], ""), ([3], "=")]
+    # chains are numbered by their labels in the file (here none: a jsonlines-like 0-based index)
+    assert [(r.partners, r.relation) for r in response_rows] == [(["0"], "part of"), (["0"], "overlaps"), (["1"], "=")]
+    assert [(r.partners, r.relation) for r in key_rows] == [(["0", "1"], ""), (["2"], "=")]
     wider = Document(name="d", words=words, chains=[[(0, 0), (2, 2), (4, 4), (6, 6), (7, 7)]])
     assert chain_rows(key, wider, {})[0][0].relation == "part of"
     assert chain_rows(key, wider, {})[1][0].relation == "holds all of"

@@ -86,8 +86,8 @@ def test_a_discontinuous_mention_is_drawn_piece_by_piece():
     marks = marked_mentions(pair.key, pair.response, pair.types, "key")
     units = token_units(pair.key, marks)
     text = " ".join("".join(atom.text for atom in unit) for unit in units)
-    assert text.startswith("[The man]M1 , [she]P2 said , [who left]M1 came .")
-    assert "[∅]Z1" in text
+    assert text.startswith("[The man]Me1 , [she]Pe2 said , [who left]Me1 came .")  # the file's eids
+    assert "[∅]Ze1" in text
 
 
 def test_errors_and_compare_name_the_conventions(capsys):

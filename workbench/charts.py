@@ -95,13 +95,16 @@ class Stages:
     """"none", then the seven K&K types in BCA's order."""
     f1: list[list[float]]
     """Per system: the CoNLL F1 (%) before any correction, then after each stage."""
+    document: str | None = None
+    """The document corrected (its CoNLL F1 alone), None for the corpus."""
 
 
-def kk_stages(session: Session, systems: Sequence[str]) -> Stages:
+def kk_stages(session: Session, systems: Sequence[str], document: str | None = None) -> Stages:
+    """The stages of the corpus, or of one document alone (the charts' `d`)."""
     from metrics.errors.kummerfeld_klein import STAGES
 
     values = []
     for system in range(len(systems)):
-        report = session.kk_report(system=system)
+        report = session.kk_report(None if document is None else [document], system=system)
         values.append([report.baseline["conll"]] + [v["conll"] for _, v in report.progression])
-    return Stages(list(systems), list(STAGES), values)
+    return Stages(list(systems), list(STAGES), values, document)

@@ -81,8 +81,9 @@ def impact_points(value: float | None) -> float | None:
 
 def impact_text(value: float | None) -> str:
     """An impact in points as people read it: signed, three significant digits (a corpus of a
-    hundred documents moves by hundredths of a point per error: `+0.0812`), at most six decimals,
-    `0` for no change, never `-0.000`; empty when not priced."""
+    hundred documents moves by hundredths of a point per error: `+0.0812`), in at most nine
+    characters (below 0.0001 points with an exponent: `+9.03e-05`), `0` for no change, never
+    `-0.000`; empty when not priced."""
     points = impact_points(value)
     if points is None:
         return ""
@@ -90,7 +91,9 @@ def impact_text(value: float | None) -> str:
         return "0"
     import math
 
-    decimals = min(6, max(2, 2 - math.floor(math.log10(abs(points)))))
+    decimals = max(2, 2 - math.floor(math.log10(abs(points))))
+    if decimals > 6:  # `+0.0000903` would be wider than the columns showing it
+        return f"{points:+.2e}"
     text = f"{points:+.{decimals}f}"
     return "0" if float(text) == 0 else text
 
@@ -122,8 +125,8 @@ def emit(text: str | Iterable[str], output: str | None, inputs: Sequence[str]) -
 
 
 def _text(cell: object) -> str:
-    if isinstance(cell, float):
-        return repr(cell)
+    if isinstance(cell, float):  # numpy's float64 too, whose own repr is `np.float64(...)`
+        return float.__repr__(cell)
     return "" if cell is None else str(cell)
 
 

@@ -7,7 +7,8 @@ Writing and reading back is the identity on chains for every target (tests/test_
 A response in its own words (plain text, subtokens joined, another tokenizer) is written on the
 key's words when `--key` gives the key (mapped by characters, as `score` maps it; what the mapping
 lost is said on stderr, mention by mention); without `--key` it keeps its own words, and the
-official scorers will refuse it unless those are the key's.
+official scorers will refuse it unless those are the key's.  With `--key` every document takes its
+key partner's name, so the file pairs with the key by name.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from metrics.formats.readers import FORMATS, read_documents
 from metrics.formats.source import set_max_input_size
 from metrics.formats.writers import write_conll, write_conllu, write_jsonlines, write_outputs
 from metrics.mentions.characters import key_words
-from metrics.mentions.pairing import named_by_place, pair_documents
+from metrics.mentions.pairing import pair_documents
 from metrics.model import Document, InputError
 
 from ..output import emit
@@ -58,11 +59,13 @@ def target_of(args: argparse.Namespace) -> str:
 
 
 def _named_as_the_key(keys: list[Document], documents: list[Document]) -> list[Document]:
-    """A record without a name (`#N`) pairs with the key's Nth document: written with `--key`, it
-    takes that document's name, so that the official scorers, which pair by name, pair it too."""
+    """Each document paired with a key document (by name, or as `score` pairs them: `(NAME); part
+    000` with `NAME`) takes the key's name, so the file pairs with the key by name in the official
+    scorers, which know no other pairing, and in `corefwb score` under either convention."""
     partners, _ = pair_documents(keys, documents)
-    names = {id(doc): key.name for key, doc in zip(keys, partners) if doc is not None and named_by_place(doc.name)}
-    return [replace(doc, name=names[id(doc)]) if id(doc) in names else doc for doc in documents]
+    renamed = {id(doc): replace(doc, name=key.name) for key, doc in zip(keys, partners)
+               if doc is not None and doc.name != key.name}
+    return [renamed.get(id(doc), doc) for doc in documents]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         if characters is not None:
             warn(f"mapped onto the key's words by characters: {characters.mentions} mentions, {characters.snapped} "
                  f"snapped to a key word's edge, {characters.lost} lost")
+        documents = _named_as_the_key(keys, documents)
     elif any(d.own_words for d in documents):
         warn(f"{args.input}: written in its own words; give --key KEY to write it on the key's words")
     for message in warnings:

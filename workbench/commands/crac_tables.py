@@ -195,7 +195,8 @@ def report_json(report: CracReport) -> dict:
                                "metric": report.metric}
         out["significance"].pop("interval", None)
         out["significance"].pop("confidence", None)
-        out["significance"]["level"] = 1 - report.method.confidence
+        # 1 - 0.95 is 0.050000000000000044 in binary floats: the level as it was meant (12 digits)
+        out["significance"]["level"] = round(1 - report.method.confidence, 12)
     return out
 
 

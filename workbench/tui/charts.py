@@ -68,6 +68,9 @@ class ChartsScreen(Screen[None]):
         self.error_data: ErrorCounts | None = None
         self.document_data: DocumentScores | None = None
         self.stage_data: Stages | None = None
+        """The stages shown: of the document in the document scope, else of the corpus."""
+        self._stages: dict[str | None, Stages] = {}
+        """Stages computed, by document (None: the corpus), so `d` back and forth recomputes nothing."""
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="charts"):
@@ -88,6 +91,9 @@ class ChartsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(Footer).compact = self.app.size.width < 130  # as the main screen's: every key fits
+        for plot in self.query(PlotextPlot):  # scoring every system under W1..W5 takes a while
+            plot.plt.title("computing ...")
+            plot.refresh()
         self.compute(self.app.weights)  # type: ignore[attr-defined]
         self.app.theme_changed_signal.subscribe(self, lambda theme: self.draw())
 
@@ -107,19 +113,25 @@ class ChartsScreen(Screen[None]):
         data = (sweep(session, self.systems, [("now", weights)]), error_counts(session, self.systems, weights, document),
                 document_scores(session, self.systems, weights))
         self.app.call_from_thread(self.post_message, ChartsReady(*data))
-        if self.stage_data is None:
+        if document not in self._stages:
             try:
-                stages = kk_stages(session, self.systems)
+                stages = kk_stages(session, self.systems, document)
             except Exception:  # noqa: BLE001 - an optional chart: the tab says it is not available
-                stages = None
+                stages = Stages([], [], [], document)
             self.app.call_from_thread(self.post_message, StagesReady(stages))
 
     @on(StagesReady)
     def _stages_ready(self, message: StagesReady) -> None:
         if not self.is_running:
             return
-        self.stage_data = message.stages or Stages([], [], [])
-        self.draw()
+        self._stages[message.stages.document] = message.stages
+        self._show_stages()
+
+    def _show_stages(self) -> None:
+        """The stages of the scope shown (`d`), once computed."""
+        self.stage_data = self._stages.get(self.document if self.scope_document else None)
+        if self.stage_data is not None:
+            self._draw_stages(self.query_one("#stages-plot", PlotextPlot))
 
     @on(ChartsReady)
     def _ready(self, message: ChartsReady) -> None:
@@ -131,6 +143,7 @@ class ChartsScreen(Screen[None]):
         scope = "errors of this document (d: corpus)" if self.scope_document else "errors of the corpus" + (
             " (d: this document)" if self.document is not None else "")
         self.query_one("#charts-status", Static).update(Text(f"{scope}; {legend}"))
+        self.stage_data = self._stages.get(self.document if self.scope_document else None)
         self.draw()
 
     def action_toggle_scope(self) -> None:
@@ -199,7 +212,8 @@ class ChartsScreen(Screen[None]):
         plt.ylim(max(0.0, 10 * (low // 10) - 10), 100)  # the gains, not a wall of bars from 0
         # "none" is the CoNLL F1 of the files as BCA reads them (a repeated span kept once), which
         # the scores panel's v8.01 figure can differ from: the title says whose reading it is
-        plt.title("CoNLL F1 (BCA's reading) after correcting each K&K type in turn: "
+        whose = "this document" if self.scope_document and self.document is not None else "the corpus"
+        plt.title(f"CoNLL F1 of {whose} (BCA's reading) after correcting each K&K type in turn: "
                   + "  ".join(f"{m} {s}" for m, s in zip(SYSTEM_MARKERS, short_labels(data.systems))))
         plt.xlabel("after correcting (BCA's order)")
         plt.ylabel("CoNLL F1 %")

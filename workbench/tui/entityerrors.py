@@ -111,7 +111,8 @@ docs/errors-kk.md states the rules.
             for number, row in enumerate(self.rows):
                 table.add_row(*self._cells(row), key=str(number))
         self.border_title = {"analysing": "entity errors (analysing ...)",
-                             "failed": "entity errors (not available)"}.get(self.state, f"entity errors ({len(self.rows)})")
+                             "failed": "entity errors (not available)"}.get(
+            self.state, f"entity errors{' of B' if len(self._counts) > 1 else ''} ({len(self.rows)})")
         self._show_counts()
 
     def _cells(self, row: KKError) -> list[Text]:
@@ -134,7 +135,7 @@ docs/errors-kk.md states the rules.
         systems = self._counts
         # compare mode: A the baseline, B the compared system, as the per-mention list names them
         # (the status line has their names, which a 6-column count would cut)
-        text = Text("entity errors\n" if len(systems) == 1 else f"{'':5}{'A':>6}{'B':>6}\n", style="bold")
+        text = Text("entity errors\n" if len(systems) <= 1 else f"{'':5}{'A':>6}{'B':>6}\n", style="bold")
 
         tables = [count_kk(rows) for _, rows in systems]
         for kind in KK_TYPES:

@@ -24,8 +24,9 @@ from .rows import display_text, filter_errors
 
 FIXED = (("cat", 4), ("type", 4), ("cost", 5), ("impact", 9))
 """Columns of a fixed width (`impact`: `+0.000812`)."""
-COMPARE_FIXED = (("chg", 4), ("A", 4), ("B", 4), ("type", 4), ("cost", 5), ("impact", 9))
-"""Compare mode: the change, the category under the baseline (A) and the compared system (B)."""
+COMPARE_FIXED = (("chg", 4), ("A", 4), ("B", 4), ("type", 4), ("cost", 5), ("impact", 10))
+"""Compare mode: the change, the category under the baseline (A) and the compared system (B); the
+impact says whose error it prices (`A+0.000812`)."""
 CHANGE_LABELS = {"fixed": "fix", "introduced": "new", "changed": "chg", "same": "="}
 TEXT = (("mention", 0.4), ("antecedent", 0.3), ("best key antecedent", 0.3))
 """Columns sharing the rest, by these fractions."""
@@ -64,7 +65,10 @@ mention in the text; n / p go to the next / previous error from anywhere.
 In compare mode a row is a mention with an error under the baseline (A), the compared
 system (B) or both: chg says whether B fixed A's error (fix), introduced one (new), changed
 its category (chg) or makes the same (=); A and B are the two categories.  The first box
-filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for a fix).
+filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for a fix): the
+impact's letter says whose (`A+0.0660`: fixing A's error alone).
+The table beside counts per category A's errors B fixed and the errors B introduced, as
+`corefwb compare` does; a mention whose category changed is in neither (its own line).
 """
 
     class Picked(Message):
@@ -125,6 +129,7 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
             return
         self.compare = True
         self.add_class("-compare")
+        self.border_subtitle = f"impact: CoNLL F1 {IMPACT_UNIT} fixing A's / B's error alone changes · F1 legend"
         self._widths = None
         self._columns()
 
@@ -230,7 +235,7 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
                 self._ref(row.antecedent),
                 self._ref(row.best_antecedent),
                 Text("" if row.cost is None else f"{row.cost:.2f}", justify="right"),
-                impact_cell(row.impact),
+                impact_cell(row.impact, ("A" if row.kind == "fixed" else "B") if self.compare else ""),
                 key=str(number),
             )
         if cursor_span is not None:
@@ -267,17 +272,17 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
 
     def _show_change_counts(self) -> None:
         """Compare mode: per category, the baseline's errors the system fixed and those it
-        introduced (a changed category counts as fixed in A's and introduced in B's)."""
-        fixed = {c: 0 for c in CATEGORIES}
-        new = {c: 0 for c in CATEGORIES}
-        for row in self.rows:
-            if row.kind in ("fixed", "changed"):
-                fixed[row.a.category] += 1
-            if row.kind in ("introduced", "changed"):
-                new[row.b.category] += 1
+        introduced, as `corefwb compare` counts them (`comparison.summary`); the mentions whose
+        error changed category are neither, and have their own line."""
+        from ..comparison import summary
+
+        counts = summary([(row.a, row.b) for row in self.rows])
+        fixed, new = counts["fixed"], counts["introduced"]
+        changed = sum(sum(by_type.values()) for by_type in counts["changed"].values())
         text = Text("      fixed  new\n", style="bold")
         for category in CATEGORIES:
-            text.append(f"{category.short:<5}{fixed[category]:>6} {new[category]:>4}\n")
+            text.append(f"{category.short:<5}{sum(fixed[category].values()):>6} {sum(new[category].values()):>4}\n")
+        text.append(f"~ changed  {changed:>5}" if changed else "")
         self.query_one("#error-counts", Static).update(text)
 
     @on(Select.Changed)
@@ -323,7 +328,10 @@ filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for
         self.refill()
 
 
-def impact_cell(impact: float | None) -> Text:
+def impact_cell(impact: float | None, whose: str = "") -> Text:
     """An error's impact, right-aligned; red when the fix alone lowers the score (it can: the
-    README says when), so that a negative number is never read as a gain."""
-    return Text(impact_text(impact), justify="right", style="red" if impact is not None and impact < 0 else "")
+    README says when), so that a negative number is never read as a gain.  `whose`: compare
+    mode's letter of the system whose error it prices (A for an error B fixed, else B)."""
+    shown = impact_text(impact)
+    return Text(whose + shown if shown else "", justify="right",
+                style="red" if impact is not None and impact < 0 else "")

@@ -33,12 +33,16 @@ def display_text(text: str) -> str:
     return visible(text)
 
 
-def chain_ids(doc: Document) -> dict[Span, list[int]]:
-    """Every span of a document -> the 1-based ids of the chains that hold it (usually one).
+def chain_ids(doc: Document) -> dict[Span, list[str]]:
+    """Every span of a document -> the ids of the chains that hold it (usually one).
 
-    A span in two chains (it happens in real system output) keeps both ids, so the screen shows it.
+    A chain's id is its label in the file (`Document.chain_labels`: `(3)` is chain 3, a jsonlines
+    cluster its 0-based index), the number `corefwb errors`, K&K and every export give it too, so
+    a user can look it up in the file.  A span in two chains (it happens in real system output)
+    keeps both ids, so the screen shows it.
     """
-    return {span: [index + 1 for index in held] for span, held in doc.chains_listing().items()}
+    labels = doc.chain_labels()
+    return {span: [labels[index] for index in held] for span, held in doc.chains_listing().items()}
 
 
 def mention_type(types: dict[Span, MentionType], span: Span) -> MentionType:
@@ -56,8 +60,8 @@ def mention_text(doc: Document, span: Span, limit: int = 60) -> str:
     return text
 
 
-def _ids_label(ids: list[int] | None) -> str:
-    return ",".join(map(str, ids)) if ids else "-"
+def _ids_label(ids: list[str] | None) -> str:
+    return ",".join(ids) if ids else "-"
 
 
 @dataclass(frozen=True)
@@ -231,9 +235,10 @@ class ChainRow:
     """One chain of one side, with how the other side treats its mentions."""
 
     side: Literal["key", "response"]
-    number: int
+    number: str
+    """The chain's label in the file (`chain_ids`)."""
     mentions: list[tuple[Span, MentionType, str]]
-    partners: list[int]
+    partners: list[str]
     """Chain ids on the other side holding its mentions (several: key chain divided / response
     chain conflating key chains)."""
     unmatched: int
@@ -253,11 +258,12 @@ def chain_rows(key: Document, response: Document, types: dict[Span, MentionType]
     """Key chains and response chains, each annotated with its partners on the other side."""
     key_ids, response_ids = chain_ids(key), chain_ids(response)
 
-    def rows(doc: Document, side: Literal["key", "response"], other: dict[Span, list[int]],
+    def rows(doc: Document, side: Literal["key", "response"], other: dict[Span, list[str]],
              other_doc: Document) -> list[ChainRow]:
         out = []
-        for number, chain in enumerate(doc.chains, start=1):
-            partners: list[int] = []
+        other_chain = dict(zip(other_doc.chain_labels(), other_doc.chains))
+        for number, chain in zip(doc.chain_labels(), doc.chains):
+            partners: list[str] = []
             unmatched = 0
             mentions = []
             for span in sorted(set(chain)):
@@ -270,7 +276,7 @@ def chain_rows(key: Document, response: Document, types: dict[Span, MentionType]
                         partners.append(partner)
             relation = ""
             if len(partners) == 1:
-                mine, theirs = set(chain), set(other_doc.chains[partners[0] - 1])
+                mine, theirs = set(chain), set(other_chain[partners[0]])
                 relation = ("=" if mine == theirs else "part of" if mine < theirs
                             else "holds all of" if theirs < mine else "overlaps")
             out.append(ChainRow(side, number, mentions, partners, unmatched, relation))

@@ -52,13 +52,15 @@ class DocumentText(ScrollView, can_focus=True):
     ]
     HELP = """\
 The text of the document.  Every mention is bracketed and followed by its type letter
-(N name, M nominal, P pronoun) and its chain id: `[Jesus]N1`.  In the "both" mode the label
-is key chain / response chain, `-` for the side without the mention: `[he]P2/-` is missing
-from the response, `[it]P-/5` is not in the key.  The selected error's mention is shown
-reversed, the response antecedent underlined, the best key antecedent bold and underlined.
-In compare mode the labels carry the baseline's and the compared system's chain ids
-(`[he]P2/5/7`: key 2, baseline 5, compared 7; the response mode shows the two systems'),
-and a mention whose error changed is tinted and marked: + fixed, ! introduced, ~ changed.
+(N name, M nominal, P pronoun) and its chain id, the chain's label in the file (`(1)` in
+CoNLL, `e1` in CoNLL-U), as the chains view, the errors and the exports number it: `[Jesus]N1`.
+In the "both" mode the label is key chain / response chain, `-` for the side without the
+mention: `[he]P2/-` is missing from the response, `[it]P-/5` is not in the key.  The selected
+error's mention is shown reversed, the response antecedent underlined, the best key antecedent
+bold and underlined.  In compare mode the labels carry the baseline's and the compared
+system's chain ids (`[he]P2/5/7`: key 2, baseline 5, compared 7; the response mode shows the
+two systems'), and a mention whose error changed is tinted and marked: + fixed,
+! introduced, ~ changed.
 """
 
     mode: reactive[Side] = reactive("both")

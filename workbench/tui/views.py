@@ -17,7 +17,8 @@ class ChainsView(Horizontal):
     """Key chains beside response chains: which key chains a response chain divides or conflates."""
 
     HELP = """\
-Left: key chains K1.. ; right: response chains R1.. .  Each chain lists its type counts and
+Left: key chains, right: response chains, each numbered by its label in the file (`(3)` is
+K3 or R3; `corefwb errors` and the exports use the same numbers).  Each chain lists its type counts and
 mentions (type letter before the text).  "= R2": the same mentions; "part of R2": all of its
 mentions are in R2, which has more; "holds all of R2": the other way round; "overlaps R2":
 each has mentions the other lacks.  "divided over R2 R5" marks a key chain the response

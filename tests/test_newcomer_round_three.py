@@ -1,0 +1,175 @@
+"""Issue 44 (the workbench and the CLI as a newcomer meets them, round three): each reproduction,
+fixed. The chain numbering shared by every view and export has its own file
+(tests/test_chain_numbering.py)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from test_crac import make_run
+from workbench.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY, RESPONSE = str(ROOT / "samples/gum/key.gum.conll"), str(ROOT / "samples/gum/response.gum.conll")
+
+
+def test_crac_csv_and_json_hold_plain_numbers(tmp_path, capsys):
+    """Item 1: no `np.float64(...)` in a CSV cell, and the significance level is 0.05."""
+    systems = make_run(tmp_path, {"aa_one": 3, "bb_two": 2})
+    main(["crac", str(tmp_path / "key"), *systems, "--format", "csv", "--no-cache", "--bootstrap", "0"])
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    for row in rows[1:]:
+        for cell in row[4:]:
+            assert cell == "" or float(cell) >= 0, row
+    main(["crac", str(tmp_path / "key"), *systems, "--format", "json", "--no-cache", "--bootstrap", "20"])
+    assert json.loads(capsys.readouterr().out)["significance"]["level"] == 0.05
+
+
+def test_compare_modes_fixed_and_new_are_the_clis(capsys):
+    """Item 3: the workbench's fixed/new table, its `c` filter and `corefwb compare --document`
+    count the same mentions; a changed category is neither fixed nor new, and has its own line."""
+    import asyncio
+
+    from app_support import settle
+    from workbench.session import LoadOptions
+    from workbench.tui.app import Workbench
+    from workbench.tui.errorlist import ErrorPanel
+
+    other = str(ROOT / "samples/gum/response.ontonotes.conll")
+
+    async def body():
+        app = Workbench(KEY, [RESPONSE, other], LoadOptions(cache=False))
+        async with app.run_test(size=(200, 50)) as pilot:
+            await settle(app, pilot)
+            name = app.corpus.pairs[app.doc_index].name
+            panel = app.query_one(ErrorPanel)
+            box = str(panel.query_one("#error-counts").render()).splitlines()
+            kinds = {kind: sum(1 for row in panel.rows if row.kind == kind) for kind in ("fixed", "introduced", "changed")}
+            return name, box, kinds
+
+    name, box, kinds = asyncio.run(body())
+    main(["compare", KEY, RESPONSE, other, "--document", name, "--format", "json", "--bootstrap", "0", "--no-cache"])
+    changes = json.loads(capsys.readouterr().out)["changes"][0]
+    from metrics.errors.chen_ng.records import CATEGORIES
+
+    for category in CATEGORIES:
+        line = next(ln for ln in box if ln.split() and ln.split()[0] == category.short)
+        assert line.split()[1:] == [str(sum(changes["fixed"][category.value].values())),
+                                    str(sum(changes["introduced"][category.value].values()))], line
+    fixed = sum(sum(row.values()) for row in changes["fixed"].values())
+    introduced = sum(sum(row.values()) for row in changes["introduced"].values())
+    changed = sum(row["count"] for row in changes["changed"])
+    assert (kinds["fixed"], kinds["introduced"], kinds["changed"]) == (fixed, introduced, changed) and changed
+    assert box[-1].split() == ["~", "changed", str(changed)]
+
+
+def test_convert_with_a_key_writes_the_keys_names(tmp_path, capsys):
+    """Item 4: `convert R resp.conllu --key key.conllu` writes the key's document names, so `score
+    key.conllu resp.conllu` pairs them, and the scores are the response's own."""
+    key = str(ROOT / "tests/data/formats/gum2.conllu")
+    response = str(ROOT / "tests/data/formats/gum2.response.conll")
+    out = tmp_path / "resp.conllu"
+    assert main(["convert", response, str(out), "--key", key]) == 0
+    names = [ln.split("=", 1)[1].strip() for ln in out.read_text().splitlines() if ln.startswith("# newdoc id")]
+    assert names == ["GUM_news_asylum", "GUM_interview_brotherhood"]
+    capsys.readouterr()
+    assert main(["score", key, str(out), "--format", "json", "--no-cache"]) == 0  # corefud: pairs by name
+    capsys.readouterr()
+    scores = []
+    for scored in (str(out), response):
+        main(["score", key, scored, "--conventions", "conll", "--format", "json", "--no-cache"])
+        scores.append(json.loads(capsys.readouterr().out)["metrics"])
+    assert scores[0] == scores[1]
+
+
+def test_the_stages_chart_follows_d():
+    """Item 5: the K&K stages chart shows the document's progression in the document scope and
+    the corpus's after `d`, as its status line says."""
+    import asyncio
+
+    from app_support import settle
+    from workbench.session import LoadOptions
+    from workbench.tui.app import Workbench
+    from workbench.tui.charts import ChartsScreen
+
+    async def stages(app, pilot, screen, document):
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if screen.stage_data is not None and screen.stage_data.document == document:
+                return screen.stage_data
+        raise AssertionError("no stages")
+
+    async def body():
+        app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            name = app.corpus.pairs[app.doc_index].name
+            await pilot.press("f8")
+            screen = app.screen
+            assert isinstance(screen, ChartsScreen)
+            of_document = await stages(app, pilot, screen, name)
+            report = app.session.kk_report([name], system=0)
+            assert of_document.f1[0] == [report.baseline["conll"]] + [v["conll"] for _, v in report.progression]
+            await pilot.press("d")
+            of_corpus = await stages(app, pilot, screen, None)
+            corpus = app.session.kk_report(system=0)
+            assert of_corpus.f1[0] == [corpus.baseline["conll"]] + [v["conll"] for _, v in corpus.progression]
+            assert of_corpus.f1[0] != of_document.f1[0]
+            assert "errors of the corpus" in str(screen.query_one("#charts-status").render())
+
+    asyncio.run(body())
+
+
+def test_compare_mode_says_whose_impact_and_whose_entity_errors():
+    """Item 6: an impact in compare mode carries the letter of the system whose error it prices; the
+    K&K list is titled with B, whose errors it lists; a single response's counts never say A B."""
+    import asyncio
+
+    from app_support import settle
+    from workbench.output import impact_text
+    from workbench.session import LoadOptions
+    from workbench.tui.app import Workbench
+    from workbench.tui.entityerrors import EntityErrorPanel
+    from workbench.tui.errorlist import ErrorPanel
+
+    other = str(ROOT / "samples/gum/response.ontonotes.conll")
+
+    async def body():
+        app = Workbench(KEY, [RESPONSE, other], LoadOptions(cache=False))
+        async with app.run_test(size=(200, 50)) as pilot:
+            await settle(app, pilot)
+            panel = app.query_one(ErrorPanel)
+            for _ in range(200):  # the document's impacts are priced after it opens
+                await pilot.pause(0.05)
+                if all(row.impact is not None for row in panel.shown):
+                    break
+            table = panel.query_one("#errors")
+            seen = set()
+            for number, row in enumerate(panel.shown):
+                cell = str(table.get_row_at(number)[-1])
+                whose = "A" if row.kind == "fixed" else "B"
+                assert cell == whose + impact_text(row.impact), (row.kind, cell)
+                seen.add(row.kind)
+            assert {"fixed", "same"} <= seen
+            await pilot.press("t")
+            entity = app.query_one(EntityErrorPanel)
+            for _ in range(400):
+                await pilot.pause(0.05)
+                if entity.state == "ready":
+                    break
+            assert entity.border_title == f"entity errors of B ({len(entity.rows)})"
+            assert entity.rows == [e for e in app.kk_reports[app.system].errors
+                                   if e.document == app.corpus.pairs[app.doc_index].name]
+
+        app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            entity = app.query_one(EntityErrorPanel)
+            entity.set_rows(None, state="analysing")
+            await pilot.pause()
+            assert str(entity.query_one("#kk-counts").render()).startswith("entity errors")
+
+    asyncio.run(body())
