@@ -94,13 +94,17 @@ def span_errors(view: PairView, sentences: list[list[str]]) -> list[Found]:
     gold_set = {m for ms in view.gold.clusters.values() for m in ms}
     auto_set = {m for ms in view.auto.clusters.values() for m in ms}
     found: list[Found] = []
-    only_gold = gold_set - auto_set
+    # the key-only mentions by sentence (in the set's order, which BCA's loop follows), trimmed once:
+    # a response mention is only compared with the key-only mentions of its own sentence
+    only_gold: dict[int, list[tuple[Mention, tuple[int, int]]]] = {}
+    for g in gold_set - auto_set:
+        only_gold.setdefault(g[0], []).append((g, _trimmed(sentences[g[0]], g[1], g[2])))
     moves: dict[Mention, Mention] = {}
     used: set[Mention] = set()
     for a in auto_set - gold_set:
         trimmed = _trimmed(sentences[a[0]], a[1], a[2])
-        for g in only_gold:
-            if g not in used and g[0] == a[0] and _trimmed(sentences[g[0]], g[1], g[2]) == trimmed:
+        for g, g_trimmed in only_gold.get(a[0], ()):
+            if g not in used and g_trimmed == trimmed:
                 moves[a] = g  # no break: BCA lets a later key mention win and marks both used
                 used.add(g)
     _move(view, moves, auto_set, found)

@@ -114,12 +114,16 @@ def _crossing(view: PairView, mentions) -> list[tuple]:
     starts = view.syntax.starts
     spans = sorted(((starts[m[0]] + m[1], starts[m[0]] + m[2] - 1), m) for m in mentions)
     out = []
+    n = len(spans)
     for i, ((first, last), m) in enumerate(spans):
-        for (other_first, other_last), other in spans[i + 1:]:
-            if other_first > last:
-                break
+        # only the spans that start inside this one: a mention stays within its sentence, so the
+        # scan is as long as the mentions nested in it, not the rest of the document
+        j = i + 1
+        while j < n and spans[j][0][0] <= last:
+            (other_first, other_last), other = spans[j]
             if other_last > last and other_first > first:
                 out.append((m, other))
+            j += 1
     return out
 
 
