@@ -1,0 +1,148 @@
+"""What the CRAC LLM pipeline's repair did to an output: counts for `score`, a warning per mention.
+
+Why: the pipeline repairs a model's output silently (its log is at debug level), and what it
+changed is the first thing one wants to know: words the model rewrote, brackets it left open,
+ids it invented.  Each document's repairs are kept here; `CracReport` sums them for `score`'s
+text and JSON (`alignment`, `repairs`) and says each repaired mention as a warning naming the
+file, the line (the document), the word and its text.  Two traps get a warning of their own: an
+output written with the key's ids (`d1.2`: the pipeline keeps `eN` ids only, so it scores 0), and
+a key with zeros scored against an output without any `##` (every zero is lost).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from metrics.formats.crac_key import KeyDocument
+from metrics.mentions.realign import Aligned, Bracketed
+from metrics.model import Node
+
+MAX_WARNINGS = 200
+"""Repaired mentions said one by one, per file; the rest are counted (a key's ids can make 30,000)."""
+
+
+@dataclass
+class DocumentRepairs:
+    """One document's repairs, by output token (0-based in its line)."""
+
+    name: str
+    line: int
+    tokens: list[str]
+    inserted: int = 0
+    deleted: int = 0
+    replaced: int = 0
+    zeros_dropped: int = 0
+    zeros_in_output: int = 0
+    zeros_in_key: int = 0
+    mentions: int = 0
+    dropped: list[tuple[int, str, str]] = field(default_factory=list)
+    """(output token, mark, why) for each mark dropped with its word or for its form."""
+    unknown: int = 0
+    closed: list[tuple[int, str]] = field(default_factory=list)
+    unclosed: list[tuple[int, str]] = field(default_factory=list)
+    crossing: list[tuple[str, int, int]] = field(default_factory=list)
+    """Mentions the pipeline's own CoNLL-U cannot hold (across a sentence boundary): lost."""
+    nodes: list[Node] = field(default_factory=list)
+
+    def record(self, aligned: Aligned, bracketed: Bracketed, key: KeyDocument) -> None:
+        """What the realignment and the bracket repair did, in output tokens."""
+        self.inserted, self.deleted, self.replaced = len(aligned.inserted), len(aligned.deleted), len(aligned.replaced)
+        self.zeros_in_output = sum(token.startswith("##") for token in self.tokens)
+        trailing = [i for i in aligned.origin[bracketed.kept_tokens:] if i is not None]
+        self.zeros_dropped = len(aligned.zeros_dropped) + len(trailing)
+        for index in aligned.deleted:
+            self._drop_marks(index, "its word was deleted")
+        for index, _ in aligned.replaced:
+            self._drop_marks(index, f"its word was replaced by the key's {key.clean_forms[_]!r}")
+        for index in [*aligned.zeros_dropped, *trailing]:
+            self._drop_marks(index, "a ## before the first word or after the last is dropped")
+        origin = aligned.origin
+        for index in bracketed.piped:
+            if origin[index] is not None:
+                self._drop_marks(origin[index], "its word has two |")
+        for mark, index in bracketed.unknown:
+            self.unknown += 1
+            self.dropped.append((origin[index] if origin[index] is not None else -1, mark, "not an eN id"))
+        self.closed = [(origin[i] if origin[i] is not None else -1, eid) for eid, i in bracketed.closed]
+        self.unclosed = [(origin[i] if origin[i] is not None else -1, eid) for eid, i in bracketed.unclosed]
+
+    def _drop_marks(self, index: int, why: str) -> None:
+        parts = self.tokens[index].split("|", 1)
+        if len(parts) == 2 and parts[1]:
+            for mark in parts[1].split(","):
+                self.dropped.append((index, mark, why))
+
+    def word(self, index: int) -> str:
+        """'word 12 'Spain'' for messages (the output's word, marks stripped)."""
+        if index < 0:
+            return "an inserted word"
+        return f"word {index + 1} {self.tokens[index].split('|')[0]!r}"
+
+    def warnings(self, path: str) -> list[str]:
+        """One line per repaired mention and dropped mark, in the output's order."""
+        where = f"{path}:{self.line}: document {self.name!r}"
+        out = [(i, f"{where}, {self.word(i)}: {eid}] closes no open mention; scored as the one-word mention [{eid}]")
+               for i, eid in self.closed]
+        out += [(i, f"{where}, {self.word(i)}: [{eid} is never closed in its sentence; the mention is lost")
+                for i, eid in self.unclosed]
+        out += [(i, f"{where}, {self.word(i)}: mark {mark!r} dropped ({why})") for i, mark, why in self.dropped]
+        out += [(first, f"{where}, {self.word(first)}: the mention of {eid} crosses a sentence boundary "
+                        f"(a ## opening a sentence belongs to the one before); lost") for eid, first, _ in self.crossing]
+        return [message for _, message in sorted(out, key=lambda item: item[0])]
+
+
+@dataclass
+class CracReport:
+    """A file's repairs: the sums `score` prints and the warnings it says."""
+
+    path: str
+    fmt: str
+    documents: list[DocumentRepairs] = field(default_factory=list)
+
+    def total(self, name: str) -> int:
+        return sum(getattr(d, name) if isinstance(getattr(d, name), int) else len(getattr(d, name))
+                   for d in self.documents)
+
+    def to_json(self) -> dict:
+        """`alignment` (words) and `repairs` (brackets, mentions), as `score --format json` gives them."""
+        return {"alignment": {"format": self.fmt, "documents": len(self.documents), "inserted": self.total("inserted"),
+                              "deleted": self.total("deleted"), "replaced": self.total("replaced"),
+                              "zeros_dropped": self.total("zeros_dropped")},
+                "repairs": {"brackets_dropped": self.total("dropped"), "unknown_ids": self.total("unknown"),
+                            "brackets_closed": self.total("closed"), "lost_mentions": self.total("unclosed") + self.total("crossing"),
+                            "mentions": self.total("mentions")}}
+
+    def describe(self) -> str:
+        """The counts in one line, first in `score`'s text."""
+        a, r = self.to_json()["alignment"], self.to_json()["repairs"]
+        return (f"realigned onto the key's words as the CRAC LLM pipeline does: {a['inserted']} words inserted, "
+                f"{a['deleted']} deleted, {a['replaced']} replaced, {a['zeros_dropped']} ## dropped; "
+                f"brackets: {r['brackets_dropped']} dropped ({r['unknown_ids']} not eN ids), {r['brackets_closed']} "
+                f"closed as one-word mentions; {r['lost_mentions']} mentions lost, {r['mentions']} built\n")
+
+    def warnings(self) -> list[str]:
+        """The traps first, then each repaired mention (at most MAX_WARNINGS, then a count)."""
+        out = []
+        unknown, mentions = self.total("unknown"), self.total("mentions")
+        if unknown and mentions == 0:
+            out.append(f"{self.path}: every mark uses ids that are not eN ({unknown} marks, e.g. "
+                       f"{self._first_unknown()!r}): the pipeline drops them all, so everything scores 0. The key's own "
+                       f"CorefUD ids are not kept: write the output with ids e1, e2 ... (conllu2text --sequential_ids, "
+                       f"corefwb convert --sequential-ids)")
+        elif unknown:
+            out.append(f"{self.path}: {unknown} marks use ids that are not eN (e.g. {self._first_unknown()!r}); "
+                       f"the pipeline drops them")
+        zeros = self.total("zeros_in_key")
+        if zeros and not self.total("zeros_in_output"):
+            out.append(f"{self.path}: the key has {zeros} zero mentions (on empty nodes), but the output has no ## "
+                       f"token: every zero is lost (write zeros as ## tokens: conllu2text --zero_mentions, "
+                       f"corefwb convert --zero-mentions)")
+        each = [line for d in self.documents for line in d.warnings(self.path)]
+        out += each[:MAX_WARNINGS]
+        if len(each) > MAX_WARNINGS:
+            out.append(f"{self.path}: {len(each) - MAX_WARNINGS} more repaired mentions and dropped marks not listed "
+                       f"(their counts are in the scores' header)")
+        return out
+
+    def _first_unknown(self) -> str:
+        return next((mark for d in self.documents for _, mark, why in d.dropped if why == "not an eN id"), "")

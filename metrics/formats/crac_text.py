@@ -1,0 +1,251 @@
+"""The CRAC 2025 LLM track's inline format (text2text-coref), read onto a CoNLL-U key.
+
+One document per line, words separated by spaces, a word's marks after a `|`, separated by commas:
+
+    Los|[e1 jugadores de el Espanyol|[e2],e1] aseguraron hoy que ##|[e1] prefieren ...
+
+`[e1` opens a mention of entity e1, `e1]` closes one, `[e2]` is a one-word mention; `##` (or
+`##form`) is an empty-node slot, for a zero.  Lines pair with the key's documents by position.  The
+JSON form is a list of objects, one per document, with `tokens` and `clusters_token_offsets`
+(inclusive token offsets, one list per entity); see docs/formats.md.
+
+An output is scored as the track's pipeline scores it (`clean`, then `text2conllu`, then
+corefud-scorer), without running it: the words are realigned and the brackets repaired
+(`metrics.mentions.realign`), each `##` becomes an empty node after the word before it (the key's
+own empty nodes are dropped), and each mention is built on the key's words, with its head as
+udapi's MoveHead chooses it on the key's tree (`metrics.mentions.movehead`) when the key writes
+heads.  Out come the documents the CoNLL-U reader (`metrics.formats.corefud`) would read from the
+pipeline's CoNLL-U, and a `CracReport` of what the repair did, which is never silent.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from metrics.formats.crac_key import KeyDocument, read_key
+from metrics.formats.crac_repairs import CracReport, DocumentRepairs
+from metrics.formats.source import read_lines, read_text
+from metrics.mentions.movehead import Tree, move_head
+from metrics.mentions.realign import Aligned, Bracketed, align_words, is_zero, repair_brackets
+from metrics.model import InputError, Node, NodeDocument, NodeMention
+
+FORMATS = ("crac-text", "crac-json")
+_MARKED = re.compile(r"\S\|(\[e\d|e\d+\])")
+MAX_WORDS_RATIO = 10
+"""An output line may hold this many times its key document's words (plus 1,000): more is no
+output of that document (a model looping), refused before it costs the alignment."""
+
+
+def looks_like_text(head: str) -> bool:
+    """Does the start of a file show the inline format (a word with an `|[eN`/`|eN]` mark)?"""
+    first = next((line for line in head.splitlines() if line.strip()), "")
+    return not first.lstrip().startswith(("{", "[", "#")) and bool(_MARKED.search(first))
+
+
+def looks_like_json(head: str) -> bool:
+    """Does the start of a file show the JSON form (a list of objects with `tokens`)?"""
+    return head.lstrip().startswith("[") and '"tokens"' in head
+
+
+@dataclass
+class _Output:
+    """One document of the output: its tokens and the marks' mentions where given as offsets."""
+
+    line: int
+    tokens: list[str]
+    clusters: list[list[tuple[int, int]]] | None = None
+
+
+def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument]) -> tuple[list[NodeDocument], CracReport]:
+    """The output at `path` (`crac-text` or `crac-json`) on the key at `key_path`, whose node
+    documents (`metrics.formats.corefud.read_corefud`) are `keys`."""
+    skeleton = read_key(key_path, read_lines(key_path))
+    if len(skeleton) != len(keys):
+        raise InputError(key_path, None, "its documents cannot be told apart the same way twice")
+    outputs = _read_json(path) if fmt == "crac-json" else _read_text(path)
+    if len(outputs) != len(skeleton):
+        line = outputs[len(skeleton)].line if len(outputs) > len(skeleton) else (outputs[-1].line if outputs else None)
+        raise InputError(path, line, f"{len(outputs)} documents (one per line) where the key {key_path} has "
+                                     f"{len(skeleton)}: lines pair with the key's documents by position")
+    report = CracReport(path, fmt)
+    documents = []
+    id_order: dict[str, tuple] = {}
+    for number, (output, key, key_nodes) in enumerate(zip(outputs, skeleton, keys)):
+        repairs = DocumentRepairs(key.name, output.line, output.tokens)
+        limit = MAX_WORDS_RATIO * len(key.words) + 1000
+        if len(output.tokens) > limit:
+            raise InputError(path, output.line, f"{len(output.tokens)} words where the key's document {key.name!r} has "
+                                                f"{len(key.words)}: not an output of it")
+        tokens = output.tokens if output.clusters is None else _marked(output)
+        if output.clusters is not None and _fits(output.tokens, key):
+            aligned, spans = _as_given(output, key)
+        else:
+            try:
+                aligned = align_words(tokens, key.clean_forms)
+            except ValueError as error:
+                raise InputError(path, output.line, f"document {key.name!r}: {error}") from None
+            bracketed = repair_brackets(aligned.tokens, key.sentence_lengths)
+            repairs.record(aligned, bracketed, key)
+            spans = bracketed.mentions
+            aligned.tokens = aligned.tokens[:bracketed.kept_tokens]
+        document = _build(path, output.line, aligned, spans, key, key_nodes, repairs)
+        repairs.zeros_in_key = sum(m.zero for _, ms in key_nodes.entities for m in ms)
+        _note_ids(document, number, key, id_order)
+        documents.append(document)
+        report.documents.append(repairs)
+    if skeleton and not skeleton[0].document_ids:
+        for document in documents:  # ids shared across documents: the file's order, as udapi's
+            document.entities.sort(key=lambda e: id_order[e[0]])
+    return documents, report
+
+
+def _read_text(path: str) -> list[_Output]:
+    lines = read_lines(path)
+    while lines and not lines[-1].strip():
+        lines.pop()  # blank lines at the end: the pipeline pairs by position and stops at the key's last
+    if lines and lines[0].lstrip().startswith(("{", "[", "#")):
+        raise InputError(path, 1, "not the inline format (one document per line, words with |[eN marks): "
+                                  "name the format with --response-format")
+    return [_Output(number, line.split()) for number, line in enumerate(lines, 1)]
+
+
+def _read_json(path: str) -> list[_Output]:
+    text = read_text(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(path, error.lineno, f"not JSON: {error.msg}") from None
+    if not isinstance(data, list):
+        raise InputError(path, 1, "not the JSON form: a list of documents with tokens and clusters_token_offsets")
+    outputs = []
+    for index, item in enumerate(data):
+        line = _line_of(text, index)
+        tokens = item.get("tokens") if isinstance(item, dict) else None
+        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+            raise InputError(path, line, f"document {index + 1} has no list of strings 'tokens'")
+        clusters = item.get("clusters_token_offsets") or []
+        spans = []
+        for cluster in clusters if isinstance(clusters, list) else [None]:
+            if not isinstance(cluster, list):
+                raise InputError(path, line, f"document {index + 1}: clusters_token_offsets is not a list of lists")
+            spans.append([])
+            for pair in cluster:
+                if (not isinstance(pair, list) or len(pair) != 2 or not all(type(v) is int for v in pair)
+                        or not 0 <= pair[0] <= pair[1] < len(tokens)):
+                    raise InputError(path, line, f"document {index + 1}: offsets {pair!r} are no [start, end] "
+                                                 f"within its {len(tokens)} tokens (ends are inclusive)")
+                spans[-1].append((pair[0], pair[1]))
+        outputs.append(_Output(line, [t.replace(" ", "_") or "_" for t in tokens], spans))
+    return outputs
+
+
+def _line_of(text: str, index: int) -> int:
+    """The line where the index-th top-level object starts (1 when the file is one line)."""
+    depth, count = 0, -1
+    line = 1
+    in_string = escaped = False
+    for char in text:
+        if char == "\n":
+            line += 1
+        if in_string:
+            escaped = not escaped and char == "\\"
+            if char == '"' and not escaped:
+                in_string = False
+            continue
+        if char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth == 2 and char == "{":
+                count += 1
+                if count == index:
+                    return line
+        elif char in "]}":
+            depth -= 1
+    return line
+
+
+def _fits(tokens: list[str], key: KeyDocument) -> bool:
+    """Do the JSON tokens stand on the key's words one to one (as `json2conllu` requires)?"""
+    return bool(tokens) and not is_zero(tokens[0]) and sum(not is_zero(t) for t in tokens) == len(key.words)
+
+
+def _as_given(output: _Output, key: KeyDocument) -> tuple[Aligned, list[tuple[str, int, int]]]:
+    """The JSON form on the key's words as given: entity k of the list is `e{k}`."""
+    aligned = Aligned(tokens=list(output.tokens), origin=list(range(len(output.tokens))))
+    spans = [(f"e{k}", start, end) for k, cluster in enumerate(output.clusters or [], 1) for start, end in cluster]
+    return aligned, spans
+
+
+def _marked(output: _Output) -> list[str]:
+    """The JSON form as the inline form (entity k is `e{k}`), for realigning its tokens."""
+    marks: list[list[str]] = [[] for _ in output.tokens]
+    for k, cluster in enumerate(output.clusters or [], 1):
+        for start, end in cluster:
+            if start == end:
+                marks[start].append(f"[e{k}]")
+            else:
+                marks[start].append(f"[e{k}")
+                marks[end].append(f"e{k}]")
+    return [f"{t}|{','.join(m)}" if m else t for t, m in zip(output.tokens, marks)]
+
+
+def _build(path: str, line: int, aligned: Aligned, spans: list[tuple[str, int, int]], key: KeyDocument,
+           key_nodes: NodeDocument, repairs: DocumentRepairs) -> NodeDocument:
+    """The pipeline's CoNLL-U document: `##` tokens as empty nodes after the word before them,
+    each mention over its tokens' nodes, its head MoveHead's when the key writes heads."""
+    nodes: list[Node] = []
+    word = -1
+    empties_after = 0
+    for index, token in enumerate(aligned.tokens):
+        if index and is_zero(token):
+            empties_after += 1
+            nodes.append((*key.words[word][:2], empties_after))
+        else:
+            word, empties_after = word + 1, 0
+            if word >= len(key.words):
+                raise InputError(path, line, f"document {key.name!r}: more words than the key's {len(key.words)} after realigning")
+            nodes.append(key.words[word])
+    if word + 1 != len(key.words):
+        raise InputError(path, line, f"document {key.name!r}: {word + 1} words where the key has {len(key.words)} after realigning")
+    tree = _reader_tree(key, nodes)
+    by_entity: dict[str, list[NodeMention]] = {}
+    for eid, first, last in spans:
+        covered = tuple(nodes[first:last + 1])
+        if covered[0][0] != covered[-1][0]:
+            repairs.crossing.append((eid, first, last))
+            continue
+        head = move_head(covered, covered[0], tree) if key.has_heads else covered[0]
+        deps = tree.deps_parents.get(head, ()) if head[2] else ()
+        by_entity.setdefault(eid, []).append(NodeMention(covered, head, tuple((p, "_") for p in deps)))
+    entities = []
+    for eid, mentions in by_entity.items():
+        mentions.sort(key=lambda m: (m.nodes[0], -len(m.nodes), m.nodes[-1]))
+        entities.append((eid, mentions))
+    entities.sort(key=lambda e: (e[1][0].nodes[0], -len(e[1][0].nodes), e[1][0].nodes[-1], e[0]))
+    repairs.mentions = len(spans) - len(repairs.crossing)
+    repairs.nodes = nodes
+    return NodeDocument(key_nodes.name, list(key_nodes.forms), entities, {node: line for node in nodes}, {})
+
+
+def _reader_tree(key: KeyDocument, nodes: list[Node]) -> Tree:
+    """The key's tree as `text2conllu` leaves it: its empty nodes gone (and the enhanced
+    dependencies on them), an empty node for each `##` with the word before it as its parent."""
+    eparents: dict[Node, tuple[Node, ...]] = {}
+    for node in key.words:
+        deps = key.deps.get(node)
+        eparents[node] = (key.parent[node],) if deps is None else tuple(p for p, _ in deps if not p[2])
+    deps_parents: dict[Node, tuple[Node, ...]] = {}
+    for node in nodes:
+        if node[2]:
+            deps_parents[node] = eparents[node] = ((node[0], node[1], 0),)
+    return Tree(key.parent, eparents, deps_parents)
+
+
+def _note_ids(document: NodeDocument, number: int, key: KeyDocument, order: dict[str, tuple]) -> None:
+    """Where each entity id is first met in the file: udapi orders a file's entities by it."""
+    for eid, mentions in document.entities:
+        first = mentions[0]
+        order.setdefault(eid, (number, first.nodes[0], -len(first.nodes), first.nodes[-1], eid))

@@ -1,0 +1,240 @@
+"""An LLM's inline output laid onto the key's words, and its brackets repaired, as the CRAC 2025
+LLM track's pipeline does it (text2text-coref's `clean`, read for the rules; our own code).
+
+Why these exact rules: the track's scores are what this pipeline makes of an output, so what it
+keeps and what it drops decides the numbers.  Every repair is also recorded, so that nothing it
+changes goes unsaid (`Repairs`).
+
+1. Words.  The output's words (marks stripped at the first `|`) are aligned to the key's by an
+   edit distance over whole words (`align_words`): equal words are matched and keep their marks;
+   a *replaced* word becomes the key's word without marks; an extra word is *deleted* with its
+   marks; a missing key word is *inserted* bare.  A `##` token (an empty node) costs nothing and
+   is kept where it stands, except before the first aligned word (it is dropped).
+2. Sentences.  The aligned tokens are cut into the key's sentences; a `##` after a sentence's
+   last word opens the next one, and one after the document's last word is dropped.
+3. Brackets, per sentence (`repair_brackets`): a token with two `|` loses its marks; a mark
+   counts only if it starts with `[eN`, `eN` (digits; anything after the id is ignored: `[e1.2`
+   is `[e1`), others are dropped; `[eN]` is a one-word mention; `eN]` closes the latest open
+   `[eN` of the sentence, and with none it becomes the one-word mention `[eN]`; an `[eN` never
+   closed is lost.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from metrics.model import InputError
+
+_MARK = re.compile(r"(\[?)e(\d+)(\]?)")
+COPY, MATCH, REPLACE, DELETE, INSERT = range(5)
+MAX_CELLS = 400_000_000
+"""Output words x key words a document may cost the alignment (its table is one byte a cell)."""
+
+
+@dataclass
+class Aligned:
+    """The output's tokens on the key's words: each token's text and the output token it came
+    from (None for an inserted key word), with what the alignment did."""
+
+    tokens: list[str] = field(default_factory=list)
+    origin: list[int | None] = field(default_factory=list)
+    inserted: list[int] = field(default_factory=list)
+    """Key word indices inserted bare."""
+    replaced: list[tuple[int, int]] = field(default_factory=list)
+    """(output token, key word) pairs: the output's word became the key's, its marks lost."""
+    deleted: list[int] = field(default_factory=list)
+    """Output tokens deleted with their marks."""
+    zeros_dropped: list[int] = field(default_factory=list)
+    """`##` tokens dropped: before the first word, or after the last."""
+
+
+def is_zero(token: str) -> bool:
+    """An empty-node slot (`##`, `##form`), with or without marks."""
+    return token.startswith("##")
+
+
+def align_words(output: list[str], gold: list[str]) -> Aligned:
+    """The output's tokens (marks included) aligned to the key's words (see the module's text)."""
+    stripped = [token.split("|")[0] for token in output]
+    aligned = Aligned()
+    m, n = len(stripped), len(gold)
+    # a common tail is matched whatever the table holds (equal words are taken first going back)
+    tail: list[tuple[int, int, int | None]] = []
+    while m and n:
+        if is_zero(stripped[m - 1]):
+            tail.append((COPY, m - 1, None))
+            m -= 1
+        elif stripped[m - 1] == gold[n - 1]:
+            tail.append((MATCH, m - 1, n - 1))
+            m, n = m - 1, n - 1
+        else:
+            break
+    if m and n:
+        steps, left = _backtrack(_decisions(stripped[:m], gold[:n]), m, n)
+    else:
+        steps, left = [(INSERT, None, j) for j in range(n)], m
+    for i in range(left):  # output tokens before the first aligned one are dropped
+        (aligned.zeros_dropped if is_zero(stripped[i]) else aligned.deleted).append(i)
+    for kind, i, j in [*steps, *reversed(tail)]:
+        if kind in (COPY, MATCH):
+            aligned.tokens.append(output[i])
+            aligned.origin.append(i)
+        elif kind == REPLACE:
+            aligned.tokens.append(gold[j])
+            aligned.origin.append(i)
+            aligned.replaced.append((i, j))
+        elif kind == DELETE:
+            aligned.deleted.append(i)
+        else:
+            aligned.tokens.append(gold[j])
+            aligned.origin.append(None)
+            aligned.inserted.append(j)
+    aligned.deleted.sort()
+    aligned.inserted.sort()
+    return aligned
+
+
+def _decisions(words: list[str], gold: list[str]) -> np.ndarray:
+    """The step back from each cell (i, j) of the edit-distance table, by rows.
+
+    The table is the pipeline's: row 0 is j, column 0 is i; a `##` row repeats the row above (it
+    costs nothing); equal words take the diagonal; other cells 1 + the least of up, left and
+    diagonal.  A row is computed at once: its left-to-right chain is a running minimum of
+    t[k] - k restarted at each equal cell (and at column 0)."""
+    m, n = len(words), len(gold)
+    if m * n > MAX_CELLS:
+        raise _TooFar(m, n)
+    codes: dict[str, int] = {}
+    gold_codes = np.array([codes.setdefault(w, len(codes)) for w in gold], dtype=np.int64)
+    columns = np.arange(n + 1, dtype=np.int64)
+    big = 2 * (m + n) + 4
+    previous = columns.copy()
+    table = np.empty((m, n), dtype=np.uint8)
+    for i, word in enumerate(words, 1):
+        if is_zero(word):
+            table[i - 1] = COPY
+            current = previous.copy()
+            current[0] = i
+            previous = current
+            continue
+        equal = gold_codes == codes.get(word, -1)
+        diagonal, up = previous[:-1], previous[1:]
+        start = np.where(equal, diagonal, np.minimum(up, diagonal) + 1)
+        resets = np.concatenate(([True], equal))
+        segment = np.cumsum(resets) - 1
+        shifted = np.concatenate(([i], start)) - columns - segment * big
+        current = np.minimum.accumulate(shifted) + columns + segment * big
+        row = np.where(current[1:] == diagonal + 1, REPLACE, np.where(current[1:] == up + 1, DELETE, INSERT))
+        row[equal] = MATCH
+        table[i - 1] = row
+        previous = current
+    return table
+
+
+def _backtrack(table: np.ndarray, m: int, n: int) -> tuple[list[tuple[int, int | None, int | None]], int]:
+    """The steps from the table's last cell back to its edge, in text order, and how many output
+    tokens are left at the start: key words left when the output is used up are inserted, output
+    tokens left when the key is are dropped."""
+    steps: list[tuple[int, int | None, int | None]] = []
+    i, j = m, n
+    while i > 0 and j > 0:
+        kind = int(table[i - 1, j - 1])
+        if kind == COPY:
+            steps.append((COPY, i - 1, None))
+            i -= 1
+        elif kind in (MATCH, REPLACE):
+            steps.append((kind, i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif kind == DELETE:
+            steps.append((DELETE, i - 1, None))
+            i -= 1
+        else:
+            steps.append((INSERT, None, j - 1))
+            j -= 1
+    while j > 0:
+        steps.append((INSERT, None, j - 1))
+        j -= 1
+    steps.reverse()
+    return steps, i
+
+
+class _TooFar(Exception):
+    def __init__(self, m: int, n: int) -> None:
+        super().__init__(f"{m} output words against the key's {n}: too far apart to realign")
+
+
+def too_far(path: str, line: int, error: Exception) -> InputError:
+    """The located error for a document whose alignment table would be too large."""
+    return InputError(path, line, str(error))
+
+
+@dataclass
+class Bracketed:
+    """The mentions the repaired brackets make, and what the repair did, over the aligned tokens."""
+
+    mentions: list[tuple[str, int, int]] = field(default_factory=list)
+    """(entity id, first token, last token), as `text2conllu` creates them: in the order they close."""
+    closed: list[tuple[str, int]] = field(default_factory=list)
+    """(id, token): a closing bracket with no opening one, made the one-word mention `[eN]`."""
+    unclosed: list[tuple[str, int]] = field(default_factory=list)
+    """(id, token): an opening bracket never closed in its sentence: its mention is lost."""
+    unknown: list[tuple[str, int]] = field(default_factory=list)
+    """(mark, token): a mark that is no `eN` id (the key's own `d1.2`, a typo): dropped."""
+    piped: list[int] = field(default_factory=list)
+    """Tokens with two `|`: their marks dropped."""
+    kept_tokens: int = 0
+    """Aligned tokens inside the key's sentences (a `##` after the last word is not)."""
+
+
+def repair_brackets(tokens: list[str], sentence_lengths: list[int]) -> Bracketed:
+    """Cut the aligned tokens into the key's sentences and repair each one's brackets."""
+    out = Bracketed()
+    position = 0
+    for length in sentence_lengths:
+        words = 0
+        start = position
+        while words < length:
+            if not is_zero(tokens[position]):
+                words += 1
+            position += 1
+        _repair_sentence(tokens, start, position, out)
+    out.kept_tokens = position
+    out.mentions.sort(key=lambda m: m[2])
+    return out
+
+
+def _repair_sentence(tokens: list[str], start: int, stop: int, out: Bracketed) -> None:
+    open_at: dict[str, list[int]] = {}
+    closing: list[tuple[str, int, int]] = []
+    for index in range(start, stop):
+        parts = tokens[index].split("|")
+        if len(parts) == 1:
+            continue
+        if len(parts) > 2:
+            out.piped.append(index)
+            continue
+        for mark in parts[1].split(","):
+            found = _MARK.match(mark)
+            if not found:
+                out.unknown.append((mark, index))
+                continue
+            left, number, right = found.groups()
+            eid = f"e{number}"
+            if left and right:
+                closing.append((eid, index, index))
+            elif left:
+                open_at.setdefault(eid, []).append(index)
+            elif right:
+                stack = open_at.get(eid)
+                if stack:
+                    closing.append((eid, stack.pop(), index))
+                else:
+                    out.closed.append((eid, index))
+                    closing.append((eid, index, index))
+            else:
+                out.unknown.append((mark, index))
+    out.mentions.extend(closing)
+    out.unclosed.extend((eid, index) for eid, stack in open_at.items() for index in stack)
