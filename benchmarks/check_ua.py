@@ -129,6 +129,118 @@ def compare(jobs: list[dict], theirs: list[dict], label: str) -> tuple[int, int,
     return same, total, notes
 
 
+EXTRA_SETTINGS = {
+    "split-only": Settings(keep_singletons=True, keep_split=True, only_split=True,
+                           metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "non_referring",
+                                    "bridging_recognition", "bridging_markable", "bridging_entity")),
+    "all-exact": Settings(keep_singletons=True, keep_split=True,
+                          metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "non_referring",
+                                   "bridging_recognition", "bridging_markable", "bridging_entity")),
+    "all-partial": Settings(match="partial", keep_singletons=True, keep_split=True,
+                            metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea")),
+    "all-craft": Settings(match="partial-craft", keep_singletons=True,
+                          metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor")),
+    "no-singletons": Settings(metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor")),
+}
+"""Settings beyond the presets: only split antecedents (as the issue asks), and every metric
+under each matching."""
+
+
+def job_of(key: str, response: str, settings: Settings) -> dict:
+    return {"key": key, "response": response,
+            "settings": {"match": settings.match, "keep_singletons": settings.keep_singletons,
+                         "keep_split": settings.keep_split, "only_split": settings.only_split,
+                         "discourse_deixis": settings.discourse_deixis, "keep_zeros": settings.keep_zeros,
+                         "metrics": [m for m in settings.metrics if m != "conll"]}}
+
+
+def command_line(settings: Settings) -> list[str]:
+    """The UA scorer's options for these settings (a preset given as what it stands for)."""
+    names = {"mentions": "mention", "non_referring": "non-referring", "bridging_recognition": "bridging"}
+    metrics = list(dict.fromkeys(names.get(m, m) for m in settings.metrics
+                                 if m not in ("conll", "mor", "bridging_markable", "bridging_entity")))
+    out = ["-a", {"partial": "partial-corefud"}.get(settings.match, settings.match), "-m", *metrics]
+    for flag, on in (("-s", settings.keep_singletons), ("-l", settings.keep_split), ("-z", settings.keep_zeros),
+                     ("-d", settings.discourse_deixis), ("--only-split-antecedent", settings.only_split)):
+        if on:
+            out.append(flag)
+    return out
+
+
+PRINTED = {"Non-referring markable identification scores:": "non_referring",
+           "Bridging anaphora recognition scores:": "bridging_recognition",
+           "Full bridging scores (Markable Level):": "bridging_markable",
+           "Full bridging scores (Entity Level):": "bridging_entity"}
+
+
+def printed_scores(output: str) -> dict[str, list[str]]:
+    """The scores the UA scorer's command line prints, as their printed strings."""
+    out: dict[str, list[str]] = {}
+    name = None
+    for line in output.splitlines():
+        line = line.strip()
+        if line.startswith("Recall:") and name:
+            parts = line.split()
+            out[name] = [parts[1], parts[3], parts[5]]
+            name = None
+        elif line.startswith("CoNLL score:"):
+            out["conll"] = [line.split()[-1]]
+        elif line in PRINTED:
+            name = PRINTED[line]
+        elif line in ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "mention"):
+            name = "mentions" if line == "mention" else line
+    return out
+
+
+def printed_comparison(python: str, copy: str, key: str, response: str, settings: Settings) -> tuple[int, int, list[str], float]:
+    """(printed scores equal, printed scores, differences, the UA scorer's seconds)."""
+    started = time.perf_counter()
+    run = subprocess.run([python, "ua-scorer.py", key, response, *command_line(settings)], cwd=copy,
+                         capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    theirs = printed_scores(run.stdout)
+    if run.returncode:
+        return 0, 0, [f"the UA scorer fails: {run.stderr.strip().splitlines()[-1]}"], seconds
+    result = score_corpus(read_ua(key), read_ua(response), key, response, settings)
+    same = total = 0
+    notes = []
+    for name, values in theirs.items():
+        score = result.micro[name]
+        mine = ["%.2f" % (score.f1 * 100)] if name == "conll" else \
+            ["%.2f" % (v * 100) for v in (score.recall, score.precision, score.f1)]
+        total += len(values)
+        same += sum(a == b for a, b in zip(mine, values))
+        if mine != values:
+            notes.append(f"{name}: ours {mine} printed {values}")
+    return same, total, notes, seconds
+
+
+def codi_files(codi: str) -> list[str]:
+    return sorted(str(p) for p in Path(codi).glob("*_train.2022.CONLLUA"))
+
+
+def check_codi(args: argparse.Namespace, copy: str, workdir: str) -> bool:
+    """Every CODI-CRAC train file against derived responses, under every setting; True if any differs."""
+    failed = False
+    all_settings = {name: PRESETS[name] for name in UA_PRESETS} | EXTRA_SETTINGS
+    for key in codi_files(args.codi):
+        for seed in args.seeds:
+            response = str(Path(workdir, f"{Path(key).stem}.{seed}.response"))
+            subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_ua_response.py"), key, response,
+                            "--seed", str(seed)], check=True)
+            jobs = [job_of(key, response, settings) for settings in all_settings.values()]
+            theirs = reference(args.python, copy, jobs)
+            for (name, settings), job, reference_scores in zip(all_settings.items(), jobs, theirs):
+                same, total, notes = compare([job], [reference_scores], name)
+                printed_same, printed_total, printed_notes, _ = printed_comparison(args.python, copy, key, response, settings)
+                print(f"{Path(key).name} seed {seed} {name}: {same}/{total} equal at full precision, "
+                      f"{printed_same}/{printed_total} printed digits equal")
+                for note in notes + printed_notes:
+                    print("  " + note)
+                failed |= same != total or printed_same != printed_total
+    return failed
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scorer", required=True, help="a corefud-scorer checkout (4fd7b0e)")
@@ -136,7 +248,7 @@ def main() -> int:
     parser.add_argument("--codi", help="a CODI-CRAC22-Corpus checkout (its *_train.2022.CONLLUA are used)")
     parser.add_argument("--suite", action="store_true", help="the peer's UA test suite")
     parser.add_argument("--timing", action="store_true", help="time both on one CODI-CRAC train file")
-    parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2], help="responses derived per train file")
     args = parser.parse_args()
     copy = patched_copy(args.scorer)
     failed = False
@@ -148,6 +260,12 @@ def main() -> int:
             for note in notes:
                 print("  " + note)
             failed |= same != total
+        if args.codi:
+            workdir = tempfile.mkdtemp(prefix="ua-responses-")
+            try:
+                failed |= check_codi(args, copy, workdir)
+            finally:
+                shutil.rmtree(workdir, ignore_errors=True)
     finally:
         shutil.rmtree(copy, ignore_errors=True)
     return 1 if failed else 0

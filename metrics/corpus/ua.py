@@ -229,8 +229,8 @@ def _relation_scores(doc: ScoredDocument, settings: Settings) -> dict[str, Score
     return out
 
 
-def _score(counts, only: bool) -> Score:
-    pn, pd, rn, rd = counts
+def _score(counts) -> Score:
+    pn, pd, rn, rd = (float(c) for c in counts)
     return Score(rn, rd, pn, pd)
 
 
@@ -239,13 +239,13 @@ def _coref_values(main: dict, split: dict, only_split: bool) -> dict[str, AnySco
     for p, counts in main.items():
         if p.startswith("blanc"):
             continue
-        out[p] = _score(split[p] if only_split else counts, only_split)
+        out[p] = _score(split[p] if only_split else counts)
     if "blanc_coref" in main:
-        halves = [_score(main[p], False) for p in ("blanc_coref", "blanc_noncoref")]
+        halves = [_score(main[p]) for p in ("blanc_coref", "blanc_noncoref")]
         if not only_split:
             out["blanc"] = CorefudBlancScore(*halves)
         else:
-            used = [_score(split[p], True) for p, half in zip(("blanc_coref", "blanc_noncoref"), halves)
+            used = [_score(split[p]) for p, half in zip(("blanc_coref", "blanc_noncoref"), halves)
                     if not (half.precision_den == 0 and half.recall_den == 0)]
             n = len(used)
             out["blanc"] = MeanScore(*(sum(getattr(u, a) for u in used) / n if n else 0

@@ -159,7 +159,7 @@ def _ceaf(s: Sides, credit: SplitCredit, entity: bool) -> Counts:
         for j, shared in overlap.items():
             scores[i, j] = 2 * shared / float(len(c) + len(s.response[j])) if entity else shared
     rows, cols = linear_sum_assignment(-scores)
-    similarity = scores[rows, cols].sum()
+    similarity = float(scores[rows, cols].sum())
     if entity:
         return similarity, len(s.response), similarity, len(s.key)
     return similarity, sum(len(c) for c in s.response), similarity, sum(len(c) for c in s.key)
