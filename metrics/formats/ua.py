@@ -168,7 +168,6 @@ def _check_plurals(markables: list[Markable], path: str, column: str) -> None:
             line_of.setdefault(plural, m.line)
     done: set[str] = set()
     for start in members:
-        path_now: list[str] = []
         on_path: set[str] = set()
 
         def visit(entity: str) -> None:
@@ -178,11 +177,9 @@ def _check_plurals(markables: list[Markable], path: str, column: str) -> None:
             if entity in done or entity not in members:
                 return
             on_path.add(entity)
-            path_now.append(entity)
             for member in members[entity]:
                 visit(member)
             on_path.discard(entity)
-            path_now.pop()
             done.add(entity)
 
         visit(start)
