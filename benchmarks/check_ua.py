@@ -1,0 +1,275 @@
+"""Our UA conventions beside the UA scorer 2.0 (corefud-scorer's `ua-scorer.py`), score by score.
+
+    python benchmarks/check_ua.py --scorer PEER_CHECKOUT --python PEER_PYTHON
+                                  [--codi CODI_CRAC22_CHECKOUT] [--suite] [--full] [--timing]
+
+The peer's `ua-scorer.py` prints nothing (its `main` has `evaluate(args)` commented out) and its
+presets crash (they replace the options instead of completing them), so it runs from a temporary
+copy with `evaluate` restored; a preset is given to it as the options it stands for, completed with
+its command line's defaults (`metrics.corpus.ua.PRESETS`).  Two comparisons:
+
+- `--suite`: the peer's UA test suite (tests/tests-ua), each case with the settings of its
+  tests/unittests-ua.py (singletons and split antecedents kept, the case's matching, zeros and
+  boundary crossing), every metric of the suite;
+- `--codi`: each CODI-CRAC 2022 train file against responses derived from it
+  (benchmarks/make_ua_response.py), under each UA preset and under split antecedents kept with
+  only split antecedents scored.
+
+Each score is compared twice: to the last digit the UA scorer prints (`%.2f` of a percentage, from
+its own command line), and at full precision (its evaluator called by benchmarks/ua_reference.py).
+`--timing` times both command lines on one CODI-CRAC file, in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from metrics.corpus.ua import PRESETS, Settings, score_corpus  # noqa: E402
+from metrics.formats.ua import read_ua  # noqa: E402
+
+SUITE_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
+UA_PRESETS = [name for name, preset in PRESETS.items() if isinstance(preset, Settings)]
+
+
+def patched_copy(checkout: str) -> str:
+    """A temporary copy of the peer checkout with `evaluate(args)` restored in ua-scorer.py."""
+    target = tempfile.mkdtemp(prefix="ua-scorer-")
+    shutil.copytree(checkout, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".git"))
+    script = Path(target, "ua-scorer.py")
+    text = script.read_text()
+    if "    #evaluate(args)" not in text:
+        raise SystemExit("ua-scorer.py: no commented-out evaluate(args) to restore (a different version?)")
+    script.write_text(text.replace("    #evaluate(args)", "    evaluate(args)"))
+    return target
+
+
+def suite_cases(checkout: str) -> list[dict]:
+    """Every read(...) of tests/unittests-ua.py as a job (the settings its `read` uses)."""
+    tree = ast.parse(Path(checkout, "tests", "unittests-ua.py").read_text())
+    jobs, seen = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "read":
+            args = [ast.literal_eval(a) for a in node.args]
+            kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
+            key, response = args[0], args[1]
+            test_type = args[2] if len(args) > 2 else kwargs.get("test_type", "original-conll")
+            match = kwargs.get("matching", "exact")
+            folder = Path(checkout, "tests", "tests-ua", test_type)
+            job = {"key": str(folder / key), "response": str(folder / response), "unit_test": True,
+                   "allow_boundary_crossing": kwargs.get("allow_boundary_crossing", False),
+                   "settings": {"match": "partial" if match == "partial-corefud" else match,
+                                "keep_singletons": True, "keep_split": True, "only_split": False,
+                                "discourse_deixis": False, "keep_zeros": kwargs.get("keep_zeros", False),
+                                "metrics": list(SUITE_METRICS)}}
+            ident = json.dumps(job, sort_keys=True)
+            if ident not in seen:
+                seen.add(ident)
+                jobs.append(job)
+    return jobs
+
+
+def reference(python: str, copy: str, jobs: list[dict]) -> list[dict]:
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(jobs, handle)
+    try:
+        out = subprocess.run([python, str(ROOT / "benchmarks" / "ua_reference.py"), copy, handle.name],
+                             capture_output=True, text=True, check=True).stdout
+    finally:
+        os.unlink(handle.name)
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def ours(job: dict) -> dict:
+    s = job["settings"]
+    settings = Settings(s["match"], s["keep_singletons"], s["keep_split"], s["only_split"], s["discourse_deixis"],
+                        s["keep_zeros"], tuple(s["metrics"]))
+    result = score_corpus(read_ua(job["key"]), read_ua(job["response"]), job["key"], job["response"], settings,
+                          check_words=not job.get("unit_test"))
+    return {name: [v.recall, v.precision, v.f1] for name, v in result.micro.items()}
+
+
+def compare(jobs: list[dict], theirs: list[dict], label: str) -> tuple[int, int, list[str]]:
+    """(scores equal at full precision, scores compared, differences)."""
+    same = total = 0
+    notes = []
+    for job, reference_scores in zip(jobs, theirs):
+        name = f"{label} {Path(job['key']).name} {Path(job['response']).name} {job['settings']['match']}"
+        if "error" in reference_scores:
+            notes.append(f"{name}: the UA scorer fails: {reference_scores['error']}")
+            continue
+        try:
+            mine = ours(job)
+        except Exception as error:  # noqa: BLE001 - reported
+            notes.append(f"{name}: ours fails: {type(error).__name__}: {error}")
+            continue
+        for metric, value in reference_scores.items():
+            if isinstance(value, str):
+                notes.append(f"{name} {metric}: the UA scorer fails: {value}")
+                continue
+            total += 1
+            if metric not in mine:
+                notes.append(f"{name} {metric}: missing in ours")
+                continue
+            if mine[metric] == value:
+                same += 1
+            else:
+                notes.append(f"{name} {metric}: ours {mine[metric]} theirs {value}")
+    return same, total, notes
+
+
+EXTRA_SETTINGS = {
+    "split-only": Settings(keep_singletons=True, keep_split=True, only_split=True,
+                           metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "non_referring",
+                                    "bridging_recognition", "bridging_markable", "bridging_entity")),
+    "all-exact": Settings(keep_singletons=True, keep_split=True,
+                          metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "non_referring",
+                                   "bridging_recognition", "bridging_markable", "bridging_entity")),
+    "all-partial": Settings(match="partial", keep_singletons=True, keep_split=True,
+                            metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea")),
+    "all-craft": Settings(match="partial-craft", keep_singletons=True,
+                          metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor")),
+    "no-singletons": Settings(metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor")),
+}
+"""Settings beyond the presets: only split antecedents (as the issue asks), and every metric
+under each matching."""
+
+
+def job_of(key: str, response: str, settings: Settings) -> dict:
+    return {"key": key, "response": response,
+            "settings": {"match": settings.match, "keep_singletons": settings.keep_singletons,
+                         "keep_split": settings.keep_split, "only_split": settings.only_split,
+                         "discourse_deixis": settings.discourse_deixis, "keep_zeros": settings.keep_zeros,
+                         "metrics": [m for m in settings.metrics if m != "conll"]}}
+
+
+def command_line(settings: Settings) -> list[str]:
+    """The UA scorer's options for these settings (a preset given as what it stands for)."""
+    names = {"mentions": "mention", "non_referring": "non-referring", "bridging_recognition": "bridging"}
+    metrics = list(dict.fromkeys(names.get(m, m) for m in settings.metrics
+                                 if m not in ("conll", "mor", "bridging_markable", "bridging_entity")))
+    out = ["-a", {"partial": "partial-corefud"}.get(settings.match, settings.match), "-m", *metrics]
+    for flag, on in (("-s", settings.keep_singletons), ("-l", settings.keep_split), ("-z", settings.keep_zeros),
+                     ("-d", settings.discourse_deixis), ("--only-split-antecedent", settings.only_split)):
+        if on:
+            out.append(flag)
+    return out
+
+
+PRINTED = {"Non-referring markable identification scores:": "non_referring",
+           "Bridging anaphora recognition scores:": "bridging_recognition",
+           "Full bridging scores (Markable Level):": "bridging_markable",
+           "Full bridging scores (Entity Level):": "bridging_entity"}
+
+
+def printed_scores(output: str) -> dict[str, list[str]]:
+    """The scores the UA scorer's command line prints, as their printed strings."""
+    out: dict[str, list[str]] = {}
+    name = None
+    for line in output.splitlines():
+        line = line.strip()
+        if line.startswith("Recall:") and name:
+            parts = line.split()
+            out[name] = [parts[1], parts[3], parts[5]]
+            name = None
+        elif line.startswith("CoNLL score:"):
+            out["conll"] = [line.split()[-1]]
+        elif line in PRINTED:
+            name = PRINTED[line]
+        elif line in ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "mention"):
+            name = "mentions" if line == "mention" else line
+    return out
+
+
+def printed_comparison(python: str, copy: str, key: str, response: str, settings: Settings) -> tuple[int, int, list[str], float]:
+    """(printed scores equal, printed scores, differences, the UA scorer's seconds)."""
+    started = time.perf_counter()
+    run = subprocess.run([python, "ua-scorer.py", key, response, *command_line(settings)], cwd=copy,
+                         capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    theirs = printed_scores(run.stdout)
+    if run.returncode:
+        return 0, 0, [f"the UA scorer fails: {run.stderr.strip().splitlines()[-1]}"], seconds
+    result = score_corpus(read_ua(key), read_ua(response), key, response, settings)
+    same = total = 0
+    notes = []
+    for name, values in theirs.items():
+        score = result.micro[name]
+        mine = ["%.2f" % (score.f1 * 100)] if name == "conll" else \
+            ["%.2f" % (v * 100) for v in (score.recall, score.precision, score.f1)]
+        total += len(values)
+        same += sum(a == b for a, b in zip(mine, values))
+        if mine != values:
+            notes.append(f"{name}: ours {mine} printed {values}")
+    return same, total, notes, seconds
+
+
+def codi_files(codi: str) -> list[str]:
+    return sorted(str(p) for p in Path(codi).glob("*_train.2022.CONLLUA"))
+
+
+def check_codi(args: argparse.Namespace, copy: str, workdir: str) -> bool:
+    """Every CODI-CRAC train file against derived responses, under every setting; True if any differs."""
+    failed = False
+    all_settings = {name: PRESETS[name] for name in UA_PRESETS} | EXTRA_SETTINGS
+    for key in codi_files(args.codi):
+        for seed in args.seeds:
+            response = str(Path(workdir, f"{Path(key).stem}.{seed}.response"))
+            subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_ua_response.py"), key, response,
+                            "--seed", str(seed)], check=True)
+            jobs = [job_of(key, response, settings) for settings in all_settings.values()]
+            theirs = reference(args.python, copy, jobs)
+            for (name, settings), job, reference_scores in zip(all_settings.items(), jobs, theirs):
+                same, total, notes = compare([job], [reference_scores], name)
+                printed_same, printed_total, printed_notes, _ = printed_comparison(args.python, copy, key, response, settings)
+                print(f"{Path(key).name} seed {seed} {name}: {same}/{total} equal at full precision, "
+                      f"{printed_same}/{printed_total} printed digits equal")
+                for note in notes + printed_notes:
+                    print("  " + note)
+                failed |= same != total or printed_same != printed_total
+    return failed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scorer", required=True, help="a corefud-scorer checkout (4fd7b0e)")
+    parser.add_argument("--python", required=True, help="a Python with the peer's dependencies (numpy, scipy)")
+    parser.add_argument("--codi", help="a CODI-CRAC22-Corpus checkout (its *_train.2022.CONLLUA are used)")
+    parser.add_argument("--suite", action="store_true", help="the peer's UA test suite")
+    parser.add_argument("--timing", action="store_true", help="time both on one CODI-CRAC train file")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2], help="responses derived per train file")
+    args = parser.parse_args()
+    copy = patched_copy(args.scorer)
+    failed = False
+    try:
+        if args.suite:
+            jobs = suite_cases(args.scorer)
+            same, total, notes = compare(jobs, reference(args.python, copy, jobs), "suite")
+            print(f"suite: {len(jobs)} cases, {same}/{total} scores equal at full precision")
+            for note in notes:
+                print("  " + note)
+            failed |= same != total
+        if args.codi:
+            workdir = tempfile.mkdtemp(prefix="ua-responses-")
+            try:
+                failed |= check_codi(args, copy, workdir)
+            finally:
+                shutil.rmtree(workdir, ignore_errors=True)
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,262 @@
+"""A corpus scored under the Universal Anaphora conventions: what the UA scorer 2.0 prints.
+
+`Settings` are the UA scorer's options (its `-a -s -l -z -d --only-split-antecedent -m`);
+`PRESETS` its shared-task settings (`-t`), completed with its command line's defaults, as the UA
+scorer would have to (it replaces its options by the preset's, and then crashes on the missing
+ones).  Documents pair by name; key and response must hold the same documents with the same words,
+as the UA scorer requires.  Each document's layer (identity, or discourse deixis) is clustered and
+aligned (`metrics.mentions.ua_align`), then scored (`metrics.measures.ua`, `ua_relations`); corpus
+scores are the documents' counts summed in the key's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from metrics.measures import ua as coref
+from metrics.measures import ua_relations as relations
+from metrics.measures.corefud import CorefudBlancScore
+from metrics.measures.score import AnyScore, MeanScore, Score
+from metrics.mentions.ua import Mention, UADocument
+from metrics.mentions.ua_align import Alignment, SideClusters, align, side_clusters
+from metrics.model import InputError
+
+COREF = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
+METRICS = ("mentions", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "conll", "mor", "non_referring",
+           *relations.BRIDGING)
+"""Every score of the UA conventions, in output order (`conll` is the mean of MUC, B3, CEAFe)."""
+ALIASES = {"mention": ("mentions",), "non-referring": ("non_referring",), "bridging": relations.BRIDGING,
+           "bcubed": ("bcub",), "b3": ("bcub",), "all": METRICS}
+
+
+def resolve_metrics(names: Sequence[str]) -> tuple[str, ...]:
+    """Metric names or the UA scorer's spellings -> UA metric names in output order."""
+    wanted: set[str] = set()
+    for name in names:
+        name = name.strip().lower()
+        if name in METRICS:
+            wanted.add(name)
+        elif name in ALIASES:
+            wanted.update(ALIASES[name])
+        else:
+            raise ValueError(f"unknown UA metric {name!r}; choose from {', '.join(METRICS)} (or bridging, all)")
+    return tuple(m for m in METRICS if m in wanted)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The UA scorer's options."""
+
+    match: str = "exact"
+    keep_singletons: bool = False
+    keep_split: bool = False
+    only_split: bool = False
+    discourse_deixis: bool = False
+    keep_zeros: bool = False
+    metrics: tuple[str, ...] = ("muc", "bcub", "ceafe", "conll")
+
+    def completed(self) -> "Settings":
+        """The options the UA scorer forces: scoring only split antecedents or discourse deixis
+        keeps split antecedents and singletons (a plural entity's members may be singletons)."""
+        out = self
+        if self.only_split or self.discourse_deixis:
+            out = replace(out, keep_split=True, keep_singletons=True)
+        if self.discourse_deixis:
+            out = replace(out, only_split=False)
+        return out
+
+    def fields(self) -> dict[str, object]:
+        return {"conventions": "ua", "match": self.match, "singletons": "keep" if self.keep_singletons else "remove",
+                "split_antecedents": "keep" if self.keep_split else "remove", "only_split_antecedents": self.only_split,
+                "discourse_deixis": self.discourse_deixis, "zeros": "keep" if self.keep_zeros else "remove"}
+
+    def describe(self) -> str:
+        parts = [f"conventions ua, {self.match} match",
+                 f"singletons {'kept' if self.keep_singletons else 'removed'}",
+                 f"split antecedents {'kept' if self.keep_split else 'removed'}",
+                 f"zeros {'kept' if self.keep_zeros else 'removed'}"]
+        if self.only_split:
+            parts.append("only split antecedents scored")
+        if self.discourse_deixis:
+            parts.append("discourse deixis scored")
+        return ", ".join(parts)
+
+
+PRESETS: dict[str, Settings | tuple[str, dict[str, object]]] = {
+    "crac18": Settings(keep_singletons=True, metrics=("muc", "bcub", "ceafe", "conll", "non_referring")),
+    # its "partial_match" keys are no option of the UA scorer's: completed, it matches exactly
+    "craft19": Settings(keep_singletons=True, metrics=("muc", "bcub", "ceafe", "conll")),
+    "codicrac22ar": Settings(keep_singletons=True, keep_split=True, metrics=("muc", "bcub", "ceafe", "conll")),
+    "codicrac22dd": Settings(keep_singletons=True, keep_split=True, discourse_deixis=True,
+                             metrics=("muc", "bcub", "ceafe", "conll")),
+    "codicrac22br": Settings(keep_singletons=True, metrics=relations.BRIDGING),
+    # the presets of other conventions: (conventions, their options)
+    "conll12": ("conll", {"match": "exact", "singletons": "keep", "metrics": ("muc", "bcub", "ceafe", "conll")}),
+    "crac22": ("corefud", {"match": "partial", "singletons": "remove", "metrics": ("muc", "bcub", "ceafe", "conll", "mor", "zero")}),
+    "crac23": ("corefud", {"match": "head", "singletons": "remove", "metrics": ("muc", "bcub", "ceafe", "conll", "mor", "zero")}),
+    "crac24": ("corefud", {"match": "head", "singletons": "remove", "metrics": ("muc", "bcub", "ceafe", "conll", "mor", "zero")}),
+}
+"""The UA scorer's `-t` presets; those of the UA format as `Settings`."""
+
+
+@dataclass
+class ScoredDocument:
+    """One document pair as scored, with what the error analysis needs."""
+
+    name: str
+    key: UADocument
+    response: UADocument
+    key_side: SideClusters
+    response_side: SideClusters
+    alignment: Alignment
+    key_bridging: dict[Mention, Mention]
+    response_bridging: dict[Mention, Mention]
+    scores: dict[str, AnyScore] = field(default_factory=dict)
+
+
+@dataclass
+class UAResult:
+    settings: Settings
+    micro: dict[str, AnyScore]
+    documents: list[ScoredDocument]
+    warnings: list[str] = field(default_factory=list)
+
+
+def bridging_pairs(doc: UADocument, side: SideClusters, warnings: list[str]) -> dict[Mention, Mention]:
+    """Anaphor -> anchor mention (a later link from one MarkableID replaces an earlier); a link
+    naming a markable the scored layer lacks is left out, with a warning."""
+    anchors: dict[str, str] = {}
+    for link in doc.bridging:
+        anchors[link.anaphor] = link.anchor
+    out: dict[Mention, Mention] = {}
+    for anaphor, anchor in anchors.items():
+        if anaphor not in side.mention_of or anchor not in side.mention_of:
+            warnings.append(f"{doc.path}: {doc.name}: bridging link {anaphor} -> {anchor} skipped: no such markable")
+            continue
+        out[side.mention_of[anaphor]] = side.mention_of[anchor]
+    return out
+
+
+def _pair_documents(keys: Sequence[UADocument], responses: Sequence[UADocument], key_path: str,
+                    response_path: str, check_words: bool = True) -> list[tuple[UADocument, UADocument]]:
+    by_name = {d.name: d for d in responses}
+    key_names = {d.name for d in keys}
+    extra = [d for d in responses if d.name not in key_names]
+    if extra:
+        raise InputError(response_path, extra[0].line, f"document {extra[0].name!r} is not in the key {key_path}")
+    out = []
+    for key in keys:
+        response = by_name.get(key.name)
+        if response is None:
+            raise InputError(response_path, None, f"no document {key.name!r} (the key {key_path} has it)")
+        if len(key.words) != len(response.words):
+            raise InputError(response_path, response.line, f"document {key.name!r} has {len(response.words)} words "
+                                                           f"(zeros aside), the key's {len(key.words)}")
+        for i, (word, other) in enumerate(zip(key.words, response.words)):
+            if check_words and word != other:
+                raise InputError(response_path, response.word_lines[i], f"word {other!r} where the key has "
+                                                                       f"{word!r} ({key_path}:{key.word_lines[i]})")
+        out.append((key, response))
+    return out
+
+
+def score_document(key: UADocument, response: UADocument, settings: Settings, warnings: list[str]) -> ScoredDocument:
+    s = settings
+    sides = [side_clusters(doc.layer(s.discourse_deixis), s.match, s.keep_singletons, s.keep_split, s.keep_zeros)
+             for doc in (key, response)]
+    alignment = align(sides[0].clusters, sides[1].clusters, s.match)
+    bridges = [bridging_pairs(doc, side, warnings) if any(m in s.metrics for m in relations.BRIDGING) else {}
+               for doc, side in zip((key, response), sides)]
+    return ScoredDocument(key.name, key, response, sides[0], sides[1], alignment, bridges[0], bridges[1])
+
+
+def _sum(total: list, counts) -> None:
+    for i, value in enumerate(counts):
+        total[i] += value
+
+
+def score_corpus(keys: Sequence[UADocument], responses: Sequence[UADocument], key_path: str, response_path: str,
+                 settings: Settings = Settings(), check_words: bool = True) -> UAResult:
+    """Every metric of `settings` over the corpus (and each document's, in `documents`).  Without
+    `check_words` the words of key and response may differ (only their number must agree): the
+    UA scorer's own test cases need it."""
+    settings = settings.completed()
+    warnings: list[str] = []
+    documents = [score_document(k, r, settings, warnings)
+                 for k, r in _pair_documents(keys, responses, key_path, response_path, check_words)]
+    parts = [p for name in COREF if name in settings.metrics
+             for p in (("blanc_coref", "blanc_noncoref") if name == "blanc" else (name,))]
+    main = {p: [0, 0, 0, 0] for p in parts}
+    split = {p: [0, 0, 0, 0] for p in parts}
+    others: dict[str, Score] = {}
+    for doc in documents:
+        s = coref.Sides(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
+        doc_parts = {}
+        for p in parts:
+            counts, split_counts = coref.document_counts(p, s)
+            _sum(main[p], counts)
+            if split_counts is not None:
+                _sum(split[p], split_counts)
+            doc_parts[p] = counts
+        doc.scores = _coref_values(doc_parts, {p: (0, 0, 0, 0) for p in parts}, False)
+        for name, value in _relation_scores(doc, settings).items():
+            doc.scores[name] = value
+            others[name] = others[name] + value if name in others else value
+    micro = _coref_values(main, split, settings.only_split)
+    micro.update(others)
+    _add_conll(micro)
+    for doc in documents:
+        _add_conll(doc.scores)
+    order = {name: i for i, name in enumerate(METRICS)}
+    micro = dict(sorted(micro.items(), key=lambda item: order[item[0]]))
+    return UAResult(settings, micro, documents, warnings)
+
+
+def _relation_scores(doc: ScoredDocument, settings: Settings) -> dict[str, Score]:
+    out: dict[str, Score] = {}
+    wanted = settings.metrics
+    if "mentions" in wanted:
+        out["mentions"] = relations.mentions(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
+    if "mor" in wanted:
+        out["mor"] = relations.mor(doc.key_side.clusters, doc.response_side.clusters)
+    if "non_referring" in wanted:
+        out["non_referring"] = relations.non_referring(doc.key_side.non_referring, doc.response_side.non_referring)
+    if any(m in wanted for m in relations.BRIDGING):
+        key_index = coref.cluster_index(doc.key_side.clusters)
+        scores = relations.bridging(relations.bridging_outcomes(doc.key_bridging, doc.response_bridging, key_index))
+        out.update({m: v for m, v in scores.items() if m in wanted})
+    return out
+
+
+def _score(counts) -> Score:
+    pn, pd, rn, rd = (float(c) for c in counts)
+    return Score(rn, rd, pn, pd)
+
+
+def _coref_values(main: dict, split: dict, only_split: bool) -> dict[str, AnyScore]:
+    out: dict[str, AnyScore] = {}
+    for p, counts in main.items():
+        if p.startswith("blanc"):
+            continue
+        out[p] = _score(split[p] if only_split else counts)
+    if "blanc_coref" in main:
+        halves = [_score(main[p]) for p in ("blanc_coref", "blanc_noncoref")]
+        if not only_split:
+            out["blanc"] = CorefudBlancScore(*halves)
+        else:
+            used = [_score(split[p]) for p, half in zip(("blanc_coref", "blanc_noncoref"), halves)
+                    if not (half.precision_den == 0 and half.recall_den == 0)]
+            n = len(used)
+            out["blanc"] = MeanScore(*(sum(getattr(u, a) for u in used) / n if n else 0
+                                       for a in ("recall", "precision", "f1")))
+    return out
+
+
+def _add_conll(scores: dict[str, AnyScore]) -> None:
+    if all(name in scores for name in ("muc", "bcub", "ceafe")):
+        parts = [scores[name] for name in ("muc", "bcub", "ceafe")]
+        f1 = 0
+        for part in parts:
+            f1 += part.f1
+        scores["conll"] = MeanScore(sum(p.recall for p in parts) / 3, sum(p.precision for p in parts) / 3, f1 / 3)

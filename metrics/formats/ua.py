@@ -1,0 +1,291 @@
+"""Universal Anaphora files (CoNLL-U Plus, `*.CONLLUA`) read into `UADocument`s.
+
+A UA file is told by its first line, `# global.columns = ... IDENTITY ...`; the columns it names
+locate IDENTITY, BRIDGING and DISCOURSE_DEIXIS (the UA scorer takes them at the fixed places 11-13,
+where every released file has them).  Columns are separated by runs of spaces or tabs; a line may
+leave out columns after IDENTITY (the released files often omit NOM_SEM): they count as `_`.
+
+The rules, as the UA scorer 2.0 (corefud-scorer 4fd7b0e, `scorer/ua/reader.py`) reads a file:
+
+- `# newdoc id = NAME` starts a document; words are numbered from 0 over the document; a line
+  whose ID has a dot (`14.1`) is a zero, placed before the next word, which may only hold
+  one-word markables.
+- A markable opens with `(Attr=...|Attr=...` and closes with `)`, which closes the innermost open
+  markable, or with `MarkableID)`, which names the markable it closes (the UA scorer's
+  `--allow-boundary-crossing` files); both are read, whichever a file uses.  `(...)` is a
+  one-word markable.  A MarkableID opened again is a discontinuous markable: its parts are paired
+  first opening with first closing.  Its EntityID is the last one given, its `Min` the first.
+- `Min=5` or `Min=5,7` gives the minimal span (1-based word numbers of the document).
+
+Where the UA scorer crashes, loops or reads garbage, this reader stops with the file, the line and
+what is wrong (`InputError`): a word line before any `# newdoc`, a document named twice, a line
+without its IDENTITY column, an attribute without `=`, a markable without MarkableID or EntityID,
+a bridging link without MarkableID or MentionAnchor, a `)` with nothing open, a markable closed
+by name that is not open, a markable never closed, a zero inside a longer markable, a malformed
+Min, a plural entity that is (through others) an element of itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from metrics.formats.source import read_lines
+from metrics.mentions.ua import BridgingLink, Markable, Position, UADocument
+from metrics.model import InputError
+
+_COLUMNS = re.compile(r"#\s*global\.columns\s*=\s*(.*)$")
+_NEWDOC = re.compile(r"#\s*newdoc\s+id\s*=\s*(.*)$")
+_MIN = re.compile(r"([0-9]{1,9})(?:,([0-9]{1,9}))?$")
+STANDARD_COLUMNS = "ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS REFERENCE NOM_SEM".split()
+
+
+def is_ua_head(text: str) -> bool:
+    """Whether the first lines of a file are a UA file's: a `global.columns` naming IDENTITY."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        match = _COLUMNS.match(stripped)
+        return bool(match and "IDENTITY" in match.group(1).split())
+    return False
+
+
+def _attributes(text: str, path: str, line: int) -> dict[str, str]:
+    """`A=x|B=y` as a dict; a piece without `=` is an error."""
+    out = {}
+    for piece in text.split("|"):
+        name, equals, value = piece.partition("=")
+        if not equals:
+            raise InputError(path, line, f"attribute {piece!r} in ({text}) has no '='")
+        out[name] = value
+    return out
+
+
+class _Open:
+    """A markable while it is read."""
+
+    __slots__ = ("id", "entity", "starts", "ends", "min_span", "zero", "element_of", "line", "attributes")
+
+    def __init__(self, markable_id: str, line: int, zero: bool, attributes: dict[str, str]) -> None:
+        self.id = markable_id
+        self.entity = ""
+        self.starts: list[Position] = []
+        self.ends: list[Position] = []
+        self.min_span: tuple[int, int] | None = None
+        self.zero = zero
+        self.element_of: list[str] = []
+        self.line = line
+        self.attributes = tuple(attributes.items())
+
+
+class _Layer:
+    """One markable column (IDENTITY or DISCOURSE_DEIXIS) of one document while it is read."""
+
+    def __init__(self, path: str, column: str) -> None:
+        self.path = path
+        self.column = column
+        self.markables: dict[str, _Open] = {}
+        self.stack: list[str] = []
+
+    def cell(self, value: str, position: Position, zero: bool, line: int) -> None:
+        if value == "_":
+            return
+        chunks = value.split("(")
+        if chunks[0]:
+            if zero:
+                raise InputError(self.path, line, f"{self.column}: a zero cannot end a markable ({value})")
+            self._close(chunks[0], position, line)
+        for chunk in chunks[1:]:
+            one_word = chunk.endswith(")")
+            if one_word:
+                chunk = chunk[:-1]
+            elif zero:
+                raise InputError(self.path, line, f"{self.column}: a zero cannot start a longer markable ({value})")
+            self._open(chunk, position, zero, one_word, line)
+
+    def _close(self, text: str, position: Position, line: int) -> None:
+        pieces = text.split(")")
+        if pieces[-1]:
+            raise InputError(self.path, line, f"{self.column}: {text!r} is not a closing bracket")
+        for name in pieces[:-1]:
+            if name:
+                markable = self.markables.get(name)
+                if markable is None or len(markable.ends) >= len(markable.starts):
+                    raise InputError(self.path, line, f"{self.column}: {name}) closes a markable that is not open")
+                if name in self.stack:
+                    del self.stack[len(self.stack) - 1 - self.stack[::-1].index(name)]
+            else:
+                if not self.stack:
+                    raise InputError(self.path, line, f"{self.column}: ')' with no markable open")
+                markable = self.markables[self.stack.pop()]
+            markable.ends.append(position)
+
+    def _open(self, text: str, position: Position, zero: bool, one_word: bool, line: int) -> None:
+        attributes = _attributes(text, self.path, line)
+        markable_id, entity = attributes.get("MarkableID"), attributes.get("EntityID")
+        if not markable_id or not entity:
+            raise InputError(self.path, line, f"{self.column}: markable ({text}) needs a MarkableID and an EntityID")
+        markable = self.markables.get(markable_id)
+        if markable is None:
+            markable = self.markables[markable_id] = _Open(markable_id, line, zero, attributes)
+            if "Min" in attributes:
+                match = _MIN.match(attributes["Min"])
+                if not match or int(match.group(1)) == 0 or (match.group(2) and int(match.group(2)) == 0):
+                    raise InputError(self.path, line, f"{self.column}: Min={attributes['Min']} is not N or N,M "
+                                                      "(word numbers from 1)")
+                first = int(match.group(1)) - 1
+                markable.min_span = (first, int(match.group(2)) - 1 if match.group(2) else first)
+        elif markable.zero or zero:
+            raise InputError(self.path, line, f"{self.column}: zero markable {markable_id} cannot have parts")
+        markable.entity = entity
+        if "ElementOf" in attributes:
+            markable.element_of.extend(attributes["ElementOf"].split(","))
+        markable.starts.append(position)
+        if one_word:
+            markable.ends.append(position)
+        else:
+            self.stack.append(markable_id)
+
+    def finish(self) -> list[Markable]:
+        out = []
+        for markable in self.markables.values():
+            if len(markable.ends) < len(markable.starts):
+                raise InputError(self.path, markable.line, f"{self.column}: markable {markable.id} is never closed")
+            out.append(Markable(markable.id, markable.entity, tuple(zip(markable.starts, markable.ends)),
+                                markable.min_span, markable.zero, tuple(markable.element_of), markable.line,
+                                markable.attributes))
+        _check_plurals(out, self.path, self.column)
+        return out
+
+
+def _check_plurals(markables: list[Markable], path: str, column: str) -> None:
+    """Refuse a plural entity that is, through others, an element of itself (the UA scorer loops)."""
+    members: dict[str, list[str]] = {}
+    line_of: dict[str, int] = {}
+    for m in markables:
+        for plural in m.element_of:
+            members.setdefault(plural, []).append(m.entity)
+            line_of.setdefault(plural, m.line)
+    done: set[str] = set()
+    for start in members:
+        on_path: set[str] = set()
+
+        def visit(entity: str) -> None:
+            if entity in on_path:
+                raise InputError(path, line_of[start], f"{column}: entity {entity} is, through ElementOf, "
+                                                       "a split antecedent of itself")
+            if entity in done or entity not in members:
+                return
+            on_path.add(entity)
+            for member in members[entity]:
+                visit(member)
+            on_path.discard(entity)
+            done.add(entity)
+
+        visit(start)
+
+
+class _Document:
+    def __init__(self, path: str, name: str, line: int) -> None:
+        self.doc = UADocument(name, [], [], [], [], path, line)
+        self.identity = _Layer(path, "IDENTITY")
+        self.deixis = _Layer(path, "DISCOURSE_DEIXIS")
+        self.zero_index = 0
+        self.in_sentence = False
+
+    def finish(self) -> UADocument:
+        self.doc.identity = self.identity.finish()
+        self.doc.deixis = self.deixis.finish()
+        return self.doc
+
+
+def _bridging(value: str, path: str, line: int) -> list[BridgingLink]:
+    if value == "_":
+        return []
+    chunks = value.split("(")
+    if chunks[0].strip(")"):
+        raise InputError(path, line, f"BRIDGING: {chunks[0]!r} is not a closing bracket")
+    out = []
+    for chunk in chunks[1:]:
+        attributes = _attributes(chunk[:-1] if chunk.endswith(")") else chunk, path, line)
+        if not attributes.get("MarkableID") or not attributes.get("MentionAnchor"):
+            raise InputError(path, line, f"BRIDGING: ({chunk}) needs a MarkableID and a MentionAnchor")
+        out.append(BridgingLink(attributes["MarkableID"], attributes["MentionAnchor"], attributes.get("Rel", ""),
+                                attributes.get("EntityAnchor", ""), line))
+    return out
+
+
+def read_ua(path: str) -> list[UADocument]:
+    """Every document of a UA file, in file order (documents with no word are left out, as the UA
+    scorer leaves them)."""
+    lines = read_lines(path)
+    columns = STANDARD_COLUMNS
+    documents: list[UADocument] = []
+    names: dict[str, int] = {}
+    current: _Document | None = None
+    identity, bridging, deixis = 10, 11, 12
+
+    def close() -> None:
+        if current is not None and current.doc.words:
+            documents.append(current.finish())
+        elif current is not None:
+            current.finish()
+
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line:
+            if current is not None:
+                current.in_sentence = False
+            continue
+        if line.startswith("#"):
+            match = _NEWDOC.match(line)
+            if match:
+                close()
+                name = match.group(1).strip()
+                if name in names:
+                    raise InputError(path, number, f"document {name!r} again (first at line {names[name]})")
+                names[name] = number
+                current = _Document(path, name, number)
+                continue
+            match = _COLUMNS.match(line)
+            if match:
+                columns = match.group(1).split()
+                if "IDENTITY" not in columns:
+                    raise InputError(path, number, "global.columns names no IDENTITY column: not a UA file")
+                identity = columns.index("IDENTITY")
+                bridging = columns.index("BRIDGING") if "BRIDGING" in columns else -1
+                deixis = columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1
+            continue
+        if current is None:
+            raise InputError(path, number, "a word line before any '# newdoc id = ...'")
+        cells = line.split()
+        if len(cells) <= identity:
+            raise InputError(path, number, f"{len(cells)} columns; a UA line has its IDENTITY in column {identity + 1}")
+        _word(current, cells, identity, bridging, deixis, number)
+    close()
+    return documents
+
+
+def _word(current: _Document, cells: list[str], identity: int, bridging: int, deixis: int, number: int) -> None:
+    doc = current.doc
+    zero = "." in cells[0]
+    form = cells[1] if len(cells) > 1 else "_"
+    if zero:
+        position: Position = f"{len(doc.words)}.{current.zero_index}"
+        doc.zeros[position] = form
+    else:
+        position = len(doc.words)
+        if not current.in_sentence:
+            doc.sentence_starts.append(position)
+    current.in_sentence = True
+    current.identity.cell(cells[identity], position, zero, number)
+    if 0 <= deixis < len(cells):
+        current.deixis.cell(cells[deixis], position, zero, number)
+    if 0 <= bridging < len(cells):
+        doc.bridging.extend(_bridging(cells[bridging], doc.path, number))
+    if zero:
+        current.zero_index += 1
+    else:
+        doc.words.append(form)
+        doc.word_lines.append(number)
+        current.zero_index = 0

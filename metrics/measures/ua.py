@@ -1,0 +1,346 @@
+"""The coreference metrics as the UA scorer computes them, split antecedents included
+(corefud-scorer 4fd7b0e, `scorer/eval/evaluator.py`, read for the rules; Paun et al. 2022).
+
+A plural entity's split antecedents are one more mention of it (`SplitAntecedent`).  Before a
+metric scores a document, the key's and the response's split antecedents are aligned to each
+other (`split_credit`): for every key/response pair, the metric itself scores the key's member
+clusters against the response's (MUC there counting a one-mention member as one link), and the
+one-to-one assignment of the largest total F1 is kept.  An aligned pair then gives partial credit
+where the metric meets it: its recall (in recall-side sums), its precision (in precision-side
+sums) or its F1 (CEAF, BLANC), instead of the 1 of an equal mention.  The counts of the aligned
+pairs themselves are what `--only-split-antecedents` reports.
+
+Everything else is coval's: a mention counts as found when it or its aligned partner is on the
+other side, where the last cluster holding it is its cluster.  Every function returns the four
+counts (precision num, den, recall num, den) summed in the UA scorer's order, so that the floats
+are the UA scorer's to the last bit.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from metrics.mentions.ua import AnyMention, SplitAntecedent
+from metrics.mentions.ua_align import cluster_index
+
+Counts = tuple[float, float, float, float]
+"""precision numerator, precision denominator, recall numerator, recall denominator."""
+Credit = dict[AnyMention, tuple[AnyMention, float]]
+"""A split antecedent -> its aligned partner and the partial credit of the pair."""
+
+
+@dataclass
+class Sides:
+    """A document's (or a pair of split antecedents') clusters as the metrics read them."""
+
+    key: list
+    response: list
+    partner: dict
+    key_index: dict = None  # type: ignore[assignment]
+    """Mention -> its (last) key cluster; computed when not given."""
+    response_index: dict = None  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.key_index is None:
+            self.key_index = cluster_index(self.key)
+        if self.response_index is None:
+            self.response_index = cluster_index(self.response)
+
+
+@dataclass
+class SplitCredit:
+    key_recall: Credit = field(default_factory=dict)
+    response_precision: Credit = field(default_factory=dict)
+    key_f1: Credit = field(default_factory=dict)
+    counts: Counts | None = None
+    """The aligned pairs' own counts (None when neither side has a split antecedent)."""
+
+
+NO_CREDIT = SplitCredit()
+
+
+def _f1(pn: float, pd: float, rn: float, rd: float) -> float:
+    p = 0 if pd == 0 else pn / float(pd)
+    r = 0 if rd == 0 else rn / float(rd)
+    return 0 if p + r == 0 else 2 * p * r / (p + r)
+
+
+def _muc_side(clusters, others, other_index, partner, credit: Credit, count_singletons: bool) -> tuple[float, float]:
+    tp, links = 0, 0
+    for c in clusters:
+        if count_singletons and len(c) == 1:
+            links += 1
+            m = partner.get(c[0], c[0])
+            if m in other_index and len(others[other_index[m]]) == 1:
+                tp += 1
+            continue
+        links += len(c) - 1
+        tp += len(c)
+        partitions: set[int] = set()
+        split = None
+        for m in c:
+            m = partner.get(m, m)
+            if m.is_split:
+                split = m
+            elif m in other_index:
+                partitions.add(other_index[m])
+            else:
+                tp -= 1  # a partition of its own
+        if split is not None:
+            aligned = credit.get(split)
+            if aligned is not None and other_index[aligned[0]] in partitions:
+                tp -= 1 - aligned[1]
+            else:
+                tp -= 1
+        tp -= len(partitions)
+    return tp, links
+
+
+def muc(s: Sides, credit: SplitCredit, inner: bool = False) -> Counts:
+    pn, pd = _muc_side(s.response, s.key, s.key_index, s.partner, credit.response_precision, inner)
+    rn, rd = _muc_side(s.key, s.response, s.response_index, s.partner, credit.key_recall, inner)
+    return pn, pd, rn, rd
+
+
+def _bcub_side(clusters, other_index, partner, credit: Credit) -> tuple[float, float]:
+    num, den = 0, 0
+    for c in clusters:
+        found: dict[int, float] = {}
+        for m in c:
+            m = partner.get(m, m)
+            if m.is_split:
+                aligned = credit.get(m)
+                if aligned is not None:
+                    where = other_index[aligned[0]]
+                    found[where] = found.get(where, 0.0) + aligned[1]
+            elif m in other_index:
+                where = other_index[m]
+                found[where] = found.get(where, 0.0) + 1
+        correct = 0
+        for n in found.values():
+            correct += n * n
+        num += correct / float(len(c))
+        den += len(c)
+    return num, den
+
+
+def bcub(s: Sides, credit: SplitCredit, inner: bool = False) -> Counts:
+    pn, pd = _bcub_side(s.response, s.key_index, s.partner, credit.response_precision)
+    rn, rd = _bcub_side(s.key, s.response_index, s.partner, credit.key_recall)
+    return pn, pd, rn, rd
+
+
+def _ceaf(s: Sides, credit: SplitCredit, entity: bool) -> Counts:
+    from scipy.optimize import linear_sum_assignment
+
+    holders: dict[AnyMention, list[int]] = {}
+    for j, c in enumerate(s.response):
+        for m in c:
+            held = holders.setdefault(m, [])
+            if not held or held[-1] != j:
+                held.append(j)
+    scores = np.zeros((len(s.key), len(s.response)))
+    for i, c in enumerate(s.key):
+        overlap: dict[int, float] = {}
+        for m in c:
+            m = s.partner.get(m, m)
+            weight: float = 1
+            if m.is_split:
+                aligned = credit.key_f1.get(m)
+                if aligned is None:
+                    continue
+                m, weight = aligned
+            for j in holders.get(m, ()):
+                overlap[j] = overlap.get(j, 0) + weight
+        for j, shared in overlap.items():
+            scores[i, j] = 2 * shared / float(len(c) + len(s.response[j])) if entity else shared
+    rows, cols = linear_sum_assignment(-scores)
+    similarity = float(scores[rows, cols].sum())
+    if entity:
+        return similarity, len(s.response), similarity, len(s.key)
+    return similarity, sum(len(c) for c in s.response), similarity, sum(len(c) for c in s.key)
+
+
+def ceafe(s: Sides, credit: SplitCredit, inner: bool = False) -> Counts:
+    return _ceaf(s, credit, entity=True)
+
+
+def ceafm(s: Sides, credit: SplitCredit, inner: bool = False) -> Counts:
+    return _ceaf(s, credit, entity=False)
+
+
+def _resolved(m, partner, credit: Credit) -> tuple[AnyMention, float]:
+    """A mention's counterpart on the other side and its weight (a split antecedent's credit)."""
+    m = partner.get(m, m)
+    if m.is_split:
+        aligned = credit.get(m)
+        if aligned is not None:
+            return aligned
+    return m, 1
+
+
+def _lea_side(clusters, others, other_index, partner, credit: Credit) -> tuple[float, float]:
+    num, den = 0, 0
+    for c in clusters:
+        if len(c) == 1:
+            all_links = 1
+            m = partner.get(c[0], c[0])
+            common = 1 if m in other_index and len(others[other_index[m]]) == 1 else 0
+        else:
+            all_links = len(c) * (len(c) - 1) / 2.0
+            resolved = [_resolved(m, partner, credit) for m in c]
+            common = 0
+            if all(weight == 1 for _, weight in resolved):
+                for n in Counter(other_index[m] for m, _ in resolved if m in other_index).values():
+                    common += n * (n - 1) // 2 * 1.0
+            else:  # partial credits: every link, in the UA scorer's order (float sums)
+                for i, (m, weight) in enumerate(resolved):
+                    if m in other_index:
+                        where = other_index[m]
+                        for m2, weight2 in resolved[i + 1:]:
+                            if m2 in other_index and other_index[m2] == where:
+                                common += weight * weight2
+        num += len(c) * common / float(all_links)
+        den += len(c)
+    return num, den
+
+
+def lea(s: Sides, credit: SplitCredit, inner: bool = False) -> Counts:
+    pn, pd = _lea_side(s.response, s.key, s.key_index, s.partner, credit.response_precision)
+    rn, rd = _lea_side(s.key, s.response, s.response_index, s.partner, credit.key_recall)
+    return pn, pd, rn, rd
+
+
+def _links(clusters) -> float:
+    return sum(len(c) * (len(c) - 1) / 2 for c in clusters)
+
+
+def blanc_coref(s: Sides, credit: SplitCredit, inner: bool = False) -> Counts:
+    """Coreference links of the key found in the response.  A link's credit is its first
+    mention's (a split antecedent's F1 with its partner); the second is looked up as it is."""
+    num = 0
+    index = s.response_index
+    for c in s.key:
+        common = 0
+        if not any(m.is_split and m in credit.key_f1 for m in c):
+            for n in Counter(index[m] for m in (s.partner.get(m, m) for m in c) if m in index).values():
+                common += n * (n - 1) // 2
+        else:
+            for i, m in enumerate(c):
+                m, weight = _resolved(m, s.partner, credit.key_f1)
+                if m in index:
+                    for m2 in c[i + 1:]:
+                        m2 = s.partner.get(m2, m2)
+                        if m2 in index and index[m2] == index[m]:
+                            common += weight
+        num += common
+    return num, _links(s.response), num, _links(s.key)
+
+
+def blanc_noncoref(s: Sides, credit: SplitCredit, inner: bool = False) -> Counts:
+    """Non-coreference links of the key (mentions of two key clusters) kept apart in the response."""
+    index = s.response_index
+    weights: list[float] = []
+    where: list[int] = []
+    cluster_of: list[int] = []
+    for a, c in enumerate(s.key):
+        for m in c:
+            m, weight = _resolved(m, s.partner, credit.key_f1)
+            weights.append(weight)
+            where.append(index.get(m, -1))
+            cluster_of.append(a)
+    if all(w == 1 for w in weights):
+        num = _noncoref_count(where, cluster_of)
+    else:
+        num = _noncoref_weighted(np.array(weights, dtype=float), np.array(where), [len(c) for c in s.key])
+    nk = sum(len(c) for c in s.key)
+    ns = sum(len(c) for c in s.response)
+    return num, ns * (ns - 1) / 2 - _links(s.response), num, nk * (nk - 1) / 2 - _links(s.key)
+
+
+def _noncoref_count(where: list[int], cluster_of: list[int]) -> int:
+    """Pairs of found mentions from two key clusters that lie in two response clusters."""
+    found = [(a, g) for a, g in zip(cluster_of, where) if g != -1]
+    by_key = Counter(a for a, _ in found)
+    by_response = Counter(g for _, g in found)
+    by_both = Counter(found)
+    total = len(found)
+    across_key = (total * total - sum(n * n for n in by_key.values())) // 2
+    same_response = (sum(n * n for n in by_response.values()) - sum(n * n for n in by_both.values())) // 2
+    return across_key - same_response
+
+
+def _noncoref_weighted(weights: np.ndarray, where: np.ndarray, sizes: list[int]) -> float:
+    """The same count with split antecedents' credits as weights, every product added in the UA
+    scorer's order (key cluster by cluster, mention by mention, later mentions in order)."""
+    num = 0
+    start = 0
+    for size in sizes:
+        end = start + size
+        later_where, later_weights = where[end:], weights[end:]
+        terms = []
+        for k in range(start, end):
+            if where[k] == -1:
+                continue
+            keep = (later_where != -1) & (later_where != where[k])
+            terms.append(weights[k] * later_weights[keep])
+        if terms:
+            flat = np.concatenate([[0.0], *terms])
+            num += float(np.add.accumulate(flat)[-1])
+        start = end
+    return num
+
+
+Kernel = Callable[[Sides, SplitCredit, bool], Counts]
+KERNELS: dict[str, Kernel] = {"muc": muc, "bcub": bcub, "ceafe": ceafe, "ceafm": ceafm, "lea": lea,
+                              "blanc_coref": blanc_coref, "blanc_noncoref": blanc_noncoref}
+"""Each coreference metric (BLANC as its two parts) on one document."""
+
+_NOBODY = SplitAntecedent(set())
+
+
+def split_credit(kernel: Kernel, s: Sides) -> SplitCredit:
+    """The key's and the response's split antecedents aligned by `kernel`'s own F1."""
+    from scipy.optimize import linear_sum_assignment
+
+    keys = [m for c in s.key for m in c if m.is_split]
+    responses = [m for c in s.response for m in c if m.is_split]
+    if not keys and not responses:
+        return NO_CREDIT
+    keys = keys or [_NOBODY]
+    responses = responses or [_NOBODY]
+    key_members = [list(k.members) for k in keys]
+    response_members = [list(r.members) for r in responses]
+    key_indexes = [cluster_index(c) for c in key_members]
+    response_indexes = [cluster_index(c) for c in response_members]
+    raw = np.zeros((len(keys), len(responses), 4))
+    f1 = np.zeros((len(keys), len(responses)))
+    recall = np.zeros_like(f1)
+    precision = np.zeros_like(f1)
+    for i in range(len(keys)):
+        for j in range(len(responses)):
+            inner = Sides(key_members[i], response_members[j], s.partner, key_indexes[i], response_indexes[j])
+            pn, pd, rn, rd = kernel(inner, NO_CREDIT, True)
+            raw[i, j, :] = [pn, pd, rn, rd]
+            precision[i, j] = 0 if pn == 0 else pn / float(pd)
+            recall[i, j] = 0 if rn == 0 else rn / float(rd)
+            f1[i, j] = _f1(pn, pd, rn, rd)
+    rows, cols = linear_sum_assignment(-f1)
+    counts = (raw[rows, cols, np.zeros_like(cols)].sum(), raw[0, :, 1].sum(),
+              raw[rows, cols, np.ones_like(cols) * 2].sum(), raw[:, 0, 3].sum())
+    pairs = list(zip(rows, cols))
+    return SplitCredit({keys[r]: (responses[c], float(recall[r, c])) for r, c in pairs if recall[r, c] > 0},
+                       {responses[c]: (keys[r], float(precision[r, c])) for r, c in pairs if precision[r, c] > 0},
+                       {keys[r]: (responses[c], float(f1[r, c])) for r, c in pairs if f1[r, c] > 0},
+                       counts)
+
+
+def document_counts(name: str, s: Sides) -> tuple[Counts, Counts | None]:
+    """One metric (BLANC part) on one document: its counts, and its split antecedents' own."""
+    kernel = KERNELS[name]
+    credit = split_credit(kernel, s)
+    return kernel(s, credit, False), credit.counts

@@ -1,0 +1,124 @@
+"""The UA scorer's scores beyond coreference chains: non-referring markables, bridging, and
+mention identification (`mentions`, `mor`).
+
+- `non_referring`: a key non-referring markable is found when the response has a non-referring
+  markable of the same words.  Recall over the key's, precision over the response's.
+- `bridging` (Yu & Poesio's three scores, as the UA scorer has them): over anaphors, the markables
+  a bridging link starts from (the same words on both sides count as one anaphor):
+  - recognition: the response has a link from the key's anaphor, whatever its anchor;
+  - markable level: ... and its anchor is the key's anchor (the same words);
+  - entity level: ... or an anchor of the key anchor's entity (both anchors in one key cluster).
+  A recognised anaphor with a wrong anchor costs both a recall and a precision point.
+- `mentions` (the UA scorer's `mention`, which crashes in UA format): a key mention is found when
+  it is aligned to a response mention (equal, or partially under partial or head matching); split
+  antecedents are not mentions here.
+- `mor` (CRAC 2022's mention overlap ratio): the words shared by the best one-to-one pairing of
+  overlapping key and response mentions, over all key words (recall) or response words.
+
+Each returns the four counts as `Score`s, summed over documents as the UA scorer sums them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from metrics.measures.score import Score
+from metrics.mentions.ua import AnyMention, Mention, position_order
+
+
+def non_referring(key: list[Mention], response: list[Mention]) -> Score:
+    found = sum(1 for m in key if m in response)
+    spurious = sum(1 for m in response if m not in key)
+    return Score(found, len(key), found, found + spurious)
+
+
+@dataclass(frozen=True)
+class BridgingOutcome:
+    """What became of one anaphor: `kind` is correct, wrong_anchor (another entity), same_entity
+    (another anchor of the key anchor's entity: right at entity level only), missed or spurious."""
+
+    anaphor: Mention
+    key_anchor: Mention | None
+    response_anchor: Mention | None
+    kind: str
+
+
+def bridging_outcomes(key: dict[Mention, Mention], response: dict[Mention, Mention],
+                      key_index: dict[AnyMention, int]) -> list[BridgingOutcome]:
+    """Each key anaphor (in the key's order), then each response anaphor the key lacks."""
+    out = []
+    for anaphor, anchor in key.items():
+        if anaphor not in response:
+            out.append(BridgingOutcome(anaphor, anchor, None, "missed"))
+            continue
+        given = response[anaphor]
+        if given == anchor:
+            kind = "correct"
+        elif anchor in key_index and given in key_index and key_index[anchor] == key_index[given]:
+            kind = "same_entity"
+        else:
+            kind = "wrong_anchor"
+        out.append(BridgingOutcome(anaphor, anchor, given, kind))
+    out += [BridgingOutcome(anaphor, None, anchor, "spurious") for anaphor, anchor in response.items()
+            if anaphor not in key]
+    return out
+
+
+BRIDGING = ("bridging_recognition", "bridging_markable", "bridging_entity")
+
+
+def bridging(outcomes: list[BridgingOutcome]) -> dict[str, Score]:
+    """The three bridging scores of a document's outcomes."""
+    kinds = [o.kind for o in outcomes]
+    recognised = sum(1 for k in kinds if k not in ("missed", "spurious"))
+    correct = kinds.count("correct")
+    entity = correct + kinds.count("same_entity")
+    missed, spurious = kinds.count("missed"), kinds.count("spurious")
+    return {
+        "bridging_recognition": Score(recognised, recognised + missed, recognised, recognised + spurious),
+        "bridging_markable": Score(correct, recognised + missed, correct, recognised + spurious),
+        "bridging_entity": Score(entity, recognised + missed, entity, recognised + spurious),
+    }
+
+
+def mentions(key: list[list[AnyMention]], response: list[list[AnyMention]], partner: dict) -> Score:
+    key_set = {m for c in key for m in c if not m.is_split}
+    response_set = {m for c in response for m in c if not m.is_split}
+    found_key = sum(1 for m in key_set if m in response_set or m in partner)
+    found_response = sum(1 for m in response_set if m in key_set or m in partner)
+    return Score(found_key, len(key_set), found_response, len(response_set))
+
+
+def mor(key: list[list[AnyMention]], response: list[list[AnyMention]]) -> Score:
+    """Overlapping mentions grouped left to right; in each group, the pairing of largest overlap."""
+    from scipy.optimize import linear_sum_assignment
+
+    items = [(m, True) for c in key for m in c if not m.is_split] + \
+            [(m, False) for c in response for m in c if not m.is_split]
+    items.sort(key=lambda item: item[0].order())
+    counts = np.zeros(4)
+    group: list[tuple[Mention, bool]] = []
+    bound = None
+    for item in items + [None]:  # type: ignore[list-item]
+        if item is not None and (bound is None or position_order(item[0].words[0]) <= bound):
+            group.append(item)
+            last = position_order(item[0].words[-1])
+            bound = last if bound is None else max(bound, last)
+            continue
+        keys = [m for m, is_key in group if is_key]
+        responses = [m for m, is_key in group if not is_key]
+        overlap = np.array([[len(k.word_set & r.word_set) for r in responses] for k in keys],
+                           dtype=float).reshape(len(keys), len(responses))
+        rows, cols = linear_sum_assignment(overlap, True)
+        for r, c in zip(rows, cols):
+            counts += np.array([overlap[r, c], len(responses[c].words), overlap[r, c], len(keys[r].words)])
+        for r in set(range(len(keys))).difference(rows):
+            counts += np.array([0, 0, 0, len(keys[r].words)])
+        for c in set(range(len(responses))).difference(cols):
+            counts += np.array([0, len(responses[c].words), 0, 0])
+        if item is not None:
+            group, bound = [item], position_order(item[0].words[-1])
+    pn, pd, rn, rd = counts.tolist()
+    return Score(rn, rd, pn, pd)

@@ -1,0 +1,193 @@
+"""The Universal Anaphora (UA) document model: markables, the relations between them, and the
+mentions the UA scorer compares.
+
+A UA file (CoNLL-U Plus with `# global.columns = ... IDENTITY BRIDGING DISCOURSE_DEIXIS ...`)
+annotates, per document:
+
+- identity markables (`IDENTITY`): `(EntityID=1|MarkableID=markable_101|Min=5|SemType=dn)`.  An
+  EntityID ending in `-Pseudo` marks a non-referring markable (an expletive, a predicate...);
+  `ElementOf=4` (or `4,7`) makes the markable's entity one of the split antecedents of the plural
+  entity 4;
+- bridging links (`BRIDGING`): anaphor `MarkableID`, relation `Rel`, anchor `MentionAnchor`;
+- discourse-deixis markables (`DISCOURSE_DEIXIS`), with the identity syntax (`EntityID=1-DD`).
+
+`formats/ua.py` reads them; `mentions/ua_align.py` groups them into clusters and aligns key and
+response mentions; `measures/ua.py` and `measures/ua_relations.py` score them.
+
+Why `Mention` and `SplitAntecedent` hash as they do: the UA scorer keeps mentions in Python sets
+and dicts, and some of its numbers depend on the order a set yields them in (BLANC over a plural
+entity, ties between equally long discontinuous mentions).  Hashing like it (a mention by the
+frozenset of its positions, a split antecedent by the frozenset of its member clusters) makes our
+sets yield the same order, so the numbers agree to the last digit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+Position = int | str
+"""A word's 0-based index in its document, or a zero's `"W.K"`: the K-th empty node before word W
+(a string, so that it never equals a word)."""
+
+
+def position_order(position: Position) -> tuple[int, int, int]:
+    """A position's place in the text: zero "W.K" just before word W."""
+    if isinstance(position, int):
+        return (position, 1, 0)
+    word, _, index = position.partition(".")
+    return (int(word), 0, int(index))
+
+
+class Mention:
+    """The words a markable covers, as the UA scorer compares markables.
+
+    Two mentions are the same when they cover the same positions (repeats included, in order);
+    `min_words` (the `Min` attribute, or for CRAFT matching the first part) and `parts` only
+    serve partial matching.  Immutable by convention; hashed once.
+    """
+
+    __slots__ = ("words", "word_set", "min_words", "parts", "zero", "_hash")
+
+    def __init__(self, words: Iterable[Position], parts: tuple[tuple[Position, Position], ...] = (),
+                 min_words: frozenset[int] = frozenset(), zero: bool = False) -> None:
+        self.words: tuple[Position, ...] = tuple(words)
+        self.word_set: frozenset[Position] = frozenset(self.words)
+        self.min_words = min_words
+        self.parts = parts
+        self.zero = zero
+        self._hash = hash(self.word_set)
+
+    is_split = False
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mention):
+            return self.words == other.words
+        return NotImplemented
+
+    def order(self) -> tuple:
+        """The UA scorer's order of mentions: first word, last word, number of words (a zero
+        before the word it precedes, where the UA scorer cannot compare the two)."""
+        return (position_order(self.words[0]), position_order(self.words[-1]), len(self.words))
+
+    def __repr__(self) -> str:
+        return f"Mention{self.words}"
+
+
+class SplitAntecedent:
+    """The split antecedents of a plural entity, as one more mention of that entity.
+
+    `members` holds the clusters (tuples of mentions, as the file lists them) of the entities the
+    plural one is made of, nested plural entities replaced by their own members.  Two split
+    antecedents are the same when their member sets are.  `members` is a set built in the order
+    the members were found, as the UA scorer builds it: its iteration order is part of the scores.
+    """
+
+    __slots__ = ("members", "_hash", "entity")
+
+    is_split = True
+    zero = False
+
+    def __init__(self, members: set[tuple[Mention, ...]], entity: str = "") -> None:
+        self.members = members
+        self.entity = entity
+        self._hash = hash(frozenset(members))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SplitAntecedent):
+            return self.members == other.members
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"SplitAntecedent({self.entity})"
+
+
+AnyMention = Mention | SplitAntecedent
+
+
+@dataclass(frozen=True)
+class Markable:
+    """One identity (or discourse-deixis) markable of a UA document."""
+
+    id: str
+    """MarkableID."""
+    entity: str
+    """EntityID (the last one given, when a discontinuous markable repeats it)."""
+    parts: tuple[tuple[Position, Position], ...]
+    """(first, last) position of each part, in the order they were opened."""
+    min_span: tuple[int, int] | None
+    """The `Min` attribute of the first part, 0-based inclusive word indices; None without it."""
+    zero: bool
+    element_of: tuple[str, ...] = ()
+    """The plural entities this markable's entity is a split antecedent of (each time listed)."""
+    line: int = 0
+    """The line of its first opening bracket."""
+    attributes: tuple[tuple[str, str], ...] = ()
+    """Every attribute of its first opening (SemType...), for display."""
+
+    @property
+    def non_referring(self) -> bool:
+        return self.entity.endswith("-Pseudo")
+
+    @property
+    def words(self) -> tuple[Position, ...]:
+        """Every position covered, sorted (a position two parts share is listed twice)."""
+        if self.zero:
+            return (self.parts[0][0],)
+        out: list[int] = []
+        for first, last in self.parts:
+            out.extend(range(int(first), int(last) + 1))
+        out.sort()
+        return tuple(out)
+
+    def mention(self, min_source: str) -> Mention:
+        """The mention compared for this markable: `min_source` is "none" (exact matching: no
+        Min read), "min" (the Min attribute) or "first_part" (CRAFT: the first part)."""
+        min_words: frozenset[int] = frozenset()
+        if min_source == "min" and self.min_span is not None:
+            min_words = frozenset(range(self.min_span[0], self.min_span[1] + 1))
+        elif min_source == "first_part" and not self.zero:
+            first, last = self.parts[0]
+            min_words = frozenset(range(int(first), int(last) + 1))
+        return Mention(self.words, self.parts, min_words, self.zero)
+
+
+@dataclass(frozen=True)
+class BridgingLink:
+    """One bridging annotation: the anaphor markable, its relation and its anchor markable."""
+
+    anaphor: str
+    anchor: str
+    relation: str = ""
+    entity_anchor: str = ""
+    line: int = 0
+
+
+@dataclass
+class UADocument:
+    """One document of a UA file: its words and its three layers of annotation."""
+
+    name: str
+    words: list[str]
+    identity: list[Markable]
+    """Identity markables in the order their MarkableID is first met."""
+    deixis: list[Markable]
+    """Discourse-deixis markables, likewise."""
+    bridging: list[BridgingLink]
+    path: str = ""
+    line: int = 0
+    """The line of its `# newdoc`."""
+    word_lines: list[int] = field(default_factory=list, repr=False)
+    """The line of each word (zeros excluded)."""
+    sentence_starts: list[int] = field(default_factory=list, repr=False)
+    zeros: dict[str, str] = field(default_factory=dict, repr=False)
+    """Each zero's position -> its form."""
+
+    def layer(self, deixis: bool) -> list[Markable]:
+        return self.deixis if deixis else self.identity

@@ -1,0 +1,91 @@
+"""The Universal Anaphora reader: what it makes of a file, and the located errors it refuses with."""
+
+from __future__ import annotations
+
+import pytest
+
+from metrics.formats.ua import is_ua_head, read_ua
+from metrics.model import InputError
+
+HEAD = "# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS REFERENCE NOM_SEM\n"
+
+
+def row(n: str, form: str, identity: str = "_", bridging: str = "_", deixis: str = "_") -> str:
+    return f"{n}  {form}  _  _  _  _  _  _  _  _  {identity}  {bridging}  {deixis}  _\n"
+
+
+def write(tmp_path, body: str, head: str = HEAD) -> str:
+    path = tmp_path / "doc.CONLLUA"
+    path.write_text(head + body, encoding="utf-8")
+    return str(path)
+
+
+DOC = ("# newdoc id = d1\n# sent_id = 1\n"
+       + row("1", "Mary", "(EntityID=1|MarkableID=m1|Min=1|SemType=do|ElementOf=3)")
+       + row("2", "and", "_")
+       + row("3", "John", "(EntityID=2|MarkableID=m2|Min=3|ElementOf=3)")
+       + row("4", "left", "_", "_", "(EntityID=1-DD|MarkableID=dd1|Min=4")
+       + row("5", ".", "_", "_", ")")
+       + "\n# sent_id = 2\n"
+       + row("6", "They", "(EntityID=3|MarkableID=m3|Min=6)", "(MarkableID=m5|Rel=poss|MentionAnchor=m3)")
+       + row("6.1", "PRO", "(EntityID=1|MarkableID=z1)")
+       + row("7", "said", "_")
+       + row("8", "it", "(EntityID=4-Pseudo|MarkableID=m4|Min=8)")
+       + row("9", "the", "(EntityID=5|MarkableID=m5|Min=10", "(MarkableID=m5|Rel=poss|MentionAnchor=m1)")
+       + row("10", "car", ")")
+       + row("11", "that", "_", "_", "(EntityID=1-DD|MarkableID=dd2)"))
+
+
+def test_a_ua_file_is_read_layer_by_layer(tmp_path):
+    (doc,) = read_ua(write(tmp_path, DOC))
+    assert doc.name == "d1" and len(doc.words) == 11 and doc.sentence_starts == [0, 5]
+    by_id = {m.id: m for m in doc.identity}
+    assert [m.id for m in doc.identity] == ["m1", "m2", "m3", "z1", "m4", "m5"]
+    assert by_id["m1"].element_of == ("3",) and by_id["m1"].min_span == (0, 0)
+    assert by_id["m5"].parts == ((8, 9),) and by_id["m5"].min_span == (9, 9)
+    assert by_id["z1"].zero and by_id["z1"].words == ("6.0",) and doc.zeros == {"6.0": "PRO"}
+    assert by_id["m4"].non_referring and not by_id["m3"].non_referring
+    assert [(b.anaphor, b.anchor, b.relation) for b in doc.bridging] == [("m5", "m3", "poss"), ("m5", "m1", "poss")]
+    assert [(m.id, m.entity, m.parts) for m in doc.deixis] == [("dd1", "1-DD", ((3, 4),)), ("dd2", "1-DD", ((10, 10),))]
+
+
+def test_named_closers_and_discontinuous_markables(tmp_path):
+    body = ("# newdoc id = d\n"
+            + row("1", "a", "(EntityID=1|MarkableID=m1(EntityID=2|MarkableID=m2")
+            + row("2", "b", "m1)")
+            + row("3", "c", "m2)")
+            + row("4", "d", "(EntityID=3|MarkableID=m3)")
+            + row("5", "e", "(EntityID=3|MarkableID=m3)"))
+    (doc,) = read_ua(write(tmp_path, body))
+    parts = {m.id: m.parts for m in doc.identity}
+    assert parts == {"m1": ((0, 1),), "m2": ((0, 2),), "m3": ((3, 3), (4, 4))}
+    assert [m.words for m in doc.identity if m.id == "m3"] == [(3, 4)]
+
+
+def test_detection_by_global_columns():
+    assert is_ua_head(HEAD + "# newdoc id = x\n")
+    assert not is_ua_head("# newdoc id = x\n1\ta\n")
+    assert not is_ua_head("# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC\n")
+
+
+@pytest.mark.parametrize("body, line, words", [
+    (row("1", "a", "(EntityID=1|MarkableID=m1)"), 2, "before any"),
+    ("# newdoc id = d\n" + row("1", "a", ")"), 3, "no markable open"),
+    ("# newdoc id = d\n" + row("1", "a", "m9)"), 3, "not open"),
+    ("# newdoc id = d\n" + row("1", "a", "(EntityID=1|MarkableID=m1"), 3, "never closed"),
+    ("# newdoc id = d\n" + row("1", "a", "(EntityID=1)"), 3, "MarkableID"),
+    ("# newdoc id = d\n" + row("1", "a", "(EntityID=1|MarkableID=m1|oops)"), 3, "no '='"),
+    ("# newdoc id = d\n" + row("1", "a", "(EntityID=1|MarkableID=m1|Min=x)"), 3, "Min=x"),
+    ("# newdoc id = d\n" + row("1", "a") + row("1.1", "z", "(EntityID=1|MarkableID=m1"), 4, "zero"),
+    ("# newdoc id = d\n" + row("1", "a", "_", "(MarkableID=m1|Rel=poss)"), 3, "MentionAnchor"),
+    ("# newdoc id = d\n" + row("1", "a") + "# newdoc id = d\n" + row("1", "b"), 4, "again"),
+    ("# newdoc id = d\n1  a  _  _  _\n", 3, "IDENTITY"),
+    ("# newdoc id = d\n" + row("1", "a", "(EntityID=1|MarkableID=m1|ElementOf=2)")
+     + row("2", "b", "(EntityID=2|MarkableID=m2|ElementOf=1)"), 3, "split antecedent of itself"),
+])
+def test_bad_input_is_refused_at_its_line(tmp_path, body, line, words):
+    path = write(tmp_path, body)
+    with pytest.raises(InputError) as caught:
+        read_ua(path)
+    assert caught.value.path == path and caught.value.line == line
+    assert words in caught.value.message
