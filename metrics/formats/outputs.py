@@ -118,18 +118,18 @@ def _hoi(where: _Line, obj: dict, clusters_field: str, number: int) -> Document:
         if piece in SPECIAL or piece == SPEAKER_MARK or in_speaker:
             word_of.append(None)
             continue
-        number = subtoken_map[i]
-        if number not in numbers:
-            numbers[number] = len(words)
+        word_number = subtoken_map[i]  # not `number`: that is the record's place, its name without doc_key
+        if word_number not in numbers:
+            numbers[word_number] = len(words)
             words.append("")
             sentence = sentence_map[i] if sentence_map is not None else None
             if not starts or (sentence is not None and sentence != last_sentence):
                 starts.append(len(words) - 1)
             last_sentence = sentence
-        elif numbers[number] != len(words) - 1:
-            raise where.error(f"field 'subtoken_map': subtoken {i} returns to word {number} after another word")
+        elif numbers[word_number] != len(words) - 1:
+            raise where.error(f"field 'subtoken_map': subtoken {i} returns to word {word_number} after another word")
         words[-1] += _PIECE_MARKS.sub("", piece)
-        word_of.append(numbers[number])
+        word_of.append(numbers[word_number])
     chains = _spans(where, obj, clusters_field, len(pieces), exclusive=False, unit="subtokens")
     out = []
     for c, chain in enumerate(chains):

@@ -1,0 +1,79 @@
+"""Hostile input, round three (issue 45), items 5-11: the other defects of the new readers,
+`convert`, the cache and `crac` folders.  Each case as a user meets it: the CLI's exit status and
+its one-line message (or warning)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from metrics.formats.readers import read_documents
+from metrics.formats.writers import output_record
+
+ROOT = Path(__file__).resolve().parent.parent
+ONE = [("John", "(0)"), ("met", "-"), ("Mary", "(1)"), (".", "-"), None, ("He", "(0)"), ("liked", "-"), ("her", "(1)"), (".", "-")]
+
+
+def corefwb(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "NO_COLOR": "1", "COREFWB_NO_CACHE": "1", "PYTHONPATH": str(ROOT)},
+                          timeout=timeout)
+
+
+def error_line(result: subprocess.CompletedProcess, status: int = 1) -> str:
+    """The one line of an input (1) or usage (2) error; warnings may precede it, never a traceback."""
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("corefwb: warning")]
+    assert result.returncode == status and len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    return lines[0]
+
+
+def warnings_of(result: subprocess.CompletedProcess) -> list[str]:
+    assert "Traceback" not in result.stderr, result.stderr
+    return [line for line in result.stderr.splitlines() if line.startswith("corefwb: warning")]
+
+
+def conll_key(path: Path, names: tuple[str, ...] = ("one",)) -> Path:
+    """`John met Mary . He liked her .` (John, He; Mary, her) as each named document."""
+    lines = []
+    for name in names:
+        lines.append(f"#begin document ({name}); part 000")
+        index = 0
+        for row in ONE:
+            if row is None:
+                lines.append("")
+                index = 0
+                continue
+            lines.append("\t".join([name, "0", str(index), row[0], "-", "-", "-", "-", "-", "-", "*", row[1]]))
+            index += 1
+        lines += ["", "#end document"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def write_records(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def hoi_record(key: Path, drop: tuple[str, ...] = ("doc_key",)) -> dict:
+    record = output_record(read_documents(str(key))[0], "hoi")
+    for field in drop:
+        record.pop(field, None)
+    return record
+
+
+# ----------------------------------------------------------------------- 5. a hoi record without doc_key
+
+@pytest.mark.parametrize("records", [1, 2])
+def test_hoi_records_without_a_name_pair_by_their_place(tmp_path, records):
+    key = conll_key(tmp_path / "k.conll", ("one", "two")[:records])
+    response = write_records(tmp_path / "h.jsonl", [hoi_record(key)] * records)
+    assert [d.name for d in read_documents(str(response))] == [f"#{n}" for n in range(1, records + 1)]
+    result = corefwb("score", str(key), str(response), "--metrics", "muc", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["metrics"]["muc"]["f1"] == 1.0
