@@ -77,3 +77,31 @@ def test_hoi_records_without_a_name_pair_by_their_place(tmp_path, records):
     result = corefwb("score", str(key), str(response), "--metrics", "muc", "--format", "json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["metrics"]["muc"]["f1"] == 1.0
+
+
+# ----------------------------------------------------------------------- 6. CoNLL-U converted
+
+TWO_SENTENCES = ROOT / "tests" / "data" / "hostile" / "two_sentences.conllu"
+
+
+def test_conllu_to_conll_numbers_the_chains(tmp_path):
+    """v8.01 reads digits only: CorefUD's entity IDs (`e1`) become chain numbers."""
+    out = tmp_path / "o.conll"
+    result = corefwb("convert", str(TWO_SENTENCES), str(out))
+    assert result.returncode == 0, result.stderr
+    coref = [line.split("\t")[-1] for line in out.read_text(encoding="utf-8").splitlines() if "\t" in line]
+    assert coref == ["(0)", "-", "(1)", "-", "(0)", "-", "(1)", "-"]
+    assert "zeros" in " ".join(warnings_of(result))  # the zero has no token span in CoNLL-2012: said
+
+
+def test_conllu_to_conllu_keeps_the_zeros(tmp_path):
+    out = tmp_path / "o.conllu"
+    result = corefwb("convert", str(TWO_SENTENCES), str(out))
+    assert result.returncode == 0 and warnings_of(result) == []
+    assert out.read_bytes() == TWO_SENTENCES.read_bytes()
+    scores = corefwb("score", str(TWO_SENTENCES), str(out), "--metrics", "zero", "--format", "json")
+    assert json.loads(scores.stdout)["metrics"]["zero"]["f1"] == 1.0
+    bad = tmp_path / "bad.conllu"
+    bad.write_text(TWO_SENTENCES.read_text(encoding="utf-8").replace("(e2-person-1-)", "(e2-person-x-)", 1), encoding="utf-8")
+    assert "head index 'x'" in error_line(corefwb("convert", str(bad), str(tmp_path / "b.conllu")))
+    assert not (tmp_path / "b.conllu").exists()
