@@ -105,3 +105,21 @@ def test_conllu_to_conllu_keeps_the_zeros(tmp_path):
     bad.write_text(TWO_SENTENCES.read_text(encoding="utf-8").replace("(e2-person-1-)", "(e2-person-x-)", 1), encoding="utf-8")
     assert "head index 'x'" in error_line(corefwb("convert", str(bad), str(tmp_path / "b.conllu")))
     assert not (tmp_path / "b.conllu").exists()
+
+
+# ----------------------------------------------------------------------- 7. a read-only output file (and 10: `newdir/`)
+
+@pytest.mark.parametrize("command", [["convert", str(TWO_SENTENCES)], ["score", str(TWO_SENTENCES), str(TWO_SENTENCES), "--output"]])
+def test_a_read_only_output_is_refused_not_replaced(tmp_path, command):
+    target = tmp_path / "out.conll"
+    target.write_text("mine\n", encoding="utf-8")
+    target.chmod(0o444)
+    line = error_line(corefwb(*command, str(target)))
+    assert line == f"corefwb: error: {target}: cannot write: the file is read-only"
+    assert target.read_text(encoding="utf-8") == "mine\n" and not target.stat().st_mode & 0o222
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.conll"]  # no temporary left behind
+
+
+def test_an_output_naming_a_missing_folder_says_so(tmp_path):
+    line = error_line(corefwb("convert", str(TWO_SENTENCES), f"{tmp_path}/newdir/", "--to", "conll"))
+    assert line == f"corefwb: error: {tmp_path}/newdir/: cannot write: this names a folder that does not exist; give a file name"
