@@ -123,3 +123,72 @@ def test_a_read_only_output_is_refused_not_replaced(tmp_path, command):
 def test_an_output_naming_a_missing_folder_says_so(tmp_path):
     line = error_line(corefwb("convert", str(TWO_SENTENCES), f"{tmp_path}/newdir/", "--to", "conll"))
     assert line == f"corefwb: error: {tmp_path}/newdir/: cannot write: this names a folder that does not exist; give a file name"
+
+
+# ----------------------------------------------------------------------- 8. the cache
+
+def cached_run(cache: Path, *args: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("COREFWB_")}
+    return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True, cwd=ROOT,
+                          env={**environment, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(ROOT)}, timeout=120)
+
+
+def _entries(cache: Path) -> list[Path]:
+    return sorted(p for p in (cache / "corefwb").iterdir() if not p.name.startswith("."))
+
+
+def _entry_holding(payload: bytes) -> bytes:
+    """A sound entry (magic, length, checksum) over any pickle: what an unexpected object looks like."""
+    import hashlib
+
+    from metrics.formats import cache
+
+    return cache._MAGIC + len(payload).to_bytes(8, "big") + hashlib.blake2b(payload, digest_size=32).digest() + payload
+
+
+@pytest.mark.parametrize("value", ["hello", [1, 2, 3], ([1], ["x"])])
+def test_a_sound_entry_with_an_unexpected_pickle_is_rebuilt(tmp_path, value):
+    import pickle
+
+    key = conll_key(tmp_path / "k.conll")
+    good = cached_run(tmp_path, "score", str(key), str(key), "--format", "json")
+    for entry in _entries(tmp_path):  # the key's and the response's (read with other options)
+        entry.write_bytes(_entry_holding(pickle.dumps(value)))
+    again = cached_run(tmp_path, "score", str(key), str(key), "--format", "json")
+    assert again.returncode == 0 and again.stdout == good.stdout
+    assert sorted(warnings_of(again)) == [f"corefwb: warning: cache entry {entry} cannot be read: removed, and the input "
+                                          "read again" for entry in _entries(tmp_path)]
+
+
+def test_an_entry_replaced_by_a_fifo_is_not_opened(tmp_path):
+    key = conll_key(tmp_path / "k.conll")
+    good = cached_run(tmp_path, "score", str(key), str(key), "--format", "json")
+    for entry in _entries(tmp_path):
+        entry.unlink()
+        os.mkfifo(entry)
+    again = cached_run(tmp_path, "score", str(key), str(key), "--format", "json")  # a hang would time out
+    assert again.returncode == 0 and again.stdout == good.stdout
+
+
+def test_stale_temporaries_are_removed_and_counted(tmp_path):
+    from metrics.formats.cache import STALE_SECONDS, ReadCache
+
+    key = conll_key(tmp_path / "k.conll")
+    folder = tmp_path / "corefwb"
+    folder.mkdir(mode=0o700)
+    stale, fresh = folder / ".tmp-killed", folder / ".tmp-writing"
+    for path in (stale, fresh):
+        path.write_bytes(b"x" * 1000)
+    old = os.stat(stale).st_mtime - STALE_SECONDS - 60
+    os.utime(stale, (old, old))
+    assert cached_run(tmp_path, "score", str(key), str(key)).returncode == 0
+    assert not stale.exists() and fresh.exists()  # another writer's may still be under way
+    # the bound counts temporaries: three entries of about 1,650 bytes fit in 5,000, not with 2,000 more
+    folder = tmp_path / "bounded"
+    cache = ReadCache(folder, max_bytes=5000)
+    for n, name in enumerate(("a", "b")):
+        cache.store(name, "x" * 1600)
+        os.utime(folder / name, (1_000_000 + n, 1_000_000 + n))
+    (folder / ".tmp-writing").write_bytes(b"x" * 2000)
+    cache.store("c", "x" * 1600)
+    assert sorted(p.name for p in folder.iterdir()) == [".tmp-writing", "c"]
