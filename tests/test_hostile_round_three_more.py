@@ -192,3 +192,22 @@ def test_stale_temporaries_are_removed_and_counted(tmp_path):
     (folder / ".tmp-writing").write_bytes(b"x" * 2000)
     cache.store("c", "x" * 1600)
     assert sorted(p.name for p in folder.iterdir()) == [".tmp-writing", "c"]
+
+
+# ----------------------------------------------------------------------- 9. crac folders
+
+def test_crac_skips_hidden_files_and_says_which_links_lead_nowhere(tmp_path):
+    keys, system = tmp_path / "keys", tmp_path / "system"
+    keys.mkdir()
+    system.mkdir()
+    for folder in (keys, system):
+        (folder / "en_one-corefud-dev.conllu").write_bytes(TWO_SENTENCES.read_bytes())
+        (folder / "._en_one-corefud-dev.conllu").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X")  # AppleDouble
+    (keys / "de_gone-corefud-dev.conllu").symlink_to(tmp_path / "nowhere.conllu")
+    (system / "fr_loop-corefud-dev.conllu").symlink_to(system / "fr_loop-corefud-dev.conllu")
+    result = corefwb("crac", str(keys), str(system), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert "en_one" in result.stdout and "._en_one" not in result.stdout
+    assert warnings_of(result) == [
+        f"corefwb: warning: {keys}/de_gone-corefud-dev.conllu: a link that leads nowhere: not read",
+        f"corefwb: warning: {system}/fr_loop-corefud-dev.conllu: a link that loops: not read"]
