@@ -211,3 +211,28 @@ def test_crac_skips_hidden_files_and_says_which_links_lead_nowhere(tmp_path):
     assert warnings_of(result) == [
         f"corefwb: warning: {keys}/de_gone-corefud-dev.conllu: a link that leads nowhere: not read",
         f"corefwb: warning: {system}/fr_loop-corefud-dev.conllu: a link that loops: not read"]
+
+
+# ----------------------------------------------------------------------- 10. unclear messages
+
+@pytest.mark.parametrize("record, message", [
+    ({"tokens": ["a"]}, "field 'clusters_token_offsets' is missing (a maverick record: it has 'tokens')"),
+    ({"doc_key": "one_0", "clusters_char_offsets": []}, "field 'text' is missing (a text record: it has 'clusters_char_offsets')"),
+    ({"document_id": "one_0", "cased_words": ["a"]}, "field 'span_clusters' is missing (a wl record: it has 'cased_words')"),
+    ({"doc_key": "one_0", "sentences": [["[CLS]", "John", "met", "[SEP]"]], "clusters": []},
+     "field 'subtoken_map' is missing (a hoi record: its sentences hold special subtokens ([CLS], <s> ...))"),
+    ({"doc_key": "one_0", "sentences": [["John", "met"]], "sentence_map": [0, 0], "clusters": []},
+     "field 'subtoken_map' is missing (a hoi record: it has a sentence_map)"),
+])
+def test_a_system_record_missing_a_field_names_its_own_format(tmp_path, record, message):
+    key = conll_key(tmp_path / "k.conll")
+    response = write_records(tmp_path / "r.jsonl", [record])
+    assert error_line(corefwb("score", str(key), str(response))) == f"corefwb: error: {response}:1: {message}"
+
+
+def test_a_negative_head_index_is_named(tmp_path):
+    path = tmp_path / "neg.conllu"
+    path.write_text(TWO_SENTENCES.read_text(encoding="utf-8").replace("(e2-person-1-)", "(e2-person--1)", 1), encoding="utf-8")
+    assert error_line(corefwb("score", str(path), str(path))) == (
+        f"corefwb: error: {path}:7: head index is empty in '(e2-person--1)' (fields eid-etype-head-other): a '-' too many, "
+        "or a negative index? Heads count from 1")

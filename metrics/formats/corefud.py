@@ -109,6 +109,9 @@ class _Document:
             elif name in ("etype", "entity") and value:
                 etype = value
             elif name == "head":
+                if not value:
+                    raise self.error(line, f"head index is empty in {chunk!r} (fields {'-'.join(fields)}): a '-' too "
+                                           "many, or a negative index? Heads count from 1")
                 if not value.isdigit():
                     raise self.error(line, f"head index {value!r} in {chunk!r} is not a number")
                 head_index = int(value)

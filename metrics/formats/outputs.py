@@ -50,6 +50,27 @@ def output_kind(obj: dict) -> str | None:
     return None
 
 
+_OWN_FIELDS = {"wl": ("cased_words", "span_clusters"), "maverick": ("tokens", "clusters_token_offsets"),
+               "text": ("text", "clusters_char_offsets")}
+"""The two fields that tell each kind but hoi (told by `subtoken_map` alone)."""
+
+
+def _unfinished_kind(where: _Line, obj: dict) -> None:
+    """A record that has one of a system's own fields but not the other, or a hoi record without
+    `subtoken_map`, is refused naming that format's field, not read as our jsonlines (whose
+    `doc_key` and `sentences` it never meant to have)."""
+    for kind, fields in _OWN_FIELDS.items():
+        present = [f for f in fields if f in obj]
+        if present and len(present) < len(fields) and "sentences" not in obj:
+            missing = next(f for f in fields if f not in obj)
+            raise where.error(f"field {missing!r} is missing (a {kind} record: it has {present[0]!r})")
+    sentences = obj.get("sentences")
+    if isinstance(sentences, list) and ("sentence_map" in obj or any(
+            isinstance(s, list) and any(isinstance(p, str) and p in SPECIAL for p in s) for s in sentences)):
+        why = "it has a sentence_map" if "sentence_map" in obj else "its sentences hold special subtokens ([CLS], <s> ...)"
+        raise where.error(f"field 'subtoken_map' is missing (a hoi record: {why})")
+
+
 def _name(obj: dict, number: int) -> str:
     """`doc_key` or `document_id` (with a separate integer `part_id` as `_PART`), else `#N`."""
     for field in ("doc_key", "document_id"):
@@ -236,6 +257,7 @@ def _parse(forced: str | None, clusters_field: str):
             return _maverick(where, _require(where, obj, ("tokens",)), count[0])
         if kind == "text":
             return _text(where, _require(where, obj, ("text",)), count[0])
+        _unfinished_kind(where, obj)
         return parse_document(where, obj, clusters_field)
 
     return parse
