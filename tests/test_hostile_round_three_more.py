@@ -236,3 +236,78 @@ def test_a_negative_head_index_is_named(tmp_path):
     assert error_line(corefwb("score", str(path), str(path))) == (
         f"corefwb: error: {path}:7: head index is empty in '(e2-person--1)' (fields eid-etype-head-other): a '-' too many, "
         "or a negative index? Heads count from 1")
+
+
+# ----------------------------------------------------------------------- 11. accepted silently before
+
+def _hoi(key: Path, **changes) -> dict:
+    return {**hoi_record(key, drop=()), **changes}
+
+
+SUBTOKEN_MAP = [0, 0, 0, 1, 2, 2, 3, 3, 3, 4, 5, 5, 6, 7, 7]
+SENTENCE_MAP = [0] * 8 + [1] * 7
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"sentence_map": SENTENCE_MAP[:2] + [1] + SENTENCE_MAP[3:]},  # "##n" in another sentence than "Joh"
+     "field 'sentence_map': subtoken 2 puts word 0 in sentence 1, its first subtoken in sentence 0: a word is in one sentence"),
+    ({"sentence_map": [1] * 8 + [0] * 7}, "field 'sentence_map': subtoken 9 has sentence 0 after sentence 1: sentence numbers never decrease"),
+    ({"subtoken_map": SUBTOKEN_MAP[:9] + [9, 5, 5, 6, 7, 7]},  # "He" is word 9, then "liked" word 5
+     "field 'subtoken_map': subtoken 10 has word 5 after word 9: word numbers never decrease"),
+    ({"subtoken_map": [-1] + SUBTOKEN_MAP[1:]}, "field 'subtoken_map': subtoken 0 has a negative word number"),
+])
+def test_an_inconsistent_hoi_record_is_refused(tmp_path, changes, message):
+    key = conll_key(tmp_path / "k.conll")
+    response = write_records(tmp_path / "h.jsonl", [_hoi(key, doc_key="one_0", **changes)])
+    assert error_line(corefwb("score", str(key), str(response))) == f"corefwb: error: {response}:1: {message}"
+
+
+def test_a_wl_sent_id_of_the_wrong_length_is_refused(tmp_path):
+    key = conll_key(tmp_path / "k.conll")
+    record = output_record(read_documents(str(key))[0], "wl")
+    response = write_records(tmp_path / "w.jsonl", [{**record, "sent_id": [0, 0, 0, 0, 1, 1, 1]}])
+    assert error_line(corefwb("score", str(key), str(response))) == (
+        f"corefwb: error: {response}:1: field 'sent_id' must hold one sentence number per word (8)")
+
+
+def test_a_json_field_given_twice_is_refused(tmp_path):
+    key = conll_key(tmp_path / "k.conll")
+    response = tmp_path / "twice.jsonl"
+    response.write_text('{"doc_key": "one_0", "sentences": [["John", "met", "Mary", "."], ["He", "liked", "her", "."]], '
+                        '"clusters": [[[0, 0], [4, 4]]], "clusters": [[[2, 2], [6, 6]]]}\n', encoding="utf-8")
+    assert error_line(corefwb("score", str(key), str(response))) == (
+        f"corefwb: error: {response}:1: field 'clusters' is given twice (JSON would keep the last silently)")
+
+
+def _conllu_variant(tmp_path: Path, old: str, new: str) -> Path:
+    text = TWO_SENTENCES.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "variant.conllu"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("old, new, line, message", [
+    ("\n2.1\t", "\n9.1\t", 14, "empty node 9.1 follows word 2 (an empty node N.k follows word N): read as corefud-scorer "
+                               "reads it, placed by its ID"),
+    ("\n1\tJohn", "\n1-9\tJohnmet\t_\t_\t_\t_\t_\t_\t_\t_\n1\tJohn", 5,
+     "range 1-9 names words its sentence does not have (its last word is 4): ignored, as corefud-scorer ignores it"),
+    ("\t2:nsubj\tEntity=(e1-person-1-)\n3\ther", "\t2.1:nsubj\tEntity=(e1-person-1-)\n3\ther", 14,
+     "DEPS '2.1:nsubj' names its own node: read as corefud-scorer reads it"),
+])
+def test_odd_node_ids_that_corefud_scorer_accepts_are_warned_about(tmp_path, old, new, line, message):
+    path = _conllu_variant(tmp_path, old, new)
+    result = corefwb("score", str(TWO_SENTENCES), str(path), "--metrics", "muc")
+    assert result.returncode == 0, result.stderr
+    assert warnings_of(result) == [f"corefwb: warning: {path}:{line}: {message} (first such line)"]
+
+
+@pytest.mark.parametrize("attribute", ["SplitAnte=e7<e2", "Bridge=e7<e2:part"])
+def test_split_antecedents_and_bridges_to_undefined_entities_are_refused(tmp_path, attribute):
+    """udapi refuses them too ("referenced in SplitAnte or Bridge, but not defined with Entity")."""
+    path = _conllu_variant(tmp_path, "Entity=(e2-person-1-)\n4", f"Entity=(e2-person-1-)|{attribute}\n4")
+    name = attribute.split("=")[0]
+    assert error_line(corefwb("score", str(TWO_SENTENCES), str(path), "--metrics", "muc")) == (
+        f"corefwb: error: {path}:7: {name} names entity e7, which no Entity= annotation has (corefud-scorer refuses it too)")
+    defined = _conllu_variant(tmp_path, "Entity=(e2-person-1-)\n4", f"Entity=(e2-person-1-)|{attribute.replace('e7', 'e1')}\n4")
+    assert corefwb("score", str(TWO_SENTENCES), str(defined), "--metrics", "muc").returncode == 0

@@ -122,15 +122,20 @@ def _hoi(where: _Line, obj: dict, clusters_field: str, number: int) -> Document:
     pieces = [p for s in sentences for p in s]
     if not isinstance(subtoken_map, list) or len(subtoken_map) != len(pieces) or not all(_is_int(w) for w in subtoken_map):
         raise where.error(f"field 'subtoken_map' must hold one word number per subtoken ({len(pieces)})")
+    if any(w < 0 for w in subtoken_map):
+        raise where.error(f"field 'subtoken_map': subtoken {next(i for i, w in enumerate(subtoken_map) if w < 0)} "
+                          "has a negative word number")
     sentence_map = obj.get("sentence_map")
-    if sentence_map is not None and (not isinstance(sentence_map, list) or len(sentence_map) != len(pieces)):
+    if sentence_map is not None and (not isinstance(sentence_map, list) or len(sentence_map) != len(pieces)
+                                     or not all(_is_int(x) for x in sentence_map)):
         raise where.error(f"field 'sentence_map' must hold one sentence number per subtoken ({len(pieces)})")
     word_of: list[int | None] = []  # subtoken -> our word number (None: special or a speaker placeholder)
     words: list[str] = []
     starts: list[int] = []
     numbers: dict[int, int] = {}
     in_speaker = False
-    last_sentence = None
+    last_sentence: int | None = None
+    last_word = -1
     for i, piece in enumerate(pieces):
         if not isinstance(piece, str):
             raise where.error(f"field 'sentences': subtoken {i} is {type(piece).__name__}, not a string")
@@ -140,15 +145,25 @@ def _hoi(where: _Line, obj: dict, clusters_field: str, number: int) -> Document:
             word_of.append(None)
             continue
         word_number = subtoken_map[i]  # not `number`: that is the record's place, its name without doc_key
+        sentence = sentence_map[i] if sentence_map is not None else None
         if word_number not in numbers:
+            if numbers and word_number < last_word:
+                raise where.error(f"field 'subtoken_map': subtoken {i} has word {word_number} after word {last_word}: "
+                                  "word numbers never decrease")
+            if sentence is not None and last_sentence is not None and sentence < last_sentence:
+                raise where.error(f"field 'sentence_map': subtoken {i} has sentence {sentence} after sentence "
+                                  f"{last_sentence}: sentence numbers never decrease")
             numbers[word_number] = len(words)
+            last_word = word_number
             words.append("")
-            sentence = sentence_map[i] if sentence_map is not None else None
             if not starts or (sentence is not None and sentence != last_sentence):
                 starts.append(len(words) - 1)
             last_sentence = sentence
         elif numbers[word_number] != len(words) - 1:
             raise where.error(f"field 'subtoken_map': subtoken {i} returns to word {word_number} after another word")
+        elif sentence is not None and sentence != last_sentence:
+            raise where.error(f"field 'sentence_map': subtoken {i} puts word {word_number} in sentence {sentence}, "
+                              f"its first subtoken in sentence {last_sentence}: a word is in one sentence")
         words[-1] += _PIECE_MARKS.sub("", piece)
         word_of.append(numbers[word_number])
     chains = _spans(where, obj, clusters_field, len(pieces), exclusive=False, unit="subtokens")
@@ -194,7 +209,9 @@ def _wl(where: _Line, obj: dict, number: int) -> Document:
     words, _ = _words(where, obj["cased_words"], "cased_words")
     sent_id = obj.get("sent_id")
     starts = [0] if words else []
-    if isinstance(sent_id, list) and len(sent_id) == len(words):
+    if sent_id is not None:
+        if not isinstance(sent_id, list) or len(sent_id) != len(words) or not all(_is_int(x) for x in sent_id):
+            raise where.error(f"field 'sent_id' must hold one sentence number per word ({len(words)})")
         starts = [i for i in range(len(words)) if i == 0 or sent_id[i] != sent_id[i - 1]]
     chains = _spans(where, obj, "span_clusters", len(words), exclusive=True, unit="words")
     return _document(where, _name(obj, number), words, starts, chains)
