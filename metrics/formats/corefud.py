@@ -27,7 +27,11 @@ Where udapi guesses, this reader refuses, with the file and line (`InputError`):
 outside its mention (udapi ignores it on a one-word mention), a head index that is not a number,
 an Entity value that does not parse, a `global.Entity` without `eid`, Entity values with no
 `global.Entity`, a mention never closed (udapi deletes it with a warning), a discontinuous mention
-missing a part, a DEPS value that does not parse or names a node that does not exist.
+missing a part, a DEPS value that does not parse or names a node that does not exist, a SplitAnte=
+or Bridge= naming an entity without mentions (udapi refuses it too).  What udapi reads without a
+word is read the same, with a warning for the first case in the file: an empty node after another
+word than its own (`9.1` after word 2: placed by its ID), a multiword range beyond its sentence,
+a DEPS naming its own node.
 """
 
 from __future__ import annotations
