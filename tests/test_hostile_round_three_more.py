@@ -311,3 +311,11 @@ def test_split_antecedents_and_bridges_to_undefined_entities_are_refused(tmp_pat
         f"corefwb: error: {path}:7: {name} names entity e7, which no Entity= annotation has (corefud-scorer refuses it too)")
     defined = _conllu_variant(tmp_path, "Entity=(e2-person-1-)\n4", f"Entity=(e2-person-1-)|{attribute.replace('e7', 'e1')}\n4")
     assert corefwb("score", str(TWO_SENTENCES), str(defined), "--metrics", "muc").returncode == 0
+
+
+def test_a_forced_hoi_format_on_another_record_names_the_missing_field(tmp_path):
+    """Found by the extended fuzzer: `--response-format hoi` on our own jsonlines was a KeyError."""
+    key = conll_key(tmp_path / "k.conll")
+    response = write_records(tmp_path / "own.jsonl", [{"doc_key": "one_0", "sentences": [["John"]], "clusters": []}])
+    assert error_line(corefwb("score", str(key), str(response), "--response-format", "hoi")) == (
+        f"corefwb: error: {response}:1: field 'subtoken_map' is missing")

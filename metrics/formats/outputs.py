@@ -267,7 +267,7 @@ def _parse(forced: str | None, clusters_field: str):
         if forced is not None and output_kind(obj) not in (forced, None):
             raise where.error(f"a {output_kind(obj)} record where --response-format {forced} was asked for")
         if kind == "hoi":
-            return _hoi(where, obj, clusters_field, count[0])
+            return _hoi(where, _require(where, obj, ("subtoken_map",)), clusters_field, count[0])
         if kind == "wl":
             return _wl(where, _require(where, obj, ("cased_words",)), count[0])
         if kind == "maverick":
