@@ -9,6 +9,12 @@
                                                                         #   FIFOs, escapes, surrogates,
                                                                         #   bombs under ulimit -v, huge numbers
 
+The bases: the bundled GUM sample (CoNLL-2012), its key written as CoNLL-U and as our jsonlines,
+as the four system outputs (coref-hoi subtokens, wl-coref, Maverick, text with character offsets:
+each scored after its mapping onto the key's words), and two real CorefUD documents with empty
+nodes, discontinuous mentions and bridging (tests/data/formats/gum2.conllu), read by both CoNLL-U
+readers and scored under the CorefUD conventions against their intact self.
+
 Not run in CI.  Each failing case (an exception other than InputError, a badly located message,
 a hang, a traceback from the CLI) is printed with its base file, seed and mutations, and the
 mutated file is kept in --keep (default /tmp/corefwb-fuzz) so it can be replayed with
@@ -33,8 +39,21 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from strategies import HUGE_SHAPES, mutate, write_huge_line  # noqa: E402
 from test_fuzz_readers import READERS, check_cli, read_checked, score_checked, to_conllu, to_jsonlines  # noqa: E402
 
+import json  # noqa: E402
+
+from metrics.corpus.corefud import Settings, score_corpus  # noqa: E402
 from metrics.formats.conll import read_conll  # noqa: E402
+from metrics.formats.corefud import read_corefud  # noqa: E402
+from metrics.formats.outputs import KINDS, read_outputs  # noqa: E402
 from metrics.formats.readers import read_documents  # noqa: E402
+from metrics.formats.writers import output_record  # noqa: E402
+from metrics.mentions.characters import key_words  # noqa: E402
+from metrics.model import InputError  # noqa: E402
+
+COREFUD = ROOT / "tests" / "data" / "formats" / "gum2.conllu"
+READERS.update({"corefud": lambda path, warnings: read_corefud(path, warnings)})
+READERS.update({kind: (lambda path, warnings, kind=kind: read_outputs(path, "clusters", kind)) for kind in KINDS})
+"""Beyond the test's readers: the CorefUD node reader, and each system format forced."""
 
 
 def make_bases(folder: Path) -> dict[str, Path]:
@@ -44,7 +63,49 @@ def make_bases(folder: Path) -> dict[str, Path]:
     (folder / "key.gum.jsonl").write_text(to_jsonlines(key), encoding="utf-8")
     bases["key.gum.conllu"] = folder / "key.gum.conllu"
     bases["key.gum.jsonl"] = folder / "key.gum.jsonl"
+    for kind in KINDS:
+        path = folder / f"key.gum.{kind}.jsonl"
+        path.write_text("".join(json.dumps(output_record(d, kind)) + "\n" for d in key), encoding="utf-8")
+        bases[path.name] = path
+    bases["gum2.corefud.conllu"] = COREFUD
     return bases
+
+
+def key_of(name: str, bases: dict[str, Path]) -> Path:
+    """The intact key a mutated base is scored against: its CorefUD self, else the CoNLL-2012 key."""
+    return COREFUD if name == "gum2.corefud.conllu" else bases["key.gum.conll"]
+
+
+def score_mapped(keys: list, docs: list, what: str) -> None:
+    """A response in its own words: mapped onto the key's words by characters, then scored."""
+    from test_fuzz_readers import TIME_LIMIT, time_limit
+
+    try:
+        with time_limit(TIME_LIMIT, what):
+            mapped, _, lost = key_words(keys, docs)
+    except InputError as exc:
+        assert "\n" not in str(exc), what
+        return
+    assert all("\n" not in w for w in lost), f"{what}: multi-line warning"
+    score_checked(keys, mapped, what)
+
+
+def score_nodes(keys: list, docs: list, path: Path, what: str) -> None:
+    """CorefUD node documents scored as corefud-scorer scores them, both ways round."""
+    from test_fuzz_readers import TIME_LIMIT, time_limit
+
+    for key_docs, response_docs in ((keys, docs), (docs, keys)):
+        warnings: list[str] = []
+        try:
+            with time_limit(TIME_LIMIT, what):
+                result = score_corpus(key_docs, response_docs, str(COREFUD), str(path), Settings(), warnings=warnings)
+        except InputError as exc:
+            assert "\n" not in str(exc), what
+            continue
+        for name, score in result.micro.items():
+            for x in (score.recall, score.precision, score.f1):
+                assert x == x and abs(x) != float("inf"), f"{what}: {name} = {x}"
+        assert all("\n" not in w for w in warnings), f"{what}: multi-line warning"
 
 
 def run_cli_measured(key: Path, response: Path, timeout: float, *extra: str,
@@ -82,6 +143,8 @@ def fuzz(bases: dict[str, Path], work: Path, keep: Path, minutes: float, first_s
     deadline = time.monotonic() + 60 * minutes
     names = sorted(bases)
     intact = {name: read_documents(str(path)) for name, path in bases.items()}
+    conll_key = read_documents(str(bases["key.gum.conll"]))
+    node_key = read_corefud(str(COREFUD))
     failures = cases = 0
     seed = first_seed
     while time.monotonic() < deadline:
@@ -94,17 +157,24 @@ def fuzz(bases: dict[str, Path], work: Path, keep: Path, minutes: float, first_s
         try:
             for reader in READERS:
                 docs = read_checked(reader, path, f"{what}, reader {reader}")
-                if reader == "auto" and docs is not None:
+                if docs is None:
+                    continue
+                if reader == "corefud":
+                    score_nodes(node_key, docs, path, f"{what}, under corefud")
+                elif reader == "auto" and any(d.own_words for d in docs):
+                    score_mapped(conll_key, docs, f"{what}, mapped onto the key's words")
+                elif reader == "auto":
                     score_checked(intact[name], docs, f"{what}, as response")
                     score_checked(docs, intact[name], f"{what}, as key")
             if cli_every and seed % cli_every == 0:
-                proc, _, _ = run_cli_measured(bases["key.gum.conll"], path, 120)
-                check_cli(proc, [bases["key.gum.conll"], path], f"{what}, CLI")
+                key = key_of(name, bases)
+                proc, _, _ = run_cli_measured(key, path, 120)
+                check_cli(proc, [key, path], f"{what}, CLI")
                 if source.suffix == ".conll":  # the streaming path too
-                    proc, _, _ = run_cli_measured(bases["key.gum.conll"], path, 120, "--stream", "--jobs", "2")
-                    check_cli(proc, [bases["key.gum.conll"], path], f"{what}, CLI --stream --jobs 2")
-                proc, _, _ = run_cli_measured(path, bases["key.gum.conll"], 120, command="errors")
-                check_cli(proc, [bases["key.gum.conll"], path], f"{what}, CLI errors", "errors")
+                    proc, _, _ = run_cli_measured(key, path, 120, "--stream", "--jobs", "2")
+                    check_cli(proc, [key, path], f"{what}, CLI --stream --jobs 2")
+                proc, _, _ = run_cli_measured(path, key, 120, command="errors")
+                check_cli(proc, [key, path], f"{what}, CLI errors", "errors")
         except Exception as exc:  # noqa: BLE001 - every kind is a finding (assertions, timeouts, crashes)
             failures += 1
             kept = keep / f"{name}.seed{seed}{source.suffix}"

@@ -97,6 +97,11 @@ def test_agrees_with_the_v801_engine_on_clean_text():
                 misc = re.sub(r"(?<=Entity=)\([^()|]*\)", "", cols[9], count=1)
                 cols[9] = re.sub(r"Entity=(\||$)", "", misc) or "_"
                 lines[i] = "\t".join(cols).rstrip("|")
+    for i, line in enumerate(lines):  # a bridge to an entity whose one mention went is refused, as udapi refuses it
+        cols = line.split("\t")
+        if len(cols) == 10 and "Bridge=" in cols[9]:
+            cols[9] = "|".join(item for item in cols[9].split("|") if not item.startswith("Bridge=")) or "_"
+            lines[i] = "\t".join(cols)
     keys, responses = parse_corefud("k", source.read_text().split("\n")), parse_corefud("r", lines)
     ours = score_corpus(keys, responses, "k", "r", Settings("exact", keep_singletons=True, zero_match="linear"))
     tmp = source.parent / "gum2.conllu"  # the v8.01 engine reads the same text from files

@@ -166,3 +166,63 @@ def test_crossing_mentions_of_one_chain_are_refused_not_rewritten(tmp_path, targ
     assert corefwb("convert", str(record), str(tmp_path / "m.jsonl"), "--to", "maverick").returncode == 0
     assert corefwb("convert", str(tmp_path / "m.jsonl"), str(back), "--key", str(record)).returncode == 0
     assert json.loads(back.read_text(encoding="utf-8"))["clusters"] == [[[0, 2], [1, 3]]]
+
+
+# ----------------------------------------------------------------------- 4. a text response that is another text
+
+ONE = ["John\t(0)", "met\t-", "Mary\t(1)", ".\t-", "", "He\t(0)", "liked\t-", "her\t(1)", ".\t-"]
+
+
+def _one_key(tmp_path: Path) -> Path:
+    lines, index = ["#begin document (one); part 000"], 0
+    for row in ONE:
+        if not row:
+            lines.append("")
+            index = 0
+            continue
+        word, coref = row.split("\t")
+        lines.append("\t".join(["one", "0", str(index), word, "-", "-", "-", "-", "-", "-", "*", coref]))
+        index += 1
+    path = tmp_path / "one.conll"
+    path.write_text("\n".join(lines + ["", "#end document", ""]), encoding="utf-8")
+    return path
+
+
+def _text(tmp_path: Path, text: str, chains: list) -> Path:
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps({"doc_key": "one_0", "text": text, "clusters_char_offsets": chains}) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_text_sharing_nothing_with_its_key_gets_no_credit(tmp_path):
+    """'yyy' used to snap onto 'Mary' on one shared letter: mention precision 100."""
+    key = _one_key(tmp_path)
+    text = _text(tmp_path, "Zzz qqq xxx. Www vvv yyy.", [[[0, 3], [13, 16]], [[8, 11], [21, 24]]])
+    result = corefwb("score", str(key), str(text), "--metrics", "mentions,muc", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    scores = json.loads(result.stdout)
+    assert scores["metrics"]["mentions"]["precision"] == 0 and scores["metrics"]["mentions"]["recall"] == 0
+    assert scores["alignment"] == {"mentions": 4, "snapped": 0, "lost": 4}
+    assert warnings_of(result) == [
+        f"corefwb: warning: {text}:1: document 'one_0': its text does not align with the key's ({key}:1): only 10.0% "
+        "of its characters match, so none of its 4 mention(s) is mapped onto the key's words"]
+
+
+def test_a_mention_mostly_unmatched_is_lost_with_its_place(tmp_path):
+    """'hqxzw' shares one letter with 'her': lost, not snapped; the warning says where it was."""
+    key = _one_key(tmp_path)
+    text = _text(tmp_path, "John met Mary. He liked hqxzw.", [[[0, 4], [15, 17]], [[9, 13], [24, 29]]])
+    result = corefwb("score", str(key), str(text), "--metrics", "muc", "--format", "json")
+    assert muc(result)["recall"] == 0.5 and json.loads(result.stdout)["alignment"]["lost"] == 1
+    assert warnings_of(result) == [
+        f"corefwb: warning: {text}:1: document 'one_0': mention lost in mapping onto the key's words: "
+        "'hqxzw' (its words 6-6, chain 1): not in the key's text"]
+
+
+def test_identical_lost_mentions_stay_apart_by_their_place(tmp_path):
+    key = _one_key(tmp_path)
+    text = _text(tmp_path, "John met Mary. He liked her. Qq Qq.", [[[0, 4], [29, 31], [32, 34]]])
+    result = corefwb("score", str(key), str(text), "--metrics", "muc")
+    assert result.returncode == 0 and json.loads(corefwb("score", str(key), str(text), "--format", "json").stdout)["alignment"]["lost"] == 2
+    assert [w.split("lost in mapping onto the key's words: ")[1] for w in warnings_of(result)] == [
+        "'Qq' (its words 6-6, chain 0): not in the key's text", "'Qq' (its words 7-7, chain 0): not in the key's text"]

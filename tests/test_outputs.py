@@ -176,7 +176,7 @@ def test_text_that_differs_is_aligned_and_what_is_lost_is_said(tmp_path, key):
     chains = _chains(session)["(one); part 000"]
     assert chains == [[(0, 0), (4, 4)], [(2, 2)], [(6, 6)]]
     assert session.corpora[0].characters.to_json() == {"mentions": 5, "snapped": 2, "lost": 1}
-    assert any("'Yesterday' (chain 1): not in the key's text" in w for w in session.warnings)
+    assert any("'Yesterday' (its words 8-8, chain 1): not in the key's text" in w for w in session.warnings)
 
 
 def test_convert_writes_every_target_and_reading_back_is_the_identity(tmp_path, key, capsys):

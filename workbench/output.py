@@ -194,8 +194,9 @@ def write_atomic(path: str, text: str | bytes | Iterable[str], inputs: Iterable[
     """Write `text` (a string, or its pieces, or bytes: a figure) to `path` via a temporary file in
     the same directory and `os.replace`.
 
-    Raises InputError (before touching anything) when `path` is one of `inputs`, or when the
-    directory cannot be written.  The new file gets the usual permissions (umask applied), not the
+    Raises InputError (before touching anything) when `path` is one of `inputs`, a read-only file
+    (even where the folder would let it be replaced), a name ending with `/`, or when the directory
+    cannot be written.  The new file gets the usual permissions (umask applied), not the
     temporary file's private 0600.
     """
     for source in inputs:
@@ -219,6 +220,11 @@ def write_atomic(path: str, text: str | bytes | Iterable[str], inputs: Iterable[
         return
     if mode is not None and not stat.S_ISREG(mode):
         raise InputError(path, None, "cannot write: not a regular file, a character device or a FIFO")
+    if mode is not None and (not os.access(path, os.W_OK) or not mode & 0o222):
+        # replacing it by rename would need only the folder's permission: refuse, as cp and `>` do
+        raise InputError(path, None, "cannot write: the file is read-only")
+    if path.endswith(("/", os.sep)):
+        raise InputError(path, None, "cannot write: this names a folder that does not exist; give a file name")
     directory = os.path.dirname(os.path.abspath(path))
     try:
         handle, temporary = tempfile.mkstemp(prefix=".corefwb-", suffix=".tmp", dir=directory)

@@ -12,7 +12,10 @@ Why these precautions:
   closed to others (else the cache is off, with a warning).
 - Written atomically (a temporary file renamed into place); read back only if its header's length
   and checksum match, else it is removed and rebuilt, with a warning.
-- Bounded: past `max_bytes` the least recently used entries go.
+- An entry that unpickles to something other than what its reader stores (a valid header over
+  another pickle) is damaged too.  Only regular files are opened (a FIFO would block the run).
+- Bounded: past `max_bytes` the least recently used entries go, temporaries counted; a temporary
+  left by a killed writer (older than `STALE_SECONDS`) is removed when the cache is first used.
 - A missing or read-only directory, a full disk: the cache quietly does nothing.
 """
 
@@ -24,12 +27,16 @@ import pickle
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_MAX_BYTES = 1024 ** 3
 """1 GiB: a few hundred corpora of GUM's size (an entry is about 4x the text)."""
+STALE_SECONDS = 600
+"""A temporary this old was left by a writer that died (writing an entry takes well under a second)."""
+_TEMPORARY = ".tmp-"
 _MAGIC = b"corefwb-cache 1\n"
 _HEADER = len(_MAGIC) + 8 + 32
 
@@ -55,6 +62,7 @@ class ReadCache:
     warnings: list[str] = field(default_factory=list)
     _version: str = ""
     _contents: dict[tuple, bytes] = field(default_factory=dict)
+    _cleaned: bool = False
 
     @classmethod
     def default(cls, enabled: bool = True) -> ReadCache:
@@ -103,21 +111,34 @@ class ReadCache:
             self.warnings.append(f"cache directory {self.directory} is not private to this user: cache not used")
             self.directory = None
             return False
+        if not self._cleaned:
+            self._cleaned = True
+            self._remove_stale_temporaries()
         return True
+
+    def _remove_stale_temporaries(self) -> None:
+        """Temporaries of writers that were killed (SIGKILL, power loss): never renamed, never read."""
+        try:
+            with os.scandir(self.directory) as listing:
+                stale = [Path(e.path) for e in listing if e.name.startswith(_TEMPORARY)
+                         and e.is_file(follow_symlinks=False) and e.stat(follow_symlinks=False).st_mtime < time.time() - STALE_SECONDS]
+        except OSError:
+            return
+        for path in stale:
+            _remove(path)
 
     def holds(self, key: str) -> bool:
         """Whether an entry of this name exists (`load` still checks it whole)."""
         return self._usable(create=False) and (self.directory / key).is_file()
 
-    def load(self, key: str):
-        """The stored object, or None (absent, unreadable, or damaged: then removed)."""
+    def load(self, key: str, valid: Callable[[object], bool] = lambda value: True):
+        """The stored object, or None (absent, unreadable, or damaged: then removed).  An object
+        that `valid` refuses is damaged: a sound header can hold a pickle of anything."""
         if not self._usable(create=False):
             return None
         path = self.directory / key
-        try:
-            with open(path, "rb") as handle:
-                blob = handle.read()
-        except OSError:
+        blob = _read_regular(path)
+        if blob is None:
             return None
         length = int.from_bytes(blob[len(_MAGIC):len(_MAGIC) + 8], "big") if len(blob) >= _HEADER else -1
         payload = blob[_HEADER:]
@@ -128,6 +149,8 @@ class ReadCache:
             return None
         try:
             value = pickle.loads(payload)
+            if not valid(value):
+                raise TypeError(f"a {type(value).__name__} where read documents were expected")
         except Exception:  # noqa: BLE001 - any failure to rebuild the object is a damaged entry
             self.warnings.append(f"cache entry {path} cannot be read: removed, and the input read again")
             _remove(path)
@@ -148,7 +171,7 @@ class ReadCache:
         blob = _MAGIC + len(payload).to_bytes(8, "big") + hashlib.blake2b(payload, digest_size=32).digest() + payload
         temporary: str | None = None
         try:
-            handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=".tmp-")
+            handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=_TEMPORARY)
             with os.fdopen(handle, "wb") as out:
                 out.write(blob)
             os.replace(temporary, self.directory / key)
@@ -161,16 +184,37 @@ class ReadCache:
     def _bound(self) -> None:
         """Remove the least recently used entries until the directory holds at most max_bytes."""
         try:
-            entries = [(e.stat().st_mtime, e.stat().st_size, Path(e.path)) for e in os.scandir(self.directory)
-                       if e.is_file() and not e.name.startswith(".tmp-")]
+            with os.scandir(self.directory) as listing:
+                files = [e for e in listing if e.is_file(follow_symlinks=False)]
+            entries = [(e.stat().st_mtime, e.stat().st_size, Path(e.path), e.name.startswith(_TEMPORARY)) for e in files]
         except OSError:
             return
-        total = sum(size for _, size, _ in entries)
-        for _, size, path in sorted(entries):
+        total = sum(size for _, size, _, _ in entries)  # temporaries take room too
+        for _, size, path, temporary in sorted(entries):
+            if temporary:
+                continue  # another writer's, perhaps: removed once stale
             if total <= self.max_bytes:
                 break
             _remove(path)
             total -= size
+
+
+def _read_regular(path: Path) -> bytes | None:
+    """A regular file's bytes; None when absent, unreadable or anything else (a FIFO, a device,
+    a folder, a link): opened without blocking and checked before it is read."""
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            return None
+        with os.fdopen(handle, "rb", closefd=False) as stream:
+            return stream.read()
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
 
 
 def _remove(path: Path) -> None:

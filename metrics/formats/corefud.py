@@ -27,12 +27,17 @@ Where udapi guesses, this reader refuses, with the file and line (`InputError`):
 outside its mention (udapi ignores it on a one-word mention), a head index that is not a number,
 an Entity value that does not parse, a `global.Entity` without `eid`, Entity values with no
 `global.Entity`, a mention never closed (udapi deletes it with a warning), a discontinuous mention
-missing a part, a DEPS value that does not parse or names a node that does not exist.
+missing a part, a DEPS value that does not parse or names a node that does not exist, a SplitAnte=
+or Bridge= naming an entity without mentions (udapi refuses it too).  What udapi reads without a
+word is read the same, with a warning for the first case in the file: an empty node after another
+word than its own (`9.1` after word 2: placed by its ID), a multiword range beyond its sentence,
+a DEPS naming its own node.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from metrics.formats.source import read_lines
 from metrics.model import InputError, Node, NodeDocument, NodeMention
@@ -58,11 +63,18 @@ class _Mention:
 class _Document:
     """One document's nodes and mentions while its lines are read."""
 
-    def __init__(self, path: str, name: str) -> None:
+    def __init__(self, path: str, name: str, note: Callable[[str, int, str], None] = lambda kind, line, text: None) -> None:
         self.path = path
         self.name = name
+        self.note = note
+        """`note(kind, line, message)`: something corefud-scorer reads without a word, said once per kind."""
         self.sentence = 0
         self.sentence_nodes: list[Node] = []
+        self.last_word = 0
+        self.ranges: list[tuple[int, int, int]] = []
+        """The multiword ranges (first, last, line) of the sentence being read: checked at its end."""
+        self.references: list[tuple[str, str, int]] = []
+        """Entity IDs named by SplitAnte= or Bridge= (the ID, the attribute, the line)."""
         self.forms: list[tuple[Node, str]] = []
         self.line_of: dict[Node, int] = {}
         self.raw_deps: dict[Node, str] = {}
@@ -77,6 +89,12 @@ class _Document:
     def add_node(self, word: int, empty: int, form: str, line: int) -> Node:
         if not self.sentence_nodes:
             self.sentence += 1
+            self.last_word = 0
+        if empty and word != self.last_word:
+            self.note("empty", line, f"empty node {word}.{empty} follows word {self.last_word} (an empty node N.k "
+                                     f"follows word N): read as corefud-scorer reads it, placed by its ID")
+        elif not empty:
+            self.last_word = word
         node = (self.sentence, word, empty)
         self.sentence_nodes.append(node)
         self.line_of[node] = line
@@ -85,7 +103,24 @@ class _Document:
         return node
 
     def end_sentence(self) -> None:
+        if self.sentence_nodes:
+            for first, last, line in self.ranges:
+                if last > self.last_word or first > last:
+                    self.note("range", line, f"range {first}-{last} names words its sentence does not have (its last "
+                                             f"word is {self.last_word}): ignored, as corefud-scorer ignores it")
+            self.ranges = []
         self.sentence_nodes = []
+
+    def refer(self, item: str, line: int) -> None:
+        """The entity IDs a `SplitAnte=` or `Bridge=` value names (`e3<e11,e4<e11`; Bridge's with
+        a relation, `e12<e124:part`), to be checked once every entity is known."""
+        attribute, _, value = item.partition("=")
+        for link in value.split(","):
+            before, sep, after = link.partition("<")
+            after = after.split(":", 1)[0]
+            if not sep or not before or not after:
+                raise self.error(line, f"{attribute} value {value!r} does not parse (ID<ID,...)")
+            self.references += [(before, attribute, line), (after, attribute, line)]
 
     def apply(self, value: str, fields: list[str], line: int) -> None:
         """One node's `Entity=` value, chunk by chunk in text order."""
@@ -109,6 +144,9 @@ class _Document:
             elif name in ("etype", "entity") and value:
                 etype = value
             elif name == "head":
+                if not value:
+                    raise self.error(line, f"head index is empty in {chunk!r} (fields {'-'.join(fields)}): a '-' too "
+                                           "many, or a negative index? Heads count from 1")
                 if not value.isdigit():
                     raise self.error(line, f"head index {value!r} in {chunk!r} is not a number")
                 head_index = int(value)
@@ -182,6 +220,7 @@ class _Document:
         for eid, waiting in self.discontinuous.items():
             if waiting:
                 raise self.error(waiting[0].line, f"discontinuous mention of {eid} opened here is missing a part")
+        self.end_sentence()
         deps: dict[Node, tuple[tuple[Node, str], ...]] = {}
         entities = []
         for eid, mentions in self.mentions.items():
@@ -218,6 +257,8 @@ class _Document:
             parent = (node[0], int(m.group(1)), int(m.group(2) or 0))
             if parent[1:] != (0, 0) and parent not in self.line_of:
                 raise self.error(self.line_of[node], f"DEPS {raw!r} names node {head}, which its sentence does not have")
+            if parent == node:
+                self.note("deps", self.line_of[node], f"DEPS {raw!r} names its own node: read as corefud-scorer reads it")
             out.append((parent, relation))
         return tuple(out)
 
@@ -233,18 +274,35 @@ class _File:
         self.name_line: dict[str, int] = {}
         self.places: dict[str, tuple] = {}
         self.last_document: dict[str, str] = {}
+        self.noted: set[str] = set()
+        self.references: list[tuple[str, str, int]] = []
+
+    def note(self, kind: str, line: int, message: str) -> None:
+        """A warning for the first case of each kind in the file (the rest would repeat it)."""
+        if self.warnings is not None and kind not in self.noted:
+            self.noted.add(kind)
+            self.warnings.append(f"{self.path}:{line}: {message} (first such line)")
 
     def start(self, name: str, line: int) -> _Document:
         if name in self.name_line:
             raise InputError(self.path, line, f"document {name!r} appears twice (also on line {self.name_line[name]})")
         self.name_line[name] = line
-        return _Document(self.path, name)
+        return _Document(self.path, name, self.note)
+
+    def check_references(self, references: list[tuple[str, str, int]], defined: set[str] | dict) -> None:
+        """An entity named by SplitAnte= or Bridge= must have mentions (udapi refuses it otherwise)."""
+        for eid, attribute, line in references:
+            if eid not in defined:
+                raise InputError(self.path, line, f"{attribute} names entity {eid}, which no Entity= annotation has "
+                                                  "(corefud-scorer refuses it too)")
 
     def finish(self, doc: _Document, fields: list[str] | None) -> None:
         """Add the document; under `eid`, its entities ordered and warned about over the file."""
         if fields is not None and "eid" not in fields:  # GRP: IDs restart with each document
             self.documents.append(doc.finish())
+            self.check_references(doc.references, doc.mentions)
             return
+        self.references += doc.references
         self.places[""] = (len(self.documents),)
         document = doc.finish(self.places)
         for eid, mentions in document.entities:
@@ -296,8 +354,11 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
         else:
             m = _NODE_ID.match(ident)
             if not m:
-                if _RANGE.match(ident):
-                    continue  # a multiword token's range: its words follow
+                if _RANGE.match(ident):  # a multiword token's range: its words follow
+                    if doc is not None:
+                        first, _, last = ident.partition("-")
+                        doc.ranges.append((int(first), int(last), lineno))
+                    continue
                 raise InputError(path, lineno, f"ID {ident!r} is not a word, empty node or range")
             word, empty = int(m.group(1)), int(m.group(2) or 0)
         if doc is None:
@@ -306,14 +367,17 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
         node = doc.add_node(word, empty, cols[1], lineno)
         if cols[8] != "_":
             doc.raw_deps[node] = cols[8]
-        if "Entity=" in cols[9]:
+        if "Entity=" in cols[9] or "Bridge=" in cols[9] or "Split" in cols[9]:
             for item in cols[9].split("|"):
                 if item.startswith("Entity="):
                     if fields is None:
                         raise InputError(path, lineno, "Entity= annotations, but no '# global.Entity' declares their fields")
                     doc.apply(item[len("Entity="):], fields, lineno)
+                elif item.startswith(("SplitAnte=", "Split=", "Bridge=")):
+                    doc.refer(item, lineno)
     if doc is not None:
         file.finish(doc, doc_fields)
+    file.check_references(file.references, file.last_document)
     return documents
 
 

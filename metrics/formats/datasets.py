@@ -7,10 +7,15 @@ datasets, in sorted order (the order of every table and of the macro-average's s
 folder is paired with them by file name, `.gz` or not; failing that, by dataset name, so that a
 system that wrote `cs_pdt-corefud-test.conllu` for a key's `cs_pdt-corefud-dev.conllu` is still
 found (CRAC's submissions are named by the test files).
+
+Hidden files (`._en_one-corefud-dev.conllu`, which macOS leaves beside every file it copies) are
+no datasets.  A `.conllu` link that leads nowhere (dangling, or a loop) is skipped with a warning
+(`Layout.skipped`): it was meant as a dataset.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass, field
 
@@ -30,15 +35,27 @@ def _plain(filename: str) -> str:
     return filename[: -len(".gz")] if filename.endswith(".gz") else filename
 
 
-def _conllu_files(folder: str, role: str) -> list[str]:
-    """The `.conllu` and `.conllu.gz` file names of a folder, sorted; a folder that is not one, or
-    holds none, is an input error naming it."""
+def _conllu_files(folder: str, role: str, skipped: list[str] | None = None) -> list[str]:
+    """The `.conllu` and `.conllu.gz` file names of a folder, sorted, hidden ones left out; a
+    folder that is not one, or holds none, is an input error naming it.  Links that lead nowhere
+    are said in `skipped`."""
     if not os.path.isdir(folder):
         raise InputError(folder, None, f"the {role} must be a folder of CoNLL-U files, one per dataset")
     try:
-        names = sorted(n for n in os.listdir(folder) if n.endswith(SUFFIXES) and os.path.isfile(os.path.join(folder, n)))
+        candidates = sorted(n for n in os.listdir(folder) if n.endswith(SUFFIXES) and not n.startswith("."))
     except OSError as exc:
         raise InputError(folder, None, f"cannot list the folder: {exc.strerror or exc}") from None
+    names = []
+    for name in candidates:
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            names.append(name)
+        elif os.path.islink(path) and skipped is not None:
+            try:
+                os.stat(path)  # a link to a folder: not a dataset, nothing to say
+            except OSError as exc:
+                why = "loops" if exc.errno == errno.ELOOP else "leads nowhere"
+                skipped.append(f"{path}: a link that {why}: not read")
     if not names:
         raise InputError(folder, None, f"no .conllu or .conllu.gz files in this {role} folder")
     return names
@@ -61,14 +78,16 @@ class Layout:
     """responses[system][dataset]."""
     unused: list[str] = field(default_factory=list)
     """System files that pair with no dataset of the key (said in a warning)."""
+    skipped: list[str] = field(default_factory=list)
+    """Why `.conllu` links were not read (dangling, looping): warnings."""
 
     def missing(self, system: int) -> list[str]:
         return [d.name for d, path in zip(self.datasets, self.responses[system]) if path is None]
 
 
-def find_datasets(key_folder: str) -> list[Dataset]:
+def find_datasets(key_folder: str, skipped: list[str] | None = None) -> list[Dataset]:
     """The key folder's datasets, sorted by file name; two files of one dataset are an error."""
-    datasets = [Dataset(dataset_name(n), os.path.join(key_folder, n)) for n in _conllu_files(key_folder, "key")]
+    datasets = [Dataset(dataset_name(n), os.path.join(key_folder, n)) for n in _conllu_files(key_folder, "key", skipped)]
     seen: dict[str, str] = {}
     for d in datasets:
         if d.name in seen:
@@ -79,11 +98,12 @@ def find_datasets(key_folder: str) -> list[Dataset]:
 
 def pair(key_folder: str, system_folders: list[str]) -> Layout:
     """Each system folder's file for each dataset of the key folder (see the module's text)."""
-    datasets = find_datasets(key_folder)
+    skipped: list[str] = []
+    datasets = find_datasets(key_folder, skipped)
     responses: list[list[str | None]] = []
     unused: list[str] = []
     for folder in system_folders:
-        files = _conllu_files(folder, "system")
+        files = _conllu_files(folder, "system", skipped)
         by_file = {_plain(n): n for n in files}
         by_dataset: dict[str, list[str]] = {}
         for n in files:
@@ -103,4 +123,4 @@ def pair(key_folder: str, system_folders: list[str]) -> Layout:
             row.append(os.path.join(folder, chosen) if chosen is not None else None)
         responses.append(row)
         unused += [os.path.join(folder, n) for n in files if n not in taken]
-    return Layout(datasets, responses, unused)
+    return Layout(datasets, responses, unused, skipped)

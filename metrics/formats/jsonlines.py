@@ -156,6 +156,22 @@ def parse_document(where: _Line, obj: object, clusters_field: str) -> Document:
     )
 
 
+class _FieldTwice(ValueError):
+    """A JSON object names a field twice (its name in args[0])."""
+
+
+def _unique_fields(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object, refused when a field comes twice: `json.loads` would keep the last copy."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for name, _ in pairs:
+            if name in seen:
+                raise _FieldTwice(name)
+            seen.add(name)
+    return obj
+
+
 def parse_jsonlines(path: str, lines: list[str], clusters_field: str = "clusters",
                     parse: Callable[[_Line, object], Document] | None = None) -> list[Document]:
     """Documents of a jsonlines text given as lines, each record read by `parse` (ours by
@@ -167,7 +183,9 @@ def parse_jsonlines(path: str, lines: list[str], clusters_field: str = "clusters
             continue
         where = _Line(path, lineno)
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, object_pairs_hook=_unique_fields)
+        except _FieldTwice as exc:
+            raise where.error(f"field {exc.args[0]!r} is given twice (JSON would keep the last silently)") from None
         except json.JSONDecodeError as exc:
             raise where.error(f"invalid JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}") from None
         except RecursionError:

@@ -50,6 +50,27 @@ def output_kind(obj: dict) -> str | None:
     return None
 
 
+_OWN_FIELDS = {"wl": ("cased_words", "span_clusters"), "maverick": ("tokens", "clusters_token_offsets"),
+               "text": ("text", "clusters_char_offsets")}
+"""The two fields that tell each kind but hoi (told by `subtoken_map` alone)."""
+
+
+def _unfinished_kind(where: _Line, obj: dict) -> None:
+    """A record that has one of a system's own fields but not the other, or a hoi record without
+    `subtoken_map`, is refused naming that format's field, not read as our jsonlines (whose
+    `doc_key` and `sentences` it never meant to have)."""
+    for kind, fields in _OWN_FIELDS.items():
+        present = [f for f in fields if f in obj]
+        if present and len(present) < len(fields) and "sentences" not in obj:
+            missing = next(f for f in fields if f not in obj)
+            raise where.error(f"field {missing!r} is missing (a {kind} record: it has {present[0]!r})")
+    sentences = obj.get("sentences")
+    if isinstance(sentences, list) and ("sentence_map" in obj or any(
+            isinstance(s, list) and any(isinstance(p, str) and p in SPECIAL for p in s) for s in sentences)):
+        why = "it has a sentence_map" if "sentence_map" in obj else "its sentences hold special subtokens ([CLS], <s> ...)"
+        raise where.error(f"field 'subtoken_map' is missing (a hoi record: {why})")
+
+
 def _name(obj: dict, number: int) -> str:
     """`doc_key` or `document_id` (with a separate integer `part_id` as `_PART`), else `#N`."""
     for field in ("doc_key", "document_id"):
@@ -101,15 +122,20 @@ def _hoi(where: _Line, obj: dict, clusters_field: str, number: int) -> Document:
     pieces = [p for s in sentences for p in s]
     if not isinstance(subtoken_map, list) or len(subtoken_map) != len(pieces) or not all(_is_int(w) for w in subtoken_map):
         raise where.error(f"field 'subtoken_map' must hold one word number per subtoken ({len(pieces)})")
+    if any(w < 0 for w in subtoken_map):
+        raise where.error(f"field 'subtoken_map': subtoken {next(i for i, w in enumerate(subtoken_map) if w < 0)} "
+                          "has a negative word number")
     sentence_map = obj.get("sentence_map")
-    if sentence_map is not None and (not isinstance(sentence_map, list) or len(sentence_map) != len(pieces)):
+    if sentence_map is not None and (not isinstance(sentence_map, list) or len(sentence_map) != len(pieces)
+                                     or not all(_is_int(x) for x in sentence_map)):
         raise where.error(f"field 'sentence_map' must hold one sentence number per subtoken ({len(pieces)})")
     word_of: list[int | None] = []  # subtoken -> our word number (None: special or a speaker placeholder)
     words: list[str] = []
     starts: list[int] = []
     numbers: dict[int, int] = {}
     in_speaker = False
-    last_sentence = None
+    last_sentence: int | None = None
+    last_word = -1
     for i, piece in enumerate(pieces):
         if not isinstance(piece, str):
             raise where.error(f"field 'sentences': subtoken {i} is {type(piece).__name__}, not a string")
@@ -118,18 +144,28 @@ def _hoi(where: _Line, obj: dict, clusters_field: str, number: int) -> Document:
         if piece in SPECIAL or piece == SPEAKER_MARK or in_speaker:
             word_of.append(None)
             continue
-        number = subtoken_map[i]
-        if number not in numbers:
-            numbers[number] = len(words)
+        word_number = subtoken_map[i]  # not `number`: that is the record's place, its name without doc_key
+        sentence = sentence_map[i] if sentence_map is not None else None
+        if word_number not in numbers:
+            if numbers and word_number < last_word:
+                raise where.error(f"field 'subtoken_map': subtoken {i} has word {word_number} after word {last_word}: "
+                                  "word numbers never decrease")
+            if sentence is not None and last_sentence is not None and sentence < last_sentence:
+                raise where.error(f"field 'sentence_map': subtoken {i} has sentence {sentence} after sentence "
+                                  f"{last_sentence}: sentence numbers never decrease")
+            numbers[word_number] = len(words)
+            last_word = word_number
             words.append("")
-            sentence = sentence_map[i] if sentence_map is not None else None
             if not starts or (sentence is not None and sentence != last_sentence):
                 starts.append(len(words) - 1)
             last_sentence = sentence
-        elif numbers[number] != len(words) - 1:
-            raise where.error(f"field 'subtoken_map': subtoken {i} returns to word {number} after another word")
+        elif numbers[word_number] != len(words) - 1:
+            raise where.error(f"field 'subtoken_map': subtoken {i} returns to word {word_number} after another word")
+        elif sentence is not None and sentence != last_sentence:
+            raise where.error(f"field 'sentence_map': subtoken {i} puts word {word_number} in sentence {sentence}, "
+                              f"its first subtoken in sentence {last_sentence}: a word is in one sentence")
         words[-1] += _PIECE_MARKS.sub("", piece)
-        word_of.append(numbers[number])
+        word_of.append(numbers[word_number])
     chains = _spans(where, obj, clusters_field, len(pieces), exclusive=False, unit="subtokens")
     out = []
     for c, chain in enumerate(chains):
@@ -173,7 +209,9 @@ def _wl(where: _Line, obj: dict, number: int) -> Document:
     words, _ = _words(where, obj["cased_words"], "cased_words")
     sent_id = obj.get("sent_id")
     starts = [0] if words else []
-    if isinstance(sent_id, list) and len(sent_id) == len(words):
+    if sent_id is not None:
+        if not isinstance(sent_id, list) or len(sent_id) != len(words) or not all(_is_int(x) for x in sent_id):
+            raise where.error(f"field 'sent_id' must hold one sentence number per word ({len(words)})")
         starts = [i for i in range(len(words)) if i == 0 or sent_id[i] != sent_id[i - 1]]
     chains = _spans(where, obj, "span_clusters", len(words), exclusive=True, unit="words")
     return _document(where, _name(obj, number), words, starts, chains)
@@ -229,13 +267,14 @@ def _parse(forced: str | None, clusters_field: str):
         if forced is not None and output_kind(obj) not in (forced, None):
             raise where.error(f"a {output_kind(obj)} record where --response-format {forced} was asked for")
         if kind == "hoi":
-            return _hoi(where, obj, clusters_field, count[0])
+            return _hoi(where, _require(where, obj, ("subtoken_map",)), clusters_field, count[0])
         if kind == "wl":
             return _wl(where, _require(where, obj, ("cased_words",)), count[0])
         if kind == "maverick":
             return _maverick(where, _require(where, obj, ("tokens",)), count[0])
         if kind == "text":
             return _text(where, _require(where, obj, ("text",)), count[0])
+        _unfinished_kind(where, obj)
         return parse_document(where, obj, clusters_field)
 
     return parse

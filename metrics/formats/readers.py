@@ -101,7 +101,7 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
         raise ValueError(f"unknown format {fmt!r}: expected one of auto, {', '.join(FORMATS)}")
     key = _cache_key(cache, path, fmt, clusters_field, syntax)
     with gc_paused():
-        stored = cache.load(key) if key is not None else None
+        stored = cache.load(key, _read_documents_and_notes) if key is not None else None
         if stored is not None:
             documents, notes = stored
         else:
@@ -143,9 +143,19 @@ def read_node_documents(path: str, cache: ReadCache | None = None) -> list[NodeD
     key = (cache.key(path, lambda: read_raw(path), "corefud-nodes")
            if cache is not None and cache.directory is not None and is_regular(path) else None)
     with gc_paused():
-        documents = cache.load(key) if key is not None else None
+        documents = cache.load(key, lambda value: _list_of(value, NodeDocument)) if key is not None else None
         if documents is None:
             documents = read_corefud(path)
             if key is not None:
                 cache.store(key, documents)
     return documents
+
+
+def _list_of(value: object, kind: type) -> bool:
+    return isinstance(value, list) and all(isinstance(item, kind) for item in value)
+
+
+def _read_documents_and_notes(value: object) -> bool:
+    """What `read_documents` stores: (documents, the readers' warnings)."""
+    return (isinstance(value, tuple) and len(value) == 2 and _list_of(value[0], Document)
+            and _list_of(value[1], str))

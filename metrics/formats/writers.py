@@ -32,7 +32,9 @@ def _coref_cells(doc: Document) -> list[str]:
     singles: list[list[str]] = [[] for _ in range(n)]
     opens: list[list[tuple[int, int, str]]] = [[] for _ in range(n)]
     closes: list[list[tuple[int, int, str]]] = [[] for _ in range(n)]
-    labels = doc.labels if len(doc.labels) == len(doc.chains) else [str(i) for i in range(len(doc.chains))]
+    labels = doc.labels if len(doc.labels) == len(doc.chains) else []
+    if not all(label.isascii() and label.isdigit() for label in labels) or not labels:
+        labels = [str(i) for i in range(len(doc.chains))]  # v8.01 reads digits only (CoNLL-U's are `e1`)
     repeated = doc.repeated or {}
 
     def rank(c: int, span: tuple[int, int]) -> int:

@@ -13,11 +13,16 @@ characters, from its first to its last).  It is:
 - exact when both ends fall on the ends of key words;
 - snapped when an end falls inside a key word, or on characters the key does not have (the end
   moves inward to the nearest paired character, then out to the word's edge);
-- lost when none of its characters is in the key, or when it lands on the same key words as an
-  earlier, different mention of its chain (a span the response itself repeats is kept, as every
-  reader keeps it).
-Counts go with the document (`CharacterAlignment`), and every lost mention is said in a warning:
-none is dropped silently.  This is the separation the CRAC 2025 LLM track makes between what the
+- lost when fewer than half of its characters are in the key (snapping never crosses a longer
+  unmatched stretch: "yyy" is not "Mary" for sharing a "y"), or when it lands on the same key
+  words as an earlier, different mention of its chain (a span the response itself repeats is
+  kept, as every reader keeps it).
+A document of which fewer than half the characters pair with the key's has failed to align (it
+is another text: a response of another document, a wrong key): all its mentions are lost, said
+once for the document with its share of matched characters, since two texts of one language
+share enough letters to snap thousands of mentions at random.
+Counts go with the document (`CharacterAlignment`), and every lost mention is said in a warning,
+with its place in the response's own words: none is dropped silently.  This is the separation the CRAC 2025 LLM track makes between what the
 alignment loses and the coreference errors.
 """
 
@@ -30,6 +35,9 @@ from metrics.model import Document, Span
 
 _SAME = {"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "‚": "'", "«": '"', "»": '"', "–": "-", "—": "-",
          "‐": "-", "‑": "-", "−": "-", "…": "..."}
+MIN_MATCHED = 0.5
+"""The share of a response document's characters (and of each mention's) that must pair with the
+key's for it to be mapped; below it, the two are different texts (see the module's text)."""
 _PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}", "``": '"', "''": '"'}
 
 
@@ -41,7 +49,14 @@ class CharacterAlignment:
     snapped: int = 0
     lost: int = 0
     lost_mentions: list[str] = field(default_factory=list)
-    """Each lost mention's text and why, for the warnings."""
+    """Each lost mention's text, place and why, for the warnings."""
+    matched: float = 1.0
+    """The share of the response's characters paired with the key's (one document's)."""
+
+    @property
+    def failed(self) -> bool:
+        """The document's text is not the key's: fewer than half its characters pair with it."""
+        return self.matched < MIN_MATCHED
 
     def __add__(self, other: CharacterAlignment) -> CharacterAlignment:
         return CharacterAlignment(self.mentions + other.mentions, self.snapped + other.snapped,
@@ -90,7 +105,7 @@ def to_key_words(key: Document, response: Document) -> tuple[Document, Character
     key_chars, key_owner, key_first, key_last = _characters(key.words)
     resp_chars, _, resp_first, resp_last = _characters(response.words)
     paired = _pairing(key_chars, resp_chars)
-    report = CharacterAlignment()
+    report = CharacterAlignment(matched=sum(p >= 0 for p in paired) / len(resp_chars) if resp_chars else 1.0)
     chains: list[list[Span]] = []
     labels: list[str] = []
     for label, chain in zip(response.labels or [str(i) for i in range(len(response.chains))], response.chains):
@@ -98,12 +113,12 @@ def to_key_words(key: Document, response: Document) -> tuple[Document, Character
         kept: list[Span] = []
         for start, end in chain:
             report.mentions += 1
-            text = " ".join(response.words[start:end + 1])
+            text = f"{' '.join(response.words[start:end + 1])!r} (its words {start}-{end}, chain {label})"
             a, b = resp_first[start], resp_last[end]
             inside = [i for i in range(a, b + 1) if paired[i] >= 0] if a >= 0 and b >= a else []
-            if not inside:
+            if report.failed or len(inside) < MIN_MATCHED * (b - a + 1) or not inside:
                 report.lost += 1
-                report.lost_mentions.append(f"{text!r} (chain {label}): not in the key's text")
+                report.lost_mentions.append(f"{text}: not in the key's text")
                 continue
             ka, kb = paired[inside[0]], paired[inside[-1]]
             w1, w2 = key_owner[ka], key_owner[kb]
@@ -113,8 +128,7 @@ def to_key_words(key: Document, response: Document) -> tuple[Document, Character
                 continue
             if span in seen:
                 report.lost += 1
-                report.lost_mentions.append(f"{text!r} (chain {label}): lands on key words {w1}-{w2} as another "
-                                            f"mention of its chain")
+                report.lost_mentions.append(f"{text}: lands on key words {w1}-{w2} as another mention of its chain")
                 continue
             if inside[0] != a or inside[-1] != b or ka != key_first[w1] or kb != key_last[w2]:
                 report.snapped += 1
@@ -147,6 +161,11 @@ def key_words(keys: list[Document], responses: list[Document]) -> tuple[list[Doc
             continue
         mapped[id(response)], report = to_key_words(key, response)
         total = total + CharacterAlignment(report.mentions, report.snapped, report.lost)
+        if report.failed:
+            warnings.append(f"{response.where()}: document {response.name!r}: its text does not align with the key's "
+                            f"({key.where()}): only {report.matched:.1%} of its characters match, so none of its "
+                            f"{report.mentions} mention(s) is mapped onto the key's words")
+            continue
         warnings += [f"{response.where()}: document {response.name!r}: mention lost in mapping onto the key's words: {m}"
                      for m in report.lost_mentions]
     return [mapped.get(id(r), r) for r in responses], total, warnings

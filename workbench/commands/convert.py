@@ -18,8 +18,9 @@ import io
 import os
 from dataclasses import replace
 
-from metrics.formats.readers import FORMATS, read_documents
-from metrics.formats.source import set_max_input_size
+from metrics.formats.corefud import read_corefud
+from metrics.formats.readers import FORMATS, detect_format, read_documents
+from metrics.formats.source import read_text, set_max_input_size
 from metrics.formats.writers import write_conll, write_conllu, write_jsonlines, write_outputs
 from metrics.mentions.characters import key_words
 from metrics.mentions.pairing import pair_documents
@@ -58,6 +59,16 @@ def target_of(args: argparse.Namespace) -> str:
                      f"has no extension that names one")
 
 
+def _copy_conllu(args: argparse.Namespace) -> int:
+    """CoNLL-U to CoNLL-U: the input checked as corefud-scorer reads it (node mentions, zeros and
+    DEPS), then written as it is, so that nothing the token spans cannot hold (zeros,
+    discontinuous mentions, heads, trees) is lost."""
+    text = read_text(args.input)
+    read_corefud(args.input)
+    emit(text, None if args.output == "-" else args.output, inputs=[args.input])
+    return 0
+
+
 def _named_as_the_key(keys: list[Document], documents: list[Document]) -> list[Document]:
     """Each document paired with a key document (by name, or as `score` pairs them: `(NAME); part
     000` with `NAME`) takes the key's name, so the file pairs with the key by name in the official
@@ -74,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
     set_max_input_size(size_option(args.max_input_size))
     target = target_of(args)
     fmt = None if args.source_format == "auto" else args.source_format
+    if target == "conllu" and (fmt or detect_format(args.input)) == "conllu":
+        return _copy_conllu(args)
     documents = read_documents(args.input, fmt, warnings := [], args.clusters_field)
     if args.key is not None:
         keys = read_documents(args.key)

@@ -76,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     _check_missing(layout, folders, names, args.allow_missing, warn)
     for path in layout.unused:
         warn(f"{path}: no dataset of the key has this name: not scored")
+    for message in layout.skipped:
+        warn(message)
     cache = ReadCache.default(not args.no_cache)
     variants = VARIANTS if args.format in ("json", "csv") or args.variant == "all" else (args.variant,)
     with Progress(len(layout.datasets), "datasets") as progress:
