@@ -18,7 +18,8 @@ from strategies import make_document
 from test_errors_impact import full_rescore
 
 from metrics.errors.delta import DELTA_METRICS
-from metrics.errors.chen_ng.fixes import apply_fixes, apply_records, fix_of
+from metrics.errors.chen_ng.fixes import apply_fixes, apply_records, edit_chains, fix_of
+from metrics.errors.chen_ng import impact
 from metrics.errors.chen_ng.impact import Pricer
 from metrics.errors.chen_ng.records import Category, classify_corpus
 from metrics.model import MentionType
@@ -116,3 +117,60 @@ def test_documents_with_a_repeated_span_and_other_metrics_are_rescored() -> None
     assert Pricer(prepare(keys, clean), "conll")._state(0).delta is not None
     assert Pricer(prepare(keys, clean), "blanc")._state(0).delta is None
     assert Pricer(prepare(keys, clean), "lmuc")._state(0).delta is None
+
+
+def test_a_long_document_with_a_repeated_span_prices_the_fixes_clear_of_it_by_count_changes() -> None:
+    keys = [_document("d", 8, [[0, 1], [2], [3, 4, 5]])]
+    repeated = [_document("d", 8, [[0, 6], [6, 2], [3, 4], [5]])]  # span 6 twice; chains 0-1 reach it
+    pricer = Pricer(prepare(keys, repeated), "conll")
+    state = pricer._state(0)
+    assert state.delta is None, "a short document is rescored, as it always was"
+    impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS
+    try:
+        state = Pricer(prepare(keys, repeated), "conll")._state(0)
+    finally:
+        impact.PARTIAL_DELTA_TOKENS = before
+    assert state.delta is not None
+    assert state.tainted == (frozenset({0, 1}), frozenset({0, 1}))
+    records = classify_corpus(prepare(keys, repeated).pairs, W4)
+    clear = [r for r in records if r.span == (5, 5)]  # moves 5 between chains 2 and 3, clear of 6
+    near = [r for r in records if r.span != (5, 5)]
+    assert clear and near
+    assert all(state.by_delta(edit_chains(state.base, [fix_of(r)])) for r in clear)
+    assert not any(state.by_delta(edit_chains(state.base, [fix_of(r)])) for r in near)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(6, 40), st.sampled_from(PRICED), st.data())
+def test_documents_with_repeated_spans_priced_by_count_changes_where_clean(seed: int, n: int, metric: str,
+                                                                           data) -> None:
+    """A document listing spans twice (in one chain or two, on either side), its clean fixes
+    priced by the delta table (as a long document's are), every price as by rescoring."""
+    rng = random.Random(seed)
+    key_chains = _random_partition(rng, list(range(n)), rng.randint(1, n))
+    kept = [i for i in range(n) if rng.random() < 0.85] + [n + i for i in range(rng.randint(0, 3))]
+    response_chains = _random_partition(rng, kept, rng.randint(1, max(len(kept) // 2, 1)))
+    for chains in (response_chains, key_chains) if rng.random() < 0.3 else (response_chains,):
+        for _ in range(rng.randint(1, 2)):  # a span listed again, in its own chain or another
+            span = rng.choice([i for chain in chains for i in chain])
+            rng.choice(chains).append(span)
+    keys = [_document("d", n + 4, key_chains)]
+    responses = [_document("d", n + 4, response_chains)]
+    impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS
+    try:
+        prepared = prepare(keys, responses)
+        records = classify_corpus(prepared.pairs, W4)
+        if not records:
+            return
+        pricer = Pricer(prepared, metric, W4)
+        chosen = data.draw(st.lists(st.sampled_from(records), min_size=1, max_size=6, unique=True))
+        for record in chosen:
+            fixed = apply_fixes(keys[0], prepared.pairs[0].response, [fix_of(record)])
+            assert pricer.price(0, [fix_of(record)]) == pytest.approx(
+                full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9)
+        together = sorted(chosen, key=lambda r: r.span)
+        fixed = apply_records(keys[0], prepared.pairs[0].response, together)
+        assert pricer.price(0, [fix_of(r) for r in together]) == pytest.approx(
+            full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9)
+    finally:
+        impact.PARTIAL_DELTA_TOKENS = before

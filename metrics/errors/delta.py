@@ -14,8 +14,10 @@ only for that one chain: the best alignment uses at most the best leaf of each. 
 the best alignment of the part the fix reaches, before and after, with each hub's leaves reduced
 to its best one (kept sorted per chain size) and solved by the engine's solver.
 
-Clean documents only (every span listed once on each side, where all of v8.01's cell sizes are the
-same); others, and the weighted and application metrics, are rescored (impact.py).  Every value
+Clean components only (every span listed once on each side, where all of v8.01's cell sizes are the
+same): a document that lists a span twice has its table too, with the chains connected to such a
+span marked (`tainted_chains`); a fix that reaches them, and the weighted and application metrics,
+are rescored (impact.py).  Every value
 here is checked against rescoring whole documents (tests/test_errors_impact.py).
 """
 
@@ -349,4 +351,45 @@ def table_of(key: Document, response: Document, key_row: dict[Span, int]) -> _Ta
     key_spans = sum(map(len, key.chains))
     if key_spans != len(key_row) or sum(map(len, response.chains)) != len({s for c in response.chains for s in c}):
         return None
+    return _Table(key, response, key_row)
+
+
+def tainted_chains(key: Document, response: Document) -> tuple[frozenset[int], frozenset[int]]:
+    """(key chains, response chains) connected to a span listed more than once on a side.
+
+    Chains are connected when they list a common span (on one side or across).  The delta table's
+    cells and sums are right for every other chain, so the changes of a fix that reaches none of
+    these are exact."""
+    n_key = len(key.chains)
+    parent = list(range(n_key + len(response.chains)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    first: dict[Span, int] = {}
+    repeated: set[Span] = set()
+    for offset, doc in ((0, key), (n_key, response)):
+        seen: set[Span] = set()
+        for index, chain in enumerate(doc.chains):
+            for span in chain:
+                if span in seen:
+                    repeated.add(span)
+                seen.add(span)
+                at = first.setdefault(span, offset + index)
+                a, b = find(at), find(offset + index)
+                if a != b:
+                    parent[a] = b
+    if not repeated:
+        return frozenset(), frozenset()
+    bad = {find(first[span]) for span in repeated}
+    roots = [find(x) for x in range(len(parent))]
+    return (frozenset(k for k in range(n_key) if roots[k] in bad),
+            frozenset(r for r in range(len(response.chains)) if roots[n_key + r] in bad))
+
+
+def partial_table(key: Document, response: Document, key_row: dict[Span, int]) -> _Table:
+    """The delta table of any document pair: exact for the chains `tainted_chains` leaves out."""
     return _Table(key, response, key_row)

@@ -57,6 +57,9 @@ from metrics.runtime.parallel import PARALLEL_TOKENS, fork_map, split
 
 NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
 
+_LONE_PRONOUNS = WH_PRONOUNS | DEMONSTRATIVES
+"""Pronoun words only when they are the whole mention ("this", "which")."""
+
 OPENING_MARKS = frozenset({'"', "``", "“", "‘", "'", "(", "[", "-", "--", "—", ":", ";", "_"})
 """Tokens after which a capital is as uninformative as at the start of a sentence."""
 
@@ -65,15 +68,16 @@ def assign_types(doc: Document, spans: Iterable[Span]) -> dict[Span, tuple[Menti
     """Type and deciding rule of each span of `doc` (see the module docstring for the rules);
     the document's own mentions may come typed ahead (`prepare_types`)."""
     known = doc.rule_types or {}
-    out: dict[Span, tuple[MentionType, str]] = {}
-    typer: _DocumentTyper | None = None
+    out: dict[Span, tuple[MentionType, str] | None] = {}
+    unknown: list[Span] = []
     for span in spans:
         typed = known.get(span)
-        if typed is None:
-            typer = typer or _DocumentTyper(doc)
-            typed = typer.type_of(span)
+        if typed is None and span not in out:
+            unknown.append(span)
         out[span] = typed
-    return out
+    if unknown:  # typed together: their heads are found as array work (`DocumentHeads.heads`)
+        out.update(zip(unknown, _DocumentTyper(doc).types_of(unknown)))
+    return out  # type: ignore[return-value]  (every value is filled in)
 
 
 def prepare_types(documents: Sequence[Document], processes: int = 1) -> None:
@@ -120,14 +124,23 @@ class _DocumentTyper:
         self._lower: Counter[str] | None = None
 
     def type_of(self, span: Span) -> tuple[MentionType, str]:
+        return self.types_of([span])[0]
+
+    def types_of(self, spans: list[Span]) -> list[tuple[MentionType, str]]:
+        """The type and rule of each span, their heads found together."""
+        n = len(self.words)
+        inside = [span for span in spans if span not in self.explicit and 0 <= span[0] <= span[1] < n]
+        heads = dict(zip(inside, (head for head, _source in self.heads.heads(inside))))
+        return [self._typed(span, heads.get(span)) for span in spans]
+
+    def _typed(self, span: Span, head: int | None) -> tuple[MentionType, str]:
         explicit = self.explicit.get(span)
         if explicit is not None:
             return MentionType(explicit), "explicit"
-        if not 0 <= span[0] <= span[1] < len(self.words):
+        if head is None:
             # A response span beyond the key's tokens (documents that do not align; the engine
             # warns about those): no words to look at, so the neutral middle type.
             return NOMINAL, "no tokens"
-        head, _source = self.heads.head(span)
         if self.pos is not None:
             return self._from_pos(span, head)
         return self._from_words(span, head)
@@ -161,13 +174,11 @@ class _DocumentTyper:
         return found
 
     def _pronoun_word(self, span: Span, head: int, use_lemma: bool) -> bool:
-        forms = {self.words[head].lower()}
-        if use_lemma and self.lemmas is not None:
-            forms.add(self.lemmas[head].lower())
-        if forms & PERSONAL_PRONOUNS:
+        word = self.words[head].lower()
+        lemma = self.lemmas[head].lower() if use_lemma and self.lemmas is not None else word
+        if word in PERSONAL_PRONOUNS or lemma in PERSONAL_PRONOUNS:
             return True
-        alone = span[0] == span[1]
-        return alone and bool(forms & (WH_PRONOUNS | DEMONSTRATIVES))
+        return span[0] == span[1] and (word in _LONE_PRONOUNS or lemma in _LONE_PRONOUNS)
 
     # -------------------------------------------------------------- words only
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from metrics.mentions.alignment import align
 from metrics.errors.chen_ng.records import Category, ErrorRecord
-from metrics.errors.delta import DELTA_METRICS, changes, table_of
+from metrics.errors.delta import DELTA_METRICS, changes, partial_table, table_of, tainted_chains
 from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
@@ -65,7 +65,30 @@ class _DocumentState:
     """Every response chain listing a span (more than one when the response repeats it)."""
     delta: Any
     """metrics.errors.delta's table when the metric's changes are computed there, else None."""
+    tainted: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+    """Key and response chains connected to a span listed twice on a side: a fix that reaches
+    one is rescored (the delta table is exact everywhere else)."""
 
+    def by_delta(self, edit: Edit) -> bool:
+        """Can the delta table price this edit: it exists, and the edit reaches no tainted chain
+        (its touched response chains, and the key chains of the spans it moves, are the chains
+        its components are made of, before and after)."""
+        if self.delta is None:
+            return False
+        key_tainted, response_tainted = self.tainted
+        if not key_tainted and not response_tainted:
+            return True
+        key_of = self.base.key_chain_of
+        return not any(r in response_tainted for r in edit.touched) and \
+            not any(key_of.get(span) in key_tainted for span in edit.moved)
+
+
+PARTIAL_DELTA_TOKENS = 20_000
+"""From this many tokens, a document that lists a span twice builds the delta table anyway and
+prices by it every fix that stays clear of that span (`_DocumentState.by_delta`).  Below it, each
+fix's reached part is rescored, as for every such document before: the two ways agree up to
+rounding in the last digit, and short documents keep the figures they always had.  In a book
+rescoring is what costs: one repeated span would send every fix of 250,000 tokens to the engine."""
 
 PARALLEL_RECORDS = 1_000
 """Fixes (listed errors and category members) a pricing process should have at least: below
@@ -114,9 +137,15 @@ class Pricer:
         if state is None:
             pair = self.corpus.pairs[i]
             base = FixBase(pair.key, pair.response)
-            delta = table_of(pair.key, pair.response, base.key_chain_of) if self._by_delta else None
+            delta, tainted = None, (frozenset(), frozenset())
+            if self._by_delta:
+                delta = table_of(pair.key, pair.response, base.key_chain_of)
+                if delta is None and len(pair.key.words) >= PARTIAL_DELTA_TOKENS:
+                    # a span listed twice: the table serves the fixes that stay clear of it
+                    tainted = tainted_chains(pair.key, pair.response)
+                    delta = partial_table(pair.key, pair.response, base.key_chain_of)
             state = self._states[i] = _DocumentState(pair, base, pair.key.chains_listing(),
-                                                     pair.response.chains_listing(), delta)
+                                                     pair.response.chains_listing(), delta, tainted)
         return state
 
     # -------------------------------------------------------------------- document deltas
@@ -130,7 +159,7 @@ class Pricer:
         signature = _signature(i, edit)
         known = self._memo.get(signature)
         if known is None:
-            if state.delta is not None:
+            if state.by_delta(edit):
                 known = (self._zero, changes(state.delta, edit.moved, self.parts))
             else:
                 known = self._change(state, edit, i)

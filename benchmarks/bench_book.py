@@ -1,0 +1,120 @@
+"""Book scale against the floor: one alternating run of every command on the inputs of `book.py`.
+
+    python benchmarks/bench_book.py [--dir /tmp/corefwb-book] [--repeat 3] [--coval PATH] [--only NAME ...]
+
+Runs, round after round (each command once per round, in turn, so that a busy machine slows all
+alike), each as a subprocess under `/usr/bin/time`:
+- on the book (one 250,000-token document) and the corpus (the same text as separate documents):
+  `errors`, `errors --taxonomy kk` and `errors --impact conll`, all `--format json`, and `score`
+  (all metrics, JSON);
+- `score` on 20,000 tiny documents and on the same text as one document;
+- on the corpus: the floor (start Python, import numpy, read both files and split them into lines),
+  `score --no-cache` (cold) and `score` with both files in the cache of read files; coval's
+  `scorer.py` when `--coval` is given.
+It prints each command's median wall time, median CPU time (user + system: steadier than wall on a
+machine shared with other work) and peak memory (largest resident set), then the issue's ratios
+of medians.  Nothing here asserts: the figures go in benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from book import DATA, build  # noqa: E402  (a sibling script)
+
+TARGETS = [  # (label, numerator, denominator, at most)
+    ("errors: book / corpus", "book errors", "corpus errors", 1.5),
+    ("errors --taxonomy kk: book / corpus", "book kk", "corpus kk", 1.5),
+    ("errors --impact conll: book / corpus", "book impact", "corpus impact", 1.5),
+    ("score: 20,000 tiny documents / one", "tiny score", "tinyone score", 2.0),
+    ("corpus score cold / floor", "corpus score cold", "floor", 5.0),
+    ("corpus score cached / floor", "corpus score", "floor", 3.0),
+    ("corpus errors / score cached", "corpus errors", "corpus score", 1.5),
+    ("corpus errors --impact / score cached", "corpus impact", "corpus score", 2.0),
+    ("coval / corpus score cold", "coval", "corpus score cold", None),
+]
+
+
+def commands(pairs: dict[str, tuple[Path, Path]], coval: Path | None) -> dict[str, list[str]]:
+    py = sys.executable
+    corefwb = [py, "-m", "workbench"]
+    out: dict[str, list[str]] = {}
+    for name in ("book", "corpus"):
+        key, response = map(str, pairs[name])
+        out[f"{name} errors"] = [*corefwb, "errors", key, response, "--format", "json"]
+        out[f"{name} kk"] = [*corefwb, "errors", key, response, "--taxonomy", "kk", "--format", "json"]
+        out[f"{name} impact"] = [*corefwb, "errors", key, response, "--impact", "conll", "--format", "json"]
+        out[f"{name} score"] = [*corefwb, "score", key, response, "--format", "json"]
+    key, response = map(str, pairs["corpus"])
+    out["corpus score cold"] = [*corefwb, "score", key, response, "--format", "json", "--no-cache"]
+    out["floor"] = [py, "-c", "import sys, numpy\nfor p in sys.argv[1:]:\n    open(p, 'rb').read().split(b'\\n')",
+                    key, response]
+    for name in ("tiny", "tinyone"):
+        key, response = map(str, pairs[name])
+        out[f"{name} score"] = [*corefwb, "score", key, response, "--format", "json"]
+    if coval is not None:
+        out["coval"] = [py, str(coval / "scorer.py"), *map(str, pairs["corpus"])]
+    return out
+
+
+def timed(argv: list[str]) -> tuple[float, float, int]:
+    """(wall s, user + system s, peak resident KB) of one run, from GNU time."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
+        done = subprocess.run(["/usr/bin/time", "-o", report.name, "-f", "%e %U %S %M", *argv],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=HERE.parent)
+        if done.returncode != 0:
+            sys.stderr.write(done.stderr.decode(errors="replace")[-2000:])
+            raise SystemExit(f"bench_book: {' '.join(argv[:4])} ... exited {done.returncode}")
+        wall, user, system, peak = report.read().split()[-4:]
+    return float(wall), float(user) + float(system), int(peak)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/corefwb-book"))
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--coval", type=Path, help="a checkout of github.com/ns-moosavi/coval")
+    parser.add_argument("--only", nargs="+", help="run only these commands (names as printed)")
+    args = parser.parse_args()
+    pairs = build(args.dir, args.data, 250_000, 20_000, 11)
+    runs = commands(pairs, args.coval)
+    if args.only:
+        runs = {name: argv for name, argv in runs.items() if name in args.only}
+    for name, argv in runs.items():  # warm-up: fills the cache of read files, pays first imports
+        if "cold" not in name and name not in ("floor", "coval"):
+            timed(argv)
+    samples: dict[str, list[tuple[float, float, int]]] = {name: [] for name in runs}
+    for round_ in range(args.repeat):
+        for name, argv in runs.items():
+            samples[name].append(timed(argv))
+            wall, cpu, peak = samples[name][-1]
+            print(f"round {round_ + 1} {name:<20} {wall:8.2f} s wall {cpu:8.2f} s cpu {peak / 1024:8.0f} MB",
+                  file=sys.stderr, flush=True)
+    medians = {name: (statistics.median(s[0] for s in runs_),
+                      statistics.median(s[1] for s in runs_),
+                      max(s[2] for s in runs_)) for name, runs_ in samples.items()}
+    print(f"{'command':<20} {'wall s':>8} {'cpu s':>8} {'peak MB':>8}")
+    for name, (wall, cpu, peak) in medians.items():
+        print(f"{name:<20} {wall:8.2f} {cpu:8.2f} {peak / 1024:8.0f}")
+    print()
+    print(f"{'ratio of medians':<40} {'wall':>6} {'cpu':>6}  target")
+    for label, top, bottom, limit in TARGETS:
+        if top in medians and bottom in medians:
+            wall = medians[top][0] / medians[bottom][0]
+            cpu = medians[top][1] / medians[bottom][1]
+            goal = f"<= {limit}x: {'met' if max(wall, cpu) <= limit else 'met on cpu' if cpu <= limit else 'not met'}" \
+                if limit else ""
+            print(f"{label:<40} {wall:6.2f} {cpu:6.2f}  {goal}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
