@@ -218,8 +218,7 @@ def _build(path: str, line: int, aligned: Aligned, spans: list[tuple[str, int, i
             repairs.crossing.append((eid, first, last))
             continue
         head = move_head(covered, covered[0], tree) if key.has_heads else covered[0]
-        deps = tree.deps_parents.get(head, ()) if head[2] else ()
-        by_entity.setdefault(eid, []).append(NodeMention(covered, head, tuple((p, "_") for p in deps)))
+        by_entity.setdefault(eid, []).append(NodeMention(covered, head, _written_deps(key, tree, head)))
     entities = []
     for eid, mentions in by_entity.items():
         mentions.sort(key=lambda m: (m.nodes[0], -len(m.nodes), m.nodes[-1]))
@@ -228,6 +227,15 @@ def _build(path: str, line: int, aligned: Aligned, spans: list[tuple[str, int, i
     repairs.mentions = len(spans) - len(repairs.crossing)
     repairs.nodes = nodes
     return NodeDocument(key_nodes.name, list(key_nodes.forms), entities, {node: line for node in nodes}, {})
+
+
+def _written_deps(key: KeyDocument, tree: Tree, head: Node) -> tuple[tuple[Node, str], ...]:
+    """The head's DEPS as the pipeline's CoNLL-U has them: a `##` node's parent with relation `_`;
+    a word's own without the dropped empty nodes, sorted and each once (as udapi rewrites them)."""
+    if head[2]:
+        return tuple((parent, "_") for parent in tree.deps_parents.get(head, ()))
+    deps = key.deps.get(head)
+    return () if deps is None else tuple(sorted({(p, r) for p, r in deps if not p[2]}))
 
 
 def _reader_tree(key: KeyDocument, nodes: list[Node]) -> Tree:
