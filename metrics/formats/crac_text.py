@@ -32,6 +32,8 @@ from metrics.mentions.realign import Aligned, Bracketed, align_words, is_zero, r
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
 FORMATS = ("crac-text", "crac-json")
+_OTHER_FORMAT = re.compile(r"\s*(\{|\[\s*(\{|$)|#\s*(begin document|newdoc|global\.|sent_id|text\s*=)|[^\t]*(\t[^\t]*){9}$)")
+"""The first line of a file in another format: jsonlines, JSON, CoNLL-2012 or CoNLL-U."""
 _MARKED = re.compile(r"\S\|(\[e\d|e\d+\])")
 MAX_WORDS_RATIO = 10
 """An output line may hold this many times its key document's words (plus 1,000): more is no
@@ -41,7 +43,7 @@ output of that document (a model looping), refused before it costs the alignment
 def looks_like_text(head: str) -> bool:
     """Does the start of a file show the inline format (a word with an `|[eN`/`|eN]` mark)?"""
     first = next((line for line in head.splitlines() if line.strip()), "")
-    return not first.lstrip().startswith(("{", "[", "#")) and bool(_MARKED.search(first))
+    return not _OTHER_FORMAT.match(first) and bool(_MARKED.search(first))
 
 
 def looks_like_json(head: str) -> bool:
@@ -105,7 +107,7 @@ def _read_text(path: str) -> list[_Output]:
     lines = read_lines(path)
     while lines and not lines[-1].strip():
         lines.pop()  # blank lines at the end: the pipeline pairs by position and stops at the key's last
-    if lines and lines[0].lstrip().startswith(("{", "[", "#")):
+    if lines and _OTHER_FORMAT.match(lines[0]):
         raise InputError(path, 1, "not the inline format (one document per line, words with |[eN marks): "
                                   "name the format with --response-format")
     return [_Output(number, line.split()) for number, line in enumerate(lines, 1)]
