@@ -166,12 +166,12 @@ def test_a_long_document_realigns_exactly():
 
 # ------------------------------------------------------------------ MoveHead's climb
 
-def test_common_treelet_root_of_two_nodes_is_their_lowest_common_ancestor():
+def test_common_treelet_root_of_two_nodes_of_equal_depth_is_their_lowest_common_ancestor():
     rng = random.Random(5)
-    for _ in range(300):
+    checked = 0
+    for _ in range(2000):
         size = rng.randint(2, 12)
         parent = {(1, k, 0): (1, rng.randrange(0, k), 0) for k in range(1, size + 1)}
-        a, b = rng.sample(sorted(parent), 2)
 
         def ancestors(node):
             chain = [node]
@@ -179,8 +179,20 @@ def test_common_treelet_root_of_two_nodes_is_their_lowest_common_ancestor():
                 node = parent[node]
                 chain.append(node)
             return chain
+        a, b = rng.sample(sorted(parent), 2)
+        if len(ancestors(a)) != len(ancestors(b)):
+            continue
+        checked += 1
         lca = next(x for x in ancestors(a) if x in set(ancestors(b)))
         assert common_treelet_root([a, b], parent) == lca
+    assert checked > 100
+
+
+def test_common_treelet_root_keeps_udapis_climbing_order():
+    # 3 climbs 2, 1 while 4 reaches the root first: udapi then walks down 4's path and answers 4
+    parent = {(1, 1, 0): (1, 0, 0), (1, 2, 0): (1, 1, 0), (1, 3, 0): (1, 2, 0), (1, 4, 0): (1, 0, 0)}
+    assert common_treelet_root([(1, 3, 0), (1, 4, 0)], parent) == (1, 4, 0)
+    assert common_treelet_root([(1, 2, 0), (1, 3, 0)], parent) == (1, 2, 0)
 
 
 # ------------------------------------------------------------------ each repair rule (docs/formats.md)
@@ -256,3 +268,61 @@ def test_each_rule_is_in_the_docs():
     docs = (Path(__file__).resolve().parent.parent / "docs" / "formats.md").read_text(encoding="utf-8")
     for line, _, _ in RULES:
         assert line in docs, line
+
+
+# ------------------------------------------------------------------ the commands
+
+def test_score_prints_the_repairs_and_gives_them_in_json(capsys):
+    output = str(CRAC / "gum2.llm1.txt")
+    code, out, err = run(capsys, "score", GUM2, output)
+    assert code == 0
+    assert out.startswith("realigned onto the key's words as the CRAC LLM pipeline does: ")
+    assert "conventions corefud, head match" in out.splitlines()[1]
+    assert "is never closed in its sentence" in err and "gum2.llm1.txt:" in err
+    code, out, _ = run(capsys, "score", GUM2, output, "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["conventions"] == "corefud"
+    assert set(data["alignment"]) >= {"inserted", "deleted", "replaced", "zeros_dropped"}
+    assert set(data["repairs"]) >= {"brackets_dropped", "brackets_closed", "unknown_ids", "lost_mentions"}
+
+
+def test_the_keys_ids_trap_is_said_in_plain_words(capsys):
+    code, out, err = run(capsys, "score", GUM2, str(CRAC / "gum2.ids.txt"), "--format", "json")
+    assert code == 0 and json.loads(out)["metrics"]["muc"]["f1"] == 0
+    assert "everything scores 0" in err and "--sequential-ids" in err
+
+
+def test_the_zeros_trap_is_said_in_plain_words(capsys, tmp_path):
+    no_zeros = tmp_path / "gold.txt"
+    code, _, _ = run(capsys, "convert", GUM2, str(no_zeros), "--to", "crac-text", "--sequential-ids")
+    assert code == 0
+    code, _, err = run(capsys, "score", GUM2, str(no_zeros))
+    assert code == 0 and "every zero is lost" in err
+
+
+def test_convert_writes_what_conllu2text_writes(capsys, tmp_path):
+    out = tmp_path / "gold.txt"
+    code, _, _ = run(capsys, "convert", GUM2, str(out), "--to", "crac-text")
+    assert code == 0 and out.read_text(encoding="utf-8") == (CRAC / "gum2.ids.txt").read_text(encoding="utf-8")
+    code, _, err = run(capsys, "convert", GUM2, str(tmp_path / "x.conll"), "--to", "conll", "--blind")
+    assert code == 2 and "--blind applies to --to crac-text and crac-json only" in err
+
+
+@pytest.mark.parametrize("content, message", [
+    ("# newdoc id = x\n1\tA\t_\t_\t_\t_\t0\troot\t_\t_\n", ":1: not the inline format"),
+    ("The|[e1 dog|e1] barked .\n", ":1: 1 documents (one per line) where the key"),
+    ("a b c\nd e f\ng h i\n", ":3: 3 documents (one per line) where the key"),
+])
+def test_bad_input_is_a_located_one_line_error(capsys, tmp_path, content, message):
+    path = tmp_path / "out.txt"
+    path.write_text(content, encoding="utf-8")
+    code, out, err = run(capsys, "score", GUM2, str(path), "--response-format", "crac-text")
+    assert code == 1 and out == "" and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_ten_megabyte_line_is_a_located_error(capsys, tmp_path):
+    path = tmp_path / "out.txt"
+    path.write_text("word|[e1 " * 1_200_000 + "\nThe\n", encoding="utf-8")
+    code, out, err = run(capsys, "score", GUM2, str(path))
+    assert code == 1 and out == "" and len(err.strip().splitlines()) == 1
+    assert "out.txt:1: 1200000 words where the key's document" in err

@@ -93,7 +93,7 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument]) -> t
             spans = bracketed.mentions
             aligned.tokens = aligned.tokens[:bracketed.kept_tokens]
         document = _build(path, output.line, aligned, spans, key, key_nodes, repairs)
-        repairs.zeros_in_key = sum(m.zero for _, ms in key_nodes.entities for m in ms)
+        repairs.zeros_in_key = sum(any(n[2] for n in m.nodes) for _, ms in key_nodes.entities for m in ms)
         _note_ids(document, number, key, id_order)
         documents.append(document)
         report.documents.append(repairs)
