@@ -326,3 +326,20 @@ def test_a_ten_megabyte_line_is_a_located_error(capsys, tmp_path):
     code, out, err = run(capsys, "score", GUM2, str(path))
     assert code == 1 and out == "" and len(err.strip().splitlines()) == 1
     assert "out.txt:1: 1200000 words where the key's document" in err
+
+
+@pytest.mark.parametrize("name", ["eid.seq_zero", "eid.llm"])
+def test_with_a_key_that_writes_heads_the_heads_are_movehead_s_and_ids_follow_the_file(name):
+    key = str(CRAC / "gum2.eid.conllu")
+    ours, _ = read_crac(str(CRAC / f"gum2.{name}.txt"), "crac-text", key, read_corefud(key))
+    theirs = read_corefud(str(CRAC / f"gum2.{name}.pipeline.conllu"))
+    moved = 0
+    for a, b in zip(ours, theirs):
+        assert {(e, m) for e, ms in a.entities for m in ms} == {(e, m) for e, ms in b.entities for m in ms}
+        moved += sum(m.head != m.nodes[0] for _, ms in a.entities for m in ms)
+    assert moved > 20  # MoveHead chose another head than the first word for many mentions
+    # udapi reads the pipeline's file as one: an id's entity comes where the file first meets it
+    first_seen = [e for e, _ in ours[0].entities]
+    later = [e for e, _ in ours[1].entities]
+    assert [e for e in later if e in first_seen] == [e for e in first_seen if e in later]
+    assert later[:len([e for e in later if e in first_seen])] == [e for e in later if e in first_seen]
