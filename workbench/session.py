@@ -113,12 +113,13 @@ def resolve_conventions(conventions: str, key_path: str, response_paths: Sequenc
         return conventions
     from metrics.formats.readers import detect_format
 
-    def is_conllu(path: str | None, given: str) -> bool:
+    def is_conllu(path: str | None, given: str, also: tuple[str, ...] = ()) -> bool:
         if given != "auto":
-            return given == "conllu"
-        return path not in (None, "-") and os.path.exists(path) and detect_format(path) == "conllu"
+            return given in ("conllu", *also)
+        return path not in (None, "-") and os.path.exists(path) and detect_format(path) in ("conllu", *also)
 
-    both = is_conllu(key_path, key_format) and all(is_conllu(p, response_format) for p in response_paths)
+    crac = ("crac-text", "crac-json")  # the CRAC LLM track's output is scored as its pipeline's CoNLL-U
+    both = is_conllu(key_path, key_format) and all(is_conllu(p, response_format, crac) for p in response_paths)
     return "corefud" if both else "conll"
 
 
@@ -208,6 +209,7 @@ class Session:
         types the mentions; its notes on zeros and discontinuous mentions do not apply here."""
         from metrics.corpus.projection import prepare_corefud
         from metrics.formats.corefud import read_corefud
+        from metrics.formats.readers import read_node_response
 
         say("reading key")
         base, _, cache_notes = _Inputs(key_path, [], options, processes).get(0)
@@ -224,7 +226,11 @@ class Session:
         for number, path in enumerate(response_paths or [key_path], start=1):
             if response_paths:
                 say("reading response" if len(response_paths) == 1 else f"reading response {number}/{len(response_paths)}")
-            responses = read_corefud(path, warnings) if response_paths else keys
+            responses = keys
+            if response_paths:
+                responses, repairs = read_node_response(path, _fmt(options.response_format), key_path, keys, warnings)
+                if repairs is not None:
+                    warnings.extend(repairs.warnings())
             say("aligning mentions")
             corpus = prepare_corefud(base, keys, responses, key_path, path, options.corefud, options.ace, prepared)
             warnings.extend(corpus.warnings)

@@ -34,6 +34,7 @@ class DocumentRepairs:
     zeros_dropped: int = 0
     zeros_in_output: int = 0
     zeros_in_key: int = 0
+    """Key mentions with an empty node (zeros and mentions over an ellipsis)."""
     mentions: int = 0
     dropped: list[tuple[int, str, str]] = field(default_factory=list)
     """(output token, mark, why) for each mark dropped with its word or for its form."""
@@ -134,9 +135,9 @@ class CracReport:
                        f"the pipeline drops them")
         zeros = self.total("zeros_in_key")
         if zeros and not self.total("zeros_in_output"):
-            out.append(f"{self.path}: the key has {zeros} zero mentions (on empty nodes), but the output has no ## "
-                       f"token: every zero is lost (write zeros as ## tokens: conllu2text --zero_mentions, "
-                       f"corefwb convert --zero-mentions)")
+            out.append(f"{self.path}: the key has {zeros} mentions on empty nodes (zeros among them), but the output "
+                       f"has no ## token: every zero is lost, and every empty node of a mention (write them as ## "
+                       f"tokens: conllu2text --zero_mentions, corefwb convert --zero-mentions)")
         each = [line for d in self.documents for line in d.warnings(self.path)]
         out += each[:MAX_WARNINGS]
         if len(each) > MAX_WARNINGS:

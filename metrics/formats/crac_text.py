@@ -32,6 +32,8 @@ from metrics.mentions.realign import Aligned, Bracketed, align_words, is_zero, r
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
 FORMATS = ("crac-text", "crac-json")
+_OTHER_FORMAT = re.compile(r"\s*(\{|\[\s*(\{|$)|#\s*(begin document|newdoc|global\.|sent_id|text\s*=)|[^\t]*(\t[^\t]*){9}$)")
+"""The first line of a file in another format: jsonlines, JSON, CoNLL-2012 or CoNLL-U."""
 _MARKED = re.compile(r"\S\|(\[e\d|e\d+\])")
 MAX_WORDS_RATIO = 10
 """An output line may hold this many times its key document's words (plus 1,000): more is no
@@ -41,7 +43,7 @@ output of that document (a model looping), refused before it costs the alignment
 def looks_like_text(head: str) -> bool:
     """Does the start of a file show the inline format (a word with an `|[eN`/`|eN]` mark)?"""
     first = next((line for line in head.splitlines() if line.strip()), "")
-    return not first.lstrip().startswith(("{", "[", "#")) and bool(_MARKED.search(first))
+    return not _OTHER_FORMAT.match(first) and bool(_MARKED.search(first))
 
 
 def looks_like_json(head: str) -> bool:
@@ -91,7 +93,7 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument]) -> t
             spans = bracketed.mentions
             aligned.tokens = aligned.tokens[:bracketed.kept_tokens]
         document = _build(path, output.line, aligned, spans, key, key_nodes, repairs)
-        repairs.zeros_in_key = sum(m.zero for _, ms in key_nodes.entities for m in ms)
+        repairs.zeros_in_key = sum(any(n[2] for n in m.nodes) for _, ms in key_nodes.entities for m in ms)
         _note_ids(document, number, key, id_order)
         documents.append(document)
         report.documents.append(repairs)
@@ -105,7 +107,7 @@ def _read_text(path: str) -> list[_Output]:
     lines = read_lines(path)
     while lines and not lines[-1].strip():
         lines.pop()  # blank lines at the end: the pipeline pairs by position and stops at the key's last
-    if lines and lines[0].lstrip().startswith(("{", "[", "#")):
+    if lines and _OTHER_FORMAT.match(lines[0]):
         raise InputError(path, 1, "not the inline format (one document per line, words with |[eN marks): "
                                   "name the format with --response-format")
     return [_Output(number, line.split()) for number, line in enumerate(lines, 1)]
@@ -218,8 +220,7 @@ def _build(path: str, line: int, aligned: Aligned, spans: list[tuple[str, int, i
             repairs.crossing.append((eid, first, last))
             continue
         head = move_head(covered, covered[0], tree) if key.has_heads else covered[0]
-        deps = tree.deps_parents.get(head, ()) if head[2] else ()
-        by_entity.setdefault(eid, []).append(NodeMention(covered, head, tuple((p, "_") for p in deps)))
+        by_entity.setdefault(eid, []).append(NodeMention(covered, head, _written_deps(key, tree, head)))
     entities = []
     for eid, mentions in by_entity.items():
         mentions.sort(key=lambda m: (m.nodes[0], -len(m.nodes), m.nodes[-1]))
@@ -228,6 +229,15 @@ def _build(path: str, line: int, aligned: Aligned, spans: list[tuple[str, int, i
     repairs.mentions = len(spans) - len(repairs.crossing)
     repairs.nodes = nodes
     return NodeDocument(key_nodes.name, list(key_nodes.forms), entities, {node: line for node in nodes}, {})
+
+
+def _written_deps(key: KeyDocument, tree: Tree, head: Node) -> tuple[tuple[Node, str], ...]:
+    """The head's DEPS as the pipeline's CoNLL-U has them: a `##` node's parent with relation `_`;
+    a word's own without the dropped empty nodes, sorted and each once (as udapi rewrites them)."""
+    if head[2]:
+        return tuple((parent, "_") for parent in tree.deps_parents.get(head, ()))
+    deps = key.deps.get(head)
+    return () if deps is None else tuple(sorted({(p, r) for p, r in deps if not p[2]}))
 
 
 def _reader_tree(key: KeyDocument, nodes: list[Node]) -> Tree:

@@ -17,18 +17,22 @@ from metrics.formats.cache import ReadCache
 from metrics.formats.source import check_document_sizes, is_regular, read_head, read_raw
 from metrics.formats.conllu import read_conllu
 from metrics.formats.corefud import read_corefud
+from metrics.formats.crac_text import FORMATS as CRAC_FORMATS, looks_like_json, looks_like_text, read_crac
+from metrics.formats.crac_repairs import CracReport
 from metrics.runtime.gc_pause import gc_paused
 from metrics.formats.outputs import KINDS, read_outputs
 from metrics.model import Document, InputError, NodeDocument
 
-FORMATS = ("conll", "conllu", "jsonl", *KINDS)
+FORMATS = ("conll", "conllu", "jsonl", *KINDS, *CRAC_FORMATS)
 """Format names accepted by `read_documents` (plus "auto"); jsonlines of any system's kind is
-detected record by record (metrics.formats.outputs), the kinds can be forced."""
+detected record by record (metrics.formats.outputs), the kinds can be forced.  The CRAC LLM
+track's formats are read onto a CoNLL-U key (`read_node_response`), under the CorefUD conventions."""
 
 _EXTENSIONS = {
     ".conllu": "conllu",
     ".conll": "conll", "_conll": "conll", ".conll12": "conll",  # _conll: OntoNotes *.v4_gold_conll
     ".jsonl": "jsonl", ".jsonlines": "jsonl", ".json": "jsonl",
+    ".txt": "crac-text",
 }
 
 
@@ -46,6 +50,10 @@ def format_from_extension(path: str) -> str | None:
 def format_from_content(path: str) -> str | None:
     """The format the first lines of the file show, or None when they show none clearly."""
     head = read_head(path).decode("utf-8-sig", errors="replace")
+    if looks_like_json(head):
+        return "crac-json"
+    if looks_like_text(head):
+        return "crac-text"
     for line in head.splitlines():
         stripped = line.strip()
         if not stripped:
@@ -69,6 +77,8 @@ def detect_format(path: str, warnings: list[str] | None = None) -> str:
     """Extension first, content as the check; InputError when neither tells."""
     by_ext = format_from_extension(path)
     by_content = format_from_content(path)
+    if by_content in CRAC_FORMATS and by_ext in ("jsonl", "crac-text"):
+        return by_content  # a JSON list or marked lines: the CRAC LLM track's, whatever the name
     if by_ext and by_content and by_ext != by_content:
         if warnings is not None:
             warnings.append(f"{path}: named like {by_ext} but its content is {by_content}; reading it as {by_content}")
@@ -97,6 +107,9 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
     readers = {"conll": lambda: read_conll(path, notes, syntax), "conllu": lambda: read_conllu(path, notes),
                "jsonl": lambda: read_outputs(path, clusters_field)}
     readers.update({kind: (lambda kind=kind: read_outputs(path, clusters_field, kind)) for kind in KINDS})
+    if fmt in CRAC_FORMATS:
+        raise InputError(path, None, f"{fmt} (the CRAC LLM track's format) is read onto a CoNLL-U key: "
+                                     f"score it under --conventions corefud")
     if fmt not in readers:
         raise ValueError(f"unknown format {fmt!r}: expected one of auto, {', '.join(FORMATS)}")
     key = _cache_key(cache, path, fmt, clusters_field, syntax)
@@ -135,6 +148,18 @@ def _cache_key(cache: ReadCache | None, path: str, fmt: str, clusters_field: str
     if cache is None or cache.directory is None or not is_regular(path):
         return None
     return cache.key(path, lambda: read_raw(path), fmt, clusters_field, "syntax" if syntax else "")
+
+
+def read_node_response(path: str, fmt: str | None, key_path: str, keys: list[NodeDocument],
+                       warnings: list[str] | None = None) -> tuple[list[NodeDocument], CracReport | None]:
+    """A response under the CorefUD conventions: CoNLL-U as corefud-scorer reads it, or the CRAC
+    LLM track's inline text or JSON laid onto the key (`keys`, read from `key_path`) as its
+    pipeline does, with the report of what that repaired (None for CoNLL-U)."""
+    if fmt in (None, "auto"):
+        fmt = detect_format(path)
+    if fmt in CRAC_FORMATS:
+        return read_crac(path, fmt, key_path, keys)
+    return read_corefud(path, warnings), None
 
 
 def read_node_documents(path: str, cache: ReadCache | None = None) -> list[NodeDocument]:

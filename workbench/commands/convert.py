@@ -30,7 +30,7 @@ from ..output import emit
 from ..options import UsageError, size_option
 
 COMMON_OPTIONS = False
-TARGETS = ("conll", "conllu", "jsonl", "hoi", "wl", "maverick", "text")
+TARGETS = ("conll", "conllu", "jsonl", "hoi", "wl", "maverick", "text", "crac-text", "crac-json")
 _BY_EXTENSION = {".conll": "conll", ".conllu": "conllu", ".jsonl": "jsonl", ".jsonlines": "jsonl"}
 
 
@@ -44,6 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--key", metavar="KEY", help="write a response in its own words on this key's words")
     parser.add_argument("--clusters-field", default="clusters", metavar="FIELD",
                         help="jsonlines field holding the chains (e.g. predicted_clusters)")
+    parser.add_argument("--blind", action="store_true",
+                        help="crac-text/crac-json: words only, no marks (a model's input)")
+    parser.add_argument("--sequential-ids", action="store_true",
+                        help="crac-text: ids e1, e2 ... in each document, numbered by first appearance")
+    parser.add_argument("--zero-mentions", action="store_true",
+                        help="crac-text/crac-json: write empty nodes as ## tokens, next to their parents")
     parser.add_argument("--max-input-size", default="512M", metavar="SIZE",
                         help="refuse an input whose (decompressed) text is larger (default 512M)")
 
@@ -85,6 +91,11 @@ def run(args: argparse.Namespace) -> int:
     set_max_input_size(size_option(args.max_input_size))
     target = target_of(args)
     fmt = None if args.source_format == "auto" else args.source_format
+    crac_options = [name for name in ("blind", "sequential_ids", "zero_mentions") if getattr(args, name)]
+    if target in ("crac-text", "crac-json"):
+        return _run_crac(args, target)
+    if crac_options:
+        raise UsageError(f"--{crac_options[0].replace('_', '-')} applies to --to crac-text and crac-json only")
     if target == "conllu" and (fmt or detect_format(args.input)) == "conllu":
         return _copy_conllu(args)
     documents = read_documents(args.input, fmt, warnings := [], args.clusters_field)
@@ -116,4 +127,28 @@ def run(args: argparse.Namespace) -> int:
     inputs = [args.input] + ([args.key] if args.key else [])
     emit(out.getvalue(), None if args.output == "-" else args.output,
          inputs=[p for p in inputs if os.path.exists(p)])
+    return 0
+
+
+def _run_crac(args: argparse.Namespace, target: str) -> int:
+    """A CoNLL-U key in the CRAC LLM track's inline text or JSON, as text2text-coref's
+    `conllu2text` writes it (docs/formats.md)."""
+    from metrics.formats.corefud import read_corefud
+    from metrics.formats.crac_key import read_key
+    from metrics.formats.crac_writer import write_json, write_text
+    from metrics.formats.readers import detect_format
+    from metrics.formats.source import read_lines
+
+    if args.key is not None:
+        raise UsageError("--key: a crac-text or crac-json file is written from a CoNLL-U key itself")
+    fmt = args.source_format if args.source_format != "auto" else detect_format(args.input)
+    if fmt != "conllu":
+        raise InputError(args.input, None, f"is {fmt}; crac-text and crac-json are written from CoNLL-U (CorefUD)")
+    keys = read_corefud(args.input)
+    skeleton = read_key(args.input, read_lines(args.input))
+    if target == "crac-text":
+        text = write_text(keys, skeleton, args.blind, args.sequential_ids, args.zero_mentions)
+    else:
+        text = write_json(keys, skeleton, args.blind, args.zero_mentions)
+    emit(text, None if args.output == "-" else args.output, inputs=[args.input])
     return 0

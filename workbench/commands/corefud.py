@@ -14,6 +14,8 @@ import argparse
 from metrics.measures.catalog import label
 from metrics.corpus.corefud import CorefudResult, score_corpus
 from metrics.formats.corefud import read_corefud
+from metrics.formats.crac_repairs import CracReport
+from metrics.formats.readers import detect_format, read_node_response
 from metrics.runtime.parallel import fork_map
 from metrics.measures.corefud import METRICS
 from metrics.model import NodeDocument
@@ -37,14 +39,21 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
     unknown = [m for m in wanted if m not in METRICS]
     if unknown:
         raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(METRICS)}")
-    # the response read in a forked process beside the key: reading is most of the time
-    (keys, key_notes), (responses, response_notes) = fork_map(_read, [args.key, args.response])
-    warnings = key_notes + response_notes
+    fmt = options.response_format if options.response_format != "auto" else detect_format(args.response)
+    repairs: CracReport | None = None
+    if fmt in ("crac-text", "crac-json"):  # laid onto the key's words and trees: the key first
+        keys, warnings = _read(args.key)
+        responses, repairs = read_node_response(args.response, fmt, args.key, keys, warnings)
+        warnings.extend(repairs.warnings() if repairs is not None else [])
+    else:  # the response read in a forked process beside the key: reading is most of the time
+        (keys, key_notes), (responses, response_notes) = fork_map(_read, [args.key, args.response])
+        warnings = key_notes + response_notes
     result = score_corpus(keys, responses, args.key, args.response, settings, wanted, warnings)
     for message in warnings:
         warn(message)
+    header = repairs.describe() if repairs is not None else ""
     if args.format == "json":
-        text = dumps(result_json(result)) + "\n"
+        text = dumps({**result_json(result), **(repairs.to_json() if repairs is not None else {})}) + "\n"
     elif args.format == "csv":  # fractions and metric names, as every CSV of corefwb
         text = render_csv(["document", "metric", "recall", "precision", "f1"],
                           [[doc, name, s.recall, s.precision, s.f1] for doc, scores in
@@ -53,9 +62,9 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
     else:
         headers, rows = rows_of(result, args.per_doc)
         if args.format == "markdown":
-            text = f"{settings.describe()}\n\n" + render_markdown(headers, rows)
+            text = header + f"{settings.describe()}\n\n" + render_markdown(headers, rows)
         else:
-            text = f"{settings.describe()} (percentages)\n" + "\n".join(align_rows(headers, rows, right=headers[2:])) + "\n"
+            text = header + f"{settings.describe()} (percentages)\n" + "\n".join(align_rows(headers, rows, right=headers[2:])) + "\n"
     emit(text, args.output, inputs=[args.key, args.response])
     return 0
 
