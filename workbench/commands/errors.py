@@ -19,6 +19,7 @@ from metrics.errors.kummerfeld_klein import KK_TYPES
 from metrics.measures.catalog import METRICS
 from metrics.model import MentionType
 
+from . import ua
 from .common import load_session
 from ..output import ERROR_COLUMNS, IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, error_cells, error_json, impact_points, \
     impact_text, render_csv
@@ -57,6 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if ua.selected(args):
+        return ua.run_errors(args)
     if args.taxonomy == "kk":
         from .errors_kk import run as run_kk
 
