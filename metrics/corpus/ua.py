@@ -178,9 +178,20 @@ def score_document(key: UADocument, response: UADocument, settings: Settings, wa
     sides = [side_clusters(doc.layer(s.discourse_deixis), s.match, s.keep_singletons, s.keep_split, s.keep_zeros)
              for doc in (key, response)]
     alignment = align(sides[0].clusters, sides[1].clusters, s.match)
+    _share_equal_mentions(sides, alignment)
     bridges = [bridging_pairs(doc, side, warnings) if any(m in s.metrics for m in relations.BRIDGING) else {}
                for doc, side in zip((key, response), sides)]
     return ScoredDocument(key.name, key, response, sides[0], sides[1], alignment, bridges[0], bridges[1])
+
+
+def _share_equal_mentions(sides: list[SideClusters], alignment: Alignment) -> None:
+    """Once aligned, equal mentions of the two sides become one object: the metrics then find a
+    mention in the other side's maps by identity, without comparing words (the same results:
+    equal mentions differ only in their Min, which alignment alone reads)."""
+    shared: dict = {}
+    for side in sides:
+        side.clusters = [[shared.setdefault(m, m) for m in c] for c in side.clusters]
+    alignment.partner = {shared.get(a, a): shared.get(b, b) for a, b in alignment.partner.items()}
 
 
 def _sum(total: list, counts) -> None:
