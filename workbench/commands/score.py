@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if ua.selected(args):
-        return ua.run_score(args)
+        return ua.run_score(args, warn)
     options = load_options(args, [args.response])
     if options.conventions == "corefud":
         return corefud.run(args, options)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 
 from metrics.corpus.ua import ALIASES, METRICS, PRESETS, Settings, UAResult, resolve_metrics, score_corpus
 from metrics.errors.ua.records import KINDS, RELATIONS, UAError, find_errors
@@ -127,22 +128,20 @@ def _metrics(text: str) -> tuple[str, ...]:
     return out
 
 
-def score(args: argparse.Namespace) -> UAResult:
+def score(args: argparse.Namespace, warn: Callable[[str], None]) -> UAResult:
     for option in ("stream", "ci", "group_by", "document"):
         if getattr(args, option, None):
             raise UsageError(f"--{option.replace('_', '-')} is not available with --conventions ua yet")
     settings = settings_of(args)
     keys, responses = fork_map(read_ua, [args.key, args.response])
     result = score_corpus(keys, responses, args.key, args.response, settings)
-    from .common import warn
-
     for message in result.warnings:
         warn(message)
     return result
 
 
-def run_score(args: argparse.Namespace) -> int:
-    result = score(args)
+def run_score(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
+    result = score(args, warn)
     settings = result.settings
     preset = {"preset": args.preset} if args.preset else {}
     if args.format == "json":
@@ -177,12 +176,12 @@ def _price_text(error: UAError) -> str:
     return ", ".join(f"{LABELS[m]} {v:+.2f}" for m, v in error.price.items())
 
 
-def run_errors(args: argparse.Namespace) -> int:
+def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
     """`corefwb errors --conventions ua`: the relations' errors (filtered by --category as the
     relation and --type), each with its explanation and price."""
     if getattr(args, "taxonomy", "chen-ng") != "chen-ng":
         raise UsageError("--taxonomy: the UA relations have one taxonomy")
-    result = score(args)
+    result = score(args, warn)
     chosen = set(args.category or RELATIONS)
     unknown = chosen - set(RELATIONS)
     if unknown:
