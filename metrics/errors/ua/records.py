@@ -53,7 +53,8 @@ class UAError:
 def text_of(doc: UADocument, m: AnyMention) -> str:
     """A mention as messages show it: 1-based word numbers and its words."""
     if isinstance(m, SplitAntecedent):
-        return "{" + "; ".join(sorted(text_of(doc, member[0]) for member in m.members if member)) + "}"
+        firsts = sorted((member[0] for member in m.members if member), key=Mention.order)
+        return "{" + "; ".join(text_of(doc, first) for first in firsts) + "}"
     words = [doc.zeros.get(w, "") if isinstance(w, str) else doc.words[w] for w in m.words]
     first, last = m.words[0], m.words[-1]
     where = str(first if isinstance(first, str) else first + 1)
@@ -130,11 +131,11 @@ def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
     return out
 
 
-def _entity_of(side, m: Mention) -> str | None:
-    for label, cluster in zip(side.labels, side.clusters):
-        if m in cluster:
-            return label
-    return None
+def _entity_of(doc: UADocument, side, m: Mention, deixis: bool) -> str | None:
+    """The entity of a referring markable of these words on this side (singletons included)."""
+    entity = {side.mention_of[markable.id]: markable.entity for markable in doc.layer(deixis)
+              if not markable.non_referring}
+    return entity.get(m)
 
 
 def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
@@ -145,7 +146,7 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
     for m in dict.fromkeys(key):
         if m in response:
             continue
-        entity = _entity_of(doc.response_side, m)
+        entity = _entity_of(doc.response, doc.response_side, m, result.settings.discourse_deixis)
         text = (f"non-referring in the key, referring in the response (entity {entity})" if entity is not None
                 else "non-referring in the key; the response has no markable there")
         new = relations.non_referring(key, response + [m])
@@ -154,7 +155,7 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
     for m in dict.fromkeys(response):
         if m in key:
             continue
-        entity = _entity_of(doc.key_side, m)
+        entity = _entity_of(doc.key, doc.key_side, m, result.settings.discourse_deixis)
         text = (f"non-referring in the response, referring in the key (entity {entity})" if entity is not None
                 else "non-referring in the response; the key has no markable there")
         new = relations.non_referring(key, [x for x in response if x != m])
