@@ -216,8 +216,9 @@ def read_ua(path: str) -> list[UADocument]:
     names: dict[str, int] = {}
     current: _Document | None = None
     identity, bridging, deixis = 10, 11, 12
+    needed = 13  # columns split off a line: up to the last of the three read (the rest stays whole)
     for number, raw in enumerate(read_lines(path), 1):
-        cells = raw.split()
+        cells = raw.split(None, needed)
         if not cells:
             if current is not None:
                 current.in_sentence = False
@@ -242,6 +243,7 @@ def read_ua(path: str) -> list[UADocument]:
                 identity = columns.index("IDENTITY")
                 bridging = columns.index("BRIDGING") if "BRIDGING" in columns else -1
                 deixis = columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1
+                needed = max(identity, bridging, deixis) + 1
             continue
         if current is None:
             raise InputError(path, number, "a word line before any '# newdoc id = ...'")
