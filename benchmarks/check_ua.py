@@ -26,6 +26,7 @@ import argparse
 import ast
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -80,11 +81,11 @@ def suite_cases(checkout: str) -> list[dict]:
     return jobs
 
 
-def reference(python: str, copy: str, jobs: list[dict]) -> list[dict]:
+def reference(python: str, copy: str, jobs: list[dict], repeats: int = 0) -> list[dict]:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(jobs, handle)
     try:
-        out = subprocess.run([python, str(ROOT / "benchmarks" / "ua_reference.py"), copy, handle.name],
+        out = subprocess.run([python, str(ROOT / "benchmarks" / "ua_reference.py"), copy, handle.name, str(repeats)],
                              capture_output=True, text=True, check=True).stdout
     finally:
         os.unlink(handle.name)
@@ -241,6 +242,45 @@ def check_codi(args: argparse.Namespace, copy: str, workdir: str) -> bool:
     return failed
 
 
+TIMED = {"codicrac22ar": PRESETS["codicrac22ar"], "all-exact": EXTRA_SETTINGS["all-exact"]}
+
+
+def check_timing(args: argparse.Namespace, copy: str, workdir: str, repeats: int = 3) -> None:
+    """Both scorers on the largest CODI-CRAC train file, in one run, in CPU seconds (the machine
+    may be shared): whole command lines (the interpreter's start and imports included; ours reads
+    the response in a second process, counted too), and reading plus scoring in a running process."""
+    key = max(codi_files(args.codi), key=os.path.getsize)
+    response = str(Path(workdir, "timed.response"))
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_ua_response.py"), key, response], check=True)
+    corefwb = str(Path(sys.executable).parent / "corefwb")
+    for name, settings in TIMED.items():
+        job = job_of(key, response, settings)
+        theirs = reference(args.python, copy, [job], repeats)[0]["seconds"]
+        ours(job)
+        ours_times = []
+        for _ in range(repeats):
+            started = time.process_time()
+            ours(job)
+            ours_times.append(time.process_time() - started)
+        ua_line = [args.python, "ua-scorer.py", key, response, *command_line(settings)]
+        our_line = [corefwb, "score", key, response, "--no-cache", "--metrics",
+                    ",".join(m for m in settings.metrics if m != "conll"), "--match", settings.match]
+        our_line += ["--singletons", "keep"] if settings.keep_singletons else []
+        our_line += ["--split-antecedents", "keep"] if settings.keep_split else []
+        whole = []
+        for line, cwd in ((ua_line, copy), (our_line, None)):
+            best = float("inf")
+            for _ in range(repeats):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                subprocess.run(line, cwd=cwd, capture_output=True, check=True)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                best = min(best, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+            whole.append(best)
+        print(f"timing {Path(key).name} {name}: read and score {theirs:.3f} s (UA scorer) vs {min(ours_times):.3f} s "
+              f"(ours), {theirs / min(ours_times):.1f}x; command lines {whole[0]:.2f} s vs {whole[1]:.2f} s, "
+              f"{whole[0] / whole[1]:.1f}x (CPU seconds, best of {repeats})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scorer", required=True, help="a corefud-scorer checkout (4fd7b0e)")
@@ -260,7 +300,13 @@ def main() -> int:
             for note in notes:
                 print("  " + note)
             failed |= same != total
-        if args.codi:
+        if args.codi and args.timing:
+            workdir = tempfile.mkdtemp(prefix="ua-timing-")
+            try:
+                check_timing(args, copy, workdir)
+            finally:
+                shutil.rmtree(workdir, ignore_errors=True)
+        if args.codi and not args.timing:
             workdir = tempfile.mkdtemp(prefix="ua-responses-")
             try:
                 failed |= check_codi(args, copy, workdir)

@@ -40,7 +40,7 @@ from .options import UsageError
 
 FORMATS = ("auto", *READ_FORMATS)
 SINGLETONS = ("keep", "remove")
-CONVENTIONS, ZERO_MATCHES = ("auto", "conll", "corefud"), ("dependency", "linear")
+CONVENTIONS, ZERO_MATCHES = ("auto", "conll", "corefud", "ua"), ("dependency", "linear")
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 """Exit statuses of every command and of the workbench (the README lists them)."""
 
@@ -69,7 +69,7 @@ class LoadOptions:
     """corefud: zeros aligned by their enhanced dependencies or by position (linear)."""
 
     def __post_init__(self) -> None:
-        if self.conventions not in CONVENTIONS[1:]:
+        if self.conventions not in CONVENTIONS[1:3]:  # ua is scored by workbench/commands/ua.py
             raise UsageError(f"--conventions: {self.conventions!r} is not one of {', '.join(CONVENTIONS)}")
         if self.zero_match not in ZERO_MATCHES:
             raise UsageError(f"--zero-match: {self.zero_match!r} is not one of {', '.join(ZERO_MATCHES)}")

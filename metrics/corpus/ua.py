@@ -113,6 +113,8 @@ class ScoredDocument:
     key_bridging: dict[Mention, Mention]
     response_bridging: dict[Mention, Mention]
     scores: dict[str, AnyScore] = field(default_factory=dict)
+    counts: dict[str, coref.Counts] = field(default_factory=dict)
+    """Each coreference metric's (BLANC part's) counts on this document."""
 
 
 @dataclass
@@ -121,6 +123,16 @@ class UAResult:
     micro: dict[str, AnyScore]
     documents: list[ScoredDocument]
     warnings: list[str] = field(default_factory=list)
+    totals: dict[str, list] = field(default_factory=dict)
+    """Each coreference metric's (BLANC part's) counts summed over the documents."""
+    split_totals: dict[str, list] = field(default_factory=dict)
+    """The same for the split antecedents' own alignments (what --only-split-antecedents scores)."""
+
+    def coreference_scores(self, totals: dict[str, list]) -> dict[str, AnyScore]:
+        """The coreference metrics (and CoNLL) of these corpus counts, under the result's settings."""
+        scores = _coref_values(totals, self.split_totals, self.settings.only_split)
+        _add_conll(scores)
+        return scores
 
 
 def bridging_pairs(doc: UADocument, side: SideClusters, warnings: list[str]) -> dict[Mention, Mention]:
@@ -132,7 +144,7 @@ def bridging_pairs(doc: UADocument, side: SideClusters, warnings: list[str]) -> 
     out: dict[Mention, Mention] = {}
     for anaphor, anchor in anchors.items():
         if anaphor not in side.mention_of or anchor not in side.mention_of:
-            warnings.append(f"{doc.path}: {doc.name}: bridging link {anaphor} -> {anchor} skipped: no such markable")
+            warnings.append(f"{doc.path}: {doc.name}: bridging link {anaphor} -> {anchor}")
             continue
         out[side.mention_of[anaphor]] = side.mention_of[anchor]
     return out
@@ -166,9 +178,20 @@ def score_document(key: UADocument, response: UADocument, settings: Settings, wa
     sides = [side_clusters(doc.layer(s.discourse_deixis), s.match, s.keep_singletons, s.keep_split, s.keep_zeros)
              for doc in (key, response)]
     alignment = align(sides[0].clusters, sides[1].clusters, s.match)
+    _share_equal_mentions(sides, alignment)
     bridges = [bridging_pairs(doc, side, warnings) if any(m in s.metrics for m in relations.BRIDGING) else {}
                for doc, side in zip((key, response), sides)]
     return ScoredDocument(key.name, key, response, sides[0], sides[1], alignment, bridges[0], bridges[1])
+
+
+def _share_equal_mentions(sides: list[SideClusters], alignment: Alignment) -> None:
+    """Once aligned, equal mentions of the two sides become one object: the metrics then find a
+    mention in the other side's maps by identity, without comparing words (the same results:
+    equal mentions differ only in their Min, which alignment alone reads)."""
+    shared: dict = {}
+    for side in sides:
+        side.clusters = [[shared.setdefault(m, m) for m in c] for c in side.clusters]
+    alignment.partner = {shared.get(a, a): shared.get(b, b) for a, b in alignment.partner.items()}
 
 
 def _sum(total: list, counts) -> None:
@@ -183,8 +206,13 @@ def score_corpus(keys: Sequence[UADocument], responses: Sequence[UADocument], ke
     UA scorer's own test cases need it."""
     settings = settings.completed()
     warnings: list[str] = []
-    documents = [score_document(k, r, settings, warnings)
+    skipped: list[str] = []
+    documents = [score_document(k, r, settings, skipped)
                  for k, r in _pair_documents(keys, responses, key_path, response_path, check_words)]
+    for path in dict.fromkeys(message.split(": ", 1)[0] for message in skipped):
+        mine = [m for m in skipped if m.startswith(path + ": ")]
+        warnings.append(f"{path}: {len(mine)} bridging link(s) name a markable the scored layer lacks; left out, "
+                        f"as the UA scorer leaves them (first: {mine[0][len(path) + 2:]})")
     parts = [p for name in COREF if name in settings.metrics
              for p in (("blanc_coref", "blanc_noncoref") if name == "blanc" else (name,))]
     main = {p: [0, 0, 0, 0] for p in parts}
@@ -199,6 +227,7 @@ def score_corpus(keys: Sequence[UADocument], responses: Sequence[UADocument], ke
             if split_counts is not None:
                 _sum(split[p], split_counts)
             doc_parts[p] = counts
+        doc.counts = doc_parts
         doc.scores = _coref_values(doc_parts, {p: (0, 0, 0, 0) for p in parts}, False)
         for name, value in _relation_scores(doc, settings).items():
             doc.scores[name] = value
@@ -210,7 +239,7 @@ def score_corpus(keys: Sequence[UADocument], responses: Sequence[UADocument], ke
         _add_conll(doc.scores)
     order = {name: i for i, name in enumerate(METRICS)}
     micro = dict(sorted(micro.items(), key=lambda item: order[item[0]]))
-    return UAResult(settings, micro, documents, warnings)
+    return UAResult(settings, micro, documents, warnings, main, split)
 
 
 def _relation_scores(doc: ScoredDocument, settings: Settings) -> dict[str, Score]:

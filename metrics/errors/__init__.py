@@ -5,6 +5,8 @@
 - `kummerfeld_klein`: Kummerfeld & Klein's (2013) seven error types over whole entities, as
   their analyser (BCA) finds them, with the CoNLL F1 after correcting each type in turn
   (`syntax`, `view`, `classify`, `stages`, `report`).
+- `ua`: the Universal Anaphora relations' errors (bridging, non-referring markables, split
+  antecedents), each explained and priced on the scores it touches (`records`).
 - `mention`: a mention as every record shows it.
 - `delta`: the change of the official counts when a fix moves a few mentions, for any taxonomy
   that prices its fixes.

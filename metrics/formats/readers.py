@@ -19,6 +19,7 @@ from metrics.formats.conllu import read_conllu
 from metrics.formats.corefud import read_corefud
 from metrics.formats.crac_text import FORMATS as CRAC_FORMATS, looks_like_json, looks_like_text, read_crac
 from metrics.formats.crac_repairs import CracReport
+from metrics.formats.ua import is_ua_head
 from metrics.runtime.gc_pause import gc_paused
 from metrics.formats.outputs import KINDS, read_outputs
 from metrics.model import Document, InputError, NodeDocument
@@ -62,6 +63,8 @@ def format_from_content(path: str) -> str | None:
             return "jsonl"
         if re.match(r"#\s*begin document", stripped):
             return "conll"
+        if is_ua_head(stripped):
+            return "ua"
         if re.match(r"#\s*(newdoc|global\.Entity|sent_id|text\s*=)", stripped):
             return "conllu"
         if stripped.startswith("#"):
@@ -103,6 +106,8 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
     """
     if fmt in (None, "auto"):
         fmt = detect_format(path, warnings)
+    if fmt == "ua":
+        raise InputError(path, None, "a Universal Anaphora file (global.columns with IDENTITY): score it under --conventions ua")
     notes: list[str] = []
     readers = {"conll": lambda: read_conll(path, notes, syntax), "conllu": lambda: read_conllu(path, notes),
                "jsonl": lambda: read_outputs(path, clusters_field)}

@@ -36,7 +36,6 @@ from metrics.model import InputError
 _COLUMNS = re.compile(r"#\s*global\.columns\s*=\s*(.*)$")
 _NEWDOC = re.compile(r"#\s*newdoc\s+id\s*=\s*(.*)$")
 _MIN = re.compile(r"([0-9]{1,9})(?:,([0-9]{1,9}))?$")
-STANDARD_COLUMNS = "ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS REFERENCE NOM_SEM".split()
 
 
 def is_ua_head(text: str) -> bool:
@@ -160,29 +159,24 @@ class _Layer:
 
 def _check_plurals(markables: list[Markable], path: str, column: str) -> None:
     """Refuse a plural entity that is, through others, an element of itself (the UA scorer loops)."""
-    members: dict[str, list[str]] = {}
+    members: dict[str, set[str]] = {}
     line_of: dict[str, int] = {}
     for m in markables:
-        for plural in m.element_of:
-            members.setdefault(plural, []).append(m.entity)
-            line_of.setdefault(plural, m.line)
-    done: set[str] = set()
+        if m.element_of:
+            for plural in m.element_of:
+                members.setdefault(plural, set()).add(m.entity)
+                line_of.setdefault(plural, m.line)
     for start in members:
-        on_path: set[str] = set()
-
-        def visit(entity: str) -> None:
-            if entity in on_path:
-                raise InputError(path, line_of[start], f"{column}: entity {entity} is, through ElementOf, "
+        seen: set[str] = set()
+        waiting = list(members[start])
+        while waiting:
+            entity = waiting.pop()
+            if entity == start:
+                raise InputError(path, line_of[start], f"{column}: entity {start} is, through ElementOf, "
                                                        "a split antecedent of itself")
-            if entity in done or entity not in members:
-                return
-            on_path.add(entity)
-            for member in members[entity]:
-                visit(member)
-            on_path.discard(entity)
-            done.add(entity)
-
-        visit(start)
+            if entity not in seen:
+                seen.add(entity)
+                waiting.extend(members.get(entity, ()))
 
 
 class _Document:
@@ -218,29 +212,23 @@ def _bridging(value: str, path: str, line: int) -> list[BridgingLink]:
 def read_ua(path: str) -> list[UADocument]:
     """Every document of a UA file, in file order (documents with no word are left out, as the UA
     scorer leaves them)."""
-    lines = read_lines(path)
-    columns = STANDARD_COLUMNS
     documents: list[UADocument] = []
     names: dict[str, int] = {}
     current: _Document | None = None
     identity, bridging, deixis = 10, 11, 12
-
-    def close() -> None:
-        if current is not None and current.doc.words:
-            documents.append(current.finish())
-        elif current is not None:
-            current.finish()
-
-    for number, raw in enumerate(lines, 1):
-        line = raw.strip()
-        if not line:
+    needed = 13  # columns split off a line: up to the last of the three read (the rest stays whole)
+    for number, raw in enumerate(read_lines(path), 1):
+        cells = raw.split(None, needed)
+        if not cells:
             if current is not None:
                 current.in_sentence = False
             continue
-        if line.startswith("#"):
+        if cells[0][0] == "#":
+            line = raw.strip()
             match = _NEWDOC.match(line)
             if match:
-                close()
+                if current is not None:
+                    _close(current, documents)
                 name = match.group(1).strip()
                 if name in names:
                     raise InputError(path, number, f"document {name!r} again (first at line {names[name]})")
@@ -255,37 +243,44 @@ def read_ua(path: str) -> list[UADocument]:
                 identity = columns.index("IDENTITY")
                 bridging = columns.index("BRIDGING") if "BRIDGING" in columns else -1
                 deixis = columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1
+                needed = max(identity, bridging, deixis) + 1
             continue
         if current is None:
             raise InputError(path, number, "a word line before any '# newdoc id = ...'")
-        cells = line.split()
         if len(cells) <= identity:
             raise InputError(path, number, f"{len(cells)} columns; a UA line has its IDENTITY in column {identity + 1}")
         _word(current, cells, identity, bridging, deixis, number)
-    close()
+    if current is not None:
+        _close(current, documents)
     return documents
+
+
+def _close(current: _Document, documents: list[UADocument]) -> None:
+    doc = current.finish()
+    if doc.words:
+        documents.append(doc)
 
 
 def _word(current: _Document, cells: list[str], identity: int, bridging: int, deixis: int, number: int) -> None:
     doc = current.doc
     zero = "." in cells[0]
-    form = cells[1] if len(cells) > 1 else "_"
     if zero:
         position: Position = f"{len(doc.words)}.{current.zero_index}"
-        doc.zeros[position] = form
+        doc.zeros[position] = cells[1] if len(cells) > 1 else "_"
     else:
         position = len(doc.words)
         if not current.in_sentence:
             doc.sentence_starts.append(position)
     current.in_sentence = True
-    current.identity.cell(cells[identity], position, zero, number)
-    if 0 <= deixis < len(cells):
+    if cells[identity] != "_":
+        current.identity.cell(cells[identity], position, zero, number)
+    if 0 <= deixis < len(cells) and cells[deixis] != "_":
         current.deixis.cell(cells[deixis], position, zero, number)
-    if 0 <= bridging < len(cells):
+    if 0 <= bridging < len(cells) and cells[bridging] != "_":
         doc.bridging.extend(_bridging(cells[bridging], doc.path, number))
     if zero:
         current.zero_index += 1
     else:
-        doc.words.append(form)
+        doc.words.append(cells[1] if len(cells) > 1 else "_")
         doc.word_lines.append(number)
         current.zero_index = 0

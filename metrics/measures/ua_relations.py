@@ -92,13 +92,12 @@ def mentions(key: list[list[AnyMention]], response: list[list[AnyMention]], part
 
 
 def mor(key: list[list[AnyMention]], response: list[list[AnyMention]]) -> Score:
-    """Overlapping mentions grouped left to right; in each group, the pairing of largest overlap."""
-    from scipy.optimize import linear_sum_assignment
-
+    """Overlapping mentions grouped left to right; in each group, the pairing of largest overlap
+    (a key and a response mention alone in their group simply share their words)."""
     items = [(m, True) for c in key for m in c if not m.is_split] + \
             [(m, False) for c in response for m in c if not m.is_split]
     items.sort(key=lambda item: item[0].order())
-    counts = np.zeros(4)
+    counts = [0, 0, 0, 0]  # pn, pd, rn, rd: whole numbers, summed exactly in any order
     group: list[tuple[Mention, bool]] = []
     bound = None
     for item in items + [None]:  # type: ignore[list-item]
@@ -107,18 +106,25 @@ def mor(key: list[list[AnyMention]], response: list[list[AnyMention]]) -> Score:
             last = position_order(item[0].words[-1])
             bound = last if bound is None else max(bound, last)
             continue
-        keys = [m for m, is_key in group if is_key]
-        responses = [m for m, is_key in group if not is_key]
-        overlap = np.array([[len(k.word_set & r.word_set) for r in responses] for k in keys],
-                           dtype=float).reshape(len(keys), len(responses))
-        rows, cols = linear_sum_assignment(overlap, True)
-        for r, c in zip(rows, cols):
-            counts += np.array([overlap[r, c], len(responses[c].words), overlap[r, c], len(keys[r].words)])
-        for r in set(range(len(keys))).difference(rows):
-            counts += np.array([0, 0, 0, len(keys[r].words)])
-        for c in set(range(len(responses))).difference(cols):
-            counts += np.array([0, len(responses[c].words), 0, 0])
+        _mor_group([m for m, is_key in group if is_key], [m for m, is_key in group if not is_key], counts)
         if item is not None:
             group, bound = [item], position_order(item[0].words[-1])
-    pn, pd, rn, rd = counts.tolist()
+    pn, pd, rn, rd = (float(c) for c in counts)
     return Score(rn, rd, pn, pd)
+
+
+def _mor_group(keys: list[Mention], responses: list[Mention], counts: list[int]) -> None:
+    counts[3] += sum(len(k.words) for k in keys)
+    counts[1] += sum(len(r.words) for r in responses)
+    if not keys or not responses:
+        return
+    if len(keys) == 1 and len(responses) == 1:
+        shared = len(keys[0] & responses[0])
+    else:
+        from scipy.optimize import linear_sum_assignment
+
+        overlap = np.array([[len(k & r) for r in responses] for k in keys], dtype=float)
+        rows, cols = linear_sum_assignment(overlap, True)
+        shared = int(overlap[rows, cols].sum())
+    counts[0] += shared
+    counts[2] += shared

@@ -39,34 +39,32 @@ def position_order(position: Position) -> tuple[int, int, int]:
     return (int(word), 0, int(index))
 
 
-class Mention:
-    """The words a markable covers, as the UA scorer compares markables.
+class Mention(frozenset):
+    """The words a markable covers, as the UA scorer compares markables: the set of its positions.
 
-    Two mentions are the same when they cover the same positions (repeats included, in order);
-    `min_words` (the `Min` attribute, or for CRAFT matching the first part) and `parts` only
-    serve partial matching.  Immutable by convention; hashed once.
+    Two mentions are the same when they cover the same positions; `words` keeps them in order
+    (a position two overlapping parts share, twice: the UA scorer then tells the two apart, which
+    no released file needs); `min_words` (the `Min` attribute, or for CRAFT matching the first
+    part) and `parts` only serve partial matching.  A frozenset, so that comparing and hashing
+    run at C speed: the metrics look mentions up hundreds of thousands of times.
     """
 
-    __slots__ = ("words", "word_set", "min_words", "parts", "zero", "_hash")
+    __slots__ = ("words", "min_words", "parts", "zero")
+    is_split = False
 
-    def __init__(self, words: Iterable[Position], parts: tuple[tuple[Position, Position], ...] = (),
-                 min_words: frozenset[int] = frozenset(), zero: bool = False) -> None:
-        self.words: tuple[Position, ...] = tuple(words)
-        self.word_set: frozenset[Position] = frozenset(self.words)
+    def __new__(cls, words: Iterable[Position], parts: tuple[tuple[Position, Position], ...] = (),
+                min_words: frozenset[int] = frozenset(), zero: bool = False) -> "Mention":
+        words = tuple(words)
+        self = super().__new__(cls, words)
+        self.words = words
         self.min_words = min_words
         self.parts = parts
         self.zero = zero
-        self._hash = hash(self.word_set)
+        return self
 
-    is_split = False
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Mention):
-            return self.words == other.words
-        return NotImplemented
+    @property
+    def word_set(self) -> frozenset:
+        return self
 
     def order(self) -> tuple:
         """The UA scorer's order of mentions: first word, last word, number of words (a zero
@@ -135,16 +133,17 @@ class Markable:
     def non_referring(self) -> bool:
         return self.entity.endswith("-Pseudo")
 
-    @property
-    def words(self) -> tuple[Position, ...]:
-        """Every position covered, sorted (a position two parts share is listed twice)."""
+    words: tuple[Position, ...] = field(init=False, repr=False, compare=False)
+    """Every position covered, sorted (a position two parts share is listed twice)."""
+
+    def __post_init__(self) -> None:
         if self.zero:
-            return (self.parts[0][0],)
-        out: list[int] = []
-        for first, last in self.parts:
-            out.extend(range(int(first), int(last) + 1))
-        out.sort()
-        return tuple(out)
+            words: tuple[Position, ...] = (self.parts[0][0],)
+        elif len(self.parts) == 1:
+            words = tuple(range(int(self.parts[0][0]), int(self.parts[0][1]) + 1))
+        else:
+            words = tuple(sorted(w for first, last in self.parts for w in range(int(first), int(last) + 1)))
+        object.__setattr__(self, "words", words)
 
     def mention(self, min_source: str) -> Mention:
         """The mention compared for this markable: `min_source` is "none" (exact matching: no

@@ -15,15 +15,17 @@ from metrics.formats.source import DEFAULT_MAX_DOCUMENT_TOKENS
 
 from ..session import CONVENTIONS, FORMATS, SINGLETONS, ZERO_MATCHES, LoadOptions, Session, resolve_conventions
 from ..options import UsageError, jobs_option, size_option
+from . import ua
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """Options every command and the workbench share: how files are read, and the weights."""
     parser.add_argument("--key-format", choices=FORMATS, default="auto", help="format of the key file (default: detect)")
     parser.add_argument("--response-format", choices=FORMATS, default="auto", help="format of the response file(s) (default: detect)")
-    parser.add_argument("--match", choices=("exact", "head", "partial"), default=None,
+    parser.add_argument("--match", choices=("exact", "head", "partial", "partial-craft"), default=None,
                         help="how response mentions match key mentions: exact spans (default, as v8.01), or the "
-                             "CorefUD scorer's head or partial match (head is the default of --conventions corefud)")
+                             "CorefUD scorer's head or partial match (head is the default of --conventions corefud); "
+                             "partial-craft: --conventions ua's CRAFT match")
     parser.add_argument("--clusters-field", default="clusters", metavar="FIELD",
                         help="jsonlines field holding the chains (e.g. predicted_clusters; default clusters)")
     parser.add_argument("--weights", default="W4", metavar="W",
@@ -52,13 +54,17 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help="whose numbers: conll (v8.01), corefud (corefud-scorer, the CRAC shared task's), or auto "
                              "(default: corefud when key and responses are CoNLL-U, else conll)")
     parser.add_argument("--zero-match", choices=ZERO_MATCHES, default=None,
-                        help="corefud: align zeros by their enhanced dependencies (default) or by position")
+                        help="corefud: align zeros by their enhanced dependencies (default) or by position; "
+                             "ua: linear keeps zeros (aligned by position), which are otherwise removed")
+    ua.add_arguments(parser)
 
 
 def load_options(args: argparse.Namespace, response_paths: Sequence[str]) -> LoadOptions:
     """The session's load options from the common options of a command line.  The conventions
     decide the defaults of `--match` and `--singletons` (exact and keep for conll; head and
     remove for corefud, as corefud-scorer's)."""
+    if ua.selected(args):
+        raise UsageError("--conventions ua: `corefwb score` and `corefwb errors` so far")
     conventions = resolve_conventions(args.conventions, args.key, response_paths, args.key_format, args.response_format)
     corefud = conventions == "corefud"
     if not corefud and args.zero_match is not None:

@@ -19,7 +19,8 @@ from metrics.errors.kummerfeld_klein import KK_TYPES
 from metrics.measures.catalog import METRICS
 from metrics.model import MentionType
 
-from .common import load_session
+from . import ua
+from .common import load_session, warn
 from ..output import ERROR_COLUMNS, IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, error_cells, error_json, impact_points, \
     impact_text, render_csv
 from ..options import categories_option, impact_option, jobs_option, limit_option, types_option, weights_option
@@ -57,6 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if ua.selected(args):
+        return ua.run_errors(args, warn)
     if args.taxonomy == "kk":
         from .errors_kk import run as run_kk
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from metrics.measures.catalog import ALL_METRICS, label
 from metrics.corpus.scoring import CorpusResult
 
-from . import corefud
+from . import corefud, ua
 from .common import load_options, load_session, warn
 from metrics.mentions.pairing import document_key as short_name
 
@@ -52,6 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if ua.selected(args):
+        return ua.run_score(args, warn)
     options = load_options(args, [args.response])
     if options.conventions == "corefud":
         return corefud.run(args, options)

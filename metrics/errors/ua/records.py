@@ -1,0 +1,226 @@
+"""The errors of the UA relations in a scored corpus (`UAResult`), each explained and priced.
+
+- bridging: `missed` (the key's anaphor has no link in the response), `spurious` (a response
+  link from a markable that is no anaphor in the key), `wrong_anchor` (the anchor is another
+  markable: of the key anchor's entity, which the entity-level score accepts, or of another
+  entity), `wrong_relation` (the right anchor, another relation; the UA scorer does not score
+  relations, so it costs nothing);
+- non-referring: `marked_referring` (the key's non-referring markable is referring in the
+  response, or absent), `marked_non_referring` (the reverse);
+- split antecedents: `missing` (the key's plural entity has split antecedents, its response
+  entity none), `extra` (the reverse), `wrong_members` (both have them, with other members).
+
+The price of an error is what fixing it alone would change, in points of F1, of each corpus score
+it touches: the bridging scores, non_referring, or the coreference metrics (a fixed split
+antecedent rescores its document).  A positive price is a gain.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from metrics.corpus.ua import ScoredDocument, UAResult
+from metrics.measures import ua as coref
+from metrics.measures import ua_relations as relations
+from metrics.measures.score import AnyScore, Score
+from metrics.mentions.ua import AnyMention, Mention, SplitAntecedent, UADocument, position_order
+
+RELATIONS = ("bridging", "non_referring", "split_antecedents")
+KINDS = {"bridging": ("missed", "spurious", "wrong_anchor", "wrong_relation"),
+         "non_referring": ("marked_referring", "marked_non_referring"),
+         "split_antecedents": ("missing", "extra", "wrong_members")}
+
+
+@dataclass(frozen=True)
+class UAError:
+    relation: str
+    kind: str
+    document: str
+    mention: str
+    """Where: the anaphor, markable or plural entity's first mention, as `first-last 'words'`."""
+    explanation: str
+    price: dict[str, float] = field(default_factory=dict)
+    """Corpus score -> points of F1 gained by fixing this error alone."""
+    position: tuple = ()
+    """Sort key: the mention's place in the document."""
+
+    def to_json(self) -> dict:
+        return {"relation": self.relation, "type": self.kind, "document": self.document, "mention": self.mention,
+                "explanation": self.explanation, "price": self.price}
+
+
+def text_of(doc: UADocument, m: AnyMention) -> str:
+    """A mention as messages show it: 1-based word numbers and its words."""
+    if isinstance(m, SplitAntecedent):
+        firsts = sorted((member[0] for member in m.members if member), key=Mention.order)
+        return "{" + "; ".join(text_of(doc, first) for first in firsts) + "}"
+    words = [doc.zeros.get(w, "") if isinstance(w, str) else doc.words[w] for w in m.words]
+    first, last = m.words[0], m.words[-1]
+    where = str(first if isinstance(first, str) else first + 1)
+    if last != first:
+        where += f"-{last if isinstance(last, str) else last + 1}"
+    text = " ".join(words)
+    return f"{where} {text[:60] + '...' if len(text) > 60 else text!r}"
+
+
+def _after(total: Score, old: Score, new: Score) -> Score:
+    return Score(*(t - o + n for t, o, n in zip(total.counts(), old.counts(), new.counts())))
+
+
+def _points(before: AnyScore, after: AnyScore) -> float:
+    return round((after.f1 - before.f1) * 100, 10)
+
+
+def find_errors(result: UAResult) -> list[UAError]:
+    """Every error of every document, document by document in the key's order."""
+    out: list[UAError] = []
+    for doc in result.documents:
+        found: list[UAError] = []
+        if any(m in result.micro for m in relations.BRIDGING):
+            found += _bridging_errors(result, doc)
+        if "non_referring" in result.micro:
+            found += _non_referring_errors(result, doc)
+        if result.settings.keep_split and result.totals:
+            found += _split_errors(result, doc)
+        out += sorted(found, key=lambda e: e.position)
+    return out
+
+
+def _relations_by_anaphor(doc: UADocument, mention_of: dict[str, Mention]) -> dict[Mention, str]:
+    out: dict[Mention, str] = {}
+    for link in doc.bridging:
+        if link.anaphor in mention_of:
+            out[mention_of[link.anaphor]] = link.relation
+    return out
+
+
+def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
+    key_index = coref.cluster_index(doc.key_side.clusters)
+    outcomes = relations.bridging_outcomes(doc.key_bridging, doc.response_bridging, key_index)
+    before = {name: doc.scores[name] for name in relations.BRIDGING if name in doc.scores}
+    key_relation = _relations_by_anaphor(doc.key, doc.key_side.mention_of)
+    response_relation = _relations_by_anaphor(doc.response, doc.response_side.mention_of)
+    out = []
+    for i, o in enumerate(outcomes):
+        where = text_of(doc.key, o.anaphor)
+        if o.kind in ("correct", "same_entity") and key_relation.get(o.anaphor) != response_relation.get(o.anaphor):
+            out.append(UAError("bridging", "wrong_relation", doc.name, where,
+                               f"anchor right, relation {response_relation.get(o.anaphor)!r} instead of the key's "
+                               f"{key_relation.get(o.anaphor)!r} (the UA scorer does not score relations)",
+                               {name: 0.0 for name in before}, position_order(o.anaphor.words[0])))
+        if o.kind == "correct":
+            continue
+        fixed = list(outcomes)
+        if o.kind == "spurious":
+            del fixed[i]
+            text = f"a bridging link to {text_of(doc.response, o.response_anchor)} where the key has none"
+            kind = "spurious"
+        else:
+            fixed[i] = relations.BridgingOutcome(o.anaphor, o.key_anchor, o.key_anchor, "correct")
+            if o.kind == "missed":
+                kind, text = "missed", f"no bridging link in the response (the key's anchor: {text_of(doc.key, o.key_anchor)})"
+            else:
+                kind = "wrong_anchor"
+                text = (f"anchor {text_of(doc.response, o.response_anchor)} instead of {text_of(doc.key, o.key_anchor)}"
+                        + (": of the key anchor's entity, right at entity level" if o.kind == "same_entity" else ""))
+        new = relations.bridging(fixed)
+        price = {name: _points(result.micro[name], _after(result.micro[name], before[name], new[name]))  # type: ignore[arg-type]
+                 for name in before}
+        out.append(UAError("bridging", kind, doc.name, where, text, price, position_order(o.anaphor.words[0])))
+    return out
+
+
+def _entity_of(doc: UADocument, side, m: Mention, deixis: bool) -> str | None:
+    """The entity of a referring markable of these words on this side (singletons included)."""
+    entity = {side.mention_of[markable.id]: markable.entity for markable in doc.layer(deixis)
+              if not markable.non_referring}
+    return entity.get(m)
+
+
+def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
+    key, response = doc.key_side.non_referring, doc.response_side.non_referring
+    before = doc.scores["non_referring"]
+    total = result.micro["non_referring"]
+    out = []
+    for m in dict.fromkeys(key):
+        if m in response:
+            continue
+        entity = _entity_of(doc.response, doc.response_side, m, result.settings.discourse_deixis)
+        text = (f"non-referring in the key, referring in the response (entity {entity})" if entity is not None
+                else "non-referring in the key; the response has no markable there")
+        new = relations.non_referring(key, response + [m])
+        out.append(UAError("non_referring", "marked_referring", doc.name, text_of(doc.key, m), text,
+                           {"non_referring": _points(total, _after(total, before, new))}, position_order(m.words[0])))  # type: ignore[arg-type]
+    for m in dict.fromkeys(response):
+        if m in key:
+            continue
+        entity = _entity_of(doc.key, doc.key_side, m, result.settings.discourse_deixis)
+        text = (f"non-referring in the response, referring in the key (entity {entity})" if entity is not None
+                else "non-referring in the response; the key has no markable there")
+        new = relations.non_referring(key, [x for x in response if x != m])
+        out.append(UAError("non_referring", "marked_non_referring", doc.name, text_of(doc.response, m), text,
+                           {"non_referring": _points(total, _after(total, before, new))}, position_order(m.words[0])))  # type: ignore[arg-type]
+    return out
+
+
+def _split_of(cluster: list[AnyMention]) -> SplitAntecedent | None:
+    return next((m for m in cluster if isinstance(m, SplitAntecedent)), None)
+
+
+def _split_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
+    key, response = doc.key_side.clusters, doc.response_side.clusters
+    partner = doc.alignment.partner
+    response_index = coref.cluster_index(response)
+    claimed: set[int] = set()
+    out = []
+    for c, label in zip(key, doc.key_side.labels):
+        split = _split_of(c)
+        if split is None:
+            continue
+        votes = Counter(response_index[r] for r in (partner.get(m, m) for m in c if not m.is_split) if r in response_index)
+        target = votes.most_common(1)[0][0] if votes else None
+        given = _split_of(response[target]) if target is not None else None
+        if target is not None:
+            claimed.add(target)
+        if given == split:
+            continue
+        first = next((m for m in c if not m.is_split), None)
+        fixed = [list(x) for x in response]
+        if target is None:
+            fixed.append([split])
+        else:
+            fixed[target] = [m for m in fixed[target] if not m.is_split] + [split]
+        if given is None:
+            kind, text = "missing", f"plural entity {label} has split antecedents {text_of(doc.key, split)}; its response entity has none"
+        else:
+            lost = [t for t in split.members if t not in given.members]
+            added = [t for t in given.members if t not in split.members]
+            kind = "wrong_members"
+            text = (f"plural entity {label}: split antecedents {text_of(doc.response, given)} instead of "
+                    f"{text_of(doc.key, split)}" + (f"; missing {len(lost)} member(s)" if lost else "")
+                    + (f"; {len(added)} member(s) too many" if added else ""))
+        out.append(UAError("split_antecedents", kind, doc.name, text_of(doc.key, first) if first else label, text,
+                           _coref_price(result, doc, fixed), position_order(first.words[0]) if first else (0, 0, 0)))
+    for j, c in enumerate(response):
+        split = _split_of(c)
+        if split is None or j in claimed:
+            continue
+        fixed = [list(x) for x in response]
+        fixed[j] = [m for m in c if not m.is_split]
+        first = next((m for m in c if not m.is_split), None)
+        out.append(UAError("split_antecedents", "extra", doc.name, text_of(doc.response, first) if first else "",
+                           f"split antecedents {text_of(doc.response, split)} for an entity with none in the key",
+                           _coref_price(result, doc, fixed), position_order(first.words[0]) if first else (0, 0, 0)))
+    return out
+
+
+def _coref_price(result: UAResult, doc: ScoredDocument, fixed_response: list[list[AnyMention]]) -> dict[str, float]:
+    """Points each coreference metric gains when this document's response clusters are these."""
+    sides = coref.Sides(doc.key_side.clusters, fixed_response, doc.alignment.partner)
+    totals = {p: list(v) for p, v in result.totals.items()}
+    for p in totals:
+        new, _ = coref.document_counts(p, sides)
+        totals[p] = [t - o + n for t, o, n in zip(totals[p], doc.counts[p], new)]
+    after = result.coreference_scores(totals)
+    return {name: _points(result.micro[name], value) for name, value in after.items() if name in result.micro}

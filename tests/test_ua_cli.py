@@ -1,0 +1,132 @@
+"""`--conventions ua` on the command line: detection, options, presets, exit statuses, and error
+prices checked against scoring the corpus again with the error fixed."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from metrics.corpus.ua import PRESETS, Settings, score_corpus
+from metrics.errors.ua.records import find_errors
+from metrics.formats.ua import read_ua
+from metrics.mentions.ua import BridgingLink
+from workbench.cli import main
+
+DATA = Path(__file__).parent / "data" / "ua"
+KEY, RESPONSE = str(DATA / "bridging.key"), str(DATA / "bridging.response")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_a_ua_key_is_scored_under_ua_by_default(capsys):
+    status, out, _ = run(capsys, "score", KEY, RESPONSE, "--format", "json")
+    result = json.loads(out)
+    assert status == 0 and result["conventions"] == "ua" and result["match"] == "exact"
+    assert list(result["metrics"])[:3] == ["mentions", "muc", "bcub"]
+    assert result["documents"][0]["name"] == "bridging"
+
+
+def test_a_preset_sets_what_the_ua_scorer_sets(capsys):
+    status, out, _ = run(capsys, "score", KEY, RESPONSE, "--preset", "codicrac22ar", "--format", "json")
+    result = json.loads(out)
+    assert status == 0 and result["preset"] == "codicrac22ar"
+    assert (result["singletons"], result["split_antecedents"]) == ("keep", "keep")
+    assert list(result["metrics"]) == ["muc", "bcub", "ceafe", "conll"]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (("--preset", "codicrac22ar", "--match", "partial"), "drop --match"),
+    (("--conventions", "conll", "--split-antecedents", "keep"), "applies to --conventions ua only"),
+    (("--zero-match", "dependency"), "by position only"),
+    (("--split-antecedents", "keep", "--singletons", "remove"), "singletons kept"),
+    (("--metrics", "muc,nonsense"), "unknown UA metric"),
+    (("--ci",), "not available with --conventions ua"),
+])
+def test_usage_errors_exit_2(capsys, argv, words):
+    status, out, err = run(capsys, "score", KEY, RESPONSE, *argv)
+    assert status == 2 and not out and words in err
+
+
+def test_other_commands_say_ua_is_score_and_errors_only(capsys):
+    status, _, err = run(capsys, "compare", KEY, RESPONSE, RESPONSE)
+    assert status == 2 and "score" in err and "errors" in err
+
+
+def test_a_ua_file_under_conll_conventions_is_refused_with_a_pointer(capsys):
+    status, _, err = run(capsys, "score", KEY, RESPONSE, "--conventions", "conll")
+    assert status == 1 and "--conventions ua" in err
+
+
+def test_bad_ua_input_is_one_located_line_exit_1(capsys, tmp_path):
+    bad = tmp_path / "bad.CONLLUA"
+    lines = Path(RESPONSE).read_text(encoding="utf-8").splitlines()
+    lines[3] = lines[3].replace("(EntityID=1|MarkableID=house|Min=2", "(EntityID=1|Min=2")
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    status, out, err = run(capsys, "score", KEY, str(bad))
+    assert status == 1 and not out
+    assert err.count("\n") == 1 and f"{bad}:4:" in err and "MarkableID" in err
+
+
+def test_documents_must_have_the_same_words(capsys, tmp_path):
+    other = tmp_path / "other.CONLLUA"
+    other.write_text(Path(RESPONSE).read_text(encoding="utf-8").replace(" house ", " barn  "), encoding="utf-8")
+    status, _, err = run(capsys, "score", KEY, str(other))
+    assert status == 1 and "'barn' where the key has 'house'" in err
+
+
+def test_errors_in_json_and_csv(capsys):
+    status, out, _ = run(capsys, "errors", KEY, RESPONSE, "--conventions", "ua", "--format", "json")
+    result = json.loads(out)
+    assert status == 0 and result["counts"]["bridging"] == {"missed": 1, "spurious": 1, "wrong_anchor": 1, "wrong_relation": 0}
+    status, out, _ = run(capsys, "errors", KEY, RESPONSE, "--conventions", "ua", "--format", "csv", "--type", "missed")
+    rows = out.strip().splitlines()
+    assert status == 0 and rows[0].startswith("document,relation,type") and len(rows) == 1 + 3
+    status, _, err = run(capsys, "errors", KEY, RESPONSE, "--conventions", "ua", "--category", "nonsense")
+    assert status == 2 and "split_antecedents" in err
+
+
+def _rescored(keys, responses, settings, metric: str) -> float:
+    return score_corpus(keys, responses, "k", "r", settings).micro[metric].f1
+
+
+def test_bridging_prices_are_the_score_of_the_corpus_fixed():
+    keys, responses = read_ua(KEY), read_ua(RESPONSE)
+    settings = PRESETS["codicrac22br"]
+    assert isinstance(settings, Settings)
+    result = score_corpus(keys, responses, KEY, RESPONSE, settings)
+    errors = {e.kind: e for e in find_errors(result)}
+    doc = responses[0]
+    fixes = {
+        "missed": [*doc.bridging, BridgingLink("roof", "house")],
+        "spurious": [b for b in doc.bridging if b.anaphor != "garden"],
+        "wrong_anchor": [BridgingLink("door", "house") if b.anaphor == "door" else b for b in doc.bridging],
+    }
+    for kind, links in fixes.items():
+        fixed = [replace(doc, bridging=links)]
+        for metric, price in errors[kind].price.items():
+            gain = (_rescored(keys, fixed, settings, metric) - result.micro[metric].f1) * 100
+            assert price == pytest.approx(gain), (kind, metric)
+
+
+def test_non_referring_and_split_antecedent_prices_are_the_score_of_the_corpus_fixed():
+    for example, settings, fix in (
+        ("non_referring", Settings(metrics=("non_referring",)),
+         lambda doc: [replace(m, entity="9-Pseudo") if m.id == "m2" else m for m in doc.identity]),
+        ("split", Settings(keep_singletons=True, keep_split=True, metrics=("muc", "bcub", "ceafe", "lea")),
+         lambda doc: [replace(m, element_of=("3",)) if m.id == "m1" else m for m in doc.identity]),
+    ):
+        keys, responses = read_ua(str(DATA / f"{example}.key")), read_ua(str(DATA / f"{example}.response"))
+        result = score_corpus(keys, responses, "k", "r", settings)
+        (error,) = find_errors(result)
+        fixed = [replace(responses[0], identity=fix(responses[0]))]
+        for metric, price in error.price.items():
+            gain = (_rescored(keys, fixed, settings, metric) - result.micro[metric].f1) * 100
+            assert price == pytest.approx(gain), (example, metric)
+        assert any(v > 0 for v in error.price.values())

@@ -1,0 +1,211 @@
+"""`--conventions ua`: the Universal Anaphora scorer's numbers (`score`) and the errors of its
+relations (`errors`), with its options; and `--preset NAME`, the UA scorer's `-t NAME`.
+
+All of the CLI's UA wiring is here: the options (added to every command by `add_arguments`), the
+presets (which set other options, or another convention's), and the two commands.  Options:
+
+    --match exact|partial|partial-craft|head   (-a; partial is its partial-corefud)
+    --singletons keep|remove                   (-s; default remove, as the UA scorer's)
+    --split-antecedents keep|remove            (-l; keep implies singletons kept)
+    --only-split-antecedents                   (--only-split-antecedent)
+    --discourse-deixis                         (-d)
+    --zero-match linear                        (-z: zeros kept, matched by position)
+    --preset NAME                              (-t NAME, completed with the defaults)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+
+from metrics.corpus.ua import ALIASES, METRICS, PRESETS, Settings, UAResult, resolve_metrics, score_corpus
+from metrics.errors.ua.records import KINDS, RELATIONS, UAError, find_errors
+from metrics.formats.ua import is_ua_head, read_ua
+from metrics.measures.catalog import label
+from metrics.runtime.parallel import fork_map
+
+from ..json_text import dumps
+from ..options import UsageError
+from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
+
+LABELS = {name: label(name) for name in ("mentions", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "conll")}
+LABELS.update({"mor": "MOR (mention overlap)", "non_referring": "Non-referring",
+               "bridging_recognition": "Bridging recognition", "bridging_markable": "Bridging (markable)",
+               "bridging_entity": "Bridging (entity)"})  # UA's own, not in the catalogue (yet)
+MATCHES = ("exact", "partial", "partial-craft", "head")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The UA options, on every command (they are refused outside --conventions ua)."""
+    parser.add_argument("--split-antecedents", choices=("keep", "remove"), default=None,
+                        help="ua: score a plural mention's split antecedents (keep: the UA scorer's -l) or not "
+                             "(default remove)")
+    parser.add_argument("--only-split-antecedents", action="store_true",
+                        help="ua: report the scores of the split antecedents' alignment only (implies keep)")
+    parser.add_argument("--discourse-deixis", action="store_true",
+                        help="ua: score the discourse-deixis chains instead of the identity chains")
+    parser.add_argument("--preset", choices=tuple(PRESETS), default=None,
+                        help="a shared task's settings, as the UA scorer's -t NAME (under the convention it names)")
+
+
+def _given(args: argparse.Namespace, *names: str) -> list[str]:
+    return [f"--{n.replace('_', '-')}" for n in names if getattr(args, n, None) not in (None, False)]
+
+
+def apply_preset(args: argparse.Namespace) -> None:
+    """Set the options a preset stands for; an option the preset sets may not be given too."""
+    name = getattr(args, "preset", None)
+    if name is None or getattr(args, "_preset_applied", False):
+        return
+    args._preset_applied = True
+    preset = PRESETS[name]
+    clash = _given(args, "match", "singletons", "split_antecedents", "only_split_antecedents", "discourse_deixis",
+                   "zero_match")
+    if clash:
+        raise UsageError(f"--preset {name} sets the matching and the settings; drop {', '.join(clash)}")
+    if args.conventions not in ("auto", "ua" if isinstance(preset, Settings) else preset[0]):
+        raise UsageError(f"--preset {name} is under --conventions "
+                         f"{'ua' if isinstance(preset, Settings) else preset[0]}, not {args.conventions}")
+    if isinstance(preset, Settings):
+        args.conventions = "ua"
+        return
+    conventions, options = preset
+    args.conventions, args.match, args.singletons = conventions, options["match"], options["singletons"]
+    if getattr(args, "metrics", "all") == "all" and hasattr(args, "metrics"):
+        names = options["metrics"]
+        args.metrics = ",".join(m for m in names if conventions != "corefud" or m != "conll")  # type: ignore[union-attr]
+
+
+def selected(args: argparse.Namespace) -> bool:
+    """Whether this command line is under the UA conventions (given, a preset's, or `auto` with a
+    UA key).  Outside them, a UA option is a usage error."""
+    apply_preset(args)
+    ua = args.conventions == "ua" or (args.conventions == "auto" and _is_ua(args.key))
+    if not ua:
+        given = _given(args, "split_antecedents", "only_split_antecedents", "discourse_deixis")
+        if given or args.match == "partial-craft":
+            raise UsageError(f"{', '.join(given) or '--match partial-craft'} applies to --conventions ua only")
+    return ua
+
+
+def _is_ua(path: str | None) -> bool:
+    if path in (None, "-") or not os.path.isfile(path):
+        return False
+    from metrics.formats.source import read_head
+
+    return is_ua_head(read_head(path).decode("utf-8-sig", errors="replace"))
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The UA settings of a command line (a preset's, or the options with the UA scorer's defaults)."""
+    metrics_text = getattr(args, "metrics", "all")
+    if args.preset is not None:
+        preset = PRESETS[args.preset]
+        assert isinstance(preset, Settings)
+        if metrics_text == "all":
+            return preset.completed()
+        return Settings(**{**preset.__dict__, "metrics": _metrics(metrics_text)}).completed()
+    if args.zero_match not in (None, "linear"):
+        raise UsageError("--zero-match: UA zeros are matched by position only (linear)")
+    keep_split = args.split_antecedents == "keep" or args.only_split_antecedents or args.discourse_deixis
+    if keep_split and args.singletons == "remove":
+        raise UsageError("split antecedents are scored with singletons kept (a plural's members may be singletons)")
+    match = args.match or "exact"
+    if match not in MATCHES:
+        raise UsageError(f"--match: {match!r} is not one of {', '.join(MATCHES)} under --conventions ua")
+    return Settings(match, args.singletons == "keep" or keep_split, keep_split, args.only_split_antecedents,
+                    args.discourse_deixis, args.zero_match == "linear", _metrics(metrics_text)).completed()
+
+
+def _metrics(text: str) -> tuple[str, ...]:
+    try:
+        out = resolve_metrics(text.split(","))
+    except ValueError as error:
+        raise UsageError(f"--metrics: {error}") from None
+    if not out:
+        raise UsageError(f"--metrics: none given; choose from {', '.join(METRICS)} ({', '.join(ALIASES)})")
+    return out
+
+
+def score(args: argparse.Namespace, warn: Callable[[str], None]) -> UAResult:
+    for option in ("stream", "ci", "group_by", "document"):
+        if getattr(args, option, None):
+            raise UsageError(f"--{option.replace('_', '-')} is not available with --conventions ua yet")
+    settings = settings_of(args)
+    keys, responses = fork_map(read_ua, [args.key, args.response])
+    result = score_corpus(keys, responses, args.key, args.response, settings)
+    for message in result.warnings:
+        warn(message)
+    return result
+
+
+def run_score(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
+    result = score(args, warn)
+    settings = result.settings
+    preset = {"preset": args.preset} if args.preset else {}
+    if args.format == "json":
+        text = dumps({**settings.fields(), **preset,
+                      "metrics": {name: score_json(s) for name, s in result.micro.items()},
+                      "documents": [{"name": d.name, "metrics": {m: score_json(v) for m, v in d.scores.items()}}
+                                    for d in result.documents]}) + "\n"
+    elif args.format == "csv":
+        rows = [["corpus", name, s.recall, s.precision, s.f1] for name, s in result.micro.items()]
+        if args.per_doc:
+            rows += [[d.name, name, s.recall, s.precision, s.f1] for d in result.documents for name, s in d.scores.items()]
+        text = render_csv(["document", "metric", "recall", "precision", "f1"], rows)
+    else:
+        headers = ["document", "metric", "recall", "precision", "F1"]
+        rows = [["corpus", LABELS[name], percent(s.recall), percent(s.precision), percent(s.f1)]
+                for name, s in result.micro.items()]
+        if args.per_doc:
+            rows += [[d.name, LABELS[name], percent(s.recall), percent(s.precision), percent(s.f1)]
+                     for d in result.documents for name, s in d.scores.items()]
+        if args.format == "markdown":
+            text = f"{settings.describe()}\n\n" + render_markdown(headers, rows)
+        else:
+            text = f"{settings.describe()} (percentages)\n" + "\n".join(align_rows(headers, rows, right=headers[2:])) + "\n"
+    emit(text, args.output, inputs=[args.key, args.response])
+    return 0
+
+
+ERROR_HEADERS = ["document", "relation", "type", "mention", "price", "explanation"]
+
+
+def _price_text(error: UAError) -> str:
+    return ", ".join(f"{LABELS[m]} {v:+.2f}" for m, v in error.price.items())
+
+
+def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
+    """`corefwb errors --conventions ua`: the relations' errors (filtered by --category as the
+    relation and --type), each with its explanation and price."""
+    if getattr(args, "taxonomy", "chen-ng") != "chen-ng":
+        raise UsageError("--taxonomy: the UA relations have one taxonomy")
+    result = score(args, warn)
+    chosen = set(args.category or RELATIONS)
+    unknown = chosen - set(RELATIONS)
+    if unknown:
+        raise UsageError(f"--category: {', '.join(sorted(unknown))}; under --conventions ua choose from {', '.join(RELATIONS)}")
+    kinds = {k for r in RELATIONS for k in KINDS[r]}
+    if args.type and set(args.type) - kinds:
+        raise UsageError(f"--type: {', '.join(sorted(set(args.type) - kinds))}; choose from {', '.join(sorted(kinds))}")
+    errors = [e for e in find_errors(result) if e.relation in chosen and (not args.type or e.kind in args.type)]
+    counts = {r: {k: sum(1 for e in errors if (e.relation, e.kind) == (r, k)) for k in KINDS[r]} for r in RELATIONS if r in chosen}
+    if args.limit is not None:
+        errors = errors[:max(0, args.limit)]
+    if args.format == "json":
+        text = dumps({**result.settings.fields(), "counts": counts, "errors": [e.to_json() for e in errors]}) + "\n"
+    elif args.format == "csv":
+        text = render_csv(["document", "relation", "type", "mention", "metric", "price", "explanation"],
+                          [[e.document, e.relation, e.kind, e.mention, m, v, e.explanation]
+                           for e in errors for m, v in (e.price.items() or [("", "")])])
+    else:
+        rows = [[e.document, e.relation, e.kind, e.mention, _price_text(e), e.explanation] for e in errors]
+        summary = "; ".join(f"{r}: " + ", ".join(f"{k} {n}" for k, n in c.items()) for r, c in counts.items())
+        if args.format == "markdown":
+            text = f"{result.settings.describe()}\n\n{summary}\n\n" + render_markdown(ERROR_HEADERS, rows)
+        else:
+            text = (f"{result.settings.describe()}\n{summary}\nprice: points of F1 gained by fixing the error alone\n"
+                    + "\n".join(align_rows(ERROR_HEADERS, rows)) + "\n")
+    emit(text, args.output, inputs=[args.key, args.response])
+    return 0
