@@ -34,7 +34,7 @@ from .datasets import DatasetRun, DatasetSwitching, dataset_label
 from .documents import DocumentList
 from .entityerrors import EntityErrorPanel
 from .errorlist import ErrorPanel
-from .messages import EngineFault, LoadFailed, Loaded, Progress
+from .messages import EngineFault, LoadFailed, Loaded, Progress, while_running
 from .navigation import Navigation
 from .opening import UNREADABLE, Opening, load_session
 from .palette import system_commands
@@ -259,32 +259,32 @@ it shows the key's text and chains for browsing, with no scores or errors.
         self.post_message(Loaded(session) if session is not None else LoadFailed(failure or UNREADABLE))
 
     @on(Progress)
+    @while_running
     def _progress(self, message: Progress) -> None:
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
         self.query_one("#progress", ProgressBar).advance(1)
         self._set_status(f"{message.label} ...")
 
     @on(EngineFault)
+    @while_running
     def _engine_fault(self, message: EngineFault) -> None:
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
         self.notify(message.text, severity="error", timeout=15, markup=False)
 
     @on(LoadFailed)
     def _load_failed(self, message: LoadFailed) -> None:
         self.load_failed = True  # the exit status says so even when the user quit meanwhile
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
+        self._show_load_failure(message.text)
+
+    @while_running
+    def _show_load_failure(self, text: str) -> None:
+        """The message of files that could not be read, on screen until the user quits."""
         self.query_one("#progress", ProgressBar).display = False
         self.query_one(ErrorPanel).set_rows(None, state="failed")  # not "analysing": nothing will come
-        self._set_status(message.text)
-        self.notify(message.text, severity="error", timeout=30, markup=False)
+        self._set_status(text)
+        self.notify(text, severity="error", timeout=30, markup=False)
 
     @on(Loaded)
+    @while_running
     def _loaded(self, message: Loaded) -> None:
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
         self.session = message.session
         # The corpus lives as long as the app: move it out of the cyclic collector's sight, or its
         # full passes over millions of objects stall frames by 100-200 ms.  (Frozen objects are
@@ -308,9 +308,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
 
     # ---------------------------------------------------------------- scoring
     @on(ScoresPanel.WeightsEdited)
+    @while_running
     def _weights_edited(self, message: ScoresPanel.WeightsEdited) -> None:
-        if not self.is_running:  # the app is closing: a late message finds no widgets
-            return
         if message.weights != self.weights:
             self.rescore(message.weights)
 
@@ -339,14 +338,14 @@ it shows the key's text and chains for browsing, with no scores or errors.
 
     # ------------------------------------------------------------ documents
     @on(DocumentList.Reordered)
+    @while_running
     def _reordered(self) -> None:
-        if self.is_running and self.query(DocumentList):  # closing: a late message finds no widgets
+        if self.query(DocumentList):  # not under another screen (the charts)
             self._status()
 
     @on(DocumentList.Chosen)
+    @while_running
     def _chosen(self, message: DocumentList.Chosen) -> None:
-        if not self.is_running:  # the app is closing: a late message finds no widgets
-            return
         self.show_document(message.index)
 
     def show_document(self, index: int) -> None:
@@ -466,9 +465,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
 
     # --------------------------------------------------------------- errors
     @on(ErrorPanel.Picked)
+    @while_running
     def _picked(self, message: ErrorPanel.Picked) -> None:
-        if not self.is_running:  # the app is closing: a late message finds no widgets
-            return
         self.select_error(message.row, focus_text=message.jump)
 
     def watch_theme(self, theme: str) -> None:

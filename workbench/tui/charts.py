@@ -35,7 +35,7 @@ from metrics.model import MentionType
 from ..charts import SWEEP_PANELS, DocumentScores, ErrorCounts, Stages, Sweep, document_scores, error_counts, kk_stages, \
     sweep
 from ..names import short_labels
-from .messages import ChartsReady, StagesReady
+from .messages import ChartsReady, StagesReady, while_running
 from .theme import CHART_COLOURS
 
 MARKERS = {"W1": "1", "W2": "2", "W3": "3", "W4": "4", "W5": "5", "now": "*"}
@@ -115,16 +115,14 @@ class ChartsScreen(Screen[None]):
             self.app.call_from_thread(self.post_message, StagesReady(stages))
 
     @on(StagesReady)
+    @while_running
     def _stages_ready(self, message: StagesReady) -> None:
-        if not self.is_running:
-            return
         self.stage_data = message.stages or Stages([], [], [])
         self.draw()
 
     @on(ChartsReady)
+    @while_running
     def _ready(self, message: ChartsReady) -> None:
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
         self.sweep_data, self.error_data, self.document_data = message.sweep, message.errors, message.documents
         labels = short_labels(self.systems)
         legend = ", ".join(f"{s} = {n}" for s, n in zip(labels, self.systems) if s != n) or ", ".join(self.systems)

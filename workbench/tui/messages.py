@@ -3,11 +3,17 @@
 Loading posts `Progress` then `Loaded` (or `LoadFailed`); a weight edit's worker posts `Rescored`,
 then `ErrorsReady`; the pricing worker posts `ImpactsReady`; an optional analysis that fails posts
 `EngineFault`, and the rest of the screen keeps working.
+
+Every handler of such a message (and of a widget's message that can come in while the app quits)
+goes through the one closing guard, `while_running`.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from textual.message import Message
 
@@ -104,3 +110,25 @@ class StagesReady(Message):
     def __init__(self, stages) -> None:
         super().__init__()
         self.stages = stages
+
+
+Handler = TypeVar("Handler", bound=Callable[..., None])
+
+
+def while_running(handler: Handler) -> Handler:
+    """The closing guard: `handler` (of an app, screen or widget) runs only while its message
+    pump does.  Why: a worker's message, or a widget's posted just before a quit, can arrive
+    while the app is closing, when its widgets are gone (a query would raise over the exit).
+    A dropped `Rescored` is released (its `drawn` set), so its worker does not wait for a frame
+    that will not come.  Textual reads the handler's parameters through the wrapper (`wraps`)."""
+
+    @functools.wraps(handler)
+    def guarded(self: Any, *args: Any) -> None:
+        if self.is_running:
+            handler(self, *args)
+            return
+        for argument in args:
+            if isinstance(argument, Rescored):
+                argument.drawn.set()
+
+    return cast(Handler, guarded)
