@@ -97,8 +97,8 @@ class FastTable(DataTable):
             False, False, False, hover, cursor, self.show_cursor, self._show_hover_cursor,
             self.cursor_foreground_priority == "css", self.cursor_background_priority == "css")
         pre_style = base_style + Style.from_meta({"row": row_index, "column": column_index}) + component_style
-        lines = [one_line(self.app.console, self.app.console_options, cell, inner, self.cell_padding, pre_style,
-                          post_style)]
+        lines = [one_line(self.app.console, self.app.console_options, cell, inner, padding=self.cell_padding,
+                          pre_style=pre_style, post_style=post_style)]
         self._cell_render_cache[cache_key] = lines
         return lines
 
@@ -117,7 +117,7 @@ class FastTable(DataTable):
         self.virtual_size = Size(width + self._row_label_column_width, self._total_row_height + header_height)
 
 
-def one_line(console: Console, options: ConsoleOptions, text: Text, inner: int, padding: int, pre_style: Style,
+def one_line(console: Console, options: ConsoleOptions, text: Text, inner: int, *, padding: int, pre_style: Style,
              post_style: Style) -> list[Segment]:
     """The segments DataTable draws for `text` in a cell `inner` cells wide plus `padding` each
     side: what `Console.render_lines(Styled(Padding(text, (0, padding)), pre_style, post_style))`
@@ -152,7 +152,7 @@ class ListTable(FastTable):
             self.move_cursor(row=self.row_count - 1)
 
 
-def next_row(spans: Sequence[tuple[int, int]], cursor: int, picked: bool, step: int, from_token: int | None = None,
+def next_row(spans: Sequence[tuple[int, int]], cursor: int, picked: bool, step: int, *, from_token: int | None = None,
              text_order: bool = True) -> int:
     """Where `n` (step 1) or `p` (-1) goes in an error list whose rows are at these spans.
 

@@ -1,8 +1,10 @@
 """Messages the workbench's workers post to the app ("messages up"): workers never touch widgets.
 
 Loading posts `Progress` then `Loaded` (or `LoadFailed`); a weight edit's worker posts `Rescored`,
-then `ErrorsReady`; the pricing worker posts `ImpactsReady`; an optional analysis that fails posts
-`EngineFault`, and the rest of the screen keeps working.
+then `ErrorsReady`, and in compare mode `IntervalsReady`; the pricing worker posts `ImpactsReady`;
+the K&K worker `EntityErrorsReady`; an optional analysis that fails posts `EngineFault`, and the
+rest of the screen keeps working.  (The charts screen's worker posts to that screen: its messages
+are its own, `ChartsScreen.ChartsReady` and `ChartsScreen.StagesReady`.)
 
 Every handler of such a message (and of a widget's message that can come in while the app quits)
 goes through the one closing guard, `while_running`.
@@ -13,15 +15,20 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from textual.message import Message
 
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.corpus.scoring import CorpusResult
 from metrics.measures.weights import Weights
+from metrics.statistics.significance import Comparison
 
 from ..session import Session
+from .comparing import ComparedPair
+
+if TYPE_CHECKING:  # the analysis loads when the entity list is first asked for, not with the app
+    from metrics.errors.kummerfeld_klein.report import KKReport
 
 
 class Progress(Message):
@@ -79,37 +86,21 @@ class ImpactsReady(Message):
 
 
 class IntervalsReady(Message):
-    """Compare mode: the differences of `pair` = (baseline, system, weights) with their intervals."""
+    """Compare mode: the differences of `pair`'s compared system to its baseline, under its
+    weights, with their intervals."""
 
-    def __init__(self, pair: tuple, comparison) -> None:
+    def __init__(self, pair: ComparedPair, comparison: Comparison) -> None:
         super().__init__()
-        self.pair, self.comparison = pair, comparison
-
-
-class ChartsReady(Message):
-    """The charts view's data (workbench.charts), computed off the UI thread."""
-
-    def __init__(self, sweep, errors, documents) -> None:
-        super().__init__()
-        self.sweep = sweep
-        self.errors = errors
-        self.documents = documents
+        self.pair = pair
+        self.comparison = comparison
 
 
 class EntityErrorsReady(Message):
     """Kummerfeld & Klein's analysis of some systems (system -> its report, None when it failed)."""
 
-    def __init__(self, reports: dict) -> None:
+    def __init__(self, reports: dict[int, KKReport | None]) -> None:
         super().__init__()
         self.reports = reports
-
-
-class StagesReady(Message):
-    """The charts view's K&K stages (workbench.charts.kk_stages), after the other charts."""
-
-    def __init__(self, stages) -> None:
-        super().__init__()
-        self.stages = stages
 
 
 Handler = TypeVar("Handler", bound=Callable[..., None])

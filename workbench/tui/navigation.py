@@ -13,6 +13,8 @@ from textual.widgets import ContentSwitcher
 
 from metrics.errors.chen_ng.records import ErrorRecord
 
+from ..comparison import Change
+
 from .documents import DocumentList
 from .errorlist import ErrorPanel
 from .rows import MODES, Selection, short_name
@@ -98,7 +100,8 @@ class Navigation:
         from .charts import ChartsScreen
 
         document = self.corpus.pairs[self.doc_index].name if self.corpus.pairs else None
-        self.push_screen(ChartsScreen(self.response_names(), document, (self.baseline, self.system) if self.comparing else None))
+        self.push_screen(ChartsScreen(self.session, self.response_names(), self.weights, document=document,
+                                      pair=(self.baseline, self.system) if self.comparing else None))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """F9 (next compared system) and c (change filter) work only in compare mode.  A screen may name the
@@ -111,9 +114,10 @@ class Navigation:
         return True
 
     def action_help(self) -> None:
+        from .keys import help_sections
         from .screens import HelpScreen
 
-        self.push_screen(HelpScreen(self.focused))
+        self.push_screen(HelpScreen(self.focused, self.HELP, help_sections(type(self))))
 
     # ------------------------------------------------------------------ focus
     def action_focus_text(self) -> None:
@@ -162,7 +166,7 @@ class Navigation:
             name = short_name(self.corpus.pairs[self.doc_index].name)
             self.notify(f"no errors in {name}{' with this filter' if filtered else ''}", markup=False)
 
-    def select_error(self, row: ErrorRecord | None, focus_text: bool = False) -> None:
+    def select_error(self, row: ErrorRecord | Change | None, focus_text: bool = False) -> None:
         """Emphasise an error's mention and antecedents and scroll the text to it."""
         self.selected_error = row
         if self.query_one(ContentSwitcher).current != "text" and focus_text:

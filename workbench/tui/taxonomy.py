@@ -27,7 +27,7 @@ from .text import DocumentText
 from .views import ChainsView
 
 if TYPE_CHECKING:  # the analysis loads when the list is first asked for
-    from metrics.errors.kummerfeld_klein.report import KKError
+    from metrics.errors.kummerfeld_klein.report import KKError, KKReport
 
 
 @dataclass
@@ -101,7 +101,7 @@ class TaxonomySwitching:
 
     @work(thread=True, group="entity-errors")
     def _entity_worker(self, systems: list[int]) -> None:
-        reports = {}
+        reports: dict[int, KKReport | None] = {}
         for system in systems:
             try:
                 reports[system] = self.session.kk_report(system=system)

@@ -23,7 +23,7 @@ from metrics.corpus.scoring import CorpusResult, ScoresInChildren
 from metrics.measures.weights import Weights
 
 from ..session import Session
-from .comparing import FIRST_METRICS, REST_METRICS, complete, interval_comparison
+from .comparing import FIRST_METRICS, REST_METRICS, ComparedPair, complete, interval_comparison
 from .messages import EngineFault, ErrorsReady, ImpactsReady, IntervalsReady, Rescored, while_running
 from .rows import group_errors
 from .scores import ScoresPanel
@@ -50,8 +50,8 @@ class Workers:
                 for system in group:
                     if worker.is_cancelled:
                         return
-                    result = self._scored(session, results.get(system), weights, system, stage,
-                                          self.view_of(system).scoring)
+                    result = self._scored(session, results.get(system), weights, system, stage=stage,
+                                          children=self.view_of(system).scoring)
                     if result is None:
                         continue
                     results[system] = result
@@ -72,13 +72,13 @@ class Workers:
                     errors = None
                 if not worker.is_cancelled:
                     self.post_message(ErrorsReady(weights, errors, system))
-            pair = (self.baseline, self.system, weights)
+            pair = ComparedPair(self.baseline, self.system, weights)
             if self.comparing and group is shown and pair not in self.intervals and not worker.is_cancelled:
                 comparison = interval_comparison(results[self.baseline], results[self.system])
                 self.post_message(IntervalsReady(pair, comparison))
 
     @staticmethod
-    def _scored(session: Session, result: CorpusResult | None, weights: Weights, system: int,
+    def _scored(session: Session, result: CorpusResult | None, weights: Weights, system: int, *,
                 stage: str, children: ScoresInChildren | None = None) -> CorpusResult | None:
         """The next result of a system in a scoring pass, None when this stage has nothing to do:
         first the official metrics (or, after a weight edit, only the weighted ones), then the rest.
@@ -130,7 +130,7 @@ class Workers:
     @while_running
     def on_intervals_ready(self, message: IntervalsReady) -> None:
         self.intervals[message.pair] = message.comparison
-        if message.pair == (self.baseline, self.system, self.weights):
+        if message.pair == self.compared_pair():
             self._show_scores()
 
     @while_running
