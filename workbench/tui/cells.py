@@ -7,12 +7,11 @@ definition keeps their look (and their NO_COLOR meaning: the letter) the same ev
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
-
 from rich.console import Console, ConsoleOptions
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import DEFAULT_JUSTIFY, DEFAULT_OVERFLOW, Text
+from textual.app import App
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.widgets import DataTable
@@ -24,12 +23,12 @@ TYPE_STYLE = {MentionType.NAME: "name", MentionType.NOMINAL: "nominal", MentionT
               MentionType.ZERO: "zero"}
 
 
-def type_colour(app: Any, kind: MentionType) -> str:
+def type_colour(app: App, kind: MentionType) -> str:
     """The current theme's colour of a mention type (theme variables `type-name` etc.)."""
     return app.theme_variables.get(f"type-{TYPE_STYLE[kind]}", "")
 
 
-def type_text(app: Any, kind: MentionType, text: str = "") -> Text:
+def type_text(app: App, kind: MentionType, text: str = "") -> Text:
     """A mention type as a letter (meaning without colour) coloured by the theme's type colour."""
     return Text(kind.letter + (" " + text if text else ""), style=f"bold {type_colour(app, kind)}")
 

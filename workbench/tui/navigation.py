@@ -7,6 +7,7 @@ things the app already has, so they live apart from the workers that compute the
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher
@@ -20,6 +21,9 @@ from .errorlist import ErrorPanel
 from .rows import MODES, Selection, short_name
 from .scores import ScoresPanel
 from .text import DocumentText
+
+if TYPE_CHECKING:
+    from .export import ExportSource
 
 
 class Navigation:
@@ -201,7 +205,8 @@ class Navigation:
         if self.result is None:
             self.notify("nothing scored yet", severity="warning")
             return
-        path = path or default_path(self, scope, fmt)
+        source = self.export_source()
+        path = path or default_path(source.label(scope), fmt)
         if os.path.exists(path) and not overwrite:
             def answered(yes: bool | None) -> None:
                 if yes:
@@ -212,13 +217,15 @@ class Navigation:
             self.push_screen(ConfirmScreen(f"{path} exists. Replace it?"), answered)
             return
         self.notify(f"exporting the {scope} as {fmt} ...", markup=False)
-        self.run_worker(lambda: self._export_job(scope, fmt, path), thread=True, group="export")
+        self.run_worker(lambda: self._export_job(source, scope, fmt, path), thread=True, group="export")
 
-    def _export_job(self, scope: str, fmt: str, path: str) -> None:  # in a worker thread
+    def _export_job(self, source: ExportSource, scope: str, fmt: str, path: str) -> None:  # in a worker thread
         from metrics.model import InputError
 
+        from .export import write_export
+
         try:
-            written = self.write_export(scope, fmt, path)
+            written = write_export(source, scope, fmt, path)
         except (InputError, OSError) as error:
             self.call_from_thread(self.notify, f"export failed: {error}", severity="error", markup=False)
         else:
@@ -226,12 +233,21 @@ class Navigation:
 
     def write_export(self, scope: str, fmt: str, path: str | None = None) -> str:
         """Write the scores and the errors shown (the active filter applied) of the document or
-        the corpus; see `export.write_report`."""
-        from .export import write_entity_report, write_report
+        the corpus, here and now; see `export.write_export`."""
+        from .export import write_export
 
-        if self.taxonomy == "kk":  # the list shown is the entity errors: they are what is exported
-            return write_entity_report(self, scope, fmt, path)
-        return write_report(self, scope, fmt, path, self.query_one(ErrorPanel).filters())
+        return write_export(self.export_source(), scope, fmt, path)
+
+    def export_source(self) -> ExportSource:
+        """What an export writes, taken from what is on screen (on the UI thread: the worker
+        that writes it reads no widget)."""
+        from .export import ExportSource
+
+        if self.session is None or self.result is None or self.corpus is None:
+            raise RuntimeError("nothing scored to export yet")
+        return ExportSource(self.session, self.result, self.errors, frozenset(self.priced), self.weights, self.system,
+                            self.corpus.pairs[self.doc_index].name, taxonomy=self.taxonomy,
+                            filters=self.query_one(ErrorPanel).filters())
 
 
 def shown(widget) -> bool:

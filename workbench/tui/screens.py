@@ -18,7 +18,8 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 
-from ..output import REPORT_EXTENSIONS, REPORT_FORMATS
+from ..output import REPORT_FORMATS
+from .export import default_path
 from .rows import display_text
 from .theme import steady_cursors
 
@@ -135,8 +136,7 @@ class ExportScreen(ModalScreen[tuple[str, str, str] | None]):
         return scope, fmt
 
     def _default_path(self, scope: str = "document", fmt: str = "json") -> str:
-        stem = self.document if scope == "document" else "corpus"
-        return f"corefwb-{stem.replace(' ', '_').replace('/', '_')}{REPORT_EXTENSIONS[fmt]}"
+        return default_path(self.document if scope == "document" else "corpus", fmt)
 
     @on(RadioSet.Changed)
     def _changed(self) -> None:

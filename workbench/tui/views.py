@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
@@ -72,7 +72,7 @@ split; "conflates K1 K4" marks a response chain that merges key chains; "n missi
             responses.border_title = f"response chains ({len(response_rows)})"
 
     @staticmethod
-    def _chains_text(app: Any, rows: list[ChainRow], side: ChainSide, marked: frozenset = frozenset()) -> Text:
+    def _chains_text(app: App, rows: list[ChainRow], side: ChainSide, marked: frozenset = frozenset()) -> Text:
         own, other, several, lacking = side.own, side.other, side.several, side.lacking
         text = Text(no_wrap=False)
         for row in rows:
