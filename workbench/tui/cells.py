@@ -7,6 +7,7 @@ definition keeps their look (and their NO_COLOR meaning: the letter) the same ev
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+
 from rich.console import Console, ConsoleOptions
 from rich.segment import Segment
 from rich.style import Style

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
+
+from metrics.model import Span
 
 from .cells import type_colour, type_text
 from .rows import ChainRow, display_text
@@ -48,11 +50,11 @@ split; "conflates K1 K4" marks a response chain that merges key chains; "n missi
         with VerticalScroll(id="response-chains"):
             yield Static("", id="response-chains-text")
 
-    marked: frozenset = frozenset()
+    marked: frozenset[Span] = frozenset()
     """Spans to mark (an entity error's mentions, `t`), reversed in both columns."""
-    _rows: tuple | None = None
+    _rows: tuple[list[ChainRow], list[ChainRow] | None] | None = None
 
-    def mark(self, spans) -> None:
+    def mark(self, spans: Iterable[Span]) -> None:
         """Mark these spans (an empty set: none), redrawing the chains shown."""
         if frozenset(spans) != self.marked:
             self.marked = frozenset(spans)
@@ -72,7 +74,7 @@ split; "conflates K1 K4" marks a response chain that merges key chains; "n missi
             responses.border_title = f"response chains ({len(response_rows)})"
 
     @staticmethod
-    def _chains_text(app: App, rows: list[ChainRow], side: ChainSide, marked: frozenset = frozenset()) -> Text:
+    def _chains_text(app: App, rows: list[ChainRow], side: ChainSide, marked: frozenset[Span] = frozenset()) -> Text:
         own, other, several, lacking = side.own, side.other, side.several, side.lacking
         text = Text(no_wrap=False)
         for row in rows:
