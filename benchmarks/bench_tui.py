@@ -136,7 +136,7 @@ def ms(seconds: float) -> str:
 
 def opened(key: str, responses: list[str], jobs: int) -> TimedWorkbench:
     """The app as `corefwb` opens it: inputs read and scoring started before the UI (`--jobs`)."""
-    opening = open_inputs(key, responses, LoadOptions(), W4, shown_at_start(len(responses)), jobs)
+    opening = open_inputs(key, responses, LoadOptions(), weights=W4, shown=shown_at_start(len(responses)), processes=jobs)
     if opening is None and jobs > 1:
         print(f"  (not opened before the UI: {threading.active_count()} threads running)")
     return TimedWorkbench(key, responses, opening=opening)

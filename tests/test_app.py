@@ -24,7 +24,7 @@ SIZE = (160, 48)
 
 
 def sample_app(weights=W4, **options) -> Workbench:
-    return Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, LoadOptions(**options), weights)
+    return Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, LoadOptions(**options), weights=weights)
 
 
 def cell(table: DataTable, row_key: str, column: int) -> str:

@@ -55,13 +55,13 @@ def test_marked_mentions_in_compare_mode_label_key_baseline_and_compared():
     a = read_documents(CHEN_RESPONSES[0])[0]
     b = read_documents(CHEN_RESPONSES[1])[0]
     span = key.chains[0][0]
-    marks = {m.span: m for m in marked_mentions(key, a, {}, "both", b, {span: "fixed"})}
+    marks = {m.span: m for m in marked_mentions(key, a, {}, "both", other=b, changes={span: "fixed"})}
     ids = lambda doc, s: next((lab for lab, c in zip(doc.chain_labels(), doc.chains) if s in c), "-")  # noqa: E731
     for s, mark in marks.items():
         expected = "/".join(ids(doc, s) for doc in (key, a, b))
         assert mark.label[1:].rstrip("+!~") == expected
     assert marks[span].label.endswith(CHANGE_MARKS["fixed"]) and marks[span].change == "fixed"
-    pair = {m.span: m.label[1:] for m in marked_mentions(key, a, {}, "response", b)}
+    pair = {m.span: m.label[1:] for m in marked_mentions(key, a, {}, "response", other=b)}
     assert all(label == f"{ids(a, s)}/{ids(b, s)}" for s, label in pair.items())
 
 

@@ -34,7 +34,7 @@ def small_corpora_fork(monkeypatch):
 
 
 def opened(responses: list[str], weights: Weights = W4) -> Workbench:
-    opening = open_inputs(KEY, responses, LoadOptions(), weights, shown_at_start(len(responses)), 2)
+    opening = open_inputs(KEY, responses, LoadOptions(), weights=weights, shown=shown_at_start(len(responses)), processes=2)
     assert opening is not None and opening.session is not None
     return Workbench(KEY, responses, weights=weights, opening=opening)
 
@@ -104,12 +104,12 @@ def test_no_scoring_in_children_for_a_small_corpus_or_without_fork(monkeypatch):
 
 
 def test_the_app_loads_by_itself_when_opening_first_does_not_pay(monkeypatch):
-    assert open_inputs(KEY, [GUM], LoadOptions(), W4, [0], 1) is None  # one process asked for
+    assert open_inputs(KEY, [GUM], LoadOptions(), weights=W4, shown=[0], processes=1) is None  # one process asked for
     monkeypatch.setattr(opening_module, "OPEN_BYTES", 100)
-    assert open_inputs(KEY, [GUM], LoadOptions(), W4, [0], 2) is None  # too large to keep the screen blank
+    assert open_inputs(KEY, [GUM], LoadOptions(), weights=W4, shown=[0], processes=2) is None  # too large to keep the screen blank
     monkeypatch.setattr(opening_module, "OPEN_BYTES", 1 << 30)
     monkeypatch.setattr(opening_module, "can_fork", lambda: False)
-    assert open_inputs(KEY, [GUM], LoadOptions(), W4, [0], 2) is None
+    assert open_inputs(KEY, [GUM], LoadOptions(), weights=W4, shown=[0], processes=2) is None
 
 
 @needs_fork
@@ -117,7 +117,7 @@ def test_the_app_loads_by_itself_when_opening_first_does_not_pay(monkeypatch):
 async def test_an_input_that_cannot_be_read_is_shown_not_raised(tmp_path):
     bad = tmp_path / "bad.conll"
     bad.write_text("#begin document (x); part 000\nx\t0\t0\tword\n", encoding="utf-8")
-    opening = open_inputs(str(bad), [str(bad)], LoadOptions(), W4, [0], 2)
+    opening = open_inputs(str(bad), [str(bad)], LoadOptions(), weights=W4, shown=[0], processes=2)
     assert opening is not None and opening.session is None and "bad.conll" in opening.failure
     app = Workbench(str(bad), [str(bad)], opening=opening)
     async with app.run_test(size=SIZE) as pilot:
@@ -242,7 +242,7 @@ def test_no_process_to_be_had_leaves_the_scoring_to_the_app(small_corpora_fork, 
         raise OSError(11, "Resource temporarily unavailable")
 
     monkeypatch.setattr(parallel.os, "fork", refuse)
-    opening = open_inputs(KEY, [GUM], LoadOptions(), W4, [0], 2)
+    opening = open_inputs(KEY, [GUM], LoadOptions(), weights=W4, shown=[0], processes=2)
     assert opening is not None and opening.session is not None and opening.scoring == {}
     assert opening.preview[0]  # the first document's errors all the same
 
@@ -250,9 +250,9 @@ def test_no_process_to_be_had_leaves_the_scoring_to_the_app(small_corpora_fork, 
 @needs_fork
 def test_a_notice_says_what_is_read_while_the_terminal_waits(monkeypatch):
     said: list[str] = []
-    assert open_inputs(KEY, [GUM, ONTO], LoadOptions(), W4, [1, 0], 2, said.append) is not None
+    assert open_inputs(KEY, [GUM, ONTO], LoadOptions(), weights=W4, shown=[1, 0], processes=2, notice=said.append) is not None
     assert said == ["reading the key and 2 responses ..."]
     said.clear()
     monkeypatch.setattr(opening_module, "OPEN_BYTES", 100)
-    assert open_inputs(KEY, [GUM], LoadOptions(), W4, [0], 2, said.append) is None
+    assert open_inputs(KEY, [GUM], LoadOptions(), weights=W4, shown=[0], processes=2, notice=said.append) is None
     assert said == []  # the app loads by itself, behind its progress bar

@@ -30,7 +30,7 @@ async def test_the_datasets_list_agrees_with_the_scores_and_switches(tmp_path):
     run, options = _run(tmp_path)
     run.results = score_layout(run.layout, None, {SHOWN: run.settings}, 1)  # what the background child sends
     key, responses = run.files(0)
-    app = Workbench(key, responses, options, W4, None, run)
+    app = Workbench(key, responses, options, weights=W4, run=run)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         listed = app.query_one(DatasetList)
@@ -51,7 +51,7 @@ async def test_the_datasets_list_agrees_with_the_scores_and_switches(tmp_path):
 async def test_enter_in_the_list_opens_the_dataset_under_the_cursor(tmp_path):
     run, options = _run(tmp_path)
     key, responses = run.files(0)
-    app = Workbench(key, responses, options, W4, None, run)
+    app = Workbench(key, responses, options, weights=W4, run=run)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(app, pilot)
         await pilot.press("f6")

@@ -68,6 +68,15 @@ def summary(pairs: Pairs) -> dict:
     return {"fixed": fixed, "introduced": introduced, "changed": changed, "same": same}
 
 
+def either_record(preferred: ErrorRecord | None, other: ErrorRecord | None) -> ErrorRecord:
+    """`preferred`, or `other` when it is None.  Never both None: a mention is compared because
+    it has an error under A or B (`compare_records`)."""
+    record = preferred if preferred is not None else other
+    if record is None:
+        raise ValueError("a compared mention needs an error record under A or B")
+    return record
+
+
 @dataclass(frozen=True)
 class Change:
     """A mention with an error under A, B or both: what the compare mode's error list shows.
@@ -84,7 +93,8 @@ class Change:
 
     @property
     def record(self) -> ErrorRecord:
-        return self.b if self.b is not None else self.a  # type: ignore[return-value]
+        """B's record, or A's when B has none (a change always has one of them)."""
+        return either_record(self.b, self.a)
 
     @property
     def category(self) -> Category:

@@ -8,11 +8,11 @@ from __future__ import annotations
 from metrics.errors.chen_ng.records import CATEGORIES, ErrorRecord
 from metrics.model import MentionType
 
-from ..comparison import Pairs, change_of, summary
+from ..comparison import Pairs, change_of, either_record, summary
 
 
 def _mention(ra: ErrorRecord | None, rb: ErrorRecord | None) -> ErrorRecord:
-    return ra if ra is not None else rb  # type: ignore[return-value]
+    return either_record(ra, rb)
 
 
 def changes_json(rows: Pairs, listed: Pairs, n_changes: int) -> dict:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 import time
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from rich.text import Text
 from textual import on, work
@@ -22,19 +22,22 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Input, ProgressBar, Static
 
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.corpus.scoring import CorpusResult
 from metrics.measures.weights import W4, Weights
+from metrics.statistics.significance import Comparison
 
+from ..comparison import Change
 from ..session import LoadOptions, Session
-from .comparing import Comparing, SystemView, shown_at_start
+from .comparing import ComparedPair, Comparing, SystemView, shown_at_start
 from .datasets import DatasetRun, DatasetSwitching, dataset_label
 from .documents import DocumentList
 from .entityerrors import EntityErrorPanel
 from .errorlist import ErrorPanel
-from .messages import EngineFault, LoadFailed, Loaded, Progress
+from .messages import EngineFault, LoadFailed, Loaded, Progress, while_running
 from .navigation import Navigation
 from .opening import UNREADABLE, Opening, load_session
 from .palette import system_commands
@@ -45,6 +48,9 @@ from .text import DocumentText
 from .theme import DARK, LIGHT, TYPE_VARIABLES_DARK, steady_cursors
 from .views import ChainsView, WarningsView
 from .workers import Workers
+
+if TYPE_CHECKING:  # the analysis loads when the entity list is first asked for
+    from metrics.errors.kummerfeld_klein.report import KKReport
 
 HERE = Path(__file__).resolve().parent
 SAMPLE_KEY = "samples/gum/key.gum.conll"
@@ -104,7 +110,7 @@ W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.  Giv
 it shows the key's text and chains for browsing, with no scores or errors.
 """
 
-    def __init__(self, key_path: str, response_paths: str | Sequence[str], options: LoadOptions = LoadOptions(),
+    def __init__(self, key_path: str, response_paths: str | Sequence[str], options: LoadOptions = LoadOptions(), *,
                  weights: Weights = W4, opening: Opening | None = None, run: DatasetRun | None = None) -> None:
         """`opening`: the inputs read and their scoring started before the UI (`opening.py`);
         without it the app loads them in a worker, behind a progress bar.  `run`: the datasets of
@@ -127,8 +133,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
         in compare mode the system the others are compared with (the first response to start with)."""
         self.views: dict[int, SystemView] = {}
         """Per system: its latest scores and errors."""
-        self.intervals: dict[tuple[int, int, Weights], object] = {}
-        """Compare mode: (baseline, system, weights) -> the differences with their intervals."""
+        self.intervals: dict[ComparedPair, Comparison] = {}
+        """Compare mode: the differences of a compared system to its baseline, with their intervals."""
         self.start_weights = weights
         self.start_micro: dict | None = None
         """Corpus scores under the starting weights: the ΔF column compares against them."""
@@ -136,16 +142,20 @@ it shows the key's text and chains for browsing, with no scores or errors.
         """The pair of systems (and weights) the documents list's scores are of."""
         self.doc_index = 0
         self.mode_index = MODES.index("key" if self.browsing else "both")
-        self.selected_error: ErrorRecord | None = None
+        self.selected_error: ErrorRecord | Change | None = None
+        """The error picked in the list (compare mode: a change)."""
         self.taxonomy = "chen-ng"
         """The error list's taxonomy: chen-ng (a row per mention) or kk (per entity error), `t`."""
-        self.kk_reports: dict[int, object] = {}
+        self.kk_reports: dict[int, KKReport | None] = {}
+        """K&K's analysis per system, once asked for (None: it failed)."""
         self.kk_pending: set[int] = set()
         self._edit_started = 0.0
         self.last_rescore_seconds = 0.0
         self.settled_weights: Weights | None = None
         """The weights whose scores and errors are all on screen (tests and benchmarks wait on it)."""
-        self._price_timer = None
+        self._price_timer: Timer | None = None
+        self._dataset_timer: Timer | None = None
+        """A CRAC run: polls the datasets list's scores until they come (`datasets.py`)."""
         self._chains_shown: tuple[int, str] | None = None
         self.load_failed = False
         """The files could not be read: the message stays on screen, and the exit status is 1."""
@@ -259,32 +269,32 @@ it shows the key's text and chains for browsing, with no scores or errors.
         self.post_message(Loaded(session) if session is not None else LoadFailed(failure or UNREADABLE))
 
     @on(Progress)
+    @while_running
     def _progress(self, message: Progress) -> None:
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
         self.query_one("#progress", ProgressBar).advance(1)
         self._set_status(f"{message.label} ...")
 
     @on(EngineFault)
+    @while_running
     def _engine_fault(self, message: EngineFault) -> None:
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
         self.notify(message.text, severity="error", timeout=15, markup=False)
 
     @on(LoadFailed)
     def _load_failed(self, message: LoadFailed) -> None:
         self.load_failed = True  # the exit status says so even when the user quit meanwhile
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
+        self._show_load_failure(message.text)
+
+    @while_running
+    def _show_load_failure(self, text: str) -> None:
+        """The message of files that could not be read, on screen until the user quits."""
         self.query_one("#progress", ProgressBar).display = False
         self.query_one(ErrorPanel).set_rows(None, state="failed")  # not "analysing": nothing will come
-        self._set_status(message.text)
-        self.notify(message.text, severity="error", timeout=30, markup=False)
+        self._set_status(text)
+        self.notify(text, severity="error", timeout=30, markup=False)
 
     @on(Loaded)
+    @while_running
     def _loaded(self, message: Loaded) -> None:
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
         self.session = message.session
         # The corpus lives as long as the app: move it out of the cyclic collector's sight, or its
         # full passes over millions of objects stall frames by 100-200 ms.  (Frozen objects are
@@ -307,10 +317,9 @@ it shows the key's text and chains for browsing, with no scores or errors.
             self.rescore(self.weights)
 
     # ---------------------------------------------------------------- scoring
-    @on(ScoresPanel.WeightsEdited)
+    @on(ScoresPanel.WeightsEdited, "#scorepanel")
+    @while_running
     def _weights_edited(self, message: ScoresPanel.WeightsEdited) -> None:
-        if not self.is_running:  # the app is closing: a late message finds no widgets
-            return
         if message.weights != self.weights:
             self.rescore(message.weights)
 
@@ -338,15 +347,15 @@ it shows the key's text and chains for browsing, with no scores or errors.
                                          self.errors if counted else None, baseline.documents if baseline else None))
 
     # ------------------------------------------------------------ documents
-    @on(DocumentList.Reordered)
+    @on(DocumentList.Reordered, "#doclist")
+    @while_running
     def _reordered(self) -> None:
-        if self.is_running and self.query(DocumentList):  # closing: a late message finds no widgets
+        if self.query(DocumentList):  # not under another screen (the charts)
             self._status()
 
-    @on(DocumentList.Chosen)
+    @on(DocumentList.Chosen, "#doclist")
+    @while_running
     def _chosen(self, message: DocumentList.Chosen) -> None:
-        if not self.is_running:  # the app is closing: a late message finds no widgets
-            return
         self.show_document(message.index)
 
     def show_document(self, index: int) -> None:
@@ -465,10 +474,9 @@ it shows the key's text and chains for browsing, with no scores or errors.
         self.query_one(ChainsView).show(key_rows, None if self.browsing else response_rows)
 
     # --------------------------------------------------------------- errors
-    @on(ErrorPanel.Picked)
+    @on(ErrorPanel.Picked, "#errorpanel")
+    @while_running
     def _picked(self, message: ErrorPanel.Picked) -> None:
-        if not self.is_running:  # the app is closing: a late message finds no widgets
-            return
         self.select_error(message.row, focus_text=message.jump)
 
     def watch_theme(self, theme: str) -> None:

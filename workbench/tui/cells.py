@@ -7,12 +7,12 @@ definition keeps their look (and their NO_COLOR meaning: the letter) the same ev
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from rich.console import Console, ConsoleOptions
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import DEFAULT_JUSTIFY, DEFAULT_OVERFLOW, Text
+from textual.app import App
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.widgets import DataTable
@@ -24,12 +24,12 @@ TYPE_STYLE = {MentionType.NAME: "name", MentionType.NOMINAL: "nominal", MentionT
               MentionType.ZERO: "zero"}
 
 
-def type_colour(app: Any, kind: MentionType) -> str:
+def type_colour(app: App, kind: MentionType) -> str:
     """The current theme's colour of a mention type (theme variables `type-name` etc.)."""
     return app.theme_variables.get(f"type-{TYPE_STYLE[kind]}", "")
 
 
-def type_text(app: Any, kind: MentionType, text: str = "") -> Text:
+def type_text(app: App, kind: MentionType, text: str = "") -> Text:
     """A mention type as a letter (meaning without colour) coloured by the theme's type colour."""
     return Text(kind.letter + (" " + text if text else ""), style=f"bold {type_colour(app, kind)}")
 
@@ -97,8 +97,8 @@ class FastTable(DataTable):
             False, False, False, hover, cursor, self.show_cursor, self._show_hover_cursor,
             self.cursor_foreground_priority == "css", self.cursor_background_priority == "css")
         pre_style = base_style + Style.from_meta({"row": row_index, "column": column_index}) + component_style
-        lines = [one_line(self.app.console, self.app.console_options, cell, inner, self.cell_padding, pre_style,
-                          post_style)]
+        lines = [one_line(self.app.console, self.app.console_options, cell, inner, padding=self.cell_padding,
+                          pre_style=pre_style, post_style=post_style)]
         self._cell_render_cache[cache_key] = lines
         return lines
 
@@ -117,7 +117,7 @@ class FastTable(DataTable):
         self.virtual_size = Size(width + self._row_label_column_width, self._total_row_height + header_height)
 
 
-def one_line(console: Console, options: ConsoleOptions, text: Text, inner: int, padding: int, pre_style: Style,
+def one_line(console: Console, options: ConsoleOptions, text: Text, inner: int, *, padding: int, pre_style: Style,
              post_style: Style) -> list[Segment]:
     """The segments DataTable draws for `text` in a cell `inner` cells wide plus `padding` each
     side: what `Console.render_lines(Styled(Padding(text, (0, padding)), pre_style, post_style))`
@@ -152,7 +152,7 @@ class ListTable(FastTable):
             self.move_cursor(row=self.row_count - 1)
 
 
-def next_row(spans: Sequence[tuple[int, int]], cursor: int, picked: bool, step: int, from_token: int | None = None,
+def next_row(spans: Sequence[tuple[int, int]], cursor: int, picked: bool, step: int, *, from_token: int | None = None,
              text_order: bool = True) -> int:
     """Where `n` (step 1) or `p` (-1) goes in an error list whose rows are at these spans.
 

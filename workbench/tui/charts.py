@@ -24,18 +24,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.color import Color
 from textual.containers import Grid
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
 from metrics.measures.catalog import label
 from metrics.errors.chen_ng.records import shown_types
+from metrics.measures.weights import Weights
 from metrics.model import MentionType
 
 from ..charts import SWEEP_PANELS, DocumentScores, ErrorCounts, Stages, Sweep, document_scores, error_counts, kk_stages, \
     sweep
 from ..names import short_labels
-from .messages import ChartsReady, StagesReady
+from ..session import Session
+from .messages import while_running
 from .theme import CHART_COLOURS
 
 MARKERS = {"W1": "1", "W2": "2", "W3": "3", "W4": "4", "W5": "5", "now": "*"}
@@ -57,9 +60,31 @@ class ChartsScreen(Screen[None]):
     or corpus), Documents (CoNLL F1 per document), K&K stages (the CoNLL F1 after correcting
     each of Kummerfeld & Klein's error types in turn, per system). Lines are marked 1-5 (W1..W5), * (now), O (OMetric)."""
 
-    def __init__(self, systems: list[str], document: str | None, pair: tuple[int, int] | None = None) -> None:
+    class ChartsReady(Message):
+        """The charts' data (workbench.charts), computed off the UI thread."""
+
+        def __init__(self, sweep: Sweep, errors: ErrorCounts, documents: DocumentScores) -> None:
+            super().__init__()
+            self.sweep = sweep
+            self.errors = errors
+            self.documents = documents
+
+    class StagesReady(Message):
+        """The K&K stages (workbench.charts.kk_stages) of the corpus or of one document, after the
+        other charts; empty when the analysis failed."""
+
+        def __init__(self, stages: Stages) -> None:
+            super().__init__()
+            self.stages = stages
+
+    def __init__(self, session: Session, systems: list[str], weights: Weights, *, document: str | None = None,
+                 pair: tuple[int, int] | None = None) -> None:
+        """The charts of `session`'s systems (named `systems`) under `weights` (the "now" line
+        and the error counts); `document`: the one on screen (`d` shows its errors)."""
         super().__init__()
+        self.session = session
         self.systems = systems
+        self.weights = weights
         self.pair = pair
         """Compare mode: (baseline, compared system), the axes of the documents scatter."""
         self.document = document
@@ -94,36 +119,36 @@ class ChartsScreen(Screen[None]):
         for plot in self.query(PlotextPlot):  # scoring every system under W1..W5 takes a while
             plot.plt.title("computing ...")
             plot.refresh()
-        self.compute(self.app.weights)  # type: ignore[attr-defined]
+        self.compute()
         self.app.theme_changed_signal.subscribe(self, lambda theme: self.draw())
 
     def _colours(self) -> tuple[tuple[int, int, int], ...]:
         """The chart colours of the app's theme, as plotext takes them (RGB)."""
         palette = CHART_COLOURS.get(self.app.theme, CHART_COLOURS["corefwb-dark"])
-        return tuple(tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in palette)  # type: ignore[misc]
+        return tuple(rgb(colour) for colour in palette)
 
     def _type_colours(self, kinds: list[MentionType]) -> list[tuple[int, int, int]]:
         variables = self.app.theme_variables
         return [Color.parse(variables[f"type-{t.name.lower()}"]).rgb for t in kinds]
 
     @work(thread=True, exclusive=True, group="charts")
-    def compute(self, weights) -> None:
-        session = self.app.session  # type: ignore[attr-defined]
+    def compute(self) -> None:
+        """The charts' data, then the K&K stages (once), each posted to this screen."""
+        session, weights = self.session, self.weights
         document = self.document if self.scope_document else None
         data = (sweep(session, self.systems, [("now", weights)]), error_counts(session, self.systems, weights, document),
                 document_scores(session, self.systems, weights))
-        self.app.call_from_thread(self.post_message, ChartsReady(*data))
+        self.app.call_from_thread(self.post_message, self.ChartsReady(*data))
         if document not in self._stages:
             try:
                 stages = kk_stages(session, self.systems, document)
             except Exception:  # noqa: BLE001 - an optional chart: the tab says it is not available
                 stages = Stages([], [], [], document)
-            self.app.call_from_thread(self.post_message, StagesReady(stages))
+            self.app.call_from_thread(self.post_message, self.StagesReady(stages))
 
     @on(StagesReady)
-    def _stages_ready(self, message: StagesReady) -> None:
-        if not self.is_running:
-            return
+    @while_running
+    def _stages_ready(self, message: ChartsScreen.StagesReady) -> None:
         self._stages[message.stages.document] = message.stages
         self._show_stages()
 
@@ -134,9 +159,8 @@ class ChartsScreen(Screen[None]):
             self._draw_stages(self.query_one("#stages-plot", PlotextPlot))
 
     @on(ChartsReady)
-    def _ready(self, message: ChartsReady) -> None:
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
+    @while_running
+    def _ready(self, message: ChartsScreen.ChartsReady) -> None:
         self.sweep_data, self.error_data, self.document_data = message.sweep, message.errors, message.documents
         labels = short_labels(self.systems)
         legend = ", ".join(f"{s} = {n}" for s, n in zip(labels, self.systems) if s != n) or ", ".join(self.systems)
@@ -150,7 +174,7 @@ class ChartsScreen(Screen[None]):
         if self.document is None:
             return
         self.scope_document = not self.scope_document
-        self.compute(self.app.weights)  # type: ignore[attr-defined]
+        self.compute()
 
     def draw(self) -> None:
         if self.sweep_data is not None:
@@ -212,8 +236,7 @@ class ChartsScreen(Screen[None]):
         plt.ylim(max(0.0, 10 * (low // 10) - 10), 100)  # the gains, not a wall of bars from 0
         # "none" is the CoNLL F1 of the files as BCA reads them (a repeated span kept once), which
         # the scores panel's v8.01 figure can differ from: the title says whose reading it is
-        whose = "this document" if self.scope_document and self.document is not None else "the corpus"
-        plt.title(f"CoNLL F1 of {whose} (BCA's reading) after correcting each K&K type in turn: "
+        plt.title("CoNLL F1 (BCA's reading) after correcting each K&K type in turn: "
                   + "  ".join(f"{m} {s}" for m, s in zip(SYSTEM_MARKERS, short_labels(data.systems))))
         plt.xlabel("after correcting (BCA's order)")
         plt.ylabel("CoNLL F1 %")
@@ -236,6 +259,11 @@ class ChartsScreen(Screen[None]):
             plt.xlabel(f"{a} F1 %")
             plt.ylabel(f"{b} F1 %")
         widget.refresh()
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    """`#rrggbb` as plotext takes a colour."""
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 
 STAGE_LABELS = {"none": "none", "span_error": "SPAN", "conflated_entities": "CONF", "extra_mention": "XMEN",

@@ -13,6 +13,7 @@ scores and errors are kept per weight vector (`SystemView`), so a switch only re
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from rich.text import Text
 
@@ -37,6 +38,15 @@ def shown_at_start(responses: int) -> list[int]:
     """The systems on screen when the workbench opens, the shown one first: the first response,
     or in compare mode the second, beside the first as the baseline."""
     return [1, 0] if responses > 1 else [0]
+
+
+class ComparedPair(NamedTuple):
+    """Compare mode: a compared system and its baseline under some weights, the key of the
+    differences' intervals (`Workbench.intervals`)."""
+
+    baseline: int
+    system: int
+    weights: Weights
 
 
 @dataclass
@@ -92,6 +102,10 @@ class Comparing:
         short = short_labels(names)
         return short if min(map(len, short)) >= 3 else names
 
+    def compared_pair(self) -> ComparedPair:
+        """The pair on screen, under the current weights."""
+        return ComparedPair(self.baseline, self.system, self.weights)
+
     def view_of(self, system: int) -> SystemView:
         return self.views.setdefault(system, SystemView())
 
@@ -117,17 +131,17 @@ class Comparing:
         columns = self.score_columns()
         micros = [self.view_of(s).result.micro if self.view_of(s).result is not None else {} for s in columns]
         base, other = self.view_of(self.baseline).result, self.view_of(self.system).result
-        comparison = self.intervals.get((self.baseline, self.system, self.weights))
+        comparison = self.intervals.get(self.compared_pair())
         differences = comparison.differences[0] if comparison is not None else {}
         metrics, rows = [], []
         for metric in CATALOG:
             if not any(metric.name in micro for micro in micros):
                 continue
             metrics.append(metric.name)
-            rows.append(comparison_cells(metric.name, metric.label, [micro.get(metric.name) for micro in micros],
-                                         base.micro.get(metric.name) if base else None,
-                                         other.micro.get(metric.name) if other else None,
-                                         differences.get(metric.name)))
+            rows.append(comparison_cells(metric.label, [micro.get(metric.name) for micro in micros],
+                                         baseline=base.micro.get(metric.name) if base else None,
+                                         system=other.micro.get(metric.name) if other else None,
+                                         difference=differences.get(metric.name)))
         panel = self.query_one(ScoresPanel)
         panel.fill(metrics, rows)
         labels = self.labels()
@@ -164,8 +178,8 @@ class Comparing:
         types = {**b.types, **a.types}  # a span only one system has is typed in its pair
         text = self.query_one(DocumentText)
         draw = text.redraw if keep_view else text.show
-        draw(a.key, a.response, types, MODES[self.mode_index], b.response,
-             changed_spans(changes) if changes is not None else None)
+        draw(a.key, a.response, types, MODES[self.mode_index], other=b.response,
+             changes=changed_spans(changes) if changes is not None else None)
 
     # ---------------------------------------------------------------- actions
     def action_next_system(self) -> None:

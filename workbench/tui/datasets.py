@@ -105,9 +105,17 @@ opens the dataset under the cursor; `{` and `}` open the previous and the next f
 """
 
     class Chosen(Message):
-        def __init__(self, index: int) -> None:
+        """The user chose dataset `index` (Enter in the list)."""
+
+        def __init__(self, datasets: DatasetList, index: int) -> None:
             super().__init__()
+            self.datasets = datasets
             self.index = index
+
+        @property
+        def control(self) -> DatasetList:
+            """The list it came from (so that `@on(DatasetList.Chosen, "#id")` can select it)."""
+            return self.datasets
 
     def __init__(self, run: DatasetRun, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -146,7 +154,7 @@ opens the dataset under the cursor; `{` and `}` open the previous and the next f
     def action_open(self) -> None:
         table = self.query_one("#datasets", ListTable)
         if table.row_count and table.cursor_row < len(self.crac_run.layout.datasets):
-            self.post_message(self.Chosen(table.cursor_row))
+            self.post_message(self.Chosen(self, table.cursor_row))
 
     @on(ListTable.RowSelected, "#datasets")
     def _selected(self, event: ListTable.RowSelected) -> None:
@@ -177,7 +185,8 @@ class DatasetSwitching:
 
     def _poll_datasets(self) -> None:
         if self.crac_run is not None and self.crac_run.poll():
-            self._dataset_timer.stop()
+            if self._dataset_timer is not None:
+                self._dataset_timer.stop()
             self.query_one(DatasetList).refill()
 
     def on_dataset_list_chosen(self, message: DatasetList.Chosen) -> None:

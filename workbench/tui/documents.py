@@ -46,12 +46,28 @@ tenth of the documents where the two systems differ most.
 """
 
     class Chosen(Message):
-        def __init__(self, index: int) -> None:
+        """The user opened document `index` here (moved the cursor onto it, or Enter in the filter)."""
+
+        def __init__(self, documents: DocumentList, index: int) -> None:
             super().__init__()
+            self.documents = documents
             self.index = index
+
+        @property
+        def control(self) -> DocumentList:
+            """The list it came from (so that `@on(DocumentList.Chosen, "#id")` can select it)."""
+            return self.documents
 
     class Reordered(Message):
         """The list was refilled: its order or filter may have changed."""
+
+        def __init__(self, documents: DocumentList) -> None:
+            super().__init__()
+            self.documents = documents
+
+        @property
+        def control(self) -> DocumentList:
+            return self.documents
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -123,7 +139,7 @@ tenth of the documents where the two systems differ most.
             table.move_cursor(row=cursor, animate=False, scroll=True)
             self.call_after_refresh(self._scroll_to_cursor)
         self.border_title = f"documents ({len(shown)}/{len(self.rows)}) by {SORT_LABELS.get(self.sort_key, self.sort_key)}"
-        self.post_message(self.Reordered())  # the status line's place follows the order
+        self.post_message(self.Reordered(self))  # the status line's place follows the order
 
     def _cells(self, row: DocumentRow, widths: tuple[int, int]) -> list[Text]:
         """A row's cells: name, CoNLL, MUC, errors; in compare mode the mark `*` before the name,
@@ -158,19 +174,22 @@ tenth of the documents where the two systems differ most.
             self.refill()
 
     @on(Input.Changed, "#doc-filter")
-    def _filter(self) -> None:
+    def _filter(self, event: Input.Changed) -> None:
+        event.stop()  # the list's own box: what it means goes up as `Chosen` and `Reordered`
         self.refill()
 
     @on(ListTable.RowHighlighted, "#documents")
     def _highlighted(self, event: ListTable.RowHighlighted) -> None:
         """Only the user moving the cursor opens a document, never a refill (filter, sort)."""
+        event.stop()
         if not event.data_table.has_focus or event.row_key.value is None:
             return
         self._choose(int(event.row_key.value))
 
     @on(Input.Submitted, "#doc-filter")
-    def _open_first(self) -> None:
+    def _open_first(self, event: Input.Submitted) -> None:
         """Enter in the filter opens the first document listed."""
+        event.stop()
         table = self.query_one("#documents", ListTable)
         if table.row_count:
             self._choose(int(table.coordinate_to_cell_key((0, 0)).row_key.value))
@@ -179,7 +198,7 @@ tenth of the documents where the two systems differ most.
     def _choose(self, index: int) -> None:
         if index != self.current:
             self.current = index
-            self.post_message(self.Chosen(index))
+            self.post_message(self.Chosen(self, index))
 
     def order(self) -> list[int]:
         """Every document (the filter aside) in the list's order: the order ctrl+down follows."""

@@ -57,10 +57,16 @@ docs/errors-kk.md states the rules.
     class Picked(Message):
         """The cursor is on an error (jump=False) or Enter was pressed on it (jump=True)."""
 
-        def __init__(self, row: KKError | None, jump: bool) -> None:
+        def __init__(self, panel: EntityErrorPanel, row: KKError | None, jump: bool) -> None:
             super().__init__()
+            self.panel = panel
             self.row = row
             self.jump = jump
+
+        @property
+        def control(self) -> EntityErrorPanel:
+            """The list it came from (so that `@on(EntityErrorPanel.Picked, "#id")` can select it)."""
+            return self.panel
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -144,15 +150,17 @@ docs/errors-kk.md states the rules.
 
     @on(ListTable.RowHighlighted, "#kk-errors")
     def _highlighted(self, event: ListTable.RowHighlighted) -> None:
+        event.stop()  # the list's own table: the row goes up as `Picked`
         if not event.data_table.has_focus:
             return
         self._picked = True
-        self.post_message(self.Picked(self._row(event.cursor_row), jump=False))
+        self.post_message(self.Picked(self, self._row(event.cursor_row), jump=False))
 
     @on(ListTable.RowSelected, "#kk-errors")
     def _selected(self, event: ListTable.RowSelected) -> None:
+        event.stop()
         self._picked = True
-        self.post_message(self.Picked(self._row(event.cursor_row), jump=True))
+        self.post_message(self.Picked(self, self._row(event.cursor_row), jump=True))
 
     def _row(self, index: int) -> KKError | None:
         return self.rows[index] if 0 <= index < len(self.rows) else None
@@ -166,11 +174,11 @@ docs/errors-kk.md states the rules.
         table = self.query_one("#kk-errors", ListTable)
         if not self.rows:
             return False
-        row = next_row([r.span for r in self.rows], table.cursor_row, self._picked, step, from_token,
+        row = next_row([r.span for r in self.rows], table.cursor_row, self._picked, step, from_token=from_token,
                        text_order=False)  # listed by type, then position
         self._picked = True
         table.move_cursor(row=row, animate=False)
-        self.post_message(self.Picked(self._row(table.cursor_row), jump=False))
+        self.post_message(self.Picked(self, self._row(table.cursor_row), jump=False))
         return True
 
 

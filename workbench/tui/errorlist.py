@@ -19,7 +19,7 @@ from metrics.model import MentionType
 
 from ..output import IMPACT_UNIT, impact_text
 from .cells import ListTable, next_row, type_text
-from ..comparison import CHANGES
+from ..comparison import CHANGES, Change
 from .rows import display_text, filter_errors
 
 FIXED = (("cat", 4), ("type", 4), ("cost", 5), ("impact", 9))
@@ -72,12 +72,19 @@ The table beside counts per category A's errors B fixed and the errors B introdu
 """
 
     class Picked(Message):
-        """The cursor is on an error (jump=False) or Enter was pressed on it (jump=True)."""
+        """The cursor is on an error (jump=False) or Enter was pressed on it (jump=True); in
+        compare mode the row is a `comparison.Change`."""
 
-        def __init__(self, row: ErrorRecord | None, jump: bool) -> None:
+        def __init__(self, panel: ErrorPanel, row: ErrorRecord | Change | None, jump: bool) -> None:
             super().__init__()
+            self.panel = panel
             self.row = row
             self.jump = jump
+
+        @property
+        def control(self) -> ErrorPanel:
+            """The list it came from (so that `@on(ErrorPanel.Picked, "#id")` can select it)."""
+            return self.panel
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -286,24 +293,27 @@ The table beside counts per category A's errors B fixed and the errors B introdu
         self.query_one("#error-counts", Static).update(text)
 
     @on(Select.Changed)
-    def _filter(self) -> None:
+    def _filter(self, event: Select.Changed) -> None:
+        event.stop()  # the list's own filters: what the user picks goes up as `Picked`
         self.refill()
 
     @on(ListTable.RowHighlighted, "#errors")
     def _highlighted(self, event: ListTable.RowHighlighted) -> None:
+        event.stop()  # the list's own table: the row goes up as `Picked`
         """The text follows the cursor only while the user is in the list: a refill elsewhere
         (new document, impacts arriving) must not select an error by itself."""
         if not event.data_table.has_focus:
             return
         self._picked = True
-        self.post_message(self.Picked(self._row(event.cursor_row), jump=False))
+        self.post_message(self.Picked(self, self._row(event.cursor_row), jump=False))
 
     @on(ListTable.RowSelected, "#errors")
     def _selected(self, event: ListTable.RowSelected) -> None:
+        event.stop()
         self._picked = True
-        self.post_message(self.Picked(self._row(event.cursor_row), jump=True))
+        self.post_message(self.Picked(self, self._row(event.cursor_row), jump=True))
 
-    def _row(self, index: int) -> ErrorRecord | None:
+    def _row(self, index: int) -> ErrorRecord | Change | None:
         return self.shown[index] if 0 <= index < len(self.shown) else None
 
     def move(self, step: int, from_token: int | None = None) -> bool:
@@ -315,12 +325,12 @@ The table beside counts per category A's errors B fixed and the errors B introdu
         table = self.query_one("#errors", ListTable)
         if not self.shown:
             return False
-        row = next_row([r.mention.span for r in self.shown], table.cursor_row, self._picked, step, from_token,
+        row = next_row([r.mention.span for r in self.shown], table.cursor_row, self._picked, step, from_token=from_token,
                        text_order=not self.by_impact)
         self._picked = True
         table.move_cursor(row=row, animate=False)
         # n / p emphasise and scroll the text but leave focus and view where the user has them
-        self.post_message(self.Picked(self._row(table.cursor_row), jump=False))
+        self.post_message(self.Picked(self, self._row(table.cursor_row), jump=False))
         return True
 
     def action_toggle_sort(self) -> None:

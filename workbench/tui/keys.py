@@ -7,7 +7,6 @@ columns of the error list.
 
 from __future__ import annotations
 
-from typing import Any
 
 from textual.binding import Binding
 
@@ -104,9 +103,9 @@ def legend() -> list[tuple[str, str]]:
         (f"column {name}", meaning) for name, meaning in COLUMNS]
 
 
-def help_sections(app: Any) -> list[tuple[str, list[tuple[str, str]]]]:
-    """The help screen's sections: (title, rows of (term, text))."""
-    keys = [(keys, f"{what}  ({where})" if where != "anywhere" else what) for keys, what, where in key_rows(type(app))]
+def help_sections(app_class: type) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The help screen's sections: (title, rows of (term, text)), the keys of `app_class`."""
+    keys = [(keys, f"{what}  ({where})" if where != "anywhere" else what) for keys, what, where in key_rows(app_class)]
     from .entityerrors import legend as entity_legend
 
     return [("Errors: categories and columns", legend()),

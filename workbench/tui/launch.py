@@ -38,7 +38,7 @@ def _on_terminal(text: str) -> None:
         pass
 
 
-def run_app(key_path: str | None, response_paths: Sequence[str] = (), options: LoadOptions = LoadOptions(),
+def run_app(key_path: str | None, response_paths: Sequence[str] = (), options: LoadOptions = LoadOptions(), *,
             weights: Weights = W4, processes: int = 1, run: DatasetRun | None = None) -> int:
     """Open the workbench; with no paths, on the bundled GUM sample; with a key alone, to browse
     it; with `run`, on its current dataset, then on each dataset the user chooses.  Returns the
@@ -55,7 +55,7 @@ def run_app(key_path: str | None, response_paths: Sequence[str] = (), options: L
                          "`corefwb score` or `corefwb errors`")
     try:
         while True:
-            app = _open_app(key_path, responses, options, weights, processes, run)
+            app = _open_app(key_path, responses, options, weights=weights, processes=processes, run=run)
             if run is None or not isinstance(app.return_value, DatasetSwitch):
                 return EXIT_INPUT if app.load_failed else (app.return_code or 0)
             run.current = app.return_value.dataset
@@ -66,7 +66,7 @@ def run_app(key_path: str | None, response_paths: Sequence[str] = (), options: L
             run.close()
 
 
-def _open_app(key_path: str, responses: list[str], options: LoadOptions, weights: Weights, processes: int,
+def _open_app(key_path: str, responses: list[str], options: LoadOptions, *, weights: Weights, processes: int,
               run: DatasetRun | None) -> Workbench:
     """One app on one key and its responses, run until it ends."""
     # While the inputs are read before the UI starts, a line says so; it is erased before the UI
@@ -77,14 +77,15 @@ def _open_app(key_path: str, responses: list[str], options: LoadOptions, weights
         noticed.append(text)
         _on_terminal(f"corefwb: {text}")
 
-    opening = open_inputs(key_path, responses, options, weights, shown_at_start(len(responses)), processes, notice)
+    opening = open_inputs(key_path, responses, options, weights=weights, shown=shown_at_start(len(responses)),
+                          processes=processes, notice=notice)
     if noticed:
         _on_terminal("\r\x1b[2K")
     if run is not None:
         from metrics.formats.cache import ReadCache
 
         run.start(ReadCache.default(options.cache))  # after the opening's forks: the UI has no threads yet
-    app = Workbench(key_path, responses, options, weights, opening, run)
+    app = Workbench(key_path, responses, options, weights=weights, opening=opening, run=run)
     try:
         app.run()
     finally:

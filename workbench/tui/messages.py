@@ -1,21 +1,34 @@
 """Messages the workbench's workers post to the app ("messages up"): workers never touch widgets.
 
 Loading posts `Progress` then `Loaded` (or `LoadFailed`); a weight edit's worker posts `Rescored`,
-then `ErrorsReady`; the pricing worker posts `ImpactsReady`; an optional analysis that fails posts
-`EngineFault`, and the rest of the screen keeps working.
+then `ErrorsReady`, and in compare mode `IntervalsReady`; the pricing worker posts `ImpactsReady`;
+the K&K worker `EntityErrorsReady`; an optional analysis that fails posts `EngineFault`, and the
+rest of the screen keeps working.  (The charts screen's worker posts to that screen: its messages
+are its own, `ChartsScreen.ChartsReady` and `ChartsScreen.StagesReady`.)
+
+Every handler of such a message (and of a widget's message that can come in while the app quits)
+goes through the one closing guard, `while_running`.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from textual.message import Message
 
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.corpus.scoring import CorpusResult
 from metrics.measures.weights import Weights
+from metrics.statistics.significance import Comparison
 
 from ..session import Session
+from .comparing import ComparedPair
+
+if TYPE_CHECKING:  # the analysis loads when the entity list is first asked for, not with the app
+    from metrics.errors.kummerfeld_klein.report import KKReport
 
 
 class Progress(Message):
@@ -73,34 +86,40 @@ class ImpactsReady(Message):
 
 
 class IntervalsReady(Message):
-    """Compare mode: the differences of `pair` = (baseline, system, weights) with their intervals."""
+    """Compare mode: the differences of `pair`'s compared system to its baseline, under its
+    weights, with their intervals."""
 
-    def __init__(self, pair: tuple, comparison) -> None:
+    def __init__(self, pair: ComparedPair, comparison: Comparison) -> None:
         super().__init__()
-        self.pair, self.comparison = pair, comparison
-
-
-class ChartsReady(Message):
-    """The charts view's data (workbench.charts), computed off the UI thread."""
-
-    def __init__(self, sweep, errors, documents) -> None:
-        super().__init__()
-        self.sweep = sweep
-        self.errors = errors
-        self.documents = documents
+        self.pair = pair
+        self.comparison = comparison
 
 
 class EntityErrorsReady(Message):
     """Kummerfeld & Klein's analysis of some systems (system -> its report, None when it failed)."""
 
-    def __init__(self, reports: dict) -> None:
+    def __init__(self, reports: dict[int, KKReport | None]) -> None:
         super().__init__()
         self.reports = reports
 
 
-class StagesReady(Message):
-    """The charts view's K&K stages (workbench.charts.kk_stages), after the other charts."""
+Handler = TypeVar("Handler", bound=Callable[..., None])
 
-    def __init__(self, stages) -> None:
-        super().__init__()
-        self.stages = stages
+
+def while_running(handler: Handler) -> Handler:
+    """The closing guard: `handler` (of an app, screen or widget) runs only while its message
+    pump does.  Why: a worker's message, or a widget's posted just before a quit, can arrive
+    while the app is closing, when its widgets are gone (a query would raise over the exit).
+    A dropped `Rescored` is released (its `drawn` set), so its worker does not wait for a frame
+    that will not come.  Textual reads the handler's parameters through the wrapper (`wraps`)."""
+
+    @functools.wraps(handler)
+    def guarded(self: Any, *args: Any) -> None:
+        if self.is_running:
+            handler(self, *args)
+            return
+        for argument in args:
+            if isinstance(argument, Rescored):
+                argument.drawn.set()
+
+    return cast(Handler, guarded)

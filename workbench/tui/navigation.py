@@ -7,17 +7,23 @@ things the app already has, so they live apart from the workers that compute the
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher
 
 from metrics.errors.chen_ng.records import ErrorRecord
 
+from ..comparison import Change
+
 from .documents import DocumentList
 from .errorlist import ErrorPanel
 from .rows import MODES, Selection, short_name
 from .scores import ScoresPanel
 from .text import DocumentText
+
+if TYPE_CHECKING:
+    from .export import ExportSource
 
 
 class Navigation:
@@ -98,7 +104,8 @@ class Navigation:
         from .charts import ChartsScreen
 
         document = self.corpus.pairs[self.doc_index].name if self.corpus.pairs else None
-        self.push_screen(ChartsScreen(self.response_names(), document, (self.baseline, self.system) if self.comparing else None))
+        self.push_screen(ChartsScreen(self.session, self.response_names(), self.weights, document=document,
+                                      pair=(self.baseline, self.system) if self.comparing else None))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """F9 (next compared system) and c (change filter) work only in compare mode.  A screen may name the
@@ -111,9 +118,10 @@ class Navigation:
         return True
 
     def action_help(self) -> None:
+        from .keys import help_sections
         from .screens import HelpScreen
 
-        self.push_screen(HelpScreen(self.focused))
+        self.push_screen(HelpScreen(self.focused, self.HELP, help_sections(type(self))))
 
     # ------------------------------------------------------------------ focus
     def action_focus_text(self) -> None:
@@ -162,7 +170,7 @@ class Navigation:
             name = short_name(self.corpus.pairs[self.doc_index].name)
             self.notify(f"no errors in {name}{' with this filter' if filtered else ''}", markup=False)
 
-    def select_error(self, row: ErrorRecord | None, focus_text: bool = False) -> None:
+    def select_error(self, row: ErrorRecord | Change | None, focus_text: bool = False) -> None:
         """Emphasise an error's mention and antecedents and scroll the text to it."""
         self.selected_error = row
         if self.query_one(ContentSwitcher).current != "text" and focus_text:
@@ -197,7 +205,8 @@ class Navigation:
         if self.result is None:
             self.notify("nothing scored yet", severity="warning")
             return
-        path = path or default_path(self, scope, fmt)
+        source = self.export_source()
+        path = path or default_path(source.label(scope), fmt)
         if os.path.exists(path) and not overwrite:
             def answered(yes: bool | None) -> None:
                 if yes:
@@ -208,13 +217,15 @@ class Navigation:
             self.push_screen(ConfirmScreen(f"{path} exists. Replace it?"), answered)
             return
         self.notify(f"exporting the {scope} as {fmt} ...", markup=False)
-        self.run_worker(lambda: self._export_job(scope, fmt, path), thread=True, group="export")
+        self.run_worker(lambda: self._export_job(source, scope, fmt, path), thread=True, group="export")
 
-    def _export_job(self, scope: str, fmt: str, path: str) -> None:  # in a worker thread
+    def _export_job(self, source: ExportSource, scope: str, fmt: str, path: str) -> None:  # in a worker thread
         from metrics.model import InputError
 
+        from .export import write_export
+
         try:
-            written = self.write_export(scope, fmt, path)
+            written = write_export(source, scope, fmt, path)
         except (InputError, OSError) as error:
             self.call_from_thread(self.notify, f"export failed: {error}", severity="error", markup=False)
         else:
@@ -222,12 +233,21 @@ class Navigation:
 
     def write_export(self, scope: str, fmt: str, path: str | None = None) -> str:
         """Write the scores and the errors shown (the active filter applied) of the document or
-        the corpus; see `export.write_report`."""
-        from .export import write_entity_report, write_report
+        the corpus, here and now; see `export.write_export`."""
+        from .export import write_export
 
-        if self.taxonomy == "kk":  # the list shown is the entity errors: they are what is exported
-            return write_entity_report(self, scope, fmt, path)
-        return write_report(self, scope, fmt, path, self.query_one(ErrorPanel).filters())
+        return write_export(self.export_source(), scope, fmt, path)
+
+    def export_source(self) -> ExportSource:
+        """What an export writes, taken from what is on screen (on the UI thread: the worker
+        that writes it reads no widget)."""
+        from .export import ExportSource
+
+        if self.session is None or self.result is None or self.corpus is None:
+            raise RuntimeError("nothing scored to export yet")
+        return ExportSource(self.session, self.result, self.errors, frozenset(self.priced), self.weights, self.system,
+                            self.corpus.pairs[self.doc_index].name, taxonomy=self.taxonomy,
+                            filters=self.query_one(ErrorPanel).filters())
 
 
 def shown(widget) -> bool:

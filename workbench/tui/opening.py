@@ -75,7 +75,7 @@ def load_session(key_path: str, response_paths: Sequence[str], options: LoadOpti
         return None, f"error: cannot score these files: {type(error).__name__}: {error}"
 
 
-def open_inputs(key_path: str, response_paths: Sequence[str], options: LoadOptions, weights: Weights,
+def open_inputs(key_path: str, response_paths: Sequence[str], options: LoadOptions, *, weights: Weights,
                 shown: Sequence[int], processes: int, notice: Callable[[str], None] | None = None) -> Opening | None:
     """Read and start scoring before the UI (see the module docstring); None when the app should
     load by itself (too large, no fork, one process asked for).  `notice` hears what is being
@@ -86,7 +86,7 @@ def open_inputs(key_path: str, response_paths: Sequence[str], options: LoadOptio
         count = len(response_paths)
         notice(f"reading the key{f' and {count} response' + ('s' if count > 1 else '') if count else ''} ...")
     with gc_paused():
-        opening = _open(key_path, response_paths, options, weights, shown, processes)
+        opening = _open(key_path, response_paths, options, weights=weights, shown=shown, processes=processes)
         # What was read lives as long as the app: out of the cyclic collector's sight before the
         # UI starts, or its first full pass walks it all (90 ms, in the middle of Textual's
         # start).  Frozen before the collector resumes: the first allocation after that would
@@ -95,7 +95,7 @@ def open_inputs(key_path: str, response_paths: Sequence[str], options: LoadOptio
     return opening
 
 
-def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, weights: Weights,
+def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *, weights: Weights,
           shown: Sequence[int], processes: int) -> Opening:
     session, failure = load_session(key_path, response_paths, options, processes=processes)
     opening = Opening(session, failure)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence
 
 from rich.cells import cell_len
 
@@ -21,6 +21,9 @@ from metrics.model import Document, MentionType, Span
 from metrics.mentions.pairing import document_key as short_name  # the one short name of a document (`--document` takes it)
 
 from ..output import visible
+
+if TYPE_CHECKING:
+    from ..comparison import Change
 
 Side = Literal["key", "response", "both"]
 MODES: tuple[Side, ...] = ("key", "response", "both")
@@ -81,7 +84,7 @@ class Marked:
         return self.pieces or (self.span,)
 
 
-def marked_mentions(key: Document, response: Document, types: dict[Span, MentionType], mode: Side,
+def marked_mentions(key: Document, response: Document, types: dict[Span, MentionType], mode: Side, *,
                     other: Document | None = None, changes: dict[Span, str] | None = None) -> list[Marked]:
     """The mentions to draw for a view mode, labelled `N1` (key or response) or `N1/3` (both).
 
@@ -328,8 +331,10 @@ compared system's CoNLL F1, by name."""
 SORT_LABELS = {"delta": "ΔF", "change": "|ΔF|"}
 
 
-@dataclass
+@dataclass(frozen=True)
 class DocumentRow:
+    """A row of the documents list, complete when built."""
+
     index: int
     name: str
     scores: dict[str, Any]
@@ -353,21 +358,18 @@ def document_rows(
     """The documents list's rows; with the `baseline`'s scores (compare mode), each with its change
     of CoNLL F1 and whether it is among the documents that differ most (`comparison`)."""
     scores = dict(documents or ())
-    rows = [
-        DocumentRow(index, name, scores.get(name, {}), len(errors.get(name, ())) if errors is not None else None)
-        for index, name in enumerate(names)
-    ]
+    base: dict[str, dict[str, Any]] = {}
+    deltas: dict[str, float] = {}
+    marked: set[str] = set()
     if baseline is not None and documents is not None:
         from ..comparison import document_deltas, most_different
 
         base = dict(baseline)
         deltas = document_deltas(baseline, documents)
         marked = most_different(deltas)
-        for row in rows:
-            row.baseline = base.get(row.name, {})
-            row.delta = deltas.get(row.name)
-            row.marked = row.name in marked
-    return rows
+    return [DocumentRow(index, name, scores.get(name, {}), len(errors.get(name, ())) if errors is not None else None,
+                        baseline=base.get(name, {}), delta=deltas.get(name), marked=name in marked)
+            for index, name in enumerate(names)]
 
 
 def select_documents(rows: Sequence[DocumentRow], text: str, sort_key: str) -> list[DocumentRow]:
@@ -419,7 +421,8 @@ class Selection:
     emphasis: dict[int, str] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, row: ErrorRecord | None) -> "Selection":
+    def of(cls, row: ErrorRecord | Change | None) -> "Selection":
+        """The emphasis of an error record (or of a compare-mode change, which reads as one)."""
         if row is None:
             return cls()
         emphasis: dict[int, str] = {}

@@ -52,7 +52,7 @@ def compare_columns(labels: Sequence[str]) -> list[tuple[str, int]]:
             + [("    ΔF", 6), ("95% interval".rjust(width), width)])
 
 
-def comparison_cells(metric: str, label: str, values: Sequence[Any | None], baseline: Any | None, system: Any | None,
+def comparison_cells(label: str, values: Sequence[Any | None], *, baseline: Any | None, system: Any | None,
                      difference: Any | None) -> list[str]:
     """One row of the compare table: the systems' corpus F1, the difference (compared system -
     baseline, in points) and its interval once the bootstrap has run (`…` until then)."""
@@ -90,9 +90,17 @@ scrolls when the terminal is short.
 """
 
     class WeightsEdited(Message):
-        def __init__(self, weights: Weights) -> None:
+        """The user set new weights (typed in the boxes, or a preset)."""
+
+        def __init__(self, panel: ScoresPanel, weights: Weights) -> None:
             super().__init__()
+            self.panel = panel
             self.weights = weights
+
+        @property
+        def control(self) -> ScoresPanel:
+            """The panel it came from (so that `@on(ScoresPanel.WeightsEdited, "#id")` can select it)."""
+            return self.panel
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -236,20 +244,22 @@ scrolls when the terminal is short.
         return Weights(*values)
 
     @on(Input.Changed, "#weights Input")
-    def _edited(self) -> None:
+    def _edited(self, event: Input.Changed) -> None:
+        event.stop()  # the panel's own boxes: new weights go up as `WeightsEdited`
         if self._setting:
             return
         weights = self.current_weights()
         if weights is None:
             self.set_status(f"weights: four numbers from 0 to {MAX_WEIGHT:g}")
         else:
-            self.post_message(self.WeightsEdited(weights))
+            self.post_message(self.WeightsEdited(self, weights))
 
     @on(Button.Pressed, "#presets Button")
     def _preset(self, event: Button.Pressed) -> None:
+        event.stop()
         self.apply_preset((event.button.id or "").removeprefix("preset-"))
 
     def apply_preset(self, name: str) -> None:
         """Show and apply a preset W1..W5 (a button or the palette)."""
         self.show_weights(PRESETS[name])
-        self.post_message(self.WeightsEdited(PRESETS[name]))
+        self.post_message(self.WeightsEdited(self, PRESETS[name]))

@@ -13,13 +13,18 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 
-from ..output import REPORT_EXTENSIONS, REPORT_FORMATS
+from ..output import REPORT_FORMATS
+from .export import default_path
 from .rows import display_text
 from .theme import steady_cursors
+
+HelpSection = tuple[str, list[tuple[str, str]]]
+"""A titled part of the help: (title, rows of (term, what it means))."""
 
 
 class HelpScreen(ModalScreen[None]):
@@ -28,9 +33,14 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,f1,q,question_mark", "dismiss", "Close", id="help.close")]
 
-    def __init__(self, focused: Widget | None) -> None:
+    def __init__(self, focused: Widget | None, about: str, sections: list[HelpSection]) -> None:
+        """`about`: what the workbench is (the app's HELP); `sections`: titled rows of terms
+        (`keys.help_sections`); the notes of `focused` (or of its nearest container with some)
+        come before them."""
         super().__init__()
         self.focused_widget = focused
+        self.about = about
+        self.sections = sections
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help") as scroll:
@@ -38,20 +48,17 @@ class HelpScreen(ModalScreen[None]):
             yield Static(self._help_table(), id="help-text")
 
     def _help_table(self) -> Table:
-        from .keys import help_sections
-
-        app = self.app
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
-        table.add_row(Text("coref-workbench", style="bold underline"), Text(" ".join(app.HELP.split())))  # type: ignore[attr-defined]
-        node = self.focused_widget
+        table.add_row(Text("coref-workbench", style="bold underline"), Text(" ".join(self.about.split())))
+        node: DOMNode | None = self.focused_widget
         while node is not None and not getattr(node, "HELP", None):
-            node = node.parent  # type: ignore[assignment]
-        if node is not None and node is not app:
+            node = node.parent
+        if node is not None and node is not self.app:
             table.add_row("", "")
             table.add_row(Text(f"here: {type(node).__name__}", style="bold underline"), Text(" ".join(node.HELP.split())))
-        for title, rows in help_sections(app):
+        for title, rows in self.sections:
             table.add_row("", "")
             table.add_row(Text(title, style="bold underline"), "")
             for term, text in rows:
@@ -129,8 +136,7 @@ class ExportScreen(ModalScreen[tuple[str, str, str] | None]):
         return scope, fmt
 
     def _default_path(self, scope: str = "document", fmt: str = "json") -> str:
-        stem = self.document if scope == "document" else "corpus"
-        return f"corefwb-{stem.replace(' ', '_').replace('/', '_')}{REPORT_EXTENSIONS[fmt]}"
+        return default_path(self.document if scope == "document" else "corpus", fmt)
 
     @on(RadioSet.Changed)
     def _changed(self) -> None:

@@ -21,13 +21,13 @@ from metrics.model import Span
 from .cells import ListTable
 from .entityerrors import EntityErrorPanel
 from .errorlist import ErrorPanel
-from .messages import EngineFault, EntityErrorsReady
+from .messages import EngineFault, EntityErrorsReady, while_running
 from .rows import Selection
 from .text import DocumentText
 from .views import ChainsView
 
 if TYPE_CHECKING:  # the analysis loads when the list is first asked for
-    from metrics.errors.kummerfeld_klein.report import KKError
+    from metrics.errors.kummerfeld_klein.report import KKError, KKReport
 
 
 @dataclass
@@ -101,7 +101,7 @@ class TaxonomySwitching:
 
     @work(thread=True, group="entity-errors")
     def _entity_worker(self, systems: list[int]) -> None:
-        reports = {}
+        reports: dict[int, KKReport | None] = {}
         for system in systems:
             try:
                 reports[system] = self.session.kk_report(system=system)
@@ -110,16 +110,14 @@ class TaxonomySwitching:
                 self.post_message(EngineFault(f"Kummerfeld & Klein's analysis failed: {error}"))
         self.post_message(EntityErrorsReady(reports))
 
+    @while_running
     def on_entity_errors_ready(self, message: EntityErrorsReady) -> None:
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
         self.kk_reports.update(message.reports)
         self.kk_pending.difference_update(message.reports)
         self.show_entity_errors()
 
+    @while_running
     def on_entity_error_panel_picked(self, message: EntityErrorPanel.Picked) -> None:
-        if not self.is_running:
-            return
         row = message.row
         if self.query_one(ContentSwitcher).current not in ("text", "chains") or (message.jump and row is not None):
             self.action_view("text")

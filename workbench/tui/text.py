@@ -18,7 +18,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from metrics.model import MentionType
+from metrics.model import Document, MentionType, Span
 
 from .rows import Atom, Marked, Selection, Side, TextLayout, token_units, wrap_units
 
@@ -76,7 +76,8 @@ two systems'), and a mention whose error changed is tinted and marked: + fixed,
         self._content: tuple | None = None
 
     # ------------------------------------------------------------------ data in
-    def show(self, key, response, types, mode: Side | None = None, other=None, changes=None) -> None:
+    def show(self, key: Document, response: Document, types: dict[Span, MentionType], mode: Side | None = None, *,
+             other: Document | None = None, changes: dict[Span, str] | None = None) -> None:
         """Show a document pair (key, response Documents and the engine's mention types); in
         compare mode `response` is the baseline's, `other` the compared system's, and `changes`
         maps the spans whose error changed to the change."""
@@ -85,7 +86,7 @@ two systems'), and a mention whose error changed is tinted and marked: + fixed,
         if mode is not None:
             self.set_reactive(DocumentText.mode, mode)
         self._content = (key, response, types, other, changes)
-        marks: list[Marked] = marked_mentions(key, response, types, self.mode, other, changes)
+        marks: list[Marked] = marked_mentions(key, response, types, self.mode, other=other, changes=changes)
         base = key if key.words or not response.words else response
         self._units = token_units(base, marks)
         self._sentence_starts = list(base.sentence_starts or [0])
@@ -96,13 +97,14 @@ two systems'), and a mention whose error changed is tinted and marked: + fixed,
     def watch_mode(self, mode: Side) -> None:
         if self._content is not None:
             key, response, types, other, changes = self._content
-            self.redraw(key, response, types, mode, other, changes)
+            self.redraw(key, response, types, mode, other=other, changes=changes)
 
-    def redraw(self, key, response, types, mode: Side, other=None, changes=None) -> None:
+    def redraw(self, key: Document, response: Document, types: dict[Span, MentionType], mode: Side, *,
+               other: Document | None = None, changes: dict[Span, str] | None = None) -> None:
         """`show` the same document again (another mode, the changes once known), keeping the
         selected error and the scroll position where the user left them."""
         selection, y = self._selection, self.scroll_y
-        self.show(key, response, types, mode, other, changes)
+        self.show(key, response, types, mode, other=other, changes=changes)
         self._selection = selection
         self.scroll_to(0, y, animate=False, immediate=True)
 

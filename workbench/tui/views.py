@@ -2,15 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Iterable, Sequence
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
+from metrics.model import Span
+
 from .cells import type_colour, type_text
 from .rows import ChainRow, display_text
+
+
+@dataclass(frozen=True)
+class ChainSide:
+    """How one column of the chains view names things: its chains (`own`), the other side's
+    (`other`), a chain split over or merging several of them (`several`), and mentions the other
+    side lacks (`lacking`)."""
+
+    own: str
+    other: str
+    several: str
+    lacking: str
+
+
+KEY_SIDE = ChainSide("K", "R", "divided over", "missing")
+RESPONSE_SIDE = ChainSide("R", "K", "conflates", "spurious")
 
 
 class ChainsView(Horizontal):
@@ -32,11 +51,11 @@ split; "conflates K1 K4" marks a response chain that merges key chains; "n missi
         with VerticalScroll(id="response-chains"):
             yield Static("", id="response-chains-text")
 
-    marked: frozenset = frozenset()
+    marked: frozenset[Span] = frozenset()
     """Spans to mark (an entity error's mentions, `t`), reversed in both columns."""
-    _rows: tuple | None = None
+    _rows: tuple[list[ChainRow], list[ChainRow] | None] | None = None
 
-    def mark(self, spans) -> None:
+    def mark(self, spans: Iterable[Span]) -> None:
         """Mark these spans (an empty set: none), redrawing the chains shown."""
         if frozenset(spans) != self.marked:
             self.marked = frozenset(spans)
@@ -46,18 +65,18 @@ split; "conflates K1 K4" marks a response chain that merges key chains; "n missi
     def show(self, key_rows: list[ChainRow], response_rows: list[ChainRow] | None) -> None:
         """Both sides; `response_rows` None: a key browsed alone (its chains only)."""
         self._rows = (key_rows, response_rows)
-        self.query_one("#key-chains-text", Static).update(self._chains_text(self.app, key_rows, "K", "R", "divided over", "missing", self.marked))
+        self.query_one("#key-chains-text", Static).update(self._chains_text(self.app, key_rows, KEY_SIDE, self.marked))
         self.query_one("#key-chains", VerticalScroll).border_title = f"key chains ({len(key_rows)})"
         responses = self.query_one("#response-chains", VerticalScroll)
         responses.display = response_rows is not None
         if response_rows is not None:
             self.query_one("#response-chains-text", Static).update(
-                self._chains_text(self.app, response_rows, "R", "K", "conflates", "spurious", self.marked))
+                self._chains_text(self.app, response_rows, RESPONSE_SIDE, self.marked))
             responses.border_title = f"response chains ({len(response_rows)})"
 
     @staticmethod
-    def _chains_text(app: Any, rows: list[ChainRow], own: str, other: str, several: str, lacking: str,
-                     marked: frozenset = frozenset()) -> Text:
+    def _chains_text(app: App, rows: list[ChainRow], side: ChainSide, marked: frozenset[Span] = frozenset()) -> Text:
+        own, other, several, lacking = side.own, side.other, side.several, side.lacking
         text = Text(no_wrap=False)
         for row in rows:
             n, m, p = row.type_counts

@@ -23,8 +23,8 @@ from metrics.corpus.scoring import CorpusResult, ScoresInChildren
 from metrics.measures.weights import Weights
 
 from ..session import Session
-from .comparing import FIRST_METRICS, REST_METRICS, complete, interval_comparison
-from .messages import EngineFault, ErrorsReady, ImpactsReady, IntervalsReady, Rescored
+from .comparing import FIRST_METRICS, REST_METRICS, ComparedPair, complete, interval_comparison
+from .messages import EngineFault, ErrorsReady, ImpactsReady, IntervalsReady, Rescored, while_running
 from .rows import group_errors
 from .scores import ScoresPanel
 
@@ -50,8 +50,8 @@ class Workers:
                 for system in group:
                     if worker.is_cancelled:
                         return
-                    result = self._scored(session, results.get(system), weights, system, stage,
-                                          self.view_of(system).scoring)
+                    result = self._scored(session, results.get(system), weights, system, stage=stage,
+                                          children=self.view_of(system).scoring)
                     if result is None:
                         continue
                     results[system] = result
@@ -72,13 +72,13 @@ class Workers:
                     errors = None
                 if not worker.is_cancelled:
                     self.post_message(ErrorsReady(weights, errors, system))
-            pair = (self.baseline, self.system, weights)
+            pair = ComparedPair(self.baseline, self.system, weights)
             if self.comparing and group is shown and pair not in self.intervals and not worker.is_cancelled:
                 comparison = interval_comparison(results[self.baseline], results[self.system])
                 self.post_message(IntervalsReady(pair, comparison))
 
     @staticmethod
-    def _scored(session: Session, result: CorpusResult | None, weights: Weights, system: int,
+    def _scored(session: Session, result: CorpusResult | None, weights: Weights, system: int, *,
                 stage: str, children: ScoresInChildren | None = None) -> CorpusResult | None:
         """The next result of a system in a scoring pass, None when this stage has nothing to do:
         first the official metrics (or, after a weight edit, only the weighted ones), then the rest.
@@ -108,10 +108,8 @@ class Workers:
             return session.score(weights, FIRST_METRICS, system)
         return result.updated(session.score(weights, REST_METRICS, system))
 
+    @while_running
     def on_rescored(self, message: Rescored) -> None:
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            message.drawn.set()  # and nothing will be drawn, so its worker need not wait
-            return
         self.call_after_refresh(message.drawn.set)
         if message.weights != self.weights:
             return
@@ -129,16 +127,14 @@ class Workers:
             self.query_one(ScoresPanel).set_status(f"scored with W = ({w.nam:g}, {w.nom:g}, {w.pro:g}, {w.sing:g})")
         self._status()
 
+    @while_running
     def on_intervals_ready(self, message: IntervalsReady) -> None:
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
         self.intervals[message.pair] = message.comparison
-        if message.pair == (self.baseline, self.system, self.weights):
+        if message.pair == self.compared_pair():
             self._show_scores()
 
+    @while_running
     def on_errors_ready(self, message: ErrorsReady) -> None:
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
         if message.weights != self.weights:
             return
         view = self.view_of(message.system)
@@ -184,9 +180,8 @@ class Workers:
                 return
             self.post_message(ImpactsReady(weights, {name: rows}, system))
 
+    @while_running
     def on_impacts_ready(self, message: ImpactsReady) -> None:
-        if not self.is_running:  # the app is closing: a worker's late message finds no widgets
-            return
         view = self.view_of(message.system)
         if message.weights != self.weights or view.errors is None or view.errors_weights != message.weights:
             return
