@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from metrics.measures import corefud as measures
-from metrics.measures.score import AnyScore, MeanScore
+from metrics.measures.catalog import BCUB, BLANC, CEAFE, CEAFM, CONLL, LEA, MOR, MUC, ZERO, Metric, Scorer
+from metrics.measures.score import AnyScore, total
+from metrics.measures.weights import W4
 from metrics.mentions.corefud import AlignedDocument, ZeroWithoutDependencies, align, clusters
 from metrics.model import InputError, NodeDocument
 
@@ -44,6 +45,17 @@ class CorefudResult:
     settings: Settings
     micro: dict[str, AnyScore]
     documents: list[tuple[str, dict[str, AnyScore]]] = field(default_factory=list)
+
+
+OFFICIAL: tuple[Metric, ...] = (MUC, BCUB, CEAFE, CEAFM, LEA, BLANC, MOR, ZERO)
+"""corefud-scorer's metrics (its `-m all` for CorefUD), in its order."""
+
+
+@dataclass(frozen=True)
+class _Aligned:
+    """One aligned document, as the catalogue's CorefUD computations read it."""
+
+    aligned: AlignedDocument
 
 
 Aligned = tuple[NodeDocument, NodeDocument, AlignedDocument]
@@ -80,19 +92,12 @@ def aligned_documents(keys: Sequence[NodeDocument], responses: Sequence[NodeDocu
 
 def score_corpus(keys: Sequence[NodeDocument], responses: Sequence[NodeDocument], key_path: str,
                  response_path: str, settings: Settings = Settings(),
-                 metrics: Sequence[str] = measures.METRICS) -> CorefudResult:
+                 metrics: Sequence[Metric] = OFFICIAL) -> CorefudResult:
     documents = []
-    micro: dict[str, AnyScore] = {name: measures.empty_score(name) for name in metrics}
     for _, _, doc in aligned_documents(keys, responses, key_path, response_path, settings):
-        scores = {name: measures.COMPUTE[name](doc) for name in metrics}
-        for name in metrics:
-            micro[name] = micro[name] + scores[name]
-        documents.append((doc.name, scores))
-    if all(name in micro for name in ("muc", "bcub", "ceafe")):
-        parts = [micro[name] for name in ("muc", "bcub", "ceafe")]
-        f1 = 0
-        for part in parts:  # summed in this order, as the official scorer sums its CoNLL score
-            f1 += part.f1
-        micro["conll"] = MeanScore(sum(p.recall for p in parts) / 3, sum(p.precision for p in parts) / 3, f1 / 3)
+        pair = _Aligned(doc)
+        documents.append((doc.name, {m.name: m.computation(Scorer.COREFUD)(pair, W4) for m in metrics}))  # type: ignore[arg-type]
+    micro: dict[str, AnyScore] = {m.name: total(scores[m.name] for _, scores in documents) for m in metrics}
+    if all(part in micro for part in CONLL.parts):
+        micro[CONLL.name] = CONLL.combine(micro)
     return CorefudResult(settings, micro, documents)
-

@@ -22,15 +22,15 @@ from metrics.formats.cache import ReadCache
 from metrics.formats.corefud import read_corefud
 from metrics.formats.datasets import Layout
 from metrics.formats.readers import read_node_documents
+from metrics.measures.catalog import BCUB, CEAFE, CONLL, MUC, ZERO, Metric
 from metrics.model import NodeDocument
 from metrics.runtime.parallel import fork_each
 
 VARIANTS = ("head", "partial", "exact", "with_singletons")
 """The four settings, the primary first."""
 PRIMARY = "head"
-METRICS = ("muc", "bcub", "ceafe", "zero")
+METRICS: tuple[Metric, ...] = (MUC, BCUB, CEAFE, ZERO)
 """What CRAC participants run (`-m muc bcub ceafe zero`); CoNLL F1 comes from the first three."""
-CONLL_PARTS = ("muc", "bcub", "ceafe")
 
 
 def variant_settings(variant: str, zero_match: str = "dependency") -> Settings:
@@ -53,11 +53,11 @@ class DatasetResult:
     def missing(self) -> bool:
         return self.variants is None
 
-    def value(self, variant: str, metric: str = "conll") -> float:
+    def value(self, variant: str, metric: Metric = CONLL) -> float:
         """The dataset's F1 of `metric` (CoNLL F1 by default) under `variant`; 0 when missing."""
         if self.variants is None:
             return 0.0
-        return float(self.variants[variant].micro[metric].f1)
+        return float(self.variants[variant].micro[metric.name].f1)
 
 
 def variants_of(variants: Sequence[str] = VARIANTS, zero_match: str = "dependency") -> dict[str, Settings]:
@@ -67,7 +67,7 @@ def variants_of(variants: Sequence[str] = VARIANTS, zero_match: str = "dependenc
 
 def score_dataset(name: str, keys: Sequence[NodeDocument], key_path: str,
                   responses: Sequence[tuple[str, Callable[[], Sequence[NodeDocument]]] | None],
-                  settings: Mapping[str, Settings], metrics: Sequence[str] = METRICS) -> list[DatasetResult]:
+                  settings: Mapping[str, Settings], metrics: Sequence[Metric] = METRICS) -> list[DatasetResult]:
     """Every system on one dataset: each response (its path and how to read it, or None when
     missing) read once and scored under every named setting (`variants_of`; the workbench's one
     setting) against the same key documents."""
@@ -105,7 +105,7 @@ def score_layout(layout: Layout, cache: ReadCache | None, settings: Mapping[str,
     return out
 
 
-def macro(results: Sequence[DatasetResult], variant: str, metric: str = "conll") -> float:
+def macro(results: Sequence[DatasetResult], variant: str, metric: Metric = CONLL) -> float:
     """The plain mean over datasets of their F1 (CRAC's ranking score for conll under head),
     summed in dataset order; 0 for no dataset."""
     if not results:

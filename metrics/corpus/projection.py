@@ -12,7 +12,7 @@ CorefUD conventions mentions are node sets, aligned by corefud-scorer's rules
 - A response mention aligned to a key mention (head or partial match, zeros by dependencies) is
   written with its partner's span: aligned means equal to the span engine.
 
-The pair keeps its `AlignedDocument` (`DocPair.corefud`), and the metrics corefud-scorer computes
+The pair keeps its `AlignedDocument` (`DocPair.aligned`), and the metrics corefud-scorer computes
 (MUC, B3, CEAFe, CEAFm, LEA, BLANC) are taken from it, so every screen shows the official
 scorer's numbers.  What a span cannot say: two different mentions that become one span (the same
 nodes with different heads under head match; a discontinuous mention and the contiguous one with
@@ -48,9 +48,7 @@ def prepare_corefud(base_keys: Sequence[Document], keys: Sequence[NodeDocument],
     for key, response, aligned in aligned_documents(keys, responses, key_path, response_path, settings):
         key_doc, response_doc, merged = project(by_name.get(key.name), key, aligned, key_path, response_path)
         shared += merged
-        pair = prepare_pair(key_doc, response_doc, None, ace)
-        pair.corefud = aligned
-        pairs.append(pair)
+        pairs.append(prepare_pair(key_doc, response_doc, None, ace, aligned))
         if on_document is not None:
             on_document()
     if shared:

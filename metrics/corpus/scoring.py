@@ -17,18 +17,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.measures import catalog, formulas
-from metrics.measures import corefud as corefud_measures
+from metrics.measures.catalog import Metric, Scorer
 from metrics.mentions.corefud import AlignedDocument
 from metrics.measures.ace import AceOptions, AceScore, ace_document
 from metrics.mentions.alignment import Alignment, align
-from metrics.measures.blanc import blanc_counts
 from metrics.mentions.chains import ChainView, key_view, response_view
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import Document, MentionType, Span
 from metrics.runtime.parallel import PARALLEL_TOKENS, Forked, balanced, can_fork, fork_map, split
 from metrics.mentions.characters import CharacterAlignment
 from metrics.mentions.pairing import check_tokens_align, missing_warning, pair_documents, require_common, unused_warning
-from metrics.measures.score import AnyScore, BlancScore, MeanScore, Score
+from metrics.measures.score import AnyScore, MeanScore, mean_score, total
 from metrics.measures.table import ChainTypes, Table, build_table
 from metrics.measures.weights import W4, Weights
 
@@ -42,14 +41,20 @@ class DocPair:
     them), the two chain views, and the linguistic chain weights of the latest W.
     """
 
-    def __init__(self, name: str, key: Document, response: Document, alignment: Alignment, table: Table,
-                 typed: dict[Span, tuple[MentionType, str]] | None = None, ace: AceOptions = AceOptions()) -> None:
+    def __init__(self, name: str, key: Document, response: Document, alignment: Alignment, table: Table, *,
+                 typed: dict[Span, tuple[MentionType, str]] | None = None, ace: AceOptions = AceOptions(),
+                 aligned: AlignedDocument | None = None) -> None:
         self.name = name
         self.ace_options = ace
         self.key = key
         self.response = response
         self.alignment = alignment
         self.table = table
+        self.aligned = aligned
+        """Under the CorefUD conventions, the pair as corefud-scorer aligned it
+        (`metrics.conventions.corefud`): the metrics it computes come from it."""
+        self.scorer = Scorer.V801 if aligned is None else Scorer.COREFUD
+        """Whose computation of each metric this pair's scores are (`Metric.computation`)."""
         self._scores: dict[str, AnyScore] = {}
         self._typed = typed
         self._types: dict[Span, MentionType] | None = None
@@ -57,39 +62,19 @@ class DocPair:
         self._views: tuple[ChainView, ChainView] | None = None
         self._linguistic: tuple[Weights, formulas.ChainWeights] | None = None
         self._application: dict[str, AnyScore] | None = None
-        self.corefud: AlignedDocument | None = None
-        """Under the CorefUD conventions, the pair as corefud-scorer aligned it
-        (`metrics.corpus.projection`): the metrics it computes come from it."""
 
-    def score(self, name: str, weights: Weights = W4) -> AnyScore:
-        """One metric of the catalogue; weight-independent ones are computed once and kept."""
-        metric = catalog.METRICS[name]
+    def score(self, metric: Metric | str, weights: Weights = W4) -> AnyScore:
+        """One metric of the catalogue (or its name), computed as this pair's scorer computes it;
+        weight-independent ones are computed once and kept."""
+        if isinstance(metric, str):
+            metric = catalog.METRICS[metric]
+        compute = metric.computation(self.scorer)
         if metric.weighted:
-            return metric.compute(self, weights)
-        found = self._scores.get(name)
+            return compute(self, weights)
+        found = self._scores.get(metric.name)
         if found is None:
-            found = self._scores[name] = metric.compute(self, weights)
+            found = self._scores[metric.name] = compute(self, weights)
         return found
-
-    def official(self, name: str) -> AnyScore:
-        """A weight-independent metric of the table: mentions, MUC, B3, CEAFm, CEAFe, BLANC, LEA
-        (corefud-scorer's, from the aligned nodes, under the CorefUD conventions)."""
-        if self.corefud is not None and name in corefud_measures.COMPUTE:
-            return corefud_measures.COMPUTE[name](self.corefud)
-        table = self.table
-        if name == "mentions":
-            return formulas.mentions(table)
-        if name == "lea":
-            return formulas.lea(table)
-        if name == "blanc":
-            b = blanc_counts(self.alignment)
-            return BlancScore(Score(b.correct_coref, b.key_coref, b.correct_coref, b.response_coref),
-                              Score(b.correct_noncoref, b.key_noncoref, b.correct_noncoref, b.response_noncoref))
-        if name in ("ceaf_phi1", "ceaf_phi2"):
-            return formulas.ceaf_entity_phi(table, formulas.luo_phi(table, name[-4:]))
-        formula = {"muc": formulas.muc, "bcub": formulas.bcub, "ceafm": formulas.ceaf_mention,
-                   "ceafe": formulas.ceaf_entity}[name]
-        return formula(table, formulas.agnostic_weights(table, name))
 
     def ace(self) -> AceScore:
         """The ACE-value's sums under this pair's `ace_options` (types from the LMetrics' rules)."""
@@ -143,7 +128,7 @@ class DocPair:
 
     def fragment(self, key: Document, response: Document, alignment: Alignment, table: Table) -> DocPair:
         """A part of this pair (chains an error's fix reaches) that shares this pair's types."""
-        part = DocPair(self.name, key, response, alignment, table, self.typed_spans(), self.ace_options)
+        part = DocPair(self.name, key, response, alignment, table, typed=self.typed_spans(), ace=self.ace_options)
         part._types = self.types
         return part
 
@@ -190,10 +175,10 @@ def document_costs(pairs: Sequence[DocPair]) -> list[int]:
 class PreparedCorpus:
     """Key and response documents paired and aligned, ready to be scored under any weights."""
 
-    def __init__(self, pairs: list[DocPair], warnings: list[str]) -> None:
+    def __init__(self, pairs: list[DocPair], warnings: list[str], characters: CharacterAlignment | None = None) -> None:
         self.pairs = pairs
         self.warnings = warnings
-        self.characters: CharacterAlignment | None = None
+        self.characters = characters
         """A response in its own words: what mapping it onto the key's words did (else None)."""
 
     def score(self, weights: Weights = W4, metrics: Sequence[str] | None = None, processes: int = 1) -> CorpusResult:
@@ -321,19 +306,14 @@ def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights
             if all(part in micro for part in metric.parts):
                 micro[name] = metric.combine(micro)
             continue
-        values = [scores[name] for _, scores in documents if name in scores]
-        if values:
-            total = values[0]
-            for value in values[1:]:
-                total = total + value
-            micro[name] = total
+        summed = total(scores[name] for _, scores in documents if name in scores)
+        if summed is not None:
+            micro[name] = summed
     macro: dict[str, MeanScore] = {}
     for name in metrics:
         values = [scores[name] for _, scores in documents if name in scores]
         if values:
-            n = len(values)
-            macro[name] = MeanScore(sum(v.recall for v in values) / n, sum(v.precision for v in values) / n,
-                                    sum(v.f1 for v in values) / n)
+            macro[name] = mean_score(values)
     documents = [(name, {m: s for m, s in scores.items() if m in metrics}) for name, scores in documents]
     return CorpusResult(weights, metrics, {m: micro[m] for m in metrics if m in micro}, macro, documents)
 
@@ -366,13 +346,13 @@ def prepare(keys: list[Document], responses: list[Document],
 
 
 def prepare_pair(key: Document, response: Document, warnings: list[str] | None = None,
-                 ace: AceOptions = AceOptions()) -> DocPair:
+                 ace: AceOptions = AceOptions(), aligned: AlignedDocument | None = None) -> DocPair:
     """Align one document pair and reduce it to its table; scores and types follow on request."""
     alignment = align(key, response)
     if warnings is not None:
         _warn_duplicates(key, response, alignment, warnings)
     table = build_table(alignment)
-    return DocPair(key.name, key, response, alignment, table, ace=ace)
+    return DocPair(key.name, key, response, alignment, table, ace=ace, aligned=aligned)
 
 
 def _warn_duplicates(key: Document, response: Document, alignment: Alignment, warnings: list[str]) -> None:

@@ -33,17 +33,17 @@ def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return out
 
 
-def agnostic_weights(table: Table, metric: str) -> ChainWeights:
-    """OMetric weights: sizes (|C|-1, |K|-1, |S|-1 for MUC).
+def agnostic_weights(table: Table, *, links: bool = False, key_side: bool = False) -> ChainWeights:
+    """OMetric weights: sizes, or with `links` sizes minus one (|C|-1, |K|-1, |S|-1: MUC's).
 
-    |C| is counted as v8.01 counts it for that metric (the three cell sizes of `Table` differ only
-    when a key span sits in two key chains).
+    |C| is counted as v8.01 counts it for the metric: on the key side for CEAF (`key_side`),
+    shared otherwise (the cell sizes of `Table` differ only when a key span sits in two key chains).
     """
-    if metric == "muc":
+    if links:
         return ChainWeights(np.maximum(table.primary - 1, 0).astype(np.float64),
                             np.maximum(table.key_sizes - 1, 0).astype(np.float64),
                             np.maximum(table.response_sizes - 1, 0).astype(np.float64))
-    common = table.key_side if metric.startswith("ceaf") else table.shared
+    common = table.key_side if key_side else table.shared
     return ChainWeights(common.astype(np.float64), table.key_sizes.astype(np.float64),
                         table.response_sizes.astype(np.float64))
 
@@ -89,13 +89,13 @@ def ceaf_entity(table: Table, cw: ChainWeights) -> Score:
                  float(np.count_nonzero(table.response_sizes)))
 
 
-def luo_phi(table: Table, which: str) -> np.ndarray:
+def luo_phi(table: Table, exact: bool) -> np.ndarray:
     """Luo's (2005) entity similarities phi1 and phi2 of each cell (key chain K, response chain R):
-    phi1(K, R) = 1 if R = K (equation 6), phi2(K, R) = 1 if R is contained in K (equation 7), else 0.
+    phi1(K, R) = 1 if R = K (equation 6, `exact`), phi2(K, R) = 1 if R is contained in K (equation 7), else 0.
     |K ∩ R| is counted as CEAFe counts it (v8.01's key-side size)."""
     k, r = table.cell_key, table.cell_response
     inside = table.key_side == table.response_sizes[r]
-    if which == "phi1":
+    if exact:
         inside &= table.key_side == table.key_sizes[k]
     return inside.astype(np.float64)
 

@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import argparse
 
-from metrics.measures.catalog import label
-from metrics.corpus.corefud import CorefudResult, score_corpus
+from metrics.measures.catalog import METRICS
+from metrics.corpus.corefud import OFFICIAL, CorefudResult, score_corpus
 from metrics.formats.corefud import read_corefud
 from metrics.runtime.parallel import fork_map
-from metrics.measures.corefud import METRICS
 
 from ..json_text import dumps
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
 from ..session import LoadOptions
 from ..options import UsageError
 
-LABELS = {name: label(name) for name in ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "conll")}
-LABELS.update({"mor": "MOR (mention overlap)", "zero": "zero anaphora"})  # CorefUD's own, not in the catalogue
 
 
 def run(args: argparse.Namespace, options: LoadOptions) -> int:
@@ -31,10 +28,12 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
         if value:
             raise UsageError(f"{option} is not available with --conventions corefud yet")
     settings = options.corefud
-    wanted = METRICS if args.metrics == "all" else tuple(m.strip() for m in args.metrics.split(","))
-    unknown = [m for m in wanted if m not in METRICS]
+    official = {m.name: m for m in OFFICIAL}
+    asked = tuple(official) if args.metrics == "all" else tuple(m.strip() for m in args.metrics.split(","))
+    unknown = [m for m in asked if m not in official]
     if unknown:
-        raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(METRICS)}")
+        raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(official)}")
+    wanted = tuple(official[m] for m in asked)
     # the response read in a forked process beside the key: reading is most of the time
     keys, responses = fork_map(read_corefud, [args.key, args.response])
     result = score_corpus(keys, responses, args.key, args.response, settings, wanted)
@@ -66,10 +65,10 @@ def result_json(result: CorefudResult) -> dict:
 
 def rows_of(result: CorefudResult, per_doc: bool) -> tuple[list[str], list[list[str]]]:
     headers = ["document", "metric", "recall", "precision", "F1"]
-    rows = [["corpus", LABELS[name], percent(s.recall), percent(s.precision), percent(s.f1)]
+    rows = [["corpus", METRICS[name].label, percent(s.recall), percent(s.precision), percent(s.f1)]
             for name, s in result.micro.items()]
     if per_doc:
-        rows += [[doc, LABELS[name], percent(s.recall), percent(s.precision), percent(s.f1)]
+        rows += [[doc, METRICS[name].label, percent(s.recall), percent(s.precision), percent(s.f1)]
                  for doc, scores in result.documents for name, s in scores.items()]
     return headers, rows
 

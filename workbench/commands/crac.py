@@ -18,6 +18,7 @@ import argparse
 import os
 
 from metrics.corpus.crac import METRICS, VARIANTS, score_layout, variants_of
+from metrics.measures.catalog import CONLL, METRICS as CATALOGUE
 from metrics.formats.cache import ReadCache
 from metrics.formats.datasets import Layout, pair
 from metrics.formats.source import set_max_input_size
@@ -33,7 +34,7 @@ from .progress import Progress
 COMMON_OPTIONS = False
 """This command takes its own options, not the per-file ones of `score` (weights, formats...)."""
 FORMATS = ("text", "markdown", "latex", "csv", "json")
-TABLE_METRICS = ("conll", *METRICS)
+TABLE_METRICS = tuple(m.name for m in (CONLL, *METRICS))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=(*VARIANTS, "all"), default="all",
                         help="the table(s) to print: head (primary: head match, singletons removed), partial, exact, "
                              "with_singletons (head match), or all (default); JSON and CSV always hold the ones scored")
-    parser.add_argument("--metric", choices=TABLE_METRICS, default="conll",
+    parser.add_argument("--metric", choices=TABLE_METRICS, default=CONLL.name,
                         help="the F1 in the tables (default conll, the mean of MUC, B3 and CEAFe F1, which ranks)")
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
@@ -81,11 +82,12 @@ def run(args: argparse.Namespace) -> int:
     with Progress(len(layout.datasets), "datasets") as progress:
         by_dataset = score_layout(layout, cache, variants_of(variants, args.zero_match), jobs, progress.advance)
     systems = [[by_dataset[d][s] for d in range(len(layout.datasets))] for s in range(len(names))]
-    tests = ({v: dataset_tests(systems, v, args.metric, method) for v in variants}
+    metric = CATALOGUE[args.metric]
+    tests = ({v: dataset_tests(systems, v, metric, method) for v in variants}
              if method is not None and len(systems) > 1 else {})
     for message in cache.warnings:
         warn(message)
-    report = CracReport(names, [d.name for d in layout.datasets], systems, variants, args.metric, tests, method,
+    report = CracReport(names, [d.name for d in layout.datasets], systems, variants, metric, tests, method,
                         args.zero_match, "all" if args.variant == "all" else args.variant)
     from ..output import emit
 
