@@ -1,7 +1,7 @@
 """Do two revisions of corefwb write the same bytes?  The guard of every refactoring.
 
     python benchmarks/same_output.py --base REV [--data ../shared/data/gum-open] [--metrics LIST]
-                                     [--only WORD] [--jobs N]
+                                     [--only WORD] [--jobs N] [--head REV]
 
 Checks out REV in a temporary git worktree and runs every command under REV and under the working
 tree, on the same inputs, then compares what each wrote byte for byte: stdout, stderr (with the
@@ -153,6 +153,8 @@ def main() -> int:
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "gum-open"))
     parser.add_argument("--metrics", help="metrics for `score` (those the base revision knows)")
     parser.add_argument("--only", help="run only the commands whose line holds this word")
+    parser.add_argument("--head", help="a git revision to run instead of the working tree (then the tree may change "
+                                       "while this runs)")
     parser.add_argument("--jobs", type=int, default=2, help="runs at once (default 2: the two revisions)")
     args = parser.parse_args()
     data = Path(args.data)
@@ -166,19 +168,25 @@ def main() -> int:
         if args.only:
             cases = [c for c in cases if args.only in c.label or (args.only == "corefud" and "conllu" in c.label)]
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(base), args.base], check=True)
+        head = ROOT
+        if args.head:
+            head = Path(tmp) / "head"
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(head), args.head],
+                           check=True)
         try:
             differ = 0
             with ThreadPoolExecutor(max(1, args.jobs)) as pool:
                 for number, case in enumerate(cases):
                     before = pool.submit(run, base, case, Path(tmp) / "runs-base" / str(number))
-                    after = pool.submit(run, ROOT, case, Path(tmp) / "runs-head" / str(number))
+                    after = pool.submit(run, head, case, Path(tmp) / "runs-head" / str(number))
                     old, new = before.result(), after.result()
                     same = old == new
                     differ += not same
                     print(f"{'same     ' if same else 'DIFFERENT'} {hashlib.sha256(old).hexdigest()[:16]} "
                           f"{hashlib.sha256(new).hexdigest()[:16]} {len(new):>10} bytes  {case.label}", flush=True)
         finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
+            for tree in {base, head} - {ROOT}:
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
     print("all outputs identical" if not differ else f"{differ} output(s) differ")
     return 1 if differ else 0
 

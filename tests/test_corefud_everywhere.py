@@ -19,7 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.corpus.corefud import Settings, score_corpus
+from metrics.conventions.corefud import Settings
+from corefud_support import score_corpus
 from metrics.corpus.scoring import prepare_pair
 from metrics.formats.corefud import read_corefud
 from metrics.measures import corefud as measures

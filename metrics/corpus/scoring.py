@@ -32,8 +32,21 @@ from metrics.measures.table import ChainTypes, Table, build_table
 from metrics.measures.weights import W4, Weights
 
 
+@dataclass(frozen=True)
+class Spans:
+    """A document pair as token spans: key and response documents, v8.01's alignment, their table."""
+
+    key: Document
+    response: Document
+    alignment: Alignment
+    table: Table
+
+
 class DocPair:
     """A key document, its response document (empty if the response lacks it) and their table.
+
+    The spans may be given, or a function that makes them when first asked for (a CorefUD pair
+    scored from its aligned node mentions alone never needs them: `metrics.conventions.projection`).
 
     It keeps what does not depend on the weights once computed: the weight-independent scores,
     the mention types (they need every mention's head, the dearest step of preparing a document,
@@ -41,15 +54,13 @@ class DocPair:
     them), the two chain views, and the linguistic chain weights of the latest W.
     """
 
-    def __init__(self, name: str, key: Document, response: Document, alignment: Alignment, table: Table, *,
+    def __init__(self, name: str, spans: Spans | Callable[[], Spans], *,
                  typed: dict[Span, tuple[MentionType, str]] | None = None, ace: AceOptions = AceOptions(),
                  aligned: AlignedDocument | None = None) -> None:
         self.name = name
         self.ace_options = ace
-        self.key = key
-        self.response = response
-        self.alignment = alignment
-        self.table = table
+        self._spans: Spans | None = spans if isinstance(spans, Spans) else None
+        self._make_spans: Callable[[], Spans] | None = None if isinstance(spans, Spans) else spans
         self.aligned = aligned
         """Under the CorefUD conventions, the pair as corefud-scorer aligned it
         (`metrics.conventions.corefud`): the metrics it computes come from it."""
@@ -62,6 +73,29 @@ class DocPair:
         self._views: tuple[ChainView, ChainView] | None = None
         self._linguistic: tuple[Weights, formulas.ChainWeights] | None = None
         self._application: dict[str, AnyScore] | None = None
+
+    @property
+    def spans(self) -> Spans:
+        if self._spans is None:
+            assert self._make_spans is not None
+            self._spans = self._make_spans()
+        return self._spans
+
+    @property
+    def key(self) -> Document:
+        return self.spans.key
+
+    @property
+    def response(self) -> Document:
+        return self.spans.response
+
+    @property
+    def alignment(self) -> Alignment:
+        return self.spans.alignment
+
+    @property
+    def table(self) -> Table:
+        return self.spans.table
 
     def score(self, metric: Metric | str, weights: Weights = W4) -> AnyScore:
         """One metric of the catalogue (or its name), computed as this pair's scorer computes it;
@@ -128,7 +162,7 @@ class DocPair:
 
     def fragment(self, key: Document, response: Document, alignment: Alignment, table: Table) -> DocPair:
         """A part of this pair (chains an error's fix reaches) that shares this pair's types."""
-        part = DocPair(self.name, key, response, alignment, table, typed=self.typed_spans(), ace=self.ace_options)
+        part = DocPair(self.name, Spans(key, response, alignment, table), typed=self.typed_spans(), ace=self.ace_options)
         part._types = self.types
         return part
 
@@ -162,7 +196,7 @@ class CorpusResult:
         only the weighted metrics are rescored, every other one is independent of W and is kept;
         metrics scored later join those scored first)."""
         updated = dict(newer.documents)
-        metrics = tuple(m for m in catalog.ALL_METRICS if m in self.metrics or m in newer.metrics)
+        metrics = catalog.in_order({*self.metrics, *newer.metrics})
         return CorpusResult(newer.weights, metrics, {**self.micro, **newer.micro}, {**self.macro, **newer.macro},
                             [(name, {**scores, **updated.get(name, {})}) for name, scores in self.documents])
 
@@ -181,13 +215,18 @@ class PreparedCorpus:
         self.characters = characters
         """A response in its own words: what mapping it onto the key's words did (else None)."""
 
+    @property
+    def scorer(self) -> Scorer:
+        """Whose computation of each metric the pairs' scores are (all pairs have the same)."""
+        return self.pairs[0].scorer if self.pairs else Scorer.V801
+
     def score(self, weights: Weights = W4, metrics: Sequence[str] | None = None, processes: int = 1) -> CorpusResult:
         """The corpus scores.  With `processes` > 1 the documents are scored in that many forked
         processes (`metrics.runtime.parallel`), when the corpus is large enough to gain from it
         (`PARALLEL_TOKENS` per process); the result is the same either way.  The pairs scored
         in a child do not keep what they computed: a caller that asks again (the workbench)
         scores in its own process."""
-        wanted = catalog.resolve(metrics)
+        wanted = catalog.resolve(metrics, self.scorer)
         pairs = self.pairs
 
         def score_piece(indices: list[int]) -> list[dict[str, AnyScore]]:
@@ -209,7 +248,7 @@ class PreparedCorpus:
         costs = document_costs(self.pairs)
         if not can_fork() or sum(costs) < PARALLEL_TOKENS:
             return None
-        pairs, wanted = self.pairs, [catalog.resolve(stage) for stage in stages]
+        pairs, wanted = self.pairs, [catalog.resolve(stage, self.scorer) for stage in stages]
 
         def score_piece(indices: list[int], requests: Iterable[tuple[Weights, tuple[str, ...]]] = ()
                         ) -> Iterator[list[dict[str, AnyScore]]]:
@@ -266,7 +305,7 @@ class ScoresInChildren:
         if not weighted:
             return previous
         self.stage(len(self._stages) - 1)
-        wanted = catalog.resolve(weighted)
+        wanted = catalog.resolve(weighted, self.corpus.scorer)
         with self._lock:
             answers = self._children.ask((weights, wanted))
         return previous.updated(_assembled(self.corpus.pairs, self.pieces, answers, weights, wanted))
@@ -318,12 +357,12 @@ def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights
     return CorpusResult(weights, metrics, {m: micro[m] for m in metrics if m in micro}, macro, documents)
 
 
-def prepare(keys: list[Document], responses: list[Document],
-            on_document: Callable[[], None] | None = None, ace: AceOptions = AceOptions()) -> PreparedCorpus:
+def prepare(keys: list[Document], responses: list[Document], on_document: Callable[[], None] | None = None,
+            ace: AceOptions = AceOptions(), *, characters: CharacterAlignment | None = None) -> PreparedCorpus:
     """Pair documents (`metrics.mentions.pairing`), align each pair as v8.01 does and build its table.
 
     `on_document` is called after each document (a caller's progress display); `ace` says which
-    ACE-value the pairs compute.
+    ACE-value the pairs compute; `characters`, what mapping the response onto the key's words did.
     """
     warnings: list[str] = []
     with gc_paused():
@@ -342,7 +381,7 @@ def prepare(keys: list[Document], responses: list[Document],
             pairs.append(prepare_pair(key, response, warnings, ace))
             if on_document is not None:
                 on_document()
-        return PreparedCorpus(pairs, warnings)
+        return PreparedCorpus(pairs, warnings, characters)
 
 
 def prepare_pair(key: Document, response: Document, warnings: list[str] | None = None,
@@ -352,7 +391,7 @@ def prepare_pair(key: Document, response: Document, warnings: list[str] | None =
     if warnings is not None:
         _warn_duplicates(key, response, alignment, warnings)
     table = build_table(alignment)
-    return DocPair(key.name, key, response, alignment, table, ace=ace, aligned=aligned)
+    return DocPair(key.name, Spans(key, response, alignment, table), ace=ace, aligned=aligned)
 
 
 def _warn_duplicates(key: Document, response: Document, alignment: Alignment, warnings: list[str]) -> None:

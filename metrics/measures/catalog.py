@@ -25,7 +25,7 @@ metrics' functions in their `under` (docs/engine.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol
@@ -280,8 +280,14 @@ def label(name: str) -> str:
     return METRICS[name].label
 
 
-def resolve(requested: Sequence[str] | None) -> tuple[str, ...]:
+def in_order(selected: Collection[str]) -> tuple[str, ...]:
+    """Metric names in catalogue order."""
+    return tuple(name for name in _ORDER if name in selected)
+
+
+def resolve(requested: Sequence[str] | None, scorer: Scorer = Scorer.V801) -> tuple[str, ...]:
     """Names or aliases (case-insensitive) -> metric names in catalogue order; None means all.
+    Only the metrics that apply under `scorer`'s conventions are known.
 
     ValueError names the first unknown one, and an empty selection is refused: asking for no
     metric is a mistake, never a request for an empty table.
@@ -291,12 +297,12 @@ def resolve(requested: Sequence[str] | None) -> tuple[str, ...]:
     wanted = set()
     for text in requested:
         name = _BY_ALIAS.get(text.strip().lower())
-        if name is None:
+        if name is None or not METRICS[name].applies(scorer):
             raise ValueError(f"unknown metric {text.strip()!r}; choose from {', '.join(ALL_METRICS)}")
         wanted.add(name)
     if not wanted:
         raise ValueError(f"no metric given; choose from {', '.join(ALL_METRICS)}")
-    return tuple(name for name in ALL_METRICS if name in wanted)
+    return in_order(wanted)
 
 
 def with_parts(selected: Sequence[str]) -> tuple[str, ...]:
@@ -304,4 +310,4 @@ def with_parts(selected: Sequence[str]) -> tuple[str, ...]:
     needed = set(selected)
     for name in selected:
         needed.update(METRICS[name].parts)
-    return tuple(name for name in ALL_METRICS if name in needed)
+    return in_order(needed)

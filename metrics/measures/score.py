@@ -114,13 +114,17 @@ class MeanScore:
 AnyScore = Score | BlancScore | MeanScore
 
 
+def mean(values: Sequence[float]) -> float:
+    """The plain mean, summed in the order given; 0 for no value (a macro-average over none)."""
+    return ratio(sum(values), len(values))
+
+
 def mean_score(values: Sequence[AnyScore]) -> MeanScore:
     """The plain mean of scores' recall, precision and F1, summed in the order given (the CoNLL
-    score of MUC, B3 and CEAFe, as the official scorers sum it; a macro-average over documents).
-    Every mean of scores in the engine is this one."""
-    n = len(values)
-    return MeanScore(sum(v.recall for v in values) / n, sum(v.precision for v in values) / n,
-                     sum(v.f1 for v in values) / n)
+    score of MUC, B3 and CEAFe, as the official scorers sum it; a macro-average over documents;
+    the macro-average over datasets).  Every mean of scores in the engine is this one."""
+    return MeanScore(mean([v.recall for v in values]), mean([v.precision for v in values]),
+                     mean([v.f1 for v in values]))
 
 
 def total(values: Iterable[AnyScore]) -> AnyScore | None:

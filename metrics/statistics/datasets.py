@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.corpus.corefud import CorefudResult
-from metrics.corpus.crac import DatasetResult
+from metrics.corpus.scoring import CorpusResult
+from metrics.statistics.crac import DatasetResult
 from metrics.measures.catalog import CONLL, METRICS, Metric
 from metrics.measures.score import harmonic, ratio
 from metrics.statistics.significance import Method, block_sizes, p_value
@@ -40,7 +40,7 @@ def _parts(metric: Metric) -> tuple[str, ...]:
     return tuple(METRICS[part].name for part in metric.parts) or (metric.name,)
 
 
-def _counts(result: CorefudResult | None, parts: tuple[str, ...], documents: int) -> np.ndarray:
+def _counts(result: CorpusResult | None, parts: tuple[str, ...], documents: int) -> np.ndarray:
     """Documents x (4 counts per part): recall num/den, precision num/den (zeros when missing)."""
     if result is None:
         return np.zeros((documents, 4 * len(parts)))

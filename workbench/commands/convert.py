@@ -16,10 +16,11 @@ import argparse
 import io
 import os
 
-from metrics.formats.readers import FORMATS, read_documents
+from metrics.conventions.options import Options
+from metrics.conventions.pipeline import read_response
+from metrics.formats.readers import FORMATS
 from metrics.formats.source import set_max_input_size
 from metrics.formats.writers import write_conll, write_conllu, write_jsonlines, write_outputs
-from metrics.mentions.characters import key_words
 from metrics.model import InputError
 
 from ..output import emit
@@ -61,11 +62,9 @@ def run(args: argparse.Namespace) -> int:
     set_max_input_size(size_option(args.max_input_size))
     target = target_of(args)
     fmt = None if args.source_format == "auto" else args.source_format
-    documents = read_documents(args.input, fmt, warnings := [], args.clusters_field)
+    options = Options(response_format=fmt, clusters_field=args.clusters_field)
+    documents, warnings, characters = read_response(args.input, options, key_path=args.key)
     if args.key is not None:
-        keys = read_documents(args.key)
-        documents, characters, lost = key_words(keys, documents)
-        warnings += lost
         if characters is not None:
             warn(f"mapped onto the key's words by characters: {characters.mentions} mentions, {characters.snapped} "
                  f"snapped to a key word's edge, {characters.lost} lost")

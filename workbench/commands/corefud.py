@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import argparse
 
-from metrics.measures.catalog import METRICS
-from metrics.corpus.corefud import OFFICIAL, CorefudResult, score_corpus
-from metrics.formats.corefud import read_corefud
-from metrics.runtime.parallel import fork_map
+from metrics.conventions.corefud import COREFUD_CONVENTIONS, Settings
+from metrics.corpus.scoring import CorpusResult
+from metrics.measures.catalog import CONLL, METRICS
 
 from ..json_text import dumps
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
-from ..session import LoadOptions
-from ..options import UsageError
+from ..session import LoadOptions, Session
+from ..options import UsageError, jobs_option
+from .common import warn
 
 
 
@@ -28,15 +28,16 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
         if value:
             raise UsageError(f"{option} is not available with --conventions corefud yet")
     settings = options.corefud
-    official = {m.name: m for m in OFFICIAL}
+    official = {m.name: m for m in COREFUD_CONVENTIONS.official}
     asked = tuple(official) if args.metrics == "all" else tuple(m.strip() for m in args.metrics.split(","))
     unknown = [m for m in asked if m not in official]
     if unknown:
         raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(official)}")
-    wanted = tuple(official[m] for m in asked)
-    # the response read in a forked process beside the key: reading is most of the time
-    keys, responses = fork_map(read_corefud, [args.key, args.response])
-    result = score_corpus(keys, responses, args.key, args.response, settings, wanted)
+    # the one road, scores alone: the key read once, as node mentions; the response beside it
+    session = Session.load(args.key, [args.response], options, processes=jobs_option(args.jobs), spans=False)
+    for message in session.warnings:
+        warn(message)
+    result = Scores(settings, session.score(metrics=(*asked, CONLL.name)), asked)
     if args.format == "json":
         text = dumps(result_json(result)) + "\n"
     elif args.format == "csv":  # fractions and metric names, as every CSV of corefwb
@@ -54,7 +55,18 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
     return 0
 
 
-def result_json(result: CorefudResult) -> dict:
+class Scores:
+    """A corpus result in corefud-scorer's order: its metrics as asked, then CoNLL (when its parts
+    are there); each document's in the same order, without CoNLL."""
+
+    def __init__(self, settings: Settings, result: CorpusResult, asked: tuple[str, ...]) -> None:
+        self.settings = settings
+        order = [*asked, CONLL.name]
+        self.micro = {name: result.micro[name] for name in order if name in result.micro}
+        self.documents = [(name, {m: scores[m] for m in asked}) for name, scores in result.documents]
+
+
+def result_json(result: Scores) -> dict:
     return {
         **result.settings.fields(),
         "metrics": {name: score_json(score) for name, score in result.micro.items()},
@@ -63,7 +75,7 @@ def result_json(result: CorefudResult) -> dict:
     }
 
 
-def rows_of(result: CorefudResult, per_doc: bool) -> tuple[list[str], list[list[str]]]:
+def rows_of(result: Scores, per_doc: bool) -> tuple[list[str], list[list[str]]]:
     headers = ["document", "metric", "recall", "precision", "F1"]
     rows = [["corpus", METRICS[name].label, percent(s.recall), percent(s.precision), percent(s.f1)]
             for name, s in result.micro.items()]

@@ -2,7 +2,7 @@
 
 Every dataset of the key folder (CorefUD's `LANG_CORPUS-corefud-SPLIT.conllu`, gzipped or not),
 every system folder paired with it by file name (metrics.formats.datasets), each pair scored as
-corefud-scorer scores it in the four settings CRAC's overview papers print (metrics.corpus.crac),
+corefud-scorer scores it in the four settings CRAC's overview papers print (metrics.statistics.crac),
 and the macro-average over datasets that ranks the systems.  With two or more systems, a `*`
 marks a difference from the first system with p < 1 - confidence (default 0.05), by the paired
 bootstrap over documents of `corefwb compare`, stratified by dataset for the macro-average
@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from metrics.corpus.crac import METRICS, VARIANTS, score_layout, variants_of
+from metrics.statistics.crac import METRICS, VARIANTS, score_layout, variants_of
 from metrics.measures.catalog import CONLL, METRICS as CATALOGUE
 from metrics.formats.cache import ReadCache
 from metrics.formats.datasets import Layout, pair

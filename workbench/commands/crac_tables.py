@@ -1,6 +1,6 @@
 """The CRAC report's tables: systems as rows, datasets as columns, the macro-average last, one table
 per variant; as text, Markdown, LaTeX (booktabs), CSV (one row per system, dataset and variant)
-or JSON.  The numbers are the engine's (metrics.corpus.crac); here they are only arranged.
+or JSON.  The numbers are the engine's (metrics.statistics.crac); here they are only arranged.
 
 Marks: the best system of a column (ties: all of them) is `^` in text, bold in Markdown and
 LaTeX; `*` after a number: it differs from the first system's with p < 1 - confidence.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from metrics.measures.catalog import BCUB, CEAFE, CONLL, MUC, ZERO, Metric
-from metrics.corpus.crac import METRICS, PRIMARY, VARIANTS, DatasetResult, macro, ranking, variant_settings
+from metrics.statistics.crac import METRICS, PRIMARY, VARIANTS, DatasetResult, macro, ranking, variant_settings
 from metrics.statistics.datasets import DatasetTests
 from metrics.statistics.significance import Method
 

@@ -1,19 +1,11 @@
-"""A corpus scored under the CorefUD conventions: what corefud-scorer prints, per metric.
-
-Documents pair by name (`# newdoc id`), in the key's order; key and response must have the same
-words (the official scorer checks the same and stops otherwise).  Each document is reduced to
-clusters, aligned (`metrics.mentions.corefud`) and scored (`metrics.measures.corefud`); corpus
-scores are the documents' counts summed in the key's order, as the official scorer sums them.
-"""
+"""CorefUD's node mentions of a corpus aligned as corefud-scorer aligns them, under its settings."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from metrics.measures.catalog import BCUB, BLANC, CEAFE, CEAFM, CONLL, LEA, MOR, MUC, ZERO, Metric, Scorer
-from metrics.measures.score import AnyScore, total
-from metrics.measures.weights import W4
+from metrics.conventions.options import COREFUD, Options
 from metrics.mentions.corefud import AlignedDocument, ZeroWithoutDependencies, align, clusters
 from metrics.model import InputError, NodeDocument
 
@@ -26,9 +18,18 @@ class Settings:
     keep_singletons: bool = False
     zero_match: str = "dependency"
 
+    @classmethod
+    def of(cls, options: Options) -> Settings:
+        return cls(options.match, options.keep_singletons, options.zero_match)
+
+    def options(self, *, spans: bool = True) -> Options:
+        """The road's options of these settings (CRAC's report: scores alone, without `spans`)."""
+        return Options(conventions=COREFUD, match=self.match, keep_singletons=self.keep_singletons,
+                       zero_match=self.zero_match, spans=spans)
+
     def fields(self) -> dict[str, str]:
         """The settings as every JSON output names them."""
-        return {"conventions": "corefud", "match": self.match,
+        return {"conventions": COREFUD, "match": self.match,
                 "singletons": "keep" if self.keep_singletons else "remove", "zero_match": self.zero_match}
 
     def describe(self) -> str:
@@ -36,26 +37,6 @@ class Settings:
         return (f"conventions corefud, {self.match} match, singletons "
                 f"{'kept' if self.keep_singletons else 'removed'}, zeros aligned by "
                 f"{'dependencies' if self.zero_match == 'dependency' else 'position'}")
-
-
-@dataclass
-class CorefudResult:
-    """Corpus scores (`micro`, with `conll` the mean of MUC, B3, CEAFe F1) and each document's."""
-
-    settings: Settings
-    micro: dict[str, AnyScore]
-    documents: list[tuple[str, dict[str, AnyScore]]] = field(default_factory=list)
-
-
-OFFICIAL: tuple[Metric, ...] = (MUC, BCUB, CEAFE, CEAFM, LEA, BLANC, MOR, ZERO)
-"""corefud-scorer's metrics (its `-m all` for CorefUD), in its order."""
-
-
-@dataclass(frozen=True)
-class _Aligned:
-    """One aligned document, as the catalogue's CorefUD computations read it."""
-
-    aligned: AlignedDocument
 
 
 Aligned = tuple[NodeDocument, NodeDocument, AlignedDocument]
@@ -88,16 +69,3 @@ def aligned_documents(keys: Sequence[NodeDocument], responses: Sequence[NodeDocu
                              "a zero without enhanced dependencies (DEPS is _) cannot be aligned by them: "
                              "give DEPS, or align zeros by position (--zero-match linear)") from None
     return out
-
-
-def score_corpus(keys: Sequence[NodeDocument], responses: Sequence[NodeDocument], key_path: str,
-                 response_path: str, settings: Settings = Settings(),
-                 metrics: Sequence[Metric] = OFFICIAL) -> CorefudResult:
-    documents = []
-    for _, _, doc in aligned_documents(keys, responses, key_path, response_path, settings):
-        pair = _Aligned(doc)
-        documents.append((doc.name, {m.name: m.computation(Scorer.COREFUD)(pair, W4) for m in metrics}))  # type: ignore[arg-type]
-    micro: dict[str, AnyScore] = {m.name: total(scores[m.name] for _, scores in documents) for m in metrics}
-    if all(part in micro for part in CONLL.parts):
-        micro[CONLL.name] = CONLL.combine(micro)
-    return CorefudResult(settings, micro, documents)
