@@ -129,7 +129,7 @@ def _measure(args: argparse.Namespace, folder: Path, base: dict, trees: dict[str
         if args.coval and size != "corefud":
             commands["coval"] = ([sys.executable, str(args.coval / "scorer.py"), str(key), str(response)],
                                  {**base, "PYTHONPATH": str(args.coval)})
-        if scorch:
+        if scorch and (BIN / "scorch").exists():
             commands["scorch"] = ([str(BIN / "scorch"), scorch[0], scorch[1], "-"], base)
         for ours, env_warm in warm_runs:
             run(ours, env_warm)  # fills the cache: key and response

@@ -42,10 +42,10 @@ class Conll2012:
         a response with its syntax only when matching by head or partially needs it."""
         notes: list[str] = []
         if key:
-            documents = read_documents(path, options.key_format, notes, options.clusters_field, cache,
+            documents = read_documents(path, options.key_format, notes, options.clusters_field, cache=cache,
                                        prepare=lambda keys: prepare_types(keys, processes))
         else:
-            documents = read_documents(path, options.response_format, notes, options.clusters_field, cache,
+            documents = read_documents(path, options.response_format, notes, options.clusters_field, cache=cache,
                                        syntax=options.match != "exact")
         return Read(documents=tuple(documents), notes=tuple(notes))
 

@@ -47,7 +47,7 @@ class Corefud:
             return Read(nodes=tuple(read_corefud(path)))
         documents = ()
         if options.spans:
-            documents = tuple(read_documents(path, options.key_format, [], options.clusters_field, cache,
+            documents = tuple(read_documents(path, options.key_format, [], options.clusters_field, cache=cache,
                                              prepare=lambda keys: prepare_types(keys, processes)))
         return Read(documents=documents, nodes=tuple(read_node_documents(path, cache)))
 
@@ -67,7 +67,8 @@ class Corefud:
         corpora = []
         for number, (path, get) in enumerate(responses or [(key_path, lambda: key)], start=1):
             if responses:
-                progress.stage("reading response" if len(responses) == 1 else f"reading response {number}/{len(responses)}")
+                progress.stage("reading response" if len(responses) == 1
+                               else f"reading response {number}/{len(responses)}")
             response = get()
             progress.stage("aligning mentions")
             corpus = prepare_nodes(key.nodes, response.nodes, key_path=key_path, response_path=path,

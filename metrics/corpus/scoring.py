@@ -116,7 +116,8 @@ class DocPair:
         if response_types is not None:
             response_types = [response_types[i] for i in self.alignment.response_chain_source]
         return ace_document(self.table, self.id_types, self.alignment.n_key_ids, self.alignment.response_chains,
-                            self.key.entity_types, response_types, self.ace_options)
+                            key_entity_types=self.key.entity_types, response_entity_types=response_types,
+                            options=self.ace_options)
 
     def linguistic_weights(self, weights: Weights) -> formulas.ChainWeights:
         """Chen & Ng's chain weights under W, shared by the four LMetrics (kept for the latest W)."""
@@ -181,7 +182,7 @@ class DocPair:
                            count=len(self.alignment.spans))
 
 
-@dataclass
+@dataclass(frozen=True)
 class CorpusResult:
     """Scores of a corpus under one weight vector: micro (official), macro, and per document."""
 
@@ -262,7 +263,7 @@ class PreparedCorpus:
                 yield [score_pair(pairs[i], asked, metrics) for i in indices]
 
         pieces = balanced(costs, max(1, processes))
-        return ScoresInChildren(self, weights, wanted, pieces, Forked(score_piece, pieces, nice, serving), serving)
+        return ScoresInChildren(self, weights, wanted, pieces, Forked(score_piece, pieces, nice, serving), serving=serving)
 
     def rescore(self, previous: CorpusResult, weights: Weights) -> CorpusResult:
         """`previous` under new weights: only the metrics that depend on W are computed again."""
@@ -278,7 +279,7 @@ class ScoresInChildren:
     lock lets one thread at a time read from the children.  `close()` ends them."""
 
     def __init__(self, corpus: PreparedCorpus, weights: Weights, stages: list[tuple[str, ...]],
-                 pieces: list[list[int]], children: Forked, serving: bool = False) -> None:
+                 pieces: list[list[int]], children: Forked, *, serving: bool = False) -> None:
         self.corpus, self.weights, self.pieces, self._children = corpus, weights, pieces, children
         self._stages, self._serving = stages, serving
         self._results: list[CorpusResult] = []

@@ -80,7 +80,7 @@ def detect_format(path: str, warnings: list[str] | None = None) -> str:
 
 
 def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None = None,
-                   clusters_field: str = "clusters", cache: ReadCache | None = None,
+                   clusters_field: str = "clusters", *, cache: ReadCache | None = None,
                    prepare: Callable[[list[Document]], None] | None = None, syntax: bool = True) -> list[Document]:
     """Read `path` as `fmt` (auto|conll|conllu|jsonl; None = auto) into documents in file order.
 

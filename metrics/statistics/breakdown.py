@@ -95,7 +95,7 @@ def read_groups(path: str, column: str | None = None) -> Callable[[str], str]:
     return group
 
 
-@dataclass
+@dataclass(frozen=True)
 class Group:
     name: str
     documents: list[str]
@@ -122,7 +122,7 @@ def by_file(name: str) -> str:
 # ---------------------------------------------------------------------------- chain length
 
 
-@dataclass
+@dataclass(frozen=True)
 class LengthBucket:
     label: str
     chains: int
@@ -155,7 +155,7 @@ def length_breakdown(corpus: PreparedCorpus, lengths: Sequence[tuple[int, int | 
 # ---------------------------------------------------------------------------- mention types
 
 
-@dataclass
+@dataclass(frozen=True)
 class TypeRow:
     type: MentionType
     detection: Score

@@ -42,7 +42,7 @@ def variant_settings(variant: str, zero_match: str = "dependency") -> Settings:
     return Settings(match, variant == "with_singletons", zero_match)
 
 
-@dataclass
+@dataclass(frozen=True)
 class DatasetResult:
     """One system on one dataset: a corpus result per variant, or None when the system has no
     file for the dataset (counted as 0 under --allow-missing)."""
@@ -66,7 +66,7 @@ def variants_of(variants: Sequence[str] = VARIANTS, zero_match: str = "dependenc
     return {v: variant_settings(v, zero_match) for v in variants}
 
 
-def score_dataset(name: str, key: Read, key_path: str, responses: Sequence[tuple[str, Callable[[], Read]] | None],
+def score_dataset(name: str, key: Read, key_path: str, responses: Sequence[tuple[str, Callable[[], Read]] | None], *,
                   settings: Mapping[str, Settings], metrics: Sequence[Metric] = METRICS) -> list[DatasetResult]:
     """Every system on one dataset: each response (its path and how to read it, or None when
     missing) read once and scored under every named setting (`variants_of`; the workbench's one
@@ -102,7 +102,7 @@ def score_layout(layout: Layout, cache: ReadCache | None, settings: Mapping[str,
         key = COREFUD_CONVENTIONS.read(dataset.key, True, reading, cache, 1)
         responses = [(path, lambda path=path: COREFUD_CONVENTIONS.read(path, False, reading, cache, 1))
                      if path is not None else None for path in (row[d] for row in layout.responses)]
-        return score_dataset(dataset.name, key, dataset.key, responses, settings)
+        return score_dataset(dataset.name, key, dataset.key, responses, settings=settings)
 
     done = fork_each(work, order, jobs, on_done=on_done)
     out: list[list[DatasetResult]] = [[] for _ in order]
