@@ -29,11 +29,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from metrics.corpus.corefud import Settings, score_corpus  # noqa: E402
+from metrics.conventions.corefud import COREFUD_CONVENTIONS, Settings  # noqa: E402
+from metrics.conventions.projection import prepare_nodes  # noqa: E402
 from metrics.formats.corefud import read_corefud  # noqa: E402
-from metrics.measures.corefud import METRICS  # noqa: E402
+from metrics.measures.catalog import CONLL  # noqa: E402
 from metrics.model import InputError  # noqa: E402
 
+METRICS = tuple(m.name for m in COREFUD_CONVENTIONS.official)
 MATCH_NAMES = {"dependency": "dependent", "linear": "linear"}
 
 
@@ -49,7 +51,9 @@ def suite_pairs(checkout: Path) -> list[tuple[str, str]]:
 
 def ours(key: str, response: str, settings: Settings) -> dict:
     try:
-        result = score_corpus(read_corefud(key), read_corefud(response), key, response, settings)
+        corpus = prepare_nodes(read_corefud(key), read_corefud(response), key_path=key, response_path=response,
+                               settings=settings, spans=False)
+        result = corpus.score(metrics=(*METRICS, CONLL.name))
     except InputError as error:
         return {"error": str(error)}
     return {name: [result.micro[name].recall, result.micro[name].precision, result.micro[name].f1] for name in METRICS}

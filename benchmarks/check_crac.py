@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from metrics.corpus.crac import VARIANTS, variant_settings  # noqa: E402
+from metrics.statistics.crac import VARIANTS, variant_settings  # noqa: E402
 from metrics.formats.datasets import pair  # noqa: E402
 
 PARTS = ("muc", "bcub", "ceafe")

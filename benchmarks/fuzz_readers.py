@@ -41,7 +41,8 @@ from test_fuzz_readers import READERS, check_cli, read_checked, score_checked, t
 
 import json  # noqa: E402
 
-from metrics.corpus.corefud import Settings, score_corpus  # noqa: E402
+from metrics.conventions.corefud import COREFUD_CONVENTIONS, Settings  # noqa: E402
+from metrics.conventions.projection import prepare_nodes  # noqa: E402
 from metrics.formats.conll import read_conll  # noqa: E402
 from metrics.formats.corefud import read_corefud  # noqa: E402
 from metrics.formats.outputs import KINDS, read_outputs  # noqa: E402
@@ -98,7 +99,10 @@ def score_nodes(keys: list, docs: list, path: Path, what: str) -> None:
         warnings: list[str] = []
         try:
             with time_limit(TIME_LIMIT, what):
-                result = score_corpus(key_docs, response_docs, str(COREFUD), str(path), Settings(), warnings=warnings)
+                corpus = prepare_nodes(key_docs, response_docs, key_path=str(COREFUD), response_path=str(path),
+                                       settings=Settings(), spans=False)
+                warnings = corpus.warnings
+                result = corpus.score(metrics=tuple(m.name for m in COREFUD_CONVENTIONS.official))
         except InputError as exc:
             assert "\n" not in str(exc), what
             continue

@@ -98,7 +98,7 @@ class Document:
     """Mention types given by the input itself (e.g. an annotation column); they win over rules."""
     pieces: dict[Span, tuple[Span, ...]] | None = None
     """The pieces of each discontinuous mention (CorefUD's `[1/2]`), a mention that the span from
-    its first token to its last stands for: shown piece by piece (`metrics.corpus.projection`)."""
+    its first token to its last stands for: shown piece by piece (`metrics.conventions.projection`)."""
     repeated: dict[Span, tuple[int, ...]] | None = field(default=None, compare=False, repr=False)
     """Spans the file lists more than once (in two chains, or twice in one): the chains listing
     each, in the order the file completes them (within a cell, the order of its items).  v8.01's

@@ -102,6 +102,7 @@ ENGINE_LAYERS: tuple[tuple[str, ...], ...] = (
     ("metrics.mentions",),
     ("metrics.formats", "metrics.measures"),
     ("metrics.corpus",),
+    ("metrics.conventions",),
     ("metrics.statistics", "metrics.errors"),
 )
 ROOMS = {room: level for level, rooms in enumerate(ENGINE_LAYERS) for room in rooms}

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from metrics.corpus.corefud import Settings, score_corpus
+from metrics.conventions.corefud import Settings
+from corefud_support import score_corpus
 from metrics.formats.corefud import parse_corefud, read_corefud
 from metrics.model import InputError
 from workbench.cli import main

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from metrics.corpus.corefud import Settings, score_corpus
-from metrics.corpus.crac import VARIANTS, variant_settings
+from metrics.conventions.corefud import Settings
+from corefud_support import score_corpus
+from metrics.statistics.crac import VARIANTS, variant_settings
 from metrics.formats.corefud import read_corefud
 from metrics.formats.datasets import dataset_name, pair
 from metrics.model import InputError

@@ -10,7 +10,7 @@ from pathlib import Path
 from app_support import pilot_test, settle, screen_text
 from test_crac import make_run
 
-from metrics.corpus.crac import score_layout
+from metrics.statistics.crac import score_layout
 from metrics.formats.datasets import pair
 from metrics.measures.weights import W4
 from workbench.session import LoadOptions

@@ -83,13 +83,13 @@ def test_errors_priced_in_several_processes_equal_one_process(monkeypatch) -> No
 
 
 def test_responses_read_beside_the_key_give_the_same_session_warnings_and_errors(monkeypatch, tmp_path) -> None:
-    """`Session.load` may read the responses in forked processes (`_Inputs`): the documents, the
-    warnings (in order) and the first error must be those of reading the files in order."""
+    """`Session.load` may read the responses in forked processes (the road's `Inputs`): the documents,
+    the warnings (in order) and the first error must be those of reading the files in order."""
+    from metrics.conventions import pipeline
     from metrics.model import InputError
-    from workbench import session as sessions
     from workbench.session import LoadOptions, Session
 
-    monkeypatch.setattr(sessions, "PARALLEL_READ_BYTES", 1)
+    monkeypatch.setattr(pipeline, "PARALLEL_READ_BYTES", 1)
     key, response = SAMPLES / "gum/key.gum.conll", SAMPLES / "gum/response.gum.conll"
     odd = tmp_path / "odd.conll"  # text between documents: a warning from the reader
     odd.write_text(response.read_text(encoding="utf-8").replace("#end document\n", "#end document\nstray\n", 1),
@@ -158,10 +158,14 @@ def test_a_cached_response_is_loaded_here_not_in_another_process(monkeypatch, tm
     documents back: only responses that must be parsed are read beside the key."""
     from metrics.formats.cache import ReadCache
     from metrics.formats.readers import in_cache, read_documents
-    from workbench import session as sessions
-    from workbench.session import LoadOptions, Session, _Inputs
+    from metrics.conventions import pipeline
+    from metrics.conventions.conll import CONLL_2012_CONVENTIONS
+    from workbench.session import LoadOptions, Session
 
-    monkeypatch.setattr(sessions, "PARALLEL_READ_BYTES", 1)
+    def _Inputs(key: str, responses: list[str], options: LoadOptions, processes: int) -> pipeline.Inputs:
+        return pipeline.Inputs(CONLL_2012_CONVENTIONS, key, responses, options.engine(), processes)
+
+    monkeypatch.setattr(pipeline, "PARALLEL_READ_BYTES", 1)
     monkeypatch.setenv("COREFWB_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("COREFWB_NO_CACHE", raising=False)
     key, response = str(SAMPLES / "gum/key.gum.conll"), str(SAMPLES / "gum/response.gum.conll")

@@ -18,12 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from metrics.errors.chen_ng.records import CATEGORIES, Category
+from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LBCUB, LCEAFE, LCEAFM, LMUC, MUC
 from metrics.model import MentionType
 from metrics.measures.weights import PRESETS, Weights
 
 from .session import Session
 
-SWEEP_PANELS: tuple[tuple[str, str], ...] = (("lmuc", "muc"), ("lbcub", "bcub"), ("lceafm", "ceafm"), ("lceafe", "ceafe"))
+SWEEP_PANELS: tuple[tuple[str, str], ...] = tuple((lmetric.name, ometric.name) for lmetric, ometric in (
+    (LMUC, MUC), (LBCUB, BCUB), (LCEAFM, CEAFM), (LCEAFE, CEAFE)))
 """(LMetric, its OMetric): the four panels of Chen & Ng's Figure 3."""
 
 

@@ -17,24 +17,37 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.measures import catalog, formulas
-from metrics.measures import corefud as corefud_measures
+from metrics.measures.catalog import Metric, Scorer
 from metrics.mentions.corefud import AlignedDocument
 from metrics.measures.ace import AceOptions, AceScore, ace_document
 from metrics.mentions.alignment import Alignment, align
-from metrics.measures.blanc import blanc_counts
 from metrics.mentions.chains import ChainView, key_view, response_view
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import Document, MentionType, Span
 from metrics.runtime.parallel import PARALLEL_TOKENS, Forked, balanced, can_fork, fork_map, split
+from metrics.formats.crac_repairs import CracReport
 from metrics.mentions.characters import CharacterAlignment
 from metrics.mentions.pairing import check_tokens_align, missing_warning, pair_documents, require_common, unused_warning
-from metrics.measures.score import AnyScore, BlancScore, MeanScore, Score
+from metrics.measures.score import AnyScore, MeanScore, mean_score, total
 from metrics.measures.table import ChainTypes, Table, build_table
 from metrics.measures.weights import W4, Weights
 
 
+@dataclass(frozen=True)
+class Spans:
+    """A document pair as token spans: key and response documents, v8.01's alignment, their table."""
+
+    key: Document
+    response: Document
+    alignment: Alignment
+    table: Table
+
+
 class DocPair:
     """A key document, its response document (empty if the response lacks it) and their table.
+
+    The spans may be given, or a function that makes them when first asked for (a CorefUD pair
+    scored from its aligned node mentions alone never needs them: `metrics.conventions.projection`).
 
     It keeps what does not depend on the weights once computed: the weight-independent scores,
     the mention types (they need every mention's head, the dearest step of preparing a document,
@@ -42,14 +55,18 @@ class DocPair:
     them), the two chain views, and the linguistic chain weights of the latest W.
     """
 
-    def __init__(self, name: str, key: Document, response: Document, alignment: Alignment, table: Table,
-                 typed: dict[Span, tuple[MentionType, str]] | None = None, ace: AceOptions = AceOptions()) -> None:
+    def __init__(self, name: str, spans: Spans | Callable[[], Spans], *,
+                 typed: dict[Span, tuple[MentionType, str]] | None = None, ace: AceOptions = AceOptions(),
+                 aligned: AlignedDocument | None = None) -> None:
         self.name = name
         self.ace_options = ace
-        self.key = key
-        self.response = response
-        self.alignment = alignment
-        self.table = table
+        self._spans: Spans | None = spans if isinstance(spans, Spans) else None
+        self._make_spans: Callable[[], Spans] | None = None if isinstance(spans, Spans) else spans
+        self.aligned = aligned
+        """Under the CorefUD conventions, the pair as corefud-scorer aligned it
+        (`metrics.conventions.corefud`): the metrics it computes come from it."""
+        self.scorer = Scorer.V801 if aligned is None else Scorer.COREFUD
+        """Whose computation of each metric this pair's scores are (`Metric.computation`)."""
         self._scores: dict[str, AnyScore] = {}
         self._typed = typed
         self._types: dict[Span, MentionType] | None = None
@@ -57,39 +74,42 @@ class DocPair:
         self._views: tuple[ChainView, ChainView] | None = None
         self._linguistic: tuple[Weights, formulas.ChainWeights] | None = None
         self._application: dict[str, AnyScore] | None = None
-        self.corefud: AlignedDocument | None = None
-        """Under the CorefUD conventions, the pair as corefud-scorer aligned it
-        (`metrics.corpus.projection`): the metrics it computes come from it."""
 
-    def score(self, name: str, weights: Weights = W4) -> AnyScore:
-        """One metric of the catalogue; weight-independent ones are computed once and kept."""
-        metric = catalog.METRICS[name]
+    @property
+    def spans(self) -> Spans:
+        if self._spans is None:
+            assert self._make_spans is not None
+            self._spans = self._make_spans()
+        return self._spans
+
+    @property
+    def key(self) -> Document:
+        return self.spans.key
+
+    @property
+    def response(self) -> Document:
+        return self.spans.response
+
+    @property
+    def alignment(self) -> Alignment:
+        return self.spans.alignment
+
+    @property
+    def table(self) -> Table:
+        return self.spans.table
+
+    def score(self, metric: Metric | str, weights: Weights = W4) -> AnyScore:
+        """One metric of the catalogue (or its name), computed as this pair's scorer computes it;
+        weight-independent ones are computed once and kept."""
+        if isinstance(metric, str):
+            metric = catalog.METRICS[metric]
+        compute = metric.computation(self.scorer)
         if metric.weighted:
-            return metric.compute(self, weights)
-        found = self._scores.get(name)
+            return compute(self, weights)
+        found = self._scores.get(metric.name)
         if found is None:
-            found = self._scores[name] = metric.compute(self, weights)
+            found = self._scores[metric.name] = compute(self, weights)
         return found
-
-    def official(self, name: str) -> AnyScore:
-        """A weight-independent metric of the table: mentions, MUC, B3, CEAFm, CEAFe, BLANC, LEA
-        (corefud-scorer's, from the aligned nodes, under the CorefUD conventions)."""
-        if self.corefud is not None and name in corefud_measures.COMPUTE:
-            return corefud_measures.COMPUTE[name](self.corefud)
-        table = self.table
-        if name == "mentions":
-            return formulas.mentions(table)
-        if name == "lea":
-            return formulas.lea(table)
-        if name == "blanc":
-            b = blanc_counts(self.alignment)
-            return BlancScore(Score(b.correct_coref, b.key_coref, b.correct_coref, b.response_coref),
-                              Score(b.correct_noncoref, b.key_noncoref, b.correct_noncoref, b.response_noncoref))
-        if name in ("ceaf_phi1", "ceaf_phi2"):
-            return formulas.ceaf_entity_phi(table, formulas.luo_phi(table, name[-4:]))
-        formula = {"muc": formulas.muc, "bcub": formulas.bcub, "ceafm": formulas.ceaf_mention,
-                   "ceafe": formulas.ceaf_entity}[name]
-        return formula(table, formulas.agnostic_weights(table, name))
 
     def ace(self) -> AceScore:
         """The ACE-value's sums under this pair's `ace_options` (types from the LMetrics' rules)."""
@@ -97,7 +117,8 @@ class DocPair:
         if response_types is not None:
             response_types = [response_types[i] for i in self.alignment.response_chain_source]
         return ace_document(self.table, self.id_types, self.alignment.n_key_ids, self.alignment.response_chains,
-                            self.key.entity_types, response_types, self.ace_options)
+                            key_entity_types=self.key.entity_types, response_entity_types=response_types,
+                            options=self.ace_options)
 
     def linguistic_weights(self, weights: Weights) -> formulas.ChainWeights:
         """Chen & Ng's chain weights under W, shared by the four LMetrics (kept for the latest W)."""
@@ -143,7 +164,7 @@ class DocPair:
 
     def fragment(self, key: Document, response: Document, alignment: Alignment, table: Table) -> DocPair:
         """A part of this pair (chains an error's fix reaches) that shares this pair's types."""
-        part = DocPair(self.name, key, response, alignment, table, self.typed_spans(), self.ace_options)
+        part = DocPair(self.name, Spans(key, response, alignment, table), typed=self.typed_spans(), ace=self.ace_options)
         part._types = self.types
         return part
 
@@ -162,7 +183,7 @@ class DocPair:
                            count=len(self.alignment.spans))
 
 
-@dataclass
+@dataclass(frozen=True)
 class CorpusResult:
     """Scores of a corpus under one weight vector: micro (official), macro, and per document."""
 
@@ -177,7 +198,7 @@ class CorpusResult:
         only the weighted metrics are rescored, every other one is independent of W and is kept;
         metrics scored later join those scored first)."""
         updated = dict(newer.documents)
-        metrics = tuple(m for m in catalog.ALL_METRICS if m in self.metrics or m in newer.metrics)
+        metrics = catalog.in_order({*self.metrics, *newer.metrics})
         return CorpusResult(newer.weights, metrics, {**self.micro, **newer.micro}, {**self.macro, **newer.macro},
                             [(name, {**scores, **updated.get(name, {})}) for name, scores in self.documents])
 
@@ -190,11 +211,19 @@ def document_costs(pairs: Sequence[DocPair]) -> list[int]:
 class PreparedCorpus:
     """Key and response documents paired and aligned, ready to be scored under any weights."""
 
-    def __init__(self, pairs: list[DocPair], warnings: list[str]) -> None:
+    def __init__(self, pairs: list[DocPair], warnings: list[str], characters: CharacterAlignment | None = None,
+                 repairs: CracReport | None = None) -> None:
         self.pairs = pairs
         self.warnings = warnings
-        self.characters: CharacterAlignment | None = None
+        self.characters = characters
         """A response in its own words: what mapping it onto the key's words did (else None)."""
+        self.repairs = repairs
+        """A CRAC LLM-track response laid onto the key: what its repair changed (else None)."""
+
+    @property
+    def scorer(self) -> Scorer:
+        """Whose computation of each metric the pairs' scores are (all pairs have the same)."""
+        return self.pairs[0].scorer if self.pairs else Scorer.V801
 
     def score(self, weights: Weights = W4, metrics: Sequence[str] | None = None, processes: int = 1) -> CorpusResult:
         """The corpus scores.  With `processes` > 1 the documents are scored in that many forked
@@ -202,7 +231,7 @@ class PreparedCorpus:
         (`PARALLEL_TOKENS` per process); the result is the same either way.  The pairs scored
         in a child do not keep what they computed: a caller that asks again (the workbench)
         scores in its own process."""
-        wanted = catalog.resolve(metrics)
+        wanted = catalog.resolve(metrics, self.scorer)
         pairs = self.pairs
 
         def score_piece(indices: list[int]) -> list[dict[str, AnyScore]]:
@@ -224,7 +253,7 @@ class PreparedCorpus:
         costs = document_costs(self.pairs)
         if not can_fork() or sum(costs) < PARALLEL_TOKENS:
             return None
-        pairs, wanted = self.pairs, [catalog.resolve(stage) for stage in stages]
+        pairs, wanted = self.pairs, [catalog.resolve(stage, self.scorer) for stage in stages]
 
         def score_piece(indices: list[int], requests: Iterable[tuple[Weights, tuple[str, ...]]] = ()
                         ) -> Iterator[list[dict[str, AnyScore]]]:
@@ -238,7 +267,7 @@ class PreparedCorpus:
                 yield [score_pair(pairs[i], asked, metrics) for i in indices]
 
         pieces = balanced(costs, max(1, processes))
-        return ScoresInChildren(self, weights, wanted, pieces, Forked(score_piece, pieces, nice, serving), serving)
+        return ScoresInChildren(self, weights, wanted, pieces, Forked(score_piece, pieces, nice, serving), serving=serving)
 
     def rescore(self, previous: CorpusResult, weights: Weights) -> CorpusResult:
         """`previous` under new weights: only the metrics that depend on W are computed again."""
@@ -254,7 +283,7 @@ class ScoresInChildren:
     lock lets one thread at a time read from the children.  `close()` ends them."""
 
     def __init__(self, corpus: PreparedCorpus, weights: Weights, stages: list[tuple[str, ...]],
-                 pieces: list[list[int]], children: Forked, serving: bool = False) -> None:
+                 pieces: list[list[int]], children: Forked, *, serving: bool = False) -> None:
         self.corpus, self.weights, self.pieces, self._children = corpus, weights, pieces, children
         self._stages, self._serving = stages, serving
         self._results: list[CorpusResult] = []
@@ -281,7 +310,7 @@ class ScoresInChildren:
         if not weighted:
             return previous
         self.stage(len(self._stages) - 1)
-        wanted = catalog.resolve(weighted)
+        wanted = catalog.resolve(weighted, self.corpus.scorer)
         with self._lock:
             answers = self._children.ask((weights, wanted))
         return previous.updated(_assembled(self.corpus.pairs, self.pieces, answers, weights, wanted))
@@ -321,29 +350,24 @@ def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights
             if all(part in micro for part in metric.parts):
                 micro[name] = metric.combine(micro)
             continue
-        values = [scores[name] for _, scores in documents if name in scores]
-        if values:
-            total = values[0]
-            for value in values[1:]:
-                total = total + value
-            micro[name] = total
+        summed = total(scores[name] for _, scores in documents if name in scores)
+        if summed is not None:
+            micro[name] = summed
     macro: dict[str, MeanScore] = {}
     for name in metrics:
         values = [scores[name] for _, scores in documents if name in scores]
         if values:
-            n = len(values)
-            macro[name] = MeanScore(sum(v.recall for v in values) / n, sum(v.precision for v in values) / n,
-                                    sum(v.f1 for v in values) / n)
+            macro[name] = mean_score(values)
     documents = [(name, {m: s for m, s in scores.items() if m in metrics}) for name, scores in documents]
     return CorpusResult(weights, metrics, {m: micro[m] for m in metrics if m in micro}, macro, documents)
 
 
-def prepare(keys: list[Document], responses: list[Document],
-            on_document: Callable[[], None] | None = None, ace: AceOptions = AceOptions()) -> PreparedCorpus:
+def prepare(keys: list[Document], responses: list[Document], on_document: Callable[[], None] | None = None,
+            ace: AceOptions = AceOptions(), *, characters: CharacterAlignment | None = None) -> PreparedCorpus:
     """Pair documents (`metrics.mentions.pairing`), align each pair as v8.01 does and build its table.
 
     `on_document` is called after each document (a caller's progress display); `ace` says which
-    ACE-value the pairs compute.
+    ACE-value the pairs compute; `characters`, what mapping the response onto the key's words did.
     """
     warnings: list[str] = []
     with gc_paused():
@@ -362,17 +386,17 @@ def prepare(keys: list[Document], responses: list[Document],
             pairs.append(prepare_pair(key, response, warnings, ace))
             if on_document is not None:
                 on_document()
-        return PreparedCorpus(pairs, warnings)
+        return PreparedCorpus(pairs, warnings, characters)
 
 
 def prepare_pair(key: Document, response: Document, warnings: list[str] | None = None,
-                 ace: AceOptions = AceOptions()) -> DocPair:
+                 ace: AceOptions = AceOptions(), aligned: AlignedDocument | None = None) -> DocPair:
     """Align one document pair and reduce it to its table; scores and types follow on request."""
     alignment = align(key, response)
     if warnings is not None:
         _warn_duplicates(key, response, alignment, warnings)
     table = build_table(alignment)
-    return DocPair(key.name, key, response, alignment, table, ace=ace)
+    return DocPair(key.name, Spans(key, response, alignment, table), ace=ace, aligned=aligned)
 
 
 def _warn_duplicates(key: Document, response: Document, alignment: Alignment, warnings: list[str]) -> None:

@@ -125,7 +125,7 @@ def _score_run(task: tuple) -> tuple[list[tuple[str, dict]], list[str]]:
 
 
 def score_files(key_path: str, response_path: str, weights: Weights = W4,
-                metrics: Sequence[str] | None = None, jobs: int = 1, ace: AceOptions = AceOptions()):
+                metrics: Sequence[str] | None = None, *, jobs: int = 1, ace: AceOptions = AceOptions()):
     """Score two CoNLL-2012 files document by document; returns (CorpusResult, warnings)."""
     from metrics.measures.catalog import resolve
     from metrics.mentions.pairing import pair_documents, require_common, unused_warning

@@ -11,5 +11,5 @@
 - `delta`: the change of the official counts when a fix moves a few mentions, for any taxonomy
   that prices its fixes.
 
-Layer 4: imports `metrics.corpus` and the layers below it; never `metrics.statistics`.  A
+Layer 5: imports `metrics.conventions`, `metrics.corpus` and the layers below them; never `metrics.statistics`.  A
 taxonomy's subpackage imports this package's shared modules, never another taxonomy's."""

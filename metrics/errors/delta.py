@@ -27,9 +27,10 @@ from collections import defaultdict
 
 from metrics.measures.assignment import sparse_assignment
 from metrics.model import Document, Span
+from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LEA, MENTIONS, MUC
 from metrics.measures.score import Score
 
-DELTA_METRICS = frozenset({"mentions", "muc", "bcub", "ceafm", "ceafe", "lea"})
+DELTA_METRICS = frozenset(m.name for m in (MENTIONS, MUC, BCUB, CEAFM, CEAFE, LEA))
 """The metrics whose change is computed here."""
 
 
@@ -117,7 +118,7 @@ class _Table:
 
 def _phi(metric: str, n: int, key_size: int, response_size: int) -> float:
     """CEAF's similarity of a cell: |K ∩ R| (CEAFm) or 2|K ∩ R| / (|K| + |R|) (CEAFe)."""
-    return float(n) if metric == "ceafm" else 2.0 * n / (key_size + response_size)
+    return float(n) if metric == CEAFM.name else 2.0 * n / (key_size + response_size)
 
 
 class _Leaves:
@@ -247,12 +248,12 @@ def _lea(table: _Table, change: _Change) -> Score:
     return Score(recall, 0, precision, sum(change.sizes.values()))
 
 
-_CHANGES = {"mentions": _mentions, "muc": _muc, "bcub": _bcub, "lea": _lea}
+_CHANGES = {MENTIONS.name: _mentions, MUC.name: _muc, BCUB.name: _bcub, LEA.name: _lea}
 
 
 def _ceaf(table: _Table, change: _Change, metric: str) -> Score:
     total = _best(table, change, metric, True) - table.best_before(change, metric)
-    if metric == "ceafm":
+    if metric == CEAFM.name:
         return Score(total, 0, total, sum(change.sizes.values()))
     chains = sum((change.size(t, True) > 0) - (change.size(t, False) > 0) for t in change.sizes)
     return Score(total, 0, total, chains)

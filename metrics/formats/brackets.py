@@ -145,19 +145,19 @@ def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.nda
                      np.concatenate((token[singles], token[closes]))[order].tolist()))
     events = np.concatenate((singles, closes))[order]
     repeated = _repeated(events, document[events], label[events], keys,
-                         np.concatenate((token[singles], token[opens]))[order],
-                         np.concatenate((token[singles], token[closes]))[order])
+                         first=np.concatenate((token[singles], token[opens]))[order],
+                         last=np.concatenate((token[singles], token[closes]))[order])
     per_label = np.bincount(owner, minlength=len(keys)).tolist()
     chains_of: list[list[list[Span]]] = [[] for _ in range(n_documents)]
     labels_of: list[list[str]] = [[] for _ in range(n_documents)]
     for (d, name), n in zip(keys, per_label):
         chains_of[d].append(list(islice(spans, n)))
         labels_of[d].append(name)
-    return Brackets(chains_of, labels_of, problems, _unclosed(kinds, label, token, document, opens, bad, keys), repeated)
+    return Brackets(chains_of, labels_of, problems, _unclosed(kinds, label, token, document, paired=opens, bad=bad, keys=keys), repeated)
 
 
 def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, keys: list[tuple[int, str]],
-              first: np.ndarray, last: np.ndarray) -> dict[int, dict[Span, tuple[int, ...]]]:
+              *, first: np.ndarray, last: np.ndarray) -> dict[int, dict[Span, tuple[int, ...]]]:
     """Spans completed more than once per document, each with its chains in completion order: the
     event order, which is the file's order within a cell for two copies of one span (both are
     one-token mentions or both closings)."""
@@ -187,7 +187,7 @@ def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, keys:
 
 
 def _unclosed(kinds: np.ndarray, label: np.ndarray, token: np.ndarray, document: np.ndarray,
-              paired: np.ndarray, bad: np.ndarray, keys: list[tuple[int, str]]) -> dict[int, Problem]:
+              *, paired: np.ndarray, bad: np.ndarray, keys: list[tuple[int, str]]) -> dict[int, Problem]:
     """Per document left with an open mention, the one v8.01 names: among its labels with an
     unpaired opening, the label first opened earliest; its last unpaired opening."""
     left = (kinds == OPEN) & ~bad

@@ -165,7 +165,7 @@ def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None =
         note_before(outline.error[0] + 1)
         raise InputError(path, outline.error[0] + first_line, outline.error[1])
     note_before(n_lines + 1)
-    return _documents(path, layout, parts, brackets, tokens, syntax)
+    return _documents(path, layout, parts, brackets, tokens, syntax=syntax)
 
 
 @dataclass
@@ -206,7 +206,7 @@ def _tokens(layout: Layout, parts: list[_Part]) -> _Tokens:
                    (is_token & ~follows)[is_token], (lines + layout.first_line).tolist())
 
 
-def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets, tokens: _Tokens,
+def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets, tokens: _Tokens, *,
                syntax: bool) -> list[Document]:
     """Build the Documents, taking each column of all tokens in one piece."""
     token_lines, part_of, bounds, counts = tokens.lines, tokens.part_of, tokens.bounds, tokens.counts

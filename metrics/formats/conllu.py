@@ -162,7 +162,7 @@ class _DocumentBuilder:
                 if part == 1:
                     self.pending.setdefault(eid, []).append(start_here)
                 if closing:
-                    span = self._complete(eid, start_here, end_here, part, parts, lineno)
+                    span = self._complete(eid, start_here, end_here, part=part, parts=parts, lineno=lineno)
                     if span is not None:
                         singles.append((eid, span))
                 else:
@@ -176,7 +176,7 @@ class _DocumentBuilder:
                 if not stack:
                     raise InputError(self.path, lineno, f"mention {chunk} closes but no mention of entity {eid} is open")
                 start, _, part, parts = stack.pop()
-                span = self._complete(eid, start, end_here, part, parts, lineno)
+                span = self._complete(eid, start, end_here, part=part, parts=parts, lineno=lineno)
                 if span is not None:
                     closed.append((eid, span))
         for eid in new_single + new_open:
@@ -196,7 +196,7 @@ class _DocumentBuilder:
             raise InputError(self.path, lineno, f"no entity ID in ({body}")
         return eid, etype
 
-    def _complete(self, eid: str, start: int, end: int, part: int, parts: int, lineno: int) -> Span | None:
+    def _complete(self, eid: str, start: int, end: int, *, part: int, parts: int, lineno: int) -> Span | None:
         """The finished mention's span, or None while a discontinuous mention has parts to come."""
         if part:
             if part < parts:

@@ -82,7 +82,7 @@ def _name(obj: dict, number: int) -> str:
     return f"#{number}"
 
 
-def _spans(where: _Line, obj: dict, field: str, n: int, exclusive: bool, unit: str) -> list[list[Span]]:
+def _spans(where: _Line, obj: dict, field: str, n: int, *, exclusive: bool, unit: str) -> list[list[Span]]:
     """The chains of `field`: lists of [start, end] pairs within 0..n, `exclusive` ends made inclusive."""
     if field not in obj:
         raise where.error(f"field {field!r} is missing")

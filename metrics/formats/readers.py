@@ -17,8 +17,7 @@ from metrics.formats.cache import ReadCache
 from metrics.formats.source import check_document_sizes, is_regular, read_head, read_raw
 from metrics.formats.conllu import read_conllu
 from metrics.formats.corefud import read_corefud
-from metrics.formats.crac_text import FORMATS as CRAC_FORMATS, looks_like_json, looks_like_text, read_crac
-from metrics.formats.crac_repairs import CracReport
+from metrics.formats.crac_text import FORMATS as CRAC_FORMATS, looks_like_json, looks_like_text
 from metrics.formats.ua import is_ua_head
 from metrics.runtime.gc_pause import gc_paused
 from metrics.formats.outputs import KINDS, read_outputs
@@ -93,7 +92,7 @@ def detect_format(path: str, warnings: list[str] | None = None) -> str:
 
 
 def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None = None,
-                   clusters_field: str = "clusters", cache: ReadCache | None = None,
+                   clusters_field: str = "clusters", *, cache: ReadCache | None = None,
                    prepare: Callable[[list[Document]], None] | None = None, syntax: bool = True) -> list[Document]:
     """Read `path` as `fmt` (auto|conll|conllu|jsonl; None = auto) into documents in file order.
 
@@ -155,29 +154,29 @@ def _cache_key(cache: ReadCache | None, path: str, fmt: str, clusters_field: str
     return cache.key(path, lambda: read_raw(path), fmt, clusters_field, "syntax" if syntax else "")
 
 
-def read_node_response(path: str, fmt: str | None, key_path: str, keys: list[NodeDocument],
-                       warnings: list[str] | None = None) -> tuple[list[NodeDocument], CracReport | None]:
-    """A response under the CorefUD conventions: CoNLL-U as corefud-scorer reads it, or the CRAC
-    LLM track's inline text or JSON laid onto the key (`keys`, read from `key_path`) as its
-    pipeline does, with the report of what that repaired (None for CoNLL-U)."""
-    if fmt in (None, "auto"):
-        fmt = detect_format(path)
-    if fmt in CRAC_FORMATS:
-        return read_crac(path, fmt, key_path, keys)
-    return read_corefud(path, warnings), None
+def node_format(path: str, fmt: str | None) -> str:
+    """A CorefUD response's format: CoNLL-U, or the CRAC LLM track's inline text or JSON."""
+    return detect_format(path) if fmt in (None, "auto") else fmt
 
 
-def read_node_documents(path: str, cache: ReadCache | None = None) -> list[NodeDocument]:
+def read_node_documents(path: str, cache: ReadCache | None = None, warnings: list[str] | None = None
+                        ) -> list[NodeDocument]:
     """A CorefUD file read as corefud-scorer reads it (`read_corefud`), through the cache: a
-    multilingual report reads the same keys run after run."""
-    key = (cache.key(path, lambda: read_raw(path), "corefud-nodes")
+    multilingual report reads the same keys run after run.  The reader's warnings come with the
+    documents, from the cache too."""
+    key = (cache.key(path, lambda: read_raw(path), "corefud-nodes-with-notes")
            if cache is not None and cache.directory is not None and is_regular(path) else None)
     with gc_paused():
-        documents = cache.load(key, lambda value: _list_of(value, NodeDocument)) if key is not None else None
-        if documents is None:
-            documents = read_corefud(path)
+        stored = cache.load(key, lambda value: _documents_and_notes(value, NodeDocument)) if key is not None else None
+        if stored is not None:
+            documents, notes = stored
+        else:
+            notes = []
+            documents = read_corefud(path, notes)
             if key is not None:
-                cache.store(key, documents)
+                cache.store(key, (documents, notes))
+    if warnings is not None:
+        warnings.extend(notes)
     return documents
 
 
@@ -185,7 +184,11 @@ def _list_of(value: object, kind: type) -> bool:
     return isinstance(value, list) and all(isinstance(item, kind) for item in value)
 
 
-def _read_documents_and_notes(value: object) -> bool:
-    """What `read_documents` stores: (documents, the readers' warnings)."""
-    return (isinstance(value, tuple) and len(value) == 2 and _list_of(value[0], Document)
+def _documents_and_notes(value: object, kind: type) -> bool:
+    """What the cache stores of a read file: (documents, the readers' warnings)."""
+    return (isinstance(value, tuple) and len(value) == 2 and _list_of(value[0], kind)
             and _list_of(value[1], str))
+
+
+def _read_documents_and_notes(value: object) -> bool:
+    return _documents_and_notes(value, Document)

@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from metrics.measures.score import ratio
 from metrics.measures.table import Table
 
 MTV = np.array([1.0, 0.5, 0.1, 0.1])
@@ -81,13 +82,12 @@ class AceScore:
     @property
     def recall(self) -> float:
         """Value-based recall, as the ACE scorer prints it: max(C, 0) / D."""
-        return max(self.mapped_value, 0.0) / self.denominator if self.denominator else 0.0
+        return ratio(max(self.mapped_value, 0.0), self.denominator)
 
     @property
     def precision(self) -> float:
         """Value-based precision: max(C, 0) / (V of the mapped key entities + false-alarm cost)."""
-        den = self.mapped_key_value + self.false_alarm_cost
-        return max(self.mapped_value, 0.0) / den if den else 0.0
+        return ratio(max(self.mapped_value, 0.0), self.mapped_key_value + self.false_alarm_cost)
 
     @property
     def f1(self) -> float:
@@ -95,7 +95,7 @@ class AceScore:
         it is undefined (x / 0 = 0, as everywhere in the engine; JSON says null there)."""
         if isinstance(self.denominator, np.ndarray):  # resamples (metrics.statistics.significance)
             den = self.denominator
-            value = np.divide(self.numerator, den, out=np.zeros(den.shape), where=den != 0)
+            value = ratio(self.numerator, den)
             return np.where(den != 0, value, np.where(self.numerator == 0, 1.0, 0.0))
         value = self.value
         return 0.0 if value is None else value
@@ -116,7 +116,7 @@ class AceScore:
         }
 
 
-def ace_document(table: Table, id_types: np.ndarray, n_key_ids: int, response_ids: list[list[int]],
+def ace_document(table: Table, id_types: np.ndarray, n_key_ids: int, response_ids: list[list[int]], *,
                  key_entity_types: list[str | None] | None, response_entity_types: list[str | None] | None,
                  options: AceOptions = AceOptions()) -> AceScore:
     """The ACE-value's sums for one document.
@@ -149,9 +149,9 @@ def ace_document(table: Table, id_types: np.ndarray, n_key_ids: int, response_id
         level_key = _levels(table.key_owner, mtv[table.key_ids], n_key)
         level_resp = _levels(owner, mtv[flat], n_resp)
         v_key = level_key
-        v_pair = (ev * level_key[k] * _div(w_common, w_key[k])
-                  - W_FA * level_resp[r] * _div(cost_resp[r] - common_cost, w_resp[r]))
-        v_fa = -W_FA * fa * level_resp * _div(cost_resp, w_resp)
+        v_pair = (ev * level_key[k] * ratio(w_common, w_key[k])
+                  - W_FA * level_resp[r] * ratio(cost_resp[r] - common_cost, w_resp[r]))
+        v_fa = -W_FA * fa * level_resp * ratio(cost_resp, w_resp)
     gain = v_pair - v_fa[r]
     chosen = np.array([c for group in best_cells(table, np.maximum(gain, 0.0)) for c in group], dtype=np.int64)
     chosen = chosen[gain[chosen] > 0]
@@ -170,12 +170,6 @@ def ace_document(table: Table, id_types: np.ndarray, n_key_ids: int, response_id
         mapped_value=float(v_pair[chosen].sum()), mapped_key_value=float(v_key[k[chosen]].sum()),
         key_entities=int(np.count_nonzero(table.key_sizes)), response_entities=n_resp, mapped=len(chosen),
     )
-
-
-def _div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    out = np.zeros(len(num))
-    np.divide(num, den, out=out, where=den != 0)
-    return out
 
 
 def _levels(owner: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from metrics.measures.score import BlancScore, Score
 from metrics.mentions.alignment import Alignment
 
 
@@ -30,6 +31,13 @@ class BlancCounts(NamedTuple):
 def _pairs(n: np.ndarray | int) -> int:
     n = np.asarray(n, dtype=np.int64)
     return int((n * (n - 1) // 2).sum())
+
+
+def blanc_score(alignment: Alignment) -> BlancScore:
+    """BLANC of one document as v8.01 scores it: its coreference and non-coreference parts."""
+    b = blanc_counts(alignment)
+    return BlancScore(Score(b.correct_coref, b.key_coref, b.correct_coref, b.response_coref),
+                      Score(b.correct_noncoref, b.key_noncoref, b.correct_noncoref, b.response_noncoref))
 
 
 def blanc_counts(alignment: Alignment) -> BlancCounts:

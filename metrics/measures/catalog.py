@@ -2,25 +2,43 @@
 
 Everything that lists, validates, labels or orders metrics reads this table: `--metrics`
 validation, the JSON keys and their order, the text/CSV/Markdown tables, the workbench's scores
-panel, the comparison tables.  To add a metric, add one `Metric` here with the function that
-computes it for one document pair.
+panel, the comparison tables.  Other modules take `Metric` objects (or the constants below, `MUC`,
+`CONLL`...), never a metric's name as a string.
 
-A metric's `compute(pair, weights)` takes an engine `DocPair` (metrics.corpus.scoring) and the linguistic
-weights.  It returns a score that carries counts (`Score`, `BlancScore`, `AnchorScore`), so corpus
-scores can be micro-averaged by adding them, as v8.01 does.  The one exception is a metric with
-`parts`, such as CoNLL: it is a mean of other metrics, and its corpus value is `combine` of their
-corpus values.  Jointly computed metrics (the four LMetrics share one set of chain weights; the
-five application metrics come from one pass) ask the pair, which keeps what they share.
+A metric's computation takes one document pair (a `ScoredPair`: metrics.corpus.scoring.DocPair) and
+the linguistic weights.  It returns a score that carries counts (`Score`, `BlancScore`,
+`AnchorScore`), so corpus scores can be micro-averaged by adding them, as v8.01 does.  The one
+exception is a metric with `parts`, such as CoNLL: it is a mean of other metrics, and its corpus
+value is `combine` of their corpus values.  Jointly computed metrics (the four LMetrics share one
+set of chain weights; the five application metrics come from one pass) ask the pair, which keeps
+what they share.
+
+Each metric is computed as one official scorer computes it: `compute` is v8.01's computation over
+the pair's contingency table, and `under` replaces it for the conventions whose scorer computes it
+otherwise (`Scorer.COREFUD`: corefud-scorer over the aligned node mentions).  A metric only one
+scorer knows (MOR, zero) applies under its conventions alone (`only`).
+
+To add a metric: one `Metric` in `CATALOG` with its computation (and its constant below).  To add
+conventions whose official scorer computes some metrics its own way: a `Scorer` member, and those
+metrics' functions in their `under` (docs/engine.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
-from metrics.measures.score import AnyScore, MeanScore
+from metrics.measures.score import AnyScore, mean_score
+
+if TYPE_CHECKING:
+    from metrics.measures.ace import AceScore
+    from metrics.measures.formulas import ChainWeights
+    from metrics.measures.table import Table
+    from metrics.measures.weights import Weights
+    from metrics.mentions.alignment import Alignment
+    from metrics.mentions.corefud import AlignedDocument
 
 
 class Family(str, Enum):
@@ -36,6 +54,36 @@ class Family(str, Enum):
     """Tuggener (2014): is the output usable by the task that consumes it?"""
     ENTITY = "entity"
     """Entity-level scores beyond v8.01: Luo's CEAF under phi1 and phi2, and NIST's ACE-value."""
+    COREFUD = "corefud"
+    """CorefUD's own (corefud-scorer): the mention overlap ratio and the score of zeros."""
+
+
+class Scorer(str, Enum):
+    """The official scorer whose numbers a convention's metrics reproduce (metrics.conventions)."""
+
+    V801 = "v8.01"
+    """The CoNLL-2012 reference scorer v8.01: token spans, v8.01's mention ids and table."""
+    COREFUD = "corefud-scorer"
+    """CRAC's corefud-scorer: node mentions aligned by its rules (metrics.mentions.corefud)."""
+
+
+class ScoredPair(Protocol):
+    """What a metric's computation reads of one document pair (metrics.corpus.scoring.DocPair)."""
+
+    @property
+    def table(self) -> Table: ...
+    @property
+    def alignment(self) -> Alignment: ...
+    @property
+    def aligned(self) -> AlignedDocument | None: ...
+    def score(self, metric: Metric, weights: Weights) -> AnyScore: ...
+    def linguistic_weights(self, weights: Weights) -> ChainWeights: ...
+    def application(self) -> Mapping[str, AnyScore]: ...
+    def ace(self) -> AceScore: ...
+
+
+Compute = Callable[[ScoredPair, "Weights"], AnyScore]
+"""(document pair, weights) -> the document's score, with counts to sum over documents."""
 
 
 @dataclass(frozen=True)
@@ -48,8 +96,8 @@ class Metric:
     """The name people read: table headers and the scores panel."""
     family: Family
     description: str
-    compute: Callable[[Any, Any], AnyScore]
-    """(DocPair, Weights) -> the document's score, with counts to sum over documents."""
+    compute: Compute
+    """v8.01's computation (and that of every scorer not in `under`)."""
     aliases: tuple[str, ...] = ()
     """Other spellings `--metrics` accepts (b3 for bcub...)."""
     parts: tuple[str, ...] = ()
@@ -60,24 +108,80 @@ class Metric:
     """Whether it needs mention types (heads, the dearest step of preparing a document)."""
     single: bool = False
     """A single value (its `f1`), not a recall-precision-F triple: the ACE-value."""
+    under: tuple[tuple[Scorer, Compute], ...] = ()
+    """The computation under a scorer that computes this metric its own way."""
+    only: Scorer | None = None
+    """The one scorer this metric exists under (None: every scorer)."""
+
+    def computation(self, scorer: Scorer) -> Compute:
+        """How one document's value is computed under `scorer`'s conventions."""
+        for which, compute in self.under:
+            if which is scorer:
+                return compute
+        return self.compute
+
+    def applies(self, scorer: Scorer) -> bool:
+        return self.only is None or self.only is scorer
 
     def combine(self, parts: Mapping[str, AnyScore]) -> AnyScore:
         """The value of a metric with `parts` from its parts' values (their mean, as CoNLL)."""
-        values = [parts[name] for name in self.parts]
-        n = len(values)
-        return MeanScore(sum(v.recall for v in values) / n, sum(v.precision for v in values) / n,
-                         sum(v.f1 for v in values) / n)
+        return mean_score([parts[name] for name in self.parts])
 
 
-def _official(name: str) -> Callable[[Any, Any], AnyScore]:
-    def compute(pair: Any, weights: Any) -> AnyScore:
-        return pair.official(name)
+def _table(formula: str, *, links: bool = False, key_side: bool = False) -> Compute:
+    """An official metric of the table under the agnostic weights (v8.01's MUC, B3, CEAFm, CEAFe)."""
+    def compute(pair: ScoredPair, weights: Weights) -> AnyScore:
+        from metrics.measures import formulas
+
+        return getattr(formulas, formula)(pair.table, formulas.agnostic_weights(pair.table, links=links,
+                                                                                key_side=key_side))
 
     return compute
 
 
-def _linguistic(formula: str) -> Callable[[Any, Any], AnyScore]:
-    def compute(pair: Any, weights: Any) -> AnyScore:
+def _mentions(pair: ScoredPair, weights: Weights) -> AnyScore:
+    from metrics.measures.formulas import mentions
+
+    return mentions(pair.table)
+
+
+def _lea(pair: ScoredPair, weights: Weights) -> AnyScore:
+    from metrics.measures.formulas import lea
+
+    return lea(pair.table)
+
+
+def _blanc(pair: ScoredPair, weights: Weights) -> AnyScore:
+    from metrics.measures.blanc import blanc_score
+
+    return blanc_score(pair.alignment)
+
+
+def _phi(exact: bool) -> Compute:
+    """Entity CEAF under Luo's phi1 (`exact`) or phi2."""
+    def compute(pair: ScoredPair, weights: Weights) -> AnyScore:
+        from metrics.measures import formulas
+
+        return formulas.ceaf_entity_phi(pair.table, formulas.luo_phi(pair.table, exact))
+
+    return compute
+
+
+def _corefud(function: str) -> Compute:
+    """corefud-scorer's computation over the pair's aligned node mentions."""
+    def compute(pair: ScoredPair, weights: Weights) -> AnyScore:
+        from metrics.measures import corefud
+
+        aligned = pair.aligned
+        if aligned is None:
+            raise ValueError("a CorefUD metric asked of a pair not aligned under the CorefUD conventions")
+        return getattr(corefud, function)(aligned)
+
+    return compute
+
+
+def _linguistic(formula: str) -> Compute:
+    def compute(pair: ScoredPair, weights: Weights) -> AnyScore:
         from metrics.measures import formulas
 
         return getattr(formulas, formula)(pair.table, pair.linguistic_weights(weights))
@@ -85,36 +189,44 @@ def _linguistic(formula: str) -> Callable[[Any, Any], AnyScore]:
     return compute
 
 
-def _application(name: str) -> Callable[[Any, Any], AnyScore]:
-    def compute(pair: Any, weights: Any) -> AnyScore:
+def _application(name: str) -> Compute:
+    def compute(pair: ScoredPair, weights: Weights) -> AnyScore:
         return pair.application()[name]
 
     return compute
 
 
-def _mean_of_parts(name: str) -> Callable[[Any, Any], AnyScore]:
-    def compute(pair: Any, weights: Any) -> AnyScore:
+def _mean_of_parts(name: str) -> Compute:
+    def compute(pair: ScoredPair, weights: Weights) -> AnyScore:
         metric = METRICS[name]
-        return metric.combine({part: pair.score(part, weights) for part in metric.parts})
+        return metric.combine({part: pair.score(METRICS[part], weights) for part in metric.parts})
 
     return compute
 
 
-def _ace(pair: Any, weights: Any) -> AnyScore:
+def _ace(pair: ScoredPair, weights: Weights) -> AnyScore:
     return pair.ace()
+
+
+def _official(name: str) -> tuple[tuple[Scorer, Compute], ...]:
+    """The computation of a metric corefud-scorer computes too (over the aligned node mentions)."""
+    return ((Scorer.COREFUD, _corefud(name)),)
 
 
 _F, _O, _L, _A, _E = Family.MENTION, Family.OFFICIAL, Family.LINGUISTIC, Family.APPLICATION, Family.ENTITY
 
 CATALOG: tuple[Metric, ...] = (
     Metric("mentions", "Mentions", _F, "mention identification: exact span matches (v8.01)",
-           _official("mentions"), aliases=("mention",)),
-    Metric("muc", "MUC", _O, "MUC (Vilain et al. 1995): links", _official("muc")),
-    Metric("bcub", "B3", _O, "B-cubed (Bagga & Baldwin 1998): mentions", _official("bcub"), aliases=("b3", "bcubed")),
-    Metric("ceafm", "CEAFm", _O, "CEAF with phi3, mention-based (Luo 2005)", _official("ceafm")),
-    Metric("ceafe", "CEAFe", _O, "CEAF with phi4, entity-based (Luo 2005)", _official("ceafe")),
-    Metric("blanc", "BLANC", _O, "BLANC (Recasens & Hovy 2011; Luo et al. 2014)", _official("blanc")),
-    Metric("lea", "LEA", _O, "LEA, link-based entity-aware (Moosavi & Strube 2016)", _official("lea")),
+           _mentions, aliases=("mention",)),
+    Metric("muc", "MUC", _O, "MUC (Vilain et al. 1995): links", _table("muc", links=True), under=_official("muc")),
+    Metric("bcub", "B3", _O, "B-cubed (Bagga & Baldwin 1998): mentions", _table("bcub"), aliases=("b3", "bcubed"),
+           under=_official("bcub")),
+    Metric("ceafm", "CEAFm", _O, "CEAF with phi3, mention-based (Luo 2005)", _table("ceaf_mention", key_side=True),
+           under=_official("ceafm")),
+    Metric("ceafe", "CEAFe", _O, "CEAF with phi4, entity-based (Luo 2005)", _table("ceaf_entity", key_side=True),
+           under=_official("ceafe")),
+    Metric("blanc", "BLANC", _O, "BLANC (Recasens & Hovy 2011; Luo et al. 2014)", _blanc, under=_official("blanc")),
+    Metric("lea", "LEA", _O, "LEA, link-based entity-aware (Moosavi & Strube 2016)", _lea, under=_official("lea")),
     Metric("conll", "CoNLL", _O, "CoNLL-2012 score: mean of MUC, B3 and CEAFe", _mean_of_parts("conll"),
            parts=("muc", "bcub", "ceafe")),
     Metric("lmuc", "LMUC", _L, "linguistically aware MUC (Chen & Ng 2013)", _linguistic("muc"),
@@ -136,16 +248,26 @@ CATALOG: tuple[Metric, ...] = (
     Metric("anchor", "Anchor F-phi", _A, "anchor mentions: harmonic mean of ED and EM F (Tuggener 2014)",
            _application("anchor"), typed=True),
     Metric("ceaf_phi1", "CEAF-phi1", _E, "CEAF with phi1, exact entity match (Luo 2005, eq. 6)",
-           _official("ceaf_phi1"), aliases=("ceaf1", "phi1")),
+           _phi(exact=True), aliases=("ceaf1", "phi1")),
     Metric("ceaf_phi2", "CEAF-phi2", _E, "CEAF with phi2, response entity inside the key entity (Luo 2005, eq. 7)",
-           _official("ceaf_phi2"), aliases=("ceaf2", "phi2")),
+           _phi(exact=False), aliases=("ceaf2", "phi2")),
     Metric("ace", "ACE-value", _E, "ACE-value, mention-weighted unless --ace-weighting level (NIST ACE 2007)",
            _ace, aliases=("ace_value",), typed=True, single=True),
+    Metric("mor", "MOR (mention overlap)", Family.COREFUD, "mention overlap ratio: words shared by the best "
+           "one-to-one pairing of overlapping mentions (CRAC 2022)", _corefud("mor"), only=Scorer.COREFUD),
+    Metric("zero", "zero anaphora", Family.COREFUD, "anaphoric zeros linked to an antecedent of their entity "
+           "(corefud-scorer)", _corefud("zero"), only=Scorer.COREFUD),
 )
 
 METRICS: dict[str, Metric] = {metric.name: metric for metric in CATALOG}
-ALL_METRICS: tuple[str, ...] = tuple(METRICS)
+ALL_METRICS: tuple[str, ...] = tuple(m.name for m in CATALOG if m.only is None)
+"""Every metric that applies under every convention, in catalogue order: `--metrics all`."""
+_ORDER: tuple[str, ...] = tuple(METRICS)
 _BY_ALIAS: dict[str, str] = {alias: m.name for m in CATALOG for alias in (m.name, *m.aliases)}
+
+(MENTIONS, MUC, BCUB, CEAFM, CEAFE, BLANC, LEA, CONLL, LMUC, LBCUB, LCEAFM, LCEAFE, IMMEDIATE, INFERRED,
+ ANCHOR_ED, ANCHOR_EM, ANCHOR, CEAF_PHI1, CEAF_PHI2, ACE, MOR, ZERO) = CATALOG
+"""The catalogue's metrics by name, for code that means one of them."""
 
 
 def names(family: Family | None = None, *, weighted: bool | None = None) -> tuple[str, ...]:
@@ -158,8 +280,14 @@ def label(name: str) -> str:
     return METRICS[name].label
 
 
-def resolve(requested: Sequence[str] | None) -> tuple[str, ...]:
+def in_order(selected: Collection[str]) -> tuple[str, ...]:
+    """Metric names in catalogue order."""
+    return tuple(name for name in _ORDER if name in selected)
+
+
+def resolve(requested: Sequence[str] | None, scorer: Scorer = Scorer.V801) -> tuple[str, ...]:
     """Names or aliases (case-insensitive) -> metric names in catalogue order; None means all.
+    Only the metrics that apply under `scorer`'s conventions are known.
 
     ValueError names the first unknown one, and an empty selection is refused: asking for no
     metric is a mistake, never a request for an empty table.
@@ -169,12 +297,12 @@ def resolve(requested: Sequence[str] | None) -> tuple[str, ...]:
     wanted = set()
     for text in requested:
         name = _BY_ALIAS.get(text.strip().lower())
-        if name is None:
+        if name is None or not METRICS[name].applies(scorer):
             raise ValueError(f"unknown metric {text.strip()!r}; choose from {', '.join(ALL_METRICS)}")
         wanted.add(name)
     if not wanted:
         raise ValueError(f"no metric given; choose from {', '.join(ALL_METRICS)}")
-    return tuple(name for name in ALL_METRICS if name in wanted)
+    return in_order(wanted)
 
 
 def with_parts(selected: Sequence[str]) -> tuple[str, ...]:
@@ -182,4 +310,4 @@ def with_parts(selected: Sequence[str]) -> tuple[str, ...]:
     needed = set(selected)
     for name in selected:
         needed.update(METRICS[name].parts)
-    return tuple(name for name in ALL_METRICS if name in needed)
+    return in_order(needed)

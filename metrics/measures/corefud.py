@@ -7,7 +7,8 @@ to the last of them; BLANC averages the coreference and non-coreference parts ov
 recall and precision denominators are not both 0 (v8.01: over the key's parts); `mor` and `zero`
 are CorefUD's own.
 
-Every function returns the official scorer's four counts (`Score`), summed in the same order, so
+The catalogue (metrics.measures.catalog) names these functions as the metrics' computations under
+`Scorer.COREFUD`.  Every function returns the official scorer's four counts (`Score`), summed in the same order, so
 the corpus values, micro-averaged over documents, are the official scorer's to the last digit.
 """
 
@@ -20,10 +21,6 @@ import numpy as np
 
 from metrics.measures.score import BlancScore, Score
 from metrics.mentions.corefud import AlignedDocument, mention_order
-
-METRICS = ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mor", "zero")
-"""corefud-scorer's metrics (its `-m all` for CorefUD), in its order."""
-
 
 def _last_cluster(clusters: list[list[int]]) -> dict[int, int]:
     """Mention id -> the last cluster holding it (coval's mention_to_cluster: later ones win)."""
@@ -246,14 +243,3 @@ def zero(doc: AlignedDocument) -> Score:
             if m not in firsts and m not in covered and mention.zero:
                 fp += 1
     return Score(tp, tp + fn + wl, tp, tp + fp + wl)
-
-
-COMPUTE = {"muc": muc, "bcub": bcub, "ceafe": ceafe, "ceafm": ceafm, "lea": lea, "blanc": blanc, "mor": mor, "zero": zero}
-"""Each metric's function of one aligned document."""
-
-
-def empty_score(name: str) -> Score | CorefudBlancScore:
-    """The zero a corpus sum starts from."""
-    zero_counts = Score(0, 0, 0, 0)
-    return CorefudBlancScore(zero_counts, zero_counts) if name == "blanc" else zero_counts
-

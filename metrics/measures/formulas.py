@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from metrics.measures.assignment import sparse_assignment
-from metrics.measures.score import Score
+from metrics.measures.score import Score, ratio
 from metrics.measures.table import ChainTypes, Table
 from metrics.measures.weights import Weights
 
@@ -27,23 +27,17 @@ class ChainWeights(NamedTuple):
     response: np.ndarray
 
 
-def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    out = np.zeros(len(num), dtype=np.float64)
-    np.divide(num, den, out=out, where=den != 0)
-    return out
+def agnostic_weights(table: Table, *, links: bool = False, key_side: bool = False) -> ChainWeights:
+    """OMetric weights: sizes, or with `links` sizes minus one (|C|-1, |K|-1, |S|-1: MUC's).
 
-
-def agnostic_weights(table: Table, metric: str) -> ChainWeights:
-    """OMetric weights: sizes (|C|-1, |K|-1, |S|-1 for MUC).
-
-    |C| is counted as v8.01 counts it for that metric (the three cell sizes of `Table` differ only
-    when a key span sits in two key chains).
+    |C| is counted as v8.01 counts it for the metric: on the key side for CEAF (`key_side`),
+    shared otherwise (the cell sizes of `Table` differ only when a key span sits in two key chains).
     """
-    if metric == "muc":
+    if links:
         return ChainWeights(np.maximum(table.primary - 1, 0).astype(np.float64),
                             np.maximum(table.key_sizes - 1, 0).astype(np.float64),
                             np.maximum(table.response_sizes - 1, 0).astype(np.float64))
-    common = table.key_side if metric.startswith("ceaf") else table.shared
+    common = table.key_side if key_side else table.shared
     return ChainWeights(common.astype(np.float64), table.key_sizes.astype(np.float64),
                         table.response_sizes.astype(np.float64))
 
@@ -69,8 +63,8 @@ def muc(table: Table, cw: ChainWeights) -> Score:
 def bcub(table: Table, cw: ChainWeights) -> Score:
     """B3 / LB3: per mention R(m) = w_c/w_k, P(m) = w_c/w_s, averaged over key / response mentions."""
     k, r = table.cell_key, table.cell_response
-    rec = float((table.primary * _safe_div(cw.common, cw.key[k])).sum())
-    prec = float((table.primary * _safe_div(cw.common, cw.response[r])).sum())
+    rec = float((table.primary * ratio(cw.common, cw.key[k])).sum())
+    prec = float((table.primary * ratio(cw.common, cw.response[r])).sum())
     return Score(rec, float(table.key_sizes.sum()), prec, float(table.response_sizes.sum()))
 
 
@@ -83,19 +77,19 @@ def ceaf_mention(table: Table, cw: ChainWeights) -> Score:
 def ceaf_entity(table: Table, cw: ChainWeights) -> Score:
     """CEAFe / LCEAFe: phi = 2 w_c / (w_k + w_s), over the number of chains."""
     k, r = table.cell_key, table.cell_response
-    phi = _safe_div(2.0 * cw.common, cw.key[k] + cw.response[r])
+    phi = ratio(2.0 * cw.common, cw.key[k] + cw.response[r])
     total = best_alignment(table, phi)
     return Score(total, float(np.count_nonzero(table.key_sizes)), total,
                  float(np.count_nonzero(table.response_sizes)))
 
 
-def luo_phi(table: Table, which: str) -> np.ndarray:
+def luo_phi(table: Table, exact: bool) -> np.ndarray:
     """Luo's (2005) entity similarities phi1 and phi2 of each cell (key chain K, response chain R):
-    phi1(K, R) = 1 if R = K (equation 6), phi2(K, R) = 1 if R is contained in K (equation 7), else 0.
+    phi1(K, R) = 1 if R = K (equation 6, `exact`), phi2(K, R) = 1 if R is contained in K (equation 7), else 0.
     |K ∩ R| is counted as CEAFe counts it (v8.01's key-side size)."""
     k, r = table.cell_key, table.cell_response
     inside = table.key_side == table.response_sizes[r]
-    if which == "phi1":
+    if exact:
         inside &= table.key_side == table.key_sizes[k]
     return inside.astype(np.float64)
 
@@ -240,8 +234,8 @@ def lea(table: Table) -> Score:
     common = n * (n - 1) / 2
     both_single = (n == 1) & (ks[k] == 1) & (rs[r] == 1)
     common = np.where(both_single, 1.0, common)
-    rec = float((ks[k] * _safe_div(common, links_k[k])).sum())
-    prec = float((rs[r] * _safe_div(common, links_r[r])).sum())
+    rec = float((ks[k] * ratio(common, links_k[k])).sum())
+    prec = float((rs[r] * ratio(common, links_r[r])).sum())
     return Score(rec, float(ks.sum()), prec, float(rs.sum()))
 
 

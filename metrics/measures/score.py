@@ -8,6 +8,7 @@ output across runs straightforward.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -111,3 +112,25 @@ class MeanScore:
 
 
 AnyScore = Score | BlancScore | MeanScore
+
+
+def mean(values: Sequence[float]) -> float:
+    """The plain mean, summed in the order given; 0 for no value (a macro-average over none)."""
+    return ratio(sum(values), len(values))
+
+
+def mean_score(values: Sequence[AnyScore]) -> MeanScore:
+    """The plain mean of scores' recall, precision and F1, summed in the order given (the CoNLL
+    score of MUC, B3 and CEAFe, as the official scorers sum it; a macro-average over documents;
+    the macro-average over datasets).  Every mean of scores in the engine is this one."""
+    return MeanScore(mean([v.recall for v in values]), mean([v.precision for v in values]),
+                     mean([v.f1 for v in values]))
+
+
+def total(values: Iterable[AnyScore]) -> AnyScore | None:
+    """The sum of documents' scores (their counts added, in the order given: the micro-average's
+    numerators and denominators); None for no value.  Every sum of documents' counts is this one."""
+    found = None
+    for value in values:
+        found = value if found is None else found + value
+    return found

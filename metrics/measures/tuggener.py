@@ -37,13 +37,13 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from operator import itemgetter
 
-from metrics.measures.catalog import Family, names
+from metrics.measures.catalog import ANCHOR, ANCHOR_ED, ANCHOR_EM, IMMEDIATE, INFERRED, Family, names
 from metrics.mentions.chains import ChainView, key_view, response_view
 from metrics.model import Document, MentionType, Span
 from metrics.measures.score import Score, harmonic
 
 METRICS = names(Family.APPLICATION)
-COUNTED = tuple(name for name in METRICS if name != "anchor")
+COUNTED = tuple(name for name in METRICS if name != ANCHOR.name)
 """The metrics with their own tp/wl/fn/fp counts ("anchor" combines the two anchor ones)."""
 
 _TP, _WL, _FN, _FP = range(4)
@@ -124,10 +124,10 @@ def count_views(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType],
     # each judgement is appended as (mention, outcome), then all are classed and counted at once
     # (a call per judgement through closures was most of these metrics' time)
     judged: dict[str, list[tuple[Span, int]]] = {name: [] for name in COUNTED}
-    _immediate(kv, rv, judged["immediate"].append)
-    _inferred(kv, rv, types, judged["inferred"].append)
-    em = judged["anchor_em"].append
-    _anchors(kv, rv, types, judged["anchor_ed"].append,
+    _immediate(kv, rv, judged[IMMEDIATE.name].append)
+    _inferred(kv, rv, types, judged[INFERRED.name].append)
+    em = judged[ANCHOR_EM.name].append
+    _anchors(kv, rv, types, judged[ANCHOR_ED.name].append,
              (lambda item: em((item[1], item[2]))) if per_entity else (lambda item: em((item[0], item[2]))))
     out: Breakdown = {}
     for name, items in judged.items():
@@ -296,7 +296,7 @@ def scores_from_counts(breakdown: Breakdown) -> dict[str, Score | AnchorScore]:
     """The five metrics of `METRICS` as Score-like counts (micro-averaging sums them)."""
     tallies = totals(breakdown)
     out: dict[str, Score | AnchorScore] = {name: tallies[name].score() for name in COUNTED}
-    out["anchor"] = AnchorScore(out["anchor_ed"], out["anchor_em"])
+    out[ANCHOR.name] = AnchorScore(out[ANCHOR_ED.name], out[ANCHOR_EM.name])
     return {name: out[name] for name in METRICS}
 
 

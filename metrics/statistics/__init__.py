@@ -2,4 +2,4 @@
 (`significance`) and breakdowns by group of documents, chain length and mention type
 (`breakdown`).
 
-Layer 4: imports `metrics.corpus` and the layers below it; never `metrics.errors`."""
+Layer 5: imports `metrics.conventions`, `metrics.corpus` and the layers below them; never `metrics.errors`."""

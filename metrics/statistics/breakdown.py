@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from metrics.model import InputError, MentionType
 from metrics.mentions.pairing import source_file
 from metrics.measures.score import Score
+from metrics.measures.catalog import BCUB, LEA, MENTIONS, MUC
 from metrics.corpus.scoring import CorpusResult, PreparedCorpus, aggregate, prepare_pair
 
 GENRE_PATTERN = r"^(?:([a-z]{2})/|[A-Za-z]+_([A-Za-z]+)_)"
@@ -36,7 +37,8 @@ gives news.  A pattern of one's own may name its group `genre`; else its first m
 OTHER = "(other)"
 """The group of documents a pattern does not match or a table does not list."""
 LENGTHS: tuple[tuple[int, int | None], ...] = ((1, 1), (2, 3), (4, 9), (10, None))
-LENGTH_METRICS = ("mentions", "muc", "bcub", "lea")
+LENGTH_METRICS = tuple(m.name for m in (MENTIONS, MUC, BCUB, LEA))
+"""The metrics whose recall the chain-length breakdown shows (v8.01's, over the chains kept)."""
 
 
 def length_label(low: int, high: int | None) -> str:
@@ -93,7 +95,7 @@ def read_groups(path: str, column: str | None = None) -> Callable[[str], str]:
     return group
 
 
-@dataclass
+@dataclass(frozen=True)
 class Group:
     name: str
     documents: list[str]
@@ -120,7 +122,7 @@ def by_file(name: str) -> str:
 # ---------------------------------------------------------------------------- chain length
 
 
-@dataclass
+@dataclass(frozen=True)
 class LengthBucket:
     label: str
     chains: int
@@ -144,7 +146,7 @@ def length_breakdown(corpus: PreparedCorpus, lengths: Sequence[tuple[int, int | 
             mentions += sum(len(set(pair.key.chains[i])) for i in kept)
             part = prepare_pair(pair.key.keeping_chains(kept), pair.response)
             for m in LENGTH_METRICS:
-                s = part.official(m)
+                s = part.score(m)
                 totals[m] = totals[m] + Score(s.recall_num, s.recall_den, 0, 0)
         buckets.append(LengthBucket(length_label(low, high), chains, mentions, totals))
     return buckets
@@ -153,7 +155,7 @@ def length_breakdown(corpus: PreparedCorpus, lengths: Sequence[tuple[int, int | 
 # ---------------------------------------------------------------------------- mention types
 
 
-@dataclass
+@dataclass(frozen=True)
 class TypeRow:
     type: MentionType
     detection: Score

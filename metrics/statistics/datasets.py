@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.corpus.corefud import CorefudResult
-from metrics.corpus.crac import CONLL_PARTS, DatasetResult
+from metrics.corpus.scoring import CorpusResult
+from metrics.statistics.crac import DatasetResult
+from metrics.measures.catalog import CONLL, METRICS, Metric
 from metrics.measures.score import harmonic, ratio
 from metrics.statistics.significance import Method, block_sizes, p_value
 
@@ -34,11 +35,12 @@ class DatasetTests:
     macro: float | None
 
 
-def _parts(metric: str) -> tuple[str, ...]:
-    return CONLL_PARTS if metric == "conll" else (metric,)
+def _parts(metric: Metric) -> tuple[str, ...]:
+    """The metrics whose counts a metric's value comes from (CoNLL: MUC, B3, CEAFe)."""
+    return tuple(METRICS[part].name for part in metric.parts) or (metric.name,)
 
 
-def _counts(result: CorefudResult | None, parts: tuple[str, ...], documents: int) -> np.ndarray:
+def _counts(result: CorpusResult | None, parts: tuple[str, ...], documents: int) -> np.ndarray:
     """Documents x (4 counts per part): recall num/den, precision num/den (zeros when missing)."""
     if result is None:
         return np.zeros((documents, 4 * len(parts)))
@@ -58,7 +60,7 @@ def _values(sums: np.ndarray, parts: int) -> np.ndarray:
     return total / parts
 
 
-def dataset_tests(systems: Sequence[Sequence[DatasetResult]], variant: str, metric: str = "conll",
+def dataset_tests(systems: Sequence[Sequence[DatasetResult]], variant: str, metric: Metric = CONLL,
                   method: Method = Method()) -> list[DatasetTests]:
     """For systems[1:], the paired bootstrap against systems[0] on each dataset and on the
     macro-average, under `variant` (all systems on the same datasets, in the same order)."""

@@ -215,8 +215,8 @@ def compare(results: Sequence[CorpusResult], metrics: Sequence[str], method: Met
             elif method.test == "bootstrap":
                 p = p_value(np.abs(deltas - deltas.mean()) if len(deltas) else deltas, observed)
             else:
-                p = _randomization(counts[0], counts[s], m, observed, method.trials, n_docs,
-                                   np.random.default_rng([method.seed, s]))
+                p = _randomization(counts[0], counts[s], m, observed=observed, trials=method.trials, n_docs=n_docs,
+                                   rng=np.random.default_rng([method.seed, s]))
             by_metric[m] = Difference(observed, _interval(deltas, observed, alpha), p)
         differences.append(by_metric)
     return Comparison(metrics, values, intervals, differences, method, n_docs)
@@ -234,7 +234,7 @@ def p_value(statistics: np.ndarray, observed: float) -> float:
     return float((1 + np.count_nonzero(statistics >= abs(observed))) / (1 + len(statistics)))
 
 
-def _randomization(a: _Counts, b: _Counts, metric: str, observed: float, trials: int, n_docs: int,
+def _randomization(a: _Counts, b: _Counts, metric: str, *, observed: float, trials: int, n_docs: int,
                    rng: np.random.Generator) -> float:
     """Approximate randomization: swap each document's counts between the systems at random."""
     if not n_docs:

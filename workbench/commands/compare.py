@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     session = load_session(args, list(args.responses))
     documents = session.select_documents(args.document)
     results = [session.score(weights, with_parts(wanted), system) for system in range(len(names))]
-    report = build_report(session, session.response_paths, names, results, wanted, method, args)
+    report = build_report(session, session.response_paths, names, results, metrics=wanted, method=method, args=args)
     baseline_records = session.classify(weights, documents, 0)
     changes = []
     for system in range(1, len(names)):

@@ -16,15 +16,14 @@ from __future__ import annotations
 import argparse
 import io
 import os
-from dataclasses import replace
 
+from metrics.conventions.options import Options
+from metrics.conventions.pipeline import read_response
 from metrics.formats.corefud import read_corefud
-from metrics.formats.readers import FORMATS, detect_format, read_documents
+from metrics.formats.readers import FORMATS, detect_format
 from metrics.formats.source import read_text, set_max_input_size
 from metrics.formats.writers import write_conll, write_conllu, write_jsonlines, write_outputs
-from metrics.mentions.characters import key_words
-from metrics.mentions.pairing import pair_documents
-from metrics.model import Document, InputError
+from metrics.model import InputError
 
 from ..output import emit
 from ..options import UsageError, size_option
@@ -75,16 +74,6 @@ def _copy_conllu(args: argparse.Namespace) -> int:
     return 0
 
 
-def _named_as_the_key(keys: list[Document], documents: list[Document]) -> list[Document]:
-    """Each document paired with a key document (by name, or as `score` pairs them: `(NAME); part
-    000` with `NAME`) takes the key's name, so the file pairs with the key by name in the official
-    scorers, which know no other pairing, and in `corefwb score` under either convention."""
-    partners, _ = pair_documents(keys, documents)
-    renamed = {id(doc): replace(doc, name=key.name) for key, doc in zip(keys, partners)
-               if doc is not None and doc.name != key.name}
-    return [renamed.get(id(doc), doc) for doc in documents]
-
-
 def run(args: argparse.Namespace) -> int:
     from .common import warn
 
@@ -98,16 +87,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--{crac_options[0].replace('_', '-')} applies to --to crac-text and crac-json only")
     if target == "conllu" and (fmt or detect_format(args.input)) == "conllu":
         return _copy_conllu(args)
-    documents = read_documents(args.input, fmt, warnings := [], args.clusters_field)
+    options = Options(response_format=fmt, clusters_field=args.clusters_field)
+    documents, warnings, characters = read_response(args.input, options, key_path=args.key)
     if args.key is not None:
-        keys = read_documents(args.key)
-        documents, characters, lost = key_words(keys, documents)
-        documents = _named_as_the_key(keys, documents)
-        warnings += lost
         if characters is not None:
             warn(f"mapped onto the key's words by characters: {characters.mentions} mentions, {characters.snapped} "
                  f"snapped to a key word's edge, {characters.lost} lost")
-        documents = _named_as_the_key(keys, documents)
     elif any(d.own_words for d in documents):
         warn(f"{args.input}: written in its own words; give --key KEY to write it on the key's words")
     for message in warnings:

@@ -11,23 +11,16 @@ from __future__ import annotations
 
 import argparse
 
-from metrics.measures.catalog import label
-from metrics.corpus.corefud import CorefudResult, score_corpus
-from metrics.formats.corefud import read_corefud
-from metrics.formats.crac_repairs import CracReport
-from metrics.formats.readers import detect_format, read_node_response
-from metrics.runtime.parallel import fork_map
-from metrics.measures.corefud import METRICS
-from metrics.model import NodeDocument
+from metrics.conventions.corefud import COREFUD_CONVENTIONS, Settings
+from metrics.corpus.scoring import CorpusResult
+from metrics.measures.catalog import CONLL, METRICS
 
 from ..json_text import dumps
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
-from ..session import LoadOptions
+from ..session import LoadOptions, Session
+from ..options import UsageError, jobs_option
 from .common import warn
-from ..options import UsageError
 
-LABELS = {name: label(name) for name in ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "conll")}
-LABELS.update({"mor": "MOR (mention overlap)", "zero": "zero anaphora"})  # CorefUD's own, not in the catalogue
 
 
 def run(args: argparse.Namespace, options: LoadOptions) -> int:
@@ -35,22 +28,17 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
         if value:
             raise UsageError(f"{option} is not available with --conventions corefud yet")
     settings = options.corefud
-    wanted = METRICS if args.metrics == "all" else tuple(m.strip() for m in args.metrics.split(","))
-    unknown = [m for m in wanted if m not in METRICS]
+    official = {m.name: m for m in COREFUD_CONVENTIONS.official}
+    asked = tuple(official) if args.metrics == "all" else tuple(m.strip() for m in args.metrics.split(","))
+    unknown = [m for m in asked if m not in official]
     if unknown:
-        raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(METRICS)}")
-    fmt = options.response_format if options.response_format != "auto" else detect_format(args.response)
-    repairs: CracReport | None = None
-    if fmt in ("crac-text", "crac-json"):  # laid onto the key's words and trees: the key first
-        keys, warnings = _read(args.key)
-        responses, repairs = read_node_response(args.response, fmt, args.key, keys, warnings)
-        warnings.extend(repairs.warnings() if repairs is not None else [])
-    else:  # the response read in a forked process beside the key: reading is most of the time
-        (keys, key_notes), (responses, response_notes) = fork_map(_read, [args.key, args.response])
-        warnings = key_notes + response_notes
-    result = score_corpus(keys, responses, args.key, args.response, settings, wanted, warnings)
-    for message in warnings:
+        raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(official)}")
+    # the one road, scores alone: the key read once, as node mentions; the response beside it
+    session = Session.load(args.key, [args.response], options, processes=jobs_option(args.jobs), spans=False)
+    for message in session.warnings:
         warn(message)
+    result = Scores(settings, session.score(metrics=(*asked, CONLL.name)), asked)
+    repairs = session.corpus.repairs  # a CRAC LLM-track response: what laying it onto the key repaired
     header = repairs.describe() if repairs is not None else ""
     if args.format == "json":
         text = dumps({**result_json(result), **(repairs.to_json() if repairs is not None else {})}) + "\n"
@@ -69,13 +57,18 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
     return 0
 
 
-def _read(path: str) -> tuple[list[NodeDocument], list[str]]:
-    """A file's node documents and the reader's warnings (in a forked process: both come back)."""
-    warnings: list[str] = []
-    return read_corefud(path, warnings), warnings
+class Scores:
+    """A corpus result in corefud-scorer's order: its metrics as asked, then CoNLL (when its parts
+    are there); each document's in the same order, without CoNLL."""
+
+    def __init__(self, settings: Settings, result: CorpusResult, asked: tuple[str, ...]) -> None:
+        self.settings = settings
+        order = [*asked, CONLL.name]
+        self.micro = {name: result.micro[name] for name in order if name in result.micro}
+        self.documents = [(name, {m: scores[m] for m in asked}) for name, scores in result.documents]
 
 
-def result_json(result: CorefudResult) -> dict:
+def result_json(result: Scores) -> dict:
     return {
         **result.settings.fields(),
         "metrics": {name: score_json(score) for name, score in result.micro.items()},
@@ -84,12 +77,12 @@ def result_json(result: CorefudResult) -> dict:
     }
 
 
-def rows_of(result: CorefudResult, per_doc: bool) -> tuple[list[str], list[list[str]]]:
+def rows_of(result: Scores, per_doc: bool) -> tuple[list[str], list[list[str]]]:
     headers = ["document", "metric", "recall", "precision", "F1"]
-    rows = [["corpus", LABELS[name], percent(s.recall), percent(s.precision), percent(s.f1)]
+    rows = [["corpus", METRICS[name].label, percent(s.recall), percent(s.precision), percent(s.f1)]
             for name, s in result.micro.items()]
     if per_doc:
-        rows += [[doc, LABELS[name], percent(s.recall), percent(s.precision), percent(s.f1)]
+        rows += [[doc, METRICS[name].label, percent(s.recall), percent(s.precision), percent(s.f1)]
                  for doc, scores in result.documents for name, s in scores.items()]
     return headers, rows
 

@@ -2,7 +2,7 @@
 
 Every dataset of the key folder (CorefUD's `LANG_CORPUS-corefud-SPLIT.conllu`, gzipped or not),
 every system folder paired with it by file name (metrics.formats.datasets), each pair scored as
-corefud-scorer scores it in the four settings CRAC's overview papers print (metrics.corpus.crac),
+corefud-scorer scores it in the four settings CRAC's overview papers print (metrics.statistics.crac),
 and the macro-average over datasets that ranks the systems.  With two or more systems, a `*`
 marks a difference from the first system with p < 1 - confidence (default 0.05), by the paired
 bootstrap over documents of `corefwb compare`, stratified by dataset for the macro-average
@@ -17,7 +17,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from metrics.corpus.crac import METRICS, VARIANTS, score_layout, variants_of
+from metrics.statistics.crac import METRICS, VARIANTS, score_layout, variants_of
+from metrics.measures.catalog import CONLL, METRICS as CATALOGUE
 from metrics.formats.cache import ReadCache
 from metrics.formats.datasets import Layout, pair
 from metrics.formats.source import set_max_input_size
@@ -33,7 +34,7 @@ from .progress import Progress
 COMMON_OPTIONS = False
 """This command takes its own options, not the per-file ones of `score` (weights, formats...)."""
 FORMATS = ("text", "markdown", "latex", "csv", "json")
-TABLE_METRICS = ("conll", *METRICS)
+TABLE_METRICS = tuple(m.name for m in (CONLL, *METRICS))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=(*VARIANTS, "all"), default="all",
                         help="the table(s) to print: head (primary: head match, singletons removed), partial, exact, "
                              "with_singletons (head match), or all (default); JSON and CSV always hold the ones scored")
-    parser.add_argument("--metric", choices=TABLE_METRICS, default="conll",
+    parser.add_argument("--metric", choices=TABLE_METRICS, default=CONLL.name,
                         help="the F1 in the tables (default conll, the mean of MUC, B3 and CEAFe F1, which ranks)")
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
@@ -83,11 +84,12 @@ def run(args: argparse.Namespace) -> int:
     with Progress(len(layout.datasets), "datasets") as progress:
         by_dataset = score_layout(layout, cache, variants_of(variants, args.zero_match), jobs, progress.advance)
     systems = [[by_dataset[d][s] for d in range(len(layout.datasets))] for s in range(len(names))]
-    tests = ({v: dataset_tests(systems, v, args.metric, method) for v in variants}
+    metric = CATALOGUE[args.metric]
+    tests = ({v: dataset_tests(systems, v, metric, method) for v in variants}
              if method is not None and len(systems) > 1 else {})
     for message in cache.warnings:
         warn(message)
-    report = CracReport(names, [d.name for d in layout.datasets], systems, variants, args.metric, tests, method,
+    report = CracReport(names, [d.name for d in layout.datasets], systems, variants, metric, tests, method,
                         args.zero_match, "all" if args.variant == "all" else args.variant)
     from ..output import emit
 

@@ -1,6 +1,6 @@
 """The CRAC report's tables: systems as rows, datasets as columns, the macro-average last, one table
 per variant; as text, Markdown, LaTeX (booktabs), CSV (one row per system, dataset and variant)
-or JSON.  The numbers are the engine's (metrics.corpus.crac); here they are only arranged.
+or JSON.  The numbers are the engine's (metrics.statistics.crac); here they are only arranged.
 
 Marks: the best system of a column (ties: all of them) is `^` in text, bold in Markdown and
 LaTeX; `*` after a number: it differs from the first system's with p < 1 - confidence.
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.corpus.crac import METRICS, PRIMARY, VARIANTS, DatasetResult, macro, ranking, variant_settings
+from metrics.measures.catalog import BCUB, CEAFE, CONLL, MUC, ZERO, Metric
+from metrics.statistics.crac import METRICS, PRIMARY, VARIANTS, DatasetResult, macro, ranking, variant_settings
 from metrics.statistics.datasets import DatasetTests
 from metrics.statistics.significance import Method
 
@@ -21,7 +22,7 @@ TITLES = {"head": "head match, singletons removed (the primary score)",
           "partial": "partial match, singletons removed",
           "exact": "exact match, singletons removed",
           "with_singletons": "head match, singletons kept"}
-METRIC_TITLES = {"conll": "CoNLL F1", "muc": "MUC F1", "bcub": "B3 F1", "ceafe": "CEAFe F1", "zero": "zero-anaphora F1"}
+METRIC_TITLES = {**{m.name: f"{m.label} F1" for m in (CONLL, MUC, BCUB, CEAFE)}, ZERO.name: "zero-anaphora F1"}
 BEST, SIGNIFICANT = "^", "*"
 
 
@@ -33,7 +34,7 @@ class CracReport:
     """systems[system][dataset]."""
     variants: tuple[str, ...]
     """Scored (and in JSON and CSV)."""
-    metric: str
+    metric: Metric
     """The F1 the tables show."""
     tests: dict[str, list[DatasetTests]]
     """Per variant, systems[1:] against systems[0]; empty without tests."""
@@ -91,12 +92,12 @@ def _legend(report: CracReport) -> str:
 
 
 def _title(report: CracReport, variant: str) -> str:
-    return f"{METRIC_TITLES[report.metric]} (%), {TITLES[variant]}"
+    return f"{METRIC_TITLES[report.metric.name]} (%), {TITLES[variant]}"
 
 
 def _ranking_line(report: CracReport) -> str:
     order = ranking(report.systems, PRIMARY) if PRIMARY in report.variants else []
-    if not order or report.metric != "conll":
+    if not order or report.metric is not CONLL:
         return ""
     return "ranking (macro CoNLL F1, head match): " + ", ".join(
         f"{rank}. {report.names[s]} {100 * macro(report.systems[s], PRIMARY):.2f}" for rank, s in enumerate(order, 1))
@@ -163,9 +164,9 @@ def _latex(report: CracReport) -> str:
 def _metric_json(result: DatasetResult, variant: str) -> dict:
     if result.variants is None:
         zero = {"recall": 0.0, "precision": 0.0, "f1": 0.0}
-        return {"conll": 0.0, **{m: dict(zero) for m in METRICS}}
+        return {CONLL.name: 0.0, **{m.name: dict(zero) for m in METRICS}}
     micro = result.variants[variant].micro
-    return {"conll": float(micro["conll"].f1), **{m: score_json(micro[m]) for m in METRICS}}
+    return {CONLL.name: float(micro[CONLL.name].f1), **{m.name: score_json(micro[m.name]) for m in METRICS}}
 
 
 def report_json(report: CracReport) -> dict:
@@ -192,7 +193,7 @@ def report_json(report: CracReport) -> dict:
     if report.method is not None and len(report.names) > 1:
         out["significance"] = {**report.method.to_json(), "test": "paired bootstrap (Koehn 2004)",
                                "strata": "datasets (the macro-average's resamples)", "baseline": report.names[0],
-                               "metric": report.metric}
+                               "metric": report.metric.name}
         out["significance"].pop("interval", None)
         out["significance"].pop("confidence", None)
         # 1 - 0.95 is 0.050000000000000044 in binary floats: the level as it was meant (12 digits)
@@ -201,15 +202,15 @@ def report_json(report: CracReport) -> dict:
 
 
 def _csv(report: CracReport) -> str:
-    headers = ["system", "dataset", "variant", "missing", "conll"] + [f"{m}_{p}" for m in METRICS
+    headers = ["system", "dataset", "variant", "missing", CONLL.name] + [f"{m.name}_{p}" for m in METRICS
                                                                        for p in ("recall", "precision", "f1")]
     rows = []
     for s, name in enumerate(report.names):
         for variant in report.variants:
             for d, result in enumerate(report.systems[s]):
                 j = _metric_json(result, variant)
-                rows.append([name, report.datasets[d], variant, int(result.missing), j["conll"]]
-                            + [j[m][p] for m in METRICS for p in ("recall", "precision", "f1")])
+                rows.append([name, report.datasets[d], variant, int(result.missing), j[CONLL.name]]
+                            + [j[m.name][p] for m in METRICS for p in ("recall", "precision", "f1")])
             rows.append([name, "macro", variant, "", macro(report.systems[s], variant)] + [""] * (3 * len(METRICS)))
     return render_csv(headers, rows)
 

@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     n_documents = len(documents) if documents is not None else len(session.corpus.pairs)
     if args.format == "json":
         text = dumps({**conventions_json(session.options),
-                      **to_json(listed, selected, metric, weights, category_impact, shared)}) + "\n"
+                      **to_json(listed, selected, metric, weights, category_impact=category_impact, shared=shared)}) + "\n"
     elif args.format == "csv":
         text = render_csv(ERROR_COLUMNS + (["same_fix"] if shared is not None else []),
                           [error_cells(r) + ([shared[id(r)]] if shared is not None else []) for r in listed])
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         text = conventions_header(session.options) + render_markdown(listed, selected, metric, category_impact, shared)
     else:
         text = conventions_header(session.options) + render_text(listed, selected, n_documents, metric, weights,
-                                                                 category_impact, shared)
+                                                                 category_impact=category_impact, shared=shared)
     emit(text, args.output, inputs=session.inputs)
     return 0
 
@@ -127,7 +127,7 @@ def _with_shared(record: ErrorRecord, shared: dict[int, int] | None) -> dict:
     return out
 
 
-def to_json(listed: list[ErrorRecord], selected: list[ErrorRecord], metric: str | None, weights,
+def to_json(listed: list[ErrorRecord], selected: list[ErrorRecord], metric: str | None, weights, *,
             category_impact: dict[Category, float] | None, shared: dict[int, int] | None = None) -> dict:
     """`same_fix` (with --distinct): how many of the selected errors the listed error's fix removes."""
     corpus_counts = count_errors(selected)
@@ -225,7 +225,7 @@ def count_table(selected: list[ErrorRecord], category_impact: dict[Category, flo
 
 
 def render_text(listed: list[ErrorRecord], selected: list[ErrorRecord], n_documents: int, metric: str | None,
-                weights, category_impact: dict[Category, float] | None, shared: dict[int, int] | None = None) -> str:
+                weights, *, category_impact: dict[Category, float] | None, shared: dict[int, int] | None = None) -> str:
     w = weights
     lines = [f"{len(selected)} errors in {n_documents} document(s); link weights nam={w.nam:g} nom={w.nom:g} "
              f"pro={w.pro:g} sing={w.sing:g}"]

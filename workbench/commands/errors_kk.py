@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from metrics.errors.kummerfeld_klein import KK_DESCRIPTIONS, KK_LABELS, KK_TYPES
 from metrics.errors.chen_ng.records import shown_types
 from metrics.errors.kummerfeld_klein.report import KKError, KKReport, count_kk
-from metrics.measures.catalog import label
+from metrics.measures.catalog import CONLL, label
 from metrics.model import MentionType
 
 from ..json_text import dumps
@@ -73,12 +73,12 @@ def _official(session, weights, documents: list[str] | None) -> float | None:
     """v8.01's CoNLL F1 on the files as given, of the documents analysed (to set beside BCA's)."""
     from metrics.corpus.scoring import aggregate
 
-    result = session.score(weights, ("muc", "bcub", "ceafe", "conll"))  # the parts, to sum a selection
+    result = session.score(weights, (*CONLL.parts, CONLL.name))  # the parts, to sum a selection
     if documents is None:
-        return result.micro["conll"].f1
+        return result.micro[CONLL.name].f1
     wanted = set(documents)
     chosen = [(name, scores) for name, scores in result.documents if name in wanted]
-    return aggregate(chosen, weights, ("conll",)).micro["conll"].f1 if chosen else None
+    return aggregate(chosen, weights, (CONLL.name,)).micro[CONLL.name].f1 if chosen else None
 
 
 def counts_json(errors: Sequence[KKError]) -> dict:

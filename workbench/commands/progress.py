@@ -23,7 +23,7 @@ class Progress:
     `stream` and `clock` are injectable for tests.
     """
 
-    def __init__(self, total: int, label: str = "", stream: TextIO | None = None, delay: float = 1.0,
+    def __init__(self, total: int, label: str = "", *, stream: TextIO | None = None, delay: float = 1.0,
                  interval: float = 0.1, width: int = 30, clock: Callable[[], float] = time.monotonic) -> None:
         self.total = max(0, total)
         self.label = label

@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
     result = None
     if args.stream:
 
-        result, notes = score_streaming(args.key, args.response, load_options(args, [args.response]), weights, wanted, jobs)
+        result, notes = score_streaming(args.key, args.response, load_options(args, [args.response]), weights, metrics=wanted,
+                                        jobs=jobs)
         for message in notes:
             warn(message)
     characters = None
@@ -107,13 +108,14 @@ def _run_report(args: argparse.Namespace, wanted: tuple[str, ...], weights, jobs
     if args.stream:
 
         full, notes = score_streaming(args.key, args.response, load_options(args, [args.response]), weights,
-                                      with_parts(wanted), jobs)
+                                      metrics=with_parts(wanted), jobs=jobs)
         for message in notes:
             warn(message)
     if full is None:
         session = load_session(args, [args.response])
         full = session.score(weights, with_parts(wanted), processes=jobs)
-    report = build_report(session, [args.response], system_names([args.response], None), [full], wanted, method, args)
+    report = build_report(session, [args.response], system_names([args.response], None), [full], metrics=wanted,
+                          method=method, args=args)
     result = aggregate(full.documents, weights, wanted)
     if args.format == "json":
         extra = {k: v for k, v in report_json(report).items() if k in ("intervals", "groups", "method")}
@@ -264,7 +266,7 @@ def render_text(result: CorpusResult, per_doc: bool, rich_table: bool) -> str | 
     return "\n".join(lines)
 
 
-def score_streaming(key_path: str, response_path: str, options: LoadOptions, weights: Weights,
+def score_streaming(key_path: str, response_path: str, options: LoadOptions, weights: Weights, *,
                     metrics: Sequence[str] | None, jobs: int) -> tuple[CorpusResult | None, list[str]]:
     """Score two CoNLL-2012 files a document at a time in `jobs` processes (memory near one
     document per process; results identical for every `jobs`).  Only uncompressed CoNLL-2012

@@ -77,7 +77,7 @@ class Report:
     """Per system: metrics.statistics.breakdown's groups, length buckets or type rows."""
 
 
-def build_report(session: Session | None, paths: list[str], names: list[str], results: list[CorpusResult],
+def build_report(session: Session | None, paths: list[str], names: list[str], results: list[CorpusResult], *,
                  metrics: tuple[str, ...], method: Method | None, args: argparse.Namespace) -> Report:
     """The report of the systems' results; the length and type breakdowns need the session's
     prepared corpora (`score --stream` has none: it keeps per-document scores only)."""

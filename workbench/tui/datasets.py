@@ -9,7 +9,7 @@ forked processes, as any opening is (`opening.py`).
 
 The list's scores: each dataset's CoNLL F1 per system and their macro-average, computed in a
 forked child as the first dataset opens (`DatasetRun.start`), by the same engine function as
-`corefwb crac` (metrics.corpus.crac.score_layout), under the session's settings: the dataset on
+`corefwb crac` (metrics.statistics.crac.score_layout), under the session's settings: the dataset on
 screen shows in the list the corpus CoNLL F1 the scores panel shows.
 """
 
@@ -24,8 +24,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 
-from metrics.corpus.corefud import Settings
-from metrics.corpus.crac import DatasetResult, macro, score_layout
+from metrics.conventions.corefud import Settings
+from metrics.statistics.crac import DatasetResult, macro, score_layout
 from metrics.formats.cache import ReadCache
 from metrics.formats.datasets import Layout
 from metrics.runtime.parallel import Forked, can_fork

@@ -30,7 +30,7 @@ from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
 from metrics.model import Document, Span
 from metrics.measures.score import BlancScore, Score
-from metrics.measures.catalog import ALL_METRICS, METRICS
+from metrics.measures.catalog import ALL_METRICS, BLANC, METRICS
 from metrics.corpus.scoring import DocPair, PreparedCorpus, score_pair
 from metrics.measures.table import build_table
 from metrics.measures.weights import W4, Weights
@@ -194,12 +194,13 @@ class Pricer:
                                  _pick(pair.response.chain_labels(), old_set))
             before = self._before[signature] = self._score(key_part, old_part, pair)
         after = self._score(key_part, _document(pair.response, edit, resp_set), pair)
-        if "blanc" not in self.parts:
+        if BLANC.name not in self.parts:
             return before[0], after[0]
         # BLANC also counts the non-coreference links between the reached part and the rest.
         rest = tuple(d - p for d, p in zip(_sides(pair.alignment), before[1]))
-        return ({**before[0], "blanc": before[0]["blanc"] + _cross_links(before[1], rest)},
-                {**after[0], "blanc": after[0]["blanc"] + _cross_links(after[1], rest)})
+        blanc = BLANC.name
+        return ({**before[0], blanc: before[0][blanc] + _cross_links(before[1], rest)},
+                {**after[0], blanc: after[0][blanc] + _cross_links(after[1], rest)})
 
     def _score(self, key: Document, response: Document, pair: DocPair) -> tuple[dict, tuple[int, int, int]]:
         """The engine's scores of a (partial) document pair, with the full pair's mention types,

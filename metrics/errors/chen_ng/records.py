@@ -168,10 +168,10 @@ def classify_document(
     weights: Weights = W4,
 ) -> list[ErrorRecord]:
     """All error records of one document, in document order (see the module docstring)."""
-    return classify_views(name, key, response, key_view(key), response_view(response), types, weights)
+    return classify_views(name, key, response, key_view(key), response_view(response), types=types, weights=weights)
 
 
-def classify_views(name: str, key: Document, response: Document, kv: ChainView, rv: ChainView,
+def classify_views(name: str, key: Document, response: Document, kv: ChainView, rv: ChainView, *,
                    types: Mapping[Span, MentionType], weights: Weights = W4) -> list[ErrorRecord]:
     """`classify_document` with the two sides' chain views given (a `DocPair` keeps them)."""
     words = key.words if key.words else response.words
@@ -243,7 +243,8 @@ def _link_fix(absent: bool, target: Mention, target_absent: bool) -> str:
 
 def classify_pair(pair, weights: Weights = W4) -> list[ErrorRecord]:
     """Error records of an engine `DocPair` (its key, response and mention types)."""
-    return classify_views(pair.name, pair.key, pair.response, pair.key_view, pair.response_view, pair.types, weights)
+    return classify_views(pair.name, pair.key, pair.response, pair.key_view, pair.response_view, types=pair.types,
+                          weights=weights)
 
 
 def classify_corpus(pairs: Iterable, weights: Weights = W4) -> list[ErrorRecord]:

@@ -161,7 +161,7 @@ class _Rules:
 
 
 def classify_group(rules: _Rules, autos: list[frozenset], golds: list[frozenset], gold_set: set[Mention],
-                   auto_mentions: dict[Mention, int], counts: dict[str, int]) -> dict[str, list]:
+                   auto_mentions: dict[Mention, int], *, counts: dict[str, int]) -> dict[str, list]:
     """Steps 2 and 3 for one group: the operations, then the errors they make."""
     splits: list[Operation] = []
     removes: list[frozenset] = []

@@ -182,7 +182,7 @@ class _DocumentResult:
     parsed: bool
 
 
-def _analyse_document(name: str, key: Document, response: Document, singletons: bool, metrics: tuple[str, ...],
+def _analyse_document(name: str, key: Document, response: Document, *, singletons: bool, metrics: tuple[str, ...],
                       weights: Weights) -> _DocumentResult:
     view = pair_view(name, key, response, singletons)
     gold = _document(key, view, view.gold.mentions)
@@ -210,7 +210,7 @@ def analyse_corpus(pairs: Sequence[tuple[str, Document, Document]], singletons: 
     metrics = tuple(dict.fromkeys(("conll", metric)))
 
     def work(index: int) -> _DocumentResult:
-        return _analyse_document(*pairs[index], singletons, metrics, weights)
+        return _analyse_document(*pairs[index], singletons=singletons, metrics=metrics, weights=weights)
 
     results = fork_each(work, list(range(len(pairs))), processes) if processes > 1 else \
         [work(i) for i in range(len(pairs))]

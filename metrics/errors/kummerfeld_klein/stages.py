@@ -56,7 +56,7 @@ class _Counter:
         return self.value
 
 
-def _correct(kind: str, part: frozenset, cluster: frozenset, state: _State, new_id: _Counter,
+def _correct(kind: str, part: frozenset, cluster: frozenset, *, state: _State, new_id: _Counter,
              rules: _Rules, gold: dict[Mention, int]) -> None:
     """Apply one error's correction to the response under correction."""
     if kind == "conflated_entities":
@@ -117,7 +117,7 @@ def analyse(view: PairView) -> Outcome:
             for name in (("introduce",) if golds else ("split", "remove")):
                 operations[name] = operations.get(name, 0) + 1
             continue
-        found_in_groups.append(classify_group(rules, autos, golds, gold_set, view.auto.mentions, operations))
+        found_in_groups.append(classify_group(rules, autos, golds, gold_set, view.auto.mentions, counts=operations))
     # Stage by stage over all groups: BCA corrects group by group, each stage's file taking that
     # stage's and the earlier types; groups share no mention and no cluster, so correcting type by
     # type across the groups gives every stage the same clusters (only cluster ids differ).
@@ -127,7 +127,7 @@ def analyse(view: PairView) -> Outcome:
         side = "key" if kind in ("divided_entity", "missing_mention", "missing_entity") else "response"
         for found in found_in_groups:
             for part, cluster in found[kind]:
-                _correct(kind, part, cluster, state, new_id, rules, view.gold.mentions)
+                _correct(kind, part, cluster, state=state, new_id=new_id, rules=rules, gold=view.gold.mentions)
                 errors.append(Found(kind, tuple(sorted(part)), tuple(sorted(cluster)), side))
         corrected[kind] = dict(state.of)
     return Outcome(errors, corrected, operations)

@@ -12,7 +12,7 @@ CorefUD conventions mentions are node sets, aligned by corefud-scorer's rules
 - A response mention aligned to a key mention (head or partial match, zeros by dependencies) is
   written with its partner's span: aligned means equal to the span engine.
 
-The pair keeps its `AlignedDocument` (`DocPair.corefud`), and the metrics corefud-scorer computes
+The pair keeps its `AlignedDocument` (`DocPair.aligned`), and the metrics corefud-scorer computes
 (MUC, B3, CEAFe, CEAFm, LEA, BLANC) are taken from it, so every screen shows the official
 scorer's numbers.  What a span cannot say: two different mentions that become one span (the same
 nodes with different heads under head match; a discontinuous mention and the contiguous one with
@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from metrics.corpus.corefud import Settings, aligned_documents
-from metrics.corpus.scoring import DocPair, PreparedCorpus, prepare_pair
+from metrics.conventions.nodes import Settings, aligned_documents
+from metrics.formats.crac_repairs import CracReport
+from metrics.corpus.scoring import DocPair, PreparedCorpus, Spans, prepare_pair
 from metrics.measures.ace import AceOptions
 from metrics.mentions.corefud import AlignedDocument
 from metrics.model import Document, MentionType, Node, NodeDocument, NodeMention, Span
@@ -35,29 +36,42 @@ ZERO_WORD = "∅"
 """The word an empty node shows (its form in CorefUD is mostly `_`)."""
 
 
-def prepare_corefud(base_keys: Sequence[Document], keys: Sequence[NodeDocument], responses: Sequence[NodeDocument],
-                    key_path: str, response_path: str, settings: Settings, ace: AceOptions = AceOptions(),
-                    on_document: Callable[[], None] | None = None) -> PreparedCorpus:
+def prepare_nodes(keys: Sequence[NodeDocument], responses: Sequence[NodeDocument], *, key_path: str,
+                  response_path: str, settings: Settings, base_keys: Sequence[Document] = (),
+                  ace: AceOptions = AceOptions(), spans: bool = True, repairs: CracReport | None = None,
+                  on_document: Callable[[], None] | None = None) -> PreparedCorpus:
     """The prepared corpus of a CoNLL-U key and response under the CorefUD conventions.
 
     `base_keys` are the key's documents as the span reader reads them (`formats/conllu.py`): their
     POS, lemmas, dependency heads and named entities type the mentions.  Pairs come in the key's
-    order; a response without a key document's twin, or with other words, is an `InputError`."""
+    order; a response without a key document's twin, or with other words, is an `InputError`.
+    Without `spans` (scores alone) a pair's token spans are made only if something asks for them,
+    and the mentions that share a span go uncounted."""
     by_name = {doc.name: doc for doc in base_keys}
     pairs, warnings, shared = [], [], 0
     for key, response, aligned in aligned_documents(keys, responses, key_path, response_path, settings, warnings):
-        key_doc, response_doc, merged = project(by_name.get(key.name), key, aligned, key_path, response_path)
-        shared += merged
-        pair = prepare_pair(key_doc, response_doc, None, ace)
-        pair.corefud = aligned
-        pairs.append(pair)
+        if spans:
+            key_doc, response_doc, merged = project(by_name.get(key.name), key, aligned, key_path, response_path)
+            shared += merged
+            pairs.append(prepare_pair(key_doc, response_doc, None, ace, aligned))
+        else:
+            pairs.append(DocPair(key.name, _later(key, aligned, key_path, response_path), ace=ace, aligned=aligned))
         if on_document is not None:
             on_document()
     if shared:
         warnings.append(f"{response_path}: {shared:,} mention(s) have the first and last node of a mention they are not "
                         "(the same nodes with another head, or a discontinuous mention): the error analysis sees them "
                         "as one mention; the scores count them apart, as corefud-scorer does")
-    return PreparedCorpus(pairs, warnings)
+    return PreparedCorpus(pairs, warnings, repairs=repairs)
+
+
+def _later(key: NodeDocument, aligned: AlignedDocument, key_path: str, response_path: str) -> Callable[[], Spans]:
+    """A pair's token spans, made when first asked for (without the span reader's annotations)."""
+    def make() -> Spans:
+        key_doc, response_doc, _ = project(None, key, aligned, key_path, response_path)
+        return prepare_pair(key_doc, response_doc).spans
+
+    return make
 
 
 def project(base: Document | None, key: NodeDocument, aligned: AlignedDocument, key_path: str,

@@ -1,18 +1,11 @@
-"""A corpus scored under the CorefUD conventions: what corefud-scorer prints, per metric.
-
-Documents pair by name (`# newdoc id`), in the key's order; key and response must have the same
-words (the official scorer checks the same and stops otherwise).  Each document is reduced to
-clusters, aligned (`metrics.mentions.corefud`) and scored (`metrics.measures.corefud`); corpus
-scores are the documents' counts summed in the key's order, as the official scorer sums them.
-"""
+"""CorefUD's node mentions of a corpus aligned as corefud-scorer aligns them, under its settings."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from metrics.measures import corefud as measures
-from metrics.measures.score import AnyScore, MeanScore
+from metrics.conventions.options import COREFUD, Options
 from metrics.mentions.corefud import AlignedDocument, ZeroWithoutDependencies, align, clusters
 from metrics.mentions.pairing import unused_warning
 from metrics.model import InputError, NodeDocument
@@ -26,9 +19,18 @@ class Settings:
     keep_singletons: bool = False
     zero_match: str = "dependency"
 
+    @classmethod
+    def of(cls, options: Options) -> Settings:
+        return cls(options.match, options.keep_singletons, options.zero_match)
+
+    def options(self, *, spans: bool = True) -> Options:
+        """The road's options of these settings (CRAC's report: scores alone, without `spans`)."""
+        return Options(conventions=COREFUD, match=self.match, keep_singletons=self.keep_singletons,
+                       zero_match=self.zero_match, spans=spans)
+
     def fields(self) -> dict[str, str]:
         """The settings as every JSON output names them."""
-        return {"conventions": "corefud", "match": self.match,
+        return {"conventions": COREFUD, "match": self.match,
                 "singletons": "keep" if self.keep_singletons else "remove", "zero_match": self.zero_match}
 
     def describe(self) -> str:
@@ -36,15 +38,6 @@ class Settings:
         return (f"conventions corefud, {self.match} match, singletons "
                 f"{'kept' if self.keep_singletons else 'removed'}, zeros aligned by "
                 f"{'dependencies' if self.zero_match == 'dependency' else 'position'}")
-
-
-@dataclass
-class CorefudResult:
-    """Corpus scores (`micro`, with `conll` the mean of MUC, B3, CEAFe F1) and each document's."""
-
-    settings: Settings
-    micro: dict[str, AnyScore]
-    documents: list[tuple[str, dict[str, AnyScore]]] = field(default_factory=list)
 
 
 Aligned = tuple[NodeDocument, NodeDocument, AlignedDocument]
@@ -84,23 +77,3 @@ def aligned_documents(keys: Sequence[NodeDocument], responses: Sequence[NodeDocu
                              "a zero without enhanced dependencies (DEPS is _) cannot be aligned by them: "
                              "give DEPS, or align zeros by position (--zero-match linear)") from None
     return out
-
-
-def score_corpus(keys: Sequence[NodeDocument], responses: Sequence[NodeDocument], key_path: str,
-                 response_path: str, settings: Settings = Settings(),
-                 metrics: Sequence[str] = measures.METRICS, warnings: list[str] | None = None) -> CorefudResult:
-    documents = []
-    micro: dict[str, AnyScore] = {name: measures.empty_score(name) for name in metrics}
-    for _, _, doc in aligned_documents(keys, responses, key_path, response_path, settings, warnings):
-        scores = {name: measures.COMPUTE[name](doc) for name in metrics}
-        for name in metrics:
-            micro[name] = micro[name] + scores[name]
-        documents.append((doc.name, scores))
-    if all(name in micro for name in ("muc", "bcub", "ceafe")):
-        parts = [micro[name] for name in ("muc", "bcub", "ceafe")]
-        f1 = 0
-        for part in parts:  # summed in this order, as the official scorer sums its CoNLL score
-            f1 += part.f1
-        micro["conll"] = MeanScore(sum(p.recall for p in parts) / 3, sum(p.precision for p in parts) / 3, f1 / 3)
-    return CorefudResult(settings, micro, documents)
-

@@ -6,9 +6,10 @@ run once per dataset, with `-m muc bcub ceafe zero`; a dataset's CoNLL F1 is the
 and CEAFe F1, micro-averaged over its documents; the primary score is the plain mean of the
 datasets' CoNLL F1 (every dataset counts the same, whatever its size), with head match and
 singletons removed.  The papers add partial match, exact match, and head match with singletons.
-Here each dataset's files are read once and scored in all four (`score_corpus` per variant, so
-every number is the one corefud-scorer prints for that dataset and setting); the means are summed
-in dataset order.
+Here each dataset's files are read once and scored in all four on the engine's one road (the
+CorefUD convention's reading and preparing, `metrics.conventions.corefud`, per variant, so every
+number is the one corefud-scorer prints for that dataset and setting); the means are summed in
+dataset order.
 """
 
 from __future__ import annotations
@@ -17,20 +18,20 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from metrics.corpus.corefud import CorefudResult, Settings, score_corpus
+from metrics.conventions.base import Progress, Read
+from metrics.conventions.corefud import COREFUD_CONVENTIONS, Settings
+from metrics.corpus.scoring import CorpusResult
 from metrics.formats.cache import ReadCache
-from metrics.formats.corefud import read_corefud
 from metrics.formats.datasets import Layout
-from metrics.formats.readers import read_node_documents
-from metrics.model import NodeDocument
+from metrics.measures.catalog import BCUB, CEAFE, CONLL, MUC, ZERO, Metric
+from metrics.measures.score import mean
 from metrics.runtime.parallel import fork_each
 
 VARIANTS = ("head", "partial", "exact", "with_singletons")
 """The four settings, the primary first."""
 PRIMARY = "head"
-METRICS = ("muc", "bcub", "ceafe", "zero")
+METRICS: tuple[Metric, ...] = (MUC, BCUB, CEAFE, ZERO)
 """What CRAC participants run (`-m muc bcub ceafe zero`); CoNLL F1 comes from the first three."""
-CONLL_PARTS = ("muc", "bcub", "ceafe")
 
 
 def variant_settings(variant: str, zero_match: str = "dependency") -> Settings:
@@ -41,23 +42,23 @@ def variant_settings(variant: str, zero_match: str = "dependency") -> Settings:
     return Settings(match, variant == "with_singletons", zero_match)
 
 
-@dataclass
+@dataclass(frozen=True)
 class DatasetResult:
     """One system on one dataset: a corpus result per variant, or None when the system has no
     file for the dataset (counted as 0 under --allow-missing)."""
 
     dataset: str
-    variants: dict[str, CorefudResult] | None
+    variants: dict[str, CorpusResult] | None
 
     @property
     def missing(self) -> bool:
         return self.variants is None
 
-    def value(self, variant: str, metric: str = "conll") -> float:
+    def value(self, variant: str, metric: Metric = CONLL) -> float:
         """The dataset's F1 of `metric` (CoNLL F1 by default) under `variant`; 0 when missing."""
         if self.variants is None:
             return 0.0
-        return float(self.variants[variant].micro[metric].f1)
+        return float(self.variants[variant].micro[metric.name].f1)
 
 
 def variants_of(variants: Sequence[str] = VARIANTS, zero_match: str = "dependency") -> dict[str, Settings]:
@@ -65,12 +66,12 @@ def variants_of(variants: Sequence[str] = VARIANTS, zero_match: str = "dependenc
     return {v: variant_settings(v, zero_match) for v in variants}
 
 
-def score_dataset(name: str, keys: Sequence[NodeDocument], key_path: str,
-                  responses: Sequence[tuple[str, Callable[[], Sequence[NodeDocument]]] | None],
-                  settings: Mapping[str, Settings], metrics: Sequence[str] = METRICS) -> list[DatasetResult]:
+def score_dataset(name: str, key: Read, key_path: str, responses: Sequence[tuple[str, Callable[[], Read]] | None], *,
+                  settings: Mapping[str, Settings], metrics: Sequence[Metric] = METRICS) -> list[DatasetResult]:
     """Every system on one dataset: each response (its path and how to read it, or None when
     missing) read once and scored under every named setting (`variants_of`; the workbench's one
-    setting) against the same key documents."""
+    setting) against the same key, scores alone (no token spans)."""
+    wanted = tuple(m.name for m in (*metrics, CONLL))
     out = []
     for response in responses:
         if response is None:
@@ -78,8 +79,12 @@ def score_dataset(name: str, keys: Sequence[NodeDocument], key_path: str,
             continue
         path, read = response
         documents = read()
-        out.append(DatasetResult(name, {v: score_corpus(keys, documents, key_path, path, st, metrics)
-                                        for v, st in settings.items()}))
+        results = {}
+        for variant, setting in settings.items():
+            loaded = COREFUD_CONVENTIONS.prepare(key, [(path, lambda: documents)], key_path, setting.options(spans=False),
+                                                 Progress())
+            results[variant] = loaded.corpora[0].score(metrics=wanted)
+        out.append(DatasetResult(name, results))
     return out
 
 
@@ -93,10 +98,11 @@ def score_layout(layout: Layout, cache: ReadCache | None, settings: Mapping[str,
 
     def work(d: int) -> list[DatasetResult]:
         dataset = layout.datasets[d]
-        keys = read_node_documents(dataset.key, cache)
-        responses = [(path, lambda path=path: read_corefud(path)) if path is not None else None
-                     for path in (row[d] for row in layout.responses)]
-        return score_dataset(dataset.name, keys, dataset.key, responses, settings)
+        reading = Settings().options(spans=False)
+        key = COREFUD_CONVENTIONS.read(dataset.key, True, reading, cache, 1)
+        responses = [(path, lambda path=path: COREFUD_CONVENTIONS.read(path, False, reading, cache, 1))
+                     if path is not None else None for path in (row[d] for row in layout.responses)]
+        return score_dataset(dataset.name, key, dataset.key, responses, settings=settings)
 
     done = fork_each(work, order, jobs, on_done=on_done)
     out: list[list[DatasetResult]] = [[] for _ in order]
@@ -105,15 +111,10 @@ def score_layout(layout: Layout, cache: ReadCache | None, settings: Mapping[str,
     return out
 
 
-def macro(results: Sequence[DatasetResult], variant: str, metric: str = "conll") -> float:
+def macro(results: Sequence[DatasetResult], variant: str, metric: Metric = CONLL) -> float:
     """The plain mean over datasets of their F1 (CRAC's ranking score for conll under head),
     summed in dataset order; 0 for no dataset."""
-    if not results:
-        return 0.0
-    total = 0.0
-    for result in results:
-        total += result.value(variant, metric)
-    return total / len(results)
+    return mean([result.value(variant, metric) for result in results])
 
 
 def ranking(systems: Sequence[Sequence[DatasetResult]], variant: str = PRIMARY) -> list[int]:

@@ -1,0 +1,96 @@
+"""What a convention is, and what the road hands from one step to the next.
+
+A convention is an object with a name, the scorer whose numbers it gives (`Scorer`, which picks
+each metric's computation in the catalogue), the metrics that scorer prints, and two steps of the
+road: reading one file (`read`) and preparing the key with its responses (`prepare`).  The
+pipeline (`pipeline.load`) calls them in that order for every front end.  A new convention is one
+module with one such object, registered in `registry.CONVENTIONS` (docs/engine.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from metrics.conventions.options import Options
+from metrics.corpus.scoring import PreparedCorpus
+from metrics.formats.cache import ReadCache
+from metrics.measures.catalog import CATALOG, Metric, Scorer
+from metrics.model import Document, NodeDocument
+
+
+@dataclass(frozen=True)
+class Read:
+    """One file as a convention reads it: its documents as token spans (`documents`), as node
+    mentions (`nodes`, CorefUD's), the reader's warnings and the cache's."""
+
+    documents: tuple[Document, ...] = ()
+    nodes: tuple[NodeDocument, ...] = ()
+    notes: tuple[str, ...] = ()
+    cache_notes: tuple[str, ...] = ()
+    onto_key: str | None = None
+    """A response that only the key can read (the CRAC LLM track's inline text or JSON, laid onto
+    the key's words and trees): its format, and nothing read yet; `prepare` reads it."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Who hears the road's progress: `stage(label)` each step, `document(done, total)` each
+    prepared document (a front end's progress display)."""
+
+    stage: Callable[[str], None] = field(default=lambda label: None)
+    document: Callable[[int, int], None] = field(default=lambda done, total: None)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A key and its responses, prepared: what the road hands to scoring and error analysis."""
+
+    corpora: tuple[PreparedCorpus, ...]
+    """One prepared corpus per response, in the order given (the key with itself when none)."""
+    warnings: tuple[str, ...]
+    """Everything the readers and the aligner noticed, in the order met."""
+    keys: tuple[Document, ...] = ()
+    """The key's documents as read, singletons included, in the pairs' order (K&K's analysis reads
+    the files as BCA does)."""
+    responses: tuple[tuple[Document | None, ...], ...] = ()
+    """Per response, the document each pair of its corpus holds as read (None where the response
+    lacks the key's document): on the key's words, singletons included, spans unmatched."""
+
+
+class Convention(Protocol):
+    """How a corpus is read, paired, aligned and scored under one official scorer's rules."""
+
+    @property
+    def name(self) -> str:
+        """The name `--conventions` takes."""
+        ...
+
+    @property
+    def scorer(self) -> Scorer:
+        """Whose computation of each catalogue metric its scores are."""
+        ...
+
+    @property
+    def official(self) -> tuple[Metric, ...]:
+        """The metrics its official scorer prints, in its order (`score`'s default)."""
+        ...
+
+    def read(self, path: str, key: bool, options: Options, cache: ReadCache | None, processes: int) -> Read:
+        """One file, the key's (`key`) or a response's: the road's first step."""
+        ...
+
+    def cached(self, path: str, options: Options, cache: ReadCache | None) -> bool:
+        """Whether reading a response would take it from the cache (then it is read here, not forked)."""
+        ...
+
+    def prepare(self, key: Read, responses: Sequence[tuple[str, Read]], key_path: str, options: Options,
+                progress: Progress) -> Loaded:
+        """The key with each response (its path and its reading): paired, aligned, ready to score."""
+        ...
+
+
+def applicable(scorer: Scorer) -> tuple[Metric, ...]:
+    """The catalogue's metrics that exist under a scorer, in catalogue order."""
+    return tuple(metric for metric in CATALOG if metric.applies(scorer))

@@ -1,0 +1,118 @@
+"""The one road from files to prepared corpora, for every front end and every convention.
+
+    read (key, then each response) -> the convention's prepare (key words, singletons, matching or
+    alignment, tables) -> `Loaded`: frozen prepared corpora, to score (`PreparedCorpus.score`) and
+    classify (`metrics.errors`)
+
+`load` takes one frozen `Options`; the convention it names (`registry.CONVENTIONS`) does each
+step its way.  `read_response` is the road's first step alone, for `corefwb convert`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+
+from metrics.conventions.base import Convention, Loaded, Progress, Read
+from metrics.conventions.options import Options
+from metrics.conventions.registry import convention
+from metrics.formats.cache import ReadCache
+from metrics.formats.readers import read_documents
+from metrics.formats.source import is_regular
+from metrics.mentions.characters import CharacterAlignment, key_words
+from metrics.mentions.pairing import pair_documents
+from metrics.model import Document, InputError
+from metrics.runtime.parallel import can_fork, fork_map
+
+
+def load(key_path: str, response_paths: Sequence[str], options: Options, *, progress: Progress = Progress(),
+         processes: int = 1) -> Loaded:
+    """The key and its responses read, paired and prepared under `options.conventions`.  With
+    `processes` > 1 the responses may be read in forked processes beside the key (`Inputs`)."""
+    conventions = convention(options.conventions)
+    inputs = Inputs(conventions, key_path, response_paths, options, processes)
+    progress.stage("reading key")
+    key = inputs.get(0)
+    responses = [(path, lambda number=number: inputs.get(number)) for number, path in enumerate(response_paths, 1)]
+    return conventions.prepare(key, responses, key_path, options, progress)
+
+
+def read_response(path: str, options: Options, *, key_path: str | None = None
+                  ) -> tuple[list[Document], list[str], CharacterAlignment | None]:
+    """A file read as a response under v8.01's conventions, on a key's words and under its
+    document names when a key is given (`key_path`): its documents, the readers' warnings, and
+    what the mapping by characters did.  Why the names: the official scorers pair documents by
+    name only, so a response written for them must carry the key's (`(NAME); part 000` of a
+    CoNLL-2012 key paired with `NAME`, or a record without a name paired by place)."""
+    warnings: list[str] = []
+    documents = read_documents(path, options.response_format, warnings, options.clusters_field)
+    characters = None
+    if key_path is not None:
+        keys = read_documents(key_path)
+        documents, characters, lost = key_words(keys, documents)
+        warnings += lost
+        partners, _ = pair_documents(keys, documents)
+        renamed = {id(doc): replace(doc, name=key.name) for key, doc in zip(keys, partners)
+                   if doc is not None and doc.name != key.name}
+        documents = [renamed.get(id(doc), doc) for doc in documents]
+    return documents, warnings, characters
+
+
+PARALLEL_READ_BYTES = 1_000_000
+"""Bytes of response files from which reading them beside the key, in forked processes, gains
+more than sending their documents back costs."""
+
+
+class Inputs:
+    """The key's (0) and each response's (1..n) readings, in the order the road takes them: each
+    read when asked for, or all read up front, the responses in forked processes beside the key
+    (`metrics.runtime.parallel`), when they are large enough and there is a processor for them (a
+    command line: the workbench's threads rule out forking).  A file's documents then come back
+    pickled, a fifth of the cost of reading them.  A file that cannot be read raises when it is
+    asked for, so the error a user sees is the one a reading in order would meet first."""
+
+    def __init__(self, conventions: Convention, key_path: str, response_paths: Sequence[str], options: Options,
+                 processes: int) -> None:
+        self.conventions = conventions
+        self.paths = [key_path, *response_paths]
+        self.options = options
+        self.processes = processes
+        self.cache = ReadCache.default(options.cache)
+        self.ahead: dict[int, Read | InputError | OSError] = {}
+        sizes = [os.path.getsize(path) if is_regular(path) else -1 for path in response_paths]
+        if sizes and min(sizes) >= 0 and sum(sizes) >= PARALLEL_READ_BYTES and processes > 1 and can_fork():
+            # the key here, the responses to be parsed shared among the other processes (a cached
+            # one loads here faster than it would come back from another process)
+            responses = [i for i in range(1, len(self.paths))
+                         if not conventions.cached(self.paths[i], options, self.cache)]
+            if sum(sizes[i - 1] for i in responses) < PARALLEL_READ_BYTES:
+                return
+            pieces = [[0]] + [piece for piece in (responses[i::processes - 1] for i in range(processes - 1)) if piece]
+            for piece, outcomes in zip(pieces, fork_map(self._attempt, pieces)):
+                self.ahead.update(zip(piece, outcomes))
+
+    def get(self, index: int) -> Read:
+        if index not in self.ahead:
+            return self._read(index)
+        outcome = self.ahead.pop(index)
+        if isinstance(outcome, (InputError, OSError)):
+            raise outcome
+        return outcome
+
+    def _attempt(self, indices: list[int]) -> list[Read | InputError | OSError]:
+        """Each file's reading, or the error that stopped it (raised later, in `get`)."""
+        outcomes: list[Read | InputError | OSError] = []
+        for index in indices:
+            try:
+                outcomes.append(self._read(index))
+            except (InputError, OSError) as error:
+                outcomes.append(error)
+        return outcomes
+
+    def _read(self, index: int) -> Read:
+        read = self.conventions.read(self.paths[index], index == 0, self.options, self.cache, self.processes)
+        cache_notes = tuple(self.cache.warnings)
+        self.cache.warnings.clear()
+        return replace(read, cache_notes=cache_notes)
+
