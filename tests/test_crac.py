@@ -265,6 +265,6 @@ def test_gzipped_keys_and_the_cache_read_no_key_twice(tmp_path, monkeypatch, cap
 
     calls = []
     original = readers.read_corefud
-    monkeypatch.setattr(readers, "read_corefud", lambda path: calls.append(path) or original(path))
+    monkeypatch.setattr(readers, "read_corefud", lambda path, warnings=None: calls.append(path) or original(path, warnings))
     outs = [_run(capsys, str(tmp_path / "key"), *systems, "--format", "json", "--jobs", "1")[1] for _ in range(2)]
     assert outs[0] == outs[1] and len(calls) == 1
