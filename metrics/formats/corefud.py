@@ -63,7 +63,8 @@ class _Mention:
 class _Document:
     """One document's nodes and mentions while its lines are read."""
 
-    def __init__(self, path: str, name: str, note: Callable[[str, int, str], None] = lambda kind, line, text: None) -> None:
+    def __init__(self, path: str, name: str,
+                 note: Callable[[str, int, str], None] = lambda kind, line, text: None) -> None:
         self.path = path
         self.name = name
         self.note = note
