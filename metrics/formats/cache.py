@@ -120,8 +120,9 @@ class ReadCache:
         """Temporaries of writers that were killed (SIGKILL, power loss): never renamed, never read."""
         try:
             with os.scandir(self.directory) as listing:
+                before = time.time() - STALE_SECONDS
                 stale = [Path(e.path) for e in listing if e.name.startswith(_TEMPORARY)
-                         and e.is_file(follow_symlinks=False) and e.stat(follow_symlinks=False).st_mtime < time.time() - STALE_SECONDS]
+                         and e.is_file(follow_symlinks=False) and e.stat(follow_symlinks=False).st_mtime < before]
         except OSError:
             return
         for path in stale:

@@ -45,7 +45,7 @@ from metrics.model import InputError, Node, NodeDocument, NodeMention
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _DISCONTINUOUS = re.compile(r"^(.+)\[([0-9]{1,9})/([0-9]{1,9})\]$")
 _NODE_ID = re.compile(r"^([0-9]{1,9})(?:\.([0-9]{1,9}))?$")
-_RANGE = re.compile(r"^[0-9]+-[0-9]+$")
+_RANGE = re.compile(r"^[0-9]{1,9}-[0-9]{1,9}$")
 
 
 class _Mention:
@@ -63,7 +63,8 @@ class _Mention:
 class _Document:
     """One document's nodes and mentions while its lines are read."""
 
-    def __init__(self, path: str, name: str, note: Callable[[str, int, str], None] = lambda kind, line, text: None) -> None:
+    def __init__(self, path: str, name: str,
+                 note: Callable[[str, int, str], None] = lambda kind, line, text: None) -> None:
         self.path = path
         self.name = name
         self.note = note
@@ -210,10 +211,11 @@ class _Document:
             raise self.error(line, f"head index {head_index} outside its mention of {len(mention.nodes)} nodes ({chunk!r})")
         mention.head = mention.nodes[head_index - 1]
 
-    def finish(self, earlier: dict[str, tuple] | None = None) -> NodeDocument:
-        """The document, its entities in udapi's order.  `earlier` gives the file-wide place (the
-        document's ordinal, then its first mention's order) of entity IDs met in earlier
-        documents: such an entity comes where its first mention in the file is."""
+    def finish(self, earlier: dict[str, tuple] | None = None, ordinal: int = 0) -> NodeDocument:
+        """The document (the `ordinal`-th of its file), its entities in udapi's order.  `earlier`
+        gives the file-wide place (a document's ordinal, then its first mention's order) of the
+        entity IDs met so far, and learns this document's: an entity met before comes where its
+        first mention in the file is."""
         for eid, stack in self.unfinished.items():
             if stack:
                 raise self.error(stack[0][0].line, f"mention of {eid} opened here is never closed")
@@ -231,11 +233,9 @@ class _Document:
                 built.append(NodeMention(tuple(m.nodes), m.head, deps[m.head]))
             built.sort(key=lambda m: (m.nodes[0], -len(m.nodes), m.nodes[-1]))
             entities.append((eid, built))
-        here = (earlier or {}).get("", (0,))  # this document's ordinal in the file
-
         def place(entity: tuple[str, list[NodeMention]]) -> tuple:
             first = entity[1][0]
-            return (earlier or {}).get(entity[0], (*here, first.nodes[0], -len(first.nodes), first.nodes[-1]))
+            return (earlier or {}).get(entity[0], (ordinal, first.nodes[0], -len(first.nodes), first.nodes[-1]))
 
         entities.sort(key=lambda e: (place(e), e[0]))
         if earlier is not None:
@@ -303,8 +303,7 @@ class _File:
             self.check_references(doc.references, doc.mentions)
             return
         self.references += doc.references
-        self.places[""] = (len(self.documents),)
-        document = doc.finish(self.places)
+        document = doc.finish(self.places, len(self.documents))
         for eid, mentions in document.entities:
             before = self.last_document.get(eid)
             if before is not None and self.warnings is not None:
