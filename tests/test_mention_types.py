@@ -252,26 +252,3 @@ def _sample_documents() -> list[Document]:
     if not _documents:
         _documents.extend(read_conll(str(SAMPLE)))
     return _documents
-
-
-@pytest.mark.parametrize("source", ["parse", "dependency", "rule with pos"])
-def test_heads_of_many_spans_at_once_are_each_spans_head(source: str) -> None:
-    """The array path (`DocumentHeads.heads`) against `head` span by span: every span of up to 12
-    tokens of a real document, constituents or not, possessives and all."""
-    doc = _sample_documents()[0]
-    if source == "dependency":
-        doc = dataclasses.replace(doc, heads=list(heads_for(doc).dep))
-    elif source == "rule with pos":
-        doc = dataclasses.replace(doc, parse=None)
-    finder = heads_for(doc)
-    spans = [(start, end) for start in range(len(doc.words)) for end in range(start, min(start + 12, len(doc.words)))]
-    assert finder.heads(spans) == [finder.head(span) for span in spans]
-    assert finder.heads(spans[:1]) == [finder.head(spans[0])] and finder.heads([]) == []
-
-
-def test_types_of_many_spans_at_once_are_each_spans_type() -> None:
-    doc = _sample_documents()[1]
-    spans = sorted(set(doc.mentions())) + [(0, 3), (2, 2), (len(doc.words) - 1, len(doc.words) + 2)]
-    together = assign_types(doc, spans)
-    assert together == {span: assign_types(doc, [span])[span] for span in spans}
-    assert list(together) == list(dict.fromkeys(spans))

@@ -260,18 +260,32 @@ def _ceaf(table: _Table, change: _Change, metric: str) -> Score:
 
 
 def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
-    """Best alignment of the components holding a changed cell or chain, leaves reduced."""
+    """Best alignment of the components holding a changed cell or chain, leaves reduced.
+
+    The search below runs once per fix over a whole component, so `_Change.n` and `_Change.size`
+    are read here through local names (the same values, in the same order of edges)."""
     leaves = table.leaves(metric)
-    n_cols = len(table.col_cells)
-    seeds = {t for t in change.sizes if change.size(t, after) > 0}
+    col_cells, col_sizes, key_sizes, row_cells = table.col_cells, table.col_sizes, table.key_sizes, table.row_cells
+    n_cols, n_sizes = len(col_cells), len(col_sizes)
+    moved_cells, moved_sizes = change.cells, change.sizes
+    changed_rows, by_col, by_row = change.rows, change.by_col, change.by_row
+    col_hubs, row_hubs, row_leaves = leaves.col_hubs, leaves.row_hubs, leaves.row_leaves
+
+    def size(t: int) -> int:
+        before = col_sizes[t] if t < n_sizes else 0
+        return before + moved_sizes.get(t, 0) if after else before
+
+    seeds = {t for t in moved_sizes if size(t) > 0}
     edges: dict[tuple[int, int], float] = {}
-    rows_todo, cols_todo = list(change.rows), list(seeds)
+    rows_todo, cols_todo = list(changed_rows), list(seeds)
     rows_seen, cols_seen = set(rows_todo), set(cols_todo)
 
     def edge(k: int, t: int) -> None:
-        n = change.n(k, t, after)
+        n = col_cells[t].get(k, 0) if t < n_cols else 0
+        if after:
+            n += moved_cells.get((k, t), 0)
         if n > 0:
-            edges[(k, t)] = _phi(metric, n, table.key_sizes[k], change.size(t, after))
+            edges[(k, t)] = _phi(metric, n, key_sizes[k], size(t))
             if k not in rows_seen:
                 rows_seen.add(k)
                 rows_todo.append(k)
@@ -283,30 +297,30 @@ def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
         while cols_todo:
             t = cols_todo.pop()
             if t < n_cols:
-                for k in leaves.col_hubs[t]:
+                for k in col_hubs[t]:
                     edge(k, t)
-                for k in leaves.col_leaves(t, change.size(t, after)):
-                    if k not in change.rows:
+                for k in leaves.col_leaves(t, size(t)):
+                    if k not in changed_rows:
                         edge(k, t)
                         break
-            for k in change.by_col.get(t, ()):
+            for k in by_col.get(t, ()):
                 edge(k, t)
         while rows_todo:
             k = rows_todo.pop()
-            for t in leaves.row_hubs[k]:
+            for t in row_hubs[k]:
                 edge(k, t)
-            for t in change.by_row.get(k, ()):
+            for t in by_row.get(k, ()):
                 edge(k, t)
-            cells = table.row_cells[k]
-            if len(change.sizes) <= len(cells):
-                for t in change.sizes:
+            cells = row_cells[k]
+            if len(moved_sizes) <= len(cells):
+                for t in moved_sizes:
                     edge(k, t)
             else:
                 for t in cells:
-                    if t in change.sizes:
+                    if t in moved_sizes:
                         edge(k, t)
-            for t in leaves.row_leaves[k]:
-                if t not in change.sizes:
+            for t in row_leaves[k]:
+                if t not in moved_sizes:
                     edge(k, t)
                     break
     return _solve(edges)

@@ -26,10 +26,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Sequence
 from functools import lru_cache
-
-import numpy as np
 
 from metrics.model import Document, Span
 
@@ -217,8 +214,6 @@ class DocumentHeads:
         self.pos = doc.pos if doc.pos is not None and _annotated(doc.pos) else None
         self.rule = "rule"
         self.dep: list[int] | None = None
-        self._dep_np: np.ndarray | None = None
-        self._possessive: np.ndarray | None = None
         n = len(doc.words)
         if doc.heads is not None and len(doc.heads) == n and n:
             self.dep, self.rule = list(doc.heads), "dependency"
@@ -226,46 +221,6 @@ class DocumentHeads:
             dep = doc.parse_heads if doc.parse_heads is not None else _dependencies_from_parse(doc.parse, self.pos)
             if dep is not None:
                 self.dep, self.rule = dep, "parse"
-
-    def heads(self, spans: Sequence[Span]) -> list[tuple[int, str]]:
-        """`head` of each span (all within the document), as array work over the dependencies:
-        every token of every span at once, its head inside the span or not.  A span with one token
-        whose head lies outside (a constituent: nearly every mention) gets it here, possessive
-        stepped over; the others go through `head` one by one."""
-        if self.dep is None or len(spans) < 2:
-            return [self.head(span) for span in spans]
-        starts = np.fromiter((span[0] for span in spans), dtype=np.int64, count=len(spans))
-        ends = np.fromiter((span[1] for span in spans), dtype=np.int64, count=len(spans))
-        dep = self._dep_array()
-        lengths = ends - starts + 1
-        first = np.zeros(len(spans), dtype=np.int64)
-        np.cumsum(lengths[:-1], out=first[1:])
-        which = np.repeat(np.arange(len(spans)), lengths)  # the span of each (span, token) entry
-        tokens = np.arange(int(lengths.sum())) - first[which] + starts[which]
-        heads_of_tokens = dep[tokens]
-        outside = (heads_of_tokens < starts[which]) | (heads_of_tokens > ends[which])
-        count = np.bincount(which[outside], minlength=len(spans))
-        # the last outside token of each span: the only one where count is 1
-        last = np.full(len(spans), -1, dtype=np.int64)
-        last[which[outside]] = tokens[outside]
-        step = (last > starts) & self._possessive_array()[np.maximum(last, 0)]
-        found = (last - step).tolist()
-        single = (count == 1).tolist()
-        return [(found[i], self.rule) if single[i] else self.head(span) for i, span in enumerate(spans)]
-
-    def _dep_array(self) -> np.ndarray:
-        if self._dep_np is None:
-            self._dep_np = np.asarray(self.dep, dtype=np.int64)
-        return self._dep_np
-
-    def _possessive_array(self) -> np.ndarray:
-        """Tokens `_step_over_possessive` steps over (when they are not a span's first)."""
-        if self._possessive is None:
-            marks = ("'s", "'", "’s", "’")
-            self._possessive = np.array(
-                [(self.pos is not None and self.pos[t] == "POS") or word.lower() in marks
-                 for t, word in enumerate(self.words)], dtype=bool)
-        return self._possessive
 
     def depth(self, token: int) -> int:
         """Distance of a token from its root; a cycle (bad input may have one) counts as a root.

@@ -68,16 +68,15 @@ def assign_types(doc: Document, spans: Iterable[Span]) -> dict[Span, tuple[Menti
     """Type and deciding rule of each span of `doc` (see the module docstring for the rules);
     the document's own mentions may come typed ahead (`prepare_types`)."""
     known = doc.rule_types or {}
-    out: dict[Span, tuple[MentionType, str] | None] = {}
-    unknown: list[Span] = []
+    out: dict[Span, tuple[MentionType, str]] = {}
+    typer: _DocumentTyper | None = None
     for span in spans:
         typed = known.get(span)
-        if typed is None and span not in out:
-            unknown.append(span)
+        if typed is None:
+            typer = typer or _DocumentTyper(doc)
+            typed = typer.type_of(span)
         out[span] = typed
-    if unknown:  # typed together: their heads are found as array work (`DocumentHeads.heads`)
-        out.update(zip(unknown, _DocumentTyper(doc).types_of(unknown)))
-    return out  # type: ignore[return-value]  (every value is filled in)
+    return out
 
 
 def prepare_types(documents: Sequence[Document], processes: int = 1) -> None:
@@ -124,23 +123,14 @@ class _DocumentTyper:
         self._lower: Counter[str] | None = None
 
     def type_of(self, span: Span) -> tuple[MentionType, str]:
-        return self.types_of([span])[0]
-
-    def types_of(self, spans: list[Span]) -> list[tuple[MentionType, str]]:
-        """The type and rule of each span, their heads found together."""
-        n = len(self.words)
-        inside = [span for span in spans if span not in self.explicit and 0 <= span[0] <= span[1] < n]
-        heads = dict(zip(inside, (head for head, _source in self.heads.heads(inside))))
-        return [self._typed(span, heads.get(span)) for span in spans]
-
-    def _typed(self, span: Span, head: int | None) -> tuple[MentionType, str]:
         explicit = self.explicit.get(span)
         if explicit is not None:
             return MentionType(explicit), "explicit"
-        if head is None:
+        if not 0 <= span[0] <= span[1] < len(self.words):
             # A response span beyond the key's tokens (documents that do not align; the engine
             # warns about those): no words to look at, so the neutral middle type.
             return NOMINAL, "no tokens"
+        head, _source = self.heads.head(span)
         if self.pos is not None:
             return self._from_pos(span, head)
         return self._from_words(span, head)
