@@ -32,18 +32,19 @@ from metrics.mentions.realign import Aligned, Bracketed, align_words, is_zero, r
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
 FORMATS = ("crac-text", "crac-json")
-_OTHER_FORMAT = re.compile(r"\s*(\{|\[\s*(\{|$)|#\s*(begin document|newdoc|global\.|sent_id|text\s*=)|[^\t]*(\t[^\t]*){9}$)")
+_OTHER_FORMAT = re.compile(r"\s*(\{|\[\s*(\{|$)|#\s|#begin|[^\t]*(\t[^\t]*){9}$)")
 """The first line of a file in another format: jsonlines, JSON, CoNLL-2012 or CoNLL-U."""
-_MARKED = re.compile(r"\S\|(\[e\d|e\d+\])")
+_MARKED = re.compile(r"\S\|(\[[\w.]+|[\w.]+\])(?=[,\s]|$)", re.M)
 MAX_WORDS_RATIO = 10
 """An output line may hold this many times its key document's words (plus 1,000): more is no
 output of that document (a model looping), refused before it costs the alignment."""
 
 
 def looks_like_text(head: str) -> bool:
-    """Does the start of a file show the inline format (a word with an `|[eN`/`|eN]` mark)?"""
+    """Does the start of a file show the inline format (a word with a mark, `|[ID` or `|ID]`, the
+    key's own ids included, and a first line of no other format)?"""
     first = next((line for line in head.splitlines() if line.strip()), "")
-    return not _OTHER_FORMAT.match(first) and bool(_MARKED.search(first))
+    return not _OTHER_FORMAT.match(first) and bool(_MARKED.search(head))
 
 
 def looks_like_json(head: str) -> bool:
