@@ -357,3 +357,8 @@ def test_the_json_form_reads_as_json2conllu_reads_it_and_is_written_as_conllu2js
     for a, b in zip(written, given):
         assert a["tokens"] == b["tokens"]
         assert sorted(map(sorted, a["clusters_token_offsets"])) == sorted(map(sorted, b["clusters_token_offsets"]))
+
+
+def test_an_alignment_too_large_to_hold_is_refused_before_it_is_made():
+    with pytest.raises(ValueError, match="too far apart to realign"):
+        align_words(["x"] * 15000, ["a"] * 15000)

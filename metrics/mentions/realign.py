@@ -169,14 +169,9 @@ def _backtrack(table: np.ndarray, words: list[str], gold: list[str]) -> tuple[li
     return steps, i
 
 
-class _TooFar(Exception):
+class _TooFar(ValueError):
     def __init__(self, m: int, n: int) -> None:
         super().__init__(f"{m} output words against the key's {n}: too far apart to realign")
-
-
-def too_far(path: str, line: int, error: Exception) -> InputError:
-    """The located error for a document whose alignment table would be too large."""
-    return InputError(path, line, str(error))
 
 
 @dataclass
@@ -205,6 +200,8 @@ def repair_brackets(tokens: list[str], sentence_lengths: list[int]) -> Bracketed
         words = 0
         start = position
         while words < length:
+            if position == len(tokens):  # only when a key word itself starts with ## (and so is no word here)
+                raise ValueError("a key word starting with ## leaves its sentence short of words")
             if not is_zero(tokens[position]):
                 words += 1
             position += 1
