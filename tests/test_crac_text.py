@@ -343,3 +343,22 @@ def test_with_a_key_that_writes_heads_the_heads_are_movehead_s_and_ids_follow_th
     later = [e for e, _ in ours[1].entities]
     assert [e for e in later if e in first_seen] == [e for e in first_seen if e in later]
     assert later[:len([e for e in later if e in first_seen])] == [e for e in later if e in first_seen]
+
+
+def test_the_json_form_reads_as_json2conllu_reads_it_and_is_written_as_conllu2json_writes_it():
+    key = str(CRAC / "gum2.eid.conllu")
+    keys = read_corefud(key)
+    ours, _ = read_crac(str(CRAC / "gum2.eid.json"), "crac-json", key, keys)
+    theirs = read_corefud(str(CRAC / "gum2.eid.json.pipeline.conllu"))
+    for a, b in zip(ours, theirs):
+        assert {(e, m) for e, ms in a.entities for m in ms} == {(e, m) for e, ms in b.entities for m in ms}
+    written = json.loads(write_json(keys, read_key(key, read_lines(key)), zero_mentions=True))
+    given = json.loads((CRAC / "gum2.eid.json").read_text(encoding="utf-8"))
+    for a, b in zip(written, given):
+        assert a["tokens"] == b["tokens"]
+        assert sorted(map(sorted, a["clusters_token_offsets"])) == sorted(map(sorted, b["clusters_token_offsets"]))
+
+
+def test_an_alignment_too_large_to_hold_is_refused_before_it_is_made():
+    with pytest.raises(ValueError, match="too far apart to realign"):
+        align_words(["x"] * 15000, ["a"] * 15000)

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 
 from metrics.formats.crac_key import KeyDocument
 from metrics.mentions.realign import Aligned, Bracketed
-from metrics.model import Node
 
 MAX_WARNINGS = 200
 """Repaired mentions said one by one, per file; the rest are counted (a key's ids can make 30,000)."""
@@ -43,7 +42,6 @@ class DocumentRepairs:
     unclosed: list[tuple[int, str]] = field(default_factory=list)
     crossing: list[tuple[str, int, int]] = field(default_factory=list)
     """Mentions the pipeline's own CoNLL-U cannot hold (across a sentence boundary): lost."""
-    nodes: list[Node] = field(default_factory=list)
 
     def record(self, aligned: Aligned, bracketed: Bracketed, key: KeyDocument) -> None:
         """What the realignment and the bracket repair did, in output tokens."""

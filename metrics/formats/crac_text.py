@@ -22,28 +22,29 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from metrics.formats.crac_key import KeyDocument, read_key
 from metrics.formats.crac_repairs import CracReport, DocumentRepairs
 from metrics.formats.source import read_lines, read_text
 from metrics.mentions.movehead import Tree, move_head
-from metrics.mentions.realign import Aligned, Bracketed, align_words, is_zero, repair_brackets
+from metrics.mentions.realign import Aligned, align_words, is_zero, repair_brackets
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
 FORMATS = ("crac-text", "crac-json")
-_OTHER_FORMAT = re.compile(r"\s*(\{|\[\s*(\{|$)|#\s*(begin document|newdoc|global\.|sent_id|text\s*=)|[^\t]*(\t[^\t]*){9}$)")
+_OTHER_FORMAT = re.compile(r"\s*(\{|\[\s*(\{|$)|#\s|#begin|[^\t]*(\t[^\t]*){9}$)")
 """The first line of a file in another format: jsonlines, JSON, CoNLL-2012 or CoNLL-U."""
-_MARKED = re.compile(r"\S\|(\[e\d|e\d+\])")
+_MARKED = re.compile(r"\S\|(\[[\w.]+|[\w.]+\])(?=[,\s]|$)", re.M)
 MAX_WORDS_RATIO = 10
 """An output line may hold this many times its key document's words (plus 1,000): more is no
 output of that document (a model looping), refused before it costs the alignment."""
 
 
 def looks_like_text(head: str) -> bool:
-    """Does the start of a file show the inline format (a word with an `|[eN`/`|eN]` mark)?"""
+    """Does the start of a file show the inline format (a word with a mark, `|[ID` or `|ID]`, the
+    key's own ids included, and a first line of no other format)?"""
     first = next((line for line in head.splitlines() if line.strip()), "")
-    return not _OTHER_FORMAT.match(first) and bool(_MARKED.search(first))
+    return not _OTHER_FORMAT.match(first) and bool(_MARKED.search(head))
 
 
 def looks_like_json(head: str) -> bool:
@@ -65,7 +66,8 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument]) -> t
     documents (`metrics.formats.corefud.read_corefud`) are `keys`."""
     skeleton = read_key(key_path, read_lines(key_path))
     if len(skeleton) != len(keys):
-        raise InputError(key_path, None, "its documents cannot be told apart the same way twice")
+        raise InputError(key_path, None, f"{len(skeleton)} documents by its # newdoc lines but {len(keys)} with words: "
+                                         f"every document needs a # newdoc id and words")
     outputs = _read_json(path) if fmt == "crac-json" else _read_text(path)
     if len(outputs) != len(skeleton):
         line = outputs[len(skeleton)].line if len(outputs) > len(skeleton) else (outputs[-1].line if outputs else None)
@@ -83,18 +85,20 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument]) -> t
         tokens = output.tokens if output.clusters is None else _marked(output)
         if output.clusters is not None and _fits(output.tokens, key):
             aligned, spans = _as_given(output, key)
+            words = [t for t in output.tokens if not is_zero(t)]
+            repairs.replaced = sum(a != b for a, b in zip(words, key.forms))  # kept as given, the key's words win
         else:
             try:
                 aligned = align_words(tokens, key.clean_forms)
+                bracketed = repair_brackets(aligned.tokens, key.sentence_lengths)
             except ValueError as error:
                 raise InputError(path, output.line, f"document {key.name!r}: {error}") from None
-            bracketed = repair_brackets(aligned.tokens, key.sentence_lengths)
             repairs.record(aligned, bracketed, key)
             spans = bracketed.mentions
             aligned.tokens = aligned.tokens[:bracketed.kept_tokens]
         document = _build(path, output.line, aligned, spans, key, key_nodes, repairs)
         repairs.zeros_in_key = sum(any(n[2] for n in m.nodes) for _, ms in key_nodes.entities for m in ms)
-        _note_ids(document, number, key, id_order)
+        _note_ids(document, number, id_order)
         documents.append(document)
         report.documents.append(repairs)
     if skeleton and not skeleton[0].document_ids:
@@ -227,7 +231,6 @@ def _build(path: str, line: int, aligned: Aligned, spans: list[tuple[str, int, i
         entities.append((eid, mentions))
     entities.sort(key=lambda e: (e[1][0].nodes[0], -len(e[1][0].nodes), e[1][0].nodes[-1], e[0]))
     repairs.mentions = len(spans) - len(repairs.crossing)
-    repairs.nodes = nodes
     return NodeDocument(key_nodes.name, list(key_nodes.forms), entities, {node: line for node in nodes}, {})
 
 
@@ -254,7 +257,7 @@ def _reader_tree(key: KeyDocument, nodes: list[Node]) -> Tree:
     return Tree(key.parent, eparents, deps_parents)
 
 
-def _note_ids(document: NodeDocument, number: int, key: KeyDocument, order: dict[str, tuple]) -> None:
+def _note_ids(document: NodeDocument, number: int, order: dict[str, tuple]) -> None:
     """Where each entity id is first met in the file: udapi orders a file's entities by it."""
     for eid, mentions in document.entities:
         first = mentions[0]

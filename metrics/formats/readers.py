@@ -32,7 +32,6 @@ _EXTENSIONS = {
     ".conllu": "conllu",
     ".conll": "conll", "_conll": "conll", ".conll12": "conll",  # _conll: OntoNotes *.v4_gold_conll
     ".jsonl": "jsonl", ".jsonlines": "jsonl", ".json": "jsonl",
-    ".txt": "crac-text",
 }
 
 
@@ -79,7 +78,7 @@ def detect_format(path: str, warnings: list[str] | None = None) -> str:
     """Extension first, content as the check; InputError when neither tells."""
     by_ext = format_from_extension(path)
     by_content = format_from_content(path)
-    if by_content in CRAC_FORMATS and by_ext in ("jsonl", "crac-text"):
+    if by_content in CRAC_FORMATS and by_ext in ("jsonl", None):
         return by_content  # a JSON list or marked lines: the CRAC LLM track's, whatever the name
     if by_ext and by_content and by_ext != by_content:
         if warnings is not None:

@@ -30,8 +30,8 @@ from metrics.model import InputError
 
 _MARK = re.compile(r"(\[?)e(\d+)(\]?)")
 COPY, MATCH, REPLACE, DELETE, INSERT = range(5)
-MAX_CELLS = 400_000_000
-"""Output words x key words a document may cost the alignment (its table is one byte a cell)."""
+MAX_CELLS = 200_000_000
+"""Output words x key words a document may cost the alignment (its table is two bytes a cell)."""
 
 
 @dataclass
@@ -73,7 +73,7 @@ def align_words(output: list[str], gold: list[str]) -> Aligned:
         else:
             break
     if m and n:
-        steps, left = _backtrack(_decisions(stripped[:m], gold[:n]), m, n)
+        steps, left = _backtrack(_table(stripped[:m], gold[:n]), stripped[:m], gold[:n])
     else:
         steps, left = [(INSERT, None, j) for j in range(n)], m
     for i in range(left):  # output tokens before the first aligned one are dropped
@@ -97,13 +97,13 @@ def align_words(output: list[str], gold: list[str]) -> Aligned:
     return aligned
 
 
-def _decisions(words: list[str], gold: list[str]) -> np.ndarray:
-    """The step back from each cell (i, j) of the edit-distance table, by rows.
+def _table(words: list[str], gold: list[str]) -> np.ndarray:
+    """The pipeline's edit-distance table (rows: output words, columns: key words).
 
-    The table is the pipeline's: row 0 is j, column 0 is i; a `##` row repeats the row above (it
-    costs nothing); equal words take the diagonal; other cells 1 + the least of up, left and
-    diagonal.  A row is computed at once: its left-to-right chain is a running minimum of
-    t[k] - k restarted at each equal cell (and at column 0)."""
+    Row 0 is j, column 0 is i; a `##` row repeats the row above (it costs nothing); equal words
+    take the diagonal; other cells 1 + the least of up, left and diagonal.  A row is computed at
+    once: its left-to-right chain is a running minimum of t[k] - k, restarted at each equal cell
+    (and at column 0), where t is what up and diagonal give."""
     m, n = len(words), len(gold)
     if m * n > MAX_CELLS:
         raise _TooFar(m, n)
@@ -111,44 +111,52 @@ def _decisions(words: list[str], gold: list[str]) -> np.ndarray:
     gold_codes = np.array([codes.setdefault(w, len(codes)) for w in gold], dtype=np.int64)
     columns = np.arange(n + 1, dtype=np.int64)
     big = 2 * (m + n) + 4
+    table = np.empty((m + 1, n + 1), dtype=np.uint16 if m + n < 60000 else np.int64)
+    table[0] = columns
     previous = columns.copy()
-    table = np.empty((m, n), dtype=np.uint8)
+    resets = np.ones(n + 1, dtype=bool)
+    chain = np.empty(n + 1, dtype=np.int64)
     for i, word in enumerate(words, 1):
         if is_zero(word):
-            table[i - 1] = COPY
-            current = previous.copy()
-            current[0] = i
-            previous = current
+            previous = previous.copy()
+            previous[0] = i
+            table[i] = previous
             continue
         equal = gold_codes == codes.get(word, -1)
         diagonal, up = previous[:-1], previous[1:]
-        start = np.where(equal, diagonal, np.minimum(up, diagonal) + 1)
-        resets = np.concatenate(([True], equal))
-        segment = np.cumsum(resets) - 1
-        shifted = np.concatenate(([i], start)) - columns - segment * big
-        current = np.minimum.accumulate(shifted) + columns + segment * big
-        row = np.where(current[1:] == diagonal + 1, REPLACE, np.where(current[1:] == up + 1, DELETE, INSERT))
-        row[equal] = MATCH
-        table[i - 1] = row
-        previous = current
+        chain[0] = i
+        chain[1:] = np.where(equal, diagonal, np.minimum(up, diagonal) + 1)
+        resets[1:] = equal
+        offsets = np.cumsum(resets) * big
+        chain -= columns
+        chain -= offsets
+        np.minimum.accumulate(chain, out=chain)
+        chain += columns
+        chain += offsets
+        previous = chain.copy()
+        table[i] = previous
     return table
 
 
-def _backtrack(table: np.ndarray, m: int, n: int) -> tuple[list[tuple[int, int | None, int | None]], int]:
+def _backtrack(table: np.ndarray, words: list[str], gold: list[str]) -> tuple[list[tuple[int, int | None, int | None]], int]:
     """The steps from the table's last cell back to its edge, in text order, and how many output
     tokens are left at the start: key words left when the output is used up are inserted, output
-    tokens left when the key is are dropped."""
+    tokens left when the key is are dropped.  At each cell the first that holds of: a `##` row is
+    copied, equal words matched, then replace, delete, insert by the table's values."""
     steps: list[tuple[int, int | None, int | None]] = []
-    i, j = m, n
+    i, j = len(words), len(gold)
     while i > 0 and j > 0:
-        kind = int(table[i - 1, j - 1])
-        if kind == COPY:
+        here = int(table[i, j])
+        if is_zero(words[i - 1]):
             steps.append((COPY, i - 1, None))
             i -= 1
-        elif kind in (MATCH, REPLACE):
-            steps.append((kind, i - 1, j - 1))
+        elif words[i - 1] == gold[j - 1]:
+            steps.append((MATCH, i - 1, j - 1))
             i, j = i - 1, j - 1
-        elif kind == DELETE:
+        elif here == int(table[i - 1, j - 1]) + 1:
+            steps.append((REPLACE, i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif here == int(table[i - 1, j]) + 1:
             steps.append((DELETE, i - 1, None))
             i -= 1
         else:
@@ -161,14 +169,9 @@ def _backtrack(table: np.ndarray, m: int, n: int) -> tuple[list[tuple[int, int |
     return steps, i
 
 
-class _TooFar(Exception):
+class _TooFar(ValueError):
     def __init__(self, m: int, n: int) -> None:
         super().__init__(f"{m} output words against the key's {n}: too far apart to realign")
-
-
-def too_far(path: str, line: int, error: Exception) -> InputError:
-    """The located error for a document whose alignment table would be too large."""
-    return InputError(path, line, str(error))
 
 
 @dataclass
@@ -197,6 +200,8 @@ def repair_brackets(tokens: list[str], sentence_lengths: list[int]) -> Bracketed
         words = 0
         start = position
         while words < length:
+            if position == len(tokens):  # only when a key word itself starts with ## (and so is no word here)
+                raise ValueError("a key word starting with ## leaves its sentence short of words")
             if not is_zero(tokens[position]):
                 words += 1
             position += 1
