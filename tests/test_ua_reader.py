@@ -68,6 +68,13 @@ def test_detection_by_global_columns():
     assert not is_ua_head("# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC\n")
 
 
+def test_a_file_without_global_columns_is_not_read_as_ua(tmp_path):
+    path = write(tmp_path, "# newdoc id = d\n" + row("1", "a"), head="")
+    with pytest.raises(InputError) as caught:
+        read_ua(path)
+    assert caught.value.line == 2 and "not a Universal Anaphora file" in caught.value.message
+
+
 @pytest.mark.parametrize("body, line, words", [
     (row("1", "a", "(EntityID=1|MarkableID=m1)"), 2, "before any"),
     ("# newdoc id = d\n" + row("1", "a", ")"), 3, "no markable open"),
