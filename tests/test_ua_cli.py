@@ -130,3 +130,16 @@ def test_non_referring_and_split_antecedent_prices_are_the_score_of_the_corpus_f
             gain = (_rescored(keys, fixed, settings, metric) - result.micro[metric].f1) * 100
             assert price == pytest.approx(gain), (example, metric)
         assert any(v > 0 for v in error.price.values())
+
+
+def test_the_size_guards_hold_under_ua(capsys):
+    from metrics.formats import source
+
+    try:
+        status, _, err = run(capsys, "score", KEY, RESPONSE, "--max-input-size", "1K")
+        assert status == 1 and "--max-input-size" in err
+        status, _, err = run(capsys, "score", KEY, RESPONSE, "--max-document-tokens", "5")
+        assert status == 1 and f"{KEY}:2:" in err and "--max-document-tokens" in err
+    finally:  # the bounds are the process's: later tests read under the defaults
+        source.set_max_input_size(source.DEFAULT_MAX_INPUT_SIZE)
+        source.set_max_document_tokens(source.DEFAULT_MAX_DOCUMENT_TOKENS)

@@ -322,3 +322,24 @@ def test_mentions_and_partial_alignment_by_enumeration():
 def test_cluster_index_keeps_the_last_cluster():
     a, b = Mention((1,)), Mention((2,))
     assert cluster_index([[a], [a, b]]) == {a: 1, b: 1}
+
+
+def test_mor_equals_the_best_pairing_by_enumeration():
+    """MOR pairs overlapping mentions group by group; the best pairing over all mentions at once
+    shares as many words (mentions that do not overlap share none)."""
+    rng = random.Random(13)
+    for _ in range(60):
+        def side():
+            out = []
+            for _ in range(rng.randrange(1, 5)):
+                first = rng.randrange(10)
+                out.append(Mention(range(first, first + rng.randrange(1, 4))))
+            return [out]
+        key, response = side(), side()
+        keys, responses = key[0], response[0]
+        small, large = (keys, responses) if len(keys) <= len(responses) else (responses, keys)
+        best = max(sum(len(a & b) for a, b in zip(small, chosen))
+                   for chosen in itertools.permutations(large, len(small)))
+        score = relations.mor(key, response)
+        assert (score.recall_num, score.recall_den) == (best, sum(len(m.words) for m in keys))
+        assert (score.precision_num, score.precision_den) == (best, sum(len(m.words) for m in responses))

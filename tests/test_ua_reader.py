@@ -68,6 +68,13 @@ def test_detection_by_global_columns():
     assert not is_ua_head("# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC\n")
 
 
+def test_a_file_without_global_columns_is_not_read_as_ua(tmp_path):
+    path = write(tmp_path, "# newdoc id = d\n" + row("1", "a"), head="")
+    with pytest.raises(InputError) as caught:
+        read_ua(path)
+    assert caught.value.line == 2 and "not a Universal Anaphora file" in caught.value.message
+
+
 @pytest.mark.parametrize("body, line, words", [
     (row("1", "a", "(EntityID=1|MarkableID=m1)"), 2, "before any"),
     ("# newdoc id = d\n" + row("1", "a", ")"), 3, "no markable open"),
@@ -89,3 +96,43 @@ def test_bad_input_is_refused_at_its_line(tmp_path, body, line, words):
         read_ua(path)
     assert caught.value.path == path and caught.value.line == line
     assert words in caught.value.message
+
+
+def test_damaged_files_give_located_errors_or_documents(tmp_path):
+    """Any line of a real-looking file cut, doubled or mangled: a document list or an InputError
+    naming the file and a line, never another exception (the CLI would show a traceback)."""
+    import random
+
+    from metrics.corpus.ua import METRICS, Settings, score_corpus
+
+    lines = (HEAD + DOC).splitlines(keepends=True)
+    rng = random.Random(3)
+    pieces = ["(", ")", "|", "=", "m1)", "(EntityID=9|MarkableID=q", "ElementOf=3", "Min=0", "_", " ", "1.1"]
+    for trial in range(300):
+        damaged = list(lines)
+        i = rng.randrange(len(damaged))
+        roll = rng.random()
+        if roll < 0.3:
+            del damaged[i]
+        elif roll < 0.5:
+            damaged.insert(i, damaged[i])
+        else:
+            text = damaged[i]
+            at = rng.randrange(len(text) + 1)
+            damaged[i] = text[:at] + rng.choice(pieces) + text[at + rng.randrange(3):]
+        path = tmp_path / f"t{trial}.CONLLUA"
+        path.write_text("".join(damaged), encoding="utf-8")
+        try:
+            documents = read_ua(str(path))
+        except InputError as error:
+            assert error.path == str(path) and error.line is not None
+            continue
+        settings = [Settings(keep_singletons=True, keep_split=True, keep_zeros=True, metrics=METRICS),
+                    Settings(match="partial-craft", keep_zeros=True, metrics=METRICS),
+                    Settings(match="partial", discourse_deixis=True, metrics=METRICS)]
+        for setting in settings:  # what reads must score, against itself and against the original
+            score_corpus(documents, documents, "k", "r", setting)
+            original = read_ua(write(tmp_path, DOC))
+            if [len(d.words) for d in original] == [len(d.words) for d in documents] and \
+                    [d.name for d in original] == [d.name for d in documents]:
+                score_corpus(original, documents, "k", "r", setting, check_words=False)

@@ -19,7 +19,7 @@ from metrics.measures import ua_relations as relations
 from metrics.measures.corefud import CorefudBlancScore
 from metrics.measures.score import AnyScore, MeanScore, Score
 from metrics.mentions.ua import Mention, UADocument
-from metrics.mentions.ua_align import Alignment, SideClusters, align, side_clusters
+from metrics.mentions.ua_align import Alignment, SideClusters, align, cluster_index, side_clusters
 from metrics.model import InputError
 
 COREF = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
@@ -129,8 +129,9 @@ class UAResult:
     """The same for the split antecedents' own alignments (what --only-split-antecedents scores)."""
 
     def coreference_scores(self, totals: dict[str, list]) -> dict[str, AnyScore]:
-        """The coreference metrics (and CoNLL) of these corpus counts, under the result's settings."""
-        scores = _coref_values(totals, self.split_totals, self.settings.only_split)
+        """The coreference metrics (and CoNLL) of these corpus counts (whole documents, not the
+        split antecedents' alignments alone)."""
+        scores = _coref_values(totals, self.split_totals, False)
         _add_conll(scores)
         return scores
 
@@ -220,15 +221,16 @@ def score_corpus(keys: Sequence[UADocument], responses: Sequence[UADocument], ke
     others: dict[str, Score] = {}
     for doc in documents:
         s = coref.Sides(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
-        doc_parts = {}
+        doc_parts, doc_split = {}, {}
         for p in parts:
             counts, split_counts = coref.document_counts(p, s)
             _sum(main[p], counts)
             if split_counts is not None:
                 _sum(split[p], split_counts)
             doc_parts[p] = counts
+            doc_split[p] = split_counts if split_counts is not None else (0, 0, 0, 0)
         doc.counts = doc_parts
-        doc.scores = _coref_values(doc_parts, {p: (0, 0, 0, 0) for p in parts}, False)
+        doc.scores = _coref_values(doc_parts, doc_split, settings.only_split)
         for name, value in _relation_scores(doc, settings).items():
             doc.scores[name] = value
             others[name] = others[name] + value if name in others else value
@@ -252,7 +254,7 @@ def _relation_scores(doc: ScoredDocument, settings: Settings) -> dict[str, Score
     if "non_referring" in wanted:
         out["non_referring"] = relations.non_referring(doc.key_side.non_referring, doc.response_side.non_referring)
     if any(m in wanted for m in relations.BRIDGING):
-        key_index = coref.cluster_index(doc.key_side.clusters)
+        key_index = cluster_index(doc.key_side.clusters)
         scores = relations.bridging(relations.bridging_outcomes(doc.key_bridging, doc.response_bridging, key_index))
         out.update({m: v for m, v in scores.items() if m in wanted})
     return out

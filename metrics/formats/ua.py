@@ -217,6 +217,7 @@ def read_ua(path: str) -> list[UADocument]:
     current: _Document | None = None
     identity, bridging, deixis = 10, 11, 12
     needed = 13  # columns split off a line: up to the last of the three read (the rest stays whole)
+    declared = False
     for number, raw in enumerate(read_lines(path), 1):
         cells = raw.split(None, needed)
         if not cells:
@@ -244,7 +245,11 @@ def read_ua(path: str) -> list[UADocument]:
                 bridging = columns.index("BRIDGING") if "BRIDGING" in columns else -1
                 deixis = columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1
                 needed = max(identity, bridging, deixis) + 1
+                declared = True
             continue
+        if not declared:
+            raise InputError(path, number, "not a Universal Anaphora file: no '# global.columns = ... IDENTITY ...' "
+                                           "line before the first word")
         if current is None:
             raise InputError(path, number, "a word line before any '# newdoc id = ...'")
         if len(cells) <= identity:

@@ -40,9 +40,9 @@ class Sides:
     key: list
     response: list
     partner: dict
-    key_index: dict = None  # type: ignore[assignment]
+    key_index: dict | None = None
     """Mention -> its (last) key cluster; computed when not given."""
-    response_index: dict = None  # type: ignore[assignment]
+    response_index: dict | None = None
 
     def __post_init__(self) -> None:
         if self.key_index is None:

@@ -21,12 +21,13 @@ from collections.abc import Callable
 
 from metrics.corpus.ua import ALIASES, METRICS, PRESETS, Settings, UAResult, resolve_metrics, score_corpus
 from metrics.errors.ua.records import KINDS, RELATIONS, UAError, find_errors
+from metrics.formats.source import check_document_sizes, set_max_document_tokens, set_max_input_size
 from metrics.formats.ua import is_ua_head, read_ua
 from metrics.measures.catalog import label
 from metrics.runtime.parallel import fork_map
 
 from ..json_text import dumps
-from ..options import UsageError
+from ..options import UsageError, size_option
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
 
 LABELS = {name: label(name) for name in ("mentions", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "conll")}
@@ -133,7 +134,11 @@ def score(args: argparse.Namespace, warn: Callable[[str], None]) -> UAResult:
         if getattr(args, option, None):
             raise UsageError(f"--{option.replace('_', '-')} is not available with --conventions ua yet")
     settings = settings_of(args)
+    set_max_input_size(size_option(args.max_input_size))
+    set_max_document_tokens(args.max_document_tokens)
     keys, responses = fork_map(read_ua, [args.key, args.response])
+    for documents in (keys, responses):
+        check_document_sizes(documents)  # type: ignore[arg-type]
     result = score_corpus(keys, responses, args.key, args.response, settings)
     for message in result.warnings:
         warn(message)

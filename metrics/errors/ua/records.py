@@ -12,7 +12,8 @@
 
 The price of an error is what fixing it alone would change, in points of F1, of each corpus score
 it touches: the bridging scores, non_referring, or the coreference metrics (a fixed split
-antecedent rescores its document).  A positive price is a gain.
+antecedent rescores its document; the metrics over whole documents, also under
+--only-split-antecedents).  A positive price is a gain.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from metrics.measures import ua as coref
 from metrics.measures import ua_relations as relations
 from metrics.measures.score import AnyScore, Score
 from metrics.mentions.ua import AnyMention, Mention, SplitAntecedent, UADocument, position_order
+from metrics.mentions.ua_align import cluster_index
 
 RELATIONS = ("bridging", "non_referring", "split_antecedents")
 KINDS = {"bridging": ("missed", "spurious", "wrong_anchor", "wrong_relation"),
@@ -96,7 +98,7 @@ def _relations_by_anaphor(doc: UADocument, mention_of: dict[str, Mention]) -> di
 
 
 def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
-    key_index = coref.cluster_index(doc.key_side.clusters)
+    key_index = cluster_index(doc.key_side.clusters)
     outcomes = relations.bridging_outcomes(doc.key_bridging, doc.response_bridging, key_index)
     before = {name: doc.scores[name] for name in relations.BRIDGING if name in doc.scores}
     key_relation = _relations_by_anaphor(doc.key, doc.key_side.mention_of)
@@ -171,7 +173,7 @@ def _split_of(cluster: list[AnyMention]) -> SplitAntecedent | None:
 def _split_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
     key, response = doc.key_side.clusters, doc.response_side.clusters
     partner = doc.alignment.partner
-    response_index = coref.cluster_index(response)
+    response_index = cluster_index(response)
     claimed: set[int] = set()
     out = []
     for c, label in zip(key, doc.key_side.labels):
@@ -222,5 +224,6 @@ def _coref_price(result: UAResult, doc: ScoredDocument, fixed_response: list[lis
     for p in totals:
         new, _ = coref.document_counts(p, sides)
         totals[p] = [t - o + n for t, o, n in zip(totals[p], doc.counts[p], new)]
+    before = result.coreference_scores(result.totals)
     after = result.coreference_scores(totals)
-    return {name: _points(result.micro[name], value) for name, value in after.items() if name in result.micro}
+    return {name: _points(before[name], value) for name, value in after.items() if name in result.micro}
