@@ -173,3 +173,20 @@ def test_compare_mode_says_whose_impact_and_whose_entity_errors():
             assert str(entity.query_one("#kk-counts").render()).startswith("entity errors")
 
     asyncio.run(body())
+
+
+def test_group_by_type_has_no_zero_row_without_zeros_and_a_table_names_its_column(tmp_path, capsys):
+    """Item 7: no `ZERO 0.00 0.00 ...` row on CoNLL-2012 data; groups read from a table's column are
+    titled by that column, not "genre"."""
+    assert main(["score", KEY, RESPONSE, "--group-by", "type", "--no-cache"]) == 0
+    out = capsys.readouterr().out
+    assert "ZERO" not in out and "PRONOUN" in out
+    main(["score", KEY, RESPONSE, "--group-by", "type", "--format", "json", "--no-cache"])
+    types = json.loads(capsys.readouterr().out)["groups"]["types"]
+    assert all(row["type"] != "ZERO" for rows in types.values() for row in rows)
+    table = tmp_path / "docs.tsv"
+    table.write_text("doc\tgenre\tsplit\nGUM_bio_moreau\tbio\ttrain\nGUM_news_korea\tnews\ttest\n")
+    main(["score", KEY, RESPONSE, "--group-by", "genre", "--groups", str(table), "--groups-column", "split",
+          "--no-cache"])
+    out = capsys.readouterr().out
+    assert "F1 (%) by split: micro (macro)" in out and "by genre" not in out
