@@ -190,3 +190,35 @@ def test_group_by_type_has_no_zero_row_without_zeros_and_a_table_names_its_colum
           "--no-cache"])
     out = capsys.readouterr().out
     assert "F1 (%) by split: micro (macro)" in out and "by genre" not in out
+
+
+def _gum_conllu_pair(tmp_path) -> tuple[str, str]:
+    """The GUM excerpt's CoNLL-U key and xrenner's response written as CoNLL-U on it."""
+    key = str(ROOT / "tests/data/formats/gum2.conllu")
+    response = tmp_path / "response.conllu"
+    assert main(["convert", str(ROOT / "tests/data/formats/gum2.response.conll"), str(response), "--key", key]) == 0
+    return key, str(response)
+
+
+def test_corefud_takes_conll_among_its_metrics(tmp_path, capsys):
+    """Item 9: `--metrics conll` under corefud gives the CoNLL row the full output prints."""
+    key, response = _gum_conllu_pair(tmp_path)
+    capsys.readouterr()
+    main(["score", key, response, "--format", "json", "--no-cache"])
+    full = json.loads(capsys.readouterr().out)["metrics"]
+    assert main(["score", key, response, "--metrics", "conll", "--format", "json", "--no-cache"]) == 0
+    alone = json.loads(capsys.readouterr().out)["metrics"]
+    assert alone == {"conll": full["conll"]} and 0 < full["conll"]["f1"] < 1
+    main(["score", key, response, "--metrics", "muc,conll", "--no-cache"])
+    rows = [ln.split()[1] for ln in capsys.readouterr().out.splitlines()[2:]]
+    assert rows == ["MUC", "CoNLL"]
+
+
+def test_an_option_refused_under_corefud_says_why_and_what_to_do(capsys):
+    """Item 10: the user typed no --conventions: the message says they were chosen, and how to
+    get the option."""
+    key, response = str(ROOT / "tests/data/corefud/key.conllu"), str(ROOT / "tests/data/corefud/response.conllu")
+    assert main(["score", key, response, "--ci"]) == 2
+    err = capsys.readouterr().err
+    assert "chosen because the key and the response are CoNLL-U" in err and "--conventions conll" in err
+    assert len(err.strip().splitlines()) == 1

@@ -10,6 +10,7 @@ corefud-scorer's `-a` and `-s` do; `--zero-match` is its `-z` (dependency, its d
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 from metrics.measures.catalog import label
 from metrics.corpus.corefud import CorefudResult, score_corpus
@@ -22,6 +23,7 @@ from ..output import align_rows, emit, percent, render_csv, render_markdown, sco
 from ..session import LoadOptions
 from ..options import UsageError
 
+CONLL_PARTS = ("muc", "bcub", "ceafe")
 LABELS = {name: label(name) for name in ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "conll")}
 LABELS.update({"mor": "MOR (mention overlap)", "zero": "zero anaphora"})  # CorefUD's own, not in the catalogue
 
@@ -29,15 +31,25 @@ LABELS.update({"mor": "MOR (mention overlap)", "zero": "zero anaphora"})  # Core
 def run(args: argparse.Namespace, options: LoadOptions) -> int:
     for option, value in (("--stream", args.stream), ("--ci", args.ci), ("--group-by", args.group_by)):
         if value:
-            raise UsageError(f"{option} is not available with --conventions corefud yet")
+            why = ("; they were chosen because the key and the response are CoNLL-U" if args.conventions == "auto"
+                   else "")
+            raise UsageError(f"{option} is not available under the CorefUD conventions yet{why}: "
+                             f"--conventions conll gives v8.01's scores, with {option}")
     settings = options.corefud
     wanted = METRICS if args.metrics == "all" else tuple(m.strip() for m in args.metrics.split(","))
-    unknown = [m for m in wanted if m not in METRICS]
+    unknown = [m for m in wanted if m not in METRICS + ("conll",)]
     if unknown:
-        raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(METRICS)}")
+        raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(METRICS)},conll")
+    # the CoNLL score is the mean of MUC, B3 and CEAFe: asked for alone, they are computed, not shown
+    computed = tuple(dict.fromkeys(m for name in wanted for m in (CONLL_PARTS if name == "conll" else (name,))))
     # the response read in a forked process beside the key: reading is most of the time
     keys, responses = fork_map(read_corefud, [args.key, args.response])
-    result = score_corpus(keys, responses, args.key, args.response, settings, wanted)
+    result = score_corpus(keys, responses, args.key, args.response, settings, computed)
+    if computed != wanted:
+        shown = set(wanted) | ({"conll"} if set(CONLL_PARTS) <= set(wanted) else set())
+        result = replace(result, micro={m: s for m, s in result.micro.items() if m in shown},
+                         documents=[(doc, {m: s for m, s in scores.items() if m in shown})
+                                    for doc, scores in result.documents])
     if args.format == "json":
         text = dumps(result_json(result)) + "\n"
     elif args.format == "csv":  # fractions and metric names, as every CSV of corefwb
