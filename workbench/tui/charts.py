@@ -35,6 +35,7 @@ from metrics.model import MentionType
 from ..charts import SWEEP_PANELS, DocumentScores, ErrorCounts, Stages, Sweep, document_scores, error_counts, kk_stages, \
     sweep
 from ..names import short_labels
+from .entityerrors import SHORT
 from .messages import ChartsReady, StagesReady
 from .theme import CHART_COLOURS
 
@@ -238,8 +239,8 @@ class ChartsScreen(Screen[None]):
         widget.refresh()
 
 
-STAGE_LABELS = {"none": "none", "span_error": "SPAN", "conflated_entities": "CONF", "extra_mention": "XMEN",
-                "extra_entity": "XENT", "divided_entity": "DIV", "missing_mention": "MMEN", "missing_entity": "MENT"}
+STAGE_LABELS = {"none": "none", **SHORT}
+"""The stages' x labels: the K&K list's abbreviations."""
 SYSTEM_MARKERS = "#=.o+x"
 """Fill of each system's bars in the stages chart: they differ without colour."""
 
