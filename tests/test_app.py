@@ -242,7 +242,7 @@ async def test_help_and_palette():
         for term in ("FN  false new", "WL  wrong link", "SUB  suboptimal link", "FA  false anaphoric",
                      "MISS  missing mention", "SPUR  spurious mention", "column cost", "column impact", "points"):
             assert term in shown, term
-        assert "here: DocumentText" in shown and "errors.md" not in shown
+        assert "here: text" in shown and "DocumentText" not in shown and "errors.md" not in shown
         await pilot.press("escape")
         assert type(app.screen).__name__ != "HelpScreen"
         await pilot.press("ctrl+p")

@@ -31,7 +31,8 @@ LEGENDS = {
     "conll": ("N name  M nominal  P pronoun  +chain id (key/response)", "N name  M nominal  P pronoun  +key/resp chain",
               "N name M nominal P pronoun"),
     "corefud": ("N name  M nominal  P pronoun  Z zero (∅)  +chain id (key/response)",
-                "N name  M nominal  P pronoun  Z zero (∅)  +key/resp chain", "N name M nom P pron Z zero"),
+                "N name  M nominal  P pronoun  Z zero (∅)  +key/resp chain", "N name  M nominal  P pronoun  Z zero (∅)",
+                "N name M nom P pron Z zero"),
     "compare": ("+ fixed  ! introduced  ~ changed  N name  M nominal  P pronoun", "+ fixed  ! introduced  ~ changed",
                 "+fixed !new ~changed"),
 }
