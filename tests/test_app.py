@@ -141,19 +141,20 @@ async def test_switch_document():
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         text = app.query_one(DocumentText)
-        assert "Jeanne" in screen_lines(text)[0]
+        # it opens on the top of the list (worst CoNLL F1 first: GUM_news_korea, the file's second)
+        assert app.doc_index == 1 and "Jeanne" not in screen_lines(text)[0]
         await pilot.press("ctrl+down")
         await pilot.pause()
-        assert app.doc_index == 1
-        assert "Jeanne" not in screen_lines(text)[0]
+        assert app.doc_index == 0
+        assert "Jeanne" in screen_lines(text)[0]
         errors = app.query_one(ErrorPanel)
-        assert errors.rows == app.errors[app.corpus.pairs[1].name]
-        assert "GUM_news_korea" in str(app.query_one("#status").render())
+        assert errors.rows == app.errors[app.corpus.pairs[0].name]
+        assert "GUM_bio_moreau" in str(app.query_one("#status").render())
         # the scores table shows the new document's values (its cells are updated in place)
         scores = app.query_one("#scores", DataTable)
-        korea = dict(app.result.documents)[app.corpus.pairs[1].name]
+        moreau = dict(app.result.documents)[app.corpus.pairs[0].name]
         for metric in ("muc", "conll", "lmuc"):
-            assert cell(scores, metric, 3) == f"{100 * korea[metric].f1:.1f}"
+            assert cell(scores, metric, 3) == f"{100 * moreau[metric].f1:.1f}"
             assert cell(scores, metric, 7) == f"{100 * app.result.micro[metric].f1:.1f}"
 
 
@@ -163,16 +164,16 @@ async def test_filter_documents_by_name():
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("slash")
-        await pilot.press(*"korea")
+        await pilot.press(*"moreau")  # the workbench opened on the top of the list, GUM_news_korea
         await pilot.pause()
         table = app.query_one("#documents", DataTable)
         assert table.row_count == 1
-        assert app.doc_index == 0  # filtering alone does not change the document
+        assert app.doc_index == 1  # filtering alone does not change the document
         await pilot.press("enter")
         await pilot.pause()
-        assert app.doc_index == 1 and app.focused is table
+        assert app.doc_index == 0 and app.focused is table
         await pilot.press("escape", "n")  # leave the box: single-letter keys act again
-        assert app.query_one("#doc-filter", Input).value == "korea"
+        assert app.query_one("#doc-filter", Input).value == "moreau"
         assert app.focused is app.query_one(DocumentText) and app.selected_error is not None
 
 
@@ -217,13 +218,13 @@ async def test_views_and_modes():
         await pilot.press("f3")
         assert app.query_one("#centre").current == "chains"
         chains = str(app.query_one("#key-chains-text").render())
-        assert "K1" in chains
+        assert "K0" in chains  # the file's labels
         await pilot.press("f2")
         text = app.query_one(DocumentText)
         assert text.mode == "both" and "/" in screen_lines(text)[0]
         await pilot.press("f4")
         assert text.mode == "key"
-        assert "]N1" in screen_lines(text)[0] and "/" not in screen_lines(text)[0].split("]N1")[1][:2]
+        assert "]N0" in screen_lines(text)[0] and "/" not in screen_lines(text)[0].split("]N0")[1][:2]
 
 
 @pilot_test
@@ -241,7 +242,7 @@ async def test_help_and_palette():
         for term in ("FN  false new", "WL  wrong link", "SUB  suboptimal link", "FA  false anaphoric",
                      "MISS  missing mention", "SPUR  spurious mention", "column cost", "column impact", "points"):
             assert term in shown, term
-        assert "here: DocumentText" in shown and "errors.md" not in shown
+        assert "here: text" in shown and "DocumentText" not in shown and "errors.md" not in shown
         await pilot.press("escape")
         assert type(app.screen).__name__ != "HelpScreen"
         await pilot.press("ctrl+p")
@@ -278,7 +279,7 @@ async def test_export_corpus_json_csv_markdown(tmp_path):
         scores_part, errors_part = open(written, encoding="utf-8").read().split("\n\n")
         assert next(csv.reader(io.StringIO(scores_part))) == ["scope", "metric", "recall", "precision", "f1"]
         errors = list(csv.DictReader(io.StringIO(errors_part)))
-        assert len(errors) == len(app.errors[app.corpus.pairs[0].name])
+        assert len(errors) == len(app.errors[app.corpus.pairs[app.doc_index].name])
         assert errors[0]["fix"] and errors[0]["impact_points"]  # the same columns as `corefwb errors --format csv`
         written = app.write_export("document", "markdown", str(tmp_path / "doc.md"))
         assert open(written, encoding="utf-8").read().startswith("# Scores: (GUM")

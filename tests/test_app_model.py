@@ -183,6 +183,10 @@ def test_type_explanation_names_rule_head_and_tag() -> None:
     assert type_explanation(doc, typed, paris) == 'NAME by rule pos, rule head "[bold]Paris"/NNP: "[bold]Paris"'
     long = Mention((9, 9), "x" * 50, MentionType.PRONOUN)  # beyond the tokens, untyped
     assert type_explanation(doc, typed, long) == f'PRONOUN "{"x" * 40}…"'
+    # in a border of 40 cells: the words shortened, the rule and the head never cut
+    narrow = type_explanation(doc, typed, city, width=40)
+    assert narrow == 'NOMINAL by rule pos, rule head "city"/NN: "t…"' or len(narrow) <= 40
+    assert narrow.startswith('NOMINAL by rule pos, rule head "city"/NN') and cell_len(narrow) <= 40
 
 
 def test_chain_relations_say_equal_only_for_the_same_mentions():

@@ -173,3 +173,267 @@ def test_compare_mode_says_whose_impact_and_whose_entity_errors():
             assert str(entity.query_one("#kk-counts").render()).startswith("entity errors")
 
     asyncio.run(body())
+
+
+def test_group_by_type_has_no_zero_row_without_zeros_and_a_table_names_its_column(tmp_path, capsys):
+    """Item 7: no `ZERO 0.00 0.00 ...` row on CoNLL-2012 data; groups read from a table's column are
+    titled by that column, not "genre"."""
+    assert main(["score", KEY, RESPONSE, "--group-by", "type", "--no-cache"]) == 0
+    out = capsys.readouterr().out
+    assert "ZERO" not in out and "PRONOUN" in out
+    main(["score", KEY, RESPONSE, "--group-by", "type", "--format", "json", "--no-cache"])
+    types = json.loads(capsys.readouterr().out)["groups"]["types"]
+    assert all(row["type"] != "ZERO" for rows in types.values() for row in rows)
+    table = tmp_path / "docs.tsv"
+    table.write_text("doc\tgenre\tsplit\nGUM_bio_moreau\tbio\ttrain\nGUM_news_korea\tnews\ttest\n")
+    main(["score", KEY, RESPONSE, "--group-by", "genre", "--groups", str(table), "--groups-column", "split",
+          "--no-cache"])
+    out = capsys.readouterr().out
+    assert "F1 (%) by split: micro (macro)" in out and "by genre" not in out
+
+
+def _gum_conllu_pair(tmp_path) -> tuple[str, str]:
+    """The GUM excerpt's CoNLL-U key and xrenner's response written as CoNLL-U on it."""
+    key = str(ROOT / "tests/data/formats/gum2.conllu")
+    response = tmp_path / "response.conllu"
+    assert main(["convert", str(ROOT / "tests/data/formats/gum2.response.conll"), str(response), "--key", key]) == 0
+    return key, str(response)
+
+
+def test_corefud_takes_conll_among_its_metrics(tmp_path, capsys):
+    """Item 9: `--metrics conll` under corefud gives the CoNLL row the full output prints."""
+    key, response = _gum_conllu_pair(tmp_path)
+    capsys.readouterr()
+    main(["score", key, response, "--format", "json", "--no-cache"])
+    full = json.loads(capsys.readouterr().out)["metrics"]
+    assert main(["score", key, response, "--metrics", "conll", "--format", "json", "--no-cache"]) == 0
+    alone = json.loads(capsys.readouterr().out)["metrics"]
+    assert alone == {"conll": full["conll"]} and 0 < full["conll"]["f1"] < 1
+    main(["score", key, response, "--metrics", "muc,conll", "--no-cache"])
+    rows = [ln.split()[1] for ln in capsys.readouterr().out.splitlines()[2:]]
+    assert rows == ["MUC", "CoNLL"]
+
+
+def test_an_option_refused_under_corefud_says_why_and_what_to_do(capsys):
+    """Item 10: the user typed no --conventions: the message says they were chosen, and how to
+    get the option."""
+    key, response = str(ROOT / "tests/data/corefud/key.conllu"), str(ROOT / "tests/data/corefud/response.conllu")
+    assert main(["score", key, response, "--ci"]) == 2
+    err = capsys.readouterr().err
+    assert "chosen because the key and the response are CoNLL-U" in err and "--conventions conll" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_compare_text_aligns_marked_and_unmarked_cells(capsys):
+    """Item 16: in `compare`'s text tables the digits of a cell with `*` and of one without line up,
+    and every system column is as wide as the others (CEAF-phi1 was one narrower)."""
+    import re
+
+    other = str(ROOT / "samples/gum/response.ontonotes.conll")
+    main(["compare", KEY, RESPONSE, other, KEY, "--metrics", "muc,ceaf_phi1,conll,inferred", "--no-cache"])
+    lines = capsys.readouterr().out.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("system "))
+    ends = [[m.end() for m in re.finditer(r"\d+\.\d\d ± \d+\.\d\d", ln)] for ln in lines[start + 1:start + 4]]
+    assert ends[0] == ends[1] == ends[2] and len(ends[0]) == 4
+    widths = {b - a for a, b in zip(ends[0], ends[0][1:])}
+    assert len(widths) == 1, ends[0]
+    assert any(ln.endswith("*") for ln in lines[start + 1:start + 4])
+
+
+def test_the_readmes_test_command_with_q_still_says_how_many_passed(tmp_path):
+    """Item 21: the project adds no -q of its own, so `python -m pytest ... -q` prints its summary line."""
+    import subprocess
+    import sys
+
+    (tmp_path / "test_one.py").write_text("def test_one():\n    assert True\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", str(tmp_path / "test_one.py"), "-q", "-p", "no:cacheprovider",
+                           "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert "1 passed" in done.stdout, done.stdout
+
+
+def _app(responses, size):
+    """(app, its run_test) on the sample; compare mode with several responses."""
+    from workbench.session import LoadOptions
+    from workbench.tui.app import Workbench
+
+    app = Workbench(KEY, responses, LoadOptions(cache=False))
+    return app, app.run_test(size=size)
+
+
+def test_the_documents_list_is_driven_from_the_keyboard():
+    """Item 11: `/` then Down goes into the list, and Up/Down there open documents; Tab reaches the
+    list, and its panel shows it has the focus."""
+    import asyncio
+
+    from app_support import settle
+
+    async def body():
+        app, running = _app(RESPONSE, (200, 50))
+        async with running as pilot:
+            await settle(app, pilot)
+            table = app.query_one("#documents")
+            opened = app.doc_index
+            await pilot.press("slash", "down")
+            await pilot.pause()
+            assert app.focused is table and app.doc_index == opened
+            await pilot.press("down")
+            await pilot.pause()
+            assert app.doc_index != opened  # the cursor moved: the document under it is open
+            await pilot.press("up")
+            await pilot.pause()
+            assert app.doc_index == opened
+            app.query_one("#text").focus()
+            for _ in range(20):
+                await pilot.press("tab")
+                if app.focused is table:
+                    break
+            assert app.focused is table and app.query_one("#doclist").has_focus_within
+            await pilot.press("down")
+            await pilot.pause()
+            assert app.doc_index != opened
+
+    asyncio.run(body())
+
+
+def test_compare_mode_at_100_columns_keeps_the_scores_panel_at_40():
+    """Item 12: below 130 columns compare mode's scores panel is 40 wide (A, B, ΔF and a `*` where
+    the interval excludes 0), so the text keeps its room; no header of the error list is cut."""
+    import asyncio
+
+    from app_support import settle
+    from workbench.tui.scores import ScoresPanel
+
+    other = str(ROOT / "samples/gum/response.ontonotes.conll")
+
+    async def body():
+        app, running = _app([RESPONSE, other], (100, 30))
+        async with running as pilot:
+            await settle(app, pilot)
+            for _ in range(200):  # the bootstrap's intervals
+                await pilot.pause(0.05)
+                if app.intervals:
+                    break
+            await pilot.pause()
+            panel = app.query_one(ScoresPanel)
+            assert panel.size.width + 2 <= 40 and app.query_one("#text").size.width >= 54
+            table = panel.query_one("#scores")
+            assert [str(c.label).strip() for c in table.columns.values()] == ["metric", "gum", "onton", "ΔF", "95%"]
+            row = table.get_row("conll")
+            assert str(row[-1]) == "*" and len(panel.border_title) <= 36
+            headers = [str(c.label) for c in app.query_one("#errors").columns.values()]
+            assert not any(h.endswith("…") for h in headers)
+            await pilot.resize_terminal(200, 50)
+            await pilot.pause()
+            await pilot.pause()
+            assert "95% interval" in [str(c.label).strip() for c in table.columns.values()]
+
+    asyncio.run(body())
+
+
+def test_a_crac_run_keeps_the_panels_shown_across_datasets(tmp_path):
+    """Item 12: `}` with the documents list shown (F6 at 100 columns) opens the next dataset with it
+    still shown."""
+    import asyncio
+
+    from app_support import settle
+    from test_crac_workbench import _run
+    from metrics.measures.weights import W4
+    from workbench.tui.app import Workbench
+    from workbench.tui.datasets import DatasetSwitch
+
+    run, options = _run(tmp_path)
+
+    async def open_at(dataset, keys):
+        run.current = dataset
+        key, responses = run.files(dataset)
+        app = Workbench(key, responses, options, W4, None, run)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot)
+            shown = app.query_one("#doclist").display and app.screen.has_class("-toggled-documents")
+            await pilot.press(*keys)
+            await pilot.pause()
+        return app, shown
+
+    app, _ = asyncio.run(open_at(0, ["f6", "right_curly_bracket"]))
+    assert app.return_value == DatasetSwitch(1) and "-toggled-documents" in run.panels
+    _, shown = asyncio.run(open_at(1, ["escape"]))
+    assert shown
+
+
+def test_help_names_panels_as_the_user_sees_them_and_kk_says_miss():
+    """Item 14: the help says `here: documents`, not a class name; a missing mention is MISS in the
+    K&K list (MMEN read as MENT, a missing entity)."""
+    import asyncio
+
+    from app_support import settle, screen_text
+    from workbench.tui.entityerrors import SHORT
+
+    assert SHORT["missing_mention"] == "MISS" and SHORT["missing_entity"] == "MENT"
+
+    async def body():
+        app, running = _app(RESPONSE, (200, 50))
+        async with running as pilot:
+            await settle(app, pilot)
+            app.query_one("#documents").focus()
+            await pilot.press("f1")
+            await pilot.pause()
+            text = "\n".join(screen_text(app))
+            assert "here: documents" in text and "DocumentList" not in text
+
+    asyncio.run(body())
+
+
+def test_at_100_columns_a_weight_box_shows_its_whole_value_and_legends_fit():
+    """Items 15 and 19: each weight box holds `0.25` and the cursor after it; the text panel's legend
+    and a selected mention's type explanation fit its border."""
+    import asyncio
+
+    from app_support import settle
+    from rich.cells import cell_len
+    from textual.widgets import Input
+
+    async def body():
+        app, running = _app(RESPONSE, (100, 30))
+        async with running as pilot:
+            await settle(app, pilot)
+            await pilot.press("ctrl+w")
+            box = app.focused
+            assert isinstance(box, Input)
+            box.value = "0.25"
+            box.cursor_position = 4
+            await pilot.pause()
+            for name in ("nam", "nom", "pro", "sing"):
+                assert app.query_one(f"#w-{name}", Input).content_region.width >= len("0.25") + 1
+            text = app.query_one("#text")
+            assert cell_len(str(text.border_subtitle)) <= text.size.width - 4
+            await pilot.press("escape")
+            for _ in range(12):
+                await pilot.press("n")
+                await pilot.pause()
+                assert cell_len(str(text.border_subtitle)) <= text.size.width - 4, text.border_subtitle
+
+    asyncio.run(body())
+
+
+def test_plot_errors_labels_do_not_touch(tmp_path, capsys):
+    """Item 20: the x labels of `plot errors` keep apart (each word on its own line), drawn and
+    measured by matplotlib."""
+    import pytest
+
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from workbench.charts import error_counts
+    from workbench.commands.plot import draw_errors
+    from workbench.session import LoadOptions, Session
+    from metrics.measures.weights import W4
+
+    session = Session.load(KEY, [RESPONSE], LoadOptions(cache=False))
+    figure = draw_errors(plt, error_counts(session, ["gum"], W4, None))
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    boxes = [label.get_window_extent(renderer) for label in figure.axes[0].get_xticklabels()]
+    assert all(a.x1 + 2 < b.x0 for a, b in zip(boxes, boxes[1:])), [(b.x0, b.x1) for b in boxes]
+    plt.close(figure)

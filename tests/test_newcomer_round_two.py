@@ -136,10 +136,10 @@ def test_the_counter_follows_the_order_that_ctrl_down_follows():
         async with app.run_test(size=(200, 50)) as pilot:
             await settle(app, pilot)
             first = screen_text(app)[0]
-            assert "GUM_bio_moreau  (2/2 by conll," in first  # the worse document is listed first
+            assert "GUM_news_korea  (1/2 by conll," in first  # it opens on the list's top (issue 44)
             await pilot.press("ctrl+down")
             await pilot.pause()
-            assert "GUM_news_korea  (1/2 by conll," in screen_text(app)[0]
+            assert "GUM_bio_moreau  (2/2 by conll," in screen_text(app)[0]
 
     asyncio.run(body())
 

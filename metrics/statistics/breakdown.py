@@ -180,7 +180,9 @@ def type_breakdown(corpus: PreparedCorpus) -> list[TypeRow]:
                     if i:
                         linking[t][at + 1] += 1
                         linking[t][at] += span in linked
-    return [TypeRow(t, Score(*detection[t]), Score(*linking[t])) for t in MentionType]
+    # ZERO only where zeros are (CorefUD's empty nodes): a CoNLL-2012 corpus has none to report
+    shown = [t for t in MentionType if t is not MentionType.ZERO or detection[t][1] or detection[t][3]]
+    return [TypeRow(t, Score(*detection[t]), Score(*linking[t])) for t in shown]
 
 
 def _linked(key, response) -> set:

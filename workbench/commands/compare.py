@@ -20,7 +20,7 @@ from ..options import limit_option, metrics_option, weights_option
 from ..comparison import change_of, compare_records
 from .changes import CSV_COLUMNS, changes_csv_rows, changes_json, changes_sections
 from .common import load_session
-from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables,
+from .systems import (SIGNIFICANT, Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables,
                       differences_table, group_tables, method_note, method_option, report_json,
                       systems_table)
 
@@ -124,6 +124,15 @@ def render(report: Report, changes, markdown: bool, weights, kk=None) -> str:
     lines = head
     for title, headers, rows, right in _sections(report, changes, kk):
         lines.append(title)
-        lines += align_rows(headers, rows, right=right)
+        lines += align_rows(headers, _marks_aligned(headers, rows, right), right=right)
         lines.append("")
     return "\n".join(lines)
+
+
+def _marks_aligned(headers: list[str], rows: list[list[str]], right: set[str]) -> list[list[str]]:
+    """A table with significance marks: a number without one keeps the mark's place (a space), so
+    the digits of marked and unmarked cells line up and every such column is as wide."""
+    if not any(cell.endswith(SIGNIFICANT) for row in rows for cell in row):
+        return rows
+    return [[cell + " " if header in right and cell[-1:].isdigit() else cell for header, cell in zip(headers, row)]
+            for row in rows]

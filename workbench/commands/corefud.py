@@ -26,13 +26,16 @@ from .common import warn
 def run(args: argparse.Namespace, options: LoadOptions) -> int:
     for option, value in (("--stream", args.stream), ("--ci", args.ci), ("--group-by", args.group_by)):
         if value:
-            raise UsageError(f"{option} is not available with --conventions corefud yet")
+            why = ("; they were chosen because the key and the response are CoNLL-U" if args.conventions == "auto"
+                   else "")
+            raise UsageError(f"{option} is not available under the CorefUD conventions yet{why}: "
+                             f"--conventions conll gives v8.01's scores, with {option}")
     settings = options.corefud
     official = {m.name: m for m in COREFUD_CONVENTIONS.official}
     asked = tuple(official) if args.metrics == "all" else tuple(m.strip() for m in args.metrics.split(","))
-    unknown = [m for m in asked if m not in official]
+    unknown = [m for m in asked if m not in official and m != CONLL.name]
     if unknown:
-        raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(official)}")
+        raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(official)},{CONLL.name}")
     # the one road, scores alone: the key read once, as node mentions; the response beside it
     session = Session.load(args.key, [args.response], options, processes=jobs_option(args.jobs), spans=False)
     for message in session.warnings:
@@ -63,9 +66,12 @@ class Scores:
 
     def __init__(self, settings: Settings, result: CorpusResult, asked: tuple[str, ...]) -> None:
         self.settings = settings
-        order = [*asked, CONLL.name]
-        self.micro = {name: result.micro[name] for name in order if name in result.micro}
-        self.documents = [(name, {m: scores[m] for m in asked}) for name, scores in result.documents]
+        metrics = [name for name in asked if name != CONLL.name]
+        # CoNLL is shown when asked for, or when its parts are (as corefud-scorer prints it)
+        with_conll = CONLL.name in asked or set(CONLL.parts) <= set(metrics)
+        self.micro = {name: result.micro[name] for name in [*metrics, CONLL.name]
+                      if name in result.micro and (name != CONLL.name or with_conll)}
+        self.documents = [(name, {m: scores[m] for m in metrics}) for name, scores in result.documents]
 
 
 def result_json(result: Scores) -> dict:

@@ -112,7 +112,8 @@ def draw_errors(plt, data):
             values = [counts[c][t] for c in categories]
             ax.bar([k + (i - (len(kinds) - 1) / 2) * width for k in range(len(categories))], values, width=width,
                    label=t.name.lower(), hatch=hatches[i], edgecolor="black")
-        ax.set_xticks(range(len(categories)), [c.label for c in categories])
+        # a label a line per word: "missing mention" and "spurious mention" side by side touched
+        ax.set_xticks(range(len(categories)), [c.label.replace(" ", "\n") for c in categories])
         ax.set_ylabel("errors")
         ax.set_title(f"{name}: errors by category and mention type ({data.scope})")
         ax.legend(title="mention type", fontsize="small")

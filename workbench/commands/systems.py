@@ -75,6 +75,8 @@ class Report:
     group_by: str | None = None
     groups: list[list] = field(default_factory=list)
     """Per system: metrics.statistics.breakdown's groups, length buckets or type rows."""
+    grouped_as: str | None = None
+    """What the groups are, for titles: `genre`, `file`, or a table's column (`--groups-column`)."""
 
 
 def build_report(session: Session | None, paths: list[str], names: list[str], results: list[CorpusResult], *,
@@ -88,6 +90,7 @@ def build_report(session: Session | None, paths: list[str], names: list[str], re
         warn(f"{comparison.documents} document(s): intervals and tests resample documents, and so few say "
              f"little (p-values need at least 2; see the README)")
     report = Report(names, paths, results, metrics, comparison, args.group_by)
+    report.grouped_as = (args.groups_column or "group") if args.group_by == "genre" and args.groups else args.group_by
     if args.group_by in ("length", "type") and session is None:
         raise UsageError(f"--group-by {args.group_by} needs the documents: it does not combine with --stream")
     if args.group_by in ("genre", "file"):
@@ -178,7 +181,7 @@ def group_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]]
                 g = per_system[at]
                 rows.append([group.name if s == 0 else "", str(len(group.documents)) if s == 0 else "", name]
                             + [f"{pct(g.result.micro[m].f1)} ({pct(g.result.macro[m].f1)})" for m in report.metrics])
-        return [(f"F1 (%) by {report.group_by}: micro (macro)", headers, rows)]
+        return [(f"F1 (%) by {report.grouped_as or report.group_by}: micro (macro)", headers, rows)]
     if report.group_by == "length":
         headers = ["system", "chain length", "chains", "mentions"] + [f"{label(m)} R" for m in LENGTH_METRICS]
         rows = [[name, b.label, str(b.chains), str(b.mentions)] + [pct(b.recall[m].recall) for m in LENGTH_METRICS]

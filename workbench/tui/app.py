@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -305,10 +306,11 @@ it shows the key's text and chains for browsing, with no scores or errors.
             self.setup_compare()
         else:
             self.query_one(DocumentList).set_rows(document_rows(self.session.document_names(), None, None))
-        self.show_document(0)
         if self.result is not None:  # scored before the UI started (`_opened`): all in the first frame
             self.query_one("#progress", ProgressBar).display = False
             self.refresh_documents()
+        self.show_document(self.top_document())
+        if self.result is not None:
             self._show_errors()
         if self.browsing:
             self.query_one("#progress", ProgressBar).display = False
@@ -405,9 +407,11 @@ it shows the key's text and chains for browsing, with no scores or errors.
         documents = self.query_one(DocumentList)
         conll = self.result.micro.get("conll") if self.result is not None else None
         corpus_text = f"  corpus CoNLL F1 {100 * conll.f1:.2f}" if conll is not None and not self.comparing else ""
-        if self.comparing:
-            labels = self.labels()
-            corpus_text = f"  {labels[self.system]} vs {labels[self.baseline]}"
+        names = short = ""
+        if self.comparing:  # the names `corefwb compare` prints when the line has room, else the short ones
+            full, labels = self.response_names(), self.labels()
+            corpus_text = names = f"  {full[self.system]} vs {full[self.baseline]}"
+            short = f"  {labels[self.system]} vs {labels[self.baseline]}"
         if self.browsing:
             corpus_text = "  browsing the key alone: no scores, no errors"
         if self.session.warnings:
@@ -418,17 +422,20 @@ it shows the key's text and chains for browsing, with no scores or errors.
         # so that the scores and the warnings count stay on the line
         view = (f"  view: {self.query_one(ContentSwitcher).current}, {MODES[self.mode_index]}"
                 if self.size.width >= 130 else "")
-        self._set_status(f"{dataset_label(self.crac_run)}{short_name(pair.name)}  ({documents.position(self.doc_index)}, "
-                         f"{len(pair.key.words)} tokens){self._conventions_text()}{view}{corpus_text}")
+        tokens = f", {len(pair.key.words)} tokens" if self.size.width >= 130 or not self.comparing else ""
+        line = (f"{dataset_label(self.crac_run)}{short_name(pair.name)}  ({documents.position(self.doc_index)}"
+                f"{tokens}){self._conventions_text()}{view}{corpus_text}")
+        if names and cell_len(line) >= self.size.width:
+            line = line.replace(names, short, 1)
+        self._set_status(line)
         text = self.query_one(DocumentText)
         text.border_title = f"text: {MODES[self.mode_index]}{self.system_label()}"
-        text.border_subtitle = ("+ fixed  ! introduced  ~ changed  N name  M nominal  P pronoun" if self.comparing
-                                else "N name  M nominal  P pronoun  +chain id (key/response)")
-        if self.session.options.conventions == "corefud" and not self.comparing:
-            text.border_subtitle = "N name  M nominal  P pronoun  Z zero (∅)  +chain id (key/response)"
+        room = (text.size.width or 60) - 6  # the border's corners and the subtitle's padding
+        text.border_subtitle = text.legend(self.comparing, self.session.options.conventions, room)
         if self.selected_error is not None:
             # why the selected mention has its type: the rule and the head it looked at
-            text.border_subtitle = Text(type_explanation(pair.key, pair.typed_spans(), self.selected_error.mention))
+            text.border_subtitle = Text(type_explanation(pair.key, pair.typed_spans(), self.selected_error.mention,
+                                                         room))
 
     def _show_scores(self) -> None:
         if self.corpus is None:

@@ -38,6 +38,7 @@ from ..charts import SWEEP_PANELS, DocumentScores, ErrorCounts, Stages, Sweep, d
     sweep
 from ..names import short_labels
 from ..session import Session
+from .entityerrors import SHORT
 from .messages import while_running
 from .theme import CHART_COLOURS
 
@@ -266,8 +267,8 @@ def rgb(colour: str) -> tuple[int, int, int]:
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 
-STAGE_LABELS = {"none": "none", "span_error": "SPAN", "conflated_entities": "CONF", "extra_mention": "XMEN",
-                "extra_entity": "XENT", "divided_entity": "DIV", "missing_mention": "MMEN", "missing_entity": "MENT"}
+STAGE_LABELS = {"none": "none", **SHORT}
+"""The stages' x labels: the K&K list's abbreviations."""
 SYSTEM_MARKERS = "#=.o+x"
 """Fill of each system's bars in the stages chart: they differ without colour."""
 

@@ -121,9 +121,11 @@ class Comparing:
         self.query_one(ErrorPanel).set_compare()
 
     def score_columns(self) -> list[int]:
-        """The systems with a column in the scores panel: all while they fit, else A and B."""
+        """The systems with a column in the scores panel: all while they fit, else A and B (below
+        130 columns, A and B)."""
         count = len(self.response_paths)
-        return list(range(count)) if count <= MAX_SYSTEM_COLUMNS else [self.baseline, self.system]
+        narrow = self.query_one(ScoresPanel).scope is not None
+        return list(range(count)) if count <= MAX_SYSTEM_COLUMNS and not narrow else [self.baseline, self.system]
 
     # ---------------------------------------------------------------- drawing
     def show_comparison(self) -> None:
@@ -134,18 +136,20 @@ class Comparing:
         comparison = self.intervals.get(self.compared_pair())
         differences = comparison.differences[0] if comparison is not None else {}
         metrics, rows = [], []
+        panel = self.query_one(ScoresPanel)
+        panel.compare([self.labels()[s] for s in columns])  # the columns of this width
         for metric in CATALOG:
             if not any(metric.name in micro for micro in micros):
                 continue
             metrics.append(metric.name)
-            rows.append(comparison_cells(metric.label, [micro.get(metric.name) for micro in micros],
+            rows.append(comparison_cells(metric.name, metric.label, [micro.get(metric.name) for micro in micros],
                                          baseline=base.micro.get(metric.name) if base else None,
                                          system=other.micro.get(metric.name) if other else None,
-                                         difference=differences.get(metric.name)))
-        panel = self.query_one(ScoresPanel)
+                                         difference=differences.get(metric.name), narrow=panel.scope is not None))
         panel.fill(metrics, rows)
         labels = self.labels()
-        panel.border_title = Text(f"scores: corpus · ΔF = {display_text(labels[self.system])} - "
+        title = "corpus" if panel.scope is not None else "scores: corpus"  # 40 columns below 130: no cut
+        panel.border_title = Text(f"{title} · ΔF = {display_text(labels[self.system])} - "
                                   f"{display_text(labels[self.baseline])}")
 
     def document_changes(self, name: str) -> list[Change] | None:

@@ -50,6 +50,9 @@ class DatasetRun:
     results: list[list[DatasetResult]] | None = None
     """Per dataset, per system (None until the child has sent them, or if it failed)."""
     failure: str | None = None
+    panels: frozenset[str] = frozenset()
+    """The screen's panel toggles (`-toggled-documents`: F6) the user left, so the next dataset
+    opens with the same panels shown."""
     _child: Forked | None = field(default=None, repr=False)
 
     def files(self, dataset: int) -> tuple[str, list[str]]:
@@ -180,6 +183,8 @@ class DatasetSwitching:
 
         documents = self.query_one(DocumentList)
         documents.mount(DatasetList(self.crac_run, id="datasetlist"), before=0)
+        for toggle in self.crac_run.panels:
+            self.screen.add_class(toggle)
         if not self.crac_run.poll():
             self._dataset_timer = self.set_interval(0.5, self._poll_datasets)
 
@@ -199,6 +204,7 @@ class DatasetSwitching:
                         markup=False)
             return
         if index != self.crac_run.current and 0 <= index < len(self.crac_run.layout.datasets):
+            self.crac_run.panels = frozenset(c for c in self.screen.classes if c.startswith("-toggled-"))
             self.exit(DatasetSwitch(index))
 
     def action_dataset(self, step: int) -> None:

@@ -34,12 +34,13 @@ class DocumentList(Vertical):
 
     BINDINGS = [
         Binding("s", "cycle_sort", "Sort documents", id="documents.sort"),
+        Binding("down", "into_list", "Into the list", show=False, id="documents.into_list"),
     ]
     HELP = """\
 The documents of the corpus with their CoNLL F1, MUC F1 and number of errors.
 Sorted worst first; `s` cycles the sort key (CoNLL, MUC, errors, name).  Type in the box
-above to filter by name (`/` goes there), Enter opens the first match.  Moving the cursor
-in the list opens the document under it; Home and End go to the first and last.
+above to filter by name (`/` goes there), Enter opens the first match, Down goes into the list.
+Moving the cursor in the list opens the document under it; Home and End go to the first and last.
 In compare mode: the baseline's and the compared system's CoNLL F1 and their difference
 (ΔF), sorted by ΔF, largest loss first (`s`: by |ΔF|, by CoNLL F1, by name); `*` marks the
 tenth of the documents where the two systems differ most.
@@ -210,6 +211,13 @@ tenth of the documents where the two systems differ most.
         if index not in order:
             return f"{index + 1}/{max(len(self.rows), index + 1)}"
         return f"{order.index(index) + 1}/{len(order)} by {SORT_LABELS.get(self.sort_key, self.sort_key)}"
+
+    def action_into_list(self) -> None:
+        """Down in the filter box: into the list, its cursor on the open document (the list's
+        own Down moves the cursor; this binding is reached from the box only)."""
+        table = self.query_one("#documents", ListTable)
+        if table.row_count:
+            table.focus()
 
     def action_cycle_sort(self) -> None:
         keys = SORT_KEYS if self.systems is None else COMPARE_SORT_KEYS

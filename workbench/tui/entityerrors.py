@@ -29,8 +29,9 @@ if TYPE_CHECKING:  # the analysis itself loads with the first list shown, not wi
     from metrics.errors.kummerfeld_klein.report import KKError
 
 SHORT = {"span_error": "SPAN", "conflated_entities": "CONF", "extra_mention": "XMEN", "extra_entity": "XENT",
-         "divided_entity": "DIV", "missing_mention": "MMEN", "missing_entity": "MENT"}
-"""The abbreviation the list and the counts show per type (the help's legend spells them out)."""
+         "divided_entity": "DIV", "missing_mention": "MISS", "missing_entity": "MENT"}
+"""The abbreviation the list and the counts show per type (the help's legend spells them out):
+MISS a missing mention, as the per-mention list says it, so that it is not read as MENT."""
 FIXED = (("error", 5), ("type", 4))
 TEXT = (("mentions", 0.45), ("from / into", 0.25), ("chains", 0.3))
 
@@ -42,7 +43,7 @@ class EntityErrorPanel(Horizontal):
 Kummerfeld & Klein's (2013) errors, as the Berkeley Coreference Analyser classifies them: SPAN
 span error, CONF conflated entities (a part of a response cluster belonging to another key
 entity), XMEN extra mention, XENT extra entity, DIV divided entity (a part of a key entity kept
-in another response cluster), MMEN missing mention, MENT missing entity.  A row: the type, the
+in another response cluster), MISS missing mention, MENT missing entity.  A row: the type, the
 mention type of the part's earliest non-pronoun mention, the part (its first mention, after the
 number of its mentions when several), the cluster it comes from or goes to (`resp (6)`: a
 response cluster of 6 mentions; `key (4)`: a key cluster of 4) or, for a span error, the key

@@ -29,6 +29,8 @@ COMPARE_FIXED = (("chg", 4), ("A", 4), ("B", 4), ("type", 4), ("cost", 5), ("imp
 impact says whose error it prices (`A+0.000812`)."""
 CHANGE_LABELS = {"fixed": "fix", "introduced": "new", "changed": "chg", "same": "="}
 TEXT = (("mention", 0.4), ("antecedent", 0.3), ("best key antecedent", 0.3))
+SHORTER = {"antecedent": ("antec.", "ant."), "best key antecedent": ("best antecedent", "best ant.", "best")}
+"""Headers for narrow columns, longest first: a header is never cut."""
 """Columns sharing the rest, by these fractions."""
 PADDING = 1
 """Cells on each side of a cell (DataTable's cell_padding)."""
@@ -152,8 +154,8 @@ The table beside counts per category A's errors B fixed and the errors B introdu
         first = ("chg", "A", "B") if self.compare else ("cat",)
         for name in (*first, "type", "mention", "antecedent", "best key antecedent", "cost", "impact"):
             label = name.rjust(widths[name]) if name in ("cost", "impact") else name
-            if name == "best key antecedent":  # never a cut word in a header (`best key a…` at 100 columns)
-                label = next((t for t in (name, "best antecedent", "best ant.") if len(t) <= widths[name]), "best")
+            if name in SHORTER:  # never a cut word in a header (`best key a…`, `anteced…` at 100 columns)
+                label = next((t for t in (name, *SHORTER[name]) if len(t) <= widths[name]), SHORTER[name][-1])
             table.add_column(Text(label, overflow="ellipsis", no_wrap=True), width=widths[name])
         return True
 

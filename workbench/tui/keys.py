@@ -55,6 +55,7 @@ LONGER = {
     "dataset.previous": "A CRAC run (corefwb KEY_DIR SYSTEM_DIR ...): open the previous dataset",
     "dataset.next": "A CRAC run: open the next dataset",
     "datasets.open": "A CRAC run: open the dataset under the cursor (the weights stay as they are)",
+    "documents.into_list": "From the filter box into the list, where up and down open the documents",
     "errors.change": "Compare mode: the error list shows all changes, fixed, introduced, changed or unchanged errors",
 }
 """The footer's short descriptions, said in full for the help and the README (by binding id)."""

@@ -18,7 +18,7 @@ from ..comparison import Change
 
 from .documents import DocumentList
 from .errorlist import ErrorPanel
-from .rows import MODES, Selection, short_name
+from .rows import MODES, Selection, group_errors, short_name
 from .scores import ScoresPanel
 from .text import DocumentText
 
@@ -28,6 +28,31 @@ if TYPE_CHECKING:
 
 class Navigation:
     """Key actions of the workbench (mixed into the App)."""
+
+    top_opened = False
+    """Whether the document the list puts first was opened (once, when the scores first came)."""
+
+    def top_document(self, preview: bool = True) -> int:
+        """The document to open first: the one the list puts on top (the worst, or the largest
+        loss), once the list has its scores; until then the one open.  With `preview` (no worker
+        running yet), its errors are classified here when the opening previewed another (one
+        document: milliseconds), so the first frame lists them."""
+        if self.top_opened or self._documents_pair is None:
+            return self.doc_index
+        self.top_opened = True
+        order = self.query_one(DocumentList).order()
+        if not order or order[0] == self.doc_index:
+            return self.doc_index
+        name = self.corpus.pairs[order[0]].name
+        try:
+            for system in self.shown_systems() if preview else ():
+                view = self.view_of(system)
+                if name not in view.preview:
+                    errors = group_errors(self.session.classify(self.weights, [name], system))
+                    view.preview = {**view.preview, name: errors.get(name, [])}
+        except Exception:  # noqa: BLE001 - the scoring worker classifies again and reports the fault
+            pass
+        return order[0]
 
     # ------------------------------------------------------------------ views and panels
     def action_view(self, view: str) -> None:

@@ -290,24 +290,32 @@ def chain_rows(key: Document, response: Document, types: dict[Span, MentionType]
 
 # ---------------------------------------------------------------------------------------- errors
 
-def type_explanation(doc: Document, typed: dict[Span, tuple[MentionType, str]], mention: Mention) -> str:
+def type_explanation(doc: Document, typed: dict[Span, tuple[MentionType, str]], mention: Mention,
+                     width: int | None = None) -> str:
     """Why a mention has its type, for a user who doubts it: the type, the rule that decided it
     (`metrics.mentions.types`) and the head token that rule looked at (with its tag, if any).
-    The mention's own words come last, shortened: a border cuts what does not fit."""
+    The mention's own words come last, shortened (to 40 characters, and to what leaves the whole
+    within `width` cells, the border's room: never a cut in the middle of the rest)."""
     from metrics.mentions.heads import head_of
 
-    words = display_text(mention.text)
-    words = f'"{words[:40]}…"' if len(words) > 40 else f'"{words}"'
     found = typed.get(mention.span)
     if found is None:
-        return f"{mention.type.name} {words}"
-    kind, rule = found
-    start, end = mention.span
-    if not 0 <= start <= end < len(doc.words):
-        return f"{kind.name} by rule {rule}: {words}"
-    head, source = head_of(doc, mention.span)
-    tag = f"/{display_text(doc.pos[head])}" if doc.pos else ""
-    return f'{kind.name} by rule {rule}, {source} head "{display_text(doc.words[head])}"{tag}: {words}'
+        prefix = mention.type.name
+    else:
+        kind, rule = found
+        start, end = mention.span
+        if not 0 <= start <= end < len(doc.words):
+            prefix = f"{kind.name} by rule {rule}:"
+        else:
+            head, source = head_of(doc, mention.span)
+            tag = f"/{display_text(doc.pos[head])}" if doc.pos else ""
+            prefix = f'{kind.name} by rule {rule}, {source} head "{display_text(doc.words[head])}"{tag}:'
+    words = display_text(mention.text)
+    room = 40 if width is None else min(40, width - cell_len(prefix) - 3)  # a space and two quotes
+    if room < min(len(words), 4):
+        return prefix.removesuffix(":")
+    keep = room if width is None else room - 1  # the ellipsis inside the room given
+    return f'{prefix} "{words[:keep]}…"' if len(words) > room else f'{prefix} "{words}"'
 
 
 def filter_errors(rows: Sequence[ErrorRecord], category: Category | None, kind: MentionType | None,

@@ -30,7 +30,9 @@ COLUMNS = (("metric", 12), (" doc R", 6), ("     P", 6), ("     F", 6), (" ", 1)
 ONE_SCOPE_COLUMNS = (("metric", 12), ("     F", 6), ("     R", 6), ("     P", 6), ("    ΔF", 6))
 """Below 130 columns: the document's or the corpus's scores (`d` switches), F1 first, so that the
 panel takes 40 columns and the text and chains the rest."""
-SHORT_WEIGHT_LABELS = ("nam", "nom", "pro", "sing")
+SHORT_WEIGHT_LABELS = ("N", "M", "P", "S")
+"""Below 130 columns the weights are labelled by their mention type's letter (S: singleton), so that
+each box keeps room for `0.25` and the cursor after it (with `nam`, `0.25` scrolled to `.25`)."""
 WEIGHT_NAMES = ("nam", "nom", "pro", "sing")
 INTERVAL_WIDTH = 13
 """`[-26.6,-23.8]`: the interval of a difference, in points."""
@@ -40,11 +42,21 @@ MAX_SYSTEM_COLUMNS = (SCORES_WIDTH - COLUMNS[0][1] - 6 - INTERVAL_WIDTH) // 6
 """Compare mode: a column per system while they fit (5), else the baseline's and the compared one's."""
 
 
-def compare_columns(labels: Sequence[str]) -> list[tuple[str, int]]:
+NARROW_MARK_WIDTH = 4
+"""Below 130 columns, compare mode: ` 95%` heads a column with `*` where the 95% interval of ΔF
+excludes 0, in the place of the interval (the panel keeps its 40 columns, the text its room)."""
+
+
+def compare_columns(labels: Sequence[str], narrow: bool = False) -> list[tuple[str, int]]:
     """Compare mode's columns: metric, each system's corpus F1 (headed by its name, cut to fit),
     the compared system's difference to the baseline, and that difference's interval.  A system's
     column is 6 cells, or wider for its name when the systems are few enough to leave room (two
-    systems: names of up to 13 characters in full, instead of `respo` for `response`)."""
+    systems: names of up to 13 characters in full, instead of `respo` for `response`).  `narrow`
+    (below 130 columns: the baseline's and the compared system's columns only): the interval
+    becomes a mark, `*` where it excludes 0."""
+    if narrow:
+        return ([COLUMNS[0]] + [(name.rjust(6), 6) for name in fitted_names(labels, 5)]
+                + [("    ΔF", 6), (" 95%", NARROW_MARK_WIDTH)])
     room = (SCORES_WIDTH - COLUMNS[0][1] - 6 - INTERVAL_WIDTH - 1) // max(1, len(labels))
     column = max(6, min(room, 1 + max((len(name) for name in labels), default=0)))
     width = min(INTERVAL_WIDTH + 1, SCORES_WIDTH - COLUMNS[0][1] - column * len(labels) - 6)  # a space before it if it fits
@@ -52,12 +64,16 @@ def compare_columns(labels: Sequence[str]) -> list[tuple[str, int]]:
             + [("    ΔF", 6), ("95% interval".rjust(width), width)])
 
 
-def comparison_cells(label: str, values: Sequence[Any | None], *, baseline: Any | None, system: Any | None,
-                     difference: Any | None) -> list[str]:
+def comparison_cells(metric: str, label: str, values: Sequence[Any | None], *, baseline: Any | None,
+                     system: Any | None, difference: Any | None, narrow: bool = False) -> list[str]:
     """One row of the compare table: the systems' corpus F1, the difference (compared system -
-    baseline, in points) and its interval once the bootstrap has run (`…` until then)."""
+    baseline, in points) and its interval once the bootstrap has run (`…` until then); `narrow`:
+    `*` where the interval excludes 0 instead of the interval."""
     delta = f"{100 * (system.f1 - baseline.f1):+6.1f}" if baseline is not None and system is not None else ""
-    if difference is not None:
+    if narrow and difference is not None:
+        low, high = difference.interval.low, difference.interval.high
+        interval = "*" if low > 0 or high < 0 else ""
+    elif difference is not None:
         interval = f"[{100 * difference.interval.low:+.1f},{100 * difference.interval.high:+.1f}]"
     else:
         interval = "…" if delta else ""
@@ -83,8 +99,11 @@ The ACE-value's F column is its value (below 0 when false alarms outweigh what w
 its R and P are the ACE scorer's value-based recall and precision.
 In compare mode: each system's corpus F1 (a column per system, headed by its name), ΔF =
 the compared system minus the baseline, and its 95% interval from a paired bootstrap over
-documents (1,000 resamples, seed 12345, as `corefwb compare`), shown once computed.
-Edit w_nam, w_nom, w_pro, w_sing (ctrl+w) or click a preset W1..W5 (also in the palette):
+documents (1,000 resamples, seed 12345, as `corefwb compare`), shown once computed; below
+130 columns the baseline's and the compared system's columns, and `*` under 95% where the
+interval excludes 0.
+Edit w_nam, w_nom, w_pro, w_sing (ctrl+w; below 130 columns labelled N, M, P, S) or click a
+preset W1..W5 (also in the palette):
 the corpus is rescored in the background; a newer edit cancels an older run.  The panel
 scrolls when the terminal is short.
 """
@@ -200,9 +219,9 @@ scrolls when the terminal is short.
         self.fill([line.metric for line in lines], rows)
 
     def compare(self, labels: Sequence[str]) -> None:
-        """Compare mode: the table's columns become the systems' (`compare_columns`); rows then
-        come through `fill` with `comparison_cells`."""
-        columns = compare_columns(labels)
+        """Compare mode: the table's columns become the systems' (`compare_columns`, narrow below
+        130 columns); rows then come through `fill` with `comparison_cells`."""
+        columns = compare_columns(labels, narrow=self.scope is not None)
         if self._compare == columns:  # the same systems' columns (a switch among at most five)
             return
         self._columns(columns)

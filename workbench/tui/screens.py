@@ -7,6 +7,8 @@ and columns, and the focused panel's own notes first.
 
 from __future__ import annotations
 
+import re
+
 from rich.table import Table
 from rich.text import Text
 from textual import on
@@ -57,7 +59,7 @@ class HelpScreen(ModalScreen[None]):
             node = node.parent
         if node is not None and node is not self.app:
             table.add_row("", "")
-            table.add_row(Text(f"here: {type(node).__name__}", style="bold underline"), Text(" ".join(node.HELP.split())))
+            table.add_row(Text(f"here: {panel_name(node)}", style="bold underline"), Text(" ".join(node.HELP.split())))
         for title, rows in self.sections:
             table.add_row("", "")
             table.add_row(Text(title, style="bold underline"), "")
@@ -66,6 +68,13 @@ class HelpScreen(ModalScreen[None]):
         table.add_row("", "")
         table.add_row(Text("esc / F1 / q"), Text("close this help"))
         return table
+
+
+def panel_name(widget: Widget) -> str:
+    """What the user calls a panel (its title without counts: `documents`, `errors`), not its class."""
+    title = str(getattr(widget, "border_title", None) or "")
+    words = title.split("(")[0].split(":")[0].split("·")[0].strip()
+    return words or " ".join(re.findall(r"[A-Z][a-z]+", type(widget).__name__)).lower()
 
 
 class ConfirmScreen(ModalScreen[bool]):

@@ -9,6 +9,7 @@ Colours come from component classes whose CSS uses the theme's type variables.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
@@ -24,6 +25,18 @@ from .rows import Atom, Marked, Selection, Side, TextLayout, token_units, wrap_u
 
 TYPE_CLASS = {MentionType.NAME: "name", MentionType.NOMINAL: "nominal", MentionType.PRONOUN: "pronoun",
               MentionType.ZERO: "zero"}
+
+
+LEGENDS = {
+    "conll": ("N name  M nominal  P pronoun  +chain id (key/response)", "N name  M nominal  P pronoun  +key/resp chain",
+              "N name M nominal P pronoun"),
+    "corefud": ("N name  M nominal  P pronoun  Z zero (∅)  +chain id (key/response)",
+                "N name  M nominal  P pronoun  Z zero (∅)  +key/resp chain", "N name  M nominal  P pronoun  Z zero (∅)",
+                "N name M nom P pron Z zero"),
+    "compare": ("+ fixed  ! introduced  ~ changed  N name  M nominal  P pronoun", "+ fixed  ! introduced  ~ changed",
+                "+fixed !new ~changed"),
+}
+"""The text panel's legend, longest first: the first that fits the panel's border is shown."""
 
 
 class DocumentText(ScrollView, can_focus=True):
@@ -74,6 +87,12 @@ two systems'), and a mention whose error changed is tinted and marked: + fixed,
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
         self._styles: dict[tuple, Style] | None = None
         self._content: tuple | None = None
+
+    @staticmethod
+    def legend(comparing: bool, conventions: str, room: int) -> str:
+        """The border's legend: the longest of `LEGENDS` that fits `room` cells (never cut)."""
+        legends = LEGENDS["compare" if comparing else "corefud" if conventions == "corefud" else "conll"]
+        return next((legend for legend in legends if cell_len(legend) <= room), legends[-1])
 
     # ------------------------------------------------------------------ data in
     def show(self, key: Document, response: Document, types: dict[Span, MentionType], mode: Side | None = None, *,

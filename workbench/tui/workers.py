@@ -120,6 +120,10 @@ class Workers:
             return
         self.query_one("#progress", ProgressBar).display = False
         self.refresh_documents()
+        if not self.top_opened and self.doc_index == 0:  # the first scores: the list's top opens (untouched)
+            top = self.top_document(preview=False)
+            if top != self.doc_index:
+                self.show_document(top)
         self._show_scores()
         if complete(self.result) and (not self.comparing or complete(self.view_of(self.baseline).result)):
             self.last_rescore_seconds = message.seconds
