@@ -20,6 +20,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import InputError
@@ -34,7 +35,8 @@ class _StoreOnce(argparse._StoreAction):
     """A value option given twice is refused: with argparse's default the last one silently wins,
     so `--weights W1 ... --weights W5` would score under W5 without a word."""
 
-    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[override]
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
         seen = namespace.__dict__.setdefault("_given_once", set())
         if self.dest in seen:
             parser.error(f"{option_string} given twice; give it once")
@@ -52,7 +54,7 @@ class Parser(argparse.ArgumentParser):
         self.register("action", None, _StoreOnce)
         self.register("action", "store", _StoreOnce)
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         _say(f"{self.prog}: usage error: {message} (see --help)")
         raise SystemExit(EXIT_USAGE)
 

@@ -84,7 +84,10 @@ class Change:
 
     @property
     def record(self) -> ErrorRecord:
-        return self.b if self.b is not None else self.a  # type: ignore[return-value]
+        if self.b is not None:
+            return self.b
+        assert self.a is not None, "a changed error is on one side at least"
+        return self.a
 
     @property
     def category(self) -> Category:

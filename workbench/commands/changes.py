@@ -12,7 +12,10 @@ from ..comparison import Pairs, change_of, summary
 
 
 def _mention(ra: ErrorRecord | None, rb: ErrorRecord | None) -> ErrorRecord:
-    return ra if ra is not None else rb  # type: ignore[return-value]
+    if ra is not None:
+        return ra
+    assert rb is not None, "a change has an error on one side at least"
+    return rb
 
 
 def changes_json(rows: Pairs, listed: Pairs, n_changes: int) -> dict:
