@@ -152,7 +152,7 @@ def best_alignment(table: Table, phi: np.ndarray) -> float:
     total = 0.0
     for cells in groups:
         total += float(phi[cells].sum())
-    for at_row, at_col, cells, n_rows, n_cols in _component_index(table):
+    for at_row, at_col, cells, n_rows, n_cols in table.component_places():
         if min(n_rows, n_cols) == 2:
             total += _two_total(at_row, at_col, phi[cells].tolist(), n_rows == 2)
         else:
@@ -181,20 +181,6 @@ def _two_total(at_row: list[int], at_col: list[int], values: list[float], rows_a
     return max(candidates, default=0.0)
 
 
-def _component_index(table: Table) -> list[tuple[list[int], list[int], np.ndarray, int, int]]:
-    """Each CEAF component's cells as (row, column) places, computed once per table (every CEAF
-    variant, and the ACE-value, solve the same components under other similarities)."""
-    cached = getattr(table, "_components_index", None)
-    if cached is None:
-        cached = []
-        for cells, rows, cols in table.components:
-            at_row = np.searchsorted(rows, table.cell_key[cells]).tolist()
-            at_col = np.searchsorted(cols, table.cell_response[cells]).tolist()
-            cached.append((at_row, at_col, cells, len(rows), len(cols)))
-        table._components_index = cached  # type: ignore[attr-defined]
-    return cached
-
-
 def best_cells(table: Table, phi: np.ndarray, components: bool = True) -> list[np.ndarray | list[int]]:
     """The cells (key chain, response chain pairs) of a best one-to-one alignment, in groups.
 
@@ -213,7 +199,7 @@ def best_cells(table: Table, phi: np.ndarray, components: bool = True) -> list[n
                                         for start, end in zip(table.star_starts, ends)]])
     if not components:
         return groups
-    for at_row, at_col, cells, n_rows, n_cols in _component_index(table):
+    for at_row, at_col, cells, n_rows, n_cols in table.component_places():
         cell_at = dict(zip(zip(at_row, at_col), cells.tolist()))
         pairs = sparse_assignment(n_rows, n_cols, {pair: float(phi[cell]) for pair, cell in cell_at.items()})
         groups.append([cell_at[pair] for pair in pairs if pair in cell_at])

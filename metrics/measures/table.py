@@ -19,7 +19,7 @@ whose id is in the response chain.  MUC and B3 use `primary` for attribution and
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -67,6 +67,22 @@ class Table:
     """Cells of components with a single chain on one side, grouped by component (from `star_starts`):
     the best alignment takes the largest phi of each group."""
     star_starts: np.ndarray
+
+    _places: list[tuple[list[int], list[int], np.ndarray, int, int]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+
+    def component_places(self) -> list[tuple[list[int], list[int], np.ndarray, int, int]]:
+        """Each CEAF component's cells as (row, column) places: (rows, cols, cells, n_rows, n_cols),
+        computed once per table (every CEAF variant, and the ACE-value, solve the same components
+        under other similarities)."""
+        if self._places is None:
+            places = []
+            for cells, rows, cols in self.components:
+                at_row = np.searchsorted(rows, self.cell_key[cells]).tolist()
+                at_col = np.searchsorted(cols, self.cell_response[cells]).tolist()
+                places.append((at_row, at_col, cells, len(rows), len(cols)))
+            self._places = places
+        return self._places
 
     @property
     def n_key_chains(self) -> int:
