@@ -347,7 +347,7 @@ def test_a_crac_run_keeps_the_panels_shown_across_datasets(tmp_path):
     async def open_at(dataset, keys):
         run.current = dataset
         key, responses = run.files(dataset)
-        app = Workbench(key, responses, options, W4, None, run)
+        app = Workbench(key, responses, options, weights=W4, run=run)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(app, pilot)
             shown = app.query_one("#doclist").display and app.screen.has_class("-toggled-documents")

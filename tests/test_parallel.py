@@ -183,15 +183,23 @@ def test_a_cached_response_is_loaded_here_not_in_another_process(monkeypatch, tm
 
 
 @pytest.mark.parametrize("entries", [parallel.QUEUE_ENTRIES, 7])
-def test_fork_each_shares_items_from_a_queue_and_returns_them_in_order(monkeypatch, entries) -> None:
+def test_fork_each_shares_items_from_a_queue_and_returns_them_in_order(monkeypatch, tmp_path, entries) -> None:
     """Items of uneven cost: every process takes the next one as it finishes one, so a process
     with cheap items takes more of them; the results come back in item order whoever computed
-    them (with few queue entries, items go in runs)."""
+    them (with few queue entries, items go in runs).  Each child waits at its first item until a
+    second one has started (or 10 s have passed): on a loaded machine one child could otherwise
+    drain the queue before the others are scheduled, and the test would say nothing of sharing."""
     import time
 
     monkeypatch.setattr(parallel, "QUEUE_ENTRIES", entries)
 
     def work(item: int) -> tuple[int, int]:
+        marker = tmp_path / f"started-{os.getpid()}"
+        if not marker.exists():
+            marker.touch()
+            deadline = time.monotonic() + 10
+            while len(list(tmp_path.glob("started-*"))) < 2 and time.monotonic() < deadline:
+                time.sleep(0.005)
         time.sleep(0.02 if item % 4 == 0 else 0.002)
         return item * item, os.getpid()
 
