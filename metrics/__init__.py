@@ -8,6 +8,10 @@ numpy and scipy only; never imports a UI library.  The public API:
     result = corpus.score(Weights(1, .75, .5, 1)) # + LMetrics under any weights; cheap to repeat
     result.micro["conll"].f1, result.documents[0]
 
+    loaded = load("key.conllu", ["response.conllu"], Options(conventions="corefud", match="head",
+                                                            keep_singletons=False))
+    loaded.corpora[0].score()                     # files to scores on the one road, any convention
+
 Names are resolved lazily so that `import metrics` stays cheap (no numpy until needed).  The
 engine's rooms (formats, mentions, measures, corpus, statistics, errors, runtime) and the layers
 their imports run down are mapped in docs/engine.md.
@@ -23,6 +27,9 @@ _EXPORTS = {
     "METRICS": "metrics.measures.catalog",
     "Family": "metrics.measures.catalog",
     "prepare": "metrics.corpus.scoring",
+    "load": "metrics.conventions.pipeline",
+    "Options": "metrics.conventions.options",
+    "CONVENTIONS": "metrics.conventions.registry",
     "PreparedCorpus": "metrics.corpus.scoring",
     "CorpusResult": "metrics.corpus.scoring",
     "DocPair": "metrics.corpus.scoring",

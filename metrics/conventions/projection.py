@@ -55,7 +55,8 @@ def prepare_nodes(keys: Sequence[NodeDocument], responses: Sequence[NodeDocument
             shared += merged
             pairs.append(prepare_pair(key_doc, response_doc, None, ace, aligned))
         else:
-            pairs.append(DocPair(key.name, _later(key, aligned, key_path, response_path), ace=ace, aligned=aligned))
+            pairs.append(DocPair(key.name, _later(key, aligned, key_path, response_path), ace=ace, aligned=aligned,
+                                 size=2 * len(key.forms)))
         if on_document is not None:
             on_document()
     if shared:

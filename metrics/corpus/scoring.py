@@ -57,11 +57,12 @@ class DocPair:
 
     def __init__(self, name: str, spans: Spans | Callable[[], Spans], *,
                  typed: dict[Span, tuple[MentionType, str]] | None = None, ace: AceOptions = AceOptions(),
-                 aligned: AlignedDocument | None = None) -> None:
+                 aligned: AlignedDocument | None = None, size: int | None = None) -> None:
         self.name = name
         self.ace_options = ace
         self._spans: Spans | None = spans if isinstance(spans, Spans) else None
         self._make_spans: Callable[[], Spans] | None = None if isinstance(spans, Spans) else spans
+        self._size = size
         self.aligned = aligned
         """Under the CorefUD conventions, the pair as corefud-scorer aligned it
         (`metrics.conventions.corefud`): the metrics it computes come from it."""
@@ -81,6 +82,14 @@ class DocPair:
             assert self._make_spans is not None
             self._spans = self._make_spans()
         return self._spans
+
+    @property
+    def cost(self) -> int:
+        """What scoring this pair costs, roughly: its key and response tokens (`size`, when given,
+        while its spans are not made: counting them must not make them)."""
+        if self._spans is None and self._size is not None:
+            return self._size
+        return len(self.key.words) + len(self.response.words)
 
     @property
     def key(self) -> Document:
@@ -205,7 +214,7 @@ class CorpusResult:
 
 def document_costs(pairs: Sequence[DocPair]) -> list[int]:
     """What scoring each pair costs, roughly: its key and response tokens."""
-    return [len(pair.key.words) + len(pair.response.words) for pair in pairs]
+    return [pair.cost for pair in pairs]
 
 
 class PreparedCorpus:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.measures.score import BlancScore, Score
+from metrics.measures.score import BlancScore, Score, mean
 from metrics.mentions.corefud import AlignedDocument, mention_order
 
 def _last_cluster(clusters: list[list[int]]) -> dict[int, int]:
@@ -136,8 +136,7 @@ class CorefudBlancScore(BlancScore):
         both = (self.coref, self.noncoref)
         if np.ndim(self.coref.recall_den) or np.ndim(self.noncoref.recall_den):
             return self._mean_of_arrays(attribute)
-        parts = [s for s in both if not (s.precision_den == 0 and s.recall_den == 0)]
-        return sum(getattr(p, attribute) for p in parts) / len(parts) if parts else 0.0
+        return mean([getattr(s, attribute) for s in both if not (s.precision_den == 0 and s.recall_den == 0)])
 
     def _mean_of_arrays(self, attribute: str):
         """The same mean over arrays of counts (resampled corpora: `metrics.statistics`)."""

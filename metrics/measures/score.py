@@ -77,8 +77,7 @@ class BlancScore:
             total = sum(np.where(m, getattr(s, attribute), 0.0) for m, s in zip(present, (self.coref, self.noncoref)))
             n = present[0].astype(np.float64) + present[1]
             return np.divide(total, n, out=np.zeros(n.shape), where=n != 0)
-        parts = [s for s in (self.coref, self.noncoref) if s.recall_den]
-        return sum(getattr(p, attribute) for p in parts) / len(parts) if parts else 0.0
+        return mean([getattr(s, attribute) for s in (self.coref, self.noncoref) if s.recall_den])
 
     @property
     def recall(self) -> float:

@@ -29,7 +29,7 @@ from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
 from metrics.model import Document, Span
-from metrics.measures.score import BlancScore, Score
+from metrics.measures.score import BlancScore, Score, total
 from metrics.measures.catalog import ALL_METRICS, BLANC, METRICS
 from metrics.corpus.scoring import DocPair, PreparedCorpus, score_pair
 from metrics.measures.table import build_table
@@ -113,12 +113,9 @@ class Pricer:
         self.doc_scores = [score_pair(pair, weights, self.parts) for pair in corpus.pairs]
         self.total = {}
         for name in self.parts:
-            values = [scores[name] for scores in self.doc_scores]
-            if values:
-                total = values[0]
-                for v in values[1:]:
-                    total = total + v
-                self.total[name] = total
+            summed = total(scores[name] for scores in self.doc_scores)
+            if summed is not None:
+                self.total[name] = summed
         self.value = self._value(self.total) if corpus.pairs else 0.0
         self._states: dict[int, _DocumentState] = {}
         self._memo: dict[tuple, tuple[dict, dict]] = {}
