@@ -30,8 +30,8 @@ from ..json_text import dumps
 from ..options import UsageError, size_option
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
 
-LABELS = {name: label(name) for name in ("mentions", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "conll")}
-LABELS.update({"mor": "MOR (mention overlap)", "non_referring": "Non-referring",
+LABELS = {name: label(name) for name in ("mentions", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "conll", "mor")}
+LABELS.update({"non_referring": "Non-referring",
                "bridging_recognition": "Bridging recognition", "bridging_markable": "Bridging (markable)",
                "bridging_entity": "Bridging (entity)"})  # UA's own, not in the catalogue (yet)
 MATCHES = ("exact", "partial", "partial-craft", "head")
