@@ -38,6 +38,7 @@ class DocumentRepairs:
     dropped: list[tuple[int, str, str]] = field(default_factory=list)
     """(output token, mark, why) for each mark dropped with its word or for its form."""
     unknown: int = 0
+    cut: list[tuple[int, str]] = field(default_factory=list)
     closed: list[tuple[int, str]] = field(default_factory=list)
     unclosed: list[tuple[int, str]] = field(default_factory=list)
     crossing: list[tuple[str, int, int]] = field(default_factory=list)
@@ -62,6 +63,7 @@ class DocumentRepairs:
         for mark, index in bracketed.unknown:
             self.unknown += 1
             self.dropped.append((origin[index] if origin[index] is not None else -1, mark, "not an eN id"))
+        self.cut = [(origin[i] if origin[i] is not None else -1, mark) for mark, i in bracketed.cut]
         self.closed = [(origin[i] if origin[i] is not None else -1, eid) for eid, i in bracketed.closed]
         self.unclosed = [(origin[i] if origin[i] is not None else -1, eid) for eid, i in bracketed.unclosed]
 
@@ -85,6 +87,8 @@ class DocumentRepairs:
         out += [(i, f"{where}, {self.word(i)}: [{eid} is never closed in its sentence; the mention is lost")
                 for i, eid in self.unclosed]
         out += [(i, f"{where}, {self.word(i)}: mark {mark!r} dropped ({why})") for i, mark, why in self.dropped]
+        out += [(i, f"{where}, {self.word(i)}: mark {mark!r} read up to its id's digits (the rest ignored)")
+                for i, mark in self.cut]
         out += [(first, f"{where}, {self.word(first)}: the mention of {eid} crosses a sentence boundary "
                         f"(a ## opening a sentence belongs to the one before); lost") for eid, first, _ in self.crossing]
         return [message for _, message in sorted(out, key=lambda item: item[0])]
@@ -108,6 +112,7 @@ class CracReport:
                               "deleted": self.total("deleted"), "replaced": self.total("replaced"),
                               "zeros_dropped": self.total("zeros_dropped")},
                 "repairs": {"brackets_dropped": self.total("dropped"), "unknown_ids": self.total("unknown"),
+                            "ids_cut": self.total("cut"),
                             "brackets_closed": self.total("closed"), "lost_mentions": self.total("unclosed") + self.total("crossing"),
                             "mentions": self.total("mentions")}}
 
