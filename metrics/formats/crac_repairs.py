@@ -33,7 +33,9 @@ class DocumentRepairs:
     zeros_dropped: int = 0
     zeros_in_output: int = 0
     zeros_in_key: int = 0
-    """Key mentions with an empty node (zeros and mentions over an ellipsis)."""
+    """Key mentions headed by an empty node (zeros)."""
+    empties_in_key: int = 0
+    """Other key mentions over an empty node (an ellipsis inside a mention)."""
     mentions: int = 0
     dropped: list[tuple[int, str, str]] = field(default_factory=list)
     """(output token, mark, why) for each mark dropped with its word or for its form."""
@@ -136,11 +138,11 @@ class CracReport:
         elif unknown:
             out.append(f"{self.path}: {unknown} marks use ids that are not eN (e.g. {self._first_unknown()!r}); "
                        f"the pipeline drops them")
-        zeros = self.total("zeros_in_key")
-        if zeros and not self.total("zeros_in_output"):
-            out.append(f"{self.path}: the key has {zeros} mentions on empty nodes (zeros among them), but the output "
-                       f"has no ## token: every zero is lost, and every empty node of a mention (write them as ## "
-                       f"tokens: conllu2text --zero_mentions, corefwb convert --zero-mentions)")
+        zeros, over = self.total("zeros_in_key"), self.total("empties_in_key")
+        if (zeros or over) and not self.total("zeros_in_output"):
+            out.append(f"{self.path}: the key has {zeros} zero mentions and {over} more mentions over empty nodes, but "
+                       f"the output has no ## token: every zero is lost, and every empty node of a mention (write "
+                       f"them as ## tokens: conllu2text --zero_mentions, corefwb convert --zero-mentions)")
         each = [line for d in self.documents for line in d.warnings(self.path)]
         out += each[:MAX_WARNINGS]
         if len(each) > MAX_WARNINGS:
