@@ -240,7 +240,7 @@ RULES = [
     ("The|[e1 dog barked . It|e1] ran home .", [("e1", ((2, 1, 0),), (2, 1, 0))], {"lost_mentions": 1, "brackets_closed": 1}),
     # only eN ids count (the key's own d1.2 are dropped); `[e1.2` is read as `[e1`
     ("The|[d1.2 dog|d1.2] barked . It|[e1.2 ran|e1] home .",
-     [("e1", ((2, 1, 0), (2, 2, 0)), (2, 2, 0))], {"unknown_ids": 2, "brackets_dropped": 2}),
+     [("e1", ((2, 1, 0), (2, 2, 0)), (2, 2, 0))], {"unknown_ids": 2, "brackets_dropped": 2, "ids_cut": 1}),
     # a token with two | loses its marks
     ("The|x|[e1 dog|e1] barked . It ran home .", [("e1", ((1, 2, 0),), (1, 2, 0))], {"brackets_closed": 1}),
     # a ## is an empty node after the word before it (a zero when it heads a mention); one before
@@ -260,7 +260,7 @@ def test_repair_rule(tmp_path, line, expected, counts):
     assert sorted(found) == sorted(expected)
     for name, value in counts.items():
         assert report[name] == value, name
-    repaired = sum(report[k] for k in ("brackets_dropped", "brackets_closed", "lost_mentions"))
+    repaired = sum(report[k] for k in ("brackets_dropped", "brackets_closed", "lost_mentions", "ids_cut"))
     assert len([w for w in warnings if "document 'doc1'" in w]) == repaired
 
 

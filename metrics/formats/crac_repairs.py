@@ -33,11 +33,14 @@ class DocumentRepairs:
     zeros_dropped: int = 0
     zeros_in_output: int = 0
     zeros_in_key: int = 0
-    """Key mentions with an empty node (zeros and mentions over an ellipsis)."""
+    """Key mentions headed by an empty node (zeros)."""
+    empties_in_key: int = 0
+    """Other key mentions over an empty node (an ellipsis inside a mention)."""
     mentions: int = 0
     dropped: list[tuple[int, str, str]] = field(default_factory=list)
     """(output token, mark, why) for each mark dropped with its word or for its form."""
     unknown: int = 0
+    cut: list[tuple[int, str]] = field(default_factory=list)
     closed: list[tuple[int, str]] = field(default_factory=list)
     unclosed: list[tuple[int, str]] = field(default_factory=list)
     crossing: list[tuple[str, int, int]] = field(default_factory=list)
@@ -62,6 +65,7 @@ class DocumentRepairs:
         for mark, index in bracketed.unknown:
             self.unknown += 1
             self.dropped.append((origin[index] if origin[index] is not None else -1, mark, "not an eN id"))
+        self.cut = [(origin[i] if origin[i] is not None else -1, mark) for mark, i in bracketed.cut]
         self.closed = [(origin[i] if origin[i] is not None else -1, eid) for eid, i in bracketed.closed]
         self.unclosed = [(origin[i] if origin[i] is not None else -1, eid) for eid, i in bracketed.unclosed]
 
@@ -85,6 +89,8 @@ class DocumentRepairs:
         out += [(i, f"{where}, {self.word(i)}: [{eid} is never closed in its sentence; the mention is lost")
                 for i, eid in self.unclosed]
         out += [(i, f"{where}, {self.word(i)}: mark {mark!r} dropped ({why})") for i, mark, why in self.dropped]
+        out += [(i, f"{where}, {self.word(i)}: mark {mark!r} read up to its id's digits (the rest ignored)")
+                for i, mark in self.cut]
         out += [(first, f"{where}, {self.word(first)}: the mention of {eid} crosses a sentence boundary "
                         f"(a ## opening a sentence belongs to the one before); lost") for eid, first, _ in self.crossing]
         return [message for _, message in sorted(out, key=lambda item: item[0])]
@@ -108,6 +114,7 @@ class CracReport:
                               "deleted": self.total("deleted"), "replaced": self.total("replaced"),
                               "zeros_dropped": self.total("zeros_dropped")},
                 "repairs": {"brackets_dropped": self.total("dropped"), "unknown_ids": self.total("unknown"),
+                            "ids_cut": self.total("cut"),
                             "brackets_closed": self.total("closed"), "lost_mentions": self.total("unclosed") + self.total("crossing"),
                             "mentions": self.total("mentions")}}
 
@@ -131,11 +138,11 @@ class CracReport:
         elif unknown:
             out.append(f"{self.path}: {unknown} marks use ids that are not eN (e.g. {self._first_unknown()!r}); "
                        f"the pipeline drops them")
-        zeros = self.total("zeros_in_key")
-        if zeros and not self.total("zeros_in_output"):
-            out.append(f"{self.path}: the key has {zeros} mentions on empty nodes (zeros among them), but the output "
-                       f"has no ## token: every zero is lost, and every empty node of a mention (write them as ## "
-                       f"tokens: conllu2text --zero_mentions, corefwb convert --zero-mentions)")
+        zeros, over = self.total("zeros_in_key"), self.total("empties_in_key")
+        if (zeros or over) and not self.total("zeros_in_output"):
+            out.append(f"{self.path}: the key has {zeros} zero mentions and {over} more mentions over empty nodes, but "
+                       f"the output has no ## token: every zero is lost, and every empty node of a mention (write "
+                       f"them as ## tokens: conllu2text --zero_mentions, corefwb convert --zero-mentions)")
         each = [line for d in self.documents for line in d.warnings(self.path)]
         out += each[:MAX_WARNINGS]
         if len(each) > MAX_WARNINGS:

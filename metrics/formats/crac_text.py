@@ -97,7 +97,9 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument]) -> t
             spans = bracketed.mentions
             aligned.tokens = aligned.tokens[:bracketed.kept_tokens]
         document = _build(path, output.line, aligned, spans, key, key_nodes, repairs)
-        repairs.zeros_in_key = sum(any(n[2] for n in m.nodes) for _, ms in key_nodes.entities for m in ms)
+        key_mentions = [m for _, ms in key_nodes.entities for m in ms]
+        repairs.zeros_in_key = sum(m.zero for m in key_mentions)
+        repairs.empties_in_key = sum(not m.zero and any(n[2] for n in m.nodes) for m in key_mentions)
         _note_ids(document, number, id_order)
         documents.append(document)
         report.documents.append(repairs)

@@ -185,6 +185,8 @@ class Bracketed:
     unclosed: list[tuple[str, int]] = field(default_factory=list)
     """(id, token): an opening bracket never closed in its sentence: its mention is lost."""
     unknown: list[tuple[str, int]] = field(default_factory=list)
+    cut: list[tuple[str, int]] = field(default_factory=list)
+    """(mark, token): a mark read up to its id's digits (`[e1.2` as `[e1`), the rest ignored."""
     """(mark, token): a mark that is no `eN` id (the key's own `d1.2`, a typo): dropped."""
     piped: list[int] = field(default_factory=list)
     """Tokens with two `|`: their marks dropped."""
@@ -227,6 +229,8 @@ def _repair_sentence(tokens: list[str], start: int, stop: int, out: Bracketed) -
                 out.unknown.append((mark, index))
                 continue
             left, number, right = found.groups()
+            if found.end() != len(mark):
+                out.cut.append((mark, index))
             eid = f"e{number}"
             if left and right:
                 closing.append((eid, index, index))
