@@ -126,6 +126,8 @@ def _run_crac(args: argparse.Namespace, target: str) -> int:
 
     if args.key is not None:
         raise UsageError("--key: a crac-text or crac-json file is written from a CoNLL-U key itself")
+    if target == "crac-json" and args.sequential_ids:
+        raise UsageError("--sequential-ids: crac-json names no entity (the k-th list is e{k})")
     fmt = args.source_format if args.source_format != "auto" else detect_format(args.input)
     if fmt != "conllu":
         raise InputError(args.input, None, f"is {fmt}; crac-text and crac-json are written from CoNLL-U (CorefUD)")
