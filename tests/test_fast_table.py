@@ -67,7 +67,7 @@ async def test_fast_cells_are_the_segments_a_data_table_draws():
                     base = Style.parse(rng.choice(STYLES[1:]))
                     cursor, hover = rng.random() < 0.2, rng.random() < 0.2
                     render_width = width + 2 * padding
-                    ours = fast._render_cell(row, column, base, render_width, cursor, hover)
+                    ours = fast._render_cell(row, column, base, render_width, cursor=cursor, hover=hover)
                     theirs = DataTable._render_cell(data, row, column, base, render_width, cursor, hover)
                     assert _segments(ours) == _segments(theirs), (rows[row][column], width, padding)
                     compared += 1

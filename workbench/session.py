@@ -287,7 +287,7 @@ class Session:
 
     # ---------------------------------------------------------------------- export
 
-    def export(self, path: str, fmt: str, scope: str, weights: Weights, scores: dict,
+    def export(self, path: str, fmt: str, *, scope: str, weights: Weights, scores: dict,
                records: Sequence[ErrorRecord] | None) -> str:
         """Write a report of one scope (a document or the corpus): its scores and its errors with
         their fixes and impacts, atomically, never onto an input.  Returns the path."""

@@ -45,7 +45,7 @@ Aligned = tuple[NodeDocument, NodeDocument, AlignedDocument]
 
 
 def aligned_documents(keys: Sequence[NodeDocument], responses: Sequence[NodeDocument],
-                      key_path: str, response_path: str, settings: Settings,
+                      key_path: str, response_path: str, settings: Settings, *,
                       warnings: list[str] | None = None) -> list[Aligned]:
     """Each key document with its response twin, aligned; a missing twin or differing words is an
     input error naming the response file and line.  Response documents the key lacks are not

@@ -49,7 +49,8 @@ def prepare_nodes(keys: Sequence[NodeDocument], responses: Sequence[NodeDocument
     and the mentions that share a span go uncounted."""
     by_name = {doc.name: doc for doc in base_keys}
     pairs, warnings, shared = [], [], 0
-    for key, response, aligned in aligned_documents(keys, responses, key_path, response_path, settings, warnings):
+    aligned_pairs = aligned_documents(keys, responses, key_path, response_path, settings, warnings=warnings)
+    for key, response, aligned in aligned_pairs:
         if spans:
             key_doc, response_doc, merged = project(by_name.get(key.name), key, aligned, key_path, response_path)
             shared += merged

@@ -96,7 +96,7 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument]) -> t
             repairs.record(aligned, bracketed, key)
             spans = bracketed.mentions
             aligned.tokens = aligned.tokens[:bracketed.kept_tokens]
-        document = _build(path, output.line, aligned, spans, key, key_nodes, repairs)
+        document = _build(path, output.line, aligned, spans, key=key, key_nodes=key_nodes, repairs=repairs)
         key_mentions = [m for _, ms in key_nodes.entities for m in ms]
         repairs.zeros_in_key = sum(m.zero for m in key_mentions)
         repairs.empties_in_key = sum(not m.zero and any(n[2] for n in m.nodes) for m in key_mentions)
@@ -200,7 +200,7 @@ def _marked(output: _Output) -> list[str]:
     return [f"{t}|{','.join(m)}" if m else t for t, m in zip(output.tokens, marks)]
 
 
-def _build(path: str, line: int, aligned: Aligned, spans: list[tuple[str, int, int]], key: KeyDocument,
+def _build(path: str, line: int, aligned: Aligned, spans: list[tuple[str, int, int]], *, key: KeyDocument,
            key_nodes: NodeDocument, repairs: DocumentRepairs) -> NodeDocument:
     """The pipeline's CoNLL-U document: `##` tokens as empty nodes after the word before them,
     each mention over its tokens' nodes, its head MoveHead's when the key writes heads."""

@@ -76,10 +76,11 @@ class FastTable(DataTable):
     Anything else is drawn by DataTable itself.  (The textual version is pinned: this replaces
     private methods of DataTable 8.2.8; tests draw random cells both ways and compare segments.)"""
 
-    def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
+    def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int, *,
                      cursor: bool = False, hover: bool = False) -> list[list[Segment]]:
+        # cursor and hover keyword-only: DataTable 8.2.8 passes them so at every call
         if row_index < 0 or column_index < 0 or self.fixed_rows or self.fixed_columns:
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+            return super()._render_cell(row_index, column_index, base_style, width, cursor=cursor, hover=hover)
         row_key = self._row_locations.get_key(row_index)
         column_key = self._column_locations.get_key(column_index)
         cache_key = (row_key, column_key, base_style, cursor, hover, self._show_hover_cursor, self._update_count,
@@ -92,7 +93,7 @@ class FastTable(DataTable):
         inner = width - 2 * self.cell_padding
         if (row.height != 1 or row.auto_height or type(cell) is not Text or cell.no_wrap is False
                 or cell.end != "\n" or inner < 1 or "\n" in cell.plain or "\t" in cell.plain):
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+            return super()._render_cell(row_index, column_index, base_style, width, cursor=cursor, hover=hover)
         component_style, post_style = self._get_styles_to_render_cell(
             False, False, False, hover, cursor, self.show_cursor, self._show_hover_cursor,
             self.cursor_foreground_priority == "css", self.cursor_background_priority == "css")

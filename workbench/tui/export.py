@@ -76,7 +76,8 @@ def write_report(source: ExportSource, scope: str, fmt: str, path: str | None = 
         label, scores = "corpus", result.micro
     else:
         label, scores = names[0], dict(result.documents).get(names[0], {})
-    return session.export(path or default_path(source.label(scope), fmt), fmt, label, weights, scores, records)
+    return session.export(path or default_path(source.label(scope), fmt), fmt, scope=label, weights=weights,
+                          scores=scores, records=records)
 
 
 def write_entity_report(source: ExportSource, scope: str, fmt: str, path: str | None = None) -> str:
