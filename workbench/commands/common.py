@@ -52,7 +52,8 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ACE-value entity weighting: mention (default) or level (NIST's entity level)")
     parser.add_argument("--conventions", choices=CONVENTIONS, default="auto",
                         help="whose numbers: conll (v8.01), corefud (corefud-scorer, the CRAC shared task's), or auto "
-                             "(default: corefud when key and responses are CoNLL-U, else conll)")
+                             "(default: corefud when key and responses are CoNLL-U, ua when the key is a Universal Anaphora "
+                             "file, else conll); ua: the UA scorer's, for score and errors (docs/ua.md)")
     parser.add_argument("--zero-match", choices=ZERO_MATCHES, default=None,
                         help="corefud: align zeros by their enhanced dependencies (default) or by position; "
                              "ua: linear keeps zeros (aligned by position), which are otherwise removed")
