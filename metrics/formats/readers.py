@@ -26,7 +26,8 @@ from metrics.model import Document, InputError, NodeDocument
 FORMATS = ("conll", "conllu", "jsonl", *KINDS, *CRAC_FORMATS)
 """Format names accepted by `read_documents` (plus "auto"); jsonlines of any system's kind is
 detected record by record (metrics.formats.outputs), the kinds can be forced.  The CRAC LLM
-track's formats are read onto a CoNLL-U key (`read_node_response`), under the CorefUD conventions."""
+track's formats are read onto a CoNLL-U key (`metrics.formats.crac_text.read_crac`, called by the
+CorefUD convention's `prepare`, which has the key), under the CorefUD conventions."""
 
 _EXTENSIONS = {
     ".conllu": "conllu",
