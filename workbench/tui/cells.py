@@ -6,7 +6,8 @@ definition keeps their look (and their NO_COLOR meaning: the letter) the same ev
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import zip_longest
 
 from rich.console import Console, ConsoleOptions
 from rich.segment import Segment
@@ -16,7 +17,8 @@ from textual.app import App
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.widgets import DataTable
-from textual.widgets.data_table import RowKey
+from textual._two_way_dict import TwoWayDict
+from textual.widgets.data_table import Row, RowKey
 
 from metrics.model import MentionType
 
@@ -101,6 +103,43 @@ class FastTable(DataTable):
                           pre_style=pre_style, post_style=post_style)]
         self._cell_render_cache[cache_key] = lines
         return lines
+
+    _cells_of: Callable[[int], Sequence[Text]] | None = None
+    """The cells of row `i` of rows given by `set_lazy_rows` (None: rows added one by one)."""
+
+    def set_lazy_rows(self, count: int, cells_of: Callable[[int], Sequence[Text]]) -> None:
+        """Replace the rows by `count` one-line rows keyed `"0"`, `"1"`, ..., whose cells
+        `cells_of(i)` gives when row `i` is first drawn or read.
+
+        Why: a book's error list has tens of thousands of rows; `add_row` builds every cell and
+        updates the table once per row (seconds), where only the fifty rows on screen are ever
+        drawn.  The rows are entered into DataTable's own structures at once, as `add_row`
+        enters them one by one (the version is pinned; a test compares with `add_row`)."""
+        self.clear()
+        keys = [RowKey(str(index)) for index in range(count)]
+        self._row_locations = TwoWayDict(dict(zip(keys, range(count))))
+        self.rows.update((key, Row(key, 1, None, False)) for key in keys)
+        self._cells_of = cells_of
+        self._new_rows.update(keys)
+        self._require_update_dimensions = True
+        self.cursor_coordinate = self.cursor_coordinate
+        if count and self.columns and self.show_cursor and self.cursor_type != "none":
+            self._highlight_cursor()
+        self._update_count += 1
+        self.check_idle()
+
+    def get_row(self, row_key: RowKey | str) -> list:
+        """A row's cells; a lazy row's built now (once)."""
+        if self._cells_of is not None and row_key not in self._data and row_key in self.rows:
+            index = self._row_locations.get(row_key if isinstance(row_key, RowKey) else RowKey(row_key))
+            cells = self._cells_of(index)
+            self._data[RowKey(row_key) if isinstance(row_key, str) else row_key] = {
+                column.key: cell for column, cell in zip_longest(self.ordered_columns, cells)}
+        return super().get_row(row_key)
+
+    def clear(self, columns: bool = False):
+        self._cells_of = None
+        return super().clear(columns)
 
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
         """DataTable measures every cell of new rows, to size auto-width columns and tall rows.

@@ -257,35 +257,64 @@ class ChainRow:
         return counts[MentionType.NAME], counts[MentionType.NOMINAL], counts[MentionType.PRONOUN]
 
 
-def chain_rows(key: Document, response: Document, types: dict[Span, MentionType]) -> tuple[list[ChainRow], list[ChainRow]]:
-    """Key chains and response chains, each annotated with its partners on the other side."""
-    key_ids, response_ids = chain_ids(key), chain_ids(response)
+class ChainList(Sequence[ChainRow]):
+    """One side's chains as `ChainRow`s built when first asked for, in the file's order.
 
-    def rows(doc: Document, side: Literal["key", "response"], other: dict[Span, list[str]],
-             other_doc: Document) -> list[ChainRow]:
-        out = []
-        other_chain = dict(zip(other_doc.chain_labels(), other_doc.chains))
-        for number, chain in zip(doc.chain_labels(), doc.chains):
-            partners: list[str] = []
-            unmatched = 0
-            mentions = []
-            for span in sorted(set(chain)):
-                mentions.append((span, mention_type(types, span), mention_text(doc, span, 40)))
-                held = other.get(span)
-                if not held:
-                    unmatched += 1
-                for partner in held or ():
-                    if partner not in partners:
-                        partners.append(partner)
-            relation = ""
-            if len(partners) == 1:
-                mine, theirs = set(chain), set(other_chain[partners[0]])
-                relation = ("=" if mine == theirs else "part of" if mine < theirs
-                            else "holds all of" if theirs < mine else "overlaps")
-            out.append(ChainRow(side, number, mentions, partners, unmatched, relation))
-        return out
+    Why lazy: a book has tens of thousands of chains (1.9 s to build them all), and the chains
+    view draws only the fifty lines on screen.  What the view needs of every chain to know its
+    size, the number of its distinct mentions, is counted at once (`mention_counts`)."""
 
-    return rows(key, "key", response_ids, response), rows(response, "response", key_ids, key)
+    def __init__(self, doc: Document, side: Literal["key", "response"], other_doc: Document,
+                 types: dict[Span, MentionType]) -> None:
+        self.doc, self.side, self.other_doc, self.types = doc, side, other_doc, types
+        self.labels = doc.chain_labels()
+        self.mention_counts = [len(set(chain)) for chain in doc.chains]
+        self._built: dict[int, ChainRow] = {}
+        self._other: tuple[dict[Span, list[str]], dict[str, list[Span]]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.doc.chains)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        row = self._built.get(index)
+        if row is None:
+            row = self._built[index] = self._build(index)
+        return row
+
+    def _build(self, index: int) -> ChainRow:
+        if self._other is None:  # the other side's ids of every span, once
+            self._other = (chain_ids(self.other_doc), dict(zip(self.other_doc.chain_labels(), self.other_doc.chains)))
+        other, other_chain = self._other
+        chain = self.doc.chains[index]
+        partners: list[str] = []
+        unmatched = 0
+        mentions = []
+        for span in sorted(set(chain)):
+            mentions.append((span, mention_type(self.types, span), mention_text(self.doc, span, 40)))
+            held = other.get(span)
+            if not held:
+                unmatched += 1
+            for partner in held or ():
+                if partner not in partners:
+                    partners.append(partner)
+        relation = ""
+        if len(partners) == 1:
+            mine, theirs = set(chain), set(other_chain[partners[0]])
+            relation = ("=" if mine == theirs else "part of" if mine < theirs
+                        else "holds all of" if theirs < mine else "overlaps")
+        return ChainRow(self.side, self.labels[index], mentions, partners, unmatched, relation)
+
+
+def chain_rows(key: Document, response: Document, types: dict[Span, MentionType]) -> tuple[ChainList, ChainList]:
+    """Key chains and response chains, each annotated with its partners on the other side
+    (built as they are asked for)."""
+    return ChainList(key, "key", response, types), ChainList(response, "response", key, types)
 
 
 # ---------------------------------------------------------------------------------------- errors
