@@ -22,6 +22,12 @@ Figures (targets from issues 5, 15 and 16):
   both, the text with key/A/B ids) from App start, everything settled (all metrics, intervals,
   errors of both, impacts of the document), and F9 (swap the two) to the next frame (targets:
   first screen < 1 s, switch < 150 ms).  The imports are timed apart: the process pays them once.
+- `--book DIR` (issue 42): the book of `benchmarks/book.py` (one 250,000-token document) at 200x50:
+  the first screen and everything settled, then F3, F2, `n`, `t` (K&K), `n` in the K&K list,
+  `t` back and `n`, each from the key press to the first frame written after it (answered) and
+  to the last frame before the screen stays still for half a second with no analysis running
+  (settled).  Targets: first screen settled < 4 s; each key answered and settled < 0.5 s, `t`
+  settled < 5 s.
 """
 
 from __future__ import annotations
@@ -288,6 +294,50 @@ async def bench_long_document(key: str, response: str, directory: Path, repeat: 
         print(f"  scroll half-way (drawn)                {ms(scroll)}")
 
 
+BOOK_KEYS = ("f3", "f2", "n", "n", "t", "n", "n", "t", "n")
+"""The keys timed on the book, in this order (`t` twice: to K&K and back)."""
+
+
+async def answered_and_settled(app, pilot, key: str, quiet: float = 0.5, timeout: float = 120.0) -> tuple[float, float]:
+    """Press `key`: seconds to the first frame written after it and to the last frame before
+    `quiet` seconds without one while no worker runs (the screen settled)."""
+    t0 = time.perf_counter()
+    before = len(app.frames)
+    await pilot.press(key)
+    end = t0 + timeout
+    while time.perf_counter() < end:
+        await asyncio.sleep(0.02)
+        running = any(worker.is_running for worker in app.workers)
+        if len(app.frames) > before and not running and time.perf_counter() - app.frames[-1] > quiet:
+            break
+    frames = app.frames[before:]
+    if not frames:
+        return float("nan"), float("nan")
+    return frames[0] - t0, frames[-1] - t0
+
+
+async def bench_book(directory: Path, jobs: int) -> None:
+    """The book at 200x50 (see the module docstring)."""
+    started = time.perf_counter()
+    app = opened(str(directory / "book.key.conll"), [str(directory / "book.response.conll")], jobs)
+
+    def first_screen() -> bool:
+        panel = app.query_one("#errorpanel")
+        return app.result is not None and panel.state == "ready"
+
+    shown = watch(app, first_screen)
+    async with app.run_test(size=(200, 50)) as pilot:
+        first = await drawn(shown, timeout=600) - started
+        await settle(app, pilot, timeout=600)
+        print(f"book (--jobs {jobs}): {sum(len(p.key.words) for p in app.corpus.pairs)} tokens in "
+              f"{len(app.corpus.pairs)} document(s), 200x50")
+        print(f"first screen (scores, text, errors)      {ms(first)}")
+        print(f"settled (every metric, errors, impacts)  {ms(time.perf_counter() - started)}")
+        for key in BOOK_KEYS:
+            answered, settled = await answered_and_settled(app, pilot, key)
+            print(f"{key:4} answered {ms(answered)}  settled {ms(settled)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "gum-open"))
@@ -296,7 +346,11 @@ def main() -> None:
     parser.add_argument("--compare-only", action="store_true", help="only the compare mode figures")
     parser.add_argument("--jobs", type=int, default=jobs_option(None),
                         help="processes the workbench opens with, as `corefwb --jobs` (1: loaded in its worker)")
+    parser.add_argument("--book", type=Path, help="a directory of benchmarks/book.py's files: time the book only")
     args = parser.parse_args()
+    if args.book is not None:
+        asyncio.run(bench_book(args.book, args.jobs))
+        return
     key = os.path.join(args.data, "key.gum.conll.gz")
     response = os.path.join(args.data, "response.xrenner-gum.conll.gz")
     asyncio.run(bench_compare(key, [response, os.path.join(args.data, "response.xrenner-ontonotes.conll.gz")],

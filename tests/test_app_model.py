@@ -203,3 +203,13 @@ def test_chain_relations_say_equal_only_for_the_same_mentions():
     wider = Document(name="d", words=words, chains=[[(0, 0), (2, 2), (4, 4), (6, 6), (7, 7)]])
     assert chain_rows(key, wider, {})[0][0].relation == "part of"
     assert chain_rows(key, wider, {})[1][0].relation == "holds all of"
+
+
+def test_display_words_are_each_word_made_visible():
+    """The words of a document made safe in one call are the words made safe one by one, also
+    when a word holds control characters, is empty, or holds the separator itself."""
+    from workbench.tui.rows import WORD_SEPARATOR, display_text, display_words
+
+    for words in ([], ["a"], ["", "b", ""], ["\x1b[31mred", "tab\there", "\x9b", "plain"],
+                  ["x" + WORD_SEPARATOR + "y", "z"], [WORD_SEPARATOR]):
+        assert display_words(words) == [display_text(word) for word in words]

@@ -42,10 +42,49 @@ def chain_ids(doc: Document) -> dict[Span, list[str]]:
     A chain's id is its label in the file (`Document.chain_labels`: `(3)` is chain 3, a jsonlines
     cluster its 0-based index), the number `corefwb errors`, K&K and every export give it too, so
     a user can look it up in the file.  A span in two chains (it happens in real system output)
-    keeps both ids, so the screen shows it.
+    keeps both ids, so the screen shows it.  Kept for the last documents asked about (the text
+    view and the chains view both need it: a book's takes a tenth of a second); read-only.
     """
-    labels = doc.chain_labels()
-    return {span: [labels[index] for index in held] for span, held in doc.chains_listing().items()}
+    return _listed(doc)[1]
+
+
+def distinct_mentions(doc: Document) -> list[int]:
+    """The number of distinct spans of each chain of a document (from the same kept listing)."""
+    listing = _listed(doc)[0]
+    counts = [0] * len(doc.chains)
+    for held in listing.values():
+        for index in held:
+            counts[index] += 1
+    return counts
+
+
+_LISTED: dict[int, tuple[Document, dict[Span, tuple[int, ...]], dict[Span, list[str]]]] = {}
+"""id(document) -> (the document, its chains listing, its chain ids), for the last few documents."""
+
+
+def _listed(doc: Document) -> tuple[dict[Span, tuple[int, ...]], dict[Span, list[str]]]:
+    kept = _LISTED.get(id(doc))
+    if kept is None or kept[0] is not doc:
+        labels = doc.chain_labels()
+        listing = doc.chains_listing()
+        kept = (doc, listing, {span: [labels[index] for index in held] for span, held in listing.items()})
+        while len(_LISTED) >= 6:  # a key and a few responses: the documents on screen
+            del _LISTED[next(iter(_LISTED))]
+        _LISTED[id(doc)] = kept
+    return kept[1], kept[2]
+
+
+WORD_SEPARATOR = "\ue000"
+"""A private-use character `display_text` leaves alone, to make a document's words safe in one call."""
+
+
+def display_words(words: Sequence[str]) -> list[str]:
+    """`display_text` of every word, translated as one string (a book's 300,000 words one by one
+    cost a third of laying out its text); one by one when a word holds the separator."""
+    joined = WORD_SEPARATOR.join(words)
+    if joined.count(WORD_SEPARATOR) != max(len(words) - 1, 0):
+        return [display_text(word) for word in words]
+    return display_text(joined).split(WORD_SEPARATOR) if words else []
 
 
 def mention_type(types: dict[Span, MentionType], span: Span) -> MentionType:
@@ -171,14 +210,15 @@ def token_units(doc: Document, marks: Sequence[Marked]) -> list[list[Atom]]:
                 for token in range(start, end + 1):
                     innermost[token] = mark
     units = []
-    for token, word in enumerate(doc.words):
+    for token, word in enumerate(display_words(doc.words)):
         unit = []
-        for mark in sorted(opens[token], key=lambda m: -m.span[1]):
+        opening, closing = opens[token], closes[token]  # most tokens open and close nothing: no sort
+        for mark in sorted(opening, key=lambda m: -m.span[1]) if len(opening) > 1 else opening:
             unit.append(Atom("[", "open", mark.type, mark.span, change=mark.change))
         inner = innermost[token]
-        unit.append(Atom(display_text(word), "word", inner.type if inner else None, inner.span if inner else None, token,
+        unit.append(Atom(word, "word", inner.type if inner else None, inner.span if inner else None, token,
                          inner.change if inner else None))
-        for mark in sorted(closes[token], key=lambda m: -m.span[0]):
+        for mark in sorted(closing, key=lambda m: -m.span[0]) if len(closing) > 1 else closing:
             unit.append(Atom("]" + mark.label, "close", mark.type, mark.span, change=mark.change))
         units.append(unit)
     return units
@@ -268,7 +308,7 @@ class ChainList(Sequence[ChainRow]):
                  types: dict[Span, MentionType]) -> None:
         self.doc, self.side, self.other_doc, self.types = doc, side, other_doc, types
         self.labels = doc.chain_labels()
-        self.mention_counts = [len(set(chain)) for chain in doc.chains]
+        self.mention_counts = distinct_mentions(doc)
         self._built: dict[int, ChainRow] = {}
         self._other: tuple[dict[Span, list[str]], dict[str, list[Span]]] | None = None
 
