@@ -27,7 +27,10 @@ Figures (targets from issues 5, 15 and 16):
   `t` back and `n`, each from the key press to the first frame written after it (answered) and
   to the last frame before the screen stays still for half a second with no analysis running
   (settled).  Targets: first screen settled < 4 s; each key answered and settled < 0.5 s, `t`
-  settled < 5 s.
+  settled < 5 s.  `--book DIR --tmux`: the same keys sent to `corefwb` running in a tmux pane of
+  200x50, the pane captured every 20 ms: answered at the first capture that differs, settled at
+  the last change before it stays the same for `--quiet` seconds (default 2: the K&K analysis and
+  the pricing run in workers, their results change the screen).
 """
 
 from __future__ import annotations
@@ -338,6 +341,49 @@ async def bench_book(directory: Path, jobs: int) -> None:
             print(f"{key:4} answered {ms(answered)}  settled {ms(settled)}")
 
 
+def bench_book_tmux(directory: Path, quiet: float) -> None:
+    """The book in `corefwb` in a real terminal (tmux, 200x50), timed by captures of the pane."""
+    import shlex
+    import subprocess
+
+    session = f"bench-book-{os.getpid()}"
+    corefwb = Path(sys.executable).with_name("corefwb")
+    command = " ".join(shlex.quote(str(part)) for part in
+                       (corefwb, directory / "book.key.conll", directory / "book.response.conll"))
+
+    def capture() -> str:
+        return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+
+    def until_still(since: float, before: str, ready=lambda screen: True, timeout: float = 300.0) -> tuple[float, float]:
+        first = last = None
+        screen, end = before, since + timeout
+        while time.perf_counter() < end:
+            now_screen = capture()
+            now = time.perf_counter()
+            if now_screen != screen:
+                screen = now_screen
+                first = first or now
+                last = now
+            elif last is not None and now - last > quiet and ready(screen):
+                break
+            time.sleep(0.02)
+        return (first or float("nan")) - since, (last or float("nan")) - since
+
+    started = time.perf_counter()
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50", command], check=True)
+    try:
+        answered, settled = until_still(started, "", ready=lambda screen: "errors (" in screen and "analysing" not in screen)
+        print(f"book in tmux 200x50: first change {ms(answered)}, settled {ms(settled)} (quiet {quiet:g} s)")
+        for key in BOOK_KEYS:
+            before = capture()
+            t0 = time.perf_counter()
+            subprocess.run(["tmux", "send-keys", "-t", session, key.upper() if key.startswith("f") else key], check=True)
+            answered, settled = until_still(t0, before, timeout=120.0)
+            print(f"{key:4} answered {ms(answered)}  settled {ms(settled)}")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "gum-open"))
@@ -347,7 +393,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=jobs_option(None),
                         help="processes the workbench opens with, as `corefwb --jobs` (1: loaded in its worker)")
     parser.add_argument("--book", type=Path, help="a directory of benchmarks/book.py's files: time the book only")
+    parser.add_argument("--tmux", action="store_true", help="with --book: in corefwb in a tmux pane, not headless")
+    parser.add_argument("--quiet", type=float, default=2.0, help="with --tmux: seconds without change that settle")
     args = parser.parse_args()
+    if args.book is not None and args.tmux:
+        bench_book_tmux(args.book, args.quiet)
+        return
     if args.book is not None:
         asyncio.run(bench_book(args.book, args.jobs))
         return

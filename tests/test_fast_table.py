@@ -116,9 +116,14 @@ async def test_lazy_rows_are_the_rows_add_row_makes_built_only_when_drawn():
     never drawn never built."""
 
     class Lists(App):
+        highlighted: list[tuple[str, int]] = []
+
         def compose(self):
             yield ListTable(id="lazy", cursor_type="row")
             yield ListTable(id="eager", cursor_type="row")
+
+        def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+            self.highlighted.append((event.data_table.id, event.cursor_row))
 
     def cells(index: int) -> list[Text]:
         built.append(index)
@@ -146,6 +151,8 @@ async def test_lazy_rows_are_the_rows_add_row_makes_built_only_when_drawn():
                    [strip.text for strip in eager.render_lines(eager.region.reset_offset)]
             assert lazy.get_row_at(row)[0].plain == f"error {row}"
         assert 0 < len(set(built)) < 200  # only rows around the three places drawn were built
+        for table in ("lazy", "eager"):  # the rows highlighted as the cursor moved: the same
+            assert [row for name, row in app.highlighted if name == table] == [0, 4321, 4999]
         lazy.clear()
         assert lazy.row_count == 0
         lazy.add_row(Text("plain"), Text("1"))  # a cleared table takes rows one by one again

@@ -104,9 +104,6 @@ class FastTable(DataTable):
         self._cell_render_cache[cache_key] = lines
         return lines
 
-    _cells_of: Callable[[int], Sequence[Text]] | None = None
-    """The cells of row `i` of rows given by `set_lazy_rows` (None: rows added one by one)."""
-
     def set_lazy_rows(self, count: int, cells_of: Callable[[int], Sequence[Text]]) -> None:
         """Replace the rows by `count` one-line rows keyed `"0"`, `"1"`, ..., whose cells
         `cells_of(i)` gives when row `i` is first drawn or read.
@@ -119,7 +116,7 @@ class FastTable(DataTable):
         keys = [RowKey(str(index)) for index in range(count)]
         self._row_locations = TwoWayDict(dict(zip(keys, range(count))))
         self.rows.update((key, Row(key, 1, None, False)) for key in keys)
-        self._cells_of = cells_of
+        self._data = LazyCells(self, count, cells_of)
         self._new_rows.update(keys)
         self._require_update_dimensions = True
         self.cursor_coordinate = self.cursor_coordinate
@@ -128,17 +125,8 @@ class FastTable(DataTable):
         self._update_count += 1
         self.check_idle()
 
-    def get_row(self, row_key: RowKey | str) -> list:
-        """A row's cells; a lazy row's built now (once)."""
-        if self._cells_of is not None and row_key not in self._data and row_key in self.rows:
-            index = self._row_locations.get(row_key if isinstance(row_key, RowKey) else RowKey(row_key))
-            cells = self._cells_of(index)
-            self._data[RowKey(row_key) if isinstance(row_key, str) else row_key] = {
-                column.key: cell for column, cell in zip_longest(self.ordered_columns, cells)}
-        return super().get_row(row_key)
-
     def clear(self, columns: bool = False):
-        self._cells_of = None
+        self._data = {}  # rows added one by one again (lazy ones are gone)
         return super().clear(columns)
 
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
@@ -154,6 +142,33 @@ class FastTable(DataTable):
         width = sum(column.get_render_width(self) for column in self.columns.values())
         header_height = self.header_height if self.show_header else 0
         self.virtual_size = Size(width + self._row_label_column_width, self._total_row_height + header_height)
+
+
+class LazyCells(dict):
+    """DataTable's cell data (`_data`: row key -> column key -> cell) of rows given by
+    `FastTable.set_lazy_rows`: a row's cells are built when first looked up; its length is the
+    number of rows, as DataTable reads it."""
+
+    def __init__(self, table: FastTable, count: int, cells_of: Callable[[int], Sequence[Text]]) -> None:
+        super().__init__()
+        self.table, self.count, self.cells_of = table, count, cells_of
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __missing__(self, row_key: RowKey) -> dict:
+        index = self.table._row_locations.get(row_key)
+        if index is None:
+            raise KeyError(row_key)
+        cells = self.cells_of(index)
+        row = self[row_key] = {column.key: cell for column, cell in zip_longest(self.table.ordered_columns, cells)}
+        return row
+
+    def get(self, row_key, default=None):
+        try:
+            return self[row_key]
+        except KeyError:
+            return default
 
 
 def one_line(console: Console, options: ConsoleOptions, text: Text, inner: int, *, padding: int, pre_style: Style,

@@ -9,7 +9,7 @@ down, messages up").  Text from input files stays plain `str` here; the widgets 
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence
 
@@ -124,7 +124,8 @@ class Marked:
 
 
 def marked_mentions(key: Document, response: Document, types: dict[Span, MentionType], mode: Side, *,
-                    other: Document | None = None, changes: dict[Span, str] | None = None) -> list[Marked]:
+                    other: Document | None = None, changes: dict[Span, str] | None = None,
+                    before: int | None = None) -> list[Marked]:
     """The mentions to draw for a view mode, labelled `N1` (key or response) or `N1/3` (both).
 
     In "both" the label is key chain / response chain, `-` for the side that lacks the span, so a
@@ -132,6 +133,7 @@ def marked_mentions(key: Document, response: Document, types: dict[Span, Mention
     compared system, `response` the baseline) "response" labels baseline/compared chain ids and
     "both" key/baseline/compared; a mention whose error changed (`changes`) ends its label with
     the change's mark (`comparison.CHANGE_MARKS`: + fixed, ! introduced, ~ changed).
+    `before`: only the mentions that start before this token (the first part of a long text).
     """
     from ..comparison import CHANGE_MARKS
 
@@ -144,6 +146,8 @@ def marked_mentions(key: Document, response: Document, types: dict[Span, Mention
             pieces.update(doc.pieces)
     marks = []
     for span in spans:
+        if before is not None and span[0] >= before:
+            continue
         kind = mention_type(types, span)
         label = "/".join(_ids_label(ids.get(span)) for ids in sides)
         change = changes.get(span)
@@ -188,14 +192,16 @@ class TextLayout:
     width: int
 
 
-def token_units(doc: Document, marks: Sequence[Marked]) -> list[list[Atom]]:
+def token_units(doc: Document, marks: Sequence[Marked], limit: int | None = None) -> list[list[Atom]]:
     """One unbreakable unit per token: its opening brackets, the word, its closing brackets+labels.
 
     Openings outermost first (longer span first), closings innermost first, so nesting reads
     `[[Byron]N1 's mother]M2`.  The word is coloured by its innermost mention's type.  Each piece
     of a discontinuous mention is bracketed and labelled: `[the man]M1 , he said , [who left]M1`.
+    `limit`: the units of the first `limit` tokens only (a mention running past them is left out).
     """
-    n = len(doc.words)
+    words = doc.words if limit is None else doc.words[:limit]
+    n = len(words)
     opens: list[list[Marked]] = [[] for _ in range(n)]
     closes: list[list[Marked]] = [[] for _ in range(n)]
     innermost: list[Marked | None] = [None] * n
@@ -210,7 +216,7 @@ def token_units(doc: Document, marks: Sequence[Marked]) -> list[list[Atom]]:
                 for token in range(start, end + 1):
                     innermost[token] = mark
     units = []
-    for token, word in enumerate(display_words(doc.words)):
+    for token, word in enumerate(display_words(words)):
         unit = []
         opening, closing = opens[token], closes[token]  # most tokens open and close nothing: no sort
         for mark in sorted(opening, key=lambda m: -m.span[1]) if len(opening) > 1 else opening:
@@ -269,92 +275,6 @@ def wrap_units(units: list[list[Atom]], sentence_starts: Iterable[int], width: i
     if line or not lines:
         lines.append(line)
     return TextLayout(lines, token_line, width)
-
-
-# -------------------------------------------------------------------------------------- chains
-
-@dataclass
-class ChainRow:
-    """One chain of one side, with how the other side treats its mentions."""
-
-    side: Literal["key", "response"]
-    number: str
-    """The chain's label in the file (`chain_ids`)."""
-    mentions: list[tuple[Span, MentionType, str]]
-    partners: list[str]
-    """Chain ids on the other side holding its mentions (several: key chain divided / response
-    chain conflating key chains)."""
-    unmatched: int
-    """Mentions of this chain that the other side lacks."""
-    relation: str = ""
-    """With one partner: "=" (the same mentions), "part of" (all of this chain's mentions are in
-    the partner, which has more), "holds all of" (the partner's mentions are all here, with
-    more), "overlaps" (each has mentions the other lacks); "" with none or several partners."""
-
-    @property
-    def type_counts(self) -> tuple[int, int, int]:
-        counts = Counter(kind for _, kind, _ in self.mentions)
-        return counts[MentionType.NAME], counts[MentionType.NOMINAL], counts[MentionType.PRONOUN]
-
-
-class ChainList(Sequence[ChainRow]):
-    """One side's chains as `ChainRow`s built when first asked for, in the file's order.
-
-    Why lazy: a book has tens of thousands of chains (1.9 s to build them all), and the chains
-    view draws only the fifty lines on screen.  What the view needs of every chain to know its
-    size, the number of its distinct mentions, is counted at once (`mention_counts`)."""
-
-    def __init__(self, doc: Document, side: Literal["key", "response"], other_doc: Document,
-                 types: dict[Span, MentionType]) -> None:
-        self.doc, self.side, self.other_doc, self.types = doc, side, other_doc, types
-        self.labels = doc.chain_labels()
-        self.mention_counts = distinct_mentions(doc)
-        self._built: dict[int, ChainRow] = {}
-        self._other: tuple[dict[Span, list[str]], dict[str, list[Span]]] | None = None
-
-    def __len__(self) -> int:
-        return len(self.doc.chains)
-
-    def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        row = self._built.get(index)
-        if row is None:
-            row = self._built[index] = self._build(index)
-        return row
-
-    def _build(self, index: int) -> ChainRow:
-        if self._other is None:  # the other side's ids of every span, once
-            self._other = (chain_ids(self.other_doc), dict(zip(self.other_doc.chain_labels(), self.other_doc.chains)))
-        other, other_chain = self._other
-        chain = self.doc.chains[index]
-        partners: list[str] = []
-        unmatched = 0
-        mentions = []
-        for span in sorted(set(chain)):
-            mentions.append((span, mention_type(self.types, span), mention_text(self.doc, span, 40)))
-            held = other.get(span)
-            if not held:
-                unmatched += 1
-            for partner in held or ():
-                if partner not in partners:
-                    partners.append(partner)
-        relation = ""
-        if len(partners) == 1:
-            mine, theirs = set(chain), set(other_chain[partners[0]])
-            relation = ("=" if mine == theirs else "part of" if mine < theirs
-                        else "holds all of" if theirs < mine else "overlaps")
-        return ChainRow(self.side, self.labels[index], mentions, partners, unmatched, relation)
-
-
-def chain_rows(key: Document, response: Document, types: dict[Span, MentionType]) -> tuple[ChainList, ChainList]:
-    """Key chains and response chains, each annotated with its partners on the other side
-    (built as they are asked for)."""
-    return ChainList(key, "key", response, types), ChainList(response, "response", key, types)
 
 
 # ---------------------------------------------------------------------------------------- errors

@@ -19,7 +19,8 @@ from textual.widgets import Static
 from metrics.model import Span
 
 from .cells import type_colour, type_text
-from .rows import ChainRow, display_text
+from .chains import ChainRow
+from .rows import display_text
 
 
 @dataclass(frozen=True)
