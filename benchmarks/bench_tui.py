@@ -303,20 +303,27 @@ BOOK_KEYS = ("f3", "f2", "n", "n", "t", "n", "n", "t", "n")
 
 async def answered_and_settled(app, pilot, key: str, quiet: float = 0.5, timeout: float = 120.0) -> tuple[float, float]:
     """Press `key`: seconds to the first frame written after it and to the last frame before
-    `quiet` seconds without one while no worker runs (the screen settled)."""
+    `quiet` seconds without one while no worker runs and the K&K list, when shown, has its
+    analysis (the screen settled)."""
     t0 = time.perf_counter()
     before = len(app.frames)
     await pilot.press(key)
     end = t0 + timeout
+    done = t0  # when the last worker (or the K&K analysis) was seen running
     while time.perf_counter() < end:
         await asyncio.sleep(0.02)
-        running = any(worker.is_running for worker in app.workers)
-        if len(app.frames) > before and not running and time.perf_counter() - app.frames[-1] > quiet:
+        running = any(worker.is_running for worker in app.workers) or (
+            app.taxonomy == "kk" and app.system not in app.kk_reports)
+        if running:
+            done = time.perf_counter()
+        elif len(app.frames) > before and time.perf_counter() - max(app.frames[-1], done) > quiet:
             break
     frames = app.frames[before:]
     if not frames:
         return float("nan"), float("nan")
-    return frames[0] - t0, frames[-1] - t0
+    # the work's result is on screen at the first frame after it ended (none may differ from the last)
+    last = max(frames[-1], next((t for t in frames if t >= done), frames[-1]))
+    return frames[0] - t0, last - t0
 
 
 async def bench_book(directory: Path, jobs: int) -> None:
