@@ -58,7 +58,7 @@ class ChainList(Sequence[ChainRow]):
     def __len__(self) -> int:
         return len(self.doc.chains)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         if index < 0:

@@ -138,10 +138,11 @@ two systems'), and a mention whose error changed is tinted and marked: + fixed,
         self._relayout()
         self.scroll_to(0, 0, animate=False, immediate=True)
         if limit is not None:
-            self._lay_out_whole(self._laying_out, key, response, types, self.mode, other, changes, base, self._layout.width)
+            self._lay_out_whole(self._laying_out, key=key, response=response, types=types, mode=self.mode, other=other,
+                                changes=changes, base=base, width=self._layout.width)
 
     @work(thread=True, exclusive=True, group="text-layout")
-    def _lay_out_whole(self, token: object, key: Document, response: Document, types: dict[Span, MentionType],
+    def _lay_out_whole(self, token: object, *, key: Document, response: Document, types: dict[Span, MentionType],
                        mode: Side, other: Document | None, changes: dict[Span, str] | None, base: Document,
                        width: int) -> None:
         """The whole text's units and layout, off the UI thread (posted as `TextLaidOut`)."""
