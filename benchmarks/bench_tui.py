@@ -22,6 +22,15 @@ Figures (targets from issues 5, 15 and 16):
   both, the text with key/A/B ids) from App start, everything settled (all metrics, intervals,
   errors of both, impacts of the document), and F9 (swap the two) to the next frame (targets:
   first screen < 1 s, switch < 150 ms).  The imports are timed apart: the process pays them once.
+- `--book DIR` (issue 42): the book of `benchmarks/book.py` (one 250,000-token document) at 200x50:
+  the first screen and everything settled, then F3, F2, `n`, `t` (K&K), `n` in the K&K list,
+  `t` back and `n`, each from the key press to the first frame written after it (answered) and
+  to the last frame before the screen stays still for half a second with no analysis running
+  (settled).  Targets: first screen settled < 4 s; each key answered and settled < 0.5 s, `t`
+  settled < 5 s.  `--book DIR --tmux`: the same keys sent to `corefwb` running in a tmux pane of
+  200x50, the pane captured every 20 ms: answered at the first capture that differs, settled at
+  the last change before it stays the same for `--quiet` seconds (default 2: the K&K analysis and
+  the pricing run in workers, their results change the screen).
 """
 
 from __future__ import annotations
@@ -288,6 +297,100 @@ async def bench_long_document(key: str, response: str, directory: Path, repeat: 
         print(f"  scroll half-way (drawn)                {ms(scroll)}")
 
 
+BOOK_KEYS = ("f3", "f2", "n", "n", "t", "n", "n", "t", "n")
+"""The keys timed on the book, in this order (`t` twice: to K&K and back)."""
+
+
+async def answered_and_settled(app, pilot, key: str, quiet: float = 0.5, timeout: float = 120.0) -> tuple[float, float]:
+    """Press `key`: seconds to the first frame written after it and to the last frame before
+    `quiet` seconds without one while no worker runs and the K&K list, when shown, has its
+    analysis (the screen settled)."""
+    t0 = time.perf_counter()
+    before = len(app.frames)
+    await pilot.press(key)
+    end = t0 + timeout
+    done = t0  # when the last worker (or the K&K analysis) was seen running
+    while time.perf_counter() < end:
+        await asyncio.sleep(0.02)
+        running = any(worker.is_running for worker in app.workers) or (
+            app.taxonomy == "kk" and app.system not in app.kk_reports)
+        if running:
+            done = time.perf_counter()
+        elif len(app.frames) > before and time.perf_counter() - max(app.frames[-1], done) > quiet:
+            break
+    frames = app.frames[before:]
+    if not frames:
+        return float("nan"), float("nan")
+    # the work's result is on screen at the first frame after it ended (none may differ from the last)
+    last = max(frames[-1], next((t for t in frames if t >= done), frames[-1]))
+    return frames[0] - t0, last - t0
+
+
+async def bench_book(directory: Path, jobs: int) -> None:
+    """The book at 200x50 (see the module docstring)."""
+    started = time.perf_counter()
+    app = opened(str(directory / "book.key.conll"), [str(directory / "book.response.conll")], jobs)
+
+    def first_screen() -> bool:
+        panel = app.query_one("#errorpanel")
+        return app.result is not None and panel.state == "ready"
+
+    shown = watch(app, first_screen)
+    async with app.run_test(size=(200, 50)) as pilot:
+        first = await drawn(shown, timeout=600) - started
+        await settle(app, pilot, timeout=600)
+        print(f"book (--jobs {jobs}): {sum(len(p.key.words) for p in app.corpus.pairs)} tokens in "
+              f"{len(app.corpus.pairs)} document(s), 200x50")
+        print(f"first screen (scores, text, errors)      {ms(first)}")
+        print(f"settled (every metric, errors, impacts)  {ms(time.perf_counter() - started)}")
+        for key in BOOK_KEYS:
+            answered, settled = await answered_and_settled(app, pilot, key)
+            print(f"{key:4} answered {ms(answered)}  settled {ms(settled)}")
+
+
+def bench_book_tmux(directory: Path, quiet: float) -> None:
+    """The book in `corefwb` in a real terminal (tmux, 200x50), timed by captures of the pane."""
+    import shlex
+    import subprocess
+
+    session = f"bench-book-{os.getpid()}"
+    corefwb = Path(sys.executable).with_name("corefwb")
+    command = " ".join(shlex.quote(str(part)) for part in
+                       (corefwb, directory / "book.key.conll", directory / "book.response.conll"))
+
+    def capture() -> str:
+        return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+
+    def until_still(since: float, before: str, ready=lambda screen: True, timeout: float = 300.0) -> tuple[float, float]:
+        first = last = None
+        screen, end = before, since + timeout
+        while time.perf_counter() < end:
+            now_screen = capture()
+            now = time.perf_counter()
+            if now_screen != screen:
+                screen = now_screen
+                first = first or now
+                last = now
+            elif last is not None and now - last > quiet and ready(screen):
+                break
+            time.sleep(0.02)
+        return (first or float("nan")) - since, (last or float("nan")) - since
+
+    started = time.perf_counter()
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50", command], check=True)
+    try:
+        answered, settled = until_still(started, "", ready=lambda screen: "errors (" in screen and "analysing" not in screen)
+        print(f"book in tmux 200x50: first change {ms(answered)}, settled {ms(settled)} (quiet {quiet:g} s)")
+        for key in BOOK_KEYS:
+            before = capture()
+            t0 = time.perf_counter()
+            subprocess.run(["tmux", "send-keys", "-t", session, key.upper() if key.startswith("f") else key], check=True)
+            answered, settled = until_still(t0, before, timeout=120.0)
+            print(f"{key:4} answered {ms(answered)}  settled {ms(settled)}")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "gum-open"))
@@ -296,7 +399,16 @@ def main() -> None:
     parser.add_argument("--compare-only", action="store_true", help="only the compare mode figures")
     parser.add_argument("--jobs", type=int, default=jobs_option(None),
                         help="processes the workbench opens with, as `corefwb --jobs` (1: loaded in its worker)")
+    parser.add_argument("--book", type=Path, help="a directory of benchmarks/book.py's files: time the book only")
+    parser.add_argument("--tmux", action="store_true", help="with --book: in corefwb in a tmux pane, not headless")
+    parser.add_argument("--quiet", type=float, default=2.0, help="with --tmux: seconds without change that settle")
     args = parser.parse_args()
+    if args.book is not None and args.tmux:
+        bench_book_tmux(args.book, args.quiet)
+        return
+    if args.book is not None:
+        asyncio.run(bench_book(args.book, args.jobs))
+        return
     key = os.path.join(args.data, "key.gum.conll.gz")
     response = os.path.join(args.data, "response.xrenner-gum.conll.gz")
     asyncio.run(bench_compare(key, [response, os.path.join(args.data, "response.xrenner-ontonotes.conll.gz")],

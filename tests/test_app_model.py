@@ -14,9 +14,9 @@ from metrics.model import Document, MentionType
 from metrics.measures.score import Score
 from metrics.corpus.scoring import CorpusResult
 from workbench.output import error_json, render_report, write_atomic
+from workbench.tui.chains import chain_rows
 from workbench.tui.rows import (
     Selection,
-    chain_rows,
     display_text,
     document_rows,
     filter_errors,
@@ -191,7 +191,7 @@ def test_type_explanation_names_rule_head_and_tag() -> None:
 
 def test_chain_relations_say_equal_only_for_the_same_mentions():
     """Issue 17: "= K4" appeared on R4 and R6, each holding only part of K4."""
-    from workbench.tui.rows import chain_rows
+    from workbench.tui.chains import chain_rows
 
     words = [f"w{i}" for i in range(10)]
     key = Document(name="d", words=words, chains=[[(0, 0), (2, 2), (4, 4), (6, 6)], [(8, 8), (9, 9)]])
@@ -203,3 +203,13 @@ def test_chain_relations_say_equal_only_for_the_same_mentions():
     wider = Document(name="d", words=words, chains=[[(0, 0), (2, 2), (4, 4), (6, 6), (7, 7)]])
     assert chain_rows(key, wider, {})[0][0].relation == "part of"
     assert chain_rows(key, wider, {})[1][0].relation == "holds all of"
+
+
+def test_display_words_are_each_word_made_visible():
+    """The words of a document made safe in one call are the words made safe one by one, also
+    when a word holds control characters, is empty, or holds the separator itself."""
+    from workbench.tui.rows import WORD_SEPARATOR, display_text, display_words
+
+    for words in ([], ["a"], ["", "b", ""], ["\x1b[31mred", "tab\there", "\x9b", "plain"],
+                  ["x" + WORD_SEPARATOR + "y", "z"], [WORD_SEPARATOR]):
+        assert display_words(words) == [display_text(word) for word in words]

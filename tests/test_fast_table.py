@@ -106,3 +106,54 @@ async def test_list_tables_skip_measuring_and_draw_as_a_data_table_does():
         assert ours.virtual_size == theirs.virtual_size
         assert [strip.text for strip in ours.render_lines(ours.region.reset_offset)] == \
                [strip.text for strip in theirs.render_lines(theirs.region.reset_offset)]
+
+
+@pilot_test
+async def test_lazy_rows_are_the_rows_add_row_makes_built_only_when_drawn():
+    """`set_lazy_rows` (a book's error list: tens of thousands of rows) enters its rows into the
+    table at once and builds a row's cells only when it is drawn or read: the table must be the
+    one `add_row` makes (size, lines drawn, cursor moves and the row highlighted), and the rows
+    never drawn never built."""
+
+    class Lists(App):
+        highlighted: list[tuple[str, int]] = []
+
+        def compose(self):
+            yield ListTable(id="lazy", cursor_type="row")
+            yield ListTable(id="eager", cursor_type="row")
+
+        def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+            self.highlighted.append((event.data_table.id, event.cursor_row))
+
+    def cells(index: int) -> list[Text]:
+        built.append(index)
+        return [Text(f"error {index}", overflow="ellipsis", no_wrap=True), Text(f"{index / 7:.2f}", justify="right")]
+
+    built: list[int] = []
+    app = Lists()
+    async with app.run_test(size=(60, 40)) as pilot:
+        lazy, eager = app.query_one("#lazy", ListTable), app.query_one("#eager", ListTable)
+        for table in (lazy, eager):
+            table.styles.height = 15
+            table.add_column("error", width=12)
+            table.add_column("cost", width=6)
+        for index in range(5000):
+            eager.add_row(*cells(index), key=str(index))
+        built.clear()
+        lazy.set_lazy_rows(5000, cells)
+        await pilot.pause()
+        assert lazy.row_count == eager.row_count == 5000 and lazy.virtual_size == eager.virtual_size
+        for row in (0, 4321, 4999):
+            for table in (lazy, eager):
+                table.move_cursor(row=row, animate=False)
+            await pilot.pause()
+            assert [strip.text for strip in lazy.render_lines(lazy.region.reset_offset)] == \
+                   [strip.text for strip in eager.render_lines(eager.region.reset_offset)]
+            assert lazy.get_row_at(row)[0].plain == f"error {row}"
+        assert 0 < len(set(built)) < 200  # only rows around the three places drawn were built
+        for table in ("lazy", "eager"):  # the rows highlighted as the cursor moved: the same
+            assert [row for name, row in app.highlighted if name == table] == [0, 4321, 4999]
+        lazy.clear()
+        assert lazy.row_count == 0
+        lazy.add_row(Text("plain"), Text("1"))  # a cleared table takes rows one by one again
+        assert lazy.get_row_at(0)[0].plain == "plain"

@@ -43,7 +43,8 @@ from .navigation import Navigation
 from .opening import UNREADABLE, Opening, load_session
 from .palette import system_commands
 from .taxonomy import TaxonomySwitching
-from .rows import MODES, chain_rows, display_text, document_rows, score_lines, short_name, type_explanation
+from .chains import chain_rows
+from .rows import MODES, display_text, document_rows, score_lines, short_name, type_explanation
 from .scores import ScoresPanel
 from .text import DocumentText
 from .theme import DARK, LIGHT, TYPE_VARIABLES_DARK, steady_cursors

@@ -6,7 +6,8 @@ definition keeps their look (and their NO_COLOR meaning: the letter) the same ev
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import zip_longest
 
 from rich.console import Console, ConsoleOptions
 from rich.segment import Segment
@@ -16,7 +17,8 @@ from textual.app import App
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.widgets import DataTable
-from textual.widgets.data_table import RowKey
+from textual._two_way_dict import TwoWayDict
+from textual.widgets.data_table import Row, RowKey
 
 from metrics.model import MentionType
 
@@ -103,6 +105,31 @@ class FastTable(DataTable):
         self._cell_render_cache[cache_key] = lines
         return lines
 
+    def set_lazy_rows(self, count: int, cells_of: Callable[[int], Sequence[Text]]) -> None:
+        """Replace the rows by `count` one-line rows keyed `"0"`, `"1"`, ..., whose cells
+        `cells_of(i)` gives when row `i` is first drawn or read.
+
+        Why: a book's error list has tens of thousands of rows; `add_row` builds every cell and
+        updates the table once per row (seconds), where only the fifty rows on screen are ever
+        drawn.  The rows are entered into DataTable's own structures at once, as `add_row`
+        enters them one by one (the version is pinned; a test compares with `add_row`)."""
+        self.clear()
+        keys = [RowKey(str(index)) for index in range(count)]
+        self._row_locations = TwoWayDict(dict(zip(keys, range(count))))
+        self.rows.update((key, Row(key, 1, None, False)) for key in keys)
+        self._data = LazyCells(self, count, cells_of)
+        self._new_rows.update(keys)
+        self._require_update_dimensions = True
+        self.cursor_coordinate = self.cursor_coordinate
+        if count and self.columns and self.show_cursor and self.cursor_type != "none":
+            self._highlight_cursor()
+        self._update_count += 1
+        self.check_idle()
+
+    def clear(self, columns: bool = False):
+        self._data = {}  # rows added one by one again (lazy ones are gone)
+        return super().clear(columns)
+
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
         """DataTable measures every cell of new rows, to size auto-width columns and tall rows.
         The workbench's tables have neither: every column has a width and every row one line, so
@@ -116,6 +143,33 @@ class FastTable(DataTable):
         width = sum(column.get_render_width(self) for column in self.columns.values())
         header_height = self.header_height if self.show_header else 0
         self.virtual_size = Size(width + self._row_label_column_width, self._total_row_height + header_height)
+
+
+class LazyCells(dict):
+    """DataTable's cell data (`_data`: row key -> column key -> cell) of rows given by
+    `FastTable.set_lazy_rows`: a row's cells are built when first looked up; its length is the
+    number of rows, as DataTable reads it."""
+
+    def __init__(self, table: FastTable, count: int, cells_of: Callable[[int], Sequence[Text]]) -> None:
+        super().__init__()
+        self.table, self.count, self.cells_of = table, count, cells_of
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __missing__(self, row_key: RowKey) -> dict:
+        index = self.table._row_locations.get(row_key)
+        if index is None:
+            raise KeyError(row_key)
+        cells = self.cells_of(index)
+        row = self[row_key] = {column.key: cell for column, cell in zip_longest(self.table.ordered_columns, cells)}
+        return row
+
+    def get(self, row_key, default=None):
+        try:
+            return self[row_key]
+        except KeyError:
+            return default
 
 
 def one_line(console: Console, options: ConsoleOptions, text: Text, inner: int, *, padding: int, pre_style: Style,

@@ -174,13 +174,12 @@ class Comparing:
         """The text of document `index` with key/A/B chain ids and the changed mentions tinted;
         `keep_view` (the same document, its changes just known) keeps selection and scroll."""
         from .rows import MODES
-        from .text import DocumentText
 
         a = self.session.corpora[self.baseline].pairs[index]
         b = self.session.corpora[self.system].pairs[index]
         changes = self.document_changes(a.name)
         types = {**b.types, **a.types}  # a span only one system has is typed in its pair
-        text = self.query_one(DocumentText)
+        text = self.query_one("#text")  # the DocumentText (by id: the text view's module imports this one's messages)
         draw = text.redraw if keep_view else text.show
         draw(a.key, a.response, types, MODES[self.mode_index], other=b.response,
              changes=changed_spans(changes) if changes is not None else None)

@@ -113,10 +113,11 @@ docs/errors-kk.md states the rules.
 
     def refill(self) -> None:
         table = self.query_one("#kk-errors", ListTable)
-        table.clear()
+        rows = self.rows
         if table.size.width:
-            for number, row in enumerate(self.rows):
-                table.add_row(*self._cells(row), key=str(number))
+            table.set_lazy_rows(len(rows), lambda number: self._cells(rows[number]))  # built when drawn
+        else:
+            table.clear()
         self.border_title = {"analysing": "entity errors (analysing ...)",
                              "failed": "entity errors (not available)"}.get(
             self.state, f"entity errors{' of B' if len(self._counts) > 1 else ''} ({len(self.rows)})")

@@ -233,26 +233,28 @@ The table beside counts per category A's errors B fixed and the errors B introdu
             self._show_counts()
             return
         self._picked = self._picked and cursor_span is not None
-        table.clear()
-        for number, row in enumerate(self.shown):
-            first = ([Text(CHANGE_LABELS[row.kind]), Text(row.a.category.short if row.a else "-"),
-                      Text(row.b.category.short if row.b else "-")] if self.compare else [Text(row.category.short)])
-            table.add_row(
-                *first,
-                type_text(self.app, row.mention.type),
-                Text(display_text(row.mention.text), overflow="ellipsis", no_wrap=True),
-                self._ref(row.antecedent),
-                self._ref(row.best_antecedent),
-                Text("" if row.cost is None else f"{row.cost:.2f}", justify="right"),
-                impact_cell(row.impact, ("A" if row.kind == "fixed" else "B") if self.compare else ""),
-                key=str(number),
-            )
+        shown = self.shown
+        table.set_lazy_rows(len(shown), lambda number: self._cells(shown[number]))  # built when drawn
         if cursor_span is not None:
             position = next((i for i, row in enumerate(self.shown) if row.mention.span == cursor_span), 0)
             table.move_cursor(row=position, animate=False)
         self.query_one("#error-sort", Static).update(Text("by impact" if self.by_impact else "in text order"))
         self.border_title = self._title()
         self._show_counts()
+
+    def _cells(self, row: ErrorRecord | Change) -> list[Text]:
+        """One row of the table (built when the row is first drawn)."""
+        first = ([Text(CHANGE_LABELS[row.kind]), Text(row.a.category.short if row.a else "-"),
+                  Text(row.b.category.short if row.b else "-")] if self.compare else [Text(row.category.short)])
+        return [
+            *first,
+            type_text(self.app, row.mention.type),
+            Text(display_text(row.mention.text), overflow="ellipsis", no_wrap=True),
+            self._ref(row.antecedent),
+            self._ref(row.best_antecedent),
+            Text("" if row.cost is None else f"{row.cost:.2f}", justify="right"),
+            impact_cell(row.impact, ("A" if row.kind == "fixed" else "B") if self.compare else ""),
+        ]
 
     def _ref(self, ref) -> Text:
         if ref is None:

@@ -9,7 +9,7 @@ down, messages up").  Text from input files stays plain `str` here; the widgets 
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence
 
@@ -42,10 +42,49 @@ def chain_ids(doc: Document) -> dict[Span, list[str]]:
     A chain's id is its label in the file (`Document.chain_labels`: `(3)` is chain 3, a jsonlines
     cluster its 0-based index), the number `corefwb errors`, K&K and every export give it too, so
     a user can look it up in the file.  A span in two chains (it happens in real system output)
-    keeps both ids, so the screen shows it.
+    keeps both ids, so the screen shows it.  Kept for the last documents asked about (the text
+    view and the chains view both need it: a book's takes a tenth of a second); read-only.
     """
-    labels = doc.chain_labels()
-    return {span: [labels[index] for index in held] for span, held in doc.chains_listing().items()}
+    return _listed(doc)[1]
+
+
+def distinct_mentions(doc: Document) -> list[int]:
+    """The number of distinct spans of each chain of a document (from the same kept listing)."""
+    listing = _listed(doc)[0]
+    counts = [0] * len(doc.chains)
+    for held in listing.values():
+        for index in held:
+            counts[index] += 1
+    return counts
+
+
+_LISTED: dict[int, tuple[Document, dict[Span, tuple[int, ...]], dict[Span, list[str]]]] = {}
+"""id(document) -> (the document, its chains listing, its chain ids), for the last few documents."""
+
+
+def _listed(doc: Document) -> tuple[dict[Span, tuple[int, ...]], dict[Span, list[str]]]:
+    kept = _LISTED.get(id(doc))
+    if kept is None or kept[0] is not doc:
+        labels = doc.chain_labels()
+        listing = doc.chains_listing()
+        kept = (doc, listing, {span: [labels[index] for index in held] for span, held in listing.items()})
+        while len(_LISTED) >= 6:  # a key and a few responses: the documents on screen
+            del _LISTED[next(iter(_LISTED))]
+        _LISTED[id(doc)] = kept
+    return kept[1], kept[2]
+
+
+WORD_SEPARATOR = "\ue000"
+"""A private-use character `display_text` leaves alone, to make a document's words safe in one call."""
+
+
+def display_words(words: Sequence[str]) -> list[str]:
+    """`display_text` of every word, translated as one string (a book's 300,000 words one by one
+    cost a third of laying out its text); one by one when a word holds the separator."""
+    joined = WORD_SEPARATOR.join(words)
+    if joined.count(WORD_SEPARATOR) != max(len(words) - 1, 0):
+        return [display_text(word) for word in words]
+    return display_text(joined).split(WORD_SEPARATOR) if words else []
 
 
 def mention_type(types: dict[Span, MentionType], span: Span) -> MentionType:
@@ -85,7 +124,8 @@ class Marked:
 
 
 def marked_mentions(key: Document, response: Document, types: dict[Span, MentionType], mode: Side, *,
-                    other: Document | None = None, changes: dict[Span, str] | None = None) -> list[Marked]:
+                    other: Document | None = None, changes: dict[Span, str] | None = None,
+                    before: int | None = None) -> list[Marked]:
     """The mentions to draw for a view mode, labelled `N1` (key or response) or `N1/3` (both).
 
     In "both" the label is key chain / response chain, `-` for the side that lacks the span, so a
@@ -93,6 +133,7 @@ def marked_mentions(key: Document, response: Document, types: dict[Span, Mention
     compared system, `response` the baseline) "response" labels baseline/compared chain ids and
     "both" key/baseline/compared; a mention whose error changed (`changes`) ends its label with
     the change's mark (`comparison.CHANGE_MARKS`: + fixed, ! introduced, ~ changed).
+    `before`: only the mentions that start before this token (the first part of a long text).
     """
     from ..comparison import CHANGE_MARKS
 
@@ -105,6 +146,8 @@ def marked_mentions(key: Document, response: Document, types: dict[Span, Mention
             pieces.update(doc.pieces)
     marks = []
     for span in spans:
+        if before is not None and span[0] >= before:
+            continue
         kind = mention_type(types, span)
         label = "/".join(_ids_label(ids.get(span)) for ids in sides)
         change = changes.get(span)
@@ -149,14 +192,16 @@ class TextLayout:
     width: int
 
 
-def token_units(doc: Document, marks: Sequence[Marked]) -> list[list[Atom]]:
+def token_units(doc: Document, marks: Sequence[Marked], limit: int | None = None) -> list[list[Atom]]:
     """One unbreakable unit per token: its opening brackets, the word, its closing brackets+labels.
 
     Openings outermost first (longer span first), closings innermost first, so nesting reads
     `[[Byron]N1 's mother]M2`.  The word is coloured by its innermost mention's type.  Each piece
     of a discontinuous mention is bracketed and labelled: `[the man]M1 , he said , [who left]M1`.
+    `limit`: the units of the first `limit` tokens only (a mention running past them is left out).
     """
-    n = len(doc.words)
+    words = doc.words if limit is None else doc.words[:limit]
+    n = len(words)
     opens: list[list[Marked]] = [[] for _ in range(n)]
     closes: list[list[Marked]] = [[] for _ in range(n)]
     innermost: list[Marked | None] = [None] * n
@@ -171,14 +216,15 @@ def token_units(doc: Document, marks: Sequence[Marked]) -> list[list[Atom]]:
                 for token in range(start, end + 1):
                     innermost[token] = mark
     units = []
-    for token, word in enumerate(doc.words):
+    for token, word in enumerate(display_words(words)):
         unit = []
-        for mark in sorted(opens[token], key=lambda m: -m.span[1]):
+        opening, closing = opens[token], closes[token]  # most tokens open and close nothing: no sort
+        for mark in sorted(opening, key=lambda m: -m.span[1]) if len(opening) > 1 else opening:
             unit.append(Atom("[", "open", mark.type, mark.span, change=mark.change))
         inner = innermost[token]
-        unit.append(Atom(display_text(word), "word", inner.type if inner else None, inner.span if inner else None, token,
+        unit.append(Atom(word, "word", inner.type if inner else None, inner.span if inner else None, token,
                          inner.change if inner else None))
-        for mark in sorted(closes[token], key=lambda m: -m.span[0]):
+        for mark in sorted(closing, key=lambda m: -m.span[0]) if len(closing) > 1 else closing:
             unit.append(Atom("]" + mark.label, "close", mark.type, mark.span, change=mark.change))
         units.append(unit)
     return units
@@ -229,63 +275,6 @@ def wrap_units(units: list[list[Atom]], sentence_starts: Iterable[int], width: i
     if line or not lines:
         lines.append(line)
     return TextLayout(lines, token_line, width)
-
-
-# -------------------------------------------------------------------------------------- chains
-
-@dataclass
-class ChainRow:
-    """One chain of one side, with how the other side treats its mentions."""
-
-    side: Literal["key", "response"]
-    number: str
-    """The chain's label in the file (`chain_ids`)."""
-    mentions: list[tuple[Span, MentionType, str]]
-    partners: list[str]
-    """Chain ids on the other side holding its mentions (several: key chain divided / response
-    chain conflating key chains)."""
-    unmatched: int
-    """Mentions of this chain that the other side lacks."""
-    relation: str = ""
-    """With one partner: "=" (the same mentions), "part of" (all of this chain's mentions are in
-    the partner, which has more), "holds all of" (the partner's mentions are all here, with
-    more), "overlaps" (each has mentions the other lacks); "" with none or several partners."""
-
-    @property
-    def type_counts(self) -> tuple[int, int, int]:
-        counts = Counter(kind for _, kind, _ in self.mentions)
-        return counts[MentionType.NAME], counts[MentionType.NOMINAL], counts[MentionType.PRONOUN]
-
-
-def chain_rows(key: Document, response: Document, types: dict[Span, MentionType]) -> tuple[list[ChainRow], list[ChainRow]]:
-    """Key chains and response chains, each annotated with its partners on the other side."""
-    key_ids, response_ids = chain_ids(key), chain_ids(response)
-
-    def rows(doc: Document, side: Literal["key", "response"], other: dict[Span, list[str]],
-             other_doc: Document) -> list[ChainRow]:
-        out = []
-        other_chain = dict(zip(other_doc.chain_labels(), other_doc.chains))
-        for number, chain in zip(doc.chain_labels(), doc.chains):
-            partners: list[str] = []
-            unmatched = 0
-            mentions = []
-            for span in sorted(set(chain)):
-                mentions.append((span, mention_type(types, span), mention_text(doc, span, 40)))
-                held = other.get(span)
-                if not held:
-                    unmatched += 1
-                for partner in held or ():
-                    if partner not in partners:
-                        partners.append(partner)
-            relation = ""
-            if len(partners) == 1:
-                mine, theirs = set(chain), set(other_chain[partners[0]])
-                relation = ("=" if mine == theirs else "part of" if mine < theirs
-                            else "holds all of" if theirs < mine else "overlaps")
-            out.append(ChainRow(side, number, mentions, partners, unmatched, relation))
-        return out
-
-    return rows(key, "key", response_ids, response), rows(response, "response", key_ids, key)
 
 
 # ---------------------------------------------------------------------------------------- errors

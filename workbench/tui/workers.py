@@ -28,6 +28,9 @@ from .messages import EngineFault, ErrorsReady, ImpactsReady, IntervalsReady, Re
 from .rows import group_errors
 from .scores import ScoresPanel
 
+FIRST_PRICED = 200
+"""Rows of a long error list priced and shown before the rest (more than a screen holds)."""
+
 
 class Workers:
     """Scoring, error analysis and pricing workers, and their results' handlers (mixed into the App)."""
@@ -172,15 +175,28 @@ class Workers:
 
     @work(thread=True, exclusive=True, group="price")
     def _price_worker(self, weights: Weights, name: str, work: list[tuple[int, list[ErrorRecord]]]) -> None:
-        """Impacts on the corpus CoNLL F1 (independent of W, so one pricer serves every W)."""
+        """Impacts on the corpus CoNLL F1 (independent of W, so one pricer serves every W).
+
+        A long document's list (a book: tens of thousands of errors, a minute) is priced from
+        its top: the first `FIRST_PRICED` rows, the screen's, are posted at once (`partial`,
+        the rest listed unpriced), the whole at the end."""
         worker = get_current_worker()
         for system, records in work:
+            rows: list[ErrorRecord] = []
+            cuts = [0, FIRST_PRICED, len(records)] if len(records) > 2 * FIRST_PRICED else [0, len(records)]
             try:
-                rows = self.session.price(records, "conll", weights, lambda: worker.is_cancelled, system)
+                for start, end in zip(cuts, cuts[1:]):
+                    priced = self.session.price(records[start:end], "conll", weights, lambda: worker.is_cancelled,
+                                                system)
+                    if priced is None or worker.is_cancelled:
+                        return
+                    rows.extend(priced)
+                    if end < len(records):
+                        self.post_message(ImpactsReady(weights, {name: rows + records[end:]}, system, partial=True))
             except Exception as error:  # keep the errors listed, without impacts
                 self.post_message(EngineFault(f"impact pricing failed: {type(error).__name__}: {error}"))
                 rows = records
-            if rows is None or worker.is_cancelled:
+            if worker.is_cancelled:
                 return
             self.post_message(ImpactsReady(weights, {name: rows}, system))
 
@@ -190,9 +206,10 @@ class Workers:
         if message.weights != self.weights or view.errors is None or view.errors_weights != message.weights:
             return
         view.errors.update(message.errors)
-        view.priced.update(message.errors)
+        if not message.partial:
+            view.priced.update(message.errors)
         name = self.corpus.pairs[self.doc_index].name
         if name in message.errors and message.system in self.shown_systems():
             self._show_errors(keep_cursor=True)
-            if all(name in self.view_of(s).priced or not self.view_of(s).errors.get(name) for s in self.shown_systems()):
+            if not message.partial and all(name in self.view_of(s).priced or not self.view_of(s).errors.get(name) for s in self.shown_systems()):
                 self.settled_weights = message.weights
