@@ -47,11 +47,11 @@ check() {  # check NAME TEXT [SECONDS]
 tmux new-session -d -s "$SESSION" -x 160 -y 48 \
   "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb '$KEY' '$RESPONSE'; echo \"corefwb exited with status \$?\"; sleep 5"
 
-check "first screen: documents, text, scores" "scores: GUM_bio_moreau" 30
+check "first screen: documents, text, scores (the top of the list: worst CoNLL first)" "scores: GUM_news_korea" 30
 check "scores computed" "scored with W = (1, 0.75, 0.5, 1)" 30
 check "corpus CoNLL F1 in the status line" "corpus CoNLL F1" 5
-check "bracketed, typed text" "[Jeanne Moreau]N1/1" 5
-check "error list" "errors (159/159)" 20
+check "bracketed, typed text" "[North Korea]N0/0" 5
+check "error list" "errors (92/92)" 20
 check "category x type counts" "SUB" 5
 
 absent() {  # absent NAME TEXT: TEXT must not be on screen now (so a later check of it means a change)
@@ -87,7 +87,7 @@ check "weight edit rescores" "scored with W = (0, 0.75, 0.5, 1)" 20
 
 tmux send-keys -t "$SESSION" Escape
 tmux send-keys -t "$SESSION" C-Down
-check "switch document (the list's order: worst CoNLL first)" "GUM_news_korea  (1/2 by conll" 10
+check "switch document (the next in the list)" "GUM_bio_moreau  (2/2 by conll" 10
 
 tmux send-keys -t "$SESSION" t
 check "t: Kummerfeld & Klein's entity errors" "entity errors (" 30
@@ -127,7 +127,7 @@ trap 'for s in "$SESSION" "$SECOND" "$FIRST"; do tmux kill-session -t "$s" 2>/de
 CHEN=samples/chen-ng
 tmux new-session -d -s "$SESSION" -x 100 -y 30 \
   "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb $CHEN/key.conll $CHEN/response-a.conll $CHEN/response-b.conll $CHEN/response-c.conll $CHEN/response-d.conll $CHEN/response-e.conll; echo \"corefwb exited with status \$?\"; sleep 5"
-check "several responses: compare mode, the second against the first" "ΔF = response-b - response-a" 30
+check "several responses: compare mode, the second against the first (short names at 100 columns)" "ΔF = b - a" 30
 absent "charts not shown yet" "1-5 = W1..W5"
 tmux send-keys -t "$SESSION" F8
 check "charts: Chen & Ng's sweep, a chart per LMetric" "LMUC: 1-5 = W1..W5, * = now; O = MUC" 30
@@ -135,15 +135,15 @@ check "charts: the responses named under the axes" "a = response-a" 10
 tmux send-keys -t "$SESSION" Escape
 check "charts closed: back to the text" "text: both" 5
 tmux send-keys -t "$SESSION" F9
-check "F9 compares the next system with the baseline" "ΔF = response-c - response-a" 10
+check "F9 compares the next system with the baseline" "ΔF = c - a" 10
 tmux send-keys -t "$SESSION" C-q
 check "ctrl+q quits from several responses" "corefwb exited with status 0" 10
 THIRD=$SESSION
 SESSION="corefwb-smoke-compare-$$"
 trap 'for s in "$SESSION" "$THIRD" "$SECOND" "$FIRST"; do tmux kill-session -t "$s" 2>/dev/null; done; true' EXIT
 
-# Compare mode on the GUM excerpt: xrenner in GUM mode (the baseline) and in OntoNotes mode.
-tmux new-session -d -s "$SESSION" -x 100 -y 30 \
+# Compare mode on the GUM excerpt at 160 columns (the wide scores panel, with intervals): xrenner in GUM mode (the baseline) and in OntoNotes mode.
+tmux new-session -d -s "$SESSION" -x 160 -y 48 \
   "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb samples/gum/key.gum.conll samples/gum/response.gum.conll samples/gum/response.ontonotes.conll; echo \"corefwb exited with status \$?\"; sleep 5"
 check "compare mode: each system's column, the difference and its interval" "95% interval" 30
 check "compare mode: ΔF of the compared system against the baseline" "ΔF = ontonotes - gum" 10
@@ -165,7 +165,7 @@ trap 'for s in "$SESSION" "$FOURTH" "$THIRD" "$SECOND" "$FIRST"; do tmux kill-se
 # The README's first command: corefwb alone opens the bundled sample.
 tmux new-session -d -s "$SESSION" -x 100 -y 30 \
   "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb; echo \"corefwb exited with status \$?\"; sleep 5"
-check "corefwb alone: the bundled sample" "GUM_bio_moreau" 30
+check "corefwb alone: the bundled sample" "GUM_news_korea" 30
 check "corefwb alone: its scores" "scores: corpus (d: document)" 20
 tmux send-keys -t "$SESSION" C-q
 check "ctrl+q quits from the sample" "corefwb exited with status 0" 10

@@ -437,3 +437,28 @@ def test_plot_errors_labels_do_not_touch(tmp_path, capsys):
     boxes = [label.get_window_extent(renderer) for label in figure.axes[0].get_xticklabels()]
     assert all(a.x1 + 2 < b.x0 for a, b in zip(boxes, boxes[1:])), [(b.x0, b.x1) for b in boxes]
     plt.close(figure)
+
+
+def test_compare_mode_at_100_columns_heads_its_columns_by_what_tells_the_systems_apart():
+    """At 100 columns the 40-column scores panel heads the systems by what tells their names apart
+    (`a`, `b` for `response-a`, `response-b`), not by names cut to `…se-a`; the title says the same."""
+    import asyncio
+
+    from app_support import settle
+    from workbench.session import LoadOptions
+    from workbench.tui.app import Workbench
+    from workbench.tui.scores import ScoresPanel
+
+    chen = ROOT / "samples/chen-ng"
+    responses = [str(chen / f"response-{letter}.conll") for letter in "ab"]
+
+    async def body():
+        app = Workbench(str(chen / "key.conll"), responses, LoadOptions(cache=False))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot)
+            panel = app.query_one(ScoresPanel)
+            labels = [str(c.label).strip() for c in panel.query_one("#scores").columns.values()]
+            assert labels[1:3] == ["a", "b"]
+            assert str(panel.border_title).endswith("ΔF = b - a")
+
+    asyncio.run(body())

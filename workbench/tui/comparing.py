@@ -94,13 +94,15 @@ class Comparing:
             return list(self.crac_run.names)
         return system_names(self.response_paths, None) if self.response_paths else ["key"]
 
-    def labels(self) -> list[str]:
-        """Names for narrow places: what tells them apart, unless that is a letter or two."""
+    def labels(self, *, narrowest: bool = False) -> list[str]:
+        """Names for narrow places: what tells them apart, unless that is a letter or two;
+        `narrowest` (the 40-column scores panel): what tells them apart, however short (`a`, `b`
+        for `response-a`, `response-b`: a name cut to `…se-a` says less)."""
         from ..names import short_labels
 
         names = self.response_names()
         short = short_labels(names)
-        return short if min(map(len, short)) >= 3 else names
+        return short if narrowest or min(map(len, short)) >= 3 else names
 
     def compared_pair(self) -> ComparedPair:
         """The pair on screen, under the current weights."""
@@ -137,7 +139,9 @@ class Comparing:
         differences = comparison.differences[0] if comparison is not None else {}
         metrics, rows = [], []
         panel = self.query_one(ScoresPanel)
-        panel.compare([self.labels()[s] for s in columns])  # the columns of this width
+        narrow = panel.scope is not None  # 40 columns below 130
+        labels = self.labels(narrowest=narrow)
+        panel.compare([labels[s] for s in columns])  # the columns of this width
         for metric in CATALOG:
             if not any(metric.name in micro for micro in micros):
                 continue
@@ -145,10 +149,9 @@ class Comparing:
             rows.append(comparison_cells(metric.name, metric.label, [micro.get(metric.name) for micro in micros],
                                          baseline=base.micro.get(metric.name) if base else None,
                                          system=other.micro.get(metric.name) if other else None,
-                                         difference=differences.get(metric.name), narrow=panel.scope is not None))
+                                         difference=differences.get(metric.name), narrow=narrow))
         panel.fill(metrics, rows)
-        labels = self.labels()
-        title = "corpus" if panel.scope is not None else "scores: corpus"  # 40 columns below 130: no cut
+        title = "corpus" if narrow else "scores: corpus"  # 40 columns below 130: no cut
         panel.border_title = Text(f"{title} · ΔF = {display_text(labels[self.system])} - "
                                   f"{display_text(labels[self.baseline])}")
 
