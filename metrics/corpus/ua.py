@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from metrics.measures import ua as coref
 from metrics.measures import ua_relations as relations
+from metrics.measures.catalog import BLANC, Metric
 from metrics.measures.corefud import CorefudBlancScore
 from metrics.measures.score import AnyScore, MeanScore, Score
 from metrics.mentions.ua import Mention, UADocument
@@ -151,7 +152,18 @@ def bridging_pairs(doc: UADocument, side: SideClusters, warnings: list[str]) -> 
     return out
 
 
-def _pair_documents(keys: Sequence[UADocument], responses: Sequence[UADocument], key_path: str,
+def bridging_warnings(skipped: Sequence[str]) -> list[str]:
+    """One warning per file for the bridging links left out (`bridging_pairs`), as the UA scorer
+    leaves them."""
+    warnings = []
+    for path in dict.fromkeys(message.split(": ", 1)[0] for message in skipped):
+        mine = [m for m in skipped if m.startswith(path + ": ")]
+        warnings.append(f"{path}: {len(mine)} bridging link(s) name a markable the scored layer lacks; left out, "
+                        f"as the UA scorer leaves them (first: {mine[0][len(path) + 2:]})")
+    return warnings
+
+
+def pair_documents(keys: Sequence[UADocument], responses: Sequence[UADocument], key_path: str,
                     response_path: str, check_words: bool = True) -> list[tuple[UADocument, UADocument]]:
     by_name = {d.name: d for d in responses}
     key_names = {d.name for d in keys}
@@ -209,11 +221,8 @@ def score_corpus(keys: Sequence[UADocument], responses: Sequence[UADocument], ke
     warnings: list[str] = []
     skipped: list[str] = []
     documents = [score_document(k, r, settings, skipped)
-                 for k, r in _pair_documents(keys, responses, key_path, response_path, check_words)]
-    for path in dict.fromkeys(message.split(": ", 1)[0] for message in skipped):
-        mine = [m for m in skipped if m.startswith(path + ": ")]
-        warnings.append(f"{path}: {len(mine)} bridging link(s) name a markable the scored layer lacks; left out, "
-                        f"as the UA scorer leaves them (first: {mine[0][len(path) + 2:]})")
+                 for k, r in pair_documents(keys, responses, key_path, response_path, check_words)]
+    warnings.extend(bridging_warnings(skipped))
     parts = [p for name in COREF if name in settings.metrics
              for p in (("blanc_coref", "blanc_noncoref") if name == "blanc" else (name,))]
     main = {p: [0, 0, 0, 0] for p in parts}
@@ -291,3 +300,78 @@ def _add_conll(scores: dict[str, AnyScore]) -> None:
         for part in parts:
             f1 += part.f1
         scores["conll"] = MeanScore(sum(p.recall for p in parts) / 3, sum(p.precision for p in parts) / 3, f1 / 3)
+
+
+BLANC_PARTS = ("blanc_coref", "blanc_noncoref")
+"""BLANC's two parts, as `metrics.measures.ua` computes them (coreference and non-coreference links)."""
+
+
+@dataclass(frozen=True)
+class SplitBlancScore(MeanScore):
+    """BLANC of the split antecedents' alignments alone (`--only-split-antecedents`), as the UA
+    scorer averages it: over the parts whose whole documents' counts are not both 0.  It carries
+    both BLANCs' counts, so documents sum before the parts are chosen (shown as a mean: no counts)."""
+
+    whole: CorefudBlancScore
+    split: CorefudBlancScore
+
+    @classmethod
+    def of(cls, whole: CorefudBlancScore, split: CorefudBlancScore) -> "SplitBlancScore":
+        used = [part for part, half in zip((split.coref, split.noncoref), (whole.coref, whole.noncoref))
+                if not (half.precision_den == 0 and half.recall_den == 0)]
+        n = len(used)
+        recall, precision, f1 = (sum(getattr(u, a) for u in used) / n if n else 0
+                                 for a in ("recall", "precision", "f1"))
+        return cls(recall, precision, f1, whole, split)
+
+    def __add__(self, other: "SplitBlancScore") -> "SplitBlancScore":
+        return SplitBlancScore.of(self.whole + other.whole, self.split + other.split)
+
+
+class UAPair:
+    """One document pair's scores as the UA scorer computes them (`catalog.UAScores`, read by the
+    catalogue's computations under `Scorer.UA`): each computed when first asked for, and kept."""
+
+    def __init__(self, document: ScoredDocument, only_split: bool) -> None:
+        self.document = document
+        self.only_split = only_split
+        """Whether the coreference scores are those of the split antecedents' alignments alone."""
+        self._sides = coref.Sides(document.key_side.clusters, document.response_side.clusters,
+                                  document.alignment.partner)
+        self._counts: dict[str, tuple[coref.Counts, coref.Counts]] = {}
+        self._bridging: dict[str, Score] | None = None
+
+    def _part(self, part: str) -> tuple[coref.Counts, coref.Counts]:
+        """A coreference metric's (BLANC part's) counts on the document, and its split antecedents' own."""
+        if part not in self._counts:
+            counts, split = coref.document_counts(part, self._sides)
+            self._counts[part] = (counts, split if split is not None else (0, 0, 0, 0))
+        return self._counts[part]
+
+    def coreference(self, metric: Metric) -> AnyScore:
+        if metric is BLANC:
+            halves = [self._part(part) for part in BLANC_PARTS]
+            whole = CorefudBlancScore(_score(halves[0][0]), _score(halves[1][0]))
+            if not self.only_split:
+                return whole
+            return SplitBlancScore.of(whole, CorefudBlancScore(_score(halves[0][1]), _score(halves[1][1])))
+        counts, split = self._part(metric.name)
+        return _score(split if self.only_split else counts)
+
+    def mentions(self) -> AnyScore:
+        doc = self.document
+        return relations.mentions(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
+
+    def mor(self) -> AnyScore:
+        return relations.mor(self.document.key_side.clusters, self.document.response_side.clusters)
+
+    def non_referring(self) -> AnyScore:
+        return relations.non_referring(self.document.key_side.non_referring, self.document.response_side.non_referring)
+
+    def bridging(self) -> dict[str, Score]:
+        if self._bridging is None:
+            doc = self.document
+            key_index = cluster_index(doc.key_side.clusters)
+            self._bridging = relations.bridging(relations.bridging_outcomes(doc.key_bridging, doc.response_bridging,
+                                                                            key_index))
+        return self._bridging

@@ -23,18 +23,16 @@ from metrics.corpus.ua import ALIASES, METRICS, PRESETS, Settings, UAResult, res
 from metrics.errors.ua.records import KINDS, RELATIONS, UAError, find_errors
 from metrics.formats.source import check_document_sizes, set_max_document_tokens, set_max_input_size
 from metrics.formats.ua import is_ua_head, read_ua
-from metrics.measures.catalog import label
+from metrics.conventions.options import UA
+from metrics.conventions.ua import BRIDGING, MATCHES, UA_CONVENTIONS
+from metrics.measures.catalog import (BCUB, BLANC, CEAFE, CEAFM, CONLL, LEA, MENTIONS, MOR, MUC, NON_REFERRING,
+                                      Metric, label)
 from metrics.runtime.parallel import fork_map
 
 from ..json_text import dumps
-from ..options import UsageError, size_option
+from ..options import UsageError, jobs_option, size_option
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
-
-LABELS = {name: label(name) for name in ("mentions", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "conll", "mor")}
-LABELS.update({"non_referring": "Non-referring",
-               "bridging_recognition": "Bridging recognition", "bridging_markable": "Bridging (markable)",
-               "bridging_entity": "Bridging (entity)"})  # UA's own, not in the catalogue (yet)
-MATCHES = ("exact", "partial", "partial-craft", "head")
+from ..session import LoadOptions, Session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -129,43 +127,85 @@ def _metrics(text: str) -> tuple[str, ...]:
     return out
 
 
-def score(args: argparse.Namespace, warn: Callable[[str], None]) -> UAResult:
+def _check_available(args: argparse.Namespace) -> None:
     for option in ("stream", "ci", "group_by", "document"):
         if getattr(args, option, None):
             raise UsageError(f"--{option.replace('_', '-')} is not available with --conventions ua yet")
+
+
+def score(args: argparse.Namespace, warn: Callable[[str], None]) -> UAResult:
+    """The UA relations' scores with what their error analysis reads (`errors --conventions ua`)."""
+    _check_available(args)
     settings = settings_of(args)
     set_max_input_size(size_option(args.max_input_size))
     set_max_document_tokens(args.max_document_tokens)
     keys, responses = fork_map(read_ua, [args.key, args.response])
     for documents in (keys, responses):
-        check_document_sizes(documents)  # type: ignore[arg-type]
+        check_document_sizes(documents)
     result = score_corpus(keys, responses, args.key, args.response, settings)
     for message in result.warnings:
         warn(message)
     return result
 
 
+def load_options(args: argparse.Namespace, settings: Settings) -> LoadOptions:
+    """The road's options of a UA command line's settings (completed)."""
+    return LoadOptions(match=settings.match, max_input_size=size_option(args.max_input_size),
+                       max_document_tokens=args.max_document_tokens,
+                       singletons="keep" if settings.keep_singletons else "remove", cache=not args.no_cache,
+                       conventions=UA, zero_match="linear" if settings.keep_zeros else "dependency",
+                       split_antecedents=settings.keep_split, only_split_antecedents=settings.only_split,
+                       discourse_deixis=settings.discourse_deixis,
+                       bridging=any(metric.name in settings.metrics for metric in BRIDGING))
+
+
+DOCUMENT_ORDER: tuple[Metric, ...] = (MUC, BCUB, CEAFE, CEAFM, LEA, BLANC, MENTIONS, MOR, NON_REFERRING, *BRIDGING,
+                                      CONLL)
+"""The order of a document's scores in the output (the coreference metrics, BLANC, the others, CoNLL)."""
+
+
+def _shown(settings: Settings) -> tuple[Metric, ...]:
+    """The metrics a UA command line shows, in the UA scorer's order: those asked for, and CoNLL
+    when its parts are (as the UA scorer prints it)."""
+    def shown(metric: Metric) -> bool:
+        if metric is CONLL:
+            return all(part in settings.metrics for part in CONLL.parts)
+        return metric.name in settings.metrics
+
+    return tuple(metric for metric in UA_CONVENTIONS.official if shown(metric))
+
+
 def run_score(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
-    result = score(args, warn)
-    settings = result.settings
+    """`corefwb score --conventions ua`: on the one road, scores alone (no token spans)."""
+    _check_available(args)
+    settings = settings_of(args)
+    shown = _shown(settings)
+    session = Session.load(args.key, [args.response], load_options(args, settings), processes=jobs_option(args.jobs),
+                           spans=False)
+    for message in session.warnings:
+        warn(message)
+    result = session.score(metrics=[metric.name for metric in shown])
+    micro = {metric.name: result.micro[metric.name] for metric in shown}
+    in_document = [metric.name for metric in DOCUMENT_ORDER if metric in shown]
+    documents = [(name, {metric: scores[metric] for metric in in_document}) for name, scores in result.documents]
     preset = {"preset": args.preset} if args.preset else {}
     if args.format == "json":
         text = dumps({**settings.fields(), **preset,
-                      "metrics": {name: score_json(s) for name, s in result.micro.items()},
-                      "documents": [{"name": d.name, "metrics": {m: score_json(v) for m, v in d.scores.items()}}
-                                    for d in result.documents]}) + "\n"
+                      "metrics": {name: score_json(s) for name, s in micro.items()},
+                      "documents": [{"name": name, "metrics": {m: score_json(v) for m, v in scores.items()}}
+                                    for name, scores in documents]}) + "\n"
     elif args.format == "csv":
-        rows = [["corpus", name, s.recall, s.precision, s.f1] for name, s in result.micro.items()]
+        rows = [["corpus", name, s.recall, s.precision, s.f1] for name, s in micro.items()]
         if args.per_doc:
-            rows += [[d.name, name, s.recall, s.precision, s.f1] for d in result.documents for name, s in d.scores.items()]
+            rows += [[doc, name, s.recall, s.precision, s.f1] for doc, scores in documents for name, s in scores.items()]
         text = render_csv(["document", "metric", "recall", "precision", "f1"], rows)
     else:
         headers = ["document", "metric", "recall", "precision", "F1"]
-        rows = [["corpus", LABELS[name], percent(s.recall), percent(s.precision), percent(s.f1)]
-                for name, s in result.micro.items()]
+        rows = [["corpus", label(name), percent(s.recall), percent(s.precision), percent(s.f1)]
+                for name, s in micro.items()]
         if args.per_doc:
-            rows += [[d.name, LABELS[name], percent(s.recall), percent(s.precision), percent(s.f1)]
-                     for d in result.documents for name, s in d.scores.items()]
+            rows += [[doc, label(name), percent(s.recall), percent(s.precision), percent(s.f1)]
+                     for doc, scores in documents for name, s in scores.items()]
         if args.format == "markdown":
             text = f"{settings.describe()}\n\n" + render_markdown(headers, rows)
         else:
@@ -178,7 +218,7 @@ ERROR_HEADERS = ["document", "relation", "type", "mention", "price", "explanatio
 
 
 def _price_text(error: UAError) -> str:
-    return ", ".join(f"{LABELS[m]} {v:+.2f}" for m, v in error.price.items())
+    return ", ".join(f"{label(m)} {v:+.2f}" for m, v in error.price.items())
 
 
 def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
