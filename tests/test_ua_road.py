@@ -1,8 +1,11 @@
-"""`--conventions ua` on the engine's one road: the pipeline's scores (a `Scorer.UA` pair per
-document, the catalogue's computations, documents summed by `measures.score.total`) equal, to the
-last bit, those of `corpus/ua.score_corpus`, the UA scorer's sums that `benchmarks/check_ua.py`
-holds against the UA scorer itself; under every matching and every option, split antecedents and
-the BLANC of their alignments alone included."""
+"""`--conventions ua` on the engine's one road: what the pipeline gives from the files (the
+options mapped to the UA scorer's settings, the documents read, paired and aligned by the UA
+convention, a `Scorer.UA` pair per document, the catalogue's computations, documents summed by
+`measures.score.total`) equals, to the last bit, `corpus/ua.score_corpus` on the documents read
+directly, the function `benchmarks/check_ua.py` holds against the UA scorer itself; under every
+matching and every option, split antecedents and the BLANC of their alignments alone included.
+(The BLANC of split antecedents' alignments summed over documents is checked against a brute
+force, the mean over the parts the whole documents' counts leave, below.)"""
 
 from __future__ import annotations
 
@@ -100,3 +103,26 @@ def test_a_ua_pair_has_no_token_spans_yet_and_says_so():
     pair = load(key, [key], Options(conventions=UA, spans=False)).corpora[0].pairs[0]
     with pytest.raises(ValueError, match="not made yet"):
         pair.key
+
+
+def test_split_blanc_sums_documents_before_choosing_its_parts():
+    """Brute force: BLANC under --only-split-antecedents is the mean, over the parts (coreference,
+    non-coreference links) whose summed whole-document counts are not both 0, of the summed split
+    counts' recall, precision and F1; a part empty in one document but not in the corpus counts."""
+    from metrics.corpus.ua import SplitBlancScore
+    from metrics.measures.corefud import CorefudBlancScore
+    from metrics.measures.score import Score, total
+
+    empty = Score(0.0, 0.0, 0.0, 0.0)
+    first = SplitBlancScore.of(CorefudBlancScore(Score(1.0, 2.0, 1.0, 1.0), empty),
+                               CorefudBlancScore(Score(1.0, 4.0, 1.0, 2.0), Score(3.0, 3.0, 1.0, 1.0)))
+    second = SplitBlancScore.of(CorefudBlancScore(empty, Score(2.0, 2.0, 2.0, 2.0)),
+                                CorefudBlancScore(Score(1.0, 1.0, 1.0, 1.0), Score(1.0, 2.0, 1.0, 4.0)))
+    assert first.recall == 0.25 and first.precision == 0.5  # the non-coreference part left out here
+    summed = total([first, second])
+    coref_r, coref_p = 2 / 5, 2 / 3
+    noncoref_r, noncoref_p = 4 / 5, 2 / 5
+    f = [2 * p * r / (p + r) for r, p in ((coref_r, coref_p), (noncoref_r, noncoref_p))]
+    assert summed.recall == pytest.approx((coref_r + noncoref_r) / 2)
+    assert summed.precision == pytest.approx((coref_p + noncoref_p) / 2)
+    assert summed.f1 == pytest.approx(sum(f) / 2)

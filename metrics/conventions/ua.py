@@ -18,20 +18,17 @@ from dataclasses import dataclass
 
 from metrics.conventions.base import Convention, Loaded, Progress, Read
 from metrics.conventions.options import UA, Options
-from metrics.corpus.scoring import DocPair, PreparedCorpus, Spans
-from metrics.corpus.ua import Settings, UAPair, bridging_warnings, pair_documents, score_document
+from metrics.corpus.scoring import PreparedCorpus
+from metrics.corpus.ua import BRIDGING, ORDER, Settings, bridging_warnings, pair_documents, score_document, ua_pair
 from metrics.formats.cache import ReadCache
 from metrics.formats.source import check_document_sizes
 from metrics.formats.ua import read_ua
-from metrics.measures.catalog import (BCUB, BLANC, BRIDGING_ENTITY, BRIDGING_MARKABLE, BRIDGING_RECOGNITION, CEAFE,
-                                      CEAFM, CONLL, LEA, MENTIONS, MOR, MUC, NON_REFERRING, Metric, Scorer)
+from metrics.measures.catalog import Metric, Scorer
 
 __all__ = ["BRIDGING", "MATCHES", "UA_CONVENTIONS", "UniversalAnaphora", "settings_of"]
 
 MATCHES = ("exact", "partial", "partial-craft", "head")
 """The UA scorer's mention matchings (its `-a`; partial is its partial-corefud)."""
-BRIDGING: tuple[Metric, ...] = (BRIDGING_RECOGNITION, BRIDGING_MARKABLE, BRIDGING_ENTITY)
-"""The three bridging scores (the UA scorer's `-m bridging`)."""
 
 
 def settings_of(options: Options) -> Settings:
@@ -41,18 +38,13 @@ def settings_of(options: Options) -> Settings:
                     tuple(m.name for m in BRIDGING) if options.bridging else ()).completed()
 
 
-def _no_spans() -> Spans:
-    raise ValueError("token spans of a pair under the UA conventions are not made yet: score it (spans=False)")
-
-
 @dataclass(frozen=True)
 class UniversalAnaphora:
     """The UA scorer's conventions (`Convention`)."""
 
     name: str = UA
     scorer: Scorer = Scorer.UA
-    official: tuple[Metric, ...] = (MENTIONS, MUC, BCUB, CEAFE, CEAFM, BLANC, LEA, CONLL, MOR, NON_REFERRING,
-                                    *BRIDGING)
+    official: tuple[Metric, ...] = ORDER
     """The UA scorer's metrics, in the order it prints them (CoNLL after LEA)."""
 
     def read(self, path: str, key: bool, options: Options, cache: ReadCache | None, processes: int) -> Read:
@@ -83,9 +75,7 @@ class UniversalAnaphora:
             skipped: list[str] = []
             pairs = []
             for key_doc, response_doc in pair_documents(key.ua, response.ua, key_path, path):
-                scored = score_document(key_doc, response_doc, settings, skipped)
-                pairs.append(DocPair(scored.name, _no_spans, ua=UAPair(scored, settings.only_split),
-                                     size=len(key_doc.words) + len(response_doc.words)))
+                pairs.append(ua_pair(score_document(key_doc, response_doc, settings, skipped), settings))
                 done += 1
                 progress.document(done, total)
             corpus_warnings = bridging_warnings(skipped)

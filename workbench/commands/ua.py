@@ -19,15 +19,12 @@ import argparse
 import os
 from collections.abc import Callable
 
-from metrics.corpus.ua import ALIASES, METRICS, PRESETS, Settings, UAResult, resolve_metrics, score_corpus
+from metrics.corpus.ua import BRIDGING, METRICS, PRESETS, Settings, UAResult, resolve_metrics, result_of
 from metrics.errors.ua.records import KINDS, RELATIONS, UAError, find_errors
-from metrics.formats.source import check_document_sizes, set_max_document_tokens, set_max_input_size
-from metrics.formats.ua import is_ua_head, read_ua
+from metrics.formats.ua import is_ua_head
 from metrics.conventions.options import UA
-from metrics.conventions.ua import BRIDGING, MATCHES, UA_CONVENTIONS
-from metrics.measures.catalog import (BCUB, BLANC, CEAFE, CEAFM, CONLL, LEA, MENTIONS, MOR, MUC, NON_REFERRING,
-                                      Metric, label)
-from metrics.runtime.parallel import fork_map
+from metrics.conventions.ua import MATCHES
+from metrics.measures.catalog import label
 
 from ..json_text import dumps
 from ..options import UsageError, jobs_option, size_option
@@ -123,7 +120,7 @@ def _metrics(text: str) -> tuple[str, ...]:
     except ValueError as error:
         raise UsageError(f"--metrics: {error}") from None
     if not out:
-        raise UsageError(f"--metrics: none given; choose from {', '.join(METRICS)} ({', '.join(ALIASES)})")
+        raise UsageError(f"--metrics: none given; choose from {', '.join(METRICS)} (or bridging, all)")
     return out
 
 
@@ -134,18 +131,15 @@ def _check_available(args: argparse.Namespace) -> None:
 
 
 def score(args: argparse.Namespace, warn: Callable[[str], None]) -> UAResult:
-    """The UA relations' scores with what their error analysis reads (`errors --conventions ua`)."""
+    """The UA scorer's scores of a command line, on the one road (`Session.load`, scores alone),
+    with what the relations' error analysis reads."""
     _check_available(args)
     settings = settings_of(args)
-    set_max_input_size(size_option(args.max_input_size))
-    set_max_document_tokens(args.max_document_tokens)
-    keys, responses = fork_map(read_ua, [args.key, args.response])
-    for documents in (keys, responses):
-        check_document_sizes(documents)
-    result = score_corpus(keys, responses, args.key, args.response, settings)
-    for message in result.warnings:
+    session = Session.load(args.key, [args.response], load_options(args, settings), processes=jobs_option(args.jobs),
+                           spans=False)
+    for message in session.warnings:
         warn(message)
-    return result
+    return result_of(settings, session.corpus.pairs, session.warnings)
 
 
 def load_options(args: argparse.Namespace, settings: Settings) -> LoadOptions:
@@ -159,53 +153,27 @@ def load_options(args: argparse.Namespace, settings: Settings) -> LoadOptions:
                        bridging=any(metric.name in settings.metrics for metric in BRIDGING))
 
 
-DOCUMENT_ORDER: tuple[Metric, ...] = (MUC, BCUB, CEAFE, CEAFM, LEA, BLANC, MENTIONS, MOR, NON_REFERRING, *BRIDGING,
-                                      CONLL)
-"""The order of a document's scores in the output (the coreference metrics, BLANC, the others, CoNLL)."""
-
-
-def _shown(settings: Settings) -> tuple[Metric, ...]:
-    """The metrics a UA command line shows, in the UA scorer's order: those asked for, and CoNLL
-    when its parts are (as the UA scorer prints it)."""
-    def shown(metric: Metric) -> bool:
-        if metric is CONLL:
-            return all(part in settings.metrics for part in CONLL.parts)
-        return metric.name in settings.metrics
-
-    return tuple(metric for metric in UA_CONVENTIONS.official if shown(metric))
-
-
 def run_score(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
-    """`corefwb score --conventions ua`: on the one road, scores alone (no token spans)."""
-    _check_available(args)
-    settings = settings_of(args)
-    shown = _shown(settings)
-    session = Session.load(args.key, [args.response], load_options(args, settings), processes=jobs_option(args.jobs),
-                           spans=False)
-    for message in session.warnings:
-        warn(message)
-    result = session.score(metrics=[metric.name for metric in shown])
-    micro = {metric.name: result.micro[metric.name] for metric in shown}
-    in_document = [metric.name for metric in DOCUMENT_ORDER if metric in shown]
-    documents = [(name, {metric: scores[metric] for metric in in_document}) for name, scores in result.documents]
+    result = score(args, warn)
+    settings = result.settings
     preset = {"preset": args.preset} if args.preset else {}
     if args.format == "json":
         text = dumps({**settings.fields(), **preset,
-                      "metrics": {name: score_json(s) for name, s in micro.items()},
-                      "documents": [{"name": name, "metrics": {m: score_json(v) for m, v in scores.items()}}
-                                    for name, scores in documents]}) + "\n"
+                      "metrics": {name: score_json(s) for name, s in result.micro.items()},
+                      "documents": [{"name": d.name, "metrics": {m: score_json(v) for m, v in d.scores.items()}}
+                                    for d in result.documents]}) + "\n"
     elif args.format == "csv":
-        rows = [["corpus", name, s.recall, s.precision, s.f1] for name, s in micro.items()]
+        rows = [["corpus", name, s.recall, s.precision, s.f1] for name, s in result.micro.items()]
         if args.per_doc:
-            rows += [[doc, name, s.recall, s.precision, s.f1] for doc, scores in documents for name, s in scores.items()]
+            rows += [[d.name, name, s.recall, s.precision, s.f1] for d in result.documents for name, s in d.scores.items()]
         text = render_csv(["document", "metric", "recall", "precision", "f1"], rows)
     else:
         headers = ["document", "metric", "recall", "precision", "F1"]
         rows = [["corpus", label(name), percent(s.recall), percent(s.precision), percent(s.f1)]
-                for name, s in micro.items()]
+                for name, s in result.micro.items()]
         if args.per_doc:
-            rows += [[doc, label(name), percent(s.recall), percent(s.precision), percent(s.f1)]
-                     for doc, scores in documents for name, s in scores.items()]
+            rows += [[d.name, label(name), percent(s.recall), percent(s.precision), percent(s.f1)]
+                     for d in result.documents for name, s in d.scores.items()]
         if args.format == "markdown":
             text = f"{settings.describe()}\n\n" + render_markdown(headers, rows)
         else:
