@@ -5,8 +5,11 @@
 scorer would have to (it replaces its options by the preset's, and then crashes on the missing
 ones).  Documents pair by name; key and response must hold the same documents with the same words,
 as the UA scorer requires.  Each document's layer (identity, or discourse deixis) is clustered and
-aligned (`metrics.mentions.ua_align`), then scored (`metrics.measures.ua`, `ua_relations`); corpus
-scores are the documents' counts summed in the key's order.
+aligned (`metrics.mentions.ua_align`) and becomes a pair of the engine's road (`ua_pair`: a
+`DocPair` whose `UAPair` the catalogue's computations under `Scorer.UA` read, `metrics.measures.ua`
+and `ua_relations`); corpus scores are `PreparedCorpus.score`'s, the documents' counts summed in
+the key's order (`result_of`).  The convention (`metrics.conventions.ua`) and `score_corpus` (for
+documents already read) both score this way.
 """
 
 from __future__ import annotations
