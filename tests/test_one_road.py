@@ -12,12 +12,13 @@ import metrics
 from corefud_support import score_corpus
 from metrics.conventions.base import Loaded, applicable
 from metrics.conventions.corefud import COREFUD_CONVENTIONS, Settings
-from metrics.conventions.options import CONLL_2012, COREFUD, Options
+from metrics.conventions.options import CONLL_2012, COREFUD, UA, Options
 from metrics.conventions.pipeline import load
 from metrics.conventions.registry import CONVENTIONS, convention
 from metrics.formats.corefud import read_corefud
 from metrics.measures import catalog
-from metrics.measures.catalog import CATALOG, CONLL, METRICS, MOR, MUC, ZERO, Scorer
+from metrics.measures.catalog import (BRIDGING_ENTITY, BRIDGING_MARKABLE, BRIDGING_RECOGNITION, CATALOG, CONLL, METRICS, MOR,
+                                      MUC, NON_REFERRING, ZERO, Scorer)
 from metrics.measures.score import Score, mean, mean_score, ratio, total
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +56,8 @@ def test_scores_alone_make_no_token_spans_and_equal_those_with_spans():
 
 
 def test_the_conventions_are_registered_by_name_with_their_scorer_and_metrics():
-    assert list(CONVENTIONS) == [CONLL_2012, COREFUD]
+    assert list(CONVENTIONS) == [CONLL_2012, COREFUD, UA]
+    assert convention(UA).scorer is Scorer.UA and MOR in convention(UA).official
     assert convention(COREFUD).scorer is Scorer.COREFUD and convention(CONLL_2012).scorer is Scorer.V801
     assert MOR in convention(COREFUD).official and MOR not in convention(CONLL_2012).official
     assert [m.name for m in convention(COREFUD).official] == ["muc", "bcub", "ceafe", "ceafm", "lea", "blanc",
@@ -65,8 +67,11 @@ def test_the_conventions_are_registered_by_name_with_their_scorer_and_metrics():
 
 
 def test_the_catalogue_defines_each_metric_under_each_scorer():
-    assert set(applicable(Scorer.COREFUD)) == set(CATALOG)
-    assert set(applicable(Scorer.V801)) == set(CATALOG) - {MOR, ZERO}
+    ua_only = {NON_REFERRING, BRIDGING_RECOGNITION, BRIDGING_MARKABLE, BRIDGING_ENTITY}
+    assert set(applicable(Scorer.COREFUD)) == set(CATALOG) - ua_only
+    assert set(applicable(Scorer.V801)) == set(CATALOG) - {MOR, ZERO} - ua_only
+    assert set(applicable(Scorer.UA)) == set(CATALOG) - {ZERO}
+    assert MUC.computation(Scorer.UA) is not MUC.computation(Scorer.COREFUD)
     assert MUC.computation(Scorer.COREFUD) is not MUC.computation(Scorer.V801)
     assert METRICS["lmuc"].computation(Scorer.COREFUD) is METRICS["lmuc"].computation(Scorer.V801)
     assert catalog.resolve(["mor"], Scorer.COREFUD) == ("mor",)

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 
 from metrics.conventions.base import Progress
 from metrics.conventions.corefud import Settings as CorefudSettings
-from metrics.conventions.options import CONLL_2012, COREFUD, Options
+from metrics.conventions.options import CONLL_2012, COREFUD, UA, Options
 from metrics.conventions.pipeline import load
 from metrics.conventions.registry import CONVENTIONS as KNOWN_CONVENTIONS
+from metrics.conventions.ua import MATCHES as UA_MATCHES
 from metrics.measures.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.measures.catalog import names
 from metrics.errors.chen_ng.records import ErrorRecord, classify_corpus
@@ -40,7 +41,7 @@ from .options import UsageError
 
 FORMATS = ("auto", *READ_FORMATS)
 SINGLETONS = ("keep", "remove")
-CONVENTIONS, ZERO_MATCHES = ("auto", *KNOWN_CONVENTIONS, "ua"), ("dependency", "linear")
+CONVENTIONS, ZERO_MATCHES = ("auto", *KNOWN_CONVENTIONS), ("dependency", "linear")
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 """Exit statuses of every command and of the workbench (the README lists them)."""
 
@@ -66,18 +67,28 @@ class LoadOptions:
     conventions: str = CONLL_2012
     """conll (v8.01's: token spans) or corefud (corefud-scorer's: node mentions, zeros aligned)."""
     zero_match: str = "dependency"
-    """corefud: zeros aligned by their enhanced dependencies or by position (linear)."""
+    """corefud: zeros aligned by their enhanced dependencies or by position (linear); ua: zeros
+    kept and aligned by position (linear), or removed."""
+    split_antecedents: bool = False
+    """ua: a plural mention's split antecedents scored (`--split-antecedents keep`)."""
+    only_split_antecedents: bool = False
+    """ua: the coreference scores of the split antecedents' alignments alone."""
+    discourse_deixis: bool = False
+    """ua: the discourse-deixis chains scored instead of the identity chains."""
+    bridging: bool = True
+    """ua: the bridging links read for scoring (when a bridging score is asked for)."""
 
     def __post_init__(self) -> None:
-        if self.conventions not in KNOWN_CONVENTIONS:  # ua is scored by workbench/commands/ua.py
+        if self.conventions not in KNOWN_CONVENTIONS:
             raise UsageError(f"--conventions: {self.conventions!r} is not one of {', '.join(CONVENTIONS)}")
         if self.zero_match not in ZERO_MATCHES:
             raise UsageError(f"--zero-match: {self.zero_match!r} is not one of {', '.join(ZERO_MATCHES)}")
         for option, value in (("--key-format", self.key_format), ("--response-format", self.response_format)):
             if value not in FORMATS:
                 raise UsageError(f"{option}: {value!r} is not one of {', '.join(FORMATS)}")
-        if self.match not in MATCH_MODES:
-            raise UsageError(f"--match: {self.match!r} is not one of {', '.join(MATCH_MODES)}")
+        matches = UA_MATCHES if self.conventions == UA else MATCH_MODES
+        if self.match not in matches:
+            raise UsageError(f"--match: {self.match!r} is not one of {', '.join(matches)}")
         if not self.clusters_field:
             raise UsageError("--clusters-field: give a field name")
         if self.ace_variant not in VARIANTS:
@@ -111,7 +122,9 @@ class LoadOptions:
         return Options(conventions=self.conventions, key_format=_fmt(self.key_format),
                        response_format=_fmt(self.response_format), match=self.match,
                        clusters_field=self.clusters_field, ace=self.ace, keep_singletons=self.singletons == "keep",
-                       zero_match=self.zero_match, cache=self.cache, spans=spans)
+                       zero_match=self.zero_match, cache=self.cache, spans=spans,
+                       split_antecedents=self.split_antecedents, only_split_antecedents=self.only_split_antecedents,
+                       discourse_deixis=self.discourse_deixis, bridging=self.bridging)
 
 
 def resolve_conventions(conventions: str, key_path: str, response_paths: Sequence[str], key_format: str = "auto",

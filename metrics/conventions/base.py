@@ -17,16 +17,19 @@ from metrics.conventions.options import Options
 from metrics.corpus.scoring import PreparedCorpus
 from metrics.formats.cache import ReadCache
 from metrics.measures.catalog import CATALOG, Metric, Scorer
+from metrics.mentions.ua import UADocument
 from metrics.model import Document, NodeDocument
 
 
 @dataclass(frozen=True)
 class Read:
     """One file as a convention reads it: its documents as token spans (`documents`), as node
-    mentions (`nodes`, CorefUD's), the reader's warnings and the cache's."""
+    mentions (`nodes`, CorefUD's), as UA markables (`ua`), the reader's warnings and the cache's."""
 
     documents: tuple[Document, ...] = ()
     nodes: tuple[NodeDocument, ...] = ()
+    ua: tuple[UADocument, ...] = ()
+    """Its documents as UA markables (the Universal Anaphora conventions')."""
     notes: tuple[str, ...] = ()
     cache_notes: tuple[str, ...] = ()
     onto_key: str | None = None

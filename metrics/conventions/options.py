@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from metrics.measures.ace import AceOptions
 
-CONLL_2012, COREFUD = "conll", "corefud"
+CONLL_2012, COREFUD, UA = "conll", "corefud", "ua"
 """The conventions' names (`--conventions`)."""
 
 
@@ -16,7 +16,8 @@ class Options:
     one (`workbench.session.LoadOptions.engine`); the engine takes it as it is."""
 
     conventions: str = CONLL_2012
-    """Whose rules: `CONLL_2012` (v8.01's: token spans) or `COREFUD` (corefud-scorer's: node mentions)."""
+    """Whose rules: `CONLL_2012` (v8.01's: token spans), `COREFUD` (corefud-scorer's: node mentions)
+    or `UA` (the UA scorer's: UA markables)."""
     key_format: str | None = None
     """The key's format (None: detect it)."""
     response_format: str | None = None
@@ -27,7 +28,17 @@ class Options:
     ace: AceOptions = AceOptions()
     keep_singletons: bool = True
     zero_match: str = "dependency"
-    """CorefUD: zeros aligned by their enhanced dependencies or by position (linear)."""
+    """CorefUD: zeros aligned by their enhanced dependencies or by position (linear).  UA: zeros kept
+    and aligned by position (linear), or removed."""
+    split_antecedents: bool = False
+    """UA: a plural mention's split antecedents scored (the UA scorer's -l)."""
+    only_split_antecedents: bool = False
+    """UA: the coreference scores of the split antecedents' alignments alone."""
+    discourse_deixis: bool = False
+    """UA: the discourse-deixis chains scored instead of the identity chains."""
+    bridging: bool = True
+    """UA: the bridging links read for scoring (a link naming a markable the scored layer lacks is
+    left out, with a warning)."""
     cache: bool = True
     """Read inputs through the cache of read files."""
     spans: bool = True

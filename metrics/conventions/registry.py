@@ -5,8 +5,10 @@ from __future__ import annotations
 from metrics.conventions.base import Convention
 from metrics.conventions.conll import CONLL_2012_CONVENTIONS
 from metrics.conventions.corefud import COREFUD_CONVENTIONS
+from metrics.conventions.ua import UA_CONVENTIONS
 
-CONVENTIONS: dict[str, Convention] = {c.name: c for c in (CONLL_2012_CONVENTIONS, COREFUD_CONVENTIONS)}
+CONVENTIONS: dict[str, Convention] = {c.name: c for c in (CONLL_2012_CONVENTIONS, COREFUD_CONVENTIONS,
+                                                          UA_CONVENTIONS)}
 """Every convention, by the name `--conventions` takes, in the order the help lists them."""
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.measures import catalog, formulas
-from metrics.measures.catalog import Metric, Scorer
+from metrics.measures.catalog import Metric, Scorer, UAScores
 from metrics.mentions.corefud import AlignedDocument
 from metrics.measures.ace import AceOptions, AceScore, ace_document
 from metrics.mentions.alignment import Alignment, align
@@ -57,7 +57,8 @@ class DocPair:
 
     def __init__(self, name: str, spans: Spans | Callable[[], Spans], *,
                  typed: dict[Span, tuple[MentionType, str]] | None = None, ace: AceOptions = AceOptions(),
-                 aligned: AlignedDocument | None = None, size: int | None = None) -> None:
+                 aligned: AlignedDocument | None = None, ua: UAScores | None = None,
+                 size: int | None = None) -> None:
         self.name = name
         self.ace_options = ace
         self._spans: Spans | None = spans if isinstance(spans, Spans) else None
@@ -66,7 +67,10 @@ class DocPair:
         self.aligned = aligned
         """Under the CorefUD conventions, the pair as corefud-scorer aligned it
         (`metrics.conventions.corefud`): the metrics it computes come from it."""
-        self.scorer = Scorer.V801 if aligned is None else Scorer.COREFUD
+        self.ua = ua
+        """Under the UA conventions, the pair's scores as the UA scorer computes them
+        (`metrics.conventions.ua`): every metric it computes comes from them."""
+        self.scorer = Scorer.COREFUD if aligned is not None else Scorer.UA if ua is not None else Scorer.V801
         """Whose computation of each metric this pair's scores are (`Metric.computation`)."""
         self._scores: dict[str, AnyScore] = {}
         self._typed = typed

@@ -5,8 +5,11 @@
 scorer would have to (it replaces its options by the preset's, and then crashes on the missing
 ones).  Documents pair by name; key and response must hold the same documents with the same words,
 as the UA scorer requires.  Each document's layer (identity, or discourse deixis) is clustered and
-aligned (`metrics.mentions.ua_align`), then scored (`metrics.measures.ua`, `ua_relations`); corpus
-scores are the documents' counts summed in the key's order.
+aligned (`metrics.mentions.ua_align`) and becomes a pair of the engine's road (`ua_pair`: a
+`DocPair` whose `UAPair` the catalogue's computations under `Scorer.UA` read, `metrics.measures.ua`
+and `ua_relations`); corpus scores are `PreparedCorpus.score`'s, the documents' counts summed in
+the key's order (`result_of`).  The convention (`metrics.conventions.ua`) and `score_corpus` (for
+documents already read) both score this way.
 """
 
 from __future__ import annotations
@@ -16,32 +19,61 @@ from dataclasses import dataclass, field, replace
 
 from metrics.measures import ua as coref
 from metrics.measures import ua_relations as relations
+from metrics.corpus.scoring import DocPair, PreparedCorpus, Spans
+from metrics.measures.catalog import (BCUB, BLANC, BRIDGING_ENTITY, BRIDGING_MARKABLE, BRIDGING_RECOGNITION, CEAFE,
+                                      CEAFM, CONLL, LEA, MENTIONS, MOR, MUC, NON_REFERRING, ZERO, Metric, Scorer,
+                                      resolve)
 from metrics.measures.corefud import CorefudBlancScore
 from metrics.measures.score import AnyScore, MeanScore, Score
 from metrics.mentions.ua import Mention, UADocument
 from metrics.mentions.ua_align import Alignment, SideClusters, align, cluster_index, side_clusters
 from metrics.model import InputError
 
-COREF = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
-METRICS = ("mentions", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "conll", "mor", "non_referring",
-           *relations.BRIDGING)
-"""Every score of the UA conventions, in output order (`conll` is the mean of MUC, B3, CEAFe)."""
-ALIASES = {"mention": ("mentions",), "non-referring": ("non_referring",), "bridging": relations.BRIDGING,
-           "bcubed": ("bcub",), "b3": ("bcub",), "all": METRICS}
+BRIDGING: tuple[Metric, ...] = (BRIDGING_RECOGNITION, BRIDGING_MARKABLE, BRIDGING_ENTITY)
+"""The three bridging scores (the UA scorer's `-m bridging`)."""
+COREFERENCE: tuple[Metric, ...] = (MUC, BCUB, CEAFE, CEAFM, LEA, BLANC)
+"""The coreference metrics the UA scorer computes from its alignment (BLANC from two parts)."""
+ORDER: tuple[Metric, ...] = (MENTIONS, MUC, BCUB, CEAFE, CEAFM, BLANC, LEA, CONLL, MOR, NON_REFERRING, *BRIDGING)
+"""Every score of the UA conventions, in the UA scorer's output order (CoNLL: the mean of MUC, B3, CEAFe)."""
+DOCUMENT_ORDER: tuple[Metric, ...] = (*COREFERENCE, MENTIONS, MOR, NON_REFERRING, *BRIDGING, CONLL)
+"""The order of a document's scores (the coreference metrics, BLANC last, the others, CoNLL)."""
+METRICS: tuple[str, ...] = tuple(metric.name for metric in ORDER)
+BLANC_PARTS = ("blanc_coref", "blanc_noncoref")
+"""BLANC's two parts, as `metrics.measures.ua` computes them (coreference and non-coreference links)."""
 
 
-def resolve_metrics(names: Sequence[str]) -> tuple[str, ...]:
-    """Metric names or the UA scorer's spellings -> UA metric names in output order."""
+def names(*metrics: Metric) -> tuple[str, ...]:
+    return tuple(metric.name for metric in metrics)
+
+
+def resolve_metrics(spellings: Sequence[str]) -> tuple[str, ...]:
+    """Metric names or the UA scorer's spellings (`bridging`, `all`, the catalogue's aliases) -> UA
+    metric names in output order."""
     wanted: set[str] = set()
-    for name in names:
-        name = name.strip().lower()
-        if name in METRICS:
-            wanted.add(name)
-        elif name in ALIASES:
-            wanted.update(ALIASES[name])
-        else:
-            raise ValueError(f"unknown UA metric {name!r}; choose from {', '.join(METRICS)} (or bridging, all)")
+    for text in spellings:
+        text = text.strip().lower()
+        if text in ("all", "bridging"):
+            wanted.update(METRICS if text == "all" else names(*BRIDGING))
+            continue
+        try:
+            found = resolve([text], Scorer.UA)
+        except ValueError:
+            found = ()
+        if not found or found[0] not in METRICS:
+            raise ValueError(f"unknown UA metric {text!r}; choose from {', '.join(METRICS)} (or bridging, all)")
+        wanted.update(found)
     return tuple(m for m in METRICS if m in wanted)
+
+
+def shown_metrics(settings: "Settings") -> tuple[Metric, ...]:
+    """The metrics the UA scorer prints under these settings, in its order: those asked for, and
+    CoNLL when its parts are."""
+    def shown(metric: Metric) -> bool:
+        if metric is CONLL:
+            return all(part in settings.metrics for part in CONLL.parts)
+        return metric.name in settings.metrics
+
+    return tuple(metric for metric in ORDER if shown(metric))
 
 
 @dataclass(frozen=True)
@@ -54,7 +86,7 @@ class Settings:
     only_split: bool = False
     discourse_deixis: bool = False
     keep_zeros: bool = False
-    metrics: tuple[str, ...] = ("muc", "bcub", "ceafe", "conll")
+    metrics: tuple[str, ...] = names(MUC, BCUB, CEAFE, CONLL)
 
     def completed(self) -> "Settings":
         """The options the UA scorer forces: scoring only split antecedents or discourse deixis
@@ -83,19 +115,20 @@ class Settings:
         return ", ".join(parts)
 
 
+_CONLL = names(MUC, BCUB, CEAFE, CONLL)
+_CRAC = names(MUC, BCUB, CEAFE, CONLL, MOR, ZERO)
 PRESETS: dict[str, Settings | tuple[str, dict[str, object]]] = {
-    "crac18": Settings(keep_singletons=True, metrics=("muc", "bcub", "ceafe", "conll", "non_referring")),
+    "crac18": Settings(keep_singletons=True, metrics=names(MUC, BCUB, CEAFE, CONLL, NON_REFERRING)),
     # its "partial_match" keys are no option of the UA scorer's: completed, it matches exactly
-    "craft19": Settings(keep_singletons=True, metrics=("muc", "bcub", "ceafe", "conll")),
-    "codicrac22ar": Settings(keep_singletons=True, keep_split=True, metrics=("muc", "bcub", "ceafe", "conll")),
-    "codicrac22dd": Settings(keep_singletons=True, keep_split=True, discourse_deixis=True,
-                             metrics=("muc", "bcub", "ceafe", "conll")),
-    "codicrac22br": Settings(keep_singletons=True, metrics=relations.BRIDGING),
+    "craft19": Settings(keep_singletons=True, metrics=_CONLL),
+    "codicrac22ar": Settings(keep_singletons=True, keep_split=True, metrics=_CONLL),
+    "codicrac22dd": Settings(keep_singletons=True, keep_split=True, discourse_deixis=True, metrics=_CONLL),
+    "codicrac22br": Settings(keep_singletons=True, metrics=names(*BRIDGING)),
     # the presets of other conventions: (conventions, their options)
-    "conll12": ("conll", {"match": "exact", "singletons": "keep", "metrics": ("muc", "bcub", "ceafe", "conll")}),
-    "crac22": ("corefud", {"match": "partial", "singletons": "remove", "metrics": ("muc", "bcub", "ceafe", "conll", "mor", "zero")}),
-    "crac23": ("corefud", {"match": "head", "singletons": "remove", "metrics": ("muc", "bcub", "ceafe", "conll", "mor", "zero")}),
-    "crac24": ("corefud", {"match": "head", "singletons": "remove", "metrics": ("muc", "bcub", "ceafe", "conll", "mor", "zero")}),
+    "conll12": ("conll", {"match": "exact", "singletons": "keep", "metrics": _CONLL}),
+    "crac22": ("corefud", {"match": "partial", "singletons": "remove", "metrics": _CRAC}),
+    "crac23": ("corefud", {"match": "head", "singletons": "remove", "metrics": _CRAC}),
+    "crac24": ("corefud", {"match": "head", "singletons": "remove", "metrics": _CRAC}),
 }
 """The UA scorer's `-t` presets; those of the UA format as `Settings`."""
 
@@ -131,8 +164,14 @@ class UAResult:
     def coreference_scores(self, totals: dict[str, list]) -> dict[str, AnyScore]:
         """The coreference metrics (and CoNLL) of these corpus counts (whole documents, not the
         split antecedents' alignments alone)."""
-        scores = _coref_values(totals, self.split_totals, False)
-        _add_conll(scores)
+        scores: dict[str, AnyScore] = {}
+        for metric in COREFERENCE:
+            if metric is BLANC and all(part in totals for part in BLANC_PARTS):
+                scores[BLANC.name] = CorefudBlancScore(*(_score(totals[part]) for part in BLANC_PARTS))
+            elif metric.name in totals:
+                scores[metric.name] = _score(totals[metric.name])
+        if all(part in scores for part in CONLL.parts):
+            scores[CONLL.name] = CONLL.combine(scores)
         return scores
 
 
@@ -151,7 +190,18 @@ def bridging_pairs(doc: UADocument, side: SideClusters, warnings: list[str]) -> 
     return out
 
 
-def _pair_documents(keys: Sequence[UADocument], responses: Sequence[UADocument], key_path: str,
+def bridging_warnings(skipped: Sequence[str]) -> list[str]:
+    """One warning per file for the bridging links left out (`bridging_pairs`), as the UA scorer
+    leaves them."""
+    warnings = []
+    for path in dict.fromkeys(message.split(": ", 1)[0] for message in skipped):
+        mine = [m for m in skipped if m.startswith(path + ": ")]
+        warnings.append(f"{path}: {len(mine)} bridging link(s) name a markable the scored layer lacks; left out, "
+                        f"as the UA scorer leaves them (first: {mine[0][len(path) + 2:]})")
+    return warnings
+
+
+def pair_documents(keys: Sequence[UADocument], responses: Sequence[UADocument], key_path: str,
                     response_path: str, check_words: bool = True) -> list[tuple[UADocument, UADocument]]:
     by_name = {d.name: d for d in responses}
     key_names = {d.name for d in keys}
@@ -180,7 +230,7 @@ def score_document(key: UADocument, response: UADocument, settings: Settings, wa
              for doc in (key, response)]
     alignment = align(sides[0].clusters, sides[1].clusters, s.match)
     _share_equal_mentions(sides, alignment)
-    bridges = [bridging_pairs(doc, side, warnings) if any(m in s.metrics for m in relations.BRIDGING) else {}
+    bridges = [bridging_pairs(doc, side, warnings) if any(m.name in s.metrics for m in BRIDGING) else {}
                for doc, side in zip((key, response), sides)]
     return ScoredDocument(key.name, key, response, sides[0], sides[1], alignment, bridges[0], bridges[1])
 
@@ -204,60 +254,51 @@ def score_corpus(keys: Sequence[UADocument], responses: Sequence[UADocument], ke
                  settings: Settings = Settings(), check_words: bool = True) -> UAResult:
     """Every metric of `settings` over the corpus (and each document's, in `documents`).  Without
     `check_words` the words of key and response may differ (only their number must agree): the
-    UA scorer's own test cases need it."""
+    UA scorer's own test cases need it.  The documents are scored as the road scores them
+    (`ua_pair`, `result_of`)."""
     settings = settings.completed()
-    warnings: list[str] = []
     skipped: list[str] = []
-    documents = [score_document(k, r, settings, skipped)
-                 for k, r in _pair_documents(keys, responses, key_path, response_path, check_words)]
-    for path in dict.fromkeys(message.split(": ", 1)[0] for message in skipped):
-        mine = [m for m in skipped if m.startswith(path + ": ")]
-        warnings.append(f"{path}: {len(mine)} bridging link(s) name a markable the scored layer lacks; left out, "
-                        f"as the UA scorer leaves them (first: {mine[0][len(path) + 2:]})")
-    parts = [p for name in COREF if name in settings.metrics
-             for p in (("blanc_coref", "blanc_noncoref") if name == "blanc" else (name,))]
-    main = {p: [0, 0, 0, 0] for p in parts}
-    split = {p: [0, 0, 0, 0] for p in parts}
-    others: dict[str, Score] = {}
-    for doc in documents:
-        s = coref.Sides(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
-        doc_parts, doc_split = {}, {}
-        for p in parts:
-            counts, split_counts = coref.document_counts(p, s)
-            _sum(main[p], counts)
-            if split_counts is not None:
-                _sum(split[p], split_counts)
-            doc_parts[p] = counts
-            doc_split[p] = split_counts if split_counts is not None else (0, 0, 0, 0)
-        doc.counts = doc_parts
-        doc.scores = _coref_values(doc_parts, doc_split, settings.only_split)
-        for name, value in _relation_scores(doc, settings).items():
-            doc.scores[name] = value
-            others[name] = others[name] + value if name in others else value
-    micro = _coref_values(main, split, settings.only_split)
-    micro.update(others)
-    _add_conll(micro)
-    for doc in documents:
-        _add_conll(doc.scores)
-    order = {name: i for i, name in enumerate(METRICS)}
-    micro = dict(sorted(micro.items(), key=lambda item: order[item[0]]))
-    return UAResult(settings, micro, documents, warnings, main, split)
+    pairs = [ua_pair(score_document(k, r, settings, skipped), settings)
+             for k, r in pair_documents(keys, responses, key_path, response_path, check_words)]
+    return result_of(settings, pairs, bridging_warnings(skipped))
 
 
-def _relation_scores(doc: ScoredDocument, settings: Settings) -> dict[str, Score]:
-    out: dict[str, Score] = {}
-    wanted = settings.metrics
-    if "mentions" in wanted:
-        out["mentions"] = relations.mentions(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
-    if "mor" in wanted:
-        out["mor"] = relations.mor(doc.key_side.clusters, doc.response_side.clusters)
-    if "non_referring" in wanted:
-        out["non_referring"] = relations.non_referring(doc.key_side.non_referring, doc.response_side.non_referring)
-    if any(m in wanted for m in relations.BRIDGING):
-        key_index = cluster_index(doc.key_side.clusters)
-        scores = relations.bridging(relations.bridging_outcomes(doc.key_bridging, doc.response_bridging, key_index))
-        out.update({m: v for m, v in scores.items() if m in wanted})
-    return out
+def _no_spans() -> Spans:
+    raise ValueError("token spans of a pair under the UA conventions are not made yet: score it (spans=False)")
+
+
+def ua_pair(document: ScoredDocument, settings: Settings) -> DocPair:
+    """A document pair of the road whose scores are the UA scorer's (`Scorer.UA`)."""
+    return DocPair(document.name, _no_spans, ua=UAPair(document, settings.only_split),
+                   size=len(document.key.words) + len(document.response.words))
+
+
+def result_of(settings: Settings, pairs: Sequence[DocPair], warnings: Sequence[str]) -> UAResult:
+    """The corpus scores the UA scorer prints under `settings` (the catalogue's computations under
+    `Scorer.UA`, documents summed in the key's order), each document's scores and counts, and the
+    corpus counts the error analysis prices against."""
+    shown = shown_metrics(settings)
+    scored = PreparedCorpus(list(pairs), list(warnings)).score(metrics=names(*shown))
+    in_document = [metric.name for metric in DOCUMENT_ORDER if metric in shown]
+    parts = [part for metric in COREFERENCE if metric.name in settings.metrics
+             for part in (BLANC_PARTS if metric is BLANC else (metric.name,))]
+    totals = {part: [0, 0, 0, 0] for part in parts}
+    split = {part: [0, 0, 0, 0] for part in parts}
+    documents = []
+    for pair, (_, scores) in zip(pairs, scored.documents):
+        ua = pair.ua
+        assert isinstance(ua, UAPair)
+        document = ua.document
+        document.scores = {name: scores[name] for name in in_document}
+        document.counts = {}
+        for part in parts:
+            counts, split_counts = ua.part(part)
+            _sum(totals[part], counts)
+            _sum(split[part], split_counts)
+            document.counts[part] = counts
+        documents.append(document)
+    micro = {metric.name: scored.micro[metric.name] for metric in shown}
+    return UAResult(settings, micro, documents, list(warnings), totals, split)
 
 
 def _score(counts) -> Score:
@@ -265,29 +306,72 @@ def _score(counts) -> Score:
     return Score(rn, rd, pn, pd)
 
 
-def _coref_values(main: dict, split: dict, only_split: bool) -> dict[str, AnyScore]:
-    out: dict[str, AnyScore] = {}
-    for p, counts in main.items():
-        if p.startswith("blanc"):
-            continue
-        out[p] = _score(split[p] if only_split else counts)
-    if "blanc_coref" in main:
-        halves = [_score(main[p]) for p in ("blanc_coref", "blanc_noncoref")]
-        if not only_split:
-            out["blanc"] = CorefudBlancScore(*halves)
-        else:
-            used = [_score(split[p]) for p, half in zip(("blanc_coref", "blanc_noncoref"), halves)
-                    if not (half.precision_den == 0 and half.recall_den == 0)]
-            n = len(used)
-            out["blanc"] = MeanScore(*(sum(getattr(u, a) for u in used) / n if n else 0
-                                       for a in ("recall", "precision", "f1")))
-    return out
+@dataclass(frozen=True)
+class SplitBlancScore(MeanScore):
+    """BLANC of the split antecedents' alignments alone (`--only-split-antecedents`), as the UA
+    scorer averages it: over the parts whose whole documents' counts are not both 0.  It carries
+    both BLANCs' counts, so documents sum before the parts are chosen (shown as a mean: no counts)."""
+
+    whole: CorefudBlancScore
+    split: CorefudBlancScore
+
+    @classmethod
+    def of(cls, whole: CorefudBlancScore, split: CorefudBlancScore) -> "SplitBlancScore":
+        used = [part for part, half in zip((split.coref, split.noncoref), (whole.coref, whole.noncoref))
+                if not (half.precision_den == 0 and half.recall_den == 0)]
+        n = len(used)
+        recall, precision, f1 = (sum(getattr(u, a) for u in used) / n if n else 0
+                                 for a in ("recall", "precision", "f1"))
+        return cls(recall, precision, f1, whole, split)
+
+    def __add__(self, other: "SplitBlancScore") -> "SplitBlancScore":
+        return SplitBlancScore.of(self.whole + other.whole, self.split + other.split)
 
 
-def _add_conll(scores: dict[str, AnyScore]) -> None:
-    if all(name in scores for name in ("muc", "bcub", "ceafe")):
-        parts = [scores[name] for name in ("muc", "bcub", "ceafe")]
-        f1 = 0
-        for part in parts:
-            f1 += part.f1
-        scores["conll"] = MeanScore(sum(p.recall for p in parts) / 3, sum(p.precision for p in parts) / 3, f1 / 3)
+class UAPair:
+    """One document pair's scores as the UA scorer computes them (`catalog.UAScores`, read by the
+    catalogue's computations under `Scorer.UA`): each computed when first asked for, and kept."""
+
+    def __init__(self, document: ScoredDocument, only_split: bool) -> None:
+        self.document = document
+        self.only_split = only_split
+        """Whether the coreference scores are those of the split antecedents' alignments alone."""
+        self._sides = coref.Sides(document.key_side.clusters, document.response_side.clusters,
+                                  document.alignment.partner)
+        self._counts: dict[str, tuple[coref.Counts, coref.Counts]] = {}
+        self._bridging: dict[str, Score] | None = None
+
+    def part(self, part: str) -> tuple[coref.Counts, coref.Counts]:
+        """A coreference metric's (BLANC part's) counts on the document, and its split antecedents' own."""
+        if part not in self._counts:
+            counts, split = coref.document_counts(part, self._sides)
+            self._counts[part] = (counts, split if split is not None else (0, 0, 0, 0))
+        return self._counts[part]
+
+    def coreference(self, metric: Metric) -> AnyScore:
+        if metric is BLANC:
+            halves = [self.part(part) for part in BLANC_PARTS]
+            whole = CorefudBlancScore(_score(halves[0][0]), _score(halves[1][0]))
+            if not self.only_split:
+                return whole
+            return SplitBlancScore.of(whole, CorefudBlancScore(_score(halves[0][1]), _score(halves[1][1])))
+        counts, split = self.part(metric.name)
+        return _score(split if self.only_split else counts)
+
+    def mentions(self) -> AnyScore:
+        doc = self.document
+        return relations.mentions(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
+
+    def mor(self) -> AnyScore:
+        return relations.mor(self.document.key_side.clusters, self.document.response_side.clusters)
+
+    def non_referring(self) -> AnyScore:
+        return relations.non_referring(self.document.key_side.non_referring, self.document.response_side.non_referring)
+
+    def bridging(self) -> dict[str, Score]:
+        if self._bridging is None:
+            doc = self.document
+            key_index = cluster_index(doc.key_side.clusters)
+            self._bridging = relations.bridging(relations.bridging_outcomes(doc.key_bridging, doc.response_bridging,
+                                                                            key_index))
+        return self._bridging

@@ -56,6 +56,8 @@ class Family(str, Enum):
     """Entity-level scores beyond v8.01: Luo's CEAF under phi1 and phi2, and NIST's ACE-value."""
     COREFUD = "corefud"
     """CorefUD's own (corefud-scorer): the mention overlap ratio and the score of zeros."""
+    ANAPHORA = "anaphora"
+    """Universal Anaphora's own (UA scorer): non-referring markables and bridging."""
 
 
 class Scorer(str, Enum):
@@ -65,6 +67,9 @@ class Scorer(str, Enum):
     """The CoNLL-2012 reference scorer v8.01: token spans, v8.01's mention ids and table."""
     COREFUD = "corefud-scorer"
     """CRAC's corefud-scorer: node mentions aligned by its rules (metrics.mentions.corefud)."""
+    UA = "ua-scorer"
+    """The Universal Anaphora scorer 2.0: UA markables clustered and aligned by its rules, split
+    antecedents given partial credit (metrics.mentions.ua_align, metrics.measures.ua)."""
 
 
 class ScoredPair(Protocol):
@@ -80,6 +85,19 @@ class ScoredPair(Protocol):
     def linguistic_weights(self, weights: Weights) -> ChainWeights: ...
     def application(self) -> Mapping[str, AnyScore]: ...
     def ace(self) -> AceScore: ...
+    @property
+    def ua(self) -> UAScores | None: ...
+
+
+class UAScores(Protocol):
+    """What the UA scorer's computations read of one document pair (metrics.corpus.ua.UAPair):
+    each score as the UA scorer computes it on that document, with counts to sum."""
+
+    def coreference(self, metric: Metric) -> AnyScore: ...
+    def mentions(self) -> AnyScore: ...
+    def mor(self) -> AnyScore: ...
+    def non_referring(self) -> AnyScore: ...
+    def bridging(self) -> Mapping[str, AnyScore]: ...
 
 
 Compute = Callable[[ScoredPair, "Weights"], AnyScore]
@@ -110,8 +128,8 @@ class Metric:
     """A single value (its `f1`), not a recall-precision-F triple: the ACE-value."""
     under: tuple[tuple[Scorer, Compute], ...] = ()
     """The computation under a scorer that computes this metric its own way."""
-    only: Scorer | None = None
-    """The one scorer this metric exists under (None: every scorer)."""
+    only: tuple[Scorer, ...] = ()
+    """The scorers this metric exists under alone (empty: every scorer)."""
 
     def computation(self, scorer: Scorer) -> Compute:
         """How one document's value is computed under `scorer`'s conventions."""
@@ -121,7 +139,7 @@ class Metric:
         return self.compute
 
     def applies(self, scorer: Scorer) -> bool:
-        return self.only is None or self.only is scorer
+        return not self.only or scorer in self.only
 
     def combine(self, parts: Mapping[str, AnyScore]) -> AnyScore:
         """The value of a metric with `parts` from its parts' values (their mean, as CoNLL)."""
@@ -208,16 +226,36 @@ def _ace(pair: ScoredPair, weights: Weights) -> AnyScore:
     return pair.ace()
 
 
+def _ua(score: Callable[[UAScores], AnyScore]) -> Compute:
+    """The UA scorer's computation, from the pair's UA scores."""
+    def compute(pair: ScoredPair, weights: Weights) -> AnyScore:
+        ua = pair.ua
+        if ua is None:
+            raise ValueError("a UA metric asked of a pair not prepared under the UA conventions")
+        return score(ua)
+
+    return compute
+
+
+def _ua_coreference(name: str) -> Compute:
+    return _ua(lambda ua: ua.coreference(METRICS[name]))
+
+
+def _ua_bridging(name: str) -> Compute:
+    return _ua(lambda ua: ua.bridging()[name])
+
+
 def _official(name: str) -> tuple[tuple[Scorer, Compute], ...]:
-    """The computation of a metric corefud-scorer computes too (over the aligned node mentions)."""
-    return ((Scorer.COREFUD, _corefud(name)),)
+    """The computation of a metric corefud-scorer and the UA scorer compute too (over the aligned
+    node mentions; over the aligned UA markables)."""
+    return ((Scorer.COREFUD, _corefud(name)), (Scorer.UA, _ua_coreference(name)))
 
 
 _F, _O, _L, _A, _E = Family.MENTION, Family.OFFICIAL, Family.LINGUISTIC, Family.APPLICATION, Family.ENTITY
 
 CATALOG: tuple[Metric, ...] = (
     Metric("mentions", "Mentions", _F, "mention identification: exact span matches (v8.01)",
-           _mentions, aliases=("mention",)),
+           _mentions, aliases=("mention",), under=((Scorer.UA, _ua(lambda ua: ua.mentions())),)),
     Metric("muc", "MUC", _O, "MUC (Vilain et al. 1995): links", _table("muc", links=True), under=_official("muc")),
     Metric("bcub", "B3", _O, "B-cubed (Bagga & Baldwin 1998): mentions", _table("bcub"), aliases=("b3", "bcubed"),
            under=_official("bcub")),
@@ -254,19 +292,30 @@ CATALOG: tuple[Metric, ...] = (
     Metric("ace", "ACE-value", _E, "ACE-value, mention-weighted unless --ace-weighting level (NIST ACE 2007)",
            _ace, aliases=("ace_value",), typed=True, single=True),
     Metric("mor", "MOR (mention overlap)", Family.COREFUD, "mention overlap ratio: words shared by the best "
-           "one-to-one pairing of overlapping mentions (CRAC 2022)", _corefud("mor"), only=Scorer.COREFUD),
+           "one-to-one pairing of overlapping mentions (CRAC 2022)", _corefud("mor"), only=(Scorer.COREFUD, Scorer.UA),
+           under=((Scorer.UA, _ua(lambda ua: ua.mor())),)),
     Metric("zero", "zero anaphora", Family.COREFUD, "anaphoric zeros linked to an antecedent of their entity "
-           "(corefud-scorer)", _corefud("zero"), only=Scorer.COREFUD),
+           "(corefud-scorer)", _corefud("zero"), only=(Scorer.COREFUD,)),
+    Metric("non_referring", "Non-referring", Family.ANAPHORA, "non-referring markables (expletives, predicates) "
+           "identified (UA scorer)", _ua(lambda ua: ua.non_referring()), aliases=("non-referring",),
+           only=(Scorer.UA,)),
+    Metric("bridging_recognition", "Bridging recognition", Family.ANAPHORA, "bridging anaphors recognised, "
+           "whatever their anchor (UA scorer)", _ua_bridging("bridging_recognition"), only=(Scorer.UA,)),
+    Metric("bridging_markable", "Bridging (markable)", Family.ANAPHORA, "bridging anaphors with their anchor "
+           "markable (UA scorer)", _ua_bridging("bridging_markable"), only=(Scorer.UA,)),
+    Metric("bridging_entity", "Bridging (entity)", Family.ANAPHORA, "bridging anaphors with an anchor of the "
+           "anchor's entity (UA scorer)", _ua_bridging("bridging_entity"), only=(Scorer.UA,)),
 )
 
 METRICS: dict[str, Metric] = {metric.name: metric for metric in CATALOG}
-ALL_METRICS: tuple[str, ...] = tuple(m.name for m in CATALOG if m.only is None)
+ALL_METRICS: tuple[str, ...] = tuple(m.name for m in CATALOG if not m.only)
 """Every metric that applies under every convention, in catalogue order: `--metrics all`."""
 _ORDER: tuple[str, ...] = tuple(METRICS)
 _BY_ALIAS: dict[str, str] = {alias: m.name for m in CATALOG for alias in (m.name, *m.aliases)}
 
 (MENTIONS, MUC, BCUB, CEAFM, CEAFE, BLANC, LEA, CONLL, LMUC, LBCUB, LCEAFM, LCEAFE, IMMEDIATE, INFERRED,
- ANCHOR_ED, ANCHOR_EM, ANCHOR, CEAF_PHI1, CEAF_PHI2, ACE, MOR, ZERO) = CATALOG
+ ANCHOR_ED, ANCHOR_EM, ANCHOR, CEAF_PHI1, CEAF_PHI2, ACE, MOR, ZERO, NON_REFERRING, BRIDGING_RECOGNITION,
+ BRIDGING_MARKABLE, BRIDGING_ENTITY) = CATALOG
 """The catalogue's metrics by name, for code that means one of them."""
 
 

@@ -19,22 +19,17 @@ import argparse
 import os
 from collections.abc import Callable
 
-from metrics.corpus.ua import ALIASES, METRICS, PRESETS, Settings, UAResult, resolve_metrics, score_corpus
+from metrics.corpus.ua import BRIDGING, METRICS, PRESETS, Settings, UAResult, resolve_metrics, result_of
 from metrics.errors.ua.records import KINDS, RELATIONS, UAError, find_errors
-from metrics.formats.source import check_document_sizes, set_max_document_tokens, set_max_input_size
-from metrics.formats.ua import is_ua_head, read_ua
+from metrics.formats.ua import is_ua_head
+from metrics.conventions.options import UA
+from metrics.conventions.ua import MATCHES
 from metrics.measures.catalog import label
-from metrics.runtime.parallel import fork_map
 
 from ..json_text import dumps
-from ..options import UsageError, size_option
+from ..options import UsageError, jobs_option, size_option
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
-
-LABELS = {name: label(name) for name in ("mentions", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "conll", "mor")}
-LABELS.update({"non_referring": "Non-referring",
-               "bridging_recognition": "Bridging recognition", "bridging_markable": "Bridging (markable)",
-               "bridging_entity": "Bridging (entity)"})  # UA's own, not in the catalogue (yet)
-MATCHES = ("exact", "partial", "partial-craft", "head")
+from ..session import LoadOptions, Session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -125,24 +120,37 @@ def _metrics(text: str) -> tuple[str, ...]:
     except ValueError as error:
         raise UsageError(f"--metrics: {error}") from None
     if not out:
-        raise UsageError(f"--metrics: none given; choose from {', '.join(METRICS)} ({', '.join(ALIASES)})")
+        raise UsageError(f"--metrics: none given; choose from {', '.join(METRICS)} (or bridging, all)")
     return out
 
 
-def score(args: argparse.Namespace, warn: Callable[[str], None]) -> UAResult:
+def _check_available(args: argparse.Namespace) -> None:
     for option in ("stream", "ci", "group_by", "document"):
         if getattr(args, option, None):
             raise UsageError(f"--{option.replace('_', '-')} is not available with --conventions ua yet")
+
+
+def score(args: argparse.Namespace, warn: Callable[[str], None]) -> UAResult:
+    """The UA scorer's scores of a command line, on the one road (`Session.load`, scores alone),
+    with what the relations' error analysis reads."""
+    _check_available(args)
     settings = settings_of(args)
-    set_max_input_size(size_option(args.max_input_size))
-    set_max_document_tokens(args.max_document_tokens)
-    keys, responses = fork_map(read_ua, [args.key, args.response])
-    for documents in (keys, responses):
-        check_document_sizes(documents)  # type: ignore[arg-type]
-    result = score_corpus(keys, responses, args.key, args.response, settings)
-    for message in result.warnings:
+    session = Session.load(args.key, [args.response], load_options(args, settings), processes=jobs_option(args.jobs),
+                           spans=False)
+    for message in session.warnings:
         warn(message)
-    return result
+    return result_of(settings, session.corpus.pairs, session.warnings)
+
+
+def load_options(args: argparse.Namespace, settings: Settings) -> LoadOptions:
+    """The road's options of a UA command line's settings (completed)."""
+    return LoadOptions(match=settings.match, max_input_size=size_option(args.max_input_size),
+                       max_document_tokens=args.max_document_tokens,
+                       singletons="keep" if settings.keep_singletons else "remove", cache=not args.no_cache,
+                       conventions=UA, zero_match="linear" if settings.keep_zeros else "dependency",
+                       split_antecedents=settings.keep_split, only_split_antecedents=settings.only_split,
+                       discourse_deixis=settings.discourse_deixis,
+                       bridging=any(metric.name in settings.metrics for metric in BRIDGING))
 
 
 def run_score(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
@@ -161,10 +169,10 @@ def run_score(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
         text = render_csv(["document", "metric", "recall", "precision", "f1"], rows)
     else:
         headers = ["document", "metric", "recall", "precision", "F1"]
-        rows = [["corpus", LABELS[name], percent(s.recall), percent(s.precision), percent(s.f1)]
+        rows = [["corpus", label(name), percent(s.recall), percent(s.precision), percent(s.f1)]
                 for name, s in result.micro.items()]
         if args.per_doc:
-            rows += [[d.name, LABELS[name], percent(s.recall), percent(s.precision), percent(s.f1)]
+            rows += [[d.name, label(name), percent(s.recall), percent(s.precision), percent(s.f1)]
                      for d in result.documents for name, s in d.scores.items()]
         if args.format == "markdown":
             text = f"{settings.describe()}\n\n" + render_markdown(headers, rows)
@@ -178,7 +186,7 @@ ERROR_HEADERS = ["document", "relation", "type", "mention", "price", "explanatio
 
 
 def _price_text(error: UAError) -> str:
-    return ", ".join(f"{LABELS[m]} {v:+.2f}" for m, v in error.price.items())
+    return ", ".join(f"{label(m)} {v:+.2f}" for m, v in error.price.items())
 
 
 def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:

@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from metrics.corpus.ua import ScoredDocument, UAResult
+from metrics.corpus.ua import BRIDGING, ScoredDocument, UAResult, names
 from metrics.measures import ua as coref
 from metrics.measures import ua_relations as relations
+from metrics.measures.catalog import NON_REFERRING
 from metrics.measures.score import AnyScore, Score
 from metrics.mentions.ua import AnyMention, Mention, SplitAntecedent, UADocument, position_order
 from metrics.mentions.ua_align import cluster_index
@@ -79,9 +80,9 @@ def find_errors(result: UAResult) -> list[UAError]:
     out: list[UAError] = []
     for doc in result.documents:
         found: list[UAError] = []
-        if any(m in result.micro for m in relations.BRIDGING):
+        if any(m.name in result.micro for m in BRIDGING):
             found += _bridging_errors(result, doc)
-        if "non_referring" in result.micro:
+        if NON_REFERRING.name in result.micro:
             found += _non_referring_errors(result, doc)
         if result.settings.keep_split and result.totals:
             found += _split_errors(result, doc)
@@ -100,7 +101,7 @@ def _relations_by_anaphor(doc: UADocument, mention_of: dict[str, Mention]) -> di
 def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
     key_index = cluster_index(doc.key_side.clusters)
     outcomes = relations.bridging_outcomes(doc.key_bridging, doc.response_bridging, key_index)
-    before = {name: doc.scores[name] for name in relations.BRIDGING if name in doc.scores}
+    before = {name: doc.scores[name] for name in names(*BRIDGING) if name in doc.scores}
     key_relation = _relations_by_anaphor(doc.key, doc.key_side.mention_of)
     response_relation = _relations_by_anaphor(doc.response, doc.response_side.mention_of)
     out = []
@@ -142,8 +143,8 @@ def _entity_of(doc: UADocument, side, m: Mention, deixis: bool) -> str | None:
 
 def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
     key, response = doc.key_side.non_referring, doc.response_side.non_referring
-    before = doc.scores["non_referring"]
-    total = result.micro["non_referring"]
+    before = doc.scores[NON_REFERRING.name]
+    total = result.micro[NON_REFERRING.name]
     out = []
     for m in dict.fromkeys(key):
         if m in response:
@@ -153,7 +154,7 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
                 else "non-referring in the key; the response has no markable there")
         new = relations.non_referring(key, response + [m])
         out.append(UAError("non_referring", "marked_referring", doc.name, text_of(doc.key, m), text,
-                           {"non_referring": _points(total, _after(total, before, new))}, position_order(m.words[0])))  # type: ignore[arg-type]
+                           {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0])))  # type: ignore[arg-type]
     for m in dict.fromkeys(response):
         if m in key:
             continue
@@ -162,7 +163,7 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
                 else "non-referring in the response; the key has no markable there")
         new = relations.non_referring(key, [x for x in response if x != m])
         out.append(UAError("non_referring", "marked_non_referring", doc.name, text_of(doc.response, m), text,
-                           {"non_referring": _points(total, _after(total, before, new))}, position_order(m.words[0])))  # type: ignore[arg-type]
+                           {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0])))  # type: ignore[arg-type]
     return out
 
 

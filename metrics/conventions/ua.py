@@ -1,0 +1,87 @@
+"""The Universal Anaphora conventions: the UA scorer 2.0's.
+
+Reading: UA files (CoNLL-U Plus with the IDENTITY, BRIDGING and DISCOURSE_DEIXIS columns) as UA
+markables (`metrics.formats.ua`).  Documents pair by name; key and response must hold the same
+documents with the same words, as the UA scorer requires.  Each document's scored layer (identity,
+or discourse deixis) is clustered, its singletons, split antecedents and zeros kept or removed as
+the options say, and aligned as the UA scorer aligns it (`metrics.mentions.ua_align`).  Every metric
+the UA scorer computes comes from the pair's UA scores (`Scorer.UA` in the catalogue,
+`metrics.corpus.ua.UAPair`); corpus scores are the documents' counts summed in the key's order, as
+the UA scorer sums them.  Token spans (the error analyses of v8.01's mentions, the workbench) are
+not made under these conventions yet: the pairs serve scores alone (`Options.spans` False).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from metrics.conventions.base import Convention, Loaded, Progress, Read
+from metrics.conventions.options import UA, Options
+from metrics.corpus.scoring import PreparedCorpus
+from metrics.corpus.ua import BRIDGING, ORDER, Settings, bridging_warnings, pair_documents, score_document, ua_pair
+from metrics.formats.cache import ReadCache
+from metrics.formats.source import check_document_sizes
+from metrics.formats.ua import read_ua
+from metrics.measures.catalog import Metric, Scorer
+
+__all__ = ["BRIDGING", "MATCHES", "UA_CONVENTIONS", "UniversalAnaphora", "settings_of"]
+
+MATCHES = ("exact", "partial", "partial-craft", "head")
+"""The UA scorer's mention matchings (its `-a`; partial is its partial-corefud)."""
+
+
+def settings_of(options: Options) -> Settings:
+    """The UA scorer's options of the road's options (completed as the UA scorer completes them)."""
+    return Settings(options.match, options.keep_singletons, options.split_antecedents, options.only_split_antecedents,
+                    options.discourse_deixis, options.zero_match == "linear",
+                    tuple(m.name for m in BRIDGING) if options.bridging else ()).completed()
+
+
+@dataclass(frozen=True)
+class UniversalAnaphora:
+    """The UA scorer's conventions (`Convention`)."""
+
+    name: str = UA
+    scorer: Scorer = Scorer.UA
+    official: tuple[Metric, ...] = ORDER
+    """The UA scorer's metrics, in the order it prints them (CoNLL after LEA)."""
+
+    def read(self, path: str, key: bool, options: Options, cache: ReadCache | None, processes: int) -> Read:
+        """Every document of one UA file, as UA markables (read afresh: no cache of UA files)."""
+        documents = read_ua(path)
+        check_document_sizes(documents)
+        return Read(ua=tuple(documents))
+
+    def cached(self, path: str, options: Options, cache: ReadCache | None) -> bool:
+        return False
+
+    def prepare(self, key: Read, responses: Sequence[tuple[str, Callable[[], Read]]], key_path: str,
+                options: Options, progress: Progress) -> Loaded:
+        """Each response paired with the key by document name, each pair's layer clustered and
+        aligned as the UA scorer does (a key alone: with itself)."""
+        if options.spans:
+            raise ValueError("token spans of a pair under the UA conventions are not made yet: score it (spans=False)")
+        settings = settings_of(options)
+        warnings: list[str] = []
+        total, done = len(key.ua) * max(1, len(responses)), 0
+        corpora = []
+        for number, (path, get) in enumerate(responses or [(key_path, lambda: key)], start=1):
+            if responses:
+                progress.stage("reading response" if len(responses) == 1
+                               else f"reading response {number}/{len(responses)}")
+            response = get()
+            progress.stage("aligning mentions")
+            skipped: list[str] = []
+            pairs = []
+            for key_doc, response_doc in pair_documents(key.ua, response.ua, key_path, path):
+                pairs.append(ua_pair(score_document(key_doc, response_doc, settings, skipped), settings))
+                done += 1
+                progress.document(done, total)
+            corpus_warnings = bridging_warnings(skipped)
+            warnings.extend(corpus_warnings)
+            corpora.append(PreparedCorpus(pairs, corpus_warnings))
+        return Loaded(tuple(corpora), tuple(warnings))
+
+
+UA_CONVENTIONS: Convention = UniversalAnaphora()
