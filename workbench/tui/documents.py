@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input
 
-from metrics.measures.catalog import label
+from metrics.measures.catalog import CONLL, MUC
 
 from .cells import ListTable, count_text, fitted_names
 from .rows import COMPARE_SORT_KEYS, SORT_KEYS, SORT_LABELS, DocumentRow, display_text, percent, select_documents, short_name
@@ -120,8 +120,8 @@ tenth of the documents where the two systems differ most.
                 table.add_column(Text(name.rjust(SCORE_WIDTH)), key=place, width=SCORE_WIDTH)
             table.add_column("ΔF".rjust(count_width), key="delta", width=count_width)
             return
-        for metric in ("conll", "muc"):
-            table.add_column(label(metric).rjust(SCORE_WIDTH), key=metric, width=SCORE_WIDTH)
+        for metric in (CONLL, MUC):
+            table.add_column(metric.label.rjust(SCORE_WIDTH), key=metric.name, width=SCORE_WIDTH)
         table.add_column("err".rjust(count_width), key="errors", width=count_width)
 
     def refill(self) -> None:
@@ -147,8 +147,8 @@ tenth of the documents where the two systems differ most.
         the baseline's and the system's CoNLL F1 and the change."""
         if self.systems is None:
             return [Text(" " + display_text(short_name(row.name)), overflow="ellipsis", no_wrap=True),
-                    Text(percent(row.f1("conll")) if row.scores else "", justify="right"),
-                    Text(percent(row.f1("muc")) if row.scores else "", justify="right"),
+                    Text(percent(row.f1(CONLL.name)) if row.scores else "", justify="right"),
+                    Text(percent(row.f1(MUC.name)) if row.scores else "", justify="right"),
                     Text(count_text(row.errors, widths[1] - 1), justify="right")]
         base = row.baseline.get("conll")
         return [Text(("*" if row.marked else " ") + display_text(short_name(row.name)), overflow="ellipsis", no_wrap=True),

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence
 
 from rich.cells import cell_len
 
-from metrics.measures.catalog import CATALOG
+from metrics.measures.catalog import CATALOG, CONLL, MUC
 from metrics.errors.chen_ng.records import Category, ErrorRecord, Mention
 from metrics.model import Document, MentionType, Span
 from metrics.mentions.pairing import document_key as short_name  # the one short name of a document (`--document` takes it)
@@ -321,8 +321,8 @@ def filter_errors(rows: Sequence[ErrorRecord], category: Category | None, kind: 
 
 # ----------------------------------------------------------------------------------- documents
 
-SORT_KEYS = ("conll", "muc", "errors", "name")
-COMPARE_SORT_KEYS = ("delta", "change", "conll", "name")
+SORT_KEYS = (CONLL.name, MUC.name, "errors", "name")
+COMPARE_SORT_KEYS = ("delta", "change", CONLL.name, "name")
 """Compare mode: by the change of CoNLL F1 (largest loss first), by its size (either way), by the
 compared system's CoNLL F1, by name."""
 SORT_LABELS = {"delta": "ΔF", "change": "|ΔF|"}
