@@ -100,7 +100,8 @@ def mor(key: list[list[AnyMention]], response: list[list[AnyMention]]) -> Score:
     counts = [0, 0, 0, 0]  # pn, pd, rn, rd: whole numbers, summed exactly in any order
     group: list[tuple[Mention, bool]] = []
     bound = None
-    for item in items + [None]:  # type: ignore[list-item]
+    ended: list[tuple[Mention, bool] | None] = [*items, None]  # None closes the last group
+    for item in ended:
         if item is not None and (bound is None or position_order(item[0].words[0]) <= bound):
             group.append(item)
             last = position_order(item[0].words[-1])

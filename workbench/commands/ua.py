@@ -70,7 +70,9 @@ def apply_preset(args: argparse.Namespace) -> None:
     args.conventions, args.match, args.singletons = conventions, options["match"], options["singletons"]
     if getattr(args, "metrics", "all") == "all" and hasattr(args, "metrics"):
         names = options["metrics"]
-        args.metrics = ",".join(m for m in names if conventions != "corefud" or m != "conll")  # type: ignore[union-attr]
+        if not isinstance(names, (list, tuple)):
+            raise TypeError(f"preset {name}: its metrics are not a list")  # a programming error, never input
+        args.metrics = ",".join(m for m in names if conventions != "corefud" or m != "conll")
 
 
 def selected(args: argparse.Namespace) -> bool:
