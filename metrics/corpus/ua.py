@@ -251,7 +251,7 @@ def _sum(total: list, counts) -> None:
 
 
 def score_corpus(keys: Sequence[UADocument], responses: Sequence[UADocument], key_path: str, response_path: str,
-                 settings: Settings = Settings(), check_words: bool = True) -> UAResult:
+                 settings: Settings = Settings(), *, check_words: bool = True) -> UAResult:
     """Every metric of `settings` over the corpus (and each document's, in `documents`).  Without
     `check_words` the words of key and response may differ (only their number must agree): the
     UA scorer's own test cases need it.  The documents are scored as the road scores them

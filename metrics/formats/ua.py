@@ -254,7 +254,7 @@ def read_ua(path: str) -> list[UADocument]:
             raise InputError(path, number, "a word line before any '# newdoc id = ...'")
         if len(cells) <= identity:
             raise InputError(path, number, f"{len(cells)} columns; a UA line has its IDENTITY in column {identity + 1}")
-        _word(current, cells, identity, bridging, deixis, number)
+        _word(current, cells, identity=identity, bridging=bridging, deixis=deixis, number=number)
     if current is not None:
         _close(current, documents)
     return documents
@@ -266,7 +266,7 @@ def _close(current: _Document, documents: list[UADocument]) -> None:
         documents.append(doc)
 
 
-def _word(current: _Document, cells: list[str], identity: int, bridging: int, deixis: int, number: int) -> None:
+def _word(current: _Document, cells: list[str], *, identity: int, bridging: int, deixis: int, number: int) -> None:
     doc = current.doc
     zero = "." in cells[0]
     if zero:

@@ -69,7 +69,7 @@ def _f1(pn: float, pd: float, rn: float, rd: float) -> float:
     return 0 if p + r == 0 else 2 * p * r / (p + r)
 
 
-def _muc_side(clusters, others, other_index, partner, credit: Credit, count_singletons: bool) -> tuple[float, float]:
+def _muc_side(clusters, others, other_index, partner, *, credit: Credit, count_singletons: bool) -> tuple[float, float]:
     tp, links = 0, 0
     for c in clusters:
         if count_singletons and len(c) == 1:
@@ -101,8 +101,8 @@ def _muc_side(clusters, others, other_index, partner, credit: Credit, count_sing
 
 
 def muc(s: Sides, credit: SplitCredit, inner: bool = False) -> Counts:
-    pn, pd = _muc_side(s.response, s.key, s.key_index, s.partner, credit.response_precision, inner)
-    rn, rd = _muc_side(s.key, s.response, s.response_index, s.partner, credit.key_recall, inner)
+    pn, pd = _muc_side(s.response, s.key, s.key_index, s.partner, credit=credit.response_precision, count_singletons=inner)
+    rn, rd = _muc_side(s.key, s.response, s.response_index, s.partner, credit=credit.key_recall, count_singletons=inner)
     return pn, pd, rn, rd
 
 
@@ -296,9 +296,10 @@ def _noncoref_weighted(weights: np.ndarray, where: np.ndarray, sizes: list[int])
 
 
 Kernel = Callable[[Sides, SplitCredit, bool], Counts]
-KERNELS: dict[str, Kernel] = {"muc": muc, "bcub": bcub, "ceafe": ceafe, "ceafm": ceafm, "lea": lea,
-                              "blanc_coref": blanc_coref, "blanc_noncoref": blanc_noncoref}
-"""Each coreference metric (BLANC as its two parts) on one document."""
+KERNELS: dict[str, Kernel] = {kernel.__name__: kernel for kernel in (muc, bcub, ceafe, ceafm, lea, blanc_coref,
+                                                                      blanc_noncoref)}
+"""Each coreference metric (BLANC as its two parts) on one document, by its catalogue name (each
+kernel is named as its metric, so the name is written once)."""
 
 _NOBODY = SplitAntecedent(set())
 

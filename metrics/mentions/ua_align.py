@@ -208,12 +208,13 @@ def align(key: list[list[AnyMention]], response: list[list[AnyMention]], match: 
     equal = [(equal_key[m], equal_response[m]) for m in equal_key]
     key_left = key_left - set(equal_key.values())
     response_left = response_left - set(equal_response.values())
-    key_left = {m for m in key_left if not m.is_split}
-    response_left = {m for m in response_left if not m.is_split}
-    partial = _partial_pairs(key_left, response_left, match)  # type: ignore[arg-type]
+    plain_key = {m for m in key_left if isinstance(m, Mention)}  # split antecedents align by their members
+    plain_response = {m for m in response_left if isinstance(m, Mention)}
+    partial = _partial_pairs(plain_key, plain_response, match)
     partner: dict[AnyMention, AnyMention] = {k: s for k, s in partial if k != s}
     partner.update({s: k for k, s in partial if k != s})
-    return Alignment(equal + partial, partner)  # type: ignore[operator]
+    pairs: list[tuple[AnyMention, AnyMention]] = [*equal, *partial]
+    return Alignment(pairs, partner)
 
 
 def cluster_index(clusters: list[list[AnyMention]]) -> dict[AnyMention, int]:

@@ -67,7 +67,10 @@ def text_of(doc: UADocument, m: AnyMention) -> str:
     return f"{where} {text[:60] + '...' if len(text) > 60 else text!r}"
 
 
-def _after(total: Score, old: Score, new: Score) -> Score:
+def _after(total: AnyScore, old: Score, new: Score) -> Score:
+    """The corpus total with one document's counts `old` replaced by `new`."""
+    if not isinstance(total, Score):
+        raise TypeError(f"a relation's corpus score has counts: {type(total).__name__}")
     return Score(*(t - o + n for t, o, n in zip(total.counts(), old.counts(), new.counts())))
 
 
@@ -128,7 +131,7 @@ def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
                 text = (f"anchor {text_of(doc.response, o.response_anchor)} instead of {text_of(doc.key, o.key_anchor)}"
                         + (": of the key anchor's entity, right at entity level" if o.kind == "same_entity" else ""))
         new = relations.bridging(fixed)
-        price = {name: _points(result.micro[name], _after(result.micro[name], before[name], new[name]))  # type: ignore[arg-type]
+        price = {name: _points(result.micro[name], _after(result.micro[name], before[name], new[name]))
                  for name in before}
         out.append(UAError("bridging", kind, doc.name, where, text, price, position_order(o.anaphor.words[0])))
     return out
@@ -154,7 +157,7 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
                 else "non-referring in the key; the response has no markable there")
         new = relations.non_referring(key, response + [m])
         out.append(UAError("non_referring", "marked_referring", doc.name, text_of(doc.key, m), text,
-                           {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0])))  # type: ignore[arg-type]
+                           {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0])))
     for m in dict.fromkeys(response):
         if m in key:
             continue
@@ -163,7 +166,7 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
                 else "non-referring in the response; the key has no markable there")
         new = relations.non_referring(key, [x for x in response if x != m])
         out.append(UAError("non_referring", "marked_non_referring", doc.name, text_of(doc.response, m), text,
-                           {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0])))  # type: ignore[arg-type]
+                           {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0])))
     return out
 
 
