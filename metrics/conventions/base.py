@@ -45,6 +45,10 @@ class Progress:
     stage: Callable[[str], None] = field(default=lambda label: None)
     document: Callable[[int, int], None] = field(default=lambda done, total: None)
 
+    def reading(self, number: int, count: int) -> None:
+        """The stage of reading response `number` of `count`: one label for every convention."""
+        self.stage("reading response" if count == 1 else f"reading response {number}/{count}")
+
 
 @dataclass(frozen=True)
 class Loaded:

@@ -71,7 +71,7 @@ class Conll2012:
         corpora: list[PreparedCorpus] = []
         read_responses: list[tuple[Document | None, ...]] = []
         for number, (path, get) in enumerate(responses, start=1):
-            progress.stage("reading response" if len(responses) == 1 else f"reading response {number}/{len(responses)}")
+            progress.reading(number, len(responses))
             response = get()
             warnings.extend(response.notes)
             mapped, characters, lost = key_words(keys, list(response.documents))

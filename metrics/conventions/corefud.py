@@ -73,8 +73,7 @@ class Corefud:
         corpora = []
         for number, (path, get) in enumerate(responses or [(key_path, lambda: key)], start=1):
             if responses:
-                progress.stage("reading response" if len(responses) == 1
-                               else f"reading response {number}/{len(responses)}")
+                progress.reading(number, len(responses))
             response = get()
             nodes, repairs = response.nodes, None
             if response.onto_key is not None:  # the CRAC LLM track's output, laid onto the key

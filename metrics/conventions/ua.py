@@ -68,8 +68,7 @@ class UniversalAnaphora:
         corpora = []
         for number, (path, get) in enumerate(responses or [(key_path, lambda: key)], start=1):
             if responses:
-                progress.stage("reading response" if len(responses) == 1
-                               else f"reading response {number}/{len(responses)}")
+                progress.reading(number, len(responses))
             response = get()
             progress.stage("aligning mentions")
             skipped: list[str] = []
