@@ -8,7 +8,8 @@ the options say, and aligned as the UA scorer aligns it (`metrics.mentions.ua_al
 the UA scorer computes comes from the pair's UA scores (`Scorer.UA` in the catalogue,
 `metrics.corpus.ua.UAPair`); corpus scores are the documents' counts summed in the key's order, as
 the UA scorer sums them.  Token spans (the error analyses of v8.01's mentions, the workbench) are
-not made under these conventions yet: the pairs serve scores alone (`Options.spans` False).
+made when first asked for (`metrics.corpus.ua_spans`), whatever `Options.spans` says: scoring
+never asks.
 """
 
 from __future__ import annotations
@@ -60,8 +61,6 @@ class UniversalAnaphora:
                 options: Options, progress: Progress) -> Loaded:
         """Each response paired with the key by document name, each pair's layer clustered and
         aligned as the UA scorer does (a key alone: with itself)."""
-        if options.spans:
-            raise ValueError("token spans of a pair under the UA conventions are not made yet: score it (spans=False)")
         settings = settings_of(options)
         warnings: list[str] = []
         total, done = len(key.ua) * max(1, len(responses)), 0

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field, replace
 
 from metrics.measures import ua as coref
 from metrics.measures import ua_relations as relations
-from metrics.corpus.scoring import DocPair, PreparedCorpus, Spans
+from metrics.corpus.scoring import DocPair, PreparedCorpus, Spans, prepare_pair
+from metrics.corpus.ua_spans import TokenSpans, token_spans
 from metrics.measures.catalog import (BCUB, BLANC, BRIDGING_ENTITY, BRIDGING_MARKABLE, BRIDGING_RECOGNITION, CEAFE,
                                       CEAFM, CONLL, LEA, MENTIONS, MOR, MUC, NON_REFERRING, ZERO, Metric, Scorer,
                                       resolve)
@@ -263,14 +264,12 @@ def score_corpus(keys: Sequence[UADocument], responses: Sequence[UADocument], ke
     return result_of(settings, pairs, bridging_warnings(skipped))
 
 
-def _no_spans() -> Spans:
-    raise ValueError("token spans of a pair under the UA conventions are not made yet: score it (spans=False)")
-
-
 def ua_pair(document: ScoredDocument, settings: Settings) -> DocPair:
-    """A document pair of the road whose scores are the UA scorer's (`Scorer.UA`)."""
-    return DocPair(document.name, _no_spans, ua=UAPair(document, settings.only_split),
-                   size=len(document.key.words) + len(document.response.words))
+    """A document pair of the road whose scores are the UA scorer's (`Scorer.UA`); its token spans
+    (`metrics.corpus.ua_spans`) are made when first asked for."""
+    ua = UAPair(document, settings.only_split, keep_singletons=settings.keep_singletons,
+                keep_zeros=settings.keep_zeros)
+    return DocPair(document.name, ua.spans, ua=ua, size=len(document.key.words) + len(document.response.words))
 
 
 def result_of(settings: Settings, pairs: Sequence[DocPair], warnings: Sequence[str]) -> UAResult:
@@ -332,14 +331,31 @@ class UAPair:
     """One document pair's scores as the UA scorer computes them (`catalog.UAScores`, read by the
     catalogue's computations under `Scorer.UA`): each computed when first asked for, and kept."""
 
-    def __init__(self, document: ScoredDocument, only_split: bool) -> None:
+    def __init__(self, document: ScoredDocument, only_split: bool, *, keep_singletons: bool = True,
+                 keep_zeros: bool = False) -> None:
         self.document = document
         self.only_split = only_split
         """Whether the coreference scores are those of the split antecedents' alignments alone."""
+        self._keep = (keep_singletons, keep_zeros)
+        self._token_spans: TokenSpans | None = None
         self._sides = coref.Sides(document.key_side.clusters, document.response_side.clusters,
                                   document.alignment.partner)
         self._counts: dict[str, tuple[coref.Counts, coref.Counts]] = {}
         self._bridging: dict[str, Score] | None = None
+
+    @property
+    def token_spans(self) -> TokenSpans:
+        """The pair as token spans, with each side's relations (built once, when first asked for)."""
+        if self._token_spans is None:
+            doc = self.document
+            self._token_spans = token_spans(doc.key, doc.response, keep_singletons=self._keep[0],
+                                            keep_zeros=self._keep[1])
+        return self._token_spans
+
+    def spans(self) -> Spans:
+        """The identity chains as the engine's token-span pair (`DocPair.spans`)."""
+        made = self.token_spans
+        return prepare_pair(made.key, made.response).spans
 
     def part(self, part: str) -> tuple[coref.Counts, coref.Counts]:
         """A coreference metric's (BLANC part's) counts on the document, and its split antecedents' own."""

@@ -1,0 +1,183 @@
+"""Universal Anaphora documents as token spans: what the error analyses and the workbench read.
+
+The UA scorer compares markables as sets of word positions (`metrics.mentions.ua`), and its scores
+come from them alone (`metrics.corpus.ua.UAPair`).  The rest of the engine (Chen & Ng's records and
+prices, K&K's analysis, the workbench's text and chains) reads `Document`s of token spans.  Here a
+key and its response are written once as such, over the same tokens, with every UA relation kept
+beside the identity chains as token spans too (`Relations`):
+
+- tokens: the document's words; with zeros kept, also the zeros, each before the word it precedes
+  (shown as `∅`).  Without them a zero markable is left out, as the scorer leaves it out;
+- a markable: the span from its first token to its last, its parts as pieces when it has several
+  (a discontinuous markable), with its MarkableID and EntityID;
+- the identity chains of the Chen & Ng and K&K analyses: the referring entities of IDENTITY, in the
+  order the file first names them, labelled by EntityID (singletons kept or removed as scored);
+  split antecedents, bridging, discourse deixis and non-referring markables are not chains there;
+- bridging links (anaphor, anchor, relation), each plural entity's split antecedents (its member
+  entities), the discourse-deixis chains and the non-referring markables, per side.
+
+Everything is built once per document pair, when first asked for, and frozen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from metrics.mentions.ua import BridgingLink, Markable, Position, UADocument, position_order
+from metrics.model import Document, MentionType, Span
+
+ZERO_WORD = "∅"
+"""The word a zero shows (its form in a UA file is mostly `_`)."""
+
+
+@dataclass(frozen=True)
+class MarkableSpan:
+    """One markable as token spans."""
+
+    id: str
+    """Its MarkableID."""
+    entity: str
+    """Its EntityID (`7`, `7-Pseudo`, `1-DD`)."""
+    span: Span
+    """First token to last token."""
+    pieces: tuple[Span, ...] = ()
+    """Its parts, when it has more than one (a discontinuous markable); () for one part."""
+    zero: bool = False
+
+
+@dataclass(frozen=True)
+class Bridge:
+    """A bridging link: the anaphor, its anchor and the relation (`Rel`) between them."""
+
+    anaphor: MarkableSpan
+    anchor: MarkableSpan
+    relation: str
+
+
+@dataclass(frozen=True)
+class Plural:
+    """A plural entity and its split antecedents: the entities it is made of (`ElementOf`)."""
+
+    entity: str
+    members: tuple[str, ...]
+    """The member entities' EntityIDs, in the order the file makes them members."""
+
+
+@dataclass(frozen=True)
+class Relations:
+    """One side's UA annotation as token spans (see the module docstring)."""
+
+    identity: tuple[MarkableSpan, ...]
+    """Every identity markable (referring or not), in the file's order."""
+    bridges: tuple[Bridge, ...]
+    """Bridging links whose anaphor and anchor are both identity markables here (a later link from
+    one anaphor replaces an earlier, as the UA scorer reads them)."""
+    plurals: tuple[Plural, ...]
+    deixis: tuple[tuple[str, tuple[MarkableSpan, ...]], ...]
+    """The discourse-deixis chains: (EntityID, its markables), in the order first named."""
+    non_referring: tuple[MarkableSpan, ...]
+    """The non-referring markables (an EntityID ending in `-Pseudo`)."""
+
+    def entity_spans(self, entity: str) -> tuple[Span, ...]:
+        """The spans of one identity entity's markables, in file order."""
+        return tuple(m.span for m in self.identity if m.entity == entity)
+
+
+@dataclass(frozen=True)
+class TokenSpans:
+    """A key and response pair as token spans: the two `Document`s the engine's analyses read
+    and each side's relations."""
+
+    key: Document
+    response: Document
+    key_relations: Relations
+    response_relations: Relations
+
+
+class Tokens:
+    """The tokens of a document pair: its words, and the zeros when kept, in text order."""
+
+    def __init__(self, key: UADocument, response: UADocument, keep_zeros: bool) -> None:
+        words: list[Position] = list(range(len(key.words)))
+        forms = {**response.zeros, **key.zeros} if keep_zeros else {}
+        positions = sorted([*words, *forms], key=position_order)
+        self.index: dict[Position, int] = {position: i for i, position in enumerate(positions)}
+        self.words = [key.words[p] if isinstance(p, int) else ZERO_WORD for p in positions]
+        starts = set(key.sentence_starts)
+        self.sentence_starts = [i for i, p in enumerate(positions) if isinstance(p, int) and p in starts] or [0]
+        lines = key.word_lines
+        self.lines = [lines[p] if isinstance(p, int) and p < len(lines) else key.line for p in positions]
+
+    def markable(self, markable: Markable) -> MarkableSpan | None:
+        """The markable as token spans; None for a zero that is not a token (zeros removed)."""
+        parts = []
+        for first, last in markable.parts:
+            if first not in self.index or last not in self.index:
+                return None
+            parts.append((self.index[first], self.index[last]))
+        parts.sort()
+        span = (parts[0][0], max(last for _, last in parts))
+        pieces = tuple(parts) if len(parts) > 1 else ()
+        return MarkableSpan(markable.id, markable.entity, span, pieces, markable.zero)
+
+
+def relations_of(doc: UADocument, tokens: Tokens) -> Relations:
+    """One side's relations as token spans."""
+    identity = tuple(m for m in (tokens.markable(x) for x in doc.identity) if m is not None)
+    by_id = {m.id: m for m in identity}
+    anchors: dict[str, BridgingLink] = {}
+    for link in doc.bridging:
+        anchors[link.anaphor] = link
+    bridges = tuple(Bridge(by_id[link.anaphor], by_id[link.anchor], link.relation) for link in anchors.values()
+                    if link.anaphor in by_id and link.anchor in by_id)
+    members: dict[str, list[str]] = {}
+    for markable in doc.identity:
+        for plural in markable.element_of:
+            listed = members.setdefault(plural, [])
+            if markable.entity not in listed:
+                listed.append(markable.entity)
+    deixis: dict[str, list[MarkableSpan]] = {}
+    for markable in doc.deixis:
+        found = tokens.markable(markable)
+        if found is not None:
+            deixis.setdefault(markable.entity, []).append(found)
+    return Relations(identity, bridges, tuple(Plural(entity, tuple(m)) for entity, m in members.items()),
+                     tuple((entity, tuple(found)) for entity, found in deixis.items()),
+                     tuple(m for m in identity if m.entity.endswith("-Pseudo")))
+
+
+def _document(doc: UADocument, relations: Relations, tokens: Tokens, keep_singletons: bool) -> Document:
+    """The identity chains of one side as a `Document` over the pair's tokens."""
+    chains: dict[str, list[Span]] = {}
+    pieces: dict[Span, tuple[Span, ...]] = {}
+    zeros: dict[Span, MentionType] = {}
+    for m in relations.identity:
+        if m.entity.endswith("-Pseudo"):
+            continue
+        chains.setdefault(m.entity, []).append(m.span)
+        if m.pieces:
+            pieces[m.span] = m.pieces
+        if m.zero:
+            zeros[m.span] = MentionType.ZERO
+    kept = {entity: spans for entity, spans in chains.items() if keep_singletons or len(set(spans)) > 1}
+    return Document(name=doc.name, words=list(tokens.words), chains=list(kept.values()), labels=list(kept),
+                    sentence_starts=list(tokens.sentence_starts), path=doc.path, line=doc.line,
+                    token_lines=list(tokens.lines), pieces=pieces or None, explicit_types=zeros or None)
+
+
+def token_spans(key: UADocument, response: UADocument, *, keep_singletons: bool, keep_zeros: bool) -> TokenSpans:
+    """A UA document pair (the same words) as token spans (see the module docstring)."""
+    tokens = Tokens(key, response, keep_zeros)
+    sides = [relations_of(doc, tokens) for doc in (key, response)]
+    documents = [_document(doc, relations, tokens, keep_singletons) for doc, relations in zip((key, response), sides)]
+    return TokenSpans(documents[0], documents[1], sides[0], sides[1])
+
+
+def deixis_label(entity: str) -> str:
+    """A discourse-deixis chain as the views name it: `1-DD` is D1."""
+    return "D" + entity.removesuffix("-DD")
+
+
+def spans_of(markables: Sequence[MarkableSpan]) -> list[Span]:
+    return [m.span for m in markables]
