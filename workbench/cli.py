@@ -188,7 +188,8 @@ def _run(args_list: list[str]) -> int:
 
     if args.key is not None and os.path.isdir(args.key):
         return _open_run(args, weights, jobs)
-    return int(run_app(args.key, args.responses, load_options(args, args.responses), weights=weights, processes=jobs))
+    options = load_options(args, args.responses, ua_taken=True)
+    return int(run_app(args.key, args.responses, options, weights=weights, processes=jobs))
 
 
 def _open_run(args: argparse.Namespace, weights, jobs: int) -> int:

@@ -331,12 +331,16 @@ def render_report(scope: str, weights: Sequence[float], scores: dict, records, f
 
 
 def conventions_header(options) -> str:
-    """Under the CorefUD conventions, the line that names them and their settings, first in a text
-    output (empty under v8.01's, whose outputs stay as they were)."""
+    """Under the CorefUD or UA conventions, the line that names them and their settings, first in a
+    text output (empty under v8.01's, whose outputs stay as they were)."""
+    if options.conventions == "ua":
+        return f"{options.ua.describe()}\n"
     return f"{options.corefud.describe()}\n" if options.conventions == "corefud" else ""
 
 
 def conventions_json(options) -> dict:
-    """Under the CorefUD conventions, the settings a JSON output names (as `score` does)."""
+    """Under the CorefUD or UA conventions, the settings a JSON output names (as `score` does)."""
+    if options.conventions == "ua":
+        return options.ua.fields()
     return options.corefud.fields() if options.conventions == "corefud" else {}
 

@@ -17,14 +17,16 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from metrics.conventions.base import Progress
 from metrics.conventions.corefud import Settings as CorefudSettings
 from metrics.conventions.options import CONLL_2012, COREFUD, UA, Options
 from metrics.conventions.pipeline import load
 from metrics.conventions.registry import CONVENTIONS as KNOWN_CONVENTIONS
-from metrics.conventions.ua import MATCHES as UA_MATCHES
+from metrics.conventions.ua import MATCHES as UA_MATCHES, settings_of as ua_settings_of
+from metrics.corpus.ua import METRICS as UA_METRICS, Settings as UASettings, UAResult, result_of as ua_result_of
+from metrics.errors.ua.records import UAError
 from metrics.measures.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.measures.catalog import names
 from metrics.errors.chen_ng.records import ErrorRecord, classify_corpus
@@ -116,6 +118,11 @@ class LoadOptions:
         """corefud-scorer's settings of these options (under `conventions == "corefud"`)."""
         return CorefudSettings.of(self.engine())
 
+    @property
+    def ua(self) -> UASettings:
+        """The UA scorer's settings of these options (under `conventions == "ua"`)."""
+        return ua_settings_of(self.engine())
+
     def engine(self, spans: bool = True) -> Options:
         """The engine's options of the road (`metrics.conventions.pipeline`); without `spans`,
         scores alone (a CorefUD pair's token spans are made only if asked for)."""
@@ -174,6 +181,7 @@ class Session:
         self.warnings = sorted(unique, key=lambda w: not (w.startswith(f"{self.key_path}:") or "KEY document" in w))
         self._pricers: dict[tuple, object] = {}
         self._kk: dict[tuple, object] = {}
+        self._ua: dict[tuple, object] = {}
         self._lock = threading.Lock()
 
     @classmethod
@@ -297,6 +305,30 @@ class Session:
                     return None
                 out.extend(pricer.price_records([record]))
         return out
+
+    # ---------------------------------------------------------------------- UA relations
+
+    def ua_result(self, system: int = 0) -> UAResult:
+        """Under --conventions ua: the UA scorer's scores of one system, every metric (what its
+        relations' errors are priced against), computed once."""
+        with self._lock:
+            found = self._ua.get(("result", system))
+            if found is None:
+                settings = replace(self.options.ua, metrics=UA_METRICS)
+                found = self._ua[("result", system)] = ua_result_of(settings, self.corpora[system].pairs, [])
+        return found
+
+    def ua_errors(self, system: int = 0) -> list[UAError]:
+        """Under --conventions ua: the errors of the UA relations of one system (bridging,
+        non-referring, split antecedents when kept), explained and priced, in the key's order."""
+        from metrics.errors.ua.records import find_errors
+
+        result = self.ua_result(system)
+        with self._lock:
+            found = self._ua.get(("errors", system))
+            if found is None:
+                found = self._ua[("errors", system)] = find_errors(result)
+        return found
 
     # ---------------------------------------------------------------------- export
 

@@ -60,12 +60,20 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     ua.add_arguments(parser)
 
 
-def load_options(args: argparse.Namespace, response_paths: Sequence[str]) -> LoadOptions:
+UA_COMMANDS = "`corefwb score`, `errors`, `compare` and the workbench"
+"""What runs under --conventions ua (the others say so: exit status 2)."""
+
+
+def load_options(args: argparse.Namespace, response_paths: Sequence[str], *, ua_taken: bool = False) -> LoadOptions:
     """The session's load options from the common options of a command line.  The conventions
     decide the defaults of `--match` and `--singletons` (exact and keep for conll; head and
-    remove for corefud, as corefud-scorer's)."""
+    remove for corefud, as corefud-scorer's).  `ua_taken`: the front end takes --conventions ua
+    (its options then are the UA scorer's, `ua.settings_of`); the others refuse it."""
     if ua.selected(args):
-        raise UsageError("--conventions ua: `corefwb score` and `corefwb errors` so far")
+        if not ua_taken:
+            raise UsageError(f"--conventions ua: {UA_COMMANDS} so far")
+        # the settings alone: this front end's --metrics are the catalogue's, and every relation is read
+        return ua.load_options(args, ua.settings_of(argparse.Namespace(**{**vars(args), "metrics": "all"})))
     conventions = resolve_conventions(args.conventions, args.key, response_paths, args.key_format, args.response_format)
     corefud = conventions == "corefud"
     if not corefud and args.zero_match is not None:
@@ -84,13 +92,14 @@ def warn(message: str) -> None:
     print(visible(f"corefwb: warning: {message}", keep_layout=True), file=sys.stderr)
 
 
-def load_session(args: argparse.Namespace, response_paths: Sequence[str]) -> Session:
+def load_session(args: argparse.Namespace, response_paths: Sequence[str], *, ua_taken: bool = False) -> Session:
     """A command's session: its files read with its options, progress on a terminal, warnings to
-    stderr."""
+    stderr (`ua_taken`: as `load_options`)."""
     from .progress import Progress
 
+    options = load_options(args, response_paths, ua_taken=ua_taken)
     with Progress(0, "scoring") as progress:
-        session = Session.load(args.key, response_paths, load_options(args, response_paths), on_document=progress.update,
+        session = Session.load(args.key, response_paths, options, on_document=progress.update,
                                processes=jobs_option(getattr(args, "jobs", None)))
     for message in session.warnings:
         warn(message)

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     wanted = resolve(metrics_option(args.metrics))
     names = system_names(args.responses, args.name)
     method = method_option(args) if args.bootstrap else None
-    session = load_session(args, list(args.responses))
+    session = load_session(args, list(args.responses), ua_taken=True)
     documents = session.select_documents(args.document)
     results = [session.score(weights, with_parts(wanted), system) for system in range(len(names))]
     report = build_report(session, session.response_paths, names, results, metrics=wanted, method=method, args=args)
@@ -70,10 +70,19 @@ def run(args: argparse.Namespace) -> int:
     if args.taxonomy == "kk":
         from .errors_kk import systems_csv_rows as kk_csv, systems_json as kk_json
         kk = [session.kk_report(documents, system, weights=weights) for system in range(len(names))]
+    relations = None
+    if session.options.conventions == "ua":  # the UA relations' errors, counted per system
+        from .ua import systems_json as ua_json, systems_table as ua_table
+
+        relations = [session.ua_errors(system) for system in range(len(names))]
+        if documents is not None:
+            relations = [[e for e in found if e.document in documents] for found in relations]
     if args.format == "json":
         out = {**conventions_json(session.options), **report_json(report)}
         if kk is not None:
             out["kk"] = kk_json(names, kk)
+        if relations is not None:
+            out["ua_relations"] = ua_json(names, relations)
         out["documents"] = len(results[0].documents)
         out["weights"] = given(weights)
         out["singletons"] = session.options.singletons
@@ -85,14 +94,17 @@ def run(args: argparse.Namespace) -> int:
                                                       for row in changes_csv_rows(names[0], name, listed)])]
         if kk is not None:
             tables.append(kk_csv(names, kk))
+        if relations is not None:
+            tables.append(ua_table(names, relations))
         text = "\n".join(render_csv(headers, rows) for headers, rows in tables)
     else:
-        text = conventions_header(session.options) + render(report, changes, args.format == "markdown", weights, kk)
+        text = conventions_header(session.options) + render(report, changes, args.format == "markdown", weights, kk,
+                                                            relations)
     emit(text, args.output, inputs=session.inputs)
     return 0
 
 
-def _sections(report: Report, changes, kk=None) -> list[tuple[str, list[str], list[list[str]], set[str]]]:
+def _sections(report: Report, changes, kk=None, relations=None) -> list[tuple[str, list[str], list[list[str]], set[str]]]:
     n_docs = len(report.results[0].documents)
     headers, rows = systems_table(report)
     out = [(f"F1 (%), {n_docs} documents, corpus micro-averaged; {method_note(report)}", headers, rows,
@@ -108,21 +120,27 @@ def _sections(report: Report, changes, kk=None) -> list[tuple[str, list[str], li
         headers, rows = kk_table(report.names, kk)
         out.append(("Kummerfeld & Klein errors per system (BCA's rules) and the CoNLL F1 after correcting each "
                     "type and those above it", headers, rows, set(headers[1:])))
+    if relations is not None:
+        from .ua import systems_table as ua_table
+
+        headers, rows = ua_table(report.names, relations)
+        out.append(("errors of the Universal Anaphora relations per system (corefwb errors --conventions ua)",
+                    headers, rows, set(headers[1:])))
     for name, rows, listed, n in changes:
         out += changes_sections(rows, listed, n, report.names[0], name)
     return out
 
 
-def render(report: Report, changes, markdown: bool, weights, kk=None) -> str:
+def render(report: Report, changes, markdown: bool, weights, kk=None, relations=None) -> str:
     w = weights
     systems = [f"{n} = {p}" for n, p in zip(report.names, report.paths)]
     head = [f"systems (baseline first): {'; '.join(systems)}",
             f"link weights nam={w.nam:g} nom={w.nom:g} pro={w.pro:g} sing={w.sing:g}", ""]
     if markdown:
         return "\n".join(head) + "\n" + "\n".join(render_markdown(headers, rows, title=title)
-                                                  for title, headers, rows, _ in _sections(report, changes, kk))
+                                                  for title, headers, rows, _ in _sections(report, changes, kk, relations))
     lines = head
-    for title, headers, rows, right in _sections(report, changes, kk):
+    for title, headers, rows, right in _sections(report, changes, kk, relations):
         lines.append(title)
         lines += align_rows(headers, _marks_aligned(headers, rows, right), right=right)
         lines.append("")

@@ -224,3 +224,23 @@ def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
                     + "\n".join(align_rows(ERROR_HEADERS, rows)) + "\n")
     emit(text, args.output, inputs=[args.key, args.response])
     return 0
+
+
+def relation_counts(errors: list[UAError]) -> dict[str, dict[str, int]]:
+    """Errors per relation and type (every type, 0 where none)."""
+    return {r: {k: sum(1 for e in errors if (e.relation, e.kind) == (r, k)) for k in KINDS[r]} for r in RELATIONS}
+
+
+def systems_table(names: list[str], errors: list[list[UAError]]) -> tuple[list[str], list[list[str]]]:
+    """`compare --conventions ua`: each system's errors of the UA relations, per relation and type."""
+    columns = [(r, k) for r in RELATIONS for k in KINDS[r]]
+    headers = ["system", *(f"{r.replace('_', ' ')}: {k.replace('_', ' ')}" for r, k in columns)]
+    rows = []
+    for name, found in zip(names, errors):
+        counts = relation_counts(found)
+        rows.append([name, *(str(counts[r][k]) for r, k in columns)])
+    return headers, rows
+
+
+def systems_json(names: list[str], errors: list[list[UAError]]) -> list[dict]:
+    return [{"system": name, "counts": relation_counts(found)} for name, found in zip(names, errors)]
