@@ -36,14 +36,13 @@ from ..session import LoadOptions, Session
 from .comparing import ComparedPair, Comparing, SystemView, shown_at_start
 from .datasets import DatasetRun, DatasetSwitching, dataset_label
 from .documents import DocumentList
-from .entityerrors import EntityErrorPanel
 from .errorlist import ErrorPanel
 from .messages import EngineFault, LoadFailed, Loaded, Progress, while_running
 from .navigation import Navigation
 from .opening import UNREADABLE, Opening, load_session
 from .palette import system_commands
 from .taxonomy import TaxonomySwitching
-from .chains import chain_rows
+from .relating import RELATION_BINDINGS, RelationsShowing
 from .rows import MODES, display_text, document_rows, score_lines, short_name, type_explanation
 from .scores import ScoresPanel
 from .text import DocumentText
@@ -64,7 +63,7 @@ collections, 10-70 ms of it, some over every live object; at these, none (median
 against 171).  Long-lived data is frozen (`gc.freeze`), and the rare cycles are still collected."""
 
 
-class Workbench(Workers, Comparing, Navigation, DatasetSwitching, TaxonomySwitching, App):
+class Workbench(Workers, Comparing, Navigation, DatasetSwitching, TaxonomySwitching, RelationsShowing, App):
     """Score a key against a response and browse the errors (or browse a key alone, or compare
     several responses: `comparing.py`)."""
 
@@ -103,7 +102,7 @@ class Workbench(Workers, Comparing, Navigation, DatasetSwitching, TaxonomySwitch
         Binding("escape", "focus_text", "Back to the text", show=False, id="text.focus"),
         Binding("ctrl+w", "focus_weights", "Edit the weights", show=False, id="weights.focus", priority=True),
         Binding("ctrl+e", "export", "Export", id="app.export"),
-        Binding("f10", "toggle_theme", "Dark / light theme", show=False, id="app.theme"),
+        Binding("f10", "toggle_theme", "Dark / light theme", show=False, id="app.theme"), *RELATION_BINDINGS,
     ]
     HELP = """\
 coref-workbench: a key (gold) and a response (system) scored as the CoNLL scorer v8.01 does,
@@ -146,7 +145,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         self.mode_index = MODES.index("key" if self.browsing else "both")
         self.selected_error: ErrorRecord | Change | None = None
         """The error picked in the list (compare mode: a change)."""
-        self.taxonomy = "chen-ng"
+        self.taxonomy, self.relation_errors = ("ua" if options.conventions == "ua" else "chen-ng"), {}
         """The error list's taxonomy: chen-ng (a row per mention) or kk (per entity error), `t`."""
         self.kk_reports: dict[int, KKReport | None] = {}
         """K&K's analysis per system, once asked for (None: it failed)."""
@@ -203,8 +202,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
                 yield WarningsView(id="warnings")
             yield ScoresPanel(id="scorepanel")
         # compare mode's class from the start: added after mounting, it restyles the whole panel
-        yield ErrorPanel(id="errorpanel", classes="-compare" if self.comparing else None)
-        yield EntityErrorPanel(id="entitypanel")
+        yield from self.error_panels()
         yield Footer()
 
     def on_resize(self, event) -> None:
@@ -372,7 +370,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         if self.comparing:
             self.show_compared_text(index)
         else:
-            self.query_one(DocumentText).show(pair.key, pair.response, pair.types, MODES[self.mode_index])
+            self.query_one(DocumentText).show(pair.key, pair.response, pair.types, MODES[self.mode_index], relations=self.relations_of(pair))
         if self.query_one(ContentSwitcher).current == "chains":
             self._show_chains()
         self._show_scores()
@@ -432,7 +430,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         text = self.query_one(DocumentText)
         text.border_title = f"text: {MODES[self.mode_index]}{self.system_label()}"
         room = (text.size.width or 60) - 6  # the border's corners and the subtitle's padding
-        text.border_subtitle = text.legend(self.comparing, self.session.options.conventions, room)
+        text.border_subtitle = text.legend(self.comparing, self.session.options.conventions, room, self.relations_shown)
         if self.selected_error is not None:
             # why the selected mention has its type: the rule and the head it looked at
             text.border_subtitle = Text(type_explanation(pair.key, pair.typed_spans(), self.selected_error.mention,
@@ -478,7 +476,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
             return
         self._chains_shown = shown
         pair = self.corpus.pairs[self.doc_index]
-        key_rows, response_rows = chain_rows(pair.key, pair.response, pair.types)
+        key_rows, response_rows = self.chains_of(pair)
         self.query_one(ChainsView).show(key_rows, None if self.browsing else response_rows)
 
     # --------------------------------------------------------------- errors

@@ -33,6 +33,10 @@ class ChainRow:
     """With one partner: "=" (the same mentions), "part of" (all of this chain's mentions are in
     the partner, which has more), "holds all of" (the partner's mentions are all here, with
     more), "overlaps" (each has mentions the other lacks); "" with none or several partners."""
+    note: str = ""
+    """Under the UA conventions, what the header adds: a plural entity's split antecedents."""
+    notes: dict[Span, str] | None = None
+    """Under the UA conventions, what a mention's line adds: its bridging link."""
 
     @property
     def type_counts(self) -> tuple[int, int, int]:

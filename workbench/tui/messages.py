@@ -134,3 +134,11 @@ def while_running(handler: Handler) -> Handler:
                 argument.drawn.set()
 
     return cast(Handler, guarded)
+
+
+class RelationErrorsReady(Message):
+    """Under --conventions ua: systems' relation errors (None where they failed)."""
+
+    def __init__(self, errors: dict) -> None:
+        super().__init__()
+        self.errors = errors

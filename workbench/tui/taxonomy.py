@@ -1,5 +1,6 @@
 """`t`: the error list in Chen & Ng's taxonomy (a row per mention) or Kummerfeld & Klein's (a row
-per error over entities).  A mixin of the app.
+per error over entities), and under --conventions ua the relations' errors (`relationerrors.py`,
+the list shown first there).  A mixin of the app.
 
 The K&K analysis of a system runs once, in a worker, the first time its list is asked for
 (`Session.kk_report`: under a second on a 100-document corpus); the per-mention list is untouched.
@@ -9,20 +10,24 @@ it comes from or goes to as its context, and marks them in the chains view.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
+from textual.widget import Widget
 from textual.widgets import ContentSwitcher
 
+from metrics.corpus.ua_spans import ZERO_WORD
 from metrics.model import Span
 
 from .cells import ListTable
 from .entityerrors import EntityErrorPanel
 from .errorlist import ErrorPanel
-from .messages import EngineFault, EntityErrorsReady, while_running
-from .rows import Selection
+from .messages import EngineFault, EntityErrorsReady, RelationErrorsReady, while_running
+from .relationerrors import RelationErrorPanel, word_span
+from .rows import Selection, display_text
 from .text import DocumentText
 from .views import ChainsView
 
@@ -53,32 +58,56 @@ class GroupSelection(Selection):
         return self.roles.get(span) if span is not None else None
 
 
+TAXONOMIES = ("ua", "chen-ng", "kk")
+"""The error lists `t` cycles through (the UA relations' under --conventions ua only)."""
+PANELS = {"chen-ng": ErrorPanel, "kk": EntityErrorPanel, "ua": RelationErrorPanel}
+
+
 class TaxonomySwitching:
-    """The app's `t` key and the K&K list (see the module docstring)."""
+    """The app's `t` key, the K&K list and the UA relations' list (see the module docstring)."""
+
+    relation_errors: dict[int, list | None]
+    """Under --conventions ua, each system's relation errors once computed (None: they failed)."""
+
+    def error_panels(self) -> Iterator[Widget]:
+        """The error lists, one shown at a time (`t`): per mention, per entity error, and under
+        --conventions ua the relations' errors."""
+        yield ErrorPanel(id="errorpanel", classes="-compare" if self.comparing else None)
+        yield EntityErrorPanel(id="entitypanel")
+        yield RelationErrorPanel(id="relationpanel")
 
     def error_panel(self):
-        """The error list shown: per mention (Chen & Ng) or per entity error (K&K)."""
-        return self.query_one(EntityErrorPanel if self.taxonomy == "kk" else ErrorPanel)
+        """The error list shown: per mention (Chen & Ng), per entity error (K&K), or the UA relations'."""
+        return self.query_one(PANELS.get(self.taxonomy, ErrorPanel))
 
     def action_taxonomy(self) -> None:
         if self.browsing or self.session is None:
             self.notify("no errors to classify" if self.browsing else "still loading", markup=False)
             return
-        self.taxonomy = "kk" if self.taxonomy == "chen-ng" else "chen-ng"
-        kk = self.taxonomy == "kk"
-        per_mention, per_entity = self.query_one(ErrorPanel), self.query_one(EntityErrorPanel)
-        had_focus = per_mention.has_focus_within or per_entity.has_focus_within
-        per_mention.display, per_entity.display = not kk, kk
+        had_focus = any(panel.has_focus_within for panel in self.query(", ".join(p.__name__ for p in PANELS.values())))
+        order = TAXONOMIES if self.under_ua else TAXONOMIES[1:]
+        self.taxonomy = order[(order.index(self.taxonomy) + 1) % len(order)] if self.taxonomy in order else order[0]
+        self._show_taxonomy()
         if had_focus:
             self.error_panel().query_one(ListTable).focus()
         self.select_error(None)
         self.query_one(ChainsView).mark(set())
         self.show_entity_errors()
-        self.notify("errors: Kummerfeld & Klein's, per entity (t: per mention)" if kk
-                    else "errors: per mention, Chen & Ng's (t: per entity, K&K)", markup=False)
+        self.notify({"kk": "errors: Kummerfeld & Klein's, per entity (t: next list)",
+                     "ua": "errors: the Universal Anaphora relations' (t: next list)"}.get(
+            self.taxonomy, "errors: per mention, Chen & Ng's (t: next list)"), markup=False)
+
+    def _show_taxonomy(self) -> None:
+        """Only the chosen error list on screen."""
+        for taxonomy, panel in PANELS.items():
+            self.query_one(panel).display = taxonomy == self.taxonomy
 
     def show_entity_errors(self) -> None:
-        """Fill the K&K list with the shown document's errors (starting the analysis if needed)."""
+        """Fill the K&K list (or under --conventions ua the relations' list) with the shown
+        document's errors (starting the analysis if needed)."""
+        if self.taxonomy == "ua":
+            self.show_relation_errors()
+            return
         if self.taxonomy != "kk" or self.corpus is None:
             return
         panel = self.query_one(EntityErrorPanel)
@@ -98,6 +127,63 @@ class TaxonomySwitching:
         labels = self.labels() if self.comparing else [""]
         counts = [(labels[s] if self.comparing else "", rows) for s, rows in zip(systems, per_system)]
         panel.set_rows(per_system[-1], counts if self.comparing else None)
+
+    def show_relation_errors(self) -> None:
+        """Fill the UA relations' list with the shown document's errors (computed in a worker the
+        first time, per system)."""
+        if self.corpus is None or self.session is None or self.browsing:
+            return
+        self._show_taxonomy()
+        panel = self.query_one(RelationErrorPanel)
+        systems = [self.baseline, self.system] if self.comparing else [self.system]
+        found = self.relation_errors
+        missing = [s for s in systems if s not in found]
+        if missing:
+            panel.set_rows(None, state="analysing")
+            self._relation_worker(missing)
+            return
+        if any(found[s] is None for s in systems):
+            panel.set_rows(None, state="failed")
+            return
+        name = self.corpus.pairs[self.doc_index].name
+        per_system = [[e for e in found[s] if e.document == name] for s in systems]
+        labels = self.labels() if self.comparing else [""]
+        counts = [(labels[s], rows) for s, rows in zip(systems, per_system)]
+        panel.set_rows(per_system[-1], counts if self.comparing else None)
+
+    @work(thread=True, group="relation-errors")
+    def _relation_worker(self, systems: list[int]) -> None:
+        errors: dict[int, list | None] = {}
+        for system in systems:
+            try:
+                errors[system] = self.session.ua_errors(system)
+            except Exception as error:  # noqa: BLE001 - the rest keeps working
+                errors[system] = None
+                self.post_message(EngineFault(f"the UA relations' errors failed: {type(error).__name__}: {error}"))
+        self.post_message(RelationErrorsReady(errors))
+
+    @while_running
+    def on_relation_errors_ready(self, message: RelationErrorsReady) -> None:
+        self.relation_errors.update(message.errors)
+        self.show_entity_errors()
+
+    @while_running
+    def on_relation_error_panel_picked(self, message: RelationErrorPanel.Picked) -> None:
+        row = message.row
+        if self.query_one(ContentSwitcher).current not in ("text", "chains") or (message.jump and row is not None):
+            self.action_view("text")
+        text = self.query_one(DocumentText)
+        if row is None:
+            text.select(Selection())
+            return
+        words = self.corpus.pairs[self.doc_index].key.words
+        tokens = [i for i, w in enumerate(words) if w != ZERO_WORD]  # a zero kept is a token of its own
+        token = tokens[min(word_span(row)[0], len(tokens) - 1)] if tokens else 0
+        text.select(Selection(mention=(token, token), emphasis={token: "error"}))
+        text.border_subtitle = Text(display_text(f"{row.relation.replace('_', ' ')} {row.kind.replace('_', ' ')}: "
+                                                 f"{row.mention}"))
+        if message.jump:
+            text.focus()
 
     @work(thread=True, group="entity-errors")
     def _entity_worker(self, systems: list[int]) -> None:

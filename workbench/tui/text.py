@@ -9,6 +9,9 @@ Colours come from component classes whose CSS uses the theme's type variables.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
@@ -25,6 +28,12 @@ from metrics.model import Document, MentionType, Span
 
 from .messages import TextLaidOut, while_running
 from .rows import Atom, Marked, Selection, Side, TextLayout, token_units, wrap_units
+
+if TYPE_CHECKING:
+    from .relations import Overlay
+
+    Relations = Callable[[Side], Overlay]
+    """Under --conventions ua: the relations to draw in a view mode (`relations.overlay`)."""
 
 WHOLE_AT_ONCE = 20_000
 """Tokens up to which a document's text is laid out at once (about 0.2 s); a longer one in two steps."""
@@ -103,17 +112,25 @@ two systems'), and a mention whose error changed is tinted and marked: + fixed,
         """Where `redraw` put the view, taken again when the whole text arrives."""
 
     @staticmethod
-    def legend(comparing: bool, conventions: str, room: int) -> str:
-        """The border's legend: the longest of `LEGENDS` that fits `room` cells (never cut)."""
-        legends = LEGENDS["compare" if comparing else "corefud" if conventions == "corefud" else "conll"]
+    def legend(comparing: bool, conventions: str, room: int, shown: frozenset[str] = frozenset()) -> str:
+        """The border's legend: the longest of `LEGENDS` that fits `room` cells (never cut); under
+        the UA conventions, the relations' keys and glyphs (`shown`: those not hidden)."""
+        if conventions == "ua" and not comparing:
+            from .relations import legends as relation_legends
+
+            legends = relation_legends(shown)
+        else:
+            legends = LEGENDS["compare" if comparing else "corefud" if conventions == "corefud" else "conll"]
         return next((legend for legend in legends if cell_len(legend) <= room), legends[-1])
 
     # ------------------------------------------------------------------ data in
     def show(self, key: Document, response: Document, types: dict[Span, MentionType], mode: Side | None = None, *,
-             other: Document | None = None, changes: dict[Span, str] | None = None) -> None:
+             other: Document | None = None, changes: dict[Span, str] | None = None,
+             relations: Relations | None = None) -> None:
         """Show a document pair (key, response Documents and the engine's mention types); in
         compare mode `response` is the baseline's, `other` the compared system's, and `changes`
-        maps the spans whose error changed to the change.
+        maps the spans whose error changed to the change.  `relations`: under the UA conventions,
+        the relations drawn in a mode (`relations.overlay`).
 
         A document longer than `WHOLE_AT_ONCE` tokens is laid out in two steps: its first
         sentences (`FIRST_PART` tokens) now, so that the screen answers at once, and the whole
@@ -123,7 +140,7 @@ two systems'), and a mention whose error changed is tinted and marked: + fixed,
 
         if mode is not None:
             self.set_reactive(DocumentText.mode, mode)
-        self._content = (key, response, types, other, changes)
+        self._content = (key, response, types, other, changes, relations)
         base = key if key.words or not response.words else response
         self._sentence_starts = list(base.sentence_starts or [0])
         self._laying_out = object()
@@ -132,6 +149,8 @@ two systems'), and a mention whose error changed is tinted and marked: + fixed,
             limit = next((start for start in self._sentence_starts if start >= FIRST_PART), len(base.words))
         marks: list[Marked] = marked_mentions(key, response, types, self.mode, other=other, changes=changes,
                                               before=limit)
+        if relations is not None:
+            marks = relations(self.mode).apply(marks, before=limit)
         self._units = token_units(base, marks, limit)
         self._rest = 0 if limit is None else len(base.words) - limit
         self._selection = Selection()
@@ -139,16 +158,18 @@ two systems'), and a mention whose error changed is tinted and marked: + fixed,
         self.scroll_to(0, 0, animate=False, immediate=True)
         if limit is not None:
             self._lay_out_whole(self._laying_out, key=key, response=response, types=types, mode=self.mode, other=other,
-                                changes=changes, base=base, width=self._layout.width)
+                                changes=changes, base=base, width=self._layout.width, relations=relations)
 
     @work(thread=True, exclusive=True, group="text-layout")
     def _lay_out_whole(self, token: object, *, key: Document, response: Document, types: dict[Span, MentionType],
                        mode: Side, other: Document | None, changes: dict[Span, str] | None, base: Document,
-                       width: int) -> None:
+                       width: int, relations: Relations | None = None) -> None:
         """The whole text's units and layout, off the UI thread (posted as `TextLaidOut`)."""
         from .rows import marked_mentions
 
         marks = marked_mentions(key, response, types, mode, other=other, changes=changes)
+        if relations is not None:
+            marks = relations(mode).apply(marks)
         if get_current_worker().is_cancelled:
             return
         units = token_units(base, marks)
@@ -181,15 +202,16 @@ two systems'), and a mention whose error changed is tinted and marked: + fixed,
 
     def watch_mode(self, mode: Side) -> None:
         if self._content is not None:
-            key, response, types, other, changes = self._content
-            self.redraw(key, response, types, mode, other=other, changes=changes)
+            key, response, types, other, changes, relations = self._content
+            self.redraw(key, response, types, mode, other=other, changes=changes, relations=relations)
 
     def redraw(self, key: Document, response: Document, types: dict[Span, MentionType], mode: Side, *,
-               other: Document | None = None, changes: dict[Span, str] | None = None) -> None:
+               other: Document | None = None, changes: dict[Span, str] | None = None,
+               relations: Relations | None = None) -> None:
         """`show` the same document again (another mode, the changes once known), keeping the
         selected error and the scroll position where the user left them."""
         selection, y = self._selection, self.scroll_y
-        self.show(key, response, types, mode, other=other, changes=changes)
+        self.show(key, response, types, mode, other=other, changes=changes, relations=relations)
         self._selection = selection
         self.scroll_to(0, y, animate=False, immediate=True)
         if self._rest:  # the place may be past the first part: taken again with the whole

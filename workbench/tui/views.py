@@ -135,13 +135,18 @@ def chain_lines(app: App, row: ChainRow, side: ChainSide, marked: frozenset[Span
         header.append(f"  {row.relation} {other}{row.partners[0]}")
     if row.unmatched:
         header.append(f"  {row.unmatched} {lacking}", style="italic")
+    if row.note:
+        header.append(f"  {row.note}", style="bold")
     lines = [header]
+    notes = row.notes or {}
     for span, kind, words in row.mentions:
         line = Text("   ", no_wrap=True)
         line.append_text(type_text(app, kind))
         line.append(" ")
         line.append(words, style=type_colour(app, kind) + (" reverse" if span in marked else ""))
         line.append(f" {span[0]}-{span[1]}", style="dim")
+        if span in notes:
+            line.append(f" {notes[span]}", style="bold")
         lines.append(line)
     return lines
 
