@@ -54,9 +54,9 @@ def test_usage_errors_exit_2(capsys, argv, words):
     assert status == 2 and not out and words in err
 
 
-def test_other_commands_say_ua_is_score_and_errors_only(capsys):
-    status, _, err = run(capsys, "compare", KEY, RESPONSE, RESPONSE)
-    assert status == 2 and "score" in err and "errors" in err
+def test_other_commands_say_what_takes_ua(capsys):
+    status, _, err = run(capsys, "plot", "errors", KEY, RESPONSE, RESPONSE, "--output", "x.svg")
+    assert status == 2 and "score" in err and "compare" in err and "workbench" in err
 
 
 def test_a_ua_file_under_conll_conventions_is_refused_with_a_pointer(capsys):

@@ -96,13 +96,12 @@ def test_without_bridging_asked_its_links_are_not_read_and_warn_nothing():
     assert all(not pair.ua.document.key_bridging for pair in quiet.corpora[0].pairs)
 
 
-def test_a_ua_pair_has_no_token_spans_yet_and_says_so():
+def test_a_ua_pair_makes_its_token_spans_when_asked_for_whatever_spans_says():
     key = str(DATA / "split.key")
-    with pytest.raises(ValueError, match="not made yet"):
-        load(key, [key], Options(conventions=UA, spans=True))
-    pair = load(key, [key], Options(conventions=UA, spans=False)).corpora[0].pairs[0]
-    with pytest.raises(ValueError, match="not made yet"):
-        pair.key
+    for spans in (True, False):
+        pair = load(key, [key], Options(conventions=UA, spans=spans)).corpora[0].pairs[0]
+        assert pair.ua._token_spans is None  # scoring never asks for them
+        assert pair.key.words == pair.ua.document.key.words and pair.ua._token_spans is not None
 
 
 def test_split_blanc_sums_documents_before_choosing_its_parts():

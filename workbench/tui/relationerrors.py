@@ -30,7 +30,10 @@ KIND_SHORT = {"missed": "MISS", "spurious": "SPUR", "wrong_anchor": "ANCH", "wro
               "wrong_members": "MEMB"}
 """The abbreviations the list and the counts show (the help spells them out)."""
 FIXED = (("rel", 3), ("type", 4))
-TEXT = (("mention", 0.25), ("price (F1 points)", 0.25), ("explanation", 0.5))
+TEXT = (("mention", 0.3), ("price (F1 points)", 0.2), ("explanation", 0.5))
+PRICE_LABELS = {"non_referring": "NR", "bridging_recognition": "rec", "bridging_markable": "mark",
+                "bridging_entity": "ent"}
+"""Short names of the scores a price names (the help spells them out); the others are their labels."""
 
 
 class RelationErrorPanel(Horizontal):
@@ -48,7 +51,8 @@ entity none, XTRA the reverse, MEMB both with other members.  The price: the poi
 F1 of each score it touches that fixing this error alone gains.  The counts box: this document's
 errors per type (in compare mode A, the baseline's, beside B's).  In the text, b, a, x and r
 show or hide bridging links (→), split antecedents (⊃), discourse deixis (D) and non-referring
-markables (¬).  `t` switches to the per-mention list.
+markables (¬).  Prices: NR non_referring; rec, mark, ent the bridging recognition, markable
+and entity scores; a split antecedent's CoNLL.  `t` switches to the per-mention list.
 """
 
     class Picked(Message):
@@ -120,7 +124,7 @@ markables (¬).  `t` switches to the per-mention list.
 
     @staticmethod
     def _cells(row: UAError) -> list[Text]:
-        price = ", ".join(f"{label(metric)} {value:+.2f}" for metric, value in row.price.items())
+        price = price_text(row)
         return [Text(RELATION_SHORT[row.relation]), Text(KIND_SHORT[row.kind]),
                 *(Text(display_text(t), overflow="ellipsis", no_wrap=True) for t in (row.mention, price, row.explanation))]
 
@@ -166,6 +170,15 @@ markables (¬).  `t` switches to the per-mention list.
         table.move_cursor(row=row, animate=False)
         self.post_message(self.Picked(self, self._row(table.cursor_row), jump=False))
         return True
+
+
+def price_text(error: UAError) -> str:
+    """An error's price, short: a bridging error's three scores, or a split antecedent's CoNLL
+    (the text's subtitle and `corefwb errors` give every metric)."""
+    prices = error.price
+    if "conll" in prices:
+        prices = {"conll": prices["conll"]}
+    return " ".join(f"{PRICE_LABELS.get(metric, label(metric))} {value:+.2f}" for metric, value in prices.items())
 
 
 def word_span(error: UAError) -> tuple[int, int]:

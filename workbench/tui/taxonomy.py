@@ -180,8 +180,10 @@ class TaxonomySwitching:
         tokens = [i for i, w in enumerate(words) if w != ZERO_WORD]  # a zero kept is a token of its own
         token = tokens[min(word_span(row)[0], len(tokens) - 1)] if tokens else 0
         text.select(Selection(mention=(token, token), emphasis={token: "error"}))
-        text.border_subtitle = Text(display_text(f"{row.relation.replace('_', ' ')} {row.kind.replace('_', ' ')}: "
-                                                 f"{row.mention}"))
+        room = max(10, (text.size.width or 60) - 6)  # the explanation, in what the border holds
+        said = Text(display_text(f"{row.mention}: {row.explanation}"))
+        said.truncate(room, overflow="ellipsis")
+        text.border_subtitle = said
         if message.jump:
             text.focus()
 

@@ -1,0 +1,133 @@
+"""The workbench under --conventions ua, on a CODI-CRAC 2022 dialogue and a response derived from
+it (tests/data/ua/codi): the relations in the text and chains views, their keys, their errors."""
+
+from __future__ import annotations
+
+from app_support import pilot_test, screen_text, settle
+from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
+
+from workbench.session import LoadOptions
+from workbench.tui.app import Workbench
+from workbench.tui.chains import ChainRow
+from workbench.tui.relationerrors import RelationErrorPanel
+from workbench.tui.text import DocumentText
+from workbench.tui.views import ChainLines
+
+KEY = "tests/data/ua/codi/persuasion.key"
+RESPONSE = "tests/data/ua/codi/persuasion.response"
+OPTIONS = LoadOptions(conventions="ua", singletons="keep", split_antecedents=True)
+
+
+def dialogue(*responses: str) -> Workbench:
+    return Workbench(KEY, list(responses or [RESPONSE]), OPTIONS)
+
+
+def after(*keys: str):
+    async def run(pilot) -> None:
+        await settle(pilot.app, pilot)
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+        await settle(pilot.app, pilot)
+
+    return run
+
+
+def test_snapshot_100x30(snap_compare):
+    assert snap_compare(dialogue(), terminal_size=(100, 30), run_before=after())
+
+
+def test_snapshot_200x50(snap_compare):
+    assert snap_compare(dialogue(), terminal_size=(200, 50), run_before=after())
+
+
+def test_snapshot_chains_with_relations(snap_compare):
+    assert snap_compare(dialogue(), terminal_size=(160, 48), run_before=after("f3"))
+
+
+def test_snapshot_an_error_selected(snap_compare):
+    assert snap_compare(dialogue(), terminal_size=(160, 48), run_before=after("n", "n", "n"))
+
+
+def _text(app) -> str:
+    return "\n".join(screen_text(app))
+
+
+@pilot_test
+async def test_each_relation_is_drawn_and_its_key_hides_it():
+    app = dialogue()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        text = app.query_one(DocumentText)
+        drawn = "".join(atom.text for line in text._layout.lines for atom in line)
+        # the key's expletive "it", non-referring in the key only; a bridging anaphor; a plural
+        # entity's split antecedents (key and response differ); a discourse-deixis markable
+        for glyph in ("[it]¬key", "→6:undersp-rel/30:undersp-rel", "[them]P9/9⊃6+8/", "]D1"):
+            assert glyph in drawn, glyph
+        assert "b → bridging" in str(text.border_subtitle)
+        for key, glyph in (("b", "→"), ("a", "⊃"), ("x", "]D"), ("r", "¬")):
+            await pilot.press(key)
+            await pilot.pause()
+            drawn = "".join(atom.text for line in text._layout.lines for atom in line)
+            assert glyph not in drawn, key
+            assert f"{key}" in str(text.border_subtitle)
+        assert str(text.border_subtitle).count("off") == 4
+        await pilot.press("b")
+        await pilot.pause()
+        assert "→" in "".join(atom.text for line in text._layout.lines for atom in line)
+
+
+@pilot_test
+async def test_chains_view_lists_deixis_chains_non_referring_and_split_antecedents():
+    app = dialogue()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await pilot.pause()
+        keys = app.query_one("#key-chains", ChainLines).plain_text()
+        assert "KD1" in keys and "discourse deixis" in keys
+        assert "K¬" in keys and "non-referring markables" in keys
+        assert "⊃ split antecedents K6 K8" in keys
+        assert "→ K" in keys  # a bridging anaphor's line names its anchor's entity
+        await pilot.press("x")
+        await pilot.pause()
+        assert "KD1" not in app.query_one("#key-chains", ChainLines).plain_text()
+
+
+@pilot_test
+async def test_relation_errors_listed_first_with_prices_and_t_cycles_the_lists():
+    from workbench.session import Session
+
+    expected = Session.load(KEY, [RESPONSE], OPTIONS).ua_errors(0)
+    app = dialogue()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(RelationErrorPanel)
+        assert panel.display and panel.rows == expected and len(expected) == 17
+        assert "relation errors (17)" in _text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        text = app.query_one(DocumentText)
+        assert text._selection.mention == (4, 4)  # the first error: the key's expletive "it"
+        assert "non-referring in the key" in str(text.border_subtitle)
+        order = []
+        for _ in range(3):
+            await pilot.press("t")
+            await settle(app, pilot)
+            order.append(app.taxonomy)
+        assert order == ["chen-ng", "kk", "ua"]
+
+
+@pilot_test
+async def test_compare_mode_counts_the_relation_errors_per_system():
+    app = dialogue(RESPONSE, KEY)  # the key as the compared system: no errors
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        counts = str(app.query_one("#ua-counts").render())
+        lines = {line.split()[0] + " " + line.split()[1]: line.split()[2:] for line in counts.splitlines()[1:] if line.strip()}
+        assert lines["NR REF"] == ["5", "0"] and lines["BR SPUR"] == ["2", "0"] and lines["SA MEMB"] == ["1", "0"]
+
+
+def test_chain_rows_without_relations_are_unchanged():
+    row = ChainRow("key", "1", [], [], 0)
+    assert row.note == "" and row.notes is None

@@ -1,0 +1,105 @@
+"""UA documents as token spans (`metrics.corpus.ua_spans`), checked against the markables they
+come from, and against the UA scorer's own scores where v8.01's computation over the identity
+chains must give the same numbers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from metrics.conventions.options import UA, Options
+from metrics.conventions.pipeline import load
+from metrics.corpus.scoring import prepare_pair
+from metrics.corpus.ua_spans import ZERO_WORD, token_spans
+from metrics.formats.ua import read_ua
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "ua"
+CODI = (str(DATA / "codi" / "persuasion.key"), str(DATA / "codi" / "persuasion.response"))
+EXAMPLES = [(str(DATA / f"{name}.key"), str(DATA / f"{name}.response"))
+            for name in ("split", "non_referring", "bridging", "deixis")]
+
+
+def _words(doc, markable) -> list[str]:
+    return [doc.words[w] for w in markable.words if isinstance(w, int)]
+
+
+@pytest.mark.parametrize("pair", [CODI, *EXAMPLES])
+def test_every_markable_and_relation_covers_its_own_words(pair):
+    """Brute force: each markable's token span (and pieces) covers exactly the words the file gives
+    it; each side's bridging links, plural entities, deixis chains and non-referring markables are
+    the file's, one by one."""
+    key, response = (read_ua(path)[0] for path in pair)
+    made = token_spans(key, response, keep_singletons=True, keep_zeros=False)
+    for doc, relations in ((key, made.key_relations), (response, made.response_relations)):
+        by_id = {m.id: m for m in doc.identity}
+        assert [m.id for m in relations.identity] == [m.id for m in doc.identity if not m.zero]
+        for m in relations.identity:
+            runs = m.pieces or (m.span,)
+            covered = [made.key.words[t] for first, last in runs for t in range(first, last + 1)]
+            assert covered == _words(doc, by_id[m.id])
+        last_link = {link.anaphor: link for link in doc.bridging}
+        assert {(b.anaphor.id, b.anchor.id, b.relation) for b in relations.bridges} == {
+            (link.anaphor, link.anchor, link.relation) for link in last_link.values()
+            if link.anaphor in by_id and link.anchor in by_id}
+        members = {}
+        for m in doc.identity:
+            for plural in m.element_of:
+                members.setdefault(plural, set()).add(m.entity)
+        assert {p.entity: set(p.members) for p in relations.plurals} == members
+        assert {e: [m.id for m in ms] for e, ms in relations.deixis} == {
+            e: [m.id for m in doc.deixis if m.entity == e] for e in dict.fromkeys(m.entity for m in doc.deixis)}
+        assert [m.id for m in relations.non_referring] == [m.id for m in doc.identity if m.non_referring]
+    # the identity chains: referring entities, in the order first named, labelled by EntityID
+    entities = list(dict.fromkeys(m.entity for m in key.identity if not m.non_referring))
+    assert made.key.labels == entities
+    assert ZERO_WORD not in made.key.words
+
+
+@pytest.mark.parametrize("pair", [CODI, *EXAMPLES])
+@pytest.mark.parametrize("singletons", [True, False])
+def test_v801_over_the_identity_chains_equals_the_ua_scorer_without_split_antecedents(pair, singletons):
+    """Without split antecedents the UA scorer's coreference metrics are coval's over the identity
+    chains: v8.01's computation over the token spans must give the same counts."""
+    corpus = load(pair[0], [pair[1]], Options(conventions=UA, keep_singletons=singletons)).corpora[0]
+    for pair_ in corpus.pairs:
+        v801 = prepare_pair(pair_.key, pair_.response)
+        for metric in ("muc", "bcub", "ceafe", "ceafm"):
+            ours, theirs = v801.score(metric), pair_.score(metric)
+            assert (ours.recall, ours.precision) == pytest.approx((theirs.recall, theirs.precision)), metric
+
+
+def test_singletons_removed_leave_the_identity_chains_of_two_mentions_or_more():
+    key, response = (read_ua(path)[0] for path in CODI)
+    made = token_spans(key, response, keep_singletons=False, keep_zeros=False)
+    assert made.key.chains and all(len(set(chain)) > 1 for chain in made.key.chains)
+
+
+def _corefwb(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True, cwd=ROOT)
+
+
+def test_compare_under_ua_counts_each_systems_relation_errors_as_errors_does():
+    import json
+
+    out = _corefwb("compare", CODI[0], CODI[1], CODI[0], "--conventions", "ua", "--split-antecedents", "keep",
+                   "--format", "json", "--metrics", "muc,conll")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    errors = _corefwb("errors", CODI[0], CODI[1], "--conventions", "ua", "--split-antecedents", "keep",
+                      "--format", "json")
+    assert data["ua_relations"][0]["counts"] == json.loads(errors.stdout)["counts"]
+    assert all(n == 0 for counts in data["ua_relations"][1]["counts"].values() for n in counts.values())
+    score = _corefwb("score", CODI[0], CODI[1], "--conventions", "ua", "--split-antecedents", "keep", "--format",
+                     "json", "--metrics", "muc")
+    assert data["conventions"] == "ua" and data["split_antecedents"] == "keep"
+    assert data["metrics"]["muc"]["persuasion.response"]["f1"] == json.loads(score.stdout)["metrics"]["muc"]["f1"]
+    assert data["metrics"]["muc"]["persuasion.key"]["f1"] == 1.0
+
+
+def test_what_does_not_take_ua_says_so_in_one_line():
+    out = _corefwb("plot", "errors", CODI[0], CODI[1], CODI[0], "--conventions", "ua", "--output", "x.svg")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--conventions ua" in out.stderr
