@@ -100,6 +100,35 @@ def test_compare_under_ua_counts_each_systems_relation_errors_as_errors_does():
     assert data["metrics"]["muc"]["persuasion.key"]["f1"] == 1.0
 
 
+def test_conll_alone_under_ua_is_the_mean_of_its_parts():
+    import json
+
+    alone = json.loads(_corefwb("score", CODI[0], CODI[1], "--conventions", "ua", "--metrics", "conll", "--format",
+                                "json").stdout)["metrics"]
+    parts = json.loads(_corefwb("score", CODI[0], CODI[1], "--conventions", "ua", "--metrics", "muc,bcub,ceafe",
+                                "--format", "json").stdout)["metrics"]
+    assert list(alone) == ["conll"]
+    assert alone["conll"]["f1"] == pytest.approx(sum(parts[m]["f1"] for m in ("muc", "bcub", "ceafe")) / 3)
+
+
 def test_what_does_not_take_ua_says_so_in_one_line():
     out = _corefwb("plot", "errors", CODI[0], CODI[1], CODI[0], "--conventions", "ua", "--output", "x.svg")
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--conventions ua" in out.stderr
+
+
+def test_compare_and_the_workbench_refuse_deixis_and_split_antecedents_alone_in_one_line():
+    for option in (("--discourse-deixis",), ("--only-split-antecedents",), ("--preset", "codicrac22dd")):
+        out = _corefwb("compare", CODI[0], CODI[1], CODI[0], "--conventions", "ua", *option)
+        assert out.returncode == 2 and out.stderr.count("\n") == 1 and "identity chains" in out.stderr, option
+
+
+def test_kk_errors_under_ua_are_of_the_identity_chains_and_start_from_the_ua_scorers_conll():
+    out = _corefwb("errors", CODI[0], CODI[1], "--conventions", "ua", "--taxonomy", "kk", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    import json
+
+    data = json.loads(out.stdout)
+    conll = json.loads(_corefwb("score", CODI[0], CODI[1], "--conventions", "ua", "--metrics", "conll",
+                                "--format", "json").stdout)["metrics"]["conll"]["f1"]
+    assert data["conventions"] == "ua" and data["errors"]
+    assert data["v801_conll_f1"] == pytest.approx(100 * conll)

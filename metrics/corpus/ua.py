@@ -68,10 +68,10 @@ def resolve_metrics(spellings: Sequence[str]) -> tuple[str, ...]:
 
 def shown_metrics(settings: "Settings") -> tuple[Metric, ...]:
     """The metrics the UA scorer prints under these settings, in its order: those asked for, and
-    CoNLL when its parts are."""
+    CoNLL when its parts are (or CoNLL alone)."""
     def shown(metric: Metric) -> bool:
         if metric is CONLL:
-            return all(part in settings.metrics for part in CONLL.parts)
+            return metric.name in settings.metrics or all(part in settings.metrics for part in CONLL.parts)
         return metric.name in settings.metrics
 
     return tuple(metric for metric in ORDER if shown(metric))

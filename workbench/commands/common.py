@@ -73,7 +73,13 @@ def load_options(args: argparse.Namespace, response_paths: Sequence[str], *, ua_
         if not ua_taken:
             raise UsageError(f"--conventions ua: {UA_COMMANDS} so far")
         # the settings alone: this front end's --metrics are the catalogue's, and every relation is read
-        return ua.load_options(args, ua.settings_of(argparse.Namespace(**{**vars(args), "metrics": "all"})))
+        settings = ua.settings_of(argparse.Namespace(**{**vars(args), "metrics": "all"}))
+        if settings.discourse_deixis or settings.only_split:
+            option = "--discourse-deixis" if settings.discourse_deixis else "--only-split-antecedents"
+            raise UsageError(f"{option}: compare and the workbench analyse the identity chains (Chen & Ng, K&K); "
+                             f"score these chains with `corefwb score` and list their relations' errors with "
+                             f"`corefwb errors`")
+        return ua.load_options(args, settings)
     conventions = resolve_conventions(args.conventions, args.key, response_paths, args.key_format, args.response_format)
     corefud = conventions == "corefud"
     if not corefud and args.zero_match is not None:

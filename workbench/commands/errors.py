@@ -58,9 +58,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if ua.selected(args):
+    if ua.selected(args) and args.taxonomy != "kk":
         return ua.run_errors(args, warn)
-    if args.taxonomy == "kk":
+    if args.taxonomy == "kk":  # under ua too: K&K's errors of the identity chains
         from .errors_kk import run as run_kk
 
         return run_kk(args)

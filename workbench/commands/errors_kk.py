@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     metric = "conll" if args.impact is None else impact_option(args.impact)
     limit = limit_option(args.limit)
     weights = weights_option(args.weights)
-    session = load_session(args, [args.response])
+    session = load_session(args, [args.response], ua_taken=True)  # under ua: the identity chains
     documents = session.select_documents(args.document)
     report = session.kk_report(documents, metric=metric, weights=weights, processes=jobs_option(args.jobs))
     official = _official(session, weights, documents)

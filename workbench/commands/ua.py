@@ -194,8 +194,6 @@ def _price_text(error: UAError) -> str:
 def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
     """`corefwb errors --conventions ua`: the relations' errors (filtered by --category as the
     relation and --type), each with its explanation and price."""
-    if getattr(args, "taxonomy", "chen-ng") != "chen-ng":
-        raise UsageError("--taxonomy: the UA relations have one taxonomy")
     result = score(args, warn)
     chosen = set(args.category or RELATIONS)
     unknown = chosen - set(RELATIONS)
