@@ -29,11 +29,8 @@ KIND_SHORT = {"missed": "MISS", "spurious": "SPUR", "wrong_anchor": "ANCH", "wro
               "marked_referring": "REF", "marked_non_referring": "NREF", "missing": "MISS", "extra": "XTRA",
               "wrong_members": "MEMB"}
 """The abbreviations the list and the counts show (the help spells them out)."""
-FIXED = (("rel", 3), ("type", 4))
-TEXT = (("mention", 0.3), ("price (F1 points)", 0.2), ("explanation", 0.5))
-PRICE_LABELS = {"non_referring": "NR", "bridging_recognition": "rec", "bridging_markable": "mark",
-                "bridging_entity": "ent"}
-"""Short names of the scores a price names (the help spells them out); the others are their labels."""
+FIXED = (("rel", 3), ("type", 4), ("price", 17))
+TEXT = (("mention", 0.35), ("explanation", 0.65))
 
 
 class RelationErrorPanel(Horizontal):
@@ -51,8 +48,9 @@ entity none, XTRA the reverse, MEMB both with other members.  The price: the poi
 F1 of each score it touches that fixing this error alone gains.  The counts box: this document's
 errors per type (in compare mode A, the baseline's, beside B's).  In the text, b, a, x and r
 show or hide bridging links (→), split antecedents (⊃), discourse deixis (D) and non-referring
-markables (¬).  Prices: NR non_referring; rec, mark, ent the bridging recognition, markable
-and entity scores; a split antecedent's CoNLL.  `t` switches to the per-mention list.
+markables (¬).  The price column: a bridging error's on the recognition, markable and entity
+scores (in that order), a non-referring one's on non_referring, a split antecedent's on CoNLL;
+selecting a row names every score it touches.  `t` switches to the next list.
 """
 
     class Picked(Message):
@@ -82,7 +80,7 @@ and entity scores; a split antecedent's CoNLL.  `t` switches to the per-mention 
         yield Static("", id="ua-counts")
 
     def on_mount(self) -> None:
-        self.border_subtitle = "Universal Anaphora relations · t: per-mention errors · F1 legend"
+        self.border_subtitle = "price: F1 points the fix alone gains · t: next list · F1 legend"
         self._columns()
 
     def on_resize(self) -> None:
@@ -125,18 +123,11 @@ and entity scores; a split antecedent's CoNLL.  `t` switches to the per-mention 
     @staticmethod
     def _cells(row: UAError) -> list[Text]:
         price = price_text(row)
-        return [Text(RELATION_SHORT[row.relation]), Text(KIND_SHORT[row.kind]),
-                *(Text(display_text(t), overflow="ellipsis", no_wrap=True) for t in (row.mention, price, row.explanation))]
+        return [Text(RELATION_SHORT[row.relation]), Text(KIND_SHORT[row.kind]), Text(price, overflow="ellipsis", no_wrap=True),
+                *(Text(display_text(t), overflow="ellipsis", no_wrap=True) for t in (row.mention, row.explanation))]
 
     def _show_counts(self) -> None:
-        systems = self._counts
-        text = Text("relation errors\n" if len(systems) <= 1 else f"{'':8}{'A':>5}{'B':>5}\n", style="bold")
-        for relation in RELATIONS:
-            for kind in KINDS[relation]:
-                counts = "".join(f"{sum(1 for e in rows if (e.relation, e.kind) == (relation, kind)):>5}"
-                                 for _, rows in systems)
-                text.append(f"{RELATION_SHORT[relation]} {KIND_SHORT[kind]:<5}{counts}\n")
-        self.query_one("#ua-counts", Static).update(text)
+        self.query_one("#ua-counts", Static).update(counts_text(self._counts))
 
     @on(ListTable.RowHighlighted, "#ua-errors")
     def _highlighted(self, event: ListTable.RowHighlighted) -> None:
@@ -172,13 +163,37 @@ and entity scores; a split antecedent's CoNLL.  `t` switches to the per-mention 
         return True
 
 
+def counts_text(systems: list[tuple[str, list[UAError]]]) -> Text:
+    """The counts box: each type's errors, two types a line (so that the box fits the shortest
+    panel), a count per system shown (compare mode: A/B, the baseline's first)."""
+    cells = {}
+    for relation in RELATIONS:
+        for kind in KINDS[relation]:
+            counts = [sum(1 for e in rows if (e.relation, e.kind) == (relation, kind)) for _, rows in systems]
+            cells[(relation, kind)] = "/".join(str(n) for n in counts)
+    width = max(len(cell) for cell in cells.values())
+    text = Text("relation errors" if len(systems) <= 1 else "errors: A/B", style="bold")
+    for relation in RELATIONS:
+        kinds = KINDS[relation]
+        for pair in (kinds[i:i + 2] for i in range(0, len(kinds), 2)):
+            line = "  ".join(f"{KIND_SHORT[k]:<4} {cells[(relation, k)]:>{width}}" for k in pair)
+            text.append(f"\n{RELATION_SHORT[relation]} {line}")
+    return text
+
+
 def price_text(error: UAError) -> str:
-    """An error's price, short: a bridging error's three scores, or a split antecedent's CoNLL
-    (the text's subtitle and `corefwb errors` give every metric)."""
+    """An error's price, short: a bridging error's on its three scores (recognition, markable,
+    entity), a non-referring one's on non_referring, a split antecedent's on CoNLL (the text's
+    subtitle and `corefwb errors` name every metric)."""
     prices = error.price
     if "conll" in prices:
         prices = {"conll": prices["conll"]}
-    return " ".join(f"{PRICE_LABELS.get(metric, label(metric))} {value:+.2f}" for metric, value in prices.items())
+    return " ".join(f"{value:+.2f}" for value in prices.values())
+
+
+def price_names(error: UAError) -> str:
+    """Every price of an error with its metric's label (the text's subtitle says them)."""
+    return ", ".join(f"{label(metric)} {value:+.2f}" for metric, value in error.price.items())
 
 
 def word_span(error: UAError) -> tuple[int, int]:

@@ -26,7 +26,7 @@ from .cells import ListTable
 from .entityerrors import EntityErrorPanel
 from .errorlist import ErrorPanel
 from .messages import EngineFault, EntityErrorsReady, RelationErrorsReady, while_running
-from .relationerrors import RelationErrorPanel, word_span
+from .relationerrors import RelationErrorPanel, price_names, word_span
 from .rows import Selection, display_text
 from .text import DocumentText
 from .views import ChainsView
@@ -181,7 +181,7 @@ class TaxonomySwitching:
         token = tokens[min(word_span(row)[0], len(tokens) - 1)] if tokens else 0
         text.select(Selection(mention=(token, token), emphasis={token: "error"}))
         room = max(10, (text.size.width or 60) - 6)  # the explanation, in what the border holds
-        said = Text(display_text(f"{row.mention}: {row.explanation}"))
+        said = Text(display_text(f"{row.explanation} · {price_names(row)}"))
         said.truncate(room, overflow="ellipsis")
         text.border_subtitle = said
         if message.jump:

@@ -90,7 +90,11 @@ error's mention is shown reversed, the response antecedent underlined, the best 
 bold and underlined.  In compare mode the labels carry the baseline's and the compared
 system's chain ids (`[he]P2/5/7`: key 2, baseline 5, compared 7; the response mode shows the
 two systems'), and a mention whose error changed is tinted and marked: + fixed,
-! introduced, ~ changed.
+! introduced, ~ changed.  Under --conventions ua the text also shows the Universal Anaphora
+relations (the legend lists them; each key shows or hides one): b bridging (`→` the anchor's
+entity and the relation after the anaphor's label), a split antecedents (`⊃` a plural
+entity's members after each of its mentions), x discourse deixis (`[that]D1`), r
+non-referring markables (`[it]¬`; `¬key`, `¬resp` when one side only).
 """
 
     mode: reactive[Side] = reactive("both")
