@@ -90,7 +90,7 @@ class Workbench(Workers, Comparing, Navigation, DatasetSwitching, TaxonomySwitch
         Binding("d", "scores_scope", "Scores: the document's / the corpus's (below 130 columns)", show=False,
                 id="scores.scope"),
         Binding("i", "sort_errors", "Sort errors by impact / in text order", show=False, id="errors.sort"),
-        Binding("t", "taxonomy", "Errors per mention (Chen & Ng) / per entity (Kummerfeld & Klein)", show=False,
+        Binding("t", "taxonomy", "Errors per mention (Chen & Ng) / per entity (Kummerfeld & Klein) / of the UA relations (ua)", show=False,
                 id="errors.taxonomy"),
         Binding("n", "error(1)", "Next error", id="error.next"),
         Binding("p", "error(-1)", "Previous error", show=False, id="error.previous"),
