@@ -29,7 +29,7 @@ KIND_SHORT = {"missed": "MISS", "spurious": "SPUR", "wrong_anchor": "ANCH", "wro
               "marked_referring": "REF", "marked_non_referring": "NREF", "missing": "MISS", "extra": "XTRA",
               "wrong_members": "MEMB"}
 """The abbreviations the list and the counts show (the help spells them out)."""
-FIXED = (("rel", 3), ("type", 4), ("price", 17))
+FIXED = (("rel", 3), ("type", 4), ("price", 20))
 TEXT = (("mention", 0.35), ("explanation", 0.65))
 
 
@@ -80,7 +80,7 @@ selecting a row names every score it touches.  `t` switches to the next list.
         yield Static("", id="ua-counts")
 
     def on_mount(self) -> None:
-        self.border_subtitle = "price: F1 points the fix alone gains · t: next list · F1 legend"
+        self.border_subtitle = "price: F1 points the fix alone gains · t: per-mention errors · F1 legend"
         self._columns()
 
     def on_resize(self) -> None:

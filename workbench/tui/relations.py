@@ -72,7 +72,7 @@ class Overlay:
         for span, ending in self.endings.items():  # a labelled mention no chain shows (a singleton removed)
             if span not in seen and not any(m.span == span for m in self.marks):
                 if before is None or span[0] < before:
-                    out.append(Marked(span, None, ending))  # type: ignore[arg-type]  # drawn untyped
+                    out.append(Marked(span, None, ending))  # drawn untyped
         return out
 
 
@@ -123,7 +123,7 @@ def overlay(spans: TokenSpans, mode: Side, shown: frozenset[str]) -> Overlay:
                     pieces.setdefault(m.span, m.pieces)
         for span, values in labels.items():
             label = values[0] if len(set(values)) == 1 else "/".join(v or "-" for v in values)
-            marks.append(Marked(span, None, label, pieces=pieces[span]))  # type: ignore[arg-type]
+            marks.append(Marked(span, None, label, pieces=pieces[span]))
     if "non_referring" in shown:
         held: dict[Span, list[bool]] = {}
         for i, relations in enumerate(sides):
@@ -131,7 +131,7 @@ def overlay(spans: TokenSpans, mode: Side, shown: frozenset[str]) -> Overlay:
                 held.setdefault(m.span, [False] * len(sides))[i] = True
         for span, where in held.items():
             label = "¬" if all(where) else "¬key" if where[0] else "¬resp"
-            marks.append(Marked(span, None, label))  # type: ignore[arg-type]
+            marks.append(Marked(span, None, label))
     return Overlay(tuple(marks), texts)
 
 

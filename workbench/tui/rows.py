@@ -112,7 +112,8 @@ class Marked:
     in compare mode how its error changed from the baseline to the compared system."""
 
     span: Span
-    type: MentionType
+    type: MentionType | None
+    """None: drawn untyped (a UA relation's markable that is no chain's mention)."""
     label: str
     change: str | None = None
     pieces: tuple[Span, ...] = ()

@@ -61,6 +61,10 @@ class GroupSelection(Selection):
 TAXONOMIES = ("ua", "chen-ng", "kk")
 """The error lists `t` cycles through (the UA relations' under --conventions ua only)."""
 PANELS = {"chen-ng": ErrorPanel, "kk": EntityErrorPanel, "ua": RelationErrorPanel}
+LIST_NAMES = {"chen-ng": "per mention, Chen & Ng's", "kk": "Kummerfeld & Klein's, per entity",
+              "ua": "the Universal Anaphora relations'"}
+LIST_GOES = {"chen-ng": "per mention", "kk": "per entity, K&K", "ua": "UA relations"}
+"""What `t` says it shows, and where it goes next."""
 
 
 class TaxonomySwitching:
@@ -93,9 +97,8 @@ class TaxonomySwitching:
         self.select_error(None)
         self.query_one(ChainsView).mark(set())
         self.show_entity_errors()
-        self.notify({"kk": "errors: Kummerfeld & Klein's, per entity (t: next list)",
-                     "ua": "errors: the Universal Anaphora relations' (t: next list)"}.get(
-            self.taxonomy, "errors: per mention, Chen & Ng's (t: next list)"), markup=False)
+        following = order[(order.index(self.taxonomy) + 1) % len(order)]
+        self.notify(f"errors: {LIST_NAMES[self.taxonomy]} (t: {LIST_GOES[following]})", markup=False)
 
     def _show_taxonomy(self) -> None:
         """Only the chosen error list on screen."""
