@@ -131,3 +131,49 @@ async def test_compare_mode_counts_the_relation_errors_per_system():
 def test_chain_rows_without_relations_are_unchanged():
     row = ChainRow("key", "1", [], [], 0)
     assert row.note == "" and row.notes is None
+
+
+def _example_spans(name: str):
+    from metrics.corpus.ua_spans import token_spans
+    from metrics.formats.ua import read_ua
+
+    key, response = (read_ua(f"tests/data/ua/{name}.{side}")[0] for side in ("key", "response"))
+    return token_spans(key, response, keep_singletons=True, keep_zeros=False)
+
+
+def test_overlay_of_the_worked_examples_says_each_side_and_hides_what_is_off():
+    """The docs' examples (docs/ua.md), drawn: labels per side in "both", one side otherwise."""
+    from workbench.tui.relations import RELATIONS, overlay
+
+    every = frozenset(RELATIONS)
+    split = _example_spans("split")  # Mary met John. They left. She smiled.  They: {1, 2} / {2}
+    they = split.key_relations.entity_spans("3")[0]
+    assert overlay(split, "both", every).endings[they] == "⊃1+2/2"
+    assert overlay(split, "key", every).endings[they] == "⊃1+2"
+    assert overlay(split, "response", every).endings[they] == "⊃2"
+    assert they not in overlay(split, "both", every - {"split"}).endings
+    bridging = _example_spans("bridging")
+    ends = overlay(bridging, "both", every).endings
+    by_word = {bridging.key.words[span[1]]: ending for span, ending in ends.items()}
+    # the door: to the house in the key, to "it" (the house's entity) in the response: one entity
+    # and relation, shown once; the roof: the key's alone; the garden: the response's alone
+    assert by_word == {"door": "→1:part-of", "roof": "→1:part-of/-", "garden": "→-/1:other"}
+    non_referring = _example_spans("non_referring")  # It rains. Is there hope?  there: key only
+    labels = {non_referring.key.words[m.span[0]]: m.label for m in overlay(non_referring, "both", every).marks}
+    assert labels == {"It": "¬", "there": "¬key"}
+    deixis = _example_spans("deixis")
+    labels = [m.label for m in overlay(deixis, "both", every).marks]
+    assert labels.count("D1") == 2 and "D1/-" in labels  # the clause is the key's alone
+
+
+def test_legends_fit_longest_first_and_say_off():
+    from workbench.tui.relations import legends
+    from workbench.tui.text import DocumentText
+
+    shown = frozenset({"bridging", "split", "deixis"})
+    all_legends = legends(shown)
+    assert [len(x) for x in all_legends] == sorted((len(x) for x in all_legends), reverse=True)
+    assert "r ¬ off" in all_legends[1] and "r-" in all_legends[-1]
+    for room in (10, 30, 60, 200):
+        legend = DocumentText.legend(False, "ua", room, shown)
+        assert len(legend) <= room or legend == all_legends[-1]

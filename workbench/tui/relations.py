@@ -57,22 +57,23 @@ class Overlay:
     endings: dict[Span, str]
 
     def apply(self, marks: Sequence[Marked], before: int | None = None) -> list[Marked]:
-        """The mentions to draw with the relations added (`before`: as `rows.marked_mentions`)."""
-        out = []
-        seen = set()
-        for mark in marks:
-            seen.add(mark.span)
+        """The mentions to draw with the relations added (`before`: as `rows.marked_mentions`).
+        A label ending goes to the chain's mention of its span, else to the first markable the
+        relations bracket there, else to a bracket of its own (a mention no chain shows: a
+        singleton removed)."""
+        ended: set[Span] = set()
+
+        def ending_of(mark: Marked) -> Marked:
             ending = self.endings.get(mark.span)
-            out.append(replace(mark, label=mark.label + ending) if ending else mark)
-        for mark in self.marks:
-            if before is not None and mark.span[0] >= before:
-                continue
-            ending = self.endings.get(mark.span, "") if mark.span not in seen else ""
-            out.append(replace(mark, label=mark.label + ending) if ending else mark)
-        for span, ending in self.endings.items():  # a labelled mention no chain shows (a singleton removed)
-            if span not in seen and not any(m.span == span for m in self.marks):
-                if before is None or span[0] < before:
-                    out.append(Marked(span, None, ending))  # drawn untyped
+            if not ending or mark.span in ended:
+                return mark
+            ended.add(mark.span)
+            return replace(mark, label=mark.label + ending)
+
+        out = [ending_of(mark) for mark in marks]
+        out += [ending_of(mark) for mark in self.marks if before is None or mark.span[0] < before]
+        out += [Marked(span, None, ending) for span, ending in self.endings.items()  # drawn untyped
+                if span not in ended and (before is None or span[0] < before)]
         return out
 
 
@@ -122,8 +123,7 @@ def overlay(spans: TokenSpans, mode: Side, shown: frozenset[str]) -> Overlay:
                     labels.setdefault(m.span, [""] * len(sides))[i] = deixis_label(entity)
                     pieces.setdefault(m.span, m.pieces)
         for span, values in labels.items():
-            label = values[0] if len(set(values)) == 1 else "/".join(v or "-" for v in values)
-            marks.append(Marked(span, None, label, pieces=pieces[span]))
+            marks.append(Marked(span, None, _joined(values), pieces=pieces[span]))
     if "non_referring" in shown:
         held: dict[Span, list[bool]] = {}
         for i, relations in enumerate(sides):
