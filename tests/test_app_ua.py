@@ -177,3 +177,28 @@ def test_legends_fit_longest_first_and_say_off():
     for room in (10, 30, 60, 200):
         legend = DocumentText.legend(False, "ua", room, shown)
         assert len(legend) <= room or legend == all_legends[-1]
+
+
+def test_export_of_the_relation_list_writes_what_errors_writes(tmp_path):
+    import asyncio
+    import json
+    import subprocess
+    import sys
+
+    target = tmp_path / "relations.json"
+
+    async def body() -> None:
+        app = dialogue()
+        async with app.run_test(size=(160, 48)) as pilot:
+            await settle(app, pilot)
+            app.export("corpus", "json", str(target))
+            await settle(app, pilot)
+            for _ in range(100):
+                if target.exists():
+                    break
+                await pilot.pause(0.05)
+
+    asyncio.run(body())
+    cli = subprocess.run([sys.executable, "-m", "workbench", "errors", KEY, RESPONSE, "--conventions", "ua",
+                          "--split-antecedents", "keep", "--format", "json"], capture_output=True, text=True)
+    assert json.loads(target.read_text(encoding="utf-8")) == json.loads(cli.stdout)

@@ -206,22 +206,25 @@ def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
     counts = {r: {k: sum(1 for e in errors if (e.relation, e.kind) == (r, k)) for k in KINDS[r]} for r in RELATIONS if r in chosen}
     if args.limit is not None:
         errors = errors[:max(0, args.limit)]
-    if args.format == "json":
-        text = dumps({**result.settings.fields(), "counts": counts, "errors": [e.to_json() for e in errors]}) + "\n"
-    elif args.format == "csv":
-        text = render_csv(["document", "relation", "type", "mention", "metric", "price", "explanation"],
+    emit(errors_text(result.settings, errors, counts, args.format), args.output, inputs=[args.key, args.response])
+    return 0
+
+
+def errors_text(settings: Settings, errors: list[UAError], counts: dict[str, dict[str, int]], fmt: str) -> str:
+    """The relations' errors as `errors --conventions ua` writes them (text, markdown, JSON, CSV);
+    the workbench's export of its relation list writes the same."""
+    if fmt == "json":
+        return dumps({**settings.fields(), "counts": counts, "errors": [e.to_json() for e in errors]}) + "\n"
+    if fmt == "csv":
+        return render_csv(["document", "relation", "type", "mention", "metric", "price", "explanation"],
                           [[e.document, e.relation, e.kind, e.mention, m, v, e.explanation]
                            for e in errors for m, v in (e.price.items() or [("", "")])])
-    else:
-        rows = [[e.document, e.relation, e.kind, e.mention, _price_text(e), e.explanation] for e in errors]
-        summary = "; ".join(f"{r}: " + ", ".join(f"{k} {n}" for k, n in c.items()) for r, c in counts.items())
-        if args.format == "markdown":
-            text = f"{result.settings.describe()}\n\n{summary}\n\n" + render_markdown(ERROR_HEADERS, rows)
-        else:
-            text = (f"{result.settings.describe()}\n{summary}\nprice: points of F1 gained by fixing the error alone\n"
-                    + "\n".join(align_rows(ERROR_HEADERS, rows)) + "\n")
-    emit(text, args.output, inputs=[args.key, args.response])
-    return 0
+    rows = [[e.document, e.relation, e.kind, e.mention, _price_text(e), e.explanation] for e in errors]
+    summary = "; ".join(f"{r}: " + ", ".join(f"{k} {n}" for k, n in c.items()) for r, c in counts.items())
+    if fmt == "markdown":
+        return f"{settings.describe()}\n\n{summary}\n\n" + render_markdown(ERROR_HEADERS, rows)
+    return (f"{settings.describe()}\n{summary}\nprice: points of F1 gained by fixing the error alone\n"
+            + "\n".join(align_rows(ERROR_HEADERS, rows)) + "\n")
 
 
 def relation_counts(errors: list[UAError]) -> dict[str, dict[str, int]]:

@@ -39,7 +39,7 @@ class ExportSource:
     document: str
     """The name of the document on screen."""
     taxonomy: str = "chen-ng"
-    """The error list shown: "chen-ng" (per mention) or "kk" (per entity error)."""
+    """The error list shown: "chen-ng" (per mention), "kk" (per entity error) or "ua" (the UA relations')."""
     filters: tuple[Category | None, MentionType | None] = (None, None)
     """The per-mention list's category and type filter."""
 
@@ -57,7 +57,22 @@ def write_export(source: ExportSource, scope: str, fmt: str, path: str | None = 
     """Write what the list shown lists (see `write_report`, `write_entity_report`); returns the path."""
     if source.taxonomy == "kk":  # the list shown is the entity errors: they are what is exported
         return write_entity_report(source, scope, fmt, path)
+    if source.taxonomy == "ua":  # the UA relations' errors
+        return write_relation_report(source, scope, fmt, path)
     return write_report(source, scope, fmt, path)
+
+
+def write_relation_report(source: ExportSource, scope: str, fmt: str, path: str | None = None) -> str:
+    """The UA relations' list's export (`t`): the document's or the corpus's relation errors with
+    their counts, as `corefwb errors --conventions ua` writes them."""
+    from ..commands.ua import errors_text, relation_counts
+    from ..output import write_atomic
+
+    errors = [e for e in source.session.ua_errors(source.system) if scope == "corpus" or e.document == source.document]
+    text = errors_text(source.session.ua_result(source.system).settings, errors, relation_counts(errors), fmt)
+    target = path or default_path(source.label(scope), fmt)
+    write_atomic(target, text, inputs=source.session.inputs)
+    return target
 
 
 def write_report(source: ExportSource, scope: str, fmt: str, path: str | None = None) -> str:
