@@ -21,7 +21,6 @@ Everything is built once per document pair, when first asked for, and frozen.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from metrics.mentions.ua import BridgingLink, Markable, Position, UADocument, position_order
@@ -177,7 +176,3 @@ def token_spans(key: UADocument, response: UADocument, *, keep_singletons: bool,
 def deixis_label(entity: str) -> str:
     """A discourse-deixis chain as the views name it: `1-DD` is D1."""
     return "D" + entity.removesuffix("-DD")
-
-
-def spans_of(markables: Sequence[MarkableSpan]) -> list[Span]:
-    return [m.span for m in markables]
