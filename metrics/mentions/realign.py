@@ -56,15 +56,18 @@ def is_zero(token: str) -> bool:
     return token.startswith("##")
 
 
-def align_words(output: list[str], gold: list[str]) -> Aligned:
-    """The output's tokens (marks included) aligned to the key's words (see the module's text)."""
+def align_words(output: list[str], gold: list[str], zeros_free: bool = True) -> Aligned:
+    """The output's tokens (marks included) aligned to the key's words (see the module's text).
+    Without `zeros_free` (`clean -z`), `gold` holds the key's empty nodes too and a `##` token is
+    a word like any other."""
     stripped = [token.split("|")[0] for token in output]
+    free = is_zero if zeros_free else _never
     aligned = Aligned()
     m, n = len(stripped), len(gold)
     # a common tail is matched whatever the table holds (equal words are taken first going back)
     tail: list[tuple[int, int, int | None]] = []
     while m and n:
-        if is_zero(stripped[m - 1]):
+        if free(stripped[m - 1]):
             tail.append((COPY, m - 1, None))
             m -= 1
         elif stripped[m - 1] == gold[n - 1]:
@@ -73,11 +76,11 @@ def align_words(output: list[str], gold: list[str]) -> Aligned:
         else:
             break
     if m and n:
-        steps, left = _backtrack(_table(stripped[:m], gold[:n]), stripped[:m], gold[:n])
+        steps, left = _backtrack(_table(stripped[:m], gold[:n], free), stripped[:m], gold[:n], free)
     else:
         steps, left = [(INSERT, None, j) for j in range(n)], m
     for i in range(left):  # output tokens before the first aligned one are dropped
-        (aligned.zeros_dropped if is_zero(stripped[i]) else aligned.deleted).append(i)
+        (aligned.zeros_dropped if free(stripped[i]) else aligned.deleted).append(i)
     for kind, i, j in [*steps, *reversed(tail)]:
         if kind in (COPY, MATCH):
             aligned.tokens.append(output[i])
@@ -97,7 +100,12 @@ def align_words(output: list[str], gold: list[str]) -> Aligned:
     return aligned
 
 
-def _table(words: list[str], gold: list[str]) -> np.ndarray:
+def _never(token: str) -> bool:
+    """No token is free (`clean -z`: the key's empty nodes are words of the alignment)."""
+    return False
+
+
+def _table(words: list[str], gold: list[str], free=is_zero) -> np.ndarray:
     """The pipeline's edit-distance table (rows: output words, columns: key words).
 
     Row 0 is j, column 0 is i; a `##` row repeats the row above (it costs nothing); equal words
@@ -117,7 +125,7 @@ def _table(words: list[str], gold: list[str]) -> np.ndarray:
     resets = np.ones(n + 1, dtype=bool)
     chain = np.empty(n + 1, dtype=np.int64)
     for i, word in enumerate(words, 1):
-        if is_zero(word):
+        if free(word):
             previous = previous.copy()
             previous[0] = i
             table[i] = previous
@@ -138,7 +146,8 @@ def _table(words: list[str], gold: list[str]) -> np.ndarray:
     return table
 
 
-def _backtrack(table: np.ndarray, words: list[str], gold: list[str]) -> tuple[list[tuple[int, int | None, int | None]], int]:
+def _backtrack(table: np.ndarray, words: list[str], gold: list[str], free=is_zero
+               ) -> tuple[list[tuple[int, int | None, int | None]], int]:
     """The steps from the table's last cell back to its edge, in text order, and how many output
     tokens are left at the start: key words left when the output is used up are inserted, output
     tokens left when the key is are dropped.  At each cell the first that holds of: a `##` row is
@@ -147,7 +156,7 @@ def _backtrack(table: np.ndarray, words: list[str], gold: list[str]) -> tuple[li
     i, j = len(words), len(gold)
     while i > 0 and j > 0:
         here = int(table[i, j])
-        if is_zero(words[i - 1]):
+        if free(words[i - 1]):
             steps.append((COPY, i - 1, None))
             i -= 1
         elif words[i - 1] == gold[j - 1]:
@@ -194,8 +203,9 @@ class Bracketed:
     """Aligned tokens inside the key's sentences (a `##` after the last word is not)."""
 
 
-def repair_brackets(tokens: list[str], sentence_lengths: list[int]) -> Bracketed:
-    """Cut the aligned tokens into the key's sentences and repair each one's brackets."""
+def repair_brackets(tokens: list[str], sentence_lengths: list[int], zeros_free: bool = True) -> Bracketed:
+    """Cut the aligned tokens into the key's sentences and repair each one's brackets.  Without
+    `zeros_free` (`clean -z`) the lengths count the key's empty nodes, and so does the cut."""
     out = Bracketed()
     position = 0
     for length in sentence_lengths:
@@ -204,7 +214,7 @@ def repair_brackets(tokens: list[str], sentence_lengths: list[int]) -> Bracketed
         while words < length:
             if position == len(tokens):  # only when a key word itself starts with ## (and so is no word here)
                 raise ValueError("a key word starting with ## leaves its sentence short of words")
-            if not is_zero(tokens[position]):
+            if not zeros_free or not is_zero(tokens[position]):
                 words += 1
             position += 1
         _repair_sentence(tokens, start, position, out)
