@@ -17,11 +17,15 @@ changes goes unsaid (`Repairs`).
    is `[e1`), others are dropped; `[eN]` is a one-word mention; `eN]` closes the latest open
    `[eN` of the sentence, and with none it becomes the one-word mention `[eN]`; an `[eN` never
    closed is lost.
+
+With `-z` (`zeros_free=False`, the key's empty nodes among its words) a `##` token is a word like
+any other in 1 and 2; see `metrics.formats.crac_zeros` for what follows.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -105,7 +109,7 @@ def _never(token: str) -> bool:
     return False
 
 
-def _table(words: list[str], gold: list[str], free=is_zero) -> np.ndarray:
+def _table(words: list[str], gold: list[str], free: Callable[[str], bool] = is_zero) -> np.ndarray:
     """The pipeline's edit-distance table (rows: output words, columns: key words).
 
     Row 0 is j, column 0 is i; a `##` row repeats the row above (it costs nothing); equal words
@@ -146,7 +150,7 @@ def _table(words: list[str], gold: list[str], free=is_zero) -> np.ndarray:
     return table
 
 
-def _backtrack(table: np.ndarray, words: list[str], gold: list[str], free=is_zero
+def _backtrack(table: np.ndarray, words: list[str], gold: list[str], free: Callable[[str], bool] = is_zero
                ) -> tuple[list[tuple[int, int | None, int | None]], int]:
     """The steps from the table's last cell back to its edge, in text order, and how many output
     tokens are left at the start: key words left when the output is used up are inserted, output
