@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from metrics.mentions.realign import Aligned, Bracketed
+from metrics.model import Node
 
 MAX_WARNINGS = 200
 """Repaired mentions said one by one, per file; the rest are counted (a key's ids can make 30,000)."""
@@ -48,6 +49,10 @@ class DocumentRepairs:
     unclosed: list[tuple[int, str]] = field(default_factory=list)
     crossing: list[tuple[str, int, int]] = field(default_factory=list)
     """Mentions the pipeline's own CoNLL-U cannot hold (across a sentence boundary): lost."""
+    span_notes: dict[tuple[str, int, int], str] = field(default_factory=dict)
+    """(id, first, last aligned token) of each mention a repair made, with what it did."""
+    repaired: dict[tuple[Node, ...], str] = field(default_factory=dict)
+    """The nodes of each mention a repair made, with what it did (the workbench marks them)."""
 
     def record(self, aligned: Aligned, bracketed: Bracketed, gold: list[str]) -> None:
         """What the realignment onto the key's words `gold` (with its empty nodes under gold
@@ -71,6 +76,13 @@ class DocumentRepairs:
             self.dropped.append((origin[index] if origin[index] is not None else -1, mark, "not an eN id"))
         self.cut = [(origin[i] if origin[i] is not None else -1, mark) for mark, i in bracketed.cut]
         self.closed = [(origin[i] if origin[i] is not None else -1, eid) for eid, i in bracketed.closed]
+        for eid, i in bracketed.closed:
+            self.span_notes[(eid, i, i)] = f"{eid}] closed no open mention: made the one-word mention [{eid}]"
+        cut = {(f"e{_digits(mark)}", i): mark for mark, i in bracketed.cut}
+        for eid, first, last in bracketed.mentions:
+            mark = cut.get((eid, first)) or cut.get((eid, last))
+            if mark is not None:
+                self.span_notes.setdefault((eid, first, last), f"mark {mark!r} read as {eid}")
         self.unclosed = [(origin[i] if origin[i] is not None else -1, eid) for eid, i in bracketed.unclosed]
 
     def _drop_marks(self, index: int, why: str) -> None:
@@ -98,6 +110,12 @@ class DocumentRepairs:
         out += [(first, f"{where}, {self.word(first)}: the mention of {eid} crosses a sentence boundary "
                         f"(a ## opening a sentence belongs to the one before); lost") for eid, first, _ in self.crossing]
         return [message for _, message in sorted(out, key=lambda item: item[0])]
+
+
+def _digits(mark: str) -> str:
+    """The id's number of a mark read up to its digits (`[e1.2` gives 1)."""
+    number = mark.lstrip("[").removeprefix("e")
+    return number[:len(number) - len(number.lstrip("0123456789"))]
 
 
 @dataclass

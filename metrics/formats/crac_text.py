@@ -244,6 +244,7 @@ def _build(path: str, line: int, aligned: Aligned, spans: list[tuple[str, int, i
             continue
         head = move_head(covered, covered[0], tree) if key.has_heads else covered[0]
         by_entity.setdefault(eid, []).append(NodeMention(covered, head, _written_deps(key, tree, head)))
+        _note(repairs, (eid, first, last), covered)
     return _document(by_entity, spans, nodes, line=line, key_nodes=key_nodes, repairs=repairs)
 
 
@@ -262,7 +263,15 @@ def _build_on_gold(gold: GoldNodes, aligned: Aligned, spans: list[tuple[str, int
             continue
         head = move_head(covered, covered[0], gold.tree) if key.has_heads else covered[0]
         by_entity.setdefault(eid, []).append(NodeMention(covered, head, gold.deps[head]))
+        _note(repairs, (eid, first, last), covered)
     return _document(by_entity, spans, gold.nodes, line=line, key_nodes=key_nodes, repairs=repairs)
+
+
+def _note(repairs: DocumentRepairs, span: tuple[str, int, int], covered: tuple[Node, ...]) -> None:
+    """Keep what a repair did to make this mention, by its nodes (the workbench marks it)."""
+    note = repairs.span_notes.get(span)
+    if note is not None:
+        repairs.repaired[covered] = note
 
 
 def _document(by_entity: dict[str, list[NodeMention]], spans: list[tuple[str, int, int]], nodes: list[Node], *,
