@@ -81,3 +81,19 @@ async def test_a_selected_repaired_mention_says_what_the_repair_did():
         repaired = [subtitle for span, subtitle in said if span == (64, 64)]
         assert repaired and repaired[0].startswith("* repaired: e8] closed no open mention: made the one-word mention")
         assert any(span == (63, 64) and "NOMINAL" in subtitle for span, subtitle in said)  # not repaired: its type
+
+
+@pilot_test
+async def test_the_mouse_on_a_repaired_mention_says_what_the_repair_did():
+    app = crac_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        text = app.query_one(DocumentText)
+        row, column = next((y, sum(len(a.text) for a in line[:i]))
+                           for y, line in enumerate(text._layout.lines) for i, atom in enumerate(line)
+                           if atom.role == "word" and atom.span == (64, 64))
+        region = text.content_region
+        await pilot.hover(offset=(region.x + column, region.y + row))
+        assert text.tooltip == "* repaired: e8] closed no open mention: made the one-word mention [e8]"
+        await pilot.hover(offset=(region.x, region.y))  # the first word: no repair
+        assert text.tooltip is None
