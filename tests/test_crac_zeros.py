@@ -162,3 +162,30 @@ def test_crac_zeros_is_refused_where_it_means_nothing(capsys):
     assert code == 2 and out == "" and "--crac-zeros applies to" in err
     code, _, err = run(capsys, "score", ZEROS, str(CRAC / "zeros.seq.txt"), "--crac-zeros", "none")
     assert code == 2 and "--crac-zeros" in err
+
+
+# ------------------------------------------------------------------ the banded table, by brute force
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_banded_realignment_equals_the_brute_force_on_long_far_outputs(seed):
+    """Outputs far enough from the key that the band must widen (its first width is 64), with
+    runs of words inserted or dropped, and `##` tokens, in both zero modes."""
+    from test_crac_text import reference_alignment
+
+    rng = random.Random(seed)
+    gold = [rng.choice("abcdefgh_") for _ in range(rng.randint(300, 700))]
+    output: list[str] = []
+    for word in gold:
+        r = rng.random()
+        if r < 0.15:
+            output.append(rng.choice(["x", "y", word + "|[e1]", "##", "##|[e2]"]))
+        elif r < 0.25:
+            continue
+        elif r < 0.27:
+            output.extend(rng.choice("abz") for _ in range(rng.randint(5, 60)))
+        else:
+            output.append(word if rng.random() > 0.1 else word + "|e1]")
+    if seed % 2:
+        output = output[:len(output) // 2]  # cut short: the band starts wide
+    assert align_words(output, gold).tokens == reference_alignment(output, gold)
+    assert align_words(output, gold, zeros_free=False).tokens == reference_gold_alignment(output, gold)

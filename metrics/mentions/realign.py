@@ -35,7 +35,8 @@ from metrics.model import InputError
 _MARK = re.compile(r"(\[?)e(\d+)(\]?)")
 COPY, MATCH, REPLACE, DELETE, INSERT = range(5)
 MAX_CELLS = 200_000_000
-"""Output words x key words a document may cost the alignment (its table is two bytes a cell)."""
+"""Output words x key words a document may cost the alignment: the band (`_Band`) widens to the
+whole table when output and key are far apart, two bytes a cell."""
 
 
 @dataclass
@@ -109,48 +110,98 @@ def _never(token: str) -> bool:
     return False
 
 
-def _table(words: list[str], gold: list[str], free: Callable[[str], bool] = is_zero) -> np.ndarray:
-    """The pipeline's edit-distance table (rows: output words, columns: key words).
+class _Band:
+    """The cells of the pipeline's edit-distance table within `width` of each row's diagonal.
 
-    Row 0 is j, column 0 is i; a `##` row repeats the row above (it costs nothing); equal words
-    take the diagonal; other cells 1 + the least of up, left and diagonal.  A row is computed at
-    once: its left-to-right chain is a running minimum of t[k] - k, restarted at each equal cell
-    (and at column 0), where t is what up and diagonal give."""
+    Why a band: a cell's value is at least |i' - j| (i' the output's words so far, `##` rows
+    aside, j the key's), so every cell of value at most `width` lies in it; each such cell is
+    exact when computed inside the band alone (its least neighbour is one too), and the walk back
+    from a last cell of value at most `width` reads only such cells, or cells it cannot take
+    either way.  A realignment of n words then costs n x (2 width + 1) cells, not n x n."""
+
+    def __init__(self, rows: np.ndarray, diagonal: list[int], width: int, n: int, outside: int) -> None:
+        self.rows, self.diagonal, self.width, self.n, self.outside = rows, diagonal, width, n, outside
+
+    def __getitem__(self, cell: tuple[int, int]) -> int:
+        i, j = cell
+        x = j - self.diagonal[i] + self.width
+        return int(self.rows[i, x]) if 0 <= x <= 2 * self.width and 0 <= j <= self.n else self.outside
+
+
+def _table(words: list[str], gold: list[str], free: Callable[[str], bool] = is_zero) -> _Band:
+    """The pipeline's edit-distance table (rows: output words, columns: key words), as a band
+    wide enough to hold its last cell's value (doubled until it does: `_Band`)."""
     m, n = len(words), len(gold)
     if m * n > MAX_CELLS:
         raise _TooFar(m, n)
+    words_only = sum(not free(w) for w in words)
+    width = max(64, 2 * abs(words_only - n))
+    while True:
+        band = _banded(words, gold, free, width)
+        if band[m, n] <= width or width >= max(words_only, n):
+            return band
+        width *= 2
+
+
+def _banded(words: list[str], gold: list[str], free: Callable[[str], bool], width: int) -> _Band:
+    """The band of the table (see `_Band`).  Row 0 is j, column 0 is i; a `##` row repeats the
+    row above (it costs nothing); equal words take the diagonal; other cells 1 + the least of up,
+    left and diagonal.  A row is computed at once: its left-to-right chain is a running minimum
+    of t[x] - x, restarted at each equal cell (and at the band's left edge or column 0), where t
+    is what up and diagonal give; outside the band a cell counts as `outside`, more than any
+    (a cell computed from it may exceed it, by one a row at most)."""
+    m, n = len(words), len(gold)
+    outside = m + n + 1
+    size = 2 * width + 1
     codes: dict[str, int] = {}
-    gold_codes = np.array([codes.setdefault(w, len(codes)) for w in gold], dtype=np.int64)
-    columns = np.arange(n + 1, dtype=np.int64)
-    big = 2 * (m + n) + 4
-    table = np.empty((m + 1, n + 1), dtype=np.uint16 if m + n < 60000 else np.int64)
-    table[0] = columns
-    previous = columns.copy()
-    resets = np.ones(n + 1, dtype=bool)
-    chain = np.empty(n + 1, dtype=np.int64)
+    padded = np.full(n + 2 * size + m + 2, -2, dtype=np.int64)  # key words by code, -2 off the ends
+    padded[size + 1:size + 1 + n] = [codes.setdefault(w, len(codes)) for w in gold]
+    columns = np.arange(size, dtype=np.int64)
+    big = 4 * (outside + size) + 8
+    rows = np.empty((m + 1, size), dtype=np.uint16 if 2 * outside + m < 65000 else np.int64)
+    diagonal = [0] * (m + 1)
+    j_of = columns - width  # row 0's columns
+    previous = np.where((j_of >= 0) & (j_of <= n), j_of, outside)
+    rows[0] = previous
+    extended = np.empty(size + 1, dtype=np.int64)
+    resets = np.empty(size, dtype=bool)
     for i, word in enumerate(words, 1):
+        centre = diagonal[i - 1]
         if free(word):
+            diagonal[i] = centre
             previous = previous.copy()
-            previous[0] = i
-            table[i] = previous
+            if 0 <= width - centre < size:
+                previous[width - centre] = i
+            rows[i] = previous
             continue
-        equal = gold_codes == codes.get(word, -1)
-        diagonal, up = previous[:-1], previous[1:]
-        chain[0] = i
-        chain[1:] = np.where(equal, diagonal, np.minimum(up, diagonal) + 1)
-        resets[1:] = equal
+        diagonal[i] = centre = centre + 1
+        first = centre - width  # the key column of x = 0
+        extended[:size] = previous
+        extended[size] = outside
+        up = extended[1:]  # (i - 1, j): one place right in the row above, which the band left behind
+        start = first - 1 + size + 1  # padded index of key word j - 1 for x = 0
+        equal = padded[start:start + size] == codes.get(word, -1)
+        chain = np.where(equal, previous, np.minimum(up, previous) + 1)
+        resets[:] = equal
+        resets[0] = True
+        if 0 <= -first < size:
+            chain[-first] = i  # column 0
+            resets[-first] = True
         offsets = np.cumsum(resets) * big
         chain -= columns
         chain -= offsets
         np.minimum.accumulate(chain, out=chain)
         chain += columns
         chain += offsets
-        previous = chain.copy()
-        table[i] = previous
-    return table
+        if first < 0 or first + size > n + 1:  # the band reaches past the table's edge
+            j_of = columns + first
+            chain[(j_of < 0) | (j_of > n)] = outside
+        previous = chain
+        rows[i] = previous
+    return _Band(rows, diagonal, width, n, outside)
 
 
-def _backtrack(table: np.ndarray, words: list[str], gold: list[str], free: Callable[[str], bool] = is_zero
+def _backtrack(table: _Band, words: list[str], gold: list[str], free: Callable[[str], bool] = is_zero
                ) -> tuple[list[tuple[int, int | None, int | None]], int]:
     """The steps from the table's last cell back to its edge, in text order, and how many output
     tokens are left at the start: key words left when the output is used up are inserted, output
@@ -159,17 +210,17 @@ def _backtrack(table: np.ndarray, words: list[str], gold: list[str], free: Calla
     steps: list[tuple[int, int | None, int | None]] = []
     i, j = len(words), len(gold)
     while i > 0 and j > 0:
-        here = int(table[i, j])
+        here = table[i, j]
         if free(words[i - 1]):
             steps.append((COPY, i - 1, None))
             i -= 1
         elif words[i - 1] == gold[j - 1]:
             steps.append((MATCH, i - 1, j - 1))
             i, j = i - 1, j - 1
-        elif here == int(table[i - 1, j - 1]) + 1:
+        elif here == table[i - 1, j - 1] + 1:
             steps.append((REPLACE, i - 1, j - 1))
             i, j = i - 1, j - 1
-        elif here == int(table[i - 1, j]) + 1:
+        elif here == table[i - 1, j] + 1:
             steps.append((DELETE, i - 1, None))
             i -= 1
         else:
