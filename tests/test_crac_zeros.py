@@ -76,7 +76,7 @@ def test_gold_zeros_move_empty_nodes_as_text2conllu_z_does():
 def test_gold_zeros_with_an_empty_node_after_an_unmoved_empty_parent_is_a_located_error(tmp_path):
     lines = (CRAC / "zeros.conllu").read_text(encoding="utf-8").split("\n")
     # sentence 3's 5.1 stays after its parent 5; a new empty node 6.1 whose parent is 5.1 would
-    # be numbered 5.1 + 0.1 = 5.200000000000003 by udapi, which CoNLL-U cannot hold
+    # be numbered 5.1 + 0.1 = 5.199999999999999 by udapi, which CoNLL-U cannot hold
     at = lines.index(next(line for line in lines if line.startswith("6\t.\t")))
     lines.insert(at + 1, "6.1\t_\t_\tPRON\tPRP\t_\t_\t_\t5.1:obj\t_")
     path = tmp_path / "key.conllu"
