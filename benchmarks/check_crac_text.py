@@ -3,7 +3,7 @@ pipeline does (text2text-coref `clean`, `text2conllu`, then corefud-scorer)?  An
 `conllu2text` does?  How fast, beside the pipeline?
 
     python benchmarks/check_crac_text.py --peer-python PY --checkout CHECKOUT KEY.conllu[.gz]
-                                         [--documents N] [--work DIR]
+                                         [--documents N] [--work DIR] [--zeros free,gold]
 
 PY is a Python with udapi and text2text-coref installed (`pip install --no-deps -e TEXT2TEXT`
 plus `compact_json`); CHECKOUT a corefud-scorer checkout.  With `--documents N` only the key's
@@ -16,7 +16,9 @@ first N documents are used (the pipeline's realignment is slow).  It:
    brackets, words inserted, dropped and changed, a document cut short, dropped `##`);
 3. runs the pipeline on each (clean, text2conllu, corefud-scorer's reader and evaluator for the
    four CRAC variants) and `corefwb score --format json` the same four ways, and compares every
-   recall, precision and F1 to the last digit; and times both per output.
+   recall, precision and F1 to the last digit; and times both per output.  It does so in each
+   zero mode of `--zeros` (default both): `free` runs `clean` and `text2conllu` as they are,
+   `gold` both with `-z`, and corefwb with `--crac-zeros gold`.
 """
 
 from __future__ import annotations
@@ -129,13 +131,15 @@ def derive(gold: list[str], seed: int = 1) -> dict[str, list[str]]:
     return out
 
 
-def oracle(peer: str, checkout: str, key: Path, output: Path, work: Path) -> tuple[dict, float]:
-    """The pipeline's numbers for the four variants, and the time of clean + text2conllu + one scorer run."""
-    cleaned, conllu = work / f"{output.stem}.clean.txt", work / f"{output.stem}.conllu"
+def oracle(peer: str, checkout: str, key: Path, output: Path, work: Path, zeros: str) -> tuple[dict, float]:
+    """The pipeline's numbers for the four variants, and the time of clean + text2conllu + one scorer run
+    (both tools with `-z` when `zeros` is gold)."""
+    cleaned, conllu = work / f"{output.stem}.{zeros}.clean.txt", work / f"{output.stem}.{zeros}.conllu"
+    z = ["-z"] if zeros == "gold" else []
     started = time.perf_counter()
     run = [peer, "-m", "text2text_coref"]
-    subprocess.run([*run, "clean", str(output), str(key), "-o", str(cleaned)], check=True, capture_output=True)
-    subprocess.run([*run, "text2conllu", str(cleaned), str(key), "-o", str(conllu)], check=True, capture_output=True)
+    subprocess.run([*run, "clean", str(output), str(key), "-o", str(cleaned), *z], check=True, capture_output=True)
+    subprocess.run([*run, "text2conllu", str(cleaned), str(key), "-o", str(conllu), *z], check=True, capture_output=True)
     subprocess.run([peer, f"{checkout}/corefud-scorer.py", str(key), str(conllu)], check=True, capture_output=True)
     elapsed = time.perf_counter() - started
     jobs = "".join(f"{key}\t{conllu}\t{m}\t{s}\tdependent\n" for m, s in VARIANTS)
@@ -144,12 +148,12 @@ def oracle(peer: str, checkout: str, key: Path, output: Path, work: Path) -> tup
     return dict(zip(VARIANTS, map(json.loads, done.stdout.splitlines()))), elapsed
 
 
-def ours(key: Path, output: Path) -> tuple[dict, float, dict]:
+def ours(key: Path, output: Path, zeros: str) -> tuple[dict, float, dict]:
     results, repairs, elapsed = {}, {}, 0.0
     for match, singletons in VARIANTS:
         started = time.perf_counter()
         done = subprocess.run([corefwb(), "score", str(key), str(output), "--format", "json", "--conventions", "corefud",
-                               "--match", match, "--singletons", singletons, "--no-cache"],
+                               "--match", match, "--singletons", singletons, "--no-cache", "--crac-zeros", zeros],
                               capture_output=True, text=True, check=True)
         if (match, singletons) == VARIANTS[0]:
             elapsed = time.perf_counter() - started
@@ -166,6 +170,7 @@ def main() -> int:
     parser.add_argument("--checkout", required=True)
     parser.add_argument("--documents", type=int)
     parser.add_argument("--work")
+    parser.add_argument("--zeros", default="free,gold", help="the zero modes to check, comma-separated (free, gold)")
     parser.add_argument("key", type=Path)
     args = parser.parse_args()
     work = Path(args.work or tempfile.mkdtemp(prefix="crac-text-"))
@@ -198,18 +203,18 @@ def main() -> int:
         path.write_text("\n".join(derived) + "\n", encoding="utf-8")
         outputs[name] = path
     total_peer = total_ours = 0.0
-    for name, path in outputs.items():
-        theirs, peer_time = oracle(args.peer_python, args.checkout, key, path, work)
-        mine, our_time, repairs = ours(key, path)
+    for zeros, (name, path) in [(z, item) for z in args.zeros.split(",") for item in outputs.items()]:
+        theirs, peer_time = oracle(args.peer_python, args.checkout, key, path, work, zeros)
+        mine, our_time, repairs = ours(key, path, zeros)
         total_peer, total_ours = total_peer + peer_time, total_ours + our_time
         differ = [f"{m}/{s} {metric}" for (m, s), scores in theirs.items() for metric in METRICS
                   if "error" in scores or list(scores[metric]) != [mine[(m, s)][metric][k] for k in ("recall", "precision", "f1")]]
         failures += bool(differ)
         conll = {v: sum(theirs[v][p][2] for p in ("muc", "bcub", "ceafe")) / 3 * 100 for v in VARIANTS}
-        print(f"{name:22} {'equal' if not differ else 'DIFFERS: ' + ', '.join(differ[:4])}; CoNLL F1 "
+        print(f"{zeros:4} {name:22} {'equal' if not differ else 'DIFFERS: ' + ', '.join(differ[:4])}; CoNLL F1 "
               + " ".join(f"{m}{'+s' if s == 'keep' else ''} {conll[(m, s)]:.2f}" for m, s in VARIANTS)
               + f"; pipeline {peer_time:.1f} s, corefwb {our_time:.1f} s ({peer_time / our_time:.0f}x)")
-        print(f"{'':22} {json.dumps(repairs['alignment'])} {json.dumps(repairs['repairs'])}, {repairs['warnings']} warning lines")
+        print(f"{'':27} {json.dumps(repairs['alignment'])} {json.dumps(repairs['repairs'])}, {repairs['warnings']} warning lines")
     print(f"all outputs: pipeline {total_peer:.1f} s, corefwb {total_ours:.1f} s ({total_peer / total_ours:.1f}x); "
           f"{'ALL EQUAL' if not failures else f'{failures} FAILURES'}")
     return 1 if failures else 0

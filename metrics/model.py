@@ -104,6 +104,9 @@ class Document:
     each, in the order the file completes them (within a cell, the order of its items).  v8.01's
     rule for them is in `metrics.mentions.chains`; the Berkeley analyser keeps the first copy
     (`metrics.errors.kummerfeld_klein.view`)."""
+    repaired: dict[Span, str] | None = field(default=None, compare=False, repr=False)
+    """Mentions a reader repaired to make them (a CRAC LLM-track output's bracket repairs,
+    `metrics.formats.crac_repairs`), each with what it did: the workbench marks them."""
     own_words: bool = False
     """The words are the system's own (plain text, subtokens joined, another tokenizer): the
     document is mapped onto the key's words by characters before it is scored

@@ -58,7 +58,7 @@ async def test_every_pair_the_text_view_draws_has_contrast_4_5(theme):
         table = text._style_table()
         base = text.rich_style
         assert {emphasis for _, _, emphasis, _ in table} == {None, "error", "antecedent", "best"}
-        assert {change for *_, change in table} == {None, "fixed", "introduced", "changed"}  # compare mode's tints
+        assert {change for *_, change in table} == {None, "fixed", "introduced", "changed", "repaired"}  # and CRAC repairs
         worst = []
         for (role, kind, emphasis, change), style in table.items():
             if role == "space" and emphasis is None:
@@ -72,9 +72,9 @@ async def test_every_pair_the_text_view_draws_has_contrast_4_5(theme):
         # the highlights are visible: their backgrounds differ from the text's own
         for emphasis in ("antecedent", "best"):
             assert table[("word", None, emphasis, None)].bgcolor != base.bgcolor
-        # the three tints differ from the text's background and from each other
-        tints = {table[("word", None, None, change)].bgcolor for change in ("fixed", "introduced", "changed")}
-        assert len(tints) == 3 and base.bgcolor not in tints
+        # the four tints differ from the text's background and from each other
+        tints = {table[("word", None, None, change)].bgcolor for change in ("fixed", "introduced", "changed", "repaired")}
+        assert len(tints) == 4 and base.bgcolor not in tints
 
 
 @pilot_test

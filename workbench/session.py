@@ -30,6 +30,7 @@ from metrics.errors.ua.records import UAError
 from metrics.measures.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.measures.catalog import names
 from metrics.errors.chen_ng.records import ErrorRecord, classify_corpus
+from metrics.formats.crac_text import ZERO_MODES as CRAC_ZEROS
 from metrics.formats.readers import FORMATS as READ_FORMATS
 from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, set_max_document_tokens,
                                     set_max_input_size)
@@ -71,6 +72,9 @@ class LoadOptions:
     zero_match: str = "dependency"
     """corefud: zeros aligned by their enhanced dependencies or by position (linear); ua: zeros
     kept and aligned by position (linear), or removed."""
+    crac_zeros: str = "free"
+    """corefud, a CRAC LLM-track response: its zeros as the pipeline treats them without -z (free)
+    or with it (gold)."""
     split_antecedents: bool = False
     """ua: a plural mention's split antecedents scored (`--split-antecedents keep`)."""
     only_split_antecedents: bool = False
@@ -85,6 +89,8 @@ class LoadOptions:
             raise UsageError(f"--conventions: {self.conventions!r} is not one of {', '.join(CONVENTIONS)}")
         if self.zero_match not in ZERO_MATCHES:
             raise UsageError(f"--zero-match: {self.zero_match!r} is not one of {', '.join(ZERO_MATCHES)}")
+        if self.crac_zeros not in CRAC_ZEROS:
+            raise UsageError(f"--crac-zeros: {self.crac_zeros!r} is not one of {', '.join(CRAC_ZEROS)}")
         for option, value in (("--key-format", self.key_format), ("--response-format", self.response_format)):
             if value not in FORMATS:
                 raise UsageError(f"{option}: {value!r} is not one of {', '.join(FORMATS)}")
@@ -129,7 +135,7 @@ class LoadOptions:
         return Options(conventions=self.conventions, key_format=_fmt(self.key_format),
                        response_format=_fmt(self.response_format), match=self.match,
                        clusters_field=self.clusters_field, ace=self.ace, keep_singletons=self.singletons == "keep",
-                       zero_match=self.zero_match, cache=self.cache, spans=spans,
+                       zero_match=self.zero_match, crac_zeros=self.crac_zeros, cache=self.cache, spans=spans,
                        split_antecedents=self.split_antecedents, only_split_antecedents=self.only_split_antecedents,
                        discourse_deixis=self.discourse_deixis, bridging=self.bridging)
 

@@ -77,7 +77,7 @@ class Corefud:
             response = get()
             nodes, repairs = response.nodes, None
             if response.onto_key is not None:  # the CRAC LLM track's output, laid onto the key
-                read_nodes, repairs = read_crac(path, response.onto_key, key_path, list(key.nodes))
+                read_nodes, repairs = read_crac(path, response.onto_key, key_path, list(key.nodes), options.crac_zeros)
                 nodes = tuple(read_nodes)
                 warnings.extend(repairs.warnings())
             warnings.extend(response.notes)

@@ -23,7 +23,7 @@ warning counts them.  Scores never do: they come from the aligned nodes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from metrics.conventions.nodes import Settings, aligned_documents
 from metrics.formats.crac_repairs import CracReport
@@ -48,11 +48,13 @@ def prepare_nodes(keys: Sequence[NodeDocument], responses: Sequence[NodeDocument
     Without `spans` (scores alone) a pair's token spans are made only if something asks for them,
     and the mentions that share a span go uncounted."""
     by_name = {doc.name: doc for doc in base_keys}
+    repaired = {d.name: d.repaired for d in repairs.documents} if repairs is not None else {}
     pairs, warnings, shared = [], [], 0
     aligned_pairs = aligned_documents(keys, responses, key_path, response_path, settings, warnings=warnings)
     for key, response, aligned in aligned_pairs:
         if spans:
-            key_doc, response_doc, merged = project(by_name.get(key.name), key, aligned, key_path, response_path)
+            key_doc, response_doc, merged = project(by_name.get(key.name), key, aligned, key_path, response_path,
+                                                    repaired=repaired.get(key.name))
             shared += merged
             pairs.append(prepare_pair(key_doc, response_doc, None, ace, aligned))
         else:
@@ -77,9 +79,11 @@ def _later(key: NodeDocument, aligned: AlignedDocument, key_path: str, response_
 
 
 def project(base: Document | None, key: NodeDocument, aligned: AlignedDocument, key_path: str,
-            response_path: str) -> tuple[Document, Document, int]:
+            response_path: str, *, repaired: Mapping[tuple[Node, ...], str] | None = None
+            ) -> tuple[Document, Document, int]:
     """One aligned document as a key and a response `Document` over the same tokens, and how many
-    mentions had to share a span with another of their side."""
+    mentions had to share a span with another of their side.  `repaired`: the response's mentions
+    a reader repaired (by their nodes), kept on the response as `Document.repaired` by span."""
     forms = dict(key.forms)
     sides = (aligned.key_mentions, aligned.response_mentions)
     empties = {node for side in sides for cluster in side for m in cluster for node in m.nodes if node[2]}
@@ -112,6 +116,7 @@ def project(base: Document | None, key: NodeDocument, aligned: AlignedDocument, 
     shared += len(key_span) - len(set(key_span.values()))
 
     response_chains = []
+    notes: dict[Span, str] = {}
     own: dict[int, Span] = {}
     key_spans = set(key_span.values())
     for ids, cluster in zip(aligned.response, aligned.response_mentions):
@@ -128,6 +133,8 @@ def project(base: Document | None, key: NodeDocument, aligned: AlignedDocument, 
                 if span in pieces[0]:
                     pieces[1][span] = pieces[0][span]
             chain.append(span)
+            if repaired and m.nodes in repaired:
+                notes[span] = repaired[m.nodes]
         response_chains.append(chain)
     shared += len(own) - len(set(own.values()))
 
@@ -138,7 +145,7 @@ def project(base: Document | None, key: NodeDocument, aligned: AlignedDocument, 
                        entity_types=[key.etypes.get(eid) for eid in aligned.key_labels] if key.etypes else None,
                        **common, **(_annotations(base, nodes, index) if base is not None else {}))
     response_doc = Document(name=key.name, chains=response_chains, labels=aligned.response_labels,
-                            path=response_path, pieces=pieces[1] or None, **common)
+                            path=response_path, pieces=pieces[1] or None, repaired=notes or None, **common)
     return key_doc, response_doc, shared
 
 

@@ -41,6 +41,10 @@ class KeyDocument:
     """Each word as `clean` reads it: the form up to its first whitespace."""
     sentence_lengths: list[int] = field(default_factory=list)
     """Words of each of `clean`'s sentences (a `# sent_id` starts one), in order."""
+    clean_forms_with_empties: list[str] = field(default_factory=list)
+    """Words and empty nodes in the file's order, as `clean -z` reads them (forms up to a space)."""
+    sentence_sizes: list[int] = field(default_factory=list)
+    """Words and empty nodes of each of `clean`'s sentences (`clean -z`)."""
     parent: dict[Node, Node] = field(default_factory=dict)
     """Each word's basic parent."""
     deps: dict[Node, Deps | None] = field(default_factory=dict)
@@ -68,13 +72,15 @@ def read_key(path: str, lines: list[str]) -> list[KeyDocument]:
     fields: tuple[str, ...] = ("eid", "etype", "head", "other")
     doc: KeyDocument | None = None
     sentence, in_sentence, raw_deps = 0, False, {}
-    clean_length = 0
+    clean_length = clean_size = 0
 
     def close_clean_sentence() -> None:
-        nonlocal clean_length
-        if doc is not None and clean_length:
-            doc.sentence_lengths.append(clean_length)
-        clean_length = 0
+        nonlocal clean_length, clean_size
+        if doc is not None and clean_size:
+            doc.sentence_sizes.append(clean_size)
+            if clean_length:
+                doc.sentence_lengths.append(clean_length)
+        clean_length = clean_size = 0
 
     def finish() -> None:
         if doc is not None:
@@ -112,6 +118,8 @@ def read_key(path: str, lines: list[str]) -> list[KeyDocument]:
             sentence, in_sentence = sentence + 1, True
         node = (sentence, int(m.group(1)), int(m.group(2) or 0))
         raw_deps[node] = (cols[8], number)
+        doc.clean_forms_with_empties.append(line.split()[1])
+        clean_size += 1
         if node[2]:
             doc.empties.append(node)
             doc.empty_forms[node] = cols[1]

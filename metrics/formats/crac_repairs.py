@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from metrics.formats.crac_key import KeyDocument
 from metrics.mentions.realign import Aligned, Bracketed
+from metrics.model import Node
 
 MAX_WARNINGS = 200
 """Repaired mentions said one by one, per file; the rest are counted (a key's ids can make 30,000)."""
@@ -37,6 +37,10 @@ class DocumentRepairs:
     empties_in_key: int = 0
     """Other key mentions over an empty node (an ellipsis inside a mention)."""
     mentions: int = 0
+    zeros_moved: int = 0
+    """With gold zeros: key empty nodes `text2conllu -z` moved next to their parents."""
+    zeros_shifted: int = 0
+    """With gold zeros: cleaned tokens laid on another node than their own by those moves."""
     dropped: list[tuple[int, str, str]] = field(default_factory=list)
     """(output token, mark, why) for each mark dropped with its word or for its form."""
     unknown: int = 0
@@ -45,9 +49,14 @@ class DocumentRepairs:
     unclosed: list[tuple[int, str]] = field(default_factory=list)
     crossing: list[tuple[str, int, int]] = field(default_factory=list)
     """Mentions the pipeline's own CoNLL-U cannot hold (across a sentence boundary): lost."""
+    span_notes: dict[tuple[str, int, int], str] = field(default_factory=dict)
+    """(id, first, last aligned token) of each mention a repair made, with what it did."""
+    repaired: dict[tuple[Node, ...], str] = field(default_factory=dict)
+    """The nodes of each mention a repair made, with what it did (the workbench marks them)."""
 
-    def record(self, aligned: Aligned, bracketed: Bracketed, key: KeyDocument) -> None:
-        """What the realignment and the bracket repair did, in output tokens."""
+    def record(self, aligned: Aligned, bracketed: Bracketed, gold: list[str]) -> None:
+        """What the realignment onto the key's words `gold` (with its empty nodes under gold
+        zeros) and the bracket repair did, in output tokens."""
         self.inserted, self.deleted, self.replaced = len(aligned.inserted), len(aligned.deleted), len(aligned.replaced)
         self.zeros_in_output = sum(token.startswith("##") for token in self.tokens)
         trailing = [i for i in aligned.origin[bracketed.kept_tokens:] if i is not None]
@@ -55,7 +64,7 @@ class DocumentRepairs:
         for index in aligned.deleted:
             self._drop_marks(index, "its word was deleted")
         for index, _ in aligned.replaced:
-            self._drop_marks(index, f"its word was replaced by the key's {key.clean_forms[_]!r}")
+            self._drop_marks(index, f"its word was replaced by the key's {gold[_]!r}")
         for index in [*aligned.zeros_dropped, *trailing]:
             self._drop_marks(index, "a ## before the first word or after the last is dropped")
         origin = aligned.origin
@@ -67,6 +76,13 @@ class DocumentRepairs:
             self.dropped.append((origin[index] if origin[index] is not None else -1, mark, "not an eN id"))
         self.cut = [(origin[i] if origin[i] is not None else -1, mark) for mark, i in bracketed.cut]
         self.closed = [(origin[i] if origin[i] is not None else -1, eid) for eid, i in bracketed.closed]
+        for eid, i in bracketed.closed:
+            self.span_notes[(eid, i, i)] = f"{eid}] closed no open mention: made the one-word mention [{eid}]"
+        cut = {(f"e{_digits(mark)}", i): mark for mark, i in bracketed.cut}
+        for eid, first, last in bracketed.mentions:
+            mark = cut.get((eid, first)) or cut.get((eid, last))
+            if mark is not None:
+                self.span_notes.setdefault((eid, first, last), f"mark {mark!r} read as {eid}")
         self.unclosed = [(origin[i] if origin[i] is not None else -1, eid) for eid, i in bracketed.unclosed]
 
     def _drop_marks(self, index: int, why: str) -> None:
@@ -96,12 +112,20 @@ class DocumentRepairs:
         return [message for _, message in sorted(out, key=lambda item: item[0])]
 
 
+def _digits(mark: str) -> str:
+    """The id's number of a mark read up to its digits (`[e1.2` gives 1)."""
+    number = mark.lstrip("[").removeprefix("e")
+    return number[:len(number) - len(number.lstrip("0123456789"))]
+
+
 @dataclass
 class CracReport:
     """A file's repairs: the sums `score` prints and the warnings it says."""
 
     path: str
     fmt: str
+    zeros: str = "free"
+    """`free` or `gold` (`metrics.formats.crac_text.ZERO_MODES`)."""
     documents: list[DocumentRepairs] = field(default_factory=list)
 
     def total(self, name: str) -> int:
@@ -109,8 +133,11 @@ class CracReport:
                    for d in self.documents)
 
     def to_json(self) -> dict:
-        """`alignment` (words) and `repairs` (brackets, mentions), as `score --format json` gives them."""
-        return {"alignment": {"format": self.fmt, "documents": len(self.documents), "inserted": self.total("inserted"),
+        """`alignment` (words) and `repairs` (brackets, mentions), as `score --format json` gives them;
+        with gold zeros, `alignment` says so and counts the moved empty nodes and shifted tokens."""
+        gold = {"zeros": "gold", "zeros_moved": self.total("zeros_moved"),
+                "tokens_shifted": self.total("zeros_shifted")} if self.zeros == "gold" else {}
+        return {"alignment": {**gold, "format": self.fmt, "documents": len(self.documents), "inserted": self.total("inserted"),
                               "deleted": self.total("deleted"), "replaced": self.total("replaced"),
                               "zeros_dropped": self.total("zeros_dropped")},
                 "repairs": {"brackets_dropped": self.total("dropped"), "unknown_ids": self.total("unknown"),
@@ -124,7 +151,9 @@ class CracReport:
         return (f"realigned onto the key's words as the CRAC LLM pipeline does: {a['inserted']} words inserted, "
                 f"{a['deleted']} deleted, {a['replaced']} replaced, {a['zeros_dropped']} ## dropped; "
                 f"brackets: {r['brackets_dropped']} dropped ({r['unknown_ids']} not eN ids), {r['brackets_closed']} "
-                f"closed as one-word mentions; {r['lost_mentions']} mentions lost, {r['mentions']} built\n")
+                f"closed as one-word mentions; {r['lost_mentions']} mentions lost, {r['mentions']} built"
+                + (f"; gold zeros (-z): {a['zeros_moved']} empty nodes moved, {a['tokens_shifted']} tokens laid on "
+                   f"another node" if self.zeros == "gold" else "") + "\n")
 
     def warnings(self) -> list[str]:
         """The traps first, then each repaired mention (at most MAX_WARNINGS, then a count)."""
@@ -138,6 +167,7 @@ class CracReport:
         elif unknown:
             out.append(f"{self.path}: {unknown} marks use ids that are not eN (e.g. {self._first_unknown()!r}); "
                        f"the pipeline drops them")
+        out += self._gold_zeros()
         zeros, over = self.total("zeros_in_key"), self.total("empties_in_key")
         if (zeros or over) and not self.total("zeros_in_output"):
             out.append(f"{self.path}: the key has {zeros} zero mentions and {over} more mentions over empty nodes, but "
@@ -148,6 +178,23 @@ class CracReport:
         if len(each) > MAX_WARNINGS:
             out.append(f"{self.path}: {len(each) - MAX_WARNINGS} more repaired mentions and dropped marks not listed "
                        f"(their counts are in the scores' header)")
+        return out
+
+    def _gold_zeros(self) -> list[str]:
+        """With gold zeros, the two ways `-z` loses marks, said in plain words."""
+        if self.zeros != "gold":
+            return []
+        out = []
+        lost = sum(1 for d in self.documents for i, _, why in d.dropped
+                   if i >= 0 and d.tokens[i].startswith("##") and ("replaced" in why or "deleted" in why))
+        if lost:
+            out.append(f"{self.path}: with gold zeros (clean -z) a ## token is aligned against the key empty node's "
+                       f"form, which it never equals: {lost} marks on ## tokens are lost with it")
+        for d in self.documents:
+            if d.zeros_shifted:
+                out.append(f"{self.path}:{d.line}: document {d.name!r}: text2conllu -z moved {d.zeros_moved} empty "
+                           f"nodes next to their parents and lays the tokens by position, so {d.zeros_shifted} tokens' "
+                           f"marks land on a neighbouring node (scored as the pipeline scores them)")
         return out
 
     def _first_unknown(self) -> str:

@@ -26,12 +26,17 @@ from dataclasses import dataclass
 
 from metrics.formats.crac_key import KeyDocument, read_key
 from metrics.formats.crac_repairs import CracReport, DocumentRepairs
+from metrics.formats.crac_zeros import GoldNodes, gold_nodes
 from metrics.formats.source import read_lines, read_text
 from metrics.mentions.movehead import Tree, move_head
 from metrics.mentions.realign import Aligned, align_words, is_zero, repair_brackets
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
 FORMATS = ("crac-text", "crac-json")
+ZERO_MODES = ("free", "gold")
+"""How the pipeline treats zeros: `free` (`clean` and `text2conllu` without `-z`: a `##` token
+costs nothing and becomes a new empty node) or `gold` (both with `-z`: the key's empty nodes are
+aligned as words and kept, `metrics.formats.crac_zeros`)."""
 _OTHER_FORMAT = re.compile(r"\s*(\{|\[\s*(\{|$)|#\s|#begin|[^\t]*(\t[^\t]*){9}$)")
 """The first line of a file in another format: jsonlines, JSON, CoNLL-2012 or CoNLL-U."""
 _MARKED = re.compile(r"\S\|(\[[\w.]+|[\w.]+\])(?=[,\s]|$)", re.M)
@@ -61,9 +66,11 @@ class _Output:
     clusters: list[list[tuple[int, int]]] | None = None
 
 
-def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument]) -> tuple[list[NodeDocument], CracReport]:
+def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument], zeros: str = "free"
+              ) -> tuple[list[NodeDocument], CracReport]:
     """The output at `path` (`crac-text` or `crac-json`) on the key at `key_path`, whose node
-    documents (`metrics.formats.corefud.read_corefud`) are `keys`."""
+    documents (`metrics.formats.corefud.read_corefud`) are `keys`; `zeros` is one of ZERO_MODES."""
+    free = zeros == "free"
     skeleton = read_key(key_path, read_lines(key_path))
     if len(skeleton) != len(keys):
         raise InputError(key_path, None, f"{len(skeleton)} documents by its # newdoc lines but {len(keys)} with words: "
@@ -73,7 +80,7 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument]) -> t
         line = outputs[len(skeleton)].line if len(outputs) > len(skeleton) else (outputs[-1].line if outputs else None)
         raise InputError(path, line, f"{len(outputs)} documents (one per line) where the key {key_path} has "
                                      f"{len(skeleton)}: lines pair with the key's documents by position")
-    report = CracReport(path, fmt)
+    report = CracReport(path, fmt, zeros)
     documents = []
     id_order: dict[str, tuple] = {}
     for number, (output, key, key_nodes) in enumerate(zip(outputs, skeleton, keys)):
@@ -83,20 +90,27 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument]) -> t
             raise InputError(path, output.line, f"{len(output.tokens)} words where the key's document {key.name!r} has "
                                                 f"{len(key.words)}: not an output of it")
         tokens = output.tokens if output.clusters is None else _marked(output)
-        if output.clusters is not None and _fits(output.tokens, key):
+        gold = None if free else gold_nodes(key, key_path, key.line)
+        if output.clusters is not None and _fits(output.tokens, key, free):
             aligned, spans = _as_given(output, key)
-            words = [t for t in output.tokens if not is_zero(t)]
-            repairs.replaced = sum(a != b for a, b in zip(words, key.forms))  # kept as given, the key's words win
+            words = [t for t in output.tokens if not is_zero(t)] if free else output.tokens
+            forms = key.forms if gold is None else gold.forms
+            repairs.replaced = sum(a != b for a, b in zip(words, forms))  # kept as given, the key's words win
         else:
             try:
-                aligned = align_words(tokens, key.clean_forms)
-                bracketed = repair_brackets(aligned.tokens, key.sentence_lengths)
+                gold_forms = key.clean_forms if free else key.clean_forms_with_empties
+                aligned = align_words(tokens, gold_forms, free)
+                bracketed = repair_brackets(aligned.tokens, key.sentence_lengths if free else key.sentence_sizes, free)
             except ValueError as error:
                 raise InputError(path, output.line, f"document {key.name!r}: {error}") from None
-            repairs.record(aligned, bracketed, key)
+            repairs.record(aligned, bracketed, gold_forms)
             spans = bracketed.mentions
             aligned.tokens = aligned.tokens[:bracketed.kept_tokens]
-        document = _build(path, output.line, aligned, spans, key=key, key_nodes=key_nodes, repairs=repairs)
+        if gold is None:
+            document = _build(path, output.line, aligned, spans, key=key, key_nodes=key_nodes, repairs=repairs)
+        else:
+            document = _build_on_gold(gold, aligned, spans, key=key, key_nodes=key_nodes, line=output.line,
+                                      repairs=repairs)
         key_mentions = [m for _, ms in key_nodes.entities for m in ms]
         repairs.zeros_in_key = sum(m.zero for m in key_mentions)
         repairs.empties_in_key = sum(not m.zero and any(n[2] for n in m.nodes) for m in key_mentions)
@@ -175,8 +189,11 @@ def _line_of(text: str, index: int) -> int:
     return line
 
 
-def _fits(tokens: list[str], key: KeyDocument) -> bool:
-    """Do the JSON tokens stand on the key's words one to one (as `json2conllu` requires)?"""
+def _fits(tokens: list[str], key: KeyDocument, free: bool) -> bool:
+    """Do the JSON tokens stand on the key's words one to one (as `json2conllu` requires), or
+    with gold zeros (`json2conllu -g`) on its words and empty nodes?"""
+    if not free:
+        return len(tokens) == len(key.words) + len(key.empties)
     return bool(tokens) and not is_zero(tokens[0]) and sum(not is_zero(t) for t in tokens) == len(key.words)
 
 
@@ -227,6 +244,39 @@ def _build(path: str, line: int, aligned: Aligned, spans: list[tuple[str, int, i
             continue
         head = move_head(covered, covered[0], tree) if key.has_heads else covered[0]
         by_entity.setdefault(eid, []).append(NodeMention(covered, head, _written_deps(key, tree, head)))
+        _note(repairs, (eid, first, last), covered)
+    return _document(by_entity, spans, nodes, line=line, key_nodes=key_nodes, repairs=repairs)
+
+
+def _build_on_gold(gold: GoldNodes, aligned: Aligned, spans: list[tuple[str, int, int]], *, key: KeyDocument,
+                   key_nodes: NodeDocument, line: int, repairs: DocumentRepairs) -> NodeDocument:
+    """The pipeline's CoNLL-U document with `-z`: the tokens laid by position on the key's nodes
+    in `text2conllu -z`'s order (`metrics.formats.crac_zeros`), heads MoveHead's on that tree."""
+    assert len(aligned.tokens) == len(gold.nodes), "clean -z leaves one token per key node"
+    repairs.zeros_moved = gold.moved
+    repairs.zeros_shifted = gold.shifted
+    by_entity: dict[str, list[NodeMention]] = {}
+    for eid, first, last in spans:
+        covered = tuple(gold.nodes[first:last + 1])
+        if covered[0][0] != covered[-1][0]:
+            repairs.crossing.append((eid, first, last))
+            continue
+        head = move_head(covered, covered[0], gold.tree) if key.has_heads else covered[0]
+        by_entity.setdefault(eid, []).append(NodeMention(covered, head, gold.deps[head]))
+        _note(repairs, (eid, first, last), covered)
+    return _document(by_entity, spans, gold.nodes, line=line, key_nodes=key_nodes, repairs=repairs)
+
+
+def _note(repairs: DocumentRepairs, span: tuple[str, int, int], covered: tuple[Node, ...]) -> None:
+    """Keep what a repair did to make this mention, by its nodes (the workbench marks it)."""
+    note = repairs.span_notes.get(span)
+    if note is not None:
+        repairs.repaired[covered] = note
+
+
+def _document(by_entity: dict[str, list[NodeMention]], spans: list[tuple[str, int, int]], nodes: list[Node], *,
+              line: int, key_nodes: NodeDocument, repairs: DocumentRepairs) -> NodeDocument:
+    """The entities in udapi's order (by first node, a longer mention first, then last node)."""
     entities = []
     for eid, mentions in by_entity.items():
         mentions.sort(key=lambda m: (m.nodes[0], -len(m.nodes), m.nodes[-1]))

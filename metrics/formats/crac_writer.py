@@ -84,7 +84,7 @@ class _Layout:
     index, each entity's name beside it) as the writer cuts them."""
 
     def __init__(self, key: NodeDocument, doc: KeyDocument, number: int, zero_mentions: bool) -> None:
-        tree = _key_tree(doc)
+        tree = key_tree(doc)
         if zero_mentions:
             self.ordered, self.ord_of = _moved(doc, tree)
         else:
@@ -126,7 +126,7 @@ def _moved(doc: KeyDocument, tree: Tree) -> tuple[list[Node], dict[Node, float]]
     """The document's nodes in order once each empty node has moved next to its parent, as
     udapi's ords place them (floats: the parent's plus 0.1 for itself and for each empty node
     already after a word parent; ties keep the order of the sentence's list of empty nodes)."""
-    parents = _single_parent(doc, tree)
+    parents = single_parent(doc, tree)
     ord_of: dict[Node, float] = {node: float(node[1]) for node in doc.words}
     ord_of.update({(s, 0, 0): 0.0 for s in {n[0] for n in doc.words}})
     listed: dict[int, list[Node]] = {}
@@ -191,7 +191,7 @@ def _marks(key: NodeDocument, doc: KeyDocument, number: int, sequential_ids: boo
     return layout.written, marks
 
 
-def _key_tree(doc: KeyDocument) -> Tree:
+def key_tree(doc: KeyDocument) -> Tree:
     """The key's tree as udapi reads it, its empty nodes included."""
     eparents: dict[Node, tuple[Node, ...]] = {}
     deps_parents: dict[Node, tuple[Node, ...]] = {}
@@ -204,7 +204,7 @@ def _key_tree(doc: KeyDocument) -> Tree:
     return Tree(doc.parent, eparents, deps_parents)
 
 
-def _single_parent(doc: KeyDocument, tree: Tree) -> dict[Node, list[Node]]:
+def single_parent(doc: KeyDocument, tree: Tree) -> dict[Node, list[Node]]:
     """Each empty node's enhanced parents after udapi's SingleParent: of several, those that are
     the highest non-empty one (the root of their common treelet if it is one of them, else the
     least deep)."""

@@ -17,11 +17,15 @@ changes goes unsaid (`Repairs`).
    is `[e1`), others are dropped; `[eN]` is a one-word mention; `eN]` closes the latest open
    `[eN` of the sentence, and with none it becomes the one-word mention `[eN]`; an `[eN` never
    closed is lost.
+
+With `-z` (`zeros_free=False`, the key's empty nodes among its words) a `##` token is a word like
+any other in 1 and 2; see `metrics.formats.crac_zeros` for what follows.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,7 +35,8 @@ from metrics.model import InputError
 _MARK = re.compile(r"(\[?)e(\d+)(\]?)")
 COPY, MATCH, REPLACE, DELETE, INSERT = range(5)
 MAX_CELLS = 200_000_000
-"""Output words x key words a document may cost the alignment (its table is two bytes a cell)."""
+"""Output words x key words a document may cost the alignment: the band (`_Band`) widens to the
+whole table when output and key are far apart, two bytes a cell."""
 
 
 @dataclass
@@ -56,15 +61,18 @@ def is_zero(token: str) -> bool:
     return token.startswith("##")
 
 
-def align_words(output: list[str], gold: list[str]) -> Aligned:
-    """The output's tokens (marks included) aligned to the key's words (see the module's text)."""
+def align_words(output: list[str], gold: list[str], zeros_free: bool = True) -> Aligned:
+    """The output's tokens (marks included) aligned to the key's words (see the module's text).
+    Without `zeros_free` (`clean -z`), `gold` holds the key's empty nodes too and a `##` token is
+    a word like any other."""
     stripped = [token.split("|")[0] for token in output]
+    free = is_zero if zeros_free else _never
     aligned = Aligned()
     m, n = len(stripped), len(gold)
     # a common tail is matched whatever the table holds (equal words are taken first going back)
     tail: list[tuple[int, int, int | None]] = []
     while m and n:
-        if is_zero(stripped[m - 1]):
+        if free(stripped[m - 1]):
             tail.append((COPY, m - 1, None))
             m -= 1
         elif stripped[m - 1] == gold[n - 1]:
@@ -73,11 +81,11 @@ def align_words(output: list[str], gold: list[str]) -> Aligned:
         else:
             break
     if m and n:
-        steps, left = _backtrack(_table(stripped[:m], gold[:n]), stripped[:m], gold[:n])
+        steps, left = _backtrack(_table(stripped[:m], gold[:n], free), stripped[:m], gold[:n], free)
     else:
         steps, left = [(INSERT, None, j) for j in range(n)], m
     for i in range(left):  # output tokens before the first aligned one are dropped
-        (aligned.zeros_dropped if is_zero(stripped[i]) else aligned.deleted).append(i)
+        (aligned.zeros_dropped if free(stripped[i]) else aligned.deleted).append(i)
     for kind, i, j in [*steps, *reversed(tail)]:
         if kind in (COPY, MATCH):
             aligned.tokens.append(output[i])
@@ -97,48 +105,104 @@ def align_words(output: list[str], gold: list[str]) -> Aligned:
     return aligned
 
 
-def _table(words: list[str], gold: list[str]) -> np.ndarray:
-    """The pipeline's edit-distance table (rows: output words, columns: key words).
+def _never(token: str) -> bool:
+    """No token is free (`clean -z`: the key's empty nodes are words of the alignment)."""
+    return False
 
-    Row 0 is j, column 0 is i; a `##` row repeats the row above (it costs nothing); equal words
-    take the diagonal; other cells 1 + the least of up, left and diagonal.  A row is computed at
-    once: its left-to-right chain is a running minimum of t[k] - k, restarted at each equal cell
-    (and at column 0), where t is what up and diagonal give."""
+
+class _Band:
+    """The cells of the pipeline's edit-distance table within `width` of each row's diagonal.
+
+    Why a band: a cell's value is at least |i' - j| (i' the output's words so far, `##` rows
+    aside, j the key's), so every cell of value at most `width` lies in it; each such cell is
+    exact when computed inside the band alone (its least neighbour is one too), and the walk back
+    from a last cell of value at most `width` reads only such cells, or cells it cannot take
+    either way.  A realignment of n words then costs n x (2 width + 1) cells, not n x n."""
+
+    def __init__(self, rows: np.ndarray, diagonal: list[int], width: int, n: int, outside: int) -> None:
+        self.rows, self.diagonal, self.width, self.n, self.outside = rows, diagonal, width, n, outside
+
+    def __getitem__(self, cell: tuple[int, int]) -> int:
+        i, j = cell
+        x = j - self.diagonal[i] + self.width
+        return int(self.rows[i, x]) if 0 <= x <= 2 * self.width and 0 <= j <= self.n else self.outside
+
+
+def _table(words: list[str], gold: list[str], free: Callable[[str], bool] = is_zero) -> _Band:
+    """The pipeline's edit-distance table (rows: output words, columns: key words), as a band
+    wide enough to hold its last cell's value (doubled until it does: `_Band`)."""
     m, n = len(words), len(gold)
     if m * n > MAX_CELLS:
         raise _TooFar(m, n)
+    words_only = sum(not free(w) for w in words)
+    width = max(64, 2 * abs(words_only - n))
+    while True:
+        band = _banded(words, gold, free, width)
+        if band[m, n] <= width or width >= max(words_only, n):
+            return band
+        width *= 2
+
+
+def _banded(words: list[str], gold: list[str], free: Callable[[str], bool], width: int) -> _Band:
+    """The band of the table (see `_Band`).  Row 0 is j, column 0 is i; a `##` row repeats the
+    row above (it costs nothing); equal words take the diagonal; other cells 1 + the least of up,
+    left and diagonal.  A row is computed at once: its left-to-right chain is a running minimum
+    of t[x] - x, restarted at each equal cell (and at the band's left edge or column 0), where t
+    is what up and diagonal give; outside the band a cell counts as `outside`, more than any
+    (a cell computed from it may exceed it, by one a row at most)."""
+    m, n = len(words), len(gold)
+    outside = m + n + 1
+    size = 2 * width + 1
     codes: dict[str, int] = {}
-    gold_codes = np.array([codes.setdefault(w, len(codes)) for w in gold], dtype=np.int64)
-    columns = np.arange(n + 1, dtype=np.int64)
-    big = 2 * (m + n) + 4
-    table = np.empty((m + 1, n + 1), dtype=np.uint16 if m + n < 60000 else np.int64)
-    table[0] = columns
-    previous = columns.copy()
-    resets = np.ones(n + 1, dtype=bool)
-    chain = np.empty(n + 1, dtype=np.int64)
+    padded = np.full(n + 2 * size + m + 2, -2, dtype=np.int64)  # key words by code, -2 off the ends
+    padded[size + 1:size + 1 + n] = [codes.setdefault(w, len(codes)) for w in gold]
+    columns = np.arange(size, dtype=np.int64)
+    big = 4 * (outside + size) + 8
+    rows = np.empty((m + 1, size), dtype=np.uint16 if 2 * outside + m < 65000 else np.int64)
+    diagonal = [0] * (m + 1)
+    j_of = columns - width  # row 0's columns
+    previous = np.where((j_of >= 0) & (j_of <= n), j_of, outside)
+    rows[0] = previous
+    extended = np.empty(size + 1, dtype=np.int64)
+    resets = np.empty(size, dtype=bool)
     for i, word in enumerate(words, 1):
-        if is_zero(word):
+        centre = diagonal[i - 1]
+        if free(word):
+            diagonal[i] = centre
             previous = previous.copy()
-            previous[0] = i
-            table[i] = previous
+            if 0 <= width - centre < size:
+                previous[width - centre] = i
+            rows[i] = previous
             continue
-        equal = gold_codes == codes.get(word, -1)
-        diagonal, up = previous[:-1], previous[1:]
-        chain[0] = i
-        chain[1:] = np.where(equal, diagonal, np.minimum(up, diagonal) + 1)
-        resets[1:] = equal
+        diagonal[i] = centre = centre + 1
+        first = centre - width  # the key column of x = 0
+        extended[:size] = previous
+        extended[size] = outside
+        up = extended[1:]  # (i - 1, j): one place right in the row above, which the band left behind
+        start = first - 1 + size + 1  # padded index of key word j - 1 for x = 0
+        equal = padded[start:start + size] == codes.get(word, -1)
+        chain = np.where(equal, previous, np.minimum(up, previous) + 1)
+        resets[:] = equal
+        resets[0] = True
+        if 0 <= -first < size:
+            chain[-first] = i  # column 0
+            resets[-first] = True
         offsets = np.cumsum(resets) * big
         chain -= columns
         chain -= offsets
         np.minimum.accumulate(chain, out=chain)
         chain += columns
         chain += offsets
-        previous = chain.copy()
-        table[i] = previous
-    return table
+        if first < 0 or first + size > n + 1:  # the band reaches past the table's edge
+            j_of = columns + first
+            chain[(j_of < 0) | (j_of > n)] = outside
+        previous = chain
+        rows[i] = previous
+    return _Band(rows, diagonal, width, n, outside)
 
 
-def _backtrack(table: np.ndarray, words: list[str], gold: list[str]) -> tuple[list[tuple[int, int | None, int | None]], int]:
+def _backtrack(table: _Band, words: list[str], gold: list[str], free: Callable[[str], bool] = is_zero
+               ) -> tuple[list[tuple[int, int | None, int | None]], int]:
     """The steps from the table's last cell back to its edge, in text order, and how many output
     tokens are left at the start: key words left when the output is used up are inserted, output
     tokens left when the key is are dropped.  At each cell the first that holds of: a `##` row is
@@ -146,17 +210,17 @@ def _backtrack(table: np.ndarray, words: list[str], gold: list[str]) -> tuple[li
     steps: list[tuple[int, int | None, int | None]] = []
     i, j = len(words), len(gold)
     while i > 0 and j > 0:
-        here = int(table[i, j])
-        if is_zero(words[i - 1]):
+        here = table[i, j]
+        if free(words[i - 1]):
             steps.append((COPY, i - 1, None))
             i -= 1
         elif words[i - 1] == gold[j - 1]:
             steps.append((MATCH, i - 1, j - 1))
             i, j = i - 1, j - 1
-        elif here == int(table[i - 1, j - 1]) + 1:
+        elif here == table[i - 1, j - 1] + 1:
             steps.append((REPLACE, i - 1, j - 1))
             i, j = i - 1, j - 1
-        elif here == int(table[i - 1, j]) + 1:
+        elif here == table[i - 1, j] + 1:
             steps.append((DELETE, i - 1, None))
             i -= 1
         else:
@@ -194,8 +258,9 @@ class Bracketed:
     """Aligned tokens inside the key's sentences (a `##` after the last word is not)."""
 
 
-def repair_brackets(tokens: list[str], sentence_lengths: list[int]) -> Bracketed:
-    """Cut the aligned tokens into the key's sentences and repair each one's brackets."""
+def repair_brackets(tokens: list[str], sentence_lengths: list[int], zeros_free: bool = True) -> Bracketed:
+    """Cut the aligned tokens into the key's sentences and repair each one's brackets.  Without
+    `zeros_free` (`clean -z`) the lengths count the key's empty nodes, and so does the cut."""
     out = Bracketed()
     position = 0
     for length in sentence_lengths:
@@ -204,7 +269,7 @@ def repair_brackets(tokens: list[str], sentence_lengths: list[int]) -> Bracketed
         while words < length:
             if position == len(tokens):  # only when a key word itself starts with ## (and so is no word here)
                 raise ValueError("a key word starting with ## leaves its sentence short of words")
-            if not is_zero(tokens[position]):
+            if not zeros_free or not is_zero(tokens[position]):
                 words += 1
             position += 1
         _repair_sentence(tokens, start, position, out)

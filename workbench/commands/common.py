@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from ..output import visible
 from metrics.formats.source import DEFAULT_MAX_DOCUMENT_TOKENS
 
-from ..session import CONVENTIONS, FORMATS, SINGLETONS, ZERO_MATCHES, LoadOptions, Session, resolve_conventions
+from ..session import CONVENTIONS, CRAC_ZEROS, FORMATS, SINGLETONS, ZERO_MATCHES, LoadOptions, Session, resolve_conventions
 from ..options import UsageError, jobs_option, size_option
 from . import ua
 
@@ -57,6 +57,11 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--zero-match", choices=ZERO_MATCHES, default=None,
                         help="corefud: align zeros by their enhanced dependencies (default) or by position; "
                              "ua: linear keeps zeros (aligned by position), which are otherwise removed")
+    parser.add_argument("--crac-zeros", choices=CRAC_ZEROS, default=None,
+                        help="a crac-text/crac-json response (the CRAC LLM track's): zeros as its pipeline treats them "
+                             "without -z (free, default: a ## token costs nothing in the alignment and becomes a new "
+                             "empty node) or with clean -z and text2conllu -z (gold: the key's empty nodes are aligned "
+                             "as words and kept)")
     ua.add_arguments(parser)
 
 
@@ -84,13 +89,16 @@ def load_options(args: argparse.Namespace, response_paths: Sequence[str], *, ua_
     corefud = conventions == "corefud"
     if not corefud and args.zero_match is not None:
         raise UsageError("--zero-match applies to --conventions corefud only")
+    if not corefud and args.crac_zeros is not None:
+        raise UsageError("--crac-zeros applies to a crac-text or crac-json response, scored under --conventions corefud")
     return LoadOptions(key_format=args.key_format, response_format=args.response_format,
                        match=args.match or ("head" if corefud else "exact"),
                        clusters_field=args.clusters_field, ace_variant=args.ace_variant,
                        ace_weighting=args.ace_weighting, max_input_size=size_option(args.max_input_size),
                        max_document_tokens=args.max_document_tokens,
                        singletons=args.singletons or ("remove" if corefud else "keep"),
-                       cache=not args.no_cache, conventions=conventions, zero_match=args.zero_match or "dependency")
+                       cache=not args.no_cache, conventions=conventions, zero_match=args.zero_match or "dependency",
+                       crac_zeros=args.crac_zeros or "free")
 
 
 def warn(message: str) -> None:

@@ -430,11 +430,11 @@ it shows the key's text and chains for browsing, with no scores or errors.
         text = self.query_one(DocumentText)
         text.border_title = f"text: {MODES[self.mode_index]}{self.system_label()}"
         room = (text.size.width or 60) - 6  # the border's corners and the subtitle's padding
-        text.border_subtitle = text.legend(self.comparing, self.session.options.conventions, room, self.relations_shown)
+        text.show_legend(self.comparing, self.session.options.conventions, room, self.relations_shown)
         if self.selected_error is not None:
-            # why the selected mention has its type: the rule and the head it looked at
-            text.border_subtitle = Text(type_explanation(pair.key, pair.typed_spans(), self.selected_error.mention,
-                                                         room))
+            mention = self.selected_error.mention  # what a repair did to make it, else why it has its type
+            text.border_subtitle = Text(text.repair_note(mention, room) or type_explanation(pair.key, pair.typed_spans(),
+                                                                                            mention, room))
 
     def _show_scores(self) -> None:
         if self.corpus is None:

@@ -63,7 +63,7 @@ LONGER = {
 
 def _display(key: str) -> str:
     names = {"question_mark": "?", "slash": "/", "left_square_bracket": "[", "right_square_bracket": "]",
-             "left_curly_bracket": "{", "right_curly_bracket": "}",
+             "left_curly_bracket": "{", "right_curly_bracket": "}", "asterisk": "*",
              "escape": "esc", "space": "space"}
     return " / ".join(names.get(k.strip(), k.strip()) for k in key.split(","))
 

@@ -106,6 +106,11 @@ def _ids_label(ids: list[str] | None) -> str:
     return ",".join(ids) if ids else "-"
 
 
+REPAIRED, REPAIR_MARK = "repaired", "*"
+"""The tint and the label mark of a mention a reader repaired to make it (a CRAC LLM-track
+output's `Document.repaired`), drawn as a change is in compare mode."""
+
+
 @dataclass(frozen=True)
 class Marked:
     """One mention as drawn in the text: its span, type, the label shown after its bracket, and
@@ -138,6 +143,7 @@ def marked_mentions(key: Document, response: Document, types: dict[Span, Mention
     """
     from ..comparison import CHANGE_MARKS
 
+    marks_of = {**CHANGE_MARKS, REPAIRED: REPAIR_MARK}
     sides = [chain_ids(doc) for doc in _sides(key, response, other, mode)]
     spans = set().union(*sides)
     changes = changes or {}
@@ -152,7 +158,7 @@ def marked_mentions(key: Document, response: Document, types: dict[Span, Mention
         kind = mention_type(types, span)
         label = "/".join(_ids_label(ids.get(span)) for ids in sides)
         change = changes.get(span)
-        marks.append(Marked(span, kind, kind.letter + label + (CHANGE_MARKS.get(change, "") if change else ""), change,
+        marks.append(Marked(span, kind, kind.letter + label + (marks_of.get(change, "") if change else ""), change,
                             pieces.get(span, ())))
     return marks
 

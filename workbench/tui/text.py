@@ -24,10 +24,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.worker import get_current_worker
 
+from metrics.errors.mention import Mention
 from metrics.model import Document, MentionType, Span
 
 from .messages import TextLaidOut, while_running
-from .rows import Atom, Marked, Selection, Side, TextLayout, token_units, wrap_units
+from .rows import REPAIR_MARK, REPAIRED, Atom, Marked, Selection, Side, TextLayout, token_units, wrap_units
 
 if TYPE_CHECKING:
     from .relations import Overlay
@@ -50,6 +51,10 @@ LEGENDS = {
     "corefud": ("N name  M nominal  P pronoun  Z zero (∅)  +chain id (key/response)",
                 "N name  M nominal  P pronoun  Z zero (∅)  +key/resp chain", "N name  M nominal  P pronoun  Z zero (∅)",
                 "N name M nom P pron Z zero"),
+    "repaired": (f"{REPAIR_MARK} repaired (*)  N name  M nominal  P pronoun  Z zero (∅)  +chain id (key/response)",
+                 f"{REPAIR_MARK} repaired (*)  N name  M nominal  P pronoun  Z zero (∅)  +key/resp chain",
+                 f"{REPAIR_MARK} repaired (*)  N name  M nominal  P pronoun  Z zero (∅)",
+                 f"{REPAIR_MARK} repaired  N name M nom P pron Z zero", f"{REPAIR_MARK} repaired (*)"),
     "compare": ("+ fixed  ! introduced  ~ changed  N name  M nominal  P pronoun", "+ fixed  ! introduced  ~ changed",
                 "+fixed !new ~changed"),
 }
@@ -71,6 +76,7 @@ class DocumentText(ScrollView, can_focus=True):
         "doctext--fixed",
         "doctext--introduced",
         "doctext--changed",
+        "doctext--repaired",
     }
     DEFAULT_CSS = """
     DocumentText { background: $surface; }
@@ -79,6 +85,8 @@ class DocumentText(ScrollView, can_focus=True):
         Binding("j", "scroll_lines(1)", "Down", show=False, id="text.down"),
         Binding("k", "scroll_lines(-1)", "Up", show=False, id="text.up"),
         Binding("space", "page_down", "Page down", show=False, id="text.page_down"),
+        Binding("asterisk", "toggle_repairs", "Mark / unmark the mentions a CRAC LLM output's repair made", show=False,
+                id="text.repairs"),
     ]
     HELP = """\
 The text of the document.  Every mention is bracketed and followed by its type letter
@@ -94,7 +102,12 @@ two systems'), and a mention whose error changed is tinted and marked: + fixed,
 relations (the legend lists them; each key shows or hides one): b bridging (`→` the anchor's
 entity and the relation after the anaphor's label), a split antecedents (`⊃` a plural
 entity's members after each of its mentions), x discourse deixis (`[that]D1`), r
-non-referring markables (`[it]¬`; `¬key`, `¬resp` when one side only).
+non-referring markables (`[it]¬`; `¬key`, `¬resp` when one side only).  A CRAC LLM-track
+output (crac-text, crac-json): a mention that the repair of its brackets made (a closing
+bracket with no opening one made a one-word mention, an id read up to its digits) is tinted
+and marked `*` (`[Razak]N-/37*`); the mouse on it, or its error selected, tells what was done;
+* hides and shows the marks.  The mentions the repair lost have nothing to mark: F5 lists
+them with the rest.
 """
 
     mode: reactive[Side] = reactive("both")
@@ -114,23 +127,56 @@ non-referring markables (`[it]¬`; `¬key`, `¬resp` when one side only).
         """Tokens after the first part of a long text while the whole is being laid out (0: all shown)."""
         self._wanted_y: float | None = None
         """Where `redraw` put the view, taken again when the whole text arrives."""
+        self._repaired: dict[Span, str] = {}
+        """The shown response's repaired mentions (`Document.repaired`), with what was done."""
+        self.marking_repairs = True
+        """Whether they are marked (*)."""
+        self._legend_args: tuple[bool, str, int, frozenset[str]] | None = None
 
     @staticmethod
-    def legend(comparing: bool, conventions: str, room: int, shown: frozenset[str] = frozenset()) -> str:
+    def legend(comparing: bool, conventions: str, room: int, shown: frozenset[str] = frozenset(), *,
+               repaired: bool = False) -> str:
         """The border's legend: the longest of `LEGENDS` that fits `room` cells (never cut); under
-        the UA conventions, the relations' keys and glyphs (`shown`: those not hidden)."""
+        the UA conventions, the relations' keys and glyphs (`shown`: those not hidden); with
+        repaired mentions marked (`repaired`), theirs."""
         if conventions == "ua" and not comparing:
             from .relations import legends as relation_legends
 
             legends = relation_legends(shown)
         else:
-            legends = LEGENDS["compare" if comparing else "corefud" if conventions == "corefud" else "conll"]
+            kind = "compare" if comparing else "repaired" if repaired else \
+                "corefud" if conventions == "corefud" else "conll"
+            legends = LEGENDS[kind]
         return next((legend for legend in legends if cell_len(legend) <= room), legends[-1])
+
+    def show_legend(self, comparing: bool, conventions: str, room: int, shown: frozenset[str] = frozenset()) -> None:
+        """Put `legend` on the border, kept to be put again when the repairs' marks are toggled."""
+        self._legend_args = (comparing, conventions, room, shown)
+        self.border_subtitle = self.legend(comparing, conventions, room, shown,
+                                           repaired=bool(self._repaired) and self.marking_repairs)
+
+    def repair_note(self, mention: Mention | None, room: int) -> str | None:
+        """What the repair did to make this mention, cut to `room` cells (None: not one)."""
+        note = self._repaired.get(mention.span) if mention is not None and self.marking_repairs else None
+        if note is None:
+            return None
+        text = f"{REPAIR_MARK} repaired: {note}"
+        return text if cell_len(text) <= room else text[:max(room - 1, 0)] + "…"
 
     # ------------------------------------------------------------------ data in
     def show(self, key: Document, response: Document, types: dict[Span, MentionType], mode: Side | None = None, *,
              other: Document | None = None, changes: dict[Span, str] | None = None,
              relations: Relations | None = None) -> None:
+        """`_show` with the response's repaired mentions marked (unless hidden, or comparing)."""
+        self._repaired = dict(response.repaired or {}) if other is None else {}
+        self._content = (key, response, types, other, changes, relations)
+        if changes is None and self._repaired and self.marking_repairs:
+            changes = dict.fromkeys(self._repaired, REPAIRED)
+        self._show(key, response, types, mode, other=other, changes=changes, relations=relations)
+
+    def _show(self, key: Document, response: Document, types: dict[Span, MentionType], mode: Side | None = None, *,
+              other: Document | None = None, changes: dict[Span, str] | None = None,
+              relations: Relations | None = None) -> None:
         """Show a document pair (key, response Documents and the engine's mention types); in
         compare mode `response` is the baseline's, `other` the compared system's, and `changes`
         maps the spans whose error changed to the change.  `relations`: under the UA conventions,
@@ -144,7 +190,6 @@ non-referring markables (`[it]¬`; `¬key`, `¬resp` when one side only).
 
         if mode is not None:
             self.set_reactive(DocumentText.mode, mode)
-        self._content = (key, response, types, other, changes, relations)
         base = key if key.words or not response.words else response
         self._sentence_starts = list(base.sentence_starts or [0])
         self._laying_out = object()
@@ -221,6 +266,31 @@ non-referring markables (`[it]¬`; `¬key`, `¬resp` when one side only).
         if self._rest:  # the place may be past the first part: taken again with the whole
             self._wanted_y = y
 
+    def action_toggle_repairs(self) -> None:
+        """Mark or unmark the repaired mentions (*), the legend following."""
+        self.marking_repairs = not self.marking_repairs
+        if self._content is not None and self._repaired:
+            key, response, types, other, changes, relations = self._content
+            self.redraw(key, response, types, self.mode, other=other, changes=changes, relations=relations)
+            if self._legend_args is not None and isinstance(self.border_subtitle, str):
+                self.show_legend(*self._legend_args)
+        self.notify(f"repaired mentions {'marked' if self.marking_repairs else 'not marked'} (*)", markup=False)
+
+    def on_mouse_move(self, event) -> None:
+        """The mouse on a repaired mention: a tooltip says what the repair did."""
+        note = None
+        offset = event.get_content_offset(self)
+        if self._repaired and self.marking_repairs and offset is not None and self._layout is not None:
+            index = int(self.scroll_y) + offset.y
+            x = int(self.scroll_x) + offset.x
+            for atom in self._layout.lines[index] if index < len(self._layout.lines) else ():
+                x -= cell_len(atom.text)
+                if x < 0:
+                    span = atom.span if atom.role != "space" else None
+                    note = self._repaired.get(span) if span is not None else None
+                    break
+        self.tooltip = f"{REPAIR_MARK} repaired: {note}" if note else None
+
     def select(self, selection: Selection) -> None:
         """Emphasise an error and bring its mention into view (a third of the way down)."""
         self._selection = selection
@@ -284,7 +354,7 @@ non-referring markables (`[it]¬`; `¬key`, `¬resp` when one side only).
             }
             bracket = self.get_component_rich_style("doctext--bracket", partial=True)
             tints = {None: Style(), **{change: self.get_component_rich_style(f"doctext--{change}", partial=True)
-                                       for change in ("fixed", "introduced", "changed")}}
+                                       for change in ("fixed", "introduced", "changed", REPAIRED)}}
             for kind in (None, *MentionType):
                 type_style = (
                     self.get_component_rich_style(f"doctext--{TYPE_CLASS[kind]}", partial=True) if kind is not None else Style()

@@ -12,12 +12,15 @@ from textual.widgets import Input
 
 TYPE_VARIABLES_DARK = {"type-name": "#5fafff", "type-nominal": "#87d787", "type-pronoun": "#ffaf5f", "type-zero": "#d7afff",
                        "highlight-antecedent": "#4a2e00", "highlight-best": "#00305f",
-                       "change-fixed": "#123a1a", "change-introduced": "#4a1620", "change-changed": "#3a3412"}
+                       "change-fixed": "#123a1a", "change-introduced": "#4a1620", "change-changed": "#3a3412",
+                       "change-repaired": "#1b2f48"}
 TYPE_VARIABLES_LIGHT = {"type-name": "#004fa8", "type-nominal": "#17661a", "type-pronoun": "#8f4500", "type-zero": "#6a3d9a",
                         "highlight-antecedent": "#ffe9c4", "highlight-best": "#dde9ff",
-                        "change-fixed": "#dcf5dc", "change-introduced": "#fde0e4", "change-changed": "#f3efcf"}
+                        "change-fixed": "#dcf5dc", "change-introduced": "#fde0e4", "change-changed": "#f3efcf",
+                        "change-repaired": "#e2ecf8"}
 """Type colours, the backgrounds of the selected error's antecedents and the tints of compare
-mode's changed mentions (fixed green, introduced red, changed yellow).  Chosen together: every
+mode's changed mentions (fixed green, introduced red, changed yellow), and of the mentions a CRAC
+LLM output's repair made (blue).  Chosen together: every
 type colour (and the plain text) keeps a WCAG contrast ratio of at least 4.5 on the surface, on
 both highlights and on every tint (tests/test_contrast.py measures every pair the text view can draw)."""
 
