@@ -28,6 +28,7 @@ from metrics.measures.score import AnyScore, MeanScore, Score
 from metrics.mentions.ua import Mention, UADocument
 from metrics.mentions.ua_align import Alignment, SideClusters, align, cluster_index, side_clusters
 from metrics.model import InputError
+from metrics.runtime.gc_pause import gc_paused
 
 BRIDGING: tuple[Metric, ...] = (BRIDGING_RECOGNITION, BRIDGING_MARKABLE, BRIDGING_ENTITY)
 """The three bridging scores (the UA scorer's `-m bridging`)."""
@@ -225,6 +226,12 @@ def pair_documents(keys: Sequence[UADocument], responses: Sequence[UADocument], 
 
 
 def score_document(key: UADocument, response: UADocument, settings: Settings, warnings: list[str]) -> ScoredDocument:
+    """One document pair clustered and aligned (the collector paused: many small objects, no cycle)."""
+    with gc_paused():
+        return _scored_document(key, response, settings, warnings)
+
+
+def _scored_document(key: UADocument, response: UADocument, settings: Settings, warnings: list[str]) -> ScoredDocument:
     s = settings
     sides = [side_clusters(doc.layer(s.discourse_deixis), s.match, s.keep_singletons, s.keep_split, s.keep_zeros)
              for doc in (key, response)]

@@ -109,6 +109,15 @@ class SplitAntecedent:
 AnyMention = Mention | SplitAntecedent
 
 
+def _covered(parts: tuple[tuple[Position, Position], ...], zero: bool) -> tuple[Position, ...]:
+    """Every position the parts cover, sorted (a zero's one position)."""
+    if zero:
+        return (parts[0][0],)
+    if len(parts) == 1:
+        return tuple(range(int(parts[0][0]), int(parts[0][1]) + 1))
+    return tuple(sorted(w for first, last in parts for w in range(int(first), int(last) + 1)))
+
+
 @dataclass(frozen=True)
 class Markable:
     """One identity (or discourse-deixis) markable of a UA document."""
@@ -137,13 +146,18 @@ class Markable:
     """Every position covered, sorted (a position two parts share is listed twice)."""
 
     def __post_init__(self) -> None:
-        if self.zero:
-            words: tuple[Position, ...] = (self.parts[0][0],)
-        elif len(self.parts) == 1:
-            words = tuple(range(int(self.parts[0][0]), int(self.parts[0][1]) + 1))
-        else:
-            words = tuple(sorted(w for first, last in self.parts for w in range(int(first), int(last) + 1)))
-        object.__setattr__(self, "words", words)
+        object.__setattr__(self, "words", _covered(self.parts, self.zero))
+
+    @classmethod
+    def made(cls, id: str, entity: str, parts: tuple[tuple[Position, Position], ...], min_span: tuple[int, int] | None,
+             zero: bool, element_of: tuple[str, ...], line: int, attributes: tuple[tuple[str, str], ...]) -> "Markable":
+        """The same markable as `Markable(...)`, made as the reader makes thousands of them: its
+        fields set at once (a frozen dataclass's `__init__` sets each one through
+        `object.__setattr__`, several times slower)."""
+        self = object.__new__(cls)
+        self.__dict__.update(id=id, entity=entity, parts=parts, min_span=min_span, zero=zero, element_of=element_of,
+                             line=line, attributes=attributes, words=_covered(parts, zero))
+        return self
 
     def mention(self, min_source: str) -> Mention:
         """The mention compared for this markable: `min_source` is "none" (exact matching: no
