@@ -226,12 +226,6 @@ def pair_documents(keys: Sequence[UADocument], responses: Sequence[UADocument], 
 
 
 def score_document(key: UADocument, response: UADocument, settings: Settings, warnings: list[str]) -> ScoredDocument:
-    """One document pair clustered and aligned (the collector paused: many small objects, no cycle)."""
-    with gc_paused():
-        return _scored_document(key, response, settings, warnings)
-
-
-def _scored_document(key: UADocument, response: UADocument, settings: Settings, warnings: list[str]) -> ScoredDocument:
     s = settings
     sides = [side_clusters(doc.layer(s.discourse_deixis), s.match, s.keep_singletons, s.keep_split, s.keep_zeros)
              for doc in (key, response)]
@@ -265,8 +259,9 @@ def score_corpus(keys: Sequence[UADocument], responses: Sequence[UADocument], ke
     (`ua_pair`, `result_of`)."""
     settings = settings.completed()
     skipped: list[str] = []
-    pairs = [ua_pair(score_document(k, r, settings, skipped), settings)
-             for k, r in pair_documents(keys, responses, key_path, response_path, check_words)]
+    with gc_paused():  # many small objects, no cycle
+        pairs = [ua_pair(score_document(k, r, settings, skipped), settings)
+                 for k, r in pair_documents(keys, responses, key_path, response_path, check_words)]
     return result_of(settings, pairs, bridging_warnings(skipped))
 
 
