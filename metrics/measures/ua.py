@@ -43,12 +43,20 @@ class Sides:
     key_index: dict | None = None
     """Mention -> its (last) key cluster; computed when not given."""
     response_index: dict | None = None
+    splits: tuple[list, list] | None = None
+    """The key's and the response's split antecedents, in cluster order (found once, for every metric)."""
 
     def __post_init__(self) -> None:
         if self.key_index is None:
             self.key_index = cluster_index(self.key)
         if self.response_index is None:
             self.response_index = cluster_index(self.response)
+
+    def split_antecedents(self) -> tuple[list, list]:
+        if self.splits is None:
+            self.splits = ([m for c in self.key for m in c if m.is_split],
+                           [m for c in self.response for m in c if m.is_split])
+        return self.splits
 
 
 @dataclass
@@ -306,36 +314,35 @@ _NOBODY = SplitAntecedent(set())
 
 def split_credit(kernel: Kernel, s: Sides) -> SplitCredit:
     """The key's and the response's split antecedents aligned by `kernel`'s own F1."""
-    keys = [m for c in s.key for m in c if m.is_split]
-    responses = [m for c in s.response for m in c if m.is_split]
+    keys, responses = s.split_antecedents()
     if not keys and not responses:
         return NO_CREDIT
     from scipy.optimize import linear_sum_assignment  # imported when first needed: it takes 0.3 s
+
     keys = keys or [_NOBODY]
     responses = responses or [_NOBODY]
-    key_members = [list(k.members) for k in keys]
     response_members = [list(r.members) for r in responses]
-    key_indexes = [cluster_index(c) for c in key_members]
     response_indexes = [cluster_index(c) for c in response_members]
-    raw = np.zeros((len(keys), len(responses), 4))
-    f1 = np.zeros((len(keys), len(responses)))
-    recall = np.zeros_like(f1)
-    precision = np.zeros_like(f1)
-    for i in range(len(keys)):
-        for j in range(len(responses)):
-            inner = Sides(key_members[i], response_members[j], s.partner, key_indexes[i], response_indexes[j])
-            pn, pd, rn, rd = kernel(inner, NO_CREDIT, True)
-            raw[i, j, :] = [pn, pd, rn, rd]
-            precision[i, j] = 0 if pn == 0 else pn / float(pd)
-            recall[i, j] = 0 if rn == 0 else rn / float(rd)
-            f1[i, j] = _f1(pn, pd, rn, rd)
-    rows, cols = linear_sum_assignment(-f1)
-    counts = (raw[rows, cols, np.zeros_like(cols)].sum(), raw[0, :, 1].sum(),
-              raw[rows, cols, np.ones_like(cols) * 2].sum(), raw[:, 0, 3].sum())
-    pairs = list(zip(rows, cols))
-    return SplitCredit({keys[r]: (responses[c], float(recall[r, c])) for r, c in pairs if recall[r, c] > 0},
-                       {responses[c]: (keys[r], float(precision[r, c])) for r, c in pairs if precision[r, c] > 0},
-                       {keys[r]: (responses[c], float(f1[r, c])) for r, c in pairs if f1[r, c] > 0},
+    raw: list[list[Counts]] = []
+    f1: list[list[float]] = []
+    recall: list[list[float]] = []
+    precision: list[list[float]] = []
+    for key in keys:
+        members = list(key.members)
+        index = cluster_index(members)
+        raw.append([kernel(Sides(members, response_members[j], s.partner, index, response_indexes[j]), NO_CREDIT,
+                           True) for j in range(len(responses))])
+        precision.append([0 if pn == 0 else pn / float(pd) for pn, pd, _, _ in raw[-1]])
+        recall.append([0 if rn == 0 else rn / float(rd) for _, _, rn, rd in raw[-1]])
+        f1.append([_f1(*counts) for counts in raw[-1]])
+    rows, cols = linear_sum_assignment(-np.array(f1, dtype=float))
+    table = np.array(raw, dtype=float)
+    counts = (table[rows, cols, np.zeros_like(cols)].sum(), table[0, :, 1].sum(),
+              table[rows, cols, np.ones_like(cols) * 2].sum(), table[:, 0, 3].sum())
+    pairs = list(zip(rows.tolist(), cols.tolist()))
+    return SplitCredit({keys[r]: (responses[c], float(recall[r][c])) for r, c in pairs if recall[r][c] > 0},
+                       {responses[c]: (keys[r], float(precision[r][c])) for r, c in pairs if precision[r][c] > 0},
+                       {keys[r]: (responses[c], float(f1[r][c])) for r, c in pairs if f1[r][c] > 0},
                        counts)
 
 
