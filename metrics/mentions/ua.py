@@ -39,6 +39,10 @@ def position_order(position: Position) -> tuple[int, int, int]:
     return (int(word), 0, int(index))
 
 
+_new_frozenset = frozenset.__new__
+_NO_WORDS: frozenset[int] = frozenset()
+
+
 class Mention(frozenset):
     """The words a markable covers, as the UA scorer compares markables: the set of its positions.
 
@@ -56,6 +60,18 @@ class Mention(frozenset):
                 min_words: frozenset[int] = frozenset(), zero: bool = False) -> "Mention":
         words = tuple(words)
         self = super().__new__(cls, words)
+        self.words = words
+        self.min_words = min_words
+        self.parts = parts
+        self.zero = zero
+        return self
+
+    @classmethod
+    def made(cls, words: tuple[Position, ...], parts: tuple[tuple[Position, Position], ...], min_words: frozenset[int],
+             zero: bool) -> "Mention":
+        """The same mention as `Mention(...)` from a tuple of words, made as a side's clustering
+        makes thousands (without the type call through `__new__`: half the time)."""
+        self = _new_frozenset(cls, words)
         self.words = words
         self.min_words = min_words
         self.parts = parts
@@ -162,13 +178,13 @@ class Markable:
     def mention(self, min_source: str) -> Mention:
         """The mention compared for this markable: `min_source` is "none" (exact matching: no
         Min read), "min" (the Min attribute) or "first_part" (CRAFT: the first part)."""
-        min_words: frozenset[int] = frozenset()
+        min_words = _NO_WORDS
         if min_source == "min" and self.min_span is not None:
             min_words = frozenset(range(self.min_span[0], self.min_span[1] + 1))
         elif min_source == "first_part" and not self.zero:
             first, last = self.parts[0]
             min_words = frozenset(range(int(first), int(last) + 1))
-        return Mention(self.words, self.parts, min_words, self.zero)
+        return Mention.made(self.words, self.parts, min_words, self.zero)
 
 
 @dataclass(frozen=True)
