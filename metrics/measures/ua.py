@@ -282,24 +282,31 @@ def _noncoref_count(where: list[int], cluster_of: list[int]) -> int:
     return across_key - same_response
 
 
-def _noncoref_weighted(weights: np.ndarray, where: np.ndarray, sizes: list[int]) -> float:
+def _noncoref_weighted(weights: np.ndarray, where: np.ndarray, sizes: list[int], rows: int = 512) -> float:
     """The same count with split antecedents' credits as weights, every product added in the UA
-    scorer's order (key cluster by cluster, mention by mention, later mentions in order)."""
+    scorer's order: key cluster by cluster, each cluster's products (its mentions in order, each
+    with the found mentions of later clusters elsewhere in the response, in order) summed from 0.0
+    one after another, the clusters' sums then added to the total.  The products are taken `rows`
+    mentions at a time (a rows x mentions table, whatever the document's length)."""
+    ends = np.repeat(np.cumsum(sizes), sizes)  # each mention's cluster's end
+    found = where != -1
+    columns = np.arange(len(where))
+    products, per_row = [], []
+    for first in range(0, len(where), rows):
+        block = slice(first, first + rows)
+        keep = (columns[None, :] >= ends[block, None]) & found[block, None] & found[None, :] & \
+            (where[block, None] != where[None, :])
+        products.append((weights[block, None] * weights[None, :])[keep])  # row by row: the loops' order
+        per_row.append(keep.sum(axis=1))
+    flat = np.concatenate(products) if products else np.zeros(0)
+    row_ends = np.cumsum(np.concatenate(per_row)) if per_row else np.zeros(0, dtype=np.int64)
     num = 0
     start = 0
     for size in sizes:
-        end = start + size
-        later_where, later_weights = where[end:], weights[end:]
-        terms = []
-        for k in range(start, end):
-            if where[k] == -1:
-                continue
-            keep = (later_where != -1) & (later_where != where[k])
-            terms.append(weights[k] * later_weights[keep])
-        if terms:
-            flat = np.concatenate([[0.0], *terms])
-            num += float(np.add.accumulate(flat)[-1])
-        start = end
+        first, last = (int(row_ends[start - 1]) if start else 0), int(row_ends[start + size - 1]) if size else 0
+        if last > first:
+            num += float(np.add.accumulate(np.concatenate(([0.0], flat[first:last])))[-1])
+        start += size
     return num
 
 
