@@ -160,12 +160,14 @@ class _Layer:
 
     def finish(self) -> list[Markable]:
         out = []
+        made = Markable.made
         for markable in self.markables.values():
-            if len(markable.ends) < len(markable.starts):
+            starts, ends = markable.starts, markable.ends
+            if len(ends) < len(starts):
                 raise InputError(self.path, markable.line, f"{self.column}: markable {markable.id} is never closed")
-            out.append(Markable.made(markable.id, markable.entity, tuple(zip(markable.starts, markable.ends)),
-                                     markable.min_span, markable.zero, tuple(markable.element_of), markable.line,
-                                     markable.attributes))
+            parts = ((starts[0], ends[0]),) if len(starts) == 1 else tuple(zip(starts, ends))
+            out.append(made(markable.id, markable.entity, parts, markable.min_span, markable.zero,
+                            tuple(markable.element_of), markable.line, markable.attributes))
         _check_plurals(out, self.path, self.column)
         return out
 
