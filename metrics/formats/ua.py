@@ -244,7 +244,7 @@ def _read(path: str) -> list[UADocument]:
     words: list[str] = []
     word_lines: list[int] = []
     for number, raw in enumerate(read_lines(path), 1):
-        cells = raw.split(None, needed)
+        cells = [raw] if raw[:1] == "#" else raw.split(None, needed)  # a comment is read whole, not split
         # the most common line, a word inside a sentence with nothing annotated, taken at once
         if len(cells) >= needed and cells[identity] == cells[also_blank[0]] == cells[also_blank[1]] == "_" and \
                 current is not None and current.in_sentence and "." not in cells[0] and quick:
