@@ -366,10 +366,11 @@ def test_weighted_non_coreference_links_add_in_the_ua_scorers_order():
             end = start + size
             terms = [weights[k] * weights[l] for k in range(start, end) if where[k] != -1
                      for l in range(end, n) if where[l] != -1 and where[l] != where[k]]
-            if terms:
+            if any(where[k] != -1 for k in range(start, end)):  # a found mention: its sum, 0.0 or more
                 total = 0.0
                 for term in terms:
                     total += term
-                expected += total
+                expected += float(total)
             start = end
-        assert _noncoref_weighted(weights, where, sizes, rows=rng.randint(1, 5)) == expected
+        got = _noncoref_weighted(weights, where, sizes, rows=rng.randint(1, 5))
+        assert got == expected and type(got) is type(expected)

@@ -302,9 +302,10 @@ def _noncoref_weighted(weights: np.ndarray, where: np.ndarray, sizes: list[int],
     row_ends = np.cumsum(np.concatenate(per_row)) if per_row else np.zeros(0, dtype=np.int64)
     num = 0
     start = 0
-    for size in sizes:
-        first, last = (int(row_ends[start - 1]) if start else 0), int(row_ends[start + size - 1]) if size else 0
-        if last > first:
+    for size in sizes:  # a cluster with a mention found adds its sum (0.0 without products), as the loop did
+        if found[start:start + size].any():
+            first = int(row_ends[start - 1]) if start else 0
+            last = int(row_ends[start + size - 1])
             num += float(np.add.accumulate(np.concatenate(([0.0], flat[first:last])))[-1])
         start += size
     return num
