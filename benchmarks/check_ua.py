@@ -17,7 +17,8 @@ its command line's defaults (`metrics.corpus.ua.PRESETS`).  Two comparisons:
 
 Each score is compared twice: to the last digit the UA scorer prints (`%.2f` of a percentage, from
 its own command line), and at full precision (its evaluator called by benchmarks/ua_reference.py).
-`--timing` times both command lines on one CODI-CRAC file, in the same run.
+`--timing` times both on each CODI-CRAC train file in the same run (CPU seconds, medians): reading
+and scoring in a running process, and whole command lines beside the interpreter's own start.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import json
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from metrics.corpus.ua import PRESETS, Settings, score_corpus  # noqa: E402
+from metrics.formats.source import read_lines  # noqa: E402
 from metrics.formats.ua import read_ua  # noqa: E402
 
 SUITE_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
@@ -243,42 +246,70 @@ def check_codi(args: argparse.Namespace, copy: str, workdir: str) -> bool:
 
 
 TIMED = {"codicrac22ar": PRESETS["codicrac22ar"], "all-exact": EXTRA_SETTINGS["all-exact"]}
+FLOORS = {"python": "pass", "python+numpy": "import numpy",
+          "python+numpy+scipy.optimize": "import numpy, scipy.optimize"}
+"""What starting the interpreter costs before either scorer reads a line (both need numpy and
+scipy's linear_sum_assignment): a whole command line cannot take less."""
 
 
-def check_timing(args: argparse.Namespace, copy: str, workdir: str, repeats: int = 3) -> None:
-    """Both scorers on the largest CODI-CRAC train file, in one run, in CPU seconds (the machine
-    may be shared): whole command lines (the interpreter's start and imports included; ours reads
-    the response in a second process, counted too), and reading plus scoring in a running process."""
-    key = max(codi_files(args.codi), key=os.path.getsize)
-    response = str(Path(workdir, "timed.response"))
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_ua_response.py"), key, response], check=True)
-    corefwb = str(Path(sys.executable).parent / "corefwb")
-    for name, settings in TIMED.items():
-        job = job_of(key, response, settings)
-        theirs = reference(args.python, copy, [job], repeats)[0]["seconds"]
-        ours(job)
-        ours_times = []
-        for _ in range(repeats):
-            started = time.process_time()
+def child_seconds(line: list[str], cwd: str | None = None) -> float:
+    """CPU seconds (user and system) of one command line run to its end."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(line, cwd=cwd, capture_output=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def our_command(key: str, response: str, settings: Settings) -> list[str]:
+    """`corefwb score` with these settings."""
+    line = [str(Path(sys.executable).parent / "corefwb"), "score", key, response, "--no-cache", "--metrics",
+            ",".join(m for m in settings.metrics if m != "conll"), "--match", settings.match]
+    line += ["--singletons", "keep"] if settings.keep_singletons else []
+    line += ["--split-antecedents", "keep"] if settings.keep_split else []
+    return line
+
+
+def _split_lines(key: str, response: str) -> float:
+    """CPU seconds to read both files' lines and split each word line into its columns (nothing parsed)."""
+    started = time.process_time()
+    for path in (key, response):
+        for line in read_lines(path):
+            if line[:1] != "#":
+                line.split(None, 13)
+    return time.process_time() - started
+
+
+def check_timing(args: argparse.Namespace, copy: str, workdir: str, repeats: int = 7) -> None:
+    """Both scorers on each CODI-CRAC train file, in one run, in CPU seconds (the machine may be
+    shared: wall time would count the others' work), medians of `repeats`: reading and scoring in a
+    running process (imports done), and whole command lines (the interpreter's start and imports
+    included); then the interpreter's own start, the floor of any command line."""
+    floors = {name: statistics.median(child_seconds([sys.executable, "-c", code]) for _ in range(repeats))
+              for name, code in FLOORS.items()}
+    for key in codi_files(args.codi):
+        response = str(Path(workdir, f"{Path(key).stem}.timed.response"))
+        subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_ua_response.py"), key, response], check=True)
+        for name, settings in TIMED.items():
+            job = job_of(key, response, settings)
+            theirs = statistics.median(reference(args.python, copy, [job], repeats)[0]["seconds"])
             ours(job)
-            ours_times.append(time.process_time() - started)
-        ua_line = [args.python, "ua-scorer.py", key, response, *command_line(settings)]
-        our_line = [corefwb, "score", key, response, "--no-cache", "--metrics",
-                    ",".join(m for m in settings.metrics if m != "conll"), "--match", settings.match]
-        our_line += ["--singletons", "keep"] if settings.keep_singletons else []
-        our_line += ["--split-antecedents", "keep"] if settings.keep_split else []
-        whole = []
-        for line, cwd in ((ua_line, copy), (our_line, None)):
-            best = float("inf")
+            ours_times = []
             for _ in range(repeats):
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                subprocess.run(line, cwd=cwd, capture_output=True, check=True)
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                best = min(best, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-            whole.append(best)
-        print(f"timing {Path(key).name} {name}: read and score {theirs:.3f} s (UA scorer) vs {min(ours_times):.3f} s "
-              f"(ours), {theirs / min(ours_times):.1f}x; command lines {whole[0]:.2f} s vs {whole[1]:.2f} s, "
-              f"{whole[0] / whole[1]:.1f}x (CPU seconds, best of {repeats})")
+                started = time.process_time()
+                ours(job)
+                ours_times.append(time.process_time() - started)
+            mine = statistics.median(ours_times)
+            ua_line = [args.python, "ua-scorer.py", key, response, *command_line(settings)]
+            their_whole = statistics.median(child_seconds(ua_line, copy) for _ in range(repeats))
+            our_whole = statistics.median(child_seconds(our_command(key, response, settings)) for _ in range(repeats))
+            print(f"timing {Path(key).name} {name}: in process {theirs:.3f} s (UA scorer) vs {mine:.3f} s (ours), "
+                  f"{theirs / mine:.1f}x; whole command {their_whole:.2f} s vs {our_whole:.2f} s, "
+                  f"{their_whole / our_whole:.1f}x (CPU seconds, medians of {repeats})")
+        lines = statistics.median(_split_lines(key, response) for _ in range(repeats))
+        print(f"timing {Path(key).name}: reading both files' lines and splitting each into columns, the least "
+              f"a line-by-line reader does, takes {lines:.3f} s")
+    print("floor of a command line (CPU seconds, medians of {}): {}".format(
+        repeats, ", ".join(f"{name} {seconds:.3f} s" for name, seconds in floors.items())))
 
 
 def main() -> int:

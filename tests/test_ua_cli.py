@@ -143,3 +143,18 @@ def test_the_size_guards_hold_under_ua(capsys):
     finally:  # the bounds are the process's: later tests read under the defaults
         source.set_max_input_size(source.DEFAULT_MAX_INPUT_SIZE)
         source.set_max_document_tokens(source.DEFAULT_MAX_DOCUMENT_TOKENS)
+
+
+def test_score_loads_no_ui_and_no_other_command():
+    """`corefwb score` on UA files imports what scoring needs: not textual, rich or the terminal UI,
+    not the modules of `compare`, `crac` or `plot`, and scipy only when a metric needs an
+    assignment (MUC and B3 without split antecedents do not)."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from workbench.cli import main; main(['score', %r, %r, '--metrics', 'muc,bcub']); "
+             "print(sorted({m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'scipy', 'matplotlib') "
+             "or m.startswith('workbench.tui') "
+             "or m in ('workbench.commands.compare', 'workbench.commands.crac', 'workbench.commands.plot')}))")
+    done = subprocess.run([sys.executable, "-c", probe % (KEY, RESPONSE)], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout

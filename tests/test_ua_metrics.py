@@ -343,3 +343,34 @@ def test_mor_equals_the_best_pairing_by_enumeration():
         score = relations.mor(key, response)
         assert (score.recall_num, score.recall_den) == (best, sum(len(m.words) for m in keys))
         assert (score.precision_num, score.precision_den) == (best, sum(len(m.words) for m in responses))
+
+
+def test_weighted_non_coreference_links_add_in_the_ua_scorers_order():
+    """BLANC's non-coreference count with credits, taken in blocks of rows, equals the plain loop
+    the UA scorer runs (cluster by cluster, each product in order, each cluster's sum from 0.0) to
+    the last bit."""
+    import random
+
+    import numpy as np
+
+    from metrics.measures.ua import _noncoref_weighted
+
+    rng = random.Random(7)
+    for _ in range(200):
+        sizes = [rng.randint(1, 4) for _ in range(rng.randint(1, 12))]
+        n = sum(sizes)
+        where = np.array([rng.choice([-1, 0, 1, 2, 3]) for _ in range(n)])
+        weights = np.array([rng.choice([1.0, 1 / 3, 0.4, 2 / 7]) for _ in range(n)])
+        expected, start = 0, 0
+        for size in sizes:
+            end = start + size
+            terms = [weights[k] * weights[l] for k in range(start, end) if where[k] != -1
+                     for l in range(end, n) if where[l] != -1 and where[l] != where[k]]
+            if any(where[k] != -1 for k in range(start, end)):  # a found mention: its sum, 0.0 or more
+                total = 0.0
+                for term in terms:
+                    total += term
+                expected += float(total)
+            start = end
+        got = _noncoref_weighted(weights, where, sizes, rows=rng.randint(1, 5))
+        assert got == expected and type(got) is type(expected)

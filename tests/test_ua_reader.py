@@ -136,3 +136,29 @@ def test_damaged_files_give_located_errors_or_documents(tmp_path):
             if [len(d.words) for d in original] == [len(d.words) for d in documents] and \
                     [d.name for d in original] == [d.name for d in documents]:
                 score_corpus(original, documents, "k", "r", setting, check_words=False)
+
+
+def test_the_readers_markables_equal_those_made_field_by_field(tmp_path):
+    """`Markable.made` (the reader's constructor) sets every field `Markable(...)` sets: a field
+    added to the dataclass and not to `made` fails here."""
+    from dataclasses import fields
+
+    from metrics.mentions.ua import Markable
+
+    (doc,) = read_ua(write(tmp_path, DOC))
+    names = {f.name for f in fields(Markable)}
+    for m in doc.identity + doc.deixis:
+        again = Markable(m.id, m.entity, m.parts, m.min_span, m.zero, m.element_of, m.line, m.attributes)
+        assert set(vars(m)) == names and vars(m) == vars(again) and m == again
+
+
+def test_zeros_are_numbered_from_the_word_they_precede(tmp_path):
+    body = ("# newdoc id = d\n" + row("0.1", "z", "(EntityID=1|MarkableID=z0)") + row("1", "a")
+            + row("1.1", "y") + row("1.2", "x", "(EntityID=1|MarkableID=z1)") + "\n"
+            + row("1.3", "w") + row("2", "b", "(EntityID=1|MarkableID=m1|Min=007)")
+            + "# newdoc id = e\n" + row("0.1", "v") + row("1", "c"))
+    first, second = read_ua(write(tmp_path, body))
+    assert first.zeros == {"0.0": "z", "1.0": "y", "1.1": "x", "1.2": "w"} and second.zeros == {"0.0": "v"}
+    assert [(m.id, m.words) for m in first.identity] == [("z0", ("0.0",)), ("z1", ("1.1",)), ("m1", (1,))]
+    assert first.identity[-1].min_span == (6, 6) and first.words == ["a", "b"] and first.sentence_starts == []
+    assert first.word_lines == [4, 9] and second.sentence_starts == [] and second.word_lines == [12]

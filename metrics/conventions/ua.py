@@ -25,6 +25,7 @@ from metrics.formats.cache import ReadCache
 from metrics.formats.source import check_document_sizes
 from metrics.formats.ua import read_ua
 from metrics.measures.catalog import Metric, Scorer
+from metrics.runtime.gc_pause import gc_paused
 
 __all__ = ["BRIDGING", "MATCHES", "UA_CONVENTIONS", "UniversalAnaphora", "settings_of"]
 
@@ -72,10 +73,11 @@ class UniversalAnaphora:
             progress.stage("aligning mentions")
             skipped: list[str] = []
             pairs = []
-            for key_doc, response_doc in pair_documents(key.ua, response.ua, key_path, path):
-                pairs.append(ua_pair(score_document(key_doc, response_doc, settings, skipped), settings))
-                done += 1
-                progress.document(done, total)
+            with gc_paused():  # many small objects, no cycle
+                for key_doc, response_doc in pair_documents(key.ua, response.ua, key_path, path):
+                    pairs.append(ua_pair(score_document(key_doc, response_doc, settings, skipped), settings))
+                    done += 1
+                    progress.document(done, total)
             corpus_warnings = bridging_warnings(skipped)
             warnings.extend(corpus_warnings)
             corpora.append(PreparedCorpus(pairs, corpus_warnings))

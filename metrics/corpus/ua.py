@@ -29,6 +29,7 @@ from metrics.measures.score import AnyScore, MeanScore, Score
 from metrics.mentions.ua import Mention, UADocument
 from metrics.mentions.ua_align import Alignment, SideClusters, align, cluster_index, side_clusters
 from metrics.model import InputError
+from metrics.runtime.gc_pause import gc_paused
 
 BRIDGING: tuple[Metric, ...] = (BRIDGING_RECOGNITION, BRIDGING_MARKABLE, BRIDGING_ENTITY)
 """The three bridging scores (the UA scorer's `-m bridging`)."""
@@ -259,8 +260,9 @@ def score_corpus(keys: Sequence[UADocument], responses: Sequence[UADocument], ke
     (`ua_pair`, `result_of`)."""
     settings = settings.completed()
     skipped: list[str] = []
-    pairs = [ua_pair(score_document(k, r, settings, skipped), settings)
-             for k, r in pair_documents(keys, responses, key_path, response_path, check_words)]
+    with gc_paused():  # many small objects, no cycle
+        pairs = [ua_pair(score_document(k, r, settings, skipped), settings)
+                 for k, r in pair_documents(keys, responses, key_path, response_path, check_words)]
     return result_of(settings, pairs, bridging_warnings(skipped))
 
 

@@ -32,6 +32,7 @@ import re
 from metrics.formats.source import read_lines
 from metrics.mentions.ua import BridgingLink, Markable, Position, UADocument
 from metrics.model import InputError
+from metrics.runtime.gc_pause import gc_paused
 
 _COLUMNS = re.compile(r"#\s*global\.columns\s*=\s*(.*)$")
 _NEWDOC = re.compile(r"#\s*newdoc\s+id\s*=\s*(.*)$")
@@ -65,16 +66,29 @@ class _Open:
 
     __slots__ = ("id", "entity", "starts", "ends", "min_span", "zero", "element_of", "line", "attributes")
 
-    def __init__(self, markable_id: str, line: int, zero: bool, attributes: dict[str, str]) -> None:
+    def __init__(self, markable_id: str, line: int, zero: bool, attributes: dict[str, str],
+                 min_span: tuple[int, int] | None) -> None:
         self.id = markable_id
         self.entity = ""
         self.starts: list[Position] = []
         self.ends: list[Position] = []
-        self.min_span: tuple[int, int] | None = None
+        self.min_span = min_span
         self.zero = zero
         self.element_of: list[str] = []
         self.line = line
         self.attributes = tuple(attributes.items())
+
+
+def _min_span(value: str, path: str, column: str, line: int) -> tuple[int, int]:
+    """`Min=5` or `Min=5,7` as 0-based word indices (a plain number told without the pattern)."""
+    if value.isascii() and value.isdigit() and len(value) <= 9 and value != "0" * len(value):
+        first = int(value) - 1
+        return (first, first)
+    match = _MIN.match(value)
+    if not match or int(match.group(1)) == 0 or (match.group(2) and int(match.group(2)) == 0):
+        raise InputError(path, line, f"{column}: Min={value} is not N or N,M (word numbers from 1)")
+    first = int(match.group(1)) - 1
+    return (first, int(match.group(2)) - 1 if match.group(2) else first)
 
 
 class _Layer:
@@ -90,10 +104,14 @@ class _Layer:
         if value == "_":
             return
         chunks = value.split("(")
-        if chunks[0]:
+        closing = chunks[0]
+        if closing:
             if zero:
                 raise InputError(self.path, line, f"{self.column}: a zero cannot end a markable ({value})")
-            self._close(chunks[0], position, line)
+            if closing == ")" and self.stack:  # the common close, as _close has it
+                self.markables[self.stack.pop()].ends.append(position)
+            else:
+                self._close(closing, position, line)
         for chunk in chunks[1:]:
             one_word = chunk.endswith(")")
             if one_word:
@@ -126,14 +144,9 @@ class _Layer:
             raise InputError(self.path, line, f"{self.column}: markable ({text}) needs a MarkableID and an EntityID")
         markable = self.markables.get(markable_id)
         if markable is None:
-            markable = self.markables[markable_id] = _Open(markable_id, line, zero, attributes)
-            if "Min" in attributes:
-                match = _MIN.match(attributes["Min"])
-                if not match or int(match.group(1)) == 0 or (match.group(2) and int(match.group(2)) == 0):
-                    raise InputError(self.path, line, f"{self.column}: Min={attributes['Min']} is not N or N,M "
-                                                      "(word numbers from 1)")
-                first = int(match.group(1)) - 1
-                markable.min_span = (first, int(match.group(2)) - 1 if match.group(2) else first)
+            min_text = attributes.get("Min")
+            min_span = None if min_text is None else _min_span(min_text, self.path, self.column, line)
+            markable = self.markables[markable_id] = _Open(markable_id, line, zero, attributes, min_span)
         elif markable.zero or zero:
             raise InputError(self.path, line, f"{self.column}: zero markable {markable_id} cannot have parts")
         markable.entity = entity
@@ -147,12 +160,14 @@ class _Layer:
 
     def finish(self) -> list[Markable]:
         out = []
+        made = Markable.made
         for markable in self.markables.values():
-            if len(markable.ends) < len(markable.starts):
+            starts, ends = markable.starts, markable.ends
+            if len(ends) < len(starts):
                 raise InputError(self.path, markable.line, f"{self.column}: markable {markable.id} is never closed")
-            out.append(Markable(markable.id, markable.entity, tuple(zip(markable.starts, markable.ends)),
-                                markable.min_span, markable.zero, tuple(markable.element_of), markable.line,
-                                markable.attributes))
+            parts = ((starts[0], ends[0]),) if len(starts) == 1 else tuple(zip(starts, ends))
+            out.append(made(markable.id, markable.entity, parts, markable.min_span, markable.zero,
+                            tuple(markable.element_of), markable.line, markable.attributes))
         _check_plurals(out, self.path, self.column)
         return out
 
@@ -184,7 +199,8 @@ class _Document:
         self.doc = UADocument(name, [], [], [], [], path, line)
         self.identity = _Layer(path, "IDENTITY")
         self.deixis = _Layer(path, "DISCOURSE_DEIXIS")
-        self.zero_index = 0
+        self.zeros_here = (-1, 0)
+        """(the word a zero precedes, the zeros before it so far): a zero's `W.K`."""
         self.in_sentence = False
 
     def finish(self) -> UADocument:
@@ -211,15 +227,30 @@ def _bridging(value: str, path: str, line: int) -> list[BridgingLink]:
 
 def read_ua(path: str) -> list[UADocument]:
     """Every document of a UA file, in file order (documents with no word are left out, as the UA
-    scorer leaves them)."""
+    scorer leaves them).  The collector is paused meanwhile: thousands of markables, no cycle."""
+    with gc_paused():
+        return _read(path)
+
+
+def _read(path: str) -> list[UADocument]:
     documents: list[UADocument] = []
     names: dict[str, int] = {}
     current: _Document | None = None
     identity, bridging, deixis = 10, 11, 12
     needed = 13  # columns split off a line: up to the last of the three read (the rest stays whole)
     declared = False
+    quick = False  # whether a plain word line may be taken at once: the columns are known, FORM before IDENTITY
+    also_blank = (bridging, deixis)  # the other cells a plain word line has `_` in (IDENTITY's when absent)
+    words: list[str] = []
+    word_lines: list[int] = []
     for number, raw in enumerate(read_lines(path), 1):
-        cells = raw.split(None, needed)
+        cells = [raw] if raw[:1] == "#" else raw.split(None, needed)  # a comment is read whole, not split
+        # the most common line, a word inside a sentence with nothing annotated, taken at once
+        if len(cells) >= needed and cells[identity] == cells[also_blank[0]] == cells[also_blank[1]] == "_" and \
+                current is not None and current.in_sentence and "." not in cells[0] and quick:
+            words.append(cells[1])
+            word_lines.append(number)
+            continue
         if not cells:
             if current is not None:
                 current.in_sentence = False
@@ -235,6 +266,7 @@ def read_ua(path: str) -> list[UADocument]:
                     raise InputError(path, number, f"document {name!r} again (first at line {names[name]})")
                 names[name] = number
                 current = _Document(path, name, number)
+                words, word_lines = current.doc.words, current.doc.word_lines
                 continue
             match = _COLUMNS.match(line)
             if match:
@@ -245,7 +277,9 @@ def read_ua(path: str) -> list[UADocument]:
                 bridging = columns.index("BRIDGING") if "BRIDGING" in columns else -1
                 deixis = columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1
                 needed = max(identity, bridging, deixis) + 1
+                also_blank = (bridging if bridging >= 0 else identity, deixis if deixis >= 0 else identity)
                 declared = True
+                quick = identity >= 1
             continue
         if not declared:
             raise InputError(path, number, "not a Universal Anaphora file: no '# global.columns = ... IDENTITY ...' "
@@ -270,7 +304,10 @@ def _word(current: _Document, cells: list[str], *, identity: int, bridging: int,
     doc = current.doc
     zero = "." in cells[0]
     if zero:
-        position: Position = f"{len(doc.words)}.{current.zero_index}"
+        word, before = current.zeros_here
+        before = before + 1 if word == len(doc.words) else 0
+        current.zeros_here = (len(doc.words), before)
+        position: Position = f"{len(doc.words)}.{before}"
         doc.zeros[position] = cells[1] if len(cells) > 1 else "_"
     else:
         position = len(doc.words)
@@ -283,9 +320,6 @@ def _word(current: _Document, cells: list[str], *, identity: int, bridging: int,
         current.deixis.cell(cells[deixis], position, zero, number)
     if 0 <= bridging < len(cells) and cells[bridging] != "_":
         doc.bridging.extend(_bridging(cells[bridging], doc.path, number))
-    if zero:
-        current.zero_index += 1
-    else:
+    if not zero:
         doc.words.append(cells[1] if len(cells) > 1 else "_")
         doc.word_lines.append(number)
-        current.zero_index = 0

@@ -43,12 +43,20 @@ class Sides:
     key_index: dict | None = None
     """Mention -> its (last) key cluster; computed when not given."""
     response_index: dict | None = None
+    splits: tuple[list, list] | None = None
+    """The key's and the response's split antecedents, in cluster order (found once, for every metric)."""
 
     def __post_init__(self) -> None:
         if self.key_index is None:
             self.key_index = cluster_index(self.key)
         if self.response_index is None:
             self.response_index = cluster_index(self.response)
+
+    def split_antecedents(self) -> tuple[list, list]:
+        if self.splits is None:
+            self.splits = ([m for c in self.key for m in c if m.is_split],
+                           [m for c in self.response for m in c if m.is_split])
+        return self.splits
 
 
 @dataclass
@@ -274,24 +282,32 @@ def _noncoref_count(where: list[int], cluster_of: list[int]) -> int:
     return across_key - same_response
 
 
-def _noncoref_weighted(weights: np.ndarray, where: np.ndarray, sizes: list[int]) -> float:
+def _noncoref_weighted(weights: np.ndarray, where: np.ndarray, sizes: list[int], rows: int = 512) -> float:
     """The same count with split antecedents' credits as weights, every product added in the UA
-    scorer's order (key cluster by cluster, mention by mention, later mentions in order)."""
+    scorer's order: key cluster by cluster, each cluster's products (its mentions in order, each
+    with the found mentions of later clusters elsewhere in the response, in order) summed from 0.0
+    one after another, the clusters' sums then added to the total.  The products are taken `rows`
+    mentions at a time (a rows x mentions table, whatever the document's length)."""
+    ends = np.repeat(np.cumsum(sizes), sizes)  # each mention's cluster's end
+    found = where != -1
+    columns = np.arange(len(where))
+    products, per_row = [], []
+    for first in range(0, len(where), rows):
+        block = slice(first, first + rows)
+        keep = (columns[None, :] >= ends[block, None]) & found[block, None] & found[None, :] & \
+            (where[block, None] != where[None, :])
+        products.append((weights[block, None] * weights[None, :])[keep])  # row by row: the loops' order
+        per_row.append(keep.sum(axis=1))
+    flat = np.concatenate(products) if products else np.zeros(0)
+    row_ends = np.cumsum(np.concatenate(per_row)) if per_row else np.zeros(0, dtype=np.int64)
     num = 0
     start = 0
-    for size in sizes:
-        end = start + size
-        later_where, later_weights = where[end:], weights[end:]
-        terms = []
-        for k in range(start, end):
-            if where[k] == -1:
-                continue
-            keep = (later_where != -1) & (later_where != where[k])
-            terms.append(weights[k] * later_weights[keep])
-        if terms:
-            flat = np.concatenate([[0.0], *terms])
-            num += float(np.add.accumulate(flat)[-1])
-        start = end
+    for size in sizes:  # a cluster with a mention found adds its sum (0.0 without products), as the loop did
+        if found[start:start + size].any():
+            first = int(row_ends[start - 1]) if start else 0
+            last = int(row_ends[start + size - 1])
+            num += float(np.add.accumulate(np.concatenate(([0.0], flat[first:last])))[-1])
+        start += size
     return num
 
 
@@ -306,37 +322,35 @@ _NOBODY = SplitAntecedent(set())
 
 def split_credit(kernel: Kernel, s: Sides) -> SplitCredit:
     """The key's and the response's split antecedents aligned by `kernel`'s own F1."""
-    from scipy.optimize import linear_sum_assignment
-
-    keys = [m for c in s.key for m in c if m.is_split]
-    responses = [m for c in s.response for m in c if m.is_split]
+    keys, responses = s.split_antecedents()
     if not keys and not responses:
         return NO_CREDIT
+    from scipy.optimize import linear_sum_assignment  # imported when first needed: it takes 0.3 s
+
     keys = keys or [_NOBODY]
     responses = responses or [_NOBODY]
-    key_members = [list(k.members) for k in keys]
     response_members = [list(r.members) for r in responses]
-    key_indexes = [cluster_index(c) for c in key_members]
     response_indexes = [cluster_index(c) for c in response_members]
-    raw = np.zeros((len(keys), len(responses), 4))
-    f1 = np.zeros((len(keys), len(responses)))
-    recall = np.zeros_like(f1)
-    precision = np.zeros_like(f1)
-    for i in range(len(keys)):
-        for j in range(len(responses)):
-            inner = Sides(key_members[i], response_members[j], s.partner, key_indexes[i], response_indexes[j])
-            pn, pd, rn, rd = kernel(inner, NO_CREDIT, True)
-            raw[i, j, :] = [pn, pd, rn, rd]
-            precision[i, j] = 0 if pn == 0 else pn / float(pd)
-            recall[i, j] = 0 if rn == 0 else rn / float(rd)
-            f1[i, j] = _f1(pn, pd, rn, rd)
-    rows, cols = linear_sum_assignment(-f1)
-    counts = (raw[rows, cols, np.zeros_like(cols)].sum(), raw[0, :, 1].sum(),
-              raw[rows, cols, np.ones_like(cols) * 2].sum(), raw[:, 0, 3].sum())
-    pairs = list(zip(rows, cols))
-    return SplitCredit({keys[r]: (responses[c], float(recall[r, c])) for r, c in pairs if recall[r, c] > 0},
-                       {responses[c]: (keys[r], float(precision[r, c])) for r, c in pairs if precision[r, c] > 0},
-                       {keys[r]: (responses[c], float(f1[r, c])) for r, c in pairs if f1[r, c] > 0},
+    raw: list[list[Counts]] = []
+    f1: list[list[float]] = []
+    recall: list[list[float]] = []
+    precision: list[list[float]] = []
+    for key in keys:
+        members = list(key.members)
+        index = cluster_index(members)
+        raw.append([kernel(Sides(members, response_members[j], s.partner, index, response_indexes[j]), NO_CREDIT,
+                           True) for j in range(len(responses))])
+        precision.append([0 if pn == 0 else pn / float(pd) for pn, pd, _, _ in raw[-1]])
+        recall.append([0 if rn == 0 else rn / float(rd) for _, _, rn, rd in raw[-1]])
+        f1.append([_f1(*counts) for counts in raw[-1]])
+    rows, cols = linear_sum_assignment(-np.array(f1, dtype=float))
+    table = np.array(raw, dtype=float)
+    counts = (table[rows, cols, np.zeros_like(cols)].sum(), table[0, :, 1].sum(),
+              table[rows, cols, np.ones_like(cols) * 2].sum(), table[:, 0, 3].sum())
+    pairs = list(zip(rows.tolist(), cols.tolist()))
+    return SplitCredit({keys[r]: (responses[c], float(recall[r][c])) for r, c in pairs if recall[r][c] > 0},
+                       {responses[c]: (keys[r], float(precision[r][c])) for r, c in pairs if precision[r][c] > 0},
+                       {keys[r]: (responses[c], float(f1[r][c])) for r, c in pairs if f1[r][c] > 0},
                        counts)
 
 

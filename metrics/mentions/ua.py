@@ -39,6 +39,10 @@ def position_order(position: Position) -> tuple[int, int, int]:
     return (int(word), 0, int(index))
 
 
+_new_frozenset = frozenset.__new__
+_NO_WORDS: frozenset[int] = frozenset()
+
+
 class Mention(frozenset):
     """The words a markable covers, as the UA scorer compares markables: the set of its positions.
 
@@ -56,6 +60,18 @@ class Mention(frozenset):
                 min_words: frozenset[int] = frozenset(), zero: bool = False) -> "Mention":
         words = tuple(words)
         self = super().__new__(cls, words)
+        self.words = words
+        self.min_words = min_words
+        self.parts = parts
+        self.zero = zero
+        return self
+
+    @classmethod
+    def made(cls, words: tuple[Position, ...], parts: tuple[tuple[Position, Position], ...], min_words: frozenset[int],
+             zero: bool) -> "Mention":
+        """The same mention as `Mention(...)` from a tuple of words, made as a side's clustering
+        makes thousands (without the type call through `__new__`: half the time)."""
+        self = _new_frozenset(cls, words)
         self.words = words
         self.min_words = min_words
         self.parts = parts
@@ -109,6 +125,15 @@ class SplitAntecedent:
 AnyMention = Mention | SplitAntecedent
 
 
+def _covered(parts: tuple[tuple[Position, Position], ...], zero: bool) -> tuple[Position, ...]:
+    """Every position the parts cover, sorted (a zero's one position)."""
+    if zero:
+        return (parts[0][0],)
+    if len(parts) == 1:
+        return tuple(range(int(parts[0][0]), int(parts[0][1]) + 1))
+    return tuple(sorted(w for first, last in parts for w in range(int(first), int(last) + 1)))
+
+
 @dataclass(frozen=True)
 class Markable:
     """One identity (or discourse-deixis) markable of a UA document."""
@@ -137,24 +162,29 @@ class Markable:
     """Every position covered, sorted (a position two parts share is listed twice)."""
 
     def __post_init__(self) -> None:
-        if self.zero:
-            words: tuple[Position, ...] = (self.parts[0][0],)
-        elif len(self.parts) == 1:
-            words = tuple(range(int(self.parts[0][0]), int(self.parts[0][1]) + 1))
-        else:
-            words = tuple(sorted(w for first, last in self.parts for w in range(int(first), int(last) + 1)))
-        object.__setattr__(self, "words", words)
+        object.__setattr__(self, "words", _covered(self.parts, self.zero))
+
+    @classmethod
+    def made(cls, id: str, entity: str, parts: tuple[tuple[Position, Position], ...], min_span: tuple[int, int] | None,
+             zero: bool, element_of: tuple[str, ...], line: int, attributes: tuple[tuple[str, str], ...]) -> "Markable":
+        """The same markable as `Markable(...)`, made as the reader makes thousands of them: its
+        fields set at once (a frozen dataclass's `__init__` sets each one through
+        `object.__setattr__`, several times slower)."""
+        self = object.__new__(cls)
+        self.__dict__.update(id=id, entity=entity, parts=parts, min_span=min_span, zero=zero, element_of=element_of,
+                             line=line, attributes=attributes, words=_covered(parts, zero))
+        return self
 
     def mention(self, min_source: str) -> Mention:
         """The mention compared for this markable: `min_source` is "none" (exact matching: no
         Min read), "min" (the Min attribute) or "first_part" (CRAFT: the first part)."""
-        min_words: frozenset[int] = frozenset()
+        min_words = _NO_WORDS
         if min_source == "min" and self.min_span is not None:
             min_words = frozenset(range(self.min_span[0], self.min_span[1] + 1))
         elif min_source == "first_part" and not self.zero:
             first, last = self.parts[0]
             min_words = frozenset(range(int(first), int(last) + 1))
-        return Mention(self.words, self.parts, min_words, self.zero)
+        return Mention.made(self.words, self.parts, min_words, self.zero)
 
 
 @dataclass(frozen=True)

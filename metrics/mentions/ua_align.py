@@ -65,14 +65,15 @@ def side_clusters(markables: Sequence[Markable], match: str, keep_singletons: bo
     members: dict[str, list[str]] = {}
     for markable in markables:
         mention = mention_of[markable.id] = markable.mention(source)
-        if markable.entity not in entities:
-            entities[markable.entity] = []
-            non_referring[markable.entity] = markable.non_referring
-        entities[markable.entity].append(mention)
-    entity_of = {m.id: m.entity for m in markables}
-    for markable in markables:
+        entity = markable.entity
+        mentions = entities.get(entity)
+        if mentions is None:
+            entities[entity] = [mention]
+            non_referring[entity] = markable.non_referring
+        else:
+            mentions.append(mention)
         for plural in markable.element_of:
-            members.setdefault(plural, []).append(entity_of[markable.id])
+            members.setdefault(plural, []).append(entity)
     clusters: list[list[AnyMention]] = []
     labels: list[str] = []
     set_aside: list[Mention] = []
