@@ -5,7 +5,8 @@
     classify (`metrics.errors`)
 
 `load` takes one frozen `Options`; the convention it names (`registry.CONVENTIONS`) does each
-step its way.  `read_response` is the road's first step alone, for `corefwb convert`.  `stream`
+step its way.  `read_key` and `read_response` are the road's first step alone, for `corefwb
+convert` (a key as its convention reads it; a response on a key's words and names).  `stream`
 is the same road for corpora too large to hold, a document at a time, under a convention that can
 (`Streams`): the convention indexes both files, pairs their documents and reads each one; the
 pairs are prepared and scored in worker processes, and only their scores come back.
@@ -44,6 +45,13 @@ def load(key_path: str, response_paths: Sequence[str], options: Options, *, prog
     key = inputs.get(0)
     responses = [(path, lambda number=number: inputs.get(number)) for number, path in enumerate(response_paths, 1)]
     return conventions.prepare(key, responses, key_path, options, progress)
+
+
+def read_key(path: str, options: Options) -> Read:
+    """A file read as the key under `options.conventions`, the road's first step alone: under
+    CorefUD its node mentions, zeros and DEPS as corefud-scorer reads them (`corefwb convert`
+    checks a CoNLL-U copy so, and writes the CRAC LLM track's text from them)."""
+    return convention(options.conventions).read(path, True, options, ReadCache.default(options.cache), 1)
 
 
 def read_response(path: str, options: Options, *, key_path: str | None = None
