@@ -20,12 +20,13 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from importlib import import_module
+from types import ModuleType
 from typing import Any, NoReturn
 
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import InputError
 
-from .commands import compare, convert, crac, errors, plot, score
 from .commands.common import add_common_arguments, load_options
 from .output import visible
 from .session import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
@@ -60,13 +61,20 @@ class Parser(argparse.ArgumentParser):
 
 
 COMMANDS = {
-    "score": (score, "score a response against a key"),
-    "errors": (errors, "list every error, explained and priced"),
-    "compare": (compare, "compare responses against one key: intervals, significance, breakdowns"),
-    "crac": (crac, "the CRAC shared task's report: systems x datasets, four settings, macro-average, significance"),
-    "convert": (convert, "write any file corefwb reads as CoNLL-2012, CoNLL-U, jsonlines or a system's jsonlines"),
-    "plot": (plot, "draw a figure for a paper (needs matplotlib: pip install 'coref-workbench[plot]')"),
+    "score": "score a response against a key",
+    "errors": "list every error, explained and priced",
+    "compare": "compare responses against one key: intervals, significance, breakdowns",
+    "crac": "the CRAC shared task's report: systems x datasets, four settings, macro-average, significance",
+    "convert": "write any file corefwb reads as CoNLL-2012, CoNLL-U, jsonlines or a system's jsonlines",
+    "plot": "draw a figure for a paper (needs matplotlib: pip install 'coref-workbench[plot]')",
 }
+"""Each subcommand (its module in `workbench.commands`) and what it does."""
+
+
+def command(name: str) -> ModuleType:
+    """A subcommand's module, imported when it runs: a command line loads its own command's code,
+    not every command's."""
+    return import_module(f"{__package__}.commands.{name}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="corefwb",
         description="Coreference scoring exactly as the CoNLL scorer v8.01, with linguistically aware and "
                     "application metrics, error analysis and a terminal workbench.",
-        epilog="commands: " + "; ".join(f"corefwb {name} ... ({text})" for name, (_, text) in COMMANDS.items())
+        epilog="commands: " + "; ".join(f"corefwb {name} ... ({text})" for name, text in COMMANDS.items())
                + ". Exit status: 0 ok, 1 input error, 2 usage error.",
     )
     parser.add_argument("key", nargs="?", help="key (gold) file; with no files the bundled sample opens")
@@ -89,8 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def build_subparser(name: str) -> argparse.ArgumentParser:
-    module, text = COMMANDS[name]
-    parser = Parser(prog=f"corefwb {name}", description=text)
+    module = command(name)
+    parser = Parser(prog=f"corefwb {name}", description=COMMANDS[name])
     module.add_arguments(parser)
     if getattr(module, "COMMON_OPTIONS", True):
         add_common_arguments(parser)
@@ -178,7 +186,7 @@ def _run(args_list: list[str]) -> int:
         # are cyclic in bulk (every command's peak memory is the same without the collector), and
         # its passes over them took 0.07 s of `score` and 0.47 s of `compare` on gum-open.
         with gc_paused():
-            return int(COMMANDS[args_list[0]][0].run(args))
+            return int(command(args_list[0]).run(args))
     parser = build_parser()
     args = parser.parse_args(args_list)
     from .options import jobs_option, weights_option

@@ -18,13 +18,12 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from metrics.conventions.base import Progress
-from metrics.conventions.corefud import Settings as CorefudSettings
 from metrics.conventions.options import CONLL_2012, COREFUD, UA, Options
 from metrics.conventions.pipeline import load
 from metrics.conventions.registry import CONVENTIONS as KNOWN_CONVENTIONS
-from metrics.conventions.ua import MATCHES as UA_MATCHES
 from metrics.measures.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.measures.catalog import names
 from metrics.errors.chen_ng.records import ErrorRecord, classify_corpus
@@ -38,6 +37,9 @@ from metrics.corpus.scoring import CorpusResult, PreparedCorpus
 from metrics.measures.weights import W4, Weights
 
 from .options import UsageError
+
+if TYPE_CHECKING:  # a convention's own code is loaded only when it is the one chosen
+    from metrics.conventions.corefud import Settings as CorefudSettings
 
 FORMATS = ("auto", *READ_FORMATS)
 SINGLETONS = ("keep", "remove")
@@ -86,7 +88,9 @@ class LoadOptions:
         for option, value in (("--key-format", self.key_format), ("--response-format", self.response_format)):
             if value not in FORMATS:
                 raise UsageError(f"{option}: {value!r} is not one of {', '.join(FORMATS)}")
-        matches = UA_MATCHES if self.conventions == UA else MATCH_MODES
+        matches = MATCH_MODES
+        if self.conventions == UA:
+            from metrics.conventions.ua import MATCHES as matches
         if self.match not in matches:
             raise UsageError(f"--match: {self.match!r} is not one of {', '.join(matches)}")
         if not self.clusters_field:
@@ -114,6 +118,8 @@ class LoadOptions:
     @property
     def corefud(self) -> CorefudSettings:
         """corefud-scorer's settings of these options (under `conventions == "corefud"`)."""
+        from metrics.conventions.corefud import Settings as CorefudSettings
+
         return CorefudSettings.of(self.engine())
 
     def engine(self, spans: bool = True) -> Options:

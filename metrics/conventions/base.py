@@ -11,16 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from metrics.conventions.options import Options
 from metrics.corpus.scoring import PreparedCorpus
-from metrics.corpus.stream import Slice
 from metrics.formats.cache import ReadCache
 from metrics.measures.catalog import CATALOG, Metric, Scorer
-from metrics.mentions.ua import UADocument
 from metrics.model import Document, NodeDocument
-from metrics.mentions.pairing import Named, T
+
+if TYPE_CHECKING:  # named in annotations only: loading a convention loads no other convention's readers
+    from metrics.corpus.stream import Slice
+    from metrics.mentions.pairing import Named, T
+    from metrics.mentions.ua import UADocument
 
 
 @dataclass(frozen=True)

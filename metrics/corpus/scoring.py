@@ -13,25 +13,28 @@ import gc
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from metrics.measures import catalog, formulas
 from metrics.measures.catalog import Metric, Scorer, UAScores
-from metrics.mentions.corefud import AlignedDocument
 from metrics.measures.ace import AceOptions, AceScore, ace_document
 from metrics.mentions.alignment import Alignment, align
 from metrics.mentions.chains import ChainView, key_view, response_view
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import Document, MentionType, Span
 from metrics.runtime.parallel import PARALLEL_TOKENS, Forked, balanced, can_fork, fork_map, split
-from metrics.formats.crac_repairs import CracReport
 from metrics.mentions.characters import CharacterAlignment
 from metrics.mentions.pairing import (Named, T, check_tokens_align, missing_warning, pair_documents, require_common,
                                       unused_warning)
 from metrics.measures.score import AnyScore, MeanScore, mean_score, total
 from metrics.measures.table import ChainTypes, Table, build_table
 from metrics.measures.weights import W4, Weights
+
+if TYPE_CHECKING:  # named in signatures only: a CoNLL-2012 run never loads the CorefUD and CRAC readers
+    from metrics.formats.crac_repairs import CracReport
+    from metrics.mentions.corefud import AlignedDocument
 
 
 @dataclass(frozen=True)

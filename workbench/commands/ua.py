@@ -18,18 +18,20 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from metrics.corpus.ua import BRIDGING, METRICS, PRESETS, Settings, UAResult, resolve_metrics, result_of
-from metrics.errors.ua.records import KINDS, RELATIONS, UAError, find_errors
 from metrics.formats.ua import is_ua_head
 from metrics.conventions.options import UA
-from metrics.conventions.ua import MATCHES
 from metrics.measures.catalog import label
 
 from ..json_text import dumps
 from ..options import UsageError, jobs_option, size_option
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
+
+if TYPE_CHECKING:  # loaded when UA errors are asked for, not with every command line
+    from metrics.errors.ua.records import UAError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -109,6 +111,8 @@ def settings_of(args: argparse.Namespace) -> Settings:
     keep_split = args.split_antecedents == "keep" or args.only_split_antecedents or args.discourse_deixis
     if keep_split and args.singletons == "remove":
         raise UsageError("split antecedents are scored with singletons kept (a plural's members may be singletons)")
+    from metrics.conventions.ua import MATCHES
+
     match = args.match or "exact"
     if match not in MATCHES:
         raise UsageError(f"--match: {match!r} is not one of {', '.join(MATCHES)} under --conventions ua")
@@ -196,6 +200,8 @@ def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
     relation and --type), each with its explanation and price."""
     if getattr(args, "taxonomy", "chen-ng") != "chen-ng":
         raise UsageError("--taxonomy: the UA relations have one taxonomy")
+    from metrics.errors.ua.records import KINDS, RELATIONS, find_errors
+
     result = score(args, warn)
     chosen = set(args.category or RELATIONS)
     unknown = chosen - set(RELATIONS)
