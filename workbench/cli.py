@@ -17,6 +17,7 @@ Exit status: 0 done, 1 input error (a one-line message naming file and line), 2 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -154,9 +155,14 @@ def entry() -> None:
     """The console script: `main`, then, after a subcommand, an exit that skips the interpreter's
     teardown.  Why: a scored corpus is millions of small objects, and freeing them one by one
     at exit took 60-80 ms of a `corefwb score` run, after every result was written and flushed.
+    For the same reason a subcommand runs with the cyclic collector off to the end (`_run` pauses
+    it for the command; turned on again, its first pass walked every object the command made and
+    kept: 40 ms of a `score` on gum-open), and keeps its session (`commands.common.kept_until_exit`).
     The workbench exits normally (Textual restores the terminal in its own teardown)."""
-    status = main()
     subcommand = len(sys.argv) > 1 and sys.argv[1] in COMMANDS
+    if subcommand:
+        gc.disable()
+    status = main()
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:

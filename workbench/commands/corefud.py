@@ -21,7 +21,7 @@ from ..json_text import dumps
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
 from ..options import UsageError, jobs_option
-from .common import warn
+from .common import kept_until_exit, warn
 
 if TYPE_CHECKING:  # the CorefUD convention's own code is loaded when it scores, not with the command line
     from metrics.conventions.corefud import Settings
@@ -42,7 +42,8 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
     if unknown:
         raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(official)},{CONLL.name}")
     # the one road, scores alone: the key read once, as node mentions; the response beside it
-    session = Session.load(args.key, [args.response], options, processes=jobs_option(args.jobs), spans=False)
+    session = kept_until_exit(Session.load(args.key, [args.response], options, processes=jobs_option(args.jobs),
+                                           spans=False))
     for message in session.warnings:
         warn(message)
     result = Scores(settings, session.score(metrics=(*asked, CONLL.name)), asked)
