@@ -13,7 +13,8 @@ so a busy machine slows all of them alike:
 - scorch's CLI (MUC, B3, CEAFm, CEAFe, BLANC) on its JSON input (written by synthetic.py);
 - with `--base REV`, the same corefwb rows of that revision (checked out in a temporary git
   worktree, with a cache of its own), in the same turns: before and after a change, in one run.
-  Both revisions then start as `python -c` on their tree (the same launcher for both);
+  Both revisions then start as `python -c` on their tree, each through its console script's
+  function (`workbench.cli.entry`, which ends a command as the installed `corefwb` does);
 - with `--corefud`, `corefwb score` under the CorefUD conventions too (gum-open's CoNLL-U key and a
   response made from it by make_corefud_response.py), cold and with the key cached.
 Inputs: gum-open's GUM layer (1x) and synthetic pairs 4x and 10x its size (synthetic.py, seed 13).
@@ -102,7 +103,8 @@ def main() -> int:
     return 0
 
 
-RUN = "import sys; sys.path.insert(0, sys.argv.pop(1)); from workbench.cli import main; sys.exit(main())"
+RUN = "import sys; sys.path.insert(0, sys.argv.pop(1)); from workbench.cli import entry; entry()"
+"""Each tree's console script (`entry`, as `corefwb` is installed) run on its own source."""
 
 
 def _launcher(name: str, tree: Path, several: bool) -> list[str]:

@@ -4,7 +4,7 @@ A convention is an object with a name, the scorer whose numbers it gives (`Score
 each metric's computation in the catalogue), the metrics that scorer prints, and two steps of the
 road: reading one file (`read`) and preparing the key with its responses (`prepare`).  The
 pipeline (`pipeline.load`) calls them in that order for every front end.  A new convention is one
-module with one such object, registered in `registry.CONVENTIONS` (docs/engine.md).
+module with one such object, registered in `registry` (docs/engine.md).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
     alignment, tables) -> `Loaded`: frozen prepared corpora, to score (`PreparedCorpus.score`) and
     classify (`metrics.errors`)
 
-`load` takes one frozen `Options`; the convention it names (`registry.CONVENTIONS`) does each
+`load` takes one frozen `Options`; the convention it names (`registry.convention`) does each
 step its way.  `read_key` and `read_response` are the road's first step alone, for `corefwb
 convert` (a key as its convention reads it; a response on a key's words and names).  `stream`
 is the same road for corpora too large to hold, a document at a time, under a convention that can
