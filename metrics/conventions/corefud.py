@@ -22,7 +22,7 @@ from metrics.conventions.base import Convention, Loaded, Progress, Read
 from metrics.conventions.options import COREFUD, Options
 from metrics.formats.cache import ReadCache
 from metrics.formats.corefud import read_corefud
-from metrics.formats.crac_text import FORMATS as CRAC_FORMATS, read_crac
+from metrics.formats.detection import CRAC_FORMATS
 from metrics.formats.readers import node_format, read_documents, read_node_documents, read_node_key
 from metrics.measures.catalog import BCUB, BLANC, CEAFE, CEAFM, LEA, MOR, MUC, ZERO, Metric, Scorer
 from metrics.conventions.nodes import Settings
@@ -82,6 +82,8 @@ class Corefud:
             response = get()
             nodes, repairs = response.nodes, None
             if response.onto_key is not None:  # the CRAC LLM track's output, laid onto the key
+                from metrics.formats.crac_text import read_crac
+
                 read_nodes, repairs = read_crac(path, response.onto_key, key_path, list(key.nodes))
                 nodes = tuple(read_nodes)
                 warnings.extend(repairs.warnings())

@@ -17,7 +17,7 @@ from metrics.formats.cache import ReadCache
 from metrics.formats.source import check_document_sizes, is_regular, read_head, read_lines, read_raw
 from metrics.formats.conllu import read_conllu
 from metrics.formats.corefud import read_corefud
-from metrics.formats.crac_text import FORMATS as CRAC_FORMATS, looks_like_json, looks_like_text
+from metrics.formats.detection import CRAC_FORMATS, looks_like_json, looks_like_text
 from metrics.formats.ua import is_ua_head
 from metrics.runtime.gc_pause import gc_paused
 from metrics.formats.outputs import KINDS, read_outputs
