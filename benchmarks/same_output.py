@@ -7,7 +7,8 @@ Checks out REV in a temporary git worktree and runs every command under REV and 
 tree, on the same inputs, then compares what each wrote byte for byte: stdout, stderr (with the
 run's own folder named alike), the exit status, and the file a command writes (`convert`, `plot`).
 It prints one line per command (sha256 of each output, same or DIFFERENT) and exits 1 if any
-output differs.
+output differs.  A command that a revision does not know (a usage error, exit status 2) is an
+output like any other: against a revision before it, it differs.
 
 The commands, on gum-open's two CoNLL-2012 pairs (GUM and OntoGUM with xrenner's responses):
 `score` (JSON, and text per document), `errors` (Chen & Ng's with `--impact conll`, and Kummerfeld &
@@ -158,7 +159,7 @@ def run(root: Path, case: Case, folder: Path) -> bytes:
     env = {**os.environ, "COREFWB_CACHE_DIR": str(folder.parent / "cache")}
     done = subprocess.run([sys.executable, "-c", RUN, str(root), *argv], capture_output=True,
                           cwd=tempfile.gettempdir(), env=env)
-    if done.returncode not in (0, 1):
+    if done.returncode not in (0, 1, 2):  # 1 and 2: a refused input or usage, both outputs to compare
         sys.stderr.write(done.stderr.decode(errors="replace"))
         raise SystemExit(f"same_output: {root}: corefwb {case.label} exited {done.returncode}")
     written = (folder / case.written).read_bytes() if case.written and (folder / case.written).exists() else b""
