@@ -13,11 +13,14 @@ so a busy machine slows all of them alike:
 - scorch's CLI (MUC, B3, CEAFm, CEAFe, BLANC) on its JSON input (written by synthetic.py);
 - with `--base REV`, the same corefwb rows of that revision (checked out in a temporary git
   worktree, with a cache of its own), in the same turns: before and after a change, in one run.
-  Both revisions then start as `python -c` on their tree (the same launcher for both);
+  Both revisions then start as `python -c` on their tree, each through its console script's
+  function (`workbench.cli.entry`, which ends a command as the installed `corefwb` does);
 - with `--corefud`, `corefwb score` under the CorefUD conventions too (gum-open's CoNLL-U key and a
   response made from it by make_corefud_response.py), cold and with the key cached.
 Inputs: gum-open's GUM layer (1x) and synthetic pairs 4x and 10x its size (synthetic.py, seed 13).
-Ratios are peer median over ours.  Peak memory is the process's maximum resident size (wait4).
+Ratios are peer median over ours.  Peak memory is the process's maximum resident size, CPU time
+its user and system time with the processes it forked (wait4): on a machine shared with other
+work, CPU time moves less than wall time.
 Every program runs as an installed one does: its modules compiled to bytecode once, before the
 timing (`compileall`), and PYTHONDONTWRITEBYTECODE removed from the environment (some machines
 set it, which makes every run compile every module again: a cost no user pays).
@@ -41,8 +44,9 @@ ROOT = HERE.parent
 BIN = Path(sys.executable).parent
 
 
-def run(argv: list[str], env: dict | None = None) -> tuple[float, int]:
-    """Wall seconds and peak resident MB of one command (which must succeed)."""
+def run(argv: list[str], env: dict | None = None) -> tuple[float, int, float]:
+    """Wall seconds, peak resident MB and CPU seconds (user and system, the processes it forked and
+    waited for included) of one command (which must succeed)."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -51,7 +55,7 @@ def run(argv: list[str], env: dict | None = None) -> tuple[float, int]:
     proc.stderr.close()
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"{argv[:3]} failed: {err[-300:]}")
-    return seconds, usage.ru_maxrss // 1024
+    return seconds, usage.ru_maxrss // 1024, usage.ru_utime + usage.ru_stime
 
 
 def inputs(data: Path, size: int, folder: Path) -> tuple[Path, Path, tuple[str, str] | None]:
@@ -99,7 +103,8 @@ def main() -> int:
     return 0
 
 
-RUN = "import sys; sys.path.insert(0, sys.argv.pop(1)); from workbench.cli import main; sys.exit(main())"
+RUN = "import sys; sys.path.insert(0, sys.argv.pop(1)); from workbench.cli import entry; entry()"
+"""Each tree's console script (`entry`, as `corefwb` is installed) run on its own source."""
 
 
 def _launcher(name: str, tree: Path, several: bool) -> list[str]:
@@ -133,29 +138,33 @@ def _measure(args: argparse.Namespace, folder: Path, base: dict, trees: dict[str
             commands["scorch"] = ([str(BIN / "scorch"), scorch[0], scorch[1], "-"], base)
         for ours, env_warm in warm_runs:
             run(ours, env_warm)  # fills the cache: key and response
-        times: dict[str, list[tuple[float, int]]] = {name: [] for name in commands}
+        times: dict[str, list[tuple[float, int, float]]] = {name: [] for name in commands}
         for turn in range(args.repeat):
             for name, (argv, env) in commands.items():
                 if name.endswith("key cached"):  # other bytes each time: not in the cache
                     tail = b"\n" * (turn + 1) if size == "corefud" else f"\n# {time.time_ns()}\n".encode()
                     copy.write_bytes(response.read_bytes() + tail)
                 times[name].append(run(argv, env))
-        row = {name: {"median_s": statistics.median(t for t, _ in runs), "peak_mb": max(m for _, m in runs)}
+        row = {name: {"median_s": statistics.median(t for t, _, _ in runs), "peak_mb": max(m for _, m, _ in runs),
+                      "median_cpu_s": statistics.median(c for _, _, c in runs)}
                for name, runs in times.items()}
         results[size] = row
         print(f"\nsize {size}x: {key}")
-        print(f"  {'command':<22} {'median s':>9} {'peak MB':>8}")
+        print(f"  {'command':<22} {'median s':>9} {'peak MB':>8} {'CPU s':>7}")
         for name, entry in row.items():
-            print(f"  {name:<22} {entry['median_s']:9.2f} {entry['peak_mb']:8d}")
+            print(f"  {name:<22} {entry['median_s']:9.2f} {entry['peak_mb']:8d} {entry['median_cpu_s']:7.2f}")
         for peer in ("coval", "scorch"):
             if peer in row:
-                print("  " + "  ".join(f"{peer}/{ours_row.split()[1]}{' ' + ours_row.split()[2] if len(ours_row.split()) > 2 else ''}"
-                                       f" = {row[peer]['median_s'] / row[ours_row]['median_s']:.1f}x"
-                                       for ours_row in row if ours_row.startswith("corefwb")))
+                for measure, unit in (("median_s", "wall"), ("median_cpu_s", "CPU")):
+                    print(f"  {unit:<4} " + "  ".join(
+                        f"{peer}/{ours_row.split()[1]}{' ' + ours_row.split()[2] if len(ours_row.split()) > 2 else ''}"
+                        f" = {row[peer][measure] / row[ours_row][measure]:.1f}x"
+                        for ours_row in row if ours_row.startswith("corefwb")))
         for name in list(trees)[1:]:
-            print("  " + "  ".join(f"{kind}: {name}/corefwb = "
-                                   f"{row[f'{name} {kind}']['median_s'] / row[f'corefwb {kind}']['median_s']:.2f}x"
-                                   for kind in ("cold", "both cached", "key cached")))
+            for measure, unit in (("median_s", "wall"), ("median_cpu_s", "CPU")):
+                print(f"  {unit:<4} " + "  ".join(f"{kind}: {name}/corefwb = "
+                                                  f"{row[f'{name} {kind}'][measure] / row[f'corefwb {kind}'][measure]:.2f}x"
+                                                  for kind in ("cold", "both cached", "key cached")))
 
 
 def corefud_inputs(data: Path, folder: Path) -> tuple[Path, Path, None]:

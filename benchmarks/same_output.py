@@ -7,7 +7,8 @@ Checks out REV in a temporary git worktree and runs every command under REV and 
 tree, on the same inputs, then compares what each wrote byte for byte: stdout, stderr (with the
 run's own folder named alike), the exit status, and the file a command writes (`convert`, `plot`).
 It prints one line per command (sha256 of each output, same or DIFFERENT) and exits 1 if any
-output differs.
+output differs.  A command that a revision does not know (a usage error, exit status 2) is an
+output like any other: against a revision before it, it differs.
 
 The commands, on gum-open's two CoNLL-2012 pairs (GUM and OntoGUM with xrenner's responses):
 `score` (JSON, and text per document), `errors` (Chen & Ng's with `--impact conll`, and Kummerfeld &
@@ -16,7 +17,8 @@ gum-open in the data folder, when there) the key scored against itself.  Under t
 conventions, on gum-open's CoNLL-U key with two system-like responses made from it
 (`make_corefud_response.py`, seeds 1 and 2) and on the CorefUD files of `tests/data/corefud`:
 `score` (JSON, text, and under `--conventions conll`), `errors` (both taxonomies), `compare`,
-`plot documents`, and `crac` on a folder of two datasets and two systems.
+`plot documents`, `crac` on a folder of two datasets and two systems, and `convert` (CoNLL-U copied,
+the CRAC LLM track's text and JSON written).  `score --stream` on the GUM pair uncompressed.
 
 `--metrics` limits `score` to the metrics REV knows, when the working tree has added metrics since;
 `--only WORD` runs only the commands whose line holds WORD (`--only corefud`, `--only crac`).
@@ -26,6 +28,7 @@ The two revisions run side by side (`--jobs`, default 2), each with a cache of r
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import os
 import shutil
@@ -55,7 +58,7 @@ class Case:
         return " ".join([shown[0]] + [Path(a).name if os.sep in a else a for a in shown[1:]])
 
 
-def conll_cases(data: Path, metrics: str | None) -> list[Case]:
+def conll_cases(data: Path, made: Path, metrics: str | None) -> list[Case]:
     gum = [str(data / "key.gum.conll.gz"), str(data / "response.xrenner-gum.conll.gz")]
     onto = [str(data / "key.ontogum.conll.gz"), str(data / "response.xrenner-ontonotes.conll.gz")]
     score_extra = ("--metrics", metrics) if metrics else ()
@@ -78,6 +81,10 @@ def conll_cases(data: Path, metrics: str | None) -> list[Case]:
     conllu = data / "key.gum.conllu.gz"
     if conllu.exists():
         out.append(Case(("convert", str(conllu), f"{OUT}/gum.conll", "--to", "conll"), "gum.conll"))
+    plain = made / "key.gum.conll", made / "response.xrenner-gum.conll"
+    if plain[0].exists():  # --stream reads uncompressed CoNLL-2012 files only
+        out.append(Case(("score", *map(str, plain), "--stream", "--format", "json", *score_extra)))
+        out.append(Case(("score", *map(str, plain), "--stream", "--jobs", "2", "--per-doc", *score_extra)))
     litbank = data.parent / "litbank" / "litbank.original.conll.gz"
     if litbank.exists():
         out.append(Case(("score", str(litbank), str(litbank), "--format", "json", *score_extra)))
@@ -102,13 +109,26 @@ def corefud_cases(data: Path, made: Path) -> list[Case]:
                          "--bootstrap", "50")))
         out.append(Case(("crac", str(made / "key"), str(made / "a"), str(made / "b"), "--bootstrap", "50")))
         out.append(Case(("convert", r1, f"{OUT}/response1.conll", "--to", "conll"), "response1.conll"))
+        out.append(Case(("convert", k, f"{OUT}/copy.conllu", "--to", "conllu"), "copy.conllu"))
+        out.append(Case(("convert", k, f"{OUT}/key.txt", "--to", "crac-text"), "key.txt"))
+        out.append(Case(("convert", k, f"{OUT}/key.seq.txt", "--to", "crac-text", "--sequential-ids",
+                         "--zero-mentions"), "key.seq.txt"))
+        out.append(Case(("convert", k, f"{OUT}/key.json", "--to", "crac-json", "--blind"), "key.json"))
     tests = ROOT / "tests" / "data" / "corefud"
     for name in ("", "discontinuous."):
         k, r = str(tests / f"{name}key.conllu"), str(tests / f"{name}response.conllu")
+        out.append(Case(("convert", r, f"{OUT}/copy.conllu", "--to", "conllu"), "copy.conllu"))
+        out.append(Case(("convert", k, f"{OUT}/key.txt", "--to", "crac-text", "--zero-mentions"), "key.txt"))
         out.append(Case(("score", k, r, "--format", "json", "--per-doc")))
         out.append(Case(("score", k, r, "--format", "json", "--singletons", "keep", "--match", "exact")))
         out.append(Case(("errors", k, r, "--format", "json", "--impact", "conll", "--singletons", "keep")))
     return out
+
+
+def make_conll_inputs(data: Path, made: Path) -> None:
+    """gum-open's GUM pair uncompressed (for `score --stream`)."""
+    for name in ("key.gum.conll", "response.xrenner-gum.conll"):
+        (made / name).write_bytes(gzip.decompress((data / f"{name}.gz").read_bytes()))
 
 
 def make_corefud_inputs(data: Path, made: Path) -> None:
@@ -139,7 +159,7 @@ def run(root: Path, case: Case, folder: Path) -> bytes:
     env = {**os.environ, "COREFWB_CACHE_DIR": str(folder.parent / "cache")}
     done = subprocess.run([sys.executable, "-c", RUN, str(root), *argv], capture_output=True,
                           cwd=tempfile.gettempdir(), env=env)
-    if done.returncode not in (0, 1):
+    if done.returncode not in (0, 1, 2):  # 1 and 2: a refused input or usage, both outputs to compare
         sys.stderr.write(done.stderr.decode(errors="replace"))
         raise SystemExit(f"same_output: {root}: corefwb {case.label} exited {done.returncode}")
     written = (folder / case.written).read_bytes() if case.written and (folder / case.written).exists() else b""
@@ -163,8 +183,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="corefwb-base-") as tmp:
         base, made = Path(tmp) / "base", Path(tmp) / "made"
         made.mkdir()
+        make_conll_inputs(data, made)
         make_corefud_inputs(data, made)
-        cases = conll_cases(data, args.metrics) + corefud_cases(data, made)
+        cases = conll_cases(data, made, args.metrics) + corefud_cases(data, made)
         if args.only:
             cases = [c for c in cases if args.only in c.label or (args.only == "corefud" and "conllu" in c.label)]
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(base), args.base], check=True)

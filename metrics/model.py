@@ -203,6 +203,12 @@ class NodeMention:
         """Is the head an empty node?  (corefud-scorer's `is_zero`)"""
         return self.head[2] != 0
 
+    def __reduce__(self) -> tuple[type[NodeMention], tuple[tuple[Node, ...], Node, tuple[tuple[Node, str], ...]]]:
+        """Pickled as its three fields, rebuilt by its constructor: a corpus's mentions come back
+        from the process that read them, and from the cache, in less than half the time the
+        default (a frozen dataclass's state dictionary) takes."""
+        return NodeMention, (self.nodes, self.head, self.deps)
+
 
 @dataclass
 class NodeDocument:

@@ -219,3 +219,38 @@ def test_no_name_defined_twice(name):
         return [k for k, v in counts.items() if v > 1] + inner
 
     assert not duplicated(ast.parse(MODULES[name].read_text(encoding="utf-8")).body)
+
+
+def _engine_counts():
+    """benchmarks/engine_counts.py (issue 40's counts, standard library only), loaded by path."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("engine_counts", ROOT / "benchmarks" / "engine_counts.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_one_road_and_one_catalogue_stay_so():
+    """No metric named outside the catalogue but by its constant, no file running a step of the
+    road from files to scores beside the pipeline, no type escape, one closing guard, and keyword-only
+    parameters past five (issue 40's counts, all at zero)."""
+    counts = _engine_counts().count(ROOT)
+    for title in ("metric names outside the catalogue", "files with a second road", "# type: ignore",
+                  "closing guards", "functions with > 5 positional parameters"):
+        assert counts[title] == [], (title, counts[title])
+
+
+def test_the_road_counts_can_fail(tmp_path):
+    """The scan finds a name written out and a reader called beside the road."""
+    import shutil
+
+    for top in ("metrics", "workbench"):
+        (tmp_path / top).mkdir()
+    (tmp_path / "metrics" / "measures").mkdir()
+    shutil.copy(ROOT / "metrics" / "measures" / "catalog.py", tmp_path / "metrics" / "measures" / "catalog.py")
+    (tmp_path / "workbench" / "beside.py").write_text(
+        "from metrics.formats.corefud import read_corefud\n\n\ndef f(path):\n    return read_corefud(path), 'muc'\n")
+    counts = _engine_counts().count(tmp_path)
+    assert counts["metric names outside the catalogue"] == ["workbench/beside.py:5 'muc'"]
+    assert counts["files with a second road"] == ["workbench/beside.py (read_corefud)"]

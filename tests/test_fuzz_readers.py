@@ -226,7 +226,8 @@ def test_tolerated_variants_read_identically(base: str, variant: str, bases: dic
 def whole_and_streamed(key: Path, response: Path, what: str) -> tuple[dict | None, dict | None]:
     """Micro counts from the whole-file reader and from the `--stream` path (in process),
     None where that path raised a (checked) InputError."""
-    from metrics.corpus.stream import score_files
+    from metrics.conventions.options import Options
+    from metrics.conventions.pipeline import stream
 
     out: list[dict | None] = []
     for path in ("whole", "streamed"):
@@ -235,7 +236,7 @@ def whole_and_streamed(key: Path, response: Path, what: str) -> tuple[dict | Non
                 if path == "whole":
                     result = prepare(read_documents(str(key), "conll"), read_documents(str(response), "conll")).score()
                 else:
-                    result, _ = score_files(str(key), str(response))
+                    result, _ = stream(str(key), str(response), Options(key_format="conll", response_format="conll"))
         except InputError as exc:
             assert exc.path in (str(key), str(response)) and "\n" not in str(exc), f"{what} {path}: {exc}"
             out.append(None)

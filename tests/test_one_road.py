@@ -102,3 +102,28 @@ def test_what_the_road_builds_is_frozen():
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(value, name, None)
     assert loaded.responses[0][0] is not None and loaded.keys[0].name == loaded.corpora[0].pairs[0].name
+
+
+def test_a_corefud_key_is_read_once_for_both_its_views(monkeypatch, tmp_path):
+    """Under CorefUD with token spans the key gives node mentions and token spans from one reading
+    of its text (and, with a cache, one entry holding both); the views equal those read apart."""
+    from metrics.formats import source
+    from metrics.formats.conllu import read_conllu
+    from metrics.formats.cache import ReadCache
+
+    reads: list[str] = []
+    real = source.read_text
+    monkeypatch.setattr(source, "read_text", lambda path: reads.append(path) or real(path))
+    options = Options(conventions=COREFUD, cache=False)
+    read = COREFUD_CONVENTIONS.read(UD_KEY, True, options, ReadCache(None), 1)
+    assert reads == [UD_KEY]
+    assert read.documents and read.nodes
+    assert [d.chains for d in read.documents] == [d.chains for d in read_conllu(UD_KEY)]
+    assert read.nodes == tuple(read_corefud(UD_KEY))
+    cache = ReadCache(tmp_path / "cache")
+    first = COREFUD_CONVENTIONS.read(UD_KEY, True, options, cache, 1)
+    reads.clear()
+    again = COREFUD_CONVENTIONS.read(UD_KEY, True, options, ReadCache(tmp_path / "cache"), 1)
+    assert reads == [] and again.nodes == first.nodes and again.notes == first.notes
+    assert [d.chains for d in again.documents] == [d.chains for d in first.documents]
+    assert len(list((tmp_path / "cache").iterdir())) == 1

@@ -415,7 +415,8 @@ def test_streamed_scores_equal_whole_file_scores(corpus: list[Pair], jobs: int) 
     from pathlib import Path
 
     from metrics.formats.readers import read_documents
-    from metrics.corpus.stream import score_files
+    from metrics.conventions.options import Options
+    from metrics.conventions.pipeline import stream
     from metrics.formats.writers import write_conll
 
     with tempfile.TemporaryDirectory() as folder:
@@ -429,7 +430,7 @@ def test_streamed_scores_equal_whole_file_scores(corpus: list[Pair], jobs: int) 
                 assume(False)  # crossing mentions of one chain: CoNLL-2012 cannot write them
             paths.append(str(path))
         whole = prepare(read_documents(paths[0]), read_documents(paths[1])).score(W4, METRICS)
-        streamed, _ = score_files(paths[0], paths[1], W4, METRICS, jobs=jobs)
+        streamed, _ = stream(paths[0], paths[1], Options(), weights=W4, metrics=METRICS, jobs=jobs)
     assert [name for name, _ in whole.documents] == [name for name, _ in streamed.documents]
     for (name, a), (_, b) in zip(whole.documents, streamed.documents):
         assert {m: (s.counts(), values(s)) for m, s in a.items()} == {m: (s.counts(), values(s)) for m, s in b.items()}, name

@@ -8,7 +8,9 @@ import pytest
 
 from metrics.formats.readers import read_documents
 from metrics.corpus.scoring import prepare
-from metrics.corpus.stream import index_conll, score_files
+from metrics.conventions.options import Options
+from metrics.conventions.pipeline import stream
+from metrics.corpus.stream import index_conll
 from metrics.model import InputError
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -21,7 +23,7 @@ METRICS = ["mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll",
 def test_streaming_equals_in_memory(key, response, jobs):
     k, r = str(SAMPLES / key), str(SAMPLES / response)
     whole = prepare(read_documents(k), read_documents(r)).score(metrics=METRICS)
-    streamed, _ = score_files(k, r, metrics=METRICS, jobs=jobs)
+    streamed, _ = stream(k, r, Options(), metrics=METRICS, jobs=jobs)
     assert [name for name, _ in streamed.documents] == [name for name, _ in whole.documents]
     for (_, a), (_, b) in zip(streamed.documents, whole.documents):
         assert {m: s.f1 for m, s in a.items()} == {m: s.f1 for m, s in b.items()}
@@ -38,7 +40,7 @@ def test_index_reports_located_errors(tmp_path):
     broken = tmp_path / "broken.conll"
     broken.write_text(doc + doc.replace("(a)", "(b)").replace(" -\n#end", " 1)\n#end"))
     with pytest.raises(InputError) as info:
-        score_files(str(broken), str(broken), metrics=["muc"], jobs=2)
+        stream(str(broken), str(broken), Options(), metrics=["muc"], jobs=2)
     assert info.value.line == 5
 
 
@@ -49,3 +51,32 @@ def test_binary_junk_is_reported_as_not_utf8(tmp_path):
     with pytest.raises(InputError) as info:
         index_conll(str(junk))
     assert info.value.line == 2 and "not UTF-8" in info.value.message
+
+
+def test_the_convention_decides_what_streams(tmp_path):
+    """Streaming is the road's: the convention says which files it can take a document at a time
+    (CoNLL-2012 files, uncompressed, exact matching, singletons kept); for others `stream` gives
+    None and the files are read whole."""
+    import gzip
+
+    k, r = str(SAMPLES / "gum/key.gum.conll"), str(SAMPLES / "gum/response.gum.conll")
+    assert stream(k, r, Options(), metrics=["muc"]) is not None
+    assert stream(k, r, Options(match="head"), metrics=["muc"]) is None
+    assert stream(k, r, Options(keep_singletons=False), metrics=["muc"]) is None
+    assert stream(k, r, Options(conventions="corefud"), metrics=["muc"]) is None
+    packed = tmp_path / "response.conll.gz"
+    packed.write_bytes(gzip.compress(Path(r).read_bytes()))
+    assert stream(k, str(packed), Options(), metrics=["muc"]) is None
+
+
+def test_streamed_warnings_are_the_whole_readings(tmp_path):
+    """A key document the response lacks and a response document the key lacks: the same
+    warnings, in the same order, as the whole-file road's pairing gives."""
+    doc = "#begin document ({name}); part 000\nx 0 0 w - - - - - - * (1)\n#end document\n"
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text(doc.format(name="a") + doc.format(name="b"))
+    response.write_text(doc.format(name="a") + doc.format(name="c"))
+    whole = prepare(read_documents(str(key)), read_documents(str(response)))
+    streamed = stream(str(key), str(response), Options(), metrics=["muc"], jobs=2)
+    assert streamed is not None
+    assert streamed[1] == whole.warnings and len(whole.warnings) == 2

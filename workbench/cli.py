@@ -17,10 +17,11 @@ Exit status: 0 done, 1 input error (a one-line message naming file and line), 2 
 from __future__ import annotations
 
 import argparse
-import importlib
+import gc
 import os
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 from types import ModuleType
 from typing import Any, NoReturn
 
@@ -68,13 +69,13 @@ COMMANDS = {
     "convert": "write any file corefwb reads as CoNLL-2012, CoNLL-U, jsonlines or a system's jsonlines",
     "plot": "draw a figure for a paper (needs matplotlib: pip install 'coref-workbench[plot]')",
 }
-"""Each subcommand (a module of `workbench.commands` of that name) and what it does."""
+"""Each subcommand (its module in `workbench.commands`) and what it does."""
 
 
-def command_module(name: str) -> ModuleType:
-    """A subcommand's module, imported when that command runs: `corefwb score` does not load what
-    `compare`, `crac` or `plot` need (their statistics, tables and charts)."""
-    return importlib.import_module(f"workbench.commands.{name}")
+def command(name: str) -> ModuleType:
+    """A subcommand's module, imported when it runs: a command line loads its own command's code,
+    not every command's."""
+    return import_module(f"{__package__}.commands.{name}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -97,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def build_subparser(name: str) -> argparse.ArgumentParser:
-    module = command_module(name)
+    module = command(name)
     parser = Parser(prog=f"corefwb {name}", description=COMMANDS[name])
     module.add_arguments(parser)
     if getattr(module, "COMMON_OPTIONS", True):
@@ -154,9 +155,14 @@ def entry() -> None:
     """The console script: `main`, then, after a subcommand, an exit that skips the interpreter's
     teardown.  Why: a scored corpus is millions of small objects, and freeing them one by one
     at exit took 60-80 ms of a `corefwb score` run, after every result was written and flushed.
+    For the same reason a subcommand runs with the cyclic collector off to the end (`_run` pauses
+    it for the command; turned on again, its first pass walked every object the command made and
+    kept: 40 ms of a `score` on gum-open), and keeps its session (`commands.common.kept_until_exit`).
     The workbench exits normally (Textual restores the terminal in its own teardown)."""
-    status = main()
     subcommand = len(sys.argv) > 1 and sys.argv[1] in COMMANDS
+    if subcommand:
+        gc.disable()
+    status = main()
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:
@@ -186,7 +192,7 @@ def _run(args_list: list[str]) -> int:
         # are cyclic in bulk (every command's peak memory is the same without the collector), and
         # its passes over them took 0.07 s of `score` and 0.47 s of `compare` on gum-open.
         with gc_paused():
-            return int(command_module(args_list[0]).run(args))
+            return int(command(args_list[0]).run(args))
     parser = build_parser()
     args = parser.parse_args(args_list)
     from .options import jobs_option, weights_option

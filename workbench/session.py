@@ -18,19 +18,16 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from metrics.conventions.base import Progress
-from metrics.conventions.corefud import Settings as CorefudSettings
 from metrics.conventions.options import CONLL_2012, COREFUD, UA, Options
 from metrics.conventions.pipeline import load
 from metrics.conventions.registry import CONVENTIONS as KNOWN_CONVENTIONS
-from metrics.conventions.ua import MATCHES as UA_MATCHES, settings_of as ua_settings_of
-from metrics.corpus.ua import METRICS as UA_METRICS, Settings as UASettings, UAResult, result_of as ua_result_of
-from metrics.errors.ua.records import UAError
 from metrics.measures.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.measures.catalog import names
 from metrics.errors.chen_ng.records import ErrorRecord, classify_corpus
-from metrics.formats.crac_text import ZERO_MODES as CRAC_ZEROS
+from metrics.formats.detection import ZERO_MODES as CRAC_ZEROS
 from metrics.formats.readers import FORMATS as READ_FORMATS
 from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, set_max_document_tokens,
                                     set_max_input_size)
@@ -41,6 +38,11 @@ from metrics.corpus.scoring import CorpusResult, PreparedCorpus
 from metrics.measures.weights import W4, Weights
 
 from .options import UsageError
+
+if TYPE_CHECKING:  # a convention's own code is loaded only when it is the one chosen
+    from metrics.conventions.corefud import Settings as CorefudSettings
+    from metrics.corpus.ua import Settings as UASettings, UAResult
+    from metrics.errors.ua.records import UAError
 
 FORMATS = ("auto", *READ_FORMATS)
 SINGLETONS = ("keep", "remove")
@@ -94,7 +96,9 @@ class LoadOptions:
         for option, value in (("--key-format", self.key_format), ("--response-format", self.response_format)):
             if value not in FORMATS:
                 raise UsageError(f"{option}: {value!r} is not one of {', '.join(FORMATS)}")
-        matches = UA_MATCHES if self.conventions == UA else MATCH_MODES
+        matches = MATCH_MODES
+        if self.conventions == UA:
+            from metrics.conventions.ua import MATCHES as matches
         if self.match not in matches:
             raise UsageError(f"--match: {self.match!r} is not one of {', '.join(matches)}")
         if not self.clusters_field:
@@ -122,12 +126,16 @@ class LoadOptions:
     @property
     def corefud(self) -> CorefudSettings:
         """corefud-scorer's settings of these options (under `conventions == "corefud"`)."""
+        from metrics.conventions.corefud import Settings as CorefudSettings
+
         return CorefudSettings.of(self.engine())
 
     @property
     def ua(self) -> UASettings:
         """The UA scorer's settings of these options (under `conventions == "ua"`)."""
-        return ua_settings_of(self.engine())
+        from metrics.conventions.ua import settings_of
+
+        return settings_of(self.engine())
 
     def engine(self, spans: bool = True) -> Options:
         """The engine's options of the road (`metrics.conventions.pipeline`); without `spans`,
@@ -317,11 +325,13 @@ class Session:
     def ua_result(self, system: int = 0) -> UAResult:
         """Under --conventions ua: the UA scorer's scores of one system, every metric (what its
         relations' errors are priced against), computed once."""
+        from metrics.corpus.ua import METRICS, result_of
+
         with self._lock:
             found = self._ua.get(("result", system))
             if found is None:
-                settings = replace(self.options.ua, metrics=UA_METRICS)
-                found = self._ua[("result", system)] = ua_result_of(settings, self.corpora[system].pairs, [])
+                settings = replace(self.options.ua, metrics=METRICS)
+                found = self._ua[("result", system)] = result_of(settings, self.corpora[system].pairs, [])
         return found
 
     def ua_errors(self, system: int = 0) -> list[UAError]:

@@ -4,21 +4,25 @@ A convention is an object with a name, the scorer whose numbers it gives (`Score
 each metric's computation in the catalogue), the metrics that scorer prints, and two steps of the
 road: reading one file (`read`) and preparing the key with its responses (`prepare`).  The
 pipeline (`pipeline.load`) calls them in that order for every front end.  A new convention is one
-module with one such object, registered in `registry.CONVENTIONS` (docs/engine.md).
+module with one such object, registered in `registry` (docs/engine.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from metrics.conventions.options import Options
 from metrics.corpus.scoring import PreparedCorpus
 from metrics.formats.cache import ReadCache
 from metrics.measures.catalog import CATALOG, Metric, Scorer
-from metrics.mentions.ua import UADocument
 from metrics.model import Document, NodeDocument
+
+if TYPE_CHECKING:  # named in annotations only: loading a convention loads no other convention's readers
+    from metrics.corpus.stream import Slice
+    from metrics.mentions.pairing import Named, T
+    from metrics.mentions.ua import UADocument
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,30 @@ class Convention(Protocol):
     def prepare(self, key: Read, responses: Sequence[tuple[str, Read]], key_path: str, options: Options,
                 progress: Progress) -> Loaded:
         """The key with each response (its path and its reading): paired, aligned, ready to score."""
+        ...
+
+
+@runtime_checkable
+class Streams(Protocol):
+    """A convention that can also score two files a document at a time (`pipeline.stream`, for
+    corpora too large to hold): it says which files it can, finds their documents' byte ranges,
+    pairs them as it pairs documents, and reads one document from its range."""
+
+    def streams(self, key_path: str, response_path: str, options: Options) -> bool:
+        """Whether these two files, read under `options`, can be scored a document at a time."""
+        ...
+
+    def index(self, path: str) -> list[Slice]:
+        """The byte ranges of a file's documents, in file order, without parsing them."""
+        ...
+
+    def pair(self, keys: Sequence[Named], responses: Sequence[T], response_path: str) -> tuple[list[T | None], list[str]]:
+        """Each key document's response partner (None when absent), and the pairing's warnings."""
+        ...
+
+    def read_piece(self, path: str, piece: Slice, *, key: bool, options: Options, warnings: list[str],
+                   max_tokens: int) -> Document:
+        """The one document lying in `piece` of `path`, read as `read` would read it."""
         ...
 
 

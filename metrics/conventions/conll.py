@@ -16,12 +16,15 @@ from dataclasses import dataclass
 
 from metrics.conventions.base import Convention, Loaded, Progress, Read, applicable
 from metrics.conventions.options import CONLL_2012, Options
-from metrics.corpus.scoring import PreparedCorpus, prepare
+from metrics.corpus.scoring import PreparedCorpus, pair_corpus, prepare
+from metrics.corpus.stream import Slice, index_conll, read_slice
 from metrics.formats.cache import ReadCache
-from metrics.formats.readers import in_cache, read_documents
+from metrics.formats.readers import detect_format, in_cache, read_documents
+from metrics.formats.source import is_regular
 from metrics.measures.catalog import Metric, Scorer
 from metrics.mentions.characters import key_words
 from metrics.mentions.matching import match_corpus
+from metrics.mentions.pairing import Named, T
 from metrics.mentions.types import prepare_types
 from metrics.model import Document, without_singletons
 
@@ -87,6 +90,27 @@ class Conll2012:
             as_read = {document.name: document for document in mapped}  # each pair's response, as read
             read_responses.append(tuple(as_read.get(pair.response.name) for pair in corpus.pairs))
         return Loaded(tuple(corpora), tuple(warnings), tuple(read), tuple(read_responses))
+
+
+    def streams(self, key_path: str, response_path: str, options: Options) -> bool:
+        """Uncompressed regular CoNLL-2012 files, with exact matching and singletons kept: a
+        document's byte range is then all its scoring needs (`Streams`)."""
+        return options.match == "exact" and options.keep_singletons and all(
+            is_regular(path) and not path.lower().endswith(".gz")
+            and (fmt if fmt not in (None, "auto") else detect_format(path)) == "conll"
+            for path, fmt in ((key_path, options.key_format), (response_path, options.response_format)))
+
+    def index(self, path: str) -> list[Slice]:
+        return index_conll(path)
+
+    def pair(self, keys: Sequence[Named], responses: Sequence[T], response_path: str) -> tuple[list[T | None], list[str]]:
+        """By name, as `prepare` pairs documents in memory (`corpus.scoring.pair_corpus`)."""
+        return pair_corpus(keys, responses, response_path)
+
+    def read_piece(self, path: str, piece: Slice, *, key: bool, options: Options, warnings: list[str],
+                   max_tokens: int) -> Document:
+        """As `read` reads a whole file: a response without its syntax unless matching needs it."""
+        return read_slice(path, piece, warnings, max_tokens, syntax=key or options.match != "exact")
 
 
 def _singletons(documents: list[Document], options: Options, path: str, warnings: list[str]) -> list[Document]:

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from metrics.conventions.base import Convention, Loaded, Progress, Read
 from metrics.conventions.options import COREFUD, Options
 from metrics.formats.cache import ReadCache
 from metrics.formats.corefud import read_corefud
-from metrics.formats.crac_text import FORMATS as CRAC_FORMATS, read_crac
-from metrics.formats.readers import node_format, read_documents, read_node_documents
+from metrics.formats.detection import CRAC_FORMATS
+from metrics.formats.readers import node_format, read_documents, read_node_documents, read_node_key
 from metrics.measures.catalog import BCUB, BLANC, CEAFE, CEAFM, LEA, MOR, MUC, ZERO, Metric, Scorer
 from metrics.conventions.nodes import Settings
 from metrics.conventions.projection import prepare_nodes
@@ -43,19 +44,23 @@ class Corefud:
     def read(self, path: str, key: bool, options: Options, cache: ReadCache | None, processes: int) -> Read:
         """Node mentions (a key through the cache: a report reads the same keys run after run);
         the key also as token spans when the spans are wanted (its reader's notes on zeros and
-        discontinuous mentions do not apply here).  A CRAC LLM-track response is left to `prepare`,
-        which lays it onto the key."""
+        discontinuous mentions do not apply here), both views from one reading of the key.  A CRAC
+        LLM-track response is left to `prepare`, which lays it onto the key."""
         notes: list[str] = []
         if not key:
             fmt = node_format(path, options.response_format)
             if fmt in CRAC_FORMATS:
                 return Read(onto_key=fmt)
             return Read(nodes=tuple(read_corefud(path, notes)), notes=tuple(notes))
-        documents = ()
-        if options.spans:
-            documents = tuple(read_documents(path, options.key_format, [], options.clusters_field, cache=cache,
-                                             prepare=lambda keys: prepare_types(keys, processes)))
-        return Read(documents=documents, nodes=tuple(read_node_documents(path, cache, notes)), notes=tuple(notes))
+        if not options.spans:
+            return Read(nodes=tuple(read_node_documents(path, cache, notes)), notes=tuple(notes))
+        typed = partial(prepare_types, processes=processes)
+        if node_format(path, options.key_format) == "conllu":
+            documents, nodes = read_node_key(path, cache, notes, prepare=typed)
+            return Read(documents=tuple(documents), nodes=tuple(nodes), notes=tuple(notes))
+        # a key in another format: read as it is, then refused by the node reader, as corefud-scorer refuses it
+        documents = read_documents(path, options.key_format, [], options.clusters_field, cache=cache, prepare=typed)
+        return Read(documents=tuple(documents), nodes=tuple(read_node_documents(path, cache, notes)), notes=tuple(notes))
 
     def cached(self, path: str, options: Options, cache: ReadCache | None) -> bool:
         return False  # a response is read afresh: it changes from run to run
@@ -77,6 +82,8 @@ class Corefud:
             response = get()
             nodes, repairs = response.nodes, None
             if response.onto_key is not None:  # the CRAC LLM track's output, laid onto the key
+                from metrics.formats.crac_text import read_crac
+
                 read_nodes, repairs = read_crac(path, response.onto_key, key_path, list(key.nodes), options.crac_zeros)
                 nodes = tuple(read_nodes)
                 warnings.extend(repairs.warnings())

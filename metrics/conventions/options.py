@@ -32,7 +32,7 @@ class Options:
     and aligned by position (linear), or removed."""
     crac_zeros: str = "free"
     """CorefUD, a CRAC LLM-track response (`crac-text`, `crac-json`): its zeros as the pipeline
-    treats them without `-z` (`free`) or with it (`gold`); `metrics.formats.crac_text.ZERO_MODES`."""
+    treats them without `-z` (`free`) or with it (`gold`); `metrics.formats.detection.ZERO_MODES`."""
     split_antecedents: bool = False
     """UA: a plural mention's split antecedents scored (the UA scorer's -l)."""
     only_split_antecedents: bool = False

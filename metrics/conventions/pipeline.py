@@ -4,22 +4,31 @@
     alignment, tables) -> `Loaded`: frozen prepared corpora, to score (`PreparedCorpus.score`) and
     classify (`metrics.errors`)
 
-`load` takes one frozen `Options`; the convention it names (`registry.CONVENTIONS`) does each
-step its way.  `read_response` is the road's first step alone, for `corefwb convert`.
+`load` takes one frozen `Options`; the convention it names (`registry.convention`) does each
+step its way.  `read_key` and `read_response` are the road's first step alone, for `corefwb
+convert` (a key as its convention reads it; a response on a key's words and names).  `stream`
+is the same road for corpora too large to hold, a document at a time, under a convention that can
+(`Streams`): the convention indexes both files, pairs their documents and reads each one; the
+pairs are prepared and scored in worker processes, and only their scores come back.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from metrics.conventions.base import Convention, Loaded, Progress, Read
+from metrics.conventions.base import Convention, Loaded, Progress, Read, Streams
 from metrics.conventions.options import Options
 from metrics.conventions.registry import convention
 from metrics.formats.cache import ReadCache
 from metrics.formats.readers import read_documents
-from metrics.formats.source import is_regular
+from metrics.corpus.scoring import CorpusResult, aggregate, prepare_document, score_pair
+from metrics.corpus.stream import Slice, runs
+from metrics.formats.source import is_regular, max_document_tokens
+from metrics.measures.catalog import resolve
+from metrics.measures.weights import W4, Weights
+from metrics.runtime.gc_pause import gc_paused
 from metrics.mentions.characters import CharacterAlignment, key_words
 from metrics.mentions.pairing import pair_documents
 from metrics.model import Document, InputError
@@ -36,6 +45,13 @@ def load(key_path: str, response_paths: Sequence[str], options: Options, *, prog
     key = inputs.get(0)
     responses = [(path, lambda number=number: inputs.get(number)) for number, path in enumerate(response_paths, 1)]
     return conventions.prepare(key, responses, key_path, options, progress)
+
+
+def read_key(path: str, options: Options) -> Read:
+    """A file read as the key under `options.conventions`, the road's first step alone: under
+    CorefUD its node mentions, zeros and DEPS as corefud-scorer reads them (`corefwb convert`
+    checks a CoNLL-U copy so, and writes the CRAC LLM track's text from them)."""
+    return convention(options.conventions).read(path, True, options, ReadCache.default(options.cache), 1)
 
 
 def read_response(path: str, options: Options, *, key_path: str | None = None
@@ -57,6 +73,68 @@ def read_response(path: str, options: Options, *, key_path: str | None = None
                    if doc is not None and doc.name != key.name}
         documents = [renamed.get(id(doc), doc) for doc in documents]
     return documents, warnings, characters
+
+
+def stream(key_path: str, response_path: str, options: Options, *, weights: Weights = W4,
+           metrics: Sequence[str] | None = None, jobs: int = 1) -> tuple[CorpusResult, list[str]] | None:
+    """Two files scored a document at a time in `jobs` processes: memory near one document per
+    process, and the result (with the warnings) identical for every `jobs`, as per-document scores
+    do not depend on the process and are summed in key order here.  None when the convention
+    cannot stream these files (then they are to be read whole, by `load`)."""
+    conventions = convention(options.conventions)
+    if not isinstance(conventions, Streams) or not conventions.streams(key_path, response_path, options):
+        return None
+    wanted = resolve(metrics)
+    keys = conventions.index(key_path)
+    responses = conventions.index(response_path)
+    partners, warnings = conventions.pair(keys, responses, response_path)
+    pieces = runs(list(zip(keys, partners)), max(1, jobs) * 8)
+    tasks = [_Run(conventions, key_path, response_path, run, options, weights, wanted, max_document_tokens())
+             for run in pieces]
+    jobs = min(jobs, len(tasks))  # never a process without work
+    if jobs <= 1:
+        collected = [_score_run(task) for task in tasks]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            collected = list(pool.map(_score_run, tasks))
+    documents = [document for scored, _ in collected for document in scored]
+    for _, notes in collected:
+        warnings.extend(notes)
+    return aggregate(documents, weights, wanted), warnings
+
+
+@dataclass(frozen=True)
+class _Run:
+    """A worker's share of `stream`: a run of paired byte ranges, and how to read and score them
+    (the bound on a document's tokens travels with it: a process may not inherit the parent's)."""
+
+    conventions: Streams
+    key_path: str
+    response_path: str
+    pieces: list[tuple[Slice, Slice | None]]
+    options: Options
+    weights: Weights
+    metrics: tuple[str, ...]
+    max_tokens: int
+
+
+def _score_run(run: _Run) -> tuple[list[tuple[str, dict]], list[str]]:
+    """Worker: read, pair, align and score a run of documents; only their scores go back."""
+    warnings: list[str] = []
+    scored = []
+    read = run.conventions.read_piece
+    with gc_paused():
+        for key_piece, response_piece in run.pieces:
+            key = read(run.key_path, key_piece, key=True, options=run.options, warnings=warnings,
+                       max_tokens=run.max_tokens)
+            response = None if response_piece is None else read(
+                run.response_path, response_piece, key=False, options=run.options, warnings=warnings,
+                max_tokens=run.max_tokens)
+            pair = prepare_document(key, response, run.response_path, warnings, run.options.ace)
+            scored.append((key.name, score_pair(pair, run.weights, run.metrics)))
+    return scored, warnings
 
 
 PARALLEL_READ_BYTES = 1_000_000

@@ -1,20 +1,32 @@
-"""The conventions by name: where a new convention is registered (docs/engine.md)."""
+"""The conventions by name: where a new convention is registered (docs/engine.md).
+
+Each is named by its module and object and loaded when first asked for, so that a run under one
+convention does not load the others' readers and aligners (a CoNLL-2012 `score` never imports the
+CorefUD or Universal Anaphora code)."""
 
 from __future__ import annotations
 
-from metrics.conventions.base import Convention
-from metrics.conventions.conll import CONLL_2012_CONVENTIONS
-from metrics.conventions.corefud import COREFUD_CONVENTIONS
-from metrics.conventions.ua import UA_CONVENTIONS
+from importlib import import_module
 
-CONVENTIONS: dict[str, Convention] = {c.name: c for c in (CONLL_2012_CONVENTIONS, COREFUD_CONVENTIONS,
-                                                          UA_CONVENTIONS)}
-"""Every convention, by the name `--conventions` takes, in the order the help lists them."""
+from metrics.conventions.base import Convention
+from metrics.conventions.options import CONLL_2012, COREFUD, UA
+
+_WHERE: dict[str, tuple[str, str]] = {
+    CONLL_2012: ("metrics.conventions.conll", "CONLL_2012_CONVENTIONS"),
+    COREFUD: ("metrics.conventions.corefud", "COREFUD_CONVENTIONS"),
+    UA: ("metrics.conventions.ua", "UA_CONVENTIONS"),
+}
+"""Each convention's module and the object in it that satisfies `Convention`."""
+
+CONVENTIONS: tuple[str, ...] = tuple(_WHERE)
+"""Every convention's name, as `--conventions` takes it, in the order the help lists them."""
 
 
 def convention(name: str) -> Convention:
     """The convention of a name; ValueError names the known ones."""
-    found = CONVENTIONS.get(name)
-    if found is None:
+    where = _WHERE.get(name)
+    if where is None:
         raise ValueError(f"unknown conventions {name!r}; choose from {', '.join(CONVENTIONS)}")
+    module, attribute = where
+    found: Convention = getattr(import_module(module), attribute)
     return found

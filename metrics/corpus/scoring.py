@@ -13,24 +13,28 @@ import gc
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from metrics.measures import catalog, formulas
 from metrics.measures.catalog import Metric, Scorer, UAScores
-from metrics.mentions.corefud import AlignedDocument
 from metrics.measures.ace import AceOptions, AceScore, ace_document
 from metrics.mentions.alignment import Alignment, align
 from metrics.mentions.chains import ChainView, key_view, response_view
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import Document, MentionType, Span
 from metrics.runtime.parallel import PARALLEL_TOKENS, Forked, balanced, can_fork, fork_map, split
-from metrics.formats.crac_repairs import CracReport
 from metrics.mentions.characters import CharacterAlignment
-from metrics.mentions.pairing import check_tokens_align, missing_warning, pair_documents, require_common, unused_warning
+from metrics.mentions.pairing import (Named, T, check_tokens_align, missing_warning, pair_documents, require_common,
+                                      unused_warning)
 from metrics.measures.score import AnyScore, MeanScore, mean_score, total
 from metrics.measures.table import ChainTypes, Table, build_table
 from metrics.measures.weights import W4, Weights
+
+if TYPE_CHECKING:  # named in signatures only: a CoNLL-2012 run never loads the CorefUD and CRAC readers
+    from metrics.formats.crac_repairs import CracReport
+    from metrics.mentions.corefud import AlignedDocument
 
 
 @dataclass(frozen=True)
@@ -377,29 +381,43 @@ def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights
 
 def prepare(keys: list[Document], responses: list[Document], on_document: Callable[[], None] | None = None,
             ace: AceOptions = AceOptions(), *, characters: CharacterAlignment | None = None) -> PreparedCorpus:
-    """Pair documents (`metrics.mentions.pairing`), align each pair as v8.01 does and build its table.
+    """Pair documents (`pair_corpus`), align each pair as v8.01 does and build its table.
 
     `on_document` is called after each document (a caller's progress display); `ace` says which
     ACE-value the pairs compute; `characters`, what mapping the response onto the key's words did.
     """
-    warnings: list[str] = []
     with gc_paused():
-        partners, unused = pair_documents(keys, responses)
-        require_common(responses[0].path if responses else "response", keys, partners, responses)
-        if unused:
-            warnings.append(unused_warning(unused[0].path, unused))
+        where = responses[0].path if responses else "response"
+        partners, warnings = pair_corpus(keys, responses, where)
         pairs = []
         for key, response in zip(keys, partners):
-            if response is None:
-                where = responses[0].path if responses else "response"
-                warnings.append(missing_warning(where, key.name))
-                response = Document(name=key.name, words=key.words, chains=[], path=where)
-            else:
-                warnings.extend(check_tokens_align(key, response))
-            pairs.append(prepare_pair(key, response, warnings, ace))
+            pairs.append(prepare_document(key, response, where, warnings, ace))
             if on_document is not None:
                 on_document()
         return PreparedCorpus(pairs, warnings, characters)
+
+
+def pair_corpus(keys: Sequence[Named], responses: Sequence[T], response_path: str) -> tuple[list[T | None], list[str]]:
+    """The CoNLL-2012 convention's pairing of a response's documents with the key's (by name,
+    `metrics.mentions.pairing`): each key's partner (None when the response lacks it) and the
+    warning for the response documents no key took.  A response sharing no document with the key
+    is refused.  One rule for documents in memory (`prepare`) and for byte ranges of documents
+    (the road's streaming, `metrics.conventions.pipeline.stream`)."""
+    partners, unused = pair_documents(keys, responses)
+    require_common(response_path, keys, partners, responses)
+    return partners, [unused_warning(response_path, unused)] if unused else []
+
+
+def prepare_document(key: Document, response: Document | None, response_path: str, warnings: list[str],
+                     ace: AceOptions = AceOptions()) -> DocPair:
+    """One key document with its response partner, paired as `pair_corpus` paired them: a missing
+    partner is an empty response (with a warning), a present one must have the key's tokens."""
+    if response is None:
+        warnings.append(missing_warning(response_path, key.name))
+        response = Document(name=key.name, words=key.words, chains=[], path=response_path)
+    else:
+        warnings.extend(check_tokens_align(key, response))
+    return prepare_pair(key, response, warnings, ace)
 
 
 def prepare_pair(key: Document, response: Document, warnings: list[str] | None = None,

@@ -1,26 +1,22 @@
-"""Scoring corpora too large to hold in memory: documents streamed, scored in worker processes.
+"""Corpora too large to hold in memory, read a document at a time: the byte ranges of a CoNLL-2012
+file's documents, and one document read from its range.
 
 A PreCo-sized corpus (38,000 documents, 12 million tokens) does not fit comfortably as Python
-objects.  Here the two CoNLL-2012 files are first indexed (a byte scan for `#begin document`
-lines, memory-mapped), then documents are read one at a time from their byte ranges, scored, and
-dropped: only per-document counts are kept, and the corpus score is their micro-aggregation.
-With `jobs > 1`, contiguous runs of documents go to a process pool.  Per-document scores do not
-depend on which process computed them, and aggregation happens in key order in the parent, so
-the result is identical for every `jobs` value.
+objects.  The two CoNLL-2012 files are first indexed (a byte scan for `#begin document` lines),
+then documents are read one at a time from their byte ranges, scored, and dropped.  The road that
+does so (pairing the ranges as the convention pairs documents, scoring them in worker processes,
+summing in key order) is `metrics.conventions.pipeline.stream`; these are its reading pieces,
+which the CoNLL-2012 convention lends it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from metrics.formats.conll import parse_conll
-from metrics.formats.source import check_document_sizes, max_document_tokens
-from metrics.measures.ace import AceOptions
-from metrics.runtime.gc_pause import gc_paused
+from metrics.formats.source import check_document_sizes
 from metrics.model import Document, InputError
-from metrics.measures.weights import W4, Weights
 
 _BEGIN = re.compile(rb"^#[ \t]*begin document (.*?)\r?$")
 
@@ -102,71 +98,20 @@ def read_slice(path: str, piece: Slice, warnings: list[str], max_tokens: int | N
     return documents[0]
 
 
-def _score_run(task: tuple) -> tuple[list[tuple[str, dict]], list[str]]:
-    """Worker: read, align and score a run of document pairs; return only their scores."""
-    from metrics.mentions.pairing import check_tokens_align, missing_warning
-    from metrics.corpus.scoring import prepare_pair, score_pair
-
-    key_path, response_path, items, weights, metrics, ace, max_tokens = task
-    warnings: list[str] = []
-    results = []
-    with gc_paused():
-        for key_piece, response_piece in items:
-            key = read_slice(key_path, key_piece, warnings, max_tokens)
-            if response_piece is None:
-                warnings.append(missing_warning(response_path, key.name))
-                response = Document(name=key.name, words=key.words, chains=[], path=response_path)
-            else:
-                response = read_slice(response_path, response_piece, warnings, max_tokens, syntax=False)
-                warnings.extend(check_tokens_align(key, response))
-            pair = prepare_pair(key, response, warnings, ace)
-            results.append((key.name, score_pair(pair, weights, metrics)))
-    return results, warnings
-
-
-def score_files(key_path: str, response_path: str, weights: Weights = W4,
-                metrics: Sequence[str] | None = None, *, jobs: int = 1, ace: AceOptions = AceOptions()):
-    """Score two CoNLL-2012 files document by document; returns (CorpusResult, warnings)."""
-    from metrics.measures.catalog import resolve
-    from metrics.mentions.pairing import pair_documents, require_common, unused_warning
-    from metrics.corpus.scoring import aggregate
-
-    wanted = resolve(metrics)
-    keys = index_conll(key_path)
-    responses = index_conll(response_path)
-    partners, unused = pair_documents(keys, responses)
-    require_common(response_path, keys, partners, responses)
-    items = list(zip(keys, partners))
-    warnings: list[str] = [unused_warning(response_path, unused)] if unused else []
-
-    runs = _runs(items, max(1, jobs) * 8)
-    tasks = [(key_path, response_path, run, weights, wanted, ace, max_document_tokens()) for run in runs]
-    jobs = min(jobs, len(tasks))  # never a process without work
-    if jobs <= 1 or len(tasks) <= 1:
-        outputs = map(_score_run, tasks)
-        collected = list(outputs)
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            collected = list(pool.map(_score_run, tasks))
-    documents = [doc for results, _ in collected for doc in results]
-    for _, notes in collected:
-        warnings.extend(notes)
-    return aggregate(documents, weights, wanted), warnings
-
-
-def _runs(items: list, n_runs: int) -> list[list]:
-    """Split into about n_runs contiguous runs of similar byte size (order kept)."""
+def runs(items: list[tuple[Slice, Slice | None]], n_runs: int) -> list[list[tuple[Slice, Slice | None]]]:
+    """Key-response pairs of ranges split into about n_runs contiguous runs of similar byte size
+    (order kept)."""
     total = sum(piece.end - piece.start for piece, _ in items) or 1
     target = total / n_runs
-    runs, current, size = [], [], 0
+    out: list[list[tuple[Slice, Slice | None]]] = []
+    current: list[tuple[Slice, Slice | None]] = []
+    size = 0
     for item in items:
         current.append(item)
         size += item[0].end - item[0].start
         if size >= target:
-            runs.append(current)
+            out.append(current)
             current, size = [], 0
     if current:
-        runs.append(current)
-    return runs
+        out.append(current)
+    return out

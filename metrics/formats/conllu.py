@@ -377,9 +377,10 @@ def _apply_misc(builder: _DocumentBuilder, misc: str, lineno: int, on_empty_node
             return
 
 
-def read_conllu(path: str, warnings: list[str] | None = None) -> list[Document]:
-    """Read a CorefUD CoNLL-U file (optionally gzipped) into documents, in file order."""
-    documents = parse_conllu(path, read_lines(path), warnings)
+def read_conllu(path: str, warnings: list[str] | None = None, *, lines: list[str] | None = None) -> list[Document]:
+    """Read a CorefUD CoNLL-U file (optionally gzipped) into documents, in file order (from its
+    `lines` when they were read already)."""
+    documents = parse_conllu(path, read_lines(path) if lines is None else lines, warnings)
     if not documents:
         raise InputError(path, None, "no word lines found: not a CoNLL-U file")
     return documents

@@ -380,10 +380,11 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
     return documents
 
 
-def read_corefud(path: str, warnings: list[str] | None = None) -> list[NodeDocument]:
-    """Read a CorefUD CoNLL-U file (optionally gzipped) into node documents, in file order;
-    `warnings` hears of entities split across documents."""
-    documents = parse_corefud(path, read_lines(path), warnings)
+def read_corefud(path: str, warnings: list[str] | None = None, *, lines: list[str] | None = None
+                 ) -> list[NodeDocument]:
+    """Read a CorefUD CoNLL-U file (optionally gzipped) into node documents, in file order (from
+    its `lines` when they were read already); `warnings` hears of entities split across documents."""
+    documents = parse_corefud(path, read_lines(path) if lines is None else lines, warnings)
     if not documents or not any(d.forms for d in documents):
         raise InputError(path, None, "no word lines found: not a CoNLL-U file")
     return documents

@@ -125,7 +125,7 @@ class CracReport:
     path: str
     fmt: str
     zeros: str = "free"
-    """`free` or `gold` (`metrics.formats.crac_text.ZERO_MODES`)."""
+    """`free` or `gold` (`metrics.formats.detection.ZERO_MODES`)."""
     documents: list[DocumentRepairs] = field(default_factory=list)
 
     def total(self, name: str) -> int:

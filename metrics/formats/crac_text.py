@@ -27,34 +27,15 @@ from dataclasses import dataclass
 from metrics.formats.crac_key import KeyDocument, read_key
 from metrics.formats.crac_repairs import CracReport, DocumentRepairs
 from metrics.formats.crac_zeros import GoldNodes, gold_nodes
+from metrics.formats.detection import OTHER_FORMAT
 from metrics.formats.source import read_lines, read_text
 from metrics.mentions.movehead import Tree, move_head
 from metrics.mentions.realign import Aligned, align_words, is_zero, repair_brackets
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
-FORMATS = ("crac-text", "crac-json")
-ZERO_MODES = ("free", "gold")
-"""How the pipeline treats zeros: `free` (`clean` and `text2conllu` without `-z`: a `##` token
-costs nothing and becomes a new empty node) or `gold` (both with `-z`: the key's empty nodes are
-aligned as words and kept, `metrics.formats.crac_zeros`)."""
-_OTHER_FORMAT = re.compile(r"\s*(\{|\[\s*(\{|$)|#\s|#begin|[^\t]*(\t[^\t]*){9}$)")
-"""The first line of a file in another format: jsonlines, JSON, CoNLL-2012 or CoNLL-U."""
-_MARKED = re.compile(r"\S\|(\[[\w.]+|[\w.]+\])(?=[,\s]|$)", re.M)
 MAX_WORDS_RATIO = 10
 """An output line may hold this many times its key document's words (plus 1,000): more is no
 output of that document (a model looping), refused before it costs the alignment."""
-
-
-def looks_like_text(head: str) -> bool:
-    """Does the start of a file show the inline format (a word with a mark, `|[ID` or `|ID]`, the
-    key's own ids included, and a first line of no other format)?"""
-    first = next((line for line in head.splitlines() if line.strip()), "")
-    return not _OTHER_FORMAT.match(first) and bool(_MARKED.search(head))
-
-
-def looks_like_json(head: str) -> bool:
-    """Does the start of a file show the JSON form (a list of objects with `tokens`)?"""
-    return head.lstrip().startswith("[") and '"tokens"' in head
 
 
 @dataclass
@@ -69,7 +50,7 @@ class _Output:
 def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument], zeros: str = "free"
               ) -> tuple[list[NodeDocument], CracReport]:
     """The output at `path` (`crac-text` or `crac-json`) on the key at `key_path`, whose node
-    documents (`metrics.formats.corefud.read_corefud`) are `keys`; `zeros` is one of ZERO_MODES."""
+    documents (`metrics.formats.corefud.read_corefud`) are `keys`; `zeros` is one of `detection.ZERO_MODES`."""
     free = zeros == "free"
     skeleton = read_key(key_path, read_lines(key_path))
     if len(skeleton) != len(keys):
@@ -127,7 +108,7 @@ def _read_text(path: str) -> list[_Output]:
     lines = read_lines(path)
     while lines and not lines[-1].strip():
         lines.pop()  # blank lines at the end: the pipeline pairs by position and stops at the key's last
-    if lines and _OTHER_FORMAT.match(lines[0]):
+    if lines and OTHER_FORMAT.match(lines[0]):
         raise InputError(path, 1, "not the inline format (one document per line, words with |[eN marks): "
                                   "name the format with --response-format")
     return [_Output(number, line.split()) for number, line in enumerate(lines, 1)]

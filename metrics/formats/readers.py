@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 from metrics.formats.conll import read_conll
 from metrics.formats.cache import ReadCache
-from metrics.formats.source import check_document_sizes, is_regular, read_head, read_raw
+from metrics.formats.source import check_document_sizes, is_regular, read_head, read_lines, read_raw
 from metrics.formats.conllu import read_conllu
 from metrics.formats.corefud import read_corefud
-from metrics.formats.crac_text import FORMATS as CRAC_FORMATS, looks_like_json, looks_like_text
+from metrics.formats.detection import CRAC_FORMATS, looks_like_json, looks_like_text
 from metrics.formats.ua import is_ua_head
 from metrics.runtime.gc_pause import gc_paused
 from metrics.formats.outputs import KINDS, read_outputs
@@ -178,6 +178,42 @@ def read_node_documents(path: str, cache: ReadCache | None = None, warnings: lis
     if warnings is not None:
         warnings.extend(notes)
     return documents
+
+
+def read_node_key(path: str, cache: ReadCache | None = None, warnings: list[str] | None = None, *,
+                  prepare: Callable[[list[Document]], None] | None = None) -> tuple[list[Document], list[NodeDocument]]:
+    """A CorefUD key read once for both its views: its documents as token spans (whose POS, lemmas
+    and trees type the mentions; `prepare` types them ahead for the cache) and its node mentions as
+    corefud-scorer reads them (`read_corefud`), from one reading of its lines, through one cache
+    entry.  Only the node reader's warnings are given: the span reader's, on zeros and
+    discontinuous mentions a span cannot hold, do not apply where node mentions are scored."""
+    key = (cache.key(path, lambda: read_raw(path), "conllu", "corefud-key-spans-and-nodes")
+           if cache is not None and cache.directory is not None and is_regular(path) else None)
+    with gc_paused():
+        stored = cache.load(key, _spans_nodes_and_notes) if key is not None else None
+        if stored is not None:
+            documents, nodes, notes = stored
+            check_document_sizes(documents)
+        else:
+            lines = read_lines(path)
+            documents = read_conllu(path, lines=lines)
+            check_document_sizes(documents)  # before the nodes, as when the views were read apart
+            notes = []
+            nodes = read_corefud(path, notes, lines=lines)
+            del lines
+            if key is not None:
+                if prepare is not None:
+                    prepare(documents)
+                cache.store(key, (documents, nodes, notes))
+    if warnings is not None:
+        warnings.extend(notes)
+    return documents, nodes
+
+
+def _spans_nodes_and_notes(value: object) -> bool:
+    """What the cache stores of a CorefUD key: (token-span documents, node documents, warnings)."""
+    return (isinstance(value, tuple) and len(value) == 3 and _list_of(value[0], Document)
+            and _list_of(value[1], NodeDocument) and _list_of(value[2], str))
 
 
 def _list_of(value: object, kind: type) -> bool:

@@ -166,8 +166,9 @@ class _Layer:
             if len(ends) < len(starts):
                 raise InputError(self.path, markable.line, f"{self.column}: markable {markable.id} is never closed")
             parts = ((starts[0], ends[0]),) if len(starts) == 1 else tuple(zip(starts, ends))
-            out.append(made(markable.id, markable.entity, parts, markable.min_span, markable.zero,
-                            tuple(markable.element_of), markable.line, markable.attributes))
+            out.append(made(markable.id, markable.entity, parts, min_span=markable.min_span, zero=markable.zero,
+                            element_of=tuple(markable.element_of), line=markable.line,
+                            attributes=markable.attributes))
         _check_plurals(out, self.path, self.column)
         return out
 

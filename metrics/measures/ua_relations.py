@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.measures.catalog import BRIDGING_ENTITY, BRIDGING_MARKABLE, BRIDGING_RECOGNITION
 from metrics.measures.score import Score
 from metrics.mentions.ua import AnyMention, Mention, position_order
 
@@ -66,7 +67,7 @@ def bridging_outcomes(key: dict[Mention, Mention], response: dict[Mention, Menti
     return out
 
 
-BRIDGING = ("bridging_recognition", "bridging_markable", "bridging_entity")
+BRIDGING = (BRIDGING_RECOGNITION.name, BRIDGING_MARKABLE.name, BRIDGING_ENTITY.name)
 
 
 def bridging(outcomes: list[BridgingOutcome]) -> dict[str, Score]:
@@ -77,9 +78,9 @@ def bridging(outcomes: list[BridgingOutcome]) -> dict[str, Score]:
     entity = correct + kinds.count("same_entity")
     missed, spurious = kinds.count("missed"), kinds.count("spurious")
     return {
-        "bridging_recognition": Score(recognised, recognised + missed, recognised, recognised + spurious),
-        "bridging_markable": Score(correct, recognised + missed, correct, recognised + spurious),
-        "bridging_entity": Score(entity, recognised + missed, entity, recognised + spurious),
+        BRIDGING_RECOGNITION.name: Score(recognised, recognised + missed, recognised, recognised + spurious),
+        BRIDGING_MARKABLE.name: Score(correct, recognised + missed, correct, recognised + spurious),
+        BRIDGING_ENTITY.name: Score(entity, recognised + missed, entity, recognised + spurious),
     }
 
 

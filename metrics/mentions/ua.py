@@ -165,8 +165,9 @@ class Markable:
         object.__setattr__(self, "words", _covered(self.parts, self.zero))
 
     @classmethod
-    def made(cls, id: str, entity: str, parts: tuple[tuple[Position, Position], ...], min_span: tuple[int, int] | None,
-             zero: bool, element_of: tuple[str, ...], line: int, attributes: tuple[tuple[str, str], ...]) -> "Markable":
+    def made(cls, id: str, entity: str, parts: tuple[tuple[Position, Position], ...], *,
+             min_span: tuple[int, int] | None, zero: bool, element_of: tuple[str, ...], line: int,
+             attributes: tuple[tuple[str, str], ...]) -> "Markable":
         """The same markable as `Markable(...)`, made as the reader makes thousands of them: its
         fields set at once (a frozen dataclass's `__init__` sets each one through
         `object.__setattr__`, several times slower)."""

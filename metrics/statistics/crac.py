@@ -17,15 +17,20 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from metrics.conventions.base import Progress, Read
-from metrics.conventions.corefud import COREFUD_CONVENTIONS, Settings
+from metrics.conventions.options import COREFUD
+from metrics.conventions.registry import convention
 from metrics.corpus.scoring import CorpusResult
 from metrics.formats.cache import ReadCache
 from metrics.formats.datasets import Layout
 from metrics.measures.catalog import BCUB, CEAFE, CONLL, MUC, ZERO, Metric
 from metrics.measures.score import mean
 from metrics.runtime.parallel import fork_each
+
+if TYPE_CHECKING:  # the CorefUD convention's own code is loaded when a report runs, not with the command line
+    from metrics.conventions.nodes import Settings
 
 VARIANTS = ("head", "partial", "exact", "with_singletons")
 """The four settings, the primary first."""
@@ -38,6 +43,8 @@ def variant_settings(variant: str, zero_match: str = "dependency") -> Settings:
     """corefud-scorer's options of a variant: `-a head`, `-a partial`, `-a exact`, `-a head -s`."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}: one of {', '.join(VARIANTS)}")
+    from metrics.conventions.nodes import Settings
+
     match = "head" if variant == "with_singletons" else variant
     return Settings(match, variant == "with_singletons", zero_match)
 
@@ -72,6 +79,7 @@ def score_dataset(name: str, key: Read, key_path: str, responses: Sequence[tuple
     missing) read once and scored under every named setting (`variants_of`; the workbench's one
     setting) against the same key, scores alone (no token spans)."""
     wanted = tuple(m.name for m in (*metrics, CONLL))
+    corefud = convention(COREFUD)
     out = []
     for response in responses:
         if response is None:
@@ -81,8 +89,8 @@ def score_dataset(name: str, key: Read, key_path: str, responses: Sequence[tuple
         documents = read()
         results = {}
         for variant, setting in settings.items():
-            loaded = COREFUD_CONVENTIONS.prepare(key, [(path, lambda: documents)], key_path, setting.options(spans=False),
-                                                 Progress())
+            loaded = corefud.prepare(key, [(path, lambda: documents)], key_path, setting.options(spans=False),
+                                     Progress())
             results[variant] = loaded.corpora[0].score(metrics=wanted)
         out.append(DatasetResult(name, results))
     return out
@@ -93,14 +101,17 @@ def score_layout(layout: Layout, cache: ReadCache | None, settings: Mapping[str,
     """Per dataset of `layout` (in its order), every system's result under every setting: one
     dataset per process (`jobs`), the largest first, each key read once (through `cache`);
     `on_done()` as each dataset is finished (a progress bar)."""
+    from metrics.conventions.nodes import Settings
+
     sizes = [os.path.getsize(d.key) for d in layout.datasets]
     order = sorted(range(len(sizes)), key=lambda d: -sizes[d])
+    corefud = convention(COREFUD)
 
     def work(d: int) -> list[DatasetResult]:
         dataset = layout.datasets[d]
         reading = Settings().options(spans=False)
-        key = COREFUD_CONVENTIONS.read(dataset.key, True, reading, cache, 1)
-        responses = [(path, lambda path=path: COREFUD_CONVENTIONS.read(path, False, reading, cache, 1))
+        key = corefud.read(dataset.key, True, reading, cache, 1)
+        responses = [(path, lambda path=path: corefud.read(path, False, reading, cache, 1))
                      if path is not None else None for path in (row[d] for row in layout.responses)]
         return score_dataset(dataset.name, key, dataset.key, responses, settings=settings)
 

@@ -117,4 +117,17 @@ def load_session(args: argparse.Namespace, response_paths: Sequence[str], *, ua_
                                processes=jobs_option(getattr(args, "jobs", None)))
     for message in session.warnings:
         warn(message)
+    return kept_until_exit(session)
+
+
+_KEPT: list[Session] = []
+
+
+def kept_until_exit(session: Session) -> Session:
+    """A command's session, held until the process ends instead of freed when the command returns.
+    Why: the console script ends a command with `os._exit` (`workbench.cli.entry`), so a session
+    held here is never freed object by object; freeing it on the command's return took 30 ms of a
+    `score` on gum-open (every document read, aligned and scored), after its results were written.
+    A command run next in the same process (a test) lets the previous one go."""
+    _KEPT[:] = [session]
     return session

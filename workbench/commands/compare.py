@@ -98,8 +98,8 @@ def run(args: argparse.Namespace) -> int:
             tables.append(ua_table(names, relations))
         text = "\n".join(render_csv(headers, rows) for headers, rows in tables)
     else:
-        text = conventions_header(session.options) + render(report, changes, args.format == "markdown", weights, kk,
-                                                            relations)
+        text = conventions_header(session.options) + render(report, changes, args.format == "markdown", weights, kk=kk,
+                                                            relations=relations)
     emit(text, args.output, inputs=session.inputs)
     return 0
 
@@ -131,7 +131,7 @@ def _sections(report: Report, changes, kk=None, relations=None) -> list[tuple[st
     return out
 
 
-def render(report: Report, changes, markdown: bool, weights, kk=None, relations=None) -> str:
+def render(report: Report, changes, markdown: bool, weights, *, kk=None, relations=None) -> str:
     w = weights
     systems = [f"{n} = {p}" for n, p in zip(report.names, report.paths)]
     head = [f"systems (baseline first): {'; '.join(systems)}",

@@ -17,9 +17,8 @@ import argparse
 import io
 import os
 
-from metrics.conventions.options import Options
-from metrics.conventions.pipeline import read_response
-from metrics.formats.corefud import read_corefud
+from metrics.conventions.options import COREFUD, Options
+from metrics.conventions.pipeline import read_key, read_response
 from metrics.formats.readers import FORMATS, detect_format
 from metrics.formats.source import read_text, set_max_input_size
 from metrics.formats.writers import write_conll, write_conllu, write_jsonlines, write_outputs
@@ -64,12 +63,18 @@ def target_of(args: argparse.Namespace) -> str:
                      f"has no extension that names one")
 
 
+CONLLU_KEY = Options(conventions=COREFUD, spans=False, cache=False)
+"""How `convert` reads a CoNLL-U file as a key (its CoNLL-U copy's check, its CRAC writer's
+entities): as the CorefUD convention reads one, node mentions alone, outside the cache as every
+input of `convert` is read."""
+
+
 def _copy_conllu(args: argparse.Namespace) -> int:
     """CoNLL-U to CoNLL-U: the input checked as corefud-scorer reads it (node mentions, zeros and
     DEPS), then written as it is, so that nothing the token spans cannot hold (zeros,
     discontinuous mentions, heads, trees) is lost."""
     text = read_text(args.input)
-    read_corefud(args.input)
+    read_key(args.input, CONLLU_KEY)
     emit(text, None if args.output == "-" else args.output, inputs=[args.input])
     return 0
 
@@ -118,8 +123,7 @@ def run(args: argparse.Namespace) -> int:
 def _run_crac(args: argparse.Namespace, target: str) -> int:
     """A CoNLL-U key in the CRAC LLM track's inline text or JSON, as text2text-coref's
     `conllu2text` writes it (docs/formats.md)."""
-    from metrics.formats.corefud import read_corefud
-    from metrics.formats.crac_key import read_key
+    from metrics.formats.crac_key import read_key as read_skeleton
     from metrics.formats.crac_writer import write_json, write_text
     from metrics.formats.readers import detect_format
     from metrics.formats.source import read_lines
@@ -131,8 +135,8 @@ def _run_crac(args: argparse.Namespace, target: str) -> int:
     fmt = args.source_format if args.source_format != "auto" else detect_format(args.input)
     if fmt != "conllu":
         raise InputError(args.input, None, f"is {fmt}; crac-text and crac-json are written from CoNLL-U (CorefUD)")
-    keys = read_corefud(args.input)
-    skeleton = read_key(args.input, read_lines(args.input))
+    keys = list(read_key(args.input, CONLLU_KEY).nodes)
+    skeleton = read_skeleton(args.input, read_lines(args.input))
     if target == "crac-text":
         text = write_text(keys, skeleton, args.blind, args.sequential_ids, args.zero_mentions)
     else:

@@ -10,8 +10,10 @@ corefud-scorer's `-a` and `-s` do; `--zero-match` is its `-z` (dependency, its d
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from metrics.conventions.corefud import COREFUD_CONVENTIONS, Settings
+from metrics.conventions.options import COREFUD
+from metrics.conventions.registry import convention
 from metrics.corpus.scoring import CorpusResult
 from metrics.measures.catalog import CONLL, METRICS
 
@@ -19,7 +21,10 @@ from ..json_text import dumps
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
 from ..options import UsageError, jobs_option
-from .common import warn
+from .common import kept_until_exit, warn
+
+if TYPE_CHECKING:  # the CorefUD convention's own code is loaded when it scores, not with the command line
+    from metrics.conventions.corefud import Settings
 
 
 
@@ -31,13 +36,14 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
             raise UsageError(f"{option} is not available under the CorefUD conventions yet{why}: "
                              f"--conventions conll gives v8.01's scores, with {option}")
     settings = options.corefud
-    official = {m.name: m for m in COREFUD_CONVENTIONS.official}
+    official = {m.name: m for m in convention(COREFUD).official}
     asked = tuple(official) if args.metrics == "all" else tuple(m.strip() for m in args.metrics.split(","))
     unknown = [m for m in asked if m not in official and m != CONLL.name]
     if unknown:
         raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(official)},{CONLL.name}")
     # the one road, scores alone: the key read once, as node mentions; the response beside it
-    session = Session.load(args.key, [args.response], options, processes=jobs_option(args.jobs), spans=False)
+    session = kept_until_exit(Session.load(args.key, [args.response], options, processes=jobs_option(args.jobs),
+                                           spans=False))
     for message in session.warnings:
         warn(message)
     result = Scores(settings, session.score(metrics=(*asked, CONLL.name)), asked)

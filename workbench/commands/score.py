@@ -22,7 +22,6 @@ from metrics.mentions.pairing import document_key as short_name
 
 from ..output import align_rows, emit, render_csv, render_markdown, score_json
 from ..names import system_names
-from metrics.formats.source import is_regular
 from ..session import LoadOptions
 from ..options import jobs_option, metrics_option, weights_option
 from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables, group_tables,
@@ -269,17 +268,14 @@ def render_text(result: CorpusResult, per_doc: bool, rich_table: bool) -> str | 
 def score_streaming(key_path: str, response_path: str, options: LoadOptions, weights: Weights, *,
                     metrics: Sequence[str] | None, jobs: int) -> tuple[CorpusResult | None, list[str]]:
     """Score two CoNLL-2012 files a document at a time in `jobs` processes (memory near one
-    document per process; results identical for every `jobs`).  Only uncompressed CoNLL-2012
-    files with exact matching stream: for other inputs the result is None and a warning says that
-    the files are to be read whole."""
-    from metrics.formats.readers import detect_format
-    from metrics.corpus.stream import score_files
+    document per process; results identical for every `jobs`), on the road's `stream`.  The
+    convention says which files stream (uncompressed CoNLL-2012 files, exact matching, singletons
+    kept): for other inputs the result is None and a warning says that they are read whole."""
+    from metrics.conventions.pipeline import stream
 
     options.apply_limits()
-    streamable = options.match == "exact" and options.singletons == "keep" and all(
-        is_regular(path) and not path.lower().endswith(".gz") and (fmt if fmt != "auto" else detect_format(path)) == "conll"
-        for path, fmt in ((key_path, options.key_format), (response_path, options.response_format)))
-    if not streamable:
+    streamed = stream(key_path, response_path, options.engine(), weights=weights, metrics=metrics, jobs=jobs)
+    if streamed is None:
         return None, ["--stream reads uncompressed regular CoNLL-2012 files with exact matching and singletons kept only; "
                       "reading these inputs whole instead"]
-    return score_files(key_path, response_path, weights, metrics, jobs=jobs, ace=options.ace)
+    return streamed

@@ -18,18 +18,20 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from metrics.corpus.ua import BRIDGING, METRICS, PRESETS, Settings, UAResult, resolve_metrics, result_of
-from metrics.errors.ua.records import KINDS, RELATIONS, UAError, find_errors
 from metrics.formats.ua import is_ua_head
 from metrics.conventions.options import UA
-from metrics.conventions.ua import MATCHES
 from metrics.measures.catalog import label
 
 from ..json_text import dumps
 from ..options import UsageError, jobs_option, size_option
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
+
+if TYPE_CHECKING:  # loaded when UA errors are asked for, not with every command line
+    from metrics.errors.ua.records import UAError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -109,6 +111,8 @@ def settings_of(args: argparse.Namespace) -> Settings:
     keep_split = args.split_antecedents == "keep" or args.only_split_antecedents or args.discourse_deixis
     if keep_split and args.singletons == "remove":
         raise UsageError("split antecedents are scored with singletons kept (a plural's members may be singletons)")
+    from metrics.conventions.ua import MATCHES
+
     match = args.match or "exact"
     if match not in MATCHES:
         raise UsageError(f"--match: {match!r} is not one of {', '.join(MATCHES)} under --conventions ua")
@@ -194,6 +198,8 @@ def _price_text(error: UAError) -> str:
 def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
     """`corefwb errors --conventions ua`: the relations' errors (filtered by --category as the
     relation and --type), each with its explanation and price."""
+    from metrics.errors.ua.records import KINDS, RELATIONS, find_errors
+
     result = score(args, warn)
     chosen = set(args.category or RELATIONS)
     unknown = chosen - set(RELATIONS)
@@ -229,11 +235,15 @@ def errors_text(settings: Settings, errors: list[UAError], counts: dict[str, dic
 
 def relation_counts(errors: list[UAError]) -> dict[str, dict[str, int]]:
     """Errors per relation and type (every type, 0 where none)."""
+    from metrics.errors.ua.records import KINDS, RELATIONS
+
     return {r: {k: sum(1 for e in errors if (e.relation, e.kind) == (r, k)) for k in KINDS[r]} for r in RELATIONS}
 
 
 def systems_table(names: list[str], errors: list[list[UAError]]) -> tuple[list[str], list[list[str]]]:
     """`compare --conventions ua`: each system's errors of the UA relations, per relation and type."""
+    from metrics.errors.ua.records import KINDS, RELATIONS
+
     columns = [(r, k) for r in RELATIONS for k in KINDS[r]]
     headers = ["system", *(f"{r.replace('_', ' ')}: {k.replace('_', ' ')}" for r, k in columns)]
     rows = []

@@ -18,13 +18,13 @@ from textual.message import Message
 from textual.widgets import Static
 
 from metrics.errors.ua.records import KINDS, RELATIONS, UAError
-from metrics.measures.catalog import label
+from metrics.measures.catalog import NON_REFERRING, label
 
 from .cells import ListTable, next_row
 from .errorlist import PADDING, column_widths
 from .rows import display_text
 
-RELATION_SHORT = {"bridging": "BR", "non_referring": "NR", "split_antecedents": "SA"}
+RELATION_SHORT = {"bridging": "BR", NON_REFERRING.name: "NR", "split_antecedents": "SA"}
 KIND_SHORT = {"missed": "MISS", "spurious": "SPUR", "wrong_anchor": "ANCH", "wrong_relation": "REL",
               "marked_referring": "REF", "marked_non_referring": "NREF", "missing": "MISS", "extra": "XTRA",
               "wrong_members": "MEMB"}

@@ -21,18 +21,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from metrics.corpus.ua_spans import Relations, TokenSpans, deixis_label
+from metrics.measures.catalog import NON_REFERRING
 from metrics.model import Document, MentionType, Span
 
 from .chains import ChainList, ChainRow, chain_rows
 from .rows import Marked, Side, mention_text, mention_type
 
-RELATIONS = ("bridging", "split", "deixis", "non_referring")
+NR = NON_REFERRING.name
+"""The non-referring relation: named as the catalogue names its score."""
+RELATIONS = ("bridging", "split", "deixis", NR)
 """The relations the views can show, in legend order."""
-GLYPHS = {"bridging": "→", "split": "⊃", "deixis": "D", "non_referring": "¬"}
-KEYS = {"bridging": "b", "split": "a", "deixis": "x", "non_referring": "r"}
+GLYPHS = {"bridging": "→", "split": "⊃", "deixis": "D", NR: "¬"}
+KEYS = {"bridging": "b", "split": "a", "deixis": "x", NR: "r"}
 NAMES = {"bridging": "bridging", "split": "split antecedents", "deixis": "discourse deixis",
-         "non_referring": "non-referring"}
-SHORT_NAMES = {"bridging": "bridging", "split": "split", "deixis": "deixis", "non_referring": "non-ref"}
+         NR: NON_REFERRING.label.lower()}
+SHORT_NAMES = {"bridging": "bridging", "split": "split", "deixis": "deixis", NR: "non-ref"}
 
 
 def legends(shown: frozenset[str]) -> tuple[str, ...]:
@@ -124,7 +127,7 @@ def overlay(spans: TokenSpans, mode: Side, shown: frozenset[str]) -> Overlay:
                     pieces.setdefault(m.span, m.pieces)
         for span, values in labels.items():
             marks.append(Marked(span, None, _joined(values), pieces=pieces[span]))
-    if "non_referring" in shown:
+    if NR in shown:
         held: dict[Span, list[bool]] = {}
         for i, relations in enumerate(sides):
             for m in relations.non_referring:
@@ -157,7 +160,7 @@ class RelationChains(Sequence[ChainRow]):
             for entity, markables in relations.deixis:
                 self.extra.append(ChainRow(chains.side, deixis_label(entity), _mentions(doc, markables, types), [], 0,
                                            note="discourse deixis"))
-        if "non_referring" in shown and relations.non_referring:
+        if NR in shown and relations.non_referring:
             self.extra.append(ChainRow(chains.side, "¬", _mentions(doc, relations.non_referring, types), [], 0,
                                        note="non-referring markables"))
         self.mention_counts = [*chains.mention_counts, *(len(row.mentions) for row in self.extra)]

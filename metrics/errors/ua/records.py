@@ -29,9 +29,9 @@ from metrics.measures.score import AnyScore, Score
 from metrics.mentions.ua import AnyMention, Mention, SplitAntecedent, UADocument, position_order
 from metrics.mentions.ua_align import cluster_index
 
-RELATIONS = ("bridging", "non_referring", "split_antecedents")
+RELATIONS = ("bridging", NON_REFERRING.name, "split_antecedents")
 KINDS = {"bridging": ("missed", "spurious", "wrong_anchor", "wrong_relation"),
-         "non_referring": ("marked_referring", "marked_non_referring"),
+         NON_REFERRING.name: ("marked_referring", "marked_non_referring"),
          "split_antecedents": ("missing", "extra", "wrong_members")}
 
 
@@ -156,7 +156,7 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
         text = (f"non-referring in the key, referring in the response (entity {entity})" if entity is not None
                 else "non-referring in the key; the response has no markable there")
         new = relations.non_referring(key, response + [m])
-        out.append(UAError("non_referring", "marked_referring", doc.name, text_of(doc.key, m), text,
+        out.append(UAError(NON_REFERRING.name, "marked_referring", doc.name, text_of(doc.key, m), text,
                            {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0])))
     for m in dict.fromkeys(response):
         if m in key:
@@ -165,7 +165,7 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
         text = (f"non-referring in the response, referring in the key (entity {entity})" if entity is not None
                 else "non-referring in the response; the key has no markable there")
         new = relations.non_referring(key, [x for x in response if x != m])
-        out.append(UAError("non_referring", "marked_non_referring", doc.name, text_of(doc.response, m), text,
+        out.append(UAError(NON_REFERRING.name, "marked_non_referring", doc.name, text_of(doc.response, m), text,
                            {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0])))
     return out
 
