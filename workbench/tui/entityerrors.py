@@ -13,16 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on
-from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
-from textual.message import Message
-from textual.widgets import Static
 
 from metrics.errors.kummerfeld_klein import KK_DESCRIPTIONS, KK_LABELS, KK_TYPES
 
-from .cells import ListTable, next_row, type_text
-from .errorlist import PADDING, column_widths
+from .cells import type_text
+from .recordlist import RecordListPanel
 from .rows import display_text
 
 if TYPE_CHECKING:  # the analysis itself loads with the first list shown, not with the app
@@ -36,8 +31,12 @@ FIXED = (("error", 5), ("type", 4))
 TEXT = (("mentions", 0.45), ("from / into", 0.25), ("chains", 0.3))
 
 
-class EntityErrorPanel(Horizontal):
+class EntityErrorPanel(RecordListPanel["KKError"]):
     """K&K's errors of the current document (see the module docstring)."""
+
+    PREFIX, TITLE = "kk", "entity errors"
+    SUBTITLE = "Kummerfeld & Klein · t: per-mention errors · F1 legend"
+    FIXED, TEXT, TEXT_ORDER = FIXED, TEXT, False  # listed by type, then position
 
     HELP = """\
 Kummerfeld & Klein's (2013) errors, as the Berkeley Coreference Analyser classifies them: SPAN
@@ -55,73 +54,8 @@ figure can differ from the scores panel's.  `t` switches back to the per-mention
 docs/errors-kk.md states the rules.
 """
 
-    class Picked(Message):
+    class Picked(RecordListPanel.Picked):
         """The cursor is on an error (jump=False) or Enter was pressed on it (jump=True)."""
-
-        def __init__(self, panel: EntityErrorPanel, row: KKError | None, jump: bool) -> None:
-            super().__init__()
-            self.panel = panel
-            self.row = row
-            self.jump = jump
-
-        @property
-        def control(self) -> EntityErrorPanel:
-            """The list it came from (so that `@on(EntityErrorPanel.Picked, "#id")` can select it)."""
-            return self.panel
-
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self.rows: list[KKError] = []
-        self.state = "analysing"
-        self._widths: dict[str, int] | None = None
-        self._picked = False
-        self._counts: list[tuple[str, list[KKError]]] = []
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="kk-main"):
-            yield ListTable(id="kk-errors", cursor_type="row", zebra_stripes=True, cell_padding=PADDING)
-        yield Static("", id="kk-counts")
-
-    def on_mount(self) -> None:
-        self.border_subtitle = "Kummerfeld & Klein · t: per-mention errors · F1 legend"
-        self._columns()
-
-    def on_resize(self) -> None:
-        if self._columns():
-            self.refill()
-
-    def _columns(self) -> bool:
-        table = self.query_one("#kk-errors", ListTable)
-        widths = column_widths(table.size.width or 76, FIXED, TEXT)
-        if widths == self._widths:
-            return False
-        self._widths = widths
-        table.clear(columns=True)
-        for name, width in widths.items():
-            table.add_column(Text(name, overflow="ellipsis", no_wrap=True), width=width)
-        return True
-
-    def set_rows(self, rows: list[KKError] | None, counts: list[tuple[str, list[KKError]]] | None = None,
-                 state: str = "ready") -> None:
-        """This document's errors (None while analysing); `counts`: (system label, its errors of
-        this document) per system shown, for the counts box."""
-        self.state = state if rows is None else "ready"
-        self.rows = rows or []
-        self._counts = counts or ([("", self.rows)] if rows is not None else [])
-        self._picked = False
-        self.refill()
-
-    def refill(self) -> None:
-        table = self.query_one("#kk-errors", ListTable)
-        rows = self.rows
-        if table.size.width:
-            table.set_lazy_rows(len(rows), lambda number: self._cells(rows[number]))  # built when drawn
-        else:
-            table.clear()
-        self.border_title = {"analysing": "entity errors (analysing ...)",
-                             "failed": "entity errors (not available)"}.get(
-            self.state, f"entity errors{' of B' if len(self._counts) > 1 else ''} ({len(self.rows)})")
-        self._show_counts()
 
     def _cells(self, row: KKError) -> list[Text]:
         # numbers go first or in a column of their own: a long mention is cut at the right edge
@@ -137,51 +71,19 @@ docs/errors-kk.md states the rules.
         return [Text(SHORT[row.kind]), type_text(self.app, row.type),
                 *(Text(display_text(t), overflow="ellipsis", no_wrap=True) for t in (mentions, where, chains))]
 
-    def _show_counts(self) -> None:
+    def counts_text(self, systems: list[tuple[str, list[KKError]]]) -> Text:
         from metrics.errors.kummerfeld_klein.report import count_kk
 
-        systems = self._counts
         # compare mode: A the baseline, B the compared system, as the per-mention list names them
         # (the status line has their names, which a 6-column count would cut)
         text = Text("entity errors\n" if len(systems) <= 1 else f"{'':5}{'A':>6}{'B':>6}\n", style="bold")
-
         tables = [count_kk(rows) for _, rows in systems]
         for kind in KK_TYPES:
             text.append(f"{SHORT[kind]:<5}" + "".join(f"{sum(t[kind].values()):>6}" for t in tables) + "\n")
-        self.query_one("#kk-counts", Static).update(text)
+        return text
 
-    @on(ListTable.RowHighlighted, "#kk-errors")
-    def _highlighted(self, event: ListTable.RowHighlighted) -> None:
-        event.stop()  # the list's own table: the row goes up as `Picked`
-        if not event.data_table.has_focus:
-            return
-        self._picked = True
-        self.post_message(self.Picked(self, self._row(event.cursor_row), jump=False))
-
-    @on(ListTable.RowSelected, "#kk-errors")
-    def _selected(self, event: ListTable.RowSelected) -> None:
-        event.stop()
-        self._picked = True
-        self.post_message(self.Picked(self, self._row(event.cursor_row), jump=True))
-
-    def _row(self, index: int) -> KKError | None:
-        return self.rows[index] if 0 <= index < len(self.rows) else None
-
-    def filters(self) -> tuple[None, None]:
-        """No category or type filter here (the counts box shows every type)."""
-        return None, None
-
-    def move(self, step: int, from_token: int | None = None) -> bool:
-        """n / p: the next or previous error, as the per-mention list does."""
-        table = self.query_one("#kk-errors", ListTable)
-        if not self.rows:
-            return False
-        row = next_row([r.span for r in self.rows], table.cursor_row, self._picked, step, from_token=from_token,
-                       text_order=False)  # listed by type, then position
-        self._picked = True
-        table.move_cursor(row=row, animate=False)
-        self.post_message(self.Picked(self, self._row(table.cursor_row), jump=False))
-        return True
+    def row_span(self, row: KKError) -> tuple[int, int]:
+        return row.span
 
 
 def legend() -> list[tuple[str, str]]:

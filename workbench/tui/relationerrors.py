@@ -11,17 +11,11 @@ mention in the text.
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
-from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
-from textual.message import Message
-from textual.widgets import Static
 
 from metrics.errors.ua.records import KINDS, RELATIONS, UAError
 from metrics.measures.catalog import NON_REFERRING, label
 
-from .cells import ListTable, next_row
-from .errorlist import PADDING, column_widths
+from .recordlist import RecordListPanel
 from .rows import display_text
 
 RELATION_SHORT = {"bridging": "BR", NON_REFERRING.name: "NR", "split_antecedents": "SA"}
@@ -33,8 +27,12 @@ FIXED = (("rel", 3), ("type", 4), ("price", 20))
 TEXT = (("mention", 0.35), ("explanation", 0.65))
 
 
-class RelationErrorPanel(Horizontal):
+class RelationErrorPanel(RecordListPanel[UAError]):
     """The UA relations' errors of the current document (see the module docstring)."""
+
+    PREFIX, TITLE = "ua", "relation errors"
+    SUBTITLE = "price: F1 points the fix alone gains · t: per-mention errors · F1 legend"
+    FIXED, TEXT = FIXED, TEXT
 
     HELP = """\
 The errors of the Universal Anaphora relations (--conventions ua), as `corefwb errors
@@ -53,114 +51,19 @@ scores (in that order), a non-referring one's on non_referring, a split antecede
 selecting a row names every score it touches.  `t` switches to the next list.
 """
 
-    class Picked(Message):
+    class Picked(RecordListPanel.Picked):
         """The cursor is on an error (jump=False) or Enter was pressed on it (jump=True)."""
 
-        def __init__(self, panel: RelationErrorPanel, row: UAError | None, jump: bool) -> None:
-            super().__init__()
-            self.panel = panel
-            self.row = row
-            self.jump = jump
-
-        @property
-        def control(self) -> RelationErrorPanel:
-            return self.panel
-
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self.rows: list[UAError] = []
-        self.state = "analysing"
-        self._widths: dict[str, int] | None = None
-        self._picked = False
-        self._counts: list[tuple[str, list[UAError]]] = []
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="ua-main"):
-            yield ListTable(id="ua-errors", cursor_type="row", zebra_stripes=True, cell_padding=PADDING)
-        yield Static("", id="ua-counts")
-
-    def on_mount(self) -> None:
-        self.border_subtitle = "price: F1 points the fix alone gains · t: per-mention errors · F1 legend"
-        self._columns()
-
-    def on_resize(self) -> None:
-        if self._columns():
-            self.refill()
-
-    def _columns(self) -> bool:
-        table = self.query_one("#ua-errors", ListTable)
-        widths = column_widths(table.size.width or 76, FIXED, TEXT)
-        if widths == self._widths:
-            return False
-        self._widths = widths
-        table.clear(columns=True)
-        for name, width in widths.items():
-            table.add_column(Text(name, overflow="ellipsis", no_wrap=True), width=width)
-        return True
-
-    def set_rows(self, rows: list[UAError] | None, counts: list[tuple[str, list[UAError]]] | None = None,
-                 state: str = "ready") -> None:
-        """This document's errors (None while analysing); `counts`: (system label, its errors of
-        this document) per system shown, for the counts box."""
-        self.state = state if rows is None else "ready"
-        self.rows = rows or []
-        self._counts = counts or ([("", self.rows)] if rows is not None else [])
-        self._picked = False
-        self.refill()
-
-    def refill(self) -> None:
-        table = self.query_one("#ua-errors", ListTable)
-        rows = self.rows
-        if table.size.width:
-            table.set_lazy_rows(len(rows), lambda number: self._cells(rows[number]))
-        else:
-            table.clear()
-        self.border_title = {"analysing": "relation errors (analysing ...)",
-                             "failed": "relation errors (not available)"}.get(
-            self.state, f"relation errors{' of B' if len(self._counts) > 1 else ''} ({len(self.rows)})")
-        self._show_counts()
-
-    @staticmethod
-    def _cells(row: UAError) -> list[Text]:
+    def _cells(self, row: UAError) -> list[Text]:
         price = price_text(row)
         return [Text(RELATION_SHORT[row.relation]), Text(KIND_SHORT[row.kind]), Text(price, overflow="ellipsis", no_wrap=True),
                 *(Text(display_text(t), overflow="ellipsis", no_wrap=True) for t in (row.mention, row.explanation))]
 
-    def _show_counts(self) -> None:
-        self.query_one("#ua-counts", Static).update(counts_text(self._counts))
+    def counts_text(self, systems: list[tuple[str, list[UAError]]]) -> Text:
+        return counts_text(systems)
 
-    @on(ListTable.RowHighlighted, "#ua-errors")
-    def _highlighted(self, event: ListTable.RowHighlighted) -> None:
-        event.stop()
-        if not event.data_table.has_focus:
-            return
-        self._picked = True
-        self.post_message(self.Picked(self, self._row(event.cursor_row), jump=False))
-
-    @on(ListTable.RowSelected, "#ua-errors")
-    def _selected(self, event: ListTable.RowSelected) -> None:
-        event.stop()
-        self._picked = True
-        self.post_message(self.Picked(self, self._row(event.cursor_row), jump=True))
-
-    def _row(self, index: int) -> UAError | None:
-        return self.rows[index] if 0 <= index < len(self.rows) else None
-
-    def filters(self) -> tuple[None, None]:
-        """No category or type filter here (the counts box shows every type)."""
-        return None, None
-
-    def move(self, step: int, from_token: int | None = None) -> bool:
-        """n / p: the next or previous error, in text order."""
-        table = self.query_one("#ua-errors", ListTable)
-        if not self.rows:
-            return False
-        row = next_row([word_span(r) for r in self.rows], table.cursor_row, self._picked, step,
-                       from_token=from_token, text_order=True)
-        self._picked = True
-        table.move_cursor(row=row, animate=False)
-        self.post_message(self.Picked(self, self._row(table.cursor_row), jump=False))
-        return True
+    def row_span(self, row: UAError) -> tuple[int, int]:
+        return word_span(row)
 
 
 def counts_text(systems: list[tuple[str, list[UAError]]]) -> Text:
