@@ -176,9 +176,9 @@ def json_chunks(result: CorpusResult, extra: dict | None = None) -> Iterator[str
     })
     yield head[:-2] + ',\n "per_document": ['  # head ends with "\n}"
     for i, (name, scores) in enumerate(result.documents):
-        entry = dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}})
         # nested two levels down: indent=1 puts two more spaces before each of its lines
-        yield ("," if i else "") + "\n  " + entry.replace("\n", "\n  ")
+        entry = dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth=2)
+        yield ("," if i else "") + "\n  " + entry
     yield ("\n ]" if result.documents else "]") + "\n}\n"
 
 
