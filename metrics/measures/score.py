@@ -126,9 +126,9 @@ def mean_score(values: Sequence[AnyScore]) -> MeanScore:
     the macro-average over datasets).  Every mean of scores in the engine is this one.
 
     Why arrays: a macro-average over 20,000 documents read three properties of each score, a
-    quarter of a second per metric; `_plain_values` computes them all at once with the same
+    quarter of a second per metric; `values_of` computes them all at once with the same
     operations, so the values (and then their sums, still Python's) are the same to the bit."""
-    found = _plain_values(values)
+    found = values_of(values) if len(values) >= _MANY else None
     if found is not None:
         return MeanScore(*(mean(column.tolist()) for column in found))
     return MeanScore(mean([v.recall for v in values]), mean([v.precision for v in values]),
@@ -146,7 +146,7 @@ def total(values: Iterable[AnyScore]) -> AnyScore | None:
         return None
     kinds = set(map(type, values))
     if kinds == {Score}:
-        columns = _plain_counts(values)
+        columns = counts_of(values)
         if columns is not None:
             return Score(*(reduce(add, column) for column in columns))
     elif kinds == {BlancScore}:
@@ -159,20 +159,23 @@ def total(values: Iterable[AnyScore]) -> AnyScore | None:
     return found
 
 
+_MANY = 16
+"""From how many values arrays pay (a document's CoNLL score, the mean of three, does not)."""
 _PLAIN = frozenset((float, int))
 _COREF, _NONCOREF, _RECALL_DEN = attrgetter("coref"), attrgetter("noncoref"), attrgetter("recall_den")
 _COUNTS = tuple(map(attrgetter, ("recall_num", "recall_den", "precision_num", "precision_den")))
 
 
-def _plain_counts(values: Sequence[Score]) -> list[list[float]] | None:
-    """The four count columns of `Score`s that hold Python numbers (not resamples), else None."""
+def counts_of(values: Sequence[Score]) -> list[list[float]] | None:
+    """The four count columns of `Score`s that hold Python numbers (not resamples), else None
+    (a report writes them column by column: workbench/score_rows.py)."""
     columns = [list(map(field, values)) for field in _COUNTS]
     if not all(set(map(type, column)) <= _PLAIN for column in columns):
         return None
     return columns
 
 
-def _plain_values(values: Sequence[AnyScore]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def values_of(values: Sequence[AnyScore]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Recall, precision and F1 of each score as arrays, for `Score`s and `BlancScore`s of Python
     numbers below 2**53 (exact as floats), computed as their properties compute them: the same
     IEEE operations in the same order, elementwise.  None for any other kind of value."""
@@ -199,7 +202,7 @@ def _plain_values(values: Sequence[AnyScore]) -> tuple[np.ndarray, np.ndarray, n
 
 
 def _score_values(values: Sequence[Score]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    columns = _plain_counts(values)
+    columns = counts_of(values)
     if columns is None:
         return None
     counts = np.array(columns, dtype=np.float64).reshape(4, len(values))
