@@ -10,39 +10,39 @@ from hypothesis import strategies as st
 from metrics.corpus.scoring import prepare
 from metrics.measures.batch import laid_end_to_end
 from metrics.measures.catalog import CATALOG
-from metrics.measures.weights import W4
-from strategies import corpora
+from metrics.measures.weights import W4, Weights
+from strategies import corpora, weights as weight_vectors
 
 BATCHED = [metric for metric in CATALOG if metric.batch is not None]
 
 
 def bits(score) -> str:
     """A score's counts with their types (an int count stays an int), written out exactly."""
-    return repr([(type(c).__name__, c) for c in score.counts()])
+    return repr([(type(c).__name__, c) for c in score.counts()] + [score.recall, score.precision, score.f1])
 
 
-def check(pairs_of_documents) -> int:
+def check(pairs_of_documents, weights: Weights = W4) -> int:
     """Compare every batched metric with the per-document computation; how many documents the
     batch left to it."""
     corpus = prepare([p.key for p in pairs_of_documents], [p.response for p in pairs_of_documents])
-    tables = laid_end_to_end([pair.table for pair in corpus.pairs])
+    tables = laid_end_to_end([pair.table for pair in corpus.pairs], [pair.chain_types for pair in corpus.pairs])
     left = 0
     for metric in BATCHED:
         assert metric.batch is not None
-        for pair, found in zip(corpus.pairs, metric.batch(tables)):
+        for pair, found in zip(corpus.pairs, metric.batch(tables, weights)):
             if found is None:
                 left += 1
                 continue
-            expected = metric.compute(pair, W4)
+            expected = metric.compute(pair, weights)
             assert type(found) is type(expected), metric.name
             assert bits(found) == bits(expected), (metric.name, pair.name)
     return left
 
 
 @settings(max_examples=120, deadline=None)
-@given(corpora(max_documents=8))
-def test_batch_equals_each_document(pairs_of_documents):
-    check(pairs_of_documents)
+@given(corpora(max_documents=8), weight_vectors(positive=False))
+def test_batch_equals_each_document(pairs_of_documents, weights):
+    check(pairs_of_documents, weights)
 
 
 @settings(max_examples=80, deadline=None)
@@ -107,4 +107,20 @@ def test_a_solver_component_and_a_repeated_span_are_left_to_each_document():
     response = make_document("d", words, [[spans[0], spans[2]], [spans[1], spans[3]], [spans[4], spans[4]]], types)
     other = make_document("e", words, [[spans[0]]], types)
     left = check([Pair(key, response), Pair(other, other)])
-    assert left >= 3  # CEAFm, CEAFe (the solver) and BLANC (a twinless span twice) of the first
+    assert left >= 5  # the four CEAFs (the solver) and BLANC (a twinless span twice) of the first
+
+
+@settings(max_examples=40, deadline=None)
+@given(corpora(duplicates=True, max_documents=6), weight_vectors(), weight_vectors())
+def test_corpus_scores_are_each_document_scored_alone(pairs_of_documents, first, second):
+    """`PreparedCorpus.score` (batched) against each document scored on its own, under one W
+    then another (a weight edit: no LMetric kept from the first W may be given for the second)."""
+    keys, responses = [p.key for p in pairs_of_documents], [p.response for p in pairs_of_documents]
+    corpus = prepare(keys, responses)
+    for weights in (first, second):
+        scored = corpus.score(weights)
+        alone = prepare(keys, responses)
+        for (name, scores), pair in zip(scored.documents, alone.pairs):
+            for metric, score in scores.items():
+                expected = pair.score(metric, weights)
+                assert bits(score) == bits(expected) and type(score) is type(expected), (metric, name)

@@ -73,6 +73,7 @@ class DocPair:
         self.scorer = Scorer.COREFUD if aligned is not None else Scorer.UA if ua is not None else Scorer.V801
         """Whose computation of each metric this pair's scores are (`Metric.computation`)."""
         self._scores: dict[str, AnyScore] = {}
+        self._weighted: dict[str, tuple[Weights, AnyScore]] = {}
         self._typed = typed
         self._types: dict[Span, MentionType] | None = None
         self._chain_types: ChainTypes | None = None
@@ -118,19 +119,29 @@ class DocPair:
             metric = catalog.METRICS[metric]
         compute = metric.computation(self.scorer)
         if metric.weighted:
+            kept = self._weighted.get(metric.name)
+            if kept is not None and kept[0] == weights:
+                return kept[1]
             return compute(self, weights)
         found = self._scores.get(metric.name)
         if found is None:
             found = self._scores[metric.name] = compute(self, weights)
         return found
 
-    def has(self, metric: Metric) -> bool:
-        """Whether this weight-independent metric's score is kept already."""
+    def has(self, metric: Metric, weights: Weights) -> bool:
+        """Whether this metric's score (under `weights`, if it depends on them) is kept already."""
+        if metric.weighted:
+            kept = self._weighted.get(metric.name)
+            return kept is not None and kept[0] == weights
         return metric.name in self._scores
 
-    def keep(self, metric: Metric, found: AnyScore) -> None:
-        """This weight-independent metric's score, computed with other documents' (`score_together`)."""
-        self._scores.setdefault(metric.name, found)
+    def keep(self, metric: Metric, found: AnyScore, weights: Weights) -> None:
+        """This metric's score, computed with other documents' (`score_together`); one that
+        depends on the weights is kept for the latest W only."""
+        if metric.weighted:
+            self._weighted[metric.name] = (weights, found)
+        else:
+            self._scores.setdefault(metric.name, found)
 
     def ace(self) -> AceScore:
         """The ACE-value's sums under this pair's `ace_options` (types from the LMetrics' rules)."""
@@ -256,7 +267,7 @@ class PreparedCorpus:
         pairs = self.pairs
 
         def score_piece(indices: list[int]) -> list[dict[str, AnyScore]]:
-            score_together([pairs[i] for i in indices], wanted)
+            score_together([pairs[i] for i in indices], wanted, weights)
             return [score_pair(pairs[i], weights, wanted) for i in indices]
 
         with gc_paused():
@@ -281,7 +292,7 @@ class PreparedCorpus:
                         ) -> Iterator[list[dict[str, AnyScore]]]:
             with gc_paused():
                 for metrics in wanted:
-                    score_together([pairs[i] for i in indices], metrics)
+                    score_together([pairs[i] for i in indices], metrics, weights)
                     yield [score_pair(pairs[i], weights, metrics) for i in indices]
                 # What this child holds now lives as long as it does: out of the collector's
                 # sight, or its passes walk it all during a rescoring (50-100 ms).
@@ -357,26 +368,27 @@ def _assembled(pairs: Sequence[DocPair], pieces: Sequence[list[int]], results: S
     return aggregate([(pair.name, found[i]) for i, pair in enumerate(pairs)], weights, metrics)
 
 
-def score_together(pairs: Sequence[DocPair], metrics: Sequence[str]) -> None:
+def score_together(pairs: Sequence[DocPair], metrics: Sequence[str], weights: Weights) -> None:
     """The metrics among `metrics` that v8.01's tables give for many documents at once
     (`Metric.batch`), computed for all `pairs` scored under v8.01 in one pass and kept on each
     pair, so that `DocPair.score` finds them: the same values, without numpy's calls once per
     document (about a millisecond of every small document's scoring)."""
-    batched = [catalog.METRICS[name] for name in catalog.with_parts(metrics) if catalog.METRICS[name].batch]
     chosen = [pair for pair in pairs if pair.scorer is Scorer.V801]
-    if len(chosen) < 2 or not batched:
+    if len(chosen) < 2:
+        return
+    batched = [metric for metric in map(catalog.METRICS.__getitem__, catalog.with_parts(metrics))
+               if metric.batch is not None and not all(pair.has(metric, weights) for pair in chosen)]
+    if not batched:
         return
     from metrics.measures.batch import laid_end_to_end
 
-    batched = [metric for metric in batched if not all(pair.has(metric) for pair in chosen)]
-    if not batched:
-        return
-    tables = laid_end_to_end([pair.table for pair in chosen])
+    types = [pair.chain_types for pair in chosen] if any(metric.typed for metric in batched) else None
+    tables = laid_end_to_end([pair.table for pair in chosen], types)
     for metric in batched:
         assert metric.batch is not None
-        for pair, found in zip(chosen, metric.batch(tables)):
+        for pair, found in zip(chosen, metric.batch(tables, weights)):
             if found is not None:
-                pair.keep(metric, found)
+                pair.keep(metric, found, weights)
 
 
 def score_pair(pair: DocPair, weights: Weights = W4, metrics: Sequence[str] = catalog.ALL_METRICS) -> dict[str, AnyScore]:

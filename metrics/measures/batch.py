@@ -1,5 +1,6 @@
-"""The table metrics of many documents at once: MUC, B3, CEAFm, CEAFe, LEA and BLANC from the
-documents' tables laid end to end, each document's counts summed from its part of the arrays.
+"""The table metrics of many documents at once: MUC, B3, CEAFm, CEAFe, LEA, BLANC and the four
+LMetrics from the documents' tables laid end to end, each document's counts summed from its part
+of the arrays.
 
 Why: a corpus of many small documents (PreCo has 38,000) paid the numpy calls of every metric once
 per document, about a millisecond each; here they are paid once for the corpus.  Each value is
@@ -13,12 +14,14 @@ span twice on a side.  Each function returns one score per table, or None where 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from metrics.measures.formulas import ChainWeights
 from metrics.measures.score import BlancScore, Score, ratio
-from metrics.measures.table import Table
+from metrics.measures.table import ChainTypes, Table
+from metrics.measures.weights import Weights
 
 _RUNNING_SUM = 8
 """numpy's `.sum()` of fewer terms than this adds them one after another from 0.0 (as
@@ -41,14 +44,26 @@ class Tables:
     key_sizes: np.ndarray
     response_doc: np.ndarray
     response_sizes: np.ndarray
+    types: Sequence[ChainTypes] | None = None
+    """Each document's mention-type counts, when the LMetrics are asked for."""
+    _linguistic: dict[Weights, ChainWeights] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def n_docs(self) -> int:
         return len(self.tables)
 
+    def linguistic(self, w: Weights) -> ChainWeights:
+        """Chen & Ng's chain weights under W, shared by the four LMetrics (kept per W)."""
+        if w not in self._linguistic:
+            if self.types is None:
+                raise ValueError("the LMetrics of tables laid end to end without their mention types")
+            self._linguistic[w] = linguistic_weights(self, self.types, w)
+        return self._linguistic[w]
 
-def laid_end_to_end(tables: Sequence[Table]) -> Tables:
-    """The tables of a corpus (or of one process's share of it) as one set of arrays."""
+
+def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None = None) -> Tables:
+    """The tables of a corpus (or of one process's share of it) as one set of arrays, with their
+    mention-type counts when given (for the LMetrics)."""
     n_cells = np.fromiter((len(t.cell_key) for t in tables), dtype=np.int64, count=len(tables))
     n_keys = np.fromiter((len(t.key_sizes) for t in tables), dtype=np.int64, count=len(tables))
     n_responses = np.fromiter((len(t.response_sizes) for t in tables), dtype=np.int64, count=len(tables))
@@ -63,7 +78,7 @@ def laid_end_to_end(tables: Sequence[Table]) -> Tables:
     return Tables(tables, cell_doc, joined("cell_key") + key_offset[cell_doc],
                   joined("cell_response") + response_offset[cell_doc], joined("primary"), joined("shared"),
                   joined("key_side"), np.repeat(docs, n_keys), joined("key_sizes"), np.repeat(docs, n_responses),
-                  joined("response_sizes"))
+                  joined("response_sizes"), types)
 
 
 def _doc_sums(values: np.ndarray, doc: np.ndarray, n_docs: int) -> np.ndarray:
@@ -212,3 +227,62 @@ def blanc(t: Tables) -> list[BlancScore | None]:
                key_non.tolist(), response_non.tolist())
     return [BlancScore(Score(cc, kc, cc, rc), Score(cn, kn, cn, rn)) if ok else None
             for ok, cc, kc, rc, cn, kn, rn in rows]
+
+
+def linguistic_weights(t: Tables, types: Sequence[ChainTypes], w: Weights) -> ChainWeights:
+    """Chen & Ng's chain weights of every document (`formulas.linguistic_weights` of each, laid end
+    to end): elementwise over cells and key chains, per response chain over its parts."""
+    from metrics.measures.linguistic import common_weights, key_weights, response_weights
+
+    parts = [tb.part_response + offset for tb, offset in zip(t.tables, _offsets([tb.response_sizes for tb in t.tables]))]
+    n_responses = len(t.response_sizes)
+    return ChainWeights(
+        common_weights(_stacked([ty.cells for ty in types]), t.key_sizes[t.cell_key], t.response_sizes[t.cell_response],
+                       w),
+        key_weights(_stacked([ty.key for ty in types]), w),
+        response_weights(_stacked([ty.parts for ty in types]), np.concatenate(parts) if parts else np.zeros(0, np.int64),
+                         n_responses, w),
+    )
+
+
+def _offsets(arrays: Sequence[np.ndarray]) -> np.ndarray:
+    lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
+    return np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(arrays) else lengths
+
+
+def _stacked(arrays: Sequence[np.ndarray]) -> np.ndarray:
+    return np.concatenate(arrays) if arrays else np.zeros((0, 4), dtype=np.int64)
+
+
+def linguistic_muc(t: Tables, cw: ChainWeights) -> list[Score | None]:
+    """LMUC (`formulas.muc` under the linguistic weights)."""
+    common = _doc_sums(cw.common, t.cell_doc, t.n_docs).tolist()
+    key = _doc_sums(cw.key, t.key_doc, t.n_docs).tolist()
+    response = _doc_sums(cw.response, t.response_doc, t.n_docs).tolist()
+    return [Score(c, k, c, r) for c, k, r in zip(common, key, response)]
+
+
+def linguistic_bcub(t: Tables, cw: ChainWeights) -> list[Score | None]:
+    """LB3 (`formulas.bcub` under the linguistic weights)."""
+    recall = _doc_sums(t.primary * ratio(cw.common, cw.key[t.cell_key]), t.cell_doc, t.n_docs).tolist()
+    precision = _doc_sums(t.primary * ratio(cw.common, cw.response[t.cell_response]), t.cell_doc, t.n_docs).tolist()
+    keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs).tolist()
+    responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs).tolist()
+    return [Score(r, k, p, s) for r, k, p, s in zip(recall, keys, precision, responses)]
+
+
+def linguistic_ceaf_mention(t: Tables, cw: ChainWeights) -> list[Score | None]:
+    """LCEAFm (`formulas.ceaf_mention` under the linguistic weights)."""
+    totals = _best_totals(t, cw.common, exact=False)
+    key = _doc_sums(cw.key, t.key_doc, t.n_docs).tolist()
+    response = _doc_sums(cw.response, t.response_doc, t.n_docs).tolist()
+    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, key, response)]
+
+
+def linguistic_ceaf_entity(t: Tables, cw: ChainWeights) -> list[Score | None]:
+    """LCEAFe (`formulas.ceaf_entity` under the linguistic weights)."""
+    phi = ratio(2.0 * cw.common, cw.key[t.cell_key] + cw.response[t.cell_response])
+    totals = _best_totals(t, phi, exact=False)
+    keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
+    responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
+    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, keys, responses)]

@@ -104,9 +104,9 @@ class UAScores(Protocol):
 Compute = Callable[[ScoredPair, "Weights"], AnyScore]
 """(document pair, weights) -> the document's score, with counts to sum over documents."""
 
-Batch = Callable[["Tables"], "list[AnyScore | None]"]
-"""Documents' tables laid end to end -> each document's score as `Compute` gives it under v8.01,
-or None for a document it leaves to `Compute` (metrics.measures.batch)."""
+Batch = Callable[["Tables", "Weights"], "list[AnyScore | None]"]
+"""(documents' tables laid end to end, weights) -> each document's score as `Compute` gives it
+under v8.01, or None for a document it leaves to `Compute` (metrics.measures.batch)."""
 
 
 @dataclass(frozen=True)
@@ -165,11 +165,14 @@ def _table(formula: str, *, links: bool = False, key_side: bool = False) -> Comp
     return compute
 
 
-def _batch(function: str) -> Batch:
-    """A computation of `metrics.measures.batch` (imported when first used)."""
-    def compute(tables: Tables) -> list[AnyScore | None]:
+def _batch(function: str, *, linguistic: bool = False) -> Batch:
+    """A computation of `metrics.measures.batch` (imported when first used); `linguistic`: over
+    the tables' chain weights under W."""
+    def compute(tables: Tables, weights: Weights) -> list[AnyScore | None]:
         from metrics.measures import batch
 
+        if linguistic:
+            return getattr(batch, function)(tables, tables.linguistic(weights))
         return getattr(batch, function)(tables)
 
     return compute
@@ -289,12 +292,16 @@ CATALOG: tuple[Metric, ...] = (
     Metric("conll", "CoNLL", _O, "CoNLL-2012 score: mean of MUC, B3 and CEAFe", _mean_of_parts("conll"),
            parts=("muc", "bcub", "ceafe")),
     Metric("lmuc", "LMUC", _L, "linguistically aware MUC (Chen & Ng 2013)", _linguistic("muc"),
+           batch=_batch("linguistic_muc", linguistic=True),
            weighted=True, typed=True),
     Metric("lbcub", "LB3", _L, "linguistically aware B3 (Chen & Ng 2013)", _linguistic("bcub"),
+           batch=_batch("linguistic_bcub", linguistic=True),
            aliases=("lb3",), weighted=True, typed=True),
     Metric("lceafm", "LCEAFm", _L, "linguistically aware CEAFm (Chen & Ng 2013)", _linguistic("ceaf_mention"),
+           batch=_batch("linguistic_ceaf_mention", linguistic=True),
            weighted=True, typed=True),
     Metric("lceafe", "LCEAFe", _L, "linguistically aware CEAFe (Chen & Ng 2013)", _linguistic("ceaf_entity"),
+           batch=_batch("linguistic_ceaf_entity", linguistic=True),
            weighted=True, typed=True),
     Metric("immediate", "Immediate", _A, "immediate antecedents (Tuggener 2014, 3.1)", _application("immediate"),
            typed=True),
