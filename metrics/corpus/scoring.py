@@ -13,6 +13,7 @@ import gc
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -77,6 +78,7 @@ class DocPair:
         self._typed = typed
         self._types: dict[Span, MentionType] | None = None
         self._chain_types: ChainTypes | None = None
+        self._id_types: np.ndarray | None = None
         self._views: tuple[ChainView, ChainView] | None = None
         self._linguistic: tuple[Weights, formulas.ChainWeights] | None = None
         self._application: dict[str, AnyScore] | None = None
@@ -209,10 +211,13 @@ class DocPair:
 
     @property
     def id_types(self) -> np.ndarray:
-        """The mention type (0 NAME, 1 NOMINAL, 2 PRONOUN) of each mention id of the alignment."""
-        typed = self.typed_spans()
-        return np.fromiter((int(typed[s][0]) for s in self.alignment.spans), dtype=np.int64,
-                           count=len(self.alignment.spans))
+        """The mention type (0 NAME, 1 NOMINAL, 2 PRONOUN) of each mention id of the alignment
+        (kept: the LMetrics' type counts and the ACE-value both read it)."""
+        if self._id_types is None:
+            typed = self.typed_spans()
+            self._id_types = np.fromiter((int(typed[s][0]) for s in self.alignment.spans), dtype=np.int64,
+                                         count=len(self.alignment.spans))
+        return self._id_types
 
 
 @dataclass(frozen=True)
@@ -394,7 +399,13 @@ def score_together(pairs: Sequence[DocPair], metrics: Sequence[str], weights: We
 def score_pair(pair: DocPair, weights: Weights = W4, metrics: Sequence[str] = catalog.ALL_METRICS) -> dict[str, AnyScore]:
     """The requested metrics of one document pair, with the parts a combined metric needs (the
     corpus CoNLL score needs the summed counts of its parts; `aggregate` drops them again)."""
-    return {name: pair.score(name, weights) for name in catalog.with_parts(metrics)}
+    return {name: pair.score(name, weights) for name in _with_parts(tuple(metrics))}
+
+
+@lru_cache(maxsize=64)
+def _with_parts(metrics: tuple[str, ...]) -> tuple[str, ...]:
+    """`catalog.with_parts`, found once per request rather than once per document."""
+    return catalog.with_parts(metrics)
 
 
 def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights,

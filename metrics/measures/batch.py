@@ -1,5 +1,5 @@
-"""The table metrics of many documents at once: MUC, B3, CEAFm, CEAFe, LEA, BLANC and the four
-LMetrics from the documents' tables laid end to end, each document's counts summed from its part
+"""The table metrics of many documents at once: MUC, B3, CEAFm, CEAFe, LEA, BLANC, the four
+LMetrics and CEAF under phi1 and phi2 from the documents' tables laid end to end, each document's counts summed from its part
 of the arrays.
 
 Why: a corpus of many small documents (PreCo has 38,000) paid the numpy calls of every metric once
@@ -286,3 +286,31 @@ def linguistic_ceaf_entity(t: Tables, cw: ChainWeights) -> list[Score | None]:
     keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
     responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
     return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, keys, responses)]
+
+
+def ceaf_phi(t: Tables, exact: bool) -> list[Score | None]:
+    """Entity CEAF under Luo's phi1 (`exact`) or phi2 (`formulas.ceaf_entity_phi` of `luo_phi`):
+    the largest matching of the cells where phi is 1, which is their number where no chain has
+    two of them (None for a document with such a chain, matched one by one)."""
+    k, r = t.cell_key, t.cell_response
+    ones = t.key_side == t.response_sizes[r]
+    if exact:
+        ones &= t.key_side == t.key_sizes[k]
+    edges = np.nonzero(ones)[0]
+    shared = np.zeros(t.n_docs, dtype=bool)
+    for chains, docs, n in ((k[edges], t.key_doc, len(t.key_sizes)), (r[edges], t.response_doc, len(t.response_sizes))):
+        twice = np.nonzero(np.bincount(chains, minlength=n) > 1)[0]
+        shared[docs[twice]] = True
+    totals = np.bincount(t.cell_doc[edges], minlength=t.n_docs).astype(np.float64).tolist()
+    keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
+    responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
+    return [None if needs else Score(total, kk, total, rr)
+            for needs, total, kk, rr in zip(shared.tolist(), totals, keys, responses)]
+
+
+def ceaf_phi1(t: Tables) -> list[Score | None]:
+    return ceaf_phi(t, exact=True)
+
+
+def ceaf_phi2(t: Tables) -> list[Score | None]:
+    return ceaf_phi(t, exact=False)

@@ -314,9 +314,9 @@ CATALOG: tuple[Metric, ...] = (
     Metric("anchor", "Anchor F-phi", _A, "anchor mentions: harmonic mean of ED and EM F (Tuggener 2014)",
            _application("anchor"), typed=True),
     Metric("ceaf_phi1", "CEAF-phi1", _E, "CEAF with phi1, exact entity match (Luo 2005, eq. 6)",
-           _phi(exact=True), aliases=("ceaf1", "phi1")),
+           _phi(exact=True), aliases=("ceaf1", "phi1"), batch=_batch("ceaf_phi1")),
     Metric("ceaf_phi2", "CEAF-phi2", _E, "CEAF with phi2, response entity inside the key entity (Luo 2005, eq. 7)",
-           _phi(exact=False), aliases=("ceaf2", "phi2")),
+           _phi(exact=False), aliases=("ceaf2", "phi2"), batch=_batch("ceaf_phi2")),
     Metric("ace", "ACE-value", _E, "ACE-value, mention-weighted unless --ace-weighting level (NIST ACE 2007)",
            _ace, aliases=("ace_value",), typed=True, single=True),
     Metric("mor", "MOR (mention overlap)", Family.COREFUD, "mention overlap ratio: words shared by the best "
