@@ -1,6 +1,6 @@
 """The table metrics of many documents at once: MUC, B3, CEAFm, CEAFe, LEA, BLANC, the four
-LMetrics and CEAF under phi1 and phi2 from the documents' tables laid end to end, each document's counts summed from its part
-of the arrays.
+LMetrics and CEAF under phi1 and phi2, from the documents' tables laid end to end, each
+document's counts summed from its part of the arrays.
 
 Why: a corpus of many small documents (PreCo has 38,000) paid the numpy calls of every metric once
 per document, about a millisecond each; here they are paid once for the corpus.  Each value is
@@ -234,14 +234,14 @@ def linguistic_weights(t: Tables, types: Sequence[ChainTypes], w: Weights) -> Ch
     to end): elementwise over cells and key chains, per response chain over its parts."""
     from metrics.measures.linguistic import common_weights, key_weights, response_weights
 
-    parts = [tb.part_response + offset for tb, offset in zip(t.tables, _offsets([tb.response_sizes for tb in t.tables]))]
-    n_responses = len(t.response_sizes)
+    offsets = _offsets([tb.response_sizes for tb in t.tables])
+    parts = [tb.part_response + offset for tb, offset in zip(t.tables, offsets)]
+    part_chain = np.concatenate(parts) if parts else np.zeros(0, np.int64)
     return ChainWeights(
-        common_weights(_stacked([ty.cells for ty in types]), t.key_sizes[t.cell_key], t.response_sizes[t.cell_response],
-                       w),
+        common_weights(_stacked([ty.cells for ty in types]), t.key_sizes[t.cell_key],
+                       t.response_sizes[t.cell_response], w),
         key_weights(_stacked([ty.key for ty in types]), w),
-        response_weights(_stacked([ty.parts for ty in types]), np.concatenate(parts) if parts else np.zeros(0, np.int64),
-                         n_responses, w),
+        response_weights(_stacked([ty.parts for ty in types]), part_chain, len(t.response_sizes), w),
     )
 
 
