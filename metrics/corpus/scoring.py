@@ -117,6 +117,10 @@ class DocPair:
     def score(self, metric: Metric | str, weights: Weights = W4) -> AnyScore:
         """One metric of the catalogue (or its name), computed as this pair's scorer computes it;
         weight-independent ones are computed once and kept."""
+        name = metric if isinstance(metric, str) else metric.name
+        found = self._scores.get(name)  # only weight-independent scores are kept here
+        if found is not None:
+            return found
         if isinstance(metric, str):
             metric = catalog.METRICS[metric]
         compute = metric.computation(self.scorer)
@@ -125,9 +129,7 @@ class DocPair:
             if kept is not None and kept[0] == weights:
                 return kept[1]
             return compute(self, weights)
-        found = self._scores.get(metric.name)
-        if found is None:
-            found = self._scores[metric.name] = compute(self, weights)
+        found = self._scores[metric.name] = compute(self, weights)
         return found
 
     def has(self, metric: Metric, weights: Weights) -> bool:
@@ -426,7 +428,9 @@ def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights
         values = [scores[name] for _, scores in documents if name in scores]
         if values:
             macro[name] = mean_score(values)
-    documents = [(name, {m: s for m, s in scores.items() if m in metrics}) for name, scores in documents]
+    asked = set(metrics)
+    if not all(scores.keys() <= asked for _, scores in documents):  # drop what only a combined metric needed
+        documents = [(name, {m: s for m, s in scores.items() if m in asked}) for name, scores in documents]
     return CorpusResult(weights, metrics, {m: micro[m] for m in metrics if m in micro}, macro, documents)
 
 
