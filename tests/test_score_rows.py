@@ -51,3 +51,18 @@ def test_documents_of_other_shapes_go_to_the_ordinary_writer():
     assert document_entries([], 2) is None
     nan = [("a", {"m": MeanScore(float("nan"), 0.5, 0.0)}), ("b", {"m": MeanScore(0.5, 0.5, 0.5)})]
     assert list(document_entries(nan, 2) or ordinary(nan, 2)) == ordinary(nan, 2)
+
+
+def test_ace_values_undefined_negative_and_zero():
+    """The ACE-value's own shape: an undefined value (null), a negative mapped value (credited
+    as 0), zero denominators, and whole and fractional sums side by side."""
+    from metrics.measures.ace import AceScore
+
+    scores = [AceScore(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0),
+              AceScore(-1.5, 0.0, 0.0, 0.0, 1.5, -0.0, 0.0, 0, 2, 0),
+              AceScore(2.25, 3.0, 0.75, 0.5, 0.25, -0.5, 1 / 3, 3, 4, 2),
+              AceScore(1.0, 7.0, 0.1, 0.2, 0.0, 0.7, 0.7, 5, 5, 5)]
+    documents = [(f"d{i}", {"ace": score}) for i, score in enumerate(scores)]
+    entries = document_entries(documents, 2)
+    assert entries is not None
+    assert list(entries) == ordinary(documents, 2)

@@ -16,7 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from metrics.measures.score import AnyScore, BlancScore, MeanScore, Score, counts_of, values_of
+from operator import attrgetter
+
+import numpy as np
+
+from metrics.measures.ace import AceScore
+from metrics.measures.score import AnyScore, BlancScore, MeanScore, Score, counts_of, harmonic, ratio, values_of
+from metrics.measures.tuggener import AnchorScore
 
 from .json_text import dumps
 from .output import score_json
@@ -38,7 +44,7 @@ def document_entries(documents: Documents, depth: int) -> Iterator[str] | None:
     if any(list(scores) != names or list(map(type, scores.values())) != kinds for _, scores in documents):
         return None
     numbers: list[list[float]] = []
-    texts: list[list[str]] = [[dumps(name) for name, _ in documents]]
+    texts: list[list[str]] = [list(map(dumps, [name for name, _ in documents]))]
     by_number: set[str] = set()
     for name, kind in zip(names, kinds):
         column = [scores[name] for _, scores in documents]
@@ -84,7 +90,51 @@ def _numbers(column: list[AnyScore], kind: type) -> list[list[float]] | None:
         found = [[score.recall for score in column], [score.precision for score in column],
                  [score.f1 for score in column]]
         return found if all(set(map(type, values)) <= {float} for values in found) else None
+    if kind is AnchorScore:
+        return _anchor_numbers(column)  # type: ignore[arg-type]
+    if kind is AceScore:
+        return _ace_numbers(column)  # type: ignore[arg-type]
     return None
+
+
+def _anchor_numbers(column: list[AnchorScore]) -> list[list[float]] | None:
+    """An F-phi's recall, precision and F (harmonic means of its two parts') and its eight counts."""
+    ed, em = [score.ed for score in column], [score.em for score in column]
+    ed_values, em_values, ed_counts, em_counts = values_of(ed), values_of(em), counts_of(ed), counts_of(em)
+    if ed_values is None or em_values is None or ed_counts is None or em_counts is None:
+        return None
+    with np.errstate(all="ignore"):
+        values = [harmonic(a, b) for a, b in zip(ed_values, em_values)]
+    return [value.tolist() for value in values] + ed_counts + em_counts
+
+
+def _ace_numbers(column: list[AceScore]) -> list[list[float]] | None:
+    """`AceScore.to_json`'s numbers in its order, each computed as its properties compute it (an
+    undefined value is None: the document's `repr` then holds "None" and it is written the
+    ordinary way)."""
+    fields = [list(map(attrgetter(name), column)) for name in _ACE_FIELDS]
+    if not all(set(map(type, values)) <= {float, int} for values in fields):
+        return None
+    (numerator, denominator, miss_cost, mapped_cost, false_alarm_cost, mapped_value, mapped_key_value,
+     key_entities, response_entities, mapped) = fields
+    as_array = [np.array(values, dtype=np.float64) for values in (numerator, denominator, mapped_value,
+                                                                   mapped_key_value, false_alarm_cost)]
+    if any(np.abs(values).max() >= 2.0 ** 53 or not np.isfinite(values).all() for values in as_array):
+        return None
+    num, den, found, found_key, false_alarm = as_array
+    credited = np.where(0.0 > found, 0.0, found)  # max(C, 0.0) as Python's max takes it
+    with np.errstate(all="ignore"):
+        value = [n / d if d else (1.0 if n == 0 else None) for n, d in zip(numerator, denominator)]
+        recall = ratio(credited, den)
+        precision = ratio(credited, found_key + false_alarm)
+    return [value, numerator, denominator,
+            [k - m for k, m in zip(key_entities, mapped)], miss_cost,
+            [r - m for r, m in zip(response_entities, mapped)], false_alarm_cost,
+            mapped, mapped_cost, mapped_value, recall.tolist(), precision.tolist()]
+
+
+_ACE_FIELDS = ("numerator", "denominator", "miss_cost", "mapped_cost", "false_alarm_cost", "mapped_value",
+               "mapped_key_value", "key_entities", "response_entities", "mapped")
 
 
 def _template(scores: dict[str, AnyScore], depth: int, by_number: set[str], n_numbers: int) -> str | None:
