@@ -25,7 +25,8 @@ def check(pairs_of_documents, weights: Weights = W4) -> int:
     """Compare every batched metric with the per-document computation; how many documents the
     batch left to it."""
     corpus = prepare([p.key for p in pairs_of_documents], [p.response for p in pairs_of_documents])
-    tables = laid_end_to_end([pair.table for pair in corpus.pairs], [pair.chain_types for pair in corpus.pairs])
+    tables = laid_end_to_end([pair.table for pair in corpus.pairs], [pair.chain_types for pair in corpus.pairs],
+                             corpus.pairs)
     left = 0
     for metric in BATCHED:
         assert metric.batch is not None

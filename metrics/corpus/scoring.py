@@ -390,7 +390,7 @@ def score_together(pairs: Sequence[DocPair], metrics: Sequence[str], weights: We
     from metrics.measures.batch import laid_end_to_end
 
     types = [pair.chain_types for pair in chosen] if any(metric.typed for metric in batched) else None
-    tables = laid_end_to_end([pair.table for pair in chosen], types)
+    tables = laid_end_to_end([pair.table for pair in chosen], types, chosen)
     for metric in batched:
         assert metric.batch is not None
         for pair, found in zip(chosen, metric.batch(tables, weights)):

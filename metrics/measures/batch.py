@@ -1,5 +1,5 @@
 """The table metrics of many documents at once: MUC, B3, CEAFm, CEAFe, LEA, BLANC, the four
-LMetrics and CEAF under phi1 and phi2, from the documents' tables laid end to end, each
+LMetrics, CEAF under phi1 and phi2 and the ACE-value, from the documents' tables laid end to end, each
 document's counts summed from its part of the arrays.
 
 Why: a corpus of many small documents (PreCo has 38,000) paid the numpy calls of every metric once
@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from metrics.measures.ace import AceScore
 from metrics.measures.formulas import ChainWeights
 from metrics.measures.score import BlancScore, Score, ratio
 from metrics.measures.table import ChainTypes, Table
@@ -46,6 +48,9 @@ class Tables:
     response_sizes: np.ndarray
     types: Sequence[ChainTypes] | None = None
     """Each document's mention-type counts, when the LMetrics are asked for."""
+    pairs: Sequence[Any] | None = None
+    """The document pairs themselves (`corpus.scoring.DocPair`), for the ACE-value: its ids'
+    types, its response chains as ids, its options and entity types."""
     _linguistic: dict[Weights, ChainWeights] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -61,7 +66,8 @@ class Tables:
         return self._linguistic[w]
 
 
-def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None = None) -> Tables:
+def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None = None,
+                    pairs: Sequence[Any] | None = None) -> Tables:
     """The tables of a corpus (or of one process's share of it) as one set of arrays, with their
     mention-type counts when given (for the LMetrics)."""
     n_cells = np.fromiter((len(t.cell_key) for t in tables), dtype=np.int64, count=len(tables))
@@ -78,7 +84,7 @@ def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None 
     return Tables(tables, cell_doc, joined("cell_key") + key_offset[cell_doc],
                   joined("cell_response") + response_offset[cell_doc], joined("primary"), joined("shared"),
                   joined("key_side"), np.repeat(docs, n_keys), joined("key_sizes"), np.repeat(docs, n_responses),
-                  joined("response_sizes"), types)
+                  joined("response_sizes"), types, pairs)
 
 
 def _doc_sums(values: np.ndarray, doc: np.ndarray, n_docs: int) -> np.ndarray:
@@ -147,28 +153,36 @@ def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> list[float | None]:
     one with): its simple cells' phi summed, plus the best cell of each star component summed, in
     the order and grouping `best_alignment` sums them.  `exact`: phi holds whole numbers."""
     sums = _exact_sums if exact else _doc_sums
-    offsets = np.concatenate([[0], np.cumsum([len(tb.cell_key) for tb in t.tables])]).astype(np.int64)
+    simple, star, has_star = _best_cells(t, phi)
+    totals = 0.0 + sums(phi[simple], t.cell_doc[simple], t.n_docs)
+    if len(star):
+        totals = np.where(has_star, totals + sums(phi[star], t.cell_doc[star], t.n_docs), totals)
+    return [None if needs else total for needs, total in zip(_needs_solver(t), totals.tolist())]
+
+
+def _needs_solver(t: Tables) -> list[bool]:
+    return [len(tb.components) > 0 for tb in t.tables]
+
+
+def _best_cells(t: Tables, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`formulas.best_cells` without the solver's components, as global cell indices: every
+    document's simple cells, the best cell of each of its star components (the first best, as
+    `np.argmax` takes it), both in document order, and whether each document has star components."""
+    offsets = _offsets([tb.cell_key for tb in t.tables])
     simple = np.concatenate([tb.simple_cells + offsets[d] for d, tb in enumerate(t.tables)]) if t.tables else \
         np.zeros(0, np.int64)
-    simple_sums = sums(phi[simple], t.cell_doc[simple], t.n_docs)
     star_cells = [tb.star_cells + offsets[d] for d, tb in enumerate(t.tables) if len(tb.star_starts)]
     star_starts = [tb.star_starts for tb in t.tables if len(tb.star_starts)]
     has_star = np.array([len(tb.star_starts) > 0 for tb in t.tables], dtype=bool)
-    totals = 0.0 + simple_sums
-    if star_cells:
-        cells = np.concatenate(star_cells)
-        lengths = [len(c) for c in star_cells]
-        group_starts = np.concatenate([starts + first for starts, first
-                                       in zip(star_starts, np.concatenate([[0], np.cumsum(lengths)[:-1]]))])
-        values = phi[cells]
-        best = np.maximum.reduceat(values, group_starts)
-        group = np.repeat(np.arange(len(group_starts)), np.diff(np.append(group_starts, len(values))))
-        place = np.where(values == best[group], np.arange(len(values)), len(values))
-        chosen = cells[np.minimum.reduceat(place, group_starts)]  # the first best of each group, as argmax
-        star_sums = sums(phi[chosen], t.cell_doc[chosen], t.n_docs)
-        totals = np.where(has_star, totals + star_sums, totals)
-    solver = [len(tb.components) > 0 for tb in t.tables]
-    return [None if needs else total for needs, total in zip(solver, totals.tolist())]
+    if not star_cells:
+        return simple.astype(np.int64), np.zeros(0, np.int64), has_star
+    cells = np.concatenate(star_cells).astype(np.int64)
+    group_starts = np.concatenate([starts + first for starts, first in zip(star_starts, _offsets(star_cells))])
+    values = phi[cells]
+    best = np.maximum.reduceat(values, group_starts)
+    group = np.repeat(np.arange(len(group_starts)), np.diff(np.append(group_starts, len(values))))
+    place = np.where(values == best[group], np.arange(len(values)), len(values))
+    return simple.astype(np.int64), cells[np.minimum.reduceat(place, group_starts)], has_star
 
 
 def lea(t: Tables) -> list[Score | None]:
@@ -314,3 +328,67 @@ def ceaf_phi1(t: Tables) -> list[Score | None]:
 
 def ceaf_phi2(t: Tables) -> list[Score | None]:
     return ceaf_phi(t, exact=False)
+
+
+def ace(t: Tables) -> list[AceScore | None]:
+    """The ACE-value's sums (`ace.ace_document` of each pair) under its default options (ace07,
+    mention-weighted) where no entity type can lower a pair's value: the mention values summed per
+    chain and cell, each pair's gain, the mapping of `_best_cells` under max(gain, 0) kept where
+    the gain is positive, and each sum in the order `ace_document` takes it.  None for a document
+    whose matching needs the solver, and for all under other options or with entity types."""
+    from metrics.measures.ace import MTV, W_FA, AceOptions
+
+    pairs = t.pairs
+    if pairs is None or not all(pair.ace_options == AceOptions() and (pair.key.entity_types is None
+                                                                      or pair.response.entity_types is None)
+                                for pair in pairs):
+        return [None] * t.n_docs
+    id_types = [pair.id_types for pair in pairs]
+    id_offsets = _offsets(id_types)
+    cell_offsets = _offsets([tb.cell_key for tb in t.tables])
+    response_offsets = _offsets([tb.response_sizes for tb in t.tables])
+    key_offsets = _offsets([tb.key_sizes for tb in t.tables])
+    mtv = MTV[np.concatenate(id_types)] if id_types else np.zeros(0)
+
+    def joined(parts: list[np.ndarray]) -> np.ndarray:
+        return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
+
+    key_ids = joined([tb.key_ids + id_offsets[d] for d, tb in enumerate(t.tables)])
+    key_owner = joined([tb.key_owner + key_offsets[d] for d, tb in enumerate(t.tables)])
+    chains = [pair.alignment.response_chains for pair in pairs]
+    flat = joined([np.fromiter((i for chain in c for i in chain), dtype=np.int64) + id_offsets[d]
+                   for d, c in enumerate(chains)])
+    owner = joined([np.repeat(np.arange(len(c), dtype=np.int64), [len(chain) for chain in c]) + response_offsets[d]
+                    for d, c in enumerate(chains)])
+    member_cell = joined([tb.member_cell + cell_offsets[d] for d, tb in enumerate(t.tables)])
+    member_id = joined([tb.member_id + id_offsets[d] for d, tb in enumerate(t.tables)])
+    n_key, n_response, n_cells = len(t.key_sizes), len(t.response_sizes), len(t.cell_key)
+    v_key = np.bincount(key_owner, weights=mtv[key_ids], minlength=n_key) if n_key else np.zeros(0)
+    cost_response = np.bincount(owner, weights=mtv[flat], minlength=n_response) if n_response else np.zeros(0)
+    w_common = np.bincount(member_cell, weights=mtv[member_id], minlength=n_cells) if n_cells else np.zeros(0)
+    k, r = t.cell_key, t.cell_response
+    v_pair = np.ones(n_cells) * w_common - W_FA * (cost_response[r] - w_common)
+    v_fa = -W_FA * 1.0 * cost_response
+    gain = v_pair - v_fa[r]
+    simple, star, _ = _best_cells(t, np.maximum(gain, 0.0))
+    both = np.concatenate([simple, star])
+    chosen = both[np.argsort(t.cell_doc[both], kind="stable")]  # each document's simple cells, then its stars
+    chosen = chosen[gain[chosen] > 0]
+    mapped_key = np.zeros(n_key, dtype=bool)
+    mapped_key[k[chosen]] = True
+    mapped_response = np.zeros(n_response, dtype=bool)
+    mapped_response[r[chosen]] = True
+    n, at = t.n_docs, t.cell_doc[chosen]
+    numerator = (_doc_sums(v_fa, t.response_doc, n) + _doc_sums(gain[chosen], at, n)).tolist()
+    denominator = _doc_sums(v_key, t.key_doc, n).tolist()
+    miss = _doc_sums(v_key[~mapped_key], t.key_doc[~mapped_key], n).tolist()
+    mapped_cost = _doc_sums(v_key[k[chosen]] - v_pair[chosen], at, n).tolist()
+    false_alarm = (-_doc_sums(v_fa[~mapped_response], t.response_doc[~mapped_response], n)).tolist()
+    mapped_value = _doc_sums(v_pair[chosen], at, n).tolist()
+    mapped_key_value = _doc_sums(v_key[k[chosen]], at, n).tolist()
+    key_entities = np.bincount(t.key_doc[t.key_sizes != 0], minlength=n).tolist()
+    response_entities = np.bincount(t.response_doc, minlength=n).tolist() if len(t.response_doc) else [0] * n
+    mapped = np.bincount(at, minlength=n).tolist() if len(at) else [0] * n
+    rows = zip(_needs_solver(t), numerator, denominator, miss, mapped_cost, false_alarm, mapped_value,
+               mapped_key_value, key_entities, response_entities, mapped)
+    return [None if needs else AceScore(*values) for needs, *values in rows]

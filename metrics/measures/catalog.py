@@ -318,7 +318,7 @@ CATALOG: tuple[Metric, ...] = (
     Metric("ceaf_phi2", "CEAF-phi2", _E, "CEAF with phi2, response entity inside the key entity (Luo 2005, eq. 7)",
            _phi(exact=False), aliases=("ceaf2", "phi2"), batch=_batch("ceaf_phi2")),
     Metric("ace", "ACE-value", _E, "ACE-value, mention-weighted unless --ace-weighting level (NIST ACE 2007)",
-           _ace, aliases=("ace_value",), typed=True, single=True),
+           _ace, aliases=("ace_value",), typed=True, single=True, batch=_batch("ace")),
     Metric("mor", "MOR (mention overlap)", Family.COREFUD, "mention overlap ratio: words shared by the best "
            "one-to-one pairing of overlapping mentions (CRAC 2022)", _corefud("mor"), only=(Scorer.COREFUD, Scorer.UA),
            under=((Scorer.UA, _ua(lambda ua: ua.mor())),)),
