@@ -1,6 +1,7 @@
 """Book scale against the floor: one alternating run of every command on the inputs of `book.py`.
 
     python benchmarks/bench_book.py [--dir /tmp/corefwb-book] [--repeat 3] [--coval PATH] [--only NAME ...]
+                                    [--base DIR]
 
 Runs, round after round (each command once per round, in turn, so that a busy machine slows all
 alike), each as a subprocess under `/usr/bin/time`:
@@ -13,7 +14,10 @@ alike), each as a subprocess under `/usr/bin/time`:
   `scorer.py` when `--coval` is given.
 It prints each command's median wall time, median CPU time (user + system: steadier than wall on a
 machine shared with other work) and peak memory (largest resident set), then the issue's ratios
-of medians.  Nothing here asserts: the figures go in benchmarks/README.md.
+of medians.  With `--base DIR` (an exported tree of another revision, say the one before a
+change) every corefwb command also runs under that tree, right after the same command here, so
+before and after are measured in one alternating run; its rows and ratios are printed as `base ...`.
+Nothing here asserts: the figures go in benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -64,11 +68,12 @@ def commands(pairs: dict[str, tuple[Path, Path]], coval: Path | None) -> dict[st
     return out
 
 
-def timed(argv: list[str]) -> tuple[float, float, int]:
-    """(wall s, user + system s, peak resident KB) of one run, from GNU time."""
+def timed(argv: list[str], where: Path = HERE.parent) -> tuple[float, float, int]:
+    """(wall s, user + system s, peak resident KB) of one run in `where` (`python -m workbench`
+    runs the tree it starts in), from GNU time."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
         done = subprocess.run(["/usr/bin/time", "-o", report.name, "-f", "%e %U %S %M", *argv],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=HERE.parent)
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=where)
         if done.returncode != 0:
             sys.stderr.write(done.stderr.decode(errors="replace")[-2000:])
             raise SystemExit(f"bench_book: {' '.join(argv[:4])} ... exited {done.returncode}")
@@ -83,36 +88,48 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--coval", type=Path, help="a checkout of github.com/ns-moosavi/coval")
     parser.add_argument("--only", nargs="+", help="run only these commands (names as printed)")
+    parser.add_argument("--base", type=Path, help="a tree of another revision: each corefwb command also runs there, "
+                                                  "alternating with this one")
     args = parser.parse_args()
     pairs = build(args.dir, args.data, 250_000, 20_000, 11)
-    runs = commands(pairs, args.coval)
+    runs = {name: (argv, HERE.parent) for name, argv in commands(pairs, args.coval).items()}
     if args.only:
-        runs = {name: argv for name, argv in runs.items() if name in args.only}
-    for name, argv in runs.items():  # warm-up: fills the cache of read files, pays first imports
-        if "cold" not in name and name not in ("floor", "coval"):
-            timed(argv)
+        runs = {name: run for name, run in runs.items() if name in args.only}
+    if args.base is not None:
+        with_base = {}
+        for name, (argv, where) in runs.items():
+            with_base[name] = (argv, where)
+            if argv[1:3] == ["-m", "workbench"]:
+                with_base[f"base {name}"] = (argv, args.base.resolve())
+        runs = with_base
+    for name, (argv, where) in runs.items():  # warm-up: fills the cache of read files, pays first imports
+        if "cold" not in name and not name.endswith(("floor", "coval")):
+            timed(argv, where)
     samples: dict[str, list[tuple[float, float, int]]] = {name: [] for name in runs}
     for round_ in range(args.repeat):
-        for name, argv in runs.items():
-            samples[name].append(timed(argv))
+        for name, (argv, where) in runs.items():
+            samples[name].append(timed(argv, where))
             wall, cpu, peak = samples[name][-1]
-            print(f"round {round_ + 1} {name:<20} {wall:8.2f} s wall {cpu:8.2f} s cpu {peak / 1024:8.0f} MB",
+            print(f"round {round_ + 1} {name:<25} {wall:8.2f} s wall {cpu:8.2f} s cpu {peak / 1024:8.0f} MB",
                   file=sys.stderr, flush=True)
     medians = {name: (statistics.median(s[0] for s in runs_),
                       statistics.median(s[1] for s in runs_),
                       max(s[2] for s in runs_)) for name, runs_ in samples.items()}
-    print(f"{'command':<20} {'wall s':>8} {'cpu s':>8} {'peak MB':>8}")
+    print(f"{'command':<25} {'wall s':>8} {'cpu s':>8} {'peak MB':>8}")
     for name, (wall, cpu, peak) in medians.items():
-        print(f"{name:<20} {wall:8.2f} {cpu:8.2f} {peak / 1024:8.0f}")
+        print(f"{name:<25} {wall:8.2f} {cpu:8.2f} {peak / 1024:8.0f}")
     print()
-    print(f"{'ratio of medians':<40} {'wall':>6} {'cpu':>6}  target")
-    for label, top, bottom, limit in TARGETS:
-        if top in medians and bottom in medians:
-            wall = medians[top][0] / medians[bottom][0]
-            cpu = medians[top][1] / medians[bottom][1]
-            goal = f"<= {limit}x: {'met' if max(wall, cpu) <= limit else 'met on cpu' if cpu <= limit else 'not met'}" \
-                if limit else ""
-            print(f"{label:<40} {wall:6.2f} {cpu:6.2f}  {goal}")
+    print(f"{'ratio of medians':<45} {'wall':>6} {'cpu':>6}  target")
+    for prefix in ("", "base ") if args.base is not None else ("",):
+        for label, top, bottom, limit in TARGETS:
+            top = top if f"{prefix}{top}" not in medians else f"{prefix}{top}"
+            bottom = bottom if f"{prefix}{bottom}" not in medians else f"{prefix}{bottom}"
+            if top in medians and bottom in medians:
+                wall = medians[top][0] / medians[bottom][0]
+                cpu = medians[top][1] / medians[bottom][1]
+                goal = (f"<= {limit}x: {'met' if max(wall, cpu) <= limit else 'met on cpu' if cpu <= limit else 'not met'}"
+                        if limit else "")
+                print(f"{prefix + label:<45} {wall:6.2f} {cpu:6.2f}  {goal}")
     return 0
 
 

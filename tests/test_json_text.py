@@ -25,3 +25,9 @@ def test_same_bytes_as_json_dumps(value: object) -> None:
 def test_other_keys_and_objects_go_to_json_dumps() -> None:
     value = {"a": {1: 2.5, None: [True]}}
     assert dumps(value) == json.dumps(value, indent=1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_VALUES, st.integers(0, 3))
+def test_a_value_written_deeper_is_its_text_indented(value: object, depth: int) -> None:
+    assert dumps(value, depth) == json.dumps(value, indent=1).replace("\n", "\n" + " " * depth)

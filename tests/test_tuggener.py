@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from strategies import Pair, pairs
+from strategies import Pair, corpora, pairs
 
 import metrics
 from metrics.model import Document, MentionType
@@ -180,3 +180,19 @@ def test_breakdown_by_pos_and_entity_class() -> None:
     assert breakdown_corpus([pair, pair], "pos")["immediate"]["PRP"] == Tally(16, 2, 0, 0)
     with pytest.raises(ValueError):
         breakdown_document(pair, "gender")
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpora(duplicates=True, max_documents=3))
+def test_document_scores_are_the_totals_of_the_breakdown(pairs_of_documents):
+    """`score_document` counts by outcome alone; the same numbers as summing the breakdown by
+    mention type (`scores_from_counts` of `count_views`)."""
+    from metrics.corpus.scoring import prepare
+    from metrics.measures.tuggener import count_views, score_document, scores_from_counts
+
+    corpus = prepare([p.key for p in pairs_of_documents], [p.response for p in pairs_of_documents])
+    for pair in corpus.pairs:
+        fast = score_document(pair)
+        slow = scores_from_counts(count_views(pair.key_view, pair.response_view, pair.types))
+        assert list(fast) == list(slow)
+        assert all(repr(fast[m]) == repr(slow[m]) for m in fast)

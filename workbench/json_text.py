@@ -15,14 +15,17 @@ from json.encoder import encode_basestring_ascii as _string
 _INFINITY = float("inf")
 
 
-def dumps(value: object) -> str:
+def dumps(value: object, depth: int = 0) -> str:
     """`json.dumps(value, indent=1)`: dicts with string keys, lists and tuples, strings, ints,
-    floats, booleans and None; anything else goes to `json.dumps` itself."""
+    floats, booleans and None; anything else goes to `json.dumps` itself.  With `depth`, the text
+    as it stands `depth` levels down in a larger document: each line after the first indented by
+    `depth` more spaces (a report written in pieces, one entry at a time)."""
     out: list[str] = []
     try:
-        _write(value, out, "\n")
+        _write(value, out, "\n" + " " * depth)
     except _Unsupported:
-        return json.dumps(value, indent=1)
+        text = json.dumps(value, indent=1)
+        return text.replace("\n", "\n" + " " * depth) if depth else text
     return "".join(out)
 
 
@@ -72,8 +75,12 @@ def _write(value: object, out: list[str], newline: str) -> None:
             if not first:
                 out.append(between)
             first = False
-            out.append(_string(key) + ": ")
-            _write(item, out, inner)
+            write = _SCALARS.get(type(item))
+            if write is not None:  # a scalar among nested values (a score's recall beside its counts)
+                out.append(_string(key) + ": " + write(item))
+            else:
+                out.append(_string(key) + ": ")
+                _write(item, out, inner)
         out.append(newline + "}")
     elif kind is list or kind is tuple:
         if not value:
@@ -81,6 +88,10 @@ def _write(value: object, out: list[str], newline: str) -> None:
             return
         inner = newline + " "
         between = "," + inner
+        flat = _flat_list(value)
+        if flat is not None:  # scalars only (a score's counts): one join
+            out.append("[" + inner + between.join(flat) + newline + "]")
+            return
         out.append("[" + inner)
         for i, item in enumerate(value):
             if i:
@@ -104,4 +115,15 @@ def _flat(value: dict) -> list[str] | None:
         if write is None or type(key) is not str:
             return None
         items.append(_string(key) + ": " + write(item))
+    return items
+
+
+def _flat_list(value: list | tuple) -> list[str] | None:
+    """Each item's text when every item is a scalar (a score's counts), else None."""
+    items = []
+    for item in value:
+        write = _SCALARS.get(type(item))
+        if write is None:
+            return None
+        items.append(write(item))
     return items

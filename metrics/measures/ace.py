@@ -22,6 +22,7 @@ same contingency table.  ACE = N / D with D = Σ V(K); corpus: numerators and de
 
 from __future__ import annotations
 
+from operator import attrgetter
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
@@ -101,10 +102,11 @@ class AceScore:
         return 0.0 if value is None else value
 
     def __add__(self, other: "AceScore") -> "AceScore":
-        return AceScore(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+        mine, theirs = self.counts(), other.counts()
+        return AceScore(*(a + b for a, b in zip(mine, theirs)))
 
     def counts(self) -> list[float]:
-        return [getattr(self, f.name) for f in fields(self)]
+        return list(_ACE_FIELDS(self))
 
     def to_json(self) -> dict:
         return {
@@ -114,6 +116,10 @@ class AceScore:
             "mapped": {"entities": self.mapped, "cost": self.mapped_cost, "value": self.mapped_value},
             "recall": self.recall, "precision": self.precision,
         }
+
+
+_ACE_FIELDS = attrgetter(*(f.name for f in fields(AceScore)))
+"""Every sum of an `AceScore`, in its fields' order (a corpus adds 20,000 documents' scores)."""
 
 
 def ace_document(table: Table, id_types: np.ndarray, n_key_ids: int, response_ids: list[list[int]], *,

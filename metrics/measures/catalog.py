@@ -34,6 +34,7 @@ from metrics.measures.score import AnyScore, mean_score
 
 if TYPE_CHECKING:
     from metrics.measures.ace import AceScore
+    from metrics.measures.batch import Tables
     from metrics.measures.formulas import ChainWeights
     from metrics.measures.table import Table
     from metrics.measures.weights import Weights
@@ -103,6 +104,10 @@ class UAScores(Protocol):
 Compute = Callable[[ScoredPair, "Weights"], AnyScore]
 """(document pair, weights) -> the document's score, with counts to sum over documents."""
 
+Batch = Callable[["Tables", "Weights"], "list[AnyScore | None]"]
+"""(documents' tables laid end to end, weights) -> each document's score as `Compute` gives it
+under v8.01, or None for a document it leaves to `Compute` (metrics.measures.batch)."""
+
 
 @dataclass(frozen=True)
 class Metric:
@@ -130,6 +135,9 @@ class Metric:
     """The computation under a scorer that computes this metric its own way."""
     only: tuple[Scorer, ...] = ()
     """The scorers this metric exists under alone (empty: every scorer)."""
+    batch: Batch | None = None
+    """v8.01's computation of many documents at once, equal to `compute` on each (a corpus of
+    many small documents pays numpy's calls once): for the metrics of the table alone."""
 
     def computation(self, scorer: Scorer) -> Compute:
         """How one document's value is computed under `scorer`'s conventions."""
@@ -153,6 +161,19 @@ def _table(formula: str, *, links: bool = False, key_side: bool = False) -> Comp
 
         return getattr(formulas, formula)(pair.table, formulas.agnostic_weights(pair.table, links=links,
                                                                                 key_side=key_side))
+
+    return compute
+
+
+def _batch(function: str, *, linguistic: bool = False) -> Batch:
+    """A computation of `metrics.measures.batch` (imported when first used); `linguistic`: over
+    the tables' chain weights under W."""
+    def compute(tables: Tables, weights: Weights) -> list[AnyScore | None]:
+        from metrics.measures import batch
+
+        if linguistic:
+            return getattr(batch, function)(tables, tables.linguistic(weights))
+        return getattr(batch, function)(tables)
 
     return compute
 
@@ -256,24 +277,31 @@ _F, _O, _L, _A, _E = Family.MENTION, Family.OFFICIAL, Family.LINGUISTIC, Family.
 CATALOG: tuple[Metric, ...] = (
     Metric("mentions", "Mentions", _F, "mention identification: exact span matches (v8.01)",
            _mentions, aliases=("mention",), under=((Scorer.UA, _ua(lambda ua: ua.mentions())),)),
-    Metric("muc", "MUC", _O, "MUC (Vilain et al. 1995): links", _table("muc", links=True), under=_official("muc")),
+    Metric("muc", "MUC", _O, "MUC (Vilain et al. 1995): links", _table("muc", links=True), under=_official("muc"),
+           batch=_batch("muc")),
     Metric("bcub", "B3", _O, "B-cubed (Bagga & Baldwin 1998): mentions", _table("bcub"), aliases=("b3", "bcubed"),
-           under=_official("bcub")),
+           under=_official("bcub"), batch=_batch("bcub")),
     Metric("ceafm", "CEAFm", _O, "CEAF with phi3, mention-based (Luo 2005)", _table("ceaf_mention", key_side=True),
-           under=_official("ceafm")),
+           under=_official("ceafm"), batch=_batch("ceaf_mention")),
     Metric("ceafe", "CEAFe", _O, "CEAF with phi4, entity-based (Luo 2005)", _table("ceaf_entity", key_side=True),
-           under=_official("ceafe")),
-    Metric("blanc", "BLANC", _O, "BLANC (Recasens & Hovy 2011; Luo et al. 2014)", _blanc, under=_official("blanc")),
-    Metric("lea", "LEA", _O, "LEA, link-based entity-aware (Moosavi & Strube 2016)", _lea, under=_official("lea")),
+           under=_official("ceafe"), batch=_batch("ceaf_entity")),
+    Metric("blanc", "BLANC", _O, "BLANC (Recasens & Hovy 2011; Luo et al. 2014)", _blanc, under=_official("blanc"),
+           batch=_batch("blanc")),
+    Metric("lea", "LEA", _O, "LEA, link-based entity-aware (Moosavi & Strube 2016)", _lea, under=_official("lea"),
+           batch=_batch("lea")),
     Metric("conll", "CoNLL", _O, "CoNLL-2012 score: mean of MUC, B3 and CEAFe", _mean_of_parts("conll"),
            parts=("muc", "bcub", "ceafe")),
     Metric("lmuc", "LMUC", _L, "linguistically aware MUC (Chen & Ng 2013)", _linguistic("muc"),
+           batch=_batch("linguistic_muc", linguistic=True),
            weighted=True, typed=True),
     Metric("lbcub", "LB3", _L, "linguistically aware B3 (Chen & Ng 2013)", _linguistic("bcub"),
+           batch=_batch("linguistic_bcub", linguistic=True),
            aliases=("lb3",), weighted=True, typed=True),
     Metric("lceafm", "LCEAFm", _L, "linguistically aware CEAFm (Chen & Ng 2013)", _linguistic("ceaf_mention"),
+           batch=_batch("linguistic_ceaf_mention", linguistic=True),
            weighted=True, typed=True),
     Metric("lceafe", "LCEAFe", _L, "linguistically aware CEAFe (Chen & Ng 2013)", _linguistic("ceaf_entity"),
+           batch=_batch("linguistic_ceaf_entity", linguistic=True),
            weighted=True, typed=True),
     Metric("immediate", "Immediate", _A, "immediate antecedents (Tuggener 2014, 3.1)", _application("immediate"),
            typed=True),
@@ -286,11 +314,11 @@ CATALOG: tuple[Metric, ...] = (
     Metric("anchor", "Anchor F-phi", _A, "anchor mentions: harmonic mean of ED and EM F (Tuggener 2014)",
            _application("anchor"), typed=True),
     Metric("ceaf_phi1", "CEAF-phi1", _E, "CEAF with phi1, exact entity match (Luo 2005, eq. 6)",
-           _phi(exact=True), aliases=("ceaf1", "phi1")),
+           _phi(exact=True), aliases=("ceaf1", "phi1"), batch=_batch("ceaf_phi1")),
     Metric("ceaf_phi2", "CEAF-phi2", _E, "CEAF with phi2, response entity inside the key entity (Luo 2005, eq. 7)",
-           _phi(exact=False), aliases=("ceaf2", "phi2")),
+           _phi(exact=False), aliases=("ceaf2", "phi2"), batch=_batch("ceaf_phi2")),
     Metric("ace", "ACE-value", _E, "ACE-value, mention-weighted unless --ace-weighting level (NIST ACE 2007)",
-           _ace, aliases=("ace_value",), typed=True, single=True),
+           _ace, aliases=("ace_value",), typed=True, single=True, batch=_batch("ace")),
     Metric("mor", "MOR (mention overlap)", Family.COREFUD, "mention overlap ratio: words shared by the best "
            "one-to-one pairing of overlapping mentions (CRAC 2022)", _corefud("mor"), only=(Scorer.COREFUD, Scorer.UA),
            under=((Scorer.UA, _ua(lambda ua: ua.mor())),)),

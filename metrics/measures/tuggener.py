@@ -121,22 +121,28 @@ def count_views(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType],
     """`count_document` over the two sides' chain views (a `DocPair` keeps them)."""
     classes: list[Hashable] = list(MentionType) if label is None else []
     of = types.__getitem__ if label is None else label  # an IntEnum hashes as its int
-    # each judgement is appended as (mention, outcome), then all are classed and counted at once
-    # (a call per judgement through closures was most of these metrics' time)
-    judged: dict[str, list[tuple[Span, int]]] = {name: [] for name in COUNTED}
-    _immediate(kv, rv, judged[IMMEDIATE.name].append)
-    _inferred(kv, rv, types, judged[INFERRED.name].append)
-    em = judged[ANCHOR_EM.name].append
-    _anchors(kv, rv, types, judged[ANCHOR_ED.name].append,
-             (lambda item: em((item[1], item[2]))) if per_entity else (lambda item: em((item[0], item[2]))))
     out: Breakdown = {}
-    for name, items in judged.items():
+    for name, items in _judgements(kv, rv, types, per_entity).items():
         counted = Counter(zip(map(of, map(_mention, items)), map(_outcome, items)))
         cells = {c: [0, 0, 0, 0] for c in classes}
         for (c, which), n in counted.items():
             cells.setdefault(c, [0, 0, 0, 0])[which] = n
         out[name] = {c: Tally(*n) for c, n in cells.items()}
     return out
+
+
+def _judgements(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType],
+                per_entity: bool = False) -> dict[str, list[tuple[Span, int]]]:
+    """Every judgement of the four counted metrics, as (mention judged, outcome), per metric.
+    Each is appended, then all are classed and counted at once (a call per judgement through
+    closures was most of these metrics' time)."""
+    judged: dict[str, list[tuple[Span, int]]] = {name: [] for name in COUNTED}
+    _immediate(kv, rv, judged[IMMEDIATE.name].append)
+    _inferred(kv, rv, types, judged[INFERRED.name].append)
+    em = judged[ANCHOR_EM.name].append
+    _anchors(kv, rv, types, judged[ANCHOR_ED.name].append,
+             (lambda item: em((item[1], item[2]))) if per_entity else (lambda item: em((item[0], item[2]))))
+    return judged
 
 
 _mention = itemgetter(0)
@@ -294,7 +300,10 @@ def totals(breakdown: Breakdown) -> dict[str, Tally]:
 
 def scores_from_counts(breakdown: Breakdown) -> dict[str, Score | AnchorScore]:
     """The five metrics of `METRICS` as Score-like counts (micro-averaging sums them)."""
-    tallies = totals(breakdown)
+    return _scores(totals(breakdown))
+
+
+def _scores(tallies: Mapping[str, Tally]) -> dict[str, Score | AnchorScore]:
     out: dict[str, Score | AnchorScore] = {name: tallies[name].score() for name in COUNTED}
     out[ANCHOR.name] = AnchorScore(out[ANCHOR_ED.name], out[ANCHOR_EM.name])
     return {name: out[name] for name in METRICS}
@@ -302,8 +311,15 @@ def scores_from_counts(breakdown: Breakdown) -> dict[str, Score | AnchorScore]:
 
 def score_document(pair) -> dict[str, Score | AnchorScore]:
     """Tuggener's five metrics for an engine `DocPair` (keys: "immediate", "inferred",
-    "anchor_ed", "anchor_em", "anchor")."""
-    return scores_from_counts(count_views(pair.key_view, pair.response_view, pair.types))
+    "anchor_ed", "anchor_em", "anchor").  The same counts as `scores_from_counts` of
+    `count_views`, counted by outcome alone (no class of mention is asked for)."""
+    tallies = {}
+    for name, items in _judgements(pair.key_view, pair.response_view, pair.types).items():
+        counts = [0, 0, 0, 0]
+        for outcome in map(_outcome, items):
+            counts[outcome] += 1
+        tallies[name] = Tally(*counts)
+    return _scores(tallies)
 
 
 def breakdown_document(pair, by: str = "type") -> Breakdown:

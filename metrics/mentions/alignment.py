@@ -103,3 +103,27 @@ def _repeated(chains: list[list[Span]], labels: list[str], skip: set[Span] | fro
             if span not in skip:
                 owners.setdefault(span, []).append(label)
     return [(span, found) for span, found in owners.items() if len(found) > 1]
+
+
+def duplicate_warnings(key: Document, response: Document, alignment: Alignment) -> list[str]:
+    """What v8.01's treatment of a span in two chains did to a pair: a key span in two chains (every
+    score ill-defined), repeated key-matching response spans removed, twinless ones kept twice."""
+    warnings: list[str] = []
+
+    def fmt(span: Span) -> str:
+        return f"{span[0]}-{span[1]}"
+
+    if alignment.key_duplicates:
+        items = "; ".join(f"{fmt(s)} in chains {', '.join(labels)}" for s, labels in alignment.key_duplicates)
+        warnings.append(f"{key.where()}: KEY document {key.name!r} has spans in more than one chain, so every "
+                        f"score is ill-defined (v8.01's treatment is mirrored): {items}")
+    if alignment.removed_duplicates:
+        items = "; ".join(f"{fmt(s)} dropped from chain {dropped} (kept in {kept})"
+                          for s, dropped, kept in alignment.removed_duplicates)
+        warnings.append(f"{response.where()}: document {response.name!r}: repeated key-matching spans removed as "
+                        f"v8.01 does (it would refuse to score after 10 per run; we do not): {items}")
+    if alignment.twinless_duplicates:
+        items = "; ".join(f"{fmt(s)} in chains {', '.join(labels)}" for s, labels in alignment.twinless_duplicates)
+        warnings.append(f"{response.where()}: document {response.name!r}: repeated spans that match no key span "
+                        f"are kept twice, as v8.01 does: {items}")
+    return warnings

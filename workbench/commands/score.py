@@ -21,6 +21,7 @@ from .common import load_options, load_session, warn
 from metrics.mentions.pairing import document_key as short_name
 
 from ..output import align_rows, emit, render_csv, render_markdown, score_json
+from ..score_rows import document_entries
 from ..names import system_names
 from ..session import LoadOptions
 from ..options import jobs_option, metrics_option, weights_option
@@ -174,10 +175,13 @@ def json_chunks(result: CorpusResult, extra: dict | None = None) -> Iterator[str
         **(extra or {}),
     })
     yield head[:-2] + ',\n "per_document": ['  # head ends with "\n}"
-    for i, (name, scores) in enumerate(result.documents):
-        entry = dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}})
-        # nested two levels down: indent=1 puts two more spaces before each of its lines
-        yield ("," if i else "") + "\n  " + entry.replace("\n", "\n  ")
+    # nested two levels down: indent=1 puts two more spaces before each of its lines
+    entries = document_entries(result.documents, 2)
+    if entries is None:
+        entries = (dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth=2)
+                   for name, scores in result.documents)
+    for i, entry in enumerate(entries):
+        yield ("," if i else "") + "\n  " + entry
     yield ("\n ]" if result.documents else "]") + "\n}\n"
 
 

@@ -1,0 +1,394 @@
+"""The table metrics of many documents at once: MUC, B3, CEAFm, CEAFe, LEA, BLANC, the four
+LMetrics, CEAF under phi1 and phi2 and the ACE-value, from the documents' tables laid end to end, each
+document's counts summed from its part of the arrays.
+
+Why: a corpus of many small documents (PreCo has 38,000) paid the numpy calls of every metric once
+per document, about a millisecond each; here they are paid once for the corpus.  Each value is
+the one `formulas` (and `blanc`) computes for the document alone, to the bit: the same elementwise
+operations, and each document's sums taken in the order numpy's `.sum()` takes them for it (a
+running sum below eight terms, `_doc_sums`).  What arithmetic on the table cannot give is left to
+the per-document computation: a CEAF component that needs the solver, BLANC of a document with a
+span twice on a side.  Each function returns one score per table, or None where that is so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from metrics.measures.ace import AceScore
+from metrics.measures.formulas import ChainWeights
+from metrics.measures.score import BlancScore, Score, ratio
+from metrics.measures.table import ChainTypes, Table
+from metrics.measures.weights import Weights
+
+_RUNNING_SUM = 8
+"""numpy's `.sum()` of fewer terms than this adds them one after another from 0.0 (as
+`np.bincount` with weights does); from eight on it sums in pairs (its pairwise summation)."""
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Documents' tables laid end to end: their cells, key chains and response chains, each
+    array in document order, with each row's document and its chains' indices made global."""
+
+    tables: Sequence[Table]
+    cell_doc: np.ndarray
+    cell_key: np.ndarray
+    cell_response: np.ndarray
+    primary: np.ndarray
+    shared: np.ndarray
+    key_side: np.ndarray
+    key_doc: np.ndarray
+    key_sizes: np.ndarray
+    response_doc: np.ndarray
+    response_sizes: np.ndarray
+    types: Sequence[ChainTypes] | None = None
+    """Each document's mention-type counts, when the LMetrics are asked for."""
+    pairs: Sequence[Any] | None = None
+    """The document pairs themselves (`corpus.scoring.DocPair`), for the ACE-value: its ids'
+    types, its response chains as ids, its options and entity types."""
+    _linguistic: dict[Weights, ChainWeights] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.tables)
+
+    def linguistic(self, w: Weights) -> ChainWeights:
+        """Chen & Ng's chain weights under W, shared by the four LMetrics (kept per W)."""
+        if w not in self._linguistic:
+            if self.types is None:
+                raise ValueError("the LMetrics of tables laid end to end without their mention types")
+            self._linguistic[w] = linguistic_weights(self, self.types, w)
+        return self._linguistic[w]
+
+
+def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None = None,
+                    pairs: Sequence[Any] | None = None) -> Tables:
+    """The tables of a corpus (or of one process's share of it) as one set of arrays, with their
+    mention-type counts when given (for the LMetrics)."""
+    n_cells = np.fromiter((len(t.cell_key) for t in tables), dtype=np.int64, count=len(tables))
+    n_keys = np.fromiter((len(t.key_sizes) for t in tables), dtype=np.int64, count=len(tables))
+    n_responses = np.fromiter((len(t.response_sizes) for t in tables), dtype=np.int64, count=len(tables))
+    docs = np.arange(len(tables), dtype=np.int64)
+    cell_doc = np.repeat(docs, n_cells)
+    key_offset = np.concatenate([[0], np.cumsum(n_keys)[:-1]]).astype(np.int64) if len(tables) else n_keys
+    response_offset = np.concatenate([[0], np.cumsum(n_responses)[:-1]]).astype(np.int64) if len(tables) else n_keys
+
+    def joined(name: str) -> np.ndarray:
+        return np.concatenate([getattr(t, name) for t in tables]).astype(np.int64) if tables else np.zeros(0, np.int64)
+
+    return Tables(tables, cell_doc, joined("cell_key") + key_offset[cell_doc],
+                  joined("cell_response") + response_offset[cell_doc], joined("primary"), joined("shared"),
+                  joined("key_side"), np.repeat(docs, n_keys), joined("key_sizes"), np.repeat(docs, n_responses),
+                  joined("response_sizes"), types, pairs)
+
+
+def _doc_sums(values: np.ndarray, doc: np.ndarray, n_docs: int) -> np.ndarray:
+    """Each document's sum of its `values` (rows in document order, `doc` the document of each),
+    as `values[rows of the document].sum()` gives it: a running sum from 0.0 below eight terms,
+    numpy's own sum of the document's slice from eight on."""
+    values = np.asarray(values, dtype=np.float64)
+    sums = np.bincount(doc, weights=values, minlength=n_docs) if len(doc) else np.zeros(n_docs)
+    counts = np.bincount(doc, minlength=n_docs) if len(doc) else np.zeros(n_docs, dtype=np.int64)
+    long = np.nonzero(counts >= _RUNNING_SUM)[0]
+    if len(long):
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        for d in long.tolist():
+            sums[d] = values[starts[d]:starts[d] + counts[d]].copy().sum()
+    return sums
+
+
+def _exact_sums(values: np.ndarray, doc: np.ndarray, n_docs: int) -> np.ndarray:
+    """Each document's sum of whole numbers held as floats (exact in any order below 2**53)."""
+    if not len(doc):
+        return np.zeros(n_docs)
+    return np.bincount(doc, weights=np.asarray(values, dtype=np.float64), minlength=n_docs)
+
+
+def muc(t: Tables) -> list[Score | None]:
+    """MUC (`formulas.muc` under `agnostic_weights(links=True)`): common links over key and
+    response links; whole numbers, so summed in any order."""
+    common = _exact_sums(np.maximum(t.primary - 1, 0), t.cell_doc, t.n_docs).tolist()
+    key = _exact_sums(np.maximum(t.key_sizes - 1, 0), t.key_doc, t.n_docs).tolist()
+    response = _exact_sums(np.maximum(t.response_sizes - 1, 0), t.response_doc, t.n_docs).tolist()
+    return [Score(c, k, c, r) for c, k, r in zip(common, key, response)]
+
+
+def bcub(t: Tables) -> list[Score | None]:
+    """B3 (`formulas.bcub` under the agnostic weights, |C| counted as `shared`)."""
+    common = t.shared.astype(np.float64)
+    recall = _doc_sums(t.primary * ratio(common, t.key_sizes.astype(np.float64)[t.cell_key]), t.cell_doc, t.n_docs)
+    precision = _doc_sums(t.primary * ratio(common, t.response_sizes.astype(np.float64)[t.cell_response]),
+                          t.cell_doc, t.n_docs)
+    keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs).tolist()
+    responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs).tolist()
+    return [Score(r, k, p, s) for r, k, p, s in zip(recall.tolist(), keys, precision.tolist(), responses)]
+
+
+def ceaf_mention(t: Tables) -> list[Score | None]:
+    """CEAFm (`formulas.ceaf_mention`, |C| counted on the key side): phi is a whole number."""
+    totals = _best_totals(t, t.key_side.astype(np.float64), exact=True)
+    keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs).tolist()
+    responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs).tolist()
+    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, keys, responses)]
+
+
+def ceaf_entity(t: Tables) -> list[Score | None]:
+    """CEAFe (`formulas.ceaf_entity`): phi = 2|C| / (|K| + |R|), over the numbers of chains."""
+    common = t.key_side.astype(np.float64)
+    phi = ratio(2.0 * common, t.key_sizes.astype(np.float64)[t.cell_key]
+                + t.response_sizes.astype(np.float64)[t.cell_response])
+    totals = _best_totals(t, phi, exact=False)
+    keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
+    responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
+    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, keys, responses)]
+
+
+def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> list[float | None]:
+    """`formulas.best_alignment` of each document without a component for the solver (None for
+    one with): its simple cells' phi summed, plus the best cell of each star component summed, in
+    the order and grouping `best_alignment` sums them.  `exact`: phi holds whole numbers."""
+    sums = _exact_sums if exact else _doc_sums
+    simple, star, has_star = _best_cells(t, phi)
+    totals = 0.0 + sums(phi[simple], t.cell_doc[simple], t.n_docs)
+    if len(star):
+        totals = np.where(has_star, totals + sums(phi[star], t.cell_doc[star], t.n_docs), totals)
+    return [None if needs else total for needs, total in zip(_needs_solver(t), totals.tolist())]
+
+
+def _needs_solver(t: Tables) -> list[bool]:
+    return [len(tb.components) > 0 for tb in t.tables]
+
+
+def _best_cells(t: Tables, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`formulas.best_cells` without the solver's components, as global cell indices: every
+    document's simple cells, the best cell of each of its star components (the first best, as
+    `np.argmax` takes it), both in document order, and whether each document has star components."""
+    offsets = _offsets([tb.cell_key for tb in t.tables])
+    simple = np.concatenate([tb.simple_cells + offsets[d] for d, tb in enumerate(t.tables)]) if t.tables else \
+        np.zeros(0, np.int64)
+    star_cells = [tb.star_cells + offsets[d] for d, tb in enumerate(t.tables) if len(tb.star_starts)]
+    star_starts = [tb.star_starts for tb in t.tables if len(tb.star_starts)]
+    has_star = np.array([len(tb.star_starts) > 0 for tb in t.tables], dtype=bool)
+    if not star_cells:
+        return simple.astype(np.int64), np.zeros(0, np.int64), has_star
+    cells = np.concatenate(star_cells).astype(np.int64)
+    group_starts = np.concatenate([starts + first for starts, first in zip(star_starts, _offsets(star_cells))])
+    values = phi[cells]
+    best = np.maximum.reduceat(values, group_starts)
+    group = np.repeat(np.arange(len(group_starts)), np.diff(np.append(group_starts, len(values))))
+    place = np.where(values == best[group], np.arange(len(values)), len(values))
+    return simple.astype(np.int64), cells[np.minimum.reduceat(place, group_starts)], has_star
+
+
+def lea(t: Tables) -> list[Score | None]:
+    """LEA (`formulas.lea`): each key (response) chain's size times its resolved share of links."""
+    k, r = t.cell_key, t.cell_response
+    n = t.shared.astype(np.float64)
+    ks = t.key_sizes.astype(np.float64)
+    rs = t.response_sizes.astype(np.float64)
+    links_k = np.where(ks == 1, 1.0, ks * (ks - 1) / 2)
+    links_r = np.where(rs == 1, 1.0, rs * (rs - 1) / 2)
+    common = n * (n - 1) / 2
+    both_single = (n == 1) & (ks[k] == 1) & (rs[r] == 1)
+    common = np.where(both_single, 1.0, common)
+    recall = _doc_sums(ks[k] * ratio(common, links_k[k]), t.cell_doc, t.n_docs).tolist()
+    precision = _doc_sums(rs[r] * ratio(common, links_r[r]), t.cell_doc, t.n_docs).tolist()
+    keys = _exact_sums(ks, t.key_doc, t.n_docs).tolist()
+    responses = _exact_sums(rs, t.response_doc, t.n_docs).tolist()
+    return [Score(rc, kk, pr, rr) for rc, kk, pr, rr in zip(recall, keys, precision, responses)]
+
+
+def blanc(t: Tables) -> list[BlancScore | None]:
+    """BLANC (`blanc.blanc_score`) of each document whose ids sit once on each side: link counts
+    from chain and cell sizes (pairs within a chain are coreference links, pairs across two are
+    not); None for a document with a span twice on a side, whose links are counted one by one."""
+    n = t.n_docs
+    key_positions = np.bincount(t.key_doc, weights=t.key_sizes, minlength=n).astype(np.int64) if len(t.key_doc) \
+        else np.zeros(n, np.int64)
+    response_positions = np.bincount(t.response_doc, weights=t.response_sizes, minlength=n).astype(np.int64) \
+        if len(t.response_doc) else np.zeros(n, np.int64)
+    # every key span once (no span in two key chains) and every response span once (no twinless
+    # span repeated: a key-matching one is never kept twice)
+    regular = [tb.n_key_spans == kp and tb.n_response_spans == rp
+               for tb, kp, rp in zip(t.tables, key_positions.tolist(), response_positions.tolist())]
+
+    def pairs(sizes: np.ndarray) -> np.ndarray:
+        return sizes * (sizes - 1) // 2
+
+    def per_doc(values: np.ndarray, doc: np.ndarray) -> np.ndarray:
+        out = np.zeros(n, dtype=np.int64)
+        np.add.at(out, doc, values)
+        return out
+
+    key_coref = per_doc(pairs(t.key_sizes), t.key_doc)
+    response_coref = per_doc(pairs(t.response_sizes), t.response_doc)
+    key_non = pairs(key_positions) - key_coref
+    response_non = pairs(response_positions) - response_coref
+    correct_coref = per_doc(pairs(t.primary), t.cell_doc)
+    matched = per_doc(t.primary, t.cell_doc)
+    by_key = np.zeros(len(t.key_sizes), dtype=np.int64)
+    np.add.at(by_key, t.cell_key, t.primary)
+    by_response = np.zeros(len(t.response_sizes), dtype=np.int64)
+    np.add.at(by_response, t.cell_response, t.primary)
+    correct_non = (pairs(matched) - per_doc(pairs(by_key), t.key_doc) - per_doc(pairs(by_response), t.response_doc)
+                   + correct_coref)
+    rows = zip(regular, correct_coref.tolist(), key_coref.tolist(), response_coref.tolist(), correct_non.tolist(),
+               key_non.tolist(), response_non.tolist())
+    return [BlancScore(Score(cc, kc, cc, rc), Score(cn, kn, cn, rn)) if ok else None
+            for ok, cc, kc, rc, cn, kn, rn in rows]
+
+
+def linguistic_weights(t: Tables, types: Sequence[ChainTypes], w: Weights) -> ChainWeights:
+    """Chen & Ng's chain weights of every document (`formulas.linguistic_weights` of each, laid end
+    to end): elementwise over cells and key chains, per response chain over its parts."""
+    from metrics.measures.linguistic import common_weights, key_weights, response_weights
+
+    offsets = _offsets([tb.response_sizes for tb in t.tables])
+    parts = [tb.part_response + offset for tb, offset in zip(t.tables, offsets)]
+    part_chain = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    return ChainWeights(
+        common_weights(_stacked([ty.cells for ty in types]), t.key_sizes[t.cell_key],
+                       t.response_sizes[t.cell_response], w),
+        key_weights(_stacked([ty.key for ty in types]), w),
+        response_weights(_stacked([ty.parts for ty in types]), part_chain, len(t.response_sizes), w),
+    )
+
+
+def _offsets(arrays: Sequence[np.ndarray]) -> np.ndarray:
+    lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
+    return np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(arrays) else lengths
+
+
+def _stacked(arrays: Sequence[np.ndarray]) -> np.ndarray:
+    return np.concatenate(arrays) if arrays else np.zeros((0, 4), dtype=np.int64)
+
+
+def linguistic_muc(t: Tables, cw: ChainWeights) -> list[Score | None]:
+    """LMUC (`formulas.muc` under the linguistic weights)."""
+    common = _doc_sums(cw.common, t.cell_doc, t.n_docs).tolist()
+    key = _doc_sums(cw.key, t.key_doc, t.n_docs).tolist()
+    response = _doc_sums(cw.response, t.response_doc, t.n_docs).tolist()
+    return [Score(c, k, c, r) for c, k, r in zip(common, key, response)]
+
+
+def linguistic_bcub(t: Tables, cw: ChainWeights) -> list[Score | None]:
+    """LB3 (`formulas.bcub` under the linguistic weights)."""
+    recall = _doc_sums(t.primary * ratio(cw.common, cw.key[t.cell_key]), t.cell_doc, t.n_docs).tolist()
+    precision = _doc_sums(t.primary * ratio(cw.common, cw.response[t.cell_response]), t.cell_doc, t.n_docs).tolist()
+    keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs).tolist()
+    responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs).tolist()
+    return [Score(r, k, p, s) for r, k, p, s in zip(recall, keys, precision, responses)]
+
+
+def linguistic_ceaf_mention(t: Tables, cw: ChainWeights) -> list[Score | None]:
+    """LCEAFm (`formulas.ceaf_mention` under the linguistic weights)."""
+    totals = _best_totals(t, cw.common, exact=False)
+    key = _doc_sums(cw.key, t.key_doc, t.n_docs).tolist()
+    response = _doc_sums(cw.response, t.response_doc, t.n_docs).tolist()
+    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, key, response)]
+
+
+def linguistic_ceaf_entity(t: Tables, cw: ChainWeights) -> list[Score | None]:
+    """LCEAFe (`formulas.ceaf_entity` under the linguistic weights)."""
+    phi = ratio(2.0 * cw.common, cw.key[t.cell_key] + cw.response[t.cell_response])
+    totals = _best_totals(t, phi, exact=False)
+    keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
+    responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
+    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, keys, responses)]
+
+
+def ceaf_phi(t: Tables, exact: bool) -> list[Score | None]:
+    """Entity CEAF under Luo's phi1 (`exact`) or phi2 (`formulas.ceaf_entity_phi` of `luo_phi`):
+    the largest matching of the cells where phi is 1, which is their number where no chain has
+    two of them (None for a document with such a chain, matched one by one)."""
+    k, r = t.cell_key, t.cell_response
+    ones = t.key_side == t.response_sizes[r]
+    if exact:
+        ones &= t.key_side == t.key_sizes[k]
+    edges = np.nonzero(ones)[0]
+    shared = np.zeros(t.n_docs, dtype=bool)
+    for chains, docs, n in ((k[edges], t.key_doc, len(t.key_sizes)), (r[edges], t.response_doc, len(t.response_sizes))):
+        twice = np.nonzero(np.bincount(chains, minlength=n) > 1)[0]
+        shared[docs[twice]] = True
+    totals = np.bincount(t.cell_doc[edges], minlength=t.n_docs).astype(np.float64).tolist()
+    keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
+    responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
+    return [None if needs else Score(total, kk, total, rr)
+            for needs, total, kk, rr in zip(shared.tolist(), totals, keys, responses)]
+
+
+def ceaf_phi1(t: Tables) -> list[Score | None]:
+    return ceaf_phi(t, exact=True)
+
+
+def ceaf_phi2(t: Tables) -> list[Score | None]:
+    return ceaf_phi(t, exact=False)
+
+
+def ace(t: Tables) -> list[AceScore | None]:
+    """The ACE-value's sums (`ace.ace_document` of each pair) under its default options (ace07,
+    mention-weighted) where no entity type can lower a pair's value: the mention values summed per
+    chain and cell, each pair's gain, the mapping of `_best_cells` under max(gain, 0) kept where
+    the gain is positive, and each sum in the order `ace_document` takes it.  None for a document
+    whose matching needs the solver, and for all under other options or with entity types."""
+    from metrics.measures.ace import MTV, W_FA, AceOptions
+
+    pairs = t.pairs
+    if pairs is None or not all(pair.ace_options == AceOptions() and (pair.key.entity_types is None
+                                                                      or pair.response.entity_types is None)
+                                for pair in pairs):
+        return [None] * t.n_docs
+    id_types = [pair.id_types for pair in pairs]
+    id_offsets = _offsets(id_types)
+    cell_offsets = _offsets([tb.cell_key for tb in t.tables])
+    response_offsets = _offsets([tb.response_sizes for tb in t.tables])
+    key_offsets = _offsets([tb.key_sizes for tb in t.tables])
+    mtv = MTV[np.concatenate(id_types)] if id_types else np.zeros(0)
+
+    def joined(parts: list[np.ndarray]) -> np.ndarray:
+        return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
+
+    key_ids = joined([tb.key_ids + id_offsets[d] for d, tb in enumerate(t.tables)])
+    key_owner = joined([tb.key_owner + key_offsets[d] for d, tb in enumerate(t.tables)])
+    chains = [pair.alignment.response_chains for pair in pairs]
+    flat = joined([np.fromiter((i for chain in c for i in chain), dtype=np.int64) + id_offsets[d]
+                   for d, c in enumerate(chains)])
+    owner = joined([np.repeat(np.arange(len(c), dtype=np.int64), [len(chain) for chain in c]) + response_offsets[d]
+                    for d, c in enumerate(chains)])
+    member_cell = joined([tb.member_cell + cell_offsets[d] for d, tb in enumerate(t.tables)])
+    member_id = joined([tb.member_id + id_offsets[d] for d, tb in enumerate(t.tables)])
+    n_key, n_response, n_cells = len(t.key_sizes), len(t.response_sizes), len(t.cell_key)
+    v_key = np.bincount(key_owner, weights=mtv[key_ids], minlength=n_key) if n_key else np.zeros(0)
+    cost_response = np.bincount(owner, weights=mtv[flat], minlength=n_response) if n_response else np.zeros(0)
+    w_common = np.bincount(member_cell, weights=mtv[member_id], minlength=n_cells) if n_cells else np.zeros(0)
+    k, r = t.cell_key, t.cell_response
+    v_pair = np.ones(n_cells) * w_common - W_FA * (cost_response[r] - w_common)
+    v_fa = -W_FA * 1.0 * cost_response
+    gain = v_pair - v_fa[r]
+    simple, star, _ = _best_cells(t, np.maximum(gain, 0.0))
+    both = np.concatenate([simple, star])
+    chosen = both[np.argsort(t.cell_doc[both], kind="stable")]  # each document's simple cells, then its stars
+    chosen = chosen[gain[chosen] > 0]
+    mapped_key = np.zeros(n_key, dtype=bool)
+    mapped_key[k[chosen]] = True
+    mapped_response = np.zeros(n_response, dtype=bool)
+    mapped_response[r[chosen]] = True
+    n, at = t.n_docs, t.cell_doc[chosen]
+    numerator = (_doc_sums(v_fa, t.response_doc, n) + _doc_sums(gain[chosen], at, n)).tolist()
+    denominator = _doc_sums(v_key, t.key_doc, n).tolist()
+    miss = _doc_sums(v_key[~mapped_key], t.key_doc[~mapped_key], n).tolist()
+    mapped_cost = _doc_sums(v_key[k[chosen]] - v_pair[chosen], at, n).tolist()
+    false_alarm = (-_doc_sums(v_fa[~mapped_response], t.response_doc[~mapped_response], n)).tolist()
+    mapped_value = _doc_sums(v_pair[chosen], at, n).tolist()
+    mapped_key_value = _doc_sums(v_key[k[chosen]], at, n).tolist()
+    key_entities = np.bincount(t.key_doc[t.key_sizes != 0], minlength=n).tolist()
+    response_entities = np.bincount(t.response_doc, minlength=n).tolist() if len(t.response_doc) else [0] * n
+    mapped = np.bincount(at, minlength=n).tolist() if len(at) else [0] * n
+    rows = zip(_needs_solver(t), numerator, denominator, miss, mapped_cost, false_alarm, mapped_value,
+               mapped_key_value, key_entities, response_entities, mapped)
+    return [None if needs else AceScore(*values) for needs, *values in rows]

@@ -1,0 +1,68 @@
+"""A JSON score report's per-document entries written column by column (`workbench.score_rows`)
+are the bytes the ordinary writer gives each entry (`json_text.dumps` of `score_json`)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metrics.corpus.scoring import prepare
+from metrics.measures.score import BlancScore, MeanScore, Score
+from strategies import corpora
+from workbench.json_text import dumps
+from workbench.output import score_json
+from workbench.score_rows import document_entries
+
+
+def ordinary(documents, depth: int) -> list[str]:
+    return [dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth)
+            for name, scores in documents]
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora(duplicates=True, max_documents=6), st.integers(0, 3))
+def test_every_metric_of_random_corpora(pairs, depth):
+    corpus = prepare([p.key for p in pairs], [p.response for p in pairs])
+    documents = corpus.score().documents
+    entries = document_entries(documents, depth)
+    assert entries is not None
+    assert list(entries) == ordinary(documents, depth)
+
+
+COUNT = st.one_of(st.integers(0, 9), st.floats(0, 9, allow_nan=False), st.sampled_from([0.0, 1 / 3, 1e-7, 2.5e16]))
+SCORES = st.builds(Score, COUNT, COUNT, COUNT, COUNT)
+ROW = st.tuples(SCORES, st.builds(BlancScore, SCORES, SCORES),
+                st.builds(MeanScore, st.floats(0, 1), st.floats(0, 1), st.floats(0, 1)),
+                st.text(max_size=4))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(ROW, min_size=1, max_size=12))
+def test_odd_counts_names_and_values(rows):
+    documents = [(f"{name}{{}}\\\"{i}", {"a": a, "b": b, "c": c}) for i, (a, b, c, name) in enumerate(rows)]
+    entries = document_entries(documents, 2)
+    assert entries is not None
+    assert list(entries) == ordinary(documents, 2)
+
+
+def test_documents_of_other_shapes_go_to_the_ordinary_writer():
+    one = Score(1.0, 2.0, 1.0, 2.0)
+    assert document_entries([("a", {"muc": one}), ("b", {"bcub": one})], 2) is None
+    assert document_entries([], 2) is None
+    nan = [("a", {"m": MeanScore(float("nan"), 0.5, 0.0)}), ("b", {"m": MeanScore(0.5, 0.5, 0.5)})]
+    assert list(document_entries(nan, 2) or ordinary(nan, 2)) == ordinary(nan, 2)
+
+
+def test_ace_values_undefined_negative_and_zero():
+    """The ACE-value's own shape: an undefined value (null), a negative mapped value (credited
+    as 0), zero denominators, and whole and fractional sums side by side."""
+    from metrics.measures.ace import AceScore
+
+    scores = [AceScore(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0),
+              AceScore(-1.5, 0.0, 0.0, 0.0, 1.5, -0.0, 0.0, 0, 2, 0),
+              AceScore(2.25, 3.0, 0.75, 0.5, 0.25, -0.5, 1 / 3, 3, 4, 2),
+              AceScore(1.0, 7.0, 0.1, 0.2, 0.0, 0.7, 0.7, 5, 5, 5)]
+    documents = [(f"d{i}", {"ace": score}) for i, score in enumerate(scores)]
+    entries = document_entries(documents, 2)
+    assert entries is not None
+    assert list(entries) == ordinary(documents, 2)
