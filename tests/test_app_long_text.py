@@ -1,65 +1,108 @@
-"""A long document's text (issue 42): its first sentences laid out at once, the whole in a worker.
+"""A long document's text (issue 42): laid out on demand, line for line the whole text's layout.
 
-The sample's documents stand in for a book by lowering the thresholds: what matters is that the
-first part is a prefix of the whole (the same lines), that a note says the rest is coming, that the
-whole arrives and is the layout made at once, and that a newer `show` overtakes an older one."""
+The text view knows at once where each line starts (from the tokens' widths) and builds a block of
+lines when one of them is drawn (`textlayout`).  Checked against the layout of the whole text at
+once (`rows.token_units` + `rows.wrap_units`, the brute force), on every document of the sample,
+in every mode, at widths where units are cut into pieces, with small blocks so that many block
+edges are crossed; and in the app, a jump far down draws the lines the whole layout has there."""
 
 from __future__ import annotations
 
+import pytest
 from app_support import pilot_test, settle
 
-from workbench.tui import text as text_module
+from metrics.model import Document, MentionType
+from workbench.tui import textlayout
 from workbench.tui.app import SAMPLE_KEY, SAMPLE_RESPONSE, Workbench
-from workbench.tui.rows import marked_mentions, token_units, wrap_units
+from workbench.tui.rows import MODES, marked_mentions, token_units, wrap_units
 from workbench.tui.text import DocumentText
+from workbench.tui.textlayout import LazyLayout, text_marks
 
 
-def eager_lines(app: Workbench, view: DocumentText, mode: str) -> list[list[str]]:
-    pair = app.corpus.pairs[app.doc_index]
-    marks = marked_mentions(pair.key, pair.response, pair.types, mode)
-    layout = wrap_units(token_units(pair.key, marks), pair.key.sentence_starts, view._layout.width)
-    return [[atom.text for atom in line] for line in layout.lines]
+def atoms(lines) -> list[list[tuple]]:
+    return [[(a.text, a.role, a.type, a.span, a.token, a.change) for a in line] for line in lines]
 
 
-async def laid_out(app, pilot) -> None:
-    """Wait for the text's workers (an overtaken one ends cancelled)."""
-    from textual.worker import WorkerCancelled
-
-    while any(worker.is_running for worker in app.workers):
-        try:
-            await app.workers.wait_for_complete()
-        except WorkerCancelled:
-            continue
-    await pilot.pause()
+def eager(key: Document, response: Document, types, mode: str, width: int, **compared):
+    marks = marked_mentions(key, response, types, mode, **compared)
+    return wrap_units(token_units(key, marks), key.sentence_starts or [0], width)
 
 
-def shown_lines(view: DocumentText) -> list[list[str]]:
-    return [[atom.text for atom in line] for line in view._layout.lines]
+def assert_same_layout(key: Document, response: Document, types, mode: str, width: int, **compared) -> None:
+    whole = eager(key, response, types, mode, width, **compared)
+    lazy = LazyLayout(text_marks(key, response, types, mode, **compared), key.sentence_starts or [0], width)
+    assert lazy.line_count == len(whole.lines)
+    assert lazy.token_line == whole.token_line
+    assert atoms(lazy.lines) == atoms(whole.lines)
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    monkeypatch.setattr(textlayout, "BLOCK_LINES", 3)
+    monkeypatch.setattr(textlayout, "BLOCKS_KEPT", 2)
+
+
+def sample_pairs():
+    from workbench.session import LoadOptions, Session
+
+    return Session.load(SAMPLE_KEY, [SAMPLE_RESPONSE], LoadOptions()).corpora[0].pairs
+
+
+@pytest.mark.parametrize("width", [8, 13, 40, 97])
+def test_the_layout_on_demand_is_the_whole_layout(small_blocks, width):
+    for pair in sample_pairs():
+        for mode in MODES:
+            assert_same_layout(pair.key, pair.response, pair.types, mode, width)
+
+
+def test_compare_mode_labels_and_changes_widen_the_same_tokens(small_blocks):
+    pairs = sample_pairs()
+    pair = pairs[0]
+    other = Document("other", pair.key.words, [chain[::-1] for chain in pair.response.chains[::-1]],
+                     sentence_starts=pair.key.sentence_starts)
+    spans = [span for chain in pair.key.chains for span in chain]
+    changes = {span: ("fixed", "introduced", "changed", "same")[i % 4] for i, span in enumerate(spans[::3])}
+    for mode in MODES:
+        assert_same_layout(pair.key, pair.response, pair.types, mode, 31, other=other, changes=changes)
+
+
+def test_odd_texts_lay_out_as_the_whole(small_blocks):
+    """No sentence breaks, a span in two chains, nested spans of one length crossing, a span
+    past the text, a discontinuous mention, control characters and wide characters in words."""
+    words = ["Ab", "\x1b[31mred", "日本語", "c", "the", "longest-word-of-all-of-them-here", "e", "f", "g", "h"] * 6
+    chains = [[(0, 1), (3, 4), (3, 4)], [(3, 4), (4, 5)], [(5, 6), (58, 70)], [(8, 9), (12, 15)], [(9, 10)]]
+    key = Document("odd", words, chains, sentence_starts=[0])
+    response = Document("odd", words, [[(0, 1), (4, 5)], [(20, 30)], [(2, 2), (7, 7)]], sentence_starts=[0],
+                        pieces={(20, 30): ((20, 21), (29, 30))})
+    types = {(0, 1): MentionType.NAME, (4, 5): MentionType.PRONOUN}
+    for mode in MODES:
+        for width in (8, 12, 30, 200):
+            assert_same_layout(key, response, types, mode, width)
+    empty = Document("empty", [], [], sentence_starts=[0])
+    lazy = LazyLayout(text_marks(empty, empty, {}, "both"), [0], 40)
+    assert lazy.line_count == 1 and lazy.lines[0] == [] and lazy.token_line == []
 
 
 @pilot_test
-async def test_a_long_text_shows_its_first_part_then_the_whole(monkeypatch):
-    monkeypatch.setattr(text_module, "WHOLE_AT_ONCE", 100)
-    monkeypatch.setattr(text_module, "FIRST_PART", 60)
+async def test_a_jump_far_down_draws_the_whole_layouts_lines(monkeypatch):
+    monkeypatch.setattr(textlayout, "BLOCK_LINES", 4)
     app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         view = app.query_one(DocumentText)
         pair = app.corpus.pairs[app.doc_index]
-        assert len(pair.key.words) > 100
-        view.show(pair.key, pair.response, pair.types, "both")
-        first = shown_lines(view)
-        whole = eager_lines(app, view, "both")
-        assert view._rest > 0 and len(first) < len(whole)
-        assert first[:-1] == whole[:len(first) - 1]  # the same lines (the last may continue)
-        assert "laying out the rest" in view.render_line(len(first) - int(view.scroll_y)).text
-        await laid_out(app, pilot)
-        assert view._rest == 0 and shown_lines(view) == whole
-        # a mode switch overtakes: only the newest showing's layout is taken
+        whole = eager(pair.key, pair.response, pair.types, "both", view._layout.width)
+        assert view.virtual_size.height == len(whole.lines)
+        view.scroll_to(0, len(whole.lines), animate=False, immediate=True)  # the last screen
+        await pilot.pause()
+        far = int(view.scroll_y)
+        assert far > 0
+        for y in (0, 5):
+            assert view.render_line(y).text.rstrip() == "".join(a.text for a in whole.lines[far + y]).rstrip()
         view.mode = "key"
-        view.mode = "response"
-        await laid_out(app, pilot)
-        assert shown_lines(view) == eager_lines(app, view, "response")
+        await pilot.pause()
+        assert atoms(view._layout.lines) == atoms(eager(pair.key, pair.response, pair.types, "key",
+                                                       view._layout.width).lines)
 
 
 @pilot_test
