@@ -257,3 +257,29 @@ def test_a_notice_says_what_is_read_while_the_terminal_waits(monkeypatch):
     monkeypatch.setattr(opening_module, "OPEN_BYTES", 100)
     assert open_inputs(KEY, [GUM], LoadOptions(), weights=W4, shown=[0], processes=2, notice=said.append) is None
     assert said == []  # the app loads by itself, behind its progress bar
+
+
+@needs_fork
+@pilot_test
+async def test_a_corpus_of_one_document_is_classified_once(tmp_path, monkeypatch):
+    """The opening classified the only document (a book: a second and a half): the scoring
+    worker takes those errors instead of classifying it again, and they are what it would find."""
+    from workbench.tui.rows import group_errors
+
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    for source, target in ((KEY, key), (GUM, response)):
+        text = open(source, encoding="utf-8").read()
+        target.write_text(text[:text.index("#end document")] + "#end document\n", encoding="utf-8")
+    opening = open_inputs(str(key), [str(response)], LoadOptions(), weights=W4, shown=[0], processes=2)
+    assert opening is not None and len(opening.session.document_names()) == 1
+    calls: list[tuple] = []
+    classify = Session.classify
+    monkeypatch.setattr(Session, "classify", lambda self, *args, **kwargs: calls.append(args) or
+                        classify(self, *args, **kwargs))
+    app = Workbench(str(key), [str(response)], opening=opening)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert calls == []
+        found = group_errors(classify(app.session, W4))
+        assert {name: [(r.category, r.mention.span) for r in rows] for name, rows in app.errors.items()} == \
+            {name: [(r.category, r.mention.span) for r in rows] for name, rows in found.items()}

@@ -69,7 +69,9 @@ class Workers:
                 if system in classified:
                     continue
                 try:
-                    errors = group_errors(session.classify(weights, system=system))
+                    errors = self._previewed_all(system, weights)
+                    if errors is None:
+                        errors = group_errors(session.classify(weights, system=system))
                 except Exception as error:  # an engine fault must not take the scores down with it
                     self.post_message(EngineFault(f"error analysis failed: {type(error).__name__}: {error}"))
                     errors = None
@@ -79,6 +81,16 @@ class Workers:
             if self.comparing and group is shown and pair not in self.intervals and not worker.is_cancelled:
                 comparison = interval_comparison(results[self.baseline], results[self.system])
                 self.post_message(IntervalsReady(pair, comparison))
+
+    def _previewed_all(self, system: int, weights: Weights) -> dict[str, list[ErrorRecord]] | None:
+        """A system's errors when the opening already classified every document under these
+        weights (a corpus of one document, such as a book: its second classification took a
+        second and a half), else None."""
+        preview = self.view_of(system).preview
+        names = self.session.document_names()
+        if weights != self.start_weights or not preview or any(name not in preview for name in names):
+            return None
+        return {name: rows for name, rows in preview.items() if rows}
 
     @staticmethod
     def _scored(session: Session, result: CorpusResult | None, weights: Weights, system: int, *,
