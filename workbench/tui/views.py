@@ -209,7 +209,7 @@ def wrap_offsets(plain: str, width: int, indent: int) -> list[int]:
             room, used, gap = width - indent, 0, 0
         used += gap + cells
         position = match.end()
-    return [offset for offset in offsets if 0 < offset < len(plain)]
+    return [offset for offset in offsets if 0 < offset < len(plain) and not plain[offset:].isspace()]
 
 
 def chain_lines(app: App, row: ChainRow, side: ChainSide, marked: frozenset[Span] = frozenset()) -> list[Text]:
