@@ -315,7 +315,7 @@ async def answered_and_settled(app, pilot, key: str, quiet: float = 0.5, timeout
     while time.perf_counter() < end:
         await asyncio.sleep(0.02)
         running = any(worker.is_running for worker in app.workers) or (
-            app.taxonomy == "kk" and app.system not in app.kk_reports)
+            app.taxonomy == "kk" and app.system not in app.entity_errors)
         if running:
             done = time.perf_counter()
         elif len(app.frames) > before and time.perf_counter() - max(app.frames[-1], done) > quiet:

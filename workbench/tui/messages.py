@@ -28,7 +28,7 @@ from ..session import Session
 from .comparing import ComparedPair
 
 if TYPE_CHECKING:  # the analysis loads when the entity list is first asked for, not with the app
-    from metrics.errors.kummerfeld_klein.report import KKReport
+    from metrics.errors.kummerfeld_klein.report import KKError
 
 
 class Progress(Message):
@@ -98,11 +98,11 @@ class IntervalsReady(Message):
 
 
 class EntityErrorsReady(Message):
-    """Kummerfeld & Klein's analysis of some systems (system -> its report, None when it failed)."""
+    """Kummerfeld & Klein's errors of some systems (system -> its errors, None when the analysis failed)."""
 
-    def __init__(self, reports: dict[int, KKReport | None]) -> None:
+    def __init__(self, errors: dict[int, list[KKError] | None]) -> None:
         super().__init__()
-        self.reports = reports
+        self.errors = errors
 
 
 Handler = TypeVar("Handler", bound=Callable[..., None])

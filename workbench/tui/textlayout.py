@@ -19,7 +19,6 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import chain as _chain
-from typing import overload
 
 import numpy as np
 from rich.cells import cell_len
@@ -227,12 +226,6 @@ class LazyLines(Sequence[list[Atom]]):
 
     def __len__(self) -> int:
         return self._layout.line_count
-
-    @overload
-    def __getitem__(self, index: int) -> list[Atom]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[list[Atom]]: ...
 
     def __getitem__(self, index):
         if isinstance(index, slice):
