@@ -406,7 +406,8 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
             before = capture()
             t0 = time.perf_counter()
             subprocess.run(["tmux", "send-keys", "-t", session, key.upper() if key.startswith("f") else key], check=True)
-            answered, settled = until_still(t0, before, timeout=120.0)
+            # `t` settles once the K&K list is filled (its "analysing" title gone), not at a pause
+            answered, settled = until_still(t0, before, ready=lambda screen: "(analysing" not in screen, timeout=120.0)
             print(f"{label}{key:4} answered {ms(answered)}  settled {ms(settled)}")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
