@@ -60,3 +60,26 @@ async def test_chains_at_100_columns_wrap_instead_of_cutting():
             last = column.chain_lines(len(column._rows) - 1)[-1].plain.split()
             shown = " ".join(strip.text for strip in column.screen_lines()).split()
             assert shown[-len(last):] == last
+
+
+def test_the_chains_holding_a_span_are_the_chain_ids():
+    """The chains view finds a span's partners in the text view's arrays (`holding_chains`): the
+    same chains, in the same order, as the dictionary of every span (`rows.chain_ids`), and the
+    same number of distinct mentions per chain."""
+    from metrics.model import Document
+    from workbench.session import LoadOptions, Session
+    from workbench.tui.chains import holding_chains
+    from workbench.tui.rows import chain_ids, distinct_mentions
+
+    pairs = Session.load(SAMPLE_KEY, [SAMPLE_RESPONSE], LoadOptions()).corpora[0].pairs
+    twice = Document("twice", ["a", "b", "c"], [[(0, 0), (1, 2), (0, 0)], [(1, 2)], [(0, 5)]], labels=["7", "3", "9"])
+    for doc in [twice] + [side for pair in pairs for side in (pair.key, pair.response)]:
+        holding, ids = holding_chains(doc), chain_ids(doc)
+        for span in {span for chain in doc.chains for span in chain} | {(0, 0), (2, 1)}:
+            assert holding(span) == ids.get(span, []), (doc.name, span)
+        listed = [0] * len(doc.chains)  # the chains listing each span, counted per chain
+        for held in doc.chains_listing().values():
+            for index in held:
+                listed[index] += 1
+        assert distinct_mentions(doc) == listed
+    assert holding_chains(twice)((1, 2)) == ["7", "3"] and holding_chains(twice)((0, 5)) == ["9"]

@@ -50,13 +50,9 @@ def chain_ids(doc: Document) -> dict[Span, list[str]]:
 
 
 def distinct_mentions(doc: Document) -> list[int]:
-    """The number of distinct spans of each chain of a document (from the same kept listing)."""
-    listing = _listed(doc)[0]
-    counts = [0] * len(doc.chains)
-    for held in listing.values():
-        for index in held:
-            counts[index] += 1
-    return counts
+    """The number of distinct spans of each chain of a document (a span listed twice in one chain
+    counts once, as the chains view lists it)."""
+    return [len(set(chain)) for chain in doc.chains]
 
 
 _LISTED: dict[int, tuple[Document, dict[Span, tuple[int, ...]], dict[Span, list[str]]]] = {}

@@ -46,6 +46,8 @@ class SideIndex:
                             count=2 * len(chain)).reshape(-1, 2)
         starts, ends = spans[:, 0], spans[:, 1]
         inside = (starts >= 0) & (starts <= ends) & (ends < words)  # what the text can bracket
+        self.complete = bool(inside.all())
+        """Whether every span is within the text (else those outside are not indexed)."""
         starts, ends, chain = starts[inside], ends[inside], chain[inside]
         order = np.lexsort((chain, ends, starts))
         starts, ends, chain = starts[order], ends[order], chain[order]
