@@ -283,3 +283,22 @@ async def test_a_corpus_of_one_document_is_classified_once(tmp_path, monkeypatch
         found = group_errors(classify(app.session, W4))
         assert {name: [(r.category, r.mention.span) for r in rows] for name, rows in app.errors.items()} == \
             {name: [(r.category, r.mention.span) for r in rows] for name, rows in found.items()}
+
+
+@needs_fork
+@pilot_test
+async def test_the_entity_errors_come_from_the_child_waiting_for_them():
+    """`t`: the K&K errors are analysed by the child the opening left waiting (on the other core,
+    so the UI keeps its thread), and are the ones the session finds itself."""
+    app = opened([GUM])
+    child = app.opening.entity_errors[app.system]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("t")
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if app.system in app.entity_errors:
+                break
+        assert app.system not in app.opening.entity_errors and child._closed  # asked once, then ended
+        assert [e.to_json() for e in app.entity_errors[app.system]] == \
+            [e.to_json() for e in app.session.kk_errors(app.system)]

@@ -106,7 +106,8 @@ class TaxonomySwitching:
         found: dict[int, list[KKError] | None] = {}
         for system in systems:
             try:
-                found[system] = self.session.kk_errors(system=system)
+                analysed = self.opening.entity_errors_of(system) if self.opening is not None else None
+                found[system] = analysed if analysed is not None else self.session.kk_errors(system=system)
             except Exception as error:  # noqa: BLE001 - an optional analysis: the rest keeps working
                 found[system] = None
                 self.post_message(EngineFault(f"Kummerfeld & Klein's analysis failed: {error}"))
