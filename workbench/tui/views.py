@@ -247,7 +247,8 @@ mentions (type letter before the text).  "= R2": the same mentions; "part of R2"
 mentions are in R2, which has more; "holds all of R2": the other way round; "overlaps R2":
 each has mentions the other lacks.  "divided over R2 R5" marks a key chain the response
 split; "conflates K1 K4" marks a response chain that merges key chains; "n missing" /
-"n spurious" count mentions the other side lacks.
+"n spurious" count mentions the other side lacks.  A header or a mention longer than its
+column wraps, continued under its start.
 """
 
     def compose(self) -> ComposeResult:
