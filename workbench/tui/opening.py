@@ -135,8 +135,8 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
             opening.scoring[system] = children
     for system in shown:
         try:
-            opening.entity_errors[system] = Forked(partial(_serve_entity_errors, session), [system],
-                                                   nice=SCORING_NICE, serving=True)
+            # at the UI's priority: it waits until the user asks, then the user waits for it
+            opening.entity_errors[system] = Forked(partial(_serve_entity_errors, session), [system], serving=True)
         except OSError:  # no process to be had: the app analyses them in its worker
             pass
     first = session.document_names()[:1]
