@@ -347,7 +347,8 @@ async def bench_book(directory: Path, jobs: int) -> None:
         print(f"settled (every metric, errors, impacts)  {ms(time.perf_counter() - started)}")
         for key in BOOK_KEYS:
             answered, settled = await answered_and_settled(app, pilot, key)
-            print(f"{key:4} answered {ms(answered)}  settled {ms(settled)}")
+            shown = f"  ({app.query_one('#entitypanel').border_title})" if app.taxonomy == "kk" else ""
+            print(f"{key:4} answered {ms(answered)}  settled {ms(settled)}{shown}")
 
 
 ERROR_ROW = re.compile(r"│ (FN|FA|WL|SUB|MISS|SPUR) ")
