@@ -85,14 +85,22 @@ def test_odd_texts_lay_out_as_the_whole(small_blocks):
 
 @pilot_test
 async def test_a_jump_far_down_draws_the_whole_layouts_lines(monkeypatch):
+    from metrics.measures.weights import W4
+    from workbench.session import LoadOptions
+    from workbench.tui.opening import open_inputs
+
     monkeypatch.setattr(textlayout, "BLOCK_LINES", 4)
-    app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE)
-    async with app.run_test(size=(120, 40)) as pilot:
+    # opened as `corefwb` opens it: the text is shown before the view has a size
+    opening = open_inputs(SAMPLE_KEY, [SAMPLE_RESPONSE], LoadOptions(), weights=W4, shown=[0], processes=2)
+    app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, opening=opening)
+    async with app.run_test(size=(100, 30)) as pilot:
         await settle(app, pilot)
         view = app.query_one(DocumentText)
         pair = app.corpus.pairs[app.doc_index]
         whole = eager(pair.key, pair.response, pair.types, "both", view._layout.width)
         assert view.virtual_size.height == len(whole.lines)
+        # wrapped to the width the scrollbar leaves (it came after the first layout), no end hidden
+        assert view.show_vertical_scrollbar and view._layout.width == view.scrollable_content_region.width
         view.scroll_to(0, len(whole.lines), animate=False, immediate=True)  # the last screen
         await pilot.pause()
         far = int(view.scroll_y)

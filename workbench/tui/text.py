@@ -175,6 +175,11 @@ two systems'), and a mention whose error changed is tinted and marked: + fixed,
             if self._selection.mention is not None:
                 self.call_after_refresh(self.select, self._selection)
 
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """The scrollbar takes cells from the text's width (no resize says so): wrapped again to
+        the width left, or the lines' ends would be hidden under it."""
+        self.call_after_refresh(self.on_resize)
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._styles = None

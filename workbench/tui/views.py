@@ -101,6 +101,10 @@ class ChainLines(ScrollView, can_focus=True):
         self._forget()
         self._size_to_items()
 
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """The scrollbar narrows the column (no resize says so): the last screen measured again."""
+        self.call_after_refresh(self.on_resize)
+
     @property
     def item_count(self) -> int:
         return self._starts[-1]
