@@ -63,15 +63,19 @@ class Workers:
                 if drawn is not None:
                     # these scores' frame first: the work that follows shares the GIL with drawing
                     drawn.drawn.wait(timeout=1.0)
+                if stage == "first":  # errors the opening found: listed and priced while the rest is scored
+                    for system in group:
+                        errors = self._previewed_all(system, weights)
+                        if errors is not None and system not in classified and not worker.is_cancelled:
+                            classified.add(system)
+                            self.post_message(ErrorsReady(weights, errors, system))
             for system in group:
                 if worker.is_cancelled:
                     return
                 if system in classified:
                     continue
                 try:
-                    errors = self._previewed_all(system, weights)
-                    if errors is None:
-                        errors = group_errors(session.classify(weights, system=system))
+                    errors = group_errors(session.classify(weights, system=system))
                 except Exception as error:  # an engine fault must not take the scores down with it
                     self.post_message(EngineFault(f"error analysis failed: {type(error).__name__}: {error}"))
                     errors = None
@@ -85,7 +89,8 @@ class Workers:
     def _previewed_all(self, system: int, weights: Weights) -> dict[str, list[ErrorRecord]] | None:
         """A system's errors when the opening already classified every document under these
         weights (a corpus of one document, such as a book: its second classification took a
-        second and a half), else None."""
+        second and a half), else None.  They are posted once the official scores are, so that
+        the list's counts and its pricing do not wait for the other metrics."""
         preview = self.view_of(system).preview
         names = self.session.document_names()
         if weights != self.start_weights or not preview or any(name not in preview for name in names):
