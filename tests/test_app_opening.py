@@ -290,15 +290,22 @@ async def test_a_corpus_of_one_document_is_classified_once(tmp_path, monkeypatch
 async def test_the_entity_errors_come_from_the_child_waiting_for_them():
     """`t`: the K&K errors are analysed by the child the opening left waiting (on the other core,
     so the UI keeps its thread), and are the ones the session finds itself."""
-    app = opened([GUM])
-    child = app.opening.entity_errors[app.system]
+    from metrics.runtime.parallel import Forked
+
+    app = opened([GUM, ONTO])
+    asked: list[object] = []
+    child = app.opening.entity_errors
+    ask = child.ask
+    child.ask = lambda request: asked.append(request) or ask(request)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("t")
         for _ in range(400):
             await pilot.pause(0.05)
-            if app.system in app.entity_errors:
+            if all(system in app.entity_errors for system in app.shown_systems()):
                 break
-        assert app.system not in app.opening.entity_errors and child._closed  # asked once, then ended
-        assert [e.to_json() for e in app.entity_errors[app.system]] == \
-            [e.to_json() for e in app.session.kk_errors(app.system)]
+        assert sorted(asked) == sorted(app.shown_systems())  # one child answers for both systems
+        for system in app.shown_systems():
+            assert [e.to_json() for e in app.entity_errors[system]] == \
+                [e.to_json() for e in app.session.kk_errors(system)]
+    assert isinstance(child, Forked) and child._closed  # ended with the app

@@ -9,9 +9,9 @@ Before Textual starts there is one thread, so:
   the official metrics first and then the others, while this process starts the UI and draws;
 - the first document's errors are classified here (a few milliseconds), so the first screen
   lists them; the scoring worker classifies the whole corpus's once its scores are in;
-- each shown system has a child waiting to analyse its errors as Kummerfeld & Klein do when `t`
-  first asks (`entity_errors`): on a book seconds of work, done on the other core, so the UI's
-  thread does not share the GIL with it and every key answers meanwhile.
+- a child waits to analyse a system's errors as Kummerfeld & Klein do when `t` first asks
+  (`entity_errors`): on a book seconds of work, done on the other core, so the UI's thread does
+  not share the GIL with it and every key answers meanwhile.
 Inputs larger than `OPEN_BYTES`, or a system without `os.fork`, are loaded by the app's own
 worker instead, behind its progress bar: nobody should face a blank terminal for many seconds.
 """
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -55,26 +56,29 @@ class Opening:
     """The one-line message of an input that could not be read (shown on screen; exit status 1)."""
     scoring: dict[int, ScoresInChildren] = field(default_factory=dict)
     preview: dict[int, dict[str, list[ErrorRecord]]] = field(default_factory=dict)
-    entity_errors: dict[int, Forked] = field(default_factory=dict)
-    """Per shown system, a child that analyses its K&K errors when asked (`entity_errors_of`)."""
+    entity_errors: Forked | None = None
+    """A child that analyses a system's K&K errors when asked (`entity_errors_of`)."""
+    _asking: threading.Lock = field(default_factory=threading.Lock)
+    """One question to the child at a time (the app's workers may ask for two systems at once)."""
 
     def close(self) -> None:
         """End the children still running (the app has quit)."""
-        for children in (*self.scoring.values(), *self.entity_errors.values()):
+        for children in (*self.scoring.values(), *([self.entity_errors] if self.entity_errors else [])):
             children.close()
 
     def entity_errors_of(self, system: int) -> list[KKError] | None:
-        """A system's K&K errors (`Session.kk_errors`) from its child, waited for; None when it has
-        no child or the child cannot answer (the caller analyses them itself)."""
-        child = self.entity_errors.pop(system, None)  # asked once: the app keeps the answer
-        if child is None:
-            return None
-        try:
-            return child.ask("kk")[0]
-        except Exception:  # noqa: BLE001 - a child that died or failed: analysed in the app instead
-            return None
-        finally:
-            child.close()
+        """A system's K&K errors (`Session.kk_errors`) from the child, waited for; None when there
+        is no child or it cannot answer (the caller analyses them itself)."""
+        with self._asking:
+            child = self.entity_errors
+            if child is None:
+                return None
+            try:
+                return child.ask(system)[0]
+            except Exception:  # noqa: BLE001 - a child that died or failed: analysed in the app instead
+                self.entity_errors = None
+                child.close()
+                return None
 
 
 UNREADABLE = "error: cannot read these files"
@@ -133,12 +137,10 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
             continue
         if children is not None:
             opening.scoring[system] = children
-    for system in shown:
-        try:
-            # at the UI's priority: it waits until the user asks, then the user waits for it
-            opening.entity_errors[system] = Forked(partial(_serve_entity_errors, session), [system], serving=True)
-        except OSError:  # no process to be had: the app analyses them in its worker
-            pass
+    try:  # at the UI's priority: it waits until the user asks, then the user waits for it
+        opening.entity_errors = Forked(partial(_serve_entity_errors, session), [None], serving=True)
+    except OSError:  # no process to be had: the app analyses them in its worker
+        pass
     first = session.document_names()[:1]
     try:
         for system in shown:
@@ -149,9 +151,9 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     return opening
 
 
-def _serve_entity_errors(session: Session, system: int, requests: Iterable[object]) -> Iterator[list[KKError]]:
-    """In a child: a system's K&K errors, analysed when the app first asks for them."""
-    for _ in requests:
+def _serve_entity_errors(session: Session, _: None, requests: Iterable[int]) -> Iterator[list[KKError]]:
+    """In a child: the K&K errors of each system the app asks for."""
+    for system in requests:
         yield session.kk_errors(system)
 
 
