@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from app_support import SAMPLE_KEY, SAMPLE_RESPONSE, pilot_test, settle
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from rich.cells import cell_len
 from rich.text import Text
@@ -19,6 +19,7 @@ WORDS = st.text(alphabet="abcé日 -,.", min_size=0, max_size=80)
 
 
 @given(plain=WORDS, width=st.integers(min_value=1, max_value=60), indent=st.integers(min_value=0, max_value=6))
+@example(plain="日 日", width=1, indent=0)  # a wide character wider than the line, then another word
 def test_wrapped_pieces_fit_and_keep_every_character(plain, width, indent):
     offsets = wrap_offsets(plain, width, indent)
     pieces = [part.plain for part in Text(plain).divide(offsets)]

@@ -207,6 +207,8 @@ def wrap_offsets(plain: str, width: int, indent: int) -> list[int]:
                 taken += cell_len(word[cut])
                 cut += 1
             cut = max(cut, 0 if used + gap else 1)  # a fresh line takes a character at least
+            if cut >= len(word):  # the rest is that one character, wider than the line: it stays here
+                break
             offsets.append(start + cut)
             word, start = word[cut:], start + cut
             cells = cell_len(word)
