@@ -30,7 +30,8 @@ Figures (targets from issues 5, 15 and 16):
   settled < 5 s.  `--book DIR --tmux`: the same keys sent to `corefwb` running in a tmux pane of
   200x50, the pane captured every 20 ms: answered at the first capture that differs, settled at
   the last change before it stays the same for `--quiet` seconds (default 2: the K&K analysis and
-  the pricing run in workers, their results change the screen).
+  the pricing run in workers, their results change the screen).  `--base CHECKOUT`: the same,
+  alternately on another checkout (the code before a change) and on this one, `--rounds` times.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import statistics
 import sys
 import threading
@@ -313,7 +315,7 @@ async def answered_and_settled(app, pilot, key: str, quiet: float = 0.5, timeout
     while time.perf_counter() < end:
         await asyncio.sleep(0.02)
         running = any(worker.is_running for worker in app.workers) or (
-            app.taxonomy == "kk" and app.system not in app.kk_reports)
+            app.taxonomy == "kk" and app.system not in app.entity_errors)
         if running:
             done = time.perf_counter()
         elif len(app.frames) > before and time.perf_counter() - max(app.frames[-1], done) > quiet:
@@ -345,21 +347,37 @@ async def bench_book(directory: Path, jobs: int) -> None:
         print(f"settled (every metric, errors, impacts)  {ms(time.perf_counter() - started)}")
         for key in BOOK_KEYS:
             answered, settled = await answered_and_settled(app, pilot, key)
-            print(f"{key:4} answered {ms(answered)}  settled {ms(settled)}")
+            shown = f"  ({app.query_one('#entitypanel').border_title})" if app.taxonomy == "kk" else ""
+            print(f"{key:4} answered {ms(answered)}  settled {ms(settled)}{shown}")
 
 
-def bench_book_tmux(directory: Path, quiet: float) -> None:
+ERROR_ROW = re.compile(r"│ (FN|FA|WL|SUB|MISS|SPUR) ")
+"""A row of the per-mention error list, in a capture of the pane."""
+
+
+def corefwb_command(checkout: Path | None) -> list[str]:
+    """`corefwb` of this checkout, or of another (`--base`: the code before a change, run by this
+    Python with that checkout first on its path)."""
+    if checkout is None:
+        return [str(Path(sys.executable).with_name("corefwb"))]
+    start = f"import sys; sys.path.insert(0, {str(checkout)!r}); sys.argv[0] = 'corefwb'; " \
+            "from workbench.cli import entry; entry()"
+    return [sys.executable, "-c", start]
+
+
+def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None, label: str = "") -> None:
     """The book in `corefwb` in a real terminal (tmux, 200x50), timed by captures of the pane."""
     import shlex
     import subprocess
 
     session = f"bench-book-{os.getpid()}"
-    corefwb = Path(sys.executable).with_name("corefwb")
     command = " ".join(shlex.quote(str(part)) for part in
-                       (corefwb, directory / "book.key.conll", directory / "book.response.conll"))
+                       (*corefwb_command(checkout), directory / "book.key.conll", directory / "book.response.conll"))
 
     def capture() -> str:
         return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+
+    complete: list[float] = []
 
     def until_still(since: float, before: str, ready=lambda screen: True, timeout: float = 300.0) -> tuple[float, float]:
         first = last = None
@@ -371,6 +389,8 @@ def bench_book_tmux(directory: Path, quiet: float) -> None:
                 screen = now_screen
                 first = first or now
                 last = now
+                if not complete and ready(screen) and ERROR_ROW.search(screen) and "[" in screen:
+                    complete.append(now - since)  # scores, the text's brackets and error rows drawn
             elif last is not None and now - last > quiet and ready(screen):
                 break
             time.sleep(0.02)
@@ -380,13 +400,16 @@ def bench_book_tmux(directory: Path, quiet: float) -> None:
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50", command], check=True)
     try:
         answered, settled = until_still(started, "", ready=lambda screen: "errors (" in screen and "analysing" not in screen)
-        print(f"book in tmux 200x50: first change {ms(answered)}, settled {ms(settled)} (quiet {quiet:g} s)")
+        shown = ms(complete[0]).strip() if complete else "never"
+        print(f"{label}book in tmux 200x50: first change {ms(answered)}, first screen drawn {shown}, "
+              f"settled {ms(settled)} (quiet {quiet:g} s)")
         for key in BOOK_KEYS:
             before = capture()
             t0 = time.perf_counter()
             subprocess.run(["tmux", "send-keys", "-t", session, key.upper() if key.startswith("f") else key], check=True)
-            answered, settled = until_still(t0, before, timeout=120.0)
-            print(f"{key:4} answered {ms(answered)}  settled {ms(settled)}")
+            # `t` settles once the K&K list is filled (its "analysing" title gone), not at a pause
+            answered, settled = until_still(t0, before, ready=lambda screen: "(analysing" not in screen, timeout=120.0)
+            print(f"{label}{key:4} answered {ms(answered)}  settled {ms(settled)}")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 
@@ -402,9 +425,18 @@ def main() -> None:
     parser.add_argument("--book", type=Path, help="a directory of benchmarks/book.py's files: time the book only")
     parser.add_argument("--tmux", action="store_true", help="with --book: in corefwb in a tmux pane, not headless")
     parser.add_argument("--quiet", type=float, default=2.0, help="with --tmux: seconds without change that settle")
+    parser.add_argument("--base", type=Path,
+                        help="with --tmux: a checkout of the code before (git worktree add DIR COMMIT), timed "
+                             "alternately with this one")
+    parser.add_argument("--rounds", type=int, default=2, help="with --base: runs of each")
     args = parser.parse_args()
     if args.book is not None and args.tmux:
-        bench_book_tmux(args.book, args.quiet)
+        if args.base is None:
+            bench_book_tmux(args.book, args.quiet)
+            return
+        for round in range(args.rounds):  # alternating: the machine's load falls on both alike
+            bench_book_tmux(args.book, args.quiet, args.base, label=f"before {round + 1}: ")
+            bench_book_tmux(args.book, args.quiet, None, label=f"after  {round + 1}: ")
         return
     if args.book is not None:
         asyncio.run(bench_book(args.book, args.jobs))

@@ -21,7 +21,7 @@ async def entity_list(responses, size=(120, 40)):
         await pilot.press("t")
         for _ in range(200):
             await pilot.pause(0.05)
-            if all(s in app.kk_reports for s in ([app.baseline, app.system] if app.comparing else [app.system])):
+            if all(s in app.entity_errors for s in ([app.baseline, app.system] if app.comparing else [app.system])):
                 await pilot.pause()
                 break
         else:
@@ -66,7 +66,7 @@ def test_compare_mode_counts_both_systems_and_the_chart_has_the_stages() -> None
             panel = app.query_one(EntityErrorPanel)
             assert [label for label, _ in panel._counts] == [app.labels()[app.baseline], app.labels()[app.system]]
             name = app.corpus.pairs[app.doc_index].name
-            assert panel._counts[0][1] == [e for e in app.kk_reports[app.baseline].errors if e.document == name]
+            assert panel._counts[0][1] == [e for e in app.entity_errors[app.baseline] if e.document == name]
             await pilot.press("f8")
             screen = app.screen
             assert isinstance(screen, ChartsScreen)

@@ -257,3 +257,55 @@ def test_a_notice_says_what_is_read_while_the_terminal_waits(monkeypatch):
     monkeypatch.setattr(opening_module, "OPEN_BYTES", 100)
     assert open_inputs(KEY, [GUM], LoadOptions(), weights=W4, shown=[0], processes=2, notice=said.append) is None
     assert said == []  # the app loads by itself, behind its progress bar
+
+
+@needs_fork
+@pilot_test
+async def test_a_corpus_of_one_document_is_classified_once(tmp_path, monkeypatch):
+    """The opening classified the only document (a book: a second and a half): the scoring
+    worker takes those errors instead of classifying it again, and they are what it would find."""
+    from workbench.tui.rows import group_errors
+
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    for source, target in ((KEY, key), (GUM, response)):
+        text = open(source, encoding="utf-8").read()
+        target.write_text(text[:text.index("#end document")] + "#end document\n", encoding="utf-8")
+    opening = open_inputs(str(key), [str(response)], LoadOptions(), weights=W4, shown=[0], processes=2)
+    assert opening is not None and len(opening.session.document_names()) == 1
+    calls: list[tuple] = []
+    classify = Session.classify
+    monkeypatch.setattr(Session, "classify", lambda self, *args, **kwargs: calls.append(args) or
+                        classify(self, *args, **kwargs))
+    app = Workbench(str(key), [str(response)], opening=opening)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert calls == []
+        found = group_errors(classify(app.session, W4))
+        assert {name: [(r.category, r.mention.span) for r in rows] for name, rows in app.errors.items()} == \
+            {name: [(r.category, r.mention.span) for r in rows] for name, rows in found.items()}
+
+
+@needs_fork
+@pilot_test
+async def test_the_entity_errors_come_from_the_child_waiting_for_them():
+    """`t`: the K&K errors are analysed by the child the opening left waiting (on the other core,
+    so the UI keeps its thread), and are the ones the session finds itself."""
+    from metrics.runtime.parallel import Forked
+
+    app = opened([GUM, ONTO])
+    asked: list[object] = []
+    child = app.opening.entity_errors
+    ask = child.ask
+    child.ask = lambda request: asked.append(request) or ask(request)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("t")
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if all(system in app.entity_errors for system in app.shown_systems()):
+                break
+        assert sorted(asked) == sorted(app.shown_systems())  # one child answers for both systems
+        for system in app.shown_systems():
+            assert [e.to_json() for e in app.entity_errors[system]] == \
+                [e.to_json() for e in app.session.kk_errors(system)]
+    assert isinstance(child, Forked) and child._closed  # ended with the app

@@ -127,7 +127,7 @@ def test_entity_errors_at_100x30(snap_compare):
     async def ready(pilot) -> None:
         app = pilot.app
         for _ in range(200):
-            if app.system in app.kk_reports:
+            if app.system in app.entity_errors:
                 break
             await pilot.pause(0.05)
         await pilot.pause()

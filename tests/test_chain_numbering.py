@@ -103,10 +103,10 @@ def test_a_mentions_chain_has_one_number_everywhere(case, capsys, tmp_path):
             await pilot.press("f3")
             await settle(app, pilot)
             # the text view: `]N3/7` after the mention
-            units = app.query_one(DocumentText)._units
+            marks = app.query_one(DocumentText)._marks  # the text's units, made a range at a time
             for probe in probes:
                 span = _span(probe)
-                close = next(a for a in units[span[1]] if a.role == "close" and a.span == span)
+                close = next(a for a in marks.units_between(span[1], span[1] + 1)[0] if a.role == "close" and a.span == span)
                 assert close.text[2:] == f"{probe['key_chain'] or '-'}/{probe['response_chain'] or '-'}", (probe, close)
             # the chains view: the chain holding the mention is K<label> / R<label>
             chains = app.query_one(ChainsView)
@@ -134,7 +134,7 @@ def test_a_mentions_chain_has_one_number_everywhere(case, capsys, tmp_path):
             await pilot.press("t")
             for _ in range(200):
                 await pilot.pause(0.05)
-                if app.system in app.kk_reports:
+                if app.system in app.entity_errors:
                     break
             await pilot.pause()
             panel = app.query_one(EntityErrorPanel)

@@ -153,6 +153,12 @@ async def test_lazy_rows_are_the_rows_add_row_makes_built_only_when_drawn():
         assert 0 < len(set(built)) < 200  # only rows around the three places drawn were built
         for table in ("lazy", "eager"):  # the rows highlighted as the cursor moved: the same
             assert [row for name, row in app.highlighted if name == table] == [0, 4321, 4999]
+        # the same number of rows again (a list's impacts priced): the new cells drawn, the cursor kept
+        lazy.set_lazy_rows(5000, lambda index: [Text(f"priced {index}"), Text("1")])
+        await pilot.pause()
+        assert lazy.cursor_row == 4999 and lazy.get_row_at(4999)[0].plain == "priced 4999"
+        assert any("priced 4999" in strip.text for strip in lazy.render_lines(lazy.region.reset_offset))
+        assert not any("error" in strip.text for strip in lazy.render_lines(lazy.region.reset_offset)[1:])
         lazy.clear()
         assert lazy.row_count == 0
         lazy.add_row(Text("plain"), Text("1"))  # a cleared table takes rows one by one again

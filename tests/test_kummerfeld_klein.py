@@ -313,3 +313,17 @@ def test_a_response_equal_to_the_key_has_no_errors(pair, singletons) -> None:
     if singletons:
         values = [report.baseline["conll"]] + [v["conll"] for _, v in report.progression]
         assert len(set(values)) == 1
+
+
+def test_the_errors_alone_are_the_reports_errors():
+    """`analyse_errors` (the workbench's list: no rescoring along the stages) finds exactly the
+    errors `analyse_corpus` reports, with and without the response's singletons."""
+    from metrics.errors.kummerfeld_klein.report import analyse_corpus, analyse_errors
+    from workbench.session import LoadOptions, Session
+
+    session = Session.load("samples/gum/key.gum.conll", ["samples/gum/response.gum.conll"], LoadOptions())
+    pairs = session._kk_pairs(None, 0)
+    for singletons in (True, False):
+        assert [e.to_json() for e in analyse_errors(pairs, singletons)] == \
+            [e.to_json() for e in analyse_corpus(pairs, singletons).errors]
+    assert [e.to_json() for e in session.kk_errors()] == [e.to_json() for e in session.kk_report().errors]

@@ -39,9 +39,10 @@ from metrics.measures.weights import W4, Weights
 
 from .options import UsageError
 
-if TYPE_CHECKING:  # a convention's own code is loaded only when it is the one chosen
+if TYPE_CHECKING:  # a convention's own code, and the K&K analysis, load only when asked for
     from metrics.conventions.corefud import Settings as CorefudSettings
     from metrics.corpus.ua import Settings as UASettings, UAResult
+    from metrics.errors.kummerfeld_klein.report import KKError
     from metrics.errors.ua.records import UAError
 
 FORMATS = ("auto", *READ_FORMATS)
@@ -283,16 +284,30 @@ class Session:
                 weights if metric in names(weighted=True) else None)
         if memo in self._kk:  # the workbench's list and charts ask for the same analysis
             return self._kk[memo]
+        pairs = self._kk_pairs(documents, system)
+        report = self._kk[memo] = analyse_corpus(pairs, self.options.singletons == "keep", metric, weights, processes)
+        return report
+
+    def kk_errors(self, system: int = 0) -> list[KKError]:
+        """Kummerfeld & Klein's errors of one system's whole corpus, without the scores along the
+        corrections (`kk_report` has both): what the workbench's list shows, in a third of the
+        time.  Those of a report already made are taken from it."""
+        from metrics.errors.kummerfeld_klein.report import analyse_errors
+
+        made = [report for (documents, of, _, _), report in list(self._kk.items()) if documents is None and of == system]
+        if made:
+            return made[0].errors
+        return analyse_errors(self._kk_pairs(None, system), self.options.singletons == "keep")
+
+    def _kk_pairs(self, documents: Iterable[str] | None, system: int) -> list[tuple[str, Document, Document]]:
+        """(name, key, response) as K&K reads them: the key as read, the response as prepared."""
         wanted = set(documents) if documents is not None else None
         prepared = self.corpora[system].pairs
         if self.keys and self.responses:  # else (CorefUD conventions, a key alone) the pairs as prepared
             as_read = zip(prepared, self.keys, self.responses[system])
-            pairs = [(p.name, key, response if response is not None else p.response)
-                     for p, key, response in as_read if wanted is None or p.name in wanted]
-        else:
-            pairs = [(p.name, p.key, p.response) for p in prepared if wanted is None or p.name in wanted]
-        report = self._kk[memo] = analyse_corpus(pairs, self.options.singletons == "keep", metric, weights, processes)
-        return report
+            return [(p.name, key, response if response is not None else p.response)
+                    for p, key, response in as_read if wanted is None or p.name in wanted]
+        return [(p.name, p.key, p.response) for p in prepared if wanted is None or p.name in wanted]
 
     def pricer(self, metric: str = "conll", weights: Weights = W4, system: int = 0):
         """The engine's `Pricer` for one metric, weights and system, built once and kept (its

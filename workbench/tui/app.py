@@ -51,7 +51,7 @@ from .views import ChainsView, WarningsView
 from .workers import Workers
 
 if TYPE_CHECKING:  # the analysis loads when the entity list is first asked for
-    from metrics.errors.kummerfeld_klein.report import KKReport
+    from metrics.errors.kummerfeld_klein.report import KKError
 
 HERE = Path(__file__).resolve().parent
 SAMPLE_KEY = "samples/gum/key.gum.conll"
@@ -147,8 +147,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
         """The error picked in the list (compare mode: a change)."""
         self.taxonomy, self.relation_errors = ("ua" if options.conventions == "ua" else "chen-ng"), {}
         """The error list's taxonomy: chen-ng (a row per mention) or kk (per entity error), `t`."""
-        self.kk_reports: dict[int, KKReport | None] = {}
-        """K&K's analysis per system, once asked for (None: it failed)."""
+        self.entity_errors: dict[int, list[KKError] | None] = {}
+        """K&K's errors per system, once asked for (None: the analysis failed)."""
         self.kk_pending: set[int] = set()
         self._edit_started = 0.0
         self.last_rescore_seconds = 0.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import zip_longest
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions
 from rich.segment import Segment
 from rich.style import Style
@@ -66,6 +67,15 @@ def fitted_names(names: Sequence[str], width: int) -> list[str]:
     return [name if len(name) <= width else "…" + name[len(name) - width + 1:] for name in names]
 
 
+def pair_heads(baseline: str, system: str, width: int) -> tuple[tuple[str, str], str]:
+    """Heads of the baseline's and the compared system's columns, `width` cells each: their names
+    when both fit, else A and B, as the error list calls them, with the legend that names them
+    (`A gum · B ontonotes`, for a border), never a name cut (`onton`)."""
+    if cell_len(baseline) <= width and cell_len(system) <= width:
+        return (baseline, system), ""
+    return ("A", "B"), f"A {baseline} · B {system}"
+
+
 class FastTable(DataTable):
     """A DataTable whose plain one-line cells are drawn without Rich's general layout machinery.
 
@@ -112,7 +122,18 @@ class FastTable(DataTable):
         Why: a book's error list has tens of thousands of rows; `add_row` builds every cell and
         updates the table once per row (seconds), where only the fifty rows on screen are ever
         drawn.  The rows are entered into DataTable's own structures at once, as `add_row`
-        enters them one by one (the version is pinned; a test compares with `add_row`)."""
+        enters them one by one (the version is pinned; a test compares with `add_row`).
+
+        The same number of lazy rows again (their impacts priced, the errors of new weights): only
+        the cells' source and the drawings are replaced; the rows, their order and their offsets,
+        which cost a book's list a second each time, stay."""
+        if isinstance(self._data, LazyCells) and self._data.count == count == self.row_count:
+            self._data = LazyCells(self, count, cells_of)
+            for cache in (self._row_render_cache, self._cell_render_cache, self._row_renderable_cache,
+                          self._line_cache):
+                cache.clear()
+            self.refresh()
+            return
         self.clear()
         keys = [RowKey(str(index)) for index in range(count)]
         self._row_locations = TwoWayDict(dict(zip(keys, range(count))))
@@ -136,7 +157,8 @@ class FastTable(DataTable):
         the measuring is skipped (on a long document's 392 errors, a third of filling the list).
         What the measuring would not change is set as DataTable sets it: the scrollable size.
         (A test draws a FastTable beside a DataTable.)"""
-        if any(column.auto_width for column in self.columns.values()) or any(
+        lazy = isinstance(self._data, LazyCells)  # `set_lazy_rows` rows: one line, no label (no need to look)
+        if any(column.auto_width for column in self.columns.values()) or not lazy and any(
                 row.auto_height or row.label is not None or row.height != 1 for row in self.rows.values()):
             super()._update_dimensions(new_rows)
             return

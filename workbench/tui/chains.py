@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Callable, Literal, Sequence
 
 from metrics.model import Document, MentionType, Span
 
@@ -57,7 +57,7 @@ class ChainList(Sequence[ChainRow]):
         self.labels = doc.chain_labels()
         self.mention_counts = distinct_mentions(doc)
         self._built: dict[int, ChainRow] = {}
-        self._other: tuple[dict[Span, list[str]], dict[str, list[Span]]] | None = None
+        self._other: tuple[Callable[[Span], list[str]], dict[str, list[Span]]] | None = None
 
     def __len__(self) -> int:
         return len(self.doc.chains)
@@ -76,15 +76,15 @@ class ChainList(Sequence[ChainRow]):
 
     def _build(self, index: int) -> ChainRow:
         if self._other is None:  # the other side's ids of every span, once
-            self._other = (chain_ids(self.other_doc), dict(zip(self.other_doc.chain_labels(), self.other_doc.chains)))
-        other, other_chain = self._other
+            self._other = (holding_chains(self.other_doc), dict(zip(self.other_doc.chain_labels(), self.other_doc.chains)))
+        holding, other_chain = self._other
         chain = self.doc.chains[index]
         partners: list[str] = []
         unmatched = 0
         mentions = []
         for span in sorted(set(chain)):
             mentions.append((span, mention_type(self.types, span), mention_text(self.doc, span, 40)))
-            held = other.get(span)
+            held = holding(span)
             if not held:
                 unmatched += 1
             for partner in held or ():
@@ -96,6 +96,20 @@ class ChainList(Sequence[ChainRow]):
             relation = ("=" if mine == theirs else "part of" if mine < theirs
                         else "holds all of" if theirs < mine else "overlaps")
         return ChainRow(self.side, self.labels[index], mentions, partners, unmatched, relation)
+
+
+def holding_chains(doc: Document) -> Callable[[Span], list[str]]:
+    """span -> the labels of the chains of `doc` that list it (`rows.chain_ids`), looked up in the
+    text view's arrays of the document's mentions (`textlayout.side_index`: tens of milliseconds
+    on a book, where a dictionary of every span took a third of a second) when they hold them all."""
+    from .textlayout import side_index
+
+    words = len(doc.words)
+    index = side_index(doc, words)
+    if not index.complete:  # a span outside the text: the dictionary, which has every span
+        ids = chain_ids(doc)
+        return lambda span: ids.get(span, [])
+    return lambda span: index.ids(span[0] * (words + 1) + span[1]) if 0 <= span[0] <= span[1] < words else []
 
 
 def chain_rows(key: Document, response: Document, types: dict[Span, MentionType]) -> tuple[ChainList, ChainList]:

@@ -24,6 +24,7 @@ from metrics.statistics.significance import Comparison, Method, compare
 from metrics.measures.weights import Weights
 
 from ..comparison import Change, changed_spans, document_changes
+from .cells import pair_heads
 from .rows import display_text
 from .scores import MAX_SYSTEM_COLUMNS, ScoresPanel, comparison_cells
 
@@ -152,8 +153,10 @@ class Comparing:
                                          difference=differences.get(metric.name), narrow=narrow))
         panel.fill(metrics, rows)
         title = "corpus" if narrow else "scores: corpus"  # 40 columns below 130: no cut
-        panel.border_title = Text(f"{title} · ΔF = {display_text(labels[self.system])} - "
-                                  f"{display_text(labels[self.baseline])}")
+        a, b = display_text(labels[self.baseline]), display_text(labels[self.system])
+        legend = pair_heads(a, b, 5)[1] if narrow else ""
+        panel.border_title = Text(f"{title} · ΔF = B - A" if legend else f"{title} · ΔF = {b} - {a}")
+        panel.border_subtitle = Text(legend)  # the columns headed A and B: which is which
 
     def document_changes(self, name: str) -> list[Change] | None:
         """The changes of a document between the baseline and the compared system, once both

@@ -18,7 +18,7 @@ from textual.widgets import Input
 
 from metrics.measures.catalog import CONLL, MUC
 
-from .cells import ListTable, count_text, fitted_names
+from .cells import ListTable, count_text, pair_heads
 from .rows import COMPARE_SORT_KEYS, SORT_KEYS, SORT_LABELS, DocumentRow, display_text, percent, select_documents, short_name
 
 SCROLLBAR = 1
@@ -114,8 +114,9 @@ tenth of the documents where the two systems differ most.
         name_width, count_width = widths
         table.clear(columns=True)
         table.add_column(" document", key="name", width=name_width)
-        if self.systems is not None:
-            names = fitted_names([display_text(name) for name in self.systems], SCORE_WIDTH - 1)
+        if self.systems is not None:  # A and B when a name is too long, the border naming them
+            names, legend = pair_heads(*(display_text(name) for name in self.systems), SCORE_WIDTH - 1)
+            self.border_subtitle = Text(legend)
             for place, name in zip(("baseline", "system"), names):
                 table.add_column(Text(name.rjust(SCORE_WIDTH)), key=place, width=SCORE_WIDTH)
             table.add_column("ΔF".rjust(count_width), key="delta", width=count_width)

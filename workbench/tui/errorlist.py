@@ -27,6 +27,14 @@ FIXED = (("cat", 4), ("type", 4), ("cost", 5), ("impact", 9))
 COMPARE_FIXED = (("chg", 4), ("A", 4), ("B", 4), ("type", 4), ("cost", 5), ("impact", 10))
 """Compare mode: the change, the category under the baseline (A) and the compared system (B); the
 impact says whose error it prices (`A+0.000812`)."""
+COMPACT_FIXED = (("chg", 4), ("A", 4), ("B", 4), ("type", 4), ("impact", 10))
+"""Compare mode in a narrow list (`COMPACT_BELOW`): no cost column."""
+COMPACT_TEXT = (("mention", 0.6), ("antecedent", 0.4))
+"""Compare mode in a narrow list: the mention and its antecedent share the rest (the best key
+antecedent is the one the text underlines in bold when the row is picked)."""
+COMPACT_BELOW = 100
+"""Compare mode: a list narrower than this (100 columns of terminal) takes the compact columns, or
+its mention column would be ten cells (`23 Januar…`)."""
 CHANGE_LABELS = {"fixed": "fix", "introduced": "new", "changed": "chg", "same": "="}
 TEXT = (("mention", 0.4), ("antecedent", 0.3), ("best key antecedent", 0.3))
 SHORTER = {"antecedent": ("antec.", "ant."), "best key antecedent": ("best antecedent", "best ant.", "best")}
@@ -69,6 +77,9 @@ system (B) or both: chg says whether B fixed A's error (fix), introduced one (ne
 its category (chg) or makes the same (=); A and B are the two categories.  The first box
 filters by change (`c` cycles it); antecedents, cost and impact are B's (A's for a fix): the
 impact's letter says whose (`A+0.0660`: fixing A's error alone).
+In a list under 100 columns wide (a terminal of 100) the compare mode shows no best key
+antecedent and no cost, so that the mention is readable (the text underlines the best
+antecedent in bold when a row is picked).
 The table beside counts per category A's errors B fixed and the errors B introduced, as
 `corefwb compare` does; a mention whose category changed is in neither (its own line).
 """
@@ -146,13 +157,17 @@ The table beside counts per category A's errors B fixed and the errors B introdu
         """Size the columns to the table's width; True when they changed."""
         table = self.query_one("#errors", ListTable)
         width = table.size.width or 76
-        widths = column_widths(width, COMPARE_FIXED if self.compare else FIXED)
+        if self.compare and width < COMPACT_BELOW:
+            widths = column_widths(width, COMPACT_FIXED, COMPACT_TEXT)
+        else:
+            widths = column_widths(width, COMPARE_FIXED if self.compare else FIXED)
         if widths == self._widths:
             return False
         self._widths = widths
         table.clear(columns=True)
         first = ("chg", "A", "B") if self.compare else ("cat",)
-        for name in (*first, "type", "mention", "antecedent", "best key antecedent", "cost", "impact"):
+        names = (*first, "type", "mention", "antecedent", "best key antecedent", "cost", "impact")
+        for name in (name for name in names if name in widths):
             label = name.rjust(widths[name]) if name in ("cost", "impact") else name
             if name in SHORTER:  # never a cut word in a header (`best key a…`, `anteced…` at 100 columns)
                 label = next((t for t in (name, *SHORTER[name]) if len(t) <= widths[name]), SHORTER[name][-1])
@@ -246,15 +261,15 @@ The table beside counts per category A's errors B fixed and the errors B introdu
         """One row of the table (built when the row is first drawn)."""
         first = ([Text(CHANGE_LABELS[row.kind]), Text(row.a.category.short if row.a else "-"),
                   Text(row.b.category.short if row.b else "-")] if self.compare else [Text(row.category.short)])
-        return [
+        cells = [
             *first,
             type_text(self.app, row.mention.type),
             Text(display_text(row.mention.text), overflow="ellipsis", no_wrap=True),
             self._ref(row.antecedent),
-            self._ref(row.best_antecedent),
-            Text("" if row.cost is None else f"{row.cost:.2f}", justify="right"),
-            impact_cell(row.impact, ("A" if row.kind == "fixed" else "B") if self.compare else ""),
         ]
+        if self._widths is None or "cost" in self._widths:  # not in compare mode's compact columns
+            cells += [self._ref(row.best_antecedent), Text("" if row.cost is None else f"{row.cost:.2f}", justify="right")]
+        return [*cells, impact_cell(row.impact, ("A" if row.kind == "fixed" else "B") if self.compare else "")]
 
     def _ref(self, ref) -> Text:
         if ref is None:

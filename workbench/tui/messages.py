@@ -2,7 +2,7 @@
 
 Loading posts `Progress` then `Loaded` (or `LoadFailed`); a weight edit's worker posts `Rescored`,
 then `ErrorsReady`, and in compare mode `IntervalsReady`; the pricing worker posts `ImpactsReady`;
-the K&K worker `EntityErrorsReady`; the text view's worker `TextLaidOut` (to that view); an optional analysis that fails posts `EngineFault`, and the
+the K&K worker `EntityErrorsReady`; an optional analysis that fails posts `EngineFault`, and the
 rest of the screen keeps working.  (The charts screen's worker posts to that screen: its messages
 are its own, `ChartsScreen.ChartsReady` and `ChartsScreen.StagesReady`.)
 
@@ -28,7 +28,7 @@ from ..session import Session
 from .comparing import ComparedPair
 
 if TYPE_CHECKING:  # the analysis loads when the entity list is first asked for, not with the app
-    from metrics.errors.kummerfeld_klein.report import KKReport
+    from metrics.errors.kummerfeld_klein.report import KKError
 
 
 class Progress(Message):
@@ -98,20 +98,11 @@ class IntervalsReady(Message):
 
 
 class EntityErrorsReady(Message):
-    """Kummerfeld & Klein's analysis of some systems (system -> its report, None when it failed)."""
+    """Kummerfeld & Klein's errors of some systems (system -> its errors, None when the analysis failed)."""
 
-    def __init__(self, reports: dict[int, KKReport | None]) -> None:
+    def __init__(self, errors: dict[int, list[KKError] | None]) -> None:
         super().__init__()
-        self.reports = reports
-
-
-class TextLaidOut(Message):
-    """The whole of a long document's text laid out (`DocumentText`'s worker, posted to that
-    widget): its token units and their layout at `layout.width`, for the showing `token` names."""
-
-    def __init__(self, token: object, units: list, layout: object) -> None:
-        super().__init__()
-        self.token, self.units, self.layout = token, units, layout
+        self.errors = errors
 
 
 Handler = TypeVar("Handler", bound=Callable[..., None])

@@ -8,7 +8,10 @@ Before Textual starts there is one thread, so:
 - every system's scores are computed in forked children (`PreparedCorpus.score_in_children`),
   the official metrics first and then the others, while this process starts the UI and draws;
 - the first document's errors are classified here (a few milliseconds), so the first screen
-  lists them; the scoring worker classifies the whole corpus's once its scores are in.
+  lists them; the scoring worker classifies the whole corpus's once its scores are in;
+- a child waits to analyse a system's errors as Kummerfeld & Klein do when `t` first asks
+  (`entity_errors`): on a book seconds of work, done on the other core, so the UI's thread does
+  not share the GIL with it and every key answers meanwhile.
 Inputs larger than `OPEN_BYTES`, or a system without `os.fork`, are loaded by the app's own
 worker instead, behind its progress bar: nobody should face a blank terminal for many seconds.
 """
@@ -17,19 +20,25 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING
 
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import InputError
-from metrics.runtime.parallel import can_fork
+from metrics.runtime.parallel import Forked, can_fork
 from metrics.corpus.scoring import ScoresInChildren
 from metrics.measures.weights import Weights
 
 from ..session import LoadOptions, Session
 from .comparing import FIRST_METRICS, REST_METRICS
 from .rows import group_errors
+
+if TYPE_CHECKING:  # the analysis loads in the child, when asked for
+    from metrics.errors.kummerfeld_klein.report import KKError
 
 OPEN_BYTES = 32 << 20
 """Inputs up to this size (all files together) are read before the UI starts: 0.3-0.6 s on
@@ -47,11 +56,29 @@ class Opening:
     """The one-line message of an input that could not be read (shown on screen; exit status 1)."""
     scoring: dict[int, ScoresInChildren] = field(default_factory=dict)
     preview: dict[int, dict[str, list[ErrorRecord]]] = field(default_factory=dict)
+    entity_errors: Forked | None = None
+    """A child that analyses a system's K&K errors when asked (`entity_errors_of`)."""
+    _asking: threading.Lock = field(default_factory=threading.Lock)
+    """One question to the child at a time (the app's workers may ask for two systems at once)."""
 
     def close(self) -> None:
-        """End the scoring children still running (the app has quit)."""
-        for children in self.scoring.values():
+        """End the children still running (the app has quit)."""
+        for children in (*self.scoring.values(), *([self.entity_errors] if self.entity_errors else [])):
             children.close()
+
+    def entity_errors_of(self, system: int) -> list[KKError] | None:
+        """A system's K&K errors (`Session.kk_errors`) from the child, waited for; None when there
+        is no child or it cannot answer (the caller analyses them itself)."""
+        with self._asking:
+            child = self.entity_errors
+            if child is None:
+                return None
+            try:
+                return child.ask(system)[0]
+            except Exception:  # noqa: BLE001 - a child that died or failed: analysed in the app instead
+                self.entity_errors = None
+                child.close()
+                return None
 
 
 UNREADABLE = "error: cannot read these files"
@@ -110,6 +137,10 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
             continue
         if children is not None:
             opening.scoring[system] = children
+    try:  # at the UI's priority: it waits until the user asks, then the user waits for it
+        opening.entity_errors = Forked(partial(_serve_entity_errors, session), [None], serving=True)
+    except OSError:  # no process to be had: the app analyses them in its worker
+        pass
     first = session.document_names()[:1]
     try:
         for system in shown:
@@ -118,6 +149,12 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     except Exception:  # noqa: BLE001 - the scoring worker classifies again and reports the fault
         opening.preview = {}
     return opening
+
+
+def _serve_entity_errors(session: Session, _: None, requests: Iterable[int]) -> Iterator[list[KKError]]:
+    """In a child: the K&K errors of each system the app asks for."""
+    for system in requests:
+        yield session.kk_errors(system)
 
 
 def _size(paths: Sequence[str]) -> int:

@@ -9,6 +9,7 @@ down, messages up").  Text from input files stays plain `str` here; the widgets 
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence
@@ -49,13 +50,9 @@ def chain_ids(doc: Document) -> dict[Span, list[str]]:
 
 
 def distinct_mentions(doc: Document) -> list[int]:
-    """The number of distinct spans of each chain of a document (from the same kept listing)."""
-    listing = _listed(doc)[0]
-    counts = [0] * len(doc.chains)
-    for held in listing.values():
-        for index in held:
-            counts[index] += 1
-    return counts
+    """The number of distinct spans of each chain of a document (a span listed twice in one chain
+    counts once, as the chains view lists it)."""
+    return [len(set(chain)) for chain in doc.chains]
 
 
 _LISTED: dict[int, tuple[Document, dict[Span, tuple[int, ...]], dict[Span, list[str]]]] = {}
@@ -74,6 +71,8 @@ def _listed(doc: Document) -> tuple[dict[Span, tuple[int, ...]], dict[Span, list
     return kept[1], kept[2]
 
 
+_ANY_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+"""What `display_text` changes (control characters)."""
 WORD_SEPARATOR = "\ue000"
 """A private-use character `display_text` leaves alone, to make a document's words safe in one call."""
 
@@ -84,6 +83,8 @@ def display_words(words: Sequence[str]) -> list[str]:
     joined = WORD_SEPARATOR.join(words)
     if joined.count(WORD_SEPARATOR) != max(len(words) - 1, 0):
         return [display_text(word) for word in words]
+    if not _ANY_CONTROL.search(joined):  # the usual text: nothing to translate (a scan in C)
+        return list(words)
     return display_text(joined).split(WORD_SEPARATOR) if words else []
 
 
@@ -111,6 +112,14 @@ REPAIRED, REPAIR_MARK = "repaired", "*"
 output's `Document.repaired`), drawn as a change is in compare mode."""
 
 
+def label_marks() -> dict[str, str]:
+    """Change -> the mark that ends a changed mention's label: compare mode's (`comparison.
+    CHANGE_MARKS`) and a repaired mention's (`REPAIR_MARK`)."""
+    from ..comparison import CHANGE_MARKS
+
+    return {**CHANGE_MARKS, REPAIRED: REPAIR_MARK}
+
+
 @dataclass(frozen=True)
 class Marked:
     """One mention as drawn in the text: its span, type, the label shown after its bracket, and
@@ -130,20 +139,17 @@ class Marked:
 
 
 def marked_mentions(key: Document, response: Document, types: dict[Span, MentionType], mode: Side, *,
-                    other: Document | None = None, changes: dict[Span, str] | None = None,
-                    before: int | None = None) -> list[Marked]:
+                    other: Document | None = None, changes: dict[Span, str] | None = None) -> list[Marked]:
     """The mentions to draw for a view mode, labelled `N1` (key or response) or `N1/3` (both).
 
     In "both" the label is key chain / response chain, `-` for the side that lacks the span, so a
     missing or spurious mention is readable without colour.  In compare mode (`other`: the
     compared system, `response` the baseline) "response" labels baseline/compared chain ids and
     "both" key/baseline/compared; a mention whose error changed (`changes`) ends its label with
-    the change's mark (`comparison.CHANGE_MARKS`: + fixed, ! introduced, ~ changed).
-    `before`: only the mentions that start before this token (the first part of a long text).
+    the change's mark (`comparison.CHANGE_MARKS`: + fixed, ! introduced, ~ changed).  Sorted
+    by span.  (The text view makes the same marks a range at a time: `textlayout.TextMarks`.)
     """
-    from ..comparison import CHANGE_MARKS
-
-    marks_of = {**CHANGE_MARKS, REPAIRED: REPAIR_MARK}
+    marks_of = label_marks()
     sides = [chain_ids(doc) for doc in _sides(key, response, other, mode)]
     spans = set().union(*sides)
     changes = changes or {}
@@ -152,9 +158,7 @@ def marked_mentions(key: Document, response: Document, types: dict[Span, Mention
         if doc is not None and doc.pieces:
             pieces.update(doc.pieces)
     marks = []
-    for span in spans:
-        if before is not None and span[0] >= before:
-            continue
+    for span in sorted(spans):
         kind = mention_type(types, span)
         label = "/".join(_ids_label(ids.get(span)) for ids in sides)
         change = changes.get(span)
@@ -199,37 +203,44 @@ class TextLayout:
     width: int
 
 
-def token_units(doc: Document, marks: Sequence[Marked], limit: int | None = None) -> list[list[Atom]]:
+def token_units(doc: Document, marks: Sequence[Marked]) -> list[list[Atom]]:
     """One unbreakable unit per token: its opening brackets, the word, its closing brackets+labels.
 
     Openings outermost first (longer span first), closings innermost first, so nesting reads
     `[[Byron]N1 's mother]M2`.  The word is coloured by its innermost mention's type.  Each piece
     of a discontinuous mention is bracketed and labelled: `[the man]M1 , he said , [who left]M1`.
-    `limit`: the units of the first `limit` tokens only (a mention running past them is left out).
     """
-    words = doc.words if limit is None else doc.words[:limit]
-    n = len(words)
+    return token_units_between(display_words(doc.words), marks, 0, len(doc.words))
+
+
+def token_units_between(words: Sequence[str], marks: Sequence[Marked], first: int, last: int) -> list[list[Atom]]:
+    """`token_units` of tokens [first, last) of a text whose words, as drawn, are `words`: the
+    text view lays out a book a block at a time (`textlayout`), each block exactly as the whole.
+    A mention is bracketed when it lies within the text; of one reaching past the range, only
+    what falls inside it is drawn.  Of two mentions of one length over a token, the later
+    colours it (a rule, so that a block and the whole agree)."""
+    total = len(words)
+    n = last - first
     opens: list[list[Marked]] = [[] for _ in range(n)]
     closes: list[list[Marked]] = [[] for _ in range(n)]
     innermost: list[Marked | None] = [None] * n
-    for mark in marks:
-        for start, end in mark.runs:
-            if 0 <= start <= end < n:
-                opens[start].append(mark)
-                closes[end].append(mark)
-    for mark in sorted(marks, key=lambda m: m.span[0] - m.span[1]):  # longest first, shortest wins
-        for start, end in mark.runs:
-            if 0 <= start <= end < n:
-                for token in range(start, end + 1):
-                    innermost[token] = mark
+    runs = [(start, end, mark) for mark in marks for start, end in mark.runs if 0 <= start <= end < total]
+    for start, end, mark in runs:
+        if first <= start < last:
+            opens[start - first].append(mark)
+        if first <= end < last:
+            closes[end - first].append(mark)
+    for start, end, mark in sorted(runs, key=lambda run: (run[2].span[0] - run[2].span[1], run[2].span)):  # longest first
+        for token in range(max(start, first), min(end, last - 1) + 1):
+            innermost[token - first] = mark
     units = []
-    for token, word in enumerate(display_words(words)):
+    for index, word in enumerate(words[first:last]):
         unit = []
-        opening, closing = opens[token], closes[token]  # most tokens open and close nothing: no sort
+        opening, closing = opens[index], closes[index]  # most tokens open and close nothing: no sort
         for mark in sorted(opening, key=lambda m: -m.span[1]) if len(opening) > 1 else opening:
             unit.append(Atom("[", "open", mark.type, mark.span, change=mark.change))
-        inner = innermost[token]
-        unit.append(Atom(word, "word", inner.type if inner else None, inner.span if inner else None, token,
+        inner = innermost[index]
+        unit.append(Atom(word, "word", inner.type if inner else None, inner.span if inner else None, first + index,
                          inner.change if inner else None))
         for mark in sorted(closing, key=lambda m: -m.span[0]) if len(closing) > 1 else closing:
             unit.append(Atom("]" + mark.label, "close", mark.type, mark.span, change=mark.change))

@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Static
 
 from metrics.measures.weights import MAX_WEIGHT, PRESETS, Weights
 
-from .cells import FastTable, fitted_names
+from .cells import FastTable, fitted_names, pair_heads
 from .rows import ScoreLine, percent
 
 COLUMNS = (("metric", 12), (" doc R", 6), ("     P", 6), ("     F", 6), (" ", 1),
@@ -54,8 +54,9 @@ def compare_columns(labels: Sequence[str], narrow: bool = False) -> list[tuple[s
     systems: names of up to 13 characters in full, instead of `respo` for `response`).  `narrow`
     (below 130 columns: the baseline's and the compared system's columns only): the interval
     becomes a mark, `*` where it excludes 0."""
-    if narrow:
-        return ([COLUMNS[0]] + [(name.rjust(6), 6) for name in fitted_names(labels, 5)]
+    if narrow:  # the baseline's and the compared system's: A and B when a name is too long (`pair_heads`)
+        heads = pair_heads(labels[0], labels[1], 5)[0] if len(labels) == 2 else fitted_names(labels, 5)
+        return ([COLUMNS[0]] + [(name.rjust(6), 6) for name in heads]
                 + [("    ΔF", 6), (" 95%", NARROW_MARK_WIDTH)])
     room = (SCORES_WIDTH - COLUMNS[0][1] - 6 - INTERVAL_WIDTH - 1) // max(1, len(labels))
     column = max(6, min(room, 1 + max((len(name) for name in labels), default=0)))

@@ -3,7 +3,9 @@ per error over entities), and under --conventions ua the relations' errors (`rel
 the list shown first there).  A mixin of the app.
 
 The K&K analysis of a system runs once, in a worker, the first time its list is asked for
-(`Session.kk_report`: under a second on a 100-document corpus); the per-mention list is untouched.
+(`Session.kk_errors`, the errors without the scores along the corrections, which the charts ask
+for apart: under a second on a 100-document corpus, seconds on a book, the list saying
+"analysing" meanwhile while every key keeps working); the per-mention list is untouched.
 Selecting an entity error brackets all its mentions: the part as the error, the rest of the cluster
 it comes from or goes to as its context, and marks them in the chains view.
 """
@@ -32,7 +34,7 @@ from .text import DocumentText
 from .views import ChainsView
 
 if TYPE_CHECKING:  # the analysis loads when the list is first asked for
-    from metrics.errors.kummerfeld_klein.report import KKError, KKReport
+    from metrics.errors.kummerfeld_klein.report import KKError
 
 
 @dataclass
@@ -115,18 +117,18 @@ class TaxonomySwitching:
             return
         panel = self.query_one(EntityErrorPanel)
         systems = [self.baseline, self.system] if self.comparing else [self.system]
-        missing = [s for s in systems if s not in self.kk_reports]
+        missing = [s for s in systems if s not in self.entity_errors]
         if missing:
             panel.set_rows(None, state="analysing")
             if not self.kk_pending.issuperset(missing):
                 self.kk_pending.update(missing)
                 self._entity_worker(missing)
             return
-        if any(self.kk_reports[s] is None for s in systems):
+        if any(self.entity_errors[s] is None for s in systems):
             panel.set_rows(None, state="failed")
             return
         name = self.corpus.pairs[self.doc_index].name
-        per_system = [[e for e in self.kk_reports[s].errors if e.document == name] for s in systems]
+        per_system = [[e for e in self.entity_errors[s] if e.document == name] for s in systems]
         labels = self.labels() if self.comparing else [""]
         counts = [(labels[s] if self.comparing else "", rows) for s, rows in zip(systems, per_system)]
         panel.set_rows(per_system[-1], counts if self.comparing else None)
@@ -192,19 +194,20 @@ class TaxonomySwitching:
 
     @work(thread=True, group="entity-errors")
     def _entity_worker(self, systems: list[int]) -> None:
-        reports: dict[int, KKReport | None] = {}
+        found: dict[int, list[KKError] | None] = {}
         for system in systems:
             try:
-                reports[system] = self.session.kk_report(system=system)
+                analysed = self.opening.entity_errors_of(system) if self.opening is not None else None
+                found[system] = analysed if analysed is not None else self.session.kk_errors(system=system)
             except Exception as error:  # noqa: BLE001 - an optional analysis: the rest keeps working
-                reports[system] = None
+                found[system] = None
                 self.post_message(EngineFault(f"Kummerfeld & Klein's analysis failed: {error}"))
-        self.post_message(EntityErrorsReady(reports))
+        self.post_message(EntityErrorsReady(found))
 
     @while_running
     def on_entity_errors_ready(self, message: EntityErrorsReady) -> None:
-        self.kk_reports.update(message.reports)
-        self.kk_pending.difference_update(message.reports)
+        self.entity_errors.update(message.errors)
+        self.kk_pending.difference_update(message.errors)
         self.show_entity_errors()
 
     @while_running

@@ -2,7 +2,10 @@
 
 Why the Line API: a long document bracketed with every mention is thousands of display lines; a
 `ScrollView` asks for one line at a time (`render_line`) and we keep an LRU cache of finished
-`Strip`s, so scrolling and jumping cost only the lines on screen (Toolong's approach).  Words are
+`Strip`s, so scrolling and jumping cost only the lines on screen (Toolong's approach).  The lines
+themselves are built when drawn (`textlayout.LazyLayout`): showing a 300,000-token book costs a
+tenth of a second, what knowing where each of its lines starts costs, not the 4 s of laying it
+all out.  Words are
 turned into `Segment`s directly, never parsed as markup, so a token like `[bold]` shows literally.
 Colours come from component classes whose CSS uses the theme's type variables.
 """
@@ -15,31 +18,24 @@ from typing import TYPE_CHECKING
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
-from textual import work
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.worker import get_current_worker
 
 from metrics.errors.mention import Mention
 from metrics.model import Document, MentionType, Span
 
-from .messages import TextLaidOut, while_running
-from .rows import REPAIR_MARK, REPAIRED, Atom, Marked, Selection, Side, TextLayout, token_units, wrap_units
+from .rows import REPAIR_MARK, REPAIRED, Selection, Side
+from .textlayout import LazyLayout, TextMarks, text_marks
 
 if TYPE_CHECKING:
     from .relations import Overlay
 
     Relations = Callable[[Side], Overlay]
     """Under --conventions ua: the relations to draw in a view mode (`relations.overlay`)."""
-
-WHOLE_AT_ONCE = 20_000
-"""Tokens up to which a document's text is laid out at once (about 0.2 s); a longer one in two steps."""
-FIRST_PART = 3_000
-"""Tokens of a long document laid out at once (whole sentences, many screens), the rest in a worker."""
 
 TYPE_CLASS = {MentionType.NAME: "name", MentionType.NOMINAL: "nominal", MentionType.PRONOUN: "pronoun",
               MentionType.ZERO: "zero"}
@@ -114,19 +110,13 @@ them with the rest.
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._units: list[list[Atom]] = []
+        self._marks: TextMarks | None = None
         self._sentence_starts: list[int] = []
-        self._layout: TextLayout | None = None
+        self._layout: LazyLayout | None = None
         self._selection = Selection()
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
         self._styles: dict[tuple, Style] | None = None
         self._content: tuple | None = None
-        self._laying_out: object | None = None
-        """Names the latest `show`; the worker's layout of an older one is dropped."""
-        self._rest = 0
-        """Tokens after the first part of a long text while the whole is being laid out (0: all shown)."""
-        self._wanted_y: float | None = None
-        """Where `redraw` put the view, taken again when the whole text arrives."""
         self._repaired: dict[Span, str] = {}
         """The shown response's repaired mentions (`Document.repaired`), with what was done."""
         self.marking_repairs = True
@@ -180,74 +170,16 @@ them with the rest.
         """Show a document pair (key, response Documents and the engine's mention types); in
         compare mode `response` is the baseline's, `other` the compared system's, and `changes`
         maps the spans whose error changed to the change.  `relations`: under the UA conventions,
-        the relations drawn in a mode (`relations.overlay`).
-
-        A document longer than `WHOLE_AT_ONCE` tokens is laid out in two steps: its first
-        sentences (`FIRST_PART` tokens) now, so that the screen answers at once, and the whole
-        in a worker (seconds for a book), which the next `show` overtakes; meanwhile a line
-        after the first part says the rest is being laid out."""
-        from .rows import marked_mentions
-
+        the relations drawn in a mode (`relations.overlay`).  Lines are built when drawn."""
         if mode is not None:
             self.set_reactive(DocumentText.mode, mode)
-        base = key if key.words or not response.words else response
-        self._sentence_starts = list(base.sentence_starts or [0])
-        self._laying_out = object()
-        limit = None
-        if len(base.words) > WHOLE_AT_ONCE:
-            limit = next((start for start in self._sentence_starts if start >= FIRST_PART), len(base.words))
-        marks: list[Marked] = marked_mentions(key, response, types, self.mode, other=other, changes=changes,
-                                              before=limit)
-        if relations is not None:
-            marks = relations(self.mode).apply(marks, before=limit)
-        self._units = token_units(base, marks, limit)
-        self._rest = 0 if limit is None else len(base.words) - limit
+        drawn = relations(self.mode) if relations is not None else None
+        self._marks = text_marks(key, response, types, self.mode, other=other, changes=changes,
+                                 relation_marks=drawn.marks if drawn else (), endings=drawn.endings if drawn else None)
+        self._sentence_starts = list(self._marks.base.sentence_starts or [0])
         self._selection = Selection()
         self._relayout()
         self.scroll_to(0, 0, animate=False, immediate=True)
-        if limit is not None:
-            self._lay_out_whole(self._laying_out, key=key, response=response, types=types, mode=self.mode, other=other,
-                                changes=changes, base=base, width=self._layout.width, relations=relations)
-
-    @work(thread=True, exclusive=True, group="text-layout")
-    def _lay_out_whole(self, token: object, *, key: Document, response: Document, types: dict[Span, MentionType],
-                       mode: Side, other: Document | None, changes: dict[Span, str] | None, base: Document,
-                       width: int, relations: Relations | None = None) -> None:
-        """The whole text's units and layout, off the UI thread (posted as `TextLaidOut`)."""
-        from .rows import marked_mentions
-
-        marks = marked_mentions(key, response, types, mode, other=other, changes=changes)
-        if relations is not None:
-            marks = relations(mode).apply(marks)
-        if get_current_worker().is_cancelled:
-            return
-        units = token_units(base, marks)
-        if get_current_worker().is_cancelled:
-            return
-        layout = wrap_units(units, base.sentence_starts or [0], width)
-        if not get_current_worker().is_cancelled:
-            self.post_message(TextLaidOut(token, units, layout))
-
-    @while_running
-    def on_text_laid_out(self, message: TextLaidOut) -> None:
-        """The whole text: it replaces the first part (the same lines, then the rest) where the
-        user is; a selection made meanwhile is brought into view."""
-        if message.token is not self._laying_out:
-            return  # another document or mode was shown since
-        self._units, self._rest = message.units, 0
-        if self._layout is not None and message.layout.width == self._layout.width:
-            self._layout = message.layout
-            self._cache.clear()
-            self.virtual_size = Size(self._layout.width, len(self._layout.lines))
-            self.refresh()
-        else:
-            self._relayout()
-        y = self._wanted_y
-        if y is not None:
-            self._wanted_y = None
-            self.scroll_to(0, y, animate=False, immediate=True)
-        if self._selection.mention is not None:
-            self.select(self._selection)
 
     def watch_mode(self, mode: Side) -> None:
         if self._content is not None:
@@ -263,8 +195,6 @@ them with the rest.
         self.show(key, response, types, mode, other=other, changes=changes, relations=relations)
         self._selection = selection
         self.scroll_to(0, y, animate=False, immediate=True)
-        if self._rest:  # the place may be past the first part: taken again with the whole
-            self._wanted_y = y
 
     def action_toggle_repairs(self) -> None:
         """Mark or unmark the repaired mentions (*), the legend following."""
@@ -304,15 +234,13 @@ them with the rest.
     def line_of_token(self, token: int) -> int:
         if not self._layout or not self._layout.token_line:
             return 0
-        return self._layout.token_line[min(token, len(self._layout.token_line) - 1)]  # past a first part: its end
+        return self._layout.token_line[min(token, len(self._layout.token_line) - 1)]
 
     def first_visible_token(self) -> int:
         """The first token on the top line of the view (where `n` continues after paging)."""
         if self._layout is None or not self._layout.token_line:
             return 0
-        from bisect import bisect_left
-
-        return bisect_left(self._layout.token_line, int(self.scroll_y))
+        return self._layout.first_token_on(int(self.scroll_y))
 
     def span_in_view(self, span: tuple[int, int]) -> bool:
         """Whether a span's first token is on a line the view shows."""
@@ -323,18 +251,28 @@ them with the rest.
 
     # ----------------------------------------------------------------- layout
     def _relayout(self) -> None:
+        if self._marks is None:
+            return
+        if self.is_mounted and not self.scrollable_content_region.width:
+            self._layout = None  # not yet sized: laid out at its width once it has one (`on_resize`)
+            return
         width = max(self.scrollable_content_region.width, 20) if self.is_mounted else 80
-        self._layout = wrap_units(self._units, self._sentence_starts, width)
+        self._layout = LazyLayout(self._marks, self._sentence_starts, width)
         self._cache.clear()
-        self.virtual_size = Size(width, len(self._layout.lines) + (1 if self._rest else 0))
+        self.virtual_size = Size(width, self._layout.line_count)
         self.refresh()
 
     def on_resize(self) -> None:
         """Wrap again at the new width, and keep the selected error in view (its line moved)."""
-        if self._layout is not None and self._layout.width != max(self.scrollable_content_region.width, 20):
+        if self._layout is None or self._layout.width != max(self.scrollable_content_region.width, 20):
             self._relayout()
             if self._selection.mention is not None:
                 self.call_after_refresh(self.select, self._selection)
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """The scrollbar takes cells from the text's width (no resize says so): wrapped again to
+        the width left, or the lines' ends would be hidden under it."""
+        self.call_after_refresh(self.on_resize)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -373,11 +311,7 @@ them with the rest.
         scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
         width = self.scrollable_content_region.width
-        if self._layout is None or index >= len(self._layout.lines):
-            if self._rest and self._layout is not None and index == len(self._layout.lines):
-                note = f"computing: laying out the rest of the text ({self._rest:,} tokens) ..."
-                return Strip([Segment(note, self.rich_style + Style(italic=True, dim=True))]).crop_extend(
-                    0, width, self.rich_style)
+        if self._layout is None or index >= self._layout.line_count:
             return Strip.blank(width, self.rich_style)
         key = (index, scroll_x, width)
         cached = self._cache.get(key)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Iterable, Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.cache import LRUCache
@@ -43,10 +45,14 @@ class ChainLines(ScrollView, can_focus=True):
     """One column of the chains view, drawn line by line (the Line API, as the text view).
 
     Why: a book has tens of thousands of chains; one `Static` of all of them took minutes to lay
-    out.  A chain takes a line and a line per distinct mention, so where each chain starts is
-    known from the counts alone; a chain's lines are built when one of them is drawn.  A line
-    longer than the column ends in an ellipsis at its edge (a mention's words are at most 40
-    characters; the partners of a chain divided many ways can be more than a narrow column shows)."""
+    out.  A chain is a header and a line per distinct mention (its "items"), so where each chain
+    starts in items is known from the counts alone, and a chain's items are built when one of
+    them is drawn.  An item longer than the column wraps (`wrap_offsets`: at spaces, continued
+    under its start), so the view scrolls by items: the top of the view is an item, and the
+    screen is filled from it with the wrapped lines of the items that follow, each item wrapped
+    when drawn.  The scrollable height is the items' count, less the items the last screen holds,
+    plus the screen: the last item can always be brought into view, and no item's wrapped height
+    is needed but those on screen."""
 
     DEFAULT_CSS = """
     ChainLines { background: $surface; }
@@ -57,10 +63,13 @@ class ChainLines(ScrollView, can_focus=True):
         self._rows: Sequence[ChainRow] = []
         self._side = KEY_SIDE
         self._starts: list[int] = [0]
-        """The first line of each chain, and after them the number of lines."""
+        """The first item of each chain, and after them the number of items."""
         self.marked: frozenset[Span] = frozenset()
         self._lines: LRUCache[int, list[Text]] = LRUCache(256)
-        self._strips: LRUCache[tuple, Strip] = LRUCache(1024)
+        self._wrapped: LRUCache[tuple[int, int], list[Strip]] = LRUCache(1024)
+        """(item, width) -> the item's lines drawn at that width."""
+        self._screen: tuple[tuple, list[Strip]] | None = None
+        """The lines on screen, for the scroll position and size they were made at."""
 
     def show(self, rows: Sequence[ChainRow], side: ChainSide, marked: frozenset[Span]) -> None:
         """These chains, from the top; `marked` spans reversed."""
@@ -69,56 +78,144 @@ class ChainLines(ScrollView, can_focus=True):
             counts = [len(row.mentions) for row in rows]
         self._rows, self._side, self.marked = rows, side, marked
         self._starts = [0, *accumulate(1 + count for count in counts)]
-        self._lines.clear()
-        self._strips.clear()
-        self.virtual_size = Size(self.scrollable_content_region.width, self._starts[-1])
+        self._forget(lines=True)
+        self._size_to_items()
         self.scroll_to(0, 0, animate=False, immediate=True)
+
+    def _forget(self, lines: bool = False) -> None:
+        if lines:
+            self._lines.clear()
+        self._wrapped.clear()
+        self._screen = None
         self.refresh()
 
     def mark(self, marked: frozenset[Span]) -> None:
         self.marked = marked
-        self._lines.clear()
-        self._strips.clear()
-        self.refresh()
+        self._forget(lines=True)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._lines.clear()
-        self._strips.clear()
+        self._forget(lines=True)
 
     def on_resize(self) -> None:
-        self.virtual_size = Size(self.scrollable_content_region.width, self._starts[-1])
-        self._strips.clear()
+        self._forget()
+        self._size_to_items()
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """The scrollbar narrows the column (no resize says so): the last screen measured again."""
+        self.call_after_refresh(self.on_resize)
+
+    @property
+    def item_count(self) -> int:
+        return self._starts[-1]
+
+    def _size_to_items(self) -> None:
+        """The scrollable height: the top item can go as far as the first of the items that the
+        last screen holds (only those are wrapped to know it)."""
+        width, height = self.scrollable_content_region.width, self.scrollable_content_region.height
+        items = self.item_count
+        if not self.is_mounted or width <= 0 or height <= 0:
+            self.virtual_size = Size(max(width, 0), items)
+            return
+        first, used = items, 0
+        while first > 0:
+            lines = len(self.item_lines(first - 1, width))
+            if used + lines > height and first < items:
+                break
+            used += lines
+            first -= 1
+        self.virtual_size = Size(width, used if first == 0 else first + height)
 
     def chain_lines(self, index: int) -> list[Text]:
-        """The lines of chain `index`: its header, then a line per mention."""
+        """The items of chain `index`: its header, then a line per mention (unwrapped)."""
         lines = self._lines.get(index)
         if lines is None:
             lines = self._lines[index] = chain_lines(self.app, self._rows[index], self._side, self.marked)
         return lines
 
+    def item_lines(self, item: int, width: int) -> list[Strip]:
+        """Item `item` (a chain's header or one of its mentions) wrapped to `width` cells."""
+        key = (item, width)
+        strips = self._wrapped.get(key)
+        if strips is None:
+            chain = bisect_right(self._starts, item) - 1
+            text = self.chain_lines(chain)[item - self._starts[chain]]
+            indent = ITEM_INDENT if item > self._starts[chain] else HEADER_INDENT
+            strips = []
+            for number, part in enumerate(text.divide(wrap_offsets(text.plain, width, indent))):
+                if number:
+                    part = Text(" " * indent, end="").append_text(part)
+                part.rstrip()
+                segments = list(part.render(self.app.console, end=""))
+                strips.append(Strip(segments).crop_extend(0, width, None).apply_style(self.rich_style))
+            self._wrapped[key] = strips
+        return strips
+
     def plain_text(self) -> str:
-        """Every line, as plain text (builds every chain: for tests and small documents)."""
+        """Every item, as plain text (builds every chain: for tests and small documents)."""
         return "".join(line.plain + "\n" for index in range(len(self._rows)) for line in self.chain_lines(index))
 
+    def screen_lines(self) -> list[Strip]:
+        """The lines on screen: the wrapped items from the top one on, until the screen is full."""
+        width, height = self.scrollable_content_region.width, self.scrollable_content_region.height
+        top = int(self.scroll_offset.y)
+        shown = (top, width, height)
+        if self._screen is not None and self._screen[0] == shown:
+            return self._screen[1]
+        lines: list[Strip] = []
+        item = top
+        while len(lines) < height and item < self.item_count:
+            lines.extend(self.item_lines(item, width))
+            item += 1
+        self._screen = (shown, lines[:height])
+        return self._screen[1]
+
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        index = scroll_y + y
-        width = self.scrollable_content_region.width
-        if index >= self._starts[-1]:
-            return Strip.blank(width, self.rich_style)
-        key = (index, scroll_x, width)
-        strip = self._strips.get(key)
-        if strip is None:
-            chain = bisect_right(self._starts, index) - 1
-            text = self.chain_lines(chain)[index - self._starts[chain]]
-            if text.cell_len > width and not scroll_x:  # cut visibly, never silently
-                text = text.copy()
-                text.truncate(width, overflow="ellipsis")
-            segments = list(text.render(self.app.console, end=""))
-            strip = Strip(segments).crop_extend(scroll_x, scroll_x + width, None).apply_style(self.rich_style)
-            self._strips[key] = strip
-        return strip
+        lines = self.screen_lines()
+        if y < len(lines):
+            return lines[y]
+        return Strip.blank(self.scrollable_content_region.width, self.rich_style)
+
+
+ITEM_INDENT = 5
+"""Where a mention's wrapped words continue: under its words (after the indent and type letter)."""
+HEADER_INDENT = 2
+"""Where a chain's wrapped header continues."""
+
+
+def wrap_offsets(plain: str, width: int, indent: int) -> list[int]:
+    """Where to break a line of `plain` text so that each piece fits `width` cells, the pieces
+    after the first indented by `indent`: before a word that does not fit, or inside a word longer
+    than a line.  Offsets as `Text.divide` takes them (a piece keeps the spaces after it, which
+    the view strips)."""
+    if cell_len(plain) <= width:
+        return []
+    indent = min(indent, max(width - 8, 0))  # a narrow column: a continuation starts further left
+    offsets: list[int] = []
+    room, used, position = width, 0, 0
+    for match in re.finditer(r"\S+", plain):
+        start, word = match.start(), match.group()
+        gap = cell_len(plain[position:start]) if used or not offsets else 0
+        cells = cell_len(word)
+        if used and used + gap + cells > room and cells <= width - indent:  # the word starts the next line
+            offsets.append(start)
+            room, used, gap = width - indent, 0, 0
+        while used + gap + cells > room:  # longer than the line: cut where the room ends
+            fits = room - used - gap
+            taken = cut = 0
+            while cut < len(word) and taken + cell_len(word[cut]) <= fits:
+                taken += cell_len(word[cut])
+                cut += 1
+            cut = max(cut, 0 if used + gap else 1)  # a fresh line takes a character at least
+            if cut >= len(word):  # the rest is that one character, wider than the line: it stays here
+                break
+            offsets.append(start + cut)
+            word, start = word[cut:], start + cut
+            cells = cell_len(word)
+            room, used, gap = width - indent, 0, 0
+        used += gap + cells
+        position = match.end()
+    return [offset for offset in offsets if 0 < offset < len(plain) and not plain[offset:].isspace()]
 
 
 def chain_lines(app: App, row: ChainRow, side: ChainSide, marked: frozenset[Span] = frozenset()) -> list[Text]:
@@ -161,7 +258,8 @@ mentions (type letter before the text).  "= R2": the same mentions; "part of R2"
 mentions are in R2, which has more; "holds all of R2": the other way round; "overlaps R2":
 each has mentions the other lacks.  "divided over R2 R5" marks a key chain the response
 split; "conflates K1 K4" marks a response chain that merges key chains; "n missing" /
-"n spurious" count mentions the other side lacks.
+"n spurious" count mentions the other side lacks.  A header or a mention longer than its
+column wraps, continued under its start.
 """
 
     def compose(self) -> ComposeResult:

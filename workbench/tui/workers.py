@@ -63,6 +63,12 @@ class Workers:
                 if drawn is not None:
                     # these scores' frame first: the work that follows shares the GIL with drawing
                     drawn.drawn.wait(timeout=1.0)
+                if stage == "first":  # errors the opening found: listed and priced while the rest is scored
+                    for system in group:
+                        errors = self._previewed_all(system, weights)
+                        if errors is not None and system not in classified and not worker.is_cancelled:
+                            classified.add(system)
+                            self.post_message(ErrorsReady(weights, errors, system))
             for system in group:
                 if worker.is_cancelled:
                     return
@@ -79,6 +85,17 @@ class Workers:
             if self.comparing and group is shown and pair not in self.intervals and not worker.is_cancelled:
                 comparison = interval_comparison(results[self.baseline], results[self.system])
                 self.post_message(IntervalsReady(pair, comparison))
+
+    def _previewed_all(self, system: int, weights: Weights) -> dict[str, list[ErrorRecord]] | None:
+        """A system's errors when the opening already classified every document under these
+        weights (a corpus of one document, such as a book: its second classification took a
+        second and a half), else None.  They are posted once the official scores are, so that
+        the list's counts and its pricing do not wait for the other metrics."""
+        preview = self.view_of(system).preview
+        names = self.session.document_names()
+        if weights != self.start_weights or not preview or any(name not in preview for name in names):
+            return None
+        return {name: rows for name, rows in preview.items() if rows}
 
     @staticmethod
     def _scored(session: Session, result: CorpusResult | None, weights: Weights, system: int, *,

@@ -225,3 +225,14 @@ def analyse_corpus(pairs: Sequence[tuple[str, Document, Document]], singletons: 
     values = [{m: _points(m, aggregate(docs, weights, metrics).micro) for m in metrics} for docs in per_stage]
     return KKReport([e for result in results for e in result.errors], metric, values[0],
                     list(zip(KK_TYPES, values[1:])), reading, operations, all(r.parsed for r in results))
+
+
+def analyse_errors(pairs: Sequence[tuple[str, Document, Document]], singletons: bool = True) -> list[KKError]:
+    """K&K's errors of each (name, key, response), as `analyse_corpus` finds them, without the
+    scores along the correction stages: rescoring each stage is most of the analysis' cost (on a
+    300,000-token book, two thirds), and a list of the errors needs none of it."""
+    errors: list[KKError] = []
+    for name, key, response in pairs:
+        view = pair_view(name, key, response, singletons)
+        errors.extend(_records(view, analyse(view).errors))
+    return errors
