@@ -280,12 +280,19 @@ def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
     rows_todo, cols_todo = list(changed_rows), list(seeds)
     rows_seen, cols_seen = set(rows_todo), set(cols_todo)
 
+    by_mentions = metric == CEAFM.name
+
     def edge(k: int, t: int) -> None:
+        # an edge is reached from its row and from its column: its weight is computed once
+        cell = (k, t)
+        if cell in edges:
+            return
         n = col_cells[t].get(k, 0) if t < n_cols else 0
         if after:
-            n += moved_cells.get((k, t), 0)
+            n += moved_cells.get(cell, 0)
         if n > 0:
-            edges[(k, t)] = _phi(metric, n, key_sizes[k], size(t))
+            # _phi, inline (this runs for every edge of every fix's component)
+            edges[cell] = float(n) if by_mentions else 2.0 * n / (key_sizes[k] + size(t))
             if k not in rows_seen:
                 rows_seen.add(k)
                 rows_todo.append(k)
