@@ -280,12 +280,19 @@ def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
     rows_todo, cols_todo = list(changed_rows), list(seeds)
     rows_seen, cols_seen = set(rows_todo), set(cols_todo)
 
+    by_mentions = metric == CEAFM.name
+
     def edge(k: int, t: int) -> None:
+        # an edge is reached from its row and from its column: its weight is computed once
+        cell = (k, t)
+        if cell in edges:
+            return
         n = col_cells[t].get(k, 0) if t < n_cols else 0
         if after:
-            n += moved_cells.get((k, t), 0)
+            n += moved_cells.get(cell, 0)
         if n > 0:
-            edges[(k, t)] = _phi(metric, n, key_sizes[k], size(t))
+            # _phi, inline (this runs for every edge of every fix's component)
+            edges[cell] = float(n) if by_mentions else 2.0 * n / (key_sizes[k] + size(t))
             if k not in rows_seen:
                 rows_seen.add(k)
                 rows_todo.append(k)
@@ -328,10 +335,13 @@ def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
 
 def _solve(edges: dict[tuple[int, int], float]) -> float:
     """Maximum total weight of a one-to-one matching of the edges: per connected component, a
-    chain alone on its side takes its best edge, others go to the engine's solver."""
-    parent: dict[tuple[str, int], tuple[str, int]] = {}
+    chain alone on its side takes its best edge, others go to `_solve_component`.
 
-    def find(node: tuple[str, int]) -> tuple[str, int]:
+    Components are summed in the order of their first edge (as always: the sum's rounding is part
+    of the figures).  Nodes are ints, key chain k as k and response chain t as ~t (negative)."""
+    parent: dict[int, int] = {}
+
+    def find(node: int) -> int:
         root = node
         while parent.setdefault(root, root) != root:
             root = parent[root]
@@ -340,12 +350,12 @@ def _solve(edges: dict[tuple[int, int], float]) -> float:
         return root
 
     for k, t in edges:
-        a, b = find(("k", k)), find(("t", t))
+        a, b = find(k), find(~t)
         if a != b:
             parent[a] = b
-    groups: dict[tuple[str, int], list[tuple[int, int]]] = defaultdict(list)
+    groups: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for cell in edges:
-        groups[find(("k", cell[0]))].append(cell)
+        groups[find(cell[0])].append(cell)
     return sum(_solve_component(cells, edges) for cells in groups.values())
 
 
@@ -354,10 +364,42 @@ def _solve_component(cells: list[tuple[int, int]], edges: dict[tuple[int, int], 
     cols = sorted({t for _, t in cells})
     if len(rows) == 1 or len(cols) == 1:
         return max(edges[cell] for cell in cells)
+    unique = _no_choice(cells, edges, len(rows) <= len(cols))
+    if unique is not None:
+        return sum(unique[k] for k in sorted(unique))
     at_row = {k: i for i, k in enumerate(rows)}
     at_col = {t: j for j, t in enumerate(cols)}
     weights = {(at_row[k], at_col[t]): edges[(k, t)] for k, t in cells}
     return sum(weights.get(pair, 0.0) for pair in sparse_assignment(len(rows), len(cols), weights))
+
+
+def _no_choice(cells: list[tuple[int, int]], edges: dict[tuple[int, int], float],
+               by_row: bool) -> dict[int, float] | None:
+    """The best matching of a component when it leaves no real choice: each chain of the smaller
+    side (key chains when `by_row`) has one strictly best edge and no two of them share a partner.
+    Every chain of that side then gets its best, which no other matching reaches, so this is the
+    solver's unique optimum: the weight of each assigned key chain, by key chain.  None otherwise
+    (a tie, or two chains wanting one partner: the solver decides, exactly as before).
+
+    The solver's total is summed over its pairs in key-chain order; the caller sums these weights
+    in the same order, so the figure is the same to the last bit."""
+    best: dict[int, tuple[float, int, int]] = {}  # chain -> (weight, partner, key chain)
+    tied: set[int] = set()
+    for k, t in cells:
+        w = edges[(k, t)]
+        chain, partner = (k, t) if by_row else (t, k)
+        known = best.get(chain)
+        if known is None or w > known[0]:
+            best[chain] = (w, partner, k)
+            tied.discard(chain)
+        elif w == known[0]:
+            tied.add(chain)
+    if tied:
+        return None
+    partners = {partner for _, partner, _ in best.values()}
+    if len(partners) != len(best):
+        return None
+    return {k: w for w, _, k in best.values()}
 
 
 def table_of(key: Document, response: Document, key_row: dict[Span, int]) -> _Table | None:

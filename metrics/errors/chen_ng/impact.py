@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+import numpy as np
 
 from metrics.mentions.alignment import align
 from metrics.errors.chen_ng.records import Category, ErrorRecord
@@ -29,7 +30,7 @@ from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
 from metrics.model import Document, Span
-from metrics.measures.score import BlancScore, Score, total
+from metrics.measures.score import BlancScore, Score, mean, total
 from metrics.measures.catalog import ALL_METRICS, BLANC, METRICS
 from metrics.corpus.scoring import DocPair, PreparedCorpus, score_pair
 from metrics.measures.table import build_table
@@ -122,6 +123,8 @@ class Pricer:
         self._before: dict[tuple, dict] = {}
         self._by_delta = set(self.parts) <= DELTA_METRICS
         self._zero = {name: Score(0, 0, 0, 0) for name in self.parts}
+        self._arrays = all(type(self.total.get(name)) is Score for name in self.parts)
+        """Every part's total a plain Score of numbers: `price_each` computes prices as arrays."""
 
     def _value(self, scores: dict) -> float:
         if not scores:
@@ -215,6 +218,37 @@ class Pricer:
         total = {name: _swap(self.total[name], before[name], after[name]) for name in self.parts}
         return self._value(total) - self.value
 
+    def price_each(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> list[float]:
+        """`price(i, fixes)` of each list of fixes, computed together: the changed corpus totals of
+        all of them as arrays (the same float operations as `_swap` and `Score.f1`, element by
+        element, so each price is the same to the bit), then one mean per fix as `_value` takes it.
+
+        Why: a document's hundreds of single fixes each built new Score objects and their means;
+        that was a fifth of pricing a corpus."""
+        changes = [self.document_change(i, fixes) for fixes in fix_lists]
+        if not self._arrays:
+            return [self._price_changes([change]) for change in changes]
+        done = [n for n, (before, after) in enumerate(changes) if before or after]
+        prices = [0.0] * len(changes)
+        if not done:
+            return prices
+        f1s = []
+        for name in self.parts:
+            old = np.array([changes[n][0][name].counts() for n in done], dtype=np.float64)
+            new = np.array([changes[n][1][name].counts() for n in done], dtype=np.float64)
+            counts = np.array(self.total[name].counts(), dtype=np.float64) - old + new
+            recall = _ratio(counts[:, 0], counts[:, 1])
+            precision = _ratio(counts[:, 2], counts[:, 3])
+            both = recall + precision
+            f1s.append(np.divide(2 * recall * precision, both, out=np.zeros(len(done)), where=both != 0).tolist())
+        if METRICS[self.metric].parts:
+            values = [mean(row) for row in zip(*f1s)]
+        else:
+            values = f1s[0]
+        for n, value in zip(done, values):
+            prices[n] = value - self.value
+        return prices
+
     def price_many(self, changes: Iterable[tuple[int, Sequence[Fix]]]) -> float:
         """Change of the corpus F1 if fixes were applied to several documents together."""
         return self._price_changes(self.document_change(i, fixes) for i, fixes in changes)
@@ -279,7 +313,8 @@ class Pricer:
 
         def work(i: int) -> tuple[dict[int, float], dict[tuple[Category, int], tuple[dict, dict]]]:
             with gc_paused():  # thousands of small rescorings, no cycles
-                prices = {n: self.price(i, [fix_of(listed[n])]) for n in listed_in.get(i, [])}
+                mine = listed_in.get(i, [])
+                prices = dict(zip(mine, self.price_each(i, [[fix_of(listed[n])] for n in mine])))
                 changes = {(c, i): self.document_change(i, fixes) for c, fixes in planned_in.get(i, [])}
             return prices, changes
 
@@ -292,6 +327,11 @@ class Pricer:
         priced = [replace(r, impact=prices[n]) for n, r in enumerate(listed)]
         by_category = {c: self._price_changes(changes[(c, i)] for i, _ in plan) for c, plan in plans.items()}
         return priced, by_category
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """`metrics.measures.score.ratio` element by element: num / den, and 0 where den is 0."""
+    return np.divide(num, den, out=np.zeros(len(den)), where=den != 0)
 
 
 def _sides(alignment) -> tuple[int, int, int]:
