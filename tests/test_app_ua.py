@@ -202,3 +202,22 @@ def test_export_of_the_relation_list_writes_what_errors_writes(tmp_path):
     cli = subprocess.run([sys.executable, "-m", "workbench", "errors", KEY, RESPONSE, "--conventions", "ua",
                           "--split-antecedents", "keep", "--format", "json"], capture_output=True, text=True)
     assert json.loads(target.read_text(encoding="utf-8")) == json.loads(cli.stdout)
+
+
+@pilot_test
+async def test_scores_panel_lists_the_ua_scores_the_errors_are_priced_on():
+    """The relation errors are priced on non_referring and the three bridging scores: the panel
+    shows them (and MOR), with the values `corefwb score` prints, document and corpus."""
+    from workbench.session import Session
+    from workbench.tui.rows import percent
+
+    expected = Session.load(KEY, [RESPONSE], OPTIONS).ua_result(0)
+    app = dialogue()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        lines = {line.split("  ")[0].strip(): line for line in _text(app).replace("│", "\n").splitlines()}
+        for name, label in (("non_referring", "Non-referr."), ("bridging_recognition", "Br. recogn."),
+                            ("bridging_markable", "Br. markable"), ("bridging_entity", "Br. entity"), ("mor", "MOR")):
+            corpus = expected.micro[name]
+            assert label in lines, label
+            assert lines[label].split()[-3:] == [percent(v).strip() for v in (corpus.recall, corpus.precision, corpus.f1)]

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from rich.text import Text
 
+from metrics.conventions.registry import CONVENTIONS
 from metrics.measures.catalog import ALL_METRICS, CATALOG, Family, names, with_parts
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.corpus.scoring import CorpusResult, ScoresInChildren
@@ -30,6 +31,14 @@ from .scores import MAX_SYSTEM_COLUMNS, ScoresPanel, comparison_cells
 FIRST_METRICS = with_parts(names(Family.MENTION) + names(Family.OFFICIAL))
 """Scored first, so the official numbers are on screen while the other metrics are computed."""
 REST_METRICS = tuple(m for m in ALL_METRICS if m not in FIRST_METRICS)
+
+
+def rest_metrics(conventions: str) -> tuple[str, ...]:
+    """The metrics scored after the first ones: the rest of every convention's, then the scores only
+    the conventions' own scorer has (MOR and zero under corefud; MOR, non-referring and the three
+    bridging scores under ua), which `corefwb score` prints and the UA relation errors are priced on."""
+    scorer = CONVENTIONS[conventions].scorer if conventions in CONVENTIONS else None
+    return REST_METRICS + tuple(m.name for m in CATALOG if m.only and scorer in m.only)
 INTERVAL_METHOD = Method()
 """The intervals of the scores panel: `corefwb compare`'s defaults (1,000 resamples, seed 12345)."""
 
@@ -70,7 +79,7 @@ class SystemView:
 
 def complete(result: CorpusResult | None) -> bool:
     """Whether every metric is scored (not only the official ones scored first)."""
-    return result is not None and len(result.metrics) == len(ALL_METRICS)
+    return result is not None and set(ALL_METRICS) <= set(result.metrics)
 
 
 def interval_comparison(baseline: CorpusResult, system: CorpusResult) -> Comparison:

@@ -406,11 +406,17 @@ class ScoreLine:
     corpus: Any
 
 
+PANEL_LABELS = {"mor": "MOR", "zero": "Zero anaph.", "non_referring": "Non-referr.",
+                "bridging_recognition": "Br. recogn.", "bridging_markable": "Br. markable",
+                "bridging_entity": "Br. entity"}
+"""The scores panel's label of a metric whose catalogue label is longer than its 12 cells."""
+
+
 def score_lines(document: dict[str, Any] | None, corpus: dict[str, Any] | None) -> list[ScoreLine]:
     """The metrics to list, in catalogue order, for whichever the engine computed."""
     document, corpus = document or {}, corpus or {}
     # a single-valued metric's value is its F column: its label says so (`ACE-value` -> `ACE F=value`)
-    return [ScoreLine(m.name, f"{m.label.split('-')[0]} F=value" if m.single else m.label,
+    return [ScoreLine(m.name, PANEL_LABELS.get(m.name) or (f"{m.label.split('-')[0]} F=value" if m.single else m.label),
                       document.get(m.name), corpus.get(m.name))
             for m in CATALOG if m.name in document or m.name in corpus]
 
