@@ -152,7 +152,8 @@ class Comparing:
         labels = self.labels(narrowest=narrow)
         panel.compare([labels[s] for s in columns])  # the columns of this width
         for metric in CATALOG:
-            if not any(metric.name in micro for micro in micros):
+            # what `corefwb compare` compares: a convention's own scores (single mode lists them) have no interval
+            if metric.name not in ALL_METRICS or not any(metric.name in micro for micro in micros):
                 continue
             metrics.append(metric.name)
             rows.append(comparison_cells(metric.name, metric.label, [micro.get(metric.name) for micro in micros],
