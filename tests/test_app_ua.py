@@ -236,3 +236,19 @@ async def test_compare_mode_compares_what_corefwb_compare_compares():
         panel = app.query_one(ScoresPanel)
         assert panel._shown_metrics and set(panel._shown_metrics) <= set(ALL_METRICS)
         assert all(row[-1] not in ("", "…") for row in panel._shown)
+
+
+@pilot_test
+async def test_counts_say_split_antecedents_are_not_scored_when_removed():
+    """Removed (the UA scorer's default), split antecedents are not looked for: the counts box
+    says so rather than `SA MISS 0`, which read as none missed while the text shows `⊃` labels
+    that differ between key and response."""
+    app = Workbench(KEY, [RESPONSE], LoadOptions(conventions="ua", singletons="keep"))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        counts = str(app.query_one("#ua-counts").render()).splitlines()
+        assert counts[-1] == "SA not scored (removed)" and not any(line.startswith("SA MISS") for line in counts)
+    app = dialogue()  # kept: counted
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        assert "SA MEMB 1" in str(app.query_one("#ua-counts").render())

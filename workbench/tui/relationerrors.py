@@ -73,6 +73,7 @@ selecting a row names every score it touches.  `t` switches to the next list.
         self._widths: dict[str, int] | None = None
         self._picked = False
         self._counts: list[tuple[str, list[UAError]]] = []
+        self.split_scored = True
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ua-main"):
@@ -99,9 +100,11 @@ selecting a row names every score it touches.  `t` switches to the next list.
         return True
 
     def set_rows(self, rows: list[UAError] | None, counts: list[tuple[str, list[UAError]]] | None = None,
-                 state: str = "ready") -> None:
+                 state: str = "ready", split_scored: bool = True) -> None:
         """This document's errors (None while analysing); `counts`: (system label, its errors of
-        this document) per system shown, for the counts box."""
+        this document) per system shown, for the counts box; `split_scored`: whether split
+        antecedents are scored (`--split-antecedents keep`), else the box says so instead of 0s."""
+        self.split_scored = split_scored
         self.state = state if rows is None else "ready"
         self.rows = rows or []
         self._counts = counts or ([("", self.rows)] if rows is not None else [])
@@ -127,7 +130,7 @@ selecting a row names every score it touches.  `t` switches to the next list.
                 *(Text(display_text(t), overflow="ellipsis", no_wrap=True) for t in (row.mention, row.explanation))]
 
     def _show_counts(self) -> None:
-        self.query_one("#ua-counts", Static).update(counts_text(self._counts))
+        self.query_one("#ua-counts", Static).update(counts_text(self._counts, self.split_scored))
 
     @on(ListTable.RowHighlighted, "#ua-errors")
     def _highlighted(self, event: ListTable.RowHighlighted) -> None:
@@ -163,9 +166,15 @@ selecting a row names every score it touches.  `t` switches to the next list.
         return True
 
 
-def counts_text(systems: list[tuple[str, list[UAError]]]) -> Text:
+SPLIT_NOT_SCORED = "SA not scored (removed)"
+"""The counts box's split-antecedent line when they are removed (the UA scorer's default): their
+errors are not looked for, so a 0 there would say the response got them right."""
+
+
+def counts_text(systems: list[tuple[str, list[UAError]]], split_scored: bool = True) -> Text:
     """The counts box: each type's errors, two types a line (so that the box fits the shortest
-    panel), a count per system shown (compare mode: A/B, the baseline's first)."""
+    panel), a count per system shown (compare mode: A/B, the baseline's first); without
+    `split_scored`, one line saying split antecedents are not scored."""
     cells = {}
     for relation in RELATIONS:
         for kind in KINDS[relation]:
@@ -175,6 +184,9 @@ def counts_text(systems: list[tuple[str, list[UAError]]]) -> Text:
     text = Text("relation errors" if len(systems) <= 1 else "errors: A/B", style="bold")
     for relation in RELATIONS:
         kinds = KINDS[relation]
+        if relation == "split_antecedents" and not split_scored:
+            text.append(f"\n{SPLIT_NOT_SCORED}")
+            continue
         for pair in (kinds[i:i + 2] for i in range(0, len(kinds), 2)):
             line = "  ".join(f"{KIND_SHORT[k]:<4} {cells[(relation, k)]:>{width}}" for k in pair)
             text.append(f"\n{RELATION_SHORT[relation]} {line}")
