@@ -252,3 +252,21 @@ async def test_counts_say_split_antecedents_are_not_scored_when_removed():
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         assert "SA MEMB 1" in str(app.query_one("#ua-counts").render())
+
+
+@pilot_test
+async def test_help_does_not_say_v801_scores_a_ua_file():
+    """The help's first words said every score is v8.01's; under ua they are the UA scorer's."""
+    import io
+
+    from rich.console import Console
+
+    app = dialogue()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f1")
+        console = Console(width=200, file=io.StringIO())
+        console.print(app.screen._help_table())
+        shown = " ".join(console.file.getvalue().split())
+        assert "the UA scorer for Universal Anaphora" in shown
+        assert "scored as the CoNLL scorer v8.01 does" not in shown

@@ -105,8 +105,9 @@ class Workbench(Workers, Comparing, Navigation, DatasetSwitching, TaxonomySwitch
         Binding("f10", "toggle_theme", "Dark / light theme", show=False, id="app.theme"), *RELATION_BINDINGS,
     ]
     HELP = """\
-coref-workbench: a key (gold) and a response (system) scored as the CoNLL scorer v8.01 does,
-plus Chen & Ng's linguistically aware metrics (LMUC, LB3, LCEAFm, LCEAFe) under the weights
+coref-workbench: a key (gold) and a response (system) scored as the official scorer of their
+conventions does (v8.01 for CoNLL-2012, corefud-scorer for CorefUD, the UA scorer for Universal
+Anaphora), plus Chen & Ng's linguistically aware metrics (LMUC, LB3, LCEAFm, LCEAFe) under the weights
 W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.  Given a key alone,
 it shows the key's text and chains for browsing, with no scores or errors.
 """
