@@ -270,3 +270,14 @@ async def test_help_does_not_say_v801_scores_a_ua_file():
         shown = " ".join(console.file.getvalue().split())
         assert "the UA scorer for Universal Anaphora" in shown
         assert "scored as the CoNLL scorer v8.01 does" not in shown
+
+
+@pilot_test
+async def test_status_line_names_the_ua_conventions_and_fits_100_columns():
+    """CorefUD's status line says `corefud head`; under ua it said nothing, so nothing on screen
+    told which scorer's numbers these are.  At 100 columns the token count gives way first."""
+    app = dialogue()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        status = str(app.query_one("#status").render())
+        assert "  ua exact  " in status and "corpus CoNLL F1" in status and len(status.rstrip()) < 100

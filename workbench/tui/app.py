@@ -395,10 +395,11 @@ it shows the key's text and chains for browsing, with no scores or errors.
         return MODES[self.mode_index]
 
     def _conventions_text(self) -> str:
-        """Under the CorefUD conventions, which (the status line names them; v8.01's go unsaid)."""
+        """Under the CorefUD or UA conventions, which, with the matching (the status line names
+        them; v8.01's go unsaid; whether UA's split antecedents are scored, the counts box says)."""
         options = self.session.options
-        shown = options.conventions == "corefud" and not self.browsing  # browsing: no scores to qualify
-        return f"  corefud {options.match}" if shown else ""
+        shown = options.conventions in ("corefud", "ua") and not self.browsing  # browsing: no scores to qualify
+        return f"  {options.conventions} {options.match}" if shown else ""
 
     def _status(self) -> None:
         if self.corpus is None:
@@ -427,6 +428,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
                 f"{tokens}){self._conventions_text()}{view}{corpus_text}")
         if names and cell_len(line) >= self.size.width:
             line = line.replace(names, short, 1)
+        if tokens and cell_len(line) >= self.size.width:  # the scores and the warnings count come first
+            line = line.replace(tokens, "", 1)
         self._set_status(line)
         text = self.query_one(DocumentText)
         text.border_title = f"text: {MODES[self.mode_index]}{self.system_label()}"
