@@ -105,11 +105,10 @@ class Workbench(Workers, Comparing, Navigation, DatasetSwitching, TaxonomySwitch
         Binding("f10", "toggle_theme", "Dark / light theme", show=False, id="app.theme"), *RELATION_BINDINGS,
     ]
     HELP = """\
-coref-workbench: a key (gold) and a response (system) scored as the official scorer of their
-conventions does (v8.01 for CoNLL-2012, corefud-scorer for CorefUD, the UA scorer for Universal
-Anaphora), plus Chen & Ng's linguistically aware metrics (LMUC, LB3, LCEAFm, LCEAFe) under the weights
-W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.  Given a key alone,
-it shows the key's text and chains for browsing, with no scores or errors.
+coref-workbench: a key (gold) and a response (system) scored as the official scorer of their conventions does
+(v8.01 for CoNLL-2012, corefud-scorer for CorefUD, the UA scorer for Universal Anaphora), plus Chen & Ng's
+linguistically aware metrics (LMUC, LB3, LCEAFm, LCEAFe) under the weights W = (w_nam, w_nom, w_pro, w_sing).
+Mentions: N name, M nominal, P pronoun.  A key alone is shown for browsing: its text and chains, no scores or errors.
 """
 
     def __init__(self, key_path: str, response_paths: str | Sequence[str], options: LoadOptions = LoadOptions(), *,
@@ -395,8 +394,7 @@ it shows the key's text and chains for browsing, with no scores or errors.
         return MODES[self.mode_index]
 
     def _conventions_text(self) -> str:
-        """Under the CorefUD or UA conventions, which, with the matching (the status line names
-        them; v8.01's go unsaid; whether UA's split antecedents are scored, the counts box says)."""
+        """The status line's CorefUD or UA conventions and matching (v8.01's go unsaid)."""
         options = self.session.options
         shown = options.conventions in ("corefud", "ua") and not self.browsing  # browsing: no scores to qualify
         return f"  {options.conventions} {options.match}" if shown else ""
