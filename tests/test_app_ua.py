@@ -202,3 +202,82 @@ def test_export_of_the_relation_list_writes_what_errors_writes(tmp_path):
     cli = subprocess.run([sys.executable, "-m", "workbench", "errors", KEY, RESPONSE, "--conventions", "ua",
                           "--split-antecedents", "keep", "--format", "json"], capture_output=True, text=True)
     assert json.loads(target.read_text(encoding="utf-8")) == json.loads(cli.stdout)
+
+
+@pilot_test
+async def test_scores_panel_lists_the_ua_scores_the_errors_are_priced_on():
+    """The relation errors are priced on non_referring and the three bridging scores: the panel
+    shows them (and MOR), with the values `corefwb score` prints, document and corpus."""
+    from workbench.session import Session
+    from workbench.tui.rows import percent
+
+    expected = Session.load(KEY, [RESPONSE], OPTIONS).ua_result(0)
+    app = dialogue()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        lines = {line.split("  ")[0].strip(): line for line in _text(app).replace("│", "\n").splitlines()}
+        for name, label in (("non_referring", "Non-referr."), ("bridging_recognition", "Br. recogn."),
+                            ("bridging_markable", "Br. markable"), ("bridging_entity", "Br. entity"), ("mor", "MOR")):
+            corpus = expected.micro[name]
+            assert label in lines, label
+            assert lines[label].split()[-3:] == [percent(v).strip() for v in (corpus.recall, corpus.precision, corpus.f1)]
+
+
+@pilot_test
+async def test_compare_mode_compares_what_corefwb_compare_compares():
+    """Compare mode's panel lists the metrics `corefwb compare` compares, each with its interval:
+    the UA scorer's own scores (single mode lists them) have none, so they would wait on `…`."""
+    from metrics.measures.catalog import ALL_METRICS
+    from workbench.tui.scores import ScoresPanel
+
+    app = dialogue(RESPONSE, KEY)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(ScoresPanel)
+        assert panel._shown_metrics and set(panel._shown_metrics) <= set(ALL_METRICS)
+        assert all(row[-1] not in ("", "…") for row in panel._shown)
+
+
+@pilot_test
+async def test_counts_say_split_antecedents_are_not_scored_when_removed():
+    """Removed (the UA scorer's default), split antecedents are not looked for: the counts box
+    says so rather than `SA MISS 0`, which read as none missed while the text shows `⊃` labels
+    that differ between key and response."""
+    app = Workbench(KEY, [RESPONSE], LoadOptions(conventions="ua", singletons="keep"))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        counts = str(app.query_one("#ua-counts").render()).splitlines()
+        assert counts[-1] == "SA not scored (removed)" and not any(line.startswith("SA MISS") for line in counts)
+    app = dialogue()  # kept: counted
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        assert "SA MEMB 1" in str(app.query_one("#ua-counts").render())
+
+
+@pilot_test
+async def test_help_does_not_say_v801_scores_a_ua_file():
+    """The help's first words said every score is v8.01's; under ua they are the UA scorer's."""
+    import io
+
+    from rich.console import Console
+
+    app = dialogue()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f1")
+        console = Console(width=200, file=io.StringIO())
+        console.print(app.screen._help_table())
+        shown = " ".join(console.file.getvalue().split())
+        assert "the UA scorer for Universal Anaphora" in shown
+        assert "scored as the CoNLL scorer v8.01 does" not in shown
+
+
+@pilot_test
+async def test_status_line_names_the_ua_conventions_and_fits_100_columns():
+    """CorefUD's status line says `corefud head`; under ua it said nothing, so nothing on screen
+    told which scorer's numbers these are.  At 100 columns the token count gives way first."""
+    app = dialogue()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        status = str(app.query_one("#status").render())
+        assert "  ua exact  " in status and "corpus CoNLL F1" in status and len(status.rstrip()) < 100

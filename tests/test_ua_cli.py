@@ -54,6 +54,13 @@ def test_usage_errors_exit_2(capsys, argv, words):
     assert status == 2 and not out and words in err
 
 
+@pytest.mark.parametrize("command", [("score",), ("errors",), ("compare", RESPONSE)])
+def test_crac_zeros_under_ua_is_a_usage_error(capsys, command):
+    """--crac-zeros is for a CRAC LLM-track output under corefud: under ua it was silently ignored."""
+    status, out, err = run(capsys, command[0], KEY, RESPONSE, *command[1:], "--crac-zeros", "gold")
+    assert status == 2 and not out and "--crac-zeros applies to" in err
+
+
 def test_other_commands_say_what_takes_ua(capsys):
     status, _, err = run(capsys, "plot", "errors", KEY, RESPONSE, RESPONSE, "--output", "x.svg")
     assert status == 2 and "score" in err and "compare" in err and "workbench" in err

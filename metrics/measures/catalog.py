@@ -135,6 +135,9 @@ class Metric:
     """The computation under a scorer that computes this metric its own way."""
     only: tuple[Scorer, ...] = ()
     """The scorers this metric exists under alone (empty: every scorer)."""
+    short: str = ""
+    """The label where twelve cells are all there is (the workbench's scores panel); empty: `label`
+    fits."""
     batch: Batch | None = None
     """v8.01's computation of many documents at once, equal to `compute` on each (a corpus of
     many small documents pays numpy's calls once): for the metrics of the table alone."""
@@ -321,18 +324,21 @@ CATALOG: tuple[Metric, ...] = (
            _ace, aliases=("ace_value",), typed=True, single=True, batch=_batch("ace")),
     Metric("mor", "MOR (mention overlap)", Family.COREFUD, "mention overlap ratio: words shared by the best "
            "one-to-one pairing of overlapping mentions (CRAC 2022)", _corefud("mor"), only=(Scorer.COREFUD, Scorer.UA),
-           under=((Scorer.UA, _ua(lambda ua: ua.mor())),)),
+           under=((Scorer.UA, _ua(lambda ua: ua.mor())),), short="MOR"),
     Metric("zero", "zero anaphora", Family.COREFUD, "anaphoric zeros linked to an antecedent of their entity "
-           "(corefud-scorer)", _corefud("zero"), only=(Scorer.COREFUD,)),
+           "(corefud-scorer)", _corefud("zero"), only=(Scorer.COREFUD,), short="Zero anaph."),
     Metric("non_referring", "Non-referring", Family.ANAPHORA, "non-referring markables (expletives, predicates) "
            "identified (UA scorer)", _ua(lambda ua: ua.non_referring()), aliases=("non-referring",),
-           only=(Scorer.UA,)),
+           only=(Scorer.UA,), short="Non-referr."),
     Metric("bridging_recognition", "Bridging recognition", Family.ANAPHORA, "bridging anaphors recognised, "
-           "whatever their anchor (UA scorer)", _ua_bridging("bridging_recognition"), only=(Scorer.UA,)),
+           "whatever their anchor (UA scorer)", _ua_bridging("bridging_recognition"), only=(Scorer.UA,),
+           short="Br. recogn."),
     Metric("bridging_markable", "Bridging (markable)", Family.ANAPHORA, "bridging anaphors with their anchor "
-           "markable (UA scorer)", _ua_bridging("bridging_markable"), only=(Scorer.UA,)),
+           "markable (UA scorer)", _ua_bridging("bridging_markable"), only=(Scorer.UA,),
+           short="Br. markable"),
     Metric("bridging_entity", "Bridging (entity)", Family.ANAPHORA, "bridging anaphors with an anchor of the "
-           "anchor's entity (UA scorer)", _ua_bridging("bridging_entity"), only=(Scorer.UA,)),
+           "anchor's entity (UA scorer)", _ua_bridging("bridging_entity"), only=(Scorer.UA,),
+           short="Br. entity"),
 )
 
 METRICS: dict[str, Metric] = {metric.name: metric for metric in CATALOG}

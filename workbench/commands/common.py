@@ -90,7 +90,7 @@ def load_options(args: argparse.Namespace, response_paths: Sequence[str], *, ua_
     if not corefud and args.zero_match is not None:
         raise UsageError("--zero-match applies to --conventions corefud only")
     if not corefud and args.crac_zeros is not None:
-        raise UsageError("--crac-zeros applies to a crac-text or crac-json response, scored under --conventions corefud")
+        raise UsageError(ua.CRAC_ZEROS_SCOPE)
     return LoadOptions(key_format=args.key_format, response_format=args.response_format,
                        match=args.match or ("head" if corefud else "exact"),
                        clusters_field=args.clusters_field, ace_variant=args.ace_variant,

@@ -77,11 +77,17 @@ def apply_preset(args: argparse.Namespace) -> None:
         args.metrics = ",".join(m for m in names if conventions != "corefud" or m != "conll")
 
 
+CRAC_ZEROS_SCOPE = "--crac-zeros applies to a crac-text or crac-json response, scored under --conventions corefud"
+"""The usage error of --crac-zeros outside the CRAC LLM track's conventions (corefud)."""
+
+
 def selected(args: argparse.Namespace) -> bool:
     """Whether this command line is under the UA conventions (given, a preset's, or `auto` with a
-    UA key).  Outside them, a UA option is a usage error."""
+    UA key).  Outside them, a UA option is a usage error; inside them, --crac-zeros is."""
     apply_preset(args)
     ua = args.conventions == "ua" or (args.conventions == "auto" and _is_ua(args.key))
+    if ua and getattr(args, "crac_zeros", None) is not None:
+        raise UsageError(CRAC_ZEROS_SCOPE)
     if not ua:
         given = _given(args, "split_antecedents", "only_split_antecedents", "discourse_deixis")
         if given or args.match == "partial-craft":

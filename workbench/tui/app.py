@@ -105,10 +105,10 @@ class Workbench(Workers, Comparing, Navigation, DatasetSwitching, TaxonomySwitch
         Binding("f10", "toggle_theme", "Dark / light theme", show=False, id="app.theme"), *RELATION_BINDINGS,
     ]
     HELP = """\
-coref-workbench: a key (gold) and a response (system) scored as the CoNLL scorer v8.01 does,
-plus Chen & Ng's linguistically aware metrics (LMUC, LB3, LCEAFm, LCEAFe) under the weights
-W = (w_nam, w_nom, w_pro, w_sing).  Mentions: N name, M nominal, P pronoun.  Given a key alone,
-it shows the key's text and chains for browsing, with no scores or errors.
+coref-workbench: a key (gold) and a response (system) scored as the official scorer of their conventions does
+(v8.01 for CoNLL-2012, corefud-scorer for CorefUD, the UA scorer for Universal Anaphora), plus Chen & Ng's
+linguistically aware metrics (LMUC, LB3, LCEAFm, LCEAFe) under the weights W = (w_nam, w_nom, w_pro, w_sing).
+Mentions: N name, M nominal, P pronoun.  A key alone is shown for browsing: its text and chains, no scores or errors.
 """
 
     def __init__(self, key_path: str, response_paths: str | Sequence[str], options: LoadOptions = LoadOptions(), *,
@@ -394,10 +394,10 @@ it shows the key's text and chains for browsing, with no scores or errors.
         return MODES[self.mode_index]
 
     def _conventions_text(self) -> str:
-        """Under the CorefUD conventions, which (the status line names them; v8.01's go unsaid)."""
+        """The status line's CorefUD or UA conventions and matching (v8.01's go unsaid)."""
         options = self.session.options
-        shown = options.conventions == "corefud" and not self.browsing  # browsing: no scores to qualify
-        return f"  corefud {options.match}" if shown else ""
+        shown = options.conventions in ("corefud", "ua") and not self.browsing  # browsing: no scores to qualify
+        return f"  {options.conventions} {options.match}" if shown else ""
 
     def _status(self) -> None:
         if self.corpus is None:
@@ -426,6 +426,8 @@ it shows the key's text and chains for browsing, with no scores or errors.
                 f"{tokens}){self._conventions_text()}{view}{corpus_text}")
         if names and cell_len(line) >= self.size.width:
             line = line.replace(names, short, 1)
+        if tokens and cell_len(line) >= self.size.width:  # the scores and the warnings count come first
+            line = line.replace(tokens, "", 1)
         self._set_status(line)
         text = self.query_one(DocumentText)
         text.border_title = f"text: {MODES[self.mode_index]}{self.system_label()}"

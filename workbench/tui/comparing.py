@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from rich.text import Text
 
+from metrics.conventions.registry import CONVENTIONS, convention
 from metrics.measures.catalog import ALL_METRICS, CATALOG, Family, names, with_parts
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.corpus.scoring import CorpusResult, ScoresInChildren
@@ -31,6 +32,16 @@ from .scores import MAX_SYSTEM_COLUMNS, ScoresPanel, comparison_cells
 FIRST_METRICS = with_parts(names(Family.MENTION) + names(Family.OFFICIAL))
 """Scored first, so the official numbers are on screen while the other metrics are computed."""
 REST_METRICS = tuple(m for m in ALL_METRICS if m not in FIRST_METRICS)
+
+
+def rest_metrics(conventions: str) -> tuple[str, ...]:
+    """The metrics scored after the first ones: the rest of every convention's, then the scores only
+    the conventions' own scorer has (MOR and zero under corefud; MOR, non-referring and the three
+    bridging scores under ua), which `corefwb score` prints and the UA relation errors are priced on."""
+    scorer = convention(conventions).scorer if conventions in CONVENTIONS else None
+    return REST_METRICS + tuple(m.name for m in CATALOG if m.only and scorer in m.only)
+
+
 INTERVAL_METHOD = Method()
 """The intervals of the scores panel: `corefwb compare`'s defaults (1,000 resamples, seed 12345)."""
 
@@ -71,7 +82,7 @@ class SystemView:
 
 def complete(result: CorpusResult | None) -> bool:
     """Whether every metric is scored (not only the official ones scored first)."""
-    return result is not None and len(result.metrics) == len(ALL_METRICS)
+    return result is not None and set(ALL_METRICS) <= set(result.metrics)
 
 
 def interval_comparison(baseline: CorpusResult, system: CorpusResult) -> Comparison:
@@ -144,7 +155,8 @@ class Comparing:
         labels = self.labels(narrowest=narrow)
         panel.compare([labels[s] for s in columns])  # the columns of this width
         for metric in CATALOG:
-            if not any(metric.name in micro for micro in micros):
+            # what `corefwb compare` compares: a convention's own scores (single mode lists them) have no interval
+            if metric.name not in ALL_METRICS or not any(metric.name in micro for micro in micros):
                 continue
             metrics.append(metric.name)
             rows.append(comparison_cells(metric.name, metric.label, [micro.get(metric.name) for micro in micros],

@@ -34,7 +34,7 @@ from metrics.corpus.scoring import ScoresInChildren
 from metrics.measures.weights import Weights
 
 from ..session import LoadOptions, Session
-from .comparing import FIRST_METRICS, REST_METRICS
+from .comparing import FIRST_METRICS, rest_metrics
 from .rows import group_errors
 
 if TYPE_CHECKING:  # the analysis loads in the child, when asked for
@@ -131,8 +131,9 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     for system in range(len(session.corpora)):
         try:
             # the shown systems' children stay, to rescore a weight edit while the UI draws
-            children = session.corpora[system].score_in_children(weights, [FIRST_METRICS, REST_METRICS], processes,
-                                                                 SCORING_NICE, serving=system in shown)
+            stages = [FIRST_METRICS, rest_metrics(session.options.conventions)]
+            children = session.corpora[system].score_in_children(weights, stages, processes, SCORING_NICE,
+                                                                 serving=system in shown)
         except OSError:  # no process to be had (a limit, memory): the app's worker scores it
             continue
         if children is not None:

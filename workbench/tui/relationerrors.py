@@ -54,21 +54,37 @@ selecting a row names every score it touches.  `t` switches to the next list.
     class Picked(RecordListPanel.Picked):
         """The cursor is on an error (jump=False) or Enter was pressed on it (jump=True)."""
 
+    split_scored = True
+    """Whether split antecedents are scored (`--split-antecedents keep`), else the counts box says
+    so instead of 0s."""
+
+    def set_rows(self, rows: list[UAError] | None, counts: list[tuple[str, list[UAError]]] | None = None,
+                 state: str = "ready", split_scored: bool = True) -> None:
+        """`RecordListPanel.set_rows`, and whether split antecedents are scored (`split_scored`)."""
+        self.split_scored = split_scored
+        super().set_rows(rows, counts, state)
+
     def _cells(self, row: UAError) -> list[Text]:
         price = price_text(row)
         return [Text(RELATION_SHORT[row.relation]), Text(KIND_SHORT[row.kind]), Text(price, overflow="ellipsis", no_wrap=True),
                 *(Text(display_text(t), overflow="ellipsis", no_wrap=True) for t in (row.mention, row.explanation))]
 
     def counts_text(self, systems: list[tuple[str, list[UAError]]]) -> Text:
-        return counts_text(systems)
+        return counts_text(systems, self.split_scored)
 
     def row_span(self, row: UAError) -> tuple[int, int]:
         return word_span(row)
 
 
-def counts_text(systems: list[tuple[str, list[UAError]]]) -> Text:
+SPLIT_NOT_SCORED = "SA not scored (removed)"
+"""The counts box's split-antecedent line when they are removed (the UA scorer's default): their
+errors are not looked for, so a 0 there would say the response got them right."""
+
+
+def counts_text(systems: list[tuple[str, list[UAError]]], split_scored: bool = True) -> Text:
     """The counts box: each type's errors, two types a line (so that the box fits the shortest
-    panel), a count per system shown (compare mode: A/B, the baseline's first)."""
+    panel), a count per system shown (compare mode: A/B, the baseline's first); without
+    `split_scored`, one line saying split antecedents are not scored."""
     cells = {}
     for relation in RELATIONS:
         for kind in KINDS[relation]:
@@ -78,6 +94,9 @@ def counts_text(systems: list[tuple[str, list[UAError]]]) -> Text:
     text = Text("relation errors" if len(systems) <= 1 else "errors: A/B", style="bold")
     for relation in RELATIONS:
         kinds = KINDS[relation]
+        if relation == "split_antecedents" and not split_scored:
+            text.append(f"\n{SPLIT_NOT_SCORED}")
+            continue
         for pair in (kinds[i:i + 2] for i in range(0, len(kinds), 2)):
             line = "  ".join(f"{KIND_SHORT[k]:<4} {cells[(relation, k)]:>{width}}" for k in pair)
             text.append(f"\n{RELATION_SHORT[relation]} {line}")

@@ -421,7 +421,7 @@ def score_lines(document: dict[str, Any] | None, corpus: dict[str, Any] | None) 
     """The metrics to list, in catalogue order, for whichever the engine computed."""
     document, corpus = document or {}, corpus or {}
     # a single-valued metric's value is its F column: its label says so (`ACE-value` -> `ACE F=value`)
-    return [ScoreLine(m.name, f"{m.label.split('-')[0]} F=value" if m.single else m.label,
+    return [ScoreLine(m.name, m.short or (f"{m.label.split('-')[0]} F=value" if m.single else m.label),
                       document.get(m.name), corpus.get(m.name))
             for m in CATALOG if m.name in document or m.name in corpus]
 

@@ -154,7 +154,8 @@ class TaxonomySwitching:
         per_system = [[e for e in found[s] if e.document == name] for s in systems]
         labels = self.labels() if self.comparing else [""]
         counts = [(labels[s], rows) for s, rows in zip(systems, per_system)]
-        panel.set_rows(per_system[-1], counts if self.comparing else None)
+        panel.set_rows(per_system[-1], counts if self.comparing else None,
+                       split_scored=self.session.options.ua.keep_split)
 
     @work(thread=True, group="relation-errors")
     def _relation_worker(self, systems: list[int]) -> None:

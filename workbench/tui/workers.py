@@ -23,7 +23,7 @@ from metrics.corpus.scoring import CorpusResult, ScoresInChildren
 from metrics.measures.weights import Weights
 
 from ..session import Session
-from .comparing import FIRST_METRICS, REST_METRICS, ComparedPair, complete, interval_comparison
+from .comparing import FIRST_METRICS, ComparedPair, complete, interval_comparison, rest_metrics
 from .messages import EngineFault, ErrorsReady, ImpactsReady, IntervalsReady, Rescored, while_running
 from .rows import group_errors
 from .scores import ScoresPanel
@@ -126,7 +126,7 @@ class Workers:
                     return None
         if stage == "first":
             return session.score(weights, FIRST_METRICS, system)
-        return result.updated(session.score(weights, REST_METRICS, system))
+        return result.updated(session.score(weights, rest_metrics(session.options.conventions), system))
 
     @while_running
     def on_rescored(self, message: Rescored) -> None:
