@@ -442,3 +442,26 @@ async def test_the_collectors_thresholds_are_the_apps_while_it_runs_and_given_ba
         await settle(app, pilot)
         assert gc.get_threshold() == GC_THRESHOLDS
     assert gc.get_threshold() == before
+
+
+@pilot_test
+async def test_escape_goes_back_to_the_text_from_another_view_and_leaves_a_box_first():
+    """The help says Escape is "Back to the text": from the warnings (F5) or the chains (F3) it
+    is; in the document filter it first leaves the box, the view staying."""
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        centre = app.query_one("#centre")
+        for key in ("f5", "f3"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert centre.current != "text"
+            await pilot.press("escape")
+            await pilot.pause()
+            assert centre.current == "text" and isinstance(app.focused, DocumentText)
+        await pilot.press("f5", "slash")
+        await pilot.pause()
+        assert isinstance(app.focused, Input)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert centre.current == "warnings" and not isinstance(app.focused, Input)

@@ -10,7 +10,7 @@ import os
 from typing import TYPE_CHECKING
 
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher
+from textual.widgets import ContentSwitcher, Input
 
 from metrics.errors.chen_ng.records import ErrorRecord
 
@@ -150,7 +150,10 @@ class Navigation:
 
     # ------------------------------------------------------------------ focus
     def action_focus_text(self) -> None:
-        """Escape leaves a box (document filter, weights) so single-letter keys work again."""
+        """Escape leaves a box (document filter, weights) so single-letter keys work again; from
+        another view (chains, warnings) it goes back to the text, as the help says."""
+        if not isinstance(self.focused, Input) and self.query_one(ContentSwitcher).current != "text":
+            self.action_view("text")
         self.focus_view()
 
     def action_focus_filter(self) -> None:
