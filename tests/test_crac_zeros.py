@@ -164,6 +164,16 @@ def test_crac_zeros_is_refused_where_it_means_nothing(capsys):
     assert code == 2 and "--crac-zeros" in err
 
 
+def test_crac_zeros_gold_on_a_response_that_is_no_crac_output_is_warned_about(capsys):
+    """Under corefud with a CoNLL-U response, `--crac-zeros gold` changes nothing: said, not silent
+    (the scores are those without it)."""
+    plain, err = scores(capsys, ZEROS, ZEROS)
+    assert "--crac-zeros" not in err
+    gold, err = scores(capsys, ZEROS, ZEROS, "--crac-zeros", "gold")
+    assert gold["metrics"] == plain["metrics"]
+    assert "--crac-zeros gold has no effect: this response is not a CRAC LLM-track output" in err
+
+
 # ------------------------------------------------------------------ the banded table, by brute force
 
 @pytest.mark.parametrize("seed", range(6))

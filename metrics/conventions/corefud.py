@@ -87,6 +87,9 @@ class Corefud:
                 read_nodes, repairs = read_crac(path, response.onto_key, key_path, list(key.nodes), options.crac_zeros)
                 nodes = tuple(read_nodes)
                 warnings.extend(repairs.warnings())
+            elif options.crac_zeros != "free" and responses:
+                warnings.append(f"{path}: --crac-zeros {options.crac_zeros} has no effect: this response is not a "
+                                "CRAC LLM-track output (crac-text, crac-json)")
             warnings.extend(response.notes)
             progress.stage("aligning mentions")
             corpus = prepare_nodes(key.nodes, nodes, key_path=key_path, response_path=path,
