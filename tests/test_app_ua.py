@@ -268,7 +268,7 @@ async def test_help_does_not_say_v801_scores_a_ua_file():
         console = Console(width=200, file=io.StringIO())
         console.print(app.screen._help_table())
         shown = " ".join(console.file.getvalue().split())
-        assert "the UA scorer for Universal Anaphora" in shown
+        assert "official scorer does (v8.01, corefud-scorer, the UA scorer)" in shown
         assert "scored as the CoNLL scorer v8.01 does" not in shown
 
 

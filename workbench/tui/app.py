@@ -105,10 +105,10 @@ class Workbench(Workers, Comparing, Navigation, DatasetSwitching, TaxonomySwitch
         Binding("f10", "toggle_theme", "Dark / light theme", show=False, id="app.theme"), *RELATION_BINDINGS,
     ]
     HELP = """\
-coref-workbench: a key (gold) and a response (system) scored as the official scorer of their conventions does
-(v8.01 for CoNLL-2012, corefud-scorer for CorefUD, the UA scorer for Universal Anaphora), plus Chen & Ng's
-linguistically aware metrics (LMUC, LB3, LCEAFm, LCEAFe) under the weights W = (w_nam, w_nom, w_pro, w_sing).
-Mentions: N name, M nominal, P pronoun.  A key alone is shown for browsing: its text and chains, no scores or errors.
+coref-workbench: a key (gold) and a response (system) scored as their conventions' official scorer
+does (v8.01, corefud-scorer, the UA scorer), plus Chen & Ng's LMUC, LB3, LCEAFm, LCEAFe under the
+weights W = (w_nam, w_nom, w_pro, w_sing).  N name, M nominal, P pronoun.  A key alone: its text
+and chains, for browsing.
 """
 
     def __init__(self, key_path: str, response_paths: str | Sequence[str], options: LoadOptions = LoadOptions(), *,
