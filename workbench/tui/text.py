@@ -94,16 +94,9 @@ error's mention is shown reversed, the response antecedent underlined, the best 
 bold and underlined.  In compare mode the labels carry the baseline's and the compared
 system's chain ids (`[he]P2/5/7`: key 2, baseline 5, compared 7; the response mode shows the
 two systems'), and a mention whose error changed is tinted and marked: + fixed,
-! introduced, ~ changed.  Under --conventions ua the text also shows the Universal Anaphora
-relations (the legend lists them; each key shows or hides one): b bridging (`→` the anchor's
-entity and the relation after the anaphor's label), a split antecedents (`⊃` a plural
-entity's members after each of its mentions), x discourse deixis (`[that]D1`), r
-non-referring markables (`[it]¬`; `¬key`, `¬resp` when one side only).  A CRAC LLM-track
-output (crac-text, crac-json): a mention that the repair of its brackets made (a closing
-bracket with no opening one made a one-word mention, an id read up to its digits) is tinted
-and marked `*` (`[Razak]N-/37*`); the mouse on it, or its error selected, tells what was done;
-* hides and shows the marks.  The mentions the repair lost have nothing to mark: F5 lists
-them with the rest.
+! introduced, ~ changed.  Under --conventions ua: b bridging `→`, a split antecedents `⊃`,
+x discourse deixis `D1`, r non-referring `¬` (the legend; docs/ua.md).  A CRAC LLM output:
+`*` marks a mention its bracket repair made (the mouse on it tells what was done; * hides them).
 """
 
     mode: reactive[Side] = reactive("both")
