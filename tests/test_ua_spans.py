@@ -111,9 +111,13 @@ def test_conll_alone_under_ua_is_the_mean_of_its_parts():
     assert alone["conll"]["f1"] == pytest.approx(sum(parts[m]["f1"] for m in ("muc", "bcub", "ceafe")) / 3)
 
 
-def test_what_does_not_take_ua_says_so_in_one_line():
-    out = _corefwb("plot", "errors", CODI[0], CODI[1], CODI[0], "--conventions", "ua", "--output", "x.svg")
-    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--conventions ua" in out.stderr
+def test_plot_under_ua_draws_the_identity_chains(tmp_path):
+    """`plot` takes --conventions ua as compare does (the identity chains as token spans)."""
+    for kind in ("errors", "documents"):
+        figure = tmp_path / f"{kind}.svg"
+        out = _corefwb("plot", kind, CODI[0], CODI[1], CODI[0], "--conventions", "ua", "--output", str(figure))
+        assert out.returncode == 0, out.stderr
+        assert figure.read_text().lstrip().startswith("<?xml") and "<svg" in figure.read_text()
 
 
 def test_compare_and_the_workbench_refuse_deixis_and_split_antecedents_alone_in_one_line():

@@ -65,7 +65,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     ua.add_arguments(parser)
 
 
-UA_COMMANDS = "`corefwb score`, `errors`, `compare` and the workbench"
+UA_COMMANDS = "`corefwb score`, `errors`, `compare`, `plot` and the workbench"
 """What runs under --conventions ua (the others say so: exit status 2)."""
 
 

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     plt = _matplotlib()
     weights = weights_option(args.weights)
     names = system_names(args.responses, args.name)
-    session = load_session(args, list(args.responses))
+    session = load_session(args, list(args.responses), ua_taken=True)  # under ua: the identity chains
     if args.kind == "sweep":
         figure = draw_sweep(plt, sweep(session, names, [] if weights in PRESETS.values() else [("yours", weights)]))
     elif args.kind == "errors":
