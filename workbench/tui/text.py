@@ -85,18 +85,14 @@ class DocumentText(ScrollView, can_focus=True):
                 id="text.repairs"),
     ]
     HELP = """\
-The text of the document.  Every mention is bracketed and followed by its type letter
-(N name, M nominal, P pronoun) and its chain id, the chain's label in the file (`(1)` in
-CoNLL, `e1` in CoNLL-U), as the chains view, the errors and the exports number it: `[Jesus]N1`.
-In the "both" mode the label is key chain / response chain, `-` for the side without the
-mention: `[he]P2/-` is missing from the response, `[it]P-/5` is not in the key.  The selected
-error's mention is shown reversed, the response antecedent underlined, the best key antecedent
-bold and underlined.  In compare mode the labels carry the baseline's and the compared
-system's chain ids (`[he]P2/5/7`: key 2, baseline 5, compared 7; the response mode shows the
-two systems'), and a mention whose error changed is tinted and marked: + fixed,
-! introduced, ~ changed.  Under --conventions ua: b bridging `→`, a split antecedents `⊃`,
-x discourse deixis `D1`, r non-referring `¬` (the legend; docs/ua.md).  A CRAC LLM output:
-`*` marks a mention its bracket repair made (the mouse on it tells what was done; * hides them).
+The text of the document: each mention bracketed with its type letter (N name, M nominal,
+P pronoun) and its chain's label in the file, as every view numbers it: `[Jesus]N1`.  In "both":
+key chain / response chain, `-` for the side without it (`[he]P2/-`: missing from the response).
+The selected error's mention is reversed, the response antecedent underlined, the best key
+antecedent bold.  Compare mode: `[he]P2/5/7` (key, baseline, compared), a changed error tinted
+and marked + fixed, ! introduced, ~ changed.  Under --conventions ua: b bridging `→`, a split
+antecedents `⊃`, x discourse deixis `D1`, r non-referring `¬`.  A CRAC LLM output: `*` marks a
+mention its bracket repair made (* hides them).
 """
 
     mode: reactive[Side] = reactive("both")
