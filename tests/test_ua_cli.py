@@ -166,3 +166,12 @@ def test_score_loads_no_ui_and_no_other_command():
              "or m in ('workbench.commands.compare', 'workbench.commands.crac', 'workbench.commands.plot')}))")
     done = subprocess.run([sys.executable, "-c", probe % (KEY, RESPONSE)], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout
+
+
+def test_errors_summary_says_split_antecedents_are_not_scored_when_removed(capsys):
+    """Removed (the default), split antecedents are not looked for: the summary says so instead of
+    zeros that read as a response that got them right; kept, it counts them."""
+    status, out, _ = run(capsys, "errors", KEY, RESPONSE)
+    assert status == 0 and "split_antecedents: not scored (removed)" in out.splitlines()[1]
+    status, out, _ = run(capsys, "errors", KEY, RESPONSE, "--split-antecedents", "keep")
+    assert status == 0 and "split_antecedents: missing " in out.splitlines()[1]

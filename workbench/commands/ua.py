@@ -232,7 +232,9 @@ def errors_text(settings: Settings, errors: list[UAError], counts: dict[str, dic
                           [[e.document, e.relation, e.kind, e.mention, m, v, e.explanation]
                            for e in errors for m, v in (e.price.items() or [("", "")])])
     rows = [[e.document, e.relation, e.kind, e.mention, _price_text(e), e.explanation] for e in errors]
-    summary = "; ".join(f"{r}: " + ", ".join(f"{k} {n}" for k, n in c.items()) for r, c in counts.items())
+    summary = "; ".join(f"{r}: " + (", ".join(f"{k} {n}" for k, n in c.items())
+                                    if settings.keep_split or r != "split_antecedents" else "not scored (removed)")
+                        for r, c in counts.items())  # removed: not looked for, so no 0 that reads as right
     if fmt == "markdown":
         return f"{settings.describe()}\n\n{summary}\n\n" + render_markdown(ERROR_HEADERS, rows)
     return (f"{settings.describe()}\n{summary}\nprice: points of F1 gained by fixing the error alone\n"
