@@ -13,7 +13,7 @@ from typing import Callable, Literal, Sequence
 
 from metrics.model import Document, MentionType, Span
 
-from .rows import chain_ids, distinct_mentions, mention_text, mention_type
+from .rows import OnDemand, chain_ids, distinct_mentions, mention_text, mention_type
 
 
 @dataclass
@@ -44,7 +44,7 @@ class ChainRow:
         return counts[MentionType.NAME], counts[MentionType.NOMINAL], counts[MentionType.PRONOUN]
 
 
-class ChainList(Sequence[ChainRow]):
+class ChainList(OnDemand[ChainRow]):
     """One side's chains as `ChainRow`s built when first asked for, in the file's order.
 
     Why lazy: a book has tens of thousands of chains (1.9 s to build them all), and the chains
@@ -62,13 +62,7 @@ class ChainList(Sequence[ChainRow]):
     def __len__(self) -> int:
         return len(self.doc.chains)
 
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+    def _at(self, index: int) -> ChainRow:
         row = self._built.get(index)
         if row is None:
             row = self._built[index] = self._build(index)

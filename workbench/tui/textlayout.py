@@ -25,8 +25,8 @@ from rich.cells import cell_len
 
 from metrics.model import Document, MentionType, Span
 
-from .rows import (WORD_SEPARATOR, Atom, Marked, Side, display_words, label_marks, mention_type, token_units_between,
-                   wrap_units)
+from .rows import (WORD_SEPARATOR, Atom, Marked, OnDemand, Side, display_words, label_marks, mention_type,
+                   token_units_between, wrap_units)
 
 BLOCK_LINES = 64
 """Lines built together when one of them is drawn (a screen is 20-50)."""
@@ -258,7 +258,7 @@ def text_marks(key: Document, response: Document, types: dict[Span, MentionType]
                      relation_marks=relation_marks, endings=endings)
 
 
-class LazyLines(Sequence[list[Atom]]):
+class LazyLines(OnDemand[list[Atom]]):
     """A layout's lines, each block built when one of its lines is asked for."""
 
     def __init__(self, layout: LazyLayout) -> None:
@@ -267,13 +267,7 @@ class LazyLines(Sequence[list[Atom]]):
     def __len__(self) -> int:
         return self._layout.line_count
 
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+    def _at(self, index: int) -> list[Atom]:
         return self._layout.line(index)
 
 
