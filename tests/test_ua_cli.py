@@ -175,3 +175,68 @@ def test_errors_summary_says_split_antecedents_are_not_scored_when_removed(capsy
     assert status == 0 and "split_antecedents: not scored (removed)" in out.splitlines()[1]
     status, out, _ = run(capsys, "errors", KEY, RESPONSE, "--split-antecedents", "keep")
     assert status == 0 and "split_antecedents: missing " in out.splitlines()[1]
+
+
+def _two_documents(tmp_path: Path) -> tuple[str, str]:
+    """The bridging and non-referring examples as one corpus of two documents (key, response)."""
+    paths = []
+    for side in ("key", "response"):
+        texts = [(DATA / f"{example}.{side}").read_text(encoding="utf-8") for example in ("bridging", "non_referring")]
+        second = texts[1].split("\n", 1)[1]  # its own global.columns line dropped
+        path = tmp_path / f"two.{side}"
+        path.write_text(texts[0].rstrip("\n") + "\n\n" + second, encoding="utf-8")
+        paths.append(str(path))
+    return paths[0], paths[1]
+
+
+@pytest.mark.parametrize("document", ["bridging", "non_referring"])
+def test_errors_of_one_document_are_the_corpus_errors_of_that_document(capsys, tmp_path, document):
+    """--document under ua lists that document's errors, counted alone, priced on the whole
+    corpus (the same prices as without it), in JSON, CSV and text."""
+    key, response = _two_documents(tmp_path)
+    common = ("errors", key, response, "--conventions", "ua")
+    status, out, err = run(capsys, *common, "--format", "json")
+    assert status == 0, err
+    every = json.loads(out)["errors"]
+    assert {e["document"] for e in every} == {"bridging", "non_referring"}
+    status, out, err = run(capsys, *common, "--format", "json", "--document", document)
+    assert status == 0, err
+    chosen = json.loads(out)
+    expected = [e for e in every if e["document"] == document]
+    assert chosen["errors"] == expected and expected
+    counted = sum(n for kinds in chosen["counts"].values() for n in kinds.values())
+    assert counted == len(expected)
+    status, out, _ = run(capsys, *common, "--format", "csv", "--document", document)
+    rows = out.strip().splitlines()[1:]
+    assert status == 0 and rows and all(row.startswith(f"{document},") for row in rows)
+    status, out, _ = run(capsys, *common, "--document", document)
+    listed = out.splitlines()[4:]
+    assert status == 0 and len(listed) == len(expected) and all(line.startswith(document) for line in listed)
+
+
+def test_errors_of_an_unknown_document_is_a_usage_error(capsys, tmp_path):
+    key, response = _two_documents(tmp_path)
+    status, out, err = run(capsys, "errors", key, response, "--conventions", "ua", "--document", "nowhere")
+    assert status == 2 and not out and "no document 'nowhere'" in err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (("--impact", "conll"), "each relation error is priced already"),
+    (("--impact", "lmuc", "--sort", "impact"), "each relation error is priced already"),
+    (("--distinct",), "has a fix of its own"),
+])
+def test_errors_options_without_meaning_under_ua_are_refused_not_ignored(capsys, argv, words):
+    status, out, err = run(capsys, "errors", KEY, RESPONSE, "--conventions", "ua", *argv)
+    assert status == 2 and not out and words in err and err.count("\n") == 1
+
+
+def test_errors_sorted_by_impact_under_ua_put_the_largest_price_first(capsys, tmp_path):
+    key, response = _two_documents(tmp_path)
+    common = ("errors", key, response, "--conventions", "ua", "--format", "json")
+    status, out, _ = run(capsys, *common)
+    every = json.loads(out)["errors"]
+    status, out, _ = run(capsys, *common, "--sort", "impact")
+    ranked = json.loads(out)["errors"]
+    gains = [max(e["price"].values()) for e in ranked]
+    assert status == 0 and sorted(map(json.dumps, ranked)) == sorted(map(json.dumps, every))
+    assert gains == sorted(gains, reverse=True) and gains[0] > gains[-1]

@@ -146,12 +146,17 @@ def score(args: argparse.Namespace, warn: Callable[[str], None]) -> UAResult:
     """The UA scorer's scores of a command line, on the one road (`Session.load`, scores alone),
     with what the relations' error analysis reads."""
     _check_available(args)
+    return _load(args, warn)[1]
+
+
+def _load(args: argparse.Namespace, warn: Callable[[str], None]) -> tuple[Session, UAResult]:
+    """The session of a command line (its documents' names) and its UA scores."""
     settings = settings_of(args)
     session = Session.load(args.key, [args.response], load_options(args, settings), processes=jobs_option(args.jobs),
                            spans=False)
     for message in session.warnings:
         warn(message)
-    return result_of(settings, session.corpus.pairs, session.warnings)
+    return session, result_of(settings, session.corpus.pairs, session.warnings)
 
 
 def load_options(args: argparse.Namespace, settings: Settings) -> LoadOptions:
@@ -203,10 +208,14 @@ def _price_text(error: UAError) -> str:
 
 def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
     """`corefwb errors --conventions ua`: the relations' errors (filtered by --category as the
-    relation and --type), each with its explanation and price."""
+    relation, --type and --document), each with its explanation and price.  The prices stay the
+    whole corpus' (as Chen & Ng's impacts under --document): fixing an error of one document
+    changes the corpus score."""
     from metrics.errors.ua.records import KINDS, RELATIONS, find_errors
 
-    result = score(args, warn)
+    _check_error_options(args)
+    session, result = _load(args, warn)
+    documents = session.select_documents(args.document)
     chosen = set(args.category or RELATIONS)
     unknown = chosen - set(RELATIONS)
     if unknown:
@@ -214,12 +223,37 @@ def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
     kinds = {k for r in RELATIONS for k in KINDS[r]}
     if args.type and set(args.type) - kinds:
         raise UsageError(f"--type: {', '.join(sorted(set(args.type) - kinds))}; choose from {', '.join(sorted(kinds))}")
-    errors = [e for e in find_errors(result) if e.relation in chosen and (not args.type or e.kind in args.type)]
+    wanted = None if documents is None else set(documents)
+    errors = [e for e in find_errors(result) if e.relation in chosen and (not args.type or e.kind in args.type)
+              and (wanted is None or e.document in wanted)]
     counts = {r: {k: sum(1 for e in errors if (e.relation, e.kind) == (r, k)) for k in KINDS[r]} for r in RELATIONS if r in chosen}
+    if args.sort == "impact":
+        errors = sorted(errors, key=lambda e: -largest_gain(e))  # stable: document order among equals
     if args.limit is not None:
         errors = errors[:max(0, args.limit)]
     emit(errors_text(result.settings, errors, counts, args.format), args.output, inputs=[args.key, args.response])
     return 0
+
+
+IMPACT_UNDER_UA = ("--impact: under --conventions ua each relation error is priced already, on every score it "
+                   "touches (--sort impact orders by that price); --taxonomy kk takes --impact over the identity chains")
+"""Why --impact is refused there: the relation errors carry their prices (bridging, non_referring,
+the coreference metrics), so one METRIC would price them twice or not at all."""
+
+
+def _check_error_options(args: argparse.Namespace) -> None:
+    """The options of `errors` (Chen & Ng's) that have no meaning for the relation errors: refused,
+    never silently ignored."""
+    if args.impact is not None:
+        raise UsageError(IMPACT_UNDER_UA)
+    if args.distinct:
+        raise UsageError("--distinct: under --conventions ua each relation error has a fix of its own")
+
+
+def largest_gain(error: UAError) -> float:
+    """What `--sort impact` orders the relation errors by: the largest of an error's prices (the
+    most fixing it alone gains on any score it touches)."""
+    return max(error.price.values(), default=0.0)
 
 
 def errors_text(settings: Settings, errors: list[UAError], counts: dict[str, dict[str, int]], fmt: str) -> str:
