@@ -281,3 +281,46 @@ async def test_status_line_names_the_ua_conventions_and_fits_100_columns():
         await settle(app, pilot)
         status = str(app.query_one("#status").render())
         assert "  ua exact  " in status and "corpus CoNLL F1" in status and len(status.rstrip()) < 100
+
+
+def _words_of(where: str) -> set[int]:
+    """The tokens of a message's `first-last 'words'` (1-based word numbers; no zeros here)."""
+    numbers = where.split(" ", 1)[0].split("-")
+    return set(range(int(numbers[0]) - 1, int(numbers[-1])))
+
+
+@pilot_test
+async def test_a_selected_relation_error_emphasises_whole_markables_and_what_they_link_to():
+    """Every word of the error's markable is emphasised (not only its first), and a bridging
+    error's anchors too: the key's as the best, the response's as its antecedent; a split
+    antecedent error's members likewise."""
+    import re
+
+    app = dialogue()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(RelationErrorPanel)
+        text = app.query_one(DocumentText)
+        seen = set()
+        for row in panel.rows:
+            app.on_relation_error_panel_picked(RelationErrorPanel.Picked(panel, row, jump=False))
+            await pilot.pause()
+            roles: dict[str, set[int]] = {}
+            for token, role in text._selection.emphasis.items():
+                roles.setdefault(role, set()).add(token)
+            assert roles["error"] == _words_of(row.mention), row
+            assert text._selection.mention == (min(roles["error"]), max(roles["error"]))
+            if row.kind == "wrong_anchor":
+                response_anchor, key_anchor = re.findall(r"(\d+(?:-\d+)? '[^']*')", row.explanation)[:2]
+                assert roles["antecedent"] == _words_of(response_anchor)
+                assert roles["best"] == _words_of(key_anchor)
+            if row.kind == "missed":
+                assert roles["best"] and "antecedent" not in roles
+            if row.kind == "wrong_members":
+                assert roles["best"] and roles["antecedent"]
+            if row.relation == "non_referring":
+                assert set(roles) == {"error"}
+            seen.add(row.kind)
+            if len(roles["error"]) > 1:
+                seen.add("several words")
+        assert {"wrong_anchor", "missed", "wrong_members", "several words"} <= seen

@@ -14,6 +14,8 @@ from rich.text import Text
 
 from metrics.errors.ua.records import KINDS, RELATIONS, UAError
 from metrics.measures.catalog import NON_REFERRING, label
+from metrics.mentions.ua import Position
+from metrics.model import Span
 
 from .recordlist import RecordListPanel
 from .rows import display_text
@@ -116,6 +118,24 @@ def price_text(error: UAError) -> str:
 def price_names(error: UAError) -> str:
     """Every price of an error with its metric's label (the text's subtitle says them)."""
     return ", ".join(f"{label(metric)} {value:+.2f}" for metric, value in error.price.items())
+
+
+def emphasis_of(error: UAError, index: dict[Position, int]) -> tuple[Span | None, dict[int, str], dict[Span, str]]:
+    """What the text shows of a selected error, every word of each markable: the markable itself
+    as the error, the key's anchor or split antecedents as the best (what it should be linked to),
+    the response's as its antecedent (what it is linked to).  `index`: a position's token
+    (`ua_spans.Tokens.index`); a zero that is no token is left out.  Returns the markable's span,
+    each token's role and each markable's span with its role (its brackets)."""
+    emphasis: dict[int, str] = {}
+    roles: dict[Span, str] = {}
+    for role, markables in (("best", error.key_links), ("antecedent", error.response_links), ("error", (error.words,))):
+        for words in markables:
+            tokens = [index[p] for p in words if p in index]
+            if tokens:
+                emphasis.update(dict.fromkeys(tokens, role))
+                roles[(min(tokens), max(tokens))] = role
+    mention = next((span for span, role in roles.items() if role == "error"), None)
+    return mention, emphasis, roles
 
 
 def word_span(error: UAError) -> tuple[int, int]:

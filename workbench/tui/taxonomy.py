@@ -21,14 +21,14 @@ from textual import work
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher
 
-from metrics.corpus.ua_spans import ZERO_WORD
+from metrics.corpus.ua_spans import ZERO_WORD, Tokens
 from metrics.model import Span
 
 from .cells import ListTable
 from .entityerrors import EntityErrorPanel
 from .errorlist import ErrorPanel
 from .messages import EngineFault, EntityErrorsReady, RelationErrorsReady, while_running
-from .relationerrors import RelationErrorPanel, price_names, word_span
+from .relationerrors import RelationErrorPanel, emphasis_of, price_names
 from .rows import Selection, display_text
 from .text import DocumentText
 from .views import ChainsView
@@ -182,10 +182,15 @@ class TaxonomySwitching:
         if row is None:
             text.select(Selection())
             return
-        words = self.corpus.pairs[self.doc_index].key.words
-        tokens = [i for i, w in enumerate(words) if w != ZERO_WORD]  # a zero kept is a token of its own
-        token = tokens[min(word_span(row)[0], len(tokens) - 1)] if tokens else 0
-        text.select(Selection(mention=(token, token), emphasis={token: "error"}))
+        pair = self.corpus.pairs[self.doc_index]
+        if pair.ua is not None:  # every word of the markable and of what it is (or should be) linked to
+            uadoc = pair.ua.document
+            index = Tokens(uadoc.key, uadoc.response, ZERO_WORD in pair.key.words).index  # a zero kept is a token
+            mention, emphasis, roles = emphasis_of(row, index)
+            text.select(GroupSelection(mention=mention, emphasis=emphasis, roles=roles))
+            self.query_one(ChainsView).mark(set(roles))
+        else:
+            text.select(Selection())
         room = max(10, (text.size.width or 60) - 6)  # the explanation, in what the border holds
         said = Text(display_text(f"{row.explanation} · {price_names(row)}"))
         said.truncate(room, overflow="ellipsis")

@@ -26,7 +26,7 @@ from metrics.measures import ua as coref
 from metrics.measures import ua_relations as relations
 from metrics.measures.catalog import NON_REFERRING
 from metrics.measures.score import AnyScore, Score
-from metrics.mentions.ua import AnyMention, Mention, SplitAntecedent, UADocument, position_order
+from metrics.mentions.ua import AnyMention, Mention, Position, SplitAntecedent, UADocument, position_order
 from metrics.mentions.ua_align import cluster_index
 
 RELATIONS = ("bridging", NON_REFERRING.name, "split_antecedents")
@@ -47,6 +47,14 @@ class UAError:
     """Corpus score -> points of F1 gained by fixing this error alone."""
     position: tuple = ()
     """Sort key: the mention's place in the document."""
+    words: tuple[Position, ...] = ()
+    """The positions of the markable the error is about (the anaphor, the non-referring markable,
+    the plural entity's first mention), so that a view can show all of it."""
+    key_links: tuple[tuple[Position, ...], ...] = ()
+    """The markables the key relates it to: the key's anchor, the key's split antecedents'
+    mentions (what it should be linked to)."""
+    response_links: tuple[tuple[Position, ...], ...] = ()
+    """The markables the response relates it to: its anchor, its split antecedents' mentions."""
 
     def to_json(self) -> dict:
         return {"relation": self.relation, "type": self.kind, "document": self.document, "mention": self.mention,
@@ -65,6 +73,18 @@ def text_of(doc: UADocument, m: AnyMention) -> str:
         where += f"-{last if isinstance(last, str) else last + 1}"
     text = " ".join(words)
     return f"{where} {text[:60] + '...' if len(text) > 60 else text!r}"
+
+
+def _words(*mentions: Mention | None) -> tuple[tuple[Position, ...], ...]:
+    """The positions of each mention given (None: none there)."""
+    return tuple(m.words for m in mentions if m is not None)
+
+
+def _member_words(split: SplitAntecedent | None) -> tuple[tuple[Position, ...], ...]:
+    """The positions of every mention of split antecedents' members (in text order)."""
+    if split is None:
+        return ()
+    return tuple(sorted({m.words for member in split.members for m in member}, key=lambda w: position_order(w[0])))
 
 
 def _after(total: AnyScore, old: Score, new: Score) -> Score:
@@ -114,7 +134,8 @@ def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
             out.append(UAError("bridging", "wrong_relation", doc.name, where,
                                f"anchor right, relation {response_relation.get(o.anaphor)!r} instead of the key's "
                                f"{key_relation.get(o.anaphor)!r} (the UA scorer does not score relations)",
-                               {name: 0.0 for name in before}, position_order(o.anaphor.words[0])))
+                               {name: 0.0 for name in before}, position_order(o.anaphor.words[0]), o.anaphor.words,
+                               _words(o.key_anchor), _words(o.response_anchor)))
         if o.kind == "correct":
             continue
         fixed = list(outcomes)
@@ -133,7 +154,8 @@ def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
         new = relations.bridging(fixed)
         price = {name: _points(result.micro[name], _after(result.micro[name], before[name], new[name]))
                  for name in before}
-        out.append(UAError("bridging", kind, doc.name, where, text, price, position_order(o.anaphor.words[0])))
+        out.append(UAError("bridging", kind, doc.name, where, text, price, position_order(o.anaphor.words[0]),
+                           o.anaphor.words, _words(o.key_anchor), _words(o.response_anchor)))
     return out
 
 
@@ -157,7 +179,8 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
                 else "non-referring in the key; the response has no markable there")
         new = relations.non_referring(key, response + [m])
         out.append(UAError(NON_REFERRING.name, "marked_referring", doc.name, text_of(doc.key, m), text,
-                           {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0])))
+                           {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0]),
+                           m.words))
     for m in dict.fromkeys(response):
         if m in key:
             continue
@@ -166,7 +189,8 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
                 else "non-referring in the response; the key has no markable there")
         new = relations.non_referring(key, [x for x in response if x != m])
         out.append(UAError(NON_REFERRING.name, "marked_non_referring", doc.name, text_of(doc.response, m), text,
-                           {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0])))
+                           {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0]),
+                           m.words))
     return out
 
 
@@ -207,7 +231,8 @@ def _split_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
                     f"{text_of(doc.key, split)}" + (f"; missing {len(lost)} member(s)" if lost else "")
                     + (f"; {len(added)} member(s) too many" if added else ""))
         out.append(UAError("split_antecedents", kind, doc.name, text_of(doc.key, first) if first else label, text,
-                           _coref_price(result, doc, fixed), position_order(first.words[0]) if first else (0, 0, 0)))
+                           _coref_price(result, doc, fixed), position_order(first.words[0]) if first else (0, 0, 0),
+                           first.words if first else (), _member_words(split), _member_words(given)))
     for j, c in enumerate(response):
         split = _split_of(c)
         if split is None or j in claimed:
@@ -217,7 +242,8 @@ def _split_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
         first = next((m for m in c if not m.is_split), None)
         out.append(UAError("split_antecedents", "extra", doc.name, text_of(doc.response, first) if first else "",
                            f"split antecedents {text_of(doc.response, split)} for an entity with none in the key",
-                           _coref_price(result, doc, fixed), position_order(first.words[0]) if first else (0, 0, 0)))
+                           _coref_price(result, doc, fixed), position_order(first.words[0]) if first else (0, 0, 0),
+                           first.words if first else (), (), _member_words(split)))
     return out
 
 
