@@ -324,3 +324,27 @@ async def test_a_selected_relation_error_emphasises_whole_markables_and_what_the
             if len(roles["error"]) > 1:
                 seen.add("several words")
         assert {"wrong_anchor", "missed", "wrong_members", "several words"} <= seen
+
+
+def test_a_label_wider_than_the_line_breaks_between_its_parts_never_inside_a_number():
+    """A plural entity with many split antecedents (a derived response's) makes a label wider than
+    the text at 100 columns: it wraps after a separator, every member's id whole on one line."""
+    import re
+
+    from rich.cells import cell_len
+
+    from metrics.model import Document, MentionType
+    from workbench.tui.rows import LABEL_BREAKS, Marked, token_units, wrap_units
+
+    members = [str(90000 + 7 * i) if i % 3 else f"{i}-Pseudo" for i in range(30)]
+    label = "P71/71⊃68+24/" + "+".join(members)
+    words = "they said so".split()
+    doc = Document("d", words, [[(0, 0)]], sentence_starts=[0])
+    for width in (20, 37, 56, 97):
+        layout = wrap_units(token_units(doc, [Marked((0, 0), MentionType.PRONOUN, label)]), [0], width)
+        assert all(sum(cell_len(atom.text) for atom in line) <= width for line in layout.lines)
+        pieces = [atom.text for line in layout.lines for atom in line if atom.role == "close"]
+        assert "".join(pieces) == "]" + label and len(pieces) > 1
+        assert all(piece[-1] in LABEL_BREAKS for piece in pieces[:-1]), pieces
+        whole = {item for piece in pieces for item in re.split(r"[\]/,+⊃→:]", piece)}
+        assert set(members) <= whole  # no member's id cut in two

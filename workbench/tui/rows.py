@@ -248,13 +248,21 @@ def token_units_between(words: Sequence[str], marks: Sequence[Marked], first: in
     return units
 
 
+LABEL_BREAKS = "/,+⊃→:"
+"""Where a closing bracket's label wider than a line may break: after the separators between its
+parts (sides, chains, split antecedents' members, relations), never inside a chain's number."""
+
+
 def _split_atom(atom: Atom, width: int) -> list[Atom]:
-    """Hard-split an atom wider than a line (a 10,000-character token) into line-sized pieces."""
+    """Hard-split an atom wider than a line into line-sized pieces: a 10,000-character token
+    anywhere, a label (a closing bracket's) after its last separator that fits (`LABEL_BREAKS`)."""
     pieces, current = [], ""
     for char in atom.text:
-        if current and cell_len(current + char) > width:
-            pieces.append(current)
-            current = ""
+        while current and cell_len(current + char) > width:
+            cut = max(current.rfind(mark) for mark in LABEL_BREAKS) + 1 if atom.role == "close" else 0
+            cut = cut if cut > 0 else len(current)
+            pieces.append(current[:cut])
+            current = current[cut:]
         current += char
     pieces.append(current)
     return [Atom(piece, atom.role, atom.type, atom.span, atom.token, atom.change) for piece in pieces]
