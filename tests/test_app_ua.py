@@ -348,3 +348,24 @@ def test_a_label_wider_than_the_line_breaks_between_its_parts_never_inside_a_num
         assert all(piece[-1] in LABEL_BREAKS for piece in pieces[:-1]), pieces
         whole = {item for piece in pieces for item in re.split(r"[\]/,+⊃→:]", piece)}
         assert set(members) <= whole  # no member's id cut in two
+
+
+@pilot_test
+async def test_chains_view_has_a_legend_of_the_relation_glyphs_that_fits_and_follows_the_keys():
+    """The chains view's borders say what →, ⊃, D and ¬ are (as the text's does), the longest
+    legend that fits each column, and `off` / `-` for a relation hidden."""
+    from rich.cells import cell_len
+
+    for size, expected in (((100, 30), ("b → bridging  a ⊃ split", "x D deixis  r ¬ non-ref")),
+                           ((200, 50), ("b → bridging  a ⊃ split antecedents", "x D discourse deixis  r ¬ non-referring"))):
+        app = dialogue()
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            await pilot.press("f3")
+            await settle(app, pilot)
+            columns = [app.query_one(f"#{side}-chains", ChainLines) for side in ("key", "response")]
+            assert tuple(str(c.border_subtitle) for c in columns) == expected, size
+            assert all(cell_len(str(c.border_subtitle)) <= c.outer_size.width - 6 for c in columns)
+            await pilot.press("x")
+            await settle(app, pilot)
+            assert "x D off" in str(columns[1].border_subtitle) or "x-" in str(columns[1].border_subtitle)

@@ -479,7 +479,7 @@ and chains, for browsing.
         self._chains_shown = shown
         pair = self.corpus.pairs[self.doc_index]
         key_rows, response_rows = self.chains_of(pair)
-        self.query_one(ChainsView).show(key_rows, None if self.browsing else response_rows)
+        self.query_one(ChainsView).show(key_rows, None if self.browsing else response_rows, self.chains_legends())
 
     # --------------------------------------------------------------- errors
     @on(ErrorPanel.Picked, "#errorpanel")

@@ -54,6 +54,12 @@ class RelationsShowing:
             return chain_rows(pair.key, pair.response, pair.types)
         return relation_chains(pair.ua.token_spans, pair.types, self.relations_shown)
 
+    def chains_legends(self) -> tuple[tuple[str, ...], ...]:
+        """The chains view's legends of the relations' glyphs (none outside the UA conventions)."""
+        from .relations import chains_legends
+
+        return chains_legends(self.relations_shown) if self.under_ua else ()
+
     def action_relation(self, relation: str) -> None:
         """Show or hide one relation in the text and chains views."""
         if not self.under_ua:

@@ -51,6 +51,16 @@ def legends(shown: frozenset[str]) -> tuple[str, ...]:
     return (f"N M P  {long}", long, f"N M P  {short}", short, tiny)
 
 
+def chains_legends(shown: frozenset[str]) -> tuple[tuple[str, ...], ...]:
+    """The chains view's legends, longest first: each relation's part (key, glyph, name, `off`
+    when hidden), which the view joins into one column's border or shares between its two."""
+    def part(relation: str, names: dict[str, str]) -> str:
+        return f"{KEYS[relation]} {GLYPHS[relation]} {names[relation] if relation in shown else 'off'}"
+
+    return (tuple(part(r, NAMES) for r in RELATIONS), tuple(part(r, SHORT_NAMES) for r in RELATIONS),
+            tuple(f"{KEYS[r]}{GLYPHS[r] if r in shown else '-'}" for r in RELATIONS))
+
+
 @dataclass(frozen=True)
 class Overlay:
     """What the relations add to the text of one document pair: more bracketed markables, and

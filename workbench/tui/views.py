@@ -259,7 +259,9 @@ mentions are in R2, which has more; "holds all of R2": the other way round; "ove
 each has mentions the other lacks.  "divided over R2 R5" marks a key chain the response
 split; "conflates K1 K4" marks a response chain that merges key chains; "n missing" /
 "n spurious" count mentions the other side lacks.  A header or a mention longer than its
-column wraps, continued under its start.
+column wraps, continued under its start.  Under --conventions ua (the borders' legend): `→ K2`
+a bridging anaphor's anchor chain, `⊃` a plural entity's split antecedents, `D1` a discourse
+deixis chain, `¬` the non-referring markables; b, a, x, r show or hide each.
 """
 
     def compose(self) -> ComposeResult:
@@ -277,9 +279,14 @@ column wraps, continued under its start.
             for column in self.query(ChainLines):
                 column.mark(self.marked)
 
-    def show(self, key_rows: Sequence[ChainRow], response_rows: Sequence[ChainRow] | None) -> None:
-        """Both sides; `response_rows` None: a key browsed alone (its chains only)."""
+    def show(self, key_rows: Sequence[ChainRow], response_rows: Sequence[ChainRow] | None,
+             legends: Sequence[Sequence[str]] = ()) -> None:
+        """Both sides; `response_rows` None: a key browsed alone (its chains only).  `legends`:
+        the glyphs' legends, longest first, each as parts (`relations.chains_legends`)."""
         self._rows = (key_rows, response_rows)
+        self._legends = legends
+        self._fit_legends()
+        self.call_after_refresh(self._fit_legends)  # again once the columns have their widths
         keys = self.query_one("#key-chains", ChainLines)
         keys.show(key_rows, KEY_SIDE, self.marked)
         keys.border_title = f"key chains ({len(key_rows)})"
@@ -288,6 +295,29 @@ column wraps, continued under its start.
         if response_rows is not None:
             responses.show(response_rows, RESPONSE_SIDE, self.marked)
             responses.border_title = f"response chains ({len(response_rows)})"
+
+    _legends: Sequence[Sequence[str]] = ()
+
+    def on_resize(self) -> None:
+        self._fit_legends()
+
+    def _fit_legends(self) -> None:
+        """The longest legend whose parts fit the columns' borders: all on the key column's when it
+        is alone, else the first half there and the rest on the response column's."""
+        columns = [column for column in self.query(ChainLines) if column.display]
+        if not self._legends:
+            for column in columns:
+                column.border_subtitle = ""
+            return
+        half = -(-len(self._legends[0]) // len(columns))
+        for parts in self._legends:
+            sep = "  " if any(" " in part for part in parts) else " "
+            texts = [sep.join(parts[i * half:(i + 1) * half]) for i in range(len(columns))]
+            room = [column.outer_size.width - 6 for column in columns]  # the corners, rules and spaces
+            if all(cell_len(text) <= cells for text, cells in zip(texts, room)):
+                break
+        for text, column in zip(texts, columns):
+            column.border_subtitle = text
 
 
 class WarningsView(VerticalScroll):
