@@ -369,3 +369,31 @@ async def test_chains_view_has_a_legend_of_the_relation_glyphs_that_fits_and_fol
             await pilot.press("x")
             await settle(app, pilot)
             assert "x D off" in str(columns[1].border_subtitle) or "x-" in str(columns[1].border_subtitle)
+
+
+@pilot_test
+async def test_a_long_load_error_is_whole_below_and_the_status_line_points_to_it(tmp_path):
+    """A bad UA file under a long path: the message is longer than the status line at 100
+    columns; the line names the file and line and points below, where the whole message wraps."""
+    from pathlib import Path
+
+    from textual.widgets import ContentSwitcher, Static
+
+    folder = tmp_path / ("a_rather_long_directory_name_" * 3) / "down"
+    folder.mkdir(parents=True)
+    bad = folder / "derived_response.CONLLUA"
+    lines = Path(RESPONSE).read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines) if "MarkableID=" in line and "(EntityID=" in line)
+    lines[number] = lines[number].replace("MarkableID=", "Markable=", 1)
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    app = Workbench(KEY, [str(bad)], OPTIONS)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        status = str(app.query_one("#status").render())
+        assert app.load_failed and len(status) <= 100
+        assert status.startswith(f"error: derived_response.CONLLUA:{number + 1}:") and status.endswith("(whole: below)")
+        assert app.query_one(ContentSwitcher).current == "warnings"
+        said = " ".join(str(app.query_one("#warnings-text", Static).render()).split())
+        assert str(bad) in said
+        assert "needs a MarkableID" in said

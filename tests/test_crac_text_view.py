@@ -97,3 +97,43 @@ async def test_the_mouse_on_a_repaired_mention_says_what_the_repair_did():
         assert text.tooltip == "* repaired: e8] closed no open mention: made the one-word mention [e8]"
         await pilot.hover(offset=(region.x, region.y))  # the first word: no repair
         assert text.tooltip is None
+
+
+@pilot_test
+async def test_compare_mode_marks_each_systems_repairs_and_says_whose():
+    """Compare mode marks the repaired mentions too (the compared system's here: the baseline has
+    none), `*` before the changes' marks in the legend; where an error changed, its mark comes first."""
+    app = Workbench(KEY, ["tests/data/crac/gum2.seq_zero.txt", OUTPUT], OPTIONS)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        text = app.query_one(DocumentText)
+        assert app.comparing
+        shown = labels(text)
+        assert "Indonesian Navy]N10/e10/e10*" in shown and shown.count("*") == 1
+        assert "[people]M-/-/e8!" in shown  # repaired, and an error introduced there: the change's mark
+        assert text._repaired == {(64, 64): "B: e8] closed no open mention: made the one-word mention [e8]",
+                                  (28, 30): "B: mark '[e10.1' read as e10"}
+        assert str(text.border_subtitle).startswith("* repaired (*)  + fixed")
+        text.focus()
+        await pilot.press("asterisk")
+        await settle(app, pilot)
+        assert "*" not in labels(text) and str(text.border_subtitle).startswith("+ fixed")
+
+
+@pilot_test
+async def test_a_repair_note_too_long_for_the_border_is_said_whole_once():
+    """At 100 columns the note is cut on the border; a toast says it whole (it wraps), once."""
+    app = crac_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        text = app.query_one(DocumentText)
+        whole = "* repaired: e8] closed no open mention: made the one-word mention [e8]"
+        for _ in range(4):
+            await pilot.press("n")
+            await settle(app, pilot)
+            if app.selected_error.mention.span == (64, 64):
+                break
+        assert str(text.border_subtitle).endswith("…") and whole.startswith(str(text.border_subtitle)[:-1])
+        app._status()
+        await pilot.pause()
+        assert [str(n.message) for n in app._notifications].count(whole) == 1

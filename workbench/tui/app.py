@@ -289,7 +289,8 @@ and chains, for browsing.
         """The message of files that could not be read, on screen until the user quits."""
         self.query_one("#progress", ProgressBar).display = False
         self.query_one(ErrorPanel).set_rows(None, state="failed")  # not "analysing": nothing will come
-        self._set_status(text)
+        self._set_status(self.query_one(WarningsView).show_failure(text, self.size.width - 2))  # all of it there
+        self.action_view("warnings")
         self.notify(text, severity="error", timeout=30, markup=False)
 
     @on(Loaded)
@@ -386,8 +387,7 @@ and chains, for browsing.
             self._price_timer = self.set_timer(0.15, self._price_current)
 
     def _set_status(self, text: str) -> None:
-        """The top line.  It shows file and document names: data, so a Text, never markup, and
-        their control characters shown as symbols."""
+        """The top line: file and document names are data (a Text, never markup, controls shown)."""
         self.query_one("#status", Static).update(Text(display_text(text)))
 
     def mode_name(self) -> str:

@@ -53,8 +53,24 @@ LEGENDS = {
                  f"{REPAIR_MARK} repaired  N name M nom P pron Z zero", f"{REPAIR_MARK} repaired (*)"),
     "compare": ("+ fixed  ! introduced  ~ changed  N name  M nominal  P pronoun", "+ fixed  ! introduced  ~ changed",
                 "+fixed !new ~changed"),
+    "compare-repaired": (f"{REPAIR_MARK} repaired (*)  + fixed  ! introduced  ~ changed  N name  M nominal  P pronoun",
+                         f"{REPAIR_MARK} repaired (*)  + fixed  ! introduced  ~ changed",
+                         f"{REPAIR_MARK} repaired  + fixed  ! new  ~ changed", f"{REPAIR_MARK}rep +fixed !new ~changed"),
 }
 """The text panel's legend, longest first: the first that fits the panel's border is shown."""
+
+
+def repairs(response: Document, other: Document | None) -> dict[Span, str]:
+    """The repaired mentions to mark, with what each repair did: the response's, or in compare
+    mode (`other`, the compared system) both systems', each note saying whose: A the baseline's,
+    B the compared one's (as the scores panel names them)."""
+    if other is None:
+        return dict(response.repaired or {})
+    notes: dict[Span, list[str]] = {}
+    for whose, doc in (("A", response), ("B", other)):
+        for span, note in (doc.repaired or {}).items():
+            notes.setdefault(span, []).append(f"{whose}: {note}")
+    return {span: "; ".join(said) for span, said in notes.items()}
 
 
 class DocumentText(ScrollView, can_focus=True):
@@ -107,7 +123,9 @@ mention its bracket repair made (* hides them).
         self._styles: dict[tuple, Style] | None = None
         self._content: tuple | None = None
         self._repaired: dict[Span, str] = {}
-        """The shown response's repaired mentions (`Document.repaired`), with what was done."""
+        """The shown responses' repaired mentions (`Document.repaired`), with what was done."""
+        self._noted: Span | None = None
+        """The repaired mention whose note, too long for the border, was said whole in a toast."""
         self.marking_repairs = True
         """Whether they are marked (*)."""
         self._legend_args: tuple[bool, str, int, frozenset[str]] | None = None
@@ -123,7 +141,7 @@ mention its bracket repair made (* hides them).
 
             legends = relation_legends(shown)
         else:
-            kind = "compare" if comparing else "repaired" if repaired else \
+            kind = ("compare-repaired" if repaired else "compare") if comparing else "repaired" if repaired else \
                 "corefud" if conventions == "corefud" else "conll"
             legends = LEGENDS[kind]
         return next((legend for legend in legends if cell_len(legend) <= room), legends[-1])
@@ -140,17 +158,24 @@ mention its bracket repair made (* hides them).
         if note is None:
             return None
         text = f"{REPAIR_MARK} repaired: {note}"
-        return text if cell_len(text) <= room else text[:max(room - 1, 0)] + "…"
+        if cell_len(text) <= room:
+            return text
+        if self._noted != mention.span:  # cut on the border: the whole note once, in a toast (it wraps)
+            self._noted = mention.span
+            self.notify(text, timeout=10, markup=False)
+        return text[:max(room - 1, 0)] + "…"
 
     # ------------------------------------------------------------------ data in
     def show(self, key: Document, response: Document, types: dict[Span, MentionType], mode: Side | None = None, *,
              other: Document | None = None, changes: dict[Span, str] | None = None,
              relations: Relations | None = None) -> None:
         """`_show` with the response's repaired mentions marked (unless hidden, or comparing)."""
-        self._repaired = dict(response.repaired or {}) if other is None else {}
+        self._repaired = repairs(response, other)
+        if self._content is None or self._content[0] is not key:  # another document: its notes not said yet
+            self._noted = None
         self._content = (key, response, types, other, changes, relations)
-        if changes is None and self._repaired and self.marking_repairs:
-            changes = dict.fromkeys(self._repaired, REPAIRED)
+        if self._repaired and self.marking_repairs:  # in compare mode an error's change is marked first
+            changes = {**dict.fromkeys(self._repaired, REPAIRED), **(changes or {})}
         self._show(key, response, types, mode, other=other, changes=changes, relations=relations)
 
     def _show(self, key: Document, response: Document, types: dict[Span, MentionType], mode: Side | None = None, *,

@@ -340,3 +340,16 @@ prints the same lines on stderr.
             text.append(display_text(warning) + "\n\n")
         self.query_one("#warnings-text", Static).update(text if warnings else Text("no warnings"))
         self.border_title = f"warnings ({len(warnings)})"
+
+    def show_failure(self, message: str, width: int) -> str:
+        """Files that could not be read: the whole message here, wrapped (a path and a line are
+        often longer than the status line), and returned as the status line says it in `width`
+        cells: whole if it fits, else with directories left out of its paths and cut, pointing here."""
+        self.query_one("#warnings-text", Static).update(Text(display_text(message)))
+        self.border_title = "the files could not be read"
+        line = " ".join(message.split())
+        if cell_len(line) <= width:
+            return line
+        line = re.sub(r"(?<!\S)\.{0,2}/(?:[^\s/:]+/)*(?=[^\s/])", "", line)  # a path's file name only
+        pointer = " … (whole: below)"
+        return line if cell_len(line) <= width else line[:max(0, width - len(pointer))].rstrip() + pointer
