@@ -397,3 +397,24 @@ async def test_a_long_load_error_is_whole_below_and_the_status_line_points_to_it
         said = " ".join(str(app.query_one("#warnings-text", Static).render()).split())
         assert str(bad) in said
         assert "needs a MarkableID" in said
+
+
+@pilot_test
+async def test_an_explanation_cut_on_the_border_is_said_whole_once():
+    """At 100 columns the border cuts a relation error's explanation and prices (short labels
+    there): a toast says it whole, once per error selected."""
+    from workbench.tui.relationerrors import said_of
+
+    app = dialogue()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(RelationErrorPanel)
+        text = app.query_one(DocumentText)
+        row = next(r for r in panel.rows if r.kind == "wrong_anchor")
+        whole = said_of(row)
+        assert "Br. recogn. +" in whole and whole.startswith(row.explanation)
+        for _ in range(2):
+            app.on_relation_error_panel_picked(RelationErrorPanel.Picked(panel, row, jump=False))
+            await pilot.pause()
+        assert str(text.border_subtitle).endswith("…") and whole.startswith(str(text.border_subtitle)[:-1])
+        assert [str(n.message) for n in app._notifications].count(whole) == 1

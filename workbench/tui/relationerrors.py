@@ -13,7 +13,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from metrics.errors.ua.records import KINDS, RELATIONS, UAError
-from metrics.measures.catalog import NON_REFERRING, label
+from metrics.measures.catalog import METRICS, NON_REFERRING, label
 from metrics.mentions.ua import Position
 from metrics.model import Span
 
@@ -116,8 +116,14 @@ def price_text(error: UAError) -> str:
 
 
 def price_names(error: UAError) -> str:
-    """Every price of an error with its metric's label (the text's subtitle says them)."""
-    return ", ".join(f"{label(metric)} {value:+.2f}" for metric, value in error.price.items())
+    """Every price of an error with its metric's label, short where the catalogue has one (the
+    text's subtitle says them, in what its border holds)."""
+    return ", ".join(f"{METRICS[metric].short or label(metric)} {value:+.2f}" for metric, value in error.price.items())
+
+
+def said_of(error: UAError) -> str:
+    """What the text panel's border says of a selected error: its explanation and prices."""
+    return display_text(f"{error.explanation} · {price_names(error)}")
 
 
 def emphasis_of(error: UAError, index: dict[Position, int]) -> tuple[Span | None, dict[int, str], dict[Span, str]]:

@@ -28,8 +28,8 @@ from .cells import ListTable
 from .entityerrors import EntityErrorPanel
 from .errorlist import ErrorPanel
 from .messages import EngineFault, EntityErrorsReady, RelationErrorsReady, while_running
-from .relationerrors import RelationErrorPanel, emphasis_of, price_names
-from .rows import Selection, display_text
+from .relationerrors import RelationErrorPanel, emphasis_of, said_of
+from .rows import Selection
 from .text import DocumentText
 from .views import ChainsView
 
@@ -74,6 +74,8 @@ class TaxonomySwitching:
 
     relation_errors: dict[int, list | None]
     """Under --conventions ua, each system's relation errors once computed (None: they failed)."""
+    _relation_said: object = None
+    """The relation error last selected (its explanation, cut on the border, is said once)."""
 
     def error_panels(self) -> Iterator[Widget]:
         """The error lists, one shown at a time (`t`): per mention, per entity error, and under
@@ -192,7 +194,10 @@ class TaxonomySwitching:
         else:
             text.select(Selection())
         room = max(10, (text.size.width or 60) - 6)  # the explanation, in what the border holds
-        said = Text(display_text(f"{row.explanation} · {price_names(row)}"))
+        said = Text(said_of(row))
+        if said.cell_len > room and row is not self._relation_said:  # cut there: whole in a toast, once
+            self.notify(said.plain, timeout=8, markup=False)
+        self._relation_said = row
         said.truncate(room, overflow="ellipsis")
         text.border_subtitle = said
         if message.jump:
