@@ -74,8 +74,6 @@ class TaxonomySwitching:
 
     relation_errors: dict[int, list | None]
     """Under --conventions ua, each system's relation errors once computed (None: they failed)."""
-    _relation_said: object = None
-    """The relation error last selected (its explanation, cut on the border, is said once)."""
 
     def error_panels(self) -> Iterator[Widget]:
         """The error lists, one shown at a time (`t`): per mention, per entity error, and under
@@ -195,9 +193,8 @@ class TaxonomySwitching:
             text.select(Selection())
         room = max(10, (text.size.width or 60) - 6)  # the explanation, in what the border holds
         said = Text(said_of(row))
-        if said.cell_len > room and row is not self._relation_said:  # cut there: whole in a toast, once
-            self.notify(said.plain, timeout=8, markup=False)
-        self._relation_said = row
+        if said.cell_len > room and message.jump:  # cut there: Enter says it whole (n / p would stack toasts)
+            self.notify(said.plain, timeout=10, markup=False)
         said.truncate(room, overflow="ellipsis")
         text.border_subtitle = said
         if message.jump:
