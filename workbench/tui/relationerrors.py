@@ -50,7 +50,7 @@ errors per type (in compare mode A, the baseline's, beside B's).  In the text, b
 show or hide bridging links (→), split antecedents (⊃), discourse deixis (D) and non-referring
 markables (¬).  The price column: a bridging error's on the recognition, markable and entity
 scores (in that order), a non-referring one's on non_referring, a split antecedent's on CoNLL;
-selecting a row names every score it touches on the text's border (Enter says it whole when the
+selecting a row names every score it touches on the text's border (a toast says it whole when the
 border cuts it).  `t` switches to the next list.
 """
 

@@ -74,6 +74,8 @@ class TaxonomySwitching:
 
     relation_errors: dict[int, list | None]
     """Under --conventions ua, each system's relation errors once computed (None: they failed)."""
+    _relation_toast = False
+    """Whether the selected relation error's explanation is in a toast (the next one replaces it)."""
 
     def error_panels(self) -> Iterator[Widget]:
         """The error lists, one shown at a time (`t`): per mention, per entity error, and under
@@ -193,7 +195,10 @@ class TaxonomySwitching:
             text.select(Selection())
         room = max(10, (text.size.width or 60) - 6)  # the explanation, in what the border holds
         said = Text(said_of(row))
-        if said.cell_len > room and message.jump:  # cut there: Enter says it whole (n / p would stack toasts)
+        if self._relation_toast:  # the previous error's explanation goes: toasts never stack up
+            self.clear_notifications()
+        self._relation_toast = said.cell_len > room
+        if self._relation_toast:  # cut on the border: whole in a toast (it wraps)
             self.notify(said.plain, timeout=10, markup=False)
         said.truncate(room, overflow="ellipsis")
         text.border_subtitle = said
