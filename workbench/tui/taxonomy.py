@@ -100,6 +100,9 @@ class TaxonomySwitching:
             self.error_panel().query_one(ListTable).focus()
         self.select_error(None)
         self.query_one(ChainsView).mark(set())
+        if self._relation_toast:  # no list's selection left for it to explain
+            self.clear_notifications()
+            self._relation_toast = False
         self.show_entity_errors()
         following = order[(order.index(self.taxonomy) + 1) % len(order)]
         self.notify(f"errors: {LIST_NAMES[self.taxonomy]} (t: {LIST_GOES[following]})", markup=False)
