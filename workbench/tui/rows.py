@@ -249,8 +249,7 @@ def token_units_between(words: Sequence[str], marks: Sequence[Marked], first: in
 
 
 LABEL_BREAKS = "/,+⊃→:"
-"""Where a closing bracket's label wider than a line may break: after the separators between its
-parts (sides, chains, split antecedents' members, relations), never inside a chain's number."""
+"""Where a label wider than a line breaks: after a separator of its parts, never inside a number."""
 
 
 def _split_atom(atom: Atom, width: int) -> list[Atom]:
@@ -259,8 +258,7 @@ def _split_atom(atom: Atom, width: int) -> list[Atom]:
     pieces, current = [], ""
     for char in atom.text:
         while current and cell_len(current + char) > width:
-            cut = max(current.rfind(mark) for mark in LABEL_BREAKS) + 1 if atom.role == "close" else 0
-            cut = cut if cut > 0 else len(current)
+            cut = (max(current.rfind(mark) for mark in LABEL_BREAKS) + 1 if atom.role == "close" else 0) or len(current)
             pieces.append(current[:cut])
             current = current[cut:]
         current += char
