@@ -423,3 +423,29 @@ async def test_an_explanation_cut_on_the_border_is_said_whole_in_one_toast():
             await pilot.press("n")
             await pilot.pause()
         assert len(app._notifications) <= 1
+
+
+@pilot_test
+async def test_with_zeros_kept_a_relation_error_is_at_its_token_not_its_word_number(tmp_path):
+    """--zero-match linear makes each zero a token: a markable after one is a token further on
+    than its word number, where the emphasis and n / p must find it."""
+    from pathlib import Path
+
+    paths = []
+    for side in ("key", "response"):
+        lines = Path(f"tests/data/ua/non_referring.{side}").read_text(encoding="utf-8").splitlines()
+        at = next(i for i, line in enumerate(lines) if line.startswith("4 "))
+        lines.insert(at, "3.1 ∅  _  _  _  _  _  _  _  _  (EntityID=4|MarkableID=z1)  _  _  _")
+        path = tmp_path / f"zeros.{side}"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(str(path))
+    app = Workbench(paths[0], [paths[1]], LoadOptions(conventions="ua", zero_match="linear"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        assert app.corpus.pairs[0].key.words[3] == "∅"
+        panel = app.query_one(RelationErrorPanel)
+        (row,) = panel.rows  # "there", word 5 (1-based), token 5 (0-based) after the zero
+        assert row.mention.startswith("5 ") and panel.row_span(row) == (5, 5)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.query_one(DocumentText)._selection.emphasis == {5: "error"}

@@ -13,6 +13,8 @@ from __future__ import annotations
 from rich.text import Text
 
 from metrics.errors.ua.records import KINDS, RELATIONS, UAError
+from metrics.corpus.scoring import DocPair
+from metrics.corpus.ua_spans import ZERO_WORD, Tokens
 from metrics.measures.catalog import METRICS, NON_REFERRING, label
 from metrics.mentions.ua import Position
 from metrics.model import Span
@@ -61,10 +63,15 @@ border cuts it).  `t` switches to the next list.
     """Whether split antecedents are scored (`--split-antecedents keep`), else the counts box says
     so instead of 0s."""
 
+    token_of: dict[Position, int] = {}
+    """A position's token in the text (`token_index`): where n / p go by."""
+
     def set_rows(self, rows: list[UAError] | None, counts: list[tuple[str, list[UAError]]] | None = None,
-                 state: str = "ready", split_scored: bool = True) -> None:
-        """`RecordListPanel.set_rows`, and whether split antecedents are scored (`split_scored`)."""
+                 state: str = "ready", split_scored: bool = True, token_of: dict[Position, int] | None = None) -> None:
+        """`RecordListPanel.set_rows`, whether split antecedents are scored (`split_scored`), and the
+        document's tokens by position (`token_of`: with zeros kept, a word's token is further on)."""
         self.split_scored = split_scored
+        self.token_of = token_of or {}
         super().set_rows(rows, counts, state)
 
     def _cells(self, row: UAError) -> list[Text]:
@@ -76,7 +83,9 @@ border cuts it).  `t` switches to the next list.
         return counts_text(systems, self.split_scored)
 
     def row_span(self, row: UAError) -> tuple[int, int]:
-        return word_span(row)
+        word = word_span(row)[0]
+        token = self.token_of.get(row.words[0], word) if row.words else word
+        return (token, token)
 
 
 SPLIT_NOT_SCORED = "SA not scored (removed)"
@@ -125,6 +134,15 @@ def price_names(error: UAError) -> str:
 def said_of(error: UAError) -> str:
     """What the text panel's border says of a selected error: its explanation and prices."""
     return display_text(f"{error.explanation} · {price_names(error)}")
+
+
+def token_index(pair: DocPair) -> dict[Position, int]:
+    """Each position of a UA pair (a word, or a zero "W.K") -> its token in the text (a zero kept
+    is a token of its own; one removed has none)."""
+    if pair.ua is None:
+        return {}
+    document = pair.ua.document
+    return Tokens(document.key, document.response, ZERO_WORD in pair.key.words).index
 
 
 def emphasis_of(error: UAError, index: dict[Position, int]) -> tuple[Span | None, dict[int, str], dict[Span, str]]:

@@ -21,14 +21,13 @@ from textual import work
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher
 
-from metrics.corpus.ua_spans import ZERO_WORD, Tokens
 from metrics.model import Span
 
 from .cells import ListTable
 from .entityerrors import EntityErrorPanel
 from .errorlist import ErrorPanel
 from .messages import EngineFault, EntityErrorsReady, RelationErrorsReady, while_running
-from .relationerrors import RelationErrorPanel, emphasis_of, said_of
+from .relationerrors import RelationErrorPanel, emphasis_of, said_of, token_index
 from .rows import Selection
 from .text import DocumentText
 from .views import ChainsView
@@ -160,7 +159,7 @@ class TaxonomySwitching:
         labels = self.labels() if self.comparing else [""]
         counts = [(labels[s], rows) for s, rows in zip(systems, per_system)]
         panel.set_rows(per_system[-1], counts if self.comparing else None,
-                       split_scored=self.session.options.ua.keep_split)
+                       split_scored=self.session.options.ua.keep_split, token_of=token_index(self.corpus.pairs[self.doc_index]))
 
     @work(thread=True, group="relation-errors")
     def _relation_worker(self, systems: list[int]) -> None:
@@ -189,9 +188,7 @@ class TaxonomySwitching:
             return
         pair = self.corpus.pairs[self.doc_index]
         if pair.ua is not None:  # every word of the markable and of what it is (or should be) linked to
-            uadoc = pair.ua.document
-            index = Tokens(uadoc.key, uadoc.response, ZERO_WORD in pair.key.words).index  # a zero kept is a token
-            mention, emphasis, roles = emphasis_of(row, index)
+            mention, emphasis, roles = emphasis_of(row, message.panel.token_of or token_index(pair))
             text.select(GroupSelection(mention=mention, emphasis=emphasis, roles=roles))
             self.query_one(ChainsView).mark(set(roles))
         else:
