@@ -414,7 +414,7 @@ and chains, for browsing.
         if self.browsing:
             corpus_text = "  browsing the key alone: no scores, no errors"
         if self.session.warnings:
-            corpus_text += f"  {len(self.session.warnings)} warnings (F5)"
+            corpus_text += f"  {(count := len(self.session.warnings))} warning{'s' * (count > 1)} (F5)"
         if documents.query_one("#doc-filter", Input).value:  # a filter hides documents: never unsaid
             corpus_text = f"  filter: {documents.listed}/{len(documents.rows)} documents (F6){corpus_text}"
         # below 130 columns the view and mode go unsaid here (the middle panel's title says them),
