@@ -240,3 +240,13 @@ def test_errors_sorted_by_impact_under_ua_put_the_largest_price_first(capsys, tm
     gains = [max(e["price"].values()) for e in ranked]
     assert status == 0 and sorted(map(json.dumps, ranked)) == sorted(map(json.dumps, every))
     assert gains == sorted(gains, reverse=True) and gains[0] > gains[-1]
+
+
+def test_score_options_no_ua_score_reads_are_warned_about_and_change_nothing(capsys):
+    plain = run(capsys, "score", KEY, RESPONSE, "--conventions", "ua", "--format", "json")
+    status, out, err = run(capsys, "score", KEY, RESPONSE, "--conventions", "ua", "--format", "json",
+                           "--weights", "W1", "--ace-variant", "ace05")
+    assert status == 0 and out == plain[1] and not plain[2]
+    warned = err.splitlines()
+    assert len(warned) == 2 and "--weights" in warned[0] and "--ace-variant" in warned[1]
+    assert all("no score under --conventions ua reads it" in line for line in warned)

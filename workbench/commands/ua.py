@@ -146,7 +146,19 @@ def score(args: argparse.Namespace, warn: Callable[[str], None]) -> UAResult:
     """The UA scorer's scores of a command line, on the one road (`Session.load`, scores alone),
     with what the relations' error analysis reads."""
     _check_available(args)
+    _warn_unused(args, warn)
     return _load(args, warn)[1]
+
+
+UNUSED_UNDER_UA = {"weights": "W4", "ace_variant": "ace07", "ace_weighting": "mention"}
+"""Options of the other conventions' metrics (Chen & Ng's weights, the ACE-value) that no UA score
+reads, with their defaults: set otherwise, they would be ignored without a word."""
+
+
+def _warn_unused(args: argparse.Namespace, warn: Callable[[str], None]) -> None:
+    for option, default in UNUSED_UNDER_UA.items():
+        if getattr(args, option, default) != default:
+            warn(f"--{option.replace('_', '-')}: no score under --conventions ua reads it; ignored")
 
 
 def _load(args: argparse.Namespace, warn: Callable[[str], None]) -> tuple[Session, UAResult]:
