@@ -260,7 +260,18 @@ def _ceaf(table: _Table, change: _Change, metric: str) -> Score:
 
 
 def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
-    """Best alignment of the components holding a changed cell or chain, leaves reduced.
+    """Best alignment of the components holding a changed cell or chain, leaves reduced."""
+    edges, row_label, joined = _reached(table, change, metric, after)
+    found = _at_most_one_choice(edges)
+    if found is not None:
+        return found
+    return sum(_solve_component(cells, edges) for cells in _labelled_groups(edges, row_label, joined))
+
+
+def _reached(table: _Table, change: _Change, metric: str, after: bool
+             ) -> tuple[dict[tuple[int, int], float], dict[int, int], dict[int, int]]:
+    """The edges (cells and their phi) of the components holding a changed cell or chain, leaves
+    reduced, with the label of each key chain reached and the labels joined (`_labelled_groups`).
 
     The search below runs once per fix over a whole component, so `_Change.n` and `_Change.size`
     are read here through local names (the same values, in the same order of edges).  It also
@@ -349,9 +360,13 @@ def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
                     if (k, t) not in edges:
                         edge(k, t, (k, t))
                     break
-    found = _at_most_one_choice(edges)
-    if found is not None:
-        return found
+    return edges, row_label, joined
+
+
+def _labelled_groups(edges: dict[tuple[int, int], float], row_label: dict[int, int],
+                     joined: dict[int, int]) -> list[list[tuple[int, int]]]:
+    """The edges by connected component, from `_reached`'s labels, each component's edges in the
+    order found and the components in the order of their first edge."""
     roots: dict[int, int] = {}
     groups: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for cell in edges:
@@ -363,12 +378,14 @@ def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
                 root = joined[root]
             roots[label] = root
         groups[root].append(cell)
-    return sum(_solve_component(cells, edges) for cells in groups.values())
+    return list(groups.values())
 
 
 def _at_most_one_choice(edges: dict[tuple[int, int], float]) -> float | int | None:
     """The best matching's total when the edges are two or fewer, or a star (every edge on one
-    chain), as `_solve` sums it; None otherwise.  Most fixes reach no more."""
+    chain), as `_best` sums its components (`sum` starts from the integer 0, components in the
+    order of their first edge: the sum's rounding is part of the figures); None otherwise.  Most
+    fixes reach no more."""
     if len(edges) <= 2:
         if not edges:
             return 0
@@ -383,36 +400,6 @@ def _at_most_one_choice(edges: dict[tuple[int, int], float]) -> float | int | No
     if len(rows) == 1 or len({t for _, t in edges}) == 1:
         return 0 + max(edges.values())
     return None
-
-
-def _solve(edges: dict[tuple[int, int], float]) -> float:
-    """Maximum total weight of a one-to-one matching of the edges: per connected component, a
-    chain alone on its side takes its best edge, others go to `_solve_component`.
-
-    Components are summed in the order of their first edge (as always: the sum's rounding is part
-    of the figures; `_best` finds the same components as it searches).  Nodes are ints, key chain
-    k as k and response chain t as ~t (negative).  `sum` starts from the integer 0."""
-    found = _at_most_one_choice(edges)
-    if found is not None:
-        return found
-    parent: dict[int, int] = {}
-
-    def find(node: int) -> int:
-        root = node
-        while parent.setdefault(root, root) != root:
-            root = parent[root]
-        while parent[node] != root:
-            parent[node], node = root, parent[node]
-        return root
-
-    for k, t in edges:
-        a, b = find(k), find(~t)
-        if a != b:
-            parent[a] = b
-    groups: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for cell in edges:
-        groups[find(cell[0])].append(cell)
-    return sum(_solve_component(cells, edges) for cells in groups.values())
 
 
 def _solve_component(cells: list[tuple[int, int]], edges: dict[tuple[int, int], float]) -> float:
