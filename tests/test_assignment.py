@@ -80,3 +80,52 @@ def test_best_alignment_total_equals_the_sum_of_the_best_cells_bit_for_bit(data)
         for cells in best_cells(table, phi):
             expected += float(phi[cells].sum()) if isinstance(cells, np.ndarray) else sum(phi[cells].tolist())
         assert best_alignment(table, phi) == expected
+
+
+def _reference_min_assignment(cost: list[list[float]], n: int, m: int) -> list[tuple[int, int]]:
+    """The solver as it walked every column at each step (before it kept the unreached ones in
+    a list): the pairs it chose are the figures' reference, ties included."""
+    inf = float("inf")
+    u, v = [0.0] * (n + 1), [0.0] * (m + 1)
+    owner, way = [0] * (m + 1), [0] * (m + 1)
+    for i in range(1, n + 1):
+        owner[0] = i
+        j0 = 0
+        min_to, used = [inf] * (m + 1), [False] * (m + 1)
+        while True:
+            used[j0] = True
+            i0, delta, j1 = owner[j0], inf, 0
+            for j in range(1, m + 1):
+                if not used[j]:
+                    cur = cost[i0 - 1][j - 1] - u[i0] - v[j]
+                    if cur < min_to[j]:
+                        min_to[j], way[j] = cur, j0
+                    if min_to[j] < delta:
+                        delta, j1 = min_to[j], j
+            for j in range(m + 1):
+                if used[j]:
+                    u[owner[j]] += delta
+                    v[j] -= delta
+                else:
+                    min_to[j] -= delta
+            j0 = j1
+            if owner[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            owner[j0] = owner[j1]
+            j0 = j1
+    return sorted((owner[j] - 1, j - 1) for j in range(1, m + 1) if owner[j])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_the_solver_chooses_the_pairs_the_full_column_walk_chose(data) -> None:
+    """Same pairs as the reference walk, on costs full of ties (CEAF's similarities, negated)."""
+    from metrics.measures.assignment import _min_assignment
+
+    n = data.draw(st.integers(1, 9))
+    m = data.draw(st.integers(n, 12))
+    values = st.sampled_from([0.0, -0.25, -0.5, -1.0, -2.0 / 3.0, -1.0 / 3.0, -0.4, -3.0]) | st.floats(-5, 0)
+    cost = [[data.draw(values) for _ in range(m)] for _ in range(n)]
+    assert _min_assignment(cost, n, m) == _reference_min_assignment(cost, n, m)

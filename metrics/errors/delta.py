@@ -260,10 +260,24 @@ def _ceaf(table: _Table, change: _Change, metric: str) -> Score:
 
 
 def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
-    """Best alignment of the components holding a changed cell or chain, leaves reduced.
+    """Best alignment of the components holding a changed cell or chain, leaves reduced."""
+    edges, row_label, joined = _reached(table, change, metric, after)
+    found = _at_most_one_choice(edges)
+    if found is not None:
+        return found
+    return sum(_solve_component(cells, edges) for cells in _labelled_groups(edges, row_label, joined))
+
+
+def _reached(table: _Table, change: _Change, metric: str, after: bool
+             ) -> tuple[dict[tuple[int, int], float], dict[int, int], dict[int, int]]:
+    """The edges (cells and their phi) of the components holding a changed cell or chain, leaves
+    reduced, with the label of each key chain reached and the labels joined (`_labelled_groups`).
 
     The search below runs once per fix over a whole component, so `_Change.n` and `_Change.size`
-    are read here through local names (the same values, in the same order of edges)."""
+    are read here through local names (the same values, in the same order of edges).  It also
+    finds the components as it goes: a chain first reached through an edge joins the component
+    of the chain it was reached from, and only an edge between two chains already reached can
+    join two (a union of labels, rare), so no union-find over every edge is needed."""
     leaves = table.leaves(metric)
     col_cells, col_sizes, key_sizes, row_cells = table.col_cells, table.col_sizes, table.key_sizes, table.row_cells
     n_cols, n_sizes = len(col_cells), len(col_sizes)
@@ -278,85 +292,114 @@ def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
     seeds = {t for t in moved_sizes if size(t) > 0}
     edges: dict[tuple[int, int], float] = {}
     rows_todo, cols_todo = list(changed_rows), list(seeds)
-    rows_seen, cols_seen = set(rows_todo), set(cols_todo)
+    # the label of each chain reached: key chain k starts as k, response chain t as ~t
+    row_label = {k: k for k in rows_todo}
+    col_label = {t: ~t for t in cols_todo}
+    joined: dict[int, int] = {}  # label -> the label it joined
 
     by_mentions = metric == CEAFM.name
 
-    def edge(k: int, t: int) -> None:
-        # an edge is reached from its row and from its column: its weight is computed once
-        cell = (k, t)
-        if cell in edges:
-            return
+    def edge(k: int, t: int, cell: tuple[int, int]) -> None:
+        # an edge is reached from its row and from its column: callers skip one already found
         n = col_cells[t].get(k, 0) if t < n_cols else 0
         if after:
             n += moved_cells.get(cell, 0)
         if n > 0:
             # _phi, inline (this runs for every edge of every fix's component)
             edges[cell] = float(n) if by_mentions else 2.0 * n / (key_sizes[k] + size(t))
-            if k not in rows_seen:
-                rows_seen.add(k)
+            at_row = row_label.get(k)
+            at_col = col_label.get(t)
+            if at_row is None:
+                row_label[k] = at_col
                 rows_todo.append(k)
-            if t not in cols_seen:
-                cols_seen.add(t)
+            elif at_col is None:
+                col_label[t] = at_row
                 cols_todo.append(t)
+            else:
+                while at_row in joined:
+                    at_row = joined[at_row]
+                while at_col in joined:
+                    at_col = joined[at_col]
+                if at_row != at_col:
+                    joined[at_row] = at_col
 
     while rows_todo or cols_todo:
         while cols_todo:
             t = cols_todo.pop()
             if t < n_cols:
                 for k in col_hubs[t]:
-                    edge(k, t)
+                    if (k, t) not in edges:
+                        edge(k, t, (k, t))
                 for k in leaves.col_leaves(t, size(t)):
                     if k not in changed_rows:
-                        edge(k, t)
+                        if (k, t) not in edges:
+                            edge(k, t, (k, t))
                         break
             for k in by_col.get(t, ()):
-                edge(k, t)
+                if (k, t) not in edges:
+                    edge(k, t, (k, t))
         while rows_todo:
             k = rows_todo.pop()
             for t in row_hubs[k]:
-                edge(k, t)
+                if (k, t) not in edges:
+                    edge(k, t, (k, t))
             for t in by_row.get(k, ()):
-                edge(k, t)
+                if (k, t) not in edges:
+                    edge(k, t, (k, t))
             cells = row_cells[k]
             if len(moved_sizes) <= len(cells):
                 for t in moved_sizes:
-                    edge(k, t)
+                    if (k, t) not in edges:
+                        edge(k, t, (k, t))
             else:
                 for t in cells:
-                    if t in moved_sizes:
-                        edge(k, t)
+                    if t in moved_sizes and (k, t) not in edges:
+                        edge(k, t, (k, t))
             for t in row_leaves[k]:
                 if t not in moved_sizes:
-                    edge(k, t)
+                    if (k, t) not in edges:
+                        edge(k, t, (k, t))
                     break
-    return _solve(edges)
+    return edges, row_label, joined
 
 
-def _solve(edges: dict[tuple[int, int], float]) -> float:
-    """Maximum total weight of a one-to-one matching of the edges: per connected component, a
-    chain alone on its side takes its best edge, others go to `_solve_component`.
-
-    Components are summed in the order of their first edge (as always: the sum's rounding is part
-    of the figures).  Nodes are ints, key chain k as k and response chain t as ~t (negative)."""
-    parent: dict[int, int] = {}
-
-    def find(node: int) -> int:
-        root = node
-        while parent.setdefault(root, root) != root:
-            root = parent[root]
-        while parent[node] != root:
-            parent[node], node = root, parent[node]
-        return root
-
-    for k, t in edges:
-        a, b = find(k), find(~t)
-        if a != b:
-            parent[a] = b
+def _labelled_groups(edges: dict[tuple[int, int], float], row_label: dict[int, int],
+                     joined: dict[int, int]) -> list[list[tuple[int, int]]]:
+    """The edges by connected component, from `_reached`'s labels, each component's edges in the
+    order found and the components in the order of their first edge."""
+    roots: dict[int, int] = {}
     groups: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for cell in edges:
-        groups[find(cell[0])].append(cell)
-    return sum(_solve_component(cells, edges) for cells in groups.values())
+        label = row_label[cell[0]]
+        root = roots.get(label)
+        if root is None:
+            root = label
+            while root in joined:
+                root = joined[root]
+            roots[label] = root
+        groups[root].append(cell)
+    return list(groups.values())
+
+
+def _at_most_one_choice(edges: dict[tuple[int, int], float]) -> float | int | None:
+    """The best matching's total when the edges are two or fewer, or a star (every edge on one
+    chain), as `_best` sums its components (`sum` starts from the integer 0, components in the
+    order of their first edge: the sum's rounding is part of the figures); None otherwise.  Most
+    fixes reach no more."""
+    if len(edges) <= 2:
+        if not edges:
+            return 0
+        cells = list(edges)
+        if len(cells) == 1:
+            return 0 + edges[cells[0]]
+        (k1, t1), (k2, t2) = cells
+        if k1 == k2 or t1 == t2:
+            return 0 + max(edges.values())
+        return 0 + edges[cells[0]] + edges[cells[1]]
+    rows = {k for k, _ in edges}
+    if len(rows) == 1 or len({t for _, t in edges}) == 1:
+        return 0 + max(edges.values())
+    return None
 
 
 def _solve_component(cells: list[tuple[int, int]], edges: dict[tuple[int, int], float]) -> float:

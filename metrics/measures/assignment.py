@@ -86,6 +86,10 @@ def _min_assignment(cost: list[list[float]], n: int, m: int) -> list[tuple[int, 
     Rows are added one at a time; each addition finds a shortest augmenting path in the reduced
     costs (Dijkstra over columns) and updates the potentials u, v so reduced costs stay >= 0.
     Column 0 is a virtual column holding the row being added (1-based indices inside).
+
+    The columns not yet reached in a search are kept in a list, in order, and the reached ones in
+    another, so each step walks only the columns it must (the same operations on the same numbers
+    as a walk over all columns that skips the reached ones: the same pairs, ties and all).
     """
     inf = float("inf")
     u = [0.0] * (n + 1)
@@ -93,34 +97,37 @@ def _min_assignment(cost: list[list[float]], n: int, m: int) -> list[tuple[int, 
     owner = [0] * (m + 1)
     """row (1-based) assigned to each column, 0 for none"""
     way = [0] * (m + 1)
+    padded = [[0.0] + row for row in cost]  # column j of a row at index j
     for i in range(1, n + 1):
         owner[0] = i
         j0 = 0
         min_to = [inf] * (m + 1)
-        used = [False] * (m + 1)
+        reached = [0]
+        free = list(range(1, m + 1))
         while True:
-            used[j0] = True
             i0 = owner[j0]
-            row = cost[i0 - 1]
+            row = padded[i0 - 1]
             ui = u[i0]
             delta, j1 = inf, 0
-            for j in range(1, m + 1):
-                if not used[j]:
-                    cur = row[j - 1] - ui - v[j]
-                    if cur < min_to[j]:
-                        min_to[j] = cur
-                        way[j] = j0
-                    if min_to[j] < delta:
-                        delta, j1 = min_to[j], j
-            for j in range(m + 1):
-                if used[j]:
-                    u[owner[j]] += delta
-                    v[j] -= delta
-                else:
-                    min_to[j] -= delta
+            for j in free:
+                cur = row[j] - ui - v[j]
+                if cur < min_to[j]:
+                    min_to[j] = cur
+                    way[j] = j0
+                    if cur < delta:
+                        delta, j1 = cur, j
+                elif min_to[j] < delta:
+                    delta, j1 = min_to[j], j
+            for j in reached:
+                u[owner[j]] += delta
+                v[j] -= delta
+            for j in free:
+                min_to[j] -= delta
             j0 = j1
             if owner[j0] == 0:
                 break
+            reached.append(j0)
+            free.remove(j0)
         while j0:
             j1 = way[j0]
             owner[j0] = owner[j1]

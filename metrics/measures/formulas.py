@@ -193,10 +193,7 @@ def best_cells(table: Table, phi: np.ndarray, components: bool = True) -> list[n
     """
     groups: list[np.ndarray | list[int]] = [table.simple_cells]
     if len(table.star_starts):
-        star = phi[table.star_cells]
-        ends = np.append(table.star_starts[1:], len(star))
-        groups.append(table.star_cells[[start + int(np.argmax(star[start:end]))
-                                        for start, end in zip(table.star_starts, ends)]])
+        groups.append(table.star_cells[_first_best(phi[table.star_cells], table.star_starts)])
     if not components:
         return groups
     for at_row, at_col, cells, n_rows, n_cols in table.component_places():
@@ -204,6 +201,15 @@ def best_cells(table: Table, phi: np.ndarray, components: bool = True) -> list[n
         pairs = sparse_assignment(n_rows, n_cols, {pair: float(phi[cell]) for pair, cell in cell_at.items()})
         groups.append([cell_at[pair] for pair in pairs if pair in cell_at])
     return groups
+
+
+def _first_best(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Where the largest value of each group (groups from `starts` on, in order) first stands: each
+    group's `np.argmax`, for all groups in one pass (a document has hundreds of star components)."""
+    best = np.maximum.reduceat(values, starts)
+    group = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(values))))
+    place = np.where(values == best[group], np.arange(len(values)), len(values))
+    return np.minimum.reduceat(place, starts)
 
 
 def lea(table: Table) -> Score:
