@@ -28,6 +28,10 @@ from .messages import EngineFault, ErrorsReady, ImpactsReady, IntervalsReady, Re
 from .rows import group_errors
 from .scores import ScoresPanel
 
+WORKER_PRICING = "pricing the shown document's errors"
+"""The pricing worker's description.  Given, because without one Textual describes a worker by
+the `repr` of its arguments: on a book, 52,000 records, 0.9 to 2.3 s on the UI thread each time
+the worker started (the first screen's list and its first impacts waited for it)."""
 FIRST_PRICED = 200
 """Rows of a long error list priced and shown before the rest (more than a screen holds)."""
 
@@ -35,7 +39,7 @@ FIRST_PRICED = 200
 class Workers:
     """Scoring, error analysis and pricing workers, and their results' handlers (mixed into the App)."""
 
-    @work(thread=True, exclusive=True, group="score")
+    @work(thread=True, exclusive=True, group="score", description="scoring")
     def _rescore_worker(self, weights: Weights, started: float) -> None:
         """Score under `weights` what is not yet scored, then classify errors; dropped when a newer
         edit came in.  The systems on screen come first (the official metrics before the others,
@@ -190,7 +194,7 @@ class Workers:
             return
         self._price_worker(self.weights, name, work)
 
-    @work(thread=True, exclusive=True, group="price")
+    @work(thread=True, exclusive=True, group="price", description=WORKER_PRICING)
     def _price_worker(self, weights: Weights, name: str, work: list[tuple[int, list[ErrorRecord]]]) -> None:
         """Impacts on the corpus CoNLL F1 (independent of W, so one pricer serves every W).
 
