@@ -309,3 +309,33 @@ async def test_the_entity_errors_come_from_the_child_waiting_for_them():
             assert [e.to_json() for e in app.entity_errors[system]] == \
                 [e.to_json() for e in app.session.kk_errors(system)]
     assert isinstance(child, Forked) and child._closed  # ended with the app
+
+
+@needs_fork
+@pilot_test
+async def test_the_entity_errors_are_asked_for_once_the_scores_are_in_before_t():
+    """The child analyses the shown system's K&K errors as soon as its scores are all in (the
+    scoring children are done: the other core is free), so `t` finds them without waiting; they
+    come as arrays (`kkpacked`), each row equal to the session's own."""
+    from workbench.tui.entityerrors import EntityErrorPanel
+    from workbench.tui.kkpacked import PackedKKErrors
+
+    app = opened([GUM])
+    asked: list[object] = []
+    child = app.opening.entity_errors
+    ask = child.ask
+    child.ask = lambda request: asked.append(request) or ask(request)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for _ in range(400):
+            if app.system in app.entity_errors:
+                break
+            await pilot.pause(0.05)
+        assert asked == [app.system] and app.taxonomy == "chen-ng"  # asked for, `t` not pressed
+        assert isinstance(app.entity_errors[app.system], PackedKKErrors)
+        await pilot.press("t")
+        panel = app.query_one(EntityErrorPanel)
+        assert panel.state == "ready"  # at once: nothing left to analyse
+        name = app.corpus.pairs[app.doc_index].name
+        assert list(panel.rows) == [e for e in app.session.kk_errors(app.system) if e.document == name]
+        assert asked == [app.system]  # not asked twice

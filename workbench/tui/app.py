@@ -51,7 +51,7 @@ from .views import ChainsView, WarningsView
 from .workers import Workers
 
 if TYPE_CHECKING:  # the analysis loads when the entity list is first asked for
-    from metrics.errors.kummerfeld_klein.report import KKError
+    from .kkpacked import PackedKKErrors
 
 HERE = Path(__file__).resolve().parent
 SAMPLE_KEY = "samples/gum/key.gum.conll"
@@ -147,7 +147,7 @@ and chains, for browsing.
         """The error picked in the list (compare mode: a change)."""
         self.taxonomy, self.relation_errors = ("ua" if options.conventions == "ua" else "chen-ng"), {}
         """The error list's taxonomy: chen-ng (a row per mention) or kk (per entity error), `t`."""
-        self.entity_errors: dict[int, list[KKError] | None] = {}
+        self.entity_errors: dict[int, PackedKKErrors | None] = {}
         """K&K's errors per system, once asked for (None: the analysis failed)."""
         self.kk_pending: set[int] = set()
         self._edit_started = 0.0

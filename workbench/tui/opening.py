@@ -9,9 +9,10 @@ Before Textual starts there is one thread, so:
   the official metrics first and then the others, while this process starts the UI and draws;
 - the first document's errors are classified here (a few milliseconds), so the first screen
   lists them; the scoring worker classifies the whole corpus's once its scores are in;
-- a child waits to analyse a system's errors as Kummerfeld & Klein do when `t` first asks
-  (`entity_errors`): on a book seconds of work, done on the other core, so the UI's thread does
-  not share the GIL with it and every key answers meanwhile.
+- a child waits to analyse a system's errors as Kummerfeld & Klein do (`entity_errors`): asked
+  once the shown systems' scores are all in, or when `t` first asks if sooner.  On a book that is
+  seconds of work, done on the other core, so the UI's thread does not share the GIL with it and
+  every key answers meanwhile; the errors come back as arrays (`kkpacked`), not pickled objects.
 Inputs larger than `OPEN_BYTES`, or a system without `os.fork`, are loaded by the app's own
 worker instead, behind its progress bar: nobody should face a blank terminal for many seconds.
 """
@@ -38,7 +39,7 @@ from .comparing import FIRST_METRICS, rest_metrics
 from .rows import group_errors
 
 if TYPE_CHECKING:  # the analysis loads in the child, when asked for
-    from metrics.errors.kummerfeld_klein.report import KKError
+    from .kkpacked import PackedKKErrors
 
 OPEN_BYTES = 32 << 20
 """Inputs up to this size (all files together) are read before the UI starts: 0.3-0.6 s on
@@ -66,9 +67,9 @@ class Opening:
         for children in (*self.scoring.values(), *([self.entity_errors] if self.entity_errors else [])):
             children.close()
 
-    def entity_errors_of(self, system: int) -> list[KKError] | None:
-        """A system's K&K errors (`Session.kk_errors`) from the child, waited for; None when there
-        is no child or it cannot answer (the caller analyses them itself)."""
+    def entity_errors_of(self, system: int) -> PackedKKErrors | None:
+        """A system's K&K errors (`Session.kk_errors`, packed) from the child, waited for; None when
+        there is no child or it cannot answer (the caller analyses them itself)."""
         with self._asking:
             child = self.entity_errors
             if child is None:
@@ -152,10 +153,13 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     return opening
 
 
-def _serve_entity_errors(session: Session, _: None, requests: Iterable[int]) -> Iterator[list[KKError]]:
-    """In a child: the K&K errors of each system the app asks for."""
+def _serve_entity_errors(session: Session, _: None, requests: Iterable[int]) -> Iterator[PackedKKErrors]:
+    """In a child: the K&K errors of each system the app asks for, as arrays (`kkpacked`: what
+    crosses the pipe and is read in the app in milliseconds)."""
+    from .kkpacked import PackedKKErrors
+
     for system in requests:
-        yield session.kk_errors(system)
+        yield PackedKKErrors(session.kk_errors(system))
 
 
 def _size(paths: Sequence[str]) -> int:

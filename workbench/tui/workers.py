@@ -153,6 +153,7 @@ class Workers:
             self.last_rescore_seconds = message.seconds
             w = message.weights
             self.query_one(ScoresPanel).set_status(f"scored with W = ({w.nam:g}, {w.nom:g}, {w.pro:g}, {w.sing:g})")
+            self.prefetch_entity_errors()  # the scoring children are done: the other core is free
         self._status()
 
     @while_running
