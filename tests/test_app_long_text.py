@@ -206,3 +206,30 @@ async def test_a_long_error_list_is_priced_from_its_top(monkeypatch):
         expected = app.session.price(app.errors[name], "conll", app.weights)
         assert [r.impact for r in app.errors[name]] == [r.impact for r in expected]
         assert app.settled_weights == app.weights
+
+
+@pilot_test
+async def test_a_text_longer_than_the_view_is_wrapped_once_at_the_width_the_scrollbar_leaves(monkeypatch):
+    """The first layout already leaves the scrollbar's cells: the scrollbar showing a frame later
+    wraps nothing again (on a book, the first screen's lines moved a second after it was drawn)."""
+    from metrics.measures.weights import W4
+    from workbench.session import LoadOptions
+    from workbench.tui.opening import open_inputs
+
+    laid_out: list[tuple[object, int]] = []
+    relayout = DocumentText._relayout
+
+    def noted(view):
+        relayout(view)
+        if view._layout is not None:
+            laid_out.append((view._marks.base.name, view._layout.width))
+
+    monkeypatch.setattr(DocumentText, "_relayout", noted)
+    opening = open_inputs(SAMPLE_KEY, [SAMPLE_RESPONSE], LoadOptions(), weights=W4, shown=[0], processes=2)
+    app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, opening=opening)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        view = app.query_one(DocumentText)
+        assert view.show_vertical_scrollbar and view._layout.width == view.scrollable_content_region.width
+        shown = app.corpus.pairs[app.doc_index].name
+        assert [width for name, width in laid_out if name == shown] == [view._layout.width]
