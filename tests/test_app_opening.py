@@ -339,3 +339,29 @@ async def test_the_entity_errors_are_asked_for_once_the_scores_are_in_before_t()
         name = app.corpus.pairs[app.doc_index].name
         assert list(panel.rows) == [e for e in app.session.kk_errors(app.system) if e.document == name]
         assert asked == [app.system]  # not asked twice
+
+
+@needs_fork
+@pytest.mark.parametrize("cores, lowered", [(2, True), (8, False)])
+def test_the_scoring_children_are_lowered_only_when_they_leave_the_ui_no_processor(
+        small_corpora_fork, monkeypatch, cores, lowered):
+    """Two children (two processes asked for, several documents) and the UI: on two processors the
+    children run below the UI's priority; on eight each has its own, and none is lowered (on a
+    busy machine a lowered child got a few per cent of a processor)."""
+    from metrics.corpus.scoring import PreparedCorpus
+
+    asked: list[int] = []
+    start = PreparedCorpus.score_in_children
+
+    def noted(corpus, weights, stages, processes, nice=0, serving=False):
+        asked.append(nice)
+        return start(corpus, weights, stages, processes, nice, serving)
+
+    monkeypatch.setattr(PreparedCorpus, "score_in_children", noted)
+    monkeypatch.setattr(opening_module, "processors", lambda: cores)
+    opening = open_inputs(KEY, [GUM], LoadOptions(), weights=W4, shown=[0], processes=2)
+    try:
+        assert opening is not None and len(opening.session.corpora[0].pairs) > 1
+        assert asked == [opening_module.SCORING_NICE if lowered else 0]
+    finally:
+        opening.close()

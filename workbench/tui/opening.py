@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import InputError
-from metrics.runtime.parallel import Forked, can_fork
+from metrics.runtime.parallel import Forked, can_fork, processors
 from metrics.corpus.scoring import ScoresInChildren
 from metrics.measures.weights import Weights
 
@@ -87,9 +87,12 @@ UNREADABLE = "error: cannot read these files"
 
 
 SCORING_NICE = 10
-"""The scoring children run at a lower priority than the UI: its start is what the user waits
-for first, and the children have the official scores by its end (with four children and the UI on
-two cores at one priority, the UI took 0.6 s to start instead of 0.35-0.45 s)."""
+"""The scoring children run at a lower priority than the UI when they are as many as the
+processors: its start is what the user waits for first, and the children have the official scores
+by its end (with four children and the UI on two cores at one priority, the UI took 0.6 s to start
+instead of 0.35-0.45 s).  Fewer children (a book: one document, one child) leave the UI a
+processor of its own, and are not lowered: on a machine busy with other work a lowered child
+got a few per cent of a processor, and the book's scores panel filled 20 s late."""
 
 
 def load_session(key_path: str, response_paths: Sequence[str], options: LoadOptions,
@@ -129,11 +132,13 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     opening = Opening(session, failure)
     if session is None or not response_paths:
         return opening
+    children = sum(min(processes, len(corpus.pairs)) for corpus in session.corpora)
+    nice = SCORING_NICE if children >= processors() else 0
     for system in range(len(session.corpora)):
         try:
             # the shown systems' children stay, to rescore a weight edit while the UI draws
             stages = [FIRST_METRICS, rest_metrics(session.options.conventions)]
-            children = session.corpora[system].score_in_children(weights, stages, processes, SCORING_NICE,
+            children = session.corpora[system].score_in_children(weights, stages, processes, nice,
                                                                  serving=system in shown)
         except OSError:  # no process to be had (a limit, memory): the app's worker scores it
             continue
