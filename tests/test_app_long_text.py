@@ -183,6 +183,7 @@ async def test_a_jump_far_down_draws_the_whole_layouts_lines(monkeypatch):
 async def test_a_long_error_list_is_priced_from_its_top(monkeypatch):
     """The pricing of a long list posts its first rows' impacts first (the rest unpriced, the
     document not yet settled), then the whole list priced, each impact the one-go pricing's."""
+    from workbench.tui import impacts as impacts_module
     from workbench.tui import workers as workers_module
     from workbench.tui.messages import ImpactsReady
 
@@ -192,7 +193,8 @@ async def test_a_long_error_list_is_priced_from_its_top(monkeypatch):
         posted.append(ImpactsReady(*args, **kwargs))
         return posted[-1]
 
-    monkeypatch.setattr(workers_module, "FIRST_PRICED", 5)
+    monkeypatch.setattr(impacts_module, "FIRST_PRICED", 5)
+    monkeypatch.setattr(impacts_module, "PRICED_TOGETHER", 3)
     monkeypatch.setattr(workers_module, "ImpactsReady", noted)
     app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -9,6 +9,8 @@ Before Textual starts there is one thread, so:
   the official metrics first and then the others, while this process starts the UI and draws;
 - the first document's errors are classified here (a few milliseconds), so the first screen
   lists them; the scoring worker classifies the whole corpus's once its scores are in;
+- a child then prices the first screen's errors at once, and any others when the app asks
+  (`impacts.py`): a book's pricing no longer holds the app's GIL for seconds;
 - a child waits to analyse a system's errors as Kummerfeld & Klein do (`entity_errors`): asked
   once the shown systems' scores are all in, or when `t` first asks if sooner.  On a book that is
   seconds of work, done on the other core, so the UI's thread does not share the GIL with it and
@@ -36,6 +38,7 @@ from metrics.measures.weights import Weights
 
 from ..session import LoadOptions, Session
 from .comparing import FIRST_METRICS, rest_metrics
+from .impacts import Asked, Priced, pieces, serve_impacts
 from .rows import group_errors
 
 if TYPE_CHECKING:  # the analysis loads in the child, when asked for
@@ -59,13 +62,30 @@ class Opening:
     preview: dict[int, dict[str, list[ErrorRecord]]] = field(default_factory=dict)
     entity_errors: Forked | None = None
     """A child that analyses a system's K&K errors when asked (`entity_errors_of`)."""
+    pricing: Forked | None = None
+    """A child that prices errors' impacts when asked (`impacts_of`)."""
     _asking: threading.Lock = field(default_factory=threading.Lock)
     """One question to the child at a time (the app's workers may ask for two systems at once)."""
+    _pricing_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def close(self) -> None:
         """End the children still running (the app has quit)."""
-        for children in (*self.scoring.values(), *([self.entity_errors] if self.entity_errors else [])):
+        for children in (*self.scoring.values(), *(c for c in (self.entity_errors, self.pricing) if c)):
             children.close()
+
+    def impacts_of(self, asked: Asked) -> Priced | None:
+        """The impacts the pricing child gives for `asked`, waited for; None when there is no
+        child or it cannot answer (the caller prices them itself)."""
+        with self._pricing_lock:
+            child = self.pricing
+            if child is None:
+                return None
+            try:
+                return child.ask(asked)[0]
+            except Exception:  # noqa: BLE001 - a child that died or failed: priced in the app instead
+                self.pricing = None
+                child.close()
+                return None
 
     def entity_errors_of(self, system: int) -> PackedKKErrors | None:
         """A system's K&K errors (`Session.kk_errors`, packed) from the child, waited for; None when
@@ -132,8 +152,8 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     opening = Opening(session, failure)
     if session is None or not response_paths:
         return opening
-    children = sum(min(processes, len(corpus.pairs)) for corpus in session.corpora)
-    nice = SCORING_NICE if children >= processors() else 0
+    scorers = sum(min(processes, len(corpus.pairs)) for corpus in session.corpora)
+    nice = SCORING_NICE if scorers >= processors() else 0
     for system in range(len(session.corpora)):
         try:
             # the shown systems' children stay, to rescore a weight edit while the UI draws
@@ -155,6 +175,14 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
             opening.preview[system] = {name: errors.get(name, []) for name in first}
     except Exception:  # noqa: BLE001 - the scoring worker classifies again and reports the fault
         opening.preview = {}
+    # forked last, with the first document's errors in memory: it prices those the first screen shows
+    first_screen = [Asked(system, weights, name, *pieces(len(opening.preview[system][name]))[0])
+                    for system in shown for name in first if opening.preview.get(system, {}).get(name)]
+    try:
+        opening.pricing = Forked(partial(serve_impacts, session=session, preview=opening.preview, weights=weights,
+                                         first=first_screen), [None], serving=True)
+    except OSError:  # no process to be had: the app prices them in its worker
+        pass
     return opening
 
 
