@@ -314,8 +314,9 @@ async def answered_and_settled(app, pilot, key: str, quiet: float = 0.5, timeout
     done = t0  # when the last worker (or the K&K analysis) was seen running
     while time.perf_counter() < end:
         await asyncio.sleep(0.02)
-        running = any(worker.is_running for worker in app.workers) or (
-            app.taxonomy == "kk" and app.system not in app.entity_errors)
+        # the K&K analysis started before `t` (its result not on screen) does not keep a key unsettled
+        running = any(worker.is_running and (worker.group != "entity-errors" or app.taxonomy == "kk")
+                      for worker in app.workers) or (app.taxonomy == "kk" and app.system not in app.entity_errors)
         if running:
             done = time.perf_counter()
         elif len(app.frames) > before and time.perf_counter() - max(app.frames[-1], done) > quiet:
