@@ -313,10 +313,10 @@ async def test_the_entity_errors_come_from_the_child_waiting_for_them():
 
 @needs_fork
 @pilot_test
-async def test_the_entity_errors_are_asked_for_once_the_scores_are_in_before_t():
-    """The child analyses the shown system's K&K errors as soon as its scores are all in (the
-    scoring children are done: the other core is free), so `t` finds them without waiting; they
-    come as arrays (`kkpacked`), each row equal to the session's own."""
+async def test_the_entity_errors_are_asked_for_once_the_first_screen_is_drawn_before_t():
+    """The child analyses the shown system's K&K errors as soon as the first screen is drawn,
+    so `t` finds them without waiting; they come as arrays (`kkpacked`), each row equal to the
+    session's own."""
     from workbench.tui.entityerrors import EntityErrorPanel
     from workbench.tui.kkpacked import PackedKKErrors
 

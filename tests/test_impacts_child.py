@@ -14,6 +14,7 @@ from metrics.measures.weights import W4
 from workbench.session import LoadOptions
 from workbench.tui import impacts as impacts_module
 from workbench.tui.app import Workbench
+from workbench.tui.comparing import complete
 from workbench.tui.impacts import Asked, Priced, pieces, with_impacts
 from workbench.tui.opening import open_inputs
 
@@ -37,9 +38,16 @@ async def test_the_child_prices_as_the_app_would_and_the_first_screens_before_it
     opening = open_inputs(SAMPLE_KEY, [SAMPLE_RESPONSE], LoadOptions(), weights=W4, shown=[0], processes=2)
     assert opening is not None and opening.pricing is not None
     asked: list[Asked] = []
+    scored: list[bool] = []  # whether the scores were all in when each part was asked for
     ask = opening.pricing.ask
-    opening.pricing.ask = lambda request: asked.append(request) or ask(request)
     app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, opening=opening)
+
+    def noted(request):
+        asked.append(request)
+        scored.append(complete(app.result))
+        return ask(request)
+
+    opening.pricing.ask = noted
     called: list[int] = []
     async with app.run_test(size=(120, 40)) as pilot:
         monkeypatch.setattr(app.session, "price", lambda records, *a, **k: called.append(len(records)) or [])
@@ -48,6 +56,7 @@ async def test_the_child_prices_as_the_app_would_and_the_first_screens_before_it
         listed = app.errors[name]
         assert len(listed) > 12 and called == []  # every impact came from the child
         assert asked[0] == Asked(0, W4, name, 0, 5) and [a.end - a.start for a in asked][1:3] == [7, 7]
+        assert all(scored[1:])  # the rest of the list priced once the scoring children were done
         monkeypatch.undo()
         expected = app.session.price(listed, "conll", app.weights)
         assert [r.impact for r in listed] == [r.impact for r in expected] and all(r.impact is not None for r in listed)

@@ -12,7 +12,7 @@ Before Textual starts there is one thread, so:
 - a child then prices the first screen's errors at once, and any others when the app asks
   (`impacts.py`): a book's pricing no longer holds the app's GIL for seconds;
 - a child waits to analyse a system's errors as Kummerfeld & Klein do (`entity_errors`): asked
-  once the shown systems' scores are all in, or when `t` first asks if sooner.  On a book that is
+  once the first screen is drawn, or when `t` first asks if sooner.  On a book that is
   seconds of work, done on the other core, so the UI's thread does not share the GIL with it and
   every key answers meanwhile; the errors come back as arrays (`kkpacked`), not pickled objects.
 Inputs larger than `OPEN_BYTES`, or a system without `os.fork`, are loaded by the app's own

@@ -207,6 +207,8 @@ class Workers:
             rows: list[ErrorRecord] = []
             try:
                 for number, (start, end) in enumerate(pieces(len(records))):
+                    if number == 1 and not self._scores_in(system, weights, worker):
+                        return
                     priced = self._priced(Asked(system, weights, name, start, end), records[start:end])
                     if priced is None or worker.is_cancelled:
                         return
@@ -219,6 +221,17 @@ class Workers:
             if worker.is_cancelled:
                 return
             self.post_message(ImpactsReady(weights, {name: rows}, system))
+
+    def _scores_in(self, system: int, weights: Weights, worker) -> bool:
+        """Wait until a system's scores under `weights` are all in (False: the worker was
+        cancelled meanwhile).  The rest of a long list, beyond the screen's rows, is priced only
+        then: its processor is the scoring children's until the scores panel is full."""
+        while not worker.is_cancelled:
+            result = self.view_of(system).result
+            if result is not None and (result.weights != weights or complete(result)):
+                return True
+            time.sleep(0.05)
+        return False
 
     def _priced(self, asked: Asked, records: list[ErrorRecord]) -> list[ErrorRecord] | None:
         """`records` (`asked`'s) with their impacts: from the pricing child when it answers for
@@ -238,6 +251,7 @@ class Workers:
         view.errors.update(message.errors)
         if not message.partial:
             view.priced.update(message.errors)
+        self.prefetch_entity_errors()  # the first screen is drawn: the K&K analysis can start
         name = self.corpus.pairs[self.doc_index].name
         if name in message.errors and message.system in self.shown_systems():
             self._show_errors(keep_cursor=True)
