@@ -38,13 +38,13 @@ async def test_the_child_prices_as_the_app_would_and_the_first_screens_before_it
     opening = open_inputs(SAMPLE_KEY, [SAMPLE_RESPONSE], LoadOptions(), weights=W4, shown=[0], processes=2)
     assert opening is not None and opening.pricing is not None
     asked: list[Asked] = []
-    scored: list[bool] = []  # whether the scores were all in when each part was asked for
+    scored: list[bool] = []  # whether the scores and the K&K errors were in when each part was asked for
     ask = opening.pricing.ask
     app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, opening=opening)
 
     def noted(request):
         asked.append(request)
-        scored.append(complete(app.result))
+        scored.append(complete(app.result) and app.system in app.entity_errors)
         return ask(request)
 
     opening.pricing.ask = noted
@@ -56,7 +56,7 @@ async def test_the_child_prices_as_the_app_would_and_the_first_screens_before_it
         listed = app.errors[name]
         assert len(listed) > 12 and called == []  # every impact came from the child
         assert asked[0] == Asked(0, W4, name, 0, 5) and [a.end - a.start for a in asked][1:3] == [7, 7]
-        assert all(scored[1:])  # the rest of the list priced once the scoring children were done
+        assert all(scored[1:])  # the rest priced once the scores and the K&K analysis were in
         monkeypatch.undo()
         expected = app.session.price(listed, "conll", app.weights)
         assert [r.impact for r in listed] == [r.impact for r in expected] and all(r.impact is not None for r in listed)

@@ -207,7 +207,7 @@ class Workers:
             rows: list[ErrorRecord] = []
             try:
                 for number, (start, end) in enumerate(pieces(len(records))):
-                    if number == 1 and not self._scores_in(system, weights, worker):
+                    if number == 1 and not self._rest_may_be_priced(system, weights, worker):
                         return
                     priced = self._priced(Asked(system, weights, name, start, end), records[start:end])
                     if priced is None or worker.is_cancelled:
@@ -222,13 +222,14 @@ class Workers:
                 return
             self.post_message(ImpactsReady(weights, {name: rows}, system))
 
-    def _scores_in(self, system: int, weights: Weights, worker) -> bool:
-        """Wait until a system's scores under `weights` are all in (False: the worker was
-        cancelled meanwhile).  The rest of a long list, beyond the screen's rows, is priced only
-        then: its processor is the scoring children's until the scores panel is full."""
+    def _rest_may_be_priced(self, system: int, weights: Weights, worker) -> bool:
+        """Wait until a system's scores under `weights` are all in and no K&K analysis is under
+        way (False: the worker was cancelled meanwhile).  The rest of a long list, beyond the
+        screen's rows, is priced only then: what is on screen, or is what `t` waits for, comes
+        first (on a book, ten seconds of pricing beside the K&K analysis doubled its time)."""
         while not worker.is_cancelled:
             result = self.view_of(system).result
-            if result is not None and (result.weights != weights or complete(result)):
+            if result is not None and (result.weights != weights or complete(result)) and not self.kk_pending:
                 return True
             time.sleep(0.05)
         return False
