@@ -79,3 +79,17 @@ def test_impacts_of_other_errors_are_refused() -> None:
     assert with_impacts([rows[1], rows[0], *rows[2:]], answer) is None  # two errors swapped
     different = next(r.category for r in rows if r.category != rows[0].category)
     assert with_impacts([replace(rows[0], category=different), *rows[1:]], answer) is None
+
+
+@needs_fork
+def test_no_pricing_child_for_a_short_first_list() -> None:
+    """A first list priced in one go (the sample's) costs the app's worker milliseconds: no child
+    is forked for it (forking would come out of the first screen's time)."""
+    opening = open_inputs(SAMPLE_KEY, [SAMPLE_RESPONSE], LoadOptions(), weights=W4, shown=[0], processes=2)
+    try:
+        assert opening is not None and opening.session is not None
+        listed = [len(rows) for rows in opening.preview[0].values()]
+        assert listed and all(len(pieces(count)) == 1 for count in listed)
+        assert opening.pricing is None
+    finally:
+        opening.close()

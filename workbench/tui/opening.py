@@ -9,8 +9,9 @@ Before Textual starts there is one thread, so:
   the official metrics first and then the others, while this process starts the UI and draws;
 - the first document's errors are classified here (a few milliseconds), so the first screen
   lists them; the scoring worker classifies the whole corpus's once its scores are in;
-- a child then prices the first screen's errors at once, and any others when the app asks
-  (`impacts.py`): a book's pricing no longer holds the app's GIL for seconds;
+- when the first document's error list is long, a child then prices the first screen's errors at
+  once, and any others when the app asks (`impacts.py`): a book's pricing no longer holds the
+  app's GIL for seconds;
 - a child waits to analyse a system's errors as Kummerfeld & Klein do (`entity_errors`): asked
   once the first screen is drawn, or when `t` first asks if sooner.  On a book that is
   seconds of work, done on the other core, so the UI's thread does not share the GIL with it and
@@ -175,7 +176,13 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
             opening.preview[system] = {name: errors.get(name, []) for name in first}
     except Exception:  # noqa: BLE001 - the scoring worker classifies again and reports the fault
         opening.preview = {}
-    # forked last, with the first document's errors in memory: it prices those the first screen shows
+    # forked last, with the first document's errors in memory: it prices those the first screen
+    # shows.  Only for a long list (priced in pieces, a book's): a short one takes the app's worker
+    # milliseconds, and forking (40 ms on gum-open) would come out of the first screen's second.
+    lists = [len(opening.preview[system][name]) for system in shown for name in first
+             if opening.preview.get(system, {}).get(name)]
+    if not any(len(pieces(count)) > 1 for count in lists):
+        return opening
     first_screen = [Asked(system, weights, name, *pieces(len(opening.preview[system][name]))[0])
                     for system in shown for name in first if opening.preview.get(system, {}).get(name)]
     try:
