@@ -400,7 +400,10 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
     started = time.perf_counter()
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50", command], check=True)
     try:
-        answered, settled = until_still(started, "", ready=lambda screen: "errors (" in screen and "analysing" not in screen)
+        # settled not before the whole first screen is drawn (on a busy machine the text and the
+        # error rows came more than `quiet` seconds after the scores)
+        answered, settled = until_still(started, "", ready=lambda screen: "errors (" in screen and "analysing" not in
+                                        screen and "[" in screen and bool(ERROR_ROW.search(screen)))
         shown = ms(complete[0]).strip() if complete else "never"
         print(f"{label}book in tmux 200x50: first change {ms(answered)}, first screen drawn {shown}, "
               f"settled {ms(settled)} (quiet {quiet:g} s)")
