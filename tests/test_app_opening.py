@@ -62,9 +62,25 @@ async def test_opened_workbench_settles_on_what_the_loading_worker_computes(smal
 @pytest.mark.parametrize("responses", [[GUM], [GUM, ONTO]])
 @pilot_test
 async def test_the_first_frame_has_scores_documents_and_the_first_documents_errors(small_corpora_fork, responses):
+    from workbench.tui.text import DocumentText
+
     app = opened(responses)
+    frames: list[tuple[bool, bool, int]] = []  # per frame written: scores, text laid out, error rows
+    display = app._display
+
+    def noted(screen, renderable) -> None:
+        display(screen, renderable)
+        if renderable is not None and screen is app.screen:
+            table = app.query_one(ErrorPanel).query_one("#errors")
+            frames.append((app.result is not None, app.query_one(DocumentText)._layout is not None, table.row_count))
+
+    app._display = noted
     async with app.run_test(size=SIZE) as pilot:
-        # mounted, before any pause: what the first frame will draw
+        while app.session is None:  # taken once the screen is laid out, so all of it fills one frame
+            await pilot.pause()
+        await pilot.pause()
+        first = next(frame for frame in frames if frame[0])
+        assert first[1] and first[2] > 0  # the frame with the scores has the text and the error rows
         assert app.result is not None and app.view_of(app.baseline).result is not None
         assert set(app.result.metrics) >= set(FIRST_METRICS)
         rows = app.query_one("#doclist").rows

@@ -50,6 +50,8 @@ async def test_the_child_prices_as_the_app_would_and_the_first_screens_before_it
     opening.pricing.ask = noted
     called: list[int] = []
     async with app.run_test(size=(120, 40)) as pilot:
+        while app.session is None:
+            await pilot.pause()
         monkeypatch.setattr(app.session, "price", lambda records, *a, **k: called.append(len(records)) or [])
         await settle(app, pilot)
         name = app.corpus.pairs[app.doc_index].name

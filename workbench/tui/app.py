@@ -234,14 +234,14 @@ and chains, for browsing.
             self.load()
         elif self.opening.session is None:
             self._load_failed(LoadFailed(self.opening.failure or UNREADABLE))
-        else:
-            self._opened(self.opening)
+        else:  # once laid out: the text and the error rows fill the frame the scores come in
+            self.call_after_refresh(self._opened, self.opening)
 
     def _opened(self, opening: Opening) -> None:
         """Take what was read and started before the UI (`opening.py`).  The shown systems' official
-        scores are waited for here, before the first frame: their children started before the
-        UI did, and have them by now or within a few tens of milliseconds, so the first frame
-        shows them (a message from a worker would come a frame later)."""
+        scores are waited for here: their children started before the UI did, and have them by
+        now or within a few tens of milliseconds, so the frame that shows them is the first with
+        anything in it (a message from a worker would come a frame later)."""
         for system, preview in opening.preview.items():
             self.view_of(system).preview = preview
         for system, children in opening.scoring.items():
