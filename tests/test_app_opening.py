@@ -76,6 +76,7 @@ async def test_the_first_frame_has_scores_documents_and_the_first_documents_erro
 
     app._display = noted
     async with app.run_test(size=SIZE) as pilot:
+        assert not app.query_one("#progress").display  # read before the UI: no bar to wait on meanwhile
         while app.session is None:  # taken once the screen is laid out, so all of it fills one frame
             await pilot.pause()
         await pilot.pause()
