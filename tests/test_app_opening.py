@@ -5,6 +5,7 @@ app shows when it loads and scores everything in its own worker, from the first 
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from app_support import pilot_test, settle
@@ -359,26 +360,23 @@ async def test_the_entity_errors_are_asked_for_once_the_first_screen_is_drawn_be
 
 
 @needs_fork
-@pytest.mark.parametrize("cores, lowered", [(2, True), (8, False)])
-def test_the_scoring_children_are_lowered_only_when_they_leave_the_ui_no_processor(
-        small_corpora_fork, monkeypatch, cores, lowered):
-    """Two children (two processes asked for, several documents) and the UI: on two processors the
-    children run below the UI's priority; on eight each has its own, and none is lowered (on a
-    busy machine a lowered child got a few per cent of a processor)."""
-    from metrics.corpus.scoring import PreparedCorpus
+def test_every_child_of_the_opening_runs_below_the_ui(small_corpora_fork, monkeypatch):
+    """Scoring, pricing and the K&K analysis: each child gives way to the UI's start and drawing."""
+    from workbench.tui import impacts as impacts_module
 
-    asked: list[int] = []
-    start = PreparedCorpus.score_in_children
-
-    def noted(corpus, weights, stages, processes, nice=0, serving=False):
-        asked.append(nice)
-        return start(corpus, weights, stages, processes, nice, serving)
-
-    monkeypatch.setattr(PreparedCorpus, "score_in_children", noted)
-    monkeypatch.setattr(opening_module, "processors", lambda: cores)
+    monkeypatch.setattr(impacts_module, "FIRST_PRICED", 5)  # a long first list: a pricing child too
     opening = open_inputs(KEY, [GUM], LoadOptions(), weights=W4, shown=[0], processes=2)
     try:
-        assert opening is not None and len(opening.session.corpora[0].pairs) > 1
-        assert asked == [opening_module.SCORING_NICE if lowered else 0]
+        assert opening is not None and opening.pricing is not None and opening.entity_errors is not None
+        forked = [opening.pricing, opening.entity_errors, *(c._children for c in opening.scoring.values())]
+        pids = [pid for children in forked for pid, _ in children._children]
+        assert len(pids) >= 3
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        lowered = min(19, own + opening_module.SCORING_NICE)
+        for _ in range(100):  # each child lowers itself once forked
+            if all(os.getpriority(os.PRIO_PROCESS, pid) == lowered for pid in pids):
+                break
+            time.sleep(0.02)
+        assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pids] == [lowered] * len(pids)
     finally:
         opening.close()

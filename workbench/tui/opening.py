@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import InputError
-from metrics.runtime.parallel import Forked, can_fork, processors
+from metrics.runtime.parallel import Forked, can_fork
 from metrics.corpus.scoring import ScoresInChildren
 from metrics.measures.weights import Weights
 
@@ -108,12 +108,13 @@ UNREADABLE = "error: cannot read these files"
 
 
 SCORING_NICE = 10
-"""The scoring children run at a lower priority than the UI when they are as many as the
-processors: its start is what the user waits for first, and the children have the official scores
-by its end (with four children and the UI on two cores at one priority, the UI took 0.6 s to start
-instead of 0.35-0.45 s).  Fewer children (a book: one document, one child) leave the UI a
-processor of its own, and are not lowered: on a machine busy with other work a lowered child
-got a few per cent of a processor, and the book's scores panel filled 20 s late."""
+"""Every child of the opening (scoring, pricing, the K&K analysis) runs at a lower priority than
+the UI: its start is what the user waits for first, and the children have the official scores by
+its end (with four children and the UI on two cores at one priority, the UI took 0.6 s to start
+instead of 0.35-0.45 s).  Where the system schedules a terminal's processes as one group (Linux's
+autogroups), the children only give way to the UI, not to other programs.  (At one priority, a
+book's opening and first screen came 1-6 s later on a busy machine: the children took half of
+what the UI had.)"""
 
 
 def load_session(key_path: str, response_paths: Sequence[str], options: LoadOptions,
@@ -153,20 +154,18 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     opening = Opening(session, failure)
     if session is None or not response_paths:
         return opening
-    scorers = sum(min(processes, len(corpus.pairs)) for corpus in session.corpora)
-    nice = SCORING_NICE if scorers >= processors() else 0
     for system in range(len(session.corpora)):
         try:
             # the shown systems' children stay, to rescore a weight edit while the UI draws
             stages = [FIRST_METRICS, rest_metrics(session.options.conventions)]
-            children = session.corpora[system].score_in_children(weights, stages, processes, nice,
+            children = session.corpora[system].score_in_children(weights, stages, processes, SCORING_NICE,
                                                                  serving=system in shown)
         except OSError:  # no process to be had (a limit, memory): the app's worker scores it
             continue
         if children is not None:
             opening.scoring[system] = children
-    try:  # at the UI's priority: it waits until the user asks, then the user waits for it
-        opening.entity_errors = Forked(partial(_serve_entity_errors, session), [None], serving=True)
+    try:  # it waits until asked (once the first screen is drawn, or at `t`)
+        opening.entity_errors = Forked(partial(_serve_entity_errors, session), [None], SCORING_NICE, serving=True)
     except OSError:  # no process to be had: the app analyses them in its worker
         pass
     first = session.document_names()[:1]
@@ -187,7 +186,7 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
                     for system in shown for name in first if opening.preview.get(system, {}).get(name)]
     try:
         opening.pricing = Forked(partial(serve_impacts, session=session, preview=opening.preview, weights=weights,
-                                         first=first_screen), [None], serving=True)
+                                         first=first_screen), [None], SCORING_NICE, serving=True)
     except OSError:  # no process to be had: the app prices them in its worker
         pass
     return opening
