@@ -41,7 +41,7 @@ def test_t_switches_the_list_and_n_brackets_an_entity_error() -> None:
             assert shown(entity) and not shown(per_mention)
             name = app.corpus.pairs[app.doc_index].name
             expected = [e for e in app.session.kk_report().errors if e.document == name]
-            assert entity.rows == expected and entity.border_title == f"entity errors ({len(expected)})"
+            assert list(entity.rows) == expected and entity.border_title == f"entity errors ({len(expected)})"
             await pilot.press("n")
             await pilot.pause()
             selection = app.query_one(DocumentText)._selection
@@ -66,7 +66,7 @@ def test_compare_mode_counts_both_systems_and_the_chart_has_the_stages() -> None
             panel = app.query_one(EntityErrorPanel)
             assert [label for label, _ in panel._counts] == [app.labels()[app.baseline], app.labels()[app.system]]
             name = app.corpus.pairs[app.doc_index].name
-            assert panel._counts[0][1] == [e for e in app.entity_errors[app.baseline] if e.document == name]
+            assert list(panel._counts[0][1]) == [e for e in app.entity_errors[app.baseline] if e.document == name]
             await pilot.press("f8")
             screen = app.screen
             assert isinstance(screen, ChartsScreen)

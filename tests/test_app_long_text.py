@@ -183,6 +183,7 @@ async def test_a_jump_far_down_draws_the_whole_layouts_lines(monkeypatch):
 async def test_a_long_error_list_is_priced_from_its_top(monkeypatch):
     """The pricing of a long list posts its first rows' impacts first (the rest unpriced, the
     document not yet settled), then the whole list priced, each impact the one-go pricing's."""
+    from workbench.tui import impacts as impacts_module
     from workbench.tui import workers as workers_module
     from workbench.tui.messages import ImpactsReady
 
@@ -192,7 +193,8 @@ async def test_a_long_error_list_is_priced_from_its_top(monkeypatch):
         posted.append(ImpactsReady(*args, **kwargs))
         return posted[-1]
 
-    monkeypatch.setattr(workers_module, "FIRST_PRICED", 5)
+    monkeypatch.setattr(impacts_module, "FIRST_PRICED", 5)
+    monkeypatch.setattr(impacts_module, "PRICED_TOGETHER", 3)
     monkeypatch.setattr(workers_module, "ImpactsReady", noted)
     app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -206,3 +208,30 @@ async def test_a_long_error_list_is_priced_from_its_top(monkeypatch):
         expected = app.session.price(app.errors[name], "conll", app.weights)
         assert [r.impact for r in app.errors[name]] == [r.impact for r in expected]
         assert app.settled_weights == app.weights
+
+
+@pilot_test
+async def test_a_text_longer_than_the_view_is_wrapped_once_at_the_width_the_scrollbar_leaves(monkeypatch):
+    """The first layout already leaves the scrollbar's cells: the scrollbar showing a frame later
+    wraps nothing again (on a book, the first screen's lines moved a second after it was drawn)."""
+    from metrics.measures.weights import W4
+    from workbench.session import LoadOptions
+    from workbench.tui.opening import open_inputs
+
+    laid_out: list[tuple[object, int]] = []
+    relayout = DocumentText._relayout
+
+    def noted(view):
+        relayout(view)
+        if view._layout is not None:
+            laid_out.append((view._marks.base.name, view._layout.width))
+
+    monkeypatch.setattr(DocumentText, "_relayout", noted)
+    opening = open_inputs(SAMPLE_KEY, [SAMPLE_RESPONSE], LoadOptions(), weights=W4, shown=[0], processes=2)
+    app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, opening=opening)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        view = app.query_one(DocumentText)
+        assert view.show_vertical_scrollbar and view._layout.width == view.scrollable_content_region.width
+        shown = app.corpus.pairs[app.doc_index].name
+        assert [width for name, width in laid_out if name == shown] == [view._layout.width]

@@ -108,6 +108,8 @@ def test_filter_sort_and_count_errors():
     assert [r.mention.span[0] for r in filter_errors(rows, FN, None, False)] == [5, 3]
     assert [r.mention.span[0] for r in filter_errors(rows, None, N, False)] == [1, 3]
     assert [r.mention.span[0] for r in filter_errors(rows, None, None, True)] == [1, 3, 5]
+    unfiltered = filter_errors(rows, None, None, False)
+    assert unfiltered == rows and unfiltered is not rows  # a copy: sorting it leaves the rows alone
     counts = count_errors(rows)
     Z = MentionType.ZERO
     assert counts[FN] == {N: 1, M: 0, P: 1, Z: 0} and counts[WL] == {N: 1, M: 0, P: 0, Z: 0}

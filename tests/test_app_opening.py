@@ -5,6 +5,7 @@ app shows when it loads and scores everything in its own worker, from the first 
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from app_support import pilot_test, settle
@@ -62,9 +63,26 @@ async def test_opened_workbench_settles_on_what_the_loading_worker_computes(smal
 @pytest.mark.parametrize("responses", [[GUM], [GUM, ONTO]])
 @pilot_test
 async def test_the_first_frame_has_scores_documents_and_the_first_documents_errors(small_corpora_fork, responses):
+    from workbench.tui.text import DocumentText
+
     app = opened(responses)
+    frames: list[tuple[bool, bool, int]] = []  # per frame written: scores, text laid out, error rows
+    display = app._display
+
+    def noted(screen, renderable) -> None:
+        display(screen, renderable)
+        if renderable is not None and screen is app.screen:
+            table = app.query_one(ErrorPanel).query_one("#errors")
+            frames.append((app.result is not None, app.query_one(DocumentText)._layout is not None, table.row_count))
+
+    app._display = noted
     async with app.run_test(size=SIZE) as pilot:
-        # mounted, before any pause: what the first frame will draw
+        assert not app.query_one("#progress").display  # read before the UI: no bar to wait on meanwhile
+        while app.session is None:  # taken once the screen is laid out, so all of it fills one frame
+            await pilot.pause()
+        await pilot.pause()
+        first = next(frame for frame in frames if frame[0])
+        assert first[1] and first[2] > 0  # the frame with the scores has the text and the error rows
         assert app.result is not None and app.view_of(app.baseline).result is not None
         assert set(app.result.metrics) >= set(FIRST_METRICS)
         rows = app.query_one("#doclist").rows
@@ -309,3 +327,56 @@ async def test_the_entity_errors_come_from_the_child_waiting_for_them():
             assert [e.to_json() for e in app.entity_errors[system]] == \
                 [e.to_json() for e in app.session.kk_errors(system)]
     assert isinstance(child, Forked) and child._closed  # ended with the app
+
+
+@needs_fork
+@pilot_test
+async def test_the_entity_errors_are_asked_for_once_the_first_screen_is_drawn_before_t():
+    """The child analyses the shown system's K&K errors as soon as the first screen is drawn,
+    so `t` finds them without waiting; they come as arrays (`kkpacked`), each row equal to the
+    session's own."""
+    from workbench.tui.entityerrors import EntityErrorPanel
+    from workbench.tui.kkpacked import PackedKKErrors
+
+    app = opened([GUM])
+    asked: list[object] = []
+    child = app.opening.entity_errors
+    ask = child.ask
+    child.ask = lambda request: asked.append(request) or ask(request)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for _ in range(400):
+            if app.system in app.entity_errors:
+                break
+            await pilot.pause(0.05)
+        assert asked == [app.system] and app.taxonomy == "chen-ng"  # asked for, `t` not pressed
+        assert isinstance(app.entity_errors[app.system], PackedKKErrors)
+        await pilot.press("t")
+        panel = app.query_one(EntityErrorPanel)
+        assert panel.state == "ready"  # at once: nothing left to analyse
+        name = app.corpus.pairs[app.doc_index].name
+        assert list(panel.rows) == [e for e in app.session.kk_errors(app.system) if e.document == name]
+        assert asked == [app.system]  # not asked twice
+
+
+@needs_fork
+def test_every_child_of_the_opening_runs_below_the_ui(small_corpora_fork, monkeypatch):
+    """Scoring, pricing and the K&K analysis: each child gives way to the UI's start and drawing."""
+    from workbench.tui import impacts as impacts_module
+
+    monkeypatch.setattr(impacts_module, "FIRST_PRICED", 5)  # a long first list: a pricing child too
+    opening = open_inputs(KEY, [GUM], LoadOptions(), weights=W4, shown=[0], processes=2)
+    try:
+        assert opening is not None and opening.pricing is not None and opening.entity_errors is not None
+        forked = [opening.pricing, opening.entity_errors, *(c._children for c in opening.scoring.values())]
+        pids = [pid for children in forked for pid, _ in children._children]
+        assert len(pids) >= 3
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        lowered = min(19, own + opening_module.SCORING_NICE)
+        for _ in range(100):  # each child lowers itself once forked
+            if all(os.getpriority(os.PRIO_PROCESS, pid) == lowered for pid in pids):
+                break
+            time.sleep(0.02)
+        assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pids] == [lowered] * len(pids)
+    finally:
+        opening.close()

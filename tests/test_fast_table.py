@@ -143,6 +143,9 @@ async def test_lazy_rows_are_the_rows_add_row_makes_built_only_when_drawn():
         lazy.set_lazy_rows(5000, cells)
         await pilot.pause()
         assert lazy.row_count == eager.row_count == 5000 and lazy.virtual_size == eager.virtual_size
+        assert [row.key for row in lazy.ordered_rows] == [row.key for row in eager.ordered_rows]
+        lazy._ordered_row_cache.clear()  # as DataTable sorts them itself
+        assert [row.key for row in lazy.ordered_rows] == [row.key for row in eager.ordered_rows]
         for row in (0, 4321, 4999):
             for table in (lazy, eager):
                 table.move_cursor(row=row, animate=False)

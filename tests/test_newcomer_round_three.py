@@ -161,7 +161,7 @@ def test_compare_mode_says_whose_impact_and_whose_entity_errors():
                 if entity.state == "ready":
                     break
             assert entity.border_title == f"entity errors of B ({len(entity.rows)})"
-            assert entity.rows == [e for e in app.entity_errors[app.system]
+            assert list(entity.rows) == [e for e in app.entity_errors[app.system]
                                    if e.document == app.corpus.pairs[app.doc_index].name]
 
         app = Workbench(KEY, RESPONSE, LoadOptions(cache=False))

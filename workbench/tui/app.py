@@ -51,7 +51,7 @@ from .views import ChainsView, WarningsView
 from .workers import Workers
 
 if TYPE_CHECKING:  # the analysis loads when the entity list is first asked for
-    from metrics.errors.kummerfeld_klein.report import KKError
+    from .kkpacked import PackedKKErrors
 
 HERE = Path(__file__).resolve().parent
 SAMPLE_KEY = "samples/gum/key.gum.conll"
@@ -147,11 +147,10 @@ and chains, for browsing.
         """The error picked in the list (compare mode: a change)."""
         self.taxonomy, self.relation_errors = ("ua" if options.conventions == "ua" else "chen-ng"), {}
         """The error list's taxonomy: chen-ng (a row per mention) or kk (per entity error), `t`."""
-        self.entity_errors: dict[int, list[KKError] | None] = {}
+        self.entity_errors: dict[int, PackedKKErrors | None] = {}
         """K&K's errors per system, once asked for (None: the analysis failed)."""
         self.kk_pending: set[int] = set()
-        self._edit_started = 0.0
-        self.last_rescore_seconds = 0.0
+        self._edit_started = self.last_rescore_seconds = 0.0
         self.settled_weights: Weights | None = None
         """The weights whose scores and errors are all on screen (tests and benchmarks wait on it)."""
         self._price_timer: Timer | None = None
@@ -222,7 +221,9 @@ and chains, for browsing.
 
     def on_mount(self) -> None:
         self._set_status(f"loading {' and '.join([self.key_path, *self.response_paths])}")
-        self.query_one("#progress", ProgressBar).update(total=3 + 2 * len(self.response_paths), progress=0)
+        progress = self.query_one("#progress", ProgressBar)
+        progress.update(total=3 + 2 * len(self.response_paths), progress=0)
+        progress.display = self.opening is None  # read before the UI: nothing to wait for in a bar
         self.query_one(ScoresPanel).show_weights(self.weights)
         self.query_one(ErrorPanel).set_rows(None, state="analysing")
         if self.browsing:
@@ -234,14 +235,13 @@ and chains, for browsing.
             self.load()
         elif self.opening.session is None:
             self._load_failed(LoadFailed(self.opening.failure or UNREADABLE))
-        else:
-            self._opened(self.opening)
+        else:  # once laid out: the text and the error rows fill the frame the scores come in
+            self.call_after_refresh(self._opened, self.opening)
 
     def _opened(self, opening: Opening) -> None:
         """Take what was read and started before the UI (`opening.py`).  The shown systems' official
-        scores are waited for here, before the first frame: their children started before the
-        UI did, and have them by now or within a few tens of milliseconds, so the first frame
-        shows them (a message from a worker would come a frame later)."""
+        scores are waited for here (their children have them by now or within tens of milliseconds),
+        so the first frame with anything in it shows them (a worker's message would come a frame later)."""
         for system, preview in opening.preview.items():
             self.view_of(system).preview = preview
         for system, children in opening.scoring.items():

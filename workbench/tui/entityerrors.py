@@ -17,6 +17,7 @@ from rich.text import Text
 from metrics.errors.kummerfeld_klein import KK_DESCRIPTIONS, KK_LABELS, KK_TYPES
 
 from .cells import type_text
+from .kkpacked import DocumentKKErrors
 from .recordlist import RecordListPanel
 from .rows import display_text
 
@@ -77,13 +78,17 @@ docs/errors-kk.md states the rules.
         # compare mode: A the baseline, B the compared system, as the per-mention list names them
         # (the status line has their names, which a 6-column count would cut)
         text = Text("entity errors\n" if len(systems) <= 1 else f"{'':5}{'A':>6}{'B':>6}\n", style="bold")
-        tables = [count_kk(rows) for _, rows in systems]
+        tables = [rows.counts() if isinstance(rows, DocumentKKErrors) else count_kk(rows) for _, rows in systems]
         for kind in KK_TYPES:
             text.append(f"{SHORT[kind]:<5}" + "".join(f"{sum(t[kind].values()):>6}" for t in tables) + "\n")
         return text
 
     def row_span(self, row: KKError) -> tuple[int, int]:
         return row.span
+
+    def row_spans(self) -> list[tuple[int, int]]:
+        """From the arrays (`kkpacked`): a book's 33,000 rows are not made for one `n`."""
+        return self.rows.spans() if isinstance(self.rows, DocumentKKErrors) else super().row_spans()
 
 
 def legend() -> list[tuple[str, str]]:

@@ -28,7 +28,7 @@ from ..session import Session
 from .comparing import ComparedPair
 
 if TYPE_CHECKING:  # the analysis loads when the entity list is first asked for, not with the app
-    from metrics.errors.kummerfeld_klein.report import KKError
+    from .kkpacked import PackedKKErrors
 
 
 class Progress(Message):
@@ -98,9 +98,10 @@ class IntervalsReady(Message):
 
 
 class EntityErrorsReady(Message):
-    """Kummerfeld & Klein's errors of some systems (system -> its errors, None when the analysis failed)."""
+    """Kummerfeld & Klein's errors of some systems (system -> its errors as arrays, None when the
+    analysis failed)."""
 
-    def __init__(self, errors: dict[int, list[KKError] | None]) -> None:
+    def __init__(self, errors: dict[int, PackedKKErrors | None]) -> None:
         super().__init__()
         self.errors = errors
 

@@ -9,9 +9,13 @@ Before Textual starts there is one thread, so:
   the official metrics first and then the others, while this process starts the UI and draws;
 - the first document's errors are classified here (a few milliseconds), so the first screen
   lists them; the scoring worker classifies the whole corpus's once its scores are in;
-- a child waits to analyse a system's errors as Kummerfeld & Klein do when `t` first asks
-  (`entity_errors`): on a book seconds of work, done on the other core, so the UI's thread does
-  not share the GIL with it and every key answers meanwhile.
+- when the first document's error list is long, a child then prices the first screen's errors at
+  once, and any others when the app asks (`impacts.py`): a book's pricing no longer holds the
+  app's GIL for seconds;
+- a child waits to analyse a system's errors as Kummerfeld & Klein do (`entity_errors`): asked
+  once the first screen is drawn, or when `t` first asks if sooner.  On a book that is
+  seconds of work, done on the other core, so the UI's thread does not share the GIL with it and
+  every key answers meanwhile; the errors come back as arrays (`kkpacked`), not pickled objects.
 Inputs larger than `OPEN_BYTES`, or a system without `os.fork`, are loaded by the app's own
 worker instead, behind its progress bar: nobody should face a blank terminal for many seconds.
 """
@@ -35,10 +39,11 @@ from metrics.measures.weights import Weights
 
 from ..session import LoadOptions, Session
 from .comparing import FIRST_METRICS, rest_metrics
+from .impacts import Asked, Priced, pieces, serve_impacts
 from .rows import group_errors
 
 if TYPE_CHECKING:  # the analysis loads in the child, when asked for
-    from metrics.errors.kummerfeld_klein.report import KKError
+    from .kkpacked import PackedKKErrors
 
 OPEN_BYTES = 32 << 20
 """Inputs up to this size (all files together) are read before the UI starts: 0.3-0.6 s on
@@ -58,17 +63,34 @@ class Opening:
     preview: dict[int, dict[str, list[ErrorRecord]]] = field(default_factory=dict)
     entity_errors: Forked | None = None
     """A child that analyses a system's K&K errors when asked (`entity_errors_of`)."""
+    pricing: Forked | None = None
+    """A child that prices errors' impacts when asked (`impacts_of`)."""
     _asking: threading.Lock = field(default_factory=threading.Lock)
     """One question to the child at a time (the app's workers may ask for two systems at once)."""
+    _pricing_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def close(self) -> None:
         """End the children still running (the app has quit)."""
-        for children in (*self.scoring.values(), *([self.entity_errors] if self.entity_errors else [])):
+        for children in (*self.scoring.values(), *(c for c in (self.entity_errors, self.pricing) if c)):
             children.close()
 
-    def entity_errors_of(self, system: int) -> list[KKError] | None:
-        """A system's K&K errors (`Session.kk_errors`) from the child, waited for; None when there
-        is no child or it cannot answer (the caller analyses them itself)."""
+    def impacts_of(self, asked: Asked) -> Priced | None:
+        """The impacts the pricing child gives for `asked`, waited for; None when there is no
+        child or it cannot answer (the caller prices them itself)."""
+        with self._pricing_lock:
+            child = self.pricing
+            if child is None:
+                return None
+            try:
+                return child.ask(asked)[0]
+            except Exception:  # noqa: BLE001 - a child that died or failed: priced in the app instead
+                self.pricing = None
+                child.close()
+                return None
+
+    def entity_errors_of(self, system: int) -> PackedKKErrors | None:
+        """A system's K&K errors (`Session.kk_errors`, packed) from the child, waited for; None when
+        there is no child or it cannot answer (the caller analyses them itself)."""
         with self._asking:
             child = self.entity_errors
             if child is None:
@@ -86,9 +108,13 @@ UNREADABLE = "error: cannot read these files"
 
 
 SCORING_NICE = 10
-"""The scoring children run at a lower priority than the UI: its start is what the user waits
-for first, and the children have the official scores by its end (with four children and the UI on
-two cores at one priority, the UI took 0.6 s to start instead of 0.35-0.45 s)."""
+"""Every child of the opening (scoring, pricing, the K&K analysis) runs at a lower priority than
+the UI: its start is what the user waits for first, and the children have the official scores by
+its end (with four children and the UI on two cores at one priority, the UI took 0.6 s to start
+instead of 0.35-0.45 s).  Where the system schedules a terminal's processes as one group (Linux's
+autogroups), the children only give way to the UI, not to other programs.  (At one priority, a
+book's opening and first screen came 1-6 s later on a busy machine: the children took half of
+what the UI had.)"""
 
 
 def load_session(key_path: str, response_paths: Sequence[str], options: LoadOptions,
@@ -138,8 +164,8 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
             continue
         if children is not None:
             opening.scoring[system] = children
-    try:  # at the UI's priority: it waits until the user asks, then the user waits for it
-        opening.entity_errors = Forked(partial(_serve_entity_errors, session), [None], serving=True)
+    try:  # it waits until asked (once the first screen is drawn, or at `t`)
+        opening.entity_errors = Forked(partial(_serve_entity_errors, session), [None], SCORING_NICE, serving=True)
     except OSError:  # no process to be had: the app analyses them in its worker
         pass
     first = session.document_names()[:1]
@@ -149,13 +175,30 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
             opening.preview[system] = {name: errors.get(name, []) for name in first}
     except Exception:  # noqa: BLE001 - the scoring worker classifies again and reports the fault
         opening.preview = {}
+    # forked last, with the first document's errors in memory: it prices those the first screen
+    # shows.  Only for a long list (priced in pieces, a book's): a short one takes the app's worker
+    # milliseconds, and forking (40 ms on gum-open) would come out of the first screen's second.
+    lists = [len(opening.preview[system][name]) for system in shown for name in first
+             if opening.preview.get(system, {}).get(name)]
+    if not any(len(pieces(count)) > 1 for count in lists):
+        return opening
+    first_screen = [Asked(system, weights, name, *pieces(len(opening.preview[system][name]))[0])
+                    for system in shown for name in first if opening.preview.get(system, {}).get(name)]
+    try:
+        opening.pricing = Forked(partial(serve_impacts, session=session, preview=opening.preview, weights=weights,
+                                         first=first_screen), [None], SCORING_NICE, serving=True)
+    except OSError:  # no process to be had: the app prices them in its worker
+        pass
     return opening
 
 
-def _serve_entity_errors(session: Session, _: None, requests: Iterable[int]) -> Iterator[list[KKError]]:
-    """In a child: the K&K errors of each system the app asks for."""
+def _serve_entity_errors(session: Session, _: None, requests: Iterable[int]) -> Iterator[PackedKKErrors]:
+    """In a child: the K&K errors of each system the app asks for, as arrays (`kkpacked`: what
+    crosses the pipe and is read in the app in milliseconds)."""
+    from .kkpacked import PackedKKErrors
+
     for system in requests:
-        yield session.kk_errors(system)
+        yield PackedKKErrors(session.kk_errors(system))
 
 
 def _size(paths: Sequence[str]) -> int:

@@ -141,6 +141,10 @@ class RecordListPanel(Horizontal, Generic[Row]):
     def _row(self, index: int) -> Row | None:
         return self.rows[index] if 0 <= index < len(self.rows) else None
 
+    def row_spans(self) -> list[tuple[int, int]]:
+        """Each row's span, for n / p (a subclass with its rows as arrays reads them there)."""
+        return [self.row_span(r) for r in self.rows]
+
     def filters(self) -> tuple[None, None]:
         """No category or type filter here (the counts box shows every type)."""
         return None, None
@@ -150,7 +154,7 @@ class RecordListPanel(Horizontal, Generic[Row]):
         table = self.table
         if not self.rows:
             return False
-        row = next_row([self.row_span(r) for r in self.rows], table.cursor_row, self._picked, step,
+        row = next_row(self.row_spans(), table.cursor_row, self._picked, step,
                        from_token=from_token, text_order=self.TEXT_ORDER)
         self._picked = True
         table.move_cursor(row=row, animate=False)

@@ -2,10 +2,12 @@
 per error over entities), and under --conventions ua the relations' errors (`relationerrors.py`,
 the list shown first there).  A mixin of the app.
 
-The K&K analysis of a system runs once, in a worker, the first time its list is asked for
+The K&K analysis of a system runs once, in a worker, as soon as the first screen is drawn
+(`prefetch_entity_errors`) or the first time its list is asked for if sooner
 (`Session.kk_errors`, the errors without the scores along the corrections, which the charts ask
 for apart: under a second on a 100-document corpus, seconds on a book, the list saying
-"analysing" meanwhile while every key keeps working); the per-mention list is untouched.
+"analysing" meanwhile while every key keeps working); the per-mention list is untouched.  The
+errors are kept as arrays (`kkpacked`), the rows made as the list draws them.
 Selecting an entity error brackets all its mentions: the part as the error, the rest of the cluster
 it comes from or goes to as its context, and marks them in the chains view.
 """
@@ -34,6 +36,8 @@ from .views import ChainsView
 
 if TYPE_CHECKING:  # the analysis loads when the list is first asked for
     from metrics.errors.kummerfeld_klein.report import KKError
+
+    from .kkpacked import PackedKKErrors
 
 
 @dataclass
@@ -132,10 +136,22 @@ class TaxonomySwitching:
             panel.set_rows(None, state="failed")
             return
         name = self.corpus.pairs[self.doc_index].name
-        per_system = [[e for e in self.entity_errors[s] if e.document == name] for s in systems]
+        per_system = [self.entity_errors[s].of_document(name) for s in systems]
         labels = self.labels() if self.comparing else [""]
         counts = [(labels[s] if self.comparing else "", rows) for s, rows in zip(systems, per_system)]
         panel.set_rows(per_system[-1], counts if self.comparing else None)
+
+    def prefetch_entity_errors(self) -> None:
+        """Start the K&K analysis of the shown systems before `t` asks for it, when a child waits
+        to do it (`opening.py`): called once the first screen is drawn (the shown document's
+        first impacts in, or all the scores), so that it does not take a processor from what
+        that screen waits for."""
+        if self.opening is None or self.opening.entity_errors is None or self.browsing or self.session is None:
+            return
+        missing = [s for s in self.shown_systems() if s not in self.entity_errors and s not in self.kk_pending]
+        if missing:
+            self.kk_pending.update(missing)
+            self._entity_worker(missing)
 
     def show_relation_errors(self) -> None:
         """Fill the UA relations' list with the shown document's errors (computed in a worker the
@@ -205,13 +221,15 @@ class TaxonomySwitching:
         if message.jump:
             text.focus()
 
-    @work(thread=True, group="entity-errors")
+    @work(thread=True, group="entity-errors", description="Kummerfeld & Klein's analysis")
     def _entity_worker(self, systems: list[int]) -> None:
-        found: dict[int, list[KKError] | None] = {}
+        from .kkpacked import PackedKKErrors
+
+        found: dict[int, PackedKKErrors | None] = {}
         for system in systems:
             try:
                 analysed = self.opening.entity_errors_of(system) if self.opening is not None else None
-                found[system] = analysed if analysed is not None else self.session.kk_errors(system=system)
+                found[system] = analysed if analysed is not None else PackedKKErrors(self.session.kk_errors(system=system))
             except Exception as error:  # noqa: BLE001 - an optional analysis: the rest keeps working
                 found[system] = None
                 self.post_message(EngineFault(f"Kummerfeld & Klein's analysis failed: {error}"))

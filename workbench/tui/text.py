@@ -271,10 +271,26 @@ mention its bracket repair made (* hides them).
             self._layout = None  # not yet sized: laid out at its width once it has one (`on_resize`)
             return
         width = max(self.scrollable_content_region.width, 20) if self.is_mounted else 80
-        self._layout = LazyLayout(self._marks, self._sentence_starts, width)
+        self._layout = self._laid_out(width)
         self._cache.clear()
-        self.virtual_size = Size(width, self._layout.line_count)
+        self.virtual_size = Size(self._layout.width, self._layout.line_count)
         self.refresh()
+
+    def _laid_out(self, width: int) -> LazyLayout:
+        """The text wrapped at the width it will have: a text longer than the view, while the
+        vertical scrollbar is not shown yet, loses the scrollbar's cells at once.  Else the
+        scrollbar shows a frame later and the text is wrapped again (a book's first screen
+        changed twice, its lines ending elsewhere the second time)."""
+        bar = self.styles.scrollbar_size_vertical if self.is_mounted and self.styles.overflow_y == "auto" \
+            and not self.show_vertical_scrollbar else 0
+        height = self.scrollable_content_region.height if self.is_mounted else 0
+        narrower = max(width - bar, 20)
+        if bar and narrower != width and sum(self._marks.widths) + self._marks.words > width * height:
+            return LazyLayout(self._marks, self._sentence_starts, narrower)  # longer than the view, surely
+        layout = LazyLayout(self._marks, self._sentence_starts, width)
+        if bar and narrower != width and layout.line_count > height:
+            layout = LazyLayout(self._marks, self._sentence_starts, narrower)
+        return layout
 
     def on_resize(self) -> None:
         """Wrap again at the new width, and keep the selected error in view (its line moved)."""

@@ -23,19 +23,22 @@ from metrics.corpus.scoring import CorpusResult, ScoresInChildren
 from metrics.measures.weights import Weights
 
 from ..session import Session
+from .impacts import Asked, pieces, with_impacts
 from .comparing import FIRST_METRICS, ComparedPair, complete, interval_comparison, rest_metrics
 from .messages import EngineFault, ErrorsReady, ImpactsReady, IntervalsReady, Rescored, while_running
 from .rows import group_errors
 from .scores import ScoresPanel
 
-FIRST_PRICED = 200
-"""Rows of a long error list priced and shown before the rest (more than a screen holds)."""
+WORKER_PRICING = "pricing the shown document's errors"
+"""The pricing worker's description.  Given, because without one Textual describes a worker by
+the `repr` of its arguments: on a book, 52,000 records, 0.9 to 2.3 s on the UI thread each time
+the worker started (the first screen's list and its first impacts waited for it)."""
 
 
 class Workers:
     """Scoring, error analysis and pricing workers, and their results' handlers (mixed into the App)."""
 
-    @work(thread=True, exclusive=True, group="score")
+    @work(thread=True, exclusive=True, group="score", description="scoring")
     def _rescore_worker(self, weights: Weights, started: float) -> None:
         """Score under `weights` what is not yet scored, then classify errors; dropped when a newer
         edit came in.  The systems on screen come first (the official metrics before the others,
@@ -149,6 +152,7 @@ class Workers:
             self.last_rescore_seconds = message.seconds
             w = message.weights
             self.query_one(ScoresPanel).set_status(f"scored with W = ({w.nam:g}, {w.nom:g}, {w.pro:g}, {w.sing:g})")
+            self.prefetch_entity_errors()  # the scoring children are done: the other core is free
         self._status()
 
     @while_running
@@ -190,25 +194,26 @@ class Workers:
             return
         self._price_worker(self.weights, name, work)
 
-    @work(thread=True, exclusive=True, group="price")
+    @work(thread=True, exclusive=True, group="price", description=WORKER_PRICING)
     def _price_worker(self, weights: Weights, name: str, work: list[tuple[int, list[ErrorRecord]]]) -> None:
         """Impacts on the corpus CoNLL F1 (independent of W, so one pricer serves every W).
 
-        A long document's list (a book: tens of thousands of errors, a minute) is priced from
-        its top: the first `FIRST_PRICED` rows, the screen's, are posted at once (`partial`,
-        the rest listed unpriced), the whole at the end."""
+        A long document's list (a book: tens of thousands of errors) is priced from its top
+        (`impacts.pieces`): the first `FIRST_PRICED` rows, the screen's, are posted at once
+        (`partial`, the rest listed unpriced), the whole at the end.  The opening's pricing
+        child prices them when there is one (`impacts.py`: this thread only waits for it)."""
         worker = get_current_worker()
         for system, records in work:
             rows: list[ErrorRecord] = []
-            cuts = [0, FIRST_PRICED, len(records)] if len(records) > 2 * FIRST_PRICED else [0, len(records)]
             try:
-                for start, end in zip(cuts, cuts[1:]):
-                    priced = self.session.price(records[start:end], "conll", weights, lambda: worker.is_cancelled,
-                                                system)
+                for number, (start, end) in enumerate(pieces(len(records))):
+                    if number == 1 and not self._rest_may_be_priced(system, weights, worker):
+                        return
+                    priced = self._priced(Asked(system, weights, name, start, end), records[start:end])
                     if priced is None or worker.is_cancelled:
                         return
                     rows.extend(priced)
-                    if end < len(records):
+                    if number == 0 and end < len(records):
                         self.post_message(ImpactsReady(weights, {name: rows + records[end:]}, system, partial=True))
             except Exception as error:  # keep the errors listed, without impacts
                 self.post_message(EngineFault(f"impact pricing failed: {type(error).__name__}: {error}"))
@@ -216,6 +221,28 @@ class Workers:
             if worker.is_cancelled:
                 return
             self.post_message(ImpactsReady(weights, {name: rows}, system))
+
+    def _rest_may_be_priced(self, system: int, weights: Weights, worker) -> bool:
+        """Wait until a system's scores under `weights` are all in and no K&K analysis is under
+        way (False: the worker was cancelled meanwhile).  The rest of a long list, beyond the
+        screen's rows, is priced only then: what is on screen, or is what `t` waits for, comes
+        first (on a book, ten seconds of pricing beside the K&K analysis doubled its time)."""
+        while not worker.is_cancelled:
+            result = self.view_of(system).result
+            if result is not None and (result.weights != weights or complete(result)) and not self.kk_pending:
+                return True
+            time.sleep(0.05)
+        return False
+
+    def _priced(self, asked: Asked, records: list[ErrorRecord]) -> list[ErrorRecord] | None:
+        """`records` (`asked`'s) with their impacts: from the pricing child when it answers for
+        these very errors, else priced here; None once the worker is cancelled."""
+        answer = self.opening.impacts_of(asked) if self.opening is not None else None
+        priced = with_impacts(records, answer) if answer is not None else None
+        if priced is not None:
+            return priced
+        worker = get_current_worker()
+        return self.session.price(records, "conll", asked.weights, lambda: worker.is_cancelled, asked.system)
 
     @while_running
     def on_impacts_ready(self, message: ImpactsReady) -> None:
@@ -225,6 +252,7 @@ class Workers:
         view.errors.update(message.errors)
         if not message.partial:
             view.priced.update(message.errors)
+        self.prefetch_entity_errors()  # the first screen is drawn: the K&K analysis can start
         name = self.corpus.pairs[self.doc_index].name
         if name in message.errors and message.system in self.shown_systems():
             self._show_errors(keep_cursor=True)
