@@ -259,12 +259,37 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
                 at += size
     fields = layout.fields(lines, 10)
     marked = np.flatnonzero(~layout.equal(fields, b"*") & ~layout.placeholders(fields))
-    cells = layout.strings(fields[marked])
-    ranges = np.searchsorted(marked, edges).tolist()
+    ranges = np.searchsorted(marked, edges)
+    spans = _all_ner_spans(marked, layout.strings(fields[marked]), ranges)
     for d_index, d in enumerate(documents):
-        lo, hi = ranges[d_index], ranges[d_index + 1]
-        if lo < hi:
-            out[d]["named_entities"] = _ner_spans((marked[lo:hi] - edges[d_index]).tolist(), cells[lo:hi])
+        if ranges[d_index] < ranges[d_index + 1]:
+            out[d]["named_entities"] = [(start - int(edges[d_index]), end - int(edges[d_index]), label)
+                                        for start, end, label in spans.get(d_index, ())]
+    return out
+
+
+def _all_ner_spans(tokens: np.ndarray, cells: list[str], ranges: np.ndarray) -> dict[int, list[tuple[int, int, str]]]:
+    """`_ner_spans` of many documents at once: document i's cells are cells[ranges[i]:ranges[i + 1]]
+    (at `tokens`, counted over all of them), per document with spans.  Why not a loop: a closing
+    cell ends a span exactly when a cell of its document opened one since the last closing cell
+    (every closing cell forgets what was open), the span of the last such opening; that is a
+    running maximum over the cells, not a walk through them."""
+    count = len(cells)
+    if not count:
+        return {}
+    opens = np.fromiter((cell.startswith("(") for cell in cells), dtype=bool, count=count)
+    closes = np.fromiter((cell.endswith(")") for cell in cells), dtype=bool, count=count)
+    position = np.arange(count)
+    last_open = np.maximum.accumulate(np.where(opens, position, -1))
+    closing = np.flatnonzero(closes)
+    document = np.searchsorted(ranges, closing, side="right") - 1
+    since = np.maximum(np.r_[-1, closing[:-1]], ranges[document] - 1)  # the previous closing or the document's start
+    ends = last_open[closing] > since
+    closing, document = closing[ends], document[ends]
+    starts = last_open[closing]
+    out: dict[int, list[tuple[int, int, str]]] = {}
+    for d, start, end, at in zip(document.tolist(), tokens[starts].tolist(), tokens[closing].tolist(), starts.tolist()):
+        out.setdefault(d, []).append((start, end, cells[at][1:].rstrip("*)").rstrip("*")))
     return out
 
 
