@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import chain, islice
+from itertools import chain, count
 from operator import itemgetter
 
 import numpy as np
@@ -110,9 +110,7 @@ def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.nda
     token = np.repeat(cell_tokens, sizes)
     document = np.repeat(document_of, sizes)
     names = list(chain.from_iterable(map(_labels, parsed)))
-    keys = list(dict.fromkeys(zip(document.tolist(), names)))  # (document, label) in first-seen order
-    number = {key: i for i, key in enumerate(keys)}
-    label = np.fromiter(map(number.__getitem__, zip(document.tolist(), names)), dtype=np.int64, count=len(names))
+    label, chain_document, chain_name = _chains_of_events(document, names)
 
     nested = np.flatnonzero(kinds != SINGLE)
     by_label = nested[np.argsort(label[nested], kind="stable")]
@@ -126,7 +124,7 @@ def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.nda
     for event in np.sort(by_label[depth < 0]).tolist():  # the first below zero in a document is a closing
         d = int(document[event])
         if d not in unopened:
-            name = keys[label[event]][1]
+            name = chain_name[label[event]]
             unopened[d] = Problem(int(token[event]), f"mention {name}) closes but no mention ({name} is open")
     for d, problem in unopened.items():  # whichever comes first: a bad cell has no events of its own
         if d not in problems or problems[d].token > problem.token:
@@ -141,22 +139,41 @@ def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.nda
     singles = np.flatnonzero((kinds == SINGLE) & ~bad)
     owner = np.concatenate((label[singles], label[closes]))
     order = np.lexsort((np.concatenate((singles, closes)), owner))
-    spans = iter(zip(np.concatenate((token[singles], token[opens]))[order].tolist(),
+    spans = list(zip(np.concatenate((token[singles], token[opens]))[order].tolist(),
                      np.concatenate((token[singles], token[closes]))[order].tolist()))
     events = np.concatenate((singles, closes))[order]
-    repeated = _repeated(events, document[events], label[events], keys,
+    first_chain = np.searchsorted(chain_document, np.arange(n_documents))  # chains come document by document
+    repeated = _repeated(events, document[events], label[events], first_chain,
                          first=np.concatenate((token[singles], token[opens]))[order],
                          last=np.concatenate((token[singles], token[closes]))[order])
-    per_label = np.bincount(owner, minlength=len(keys)).tolist()
-    chains_of: list[list[list[Span]]] = [[] for _ in range(n_documents)]
-    labels_of: list[list[str]] = [[] for _ in range(n_documents)]
-    for (d, name), n in zip(keys, per_label):
-        chains_of[d].append(list(islice(spans, n)))
-        labels_of[d].append(name)
-    return Brackets(chains_of, labels_of, problems, _unclosed(kinds, label, token, document, paired=opens, bad=bad, keys=keys), repeated)
+    chains = _cut(spans, np.bincount(owner, minlength=len(chain_name)))
+    per_document = np.bincount(chain_document, minlength=n_documents)
+    return Brackets(_cut(chains, per_document), _cut(chain_name, per_document), problems,
+                    _unclosed(kinds, label, token, document, paired=opens, bad=bad, chain_name=chain_name), repeated)
 
 
-def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, keys: list[tuple[int, str]],
+def _chains_of_events(document: np.ndarray, names: list[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Number the chains, each a label within a document, in the order they are first met:
+    (each event's chain, each chain's document, each chain's label).  Why numbers: each distinct
+    label is named once, and the pairs (document, label) are sorted as numbers, not hashed as tuples."""
+    vocabulary: dict[str, int] = {}
+    name_ids = np.fromiter(map(vocabulary.setdefault, names, count()), dtype=np.int64, count=len(names))
+    code = document.astype(np.int64) * (len(names) + 1) + name_ids
+    _, first_at, inverse = np.unique(code, return_index=True, return_inverse=True)
+    order = np.argsort(first_at, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    firsts = first_at[order]
+    return rank[inverse.reshape(-1)], document[firsts], [names[i] for i in firsts.tolist()]
+
+
+def _cut(items: list, lengths: np.ndarray) -> list[list]:
+    """`items` cut into consecutive lists of the given lengths."""
+    ends = np.cumsum(lengths).tolist()
+    return [items[end - n:end] for n, end in zip(lengths.tolist(), ends)]
+
+
+def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, first_chain: np.ndarray,
               *, first: np.ndarray, last: np.ndarray) -> dict[int, dict[Span, tuple[int, ...]]]:
     """Spans completed more than once per document, each with its chains in completion order: the
     event order, which is the file's order within a cell for two copies of one span (both are
@@ -174,9 +191,7 @@ def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, keys:
         & (last[by_span][1:] == last[by_span][:-1])
     if not same.any():
         return out
-    base: dict[int, int] = {}
-    for number, (d, _) in enumerate(keys):
-        base.setdefault(d, number)
+    base = first_chain.tolist()
     for i in np.flatnonzero(same).tolist():
         a, b = int(by_span[i]), int(by_span[i + 1])
         d = int(document[a])
@@ -187,7 +202,7 @@ def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, keys:
 
 
 def _unclosed(kinds: np.ndarray, label: np.ndarray, token: np.ndarray, document: np.ndarray,
-              *, paired: np.ndarray, bad: np.ndarray, keys: list[tuple[int, str]]) -> dict[int, Problem]:
+              *, paired: np.ndarray, bad: np.ndarray, chain_name: list[str]) -> dict[int, Problem]:
     """Per document left with an open mention, the one v8.01 names: among its labels with an
     unpaired opening, the label first opened earliest; its last unpaired opening."""
     left = (kinds == OPEN) & ~bad
@@ -202,5 +217,5 @@ def _unclosed(kinds: np.ndarray, label: np.ndarray, token: np.ndarray, document:
     for name in sorted(last_left, key=first_opened.__getitem__):
         d = int(document[last_left[name]])
         if d not in out:
-            out[d] = Problem(int(token[last_left[name]]), keys[name][1])
+            out[d] = Problem(int(token[last_left[name]]), chain_name[name])
     return out

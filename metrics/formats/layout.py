@@ -96,12 +96,12 @@ class Layout:
         if not len(fields):
             return []
         begin = self.field_starts[fields]
-        length = self.field_ends[fields] - begin
-        placed = np.cumsum(length + 1) - (length + 1)
-        within = np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length)
-        out = np.full(int(placed[-1] + length[-1]), _NEWLINE, dtype=np.uint8)
-        out[np.repeat(placed, length) + within] = self.data[np.repeat(begin, length) + within]
-        return out.tobytes().decode("utf-8").split("\n")
+        taken = self.field_ends[fields] - begin + 1  # each field with the byte after it, made a `\n`
+        ends = np.cumsum(taken)
+        index = np.arange(int(ends[-1])) + np.repeat(begin - (ends - taken), taken)
+        out = np.take(self.data, index, mode="clip")  # past the buffer's end: only a last field's line end
+        out[ends - 1] = _NEWLINE
+        return out[:-1].tobytes().decode("utf-8").split("\n")
 
     def placeholders(self, fields: np.ndarray) -> np.ndarray:
         """True for each field that is `-` or `_` (an empty annotation)."""
