@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import chain, count
+from itertools import chain
 from operator import itemgetter
 
 import numpy as np
@@ -96,21 +96,29 @@ class Brackets:
 def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.ndarray, n_documents: int) -> Brackets:
     """Chains of every document from its non-empty cells: `cells[i]` is the cell of token
     `cell_tokens[i]` (an index within its document) of document `document_of[i]`, in file order."""
-    parsed = list(map(_memo.__getitem__, cells))
+    distinct = list(dict.fromkeys(cells))  # a corpus's cells repeat: each distinct one is parsed once
+    code_of = {cell: i for i, cell in enumerate(distinct)}
+    codes = np.fromiter(map(code_of.__getitem__, cells), dtype=np.int64, count=len(cells))
+    parsed = list(map(_memo.__getitem__, distinct))
     problems: dict[int, Problem] = {}
-    good = [i for i, events in enumerate(parsed) if not isinstance(events, str)]
-    if len(good) < len(parsed):
-        for i, events in enumerate(parsed):  # the first bad cell of each document
-            if isinstance(events, str):
-                problems.setdefault(int(document_of[i]), Problem(int(cell_tokens[i]), f"bad coreference item {events!r} in cell {cells[i]!r}"))
-        parsed = [parsed[i] for i in good]
-        cell_tokens, document_of = cell_tokens[good], document_of[good]
-    sizes = np.fromiter(map(len, map(_kinds, parsed)), dtype=np.int64, count=len(parsed))
-    kinds = np.fromiter(chain.from_iterable(map(_kinds, parsed)), dtype=np.int8, count=int(sizes.sum()))
+    wrong = np.fromiter((isinstance(events, str) for events in parsed), dtype=bool, count=len(parsed))
+    for i in np.flatnonzero(wrong[codes]).tolist():  # the first bad cell of each document
+        problems.setdefault(int(document_of[i]), Problem(int(cell_tokens[i]), f"bad coreference item {parsed[codes[i]]!r} in cell {cells[i]!r}"))
+    parsed = [((), ()) if bad_cell else events for events, bad_cell in zip(parsed, wrong.tolist())]
+    # each distinct cell's events, laid end to end, then gathered for every cell
+    per_distinct = np.fromiter(map(len, map(_kinds, parsed)), dtype=np.int64, count=len(parsed))
+    distinct_kinds = np.fromiter(chain.from_iterable(map(_kinds, parsed)), dtype=np.int8, count=int(per_distinct.sum()))
+    labels = list(chain.from_iterable(map(_labels, parsed)))
+    names = list(dict.fromkeys(labels))
+    number = {name: i for i, name in enumerate(names)}
+    distinct_names = np.fromiter(map(number.__getitem__, labels), dtype=np.int64, count=len(labels))
+    sizes = per_distinct[codes]
+    ends = np.cumsum(sizes)
+    gathered = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat((np.cumsum(per_distinct) - per_distinct)[codes] - (ends - sizes), sizes)
+    kinds = distinct_kinds[gathered]
     token = np.repeat(cell_tokens, sizes)
     document = np.repeat(document_of, sizes)
-    names = list(chain.from_iterable(map(_labels, parsed)))
-    label, chain_document, chain_name = _chains_of_events(document, names)
+    label, chain_document, chain_name = _chains_of_events(document, distinct_names[gathered], names)
 
     nested = np.flatnonzero(kinds != SINGLE)
     by_label = nested[np.argsort(label[nested], kind="stable")]
@@ -152,19 +160,18 @@ def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.nda
                     _unclosed(kinds, label, token, document, paired=opens, bad=bad, chain_name=chain_name), repeated)
 
 
-def _chains_of_events(document: np.ndarray, names: list[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def _chains_of_events(document: np.ndarray, name: np.ndarray, names: list[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Number the chains, each a label within a document, in the order they are first met:
-    (each event's chain, each chain's document, each chain's label).  Why numbers: each distinct
-    label is named once, and the pairs (document, label) are sorted as numbers, not hashed as tuples."""
-    vocabulary: dict[str, int] = {}
-    name_ids = np.fromiter(map(vocabulary.setdefault, names, count()), dtype=np.int64, count=len(names))
-    code = document.astype(np.int64) * (len(names) + 1) + name_ids
+    (each event's chain, each chain's document, each chain's label), given each event's label
+    as a number (`name`, an index into `names`).  Why numbers: the pairs (document, label) are
+    sorted as numbers, not hashed as tuples."""
+    code = document.astype(np.int64) * (int(name.max()) + 1 if len(name) else 1) + name
     _, first_at, inverse = np.unique(code, return_index=True, return_inverse=True)
     order = np.argsort(first_at, kind="stable")
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     firsts = first_at[order]
-    return rank[inverse.reshape(-1)], document[firsts], [names[i] for i in firsts.tolist()]
+    return rank[inverse.reshape(-1)], document[firsts], [names[i] for i in name[firsts].tolist()]
 
 
 def _cut(items: list, lengths: np.ndarray) -> list[list]:

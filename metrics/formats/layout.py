@@ -54,14 +54,14 @@ class Layout:
     def of(cls, buffer: bytes | bytearray, first_line: int = 1) -> Layout:
         data = np.frombuffer(buffer, dtype=np.uint8)
         index = np.int32 if len(data) < 2 ** 31 else np.int64  # offsets: half the memory when they fit
-        space = _spaces(data)
-        edge = ~space
-        edge[1:] &= space[:-1]
-        field_starts = np.flatnonzero(edge).astype(index)
-        edge = ~space
-        edge[:-1] &= space[1:]
-        field_ends = (np.flatnonzero(edge) + 1).astype(index)
-        del space, edge
+        space = np.empty(len(data) + 2, dtype=bool)  # with a space before the buffer and one after it
+        space[0] = space[-1] = True
+        space[1:-1] = _spaces(data)
+        edges = np.flatnonzero(space[1:] != space[:-1])  # a field's start, its end, the next's start...
+        del space
+        field_starts = edges[0::2].astype(index)
+        field_ends = edges[1::2].astype(index)
+        del edges
         newlines = np.flatnonzero(data == _NEWLINE).astype(index)
         n_lines = len(newlines) + (1 if len(data) and data[-1] != _NEWLINE else 0)
         line_starts = np.concatenate(([0], newlines + 1))[:n_lines].astype(index)
