@@ -260,7 +260,7 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
     fields = layout.fields(lines, 10)
     marked = np.flatnonzero(~layout.equal(fields, b"*") & ~layout.placeholders(fields))
     ranges = np.searchsorted(marked, edges)
-    spans = _all_ner_spans(marked, layout.strings(fields[marked]), ranges)
+    spans = _all_ner_spans(layout, fields[marked], marked, ranges)
     for d_index, d in enumerate(documents):
         if ranges[d_index] < ranges[d_index + 1]:
             out[d]["named_entities"] = [(start - int(edges[d_index]), end - int(edges[d_index]), label)
@@ -268,17 +268,19 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
     return out
 
 
-def _all_ner_spans(tokens: np.ndarray, cells: list[str], ranges: np.ndarray) -> dict[int, list[tuple[int, int, str]]]:
-    """`_ner_spans` of many documents at once: document i's cells are cells[ranges[i]:ranges[i + 1]]
-    (at `tokens`, counted over all of them), per document with spans.  Why not a loop: a closing
-    cell ends a span exactly when a cell of its document opened one since the last closing cell
-    (every closing cell forgets what was open), the span of the last such opening; that is a
-    running maximum over the cells, not a walk through them."""
+def _all_ner_spans(layout: Layout, cells: np.ndarray, tokens: np.ndarray, ranges: np.ndarray
+                   ) -> dict[int, list[tuple[int, int, str]]]:
+    """`_ner_spans` of many documents at once: document i's cells are the fields
+    cells[ranges[i]:ranges[i + 1]] (at `tokens`, counted over all of them), per document with
+    spans.  Why not a loop: a closing cell ends a span exactly when a cell of its document opened
+    one since the last closing cell (every closing cell forgets what was open), the span of the
+    last such opening; that is a running maximum over the cells, not a walk through them.  Only
+    the labels of the openings that make a span are decoded."""
     count = len(cells)
     if not count:
         return {}
-    opens = np.fromiter((cell.startswith("(") for cell in cells), dtype=bool, count=count)
-    closes = np.fromiter((cell.endswith(")") for cell in cells), dtype=bool, count=count)
+    opens = layout.data[layout.field_starts[cells]] == ord("(")
+    closes = layout.data[layout.field_ends[cells] - 1] == ord(")")
     position = np.arange(count)
     last_open = np.maximum.accumulate(np.where(opens, position, -1))
     closing = np.flatnonzero(closes)
@@ -288,8 +290,9 @@ def _all_ner_spans(tokens: np.ndarray, cells: list[str], ranges: np.ndarray) -> 
     closing, document = closing[ends], document[ends]
     starts = last_open[closing]
     out: dict[int, list[tuple[int, int, str]]] = {}
-    for d, start, end, at in zip(document.tolist(), tokens[starts].tolist(), tokens[closing].tolist(), starts.tolist()):
-        out.setdefault(d, []).append((start, end, cells[at][1:].rstrip("*)").rstrip("*")))
+    labels = layout.strings(cells[starts])
+    for d, start, end, label in zip(document.tolist(), tokens[starts].tolist(), tokens[closing].tolist(), labels):
+        out.setdefault(d, []).append((start, end, label[1:].rstrip("*)").rstrip("*")))
     return out
 
 
