@@ -219,9 +219,8 @@ def unpack(packed: PackedDocuments) -> list[Document]:
     for name, column in values.items():
         if len(column) != packed.count:
             raise TypeError(f"packed column {name} of another length")
-    columns = [values[name] for name in names if name in values]
-    packed_names = [name for name in names if name in values]
-    out = []
-    for rest, *own in zip(packed.rest, *columns):
-        out.append(Document(**dict(zip(packed.kept, rest)), **dict(zip(packed_names, own))))
-    return out
+    kept = dict(zip(packed.kept, zip(*packed.rest))) if packed.count else {name: () for name in packed.kept}
+    documents = list(map(Document, *[values[name] if name in values else kept[name] for name in names]))
+    if len(documents) != packed.count:
+        raise TypeError("packed documents of another shape")
+    return documents
