@@ -9,6 +9,8 @@ from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from metrics.formats.cache import ReadCache
 from metrics.formats.packed import PackedDocuments, pack, unpack
@@ -105,3 +107,30 @@ def test_an_entry_of_the_older_layout_is_stale_not_damaged(tmp_path) -> None:
     again = read_documents(path, cache=cache)
     assert again == documents and cache.warnings == []
     assert unpack(cache.load(entry.name)[0]) == documents  # stored anew in the present layout
+
+
+_TEXT = st.text(alphabet=st.sampled_from(["a", "É", "\n", "\0", " ", "(", "1", "\ud800"]), max_size=3)
+_SPAN = st.tuples(st.integers(0, 5), st.integers(0, 5))
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> Document:
+    """A document with any of the packed fields present or not, strings with line ends and lone
+    surrogates among them, numbers past 32 bits, spans typed or not."""
+    optional = lambda strategy: draw(st.one_of(st.none(), strategy))  # noqa: E731
+    words = draw(st.lists(_TEXT, max_size=6))
+    return Document(
+        name=draw(_TEXT), words=words, chains=draw(st.lists(st.lists(_SPAN, max_size=3), max_size=3)),
+        labels=draw(st.lists(_TEXT, max_size=3)), sentence_starts=draw(st.lists(st.integers(0, 2 ** 40), max_size=3)),
+        path=draw(_TEXT), line=draw(st.integers(0, 9)), token_lines=optional(st.lists(st.integers(-1, 2 ** 33), max_size=6)),
+        pos=optional(st.lists(_TEXT, max_size=6)), parse=optional(st.lists(_TEXT, max_size=6)),
+        heads=optional(st.lists(st.integers(-1, 6), max_size=6)),
+        parse_heads=optional(st.lists(st.integers(-1, 6), max_size=6)),
+        rule_types=optional(st.dictionaries(_SPAN, st.tuples(st.sampled_from(list(MentionType)), _TEXT), max_size=3)),
+        named_entities=optional(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), _TEXT), max_size=2)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(documents(), max_size=4))
+def test_any_documents_come_back_equal(generated) -> None:
+    same(unpack(pickle.loads(pickle.dumps(pack(generated), protocol=5))), generated)
