@@ -95,7 +95,8 @@ class Brackets:
 
 def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.ndarray, n_documents: int) -> Brackets:
     """Chains of every document from its non-empty cells: `cells[i]` is the cell of token
-    `cell_tokens[i]` (an index within its document) of document `document_of[i]`, in file order."""
+    `cell_tokens[i]` (an index within its document) of document `document_of[i]`, in file order
+    (so `document_of` never decreases)."""
     distinct = list(dict.fromkeys(cells))  # a corpus's cells repeat: each distinct one is parsed once
     code_of = {cell: i for i, cell in enumerate(distinct)}
     codes = np.fromiter(map(code_of.__getitem__, cells), dtype=np.int64, count=len(cells))
@@ -114,7 +115,8 @@ def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.nda
     distinct_names = np.fromiter(map(number.__getitem__, labels), dtype=np.int64, count=len(labels))
     sizes = per_distinct[codes]
     ends = np.cumsum(sizes)
-    gathered = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat((np.cumsum(per_distinct) - per_distinct)[codes] - (ends - sizes), sizes)
+    first_event = (np.cumsum(per_distinct) - per_distinct)[codes]  # of each cell's distinct cell
+    gathered = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(first_event - (ends - sizes), sizes)
     kinds = distinct_kinds[gathered]
     token = np.repeat(cell_tokens, sizes)
     document = np.repeat(document_of, sizes)
