@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import chain, islice
+from itertools import chain
 from operator import itemgetter
 
 import numpy as np
@@ -95,24 +95,32 @@ class Brackets:
 
 def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.ndarray, n_documents: int) -> Brackets:
     """Chains of every document from its non-empty cells: `cells[i]` is the cell of token
-    `cell_tokens[i]` (an index within its document) of document `document_of[i]`, in file order."""
-    parsed = list(map(_memo.__getitem__, cells))
+    `cell_tokens[i]` (an index within its document) of document `document_of[i]`, in file order
+    (so `document_of` never decreases)."""
+    distinct = list(dict.fromkeys(cells))  # a corpus's cells repeat: each distinct one is parsed once
+    code_of = {cell: i for i, cell in enumerate(distinct)}
+    codes = np.fromiter(map(code_of.__getitem__, cells), dtype=np.int64, count=len(cells))
+    parsed = list(map(_memo.__getitem__, distinct))
     problems: dict[int, Problem] = {}
-    good = [i for i, events in enumerate(parsed) if not isinstance(events, str)]
-    if len(good) < len(parsed):
-        for i, events in enumerate(parsed):  # the first bad cell of each document
-            if isinstance(events, str):
-                problems.setdefault(int(document_of[i]), Problem(int(cell_tokens[i]), f"bad coreference item {events!r} in cell {cells[i]!r}"))
-        parsed = [parsed[i] for i in good]
-        cell_tokens, document_of = cell_tokens[good], document_of[good]
-    sizes = np.fromiter(map(len, map(_kinds, parsed)), dtype=np.int64, count=len(parsed))
-    kinds = np.fromiter(chain.from_iterable(map(_kinds, parsed)), dtype=np.int8, count=int(sizes.sum()))
+    wrong = np.fromiter((isinstance(events, str) for events in parsed), dtype=bool, count=len(parsed))
+    for i in np.flatnonzero(wrong[codes]).tolist():  # the first bad cell of each document
+        problems.setdefault(int(document_of[i]), Problem(int(cell_tokens[i]), f"bad coreference item {parsed[codes[i]]!r} in cell {cells[i]!r}"))
+    parsed = [((), ()) if bad_cell else events for events, bad_cell in zip(parsed, wrong.tolist())]
+    # each distinct cell's events, laid end to end, then gathered for every cell
+    per_distinct = np.fromiter(map(len, map(_kinds, parsed)), dtype=np.int64, count=len(parsed))
+    distinct_kinds = np.fromiter(chain.from_iterable(map(_kinds, parsed)), dtype=np.int8, count=int(per_distinct.sum()))
+    labels = list(chain.from_iterable(map(_labels, parsed)))
+    names = list(dict.fromkeys(labels))
+    number = {name: i for i, name in enumerate(names)}
+    distinct_names = np.fromiter(map(number.__getitem__, labels), dtype=np.int64, count=len(labels))
+    sizes = per_distinct[codes]
+    ends = np.cumsum(sizes)
+    first_event = (np.cumsum(per_distinct) - per_distinct)[codes]  # of each cell's distinct cell
+    gathered = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(first_event - (ends - sizes), sizes)
+    kinds = distinct_kinds[gathered]
     token = np.repeat(cell_tokens, sizes)
     document = np.repeat(document_of, sizes)
-    names = list(chain.from_iterable(map(_labels, parsed)))
-    keys = list(dict.fromkeys(zip(document.tolist(), names)))  # (document, label) in first-seen order
-    number = {key: i for i, key in enumerate(keys)}
-    label = np.fromiter(map(number.__getitem__, zip(document.tolist(), names)), dtype=np.int64, count=len(names))
+    label, chain_document, chain_name = _chains_of_events(document, distinct_names[gathered], names)
 
     nested = np.flatnonzero(kinds != SINGLE)
     by_label = nested[np.argsort(label[nested], kind="stable")]
@@ -126,7 +134,7 @@ def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.nda
     for event in np.sort(by_label[depth < 0]).tolist():  # the first below zero in a document is a closing
         d = int(document[event])
         if d not in unopened:
-            name = keys[label[event]][1]
+            name = chain_name[label[event]]
             unopened[d] = Problem(int(token[event]), f"mention {name}) closes but no mention ({name} is open")
     for d, problem in unopened.items():  # whichever comes first: a bad cell has no events of its own
         if d not in problems or problems[d].token > problem.token:
@@ -141,22 +149,40 @@ def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.nda
     singles = np.flatnonzero((kinds == SINGLE) & ~bad)
     owner = np.concatenate((label[singles], label[closes]))
     order = np.lexsort((np.concatenate((singles, closes)), owner))
-    spans = iter(zip(np.concatenate((token[singles], token[opens]))[order].tolist(),
+    spans = list(zip(np.concatenate((token[singles], token[opens]))[order].tolist(),
                      np.concatenate((token[singles], token[closes]))[order].tolist()))
     events = np.concatenate((singles, closes))[order]
-    repeated = _repeated(events, document[events], label[events], keys,
+    first_chain = np.searchsorted(chain_document, np.arange(n_documents))  # chains come document by document
+    repeated = _repeated(events, document[events], label[events], first_chain,
                          first=np.concatenate((token[singles], token[opens]))[order],
                          last=np.concatenate((token[singles], token[closes]))[order])
-    per_label = np.bincount(owner, minlength=len(keys)).tolist()
-    chains_of: list[list[list[Span]]] = [[] for _ in range(n_documents)]
-    labels_of: list[list[str]] = [[] for _ in range(n_documents)]
-    for (d, name), n in zip(keys, per_label):
-        chains_of[d].append(list(islice(spans, n)))
-        labels_of[d].append(name)
-    return Brackets(chains_of, labels_of, problems, _unclosed(kinds, label, token, document, paired=opens, bad=bad, keys=keys), repeated)
+    chains = _cut(spans, np.bincount(owner, minlength=len(chain_name)))
+    per_document = np.bincount(chain_document, minlength=n_documents)
+    return Brackets(_cut(chains, per_document), _cut(chain_name, per_document), problems,
+                    _unclosed(kinds, label, token, document, paired=opens, bad=bad, chain_name=chain_name), repeated)
 
 
-def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, keys: list[tuple[int, str]],
+def _chains_of_events(document: np.ndarray, name: np.ndarray, names: list[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Number the chains, each a label within a document, in the order they are first met:
+    (each event's chain, each chain's document, each chain's label), given each event's label
+    as a number (`name`, an index into `names`).  Why numbers: the pairs (document, label) are
+    sorted as numbers, not hashed as tuples."""
+    code = document.astype(np.int64) * (int(name.max()) + 1 if len(name) else 1) + name
+    _, first_at, inverse = np.unique(code, return_index=True, return_inverse=True)
+    order = np.argsort(first_at, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    firsts = first_at[order]
+    return rank[inverse.reshape(-1)], document[firsts], [names[i] for i in name[firsts].tolist()]
+
+
+def _cut(items: list, lengths: np.ndarray) -> list[list]:
+    """`items` cut into consecutive lists of the given lengths."""
+    ends = np.cumsum(lengths).tolist()
+    return [items[end - n:end] for n, end in zip(lengths.tolist(), ends)]
+
+
+def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, first_chain: np.ndarray,
               *, first: np.ndarray, last: np.ndarray) -> dict[int, dict[Span, tuple[int, ...]]]:
     """Spans completed more than once per document, each with its chains in completion order: the
     event order, which is the file's order within a cell for two copies of one span (both are
@@ -174,9 +200,7 @@ def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, keys:
         & (last[by_span][1:] == last[by_span][:-1])
     if not same.any():
         return out
-    base: dict[int, int] = {}
-    for number, (d, _) in enumerate(keys):
-        base.setdefault(d, number)
+    base = first_chain.tolist()
     for i in np.flatnonzero(same).tolist():
         a, b = int(by_span[i]), int(by_span[i + 1])
         d = int(document[a])
@@ -187,7 +211,7 @@ def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, keys:
 
 
 def _unclosed(kinds: np.ndarray, label: np.ndarray, token: np.ndarray, document: np.ndarray,
-              *, paired: np.ndarray, bad: np.ndarray, keys: list[tuple[int, str]]) -> dict[int, Problem]:
+              *, paired: np.ndarray, bad: np.ndarray, chain_name: list[str]) -> dict[int, Problem]:
     """Per document left with an open mention, the one v8.01 names: among its labels with an
     unpaired opening, the label first opened earliest; its last unpaired opening."""
     left = (kinds == OPEN) & ~bad
@@ -202,5 +226,5 @@ def _unclosed(kinds: np.ndarray, label: np.ndarray, token: np.ndarray, document:
     for name in sorted(last_left, key=first_opened.__getitem__):
         d = int(document[last_left[name]])
         if d not in out:
-            out[d] = Problem(int(token[last_left[name]]), keys[name][1])
+            out[d] = Problem(int(token[last_left[name]]), chain_name[name])
     return out

@@ -1,7 +1,8 @@
 """A cache of read inputs: the key file is the same in run after run, so it is parsed once.
 
 An entry holds what `read_documents` returns for a file (documents and the readers' warnings),
-keyed by the file's content (a BLAKE2 hash of its bytes), the path as given (documents and
+keyed by the file's content (a SHA-256 hash of its bytes: the processor's own instructions make it
+twice as fast as BLAKE2 here), the path as given (documents and
 messages name it), the format and reader options, and the version of the code itself (a hash of
 the readers', the model's and the mention typing's source files, so a changed reader or typing
 rule never meets an old entry).  It never changes a
@@ -13,7 +14,10 @@ Why these precautions:
 - Written atomically (a temporary file renamed into place); read back only if its header's length
   and checksum match, else it is removed and rebuilt, with a warning.
 - An entry that unpickles to something other than what its reader stores (a valid header over
-  another pickle) is damaged too.  Only regular files are opened (a FIFO would block the run).
+  another pickle) is damaged too.  An entry of an older layout (another version in its magic
+  line) is stale: removed without a word, and the input read again.
+- Documents are stored as columns (`metrics.formats.packed`): loading an entry is a few copies
+  of memory, not the unpickling of every word and span one by one.  Only regular files are opened (a FIFO would block the run).
 - Bounded: past `max_bytes` the least recently used entries go, temporaries counted; a temporary
   left by a killed writer (older than `STALE_SECONDS`) is removed when the cache is first used.
 - A missing or read-only directory, a full disk: the cache quietly does nothing.
@@ -37,7 +41,9 @@ DEFAULT_MAX_BYTES = 1024 ** 3
 STALE_SECONDS = 600
 """A temporary this old was left by a writer that died (writing an entry takes well under a second)."""
 _TEMPORARY = ".tmp-"
-_MAGIC = b"corefwb-cache 1\n"
+_MAGIC = b"corefwb-cache 2\n"
+_MAGIC_ANY = b"corefwb-cache "
+"""How every version's magic line starts: an entry with another version is stale, not damaged."""
 _HEADER = len(_MAGIC) + 8 + 32
 
 
@@ -90,7 +96,7 @@ class ReadCache:
             identity = None
         content = self._contents.get(identity) if identity is not None else None
         if content is None:
-            content = hashlib.blake2b(read(), digest_size=20).digest()
+            content = hashlib.sha256(read()).digest()
             if identity is not None:
                 self._contents[identity] = content
         digest = hashlib.blake2b(content, digest_size=20)
@@ -132,26 +138,28 @@ class ReadCache:
         """Whether an entry of this name exists (`load` still checks it whole)."""
         return self._usable(create=False) and (self.directory / key).is_file()
 
-    def load(self, key: str, valid: Callable[[object], bool] = lambda value: True):
-        """The stored object, or None (absent, unreadable, or damaged: then removed).  An object
-        that `valid` refuses is damaged: a sound header can hold a pickle of anything."""
+    def load(self, key: str, rebuild: Callable[[object], object] = lambda value: value):
+        """What `rebuild` makes of the stored object, or None (absent, unreadable, stale, or
+        damaged: then removed).  An object that `rebuild` refuses (raises) is damaged: a sound
+        header can hold a pickle of anything."""
         if not self._usable(create=False):
             return None
         path = self.directory / key
         blob = _read_regular(path)
         if blob is None:
             return None
+        if blob.startswith(_MAGIC_ANY) and not blob.startswith(_MAGIC):
+            _remove(path)  # written by another version of this cache's layout
+            return None
         length = int.from_bytes(blob[len(_MAGIC):len(_MAGIC) + 8], "big") if len(blob) >= _HEADER else -1
-        payload = blob[_HEADER:]
+        payload = memoryview(blob)[_HEADER:]
         if (not blob.startswith(_MAGIC) or length != len(payload)
                 or hashlib.blake2b(payload, digest_size=32).digest() != blob[_HEADER - 32:_HEADER]):
             self.warnings.append(f"cache entry {path} is damaged: removed, and the input read again")
             _remove(path)
             return None
         try:
-            value = pickle.loads(payload)
-            if not valid(value):
-                raise TypeError(f"a {type(value).__name__} where read documents were expected")
+            value = rebuild(pickle.loads(payload))
         except Exception:  # noqa: BLE001 - any failure to rebuild the object is a damaged entry
             self.warnings.append(f"cache entry {path} cannot be read: removed, and the input read again")
             _remove(path)
@@ -169,12 +177,13 @@ class ReadCache:
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         if len(payload) + _HEADER > self.max_bytes:
             return
-        blob = _MAGIC + len(payload).to_bytes(8, "big") + hashlib.blake2b(payload, digest_size=32).digest() + payload
+        header = _MAGIC + len(payload).to_bytes(8, "big") + hashlib.blake2b(payload, digest_size=32).digest()
         temporary: str | None = None
         try:
             handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=_TEMPORARY)
             with os.fdopen(handle, "wb") as out:
-                out.write(blob)
+                out.write(header)
+                out.write(payload)
             os.replace(temporary, self.directory / key)
         except OSError:
             if temporary is not None:

@@ -259,12 +259,40 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
                 at += size
     fields = layout.fields(lines, 10)
     marked = np.flatnonzero(~layout.equal(fields, b"*") & ~layout.placeholders(fields))
-    cells = layout.strings(fields[marked])
-    ranges = np.searchsorted(marked, edges).tolist()
+    ranges = np.searchsorted(marked, edges)
+    spans = _all_ner_spans(layout, fields[marked], marked, ranges)
     for d_index, d in enumerate(documents):
-        lo, hi = ranges[d_index], ranges[d_index + 1]
-        if lo < hi:
-            out[d]["named_entities"] = _ner_spans((marked[lo:hi] - edges[d_index]).tolist(), cells[lo:hi])
+        if ranges[d_index] < ranges[d_index + 1]:
+            out[d]["named_entities"] = [(start - int(edges[d_index]), end - int(edges[d_index]), label)
+                                        for start, end, label in spans.get(d_index, ())]
+    return out
+
+
+def _all_ner_spans(layout: Layout, cells: np.ndarray, tokens: np.ndarray, ranges: np.ndarray
+                   ) -> dict[int, list[tuple[int, int, str]]]:
+    """`_ner_spans` of many documents at once: document i's cells are the fields
+    cells[ranges[i]:ranges[i + 1]] (at `tokens`, counted over all of them), per document with
+    spans.  Why not a loop: a closing cell ends a span exactly when a cell of its document opened
+    one since the last closing cell (every closing cell forgets what was open), the span of the
+    last such opening; that is a running maximum over the cells, not a walk through them.  Only
+    the labels of the openings that make a span are decoded."""
+    count = len(cells)
+    if not count:
+        return {}
+    opens = layout.data[layout.field_starts[cells]] == ord("(")
+    closes = layout.data[layout.field_ends[cells] - 1] == ord(")")
+    position = np.arange(count)
+    last_open = np.maximum.accumulate(np.where(opens, position, -1))
+    closing = np.flatnonzero(closes)
+    document = np.searchsorted(ranges, closing, side="right") - 1
+    since = np.maximum(np.r_[-1, closing[:-1]], ranges[document] - 1)  # the previous closing or the document's start
+    ends = last_open[closing] > since
+    closing, document = closing[ends], document[ends]
+    starts = last_open[closing]
+    out: dict[int, list[tuple[int, int, str]]] = {}
+    labels = layout.strings(cells[starts])
+    for d, start, end, label in zip(document.tolist(), tokens[starts].tolist(), tokens[closing].tolist(), labels):
+        out.setdefault(d, []).append((start, end, label[1:].rstrip("*)").rstrip("*")))
     return out
 
 

@@ -54,14 +54,14 @@ class Layout:
     def of(cls, buffer: bytes | bytearray, first_line: int = 1) -> Layout:
         data = np.frombuffer(buffer, dtype=np.uint8)
         index = np.int32 if len(data) < 2 ** 31 else np.int64  # offsets: half the memory when they fit
-        space = _spaces(data)
-        edge = ~space
-        edge[1:] &= space[:-1]
-        field_starts = np.flatnonzero(edge).astype(index)
-        edge = ~space
-        edge[:-1] &= space[1:]
-        field_ends = (np.flatnonzero(edge) + 1).astype(index)
-        del space, edge
+        space = np.empty(len(data) + 2, dtype=bool)  # with a space before the buffer and one after it
+        space[0] = space[-1] = True
+        space[1:-1] = _spaces(data)
+        edges = np.flatnonzero(space[1:] != space[:-1])  # a field's start, its end, the next's start...
+        del space
+        field_starts = edges[0::2].astype(index)
+        field_ends = edges[1::2].astype(index)
+        del edges
         newlines = np.flatnonzero(data == _NEWLINE).astype(index)
         n_lines = len(newlines) + (1 if len(data) and data[-1] != _NEWLINE else 0)
         line_starts = np.concatenate(([0], newlines + 1))[:n_lines].astype(index)
@@ -96,12 +96,12 @@ class Layout:
         if not len(fields):
             return []
         begin = self.field_starts[fields]
-        length = self.field_ends[fields] - begin
-        placed = np.cumsum(length + 1) - (length + 1)
-        within = np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length)
-        out = np.full(int(placed[-1] + length[-1]), _NEWLINE, dtype=np.uint8)
-        out[np.repeat(placed, length) + within] = self.data[np.repeat(begin, length) + within]
-        return out.tobytes().decode("utf-8").split("\n")
+        taken = self.field_ends[fields] - begin + 1  # each field with the byte after it, made a `\n`
+        ends = np.cumsum(taken)
+        index = np.arange(int(ends[-1])) + np.repeat(begin - (ends - taken), taken)
+        out = np.take(self.data, index, mode="clip")  # past the buffer's end: only a last field's line end
+        out[ends - 1] = _NEWLINE
+        return out[:-1].tobytes().decode("utf-8").split("\n")
 
     def placeholders(self, fields: np.ndarray) -> np.ndarray:
         """True for each field that is `-` or `_` (an empty annotation)."""

@@ -21,6 +21,7 @@ from metrics.formats.detection import CRAC_FORMATS, looks_like_json, looks_like_
 from metrics.formats.ua import is_ua_head
 from metrics.runtime.gc_pause import gc_paused
 from metrics.formats.outputs import KINDS, read_outputs
+from metrics.formats.packed import pack, unpack
 from metrics.model import Document, InputError, NodeDocument
 
 FORMATS = ("conll", "conllu", "jsonl", *KINDS, *CRAC_FORMATS)
@@ -118,7 +119,7 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
         raise ValueError(f"unknown format {fmt!r}: expected one of auto, {', '.join(FORMATS)}")
     key = _cache_key(cache, path, fmt, clusters_field, syntax)
     with gc_paused():
-        stored = cache.load(key, _read_documents_and_notes) if key is not None else None
+        stored = cache.load(key, _documents_and_notes) if key is not None else None
         if stored is not None:
             documents, notes = stored
         else:
@@ -126,7 +127,7 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
             if key is not None:
                 if prepare is not None:
                     prepare(documents)
-                cache.store(key, (documents, notes))
+                cache.store(key, (pack(documents), notes))
     if warnings is not None:
         warnings.extend(notes)
     check_document_sizes(documents)
@@ -167,7 +168,7 @@ def read_node_documents(path: str, cache: ReadCache | None = None, warnings: lis
     key = (cache.key(path, lambda: read_raw(path), "corefud-nodes-with-notes")
            if cache is not None and cache.directory is not None and is_regular(path) else None)
     with gc_paused():
-        stored = cache.load(key, lambda value: _documents_and_notes(value, NodeDocument)) if key is not None else None
+        stored = cache.load(key, _nodes_and_notes) if key is not None else None
         if stored is not None:
             documents, notes = stored
         else:
@@ -204,27 +205,35 @@ def read_node_key(path: str, cache: ReadCache | None = None, warnings: list[str]
             if key is not None:
                 if prepare is not None:
                     prepare(documents)
-                cache.store(key, (documents, nodes, notes))
+                cache.store(key, (pack(documents), nodes, notes))
     if warnings is not None:
         warnings.extend(notes)
     return documents, nodes
 
 
-def _spans_nodes_and_notes(value: object) -> bool:
-    """What the cache stores of a CorefUD key: (token-span documents, node documents, warnings)."""
-    return (isinstance(value, tuple) and len(value) == 3 and _list_of(value[0], Document)
-            and _list_of(value[1], NodeDocument) and _list_of(value[2], str))
+def _spans_nodes_and_notes(value: object) -> tuple[list[Document], list[NodeDocument], list[str]]:
+    """What the cache stores of a CorefUD key, rebuilt: (token-span documents, node documents,
+    warnings); TypeError for anything else."""
+    if not (isinstance(value, tuple) and len(value) == 3 and _list_of(value[1], NodeDocument) and _list_of(value[2], str)):
+        raise TypeError("not a CorefUD key's entry")
+    return unpack(value[0]), value[1], value[2]
 
 
 def _list_of(value: object, kind: type) -> bool:
     return isinstance(value, list) and all(isinstance(item, kind) for item in value)
 
 
-def _documents_and_notes(value: object, kind: type) -> bool:
-    """What the cache stores of a read file: (documents, the readers' warnings)."""
-    return (isinstance(value, tuple) and len(value) == 2 and _list_of(value[0], kind)
-            and _list_of(value[1], str))
+def _documents_and_notes(value: object) -> tuple[list[Document], list[str]]:
+    """What the cache stores of a read file, rebuilt: (documents, the readers' warnings);
+    TypeError for anything else."""
+    if not (isinstance(value, tuple) and len(value) == 2 and _list_of(value[1], str)):
+        raise TypeError("not a read file's entry")
+    return unpack(value[0]), value[1]
 
 
-def _read_documents_and_notes(value: object) -> bool:
-    return _documents_and_notes(value, Document)
+def _nodes_and_notes(value: object) -> tuple[list[NodeDocument], list[str]]:
+    """What the cache stores of a CorefUD file read as node documents: (documents, warnings)."""
+    if not (isinstance(value, tuple) and len(value) == 2 and _list_of(value[0], NodeDocument)
+            and _list_of(value[1], str)):
+        raise TypeError("not a node file's entry")
+    return value

@@ -204,7 +204,7 @@ def read_utf8(path: str) -> bytes | bytearray:
     """The content as checked UTF-8 bytes, as `read_text` has it (BOM dropped, line ends `\n`),
     for the readers that work on bytes; the same located error for undecodable bytes."""
     data = read_bytes(path)
-    start = 0
+    start = len(data) if data.isascii() else 0  # ASCII is UTF-8: one scan, nothing decoded
     while start < len(data):  # checked a piece at a time, cut after a line end: no text held whole
         end = data.find(b"\n", start + _CHUNK)
         end = len(data) if end < 0 else end + 1

@@ -1,0 +1,226 @@
+"""Read documents as a few flat columns, for the cache of read files: stored as arrays and long
+strings, rebuilt with one split per column instead of one unpickling step per object.
+
+Why: a corpus of 250,000 tokens is millions of small Python objects (words, POS tags, line
+numbers, mention spans, typed mentions).  Pickled one by one they took longer to load than the
+rest of a cached `corefwb score` run's reading; laid out as columns, a column of strings is one
+string split once, a column of numbers one array turned into a list, so loading an entry is a
+few copies of memory and the building of the lists the documents hold.
+
+What is packed as a column: the fields whose values have the shape a codec expects (checked
+whole when packing: a value of another shape, a string holding a line end, a number that is not
+an `int`, sends its field to the rest).  Every other field (and any field added to `Document`
+later) is kept as it is, pickled with the rest.  Unpacking gives documents equal to the packed
+ones field for field, derived fields included, with the same types (lists, tuples, `int`, `str`,
+`MentionType`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from itertools import chain
+
+import numpy as np
+
+from metrics.model import Document, MentionType
+
+_NONE = -1
+"""The length recorded for a document whose field is None."""
+_KINDS = np.array(list(MentionType), dtype=object)
+
+
+class _Unfit(ValueError):
+    """A field's values do not have the shape its codec packs: the field is kept as it is."""
+
+
+def _lengths(values: list) -> np.ndarray:
+    return np.fromiter((_NONE if v is None else len(v) for v in values), dtype=np.int64, count=len(values))
+
+
+def _cut(flat: list, lengths: np.ndarray) -> list:
+    """`flat` cut into consecutive lists of the given lengths (None where the length is -1)."""
+    ends = np.cumsum(np.maximum(lengths, 0)).tolist()
+    return [None if n == _NONE else flat[end - n:end] for n, end in zip(lengths.tolist(), ends)]
+
+
+def _narrow(numbers: list[int]) -> np.ndarray:
+    """The numbers as an array of int32 when they fit (half the bytes to store and check), else int64."""
+    wide = np.array(numbers, dtype=np.int64)
+    if len(wide) and (wide.min() < np.iinfo(np.int32).min or wide.max() > np.iinfo(np.int32).max):
+        return wide
+    return wide.astype(np.int32)
+
+
+def _check_types(items: list, kind: type) -> None:
+    if items and set(map(type, items)) != {kind}:
+        raise _Unfit(f"not all {kind.__name__}")
+
+
+def _joined(strings: list) -> str:
+    """The strings joined by line ends, which none of them may hold."""
+    _check_types(strings, str)
+    text = "\n".join(strings)
+    if strings and text.count("\n") != len(strings) - 1:
+        raise _Unfit("a string holds a line end")
+    return text
+
+
+def _split(text: str, count: int) -> list[str]:
+    return text.split("\n") if count else []
+
+
+def _coded(strings: list) -> tuple[str, int, np.ndarray]:
+    """(the distinct strings joined, how many, each string's index among them): a column of
+    words or tags holds few distinct strings, and an index is rebuilt with no new string."""
+    _check_types(strings, str)
+    distinct = list(dict.fromkeys(strings))
+    index = {text: i for i, text in enumerate(distinct)}
+    return _joined(distinct), len(distinct), np.fromiter(map(index.__getitem__, strings), dtype=np.int32, count=len(strings))
+
+
+def _decoded(text: str, count: int, codes: np.ndarray) -> list[str]:
+    distinct = np.empty(count, dtype=object)
+    distinct[:] = _split(text, count)
+    return distinct[codes].tolist()
+
+
+def _spans(spans: list) -> tuple[np.ndarray, np.ndarray]:
+    """(first tokens, last tokens) of a list of (int, int) tuples."""
+    _check_types(spans, tuple)
+    if not spans:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    first, last = zip(*spans)  # a span of another length fails below (or here)
+    if len(spans[0]) != 2 or any(len(s) != 2 for s in spans):
+        raise _Unfit("a span is not a pair")
+    _check_types(list(first), int)
+    _check_types(list(last), int)
+    return _narrow(first), _narrow(last)
+
+
+def _as_spans(first: np.ndarray, last: np.ndarray) -> list[tuple[int, int]]:
+    return list(zip(first.tolist(), last.tolist()))
+
+
+class _Strings:
+    """Per document, None or a list of `str` (words, POS tags, chain labels...)."""
+
+    @staticmethod
+    def pack(values: list) -> tuple:
+        _check_types([v for v in values if v is not None], list)
+        flat = list(chain.from_iterable(v for v in values if v is not None))
+        return _lengths(values), *_coded(flat)
+
+    @staticmethod
+    def unpack(state: tuple) -> list:
+        lengths, text, count, codes = state
+        return _cut(_decoded(text, count, codes), lengths)
+
+
+class _Numbers:
+    """Per document, None or a list of `int` (line numbers, sentence starts, heads)."""
+
+    @staticmethod
+    def pack(values: list) -> tuple:
+        _check_types([v for v in values if v is not None], list)
+        flat = list(chain.from_iterable(v for v in values if v is not None))
+        _check_types(flat, int)
+        return _lengths(values), _narrow(flat)
+
+    @staticmethod
+    def unpack(state: tuple) -> list:
+        lengths, numbers = state
+        return _cut(numbers.tolist(), lengths)
+
+
+class _Chains:
+    """Per document, its chains: a list of lists of spans."""
+
+    @staticmethod
+    def pack(values: list) -> tuple:
+        _check_types(values, list)
+        chains = list(chain.from_iterable(values))
+        _check_types(chains, list)
+        first, last = _spans(list(chain.from_iterable(chains)))
+        return _lengths(values), _lengths(chains), first, last
+
+    @staticmethod
+    def unpack(state: tuple) -> list:
+        per_document, per_chain, first, last = state
+        return _cut(_cut(_as_spans(first, last), per_chain), per_document)
+
+
+class _Typed:
+    """Per document, None or a dict of span -> (MentionType, rule): its mentions typed ahead."""
+
+    @staticmethod
+    def pack(values: list) -> tuple:
+        present = [v for v in values if v is not None]
+        _check_types(present, dict)
+        first, last = _spans(list(chain.from_iterable(present)))
+        typed = list(chain.from_iterable(v.values() for v in present))
+        _check_types(typed, tuple)
+        if any(len(t) != 2 for t in typed):
+            raise _Unfit("a type is not (MentionType, rule)")
+        kinds = [kind for kind, _ in typed]
+        _check_types(kinds, MentionType)
+        return _lengths(values), first, last, np.array(kinds, dtype=np.int8), *_coded([rule for _, rule in typed])
+
+    @staticmethod
+    def unpack(state: tuple) -> list:
+        lengths, first, last, kinds, text, count, rules = state
+        typed = list(zip(_KINDS[kinds].tolist(), _decoded(text, count, rules)))
+        spans = _as_spans(first, last)
+        return [None if spans_ is None else dict(zip(spans_, types))
+                for spans_, types in zip(_cut(spans, lengths), _cut(typed, lengths))]
+
+
+_CODECS = {
+    "words": _Strings, "labels": _Strings, "pos": _Strings, "lemmas": _Strings, "parse": _Strings,
+    "speakers": _Strings, "token_lines": _Numbers, "sentence_starts": _Numbers, "heads": _Numbers,
+    "parse_heads": _Numbers, "chains": _Chains, "rule_types": _Typed,
+}
+"""The fields packed as columns, each with its codec (the others are kept as they are)."""
+
+
+@dataclass
+class PackedDocuments:
+    """Documents as columns: what the cache of read files stores for a list of `Document`s."""
+
+    count: int
+    columns: dict[str, tuple]
+    """Field name -> its codec's state (arrays, a joined string, lengths per document)."""
+    kept: tuple[str, ...]
+    """The other fields, in `Document`'s order ..."""
+    rest: list[tuple]
+    """... and their values, one tuple per document."""
+
+
+def pack(documents: list[Document]) -> PackedDocuments:
+    """The documents as columns (a field whose values do not fit its codec is kept as it is)."""
+    columns: dict[str, tuple] = {}
+    for name, codec in _CODECS.items():
+        try:
+            columns[name] = codec.pack([getattr(doc, name) for doc in documents])
+        except (ValueError, TypeError, OverflowError):  # _Unfit among them
+            continue
+    kept = tuple(f.name for f in fields(Document) if f.name not in columns)
+    rest = [tuple(getattr(doc, name) for name in kept) for doc in documents]
+    return PackedDocuments(len(documents), columns, kept, rest)
+
+
+def unpack(packed: PackedDocuments) -> list[Document]:
+    """The documents `pack` was given.  Raises TypeError for anything else (a damaged entry)."""
+    if not isinstance(packed, PackedDocuments):
+        raise TypeError(f"a {type(packed).__name__} where packed documents were expected")
+    names = [f.name for f in fields(Document)]
+    if sorted(names) != sorted([*packed.columns, *packed.kept]) or len(packed.rest) != packed.count:
+        raise TypeError("packed documents of another shape")
+    values = {name: _CODECS[name].unpack(state) for name, state in packed.columns.items()}
+    for name, column in values.items():
+        if len(column) != packed.count:
+            raise TypeError(f"packed column {name} of another length")
+    kept = dict(zip(packed.kept, zip(*packed.rest))) if packed.count else {name: () for name in packed.kept}
+    documents = list(map(Document, *[values[name] if name in values else kept[name] for name in names]))
+    if len(documents) != packed.count:
+        raise TypeError("packed documents of another shape")
+    return documents

@@ -1,0 +1,136 @@
+"""Documents packed as columns for the cache of read files (metrics/formats/packed.py): unpacked,
+they equal what was read field for field (derived fields included) and keep their types; a value
+a codec cannot pack is kept as it is; an entry of the cache's older layout is refused as stale."""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import fields, replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metrics.formats.cache import ReadCache
+from metrics.formats.packed import PackedDocuments, pack, unpack
+from metrics.formats.readers import read_documents
+from metrics.mentions.types import prepare_types
+from metrics.model import Document, MentionType
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = [ROOT / "samples" / "gum" / "key.gum.conll", ROOT / "samples" / "gum" / "response.gum.conll",
+         ROOT / "tests" / "data" / "formats" / "gum2.conllu", ROOT / "tests" / "data" / "formats" / "gum2.jsonl",
+         ROOT / "tests" / "data" / "corefud" / "discontinuous.key.conllu",
+         ROOT / "tests" / "data" / "tricky" / "empty_both.key.conll"]
+
+
+def same(back: list[Document], documents: list[Document]) -> None:
+    """Every field equal, compared ones and derived ones alike, with the same types inside."""
+    assert len(back) == len(documents)
+    for rebuilt, read in zip(back, documents):
+        for f in fields(Document):
+            got, want = getattr(rebuilt, f.name), getattr(read, f.name)
+            assert got == want, f.name
+            assert shapes(got) == shapes(want), f.name
+
+
+def shapes(value: object) -> object:
+    """The types of a value all the way down (a tuple where a list was would compare unequal later)."""
+    if isinstance(value, (list, tuple)):
+        return type(value), [shapes(v) for v in value]
+    if isinstance(value, dict):
+        return dict, [(shapes(k), shapes(v)) for k, v in value.items()]
+    return type(value)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_read_documents_come_back_equal(path) -> None:
+    documents = read_documents(str(path))
+    same(unpack(pickle.loads(pickle.dumps(pack(documents)))), documents)
+
+
+def test_documents_typed_ahead_come_back_with_their_types_and_heads() -> None:
+    documents = read_documents(str(FILES[0]))
+    prepare_types(documents)
+    assert all(d.rule_types for d in documents) and any(d.parse_heads for d in documents)
+    packed = pack(documents)
+    assert {"words", "pos", "parse", "chains", "token_lines", "rule_types", "parse_heads"} <= set(packed.columns)
+    back = unpack(pickle.loads(pickle.dumps(packed)))
+    same(back, documents)
+    kinds = {type(kind) for doc in back for kind, _ in doc.rule_types.values()}
+    assert kinds == {MentionType}
+
+
+def test_values_no_codec_takes_are_kept_as_they_are() -> None:
+    """A word holding a line end (jsonlines can), a number that is not an int, a tuple for a list,
+    a span of three numbers, a number past 64 bits: each sends its field to the rest, whole."""
+    (doc,) = read_documents(str(FILES[0]))[:1]
+    odd = [replace(doc, words=["a\nb"] + doc.words[1:]),
+           replace(doc, name="second", token_lines=[1.5] + doc.token_lines[1:], heads=[2 ** 70] * doc.n_tokens),
+           replace(doc, name="third", sentence_starts=tuple(doc.sentence_starts), chains=[[(0, 0, 0)]]),
+           replace(doc, name="fourth", labels=None, pos=None, chains=[], rule_types={(0, 0): (1, "rule")}),
+           replace(doc, name="empty", words=[], chains=[[]], token_lines=[], sentence_starts=[], rule_types={})]
+    packed = pack(odd)
+    for name in ("words", "token_lines", "heads", "sentence_starts", "chains", "rule_types"):
+        assert name in packed.kept, name
+    same(unpack(pickle.loads(pickle.dumps(packed))), odd)
+    same(unpack(pack(odd[3:])), odd[3:])  # the same fields, fitting, as columns
+    assert "rule_types" not in pack([odd[4]]).kept
+
+
+def test_no_documents() -> None:
+    assert unpack(pack([])) == []
+
+
+@pytest.mark.parametrize("value", ["documents", PackedDocuments(1, {}, ("name",), [("x",)]),
+                                   PackedDocuments(2, {}, tuple(f.name for f in fields(Document)), [()])])
+def test_anything_else_is_refused(value) -> None:
+    with pytest.raises(TypeError):
+        unpack(value)
+
+
+def test_an_entry_of_the_older_layout_is_stale_not_damaged(tmp_path) -> None:
+    """The first layout pickled the documents themselves: such an entry is removed quietly and the
+    file read again (the code version in the key keeps them apart too; this is the last guard)."""
+    from metrics.formats import cache as cache_module
+
+    path = str(FILES[0])
+    cache = ReadCache(tmp_path / "c")
+    documents = read_documents(path, cache=cache)
+    (entry,) = (tmp_path / "c").iterdir()
+    payload = pickle.dumps((documents, []), protocol=5)
+    import hashlib
+    entry.write_bytes(b"corefwb-cache 1\n" + len(payload).to_bytes(8, "big")
+                      + hashlib.blake2b(payload, digest_size=32).digest() + payload)
+    assert cache_module._MAGIC != b"corefwb-cache 1\n"
+    again = read_documents(path, cache=cache)
+    assert again == documents and cache.warnings == []
+    assert unpack(cache.load(entry.name)[0]) == documents  # stored anew in the present layout
+
+
+_TEXT = st.text(alphabet=st.sampled_from(["a", "É", "\n", "\0", " ", "(", "1", "\ud800"]), max_size=3)
+_SPAN = st.tuples(st.integers(0, 5), st.integers(0, 5))
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> Document:
+    """A document with any of the packed fields present or not, strings with line ends and lone
+    surrogates among them, numbers past 32 bits, spans typed or not."""
+    optional = lambda strategy: draw(st.one_of(st.none(), strategy))  # noqa: E731
+    words = draw(st.lists(_TEXT, max_size=6))
+    return Document(
+        name=draw(_TEXT), words=words, chains=draw(st.lists(st.lists(_SPAN, max_size=3), max_size=3)),
+        labels=draw(st.lists(_TEXT, max_size=3)), sentence_starts=draw(st.lists(st.integers(0, 2 ** 40), max_size=3)),
+        path=draw(_TEXT), line=draw(st.integers(0, 9)), token_lines=optional(st.lists(st.integers(-1, 2 ** 33), max_size=6)),
+        pos=optional(st.lists(_TEXT, max_size=6)), parse=optional(st.lists(_TEXT, max_size=6)),
+        heads=optional(st.lists(st.integers(-1, 6), max_size=6)),
+        parse_heads=optional(st.lists(st.integers(-1, 6), max_size=6)),
+        rule_types=optional(st.dictionaries(_SPAN, st.tuples(st.sampled_from(list(MentionType)), _TEXT), max_size=3)),
+        named_entities=optional(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), _TEXT), max_size=2)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(documents(), max_size=4))
+def test_any_documents_come_back_equal(generated) -> None:
+    same(unpack(pickle.loads(pickle.dumps(pack(generated), protocol=5))), generated)
