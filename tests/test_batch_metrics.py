@@ -30,7 +30,7 @@ def check(pairs_of_documents, weights: Weights = W4) -> int:
     left = 0
     for metric in BATCHED:
         assert metric.batch is not None
-        for pair, found in zip(corpus.pairs, metric.batch(tables, weights)):
+        for pair, found in zip(corpus.pairs, metric.batch(tables, weights).scores()):
             if found is None:
                 left += 1
                 continue

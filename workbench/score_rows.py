@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from operator import attrgetter
-from typing import cast
 
 import numpy as np
 
 from metrics.measures.ace import AceScore
-from metrics.measures.score import AnyScore, BlancScore, MeanScore, Score, counts_of, harmonic, ratio, values_of
-from metrics.measures.tuggener import AnchorScore
+from metrics.measures.columns import Column, DocumentScores, score_values
+from metrics.measures.score import AnchorScore, AnyScore, BlancScore, MeanScore, Score, ratio
 
 from .json_text import dumps
 from .output import score_json
@@ -36,21 +34,22 @@ Documents = Sequence[tuple[str, dict[str, AnyScore]]]
 def document_entries(documents: Documents, depth: int) -> Iterator[str] | None:
     """Each document's entry, `dumps({"document": name, "metrics": {metric: score_json(score)}},
     depth)`, or None when the documents do not share one shape (the same metrics, of the same
-    kinds), for the caller's ordinary writing."""
+    kinds), for the caller's ordinary writing.  Documents held as columns (`DocumentScores`, what
+    scoring gives) are read column by column, without a score object per document."""
     if not documents:
         return None
-    first = documents[0][1]
-    names, kinds = list(first), [type(score) for score in first.values()]
-    if any(list(scores) != names or list(map(type, scores.values())) != kinds for _, scores in documents):
+    columns = _columns(documents)
+    if columns is None:
         return None
+    first = documents[0][1]
     numbers: list[list[float]] = []
-    texts: list[list[str]] = [list(map(dumps, [name for name, _ in documents]))]
+    names = documents.names if isinstance(documents, DocumentScores) else [name for name, _ in documents]
+    texts: list[list[str]] = [list(map(dumps, names))]
     by_number: set[str] = set()
-    for name, kind in zip(names, kinds):
-        column = [scores[name] for _, scores in documents]
-        found = _numbers(column, kind)
+    for name, column in columns.items():
+        found = _numbers(column)
         if found is None:
-            texts.append([dumps(score_json(score), depth + 2) for score in column])
+            texts.append([dumps(score_json(score), depth + 2) for score in column.rows()])
         else:
             numbers.extend(found)
             by_number.add(name)
@@ -60,61 +59,60 @@ def document_entries(documents: Documents, depth: int) -> Iterator[str] | None:
     return _entries(documents, depth, template, numbers, texts)
 
 
+def _columns(documents: Documents) -> dict[str, Column] | None:
+    """The documents' scores, one column per metric; None when they do not share one shape."""
+    if isinstance(documents, DocumentScores):
+        return documents.columns
+    first = documents[0][1]
+    names, kinds = list(first), [type(score) for score in first.values()]
+    if any(list(scores) != names or list(map(type, scores.values())) != kinds for _, scores in documents):
+        return None
+    return {name: Column.of([scores[name] for _, scores in documents]) for name in names}
+
+
 def _entries(documents: Documents, depth: int, template: str, numbers: list[list[float]],
              texts: list[list[str]]) -> Iterator[str]:
     rows = zip(*numbers) if numbers else iter([()] * len(documents))
-    for (name, scores), row, text in zip(documents, rows, zip(*texts)):
+    for index, (row, text) in enumerate(zip(rows, zip(*texts))):
         written = repr(list(row))
         if "n" in written:  # nan or inf: JSON writes NaN, Infinity (the ordinary writer knows how)
+            name, scores = documents[index]
             yield dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth)
             continue
         yield template.format(*(written[1:-1].split(", ") if row else ()), *text)
 
 
-def _numbers(column: list[AnyScore], kind: type) -> list[list[float]] | None:
+def _numbers(column: Column) -> list[list[float]] | None:
     """The numbers of `score_json` of each score of one metric, column by column, in the order
-    `score_json` writes them; None for a kind written whole by the ordinary writer."""
+    `score_json` writes them; None for a column written whole by the ordinary writer."""
+    kind, fields = column.kind, column.fields
+    if column.objects is not None:
+        return None
     if kind is Score:
-        scores = cast(list[Score], column)
-        values, counts = values_of(scores), counts_of(scores)
-        if values is None or counts is None:
+        values = score_values(fields)
+        if values is None:
             return None
-        return [values[0].tolist(), values[1].tolist(), values[2].tolist(), *counts]
+        return [values[0].tolist(), values[1].tolist(), values[2].tolist(), *fields]
     if kind is BlancScore:
-        values = values_of(column)
-        blancs = cast(list[BlancScore], column)
-        parts = [_numbers([score.coref for score in blancs], Score),
-                 _numbers([score.noncoref for score in blancs], Score)]
+        values = column.computed_values()
+        parts = [_numbers(Column(Score, fields[:4])), _numbers(Column(Score, fields[4:]))]
         if values is None or parts[0] is None or parts[1] is None:
             return None
-        return [values[0].tolist(), values[1].tolist(), values[2].tolist(), *parts[0], *parts[1]]
+        return [*values, *parts[0], *parts[1]]
     if kind is MeanScore:
-        found = [[score.recall for score in column], [score.precision for score in column],
-                 [score.f1 for score in column]]
-        return found if all(set(map(type, values)) <= {float} for values in found) else None
+        return fields if all(set(map(type, values)) <= {float} for values in fields) else None
     if kind is AnchorScore:
-        return _anchor_numbers(cast(list[AnchorScore], column))
+        values = column.computed_values()
+        return None if values is None else [*values, *fields]
     if kind is AceScore:
-        return _ace_numbers(cast(list[AceScore], column))
+        return _ace_numbers(fields)
     return None
 
 
-def _anchor_numbers(column: list[AnchorScore]) -> list[list[float]] | None:
-    """An F-phi's recall, precision and F (harmonic means of its two parts') and its eight counts."""
-    ed, em = [score.ed for score in column], [score.em for score in column]
-    ed_values, em_values, ed_counts, em_counts = values_of(ed), values_of(em), counts_of(ed), counts_of(em)
-    if ed_values is None or em_values is None or ed_counts is None or em_counts is None:
-        return None
-    with np.errstate(all="ignore"):
-        values = [harmonic(a, b) for a, b in zip(ed_values, em_values)]
-    return [value.tolist() for value in values] + ed_counts + em_counts
-
-
-def _ace_numbers(column: list[AceScore]) -> list[list[float]] | None:
+def _ace_numbers(fields: list[list[float]]) -> list[list[float]] | None:
     """`AceScore.to_json`'s numbers in its order, each computed as its properties compute it (an
     undefined value is None: the document's `repr` then holds "None" and it is written the
     ordinary way)."""
-    fields = [list(map(attrgetter(name), column)) for name in _ACE_FIELDS]
     if not all(set(map(type, values)) <= {float, int} for values in fields):
         return None
     (numerator, denominator, miss_cost, mapped_cost, false_alarm_cost, mapped_value, mapped_key_value,
@@ -133,10 +131,6 @@ def _ace_numbers(column: list[AceScore]) -> list[list[float]] | None:
             [k - m for k, m in zip(key_entities, mapped)], miss_cost,
             [r - m for r, m in zip(response_entities, mapped)], false_alarm_cost,
             mapped, mapped_cost, mapped_value, recall.tolist(), precision.tolist()]
-
-
-_ACE_FIELDS = ("numerator", "denominator", "miss_cost", "mapped_cost", "false_alarm_cost", "mapped_value",
-               "mapped_key_value", "key_entities", "response_entities", "mapped")
 
 
 def _template(scores: dict[str, AnyScore], depth: int, by_number: set[str], n_numbers: int) -> str | None:

@@ -8,7 +8,8 @@ the one `formulas` (and `blanc`) computes for the document alone, to the bit: th
 operations, and each document's sums taken in the order numpy's `.sum()` takes them for it (a
 running sum below eight terms, `_doc_sums`).  What arithmetic on the table cannot give is left to
 the per-document computation: a CEAF component that needs the solver, BLANC of a document with a
-span twice on a side.  Each function returns one score per table, or None where that is so.
+span twice on a side.  Each function returns a `Column` of one score per table, its `missing`
+rows those left to the per-document computation.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from metrics.measures.ace import AceScore
+from metrics.measures.columns import Column
 from metrics.measures.formulas import ChainWeights
 from metrics.measures.score import BlancScore, Score, ratio
 from metrics.measures.table import ChainTypes, Table
@@ -52,6 +54,13 @@ class Tables:
     """The document pairs themselves (`corpus.scoring.DocPair`), for the ACE-value: its ids'
     types, its response chains as ids, its options and entity types."""
     _linguistic: dict[Weights, ChainWeights] = field(default_factory=dict, compare=False, repr=False)
+    _ceaf: list[CeafCells] = field(default_factory=list, compare=False, repr=False)
+
+    def ceaf_cells(self) -> CeafCells:
+        """The cells each document's best CEAF alignment is taken from (made once)."""
+        if not self._ceaf:
+            self._ceaf.append(_ceaf_cells(self))
+        return self._ceaf[0]
 
     @property
     def n_docs(self) -> int:
@@ -109,16 +118,16 @@ def _exact_sums(values: np.ndarray, doc: np.ndarray, n_docs: int) -> np.ndarray:
     return np.bincount(doc, weights=np.asarray(values, dtype=np.float64), minlength=n_docs)
 
 
-def muc(t: Tables) -> list[Score | None]:
+def muc(t: Tables) -> Column:
     """MUC (`formulas.muc` under `agnostic_weights(links=True)`): common links over key and
     response links; whole numbers, so summed in any order."""
     common = _exact_sums(np.maximum(t.primary - 1, 0), t.cell_doc, t.n_docs).tolist()
     key = _exact_sums(np.maximum(t.key_sizes - 1, 0), t.key_doc, t.n_docs).tolist()
     response = _exact_sums(np.maximum(t.response_sizes - 1, 0), t.response_doc, t.n_docs).tolist()
-    return [Score(c, k, c, r) for c, k, r in zip(common, key, response)]
+    return Column(Score, [common, key, common, response])
 
 
-def bcub(t: Tables) -> list[Score | None]:
+def bcub(t: Tables) -> Column:
     """B3 (`formulas.bcub` under the agnostic weights, |C| counted as `shared`)."""
     common = t.shared.astype(np.float64)
     recall = _doc_sums(t.primary * ratio(common, t.key_sizes.astype(np.float64)[t.cell_key]), t.cell_doc, t.n_docs)
@@ -126,29 +135,29 @@ def bcub(t: Tables) -> list[Score | None]:
                           t.cell_doc, t.n_docs)
     keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs).tolist()
     responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs).tolist()
-    return [Score(r, k, p, s) for r, k, p, s in zip(recall.tolist(), keys, precision.tolist(), responses)]
+    return Column(Score, [recall.tolist(), keys, precision.tolist(), responses])
 
 
-def ceaf_mention(t: Tables) -> list[Score | None]:
+def ceaf_mention(t: Tables) -> Column:
     """CEAFm (`formulas.ceaf_mention`, |C| counted on the key side): phi is a whole number."""
-    totals = _best_totals(t, t.key_side.astype(np.float64), exact=True)
+    totals, missing = _best_totals(t, t.key_side.astype(np.float64), exact=True)
     keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs).tolist()
     responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs).tolist()
-    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, keys, responses)]
+    return Column(Score, [totals, keys, totals, responses], missing=missing)
 
 
-def ceaf_entity(t: Tables) -> list[Score | None]:
+def ceaf_entity(t: Tables) -> Column:
     """CEAFe (`formulas.ceaf_entity`): phi = 2|C| / (|K| + |R|), over the numbers of chains."""
     common = t.key_side.astype(np.float64)
     phi = ratio(2.0 * common, t.key_sizes.astype(np.float64)[t.cell_key]
                 + t.response_sizes.astype(np.float64)[t.cell_response])
-    totals = _best_totals(t, phi, exact=False)
+    totals, missing = _best_totals(t, phi, exact=False)
     keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
     responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
-    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, keys, responses)]
+    return Column(Score, [totals, keys, totals, responses], missing=missing)
 
 
-def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> list[float | None]:
+def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> tuple[list[float], list[int]]:
     """`formulas.best_alignment` of each document without a component for the solver (None for
     one with): its simple cells' phi summed, plus the best cell of each star component summed, in
     the order and grouping `best_alignment` sums them.  `exact`: phi holds whole numbers."""
@@ -157,35 +166,64 @@ def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> list[float | None]:
     totals = 0.0 + sums(phi[simple], t.cell_doc[simple], t.n_docs)
     if len(star):
         totals = np.where(has_star, totals + sums(phi[star], t.cell_doc[star], t.n_docs), totals)
-    return [None if needs else total for needs, total in zip(_needs_solver(t), totals.tolist())]
+    return totals.tolist(), _needs_solver(t)
 
 
-def _needs_solver(t: Tables) -> list[bool]:
-    return [len(tb.components) > 0 for tb in t.tables]
+def _needs_solver(t: Tables) -> list[int]:
+    """The documents with a CEAF component for the solver."""
+    return t.ceaf_cells().needs_solver
 
 
-def _best_cells(t: Tables, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """`formulas.best_cells` without the solver's components, as global cell indices: every
-    document's simple cells, the best cell of each of its star components (the first best, as
-    `np.argmax` takes it), both in document order, and whether each document has star components."""
+@dataclass(frozen=True)
+class CeafCells:
+    """Where each document's best CEAF alignment comes from without the solver, as global cell
+    indices (the same under every similarity: made once per `Tables`)."""
+
+    simple: np.ndarray
+    """Every document's simple cells (one key chain, one response chain), in document order."""
+    star: np.ndarray
+    """The cells of the star components (a single chain on one side), grouped by component."""
+    group_starts: np.ndarray
+    """Where each star component's cells start in `star`."""
+    group: np.ndarray
+    """The star component of each of `star`'s cells."""
+    has_star: np.ndarray
+    """Whether each document has star components."""
+    needs_solver: list[int]
+    """The documents with a component for the solver."""
+
+
+def _ceaf_cells(t: Tables) -> CeafCells:
     offsets = _offsets([tb.cell_key for tb in t.tables])
     simple = np.concatenate([tb.simple_cells + offsets[d] for d, tb in enumerate(t.tables)]) if t.tables else \
         np.zeros(0, np.int64)
     star_cells = [tb.star_cells + offsets[d] for d, tb in enumerate(t.tables) if len(tb.star_starts)]
     star_starts = [tb.star_starts for tb in t.tables if len(tb.star_starts)]
     has_star = np.array([len(tb.star_starts) > 0 for tb in t.tables], dtype=bool)
+    needs_solver = [d for d, tb in enumerate(t.tables) if tb.components]
     if not star_cells:
-        return simple.astype(np.int64), np.zeros(0, np.int64), has_star
+        empty = np.zeros(0, np.int64)
+        return CeafCells(simple.astype(np.int64), empty, empty, empty, has_star, needs_solver)
     cells = np.concatenate(star_cells).astype(np.int64)
     group_starts = np.concatenate([starts + first for starts, first in zip(star_starts, _offsets(star_cells))])
-    values = phi[cells]
-    best = np.maximum.reduceat(values, group_starts)
-    group = np.repeat(np.arange(len(group_starts)), np.diff(np.append(group_starts, len(values))))
-    place = np.where(values == best[group], np.arange(len(values)), len(values))
-    return simple.astype(np.int64), cells[np.minimum.reduceat(place, group_starts)], has_star
+    group = np.repeat(np.arange(len(group_starts)), np.diff(np.append(group_starts, len(cells))))
+    return CeafCells(simple.astype(np.int64), cells, group_starts, group, has_star, needs_solver)
 
 
-def lea(t: Tables) -> list[Score | None]:
+def _best_cells(t: Tables, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`formulas.best_cells` without the solver's components, as global cell indices: every
+    document's simple cells, the best cell of each of its star components (the first best, as
+    `np.argmax` takes it), both in document order, and whether each document has star components."""
+    found = t.ceaf_cells()
+    if not len(found.star):
+        return found.simple, found.star, found.has_star
+    values = phi[found.star]
+    best = np.maximum.reduceat(values, found.group_starts)
+    place = np.where(values == best[found.group], np.arange(len(values)), len(values))
+    return found.simple, found.star[np.minimum.reduceat(place, found.group_starts)], found.has_star
+
+
+def lea(t: Tables) -> Column:
     """LEA (`formulas.lea`): each key (response) chain's size times its resolved share of links."""
     k, r = t.cell_key, t.cell_response
     n = t.shared.astype(np.float64)
@@ -200,10 +238,10 @@ def lea(t: Tables) -> list[Score | None]:
     precision = _doc_sums(rs[r] * ratio(common, links_r[r]), t.cell_doc, t.n_docs).tolist()
     keys = _exact_sums(ks, t.key_doc, t.n_docs).tolist()
     responses = _exact_sums(rs, t.response_doc, t.n_docs).tolist()
-    return [Score(rc, kk, pr, rr) for rc, kk, pr, rr in zip(recall, keys, precision, responses)]
+    return Column(Score, [recall, keys, precision, responses])
 
 
-def blanc(t: Tables) -> list[BlancScore | None]:
+def blanc(t: Tables) -> Column:
     """BLANC (`blanc.blanc_score`) of each document whose ids sit once on each side: link counts
     from chain and cell sizes (pairs within a chain are coreference links, pairs across two are
     not); None for a document with a span twice on a side, whose links are counted one by one."""
@@ -237,10 +275,9 @@ def blanc(t: Tables) -> list[BlancScore | None]:
     np.add.at(by_response, t.cell_response, t.primary)
     correct_non = (pairs(matched) - per_doc(pairs(by_key), t.key_doc) - per_doc(pairs(by_response), t.response_doc)
                    + correct_coref)
-    rows = zip(regular, correct_coref.tolist(), key_coref.tolist(), response_coref.tolist(), correct_non.tolist(),
-               key_non.tolist(), response_non.tolist())
-    return [BlancScore(Score(cc, kc, cc, rc), Score(cn, kn, cn, rn)) if ok else None
-            for ok, cc, kc, rc, cn, kn, rn in rows]
+    cc, cn = correct_coref.tolist(), correct_non.tolist()
+    return Column(BlancScore, [cc, key_coref.tolist(), cc, response_coref.tolist(), cn, key_non.tolist(), cn,
+                               response_non.tolist()], missing=[d for d, ok in enumerate(regular) if not ok])
 
 
 def linguistic_weights(t: Tables, types: Sequence[ChainTypes], w: Weights) -> ChainWeights:
@@ -268,41 +305,41 @@ def _stacked(arrays: Sequence[np.ndarray]) -> np.ndarray:
     return np.concatenate(arrays) if arrays else np.zeros((0, 4), dtype=np.int64)
 
 
-def linguistic_muc(t: Tables, cw: ChainWeights) -> list[Score | None]:
+def linguistic_muc(t: Tables, cw: ChainWeights) -> Column:
     """LMUC (`formulas.muc` under the linguistic weights)."""
     common = _doc_sums(cw.common, t.cell_doc, t.n_docs).tolist()
     key = _doc_sums(cw.key, t.key_doc, t.n_docs).tolist()
     response = _doc_sums(cw.response, t.response_doc, t.n_docs).tolist()
-    return [Score(c, k, c, r) for c, k, r in zip(common, key, response)]
+    return Column(Score, [common, key, common, response])
 
 
-def linguistic_bcub(t: Tables, cw: ChainWeights) -> list[Score | None]:
+def linguistic_bcub(t: Tables, cw: ChainWeights) -> Column:
     """LB3 (`formulas.bcub` under the linguistic weights)."""
     recall = _doc_sums(t.primary * ratio(cw.common, cw.key[t.cell_key]), t.cell_doc, t.n_docs).tolist()
     precision = _doc_sums(t.primary * ratio(cw.common, cw.response[t.cell_response]), t.cell_doc, t.n_docs).tolist()
     keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs).tolist()
     responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs).tolist()
-    return [Score(r, k, p, s) for r, k, p, s in zip(recall, keys, precision, responses)]
+    return Column(Score, [recall, keys, precision, responses])
 
 
-def linguistic_ceaf_mention(t: Tables, cw: ChainWeights) -> list[Score | None]:
+def linguistic_ceaf_mention(t: Tables, cw: ChainWeights) -> Column:
     """LCEAFm (`formulas.ceaf_mention` under the linguistic weights)."""
-    totals = _best_totals(t, cw.common, exact=False)
+    totals, missing = _best_totals(t, cw.common, exact=False)
     key = _doc_sums(cw.key, t.key_doc, t.n_docs).tolist()
     response = _doc_sums(cw.response, t.response_doc, t.n_docs).tolist()
-    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, key, response)]
+    return Column(Score, [totals, key, totals, response], missing=missing)
 
 
-def linguistic_ceaf_entity(t: Tables, cw: ChainWeights) -> list[Score | None]:
+def linguistic_ceaf_entity(t: Tables, cw: ChainWeights) -> Column:
     """LCEAFe (`formulas.ceaf_entity` under the linguistic weights)."""
     phi = ratio(2.0 * cw.common, cw.key[t.cell_key] + cw.response[t.cell_response])
-    totals = _best_totals(t, phi, exact=False)
+    totals, missing = _best_totals(t, phi, exact=False)
     keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
     responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
-    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, keys, responses)]
+    return Column(Score, [totals, keys, totals, responses], missing=missing)
 
 
-def ceaf_phi(t: Tables, exact: bool) -> list[Score | None]:
+def ceaf_phi(t: Tables, exact: bool) -> Column:
     """Entity CEAF under Luo's phi1 (`exact`) or phi2 (`formulas.ceaf_entity_phi` of `luo_phi`):
     the largest matching of the cells where phi is 1, which is their number where no chain has
     two of them (None for a document with such a chain, matched one by one)."""
@@ -318,19 +355,18 @@ def ceaf_phi(t: Tables, exact: bool) -> list[Score | None]:
     totals = np.bincount(t.cell_doc[edges], minlength=t.n_docs).astype(np.float64).tolist()
     keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
     responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
-    return [None if needs else Score(total, kk, total, rr)
-            for needs, total, kk, rr in zip(shared.tolist(), totals, keys, responses)]
+    return Column(Score, [totals, keys, totals, responses], missing=np.nonzero(shared)[0].tolist())
 
 
-def ceaf_phi1(t: Tables) -> list[Score | None]:
+def ceaf_phi1(t: Tables) -> Column:
     return ceaf_phi(t, exact=True)
 
 
-def ceaf_phi2(t: Tables) -> list[Score | None]:
+def ceaf_phi2(t: Tables) -> Column:
     return ceaf_phi(t, exact=False)
 
 
-def ace(t: Tables) -> list[AceScore | None]:
+def ace(t: Tables) -> Column:
     """The ACE-value's sums (`ace.ace_document` of each pair) under its default options (ace07,
     mention-weighted) where no entity type can lower a pair's value: the mention values summed per
     chain and cell, each pair's gain, the mapping of `_best_cells` under max(gain, 0) kept where
@@ -342,7 +378,7 @@ def ace(t: Tables) -> list[AceScore | None]:
     if pairs is None or not all(pair.ace_options == AceOptions() and (pair.key.entity_types is None
                                                                       or pair.response.entity_types is None)
                                 for pair in pairs):
-        return [None] * t.n_docs
+        return Column(AceScore, [[0] * t.n_docs for _ in range(10)], missing=list(range(t.n_docs)))
     id_types = [pair.id_types for pair in pairs]
     id_offsets = _offsets(id_types)
     cell_offsets = _offsets([tb.cell_key for tb in t.tables])
@@ -389,6 +425,13 @@ def ace(t: Tables) -> list[AceScore | None]:
     key_entities = np.bincount(t.key_doc[t.key_sizes != 0], minlength=n).tolist()
     response_entities = np.bincount(t.response_doc, minlength=n).tolist() if len(t.response_doc) else [0] * n
     mapped = np.bincount(at, minlength=n).tolist() if len(at) else [0] * n
-    rows = zip(_needs_solver(t), numerator, denominator, miss, mapped_cost, false_alarm, mapped_value,
-               mapped_key_value, key_entities, response_entities, mapped)
-    return [None if needs else AceScore(*values) for needs, *values in rows]
+    return Column(AceScore, [numerator, denominator, miss, mapped_cost, false_alarm, mapped_value, mapped_key_value,
+                             key_entities, response_entities, mapped], missing=_needs_solver(t))
+
+
+def mentions(t: Tables) -> Column:
+    """Mention identification (`formulas.mentions`): exact span matches over distinct key and
+    response spans, counts each table holds."""
+    matched = [float(tb.matched) for tb in t.tables]
+    return Column(Score, [matched, [float(tb.n_key_spans) for tb in t.tables], list(matched),
+                          [float(tb.n_response_spans) for tb in t.tables]])

@@ -35,6 +35,7 @@ from metrics.measures.score import AnyScore, mean_score
 if TYPE_CHECKING:
     from metrics.measures.ace import AceScore
     from metrics.measures.batch import Tables
+    from metrics.measures.columns import Column
     from metrics.measures.formulas import ChainWeights
     from metrics.measures.table import Table
     from metrics.measures.weights import Weights
@@ -104,9 +105,10 @@ class UAScores(Protocol):
 Compute = Callable[[ScoredPair, "Weights"], AnyScore]
 """(document pair, weights) -> the document's score, with counts to sum over documents."""
 
-Batch = Callable[["Tables", "Weights"], "list[AnyScore | None]"]
+Batch = Callable[["Tables", "Weights"], "Column"]
 """(documents' tables laid end to end, weights) -> each document's score as `Compute` gives it
-under v8.01, or None for a document it leaves to `Compute` (metrics.measures.batch)."""
+under v8.01, as a column (metrics.measures.columns), its `missing` rows the documents it leaves
+to `Compute` (metrics.measures.batch)."""
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,7 @@ def _table(formula: str, *, links: bool = False, key_side: bool = False) -> Comp
 def _batch(function: str, *, linguistic: bool = False) -> Batch:
     """A computation of `metrics.measures.batch` (imported when first used); `linguistic`: over
     the tables' chain weights under W."""
-    def compute(tables: Tables, weights: Weights) -> list[AnyScore | None]:
+    def compute(tables: Tables, weights: Weights) -> Column:
         from metrics.measures import batch
 
         if linguistic:
@@ -279,7 +281,8 @@ _F, _O, _L, _A, _E = Family.MENTION, Family.OFFICIAL, Family.LINGUISTIC, Family.
 
 CATALOG: tuple[Metric, ...] = (
     Metric("mentions", "Mentions", _F, "mention identification: exact span matches (v8.01)",
-           _mentions, aliases=("mention",), under=((Scorer.UA, _ua(lambda ua: ua.mentions())),)),
+           _mentions, aliases=("mention",), under=((Scorer.UA, _ua(lambda ua: ua.mentions())),),
+           batch=_batch("mentions")),
     Metric("muc", "MUC", _O, "MUC (Vilain et al. 1995): links", _table("muc", links=True), under=_official("muc"),
            batch=_batch("muc")),
     Metric("bcub", "B3", _O, "B-cubed (Bagga & Baldwin 1998): mentions", _table("bcub"), aliases=("b3", "bcubed"),

@@ -101,6 +101,37 @@ class BlancScore:
 
 
 @dataclass(frozen=True)
+class AnchorScore:
+    """F-phi: the harmonic mean of entity detection F and entity mentions F.
+
+    Micro-averaging adds the ED and EM counts separately and combines the two F-scores last, as the
+    paper combines its corpus-level ED and EM.  Recall and precision are combined the same way
+    (harmonic means), so that R, P and F are all on the same footing.
+    """
+
+    ed: Score
+    em: Score
+
+    @property
+    def recall(self) -> float:
+        return harmonic(self.ed.recall, self.em.recall)
+
+    @property
+    def precision(self) -> float:
+        return harmonic(self.ed.precision, self.em.precision)
+
+    @property
+    def f1(self) -> float:
+        return harmonic(self.ed.f1, self.em.f1)
+
+    def __add__(self, other: "AnchorScore") -> "AnchorScore":
+        return AnchorScore(self.ed + other.ed, self.em + other.em)
+
+    def counts(self) -> list[float]:
+        return self.ed.counts() + self.em.counts()
+
+
+@dataclass(frozen=True)
 class MeanScore:
     """A score defined as the mean of other scores (the CoNLL score; macro averages)."""
 
