@@ -2,13 +2,13 @@
 
 Why: a corpus of 20,000 documents writes 400,000 scores, and taking each score's recall,
 precision and F1 from its properties, building its dict and walking it cost more than scoring
-them.  Here each metric's values are computed for all documents at once (`values_of`, `counts_of`:
-the same operations as the properties, elementwise), each document's numbers become text in one
-`repr` of a list (the same `float.__repr__` and `int.__repr__` as `json.dumps`), and one template,
-made once from the first document by the ordinary writer, places them.  A document whose entry
-could differ (a number that is not finite, which JSON writes its own way) and a report whose
-documents do not share one shape go through the ordinary writer (`json_text.dumps`); the bytes
-are the same either way (tests/test_score_rows.py).
+them.  Here each metric's values are computed for all documents at once (the columns scoring
+gives, `metrics.measures.columns`: the same operations as the properties, elementwise), and one
+`%` template, made once from the first document by the ordinary writer, places each document's
+numbers (`%r`: the same `float.__repr__` and `int.__repr__` as `json.dumps`) and texts.  A
+document whose entry could differ (a number that is not finite or not a number, which JSON
+writes its own way) and a report whose documents do not share one shape go through the ordinary
+writer (`json_text.dumps`); the bytes are the same either way (tests/test_score_rows.py).
 """
 
 from __future__ import annotations
@@ -70,16 +70,35 @@ def _columns(documents: Documents) -> dict[str, Column] | None:
     return {name: Column.of([scores[name] for _, scores in documents]) for name in names}
 
 
-def _entries(documents: Documents, depth: int, template: str, numbers: list[list[float]],
+def _entries(documents: Documents, depth: int, template: tuple[str, list[int]], numbers: list[list[float]],
              texts: list[list[str]]) -> Iterator[str]:
-    rows = zip(*numbers) if numbers else iter([()] * len(documents))
-    for index, (row, text) in enumerate(zip(rows, zip(*texts))):
-        written = repr(list(row))
-        if "n" in written:  # nan or inf: JSON writes NaN, Infinity (the ordinary writer knows how)
+    """Each document's entry: the template filled with its name, numbers and texts; a document
+    with a number JSON writes its own way goes to the ordinary writer."""
+    odd = _odd_rows(numbers)
+    written, order = template
+    slots = [texts[0], *numbers, *texts[1:]]
+    for index, row in enumerate(zip(*(slots[i] for i in order))):
+        if index in odd:
             name, scores = documents[index]
             yield dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth)
-            continue
-        yield template.format(*(written[1:-1].split(", ") if row else ()), *text)
+        else:
+            yield written % row
+
+
+def _odd_rows(numbers: list[list[float]]) -> set[int]:
+    """The documents with a number that is not finite (JSON writes NaN, Infinity) or not a
+    number (an undefined ACE-value: null)."""
+    odd: set[int] = set()
+    for column in numbers:
+        if set(map(type, column)) <= {float, int}:
+            with np.errstate(all="ignore"):
+                finite = np.isfinite(np.array(column, dtype=np.float64))
+            if not finite.all():
+                odd.update(np.nonzero(~finite)[0].tolist())
+        else:
+            odd.update(i for i, value in enumerate(column) if type(value) not in (float, int)
+                       or not np.isfinite(value))
+    return odd
 
 
 def _numbers(column: Column) -> list[list[float]] | None:
@@ -133,25 +152,28 @@ def _ace_numbers(fields: list[list[float]]) -> list[list[float]] | None:
             mapped, mapped_cost, mapped_value, recall.tolist(), precision.tolist()]
 
 
-def _template(scores: dict[str, AnyScore], depth: int, by_number: set[str], n_numbers: int) -> str | None:
-    """A document's entry with a `str.format` field where each number goes (fields 0 ..
-    n_numbers-1, in order) and where each text goes (the document's name, then each score of a
-    metric not in `by_number`, written whole), numbered after the numbers; None if the numbers'
-    places are not as many as the numbers."""
+def _template(scores: dict[str, AnyScore], depth: int, by_number: set[str],
+              n_numbers: int) -> tuple[str, list[int]] | None:
+    """A document's entry as a `%` template, a `%r` where each number goes (`repr`: how JSON
+    writes a number) and a `%s` where each text goes (the document's name, then each score of a
+    metric not in `by_number`, written whole), with what fills each place in turn, as an index
+    into [name, numbers..., texts...]; None if the numbers' places are not as many as the numbers."""
     skeleton = {"document": _TEXT, "metrics": {m: _blank(score_json(s)) if m in by_number else _TEXT
                                                for m, s in scores.items()}}
     pieces = _SLOT.split(dumps(skeleton, depth))
-    out, number, text = [], 0, n_numbers
+    out, order, number, text = [], [], 1, 0
     for i, piece in enumerate(pieces):
         if i % 2 == 0:
-            out.append(piece.replace("{", "{{").replace("}", "}}"))
+            out.append(piece.replace("%", "%%"))
         elif piece == '"\\u0000number"':
-            out.append(f"{{{number}}}")
+            out.append("%r")
+            order.append(number)
             number += 1
         else:
-            out.append(f"{{{text}}}")
+            out.append("%s")
+            order.append(n_numbers + text if text else 0)  # text 0 is the name
             text += 1
-    return "".join(out) if number == n_numbers else None
+    return ("".join(out), order) if number == 1 + n_numbers else None
 
 
 def _blank(value: object) -> object:
