@@ -31,7 +31,7 @@ from metrics.mentions.pairing import (Named, T, check_tokens_align, missing_warn
 from metrics.corpus.together import score_columns, with_parts
 from metrics.measures.columns import Column, DocumentScores
 from metrics.measures.score import AnyScore, MeanScore, mean, mean_score, total
-from metrics.measures.table import ChainTypes, Table, build_table
+from metrics.measures.table import ChainTypes, Table, build_table, build_tables
 from metrics.measures.weights import W4, Weights
 
 if TYPE_CHECKING:  # named in signatures only: a CoNLL-2012 run never loads the CorefUD and CRAC readers
@@ -128,9 +128,8 @@ class DocPair:
             return found
         if isinstance(metric, str):
             metric = catalog.METRICS[metric]
-        found = self._kept(metric, weights)
-        if found is None:
-            found = metric.computation(self.scorer)(self, weights)
+        kept = self._kept_column(metric, weights)
+        found = kept[0].row(kept[1]) if kept is not None else metric.computation(self.scorer)(self, weights)
         if not metric.weighted:
             self._scores[metric.name] = found
         return found
@@ -143,7 +142,8 @@ class DocPair:
         """The scores of this pair computed with other documents' (`score_columns`): row `row`
         of `columns`, computed under `weights` (what depends on them is kept for the latest W
         only, the rest for good)."""
-        self._rows = [kept for kept in self._rows if kept[2] == weights or not _only_weighted(kept[0])]
+        self._rows = [kept for kept in self._rows  # a rescoring's columns under other weights: stale
+                      if kept[2] == weights or not all(catalog.METRICS[name].weighted for name in kept[0])]
         self._rows.append((columns, row, weights))
 
     def _kept_column(self, metric: Metric, weights: Weights) -> tuple[Column, int] | None:
@@ -152,10 +152,6 @@ class DocPair:
             if column is not None and row not in column.missing and (not metric.weighted or scored_under == weights):
                 return column, row
         return None
-
-    def _kept(self, metric: Metric, weights: Weights) -> AnyScore | None:
-        found = self._kept_column(metric, weights)
-        return None if found is None else found[0].row(found[1])
 
     def ace(self) -> AceScore:
         """The ACE-value's sums under this pair's `ace_options` (types from the LMetrics' rules)."""
@@ -230,11 +226,6 @@ class DocPair:
             self._id_types = np.fromiter((int(typed[s][0]) for s in self.alignment.spans), dtype=np.int64,
                                          count=len(self.alignment.spans))
         return self._id_types
-
-
-def _only_weighted(columns: dict[str, Column]) -> bool:
-    """Whether every metric of these columns depends on the weights W (a rescoring's)."""
-    return all(catalog.METRICS[name].weighted for name in columns)
 
 
 @dataclass(frozen=True)
@@ -457,11 +448,18 @@ def prepare(keys: list[Document], responses: list[Document], on_document: Callab
     with gc_paused():
         where = responses[0].path if responses else "response"
         partners, warnings = pair_corpus(keys, responses, where)
-        pairs = []
+        sides, alignments = [], []
         for key, response in zip(keys, partners):
-            pairs.append(prepare_document(key, response, where, warnings, ace))
+            response = partner(key, response, where, warnings)
+            alignment = align(key, response)
+            warnings.extend(duplicate_warnings(key, response, alignment))
+            sides.append((key, response))
+            alignments.append(alignment)
             if on_document is not None:
                 on_document()
+        tables = build_tables(alignments)  # all at once: a corpus of tiny documents pays numpy's calls once
+        pairs = [DocPair(key.name, Spans(key, response, alignment, table), ace=ace)
+                 for (key, response), alignment, table in zip(sides, alignments, tables)]
         return PreparedCorpus(pairs, warnings, characters)
 
 
@@ -478,14 +476,18 @@ def pair_corpus(keys: Sequence[Named], responses: Sequence[T], response_path: st
 
 def prepare_document(key: Document, response: Document | None, response_path: str, warnings: list[str],
                      ace: AceOptions = AceOptions()) -> DocPair:
-    """One key document with its response partner, paired as `pair_corpus` paired them: a missing
-    partner is an empty response (with a warning), a present one must have the key's tokens."""
+    """One key document with its response partner, paired as `pair_corpus` paired them."""
+    return prepare_pair(key, partner(key, response, response_path, warnings), warnings, ace)
+
+
+def partner(key: Document, response: Document | None, response_path: str, warnings: list[str]) -> Document:
+    """A key document's response partner as `pair_corpus` found it: a missing partner is an empty
+    response (with a warning), a present one must have the key's tokens."""
     if response is None:
         warnings.append(missing_warning(response_path, key.name))
-        response = Document(name=key.name, words=key.words, chains=[], path=response_path)
-    else:
-        warnings.extend(check_tokens_align(key, response))
-    return prepare_pair(key, response, warnings, ace)
+        return Document(name=key.name, words=key.words, chains=[], path=response_path)
+    warnings.extend(check_tokens_align(key, response))
+    return response
 
 
 def prepare_pair(key: Document, response: Document, warnings: list[str] | None = None,

@@ -18,7 +18,7 @@ from metrics.measures import catalog
 from metrics.measures.catalog import Metric, Scorer
 from metrics.measures.columns import Column
 from metrics.measures.score import AnyScore, MeanScore, mean
-from metrics.measures.table import ChainTypes, Table
+from metrics.measures.table import Table
 from metrics.measures.weights import Weights
 
 
@@ -29,8 +29,6 @@ class Scored(Protocol):
     def scorer(self) -> Scorer: ...
     @property
     def table(self) -> Table: ...
-    @property
-    def chain_types(self) -> ChainTypes: ...
     def score(self, metric: Metric | str, weights: Weights) -> AnyScore: ...
     def has(self, metric: Metric, weights: Weights) -> bool: ...
     def keep(self, columns: dict[str, Column], row: int, weights: Weights) -> None: ...
@@ -80,10 +78,9 @@ def _batched(pairs: Sequence[Scored], metrics: Sequence[str], weights: Weights) 
                if metric.batch is not None and not all(pair.has(metric, weights) for pair in pairs)]
     if not batched:
         return {}
-    from metrics.measures.batch import laid_end_to_end
+    from metrics.measures.laid import laid_end_to_end
 
-    types = [pair.chain_types for pair in pairs] if any(metric.typed for metric in batched) else None
-    tables = laid_end_to_end([pair.table for pair in pairs], types, pairs)
+    tables = laid_end_to_end([pair.table for pair in pairs], pairs=pairs)
     found = {}
     for metric in batched:
         assert metric.batch is not None

@@ -1,6 +1,7 @@
-"""The table metrics of many documents at once: MUC, B3, CEAFm, CEAFe, LEA, BLANC, the four
-LMetrics, CEAF under phi1 and phi2 and the ACE-value, from the documents' tables laid end to end, each
-document's counts summed from its part of the arrays.
+"""The table metrics of many documents at once: the mentions, MUC, B3, CEAFm, CEAFe, LEA, BLANC,
+the four LMetrics, CEAF under phi1 and phi2 and the ACE-value, from the documents' tables laid end
+to end, each document's counts summed from its part of the arrays (and Tuggener's metrics of the
+documents without a link, which have nothing to judge).
 
 Why: a corpus of many small documents (PreCo has 38,000) paid the numpy calls of every metric once
 per document, about a millisecond each; here they are paid once for the corpus.  Each value is
@@ -14,86 +15,19 @@ rows those left to the per-document computation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
-
 import numpy as np
 
 from metrics.measures.ace import AceScore
 from metrics.measures.columns import Column
 from metrics.measures.formulas import ChainWeights
-from metrics.measures.score import BlancScore, Score, ratio
-from metrics.measures.table import ChainTypes, Table
+from metrics.measures.score import AnchorScore, BlancScore, Score, ratio
+from metrics.measures.laid import Tables, starts_of
+from metrics.measures.table import ChainTypes
 from metrics.measures.weights import Weights
 
 _RUNNING_SUM = 8
 """numpy's `.sum()` of fewer terms than this adds them one after another from 0.0 (as
 `np.bincount` with weights does); from eight on it sums in pairs (its pairwise summation)."""
-
-
-@dataclass(frozen=True)
-class Tables:
-    """Documents' tables laid end to end: their cells, key chains and response chains, each
-    array in document order, with each row's document and its chains' indices made global."""
-
-    tables: Sequence[Table]
-    cell_doc: np.ndarray
-    cell_key: np.ndarray
-    cell_response: np.ndarray
-    primary: np.ndarray
-    shared: np.ndarray
-    key_side: np.ndarray
-    key_doc: np.ndarray
-    key_sizes: np.ndarray
-    response_doc: np.ndarray
-    response_sizes: np.ndarray
-    types: Sequence[ChainTypes] | None = None
-    """Each document's mention-type counts, when the LMetrics are asked for."""
-    pairs: Sequence[Any] | None = None
-    """The document pairs themselves (`corpus.scoring.DocPair`), for the ACE-value: its ids'
-    types, its response chains as ids, its options and entity types."""
-    _linguistic: dict[Weights, ChainWeights] = field(default_factory=dict, compare=False, repr=False)
-    _ceaf: list[CeafCells] = field(default_factory=list, compare=False, repr=False)
-
-    def ceaf_cells(self) -> CeafCells:
-        """The cells each document's best CEAF alignment is taken from (made once)."""
-        if not self._ceaf:
-            self._ceaf.append(_ceaf_cells(self))
-        return self._ceaf[0]
-
-    @property
-    def n_docs(self) -> int:
-        return len(self.tables)
-
-    def linguistic(self, w: Weights) -> ChainWeights:
-        """Chen & Ng's chain weights under W, shared by the four LMetrics (kept per W)."""
-        if w not in self._linguistic:
-            if self.types is None:
-                raise ValueError("the LMetrics of tables laid end to end without their mention types")
-            self._linguistic[w] = linguistic_weights(self, self.types, w)
-        return self._linguistic[w]
-
-
-def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None = None,
-                    pairs: Sequence[Any] | None = None) -> Tables:
-    """The tables of a corpus (or of one process's share of it) as one set of arrays, with their
-    mention-type counts when given (for the LMetrics)."""
-    n_cells = np.fromiter((len(t.cell_key) for t in tables), dtype=np.int64, count=len(tables))
-    n_keys = np.fromiter((len(t.key_sizes) for t in tables), dtype=np.int64, count=len(tables))
-    n_responses = np.fromiter((len(t.response_sizes) for t in tables), dtype=np.int64, count=len(tables))
-    docs = np.arange(len(tables), dtype=np.int64)
-    cell_doc = np.repeat(docs, n_cells)
-    key_offset = np.concatenate([[0], np.cumsum(n_keys)[:-1]]).astype(np.int64) if len(tables) else n_keys
-    response_offset = np.concatenate([[0], np.cumsum(n_responses)[:-1]]).astype(np.int64) if len(tables) else n_keys
-
-    def joined(name: str) -> np.ndarray:
-        return np.concatenate([getattr(t, name) for t in tables]).astype(np.int64) if tables else np.zeros(0, np.int64)
-
-    return Tables(tables, cell_doc, joined("cell_key") + key_offset[cell_doc],
-                  joined("cell_response") + response_offset[cell_doc], joined("primary"), joined("shared"),
-                  joined("key_side"), np.repeat(docs, n_keys), joined("key_sizes"), np.repeat(docs, n_responses),
-                  joined("response_sizes"), types, pairs)
 
 
 def _doc_sums(values: np.ndarray, doc: np.ndarray, n_docs: int) -> np.ndarray:
@@ -174,42 +108,6 @@ def _needs_solver(t: Tables) -> list[int]:
     return t.ceaf_cells().needs_solver
 
 
-@dataclass(frozen=True)
-class CeafCells:
-    """Where each document's best CEAF alignment comes from without the solver, as global cell
-    indices (the same under every similarity: made once per `Tables`)."""
-
-    simple: np.ndarray
-    """Every document's simple cells (one key chain, one response chain), in document order."""
-    star: np.ndarray
-    """The cells of the star components (a single chain on one side), grouped by component."""
-    group_starts: np.ndarray
-    """Where each star component's cells start in `star`."""
-    group: np.ndarray
-    """The star component of each of `star`'s cells."""
-    has_star: np.ndarray
-    """Whether each document has star components."""
-    needs_solver: list[int]
-    """The documents with a component for the solver."""
-
-
-def _ceaf_cells(t: Tables) -> CeafCells:
-    offsets = _offsets([tb.cell_key for tb in t.tables])
-    simple = np.concatenate([tb.simple_cells + offsets[d] for d, tb in enumerate(t.tables)]) if t.tables else \
-        np.zeros(0, np.int64)
-    star_cells = [tb.star_cells + offsets[d] for d, tb in enumerate(t.tables) if len(tb.star_starts)]
-    star_starts = [tb.star_starts for tb in t.tables if len(tb.star_starts)]
-    has_star = np.array([len(tb.star_starts) > 0 for tb in t.tables], dtype=bool)
-    needs_solver = [d for d, tb in enumerate(t.tables) if tb.components]
-    if not star_cells:
-        empty = np.zeros(0, np.int64)
-        return CeafCells(simple.astype(np.int64), empty, empty, empty, has_star, needs_solver)
-    cells = np.concatenate(star_cells).astype(np.int64)
-    group_starts = np.concatenate([starts + first for starts, first in zip(star_starts, _offsets(star_cells))])
-    group = np.repeat(np.arange(len(group_starts)), np.diff(np.append(group_starts, len(cells))))
-    return CeafCells(simple.astype(np.int64), cells, group_starts, group, has_star, needs_solver)
-
-
 def _best_cells(t: Tables, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`formulas.best_cells` without the solver's components, as global cell indices: every
     document's simple cells, the best cell of each of its star components (the first best, as
@@ -280,29 +178,24 @@ def blanc(t: Tables) -> Column:
                                response_non.tolist()], missing=[d for d, ok in enumerate(regular) if not ok])
 
 
-def linguistic_weights(t: Tables, types: Sequence[ChainTypes], w: Weights) -> ChainWeights:
+def linguistic(t: Tables, w: Weights) -> ChainWeights:
+    """Chen & Ng's chain weights under W, shared by the four LMetrics (kept per W)."""
+    if w not in t.linguistic:
+        t.linguistic[w] = linguistic_weights(t, t.chain_types(), w)
+    return t.linguistic[w]
+
+
+def linguistic_weights(t: Tables, types: ChainTypes, w: Weights) -> ChainWeights:
     """Chen & Ng's chain weights of every document (`formulas.linguistic_weights` of each, laid end
     to end): elementwise over cells and key chains, per response chain over its parts."""
     from metrics.measures.linguistic import common_weights, key_weights, response_weights
 
-    offsets = _offsets([tb.response_sizes for tb in t.tables])
-    parts = [tb.part_response + offset for tb, offset in zip(t.tables, offsets)]
-    part_chain = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    part_chain = t.joined("part_response", starts_of([tb.response_sizes for tb in t.tables]))
     return ChainWeights(
-        common_weights(_stacked([ty.cells for ty in types]), t.key_sizes[t.cell_key],
-                       t.response_sizes[t.cell_response], w),
-        key_weights(_stacked([ty.key for ty in types]), w),
-        response_weights(_stacked([ty.parts for ty in types]), part_chain, len(t.response_sizes), w),
+        common_weights(types.cells, t.key_sizes[t.cell_key], t.response_sizes[t.cell_response], w),
+        key_weights(types.key, w),
+        response_weights(types.parts, part_chain, len(t.response_sizes), w),
     )
-
-
-def _offsets(arrays: Sequence[np.ndarray]) -> np.ndarray:
-    lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
-    return np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(arrays) else lengths
-
-
-def _stacked(arrays: Sequence[np.ndarray]) -> np.ndarray:
-    return np.concatenate(arrays) if arrays else np.zeros((0, 4), dtype=np.int64)
 
 
 def linguistic_muc(t: Tables, cw: ChainWeights) -> Column:
@@ -379,25 +272,15 @@ def ace(t: Tables) -> Column:
                                                                       or pair.response.entity_types is None)
                                 for pair in pairs):
         return Column(AceScore, [[0] * t.n_docs for _ in range(10)], missing=list(range(t.n_docs)))
-    id_types = [pair.id_types for pair in pairs]
-    id_offsets = _offsets(id_types)
-    cell_offsets = _offsets([tb.cell_key for tb in t.tables])
-    response_offsets = _offsets([tb.response_sizes for tb in t.tables])
-    key_offsets = _offsets([tb.key_sizes for tb in t.tables])
-    mtv = MTV[np.concatenate(id_types)] if id_types else np.zeros(0)
-
-    def joined(parts: list[np.ndarray]) -> np.ndarray:
-        return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
-
-    key_ids = joined([tb.key_ids + id_offsets[d] for d, tb in enumerate(t.tables)])
-    key_owner = joined([tb.key_owner + key_offsets[d] for d, tb in enumerate(t.tables)])
-    chains = [pair.alignment.response_chains for pair in pairs]
-    flat = joined([np.fromiter((i for chain in c for i in chain), dtype=np.int64) + id_offsets[d]
-                   for d, c in enumerate(chains)])
-    owner = joined([np.repeat(np.arange(len(c), dtype=np.int64), [len(chain) for chain in c]) + response_offsets[d]
-                    for d, c in enumerate(chains)])
-    member_cell = joined([tb.member_cell + cell_offsets[d] for d, tb in enumerate(t.tables)])
-    member_id = joined([tb.member_id + id_offsets[d] for d, tb in enumerate(t.tables)])
+    id_offsets = t.id_offsets()
+    mtv = MTV[t.id_types()]
+    key_ids = t.joined("key_ids", id_offsets)
+    key_owner = t.joined("key_owner", starts_of([tb.key_sizes for tb in t.tables]))
+    owner = np.repeat(np.arange(len(t.response_sizes), dtype=np.int64), t.response_sizes)
+    flat = np.fromiter((i for pair in pairs for chain in pair.alignment.response_chains for i in chain),
+                       dtype=np.int64, count=len(owner)) + id_offsets[t.response_doc[owner]]
+    member_cell = t.joined("member_cell", starts_of([tb.cell_key for tb in t.tables]))
+    member_id = t.joined("member_id", id_offsets)
     n_key, n_response, n_cells = len(t.key_sizes), len(t.response_sizes), len(t.cell_key)
     v_key = np.bincount(key_owner, weights=mtv[key_ids], minlength=n_key) if n_key else np.zeros(0)
     cost_response = np.bincount(owner, weights=mtv[flat], minlength=n_response) if n_response else np.zeros(0)
@@ -435,3 +318,11 @@ def mentions(t: Tables) -> Column:
     matched = [float(tb.matched) for tb in t.tables]
     return Column(Score, [matched, [float(tb.n_key_spans) for tb in t.tables], list(matched),
                           [float(tb.n_response_spans) for tb in t.tables]])
+
+
+def application(t: Tables, f_phi: bool) -> Column:
+    """One of Tuggener's metrics (`tuggener.score_document`; `f_phi`: the anchors' F-phi, of two
+    scores) of each document with no chain of two mentions or more on either side: nothing to
+    judge (singletons are skipped), every count 0.  The others are left to each document (`missing`)."""
+    kind, width = (AnchorScore, 8) if f_phi else (Score, 4)
+    return Column(kind, [[0] * t.n_docs for _ in range(width)], missing=t.judged())

@@ -34,7 +34,7 @@ from metrics.measures.score import AnyScore, mean_score
 
 if TYPE_CHECKING:
     from metrics.measures.ace import AceScore
-    from metrics.measures.batch import Tables
+    from metrics.measures.laid import Tables
     from metrics.measures.columns import Column
     from metrics.measures.formulas import ChainWeights
     from metrics.measures.table import Table
@@ -142,7 +142,8 @@ class Metric:
     fits."""
     batch: Batch | None = None
     """v8.01's computation of many documents at once, equal to `compute` on each (a corpus of
-    many small documents pays numpy's calls once): for the metrics of the table alone."""
+    many small documents pays numpy's calls once): for the metrics of the table alone, and
+    Tuggener's of documents with nothing to judge."""
 
     def computation(self, scorer: Scorer) -> Compute:
         """How one document's value is computed under `scorer`'s conventions."""
@@ -177,8 +178,18 @@ def _batch(function: str, *, linguistic: bool = False) -> Batch:
         from metrics.measures import batch
 
         if linguistic:
-            return getattr(batch, function)(tables, tables.linguistic(weights))
+            return getattr(batch, function)(tables, batch.linguistic(tables, weights))
         return getattr(batch, function)(tables)
+
+    return compute
+
+
+def _batch_application(name: str) -> Batch:
+    """Tuggener's metric `name` of the documents without a link (`batch.application`)."""
+    def compute(tables: Tables, weights: Weights) -> Column:
+        from metrics.measures import batch
+
+        return batch.application(tables, f_phi=name == "anchor")
 
     return compute
 
@@ -310,15 +321,17 @@ CATALOG: tuple[Metric, ...] = (
            batch=_batch("linguistic_ceaf_entity", linguistic=True),
            weighted=True, typed=True),
     Metric("immediate", "Immediate", _A, "immediate antecedents (Tuggener 2014, 3.1)", _application("immediate"),
+           batch=_batch_application("immediate"),
            typed=True),
     Metric("inferred", "Inferred", _A, "inferred nominal antecedents (Tuggener 2014, 3.2)", _application("inferred"),
+           batch=_batch_application("inferred"),
            typed=True),
     Metric("anchor_ed", "Anchor ED", _A, "anchor mentions, entity detection (Tuggener 2014, 3.3)",
-           _application("anchor_ed"), typed=True),
+           _application("anchor_ed"), batch=_batch_application("anchor_ed"), typed=True),
     Metric("anchor_em", "Anchor EM", _A, "anchor mentions, entity mentions (Tuggener 2014, 3.3)",
-           _application("anchor_em"), typed=True),
+           _application("anchor_em"), batch=_batch_application("anchor_em"), typed=True),
     Metric("anchor", "Anchor F-phi", _A, "anchor mentions: harmonic mean of ED and EM F (Tuggener 2014)",
-           _application("anchor"), typed=True),
+           _application("anchor"), batch=_batch_application("anchor"), typed=True),
     Metric("ceaf_phi1", "CEAF-phi1", _E, "CEAF with phi1, exact entity match (Luo 2005, eq. 6)",
            _phi(exact=True), aliases=("ceaf1", "phi1"), batch=_batch("ceaf_phi1")),
     Metric("ceaf_phi2", "CEAF-phi2", _E, "CEAF with phi2, response entity inside the key entity (Luo 2005, eq. 7)",
