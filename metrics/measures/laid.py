@@ -94,8 +94,11 @@ class Tables:
 
     def joined(self, name: str, offsets: np.ndarray) -> np.ndarray:
         """One array of every table's `name`, each document's values plus its offset."""
-        parts = [getattr(tb, name) + offset for tb, offset in zip(self.tables, offsets.tolist())]
-        return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
+        parts = [getattr(tb, name) for tb in self.tables]
+        if not parts:
+            return np.zeros(0, np.int64)
+        lengths = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+        return np.concatenate(parts).astype(np.int64) + np.repeat(offsets, lengths)
 
 
 def _stacked_types(types: Sequence[ChainTypes]) -> ChainTypes:
