@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import fields as dataclass_fields
 from functools import reduce
-from operator import add
+from operator import add, itemgetter
 from typing import Any
 
 import numpy as np
@@ -138,7 +138,10 @@ class Column:
         """The column of these documents (in this order)."""
         if self.objects is not None:
             return Column(None, objects=[self.objects[i] for i in indices])
-        return Column(self.kind, [[field[i] for i in indices] for field in self.fields])
+        if len(indices) < 2:
+            return Column(self.kind, [[field[i] for i in indices] for field in self.fields])
+        take = itemgetter(*indices)
+        return Column(self.kind, [list(take(field)) for field in self.fields])
 
     def total(self) -> AnyScore | None:
         """The documents' scores added in order (`score.total`: each count a left fold of `+`);

@@ -172,15 +172,15 @@ def build_table(alignment: Alignment) -> Table:
 
 def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
     """`build_table` of each alignment, computed for all at once: the same arrays, to the element
-    and dtype (tests/test_table.py).
+    and dtype (tests/test_table_batch.py).
 
     Why: a corpus of 20,000 tiny documents paid some twenty numpy calls per document here (a
     `np.unique` among them), most of its preparing.  Here the documents' chains are laid end to end
     with their ids and chains made global, the cells of all documents found by one `np.unique`
     (sorted by global key chain, then response chain: by document, then as each document sorts
     them), and each document's arrays are slices, made local again.  A document with a key span
-    in two key chains, or with CEAF components beyond single cells, is completed by `build_table`'s
-    own steps."""
+    in two key chains is left to `build_table`; one with CEAF components beyond single cells has
+    them found as `build_table` finds them (`_components`)."""
     n = len(alignments)
     if n < 2:
         return [build_table(alignment) for alignment in alignments]
@@ -232,24 +232,28 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
     for d, alignment in enumerate(alignments):
         kc, kp, rc, cc = key_chain_at[d], key_position_at[d], response_chain_at[d], cell_at[d]
         mc, tc = matched_at[d], twinless_at[d]
-        if kp[1] - kp[0] != alignment.n_key_ids or not all_simple[d]:  # a key span twice, or components
+        if kp[1] - kp[0] != alignment.n_key_ids:  # a key span in two key chains: cells of three sizes
             tables.append(build_table(alignment))
             continue
-        doc_cell_response = local_cell_response[cc[0]:cc[1]]
+        doc_cell_key, doc_cell_response = local_cell_key[cc[0]:cc[1]], local_cell_response[cc[0]:cc[1]]
+        if all_simple[d]:
+            components, simple, star, star_starts = [], np.arange(cc[1] - cc[0], dtype=np.int64), _EMPTY_INT, _EMPTY_INT
+        else:
+            components, simple, star, star_starts = _components(doc_cell_key, doc_cell_response, kc[1] - kc[0],
+                                                                rc[1] - rc[0])
         doc_primary = primary[cc[0]:cc[1]]
         doc_inverse = local_inverse[mc[0]:mc[1]]
         doc_matched = matched_ids[mc[0]:mc[1]]
         tables.append(Table(
             key_sizes=key_sizes[kc[0]:kc[1]], response_sizes=response_sizes[rc[0]:rc[1]],
-            cell_key=local_cell_key[cc[0]:cc[1]], cell_response=doc_cell_response, primary=doc_primary,
+            cell_key=doc_cell_key, cell_response=doc_cell_response, primary=doc_primary,
             shared=doc_primary, key_side=doc_primary,
             part_response=np.concatenate([doc_cell_response, twinless_owner[tc[0]:tc[1]]]),
             key_ids=key_flat[kp[0]:kp[1]], key_owner=local_key_owner[kp[0]:kp[1]],
             member_cell=doc_inverse, member_id=doc_matched, part_cell=doc_inverse, part_id=doc_matched,
             twinless_ids=twinless_ids[tc[0]:tc[1]], n_key_spans=alignment.n_key_ids,
             n_response_spans=alignment.response_spans, matched=alignment.matched,
-            components=[], simple_cells=np.arange(cc[1] - cc[0], dtype=np.int64), star_cells=_EMPTY_INT,
-            star_starts=_EMPTY_INT,
+            components=components, simple_cells=simple, star_cells=star, star_starts=star_starts,
         ))
     return tables
 
