@@ -284,6 +284,9 @@ class DocumentScores(Sequence[Entry]):
             return list(self) == list(other)
         return NotImplemented
 
+    def __repr__(self) -> str:
+        return repr(list(self))  # as the list of entries it stands for
+
     def __add__(self, other: Sequence[Entry]) -> list[Entry]:
         return list(self) + list(other)
 
