@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from metrics.measures.ace import AceScore
-from metrics.measures.columns import Column, DocumentScores, score_values
+from metrics.measures.columns import Column, DocumentScores
 from metrics.measures.score import AnchorScore, AnyScore, BlancScore, MeanScore, Score, ratio
 
 from .json_text import dumps
@@ -46,6 +46,7 @@ def document_entries(documents: Documents, depth: int) -> Iterator[str] | None:
     names = documents.names if isinstance(documents, DocumentScores) else [name for name, _ in documents]
     texts: list[list[str]] = [list(map(dumps, names))]
     by_number: set[str] = set()
+    unchecked: list[list[float]] = []  # numbers that may be written otherwise (`_odd_rows`)
     for name, column in columns.items():
         found = _numbers(column)
         if found is None:
@@ -53,10 +54,12 @@ def document_entries(documents: Documents, depth: int) -> Iterator[str] | None:
         else:
             numbers.extend(found)
             by_number.add(name)
+            if column.kind in (MeanScore, AceScore):  # the others' numbers are finite: computed_values
+                unchecked.extend(found)
     template = _template(first, depth, by_number, len(numbers))
     if template is None:
         return None
-    return _entries(documents, depth, template, numbers, texts)
+    return _entries(documents, depth, template, numbers, texts, _odd_rows(unchecked))
 
 
 def _columns(documents: Documents) -> dict[str, Column] | None:
@@ -71,10 +74,9 @@ def _columns(documents: Documents) -> dict[str, Column] | None:
 
 
 def _entries(documents: Documents, depth: int, template: tuple[str, list[int]], numbers: list[list[float]],
-             texts: list[list[str]]) -> Iterator[str]:
+             texts: list[list[str]], odd: set[int]) -> Iterator[str]:
     """Each document's entry: the template filled with its name, numbers and texts; a document
-    with a number JSON writes its own way goes to the ordinary writer."""
-    odd = _odd_rows(numbers)
+    with a number JSON writes its own way (`odd`) goes to the ordinary writer."""
     written, order = template
     slots = [texts[0], *numbers, *texts[1:]]
     for index, row in enumerate(zip(*(slots[i] for i in order))):
@@ -107,11 +109,9 @@ def _numbers(column: Column) -> list[list[float]] | None:
     kind, fields = column.kind, column.fields
     if column.objects is not None:
         return None
-    if kind is Score:
-        values = score_values(fields)
-        if values is None:
-            return None
-        return [values[0].tolist(), values[1].tolist(), values[2].tolist(), *fields]
+    if kind is Score or kind is AnchorScore:
+        values = column.computed_values()  # None unless every number is finite
+        return None if values is None else [*values, *fields]
     if kind is BlancScore:
         values = column.computed_values()
         parts = [_numbers(Column(Score, fields[:4])), _numbers(Column(Score, fields[4:]))]
@@ -120,9 +120,6 @@ def _numbers(column: Column) -> list[list[float]] | None:
         return [*values, *parts[0], *parts[1]]
     if kind is MeanScore:
         return fields if all(set(map(type, values)) <= {float} for values in fields) else None
-    if kind is AnchorScore:
-        values = column.computed_values()
-        return None if values is None else [*values, *fields]
     if kind is AceScore:
         return _ace_numbers(fields)
     return None

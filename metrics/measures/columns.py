@@ -72,12 +72,14 @@ class Column:
                        for i, field in enumerate(fields)]
         self.objects = objects
         self.missing = list(missing)
+        self._values: tuple[tuple[Numbers, Numbers, Numbers] | None] | None = None
         """Rows not computed here (`metrics.measures.batch` leaves some documents to their own
         computation): their numbers mean nothing until `fill` gives them."""
 
     def fill(self, scores: Sequence[AnyScore]) -> None:
         """Give the `missing` rows their scores, in the order of `missing`."""
         missing, self.missing = self.missing, []
+        self._values = None
         if self.objects is None and all(type(score) is self.kind for score in scores):
             for row, score in zip(missing, scores):
                 for field, number in zip(self.fields, flat(score)):
@@ -164,8 +166,14 @@ class Column:
         return found
 
     def computed_values(self) -> tuple[Numbers, Numbers, Numbers] | None:
-        """`values` computed for all documents at once; None where that cannot be done to the
-        bit (counts that are not plain numbers exact as floats, a column of objects)."""
+        """`values` computed for all documents at once (once: the macro-average and the report
+        both read them); None where that cannot be done to the bit (counts that are not plain
+        numbers exact as floats, or not finite; a column of objects)."""
+        if self._values is None:
+            self._values = (self._computed_values(),)
+        return self._values[0]
+
+    def _computed_values(self) -> tuple[Numbers, Numbers, Numbers] | None:
         kind = self.kind
         if self.objects is not None:
             return None
