@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from json.encoder import encode_basestring_ascii as json_string
 
 import numpy as np
 
@@ -44,7 +45,9 @@ def document_entries(documents: Documents, depth: int) -> Iterator[str] | None:
     first = documents[0][1]
     numbers: list[list[float]] = []
     names = documents.names if isinstance(documents, DocumentScores) else [name for name, _ in documents]
-    texts: list[list[str]] = [list(map(dumps, names))]
+    # a name as `dumps` writes a string (its own C function), without a walk per document
+    texts: list[list[str]] = [list(map(json_string, names)) if all(type(name) is str for name in names)
+                              else list(map(dumps, names))]
     by_number: set[str] = set()
     unchecked: list[list[float]] = []  # numbers that may be written otherwise (`_odd_rows`)
     for name, column in columns.items():
