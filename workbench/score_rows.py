@@ -62,7 +62,7 @@ def document_entries(documents: Documents, depth: int) -> Iterator[str] | None:
     template = _template(first, depth, by_number, len(numbers))
     if template is None:
         return None
-    return _entries(documents, depth, template, numbers, texts, _odd_rows(unchecked))
+    return _entries(documents, depth, template, numbers, texts, odd=_odd_rows(unchecked))
 
 
 def _columns(documents: Documents) -> dict[str, Column] | None:
@@ -77,7 +77,7 @@ def _columns(documents: Documents) -> dict[str, Column] | None:
 
 
 def _entries(documents: Documents, depth: int, template: tuple[str, list[int]], numbers: list[list[float]],
-             texts: list[list[str]], odd: set[int]) -> Iterator[str]:
+             texts: list[list[str]], *, odd: set[int]) -> Iterator[str]:
     """Each document's entry: the template filled with its name, numbers and texts; a document
     with a number JSON writes its own way (`odd`) goes to the ordinary writer."""
     written, order = template

@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from metrics.measures.ace import AceScore
-from metrics.measures.score import AnchorScore, AnyScore, BlancScore, MeanScore, Score, harmonic, mean, ratio
+from metrics.measures.score import (AnchorScore, AnyScore, BlancScore, MeanScore, Score, blanc_values, counts_values,
+                                   harmonic, mean, ratio)
 
 Numbers = list[float]
 
@@ -180,11 +181,11 @@ class Column:
         if kind is MeanScore:
             return self.fields[0], self.fields[1], self.fields[2]
         if kind is Score:
-            return _as_lists(score_values(self.fields))
+            return _as_lists(counts_values(self.fields))
         if kind is BlancScore:
-            return _as_lists(_blanc_values(self.fields))
+            return _as_lists(blanc_values(self.fields))
         if kind is AnchorScore:
-            ed, em = score_values(self.fields[:4]), score_values(self.fields[4:])
+            ed, em = counts_values(self.fields[:4]), counts_values(self.fields[4:])
             if ed is None or em is None:
                 return None
             with np.errstate(all="ignore"):
@@ -205,37 +206,6 @@ def _as_lists(found: tuple[np.ndarray, ...] | None) -> tuple[Numbers, Numbers, N
     if found is None:
         return None
     recall, precision, f1 = (values.tolist() for values in found)
-    return recall, precision, f1
-
-
-def score_values(fields: list[Numbers]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """`Score`s' recall, precision, F1 from their four count fields (`score.values_of`'s
-    computation: None where the counts are not plain numbers exact as floats)."""
-    if not all(set(map(type, field)) <= {float, int} for field in fields):
-        return None
-    counts = np.array(fields, dtype=np.float64).reshape(4, len(fields[0]))
-    if counts.size and np.abs(counts).max() >= 2.0 ** 53:
-        return None
-    with np.errstate(all="ignore"):
-        recall, precision = ratio(counts[0], counts[1]), ratio(counts[2], counts[3])
-        f1 = harmonic(recall, precision)
-    if not (np.isfinite(recall).all() and np.isfinite(precision).all() and np.isfinite(f1).all()):
-        return None
-    return recall, precision, f1
-
-
-def _blanc_values(fields: list[Numbers]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """`BlancScore`'s recall, precision and F1: the mean of the parts the key has links of
-    (`score.values_of`'s computation)."""
-    coref, noncoref = score_values(fields[:4]), score_values(fields[4:])
-    if coref is None or noncoref is None:
-        return None
-    has_coref = np.array(fields[1], dtype=np.float64) != 0
-    has_noncoref = np.array(fields[5], dtype=np.float64) != 0
-    both = has_coref & has_noncoref
-    # mean() of the parts the key has links of: (0 + a + b) / 2, (0 + a) / 1, or 0 for none
-    recall, precision, f1 = (np.where(both, (a + b) / 2, np.where(has_coref, a, np.where(has_noncoref, b, 0.0)))
-                             for a, b in zip(coref, noncoref))
     return recall, precision, f1
 
 
