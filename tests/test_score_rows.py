@@ -66,3 +66,13 @@ def test_ace_values_undefined_negative_and_zero():
     entries = document_entries(documents, 2)
     assert entries is not None
     assert list(entries) == ordinary(documents, 2)
+
+
+def test_control_characters_are_found_as_the_expression_finds_them():
+    """`emit`'s scan for control characters (by bytes for ASCII text) finds what `_ANY_CONTROL`
+    finds, every character below U+0200 alone, between ASCII letters and beside a non-ASCII one."""
+    from workbench.output import _ANY_CONTROL, _has_control
+
+    for code in range(0x200):
+        for text in (chr(code), f"ab{chr(code)}cd", f"\u00e9{chr(code)}", "\n  {\"document\": 1}" + chr(code)):
+            assert _has_control(text) == (_ANY_CONTROL.search(text) is not None), code

@@ -39,6 +39,18 @@ _ANY_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 translated only when it holds one, so a 100 MB JSON report is not rewritten character by character."""
 
 
+_ASCII_LAYOUT = bytes(b for b in range(128) if not _ANY_CONTROL.match(chr(b)))
+"""The ASCII characters `_ANY_CONTROL` lets through (printable ones, tab and newline)."""
+
+
+def _has_control(text: str) -> bool:
+    """`_ANY_CONTROL.search(text)`, for ASCII text (a JSON report) by deleting the characters it
+    lets through from its bytes: a few times faster than the expression over 70 MB of JSON."""
+    if text.isascii():
+        return bool(text.encode("ascii").translate(None, _ASCII_LAYOUT))
+    return _ANY_CONTROL.search(text) is not None
+
+
 def visible(text: str, keep_layout: bool = False) -> str:
     """Text from an input made safe to show: control characters (C0, DEL, C1: ESC, BEL, CSI...)
     become visible symbols (ESC -> U+241B, C1 -> `\\x9b`), so an escape sequence in a token or a
@@ -117,7 +129,7 @@ def emit(text: str | Iterable[str], output: str | None, inputs: Sequence[str]) -
     visible symbols on the way (`visible`), to a terminal, a pipe or a file alike (JSON has
     already escaped them)."""
     pieces = [text] if isinstance(text, str) else text
-    safe = (visible(piece, keep_layout=True) if _ANY_CONTROL.search(piece) else piece for piece in pieces)
+    safe = (visible(piece, keep_layout=True) if _has_control(piece) else piece for piece in pieces)
     if output is None:
         sys.stdout.writelines(safe)
         return

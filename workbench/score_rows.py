@@ -2,27 +2,26 @@
 
 Why: a corpus of 20,000 documents writes 400,000 scores, and taking each score's recall,
 precision and F1 from its properties, building its dict and walking it cost more than scoring
-them.  Here each metric's values are computed for all documents at once (`values_of`, `counts_of`:
-the same operations as the properties, elementwise), each document's numbers become text in one
-`repr` of a list (the same `float.__repr__` and `int.__repr__` as `json.dumps`), and one template,
-made once from the first document by the ordinary writer, places them.  A document whose entry
-could differ (a number that is not finite, which JSON writes its own way) and a report whose
-documents do not share one shape go through the ordinary writer (`json_text.dumps`); the bytes
-are the same either way (tests/test_score_rows.py).
+them.  Here each metric's values are computed for all documents at once (the columns scoring
+gives, `metrics.measures.columns`: the same operations as the properties, elementwise), and one
+`%` template, made once from the first document by the ordinary writer, places each document's
+numbers (`%r`: the same `float.__repr__` and `int.__repr__` as `json.dumps`) and texts.  A
+document whose entry could differ (a number that is not finite or not a number, which JSON
+writes its own way) and a report whose documents do not share one shape go through the ordinary
+writer (`json_text.dumps`); the bytes are the same either way (tests/test_score_rows.py).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from operator import attrgetter
-from typing import cast
+from json.encoder import encode_basestring_ascii as json_string
 
 import numpy as np
 
 from metrics.measures.ace import AceScore
-from metrics.measures.score import AnyScore, BlancScore, MeanScore, Score, counts_of, harmonic, ratio, values_of
-from metrics.measures.tuggener import AnchorScore
+from metrics.measures.columns import Column, DocumentScores
+from metrics.measures.score import AnchorScore, AnyScore, BlancScore, MeanScore, Score, ratio
 
 from .json_text import dumps
 from .output import score_json
@@ -36,85 +35,103 @@ Documents = Sequence[tuple[str, dict[str, AnyScore]]]
 def document_entries(documents: Documents, depth: int) -> Iterator[str] | None:
     """Each document's entry, `dumps({"document": name, "metrics": {metric: score_json(score)}},
     depth)`, or None when the documents do not share one shape (the same metrics, of the same
-    kinds), for the caller's ordinary writing."""
+    kinds), for the caller's ordinary writing.  Documents held as columns (`DocumentScores`, what
+    scoring gives) are read column by column, without a score object per document."""
     if not documents:
         return None
+    columns = _columns(documents)
+    if columns is None:
+        return None
+    first = documents[0][1]
+    numbers: list[list[float]] = []
+    names = documents.names if isinstance(documents, DocumentScores) else [name for name, _ in documents]
+    # a name as `dumps` writes a string (its own C function), without a walk per document
+    texts: list[list[str]] = [list(map(json_string, names)) if all(type(name) is str for name in names)
+                              else list(map(dumps, names))]
+    by_number: set[str] = set()
+    unchecked: list[list[float]] = []  # numbers that may be written otherwise (`_odd_rows`)
+    for name, column in columns.items():
+        found = _numbers(column)
+        if found is None:
+            texts.append([dumps(score_json(score), depth + 2) for score in column.rows()])
+        else:
+            numbers.extend(found)
+            by_number.add(name)
+            if column.kind in (MeanScore, AceScore):  # the others' numbers are finite: computed_values
+                unchecked.extend(found)
+    template = _template(first, depth, by_number, len(numbers))
+    if template is None:
+        return None
+    return _entries(documents, depth, template, numbers, texts, odd=_odd_rows(unchecked))
+
+
+def _columns(documents: Documents) -> dict[str, Column] | None:
+    """The documents' scores, one column per metric; None when they do not share one shape."""
+    if isinstance(documents, DocumentScores):
+        return documents.columns
     first = documents[0][1]
     names, kinds = list(first), [type(score) for score in first.values()]
     if any(list(scores) != names or list(map(type, scores.values())) != kinds for _, scores in documents):
         return None
-    numbers: list[list[float]] = []
-    texts: list[list[str]] = [list(map(dumps, [name for name, _ in documents]))]
-    by_number: set[str] = set()
-    for name, kind in zip(names, kinds):
-        column = [scores[name] for _, scores in documents]
-        found = _numbers(column, kind)
-        if found is None:
-            texts.append([dumps(score_json(score), depth + 2) for score in column])
-        else:
-            numbers.extend(found)
-            by_number.add(name)
-    template = _template(first, depth, by_number, len(numbers))
-    if template is None:
-        return None
-    return _entries(documents, depth, template, numbers, texts)
+    return {name: Column.of([scores[name] for _, scores in documents]) for name in names}
 
 
-def _entries(documents: Documents, depth: int, template: str, numbers: list[list[float]],
-             texts: list[list[str]]) -> Iterator[str]:
-    rows = zip(*numbers) if numbers else iter([()] * len(documents))
-    for (name, scores), row, text in zip(documents, rows, zip(*texts)):
-        written = repr(list(row))
-        if "n" in written:  # nan or inf: JSON writes NaN, Infinity (the ordinary writer knows how)
+def _entries(documents: Documents, depth: int, template: tuple[str, list[int]], numbers: list[list[float]],
+             texts: list[list[str]], *, odd: set[int]) -> Iterator[str]:
+    """Each document's entry: the template filled with its name, numbers and texts; a document
+    with a number JSON writes its own way (`odd`) goes to the ordinary writer."""
+    written, order = template
+    slots = [texts[0], *numbers, *texts[1:]]
+    for index, row in enumerate(zip(*(slots[i] for i in order))):
+        if index in odd:
+            name, scores = documents[index]
             yield dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth)
-            continue
-        yield template.format(*(written[1:-1].split(", ") if row else ()), *text)
+        else:
+            yield written % row
 
 
-def _numbers(column: list[AnyScore], kind: type) -> list[list[float]] | None:
+def _odd_rows(numbers: list[list[float]]) -> set[int]:
+    """The documents with a number that is not finite (JSON writes NaN, Infinity) or not a
+    number (an undefined ACE-value: null)."""
+    odd: set[int] = set()
+    for column in numbers:
+        if set(map(type, column)) <= {float, int}:
+            with np.errstate(all="ignore"):
+                finite = np.isfinite(np.array(column, dtype=np.float64))
+            if not finite.all():
+                odd.update(np.nonzero(~finite)[0].tolist())
+        else:
+            odd.update(i for i, value in enumerate(column) if type(value) not in (float, int)
+                       or not np.isfinite(value))
+    return odd
+
+
+def _numbers(column: Column) -> list[list[float]] | None:
     """The numbers of `score_json` of each score of one metric, column by column, in the order
-    `score_json` writes them; None for a kind written whole by the ordinary writer."""
-    if kind is Score:
-        scores = cast(list[Score], column)
-        values, counts = values_of(scores), counts_of(scores)
-        if values is None or counts is None:
-            return None
-        return [values[0].tolist(), values[1].tolist(), values[2].tolist(), *counts]
+    `score_json` writes them; None for a column written whole by the ordinary writer."""
+    kind, fields = column.kind, column.fields
+    if column.objects is not None:
+        return None
+    if kind is Score or kind is AnchorScore:
+        values = column.computed_values()  # None unless every number is finite
+        return None if values is None else [*values, *fields]
     if kind is BlancScore:
-        values = values_of(column)
-        blancs = cast(list[BlancScore], column)
-        parts = [_numbers([score.coref for score in blancs], Score),
-                 _numbers([score.noncoref for score in blancs], Score)]
+        values = column.computed_values()
+        parts = [_numbers(Column(Score, fields[:4])), _numbers(Column(Score, fields[4:]))]
         if values is None or parts[0] is None or parts[1] is None:
             return None
-        return [values[0].tolist(), values[1].tolist(), values[2].tolist(), *parts[0], *parts[1]]
+        return [*values, *parts[0], *parts[1]]
     if kind is MeanScore:
-        found = [[score.recall for score in column], [score.precision for score in column],
-                 [score.f1 for score in column]]
-        return found if all(set(map(type, values)) <= {float} for values in found) else None
-    if kind is AnchorScore:
-        return _anchor_numbers(cast(list[AnchorScore], column))
+        return fields if all(set(map(type, values)) <= {float} for values in fields) else None
     if kind is AceScore:
-        return _ace_numbers(cast(list[AceScore], column))
+        return _ace_numbers(fields)
     return None
 
 
-def _anchor_numbers(column: list[AnchorScore]) -> list[list[float]] | None:
-    """An F-phi's recall, precision and F (harmonic means of its two parts') and its eight counts."""
-    ed, em = [score.ed for score in column], [score.em for score in column]
-    ed_values, em_values, ed_counts, em_counts = values_of(ed), values_of(em), counts_of(ed), counts_of(em)
-    if ed_values is None or em_values is None or ed_counts is None or em_counts is None:
-        return None
-    with np.errstate(all="ignore"):
-        values = [harmonic(a, b) for a, b in zip(ed_values, em_values)]
-    return [value.tolist() for value in values] + ed_counts + em_counts
-
-
-def _ace_numbers(column: list[AceScore]) -> list[list[float]] | None:
+def _ace_numbers(fields: list[list[float]]) -> list[list[float]] | None:
     """`AceScore.to_json`'s numbers in its order, each computed as its properties compute it (an
     undefined value is None: the document's `repr` then holds "None" and it is written the
     ordinary way)."""
-    fields = [list(map(attrgetter(name), column)) for name in _ACE_FIELDS]
     if not all(set(map(type, values)) <= {float, int} for values in fields):
         return None
     (numerator, denominator, miss_cost, mapped_cost, false_alarm_cost, mapped_value, mapped_key_value,
@@ -135,29 +152,28 @@ def _ace_numbers(column: list[AceScore]) -> list[list[float]] | None:
             mapped, mapped_cost, mapped_value, recall.tolist(), precision.tolist()]
 
 
-_ACE_FIELDS = ("numerator", "denominator", "miss_cost", "mapped_cost", "false_alarm_cost", "mapped_value",
-               "mapped_key_value", "key_entities", "response_entities", "mapped")
-
-
-def _template(scores: dict[str, AnyScore], depth: int, by_number: set[str], n_numbers: int) -> str | None:
-    """A document's entry with a `str.format` field where each number goes (fields 0 ..
-    n_numbers-1, in order) and where each text goes (the document's name, then each score of a
-    metric not in `by_number`, written whole), numbered after the numbers; None if the numbers'
-    places are not as many as the numbers."""
+def _template(scores: dict[str, AnyScore], depth: int, by_number: set[str],
+              n_numbers: int) -> tuple[str, list[int]] | None:
+    """A document's entry as a `%` template, a `%r` where each number goes (`repr`: how JSON
+    writes a number) and a `%s` where each text goes (the document's name, then each score of a
+    metric not in `by_number`, written whole), with what fills each place in turn, as an index
+    into [name, numbers..., texts...]; None if the numbers' places are not as many as the numbers."""
     skeleton = {"document": _TEXT, "metrics": {m: _blank(score_json(s)) if m in by_number else _TEXT
                                                for m, s in scores.items()}}
     pieces = _SLOT.split(dumps(skeleton, depth))
-    out, number, text = [], 0, n_numbers
+    out, order, number, text = [], [], 1, 0
     for i, piece in enumerate(pieces):
         if i % 2 == 0:
-            out.append(piece.replace("{", "{{").replace("}", "}}"))
+            out.append(piece.replace("%", "%%"))
         elif piece == '"\\u0000number"':
-            out.append(f"{{{number}}}")
+            out.append("%r")
+            order.append(number)
             number += 1
         else:
-            out.append(f"{{{text}}}")
+            out.append("%s")
+            order.append(n_numbers + text if text else 0)  # text 0 is the name
             text += 1
-    return "".join(out) if number == n_numbers else None
+    return ("".join(out), order) if number == 1 + n_numbers else None
 
 
 def _blank(value: object) -> object:

@@ -13,7 +13,6 @@ import gc
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -29,8 +28,10 @@ from metrics.runtime.parallel import PARALLEL_TOKENS, Forked, balanced, can_fork
 from metrics.mentions.characters import CharacterAlignment
 from metrics.mentions.pairing import (Named, T, check_tokens_align, missing_warning, pair_documents, require_common,
                                       unused_warning)
-from metrics.measures.score import AnyScore, MeanScore, mean_score, total
-from metrics.measures.table import ChainTypes, Table, build_table
+from metrics.corpus.together import score_columns, with_parts
+from metrics.measures.columns import Column, DocumentScores
+from metrics.measures.score import AnyScore, MeanScore, mean, mean_score, total
+from metrics.measures.table import ChainTypes, Table, build_table, build_tables
 from metrics.measures.weights import W4, Weights
 
 if TYPE_CHECKING:  # named in signatures only: a CoNLL-2012 run never loads the CorefUD and CRAC readers
@@ -78,7 +79,7 @@ class DocPair:
         self.scorer = Scorer.COREFUD if aligned is not None else Scorer.UA if ua is not None else Scorer.V801
         """Whose computation of each metric this pair's scores are (`Metric.computation`)."""
         self._scores: dict[str, AnyScore] = {}
-        self._weighted: dict[str, tuple[Weights, AnyScore]] = {}
+        self._rows: list[tuple[dict[str, Column], int, Weights]] = []
         self._typed = typed
         self._types: dict[Span, MentionType] | None = None
         self._chain_types: ChainTypes | None = None
@@ -127,29 +128,30 @@ class DocPair:
             return found
         if isinstance(metric, str):
             metric = catalog.METRICS[metric]
-        compute = metric.computation(self.scorer)
-        if metric.weighted:
-            kept = self._weighted.get(metric.name)
-            if kept is not None and kept[0] == weights:
-                return kept[1]
-            return compute(self, weights)
-        found = self._scores[metric.name] = compute(self, weights)
+        kept = self._kept_column(metric, weights)
+        found = kept[0].row(kept[1]) if kept is not None else metric.computation(self.scorer)(self, weights)
+        if not metric.weighted:
+            self._scores[metric.name] = found
         return found
 
     def has(self, metric: Metric, weights: Weights) -> bool:
         """Whether this metric's score (under `weights`, if it depends on them) is kept already."""
-        if metric.weighted:
-            kept = self._weighted.get(metric.name)
-            return kept is not None and kept[0] == weights
-        return metric.name in self._scores
+        return metric.name in self._scores or self._kept_column(metric, weights) is not None
 
-    def keep(self, metric: Metric, found: AnyScore, weights: Weights) -> None:
-        """This metric's score, computed with other documents' (`score_together`); one that
-        depends on the weights is kept for the latest W only."""
-        if metric.weighted:
-            self._weighted[metric.name] = (weights, found)
-        else:
-            self._scores.setdefault(metric.name, found)
+    def keep(self, columns: dict[str, Column], row: int, weights: Weights) -> None:
+        """The scores of this pair computed with other documents' (`score_columns`): row `row`
+        of `columns`, computed under `weights` (what depends on them is kept for the latest W
+        only, the rest for good)."""
+        self._rows = [kept for kept in self._rows  # a rescoring's columns under other weights: stale
+                      if kept[2] == weights or not all(catalog.METRICS[name].weighted for name in kept[0])]
+        self._rows.append((columns, row, weights))
+
+    def _kept_column(self, metric: Metric, weights: Weights) -> tuple[Column, int] | None:
+        for columns, row, scored_under in reversed(self._rows):
+            column = columns.get(metric.name)
+            if column is not None and row not in column.missing and (not metric.weighted or scored_under == weights):
+                return column, row
+        return None
 
     def ace(self) -> AceScore:
         """The ACE-value's sums under this pair's `ace_options` (types from the LMetrics' rules)."""
@@ -234,16 +236,23 @@ class CorpusResult:
     metrics: tuple[str, ...]
     micro: dict[str, AnyScore]
     macro: dict[str, MeanScore]
-    documents: list[tuple[str, dict[str, AnyScore]]]
+    documents: Sequence[tuple[str, dict[str, AnyScore]]]
+    """Each document's name and scores (`DocumentScores` when scored here: held as columns)."""
 
     def updated(self, newer: CorpusResult) -> CorpusResult:
         """This result with `newer`'s metrics replacing or joining its own (after a weight edit
         only the weighted metrics are rescored, every other one is independent of W and is kept;
         metrics scored later join those scored first)."""
-        updated = dict(newer.documents)
         metrics = catalog.in_order({*self.metrics, *newer.metrics})
+        mine, theirs = self.documents, newer.documents
+        if isinstance(mine, DocumentScores) and isinstance(theirs, DocumentScores) and mine.names == theirs.names:
+            joined = {**mine.columns, **theirs.columns}
+            documents: Sequence[tuple[str, dict[str, AnyScore]]] = DocumentScores(mine.names, joined)
+        else:
+            updated = dict(theirs)
+            documents = [(name, {**scores, **updated.get(name, {})}) for name, scores in mine]
         return CorpusResult(newer.weights, metrics, {**self.micro, **newer.micro}, {**self.macro, **newer.macro},
-                            [(name, {**scores, **updated.get(name, {})}) for name, scores in self.documents])
+                            documents)
 
 
 def document_costs(pairs: Sequence[DocPair]) -> list[int]:
@@ -277,9 +286,8 @@ class PreparedCorpus:
         wanted = catalog.resolve(metrics, self.scorer)
         pairs = self.pairs
 
-        def score_piece(indices: list[int]) -> list[dict[str, AnyScore]]:
-            score_together([pairs[i] for i in indices], wanted, weights)
-            return [score_pair(pairs[i], weights, wanted) for i in indices]
+        def score_piece(indices: list[int]) -> dict[str, Column]:
+            return score_columns([pairs[i] for i in indices], wanted, weights)
 
         with gc_paused():
             pieces = split(document_costs(pairs), processes, PARALLEL_TOKENS)
@@ -300,16 +308,15 @@ class PreparedCorpus:
         pairs, wanted = self.pairs, [catalog.resolve(stage, self.scorer) for stage in stages]
 
         def score_piece(indices: list[int], requests: Iterable[tuple[Weights, tuple[str, ...]]] = ()
-                        ) -> Iterator[list[dict[str, AnyScore]]]:
+                        ) -> Iterator[dict[str, Column]]:
             with gc_paused():
                 for metrics in wanted:
-                    score_together([pairs[i] for i in indices], metrics, weights)
-                    yield [score_pair(pairs[i], weights, metrics) for i in indices]
+                    yield score_columns([pairs[i] for i in indices], metrics, weights)
                 # What this child holds now lives as long as it does: out of the collector's
                 # sight, or its passes walk it all during a rescoring (50-100 ms).
                 gc.freeze()
             for asked, metrics in requests:
-                yield [score_pair(pairs[i], asked, metrics) for i in indices]
+                yield score_columns([pairs[i] for i in indices], metrics, asked)
 
         pieces = balanced(costs, max(1, processes))
         return ScoresInChildren(self, weights, wanted, pieces, Forked(score_piece, pieces, nice, serving), serving=serving)
@@ -370,53 +377,54 @@ def weighted_metrics(result: CorpusResult) -> tuple[str, ...]:
     return tuple(m for m in catalog.names(weighted=True) if m in result.metrics)
 
 
-def _assembled(pairs: Sequence[DocPair], pieces: Sequence[list[int]], results: Sequence[list[dict[str, AnyScore]]],
+def _assembled(pairs: Sequence[DocPair], pieces: Sequence[list[int]], results: Sequence[dict[str, Column]],
                weights: Weights, metrics: tuple[str, ...]) -> CorpusResult:
-    """The corpus result of documents scored in pieces (each piece's scores in its index order)."""
-    found: dict[int, dict[str, AnyScore]] = {}
-    for piece, scores in zip(pieces, results):
-        found.update(zip(piece, scores))
-    return aggregate([(pair.name, found[i]) for i, pair in enumerate(pairs)], weights, metrics)
-
-
-def score_together(pairs: Sequence[DocPair], metrics: Sequence[str], weights: Weights) -> None:
-    """The metrics among `metrics` that v8.01's tables give for many documents at once
-    (`Metric.batch`), computed for all `pairs` scored under v8.01 in one pass and kept on each
-    pair, so that `DocPair.score` finds them: the same values, without numpy's calls once per
-    document (about a millisecond of every small document's scoring)."""
-    chosen = [pair for pair in pairs if pair.scorer is Scorer.V801]
-    if len(chosen) < 2:
-        return
-    batched = [metric for metric in map(catalog.METRICS.__getitem__, catalog.with_parts(metrics))
-               if metric.batch is not None and not all(pair.has(metric, weights) for pair in chosen)]
-    if not batched:
-        return
-    from metrics.measures.batch import laid_end_to_end
-
-    types = [pair.chain_types for pair in chosen] if any(metric.typed for metric in batched) else None
-    tables = laid_end_to_end([pair.table for pair in chosen], types, chosen)
-    for metric in batched:
-        assert metric.batch is not None
-        for pair, found in zip(chosen, metric.batch(tables, weights)):
-            if found is not None:
-                pair.keep(metric, found, weights)
+    """The corpus result of documents scored in pieces (each piece's columns in its index order)."""
+    order = [i for piece in pieces for i in piece]
+    names = set(results[0]) if results else set()
+    if order == list(range(len(order))):
+        columns = {name: Column.joined([found[name] for found in results]) for name in names}
+    else:  # pieces of interleaved documents: back to the pairs' order
+        place = [0] * len(order)
+        for at, i in enumerate(order):
+            place[i] = at
+        columns = {name: Column.joined([found[name] for found in results]).taken(place) for name in names}
+    return aggregate(DocumentScores([pair.name for pair in pairs], {name: columns[name] for name in
+                                                                    catalog.in_order(names)}), weights, metrics)
 
 
 def score_pair(pair: DocPair, weights: Weights = W4, metrics: Sequence[str] = catalog.ALL_METRICS) -> dict[str, AnyScore]:
     """The requested metrics of one document pair, with the parts a combined metric needs (the
     corpus CoNLL score needs the summed counts of its parts; `aggregate` drops them again)."""
-    return {name: pair.score(name, weights) for name in _with_parts(tuple(metrics))}
+    return {name: pair.score(name, weights) for name in with_parts(tuple(metrics))}
 
 
-@lru_cache(maxsize=64)
-def _with_parts(metrics: tuple[str, ...]) -> tuple[str, ...]:
-    """`catalog.with_parts`, found once per request rather than once per document."""
-    return catalog.with_parts(metrics)
-
-
-def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights,
+def aggregate(documents: Sequence[tuple[str, dict[str, AnyScore]]], weights: Weights,
               metrics: tuple[str, ...]) -> CorpusResult:
-    """Micro (official: counts summed, then divided) and macro (mean of per-document values)."""
+    """Micro (official: counts summed, then divided) and macro (mean of per-document values).
+    Documents held as columns (`DocumentScores`) are summed and averaged column by column: the
+    same sums in the same order, without a score object per document."""
+    asked = set(metrics)
+    if isinstance(documents, DocumentScores):
+        columns = documents.columns
+        micro = _micro(lambda name: columns[name].total() if name in columns else None, metrics)
+        macro = {name: columns[name].mean() for name in metrics if name in columns and len(columns[name])}
+        if not set(columns) <= asked:  # drop what only a combined metric needed
+            documents = documents.only(metrics)
+        return CorpusResult(weights, metrics, micro, macro, documents)
+    micro = _micro(lambda name: total(scores[name] for _, scores in documents if name in scores), metrics)
+    macro: dict[str, MeanScore] = {}
+    for name in metrics:
+        values = [scores[name] for _, scores in documents if name in scores]
+        if values:
+            macro[name] = mean_score(values)
+    if not all(scores.keys() <= asked for _, scores in documents):  # drop what only a combined metric needed
+        documents = [(name, {m: s for m, s in scores.items() if m in asked}) for name, scores in documents]
+    return CorpusResult(weights, metrics, micro, macro, documents)
+
+
+def _micro(summed: Callable[[str], AnyScore | None], metrics: tuple[str, ...]) -> dict[str, AnyScore]:
+    """The corpus scores of `metrics`: each one's documents `summed`, a combined one from its parts'."""
     micro: dict[str, AnyScore] = {}
     for name in catalog.with_parts(metrics):
         metric = catalog.METRICS[name]
@@ -424,18 +432,10 @@ def aggregate(documents: list[tuple[str, dict[str, AnyScore]]], weights: Weights
             if all(part in micro for part in metric.parts):
                 micro[name] = metric.combine(micro)
             continue
-        summed = total(scores[name] for _, scores in documents if name in scores)
-        if summed is not None:
-            micro[name] = summed
-    macro: dict[str, MeanScore] = {}
-    for name in metrics:
-        values = [scores[name] for _, scores in documents if name in scores]
-        if values:
-            macro[name] = mean_score(values)
-    asked = set(metrics)
-    if not all(scores.keys() <= asked for _, scores in documents):  # drop what only a combined metric needed
-        documents = [(name, {m: s for m, s in scores.items() if m in asked}) for name, scores in documents]
-    return CorpusResult(weights, metrics, {m: micro[m] for m in metrics if m in micro}, macro, documents)
+        found = summed(name)
+        if found is not None:
+            micro[name] = found
+    return {m: micro[m] for m in metrics if m in micro}
 
 
 def prepare(keys: list[Document], responses: list[Document], on_document: Callable[[], None] | None = None,
@@ -448,11 +448,18 @@ def prepare(keys: list[Document], responses: list[Document], on_document: Callab
     with gc_paused():
         where = responses[0].path if responses else "response"
         partners, warnings = pair_corpus(keys, responses, where)
-        pairs = []
+        sides, alignments = [], []
         for key, response in zip(keys, partners):
-            pairs.append(prepare_document(key, response, where, warnings, ace))
+            response = partner(key, response, where, warnings)
+            alignment = align(key, response)
+            warnings.extend(duplicate_warnings(key, response, alignment))
+            sides.append((key, response))
+            alignments.append(alignment)
             if on_document is not None:
                 on_document()
+        tables = build_tables(alignments)  # all at once: a corpus of tiny documents pays numpy's calls once
+        pairs = [DocPair(key.name, Spans(key, response, alignment, table), ace=ace)
+                 for (key, response), alignment, table in zip(sides, alignments, tables)]
         return PreparedCorpus(pairs, warnings, characters)
 
 
@@ -469,14 +476,18 @@ def pair_corpus(keys: Sequence[Named], responses: Sequence[T], response_path: st
 
 def prepare_document(key: Document, response: Document | None, response_path: str, warnings: list[str],
                      ace: AceOptions = AceOptions()) -> DocPair:
-    """One key document with its response partner, paired as `pair_corpus` paired them: a missing
-    partner is an empty response (with a warning), a present one must have the key's tokens."""
+    """One key document with its response partner, paired as `pair_corpus` paired them."""
+    return prepare_pair(key, partner(key, response, response_path, warnings), warnings, ace)
+
+
+def partner(key: Document, response: Document | None, response_path: str, warnings: list[str]) -> Document:
+    """A key document's response partner as `pair_corpus` found it: a missing partner is an empty
+    response (with a warning), a present one must have the key's tokens."""
     if response is None:
         warnings.append(missing_warning(response_path, key.name))
-        response = Document(name=key.name, words=key.words, chains=[], path=response_path)
-    else:
-        warnings.extend(check_tokens_align(key, response))
-    return prepare_pair(key, response, warnings, ace)
+        return Document(name=key.name, words=key.words, chains=[], path=response_path)
+    warnings.extend(check_tokens_align(key, response))
+    return response
 
 
 def prepare_pair(key: Document, response: Document, warnings: list[str] | None = None,

@@ -1,6 +1,7 @@
-"""The table metrics of many documents at once: MUC, B3, CEAFm, CEAFe, LEA, BLANC, the four
-LMetrics, CEAF under phi1 and phi2 and the ACE-value, from the documents' tables laid end to end, each
-document's counts summed from its part of the arrays.
+"""The table metrics of many documents at once: the mentions, MUC, B3, CEAFm, CEAFe, LEA, BLANC,
+the four LMetrics, CEAF under phi1 and phi2 and the ACE-value, from the documents' tables laid end
+to end, each document's counts summed from its part of the arrays (and Tuggener's metrics of the
+documents without a link, which have nothing to judge).
 
 Why: a corpus of many small documents (PreCo has 38,000) paid the numpy calls of every metric once
 per document, about a millisecond each; here they are paid once for the corpus.  Each value is
@@ -8,83 +9,25 @@ the one `formulas` (and `blanc`) computes for the document alone, to the bit: th
 operations, and each document's sums taken in the order numpy's `.sum()` takes them for it (a
 running sum below eight terms, `_doc_sums`).  What arithmetic on the table cannot give is left to
 the per-document computation: a CEAF component that needs the solver, BLANC of a document with a
-span twice on a side.  Each function returns one score per table, or None where that is so.
+span twice on a side.  Each function returns a `Column` of one score per table, its `missing`
+rows those left to the per-document computation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
-
 import numpy as np
 
 from metrics.measures.ace import AceScore
+from metrics.measures.columns import Column
 from metrics.measures.formulas import ChainWeights
-from metrics.measures.score import BlancScore, Score, ratio
-from metrics.measures.table import ChainTypes, Table
+from metrics.measures.score import AnchorScore, BlancScore, Score, ratio
+from metrics.measures.laid import Tables, starts_of
+from metrics.measures.table import ChainTypes
 from metrics.measures.weights import Weights
 
 _RUNNING_SUM = 8
 """numpy's `.sum()` of fewer terms than this adds them one after another from 0.0 (as
 `np.bincount` with weights does); from eight on it sums in pairs (its pairwise summation)."""
-
-
-@dataclass(frozen=True)
-class Tables:
-    """Documents' tables laid end to end: their cells, key chains and response chains, each
-    array in document order, with each row's document and its chains' indices made global."""
-
-    tables: Sequence[Table]
-    cell_doc: np.ndarray
-    cell_key: np.ndarray
-    cell_response: np.ndarray
-    primary: np.ndarray
-    shared: np.ndarray
-    key_side: np.ndarray
-    key_doc: np.ndarray
-    key_sizes: np.ndarray
-    response_doc: np.ndarray
-    response_sizes: np.ndarray
-    types: Sequence[ChainTypes] | None = None
-    """Each document's mention-type counts, when the LMetrics are asked for."""
-    pairs: Sequence[Any] | None = None
-    """The document pairs themselves (`corpus.scoring.DocPair`), for the ACE-value: its ids'
-    types, its response chains as ids, its options and entity types."""
-    _linguistic: dict[Weights, ChainWeights] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def n_docs(self) -> int:
-        return len(self.tables)
-
-    def linguistic(self, w: Weights) -> ChainWeights:
-        """Chen & Ng's chain weights under W, shared by the four LMetrics (kept per W)."""
-        if w not in self._linguistic:
-            if self.types is None:
-                raise ValueError("the LMetrics of tables laid end to end without their mention types")
-            self._linguistic[w] = linguistic_weights(self, self.types, w)
-        return self._linguistic[w]
-
-
-def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None = None,
-                    pairs: Sequence[Any] | None = None) -> Tables:
-    """The tables of a corpus (or of one process's share of it) as one set of arrays, with their
-    mention-type counts when given (for the LMetrics)."""
-    n_cells = np.fromiter((len(t.cell_key) for t in tables), dtype=np.int64, count=len(tables))
-    n_keys = np.fromiter((len(t.key_sizes) for t in tables), dtype=np.int64, count=len(tables))
-    n_responses = np.fromiter((len(t.response_sizes) for t in tables), dtype=np.int64, count=len(tables))
-    docs = np.arange(len(tables), dtype=np.int64)
-    cell_doc = np.repeat(docs, n_cells)
-    key_offset = np.concatenate([[0], np.cumsum(n_keys)[:-1]]).astype(np.int64) if len(tables) else n_keys
-    response_offset = np.concatenate([[0], np.cumsum(n_responses)[:-1]]).astype(np.int64) if len(tables) else n_keys
-
-    def joined(name: str) -> np.ndarray:
-        return np.concatenate([getattr(t, name) for t in tables]).astype(np.int64) if tables else np.zeros(0, np.int64)
-
-    return Tables(tables, cell_doc, joined("cell_key") + key_offset[cell_doc],
-                  joined("cell_response") + response_offset[cell_doc], joined("primary"), joined("shared"),
-                  joined("key_side"), np.repeat(docs, n_keys), joined("key_sizes"), np.repeat(docs, n_responses),
-                  joined("response_sizes"), types, pairs)
 
 
 def _doc_sums(values: np.ndarray, doc: np.ndarray, n_docs: int) -> np.ndarray:
@@ -109,16 +52,16 @@ def _exact_sums(values: np.ndarray, doc: np.ndarray, n_docs: int) -> np.ndarray:
     return np.bincount(doc, weights=np.asarray(values, dtype=np.float64), minlength=n_docs)
 
 
-def muc(t: Tables) -> list[Score | None]:
+def muc(t: Tables) -> Column:
     """MUC (`formulas.muc` under `agnostic_weights(links=True)`): common links over key and
     response links; whole numbers, so summed in any order."""
     common = _exact_sums(np.maximum(t.primary - 1, 0), t.cell_doc, t.n_docs).tolist()
     key = _exact_sums(np.maximum(t.key_sizes - 1, 0), t.key_doc, t.n_docs).tolist()
     response = _exact_sums(np.maximum(t.response_sizes - 1, 0), t.response_doc, t.n_docs).tolist()
-    return [Score(c, k, c, r) for c, k, r in zip(common, key, response)]
+    return Column(Score, [common, key, common, response])
 
 
-def bcub(t: Tables) -> list[Score | None]:
+def bcub(t: Tables) -> Column:
     """B3 (`formulas.bcub` under the agnostic weights, |C| counted as `shared`)."""
     common = t.shared.astype(np.float64)
     recall = _doc_sums(t.primary * ratio(common, t.key_sizes.astype(np.float64)[t.cell_key]), t.cell_doc, t.n_docs)
@@ -126,29 +69,29 @@ def bcub(t: Tables) -> list[Score | None]:
                           t.cell_doc, t.n_docs)
     keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs).tolist()
     responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs).tolist()
-    return [Score(r, k, p, s) for r, k, p, s in zip(recall.tolist(), keys, precision.tolist(), responses)]
+    return Column(Score, [recall.tolist(), keys, precision.tolist(), responses])
 
 
-def ceaf_mention(t: Tables) -> list[Score | None]:
+def ceaf_mention(t: Tables) -> Column:
     """CEAFm (`formulas.ceaf_mention`, |C| counted on the key side): phi is a whole number."""
-    totals = _best_totals(t, t.key_side.astype(np.float64), exact=True)
+    totals, missing = _best_totals(t, t.key_side.astype(np.float64), exact=True)
     keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs).tolist()
     responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs).tolist()
-    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, keys, responses)]
+    return Column(Score, [totals, keys, totals, responses], missing=missing)
 
 
-def ceaf_entity(t: Tables) -> list[Score | None]:
+def ceaf_entity(t: Tables) -> Column:
     """CEAFe (`formulas.ceaf_entity`): phi = 2|C| / (|K| + |R|), over the numbers of chains."""
     common = t.key_side.astype(np.float64)
     phi = ratio(2.0 * common, t.key_sizes.astype(np.float64)[t.cell_key]
                 + t.response_sizes.astype(np.float64)[t.cell_response])
-    totals = _best_totals(t, phi, exact=False)
+    totals, missing = _best_totals(t, phi, exact=False)
     keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
     responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
-    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, keys, responses)]
+    return Column(Score, [totals, keys, totals, responses], missing=missing)
 
 
-def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> list[float | None]:
+def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> tuple[list[float], list[int]]:
     """`formulas.best_alignment` of each document without a component for the solver (None for
     one with): its simple cells' phi summed, plus the best cell of each star component summed, in
     the order and grouping `best_alignment` sums them.  `exact`: phi holds whole numbers."""
@@ -157,35 +100,28 @@ def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> list[float | None]:
     totals = 0.0 + sums(phi[simple], t.cell_doc[simple], t.n_docs)
     if len(star):
         totals = np.where(has_star, totals + sums(phi[star], t.cell_doc[star], t.n_docs), totals)
-    return [None if needs else total for needs, total in zip(_needs_solver(t), totals.tolist())]
+    return totals.tolist(), _needs_solver(t)
 
 
-def _needs_solver(t: Tables) -> list[bool]:
-    return [len(tb.components) > 0 for tb in t.tables]
+def _needs_solver(t: Tables) -> list[int]:
+    """The documents with a CEAF component for the solver."""
+    return t.ceaf_cells().needs_solver
 
 
 def _best_cells(t: Tables, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`formulas.best_cells` without the solver's components, as global cell indices: every
     document's simple cells, the best cell of each of its star components (the first best, as
     `np.argmax` takes it), both in document order, and whether each document has star components."""
-    offsets = _offsets([tb.cell_key for tb in t.tables])
-    simple = np.concatenate([tb.simple_cells + offsets[d] for d, tb in enumerate(t.tables)]) if t.tables else \
-        np.zeros(0, np.int64)
-    star_cells = [tb.star_cells + offsets[d] for d, tb in enumerate(t.tables) if len(tb.star_starts)]
-    star_starts = [tb.star_starts for tb in t.tables if len(tb.star_starts)]
-    has_star = np.array([len(tb.star_starts) > 0 for tb in t.tables], dtype=bool)
-    if not star_cells:
-        return simple.astype(np.int64), np.zeros(0, np.int64), has_star
-    cells = np.concatenate(star_cells).astype(np.int64)
-    group_starts = np.concatenate([starts + first for starts, first in zip(star_starts, _offsets(star_cells))])
-    values = phi[cells]
-    best = np.maximum.reduceat(values, group_starts)
-    group = np.repeat(np.arange(len(group_starts)), np.diff(np.append(group_starts, len(values))))
-    place = np.where(values == best[group], np.arange(len(values)), len(values))
-    return simple.astype(np.int64), cells[np.minimum.reduceat(place, group_starts)], has_star
+    found = t.ceaf_cells()
+    if not len(found.star):
+        return found.simple, found.star, found.has_star
+    values = phi[found.star]
+    best = np.maximum.reduceat(values, found.group_starts)
+    place = np.where(values == best[found.group], np.arange(len(values)), len(values))
+    return found.simple, found.star[np.minimum.reduceat(place, found.group_starts)], found.has_star
 
 
-def lea(t: Tables) -> list[Score | None]:
+def lea(t: Tables) -> Column:
     """LEA (`formulas.lea`): each key (response) chain's size times its resolved share of links."""
     k, r = t.cell_key, t.cell_response
     n = t.shared.astype(np.float64)
@@ -200,10 +136,10 @@ def lea(t: Tables) -> list[Score | None]:
     precision = _doc_sums(rs[r] * ratio(common, links_r[r]), t.cell_doc, t.n_docs).tolist()
     keys = _exact_sums(ks, t.key_doc, t.n_docs).tolist()
     responses = _exact_sums(rs, t.response_doc, t.n_docs).tolist()
-    return [Score(rc, kk, pr, rr) for rc, kk, pr, rr in zip(recall, keys, precision, responses)]
+    return Column(Score, [recall, keys, precision, responses])
 
 
-def blanc(t: Tables) -> list[BlancScore | None]:
+def blanc(t: Tables) -> Column:
     """BLANC (`blanc.blanc_score`) of each document whose ids sit once on each side: link counts
     from chain and cell sizes (pairs within a chain are coreference links, pairs across two are
     not); None for a document with a span twice on a side, whose links are counted one by one."""
@@ -237,72 +173,66 @@ def blanc(t: Tables) -> list[BlancScore | None]:
     np.add.at(by_response, t.cell_response, t.primary)
     correct_non = (pairs(matched) - per_doc(pairs(by_key), t.key_doc) - per_doc(pairs(by_response), t.response_doc)
                    + correct_coref)
-    rows = zip(regular, correct_coref.tolist(), key_coref.tolist(), response_coref.tolist(), correct_non.tolist(),
-               key_non.tolist(), response_non.tolist())
-    return [BlancScore(Score(cc, kc, cc, rc), Score(cn, kn, cn, rn)) if ok else None
-            for ok, cc, kc, rc, cn, kn, rn in rows]
+    cc, cn = correct_coref.tolist(), correct_non.tolist()
+    return Column(BlancScore, [cc, key_coref.tolist(), cc, response_coref.tolist(), cn, key_non.tolist(), cn,
+                               response_non.tolist()], missing=[d for d, ok in enumerate(regular) if not ok])
 
 
-def linguistic_weights(t: Tables, types: Sequence[ChainTypes], w: Weights) -> ChainWeights:
+def linguistic(t: Tables, w: Weights) -> ChainWeights:
+    """Chen & Ng's chain weights under W, shared by the four LMetrics (kept per W)."""
+    if w not in t.linguistic:
+        t.linguistic[w] = linguistic_weights(t, t.chain_types(), w)
+    return t.linguistic[w]
+
+
+def linguistic_weights(t: Tables, types: ChainTypes, w: Weights) -> ChainWeights:
     """Chen & Ng's chain weights of every document (`formulas.linguistic_weights` of each, laid end
     to end): elementwise over cells and key chains, per response chain over its parts."""
     from metrics.measures.linguistic import common_weights, key_weights, response_weights
 
-    offsets = _offsets([tb.response_sizes for tb in t.tables])
-    parts = [tb.part_response + offset for tb, offset in zip(t.tables, offsets)]
-    part_chain = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    part_chain = t.joined("part_response", starts_of([tb.response_sizes for tb in t.tables]))
     return ChainWeights(
-        common_weights(_stacked([ty.cells for ty in types]), t.key_sizes[t.cell_key],
-                       t.response_sizes[t.cell_response], w),
-        key_weights(_stacked([ty.key for ty in types]), w),
-        response_weights(_stacked([ty.parts for ty in types]), part_chain, len(t.response_sizes), w),
+        common_weights(types.cells, t.key_sizes[t.cell_key], t.response_sizes[t.cell_response], w),
+        key_weights(types.key, w),
+        response_weights(types.parts, part_chain, len(t.response_sizes), w),
     )
 
 
-def _offsets(arrays: Sequence[np.ndarray]) -> np.ndarray:
-    lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
-    return np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(arrays) else lengths
-
-
-def _stacked(arrays: Sequence[np.ndarray]) -> np.ndarray:
-    return np.concatenate(arrays) if arrays else np.zeros((0, 4), dtype=np.int64)
-
-
-def linguistic_muc(t: Tables, cw: ChainWeights) -> list[Score | None]:
+def linguistic_muc(t: Tables, cw: ChainWeights) -> Column:
     """LMUC (`formulas.muc` under the linguistic weights)."""
     common = _doc_sums(cw.common, t.cell_doc, t.n_docs).tolist()
     key = _doc_sums(cw.key, t.key_doc, t.n_docs).tolist()
     response = _doc_sums(cw.response, t.response_doc, t.n_docs).tolist()
-    return [Score(c, k, c, r) for c, k, r in zip(common, key, response)]
+    return Column(Score, [common, key, common, response])
 
 
-def linguistic_bcub(t: Tables, cw: ChainWeights) -> list[Score | None]:
+def linguistic_bcub(t: Tables, cw: ChainWeights) -> Column:
     """LB3 (`formulas.bcub` under the linguistic weights)."""
     recall = _doc_sums(t.primary * ratio(cw.common, cw.key[t.cell_key]), t.cell_doc, t.n_docs).tolist()
     precision = _doc_sums(t.primary * ratio(cw.common, cw.response[t.cell_response]), t.cell_doc, t.n_docs).tolist()
     keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs).tolist()
     responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs).tolist()
-    return [Score(r, k, p, s) for r, k, p, s in zip(recall, keys, precision, responses)]
+    return Column(Score, [recall, keys, precision, responses])
 
 
-def linguistic_ceaf_mention(t: Tables, cw: ChainWeights) -> list[Score | None]:
+def linguistic_ceaf_mention(t: Tables, cw: ChainWeights) -> Column:
     """LCEAFm (`formulas.ceaf_mention` under the linguistic weights)."""
-    totals = _best_totals(t, cw.common, exact=False)
+    totals, missing = _best_totals(t, cw.common, exact=False)
     key = _doc_sums(cw.key, t.key_doc, t.n_docs).tolist()
     response = _doc_sums(cw.response, t.response_doc, t.n_docs).tolist()
-    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, key, response)]
+    return Column(Score, [totals, key, totals, response], missing=missing)
 
 
-def linguistic_ceaf_entity(t: Tables, cw: ChainWeights) -> list[Score | None]:
+def linguistic_ceaf_entity(t: Tables, cw: ChainWeights) -> Column:
     """LCEAFe (`formulas.ceaf_entity` under the linguistic weights)."""
     phi = ratio(2.0 * cw.common, cw.key[t.cell_key] + cw.response[t.cell_response])
-    totals = _best_totals(t, phi, exact=False)
+    totals, missing = _best_totals(t, phi, exact=False)
     keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
     responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
-    return [None if total is None else Score(total, k, total, r) for total, k, r in zip(totals, keys, responses)]
+    return Column(Score, [totals, keys, totals, responses], missing=missing)
 
 
-def ceaf_phi(t: Tables, exact: bool) -> list[Score | None]:
+def ceaf_phi(t: Tables, exact: bool) -> Column:
     """Entity CEAF under Luo's phi1 (`exact`) or phi2 (`formulas.ceaf_entity_phi` of `luo_phi`):
     the largest matching of the cells where phi is 1, which is their number where no chain has
     two of them (None for a document with such a chain, matched one by one)."""
@@ -318,19 +248,18 @@ def ceaf_phi(t: Tables, exact: bool) -> list[Score | None]:
     totals = np.bincount(t.cell_doc[edges], minlength=t.n_docs).astype(np.float64).tolist()
     keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
     responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
-    return [None if needs else Score(total, kk, total, rr)
-            for needs, total, kk, rr in zip(shared.tolist(), totals, keys, responses)]
+    return Column(Score, [totals, keys, totals, responses], missing=np.nonzero(shared)[0].tolist())
 
 
-def ceaf_phi1(t: Tables) -> list[Score | None]:
+def ceaf_phi1(t: Tables) -> Column:
     return ceaf_phi(t, exact=True)
 
 
-def ceaf_phi2(t: Tables) -> list[Score | None]:
+def ceaf_phi2(t: Tables) -> Column:
     return ceaf_phi(t, exact=False)
 
 
-def ace(t: Tables) -> list[AceScore | None]:
+def ace(t: Tables) -> Column:
     """The ACE-value's sums (`ace.ace_document` of each pair) under its default options (ace07,
     mention-weighted) where no entity type can lower a pair's value: the mention values summed per
     chain and cell, each pair's gain, the mapping of `_best_cells` under max(gain, 0) kept where
@@ -342,26 +271,16 @@ def ace(t: Tables) -> list[AceScore | None]:
     if pairs is None or not all(pair.ace_options == AceOptions() and (pair.key.entity_types is None
                                                                       or pair.response.entity_types is None)
                                 for pair in pairs):
-        return [None] * t.n_docs
-    id_types = [pair.id_types for pair in pairs]
-    id_offsets = _offsets(id_types)
-    cell_offsets = _offsets([tb.cell_key for tb in t.tables])
-    response_offsets = _offsets([tb.response_sizes for tb in t.tables])
-    key_offsets = _offsets([tb.key_sizes for tb in t.tables])
-    mtv = MTV[np.concatenate(id_types)] if id_types else np.zeros(0)
-
-    def joined(parts: list[np.ndarray]) -> np.ndarray:
-        return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
-
-    key_ids = joined([tb.key_ids + id_offsets[d] for d, tb in enumerate(t.tables)])
-    key_owner = joined([tb.key_owner + key_offsets[d] for d, tb in enumerate(t.tables)])
-    chains = [pair.alignment.response_chains for pair in pairs]
-    flat = joined([np.fromiter((i for chain in c for i in chain), dtype=np.int64) + id_offsets[d]
-                   for d, c in enumerate(chains)])
-    owner = joined([np.repeat(np.arange(len(c), dtype=np.int64), [len(chain) for chain in c]) + response_offsets[d]
-                    for d, c in enumerate(chains)])
-    member_cell = joined([tb.member_cell + cell_offsets[d] for d, tb in enumerate(t.tables)])
-    member_id = joined([tb.member_id + id_offsets[d] for d, tb in enumerate(t.tables)])
+        return Column(AceScore, [[0] * t.n_docs for _ in range(10)], missing=list(range(t.n_docs)))
+    id_offsets = t.id_offsets()
+    mtv = MTV[t.id_types()]
+    key_ids = t.joined("key_ids", id_offsets)
+    key_owner = t.joined("key_owner", starts_of([tb.key_sizes for tb in t.tables]))
+    owner = np.repeat(np.arange(len(t.response_sizes), dtype=np.int64), t.response_sizes)
+    flat = np.fromiter((i for pair in pairs for chain in pair.alignment.response_chains for i in chain),
+                       dtype=np.int64, count=len(owner)) + id_offsets[t.response_doc[owner]]
+    member_cell = t.joined("member_cell", starts_of([tb.cell_key for tb in t.tables]))
+    member_id = t.joined("member_id", id_offsets)
     n_key, n_response, n_cells = len(t.key_sizes), len(t.response_sizes), len(t.cell_key)
     v_key = np.bincount(key_owner, weights=mtv[key_ids], minlength=n_key) if n_key else np.zeros(0)
     cost_response = np.bincount(owner, weights=mtv[flat], minlength=n_response) if n_response else np.zeros(0)
@@ -389,6 +308,21 @@ def ace(t: Tables) -> list[AceScore | None]:
     key_entities = np.bincount(t.key_doc[t.key_sizes != 0], minlength=n).tolist()
     response_entities = np.bincount(t.response_doc, minlength=n).tolist() if len(t.response_doc) else [0] * n
     mapped = np.bincount(at, minlength=n).tolist() if len(at) else [0] * n
-    rows = zip(_needs_solver(t), numerator, denominator, miss, mapped_cost, false_alarm, mapped_value,
-               mapped_key_value, key_entities, response_entities, mapped)
-    return [None if needs else AceScore(*values) for needs, *values in rows]
+    return Column(AceScore, [numerator, denominator, miss, mapped_cost, false_alarm, mapped_value, mapped_key_value,
+                             key_entities, response_entities, mapped], missing=_needs_solver(t))
+
+
+def mentions(t: Tables) -> Column:
+    """Mention identification (`formulas.mentions`): exact span matches over distinct key and
+    response spans, counts each table holds."""
+    matched = [float(tb.matched) for tb in t.tables]
+    return Column(Score, [matched, [float(tb.n_key_spans) for tb in t.tables], list(matched),
+                          [float(tb.n_response_spans) for tb in t.tables]])
+
+
+def application(t: Tables, f_phi: bool) -> Column:
+    """One of Tuggener's metrics (`tuggener.score_document`; `f_phi`: the anchors' F-phi, of two
+    scores) of each document with no chain of two mentions or more on either side: nothing to
+    judge (singletons are skipped), every count 0.  The others are left to each document (`missing`)."""
+    kind, width = (AnchorScore, 8) if f_phi else (Score, 4)
+    return Column(kind, [[0] * t.n_docs for _ in range(width)], missing=t.judged())

@@ -34,7 +34,8 @@ from metrics.measures.score import AnyScore, mean_score
 
 if TYPE_CHECKING:
     from metrics.measures.ace import AceScore
-    from metrics.measures.batch import Tables
+    from metrics.measures.laid import Tables
+    from metrics.measures.columns import Column
     from metrics.measures.formulas import ChainWeights
     from metrics.measures.table import Table
     from metrics.measures.weights import Weights
@@ -104,9 +105,10 @@ class UAScores(Protocol):
 Compute = Callable[[ScoredPair, "Weights"], AnyScore]
 """(document pair, weights) -> the document's score, with counts to sum over documents."""
 
-Batch = Callable[["Tables", "Weights"], "list[AnyScore | None]"]
+Batch = Callable[["Tables", "Weights"], "Column"]
 """(documents' tables laid end to end, weights) -> each document's score as `Compute` gives it
-under v8.01, or None for a document it leaves to `Compute` (metrics.measures.batch)."""
+under v8.01, as a column (metrics.measures.columns), its `missing` rows the documents it leaves
+to `Compute` (metrics.measures.batch)."""
 
 
 @dataclass(frozen=True)
@@ -140,7 +142,8 @@ class Metric:
     fits."""
     batch: Batch | None = None
     """v8.01's computation of many documents at once, equal to `compute` on each (a corpus of
-    many small documents pays numpy's calls once): for the metrics of the table alone."""
+    many small documents pays numpy's calls once): for the metrics of the table alone, and
+    Tuggener's of documents with nothing to judge."""
 
     def computation(self, scorer: Scorer) -> Compute:
         """How one document's value is computed under `scorer`'s conventions."""
@@ -171,12 +174,22 @@ def _table(formula: str, *, links: bool = False, key_side: bool = False) -> Comp
 def _batch(function: str, *, linguistic: bool = False) -> Batch:
     """A computation of `metrics.measures.batch` (imported when first used); `linguistic`: over
     the tables' chain weights under W."""
-    def compute(tables: Tables, weights: Weights) -> list[AnyScore | None]:
+    def compute(tables: Tables, weights: Weights) -> Column:
         from metrics.measures import batch
 
         if linguistic:
-            return getattr(batch, function)(tables, tables.linguistic(weights))
+            return getattr(batch, function)(tables, batch.linguistic(tables, weights))
         return getattr(batch, function)(tables)
+
+    return compute
+
+
+def _batch_application(name: str) -> Batch:
+    """Tuggener's metric `name` of the documents without a link (`batch.application`)."""
+    def compute(tables: Tables, weights: Weights) -> Column:
+        from metrics.measures import batch
+
+        return batch.application(tables, f_phi=name == "anchor")
 
     return compute
 
@@ -279,7 +292,8 @@ _F, _O, _L, _A, _E = Family.MENTION, Family.OFFICIAL, Family.LINGUISTIC, Family.
 
 CATALOG: tuple[Metric, ...] = (
     Metric("mentions", "Mentions", _F, "mention identification: exact span matches (v8.01)",
-           _mentions, aliases=("mention",), under=((Scorer.UA, _ua(lambda ua: ua.mentions())),)),
+           _mentions, aliases=("mention",), under=((Scorer.UA, _ua(lambda ua: ua.mentions())),),
+           batch=_batch("mentions")),
     Metric("muc", "MUC", _O, "MUC (Vilain et al. 1995): links", _table("muc", links=True), under=_official("muc"),
            batch=_batch("muc")),
     Metric("bcub", "B3", _O, "B-cubed (Bagga & Baldwin 1998): mentions", _table("bcub"), aliases=("b3", "bcubed"),
@@ -307,15 +321,17 @@ CATALOG: tuple[Metric, ...] = (
            batch=_batch("linguistic_ceaf_entity", linguistic=True),
            weighted=True, typed=True),
     Metric("immediate", "Immediate", _A, "immediate antecedents (Tuggener 2014, 3.1)", _application("immediate"),
+           batch=_batch_application("immediate"),
            typed=True),
     Metric("inferred", "Inferred", _A, "inferred nominal antecedents (Tuggener 2014, 3.2)", _application("inferred"),
+           batch=_batch_application("inferred"),
            typed=True),
     Metric("anchor_ed", "Anchor ED", _A, "anchor mentions, entity detection (Tuggener 2014, 3.3)",
-           _application("anchor_ed"), typed=True),
+           _application("anchor_ed"), batch=_batch_application("anchor_ed"), typed=True),
     Metric("anchor_em", "Anchor EM", _A, "anchor mentions, entity mentions (Tuggener 2014, 3.3)",
-           _application("anchor_em"), typed=True),
+           _application("anchor_em"), batch=_batch_application("anchor_em"), typed=True),
     Metric("anchor", "Anchor F-phi", _A, "anchor mentions: harmonic mean of ED and EM F (Tuggener 2014)",
-           _application("anchor"), typed=True),
+           _application("anchor"), batch=_batch_application("anchor"), typed=True),
     Metric("ceaf_phi1", "CEAF-phi1", _E, "CEAF with phi1, exact entity match (Luo 2005, eq. 6)",
            _phi(exact=True), aliases=("ceaf1", "phi1"), batch=_batch("ceaf_phi1")),
     Metric("ceaf_phi2", "CEAF-phi2", _E, "CEAF with phi2, response entity inside the key entity (Luo 2005, eq. 7)",

@@ -101,6 +101,37 @@ class BlancScore:
 
 
 @dataclass(frozen=True)
+class AnchorScore:
+    """F-phi: the harmonic mean of entity detection F and entity mentions F.
+
+    Micro-averaging adds the ED and EM counts separately and combines the two F-scores last, as the
+    paper combines its corpus-level ED and EM.  Recall and precision are combined the same way
+    (harmonic means), so that R, P and F are all on the same footing.
+    """
+
+    ed: Score
+    em: Score
+
+    @property
+    def recall(self) -> float:
+        return harmonic(self.ed.recall, self.em.recall)
+
+    @property
+    def precision(self) -> float:
+        return harmonic(self.ed.precision, self.em.precision)
+
+    @property
+    def f1(self) -> float:
+        return harmonic(self.ed.f1, self.em.f1)
+
+    def __add__(self, other: "AnchorScore") -> "AnchorScore":
+        return AnchorScore(self.ed + other.ed, self.em + other.em)
+
+    def counts(self) -> list[float]:
+        return self.ed.counts() + self.em.counts()
+
+
+@dataclass(frozen=True)
 class MeanScore:
     """A score defined as the mean of other scores (the CoNLL score; macro averages)."""
 
@@ -162,7 +193,7 @@ def total(values: Iterable[AnyScore]) -> AnyScore | None:
 _MANY = 16
 """From how many values arrays pay (a document's CoNLL score, the mean of three, does not)."""
 _PLAIN = frozenset((float, int))
-_COREF, _NONCOREF, _RECALL_DEN = attrgetter("coref"), attrgetter("noncoref"), attrgetter("recall_den")
+_COREF, _NONCOREF = attrgetter("coref"), attrgetter("noncoref")
 _COUNTS = tuple(map(attrgetter, ("recall_num", "recall_den", "precision_num", "precision_den")))
 
 
@@ -186,32 +217,40 @@ def values_of(values: Sequence[AnyScore]) -> tuple[np.ndarray, np.ndarray, np.nd
         return None
     kind = kinds.pop()
     if kind is Score:
-        return _score_values(values)
+        return counts_values([list(map(field, values)) for field in _COUNTS])
     if kind is BlancScore:
         corefs, noncorefs = list(map(_COREF, values)), list(map(_NONCOREF, values))
-        coref, noncoref = _score_values(corefs), _score_values(noncorefs)
-        if coref is None or noncoref is None:
-            return None
-        has_coref = np.array(list(map(_RECALL_DEN, corefs)), dtype=np.float64) != 0
-        has_noncoref = np.array(list(map(_RECALL_DEN, noncorefs)), dtype=np.float64) != 0
-        both = has_coref & has_noncoref
-        # mean() of the parts the key has links of: (0 + a + b) / 2, (0 + a) / 1, or 0 for none
-        recall, precision, f1 = (np.where(both, (a + b) / 2, np.where(has_coref, a, np.where(has_noncoref, b, 0.0)))
-                                 for a, b in zip(coref, noncoref))
-        return recall, precision, f1
+        return blanc_values([list(map(field, scores)) for scores in (corefs, noncorefs) for field in _COUNTS])
     return None
 
 
-def _score_values(values: Sequence[Score]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    columns = counts_of(values)
-    if columns is None:
+def counts_values(fields: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Recall, precision and F1 of `Score`s given as their four count fields (each a list over
+    the scores), as `values_of` computes them; None where the counts are not plain numbers exact
+    as floats, or a value is not finite."""
+    if not all(set(map(type, field)) <= _PLAIN for field in fields):
         return None
-    counts = np.array(columns, dtype=np.float64).reshape(4, len(values))
-    if len(values) and np.abs(counts).max() >= 2.0 ** 53:
+    counts = np.array(fields, dtype=np.float64).reshape(4, len(fields[0]))
+    if counts.size and np.abs(counts).max() >= 2.0 ** 53:
         return None
     with np.errstate(all="ignore"):
         recall, precision = ratio(counts[0], counts[1]), ratio(counts[2], counts[3])
         f1 = harmonic(recall, precision)
     if not (np.isfinite(recall).all() and np.isfinite(precision).all() and np.isfinite(f1).all()):
         return None  # an overflow (subnormal denominators): the scalar path says what it does
+    return recall, precision, f1
+
+
+def blanc_values(fields: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Recall, precision and F1 of `BlancScore`s given as their eight count fields (the coref
+    part's four, then the non-coref part's): the mean of the parts the key has links of."""
+    coref, noncoref = counts_values(fields[:4]), counts_values(fields[4:])
+    if coref is None or noncoref is None:
+        return None
+    has_coref = np.array(fields[1], dtype=np.float64) != 0
+    has_noncoref = np.array(fields[5], dtype=np.float64) != 0
+    both = has_coref & has_noncoref
+    # mean() of the parts the key has links of: (0 + a + b) / 2, (0 + a) / 1, or 0 for none
+    recall, precision, f1 = (np.where(both, (a + b) / 2, np.where(has_coref, a, np.where(has_noncoref, b, 0.0)))
+                             for a, b in zip(coref, noncoref))
     return recall, precision, f1

@@ -40,7 +40,7 @@ from operator import itemgetter
 from metrics.measures.catalog import ANCHOR, ANCHOR_ED, ANCHOR_EM, IMMEDIATE, INFERRED, Family, names
 from metrics.mentions.chains import ChainView, key_view, response_view
 from metrics.model import Document, MentionType, Span
-from metrics.measures.score import Score, harmonic
+from metrics.measures.score import AnchorScore, Score  # AnchorScore: F-phi's value, kept with the other scores
 
 METRICS = names(Family.APPLICATION)
 COUNTED = tuple(name for name in METRICS if name != ANCHOR.name)
@@ -66,37 +66,6 @@ class Tally:
 
     def to_json(self) -> dict:
         return {"tp": self.tp, "wl": self.wl, "fn": self.fn, "fp": self.fp}
-
-
-@dataclass(frozen=True)
-class AnchorScore:
-    """F-phi: the harmonic mean of entity detection F and entity mentions F.
-
-    Micro-averaging adds the ED and EM counts separately and combines the two F-scores last, as the
-    paper combines its corpus-level ED and EM.  Recall and precision are combined the same way
-    (harmonic means), so that R, P and F are all on the same footing.
-    """
-
-    ed: Score
-    em: Score
-
-    @property
-    def recall(self) -> float:
-        return harmonic(self.ed.recall, self.em.recall)
-
-    @property
-    def precision(self) -> float:
-        return harmonic(self.ed.precision, self.em.precision)
-
-    @property
-    def f1(self) -> float:
-        return harmonic(self.ed.f1, self.em.f1)
-
-    def __add__(self, other: "AnchorScore") -> "AnchorScore":
-        return AnchorScore(self.ed + other.ed, self.em + other.em)
-
-    def counts(self) -> list[float]:
-        return self.ed.counts() + self.em.counts()
 
 
 Breakdown = dict[str, dict[Hashable, Tally]]

@@ -1,0 +1,276 @@
+"""Many documents' scores of one metric as columns of numbers, not one object per document.
+
+Why: 20,000 tiny documents scored under every metric were 400,000 score objects, each made,
+kept, summed (the micro-average), asked its recall, precision and F1 (the macro-average) and
+taken apart again for the JSON report, which cost more than computing the scores.  A `Column`
+holds a metric's scores of many documents field by field (a `Score`'s four counts, a
+`BlancScore`'s eight, an `AceScore`'s ten...), each field a list of the Python numbers the score
+objects would hold, so:
+- `total` is each field summed in document order, as `score.total` adds the objects (a left fold);
+- `values` are recall, precision and F1 of every document, computed as the objects' properties
+  compute them (the same IEEE operations, elementwise), for the macro-average and the report;
+- `row` makes one document's score object when someone asks for it (the workbench, a test).
+A metric whose documents' scores are of several kinds keeps them as objects (`objects`).
+
+`DocumentScores` is a corpus result's documents over such columns: a sequence of (name,
+{metric: score}) as before, each entry made when it is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import fields as dataclass_fields
+from functools import reduce
+from operator import add, itemgetter
+from typing import Any
+
+import numpy as np
+
+from metrics.measures.ace import AceScore
+from metrics.measures.score import (AnchorScore, AnyScore, BlancScore, MeanScore, Score, blanc_values, counts_values,
+                                   harmonic, mean, ratio)
+
+Numbers = list[float]
+
+_ACE_NAMES = tuple(f.name for f in dataclass_fields(AceScore))
+_WIDTH: dict[type, int] = {Score: 4, BlancScore: 8, AnchorScore: 8, MeanScore: 3, AceScore: len(_ACE_NAMES)}
+"""How many numbers each kind of score is made of."""
+
+
+def flat(score: AnyScore) -> list[float]:
+    """A score's numbers, in the order `build` takes them."""
+    if isinstance(score, Score):
+        return [score.recall_num, score.recall_den, score.precision_num, score.precision_den]
+    if isinstance(score, BlancScore):
+        return flat(score.coref) + flat(score.noncoref)
+    if isinstance(score, AnchorScore):
+        return flat(score.ed) + flat(score.em)
+    if isinstance(score, MeanScore):
+        return [score.recall, score.precision, score.f1]
+    return [getattr(score, name) for name in _ACE_NAMES]
+
+
+def build(kind: type, numbers: Sequence[float]) -> AnyScore:
+    """The score of `kind` made of `numbers` (`flat`'s order)."""
+    if kind is Score or kind is MeanScore:
+        return kind(*numbers)
+    if kind is BlancScore or kind is AnchorScore:
+        return kind(Score(*numbers[:4]), Score(*numbers[4:]))
+    return kind(*numbers)
+
+
+class Column:
+    """One metric's scores of many documents: field by field (`kind`, `fields`), or, when they
+    are not all of one kind, as objects."""
+
+    def __init__(self, kind: type | None, fields: list[Numbers] | None = None,
+                 objects: list[AnyScore] | None = None, missing: Sequence[int] = ()) -> None:
+        self.kind = kind
+        fields = fields if fields is not None else []
+        # a list given twice (CEAF's common count is its recall's and its precision's numerator)
+        # becomes two, so that filling a row of one leaves the other alone
+        self.fields = [list(field) if any(field is earlier for earlier in fields[:i]) else field
+                       for i, field in enumerate(fields)]
+        self.objects = objects
+        self.missing = list(missing)
+        self._values: tuple[tuple[Numbers, Numbers, Numbers] | None] | None = None
+        """Rows not computed here (`metrics.measures.batch` leaves some documents to their own
+        computation): their numbers mean nothing until `fill` gives them."""
+
+    def fill(self, scores: Sequence[AnyScore]) -> None:
+        """Give the `missing` rows their scores, in the order of `missing`."""
+        missing, self.missing = self.missing, []
+        self._values = None
+        if self.objects is None and all(type(score) is self.kind for score in scores):
+            for row, score in zip(missing, scores):
+                for field, number in zip(self.fields, flat(score)):
+                    field[row] = number
+            return
+        rows = self.rows()
+        for row, score in zip(missing, scores):
+            rows[row] = score
+        filled = Column.of(rows)
+        self.kind, self.fields, self.objects = filled.kind, filled.fields, filled.objects
+
+    def scores(self) -> list[AnyScore | None]:
+        """Each row's score, None for a `missing` one."""
+        rows: list[AnyScore | None] = list(self.rows())
+        for row in self.missing:
+            rows[row] = None
+        return rows
+
+    @classmethod
+    def of(cls, scores: Sequence[AnyScore]) -> Column:
+        """The column of these scores (objects kept as such when of several kinds)."""
+        kinds = set(map(type, scores))
+        if len(kinds) != 1 or next(iter(kinds)) not in _WIDTH:
+            return cls(None, objects=list(scores))
+        kind = kinds.pop()
+        rows = list(map(flat, scores))
+        return cls(kind, [list(field) for field in zip(*rows)] if rows else [[] for _ in range(_WIDTH[kind])])
+
+    @classmethod
+    def joined(cls, columns: Sequence[Column]) -> Column:
+        """The columns of consecutive groups of documents, as one."""
+        kinds = {column.kind for column in columns}
+        if len(kinds) == 1 and None not in kinds:
+            kind = kinds.pop()
+            return cls(kind, [reduce(add, parts, []) for parts in zip(*(c.fields for c in columns))])
+        return cls.of([score for column in columns for score in column.rows()])
+
+    def __len__(self) -> int:
+        if self.objects is not None:
+            return len(self.objects)
+        return len(self.fields[0])
+
+    def row(self, index: int) -> AnyScore:
+        """One document's score object."""
+        if self.objects is not None:
+            return self.objects[index]
+        assert self.kind is not None
+        return build(self.kind, [field[index] for field in self.fields])
+
+    def rows(self) -> list[AnyScore]:
+        if self.objects is not None:
+            return list(self.objects)
+        assert self.kind is not None
+        kind = self.kind
+        return [build(kind, numbers) for numbers in zip(*self.fields)]
+
+    def taken(self, indices: Sequence[int]) -> Column:
+        """The column of these documents (in this order)."""
+        if self.objects is not None:
+            return Column(None, objects=[self.objects[i] for i in indices])
+        if len(indices) < 2:
+            return Column(self.kind, [[field[i] for i in indices] for field in self.fields])
+        take = itemgetter(*indices)
+        return Column(self.kind, [list(take(field)) for field in self.fields])
+
+    def total(self) -> AnyScore | None:
+        """The documents' scores added in order (`score.total`: each count a left fold of `+`);
+        None for no document."""
+        if not len(self):
+            return None
+        if self.objects is not None or self.kind is MeanScore:
+            from metrics.measures.score import total
+
+            return total(self.rows())
+        assert self.kind is not None
+        return build(self.kind, [reduce(add, field) for field in self.fields])
+
+    def values(self) -> tuple[Numbers, Numbers, Numbers]:
+        """Each document's recall, precision and F1, as its score's properties give them."""
+        found = self.computed_values()
+        if found is None:
+            rows = self.rows()
+            return [s.recall for s in rows], [s.precision for s in rows], [s.f1 for s in rows]
+        return found
+
+    def computed_values(self) -> tuple[Numbers, Numbers, Numbers] | None:
+        """`values` computed for all documents at once (once: the macro-average and the report
+        both read them); None where that cannot be done to the bit (counts that are not plain
+        numbers exact as floats, or not finite; a column of objects)."""
+        if self._values is None:
+            self._values = (self._computed_values(),)
+        return self._values[0]
+
+    def _computed_values(self) -> tuple[Numbers, Numbers, Numbers] | None:
+        kind = self.kind
+        if self.objects is not None:
+            return None
+        if kind is MeanScore:
+            return self.fields[0], self.fields[1], self.fields[2]
+        if kind is Score:
+            return _as_lists(counts_values(self.fields))
+        if kind is BlancScore:
+            return _as_lists(blanc_values(self.fields))
+        if kind is AnchorScore:
+            ed, em = counts_values(self.fields[:4]), counts_values(self.fields[4:])
+            if ed is None or em is None:
+                return None
+            with np.errstate(all="ignore"):
+                recall, precision, f1 = (np.asarray(harmonic(a, b)) for a, b in zip(ed, em))
+            return _as_lists((recall, precision, f1))
+        if kind is AceScore:
+            return _ace_values(self.fields)
+        return None
+
+    def mean(self) -> MeanScore:
+        """The macro-average: the plain mean of the documents' recall, precision and F1
+        (`score.mean_score`)."""
+        recall, precision, f1 = self.values()
+        return MeanScore(mean(recall), mean(precision), mean(f1))
+
+
+def _as_lists(found: tuple[np.ndarray, ...] | None) -> tuple[Numbers, Numbers, Numbers] | None:
+    if found is None:
+        return None
+    recall, precision, f1 = (values.tolist() for values in found)
+    return recall, precision, f1
+
+
+def _ace_values(fields: list[Numbers]) -> tuple[Numbers, Numbers, Numbers] | None:
+    """`AceScore`'s recall, precision and F1 (its value, 0 where undefined), as its properties
+    compute them."""
+    named = dict(zip(_ACE_NAMES, fields))
+    if not all(set(map(type, field)) <= {float, int} for field in fields):
+        return None
+    arrays = [np.array(named[name], dtype=np.float64)
+              for name in ("denominator", "mapped_value", "mapped_key_value", "false_alarm_cost")]
+    if any(len(values) and (np.abs(values).max() >= 2.0 ** 53 or not np.isfinite(values).all()) for values in arrays):
+        return None
+    den, found, found_key, false_alarm = arrays
+    credited = np.where(0.0 > found, 0.0, found)  # max(C, 0.0) as Python's max takes it
+    with np.errstate(all="ignore"):
+        recall, precision = ratio(credited, den), ratio(credited, found_key + false_alarm)
+    f1 = [n / d if d else (1.0 if n == 0 else 0.0) for n, d in zip(named["numerator"], named["denominator"])]
+    return recall.tolist(), precision.tolist(), f1
+
+
+Entry = tuple[str, dict[str, AnyScore]]
+
+
+class DocumentScores(Sequence[Entry]):
+    """A corpus result's documents, (name, {metric: score}) in order, held as one `Column` per
+    metric; each entry is made when read."""
+
+    def __init__(self, names: list[str], columns: dict[str, Column]) -> None:
+        self.names = names
+        self.columns = columns
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __getitem__(self, index: int | slice) -> Any:
+        """An int gives one (name, scores) entry, a slice a list of them."""
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self.names[index], {name: column.row(index) for name, column in self.columns.items()}
+
+    def __iter__(self) -> Iterator[Entry]:
+        rows = [column.rows() for column in self.columns.values()]
+        metrics = list(self.columns)
+        for name, scores in zip(self.names, zip(*rows) if rows else ((),) * len(self.names)):
+            yield name, dict(zip(metrics, scores))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(list(self))  # as the list of entries it stands for
+
+    def __add__(self, other: Sequence[Entry]) -> list[Entry]:
+        return list(self) + list(other)
+
+    def __radd__(self, other: Sequence[Entry]) -> list[Entry]:
+        return list(other) + list(self)
+
+    def only(self, metrics: Sequence[str]) -> DocumentScores:
+        """These documents with the columns of `metrics` alone."""
+        return DocumentScores(self.names, {name: column for name, column in self.columns.items() if name in metrics})

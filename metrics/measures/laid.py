@@ -1,0 +1,203 @@
+"""Documents' contingency tables laid end to end (`Tables`): what the metrics of many documents at
+once read (`metrics.measures.batch`).
+
+Each array of the documents' tables (`metrics.measures.table`) is joined in document order, with
+each row's document and its chains' indices made global.  What several metrics share is made
+once and kept: the mention-type counts of the LMetrics (from every document's ids' types, also
+laid end to end: one array for the corpus, not one per document), the cells each document's best
+CEAF alignment is taken from, and which documents Tuggener's metrics have anything to judge in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from metrics.measures.formulas import ChainWeights
+from metrics.measures.table import ChainTypes, Table
+from metrics.measures.weights import Weights
+from metrics.model import MentionType
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Documents' tables laid end to end: their cells, key chains and response chains, each
+    array in document order, with each row's document and its chains' indices made global."""
+
+    tables: Sequence[Table]
+    cell_doc: np.ndarray
+    cell_key: np.ndarray
+    cell_response: np.ndarray
+    primary: np.ndarray
+    shared: np.ndarray
+    key_side: np.ndarray
+    key_doc: np.ndarray
+    key_sizes: np.ndarray
+    response_doc: np.ndarray
+    response_sizes: np.ndarray
+    types: Sequence[ChainTypes] | None = None
+    """Each document's mention-type counts, when given (else `chain_types` counts them from the
+    pairs' types)."""
+    pairs: Sequence[Any] | None = None
+    """The document pairs themselves (`corpus.scoring.DocPair`), for the mention types (the
+    LMetrics, the ACE-value), the ACE-value's response chains as ids, options and entity types,
+    and Tuggener's metrics."""
+    linguistic: dict[Weights, ChainWeights] = field(default_factory=dict, compare=False, repr=False)
+    """Chen & Ng's chain weights under each W asked for (`batch.linguistic`)."""
+    _kept: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def judged(self) -> list[int]:
+        """The documents with a chain of two mentions or more on a side (what Tuggener's metrics
+        judge); all of them without the pairs."""
+        if "judged" not in self._kept:
+            self._kept["judged"] = list(range(self.n_docs)) if self.pairs is None else \
+                [d for d, pair in enumerate(self.pairs) if _has_link(pair.key.chains) or _has_link(pair.response.chains)]
+        return self._kept["judged"]
+
+    def ceaf_cells(self) -> CeafCells:
+        """The cells each document's best CEAF alignment is taken from (made once)."""
+        if "ceaf" not in self._kept:
+            self._kept["ceaf"] = _ceaf_cells(self)
+        return self._kept["ceaf"]
+
+    def id_types(self) -> np.ndarray:
+        """The mention type (0 NAME, 1 NOMINAL, 2 PRONOUN, 3 ZERO) of every document's mention
+        ids, laid end to end (`DocPair.id_types` of each, made as one array)."""
+        if "id_types" not in self._kept:
+            if self.pairs is None:
+                raise ValueError("mention types of tables laid end to end without their pairs")
+            self._kept["id_types"] = np.array(
+                [int(typed[span][0]) for pair in self.pairs for typed in (pair.typed_spans(),)
+                 for span in pair.alignment.spans], dtype=np.int64)
+        return self._kept["id_types"]
+
+    def chain_types(self) -> ChainTypes:
+        """The mention-type counts of every document's key chains, cells and parts, laid end to
+        end (`Table.type_counts` of each, counted at once)."""
+        if "types" not in self._kept:
+            self._kept["types"] = _stacked_types(self.types) if self.types is not None else _type_counts(self)
+        return self._kept["types"]
+
+    def id_offsets(self) -> np.ndarray:
+        """Where each document's mention ids start among all documents' (`id_types`)."""
+        if "id_offsets" not in self._kept:
+            assert self.pairs is not None
+            self._kept["id_offsets"] = starts_of([pair.alignment.spans for pair in self.pairs])
+        return self._kept["id_offsets"]
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.tables)
+
+    def joined(self, name: str, offsets: np.ndarray) -> np.ndarray:
+        """One array of every table's `name`, each document's values plus its offset."""
+        parts = [getattr(tb, name) for tb in self.tables]
+        if not parts:
+            return np.zeros(0, np.int64)
+        lengths = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+        return np.concatenate(parts).astype(np.int64) + np.repeat(offsets, lengths)
+
+
+def _stacked_types(types: Sequence[ChainTypes]) -> ChainTypes:
+    def stacked(arrays: list[np.ndarray]) -> np.ndarray:
+        return np.concatenate(arrays) if arrays else np.zeros((0, len(MentionType)), dtype=np.int64)
+
+    return ChainTypes(stacked([ty.key for ty in types]), stacked([ty.cells for ty in types]),
+                      stacked([ty.parts for ty in types]))
+
+
+def _type_counts(t: Tables) -> ChainTypes:
+    """`Table.type_counts` of every document, counted at once from the ids' types laid end to
+    end: per key chain, per cell, per part (each document's primary parts, then its twinless
+    mentions, one part each)."""
+    types, ids = t.id_types(), t.id_offsets()
+    tables = t.tables
+    key_chains, cells = starts_of([tb.key_sizes for tb in tables]), starts_of([tb.cell_key for tb in tables])
+    parts = starts_of([tb.part_response for tb in tables])
+    n_primary = np.fromiter((len(tb.part_response) - len(tb.twinless_ids) for tb in tables), np.int64, len(tables))
+    key = _counted(t.joined("key_owner", key_chains), types[t.joined("key_ids", ids)], len(t.key_sizes))
+    cell = _counted(t.joined("member_cell", cells), types[t.joined("member_id", ids)], len(t.cell_key))
+    twinless_rows = np.concatenate([np.arange(len(tb.twinless_ids), dtype=np.int64) for tb in tables]) \
+        if tables else np.zeros(0, np.int64)
+    twinless_doc = np.repeat(np.arange(len(tables)), [len(tb.twinless_ids) for tb in tables])
+    rows = np.concatenate([t.joined("part_cell", parts), twinless_rows + (parts + n_primary)[twinless_doc]])
+    part_types = np.concatenate([types[t.joined("part_id", ids)], types[t.joined("twinless_ids", ids)]])
+    return ChainTypes(key, cell, _counted(rows, part_types, sum(len(tb.part_response) for tb in tables)))
+
+
+def _counted(group: np.ndarray, types: np.ndarray, n_groups: int) -> np.ndarray:
+    """(n_groups, 4) counts of each mention type per group."""
+    out = np.zeros((n_groups, len(MentionType)), dtype=np.int64)
+    if len(group):
+        np.add.at(out, (group, types), 1)
+    return out
+
+
+def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None = None,
+                    pairs: Sequence[Any] | None = None) -> Tables:
+    """The tables of a corpus (or of one process's share of it) as one set of arrays, with their
+    mention-type counts when given (for the LMetrics)."""
+    n_cells = np.fromiter((len(t.cell_key) for t in tables), dtype=np.int64, count=len(tables))
+    n_keys = np.fromiter((len(t.key_sizes) for t in tables), dtype=np.int64, count=len(tables))
+    n_responses = np.fromiter((len(t.response_sizes) for t in tables), dtype=np.int64, count=len(tables))
+    docs = np.arange(len(tables), dtype=np.int64)
+    cell_doc = np.repeat(docs, n_cells)
+    key_offset = np.concatenate([[0], np.cumsum(n_keys)[:-1]]).astype(np.int64) if len(tables) else n_keys
+    response_offset = np.concatenate([[0], np.cumsum(n_responses)[:-1]]).astype(np.int64) if len(tables) else n_keys
+
+    def joined(name: str) -> np.ndarray:
+        return np.concatenate([getattr(t, name) for t in tables]).astype(np.int64) if tables else np.zeros(0, np.int64)
+
+    return Tables(tables, cell_doc, joined("cell_key") + key_offset[cell_doc],
+                  joined("cell_response") + response_offset[cell_doc], joined("primary"), joined("shared"),
+                  joined("key_side"), np.repeat(docs, n_keys), joined("key_sizes"), np.repeat(docs, n_responses),
+                  joined("response_sizes"), types, pairs)
+
+
+def _has_link(chains: Sequence[Sequence[Any]]) -> bool:
+    return any(len(chain) > 1 for chain in chains)
+
+
+@dataclass(frozen=True)
+class CeafCells:
+    """Where each document's best CEAF alignment comes from without the solver, as global cell
+    indices (the same under every similarity: made once per `Tables`)."""
+
+    simple: np.ndarray
+    """Every document's simple cells (one key chain, one response chain), in document order."""
+    star: np.ndarray
+    """The cells of the star components (a single chain on one side), grouped by component."""
+    group_starts: np.ndarray
+    """Where each star component's cells start in `star`."""
+    group: np.ndarray
+    """The star component of each of `star`'s cells."""
+    has_star: np.ndarray
+    """Whether each document has star components."""
+    needs_solver: list[int]
+    """The documents with a component for the solver."""
+
+
+def _ceaf_cells(t: Tables) -> CeafCells:
+    offsets = starts_of([tb.cell_key for tb in t.tables])
+    simple = np.concatenate([tb.simple_cells + offsets[d] for d, tb in enumerate(t.tables)]) if t.tables else \
+        np.zeros(0, np.int64)
+    star_cells = [tb.star_cells + offsets[d] for d, tb in enumerate(t.tables) if len(tb.star_starts)]
+    star_starts = [tb.star_starts for tb in t.tables if len(tb.star_starts)]
+    has_star = np.array([len(tb.star_starts) > 0 for tb in t.tables], dtype=bool)
+    needs_solver = [d for d, tb in enumerate(t.tables) if tb.components]
+    if not star_cells:
+        empty = np.zeros(0, np.int64)
+        return CeafCells(simple.astype(np.int64), empty, empty, empty, has_star, needs_solver)
+    cells = np.concatenate(star_cells).astype(np.int64)
+    group_starts = np.concatenate([starts + first for starts, first in zip(star_starts, starts_of(star_cells))])
+    group = np.repeat(np.arange(len(group_starts)), np.diff(np.append(group_starts, len(cells))))
+    return CeafCells(simple.astype(np.int64), cells, group_starts, group, has_star, needs_solver)
+
+
+def starts_of(arrays: Sequence[np.ndarray]) -> np.ndarray:
+    """Where each array starts when they are laid end to end."""
+    lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
+    return np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(arrays) else lengths

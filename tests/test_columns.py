@@ -1,0 +1,88 @@
+"""Documents' scores held as columns (`metrics.measures.columns`) give, to the bit, what the score
+objects give: each row is the object, a column's total is `score.total` of the objects, its
+mean is `score.mean_score` of them, and a corpus scored in columns (`PreparedCorpus.score`)
+aggregates as the objects aggregate (`corpus.scoring.aggregate` over plain lists)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metrics.corpus.scoring import aggregate, prepare
+from metrics.measures.ace import AceScore
+from metrics.measures.columns import Column, DocumentScores
+from metrics.measures.score import AnchorScore, BlancScore, MeanScore, Score, mean_score, total
+from strategies import corpora, weights as weight_vectors
+
+COUNT = st.one_of(st.integers(0, 9), st.floats(0, 9, allow_nan=False),
+                  st.sampled_from([0.0, 1 / 3, 1e-7, 2.5e16, 2.0 ** 53]))
+SCORES = st.builds(Score, COUNT, COUNT, COUNT, COUNT)
+SIGNED = st.one_of(COUNT, st.floats(-9, 0, allow_nan=False))
+KINDS = {
+    "score": SCORES,
+    "blanc": st.builds(BlancScore, SCORES, SCORES),
+    "anchor": st.builds(AnchorScore, SCORES, SCORES),
+    "mean": st.builds(MeanScore, st.floats(0, 1), st.floats(0, 1), st.floats(0, 1)),
+    "ace": st.builds(AceScore, SIGNED, COUNT, COUNT, COUNT, COUNT, SIGNED, COUNT, st.integers(0, 5),
+                     st.integers(0, 5), st.integers(0, 5)),
+}
+
+
+def bits(value) -> str:
+    """Every number of a score with its type, written exactly."""
+    if isinstance(value, (Score, BlancScore, AnchorScore, AceScore)):
+        numbers = value.counts()
+    else:
+        numbers = []
+    return repr([(type(n).__name__, n) for n in numbers] + [value.recall, value.precision, value.f1])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(KINDS)).flatmap(lambda kind: st.lists(KINDS[kind], min_size=1, max_size=40)))
+def test_a_column_is_its_scores(scores):
+    column = Column.of(scores)
+    assert column.objects is None
+    assert [bits(row) for row in column.rows()] == [bits(score) for score in scores]
+    assert bits(column.row(len(scores) - 1)) == bits(scores[-1])
+    if not isinstance(scores[0], MeanScore):
+        assert bits(column.total()) == bits(total(scores))
+    assert repr(column.mean()) == repr(mean_score(scores))
+    recall, precision, f1 = column.values()
+    assert repr((recall, precision, f1)) == repr(([s.recall for s in scores], [s.precision for s in scores],
+                                                  [s.f1 for s in scores]))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(SCORES, KINDS["blanc"]), min_size=1, max_size=10), st.data())
+def test_filling_joining_and_taking(scores, data):
+    """Missing rows filled (with scores of another kind: the column keeps objects), columns of
+    pieces joined, rows taken in another order."""
+    column = Column.of([Score(0.0, 0.0, 0.0, 0.0)] * len(scores))
+    column.missing = list(range(len(scores)))
+    column.fill(scores)
+    assert [bits(row) for row in column.rows()] == [bits(score) for score in scores]
+    cut = data.draw(st.integers(0, len(scores)))
+    joined = Column.joined([Column.of(scores[:cut]), Column.of(scores[cut:])]) if 0 < cut < len(scores) else column
+    order = data.draw(st.permutations(range(len(scores))))
+    assert [bits(row) for row in joined.taken(order).rows()] == [bits(scores[i]) for i in order]
+
+
+def test_a_list_given_twice_is_filled_once_per_field():
+    common = [1.0, 2.0]
+    column = Column(Score, [common, [3.0, 3.0], common, [4.0, 4.0]], missing=[1])
+    column.fill([Score(1.0, 3.0, 2.5, 4.0)])
+    assert column.row(1) == Score(1.0, 3.0, 2.5, 4.0) and column.row(0) == Score(1.0, 3.0, 1.0, 4.0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(corpora(duplicates=True, max_documents=8), weight_vectors(positive=False))
+def test_corpus_in_columns_aggregates_as_its_objects(pairs, weights):
+    corpus = prepare([p.key for p in pairs], [p.response for p in pairs])
+    result = corpus.score(weights)
+    documents = list(result.documents)
+    again = aggregate(documents, weights, result.metrics)
+    assert repr(result.micro) == repr(again.micro) and repr(result.macro) == repr(again.macro)
+    assert result.documents == documents
+    if isinstance(result.documents, DocumentScores):
+        assert [result.documents[i] for i in range(len(documents))] == documents
+        assert result.documents[-1:] == documents[-1:]

@@ -1,0 +1,64 @@
+"""`build_tables` (every document's contingency table computed at once) gives each document the
+arrays `build_table` gives it alone: the same values, dtypes and components, on random corpora
+with repeated spans (a key span in two key chains: irregular cells) and on crossing chains (CEAF
+components for the solver)."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import numpy as np
+from hypothesis import given, settings
+
+from metrics.measures.table import build_table, build_tables
+from metrics.mentions.alignment import align
+from strategies import corpora
+
+
+def same(found, expected) -> None:
+    for f in fields(expected):
+        if f.name.startswith("_"):
+            continue
+        a, b = getattr(found, f.name), getattr(expected, f.name)
+        if isinstance(b, np.ndarray):
+            assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), f.name
+        elif f.name == "components":
+            assert len(a) == len(b)
+            for x, y in zip(a, b):
+                assert all(p.dtype == q.dtype and np.array_equal(p, q) for p, q in zip(x, y))
+        else:
+            assert type(a) is type(b) and a == b, f.name
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpora(duplicates=True, max_documents=8))
+def test_tables_of_many_documents_are_each_documents_own(pairs):
+    alignments = [align(p.key, p.response) for p in pairs]
+    for found, alignment in zip(build_tables(alignments), alignments):
+        same(found, build_table(alignment))
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora(max_documents=8))
+def test_without_repeated_spans(pairs):
+    alignments = [align(p.key, p.response) for p in pairs]
+    for found, alignment in zip(build_tables(alignments), alignments):
+        same(found, build_table(alignment))
+
+
+@settings(max_examples=80, deadline=None)
+@given(corpora(duplicates=True, max_documents=8))
+def test_type_counts_of_many_documents_are_each_documents_own(pairs):
+    """The mention-type counts of tables laid end to end, counted at once from the pairs' types,
+    are each document's `chain_types` stacked (and the ids' types each document's `id_types`)."""
+    from metrics.corpus.scoring import prepare
+    from metrics.measures.laid import laid_end_to_end
+
+    corpus = prepare([p.key for p in pairs], [p.response for p in pairs])
+    found = laid_end_to_end([pair.table for pair in corpus.pairs], pairs=corpus.pairs)
+    expected = laid_end_to_end([pair.table for pair in corpus.pairs], [pair.chain_types for pair in corpus.pairs])
+    for name in ("key", "cells", "parts"):
+        a, b = getattr(found.chain_types(), name), getattr(expected.chain_types(), name)
+        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), name
+    ids = np.concatenate([pair.id_types for pair in corpus.pairs]) if corpus.pairs else np.zeros(0, np.int64)
+    assert np.array_equal(found.id_types(), ids)
