@@ -8,6 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference_kernels as reference
+from strategies import corpora
+from metrics.corpus.scoring import prepare
 from metrics.measures import tuggener
 from metrics.mentions.chains import chain_view, code_spans, key_view, response_view
 from metrics.model import Document, MentionType, Span
@@ -76,3 +78,22 @@ def test_breakdown_classes_come_in_the_loops_order(pair, labelled) -> None:
                 if (types[span] if label is None else label(span)) == c:
                     cell[outcome] += 1
             assert got[name][c] == tuggener.Tally(*cell)
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpora(duplicates=True, max_documents=4))
+def test_documents_scored_together_as_alone(pairs_of_documents) -> None:
+    """Many documents' views laid end to end give each document the scores it has alone, and
+    those are the loops' counts."""
+    corpus = prepare([p.key for p in pairs_of_documents], [p.response for p in pairs_of_documents])
+    together = tuggener.score_documents(corpus.pairs)
+    for pair, scores in zip(corpus.pairs, together):
+        alone = tuggener.score_document(pair)
+        assert repr(scores) == repr(alone)
+        want = reference.judgements(reference.ref_key_view(pair.key), reference.ref_response_view(pair.response),
+                                    pair.types)
+        for name in tuggener.COUNTED:
+            cell = [0, 0, 0, 0]
+            for _, outcome in want[name]:
+                cell[outcome] += 1
+            assert scores[name].counts() == tuggener.Tally(*cell).score().counts()

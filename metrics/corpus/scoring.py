@@ -166,12 +166,15 @@ class DocPair:
             self._linguistic = (weights, formulas.linguistic_weights(self.table, self.chain_types, weights))
         return self._linguistic[1]
 
-    def application(self) -> dict[str, AnyScore]:
-        """Tuggener's five metrics, computed in one pass and kept."""
+    def application(self, together: Sequence[DocPair] = ()) -> dict[str, AnyScore]:
+        """Tuggener's five metrics, computed in one pass and kept; with `together`, in the same
+        pass as those of the pairs there that lack theirs (`tuggener.score_documents`)."""
         if self._application is None:
-            from metrics.measures.tuggener import score_document
+            from metrics.measures.tuggener import score_documents
 
-            self._application = score_document(self)
+            group = [self, *(pair for pair in together if pair is not self and pair._application is None)]
+            for pair, found in zip(group, score_documents(group)):
+                pair._application = found
         return self._application
 
     @property

@@ -84,7 +84,7 @@ class ScoredPair(Protocol):
     def aligned(self) -> AlignedDocument | None: ...
     def score(self, metric: Metric, weights: Weights) -> AnyScore: ...
     def linguistic_weights(self, weights: Weights) -> ChainWeights: ...
-    def application(self) -> Mapping[str, AnyScore]: ...
+    def application(self, together: Sequence[ScoredPair] = ()) -> Mapping[str, AnyScore]: ...
     def ace(self) -> AceScore: ...
     @property
     def ua(self) -> UAScores | None: ...
@@ -238,6 +238,16 @@ def _application(name: str) -> Compute:
     return compute
 
 
+def _application_batch(name: str) -> Batch:
+    """Tuggener's metrics of many documents: the first pair asked judges all of them in one pass
+    (`ScoredPair.application` with `together`), the others find theirs."""
+    def compute(tables: Tables, weights: Weights) -> list[AnyScore | None]:
+        pairs = tables.pairs or ()
+        return [pair.application(pairs)[name] for pair in pairs]
+
+    return compute
+
+
 def _mean_of_parts(name: str) -> Compute:
     def compute(pair: ScoredPair, weights: Weights) -> AnyScore:
         metric = METRICS[name]
@@ -307,15 +317,15 @@ CATALOG: tuple[Metric, ...] = (
            batch=_batch("linguistic_ceaf_entity", linguistic=True),
            weighted=True, typed=True),
     Metric("immediate", "Immediate", _A, "immediate antecedents (Tuggener 2014, 3.1)", _application("immediate"),
-           typed=True),
+           typed=True, batch=_application_batch("immediate")),
     Metric("inferred", "Inferred", _A, "inferred nominal antecedents (Tuggener 2014, 3.2)", _application("inferred"),
-           typed=True),
+           typed=True, batch=_application_batch("inferred")),
     Metric("anchor_ed", "Anchor ED", _A, "anchor mentions, entity detection (Tuggener 2014, 3.3)",
-           _application("anchor_ed"), typed=True),
+           _application("anchor_ed"), typed=True, batch=_application_batch("anchor_ed")),
     Metric("anchor_em", "Anchor EM", _A, "anchor mentions, entity mentions (Tuggener 2014, 3.3)",
-           _application("anchor_em"), typed=True),
+           _application("anchor_em"), typed=True, batch=_application_batch("anchor_em")),
     Metric("anchor", "Anchor F-phi", _A, "anchor mentions: harmonic mean of ED and EM F (Tuggener 2014)",
-           _application("anchor"), typed=True),
+           _application("anchor"), typed=True, batch=_application_batch("anchor")),
     Metric("ceaf_phi1", "CEAF-phi1", _E, "CEAF with phi1, exact entity match (Luo 2005, eq. 6)",
            _phi(exact=True), aliases=("ceaf1", "phi1"), batch=_batch("ceaf_phi1")),
     Metric("ceaf_phi2", "CEAF-phi2", _E, "CEAF with phi2, response entity inside the key entity (Luo 2005, eq. 7)",

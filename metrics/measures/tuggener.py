@@ -33,13 +33,13 @@ totals come from one pass.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
-from metrics.measures.catalog import ANCHOR, ANCHOR_ED, ANCHOR_EM, IMMEDIATE, INFERRED, Family, names
 import numpy as np
 
-from metrics.mentions.chains import ChainView, code_spans, key_view, response_view, span_codes
+from metrics.measures.catalog import ANCHOR, ANCHOR_ED, ANCHOR_EM, IMMEDIATE, INFERRED, Family, names
+from metrics.mentions.chains import CODE_BASE, ChainView, code_spans, key_view, response_view, span_codes
 from metrics.model import Document, MentionType, Span
 from metrics.measures.score import Score, harmonic
 
@@ -191,7 +191,8 @@ def _nominal(kinds: np.ndarray) -> np.ndarray:
 
 
 def _joined(*parts: Judged) -> Judged:
-    return tuple(np.concatenate(column) for column in zip(*parts))  # type: ignore[return-value]
+    codes, kinds, outcomes = zip(*parts)
+    return np.concatenate(codes), np.concatenate(kinds), np.concatenate(outcomes)
 
 
 def _immediate(s: _Sides) -> Judged:
@@ -357,19 +358,44 @@ def _scores(tallies: Mapping[str, Tally]) -> dict[str, Score | AnchorScore]:
 def score_document(pair) -> dict[str, Score | AnchorScore]:
     """Tuggener's five metrics for an engine `DocPair` (keys: "immediate", "inferred",
     "anchor_ed", "anchor_em", "anchor").  The same counts as `scores_from_counts` of
-    `count_views`, counted by outcome alone (no class of mention is asked for), with the types
-    read from the pair's types of mention ids (`DocPair.id_types`)."""
-    kv, rv = pair.key_view, pair.response_view
-    codes = span_codes(pair.alignment.spans)
+    `count_views`, counted by outcome alone (no class of mention is asked for)."""
+    return score_documents([pair])[0]
+
+
+def score_documents(pairs: Sequence) -> list[dict[str, Score | AnchorScore]]:
+    """`score_document` of many pairs at once: their views laid end to end (each document's spans
+    shifted past the tokens of those before it, its chains past their chains), judged in one pass
+    and counted per document, so that a corpus of small documents pays numpy's calls once.  The
+    types are read from each pair's types of mention ids (`DocPair.id_types`)."""
+    if not pairs:
+        return []
+    spans = [span_codes(pair.alignment.spans) for pair in pairs]
+    widths = np.array([int(codes.max() % CODE_BASE) + 1 if len(codes) else 0 for codes in spans], dtype=np.int64)
+    token_offset = np.concatenate(([0], np.cumsum(widths)[:-1]))
+    shift = token_offset * (CODE_BASE + 1)  # (start, end) -> (start + offset, end + offset)
+
+    def joined(views: list[ChainView]) -> ChainView:
+        chain_offset = np.concatenate(([0], np.cumsum([len(v.sizes) for v in views])[:-1])).astype(np.int64)
+        codes = np.concatenate([v.codes + shift[d] for d, v in enumerate(views)])
+        member_chain = np.concatenate([v.member_chain + chain_offset[d] for d, v in enumerate(views)])
+        return ChainView(codes, member_chain.astype(np.int64), int(sum(len(v.sizes) for v in views)), [])
+
+    kv = joined([pair.key_view for pair in pairs])
+    rv = joined([pair.response_view for pair in pairs])
+    codes = np.concatenate([c + shift[d] for d, c in enumerate(spans)])
     order = np.argsort(codes, kind="stable")
-    sorted_codes, sorted_types = codes[order], pair.id_types[order]
+    sorted_codes = codes[order]
+    sorted_types = np.concatenate([pair.id_types for pair in pairs]).astype(np.int64)[order]
 
     def types_of(view: ChainView) -> np.ndarray:
         return sorted_types[np.searchsorted(sorted_codes, view.codes)]
 
-    tallies = {name: Tally(*np.bincount(outcomes, minlength=4).tolist())
-               for name, (_, _, outcomes) in _judgements(kv, rv, types_of(kv), types_of(rv)).items()}
-    return _scores(tallies)
+    n = len(pairs)
+    counts = {}
+    for name, (judged, _, outcomes) in _judgements(kv, rv, types_of(kv), types_of(rv)).items():
+        doc = np.searchsorted(token_offset, judged // CODE_BASE, side="right") - 1
+        counts[name] = np.bincount(doc * 4 + outcomes, minlength=4 * n).reshape(n, 4).tolist()
+    return [_scores({name: Tally(*counts[name][d]) for name in COUNTED}) for d in range(n)]
 
 
 def breakdown_document(pair, by: str = "type") -> Breakdown:
