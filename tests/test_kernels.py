@@ -12,6 +12,8 @@ from strategies import corpora
 from metrics.corpus.scoring import prepare
 from metrics.measures import tuggener
 from metrics.mentions.chains import chain_view, code_spans, key_view, response_view
+from metrics.mentions.heads import DocumentHeads
+from metrics.mentions.types import _DocumentTyper, assign_types
 from metrics.model import Document, MentionType, Span
 
 SPANS = st.tuples(st.integers(0, 12), st.integers(0, 2)).map(lambda t: (t[0], t[0] + t[1]))
@@ -97,3 +99,39 @@ def test_documents_scored_together_as_alone(pairs_of_documents) -> None:
             for _, outcome in want[name]:
                 cell[outcome] += 1
             assert scores[name].counts() == tuggener.Tally(*cell).score().counts()
+
+
+TAGS = ["NN", "NNP", "PRP", "PRP$", "POS", "DT", "IN", "JJ", "VBD", ",", "CD", "WP"]
+WORDS_DRAWN = ["the", "man", "'s", "he", "London", "of", ",", "it", "Mr.", "this", "2014", "’s"]
+
+
+@st.composite
+def parsed_documents(draw: st.DrawFn) -> tuple[Document, list[Span]]:
+    """A document with dependency heads (any: cycles, roots, heads outside the document), POS
+    tags and words, and spans over it, some outside it."""
+    n = draw(st.integers(1, 14))
+    heads = draw(st.lists(st.integers(-1, n), min_size=n, max_size=n))
+    tags = draw(st.lists(st.sampled_from(TAGS), min_size=n, max_size=n))
+    words = draw(st.lists(st.sampled_from(WORDS_DRAWN), min_size=n, max_size=n))
+    spans = draw(st.lists(st.tuples(st.integers(0, n), st.integers(0, 4)).map(lambda t: (t[0], t[0] + t[1])),
+                          max_size=12))
+    doc = Document(name="d", words=words, chains=[], pos=tags, heads=heads, sentence_starts=[0])
+    return doc, spans
+
+
+@settings(max_examples=400, deadline=None)
+@given(parsed_documents())
+def test_heads_of_many_spans_are_each_spans_head(drawn) -> None:
+    doc, spans = drawn
+    finder = DocumentHeads(doc)
+    inside = [(s, e) for s, e in spans if e < len(doc.words)]
+    assert finder.heads(inside) == [finder.head(span)[0] for span in inside]
+
+
+@settings(max_examples=400, deadline=None)
+@given(parsed_documents())
+def test_types_of_many_spans_are_each_spans_type(drawn) -> None:
+    doc, spans = drawn
+    typer = _DocumentTyper(doc)
+    assert typer.types_of(spans) == [typer.type_of(span) for span in spans]
+    assert list(assign_types(doc, spans).items()) == [(span, typer.type_of(span)) for span in dict.fromkeys(spans)]
