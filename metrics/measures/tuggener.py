@@ -39,7 +39,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.measures.catalog import ANCHOR, ANCHOR_ED, ANCHOR_EM, IMMEDIATE, INFERRED, Family, names
-from metrics.mentions.chains import CODE_BASE, ChainView, code_spans, key_view, response_view, span_codes
+from metrics.mentions.chains import (CODE_BASE, KEY_KEEPS_LAST, RESPONSE_KEEPS_LAST, ChainView, code_spans, joined_view,
+                                     key_view, response_view, span_codes)
 from metrics.model import Document, MentionType, Span
 from metrics.measures.score import Score, harmonic
 
@@ -363,25 +364,18 @@ def score_document(pair) -> dict[str, Score | AnchorScore]:
 
 
 def score_documents(pairs: Sequence) -> list[dict[str, Score | AnchorScore]]:
-    """`score_document` of many pairs at once: their views laid end to end (each document's spans
-    shifted past the tokens of those before it, its chains past their chains), judged in one pass
+    """`score_document` of many pairs at once: their views laid end to end (`joined_view`: each
+    document's spans shifted past the tokens of those before it), judged in one pass
     and counted per document, so that a corpus of small documents pays numpy's calls once.  The
     types are read from each pair's types of mention ids (`DocPair.id_types`)."""
     if not pairs:
         return []
     spans = [span_codes(pair.alignment.spans) for pair in pairs]
-    widths = np.array([int(codes.max() % CODE_BASE) + 1 if len(codes) else 0 for codes in spans], dtype=np.int64)
+    widths = np.array([int((codes % CODE_BASE).max()) + 1 if len(codes) else 0 for codes in spans], dtype=np.int64)
     token_offset = np.concatenate(([0], np.cumsum(widths)[:-1]))
-    shift = token_offset * (CODE_BASE + 1)  # (start, end) -> (start + offset, end + offset)
-
-    def joined(views: list[ChainView]) -> ChainView:
-        chain_offset = np.concatenate(([0], np.cumsum([len(v.sizes) for v in views])[:-1])).astype(np.int64)
-        codes = np.concatenate([v.codes + shift[d] for d, v in enumerate(views)])
-        member_chain = np.concatenate([v.member_chain + chain_offset[d] for d, v in enumerate(views)])
-        return ChainView(codes, member_chain.astype(np.int64), int(sum(len(v.sizes) for v in views)), [])
-
-    kv = joined([pair.key_view for pair in pairs])
-    rv = joined([pair.response_view for pair in pairs])
+    shift = token_offset * (CODE_BASE + 1)  # (start, end) -> (start + offset, end + offset), as joined_view
+    kv = joined_view([pair.key for pair in pairs], token_offset, KEY_KEEPS_LAST)
+    rv = joined_view([pair.response for pair in pairs], token_offset, RESPONSE_KEEPS_LAST)
     codes = np.concatenate([c + shift[d] for d, c in enumerate(spans)])
     order = np.argsort(codes, kind="stable")
     sorted_codes = codes[order]

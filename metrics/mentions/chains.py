@@ -106,8 +106,19 @@ class ChainView:
 def chain_view(doc: Document, keep_last: bool) -> ChainView:
     """Deduplicated, sorted chains of a document: a repeated span stays in the first chain listing
     it, or in the last with `keep_last`."""
-    sizes = [len(chain) for chain in doc.chains]
-    codes = span_codes(list(chained.from_iterable(doc.chains)))
+    return joined_view([doc], np.zeros(1, dtype=np.int64), keep_last, list(doc.chain_labels()))
+
+
+def joined_view(docs: list[Document], token_offset: np.ndarray, keep_last: bool, labels: list[str] | None = None
+                ) -> ChainView:
+    """`chain_view` of many documents at once, as one view: document d's spans shifted past
+    `token_offset[d]` tokens (so documents' spans never meet and keep their order), its chains
+    numbered after those of the documents before it.  The offsets must leave room for each
+    document's spans."""
+    sizes = [len(chain) for doc in docs for chain in doc.chains]
+    spans_per_doc = [sum(map(len, doc.chains)) for doc in docs]
+    codes = span_codes(list(chained.from_iterable(chained.from_iterable(doc.chains for doc in docs))))
+    codes += np.repeat(token_offset * (CODE_BASE + 1), spans_per_doc)  # (start, end) -> (start + o, end + o)
     listed_in = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
     if keep_last:  # the last listing of each span: the first of the reversed listings
         _, last = np.unique(codes[::-1], return_index=True)
@@ -116,7 +127,7 @@ def chain_view(doc: Document, keep_last: bool) -> ChainView:
         _, kept = np.unique(codes, return_index=True)
     codes, listed_in = codes[kept], listed_in[kept]
     order = np.lexsort((codes, listed_in))
-    return ChainView(codes[order], listed_in[order], len(sizes), list(doc.chain_labels()))
+    return ChainView(codes[order], listed_in[order], len(sizes), labels or [])
 
 
 def key_view(key: Document) -> ChainView:
