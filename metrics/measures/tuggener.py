@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain as chained
 
 import numpy as np
 
@@ -370,13 +371,16 @@ def score_documents(pairs: Sequence) -> list[dict[str, Score | AnchorScore]]:
     types are read from each pair's types of mention ids (`DocPair.id_types`)."""
     if not pairs:
         return []
-    spans = [span_codes(pair.alignment.spans) for pair in pairs]
-    widths = np.array([int((codes % CODE_BASE).max()) + 1 if len(codes) else 0 for codes in spans], dtype=np.int64)
+    n = len(pairs)
+    spans_per_doc = np.fromiter((len(pair.alignment.spans) for pair in pairs), dtype=np.int64, count=n)
+    codes = span_codes(list(chained.from_iterable(pair.alignment.spans for pair in pairs)))
+    span_doc = np.repeat(np.arange(n), spans_per_doc)
+    widths = np.zeros(n, dtype=np.int64)
+    np.maximum.at(widths, span_doc, codes % CODE_BASE + 1)
     token_offset = np.concatenate(([0], np.cumsum(widths)[:-1]))
-    shift = token_offset * (CODE_BASE + 1)  # (start, end) -> (start + offset, end + offset), as joined_view
+    codes += token_offset[span_doc] * (CODE_BASE + 1)  # (start, end) -> (start + offset, end + offset), as joined_view
     kv = joined_view([pair.key for pair in pairs], token_offset, KEY_KEEPS_LAST)
     rv = joined_view([pair.response for pair in pairs], token_offset, RESPONSE_KEEPS_LAST)
-    codes = np.concatenate([c + shift[d] for d, c in enumerate(spans)])
     order = np.argsort(codes, kind="stable")
     sorted_codes = codes[order]
     sorted_types = np.concatenate([pair.id_types for pair in pairs]).astype(np.int64)[order]
@@ -384,7 +388,6 @@ def score_documents(pairs: Sequence) -> list[dict[str, Score | AnchorScore]]:
     def types_of(view: ChainView) -> np.ndarray:
         return sorted_types[np.searchsorted(sorted_codes, view.codes)]
 
-    n = len(pairs)
     counts = {}
     for name, (judged, _, outcomes) in _judgements(kv, rv, types_of(kv), types_of(rv)).items():
         doc = np.searchsorted(token_offset, judged // CODE_BASE, side="right") - 1
