@@ -35,7 +35,7 @@ def typed_pairs(draw: st.DrawFn) -> tuple[Document, Document, dict[Span, Mention
     return document(key), document(response), dict(zip(spans, kinds))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(CHAINS, st.booleans())
 def test_chain_view_is_the_dictionaries_view(chains: list[list[Span]], keep_last: bool) -> None:
     doc = document(chains)
@@ -47,7 +47,7 @@ def test_chain_view_is_the_dictionaries_view(chains: list[list[Span]], keep_last
     assert code_spans(got.codes) == [span for chain in want.chains for span in chain]
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(typed_pairs(), st.booleans())
 def test_judgements_are_the_loops_judgements(pair, per_entity: bool) -> None:
     key, response, types = pair
@@ -119,7 +119,7 @@ def parsed_documents(draw: st.DrawFn) -> tuple[Document, list[Span]]:
     return doc, spans
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(parsed_documents())
 def test_heads_of_many_spans_are_each_spans_head(drawn) -> None:
     doc, spans = drawn
@@ -128,7 +128,7 @@ def test_heads_of_many_spans_are_each_spans_head(drawn) -> None:
     assert finder.heads(inside) == [finder.head(span)[0] for span in inside]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(parsed_documents())
 def test_types_of_many_spans_are_each_spans_type(drawn) -> None:
     doc, spans = drawn
