@@ -2,9 +2,8 @@
 
 `prepare` does the work every request needs (pairing, v8.01 mention identification, contingency
 tables); `PreparedCorpus.score` computes what is asked for.  A `DocPair` keeps what does not depend
-on the weights (the official metrics, mention types) once computed, so the workbench, which
-re-scores on every weight edit, pays only for the LMetrics then: a few numpy operations per
-document.  Nothing is computed that no one asked for: `corefwb score --metrics muc` finds no heads.
+on the weights (the official metrics, mention types), so the workbench, re-scoring on every weight
+edit, pays only for the LMetrics then.  Nothing is computed that no one asked for.
 """
 
 from __future__ import annotations
@@ -53,12 +52,11 @@ class DocPair:
     """A key document, its response document (empty if the response lacks it) and their table.
 
     The spans may be given, or a function that makes them when first asked for (a CorefUD pair
-    scored from its aligned node mentions alone never needs them: `metrics.conventions.projection`).
+    scored from its node mentions alone never needs them: `metrics.conventions.projection`).
 
     It keeps what does not depend on the weights once computed: the weight-independent scores,
-    the mention types (they need every mention's head, the dearest step of preparing a document,
-    and only the LMetrics, the application metrics, the error analysis and the workbench use
-    them), the two chain views, and the linguistic chain weights of the latest W.
+    the mention types (every mention's head: dear, and only Chen & Ng, Tuggener, the error
+    analysis and the workbench use them), the chain views, the chain weights of the latest W.
     """
 
     def __init__(self, name: str, spans: Spans | Callable[[], Spans], *,
@@ -74,10 +72,9 @@ class DocPair:
         """Under the CorefUD conventions, the pair as corefud-scorer aligned it
         (`metrics.conventions.corefud`): the metrics it computes come from it."""
         self.ua = ua
-        """Under the UA conventions, the pair's scores as the UA scorer computes them
-        (`metrics.conventions.ua`): every metric it computes comes from them."""
+        """Under the UA conventions, the pair's scores as the UA scorer computes them (`conventions.ua`)."""
         self.scorer = Scorer.COREFUD if aligned is not None else Scorer.UA if ua is not None else Scorer.V801
-        """Whose computation of each metric this pair's scores are (`Metric.computation`)."""
+        """Whose computation of each metric this pair's scores are."""
         self._scores: dict[str, AnyScore] = {}
         self._rows: list[tuple[dict[str, Column], int, Weights]] = []
         self._typed = typed
@@ -168,12 +165,15 @@ class DocPair:
             self._linguistic = (weights, formulas.linguistic_weights(self.table, self.chain_types, weights))
         return self._linguistic[1]
 
-    def application(self) -> dict[str, AnyScore]:
-        """Tuggener's five metrics, computed in one pass and kept."""
+    def application(self, together: Sequence[DocPair] = ()) -> dict[str, AnyScore]:
+        """Tuggener's five metrics, kept; with `together`, judged in one pass with the pairs there
+        that lack theirs (`tuggener.score_documents`)."""
         if self._application is None:
-            from metrics.measures.tuggener import score_document
+            from metrics.measures.tuggener import score_documents
 
-            self._application = score_document(self)
+            group = [self, *(pair for pair in together if pair is not self and pair._application is None)]
+            for pair, found in zip(group, score_documents(group)):
+                pair._application = found
         return self._application
 
     @property

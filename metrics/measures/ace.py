@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 from dataclasses import dataclass, fields
+from itertools import chain as chained
 from typing import NamedTuple
 
 import numpy as np
@@ -137,7 +138,7 @@ def ace_document(table: Table, id_types: np.ndarray, n_key_ids: int, response_id
     n_key, n_resp = table.n_key_chains, table.n_response_chains
     w_key = np.bincount(table.key_owner, weights=mtv[table.key_ids], minlength=n_key)
     owner = np.repeat(np.arange(n_resp), [len(c) for c in response_ids]).astype(np.int64)
-    flat = np.fromiter((i for chain in response_ids for i in chain), dtype=np.int64, count=len(owner))
+    flat = np.fromiter(chained.from_iterable(response_ids), dtype=np.int64, count=len(owner))
     w_resp = np.bincount(owner, weights=mtv[flat], minlength=n_resp)
     costly = mtv[flat] if options.variant == "ace07" else np.where(flat < n_key_ids, 0.0, mtv[flat])
     cost_resp = np.bincount(owner, weights=costly, minlength=n_resp)
@@ -187,14 +188,17 @@ def _levels(owner: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
 
 def _entity_values(k: np.ndarray, r: np.ndarray, key_types: list[str | None] | None,
                    response_types: list[str | None] | None) -> np.ndarray:
-    """EV(S, K) of each cell: 0.5 where both entities are typed and the types differ."""
+    """EV(S, K) of each cell: 0.5 where both entities are typed and the types differ (the types
+    numbered once per chain, then compared for all cells at once)."""
     ev = np.ones(len(k))
-    if key_types is None or response_types is None:
+    if key_types is None or response_types is None or not len(k):
         return ev
-    for i, (kk, rr) in enumerate(zip(k.tolist(), r.tolist())):
-        a, b = key_types[kk], response_types[rr]
-        if a is not None and b is not None and a != b:
-            ev[i] = TYPE_ERROR_VALUE
+    number: dict[str, int] = {}
+    key_number = np.array([-1 if t is None else number.setdefault(t, len(number)) for t in key_types], dtype=np.int64)
+    response_number = np.array([-1 if t is None else number.setdefault(t, len(number)) for t in response_types],
+                               dtype=np.int64)
+    a, b = key_number[k], response_number[r]
+    ev[(a >= 0) & (b >= 0) & (a != b)] = TYPE_ERROR_VALUE
     return ev
 
 

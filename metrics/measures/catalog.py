@@ -85,7 +85,7 @@ class ScoredPair(Protocol):
     def aligned(self) -> AlignedDocument | None: ...
     def score(self, metric: Metric, weights: Weights) -> AnyScore: ...
     def linguistic_weights(self, weights: Weights) -> ChainWeights: ...
-    def application(self) -> Mapping[str, AnyScore]: ...
+    def application(self, together: Sequence[ScoredPair] = ()) -> Mapping[str, AnyScore]: ...
     def ace(self) -> AceScore: ...
     @property
     def ua(self) -> UAScores | None: ...
@@ -185,11 +185,17 @@ def _batch(function: str, *, linguistic: bool = False) -> Batch:
 
 
 def _batch_application(name: str) -> Batch:
-    """Tuggener's metric `name` of the documents without a link (`batch.application`)."""
+    """Tuggener's metric `name` of many documents: those without a link are zeros
+    (`batch.application`), the others judged together in one pass (`ScoredPair.application` with
+    `together`: the first asked judges them all, the others find theirs)."""
     def compute(tables: Tables, weights: Weights) -> Column:
         from metrics.measures import batch
 
-        return batch.application(tables, f_phi=name == "anchor")
+        column = batch.application(tables, f_phi=name == "anchor")
+        if tables.pairs is not None and column.missing:
+            judged = [tables.pairs[d] for d in column.missing]
+            column.fill([pair.application(judged)[name] for pair in judged])
+        return column
 
     return compute
 

@@ -33,12 +33,15 @@ totals come from one pass.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from itertools import chain as chained
+
+import numpy as np
 
 from metrics.measures.catalog import ANCHOR, ANCHOR_ED, ANCHOR_EM, IMMEDIATE, INFERRED, Family, names
-from metrics.mentions.chains import ChainView, key_view, response_view
+from metrics.mentions.chains import (CODE_BASE, KEY_KEEPS_LAST, RESPONSE_KEEPS_LAST, ChainView, code_spans, joined_view,
+                                     key_view, response_view, span_codes)
 from metrics.model import Document, MentionType, Span
 from metrics.measures.score import AnchorScore, Score  # AnchorScore: F-phi's value, kept with the other scores
 
@@ -72,10 +75,6 @@ Breakdown = dict[str, dict[Hashable, Tally]]
 """metric -> class of mention (a MentionType by default) -> counts (the four counted metrics)."""
 
 
-def _nominal(kind: MentionType) -> bool:
-    return kind not in (MentionType.PRONOUN, MentionType.ZERO)
-
-
 def count_document(key: Document, response: Document, types: Mapping[Span, MentionType],
                    label: Callable[[Span], Hashable] | None = None, per_entity: bool = False) -> Breakdown:
     """tp / wl / fn / fp of the four counted metrics for one document, per class of the judged
@@ -88,11 +87,14 @@ def count_document(key: Document, response: Document, types: Mapping[Span, Menti
 def count_views(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType],
                 label: Callable[[Span], Hashable] | None = None, per_entity: bool = False) -> Breakdown:
     """`count_document` over the two sides' chain views (a `DocPair` keeps them)."""
+    judged = _judgements(kv, rv, _member_types(kv, types), _member_types(rv, types), per_entity)
     classes: list[Hashable] = list(MentionType) if label is None else []
-    of = types.__getitem__ if label is None else label  # an IntEnum hashes as its int
     out: Breakdown = {}
-    for name, items in _judgements(kv, rv, types, per_entity).items():
-        counted = Counter(zip(map(of, map(_mention, items)), map(_outcome, items)))
+    for name, (codes, kinds, outcomes) in judged.items():
+        if label is None:
+            counted = Counter(zip(map(MentionType, kinds.tolist()), outcomes.tolist()))
+        else:
+            counted = Counter(zip(map(label, code_spans(codes)), outcomes.tolist()))
         cells = {c: [0, 0, 0, 0] for c in classes}
         for (c, which), n in counted.items():
             cells.setdefault(c, [0, 0, 0, 0])[which] = n
@@ -100,22 +102,164 @@ def count_views(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType],
     return out
 
 
-def _judgements(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType],
-                per_entity: bool = False) -> dict[str, list[tuple[Span, int]]]:
-    """Every judgement of the four counted metrics, as (mention judged, outcome), per metric.
-    Each is appended, then all are classed and counted at once (a call per judgement through
-    closures was most of these metrics' time)."""
-    judged: dict[str, list[tuple[Span, int]]] = {name: [] for name in COUNTED}
-    _immediate(kv, rv, judged[IMMEDIATE.name].append)
-    _inferred(kv, rv, types, judged[INFERRED.name].append)
-    em = judged[ANCHOR_EM.name].append
-    _anchors(kv, rv, types, judged[ANCHOR_ED.name].append,
-             (lambda item: em((item[1], item[2]))) if per_entity else (lambda item: em((item[0], item[2]))))
-    return judged
+def _member_types(view: ChainView, types: Mapping[Span, MentionType]) -> np.ndarray:
+    """The mention type of each member of a view, from a mapping of spans to types."""
+    return np.fromiter(map(types.__getitem__, view.spans), dtype=np.int64, count=len(view.codes))
 
 
-_mention = itemgetter(0)
-_outcome = itemgetter(1)
+Judged = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""One metric's judgements in order: the judged mention's span code, its mention type, the outcome."""
+
+
+def _judgements(kv: ChainView, rv: ChainView, key_types: np.ndarray, response_types: np.ndarray,
+                per_entity: bool = False) -> dict[str, Judged]:
+    """Every judgement of the four counted metrics, per metric, in the order the paper's loops over
+    chains and their mentions make them (so a breakdown's classes come in that order).  The
+    types are those of each view's members.  Whole-array work: no loop over mentions."""
+    sides = _Sides(kv, rv, key_types, response_types)
+    ed, em = _anchors(sides, per_entity)
+    return {IMMEDIATE.name: _immediate(sides), INFERRED.name: _inferred(sides), ANCHOR_ED.name: ed,
+            ANCHOR_EM.name: em}
+
+
+class _Sides:
+    """The two views as arrays, with each side's members found on the other."""
+
+    def __init__(self, kv: ChainView, rv: ChainView, key_types: np.ndarray, response_types: np.ndarray) -> None:
+        self.kv, self.rv = kv, rv
+        self.key_types, self.response_types = key_types, response_types
+        self.key_nominal = _nominal(key_types)
+        self.response_nominal = _nominal(response_types)
+        self.in_response = rv.find(kv.codes)
+        """The response member of each key member's span, -1 for none."""
+        self.in_key = kv.find(rv.codes)
+        """The key member of each response member's span, -1 for none."""
+        self.key_chain_of_response = _take(kv.member_chain, self.in_key)
+        """The key chain of each response member's span, -1 for none."""
+        self.response_chain_of_key = _take(rv.member_chain, self.in_response)
+        """The response chain of each key member's span, -1 for none."""
+        self.key_anaphoric = kv.member_position > 0
+        self.response_anaphoric = rv.member_position > 0
+        self.response_judged_on_key = _take(self.key_anaphoric, self.in_key, False)
+        """Response members that are a non-first mention of a key chain."""
+
+    def key(self, members: np.ndarray, outcomes: np.ndarray) -> Judged:
+        return self.kv.codes[members], self.key_types[members], outcomes
+
+    def response(self, members: np.ndarray, outcomes: np.ndarray) -> Judged:
+        return self.rv.codes[members], self.response_types[members], outcomes
+
+
+def _take(values: np.ndarray, index: np.ndarray, fill: int | bool = -1) -> np.ndarray:
+    """values[index], `fill` where the index is -1 (nothing there)."""
+    if not len(values):
+        return np.full(len(index), fill, dtype=values.dtype)
+    return np.where(index >= 0, values[index], fill)
+
+
+def _nominal(kinds: np.ndarray) -> np.ndarray:
+    return (kinds != MentionType.PRONOUN) & (kinds != MentionType.ZERO)
+
+
+def _joined(*parts: Judged) -> Judged:
+    codes, kinds, outcomes = zip(*parts)
+    return np.concatenate(codes), np.concatenate(kinds), np.concatenate(outcomes)
+
+
+def _immediate(s: _Sides) -> Judged:
+    """A non-first key mention: fn without a response predecessor, tp when that predecessor is its
+    key predecessor, else wl; then a non-first response mention that is no non-first key mention: fp."""
+    kv, rv = s.kv, s.rv
+    judged = np.flatnonzero(s.key_anaphoric)
+    r = s.in_response[judged]
+    missing = ~_take(s.response_anaphoric, r, False)
+    same = _take(rv.codes, np.where(missing, -1, r - 1)) == kv.codes[judged - 1]
+    outcome = np.where(missing, _FN, np.where(same, _TP, _WL))
+    spurious = np.flatnonzero(s.response_anaphoric & ~s.response_judged_on_key)
+    return _joined(s.key(judged, outcome), s.response(spurious, np.full(len(spurious), _FP)))
+
+
+def _nominal_before(view: ChainView, nominal: np.ndarray) -> np.ndarray:
+    """The closest nominal member before each member in its chain, -1 for none."""
+    last = np.maximum.accumulate(np.where(nominal, np.arange(len(nominal)), -1)) if len(nominal) else nominal.astype(np.int64)
+    before = np.concatenate(([-1], last[:-1])) if len(last) else last
+    return np.where(before >= view.bounds[view.member_chain], before, -1)
+
+
+def _inferred(s: _Sides) -> Judged:
+    """See the module docstring: each non-first key mention against the closest nominal before it in
+    its response chain; then the response mentions given a nominal antecedent that are no non-first
+    key mention: fp."""
+    kv, rv = s.kv, s.rv
+    inferred = _nominal_before(rv, s.response_nominal)
+    """the response member each response member's inferred antecedent is"""
+    chain_has_nominal = np.bincount(kv.member_chain, weights=s.key_nominal, minlength=len(kv.sizes)) > 0
+    seen_nominal = _nominal_before(kv, s.key_nominal) >= 0
+    r = s.in_response
+    antecedent = _take(inferred, r)
+    without = s.key_anaphoric & ~chain_has_nominal[kv.member_chain] & (antecedent >= 0)
+    """the paper's extra rule: a nominal antecedent for a mention of a chain without nominals"""
+    judged_with = s.key_anaphoric & seen_nominal
+    judged = np.flatnonzero(without | judged_with)
+    h = antecedent[judged]
+    right = _take(s.key_chain_of_response, h) == kv.member_chain[judged]
+    outcome = np.where(without[judged], _WL, np.where(h < 0, _FN, np.where(right, _TP, _WL)))
+    spurious = np.flatnonzero((inferred >= 0) & ~s.response_judged_on_key)
+    return _joined(s.key(judged, outcome), s.response(spurious, np.full(len(spurious), _FP)))
+
+
+def _anchors(s: _Sides, per_entity: bool) -> tuple[Judged, Judged]:
+    """ED and EM (module docstring).  EM's judgements come per key chain aligned to a response chain,
+    in key chain order: its mentions (tp in that chain, else fn), then that chain's mentions outside
+    it (fp)."""
+    kv, rv = s.kv, s.rv
+    key_anchor = _first_nominal(kv, s.key_nominal)
+    response_anchor = _first_nominal(rv, s.response_nominal)
+    key_chains = np.flatnonzero((kv.sizes > 1) & (key_anchor >= 0))
+    anchors = key_anchor[key_chains]
+    r = s.response_chain_of_key[anchors]
+    found = _take(rv.sizes, r, 0) > 1
+    ed_key = s.key(anchors, np.where(found, _TP, _FN))
+    response_chains = np.flatnonzero((rv.sizes > 1) & (response_anchor >= 0))
+    k = s.key_chain_of_response[response_anchor[response_chains]]
+    lone = _take(kv.sizes, k, 0) <= 1
+    ed_response = s.response(response_anchor[response_chains[lone]], np.full(int(lone.sum()), _FP))
+
+    aligned, partner, anchor_of = key_chains[found], r[found], anchors[found]
+    # the key chains' mentions, each with its rank among the aligned chains
+    key_members = _members(kv, aligned)
+    key_rank = np.repeat(np.arange(len(aligned)), kv.sizes[aligned])
+    key_outcome = np.where(s.response_chain_of_key[key_members] == partner[key_rank], _TP, _FN)
+    # the partner chains' mentions outside the key chain
+    response_members = _members(rv, partner)
+    response_rank = np.repeat(np.arange(len(aligned)), rv.sizes[partner])
+    outside = s.key_chain_of_response[response_members] != aligned[response_rank]
+    response_members, response_rank = response_members[outside], response_rank[outside]
+    order = np.argsort(np.concatenate((key_rank, response_rank)), kind="stable")
+    if per_entity:
+        em_key = s.key(anchor_of[key_rank], key_outcome)
+        em_response = s.key(anchor_of[response_rank], np.full(len(response_rank), _FP))
+    else:
+        em_key = s.key(key_members, key_outcome)
+        em_response = s.response(response_members, np.full(len(response_rank), _FP))
+    em = _joined(em_key, em_response)
+    return _joined(ed_key, ed_response), (em[0][order], em[1][order], em[2][order])
+
+
+def _first_nominal(view: ChainView, nominal: np.ndarray) -> np.ndarray:
+    """Each chain's anchor: its first nominal member, -1 for none."""
+    first = np.full(len(view.sizes), -1, dtype=np.int64)
+    members = np.flatnonzero(nominal)
+    chains, at = np.unique(view.member_chain[members], return_index=True)
+    first[chains] = members[at]
+    return first
+
+
+def _members(view: ChainView, chains: np.ndarray) -> np.ndarray:
+    """The members of the given chains, chain after chain (a chain may come more than once)."""
+    sizes = view.sizes[chains]
+    starts = np.repeat(view.bounds[chains] - np.concatenate(([0], np.cumsum(sizes)[:-1])), sizes)
+    return starts + np.arange(int(sizes.sum()))
 
 
 FEATURES = ("type", "pos", "entity")
@@ -160,102 +304,6 @@ def feature(name: str, key: Document, types: Mapping[Span, MentionType]) -> Call
     raise ValueError(f"unknown breakdown feature {name!r}; choose from {', '.join(FEATURES)}")
 
 
-def _chains(view: ChainView) -> list[list[Span]]:
-    return [chain for chain in view.chains if len(chain) > 1]
-
-
-def _is_anaphoric(view: ChainView, span: Span) -> bool:
-    """A non-first mention of a non-singleton chain of this side."""
-    return view.position.get(span, 0) > 0
-
-
-def _immediate(kv: ChainView, rv: ChainView, add) -> None:
-    for chain in _chains(kv):
-        for i in range(1, len(chain)):
-            span = chain[i]
-            r = rv.chain_of.get(span)
-            pos = rv.position.get(span, 0)
-            if r is None or pos == 0:
-                add((span, _FN))
-            elif rv.chains[r][pos - 1] == chain[i - 1]:
-                add((span, _TP))
-            else:
-                add((span, _WL))
-    for chain in _chains(rv):
-        for span in chain[1:]:
-            if not _is_anaphoric(kv, span):
-                add((span, _FP))
-
-
-def _inferred(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType], add) -> None:
-    # The closest nominal before each response mention in its response chain.
-    inferred: dict[Span, Span] = {}
-    for chain in _chains(rv):
-        last: Span | None = None
-        for span in chain:
-            if last is not None:
-                inferred[span] = last
-            if _nominal(types[span]):
-                last = span
-    judged: set[Span] = set()
-    for k, chain in enumerate(kv.chains):
-        if len(chain) < 2:
-            continue
-        if not any(_nominal(types[s]) for s in chain):
-            # No nominal: skipped, except the paper's extra rule (a nominal antecedent is wrong).
-            for span in chain[1:]:
-                judged.add(span)
-                if span in inferred:
-                    add((span, _WL))
-            continue
-        seen_nominal = False
-        for i, span in enumerate(chain):
-            if i > 0:
-                judged.add(span)
-                if seen_nominal:
-                    h = inferred.get(span)
-                    if h is None:
-                        add((span, _FN))
-                    elif kv.chain_of.get(h) == k:
-                        add((span, _TP))
-                    else:
-                        add((span, _WL))
-            if _nominal(types[span]):
-                seen_nominal = True
-    for span in inferred:
-        if span not in judged:
-            add((span, _FP))
-
-
-def _anchor(chain: list[Span], types: Mapping[Span, MentionType]) -> Span | None:
-    return next((s for s in chain if _nominal(types[s])), None)
-
-
-def _anchors(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType], add_ed, add_em) -> None:
-    resp_multi = {i for i, chain in enumerate(rv.chains) if len(chain) > 1}
-    key_multi = {i for i, chain in enumerate(kv.chains) if len(chain) > 1}
-    for k in sorted(key_multi):
-        chain = kv.chains[k]
-        anchor = _anchor(chain, types)
-        if anchor is None:
-            continue
-        r = rv.chain_of.get(anchor)
-        if r is None or r not in resp_multi:
-            add_ed((anchor, _FN))
-            continue
-        add_ed((anchor, _TP))
-        for span in chain:
-            add_em((span, anchor, _TP if rv.chain_of.get(span) == r else _FN))
-        for span in rv.chains[r]:
-            if kv.chain_of.get(span) != k:
-                add_em((span, anchor, _FP))
-    for r in sorted(resp_multi):
-        chain = rv.chains[r]
-        anchor = _anchor(chain, types)
-        if anchor is not None and kv.chain_of.get(anchor) not in key_multi:
-            add_ed((anchor, _FP))
-
-
 def totals(breakdown: Breakdown) -> dict[str, Tally]:
     """The counts of each counted metric summed over mention types."""
     out = {}
@@ -282,13 +330,38 @@ def score_document(pair) -> dict[str, Score | AnchorScore]:
     """Tuggener's five metrics for an engine `DocPair` (keys: "immediate", "inferred",
     "anchor_ed", "anchor_em", "anchor").  The same counts as `scores_from_counts` of
     `count_views`, counted by outcome alone (no class of mention is asked for)."""
-    tallies = {}
-    for name, items in _judgements(pair.key_view, pair.response_view, pair.types).items():
-        counts = [0, 0, 0, 0]
-        for outcome in map(_outcome, items):
-            counts[outcome] += 1
-        tallies[name] = Tally(*counts)
-    return _scores(tallies)
+    return score_documents([pair])[0]
+
+
+def score_documents(pairs: Sequence) -> list[dict[str, Score | AnchorScore]]:
+    """`score_document` of many pairs at once: their views laid end to end (`joined_view`: each
+    document's spans shifted past the tokens of those before it), judged in one pass
+    and counted per document, so that a corpus of small documents pays numpy's calls once.  The
+    types are read from each pair's types of mention ids (`DocPair.id_types`)."""
+    if not pairs:
+        return []
+    n = len(pairs)
+    spans_per_doc = np.fromiter((len(pair.alignment.spans) for pair in pairs), dtype=np.int64, count=n)
+    codes = span_codes(list(chained.from_iterable(pair.alignment.spans for pair in pairs)))
+    span_doc = np.repeat(np.arange(n), spans_per_doc)
+    widths = np.zeros(n, dtype=np.int64)
+    np.maximum.at(widths, span_doc, codes % CODE_BASE + 1)
+    token_offset = np.concatenate(([0], np.cumsum(widths)[:-1]))
+    codes += token_offset[span_doc] * (CODE_BASE + 1)  # (start, end) -> (start + offset, end + offset), as joined_view
+    kv = joined_view([pair.key for pair in pairs], token_offset, KEY_KEEPS_LAST)
+    rv = joined_view([pair.response for pair in pairs], token_offset, RESPONSE_KEEPS_LAST)
+    order = np.argsort(codes, kind="stable")
+    sorted_codes = codes[order]
+    sorted_types = np.concatenate([pair.id_types for pair in pairs]).astype(np.int64)[order]
+
+    def types_of(view: ChainView) -> np.ndarray:
+        return sorted_types[np.searchsorted(sorted_codes, view.codes)]
+
+    counts = {}
+    for name, (judged, _, outcomes) in _judgements(kv, rv, types_of(kv), types_of(rv)).items():
+        doc = np.searchsorted(token_offset, judged // CODE_BASE, side="right") - 1
+        counts[name] = np.bincount(doc * 4 + outcomes, minlength=4 * n).reshape(n, 4).tolist()
+    return [_scores({name: Tally(*counts[name][d]) for name in COUNTED}) for d in range(n)]
 
 
 def breakdown_document(pair, by: str = "type") -> Breakdown:

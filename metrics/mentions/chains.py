@@ -11,11 +11,19 @@ the workbench's chain view) follows the same rule:
 `metrics.mentions.alignment` applies the same rule while it assigns mention ids (in a faster form that also
 keeps what v8.01 counts twice); this module states it for the per-mention views.  A `DocPair`
 builds its two views once and every analysis of that pair shares them.
+
+Why arrays: Tuggener's metrics read every mention of every document, and a book has a hundred
+thousand of them; so a view is made as arrays (its members, chains in file order and each in
+document order: their span codes, chains and positions), and the dictionaries the error analyses
+look spans up in are made from them when first asked for.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import cached_property
+from itertools import chain as chained
+
+import numpy as np
 
 from metrics.model import Document, Span
 
@@ -24,34 +32,102 @@ KEY_KEEPS_LAST = True
 RESPONSE_KEEPS_LAST = False
 """v8.01: a response span listed in several response chains counts in the first one."""
 
+CODE_BASE = 1 << 32
+"""A span (start, end) as one integer, start * CODE_BASE + end: codes sort as spans do and two sides'
+spans compare as integers (token indices are below 2**31)."""
 
-@dataclass
+
+def span_codes(spans: list[Span]) -> np.ndarray:
+    """The code of each span (`CODE_BASE`), in order."""
+    flat = np.fromiter(chained.from_iterable(spans), dtype=np.int64, count=2 * len(spans))
+    return flat[0::2] * CODE_BASE + flat[1::2]
+
+
+def code_spans(codes: np.ndarray) -> list[Span]:
+    """The spans of codes (the inverse of `span_codes`)."""
+    return list(zip((codes // CODE_BASE).tolist(), (codes % CODE_BASE).tolist()))
+
+
 class ChainView:
-    """One side's chains with each span once, chains sorted in document order."""
+    """One side's chains with each span once, chains sorted in document order.
 
-    chains: list[list[Span]]
-    """Chains in file order, each sorted in document order, each span in exactly one chain."""
-    labels: list[str]
-    chain_of: dict[Span, int]
-    position: dict[Span, int]
-    """Index of a span within its (sorted) chain: 0 for the first mention."""
+    The members of all chains are laid end to end (chains in file order, each in document order):
+    `codes`, `member_chain` and `member_position` hold one entry per member, `bounds[c]:bounds[c + 1]`
+    are chain c's members.  `chains`, `chain_of` and `position` are the same as Python objects.
+    """
+
+    def __init__(self, codes: np.ndarray, member_chain: np.ndarray, n_chains: int, labels: list[str]) -> None:
+        self.codes = codes
+        """Span code of each member (`CODE_BASE`)."""
+        self.member_chain = member_chain
+        """Chain index of each member (nondecreasing)."""
+        self.sizes = np.bincount(member_chain, minlength=n_chains)
+        """Members of each chain."""
+        self.bounds = np.concatenate(([0], np.cumsum(self.sizes)))
+        """Chain c's members are bounds[c]:bounds[c + 1]."""
+        self.member_position = np.arange(len(codes)) - self.bounds[member_chain]
+        """Index of each member within its chain: 0 for the first mention."""
+        self.labels = labels
+
+    def find(self, codes: np.ndarray) -> np.ndarray:
+        """The member holding each span code, -1 where this side has no such span."""
+        order = self._sorted
+        if not len(order):
+            return np.full(len(codes), -1, dtype=np.int64)
+        where = np.searchsorted(self.codes[order], codes).clip(max=len(order) - 1)
+        found = order[where]
+        return np.where(self.codes[found] == codes, found, -1)
+
+    @cached_property
+    def _sorted(self) -> np.ndarray:
+        return np.argsort(self.codes, kind="stable")
+
+    @cached_property
+    def spans(self) -> list[Span]:
+        """Each member's span, in member order."""
+        return code_spans(self.codes)
+
+    @cached_property
+    def chains(self) -> list[list[Span]]:
+        """Chains in file order, each sorted in document order, each span in exactly one chain."""
+        spans, bounds = self.spans, self.bounds.tolist()
+        return [spans[bounds[c]:bounds[c + 1]] for c in range(len(bounds) - 1)]
+
+    @cached_property
+    def chain_of(self) -> dict[Span, int]:
+        return dict(zip(self.spans, self.member_chain.tolist()))
+
+    @cached_property
+    def position(self) -> dict[Span, int]:
+        """Index of a span within its (sorted) chain: 0 for the first mention."""
+        return dict(zip(self.spans, self.member_position.tolist()))
 
 
 def chain_view(doc: Document, keep_last: bool) -> ChainView:
     """Deduplicated, sorted chains of a document: a repeated span stays in the first chain listing
     it, or in the last with `keep_last`."""
-    owner: dict[Span, int] = {}
-    for index, chain in enumerate(doc.chains):
-        for span in chain:
-            if keep_last or span not in owner:
-                owner[span] = index
-    members: list[list[Span]] = [[] for _ in doc.chains]
-    for span, index in owner.items():
-        members[index].append(span)
-    for chain in members:
-        chain.sort()
-    position = {span: i for chain in members for i, span in enumerate(chain)}
-    return ChainView(members, list(doc.chain_labels()), owner, position)
+    return joined_view([doc], np.zeros(1, dtype=np.int64), keep_last, list(doc.chain_labels()))
+
+
+def joined_view(docs: list[Document], token_offset: np.ndarray, keep_last: bool, labels: list[str] | None = None
+                ) -> ChainView:
+    """`chain_view` of many documents at once, as one view: document d's spans shifted past
+    `token_offset[d]` tokens (so documents' spans never meet and keep their order), its chains
+    numbered after those of the documents before it.  The offsets must leave room for each
+    document's spans."""
+    sizes = [len(chain) for doc in docs for chain in doc.chains]
+    spans_per_doc = [sum(map(len, doc.chains)) for doc in docs]
+    codes = span_codes(list(chained.from_iterable(chained.from_iterable(doc.chains for doc in docs))))
+    codes += np.repeat(token_offset * (CODE_BASE + 1), spans_per_doc)  # (start, end) -> (start + o, end + o)
+    listed_in = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    if keep_last:  # the last listing of each span: the first of the reversed listings
+        _, last = np.unique(codes[::-1], return_index=True)
+        kept = len(codes) - 1 - last
+    else:
+        _, kept = np.unique(codes, return_index=True)
+    codes, listed_in = codes[kept], listed_in[kept]
+    order = np.lexsort((codes, listed_in))
+    return ChainView(codes[order], listed_in[order], len(sizes), labels or [])
 
 
 def key_view(key: Document) -> ChainView:

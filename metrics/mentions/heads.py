@@ -26,7 +26,10 @@ from __future__ import annotations
 
 import re
 import weakref
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from itertools import chain as chained
+
+import numpy as np
 
 from metrics.model import Document, Span
 
@@ -249,6 +252,32 @@ class DocumentHeads:
                 best = min(candidates, key=lambda t: (self._rank(t), self.depth(t), -t))
                 return self._step_over_possessive(best, start), self.rule
         return self._simple(start, end), "rule"
+
+    def heads(self, spans: list[Span]) -> list[int]:
+        """`head` of many spans within the document (the head tokens alone).
+
+        Whole-array work for the usual case, a span with one token whose head lies outside it:
+        every span's tokens laid end to end, each compared with its span's bounds at once; the
+        others (several such tokens, none, or no dependencies) go through `head` one by one."""
+        if self.dep is None or not spans:
+            return [self.head(span)[0] for span in spans]
+        flat = np.fromiter(chained.from_iterable(spans), dtype=np.int64, count=2 * len(spans))
+        starts, ends = flat[0::2], flat[1::2]
+        lengths = ends - starts + 1
+        owner = np.repeat(np.arange(len(spans)), lengths)
+        tokens = np.arange(len(owner)) - np.repeat(np.cumsum(lengths) - lengths - starts, lengths)
+        up = self._dep_array[tokens]
+        outside = (up < starts[owner]) | (up > ends[owner])
+        candidates = np.bincount(owner[outside], minlength=len(spans))
+        head = np.zeros(len(spans), dtype=np.int64)
+        head[owner[outside]] = tokens[outside]  # one write per span where there is one candidate
+        step = self._step_over_possessive
+        return [step(h, start) if n == 1 else self.head(span)[0]
+                for h, start, n, span in zip(head.tolist(), starts.tolist(), candidates.tolist(), spans)]
+
+    @cached_property
+    def _dep_array(self) -> np.ndarray:
+        return np.asarray(self.dep, dtype=np.int64)
 
     def _rank(self, token: int) -> int:
         """0 for a token that could head a noun phrase (any word when there are no POS tags),

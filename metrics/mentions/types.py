@@ -67,16 +67,13 @@ OPENING_MARKS = frozenset({'"', "``", "“", "‘", "'", "(", "[", "-", "--", "�
 def assign_types(doc: Document, spans: Iterable[Span]) -> dict[Span, tuple[MentionType, str]]:
     """Type and deciding rule of each span of `doc` (see the module docstring for the rules);
     the document's own mentions may come typed ahead (`prepare_types`)."""
-    known = doc.rule_types or {}
-    out: dict[Span, tuple[MentionType, str]] = {}
-    typer: _DocumentTyper | None = None
-    for span in spans:
-        typed = known.get(span)
-        if typed is None:
-            typer = typer or _DocumentTyper(doc)
-            typed = typer.type_of(span)
-        out[span] = typed
-    return out
+    spans = list(spans)
+    typed = list(map((doc.rule_types or {}).get, spans))
+    unknown = [span for span, kind in zip(spans, typed) if kind is None]
+    if unknown:
+        found = iter(_DocumentTyper(doc).types_of(unknown))
+        typed = [kind if kind is not None else next(found) for kind in typed]
+    return dict(zip(spans, typed))
 
 
 def prepare_types(documents: Sequence[Document], processes: int = 1) -> None:
@@ -121,6 +118,20 @@ class _DocumentTyper:
         self._initial: list[bool] | None = None
         self._cap_mid: Counter[str] | None = None
         self._lower: Counter[str] | None = None
+
+    def types_of(self, spans: list[Span]) -> list[tuple[MentionType, str]]:
+        """`type_of` of many spans, their heads found together (`DocumentHeads.heads`) when the
+        document has POS tags and no explicit types (the common case: CoNLL-2012 files)."""
+        n = len(self.words)
+        if self.explicit or self.pos is None or not all(0 <= s <= e < n for s, e in spans):
+            return [self.type_of(span) for span in spans]
+        pos, from_pos = self.pos, self._from_pos
+        out = []
+        for span, head in zip(spans, self.heads.heads(spans)):
+            tag = pos[head]
+            out.append((PRONOUN, "pos") if tag in PRONOUN_TAGS else (NAME, "pos") if tag in NAME_TAGS
+                       else from_pos(span, head))
+        return out
 
     def type_of(self, span: Span) -> tuple[MentionType, str]:
         explicit = self.explicit.get(span)
