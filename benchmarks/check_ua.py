@@ -312,6 +312,19 @@ def our_seconds(job: dict, repeats: int) -> float:
     return statistics.median(times)
 
 
+def _reading(key: str, response: str) -> float:
+    """CPU seconds of our reader on both files, the collector off (as `corefwb` runs)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        started = time.process_time()
+        read_ua(key), read_ua(response)
+        return time.process_time() - started
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def check_timing(args: argparse.Namespace, copy: str, workdir: str) -> None:
     """Both scorers on each CODI-CRAC train file, in one run, in CPU seconds (the machine may be
     shared: wall time would count the others' work), medians of `args.repeats`, under every UA
@@ -337,8 +350,10 @@ def check_timing(args: argparse.Namespace, copy: str, workdir: str) -> None:
                   f"{theirs / mine:.1f}x; whole command {their_whole:.2f} s vs {our_whole:.2f} s, "
                   f"{their_whole / our_whole:.1f}x (CPU seconds, medians of {repeats})")
         lines = statistics.median(_split_lines(key, response) for _ in range(repeats))
+        reading = statistics.median(_reading(key, response) for _ in range(repeats))
         print(f"timing {Path(key).name}: reading both files' lines and splitting each into columns, the least "
-              f"a line-by-line reader does, takes {lines:.3f} s")
+              f"a line-by-line reader does, takes {lines:.3f} s; our reader (read_ua, both files, the "
+              f"collector off) {reading:.3f} s")
     print("floor of a command line (CPU seconds, medians of {}): {}".format(
         repeats, ", ".join(f"{name} {seconds:.3f} s" for name, seconds in floors.items())))
 
