@@ -45,12 +45,22 @@ class Sides:
     response_index: dict | None = None
     splits: tuple[list, list] | None = None
     """The key's and the response's split antecedents, in cluster order (found once, for every metric)."""
+    members: dict[int, tuple[list, dict]] = field(default_factory=dict)
+    """id of a split antecedent -> its member clusters and their index (made once, for every metric)."""
 
     def __post_init__(self) -> None:
         if self.key_index is None:
             self.key_index = cluster_index(self.key)
         if self.response_index is None:
             self.response_index = cluster_index(self.response)
+
+    def members_of(self, split: SplitAntecedent) -> tuple[list, dict]:
+        """A split antecedent's member clusters (in its set's order) and their `cluster_index`."""
+        found = self.members.get(id(split))
+        if found is None:
+            clusters = list(split.members)
+            found = self.members[id(split)] = (clusters, cluster_index(clusters))
+        return found
 
     def split_antecedents(self) -> tuple[list, list]:
         if self.splits is None:
@@ -346,30 +356,39 @@ kernel is named as its metric, so the name is written once)."""
 _NOBODY = SplitAntecedent(set())
 
 
+def best_pairs(f1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """scipy's `linear_sum_assignment(-f1)`, its ties broken as it breaks them.  One split
+    antecedent on a side (most documents) is the best of one row or column, the first of equal
+    ones as scipy takes it: scipy, which takes 0.3 s to import, is left out then."""
+    if f1.shape[0] == 1:
+        return np.zeros(1, dtype=np.intp), np.array([int(np.argmax(f1[0]))], dtype=np.intp)
+    if f1.shape[1] == 1:
+        return np.array([int(np.argmax(f1[:, 0]))], dtype=np.intp), np.zeros(1, dtype=np.intp)
+    from scipy.optimize import linear_sum_assignment  # imported when first needed
+
+    return linear_sum_assignment(-f1)
+
+
 def split_credit(kernel: Kernel, s: Sides) -> SplitCredit:
     """The key's and the response's split antecedents aligned by `kernel`'s own F1."""
     keys, responses = s.split_antecedents()
     if not keys and not responses:
         return NO_CREDIT
-    from scipy.optimize import linear_sum_assignment  # imported when first needed: it takes 0.3 s
-
     keys = keys or [_NOBODY]
     responses = responses or [_NOBODY]
-    response_members = [list(r.members) for r in responses]
-    response_indexes = [cluster_index(c) for c in response_members]
+    response_members, response_indexes = zip(*(s.members_of(r) for r in responses))
     raw: list[list[Counts]] = []
     f1: list[list[float]] = []
     recall: list[list[float]] = []
     precision: list[list[float]] = []
     for key in keys:
-        members = list(key.members)
-        index = cluster_index(members)
+        members, index = s.members_of(key)
         raw.append([kernel(Sides(members, response_members[j], s.partner, index, response_indexes[j]), NO_CREDIT,
                            True) for j in range(len(responses))])
         precision.append([0 if pn == 0 else pn / float(pd) for pn, pd, _, _ in raw[-1]])
         recall.append([0 if rn == 0 else rn / float(rd) for _, _, rn, rd in raw[-1]])
         f1.append([_f1(*counts) for counts in raw[-1]])
-    rows, cols = linear_sum_assignment(-np.array(f1, dtype=float))
+    rows, cols = best_pairs(np.array(f1, dtype=float))
     table = np.array(raw, dtype=float)
     counts = (table[rows, cols, np.zeros_like(cols)].sum(), table[0, :, 1].sum(),
               table[rows, cols, np.ones_like(cols) * 2].sum(), table[:, 0, 3].sum())
