@@ -26,6 +26,7 @@ import numpy as np
 
 from metrics.mentions.ua import AnyMention, SplitAntecedent
 from metrics.mentions.ua_align import cluster_index
+from metrics.runtime.lsap import linear_sum_assignment
 
 Counts = tuple[float, float, float, float]
 """precision numerator, precision denominator, recall numerator, recall denominator."""
@@ -153,8 +154,6 @@ def bcub(s: Sides, credit: SplitCredit, inner: bool = False) -> Counts:
 
 
 def _ceaf(s: Sides, credit: SplitCredit, entity: bool) -> Counts:
-    from scipy.optimize import linear_sum_assignment
-
     holders: dict[AnyMention, list[int]] = {}
     for j, c in enumerate(s.response):
         for m in c:
@@ -176,7 +175,7 @@ def _ceaf(s: Sides, credit: SplitCredit, entity: bool) -> Counts:
                 overlap[j] = overlap.get(j, 0) + weight
         for j, shared in overlap.items():
             scores[i, j] = 2 * shared / float(len(c) + len(s.response[j])) if entity else shared
-    rows, cols = linear_sum_assignment(-scores)
+    rows, cols = linear_sum_assignment()(-scores)
     similarity = float(scores[rows, cols].sum())
     if entity:
         return similarity, len(s.response), similarity, len(s.key)
@@ -359,14 +358,12 @@ _NOBODY = SplitAntecedent(set())
 def best_pairs(f1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """scipy's `linear_sum_assignment(-f1)`, its ties broken as it breaks them.  One split
     antecedent on a side (most documents) is the best of one row or column, the first of equal
-    ones as scipy takes it: scipy, which takes 0.3 s to import, is left out then."""
+    ones as scipy takes it: no solver is called then."""
     if f1.shape[0] == 1:
         return np.zeros(1, dtype=np.intp), np.array([int(np.argmax(f1[0]))], dtype=np.intp)
     if f1.shape[1] == 1:
         return np.array([int(np.argmax(f1[:, 0]))], dtype=np.intp), np.zeros(1, dtype=np.intp)
-    from scipy.optimize import linear_sum_assignment  # imported when first needed
-
-    return linear_sum_assignment(-f1)
+    return linear_sum_assignment()(-f1)
 
 
 def split_credit(kernel: Kernel, s: Sides) -> SplitCredit:
