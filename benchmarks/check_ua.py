@@ -1,7 +1,8 @@
 """Our UA conventions beside the UA scorer 2.0 (corefud-scorer's `ua-scorer.py`), score by score.
 
     python benchmarks/check_ua.py --scorer PEER_CHECKOUT --python PEER_PYTHON
-                                  [--codi CODI_CRAC22_CHECKOUT] [--suite] [--full] [--timing]
+                                  [--codi CODI_CRAC22_CHECKOUT] [--suite] [--full]
+                                  [--timing [--timed NAME...] [--repeats N]]
 
 The peer's `ua-scorer.py` prints nothing (its `main` has `evaluate(args)` commented out) and its
 presets crash (they replace the options instead of completing them), so it runs from a temporary
@@ -17,8 +18,10 @@ its command line's defaults (`metrics.corpus.ua.PRESETS`).  Two comparisons:
 
 Each score is compared twice: to the last digit the UA scorer prints (`%.2f` of a percentage, from
 its own command line), and at full precision (its evaluator called by benchmarks/ua_reference.py).
-`--timing` times both on each CODI-CRAC train file in the same run (CPU seconds, medians): reading
-and scoring in a running process, and whole command lines beside the interpreter's own start.
+`--timing` times both on each CODI-CRAC train file in the same run (CPU seconds, medians of
+`--repeats`), under every UA preset and extra setting (or those `--timed` names): reading and
+scoring in a running process (ours with the collector off, as `corefwb` runs), and whole command
+lines beside the interpreter's own start.
 """
 
 from __future__ import annotations
