@@ -1,7 +1,8 @@
 """Our UA conventions beside the UA scorer 2.0 (corefud-scorer's `ua-scorer.py`), score by score.
 
     python benchmarks/check_ua.py --scorer PEER_CHECKOUT --python PEER_PYTHON
-                                  [--codi CODI_CRAC22_CHECKOUT] [--suite] [--full] [--timing]
+                                  [--codi CODI_CRAC22_CHECKOUT] [--suite] [--full]
+                                  [--timing [--timed NAME...] [--repeats N]]
 
 The peer's `ua-scorer.py` prints nothing (its `main` has `evaluate(args)` commented out) and its
 presets crash (they replace the options instead of completing them), so it runs from a temporary
@@ -17,14 +18,17 @@ its command line's defaults (`metrics.corpus.ua.PRESETS`).  Two comparisons:
 
 Each score is compared twice: to the last digit the UA scorer prints (`%.2f` of a percentage, from
 its own command line), and at full precision (its evaluator called by benchmarks/ua_reference.py).
-`--timing` times both on each CODI-CRAC train file in the same run (CPU seconds, medians): reading
-and scoring in a running process, and whole command lines beside the interpreter's own start.
+`--timing` times both on each CODI-CRAC train file in the same run (CPU seconds, medians of
+`--repeats`), under every UA preset and extra setting (or those `--timed` names): reading and
+scoring in a running process (ours with the collector off, as `corefwb` runs), and whole command
+lines beside the interpreter's own start.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import gc
 import json
 import os
 import resource
@@ -245,7 +249,9 @@ def check_codi(args: argparse.Namespace, copy: str, workdir: str) -> bool:
     return failed
 
 
-TIMED = {"codicrac22ar": PRESETS["codicrac22ar"], "all-exact": EXTRA_SETTINGS["all-exact"]}
+NOT_UA_PRESETS = [name for name in PRESETS if name not in UA_PRESETS]
+"""The presets of other formats (the UA scorer's conll12 reads CoNLL-2012 files, crac22-24 CorefUD
+files): no UA file is scored under them, so they are not timed here."""
 FLOORS = {"python": "pass", "python+numpy": "import numpy",
           "python+numpy+scipy.optimize": "import numpy, scipy.optimize"}
 """What starting the interpreter costs before either scorer reads a line (both need numpy and
@@ -266,6 +272,9 @@ def our_command(key: str, response: str, settings: Settings) -> list[str]:
             ",".join(m for m in settings.metrics if m != "conll"), "--match", settings.match]
     line += ["--singletons", "keep"] if settings.keep_singletons else []
     line += ["--split-antecedents", "keep"] if settings.keep_split else []
+    line += ["--only-split-antecedents"] if settings.only_split else []
+    line += ["--discourse-deixis"] if settings.discourse_deixis else []
+    line += ["--zero-match", "linear"] if settings.keep_zeros else []
     return line
 
 
@@ -279,26 +288,64 @@ def _split_lines(key: str, response: str) -> float:
     return time.process_time() - started
 
 
-def check_timing(args: argparse.Namespace, copy: str, workdir: str, repeats: int = 7) -> None:
+def timed_settings(names: list[str] | None) -> dict[str, Settings]:
+    """The settings `--timing` runs: every UA preset and every extra setting (or those named)."""
+    every = {name: PRESETS[name] for name in UA_PRESETS} | EXTRA_SETTINGS
+    unknown = [name for name in names or () if name not in every]
+    if unknown:
+        raise SystemExit(f"--timed: unknown {', '.join(unknown)}; choose from {', '.join(every)}")
+    return {name: every[name] for name in names} if names else every
+
+
+def our_seconds(job: dict, repeats: int) -> float:
+    """Our reading and scoring in this process, the collector off as `corefwb` runs it (its
+    subcommands keep the cyclic collector off to the end): the median of `repeats` CPU times."""
+    ours(job)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        times = []
+        for _ in range(repeats):
+            started = time.process_time()
+            ours(job)
+            times.append(time.process_time() - started)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return statistics.median(times)
+
+
+def _reading(key: str, response: str) -> float:
+    """CPU seconds of our reader on both files, the collector off (as `corefwb` runs)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        started = time.process_time()
+        read_ua(key), read_ua(response)
+        return time.process_time() - started
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def check_timing(args: argparse.Namespace, copy: str, workdir: str) -> None:
     """Both scorers on each CODI-CRAC train file, in one run, in CPU seconds (the machine may be
-    shared: wall time would count the others' work), medians of `repeats`: reading and scoring in a
-    running process (imports done), and whole command lines (the interpreter's start and imports
-    included); then the interpreter's own start, the floor of any command line."""
+    shared: wall time would count the others' work), medians of `args.repeats`, under every UA
+    preset and every extra setting (`args.timed`): reading and scoring in a running process
+    (imports done; ours with the collector off, as `corefwb` runs), and whole command lines (the
+    interpreter's start and imports included); then the interpreter's own start, the floor of any
+    command line."""
+    repeats = args.repeats
+    print(f"not timed: {', '.join(NOT_UA_PRESETS)} (presets of CoNLL-2012 and CorefUD files, no UA file's)")
     floors = {name: statistics.median(child_seconds([sys.executable, "-c", code]) for _ in range(repeats))
               for name, code in FLOORS.items()}
     for key in codi_files(args.codi):
         response = str(Path(workdir, f"{Path(key).stem}.timed.response"))
         subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_ua_response.py"), key, response], check=True)
-        for name, settings in TIMED.items():
+        for name, settings in timed_settings(args.timed).items():
             job = job_of(key, response, settings)
             theirs = statistics.median(reference(args.python, copy, [job], repeats)[0]["seconds"])
-            ours(job)
-            ours_times = []
-            for _ in range(repeats):
-                started = time.process_time()
-                ours(job)
-                ours_times.append(time.process_time() - started)
-            mine = statistics.median(ours_times)
+            mine = our_seconds(job, repeats)
             ua_line = [args.python, "ua-scorer.py", key, response, *command_line(settings)]
             their_whole = statistics.median(child_seconds(ua_line, copy) for _ in range(repeats))
             our_whole = statistics.median(child_seconds(our_command(key, response, settings)) for _ in range(repeats))
@@ -306,8 +353,10 @@ def check_timing(args: argparse.Namespace, copy: str, workdir: str, repeats: int
                   f"{theirs / mine:.1f}x; whole command {their_whole:.2f} s vs {our_whole:.2f} s, "
                   f"{their_whole / our_whole:.1f}x (CPU seconds, medians of {repeats})")
         lines = statistics.median(_split_lines(key, response) for _ in range(repeats))
+        reading = statistics.median(_reading(key, response) for _ in range(repeats))
         print(f"timing {Path(key).name}: reading both files' lines and splitting each into columns, the least "
-              f"a line-by-line reader does, takes {lines:.3f} s")
+              f"a line-by-line reader does, takes {lines:.3f} s; our reader (read_ua, both files, the "
+              f"collector off) {reading:.3f} s")
     print("floor of a command line (CPU seconds, medians of {}): {}".format(
         repeats, ", ".join(f"{name} {seconds:.3f} s" for name, seconds in floors.items())))
 
@@ -319,6 +368,9 @@ def main() -> int:
     parser.add_argument("--codi", help="a CODI-CRAC22-Corpus checkout (its *_train.2022.CONLLUA are used)")
     parser.add_argument("--suite", action="store_true", help="the peer's UA test suite")
     parser.add_argument("--timing", action="store_true", help="time both on one CODI-CRAC train file")
+    parser.add_argument("--timed", nargs="+", help="with --timing: only these settings (default every UA "
+                        "preset and extra setting)")
+    parser.add_argument("--repeats", type=int, default=7, help="with --timing: runs per median (default 7)")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2], help="responses derived per train file")
     args = parser.parse_args()
     copy = patched_copy(args.scorer)

@@ -374,3 +374,23 @@ def test_weighted_non_coreference_links_add_in_the_ua_scorers_order():
             start = end
         got = _noncoref_weighted(weights, where, sizes, rows=rng.randint(1, 5))
         assert got == expected and type(got) is type(expected)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_best_pairs_are_scipys_ties_included(seed):
+    """The split antecedents' alignment takes scipy's pairs: with one split antecedent on a side
+    (a row or a column) it is found without scipy, and must be the pair scipy picks among ties."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    rng = random.Random(seed)
+    values = [0.0, 0.25, 0.5, 2 / 3, 1.0]
+    for _ in range(500):
+        n = rng.randint(1, 6)
+        line = [rng.choice(values) for _ in range(n)]
+        for shape in ((1, n), (n, 1), (rng.randint(2, 4), rng.randint(2, 4))):
+            f1 = np.array(line if shape[0] * shape[1] == n else
+                          [rng.choice(values) for _ in range(shape[0] * shape[1])], dtype=float).reshape(shape)
+            rows, cols = coref.best_pairs(f1)
+            expected_rows, expected_cols = linear_sum_assignment(-f1)
+            assert rows.tolist() == expected_rows.tolist() and cols.tolist() == expected_cols.tolist()

@@ -26,6 +26,7 @@ import numpy as np
 
 from metrics.mentions.ua import AnyMention, SplitAntecedent
 from metrics.mentions.ua_align import cluster_index
+from metrics.runtime.lsap import linear_sum_assignment
 
 Counts = tuple[float, float, float, float]
 """precision numerator, precision denominator, recall numerator, recall denominator."""
@@ -45,12 +46,22 @@ class Sides:
     response_index: dict | None = None
     splits: tuple[list, list] | None = None
     """The key's and the response's split antecedents, in cluster order (found once, for every metric)."""
+    members: dict[int, tuple[list, dict]] = field(default_factory=dict)
+    """id of a split antecedent -> its member clusters and their index (made once, for every metric)."""
 
     def __post_init__(self) -> None:
         if self.key_index is None:
             self.key_index = cluster_index(self.key)
         if self.response_index is None:
             self.response_index = cluster_index(self.response)
+
+    def members_of(self, split: SplitAntecedent) -> tuple[list, dict]:
+        """A split antecedent's member clusters (in its set's order) and their `cluster_index`."""
+        found = self.members.get(id(split))
+        if found is None:
+            clusters = list(split.members)
+            found = self.members[id(split)] = (clusters, cluster_index(clusters))
+        return found
 
     def split_antecedents(self) -> tuple[list, list]:
         if self.splits is None:
@@ -143,8 +154,6 @@ def bcub(s: Sides, credit: SplitCredit, inner: bool = False) -> Counts:
 
 
 def _ceaf(s: Sides, credit: SplitCredit, entity: bool) -> Counts:
-    from scipy.optimize import linear_sum_assignment
-
     holders: dict[AnyMention, list[int]] = {}
     for j, c in enumerate(s.response):
         for m in c:
@@ -166,7 +175,7 @@ def _ceaf(s: Sides, credit: SplitCredit, entity: bool) -> Counts:
                 overlap[j] = overlap.get(j, 0) + weight
         for j, shared in overlap.items():
             scores[i, j] = 2 * shared / float(len(c) + len(s.response[j])) if entity else shared
-    rows, cols = linear_sum_assignment(-scores)
+    rows, cols = linear_sum_assignment()(-scores)
     similarity = float(scores[rows, cols].sum())
     if entity:
         return similarity, len(s.response), similarity, len(s.key)
@@ -194,12 +203,18 @@ def _resolved(m, partner, credit: Credit) -> tuple[AnyMention, float]:
 def _lea_side(clusters, others, other_index, partner, credit: Credit) -> tuple[float, float]:
     num, den = 0, 0
     for c in clusters:
-        if len(c) == 1:
+        size = len(c)
+        if size == 1:
             all_links = 1
             m = partner.get(c[0], c[0])
             common = 1 if m in other_index and len(others[other_index[m]]) == 1 else 0
+        elif size == 2 and not c[0].is_split and not c[1].is_split:  # the commonest chain: one link
+            all_links = 1.0
+            first, second = partner.get(c[0], c[0]), partner.get(c[1], c[1])
+            where = other_index.get(first, -1)
+            common = 1.0 if where != -1 and where == other_index.get(second, -1) else 0
         else:
-            all_links = len(c) * (len(c) - 1) / 2.0
+            all_links = size * (size - 1) / 2.0
             resolved = [_resolved(m, partner, credit) for m in c]
             common = 0
             if all(weight == 1 for _, weight in resolved):
@@ -212,8 +227,8 @@ def _lea_side(clusters, others, other_index, partner, credit: Credit) -> tuple[f
                         for m2, weight2 in resolved[i + 1:]:
                             if m2 in other_index and other_index[m2] == where:
                                 common += weight * weight2
-        num += len(c) * common / float(all_links)
-        den += len(c)
+        num += size * common / float(all_links)
+        den += size
     return num, den
 
 
@@ -229,20 +244,28 @@ def _links(clusters) -> float:
 
 def blanc_coref(s: Sides, credit: SplitCredit, inner: bool = False) -> Counts:
     """Coreference links of the key found in the response.  A link's credit is its first
-    mention's (a split antecedent's F1 with its partner); the second is looked up as it is."""
+    mention's (a split antecedent's F1 with its partner); the second is looked up as it is.
+    A cluster of one mention has no link (it adds 0, left out: the sum is the same)."""
     num = 0
     index = s.response_index
+    partner = s.partner
     for c in s.key:
+        if len(c) < 2:
+            continue
         common = 0
         if not any(m.is_split and m in credit.key_f1 for m in c):
-            for n in Counter(index[m] for m in (s.partner.get(m, m) for m in c) if m in index).values():
-                common += n * (n - 1) // 2
+            if len(c) == 2:  # one link: found when both mentions lie in one response cluster
+                where = index.get(partner.get(c[0], c[0]), -1)
+                common = 1 if where != -1 and where == index.get(partner.get(c[1], c[1]), -1) else 0
+            else:
+                for n in Counter(index[m] for m in (partner.get(m, m) for m in c) if m in index).values():
+                    common += n * (n - 1) // 2
         else:
             for i, m in enumerate(c):
-                m, weight = _resolved(m, s.partner, credit.key_f1)
+                m, weight = _resolved(m, partner, credit.key_f1)
                 if m in index:
                     for m2 in c[i + 1:]:
-                        m2 = s.partner.get(m2, m2)
+                        m2 = partner.get(m2, m2)
                         if m2 in index and index[m2] == index[m]:
                             common += weight
         num += common
@@ -252,33 +275,45 @@ def blanc_coref(s: Sides, credit: SplitCredit, inner: bool = False) -> Counts:
 def blanc_noncoref(s: Sides, credit: SplitCredit, inner: bool = False) -> Counts:
     """Non-coreference links of the key (mentions of two key clusters) kept apart in the response."""
     index = s.response_index
-    weights: list[float] = []
-    where: list[int] = []
-    cluster_of: list[int] = []
-    for a, c in enumerate(s.key):
-        for m in c:
-            m, weight = _resolved(m, s.partner, credit.key_f1)
-            weights.append(weight)
-            where.append(index.get(m, -1))
-            cluster_of.append(a)
-    if all(w == 1 for w in weights):
-        num = _noncoref_count(where, cluster_of)
-    else:
-        num = _noncoref_weighted(np.array(weights, dtype=float), np.array(where), [len(c) for c in s.key])
-    nk = sum(len(c) for c in s.key)
+    partner = s.partner
+    sizes = [len(c) for c in s.key]
+    if any(m in credit.key_f1 for m in s.split_antecedents()[0]):
+        weights: list[float] = []
+        where: list[int] = []
+        for c in s.key:
+            for m in c:
+                m, weight = _resolved(m, partner, credit.key_f1)
+                weights.append(weight)
+                where.append(index.get(m, -1))
+        if all(w == 1 for w in weights):
+            num = _noncoref_count(np.array(where, dtype=np.int64), sizes)
+        else:
+            num = _noncoref_weighted(np.array(weights, dtype=float), np.array(where), sizes)
+    else:  # every weight 1 (a split antecedent without credit is looked up as it is)
+        get = index.get
+        where = [get(partner.get(m, m), -1) for c in s.key for m in c]
+        num = _noncoref_count(np.array(where, dtype=np.int64), sizes)
+    nk = sum(sizes)
     ns = sum(len(c) for c in s.response)
     return num, ns * (ns - 1) / 2 - _links(s.response), num, nk * (nk - 1) / 2 - _links(s.key)
 
 
-def _noncoref_count(where: list[int], cluster_of: list[int]) -> int:
-    """Pairs of found mentions from two key clusters that lie in two response clusters."""
-    found = [(a, g) for a, g in zip(cluster_of, where) if g != -1]
-    by_key = Counter(a for a, _ in found)
-    by_response = Counter(g for _, g in found)
-    by_both = Counter(found)
-    total = len(found)
-    across_key = (total * total - sum(n * n for n in by_key.values())) // 2
-    same_response = (sum(n * n for n in by_response.values()) - sum(n * n for n in by_both.values())) // 2
+def _noncoref_count(where: np.ndarray, sizes: list[int]) -> int:
+    """Pairs of found mentions (`where`: each key mention's response cluster, -1 if none; key
+    clusters of `sizes` one after another) from two key clusters that lie in two response
+    clusters: all pairs of found mentions, less those in one key cluster, less those in one
+    response cluster but two key clusters.  Whole numbers: exact in any order."""
+    cluster_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    found = where != -1
+    where, cluster_of = where[found], cluster_of[found]
+    total = len(where)
+    if total == 0:
+        return 0
+    by_key = np.bincount(cluster_of)
+    by_response = np.bincount(where)
+    by_both = np.unique(cluster_of * (int(where.max()) + 1) + where, return_counts=True)[1]
+    across_key = (total * total - int((by_key * by_key).sum())) // 2
+    same_response = (int((by_response * by_response).sum()) - int((by_both * by_both).sum())) // 2
     return across_key - same_response
 
 
@@ -320,30 +355,37 @@ kernel is named as its metric, so the name is written once)."""
 _NOBODY = SplitAntecedent(set())
 
 
+def best_pairs(f1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """scipy's `linear_sum_assignment(-f1)`, its ties broken as it breaks them.  One split
+    antecedent on a side (most documents) is the best of one row or column, the first of equal
+    ones as scipy takes it: no solver is called then."""
+    if f1.shape[0] == 1:
+        return np.zeros(1, dtype=np.intp), np.array([int(np.argmax(f1[0]))], dtype=np.intp)
+    if f1.shape[1] == 1:
+        return np.array([int(np.argmax(f1[:, 0]))], dtype=np.intp), np.zeros(1, dtype=np.intp)
+    return linear_sum_assignment()(-f1)
+
+
 def split_credit(kernel: Kernel, s: Sides) -> SplitCredit:
     """The key's and the response's split antecedents aligned by `kernel`'s own F1."""
     keys, responses = s.split_antecedents()
     if not keys and not responses:
         return NO_CREDIT
-    from scipy.optimize import linear_sum_assignment  # imported when first needed: it takes 0.3 s
-
     keys = keys or [_NOBODY]
     responses = responses or [_NOBODY]
-    response_members = [list(r.members) for r in responses]
-    response_indexes = [cluster_index(c) for c in response_members]
+    response_members, response_indexes = zip(*(s.members_of(r) for r in responses))
     raw: list[list[Counts]] = []
     f1: list[list[float]] = []
     recall: list[list[float]] = []
     precision: list[list[float]] = []
     for key in keys:
-        members = list(key.members)
-        index = cluster_index(members)
+        members, index = s.members_of(key)
         raw.append([kernel(Sides(members, response_members[j], s.partner, index, response_indexes[j]), NO_CREDIT,
                            True) for j in range(len(responses))])
         precision.append([0 if pn == 0 else pn / float(pd) for pn, pd, _, _ in raw[-1]])
         recall.append([0 if rn == 0 else rn / float(rd) for _, _, rn, rd in raw[-1]])
         f1.append([_f1(*counts) for counts in raw[-1]])
-    rows, cols = linear_sum_assignment(-np.array(f1, dtype=float))
+    rows, cols = best_pairs(np.array(f1, dtype=float))
     table = np.array(raw, dtype=float)
     counts = (table[rows, cols, np.zeros_like(cols)].sum(), table[0, :, 1].sum(),
               table[rows, cols, np.ones_like(cols) * 2].sum(), table[:, 0, 3].sum())

@@ -27,6 +27,7 @@ import numpy as np
 from metrics.measures.catalog import BRIDGING_ENTITY, BRIDGING_MARKABLE, BRIDGING_RECOGNITION
 from metrics.measures.score import Score
 from metrics.mentions.ua import AnyMention, Mention, position_order
+from metrics.runtime.lsap import linear_sum_assignment
 
 
 def non_referring(key: list[Mention], response: list[Mention]) -> Score:
@@ -123,10 +124,8 @@ def _mor_group(keys: list[Mention], responses: list[Mention], counts: list[int])
     if len(keys) == 1 and len(responses) == 1:
         shared = len(keys[0] & responses[0])
     else:
-        from scipy.optimize import linear_sum_assignment
-
         overlap = np.array([[len(k & r) for r in responses] for k in keys], dtype=float)
-        rows, cols = linear_sum_assignment(overlap, True)
+        rows, cols = linear_sum_assignment()(overlap, True)
         shared = int(overlap[rows, cols].sum())
     counts[0] += shared
     counts[2] += shared

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from metrics.mentions.ua import AnyMention, Markable, Mention, SplitAntecedent
+from metrics.runtime.lsap import linear_sum_assignment
 
 MATCHES = ("exact", "partial", "partial-craft", "head")
 
@@ -177,8 +178,6 @@ def _partial_pairs(keys: set[Mention], responses: set[Mention], match: str) -> l
                         pairs.append((key, response))
                     break
         return pairs
-    from scipy.optimize import linear_sum_assignment
-
     by_word: dict[object, list[int]] = {}
     for j, response in enumerate(response_list):
         for w in response.word_set:
@@ -187,7 +186,7 @@ def _partial_pairs(keys: set[Mention], responses: set[Mention], match: str) -> l
     for i, key in enumerate(key_list):
         for j in {j for w in key.word_set for j in by_word.get(w, ())}:
             similarity[i, j] = score(key, response_list[j])
-    rows, cols = linear_sum_assignment(-similarity)
+    rows, cols = linear_sum_assignment()(-similarity)
     return [(key_list[r], response_list[c]) for r, c in zip(rows, cols) if similarity[r, c] > 0]
 
 
