@@ -85,10 +85,10 @@ def _ceaf_matrix(doc: AlignedDocument, entity: bool) -> np.ndarray:
 
 
 def _ceaf(doc: AlignedDocument, entity: bool) -> Score:
-    from scipy.optimize import linear_sum_assignment
+    from metrics.runtime.lsap import linear_sum_assignment
 
     scores = _ceaf_matrix(doc, entity)
-    rows, cols = linear_sum_assignment(-scores)
+    rows, cols = linear_sum_assignment()(-scores)
     similarity = scores[rows, cols].sum()
     if entity:
         return Score(similarity, len(doc.key), similarity, len(doc.response))
@@ -181,7 +181,7 @@ def blanc(doc: AlignedDocument) -> CorefudBlancScore:
 def mor(doc: AlignedDocument) -> Score:
     """Mention overlap ratio (CRAC 2022): words shared by the best one-to-one pairing of
     overlapping key and response mentions, over all key (recall) or response (precision) words."""
-    from scipy.optimize import linear_sum_assignment
+    from metrics.runtime.lsap import linear_sum_assignment
 
     items = [(m, True) for c in doc.key_mentions for m in c] + [(m, False) for c in doc.response_mentions for m in c]
     items.sort(key=lambda x: mention_order(x[0]))
@@ -197,7 +197,7 @@ def mor(doc: AlignedDocument) -> Score:
         keys = [set(nodes) for nodes, is_key in group if is_key]
         responses = [set(nodes) for nodes, is_key in group if not is_key]
         overlap = np.array([[len(k & s) for s in responses] for k in keys], dtype=float).reshape(len(keys), len(responses))
-        rows, cols = linear_sum_assignment(overlap, True)
+        rows, cols = linear_sum_assignment()(overlap, True)
         for r, c in zip(rows, cols):
             counts += np.array([overlap[r, c], len(responses[c]), overlap[r, c], len(keys[r])])
         for r in set(range(len(keys))).difference(rows):

@@ -135,7 +135,7 @@ def _assign(keys: list[NodeMention], responses: list[NodeMention], score) -> lis
     """The best one-to-one assignment of positive scores, as the official scorer takes it."""
     if not keys or not responses:
         return []
-    from scipy.optimize import linear_sum_assignment
+    from metrics.runtime.lsap import linear_sum_assignment
 
     keys = sorted(keys, key=mention_order)
     responses = sorted(responses, key=mention_order)
@@ -149,7 +149,7 @@ def _assign(keys: list[NodeMention], responses: list[NodeMention], score) -> lis
             {j for node in k.nodes for j in by_node.get(node, ())})
         for j in candidates:
             similarity[i, j] = score(k, responses[j])
-    rows, cols = linear_sum_assignment(-similarity)
+    rows, cols = linear_sum_assignment()(-similarity)
     return [(keys[r], responses[c]) for r, c in zip(rows, cols) if similarity[r, c] > 0]
 
 
