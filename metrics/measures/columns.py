@@ -22,13 +22,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import fields as dataclass_fields
 from functools import reduce
 from operator import add, itemgetter
-from typing import Any
 
 import numpy as np
 
 from metrics.measures.ace import AceScore
 from metrics.measures.score import (AnchorScore, AnyScore, BlancScore, MeanScore, Score, blanc_values, counts_values,
                                    harmonic, mean, ratio)
+from metrics.runtime.ondemand import OnDemand
 
 Numbers = list[float]
 
@@ -230,7 +230,7 @@ def _ace_values(fields: list[Numbers]) -> tuple[Numbers, Numbers, Numbers] | Non
 Entry = tuple[str, dict[str, AnyScore]]
 
 
-class DocumentScores(Sequence[Entry]):
+class DocumentScores(OnDemand[Entry]):
     """A corpus result's documents, (name, {metric: score}) in order, held as one `Column` per
     metric; each entry is made when read."""
 
@@ -241,14 +241,7 @@ class DocumentScores(Sequence[Entry]):
     def __len__(self) -> int:
         return len(self.names)
 
-    def __getitem__(self, index: int | slice) -> Any:
-        """An int gives one (name, scores) entry, a slice a list of them."""
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+    def _at(self, index: int) -> Entry:
         return self.names[index], {name: column.row(index) for name, column in self.columns.items()}
 
     def __iter__(self) -> Iterator[Entry]:

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Callable, Literal
 
 from metrics.model import Document, MentionType, Span
+from metrics.runtime.ondemand import OnDemand
 
-from .rows import OnDemand, chain_ids, distinct_mentions, mention_text, mention_type
+from .rows import chain_ids, distinct_mentions, mention_text, mention_type
 
 
 @dataclass

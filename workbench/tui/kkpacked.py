@@ -20,8 +20,7 @@ from metrics.errors.kummerfeld_klein import KK_TYPES
 from metrics.errors.kummerfeld_klein.report import Counts, KKError
 from metrics.errors.mention import Mention
 from metrics.model import MentionType, Span
-
-from .rows import OnDemand
+from metrics.runtime.ondemand import OnDemand
 
 TYPES = tuple(MentionType)
 """Mention types by their code in the arrays."""

@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.runtime.gc_pause import gc_paused
@@ -77,28 +77,24 @@ class Opening:
     def impacts_of(self, asked: Asked) -> Priced | None:
         """The impacts the pricing child gives for `asked`, waited for; None when there is no
         child or it cannot answer (the caller prices them itself)."""
-        with self._pricing_lock:
-            child = self.pricing
-            if child is None:
-                return None
-            try:
-                return child.ask(asked)[0]
-            except Exception:  # noqa: BLE001 - a child that died or failed: priced in the app instead
-                self.pricing = None
-                child.close()
-                return None
+        return self._answer(self._pricing_lock, "pricing", asked)
 
     def entity_errors_of(self, system: int) -> PackedKKErrors | None:
         """A system's K&K errors (`Session.kk_errors`, packed) from the child, waited for; None when
         there is no child or it cannot answer (the caller analyses them itself)."""
-        with self._asking:
-            child = self.entity_errors
+        return self._answer(self._asking, "entity_errors", system)
+
+    def _answer(self, lock: threading.Lock, child_name: str, question: Any) -> Any:
+        """The child's answer to `question`; a child that died or failed is closed and forgotten
+        (None: the caller does the work in the app instead)."""
+        with lock:
+            child = getattr(self, child_name)
             if child is None:
                 return None
             try:
-                return child.ask(system)[0]
-            except Exception:  # noqa: BLE001 - a child that died or failed: analysed in the app instead
-                self.entity_errors = None
+                return child.ask(question)[0]
+            except Exception:  # noqa: BLE001 - a child that died or failed: the work is done in the app
+                setattr(self, child_name, None)
                 child.close()
                 return None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence
 
 from rich.cells import cell_len
 
@@ -478,23 +478,3 @@ def group_errors(rows: Iterable[ErrorRecord]) -> dict[str, list[ErrorRecord]]:
         out[row.document].append(row)
     return dict(out)
 
-
-T_ROW = TypeVar("T_ROW")
-
-
-class OnDemand(Sequence[T_ROW]):
-    """A sequence whose items are made when first asked for (the chains view's rows, the text's
-    lines): the indexing, slices and negative indices once; a subclass gives `__len__` and `_at`."""
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        return self._at(index)
-
-    if TYPE_CHECKING:  # each subclass makes its items
-        def _at(self, index: int) -> T_ROW:
-            """The item at a valid, non-negative index."""

@@ -24,8 +24,9 @@ import numpy as np
 from rich.cells import cell_len
 
 from metrics.model import Document, MentionType, Span
+from metrics.runtime.ondemand import OnDemand
 
-from .rows import (WORD_SEPARATOR, Atom, Marked, OnDemand, Side, display_words, label_marks, mention_type,
+from .rows import (WORD_SEPARATOR, Atom, Marked, Side, display_words, label_marks, mention_type,
                    token_units_between, wrap_units)
 
 BLOCK_LINES = 64
