@@ -64,6 +64,22 @@ def test_a_flipped_byte_is_caught_by_the_checksum(tmp_path) -> None:
     assert [d.chains for d in again] == [d.chains for d in docs] and "damaged" in cache.warnings[0]
 
 
+def test_an_entry_copied_over_another_files_entry_is_damaged_not_read(tmp_path) -> None:
+    """A hand-swapped entry (one file's entry copied under another file's name, header intact) is
+    not taken for the other file's documents: it is damaged, removed and the file read again."""
+    other = str(ROOT / "samples" / "gum" / "key.ontogum.conll")
+    cache = ReadCache(tmp_path / "c")
+    read_documents(KEY, cache=cache)
+    (first,) = (tmp_path / "c").iterdir()
+    expected = read_documents(other, cache=cache)
+    (second,) = [p for p in (tmp_path / "c").iterdir() if p != first]
+    second.write_bytes(first.read_bytes())
+    fresh = ReadCache(tmp_path / "c")
+    again = read_documents(other, cache=fresh)
+    assert [d.chains for d in again] == [d.chains for d in expected] and "damaged" in fresh.warnings[0]
+    assert [d.chains for d in again] != [d.chains for d in read_documents(KEY)]
+
+
 def test_a_directory_that_refuses_writes_is_not_an_error(tmp_path, monkeypatch) -> None:
     """A read-only directory (simulated: the tests run as root, who may write anyway)."""
     import tempfile

@@ -13,6 +13,9 @@ Why these precautions:
   closed to others (else the cache is off, with a warning).
 - Written atomically (a temporary file renamed into place); read back only if its header's length
   and checksum match, else it is removed and rebuilt, with a warning.
+- The checksum covers the entry's name (its key) with the payload: an entry copied or renamed
+  over another's name (a valid header over another file's documents) is damaged, never read as
+  the other file's documents.
 - An entry that unpickles to something other than what its reader stores (a valid header over
   another pickle) is damaged too.  An entry of an older layout (another version in its magic
   line) is stale: removed without a word, and the input read again.
@@ -41,7 +44,7 @@ DEFAULT_MAX_BYTES = 1024 ** 3
 STALE_SECONDS = 600
 """A temporary this old was left by a writer that died (writing an entry takes well under a second)."""
 _TEMPORARY = ".tmp-"
-_MAGIC = b"corefwb-cache 2\n"
+_MAGIC = b"corefwb-cache 3\n"
 _MAGIC_ANY = b"corefwb-cache "
 """How every version's magic line starts: an entry with another version is stale, not damaged."""
 _HEADER = len(_MAGIC) + 8 + 32
@@ -154,7 +157,7 @@ class ReadCache:
         length = int.from_bytes(blob[len(_MAGIC):len(_MAGIC) + 8], "big") if len(blob) >= _HEADER else -1
         payload = memoryview(blob)[_HEADER:]
         if (not blob.startswith(_MAGIC) or length != len(payload)
-                or hashlib.blake2b(payload, digest_size=32).digest() != blob[_HEADER - 32:_HEADER]):
+                or _checksum(key, payload) != blob[_HEADER - 32:_HEADER]):
             self.warnings.append(f"cache entry {path} is damaged: removed, and the input read again")
             _remove(path)
             return None
@@ -177,7 +180,7 @@ class ReadCache:
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         if len(payload) + _HEADER > self.max_bytes:
             return
-        header = _MAGIC + len(payload).to_bytes(8, "big") + hashlib.blake2b(payload, digest_size=32).digest()
+        header = _MAGIC + len(payload).to_bytes(8, "big") + _checksum(key, payload)
         temporary: str | None = None
         try:
             handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=_TEMPORARY)
@@ -207,6 +210,11 @@ class ReadCache:
                 break
             _remove(path)
             total -= size
+
+
+def _checksum(key: str, payload: bytes | memoryview) -> bytes:
+    """The payload's checksum keyed by the entry's name: an entry moved under another name fails it."""
+    return hashlib.blake2b(payload, digest_size=32, key=key.encode("ascii")[:64]).digest()
 
 
 def _read_regular(path: Path) -> bytes | None:
