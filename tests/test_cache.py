@@ -80,6 +80,30 @@ def test_an_entry_copied_over_another_files_entry_is_damaged_not_read(tmp_path) 
     assert [d.chains for d in again] != [d.chains for d in read_documents(KEY)]
 
 
+def test_a_file_rewritten_between_hashing_and_reading_is_not_stored(tmp_path, monkeypatch) -> None:
+    """A file that changes after its content was hashed and before it was read (a system still
+    writing it): what was read is not stored under the old content's name, so a later run on the
+    old content reads the old content, not the newer documents."""
+    import metrics.formats.readers as readers
+
+    old = Path(KEY).read_text(encoding="utf-8")
+    newer = Path(ROOT / "samples" / "gum" / "key.ontogum.conll").read_text(encoding="utf-8")
+    path = tmp_path / "key.conll"
+    path.write_text(old, encoding="utf-8")
+    real = readers.read_conll
+
+    def rewritten_then_read(*args, **kwargs):
+        path.write_text(newer, encoding="utf-8")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(readers, "read_conll", rewritten_then_read)
+    read_documents(str(path), cache=ReadCache(tmp_path / "c"))
+    monkeypatch.setattr(readers, "read_conll", real)
+    path.write_text(old, encoding="utf-8")
+    again = read_documents(str(path), cache=ReadCache(tmp_path / "c"))
+    assert [d.chains for d in again] == [d.chains for d in read_documents(str(path))]
+
+
 def test_a_directory_that_refuses_writes_is_not_an_error(tmp_path, monkeypatch) -> None:
     """A read-only directory (simulated: the tests run as root, who may write anyway)."""
     import tempfile

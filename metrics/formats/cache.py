@@ -21,6 +21,9 @@ Why these precautions:
   line) is stale: removed without a word, and the input read again.
 - Documents are stored as columns (`metrics.formats.packed`): loading an entry is a few copies
   of memory, not the unpickling of every word and span one by one.  Only regular files are opened (a FIFO would block the run).
+- An entry is stored only if its file is unchanged since its content was hashed (device, inode,
+  size, modification time): a file rewritten between the hashing and the reading (a system still
+  writing its output) would otherwise leave the new content under the old content's name.
 - Bounded: past `max_bytes` the least recently used entries go, temporaries counted; a temporary
   left by a killed writer (older than `STALE_SECONDS`) is removed when the cache is first used.
 - A missing or read-only directory, a full disk: the cache quietly does nothing.
@@ -71,6 +74,8 @@ class ReadCache:
     warnings: list[str] = field(default_factory=list)
     _version: str = ""
     _contents: dict[tuple, bytes] = field(default_factory=dict)
+    _hashed: dict[str, tuple] = field(default_factory=dict)
+    """Entry name -> the identity of the file whose content it was hashed from (checked at storing)."""
     _cleaned: bool = False
 
     @classmethod
@@ -104,7 +109,10 @@ class ReadCache:
                 self._contents[identity] = content
         digest = hashlib.blake2b(content, digest_size=20)
         digest.update("\0".join((self._version, path, *options)).encode("utf-8", "surrogatepass"))
-        return digest.hexdigest()
+        name = digest.hexdigest()
+        if identity is not None:
+            self._hashed[name] = identity
+        return name
 
     def _usable(self, create: bool) -> bool:
         """The directory exists (or was made), belongs to us and is closed to others."""
@@ -174,8 +182,10 @@ class ReadCache:
         return value
 
     def store(self, key: str, value) -> None:
-        """Write an entry atomically, then keep the directory under its bound; failures are silent."""
-        if not self._usable(create=True):
+        """Write an entry atomically, then keep the directory under its bound; failures are silent.
+        Not written when the file it was keyed from has changed since (what was read may be newer
+        than what was hashed)."""
+        if not self._usable(create=True) or self._changed_since_hashed(key):
             return
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         if len(payload) + _HEADER > self.max_bytes:
@@ -193,6 +203,16 @@ class ReadCache:
                 _remove(Path(temporary))
             return
         self._bound()
+
+    def _changed_since_hashed(self, key: str) -> bool:
+        identity = self._hashed.get(key)
+        if identity is None:
+            return False
+        try:
+            info = os.stat(identity[0])
+        except OSError:
+            return True
+        return identity != (identity[0], info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
 
     def _bound(self) -> None:
         """Remove the least recently used entries until the directory holds at most max_bytes."""
