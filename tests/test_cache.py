@@ -104,6 +104,26 @@ def test_a_file_rewritten_between_hashing_and_reading_is_not_stored(tmp_path, mo
     assert [d.chains for d in again] == [d.chains for d in read_documents(str(path))]
 
 
+def test_a_cache_directory_holding_other_files_never_loses_them(tmp_path) -> None:
+    """The cache directory named as the folder of the user's own files (their inputs among them):
+    keeping the cache under its bound, or removing stale temporaries, removes only the cache's
+    own entries and temporaries, never another file, however old or large."""
+    folder = tmp_path / "mine"
+    folder.mkdir(mode=0o700)
+    key = folder / "key.conll"
+    key.write_bytes(Path(KEY).read_bytes())
+    others = [folder / name for name in ("notes.txt", ".tmp-notes", "0123456789abcdef0123456789abcdef0123456X")]
+    for other in others:
+        other.write_text("the user's own" * 4000, encoding="utf-8")
+        os.utime(other, (0, 0))  # the oldest files there
+    cache = ReadCache(folder, max_bytes=150_000)  # the entry fits, not with the other files beside it
+    read_documents(str(key), cache=cache)
+    read_documents(str(key), cache=cache)
+    assert key.read_bytes() == Path(KEY).read_bytes()
+    assert all(other.read_text(encoding="utf-8") == "the user's own" * 4000 for other in others)
+    assert len([p for p in folder.iterdir() if p not in [key, *others]]) == 1  # the cache's entry
+
+
 def test_a_directory_that_refuses_writes_is_not_an_error(tmp_path, monkeypatch) -> None:
     """A read-only directory (simulated: the tests run as root, who may write anyway)."""
     import tempfile

@@ -26,6 +26,8 @@ Why these precautions:
   writing its output) would otherwise leave the new content under the old content's name.
 - Bounded: past `max_bytes` the least recently used entries go, temporaries counted; a temporary
   left by a killed writer (older than `STALE_SECONDS`) is removed when the cache is first used.
+  Only files named as entries or temporaries are ever counted or removed: the directory may be
+  one the user named that holds other files (their inputs, even), which are never touched.
 - A missing or read-only directory, a full disk: the cache quietly does nothing.
 """
 
@@ -34,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import re
 import stat
 import sys
 import tempfile
@@ -51,6 +54,15 @@ _MAGIC = b"corefwb-cache 3\n"
 _MAGIC_ANY = b"corefwb-cache "
 """How every version's magic line starts: an entry with another version is stale, not damaged."""
 _HEADER = len(_MAGIC) + 8 + 32
+_ENTRY_NAME = re.compile(r"[0-9a-f]{40}")
+"""An entry's name: its key (a 20-byte digest in hex)."""
+_TEMPORARY_NAME = re.compile(re.escape(_TEMPORARY) + r"[0-9a-z_]{8}")
+"""A temporary's name, as `tempfile.mkstemp` makes it with our prefix."""
+
+
+def _ours(name: str) -> bool:
+    """Whether a file of the cache's directory is an entry or a temporary of the cache's."""
+    return bool(_ENTRY_NAME.fullmatch(name) or _TEMPORARY_NAME.fullmatch(name))
 
 
 def _code_version() -> str:
@@ -138,7 +150,7 @@ class ReadCache:
         try:
             with os.scandir(self.directory) as listing:
                 before = time.time() - STALE_SECONDS
-                stale = [Path(e.path) for e in listing if e.name.startswith(_TEMPORARY)
+                stale = [Path(e.path) for e in listing if _TEMPORARY_NAME.fullmatch(e.name)
                          and e.is_file(follow_symlinks=False) and e.stat(follow_symlinks=False).st_mtime < before]
         except OSError:
             return
@@ -218,7 +230,7 @@ class ReadCache:
         """Remove the least recently used entries until the directory holds at most max_bytes."""
         try:
             with os.scandir(self.directory) as listing:
-                files = [e for e in listing if e.is_file(follow_symlinks=False)]
+                files = [e for e in listing if _ours(e.name) and e.is_file(follow_symlinks=False)]
             entries = [(e.stat().st_mtime, e.stat().st_size, Path(e.path), e.name.startswith(_TEMPORARY)) for e in files]
         except OSError:
             return
