@@ -64,6 +64,66 @@ def test_a_flipped_byte_is_caught_by_the_checksum(tmp_path) -> None:
     assert [d.chains for d in again] == [d.chains for d in docs] and "damaged" in cache.warnings[0]
 
 
+def test_an_entry_copied_over_another_files_entry_is_damaged_not_read(tmp_path) -> None:
+    """A hand-swapped entry (one file's entry copied under another file's name, header intact) is
+    not taken for the other file's documents: it is damaged, removed and the file read again."""
+    other = str(ROOT / "samples" / "gum" / "key.ontogum.conll")
+    cache = ReadCache(tmp_path / "c")
+    read_documents(KEY, cache=cache)
+    (first,) = (tmp_path / "c").iterdir()
+    expected = read_documents(other, cache=cache)
+    (second,) = [p for p in (tmp_path / "c").iterdir() if p != first]
+    second.write_bytes(first.read_bytes())
+    fresh = ReadCache(tmp_path / "c")
+    again = read_documents(other, cache=fresh)
+    assert [d.chains for d in again] == [d.chains for d in expected] and "damaged" in fresh.warnings[0]
+    assert [d.chains for d in again] != [d.chains for d in read_documents(KEY)]
+
+
+def test_a_file_rewritten_between_hashing_and_reading_is_not_stored(tmp_path, monkeypatch) -> None:
+    """A file that changes after its content was hashed and before it was read (a system still
+    writing it): what was read is not stored under the old content's name, so a later run on the
+    old content reads the old content, not the newer documents."""
+    import metrics.formats.readers as readers
+
+    old = Path(KEY).read_text(encoding="utf-8")
+    newer = Path(ROOT / "samples" / "gum" / "key.ontogum.conll").read_text(encoding="utf-8")
+    path = tmp_path / "key.conll"
+    path.write_text(old, encoding="utf-8")
+    real = readers.read_conll
+
+    def rewritten_then_read(*args, **kwargs):
+        path.write_text(newer, encoding="utf-8")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(readers, "read_conll", rewritten_then_read)
+    read_documents(str(path), cache=ReadCache(tmp_path / "c"))
+    monkeypatch.setattr(readers, "read_conll", real)
+    path.write_text(old, encoding="utf-8")
+    again = read_documents(str(path), cache=ReadCache(tmp_path / "c"))
+    assert [d.chains for d in again] == [d.chains for d in read_documents(str(path))]
+
+
+def test_a_cache_directory_holding_other_files_never_loses_them(tmp_path) -> None:
+    """The cache directory named as the folder of the user's own files (their inputs among them):
+    keeping the cache under its bound, or removing stale temporaries, removes only the cache's
+    own entries and temporaries, never another file, however old or large."""
+    folder = tmp_path / "mine"
+    folder.mkdir(mode=0o700)
+    key = folder / "key.conll"
+    key.write_bytes(Path(KEY).read_bytes())
+    others = [folder / name for name in ("notes.txt", ".tmp-notes", "0123456789abcdef0123456789abcdef0123456X")]
+    for other in others:
+        other.write_text("the user's own" * 4000, encoding="utf-8")
+        os.utime(other, (0, 0))  # the oldest files there
+    cache = ReadCache(folder, max_bytes=150_000)  # the entry fits, not with the other files beside it
+    read_documents(str(key), cache=cache)
+    read_documents(str(key), cache=cache)
+    assert key.read_bytes() == Path(KEY).read_bytes()
+    assert all(other.read_text(encoding="utf-8") == "the user's own" * 4000 for other in others)
+    assert len([p for p in folder.iterdir() if p not in [key, *others]]) == 1  # the cache's entry
+
+
 def test_a_directory_that_refuses_writes_is_not_an_error(tmp_path, monkeypatch) -> None:
     """A read-only directory (simulated: the tests run as root, who may write anyway)."""
     import tempfile

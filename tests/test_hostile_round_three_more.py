@@ -137,13 +137,12 @@ def _entries(cache: Path) -> list[Path]:
     return sorted(p for p in (cache / "corefwb").iterdir() if not p.name.startswith("."))
 
 
-def _entry_holding(payload: bytes) -> bytes:
-    """A sound entry (magic, length, checksum) over any pickle: what an unexpected object looks like."""
-    import hashlib
-
+def _entry_holding(payload: bytes, name: str) -> bytes:
+    """A sound entry (magic, length, checksum for its name) over any pickle: what an unexpected
+    object looks like."""
     from metrics.formats import cache
 
-    return cache._MAGIC + len(payload).to_bytes(8, "big") + hashlib.blake2b(payload, digest_size=32).digest() + payload
+    return cache._MAGIC + len(payload).to_bytes(8, "big") + cache._checksum(name, payload) + payload
 
 
 @pytest.mark.parametrize("value", ["hello", [1, 2, 3], ([1], ["x"])])
@@ -153,7 +152,7 @@ def test_a_sound_entry_with_an_unexpected_pickle_is_rebuilt(tmp_path, value):
     key = conll_key(tmp_path / "k.conll")
     good = cached_run(tmp_path, "score", str(key), str(key), "--format", "json")
     for entry in _entries(tmp_path):  # the key's and the response's (read with other options)
-        entry.write_bytes(_entry_holding(pickle.dumps(value)))
+        entry.write_bytes(_entry_holding(pickle.dumps(value), entry.name))
     again = cached_run(tmp_path, "score", str(key), str(key), "--format", "json")
     assert again.returncode == 0 and again.stdout == good.stdout
     assert sorted(warnings_of(again)) == [f"corefwb: warning: cache entry {entry} cannot be read: removed, and the input "
@@ -176,7 +175,7 @@ def test_stale_temporaries_are_removed_and_counted(tmp_path):
     key = conll_key(tmp_path / "k.conll")
     folder = tmp_path / "corefwb"
     folder.mkdir(mode=0o700)
-    stale, fresh = folder / ".tmp-killed", folder / ".tmp-writing"
+    stale, fresh = folder / ".tmp-killed00", folder / ".tmp-writing0"  # named as mkstemp names them
     for path in (stale, fresh):
         path.write_bytes(b"x" * 1000)
     old = os.stat(stale).st_mtime - STALE_SECONDS - 60
@@ -186,12 +185,12 @@ def test_stale_temporaries_are_removed_and_counted(tmp_path):
     # the bound counts temporaries: three entries of about 1,650 bytes fit in 5,000, not with 2,000 more
     folder = tmp_path / "bounded"
     cache = ReadCache(folder, max_bytes=5000)
-    for n, name in enumerate(("a", "b")):
+    for n, name in enumerate(("a" * 40, "b" * 40)):  # named as entries are
         cache.store(name, "x" * 1600)
         os.utime(folder / name, (1_000_000 + n, 1_000_000 + n))
-    (folder / ".tmp-writing").write_bytes(b"x" * 2000)
-    cache.store("c", "x" * 1600)
-    assert sorted(p.name for p in folder.iterdir()) == [".tmp-writing", "c"]
+    (folder / ".tmp-writing0").write_bytes(b"x" * 2000)
+    cache.store("c" * 40, "x" * 1600)
+    assert sorted(p.name for p in folder.iterdir()) == [".tmp-writing0", "c" * 40]
 
 
 # ----------------------------------------------------------------------- 9. crac folders

@@ -13,13 +13,21 @@ Why these precautions:
   closed to others (else the cache is off, with a warning).
 - Written atomically (a temporary file renamed into place); read back only if its header's length
   and checksum match, else it is removed and rebuilt, with a warning.
+- The checksum covers the entry's name (its key) with the payload: an entry copied or renamed
+  over another's name (a valid header over another file's documents) is damaged, never read as
+  the other file's documents.
 - An entry that unpickles to something other than what its reader stores (a valid header over
   another pickle) is damaged too.  An entry of an older layout (another version in its magic
   line) is stale: removed without a word, and the input read again.
 - Documents are stored as columns (`metrics.formats.packed`): loading an entry is a few copies
   of memory, not the unpickling of every word and span one by one.  Only regular files are opened (a FIFO would block the run).
+- An entry is stored only if its file is unchanged since its content was hashed (device, inode,
+  size, modification time): a file rewritten between the hashing and the reading (a system still
+  writing its output) would otherwise leave the new content under the old content's name.
 - Bounded: past `max_bytes` the least recently used entries go, temporaries counted; a temporary
   left by a killed writer (older than `STALE_SECONDS`) is removed when the cache is first used.
+  Only files named as entries or temporaries are ever counted or removed: the directory may be
+  one the user named that holds other files (their inputs, even), which are never touched.
 - A missing or read-only directory, a full disk: the cache quietly does nothing.
 """
 
@@ -28,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import re
 import stat
 import sys
 import tempfile
@@ -41,10 +50,19 @@ DEFAULT_MAX_BYTES = 1024 ** 3
 STALE_SECONDS = 600
 """A temporary this old was left by a writer that died (writing an entry takes well under a second)."""
 _TEMPORARY = ".tmp-"
-_MAGIC = b"corefwb-cache 2\n"
+_MAGIC = b"corefwb-cache 3\n"
 _MAGIC_ANY = b"corefwb-cache "
 """How every version's magic line starts: an entry with another version is stale, not damaged."""
 _HEADER = len(_MAGIC) + 8 + 32
+_ENTRY_NAME = re.compile(r"[0-9a-f]{40}")
+"""An entry's name: its key (a 20-byte digest in hex)."""
+_TEMPORARY_NAME = re.compile(re.escape(_TEMPORARY) + r"[0-9a-z_]{8}")
+"""A temporary's name, as `tempfile.mkstemp` makes it with our prefix."""
+
+
+def _ours(name: str) -> bool:
+    """Whether a file of the cache's directory is an entry or a temporary of the cache's."""
+    return bool(_ENTRY_NAME.fullmatch(name) or _TEMPORARY_NAME.fullmatch(name))
 
 
 def _code_version() -> str:
@@ -68,6 +86,8 @@ class ReadCache:
     warnings: list[str] = field(default_factory=list)
     _version: str = ""
     _contents: dict[tuple, bytes] = field(default_factory=dict)
+    _hashed: dict[str, tuple] = field(default_factory=dict)
+    """Entry name -> the identity of the file whose content it was hashed from (checked at storing)."""
     _cleaned: bool = False
 
     @classmethod
@@ -101,7 +121,10 @@ class ReadCache:
                 self._contents[identity] = content
         digest = hashlib.blake2b(content, digest_size=20)
         digest.update("\0".join((self._version, path, *options)).encode("utf-8", "surrogatepass"))
-        return digest.hexdigest()
+        name = digest.hexdigest()
+        if identity is not None:
+            self._hashed[name] = identity
+        return name
 
     def _usable(self, create: bool) -> bool:
         """The directory exists (or was made), belongs to us and is closed to others."""
@@ -127,7 +150,7 @@ class ReadCache:
         try:
             with os.scandir(self.directory) as listing:
                 before = time.time() - STALE_SECONDS
-                stale = [Path(e.path) for e in listing if e.name.startswith(_TEMPORARY)
+                stale = [Path(e.path) for e in listing if _TEMPORARY_NAME.fullmatch(e.name)
                          and e.is_file(follow_symlinks=False) and e.stat(follow_symlinks=False).st_mtime < before]
         except OSError:
             return
@@ -154,7 +177,7 @@ class ReadCache:
         length = int.from_bytes(blob[len(_MAGIC):len(_MAGIC) + 8], "big") if len(blob) >= _HEADER else -1
         payload = memoryview(blob)[_HEADER:]
         if (not blob.startswith(_MAGIC) or length != len(payload)
-                or hashlib.blake2b(payload, digest_size=32).digest() != blob[_HEADER - 32:_HEADER]):
+                or _checksum(key, payload) != blob[_HEADER - 32:_HEADER]):
             self.warnings.append(f"cache entry {path} is damaged: removed, and the input read again")
             _remove(path)
             return None
@@ -171,13 +194,15 @@ class ReadCache:
         return value
 
     def store(self, key: str, value) -> None:
-        """Write an entry atomically, then keep the directory under its bound; failures are silent."""
-        if not self._usable(create=True):
+        """Write an entry atomically, then keep the directory under its bound; failures are silent.
+        Not written when the file it was keyed from has changed since (what was read may be newer
+        than what was hashed)."""
+        if not self._usable(create=True) or self._changed_since_hashed(key):
             return
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         if len(payload) + _HEADER > self.max_bytes:
             return
-        header = _MAGIC + len(payload).to_bytes(8, "big") + hashlib.blake2b(payload, digest_size=32).digest()
+        header = _MAGIC + len(payload).to_bytes(8, "big") + _checksum(key, payload)
         temporary: str | None = None
         try:
             handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=_TEMPORARY)
@@ -191,11 +216,21 @@ class ReadCache:
             return
         self._bound()
 
+    def _changed_since_hashed(self, key: str) -> bool:
+        identity = self._hashed.get(key)
+        if identity is None:
+            return False
+        try:
+            info = os.stat(identity[0])
+        except OSError:
+            return True
+        return identity != (identity[0], info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
     def _bound(self) -> None:
         """Remove the least recently used entries until the directory holds at most max_bytes."""
         try:
             with os.scandir(self.directory) as listing:
-                files = [e for e in listing if e.is_file(follow_symlinks=False)]
+                files = [e for e in listing if _ours(e.name) and e.is_file(follow_symlinks=False)]
             entries = [(e.stat().st_mtime, e.stat().st_size, Path(e.path), e.name.startswith(_TEMPORARY)) for e in files]
         except OSError:
             return
@@ -207,6 +242,11 @@ class ReadCache:
                 break
             _remove(path)
             total -= size
+
+
+def _checksum(key: str, payload: bytes | memoryview) -> bytes:
+    """The payload's checksum keyed by the entry's name: an entry moved under another name fails it."""
+    return hashlib.blake2b(payload, digest_size=32, key=key.encode("ascii")[:64]).digest()
 
 
 def _read_regular(path: Path) -> bytes | None:

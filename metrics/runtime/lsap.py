@@ -8,7 +8,8 @@ numpy only; loaded by itself it is the very function `scipy.optimize` exports
 (`scipy.optimize.linear_sum_assignment is scipy.optimize._lsap.linear_sum_assignment`), so every
 pair it returns, ties included, is the same.  It is registered under its own name, so that a later
 `import scipy.optimize` finds it instead of loading it twice.  Where a scipy keeps it elsewhere,
-the ordinary import is taken.
+the ordinary import is taken, and so it is where the file is there but does not load by itself
+(an ImportError: a build that needs its package around it), rather than failing the run.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def linear_sum_assignment() -> Callable:
 
 def _load_alone():
     """The compiled module `scipy.optimize._lsap` loaded without its package's `__init__`, or
-    None where this scipy has no such file."""
+    None where this scipy has no such file or it does not load alone."""
     import scipy  # the package's root only: its version and place
 
     folder = os.path.join(os.path.dirname(scipy.__file__), "optimize")
@@ -48,8 +49,11 @@ def _load_alone():
             spec = importlib.util.spec_from_file_location(_NAME, path)
             if spec is None or spec.loader is None:
                 return None
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
+            try:
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+            except ImportError:
+                return None
             sys.modules[_NAME] = module
             return module
     return None
