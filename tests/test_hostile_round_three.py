@@ -226,3 +226,12 @@ def test_identical_lost_mentions_stay_apart_by_their_place(tmp_path):
     assert result.returncode == 0 and json.loads(corefwb("score", str(key), str(text), "--format", "json").stdout)["alignment"]["lost"] == 2
     assert [w.split("lost in mapping onto the key's words: ")[1] for w in warnings_of(result)] == [
         "'Qq' (its words 6-6, chain 0): not in the key's text", "'Qq' (its words 7-7, chain 0): not in the key's text"]
+
+
+@pytest.mark.parametrize("side", ["key", "response"])
+def test_a_folder_given_as_a_file_is_named_as_a_folder(tmp_path, side):
+    folder = tmp_path / "outputs"
+    folder.mkdir()
+    files = [str(folder), str(TWO_SENTENCES)] if side == "key" else [str(TWO_SENTENCES), str(folder)]
+    line = error_line(corefwb("score", *files))
+    assert f"{folder}: is a folder, not a file" in line

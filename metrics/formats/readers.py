@@ -9,6 +9,7 @@ is common).  An explicit `fmt` overrides both.  Key and response may come in dif
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 
@@ -87,6 +88,8 @@ def detect_format(path: str, warnings: list[str] | None = None) -> str:
             warnings.append(f"{path}: named like {by_ext} but its content is {by_content}; reading it as {by_content}")
         return by_content
     fmt = by_ext or by_content
+    if fmt is None and os.path.isdir(path):
+        raise InputError(path, None, "is a folder, not a file (the crac command scores folders)")
     if fmt is None:
         raise InputError(path, None, "cannot tell the format (conll, conllu or jsonl): name it with --key-format/--response-format")
     return fmt
