@@ -74,6 +74,17 @@ def test_a_list_given_twice_is_filled_once_per_field():
     assert column.row(1) == Score(1.0, 3.0, 2.5, 4.0) and column.row(0) == Score(1.0, 3.0, 1.0, 4.0)
 
 
+def test_filling_with_too_few_or_too_many_scores_is_refused():
+    """A row left unfilled would read as a score of zeros: the count of scores must match."""
+    import pytest
+
+    for given in ([Score(1.0, 2.0, 1.0, 2.0)], [Score(1.0, 2.0, 1.0, 2.0)] * 3):
+        column = Column(Score, [[0.0, 0.0] for _ in range(4)], missing=[0, 1])
+        with pytest.raises(ValueError):
+            column.fill(given)
+        assert column.missing == [0, 1]
+
+
 @settings(max_examples=40, deadline=None)
 @given(corpora(duplicates=True, max_documents=8), weight_vectors(positive=False))
 def test_corpus_in_columns_aggregates_as_its_objects(pairs, weights):
