@@ -138,9 +138,13 @@ class DocPair:
     def keep(self, columns: dict[str, Column], row: int, weights: Weights) -> None:
         """The scores of this pair computed with other documents' (`score_columns`): row `row`
         of `columns`, computed under `weights` (what depends on them is kept for the latest W
-        only, the rest for good)."""
-        self._rows = [kept for kept in self._rows  # a rescoring's columns under other weights: stale
-                      if kept[2] == weights or not all(catalog.METRICS[name].weighted for name in kept[0])]
+        only, the rest for good).  An earlier scoring all of whose metrics these columns give
+        again, or are stale (weighted, under other weights), is let go: scoring again and again
+        keeps one set of columns, not each."""
+        def superseded(kept: tuple[dict[str, Column], int, Weights]) -> bool:
+            return all(name in columns or (catalog.METRICS[name].weighted and kept[2] != weights) for name in kept[0])
+
+        self._rows = [kept for kept in self._rows if not superseded(kept)]
         self._rows.append((columns, row, weights))
 
     def _kept_column(self, metric: Metric, weights: Weights) -> tuple[Column, int] | None:
