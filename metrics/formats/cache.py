@@ -15,9 +15,10 @@ Why these precautions:
   and checksum match, else it is removed and rebuilt, with a warning.
 - An entry that unpickles to something other than what its reader stores (a valid header over
   another pickle) is damaged too.  An entry of an older layout (another version in its magic
-  line) is stale: removed without a word, and the input read again.
+  line) is stale: removed without a word, and the input read again.  Only regular files are
+  opened (a FIFO would block the run).
 - Documents are stored as columns (`metrics.formats.packed`): loading an entry is a few copies
-  of memory, not the unpickling of every word and span one by one.  Only regular files are opened (a FIFO would block the run).
+  of memory, not the unpickling of every word and span one by one.
 - Bounded: past `max_bytes` the least recently used entries go, temporaries counted; a temporary
   left by a killed writer (older than `STALE_SECONDS`) is removed when the cache is first used.
 - A missing or read-only directory, a full disk: the cache quietly does nothing.
