@@ -136,15 +136,11 @@ class DocPair:
         return metric.name in self._scores or self._kept_column(metric, weights) is not None
 
     def keep(self, columns: dict[str, Column], row: int, weights: Weights) -> None:
-        """The scores of this pair computed with other documents' (`score_columns`): row `row`
-        of `columns`, computed under `weights` (what depends on them is kept for the latest W
-        only, the rest for good).  An earlier scoring all of whose metrics these columns give
-        again, or are stale (weighted, under other weights), is let go: scoring again and again
-        keeps one set of columns, not each."""
-        def superseded(kept: tuple[dict[str, Column], int, Weights]) -> bool:
-            return all(name in columns or (catalog.METRICS[name].weighted and kept[2] != weights) for name in kept[0])
-
-        self._rows = [kept for kept in self._rows if not superseded(kept)]
+        """Row `row` of `columns`, this pair's scores computed with other documents' under
+        `weights` (`score_columns`).  An earlier scoring each of whose metrics these columns give
+        again, or is stale (weighted, under other W), is let go: one set of columns is kept, not each."""
+        self._rows = [kept for kept in self._rows if not all(  # superseded or stale: let go
+            name in columns or (catalog.METRICS[name].weighted and kept[2] != weights) for name in kept[0])]
         self._rows.append((columns, row, weights))
 
     def _kept_column(self, metric: Metric, weights: Weights) -> tuple[Column, int] | None:
