@@ -3,8 +3,8 @@ as the brute force that `test_conll_whole_buffer.py` checks the real reader agai
 documents, same warnings, same first error, on real, mutated and generated files).
 
 Only what the whole-buffer reader rewrote is kept here (lines, fields, documents, the pairing of
-brackets); decoding (`source.read_lines`), the cell grammar (`brackets.parse_cell`) and the entity
-column (`conll._ner_spans`) are shared with it.
+brackets); decoding (`source.read_lines`) and the cell grammar (`brackets.parse_cell`) are shared with it;
+the entity column is read by the walk over its cells the reader had (`_ner_spans`).
 
 It splits fields with `str.split()`, which also splits on \x1c-\x1f and on whitespace outside
 ASCII; the real reader splits on ASCII whitespace only (`metrics.formats.layout`), so texts
@@ -31,12 +31,30 @@ import re
 
 from metrics.model import Document, InputError, Span
 from metrics.formats.brackets import OPEN, SINGLE, parse_cell
-from metrics.formats.conll import _ner_spans
 from metrics.formats.source import read_lines
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
 _END = re.compile(r"^#\s*end document")
 _EMPTY = ("-", "_", "")
+
+
+def _ner_spans(tokens: list[int], cells: list[str]) -> list[tuple[int, int, str]]:
+    """OntoNotes bracket NE cells (`(PERSON*`, `*)`, `(GPE)`; the `*` cells between them left
+    out) at their tokens -> (start, end, label) spans.
+
+    Malformed NE brackets are not worth rejecting a coreference file over: they are dropped.
+    """
+    spans: list[tuple[int, int, str]] = []
+    start = -1
+    label = ""
+    for i, cell in zip(tokens, cells):
+        if cell.startswith("("):
+            label = cell[1:].rstrip("*)").rstrip("*")
+            start = i
+        if cell.endswith(")") and start >= 0:
+            spans.append((start, i, label))
+            start = -1
+    return spans
 
 
 class _DocumentBuilder:

@@ -74,6 +74,45 @@ def test_a_list_given_twice_is_filled_once_per_field():
     assert column.row(1) == Score(1.0, 3.0, 2.5, 4.0) and column.row(0) == Score(1.0, 3.0, 1.0, 4.0)
 
 
+def test_filling_with_too_few_or_too_many_scores_is_refused():
+    """A row left unfilled would read as a score of zeros: the count of scores must match."""
+    import pytest
+
+    for given in ([Score(1.0, 2.0, 1.0, 2.0)], [Score(1.0, 2.0, 1.0, 2.0)] * 3):
+        column = Column(Score, [[0.0, 0.0] for _ in range(4)], missing=[0, 1])
+        with pytest.raises(ValueError):
+            column.fill(given)
+        assert column.missing == [0, 1]
+
+
+def test_scoring_again_keeps_one_set_of_columns_per_pair():
+    """Each scoring leaves its columns with the pairs; one that gives again every metric of an
+    earlier one (or under other weights, its weighted ones) lets the earlier go, so a session
+    scoring again and again does not hold every result it ever had."""
+    from metrics.measures import catalog
+    from metrics.measures.weights import W4
+    from strategies import make_document
+    from metrics.model import MentionType
+
+    def document(name: str, chains: list) -> object:
+        return make_document(name, ["x", "y", "z"], chains, {s: MentionType.NOMINAL for c in chains for s in c})
+
+    corpus = prepare([document(f"d{i}", [[(0, 0), (1, 1)]]) for i in range(3)],
+                     [document(f"d{i}", [[(0, 0), (2, 2)]]) for i in range(3)])
+    first = corpus.score(W4)
+    for _ in range(4):
+        again = corpus.score(W4)
+    corpus.score(W4, metrics=["muc"])
+    assert repr(again.micro) == repr(first.micro)
+    pair = corpus.pairs[0]
+    assert len(pair._rows) == 2  # everything once, and MUC's own
+    other = W4._replace(nam=2 * W4.nam)
+    corpus.score(other, metrics=["lmuc"])
+    assert len(pair._rows) == 3 and pair.has(catalog.METRICS["lmuc"], other)
+    assert all(pair.has(catalog.METRICS[name], W4) or catalog.METRICS[name].weighted for name in first.metrics)
+    assert repr(corpus.score(W4).micro) == repr(first.micro)
+
+
 @settings(max_examples=40, deadline=None)
 @given(corpora(duplicates=True, max_documents=8), weight_vectors(positive=False))
 def test_corpus_in_columns_aggregates_as_its_objects(pairs, weights):

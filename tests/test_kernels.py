@@ -128,6 +128,19 @@ def test_heads_of_many_spans_are_each_spans_head(drawn) -> None:
     assert finder.heads(inside) == [finder.head(span)[0] for span in inside]
 
 
+def test_heads_of_spans_outside_the_document_are_refused_as_one_spans() -> None:
+    """A span outside the document is a ValueError from `heads` as from `head`, not a head read
+    from a wrapped-around index (a negative start) or an IndexError (an end past the last token)."""
+    import pytest
+
+    finder = DocumentHeads(Document(name="d", words=["a", "b", "c"], chains=[], heads=[1, -1, 1]))
+    for span in [(-1, -1), (-3, -3), (2, 3), (1, 0)]:
+        with pytest.raises(ValueError):
+            finder.head(span)
+        with pytest.raises(ValueError):
+            finder.heads([(0, 0), span])
+
+
 @settings(max_examples=200, deadline=None)
 @given(parsed_documents())
 def test_types_of_many_spans_are_each_spans_type(drawn) -> None:

@@ -1,5 +1,5 @@
 """The named-entity column read for every document at once (`conll._all_ner_spans`) gives, per
-document, what the walk over its cells (`conll._ner_spans`, the reference reader's) gives."""
+document, what the walk over its cells (`reference_conll._ner_spans`, the reference reader's) gives."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.formats.conll import _all_ner_spans, _ner_spans
+from metrics.formats.conll import _all_ner_spans
 from metrics.formats.layout import Layout
+from reference_conll import _ner_spans
 
 _CELLS = st.sampled_from(["(PERSON*", "(GPE)", "*)", "(ORG*)", "(x", "y)", "*", "**)", "(LOC**", "((A*", "(É*)", "a"])
 

@@ -53,6 +53,17 @@ def test_documents_of_other_shapes_go_to_the_ordinary_writer():
     assert list(document_entries(nan, 2) or ordinary(nan, 2)) == ordinary(nan, 2)
 
 
+def test_a_count_that_is_not_a_number_over_a_zero_denominator():
+    """NaN / 0 is 0 (finite values), but the NaN count itself is written as JSON writes it."""
+    from metrics.measures.score import AnchorScore
+
+    nan = float("nan")
+    for score in (Score(nan, 0, nan, 0), BlancScore(Score(nan, 0, 1.0, 2.0), Score(1, 2, 1, 2)),
+                  AnchorScore(Score(nan, 0, nan, 0), Score(1, 2, 1, 2))):
+        documents = [("a", {"m": score}), ("b", {"m": score})]
+        assert list(document_entries(documents, 0) or ordinary(documents, 0)) == ordinary(documents, 0)
+
+
 def test_ace_values_undefined_negative_and_zero():
     """The ACE-value's own shape: an undefined value (null), a negative mapped value (credited
     as 0), zero denominators, and whole and fractional sums side by side."""

@@ -136,11 +136,11 @@ class DocPair:
         return metric.name in self._scores or self._kept_column(metric, weights) is not None
 
     def keep(self, columns: dict[str, Column], row: int, weights: Weights) -> None:
-        """The scores of this pair computed with other documents' (`score_columns`): row `row`
-        of `columns`, computed under `weights` (what depends on them is kept for the latest W
-        only, the rest for good)."""
-        self._rows = [kept for kept in self._rows  # a rescoring's columns under other weights: stale
-                      if kept[2] == weights or not all(catalog.METRICS[name].weighted for name in kept[0])]
+        """Row `row` of `columns`, this pair's scores computed with other documents' under
+        `weights` (`score_columns`).  An earlier scoring each of whose metrics these columns give
+        again, or is stale (weighted, under other W), is let go: one set of columns is kept, not each."""
+        self._rows = [kept for kept in self._rows if not all(  # superseded or stale: let go
+            name in columns or (catalog.METRICS[name].weighted and kept[2] != weights) for name in kept[0])]
         self._rows.append((columns, row, weights))
 
     def _kept_column(self, metric: Metric, weights: Weights) -> tuple[Column, int] | None:

@@ -18,9 +18,10 @@ Why these precautions:
   the other file's documents.
 - An entry that unpickles to something other than what its reader stores (a valid header over
   another pickle) is damaged too.  An entry of an older layout (another version in its magic
-  line) is stale: removed without a word, and the input read again.
+  line) is stale: removed without a word, and the input read again.  Only regular files are
+  opened (a FIFO would block the run).
 - Documents are stored as columns (`metrics.formats.packed`): loading an entry is a few copies
-  of memory, not the unpickling of every word and span one by one.  Only regular files are opened (a FIFO would block the run).
+  of memory, not the unpickling of every word and span one by one.
 - An entry is stored only if its file is unchanged since its content was hashed (device, inode,
   size, modification time): a file rewritten between the hashing and the reading (a system still
   writing its output) would otherwise leave the new content under the old content's name.

@@ -270,7 +270,7 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
 
 def _all_ner_spans(layout: Layout, cells: np.ndarray, tokens: np.ndarray, ranges: np.ndarray
                    ) -> dict[int, list[tuple[int, int, str]]]:
-    """`_ner_spans` of many documents at once: document i's cells are the fields
+    """The named-entity spans of many documents at once: document i's cells are the fields
     cells[ranges[i]:ranges[i + 1]] (at `tokens`, counted over all of them), per document with
     spans.  Why not a loop: a closing cell ends a span exactly when a cell of its document opened
     one since the last closing cell (every closing cell forgets what was open), the span of the
@@ -294,25 +294,6 @@ def _all_ner_spans(layout: Layout, cells: np.ndarray, tokens: np.ndarray, ranges
     for d, start, end, label in zip(document.tolist(), tokens[starts].tolist(), tokens[closing].tolist(), labels):
         out.setdefault(d, []).append((start, end, label[1:].rstrip("*)").rstrip("*")))
     return out
-
-
-def _ner_spans(tokens: list[int], cells: list[str]) -> list[tuple[int, int, str]]:
-    """OntoNotes bracket NE cells (`(PERSON*`, `*)`, `(GPE)`; the `*` cells between them left
-    out) at their tokens -> (start, end, label) spans.
-
-    Malformed NE brackets are not worth rejecting a coreference file over: they are dropped.
-    """
-    spans: list[tuple[int, int, str]] = []
-    start = -1
-    label = ""
-    for i, cell in zip(tokens, cells):
-        if cell.startswith("("):
-            label = cell[1:].rstrip("*)").rstrip("*")
-            start = i
-        if cell.endswith(")") and start >= 0:
-            spans.append((start, i, label))
-            start = -1
-    return spans
 
 
 def read_conll(path: str, warnings: list[str] | None = None, syntax: bool = True) -> list[Document]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from metrics.measures.ace import AceScore
 from metrics.measures.columns import Column
-from metrics.measures.formulas import ChainWeights
+from metrics.measures.formulas import ChainWeights, first_best
 from metrics.measures.score import AnchorScore, BlancScore, Score, ratio
 from metrics.measures.laid import Tables, starts_of
 from metrics.measures.table import ChainTypes
@@ -115,10 +115,7 @@ def _best_cells(t: Tables, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
     found = t.ceaf_cells()
     if not len(found.star):
         return found.simple, found.star, found.has_star
-    values = phi[found.star]
-    best = np.maximum.reduceat(values, found.group_starts)
-    place = np.where(values == best[found.group], np.arange(len(values)), len(values))
-    return found.simple, found.star[np.minimum.reduceat(place, found.group_starts)], found.has_star
+    return found.simple, found.star[first_best(phi[found.star], found.group_starts)], found.has_star
 
 
 def lea(t: Tables) -> Column:

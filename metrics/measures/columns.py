@@ -73,12 +73,16 @@ class Column:
                        for i, field in enumerate(fields)]
         self.objects = objects
         self.missing = list(missing)
-        self._values: tuple[tuple[Numbers, Numbers, Numbers] | None] | None = None
         """Rows not computed here (`metrics.measures.batch` leaves some documents to their own
         computation): their numbers mean nothing until `fill` gives them."""
+        self._values: tuple[tuple[Numbers, Numbers, Numbers] | None] | None = None
+        """`computed_values`, once computed (in a tuple: None is a computed answer)."""
 
     def fill(self, scores: Sequence[AnyScore]) -> None:
-        """Give the `missing` rows their scores, in the order of `missing`."""
+        """Give the `missing` rows their scores, in the order of `missing` (one score each: a row
+        left unfilled would read as a score of zeros)."""
+        if len(scores) != len(self.missing):
+            raise ValueError(f"{len(scores)} scores for {len(self.missing)} missing rows")
         missing, self.missing = self.missing, []
         self._values = None
         if self.objects is None and all(type(score) is self.kind for score in scores):

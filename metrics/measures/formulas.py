@@ -193,7 +193,7 @@ def best_cells(table: Table, phi: np.ndarray, components: bool = True) -> list[n
     """
     groups: list[np.ndarray | list[int]] = [table.simple_cells]
     if len(table.star_starts):
-        groups.append(table.star_cells[_first_best(phi[table.star_cells], table.star_starts)])
+        groups.append(table.star_cells[first_best(phi[table.star_cells], table.star_starts)])
     if not components:
         return groups
     for at_row, at_col, cells, n_rows, n_cols in table.component_places():
@@ -203,7 +203,7 @@ def best_cells(table: Table, phi: np.ndarray, components: bool = True) -> list[n
     return groups
 
 
-def _first_best(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+def first_best(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Where the largest value of each group (groups from `starts` on, in order) first stands: each
     group's `np.argmax`, for all groups in one pass (a document has hundreds of star components)."""
     best = np.maximum.reduceat(values, starts)

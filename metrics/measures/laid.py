@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from metrics.measures.formulas import ChainWeights
-from metrics.measures.table import ChainTypes, Table
+from metrics.measures.table import ChainTypes, Table, types_per_group
 from metrics.measures.weights import Weights
 from metrics.model import MentionType
 
@@ -118,22 +118,14 @@ def _type_counts(t: Tables) -> ChainTypes:
     key_chains, cells = starts_of([tb.key_sizes for tb in tables]), starts_of([tb.cell_key for tb in tables])
     parts = starts_of([tb.part_response for tb in tables])
     n_primary = np.fromiter((len(tb.part_response) - len(tb.twinless_ids) for tb in tables), np.int64, len(tables))
-    key = _counted(t.joined("key_owner", key_chains), types[t.joined("key_ids", ids)], len(t.key_sizes))
-    cell = _counted(t.joined("member_cell", cells), types[t.joined("member_id", ids)], len(t.cell_key))
+    key = types_per_group(t.joined("key_owner", key_chains), types[t.joined("key_ids", ids)], len(t.key_sizes))
+    cell = types_per_group(t.joined("member_cell", cells), types[t.joined("member_id", ids)], len(t.cell_key))
     twinless_rows = np.concatenate([np.arange(len(tb.twinless_ids), dtype=np.int64) for tb in tables]) \
         if tables else np.zeros(0, np.int64)
     twinless_doc = np.repeat(np.arange(len(tables)), [len(tb.twinless_ids) for tb in tables])
     rows = np.concatenate([t.joined("part_cell", parts), twinless_rows + (parts + n_primary)[twinless_doc]])
     part_types = np.concatenate([types[t.joined("part_id", ids)], types[t.joined("twinless_ids", ids)]])
-    return ChainTypes(key, cell, _counted(rows, part_types, sum(len(tb.part_response) for tb in tables)))
-
-
-def _counted(group: np.ndarray, types: np.ndarray, n_groups: int) -> np.ndarray:
-    """(n_groups, 4) counts of each mention type per group."""
-    out = np.zeros((n_groups, len(MentionType)), dtype=np.int64)
-    if len(group):
-        np.add.at(out, (group, types), 1)
-    return out
+    return ChainTypes(key, cell, types_per_group(rows, part_types, sum(len(tb.part_response) for tb in tables)))
 
 
 def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None = None,
@@ -172,8 +164,6 @@ class CeafCells:
     """The cells of the star components (a single chain on one side), grouped by component."""
     group_starts: np.ndarray
     """Where each star component's cells start in `star`."""
-    group: np.ndarray
-    """The star component of each of `star`'s cells."""
     has_star: np.ndarray
     """Whether each document has star components."""
     needs_solver: list[int]
@@ -190,11 +180,10 @@ def _ceaf_cells(t: Tables) -> CeafCells:
     needs_solver = [d for d, tb in enumerate(t.tables) if tb.components]
     if not star_cells:
         empty = np.zeros(0, np.int64)
-        return CeafCells(simple.astype(np.int64), empty, empty, empty, has_star, needs_solver)
+        return CeafCells(simple.astype(np.int64), empty, empty, has_star, needs_solver)
     cells = np.concatenate(star_cells).astype(np.int64)
     group_starts = np.concatenate([starts + first for starts, first in zip(star_starts, starts_of(star_cells))])
-    group = np.repeat(np.arange(len(group_starts)), np.diff(np.append(group_starts, len(cells))))
-    return CeafCells(simple.astype(np.int64), cells, group_starts, group, has_star, needs_solver)
+    return CeafCells(simple.astype(np.int64), cells, group_starts, has_star, needs_solver)
 
 
 def starts_of(arrays: Sequence[np.ndarray]) -> np.ndarray:

@@ -231,7 +231,7 @@ def counts_values(fields: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.nda
     if not all(set(map(type, field)) <= _PLAIN for field in fields):
         return None
     counts = np.array(fields, dtype=np.float64).reshape(4, len(fields[0]))
-    if counts.size and np.abs(counts).max() >= 2.0 ** 53:
+    if not (np.abs(counts) < 2.0 ** 53).all():  # NaN fails too: NaN / 0 is 0, and NaN a count
         return None
     with np.errstate(all="ignore"):
         recall, precision = ratio(counts[0], counts[1]), ratio(counts[2], counts[3])

@@ -96,10 +96,10 @@ class Table:
     def type_counts(self, id_types: np.ndarray) -> ChainTypes:
         """NAME / NOMINAL / PRONOUN / ZERO counts of key chains, cells and parts, given each id's type."""
         n_primary = len(self.part_response) - len(self.twinless_ids)
-        parts = np.concatenate([_type_counts(self.part_cell, id_types[self.part_id], n_primary),
+        parts = np.concatenate([types_per_group(self.part_cell, id_types[self.part_id], n_primary),
                                 _ONE_HOT[id_types[self.twinless_ids]]])
-        return ChainTypes(_type_counts(self.key_owner, id_types[self.key_ids], self.n_key_chains),
-                          _type_counts(self.member_cell, id_types[self.member_id], len(self.cell_key)),
+        return ChainTypes(types_per_group(self.key_owner, id_types[self.key_ids], self.n_key_chains),
+                          types_per_group(self.member_cell, id_types[self.member_id], len(self.cell_key)),
                           parts)
 
 
@@ -273,7 +273,7 @@ def _bounds(counts: np.ndarray) -> list[tuple[int, int]]:
     return list(zip([0] + ends[:-1], ends))
 
 
-def _type_counts(group: np.ndarray, types: np.ndarray, n_groups: int) -> np.ndarray:
+def types_per_group(group: np.ndarray, types: np.ndarray, n_groups: int) -> np.ndarray:
     """(n_groups, 4) counts of each mention type per group."""
     out = np.zeros((n_groups, len(MentionType)), dtype=np.int64)
     if len(group):

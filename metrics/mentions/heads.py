@@ -258,11 +258,14 @@ class DocumentHeads:
 
         Whole-array work for the usual case, a span with one token whose head lies outside it:
         every span's tokens laid end to end, each compared with its span's bounds at once; the
-        others (several such tokens, none, or no dependencies) go through `head` one by one."""
+        others (several such tokens, none, or no dependencies) go through `head` one by one, as
+        do spans outside the document (`head`'s ValueError)."""
         if self.dep is None or not spans:
             return [self.head(span)[0] for span in spans]
         flat = np.fromiter(chained.from_iterable(spans), dtype=np.int64, count=2 * len(spans))
         starts, ends = flat[0::2], flat[1::2]
+        if not ((0 <= starts) & (starts <= ends) & (ends < len(self.words))).all():
+            return [self.head(span)[0] for span in spans]
         lengths = ends - starts + 1
         owner = np.repeat(np.arange(len(spans)), lengths)
         tokens = np.arange(len(owner)) - np.repeat(np.cumsum(lengths) - lengths - starts, lengths)
