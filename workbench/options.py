@@ -12,6 +12,12 @@ from metrics.measures.weights import Weights, parse_weights
 from metrics.model import MentionType
 from metrics.runtime.parallel import processors
 
+OTHER_METRICS_DEFAULTS = {"weights": "W4", "ace_variant": "ace07", "ace_weighting": "mention"}
+"""The defaults of the options that set Chen & Ng's weights and the ACE-value (their argparse
+destinations): the common options take them, and `--conventions ua`, whose scores read none of
+them, warns when one is set otherwise."""
+
+
 class UsageError(Exception):
     """A bad option value (exit status 2)."""
 

@@ -14,7 +14,7 @@ from ..output import visible
 from metrics.formats.source import DEFAULT_MAX_DOCUMENT_TOKENS
 
 from ..session import CONVENTIONS, CRAC_ZEROS, FORMATS, SINGLETONS, ZERO_MATCHES, LoadOptions, Session, resolve_conventions
-from ..options import UsageError, jobs_option, size_option
+from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, size_option
 from . import ua
 
 
@@ -28,9 +28,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                              "partial-craft: --conventions ua's CRAFT match")
     parser.add_argument("--clusters-field", default="clusters", metavar="FIELD",
                         help="jsonlines field holding the chains (e.g. predicted_clusters; default clusters)")
-    parser.add_argument("--weights", default="W4", metavar="W",
+    parser.add_argument("--weights", default=OTHER_METRICS_DEFAULTS["weights"], metavar="W",
                         help="LMetric weights: a preset W1..W5 or NAM,NOM,PRO,SING (default W4 = 1,0.75,0.5,1)")
-    parser.add_argument("--ace-variant", choices=("ace07", "ace05"), default="ace07",
+    parser.add_argument("--ace-variant", choices=("ace07", "ace05"), default=OTHER_METRICS_DEFAULTS["ace_variant"],
                         help="ACE-value: ace07 (default; every uncredited response mention costs) or ace05 "
                              "(only spurious mentions cost). Mention types (NAME 1.0, NOMINAL 0.5, PRONOUN 0.1) "
                              "come from the same rules as the LMetrics'; entity-type errors count only where "
@@ -48,7 +48,8 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                              "also COREFWB_NO_CACHE=1)")
     parser.add_argument("--max-document-tokens", type=int, default=DEFAULT_MAX_DOCUMENT_TOKENS, metavar="N",
                         help=f"refuse a document of more tokens (default {DEFAULT_MAX_DOCUMENT_TOKENS:,})")
-    parser.add_argument("--ace-weighting", choices=("mention", "level"), default="mention",
+    parser.add_argument("--ace-weighting", choices=("mention", "level"),
+                        default=OTHER_METRICS_DEFAULTS["ace_weighting"],
                         help="ACE-value entity weighting: mention (default) or level (NIST's entity level)")
     parser.add_argument("--conventions", choices=CONVENTIONS, default="auto",
                         help="whose numbers: conll (v8.01), corefud (corefud-scorer, the CRAC shared task's), or auto "

@@ -26,7 +26,7 @@ from metrics.conventions.options import UA
 from metrics.measures.catalog import label
 
 from ..json_text import dumps
-from ..options import UsageError, jobs_option, size_option
+from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, size_option
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
 
@@ -150,13 +150,10 @@ def score(args: argparse.Namespace, warn: Callable[[str], None]) -> UAResult:
     return _load(args, warn)[1]
 
 
-UNUSED_UNDER_UA = {"weights": "W4", "ace_variant": "ace07", "ace_weighting": "mention"}
-"""Options of the other conventions' metrics (Chen & Ng's weights, the ACE-value) that no UA score
-reads, with their defaults: set otherwise, they would be ignored without a word."""
-
-
 def _warn_unused(args: argparse.Namespace, warn: Callable[[str], None]) -> None:
-    for option, default in UNUSED_UNDER_UA.items():
+    """Say so when an option of the other conventions' metrics (`OTHER_METRICS_DEFAULTS`) is set:
+    no UA score reads it, and ignoring it without a word would read as if it had been applied."""
+    for option, default in OTHER_METRICS_DEFAULTS.items():
         if getattr(args, option, default) != default:
             warn(f"--{option.replace('_', '-')}: no score under --conventions ua reads it; ignored")
 
