@@ -465,3 +465,24 @@ async def test_escape_goes_back_to_the_text_from_another_view_and_leaves_a_box_f
         await pilot.press("escape")
         await pilot.pause()
         assert centre.current == "warnings" and not isinstance(app.focused, Input)
+
+
+def test_a_warning_quoting_a_huge_word_is_cut_in_the_warnings_panel(tmp_path):
+    from workbench.tui.views import WarningsView
+
+    word = "x" * 50_000
+    key = ("#begin document (d); part 000\n" + f"d\t0\t0\t{word}\t-\t-\t-\t-\t-\t-\t*\t(1)\n"
+           "d\t0\t1\tit\t-\t-\t-\t-\t-\t-\t*\t(1)\n\n#end document\n")
+    (tmp_path / "key.conll").write_text(key)
+    (tmp_path / "response.conll").write_text(key.replace(word, "y" * 50_000))
+
+    @pilot_test
+    async def body():
+        app = Workbench(str(tmp_path / "key.conll"), str(tmp_path / "response.conll"), LoadOptions(cache=False))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert any(len(warning) > 50_000 for warning in app.session.warnings)  # kept whole
+            shown = str(app.query_one(WarningsView).query_one("#warnings-text").render())
+            assert "characters more)" in shown and len(shown) < 2_500
+
+    body()

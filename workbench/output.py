@@ -51,6 +51,18 @@ def _has_control(text: str) -> bool:
     return _ANY_CONTROL.search(text) is not None
 
 
+WARNING_CHARACTERS = 2_000
+"""How much of one warning is shown (stderr, the warnings panel): a warning quotes words and lists
+of chains from the files, and a hostile file's multi-megabyte word would otherwise be echoed whole."""
+
+
+def shortened(warning: str) -> str:
+    """A warning as shown: whole when short, else its first `WARNING_CHARACTERS` and a count of the rest."""
+    if len(warning) <= WARNING_CHARACTERS:
+        return warning
+    return f"{warning[:WARNING_CHARACTERS]} … ({len(warning) - WARNING_CHARACTERS:,} characters more)"
+
+
 def visible(text: str, keep_layout: bool = False) -> str:
     """Text from an input made safe to show: control characters (C0, DEL, C1: ESC, BEL, CSI...)
     become visible symbols (ESC -> U+241B, C1 -> `\\x9b`), so an escape sequence in a token or a

@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ..output import visible
+from ..output import shortened, visible
 from metrics.formats.source import DEFAULT_MAX_DOCUMENT_TOKENS
 
 from ..session import CONVENTIONS, CRAC_ZEROS, FORMATS, SINGLETONS, ZERO_MATCHES, LoadOptions, Session, resolve_conventions
@@ -104,7 +104,7 @@ def load_options(args: argparse.Namespace, response_paths: Sequence[str], *, ua_
 
 def warn(message: str) -> None:
     """A warning on stderr; a name or token quoted in it shows its control characters visibly."""
-    print(visible(f"corefwb: warning: {message}", keep_layout=True), file=sys.stderr)
+    print(visible(f"corefwb: warning: {shortened(message)}", keep_layout=True), file=sys.stderr)
 
 
 def load_session(args: argparse.Namespace, response_paths: Sequence[str], *, ua_taken: bool = False) -> Session:

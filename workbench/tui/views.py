@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from metrics.model import Span
 
+from ..output import shortened
 from .cells import type_colour, type_text
 from .chains import ChainRow
 from .rows import display_text
@@ -337,7 +338,7 @@ prints the same lines on stderr.
         text = Text()
         for number, warning in enumerate(warnings, start=1):
             text.append(f"{number}. ", style="bold")
-            text.append(display_text(warning) + "\n\n")
+            text.append(display_text(shortened(warning)) + "\n\n")
         self.query_one("#warnings-text", Static).update(text if warnings else Text("no warnings"))
         self.border_title = f"warnings ({len(warnings)})"
 
