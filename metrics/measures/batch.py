@@ -19,7 +19,7 @@ import numpy as np
 
 from metrics.measures.ace import AceScore
 from metrics.measures.columns import Column
-from metrics.measures.formulas import ChainWeights, first_best
+from metrics.measures.formulas import ChainWeights, first_best, lea_terms
 from metrics.measures.score import AnchorScore, BlancScore, Score, ratio
 from metrics.measures.laid import Tables, starts_of
 from metrics.measures.table import ChainTypes
@@ -120,17 +120,10 @@ def _best_cells(t: Tables, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
 
 def lea(t: Tables) -> Column:
     """LEA (`formulas.lea`): each key (response) chain's size times its resolved share of links."""
-    k, r = t.cell_key, t.cell_response
-    n = t.shared.astype(np.float64)
-    ks = t.key_sizes.astype(np.float64)
-    rs = t.response_sizes.astype(np.float64)
-    links_k = np.where(ks == 1, 1.0, ks * (ks - 1) / 2)
-    links_r = np.where(rs == 1, 1.0, rs * (rs - 1) / 2)
-    common = n * (n - 1) / 2
-    both_single = (n == 1) & (ks[k] == 1) & (rs[r] == 1)
-    common = np.where(both_single, 1.0, common)
-    recall = _doc_sums(ks[k] * ratio(common, links_k[k]), t.cell_doc, t.n_docs).tolist()
-    precision = _doc_sums(rs[r] * ratio(common, links_r[r]), t.cell_doc, t.n_docs).tolist()
+    recall_terms, precision_terms, ks, rs = lea_terms(t.cell_key, t.cell_response, t.shared, t.key_sizes,
+                                                      t.response_sizes)
+    recall = _doc_sums(recall_terms, t.cell_doc, t.n_docs).tolist()
+    precision = _doc_sums(precision_terms, t.cell_doc, t.n_docs).tolist()
     keys = _exact_sums(ks, t.key_doc, t.n_docs).tolist()
     responses = _exact_sums(rs, t.response_doc, t.n_docs).tolist()
     return Column(Score, [recall, keys, precision, responses])

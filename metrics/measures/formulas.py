@@ -217,18 +217,26 @@ def lea(table: Table) -> Score:
 
     A singleton has one self-link, resolved when it is a singleton on the other side too.
     """
-    k, r = table.cell_key, table.cell_response
-    n = table.shared.astype(np.float64)
-    ks = table.key_sizes.astype(np.float64)
-    rs = table.response_sizes.astype(np.float64)
+    recall_terms, precision_terms, ks, rs = lea_terms(table.cell_key, table.cell_response, table.shared,
+                                                      table.key_sizes, table.response_sizes)
+    return Score(float(recall_terms.sum()), float(ks.sum()), float(precision_terms.sum()), float(rs.sum()))
+
+
+def lea_terms(cell_key: np.ndarray, cell_response: np.ndarray, shared: np.ndarray, key_sizes: np.ndarray,
+              response_sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """LEA's recall and precision term of each cell (a chain's size times its resolved share of
+    links), with the chains' sizes as floats: one document's table, or many laid end to end
+    (`batch.lea` sums them per document)."""
+    k, r = cell_key, cell_response
+    n = shared.astype(np.float64)
+    ks = key_sizes.astype(np.float64)
+    rs = response_sizes.astype(np.float64)
     links_k = np.where(ks == 1, 1.0, ks * (ks - 1) / 2)
     links_r = np.where(rs == 1, 1.0, rs * (rs - 1) / 2)
     common = n * (n - 1) / 2
     both_single = (n == 1) & (ks[k] == 1) & (rs[r] == 1)
     common = np.where(both_single, 1.0, common)
-    rec = float((ks[k] * ratio(common, links_k[k])).sum())
-    prec = float((rs[r] * ratio(common, links_r[r])).sum())
-    return Score(rec, float(ks.sum()), prec, float(rs.sum()))
+    return ks[k] * ratio(common, links_k[k]), rs[r] * ratio(common, links_r[r]), ks, rs
 
 
 def mentions(table: Table) -> Score:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from metrics.measures.formulas import ChainWeights
-from metrics.measures.table import ChainTypes, Table, types_per_group
+from metrics.measures.table import ChainTypes, Table, group_starts, types_per_group
 from metrics.measures.weights import Weights
 from metrics.model import MentionType
 
@@ -188,5 +188,4 @@ def _ceaf_cells(t: Tables) -> CeafCells:
 
 def starts_of(arrays: Sequence[np.ndarray]) -> np.ndarray:
     """Where each array starts when they are laid end to end."""
-    lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
-    return np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(arrays) else lengths
+    return group_starts(np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays)))

@@ -193,7 +193,7 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
     response_flat = np.fromiter((i for a in alignments for c in a.response_chains for i in c), np.int64,
                                 int(response_sizes.sum()))
     n_ids = _lengths(a.spans for a in alignments)
-    id_start, key_chain_start, response_chain_start = _starts(n_ids), _starts(key_counts), _starts(response_counts)
+    id_start, key_chain_start, response_chain_start = group_starts(n_ids), group_starts(key_counts), group_starts(response_counts)
     key_owner = np.repeat(np.arange(len(key_sizes), dtype=np.int64), key_sizes)
     response_owner = np.repeat(np.arange(len(response_sizes), dtype=np.int64), response_sizes)
     key_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)[key_owner]
@@ -208,7 +208,7 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
     cell_response = cell_codes % max(len(response_sizes), 1)
     cell_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)[cell_key]
     cell_counts = np.bincount(cell_doc, minlength=n)
-    cell_start = _starts(cell_counts)
+    cell_start = group_starts(cell_counts)
     matched_doc = response_doc[in_key]
     twinless_doc = response_doc[~in_key]
     # degrees in the key-response overlap graph: a document whose cells are all simple needs no more
@@ -262,7 +262,7 @@ def _lengths(groups) -> np.ndarray:
     return np.fromiter(map(len, groups), dtype=np.int64)
 
 
-def _starts(counts: np.ndarray) -> np.ndarray:
+def group_starts(counts: np.ndarray) -> np.ndarray:
     """Where each group starts when groups of these sizes are laid end to end."""
     return np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64) if len(counts) else counts
 
