@@ -96,3 +96,14 @@ def many_documents(directory: Path, n_documents: int = 60, tokens: int = 1200) -
     key.write_text(conll(lambda d: 0), encoding="utf-8")
     response.write_text(conll(lambda d: min(tokens, 20 * d)), encoding="utf-8")
     return str(key), str(response)
+
+
+def huge_word_pair(directory: Path) -> tuple[str, str]:
+    """A key and a response (CoNLL-2012) whose first words are 50,000 characters and differ, so
+    that the warning about differing words quotes them."""
+    word = "x" * 50_000
+    key = ("#begin document (d); part 000\n" + f"d\t0\t0\t{word}\t-\t-\t-\t-\t-\t-\t*\t(1)\n"
+           "d\t0\t1\tit\t-\t-\t-\t-\t-\t-\t*\t(1)\n\n#end document\n")
+    (directory / "key.conll").write_text(key)
+    (directory / "response.conll").write_text(key.replace(word, "y" * 50_000))
+    return str(directory / "key.conll"), str(directory / "response.conll")

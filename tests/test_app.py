@@ -8,7 +8,8 @@ import json
 
 import pytest
 from rich.console import Console
-from app_support import ESCAPE_TOKEN, MARKUP_TOKEN, ROOT, SAMPLE_KEY, SAMPLE_RESPONSE, hostile_pair, pilot_test, settle
+from app_support import (ESCAPE_TOKEN, MARKUP_TOKEN, ROOT, SAMPLE_KEY, SAMPLE_RESPONSE, hostile_pair, huge_word_pair,
+                         pilot_test, settle)
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 from textual.widgets import DataTable, Input, Select
 
@@ -470,15 +471,11 @@ async def test_escape_goes_back_to_the_text_from_another_view_and_leaves_a_box_f
 def test_a_warning_quoting_a_huge_word_is_cut_in_the_warnings_panel(tmp_path):
     from workbench.tui.views import WarningsView
 
-    word = "x" * 50_000
-    key = ("#begin document (d); part 000\n" + f"d\t0\t0\t{word}\t-\t-\t-\t-\t-\t-\t*\t(1)\n"
-           "d\t0\t1\tit\t-\t-\t-\t-\t-\t-\t*\t(1)\n\n#end document\n")
-    (tmp_path / "key.conll").write_text(key)
-    (tmp_path / "response.conll").write_text(key.replace(word, "y" * 50_000))
+    key, response = huge_word_pair(tmp_path)
 
     @pilot_test
     async def body():
-        app = Workbench(str(tmp_path / "key.conll"), str(tmp_path / "response.conll"), LoadOptions(cache=False))
+        app = Workbench(key, response, LoadOptions(cache=False))
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             assert any(len(warning) > 50_000 for warning in app.session.warnings)  # kept whole

@@ -303,6 +303,14 @@ async def test_a_corpus_of_one_document_is_classified_once(tmp_path, monkeypatch
             {name: [(r.category, r.mention.span) for r in rows] for name, rows in found.items()}
 
 
+def _spied(child) -> list[object]:
+    """What `child` is asked from now on (each request recorded, then asked as before)."""
+    asked: list[object] = []
+    ask = child.ask
+    child.ask = lambda request: asked.append(request) or ask(request)
+    return asked
+
+
 @needs_fork
 @pilot_test
 async def test_the_entity_errors_come_from_the_child_waiting_for_them():
@@ -311,10 +319,8 @@ async def test_the_entity_errors_come_from_the_child_waiting_for_them():
     from metrics.runtime.parallel import Forked
 
     app = opened([GUM, ONTO])
-    asked: list[object] = []
     child = app.opening.entity_errors
-    ask = child.ask
-    child.ask = lambda request: asked.append(request) or ask(request)
+    asked = _spied(child)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("t")
@@ -339,10 +345,8 @@ async def test_the_entity_errors_are_asked_for_once_the_first_screen_is_drawn_be
     from workbench.tui.kkpacked import PackedKKErrors
 
     app = opened([GUM])
-    asked: list[object] = []
     child = app.opening.entity_errors
-    ask = child.ask
-    child.ask = lambda request: asked.append(request) or ask(request)
+    asked = _spied(child)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         for _ in range(400):

@@ -238,12 +238,9 @@ def test_a_folder_given_as_a_file_is_named_as_a_folder(tmp_path, side):
 
 
 def test_a_warning_quoting_a_huge_word_is_shown_cut_with_a_count_of_the_rest(tmp_path):
-    word = "x" * 50_000
-    key = ("#begin document (d); part 000\n" + f"d\t0\t0\t{word}\t-\t-\t-\t-\t-\t-\t*\t(1)\n"
-           "d\t0\t1\tit\t-\t-\t-\t-\t-\t-\t*\t(1)\n\n#end document\n")
-    (tmp_path / "key.conll").write_text(key)
-    (tmp_path / "response.conll").write_text(key.replace(word, "y" * 50_000))
-    result = corefwb("score", str(tmp_path / "key.conll"), str(tmp_path / "response.conll"))
+    from app_support import huge_word_pair
+
+    result = corefwb("score", *huge_word_pair(tmp_path))
     warned = warnings_of(result)
     assert result.returncode == 0 and len(warned) == 1
     assert len(warned[0]) < 2_200 and "words differ from the key's" in warned[0]
