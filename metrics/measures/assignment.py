@@ -90,7 +90,9 @@ def _min_assignment(cost: list[list[float]], n: int, m: int) -> list[tuple[int, 
 
     The columns not yet reached in a search are kept in a list, in order, and the reached ones in
     another, so each step walks only the columns it must (the same operations on the same numbers
-    as a walk over all columns that skips the reached ones: the same pairs, ties and all).
+    as a walk over all columns that skips the reached ones: the same pairs, ties and all).  Each
+    step's lowering of the unreached columns' distances by its delta is done as the next step
+    reads them (the same subtraction, one walk fewer), and not at all after the last step of a row.
     """
     inf = float("inf")
     u = [0.0] * (n + 1)
@@ -105,6 +107,7 @@ def _min_assignment(cost: list[list[float]], n: int, m: int) -> list[tuple[int, 
         min_to = [inf] * (m + 1)
         reached = [0]
         free = list(range(1, m + 1))
+        lowered = 0.0  # the last step's delta, not yet taken off min_to (x - 0.0 is x)
         while True:
             i0 = owner[j0]
             row = padded[i0 - 1]
@@ -112,18 +115,20 @@ def _min_assignment(cost: list[list[float]], n: int, m: int) -> list[tuple[int, 
             delta, j1 = inf, 0
             for j in free:
                 cur = row[j] - ui - v[j]
-                if cur < min_to[j]:
+                known = min_to[j] - lowered
+                if cur < known:
                     min_to[j] = cur
                     way[j] = j0
                     if cur < delta:
                         delta, j1 = cur, j
-                elif min_to[j] < delta:
-                    delta, j1 = min_to[j], j
+                else:
+                    min_to[j] = known
+                    if known < delta:
+                        delta, j1 = known, j
             for j in reached:
                 u[owner[j]] += delta
                 v[j] -= delta
-            for j in free:
-                min_to[j] -= delta
+            lowered = delta
             j0 = j1
             if owner[j0] == 0:
                 break
