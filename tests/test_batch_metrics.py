@@ -96,19 +96,35 @@ def test_documents_of_many_cells_beside_small_ones():
     assert check(pairs) == 0
 
 
-def test_a_solver_component_and_a_repeated_span_are_left_to_each_document():
+def test_solver_components_are_batched_and_a_repeated_span_left_to_each_document():
+    """The CEAFs of documents whose components need the solver are batched too (each component's
+    total added to the document's sum in turn, as `best_alignment` adds it), equal to the bit;
+    only BLANC leaves the document with a twinless span twice to itself."""
     from strategies import Pair, make_document
     from metrics.model import MentionType
 
-    words = ["w"] * 6
-    spans = [(i, i) for i in range(6)]
-    types = {s: MentionType.NAME for s in spans}
+    words = ["w"] * 12
+    spans = [(i, i) for i in range(12)]
+    types = {s: MentionType(i % 3) for i, s in enumerate(spans)}
     # two key chains crossing two response chains: a component with two chains on each side
     key = make_document("d", words, [[spans[0], spans[1]], [spans[2], spans[3]]], types)
     response = make_document("d", words, [[spans[0], spans[2]], [spans[1], spans[3]], [spans[4], spans[4]]], types)
+    # three key chains crossing three response chains (the solver's), beside a pair matched whole
+    key3 = make_document("t", words, [[spans[0], spans[1], spans[2]], [spans[3], spans[4]], [spans[5], spans[6], spans[7]],
+                                      [spans[10], spans[11]]], types)
+    response3 = make_document("t", words, [[spans[0], spans[3], spans[5]], [spans[1], spans[4], spans[6]],
+                                           [spans[2], spans[7], spans[8]], [spans[10], spans[11]]], types)
     other = make_document("e", words, [[spans[0]]], types)
-    left = check([Pair(key, response), Pair(other, other)])
-    assert left >= 5  # the four CEAFs (the solver) and BLANC (a twinless span twice) of the first
+    corpus = prepare([key, key3, other], [response, response3, other])
+    assert [len(pair.table.component_places()) for pair in corpus.pairs] == [1, 1, 0]
+    assert min(corpus.pairs[1].table.component_places()[0][3:]) == 3
+    tables = laid_end_to_end([pair.table for pair in corpus.pairs], [pair.chain_types for pair in corpus.pairs],
+                             corpus.pairs)
+    for metric in CATALOG:
+        if metric.name in ("ceafm", "ceafe", "lceafm", "lceafe"):
+            assert None not in metric.batch(tables, W4).scores(), metric.name
+    left = check([Pair(key, response), Pair(key3, response3), Pair(other, other)])
+    assert left == 3  # BLANC of the first (a twinless span twice), the ACE-value of both with a component
 
 
 @settings(max_examples=40, deadline=None)

@@ -7,9 +7,11 @@ Why: a corpus of many small documents (PreCo has 38,000) paid the numpy calls of
 per document, about a millisecond each; here they are paid once for the corpus.  Each value is
 the one `formulas` (and `blanc`) computes for the document alone, to the bit: the same elementwise
 operations, and each document's sums taken in the order numpy's `.sum()` takes them for it (a
-running sum below eight terms, `_doc_sums`).  What arithmetic on the table cannot give is left to
-the per-document computation: a CEAF component that needs the solver, BLANC of a document with a
-span twice on a side.  Each function returns a `Column` of one score per table, its `missing`
+running sum below eight terms, `_doc_sums`); a CEAF component that needs the solver is solved on
+its own (`formulas.component_totals`) and added to its document's sum in turn, as
+`best_alignment` adds it.  What arithmetic on the table cannot give is left to the per-document
+computation: BLANC of a document with a span twice on a side, the ACE-value of a document whose
+matching needs the solver.  Each function returns a `Column` of one score per table, its `missing`
 rows those left to the per-document computation.
 """
 
@@ -19,7 +21,7 @@ import numpy as np
 
 from metrics.measures.ace import AceScore
 from metrics.measures.columns import Column
-from metrics.measures.formulas import ChainWeights, first_best, lea_terms
+from metrics.measures.formulas import ChainWeights, component_totals, first_best, lea_terms
 from metrics.measures.score import AnchorScore, BlancScore, Score, ratio
 from metrics.measures.laid import Tables, starts_of
 from metrics.measures.table import ChainTypes
@@ -92,15 +94,24 @@ def ceaf_entity(t: Tables) -> Column:
 
 
 def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> tuple[list[float], list[int]]:
-    """`formulas.best_alignment` of each document without a component for the solver (None for
-    one with): its simple cells' phi summed, plus the best cell of each star component summed, in
-    the order and grouping `best_alignment` sums them.  `exact`: phi holds whole numbers."""
+    """`formulas.best_alignment` of each document: its simple cells' phi summed, plus the best cell
+    of each star component summed, in the order and grouping `best_alignment` sums them, then
+    each of its components for the solver (`formulas.component_totals`, over its cells' phi)
+    added in turn.  `exact`: phi holds whole numbers.  (No document is left missing.)"""
     sums = _exact_sums if exact else _doc_sums
     simple, star, has_star = _best_cells(t, phi)
     totals = 0.0 + sums(phi[simple], t.cell_doc[simple], t.n_docs)
     if len(star):
         totals = np.where(has_star, totals + sums(phi[star], t.cell_doc[star], t.n_docs), totals)
-    return totals.tolist(), _needs_solver(t)
+    totals = totals.tolist()
+    solver = _needs_solver(t)
+    if solver:
+        firsts = starts_of([tb.cell_key for tb in t.tables])
+        for d in solver:
+            table = t.tables[d]
+            for component in component_totals(table, phi[firsts[d]:firsts[d] + len(table.cell_key)]):
+                totals[d] += component
+    return totals, []
 
 
 def _needs_solver(t: Tables) -> list[int]:

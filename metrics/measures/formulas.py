@@ -152,14 +152,25 @@ def best_alignment(table: Table, phi: np.ndarray) -> float:
     total = 0.0
     for cells in groups:
         total += float(phi[cells].sum())
+    for component in component_totals(table, phi):
+        total += component
+    return total
+
+
+def component_totals(table: Table, phi: np.ndarray) -> list[float]:
+    """The best total of each of the table's components for the solver (`Table.component_places`,
+    in order), each summed as the solver's pairs come: what `best_alignment` adds to its simple and
+    star cells' sums, one after another (`batch` adds them so too, to the documents' sums it
+    makes at once)."""
+    totals = []
     for at_row, at_col, cells, n_rows, n_cols in table.component_places():
         if min(n_rows, n_cols) == 2:
-            total += _two_total(at_row, at_col, phi[cells].tolist(), n_rows == 2)
+            totals.append(_two_total(at_row, at_col, phi[cells].tolist(), n_rows == 2))
         else:
             weights = dict(zip(zip(at_row, at_col), phi[cells].tolist()))
             chosen = [weights[pair] for pair in sparse_assignment(n_rows, n_cols, weights) if pair in weights]
-            total += sum(chosen)
-    return total
+            totals.append(sum(chosen))
+    return totals
 
 
 def _two_total(at_row: list[int], at_col: list[int], values: list[float], rows_are_two: bool) -> float:
