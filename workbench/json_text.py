@@ -17,7 +17,8 @@ _INFINITY = float("inf")
 
 def dumps(value: object, depth: int = 0) -> str:
     """`json.dumps(value, indent=1)`: dicts with string keys, lists and tuples, strings, ints,
-    floats, booleans and None; anything else goes to `json.dumps` itself.  With `depth`, the text
+    floats, booleans and None, and `Written` pieces; anything else goes to `json.dumps` itself (so
+    never beside a `Written` piece).  With `depth`, the text
     as it stands `depth` levels down in a larger document: each line after the first indented by
     `depth` more spaces (a report written in pieces, one entry at a time)."""
     out: list[str] = []
@@ -27,6 +28,22 @@ def dumps(value: object, depth: int = 0) -> str:
         text = json.dumps(value, indent=1)
         return text.replace("\n", "\n" + " " * depth) if depth else text
     return "".join(out)
+
+
+class Written(str):
+    """JSON text already written where it stands, `depth` levels down (what `dumps(value, depth)`
+    gives): `dumps` puts it in as it is.  Why: a report's fifty thousand error records are written
+    column by column (`workbench/error_rows.py`), not walked one dict at a time."""
+
+
+def scalar(value: str | int | float | bool | None) -> str:
+    """The JSON text of one scalar, as `dumps` writes it."""
+    return _SCALARS[type(value)](value)
+
+
+string = _string
+"""The JSON text of a string, as `dumps` writes it (the standard library's C function: for whole
+columns of strings, `map(string, texts)`)."""
 
 
 class _Unsupported(Exception):
@@ -47,6 +64,8 @@ def _write(value: object, out: list[str], newline: str) -> None:
     kind = type(value)
     if kind is str:
         out.append(_string(value))
+    elif kind is Written:
+        out.append(value)
     elif kind is float:
         out.append(_float(value))
     elif value is None:

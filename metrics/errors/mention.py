@@ -38,7 +38,7 @@ class MentionColumns:
     text: list[str | None]
 
     def take(self, rows: np.ndarray) -> "MentionColumns":
-        return MentionColumns(self.start[rows], self.end[rows], self.type[rows], [self.text[i] for i in rows.tolist()])
+        return MentionColumns(self.start[rows], self.end[rows], self.type[rows], list(map(self.text.__getitem__, rows.tolist())))
 
     def mentions(self) -> list[Mention | None]:
         """Each row's `Mention` (None where absent)."""

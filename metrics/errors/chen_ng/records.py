@@ -235,7 +235,8 @@ def _counts_of(cells: np.ndarray) -> "Counts":
 
 
 def _pick(values: list, rows: np.ndarray) -> list:
-    return [values[i] for i in rows.tolist()]
+    """values[i] for each i of rows, as a list."""
+    return list(map(values.__getitem__, rows.tolist()))
 
 
 def classify_document(
@@ -353,22 +354,16 @@ def _columns(name: str, key: Document, response: Document, codes: np.ndarray, ki
     """The columns of one document's records (rows: the erroneous mentions, indices into `codes`;
     antecedent and best: indices too, -1 for none): the words of each mention shown, the chain
     labels, costs and fixes."""
-    words = key.words if key.words else response.words
-    pieces = {**(response.pieces or {}), **(key.pieces or {})}
-    starts, ends = _padded(codes // CODE_BASE), _padded(codes % CODE_BASE)
-    kinds = _padded(kinds)
-    texts: dict[int, str] = {}
-
-    def text(i: int) -> str | None:
-        found = texts.get(i)
-        if found is None and i >= 0:
-            span = (int(starts[i]), int(ends[i]))
-            runs = pieces.get(span, (span,))  # a discontinuous mention's words, piece by piece
-            found = texts[i] = " … ".join(" ".join(words[a:b + 1]) for a, b in runs)
-        return found
+    starts, ends, kinds = _padded(codes // CODE_BASE), _padded(codes % CODE_BASE), _padded(kinds)
+    shown = np.unique(np.concatenate((rows, antecedent, best)))
+    shown = shown[shown >= 0]  # each mention a record shows, its words found once
+    texts = _words_of(key.words if key.words else response.words, {**(response.pieces or {}), **(key.pieces or {})},
+                      starts[shown].tolist(), ends[shown].tolist()) + [None]
+    text_at = np.full(len(codes) + 1, len(shown), dtype=np.int64)  # -1 (no mention): the None after the texts
+    text_at[shown] = np.arange(len(shown))
 
     def mentions(index: np.ndarray) -> MentionColumns:
-        return MentionColumns(starts[index], ends[index], kinds[index], [text(i) for i in index.tolist()])
+        return MentionColumns(starts[index], ends[index], kinds[index], _pick(texts, text_at[index]))
 
     key_labels, resp_labels = [*labels[0], None], [*labels[1], None]
     key_chain = [key_labels[k] for k in key_chain.tolist()]
@@ -390,6 +385,15 @@ def _columns(name: str, key: Document, response: Document, codes: np.ndarray, ki
             fixes.append(_MISSING_FIX if c == _MISSING else _SPURIOUS_FIX)
     return ErrorColumns([name], np.zeros(len(rows), dtype=np.int64), category, mention, before, target,
                         key_chain, resp_chain, costs, fixes, [None] * len(rows))
+
+
+def _words_of(words: Sequence[str], pieces: Mapping[Span, tuple[Span, ...]], starts: list[int], ends: list[int]
+              ) -> list[str]:
+    """The words of each mention, a discontinuous mention's piece by piece."""
+    if not pieces:
+        return [" ".join(words[a:b + 1]) for a, b in zip(starts, ends)]
+    runs = (pieces.get(span, (span,)) for span in zip(starts, ends))
+    return [" … ".join(" ".join(words[a:b + 1]) for a, b in run) for run in runs]
 
 
 _MISSING_FIX = "add it to the response (a chain of its own)"
