@@ -16,9 +16,12 @@ anaphoric, Chen & Ng's suboptimal link, plus the two mention-detection errors):
 heaviest link; on ties the more informative mention (name, nominal, pronoun), then the closest:
 the informative antecedent a reader would want.
 
-Everything here is one pass over the mentions with, per chain, the last mention seen of each type:
-the best predecessor of m only depends on m's type and on which types precede it, so no pair of
-mentions is ever compared (O(mentions) per document).
+The best predecessor of m only depends on m's type and on the last earlier mention of each type
+in the chain, so no pair of mentions is ever compared (O(mentions) per document).  Those last
+mentions are found with array work for all mentions of a document at once (`classify_columns`),
+and the records are held as columns (`ErrorColumns`) until a front end asks for objects: a book
+has fifty thousand records, and an object per record and per mention cost more than finding them.
+tests/chen_ng_brute.py keeps the first classifier, a loop over the mentions, as the reference.
 """
 
 from __future__ import annotations
