@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,8 +20,10 @@ from workbench.output import ERROR_COLUMNS, error_cells, error_json, impact_text
 
 _TEXT = st.one_of(st.text(max_size=40), st.sampled_from(["%s", "%(x)d", "{0}", '"\\', "\u2028", "\x1b[31m", "é … ü",
                                                           "a,b", "line\nbreak", "\ud800"]))
-_FLOAT = st.one_of(st.none(), st.floats(-1.0, 1.0), st.sampled_from([0.0, -0.0, 1e-9, 0.25, 5e-310]))
-"""A cost or an impact (a change of a fraction: impact_text writes no larger one)."""
+_FLOAT = st.one_of(st.none(), st.floats(-1.0, 1.0), st.sampled_from([0.0, -0.0, 1e-9, 0.25, 5e-310]),
+                   st.floats(-1.0, 1.0).map(np.float64))
+"""A cost or an impact (a change of a fraction: impact_text writes no larger one), numpy's too (a
+price of the CorefUD conventions)."""
 
 
 @st.composite
