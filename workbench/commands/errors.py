@@ -140,7 +140,8 @@ def impact_name(metric: str) -> str:
 
 def to_json(listed: ErrorColumns, selected: ErrorColumns, metric: str | None, weights, *,
             category_impact: dict[Category, float] | None, same_fix: list[int] | None = None) -> dict:
-    """`same_fix` (with --distinct): how many of the selected errors the listed error's fix removes."""
+    """The report's fields (its errors written by columns for a report of which they are a top-level
+    field); `same_fix` (with --distinct): how many of the selected errors the listed error's fix removes."""
     corpus_counts = selected.counts()
     kinds = shown_types(corpus_counts)
     out = {
