@@ -80,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
     category_impact: dict[Category, float] | None = None
     same_fix: list[int] | None = None
     if metric is not None or args.distinct:
-        listed, category_impact, same_fix = _priced(session, selected.records(), metric, weights, args, categories)
+        listed, category_impact, same_fix = _priced(session, selected.records(), args, metric=metric,
+                                                        weights=weights, categories=categories)
         if limit is not None:
             listed = listed[:limit]
             same_fix = same_fix[:limit] if same_fix is not None else None
@@ -104,9 +105,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _priced(session, selected: list[ErrorRecord], metric: str | None, weights, args: argparse.Namespace,
-            categories: list[Category] | None
-            ) -> tuple[list[ErrorRecord], dict[Category, float] | None, list[int] | None]:
+def _priced(session, selected: list[ErrorRecord], args: argparse.Namespace, *, metric: str | None, weights,
+            categories: list[Category] | None) -> tuple[list[ErrorRecord], dict[Category, float] | None, list[int] | None]:
     """The records listed under --impact, --distinct and --sort impact: priced, one per distinct fix,
     sorted; with the category table's prices and, with --distinct, each listed record's count."""
     category_impact: dict[Category, float] | None = None
