@@ -72,6 +72,12 @@ def conll_cases(data: Path, made: Path, metrics: str | None) -> list[Case]:
     out.append(Case(("score", key, response, "--per-doc", *score_extra)))
     out.append(Case(("errors", key, response, "--taxonomy", "kk", "--singletons", "remove")))
     out.append(Case(("errors", key, response, "--impact", "lea", "--document", "GUM_news_korea")))
+    # Chen & Ng's errors unpriced (written by columns) in every format, filtered, cut, one per fix
+    for fmt in ("json", "csv", "text", "markdown"):
+        out.append(Case(("errors", key, response, "--format", fmt)))
+    out.append(Case(("errors", key, response, "--format", "json", "--category", "wrong_link,false_new", "--type", "P",
+                     "--limit", "40")))
+    out.append(Case(("errors", key, response, "--format", "csv", "--distinct", "--limit", "50")))
     for kind in ("sweep", "errors", "documents", "stages"):
         out.append(Case(("plot", kind, key, response, gum[1], "--output", f"{OUT}/{kind}.svg"), f"{kind}.svg"))
     for fmt in ("jsonl", "text", "conll"):

@@ -17,16 +17,46 @@ _INFINITY = float("inf")
 
 def dumps(value: object, depth: int = 0) -> str:
     """`json.dumps(value, indent=1)`: dicts with string keys, lists and tuples, strings, ints,
-    floats, booleans and None; anything else goes to `json.dumps` itself.  With `depth`, the text
+    floats (numpy's too), booleans and None, and `Written` pieces; anything else goes to
+    `json.dumps` itself (the `Written` pieces read back first).  With `depth`, the text
     as it stands `depth` levels down in a larger document: each line after the first indented by
     `depth` more spaces (a report written in pieces, one entry at a time)."""
     out: list[str] = []
     try:
         _write(value, out, "\n" + " " * depth)
     except _Unsupported:
-        text = json.dumps(value, indent=1)
+        text = json.dumps(_read_back(value), indent=1)
         return text.replace("\n", "\n" + " " * depth) if depth else text
     return "".join(out)
+
+
+def _read_back(value: object) -> object:
+    """`value` with each `Written` piece as the values it writes (for `json.dumps`, which would
+    write the piece as a string)."""
+    if type(value) is Written:
+        return json.loads(value)
+    if type(value) is dict:
+        return {key: _read_back(item) for key, item in value.items()}
+    if type(value) in (list, tuple):
+        return [_read_back(item) for item in value]
+    return value
+
+
+class Written(str):
+    """JSON text already written where it stands, `depth` levels down (what `dumps(value, depth)`
+    gives): `dumps` puts it in as it is.  Why: a report's fifty thousand error records are written
+    column by column (`workbench/error_rows.py`), not walked one dict at a time."""
+
+
+def scalar(value: str | int | float | bool | None) -> str:
+    """The JSON text of one scalar, as `dumps` writes it."""
+    write = _SCALARS.get(type(value))
+    return write(value) if write is not None else dumps(value)
+
+
+string = _string
+"""The JSON text of a string, as `dumps` writes it (the standard library's C function: for whole
+columns of strings, `map(string, texts)`)."""
 
 
 class _Unsupported(Exception):
@@ -47,6 +77,8 @@ def _write(value: object, out: list[str], newline: str) -> None:
     kind = type(value)
     if kind is str:
         out.append(_string(value))
+    elif kind is Written:
+        out.append(value)
     elif kind is float:
         out.append(_float(value))
     elif value is None:
@@ -57,6 +89,8 @@ def _write(value: object, out: list[str], newline: str) -> None:
         out.append("false")
     elif kind is int:
         out.append(int.__repr__(value))
+    elif isinstance(value, float):  # numpy's float64: json.dumps writes it as a float
+        out.append(_float(value))
     elif kind is dict:
         if not value:
             out.append("{}")

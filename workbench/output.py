@@ -154,13 +154,17 @@ def _text(cell: object) -> str:
     return "" if cell is None else str(cell)
 
 
-def render_csv(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """RFC 4180 CSV (quoted where needed, `\\n` line ends), header first."""
+def render_csv(headers: Sequence[str], rows: Iterable[Sequence[object]], *, texts: bool = False) -> str:
+    """RFC 4180 CSV (quoted where needed, `\\n` line ends), header first.  With `texts`, every cell
+    is already its text (a table written column by column): the rows go to the writer at once."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(headers)
-    for row in rows:
-        writer.writerow([_text(cell) for cell in row])
+    if texts:
+        writer.writerows(rows)
+    else:
+        for row in rows:
+            writer.writerow([_text(cell) for cell in row])
     return buffer.getvalue()
 
 

@@ -26,7 +26,7 @@ from metrics.conventions.pipeline import load
 from metrics.conventions.registry import CONVENTIONS as KNOWN_CONVENTIONS
 from metrics.measures.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.measures.catalog import names
-from metrics.errors.chen_ng.records import ErrorRecord, classify_corpus
+from metrics.errors.chen_ng.records import ErrorColumns, ErrorRecord, classify_corpus, classify_corpus_columns
 from metrics.formats.detection import ZERO_MODES as CRAC_ZEROS
 from metrics.formats.readers import FORMATS as READ_FORMATS
 from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, set_max_document_tokens,
@@ -269,9 +269,18 @@ class Session:
     def classify(self, weights: Weights = W4, documents: Iterable[str] | None = None,
                  system: int = 0) -> list[ErrorRecord]:
         """Every error of the system's response, in key document order."""
+        return classify_corpus(self._pairs_of(documents, system), weights)
+
+    def error_columns(self, weights: Weights = W4, documents: Iterable[str] | None = None,
+                      system: int = 0) -> ErrorColumns:
+        """`classify` as columns: what `corefwb errors` filters, counts and writes without an object
+        per record."""
+        return classify_corpus_columns(self._pairs_of(documents, system), weights)
+
+    def _pairs_of(self, documents: Iterable[str] | None, system: int) -> list:
+        """The system's pairs of the given documents (None: all), in key document order."""
         wanted = set(documents) if documents is not None else None
-        pairs = [p for p in self.corpora[system].pairs if wanted is None or p.name in wanted]
-        return classify_corpus(pairs, weights)
+        return [p for p in self.corpora[system].pairs if wanted is None or p.name in wanted]
 
     def kk_report(self, documents: Iterable[str] | None = None, system: int = 0, metric: str = "conll",
                   weights: Weights = W4, processes: int = 1):

@@ -10,19 +10,22 @@ Impacts are changes of the corpus F1 of `--impact METRIC` in points (F1 x 100), 
 from __future__ import annotations
 
 import argparse
+
+import numpy as np
+
 from metrics.measures.weights import given
 from ..json_text import dumps
 
-from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorRecord, Mention, count_by_document, count_errors, \
-    counts_to_json, filter_records, shown_types
+from metrics.errors.chen_ng.records import CATEGORIES, Category, Counts, ErrorColumns, ErrorRecord, counts_to_json, \
+    shown_types
 from metrics.errors.kummerfeld_klein import KK_TYPES
 from metrics.measures.catalog import METRICS
 from metrics.model import MentionType
 
 from . import ua
 from .common import load_session, warn
-from ..output import ERROR_COLUMNS, IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, error_cells, error_json, impact_points, \
-    impact_text, render_csv
+from ..error_rows import errors_csv, errors_json, table_cells
+from ..output import IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, impact_points, impact_text
 from ..options import categories_option, impact_option, jobs_option, limit_option, types_option, weights_option
 
 
@@ -73,42 +76,57 @@ def run(args: argparse.Namespace) -> int:
     weights = weights_option(args.weights)
     session = load_session(args, [args.response])
     documents = session.select_documents(args.document)
-    records = session.classify(weights, documents)
-    selected = filter_records(records, categories, types)
+    selected = session.error_columns(weights, documents).select(categories, types)
     category_impact: dict[Category, float] | None = None
-    shared: dict[int, int] | None = None
-    listed = selected
+    same_fix: list[int] | None = None
     if metric is not None or args.distinct:
-        pricer = session.pricer(metric or "conll", weights)
-        if args.distinct:
-            groups = pricer.group_by_fix(selected)
-            listed = [group[0] for group in groups]
-            shared = {id(group[0]): len(group) for group in groups}
-        if metric is not None:
-            # the category table prices what the counts count: the errors the filters select
-            priced, category_impact = pricer.price_all(listed, selected, processes=jobs_option(args.jobs))
-            category_impact = {c: v for c, v in category_impact.items() if categories is None or c in categories}
-            if shared is not None:
-                shared = {id(new): shared[id(old)] for old, new in zip(listed, priced)}
-            listed = priced
-    if args.sort == "impact":
-        listed = sorted(listed, key=lambda r: -(r.impact or 0.0))
-    if limit is not None:
-        listed = listed[:limit]
+        listed, category_impact, same_fix = _priced(session, selected.records(), args, metric=metric,
+                                                        weights=weights, categories=categories)
+        if limit is not None:
+            listed = listed[:limit]
+            same_fix = same_fix[:limit] if same_fix is not None else None
+        listed_columns = ErrorColumns.of(listed)
+    else:  # in document order, unpriced: the columns as classified
+        listed_columns = selected if limit is None else selected.take(np.arange(min(limit, len(selected))))
     n_documents = len(documents) if documents is not None else len(session.corpus.pairs)
     if args.format == "json":
         text = dumps({**conventions_json(session.options),
-                      **to_json(listed, selected, metric, weights, category_impact=category_impact, shared=shared)}) + "\n"
+                      **to_json(listed_columns, selected, metric, weights, category_impact=category_impact,
+                                same_fix=same_fix)}) + "\n"
     elif args.format == "csv":
-        text = render_csv(ERROR_COLUMNS + (["same_fix"] if shared is not None else []),
-                          [error_cells(r) + ([shared[id(r)]] if shared is not None else []) for r in listed])
+        text = errors_csv(listed_columns, same_fix)
     elif args.format == "markdown":
-        text = conventions_header(session.options) + render_markdown(listed, selected, metric, category_impact, shared)
+        text = conventions_header(session.options) + render_markdown(listed_columns, selected.counts(), metric,
+                                                                     category_impact, same_fix)
     else:
-        text = conventions_header(session.options) + render_text(listed, selected, n_documents, metric, weights,
-                                                                 category_impact=category_impact, shared=shared)
+        text = conventions_header(session.options) + render_text(listed_columns, selected, n_documents, metric, weights,
+                                                                 category_impact=category_impact, same_fix=same_fix)
     emit(text, args.output, inputs=session.inputs)
     return 0
+
+
+def _priced(session, selected: list[ErrorRecord], args: argparse.Namespace, *, metric: str | None, weights,
+            categories: list[Category] | None) -> tuple[list[ErrorRecord], dict[Category, float] | None, list[int] | None]:
+    """The records listed under --impact, --distinct and --sort impact: priced, one per distinct fix,
+    sorted; with the category table's prices and, with --distinct, each listed record's count."""
+    category_impact: dict[Category, float] | None = None
+    shared: dict[int, int] | None = None
+    listed = selected
+    pricer = session.pricer(metric or "conll", weights)
+    if args.distinct:
+        groups = pricer.group_by_fix(selected)
+        listed = [group[0] for group in groups]
+        shared = {id(group[0]): len(group) for group in groups}
+    if metric is not None:
+        # the category table prices what the counts count: the errors the filters select
+        priced, category_impact = pricer.price_all(listed, selected, processes=jobs_option(args.jobs))
+        category_impact = {c: v for c, v in category_impact.items() if categories is None or c in categories}
+        if shared is not None:
+            shared = {id(new): shared[id(old)] for old, new in zip(listed, priced)}
+        listed = priced
+    if args.sort == "impact":
+        listed = sorted(listed, key=lambda r: -(r.impact or 0.0))
+    return listed, category_impact, None if shared is None else [shared[id(r)] for r in listed]
 
 
 def impact_name(metric: str) -> str:
@@ -120,25 +138,19 @@ def impact_name(metric: str) -> str:
 # ------------------------------------------------------------------------------ JSON
 
 
-def _with_shared(record: ErrorRecord, shared: dict[int, int] | None) -> dict:
-    out = error_json(record)
-    if shared is not None:
-        out["same_fix"] = shared[id(record)]
-    return out
-
-
-def to_json(listed: list[ErrorRecord], selected: list[ErrorRecord], metric: str | None, weights, *,
-            category_impact: dict[Category, float] | None, shared: dict[int, int] | None = None) -> dict:
-    """`same_fix` (with --distinct): how many of the selected errors the listed error's fix removes."""
-    corpus_counts = count_errors(selected)
+def to_json(listed: ErrorColumns, selected: ErrorColumns, metric: str | None, weights, *,
+            category_impact: dict[Category, float] | None, same_fix: list[int] | None = None) -> dict:
+    """The report's fields (its errors written by columns for a report of which they are a top-level
+    field); `same_fix` (with --distinct): how many of the selected errors the listed error's fix removes."""
+    corpus_counts = selected.counts()
     kinds = shown_types(corpus_counts)
     out = {
         "weights": given(weights),
         "impact_metric": metric,
-        "errors": [_with_shared(r, shared) for r in listed],
+        "errors": errors_json(listed, same_fix, depth=1),
         "counts": {
             "corpus": counts_to_json(corpus_counts),
-            "documents": {name: counts_to_json(c, kinds) for name, c in count_by_document(selected).items()},
+            "documents": {name: counts_to_json(c, kinds) for name, c in selected.counts_by_document().items()},
         },
     }
     if category_impact is not None:
@@ -149,12 +161,11 @@ def to_json(listed: list[ErrorRecord], selected: list[ErrorRecord], metric: str 
 # ------------------------------------------------------------------------------ Markdown
 
 
-def render_markdown(listed: list[ErrorRecord], selected: list[ErrorRecord], metric: str | None,
-                    category_impact: dict[Category, float] | None, shared: dict[int, int] | None = None) -> str:
-    """Two tables for a report: counts by category x type, then the listed errors."""
+def render_markdown(listed: ErrorColumns, counts: Counts, metric: str | None,
+                    category_impact: dict[Category, float] | None, same_fix: list[int] | None = None) -> str:
+    """Two tables for a report: counts by category x type (of the selected errors), then the listed errors."""
     from ..output import render_markdown as table
 
-    counts = count_errors(selected)
     kinds = shown_types(counts)
     headers = ["category", *(t.name for t in kinds), "total"]
     if category_impact is not None:
@@ -170,41 +181,22 @@ def render_markdown(listed: list[ErrorRecord], selected: list[ErrorRecord], metr
     headers = ["document", "category", "type", "mention", "antecedent", "best antecedent", "key", "resp", "cost"]
     if metric is not None:
         headers.append(f"impact ({IMPACT_UNIT})")
-    if shared is not None:
+    if same_fix is not None:
         headers.append("same fix")
-    rows = []
-    for r in listed:
-        cells = [r.document, r.category.label, r.mention.type.name, _mention_text(r.mention, 60),
-                 _mention_text(r.antecedent, 60), _mention_text(r.best_antecedent, 60), r.key_chain or "",
-                 r.response_chain or "", "" if r.cost is None else f"{r.cost:g}"]
-        if metric is not None:
-            cells.append(_points(r.impact))
-        if shared is not None:
-            cells.append(shared[id(r)])
-        rows.append(cells)
+    cells = table_cells(listed, width=60, letters=False, missing="", impacts=metric is not None, same_fix=same_fix)
+    rows = list(zip(*cells))
     return out + "\n" + table(headers, rows, title="Errors")
 
 
 # ------------------------------------------------------------------------------ text
 
 
-def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:width - 1] + "…"
-
-
-def _mention_text(m: Mention | None, width: int = 28) -> str:
-    if m is None:
-        return "-"
-    return f"{_short(m.text, width)} [{m.span[0]}-{m.span[1]}]"
-
-
 def _points(value: float | None) -> str:
     return impact_text(value) or "-"
 
 
-def count_table(selected: list[ErrorRecord], category_impact: dict[Category, float] | None) -> list[str]:
+def count_table(counts: Counts, category_impact: dict[Category, float] | None) -> list[str]:
     """The category x mention type table as aligned lines."""
-    counts = count_errors(selected)
     kinds = shown_types(counts)
     widths = {MentionType.NAME: 6, MentionType.NOMINAL: 8, MentionType.PRONOUN: 8, MentionType.ZERO: 6}
     header = f"{'category':<17} " + " ".join(f"{t.name:>{widths[t]}}" for t in kinds) + f" {'total':>7}"
@@ -224,8 +216,8 @@ def count_table(selected: list[ErrorRecord], category_impact: dict[Category, flo
     return lines
 
 
-def render_text(listed: list[ErrorRecord], selected: list[ErrorRecord], n_documents: int, metric: str | None,
-                weights, *, category_impact: dict[Category, float] | None, shared: dict[int, int] | None = None) -> str:
+def render_text(listed: ErrorColumns, selected: ErrorColumns, n_documents: int, metric: str | None,
+                weights, *, category_impact: dict[Category, float] | None, same_fix: list[int] | None = None) -> str:
     w = weights
     lines = [f"{len(selected)} errors in {n_documents} document(s); link weights nam={w.nam:g} nom={w.nom:g} "
              f"pro={w.pro:g} sing={w.sing:g}"]
@@ -233,26 +225,17 @@ def render_text(listed: list[ErrorRecord], selected: list[ErrorRecord], n_docume
         lines.append(f"impact: change of the corpus {impact_name(metric)}, in {IMPACT_UNIT}, when the fix is applied "
                      f"(per error: its fix alone; per category: all its fixes)")
     lines.append("")
-    lines += count_table(selected, category_impact)
+    lines += count_table(selected.counts(), category_impact)
     lines.append("")
-    if shared is not None:
+    if same_fix is not None:
         lines.append(f"listing one error per distinct fix ({len(listed)} shown); 'same fix': errors that fix removes")
     elif len(listed) < len(selected):
         lines.append(f"listing {len(listed)} of {len(selected)} errors")
     columns = ["document", "category", "type", "mention", "antecedent", "best antecedent", "key", "resp", "cost"]
     if metric is not None:
         columns.append(f"impact ({IMPACT_UNIT})")
-    if shared is not None:
+    if same_fix is not None:
         columns.append("same fix")
-    rows = []
-    for r in listed:
-        row = [r.document, r.category.label, r.mention.type.letter, _mention_text(r.mention),
-               _mention_text(r.antecedent), _mention_text(r.best_antecedent), r.key_chain or "-",
-               r.response_chain or "-", "-" if r.cost is None else f"{r.cost:g}"]
-        if metric is not None:
-            row.append(_points(r.impact))
-        if shared is not None:
-            row.append(str(shared[id(r)]))
-        rows.append(row)
-    lines += align_rows(columns, rows, right={"cost", f"impact ({IMPACT_UNIT})", "same fix"})
+    cells = table_cells(listed, width=28, letters=True, missing="-", impacts=metric is not None, same_fix=same_fix)
+    lines += align_rows(columns, list(zip(*cells)), right={"cost", f"impact ({IMPACT_UNIT})", "same fix"})
     return "\n".join(lines) + "\n"

@@ -16,9 +16,12 @@ anaphoric, Chen & Ng's suboptimal link, plus the two mention-detection errors):
 heaviest link; on ties the more informative mention (name, nominal, pronoun), then the closest:
 the informative antecedent a reader would want.
 
-Everything here is one pass over the mentions with, per chain, the last mention seen of each type:
-the best predecessor of m only depends on m's type and on which types precede it, so no pair of
-mentions is ever compared (O(mentions) per document).
+The best predecessor of m only depends on m's type and on the last earlier mention of each type
+in the chain, so no pair of mentions is ever compared (O(mentions) per document).  Those last
+mentions are found with array work for all mentions of a document at once (`classify_columns`),
+and the records are held as columns (`ErrorColumns`) until a front end asks for objects: a book
+has fifty thousand records, and an object per record and per mention cost more than finding them.
+tests/chen_ng_brute.py keeps the first classifier, a loop over the mentions, as the reference.
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from metrics.errors.mention import Mention
-from metrics.mentions.chains import ChainView, key_view, response_view
+import numpy as np
+
+from metrics.errors.mention import ABSENT as _ABSENT, Mention, MentionColumns
+from metrics.mentions.chains import CODE_BASE, ChainView, code_spans, key_view, response_view
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import Document, MentionType, Span
 from metrics.measures.weights import W4, Weights
@@ -130,34 +135,111 @@ class ErrorRecord:
 # ------------------------------------------------------------------------------ classification
 
 
-class _Best:
-    """The last mention seen of each type in a growing set of predecessors."""
+@dataclass(frozen=True)
+class ErrorColumns:
+    """Error records as columns, row i the i-th record (the fields of `ErrorRecord`).
 
-    __slots__ = ("last",)
+    Why: a corpus of 250,000 tokens has fifty thousand records, and an object per record and per
+    mention, then a dict per record for JSON, cost more than finding the errors.  The records are
+    classified as arrays (`classify_columns`), filtered, counted and written column by column; the
+    front ends that hold records one at a time (the workbench, the pricer) ask for `records()`.
+    """
 
-    def __init__(self) -> None:
-        self.last: list[Span | None] = [None] * len(MentionType)
+    documents: list[str]
+    """The documents' names; `document` holds an index into it."""
+    document: np.ndarray
+    category: np.ndarray
+    """Index into CATEGORIES."""
+    mention: MentionColumns
+    antecedent: MentionColumns
+    best_antecedent: MentionColumns
+    key_chain: list[str | None]
+    response_chain: list[str | None]
+    cost: list[float | None]
+    fix: list[str]
+    impact: list[float | None]
 
-    def add(self, span: Span, kind: int) -> None:
-        self.last[kind] = span
+    def __len__(self) -> int:
+        return len(self.fix)
 
-    def closest(self) -> Span | None:
-        present = [s for s in self.last if s is not None]
-        return max(present) if present else None
+    def take(self, rows: np.ndarray) -> "ErrorColumns":
+        """The given rows (an array of row indices), in that order."""
+        return ErrorColumns(self.documents, self.document[rows], self.category[rows], self.mention.take(rows),
+                            self.antecedent.take(rows), self.best_antecedent.take(rows), _pick(self.key_chain, rows),
+                            _pick(self.response_chain, rows), _pick(self.cost, rows), _pick(self.fix, rows),
+                            _pick(self.impact, rows))
 
-    def best(self, kind: int, w: Weights) -> tuple[Span | None, float]:
-        """Heaviest predecessor for a mention of type `kind`.  On equal weight the more informative
-        one (name, then nominal, then pronoun: a name's antecedent is shown as a name, not "his"),
-        then the closest."""
-        best_span: Span | None = None
-        best_weight = -1.0
-        for other, span in enumerate(self.last):  # NAME, NOMINAL, PRONOUN, ZERO: most informative first
-            if span is None:
-                continue
-            weight = w.link(kind, other)
-            if weight > best_weight:
-                best_span, best_weight = span, weight
-        return best_span, best_weight
+    def select(self, categories: Iterable[Category] | None = None, types: Iterable[MentionType] | None = None
+               ) -> "ErrorColumns":
+        """The records of the given categories and mention types (None: all), as `filter_records`."""
+        keep = np.ones(len(self), dtype=bool)
+        if categories is not None:
+            keep &= np.isin(self.category, [CATEGORIES.index(c) for c in categories])
+        if types is not None:
+            keep &= np.isin(self.mention.type, [int(t) for t in types])
+        return self if keep.all() else self.take(np.flatnonzero(keep))
+
+    def records(self) -> list[ErrorRecord]:
+        """Each row as an `ErrorRecord`."""
+        names = self.documents
+        return [ErrorRecord(names[d], CATEGORIES[c], m, a, b, k, r, cost, fix, impact)
+                for d, c, m, a, b, k, r, cost, fix, impact in zip(
+                    self.document.tolist(), self.category.tolist(), self.mention.mentions(), self.antecedent.mentions(),
+                    self.best_antecedent.mentions(), self.key_chain, self.response_chain, self.cost, self.fix,
+                    self.impact)]
+
+    @staticmethod
+    def of(records: Sequence[ErrorRecord]) -> "ErrorColumns":
+        """The columns of records (priced, sorted, cut: what a front end lists)."""
+        names: dict[str, int] = {}
+        document = np.array([names.setdefault(r.document, len(names)) for r in records], dtype=np.int64)
+        index = {c: i for i, c in enumerate(CATEGORIES)}
+        return ErrorColumns(list(names), document, np.array([index[r.category] for r in records], dtype=np.int64),
+                            MentionColumns.of([r.mention for r in records]),
+                            MentionColumns.of([r.antecedent for r in records]),
+                            MentionColumns.of([r.best_antecedent for r in records]),
+                            [r.key_chain for r in records], [r.response_chain for r in records],
+                            [r.cost for r in records], [r.fix for r in records], [r.impact for r in records])
+
+    @staticmethod
+    def join(parts: Sequence["ErrorColumns"]) -> "ErrorColumns":
+        """Documents' columns one after the other (each part's `documents` its own, in order)."""
+        if not parts:
+            return ErrorColumns.of([])
+        first = np.cumsum([0] + [len(p.documents) for p in parts[:-1]])
+        return ErrorColumns([name for p in parts for name in p.documents],
+                            np.concatenate([p.document + f for p, f in zip(parts, first.tolist())]),
+                            np.concatenate([p.category for p in parts]),
+                            *(MentionColumns.join([getattr(p, field) for p in parts])
+                              for field in ("mention", "antecedent", "best_antecedent")),
+                            *([x for p in parts for x in getattr(p, field)]
+                              for field in ("key_chain", "response_chain", "cost", "fix", "impact")))
+
+    def counts(self) -> Counts:
+        """`count_errors` of these records."""
+        return _counts_of(np.bincount(self.category * N_TYPES + self.mention.type, minlength=len(CATEGORIES) * N_TYPES))
+
+    def counts_by_document(self) -> dict[str, Counts]:
+        """`count_by_document` of these records (documents in order of first record)."""
+        cells = len(CATEGORIES) * N_TYPES
+        table = np.bincount(self.document * cells + self.category * N_TYPES + self.mention.type,
+                            minlength=len(self.documents) * cells).reshape(len(self.documents), cells)
+        _, first = np.unique(self.document, return_index=True)
+        return {self.documents[d]: _counts_of(table[d]) for d in self.document[np.sort(first)].tolist()}
+
+
+N_TYPES = len(MentionType)
+
+
+def _counts_of(cells: np.ndarray) -> "Counts":
+    """A Counts table from its cells laid out category by category, type by type."""
+    values = cells.tolist()
+    return {c: {t: values[i * N_TYPES + int(t)] for t in MentionType} for i, c in enumerate(CATEGORIES)}
+
+
+def _pick(values: list, rows: np.ndarray) -> list:
+    """values[i] for each i of rows, as a list."""
+    return list(map(values.__getitem__, rows.tolist()))
 
 
 def classify_document(
@@ -174,68 +256,158 @@ def classify_document(
 def classify_views(name: str, key: Document, response: Document, kv: ChainView, rv: ChainView, *,
                    types: Mapping[Span, MentionType], weights: Weights = W4) -> list[ErrorRecord]:
     """`classify_document` with the two sides' chain views given (a `DocPair` keeps them)."""
-    words = key.words if key.words else response.words
-    pieces = {**(response.pieces or {}), **(key.pieces or {})}
+    return classify_columns(name, key, response, kv, rv, types=types, weights=weights).records()
 
-    def mention(span: Span) -> Mention:
-        runs = pieces.get(span, (span,))  # a discontinuous mention's words, piece by piece
-        return Mention(span, " … ".join(" ".join(words[a:b + 1]) for a, b in runs), MentionType(types[span]))
 
-    key_seen = [_Best() for _ in kv.chains]
-    resp_seen = [_Best() for _ in rv.chains]
-    shared_seen: dict[tuple[int, int], _Best] = {}
-    records: list[ErrorRecord] = []
-    for span in sorted(set(kv.chain_of) | set(rv.chain_of)):
-        kind = int(types[span])
-        k = kv.chain_of.get(span)
-        r = rv.chain_of.get(span)
-        key_label = kv.labels[k] if k is not None else None
-        resp_label = rv.labels[r] if r is not None else None
-        record: ErrorRecord | None = None
-        has_key_pred = k is not None and kv.position[span] > 0
-        has_resp_pred = r is not None and rv.position[span] > 0
-        if has_key_pred:
-            best_key, best_key_weight = key_seen[k].best(kind, weights)
-            best = mention(best_key)
-            coref = shared_seen.get((k, r)) if r is not None else None
-            if not has_resp_pred:
-                record = ErrorRecord(name, Category.FALSE_NEW, mention(span), None, best, key_label, resp_label,
-                                     None, _link_fix(r is None, best, best.span not in rv.chain_of))
-            elif coref is None:
-                wrong = resp_seen[r].closest()
-                record = ErrorRecord(name, Category.WRONG_LINK, mention(span), mention(wrong), best, key_label,
-                                     resp_label, None, _link_fix(False, best, best.span not in rv.chain_of))
-            else:
-                best_resp, best_resp_weight = coref.best(kind, weights)
-                if best_resp_weight < best_key_weight:
-                    record = ErrorRecord(name, Category.SUBOPTIMAL_LINK, mention(span), mention(best_resp), best,
-                                         key_label, resp_label, best_key_weight - best_resp_weight,
-                                         _link_fix(False, best, best.span not in rv.chain_of))
-        elif has_resp_pred:
-            wrong = resp_seen[r].closest()
+def classify_columns(name: str, key: Document, response: Document, kv: ChainView, rv: ChainView, *,
+                     types: Mapping[Span, MentionType], weights: Weights = W4) -> ErrorColumns:
+    """The records of `classify_views` as columns, found with array work: every mention of either
+    side in document order; per side's chain, the last earlier member of each type (a running
+    maximum of indices); the same over each key chain x response chain pair (the coreferent
+    response predecessors); the heaviest of them by the weight matrix."""
+    codes = np.union1d(kv.codes, rv.codes)  # every mention, in document order
+    kinds = np.fromiter((types[s] for s in code_spans(codes)), dtype=np.int64, count=len(codes))
+    link = np.array([[weights.link(a, b) for b in range(N_TYPES)] for a in range(N_TYPES)], dtype=np.float64)
+    in_key, in_resp = kv.find(codes), rv.find(codes)  # each mention's member of each side's view, -1 for none
+    key_chain, resp_chain = _padded(kv.member_chain)[in_key], _padded(rv.member_chain)[in_resp]
+    has_key_pred = _padded(kv.member_position)[in_key] > 0
+    has_resp_pred = _padded(rv.member_position)[in_resp] > 0
+    # the best key predecessor, found over each key chain's members
+    key_mention = _padded(_members_mentions(in_key, len(kv.codes)))
+    key_kinds = kinds[key_mention[:-1]]
+    best_member, key_weight = _heaviest(_last_of_each_type(key_kinds, kv.bounds[kv.member_chain]), key_kinds, link)
+    best_key = np.where(has_key_pred, key_mention[_padded(best_member)[in_key]], _ABSENT)
+    best_key_weight = np.append(key_weight, 0.0)[in_key]
+    # the closest response predecessor: the member before it in its response chain
+    resp_mention = _padded(_members_mentions(in_resp, len(rv.codes)))
+    closest = resp_mention[np.where(has_resp_pred, in_resp - 1, _ABSENT)]
+    # the best coreferent response predecessor, found over the mentions of each (key chain, response chain)
+    shared = np.flatnonzero((in_key >= 0) & (in_resp >= 0))
+    group = key_chain[shared] * max(len(rv.sizes), 1) + resp_chain[shared]
+    order = np.argsort(group, kind="stable")
+    shared, group = shared[order], group[order]
+    opens = np.ones(len(shared), dtype=bool)
+    opens[1:] = group[1:] != group[:-1]
+    group_start = np.flatnonzero(opens)[np.cumsum(opens) - 1]
+    shared_best, shared_weight = _heaviest(_last_of_each_type(kinds[shared], group_start), kinds[shared], link)
+    coref = np.full(len(codes), _ABSENT, dtype=np.int64)
+    coref[shared] = _padded(shared)[shared_best]
+    best_resp_weight = np.zeros(len(codes))
+    best_resp_weight[shared] = shared_weight
+    linked = has_key_pred & has_resp_pred
+    alone = ~has_key_pred & ~has_resp_pred
+    category = np.select(
+        [has_key_pred & ~has_resp_pred, linked & (coref < 0), linked & (coref >= 0) & (best_resp_weight < best_key_weight),
+         ~has_key_pred & has_resp_pred, alone & (in_resp < 0), alone & (in_key < 0)],
+        list(range(len(CATEGORIES))), _ABSENT)
+    rows = np.flatnonzero(category >= 0)
+    category = category[rows]
+    antecedent = np.select([category == _SUBOPTIMAL, (category == _WRONG) | (category == _FALSE_ANAPHORIC)],
+                           [coref[rows], closest[rows]], _ABSENT)
+    return _columns(name, key, response, codes, kinds, in_resp=in_resp, rows=rows, category=category,
+                    antecedent=antecedent, best=best_key[rows], key_chain=key_chain[rows], resp_chain=resp_chain[rows],
+                    labels=(kv.labels, rv.labels), weights=weights)
+
+
+def _members_mentions(member: np.ndarray, n_members: int) -> np.ndarray:
+    """The inverse of `member` (each mention's member of a view, -1 for none): each member's mention."""
+    out = np.empty(n_members, dtype=np.int64)
+    out[member[member >= 0]] = np.flatnonzero(member >= 0)
+    return out
+
+
+_FALSE_NEW, _WRONG, _SUBOPTIMAL, _FALSE_ANAPHORIC, _MISSING, _SPURIOUS = range(len(CATEGORIES))
+
+
+def _padded(values: np.ndarray) -> np.ndarray:
+    """`values` with `_ABSENT` after its end: indexed by -1 (no such mention) it gives `_ABSENT`."""
+    return np.append(values, _ABSENT)
+
+
+def _last_of_each_type(kinds: np.ndarray, group_start: np.ndarray) -> np.ndarray:
+    """For items laid out in groups (a chain's members), the index of the last earlier item of the
+    same group of each type, -1 for none: one column per type (a running maximum of indices)."""
+    n = len(kinds)
+    last = np.full((n, N_TYPES), _ABSENT, dtype=np.int64)
+    if not n:
+        return last
+    index = np.arange(n)
+    for kind in range(N_TYPES):
+        seen = np.maximum.accumulate(np.where(kinds == kind, index, _ABSENT))  # at or before each item
+        before = np.concatenate(([_ABSENT], seen[:-1]))
+        last[:, kind] = np.where(before >= group_start, before, _ABSENT)
+    return last
+
+
+def _heaviest(last: np.ndarray, kinds: np.ndarray, link: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The heaviest of each item's earlier items (`last`: one per type) and its link weight, as
+    `_Best.best` chose it: a weight above -1, on equal weight the more informative type (the first
+    maximum: NAME, NOMINAL, PRONOUN, ZERO); -1 where there is none."""
+    weight = np.where(last >= 0, link[kinds], -np.inf)
+    pick = weight.argmax(axis=1) if len(kinds) else np.zeros(0, dtype=np.int64)
+    rows = np.arange(len(kinds))
+    heaviest = weight[rows, pick]
+    return np.where(heaviest > -1.0, last[rows, pick], _ABSENT), heaviest
+
+
+def _columns(name: str, key: Document, response: Document, codes: np.ndarray, kinds: np.ndarray, *,
+             in_resp: np.ndarray, rows: np.ndarray, category: np.ndarray, antecedent: np.ndarray, best: np.ndarray,
+             key_chain: np.ndarray, resp_chain: np.ndarray, labels: tuple[list[str], list[str]],
+             weights: Weights) -> ErrorColumns:
+    """The columns of one document's records (rows: the erroneous mentions, indices into `codes`;
+    antecedent and best: indices too, -1 for none): the words of each mention shown, the chain
+    labels, costs and fixes."""
+    starts, ends, kinds = _padded(codes // CODE_BASE), _padded(codes % CODE_BASE), _padded(kinds)
+    shown = np.unique(np.concatenate((rows, antecedent, best)))
+    shown = shown[shown >= 0]  # each mention a record shows, its words found once
+    texts = _words_of(key.words if key.words else response.words, {**(response.pieces or {}), **(key.pieces or {})},
+                      starts[shown].tolist(), ends[shown].tolist()) + [None]
+    text_at = np.full(len(codes) + 1, len(shown), dtype=np.int64)  # -1 (no mention): the None after the texts
+    text_at[shown] = np.arange(len(shown))
+
+    def mentions(index: np.ndarray) -> MentionColumns:
+        return MentionColumns(starts[index], ends[index], kinds[index], _pick(texts, text_at[index]))
+
+    key_labels, resp_labels = [*labels[0], None], [*labels[1], None]
+    key_chain = [key_labels[k] for k in key_chain.tolist()]
+    resp_chain = [resp_labels[r] for r in resp_chain.tolist()]
+    mention, before, target = mentions(rows), mentions(antecedent), mentions(best)
+    absent = _padded(in_resp)[best] < 0
+    costs: list[float | None] = []
+    fixes: list[str] = []
+    for c, kind, ante_kind, best_kind, k, r, target_text, start, end, target_absent in zip(
+            category.tolist(), mention.type.tolist(), before.type.tolist(), target.type.tolist(), key_chain, resp_chain,
+            target.text, target.start.tolist(), target.end.tolist(), absent.tolist()):
+        costs.append(weights.link(kind, best_kind) - weights.link(kind, ante_kind) if c == _SUBOPTIMAL else None)
+        if c <= _SUBOPTIMAL:
+            fixes.append(link_fix(c == _FALSE_NEW and r is None, target_text, (start, end), target_absent))
+        elif c == _FALSE_ANAPHORIC:
             what = "split it, with the rest of its key chain, out of" if k is not None else "unlink it from"
-            record = ErrorRecord(name, Category.FALSE_ANAPHORIC, mention(span), mention(wrong), None, key_label,
-                                 resp_label, None, f"{what} response chain {resp_label}")
-        elif r is None:
-            record = ErrorRecord(name, Category.MISSING_MENTION, mention(span), None, None, key_label, None, None,
-                                 "add it to the response (a chain of its own)")
-        elif k is None:
-            record = ErrorRecord(name, Category.SPURIOUS_MENTION, mention(span), None, None, None, resp_label, None,
-                                 "remove it from the response")
-        if record is not None:
-            records.append(record)
-        if k is not None:
-            key_seen[k].add(span, kind)
-        if r is not None:
-            resp_seen[r].add(span, kind)
-            if k is not None:
-                shared_seen.setdefault((k, r), _Best()).add(span, kind)
-    return records
+            fixes.append(f"{what} response chain {r}")
+        else:
+            fixes.append(_MISSING_FIX if c == _MISSING else _SPURIOUS_FIX)
+    return ErrorColumns([name], np.zeros(len(rows), dtype=np.int64), category, mention, before, target,
+                        key_chain, resp_chain, costs, fixes, [None] * len(rows))
 
 
-def _link_fix(absent: bool, target: Mention, target_absent: bool) -> str:
+def _words_of(words: Sequence[str], pieces: Mapping[Span, tuple[Span, ...]], starts: list[int], ends: list[int]
+              ) -> list[str]:
+    """The words of each mention, a discontinuous mention's piece by piece."""
+    if not pieces:
+        return [" ".join(words[a:b + 1]) for a, b in zip(starts, ends)]
+    runs = (pieces.get(span, (span,)) for span in zip(starts, ends))
+    return [" … ".join(" ".join(words[a:b + 1]) for a, b in run) for run in runs]
+
+
+_MISSING_FIX = "add it to the response (a chain of its own)"
+_SPURIOUS_FIX = "remove it from the response"
+
+
+def link_fix(absent: bool, text: str, span: Span, target_absent: bool) -> str:
+    """The fix of a false new, wrong or suboptimal link, in words: link the mention (added first
+    when `absent`) to its best key antecedent, `text` at `span` (itself added when `target_absent`)."""
     verb = "add it and link it" if absent else "link it, with the mentions of its key chain in its response chain,"
-    where = f"'{target.text}' [{target.span[0]}-{target.span[1]}]"
+    where = f"'{text}' [{span[0]}-{span[1]}]"
     if target_absent:
         return f"{verb} to {where}, itself added to the response"
     return f"{verb} to the chain of {where}"
@@ -243,17 +415,21 @@ def _link_fix(absent: bool, target: Mention, target_absent: bool) -> str:
 
 def classify_pair(pair, weights: Weights = W4) -> list[ErrorRecord]:
     """Error records of an engine `DocPair` (its key, response and mention types)."""
-    return classify_views(pair.name, pair.key, pair.response, pair.key_view, pair.response_view, types=pair.types,
-                          weights=weights)
+    return classify_corpus_columns([pair], weights).records()
 
 
 def classify_corpus(pairs: Iterable, weights: Weights = W4) -> list[ErrorRecord]:
     """Error records of every document pair, documents in the given (key file) order."""
-    records: list[ErrorRecord] = []
     with gc_paused():
-        for pair in pairs:
-            records.extend(classify_pair(pair, weights))
-    return records
+        return classify_corpus_columns(pairs, weights).records()
+
+
+def classify_corpus_columns(pairs: Iterable, weights: Weights = W4) -> ErrorColumns:
+    """`classify_corpus` as columns."""
+    with gc_paused():
+        return ErrorColumns.join([classify_columns(pair.name, pair.key, pair.response, pair.key_view,
+                                                   pair.response_view, types=pair.types, weights=weights)
+                                  for pair in pairs])
 
 
 # ------------------------------------------------------------------------------ counts

@@ -1,0 +1,87 @@
+"""The errors written column by column (workbench/error_rows.py) against the records written one
+at a time: the JSON list as `dumps` writes `error_json` of each record, the CSV as `render_csv`
+writes `error_cells` of each, and the text table's cells as the per-record code made them
+(`_record_cells` below, the brute force), on generated records with hostile words."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns, ErrorRecord
+from metrics.errors.mention import Mention
+from metrics.model import MentionType
+from workbench.error_rows import errors_csv, errors_json, table_cells
+from workbench.json_text import Written, dumps
+from workbench.output import ERROR_COLUMNS, error_cells, error_json, impact_text, render_csv
+
+_TEXT = st.one_of(st.text(max_size=40), st.sampled_from(["%s", "%(x)d", "{0}", '"\\', "\u2028", "\x1b[31m", "é … ü",
+                                                          "a,b", "line\nbreak", "\ud800"]))
+_FLOAT = st.one_of(st.none(), st.floats(-1.0, 1.0), st.sampled_from([0.0, -0.0, 1e-9, 0.25, 5e-310]),
+                   st.floats(-1.0, 1.0).map(np.float64))
+"""A cost or an impact (a change of a fraction: impact_text writes no larger one), numpy's too (a
+price of the CorefUD conventions)."""
+
+
+@st.composite
+def mentions(draw: st.DrawFn) -> Mention:
+    start = draw(st.integers(0, 10**6))
+    return Mention((start, start + draw(st.integers(0, 50))), draw(_TEXT), draw(st.sampled_from(list(MentionType))))
+
+
+@st.composite
+def records(draw: st.DrawFn) -> ErrorRecord:
+    return ErrorRecord(draw(st.sampled_from(["d0", "(GUM_a); part 000", "é\"%"])), draw(st.sampled_from(CATEGORIES)),
+                       draw(mentions()), draw(st.none() | mentions()), draw(st.none() | mentions()),
+                       draw(st.none() | _TEXT), draw(st.none() | _TEXT), draw(_FLOAT), draw(_TEXT), draw(_FLOAT))
+
+
+def _record_cells(r: ErrorRecord, width: int, letters: bool, missing: str, impacts: bool) -> list[str]:
+    """One record's row of the text (and Markdown) table, as the per-record code made it."""
+    def mention(m: Mention | None) -> str:
+        if m is None:
+            return "-"
+        text = m.text if len(m.text) <= width else m.text[:width - 1] + "…"
+        return f"{text} [{m.span[0]}-{m.span[1]}]"
+
+    cells = [r.document, r.category.label, r.mention.type.letter if letters else r.mention.type.name,
+             mention(r.mention), mention(r.antecedent), mention(r.best_antecedent), r.key_chain or missing,
+             r.response_chain or missing, missing if r.cost is None else f"{r.cost:g}"]
+    return cells + ([impact_text(r.impact) or "-"] if impacts else [])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(records(), max_size=8), st.integers(0, 3), st.booleans())
+def test_json_of_columns_is_the_json_of_each_record(listed: list[ErrorRecord], depth: int, distinct: bool) -> None:
+    same_fix = list(range(1, len(listed) + 1)) if distinct else None
+    one_by_one = [{**error_json(r), **({"same_fix": same_fix[i]} if distinct else {})} for i, r in enumerate(listed)]
+    columns = ErrorColumns.of(listed)
+    written = errors_json(columns, same_fix, depth)
+    assert written == dumps(one_by_one, depth) == json.dumps(one_by_one, indent=1).replace("\n", "\n" + " " * depth)
+    report = {"a": 1, "errors": errors_json(columns, same_fix, depth=1)}  # a report's list stands one level down
+    assert dumps(report) == dumps({"a": 1, "errors": one_by_one})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(records(), max_size=8), st.booleans())
+def test_csv_of_columns_is_the_csv_of_each_record(listed: list[ErrorRecord], distinct: bool) -> None:
+    same_fix = [len(r.fix) for r in listed] if distinct else None
+    headers = ERROR_COLUMNS + (["same_fix"] if distinct else [])
+    rows = [error_cells(r) + ([same_fix[i]] if distinct else []) for i, r in enumerate(listed)]
+    assert errors_csv(ErrorColumns.of(listed), same_fix) == render_csv(headers, rows)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(records(), max_size=8), st.integers(1, 60), st.booleans(), st.sampled_from(["-", ""]), st.booleans())
+def test_table_cells_of_columns_are_each_records_row(listed: list[ErrorRecord], width: int, letters: bool,
+                                                     missing: str, impacts: bool) -> None:
+    cells = table_cells(ErrorColumns.of(listed), width=width, letters=letters, missing=missing, impacts=impacts)
+    assert [list(row) for row in zip(*cells)] == [_record_cells(r, width, letters, missing, impacts) for r in listed]
+
+
+def test_a_written_piece_is_put_in_as_it_is() -> None:
+    assert dumps({"x": [Written("[\n  1\n ]")]}) == '{\n "x": [\n  [\n  1\n ]\n ]\n}'
+    assert errors_json(ErrorColumns.of([])) == "[]"

@@ -1,0 +1,123 @@
+"""Chen & Ng error records written column by column: the JSON list and the CSV table of
+`corefwb errors`, and the rows of its text table.
+
+Why columns: a corpus of 250,000 tokens has fifty thousand records, and writing them as a dict
+each (`output.error_json`) walked by the JSON writer cost more than finding them.  Here each
+field's text is made once per column (a document's name once per document, a category's once),
+and each record's text is one template filled with its row.  The bytes are those of
+`dumps([error_json(r) for r in records], depth)` and of `render_csv(ERROR_COLUMNS, ...)`, which
+tests/test_error_rows.py checks on generated records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns
+from metrics.errors.mention import MentionColumns
+from metrics.model import MentionType
+
+from .json_text import Written, scalar, string
+from .output import ERROR_COLUMNS, impact_points, impact_text, render_csv
+
+_FIELDS = ("document", "category", "mention", "antecedent", "best_antecedent", "key_chain", "response_chain", "cost",
+           "fix", "impact_points")
+"""An error's JSON fields in the order `output.error_json` gives them."""
+_NULL = "null"
+
+
+def errors_json(columns: ErrorColumns, same_fix: Sequence[int] | None = None, depth: int = 0) -> Written:
+    """The records as a JSON list standing `depth` levels down; with `same_fix` (--distinct) each
+    record ends with its count."""
+    if not len(columns):
+        return Written("[]")
+    item, field, inner = "\n" + " " * (depth + 1), "\n" + " " * (depth + 2), "\n" + " " * (depth + 3)
+    names = list(_FIELDS) + (["same_fix"] if same_fix is not None else [])
+    template = "{" + field + ("," + field).join(scalar(name).replace("%", "%%") + ": %s" for name in names) + item + "}"
+    document_text = [scalar(name) for name in columns.documents]
+    category_text = [scalar(c.value) for c in CATEGORIES]
+    cells = [
+        [document_text[d] for d in columns.document.tolist()],
+        [category_text[c] for c in columns.category.tolist()],
+        *(_mentions_json(m, field, inner) for m in (columns.mention, columns.antecedent, columns.best_antecedent)),
+        [_NULL if label is None else string(label) for label in columns.key_chain],
+        [_NULL if label is None else string(label) for label in columns.response_chain],
+        [_NULL if cost is None else scalar(cost) for cost in columns.cost],
+        list(map(string, columns.fix)),
+        [_NULL if value is None else scalar(impact_points(value)) for value in columns.impact],
+    ]
+    if same_fix is not None:
+        cells.append([scalar(n) for n in same_fix])
+    records = [template % row for row in zip(*cells)]
+    return Written("[" + item + ("," + item).join(records) + "\n" + " " * depth + "]")
+
+
+def _mentions_json(mentions: MentionColumns, outer: str, inner: str) -> list[str]:
+    """Each row's mention as a JSON object standing where `outer` indents (null where absent)."""
+    template = ("{" + inner + '"start": %s,' + inner + '"end": %s,' + inner + '"text": %s,' + inner + '"type": %s'
+                + outer + "}")
+    kinds = [scalar(kind.name) for kind in MentionType]
+    return [template % (start, end, string(text), kinds[kind]) if kind >= 0 else _NULL
+            for start, end, text, kind in zip(mentions.start.tolist(), mentions.end.tolist(), mentions.text,
+                                              mentions.type.tolist())]
+
+
+def errors_csv(columns: ErrorColumns, same_fix: Sequence[int] | None = None) -> str:
+    """The records as CSV: `ERROR_COLUMNS` (and `same_fix`), one row each."""
+    headers = ERROR_COLUMNS + (["same_fix"] if same_fix is not None else [])
+    kinds = [kind.name for kind in MentionType]
+    cells = [
+        [columns.documents[d] for d in columns.document.tolist()],
+        [CATEGORIES[c].value for c in columns.category.tolist()],
+        *_mention_cells(columns.mention),
+        [kinds[kind] for kind in columns.mention.type.tolist()],
+        *_mention_cells(columns.antecedent),
+        *_mention_cells(columns.best_antecedent),
+        [label or "" for label in columns.key_chain],
+        [label or "" for label in columns.response_chain],
+        ["" if cost is None else repr(cost) for cost in columns.cost],
+        [impact_text(value) for value in columns.impact],
+        columns.fix,
+    ]
+    if same_fix is not None:
+        cells.append([str(n) for n in same_fix])
+    return render_csv(headers, zip(*cells), texts=True)
+
+
+def _mention_cells(mentions: MentionColumns) -> list[list]:
+    """Start, end and words of each row's mention, as text ("" where absent)."""
+    present = (mentions.type >= 0).tolist()
+    return [[str(value) if here else "" for value, here in zip(mentions.start.tolist(), present)],
+            [str(value) if here else "" for value, here in zip(mentions.end.tolist(), present)],
+            [text if here else "" for text, here in zip(mentions.text, present)]]
+
+
+def table_cells(columns: ErrorColumns, *, width: int, letters: bool, missing: str, impacts: bool,
+                same_fix: Sequence[int] | None = None) -> list[list[str]]:
+    """The columns of the errors' table in text and Markdown: document, category, type (its letter
+    with `letters`, else its name), the three mentions (words cut to `width`, then the span), the
+    chains and the cost (`missing` where there is none), the impact (`impacts`), `same_fix`."""
+    kinds = [kind.letter if letters else kind.name for kind in MentionType]
+    labels = [c.label for c in CATEGORIES]
+    cells = [
+        [columns.documents[d] for d in columns.document.tolist()],
+        [labels[c] for c in columns.category.tolist()],
+        [kinds[kind] for kind in columns.mention.type.tolist()],
+        *(_mentions_text(m, width) for m in (columns.mention, columns.antecedent, columns.best_antecedent)),
+        [label or missing for label in columns.key_chain],
+        [label or missing for label in columns.response_chain],
+        [missing if cost is None else f"{cost:g}" for cost in columns.cost],
+    ]
+    if impacts:
+        cells.append([impact_text(value) or "-" for value in columns.impact])
+    if same_fix is not None:
+        cells.append([str(n) for n in same_fix])
+    return cells
+
+
+def _mentions_text(mentions: MentionColumns, width: int) -> list[str]:
+    """Each row's mention as `words [start-end]`, the words cut to `width` with an ellipsis; "-"
+    where absent."""
+    return [f"{text if len(text) <= width else text[:width - 1] + '…'} [{start}-{end}]" if kind >= 0 else "-"
+            for start, end, text, kind in zip(mentions.start.tolist(), mentions.end.tolist(), mentions.text,
+                                              mentions.type.tolist())]
