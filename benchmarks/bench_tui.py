@@ -372,11 +372,12 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
     import subprocess
 
     session = f"bench-book-{os.getpid()}"
+    tmux = ["tmux", "-L", session]  # a server of its own: another tmux user's server may come and go
     command = " ".join(shlex.quote(str(part)) for part in
                        (*corefwb_command(checkout), directory / "book.key.conll", directory / "book.response.conll"))
 
     def capture() -> str:
-        return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+        return subprocess.run([*tmux, "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
 
     complete: list[float] = []
 
@@ -398,7 +399,7 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
         return (first or float("nan")) - since, (last or float("nan")) - since
 
     started = time.perf_counter()
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50", command], check=True)
+    subprocess.run([*tmux, "new-session", "-d", "-s", session, "-x", "200", "-y", "50", command], check=True)
     try:
         # settled not before the whole first screen is drawn (on a busy machine the text and the
         # error rows came more than `quiet` seconds after the scores)
@@ -410,12 +411,12 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
         for key in BOOK_KEYS:
             before = capture()
             t0 = time.perf_counter()
-            subprocess.run(["tmux", "send-keys", "-t", session, key.upper() if key.startswith("f") else key], check=True)
+            subprocess.run([*tmux, "send-keys", "-t", session, key.upper() if key.startswith("f") else key], check=True)
             # `t` settles once the K&K list is filled (its "analysing" title gone), not at a pause
             answered, settled = until_still(t0, before, ready=lambda screen: "(analysing" not in screen, timeout=120.0)
             print(f"{label}{key:4} answered {ms(answered)}  settled {ms(settled)}")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
 
 
 def main() -> None:

@@ -8,14 +8,19 @@ Before Textual starts there is one thread, so:
 - every system's scores are computed in forked children (`PreparedCorpus.score_in_children`),
   the official metrics first and then the others, while this process starts the UI and draws;
 - the first document's errors are classified here (a few milliseconds), so the first screen
-  lists them; the scoring worker classifies the whole corpus's once its scores are in;
+  lists them; the scoring worker classifies the whole corpus's once its scores are in.  A first
+  document of `APP_CLASSIFIES_TOKENS` or more (a book: 1.5 s) is not: the UI starts at once and
+  draws its text and scores, the error list says "analysing" until the scoring worker has
+  classified it, and the pricing child is forked at once, so that it sets up its pricer on the
+  document meanwhile (0.7 s of a book's first impacts) and is sent the errors with each question;
 - when the first document's error list is long, a child then prices the first screen's errors at
   once, and any others when the app asks (`impacts.py`): a book's pricing no longer holds the
   app's GIL for seconds;
-- a child waits to analyse a system's errors as Kummerfeld & Klein do (`entity_errors`): asked
-  once the first screen is drawn, or when `t` first asks if sooner.  On a book that is
-  seconds of work, done on the other core, so the UI's thread does not share the GIL with it and
-  every key answers meanwhile; the errors come back as arrays (`kkpacked`), not pickled objects.
+- a child analyses the shown systems' errors as Kummerfeld & Klein do (`entity_errors`) from
+  the start, below every other child (`KK_NICE`), and answers when the app asks (once the first
+  screen is drawn, or at `t` if sooner).  On a book that is seconds of work, done on the other
+  core, so the UI's thread does not share the GIL with it and every key answers meanwhile, and
+  `t` finds it done or nearly; the errors come back as arrays (`kkpacked`), not pickled objects.
 Inputs larger than `OPEN_BYTES`, or a system without `os.fork`, are loaded by the app's own
 worker instead, behind its progress bar: nobody should face a blank terminal for many seconds.
 """
@@ -39,10 +44,10 @@ from metrics.measures.weights import Weights
 
 from ..session import LoadOptions, Session
 from .comparing import FIRST_METRICS, rest_metrics
-from .impacts import Asked, Priced, pieces, serve_impacts
+from .impacts import Asked, Priced, Request, pieces, serve_impacts
 from .rows import group_errors
 
-if TYPE_CHECKING:  # the analysis loads in the child, when asked for
+if TYPE_CHECKING:  # the analysis loads in the child
     from .kkpacked import PackedKKErrors
 
 OPEN_BYTES = 32 << 20
@@ -62,7 +67,10 @@ class Opening:
     scoring: dict[int, ScoresInChildren] = field(default_factory=dict)
     preview: dict[int, dict[str, list[ErrorRecord]]] = field(default_factory=dict)
     entity_errors: Forked | None = None
-    """A child that analyses a system's K&K errors when asked (`entity_errors_of`)."""
+    """A child that analyses a system's K&K errors (`entity_errors_of`)."""
+    unclassified: bool = False
+    """A long first document was left for the app to classify once its text and scores are
+    drawn; the pricing child, forked before its errors existed, is sent them with each question."""
     pricing: Forked | None = None
     """A child that prices errors' impacts when asked (`impacts_of`)."""
     _asking: threading.Lock = field(default_factory=threading.Lock)
@@ -74,10 +82,11 @@ class Opening:
         for children in (*self.scoring.values(), *(c for c in (self.entity_errors, self.pricing) if c)):
             children.close()
 
-    def impacts_of(self, asked: Asked) -> Priced | None:
-        """The impacts the pricing child gives for `asked`, waited for; None when there is no
-        child or it cannot answer (the caller prices them itself)."""
-        return self._answer(self._pricing_lock, "pricing", asked)
+    def impacts_of(self, asked: Asked, rows: list[ErrorRecord] | None = None) -> Priced | None:
+        """The impacts the pricing child gives for `asked` (`rows`: the errors, for a child that
+        does not have them), waited for; None when there is no child or it cannot answer (the
+        caller prices them itself)."""
+        return self._answer(self._pricing_lock, "pricing", Request(asked, rows))
 
     def entity_errors_of(self, system: int) -> PackedKKErrors | None:
         """A system's K&K errors (`Session.kk_errors`, packed) from the child, waited for; None when
@@ -99,6 +108,12 @@ class Opening:
                 return None
 
 
+APP_CLASSIFIES_TOKENS = 20_000
+"""A first document of at least this many key tokens is classified by the app once its text and
+scores are drawn (a book of 295,000 tokens: 1.5 s, which the first frame waited for when it was
+classified here), a shorter one here (milliseconds: the first frame lists its errors)."""
+
+
 UNREADABLE = "error: cannot read these files"
 """Said when a load failed without a message of its own (it always has one; a last resort)."""
 
@@ -111,6 +126,9 @@ instead of 0.35-0.45 s).  Where the system schedules a terminal's processes as o
 autogroups), the children only give way to the UI, not to other programs.  (At one priority, a
 book's opening and first screen came 1-6 s later on a busy machine: the children took half of
 what the UI had.)"""
+KK_NICE = 19
+"""The K&K child, which starts at once, runs below the other children: the first screen waits
+for them (its errors, their impacts, the scores), `t` only comes later."""
 
 
 def load_session(key_path: str, response_paths: Sequence[str], options: LoadOptions,
@@ -160,11 +178,19 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
             continue
         if children is not None:
             opening.scoring[system] = children
-    try:  # it waits until asked (once the first screen is drawn, or at `t`)
-        opening.entity_errors = Forked(partial(_serve_entity_errors, session), [None], SCORING_NICE, serving=True)
+    try:  # it starts on the shown systems at once, below the other children
+        opening.entity_errors = Forked(partial(_serve_entity_errors, session, list(shown)), [None], KK_NICE,
+                                       serving=True)
     except OSError:  # no process to be had: the app analyses them in its worker
         pass
     first = session.document_names()[:1]
+    if first and len(session.corpora[0].pairs[0].key.words) >= APP_CLASSIFIES_TOKENS:
+        # a long first document: classified by the app once its text and scores are drawn; the
+        # pricer is set up on it meanwhile, and is sent the errors with each question
+        warm = [(system, name) for system in shown for name in first]
+        _fork_pricing(opening, partial(serve_impacts, session=session, preview={}, weights=weights, first=[], warm=warm))
+        opening.unclassified = True
+        return opening
     try:
         for system in shown:
             errors = group_errors(session.classify(weights, first, system))
@@ -180,21 +206,30 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
         return opening
     first_screen = [Asked(system, weights, name, *pieces(len(opening.preview[system][name]))[0])
                     for system in shown for name in first if opening.preview.get(system, {}).get(name)]
-    try:
-        opening.pricing = Forked(partial(serve_impacts, session=session, preview=opening.preview, weights=weights,
-                                         first=first_screen), [None], SCORING_NICE, serving=True)
-    except OSError:  # no process to be had: the app prices them in its worker
-        pass
+    _fork_pricing(opening, partial(serve_impacts, session=session, preview=opening.preview, weights=weights,
+                                   first=first_screen))
     return opening
 
 
-def _serve_entity_errors(session: Session, _: None, requests: Iterable[int]) -> Iterator[PackedKKErrors]:
-    """In a child: the K&K errors of each system the app asks for, as arrays (`kkpacked`: what
-    crosses the pipe and is read in the app in milliseconds)."""
+def _fork_pricing(opening: Opening, serve: Callable[..., Iterator[Priced]]) -> None:
+    """The pricing child (`impacts.py`), left waiting for the app's questions."""
+    try:
+        opening.pricing = Forked(serve, [None], SCORING_NICE, serving=True)
+    except OSError:  # no process to be had: the app prices them in its worker
+        pass
+
+
+def _serve_entity_errors(session: Session, shown: Sequence[int], _: None,
+                         requests: Iterable[int]) -> Iterator[PackedKKErrors]:
+    """In a child: the K&K errors of the shown systems analysed at once, then of each system the
+    app asks for, as arrays (`kkpacked`: what crosses the pipe and is read in the app in
+    milliseconds)."""
     from .kkpacked import PackedKKErrors
 
+    analysed = {system: PackedKKErrors(session.kk_errors(system)) for system in shown}
     for system in requests:
-        yield PackedKKErrors(session.kk_errors(system))
+        found = analysed.get(system)
+        yield found if found is not None else PackedKKErrors(session.kk_errors(system))
 
 
 def _size(paths: Sequence[str]) -> int:

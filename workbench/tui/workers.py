@@ -23,6 +23,7 @@ from metrics.corpus.scoring import CorpusResult, ScoresInChildren
 from metrics.measures.weights import Weights
 
 from ..session import Session
+from .opening import Opening
 from .impacts import Asked, pieces, with_impacts
 from .comparing import FIRST_METRICS, ComparedPair, complete, interval_comparison, rest_metrics
 from .messages import EngineFault, ErrorsReady, ImpactsReady, IntervalsReady, Rescored, while_running
@@ -50,6 +51,8 @@ class Workers:
         order = [shown, [s for s in range(len(session.corpora)) if s not in shown]]
         results = {s: view.result for s, view in list(self.views.items())}
         classified = {s for s, view in list(self.views.items()) if view.errors_weights == weights}
+        if self.opening is not None and self.opening.unclassified and weights == self.start_weights:
+            classified.update(shown)  # the classifying worker posts their errors (`classify_first`)
         for group in order:
             for stage in ("first", "rest"):
                 drawn = None
@@ -77,17 +80,37 @@ class Workers:
                     return
                 if system in classified:
                     continue
-                try:
-                    errors = group_errors(session.classify(weights, system=system))
-                except Exception as error:  # an engine fault must not take the scores down with it
-                    self.post_message(EngineFault(f"error analysis failed: {type(error).__name__}: {error}"))
-                    errors = None
+                errors = self._classified(session, weights, system)
                 if not worker.is_cancelled:
                     self.post_message(ErrorsReady(weights, errors, system))
             pair = ComparedPair(self.baseline, self.system, weights)
             if self.comparing and group is shown and pair not in self.intervals and not worker.is_cancelled:
                 comparison = interval_comparison(results[self.baseline], results[self.system])
                 self.post_message(IntervalsReady(pair, comparison))
+
+    def _classified(self, session: Session, weights: Weights, system: int) -> dict[str, list[ErrorRecord]] | None:
+        """A system's errors per document, None when the analysis failed (said in a notice)."""
+        try:
+            return group_errors(session.classify(weights, system=system))
+        except Exception as error:  # an engine fault must not take the scores down with it
+            self.post_message(EngineFault(f"error analysis failed: {type(error).__name__}: {error}"))
+            return None
+
+    def classify_first(self, opening: Opening) -> None:
+        """A long first document the opening left unclassified (`Opening.unclassified`, a book):
+        the shown systems' errors classified in a worker at once, while the UI thread waits for
+        the official scores from the children and then draws (that wait leaves the worker the
+        processor; after the scores, classifying took another 1.5 s of a book's first screen)."""
+        if opening.unclassified and opening.session is not None:
+            self._classify_worker(opening.session, self.start_weights, self.shown_systems())
+
+    @work(thread=True, group="classify", description="classifying the errors")
+    def _classify_worker(self, session: Session, weights: Weights, systems: list[int]) -> None:
+        for system in systems:
+            errors = self._classified(session, weights, system)
+            if get_current_worker().is_cancelled:
+                return
+            self.post_message(ErrorsReady(weights, errors, system))
 
     def _previewed_all(self, system: int, weights: Weights) -> dict[str, list[ErrorRecord]] | None:
         """A system's errors when the opening already classified every document under these
@@ -237,7 +260,8 @@ class Workers:
     def _priced(self, asked: Asked, records: list[ErrorRecord]) -> list[ErrorRecord] | None:
         """`records` (`asked`'s) with their impacts: from the pricing child when it answers for
         these very errors, else priced here; None once the worker is cancelled."""
-        answer = self.opening.impacts_of(asked) if self.opening is not None else None
+        opening = self.opening
+        answer = opening.impacts_of(asked, records if opening.unclassified else None) if opening else None
         priced = with_impacts(records, answer) if answer is not None else None
         if priced is not None:
             return priced
