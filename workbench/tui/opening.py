@@ -5,6 +5,8 @@ must not fork (`metrics.runtime.parallel.can_fork`), so in the app one core woul
 everything (on gum-open, 0.8 s for the 20 metrics alone, sharing the GIL with the drawing).
 Before Textual starts there is one thread, so:
 - `Session.load` reads the responses in forked processes beside the key;
+- the first document's mention types are found (a book's: 0.8 s, which each child that scores
+  the other metrics or prices errors found again for itself, and the UI's text waits for);
 - every system's scores are computed in forked children (`PreparedCorpus.score_in_children`),
   the official metrics first and then the others, while this process starts the UI and draws;
 - the first document's errors are classified here (a few milliseconds), so the first screen
@@ -168,6 +170,11 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     opening = Opening(session, failure)
     if session is None or not response_paths:
         return opening
+    try:  # before any child is forked: every one of them, and the app, shares them
+        for system in shown:
+            session.corpora[system].pairs[0].types if session.corpora[system].pairs else None
+    except Exception:  # noqa: BLE001 - an engine fault: the app's worker meets it again and says it
+        pass
     for system in range(len(session.corpora)):
         try:
             # the shown systems' children stay, to rescore a weight edit while the UI draws
