@@ -12,7 +12,7 @@ import pytest
 from app_support import pilot_test, settle
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 
-from metrics.measures.weights import W4
+from metrics.measures.weights import W4, Weights
 from workbench.session import LoadOptions, Session
 from workbench.tui import opening as opening_module
 from workbench.tui.app import Workbench
@@ -128,3 +128,47 @@ def test_the_kk_child_runs_below_the_other_children(book):
         assert os.getpriority(os.PRIO_PROCESS, pid) == wanted and opening_module.KK_NICE > opening_module.SCORING_NICE
     finally:
         opening.close()
+
+
+@needs_fork
+@pytest.mark.parametrize("released", ["before the edit back", "after the edit back"])
+@pilot_test
+async def test_weights_edited_away_and_back_while_the_book_is_classified_end_with_its_errors(book, monkeypatch, released):
+    """The first classification's errors come under the starting weights: an edit away drops them,
+    an edit back either waits for them (still classifying) or classifies again (they were dropped)."""
+    import asyncio
+    import threading
+
+    key, response = book
+    opening = open_inputs(key, [response], LoadOptions(), weights=W4, shown=[0], processes=2)
+    release, classify = threading.Event(), Session.classify
+    calls: list[Weights] = []
+
+    def held(self, weights=W4, *args, **kwargs):
+        calls.append(weights)
+        if len(calls) == 1:  # the first classification waits until the test releases it
+            release.wait(30)
+        return classify(self, weights, *args, **kwargs)
+
+    monkeypatch.setattr(Session, "classify", held)
+    app = Workbench(key, [response], opening=opening)
+    other = W4._replace(nom=0.25)
+    async with app.run_test(size=SIZE) as pilot:
+        while app.classifying is None or app.session is None:
+            await pilot.pause()
+        app.rescore(other)
+        while app.errors_weights != other:  # (not `settle`: it would wait for the held worker)
+            await pilot.pause()
+        assert calls == [W4, other] and not app.classifying.is_finished
+        if released == "before the edit back":
+            release.set()
+            while not app.classifying.is_finished:
+                await asyncio.sleep(0.01)
+        app.rescore(W4)
+        while app.result.weights != W4:  # the scoring worker has decided what to classify
+            await pilot.pause()
+        release.set()
+        await settle(app, pilot)
+        assert app.errors_weights == W4 and app.query_one(ErrorPanel).state == "ready"
+        assert rows_of(app.errors) == rows_of(group_errors(classify(app.session, W4)))
+        assert calls == ([W4, other, W4] if released == "before the edit back" else [W4, other])

@@ -16,7 +16,7 @@ import time
 
 from textual import work
 from textual.widgets import ProgressBar
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.corpus.scoring import CorpusResult, ScoresInChildren
@@ -39,6 +39,9 @@ the worker started (the first screen's list and its first impacts waited for it)
 class Workers:
     """Scoring, error analysis and pricing workers, and their results' handlers (mixed into the App)."""
 
+    classifying: Worker | None = None
+    """The worker classifying a book's errors at the start (`classify_first`)."""
+
     @work(thread=True, exclusive=True, group="score", description="scoring")
     def _rescore_worker(self, weights: Weights, started: float) -> None:
         """Score under `weights` what is not yet scored, then classify errors; dropped when a newer
@@ -51,7 +54,7 @@ class Workers:
         order = [shown, [s for s in range(len(session.corpora)) if s not in shown]]
         results = {s: view.result for s, view in list(self.views.items())}
         classified = {s for s, view in list(self.views.items()) if view.errors_weights == weights}
-        if self.opening is not None and self.opening.unclassified and weights == self.start_weights:
+        if self.classifying is not None and not self.classifying.is_finished and weights == self.start_weights:
             classified.update(shown)  # the classifying worker posts their errors (`classify_first`)
         for group in order:
             for stage in ("first", "rest"):
@@ -102,7 +105,7 @@ class Workers:
         the official scores from the children and then draws (that wait leaves the worker the
         processor; after the scores, classifying took another 1.5 s of a book's first screen)."""
         if opening.unclassified and opening.session is not None:
-            self._classify_worker(opening.session, self.start_weights, self.shown_systems())
+            self.classifying = self._classify_worker(opening.session, self.start_weights, self.shown_systems())
 
     @work(thread=True, group="classify", description="classifying the errors")
     def _classify_worker(self, session: Session, weights: Weights, systems: list[int]) -> None:
