@@ -239,15 +239,15 @@ and chains, for browsing.
     def _opened(self, opening: Opening) -> None:
         """Take what was read and started before the UI (`opening.py`).  The shown systems' official scores
         are waited for here (their children have them by now or within tens of milliseconds), so the first
-        frame with anything in it shows them (a worker's message would come a frame later); a book's errors
-        are classified meanwhile (`classify_first`)."""
+        frame with anything in it shows them (a worker's message would come a frame later); not a book's:
+        its text is drawn at once, its scores come by the worker, its errors are classified by another."""
         self.classify_first(opening)
         for system, preview in opening.preview.items():
             self.view_of(system).preview = preview
         for system, children in opening.scoring.items():
             view = self.view_of(system)
             view.scoring = children
-            if system in self.shown_systems():
+            if system in self.shown_systems() and not opening.unclassified:
                 try:
                     view.result = children.stage(0)
                 except Exception:  # noqa: BLE001 - a child failed: the scoring worker scores here
