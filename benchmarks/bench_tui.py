@@ -371,8 +371,8 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
     import shlex
     import subprocess
 
-    session = f"bench-book-{os.getpid()}"
-    tmux = ["tmux", "-L", session]  # a server of its own: another tmux user's server may come and go
+    session = f"bench-book-{os.getpid()}-{time.monotonic_ns()}"
+    tmux = ["tmux", "-L", session]  # a server of its own (one per run: a server ending is not at once gone)
     command = " ".join(shlex.quote(str(part)) for part in
                        (*corefwb_command(checkout), directory / "book.key.conll", directory / "book.response.conll"))
 
@@ -380,6 +380,9 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
         return subprocess.run([*tmux, "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
 
     complete: list[float] = []
+    text_drawn: list[float] = []
+    """When the book's bracketed text and its CoNLL score were first on screen (its errors may be
+    still analysed)."""
 
     def until_still(since: float, before: str, ready=lambda screen: True, timeout: float = 300.0) -> tuple[float, float]:
         first = last = None
@@ -391,6 +394,8 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
                 screen = now_screen
                 first = first or now
                 last = now
+                if not text_drawn and "]N" in screen and "CoNLL " in screen:
+                    text_drawn.append(now - since)
                 if not complete and ready(screen) and ERROR_ROW.search(screen) and "[" in screen:
                     complete.append(now - since)  # scores, the text's brackets and error rows drawn
             elif last is not None and now - last > quiet and ready(screen):
@@ -406,7 +411,8 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
         answered, settled = until_still(started, "", ready=lambda screen: "errors (" in screen and "analysing" not in
                                         screen and "[" in screen and bool(ERROR_ROW.search(screen)))
         shown = ms(complete[0]).strip() if complete else "never"
-        print(f"{label}book in tmux 200x50: first change {ms(answered)}, first screen drawn {shown}, "
+        text = ms(text_drawn[0]).strip() if text_drawn else "never"
+        print(f"{label}book in tmux 200x50: first change {ms(answered)}, text and scores drawn {text}, first screen drawn {shown}, "
               f"settled {ms(settled)} (quiet {quiet:g} s)")
         for key in BOOK_KEYS:
             before = capture()

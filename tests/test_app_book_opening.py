@@ -1,7 +1,7 @@
-"""Opening a long first document (a book, issue 42): the UI starts without classifying it, the app
-classifies it in a worker while its text and scores are drawn, the pricing child set up its pricer
-on that document meanwhile and is sent the errors it prices, and the K&K child analyses the shown
-systems from the start.  Each result is checked against the session computing it itself."""
+"""Opening a long first document (a book, issue 42): the pricing child is forked before the
+document is classified, sets up its pricer on it meanwhile and is sent the errors it prices, and
+the K&K child analyses the shown systems from the start.  Each result is checked against the
+session computing it itself."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from app_support import pilot_test, settle
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 
-from metrics.measures.weights import W4, Weights
+from metrics.measures.weights import W4
 from workbench.session import LoadOptions, Session
 from workbench.tui import opening as opening_module
 from workbench.tui.app import Workbench
@@ -29,9 +29,9 @@ needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the opening for
 
 @pytest.fixture
 def book(tmp_path, monkeypatch) -> tuple[str, str]:
-    """The sample's first document alone (a corpus of one document, as a book is), taken as long:
-    the opening leaves it unclassified whatever its size."""
-    monkeypatch.setattr(opening_module, "APP_CLASSIFIES_TOKENS", 1)
+    """The sample's first document alone (a corpus of one document, as a book is), taken as long
+    whatever its size."""
+    monkeypatch.setattr(opening_module, "PRICER_AHEAD_TOKENS", 1)
     key, response = tmp_path / "key.conll", tmp_path / "response.conll"
     for source, target in ((KEY, key), (GUM, response)):
         text = open(source, encoding="utf-8").read()
@@ -45,23 +45,21 @@ def rows_of(errors: dict) -> dict:
 
 @needs_fork
 @pilot_test
-async def test_a_long_first_document_is_classified_by_the_app_once_and_priced_by_the_child(book, monkeypatch):
+async def test_a_long_first_documents_pricing_child_is_forked_before_its_errors_and_sent_them(book, monkeypatch):
     key, response = book
+    forked_with: list[dict] = []
+    fork = opening_module._fork_pricing
+    monkeypatch.setattr(opening_module, "_fork_pricing", lambda opening, serve: forked_with.append(
+        {system: dict(errors) for system, errors in opening.preview.items()}) or fork(opening, serve))
     opening = open_inputs(key, [response], LoadOptions(), weights=W4, shown=[0], processes=2)
-    assert opening is not None and opening.unclassified and opening.preview == {}
-    assert opening.pricing is not None  # forked before the errors existed: they are sent to it
+    assert opening is not None and opening.sends_errors and opening.pricing is not None
+    assert forked_with == [{}] and opening.preview[0]  # forked before the errors were classified, once
     requests: list[Request] = []
     ask = opening.pricing.ask
     opening.pricing.ask = lambda request: requests.append(request) or ask(request)
-    calls: list[tuple] = []
-    classify = Session.classify
-    monkeypatch.setattr(Session, "classify", lambda self, *args, **kwargs: calls.append(args) or
-                        classify(self, *args, **kwargs))
     app = Workbench(key, [response], opening=opening)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        assert len(calls) == 1  # classified once, by the app's worker
-        monkeypatch.undo()
         found = group_errors(app.session.classify(W4))
         assert rows_of(app.errors) == rows_of(found) and app.errors_weights == W4
         name = app.corpus.pairs[0].name
@@ -128,47 +126,3 @@ def test_the_kk_child_runs_below_the_other_children(book):
         assert os.getpriority(os.PRIO_PROCESS, pid) == wanted and opening_module.KK_NICE > opening_module.SCORING_NICE
     finally:
         opening.close()
-
-
-@needs_fork
-@pytest.mark.parametrize("released", ["before the edit back", "after the edit back"])
-@pilot_test
-async def test_weights_edited_away_and_back_while_the_book_is_classified_end_with_its_errors(book, monkeypatch, released):
-    """The first classification's errors come under the starting weights: an edit away drops them,
-    an edit back either waits for them (still classifying) or classifies again (they were dropped)."""
-    import asyncio
-    import threading
-
-    key, response = book
-    opening = open_inputs(key, [response], LoadOptions(), weights=W4, shown=[0], processes=2)
-    release, classify = threading.Event(), Session.classify
-    calls: list[Weights] = []
-
-    def held(self, weights=W4, *args, **kwargs):
-        calls.append(weights)
-        if len(calls) == 1:  # the first classification waits until the test releases it
-            release.wait(30)
-        return classify(self, weights, *args, **kwargs)
-
-    monkeypatch.setattr(Session, "classify", held)
-    app = Workbench(key, [response], opening=opening)
-    other = W4._replace(nom=0.25)
-    async with app.run_test(size=SIZE) as pilot:
-        while app.classifying is None or app.session is None:
-            await pilot.pause()
-        app.rescore(other)
-        while app.errors_weights != other:  # (not `settle`: it would wait for the held worker)
-            await pilot.pause()
-        assert calls == [W4, other] and not app.classifying.is_finished
-        if released == "before the edit back":
-            release.set()
-            while not app.classifying.is_finished:
-                await asyncio.sleep(0.01)
-        app.rescore(W4)
-        while app.result.weights != W4:  # the scoring worker has decided what to classify
-            await pilot.pause()
-        release.set()
-        await settle(app, pilot)
-        assert app.errors_weights == W4 and app.query_one(ErrorPanel).state == "ready"
-        assert rows_of(app.errors) == rows_of(group_errors(classify(app.session, W4)))
-        assert calls == ([W4, other, W4] if released == "before the edit back" else [W4, other])

@@ -117,13 +117,15 @@ and chains, for browsing.
         without it the app loads them in a worker, behind a progress bar.  `run`: the datasets of
         a CRAC run, this app showing one of them (`datasets.py`)."""
         super().__init__()
-        self.crac_run, self.opening = run, opening
+        self.crac_run = run
+        self.opening = opening
         self._gc_thresholds = gc.get_threshold()
         self.key_path = key_path
         self.response_paths = [response_paths] if isinstance(response_paths, str) else list(response_paths)
         self.browsing = not self.response_paths
         """A key alone: its text and chains, no scores and no errors."""
-        self.options, self.weights = options, weights
+        self.options = options
+        self.weights = weights
         self.session: Session | None = None
         self.comparing = len(self.response_paths) > 1
         """Compare mode (several responses): `comparing.py`."""
@@ -237,17 +239,15 @@ and chains, for browsing.
             self.call_after_refresh(self._opened, self.opening)
 
     def _opened(self, opening: Opening) -> None:
-        """Take what was read and started before the UI (`opening.py`).  The shown systems' official scores
-        are waited for here (their children have them by now or within tens of milliseconds), so the first
-        frame with anything in it shows them (a worker's message would come a frame later); not a book's:
-        its text is drawn at once, its scores come by the worker, its errors are classified by another."""
-        self.classify_first(opening)
+        """Take what was read and started before the UI (`opening.py`).  The shown systems' official
+        scores are waited for here (their children have them by now or within tens of milliseconds),
+        so the first frame with anything in it shows them (a worker's message would come a frame later)."""
         for system, preview in opening.preview.items():
             self.view_of(system).preview = preview
         for system, children in opening.scoring.items():
             view = self.view_of(system)
             view.scoring = children
-            if system in self.shown_systems() and not opening.unclassified:
+            if system in self.shown_systems():
                 try:
                     view.result = children.stage(0)
                 except Exception:  # noqa: BLE001 - a child failed: the scoring worker scores here

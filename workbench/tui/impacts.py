@@ -8,10 +8,9 @@ classify any other document alike); it builds the pricer and prices the first sc
 before the app asks, and then whatever part of a document's list the app asks for.  Only the
 impacts come back, as an array, with each error's span and category so the app can check they
 are the errors it lists; where they are not, or there is no child, the app prices them itself.
-A long first document (a book) is classified by the app once its UI has started (`opening.py`):
-this child is then forked before the errors exist, sets up its pricer on that document meanwhile
-(0.7 s of the book's first impacts, which came 1-3 s after its error list), and is sent the
-errors it is asked to price.
+A long first document's child (a book's, `opening.py`) is forked before the errors are
+classified, sets up its pricer on that document meanwhile (0.7 s of the book's first impacts,
+which came 1-3 s after its error list), and is sent the errors it is asked to price.
 """
 
 from __future__ import annotations

@@ -10,11 +10,12 @@ Before Textual starts there is one thread, so:
 - every system's scores are computed in forked children (`PreparedCorpus.score_in_children`),
   the official metrics first and then the others, while this process starts the UI and draws;
 - the first document's errors are classified here (a few milliseconds), so the first screen
-  lists them; the scoring worker classifies the whole corpus's once its scores are in.  A first
-  document of `APP_CLASSIFIES_TOKENS` or more (a book: 1.5 s) is not: the UI starts at once and
-  draws its text and scores, the error list says "analysing" until the scoring worker has
-  classified it, and the pricing child is forked at once, so that it sets up its pricer on the
-  document meanwhile (0.7 s of a book's first impacts) and is sent the errors with each question;
+  lists them; the scoring worker classifies the whole corpus's once its scores are in.  Before a
+  first document of `PRICER_AHEAD_TOKENS` or more is classified (a book: 1.5 s), the pricing child
+  is forked, so that it sets up its pricer on the document meanwhile and is sent the errors with
+  each question.  (Classified by the app's worker after the UI started instead, a book's errors
+  came 3 s later on a busy machine: a thread that computes beside Textual's loop shares the GIL
+  with it, each switch waiting for the processor);
 - when the first document's error list is long, a child then prices the first screen's errors at
   once, and any others when the app asks (`impacts.py`): a book's pricing no longer holds the
   app's GIL for seconds;
@@ -70,9 +71,9 @@ class Opening:
     preview: dict[int, dict[str, list[ErrorRecord]]] = field(default_factory=dict)
     entity_errors: Forked | None = None
     """A child that analyses a system's K&K errors (`entity_errors_of`)."""
-    unclassified: bool = False
-    """A long first document was left for the app to classify once its text and scores are
-    drawn; the pricing child, forked before its errors existed, is sent them with each question."""
+    sends_errors: bool = False
+    """The pricing child was forked before the errors it prices were classified (a long first
+    document's): each question to it carries them."""
     pricing: Forked | None = None
     """A child that prices errors' impacts when asked (`impacts_of`)."""
     _asking: threading.Lock = field(default_factory=threading.Lock)
@@ -110,10 +111,11 @@ class Opening:
                 return None
 
 
-APP_CLASSIFIES_TOKENS = 20_000
-"""A first document of at least this many key tokens is classified by the app once its text and
-scores are drawn (a book of 295,000 tokens: 1.5 s, which the first frame waited for when it was
-classified here), a shorter one here (milliseconds: the first frame lists its errors)."""
+PRICER_AHEAD_TOKENS = 20_000
+"""A first document of at least this many key tokens has its pricing child forked before its
+errors are classified, so that the child sets up its pricer on the document meanwhile (a book of
+295,000 tokens: 0.7 s of its first impacts, against 1.5 s of classifying), and is sent the
+errors with each question; a shorter one's child is forked after, with the errors in memory."""
 
 
 UNREADABLE = "error: cannot read these files"
@@ -191,13 +193,12 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     except OSError:  # no process to be had: the app analyses them in its worker
         pass
     first = session.document_names()[:1]
-    if first and len(session.corpora[0].pairs[0].key.words) >= APP_CLASSIFIES_TOKENS:
-        # a long first document: classified by the app once its text and scores are drawn; the
-        # pricer is set up on it meanwhile, and is sent the errors with each question
+    if first and len(session.corpora[0].pairs[0].key.words) >= PRICER_AHEAD_TOKENS:
+        # a long first document: the pricer set up on it while it is classified here, the
+        # errors sent with each question
         warm = [(system, name) for system in shown for name in first]
         _fork_pricing(opening, partial(serve_impacts, session=session, preview={}, weights=weights, first=[], warm=warm))
-        opening.unclassified = True
-        return opening
+        opening.sends_errors = opening.pricing is not None
     try:
         for system in shown:
             errors = group_errors(session.classify(weights, first, system))
@@ -209,7 +210,7 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     # milliseconds, and forking (40 ms on gum-open) would come out of the first screen's second.
     lists = [len(opening.preview[system][name]) for system in shown for name in first
              if opening.preview.get(system, {}).get(name)]
-    if not any(len(pieces(count)) > 1 for count in lists):
+    if opening.pricing is not None or not any(len(pieces(count)) > 1 for count in lists):
         return opening
     first_screen = [Asked(system, weights, name, *pieces(len(opening.preview[system][name]))[0])
                     for system in shown for name in first if opening.preview.get(system, {}).get(name)]

@@ -16,14 +16,13 @@ import time
 
 from textual import work
 from textual.widgets import ProgressBar
-from textual.worker import Worker, get_current_worker
+from textual.worker import get_current_worker
 
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.corpus.scoring import CorpusResult, ScoresInChildren
 from metrics.measures.weights import Weights
 
 from ..session import Session
-from .opening import Opening
 from .impacts import Asked, pieces, with_impacts
 from .comparing import FIRST_METRICS, ComparedPair, complete, interval_comparison, rest_metrics
 from .messages import EngineFault, ErrorsReady, ImpactsReady, IntervalsReady, Rescored, while_running
@@ -39,9 +38,6 @@ the worker started (the first screen's list and its first impacts waited for it)
 class Workers:
     """Scoring, error analysis and pricing workers, and their results' handlers (mixed into the App)."""
 
-    classifying: Worker | None = None
-    """The worker classifying a book's errors at the start (`classify_first`)."""
-
     @work(thread=True, exclusive=True, group="score", description="scoring")
     def _rescore_worker(self, weights: Weights, started: float) -> None:
         """Score under `weights` what is not yet scored, then classify errors; dropped when a newer
@@ -54,8 +50,6 @@ class Workers:
         order = [shown, [s for s in range(len(session.corpora)) if s not in shown]]
         results = {s: view.result for s, view in list(self.views.items())}
         classified = {s for s, view in list(self.views.items()) if view.errors_weights == weights}
-        if self.classifying is not None and not self.classifying.is_finished and weights == self.start_weights:
-            classified.update(shown)  # the classifying worker posts their errors (`classify_first`)
         for group in order:
             for stage in ("first", "rest"):
                 drawn = None
@@ -83,37 +77,17 @@ class Workers:
                     return
                 if system in classified:
                     continue
-                errors = self._classified(session, weights, system)
+                try:
+                    errors = group_errors(session.classify(weights, system=system))
+                except Exception as error:  # an engine fault must not take the scores down with it
+                    self.post_message(EngineFault(f"error analysis failed: {type(error).__name__}: {error}"))
+                    errors = None
                 if not worker.is_cancelled:
                     self.post_message(ErrorsReady(weights, errors, system))
             pair = ComparedPair(self.baseline, self.system, weights)
             if self.comparing and group is shown and pair not in self.intervals and not worker.is_cancelled:
                 comparison = interval_comparison(results[self.baseline], results[self.system])
                 self.post_message(IntervalsReady(pair, comparison))
-
-    def _classified(self, session: Session, weights: Weights, system: int) -> dict[str, list[ErrorRecord]] | None:
-        """A system's errors per document, None when the analysis failed (said in a notice)."""
-        try:
-            return group_errors(session.classify(weights, system=system))
-        except Exception as error:  # an engine fault must not take the scores down with it
-            self.post_message(EngineFault(f"error analysis failed: {type(error).__name__}: {error}"))
-            return None
-
-    def classify_first(self, opening: Opening) -> None:
-        """A long first document the opening left unclassified (`Opening.unclassified`, a book):
-        the shown systems' errors classified in a worker at once, while the UI thread waits for
-        the official scores from the children and then draws (that wait leaves the worker the
-        processor; after the scores, classifying took another 1.5 s of a book's first screen)."""
-        if opening.unclassified and opening.session is not None:
-            self.classifying = self._classify_worker(opening.session, self.start_weights, self.shown_systems())
-
-    @work(thread=True, group="classify", description="classifying the errors")
-    def _classify_worker(self, session: Session, weights: Weights, systems: list[int]) -> None:
-        for system in systems:
-            errors = self._classified(session, weights, system)
-            if get_current_worker().is_cancelled:
-                return
-            self.post_message(ErrorsReady(weights, errors, system))
 
     def _previewed_all(self, system: int, weights: Weights) -> dict[str, list[ErrorRecord]] | None:
         """A system's errors when the opening already classified every document under these
@@ -264,7 +238,7 @@ class Workers:
         """`records` (`asked`'s) with their impacts: from the pricing child when it answers for
         these very errors, else priced here; None once the worker is cancelled."""
         opening = self.opening
-        answer = opening.impacts_of(asked, records if opening.unclassified else None) if opening else None
+        answer = opening.impacts_of(asked, records if opening.sends_errors else None) if opening else None
         priced = with_impacts(records, answer) if answer is not None else None
         if priced is not None:
             return priced
