@@ -174,7 +174,8 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
         return opening
     try:  # before any child is forked: every one of them, and the app, shares them
         for system in shown:
-            session.corpora[system].pairs[0].types if session.corpora[system].pairs else None
+            for pair in session.corpora[system].pairs[:1]:
+                pair.typed_spans()  # computed once, kept by the pair
     except Exception:  # noqa: BLE001 - an engine fault: the app's worker meets it again and says it
         pass
     for system in range(len(session.corpora)):
