@@ -371,14 +371,18 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
     import shlex
     import subprocess
 
-    session = f"bench-book-{os.getpid()}"
+    session = f"bench-book-{os.getpid()}-{time.monotonic_ns()}"
+    tmux = ["tmux", "-L", session]  # a server of its own (one per run: a server ending is not at once gone)
     command = " ".join(shlex.quote(str(part)) for part in
                        (*corefwb_command(checkout), directory / "book.key.conll", directory / "book.response.conll"))
 
     def capture() -> str:
-        return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+        return subprocess.run([*tmux, "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
 
     complete: list[float] = []
+    text_drawn: list[float] = []
+    """When the book's bracketed text and its CoNLL score were first on screen (its errors may be
+    still analysed)."""
 
     def until_still(since: float, before: str, ready=lambda screen: True, timeout: float = 300.0) -> tuple[float, float]:
         first = last = None
@@ -390,6 +394,8 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
                 screen = now_screen
                 first = first or now
                 last = now
+                if not text_drawn and "]N" in screen and "CoNLL " in screen:
+                    text_drawn.append(now - since)
                 if not complete and ready(screen) and ERROR_ROW.search(screen) and "[" in screen:
                     complete.append(now - since)  # scores, the text's brackets and error rows drawn
             elif last is not None and now - last > quiet and ready(screen):
@@ -398,24 +404,25 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
         return (first or float("nan")) - since, (last or float("nan")) - since
 
     started = time.perf_counter()
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50", command], check=True)
+    subprocess.run([*tmux, "new-session", "-d", "-s", session, "-x", "200", "-y", "50", command], check=True)
     try:
         # settled not before the whole first screen is drawn (on a busy machine the text and the
         # error rows came more than `quiet` seconds after the scores)
         answered, settled = until_still(started, "", ready=lambda screen: "errors (" in screen and "analysing" not in
                                         screen and "[" in screen and bool(ERROR_ROW.search(screen)))
         shown = ms(complete[0]).strip() if complete else "never"
-        print(f"{label}book in tmux 200x50: first change {ms(answered)}, first screen drawn {shown}, "
+        text = ms(text_drawn[0]).strip() if text_drawn else "never"
+        print(f"{label}book in tmux 200x50: first change {ms(answered)}, text and scores drawn {text}, first screen drawn {shown}, "
               f"settled {ms(settled)} (quiet {quiet:g} s)")
         for key in BOOK_KEYS:
             before = capture()
             t0 = time.perf_counter()
-            subprocess.run(["tmux", "send-keys", "-t", session, key.upper() if key.startswith("f") else key], check=True)
+            subprocess.run([*tmux, "send-keys", "-t", session, key.upper() if key.startswith("f") else key], check=True)
             # `t` settles once the K&K list is filled (its "analysing" title gone), not at a pause
             answered, settled = until_still(t0, before, ready=lambda screen: "(analysing" not in screen, timeout=120.0)
             print(f"{label}{key:4} answered {ms(answered)}  settled {ms(settled)}")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
 
 
 def main() -> None:

@@ -43,7 +43,7 @@ async def test_the_child_prices_as_the_app_would_and_the_first_screens_before_it
     app = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE, opening=opening)
 
     def noted(request):
-        asked.append(request)
+        asked.append(request.asked)
         scored.append(complete(app.result) and app.system in app.entity_errors)
         return ask(request)
 

@@ -5,17 +5,25 @@ must not fork (`metrics.runtime.parallel.can_fork`), so in the app one core woul
 everything (on gum-open, 0.8 s for the 20 metrics alone, sharing the GIL with the drawing).
 Before Textual starts there is one thread, so:
 - `Session.load` reads the responses in forked processes beside the key;
+- the first document's mention types are found (a book's: 0.8 s, which each child that scores
+  the other metrics or prices errors found again for itself, and the UI's text waits for);
 - every system's scores are computed in forked children (`PreparedCorpus.score_in_children`),
   the official metrics first and then the others, while this process starts the UI and draws;
 - the first document's errors are classified here (a few milliseconds), so the first screen
-  lists them; the scoring worker classifies the whole corpus's once its scores are in;
+  lists them; the scoring worker classifies the whole corpus's once its scores are in.  Before a
+  first document of `PRICER_AHEAD_TOKENS` or more is classified (a book: 1.5 s), the pricing child
+  is forked, so that it sets up its pricer on the document meanwhile and is sent the errors with
+  each question.  (Classified by the app's worker after the UI started instead, a book's errors
+  came 3 s later on a busy machine: a thread that computes beside Textual's loop shares the GIL
+  with it, each switch waiting for the processor);
 - when the first document's error list is long, a child then prices the first screen's errors at
   once, and any others when the app asks (`impacts.py`): a book's pricing no longer holds the
   app's GIL for seconds;
-- a child waits to analyse a system's errors as Kummerfeld & Klein do (`entity_errors`): asked
-  once the first screen is drawn, or when `t` first asks if sooner.  On a book that is
-  seconds of work, done on the other core, so the UI's thread does not share the GIL with it and
-  every key answers meanwhile; the errors come back as arrays (`kkpacked`), not pickled objects.
+- a child analyses the shown systems' errors as Kummerfeld & Klein do (`entity_errors`) from
+  the start, below every other child (`KK_NICE`), and answers when the app asks (once the first
+  screen is drawn, or at `t` if sooner).  On a book that is seconds of work, done on the other
+  core, so the UI's thread does not share the GIL with it and every key answers meanwhile, and
+  `t` finds it done or nearly; the errors come back as arrays (`kkpacked`), not pickled objects.
 Inputs larger than `OPEN_BYTES`, or a system without `os.fork`, are loaded by the app's own
 worker instead, behind its progress bar: nobody should face a blank terminal for many seconds.
 """
@@ -39,10 +47,10 @@ from metrics.measures.weights import Weights
 
 from ..session import LoadOptions, Session
 from .comparing import FIRST_METRICS, rest_metrics
-from .impacts import Asked, Priced, pieces, serve_impacts
+from .impacts import Asked, Priced, Request, pieces, serve_impacts
 from .rows import group_errors
 
-if TYPE_CHECKING:  # the analysis loads in the child, when asked for
+if TYPE_CHECKING:  # the analysis loads in the child
     from .kkpacked import PackedKKErrors
 
 OPEN_BYTES = 32 << 20
@@ -62,7 +70,10 @@ class Opening:
     scoring: dict[int, ScoresInChildren] = field(default_factory=dict)
     preview: dict[int, dict[str, list[ErrorRecord]]] = field(default_factory=dict)
     entity_errors: Forked | None = None
-    """A child that analyses a system's K&K errors when asked (`entity_errors_of`)."""
+    """A child that analyses a system's K&K errors (`entity_errors_of`)."""
+    sends_errors: bool = False
+    """The pricing child was forked before the errors it prices were classified (a long first
+    document's): each question to it carries them."""
     pricing: Forked | None = None
     """A child that prices errors' impacts when asked (`impacts_of`)."""
     _asking: threading.Lock = field(default_factory=threading.Lock)
@@ -74,10 +85,11 @@ class Opening:
         for children in (*self.scoring.values(), *(c for c in (self.entity_errors, self.pricing) if c)):
             children.close()
 
-    def impacts_of(self, asked: Asked) -> Priced | None:
-        """The impacts the pricing child gives for `asked`, waited for; None when there is no
-        child or it cannot answer (the caller prices them itself)."""
-        return self._answer(self._pricing_lock, "pricing", asked)
+    def impacts_of(self, asked: Asked, rows: list[ErrorRecord] | None = None) -> Priced | None:
+        """The impacts the pricing child gives for `asked` (`rows`: the errors, for a child that
+        does not have them), waited for; None when there is no child or it cannot answer (the
+        caller prices them itself)."""
+        return self._answer(self._pricing_lock, "pricing", Request(asked, rows))
 
     def entity_errors_of(self, system: int) -> PackedKKErrors | None:
         """A system's K&K errors (`Session.kk_errors`, packed) from the child, waited for; None when
@@ -99,6 +111,13 @@ class Opening:
                 return None
 
 
+PRICER_AHEAD_TOKENS = 20_000
+"""A first document of at least this many key tokens has its pricing child forked before its
+errors are classified, so that the child sets up its pricer on the document meanwhile (a book of
+295,000 tokens: 0.7 s of its first impacts, against 1.5 s of classifying), and is sent the
+errors with each question; a shorter one's child is forked after, with the errors in memory."""
+
+
 UNREADABLE = "error: cannot read these files"
 """Said when a load failed without a message of its own (it always has one; a last resort)."""
 
@@ -111,6 +130,9 @@ instead of 0.35-0.45 s).  Where the system schedules a terminal's processes as o
 autogroups), the children only give way to the UI, not to other programs.  (At one priority, a
 book's opening and first screen came 1-6 s later on a busy machine: the children took half of
 what the UI had.)"""
+KK_NICE = 19
+"""The K&K child, which starts at once, runs below the other children: the first screen waits
+for them (its errors, their impacts, the scores), `t` only comes later."""
 
 
 def load_session(key_path: str, response_paths: Sequence[str], options: LoadOptions,
@@ -150,6 +172,12 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     opening = Opening(session, failure)
     if session is None or not response_paths:
         return opening
+    try:  # before any child is forked: every one of them, and the app, shares them
+        for system in shown:
+            for pair in session.corpora[system].pairs[:1]:
+                pair.typed_spans()  # computed once, kept by the pair
+    except Exception:  # noqa: BLE001 - an engine fault: the app's worker meets it again and says it
+        pass
     for system in range(len(session.corpora)):
         try:
             # the shown systems' children stay, to rescore a weight edit while the UI draws
@@ -160,11 +188,18 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
             continue
         if children is not None:
             opening.scoring[system] = children
-    try:  # it waits until asked (once the first screen is drawn, or at `t`)
-        opening.entity_errors = Forked(partial(_serve_entity_errors, session), [None], SCORING_NICE, serving=True)
+    try:  # it starts on the shown systems at once, below the other children
+        opening.entity_errors = Forked(partial(_serve_entity_errors, session, list(shown)), [None], KK_NICE,
+                                       serving=True)
     except OSError:  # no process to be had: the app analyses them in its worker
         pass
     first = session.document_names()[:1]
+    if first and len(session.corpora[0].pairs[0].key.words) >= PRICER_AHEAD_TOKENS:
+        # a long first document: the pricer set up on it while it is classified here, the
+        # errors sent with each question
+        warm = [(system, name) for system in shown for name in first]
+        _fork_pricing(opening, partial(serve_impacts, session=session, preview={}, weights=weights, first=[], warm=warm))
+        opening.sends_errors = opening.pricing is not None
     try:
         for system in shown:
             errors = group_errors(session.classify(weights, first, system))
@@ -176,25 +211,34 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     # milliseconds, and forking (40 ms on gum-open) would come out of the first screen's second.
     lists = [len(opening.preview[system][name]) for system in shown for name in first
              if opening.preview.get(system, {}).get(name)]
-    if not any(len(pieces(count)) > 1 for count in lists):
+    if opening.pricing is not None or not any(len(pieces(count)) > 1 for count in lists):
         return opening
     first_screen = [Asked(system, weights, name, *pieces(len(opening.preview[system][name]))[0])
                     for system in shown for name in first if opening.preview.get(system, {}).get(name)]
-    try:
-        opening.pricing = Forked(partial(serve_impacts, session=session, preview=opening.preview, weights=weights,
-                                         first=first_screen), [None], SCORING_NICE, serving=True)
-    except OSError:  # no process to be had: the app prices them in its worker
-        pass
+    _fork_pricing(opening, partial(serve_impacts, session=session, preview=opening.preview, weights=weights,
+                                   first=first_screen))
     return opening
 
 
-def _serve_entity_errors(session: Session, _: None, requests: Iterable[int]) -> Iterator[PackedKKErrors]:
-    """In a child: the K&K errors of each system the app asks for, as arrays (`kkpacked`: what
-    crosses the pipe and is read in the app in milliseconds)."""
+def _fork_pricing(opening: Opening, serve: Callable[..., Iterator[Priced]]) -> None:
+    """The pricing child (`impacts.py`), left waiting for the app's questions."""
+    try:
+        opening.pricing = Forked(serve, [None], SCORING_NICE, serving=True)
+    except OSError:  # no process to be had: the app prices them in its worker
+        pass
+
+
+def _serve_entity_errors(session: Session, shown: Sequence[int], _: None,
+                         requests: Iterable[int]) -> Iterator[PackedKKErrors]:
+    """In a child: the K&K errors of the shown systems analysed at once, then of each system the
+    app asks for, as arrays (`kkpacked`: what crosses the pipe and is read in the app in
+    milliseconds)."""
     from .kkpacked import PackedKKErrors
 
+    analysed = {system: PackedKKErrors(session.kk_errors(system)) for system in shown}
     for system in requests:
-        yield PackedKKErrors(session.kk_errors(system))
+        found = analysed.get(system)
+        yield found if found is not None else PackedKKErrors(session.kk_errors(system))
 
 
 def _size(paths: Sequence[str]) -> int:

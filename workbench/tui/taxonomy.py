@@ -2,7 +2,8 @@
 per error over entities), and under --conventions ua the relations' errors (`relationerrors.py`,
 the list shown first there).  A mixin of the app.
 
-The K&K analysis of a system runs once, in a worker, as soon as the first screen is drawn
+The K&K analysis of a system runs once: for the shown systems in the opening's child from the
+start (`opening.py`), its result asked for by a worker as soon as the first screen is drawn
 (`prefetch_entity_errors`) or the first time its list is asked for if sooner
 (`Session.kk_errors`, the errors without the scores along the corrections, which the charts ask
 for apart: under a second on a 100-document corpus, seconds on a book, the list saying
@@ -142,10 +143,10 @@ class TaxonomySwitching:
         panel.set_rows(per_system[-1], counts if self.comparing else None)
 
     def prefetch_entity_errors(self) -> None:
-        """Start the K&K analysis of the shown systems before `t` asks for it, when a child waits
-        to do it (`opening.py`): called once the first screen is drawn (the shown document's
-        first impacts in, or all the scores), so that it does not take a processor from what
-        that screen waits for."""
+        """Ask for the K&K analysis of the shown systems before `t` does, when a child does it
+        (`opening.py`): called once the first screen is drawn (the shown document's first
+        impacts in, or all the scores).  Asked, the analysis comes before the rest of a long
+        list's pricing (`Workers._rest_may_be_priced`), which waits for it."""
         if self.opening is None or self.opening.entity_errors is None or self.browsing or self.session is None:
             return
         missing = [s for s in self.shown_systems() if s not in self.entity_errors and s not in self.kk_pending]

@@ -237,7 +237,8 @@ class Workers:
     def _priced(self, asked: Asked, records: list[ErrorRecord]) -> list[ErrorRecord] | None:
         """`records` (`asked`'s) with their impacts: from the pricing child when it answers for
         these very errors, else priced here; None once the worker is cancelled."""
-        answer = self.opening.impacts_of(asked) if self.opening is not None else None
+        opening = self.opening
+        answer = opening.impacts_of(asked, records if opening.sends_errors else None) if opening else None
         priced = with_impacts(records, answer) if answer is not None else None
         if priced is not None:
             return priced
