@@ -154,29 +154,44 @@ class _Change:
 
     def __init__(self, table: _Table, moved: dict[Span, int | None]) -> None:
         self.table = table
-        self.cells: dict[tuple[int, int], int] = defaultdict(int)
-        self.sizes: dict[int, int] = defaultdict(int)
-        self.mentions = [0, 0]  # matched, response spans
+        cells: dict[tuple[int, int], int] = {}
+        sizes: dict[int, int] = {}
+        matched = responses = 0
+        col_of, key_row = table.col_of, table.key_row
         for span, to in moved.items():
-            frm = table.col_of.get(span)
+            frm = col_of.get(span)
             if frm == to:
                 continue
-            k = table.key_row.get(span)
-            for t, step in ((frm, -1), (to, 1)):
-                if t is not None:
-                    self.sizes[t] += step
-                    if k is not None:
-                        self.cells[(k, t)] += step
+            k = key_row.get(span)
+            if frm is not None:
+                sizes[frm] = sizes.get(frm, 0) - 1
+                if k is not None:
+                    cells[(k, frm)] = cells.get((k, frm), 0) - 1
+            if to is not None:
+                sizes[to] = sizes.get(to, 0) + 1
+                if k is not None:
+                    cells[(k, to)] = cells.get((k, to), 0) + 1
             if frm is None or to is None:
                 step = 1 if frm is None else -1
-                self.mentions[1] += step
-                self.mentions[0] += step if k is not None else 0
-        self.by_col: dict[int, dict[int, int]] = defaultdict(dict)
-        self.by_row: dict[int, list[int]] = defaultdict(list)
-        for (k, t), d in self.cells.items():
-            self.by_col[t][k] = d
-            self.by_row[k].append(t)
-        self.rows = {k for k, _ in self.cells}
+                responses += step
+                if k is not None:
+                    matched += step
+        self.cells = cells
+        self.sizes = sizes
+        self.mentions = [matched, responses]
+        self.by_col: dict[int, dict[int, int]] = {}
+        self.by_row: dict[int, list[int]] = {}
+        for (k, t), d in cells.items():
+            self.by_col.setdefault(t, {})[k] = d
+            self.by_row.setdefault(k, []).append(t)
+        self.rows = {k for k, _ in cells}
+        col_cells, col_sizes = table.col_cells, table.col_sizes
+        n_cols = len(col_cells)
+        self.cell_counts = [(k, t, n, n + d) for (k, t), d in cells.items()
+                            for n in (col_cells[t].get(k, 0) if t < n_cols else 0,)]
+        """(key chain, response chain, its cell before, after) of each changed cell, in order."""
+        self.size_counts = [(t, n, n + d) for t, d in sizes.items() for n in (col_sizes[t] if t < n_cols else 0,)]
+        """(response chain, its size before, after) of each changed chain, in order."""
 
     def size(self, t: int, after: bool) -> int:
         before = self.table.col_sizes[t] if t < len(self.table.col_sizes) else 0
@@ -202,23 +217,24 @@ def _mentions(table: _Table, change: _Change) -> Score:
 
 
 def _muc(table: _Table, change: _Change) -> Score:
-    correct = sum(max(change.n(k, t, True) - 1, 0) - max(change.n(k, t, False) - 1, 0) for k, t in change.cells)
-    links = sum(max(change.size(t, True) - 1, 0) - max(change.size(t, False) - 1, 0) for t in change.sizes)
+    correct = sum(max(after - 1, 0) - max(before - 1, 0) for _, _, before, after in change.cell_counts)
+    links = sum(max(after - 1, 0) - max(before - 1, 0) for _, before, after in change.size_counts)
     return Score(correct, 0, correct, links)
 
 
 def _bcub(table: _Table, change: _Change) -> Score:
     recall = 0.0
-    squares: dict[int, int] = defaultdict(int)
-    for k, t in change.cells:
-        before, after = change.n(k, t, False), change.n(k, t, True)
-        recall += (after * after - before * before) / table.key_sizes[k]
-        squares[t] += after * after - before * before
+    squares: dict[int, int] = {}
+    key_sizes = table.key_sizes
+    for k, t, before, after in change.cell_counts:
+        grown = after * after - before * before
+        recall += grown / key_sizes[k]
+        squares[t] = squares.get(t, 0) + grown
     precision = 0.0
-    for t in change.sizes:
-        old = table.col_squares[t] if t < len(table.col_squares) else 0
-        s0, s1 = change.size(t, False), change.size(t, True)
-        precision += ((old + squares[t]) / s1 if s1 else 0.0) - (old / s0 if s0 else 0.0)
+    col_squares = table.col_squares
+    for t, s0, s1 in change.size_counts:
+        old = col_squares[t] if t < len(col_squares) else 0
+        precision += ((old + squares.get(t, 0)) / s1 if s1 else 0.0) - (old / s0 if s0 else 0.0)
     return Score(recall, 0, precision, sum(change.sizes.values()))
 
 
@@ -255,7 +271,7 @@ def _ceaf(table: _Table, change: _Change, metric: str) -> Score:
     total = _best(table, change, metric, True) - table.best_before(change, metric)
     if metric == CEAFM.name:
         return Score(total, 0, total, sum(change.sizes.values()))
-    chains = sum((change.size(t, True) > 0) - (change.size(t, False) > 0) for t in change.sizes)
+    chains = sum((after > 0) - (before > 0) for _, before, after in change.size_counts)
     return Score(total, 0, total, chains)
 
 
@@ -273,93 +289,110 @@ def _reached(table: _Table, change: _Change, metric: str, after: bool
     """The edges (cells and their phi) of the components holding a changed cell or chain, leaves
     reduced, with the label of each key chain reached and the labels joined (`_labelled_groups`).
 
-    The search below runs once per fix over a whole component, so `_Change.n` and `_Change.size`
-    are read here through local names (the same values, in the same order of edges).  It also
+    The search below runs once per fix over a whole component, so it is written out: a column's
+    cells and size, a row's cells, read once per chain taken, the phi of `_phi` and the labels
+    inline (the same values, in the same order of edges, as a call per edge gave).  It also
     finds the components as it goes: a chain first reached through an edge joins the component
     of the chain it was reached from, and only an edge between two chains already reached can
     join two (a union of labels, rare), so no union-find over every edge is needed."""
     leaves = table.leaves(metric)
     col_cells, col_sizes, key_sizes, row_cells = table.col_cells, table.col_sizes, table.key_sizes, table.row_cells
     n_cols, n_sizes = len(col_cells), len(col_sizes)
-    moved_cells, moved_sizes = change.cells, change.sizes
+    moved_sizes = change.sizes
     changed_rows, by_col, by_row = change.rows, change.by_col, change.by_row
+    moved_cells = change.cells if after else {}
     col_hubs, row_hubs, row_leaves = leaves.col_hubs, leaves.row_hubs, leaves.row_leaves
+    # the size of each changed chain now (every other chain keeps its size)
+    size_now = {t: (col_sizes[t] if t < n_sizes else 0) + (d if after else 0) for t, d in moved_sizes.items()}
 
-    def size(t: int) -> int:
-        before = col_sizes[t] if t < n_sizes else 0
-        return before + moved_sizes.get(t, 0) if after else before
-
-    seeds = {t for t in moved_sizes if size(t) > 0}
+    seeds = {t for t in moved_sizes if size_now[t] > 0}
     edges: dict[tuple[int, int], float] = {}
     rows_todo, cols_todo = list(changed_rows), list(seeds)
     # the label of each chain reached: key chain k starts as k, response chain t as ~t
     row_label = {k: k for k in rows_todo}
     col_label = {t: ~t for t in cols_todo}
     joined: dict[int, int] = {}  # label -> the label it joined
-
     by_mentions = metric == CEAFM.name
-
-    def edge(k: int, t: int, cell: tuple[int, int]) -> None:
-        # an edge is reached from its row and from its column: callers skip one already found
-        n = col_cells[t].get(k, 0) if t < n_cols else 0
-        if after:
-            n += moved_cells.get(cell, 0)
-        if n > 0:
-            # _phi, inline (this runs for every edge of every fix's component)
-            edges[cell] = float(n) if by_mentions else 2.0 * n / (key_sizes[k] + size(t))
-            at_row = row_label.get(k)
-            at_col = col_label.get(t)
-            if at_row is None:
-                row_label[k] = at_col
-                rows_todo.append(k)
-            elif at_col is None:
-                col_label[t] = at_row
-                cols_todo.append(t)
-            else:
-                while at_row in joined:
-                    at_row = joined[at_row]
-                while at_col in joined:
-                    at_col = joined[at_col]
-                if at_row != at_col:
-                    joined[at_row] = at_col
+    empty: dict[int, int] = {}
 
     while rows_todo or cols_todo:
         while cols_todo:
             t = cols_todo.pop()
+            cells = col_cells[t] if t < n_cols else empty
+            moved = by_col.get(t, empty) if after else empty
+            size = size_now.get(t)
+            if size is None:
+                size = col_sizes[t]
+            at_col = col_label[t]
+            # an edge is reached from its row and from its column: one already found is skipped
+            candidates: list[int] = []
             if t < n_cols:
-                for k in col_hubs[t]:
-                    if (k, t) not in edges:
-                        edge(k, t, (k, t))
-                for k in leaves.col_leaves(t, size(t)):
+                candidates.extend(col_hubs[t])
+                for k in leaves.col_leaves(t, size):
                     if k not in changed_rows:
-                        if (k, t) not in edges:
-                            edge(k, t, (k, t))
+                        candidates.append(k)
                         break
-            for k in by_col.get(t, ()):
-                if (k, t) not in edges:
-                    edge(k, t, (k, t))
+            candidates.extend(by_col.get(t, ()))
+            for k in candidates:
+                cell = (k, t)
+                if cell in edges:
+                    continue
+                n = cells.get(k, 0) + moved.get(k, 0)
+                if n > 0:
+                    edges[cell] = float(n) if by_mentions else 2.0 * n / (key_sizes[k] + size)
+                    at_row = row_label.get(k)
+                    if at_row is None:
+                        row_label[k] = at_col
+                        rows_todo.append(k)
+                    else:
+                        while at_row in joined:
+                            at_row = joined[at_row]
+                        root = at_col
+                        while root in joined:
+                            root = joined[root]
+                        if at_row != root:
+                            joined[at_row] = root
         while rows_todo:
             k = rows_todo.pop()
-            for t in row_hubs[k]:
-                if (k, t) not in edges:
-                    edge(k, t, (k, t))
-            for t in by_row.get(k, ()):
-                if (k, t) not in edges:
-                    edge(k, t, (k, t))
             cells = row_cells[k]
+            moving = after and k in changed_rows
+            key_size = key_sizes[k]
+            at_row = row_label[k]
+            candidates = list(row_hubs[k])
+            candidates.extend(by_row.get(k, ()))
             if len(moved_sizes) <= len(cells):
-                for t in moved_sizes:
-                    if (k, t) not in edges:
-                        edge(k, t, (k, t))
+                candidates.extend(moved_sizes)
             else:
-                for t in cells:
-                    if t in moved_sizes and (k, t) not in edges:
-                        edge(k, t, (k, t))
+                candidates.extend(t for t in cells if t in moved_sizes)
             for t in row_leaves[k]:
                 if t not in moved_sizes:
-                    if (k, t) not in edges:
-                        edge(k, t, (k, t))
+                    candidates.append(t)
                     break
+            for t in candidates:
+                cell = (k, t)
+                if cell in edges:
+                    continue
+                n = cells.get(t, 0)
+                if moving:
+                    n += moved_cells.get(cell, 0)
+                if n > 0:
+                    if by_mentions:
+                        edges[cell] = float(n)
+                    else:
+                        size = size_now.get(t)
+                        edges[cell] = 2.0 * n / (key_size + (col_sizes[t] if size is None else size))
+                    at_col = col_label.get(t)
+                    if at_col is None:
+                        col_label[t] = at_row
+                        cols_todo.append(t)
+                    else:
+                        root = at_row
+                        while root in joined:
+                            root = joined[root]
+                        while at_col in joined:
+                            at_col = joined[at_col]
+                        if root != at_col:
+                            joined[root] = at_col
     return edges, row_label, joined
 
 
