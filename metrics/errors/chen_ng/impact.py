@@ -60,15 +60,24 @@ class _DocumentState:
 
     pair: DocPair
     base: FixBase
-    key_chains_of: dict[Span, tuple[int, ...]]
-    """Every key chain listing a span (more than one only in ill-formed keys)."""
-    response_chains_of: dict[Span, tuple[int, ...]]
-    """Every response chain listing a span (more than one when the response repeats it)."""
     delta: Any
     """metrics.errors.delta's table when the metric's changes are computed there, else None."""
     tainted: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
     """Key and response chains connected to a span listed twice on a side: a fix that reaches
     one is rescored (the delta table is exact everywhere else)."""
+    _key_chains_of: dict[Span, tuple[int, ...]] | None = None
+
+    def key_chains_of(self) -> dict[Span, tuple[int, ...]]:
+        """Every key chain listing a span (more than one only in ill-formed keys), listed when a
+        fix is first rescored (`_reach`): a document priced by count changes never needs it."""
+        if self._key_chains_of is None:
+            self._key_chains_of = self.pair.key.chains_listing()
+        return self._key_chains_of
+
+    @property
+    def response_chains_of(self) -> dict[Span, tuple[int, ...]]:
+        """Every response chain listing a span (more than one when the response repeats it)."""
+        return self.base.copies
 
     def by_delta(self, edit: Edit) -> bool:
         """Can the delta table price this edit: it exists, and the edit reaches no tainted chain
@@ -144,8 +153,7 @@ class Pricer:
                     # a span listed twice: the table serves the fixes that stay clear of it
                     tainted = tainted_chains(pair.key, pair.response)
                     delta = partial_table(pair.key, pair.response, base.key_chain_of)
-            state = self._states[i] = _DocumentState(pair, base, pair.key.chains_listing(),
-                                                     pair.response.chains_listing(), delta, tainted)
+            state = self._states[i] = _DocumentState(pair, base, delta, tainted)
         return state
 
     # -------------------------------------------------------------------- document deltas
@@ -399,6 +407,7 @@ def _reach(state: _DocumentState, edit: Edit) -> tuple[list[int], list[int]]:
     """
     original = state.pair.response.chains
     key_chains = state.pair.key.chains
+    key_chains_of, response_chains_of = state.key_chains_of(), state.response_chains_of
     keys: set[int] = set()
     resps: set[int] = set(edit.touched)
     todo_r = list(edit.touched)
@@ -410,22 +419,22 @@ def _reach(state: _DocumentState, edit: Edit) -> tuple[list[int], list[int]]:
             if r < len(original):
                 spans.update(original[r])
             for span in spans:
-                for k in state.key_chains_of.get(span, ()):
+                for k in key_chains_of.get(span, ()):
                     if k not in keys:
                         keys.add(k)
                         todo_k.append(k)
-                for other in state.response_chains_of.get(span, ()):
+                for other in response_chains_of.get(span, ()):
                     if other not in resps:
                         resps.add(other)
                         todo_r.append(other)
         while todo_k:
             k = todo_k.pop()
             for span in key_chains[k]:
-                for k2 in state.key_chains_of.get(span, ()):
+                for k2 in key_chains_of.get(span, ()):
                     if k2 not in keys:
                         keys.add(k2)
                         todo_k.append(k2)
-                for r in state.response_chains_of.get(span, ()):
+                for r in response_chains_of.get(span, ()):
                     if r not in resps:
                         resps.add(r)
                         todo_r.append(r)
