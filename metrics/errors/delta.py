@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from metrics.measures.assignment import sparse_assignment
+from metrics.errors.best_matching import at_most_one_choice, best_total, matching_duals
 from metrics.model import Document, Span
 from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LEA, MENTIONS, MUC
 from metrics.measures.score import Score
@@ -70,6 +70,8 @@ class _Table:
         self._leaves: dict[str, _Leaves] = {}
         self._components: tuple[list[int], list[int]] | None = None
         self._optimum: dict[tuple[str, int], float] = {}
+        self._duals: dict[str, dict[int, float]] = {}
+        self._dual_components: dict[str, set[int]] = {}
 
     def leaves(self, metric: str) -> _Leaves:
         if metric not in self._leaves:
@@ -92,6 +94,24 @@ class _Table:
                 best = self._optimum[(metric, c)] = _best(self, start, metric, False)
             total += best
         return total
+
+    def row_duals(self, metric: str, rows: list[int]) -> dict[int, float]:
+        """The key chains' dual values of their components' best matchings before any change
+        (`best_matching.matching_duals`), each component's found when first asked for; a chain
+        left out of every component's leaves reduced has none (0)."""
+        known = self._duals.setdefault(metric, {})
+        done = self._dual_components.setdefault(metric, set())
+        row_component = self._component_index()[0]
+        for k in rows:
+            c = row_component[k]
+            if c not in done:
+                done.add(c)
+                start = _Change(self, {})
+                start.rows = {c}
+                edges, row_label, joined = _reached(self, start, metric, False)
+                for cells in _labelled_groups(edges, row_label, joined):
+                    known.update(matching_duals(cells, edges) or {})
+        return known
 
     def _component_index(self) -> tuple[list[int], list[int]]:
         """Each key chain's and response chain's connected component of the overlap graph, named
@@ -276,12 +296,14 @@ def _ceaf(table: _Table, change: _Change, metric: str) -> Score:
 
 
 def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
-    """Best alignment of the components holding a changed cell or chain, leaves reduced."""
+    """Best alignment of the components holding a changed cell or chain, leaves reduced (after the
+    change, the duals of the components before it may spare the solver: best_matching)."""
     edges, row_label, joined = _reached(table, change, metric, after)
-    found = _at_most_one_choice(edges)
+    found = at_most_one_choice(edges)
     if found is not None:
         return found
-    return sum(_solve_component(cells, edges) for cells in _labelled_groups(edges, row_label, joined))
+    duals = (lambda rows: table.row_duals(metric, rows)) if after else None
+    return sum(best_total(cells, edges, duals) for cells in _labelled_groups(edges, row_label, joined))
 
 
 def _reached(table: _Table, change: _Change, metric: str, after: bool
@@ -412,70 +434,6 @@ def _labelled_groups(edges: dict[tuple[int, int], float], row_label: dict[int, i
             roots[label] = root
         groups[root].append(cell)
     return list(groups.values())
-
-
-def _at_most_one_choice(edges: dict[tuple[int, int], float]) -> float | int | None:
-    """The best matching's total when the edges are two or fewer, or a star (every edge on one
-    chain), as `_best` sums its components (`sum` starts from the integer 0, components in the
-    order of their first edge: the sum's rounding is part of the figures); None otherwise.  Most
-    fixes reach no more."""
-    if len(edges) <= 2:
-        if not edges:
-            return 0
-        cells = list(edges)
-        if len(cells) == 1:
-            return 0 + edges[cells[0]]
-        (k1, t1), (k2, t2) = cells
-        if k1 == k2 or t1 == t2:
-            return 0 + max(edges.values())
-        return 0 + edges[cells[0]] + edges[cells[1]]
-    rows = {k for k, _ in edges}
-    if len(rows) == 1 or len({t for _, t in edges}) == 1:
-        return 0 + max(edges.values())
-    return None
-
-
-def _solve_component(cells: list[tuple[int, int]], edges: dict[tuple[int, int], float]) -> float:
-    rows = sorted({k for k, _ in cells})
-    cols = sorted({t for _, t in cells})
-    if len(rows) == 1 or len(cols) == 1:
-        return max(edges[cell] for cell in cells)
-    unique = _no_choice(cells, edges, len(rows) <= len(cols))
-    if unique is not None:
-        return sum(unique[k] for k in sorted(unique))
-    at_row = {k: i for i, k in enumerate(rows)}
-    at_col = {t: j for j, t in enumerate(cols)}
-    weights = {(at_row[k], at_col[t]): edges[(k, t)] for k, t in cells}
-    return sum(weights.get(pair, 0.0) for pair in sparse_assignment(len(rows), len(cols), weights))
-
-
-def _no_choice(cells: list[tuple[int, int]], edges: dict[tuple[int, int], float],
-               by_row: bool) -> dict[int, float] | None:
-    """The best matching of a component when it leaves no real choice: each chain of the smaller
-    side (key chains when `by_row`) has one strictly best edge and no two of them share a partner.
-    Every chain of that side then gets its best, which no other matching reaches, so this is the
-    solver's unique optimum: the weight of each assigned key chain, by key chain.  None otherwise
-    (a tie, or two chains wanting one partner: the solver decides, exactly as before).
-
-    The solver's total is summed over its pairs in key-chain order; the caller sums these weights
-    in the same order, so the figure is the same to the last bit."""
-    best: dict[int, tuple[float, int, int]] = {}  # chain -> (weight, partner, key chain)
-    tied: set[int] = set()
-    for k, t in cells:
-        w = edges[(k, t)]
-        chain, partner = (k, t) if by_row else (t, k)
-        known = best.get(chain)
-        if known is None or w > known[0]:
-            best[chain] = (w, partner, k)
-            tied.discard(chain)
-        elif w == known[0]:
-            tied.add(chain)
-    if tied:
-        return None
-    partners = {partner for _, partner, _ in best.values()}
-    if len(partners) != len(best):
-        return None
-    return {k: w for w, _, k in best.values()}
 
 
 def table_of(key: Document, response: Document, key_row: dict[Span, int]) -> _Table | None:
