@@ -12,7 +12,9 @@ CEAF's best alignment is not a sum, but it decomposes over connected components 
 graph, and a component's leaves (a chain overlapping exactly one chain of the other side) compete
 only for that one chain: the best alignment uses at most the best leaf of each.  So the change is
 the best alignment of the part the fix reaches, before and after, with each hub's leaves reduced
-to its best one (kept sorted per chain size) and solved by the engine's solver.
+to its best one (kept sorted per chain size) and each component solved by `best_matching`: its
+shortcuts, then the duals of the component's best matching before the change (`_Table.row_duals`),
+which certify most unique optima after it, then the engine's solver.
 
 Clean components only (every span listed once on each side, where all of v8.01's cell sizes are the
 same): a document that lists a span twice has its table too, with the chains connected to such a
