@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from test_impact_delta import _document, _random_partition
 
 from metrics.corpus.scoring import prepare
-from metrics.errors import delta
+from metrics.errors import best_matching, delta
 from metrics.errors.chen_ng.fixes import edit_chains, fix_of
 from metrics.errors.chen_ng.impact import Pricer
 from metrics.errors.chen_ng.records import classify_corpus
@@ -51,31 +51,31 @@ phis = st.sampled_from([0.25, 0.4, 0.5, 2 / 3, 0.8, 1.0, 1 / 3, 0.6])
 @given(st.dictionaries(st.tuples(st.integers(0, 4), st.integers(0, 4)), phis, min_size=1, max_size=12))
 def test_a_component_without_a_choice_totals_as_the_solver(edges: dict[tuple[int, int], float]) -> None:
     components = _components_in_order(edges)
-    total = sum(delta._solve_component(cells, edges) for cells in components)
+    total = sum(best_matching.best_total(cells, edges) for cells in components)
     assert abs(total - _brute(edges)) < 1e-9
-    shortcut = delta._at_most_one_choice(edges)
+    shortcut = best_matching.at_most_one_choice(edges)
     if shortcut is not None:  # two edges or fewer, or a star: the sum the components give, to the bit
         assert shortcut == total and type(shortcut) is type(total)
     for cells in _components(edges):
         rows = {k for k, _ in cells}
         cols = {t for _, t in cells}
         if len(rows) > 1 and len(cols) > 1:
-            assert delta._solve_component(cells, edges) == _by_solver(cells, edges)
+            assert best_matching.best_total(cells, edges) == _by_solver(cells, edges)
 
 
 def test_the_shortcut_answers_only_without_a_real_choice() -> None:
     # two key chains both best with response chain 0: the solver must decide (2 * 0.5 beats 0.9)
     contested = {(0, 0): 0.9, (0, 1): 0.5, (1, 0): 0.8, (1, 1): 0.0001}
-    assert delta._no_choice(list(contested), contested, True) is None
+    assert best_matching.no_choice(list(contested), contested, True) is None
     # a tie within one chain: the solver decides
     tied = {(0, 0): 0.5, (0, 1): 0.5, (1, 1): 0.25}
-    assert delta._no_choice(list(tied), tied, True) is None
+    assert best_matching.no_choice(list(tied), tied, True) is None
     # each key chain strictly best with its own response chain
     free = {(0, 0): 0.9, (0, 1): 0.5, (1, 1): 0.8, (1, 0): 0.1}
-    assert delta._no_choice(list(free), free, True) == {0: 0.9, 1: 0.8}
+    assert best_matching.no_choice(list(free), free, True) == {0: 0.9, 1: 0.8}
     # more key chains than response chains: the response side chooses, keyed by key chain
     wide = {(0, 0): 0.9, (1, 0): 0.5, (2, 1): 0.7, (1, 1): 0.3}
-    assert delta._no_choice(list(wide), wide, False) == {0: 0.9, 2: 0.7}
+    assert best_matching.no_choice(list(wide), wide, False) == {0: 0.9, 2: 0.7}
 
 
 def _components(edges: dict[tuple[int, int], float]) -> list[list[tuple[int, int]]]:
@@ -137,3 +137,76 @@ def test_the_search_finds_the_components_in_the_order_of_their_first_edge(seed: 
         for after in (False, True):
             edges, row_label, joined = delta._reached(state.delta, change, metric, after)
             assert delta._labelled_groups(edges, row_label, joined) == _components_in_order(edges)
+
+
+def _dual_total(cells: list[tuple[int, int]], edges: dict[tuple[int, int], float], u: dict[int, float]) -> float:
+    """The dual objective of key-chain duals u with each response chain's least feasible dual."""
+    v: dict[int, float] = {}
+    for k, t in cells:
+        v[t] = max(v.get(t, 0.0), edges[(k, t)] - u.get(k, 0.0))
+    return sum(u.get(k, 0.0) for k in {k for k, _ in cells}) + sum(v.values())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 4), st.integers(0, 4)), phis, min_size=1, max_size=12))
+def test_the_duals_of_a_best_matching_are_optimal(edges: dict[tuple[int, int], float]) -> None:
+    """`matching_duals`: every key chain's dual at least 0, and with each response chain's least
+    feasible dual they total the best matching (strong duality, against the brute force); they
+    certify the component's own best matching."""
+    for cells in _components(edges):
+        u = best_matching.matching_duals(cells, edges)
+        if u is None:  # a tie in the component (the solver decides every change of it)
+            continue
+        assert all(x >= 0.0 for x in u.values())
+        part = {cell: edges[cell] for cell in cells}
+        assert abs(_dual_total(cells, part, u) - _brute(part)) < 1e-9
+        assert best_matching.certified(cells, part, u) is not None or len({k for k, _ in cells}) == 1
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 4), st.integers(0, 4)), phis, min_size=2, max_size=12),
+       st.integers(0, 5), st.lists(st.tuples(st.integers(0, 4), phis), max_size=4), st.booleans())
+def test_a_matching_certified_by_the_duals_before_a_change_totals_as_the_solver(
+        edges: dict[tuple[int, int], float], column: int, new_cells: list[tuple[int, float]], drop: bool) -> None:
+    """A change rewrites one response chain's edges (as a fix does: its size and cells change), or
+    adds a new chain (column 5); the duals of the components before it are kept.  Whatever they
+    certify must be the solver's total to the bit, and every component's total is the solver's."""
+    before = dict(edges)
+    duals: dict[int, float] = {}
+    for cells in _components(before):
+        duals.update(best_matching.matching_duals(cells, before) or {})
+    after = {cell: w for cell, w in before.items() if cell[1] != column or not drop}
+    for k, w in new_cells:
+        after[(k, column)] = w
+    certified = 0
+    for cells in _components(after):
+        rows = {k for k, _ in cells}
+        cols = {t for _, t in cells}
+        if len(rows) < 2 or len(cols) < 2:
+            continue
+        solver = _by_solver(cells, after)
+        found = best_matching.certified(cells, after, duals)
+        if found is not None:
+            certified += 1
+            assert sum(found[k] for k in sorted(found)) == solver
+        assert best_matching.best_total(cells, after, lambda _: duals) == solver
+        assert abs(solver - _brute({cell: after[cell] for cell in cells})) < 1e-9
+
+
+def test_the_certificate_answers_where_the_duals_prove_the_best_and_only_there() -> None:
+    # both key chains want response chain 0; the best gives it to key chain 1 (0.6 + 0.8 > 0.9 + 0.3)
+    edges = {(0, 0): 0.9, (0, 1): 0.6, (1, 0): 0.8, (1, 1): 0.3}
+    assert best_matching.no_choice(list(edges), edges, True) is None
+    duals = best_matching.matching_duals(list(edges), edges)
+    assert duals is not None
+    assert best_matching.certified(list(edges), edges, duals) == {0: 0.6, 1: 0.8}
+    # a change of response chain 1 that keeps the best matching: still certified
+    changed = {**edges, (0, 1): 0.65}
+    assert best_matching.certified(list(changed), changed, duals) == {0: 0.65, 1: 0.8}
+    # a change that makes the other matching best: the old duals do not certify it
+    flipped = {**edges, (0, 1): 0.1}
+    assert best_matching.certified(list(flipped), flipped, duals) is None
+    # an exact tie between two matchings (0.9 + 0.3 = 0.6 + 0.6): the solver decides
+    tied = {(0, 0): 0.9, (0, 1): 0.6, (1, 0): 0.6, (1, 1): 0.3}
+    assert best_matching.matching_duals(list(tied), tied) is None
+    assert best_matching.certified(list(tied), tied, {0: 0.6, 1: 0.3}) is None  # duals of the tie's solutions

@@ -148,3 +148,23 @@ def test_blanc_impact_counts_links_between_parts(corpus: list[Pair], data) -> No
         fixed = apply_fixes(keys[i], prepared.pairs[i].response, [fix_of(record)])
         assert pricer.price(i, [fix_of(record)]) == pytest.approx(
             full_rescore(keys, responses, i, fixed, W4, "blanc"), abs=1e-9)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(duplicates=True, key_duplicates=False), st.sampled_from(("conll", "lmuc", "lea", "blanc")))
+def test_fixes_rescored_together_priced_as_each_alone_and_as_by_rescoring(corpus: list[Pair], metric: str) -> None:
+    """A document's fixes that count changes cannot price (a repeated span, or a metric the delta
+    table lacks) are rescored together by `price_each`: each price the same to the bit as the fix
+    rescored alone, and the change of rescoring the whole corpus."""
+    keys = [p.key for p in corpus]
+    responses = [p.response for p in corpus]
+    records = classify_corpus(prepare(keys, responses).pairs, W4)
+    together = Pricer(prepare(keys, responses), metric, W4)
+    alone = Pricer(prepare(keys, responses), metric, W4)
+    for i, pair in enumerate(together.corpus.pairs):
+        mine = [r for r in records if r.document == pair.name][:6]
+        prices = together.price_each(i, [[fix_of(r)] for r in mine])
+        assert prices == [alone.price(i, [fix_of(r)]) for r in mine]
+        for record, price in zip(mine[:2], prices):
+            fixed = apply_fixes(keys[i], together.corpus.pairs[i].response, [fix_of(record)])
+            assert price == pytest.approx(full_rescore(keys, responses, i, fixed, W4, metric), abs=1e-9)

@@ -9,7 +9,8 @@
   antecedents), each explained and priced on the scores it touches (`records`).
 - `mention`: a mention as every record shows it.
 - `delta`: the change of the official counts when a fix moves a few mentions, for any taxonomy
-  that prices its fixes.
+  that prices its fixes; `best_matching`: the best matching of one of CEAF's components as
+  `delta` re-solves it (shortcuts, a dual certificate, the solver).
 
 Layer 5: imports `metrics.conventions`, `metrics.corpus` and the layers below them; never `metrics.statistics`.  A
 taxonomy's subpackage imports this package's shared modules, never another taxonomy's."""

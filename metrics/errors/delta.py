@@ -12,7 +12,9 @@ CEAF's best alignment is not a sum, but it decomposes over connected components 
 graph, and a component's leaves (a chain overlapping exactly one chain of the other side) compete
 only for that one chain: the best alignment uses at most the best leaf of each.  So the change is
 the best alignment of the part the fix reaches, before and after, with each hub's leaves reduced
-to its best one (kept sorted per chain size) and solved by the engine's solver.
+to its best one (kept sorted per chain size) and each component solved by `best_matching`: its
+shortcuts, then the duals of the component's best matching before the change (`_Table.row_duals`),
+which certify most unique optima after it, then the engine's solver.
 
 Clean components only (every span listed once on each side, where all of v8.01's cell sizes are the
 same): a document that lists a span twice has its table too, with the chains connected to such a
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from metrics.measures.assignment import sparse_assignment
+from metrics.errors.best_matching import at_most_one_choice, best_total, matching_duals
 from metrics.model import Document, Span
 from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LEA, MENTIONS, MUC
 from metrics.measures.score import Score
@@ -70,6 +72,8 @@ class _Table:
         self._leaves: dict[str, _Leaves] = {}
         self._components: tuple[list[int], list[int]] | None = None
         self._optimum: dict[tuple[str, int], float] = {}
+        self._duals: dict[str, dict[int, float]] = {}
+        self._dual_components: dict[str, set[int]] = {}
 
     def leaves(self, metric: str) -> _Leaves:
         if metric not in self._leaves:
@@ -92,6 +96,24 @@ class _Table:
                 best = self._optimum[(metric, c)] = _best(self, start, metric, False)
             total += best
         return total
+
+    def row_duals(self, metric: str, rows: list[int]) -> dict[int, float]:
+        """The key chains' dual values of their components' best matchings before any change
+        (`best_matching.matching_duals`), each component's found when first asked for; a chain
+        left out of every component's leaves reduced has none (0)."""
+        known = self._duals.setdefault(metric, {})
+        done = self._dual_components.setdefault(metric, set())
+        row_component = self._component_index()[0]
+        for k in rows:
+            c = row_component[k]
+            if c not in done:
+                done.add(c)
+                start = _Change(self, {})
+                start.rows = {c}
+                edges, row_label, joined = _reached(self, start, metric, False)
+                for cells in _labelled_groups(edges, row_label, joined):
+                    known.update(matching_duals(cells, edges) or {})
+        return known
 
     def _component_index(self) -> tuple[list[int], list[int]]:
         """Each key chain's and response chain's connected component of the overlap graph, named
@@ -154,29 +176,44 @@ class _Change:
 
     def __init__(self, table: _Table, moved: dict[Span, int | None]) -> None:
         self.table = table
-        self.cells: dict[tuple[int, int], int] = defaultdict(int)
-        self.sizes: dict[int, int] = defaultdict(int)
-        self.mentions = [0, 0]  # matched, response spans
+        cells: dict[tuple[int, int], int] = {}
+        sizes: dict[int, int] = {}
+        matched = responses = 0
+        col_of, key_row = table.col_of, table.key_row
         for span, to in moved.items():
-            frm = table.col_of.get(span)
+            frm = col_of.get(span)
             if frm == to:
                 continue
-            k = table.key_row.get(span)
-            for t, step in ((frm, -1), (to, 1)):
-                if t is not None:
-                    self.sizes[t] += step
-                    if k is not None:
-                        self.cells[(k, t)] += step
+            k = key_row.get(span)
+            if frm is not None:
+                sizes[frm] = sizes.get(frm, 0) - 1
+                if k is not None:
+                    cells[(k, frm)] = cells.get((k, frm), 0) - 1
+            if to is not None:
+                sizes[to] = sizes.get(to, 0) + 1
+                if k is not None:
+                    cells[(k, to)] = cells.get((k, to), 0) + 1
             if frm is None or to is None:
                 step = 1 if frm is None else -1
-                self.mentions[1] += step
-                self.mentions[0] += step if k is not None else 0
-        self.by_col: dict[int, dict[int, int]] = defaultdict(dict)
-        self.by_row: dict[int, list[int]] = defaultdict(list)
-        for (k, t), d in self.cells.items():
-            self.by_col[t][k] = d
-            self.by_row[k].append(t)
-        self.rows = {k for k, _ in self.cells}
+                responses += step
+                if k is not None:
+                    matched += step
+        self.cells = cells
+        self.sizes = sizes
+        self.mentions = [matched, responses]
+        self.by_col: dict[int, dict[int, int]] = {}
+        self.by_row: dict[int, list[int]] = {}
+        for (k, t), d in cells.items():
+            self.by_col.setdefault(t, {})[k] = d
+            self.by_row.setdefault(k, []).append(t)
+        self.rows = {k for k, _ in cells}
+        col_cells, col_sizes = table.col_cells, table.col_sizes
+        n_cols = len(col_cells)
+        self.cell_counts = [(k, t, n, n + d) for (k, t), d in cells.items()
+                            for n in (col_cells[t].get(k, 0) if t < n_cols else 0,)]
+        """(key chain, response chain, its cell before, after) of each changed cell, in order."""
+        self.size_counts = [(t, n, n + d) for t, d in sizes.items() for n in (col_sizes[t] if t < n_cols else 0,)]
+        """(response chain, its size before, after) of each changed chain, in order."""
 
     def size(self, t: int, after: bool) -> int:
         before = self.table.col_sizes[t] if t < len(self.table.col_sizes) else 0
@@ -202,23 +239,24 @@ def _mentions(table: _Table, change: _Change) -> Score:
 
 
 def _muc(table: _Table, change: _Change) -> Score:
-    correct = sum(max(change.n(k, t, True) - 1, 0) - max(change.n(k, t, False) - 1, 0) for k, t in change.cells)
-    links = sum(max(change.size(t, True) - 1, 0) - max(change.size(t, False) - 1, 0) for t in change.sizes)
+    correct = sum(max(after - 1, 0) - max(before - 1, 0) for _, _, before, after in change.cell_counts)
+    links = sum(max(after - 1, 0) - max(before - 1, 0) for _, before, after in change.size_counts)
     return Score(correct, 0, correct, links)
 
 
 def _bcub(table: _Table, change: _Change) -> Score:
     recall = 0.0
-    squares: dict[int, int] = defaultdict(int)
-    for k, t in change.cells:
-        before, after = change.n(k, t, False), change.n(k, t, True)
-        recall += (after * after - before * before) / table.key_sizes[k]
-        squares[t] += after * after - before * before
+    squares: dict[int, int] = {}
+    key_sizes = table.key_sizes
+    for k, t, before, after in change.cell_counts:
+        grown = after * after - before * before
+        recall += grown / key_sizes[k]
+        squares[t] = squares.get(t, 0) + grown
     precision = 0.0
-    for t in change.sizes:
-        old = table.col_squares[t] if t < len(table.col_squares) else 0
-        s0, s1 = change.size(t, False), change.size(t, True)
-        precision += ((old + squares[t]) / s1 if s1 else 0.0) - (old / s0 if s0 else 0.0)
+    col_squares = table.col_squares
+    for t, s0, s1 in change.size_counts:
+        old = col_squares[t] if t < len(col_squares) else 0
+        precision += ((old + squares.get(t, 0)) / s1 if s1 else 0.0) - (old / s0 if s0 else 0.0)
     return Score(recall, 0, precision, sum(change.sizes.values()))
 
 
@@ -255,17 +293,19 @@ def _ceaf(table: _Table, change: _Change, metric: str) -> Score:
     total = _best(table, change, metric, True) - table.best_before(change, metric)
     if metric == CEAFM.name:
         return Score(total, 0, total, sum(change.sizes.values()))
-    chains = sum((change.size(t, True) > 0) - (change.size(t, False) > 0) for t in change.sizes)
+    chains = sum((after > 0) - (before > 0) for _, before, after in change.size_counts)
     return Score(total, 0, total, chains)
 
 
 def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
-    """Best alignment of the components holding a changed cell or chain, leaves reduced."""
+    """Best alignment of the components holding a changed cell or chain, leaves reduced (after the
+    change, the duals of the components before it may spare the solver: best_matching)."""
     edges, row_label, joined = _reached(table, change, metric, after)
-    found = _at_most_one_choice(edges)
+    found = at_most_one_choice(edges)
     if found is not None:
         return found
-    return sum(_solve_component(cells, edges) for cells in _labelled_groups(edges, row_label, joined))
+    duals = (lambda rows: table.row_duals(metric, rows)) if after else None
+    return sum(best_total(cells, edges, duals) for cells in _labelled_groups(edges, row_label, joined))
 
 
 def _reached(table: _Table, change: _Change, metric: str, after: bool
@@ -273,93 +313,110 @@ def _reached(table: _Table, change: _Change, metric: str, after: bool
     """The edges (cells and their phi) of the components holding a changed cell or chain, leaves
     reduced, with the label of each key chain reached and the labels joined (`_labelled_groups`).
 
-    The search below runs once per fix over a whole component, so `_Change.n` and `_Change.size`
-    are read here through local names (the same values, in the same order of edges).  It also
+    The search below runs once per fix over a whole component, so it is written out: a column's
+    cells and size, a row's cells, read once per chain taken, the phi of `_phi` and the labels
+    inline (the same values, in the same order of edges, as a call per edge gave).  It also
     finds the components as it goes: a chain first reached through an edge joins the component
     of the chain it was reached from, and only an edge between two chains already reached can
     join two (a union of labels, rare), so no union-find over every edge is needed."""
     leaves = table.leaves(metric)
     col_cells, col_sizes, key_sizes, row_cells = table.col_cells, table.col_sizes, table.key_sizes, table.row_cells
     n_cols, n_sizes = len(col_cells), len(col_sizes)
-    moved_cells, moved_sizes = change.cells, change.sizes
+    moved_sizes = change.sizes
     changed_rows, by_col, by_row = change.rows, change.by_col, change.by_row
+    moved_cells = change.cells if after else {}
     col_hubs, row_hubs, row_leaves = leaves.col_hubs, leaves.row_hubs, leaves.row_leaves
+    # the size of each changed chain now (every other chain keeps its size)
+    size_now = {t: (col_sizes[t] if t < n_sizes else 0) + (d if after else 0) for t, d in moved_sizes.items()}
 
-    def size(t: int) -> int:
-        before = col_sizes[t] if t < n_sizes else 0
-        return before + moved_sizes.get(t, 0) if after else before
-
-    seeds = {t for t in moved_sizes if size(t) > 0}
+    seeds = {t for t in moved_sizes if size_now[t] > 0}
     edges: dict[tuple[int, int], float] = {}
     rows_todo, cols_todo = list(changed_rows), list(seeds)
     # the label of each chain reached: key chain k starts as k, response chain t as ~t
     row_label = {k: k for k in rows_todo}
     col_label = {t: ~t for t in cols_todo}
     joined: dict[int, int] = {}  # label -> the label it joined
-
     by_mentions = metric == CEAFM.name
-
-    def edge(k: int, t: int, cell: tuple[int, int]) -> None:
-        # an edge is reached from its row and from its column: callers skip one already found
-        n = col_cells[t].get(k, 0) if t < n_cols else 0
-        if after:
-            n += moved_cells.get(cell, 0)
-        if n > 0:
-            # _phi, inline (this runs for every edge of every fix's component)
-            edges[cell] = float(n) if by_mentions else 2.0 * n / (key_sizes[k] + size(t))
-            at_row = row_label.get(k)
-            at_col = col_label.get(t)
-            if at_row is None:
-                row_label[k] = at_col
-                rows_todo.append(k)
-            elif at_col is None:
-                col_label[t] = at_row
-                cols_todo.append(t)
-            else:
-                while at_row in joined:
-                    at_row = joined[at_row]
-                while at_col in joined:
-                    at_col = joined[at_col]
-                if at_row != at_col:
-                    joined[at_row] = at_col
+    empty: dict[int, int] = {}
 
     while rows_todo or cols_todo:
         while cols_todo:
             t = cols_todo.pop()
+            cells = col_cells[t] if t < n_cols else empty
+            moved = by_col.get(t, empty) if after else empty
+            size = size_now.get(t)
+            if size is None:
+                size = col_sizes[t]
+            at_col = col_label[t]
+            # an edge is reached from its row and from its column: one already found is skipped
+            candidates: list[int] = []
             if t < n_cols:
-                for k in col_hubs[t]:
-                    if (k, t) not in edges:
-                        edge(k, t, (k, t))
-                for k in leaves.col_leaves(t, size(t)):
+                candidates.extend(col_hubs[t])
+                for k in leaves.col_leaves(t, size):
                     if k not in changed_rows:
-                        if (k, t) not in edges:
-                            edge(k, t, (k, t))
+                        candidates.append(k)
                         break
-            for k in by_col.get(t, ()):
-                if (k, t) not in edges:
-                    edge(k, t, (k, t))
+            candidates.extend(by_col.get(t, ()))
+            for k in candidates:
+                cell = (k, t)
+                if cell in edges:
+                    continue
+                n = cells.get(k, 0) + moved.get(k, 0)
+                if n > 0:
+                    edges[cell] = float(n) if by_mentions else 2.0 * n / (key_sizes[k] + size)
+                    at_row = row_label.get(k)
+                    if at_row is None:
+                        row_label[k] = at_col
+                        rows_todo.append(k)
+                    else:
+                        while at_row in joined:
+                            at_row = joined[at_row]
+                        root = at_col
+                        while root in joined:
+                            root = joined[root]
+                        if at_row != root:
+                            joined[at_row] = root
         while rows_todo:
             k = rows_todo.pop()
-            for t in row_hubs[k]:
-                if (k, t) not in edges:
-                    edge(k, t, (k, t))
-            for t in by_row.get(k, ()):
-                if (k, t) not in edges:
-                    edge(k, t, (k, t))
             cells = row_cells[k]
+            moving = after and k in changed_rows
+            key_size = key_sizes[k]
+            at_row = row_label[k]
+            candidates = list(row_hubs[k])
+            candidates.extend(by_row.get(k, ()))
             if len(moved_sizes) <= len(cells):
-                for t in moved_sizes:
-                    if (k, t) not in edges:
-                        edge(k, t, (k, t))
+                candidates.extend(moved_sizes)
             else:
-                for t in cells:
-                    if t in moved_sizes and (k, t) not in edges:
-                        edge(k, t, (k, t))
+                candidates.extend(t for t in cells if t in moved_sizes)
             for t in row_leaves[k]:
                 if t not in moved_sizes:
-                    if (k, t) not in edges:
-                        edge(k, t, (k, t))
+                    candidates.append(t)
                     break
+            for t in candidates:
+                cell = (k, t)
+                if cell in edges:
+                    continue
+                n = cells.get(t, 0)
+                if moving:
+                    n += moved_cells.get(cell, 0)
+                if n > 0:
+                    if by_mentions:
+                        edges[cell] = float(n)
+                    else:
+                        size = size_now.get(t)
+                        edges[cell] = 2.0 * n / (key_size + (col_sizes[t] if size is None else size))
+                    at_col = col_label.get(t)
+                    if at_col is None:
+                        col_label[t] = at_row
+                        cols_todo.append(t)
+                    else:
+                        root = at_row
+                        while root in joined:
+                            root = joined[root]
+                        while at_col in joined:
+                            at_col = joined[at_col]
+                        if root != at_col:
+                            joined[root] = at_col
     return edges, row_label, joined
 
 
@@ -379,70 +436,6 @@ def _labelled_groups(edges: dict[tuple[int, int], float], row_label: dict[int, i
             roots[label] = root
         groups[root].append(cell)
     return list(groups.values())
-
-
-def _at_most_one_choice(edges: dict[tuple[int, int], float]) -> float | int | None:
-    """The best matching's total when the edges are two or fewer, or a star (every edge on one
-    chain), as `_best` sums its components (`sum` starts from the integer 0, components in the
-    order of their first edge: the sum's rounding is part of the figures); None otherwise.  Most
-    fixes reach no more."""
-    if len(edges) <= 2:
-        if not edges:
-            return 0
-        cells = list(edges)
-        if len(cells) == 1:
-            return 0 + edges[cells[0]]
-        (k1, t1), (k2, t2) = cells
-        if k1 == k2 or t1 == t2:
-            return 0 + max(edges.values())
-        return 0 + edges[cells[0]] + edges[cells[1]]
-    rows = {k for k, _ in edges}
-    if len(rows) == 1 or len({t for _, t in edges}) == 1:
-        return 0 + max(edges.values())
-    return None
-
-
-def _solve_component(cells: list[tuple[int, int]], edges: dict[tuple[int, int], float]) -> float:
-    rows = sorted({k for k, _ in cells})
-    cols = sorted({t for _, t in cells})
-    if len(rows) == 1 or len(cols) == 1:
-        return max(edges[cell] for cell in cells)
-    unique = _no_choice(cells, edges, len(rows) <= len(cols))
-    if unique is not None:
-        return sum(unique[k] for k in sorted(unique))
-    at_row = {k: i for i, k in enumerate(rows)}
-    at_col = {t: j for j, t in enumerate(cols)}
-    weights = {(at_row[k], at_col[t]): edges[(k, t)] for k, t in cells}
-    return sum(weights.get(pair, 0.0) for pair in sparse_assignment(len(rows), len(cols), weights))
-
-
-def _no_choice(cells: list[tuple[int, int]], edges: dict[tuple[int, int], float],
-               by_row: bool) -> dict[int, float] | None:
-    """The best matching of a component when it leaves no real choice: each chain of the smaller
-    side (key chains when `by_row`) has one strictly best edge and no two of them share a partner.
-    Every chain of that side then gets its best, which no other matching reaches, so this is the
-    solver's unique optimum: the weight of each assigned key chain, by key chain.  None otherwise
-    (a tie, or two chains wanting one partner: the solver decides, exactly as before).
-
-    The solver's total is summed over its pairs in key-chain order; the caller sums these weights
-    in the same order, so the figure is the same to the last bit."""
-    best: dict[int, tuple[float, int, int]] = {}  # chain -> (weight, partner, key chain)
-    tied: set[int] = set()
-    for k, t in cells:
-        w = edges[(k, t)]
-        chain, partner = (k, t) if by_row else (t, k)
-        known = best.get(chain)
-        if known is None or w > known[0]:
-            best[chain] = (w, partner, k)
-            tied.discard(chain)
-        elif w == known[0]:
-            tied.add(chain)
-    if tied:
-        return None
-    partners = {partner for _, partner, _ in best.values()}
-    if len(partners) != len(best):
-        return None
-    return {k: w for w, _, k in best.values()}
 
 
 def table_of(key: Document, response: Document, key_row: dict[Span, int]) -> _Table | None:

@@ -52,7 +52,9 @@ class Fix:
 
     def __post_init__(self) -> None:
         # a kind's name ("link") is accepted and checked here: an unknown kind fails at once
-        object.__setattr__(self, "kind", FixKind(self.kind))
+        # (a FixKind, as every fix of a record has, is taken as it is: a corpus makes 50,000)
+        if type(self.kind) is not FixKind:
+            object.__setattr__(self, "kind", FixKind(self.kind))
 
 
 def fix_of(record: ErrorRecord) -> Fix:

@@ -33,7 +33,8 @@ from metrics.model import Document, Span
 from metrics.measures.score import BlancScore, Score, mean, total
 from metrics.measures.catalog import ALL_METRICS, BLANC, METRICS
 from metrics.corpus.scoring import DocPair, PreparedCorpus, score_pair
-from metrics.measures.table import build_table
+from metrics.corpus.together import score_columns
+from metrics.measures.table import build_tables
 from metrics.measures.weights import W4, Weights
 
 
@@ -60,15 +61,24 @@ class _DocumentState:
 
     pair: DocPair
     base: FixBase
-    key_chains_of: dict[Span, tuple[int, ...]]
-    """Every key chain listing a span (more than one only in ill-formed keys)."""
-    response_chains_of: dict[Span, tuple[int, ...]]
-    """Every response chain listing a span (more than one when the response repeats it)."""
     delta: Any
     """metrics.errors.delta's table when the metric's changes are computed there, else None."""
     tainted: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
     """Key and response chains connected to a span listed twice on a side: a fix that reaches
     one is rescored (the delta table is exact everywhere else)."""
+    _key_chains_of: dict[Span, tuple[int, ...]] | None = None
+
+    def key_chains_of(self) -> dict[Span, tuple[int, ...]]:
+        """Every key chain listing a span (more than one only in ill-formed keys), listed when a
+        fix is first rescored (`_reach`): a document priced by count changes never needs it."""
+        if self._key_chains_of is None:
+            self._key_chains_of = self.pair.key.chains_listing()
+        return self._key_chains_of
+
+    @property
+    def response_chains_of(self) -> dict[Span, tuple[int, ...]]:
+        """Every response chain listing a span (more than one when the response repeats it)."""
+        return self.base.copies
 
     def by_delta(self, edit: Edit) -> bool:
         """Can the delta table price this edit: it exists, and the edit reaches no tainted chain
@@ -144,8 +154,7 @@ class Pricer:
                     # a span listed twice: the table serves the fixes that stay clear of it
                     tainted = tainted_chains(pair.key, pair.response)
                     delta = partial_table(pair.key, pair.response, base.key_chain_of)
-            state = self._states[i] = _DocumentState(pair, base, pair.key.chains_listing(),
-                                                     pair.response.chains_listing(), delta, tainted)
+            state = self._states[i] = _DocumentState(pair, base, delta, tainted)
         return state
 
     # -------------------------------------------------------------------- document deltas
@@ -180,35 +189,75 @@ class Pricer:
         return list(groups.values())
 
     def _change(self, state: _DocumentState, edit: Edit, i: int) -> tuple[dict, dict]:
-        pair = state.pair
-        key_set, resp_set = _reach(state, edit)
-        key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set],
-                             _pick(pair.key.chain_labels(), key_set))
-        n_orig = len(pair.response.chains)
-        old_set = [r for r in resp_set if r < n_orig]
-        # The part before the fix is shared by all fixes that reach the same chains.
-        signature = (i, tuple(key_set), tuple(old_set))
-        before = self._before.get(signature)
-        if before is None:
-            old_part = _fragment(pair.response, [pair.response.chains[r] for r in old_set],
-                                 _pick(pair.response.chain_labels(), old_set))
-            before = self._before[signature] = self._score(key_part, old_part, pair)
-        after = self._score(key_part, _document(pair.response, edit, resp_set), pair)
-        if BLANC.name not in self.parts:
-            return before[0], after[0]
-        # BLANC also counts the non-coreference links between the reached part and the rest.
-        rest = tuple(d - p for d, p in zip(_sides(pair.alignment), before[1]))
-        blanc = BLANC.name
-        return ({**before[0], blanc: before[0][blanc] + _cross_links(before[1], rest)},
-                {**after[0], blanc: after[0][blanc] + _cross_links(after[1], rest)})
+        return self._rescored(state, [edit], i)[0]
 
-    def _score(self, key: Document, response: Document, pair: DocPair) -> tuple[dict, tuple[int, int, int]]:
-        """The engine's scores of a (partial) document pair, with the full pair's mention types,
-        and its mention counts (`_sides`)."""
-        alignment = align(key, response)
-        table = build_table(alignment)
-        part = pair.fragment(key, response, alignment, table)
-        return score_pair(part, self.weights, self.parts), _sides(alignment)
+    def _rescored(self, state: _DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
+        """(scores of the reached part before, after) of each edit, by rescoring: the parts of all
+        the edits, and the parts before them not kept yet, aligned, tabled and scored together
+        (`table.build_tables`, `together.score_columns`: each value the part's own to the bit)."""
+        pair = state.pair
+        n_orig = len(pair.response.chains)
+        parts: list[tuple[Document, Document]] = []  # the parts to score: new befores, then afters
+        new_before: dict[tuple, int] = {}
+        plans: list[tuple[tuple, Document, Document]] = []  # each edit's before, key part, part after
+        for edit in edits:
+            key_set, resp_set = _reach(state, edit)
+            key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set],
+                                 _pick(pair.key.chain_labels(), key_set))
+            old_set = [r for r in resp_set if r < n_orig]
+            # The part before the fix is shared by all fixes that reach the same chains.
+            signature = (i, tuple(key_set), tuple(old_set))
+            if signature not in self._before and signature not in new_before:
+                new_before[signature] = len(parts)
+                parts.append((key_part, _fragment(pair.response, [pair.response.chains[r] for r in old_set],
+                                                  _pick(pair.response.chain_labels(), old_set))))
+            plans.append((signature, key_part, _document(pair.response, edit, resp_set)))
+        n_before = len(parts)
+        parts.extend((key_part, after_part) for _, key_part, after_part in plans)
+        scored = self._score_parts(parts, pair)
+        for signature, at in new_before.items():
+            self._before[signature] = scored[at]
+        out = []
+        for (signature, _, _), after in zip(plans, scored[n_before:]):
+            before = self._before[signature]
+            if BLANC.name not in self.parts:
+                out.append((before[0], after[0]))
+                continue
+            # BLANC also counts the non-coreference links between the reached part and the rest.
+            rest = tuple(d - p for d, p in zip(_sides(pair.alignment), before[1]))
+            blanc = BLANC.name
+            out.append(({**before[0], blanc: before[0][blanc] + _cross_links(before[1], rest)},
+                        {**after[0], blanc: after[0][blanc] + _cross_links(after[1], rest)}))
+        return out
+
+    def _score_parts(self, parts: Sequence[tuple[Document, Document]], pair: DocPair
+                     ) -> list[tuple[dict, tuple[int, int, int]]]:
+        """The engine's scores of (partial) document pairs, with the full pair's mention types,
+        and their mention counts (`_sides`), computed together."""
+        alignments = [align(key, response) for key, response in parts]
+        fragments = [pair.fragment(key, response, alignment, table)
+                     for (key, response), alignment, table in zip(parts, alignments, build_tables(alignments))]
+        if len(fragments) > 1:
+            score_columns(fragments, self.parts, self.weights)  # each fragment keeps its row
+        return [(score_pair(part, self.weights, self.parts), _sides(alignment))
+                for part, alignment in zip(fragments, alignments)]
+
+    def _rescore_together(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> None:
+        """Price by rescoring, together, the edits of these fixes that count changes cannot price
+        (a document that lists a span twice, or metrics the delta table lacks), and keep them in
+        the memo: a document's hundreds of single fixes paid numpy's calls each."""
+        state = self._state(i)
+        if state.delta is not None and not state.tainted[0] and not state.tainted[1]:
+            return
+        pending: dict[tuple, Edit] = {}
+        for fixes in fix_lists:
+            edit = edit_chains(state.base, fixes)
+            if edit.touched:
+                signature = _signature(i, edit)
+                if signature not in self._memo and signature not in pending and not state.by_delta(edit):
+                    pending[signature] = edit
+        if len(pending) > 1:
+            self._memo.update(zip(pending, self._rescored(state, list(pending.values()), i)))
 
     def price(self, i: int, fixes: Sequence[Fix]) -> float:
         """Change of the corpus F1 if these fixes were applied (in order) to document i."""
@@ -225,6 +274,7 @@ class Pricer:
 
         Why: a document's hundreds of single fixes each built new Score objects and their means;
         that was a fifth of pricing a corpus."""
+        self._rescore_together(i, fix_lists)
         changes = [self.document_change(i, fixes) for fixes in fix_lists]
         if not self._arrays:
             return [self._price_changes([change]) for change in changes]
@@ -399,6 +449,7 @@ def _reach(state: _DocumentState, edit: Edit) -> tuple[list[int], list[int]]:
     """
     original = state.pair.response.chains
     key_chains = state.pair.key.chains
+    key_chains_of, response_chains_of = state.key_chains_of(), state.response_chains_of
     keys: set[int] = set()
     resps: set[int] = set(edit.touched)
     todo_r = list(edit.touched)
@@ -410,22 +461,22 @@ def _reach(state: _DocumentState, edit: Edit) -> tuple[list[int], list[int]]:
             if r < len(original):
                 spans.update(original[r])
             for span in spans:
-                for k in state.key_chains_of.get(span, ()):
+                for k in key_chains_of.get(span, ()):
                     if k not in keys:
                         keys.add(k)
                         todo_k.append(k)
-                for other in state.response_chains_of.get(span, ()):
+                for other in response_chains_of.get(span, ()):
                     if other not in resps:
                         resps.add(other)
                         todo_r.append(other)
         while todo_k:
             k = todo_k.pop()
             for span in key_chains[k]:
-                for k2 in state.key_chains_of.get(span, ()):
+                for k2 in key_chains_of.get(span, ()):
                     if k2 not in keys:
                         keys.add(k2)
                         todo_k.append(k2)
-                for r in state.response_chains_of.get(span, ()):
+                for r in response_chains_of.get(span, ()):
                     if r not in resps:
                         resps.add(r)
                         todo_r.append(r)
