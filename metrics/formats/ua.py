@@ -17,6 +17,12 @@ The rules, as the UA scorer 2.0 (corefud-scorer 4fd7b0e, `scorer/ua/reader.py`) 
   first opening with first closing.  Its EntityID is the last one given, its `Min` the first.
 - `Min=5` or `Min=5,7` gives the minimal span (1-based word numbers of the document).
 
+How: the file's lines and cells are found by numpy over its bytes (`metrics.formats.ua_lines`);
+word lines, zeros, words' numbers and sentence starts are told as arrays; Python looks only at
+the comment lines that start a document or name the columns, and at the lines with an annotated
+cell (about a quarter of CODI-CRAC's).  Every file reads as a line-by-line reading would read it,
+errors at the same lines (`tests/test_ua_array_reader.py` holds the line-by-line reader).
+
 Where the UA scorer crashes, loops or reads garbage, this reader stops with the file, the line and
 what is wrong (`InputError`): a word line before any `# newdoc`, a document named twice, a line
 without its IDENTITY column, an attribute without `=`, a markable without MarkableID or EntityID,
@@ -29,7 +35,10 @@ from __future__ import annotations
 
 import re
 
-from metrics.formats.source import read_lines
+import numpy as np
+
+from metrics.formats.source import read_utf8
+from metrics.formats.ua_lines import LineIndex, index_lines
 from metrics.mentions.ua import BridgingLink, Markable, Position, UADocument
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
@@ -202,7 +211,6 @@ class _Document:
         self.deixis = _Layer(path, "DISCOURSE_DEIXIS")
         self.zeros_here = (-1, 0)
         """(the word a zero precedes, the zeros before it so far): a zero's `W.K`."""
-        self.in_sentence = False
 
     def finish(self) -> UADocument:
         self.doc.identity = self.identity.finish()
@@ -233,94 +241,229 @@ def read_ua(path: str) -> list[UADocument]:
         return _read(path)
 
 
+def _found(data: bytes | bytearray, word: bytes) -> list[int]:
+    """Where `word` occurs in `data` (what a comment line that starts a document, or declares the
+    columns, must hold: such lines are few, and a search at C speed finds them)."""
+    out = []
+    at = data.find(word)
+    while at >= 0:
+        out.append(at)
+        at = data.find(word, at + 1)
+    return out
+
+
 def _read(path: str) -> list[UADocument]:
-    documents: list[UADocument] = []
-    names: dict[str, int] = {}
-    current: _Document | None = None
-    identity, bridging, deixis = 10, 11, 12
-    needed = 13  # columns split off a line: up to the last of the three read (the rest stays whole)
-    declared = False
-    quick = False  # whether a plain word line may be taken at once: the columns are known, FORM before IDENTITY
-    also_blank = (bridging, deixis)  # the other cells a plain word line has `_` in (IDENTITY's when absent)
-    words: list[str] = []
-    word_lines: list[int] = []
-    for number, raw in enumerate(read_lines(path), 1):
-        cells = [raw] if raw[:1] == "#" else raw.split(None, needed)  # a comment is read whole, not split
-        # the most common line, a word inside a sentence with nothing annotated, taken at once
-        if len(cells) >= needed and cells[identity] == cells[also_blank[0]] == cells[also_blank[1]] == "_" and \
-                current is not None and current.in_sentence and "." not in cells[0] and quick:
-            words.append(cells[1])
-            word_lines.append(number)
-            continue
-        if not cells:
-            if current is not None:
-                current.in_sentence = False
-            continue
-        if cells[0][0] == "#":
-            line = raw.strip()
-            match = _NEWDOC.match(line)
-            if match:
-                if current is not None:
-                    _close(current, documents)
-                name = match.group(1).strip()
-                if name in names:
-                    raise InputError(path, number, f"document {name!r} again (first at line {names[name]})")
-                names[name] = number
-                current = _Document(path, name, number)
-                words, word_lines = current.doc.words, current.doc.word_lines
+    """The file's lines and cells located by numpy (`ua_lines`), the lines told apart and the
+    words numbered as arrays; Python walks only the comment lines that start documents or name
+    columns, and the lines with an annotated cell."""
+    data = read_utf8(path)
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise InputError(path, data.count(b"\n", 0, nul) + 1, "NUL byte in text")
+    index = index_lines(data)
+    buf = np.frombuffer(data, np.uint8)
+    cells = np.diff(index.first_cell)
+    has_cell = cells > 0
+    first_byte = np.zeros(index.lines, np.uint8)
+    first_byte[has_cell] = buf[index.cell_starts[index.first_cell[:-1][has_cell]]]
+    comment = first_byte == 35  # "#"
+    word_lines = np.flatnonzero(has_cell & ~comment)
+    zero = _zeros(index, word_lines)
+    special = np.unique(np.searchsorted(index.line_starts, _found(data, b"newdoc") + _found(data, b"global.columns"),
+                                        side="right") - 1)
+    special = special[comment[special]] if len(special) else special.astype(np.int64)
+    walk = _Walk(path, index, word_lines, zero)
+    for number in special.tolist():
+        walk.lines_before(number)
+        walk.comment(number, index.line_text(number).strip())
+    walk.lines_before(index.lines)
+    walk.close()
+    return walk.documents(~has_cell)
+
+
+def _zeros(index: LineIndex, word_lines: np.ndarray) -> np.ndarray:
+    """Whether each word line's ID has a dot (a zero, an empty node)."""
+    buf = np.frombuffer(index.data, np.uint8)
+    starts, ends = index.cell_of(word_lines, 0)
+    lengths = ends - starts
+    out = np.zeros(len(word_lines), bool)
+    longest = int(lengths.max()) if len(lengths) else 0
+    for k in range(min(longest, 16)):
+        out |= (lengths > k) & (buf[np.minimum(starts + k, len(buf) - 1)] == 46)  # "."
+    for i in np.flatnonzero(lengths > 16).tolist():  # IDs no file has: looked at one by one
+        out[i] = index.data.find(b".", int(starts[i]), int(ends[i])) >= 0
+    return out
+
+
+class _Walk:
+    """The file's documents, its column declarations and its annotated lines, in file order: every
+    error is met at the line where the line-by-line reading would meet it."""
+
+    def __init__(self, path: str, index: LineIndex, word_lines: np.ndarray, zero: np.ndarray) -> None:
+        self.path = path
+        self.index = index
+        self.word_lines = word_lines
+        self.zero = zero
+        self.done_to = 0
+        """Lines before this one are read."""
+        self.columns: tuple[int, int, int] | None = None
+        """(IDENTITY, BRIDGING, DISCOURSE_DEIXIS) columns, -1 for one absent; None before any declaration."""
+        self.names: dict[str, int] = {}
+        self.current: _Document | None = None
+        self.read: list[tuple[_Document, int]] = []
+        """Each document with the index of its first word line (in `word_lines`)."""
+        not_zero = ~zero
+        self.word_number = np.cumsum(not_zero) - not_zero
+        """Per word line, the words (zeros aside) on the lines before it, over the file."""
+        self.base = 0
+        """`word_number` at the current document's start."""
+        self.zero_position: dict[int, str] = {}
+
+    def comment(self, number: int, line: str) -> None:
+        match = _NEWDOC.match(line)
+        if match:
+            self.close()
+            name = match.group(1).strip()
+            if name in self.names:
+                raise InputError(self.path, number + 1, f"document {name!r} again (first at line {self.names[name]})")
+            self.names[name] = number + 1
+            self.current = _Document(self.path, name, number + 1)
+            first = int(np.searchsorted(self.word_lines, number))
+            self.read.append((self.current, first))
+            self.base = int(self.word_number[first]) if first < len(self.word_lines) else 0
+            return
+        match = _COLUMNS.match(line)
+        if match:
+            columns = match.group(1).split()
+            if "IDENTITY" not in columns:
+                raise InputError(self.path, number + 1, "global.columns names no IDENTITY column: not a UA file")
+            self.columns = (columns.index("IDENTITY"), columns.index("BRIDGING") if "BRIDGING" in columns else -1,
+                            columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1)
+
+    def close(self) -> None:
+        if self.current is not None:
+            self.current.finish()
+
+    def lines_before(self, end: int) -> None:
+        """The word lines from `done_to` up to `end`: the first with too few columns (or before
+        any declaration or document) is an error, after the annotated lines before it are read."""
+        first, last = np.searchsorted(self.word_lines, [self.done_to, end])
+        self.done_to = end
+        lines = self.word_lines[first:last]
+        if not len(lines):
+            return
+        if self.columns is None:
+            raise InputError(self.path, int(lines[0]) + 1, "not a Universal Anaphora file: no '# global.columns = "
+                                                           "... IDENTITY ...' line before the first word")
+        if self.current is None:
+            raise InputError(self.path, int(lines[0]) + 1, "a word line before any '# newdoc id = ...'")
+        identity, bridging, deixis = self.columns
+        index = self.index
+        cells = index.first_cell[lines + 1] - index.first_cell[lines]
+        short = np.flatnonzero(cells <= identity)
+        if len(short):
+            bad = int(short[0])
+            lines, cells = lines[:bad], cells[:bad]
+        self._read_zeros(first, first + len(lines))
+        annotated = ~index.blank(lines, identity)
+        for column in (deixis, bridging):
+            if column >= 0:
+                annotated |= ~index.blank(lines, column)
+        self._annotated(first + np.flatnonzero(annotated))
+        if len(short):
+            needed = max(self.columns) + 1
+            number = int(self.word_lines[first + bad])
+            raise InputError(self.path, number + 1, f"{min(index.cells_in(number), needed + 1)} columns; a UA "
+                                                    f"line has its IDENTITY in column {identity + 1}")
+
+    def _annotated(self, at: np.ndarray) -> None:
+        """The annotated cells of these word lines (indices into `word_lines`), line by line."""
+        if not len(at):
+            return
+        current = self.current
+        data = self.index.data
+        lines = self.word_lines[at]
+        numbers = (lines + 1).tolist()
+        cells = [self._cells(lines, column) for column in self.columns]
+        positions = self._positions(at)
+        zeros = self.zero[at].tolist()
+        identity, bridging, deixis = cells
+        for i, line in enumerate(numbers):
+            start, end = identity[0][i], identity[1][i]
+            if end - start != 1 or data[start] != 95:  # not "_"
+                current.identity.cell(data[start:end].decode("utf-8"), positions[i], zeros[i], line)
+            start, end = deixis[0][i], deixis[1][i]
+            if end - start > 1 or (end > start and data[start] != 95):
+                current.deixis.cell(data[start:end].decode("utf-8"), positions[i], zeros[i], line)
+            start, end = bridging[0][i], bridging[1][i]
+            if end - start > 1 or (end > start and data[start] != 95):
+                current.doc.bridging.extend(_bridging(data[start:end].decode("utf-8"), self.path, line))
+
+    def _cells(self, lines: np.ndarray, column: int) -> tuple[list[int], list[int]]:
+        """(start, end) of a column's cell on each line, as Python ints; (0, 0) where absent."""
+        index = self.index
+        starts, ends = np.zeros(len(lines), np.int64), np.zeros(len(lines), np.int64)
+        if column >= 0:
+            has = index.first_cell[lines + 1] - index.first_cell[lines] > column
+            starts[has], ends[has] = index.cell_of(lines[has], column)
+        return starts.tolist(), ends.tolist()
+
+    def _positions(self, at: np.ndarray) -> list[Position]:
+        """The position of each of these word lines in its document: its word's index, or a zero's
+        `W.K`: the K-th zero of the document (from 0) with W words before it."""
+        out: list[Position] = (self.word_number[at] - self.base).tolist()
+        for i in np.flatnonzero(self.zero[at]).tolist():
+            out[i] = self.zero_position[int(at[i])]
+        return out
+
+    def _read_zeros(self, first: int, last: int) -> None:
+        """Each zero among word lines `first` to `last - 1` numbered, its form kept (`doc.zeros`)."""
+        current = self.current
+        for i in (first + np.flatnonzero(self.zero[first:last])).tolist():
+            word = int(self.word_number[i]) - self.base
+            at, before = current.zeros_here
+            before = before + 1 if at == word else 0
+            current.zeros_here = (word, before)
+            position = f"{word}.{before}"
+            self.zero_position[i] = position
+            line = int(self.word_lines[i])
+            current.doc.zeros[position] = self.index.cell(line, 1) if self.index.cells_in(line) > 1 else "_"
+
+    def documents(self, blank: np.ndarray) -> list[UADocument]:
+        """The documents read, with their words, word lines and sentence starts (those without a
+        word left out)."""
+        out = []
+        bounds = [first for _, first in self.read] + [len(self.word_lines)]
+        blanks_before = np.cumsum(blank)
+        for (current, first), last in zip(self.read, bounds[1:]):
+            lines, zero = self.word_lines[first:last], self.zero[first:last]
+            words = lines[~zero]
+            if not len(words):
                 continue
-            match = _COLUMNS.match(line)
-            if match:
-                columns = match.group(1).split()
-                if "IDENTITY" not in columns:
-                    raise InputError(path, number, "global.columns names no IDENTITY column: not a UA file")
-                identity = columns.index("IDENTITY")
-                bridging = columns.index("BRIDGING") if "BRIDGING" in columns else -1
-                deixis = columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1
-                needed = max(identity, bridging, deixis) + 1
-                also_blank = (bridging if bridging >= 0 else identity, deixis if deixis >= 0 else identity)
-                declared = True
-                quick = identity >= 1
-            continue
-        if not declared:
-            raise InputError(path, number, "not a Universal Anaphora file: no '# global.columns = ... IDENTITY ...' "
-                                           "line before the first word")
-        if current is None:
-            raise InputError(path, number, "a word line before any '# newdoc id = ...'")
-        if len(cells) <= identity:
-            raise InputError(path, number, f"{len(cells)} columns; a UA line has its IDENTITY in column {identity + 1}")
-        _word(current, cells, identity=identity, bridging=bridging, deixis=deixis, number=number)
-    if current is not None:
-        _close(current, documents)
-    return documents
+            doc = current.doc
+            doc.words = _forms(self.index, words)
+            doc.word_lines = (words + 1).tolist()
+            starts = np.ones(len(lines), bool)  # after a blank line, or the document's first
+            starts[1:] = blanks_before[lines[1:]] != blanks_before[lines[:-1]]
+            doc.sentence_starts = (self.word_number[first:last][starts & ~zero] - self.word_number[first]).tolist()
+            out.append(doc)
+        return out
 
 
-def _close(current: _Document, documents: list[UADocument]) -> None:
-    doc = current.finish()
-    if doc.words:
-        documents.append(doc)
-
-
-def _word(current: _Document, cells: list[str], *, identity: int, bridging: int, deixis: int, number: int) -> None:
-    doc = current.doc
-    zero = "." in cells[0]
-    if zero:
-        word, before = current.zeros_here
-        before = before + 1 if word == len(doc.words) else 0
-        current.zeros_here = (len(doc.words), before)
-        position: Position = f"{len(doc.words)}.{before}"
-        doc.zeros[position] = cells[1] if len(cells) > 1 else "_"
-    else:
-        position = len(doc.words)
-        if not current.in_sentence:
-            doc.sentence_starts.append(position)
-    current.in_sentence = True
-    if cells[identity] != "_":
-        current.identity.cell(cells[identity], position, zero, number)
-    if 0 <= deixis < len(cells) and cells[deixis] != "_":
-        current.deixis.cell(cells[deixis], position, zero, number)
-    if 0 <= bridging < len(cells) and cells[bridging] != "_":
-        doc.bridging.extend(_bridging(cells[bridging], doc.path, number))
-    if not zero:
-        doc.words.append(cells[1] if len(cells) > 1 else "_")
-        doc.word_lines.append(number)
+def _forms(index: LineIndex, lines: np.ndarray) -> list[str]:
+    """The FORM (second cell) of each line, `_` where a line has one cell: gathered from the bytes
+    by numpy and decoded at once."""
+    buf = np.frombuffer(index.data, np.uint8)
+    has = index.first_cell[lines + 1] - index.first_cell[lines] > 1
+    starts, ends = np.zeros(len(lines), np.int64), np.zeros(len(lines), np.int64)
+    starts[has], ends[has] = index.cell_of(lines[has], 1)
+    lengths = ends - starts + 1  # with a line end after each
+    placed = np.cumsum(lengths) - lengths
+    source = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(placed - starts, lengths)
+    joined = buf[np.minimum(source, len(buf) - 1)]
+    joined[placed + lengths - 1] = 10
+    forms = joined.tobytes().decode("utf-8").split("\n")[:-1]
+    if not has.all():
+        for i in np.flatnonzero(~has).tolist():
+            forms[i] = "_"
+    return forms
