@@ -162,3 +162,30 @@ def test_zeros_are_numbered_from_the_word_they_precede(tmp_path):
     assert [(m.id, m.words) for m in first.identity] == [("z0", ("0.0",)), ("z1", ("1.1",)), ("m1", (1,))]
     assert first.identity[-1].min_span == (6, 6) and first.words == ["a", "b"] and first.sentence_starts == []
     assert first.word_lines == [4, 9] and second.sentence_starts == [] and second.word_lines == [12]
+
+
+def test_a_ua_file_read_through_the_cache_is_the_same_and_comes_from_its_entry(tmp_path, monkeypatch):
+    from metrics.formats import ua
+    from metrics.formats.cache import ReadCache
+
+    path = write(tmp_path, DOC)
+    cache = ReadCache(tmp_path / "cache")
+    first = read_ua(path, cache)
+    assert ua.ua_in_cache(path, cache) and not ua.ua_in_cache(path, None)
+    monkeypatch.setattr(ua, "_read", lambda _path: pytest.fail("read again instead of loaded"))
+    again = read_ua(path, ReadCache(tmp_path / "cache"))
+    assert again == first
+    for old, new in zip(first, again):
+        assert (old.words, old.word_lines, old.sentence_starts, old.zeros) == \
+               (new.words, new.word_lines, new.sentence_starts, new.zeros)
+
+
+def test_a_changed_ua_file_is_read_again_not_taken_from_the_cache(tmp_path):
+    from metrics.formats.cache import ReadCache
+
+    path = write(tmp_path, DOC)
+    cache = ReadCache(tmp_path / "cache")
+    read_ua(path, cache)
+    changed = write(tmp_path, DOC.replace("Mary", "Anna"))
+    (doc,) = read_ua(changed, ReadCache(tmp_path / "cache"))
+    assert doc.words[0] == "Anna"

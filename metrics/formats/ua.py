@@ -33,11 +33,14 @@ Min, a plural entity that is (through others) an element of itself.
 
 from __future__ import annotations
 
+import hashlib
 import re
+from pathlib import Path
 
 import numpy as np
 
-from metrics.formats.source import read_utf8
+from metrics.formats.cache import ReadCache
+from metrics.formats.source import is_regular, read_raw, read_utf8
 from metrics.formats.ua_lines import LineIndex, index_lines
 from metrics.mentions.ua import BridgingLink, Markable, Position, UADocument
 from metrics.model import InputError
@@ -234,11 +237,50 @@ def _bridging(value: str, path: str, line: int) -> list[BridgingLink]:
     return out
 
 
-def read_ua(path: str) -> list[UADocument]:
+def read_ua(path: str, cache: ReadCache | None = None) -> list[UADocument]:
     """Every document of a UA file, in file order (documents with no word are left out, as the UA
-    scorer leaves them).  The collector is paused meanwhile: thousands of markables, no cycle."""
+    scorer leaves them); through `cache` when given (a key is read run after run: loading its
+    entry takes a quarter of reading it).  The collector is paused meanwhile: thousands of
+    markables, no cycle."""
+    entry = _cache_key(cache, path)
     with gc_paused():
-        return _read(path)
+        if entry is not None:
+            stored = cache.load(entry, _documents)
+            if stored is not None:
+                return stored
+        documents = _read(path)
+    if entry is not None:
+        cache.store(entry, documents)
+    return documents
+
+
+_MODEL = Path(__file__).resolve().parent.parent / "mentions" / "ua.py"
+"""The UA document model: an entry holds its objects, so its source is part of the entry's name
+(the cache's own code version covers the readers, not this model)."""
+_model_digest: list[str] = []
+
+
+def _cache_key(cache: ReadCache | None, path: str) -> str | None:
+    """The name of a regular file's entry as a UA file (None without a usable cache)."""
+    if cache is None or cache.directory is None or not is_regular(path):
+        return None
+    if not _model_digest:
+        _model_digest.append(hashlib.blake2b(_MODEL.read_bytes(), digest_size=16).hexdigest())
+    return cache.key(path, lambda: read_raw(path), "ua", _model_digest[0])
+
+
+def ua_in_cache(path: str, cache: ReadCache | None) -> bool:
+    """Whether `read_ua` would take the file from the cache (then it is read where it is needed,
+    not in a forked process that would send its documents back)."""
+    entry = _cache_key(cache, path)
+    return entry is not None and cache.holds(entry)
+
+
+def _documents(stored: object) -> list[UADocument]:
+    """What an entry holds, checked: a list of UA documents (anything else is a damaged entry)."""
+    if not isinstance(stored, list) or not all(isinstance(d, UADocument) for d in stored):
+        raise ValueError("not a list of UA documents")
+    return stored
 
 
 def _found(data: bytes | bytearray, word: bytes) -> list[int]:
@@ -365,48 +407,41 @@ class _Walk:
             bad = int(short[0])
             lines, cells = lines[:bad], cells[:bad]
         self._read_zeros(first, first + len(lines))
-        annotated = ~index.blank(lines, identity)
-        for column in (deixis, bridging):
-            if column >= 0:
-                annotated |= ~index.blank(lines, column)
-        self._annotated(first + np.flatnonzero(annotated))
+        self._annotated(first, lines)
         if len(short):
             needed = max(self.columns) + 1
             number = int(self.word_lines[first + bad])
             raise InputError(self.path, number + 1, f"{min(index.cells_in(number), needed + 1)} columns; a UA "
                                                     f"line has its IDENTITY in column {identity + 1}")
 
-    def _annotated(self, at: np.ndarray) -> None:
-        """The annotated cells of these word lines (indices into `word_lines`), line by line."""
-        if not len(at):
-            return
+    def _annotated(self, first: int, lines: np.ndarray) -> None:
+        """The annotated cells of these word lines (the first is word line `first`), column by
+        column: the columns' layers are independent until a document ends, so the error met first
+        reading line by line is the one of the earliest line (IDENTITY's, then DISCOURSE_DEIXIS's,
+        then BRIDGING's, on one line)."""
         current = self.current
-        data = self.index.data
-        lines = self.word_lines[at]
-        numbers = (lines + 1).tolist()
-        cells = [self._cells(lines, column) for column in self.columns]
-        positions = self._positions(at)
-        zeros = self.zero[at].tolist()
-        identity, bridging, deixis = cells
-        for i, line in enumerate(numbers):
-            start, end = identity[0][i], identity[1][i]
-            if end - start != 1 or data[start] != 95:  # not "_"
-                current.identity.cell(data[start:end].decode("utf-8"), positions[i], zeros[i], line)
-            start, end = deixis[0][i], deixis[1][i]
-            if end - start > 1 or (end > start and data[start] != 95):
-                current.deixis.cell(data[start:end].decode("utf-8"), positions[i], zeros[i], line)
-            start, end = bridging[0][i], bridging[1][i]
-            if end - start > 1 or (end > start and data[start] != 95):
-                current.doc.bridging.extend(_bridging(data[start:end].decode("utf-8"), self.path, line))
+        identity, bridging, deixis = self.columns
+        errors = []
+        for order, (column, read) in enumerate(((identity, current.identity.cell), (deixis, current.deixis.cell),
+                                               (bridging, self._bridging))):
+            if column < 0:
+                continue
+            at = np.flatnonzero(~self.index.blank(lines, column))
+            if not len(at):
+                continue
+            starts, ends = self.index.cell_of(lines[at], column)
+            at += first
+            try:
+                for value, position, zero, line in zip(_texts(self.index.data, starts, ends), self._positions(at),
+                                                       self.zero[at].tolist(), (self.word_lines[at] + 1).tolist()):
+                    read(value, position, zero, line)
+            except InputError as error:
+                errors.append((error.line, order, error))
+        if errors:
+            raise min(errors, key=lambda e: e[:2])[2]
 
-    def _cells(self, lines: np.ndarray, column: int) -> tuple[list[int], list[int]]:
-        """(start, end) of a column's cell on each line, as Python ints; (0, 0) where absent."""
-        index = self.index
-        starts, ends = np.zeros(len(lines), np.int64), np.zeros(len(lines), np.int64)
-        if column >= 0:
-            has = index.first_cell[lines + 1] - index.first_cell[lines] > column
-            starts[has], ends[has] = index.cell_of(lines[has], column)
-        return starts.tolist(), ends.tolist()
+    def _bridging(self, value: str, position: Position, zero: bool, line: int) -> None:
+        self.current.doc.bridging.extend(_bridging(value, self.path, line))
 
     def _positions(self, at: np.ndarray) -> list[Position]:
         """The position of each of these word lines in its document: its word's index, or a zero's
@@ -451,19 +486,24 @@ class _Walk:
 
 
 def _forms(index: LineIndex, lines: np.ndarray) -> list[str]:
-    """The FORM (second cell) of each line, `_` where a line has one cell: gathered from the bytes
-    by numpy and decoded at once."""
-    buf = np.frombuffer(index.data, np.uint8)
+    """The FORM (second cell) of each line, `_` where a line has one cell."""
     has = index.first_cell[lines + 1] - index.first_cell[lines] > 1
     starts, ends = np.zeros(len(lines), np.int64), np.zeros(len(lines), np.int64)
     starts[has], ends[has] = index.cell_of(lines[has], 1)
+    forms = _texts(index.data, starts, ends)
+    if not has.all():
+        for i in np.flatnonzero(~has).tolist():
+            forms[i] = "_"
+    return forms
+
+
+def _texts(data: bytes | bytearray, starts: np.ndarray, ends: np.ndarray) -> list[str]:
+    """The text of each cell `data[start:end]` (cells hold no line end): gathered by numpy into
+    one line per cell, decoded and split at once."""
+    buf = np.frombuffer(data, np.uint8)
     lengths = ends - starts + 1  # with a line end after each
     placed = np.cumsum(lengths) - lengths
     source = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(placed - starts, lengths)
     joined = buf[np.minimum(source, len(buf) - 1)]
     joined[placed + lengths - 1] = 10
-    forms = joined.tobytes().decode("utf-8").split("\n")[:-1]
-    if not has.all():
-        for i in np.flatnonzero(~has).tolist():
-            forms[i] = "_"
-    return forms
+    return joined.tobytes().decode("utf-8").split("\n")[:-1]
