@@ -43,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from metrics.corpus.ua import PRESETS, Settings, score_corpus  # noqa: E402
+from metrics.corpus.ua import PRESETS, Settings, layers_read, score_corpus  # noqa: E402
 from metrics.formats.source import read_lines  # noqa: E402
 from metrics.formats.ua import read_ua  # noqa: E402
 
@@ -103,8 +103,9 @@ def ours(job: dict) -> dict:
     s = job["settings"]
     settings = Settings(s["match"], s["keep_singletons"], s["keep_split"], s["only_split"], s["discourse_deixis"],
                         s["keep_zeros"], tuple(s["metrics"]))
-    result = score_corpus(read_ua(job["key"]), read_ua(job["response"]), job["key"], job["response"], settings,
-                          check_words=not job.get("unit_test"))
+    layers = layers_read(settings)  # what `corefwb score` reads
+    result = score_corpus(read_ua(job["key"], layers=layers), read_ua(job["response"], layers=layers), job["key"],
+                          job["response"], settings, check_words=not job.get("unit_test"))
     return {name: [v.recall, v.precision, v.f1] for name, v in result.micro.items()}
 
 
@@ -209,7 +210,8 @@ def printed_comparison(python: str, copy: str, key: str, response: str, settings
     theirs = printed_scores(run.stdout)
     if run.returncode:
         return 0, 0, [f"the UA scorer fails: {run.stderr.strip().splitlines()[-1]}"], seconds
-    result = score_corpus(read_ua(key), read_ua(response), key, response, settings)
+    layers = layers_read(settings)
+    result = score_corpus(read_ua(key, layers=layers), read_ua(response, layers=layers), key, response, settings)
     same = total = 0
     notes = []
     for name, values in theirs.items():

@@ -189,3 +189,35 @@ def test_a_changed_ua_file_is_read_again_not_taken_from_the_cache(tmp_path):
     changed = write(tmp_path, DOC.replace("Mary", "Anna"))
     (doc,) = read_ua(changed, ReadCache(tmp_path / "cache"))
     assert doc.words[0] == "Anna"
+
+
+def test_only_the_layers_asked_for_are_read(tmp_path):
+    path = write(tmp_path, DOC)
+    (whole,) = read_ua(path)
+    (identity,) = read_ua(path, layers=("identity",))
+    (deixis,) = read_ua(path, layers=("deixis", "bridging"))
+    assert identity.identity == whole.identity and not identity.deixis and not identity.bridging
+    assert deixis.deixis == whole.deixis and deixis.bridging == whole.bridging and not deixis.identity
+    assert identity.words == deixis.words == whole.words
+    broken = write(tmp_path, DOC.replace("(EntityID=1-DD|MarkableID=dd2)", "(EntityID=1-DD"))
+    assert read_ua(broken, layers=("identity",))[0].identity == whole.identity  # the broken column is not read
+    with pytest.raises(InputError):
+        read_ua(broken)
+
+
+@pytest.mark.parametrize("preset", ["crac18", "craft19", "codicrac22ar", "codicrac22dd", "codicrac22br"])
+def test_the_layers_a_preset_reads_give_the_scores_of_the_whole_file(tmp_path, preset):
+    from metrics.corpus.ua import PRESETS, layers_read, score_corpus
+
+    settings = PRESETS[preset]
+    key = write(tmp_path, DOC)
+    response = tmp_path / "response.CONLLUA"
+    response.write_text(HEAD + DOC.replace("(EntityID=2|MarkableID=m2|Min=3|ElementOf=3)", "_")
+                        .replace("MentionAnchor=m3", "MentionAnchor=m4"), encoding="utf-8")
+    whole = score_corpus(read_ua(key), read_ua(str(response)), key, str(response), settings)
+    layers = layers_read(settings)
+    assert layers == (("deixis",) if preset == "codicrac22dd" else ("identity", "bridging") if preset == "codicrac22br"
+                      else ("identity",))
+    read = score_corpus(read_ua(key, layers=layers), read_ua(str(response), layers=layers), key, str(response),
+                        settings)
+    assert read.micro == whole.micro and read.warnings == whole.warnings

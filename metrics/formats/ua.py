@@ -42,13 +42,13 @@ import numpy as np
 from metrics.formats.cache import ReadCache
 from metrics.formats.source import is_regular, read_raw, read_utf8
 from metrics.formats.ua_lines import LineIndex, index_lines
-from metrics.mentions.ua import BridgingLink, Markable, Position, UADocument
+from metrics.formats.ua_cells import Document, bridging_links
+from metrics.mentions.ua import Position, UADocument
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
 
 _COLUMNS = re.compile(r"#\s*global\.columns\s*=\s*(.*)$")
 _NEWDOC = re.compile(r"#\s*newdoc\s+id\s*=\s*(.*)$")
-_MIN = re.compile(r"([0-9]{1,9})(?:,([0-9]{1,9}))?$")
 
 
 def is_ua_head(text: str) -> bool:
@@ -62,193 +62,24 @@ def is_ua_head(text: str) -> bool:
     return False
 
 
-def _attributes(text: str, path: str, line: int) -> dict[str, str]:
-    """`A=x|B=y` as a dict; a piece without `=` is an error."""
-    out = {}
-    for piece in text.split("|"):
-        name, equals, value = piece.partition("=")
-        if not equals:
-            raise InputError(path, line, f"attribute {piece!r} in ({text}) has no '='")
-        out[name] = value
-    return out
+LAYERS = ("identity", "deixis", "bridging")
+"""The annotation columns: IDENTITY, DISCOURSE_DEIXIS, BRIDGING."""
 
 
-class _Open:
-    """A markable while it is read."""
-
-    __slots__ = ("id", "entity", "starts", "ends", "min_span", "zero", "element_of", "line", "attributes")
-
-    def __init__(self, markable_id: str, line: int, zero: bool, attributes: dict[str, str],
-                 min_span: tuple[int, int] | None) -> None:
-        self.id = markable_id
-        self.entity = ""
-        self.starts: list[Position] = []
-        self.ends: list[Position] = []
-        self.min_span = min_span
-        self.zero = zero
-        self.element_of: list[str] = []
-        self.line = line
-        self.attributes = tuple(attributes.items())
-
-
-def _min_span(value: str, path: str, column: str, line: int) -> tuple[int, int]:
-    """`Min=5` or `Min=5,7` as 0-based word indices (a plain number told without the pattern)."""
-    if value.isascii() and value.isdigit() and len(value) <= 9 and value != "0" * len(value):
-        first = int(value) - 1
-        return (first, first)
-    match = _MIN.match(value)
-    if not match or int(match.group(1)) == 0 or (match.group(2) and int(match.group(2)) == 0):
-        raise InputError(path, line, f"{column}: Min={value} is not N or N,M (word numbers from 1)")
-    first = int(match.group(1)) - 1
-    return (first, int(match.group(2)) - 1 if match.group(2) else first)
-
-
-class _Layer:
-    """One markable column (IDENTITY or DISCOURSE_DEIXIS) of one document while it is read."""
-
-    def __init__(self, path: str, column: str) -> None:
-        self.path = path
-        self.column = column
-        self.markables: dict[str, _Open] = {}
-        self.stack: list[str] = []
-
-    def cell(self, value: str, position: Position, zero: bool, line: int) -> None:
-        if value == "_":
-            return
-        chunks = value.split("(")
-        closing = chunks[0]
-        if closing:
-            if zero:
-                raise InputError(self.path, line, f"{self.column}: a zero cannot end a markable ({value})")
-            if closing == ")" and self.stack:  # the common close, as _close has it
-                self.markables[self.stack.pop()].ends.append(position)
-            else:
-                self._close(closing, position, line)
-        for chunk in chunks[1:]:
-            one_word = chunk.endswith(")")
-            if one_word:
-                chunk = chunk[:-1]
-            elif zero:
-                raise InputError(self.path, line, f"{self.column}: a zero cannot start a longer markable ({value})")
-            self._open(chunk, position, zero, one_word, line)
-
-    def _close(self, text: str, position: Position, line: int) -> None:
-        pieces = text.split(")")
-        if pieces[-1]:
-            raise InputError(self.path, line, f"{self.column}: {text!r} is not a closing bracket")
-        for name in pieces[:-1]:
-            if name:
-                markable = self.markables.get(name)
-                if markable is None or len(markable.ends) >= len(markable.starts):
-                    raise InputError(self.path, line, f"{self.column}: {name}) closes a markable that is not open")
-                if name in self.stack:
-                    del self.stack[len(self.stack) - 1 - self.stack[::-1].index(name)]
-            else:
-                if not self.stack:
-                    raise InputError(self.path, line, f"{self.column}: ')' with no markable open")
-                markable = self.markables[self.stack.pop()]
-            markable.ends.append(position)
-
-    def _open(self, text: str, position: Position, zero: bool, one_word: bool, line: int) -> None:
-        attributes = _attributes(text, self.path, line)
-        markable_id, entity = attributes.get("MarkableID"), attributes.get("EntityID")
-        if not markable_id or not entity:
-            raise InputError(self.path, line, f"{self.column}: markable ({text}) needs a MarkableID and an EntityID")
-        markable = self.markables.get(markable_id)
-        if markable is None:
-            min_text = attributes.get("Min")
-            min_span = None if min_text is None else _min_span(min_text, self.path, self.column, line)
-            markable = self.markables[markable_id] = _Open(markable_id, line, zero, attributes, min_span)
-        elif markable.zero or zero:
-            raise InputError(self.path, line, f"{self.column}: zero markable {markable_id} cannot have parts")
-        markable.entity = entity
-        if "ElementOf" in attributes:
-            markable.element_of.extend(attributes["ElementOf"].split(","))
-        markable.starts.append(position)
-        if one_word:
-            markable.ends.append(position)
-        else:
-            self.stack.append(markable_id)
-
-    def finish(self) -> list[Markable]:
-        out = []
-        made = Markable.made
-        for markable in self.markables.values():
-            starts, ends = markable.starts, markable.ends
-            if len(ends) < len(starts):
-                raise InputError(self.path, markable.line, f"{self.column}: markable {markable.id} is never closed")
-            parts = ((starts[0], ends[0]),) if len(starts) == 1 else tuple(zip(starts, ends))
-            out.append(made(markable.id, markable.entity, parts, min_span=markable.min_span, zero=markable.zero,
-                            element_of=tuple(markable.element_of), line=markable.line,
-                            attributes=markable.attributes))
-        _check_plurals(out, self.path, self.column)
-        return out
-
-
-def _check_plurals(markables: list[Markable], path: str, column: str) -> None:
-    """Refuse a plural entity that is, through others, an element of itself (the UA scorer loops)."""
-    members: dict[str, set[str]] = {}
-    line_of: dict[str, int] = {}
-    for m in markables:
-        if m.element_of:
-            for plural in m.element_of:
-                members.setdefault(plural, set()).add(m.entity)
-                line_of.setdefault(plural, m.line)
-    for start in members:
-        seen: set[str] = set()
-        waiting = list(members[start])
-        while waiting:
-            entity = waiting.pop()
-            if entity == start:
-                raise InputError(path, line_of[start], f"{column}: entity {start} is, through ElementOf, "
-                                                       "a split antecedent of itself")
-            if entity not in seen:
-                seen.add(entity)
-                waiting.extend(members.get(entity, ()))
-
-
-class _Document:
-    def __init__(self, path: str, name: str, line: int) -> None:
-        self.doc = UADocument(name, [], [], [], [], path, line)
-        self.identity = _Layer(path, "IDENTITY")
-        self.deixis = _Layer(path, "DISCOURSE_DEIXIS")
-        self.zeros_here = (-1, 0)
-        """(the word a zero precedes, the zeros before it so far): a zero's `W.K`."""
-
-    def finish(self) -> UADocument:
-        self.doc.identity = self.identity.finish()
-        self.doc.deixis = self.deixis.finish()
-        return self.doc
-
-
-def _bridging(value: str, path: str, line: int) -> list[BridgingLink]:
-    if value == "_":
-        return []
-    chunks = value.split("(")
-    if chunks[0].strip(")"):
-        raise InputError(path, line, f"BRIDGING: {chunks[0]!r} is not a closing bracket")
-    out = []
-    for chunk in chunks[1:]:
-        attributes = _attributes(chunk[:-1] if chunk.endswith(")") else chunk, path, line)
-        if not attributes.get("MarkableID") or not attributes.get("MentionAnchor"):
-            raise InputError(path, line, f"BRIDGING: ({chunk}) needs a MarkableID and a MentionAnchor")
-        out.append(BridgingLink(attributes["MarkableID"], attributes["MentionAnchor"], attributes.get("Rel", ""),
-                                attributes.get("EntityAnchor", ""), line))
-    return out
-
-
-def read_ua(path: str, cache: ReadCache | None = None) -> list[UADocument]:
+def read_ua(path: str, cache: ReadCache | None = None, layers: tuple[str, ...] = LAYERS) -> list[UADocument]:
     """Every document of a UA file, in file order (documents with no word are left out, as the UA
-    scorer leaves them); through `cache` when given (a key is read run after run: loading its
-    entry takes a quarter of reading it).  The collector is paused meanwhile: thousands of
-    markables, no cycle."""
-    entry = _cache_key(cache, path)
+    scorer leaves them), with the markables of `layers` only (the others' cells are not looked
+    at: a score reads one markable layer, and bridging when asked for); through `cache` when
+    given (a key is read run after run: loading its entry takes a quarter of reading it).  The
+    collector is paused meanwhile: thousands of markables, no cycle."""
+    layers = tuple(layer for layer in LAYERS if layer in layers)
+    entry = _cache_key(cache, path, layers)
     with gc_paused():
         if entry is not None:
             stored = cache.load(entry, _documents)
             if stored is not None:
                 return stored
-        documents = _read(path)
+        documents = _read(path, layers)
     if entry is not None:
         cache.store(entry, documents)
     return documents
@@ -260,19 +91,19 @@ _MODEL = Path(__file__).resolve().parent.parent / "mentions" / "ua.py"
 _model_digest: list[str] = []
 
 
-def _cache_key(cache: ReadCache | None, path: str) -> str | None:
+def _cache_key(cache: ReadCache | None, path: str, layers: tuple[str, ...] = LAYERS) -> str | None:
     """The name of a regular file's entry as a UA file (None without a usable cache)."""
     if cache is None or cache.directory is None or not is_regular(path):
         return None
     if not _model_digest:
         _model_digest.append(hashlib.blake2b(_MODEL.read_bytes(), digest_size=16).hexdigest())
-    return cache.key(path, lambda: read_raw(path), "ua", _model_digest[0])
+    return cache.key(path, lambda: read_raw(path), "ua", _model_digest[0], ",".join(layers))
 
 
-def ua_in_cache(path: str, cache: ReadCache | None) -> bool:
+def ua_in_cache(path: str, cache: ReadCache | None, layers: tuple[str, ...] = LAYERS) -> bool:
     """Whether `read_ua` would take the file from the cache (then it is read where it is needed,
     not in a forked process that would send its documents back)."""
-    entry = _cache_key(cache, path)
+    entry = _cache_key(cache, path, tuple(layer for layer in LAYERS if layer in layers))
     return entry is not None and cache.holds(entry)
 
 
@@ -294,7 +125,7 @@ def _found(data: bytes | bytearray, word: bytes) -> list[int]:
     return out
 
 
-def _read(path: str) -> list[UADocument]:
+def _read(path: str, layers: tuple[str, ...] = LAYERS) -> list[UADocument]:
     """The file's lines and cells located by numpy (`ua_lines`), the lines told apart and the
     words numbered as arrays; Python walks only the comment lines that start documents or name
     columns, and the lines with an annotated cell."""
@@ -314,7 +145,7 @@ def _read(path: str) -> list[UADocument]:
     special = np.unique(np.searchsorted(index.line_starts, _found(data, b"newdoc") + _found(data, b"global.columns"),
                                         side="right") - 1)
     special = special[comment[special]] if len(special) else special.astype(np.int64)
-    walk = _Walk(path, index, word_lines, zero)
+    walk = _Walk(path, index, word_lines, zero, layers)
     for number in special.tolist():
         walk.lines_before(number)
         walk.comment(number, index.line_text(number).strip())
@@ -341,8 +172,10 @@ class _Walk:
     """The file's documents, its column declarations and its annotated lines, in file order: every
     error is met at the line where the line-by-line reading would meet it."""
 
-    def __init__(self, path: str, index: LineIndex, word_lines: np.ndarray, zero: np.ndarray) -> None:
+    def __init__(self, path: str, index: LineIndex, word_lines: np.ndarray, zero: np.ndarray,
+                 layers: tuple[str, ...]) -> None:
         self.path = path
+        self.layers = layers
         self.index = index
         self.word_lines = word_lines
         self.zero = zero
@@ -351,8 +184,8 @@ class _Walk:
         self.columns: tuple[int, int, int] | None = None
         """(IDENTITY, BRIDGING, DISCOURSE_DEIXIS) columns, -1 for one absent; None before any declaration."""
         self.names: dict[str, int] = {}
-        self.current: _Document | None = None
-        self.read: list[tuple[_Document, int]] = []
+        self.current: Document | None = None
+        self.read: list[tuple[Document, int]] = []
         """Each document with the index of its first word line (in `word_lines`)."""
         not_zero = ~zero
         self.word_number = np.cumsum(not_zero) - not_zero
@@ -369,7 +202,7 @@ class _Walk:
             if name in self.names:
                 raise InputError(self.path, number + 1, f"document {name!r} again (first at line {self.names[name]})")
             self.names[name] = number + 1
-            self.current = _Document(self.path, name, number + 1)
+            self.current = Document(self.path, name, number + 1)
             first = int(np.searchsorted(self.word_lines, number))
             self.read.append((self.current, first))
             self.base = int(self.word_number[first]) if first < len(self.word_lines) else 0
@@ -422,9 +255,10 @@ class _Walk:
         current = self.current
         identity, bridging, deixis = self.columns
         errors = []
-        for order, (column, read) in enumerate(((identity, current.identity.cell), (deixis, current.deixis.cell),
-                                               (bridging, self._bridging))):
-            if column < 0:
+        for order, (layer, column, read) in enumerate((("identity", identity, current.identity.cell),
+                                                       ("deixis", deixis, current.deixis.cell),
+                                                       ("bridging", bridging, self._bridging))):
+            if column < 0 or layer not in self.layers:
                 continue
             at = np.flatnonzero(~self.index.blank(lines, column))
             if not len(at):
@@ -441,7 +275,7 @@ class _Walk:
             raise min(errors, key=lambda e: e[:2])[2]
 
     def _bridging(self, value: str, position: Position, zero: bool, line: int) -> None:
-        self.current.doc.bridging.extend(_bridging(value, self.path, line))
+        self.current.doc.bridging.extend(bridging_links(value, self.path, line))
 
     def _positions(self, at: np.ndarray) -> list[Position]:
         """The position of each of these word lines in its document: its word's index, or a zero's
