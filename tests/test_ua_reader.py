@@ -148,7 +148,7 @@ def test_the_readers_markables_equal_those_made_field_by_field(tmp_path):
     (doc,) = read_ua(write(tmp_path, DOC))
     names = {f.name for f in fields(Markable)}
     for m in doc.identity + doc.deixis:
-        again = Markable(m.id, m.entity, m.parts, m.min_span, m.zero, m.element_of, m.line, m.attributes)
+        again = Markable(m.id, m.entity, m.parts, m.min_span, m.zero, m.element_of, m.line, m.attribute_text)
         assert set(vars(m)) == names and vars(m) == vars(again) and m == again
 
 

@@ -42,10 +42,9 @@ def _attributes(text: str, path: str, line: int) -> dict[str, str]:
 class _Open:
     """A markable while it is read."""
 
-    __slots__ = ("id", "entity", "starts", "ends", "min_span", "zero", "element_of", "line", "attributes")
+    __slots__ = ("id", "entity", "starts", "ends", "min_span", "zero", "element_of", "line", "attribute_text")
 
-    def __init__(self, markable_id: str, line: int, zero: bool, attributes: dict[str, str],
-                 min_span: tuple[int, int] | None) -> None:
+    def __init__(self, markable_id: str, line: int, zero: bool, text: str, min_span: tuple[int, int] | None) -> None:
         self.id = markable_id
         self.entity = ""
         self.starts: list[Position] = []
@@ -54,7 +53,7 @@ class _Open:
         self.zero = zero
         self.element_of: list[str] = []
         self.line = line
-        self.attributes = tuple(attributes.items())
+        self.attribute_text = text
 
 
 def _min_span(value: str, path: str, column: str, line: int) -> tuple[int, int]:
@@ -124,7 +123,7 @@ class _Layer:
         if markable is None:
             min_text = attributes.get("Min")
             min_span = None if min_text is None else _min_span(min_text, self.path, self.column, line)
-            markable = self.markables[markable_id] = _Open(markable_id, line, zero, attributes, min_span)
+            markable = self.markables[markable_id] = _Open(markable_id, line, zero, text, min_span)
         elif markable.zero or zero:
             raise InputError(self.path, line, f"{self.column}: zero markable {markable_id} cannot have parts")
         markable.entity = entity
@@ -146,7 +145,7 @@ class _Layer:
             parts = ((starts[0], ends[0]),) if len(starts) == 1 else tuple(zip(starts, ends))
             out.append(made(markable.id, markable.entity, parts, min_span=markable.min_span, zero=markable.zero,
                             element_of=tuple(markable.element_of), line=markable.line,
-                            attributes=markable.attributes))
+                            attribute_text=markable.attribute_text))
         _check_plurals(out, self.path, self.column)
         return out
 

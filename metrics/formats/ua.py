@@ -41,9 +41,9 @@ import numpy as np
 
 from metrics.formats.cache import ReadCache
 from metrics.formats.source import is_regular, read_raw, read_utf8
-from metrics.formats.ua_lines import LineIndex, index_lines
-from metrics.formats.ua_cells import Document, bridging_links
-from metrics.mentions.ua import Position, UADocument
+from metrics.formats.ua_lines import LineIndex, index_lines, texts_of
+from metrics.formats.ua_cells import Document, bridging_links, whole_layer
+from metrics.mentions.ua import Markable, Position, UADocument
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
 
@@ -146,11 +146,13 @@ def _read(path: str, layers: tuple[str, ...] = LAYERS) -> list[UADocument]:
                                         side="right") - 1)
     special = special[comment[special]] if len(special) else special.astype(np.int64)
     walk = _Walk(path, index, word_lines, zero, layers)
-    for number in special.tolist():
-        walk.lines_before(number)
-        walk.comment(number, index.line_text(number).strip())
-    walk.lines_before(index.lines)
-    walk.close()
+    comments = [(number, index.line_text(number).strip()) for number in special.tolist()]
+    if not walk.whole_file(comments):
+        for number, text in comments:
+            walk.lines_before(number)
+            walk.comment(number, text)
+        walk.lines_before(index.lines)
+        walk.close()
     return walk.documents(~has_cell)
 
 
@@ -215,6 +217,85 @@ class _Walk:
             self.columns = (columns.index("IDENTITY"), columns.index("BRIDGING") if "BRIDGING" in columns else -1,
                             columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1)
 
+    def whole_file(self, comments: list[tuple[int, str]]) -> bool:
+        """The common file read at once: its columns named once, before any word or document; a
+        document before every word; every word line with its IDENTITY cell; no document named
+        twice; each markable layer of the kind `whole_layer` reads (no markable on a zero).  False,
+        with nothing read, for any other file: the walk line by line reads it, and meets its
+        errors where they are."""
+        if not comments or _NEWDOC.match(comments[0][1]) or not _COLUMNS.match(comments[0][1]):
+            return False
+        columns = _COLUMNS.match(comments[0][1]).group(1).split()
+        starts, names = [], []
+        for number, text in comments[1:]:
+            match = _NEWDOC.match(text)
+            if not match:
+                if _COLUMNS.match(text):
+                    return False
+                continue
+            starts.append(number)
+            names.append(match.group(1).strip())
+        word_lines, index = self.word_lines, self.index
+        if "IDENTITY" not in columns or not starts or len(set(names)) != len(names) or \
+                (len(word_lines) and word_lines[0] < max(starts[0], comments[0][0])):
+            return False
+        identity = columns.index("IDENTITY")
+        if (index.first_cell[word_lines + 1] - index.first_cell[word_lines] <= identity).any():
+            return False
+        self.columns = (identity, columns.index("BRIDGING") if "BRIDGING" in columns else -1,
+                        columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1)
+        document = np.searchsorted(starts, word_lines) - 1
+        first_word = np.searchsorted(word_lines, starts)
+        bases = np.append(self.word_number, 0)[first_word]
+        read: dict[str, tuple[list[Markable], list[int]]] = {}
+        for layer, column, name in (("identity", identity, "IDENTITY"),
+                                    ("deixis", self.columns[2], "DISCOURSE_DEIXIS")):
+            if column < 0 or layer not in self.layers:
+                continue
+            at = np.flatnonzero(~index.blank(word_lines, column))
+            if self.zero[at].any():
+                return False
+            if len(at):
+                cell_starts, cell_ends = index.cell_of(word_lines[at], column)
+                found = whole_layer(texts_of(index.data, cell_starts, cell_ends),
+                                    (self.word_number[at] - bases[document[at]]).tolist(),
+                                    (word_lines[at] + 1).tolist(), document[at], path=self.path, column=name)
+                if found is None:
+                    return False
+                read[layer] = found
+        self._read_whole_file(starts, names, first_word, bases, document=document, read=read)
+        return True
+
+    def _read_whole_file(self, starts: list[int], names: list[str], first_word: np.ndarray, bases: np.ndarray, *,
+                         document: np.ndarray, read: dict[str, tuple[list[Markable], list[int]]]) -> None:
+        """The documents of `whole_file`, with their markables, zeros and bridging links, each
+        finished in turn (a bridging link's error before a later document's)."""
+        documents = [Document(self.path, name, number + 1) for number, name in zip(starts, names)]
+        for layer, (markables, document_of) in read.items():
+            groups: list[list[Markable]] = [[] for _ in documents]
+            for markable, at in zip(markables, document_of):
+                groups[at].append(markable)
+            for current, group in zip(documents, groups):
+                getattr(current, layer).whole = group
+        bridging = self.columns[1]
+        links: list[list[tuple[str, int]]] = [[] for _ in documents]
+        if bridging >= 0 and "bridging" in self.layers:
+            at = np.flatnonzero(~self.index.blank(self.word_lines, bridging))
+            cell_starts, cell_ends = self.index.cell_of(self.word_lines[at], bridging)
+            for value, line, at_document in zip(texts_of(self.index.data, cell_starts, cell_ends),
+                                                (self.word_lines[at] + 1).tolist(), document[at].tolist()):
+                links[at_document].append((value, line))
+        ends = np.append(first_word[1:], len(self.word_lines)).tolist()
+        for current, number, name, first, last, base, cells in zip(documents, starts, names, first_word.tolist(), ends,
+                                                                 bases.tolist(), links):
+            self.names[name] = number + 1
+            self.current, self.base = current, base
+            self.read.append((current, first))
+            self._read_zeros(first, last)
+            for value, line in cells:
+                current.doc.bridging.extend(bridging_links(value, self.path, line))
+            current.finish()
+
     def close(self) -> None:
         if self.current is not None:
             self.current.finish()
@@ -255,9 +336,9 @@ class _Walk:
         current = self.current
         identity, bridging, deixis = self.columns
         errors = []
-        for order, (layer, column, read) in enumerate((("identity", identity, current.identity.cell),
-                                                       ("deixis", deixis, current.deixis.cell),
-                                                       ("bridging", bridging, self._bridging))):
+        for order, (layer, column, cells) in enumerate((("identity", identity, current.identity),
+                                                        ("deixis", deixis, current.deixis),
+                                                        ("bridging", bridging, None))):
             if column < 0 or layer not in self.layers:
                 continue
             at = np.flatnonzero(~self.index.blank(lines, column))
@@ -265,9 +346,11 @@ class _Walk:
                 continue
             starts, ends = self.index.cell_of(lines[at], column)
             at += first
+            texts, positions = texts_of(self.index.data, starts, ends), self._positions(at)
+            zeros, numbers = self.zero[at], (self.word_lines[at] + 1).tolist()
+            read = self._bridging if cells is None else cells.cell
             try:
-                for value, position, zero, line in zip(_texts(self.index.data, starts, ends), self._positions(at),
-                                                       self.zero[at].tolist(), (self.word_lines[at] + 1).tolist()):
+                for value, position, zero, line in zip(texts, positions, zeros.tolist(), numbers):
                     read(value, position, zero, line)
             except InputError as error:
                 errors.append((error.line, order, error))
@@ -324,20 +407,8 @@ def _forms(index: LineIndex, lines: np.ndarray) -> list[str]:
     has = index.first_cell[lines + 1] - index.first_cell[lines] > 1
     starts, ends = np.zeros(len(lines), np.int64), np.zeros(len(lines), np.int64)
     starts[has], ends[has] = index.cell_of(lines[has], 1)
-    forms = _texts(index.data, starts, ends)
+    forms = texts_of(index.data, starts, ends)
     if not has.all():
         for i in np.flatnonzero(~has).tolist():
             forms[i] = "_"
     return forms
-
-
-def _texts(data: bytes | bytearray, starts: np.ndarray, ends: np.ndarray) -> list[str]:
-    """The text of each cell `data[start:end]` (cells hold no line end): gathered by numpy into
-    one line per cell, decoded and split at once."""
-    buf = np.frombuffer(data, np.uint8)
-    lengths = ends - starts + 1  # with a line end after each
-    placed = np.cumsum(lengths) - lengths
-    source = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(placed - starts, lengths)
-    joined = buf[np.minimum(source, len(buf) - 1)]
-    joined[placed + lengths - 1] = 10
-    return joined.tobytes().decode("utf-8").split("\n")[:-1]

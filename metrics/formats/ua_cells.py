@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
+from metrics.formats.ua_lines import texts_of
 from metrics.mentions.ua import BridgingLink, Markable, Position, UADocument
 from metrics.model import InputError
 
@@ -30,10 +33,9 @@ def _attributes(text: str, path: str, line: int) -> dict[str, str]:
 class _Open:
     """A markable while it is read."""
 
-    __slots__ = ("id", "entity", "starts", "ends", "min_span", "zero", "element_of", "line", "attributes")
+    __slots__ = ("id", "entity", "starts", "ends", "min_span", "zero", "element_of", "line", "attribute_text")
 
-    def __init__(self, markable_id: str, line: int, zero: bool, attributes: dict[str, str],
-                 min_span: tuple[int, int] | None) -> None:
+    def __init__(self, markable_id: str, line: int, zero: bool, text: str, min_span: tuple[int, int] | None) -> None:
         self.id = markable_id
         self.entity = ""
         self.starts: list[Position] = []
@@ -42,7 +44,7 @@ class _Open:
         self.zero = zero
         self.element_of: list[str] = []
         self.line = line
-        self.attributes = tuple(attributes.items())
+        self.attribute_text = text
 
 
 def _min_span(value: str, path: str, column: str, line: int) -> tuple[int, int]:
@@ -65,6 +67,8 @@ class Layer:
         self.column = column
         self.markables: dict[str, _Open] = {}
         self.stack: list[str] = []
+        self.whole: list[Markable] | None = None
+        """The document's markables when `whole_layer` read them (no cell is then read here)."""
 
     def cell(self, value: str, position: Position, zero: bool, line: int) -> None:
         if value == "_":
@@ -112,7 +116,7 @@ class Layer:
         if markable is None:
             min_text = attributes.get("Min")
             min_span = None if min_text is None else _min_span(min_text, self.path, self.column, line)
-            markable = self.markables[markable_id] = _Open(markable_id, line, zero, attributes, min_span)
+            markable = self.markables[markable_id] = _Open(markable_id, line, zero, text, min_span)
         elif markable.zero or zero:
             raise InputError(self.path, line, f"{self.column}: zero markable {markable_id} cannot have parts")
         markable.entity = entity
@@ -125,6 +129,9 @@ class Layer:
             self.stack.append(markable_id)
 
     def finish(self) -> list[Markable]:
+        if self.whole is not None:
+            _check_plurals(self.whole, self.path, self.column)
+            return self.whole
         out = []
         made = Markable.made
         for markable in self.markables.values():
@@ -134,7 +141,7 @@ class Layer:
             parts = ((starts[0], ends[0]),) if len(starts) == 1 else tuple(zip(starts, ends))
             out.append(made(markable.id, markable.entity, parts, min_span=markable.min_span, zero=markable.zero,
                             element_of=tuple(markable.element_of), line=markable.line,
-                            attributes=markable.attributes))
+                            attribute_text=markable.attribute_text))
         _check_plurals(out, self.path, self.column)
         return out
 
@@ -192,3 +199,104 @@ def bridging_links(value: str, path: str, line: int) -> list[BridgingLink]:
         out.append(BridgingLink(attributes["MarkableID"], attributes["MentionAnchor"], attributes.get("Rel", ""),
                                 attributes.get("EntityAnchor", ""), line))
     return out
+
+
+def whole_layer(texts: list[str], positions: list[int], lines: list[int], documents: np.ndarray, *, path: str,
+                column: str) -> tuple[list[Markable], list[int]] | None:
+    """The markables of a file's layer from its annotated cells (none on a zero; `documents`: the
+    document of each cell, in file order), read at once, with the document of each: brackets
+    paired by numpy, each attribute found by numpy over the bytes of all openings.  None when the
+    cells are not all of the common kind (closers are runs of `)`, every attribute has its `=`,
+    each markable of a document has one part, a MarkableID, an EntityID and a sound Min, every
+    bracket is closed within its document): then `Layer.cell` reads them one by one, and says
+    what is wrong where."""
+    cells = [text.split("(") for text in texts]
+    openings = [chunk for chunks in cells for chunk in chunks[1:]]
+    if any(chunks[0].strip(")") for chunks in cells) or any(not chunk or ")" in chunk[:-1] for chunk in openings):
+        return None  # a closer by name, a stray character, an empty or cut opening
+    closers = np.array([len(chunks[0]) for chunks in cells], np.int64)
+    cell_of = np.repeat(np.arange(len(cells)), [len(chunks) - 1 for chunks in cells])
+    one_word = np.array([chunk[-1] == ")" for chunk in openings], bool)
+    opened = "\n".join([chunk[:-1] if chunk[-1] == ")" else chunk for chunk in openings])
+    attributes = _Attributes(opened.encode("utf-8"), len(openings))
+    if not attributes.sound:
+        return None
+    ids, entities = attributes.last("MarkableID"), attributes.last("EntityID")
+    document_of = documents[cell_of].tolist()
+    if not all(ids) or not all(entities) or len(set(zip(document_of, ids))) != len(ids):
+        return None
+    ends = _paired_ends(closers, cell_of, one_word, documents)
+    if ends is None:
+        return None
+    try:
+        min_spans = [None if value is None else _min_span(value, path, column, 0) for value in attributes.last("Min")]
+    except InputError:
+        return None
+    element_of = attributes.last("ElementOf")
+    first_cells, end_cells = cell_of.tolist(), ends.tolist()
+    made = Markable.made
+    return [made(ids[i], entities[i], ((positions[first], positions[end]),), min_span=min_spans[i], zero=False,
+                 element_of=() if element_of[i] is None else tuple(element_of[i].split(",")), line=lines[first],
+                 attribute_text=text)
+            for i, (text, first, end) in enumerate(zip(opened.split("\n"), first_cells, end_cells))], document_of
+
+
+class _Attributes:
+    """The attributes of many openings (`A=x|B=y`, one opening a line), located by numpy."""
+
+    def __init__(self, data: bytes, openings: int) -> None:
+        self.data = data
+        self.buf = np.frombuffer(data, np.uint8)
+        self.openings = openings
+        bounds = np.flatnonzero((self.buf == 124) | (self.buf == 10))  # "|" and line ends
+        self.piece_starts = np.concatenate([[0], bounds + 1])
+        self.piece_ends = np.concatenate([bounds, [len(data)]])
+        self.opening_of = np.concatenate([[0], np.cumsum(self.buf[bounds] == 10)])
+        equals = np.concatenate([[0], np.cumsum(self.buf == 61)])  # "="
+        self.sound = bool((equals[self.piece_ends] > equals[self.piece_starts]).all())
+        """Whether every piece has its `=` (else `Layer.cell` says which has not)."""
+
+    def last(self, name: str) -> list[str | None]:
+        """Each opening's value of its last `name=` piece (a dict of its pieces keeps the last);
+        None where it has none."""
+        key = (name + "=").encode("ascii")
+        starts, ends = self.piece_starts, self.piece_ends
+        found = ends - starts >= len(key)
+        for k, byte in enumerate(key):
+            found &= self.buf[np.minimum(starts + k, len(self.buf) - 1)] == byte
+        found = np.flatnonzero(found)
+        out: list[str | None] = [None] * self.openings
+        if not len(found):
+            return out
+        values = texts_of(self.data, starts[found] + len(key), ends[found])
+        for opening, value in zip(self.opening_of[found].tolist(), values):
+            out[opening] = value
+        return out
+
+
+def _paired_ends(closers: np.ndarray, cell_of: np.ndarray, one_word: np.ndarray, documents: np.ndarray
+                 ) -> np.ndarray | None:
+    """The cell each opening closes on: its own for a one-word markable, else the cell of the `)`
+    that closes it (the innermost open markable is closed first); None if a `)` finds nothing
+    open or a markable is never closed in its document."""
+    ends = cell_of.copy()
+    longer = np.flatnonzero(~one_word)
+    if not len(longer) and not closers.any():
+        return ends
+    closing_cells = np.repeat(np.arange(len(closers)), closers)
+    # events in reading order: a cell's closers, then its openings
+    cell = np.concatenate([closing_cells, cell_of[longer]])
+    step = np.concatenate([np.full(len(closing_cells), -1), np.ones(len(longer), np.int64)])
+    order = np.lexsort((np.concatenate([np.zeros(len(closing_cells), np.int64), longer]), step, cell))
+    cell, step = cell[order], step[order]
+    depth = np.cumsum(step)
+    document = documents[cell]
+    last_of_document = np.flatnonzero(np.append(document[1:] != document[:-1], True))
+    if depth.min() < 0 or depth[last_of_document].any():
+        return None
+    level = np.where(step > 0, depth, depth + 1)  # an opening's depth once open, a closer's before it closes
+    paired = np.argsort(level, kind="stable")  # at each level: opening, its closer, opening, its closer...
+    openings, closings = paired[0::2], paired[1::2]
+    which = np.concatenate([np.zeros(len(closing_cells), np.int64), longer])[order]
+    ends[which[openings]] = cell[closings]
+    return ends
