@@ -257,9 +257,10 @@ class _Walk:
                 return False
             if len(at):
                 cell_starts, cell_ends = index.cell_of(word_lines[at], column)
-                found = whole_layer(texts_of(index.data, cell_starts, cell_ends),
-                                    (self.word_number[at] - bases[document[at]]).tolist(),
-                                    (word_lines[at] + 1).tolist(), document[at], path=self.path, column=name)
+                found = whole_layer(index.data, cell_starts, cell_ends,
+                                    positions=(self.word_number[at] - bases[document[at]]).tolist(),
+                                    lines=(word_lines[at] + 1).tolist(), documents=document[at], path=self.path,
+                                    column=name)
                 if found is None:
                     return False
                 read[layer] = found

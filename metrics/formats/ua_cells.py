@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-from metrics.formats.ua_lines import texts_of
+from metrics.formats.ua_lines import gathered, texts_of
 from metrics.mentions.ua import BridgingLink, Markable, Position, UADocument
 from metrics.model import InputError
 
@@ -201,24 +201,36 @@ def bridging_links(value: str, path: str, line: int) -> list[BridgingLink]:
     return out
 
 
-def whole_layer(texts: list[str], positions: list[int], lines: list[int], documents: np.ndarray, *, path: str,
-                column: str) -> tuple[list[Markable], list[int]] | None:
-    """The markables of a file's layer from its annotated cells (none on a zero; `documents`: the
-    document of each cell, in file order), read at once, with the document of each: brackets
-    paired by numpy, each attribute found by numpy over the bytes of all openings.  None when the
-    cells are not all of the common kind (closers are runs of `)`, every attribute has its `=`,
-    each markable of a document has one part, a MarkableID, an EntityID and a sound Min, every
-    bracket is closed within its document): then `Layer.cell` reads them one by one, and says
-    what is wrong where."""
-    cells = [text.split("(") for text in texts]
-    openings = [chunk for chunks in cells for chunk in chunks[1:]]
-    if any(chunks[0].strip(")") for chunks in cells) or any(not chunk or ")" in chunk[:-1] for chunk in openings):
+def whole_layer(data: bytes | bytearray, cell_starts: np.ndarray, cell_ends: np.ndarray, *, positions: list[int],
+                lines: list[int], documents: np.ndarray, path: str, column: str
+                ) -> tuple[list[Markable], list[int]] | None:
+    """The markables of a file's layer from its annotated cells (`data[cell_starts:cell_ends]`,
+    none on a zero; `documents`: the document of each cell, in file order), read at once, with the
+    document of each: brackets found and paired by numpy over the cells' bytes, each attribute
+    found by numpy over the bytes of all openings.  None when the cells are not all of the common
+    kind (closers are runs of `)` before the openings, every attribute has its `=`, each markable
+    of a document has one part, a MarkableID, an EntityID and a sound Min, every bracket is closed
+    within its document): then `Layer.cell` reads them one by one, and says what is wrong where."""
+    cells = gathered(data, cell_starts, cell_ends)
+    line_ends = np.flatnonzero(cells == 10)
+    line_starts = np.concatenate([[0], line_ends[:-1] + 1])
+    opens = np.flatnonzero(cells == 40)  # "("
+    if not len(opens):
+        return None
+    delimiters = np.flatnonzero((cells == 40) | (cells == 10))
+    chunk_ends = delimiters[np.searchsorted(delimiters, opens, side="right")]
+    closing = np.concatenate([[0], np.cumsum(cells == 41)])  # ")" before each byte
+    cell_of = np.searchsorted(line_ends, opens)
+    first_open = line_ends.copy()
+    has_open = np.flatnonzero(np.append(True, cell_of[1:] != cell_of[:-1])) if len(opens) else opens
+    first_open[cell_of[has_open]] = opens[has_open]
+    closers = closing[first_open] - closing[line_starts]
+    one_word = cells[chunk_ends - 1] == 41
+    inner = closing[chunk_ends] - closing[opens + 1] - one_word  # ")" inside an opening
+    if (closers != first_open - line_starts).any() or (chunk_ends - opens <= 1 + one_word).any() or inner.any():
         return None  # a closer by name, a stray character, an empty or cut opening
-    closers = np.array([len(chunks[0]) for chunks in cells], np.int64)
-    cell_of = np.repeat(np.arange(len(cells)), [len(chunks) - 1 for chunks in cells])
-    one_word = np.array([chunk[-1] == ")" for chunk in openings], bool)
-    opened = "\n".join([chunk[:-1] if chunk[-1] == ")" else chunk for chunk in openings])
-    attributes = _Attributes(opened.encode("utf-8"), len(openings))
+    opened = gathered(cells, opens + 1, chunk_ends - one_word)
+    attributes = _Attributes(opened, len(opens))
     if not attributes.sound:
         return None
     ids, entities = attributes.last("MarkableID"), attributes.last("EntityID")
@@ -228,31 +240,33 @@ def whole_layer(texts: list[str], positions: list[int], lines: list[int], docume
     ends = _paired_ends(closers, cell_of, one_word, documents)
     if ends is None:
         return None
-    try:
-        min_spans = [None if value is None else _min_span(value, path, column, 0) for value in attributes.last("Min")]
-    except InputError:
-        return None
+    min_spans = attributes.min_spans()
+    if min_spans is None:
+        try:
+            min_spans = [None if value is None else _min_span(value, path, column, 0) for value in attributes.last("Min")]
+        except InputError:
+            return None
     element_of = attributes.last("ElementOf")
-    first_cells, end_cells = cell_of.tolist(), ends.tolist()
+    texts = opened.tobytes().decode("utf-8").split("\n")[:-1]
     made = Markable.made
     return [made(ids[i], entities[i], ((positions[first], positions[end]),), min_span=min_spans[i], zero=False,
                  element_of=() if element_of[i] is None else tuple(element_of[i].split(",")), line=lines[first],
                  attribute_text=text)
-            for i, (text, first, end) in enumerate(zip(opened.split("\n"), first_cells, end_cells))], document_of
+            for i, (text, first, end) in enumerate(zip(texts, cell_of.tolist(), ends.tolist()))], document_of
 
 
 class _Attributes:
     """The attributes of many openings (`A=x|B=y`, one opening a line), located by numpy."""
 
-    def __init__(self, data: bytes, openings: int) -> None:
-        self.data = data
-        self.buf = np.frombuffer(data, np.uint8)
+    def __init__(self, buf: np.ndarray, openings: int) -> None:
+        """`buf`: the openings' bytes, each followed by a line end."""
+        self.buf = buf
         self.openings = openings
-        bounds = np.flatnonzero((self.buf == 124) | (self.buf == 10))  # "|" and line ends
-        self.piece_starts = np.concatenate([[0], bounds + 1])
-        self.piece_ends = np.concatenate([bounds, [len(data)]])
-        self.opening_of = np.concatenate([[0], np.cumsum(self.buf[bounds] == 10)])
-        equals = np.concatenate([[0], np.cumsum(self.buf == 61)])  # "="
+        bounds = np.flatnonzero((buf == 124) | (buf == 10))  # "|" and line ends
+        self.piece_starts = np.concatenate([[0], bounds[:-1] + 1])
+        self.piece_ends = bounds
+        self.opening_of = np.concatenate([[0], np.cumsum(buf[bounds[:-1]] == 10)])
+        equals = np.concatenate([[0], np.cumsum(buf == 61)])  # "="
         self.sound = bool((equals[self.piece_ends] > equals[self.piece_starts]).all())
         """Whether every piece has its `=` (else `Layer.cell` says which has not)."""
 
@@ -268,9 +282,38 @@ class _Attributes:
         out: list[str | None] = [None] * self.openings
         if not len(found):
             return out
-        values = texts_of(self.data, starts[found] + len(key), ends[found])
+        values = texts_of(self.buf, starts[found] + len(key), ends[found])
         for opening, value in zip(self.opening_of[found].tolist(), values):
             out[opening] = value
+        return out
+
+    def min_spans(self) -> list[tuple[int, int] | None] | None:
+        """Each opening's last Min as 0-based word indices, when every Min is a plain number of 1
+        to 9 digits above 0 (else None: `_min_span` reads them one by one)."""
+        key = b"Min="
+        starts, ends = self.piece_starts, self.piece_ends
+        found = ends - starts >= len(key)
+        for k, byte in enumerate(key):
+            found &= self.buf[np.minimum(starts + k, len(self.buf) - 1)] == byte
+        found = np.flatnonzero(found)
+        out: list[tuple[int, int] | None] = [None] * self.openings
+        if not len(found):
+            return out
+        first, last = starts[found] + len(key), ends[found]
+        lengths = last - first
+        if (lengths < 1).any() or (lengths > 9).any():
+            return None
+        number = np.zeros(len(found), np.int64)
+        for k in range(int(lengths.max())):
+            here = lengths > k
+            digit = self.buf[np.minimum(first + k, len(self.buf) - 1)].astype(np.int64) - 48
+            if ((digit < 0) | (digit > 9))[here].any():
+                return None
+            number = np.where(here, number * 10 + digit, number)
+        if (number == 0).any():
+            return None
+        for opening, word in zip(self.opening_of[found].tolist(), (number - 1).tolist()):
+            out[opening] = (word, word)
         return out
 
 

@@ -97,15 +97,20 @@ def index_lines(data: bytes | bytearray) -> LineIndex:
     return LineIndex(data, line_starts, first_cell, cell_starts, cell_ends)
 
 
-def texts_of(data: bytes | bytearray, starts: np.ndarray, ends: np.ndarray) -> list[str]:
+def texts_of(data: bytes | bytearray | np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[str]:
     """The text of each slice `data[start:end]` (none holding a line end): gathered by numpy into
     one line each, decoded and split at once (one string made per slice, no Python step)."""
     if not len(starts):
         return []
-    buf = np.frombuffer(data, np.uint8)
+    return gathered(data, starts, ends).tobytes().decode("utf-8").split("\n")[:-1]
+
+
+def gathered(data: bytes | bytearray | np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The bytes of the slices `data[start:end]`, each followed by a line end, as one array."""
+    buf = data if isinstance(data, np.ndarray) else np.frombuffer(data, np.uint8)
     lengths = ends - starts + 1  # with a line end after each
     placed = np.cumsum(lengths) - lengths
     source = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(placed - starts, lengths)
-    joined = buf[np.minimum(source, max(len(buf) - 1, 0))] if len(buf) else np.zeros(len(source), np.uint8)
+    joined = buf[np.clip(source, 0, max(len(buf) - 1, 0))] if len(buf) else np.zeros(len(source), np.uint8)
     joined[placed + lengths - 1] = 10
-    return joined.tobytes().decode("utf-8").split("\n")[:-1]
+    return joined
