@@ -240,12 +240,10 @@ def whole_layer(data: bytes | bytearray, cell_starts: np.ndarray, cell_ends: np.
     ends = _paired_ends(closers, cell_of, one_word, documents)
     if ends is None:
         return None
-    min_spans = attributes.min_spans()
-    if min_spans is None:
-        try:
-            min_spans = [None if value is None else _min_span(value, path, column, 0) for value in attributes.last("Min")]
-        except InputError:
-            return None
+    try:
+        min_spans = attributes.min_spans(path, column)
+    except InputError:
+        return None
     element_of = attributes.last("ElementOf")
     texts = opened.tobytes().decode("utf-8").split("\n")[:-1]
     made = Markable.made
@@ -256,7 +254,8 @@ def whole_layer(data: bytes | bytearray, cell_starts: np.ndarray, cell_ends: np.
 
 
 class _Attributes:
-    """The attributes of many openings (`A=x|B=y`, one opening a line), located by numpy."""
+    """The attributes of many openings (`A=x|B=y`, one opening a line), located by numpy: each
+    piece's name runs to its first `=`, its value from there to the piece's end."""
 
     def __init__(self, buf: np.ndarray, openings: int) -> None:
         """`buf`: the openings' bytes, each followed by a line end."""
@@ -266,54 +265,53 @@ class _Attributes:
         self.piece_starts = np.concatenate([[0], bounds[:-1] + 1])
         self.piece_ends = bounds
         self.opening_of = np.concatenate([[0], np.cumsum(buf[bounds[:-1]] == 10)])
-        equals = np.concatenate([[0], np.cumsum(buf == 61)])  # "="
-        self.sound = bool((equals[self.piece_ends] > equals[self.piece_starts]).all())
+        equals = np.flatnonzero(buf == 61)  # "="
+        at = np.searchsorted(equals, self.piece_starts)
+        self.sound = bool(len(equals)) and bool((at < len(equals)).all()) and \
+            bool((equals[np.minimum(at, len(equals) - 1)] < self.piece_ends).all())
         """Whether every piece has its `=` (else `Layer.cell` says which has not)."""
+        self.name_ends = equals[np.minimum(at, len(equals) - 1)] if len(equals) else self.piece_ends
+
+    def _named(self, name: str) -> np.ndarray:
+        """The pieces named `name`, in order."""
+        key = np.frombuffer(name.encode("ascii"), np.uint8)
+        found = np.flatnonzero(self.name_ends - self.piece_starts == len(key))
+        if len(found):
+            found = found[(self.buf[self.piece_starts[found, None] + np.arange(len(key))] == key).all(axis=1)]
+        return found
 
     def last(self, name: str) -> list[str | None]:
-        """Each opening's value of its last `name=` piece (a dict of its pieces keeps the last);
+        """Each opening's value of its last `name` piece (a dict of its pieces keeps the last);
         None where it has none."""
-        key = (name + "=").encode("ascii")
-        starts, ends = self.piece_starts, self.piece_ends
-        found = ends - starts >= len(key)
-        for k, byte in enumerate(key):
-            found &= self.buf[np.minimum(starts + k, len(self.buf) - 1)] == byte
-        found = np.flatnonzero(found)
+        found = self._named(name)
         out: list[str | None] = [None] * self.openings
-        if not len(found):
-            return out
-        values = texts_of(self.buf, starts[found] + len(key), ends[found])
-        for opening, value in zip(self.opening_of[found].tolist(), values):
-            out[opening] = value
+        if len(found):
+            for opening, value in zip(self.opening_of[found].tolist(),
+                                      texts_of(self.buf, self.name_ends[found] + 1, self.piece_ends[found])):
+                out[opening] = value
         return out
 
-    def min_spans(self) -> list[tuple[int, int] | None] | None:
-        """Each opening's last Min as 0-based word indices, when every Min is a plain number of 1
-        to 9 digits above 0 (else None: `_min_span` reads them one by one)."""
-        key = b"Min="
-        starts, ends = self.piece_starts, self.piece_ends
-        found = ends - starts >= len(key)
-        for k, byte in enumerate(key):
-            found &= self.buf[np.minimum(starts + k, len(self.buf) - 1)] == byte
-        found = np.flatnonzero(found)
+    def min_spans(self, path: str, column: str) -> list[tuple[int, int] | None]:
+        """Each opening's last Min as 0-based word indices: a plain number of 1 to 9 digits above 0
+        read by numpy, any other (`5,7`, or a wrong one: InputError) by `_min_span`."""
+        found = self._named("Min")
         out: list[tuple[int, int] | None] = [None] * self.openings
         if not len(found):
             return out
-        first, last = starts[found] + len(key), ends[found]
-        lengths = last - first
-        if (lengths < 1).any() or (lengths > 9).any():
-            return None
+        first, last = self.name_ends[found] + 1, self.piece_ends[found]
+        lengths = np.clip(last - first, 0, 10)
+        digits = self.buf[np.minimum(first[:, None] + np.arange(int(lengths.max()) or 1), len(self.buf) - 1)]
+        inside = np.arange(digits.shape[1]) < lengths[:, None]
+        digits = np.where(inside, digits.astype(np.int64) - 48, 0)
         number = np.zeros(len(found), np.int64)
-        for k in range(int(lengths.max())):
-            here = lengths > k
-            digit = self.buf[np.minimum(first + k, len(self.buf) - 1)].astype(np.int64) - 48
-            if ((digit < 0) | (digit > 9))[here].any():
-                return None
-            number = np.where(here, number * 10 + digit, number)
-        if (number == 0).any():
-            return None
-        for opening, word in zip(self.opening_of[found].tolist(), (number - 1).tolist()):
-            out[opening] = (word, word)
+        for k in range(digits.shape[1]):
+            number = np.where(inside[:, k], number * 10 + digits[:, k], number)
+        plain = (lengths >= 1) & (lengths <= 9) & ((digits >= 0) & (digits <= 9)).all(axis=1) & (number > 0)
+        openings = self.opening_of[found].tolist()
+        for opening, word, is_plain, start, end in zip(openings, (number - 1).tolist(), plain.tolist(),
+                                                       first.tolist(), last.tolist()):
+            out[opening] = (word, word) if is_plain else \
+                _min_span(self.buf[start:end].tobytes().decode("utf-8"), path, column, 0)
         return out
 
 
