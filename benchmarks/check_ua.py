@@ -40,6 +40,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -280,6 +282,32 @@ def our_command(key: str, response: str, settings: Settings) -> list[str]:
     return line
 
 
+def _floors(key: str, response: str, settings: Settings) -> tuple[float, float, float]:
+    """CPU seconds of the least a Python program does to read what these settings score, on both
+    files: (their bytes read; and their lines and cells located by numpy; and a string made of
+    each annotated cell of the columns the settings read).  Nothing parsed: a floor."""
+    from metrics.formats.source import read_utf8
+    from metrics.formats.ua_lines import index_lines, texts_of
+
+    columns = [{"identity": 10, "bridging": 11, "deixis": 12}[layer] for layer in layers_read(settings)]
+    times = []
+    for depth in range(3):
+        started = time.process_time()
+        for path in (key, response):
+            data = read_utf8(path)
+            if depth == 0:
+                continue
+            index = index_lines(data)
+            if depth == 1:
+                continue
+            lines = np.flatnonzero(np.diff(index.first_cell) > max(columns))
+            for column in columns:
+                annotated = lines[~index.blank(lines, column)]
+                texts_of(data, *index.cell_of(annotated, column))
+        times.append(time.process_time() - started)
+    return times[0], times[1], times[2]
+
+
 def _split_lines(key: str, response: str) -> float:
     """CPU seconds to read both files' lines and split each word line into its columns (nothing parsed)."""
     started = time.process_time()
@@ -351,9 +379,13 @@ def check_timing(args: argparse.Namespace, copy: str, workdir: str) -> None:
             ua_line = [args.python, "ua-scorer.py", key, response, *command_line(settings)]
             their_whole = statistics.median(child_seconds(ua_line, copy) for _ in range(repeats))
             our_whole = statistics.median(child_seconds(our_command(key, response, settings)) for _ in range(repeats))
+            least = [statistics.median(values) for values in zip(*(_floors(key, response, settings)
+                                                                    for _ in range(repeats)))]
             print(f"timing {Path(key).name} {name}: in process {theirs:.3f} s (UA scorer) vs {mine:.3f} s (ours), "
                   f"{theirs / mine:.1f}x; whole command {their_whole:.2f} s vs {our_whole:.2f} s, "
-                  f"{their_whole / our_whole:.1f}x (CPU seconds, medians of {repeats})")
+                  f"{their_whole / our_whole:.1f}x (CPU seconds, medians of {repeats}); floor in process: bytes "
+                  f"{least[0]:.4f} s, lines and cells located {least[1]:.4f} s, a string per annotated cell "
+                  f"read {least[2]:.4f} s")
         lines = statistics.median(_split_lines(key, response) for _ in range(repeats))
         reading = statistics.median(_reading(key, response) for _ in range(repeats))
         print(f"timing {Path(key).name}: reading both files' lines and splitting each into columns, the least "
