@@ -20,8 +20,11 @@ Each score is compared twice: to the last digit the UA scorer prints (`%.2f` of 
 its own command line), and at full precision (its evaluator called by benchmarks/ua_reference.py).
 `--timing` times both on each CODI-CRAC train file in the same run (CPU seconds, medians of
 `--repeats`), under every UA preset and extra setting (or those `--timed` names): reading and
-scoring in a running process (ours with the collector off, as `corefwb` runs), and whole command
-lines beside the interpreter's own start.
+scoring in a running process (ours with the collector off, as `corefwb` runs, reading only the
+columns the settings score, as `corefwb score` reads), and whole command lines (ours also with the
+key in the cache of read files, the usual case) beside the interpreter's own start; and per
+setting the floor of reading in process (the two files' bytes; their lines and cells located by
+numpy; a string made per annotated cell of the columns read).
 """
 
 from __future__ import annotations
