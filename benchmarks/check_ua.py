@@ -20,8 +20,11 @@ Each score is compared twice: to the last digit the UA scorer prints (`%.2f` of 
 its own command line), and at full precision (its evaluator called by benchmarks/ua_reference.py).
 `--timing` times both on each CODI-CRAC train file in the same run (CPU seconds, medians of
 `--repeats`), under every UA preset and extra setting (or those `--timed` names): reading and
-scoring in a running process (ours with the collector off, as `corefwb` runs), and whole command
-lines beside the interpreter's own start.
+scoring in a running process (ours with the collector off, as `corefwb` runs, reading only the
+columns the settings score, as `corefwb score` reads), and whole command lines (ours also with the
+key in the cache of read files, the usual case) beside the interpreter's own start; and per
+setting the floor of reading in process (the two files' bytes; their lines and cells located by
+numpy; a string made per annotated cell of the columns read).
 """
 
 from __future__ import annotations
@@ -40,10 +43,12 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from metrics.corpus.ua import PRESETS, Settings, score_corpus  # noqa: E402
+from metrics.corpus.ua import PRESETS, Settings, layers_read, score_corpus  # noqa: E402
 from metrics.formats.source import read_lines  # noqa: E402
 from metrics.formats.ua import read_ua  # noqa: E402
 
@@ -103,8 +108,9 @@ def ours(job: dict) -> dict:
     s = job["settings"]
     settings = Settings(s["match"], s["keep_singletons"], s["keep_split"], s["only_split"], s["discourse_deixis"],
                         s["keep_zeros"], tuple(s["metrics"]))
-    result = score_corpus(read_ua(job["key"]), read_ua(job["response"]), job["key"], job["response"], settings,
-                          check_words=not job.get("unit_test"))
+    layers = layers_read(settings)  # what `corefwb score` reads
+    result = score_corpus(read_ua(job["key"], layers=layers), read_ua(job["response"], layers=layers), job["key"],
+                          job["response"], settings, check_words=not job.get("unit_test"))
     return {name: [v.recall, v.precision, v.f1] for name, v in result.micro.items()}
 
 
@@ -209,7 +215,8 @@ def printed_comparison(python: str, copy: str, key: str, response: str, settings
     theirs = printed_scores(run.stdout)
     if run.returncode:
         return 0, 0, [f"the UA scorer fails: {run.stderr.strip().splitlines()[-1]}"], seconds
-    result = score_corpus(read_ua(key), read_ua(response), key, response, settings)
+    layers = layers_read(settings)
+    result = score_corpus(read_ua(key, layers=layers), read_ua(response, layers=layers), key, response, settings)
     same = total = 0
     notes = []
     for name, values in theirs.items():
@@ -258,12 +265,31 @@ FLOORS = {"python": "pass", "python+numpy": "import numpy",
 scipy's linear_sum_assignment): a whole command line cannot take less."""
 
 
-def child_seconds(line: list[str], cwd: str | None = None) -> float:
+def child_seconds(line: list[str], cwd: str | None = None, env: dict[str, str] | None = None) -> float:
     """CPU seconds (user and system) of one command line run to its end."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(line, cwd=cwd, capture_output=True, check=True)
+    subprocess.run(line, cwd=cwd, capture_output=True, check=True, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def key_cached_seconds(key: str, response: str, settings: Settings, workdir: str, repeats: int) -> float:
+    """`corefwb score` with the cache of read files, as people run it: the key's entry made by a
+    first run, each timed run on a response not seen before (a fresh copy: its path is part of
+    its entry's name).  The median of `repeats` CPU times."""
+    cache = tempfile.mkdtemp(prefix="ua-cache-", dir=workdir)
+    env = {**os.environ, "COREFWB_CACHE_DIR": cache}
+    env.pop("COREFWB_NO_CACHE", None)
+    times = []
+    for run in range(repeats + 1):
+        copy = str(Path(cache, f"response-{run}.CONLLUA"))
+        shutil.copyfile(response, copy)
+        line = [part for part in our_command(key, copy, settings) if part != "--no-cache"]
+        seconds = child_seconds(line, env=env)
+        if run:
+            times.append(seconds)
+    shutil.rmtree(cache, ignore_errors=True)
+    return statistics.median(times)
 
 
 def our_command(key: str, response: str, settings: Settings) -> list[str]:
@@ -276,6 +302,32 @@ def our_command(key: str, response: str, settings: Settings) -> list[str]:
     line += ["--discourse-deixis"] if settings.discourse_deixis else []
     line += ["--zero-match", "linear"] if settings.keep_zeros else []
     return line
+
+
+def _floors(key: str, response: str, settings: Settings) -> tuple[float, float, float]:
+    """CPU seconds of the least a Python program does to read what these settings score, on both
+    files: (their bytes read; and their lines and cells located by numpy; and a string made of
+    each annotated cell of the columns the settings read).  Nothing parsed: a floor."""
+    from metrics.formats.source import read_utf8
+    from metrics.formats.ua_lines import index_lines, texts_of
+
+    columns = [{"identity": 10, "bridging": 11, "deixis": 12}[layer] for layer in layers_read(settings)]
+    times = []
+    for depth in range(3):
+        started = time.process_time()
+        for path in (key, response):
+            data = read_utf8(path)
+            if depth == 0:
+                continue
+            index = index_lines(data)
+            if depth == 1:
+                continue
+            lines = np.flatnonzero(np.diff(index.first_cell) > max(columns))
+            for column in columns:
+                annotated = lines[~index.blank(lines, column)]
+                texts_of(data, *index.cell_of(annotated, column))
+        times.append(time.process_time() - started)
+    return times[0], times[1], times[2]
 
 
 def _split_lines(key: str, response: str) -> float:
@@ -349,9 +401,15 @@ def check_timing(args: argparse.Namespace, copy: str, workdir: str) -> None:
             ua_line = [args.python, "ua-scorer.py", key, response, *command_line(settings)]
             their_whole = statistics.median(child_seconds(ua_line, copy) for _ in range(repeats))
             our_whole = statistics.median(child_seconds(our_command(key, response, settings)) for _ in range(repeats))
+            our_cached = key_cached_seconds(key, response, settings, workdir, repeats)
+            least = [statistics.median(values) for values in zip(*(_floors(key, response, settings)
+                                                                    for _ in range(repeats)))]
             print(f"timing {Path(key).name} {name}: in process {theirs:.3f} s (UA scorer) vs {mine:.3f} s (ours), "
                   f"{theirs / mine:.1f}x; whole command {their_whole:.2f} s vs {our_whole:.2f} s, "
-                  f"{their_whole / our_whole:.1f}x (CPU seconds, medians of {repeats})")
+                  f"{their_whole / our_whole:.1f}x, the key cached {our_cached:.2f} s, {their_whole / our_cached:.1f}x "
+                  f"(CPU seconds, medians of {repeats}); floor in process: bytes "
+                  f"{least[0]:.4f} s, lines and cells located {least[1]:.4f} s, a string per annotated cell "
+                  f"read {least[2]:.4f} s")
         lines = statistics.median(_split_lines(key, response) for _ in range(repeats))
         reading = statistics.median(_reading(key, response) for _ in range(repeats))
         print(f"timing {Path(key).name}: reading both files' lines and splitting each into columns, the least "

@@ -250,3 +250,21 @@ def test_score_options_no_ua_score_reads_are_warned_about_and_change_nothing(cap
     warned = err.splitlines()
     assert len(warned) == 2 and "--weights" in warned[0] and "--ace-variant" in warned[1]
     assert all("no score under --conventions ua reads it" in line for line in warned)
+
+
+def test_score_reads_the_columns_it_scores_and_errors_reads_them_all(capsys, tmp_path):
+    """A damaged DISCOURSE_DEIXIS cell: `score` of the identity chains does not read that column
+    (its scores are those of the undamaged file); `errors` reads every column and refuses it at
+    its line; `score --discourse-deixis` reads it and refuses it too."""
+    lines = Path(RESPONSE).read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.strip() and not line.startswith("#"))
+    cells = lines[at].split()
+    cells[12] = "(EntityID=1-DD"  # no MarkableID
+    damaged = tmp_path / "damaged.CONLLUA"
+    damaged.write_text("".join(lines[:at] + ["  ".join(cells) + "\n"] + lines[at + 1:]), encoding="utf-8")
+    _, whole, _ = run(capsys, "score", KEY, RESPONSE, "--format", "json", "--no-cache")
+    status, out, _ = run(capsys, "score", KEY, str(damaged), "--format", "json", "--no-cache")
+    assert status == 0 and json.loads(out)["metrics"] == json.loads(whole)["metrics"]
+    for argv in (("errors", KEY, str(damaged)), ("score", KEY, str(damaged), "--discourse-deixis")):
+        status, out, err = run(capsys, *argv, "--no-cache")
+        assert status == 1 and not out and f"{damaged}:{at + 1}" in err and "needs a MarkableID" in err

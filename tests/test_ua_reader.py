@@ -148,7 +148,7 @@ def test_the_readers_markables_equal_those_made_field_by_field(tmp_path):
     (doc,) = read_ua(write(tmp_path, DOC))
     names = {f.name for f in fields(Markable)}
     for m in doc.identity + doc.deixis:
-        again = Markable(m.id, m.entity, m.parts, m.min_span, m.zero, m.element_of, m.line, m.attributes)
+        again = Markable(m.id, m.entity, m.parts, m.min_span, m.zero, m.element_of, m.line, m.attribute_text)
         assert set(vars(m)) == names and vars(m) == vars(again) and m == again
 
 
@@ -162,3 +162,62 @@ def test_zeros_are_numbered_from_the_word_they_precede(tmp_path):
     assert [(m.id, m.words) for m in first.identity] == [("z0", ("0.0",)), ("z1", ("1.1",)), ("m1", (1,))]
     assert first.identity[-1].min_span == (6, 6) and first.words == ["a", "b"] and first.sentence_starts == []
     assert first.word_lines == [4, 9] and second.sentence_starts == [] and second.word_lines == [12]
+
+
+def test_a_ua_file_read_through_the_cache_is_the_same_and_comes_from_its_entry(tmp_path, monkeypatch):
+    from metrics.formats import ua
+    from metrics.formats.cache import ReadCache
+
+    path = write(tmp_path, DOC)
+    cache = ReadCache(tmp_path / "cache")
+    first = read_ua(path, cache)
+    assert ua.ua_in_cache(path, cache) and not ua.ua_in_cache(path, None)
+    monkeypatch.setattr(ua, "_read", lambda _path: pytest.fail("read again instead of loaded"))
+    again = read_ua(path, ReadCache(tmp_path / "cache"))
+    assert again == first
+    for old, new in zip(first, again):
+        assert (old.words, old.word_lines, old.sentence_starts, old.zeros) == \
+               (new.words, new.word_lines, new.sentence_starts, new.zeros)
+
+
+def test_a_changed_ua_file_is_read_again_not_taken_from_the_cache(tmp_path):
+    from metrics.formats.cache import ReadCache
+
+    path = write(tmp_path, DOC)
+    cache = ReadCache(tmp_path / "cache")
+    read_ua(path, cache)
+    changed = write(tmp_path, DOC.replace("Mary", "Anna"))
+    (doc,) = read_ua(changed, ReadCache(tmp_path / "cache"))
+    assert doc.words[0] == "Anna"
+
+
+def test_only_the_layers_asked_for_are_read(tmp_path):
+    path = write(tmp_path, DOC)
+    (whole,) = read_ua(path)
+    (identity,) = read_ua(path, layers=("identity",))
+    (deixis,) = read_ua(path, layers=("deixis", "bridging"))
+    assert identity.identity == whole.identity and not identity.deixis and not identity.bridging
+    assert deixis.deixis == whole.deixis and deixis.bridging == whole.bridging and not deixis.identity
+    assert identity.words == deixis.words == whole.words
+    broken = write(tmp_path, DOC.replace("(EntityID=1-DD|MarkableID=dd2)", "(EntityID=1-DD"))
+    assert read_ua(broken, layers=("identity",))[0].identity == whole.identity  # the broken column is not read
+    with pytest.raises(InputError):
+        read_ua(broken)
+
+
+@pytest.mark.parametrize("preset", ["crac18", "craft19", "codicrac22ar", "codicrac22dd", "codicrac22br"])
+def test_the_layers_a_preset_reads_give_the_scores_of_the_whole_file(tmp_path, preset):
+    from metrics.corpus.ua import PRESETS, layers_read, score_corpus
+
+    settings = PRESETS[preset]
+    key = write(tmp_path, DOC)
+    response = tmp_path / "response.CONLLUA"
+    response.write_text(HEAD + DOC.replace("(EntityID=2|MarkableID=m2|Min=3|ElementOf=3)", "_")
+                        .replace("MentionAnchor=m3", "MentionAnchor=m4"), encoding="utf-8")
+    whole = score_corpus(read_ua(key), read_ua(str(response)), key, str(response), settings)
+    layers = layers_read(settings)
+    assert layers == (("deixis",) if preset == "codicrac22dd" else ("identity", "bridging") if preset == "codicrac22br"
+                      else ("identity",))
+    read = score_corpus(read_ua(key, layers=layers), read_ua(str(response), layers=layers), key, str(response),
+                        settings)
+    assert read.micro == whole.micro and read.warnings == whole.warnings

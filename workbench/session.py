@@ -86,6 +86,8 @@ class LoadOptions:
     """ua: the discourse-deixis chains scored instead of the identity chains."""
     bridging: bool = True
     """ua: the bridging links read for scoring (when a bridging score is asked for)."""
+    ua_scores_only: bool = False
+    """ua: only the columns the scores read are read (`score`)."""
 
     def __post_init__(self) -> None:
         if self.conventions not in KNOWN_CONVENTIONS:
@@ -146,7 +148,8 @@ class LoadOptions:
                        clusters_field=self.clusters_field, ace=self.ace, keep_singletons=self.singletons == "keep",
                        zero_match=self.zero_match, crac_zeros=self.crac_zeros, cache=self.cache, spans=spans,
                        split_antecedents=self.split_antecedents, only_split_antecedents=self.only_split_antecedents,
-                       discourse_deixis=self.discourse_deixis, bridging=self.bridging)
+                       discourse_deixis=self.discourse_deixis, bridging=self.bridging,
+                       ua_scores_only=self.ua_scores_only)
 
 
 def resolve_conventions(conventions: str, key_path: str, response_paths: Sequence[str], key_format: str = "auto",

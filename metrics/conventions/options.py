@@ -39,6 +39,9 @@ class Options:
     """UA: the coreference scores of the split antecedents' alignments alone."""
     discourse_deixis: bool = False
     """UA: the discourse-deixis chains scored instead of the identity chains."""
+    ua_scores_only: bool = False
+    """UA: read only the columns the scores read (the scored layer's, and BRIDGING when a bridging
+    score is asked for), as `score` does; the error analyses and the workbench read every column."""
     bridging: bool = True
     """UA: the bridging links read for scoring (a link naming a markable the scored layer lacks is
     left out, with a warning)."""

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from metrics.conventions.base import Convention, Loaded, Progress, Read
 from metrics.conventions.options import UA, Options
 from metrics.corpus.scoring import PreparedCorpus
-from metrics.corpus.ua import BRIDGING, ORDER, Settings, bridging_warnings, pair_documents, score_document, ua_pair
+from metrics.corpus.ua import (BRIDGING, ORDER, Settings, bridging_warnings, layers_read, pair_documents, score_document,
+                               ua_pair)
 from metrics.formats.cache import ReadCache
 from metrics.formats.source import check_document_sizes
-from metrics.formats.ua import read_ua
+from metrics.formats.ua import LAYERS, read_ua, ua_in_cache
 from metrics.measures.catalog import Metric, Scorer
 from metrics.runtime.gc_pause import gc_paused
 
@@ -40,6 +41,11 @@ def settings_of(options: Options) -> Settings:
                     tuple(m.name for m in BRIDGING) if options.bridging else ()).completed()
 
 
+def _layers(options: Options) -> tuple[str, ...]:
+    """The columns read: every one, or with `ua_scores_only` those the scores read."""
+    return layers_read(settings_of(options)) if options.ua_scores_only else LAYERS
+
+
 @dataclass(frozen=True)
 class UniversalAnaphora:
     """The UA scorer's conventions (`Convention`)."""
@@ -50,13 +56,13 @@ class UniversalAnaphora:
     """The UA scorer's metrics, in the order it prints them (CoNLL after LEA)."""
 
     def read(self, path: str, key: bool, options: Options, cache: ReadCache | None, processes: int) -> Read:
-        """Every document of one UA file, as UA markables (read afresh: no cache of UA files)."""
-        documents = read_ua(path)
+        """Every document of one UA file, as UA markables (through the cache of read files)."""
+        documents = read_ua(path, cache, _layers(options))
         check_document_sizes(documents)
         return Read(ua=tuple(documents))
 
     def cached(self, path: str, options: Options, cache: ReadCache | None) -> bool:
-        return False
+        return ua_in_cache(path, cache, _layers(options))
 
     def prepare(self, key: Read, responses: Sequence[tuple[str, Callable[[], Read]]], key_path: str,
                 options: Options, progress: Progress) -> Loaded:

@@ -117,6 +117,14 @@ class Settings:
         return ", ".join(parts)
 
 
+def layers_read(settings: Settings) -> tuple[str, ...]:
+    """The markable layers (`metrics.formats.ua.LAYERS`) these settings' scores read: the scored
+    one (identity, or discourse deixis), and bridging when a bridging score is asked for (its
+    links resolve through the scored layer)."""
+    scored = "deixis" if settings.completed().discourse_deixis else "identity"
+    return (scored, "bridging") if any(m.name in settings.metrics for m in BRIDGING) else (scored,)
+
+
 _CONLL = names(MUC, BCUB, CEAFE, CONLL)
 _CRAC = names(MUC, BCUB, CEAFE, CONLL, MOR, ZERO)
 PRESETS: dict[str, Settings | tuple[str, dict[str, object]]] = {

@@ -17,6 +17,12 @@ The rules, as the UA scorer 2.0 (corefud-scorer 4fd7b0e, `scorer/ua/reader.py`) 
   first opening with first closing.  Its EntityID is the last one given, its `Min` the first.
 - `Min=5` or `Min=5,7` gives the minimal span (1-based word numbers of the document).
 
+How: the file's lines and cells are found by numpy over its bytes (`metrics.formats.ua_lines`);
+word lines, zeros, words' numbers and sentence starts are told as arrays; Python looks only at
+the comment lines that start a document or name the columns, and at the lines with an annotated
+cell (about a quarter of CODI-CRAC's).  Every file reads as a line-by-line reading would read it,
+errors at the same lines (`tests/test_ua_array_reader.py` holds the line-by-line reader).
+
 Where the UA scorer crashes, loops or reads garbage, this reader stops with the file, the line and
 what is wrong (`InputError`): a word line before any `# newdoc`, a document named twice, a line
 without its IDENTITY column, an attribute without `=`, a markable without MarkableID or EntityID,
@@ -27,16 +33,22 @@ Min, a plural entity that is (through others) an element of itself.
 
 from __future__ import annotations
 
+import hashlib
 import re
+from pathlib import Path
 
-from metrics.formats.source import read_lines
-from metrics.mentions.ua import BridgingLink, Markable, Position, UADocument
+import numpy as np
+
+from metrics.formats.cache import ReadCache
+from metrics.formats.source import is_regular, read_raw, read_utf8
+from metrics.formats.ua_lines import LineIndex, index_lines, texts_of
+from metrics.formats.ua_cells import Document, bridging_links, whole_layer
+from metrics.mentions.ua import Markable, Position, UADocument
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
 
 _COLUMNS = re.compile(r"#\s*global\.columns\s*=\s*(.*)$")
 _NEWDOC = re.compile(r"#\s*newdoc\s+id\s*=\s*(.*)$")
-_MIN = re.compile(r"([0-9]{1,9})(?:,([0-9]{1,9}))?$")
 
 
 def is_ua_head(text: str) -> bool:
@@ -50,277 +62,354 @@ def is_ua_head(text: str) -> bool:
     return False
 
 
-def _attributes(text: str, path: str, line: int) -> dict[str, str]:
-    """`A=x|B=y` as a dict; a piece without `=` is an error."""
-    out = {}
-    for piece in text.split("|"):
-        name, equals, value = piece.partition("=")
-        if not equals:
-            raise InputError(path, line, f"attribute {piece!r} in ({text}) has no '='")
-        out[name] = value
-    return out
+LAYERS = ("identity", "deixis", "bridging")
+"""The annotation columns: IDENTITY, DISCOURSE_DEIXIS, BRIDGING."""
 
 
-class _Open:
-    """A markable while it is read."""
-
-    __slots__ = ("id", "entity", "starts", "ends", "min_span", "zero", "element_of", "line", "attributes")
-
-    def __init__(self, markable_id: str, line: int, zero: bool, attributes: dict[str, str],
-                 min_span: tuple[int, int] | None) -> None:
-        self.id = markable_id
-        self.entity = ""
-        self.starts: list[Position] = []
-        self.ends: list[Position] = []
-        self.min_span = min_span
-        self.zero = zero
-        self.element_of: list[str] = []
-        self.line = line
-        self.attributes = tuple(attributes.items())
-
-
-def _min_span(value: str, path: str, column: str, line: int) -> tuple[int, int]:
-    """`Min=5` or `Min=5,7` as 0-based word indices (a plain number told without the pattern)."""
-    if value.isascii() and value.isdigit() and len(value) <= 9 and value != "0" * len(value):
-        first = int(value) - 1
-        return (first, first)
-    match = _MIN.match(value)
-    if not match or int(match.group(1)) == 0 or (match.group(2) and int(match.group(2)) == 0):
-        raise InputError(path, line, f"{column}: Min={value} is not N or N,M (word numbers from 1)")
-    first = int(match.group(1)) - 1
-    return (first, int(match.group(2)) - 1 if match.group(2) else first)
-
-
-class _Layer:
-    """One markable column (IDENTITY or DISCOURSE_DEIXIS) of one document while it is read."""
-
-    def __init__(self, path: str, column: str) -> None:
-        self.path = path
-        self.column = column
-        self.markables: dict[str, _Open] = {}
-        self.stack: list[str] = []
-
-    def cell(self, value: str, position: Position, zero: bool, line: int) -> None:
-        if value == "_":
-            return
-        chunks = value.split("(")
-        closing = chunks[0]
-        if closing:
-            if zero:
-                raise InputError(self.path, line, f"{self.column}: a zero cannot end a markable ({value})")
-            if closing == ")" and self.stack:  # the common close, as _close has it
-                self.markables[self.stack.pop()].ends.append(position)
-            else:
-                self._close(closing, position, line)
-        for chunk in chunks[1:]:
-            one_word = chunk.endswith(")")
-            if one_word:
-                chunk = chunk[:-1]
-            elif zero:
-                raise InputError(self.path, line, f"{self.column}: a zero cannot start a longer markable ({value})")
-            self._open(chunk, position, zero, one_word, line)
-
-    def _close(self, text: str, position: Position, line: int) -> None:
-        pieces = text.split(")")
-        if pieces[-1]:
-            raise InputError(self.path, line, f"{self.column}: {text!r} is not a closing bracket")
-        for name in pieces[:-1]:
-            if name:
-                markable = self.markables.get(name)
-                if markable is None or len(markable.ends) >= len(markable.starts):
-                    raise InputError(self.path, line, f"{self.column}: {name}) closes a markable that is not open")
-                if name in self.stack:
-                    del self.stack[len(self.stack) - 1 - self.stack[::-1].index(name)]
-            else:
-                if not self.stack:
-                    raise InputError(self.path, line, f"{self.column}: ')' with no markable open")
-                markable = self.markables[self.stack.pop()]
-            markable.ends.append(position)
-
-    def _open(self, text: str, position: Position, zero: bool, one_word: bool, line: int) -> None:
-        attributes = _attributes(text, self.path, line)
-        markable_id, entity = attributes.get("MarkableID"), attributes.get("EntityID")
-        if not markable_id or not entity:
-            raise InputError(self.path, line, f"{self.column}: markable ({text}) needs a MarkableID and an EntityID")
-        markable = self.markables.get(markable_id)
-        if markable is None:
-            min_text = attributes.get("Min")
-            min_span = None if min_text is None else _min_span(min_text, self.path, self.column, line)
-            markable = self.markables[markable_id] = _Open(markable_id, line, zero, attributes, min_span)
-        elif markable.zero or zero:
-            raise InputError(self.path, line, f"{self.column}: zero markable {markable_id} cannot have parts")
-        markable.entity = entity
-        if "ElementOf" in attributes:
-            markable.element_of.extend(attributes["ElementOf"].split(","))
-        markable.starts.append(position)
-        if one_word:
-            markable.ends.append(position)
-        else:
-            self.stack.append(markable_id)
-
-    def finish(self) -> list[Markable]:
-        out = []
-        made = Markable.made
-        for markable in self.markables.values():
-            starts, ends = markable.starts, markable.ends
-            if len(ends) < len(starts):
-                raise InputError(self.path, markable.line, f"{self.column}: markable {markable.id} is never closed")
-            parts = ((starts[0], ends[0]),) if len(starts) == 1 else tuple(zip(starts, ends))
-            out.append(made(markable.id, markable.entity, parts, min_span=markable.min_span, zero=markable.zero,
-                            element_of=tuple(markable.element_of), line=markable.line,
-                            attributes=markable.attributes))
-        _check_plurals(out, self.path, self.column)
-        return out
-
-
-def _check_plurals(markables: list[Markable], path: str, column: str) -> None:
-    """Refuse a plural entity that is, through others, an element of itself (the UA scorer loops)."""
-    members: dict[str, set[str]] = {}
-    line_of: dict[str, int] = {}
-    for m in markables:
-        if m.element_of:
-            for plural in m.element_of:
-                members.setdefault(plural, set()).add(m.entity)
-                line_of.setdefault(plural, m.line)
-    for start in members:
-        seen: set[str] = set()
-        waiting = list(members[start])
-        while waiting:
-            entity = waiting.pop()
-            if entity == start:
-                raise InputError(path, line_of[start], f"{column}: entity {start} is, through ElementOf, "
-                                                       "a split antecedent of itself")
-            if entity not in seen:
-                seen.add(entity)
-                waiting.extend(members.get(entity, ()))
-
-
-class _Document:
-    def __init__(self, path: str, name: str, line: int) -> None:
-        self.doc = UADocument(name, [], [], [], [], path, line)
-        self.identity = _Layer(path, "IDENTITY")
-        self.deixis = _Layer(path, "DISCOURSE_DEIXIS")
-        self.zeros_here = (-1, 0)
-        """(the word a zero precedes, the zeros before it so far): a zero's `W.K`."""
-        self.in_sentence = False
-
-    def finish(self) -> UADocument:
-        self.doc.identity = self.identity.finish()
-        self.doc.deixis = self.deixis.finish()
-        return self.doc
-
-
-def _bridging(value: str, path: str, line: int) -> list[BridgingLink]:
-    if value == "_":
-        return []
-    chunks = value.split("(")
-    if chunks[0].strip(")"):
-        raise InputError(path, line, f"BRIDGING: {chunks[0]!r} is not a closing bracket")
-    out = []
-    for chunk in chunks[1:]:
-        attributes = _attributes(chunk[:-1] if chunk.endswith(")") else chunk, path, line)
-        if not attributes.get("MarkableID") or not attributes.get("MentionAnchor"):
-            raise InputError(path, line, f"BRIDGING: ({chunk}) needs a MarkableID and a MentionAnchor")
-        out.append(BridgingLink(attributes["MarkableID"], attributes["MentionAnchor"], attributes.get("Rel", ""),
-                                attributes.get("EntityAnchor", ""), line))
-    return out
-
-
-def read_ua(path: str) -> list[UADocument]:
+def read_ua(path: str, cache: ReadCache | None = None, layers: tuple[str, ...] = LAYERS) -> list[UADocument]:
     """Every document of a UA file, in file order (documents with no word are left out, as the UA
-    scorer leaves them).  The collector is paused meanwhile: thousands of markables, no cycle."""
+    scorer leaves them), with the markables of `layers` only (the others' cells are not looked
+    at: a score reads one markable layer, and bridging when asked for); through `cache` when
+    given (a key is read run after run: loading its entry takes a quarter of reading it).  The
+    collector is paused meanwhile: thousands of markables, no cycle."""
+    layers = tuple(layer for layer in LAYERS if layer in layers)
+    entry = _cache_key(cache, path, layers)
     with gc_paused():
-        return _read(path)
-
-
-def _read(path: str) -> list[UADocument]:
-    documents: list[UADocument] = []
-    names: dict[str, int] = {}
-    current: _Document | None = None
-    identity, bridging, deixis = 10, 11, 12
-    needed = 13  # columns split off a line: up to the last of the three read (the rest stays whole)
-    declared = False
-    quick = False  # whether a plain word line may be taken at once: the columns are known, FORM before IDENTITY
-    also_blank = (bridging, deixis)  # the other cells a plain word line has `_` in (IDENTITY's when absent)
-    words: list[str] = []
-    word_lines: list[int] = []
-    for number, raw in enumerate(read_lines(path), 1):
-        cells = [raw] if raw[:1] == "#" else raw.split(None, needed)  # a comment is read whole, not split
-        # the most common line, a word inside a sentence with nothing annotated, taken at once
-        if len(cells) >= needed and cells[identity] == cells[also_blank[0]] == cells[also_blank[1]] == "_" and \
-                current is not None and current.in_sentence and "." not in cells[0] and quick:
-            words.append(cells[1])
-            word_lines.append(number)
-            continue
-        if not cells:
-            if current is not None:
-                current.in_sentence = False
-            continue
-        if cells[0][0] == "#":
-            line = raw.strip()
-            match = _NEWDOC.match(line)
-            if match:
-                if current is not None:
-                    _close(current, documents)
-                name = match.group(1).strip()
-                if name in names:
-                    raise InputError(path, number, f"document {name!r} again (first at line {names[name]})")
-                names[name] = number
-                current = _Document(path, name, number)
-                words, word_lines = current.doc.words, current.doc.word_lines
-                continue
-            match = _COLUMNS.match(line)
-            if match:
-                columns = match.group(1).split()
-                if "IDENTITY" not in columns:
-                    raise InputError(path, number, "global.columns names no IDENTITY column: not a UA file")
-                identity = columns.index("IDENTITY")
-                bridging = columns.index("BRIDGING") if "BRIDGING" in columns else -1
-                deixis = columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1
-                needed = max(identity, bridging, deixis) + 1
-                also_blank = (bridging if bridging >= 0 else identity, deixis if deixis >= 0 else identity)
-                declared = True
-                quick = identity >= 1
-            continue
-        if not declared:
-            raise InputError(path, number, "not a Universal Anaphora file: no '# global.columns = ... IDENTITY ...' "
-                                           "line before the first word")
-        if current is None:
-            raise InputError(path, number, "a word line before any '# newdoc id = ...'")
-        if len(cells) <= identity:
-            raise InputError(path, number, f"{len(cells)} columns; a UA line has its IDENTITY in column {identity + 1}")
-        _word(current, cells, identity=identity, bridging=bridging, deixis=deixis, number=number)
-    if current is not None:
-        _close(current, documents)
+        if entry is not None:
+            stored = cache.load(entry, _documents)
+            if stored is not None:
+                return stored
+        documents = _read(path, layers)
+    if entry is not None:
+        cache.store(entry, documents)
     return documents
 
 
-def _close(current: _Document, documents: list[UADocument]) -> None:
-    doc = current.finish()
-    if doc.words:
-        documents.append(doc)
+_MODEL = Path(__file__).resolve().parent.parent / "mentions" / "ua.py"
+"""The UA document model: an entry holds its objects, so its source is part of the entry's name
+(the cache's own code version covers the readers, not this model)."""
+_model_digest: list[str] = []
 
 
-def _word(current: _Document, cells: list[str], *, identity: int, bridging: int, deixis: int, number: int) -> None:
-    doc = current.doc
-    zero = "." in cells[0]
-    if zero:
-        word, before = current.zeros_here
-        before = before + 1 if word == len(doc.words) else 0
-        current.zeros_here = (len(doc.words), before)
-        position: Position = f"{len(doc.words)}.{before}"
-        doc.zeros[position] = cells[1] if len(cells) > 1 else "_"
-    else:
-        position = len(doc.words)
-        if not current.in_sentence:
-            doc.sentence_starts.append(position)
-    current.in_sentence = True
-    if cells[identity] != "_":
-        current.identity.cell(cells[identity], position, zero, number)
-    if 0 <= deixis < len(cells) and cells[deixis] != "_":
-        current.deixis.cell(cells[deixis], position, zero, number)
-    if 0 <= bridging < len(cells) and cells[bridging] != "_":
-        doc.bridging.extend(_bridging(cells[bridging], doc.path, number))
-    if not zero:
-        doc.words.append(cells[1] if len(cells) > 1 else "_")
-        doc.word_lines.append(number)
+def _cache_key(cache: ReadCache | None, path: str, layers: tuple[str, ...] = LAYERS) -> str | None:
+    """The name of a regular file's entry as a UA file (None without a usable cache)."""
+    if cache is None or cache.directory is None or not is_regular(path):
+        return None
+    if not _model_digest:
+        _model_digest.append(hashlib.blake2b(_MODEL.read_bytes(), digest_size=16).hexdigest())
+    return cache.key(path, lambda: read_raw(path), "ua", _model_digest[0], ",".join(layers))
+
+
+def ua_in_cache(path: str, cache: ReadCache | None, layers: tuple[str, ...] = LAYERS) -> bool:
+    """Whether `read_ua` would take the file from the cache (then it is read where it is needed,
+    not in a forked process that would send its documents back)."""
+    entry = _cache_key(cache, path, tuple(layer for layer in LAYERS if layer in layers))
+    return entry is not None and cache.holds(entry)
+
+
+def _documents(stored: object) -> list[UADocument]:
+    """What an entry holds, checked: a list of UA documents (anything else is a damaged entry)."""
+    if not isinstance(stored, list) or not all(isinstance(d, UADocument) for d in stored):
+        raise ValueError("not a list of UA documents")
+    return stored
+
+
+def _found(data: bytes | bytearray, word: bytes) -> list[int]:
+    """Where `word` occurs in `data` (what a comment line that starts a document, or declares the
+    columns, must hold: such lines are few, and a search at C speed finds them)."""
+    out = []
+    at = data.find(word)
+    while at >= 0:
+        out.append(at)
+        at = data.find(word, at + 1)
+    return out
+
+
+def _read(path: str, layers: tuple[str, ...] = LAYERS) -> list[UADocument]:
+    """The file's lines and cells located by numpy (`ua_lines`), the lines told apart and the
+    words numbered as arrays; Python walks only the comment lines that start documents or name
+    columns, and the lines with an annotated cell."""
+    data = read_utf8(path)
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise InputError(path, data.count(b"\n", 0, nul) + 1, "NUL byte in text")
+    index = index_lines(data)
+    buf = np.frombuffer(data, np.uint8)
+    cells = np.diff(index.first_cell)
+    has_cell = cells > 0
+    first_byte = np.zeros(index.lines, np.uint8)
+    first_byte[has_cell] = buf[index.cell_starts[index.first_cell[:-1][has_cell]]]
+    comment = first_byte == 35  # "#"
+    word_lines = np.flatnonzero(has_cell & ~comment)
+    zero = _zeros(index, word_lines)
+    special = np.unique(np.searchsorted(index.line_starts, _found(data, b"newdoc") + _found(data, b"global.columns"),
+                                        side="right") - 1)
+    special = special[comment[special]] if len(special) else special.astype(np.int64)
+    walk = _Walk(path, index, word_lines, zero, layers)
+    comments = [(number, index.line_text(number).strip()) for number in special.tolist()]
+    if not walk.whole_file(comments):
+        for number, text in comments:
+            walk.lines_before(number)
+            walk.comment(number, text)
+        walk.lines_before(index.lines)
+        walk.close()
+    return walk.documents(~has_cell)
+
+
+def _zeros(index: LineIndex, word_lines: np.ndarray) -> np.ndarray:
+    """Whether each word line's ID has a dot (a zero, an empty node)."""
+    buf = np.frombuffer(index.data, np.uint8)
+    starts, ends = index.cell_of(word_lines, 0)
+    lengths = ends - starts
+    out = np.zeros(len(word_lines), bool)
+    longest = int(lengths.max()) if len(lengths) else 0
+    for k in range(min(longest, 16)):
+        out |= (lengths > k) & (buf[np.minimum(starts + k, len(buf) - 1)] == 46)  # "."
+    for i in np.flatnonzero(lengths > 16).tolist():  # IDs no file has: looked at one by one
+        out[i] = index.data.find(b".", int(starts[i]), int(ends[i])) >= 0
+    return out
+
+
+class _Walk:
+    """The file's documents, its column declarations and its annotated lines, in file order: every
+    error is met at the line where the line-by-line reading would meet it."""
+
+    def __init__(self, path: str, index: LineIndex, word_lines: np.ndarray, zero: np.ndarray,
+                 layers: tuple[str, ...]) -> None:
+        self.path = path
+        self.layers = layers
+        self.index = index
+        self.word_lines = word_lines
+        self.zero = zero
+        self.done_to = 0
+        """Lines before this one are read."""
+        self.columns: tuple[int, int, int] | None = None
+        """(IDENTITY, BRIDGING, DISCOURSE_DEIXIS) columns, -1 for one absent; None before any declaration."""
+        self.names: dict[str, int] = {}
+        self.current: Document | None = None
+        self.read: list[tuple[Document, int]] = []
+        """Each document with the index of its first word line (in `word_lines`)."""
+        not_zero = ~zero
+        self.word_number = np.cumsum(not_zero) - not_zero
+        """Per word line, the words (zeros aside) on the lines before it, over the file."""
+        self.base = 0
+        """`word_number` at the current document's start."""
+        self.zero_position: dict[int, str] = {}
+
+    def comment(self, number: int, line: str) -> None:
+        match = _NEWDOC.match(line)
+        if match:
+            self.close()
+            name = match.group(1).strip()
+            if name in self.names:
+                raise InputError(self.path, number + 1, f"document {name!r} again (first at line {self.names[name]})")
+            self.names[name] = number + 1
+            self.current = Document(self.path, name, number + 1)
+            first = int(np.searchsorted(self.word_lines, number))
+            self.read.append((self.current, first))
+            self.base = int(self.word_number[first]) if first < len(self.word_lines) else 0
+            return
+        match = _COLUMNS.match(line)
+        if match:
+            columns = match.group(1).split()
+            if "IDENTITY" not in columns:
+                raise InputError(self.path, number + 1, "global.columns names no IDENTITY column: not a UA file")
+            self.columns = (columns.index("IDENTITY"), columns.index("BRIDGING") if "BRIDGING" in columns else -1,
+                            columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1)
+
+    def whole_file(self, comments: list[tuple[int, str]]) -> bool:
+        """The common file read at once: its columns named once, before any word or document; a
+        document before every word; every word line with its IDENTITY cell; no document named
+        twice; each markable layer of the kind `whole_layer` reads (no markable on a zero).  False,
+        with nothing read, for any other file: the walk line by line reads it, and meets its
+        errors where they are."""
+        if not comments or _NEWDOC.match(comments[0][1]) or not _COLUMNS.match(comments[0][1]):
+            return False
+        columns = _COLUMNS.match(comments[0][1]).group(1).split()
+        starts, names = [], []
+        for number, text in comments[1:]:
+            match = _NEWDOC.match(text)
+            if not match:
+                if _COLUMNS.match(text):
+                    return False
+                continue
+            starts.append(number)
+            names.append(match.group(1).strip())
+        word_lines, index = self.word_lines, self.index
+        if "IDENTITY" not in columns or not starts or len(set(names)) != len(names) or \
+                (len(word_lines) and word_lines[0] < max(starts[0], comments[0][0])):
+            return False
+        identity = columns.index("IDENTITY")
+        if (index.first_cell[word_lines + 1] - index.first_cell[word_lines] <= identity).any():
+            return False
+        self.columns = (identity, columns.index("BRIDGING") if "BRIDGING" in columns else -1,
+                        columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1)
+        document = np.searchsorted(starts, word_lines) - 1
+        first_word = np.searchsorted(word_lines, starts)
+        bases = np.append(self.word_number, 0)[first_word]
+        read: dict[str, tuple[list[Markable], list[int]]] = {}
+        for layer, column, name in (("identity", identity, "IDENTITY"),
+                                    ("deixis", self.columns[2], "DISCOURSE_DEIXIS")):
+            if column < 0 or layer not in self.layers:
+                continue
+            at = np.flatnonzero(~index.blank(word_lines, column))
+            if self.zero[at].any():
+                return False
+            if len(at):
+                cell_starts, cell_ends = index.cell_of(word_lines[at], column)
+                found = whole_layer(index.data, cell_starts, cell_ends,
+                                    positions=(self.word_number[at] - bases[document[at]]).tolist(),
+                                    lines=(word_lines[at] + 1).tolist(), documents=document[at], path=self.path,
+                                    column=name)
+                if found is None:
+                    return False
+                read[layer] = found
+        self._read_whole_file(starts, names, first_word, bases, document=document, read=read)
+        return True
+
+    def _read_whole_file(self, starts: list[int], names: list[str], first_word: np.ndarray, bases: np.ndarray, *,
+                         document: np.ndarray, read: dict[str, tuple[list[Markable], list[int]]]) -> None:
+        """The documents of `whole_file`, with their markables, zeros and bridging links, each
+        finished in turn (a bridging link's error before a later document's)."""
+        documents = [Document(self.path, name, number + 1) for number, name in zip(starts, names)]
+        for layer, (markables, document_of) in read.items():
+            groups: list[list[Markable]] = [[] for _ in documents]
+            for markable, at in zip(markables, document_of):
+                groups[at].append(markable)
+            for current, group in zip(documents, groups):
+                getattr(current, layer).whole = group
+        bridging = self.columns[1]
+        links: list[list[tuple[str, int]]] = [[] for _ in documents]
+        if bridging >= 0 and "bridging" in self.layers:
+            at = np.flatnonzero(~self.index.blank(self.word_lines, bridging))
+            cell_starts, cell_ends = self.index.cell_of(self.word_lines[at], bridging)
+            for value, line, at_document in zip(texts_of(self.index.data, cell_starts, cell_ends),
+                                                (self.word_lines[at] + 1).tolist(), document[at].tolist()):
+                links[at_document].append((value, line))
+        ends = np.append(first_word[1:], len(self.word_lines)).tolist()
+        for current, number, name, first, last, base, cells in zip(documents, starts, names, first_word.tolist(), ends,
+                                                                 bases.tolist(), links):
+            self.names[name] = number + 1
+            self.current, self.base = current, base
+            self.read.append((current, first))
+            self._read_zeros(first, last)
+            for value, line in cells:
+                current.doc.bridging.extend(bridging_links(value, self.path, line))
+            current.finish()
+
+    def close(self) -> None:
+        if self.current is not None:
+            self.current.finish()
+
+    def lines_before(self, end: int) -> None:
+        """The word lines from `done_to` up to `end`: the first with too few columns (or before
+        any declaration or document) is an error, after the annotated lines before it are read."""
+        first, last = np.searchsorted(self.word_lines, [self.done_to, end])
+        self.done_to = end
+        lines = self.word_lines[first:last]
+        if not len(lines):
+            return
+        if self.columns is None:
+            raise InputError(self.path, int(lines[0]) + 1, "not a Universal Anaphora file: no '# global.columns = "
+                                                           "... IDENTITY ...' line before the first word")
+        if self.current is None:
+            raise InputError(self.path, int(lines[0]) + 1, "a word line before any '# newdoc id = ...'")
+        identity, bridging, deixis = self.columns
+        index = self.index
+        cells = index.first_cell[lines + 1] - index.first_cell[lines]
+        short = np.flatnonzero(cells <= identity)
+        if len(short):
+            bad = int(short[0])
+            lines, cells = lines[:bad], cells[:bad]
+        self._read_zeros(first, first + len(lines))
+        self._annotated(first, lines)
+        if len(short):
+            needed = max(self.columns) + 1
+            number = int(self.word_lines[first + bad])
+            raise InputError(self.path, number + 1, f"{min(index.cells_in(number), needed + 1)} columns; a UA "
+                                                    f"line has its IDENTITY in column {identity + 1}")
+
+    def _annotated(self, first: int, lines: np.ndarray) -> None:
+        """The annotated cells of these word lines (the first is word line `first`), column by
+        column: the columns' layers are independent until a document ends, so the error met first
+        reading line by line is the one of the earliest line (IDENTITY's, then DISCOURSE_DEIXIS's,
+        then BRIDGING's, on one line)."""
+        current = self.current
+        identity, bridging, deixis = self.columns
+        errors = []
+        for order, (layer, column, cells) in enumerate((("identity", identity, current.identity),
+                                                        ("deixis", deixis, current.deixis),
+                                                        ("bridging", bridging, None))):
+            if column < 0 or layer not in self.layers:
+                continue
+            at = np.flatnonzero(~self.index.blank(lines, column))
+            if not len(at):
+                continue
+            starts, ends = self.index.cell_of(lines[at], column)
+            at += first
+            texts, positions = texts_of(self.index.data, starts, ends), self._positions(at)
+            zeros, numbers = self.zero[at], (self.word_lines[at] + 1).tolist()
+            read = self._bridging if cells is None else cells.cell
+            try:
+                for value, position, zero, line in zip(texts, positions, zeros.tolist(), numbers):
+                    read(value, position, zero, line)
+            except InputError as error:
+                errors.append((error.line, order, error))
+        if errors:
+            raise min(errors, key=lambda e: e[:2])[2]
+
+    def _bridging(self, value: str, position: Position, zero: bool, line: int) -> None:
+        self.current.doc.bridging.extend(bridging_links(value, self.path, line))
+
+    def _positions(self, at: np.ndarray) -> list[Position]:
+        """The position of each of these word lines in its document: its word's index, or a zero's
+        `W.K`: the K-th zero of the document (from 0) with W words before it."""
+        out: list[Position] = (self.word_number[at] - self.base).tolist()
+        for i in np.flatnonzero(self.zero[at]).tolist():
+            out[i] = self.zero_position[int(at[i])]
+        return out
+
+    def _read_zeros(self, first: int, last: int) -> None:
+        """Each zero among word lines `first` to `last - 1` numbered, its form kept (`doc.zeros`)."""
+        current = self.current
+        for i in (first + np.flatnonzero(self.zero[first:last])).tolist():
+            word = int(self.word_number[i]) - self.base
+            at, before = current.zeros_here
+            before = before + 1 if at == word else 0
+            current.zeros_here = (word, before)
+            position = f"{word}.{before}"
+            self.zero_position[i] = position
+            line = int(self.word_lines[i])
+            current.doc.zeros[position] = self.index.cell(line, 1) if self.index.cells_in(line) > 1 else "_"
+
+    def documents(self, blank: np.ndarray) -> list[UADocument]:
+        """The documents read, with their words, word lines and sentence starts (those without a
+        word left out)."""
+        out = []
+        bounds = [first for _, first in self.read] + [len(self.word_lines)]
+        blanks_before = np.cumsum(blank)
+        for (current, first), last in zip(self.read, bounds[1:]):
+            lines, zero = self.word_lines[first:last], self.zero[first:last]
+            words = lines[~zero]
+            if not len(words):
+                continue
+            doc = current.doc
+            doc.words = _forms(self.index, words)
+            doc.word_lines = (words + 1).tolist()
+            starts = np.ones(len(lines), bool)  # after a blank line, or the document's first
+            starts[1:] = blanks_before[lines[1:]] != blanks_before[lines[:-1]]
+            doc.sentence_starts = (self.word_number[first:last][starts & ~zero] - self.word_number[first]).tolist()
+            out.append(doc)
+        return out
+
+
+def _forms(index: LineIndex, lines: np.ndarray) -> list[str]:
+    """The FORM (second cell) of each line, `_` where a line has one cell."""
+    has = index.first_cell[lines + 1] - index.first_cell[lines] > 1
+    starts, ends = np.zeros(len(lines), np.int64), np.zeros(len(lines), np.int64)
+    starts[has], ends[has] = index.cell_of(lines[has], 1)
+    forms = texts_of(index.data, starts, ends)
+    if not has.all():
+        for i in np.flatnonzero(~has).tolist():
+            forms[i] = "_"
+    return forms

@@ -147,7 +147,7 @@ def score(args: argparse.Namespace, warn: Callable[[str], None]) -> UAResult:
     with what the relations' error analysis reads."""
     _check_available(args)
     _warn_unused(args, warn)
-    return _load(args, warn)[1]
+    return _load(args, warn, scores_only=True)[1]
 
 
 def _warn_unused(args: argparse.Namespace, warn: Callable[[str], None]) -> None:
@@ -158,17 +158,19 @@ def _warn_unused(args: argparse.Namespace, warn: Callable[[str], None]) -> None:
             warn(f"--{option.replace('_', '-')}: no score under --conventions ua reads it; ignored")
 
 
-def _load(args: argparse.Namespace, warn: Callable[[str], None]) -> tuple[Session, UAResult]:
-    """The session of a command line (its documents' names) and its UA scores."""
+def _load(args: argparse.Namespace, warn: Callable[[str], None],
+          scores_only: bool = False) -> tuple[Session, UAResult]:
+    """The session of a command line (its documents' names) and its UA scores (with `scores_only`,
+    the files' other columns not read)."""
     settings = settings_of(args)
-    session = Session.load(args.key, [args.response], load_options(args, settings), processes=jobs_option(args.jobs),
-                           spans=False)
+    session = Session.load(args.key, [args.response], load_options(args, settings, scores_only),
+                           processes=jobs_option(args.jobs), spans=False)
     for message in session.warnings:
         warn(message)
     return session, result_of(settings, session.corpus.pairs, session.warnings)
 
 
-def load_options(args: argparse.Namespace, settings: Settings) -> LoadOptions:
+def load_options(args: argparse.Namespace, settings: Settings, scores_only: bool = False) -> LoadOptions:
     """The road's options of a UA command line's settings (completed)."""
     return LoadOptions(match=settings.match, max_input_size=size_option(args.max_input_size),
                        max_document_tokens=args.max_document_tokens,
@@ -176,7 +178,8 @@ def load_options(args: argparse.Namespace, settings: Settings) -> LoadOptions:
                        conventions=UA, zero_match="linear" if settings.keep_zeros else "dependency",
                        split_antecedents=settings.keep_split, only_split_antecedents=settings.only_split,
                        discourse_deixis=settings.discourse_deixis,
-                       bridging=any(metric.name in settings.metrics for metric in BRIDGING))
+                       bridging=any(metric.name in settings.metrics for metric in BRIDGING),
+                       ua_scores_only=scores_only)
 
 
 def run_score(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
