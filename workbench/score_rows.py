@@ -3,9 +3,10 @@
 Why: a corpus of 20,000 documents writes 400,000 scores, and taking each score's recall,
 precision and F1 from its properties, building its dict and walking it cost more than scoring
 them.  Here each metric's values are computed for all documents at once (the columns scoring
-gives, `metrics.measures.columns`: the same operations as the properties, elementwise), and one
-`%` template, made once from the first document by the ordinary writer, places each document's
-numbers (`%r`: the same `float.__repr__` and `int.__repr__` as `json.dumps`) and texts.  A
+gives, `metrics.measures.columns`: the same operations as the properties, elementwise), each
+column's numbers are made text together (`number_texts`: the same `float.__repr__` and
+`int.__repr__` as `json.dumps`, made once per distinct number), and one `%` template, made once
+from the first document by the ordinary writer, places each document's numbers and texts.  A
 document whose entry could differ (a number that is not finite or not a number, which JSON
 writes its own way) and a report whose documents do not share one shape go through the ordinary
 writer (`json_text.dumps`); the bytes are the same either way (tests/test_score_rows.py).
@@ -14,6 +15,7 @@ writer (`json_text.dumps`); the bytes are the same either way (tests/test_score_
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Iterator, Sequence
 from json.encoder import encode_basestring_ascii as json_string
 
@@ -32,11 +34,13 @@ _SLOT = re.compile(r'("\\u0000number"|"\\u0000text")')
 Documents = Sequence[tuple[str, dict[str, AnyScore]]]
 
 
-def document_entries(documents: Documents, depth: int) -> Iterator[str] | None:
-    """Each document's entry, `dumps({"document": name, "metrics": {metric: score_json(score)}},
-    depth)`, or None when the documents do not share one shape (the same metrics, of the same
-    kinds), for the caller's ordinary writing.  Documents held as columns (`DocumentScores`, what
-    scoring gives) are read column by column, without a score object per document."""
+def document_entries(documents: Documents, depth: int, separator: str) -> Iterator[str] | None:
+    """Every document's entry, `dumps({"document": name, "metrics": {metric: score_json(score)}},
+    depth)`, joined by `separator`, in pieces of a block of documents each (their concatenation
+    is `separator.join(entries)`); None when the documents do not share one shape (the same
+    metrics, of the same kinds), for the caller's ordinary writing.  Documents held as columns
+    (`DocumentScores`, what scoring gives) are read column by column, without a score object per
+    document."""
     if not documents:
         return None
     columns = _columns(documents)
@@ -62,7 +66,7 @@ def document_entries(documents: Documents, depth: int) -> Iterator[str] | None:
     template = _template(first, depth, by_number, len(numbers))
     if template is None:
         return None
-    return _entries(documents, depth, template, numbers, texts, odd=_odd_rows(unchecked))
+    return _entries(documents, depth, separator, template, numbers, texts, odd=_odd_rows(unchecked))
 
 
 def _columns(documents: Documents) -> dict[str, Column] | None:
@@ -76,18 +80,90 @@ def _columns(documents: Documents) -> dict[str, Column] | None:
     return {name: Column.of([scores[name] for _, scores in documents]) for name in names}
 
 
-def _entries(documents: Documents, depth: int, template: tuple[str, list[int]], numbers: list[list[float]],
-             texts: list[list[str]], *, odd: set[int]) -> Iterator[str]:
-    """Each document's entry: the template filled with its name, numbers and texts; a document
-    with a number JSON writes its own way (`odd`) goes to the ordinary writer."""
-    written, order = template
-    slots = [texts[0], *numbers, *texts[1:]]
-    for index, row in enumerate(zip(*(slots[i] for i in order))):
-        if index in odd:
+def _entries(documents: Documents, depth: int, separator: str, template: tuple[list[str], list[int]],
+             numbers: list[list[float]], texts: list[list[str]], *, odd: set[int]) -> Iterator[str]:
+    """The documents' entries joined by `separator`, a block of documents at a time: the
+    template's pieces with each document's name, numbers and texts between them, laid out in one
+    list (a column at a time: one slice assignment each) and joined once.  The numbers are made
+    text a block at a time, column by column (`number_texts`); a document with a number JSON
+    writes its own way (`odd`) goes to the ordinary writer."""
+    pieces, order = template
+    slots: list[list[float] | list[str]] = [texts[0], *numbers, *texts[1:]]
+    numeric = [False] + [True] * len(numbers) + [False] * (len(texts) - 1)
+    width = 2 * len(order) + 2  # per document: separator, piece, value, piece, ..., value, piece
+    for start in range(0, len(documents), _BLOCK):
+        end = min(start + _BLOCK, len(documents))
+        count = end - start
+        flat: list[str] = [separator] * (count * width)
+        if start == 0:
+            flat[0] = ""
+        for place, piece in enumerate(pieces):
+            flat[1 + 2 * place::width] = [piece] * count
+        for place, slot in enumerate(order):
+            values = slots[slot][start:end]
+            flat[2 + 2 * place::width] = number_texts(values) if numeric[slot] else values
+        for index in sorted(i for i in odd if start <= i < end):
             name, scores = documents[index]
-            yield dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth)
+            at = (index - start) * width
+            flat[at + 1:at + width] = [""] * (width - 1)
+            flat[at + 1] = dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth)
+        yield "".join(flat)
+
+
+_BLOCK = 2048
+"""Documents written together: few numpy calls per column, and a block's text (a few MB) small
+beside the scores themselves."""
+
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+"""Fibonacci hashing: a number's bits times the golden ratio's; the top bits give its place."""
+
+
+def number_texts(values: Sequence[float]) -> list[str]:
+    """`repr` of each number (how JSON writes a finite float or an int), each distinct number's
+    made once.
+
+    Why: a report of 20,000 documents writes 3 million numbers, and `repr` of each took most of
+    its writing; a column holds few distinct numbers (small counts, their ratios).  Floats are
+    told apart by their bits (so -0.0 is not 0.0), ints by their value; a column of another kind
+    (mixed, or ints beyond 64 bits) is written number by number."""
+    kinds = set(map(type, values))
+    try:
+        if kinds == {float}:
+            bits = np.frombuffer(array("d", values), dtype=np.uint64)
+            as_number = np.float64
+        elif kinds == {int}:
+            bits = np.frombuffer(array("q", values), dtype=np.uint64)
+            as_number = np.int64
         else:
-            yield written % row
+            return list(map(repr, values))
+    except OverflowError:
+        return list(map(repr, values))
+    distinct, inverse = _distinct(bits)
+    written = np.array(list(map(repr, distinct.view(as_number).tolist())), dtype=object)
+    return written[inverse].tolist()
+
+
+def _distinct(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct values, each value's index among them), without sorting: each value hashed
+    to a place of a table four times as large as the values are many, the last value written to a
+    place kept there; values whose place holds another (rare) are sorted (`np.unique`) apart."""
+    size_bits = max(4, min(20, int(len(bits)).bit_length() + 2))
+    place = ((bits * _MIX) >> np.uint64(64 - size_bits)).astype(np.intp)
+    table = np.zeros(1 << size_bits, dtype=np.uint64)
+    table[place] = bits
+    found = table[place] == bits
+    index = np.full(1 << size_bits, -1, dtype=np.intp)
+    index[place[found]] = 0
+    places = np.flatnonzero(index == 0)
+    index[places] = np.arange(len(places))
+    inverse = index[place]
+    distinct = table[places]
+    if not found.all():
+        others, others_inverse = np.unique(bits[~found], return_inverse=True)
+        inverse[~found] = others_inverse + len(places)
+        distinct = np.concatenate([distinct, others])
+    return distinct, inverse
 
 
 def _odd_rows(numbers: list[list[float]]) -> set[int]:
@@ -153,27 +229,25 @@ def _ace_numbers(fields: list[list[float]]) -> list[list[float]] | None:
 
 
 def _template(scores: dict[str, AnyScore], depth: int, by_number: set[str],
-              n_numbers: int) -> tuple[str, list[int]] | None:
-    """A document's entry as a `%` template, a `%r` where each number goes (`repr`: how JSON
-    writes a number) and a `%s` where each text goes (the document's name, then each score of a
-    metric not in `by_number`, written whole), with what fills each place in turn, as an index
-    into [name, numbers..., texts...]; None if the numbers' places are not as many as the numbers."""
+              n_numbers: int) -> tuple[list[str], list[int]] | None:
+    """A document's entry as its fixed pieces, between which go in turn its numbers (as
+    `number_texts` writes them) and texts (the document's name, then each score of a metric not
+    in `by_number`, written whole), with what fills each place in turn, as an index into [name,
+    numbers..., texts...]; None if the numbers' places are not as many as the numbers."""
     skeleton = {"document": _TEXT, "metrics": {m: _blank(score_json(s)) if m in by_number else _TEXT
                                                for m, s in scores.items()}}
     pieces = _SLOT.split(dumps(skeleton, depth))
     out, order, number, text = [], [], 1, 0
     for i, piece in enumerate(pieces):
         if i % 2 == 0:
-            out.append(piece.replace("%", "%%"))
+            out.append(piece)
         elif piece == '"\\u0000number"':
-            out.append("%r")
             order.append(number)
             number += 1
         else:
-            out.append("%s")
             order.append(n_numbers + text if text else 0)  # text 0 is the name
             text += 1
-    return ("".join(out), order) if number == 1 + n_numbers else None
+    return (out, order) if number == 1 + n_numbers else None
 
 
 def _blank(value: object) -> object:
