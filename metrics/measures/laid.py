@@ -65,13 +65,14 @@ class Tables:
 
     def id_types(self) -> np.ndarray:
         """The mention type (0 NAME, 1 NOMINAL, 2 PRONOUN, 3 ZERO) of every document's mention
-        ids, laid end to end (`DocPair.id_types` of each, made as one array)."""
+        ids, laid end to end (`DocPair.id_types` of each, typed at once: `types.span_types`)."""
         if "id_types" not in self._kept:
             if self.pairs is None:
                 raise ValueError("mention types of tables laid end to end without their pairs")
-            self._kept["id_types"] = np.array(
-                [int(typed[span][0]) for pair in self.pairs for typed in (pair.typed_spans(),)
-                 for span in pair.alignment.spans], dtype=np.int64)
+            from metrics.mentions.types import span_types
+
+            self._kept["id_types"] = span_types([pair.key for pair in self.pairs],
+                                                [pair.alignment.spans for pair in self.pairs])
         return self._kept["id_types"]
 
     def chain_types(self) -> ChainTypes:
