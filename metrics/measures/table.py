@@ -71,6 +71,8 @@ class Table:
 
     _places: list[tuple[list[int], list[int], np.ndarray, int, int]] | None = field(
         default=None, init=False, repr=False, compare=False)
+    laid_in: tuple[TableBlock, int] | None = field(default=None, repr=False, compare=False)
+    """The tables laid end to end this one was cut from (`build_tables`), and its place there."""
 
     def component_places(self) -> list[tuple[list[int], list[int], np.ndarray, int, int]]:
         """Each CEAF component's cells as (row, column) places: (rows, cols, cells, n_rows, n_cols),
@@ -228,12 +230,15 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
     matched_ids = response_flat[in_key]
     twinless_ids = response_flat[~in_key]
     twinless_owner = local_response_owner[~in_key]
-    tables = []
+    tables: list[Table] = []
+    ceaf: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []  # (document, simple, star, starts)
+    irregular = False
     for d, alignment in enumerate(alignments):
         kc, kp, rc, cc = key_chain_at[d], key_position_at[d], response_chain_at[d], cell_at[d]
         mc, tc = matched_at[d], twinless_at[d]
         if kp[1] - kp[0] != alignment.n_key_ids:  # a key span in two key chains: cells of three sizes
             tables.append(build_table(alignment))
+            irregular = True
             continue
         doc_cell_key, doc_cell_response = local_cell_key[cc[0]:cc[1]], local_cell_response[cc[0]:cc[1]]
         if all_simple[d]:
@@ -241,6 +246,7 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
         else:
             components, simple, star, star_starts = _components(doc_cell_key, doc_cell_response, kc[1] - kc[0],
                                                                 rc[1] - rc[0])
+            ceaf.append((d, simple, star, star_starts))
         doc_primary = primary[cc[0]:cc[1]]
         doc_inverse = local_inverse[mc[0]:mc[1]]
         doc_matched = matched_ids[mc[0]:mc[1]]
@@ -255,7 +261,117 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
             n_response_spans=alignment.response_spans, matched=alignment.matched,
             components=components, simple_cells=simple, star_cells=star, star_starts=star_starts,
         ))
+    if irregular:  # laid end to end from the tables themselves (`laid_block`)
+        return tables
+    key_chain_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)
+    response_chain_doc = np.repeat(np.arange(n, dtype=np.int64), response_counts)
+    # each document's parts: its cells, then its twinless positions
+    part_doc = np.concatenate([cell_doc, twinless_doc])
+    part_order = np.argsort(part_doc, kind="stable")
+    # each document's simple cells: all its cells, or those `_components` found; its star cells
+    every = np.asarray(all_simple, dtype=bool)[cell_doc]
+    found = [(simple, star, starts, np.full(len(simple), d), np.full(len(star), d), np.full(len(starts), d))
+             for d, simple, star, starts in ceaf]
+    simple_values, star_values, starts_values, simple_doc, star_doc, starts_doc = (
+        np.concatenate([_EMPTY_INT, *column]).astype(np.int64) for column in zip(*found)) if found else (_EMPTY_INT,) * 6
+    simple_values = np.concatenate([(np.arange(len(cell_doc), dtype=np.int64) - cell_start[cell_doc])[every],
+                                    simple_values])
+    simple_doc = np.concatenate([cell_doc[every], simple_doc])
+    by_doc = np.argsort(simple_doc, kind="stable")
+    block = TableBlock(n, {
+        "key_sizes": (key_sizes, key_chain_doc), "response_sizes": (response_sizes, response_chain_doc),
+        "cell_key": (local_cell_key, cell_doc), "cell_response": (local_cell_response, cell_doc),
+        "primary": (primary, cell_doc), "shared": (primary, cell_doc), "key_side": (primary, cell_doc),
+        "part_response": (np.concatenate([local_cell_response, twinless_owner])[part_order], part_doc[part_order]),
+        "key_ids": (key_flat, key_doc), "key_owner": (local_key_owner, key_doc),
+        "member_cell": (local_inverse, matched_doc), "member_id": (matched_ids, matched_doc),
+        "part_cell": (local_inverse, matched_doc), "part_id": (matched_ids, matched_doc),
+        "twinless_ids": (twinless_ids, twinless_doc),
+        "simple_cells": (simple_values[by_doc], simple_doc[by_doc]),
+        "star_cells": (star_values, star_doc), "star_starts": (starts_values, starts_doc),
+    }, {
+        "n_key_spans": np.fromiter((a.n_key_ids for a in alignments), np.int64, n),
+        "n_response_spans": np.fromiter((a.response_spans for a in alignments), np.int64, n),
+        "matched": np.fromiter((a.matched for a in alignments), np.int64, n),
+        "components": np.fromiter((len(table.components) for table in tables), np.int64, n),
+    })
+    for d, table in enumerate(tables):
+        table.laid_in = (block, d)
     return tables
+
+
+@dataclass(frozen=True)
+class TableBlock:
+    """Documents' tables laid end to end: each array of `Table` (`BLOCK_ARRAYS`) as every
+    document's values one after another, each document's own (its chains, cells and ids counted
+    from 0), with the document of each value; and each document's counts (`BLOCK_COUNTS`).
+
+    Why: what the metrics of many documents at once read (`metrics.measures.laid`) is these
+    arrays; `build_tables` computes them for all its documents together, and joining 20,000
+    documents' slices again cost as much as computing them."""
+
+    n_docs: int
+    arrays: dict[str, tuple[np.ndarray, np.ndarray]]
+    """Name -> (values, the document of each)."""
+    counts: dict[str, np.ndarray]
+    """Name -> each document's count."""
+
+    @classmethod
+    def of(cls, tables: Sequence[Table]) -> TableBlock:
+        """The tables laid end to end (each array joined)."""
+        docs = np.arange(len(tables), dtype=np.int64)
+        arrays = {}
+        for name in BLOCK_ARRAYS:
+            parts = [getattr(table, name) for table in tables]
+            lengths = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+            values = np.concatenate(parts).astype(np.int64) if parts else _EMPTY_INT
+            arrays[name] = (values, np.repeat(docs, lengths))
+        counts = {name: np.fromiter((len(table.components) if name == "components" else getattr(table, name)
+                                     for table in tables), dtype=np.int64, count=len(tables))
+                  for name in BLOCK_COUNTS}
+        return cls(len(tables), arrays, counts)
+
+    def taken(self, docs: Sequence[int]) -> TableBlock:
+        """The block of these documents (given in increasing order), numbered from 0."""
+        if len(docs) == self.n_docs:
+            return self
+        kept = np.zeros(self.n_docs, dtype=bool)
+        kept[np.asarray(docs, dtype=np.int64)] = True
+        number = np.cumsum(kept) - 1
+        arrays = {}
+        for name, (values, doc) in self.arrays.items():
+            keep = kept[doc]
+            arrays[name] = (values[keep], number[doc[keep]])
+        return TableBlock(len(docs), arrays, {name: counts[kept] for name, counts in self.counts.items()})
+
+    def lengths(self, name: str) -> np.ndarray:
+        """How many values of array `name` each document has."""
+        return np.bincount(self.arrays[name][1], minlength=self.n_docs)
+
+    def values(self, name: str) -> np.ndarray:
+        return self.arrays[name][0]
+
+    def doc(self, name: str) -> np.ndarray:
+        return self.arrays[name][1]
+
+
+BLOCK_ARRAYS = ("key_sizes", "response_sizes", "cell_key", "cell_response", "primary", "shared", "key_side",
+                "part_response", "key_ids", "key_owner", "member_cell", "member_id", "part_cell", "part_id",
+                "twinless_ids", "simple_cells", "star_cells", "star_starts")
+"""The arrays of `Table` a `TableBlock` lays end to end."""
+BLOCK_COUNTS = ("n_key_spans", "n_response_spans", "matched", "components")
+"""The counts of `Table` a `TableBlock` keeps per document (`components`: how many)."""
+
+
+def laid_block(tables: Sequence[Table]) -> TableBlock:
+    """The tables laid end to end: taken from the block `build_tables` cut them from, when they
+    all come from one, in its order; else joined."""
+    if tables and all(table.laid_in is not None for table in tables):
+        block = tables[0].laid_in[0]
+        places = [table.laid_in[1] for table in tables]
+        if all(table.laid_in[0] is block for table in tables) and all(a < b for a, b in zip(places, places[1:])):
+            return block.taken(places)
+    return TableBlock.of(tables)
 
 
 def _lengths(groups) -> np.ndarray:
