@@ -11,7 +11,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.measures.table import TableBlock, build_table, build_tables, laid_block
+from metrics.measures.table import build_table
+from metrics.measures.table_block import TableBlock, build_tables, laid_block
 from metrics.mentions.alignment import align
 from strategies import corpora
 

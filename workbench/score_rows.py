@@ -66,7 +66,7 @@ def document_entries(documents: Documents, depth: int, separator: str) -> Iterat
     template = _template(first, depth, by_number, len(numbers))
     if template is None:
         return None
-    return _entries(documents, depth, separator, template, numbers, texts, odd=_odd_rows(unchecked))
+    return _entries(documents, depth, separator, template, numbers=numbers, texts=texts, odd=_odd_rows(unchecked))
 
 
 def _columns(documents: Documents) -> dict[str, Column] | None:
@@ -80,8 +80,8 @@ def _columns(documents: Documents) -> dict[str, Column] | None:
     return {name: Column.of([scores[name] for _, scores in documents]) for name in names}
 
 
-def _entries(documents: Documents, depth: int, separator: str, template: tuple[list[str], list[int]],
-             numbers: list[list[float]], texts: list[list[str]], *, odd: set[int]) -> Iterator[str]:
+def _entries(documents: Documents, depth: int, separator: str, template: tuple[list[str], list[int]], *,
+             numbers: list[list[float]], texts: list[list[str]], odd: set[int]) -> Iterator[str]:
     """The documents' entries joined by `separator`, a block of documents at a time: the
     template's pieces with each document's name, numbers and texts between them, laid out in one
     list (a column at a time: one slice assignment each) and joined once.  The numbers are made

@@ -29,8 +29,9 @@ from metrics.mentions.pairing import (Named, T, check_tokens_align, missing_warn
                                       unused_warning)
 from metrics.corpus.together import score_columns, with_parts
 from metrics.measures.columns import Column, DocumentScores
-from metrics.measures.score import AnyScore, MeanScore, mean, mean_score, total
-from metrics.measures.table import ChainTypes, Table, build_table, build_tables
+from metrics.measures.score import AnyScore, MeanScore, mean_score, total
+from metrics.measures.table import ChainTypes, Table, build_table
+from metrics.measures.table_block import build_tables
 from metrics.measures.weights import W4, Weights
 
 if TYPE_CHECKING:  # named in signatures only: a CoNLL-2012 run never loads the CorefUD and CRAC readers
@@ -61,8 +62,7 @@ class DocPair:
 
     def __init__(self, name: str, spans: Spans | Callable[[], Spans], *,
                  typed: dict[Span, tuple[MentionType, str]] | None = None, ace: AceOptions = AceOptions(),
-                 aligned: AlignedDocument | None = None, ua: UAScores | None = None,
-                 size: int | None = None) -> None:
+                 aligned: AlignedDocument | None = None, ua: UAScores | None = None, size: int | None = None) -> None:
         self.name = name
         self.ace_options = ace
         self._spans: Spans | None = spans if isinstance(spans, Spans) else None
@@ -251,8 +251,8 @@ class CorpusResult:
         else:
             updated = dict(theirs)
             documents = [(name, {**scores, **updated.get(name, {})}) for name, scores in mine]
-        return CorpusResult(newer.weights, metrics, {**self.micro, **newer.micro}, {**self.macro, **newer.macro},
-                            documents)
+        micro, macro = {**self.micro, **newer.micro}, {**self.macro, **newer.macro}
+        return CorpusResult(newer.weights, metrics, micro, macro, documents)
 
 
 def document_costs(pairs: Sequence[DocPair]) -> list[int]:

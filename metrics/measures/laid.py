@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from metrics.measures.formulas import ChainWeights
-from metrics.measures.table import ChainTypes, Table, TableBlock, group_starts, laid_block, types_per_group
+from metrics.measures.table import ChainTypes, Table, group_starts, types_per_group
+from metrics.measures.table_block import TableBlock, laid_block
 from metrics.measures.weights import Weights
 from metrics.model import MentionType
 
