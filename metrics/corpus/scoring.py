@@ -23,7 +23,7 @@ from metrics.mentions.alignment import Alignment, align, duplicate_warnings
 from metrics.mentions.chains import ChainView, key_view, response_view
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import Document, MentionType, Span
-from metrics.runtime.parallel import PARALLEL_TOKENS, Forked, balanced, can_fork, fork_map, split
+from metrics.runtime.parallel import PARALLEL_TOKENS, Forked, balanced, can_fork, fork_map, split_in_runs
 from metrics.mentions.characters import CharacterAlignment
 from metrics.mentions.pairing import (Named, T, check_tokens_align, missing_warning, pair_documents, require_common,
                                       unused_warning)
@@ -290,7 +290,7 @@ class PreparedCorpus:
             return score_columns([pairs[i] for i in indices], wanted, weights)
 
         with gc_paused():
-            pieces = split(document_costs(pairs), processes, PARALLEL_TOKENS)
+            pieces = split_in_runs(document_costs(pairs), processes, PARALLEL_TOKENS)
             return _assembled(pairs, pieces, fork_map(score_piece, pieces), weights, wanted)
 
     def score_in_children(self, weights: Weights, stages: Sequence[Sequence[str]],
