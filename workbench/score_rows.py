@@ -82,37 +82,47 @@ def _columns(documents: Documents) -> dict[str, Column] | None:
 
 def _entries(documents: Documents, depth: int, separator: str, template: tuple[list[str], list[int]], *,
              numbers: list[list[float]], texts: list[list[str]], odd: set[int]) -> Iterator[str]:
-    """The documents' entries joined by `separator`, a block of documents at a time: the
-    template's pieces with each document's name, numbers and texts between them, laid out in one
-    list (a column at a time: one slice assignment each) and joined once.  The numbers are made
-    text a block at a time, column by column (`number_texts`); a document with a number JSON
-    writes its own way (`odd`) goes to the ordinary writer."""
+    """The documents' entries joined by `separator`, a block of documents at a time.  An entry is
+    the template's first piece, the document's name (the template's first place: "document"
+    comes first) and the rest: the other pieces with its numbers and texts between them.  Many
+    documents share their rest (20,000 tiny documents have a few thousand distinct rows of
+    numbers), so each place's values are coded (`_coded`: each distinct value made text once), a
+    document's rest is known by its row of codes, and each distinct rest is written once.  A
+    document with a number JSON writes its own way (`odd`) goes to the ordinary writer."""
     pieces, order = template
     slots: list[list[float] | list[str]] = [texts[0], *numbers, *texts[1:]]
     numeric = [False] + [True] * len(numbers) + [False] * (len(texts) - 1)
-    width = 2 * len(order) + 2  # per document: separator, piece, value, piece, ..., value, piece
     for start in range(0, len(documents), _BLOCK):
         end = min(start + _BLOCK, len(documents))
         count = end - start
-        flat: list[str] = [separator] * (count * width)
+        coded = [_coded(slots[slot][start:end], numeric[slot]) for slot in order[1:]]
+        rows = np.stack([codes for _, codes in coded], axis=1).astype(np.int32) if coded else \
+            np.zeros((count, 0), dtype=np.int32)
+        width, blob = rows.shape[1] * 4, rows.tobytes()
+        known: dict[bytes, int] = {}
+        rest_of = [known.setdefault(blob[i * width:(i + 1) * width], i) for i in range(count)]
+        rests = {}
+        for first in known.values():  # each distinct rest, from the first document having it
+            parts = [pieces[1]]
+            for (written, _), code, piece in zip(coded, rows[first].tolist(), pieces[2:]):
+                parts += (written[code], piece)
+            rests[first] = "".join(parts)
+        flat: list[str] = [separator, pieces[0], "", ""] * count
         if start == 0:
             flat[0] = ""
-        for place, piece in enumerate(pieces):
-            flat[1 + 2 * place::width] = [piece] * count
-        for place, slot in enumerate(order):
-            values = slots[slot][start:end]
-            flat[2 + 2 * place::width] = number_texts(values) if numeric[slot] else values
+        flat[2::4] = slots[0][start:end]
+        flat[3::4] = [rests[first] for first in rest_of]
         for index in sorted(i for i in odd if start <= i < end):
             name, scores = documents[index]
-            at = (index - start) * width
-            flat[at + 1:at + width] = [""] * (width - 1)
-            flat[at + 1] = dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth)
+            at = (index - start) * 4
+            flat[at + 1:at + 4] = [dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}},
+                                         depth), "", ""]
         yield "".join(flat)
 
 
-_BLOCK = 2048
-"""Documents written together: few numpy calls per column, and a block's text (a few MB) small
-beside the scores themselves."""
+_BLOCK = 8192
+"""Documents written together: few numpy calls per place, and a block's text (some 30 MB at
+most) small beside the scores themselves."""
 
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -121,27 +131,36 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 def number_texts(values: Sequence[float]) -> list[str]:
     """`repr` of each number (how JSON writes a finite float or an int), each distinct number's
-    made once.
+    made once (`_coded`)."""
+    written, codes = _coded(values, numeric=True)
+    return [written[code] for code in codes.tolist()]
+
+
+def _coded(values: Sequence[float] | Sequence[str], numeric: bool) -> tuple[list[str], np.ndarray]:
+    """(each distinct value's text, each value's index among them): a number's text is its
+    `repr` (how JSON writes a finite float or an int), a text is itself.
 
     Why: a report of 20,000 documents writes 3 million numbers, and `repr` of each took most of
     its writing; a column holds few distinct numbers (small counts, their ratios).  Floats are
-    told apart by their bits (so -0.0 is not 0.0), ints by their value; a column of another kind
-    (mixed, or ints beyond 64 bits) is written number by number."""
-    kinds = set(map(type, values))
-    try:
-        if kinds == {float}:
-            bits = np.frombuffer(array("d", values), dtype=np.uint64)
-            as_number = np.float64
-        elif kinds == {int}:
-            bits = np.frombuffer(array("q", values), dtype=np.uint64)
-            as_number = np.int64
-        else:
-            return list(map(repr, values))
-    except OverflowError:
-        return list(map(repr, values))
-    distinct, inverse = _distinct(bits)
-    written = np.array(list(map(repr, distinct.view(as_number).tolist())), dtype=object)
-    return written[inverse].tolist()
+    told apart by their bits (so -0.0 is not 0.0), ints by their value; numbers of another kind
+    (mixed, or ints beyond 64 bits) are made text one by one, then told apart as texts."""
+    if numeric:
+        kinds = set(map(type, values))
+        bits = None
+        try:
+            if kinds == {float}:
+                bits, as_number = np.frombuffer(array("d", values), dtype=np.uint64), np.float64
+            elif kinds == {int}:
+                bits, as_number = np.frombuffer(array("q", values), dtype=np.uint64), np.int64
+        except OverflowError:
+            bits = None
+        if bits is not None:
+            distinct, inverse = _distinct(bits)
+            return list(map(repr, distinct.view(as_number).tolist())), inverse
+        values = list(map(repr, values))
+    index: dict[str, int] = {}
+    codes = [index.setdefault(text, len(index)) for text in values]
+    return list(index), np.array(codes, dtype=np.intp)
 
 
 def _distinct(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
