@@ -1,4 +1,4 @@
-"""Many documents' spans typed at once (`types.span_types`) are typed as each document types them
+"""Many documents' spans typed at once (`types.types_together`) are typed as each document types them
 alone (`types.assign_types`), whatever each document carries: POS tags or none, a parse that gives
 heads or a malformed one, dependency heads, lemmas, named entities, explicit types, its own
 mentions typed ahead (`prepare_types`) or not, and spans beyond its tokens."""
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.mentions.heads import heads_for
-from metrics.mentions.types import assign_types, prepare_types, span_types
+from metrics.mentions.types import assign_types, prepare_types, types_together
 from metrics.model import Document, MentionType
 
 WORDS = ["she", "She", "it", "the", "a", "Smith", "NASA", "museum", "'s", ",", "this", "Mr.", "which", "Monday", "."]
@@ -60,8 +60,10 @@ def corpora(draw: st.DrawFn) -> tuple[list[Document], list[list[tuple[int, int]]
 @given(corpora())
 def test_spans_typed_at_once_as_each_document_types_them(corpus):
     docs, spans = corpus
-    expected = [int(assign_types(doc, doc_spans)[span][0]) for doc, doc_spans in zip(docs, spans) for span in doc_spans]
-    assert span_types(docs, spans).tolist() == expected
+    expected = [assign_types(doc, doc_spans) for doc, doc_spans in zip(docs, spans)]
+    typed, kinds = types_together(docs, spans)
+    assert [list(found.items()) for found in typed] == [list(found.items()) for found in expected]
+    assert kinds.tolist() == [int(found[span][0]) for found, doc_spans in zip(expected, spans) for span in doc_spans]
 
 
 def test_a_malformed_parse_is_remembered_as_giving_no_heads():

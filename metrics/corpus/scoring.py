@@ -94,8 +94,7 @@ class DocPair:
 
     @property
     def cost(self) -> int:
-        """What scoring this pair costs, roughly: its key and response tokens (`size`, when given,
-        while its spans are not made: counting them must not make them)."""
+        """What scoring this pair costs, roughly: its key and response tokens (`size` while its spans are not made)."""
         if self._spans is None and self._size is not None:
             return self._size
         return len(self.key.words) + len(self.response.words)
@@ -189,12 +188,13 @@ class DocPair:
             self._views = (key_view(self.key), response_view(self.response))
         return self._views
 
-    def typed_spans(self) -> dict[Span, tuple[MentionType, str]]:
-        """Type and deciding rule of every span of the pair (key and response spans alike)."""
+    def typed_spans(self, found: dict[Span, tuple[MentionType, str]] | None = None) -> dict[Span, tuple[MentionType, str]]:
+        """Type and deciding rule of every span of the pair (key and response spans alike); `found`:
+        as typed with other pairs' (`laid.Tables.id_types`), kept unless typed already."""
         if self._typed is None:
             from metrics.mentions.types import assign_types
 
-            self._typed = assign_types(self.key, self.alignment.spans)
+            self._typed = found if found is not None else assign_types(self.key, self.alignment.spans)
         return self._typed
 
     @property

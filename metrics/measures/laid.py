@@ -68,14 +68,18 @@ class Tables:
 
     def id_types(self) -> np.ndarray:
         """The mention type (0 NAME, 1 NOMINAL, 2 PRONOUN, 3 ZERO) of every document's mention
-        ids, laid end to end (`DocPair.id_types` of each, typed at once: `types.span_types`)."""
+        ids, laid end to end (`DocPair.id_types` of each, typed at once: `types.types_together`, each pair keeping
+        its own)."""
         if "id_types" not in self._kept:
             if self.pairs is None:
                 raise ValueError("mention types of tables laid end to end without their pairs")
-            from metrics.mentions.types import span_types
+            from metrics.mentions.types import types_together
 
-            self._kept["id_types"] = span_types([pair.key for pair in self.pairs],
-                                                [pair.alignment.spans for pair in self.pairs])
+            typed, kinds = types_together([pair.key for pair in self.pairs],
+                                          [pair.alignment.spans for pair in self.pairs])
+            for pair, found in zip(self.pairs, typed):  # each pair's own, for what reads it alone
+                pair.typed_spans(found)
+            self._kept["id_types"] = kinds
         return self._kept["id_types"]
 
     def chain_types(self) -> ChainTypes:
