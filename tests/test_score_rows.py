@@ -92,16 +92,17 @@ def test_control_characters_are_found_as_the_expression_finds_them():
             assert _has_control(text) == (_ANY_CONTROL.search(text) is not None), code
 
 
-NUMBER = st.one_of(st.floats(), st.integers(-2 ** 70, 2 ** 70), st.sampled_from([0.0, -0.0, 1.0, 1, True, 0.5, 1e16]))
+NUMBER = st.one_of(st.floats(), st.integers(-2 ** 70, 2 ** 70),
+                   st.sampled_from([0.0, -0.0, 1.0, 1, True, 0.5, 1e16, None, float("nan"), float("-inf")]))
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(st.lists(st.floats(), max_size=40), st.lists(st.integers(-2 ** 63, 2 ** 63 - 1), max_size=40),
                  st.lists(NUMBER, max_size=40)))
-def test_numbers_are_written_as_repr_writes_each(values):
-    """Floats told apart by their bits (-0.0 beside 0.0, each NaN), ints by value, mixed kinds
-    and ints beyond 64 bits one by one."""
-    assert number_texts(values) == list(map(repr, values))
+def test_numbers_are_written_as_json_writes_each(values):
+    """Floats told apart by their bits (-0.0 beside 0.0, NaN and the infinities as JSON writes
+    them), ints by value, mixed kinds, None (null) and ints beyond 64 bits by their repr."""
+    assert number_texts(values) == [dumps(value) for value in values]
 
 
 def test_many_distinct_numbers_sharing_places():
@@ -112,6 +113,6 @@ def test_many_distinct_numbers_sharing_places():
     rng = random.Random(7)
     values = [rng.random() for _ in range(5000)] * 2 + [-0.0, 0.0] * 100
     rng.shuffle(values)
-    assert number_texts(values) == list(map(repr, values))
+    assert number_texts(values) == [dumps(value) for value in values]
     whole = [rng.randrange(-2 ** 63, 2 ** 63) for _ in range(3000)]
-    assert number_texts(whole) == list(map(repr, whole))
+    assert number_texts(whole) == [dumps(value) for value in whole]

@@ -4,12 +4,11 @@ Why: a corpus of 20,000 documents writes 400,000 scores, and taking each score's
 precision and F1 from its properties, building its dict and walking it cost more than scoring
 them.  Here each metric's values are computed for all documents at once (the columns scoring
 gives, `metrics.measures.columns`: the same operations as the properties, elementwise), each
-column's numbers are made text together (`number_texts`: the same `float.__repr__` and
-`int.__repr__` as `json.dumps`, made once per distinct number), and one `%` template, made once
-from the first document by the ordinary writer, places each document's numbers and texts.  A
-document whose entry could differ (a number that is not finite or not a number, which JSON
-writes its own way) and a report whose documents do not share one shape go through the ordinary
-writer (`json_text.dumps`); the bytes are the same either way (tests/test_score_rows.py).
+column's numbers are coded together (each distinct number written once, as `json_text.dumps`
+writes it), and the entry's pieces, made once from the first document by the ordinary writer,
+are laid around each document's name and numbers; documents with the same numbers share their
+text.  A report whose documents do not share one shape goes through the ordinary writer
+(`json_text.dumps`); the bytes are the same either way (tests/test_score_rows.py).
 """
 
 from __future__ import annotations
@@ -53,7 +52,6 @@ def document_entries(documents: Documents, depth: int, separator: str) -> Iterat
     texts: list[list[str]] = [list(map(json_string, names)) if all(type(name) is str for name in names)
                               else list(map(dumps, names))]
     by_number: set[str] = set()
-    unchecked: list[list[float]] = []  # numbers that may be written otherwise (`_odd_rows`)
     for name, column in columns.items():
         found = _numbers(column)
         if found is None:
@@ -61,12 +59,10 @@ def document_entries(documents: Documents, depth: int, separator: str) -> Iterat
         else:
             numbers.extend(found)
             by_number.add(name)
-            if column.kind in (MeanScore, AceScore):  # the others' numbers are finite: computed_values
-                unchecked.extend(found)
     template = _template(first, depth, by_number, len(numbers))
     if template is None:
         return None
-    return _entries(documents, depth, separator, template, numbers=numbers, texts=texts, odd=_odd_rows(unchecked))
+    return _entries(separator, template, numbers=numbers, texts=texts)
 
 
 def _columns(documents: Documents) -> dict[str, Column] | None:
@@ -80,20 +76,20 @@ def _columns(documents: Documents) -> dict[str, Column] | None:
     return {name: Column.of([scores[name] for _, scores in documents]) for name in names}
 
 
-def _entries(documents: Documents, depth: int, separator: str, template: tuple[list[str], list[int]], *,
-             numbers: list[list[float]], texts: list[list[str]], odd: set[int]) -> Iterator[str]:
+def _entries(separator: str, template: tuple[list[str], list[int]], *, numbers: list[list[float]],
+             texts: list[list[str]]) -> Iterator[str]:
     """The documents' entries joined by `separator`, a block of documents at a time.  An entry is
     the template's first piece, the document's name (the template's first place: "document"
     comes first) and the rest: the other pieces with its numbers and texts between them.  Many
     documents share their rest (20,000 tiny documents have a few thousand distinct rows of
-    numbers), so each place's values are coded (`_coded`: each distinct value made text once), a
-    document's rest is known by its row of codes, and each distinct rest is written once.  A
-    document with a number JSON writes its own way (`odd`) goes to the ordinary writer."""
+    numbers), so each place's values are coded (`_coded`: each distinct value written once, as
+    JSON writes it), a document's rest is known by its row of codes, and each distinct rest is
+    written once."""
     pieces, order = template
     slots: list[list[float] | list[str]] = [texts[0], *numbers, *texts[1:]]
     numeric = [False] + [True] * len(numbers) + [False] * (len(texts) - 1)
-    for start in range(0, len(documents), _BLOCK):
-        end = min(start + _BLOCK, len(documents))
+    for start in range(0, len(texts[0]), _BLOCK):
+        end = min(start + _BLOCK, len(texts[0]))
         count = end - start
         coded = [_coded(slots[slot][start:end], numeric[slot]) for slot in order[1:]]
         rows = np.stack([codes for _, codes in coded], axis=1).astype(np.int32) if coded else \
@@ -112,11 +108,6 @@ def _entries(documents: Documents, depth: int, separator: str, template: tuple[l
             flat[0] = ""
         flat[2::4] = slots[0][start:end]
         flat[3::4] = [rests[first] for first in rest_of]
-        for index in sorted(i for i in odd if start <= i < end):
-            name, scores = documents[index]
-            at = (index - start) * 4
-            flat[at + 1:at + 4] = [dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}},
-                                         depth), "", ""]
         yield "".join(flat)
 
 
@@ -129,21 +120,21 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 """Fibonacci hashing: a number's bits times the golden ratio's; the top bits give its place."""
 
 
-def number_texts(values: Sequence[float]) -> list[str]:
-    """`repr` of each number (how JSON writes a finite float or an int), each distinct number's
-    made once (`_coded`)."""
+def number_texts(values: Sequence[float | None]) -> list[str]:
+    """Each number as JSON writes it (`json_text.dumps`: a finite float's or an int's `repr`,
+    NaN, Infinity, null for None), each distinct number's written once (`_coded`)."""
     written, codes = _coded(values, numeric=True)
     return [written[code] for code in codes.tolist()]
 
 
-def _coded(values: Sequence[float] | Sequence[str], numeric: bool) -> tuple[list[str], np.ndarray]:
-    """(each distinct value's text, each value's index among them): a number's text is its
-    `repr` (how JSON writes a finite float or an int), a text is itself.
+def _coded(values: Sequence[float | None] | Sequence[str], numeric: bool) -> tuple[list[str], np.ndarray]:
+    """(each distinct value's text, each value's index among them): a number's text is how JSON
+    writes it (`json_text.dumps`), a text is itself.
 
-    Why: a report of 20,000 documents writes 3 million numbers, and `repr` of each took most of
-    its writing; a column holds few distinct numbers (small counts, their ratios).  Floats are
-    told apart by their bits (so -0.0 is not 0.0), ints by their value; numbers of another kind
-    (mixed, or ints beyond 64 bits) are made text one by one, then told apart as texts."""
+    Why: a report of 20,000 documents writes 3 million numbers, and writing each took most of its
+    writing; a column holds few distinct numbers (small counts, their ratios).  Floats are told
+    apart by their bits (so -0.0 is not 0.0), ints by their value; numbers of another kind (mixed,
+    None for an undefined value, ints beyond 64 bits) by their `repr`."""
     if numeric:
         kinds = set(map(type, values))
         bits = None
@@ -156,9 +147,13 @@ def _coded(values: Sequence[float] | Sequence[str], numeric: bool) -> tuple[list
             bits = None
         if bits is not None:
             distinct, inverse = _distinct(bits)
-            return list(map(repr, distinct.view(as_number).tolist())), inverse
-        values = list(map(repr, values))
-    index: dict[str, int] = {}
+            return list(map(dumps, distinct.view(as_number).tolist())), inverse
+        keys = list(map(repr, values))
+        index: dict[str, int] = {}
+        codes = [index.setdefault(key, len(index)) for key in keys]
+        value_of = dict(zip(keys, values))  # values of one repr are written alike
+        return [dumps(value_of[key]) for key in index], np.array(codes, dtype=np.intp)
+    index = {}
     codes = [index.setdefault(text, len(index)) for text in values]
     return list(index), np.array(codes, dtype=np.intp)
 
@@ -185,22 +180,6 @@ def _distinct(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct, inverse
 
 
-def _odd_rows(numbers: list[list[float]]) -> set[int]:
-    """The documents with a number that is not finite (JSON writes NaN, Infinity) or not a
-    number (an undefined ACE-value: null)."""
-    odd: set[int] = set()
-    for column in numbers:
-        if set(map(type, column)) <= {float, int}:
-            with np.errstate(all="ignore"):
-                finite = np.isfinite(np.array(column, dtype=np.float64))
-            if not finite.all():
-                odd.update(np.nonzero(~finite)[0].tolist())
-        else:
-            odd.update(i for i, value in enumerate(column) if type(value) not in (float, int)
-                       or not np.isfinite(value))
-    return odd
-
-
 def _numbers(column: Column) -> list[list[float]] | None:
     """The numbers of `score_json` of each score of one metric, column by column, in the order
     `score_json` writes them; None for a column written whole by the ordinary writer."""
@@ -225,8 +204,7 @@ def _numbers(column: Column) -> list[list[float]] | None:
 
 def _ace_numbers(fields: list[list[float]]) -> list[list[float]] | None:
     """`AceScore.to_json`'s numbers in its order, each computed as its properties compute it (an
-    undefined value is None: the document's `repr` then holds "None" and it is written the
-    ordinary way)."""
+    undefined value is None, written null)."""
     if not all(set(map(type, values)) <= {float, int} for values in fields):
         return None
     (numerator, denominator, miss_cost, mapped_cost, false_alarm_cost, mapped_value, mapped_key_value,
