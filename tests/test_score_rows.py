@@ -116,3 +116,14 @@ def test_many_distinct_numbers_sharing_places():
     assert number_texts(values) == [dumps(value) for value in values]
     whole = [rng.randrange(-2 ** 63, 2 ** 63) for _ in range(3000)]
     assert number_texts(whole) == [dumps(value) for value in whole]
+
+
+def test_entries_written_in_several_blocks(monkeypatch):
+    """Blocks of documents join as one text: the separator between blocks, none before the first."""
+    import workbench.score_rows as score_rows
+
+    one, two = Score(1.0, 2.0, 1.0, 2.0), Score(0.0, 3.0, -0.0, 1.0)
+    documents = [(f"d{i}", {"muc": one if i % 3 else two, "m": MeanScore(0.5, float(i), 0.25)}) for i in range(7)]
+    monkeypatch.setattr(score_rows, "_BLOCK", 2)
+    assert written(documents, 2) == ordinary(documents, 2)
+    assert len(list(document_entries(documents, 2, SEPARATOR))) == 4
