@@ -1,8 +1,9 @@
 """Documents' contingency tables laid end to end (`Tables`): what the metrics of many documents at
 once read (`metrics.measures.batch`).
 
-Each array of the documents' tables (`metrics.measures.table`) is joined in document order, with
-each row's document and its chains' indices made global.  What several metrics share is made
+Each array of the documents' tables (`metrics.measures.table`) is read in document order as
+`table_block.build_tables` laid it out for all of them at once (or joined, for tables made one by
+one), with each row's document and its chains' indices made global.  What several metrics share is made
 once and kept: the mention-type counts of the LMetrics (from every document's ids' types, also
 laid end to end: one array for the corpus, not one per document), the cells each document's best
 CEAF alignment is taken from, and which documents Tuggener's metrics have anything to judge in.
