@@ -19,7 +19,6 @@ whose id is in the response chain.  MUC and B3 use `primary` for attribution and
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
