@@ -113,7 +113,7 @@ class Document:
     (metrics.mentions.characters)."""
     parse_heads: list[int] | None = field(default=None, compare=False, repr=False)
     """Derived, not read: the heads the parse column gives (metrics.mentions.heads), when computed
-    ahead for the cache of read files, which keeps them with the document."""
+    ahead for the cache of read files, which keeps them with the document ([] when it gives none)."""
     rule_types: dict[Span, tuple[MentionType, str]] | None = field(default=None, compare=False, repr=False)
     """Derived, not read: the type and rule of the document's own mentions (metrics.mentions.types), when
     computed ahead for the cache of read files."""

@@ -125,3 +125,22 @@ def test_corpus_in_columns_aggregates_as_its_objects(pairs, weights):
     if isinstance(result.documents, DocumentScores):
         assert [result.documents[i] for i in range(len(documents))] == documents
         assert result.documents[-1:] == documents[-1:]
+
+
+MEAN_PART = st.one_of(st.builds(MeanScore, st.floats(), st.floats(), st.floats()),
+                      st.builds(MeanScore, st.sampled_from([0.0, -0.0, 1 / 3]), st.just(-0.0), st.integers(0, 3)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda n: st.lists(st.lists(MEAN_PART, min_size=n, max_size=n), min_size=1,
+                                                     max_size=6)))
+def test_a_combined_metric_is_each_documents_mean_of_its_parts(rows):
+    """CoNLL's column (the mean of its parts' columns, at once where they hold floats) is each
+    document's `mean_score` of its parts: -0.0, NaN, infinities and ints among them."""
+    from metrics.corpus.together import _mean_column
+
+    parts = [Column.of([row[i] for row in rows]) for i in range(len(rows[0]))]
+    found = _mean_column(parts).rows()
+    expected = [mean_score(list(row)) for row in rows]
+    assert [tuple(map(repr, (s.recall, s.precision, s.f1))) for s in found] == \
+        [tuple(map(repr, (s.recall, s.precision, s.f1))) for s in expected]

@@ -11,12 +11,21 @@ from metrics.measures.score import BlancScore, MeanScore, Score
 from strategies import corpora
 from workbench.json_text import dumps
 from workbench.output import score_json
-from workbench.score_rows import document_entries
+from workbench.score_rows import document_entries, number_texts
 
 
-def ordinary(documents, depth: int) -> list[str]:
-    return [dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth)
-            for name, scores in documents]
+SEPARATOR = ",\n  "
+
+
+def ordinary(documents, depth: int) -> str:
+    return SEPARATOR.join(dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth)
+                          for name, scores in documents)
+
+
+def written(documents, depth: int) -> str | None:
+    """The entries as `document_entries` writes them, joined (None: the ordinary writer's)."""
+    pieces = document_entries(documents, depth, SEPARATOR)
+    return None if pieces is None else "".join(pieces)
 
 
 @settings(max_examples=60, deadline=None)
@@ -24,9 +33,7 @@ def ordinary(documents, depth: int) -> list[str]:
 def test_every_metric_of_random_corpora(pairs, depth):
     corpus = prepare([p.key for p in pairs], [p.response for p in pairs])
     documents = corpus.score().documents
-    entries = document_entries(documents, depth)
-    assert entries is not None
-    assert list(entries) == ordinary(documents, depth)
+    assert written(documents, depth) == ordinary(documents, depth)
 
 
 COUNT = st.one_of(st.integers(0, 9), st.floats(0, 9, allow_nan=False), st.sampled_from([0.0, 1 / 3, 1e-7, 2.5e16]))
@@ -40,17 +47,15 @@ ROW = st.tuples(SCORES, st.builds(BlancScore, SCORES, SCORES),
 @given(st.lists(ROW, min_size=1, max_size=12))
 def test_odd_counts_names_and_values(rows):
     documents = [(f"{name}{{}}\\\"{i}", {"a": a, "b": b, "c": c}) for i, (a, b, c, name) in enumerate(rows)]
-    entries = document_entries(documents, 2)
-    assert entries is not None
-    assert list(entries) == ordinary(documents, 2)
+    assert written(documents, 2) == ordinary(documents, 2)
 
 
 def test_documents_of_other_shapes_go_to_the_ordinary_writer():
     one = Score(1.0, 2.0, 1.0, 2.0)
-    assert document_entries([("a", {"muc": one}), ("b", {"bcub": one})], 2) is None
-    assert document_entries([], 2) is None
+    assert written([("a", {"muc": one}), ("b", {"bcub": one})], 2) is None
+    assert written([], 2) is None
     nan = [("a", {"m": MeanScore(float("nan"), 0.5, 0.0)}), ("b", {"m": MeanScore(0.5, 0.5, 0.5)})]
-    assert list(document_entries(nan, 2) or ordinary(nan, 2)) == ordinary(nan, 2)
+    assert written(nan, 2) == ordinary(nan, 2)
 
 
 def test_a_count_that_is_not_a_number_over_a_zero_denominator():
@@ -61,7 +66,7 @@ def test_a_count_that_is_not_a_number_over_a_zero_denominator():
     for score in (Score(nan, 0, nan, 0), BlancScore(Score(nan, 0, 1.0, 2.0), Score(1, 2, 1, 2)),
                   AnchorScore(Score(nan, 0, nan, 0), Score(1, 2, 1, 2))):
         documents = [("a", {"m": score}), ("b", {"m": score})]
-        assert list(document_entries(documents, 0) or ordinary(documents, 0)) == ordinary(documents, 0)
+        assert written(documents, 0) == ordinary(documents, 0)
 
 
 def test_ace_values_undefined_negative_and_zero():
@@ -74,9 +79,7 @@ def test_ace_values_undefined_negative_and_zero():
               AceScore(2.25, 3.0, 0.75, 0.5, 0.25, -0.5, 1 / 3, 3, 4, 2),
               AceScore(1.0, 7.0, 0.1, 0.2, 0.0, 0.7, 0.7, 5, 5, 5)]
     documents = [(f"d{i}", {"ace": score}) for i, score in enumerate(scores)]
-    entries = document_entries(documents, 2)
-    assert entries is not None
-    assert list(entries) == ordinary(documents, 2)
+    assert written(documents, 2) == ordinary(documents, 2)
 
 
 def test_control_characters_are_found_as_the_expression_finds_them():
@@ -87,3 +90,40 @@ def test_control_characters_are_found_as_the_expression_finds_them():
     for code in range(0x200):
         for text in (chr(code), f"ab{chr(code)}cd", f"\u00e9{chr(code)}", "\n  {\"document\": 1}" + chr(code)):
             assert _has_control(text) == (_ANY_CONTROL.search(text) is not None), code
+
+
+NUMBER = st.one_of(st.floats(), st.integers(-2 ** 70, 2 ** 70),
+                   st.sampled_from([0.0, -0.0, 1.0, 1, True, 0.5, 1e16, None, float("nan"), float("-inf")]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.lists(st.floats(), max_size=40), st.lists(st.integers(-2 ** 63, 2 ** 63 - 1), max_size=40),
+                 st.lists(NUMBER, max_size=40)))
+def test_numbers_are_written_as_json_writes_each(values):
+    """Floats told apart by their bits (-0.0 beside 0.0, NaN and the infinities as JSON writes
+    them), ints by value, mixed kinds, None (null) and ints beyond 64 bits by their repr."""
+    assert number_texts(values) == [dumps(value) for value in values]
+
+
+def test_many_distinct_numbers_sharing_places():
+    """More distinct numbers than the table tells apart without a collision: those sorted apart
+    are written as the others."""
+    import random
+
+    rng = random.Random(7)
+    values = [rng.random() for _ in range(5000)] * 2 + [-0.0, 0.0] * 100
+    rng.shuffle(values)
+    assert number_texts(values) == [dumps(value) for value in values]
+    whole = [rng.randrange(-2 ** 63, 2 ** 63) for _ in range(3000)]
+    assert number_texts(whole) == [dumps(value) for value in whole]
+
+
+def test_entries_written_in_several_blocks(monkeypatch):
+    """Blocks of documents join as one text: the separator between blocks, none before the first."""
+    import workbench.score_rows as score_rows
+
+    one, two = Score(1.0, 2.0, 1.0, 2.0), Score(0.0, 3.0, -0.0, 1.0)
+    documents = [(f"d{i}", {"muc": one if i % 3 else two, "m": MeanScore(0.5, float(i), 0.25)}) for i in range(7)]
+    monkeypatch.setattr(score_rows, "_BLOCK", 2)
+    assert written(documents, 2) == ordinary(documents, 2)
+    assert len(list(document_entries(documents, 2, SEPARATOR))) == 4

@@ -9,15 +9,17 @@ from dataclasses import fields
 
 import numpy as np
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from metrics.measures.table import build_table, build_tables
+from metrics.measures.table import build_table
+from metrics.measures.table_block import TableBlock, build_tables, laid_block
 from metrics.mentions.alignment import align
 from strategies import corpora
 
 
 def same(found, expected) -> None:
     for f in fields(expected):
-        if f.name.startswith("_"):
+        if f.name.startswith("_") or f.name == "laid_in":
             continue
         a, b = getattr(found, f.name), getattr(expected, f.name)
         if isinstance(b, np.ndarray):
@@ -62,3 +64,23 @@ def test_type_counts_of_many_documents_are_each_documents_own(pairs):
         assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), name
     ids = np.concatenate([pair.id_types for pair in corpus.pairs]) if corpus.pairs else np.zeros(0, np.int64)
     assert np.array_equal(found.id_types(), ids)
+
+
+@settings(max_examples=120, deadline=None)
+@given(corpora(duplicates=True, max_documents=8), st.data())
+def test_tables_laid_end_to_end_as_built_are_the_tables_joined(pairs, data):
+    """The arrays `build_tables` keeps for all its documents (`TableBlock`) are each document's
+    own joined (`TableBlock.of`), for all of them and for any share of them in order (a process's)."""
+    tables = build_tables([align(p.key, p.response) for p in pairs])
+    share = sorted(data.draw(st.sets(st.integers(0, max(len(tables) - 1, 0)), max_size=len(tables))
+                             if tables else st.just(set())))
+    for chosen in (list(range(len(tables))), share):
+        found = laid_block([tables[i] for i in chosen])
+        expected = TableBlock.of([tables[i] for i in chosen])
+        assert found.n_docs == expected.n_docs == len(chosen)
+        for name, (values, doc) in expected.arrays.items():
+            got_values, got_doc = found.arrays[name]
+            assert got_values.dtype == values.dtype and np.array_equal(got_values, values), name
+            assert got_doc.dtype == doc.dtype and np.array_equal(got_doc, doc), name
+        for name, counts in expected.counts.items():
+            assert np.array_equal(found.counts[name], counts), name

@@ -3,17 +3,18 @@
 Why: a corpus of 20,000 documents writes 400,000 scores, and taking each score's recall,
 precision and F1 from its properties, building its dict and walking it cost more than scoring
 them.  Here each metric's values are computed for all documents at once (the columns scoring
-gives, `metrics.measures.columns`: the same operations as the properties, elementwise), and one
-`%` template, made once from the first document by the ordinary writer, places each document's
-numbers (`%r`: the same `float.__repr__` and `int.__repr__` as `json.dumps`) and texts.  A
-document whose entry could differ (a number that is not finite or not a number, which JSON
-writes its own way) and a report whose documents do not share one shape go through the ordinary
-writer (`json_text.dumps`); the bytes are the same either way (tests/test_score_rows.py).
+gives, `metrics.measures.columns`: the same operations as the properties, elementwise), each
+column's numbers are coded together (each distinct number written once, as `json_text.dumps`
+writes it), and the entry's pieces, made once from the first document by the ordinary writer,
+are laid around each document's name and numbers; documents with the same numbers share their
+text.  A report whose documents do not share one shape goes through the ordinary writer
+(`json_text.dumps`); the bytes are the same either way (tests/test_score_rows.py).
 """
 
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Iterator, Sequence
 from json.encoder import encode_basestring_ascii as json_string
 
@@ -32,11 +33,13 @@ _SLOT = re.compile(r'("\\u0000number"|"\\u0000text")')
 Documents = Sequence[tuple[str, dict[str, AnyScore]]]
 
 
-def document_entries(documents: Documents, depth: int) -> Iterator[str] | None:
-    """Each document's entry, `dumps({"document": name, "metrics": {metric: score_json(score)}},
-    depth)`, or None when the documents do not share one shape (the same metrics, of the same
-    kinds), for the caller's ordinary writing.  Documents held as columns (`DocumentScores`, what
-    scoring gives) are read column by column, without a score object per document."""
+def document_entries(documents: Documents, depth: int, separator: str) -> Iterator[str] | None:
+    """Every document's entry, `dumps({"document": name, "metrics": {metric: score_json(score)}},
+    depth)`, joined by `separator`, in pieces of a block of documents each (their concatenation
+    is `separator.join(entries)`); None when the documents do not share one shape (the same
+    metrics, of the same kinds), for the caller's ordinary writing.  Documents held as columns
+    (`DocumentScores`, what scoring gives) are read column by column, without a score object per
+    document."""
     if not documents:
         return None
     columns = _columns(documents)
@@ -49,7 +52,6 @@ def document_entries(documents: Documents, depth: int) -> Iterator[str] | None:
     texts: list[list[str]] = [list(map(json_string, names)) if all(type(name) is str for name in names)
                               else list(map(dumps, names))]
     by_number: set[str] = set()
-    unchecked: list[list[float]] = []  # numbers that may be written otherwise (`_odd_rows`)
     for name, column in columns.items():
         found = _numbers(column)
         if found is None:
@@ -57,12 +59,10 @@ def document_entries(documents: Documents, depth: int) -> Iterator[str] | None:
         else:
             numbers.extend(found)
             by_number.add(name)
-            if column.kind in (MeanScore, AceScore):  # the others' numbers are finite: computed_values
-                unchecked.extend(found)
     template = _template(first, depth, by_number, len(numbers))
     if template is None:
         return None
-    return _entries(documents, depth, template, numbers, texts, odd=_odd_rows(unchecked))
+    return _entries(separator, template, numbers=numbers, texts=texts)
 
 
 def _columns(documents: Documents) -> dict[str, Column] | None:
@@ -76,34 +76,109 @@ def _columns(documents: Documents) -> dict[str, Column] | None:
     return {name: Column.of([scores[name] for _, scores in documents]) for name in names}
 
 
-def _entries(documents: Documents, depth: int, template: tuple[str, list[int]], numbers: list[list[float]],
-             texts: list[list[str]], *, odd: set[int]) -> Iterator[str]:
-    """Each document's entry: the template filled with its name, numbers and texts; a document
-    with a number JSON writes its own way (`odd`) goes to the ordinary writer."""
-    written, order = template
-    slots = [texts[0], *numbers, *texts[1:]]
-    for index, row in enumerate(zip(*(slots[i] for i in order))):
-        if index in odd:
-            name, scores = documents[index]
-            yield dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth)
-        else:
-            yield written % row
+def _entries(separator: str, template: tuple[list[str], list[int]], *, numbers: list[list[float]],
+             texts: list[list[str]]) -> Iterator[str]:
+    """The documents' entries joined by `separator`, a block of documents at a time.  An entry is
+    the template's first piece, the document's name (the template's first place: "document"
+    comes first) and the rest: the other pieces with its numbers and texts between them.  Many
+    documents share their rest (20,000 tiny documents have a few thousand distinct rows of
+    numbers), so each place's values are coded (`_coded`: each distinct value written once, as
+    JSON writes it), a document's rest is known by its row of codes, and each distinct rest is
+    written once."""
+    pieces, order = template
+    slots: list[list[float] | list[str]] = [texts[0], *numbers, *texts[1:]]
+    numeric = [False] + [True] * len(numbers) + [False] * (len(texts) - 1)
+    for start in range(0, len(texts[0]), _BLOCK):
+        end = min(start + _BLOCK, len(texts[0]))
+        count = end - start
+        coded = [_coded(slots[slot][start:end], numeric[slot]) for slot in order[1:]]
+        rows = np.stack([codes for _, codes in coded], axis=1).astype(np.int32) if coded else \
+            np.zeros((count, 0), dtype=np.int32)
+        width, blob = rows.shape[1] * 4, rows.tobytes()
+        known: dict[bytes, int] = {}
+        rest_of = [known.setdefault(blob[i * width:(i + 1) * width], i) for i in range(count)]
+        rests = {}
+        for first in known.values():  # each distinct rest, from the first document having it
+            parts = [pieces[1]]
+            for (written, _), code, piece in zip(coded, rows[first].tolist(), pieces[2:]):
+                parts += (written[code], piece)
+            rests[first] = "".join(parts)
+        flat: list[str] = [separator, pieces[0], "", ""] * count
+        if start == 0:
+            flat[0] = ""
+        flat[2::4] = slots[0][start:end]
+        flat[3::4] = [rests[first] for first in rest_of]
+        yield "".join(flat)
 
 
-def _odd_rows(numbers: list[list[float]]) -> set[int]:
-    """The documents with a number that is not finite (JSON writes NaN, Infinity) or not a
-    number (an undefined ACE-value: null)."""
-    odd: set[int] = set()
-    for column in numbers:
-        if set(map(type, column)) <= {float, int}:
-            with np.errstate(all="ignore"):
-                finite = np.isfinite(np.array(column, dtype=np.float64))
-            if not finite.all():
-                odd.update(np.nonzero(~finite)[0].tolist())
-        else:
-            odd.update(i for i, value in enumerate(column) if type(value) not in (float, int)
-                       or not np.isfinite(value))
-    return odd
+_BLOCK = 2048
+"""Documents written together: few numpy calls per place, and a block's text (some 7 MB for
+tiny documents' entries) small beside the scores themselves (8,192 took 75 MB more at the peak
+on 20,000 tiny documents, for no less time)."""
+
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+"""Fibonacci hashing: a number's bits times the golden ratio's; the top bits give its place."""
+
+
+def number_texts(values: Sequence[float | None]) -> list[str]:
+    """Each number as JSON writes it (`json_text.dumps`: a finite float's or an int's `repr`,
+    NaN, Infinity, null for None), each distinct number's written once (`_coded`)."""
+    written, codes = _coded(values, numeric=True)
+    return [written[code] for code in codes.tolist()]
+
+
+def _coded(values: Sequence[float | None] | Sequence[str], numeric: bool) -> tuple[list[str], np.ndarray]:
+    """(each distinct value's text, each value's index among them): a number's text is how JSON
+    writes it (`json_text.dumps`), a text is itself.
+
+    Why: a report of 20,000 documents writes 3 million numbers, and writing each took most of its
+    writing; a column holds few distinct numbers (small counts, their ratios).  Floats are told
+    apart by their bits (so -0.0 is not 0.0), ints by their value; numbers of another kind (mixed,
+    None for an undefined value, ints beyond 64 bits) by their `repr`."""
+    if numeric:
+        kinds = set(map(type, values))
+        bits = None
+        try:
+            if kinds == {float}:
+                bits, as_number = np.frombuffer(array("d", values), dtype=np.uint64), np.float64
+            elif kinds == {int}:
+                bits, as_number = np.frombuffer(array("q", values), dtype=np.uint64), np.int64
+        except OverflowError:
+            bits = None
+        if bits is not None:
+            distinct, inverse = _distinct(bits)
+            return list(map(dumps, distinct.view(as_number).tolist())), inverse
+        keys = list(map(repr, values))
+        index: dict[str, int] = {}
+        codes = [index.setdefault(key, len(index)) for key in keys]
+        value_of = dict(zip(keys, values))  # values of one repr are written alike
+        return [dumps(value_of[key]) for key in index], np.array(codes, dtype=np.intp)
+    index = {}
+    codes = [index.setdefault(text, len(index)) for text in values]
+    return list(index), np.array(codes, dtype=np.intp)
+
+
+def _distinct(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct values, each value's index among them), without sorting: each value hashed
+    to a place of a table four times as large as the values are many, the last value written to a
+    place kept there; values whose place holds another (rare) are sorted (`np.unique`) apart."""
+    size_bits = max(4, min(20, int(len(bits)).bit_length() + 2))
+    place = ((bits * _MIX) >> np.uint64(64 - size_bits)).astype(np.intp)
+    table = np.zeros(1 << size_bits, dtype=np.uint64)
+    table[place] = bits
+    found = table[place] == bits
+    index = np.full(1 << size_bits, -1, dtype=np.intp)
+    index[place[found]] = 0
+    places = np.flatnonzero(index == 0)
+    index[places] = np.arange(len(places))
+    inverse = index[place]
+    distinct = table[places]
+    if not found.all():
+        others, others_inverse = np.unique(bits[~found], return_inverse=True)
+        inverse[~found] = others_inverse + len(places)
+        distinct = np.concatenate([distinct, others])
+    return distinct, inverse
 
 
 def _numbers(column: Column) -> list[list[float]] | None:
@@ -130,8 +205,7 @@ def _numbers(column: Column) -> list[list[float]] | None:
 
 def _ace_numbers(fields: list[list[float]]) -> list[list[float]] | None:
     """`AceScore.to_json`'s numbers in its order, each computed as its properties compute it (an
-    undefined value is None: the document's `repr` then holds "None" and it is written the
-    ordinary way)."""
+    undefined value is None, written null)."""
     if not all(set(map(type, values)) <= {float, int} for values in fields):
         return None
     (numerator, denominator, miss_cost, mapped_cost, false_alarm_cost, mapped_value, mapped_key_value,
@@ -153,27 +227,25 @@ def _ace_numbers(fields: list[list[float]]) -> list[list[float]] | None:
 
 
 def _template(scores: dict[str, AnyScore], depth: int, by_number: set[str],
-              n_numbers: int) -> tuple[str, list[int]] | None:
-    """A document's entry as a `%` template, a `%r` where each number goes (`repr`: how JSON
-    writes a number) and a `%s` where each text goes (the document's name, then each score of a
-    metric not in `by_number`, written whole), with what fills each place in turn, as an index
-    into [name, numbers..., texts...]; None if the numbers' places are not as many as the numbers."""
+              n_numbers: int) -> tuple[list[str], list[int]] | None:
+    """A document's entry as its fixed pieces, between which go in turn its numbers (as
+    `number_texts` writes them) and texts (the document's name, then each score of a metric not
+    in `by_number`, written whole), with what fills each place in turn, as an index into [name,
+    numbers..., texts...]; None if the numbers' places are not as many as the numbers."""
     skeleton = {"document": _TEXT, "metrics": {m: _blank(score_json(s)) if m in by_number else _TEXT
                                                for m, s in scores.items()}}
     pieces = _SLOT.split(dumps(skeleton, depth))
     out, order, number, text = [], [], 1, 0
     for i, piece in enumerate(pieces):
         if i % 2 == 0:
-            out.append(piece.replace("%", "%%"))
+            out.append(piece)
         elif piece == '"\\u0000number"':
-            out.append("%r")
             order.append(number)
             number += 1
         else:
-            out.append("%s")
             order.append(n_numbers + text if text else 0)  # text 0 is the name
             text += 1
-    return ("".join(out), order) if number == 1 + n_numbers else None
+    return (out, order) if number == 1 + n_numbers else None
 
 
 def _blank(value: object) -> object:

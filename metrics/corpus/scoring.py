@@ -23,14 +23,15 @@ from metrics.mentions.alignment import Alignment, align, duplicate_warnings
 from metrics.mentions.chains import ChainView, key_view, response_view
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import Document, MentionType, Span
-from metrics.runtime.parallel import PARALLEL_TOKENS, Forked, balanced, can_fork, fork_map, split
+from metrics.runtime.parallel import PARALLEL_TOKENS, Forked, balanced, can_fork, fork_map, split_in_runs
 from metrics.mentions.characters import CharacterAlignment
 from metrics.mentions.pairing import (Named, T, check_tokens_align, missing_warning, pair_documents, require_common,
                                       unused_warning)
 from metrics.corpus.together import score_columns, with_parts
 from metrics.measures.columns import Column, DocumentScores
-from metrics.measures.score import AnyScore, MeanScore, mean, mean_score, total
-from metrics.measures.table import ChainTypes, Table, build_table, build_tables
+from metrics.measures.score import AnyScore, MeanScore, mean_score, total
+from metrics.measures.table import ChainTypes, Table, build_table
+from metrics.measures.table_block import build_tables
 from metrics.measures.weights import W4, Weights
 
 if TYPE_CHECKING:  # named in signatures only: a CoNLL-2012 run never loads the CorefUD and CRAC readers
@@ -61,8 +62,7 @@ class DocPair:
 
     def __init__(self, name: str, spans: Spans | Callable[[], Spans], *,
                  typed: dict[Span, tuple[MentionType, str]] | None = None, ace: AceOptions = AceOptions(),
-                 aligned: AlignedDocument | None = None, ua: UAScores | None = None,
-                 size: int | None = None) -> None:
+                 aligned: AlignedDocument | None = None, ua: UAScores | None = None, size: int | None = None) -> None:
         self.name = name
         self.ace_options = ace
         self._spans: Spans | None = spans if isinstance(spans, Spans) else None
@@ -94,8 +94,7 @@ class DocPair:
 
     @property
     def cost(self) -> int:
-        """What scoring this pair costs, roughly: its key and response tokens (`size`, when given,
-        while its spans are not made: counting them must not make them)."""
+        """What scoring this pair costs, roughly: its key and response tokens (`size` while its spans are not made)."""
         if self._spans is None and self._size is not None:
             return self._size
         return len(self.key.words) + len(self.response.words)
@@ -189,12 +188,13 @@ class DocPair:
             self._views = (key_view(self.key), response_view(self.response))
         return self._views
 
-    def typed_spans(self) -> dict[Span, tuple[MentionType, str]]:
-        """Type and deciding rule of every span of the pair (key and response spans alike)."""
+    def typed_spans(self, found: dict[Span, tuple[MentionType, str]] | None = None) -> dict[Span, tuple[MentionType, str]]:
+        """Type and deciding rule of every span of the pair (key and response spans alike); `found`:
+        as typed with other pairs' (`laid.Tables.id_types`), kept unless typed already."""
         if self._typed is None:
             from metrics.mentions.types import assign_types
 
-            self._typed = assign_types(self.key, self.alignment.spans)
+            self._typed = found if found is not None else assign_types(self.key, self.alignment.spans)
         return self._typed
 
     @property
@@ -251,8 +251,8 @@ class CorpusResult:
         else:
             updated = dict(theirs)
             documents = [(name, {**scores, **updated.get(name, {})}) for name, scores in mine]
-        return CorpusResult(newer.weights, metrics, {**self.micro, **newer.micro}, {**self.macro, **newer.macro},
-                            documents)
+        micro, macro = {**self.micro, **newer.micro}, {**self.macro, **newer.macro}
+        return CorpusResult(newer.weights, metrics, micro, macro, documents)
 
 
 def document_costs(pairs: Sequence[DocPair]) -> list[int]:
@@ -290,7 +290,7 @@ class PreparedCorpus:
             return score_columns([pairs[i] for i in indices], wanted, weights)
 
         with gc_paused():
-            pieces = split(document_costs(pairs), processes, PARALLEL_TOKENS)
+            pieces = split_in_runs(document_costs(pairs), processes, PARALLEL_TOKENS)
             return _assembled(pairs, pieces, fork_map(score_piece, pieces), weights, wanted)
 
     def score_in_children(self, weights: Weights, stages: Sequence[Sequence[str]],

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Protocol
 
+import numpy as np
+
 from metrics.measures import catalog
 from metrics.measures.catalog import Metric, Scorer
 from metrics.measures.columns import Column
@@ -62,9 +64,19 @@ def score_columns(pairs: Sequence[Scored], metrics: Sequence[str], weights: Weig
 
 def _mean_column(parts: Sequence[Column]) -> Column:
     """Each document's mean of its parts' scores (`Metric.combine`: `score.mean_score` of a few
-    values, their properties summed in order)."""
+    values, their properties summed in order), all documents' at once where the values are floats:
+    `score.mean`'s sum from 0 in the parts' order, then its division, elementwise."""
     values = [part.values() for part in parts]
-    means = [[mean(row) for row in zip(*(found[i] for found in values))] for i in range(3)]
+    means = []
+    for i in range(3):
+        columns = [found[i] for found in values]
+        if columns and all(set(map(type, column)) <= {float} for column in columns):
+            total = np.zeros(len(columns[0]))
+            for column in columns:
+                total = total + np.array(column, dtype=np.float64)
+            means.append((total / len(columns)).tolist())
+        else:
+            means.append([mean(row) for row in zip(*columns)])
     return Column(MeanScore, means)
 
 

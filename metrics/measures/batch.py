@@ -23,7 +23,7 @@ from metrics.measures.ace import AceScore
 from metrics.measures.columns import Column
 from metrics.measures.formulas import ChainWeights, component_totals, first_best, lea_terms
 from metrics.measures.score import AnchorScore, BlancScore, Score, ratio
-from metrics.measures.laid import Tables, starts_of
+from metrics.measures.laid import Tables
 from metrics.measures.table import ChainTypes
 from metrics.measures.weights import Weights
 
@@ -151,8 +151,7 @@ def blanc(t: Tables) -> Column:
         if len(t.response_doc) else np.zeros(n, np.int64)
     # every key span once (no span in two key chains) and every response span once (no twinless
     # span repeated: a key-matching one is never kept twice)
-    regular = [tb.n_key_spans == kp and tb.n_response_spans == rp
-               for tb, kp, rp in zip(t.tables, key_positions.tolist(), response_positions.tolist())]
+    regular = (t.block.counts["n_key_spans"] == key_positions) & (t.block.counts["n_response_spans"] == response_positions)
 
     def pairs(sizes: np.ndarray) -> np.ndarray:
         return sizes * (sizes - 1) // 2
@@ -176,7 +175,7 @@ def blanc(t: Tables) -> Column:
                    + correct_coref)
     cc, cn = correct_coref.tolist(), correct_non.tolist()
     return Column(BlancScore, [cc, key_coref.tolist(), cc, response_coref.tolist(), cn, key_non.tolist(), cn,
-                               response_non.tolist()], missing=[d for d, ok in enumerate(regular) if not ok])
+                               response_non.tolist()], missing=np.flatnonzero(~regular).tolist())
 
 
 def linguistic(t: Tables, w: Weights) -> ChainWeights:
@@ -191,7 +190,7 @@ def linguistic_weights(t: Tables, types: ChainTypes, w: Weights) -> ChainWeights
     to end): elementwise over cells and key chains, per response chain over its parts."""
     from metrics.measures.linguistic import common_weights, key_weights, response_weights
 
-    part_chain = t.joined("part_response", starts_of([tb.response_sizes for tb in t.tables]))
+    part_chain = t.joined("part_response", t.starts("response_sizes"))
     return ChainWeights(
         common_weights(types.cells, t.key_sizes[t.cell_key], t.response_sizes[t.cell_response], w),
         key_weights(types.key, w),
@@ -276,11 +275,11 @@ def ace(t: Tables) -> Column:
     id_offsets = t.id_offsets()
     mtv = MTV[t.id_types()]
     key_ids = t.joined("key_ids", id_offsets)
-    key_owner = t.joined("key_owner", starts_of([tb.key_sizes for tb in t.tables]))
+    key_owner = t.joined("key_owner", t.starts("key_sizes"))
     owner = np.repeat(np.arange(len(t.response_sizes), dtype=np.int64), t.response_sizes)
     flat = np.fromiter((i for pair in pairs for chain in pair.alignment.response_chains for i in chain),
                        dtype=np.int64, count=len(owner)) + id_offsets[t.response_doc[owner]]
-    member_cell = t.joined("member_cell", starts_of([tb.cell_key for tb in t.tables]))
+    member_cell = t.joined("member_cell", t.starts("cell_key"))
     member_id = t.joined("member_id", id_offsets)
     n_key, n_response, n_cells = len(t.key_sizes), len(t.response_sizes), len(t.cell_key)
     v_key = np.bincount(key_owner, weights=mtv[key_ids], minlength=n_key) if n_key else np.zeros(0)
@@ -316,9 +315,9 @@ def ace(t: Tables) -> Column:
 def mentions(t: Tables) -> Column:
     """Mention identification (`formulas.mentions`): exact span matches over distinct key and
     response spans, counts each table holds."""
-    matched = [float(tb.matched) for tb in t.tables]
-    return Column(Score, [matched, [float(tb.n_key_spans) for tb in t.tables], list(matched),
-                          [float(tb.n_response_spans) for tb in t.tables]])
+    matched = t.block.counts["matched"].astype(np.float64).tolist()
+    return Column(Score, [matched, t.block.counts["n_key_spans"].astype(np.float64).tolist(), list(matched),
+                          t.block.counts["n_response_spans"].astype(np.float64).tolist()])
 
 
 def application(t: Tables, f_phi: bool) -> Column:

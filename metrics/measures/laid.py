@@ -1,8 +1,9 @@
 """Documents' contingency tables laid end to end (`Tables`): what the metrics of many documents at
 once read (`metrics.measures.batch`).
 
-Each array of the documents' tables (`metrics.measures.table`) is joined in document order, with
-each row's document and its chains' indices made global.  What several metrics share is made
+Each array of the documents' tables (`metrics.measures.table`) is read in document order as
+`table_block.build_tables` laid it out for all of them at once (or joined, for tables made one by
+one), with each row's document and its chains' indices made global.  What several metrics share is made
 once and kept: the mention-type counts of the LMetrics (from every document's ids' types, also
 laid end to end: one array for the corpus, not one per document), the cells each document's best
 CEAF alignment is taken from, and which documents Tuggener's metrics have anything to judge in.
@@ -18,6 +19,7 @@ import numpy as np
 
 from metrics.measures.formulas import ChainWeights
 from metrics.measures.table import ChainTypes, Table, group_starts, types_per_group
+from metrics.measures.table_block import TableBlock, laid_block
 from metrics.measures.weights import Weights
 from metrics.model import MentionType
 
@@ -28,6 +30,8 @@ class Tables:
     array in document order, with each row's document and its chains' indices made global."""
 
     tables: Sequence[Table]
+    block: TableBlock
+    """Every array of the tables, each document's own values one after another (`joined`)."""
     cell_doc: np.ndarray
     cell_key: np.ndarray
     cell_response: np.ndarray
@@ -65,13 +69,18 @@ class Tables:
 
     def id_types(self) -> np.ndarray:
         """The mention type (0 NAME, 1 NOMINAL, 2 PRONOUN, 3 ZERO) of every document's mention
-        ids, laid end to end (`DocPair.id_types` of each, made as one array)."""
+        ids, laid end to end (`DocPair.id_types` of each, typed at once: `types.types_together`, each pair keeping
+        its own)."""
         if "id_types" not in self._kept:
             if self.pairs is None:
                 raise ValueError("mention types of tables laid end to end without their pairs")
-            self._kept["id_types"] = np.array(
-                [int(typed[span][0]) for pair in self.pairs for typed in (pair.typed_spans(),)
-                 for span in pair.alignment.spans], dtype=np.int64)
+            from metrics.mentions.types import types_together
+
+            typed, kinds = types_together([pair.key for pair in self.pairs],
+                                          [pair.alignment.spans for pair in self.pairs])
+            for pair, found in zip(self.pairs, typed):  # each pair's own, for what reads it alone
+                pair.typed_spans(found)
+            self._kept["id_types"] = kinds
         return self._kept["id_types"]
 
     def chain_types(self) -> ChainTypes:
@@ -88,17 +97,22 @@ class Tables:
             self._kept["id_offsets"] = starts_of([pair.alignment.spans for pair in self.pairs])
         return self._kept["id_offsets"]
 
+    def starts(self, name: str) -> np.ndarray:
+        """Where each document's values of the tables' array `name` start among all documents'
+        (its key chains for "key_sizes", its cells for "cell_key" ...)."""
+        key = f"starts {name}"
+        if key not in self._kept:
+            self._kept[key] = group_starts(self.block.lengths(name))
+        return self._kept[key]
+
     @property
     def n_docs(self) -> int:
-        return len(self.tables)
+        return self.block.n_docs
 
     def joined(self, name: str, offsets: np.ndarray) -> np.ndarray:
         """One array of every table's `name`, each document's values plus its offset."""
-        parts = [getattr(tb, name) for tb in self.tables]
-        if not parts:
-            return np.zeros(0, np.int64)
-        lengths = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
-        return np.concatenate(parts).astype(np.int64) + np.repeat(offsets, lengths)
+        values, doc = self.block.arrays[name]
+        return values + offsets[doc]
 
 
 def _stacked_types(types: Sequence[ChainTypes]) -> ChainTypes:
@@ -114,39 +128,34 @@ def _type_counts(t: Tables) -> ChainTypes:
     end: per key chain, per cell, per part (each document's primary parts, then its twinless
     mentions, one part each)."""
     types, ids = t.id_types(), t.id_offsets()
-    tables = t.tables
-    key_chains, cells = starts_of([tb.key_sizes for tb in tables]), starts_of([tb.cell_key for tb in tables])
-    parts = starts_of([tb.part_response for tb in tables])
-    n_primary = np.fromiter((len(tb.part_response) - len(tb.twinless_ids) for tb in tables), np.int64, len(tables))
-    key = types_per_group(t.joined("key_owner", key_chains), types[t.joined("key_ids", ids)], len(t.key_sizes))
-    cell = types_per_group(t.joined("member_cell", cells), types[t.joined("member_id", ids)], len(t.cell_key))
-    twinless_rows = np.concatenate([np.arange(len(tb.twinless_ids), dtype=np.int64) for tb in tables]) \
-        if tables else np.zeros(0, np.int64)
-    twinless_doc = np.repeat(np.arange(len(tables)), [len(tb.twinless_ids) for tb in tables])
-    rows = np.concatenate([t.joined("part_cell", parts), twinless_rows + (parts + n_primary)[twinless_doc]])
+    parts = t.starts("part_response")
+    key = types_per_group(t.joined("key_owner", t.starts("key_sizes")), types[t.joined("key_ids", ids)],
+                          len(t.key_sizes))
+    cell = types_per_group(t.joined("member_cell", t.starts("cell_key")), types[t.joined("member_id", ids)],
+                           len(t.cell_key))
+    twinless_doc = t.block.doc("twinless_ids")
+    # a twinless mention's part: after its document's primary parts, in turn
+    primary_parts = t.block.lengths("part_response") - t.block.lengths("twinless_ids")
+    twinless_rows = (np.arange(len(twinless_doc), dtype=np.int64) - t.starts("twinless_ids")[twinless_doc]
+                     + (parts + primary_parts)[twinless_doc])
+    rows = np.concatenate([t.joined("part_cell", parts), twinless_rows])
     part_types = np.concatenate([types[t.joined("part_id", ids)], types[t.joined("twinless_ids", ids)]])
-    return ChainTypes(key, cell, types_per_group(rows, part_types, sum(len(tb.part_response) for tb in tables)))
+    return ChainTypes(key, cell, types_per_group(rows, part_types, len(t.block.values("part_response"))))
 
 
 def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None = None,
                     pairs: Sequence[Any] | None = None) -> Tables:
     """The tables of a corpus (or of one process's share of it) as one set of arrays, with their
-    mention-type counts when given (for the LMetrics)."""
-    n_cells = np.fromiter((len(t.cell_key) for t in tables), dtype=np.int64, count=len(tables))
-    n_keys = np.fromiter((len(t.key_sizes) for t in tables), dtype=np.int64, count=len(tables))
-    n_responses = np.fromiter((len(t.response_sizes) for t in tables), dtype=np.int64, count=len(tables))
-    docs = np.arange(len(tables), dtype=np.int64)
-    cell_doc = np.repeat(docs, n_cells)
-    key_offset = np.concatenate([[0], np.cumsum(n_keys)[:-1]]).astype(np.int64) if len(tables) else n_keys
-    response_offset = np.concatenate([[0], np.cumsum(n_responses)[:-1]]).astype(np.int64) if len(tables) else n_keys
-
-    def joined(name: str) -> np.ndarray:
-        return np.concatenate([getattr(t, name) for t in tables]).astype(np.int64) if tables else np.zeros(0, np.int64)
-
-    return Tables(tables, cell_doc, joined("cell_key") + key_offset[cell_doc],
-                  joined("cell_response") + response_offset[cell_doc], joined("primary"), joined("shared"),
-                  joined("key_side"), np.repeat(docs, n_keys), joined("key_sizes"), np.repeat(docs, n_responses),
-                  joined("response_sizes"), types, pairs)
+    mention-type counts when given (for the LMetrics): the arrays `build_tables` computed for
+    them, when it did (`table.laid_block`)."""
+    block = laid_block(tables)
+    cell_doc = block.doc("cell_key")
+    key_offset = group_starts(block.lengths("key_sizes"))
+    response_offset = group_starts(block.lengths("response_sizes"))
+    return Tables(tables, block, cell_doc, block.values("cell_key") + key_offset[cell_doc],
+                  block.values("cell_response") + response_offset[cell_doc], block.values("primary"),
+                  block.values("shared"), block.values("key_side"), block.doc("key_sizes"), block.values("key_sizes"),
+                  block.doc("response_sizes"), block.values("response_sizes"), types, pairs)
 
 
 def _has_link(chains: Sequence[Sequence[Any]]) -> bool:
@@ -171,19 +180,15 @@ class CeafCells:
 
 
 def _ceaf_cells(t: Tables) -> CeafCells:
-    offsets = starts_of([tb.cell_key for tb in t.tables])
-    simple = np.concatenate([tb.simple_cells + offsets[d] for d, tb in enumerate(t.tables)]) if t.tables else \
-        np.zeros(0, np.int64)
-    star_cells = [tb.star_cells + offsets[d] for d, tb in enumerate(t.tables) if len(tb.star_starts)]
-    star_starts = [tb.star_starts for tb in t.tables if len(tb.star_starts)]
-    has_star = np.array([len(tb.star_starts) > 0 for tb in t.tables], dtype=bool)
-    needs_solver = [d for d, tb in enumerate(t.tables) if tb.components]
-    if not star_cells:
+    cells = t.starts("cell_key")
+    simple = t.joined("simple_cells", cells)
+    has_star = t.block.lengths("star_starts") > 0
+    needs_solver = np.flatnonzero(t.block.counts["components"]).tolist()
+    if not len(t.block.values("star_cells")):
         empty = np.zeros(0, np.int64)
-        return CeafCells(simple.astype(np.int64), empty, empty, has_star, needs_solver)
-    cells = np.concatenate(star_cells).astype(np.int64)
-    group_starts = np.concatenate([starts + first for starts, first in zip(star_starts, starts_of(star_cells))])
-    return CeafCells(simple.astype(np.int64), cells, group_starts, has_star, needs_solver)
+        return CeafCells(simple, empty, empty, has_star, needs_solver)
+    return CeafCells(simple, t.joined("star_cells", cells), t.joined("star_starts", t.starts("star_cells")), has_star,
+                     needs_solver)
 
 
 def starts_of(arrays: Sequence[np.ndarray]) -> np.ndarray:

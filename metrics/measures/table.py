@@ -19,15 +19,15 @@ whose id is in the response chain.  MUC and B3 use `primary` for attribution and
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from metrics.mentions.alignment import Alignment
 from metrics.model import MentionType
 
-_EMPTY_INT = np.zeros(0, dtype=np.int64)
+EMPTY_INT = np.zeros(0, dtype=np.int64)
 _ONE_HOT = np.eye(len(MentionType), dtype=np.int64)
 
 
@@ -71,6 +71,9 @@ class Table:
 
     _places: list[tuple[list[int], list[int], np.ndarray, int, int]] | None = field(
         default=None, init=False, repr=False, compare=False)
+    laid_in: tuple[Any, int] | None = field(default=None, repr=False, compare=False)
+    """The tables laid end to end this one was cut from (a `table_block.TableBlock`, made by
+    `table_block.build_tables`), and its place there."""
 
     def component_places(self) -> list[tuple[list[int], list[int], np.ndarray, int, int]]:
         """Each CEAF component's cells as (row, column) places: (rows, cols, cells, n_rows, n_cols),
@@ -158,7 +161,7 @@ def build_table(alignment: Alignment) -> Table:
         cell_key, cell_resp, primary, shared, key_side, member_cell, member_id = _irregular_cells(
             alignment, primary_chain)
 
-    components, simple, star, star_starts = _components(cell_key, cell_resp, n_key, n_resp)
+    components, simple, star, star_starts = components_of(cell_key, cell_resp, n_key, n_resp)
     return Table(
         key_sizes=key_sizes, response_sizes=resp_sizes,
         cell_key=cell_key, cell_response=cell_resp, primary=primary, shared=shared,
@@ -170,107 +173,9 @@ def build_table(alignment: Alignment) -> Table:
     )
 
 
-def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
-    """`build_table` of each alignment, computed for all at once: the same arrays, to the element
-    and dtype (tests/test_table_batch.py).
-
-    Why: a corpus of 20,000 tiny documents paid some twenty numpy calls per document here (a
-    `np.unique` among them), most of its preparing.  Here the documents' chains are laid end to end
-    with their ids and chains made global, the cells of all documents found by one `np.unique`
-    (sorted by global key chain, then response chain: by document, then as each document sorts
-    them), and each document's arrays are slices, made local again.  A document with a key span
-    in two key chains is left to `build_table`; one with CEAF components beyond single cells has
-    them found as `build_table` finds them (`_components`)."""
-    n = len(alignments)
-    if n < 2:
-        return [build_table(alignment) for alignment in alignments]
-    key_counts = _lengths(a.key_chains for a in alignments)
-    response_counts = _lengths(a.response_chains for a in alignments)
-    key_sizes = np.fromiter((len(c) for a in alignments for c in a.key_chains), np.int64, int(key_counts.sum()))
-    response_sizes = np.fromiter((len(c) for a in alignments for c in a.response_chains), np.int64,
-                                 int(response_counts.sum()))
-    key_flat = np.fromiter((i for a in alignments for c in a.key_chains for i in c), np.int64, int(key_sizes.sum()))
-    response_flat = np.fromiter((i for a in alignments for c in a.response_chains for i in c), np.int64,
-                                int(response_sizes.sum()))
-    n_ids = _lengths(a.spans for a in alignments)
-    id_start, key_chain_start, response_chain_start = group_starts(n_ids), group_starts(key_counts), group_starts(response_counts)
-    key_owner = np.repeat(np.arange(len(key_sizes), dtype=np.int64), key_sizes)
-    response_owner = np.repeat(np.arange(len(response_sizes), dtype=np.int64), response_sizes)
-    key_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)[key_owner]
-    response_doc = np.repeat(np.arange(n, dtype=np.int64), response_counts)[response_owner]
-    primary_chain = np.full(int(n_ids.sum()), -1, dtype=np.int64)
-    np.maximum.at(primary_chain, key_flat + id_start[key_doc], key_owner)  # the last key chain holding an id
-    k_of_response = primary_chain[response_flat + id_start[response_doc]]
-    in_key = k_of_response >= 0
-    codes = k_of_response[in_key] * max(len(response_sizes), 1) + response_owner[in_key]
-    cell_codes, inverse, primary = np.unique(codes, return_inverse=True, return_counts=True)
-    cell_key = cell_codes // max(len(response_sizes), 1)
-    cell_response = cell_codes % max(len(response_sizes), 1)
-    cell_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)[cell_key]
-    cell_counts = np.bincount(cell_doc, minlength=n)
-    cell_start = group_starts(cell_counts)
-    matched_doc = response_doc[in_key]
-    twinless_doc = response_doc[~in_key]
-    # degrees in the key-response overlap graph: a document whose cells are all simple needs no more
-    simple_mask = (np.bincount(cell_key, minlength=len(key_sizes))[cell_key] == 1) & \
-        (np.bincount(cell_response, minlength=len(response_sizes))[cell_response] == 1)
-    all_simple = (np.bincount(cell_doc[~simple_mask], minlength=n) == 0).tolist()
-    # each document's arrays, local again
-    local_cell_key = cell_key - key_chain_start[cell_doc]
-    local_cell_response = cell_response - response_chain_start[cell_doc]
-    local_inverse = inverse - cell_start[matched_doc]
-    local_key_owner = key_owner - key_chain_start[key_doc]
-    local_response_owner = response_owner - response_chain_start[response_doc]
-    key_chain_at, response_chain_at, cell_at = _bounds(key_counts), _bounds(response_counts), _bounds(cell_counts)
-    key_position_at = _bounds(np.bincount(key_doc, minlength=n))
-    matched_at = _bounds(np.bincount(matched_doc, minlength=n))
-    twinless_at = _bounds(np.bincount(twinless_doc, minlength=n))
-    matched_ids = response_flat[in_key]
-    twinless_ids = response_flat[~in_key]
-    twinless_owner = local_response_owner[~in_key]
-    tables = []
-    for d, alignment in enumerate(alignments):
-        kc, kp, rc, cc = key_chain_at[d], key_position_at[d], response_chain_at[d], cell_at[d]
-        mc, tc = matched_at[d], twinless_at[d]
-        if kp[1] - kp[0] != alignment.n_key_ids:  # a key span in two key chains: cells of three sizes
-            tables.append(build_table(alignment))
-            continue
-        doc_cell_key, doc_cell_response = local_cell_key[cc[0]:cc[1]], local_cell_response[cc[0]:cc[1]]
-        if all_simple[d]:
-            components, simple, star, star_starts = [], np.arange(cc[1] - cc[0], dtype=np.int64), _EMPTY_INT, _EMPTY_INT
-        else:
-            components, simple, star, star_starts = _components(doc_cell_key, doc_cell_response, kc[1] - kc[0],
-                                                                rc[1] - rc[0])
-        doc_primary = primary[cc[0]:cc[1]]
-        doc_inverse = local_inverse[mc[0]:mc[1]]
-        doc_matched = matched_ids[mc[0]:mc[1]]
-        tables.append(Table(
-            key_sizes=key_sizes[kc[0]:kc[1]], response_sizes=response_sizes[rc[0]:rc[1]],
-            cell_key=doc_cell_key, cell_response=doc_cell_response, primary=doc_primary,
-            shared=doc_primary, key_side=doc_primary,
-            part_response=np.concatenate([doc_cell_response, twinless_owner[tc[0]:tc[1]]]),
-            key_ids=key_flat[kp[0]:kp[1]], key_owner=local_key_owner[kp[0]:kp[1]],
-            member_cell=doc_inverse, member_id=doc_matched, part_cell=doc_inverse, part_id=doc_matched,
-            twinless_ids=twinless_ids[tc[0]:tc[1]], n_key_spans=alignment.n_key_ids,
-            n_response_spans=alignment.response_spans, matched=alignment.matched,
-            components=components, simple_cells=simple, star_cells=star, star_starts=star_starts,
-        ))
-    return tables
-
-
-def _lengths(groups) -> np.ndarray:
-    return np.fromiter(map(len, groups), dtype=np.int64)
-
-
 def group_starts(counts: np.ndarray) -> np.ndarray:
     """Where each group starts when groups of these sizes are laid end to end."""
     return np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64) if len(counts) else counts
-
-
-def _bounds(counts: np.ndarray) -> list[tuple[int, int]]:
-    """(start, end) of each group laid end to end."""
-    ends = np.cumsum(counts).tolist()
-    return list(zip([0] + ends[:-1], ends))
 
 
 def types_per_group(group: np.ndarray, types: np.ndarray, n_groups: int) -> np.ndarray:
@@ -310,7 +215,7 @@ def _irregular_cells(alignment: Alignment, primary_chain: np.ndarray):
     return ck, cr, data[:, 0], data[:, 1], data[:, 2], member_cell, member_id
 
 
-def _components(cell_key: np.ndarray, cell_resp: np.ndarray, n_key: int, n_resp: int):
+def components_of(cell_key: np.ndarray, cell_resp: np.ndarray, n_key: int, n_resp: int):
     """Split the CEAF assignment into connected components of the key-response overlap graph.
 
     Most chains overlap exactly one chain on the other side, and such a pair is matched without a
@@ -322,13 +227,13 @@ def _components(cell_key: np.ndarray, cell_resp: np.ndarray, n_key: int, n_resp:
     Returns (solver components as (cell indices, key rows, response cols), simple cells, star
     cells grouped by component, start of each star component in them).
     """
-    deg_key = np.bincount(cell_key, minlength=n_key) if n_key else _EMPTY_INT
-    deg_resp = np.bincount(cell_resp, minlength=n_resp) if n_resp else _EMPTY_INT
+    deg_key = np.bincount(cell_key, minlength=n_key) if n_key else EMPTY_INT
+    deg_resp = np.bincount(cell_resp, minlength=n_resp) if n_resp else EMPTY_INT
     simple_mask = (deg_key[cell_key] == 1) & (deg_resp[cell_resp] == 1)
     simple = np.nonzero(simple_mask)[0]
     rest = np.nonzero(~simple_mask)[0].tolist()
     if not rest:
-        return [], simple, _EMPTY_INT, _EMPTY_INT
+        return [], simple, EMPTY_INT, EMPTY_INT
     parent = list(range(n_key + n_resp))
 
     def find(x: int) -> int:

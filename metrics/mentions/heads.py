@@ -237,7 +237,7 @@ class DocumentHeads:
             self.dep, self.rule = list(doc.heads), "dependency"
         elif doc.parse is not None and len(doc.parse) == n and _annotated(doc.parse):
             dep = doc.parse_heads if doc.parse_heads is not None else _dependencies_from_parse(doc.parse, self.pos)
-            if dep is not None:
+            if dep:  # none (None), or none found ahead ([]: `types.prepare_types`)
                 self.dep, self.rule = dep, "parse"
 
     def depth(self, token: int) -> int:

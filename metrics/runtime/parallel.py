@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import os
 import pickle
+from bisect import bisect_left
+from itertools import accumulate
 import select
 import signal
 import threading
@@ -269,6 +271,23 @@ def split(costs: Sequence[float], processes: int, least: float) -> list[list[int
     """Indices of `costs` in pieces for at most `processes` processes, as many as the work is
     worth: each piece should cost at least `least` (below that, a fork costs more than it saves)."""
     return balanced(costs, max(1, min(processes, int(sum(costs) // least))))
+
+
+def split_in_runs(costs: Sequence[float], processes: int, least: float) -> list[list[int]]:
+    """`split`'s pieces as runs of consecutive indices, each of about the same cost: a forked
+    child then touches (and so copies) few of the pages holding the other pieces' objects, which
+    lie elsewhere in memory, and the pieces' results follow each other in index order."""
+    if not costs:
+        return []
+    n = max(1, min(processes, int(sum(costs) // least), len(costs)))
+    ends = list(accumulate(costs))
+    bounds = [0]
+    for k in range(1, n):  # piece k - 1 ends where the running cost comes nearest to k/n of the whole
+        target = ends[-1] * k / n
+        at = bisect_left(ends, target)
+        bounds.append(max(bounds[-1], at + 1 if at == 0 or ends[at] - target <= target - ends[at - 1] else at))
+    bounds.append(len(costs))
+    return [list(range(a, b)) for a, b in zip(bounds, bounds[1:]) if b > a]
 
 
 def balanced(costs: Sequence[float], n: int) -> list[list[int]]:

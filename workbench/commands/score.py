@@ -176,12 +176,14 @@ def json_chunks(result: CorpusResult, extra: dict | None = None) -> Iterator[str
     })
     yield head[:-2] + ',\n "per_document": ['  # head ends with "\n}"
     # nested two levels down: indent=1 puts two more spaces before each of its lines
-    entries = document_entries(result.documents, 2)
+    if result.documents:
+        yield "\n  "
+    entries = document_entries(result.documents, 2, ",\n  ")
     if entries is None:
-        entries = (dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth=2)
-                   for name, scores in result.documents)
-    for i, entry in enumerate(entries):
-        yield ("," if i else "") + "\n  " + entry
+        entries = (("," if i else "") + ("\n  " if i else "")
+                   + dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth=2)
+                   for i, (name, scores) in enumerate(result.documents))
+    yield from entries
     yield ("\n ]" if result.documents else "]") + "\n}\n"
 
 

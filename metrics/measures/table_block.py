@@ -1,0 +1,240 @@
+"""Many documents' contingency tables built at once and held laid end to end (`TableBlock`), each
+document's `Table` a view of its part (`TableView`, its arrays cut when first read).
+
+Why: a corpus of 20,000 tiny documents paid some twenty numpy calls per document to build its
+tables one by one, and as many again to join them for the metrics of all documents at once
+(`metrics.measures.laid`, `metrics.measures.batch`), which read them laid end to end.  Here the
+tables are computed for all documents together, kept laid end to end, and a document's own table
+is made only when someone reads it (a CEAF component for the solver, the error analysis, the
+workbench).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from metrics.measures.table import EMPTY_INT, Table, build_table, components_of, group_starts
+from metrics.mentions.alignment import Alignment
+
+BLOCK_ARRAYS = ("key_sizes", "response_sizes", "cell_key", "cell_response", "primary", "shared", "key_side",
+                "part_response", "key_ids", "key_owner", "member_cell", "member_id", "part_cell", "part_id",
+                "twinless_ids", "simple_cells", "star_cells", "star_starts")
+"""The arrays of `Table` a `TableBlock` lays end to end."""
+BLOCK_COUNTS = ("n_key_spans", "n_response_spans", "matched", "components")
+"""The counts of `Table` a `TableBlock` keeps per document (`components`: how many)."""
+
+
+@dataclass(frozen=True)
+class TableBlock:
+    """Documents' tables laid end to end: each array of `Table` (`BLOCK_ARRAYS`) as every
+    document's values one after another, each document's own (its chains, cells and ids counted
+    from 0), with the document of each value; each document's counts (`BLOCK_COUNTS`); and the
+    CEAF components for the solver of the documents with some."""
+
+    n_docs: int
+    arrays: dict[str, tuple[np.ndarray, np.ndarray]]
+    """Name -> (values, the document of each)."""
+    counts: dict[str, np.ndarray]
+    """Name -> each document's count."""
+    components: dict[int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = field(default_factory=dict)
+    """Document -> its `Table.components`, for the documents with some."""
+    _ends: dict[str, list[int]] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, tables: Sequence[Table]) -> TableBlock:
+        """The tables laid end to end (each array joined)."""
+        docs = np.arange(len(tables), dtype=np.int64)
+        arrays = {}
+        for name in BLOCK_ARRAYS:
+            parts = [getattr(table, name) for table in tables]
+            lengths = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+            values = np.concatenate(parts).astype(np.int64) if parts else EMPTY_INT
+            arrays[name] = (values, np.repeat(docs, lengths))
+        counts = {name: np.fromiter((len(table.components) if name == "components" else getattr(table, name)
+                                     for table in tables), dtype=np.int64, count=len(tables))
+                  for name in BLOCK_COUNTS}
+        return cls(len(tables), arrays, counts, {d: table.components for d, table in enumerate(tables)
+                                                 if table.components})
+
+    def taken(self, docs: Sequence[int]) -> TableBlock:
+        """The block of these documents (given in increasing order), numbered from 0."""
+        if len(docs) == self.n_docs:
+            return self
+        kept = np.zeros(self.n_docs, dtype=bool)
+        kept[np.asarray(docs, dtype=np.int64)] = True
+        number = np.cumsum(kept) - 1
+        arrays = {}
+        for name, (values, doc) in self.arrays.items():
+            keep = kept[doc]
+            arrays[name] = (values[keep], number[doc[keep]])
+        return TableBlock(len(docs), arrays, {name: counts[kept] for name, counts in self.counts.items()},
+                          {new: self.components[old] for new, old in enumerate(docs) if old in self.components})
+
+    def lengths(self, name: str) -> np.ndarray:
+        """How many values of array `name` each document has."""
+        return np.bincount(self.arrays[name][1], minlength=self.n_docs)
+
+    def values(self, name: str) -> np.ndarray:
+        return self.arrays[name][0]
+
+    def doc(self, name: str) -> np.ndarray:
+        return self.arrays[name][1]
+
+    def part(self, name: str, doc: int) -> np.ndarray:
+        """Document `doc`'s values of array `name`."""
+        ends = self._ends.get(name)
+        if ends is None:
+            ends = self._ends[name] = np.cumsum(self.lengths(name)).tolist()
+        return self.arrays[name][0][ends[doc - 1] if doc else 0:ends[doc]]
+
+
+class TableView(Table):
+    """A document's `Table` read from the block it was built in: each array cut from it, and each
+    count read, when first asked for (`Table`'s fields all, with the same values and dtypes)."""
+
+    def __init__(self, block: TableBlock, doc: int, laid: bool) -> None:  # noqa: D107 - no dataclass init
+        self._block, self._doc = block, doc
+        self._places = None
+        self.laid_in = (block, doc) if laid else None
+
+    def __getattr__(self, name: str) -> Any:  # only for what is not made yet
+        if name.startswith("_"):
+            raise AttributeError(name)
+        block, doc = self._block, self._doc
+        if name in BLOCK_ARRAYS:
+            value: Any = block.part(name, doc)
+        elif name == "components":
+            value = block.components.get(doc, [])
+        elif name in BLOCK_COUNTS:
+            value = int(block.counts[name][doc])
+        else:
+            raise AttributeError(name)
+        self.__dict__[name] = value
+        return value
+
+
+def laid_block(tables: Sequence[Table]) -> TableBlock:
+    """The tables laid end to end: taken from the block `build_tables` cut them from, when they
+    all come from one, in its order; else joined."""
+    if tables and all(table.laid_in is not None for table in tables):
+        block = tables[0].laid_in[0]
+        places = [table.laid_in[1] for table in tables]
+        if all(table.laid_in[0] is block for table in tables) and all(a < b for a, b in zip(places, places[1:])):
+            return block.taken(places)
+    return TableBlock.of(tables)
+
+
+def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
+    """`build_table` of each alignment, computed for all at once: the same arrays, to the element
+    and dtype (tests/test_table_batch.py), each document's a view of the block they are kept in.
+
+    Why: a corpus of 20,000 tiny documents paid some twenty numpy calls per document here (a
+    `np.unique` among them), most of its preparing.  Here the documents' chains are laid end to end
+    with their ids and chains made global, the cells of all documents found by one `np.unique`
+    (sorted by global key chain, then response chain: by document, then as each document sorts
+    them), and each document's arrays are its part, made local again.  A document with a key span
+    in two key chains is left to `build_table` (and the tables are then joined, not taken from the
+    block, when laid end to end); one with CEAF components beyond single cells has them found as
+    `build_table` finds them (`components_of`)."""
+    n = len(alignments)
+    if n < 2:
+        return [build_table(alignment) for alignment in alignments]
+    key_counts = _lengths(a.key_chains for a in alignments)
+    response_counts = _lengths(a.response_chains for a in alignments)
+    key_sizes = np.fromiter((len(c) for a in alignments for c in a.key_chains), np.int64, int(key_counts.sum()))
+    response_sizes = np.fromiter((len(c) for a in alignments for c in a.response_chains), np.int64,
+                                 int(response_counts.sum()))
+    key_flat = np.fromiter((i for a in alignments for c in a.key_chains for i in c), np.int64, int(key_sizes.sum()))
+    response_flat = np.fromiter((i for a in alignments for c in a.response_chains for i in c), np.int64,
+                                int(response_sizes.sum()))
+    n_ids = _lengths(a.spans for a in alignments)
+    id_start, key_chain_start, response_chain_start = group_starts(n_ids), group_starts(key_counts), group_starts(response_counts)
+    key_owner = np.repeat(np.arange(len(key_sizes), dtype=np.int64), key_sizes)
+    response_owner = np.repeat(np.arange(len(response_sizes), dtype=np.int64), response_sizes)
+    key_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)[key_owner]
+    response_doc = np.repeat(np.arange(n, dtype=np.int64), response_counts)[response_owner]
+    primary_chain = np.full(int(n_ids.sum()), -1, dtype=np.int64)
+    np.maximum.at(primary_chain, key_flat + id_start[key_doc], key_owner)  # the last key chain holding an id
+    k_of_response = primary_chain[response_flat + id_start[response_doc]]
+    in_key = k_of_response >= 0
+    codes = k_of_response[in_key] * max(len(response_sizes), 1) + response_owner[in_key]
+    cell_codes, inverse, primary = np.unique(codes, return_inverse=True, return_counts=True)
+    cell_key = cell_codes // max(len(response_sizes), 1)
+    cell_response = cell_codes % max(len(response_sizes), 1)
+    cell_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)[cell_key]
+    cell_counts = np.bincount(cell_doc, minlength=n)
+    cell_start = group_starts(cell_counts)
+    matched_doc = response_doc[in_key]
+    twinless_doc = response_doc[~in_key]
+    # degrees in the key-response overlap graph: a document whose cells are all simple needs no more
+    simple_mask = (np.bincount(cell_key, minlength=len(key_sizes))[cell_key] == 1) & \
+        (np.bincount(cell_response, minlength=len(response_sizes))[cell_response] == 1)
+    all_simple = (np.bincount(cell_doc[~simple_mask], minlength=n) == 0).tolist()
+    # each document's arrays, local again
+    local_cell_key = cell_key - key_chain_start[cell_doc]
+    local_cell_response = cell_response - response_chain_start[cell_doc]
+    local_inverse = inverse - cell_start[matched_doc]
+    local_key_owner = key_owner - key_chain_start[key_doc]
+    local_response_owner = response_owner - response_chain_start[response_doc]
+    matched_ids = response_flat[in_key]
+    twinless_ids = response_flat[~in_key]
+    twinless_owner = local_response_owner[~in_key]
+    irregular = set(np.flatnonzero(np.bincount(key_doc, minlength=n)
+                                   != np.fromiter((a.n_key_ids for a in alignments), np.int64, n)).tolist())
+    # the CEAF components of each document whose cells are not all simple
+    cell_ends = np.cumsum(cell_counts).tolist()
+    key_counts_list, response_counts_list = key_counts.tolist(), response_counts.tolist()
+    ceaf = {d: components_of(local_cell_key[cell_ends[d] - cell_counts[d]:cell_ends[d]],
+                             local_cell_response[cell_ends[d] - cell_counts[d]:cell_ends[d]],
+                             key_counts_list[d], response_counts_list[d])
+            for d in np.flatnonzero(~np.asarray(all_simple, dtype=bool)).tolist() if d not in irregular}
+    key_chain_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)
+    response_chain_doc = np.repeat(np.arange(n, dtype=np.int64), response_counts)
+    # each document's parts: its cells, then its twinless positions
+    part_doc = np.concatenate([cell_doc, twinless_doc])
+    part_order = np.argsort(part_doc, kind="stable")
+    # each document's simple cells: all its cells, or those `components_of` found; its star cells
+    every = np.asarray(all_simple, dtype=bool)[cell_doc]
+    found = [(simple, star, starts, np.full(len(simple), d), np.full(len(star), d), np.full(len(starts), d))
+             for d, (_, simple, star, starts) in ceaf.items()]
+    simple_values, star_values, starts_values, simple_doc, star_doc, starts_doc = (
+        np.concatenate([EMPTY_INT, *column]).astype(np.int64) for column in zip(*found)) if found else (EMPTY_INT,) * 6
+    simple_values = np.concatenate([(np.arange(len(cell_doc), dtype=np.int64) - cell_start[cell_doc])[every],
+                                    simple_values])
+    simple_doc = np.concatenate([cell_doc[every], simple_doc])
+    by_doc = np.argsort(simple_doc, kind="stable")
+    block = TableBlock(n, {
+        "key_sizes": (key_sizes, key_chain_doc), "response_sizes": (response_sizes, response_chain_doc),
+        "cell_key": (local_cell_key, cell_doc), "cell_response": (local_cell_response, cell_doc),
+        "primary": (primary, cell_doc), "shared": (primary, cell_doc), "key_side": (primary, cell_doc),
+        "part_response": (np.concatenate([local_cell_response, twinless_owner])[part_order], part_doc[part_order]),
+        "key_ids": (key_flat, key_doc), "key_owner": (local_key_owner, key_doc),
+        "member_cell": (local_inverse, matched_doc), "member_id": (matched_ids, matched_doc),
+        "part_cell": (local_inverse, matched_doc), "part_id": (matched_ids, matched_doc),
+        "twinless_ids": (twinless_ids, twinless_doc),
+        "simple_cells": (simple_values[by_doc], simple_doc[by_doc]),
+        "star_cells": (star_values, star_doc), "star_starts": (starts_values, starts_doc),
+    }, {
+        "n_key_spans": np.fromiter((a.n_key_ids for a in alignments), np.int64, n),
+        "n_response_spans": np.fromiter((a.response_spans for a in alignments), np.int64, n),
+        "matched": np.fromiter((a.matched for a in alignments), np.int64, n),
+        "components": _counted({d: len(found_here[0]) for d, found_here in ceaf.items()}, n),
+    }, {d: found_here[0] for d, found_here in ceaf.items() if found_here[0]})
+    laid = not irregular
+    return [build_table(alignment) if d in irregular else TableView(block, d, laid)
+            for d, alignment in enumerate(alignments)]
+
+
+def _lengths(groups) -> np.ndarray:
+    return np.fromiter(map(len, groups), dtype=np.int64)
+
+
+def _counted(counts: dict[int, int], n: int) -> np.ndarray:
+    """Each of `n` documents' count, 0 where `counts` has none."""
+    out = np.zeros(n, dtype=np.int64)
+    out[list(counts)] = list(counts.values())
+    return out

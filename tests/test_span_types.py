@@ -1,0 +1,82 @@
+"""Many documents' spans typed at once (`types.types_together`) are typed as each document types them
+alone (`types.assign_types`), whatever each document carries: POS tags or none, a parse that gives
+heads or a malformed one, dependency heads, lemmas, named entities, explicit types, its own
+mentions typed ahead (`prepare_types`) or not, and spans beyond its tokens."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metrics.mentions.heads import heads_for
+from metrics.mentions.types import assign_types, prepare_types, types_together
+from metrics.model import Document, MentionType
+
+WORDS = ["she", "She", "it", "the", "a", "Smith", "NASA", "museum", "'s", ",", "this", "Mr.", "which", "Monday", "."]
+TAGS = ["PRP", "PRP$", "NNP", "NN", "DT", "POS", ",", "CD", "WP", "VBD", "-"]
+BITS = ["(TOP(S(NP*", "*)", "*", "(NP*)", "*))", "(NP(NP*", "(VP*", "*)))", "(PP*"]
+LABELS = ["PERSON", "ORG", "DATE", "CARDINAL"]
+
+
+@st.composite
+def documents(draw: st.DrawFn, name: str) -> Document:
+    n = draw(st.integers(1, 12))
+    words = draw(st.lists(st.sampled_from(WORDS), min_size=n, max_size=n))
+    with_pos = draw(st.booleans())
+    pos = draw(st.lists(st.sampled_from(TAGS), min_size=n, max_size=n)) if with_pos else None
+    # a balanced parse (each token its own NP in one sentence) or random bits, often malformed
+    parse = draw(st.one_of(st.none(), st.just(["(TOP(S(NP*)"] + ["(NP*)"] * (n - 2) + ["(NP*)))"] if n > 1 else None),
+                           st.lists(st.sampled_from(BITS), min_size=n, max_size=n)))
+    heads = draw(st.one_of(st.none(), st.lists(st.integers(-1, n - 1), min_size=n, max_size=n)))
+    lemmas = draw(st.one_of(st.none(), st.lists(st.sampled_from(WORDS), min_size=n, max_size=n)))
+    entities = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.sampled_from(LABELS))
+                             .map(lambda e: (min(e[0], e[1]), max(e[0], e[1]), e[2])), max_size=3)) or None
+    spans = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+                          .map(lambda s: (min(s), max(s))), max_size=6, unique=True))
+    explicit = {span: draw(st.sampled_from(list(MentionType))) for span in spans[:1]} \
+        if draw(st.integers(0, 5)) == 0 else None
+    starts = sorted({0, *draw(st.lists(st.integers(0, n - 1), max_size=2))})
+    return Document(name=name, words=words, chains=[spans] if spans else [], sentence_starts=starts, pos=pos,
+                    lemmas=lemmas, parse=parse, heads=heads, named_entities=entities, explicit_types=explicit)
+
+
+@st.composite
+def corpora(draw: st.DrawFn) -> tuple[list[Document], list[list[tuple[int, int]]]]:
+    docs = [draw(documents(f"d{i}")) for i in range(draw(st.integers(1, 6)))]
+    prepare_types([doc for doc in docs if draw(st.booleans())])  # some keys typed ahead, as the cache keeps them
+    spans = []
+    for doc in docs:
+        n = len(doc.words)
+        # the document's own mentions, others within it, and a few beyond its tokens
+        extra = draw(st.lists(st.tuples(st.integers(-1, n + 1), st.integers(-1, n + 1))
+                              .map(lambda s: (min(s), max(s))), max_size=5))
+        spans.append(list(dict.fromkeys([*doc.mentions(), *extra])))
+    return docs, spans
+
+
+@settings(max_examples=300, deadline=None)
+@given(corpora())
+def test_spans_typed_at_once_as_each_document_types_them(corpus):
+    docs, spans = corpus
+    expected = [assign_types(doc, doc_spans) for doc, doc_spans in zip(docs, spans)]
+    typed, kinds = types_together(docs, spans)
+    assert [list(found.items()) for found in typed] == [list(found.items()) for found in expected]
+    assert kinds.tolist() == [int(found[span][0]) for found, doc_spans in zip(expected, spans) for span in doc_spans]
+
+
+def test_a_malformed_parse_is_remembered_as_giving_no_heads():
+    """`prepare_types` keeps [] for a parse column that gives no heads, and the head finder then
+    takes the rule's heads, as it does when it finds the parse malformed itself."""
+    doc = Document(name="cut", words=["the", "museum", "said"], chains=[[(0, 1)]], pos=["DT", "NN", "VBD"],
+                   parse=["*)", "(NP*", "*"])
+    fresh = dataclasses.replace(doc)
+    prepare_types([doc])
+    assert doc.parse_heads == []
+    assert heads_for(doc).rule == heads_for(fresh).rule == "rule"
+    assert assign_types(doc, [(0, 1), (1, 2)]) == assign_types(fresh, [(0, 1), (1, 2)])
+    whole = Document(name="whole", words=["the", "museum"], chains=[[(0, 1)]], pos=["DT", "NN"],
+                     parse=["(TOP(NP*", "*))"])
+    prepare_types([whole])
+    assert whole.parse_heads == [1, -1] and heads_for(whole).rule == "parse"
