@@ -78,8 +78,11 @@ class Tables:
 
             typed, kinds = types_together([pair.key for pair in self.pairs],
                                           [pair.alignment.spans for pair in self.pairs])
-            for pair, found in zip(self.pairs, typed):  # each pair's own, for what reads it alone
-                pair.typed_spans(found)
+            for d, (pair, found) in enumerate(zip(self.pairs, typed)):  # each pair's own, for what reads it alone
+                own = pair.typed_spans(found)
+                if own is not found and own != found:  # typed before otherwise: a fix's part has its document's types
+                    start = self.id_offsets()[d]
+                    kinds[start:start + len(found)] = pair.id_types
             self._kept["id_types"] = kinds
         return self._kept["id_types"]
 
