@@ -106,7 +106,7 @@ def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> tuple[list[float], 
     totals = totals.tolist()
     solver = _needs_solver(t)
     if solver:
-        firsts = starts_of([tb.cell_key for tb in t.tables])
+        firsts = t.starts("cell_key")
         for d in solver:
             table = t.tables[d]
             for component in component_totals(table, phi[firsts[d]:firsts[d] + len(table.cell_key)]):
