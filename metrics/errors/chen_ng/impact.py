@@ -34,7 +34,7 @@ from metrics.measures.score import BlancScore, Score, mean, total
 from metrics.measures.catalog import ALL_METRICS, BLANC, METRICS
 from metrics.corpus.scoring import DocPair, PreparedCorpus, score_pair
 from metrics.corpus.together import score_columns
-from metrics.measures.table import build_tables
+from metrics.measures.table_block import build_tables
 from metrics.measures.weights import W4, Weights
 
 
@@ -194,7 +194,7 @@ class Pricer:
     def _rescored(self, state: _DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
         """(scores of the reached part before, after) of each edit, by rescoring: the parts of all
         the edits, and the parts before them not kept yet, aligned, tabled and scored together
-        (`table.build_tables`, `together.score_columns`: each value the part's own to the bit)."""
+        (`table_block.build_tables`, `together.score_columns`: each value the part's own to the bit)."""
         pair = state.pair
         n_orig = len(pair.response.chains)
         parts: list[tuple[Document, Document]] = []  # the parts to score: new befores, then afters
