@@ -106,10 +106,9 @@ def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> tuple[list[float], 
     totals = totals.tolist()
     solver = _needs_solver(t)
     if solver:
-        firsts = t.starts("cell_key")
+        firsts, counts = t.starts("cell_key"), t.block.lengths("cell_key")
         for d in solver:
-            table = t.tables[d]
-            for component in component_totals(table, phi[firsts[d]:firsts[d] + len(table.cell_key)]):
+            for component in component_totals(t.tables[d], phi[firsts[d]:firsts[d] + counts[d]]):
                 totals[d] += component
     return totals, []
 
