@@ -48,3 +48,40 @@ def test_each_fix_priced_with_its_documents_types(metric: str, weights: Weights)
         fixed = apply_fixes(keys[0], prepared.pairs[0].response, [fix_of(record)])
         assert found.impact == pytest.approx(_full_change(keys, responses, fixed, weights, metric), abs=1e-12), \
             (metric, record.category, record.span)
+
+
+_CONLL = """#begin document (d); part 000
+d 0 0 Mary NNP * - - - - (PERSON) (1)
+d 0 1 met VBD * - - - - * -
+d 0 2 the DT * - - - - * (2|(3
+d 0 3 old JJ * - - - - * -
+d 0 4 dog NN * - - - - * 2)|3)
+d 0 5 . . * - - - - * -
+
+d 0 0 She PRP * - - - - * (1)
+d 0 1 liked VBD * - - - - * -
+d 0 2 it PRP * - - - - * (2)
+d 0 3 . . * - - - - * -
+
+#end document
+"""
+
+
+@pytest.mark.parametrize("metric", ["ace", "conll", "lceafe"])
+def test_fixes_of_a_rule_typed_file_priced_as_rescoring(tmp_path, metric: str) -> None:
+    """The same with the types the rules give a CoNLL file (a name, a nominal, pronouns): a part
+    typed on its own would type its spans otherwise."""
+    from metrics.formats.conll import read_conll
+
+    key_path, response_path = tmp_path / "key.conll", tmp_path / "response.conll"
+    key_text = "\n".join(line if line.startswith("#") else line.replace(" ", "\t") for line in _CONLL.split("\n"))
+    key_path.write_text(key_text, encoding="utf-8")
+    response_path.write_text(key_text.replace("\t(1)", "\t-").replace("\t(2)", "\t(1)"), encoding="utf-8")
+    keys, responses = read_conll(str(key_path)), read_conll(str(response_path))
+    prepared = prepare(keys, responses)
+    records = classify_corpus(prepared.pairs, W4)
+    assert len(records) >= 2
+    for record, found in zip(records, Pricer(prepared, metric, W4).price_records(records)):
+        fixed = apply_fixes(keys[0], prepared.pairs[0].response, [fix_of(record)])
+        assert found.impact == pytest.approx(_full_change(keys, responses, fixed, W4, metric), abs=1e-12), \
+            (metric, record.category, record.span)
