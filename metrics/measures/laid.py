@@ -70,7 +70,8 @@ class Tables:
     def id_types(self) -> np.ndarray:
         """The mention type (0 NAME, 1 NOMINAL, 2 PRONOUN, 3 ZERO) of every document's mention
         ids, laid end to end (`DocPair.id_types` of each, typed at once: `types.types_together`, each pair keeping
-        its own)."""
+        its own).  A pair typed before keeps those types: a fix's part (`DocPair.fragment`) has its whole
+        document's, which typing the part alone would not give."""
         if "id_types" not in self._kept:
             if self.pairs is None:
                 raise ValueError("mention types of tables laid end to end without their pairs")
