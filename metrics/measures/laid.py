@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -78,8 +79,14 @@ class Tables:
 
             typed, kinds = types_together([pair.key for pair in self.pairs],
                                           [pair.alignment.spans for pair in self.pairs])
-            for pair, found in zip(self.pairs, typed):  # each pair's own, for what reads it alone
-                pair.typed_spans(found)
+            # Each pair keeps its own, for what reads it alone; one typed already keeps its types (a
+            # part of a document, as `--impact` scores it, shares the whole document's: its part's
+            # words alone would type otherwise), and they are what it is scored with here too.
+            kept = {d for d, (pair, found) in enumerate(zip(self.pairs, typed)) if pair.typed_spans(found) is not found}
+            if kept:
+                ends = list(accumulate(len(pair.alignment.spans) for pair in self.pairs))
+                kinds = np.concatenate([self.pairs[d].id_types if d in kept else kinds[end - len(pair.alignment.spans):end]
+                                        for d, (pair, end) in enumerate(zip(self.pairs, ends))]).astype(np.int64)
             self._kept["id_types"] = kinds
         return self._kept["id_types"]
 
