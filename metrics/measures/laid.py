@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -70,8 +71,7 @@ class Tables:
     def id_types(self) -> np.ndarray:
         """The mention type (0 NAME, 1 NOMINAL, 2 PRONOUN, 3 ZERO) of every document's mention
         ids, laid end to end (`DocPair.id_types` of each, typed at once: `types.types_together`, each pair keeping
-        its own).  A pair typed before keeps those types: a fix's part (`DocPair.fragment`) has its whole
-        document's, which typing the part alone would not give."""
+        its own)."""
         if "id_types" not in self._kept:
             if self.pairs is None:
                 raise ValueError("mention types of tables laid end to end without their pairs")
@@ -79,11 +79,14 @@ class Tables:
 
             typed, kinds = types_together([pair.key for pair in self.pairs],
                                           [pair.alignment.spans for pair in self.pairs])
-            for d, (pair, found) in enumerate(zip(self.pairs, typed)):  # each pair's own, for what reads it alone
-                own = pair.typed_spans(found)
-                if own is not found and own != found:  # typed before otherwise: a fix's part has its document's types
-                    start = self.id_offsets()[d]
-                    kinds[start:start + len(found)] = pair.id_types
+            # Each pair keeps its own, for what reads it alone; one typed already keeps its types (a
+            # part of a document, as `--impact` scores it, shares the whole document's: its part's
+            # words alone would type otherwise), and they are what it is scored with here too.
+            kept = {d for d, (pair, found) in enumerate(zip(self.pairs, typed)) if pair.typed_spans(found) is not found}
+            if kept:
+                ends = list(accumulate(len(pair.alignment.spans) for pair in self.pairs))
+                kinds = np.concatenate([self.pairs[d].id_types if d in kept else kinds[end - len(pair.alignment.spans):end]
+                                        for d, (pair, end) in enumerate(zip(self.pairs, ends))]).astype(np.int64)
             self._kept["id_types"] = kinds
         return self._kept["id_types"]
 
