@@ -77,6 +77,11 @@ def screen_text(app) -> list[str]:
     return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
+def laid_text(text) -> str:
+    """Every atom's text of a text view's laid lines, joined (labels, brackets and words as drawn)."""
+    return "".join(atom.text for line in text._layout.lines for atom in line)
+
+
 def many_documents(directory: Path, n_documents: int = 60, tokens: int = 1200) -> tuple[str, str]:
     """A key without mentions and a response with k spurious one-token mentions in document k*20
     (0 to 1,180 errors, so 1 to 4 digits): a documents list long enough for a scrollbar."""

@@ -3,7 +3,7 @@ it (tests/data/ua/codi): the relations in the text and chains views, their keys,
 
 from __future__ import annotations
 
-from app_support import pilot_test, screen_text, settle
+from app_support import laid_text, pilot_test, screen_text, settle
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 
 from workbench.session import LoadOptions
@@ -59,7 +59,7 @@ async def test_each_relation_is_drawn_and_its_key_hides_it():
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         text = app.query_one(DocumentText)
-        drawn = "".join(atom.text for line in text._layout.lines for atom in line)
+        drawn = laid_text(text)
         # the key's expletive "it", non-referring in the key only; a bridging anaphor; a plural
         # entity's split antecedents (key and response differ); a discourse-deixis markable
         for glyph in ("[it]¬key", "→6:undersp-rel/30:undersp-rel", "[them]P9/9⊃6+8/", "]D1"):
@@ -68,13 +68,13 @@ async def test_each_relation_is_drawn_and_its_key_hides_it():
         for key, glyph in (("b", "→"), ("a", "⊃"), ("x", "]D"), ("r", "¬")):
             await pilot.press(key)
             await pilot.pause()
-            drawn = "".join(atom.text for line in text._layout.lines for atom in line)
+            drawn = laid_text(text)
             assert glyph not in drawn, key
             assert f"{key}" in str(text.border_subtitle)
         assert str(text.border_subtitle).count("off") == 4
         await pilot.press("b")
         await pilot.pause()
-        assert "→" in "".join(atom.text for line in text._layout.lines for atom in line)
+        assert "→" in laid_text(text)
 
 
 @pilot_test

@@ -9,7 +9,7 @@ one-word mention `people`; and `[e10` of `the Indonesian Navy` written `[e10.1`,
 
 from __future__ import annotations
 
-from app_support import pilot_test, settle
+from app_support import laid_text, pilot_test, settle
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 
 from workbench.session import LoadOptions
@@ -34,10 +34,6 @@ def test_repaired_mentions_marked_at_200x50(snap_compare):
     assert snap_compare(crac_app(), terminal_size=(200, 50), run_before=lambda pilot: settle(pilot.app, pilot))
 
 
-def labels(text: DocumentText) -> str:
-    return "".join(atom.text for line in text._layout.lines for atom in line)
-
-
 @pilot_test
 async def test_the_marks_follow_the_repairs_and_r_toggles_them():
     app = crac_app()
@@ -48,7 +44,7 @@ async def test_the_marks_follow_the_repairs_and_r_toggles_them():
         assert pair.response.repaired == {
             (64, 64): "e8] closed no open mention: made the one-word mention [e8]",
             (28, 30): "mark '[e10.1' read as e10"}
-        shown = labels(text)
+        shown = laid_text(text)
         assert "[people]M-/e8*" in shown and "Indonesian Navy]N10/e10*" in shown
         assert shown.count("*") == 2  # no other mention is marked
         tinted = {atom.span for line in text._layout.lines for atom in line if atom.change == REPAIRED}
@@ -57,14 +53,14 @@ async def test_the_marks_follow_the_repairs_and_r_toggles_them():
         text.focus()
         await pilot.press("asterisk")
         await settle(app, pilot)
-        assert "*" not in labels(text) and not str(text.border_subtitle).startswith("* repaired")
+        assert "*" not in laid_text(text) and not str(text.border_subtitle).startswith("* repaired")
         await pilot.press("asterisk")
         await settle(app, pilot)
-        assert labels(text).count("*") == 2
+        assert laid_text(text).count("*") == 2
         # the second document has no repair: no mark, the plain legend
         app.show_document(1)
         await settle(app, pilot)
-        assert "*" not in labels(text) and not str(text.border_subtitle).startswith("* repaired")
+        assert "*" not in laid_text(text) and not str(text.border_subtitle).startswith("* repaired")
 
 
 @pilot_test
@@ -108,7 +104,7 @@ async def test_compare_mode_marks_each_systems_repairs_and_says_whose():
         await settle(app, pilot)
         text = app.query_one(DocumentText)
         assert app.comparing
-        shown = labels(text)
+        shown = laid_text(text)
         assert "Indonesian Navy]N10/e10/e10*" in shown and shown.count("*") == 1
         assert "[people]M-/-/e8!" in shown  # repaired, and an error introduced there: the change's mark
         assert text._repaired == {(64, 64): "B: e8] closed no open mention: made the one-word mention [e8]",
@@ -117,7 +113,7 @@ async def test_compare_mode_marks_each_systems_repairs_and_says_whose():
         text.focus()
         await pilot.press("asterisk")
         await settle(app, pilot)
-        assert "*" not in labels(text) and str(text.border_subtitle).startswith("+ fixed")
+        assert "*" not in laid_text(text) and str(text.border_subtitle).startswith("+ fixed")
 
 
 @pilot_test
