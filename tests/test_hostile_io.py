@@ -115,6 +115,18 @@ def test_no_control_character_reaches_the_output(tmp_path, command):
     assert "␛" in result.stdout.decode() + result.stderr.decode()
 
 
+def test_json_escapes_control_characters_itself(tmp_path):
+    """`score --format json` is written unscanned (`emit(..., escaped=True)`): its writer escapes
+    every control character, so none reaches the output and the name reads back whole."""
+    name = "doc\x1b]52;c;SGVsbG8=\x07\x9b"
+    path = _hostile_jsonl(tmp_path, name)
+    result = corefwb("score", "--format", "json", path, path)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout.decode("ascii")
+    assert not any(ord(c) < 0x20 and c not in "\n" or ord(c) >= 0x7F for c in text), repr(text)
+    assert json.loads(text)["per_document"][0]["document"] == name
+
+
 def test_a_markup_name_prints_as_itself_on_a_terminal(tmp_path):
     """`[/]` as a document name: the rich table a terminal gets never parses it as markup."""
     from rich.console import Console

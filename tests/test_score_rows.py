@@ -127,3 +127,9 @@ def test_entries_written_in_several_blocks(monkeypatch):
     monkeypatch.setattr(score_rows, "_BLOCK", 2)
     assert written(documents, 2) == ordinary(documents, 2)
     assert len(list(document_entries(documents, 2, SEPARATOR))) == 4
+
+
+def test_documents_without_metrics_and_names_with_braces():
+    """No place to fill: every entry is the same rest (the pieces' braces written as they are)."""
+    documents = [("a{}", {}), ("b}", {}), ("{c", {})]
+    assert written(documents, 2) == ordinary(documents, 2)

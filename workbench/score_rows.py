@@ -82,33 +82,55 @@ def _entries(separator: str, template: tuple[list[str], list[int]], *, numbers: 
     the template's first piece, the document's name (the template's first place: "document"
     comes first) and the rest: the other pieces with its numbers and texts between them.  Many
     documents share their rest (20,000 tiny documents have a few thousand distinct rows of
-    numbers), so each place's values are coded (`_coded`: each distinct value written once, as
-    JSON writes it), a document's rest is known by its row of codes, and each distinct rest is
-    written once."""
+    numbers), so each place's values are coded over all documents at once (`_coded`: each
+    distinct value written once, as JSON writes it), a document's rest is known by its row of
+    codes, and each distinct rest is written once, by one format of the pieces; only the
+    joining of the entries goes a block at a time (the text is as large as the report)."""
     pieces, order = template
     slots: list[list[float] | list[str]] = [texts[0], *numbers, *texts[1:]]
     numeric = [False] + [True] * len(numbers) + [False] * (len(texts) - 1)
-    for start in range(0, len(texts[0]), _BLOCK):
-        end = min(start + _BLOCK, len(texts[0]))
-        count = end - start
-        coded = [_coded(slots[slot][start:end], numeric[slot]) for slot in order[1:]]
-        rows = np.stack([codes for _, codes in coded], axis=1).astype(np.int32) if coded else \
-            np.zeros((count, 0), dtype=np.int32)
+    names = slots[order[0]]
+    count = len(names)
+    coded = [_coded(slots[slot], numeric[slot]) for slot in order[1:]]
+    rest_format = _escaped(pieces[1]) + "".join("{}" + _escaped(piece) for piece in pieces[2:])
+    if coded:
+        rows = np.empty((count, len(coded)), dtype=np.int32)
+        for place, (_, codes) in enumerate(coded):
+            rows[:, place] = codes
         width, blob = rows.shape[1] * 4, rows.tobytes()
         known: dict[bytes, int] = {}
-        rest_of = [known.setdefault(blob[i * width:(i + 1) * width], i) for i in range(count)]
-        rests = {}
-        for first in known.values():  # each distinct rest, from the first document having it
-            parts = [pieces[1]]
-            for (written, _), code, piece in zip(coded, rows[first].tolist(), pieces[2:]):
-                parts += (written[code], piece)
-            rests[first] = "".join(parts)
-        flat: list[str] = [separator, pieces[0], "", ""] * count
+        rest_of = [known.setdefault(blob[i * width:(i + 1) * width], len(known)) for i in range(count)]
+        firsts = rows[[first for first in _first_of(rest_of, len(known))]]
+        values = [list(map(written.__getitem__, firsts[:, place].tolist()))
+                  for place, (written, _) in enumerate(coded)]
+        rests = list(map(rest_format.format, *values))
+    else:
+        rest_of, rests = [0] * count, [rest_format.format()]
+    for start in range(0, count, _BLOCK):
+        end = min(start + _BLOCK, count)
+        flat: list[str] = [separator, pieces[0], "", ""] * (end - start)
         if start == 0:
             flat[0] = ""
-        flat[2::4] = slots[0][start:end]
-        flat[3::4] = [rests[first] for first in rest_of]
+        flat[2::4] = names[start:end]
+        flat[3::4] = map(rests.__getitem__, rest_of[start:end])
         yield "".join(flat)
+
+
+def _first_of(codes: list[int], distinct: int) -> list[int]:
+    """For each code 0 .. distinct - 1 (codes numbered in order of first appearance), the index
+    of its first appearance."""
+    first = [0] * distinct
+    seen = -1
+    for index, code in enumerate(codes):
+        if code > seen:
+            first[code] = index
+            seen = code
+    return first
+
+
+def _escaped(piece: str) -> str:
+    """A fixed piece as `str.format` reads it literally."""
+    return piece.replace("{", "{{").replace("}", "}}")
 
 
 _BLOCK = 2048

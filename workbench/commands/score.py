@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         if text is None:
             return 0
         text = ("" if to_terminal else header) + text
-    emit(text, args.output, inputs=[args.key, args.response])
+    emit(text, args.output, inputs=[args.key, args.response], escaped=args.format == "json")
     return 0
 
 
