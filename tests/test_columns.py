@@ -5,7 +5,7 @@ aggregates as the objects aggregate (`corpus.scoring.aggregate` over plain lists
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from metrics.corpus.scoring import aggregate, prepare
@@ -144,3 +144,34 @@ def test_a_combined_metric_is_each_documents_mean_of_its_parts(rows):
     expected = [mean_score(list(row)) for row in rows]
     assert [tuple(map(repr, (s.recall, s.precision, s.f1))) for s in found] == \
         [tuple(map(repr, (s.recall, s.precision, s.f1))) for s in expected]
+
+
+WHOLE = st.one_of(st.integers(-2 ** 63, 2 ** 63 - 1), st.integers(-9, 9), st.integers(2 ** 63, 2 ** 70))
+FLOAT = st.one_of(st.floats(), st.sampled_from([0.0, -0.0, 1 / 3, 0.1, 2.0 ** 53, 1e308]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 30).flatmap(lambda n: st.lists(st.one_of(st.lists(WHOLE, min_size=n, max_size=n),
+                                                                st.lists(FLOAT, min_size=n, max_size=n),
+                                                                st.lists(st.one_of(WHOLE, FLOAT), min_size=n,
+                                                                         max_size=n)),
+                                                      min_size=4, max_size=4)))
+@example([[2 ** 62, 2 ** 62, -2 ** 63], [2 ** 63 - 1] * 3, [0.1, 0.2, 0.3], [1e308, 1e308, -1e308]])
+@example([[-2 ** 63, -1], [3, 4], [-0.0, -0.0], [float("nan"), 1.0]])
+def test_fields_of_one_kind_are_read_as_arrays_to_the_bit(fields):
+    """A field of floats only or of ints only is read as an array (`Column.field_array`): its
+    total is the objects' left fold (-0.0, NaN, infinities, ints near and beyond 64 bits), its
+    values are the properties', its JSON numbers are the ordinary writer's."""
+    from workbench.json_text import dumps
+    from workbench.score_rows import document_entries
+    from workbench.output import score_json
+
+    scores = [Score(*numbers) for numbers in zip(*fields)]
+    column = Column(Score, [list(field) for field in fields])
+    assert bits(column.total()) == bits(total(scores))
+    assert repr(column.values()) == repr(([s.recall for s in scores], [s.precision for s in scores],
+                                          [s.f1 for s in scores]))
+    documents = DocumentScores([f"d{i}" for i in range(len(scores))], {"m": column})
+    ordinary = ",".join(dumps({"document": f"d{i}", "metrics": {"m": score_json(s)}}, 1) for i, s in enumerate(scores))
+    pieces = document_entries(documents, 1, ",")
+    assert pieces is None or "".join(pieces) == ordinary

@@ -31,6 +31,8 @@ _NUMBER, _TEXT = "\x00number", "\x00text"
 _SLOT = re.compile(r'("\\u0000number"|"\\u0000text")')
 
 Documents = Sequence[tuple[str, dict[str, AnyScore]]]
+Numbers = list[float] | np.ndarray
+"""A place's numbers over the documents: a list of Python numbers, or a float64 or int64 array."""
 
 
 def document_entries(documents: Documents, depth: int, separator: str) -> Iterator[str] | None:
@@ -46,7 +48,7 @@ def document_entries(documents: Documents, depth: int, separator: str) -> Iterat
     if columns is None:
         return None
     first = documents[0][1]
-    numbers: list[list[float]] = []
+    numbers: list[Numbers] = []
     names = documents.names if isinstance(documents, DocumentScores) else [name for name, _ in documents]
     # a name as `dumps` writes a string (its own C function), without a walk per document
     texts: list[list[str]] = [list(map(json_string, names)) if all(type(name) is str for name in names)
@@ -76,7 +78,7 @@ def _columns(documents: Documents) -> dict[str, Column] | None:
     return {name: Column.of([scores[name] for _, scores in documents]) for name in names}
 
 
-def _entries(separator: str, template: tuple[list[str], list[int]], *, numbers: list[list[float]],
+def _entries(separator: str, template: tuple[list[str], list[int]], *, numbers: list[Numbers],
              texts: list[list[str]]) -> Iterator[str]:
     """The documents' entries joined by `separator`, a block of documents at a time.  An entry is
     the template's first piece, the document's name (the template's first place: "document"
@@ -150,7 +152,7 @@ def number_texts(values: Sequence[float | None]) -> list[str]:
     return [written[code] for code in codes.tolist()]
 
 
-def _coded(values: Sequence[float | None] | Sequence[str], numeric: bool) -> tuple[list[str], np.ndarray]:
+def _coded(values: Sequence[float | None] | np.ndarray | Sequence[str], numeric: bool) -> tuple[list[str], np.ndarray]:
     """(each distinct value's text, each value's index among them): a number's text is how JSON
     writes it (`json_text.dumps`), a text is itself.
 
@@ -159,6 +161,12 @@ def _coded(values: Sequence[float | None] | Sequence[str], numeric: bool) -> tup
     apart by their bits (so -0.0 is not 0.0), ints by their value; numbers of another kind (mixed,
     None for an undefined value, ints beyond 64 bits) by their `repr`."""
     if numeric:
+        if isinstance(values, np.ndarray) and values.dtype not in (np.float64, np.int64):
+            values = values.tolist()
+        if isinstance(values, np.ndarray):  # float64 or int64 (`Column`'s arrays): no kinds to tell
+            as_number = values.dtype.type
+            distinct, inverse = _distinct(np.ascontiguousarray(values, dtype=as_number).view(np.uint64))
+            return list(map(dumps, distinct.view(as_number).tolist())), inverse
         kinds = set(map(type, values))
         bits = None
         try:
@@ -203,17 +211,17 @@ def _distinct(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct, inverse
 
 
-def _numbers(column: Column) -> list[list[float]] | None:
+def _numbers(column: Column) -> list[Numbers] | None:
     """The numbers of `score_json` of each score of one metric, column by column, in the order
     `score_json` writes them; None for a column written whole by the ordinary writer."""
     kind, fields = column.kind, column.fields
     if column.objects is not None:
         return None
     if kind is Score or kind is AnchorScore:
-        values = column.computed_values()  # None unless every number is finite
-        return None if values is None else [*values, *fields]
+        values = column.computed_arrays()  # None unless every number is finite
+        return None if values is None else [*values, *_fields(column)]
     if kind is BlancScore:
-        values = column.computed_values()
+        values = column.computed_arrays()
         parts = [_numbers(Column(Score, fields[:4])), _numbers(Column(Score, fields[4:]))]
         if values is None or parts[0] is None or parts[1] is None:
             return None
@@ -223,6 +231,13 @@ def _numbers(column: Column) -> list[list[float]] | None:
     if kind is AceScore:
         return _ace_numbers(fields)
     return None
+
+
+def _fields(column: Column) -> list[Numbers]:
+    """A column's fields, each as its `Column.field_array` where it has one (its numbers' kinds
+    told once), else as it is."""
+    return [column.fields[i] if found is None else found
+            for i, found in enumerate(map(column.field_array, range(len(column.fields))))]
 
 
 def _ace_numbers(fields: list[list[float]]) -> list[list[float]] | None:

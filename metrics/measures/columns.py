@@ -18,6 +18,7 @@ A metric whose documents' scores are of several kinds keeps them as objects (`ob
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import fields as dataclass_fields
 from functools import reduce
@@ -31,6 +32,8 @@ from metrics.measures.score import (AnchorScore, AnyScore, BlancScore, MeanScore
 from metrics.runtime.ondemand import OnDemand
 
 Numbers = list[float]
+Values = np.ndarray | Numbers
+"""A column of numbers: float64 values computed by numpy at once, or a list of Python numbers."""
 
 _ACE_NAMES = tuple(f.name for f in dataclass_fields(AceScore))
 _WIDTH: dict[type, int] = {Score: 4, BlancScore: 8, AnchorScore: 8, MeanScore: 3, AceScore: len(_ACE_NAMES)}
@@ -77,6 +80,10 @@ class Column:
         computation): their numbers mean nothing until `fill` gives them."""
         self._values: tuple[tuple[Numbers, Numbers, Numbers] | None] | None = None
         """`computed_values`, once computed (in a tuple: None is a computed answer)."""
+        self._found: tuple[tuple[Values, Values, Values] | None] | None = None
+        """`computed_arrays`, once computed (as `_values`)."""
+        self._arrays: dict[int, np.ndarray | None] = {}
+        """`field_array` of each field asked for, once made."""
 
     def fill(self, scores: Sequence[AnyScore]) -> None:
         """Give the `missing` rows their scores, in the order of `missing` (one score each: a row
@@ -84,7 +91,7 @@ class Column:
         if len(scores) != len(self.missing):
             raise ValueError(f"{len(scores)} scores for {len(self.missing)} missing rows")
         missing, self.missing = self.missing, []
-        self._values = None
+        self._values, self._found, self._arrays = None, None, {}
         if self.objects is None and all(type(score) is self.kind for score in scores):
             for row, score in zip(missing, scores):
                 for field, number in zip(self.fields, flat(score)):
@@ -160,7 +167,19 @@ class Column:
 
             return total(self.rows())
         assert self.kind is not None
-        return build(self.kind, [reduce(add, field) for field in self.fields])
+        return build(self.kind, [self._summed(index) for index in range(len(self.fields))])
+
+    def _summed(self, index: int) -> float:
+        """Field `index` summed as `reduce(add, field)` sums it: a field of floats by numpy's
+        running sum (one addition after another in order, as the fold: not `sum`'s pairwise
+        one), a field of ints by numpy when no partial sum can leave 64 bits."""
+        found = self.field_array(index)
+        if found is not None and found.dtype == np.float64:
+            with np.errstate(all="ignore"):  # an overflow or NaN is the fold's too, without a warning
+                return float(np.add.accumulate(found)[-1])
+        if found is not None and max(int(found.max()), -int(found.min())) < 2 ** 62 // len(found):
+            return int(found.sum())
+        return reduce(add, self.fields[index])
 
     def values(self) -> tuple[Numbers, Numbers, Numbers]:
         """Each document's recall, precision and F1, as its score's properties give them."""
@@ -175,26 +194,51 @@ class Column:
         both read them); None where that cannot be done to the bit (counts that are not plain
         numbers exact as floats, or not finite; a column of objects)."""
         if self._values is None:
-            self._values = (self._computed_values(),)
+            found = self.computed_arrays()
+            self._values = (None if found is None else _as_lists(found),)
         return self._values[0]
 
-    def _computed_values(self) -> tuple[Numbers, Numbers, Numbers] | None:
+    def computed_arrays(self) -> tuple[Values, Values, Values] | None:
+        """`computed_values` as they are computed: float64 arrays where numpy computes them (the
+        JSON report reads their bits, not a list of Python floats), lists otherwise."""
+        if self._found is None:
+            self._found = (self._computed_arrays(),)
+        return self._found[0]
+
+    def field_array(self, index: int) -> np.ndarray | None:
+        """Field `index`'s numbers as one array, made once: float64 when every one is a float,
+        int64 when every one is an int of 64 bits, else (mixed kinds, other kinds, no document)
+        None.  Why: the values and the JSON report both read a field whole, and telling its
+        numbers' kinds and copying them cost as much as their arithmetic."""
+        if index not in self._arrays:
+            self._arrays[index] = _typed_array(self.fields[index])
+        return self._arrays[index]
+
+    def _plain(self, start: int, stop: int) -> list[np.ndarray | Numbers]:
+        """Fields start .. stop - 1, each as its `field_array` where it has one, else as it is."""
+        out: list[np.ndarray | Numbers] = []
+        for index in range(start, stop):
+            found = self.field_array(index)
+            out.append(self.fields[index] if found is None else found)
+        return out
+
+    def _computed_arrays(self) -> tuple[Values, Values, Values] | None:
         kind = self.kind
         if self.objects is not None:
             return None
         if kind is MeanScore:
             return self.fields[0], self.fields[1], self.fields[2]
         if kind is Score:
-            return _as_lists(counts_values(self.fields))
+            return counts_values(self._plain(0, 4))
         if kind is BlancScore:
-            return _as_lists(blanc_values(self.fields))
+            return blanc_values(self._plain(0, 8))
         if kind is AnchorScore:
-            ed, em = counts_values(self.fields[:4]), counts_values(self.fields[4:])
+            ed, em = counts_values(self._plain(0, 4)), counts_values(self._plain(4, 8))
             if ed is None or em is None:
                 return None
             with np.errstate(all="ignore"):
                 recall, precision, f1 = (np.asarray(harmonic(a, b)) for a, b in zip(ed, em))
-            return _as_lists((recall, precision, f1))
+            return recall, precision, f1
         if kind is AceScore:
             return _ace_values(self.fields)
         return None
@@ -206,14 +250,25 @@ class Column:
         return MeanScore(mean(recall), mean(precision), mean(f1))
 
 
-def _as_lists(found: tuple[np.ndarray, ...] | None) -> tuple[Numbers, Numbers, Numbers] | None:
-    if found is None:
-        return None
-    recall, precision, f1 = (values.tolist() for values in found)
+def _as_lists(found: tuple[Values, Values, Values]) -> tuple[Numbers, Numbers, Numbers]:
+    recall, precision, f1 = (values.tolist() if isinstance(values, np.ndarray) else values for values in found)
     return recall, precision, f1
 
 
-def _ace_values(fields: list[Numbers]) -> tuple[Numbers, Numbers, Numbers] | None:
+def _typed_array(numbers: Numbers) -> np.ndarray | None:
+    """`Column.field_array` of one field."""
+    kinds = set(map(type, numbers))
+    try:
+        if kinds == {float}:
+            return np.frombuffer(array("d", numbers), dtype=np.float64)
+        if kinds == {int}:
+            return np.frombuffer(array("q", numbers), dtype=np.int64)
+    except OverflowError:  # an int beyond 64 bits
+        return None
+    return None
+
+
+def _ace_values(fields: list[Numbers]) -> tuple[Values, Values, Values] | None:
     """`AceScore`'s recall, precision and F1 (its value, 0 where undefined), as its properties
     compute them."""
     named = dict(zip(_ACE_NAMES, fields))
@@ -228,7 +283,7 @@ def _ace_values(fields: list[Numbers]) -> tuple[Numbers, Numbers, Numbers] | Non
     with np.errstate(all="ignore"):
         recall, precision = ratio(credited, den), ratio(credited, found_key + false_alarm)
     f1 = [n / d if d else (1.0 if n == 0 else 0.0) for n, d in zip(named["numerator"], named["denominator"])]
-    return recall.tolist(), precision.tolist(), f1
+    return recall, precision, f1
 
 
 Entry = tuple[str, dict[str, AnyScore]]

@@ -224,11 +224,11 @@ def values_of(values: Sequence[AnyScore]) -> tuple[np.ndarray, np.ndarray, np.nd
     return None
 
 
-def counts_values(fields: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def counts_values(fields: Sequence[Sequence[float] | np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Recall, precision and F1 of `Score`s given as their four count fields (each a list over
-    the scores), as `values_of` computes them; None where the counts are not plain numbers exact
-    as floats, or a value is not finite."""
-    if not all(set(map(type, field)) <= _PLAIN for field in fields):
+    the scores, or an int64 or float64 array of them), as `values_of` computes them; None where
+    the counts are not plain numbers exact as floats, or a value is not finite."""
+    if not all(_plain(field) for field in fields):
         return None
     counts = np.array(fields, dtype=np.float64).reshape(4, len(fields[0]))
     if not (np.abs(counts) < 2.0 ** 53).all():  # NaN fails too: NaN / 0 is 0, and NaN a count
@@ -241,7 +241,14 @@ def counts_values(fields: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.nda
     return recall, precision, f1
 
 
-def blanc_values(fields: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _plain(field: Sequence[float] | np.ndarray) -> bool:
+    """Whether a field holds only ints and floats (an array: of int64 or float64)."""
+    if isinstance(field, np.ndarray):
+        return field.dtype == np.float64 or field.dtype == np.int64
+    return set(map(type, field)) <= _PLAIN
+
+
+def blanc_values(fields: Sequence[Sequence[float] | np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Recall, precision and F1 of `BlancScore`s given as their eight count fields (the coref
     part's four, then the non-coref part's): the mean of the parts the key has links of."""
     coref, noncoref = counts_values(fields[:4]), counts_values(fields[4:])
