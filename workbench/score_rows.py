@@ -93,18 +93,18 @@ def _entries(separator: str, template: tuple[list[str], list[int]], *, numbers: 
     numeric = [False] + [True] * len(numbers) + [False] * (len(texts) - 1)
     names = slots[order[0]]
     count = len(names)
-    coded = [_coded(slots[slot], numeric[slot]) for slot in order[1:]]
     rest_format = _escaped(pieces[1]) + "".join("{}" + _escaped(piece) for piece in pieces[2:])
-    if coded:
-        rows = np.empty((count, len(coded)), dtype=np.int32)
-        for place, (_, codes) in enumerate(coded):
-            rows[:, place] = codes
+    if len(order) > 1:
+        rows = np.empty((count, len(order) - 1), dtype=np.int32)
+        texts_of: list[list[str]] = []  # each place's distinct values written
+        for place, slot in enumerate(order[1:]):
+            written, rows[:, place] = _coded(slots[slot], numeric[slot])
+            texts_of.append(written)
         width, blob = rows.shape[1] * 4, rows.tobytes()
         known: dict[bytes, int] = {}
         rest_of = [known.setdefault(blob[i * width:(i + 1) * width], len(known)) for i in range(count)]
-        firsts = rows[[first for first in _first_of(rest_of, len(known))]]
-        values = [list(map(written.__getitem__, firsts[:, place].tolist()))
-                  for place, (written, _) in enumerate(coded)]
+        firsts = rows[_first_of(rest_of, len(known))]
+        values = [list(map(written.__getitem__, firsts[:, place].tolist())) for place, written in enumerate(texts_of)]
         rests = list(map(rest_format.format, *values))
     else:
         rest_of, rests = [0] * count, [rest_format.format()]

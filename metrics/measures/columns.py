@@ -78,10 +78,8 @@ class Column:
         self.missing = list(missing)
         """Rows not computed here (`metrics.measures.batch` leaves some documents to their own
         computation): their numbers mean nothing until `fill` gives them."""
-        self._values: tuple[tuple[Numbers, Numbers, Numbers] | None] | None = None
-        """`computed_values`, once computed (in a tuple: None is a computed answer)."""
         self._found: tuple[tuple[Values, Values, Values] | None] | None = None
-        """`computed_arrays`, once computed (as `_values`)."""
+        """`computed_arrays`, once computed (in a tuple: None is a computed answer)."""
         self._arrays: dict[int, np.ndarray | None] = {}
         """`field_array` of each field asked for, once made."""
 
@@ -91,7 +89,7 @@ class Column:
         if len(scores) != len(self.missing):
             raise ValueError(f"{len(scores)} scores for {len(self.missing)} missing rows")
         missing, self.missing = self.missing, []
-        self._values, self._found, self._arrays = None, None, {}
+        self._found, self._arrays = None, {}
         if self.objects is None and all(type(score) is self.kind for score in scores):
             for row, score in zip(missing, scores):
                 for field, number in zip(self.fields, flat(score)):
@@ -190,17 +188,15 @@ class Column:
         return found
 
     def computed_values(self) -> tuple[Numbers, Numbers, Numbers] | None:
-        """`values` computed for all documents at once (once: the macro-average and the report
-        both read them); None where that cannot be done to the bit (counts that are not plain
-        numbers exact as floats, or not finite; a column of objects)."""
-        if self._values is None:
-            found = self.computed_arrays()
-            self._values = (None if found is None else _as_lists(found),)
-        return self._values[0]
+        """`values` computed for all documents at once; None where that cannot be done to the bit
+        (counts that are not plain numbers exact as floats, or not finite; a column of objects)."""
+        found = self.computed_arrays()
+        return None if found is None else _as_lists(found)
 
     def computed_arrays(self) -> tuple[Values, Values, Values] | None:
-        """`computed_values` as they are computed: float64 arrays where numpy computes them (the
-        JSON report reads their bits, not a list of Python floats), lists otherwise."""
+        """`computed_values` as they are computed, once (the macro-average and the report both
+        read them): float64 arrays where numpy computes them (the JSON report reads their bits;
+        a list of Python floats held for each would take four times the memory), lists otherwise."""
         if self._found is None:
             self._found = (self._computed_arrays(),)
         return self._found[0]
