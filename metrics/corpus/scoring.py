@@ -21,7 +21,7 @@ import numpy as np
 from metrics.measures import catalog, formulas
 from metrics.measures.catalog import Metric, Scorer, UAScores
 from metrics.measures.ace import AceOptions, AceScore, ace_document
-from metrics.mentions.alignment import Alignment, align, duplicate_warnings
+from metrics.mentions.alignment import Alignment, align, align_all, duplicate_warnings
 from metrics.mentions.chains import ChainView, key_view, response_view
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import Document, MentionType, Span
@@ -446,18 +446,19 @@ def prepare(keys: list[Document], responses: list[Document], on_document: Callab
     with gc_paused():
         where = responses[0].path if responses else "response"
         partners, warnings = pair_corpus(keys, responses, where)
-        sides, alignments = [], []
+        sides, found, ends = [], [], [0]  # each pair's warnings from `partner` are found[ends[i]:ends[i + 1]]
         for key, response in zip(keys, partners):
-            response = partner(key, response, where, warnings)
-            alignment = align(key, response)
-            warnings.extend(duplicate_warnings(key, response, alignment))
-            sides.append((key, response))
-            alignments.append(alignment)
+            sides.append(partner(key, response, where, found))
+            ends.append(len(found))
             if on_document is not None:
                 on_document()
-        tables = build_tables(alignments)  # all at once: a corpus of tiny documents pays numpy's calls once
+        alignments = align_all(keys, sides)  # all at once, as the tables: numpy's calls paid once
+        for i, (key, response, alignment) in enumerate(zip(keys, sides, alignments)):
+            warnings.extend(found[ends[i]:ends[i + 1]])
+            warnings.extend(duplicate_warnings(key, response, alignment))
+        tables = build_tables(alignments)
         pairs = [DocPair(key.name, Spans(key, response, alignment, table), ace=ace)
-                 for (key, response), alignment, table in zip(sides, alignments, tables)]
+                 for key, response, alignment, table in zip(keys, sides, alignments, tables)]
         return PreparedCorpus(pairs, warnings, characters)
 
 
