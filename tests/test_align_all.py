@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.mentions.alignment import align, align_all
+from metrics.mentions.alignment import SMALL_DOCUMENT, align, align_all
 from metrics.model import Document
 from strategies import corpora
 
@@ -15,15 +15,16 @@ SPAN = st.tuples(st.integers(0, 5), st.integers(0, 5)).map(lambda s: (min(s), ma
 CHAINS = st.lists(st.lists(SPAN, min_size=0, max_size=4), max_size=4)
 
 
-def document(name: str, chains: list) -> Document:
-    return Document(name=name, words=["w"] * 6, chains=chains, labels=[str(i) for i in range(len(chains))])
+def document(name: str, chains: list, tokens: int = 6) -> Document:
+    return Document(name=name, words=["w"] * tokens, chains=chains, labels=[str(i) for i in range(len(chains))])
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(CHAINS, CHAINS), min_size=0, max_size=8))
+@given(st.lists(st.tuples(CHAINS, CHAINS, st.sampled_from([6, 6, 6, SMALL_DOCUMENT + 1])), min_size=0, max_size=8))
 def test_all_at_once_equals_one_by_one(sides):
-    keys = [document(f"d{i}", key) for i, (key, _) in enumerate(sides)]
-    responses = [document(f"d{i}", response) for i, (_, response) in enumerate(sides)]
+    """Small pairs aligned together, larger ones (`SMALL_DOCUMENT`) alone, in their places."""
+    keys = [document(f"d{i}", key, tokens) for i, (key, _, tokens) in enumerate(sides)]
+    responses = [document(f"d{i}", response, tokens) for i, (_, response, tokens) in enumerate(sides)]
     assert align_all(keys, responses) == [align(k, r) for k, r in zip(keys, responses)]
 
 

@@ -97,18 +97,32 @@ def align(key: Document, response: Document) -> Alignment:
     )
 
 
+SMALL_DOCUMENT = 64
+"""Pairs of documents of at most this many tokens are aligned together (`align_all`): for a
+few mentions `align`'s set-up per pair costs more than they do; for many its dictionaries are
+faster than the arrays."""
+
+
 def align_all(keys: Sequence[Document], responses: Sequence[Document]) -> list[Alignment]:
-    """`align` of each key document with its response, equal to it field for field, computed for
-    all pairs at once.
+    """`align` of each key document with its response, equal to it field for field; the small
+    pairs' (`SMALL_DOCUMENT`) computed all at once.
 
     Why: a corpus of 20,000 tiny documents paid `align`'s set-up (its dictionaries, its passes,
-    a call) per document, more than its mentions cost.  Here every pair's spans are coded as one
-    number each (document, first token, last token), the response's looked up among the key's by
-    one sorted search, and each pair's ids and chains cut from the arrays.  A pair with a span
-    listed twice on either side, an empty chain, or spans the codes cannot hold is aligned by
-    `align` itself (v8.01's rules for repeated spans, which only it applies)."""
-    if len(keys) < 2:
+    a call) per document, more than its mentions cost.  Here every small pair's spans are coded
+    as one number each (document, first token, last token), the response's looked up among the
+    key's by one sorted search, and each pair's ids and chains cut from the arrays.  A pair with
+    a span listed twice on either side, an empty chain, or spans the codes cannot hold is aligned
+    by `align` itself (v8.01's rules for repeated spans, which only it applies)."""
+    small = [len(key.words) <= SMALL_DOCUMENT for key in keys]
+    if sum(small) < 2:
         return [align(key, response) for key, response in zip(keys, responses)]
+    together = iter(_aligned_together([key for key, here in zip(keys, small) if here],
+                                      [response for response, here in zip(responses, small) if here]))
+    return [next(together) if here else align(key, response) for key, response, here in zip(keys, responses, small)]
+
+
+def _aligned_together(keys: Sequence[Document], responses: Sequence[Document]) -> list[Alignment]:
+    """`align` of each pair, computed at once (`align_all`)."""
     key_side, response_side = _laid(keys), _laid(responses)
     if key_side is None or response_side is None:
         return [align(key, response) for key, response in zip(keys, responses)]
@@ -146,9 +160,9 @@ def align_all(keys: Sequence[Document], responses: Sequence[Document]) -> list[A
     twinless_rank = np.cumsum(twinless) - twinless - twinless_starts[response_doc]
     ids = np.where(found, hit - key_starts[response_doc], key_mentions[response_doc] + twinless_rank)
     key_ids = np.arange(len(key_codes)) - key_starts[key_doc]
-    key_chains = _cut(_cut(key_ids.tolist(), key_sizes.tolist()), key_counts.tolist())
-    response_chains = _cut(_cut(ids.tolist(), response_sizes.tolist()), response_counts.tolist())
-    twinless_at = np.flatnonzero(twinless).tolist()
+    key_chains = _cut(_cut(key_ids.tolist(), key_sizes), key_counts)
+    response_chains = _cut(_cut(ids.tolist(), response_sizes), response_counts)
+    twinless_spans = [response_spans[i] for i in np.flatnonzero(twinless).tolist()]
     matched = np.bincount(response_doc[found], minlength=n).tolist()
     response_mentions = np.bincount(response_doc, minlength=n).tolist()
     out: list[Alignment] = []
@@ -158,7 +172,7 @@ def align_all(keys: Sequence[Document], responses: Sequence[Document]) -> list[A
         if not aligned_here:
             out.append(align(key, response))
             continue
-        spans = key_spans[key_start:key_end] + [response_spans[i] for i in twinless_at[twinless_start:twinless_end]]
+        spans = key_spans[key_start:key_end] + twinless_spans[twinless_start:twinless_end]
         out.append(Alignment(spans=spans, n_key_ids=key_end - key_start, key_chains=key_chains[d],
                              response_chains=response_chains[d],
                              response_chain_source=list(range(len(response.chains))), matched=matched[d],
@@ -173,12 +187,12 @@ def _laid(documents: Sequence[Document]) -> _Laid | None:
     """Every document's spans, chain by chain, as (each span's document, its first and last
     tokens, the spans, each chain's size, each document's count of chains); None when a span
     is not a pair of ints of 64 bits."""
-    counts = np.fromiter(map(len, (document.chains for document in documents)), dtype=np.int64, count=len(documents))
+    counts = np.array([len(document.chains) for document in documents], dtype=np.int64)
     chains = list(chain.from_iterable(document.chains for document in documents))
     sizes = np.fromiter(map(len, chains), dtype=np.int64, count=len(chains))
     spans = list(chain.from_iterable(chains))
     try:
-        if any(len(span) != 2 for span in spans) or not set(map(type, chain.from_iterable(spans))) <= {int}:
+        if not set(map(len, spans)) <= {2} or not set(map(type, chain.from_iterable(spans))) <= {int}:
             return None  # as `align` tells them apart: equal tuples of equal ints
         bounds = np.fromiter(chain.from_iterable(spans), dtype=np.int64, count=2 * len(spans)).reshape(-1, 2)
     except (TypeError, OverflowError):  # not sized; an int beyond 64 bits
@@ -187,13 +201,10 @@ def _laid(documents: Sequence[Document]) -> _Laid | None:
     return doc, bounds, spans, sizes, counts
 
 
-def _cut(flat: list, sizes: list[int]) -> list[list]:
+def _cut(flat: list, sizes: np.ndarray) -> list[list]:
     """`flat` cut into consecutive lists of these sizes."""
-    out, end = [], 0
-    for size in sizes:
-        out.append(flat[end:end + size])
-        end += size
-    return out
+    ends = np.cumsum(sizes)
+    return [flat[start:end] for start, end in zip((ends - sizes).tolist(), ends.tolist())]
 
 
 def _repeated(chains: list[list[Span]], labels: list[str], skip: set[Span] | frozenset = frozenset()
