@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import chain
+import itertools
 
 import numpy as np
 
@@ -126,8 +126,8 @@ def _aligned_together(keys: Sequence[Document], responses: Sequence[Document]) -
     key_side, response_side = _laid(keys), _laid(responses)
     if key_side is None or response_side is None:
         return [align(key, response) for key, response in zip(keys, responses)]
-    (key_doc, key_bounds, key_spans, key_sizes, key_counts) = key_side
-    (response_doc, response_bounds, response_spans, response_sizes, response_counts) = response_side
+    key_doc, key_bounds, key_spans, key_sizes, key_counts = key_side
+    response_doc, response_bounds, response_spans, response_sizes, response_counts = response_side
     n = len(keys)
     bounds = np.concatenate([key_bounds, response_bounds])
     width = int(bounds.max()) + 1 if len(bounds) else 1
@@ -135,7 +135,7 @@ def _aligned_together(keys: Sequence[Document], responses: Sequence[Document]) -
         return [align(key, response) for key, response in zip(keys, responses)]
     key_codes = (key_doc * width + key_bounds[:, 0]) * width + key_bounds[:, 1]
     response_codes = (response_doc * width + response_bounds[:, 0]) * width + response_bounds[:, 1]
-    own = np.ones(n, dtype=bool)  # pairs left to `align`
+    own = np.ones(n, dtype=bool)  # the pairs aligned here (the others by `align`)
     for codes, doc, sizes, counts in ((key_codes, key_doc, key_sizes, key_counts),
                                       (response_codes, response_doc, response_sizes, response_counts)):
         order = np.argsort(codes, kind="stable")
@@ -188,13 +188,14 @@ def _laid(documents: Sequence[Document]) -> _Laid | None:
     tokens, the spans, each chain's size, each document's count of chains); None when a span
     is not a pair of ints of 64 bits."""
     counts = np.array([len(document.chains) for document in documents], dtype=np.int64)
-    chains = list(chain.from_iterable(document.chains for document in documents))
+    chains = list(itertools.chain.from_iterable(document.chains for document in documents))
     sizes = np.fromiter(map(len, chains), dtype=np.int64, count=len(chains))
-    spans = list(chain.from_iterable(chains))
+    spans = list(itertools.chain.from_iterable(chains))
     try:
-        if not set(map(len, spans)) <= {2} or not set(map(type, chain.from_iterable(spans))) <= {int}:
+        tokens = list(itertools.chain.from_iterable(spans))
+        if not set(map(len, spans)) <= {2} or not set(map(type, tokens)) <= {int}:
             return None  # as `align` tells them apart: equal tuples of equal ints
-        bounds = np.fromiter(chain.from_iterable(spans), dtype=np.int64, count=2 * len(spans)).reshape(-1, 2)
+        bounds = np.array(tokens, dtype=np.int64).reshape(-1, 2)
     except (TypeError, OverflowError):  # not sized; an int beyond 64 bits
         return None
     doc = np.repeat(np.repeat(np.arange(len(documents), dtype=np.int64), counts), sizes)
