@@ -136,8 +136,8 @@ def _escaped(piece: str) -> str:
 
 
 _BLOCK = 2048
-"""Documents written together: few numpy calls per place, and a block's text (some 7 MB for
-tiny documents' entries) small beside the scores themselves (8,192 took 75 MB more at the peak
+"""Documents whose entries are joined together: a block's text (some 7 MB for tiny documents'
+entries) small beside the scores themselves (8,192 took 75 MB more at the peak
 on 20,000 tiny documents, for no less time)."""
 
 
