@@ -133,7 +133,8 @@ def test_a_no_break_space_stays_inside_its_field() -> None:
     assert doc.words == ["10\u00a0000"] and doc.chains == [[(0, 0)]]
 
 
-SYNTAX = ("pos", "parse", "lemmas", "speakers", "named_entities")
+SYNTAX = ("pos", "parse", "lemmas", "speakers", "named_entities", "parse_heads")
+"""The syntax columns, and the heads the reader finds from the parse column."""
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
