@@ -3,8 +3,8 @@ as the brute force that `test_conll_whole_buffer.py` checks the real reader agai
 documents, same warnings, same first error, on real, mutated and generated files).
 
 Only what the whole-buffer reader rewrote is kept here (lines, fields, documents, the pairing of
-brackets); decoding (`source.read_lines`) and the cell grammar (`brackets.parse_cell`) are shared with it;
-the entity column is read by the walk over its cells the reader had (`_ner_spans`).
+brackets, the cell grammar: `parse_cell` here is the regular expressions the reader had before it read
+cells with string methods); decoding (`source.read_lines`) is shared with it; the entity column is read by the walk over its cells the reader had (`_ner_spans`).
 
 It splits fields with `str.split()`, which also splits on \x1c-\x1f and on whitespace outside
 ASCII; the real reader splits on ASCII whitespace only (`metrics.formats.layout`), so texts
@@ -30,12 +30,36 @@ from __future__ import annotations
 import re
 
 from metrics.model import Document, InputError, Span
-from metrics.formats.brackets import OPEN, SINGLE, parse_cell
+from metrics.formats.brackets import CLOSE, OPEN, SINGLE
 from metrics.formats.source import read_lines
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
 _END = re.compile(r"^#\s*end document")
 _EMPTY = ("-", "_", "")
+_SPLIT_ANTECEDENT = re.compile(r"^\(\d+\+\d+\)$")
+_LABEL = r"([^()|\s]+)"
+_SINGLE = re.compile(rf"^\({_LABEL}\)$")
+_OPEN = re.compile(rf"^\({_LABEL}$")
+_CLOSE = re.compile(rf"^{_LABEL}\)$")
+
+
+def parse_cell(cell: str) -> tuple[tuple[int, ...], tuple[str, ...]] | str:
+    """The events of a cell in processing order as (kinds, labels), or its first bad item: each
+    item matched against the grammar's regular expressions."""
+    singles: list[str] = []
+    opens: list[str] = []
+    closes: list[str] = []
+    for item in cell.split("|"):
+        if m := _SINGLE.match(item):
+            if not _SPLIT_ANTECEDENT.match(item):
+                singles.append(m.group(1))
+        elif m := _OPEN.match(item):
+            opens.append(m.group(1))
+        elif m := _CLOSE.match(item):
+            closes.append(m.group(1))
+        else:
+            return item
+    return (SINGLE,) * len(singles) + (OPEN,) * len(opens) + (CLOSE,) * len(closes), (*singles, *opens, *closes)
 
 
 def _ner_spans(tokens: list[int], cells: list[str]) -> list[tuple[int, int, str]]:

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from strategies import mutate
 
 import reference_conll
+from metrics.formats.brackets import parse_cell
 from metrics.formats.conll import parse_conll
 from metrics.model import InputError
 
@@ -164,3 +165,15 @@ def test_a_comment_on_the_last_line_of_a_document_left_open() -> None:
     its last line, which a line-by-line reader has read (and warned about as a comment) first."""
     same_reading(b"stray text\n#begin document doc0\n#end document\nstray text\n#begin document doc1\n"
                  b"stray text\n#begin  document doc2")
+
+
+_CELL_CHARACTERS = st.sampled_from(["(", ")", "|", "+", "1", "2", "0", "x", "-", "_", "*", "\xa0", "\u2003", "\x1c", "é", "٣"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(st.text(_CELL_CHARACTERS, max_size=12), st.lists(_ITEMS, min_size=1, max_size=4).map("|".join)))
+def test_cells_read_as_the_grammar_s_regular_expressions_read_them(cell: str) -> None:
+    """The reader's cell grammar, in string methods, against the regular expressions it was: the
+    same events, or the same first bad item, on any cell a field can be (no ASCII whitespace in
+    it: the fields are split on it), other whitespace and digits of other scripts included."""
+    assert parse_cell(cell) == reference_conll.parse_cell(cell)
