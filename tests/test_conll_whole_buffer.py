@@ -83,7 +83,8 @@ def test_mutated_samples_read_alike(sample: Path, seed: int) -> None:
     same_reading(data)
 
 
-_LABELS = st.sampled_from(["1", "2", "3", "01", "x"])
+_LABELS = st.sampled_from(["1", "2", "3", "01", "x", "7", "007", "123456789", "1234567890", "٣", "2x"])
+"""Labels read as numbers from the bytes (up to nine ASCII digits; "01" is not "1") and as text."""
 _ITEMS = st.one_of(
     _LABELS.map(lambda l: f"({l})"), _LABELS.map(lambda l: f"({l}"), _LABELS.map(lambda l: f"{l})"),
     st.just("(1+2)"), st.sampled_from(["((1)", "1", "()", "(1))", "a(b"]),

@@ -139,7 +139,8 @@ def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None =
     # the coreference cells that hold something, and the chains of every document
     filled = np.flatnonzero(tokens.counts > 1)
     filled = filled[~layout.placeholders(layout.fields(tokens.lines[filled], -1))]
-    brackets = read_brackets(layout.strings(layout.fields(tokens.lines[filled], -1)),
+    cells = layout.fields(tokens.lines[filled], -1)
+    brackets = read_brackets(layout.data, layout.field_starts[cells], layout.field_ends[cells],
                              filled - tokens.first[tokens.part_of[filled]], tokens.part_of[filled], len(parts))
 
     line_numbers, bounds = tokens.line_numbers, tokens.bounds
