@@ -178,3 +178,4 @@ def test_cells_read_as_the_grammar_s_regular_expressions_read_them(cell: str) ->
     same events, or the same first bad item, on any cell a field can be (no ASCII whitespace in
     it: the fields are split on it), other whitespace and digits of other scripts included."""
     assert parse_cell(cell) == reference_conll.parse_cell(cell)
+

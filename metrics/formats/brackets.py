@@ -112,9 +112,15 @@ class _CellEvents:
     """Cells (by index, in order) with a bad item: (its first bad item, the cell's text); no events."""
 
 
-def _label_text(number: int, other: list[str]) -> str:
-    """The text of a label number (`_CellEvents.label`)."""
-    return other[number - _TEXT_LABELS] if number >= _TEXT_LABELS else str(number // 16).zfill(number % 16)
+def _label_texts(numbers: np.ndarray, other: list[str]) -> list[str]:
+    """The text of each label number (`_CellEvents.label`): a digit label's value written out,
+    zeros put back in front where it had them."""
+    texts = list(map(str, (numbers // 16).tolist()))
+    written = np.searchsorted(10 ** np.arange(1, _DIGITS + 1), numbers // 16, side="right") + 1
+    for i in np.flatnonzero((numbers >= _TEXT_LABELS) | (numbers % 16 != written)).tolist():
+        number = int(numbers[i])
+        texts[i] = other[number - _TEXT_LABELS] if number >= _TEXT_LABELS else texts[i].zfill(number % 16)
+    return texts
 
 
 def _cell_events(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> _CellEvents:
@@ -196,9 +202,8 @@ def read_brackets(data: np.ndarray, cell_starts: np.ndarray, cell_ends: np.ndarr
     kinds = events.kind
     token = cell_tokens[events.cell]
     document = document_of[events.cell]
-    names, number = np.unique(events.label, return_inverse=True)
-    label, chain_document, first_names = _chains_of_events(document, number.reshape(-1))
-    chain_name = [_label_text(int(key), events.other) for key in names[first_names].tolist()]
+    label, chain_document, first_names = _chains_of_events(document, events.label)
+    chain_name = _label_texts(first_names, events.other)
 
     nested = np.flatnonzero(kinds != SINGLE)
     by_label = nested[np.argsort(label[nested], kind="stable")]
@@ -243,8 +248,9 @@ def read_brackets(data: np.ndarray, cell_starts: np.ndarray, cell_ends: np.ndarr
 def _chains_of_events(document: np.ndarray, name: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Number the chains, each a label within a document, in the order they are first met:
     (each event's chain, each chain's document, each chain's label), given each event's label
-    as a number (`name`).  Why numbers: the pairs (document, label) are sorted as numbers, not
-    hashed as tuples."""
+    as a number (`name`, below 2**35: `_CellEvents.label`).  Why numbers: the pairs (document,
+    label) are sorted as one number each, not hashed as tuples (it fits in 63 bits for fewer than
+    2**28 documents, which would take gigabytes past the largest input read)."""
     code = document.astype(np.int64) * (int(name.max()) + 1 if len(name) else 1) + name
     _, first_at, inverse = np.unique(code, return_index=True, return_inverse=True)
     order = np.argsort(first_at, kind="stable")
