@@ -126,8 +126,8 @@ class DocumentHeads:
         candidates = np.bincount(owner[outside], minlength=len(spans))
         head = np.zeros(len(spans), dtype=np.int64)
         head[owner[outside]] = tokens[outside]  # one write per span where there is one candidate
-        found = head.tolist()
-        head -= (head > starts) & self._possessive(found)  # as `_step_over_possessive`, for all at once
+        inner = np.flatnonzero(head > starts)  # as `_step_over_possessive`, for all at once
+        head[inner] -= self._possessive(head[inner].tolist())
         out = head.tolist()
         for i in np.flatnonzero(candidates != 1).tolist():
             out[i] = self.head(spans[i])[0]
