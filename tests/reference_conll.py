@@ -99,6 +99,7 @@ class _DocumentBuilder:
         self.chains: list[list[Span]] = []
         self.labels: list[str] = []
         self.open: dict[str, list[tuple[int, int]]] = {}
+        self.completed: dict[Span, tuple[int, ...]] = {}  # each span's chains, in the order completed
 
     def _chain(self, label: str) -> int:
         index = self.chain_of.get(label)
@@ -124,6 +125,7 @@ class _DocumentBuilder:
         for kind, label in zip(*parsed):  # one-token mentions, then openings, then closings
             if kind == SINGLE:
                 self.chains[self._chain(label)].append((token, token))
+                self.completed[(token, token)] = self.completed.get((token, token), ()) + (self._chain(label),)
                 continue
             if kind == OPEN:
                 self._chain(label)
@@ -135,6 +137,7 @@ class _DocumentBuilder:
                 raise InputError(self.path, lineno, f"mention {label}) closes but no mention ({label} is open")
             start, _ = stack.pop()
             self.chains[chain].append((start, token))
+            self.completed[(start, token)] = self.completed.get((start, token), ()) + (chain,)
 
     def finish(self, lineno: int) -> Document:
         self.read_cells()
@@ -160,6 +163,7 @@ class _DocumentBuilder:
             sentence_starts=self.sentence_starts, path=self.path, line=self.line,
             token_lines=self.token_lines, pos=pos, lemmas=lemmas, parse=parse,
             speakers=speakers, named_entities=ner,
+            repeated={span: chains for span, chains in self.completed.items() if len(chains) > 1} or None,
         )
 
 

@@ -64,6 +64,7 @@ def same_reading(data: bytes, path: str = "in.conll") -> None:
     if got[0] == "ok":
         for a, b in zip(got[1], expected[1]):
             assert a == b, a.name
+            assert a.repeated == b.repeated, a.name  # (not compared by ==)
         assert len(got[1]) == len(expected[1])
     else:
         assert got[1:3] == expected[1:3]

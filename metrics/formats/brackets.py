@@ -275,14 +275,10 @@ def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, first
     if len(events) < 2:
         return out
     width = int(last.max()) + 1
-    code = (document.astype(np.int64) * width + first) * width + last
-    ordered = np.sort(code)
-    if not (ordered[1:] == ordered[:-1]).any():  # the usual file: no span listed twice
-        return out
-    by_span = np.lexsort((events, last, first, document))
-    same = (document[by_span][1:] == document[by_span][:-1]) & (first[by_span][1:] == first[by_span][:-1]) \
-        & (last[by_span][1:] == last[by_span][:-1])
-    if not same.any():
+    code = (document.astype(np.int64) * width + first) * width + last  # the span within its document
+    by_span = np.lexsort((events, code))
+    same = code[by_span][1:] == code[by_span][:-1]
+    if not same.any():  # the usual file: no span listed twice
         return out
     base = first_chain.tolist()
     for i in np.flatnonzero(same).tolist():
