@@ -190,7 +190,7 @@ def _label_number(name: str, other: dict[str, int]) -> int:
     return _TEXT_LABELS + other.setdefault(name, len(other))
 
 
-def read_brackets(data: np.ndarray, cell_starts: np.ndarray, cell_ends: np.ndarray, cell_tokens: np.ndarray,
+def read_brackets(data: np.ndarray, cell_starts: np.ndarray, cell_ends: np.ndarray, *, cell_tokens: np.ndarray,
                   document_of: np.ndarray, n_documents: int) -> Brackets:
     """Chains of every document from its non-empty cells: cell i is the bytes
     `data[cell_starts[i]:cell_ends[i]]` (UTF-8) of token `cell_tokens[i]` (an index within its

@@ -141,7 +141,8 @@ def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None =
     filled = filled[~layout.placeholders(layout.fields(tokens.lines[filled], -1))]
     cells = layout.fields(tokens.lines[filled], -1)
     brackets = read_brackets(layout.data, layout.field_starts[cells], layout.field_ends[cells],
-                             filled - tokens.first[tokens.part_of[filled]], tokens.part_of[filled], len(parts))
+                             cell_tokens=filled - tokens.first[tokens.part_of[filled]],
+                             document_of=tokens.part_of[filled], n_documents=len(parts))
 
     line_numbers, bounds = tokens.line_numbers, tokens.bounds
     for d, part in enumerate(parts):

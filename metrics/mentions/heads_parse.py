@@ -125,16 +125,15 @@ FIRST, LAST = 1, -1
 """Which of a constituent's children of least rank wins: the first (leftmost) or the last."""
 
 
-def _rule_table(vocabulary: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(rank, end, rows): rank and end of shape (rule rows, labels), a child's rank under each
-    row's rules (the least wins) and which end wins among children of that rank (`FIRST` or
-    `LAST`); rows, each label's rule row as a constituent's label.
+def _rule_table(labels: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """(rank, end), each of shape (rule rows, labels): a child's rank under each row's rules (the
+    least wins) and which end wins among children of that rank (`FIRST` or `LAST`).
 
     Read off the rules as the walk applies them: the first rule with a matching child decides; in
     it a child of any category counts alike (NP-like) or a category listed earlier wins (others);
     a rule without categories takes every child left; a child no rule takes gets the fallback
     rank, the first child under a last rule searching from the left, else the last."""
-    size = len(vocabulary)
+    size = len(labels)
     rank = np.zeros((len(_ROWS), size), dtype=np.int64)
     end = np.zeros((len(_ROWS), size), dtype=np.int64)
     for row, (rules, any_category) in enumerate(_ROWS):
@@ -147,15 +146,22 @@ def _rule_table(vocabulary: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.
                 left[:] = False
                 break
             for offset, category in enumerate(categories):
-                label = vocabulary.get(category)
+                label = labels.get(category)
                 if label is not None and left[label]:
                     rank[row, label], end[row, label] = base + (0 if any_category else offset), side
                     left[label] = False
             base += 1 if any_category else len(categories)
         rank[row, left] = base
         end[row, left] = FIRST if not any_category and rules[-1][0] == "left" else LAST
-    rows = np.fromiter((_ROW_OF_LABEL.get(label, _OTHER_ROW) for label in vocabulary), dtype=np.int64, count=size)
-    return rank, end, rows
+    return rank, end
+
+
+_COLUMN = {category: i for i, category in enumerate(dict.fromkeys(
+    category for rules, _ in _ROWS for _, categories in rules for category in categories))}
+"""A column of the table for each category a rule names; every other label takes the last."""
+_OTHER_COLUMN = len(_COLUMN)
+_RANK, _END = _rule_table({**_COLUMN, "(any other label)": _OTHER_COLUMN})
+"""The rules as a table, made once: rule row x column -> rank, end."""
 
 
 def parse_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[str] | None]
@@ -198,7 +204,11 @@ def parse_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[
         tag_ids = np.fromiter(map(vocabulary.__getitem__, tag_column), dtype=np.int64, count=count)
         found = _forest_heads(codes[kept], tag_ids[kept], opened=opened, closed=closed,
                               labels=np.fromiter(map(vocabulary.__getitem__, bit_labels), dtype=np.int64,
-                                                 count=len(bit_labels)), table=_rule_table(vocabulary))
+                                                 count=len(bit_labels)),
+                              rows=np.fromiter((_ROW_OF_LABEL.get(label, _OTHER_ROW) for label in vocabulary),
+                                               dtype=np.int64, count=len(vocabulary)),
+                              columns=np.fromiter((_COLUMN.get(label, _OTHER_COLUMN) for label in vocabulary),
+                                                  dtype=np.int64, count=len(vocabulary)))
         attached = found >= 0
         starts = np.cumsum(sizes) - sizes
         heads[kept[attached]] = kept[found[attached]] - starts[document[kept[attached]]]
@@ -208,11 +218,12 @@ def parse_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[
 
 
 def _forest_heads(codes: np.ndarray, tags: np.ndarray, *, opened: np.ndarray, closed: np.ndarray, labels: np.ndarray,
-                  table: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+                  rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
     """Head (an index into the tokens, -1 for none) of each token of well-formed trees laid end to
     end: token t has the distinct bit `codes[t]` and the label `tags[t]`; distinct bit b opens
     `opened[b]` constituents (their labels: `labels`, bit after bit) and closes `closed[b]`;
-    `table` is `_rule_table`'s.  (Collins's NP rule takes a last child POS first; its first
+    a label's rule row (as a constituent's) and column of the table (as a child's) are
+    `rows[label]` and `columns[label]`.  (Collins's NP rule takes a last child POS first; its first
     rule, searching from the right for a POS among others, takes it anyway.)"""
     opens = opened[codes]
     n_opens, n_tokens = int(opens.sum()), len(codes)
@@ -236,9 +247,8 @@ def _forest_heads(codes: np.ndarray, tags: np.ndarray, *, opened: np.ndarray, cl
     parent = by_level[constituent][np.searchsorted(key[constituent], key[child] - width) - 1]
 
     # each constituent's head child: its child of least rank, the first or last of those
-    rank, end, rows = table
-    row = rows[node_label[parent]]
-    weight = rank[row, node_label[children]] * (2 * width) + end[row, node_label[children]] * node_place[children]
+    row, column = rows[node_label[parent]], columns[node_label[children]]
+    weight = _RANK[row, column] * (2 * width) + _END[row, column] * node_place[children]
     least = np.full(n_opens, np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(least, parent, weight)
     wins = weight == least[parent]
