@@ -3,8 +3,8 @@ as the brute force that `test_conll_whole_buffer.py` checks the real reader agai
 documents, same warnings, same first error, on real, mutated and generated files).
 
 Only what the whole-buffer reader rewrote is kept here (lines, fields, documents, the pairing of
-brackets); decoding (`source.read_lines`) and the cell grammar (`brackets.parse_cell`) are shared with it;
-the entity column is read by the walk over its cells the reader had (`_ner_spans`).
+brackets, the cell grammar: `parse_cell` here is the regular expressions the reader had before it read
+cells with string methods); decoding (`source.read_lines`) is shared with it; the entity column is read by the walk over its cells the reader had (`_ner_spans`).
 
 It splits fields with `str.split()`, which also splits on \x1c-\x1f and on whitespace outside
 ASCII; the real reader splits on ASCII whitespace only (`metrics.formats.layout`), so texts
@@ -30,12 +30,36 @@ from __future__ import annotations
 import re
 
 from metrics.model import Document, InputError, Span
-from metrics.formats.brackets import OPEN, SINGLE, parse_cell
+from metrics.formats.brackets import CLOSE, OPEN, SINGLE
 from metrics.formats.source import read_lines
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
 _END = re.compile(r"^#\s*end document")
 _EMPTY = ("-", "_", "")
+_SPLIT_ANTECEDENT = re.compile(r"^\(\d+\+\d+\)$")
+_LABEL = r"([^()|\s]+)"
+_SINGLE = re.compile(rf"^\({_LABEL}\)$")
+_OPEN = re.compile(rf"^\({_LABEL}$")
+_CLOSE = re.compile(rf"^{_LABEL}\)$")
+
+
+def parse_cell(cell: str) -> tuple[tuple[int, ...], tuple[str, ...]] | str:
+    """The events of a cell in processing order as (kinds, labels), or its first bad item: each
+    item matched against the grammar's regular expressions."""
+    singles: list[str] = []
+    opens: list[str] = []
+    closes: list[str] = []
+    for item in cell.split("|"):
+        if m := _SINGLE.match(item):
+            if not _SPLIT_ANTECEDENT.match(item):
+                singles.append(m.group(1))
+        elif m := _OPEN.match(item):
+            opens.append(m.group(1))
+        elif m := _CLOSE.match(item):
+            closes.append(m.group(1))
+        else:
+            return item
+    return (SINGLE,) * len(singles) + (OPEN,) * len(opens) + (CLOSE,) * len(closes), (*singles, *opens, *closes)
 
 
 def _ner_spans(tokens: list[int], cells: list[str]) -> list[tuple[int, int, str]]:
@@ -75,6 +99,7 @@ class _DocumentBuilder:
         self.chains: list[list[Span]] = []
         self.labels: list[str] = []
         self.open: dict[str, list[tuple[int, int]]] = {}
+        self.completed: dict[Span, tuple[int, ...]] = {}  # each span's chains, in the order completed
 
     def _chain(self, label: str) -> int:
         index = self.chain_of.get(label)
@@ -100,6 +125,7 @@ class _DocumentBuilder:
         for kind, label in zip(*parsed):  # one-token mentions, then openings, then closings
             if kind == SINGLE:
                 self.chains[self._chain(label)].append((token, token))
+                self.completed[(token, token)] = self.completed.get((token, token), ()) + (self._chain(label),)
                 continue
             if kind == OPEN:
                 self._chain(label)
@@ -111,6 +137,7 @@ class _DocumentBuilder:
                 raise InputError(self.path, lineno, f"mention {label}) closes but no mention ({label} is open")
             start, _ = stack.pop()
             self.chains[chain].append((start, token))
+            self.completed[(start, token)] = self.completed.get((start, token), ()) + (chain,)
 
     def finish(self, lineno: int) -> Document:
         self.read_cells()
@@ -136,6 +163,7 @@ class _DocumentBuilder:
             sentence_starts=self.sentence_starts, path=self.path, line=self.line,
             token_lines=self.token_lines, pos=pos, lemmas=lemmas, parse=parse,
             speakers=speakers, named_entities=ner,
+            repeated={span: chains for span, chains in self.completed.items() if len(chains) > 1} or None,
         )
 
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from strategies import mutate
 
 import reference_conll
+from metrics.formats.brackets import parse_cell
 from metrics.formats.conll import parse_conll
 from metrics.model import InputError
 
@@ -63,6 +64,7 @@ def same_reading(data: bytes, path: str = "in.conll") -> None:
     if got[0] == "ok":
         for a, b in zip(got[1], expected[1]):
             assert a == b, a.name
+            assert a.repeated == b.repeated, a.name  # (not compared by ==)
         assert len(got[1]) == len(expected[1])
     else:
         assert got[1:3] == expected[1:3]
@@ -82,7 +84,8 @@ def test_mutated_samples_read_alike(sample: Path, seed: int) -> None:
     same_reading(data)
 
 
-_LABELS = st.sampled_from(["1", "2", "3", "01", "x"])
+_LABELS = st.sampled_from(["1", "2", "3", "01", "x", "7", "007", "123456789", "1234567890", "٣", "2x"])
+"""Labels read as numbers from the bytes (up to nine ASCII digits; "01" is not "1") and as text."""
 _ITEMS = st.one_of(
     _LABELS.map(lambda l: f"({l})"), _LABELS.map(lambda l: f"({l}"), _LABELS.map(lambda l: f"{l})"),
     st.just("(1+2)"), st.sampled_from(["((1)", "1", "()", "(1))", "a(b"]),
@@ -133,7 +136,8 @@ def test_a_no_break_space_stays_inside_its_field() -> None:
     assert doc.words == ["10\u00a0000"] and doc.chains == [[(0, 0)]]
 
 
-SYNTAX = ("pos", "parse", "lemmas", "speakers", "named_entities")
+SYNTAX = ("pos", "parse", "lemmas", "speakers", "named_entities", "parse_heads")
+"""The syntax columns, and the heads the reader finds from the parse column."""
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -163,3 +167,16 @@ def test_a_comment_on_the_last_line_of_a_document_left_open() -> None:
     its last line, which a line-by-line reader has read (and warned about as a comment) first."""
     same_reading(b"stray text\n#begin document doc0\n#end document\nstray text\n#begin document doc1\n"
                  b"stray text\n#begin  document doc2")
+
+
+_CELL_CHARACTERS = st.sampled_from(["(", ")", "|", "+", "1", "2", "0", "x", "-", "_", "*", "\xa0", "\u2003", "\x1c", "é", "٣"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(st.text(_CELL_CHARACTERS, max_size=12), st.lists(_ITEMS, min_size=1, max_size=4).map("|".join)))
+def test_cells_read_as_the_grammar_s_regular_expressions_read_them(cell: str) -> None:
+    """The reader's cell grammar, in string methods, against the regular expressions it was: the
+    same events, or the same first bad item, on any cell a field can be (no ASCII whitespace in
+    it: the fields are split on it), other whitespace and digits of other scripts included."""
+    assert parse_cell(cell) == reference_conll.parse_cell(cell)
+

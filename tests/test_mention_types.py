@@ -252,3 +252,17 @@ def _sample_documents() -> list[Document]:
     if not _documents:
         _documents.extend(read_conll(str(SAMPLE)))
     return _documents
+
+
+def test_possessive_forms_are_the_words_that_lower_to_a_possessive_marker() -> None:
+    """`heads.POSSESSIVE_FORMS` (looked up without lowering) holds exactly the words whose lower
+    case is a possessive marker: lowering never shortens a word, and of all characters only those
+    of the markers and `S` lower to one of the markers' characters."""
+    from metrics.mentions.heads import POSSESSIVE_FORMS, POSSESSIVE_WORDS
+
+    characters = {c for word in POSSESSIVE_WORDS for c in word}
+    lowering_to_them = {chr(code) for code in range(0x110000) if not 0xD800 <= code < 0xE000
+                        and chr(code).lower() in characters}
+    assert lowering_to_them == characters | {"S"}
+    words = {a + b for a in lowering_to_them for b in lowering_to_them} | lowering_to_them
+    assert {word for word in words if word.lower() in POSSESSIVE_WORDS} == POSSESSIVE_FORMS

@@ -1,5 +1,6 @@
-"""The parse column's heads (`heads._dependencies_from_parse`) against the walk it was before
-(tests/reference_heads.py): equal on real trees and on random bracketings, malformed ones included."""
+"""The parse column's heads (`heads_parse.parse_dependencies`, all documents at once as arrays)
+against the walk over one document's tokens (tests/reference_heads.py): equal on real trees and on
+random bracketings, malformed ones included, each document alone and many together."""
 
 from __future__ import annotations
 
@@ -9,21 +10,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.formats.readers import read_documents
-from metrics.mentions.heads import _dependencies_from_parse
+from metrics.mentions.heads_parse import parse_dependencies
 from reference_heads import dependencies_from_parse
 
 DATA = Path(__file__).parent / "data" / "formats"
-LABELS = ["NP", "NP-SBJ", "VP", "S", "PP", "SBAR", "WHNP", "ADJP", "QP", "NML", "X", "FRAG", "UCP"]
-TAGS = ["NN", "NNP", "DT", "PRP", "POS", "IN", "VBD", "JJ", "CD", ",", "CC", "RB", "X"]
+LABELS = ["NP", "NP-SBJ", "VP", "S", "PP", "SBAR", "WHNP", "ADJP", "QP", "NML", "X", "FRAG", "UCP", "ADVP",
+          "WHADVP", "SQ", "NX", "PRN", "INTJ", "CONJP", "SINV", "NAC", "RRC"]
+TAGS = ["NN", "NNP", "DT", "PRP", "POS", "IN", "VBD", "JJ", "CD", ",", "CC", "RB", "X", "NP", "VP", "TO", "WRB",
+        "QP", "$", "JJS"]
+"""Tags and labels that several rules rank differently (a tag may be a label's name: "NP")."""
 
 
 def test_real_trees_give_the_same_heads() -> None:
     documents = read_documents(str(DATA / "gum2.conll"))
     assert any(doc.parse for doc in documents)
-    for doc in documents:
+    together = parse_dependencies([doc.parse for doc in documents], [doc.pos for doc in documents])
+    for doc, found in zip(documents, together):
         expected = dependencies_from_parse(doc.parse, doc.pos)
         assert expected is not None and any(h >= 0 for h in expected)  # a test that reads trees
-        assert _dependencies_from_parse(doc.parse, doc.pos) == expected
+        assert found == expected
+        assert doc.parse_heads == expected  # the reader found them, for all documents at once
+        assert parse_dependencies([doc.parse], [doc.pos]) == [expected]
+        assert parse_dependencies([doc.parse], [None]) == [dependencies_from_parse(doc.parse, None)]
 
 
 @st.composite
@@ -36,7 +44,7 @@ def bracketings(draw: st.DrawFn) -> tuple[list[str], list[str] | None]:
         opened = "".join(f"({draw(st.sampled_from(LABELS))}" for _ in range(draw(st.integers(0, 3))))
         bit = opened + "*" + ")" * draw(st.integers(0, 3))
         if draw(st.integers(0, 40)) == 0:
-            bit = draw(st.sampled_from(["**", "(NP", "x*", "*)x"]))
+            bit = draw(st.sampled_from(["**", "(NP", "x*", "*)x", "(*", "((NP*", "(NP=2(S-1*"]))
         bits.append(bit)
     pos = draw(st.one_of(st.none(), st.lists(st.sampled_from(TAGS), min_size=n, max_size=n)))
     return bits, pos
@@ -63,13 +71,22 @@ def balanced_trees(draw: st.DrawFn) -> tuple[list[str], list[str]]:
 @given(bracketings())
 def test_random_bracketings_give_the_same_heads(column: tuple[list[str], list[str] | None]) -> None:
     parse, pos = column
-    assert _dependencies_from_parse(parse, pos) == dependencies_from_parse(parse, pos)
+    assert parse_dependencies([parse], [pos]) == [dependencies_from_parse(parse, pos)]
 
 
 @settings(max_examples=300, deadline=None)
 @given(balanced_trees())
 def test_random_trees_give_the_same_heads(column: tuple[list[str], list[str]]) -> None:
     parse, pos = column
-    found = _dependencies_from_parse(parse, pos)
-    assert found is not None
-    assert found == dependencies_from_parse(parse, pos)
+    expected = dependencies_from_parse(parse, pos)
+    assert expected is not None
+    assert parse_dependencies([parse], [pos]) == [expected]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(balanced_trees(), bracketings()), max_size=6))
+def test_many_documents_at_once_give_each_document_s_heads(columns: list[tuple[list[str], list[str] | None]]) -> None:
+    """Documents laid end to end, trees and malformed columns and empty ones mixed: each gets
+    what it gets alone (a malformed neighbour, or a tree left open before it, changes nothing)."""
+    found = parse_dependencies([parse for parse, _ in columns], [pos for _, pos in columns])
+    assert found == [dependencies_from_parse(parse, pos) for parse, pos in columns]

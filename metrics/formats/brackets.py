@@ -16,37 +16,36 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import chain
-from operator import itemgetter
 
 import numpy as np
 
 from metrics.model import Span
 
 _SPLIT_ANTECEDENT = re.compile(r"^\(\d+\+\d+\)$")
-_LABEL = r"([^()|\s]+)"
-_SINGLE = re.compile(rf"^\({_LABEL}\)$")
-_OPEN = re.compile(rf"^\({_LABEL}$")
-_CLOSE = re.compile(rf"^{_LABEL}\)$")
 SINGLE, OPEN, CLOSE = 0, 1, 2
 """Event kinds, in the order v8.01 processes them within a cell."""
 
 
 def parse_cell(cell: str) -> tuple[tuple[int, ...], tuple[str, ...]] | str:
-    """The events of a cell in processing order as (kinds, labels), or its first bad item."""
+    """The events of a cell in processing order as (kinds, labels), or its first bad item.
+
+    An item is `(N)`, `(N` or `N)` with a label N of characters other than brackets, `|` and
+    whitespace (`(N+M)`, a split antecedent, is no event); anything else is bad.  Read with string
+    methods, not a regular expression per item: a corpus has ten thousand distinct cells."""
     singles: list[str] = []
     opens: list[str] = []
     closes: list[str] = []
     for item in cell.split("|"):
-        if m := _SINGLE.match(item):
-            if not _SPLIT_ANTECEDENT.match(item):
-                singles.append(m.group(1))
-        elif m := _OPEN.match(item):
-            opens.append(m.group(1))
-        elif m := _CLOSE.match(item):
-            closes.append(m.group(1))
-        else:
-            return item
+        opening, closing = item.startswith("("), item.endswith(")")
+        label = item[opening:len(item) - closing]
+        if not (opening or closing) or label.split() != [label] or "(" in label or ")" in label:
+            return item  # (an empty label, or one with whitespace, splits otherwise)
+        if not closing:
+            opens.append(label)
+        elif not opening:
+            closes.append(label)
+        elif "+" not in label or not _SPLIT_ANTECEDENT.match(item):
+            singles.append(label)
     return (SINGLE,) * len(singles) + (OPEN,) * len(opens) + (CLOSE,) * len(closes), (*singles, *opens, *closes)
 
 
@@ -63,8 +62,6 @@ class _Memo(dict):
 
 
 _memo = _Memo()
-_kinds = itemgetter(0)
-_labels = itemgetter(1)
 
 
 @dataclass
@@ -93,34 +90,120 @@ class Brackets:
     document) of each such span, in the order the file completes them (`Document.repeated`)."""
 
 
-def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.ndarray, n_documents: int) -> Brackets:
-    """Chains of every document from its non-empty cells: `cells[i]` is the cell of token
-    `cell_tokens[i]` (an index within its document) of document `document_of[i]`, in file order
-    (so `document_of` never decreases)."""
-    distinct = list(dict.fromkeys(cells))  # a corpus's cells repeat: each distinct one is parsed once
-    code_of = {cell: i for i, cell in enumerate(distinct)}
-    codes = np.fromiter(map(code_of.__getitem__, cells), dtype=np.int64, count=len(cells))
-    parsed = list(map(_memo.__getitem__, distinct))
+_DIGITS = 9
+"""Labels of up to this many ASCII digits are read as numbers from the bytes (a label's number:
+its value times 16 plus its length, so `01` and `1` stay apart); others are read as text."""
+_TEXT_LABELS = 16 * 10 ** _DIGITS
+"""The numbers of labels read as text start here, past every digit label's."""
+_PIPE, _OPEN_BRACKET, _CLOSE_BRACKET, _ZERO = ord("|"), ord("("), ord(")"), ord("0")
+
+
+@dataclass
+class _CellEvents:
+    """The events of many cells, cell after cell, each cell's in v8.01's order."""
+
+    cell: np.ndarray
+    kind: np.ndarray
+    label: np.ndarray
+    """Each event's label as a number (see `_DIGITS`)."""
+    other: list[str]
+    """The labels read as text, label number `_TEXT_LABELS + i` being other[i]."""
+    bad: dict[int, tuple[str, str]]
+    """Cells (by index, in order) with a bad item: (its first bad item, the cell's text); no events."""
+
+
+def _label_texts(numbers: np.ndarray, other: list[str]) -> list[str]:
+    """The text of each label number (`_CellEvents.label`): a digit label's value written out,
+    zeros put back in front where it had them."""
+    texts = list(map(str, (numbers // 16).tolist()))
+    written = np.searchsorted(10 ** np.arange(1, _DIGITS + 1), numbers // 16, side="right") + 1
+    for i in np.flatnonzero((numbers >= _TEXT_LABELS) | (numbers % 16 != written)).tolist():
+        number = int(numbers[i])
+        texts[i] = other[number - _TEXT_LABELS] if number >= _TEXT_LABELS else texts[i].zfill(number % 16)
+    return texts
+
+
+def _cell_events(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> _CellEvents:
+    """The events of the cells `data[starts[i]:ends[i]]`.
+
+    Why bytes: a file has a hundred thousand cells and most are a few items with labels of
+    digits (`(12`, `12)|(7)`); those are read for all cells at once: the cells' bytes are laid
+    end to end, each followed by `|`, so that every item ends at a `|`; an item's first and last
+    bytes say its kind; its label's digits give its number.  A cell with any other item (a
+    label that is not digits, a split antecedent `(1+2)`, a bad item) is read with
+    `parse_cell`, and its labels numbered alike."""
+    count = len(starts)
+    if not count:
+        return _CellEvents(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int64), [], {})
+    lengths = (ends - starts).astype(np.int64)
+    at = np.cumsum(lengths + 1) - (lengths + 1)  # each cell's first byte in the joined bytes
+    joined = data[np.minimum(np.arange(int(at[-1] + lengths[-1] + 1)) - np.repeat(at - starts, lengths + 1), len(data) - 1)]
+    joined[at + lengths] = _PIPE
+    item_end = np.flatnonzero(joined == _PIPE)
+    item_start = np.r_[0, item_end[:-1] + 1]
+    item_cell = np.searchsorted(at, item_start, side="right") - 1
+    opening = joined[item_start] == _OPEN_BRACKET
+    closing = (joined[item_end - 1] == _CLOSE_BRACKET) & (item_end > item_start)
+    label_start, label_end = item_start + opening, item_end - closing
+    width = label_end - label_start
+    digit = (joined - _ZERO) < 10  # uint8: bytes below "0" wrap past 9
+    digits = np.r_[0, np.cumsum(digit)]
+    plain = (opening | closing) & (width >= 1) & (width <= _DIGITS) & (digits[label_end] - digits[label_start] == width)
+    # each plain label's value: its digits weighted by their place, summed over the label
+    byte_item = np.repeat(np.arange(len(item_end)), item_end - item_start + 1)
+    place = label_end[byte_item] - 1 - np.arange(len(joined))
+    counted = plain[byte_item] & (place >= 0) & (place < width[byte_item])
+    weight = np.where(counted, (joined - _ZERO) * 10 ** np.minimum(np.maximum(place, 0), _DIGITS - 1), 0)
+    sums = np.r_[0, np.cumsum(weight)]
+    label = (sums[label_end] - sums[label_start]) * 16 + width
+    kind = np.where(opening & closing, SINGLE, np.where(opening, OPEN, CLOSE))
+    first_item = np.searchsorted(item_cell, np.arange(count))
+    simple = np.logical_and.reduceat(plain, first_item)
+    taken = np.flatnonzero(simple[item_cell])
+    taken = taken[np.argsort(item_cell[taken] * 3 + kind[taken], kind="stable")]
+    cell, kinds, labels = item_cell[taken], kind[taken], label[taken]
+    other: dict[str, int] = {}
+    bad: dict[int, tuple[str, str]] = {}
+    rest = np.flatnonzero(~simple).tolist()
+    if rest:
+        more_cells, more_kinds, more_labels = [], [], []
+        for i in rest:
+            text = data[starts[i]:ends[i]].tobytes().decode("utf-8")
+            parsed = _memo[text]
+            if isinstance(parsed, str):
+                bad[i] = (parsed, text)
+                continue
+            more_cells += [i] * len(parsed[0])
+            more_kinds += parsed[0]
+            more_labels += [_label_number(name, other) for name in parsed[1]]
+        order = np.argsort(np.concatenate((cell, more_cells)).astype(np.int64), kind="stable")
+        cell = np.concatenate((cell, more_cells)).astype(np.int64)[order]
+        kinds = np.concatenate((kinds, more_kinds)).astype(np.int64)[order]
+        labels = np.concatenate((labels, more_labels)).astype(np.int64)[order]
+    return _CellEvents(cell, kinds.astype(np.int8), labels, list(other), bad)
+
+
+def _label_number(name: str, other: dict[str, int]) -> int:
+    """A label's number (`_CellEvents.label`), `other` numbering those read as text."""
+    if name.isascii() and name.isdigit() and len(name) <= _DIGITS:
+        return int(name) * 16 + len(name)
+    return _TEXT_LABELS + other.setdefault(name, len(other))
+
+
+def read_brackets(data: np.ndarray, cell_starts: np.ndarray, cell_ends: np.ndarray, *, cell_tokens: np.ndarray,
+                  document_of: np.ndarray, n_documents: int) -> Brackets:
+    """Chains of every document from its non-empty cells: cell i is the bytes
+    `data[cell_starts[i]:cell_ends[i]]` (UTF-8) of token `cell_tokens[i]` (an index within its
+    document) of document `document_of[i]`, in file order (so `document_of` never decreases)."""
+    events = _cell_events(data, cell_starts, cell_ends)
     problems: dict[int, Problem] = {}
-    wrong = np.fromiter((isinstance(events, str) for events in parsed), dtype=bool, count=len(parsed))
-    for i in np.flatnonzero(wrong[codes]).tolist():  # the first bad cell of each document
-        problems.setdefault(int(document_of[i]), Problem(int(cell_tokens[i]), f"bad coreference item {parsed[codes[i]]!r} in cell {cells[i]!r}"))
-    parsed = [((), ()) if bad_cell else events for events, bad_cell in zip(parsed, wrong.tolist())]
-    # each distinct cell's events, laid end to end, then gathered for every cell
-    per_distinct = np.fromiter(map(len, map(_kinds, parsed)), dtype=np.int64, count=len(parsed))
-    distinct_kinds = np.fromiter(chain.from_iterable(map(_kinds, parsed)), dtype=np.int8, count=int(per_distinct.sum()))
-    labels = list(chain.from_iterable(map(_labels, parsed)))
-    names = list(dict.fromkeys(labels))
-    number = {name: i for i, name in enumerate(names)}
-    distinct_names = np.fromiter(map(number.__getitem__, labels), dtype=np.int64, count=len(labels))
-    sizes = per_distinct[codes]
-    ends = np.cumsum(sizes)
-    first_event = (np.cumsum(per_distinct) - per_distinct)[codes]  # of each cell's distinct cell
-    gathered = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(first_event - (ends - sizes), sizes)
-    kinds = distinct_kinds[gathered]
-    token = np.repeat(cell_tokens, sizes)
-    document = np.repeat(document_of, sizes)
-    label, chain_document, chain_name = _chains_of_events(document, distinct_names[gathered], names)
+    for i, (item, cell) in events.bad.items():  # the first bad cell of each document (cells in order)
+        problems.setdefault(int(document_of[i]), Problem(int(cell_tokens[i]), f"bad coreference item {item!r} in cell {cell!r}"))
+    kinds = events.kind
+    token = cell_tokens[events.cell]
+    document = document_of[events.cell]
+    label, chain_document, first_names = _chains_of_events(document, events.label)
+    chain_name = _label_texts(first_names, events.other)
 
     nested = np.flatnonzero(kinds != SINGLE)
     by_label = nested[np.argsort(label[nested], kind="stable")]
@@ -162,18 +245,19 @@ def read_brackets(cells: list[str], cell_tokens: np.ndarray, document_of: np.nda
                     _unclosed(kinds, label, token, document, paired=opens, bad=bad, chain_name=chain_name), repeated)
 
 
-def _chains_of_events(document: np.ndarray, name: np.ndarray, names: list[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def _chains_of_events(document: np.ndarray, name: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Number the chains, each a label within a document, in the order they are first met:
     (each event's chain, each chain's document, each chain's label), given each event's label
-    as a number (`name`, an index into `names`).  Why numbers: the pairs (document, label) are
-    sorted as numbers, not hashed as tuples."""
+    as a number (`name`, below 2**35: `_CellEvents.label`).  Why numbers: the pairs (document,
+    label) are sorted as one number each, not hashed as tuples (it fits in 63 bits for fewer than
+    2**28 documents, which would take gigabytes past the largest input read)."""
     code = document.astype(np.int64) * (int(name.max()) + 1 if len(name) else 1) + name
     _, first_at, inverse = np.unique(code, return_index=True, return_inverse=True)
     order = np.argsort(first_at, kind="stable")
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     firsts = first_at[order]
-    return rank[inverse.reshape(-1)], document[firsts], [names[i] for i in name[firsts].tolist()]
+    return rank[inverse.reshape(-1)], document[firsts], name[firsts]
 
 
 def _cut(items: list, lengths: np.ndarray) -> list[list]:
@@ -191,14 +275,10 @@ def _repeated(events: np.ndarray, document: np.ndarray, label: np.ndarray, first
     if len(events) < 2:
         return out
     width = int(last.max()) + 1
-    code = (document.astype(np.int64) * width + first) * width + last
-    ordered = np.sort(code)
-    if not (ordered[1:] == ordered[:-1]).any():  # the usual file: no span listed twice
-        return out
-    by_span = np.lexsort((events, last, first, document))
-    same = (document[by_span][1:] == document[by_span][:-1]) & (first[by_span][1:] == first[by_span][:-1]) \
-        & (last[by_span][1:] == last[by_span][:-1])
-    if not same.any():
+    code = (document.astype(np.int64) * width + first) * width + last  # the span within its document
+    by_span = np.lexsort((events, code))
+    same = code[by_span][1:] == code[by_span][:-1]
+    if not same.any():  # the usual file: no span listed twice
         return out
     base = first_chain.tolist()
     for i in np.flatnonzero(same).tolist():

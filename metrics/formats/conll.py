@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.mentions.heads_parse import parse_dependencies
 from metrics.model import Document, InputError
 from metrics.formats.brackets import Brackets, read_brackets
 from metrics.formats.layout import Layout
@@ -138,8 +139,10 @@ def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None =
     # the coreference cells that hold something, and the chains of every document
     filled = np.flatnonzero(tokens.counts > 1)
     filled = filled[~layout.placeholders(layout.fields(tokens.lines[filled], -1))]
-    brackets = read_brackets(layout.strings(layout.fields(tokens.lines[filled], -1)),
-                             filled - tokens.first[tokens.part_of[filled]], tokens.part_of[filled], len(parts))
+    cells = layout.fields(tokens.lines[filled], -1)
+    brackets = read_brackets(layout.data, layout.field_starts[cells], layout.field_ends[cells],
+                             cell_tokens=filled - tokens.first[tokens.part_of[filled]],
+                             document_of=tokens.part_of[filled], n_documents=len(parts))
 
     line_numbers, bounds = tokens.line_numbers, tokens.bounds
     for d, part in enumerate(parts):
@@ -230,6 +233,7 @@ def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets
             line=part.begin + layout.first_line, token_lines=line_numbers[lo:hi], pos=extra.get("pos"),
             lemmas=extra.get("lemmas"), parse=extra.get("parse"), speakers=extra.get("speakers"),
             named_entities=extra.get("named_entities"), repeated=brackets.repeated.get(d),
+            parse_heads=extra.get("parse_heads"),
         ))
     return out
 
@@ -240,7 +244,9 @@ _ANNOTATIONS = {"pos": 4, "parse": 5, "lemmas": 6, "speakers": 9}
 def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.ndarray) -> dict[int, dict]:
     """The POS, parse, lemma, speaker and named-entity columns of the documents in the full
     layout (`lines`: their token lines, in order), per document; a column of placeholders only
-    is left out, as is an entity column with no entity."""
+    is left out, as is an entity column with no entity.  With a parse column come the heads it
+    gives (`parse_heads`: found for all documents at once, [] where it gives none), which typing
+    the key's mentions needs."""
     documents = np.flatnonzero(full).tolist()
     sizes = [bounds[d + 1] - bounds[d] for d in documents]
     edges = np.cumsum([0] + sizes)
@@ -257,6 +263,10 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
             if keep:
                 out[d][name] = values[at:at + size]
                 at += size
+    parsed = [d for d in documents if "parse" in out[d]]
+    found = parse_dependencies([out[d]["parse"] for d in parsed], [out[d].get("pos") for d in parsed])
+    for d, heads in zip(parsed, found):
+        out[d]["parse_heads"] = heads if heads is not None else []
     fields = layout.fields(lines, 10)
     marked = np.flatnonzero(~layout.equal(fields, b"*") & ~layout.placeholders(fields))
     ranges = np.searchsorted(marked, edges)

@@ -6,9 +6,9 @@ London" is a nominal although it contains a name, "London 's mayor" too, and "he
 Three sources, best first:
 - "dependency": dependency heads given by the input (`Document.heads`, e.g. CoNLL-U).  These are an
   annotation of heads, so they win over head rules.
-- "parse": a CoNLL-2012 parse column (`(NP(NP*`, `*)`, ...).  The trees are read once per document
-  and turned into token-level dependencies by Collins (1999) head rules, so that both sources are
-  used the same way.
+- "parse": a CoNLL-2012 parse column (`(NP(NP*`, `*)`, ...).  The trees are turned into token-level
+  dependencies by Collins (1999) head rules (`metrics.mentions.heads_parse`: for all of a file's
+  documents at once, as the reader does, or for one), so that both sources are used the same way.
 - "rule": neither; the last token before the first preposition, relative word, comma or similar,
   else the last token (ignoring trailing punctuation and possessive 's).  English noun phrases
   are head-final before their post-modifiers, which is all this rule knows.
@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import re
 import weakref
-from functools import cached_property, lru_cache
+from functools import cached_property
 from itertools import chain as chained
 
 import numpy as np
 
+from metrics.mentions.heads_parse import parse_dependencies
 from metrics.model import Document, Span
 
 MISSING = {"", "_", "-"}
@@ -53,176 +54,12 @@ CUT_WORDS = {
 REFLEXIVES = {"myself", "yourself", "himself", "herself", "itself", "ourselves", "yourselves", "themselves"}
 """An intensifier after a noun ("the property itself") is not its head."""
 _NUMBER = re.compile(r"^(\d[\d.,:/-]*|[IVXLC]+)$")
+POSSESSIVE_WORDS = ("'s", "'", "’s", "’")
+"""Possessive markers, in lower case."""
+POSSESSIVE_FORMS = frozenset(form for word in POSSESSIVE_WORDS for form in (word, word.upper()))
+"""Every word whose lower case is a possessive marker (of the characters, only `S` lowers to one of
+theirs, `s`: a test holds it), to look words up without lowering them."""
 TRAILING_WORDS = {"'s", "'", "’s", "’", ".", ",", "!", "?", '"', "''", "``", "“", "”", "‘", ")", ";", ":"}
-
-# ------------------------------------------------------------------ Collins (1999) head rules
-# (category of parent) -> list of (direction, categories); the first rule with a matching child
-# decides; "left" searches children from the left, "right" from the right.  An empty category
-# list takes the first child in that direction.
-
-_RULES: dict[str, list[tuple[str, tuple[str, ...]]]] = {
-    "ADJP": [("left", ("NNS", "QP", "NN", "$", "ADVP", "JJ", "VBN", "VBG", "ADJP", "JJR", "NP", "JJS", "DT", "FW", "RBR", "RBS", "SBAR", "RB"))],
-    "ADVP": [("right", ("RB", "RBR", "RBS", "FW", "ADVP", "TO", "CD", "JJR", "JJ", "IN", "NP", "JJS", "NN"))],
-    "CONJP": [("right", ("CC", "RB", "IN"))],
-    "FRAG": [("right", ())],
-    "INTJ": [("left", ())],
-    "LST": [("right", ("LS", ":"))],
-    "NAC": [("left", ("NN", "NNS", "NNP", "NNPS", "NP", "NAC", "EX", "$", "CD", "QP", "PRP", "VBG", "JJ", "JJS", "JJR", "ADJP", "FW"))],
-    "PP": [("right", ("IN", "TO", "VBG", "VBN", "RP", "FW"))],
-    "PRN": [("left", ())],
-    "PRT": [("right", ("RP",))],
-    "QP": [("left", ("$", "IN", "NNS", "NN", "JJ", "RB", "DT", "CD", "NCD", "QP", "JJR", "JJS"))],
-    "RRC": [("right", ("VP", "NP", "ADVP", "ADJP", "PP"))],
-    "S": [("left", ("TO", "IN", "VP", "S", "SBAR", "ADJP", "UCP", "NP"))],
-    "SBAR": [("left", ("WHNP", "WHPP", "WHADVP", "WHADJP", "IN", "DT", "S", "SQ", "SINV", "SBAR", "FRAG"))],
-    "SBARQ": [("left", ("SQ", "S", "SINV", "SBARQ", "FRAG"))],
-    "SINV": [("left", ("VBZ", "VBD", "VBP", "VB", "MD", "VP", "S", "SINV", "ADJP", "NP"))],
-    "SQ": [("left", ("VBZ", "VBD", "VBP", "VB", "MD", "VP", "SQ"))],
-    "UCP": [("right", ())],
-    "VP": [("left", ("TO", "VBD", "VBN", "MD", "VBZ", "VB", "VBG", "VBP", "VP", "ADJP", "NN", "NNS", "NP"))],
-    "WHADJP": [("left", ("CC", "WRB", "JJ", "ADJP"))],
-    "WHADVP": [("right", ("CC", "WRB"))],
-    "WHPP": [("right", ("IN", "TO", "FW"))],
-    "X": [("right", ())],
-}
-# Collins's NP rule (also used for NX, NML and, as in Stanford's modified Collins rules, for WHNP,
-# so that "the beginning of which" is headed by "beginning"): the last word if it is a possessive marker; else
-# the rightmost noun; else the leftmost NP; else the rightmost $/ADJP/PRN; the rightmost CD; the
-# rightmost adjective/adverb/QP; else the last word.  Possessive 's is then stepped over in
-# `_token_head`, because the possessor ("John" of "John 's") is what a mention type needs.
-_NP_RULES: list[tuple[str, tuple[str, ...]]] = [
-    ("right", ("NN", "NNP", "NNPS", "NNS", "NX", "NML", "POS", "JJR")),
-    ("left", ("NP", "WHNP")),
-    ("right", ("$", "ADJP", "PRN")),
-    ("right", ("CD",)),
-    ("right", ("JJ", "JJS", "RB", "QP")),
-    ("right", ()),
-]
-
-
-@lru_cache(maxsize=None)
-def _base(label: str) -> str:
-    """NP-SBJ-1 -> NP, NP=2 -> NP (function tags and indices do not change heads)."""
-    if label.startswith("-"):
-        return label
-    return re.split(r"[-=]", label, maxsplit=1)[0] or "X"
-
-
-_NP_LIKE = frozenset({"NP", "NX", "NML", "WHNP"})
-
-
-@lru_cache(maxsize=65536)
-def _head_child(base: str, children: tuple[str, ...]) -> int:
-    """Index of the head child of a constituent, by Collins's rules; labels are base labels.
-
-    Memoised: a treebank repeats a few thousand (label, children) patterns (NP -> DT NN ...), so
-    most constituents of a document cost a dictionary look-up.
-    """
-    n = len(children)
-    if base in _NP_LIKE:
-        if children[-1] == "POS":
-            return n - 1
-        for direction, categories in _NP_RULES:
-            order = range(n) if direction == "left" else range(n - 1, -1, -1)
-            if not categories:
-                return order[0]
-            # Collins NP: the first child, in direction, of ANY of the categories.
-            for i in order:
-                if children[i] in categories:
-                    return i
-        return n - 1
-    rules = _RULES.get(base, [("left", ())])
-    for direction, categories in rules:
-        order = range(n) if direction == "left" else range(n - 1, -1, -1)
-        if not categories:
-            return order[0]
-        # Other rules: for each category in priority order, the first child (in direction) of it.
-        for category in categories:
-            for i in order:
-                if children[i] == category:
-                    return i
-    return 0 if rules[-1][0] == "left" else n - 1
-
-
-@lru_cache(maxsize=65536)
-def read_parse_bit(bit: str) -> tuple[tuple[str, ...], int] | None:
-    """(labels opened, as written, and number of constituents closed) of a parse bit such as
-    `(NP-SBJ(NP*))`; None for a malformed one.  Memoised: a corpus has about a thousand distinct
-    bits.  (The Kummerfeld & Klein analysis reads full labels, as its analyser does.)"""
-    star = bit.find("*")
-    if star < 0 or "*" in bit[star + 1 :]:
-        return None
-    opening, closing = bit[:star], bit[star + 1 :]
-    labels: tuple[str, ...] = ()
-    if opening:
-        parts = opening.split("(")
-        if parts[0].strip():
-            return None
-        labels = tuple(label.strip() for label in parts[1:])
-    n_close = closing.count(")")
-    if n_close != len(closing.strip()):
-        return None
-    return labels, n_close
-
-
-@lru_cache(maxsize=65536)
-def _parse_bit(bit: str) -> tuple[tuple[str, ...], int] | None:
-    """`read_parse_bit` with base labels (function tags and indices do not change heads)."""
-    parsed = read_parse_bit(bit)
-    return None if parsed is None else (tuple(_base(label) for label in parsed[0]), parsed[1])
-
-
-def _dependencies_from_parse(parse: list[str], pos: list[str] | None) -> list[int] | None:
-    """Token -> head token (-1 for the head of a tree), by head percolation over the trees of the
-    CoNLL parse bits, in one pass.  None when the column is malformed (then another source is used).
-
-    Each open constituent is a frame (base label, child labels, child head tokens); when it
-    closes, its head child is chosen, the other children's heads attach to it, and the frame
-    becomes a child of the enclosing one.  Each distinct bit is read once (a book has a few
-    thousand), and a bit that opens and closes nothing (`*`, most tokens) only adds its token to
-    the innermost frame: a step of a few operations per token.  (An array version over all
-    bits at once was measured no faster: its per-constituent choice of a head child and the
-    string look-ups cost what this walk costs.)
-    """
-    heads = [-1] * len(parse)
-    tags = pos if pos is not None else ["X"] * len(parse)
-    shapes = {bit: _parse_bit(bit) for bit in set(parse)}
-    if None in shapes.values():
-        return None
-    stack: list[tuple[str, list[str], list[int]]] = []
-    labels: list[str] | None = None  # the innermost frame's child labels and child heads
-    children: list[int] = []
-    for token, (bit, tag) in enumerate(zip(parse, tags)):
-        opened, n_close = shapes[bit]
-        if opened:
-            for base in opened:
-                stack.append((base, [], []))
-            _, labels, children = stack[-1]
-        if labels is not None:
-            labels.append(tag)
-            children.append(token)
-        while n_close:
-            if not stack:
-                return None
-            base, child_labels, child_heads = stack.pop()
-            if len(child_heads) == 1:  # a unary constituent (NP -> PRP): its child is its head
-                h = child_heads[0]
-            else:
-                h = child_heads[_head_child(base, tuple(child_labels))]
-                for child in child_heads:
-                    heads[child] = h
-                heads[h] = -1  # still unattached: only a constituent closing later gives it a head
-            if stack:
-                _, labels, children = stack[-1]
-                labels.append(base)
-                children.append(h)
-            else:
-                labels = None
-            n_close -= 1
-    if stack:
-        return None
-    return heads
-
 
 class DocumentHeads:
     """Head finding for one document: the syntax is read once, spans are then cheap."""
@@ -236,7 +73,7 @@ class DocumentHeads:
         if doc.heads is not None and len(doc.heads) == n and n:
             self.dep, self.rule = list(doc.heads), "dependency"
         elif doc.parse is not None and len(doc.parse) == n and _annotated(doc.parse):
-            dep = doc.parse_heads if doc.parse_heads is not None else _dependencies_from_parse(doc.parse, self.pos)
+            dep = doc.parse_heads if doc.parse_heads is not None else parse_dependencies([doc.parse], [self.pos])[0]
             if dep:  # none (None), or none found ahead ([]: `types.prepare_types`)
                 self.dep, self.rule = dep, "parse"
 
@@ -289,9 +126,21 @@ class DocumentHeads:
         candidates = np.bincount(owner[outside], minlength=len(spans))
         head = np.zeros(len(spans), dtype=np.int64)
         head[owner[outside]] = tokens[outside]  # one write per span where there is one candidate
-        step = self._step_over_possessive
-        return [step(h, start) if n == 1 else self.head(span)[0]
-                for h, start, n, span in zip(head.tolist(), starts.tolist(), candidates.tolist(), spans)]
+        inner = np.flatnonzero(head > starts)  # as `_step_over_possessive`, for all at once
+        head[inner] -= self._possessive(head[inner].tolist())
+        out = head.tolist()
+        for i in np.flatnonzero(candidates != 1).tolist():
+            out[i] = self.head(spans[i])[0]
+        return out
+
+    def _possessive(self, tokens: list[int]) -> np.ndarray:
+        """For each token, whether it is a possessive marker (`_step_over_possessive` steps over
+        it): its word's look-ups in C (`map`), not a call per token."""
+        marker = np.fromiter(map(POSSESSIVE_FORMS.__contains__, map(self.words.__getitem__, tokens)), dtype=bool,
+                             count=len(tokens))
+        if self.pos is not None:
+            marker |= np.fromiter(map("POS".__eq__, map(self.pos.__getitem__, tokens)), dtype=bool, count=len(tokens))
+        return marker
 
     @cached_property
     def _dep_array(self) -> np.ndarray:
@@ -307,7 +156,7 @@ class DocumentHeads:
     def _step_over_possessive(self, token: int, start: int) -> int:
         """'s / POS heads (Collins's NP rule picks them) -> the possessor before them."""
         if token > start and (
-            (self.pos is not None and self.pos[token] == "POS") or self.words[token].lower() in ("'s", "'", "’s", "’")
+            (self.pos is not None and self.pos[token] == "POS") or self.words[token].lower() in POSSESSIVE_WORDS
         ):
             return token - 1
         return token

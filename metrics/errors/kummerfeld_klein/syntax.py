@@ -21,7 +21,8 @@ back the same way (BCA itself stops there).
 from __future__ import annotations
 
 
-from metrics.mentions.heads import head_of, read_parse_bit
+from metrics.mentions.heads import head_of
+from metrics.mentions.heads_parse import read_parse_bit
 from metrics.mentions.types import assign_types
 from metrics.model import Document, MentionType
 
