@@ -133,7 +133,7 @@ def test_the_search_finds_the_components_in_the_order_of_their_first_edge(seed: 
     assert state.delta is not None
     fixes = [fix_of(r) for r in classify_corpus(prepared.pairs, W4)]
     for fix_list in [[f] for f in fixes] + [fixes]:
-        change = delta._Change(state.delta, edit_chains(state.base, fix_list).moved)
+        change = delta._Change(state.delta, delta.counts_of(state.delta, edit_chains(state.base, fix_list).moved))
         for after in (False, True):
             edges, row_label, joined = delta._reached(state.delta, change, metric, after)
             assert delta._labelled_groups(edges, row_label, joined) == _components_in_order(edges)

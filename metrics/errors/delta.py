@@ -19,18 +19,23 @@ which certify most unique optima after it, then the engine's solver.
 Clean components only (every span listed once on each side, where all of v8.01's cell sizes are the
 same): a document that lists a span twice has its table too, with the chains connected to such a
 span marked (`tainted_chains`); a fix that reaches them, and the weighted and application metrics,
-are rescored (impact.py).  Every value
-here is checked against rescoring whole documents (tests/test_errors_impact.py).
+are rescored (impact.py).  Every value here is checked against rescoring whole documents
+(tests/test_errors_impact.py).  One fix's counts come from `chen_ng.fixes.single_fix_counts`.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 
 from metrics.errors.best_matching import at_most_one_choice, best_total, matching_duals
 from metrics.model import Document, Span
 from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LEA, MENTIONS, MUC
 from metrics.measures.score import Score
+
+Counts = tuple[tuple[tuple[tuple[int, int], int], ...], tuple[tuple[int, int], ...], int, int]
+"""A change as its counts: ((key chain, response chain), cell change) pairs, (response chain, size
+change) pairs, matched and response mentions gained."""
 
 DELTA_METRICS = frozenset(m.name for m in (MENTIONS, MUC, BCUB, CEAFM, CEAFE, LEA))
 """The metrics whose change is computed here."""
@@ -91,7 +96,7 @@ class _Table:
         for c in sorted(reached):
             best = self._optimum.get((metric, c))
             if best is None:
-                start = _Change(self, {})
+                start = _Change(self, NO_CHANGE)
                 start.rows = {c}  # a component is named by its first key chain
                 best = self._optimum[(metric, c)] = _best(self, start, metric, False)
             total += best
@@ -108,7 +113,7 @@ class _Table:
             c = row_component[k]
             if c not in done:
                 done.add(c)
-                start = _Change(self, {})
+                start = _Change(self, NO_CHANGE)
                 start.rows = {c}
                 edges, row_label, joined = _reached(self, start, metric, False)
                 for cells in _labelled_groups(edges, row_label, joined):
@@ -171,44 +176,54 @@ class _Leaves:
         return order
 
 
-class _Change:
-    """The cells and chain sizes a set of moves changes."""
+def counts_of(table: _Table, moved: dict[Span, int | None]) -> Counts:
+    """The counts a set of moves (`Edit.moved`) changes, in the order the moves list them."""
+    col_of, key_row = table.col_of, table.key_row
+    return tally((key_row.get(span), frm, to, 1) for span, to in moved.items()
+                 for frm in (col_of.get(span),) if frm != to)
 
-    def __init__(self, table: _Table, moved: dict[Span, int | None]) -> None:
+
+def tally(moves: Iterable[tuple[int | None, int | None, int | None, int]]) -> Counts:
+    """The counts of moves of mentions, each (key chain or None, response chain it leaves or None,
+    chain it joins or None, how many mentions), cells and chains in the order the moves list them."""
+    cells: dict[tuple[int, int], int] = {}
+    sizes: dict[int, int] = {}
+    matched = responses = 0
+    for k, frm, to, n in moves:
+        if frm is not None:
+            sizes[frm] = sizes.get(frm, 0) - n
+            if k is not None:
+                cells[(k, frm)] = cells.get((k, frm), 0) - n
+        if to is not None:
+            sizes[to] = sizes.get(to, 0) + n
+            if k is not None:
+                cells[(k, to)] = cells.get((k, to), 0) + n
+        if frm is None or to is None:
+            step = n if frm is None else -n
+            responses += step
+            if k is not None:
+                matched += step
+    return tuple(cells.items()), tuple(sizes.items()), matched, responses
+
+
+NO_CHANGE: Counts = ((), (), 0, 0)
+
+
+class _Change:
+    """The cells and chain sizes a change (`Counts`) changes, indexed as the metrics read them."""
+
+    def __init__(self, table: _Table, counts: Counts) -> None:
         self.table = table
-        cells: dict[tuple[int, int], int] = {}
-        sizes: dict[int, int] = {}
-        matched = responses = 0
-        col_of, key_row = table.col_of, table.key_row
-        for span, to in moved.items():
-            frm = col_of.get(span)
-            if frm == to:
-                continue
-            k = key_row.get(span)
-            if frm is not None:
-                sizes[frm] = sizes.get(frm, 0) - 1
-                if k is not None:
-                    cells[(k, frm)] = cells.get((k, frm), 0) - 1
-            if to is not None:
-                sizes[to] = sizes.get(to, 0) + 1
-                if k is not None:
-                    cells[(k, to)] = cells.get((k, to), 0) + 1
-            if frm is None or to is None:
-                step = 1 if frm is None else -1
-                responses += step
-                if k is not None:
-                    matched += step
-        self.cells = cells
-        self.sizes = sizes
-        self.mentions = [matched, responses]
+        self.cells = cells = dict(counts[0])
+        self.sizes = sizes = dict(counts[1])
+        self.mentions = [counts[2], counts[3]]
         self.by_col: dict[int, dict[int, int]] = {}
         self.by_row: dict[int, list[int]] = {}
         for (k, t), d in cells.items():
             self.by_col.setdefault(t, {})[k] = d
             self.by_row.setdefault(k, []).append(t)
         self.rows = {k for k, _ in cells}
-        col_cells, col_sizes = table.col_cells, table.col_sizes
-        n_cols = len(col_cells)
+        col_cells, col_sizes, n_cols = table.col_cells, table.col_sizes, len(table.col_cells)
         self.cell_counts = [(k, t, n, n + d) for (k, t), d in cells.items()
                             for n in (col_cells[t].get(k, 0) if t < n_cols else 0,)]
         """(key chain, response chain, its cell before, after) of each changed cell, in order."""
@@ -224,13 +239,11 @@ class _Change:
         return before + self.cells.get((k, t), 0) if after else before
 
 
-def changes(table: _Table, moved: dict[Span, int | None], metrics: tuple[str, ...]) -> dict[str, Score]:
-    """The change of each metric's four counts when the moves are applied (`Edit.moved`)."""
-    change = _Change(table, moved)
-    out = {}
-    for metric in metrics:
-        out[metric] = _CHANGES[metric](table, change) if metric in _CHANGES else _ceaf(table, change, metric)
-    return out
+def changes(table: _Table, counts: Counts, metrics: tuple[str, ...]) -> dict[str, Score]:
+    """The change of each metric's four counts under a change (`counts_of` an edit's moves)."""
+    change = _Change(table, counts)
+    return {metric: _CHANGES[metric](table, change) if metric in _CHANGES else _ceaf(table, change, metric)
+            for metric in metrics}
 
 
 def _mentions(table: _Table, change: _Change) -> Score:
@@ -441,8 +454,7 @@ def _labelled_groups(edges: dict[tuple[int, int], float], row_label: dict[int, i
 def table_of(key: Document, response: Document, key_row: dict[Span, int]) -> _Table | None:
     """The delta table of a document pair, or None when a span is listed twice on a side (v8.01
     then counts cells in three ways, which only rescoring follows)."""
-    key_spans = sum(map(len, key.chains))
-    if key_spans != len(key_row) or sum(map(len, response.chains)) != len({s for c in response.chains for s in c}):
+    if sum(map(len, key.chains)) != len(key_row) or sum(map(len, response.chains)) != len({s for c in response.chains for s in c}):
         return None
     return _Table(key, response, key_row)
 

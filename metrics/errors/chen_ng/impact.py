@@ -25,8 +25,8 @@ import numpy as np
 
 from metrics.mentions.alignment import align
 from metrics.errors.chen_ng.records import Category, ErrorRecord
-from metrics.errors.delta import DELTA_METRICS, changes, partial_table, table_of, tainted_chains
-from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of
+from metrics.errors.delta import DELTA_METRICS, changes, counts_of, partial_table, table_of, tainted_chains
+from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, single_fix_counts
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
 from metrics.model import Document, Span
@@ -68,6 +68,11 @@ class _DocumentState:
     one is rescored (the delta table is exact everywhere else)."""
     _key_chains_of: dict[Span, tuple[int, ...]] | None = None
 
+    @property
+    def clean(self) -> bool:
+        """Priced by the delta table whatever the fix: the table exists and nothing is tainted."""
+        return self.delta is not None and not self.tainted[0] and not self.tainted[1]
+
     def key_chains_of(self) -> dict[Span, tuple[int, ...]]:
         """Every key chain listing a span (more than one only in ill-formed keys), listed when a
         fix is first rescored (`_reach`): a document priced by count changes never needs it."""
@@ -84,11 +89,9 @@ class _DocumentState:
         """Can the delta table price this edit: it exists, and the edit reaches no tainted chain
         (its touched response chains, and the key chains of the spans it moves, are the chains
         its components are made of, before and after)."""
-        if self.delta is None:
-            return False
+        if self.delta is None or self.clean:
+            return self.delta is not None
         key_tainted, response_tainted = self.tainted
-        if not key_tainted and not response_tainted:
-            return True
         key_of = self.base.key_chain_of
         return not any(r in response_tainted for r in edit.touched) and \
             not any(key_of.get(span) in key_tainted for span in edit.moved)
@@ -162,6 +165,8 @@ class Pricer:
     def document_change(self, i: int, fixes: Sequence[Fix]) -> tuple[dict, dict]:
         """(scores of the reached part before, after) for the fixes applied to document i."""
         state = self._state(i)
+        if len(fixes) == 1 and state.clean:
+            return self._counted_change(state, i, fixes[0])
         edit = edit_chains(state.base, fixes)
         if not edit.touched:
             return {}, {}
@@ -169,10 +174,21 @@ class Pricer:
         known = self._memo.get(signature)
         if known is None:
             if state.by_delta(edit):
-                known = (self._zero, changes(state.delta, edit.moved, self.parts))
+                known = (self._zero, changes(state.delta, counts_of(state.delta, edit.moved), self.parts))
             else:
                 known = self._change(state, edit, i)
             self._memo[signature] = known
+        return known
+
+    def _counted_change(self, state: _DocumentState, i: int, fix: Fix) -> tuple[dict, dict]:
+        """`document_change` of one fix in a clean document, from its counts (`single_fix_counts`)."""
+        counts = single_fix_counts(state.base, fix, state.delta.row_cells)
+        if counts is None:
+            return {}, {}
+        signature = (i, "counts", counts)  # the counts decide every change
+        known = self._memo.get(signature)
+        if known is None:
+            known = self._memo[signature] = (self._zero, changes(state.delta, counts, self.parts))
         return known
 
     def group_by_fix(self, records: Iterable[ErrorRecord]) -> list[list[ErrorRecord]]:
@@ -247,7 +263,7 @@ class Pricer:
         (a document that lists a span twice, or metrics the delta table lacks), and keep them in
         the memo: a document's hundreds of single fixes paid numpy's calls each."""
         state = self._state(i)
-        if state.delta is not None and not state.tainted[0] and not state.tainted[1]:
+        if state.clean:
             return
         pending: dict[tuple, Edit] = {}
         for fixes in fix_lists:
