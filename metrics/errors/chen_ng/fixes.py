@@ -275,7 +275,7 @@ def apply_records(key: Document, response: Document, records: Iterable[ErrorReco
 
 def single_fix_counts(base: FixBase, fix: Fix, row_cells: list[dict[int, int]]) -> Counts | None:
     """The change one fix alone makes to the cells and chain sizes of a clean response (every span
-    listed once on each side), as `metrics.errors.delta.counted_changes` takes it; None when the
+    listed once on each side), as `metrics.errors.delta.changes` takes it; None when the
     fix changes nothing (`Edit.touched` empty).  `row_cells[k][t]` counts key chain k's mentions in
     response chain t.
 
@@ -283,7 +283,7 @@ def single_fix_counts(base: FixBase, fix: Fix, row_cells: list[dict[int, int]]) 
     the mentions a fix moves (a whole cell of a chain for a link) only for the delta table to count
     them again.  This is `_Editable.apply` for a clean response, counting instead of listing; the
     counts come in the order the moves list them, so every price is the same to the bit
-    (tests/test_impact_delta.py checks both ways and the rescoring on random documents)."""
+    (tests/test_impact_fast.py checks both ways and the rescoring on random documents)."""
     m = fix.mention
     key_of, chain_of = base.key_chain_of, base.chain_of
     k = key_of.get(m)

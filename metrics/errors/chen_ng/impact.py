@@ -176,7 +176,7 @@ class Pricer:
             if state.by_delta(edit):
                 known = (self._zero, changes(state.delta, counts_of(state.delta, edit.moved), self.parts))
             else:
-                known = self._change(state, edit, i)
+                known = self._rescored(state, [edit], i)[0]
             self._memo[signature] = known
         return known
 
@@ -203,9 +203,6 @@ class Pricer:
             edit = edit_chains(self._state(i).base, [fix_of(r)])
             groups.setdefault(_signature(i, edit), []).append(r)
         return list(groups.values())
-
-    def _change(self, state: _DocumentState, edit: Edit, i: int) -> tuple[dict, dict]:
-        return self._rescored(state, [edit], i)[0]
 
     def _rescored(self, state: _DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
         """(scores of the reached part before, after) of each edit, by rescoring: the parts of all
@@ -389,7 +386,9 @@ class Pricer:
         def work(i: int) -> tuple[dict[int, float], dict[tuple[Category, int], tuple[dict, dict]]]:
             with gc_paused():  # thousands of small rescorings, no cycles
                 mine = listed_in.get(i, [])
-                prices = dict(zip(mine, self.price_each(i, [[fix(listed[n])] for n in mine])))
+                singles = [[fix(listed[n])] for n in mine]  # rescored with the categories' edits
+                self._rescore_together(i, singles + [fixes for _, fixes in planned_in.get(i, [])])
+                prices = dict(zip(mine, self.price_each(i, singles)))
                 changes = {(c, i): self.document_change(i, fixes) for c, fixes in planned_in.get(i, [])}
             return prices, changes
 
