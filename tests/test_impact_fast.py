@@ -14,6 +14,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import corpora
 from test_errors_impact import full_rescore
 from test_impact_delta import PRICED, _document, _random_partition
 
@@ -91,3 +92,18 @@ def test_the_fast_path_serves_single_fixes_of_clean_documents_only() -> None:
     assert pricer._memo and all(key[1] == "counts" for key in pricer._memo)
     pricer.document_change(0, [fix_of(r) for r in records[:2]])
     assert any(key[1] != "counts" for key in pricer._memo), "a list of fixes takes the general path"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(duplicates=True, key_duplicates=False), st.sampled_from(("conll", "lmuc", "blanc")))
+def test_price_all_rescores_categories_with_the_records_and_prices_each_as_alone(corpus, metric: str) -> None:
+    """`price_all` rescores a document's single fixes and its categories' edits together: each
+    price the same to the bit as pricing each record and each category on its own."""
+    keys = [p.key for p in corpus]
+    responses = [p.response for p in corpus]
+    records = classify_corpus(prepare(keys, responses).pairs, W4)
+    priced, by_category = Pricer(prepare(keys, responses), metric, W4).price_all(records, records)
+    alone = Pricer(prepare(keys, responses), metric, W4)
+    assert [r.impact for r in priced] == [alone.price(alone.index[r.document], [fix_of(r)]) for r in records]
+    assert by_category == {c: Pricer(prepare(keys, responses), metric, W4).price_category(records, c)
+                           for c in by_category}
