@@ -20,6 +20,7 @@ from test_impact_delta import PRICED, _document, _random_partition
 
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng.fixes import Fix, FixKind, apply_fixes, edit_chains, fix_of, single_fix_counts
+from metrics.errors.chen_ng import impact
 from metrics.errors.chen_ng.impact import Pricer
 from metrics.errors.chen_ng.records import classify_corpus
 from metrics.errors.delta import changes, counts_of
@@ -96,9 +97,9 @@ def test_the_fast_path_serves_single_fixes_of_clean_documents_only() -> None:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpora(duplicates=True, key_duplicates=False), st.sampled_from(("conll", "lmuc", "blanc")))
-def test_price_all_rescores_categories_with_the_records_and_prices_each_as_alone(corpus, metric: str) -> None:
-    """`price_all` rescores a document's single fixes and its categories' edits together: each
-    price the same to the bit as pricing each record and each category on its own."""
+def test_price_all_prices_each_record_and_category_as_alone(corpus, metric: str) -> None:
+    """`price_all` (a document's single fixes rescored together, where they are rescored) prices
+    each record and each category the same to the bit as pricing each on its own."""
     keys = [p.key for p in corpus]
     responses = [p.response for p in corpus]
     records = classify_corpus(prepare(keys, responses).pairs, W4)
@@ -107,3 +108,46 @@ def test_price_all_rescores_categories_with_the_records_and_prices_each_as_alone
     assert [r.impact for r in priced] == [alone.price(alone.index[r.document], [fix_of(r)]) for r in records]
     assert by_category == {c: Pricer(prepare(keys, responses), metric, W4).price_category(records, c)
                            for c in by_category}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(6, 30))
+def test_counts_of_a_single_fix_clear_of_a_repeated_span(seed: int, n: int) -> None:
+    """In a long document that lists spans twice (its delta table partial), one fix is priced from
+    its counts only when they change no chain connected to a repeated span, and then its counts are
+    those of its moves and the edit is one the table prices (`by_delta`); every other fix takes
+    the general path."""
+    rng = random.Random(seed)
+    key_chains = _random_partition(rng, list(range(n)), rng.randint(1, n))
+    kept = [i for i in range(n) if rng.random() < 0.85] + [n + i for i in range(rng.randint(0, 3))]
+    response_chains = _random_partition(rng, kept, rng.randint(1, max(len(kept) // 2, 1)))
+    for chains in (response_chains, key_chains) if rng.random() < 0.3 else (response_chains,):
+        span = rng.choice([i for chain in chains for i in chain])
+        rng.choice(chains).append(span)
+    keys = [_document("d", n + 6, key_chains)]
+    responses = [_document("d", n + 6, response_chains)]
+    impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS
+    try:
+        pricer = Pricer(prepare(keys, responses), "conll", W4)
+        state = pricer._state(0)
+    finally:
+        impact.PARTIAL_DELTA_TOKENS = before
+    assert state.delta is not None
+    counted = declined = 0
+    for _ in range(40):
+        fix = _any_fix(rng, n)
+        found = pricer._counted_change(state, 0, fix)
+        edit = edit_chains(state.base, [fix])
+        if found is None:
+            assert not state.clean
+            declined += 1
+            continue
+        counted += 1
+        if not edit.touched:
+            assert found == ({}, {})
+            continue
+        assert state.by_delta(edit), fix
+        counts = single_fix_counts(state.base, fix, state.delta.row_cells)
+        assert counts == counts_of(state.delta, edit.moved), fix
+        assert found[1] == changes(state.delta, counts, pricer.parts)
+    assert counted + declined == 40

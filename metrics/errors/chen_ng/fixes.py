@@ -326,3 +326,46 @@ def single_fix_counts(base: FixBase, fix: Fix, row_cells: list[dict[int, int]]) 
                 moves.append((key_of.get(span), None, new, 1))
     return tally(moves)
 
+
+def reach(edit: Edit, key_chains: list[list[Span]], key_chains_of: dict[Span, tuple[int, ...]],
+          response_chains_of: dict[Span, tuple[int, ...]]) -> tuple[list[int], list[int]]:
+    """Key and response chains connected to the chains an edit touched, before or after it (what
+    rescoring a fix looks at: metrics.errors.chen_ng.impact), given the key's chains and the chains
+    listing each span on either side.
+
+    Chains are connected when they share a span (a key chain and a response chain holding the same
+    span; two chains of one side listing the same span).  Untouched chains are the same before and
+    after, so one search over both versions of the touched chains finds everything that can change.
+    """
+    original = edit.base.chains
+    keys: set[int] = set()
+    resps: set[int] = set(edit.touched)
+    todo_r = list(edit.touched)
+    todo_k: list[int] = []
+    while todo_r or todo_k:
+        while todo_r:
+            r = todo_r.pop()
+            spans = set(edit.chain(r))
+            if r < len(original):
+                spans.update(original[r])
+            for span in spans:
+                for k in key_chains_of.get(span, ()):
+                    if k not in keys:
+                        keys.add(k)
+                        todo_k.append(k)
+                for other in response_chains_of.get(span, ()):
+                    if other not in resps:
+                        resps.add(other)
+                        todo_r.append(other)
+        while todo_k:
+            k = todo_k.pop()
+            for span in key_chains[k]:
+                for k2 in key_chains_of.get(span, ()):
+                    if k2 not in keys:
+                        keys.add(k2)
+                        todo_k.append(k2)
+                for r in response_chains_of.get(span, ()):
+                    if r not in resps:
+                        resps.add(r)
+                        todo_r.append(r)
+    return sorted(keys), sorted(resps)
