@@ -274,6 +274,8 @@ class Pricer:
             return
         pending: dict[tuple, Edit] = {}
         for fixes in fix_lists:
+            if len(fixes) == 1 and state.delta is not None and self._counted_change(state, i, fixes[0]) is not None:
+                continue  # priced by its counts (a book's fixes but those near its repeated span)
             edit = edit_chains(state.base, fixes)
             if edit.touched:
                 signature = _signature(i, edit)
