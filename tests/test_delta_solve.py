@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from test_impact_delta import _document, _random_partition
 
 from metrics.corpus.scoring import prepare
-from metrics.errors import best_matching, delta
+from metrics.errors import best_matching, ceaf_change, delta
 from metrics.errors.chen_ng.fixes import edit_chains, fix_of
 from metrics.errors.chen_ng.impact import Pricer
 from metrics.errors.chen_ng.records import classify_corpus
@@ -133,10 +133,10 @@ def test_the_search_finds_the_components_in_the_order_of_their_first_edge(seed: 
     assert state.delta is not None
     fixes = [fix_of(r) for r in classify_corpus(prepared.pairs, W4)]
     for fix_list in [[f] for f in fixes] + [fixes]:
-        change = delta._Change(state.delta, edit_chains(state.base, fix_list).moved)
+        change = delta._Change(state.delta, delta.counts_of(state.delta, edit_chains(state.base, fix_list).moved))
         for after in (False, True):
-            edges, row_label, joined = delta._reached(state.delta, change, metric, after)
-            assert delta._labelled_groups(edges, row_label, joined) == _components_in_order(edges)
+            edges, row_label, joined = ceaf_change.reached(state.delta, change, metric, after)
+            assert ceaf_change.labelled_groups(edges, row_label, joined) == _components_in_order(edges)
 
 
 def _dual_total(cells: list[tuple[int, int]], edges: dict[tuple[int, int], float], u: dict[int, float]) -> float:

@@ -19,18 +19,25 @@ which certify most unique optima after it, then the engine's solver.
 Clean components only (every span listed once on each side, where all of v8.01's cell sizes are the
 same): a document that lists a span twice has its table too, with the chains connected to such a
 span marked (`tainted_chains`); a fix that reaches them, and the weighted and application metrics,
-are rescored (impact.py).  Every value
-here is checked against rescoring whole documents (tests/test_errors_impact.py).
+are rescored (impact.py).  Every value here is checked against rescoring whole documents
+(tests/test_errors_impact.py).  One fix's counts come from `chen_ng.fixes.single_fix_counts`.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 
-from metrics.errors.best_matching import at_most_one_choice, best_total, matching_duals
+from metrics.errors.best_matching import matching_duals
+from metrics.errors import ceaf_change
+from metrics.errors.ceaf_change import Leaves
 from metrics.model import Document, Span
 from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LEA, MENTIONS, MUC
 from metrics.measures.score import Score
+
+Counts = tuple[tuple[tuple[tuple[int, int], int], ...], tuple[tuple[int, int], ...], int, int]
+"""A change as its counts: ((key chain, response chain), cell change) pairs, (response chain, size
+change) pairs, matched and response mentions gained."""
 
 DELTA_METRICS = frozenset(m.name for m in (MENTIONS, MUC, BCUB, CEAFM, CEAFE, LEA))
 """The metrics whose change is computed here."""
@@ -69,15 +76,15 @@ class _Table:
         self.col_squares = [sum(n * n for n in cells.values()) for cells in self.col_cells]
         self.col_common = [sum(_lea_common(n, self.key_sizes[k], self.col_sizes[t]) for k, n in cells.items())
                            for t, cells in enumerate(self.col_cells)]
-        self._leaves: dict[str, _Leaves] = {}
+        self._leaves: dict[str, Leaves] = {}
         self._components: tuple[list[int], list[int]] | None = None
         self._optimum: dict[tuple[str, int], float] = {}
         self._duals: dict[str, dict[int, float]] = {}
         self._dual_components: dict[str, set[int]] = {}
 
-    def leaves(self, metric: str) -> _Leaves:
+    def leaves(self, metric: str) -> Leaves:
         if metric not in self._leaves:
-            self._leaves[metric] = _Leaves(self, metric)
+            self._leaves[metric] = Leaves(self, metric)
         return self._leaves[metric]
 
     def best_before(self, change: _Change, metric: str) -> float:
@@ -91,9 +98,9 @@ class _Table:
         for c in sorted(reached):
             best = self._optimum.get((metric, c))
             if best is None:
-                start = _Change(self, {})
+                start = _Change(self, NO_CHANGE)
                 start.rows = {c}  # a component is named by its first key chain
-                best = self._optimum[(metric, c)] = _best(self, start, metric, False)
+                best = self._optimum[(metric, c)] = ceaf_change.best(self, start, metric, False)
             total += best
         return total
 
@@ -108,10 +115,10 @@ class _Table:
             c = row_component[k]
             if c not in done:
                 done.add(c)
-                start = _Change(self, {})
+                start = _Change(self, NO_CHANGE)
                 start.rows = {c}
-                edges, row_label, joined = _reached(self, start, metric, False)
-                for cells in _labelled_groups(edges, row_label, joined):
+                edges, row_label, joined = ceaf_change.reached(self, start, metric, False)
+                for cells in ceaf_change.labelled_groups(edges, row_label, joined):
                     known.update(matching_duals(cells, edges) or {})
         return known
 
@@ -138,77 +145,54 @@ class _Table:
         return self._components
 
 
-def _phi(metric: str, n: int, key_size: int, response_size: int) -> float:
-    """CEAF's similarity of a cell: |K ∩ R| (CEAFm) or 2|K ∩ R| / (|K| + |R|) (CEAFe)."""
-    return float(n) if metric == CEAFM.name else 2.0 * n / (key_size + response_size)
+def counts_of(table: _Table, moved: dict[Span, int | None]) -> Counts:
+    """The counts a set of moves (`Edit.moved`) changes, in the order the moves list them."""
+    col_of, key_row = table.col_of, table.key_row
+    return tally((key_row.get(span), frm, to, 1) for span, to in moved.items()
+                 for frm in (col_of.get(span),) if frm != to)
 
 
-class _Leaves:
-    """Each chain's neighbours split into hubs (which overlap other chains too) and leaves, with
-    leaves in best-first order: a row's leaf columns once (their phi never changes: a fix that
-    changes a column makes it a seed, not a leaf), a column's leaf rows per column size."""
+def tally(moves: Iterable[tuple[int | None, int | None, int | None, int]]) -> Counts:
+    """The counts of moves of mentions, each (key chain or None, response chain it leaves or None,
+    chain it joins or None, how many mentions), cells and chains in the order the moves list them."""
+    cells: dict[tuple[int, int], int] = {}
+    sizes: dict[int, int] = {}
+    matched = responses = 0
+    for k, frm, to, n in moves:
+        if frm is not None:
+            sizes[frm] = sizes.get(frm, 0) - n
+            if k is not None:
+                cells[(k, frm)] = cells.get((k, frm), 0) - n
+        if to is not None:
+            sizes[to] = sizes.get(to, 0) + n
+            if k is not None:
+                cells[(k, to)] = cells.get((k, to), 0) + n
+        if frm is None or to is None:
+            step = n if frm is None else -n
+            responses += step
+            if k is not None:
+                matched += step
+    return tuple(cells.items()), tuple(sizes.items()), matched, responses
 
-    def __init__(self, table: _Table, metric: str) -> None:
-        self.table = table
-        self.metric = metric
-        rows, cols = table.row_cells, table.col_cells
-        self.row_hubs = [[t for t in cells if len(cols[t]) > 1] for cells in rows]
-        self.col_hubs = [[k for k in cells if len(rows[k]) > 1] for cells in cols]
-        self.row_leaves = [sorted((t for t in cells if len(cols[t]) == 1),
-                                  key=lambda t, k=k: -_phi(metric, rows[k][t], table.key_sizes[k], table.col_sizes[t]))
-                           for k, cells in enumerate(rows)]
-        self._col_leaves: dict[tuple[int, int], list[int]] = {}
 
-    def col_leaves(self, t: int, size: int) -> list[int]:
-        """Leaf rows of original column t, best first when the column has `size` mentions."""
-        order = self._col_leaves.get((t, size))
-        if order is None:
-            table = self.table
-            cells = table.col_cells[t]
-            leaves = [k for k in cells if len(table.row_cells[k]) == 1]
-            order = self._col_leaves[(t, size)] = sorted(
-                leaves, key=lambda k: -_phi(self.metric, cells[k], table.key_sizes[k], size))
-        return order
+NO_CHANGE: Counts = ((), (), 0, 0)
 
 
 class _Change:
-    """The cells and chain sizes a set of moves changes."""
+    """The cells and chain sizes a change (`Counts`) changes, indexed as the metrics read them."""
 
-    def __init__(self, table: _Table, moved: dict[Span, int | None]) -> None:
+    def __init__(self, table: _Table, counts: Counts) -> None:
         self.table = table
-        cells: dict[tuple[int, int], int] = {}
-        sizes: dict[int, int] = {}
-        matched = responses = 0
-        col_of, key_row = table.col_of, table.key_row
-        for span, to in moved.items():
-            frm = col_of.get(span)
-            if frm == to:
-                continue
-            k = key_row.get(span)
-            if frm is not None:
-                sizes[frm] = sizes.get(frm, 0) - 1
-                if k is not None:
-                    cells[(k, frm)] = cells.get((k, frm), 0) - 1
-            if to is not None:
-                sizes[to] = sizes.get(to, 0) + 1
-                if k is not None:
-                    cells[(k, to)] = cells.get((k, to), 0) + 1
-            if frm is None or to is None:
-                step = 1 if frm is None else -1
-                responses += step
-                if k is not None:
-                    matched += step
-        self.cells = cells
-        self.sizes = sizes
-        self.mentions = [matched, responses]
+        self.cells = cells = dict(counts[0])
+        self.sizes = sizes = dict(counts[1])
+        self.mentions = [counts[2], counts[3]]
         self.by_col: dict[int, dict[int, int]] = {}
         self.by_row: dict[int, list[int]] = {}
         for (k, t), d in cells.items():
             self.by_col.setdefault(t, {})[k] = d
             self.by_row.setdefault(k, []).append(t)
         self.rows = {k for k, _ in cells}
-        col_cells, col_sizes = table.col_cells, table.col_sizes
-        n_cols = len(col_cells)
+        col_cells, col_sizes, n_cols = table.col_cells, table.col_sizes, len(table.col_cells)
         self.cell_counts = [(k, t, n, n + d) for (k, t), d in cells.items()
                             for n in (col_cells[t].get(k, 0) if t < n_cols else 0,)]
         """(key chain, response chain, its cell before, after) of each changed cell, in order."""
@@ -224,13 +208,11 @@ class _Change:
         return before + self.cells.get((k, t), 0) if after else before
 
 
-def changes(table: _Table, moved: dict[Span, int | None], metrics: tuple[str, ...]) -> dict[str, Score]:
-    """The change of each metric's four counts when the moves are applied (`Edit.moved`)."""
-    change = _Change(table, moved)
-    out = {}
-    for metric in metrics:
-        out[metric] = _CHANGES[metric](table, change) if metric in _CHANGES else _ceaf(table, change, metric)
-    return out
+def changes(table: _Table, counts: Counts, metrics: tuple[str, ...]) -> dict[str, Score]:
+    """The change of each metric's four counts under a change (`counts_of` an edit's moves)."""
+    change = _Change(table, counts)
+    return {metric: _CHANGES[metric](table, change) if metric in _CHANGES else _ceaf(table, change, metric)
+            for metric in metrics}
 
 
 def _mentions(table: _Table, change: _Change) -> Score:
@@ -290,159 +272,17 @@ _CHANGES = {MENTIONS.name: _mentions, MUC.name: _muc, BCUB.name: _bcub, LEA.name
 
 
 def _ceaf(table: _Table, change: _Change, metric: str) -> Score:
-    total = _best(table, change, metric, True) - table.best_before(change, metric)
+    total = ceaf_change.best(table, change, metric, True) - table.best_before(change, metric)
     if metric == CEAFM.name:
         return Score(total, 0, total, sum(change.sizes.values()))
     chains = sum((after > 0) - (before > 0) for _, before, after in change.size_counts)
     return Score(total, 0, total, chains)
 
 
-def _best(table: _Table, change: _Change, metric: str, after: bool) -> float:
-    """Best alignment of the components holding a changed cell or chain, leaves reduced (after the
-    change, the duals of the components before it may spare the solver: best_matching)."""
-    edges, row_label, joined = _reached(table, change, metric, after)
-    found = at_most_one_choice(edges)
-    if found is not None:
-        return found
-    duals = (lambda rows: table.row_duals(metric, rows)) if after else None
-    return sum(best_total(cells, edges, duals) for cells in _labelled_groups(edges, row_label, joined))
-
-
-def _reached(table: _Table, change: _Change, metric: str, after: bool
-             ) -> tuple[dict[tuple[int, int], float], dict[int, int], dict[int, int]]:
-    """The edges (cells and their phi) of the components holding a changed cell or chain, leaves
-    reduced, with the label of each key chain reached and the labels joined (`_labelled_groups`).
-
-    The search below runs once per fix over a whole component, so it is written out: a column's
-    cells and size, a row's cells, read once per chain taken, the phi of `_phi` and the labels
-    inline (the same values, in the same order of edges, as a call per edge gave).  It also
-    finds the components as it goes: a chain first reached through an edge joins the component
-    of the chain it was reached from, and only an edge between two chains already reached can
-    join two (a union of labels, rare), so no union-find over every edge is needed."""
-    leaves = table.leaves(metric)
-    col_cells, col_sizes, key_sizes, row_cells = table.col_cells, table.col_sizes, table.key_sizes, table.row_cells
-    n_cols, n_sizes = len(col_cells), len(col_sizes)
-    moved_sizes = change.sizes
-    changed_rows, by_col, by_row = change.rows, change.by_col, change.by_row
-    moved_cells = change.cells if after else {}
-    col_hubs, row_hubs, row_leaves = leaves.col_hubs, leaves.row_hubs, leaves.row_leaves
-    # the size of each changed chain now (every other chain keeps its size)
-    size_now = {t: (col_sizes[t] if t < n_sizes else 0) + (d if after else 0) for t, d in moved_sizes.items()}
-
-    seeds = {t for t in moved_sizes if size_now[t] > 0}
-    edges: dict[tuple[int, int], float] = {}
-    rows_todo, cols_todo = list(changed_rows), list(seeds)
-    # the label of each chain reached: key chain k starts as k, response chain t as ~t
-    row_label = {k: k for k in rows_todo}
-    col_label = {t: ~t for t in cols_todo}
-    joined: dict[int, int] = {}  # label -> the label it joined
-    by_mentions = metric == CEAFM.name
-    empty: dict[int, int] = {}
-
-    while rows_todo or cols_todo:
-        while cols_todo:
-            t = cols_todo.pop()
-            cells = col_cells[t] if t < n_cols else empty
-            moved = by_col.get(t, empty) if after else empty
-            size = size_now.get(t)
-            if size is None:
-                size = col_sizes[t]
-            at_col = col_label[t]
-            # an edge is reached from its row and from its column: one already found is skipped
-            candidates: list[int] = []
-            if t < n_cols:
-                candidates.extend(col_hubs[t])
-                for k in leaves.col_leaves(t, size):
-                    if k not in changed_rows:
-                        candidates.append(k)
-                        break
-            candidates.extend(by_col.get(t, ()))
-            for k in candidates:
-                cell = (k, t)
-                if cell in edges:
-                    continue
-                n = cells.get(k, 0) + moved.get(k, 0)
-                if n > 0:
-                    edges[cell] = float(n) if by_mentions else 2.0 * n / (key_sizes[k] + size)
-                    at_row = row_label.get(k)
-                    if at_row is None:
-                        row_label[k] = at_col
-                        rows_todo.append(k)
-                    else:
-                        while at_row in joined:
-                            at_row = joined[at_row]
-                        root = at_col
-                        while root in joined:
-                            root = joined[root]
-                        if at_row != root:
-                            joined[at_row] = root
-        while rows_todo:
-            k = rows_todo.pop()
-            cells = row_cells[k]
-            moving = after and k in changed_rows
-            key_size = key_sizes[k]
-            at_row = row_label[k]
-            candidates = list(row_hubs[k])
-            candidates.extend(by_row.get(k, ()))
-            if len(moved_sizes) <= len(cells):
-                candidates.extend(moved_sizes)
-            else:
-                candidates.extend(t for t in cells if t in moved_sizes)
-            for t in row_leaves[k]:
-                if t not in moved_sizes:
-                    candidates.append(t)
-                    break
-            for t in candidates:
-                cell = (k, t)
-                if cell in edges:
-                    continue
-                n = cells.get(t, 0)
-                if moving:
-                    n += moved_cells.get(cell, 0)
-                if n > 0:
-                    if by_mentions:
-                        edges[cell] = float(n)
-                    else:
-                        size = size_now.get(t)
-                        edges[cell] = 2.0 * n / (key_size + (col_sizes[t] if size is None else size))
-                    at_col = col_label.get(t)
-                    if at_col is None:
-                        col_label[t] = at_row
-                        cols_todo.append(t)
-                    else:
-                        root = at_row
-                        while root in joined:
-                            root = joined[root]
-                        while at_col in joined:
-                            at_col = joined[at_col]
-                        if root != at_col:
-                            joined[root] = at_col
-    return edges, row_label, joined
-
-
-def _labelled_groups(edges: dict[tuple[int, int], float], row_label: dict[int, int],
-                     joined: dict[int, int]) -> list[list[tuple[int, int]]]:
-    """The edges by connected component, from `_reached`'s labels, each component's edges in the
-    order found and the components in the order of their first edge."""
-    roots: dict[int, int] = {}
-    groups: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for cell in edges:
-        label = row_label[cell[0]]
-        root = roots.get(label)
-        if root is None:
-            root = label
-            while root in joined:
-                root = joined[root]
-            roots[label] = root
-        groups[root].append(cell)
-    return list(groups.values())
-
-
 def table_of(key: Document, response: Document, key_row: dict[Span, int]) -> _Table | None:
     """The delta table of a document pair, or None when a span is listed twice on a side (v8.01
     then counts cells in three ways, which only rescoring follows)."""
-    key_spans = sum(map(len, key.chains))
-    if key_spans != len(key_row) or sum(map(len, response.chains)) != len({s for c in response.chains for s in c}):
+    if sum(map(len, key.chains)) != len(key_row) or sum(map(len, response.chains)) != len({s for c in response.chains for s in c}):
         return None
     return _Table(key, response, key_row)
 

@@ -31,6 +31,7 @@ from enum import Enum
 from metrics.mentions.chains import key_view, response_view
 from metrics.model import Document, Span
 from metrics.errors.chen_ng.records import Category, ErrorRecord
+from metrics.errors.delta import Counts, tally
 
 
 class FixKind(str, Enum):
@@ -270,3 +271,101 @@ def apply_records(key: Document, response: Document, records: Iterable[ErrorReco
     """Apply the fixes of some error records of this document, in document order."""
     ordered = sorted(records, key=lambda r: r.span)
     return apply_fixes(key, response, (fix_of(r) for r in ordered))
+
+
+def single_fix_counts(base: FixBase, fix: Fix, row_cells: list[dict[int, int]]) -> Counts | None:
+    """The change one fix alone makes to the cells and chain sizes of a clean response (every span
+    listed once on each side), as `metrics.errors.delta.changes` takes it; None when the
+    fix changes nothing (`Edit.touched` empty).  `row_cells[k][t]` counts key chain k's mentions in
+    response chain t.
+
+    Why: pricing a corpus's fifty thousand errors applies each fix alone, and `edit_chains` lists
+    the mentions a fix moves (a whole cell of a chain for a link) only for the delta table to count
+    them again.  This is `_Editable.apply` for a clean response, counting instead of listing; the
+    counts come in the order the moves list them, so every price is the same to the bit
+    (tests/test_impact_fast.py checks both ways and the rescoring on random documents)."""
+    m = fix.mention
+    key_of, chain_of = base.key_chain_of, base.chain_of
+    k = key_of.get(m)
+    here = chain_of.get(m)
+    new = len(base.chains)  # the first chain a fix makes
+    moves: list[tuple[int | None, int | None, int | None, int]] = []  # (key chain, from, to, mentions)
+    kind = fix.kind
+    if kind is FixKind.ADD:
+        if here is not None:
+            return None
+        moves.append((k, None, new, 1))
+    elif kind is FixKind.REMOVE:
+        if here is None:
+            return None
+        moves.append((k, here, None, 1))
+    elif kind is FixKind.SPLIT:
+        if here is None:
+            return None
+        share = 1 if k is None else row_cells[k][here]
+        if share >= len(base.chains[here]):
+            return None
+        moves.append((k, here, new, share))
+    else:
+        a = fix.target
+        assert a is not None
+        target = chain_of.get(a)
+        if here is not None:
+            if target == here:
+                return None
+            share = 1 if k is None else row_cells[k][here]
+        else:
+            share = 1
+        if target is not None:
+            moves.append((k, here, target, share))
+        elif here is not None:  # the share leaves, then a new chain gathers a and the share
+            moves.append((k, here, new, share))
+            moves.append((key_of.get(a), None, new, 1))
+        else:  # a new chain of m and a, in document order
+            for span in sorted({a, m}):
+                moves.append((key_of.get(span), None, new, 1))
+    return tally(moves)
+
+
+def reach(edit: Edit, key_chains: list[list[Span]], key_chains_of: dict[Span, tuple[int, ...]],
+          response_chains_of: dict[Span, tuple[int, ...]]) -> tuple[list[int], list[int]]:
+    """Key and response chains connected to the chains an edit touched, before or after it (what
+    rescoring a fix looks at: metrics.errors.chen_ng.impact), given the key's chains and the chains
+    listing each span on either side.
+
+    Chains are connected when they share a span (a key chain and a response chain holding the same
+    span; two chains of one side listing the same span).  Untouched chains are the same before and
+    after, so one search over both versions of the touched chains finds everything that can change.
+    """
+    original = edit.base.chains
+    keys: set[int] = set()
+    resps: set[int] = set(edit.touched)
+    todo_r = list(edit.touched)
+    todo_k: list[int] = []
+    while todo_r or todo_k:
+        while todo_r:
+            r = todo_r.pop()
+            spans = set(edit.chain(r))
+            if r < len(original):
+                spans.update(original[r])
+            for span in spans:
+                for k in key_chains_of.get(span, ()):
+                    if k not in keys:
+                        keys.add(k)
+                        todo_k.append(k)
+                for other in response_chains_of.get(span, ()):
+                    if other not in resps:
+                        resps.add(other)
+                        todo_r.append(other)
+        while todo_k:
+            k = todo_k.pop()
+            for span in key_chains[k]:
+                for k2 in key_chains_of.get(span, ()):
+                    if k2 not in keys:
+                        keys.add(k2)
+                        todo_k.append(k2)
+                for r in response_chains_of.get(span, ()):
+                    if r not in resps:
+                        resps.add(r)
+                        todo_r.append(r)
+    return sorted(keys), sorted(resps)

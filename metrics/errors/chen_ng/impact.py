@@ -25,8 +25,8 @@ import numpy as np
 
 from metrics.mentions.alignment import align
 from metrics.errors.chen_ng.records import Category, ErrorRecord
-from metrics.errors.delta import DELTA_METRICS, changes, partial_table, table_of, tainted_chains
-from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of
+from metrics.errors.delta import DELTA_METRICS, Counts, changes, counts_of, partial_table, table_of, tainted_chains
+from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, reach, single_fix_counts
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
 from metrics.model import Document, Span
@@ -68,9 +68,19 @@ class _DocumentState:
     one is rescored (the delta table is exact everywhere else)."""
     _key_chains_of: dict[Span, tuple[int, ...]] | None = None
 
+    @property
+    def clean(self) -> bool:
+        """Priced by the delta table whatever the fix: the table exists and nothing is tainted."""
+        return self.delta is not None and not self.tainted[0] and not self.tainted[1]
+
+    def counts_tainted(self, counts: Counts) -> bool:
+        """Do one fix's counts (`single_fix_counts`) change a tainted chain: `by_delta`'s test."""
+        key_tainted, response_tainted = self.tainted
+        return any(t in response_tainted for t, _ in counts[1]) or any(k in key_tainted for (k, _), _ in counts[0])
+
     def key_chains_of(self) -> dict[Span, tuple[int, ...]]:
         """Every key chain listing a span (more than one only in ill-formed keys), listed when a
-        fix is first rescored (`_reach`): a document priced by count changes never needs it."""
+        fix is first rescored (`fixes.reach`): a document priced by count changes never needs it."""
         if self._key_chains_of is None:
             self._key_chains_of = self.pair.key.chains_listing()
         return self._key_chains_of
@@ -84,11 +94,9 @@ class _DocumentState:
         """Can the delta table price this edit: it exists, and the edit reaches no tainted chain
         (its touched response chains, and the key chains of the spans it moves, are the chains
         its components are made of, before and after)."""
-        if self.delta is None:
-            return False
+        if self.delta is None or self.clean:
+            return self.delta is not None
         key_tainted, response_tainted = self.tainted
-        if not key_tainted and not response_tainted:
-            return True
         key_of = self.base.key_chain_of
         return not any(r in response_tainted for r in edit.touched) and \
             not any(key_of.get(span) in key_tainted for span in edit.moved)
@@ -162,6 +170,10 @@ class Pricer:
     def document_change(self, i: int, fixes: Sequence[Fix]) -> tuple[dict, dict]:
         """(scores of the reached part before, after) for the fixes applied to document i."""
         state = self._state(i)
+        if len(fixes) == 1 and state.delta is not None:
+            known = self._counted_change(state, i, fixes[0])
+            if known is not None:
+                return known
         edit = edit_chains(state.base, fixes)
         if not edit.touched:
             return {}, {}
@@ -169,10 +181,24 @@ class Pricer:
         known = self._memo.get(signature)
         if known is None:
             if state.by_delta(edit):
-                known = (self._zero, changes(state.delta, edit.moved, self.parts))
+                known = (self._zero, changes(state.delta, counts_of(state.delta, edit.moved), self.parts))
             else:
-                known = self._change(state, edit, i)
+                known = self._rescored(state, [edit], i)[0]
             self._memo[signature] = known
+        return known
+
+    def _counted_change(self, state: _DocumentState, i: int, fix: Fix) -> tuple[dict, dict] | None:
+        """`document_change` of one fix from its counts (`single_fix_counts`), or None where the
+        fix may reach a chain connected to a repeated span (`_DocumentState.tainted`)."""
+        counts = single_fix_counts(state.base, fix, state.delta.row_cells)
+        if not state.clean and (counts is None or state.counts_tainted(counts)):
+            return None
+        if counts is None:
+            return {}, {}
+        signature = (i, "counts", counts)  # the counts decide every change
+        known = self._memo.get(signature)
+        if known is None:
+            known = self._memo[signature] = (self._zero, changes(state.delta, counts, self.parts))
         return known
 
     def group_by_fix(self, records: Iterable[ErrorRecord]) -> list[list[ErrorRecord]]:
@@ -188,9 +214,6 @@ class Pricer:
             groups.setdefault(_signature(i, edit), []).append(r)
         return list(groups.values())
 
-    def _change(self, state: _DocumentState, edit: Edit, i: int) -> tuple[dict, dict]:
-        return self._rescored(state, [edit], i)[0]
-
     def _rescored(self, state: _DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
         """(scores of the reached part before, after) of each edit, by rescoring: the parts of all
         the edits, and the parts before them not kept yet, aligned, tabled and scored together
@@ -201,7 +224,7 @@ class Pricer:
         new_before: dict[tuple, int] = {}
         plans: list[tuple[tuple, Document, Document]] = []  # each edit's before, key part, part after
         for edit in edits:
-            key_set, resp_set = _reach(state, edit)
+            key_set, resp_set = reach(edit, state.pair.key.chains, state.key_chains_of(), state.response_chains_of)
             key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set],
                                  _pick(pair.key.chain_labels(), key_set))
             old_set = [r for r in resp_set if r < n_orig]
@@ -247,10 +270,12 @@ class Pricer:
         (a document that lists a span twice, or metrics the delta table lacks), and keep them in
         the memo: a document's hundreds of single fixes paid numpy's calls each."""
         state = self._state(i)
-        if state.delta is not None and not state.tainted[0] and not state.tainted[1]:
+        if state.clean:
             return
         pending: dict[tuple, Edit] = {}
         for fixes in fix_lists:
+            if len(fixes) == 1 and state.delta is not None and self._counted_change(state, i, fixes[0]) is not None:
+                continue  # priced by its counts (a book's fixes but those near its repeated span)
             edit = edit_chains(state.base, fixes)
             if edit.touched:
                 signature = _signature(i, edit)
@@ -438,46 +463,3 @@ def _document(response: Document, edit: Edit, indices: Iterable[int]) -> Documen
 def _fragment(doc: Document, chains: list[list[Span]], labels: list[str]) -> Document:
     """Some chains of a document, as the scorers see it (they read chains and labels only)."""
     return Document(name=doc.name, words=doc.words, chains=chains, labels=labels, path=doc.path, line=doc.line)
-
-
-def _reach(state: _DocumentState, edit: Edit) -> tuple[list[int], list[int]]:
-    """Key and response chains connected to the touched chains, before or after the edit.
-
-    Chains are connected when they share a span (a key chain and a response chain holding the same
-    span; two chains of one side listing the same span).  Untouched chains are the same before and
-    after, so one search over both versions of the touched chains finds everything that can change.
-    """
-    original = state.pair.response.chains
-    key_chains = state.pair.key.chains
-    key_chains_of, response_chains_of = state.key_chains_of(), state.response_chains_of
-    keys: set[int] = set()
-    resps: set[int] = set(edit.touched)
-    todo_r = list(edit.touched)
-    todo_k: list[int] = []
-    while todo_r or todo_k:
-        while todo_r:
-            r = todo_r.pop()
-            spans = set(edit.chain(r))
-            if r < len(original):
-                spans.update(original[r])
-            for span in spans:
-                for k in key_chains_of.get(span, ()):
-                    if k not in keys:
-                        keys.add(k)
-                        todo_k.append(k)
-                for other in response_chains_of.get(span, ()):
-                    if other not in resps:
-                        resps.add(other)
-                        todo_r.append(other)
-        while todo_k:
-            k = todo_k.pop()
-            for span in key_chains[k]:
-                for k2 in key_chains_of.get(span, ()):
-                    if k2 not in keys:
-                        keys.add(k2)
-                        todo_k.append(k2)
-                for r in response_chains_of.get(span, ()):
-                    if r not in resps:
-                        resps.add(r)
-                        todo_r.append(r)
-    return sorted(keys), sorted(resps)

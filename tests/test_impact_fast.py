@@ -1,0 +1,153 @@
+"""The fast paths of pricing one fix in a clean document, against the general path and rescoring.
+
+`fixes.single_fix_counts` counts what one fix changes without listing the mentions it moves; it
+must give the counts `delta._Change` finds from `edit_chains`'s moves, in the same order, for any
+fix (not only the fixes of classified errors: mentions absent from either side, targets absent from
+the response, splits that change nothing), and the pricer must give the same price to the bit as
+the general path, and the brute force (rescoring the whole corpus) up to rounding.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import corpora
+from test_errors_impact import full_rescore
+from test_impact_delta import PRICED, _document, _random_partition
+
+from metrics.corpus.scoring import prepare
+from metrics.errors.chen_ng.fixes import Fix, FixKind, apply_fixes, edit_chains, fix_of, single_fix_counts
+from metrics.errors.chen_ng import impact
+from metrics.errors.chen_ng.impact import Pricer
+from metrics.errors.chen_ng.records import classify_corpus
+from metrics.errors.delta import changes, counts_of
+from metrics.measures.weights import W4
+
+
+def _clean_corpus(seed: int, n: int):
+    """A one-document corpus, every span listed once on each side: key mentions the response
+    misses, response mentions the key lacks."""
+    rng = random.Random(seed)
+    key_chains = _random_partition(rng, list(range(n)), rng.randint(1, n))
+    kept = [i for i in range(n) if rng.random() < 0.85] + [n + i for i in range(rng.randint(0, 3))]
+    response_chains = _random_partition(rng, kept, rng.randint(1, max(len(kept) // 2, 1)))
+    keys = [_document("d", n + 6, key_chains)]
+    responses = [_document("d", n + 6, response_chains)]
+    return keys, responses, prepare(keys, responses)
+
+
+def _any_fix(rng: random.Random, n: int) -> Fix:
+    """A fix of any kind on any token's span, in either document or in neither."""
+    kind = rng.choice(list(FixKind))
+    mention = (rng.randrange(n + 5),) * 2
+    target = (rng.randrange(n + 5),) * 2 if kind is FixKind.LINK else None
+    return Fix(kind, mention, target)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(3, 30))
+def test_counts_of_any_single_fix_are_those_of_its_moves(seed: int, n: int) -> None:
+    keys, responses, prepared = _clean_corpus(seed, n)
+    pricer = Pricer(prepared, "conll", W4)
+    state = pricer._state(0)
+    assert state.clean
+    rng = random.Random(seed + 1)
+    seen_change = seen_none = False
+    for _ in range(40):
+        fix = _any_fix(rng, n)
+        counts = single_fix_counts(state.base, fix, state.delta.row_cells)
+        edit = edit_chains(state.base, [fix])
+        if not edit.touched:
+            assert counts is None, fix
+            seen_none = True
+            continue
+        assert counts == counts_of(state.delta, edit.moved), fix
+        seen_change = True
+    assert seen_change or seen_none
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(3, 30), st.sampled_from(PRICED), st.data())
+def test_any_single_fix_priced_by_its_counts_as_by_rescoring(seed: int, n: int, metric: str, data) -> None:
+    keys, responses, prepared = _clean_corpus(seed, n)
+    pricer = Pricer(prepared, metric, W4)
+    rng = random.Random(data.draw(st.integers(0, 10_000)))
+    records = classify_corpus(prepared.pairs, W4)
+    fixes = [_any_fix(rng, n) for _ in range(4)] + [fix_of(r) for r in records[:4]]
+    for fix in fixes:
+        fixed = apply_fixes(keys[0], prepared.pairs[0].response, [fix])
+        assert pricer.price(0, [fix]) == pytest.approx(full_rescore(keys, responses, 0, fixed, W4, metric),
+                                                       abs=1e-9), fix
+
+
+def test_the_fast_path_serves_single_fixes_of_clean_documents_only() -> None:
+    keys, responses, prepared = _clean_corpus(7, 12)
+    pricer = Pricer(prepared, "conll", W4)
+    records = classify_corpus(prepared.pairs, W4)
+    assert records
+    for record in records:
+        pricer.document_change(0, [fix_of(record)])
+    assert pricer._memo and all(key[1] == "counts" for key in pricer._memo)
+    pricer.document_change(0, [fix_of(r) for r in records[:2]])
+    assert any(key[1] != "counts" for key in pricer._memo), "a list of fixes takes the general path"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(duplicates=True, key_duplicates=False), st.sampled_from(("conll", "lmuc", "blanc")))
+def test_price_all_prices_each_record_and_category_as_alone(corpus, metric: str) -> None:
+    """`price_all` (a document's single fixes rescored together, where they are rescored) prices
+    each record and each category the same to the bit as pricing each on its own."""
+    keys = [p.key for p in corpus]
+    responses = [p.response for p in corpus]
+    records = classify_corpus(prepare(keys, responses).pairs, W4)
+    priced, by_category = Pricer(prepare(keys, responses), metric, W4).price_all(records, records)
+    alone = Pricer(prepare(keys, responses), metric, W4)
+    assert [r.impact for r in priced] == [alone.price(alone.index[r.document], [fix_of(r)]) for r in records]
+    assert by_category == {c: Pricer(prepare(keys, responses), metric, W4).price_category(records, c)
+                           for c in by_category}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(6, 30))
+def test_counts_of_a_single_fix_clear_of_a_repeated_span(seed: int, n: int) -> None:
+    """In a long document that lists spans twice (its delta table partial), one fix is priced from
+    its counts only when they change no chain connected to a repeated span, and then its counts are
+    those of its moves and the edit is one the table prices (`by_delta`); every other fix takes
+    the general path."""
+    rng = random.Random(seed)
+    key_chains = _random_partition(rng, list(range(n)), rng.randint(1, n))
+    kept = [i for i in range(n) if rng.random() < 0.85] + [n + i for i in range(rng.randint(0, 3))]
+    response_chains = _random_partition(rng, kept, rng.randint(1, max(len(kept) // 2, 1)))
+    for chains in (response_chains, key_chains) if rng.random() < 0.3 else (response_chains,):
+        span = rng.choice([i for chain in chains for i in chain])
+        rng.choice(chains).append(span)
+    keys = [_document("d", n + 6, key_chains)]
+    responses = [_document("d", n + 6, response_chains)]
+    impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS
+    try:
+        pricer = Pricer(prepare(keys, responses), "conll", W4)
+        state = pricer._state(0)
+    finally:
+        impact.PARTIAL_DELTA_TOKENS = before
+    assert state.delta is not None
+    counted = declined = 0
+    for _ in range(40):
+        fix = _any_fix(rng, n)
+        found = pricer._counted_change(state, 0, fix)
+        edit = edit_chains(state.base, [fix])
+        if found is None:
+            assert not state.clean
+            declined += 1
+            continue
+        counted += 1
+        if not edit.touched:
+            assert found == ({}, {})
+            continue
+        assert state.by_delta(edit), fix
+        counts = single_fix_counts(state.base, fix, state.delta.row_cells)
+        assert counts == counts_of(state.delta, edit.moved), fix
+        assert found[1] == changes(state.delta, counts, pricer.parts)
+    assert counted + declined == 40
