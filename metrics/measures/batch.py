@@ -21,7 +21,8 @@ import numpy as np
 
 from metrics.measures.ace import AceScore
 from metrics.measures.columns import Column
-from metrics.measures.formulas import ChainWeights, component_totals, first_best, lea_terms
+from metrics.measures.components import best_totals
+from metrics.measures.formulas import ChainWeights, first_best, lea_terms
 from metrics.measures.score import AnchorScore, BlancScore, Score, ratio
 from metrics.measures.laid import Tables
 from metrics.measures.table import ChainTypes
@@ -96,20 +97,17 @@ def ceaf_entity(t: Tables) -> Column:
 def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> tuple[list[float], list[int]]:
     """`formulas.best_alignment` of each document: its simple cells' phi summed, plus the best cell
     of each star component summed, in the order and grouping `best_alignment` sums them, then
-    each of its components for the solver (`formulas.component_totals`, over its cells' phi)
-    added in turn.  `exact`: phi holds whole numbers.  (No document is left missing.)"""
+    each of its components for the solver (`components.best_totals`: `formulas.component_totals`
+    of each, mostly without the solver) added in turn.  `exact`: phi holds whole numbers.  (No document is left missing.)"""
     sums = _exact_sums if exact else _doc_sums
     simple, star, has_star = _best_cells(t, phi)
     totals = 0.0 + sums(phi[simple], t.cell_doc[simple], t.n_docs)
     if len(star):
         totals = np.where(has_star, totals + sums(phi[star], t.cell_doc[star], t.n_docs), totals)
     totals = totals.tolist()
-    solver = _needs_solver(t)
-    if solver:
-        firsts, counts = t.starts("cell_key"), t.block.lengths("cell_key")
-        for d in solver:
-            for component in component_totals(t.tables[d], phi[firsts[d]:firsts[d] + counts[d]]):
-                totals[d] += component
+    found = t.solver_components()
+    for d, component in zip(found.doc.tolist(), best_totals(found, phi, exact)):
+        totals[d] += component
     return totals, []
 
 

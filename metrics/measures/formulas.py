@@ -162,15 +162,17 @@ def component_totals(table: Table, phi: np.ndarray) -> list[float]:
     in order), each summed as the solver's pairs come: what `best_alignment` adds to its simple and
     star cells' sums, one after another (`batch` adds them so too, to the documents' sums it
     makes at once)."""
-    totals = []
-    for at_row, at_col, cells, n_rows, n_cols in table.component_places():
-        if min(n_rows, n_cols) == 2:
-            totals.append(_two_total(at_row, at_col, phi[cells].tolist(), n_rows == 2))
-        else:
-            weights = dict(zip(zip(at_row, at_col), phi[cells].tolist()))
-            chosen = [weights[pair] for pair in sparse_assignment(n_rows, n_cols, weights) if pair in weights]
-            totals.append(sum(chosen))
-    return totals
+    return [component_total(at_row, at_col, phi[cells].tolist(), n_rows, n_cols)
+            for at_row, at_col, cells, n_rows, n_cols in table.component_places()]
+
+
+def component_total(at_row: list[int], at_col: list[int], values: list[float], n_rows: int, n_cols: int) -> float:
+    """The best total of one component for the solver (its cells at these rows and columns, with
+    these phi), summed as the solver's pairs come, by row (`component_totals` of each)."""
+    if min(n_rows, n_cols) == 2:
+        return _two_total(at_row, at_col, values, n_rows == 2)
+    weights = dict(zip(zip(at_row, at_col), values))
+    return sum([weights[pair] for pair in sparse_assignment(n_rows, n_cols, weights) if pair in weights])
 
 
 def _two_total(at_row: list[int], at_col: list[int], values: list[float], rows_are_two: bool) -> float:
