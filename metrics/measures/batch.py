@@ -255,9 +255,9 @@ def ace(t: Tables) -> Column:
     """The ACE-value's sums (`ace.ace_document` of each pair) under its default options (ace07,
     mention-weighted) where no entity type can lower a pair's value: the mention values summed per
     chain and cell, each pair's gain, the mapping of `_best_cells` under max(gain, 0) kept where
-    the gain is positive (and of each component for the solver its unique best matching's, when
-    it has one), and each sum in the order `ace_document` takes it.  None for a document with a
-    component of no unique best matching, and for all under other options or with entity types."""
+    the gain is positive (and of each component for the solver the solver's best matching's), and
+    each sum in the order `ace_document` takes it.  None for all under other options or with
+    entity types."""
     from metrics.measures.ace import MTV, W_FA, AceOptions
 
     pairs = t.pairs
@@ -283,8 +283,7 @@ def ace(t: Tables) -> Column:
     v_fa = -W_FA * 1.0 * cost_response
     gain = v_pair - v_fa[r]
     simple, star, _ = _best_cells(t, np.maximum(gain, 0.0))
-    solved, unsolved = _solved_cells(t, np.maximum(gain, 0.0))
-    both = np.concatenate([simple, star, solved])
+    both = np.concatenate([simple, star, _solved_cells(t, np.maximum(gain, 0.0))])
     chosen = both[np.argsort(t.cell_doc[both], kind="stable")]  # each document's simple cells, its stars, its components
     chosen = chosen[gain[chosen] > 0]
     mapped_key = np.zeros(n_key, dtype=bool)
@@ -303,23 +302,15 @@ def ace(t: Tables) -> Column:
     response_entities = np.bincount(t.response_doc, minlength=n).tolist() if len(t.response_doc) else [0] * n
     mapped = np.bincount(at, minlength=n).tolist() if len(at) else [0] * n
     return Column(AceScore, [numerator, denominator, miss, mapped_cost, false_alarm, mapped_value, mapped_key_value,
-                             key_entities, response_entities, mapped], missing=unsolved)
+                             key_entities, response_entities, mapped])
 
 
-def _solved_cells(t: Tables, weights: np.ndarray) -> tuple[np.ndarray, list[int]]:
+def _solved_cells(t: Tables, weights: np.ndarray) -> np.ndarray:
     """The cells of the best matching of every component for the solver, as `formulas.best_cells`
-    takes them (by document, component, then row), of the documents whose components all have a
-    unique best matching (`components.best_matchings`); and the other documents with components."""
+    takes them (by document, component, then row: `components.best_matchings`)."""
     found = t.solver_components()
-    clear, cells = best_matchings(found, weights)
-    unclear = np.ones(len(found.doc), dtype=bool)
-    unclear[clear] = False
-    unsolved = np.unique(found.doc[unclear]).tolist()
-    left = set(unsolved)
-    docs = found.doc.tolist()
-    kept = [places for c, places in zip(clear, cells) if docs[c] not in left]
-    solved = found.cells[np.concatenate(kept)] if kept else np.zeros(0, np.int64)
-    return solved, unsolved
+    matchings = best_matchings(found, weights)
+    return found.cells[np.concatenate(matchings)] if matchings else np.zeros(0, np.int64)
 
 
 def mentions(t: Tables) -> Column:

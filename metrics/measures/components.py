@@ -30,7 +30,7 @@ from math import perm
 
 import numpy as np
 
-from metrics.measures.formulas import component_total
+from metrics.measures.formulas import component_matching, component_total
 
 SMALL_MATCHINGS = 720
 """Most matchings of a component's smaller side into the other (6 x 6, 5 x 6, 3 x 10) weighed at once."""
@@ -135,23 +135,32 @@ def _compiled_total(row: np.ndarray, col: np.ndarray, values: np.ndarray, n_rows
     return sum(dense[rows, cols][cell[rows, cols]].tolist())  # (`sum`: 0 for no cell, as the solver's road)
 
 
-def best_matchings(found: Components, phi: np.ndarray) -> tuple[list[int], list[np.ndarray]]:
-    """The components whose best matching under these weights (at least 0) is unique but for
-    cells of weight 0, and its cells of each, by row: where they sit in `found`'s arrays.  The
-    solver's pairs (`assignment.sparse_assignment`) are these, and maybe cells of weight 0
-    besides (the ACE-value's matching, which keeps only the cells of a positive gain)."""
+def best_matchings(found: Components, phi: np.ndarray) -> list[np.ndarray]:
+    """The solver's best matching of every component under these weights (`formulas.best_cells`
+    of each), as its cells by row (places in `found`'s arrays): of a matching unique but for
+    cells of weight 0, its cells (those of weight 0 the solver would take may be left out: the
+    ACE-value, which reads this, keeps only cells of a positive gain); of the others, the solver's
+    own (`formulas.component_matching`)."""
     values = phi[found.cells]
-    if not len(found.doc) or not bool((values >= 0).all()):
-        return [], []
-    clear, chosen = _no_choice(found, values)
-    known: list[float | None] = [None] * len(found.doc)
-    for c in clear:
-        known[c] = 0.0
-    for (k, m, transposed), members in _small_shapes(found, known).items():
-        _, more, cells = _weighed(found, values, members, k, m, transposed)
-        clear, chosen = clear + more, chosen + cells
-    order = sorted(range(len(clear)), key=clear.__getitem__)
-    return [clear[i] for i in order], [chosen[i] for i in order]
+    n = len(found.doc)
+    matchings: list[np.ndarray | None] = [None] * n
+    if n and bool((values >= 0).all()):
+        for c, cells in zip(*_no_choice(found, values, idle=True)):
+            matchings[c] = cells
+        for (k, m, transposed), members in _small_shapes(found, matchings).items():
+            for c, cells in zip(*_weighed(found, values, members, k, m, transposed)[1:]):
+                matchings[c] = cells
+    rest = [c for c in range(n) if matchings[c] is None]
+    if rest:
+        ends = np.cumsum(np.bincount(found.owner, minlength=n)).tolist()
+        row, col, weights = found.row.tolist(), found.col.tolist(), values.tolist()
+        n_rows, n_cols = found.n_rows.tolist(), found.n_cols.tolist()
+        for c in rest:
+            first = ends[c - 1] if c else 0
+            at = slice(first, ends[c])
+            matchings[c] = first + np.array(component_matching(row[at], col[at], weights[at], n_rows[c], n_cols[c]),
+                                             dtype=np.int64)
+    return matchings  # type: ignore[return-value]  (every one found)
 
 
 def _sum_in_turn(values: np.ndarray) -> float:
@@ -159,9 +168,11 @@ def _sum_in_turn(values: np.ndarray) -> float:
     return sum(values.tolist())
 
 
-def _no_choice(found: Components, values: np.ndarray) -> tuple[list[int], list[np.ndarray]]:
+def _no_choice(found: Components, values: np.ndarray, idle: bool = False) -> tuple[list[int], list[np.ndarray]]:
     """The components whose smaller side's chains (key chains on a tie) each have one strictly best
-    partner, above 0, no two the same; and each one's best cells by row (places in `found`)."""
+    partner, above 0, no two the same; and each one's best cells by row (places in `found`).  With
+    `idle`, a chain whose cells all weigh 0 may be among them, left without a cell (whatever the
+    solver gives it weighs 0: the matching's cells of weight above 0 are still the only best)."""
     by_row = (found.n_rows <= found.n_cols)[found.owner]
     chain = np.where(by_row, found.row, found.col)
     partner = np.where(by_row, found.col, found.row)
@@ -173,6 +184,9 @@ def _no_choice(found: Components, values: np.ndarray) -> tuple[list[int], list[n
     strict[:-1] &= ~((ranked[:-1] == ranked[1:]) & ~first[1:])  # a tie with the next cell of the chain
     best = np.flatnonzero(first)
     fine = strict[best]
+    if idle:  # a chain of no weight takes no cell
+        weighs = ranked[best] > 0
+        best, fine = best[weighs], fine[weighs]
     # two chains of a component wanting one partner
     code = owner[best] * (int(partner.max()) + 1) + partner[best]
     by_code = np.argsort(code, kind="stable")
@@ -196,7 +210,7 @@ def _grouped(owner: np.ndarray, places: np.ndarray) -> tuple[list[int], list[np.
     return owner[starts].tolist(), np.split(places, starts[1:])
 
 
-def _small_shapes(found: Components, known: list[float | None]) -> dict[tuple[int, int, bool], list[int]]:
+def _small_shapes(found: Components, known: list) -> dict[tuple[int, int, bool], list[int]]:
     """The components not `known` with few matchings, by shape: (smaller side, larger side,
     whether the smaller side is the response's) -> components."""
     shapes: dict[tuple[int, int, bool], list[int]] = {}

@@ -210,10 +210,17 @@ def best_cells(table: Table, phi: np.ndarray, components: bool = True) -> list[n
     if not components:
         return groups
     for at_row, at_col, cells, n_rows, n_cols in table.component_places():
-        cell_at = dict(zip(zip(at_row, at_col), cells.tolist()))
-        pairs = sparse_assignment(n_rows, n_cols, {pair: float(phi[cell]) for pair, cell in cell_at.items()})
-        groups.append([cell_at[pair] for pair in pairs if pair in cell_at])
+        groups.append(cells[component_matching(at_row, at_col, phi[cells].tolist(), n_rows, n_cols)].tolist())
     return groups
+
+
+def component_matching(at_row: list[int], at_col: list[int], values: list[float], n_rows: int, n_cols: int
+                       ) -> list[int]:
+    """The cells (their places in the lists) of the solver's best matching of one component (its
+    cells at these rows and columns, with these phi), in the order of its pairs (by row)."""
+    place = {pair: i for i, pair in enumerate(zip(at_row, at_col))}
+    pairs = sparse_assignment(n_rows, n_cols, {pair: values[i] for pair, i in place.items()})
+    return [place[pair] for pair in pairs if pair in place]
 
 
 def first_best(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
