@@ -270,14 +270,16 @@ def _components_together(wanted: np.ndarray, simple: np.ndarray, cell_key: np.nd
         if np.array_equal(spread, label):
             break
         label = spread
+    # each cell's group, numbered in the order of the group's first cell
     group_of = label[a]
-    _, first, number = np.unique(group_of, return_index=True, return_inverse=True)
-    rank = np.empty(len(first), dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
-    group = rank[number.reshape(-1)]
+    first_of = np.full(len(label), len(rest), dtype=np.int64)
+    np.minimum.at(first_of, group_of, np.arange(len(rest), dtype=np.int64))
+    is_first = first_of[group_of] == np.arange(len(rest))
+    number = np.cumsum(is_first) - 1  # cells are in order: a group's number is that of its first cell
+    group = number[first_of[group_of]]
     order = np.lexsort((rest, group))
     cells, group = rest[order], group[order]  # grouped in the order of their first cell, each group's in order
-    n_groups = len(first)
+    n_groups = int(is_first.sum())
     n_rows = _distinct_per_group(group, cell_key[cells], n_groups)
     n_cols = _distinct_per_group(group, cell_response[cells], n_groups)
     star_group = (n_rows == 1) | (n_cols == 1)
@@ -300,9 +302,10 @@ def _components_together(wanted: np.ndarray, simple: np.ndarray, cell_key: np.nd
         keys = cell_key[cells[solver]] - key_start[doc[solver]]
         responses = cell_response[cells[solver]] - response_start[doc[solver]]
         bounds = np.flatnonzero(np.diff(solver_group)) + 1
-        for part, rows, cols, d in zip(np.split(solver_cells, bounds), np.split(keys, bounds),
-                                       np.split(responses, bounds), doc[solver][np.concatenate([[0], bounds])].tolist()):
-            components.setdefault(d, []).append((part, np.unique(rows), np.unique(cols)))
+        for part, rows, cols, d in zip(_cut(solver_cells, bounds), _distinct_split(solver_group, keys),
+                                       _distinct_split(solver_group, responses),
+                                       doc[solver][np.concatenate([[0], bounds])].tolist()):
+            components.setdefault(d, []).append((part, rows, cols))
     return _Found(simple_cells - cell_start[cell_doc[simple_cells]], cell_doc[simple_cells], local[in_star],
                   doc[in_star], starts.astype(np.int64), star_docs, components)
 
@@ -311,5 +314,25 @@ def _distinct_per_group(group: np.ndarray, values: np.ndarray, n_groups: int) ->
     """How many distinct values each group has (rows grouped)."""
     if not len(group):
         return np.zeros(n_groups, dtype=np.int64)
-    pairs = np.unique(group * (int(values.max()) + 1) + values)
+    pairs = _distinct(group * (int(values.max()) + 1) + values)
     return np.bincount(pairs // (int(values.max()) + 1), minlength=n_groups)
+
+
+def _distinct_split(group: np.ndarray, values: np.ndarray) -> list[np.ndarray]:
+    """Each group's distinct values, sorted (`np.unique` of each), groups numbered in order."""
+    base = int(values.max()) + 1
+    codes = _distinct(group * base + values)
+    owner = codes // base
+    return _cut(codes - owner * base, np.flatnonzero(np.diff(owner)) + 1)
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted (`np.unique`, by sorting)."""
+    values = np.sort(values)
+    return values[np.concatenate([[True], values[1:] != values[:-1]])] if len(values) else values
+
+
+def _cut(values: np.ndarray, bounds: np.ndarray) -> list[np.ndarray]:
+    """`np.split(values, bounds)`, by slicing (np.split pays a call per piece)."""
+    edges = [0, *bounds.tolist(), len(values)]
+    return [values[start:end] for start, end in zip(edges, edges[1:])]
