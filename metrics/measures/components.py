@@ -17,8 +17,8 @@ pairs that are cells (a non-cell weighs 0, and adding 0.0 changes no float).  Ta
   (`formulas._two_total` takes the best of the same sums, and a sum of two terms is the same in
   either order); otherwise when the best matching is better by `MARGIN` than any other with other
   cells (the solver, whose rounding is far below it, finds it), summed by row;
-- the rest: the solver (`formulas.component_total`); for whole numbers (more than two chains on
-  each side) scipy's compiled one, whose best matching, if another, sums to the same whole number.
+- the rest: the solver (`formulas.component_total`).  (scipy's compiled solver would do the large
+  ones of whole numbers faster, but loading it costs what it saves on a corpus of GUM's size.)
 """
 
 from __future__ import annotations
@@ -115,24 +115,8 @@ def best_totals(found: Components, phi: np.ndarray, exact: bool) -> list[float]:
         n_rows, n_cols = found.n_rows.tolist(), found.n_cols.tolist()
         for c in rest:
             at = slice(ends[c - 1] if c else 0, ends[c])
-            if exact and min(n_rows[c], n_cols[c]) > 2:
-                totals[c] = _compiled_total(found.row[at], found.col[at], values[at], n_rows[c], n_cols[c])
-            else:
-                totals[c] = component_total(row[at], col[at], weights[at], n_rows[c], n_cols[c])
+            totals[c] = component_total(row[at], col[at], weights[at], n_rows[c], n_cols[c])
     return totals  # type: ignore[return-value]  (every one found)
-
-
-def _compiled_total(row: np.ndarray, col: np.ndarray, values: np.ndarray, n_rows: int, n_cols: int) -> float:
-    """The best total of a component of whole-number weights by scipy's compiled solver: every
-    best matching of whole numbers sums to the same float, whichever the solver takes."""
-    from metrics.runtime.lsap import linear_sum_assignment
-
-    dense = np.zeros((n_rows, n_cols))
-    dense[row, col] = values
-    cell = np.zeros((n_rows, n_cols), dtype=bool)
-    cell[row, col] = True
-    rows, cols = linear_sum_assignment()(dense, maximize=True)
-    return sum(dense[rows, cols][cell[rows, cols]].tolist())  # (`sum`: 0 for no cell, as the solver's road)
 
 
 def best_matchings(found: Components, phi: np.ndarray) -> list[np.ndarray]:
