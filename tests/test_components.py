@@ -1,5 +1,5 @@
 """CEAF's components solved at once (`metrics.measures.components`) equal, to the bit, each one
-solved alone by the solver's road (`formulas.component_total`): on random components of every
+solved alone by the solver's road (`components.component_total`): on random components of every
 shape the shortcuts take and beyond, with whole-number weights, fractions with ties (CEAF-e's
 2n / (|K| + |R|)), zeros and arbitrary floats, and cells left out (non-cells weigh 0)."""
 
@@ -9,8 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.measures.components import Components, best_matchings, best_totals
-from metrics.measures.formulas import component_total
+from metrics.measures.components import Components, best_matchings, best_totals, component_total
 
 
 @st.composite
@@ -63,7 +62,7 @@ def expected(components: list) -> list[float]:
 def test_totals_equal_the_solvers(drawn):
     kind, components = drawn
     found, phi = laid(components)
-    got = best_totals(found, phi, exact=kind == "whole")
+    got = best_totals(found, phi)
     assert [bits(x) for x in got] == [bits(x) for x in expected(components)]
 
 
@@ -87,5 +86,5 @@ def test_a_component_without_a_clear_best_goes_to_the_solver():
     """Every row best with every column, three by three: a tie the shortcuts leave to the solver."""
     cells = [(r, c, 1.0) for r in range(3) for c in range(3)]
     found, phi = laid([(3, 3, cells)])
-    assert best_totals(found, phi, exact=False) == expected([(3, 3, cells)])
+    assert best_totals(found, phi) == expected([(3, 3, cells)])
     assert [(int(found.row[i]), int(found.col[i])) for i in best_matchings(found, phi)[0]] == [(0, 0), (1, 1), (2, 2)]

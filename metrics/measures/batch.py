@@ -8,7 +8,7 @@ per document, about a millisecond each; here they are paid once for the corpus. 
 the one `formulas` (and `blanc`) computes for the document alone, to the bit: the same elementwise
 operations, and each document's sums taken in the order numpy's `.sum()` takes them for it (a
 running sum below eight terms, `_doc_sums`); a CEAF component that needs the solver is solved on
-its own (`formulas.component_totals`) and added to its document's sum in turn, as
+its own (`components.best_totals`) and added to its document's sum in turn, as
 `best_alignment` adds it.  What arithmetic on the table cannot give is left to the per-document
 computation: BLANC of a document with a span twice on a side, the ACE-value of a document whose
 matching needs the solver.  Each function returns a `Column` of one score per table, its `missing`
@@ -97,7 +97,7 @@ def ceaf_entity(t: Tables) -> Column:
 def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> tuple[list[float], list[int]]:
     """`formulas.best_alignment` of each document: its simple cells' phi summed, plus the best cell
     of each star component summed, in the order and grouping `best_alignment` sums them, then
-    each of its components for the solver (`components.best_totals`: `formulas.component_totals`
+    each of its components for the solver (`components.best_totals`: `components.component_total`
     of each, mostly without the solver) added in turn.  `exact`: phi holds whole numbers.  (No document is left missing.)"""
     sums = _exact_sums if exact else _doc_sums
     simple, star, has_star = _best_cells(t, phi)
@@ -106,7 +106,7 @@ def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> tuple[list[float], 
         totals = np.where(has_star, totals + sums(phi[star], t.cell_doc[star], t.n_docs), totals)
     totals = totals.tolist()
     found = t.solver_components()
-    for d, component in zip(found.doc.tolist(), best_totals(found, phi, exact)):
+    for d, component in zip(found.doc.tolist(), best_totals(found, phi)):
         totals[d] += component
     return totals, []
 

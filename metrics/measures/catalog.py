@@ -186,14 +186,15 @@ def _batch(function: str, *, linguistic: bool = False) -> Batch:
 
 def _batch_application(name: str) -> Batch:
     """Tuggener's metric `name` of many documents: those without a link are zeros
-    (`batch.application`), the others judged together in one pass (`Tables.application`: the
-    first asked judges them all, with the types the tables have of every id, the others find theirs)."""
+    (`batch.application`), the others judged together in one pass (`ScoredPair.application` with
+    `together`: the first asked judges them all, the others find theirs)."""
     def compute(tables: Tables, weights: Weights) -> Column:
         from metrics.measures import batch
 
         column = batch.application(tables, f_phi=name == "anchor")
         if tables.pairs is not None and column.missing:
-            column.fill([found[name] for found in tables.application()])
+            judged = [tables.pairs[d] for d in column.missing]
+            column.fill([pair.application(judged)[name] for pair in judged])
         return column
 
     return compute

@@ -1,5 +1,7 @@
-"""CEAF's components for the solver, of many documents at once: each component's best total, as
-`formulas.component_total` gives it, to the bit, most of them without the solver.
+"""CEAF's components for the solver: each one's best total and matching, as the solver gives
+them (`component_total`, `component_matching`: one component in Python), and the best totals of
+many components at once (`best_totals`: of many documents, or of one with many), to the bit, most
+of them without the solver.
 
 Why: a corpus of GUM's size has some 1,700 components with two chains or more on both sides, and
 every CEAF variant (CEAFm, CEAFe, LCEAFm, LCEAFe) solved each in Python, one by one: a fifth of a
@@ -12,12 +14,12 @@ pairs that are cells (a non-cell weighs 0, and adding 0.0 changes no float).  Ta
   chain, so this one is the unique optimum, the solver's (`no_choice`, as in the error analysis's
   re-solves);
 - a small component (`SMALL_MATCHINGS` matchings of its smaller side at most): every matching's
-  total at once.  Its total is the best of them when the weights are whole numbers (`exact`: any
+  total at once.  Its total is the best of them when the weights are whole numbers (then any
   best matching sums to the same float) or when the smaller side has two chains
-  (`formulas._two_total` takes the best of the same sums, and a sum of two terms is the same in
+  (`_two_total` takes the best of the same sums, and a sum of two terms is the same in
   either order); otherwise when the best matching is better by `MARGIN` than any other with other
   cells (the solver, whose rounding is far below it, finds it), summed by row;
-- the rest: the solver (`formulas.component_total`).  (scipy's compiled solver would do the large
+- the rest: the solver (`component_total`).  (scipy's compiled solver would do the large
   ones of whole numbers faster, but loading it costs what it saves on a corpus of GUM's size.)
 """
 
@@ -27,10 +29,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 from math import perm
+from typing import cast
 
 import numpy as np
 
-from metrics.measures.formulas import component_matching, component_total
+from metrics.measures.assignment import sparse_assignment
+from metrics.measures.table import Table
 
 SMALL_MATCHINGS = 720
 """Most matchings of a component's smaller side into the other (6 x 6, 5 x 6, 3 x 10) weighed at once."""
@@ -62,6 +66,16 @@ class Components:
     """Each cell's response chain, counted in its component."""
 
 
+AT_ONCE = 8
+"""Components of one table from which `formulas.component_totals` takes them at once: below it, the
+numpy calls of doing so cost more than solving each in Python."""
+
+
+def table_components(table: Table) -> Components:
+    """One table's components for the solver, as `laid_components` lays many documents' out."""
+    return laid_components({0: table.components}, np.zeros(1, dtype=np.int64), table.cell_key, table.cell_response)
+
+
 def laid_components(components: dict[int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]], cell_starts: np.ndarray,
                     cell_key: np.ndarray, cell_response: np.ndarray) -> Components:
     """The documents' components (`TableBlock.components`: document -> its (cells, key rows,
@@ -91,18 +105,19 @@ def _rank(owner: np.ndarray, chain: np.ndarray) -> np.ndarray:
     return inverse.reshape(-1) - first[owner]
 
 
-def best_totals(found: Components, phi: np.ndarray, exact: bool) -> list[float]:
+def best_totals(found: Components, phi: np.ndarray) -> list[float]:
     """The best total of every component under these cells' weights (`phi`, over all cells), as
-    `formulas.component_total` gives it.  `exact`: the weights are whole numbers."""
+    `component_total` gives it."""
     n = len(found.doc)
     totals: list[float | None] = [None] * n
     values = phi[found.cells]
+    exact = bool((values == np.floor(values)).all() and (values < 2.0 ** 40).all())  # whole numbers: sums exact
     if n and bool((values >= 0).all()):  # (the shortcuts' bounds read weights of at least 0, as CEAF's are)
         for c, cells in zip(*_no_choice(found, values)):
             totals[c] = _sum_in_turn(values[cells])
-        for (k, m, transposed), members in _small_shapes(found, totals).items():
-            top, clear, chosen = _weighed(found, values, members, k, m, transposed)
-            if k == 2 or exact:
+        for shape, members in _small_shapes(found, totals).items():
+            top, clear, chosen = _weighed(found, values, members, shape)
+            if shape[0] == 2 or exact:
                 for c, total in zip(members, top.tolist()):
                     totals[c] = total
             else:
@@ -116,7 +131,7 @@ def best_totals(found: Components, phi: np.ndarray, exact: bool) -> list[float]:
         for c in rest:
             at = slice(ends[c - 1] if c else 0, ends[c])
             totals[c] = component_total(row[at], col[at], weights[at], n_rows[c], n_cols[c])
-    return totals  # type: ignore[return-value]  (every one found)
+    return cast(list[float], totals)  # every one found
 
 
 def best_matchings(found: Components, phi: np.ndarray) -> list[np.ndarray]:
@@ -124,15 +139,15 @@ def best_matchings(found: Components, phi: np.ndarray) -> list[np.ndarray]:
     of each), as its cells by row (places in `found`'s arrays): of a matching unique but for
     cells of weight 0, its cells (those of weight 0 the solver would take may be left out: the
     ACE-value, which reads this, keeps only cells of a positive gain); of the others, the solver's
-    own (`formulas.component_matching`)."""
+    own (`component_matching`)."""
     values = phi[found.cells]
     n = len(found.doc)
     matchings: list[np.ndarray | None] = [None] * n
     if n and bool((values >= 0).all()):
         for c, cells in zip(*_no_choice(found, values, idle=True)):
             matchings[c] = cells
-        for (k, m, transposed), members in _small_shapes(found, matchings).items():
-            for c, cells in zip(*_weighed(found, values, members, k, m, transposed)[1:]):
+        for shape, members in _small_shapes(found, matchings).items():
+            for c, cells in zip(*_weighed(found, values, members, shape)[1:]):
                 matchings[c] = cells
     rest = [c for c in range(n) if matchings[c] is None]
     if rest:
@@ -144,7 +159,7 @@ def best_matchings(found: Components, phi: np.ndarray) -> list[np.ndarray]:
             at = slice(first, ends[c])
             matchings[c] = first + np.array(component_matching(row[at], col[at], weights[at], n_rows[c], n_cols[c]),
                                              dtype=np.int64)
-    return matchings  # type: ignore[return-value]  (every one found)
+    return cast(list[np.ndarray], matchings)  # every one found
 
 
 def _sum_in_turn(values: np.ndarray) -> float:
@@ -212,13 +227,14 @@ def _matchings(k: int, m: int) -> np.ndarray:
     return np.array(list(permutations(range(m), k)), dtype=np.int64).reshape(-1, k)
 
 
-def _weighed(found: Components, values: np.ndarray, members: list[int], k: int, m: int, transposed: bool
+def _weighed(found: Components, values: np.ndarray, members: list[int], shape: tuple[int, int, bool]
              ) -> tuple[np.ndarray, list[int], list[np.ndarray]]:
     """Every matching of components of one shape (k chains on the smaller side, m on the other;
     `transposed`: the smaller side is the response's) weighed: each one's best total (its
     matchings' totals summed along the smaller side), the members whose best matching is better
     by `MARGIN` than any other with other cells, and each of those one's cells by row (places in
     `found`, non-cells left out)."""
+    k, m, transposed = shape
     place = np.full(len(found.doc), -1, dtype=np.int64)
     place[members] = np.arange(len(members))
     at = np.flatnonzero(place[found.owner] >= 0)
@@ -245,3 +261,40 @@ def _weighed(found: Components, values: np.ndarray, members: list[int], k: int, 
     if transposed:  # by key chain: the partners are the rows
         chosen = np.take_along_axis(chosen, np.argsort(partners, axis=1, kind="stable"), axis=1)
     return top, [members[i] for i in clear.tolist()], [cells[cells >= 0] for cells in chosen]
+
+
+def component_total(at_row: list[int], at_col: list[int], values: list[float], n_rows: int, n_cols: int) -> float:
+    """The best total of one component for the solver (its cells at these rows and columns, with
+    these phi), summed as the solver's pairs come, by row (`component_totals` of each)."""
+    if min(n_rows, n_cols) == 2:
+        return _two_total(at_row, at_col, values, n_rows == 2)
+    weights = dict(zip(zip(at_row, at_col), values))
+    return sum([weights[pair] for pair in sparse_assignment(n_rows, n_cols, weights) if pair in weights])
+
+
+def _two_total(at_row: list[int], at_col: list[int], values: list[float], rows_are_two: bool) -> float:
+    """Best total of a component with two chains on one side, as the solver would sum it.
+
+    The solver gives both chains distinct partners and leaves out a pair that is not a cell (phi
+    0); so the best is the best sum of two distinct partners' cells, or one chain's cell alone (the
+    other partnered with a non-cell).  Sums are taken as the solver's pairs come, by row."""
+    two, many = (at_row, at_col) if rows_are_two else (at_col, at_row)
+    first: dict[int, float] = {}
+    second: dict[int, float] = {}
+    for side, other, value in zip(two, many, values):
+        (first if side == 0 else second)[other] = value
+    candidates = list(first.values()) + list(second.values())
+    for i, x in first.items():
+        for j, y in second.items():
+            if i != j:
+                candidates.append(x + y if rows_are_two or i < j else y + x)
+    return max(candidates, default=0.0)
+
+
+def component_matching(at_row: list[int], at_col: list[int], values: list[float], n_rows: int, n_cols: int
+                       ) -> list[int]:
+    """The cells (their places in the lists) of the solver's best matching of one component (its
+    cells at these rows and columns, with these phi), in the order of its pairs (by row)."""
+    place = {pair: i for i, pair in enumerate(zip(at_row, at_col))}
+    pairs = sparse_assignment(n_rows, n_cols, {pair: values[i] for pair, i in place.items()})
+    return [place[pair] for pair in pairs if pair in place]

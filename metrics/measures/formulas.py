@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from metrics.measures.assignment import sparse_assignment
+from metrics.measures.components import AT_ONCE, best_totals, component_matching, component_total, table_components
 from metrics.measures.score import Score, ratio
 from metrics.measures.table import ChainTypes, Table
 from metrics.measures.weights import Weights
@@ -158,40 +158,14 @@ def best_alignment(table: Table, phi: np.ndarray) -> float:
 
 
 def component_totals(table: Table, phi: np.ndarray) -> list[float]:
-    """The best total of each of the table's components for the solver (`Table.component_places`,
-    in order), each summed as the solver's pairs come: what `best_alignment` adds to its simple and
-    star cells' sums, one after another (`batch` adds them so too, to the documents' sums it
-    makes at once)."""
+    """The best total of each of the table's components for the solver (`Table.components`, in
+    order), each summed as the solver's pairs come (`components.component_total`): what
+    `best_alignment` adds to its simple and star cells' sums, one after another.  A table of many
+    components has them taken at once (`components.best_totals`: most without the solver)."""
+    if len(table.components) >= AT_ONCE:
+        return best_totals(table_components(table), phi)
     return [component_total(at_row, at_col, phi[cells].tolist(), n_rows, n_cols)
             for at_row, at_col, cells, n_rows, n_cols in table.component_places()]
-
-
-def component_total(at_row: list[int], at_col: list[int], values: list[float], n_rows: int, n_cols: int) -> float:
-    """The best total of one component for the solver (its cells at these rows and columns, with
-    these phi), summed as the solver's pairs come, by row (`component_totals` of each)."""
-    if min(n_rows, n_cols) == 2:
-        return _two_total(at_row, at_col, values, n_rows == 2)
-    weights = dict(zip(zip(at_row, at_col), values))
-    return sum([weights[pair] for pair in sparse_assignment(n_rows, n_cols, weights) if pair in weights])
-
-
-def _two_total(at_row: list[int], at_col: list[int], values: list[float], rows_are_two: bool) -> float:
-    """Best total of a component with two chains on one side, as the solver would sum it.
-
-    The solver gives both chains distinct partners and leaves out a pair that is not a cell (phi
-    0); so the best is the best sum of two distinct partners' cells, or one chain's cell alone (the
-    other partnered with a non-cell).  Sums are taken as the solver's pairs come, by row."""
-    two, many = (at_row, at_col) if rows_are_two else (at_col, at_row)
-    first: dict[int, float] = {}
-    second: dict[int, float] = {}
-    for side, other, value in zip(two, many, values):
-        (first if side == 0 else second)[other] = value
-    candidates = list(first.values()) + list(second.values())
-    for i, x in first.items():
-        for j, y in second.items():
-            if i != j:
-                candidates.append(x + y if rows_are_two or i < j else y + x)
-    return max(candidates, default=0.0)
 
 
 def best_cells(table: Table, phi: np.ndarray, components: bool = True) -> list[np.ndarray | list[int]]:
@@ -212,15 +186,6 @@ def best_cells(table: Table, phi: np.ndarray, components: bool = True) -> list[n
     for at_row, at_col, cells, n_rows, n_cols in table.component_places():
         groups.append(cells[component_matching(at_row, at_col, phi[cells].tolist(), n_rows, n_cols)].tolist())
     return groups
-
-
-def component_matching(at_row: list[int], at_col: list[int], values: list[float], n_rows: int, n_cols: int
-                       ) -> list[int]:
-    """The cells (their places in the lists) of the solver's best matching of one component (its
-    cells at these rows and columns, with these phi), in the order of its pairs (by row)."""
-    place = {pair: i for i, pair in enumerate(zip(at_row, at_col))}
-    pairs = sparse_assignment(n_rows, n_cols, {pair: values[i] for pair, i in place.items()})
-    return [place[pair] for pair in pairs if pair in place]
 
 
 def first_best(values: np.ndarray, starts: np.ndarray) -> np.ndarray:

@@ -63,21 +63,6 @@ class Tables:
                 [d for d, pair in enumerate(self.pairs) if _has_link(pair.key.chains) or _has_link(pair.response.chains)]
         return self._kept["judged"]
 
-    def application(self) -> list[dict[str, Any]]:
-        """Tuggener's five metrics of each document they judge (`judged`, in order), judged in one
-        pass (`tuggener.score_documents`) with the types of `id_types` (made once)."""
-        if "application" not in self._kept:
-            from metrics.measures.tuggener import score_documents
-
-            assert self.pairs is not None
-            judged = self.judged()
-            chosen = np.zeros(self.n_docs, dtype=bool)
-            chosen[judged] = True
-            ids = np.diff(np.append(self.id_offsets(), len(self.id_types())))
-            types = self.id_types()[np.repeat(chosen, ids)]
-            self._kept["application"] = score_documents([self.pairs[d] for d in judged], id_types=types)
-        return self._kept["application"]
-
     def ceaf_cells(self) -> CeafCells:
         """The cells each document's best CEAF alignment is taken from (made once)."""
         if "ceaf" not in self._kept:

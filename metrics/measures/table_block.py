@@ -188,8 +188,9 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
     # the CEAF components of each document whose cells are not all simple
     wanted = ~np.asarray(all_simple, dtype=bool)
     wanted[list(irregular)] = False
-    found = _components_together(wanted[cell_doc], simple_mask, cell_key, cell_response, cell_doc, cell_start,
-                                 key_chain_start, response_chain_start, len(key_sizes))
+    found = _components_together(wanted[cell_doc], simple_mask, cell_key, cell_response, cell_doc,
+                                 cell_start=cell_start, key_start=key_chain_start, response_start=response_chain_start,
+                                 n_key=len(key_sizes))
     key_chain_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)
     response_chain_doc = np.repeat(np.arange(n, dtype=np.int64), response_counts)
     # each document's parts: its cells, then its twinless positions
@@ -250,7 +251,7 @@ class _Found:
 
 
 def _components_together(wanted: np.ndarray, simple: np.ndarray, cell_key: np.ndarray, cell_response: np.ndarray,
-                         cell_doc: np.ndarray, cell_start: np.ndarray, key_start: np.ndarray,
+                         cell_doc: np.ndarray, *, cell_start: np.ndarray, key_start: np.ndarray,
                          response_start: np.ndarray, n_key: int) -> _Found:
     """`components_of` of the documents of the `wanted` cells (cells in document order, chains
     numbered globally, `simple`: a cell alone in both its chains), all at once: the connected

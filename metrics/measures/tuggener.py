@@ -333,12 +333,11 @@ def score_document(pair) -> dict[str, Score | AnchorScore]:
     return score_documents([pair])[0]
 
 
-def score_documents(pairs: Sequence, id_types: np.ndarray | None = None) -> list[dict[str, Score | AnchorScore]]:
+def score_documents(pairs: Sequence) -> list[dict[str, Score | AnchorScore]]:
     """`score_document` of many pairs at once: their views laid end to end (`joined_view`: each
     document's spans shifted past the tokens of those before it), judged in one pass
     and counted per document, so that a corpus of small documents pays numpy's calls once.  The
-    types are read from each pair's types of mention ids (`DocPair.id_types`), or from `id_types`,
-    the pairs' laid end to end, when the caller has them (`laid.Tables.application`)."""
+    types are read from each pair's types of mention ids (`DocPair.id_types`)."""
     if not pairs:
         return []
     n = len(pairs)
@@ -353,9 +352,7 @@ def score_documents(pairs: Sequence, id_types: np.ndarray | None = None) -> list
     rv = joined_view([pair.response for pair in pairs], token_offset, RESPONSE_KEEPS_LAST)
     order = np.argsort(codes, kind="stable")
     sorted_codes = codes[order]
-    if id_types is None:
-        id_types = np.concatenate([pair.id_types for pair in pairs])
-    sorted_types = id_types.astype(np.int64)[order]
+    sorted_types = np.concatenate([pair.id_types for pair in pairs]).astype(np.int64)[order]
 
     def types_of(view: ChainView) -> np.ndarray:
         return sorted_types[np.searchsorted(sorted_codes, view.codes)]
