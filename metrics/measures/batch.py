@@ -22,7 +22,7 @@ import numpy as np
 from metrics.measures.ace import AceScore
 from metrics.measures.columns import Column
 from metrics.measures.components import best_matchings, best_totals
-from metrics.measures.formulas import ChainWeights, first_best, lea_terms
+from metrics.measures.formulas import ChainWeights, first_best, largest_matching, lea_terms
 from metrics.measures.score import AnchorScore, BlancScore, Score, ratio
 from metrics.measures.laid import Tables
 from metrics.measures.table import ChainTypes
@@ -227,7 +227,7 @@ def linguistic_ceaf_entity(t: Tables, cw: ChainWeights) -> Column:
 def ceaf_phi(t: Tables, exact: bool) -> Column:
     """Entity CEAF under Luo's phi1 (`exact`) or phi2 (`formulas.ceaf_entity_phi` of `luo_phi`):
     the largest matching of the cells where phi is 1, which is their number where no chain has
-    two of them (None for a document with such a chain, matched one by one)."""
+    two of them (the documents with such a chain matched together, `formulas.largest_matching`)."""
     k, r = t.cell_key, t.cell_response
     ones = t.key_side == t.response_sizes[r]
     if exact:
@@ -237,10 +237,16 @@ def ceaf_phi(t: Tables, exact: bool) -> Column:
     for chains, docs, n in ((k[edges], t.key_doc, len(t.key_sizes)), (r[edges], t.response_doc, len(t.response_sizes))):
         twice = np.nonzero(np.bincount(chains, minlength=n) > 1)[0]
         shared[docs[twice]] = True
-    totals = np.bincount(t.cell_doc[edges], minlength=t.n_docs).astype(np.float64).tolist()
+    counted = np.bincount(t.cell_doc[edges], minlength=t.n_docs).astype(np.float64)
+    # the documents with such a chain: a largest matching of all their cells where phi is 1 at once
+    # (their chains' numbers are global, so it is a largest matching of each)
+    tangled = edges[shared[t.cell_doc[edges]]]
+    matched = list(largest_matching(k[tangled].tolist(), r[tangled].tolist()).values())
+    counted[shared] = np.bincount(t.key_doc[matched], minlength=t.n_docs)[shared] if matched else 0.0
+    totals = counted.tolist()
     keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
     responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
-    return Column(Score, [totals, keys, totals, responses], missing=np.nonzero(shared)[0].tolist())
+    return Column(Score, [totals, keys, totals, responses])
 
 
 def ceaf_phi1(t: Tables) -> Column:

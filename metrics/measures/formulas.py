@@ -107,15 +107,20 @@ def ceaf_entity_phi(table: Table, phi: np.ndarray) -> Score:
 
 
 def matching_size(rows: list[int], columns: list[int]) -> int:
-    """The most (row, column) pairs that can be chosen with no row or column twice: a largest
-    matching of the bipartite graph with these edges (Kuhn's augmenting paths, walked with an
-    explicit stack).  CEAF's 0/1 similarities need no weights, and their graphs are nearly
-    matchings already: most rows find a free column at once."""
+    """The most (row, column) pairs that can be chosen with no row or column twice: the size of
+    a largest matching of the bipartite graph with these edges (`largest_matching`)."""
+    return len(largest_matching(rows, columns))
+
+
+def largest_matching(rows: list[int], columns: list[int]) -> dict[int, int]:
+    """A largest matching of the bipartite graph with these edges, as column -> row (Kuhn's
+    augmenting paths, walked with an explicit stack).  CEAF's 0/1 similarities need no weights,
+    and their graphs are nearly matchings already: most rows find a free column at once.  The
+    graph of many documents' cells gives each document a largest matching of its own."""
     edges: dict[int, list[int]] = {}
     for r, c in zip(rows, columns):
         edges.setdefault(r, []).append(c)
     owner: dict[int, int] = {}
-    size = 0
     for start in edges:
         seen: set[int] = set()
         path: list[tuple[int, int]] = []  # (row, column taken for it) along the augmenting path
@@ -130,7 +135,6 @@ def matching_size(rows: list[int], columns: list[int]) -> int:
                 if c not in owner:  # a free column: flip the path
                     for r, col in path:
                         owner[col] = r
-                    size += 1
                     stack = []
                     break
                 stack.append((owner[c], iter(edges[owner[c]])))
@@ -139,7 +143,7 @@ def matching_size(rows: list[int], columns: list[int]) -> int:
                 stack.pop()
                 if path and stack:
                     path.pop()
-    return size
+    return owner
 
 
 def best_alignment(table: Table, phi: np.ndarray) -> float:
