@@ -39,6 +39,9 @@ from metrics.measures.table import Table
 SMALL_MATCHINGS = 720
 """Most matchings of a component's smaller side into the other (6 x 6, 5 x 6, 3 x 10) weighed at once."""
 
+WEIGHED_AT_ONCE = 1_000_000
+"""Most matchings weighed in one pass (their totals as one array: a few tens of MB at most)."""
+
 MARGIN = 1e-9
 """How much better than any other a best matching of weights that are not whole numbers must be
 to be taken without the solver: far above the rounding of a sum of a few weights (CEAF's are at
@@ -233,8 +236,17 @@ def _weighed(found: Components, values: np.ndarray, members: list[int], shape: t
     `transposed`: the smaller side is the response's) weighed: each one's best total (its
     matchings' totals summed along the smaller side), the members whose best matching is better
     by `MARGIN` than any other with other cells, and each of those one's cells by row (places in
-    `found`, non-cells left out)."""
+    `found`, non-cells left out).  Weighed in runs of components (`WEIGHED_AT_ONCE` matchings)."""
     k, m, transposed = shape
+    run = max(1, WEIGHED_AT_ONCE // perm(m, k))
+    if len(members) > run:
+        tops, clear, chosen = [], [], []
+        for start in range(0, len(members), run):
+            top, more, cells = _weighed(found, values, members[start:start + run], shape)
+            tops.append(top)
+            clear += more
+            chosen += cells
+        return np.concatenate(tops), clear, chosen
     place = np.full(len(found.doc), -1, dtype=np.int64)
     place[members] = np.arange(len(members))
     at = np.flatnonzero(place[found.owner] >= 0)
