@@ -131,3 +131,20 @@ def test_one_document_of_many_components_at_once_is_each_solved(sides):
         finally:
             formulas.AT_ONCE = components.AT_ONCE = AT_ONCE
     assert found[1] == found[10 ** 9]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(component("fractions"), min_size=4, max_size=12))
+def test_components_weighed_in_runs_give_the_same(components):
+    """Runs of a few components at a time (`WEIGHED_AT_ONCE`) give the totals and matchings of one run."""
+    import metrics.measures.components as module
+
+    found, phi = laid(components)
+    whole = best_totals(found, phi), best_matchings(found, phi)
+    module.WEIGHED_AT_ONCE = 10
+    try:
+        runs = best_totals(found, phi), best_matchings(found, phi)
+    finally:
+        module.WEIGHED_AT_ONCE = 1_000_000
+    assert [bits(x) for x in runs[0]] == [bits(x) for x in whole[0]] == [bits(x) for x in expected(components)]
+    assert [m.tolist() for m in runs[1]] == [m.tolist() for m in whole[1]]
