@@ -9,8 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.measures.components import AT_ONCE, Components, best_matchings, best_totals, component_total
-from metrics.measures.weights import W4
+from metrics.measures.components import Components, best_matchings, best_totals, component_total
 
 
 @st.composite
@@ -89,48 +88,6 @@ def test_a_component_without_a_clear_best_goes_to_the_solver():
     found, phi = laid([(3, 3, cells)])
     assert best_totals(found, phi) == expected([(3, 3, cells)])
     assert [(int(found.row[i]), int(found.col[i])) for i in best_matchings(found, phi)[0]] == [(0, 0), (1, 1), (2, 2)]
-
-
-@st.composite
-def crossing_document(draw):
-    """A key and a response over the same spans, each split into chains at random: many CEAF
-    components with two chains or more on both sides, ties and all."""
-    from metrics.model import MentionType
-    from strategies import make_document
-
-    n = draw(st.integers(20, 60))
-    spans = [(i, i) for i in range(n)]
-    types = {span: MentionType(draw(st.integers(0, 2))) for span in spans}
-    sides = []
-    for _ in range(2):
-        owner = draw(st.lists(st.integers(0, n // 3), min_size=n, max_size=n))
-        chains = {}
-        for span, chain in zip(spans, owner):
-            chains.setdefault(chain, []).append(span)
-        sides.append(make_document("d", ["w"] * n, list(chains.values()), types))
-    return sides
-
-
-@settings(max_examples=60, deadline=None)
-@given(crossing_document())
-def test_one_document_of_many_components_at_once_is_each_solved(sides):
-    """A document's CEAF totals and ACE-value, its many components taken at once (from AT_ONCE
-    on), equal those of each component solved on its own, to the bit."""
-    import metrics.measures.components as components
-    import metrics.measures.formulas as formulas
-    from metrics.corpus.scoring import prepare
-    from metrics.measures.catalog import CATALOG
-
-    wanted = [metric for metric in CATALOG if metric.name in ("ceafm", "ceafe", "lceafm", "lceafe", "ace")]
-    found = {}
-    for at_once in (1, 10 ** 9):
-        formulas.AT_ONCE = components.AT_ONCE = at_once
-        try:
-            pair = prepare([sides[0]], [sides[1]]).pairs[0]
-            found[at_once] = [repr(metric.compute(pair, W4).counts()) for metric in wanted]
-        finally:
-            formulas.AT_ONCE = components.AT_ONCE = AT_ONCE
-    assert found[1] == found[10 ** 9]
 
 
 @settings(max_examples=30, deadline=None)

@@ -132,6 +132,8 @@ def ace_document(table: Table, id_types: np.ndarray, n_key_ids: int, response_id
     `response_ids`: each response chain's ids (as `Alignment.response_chains`).  The entity-type
     lists give each key / response chain's type (None: untyped, or no types at all).
     """
+    from metrics.measures.formulas import best_cells
+
     mtv = MTV[id_types] if len(id_types) else np.zeros(0)
     n_key, n_resp = table.n_key_chains, table.n_response_chains
     w_key = np.bincount(table.key_owner, weights=mtv[table.key_ids], minlength=n_key)
@@ -158,7 +160,7 @@ def ace_document(table: Table, id_types: np.ndarray, n_key_ids: int, response_id
                   - W_FA * level_resp[r] * ratio(cost_resp[r] - common_cost, w_resp[r]))
         v_fa = -W_FA * fa * level_resp * ratio(cost_resp, w_resp)
     gain = v_pair - v_fa[r]
-    chosen = np.array([c for group in _matched_cells(table, np.maximum(gain, 0.0)) for c in group], dtype=np.int64)
+    chosen = np.array([c for group in best_cells(table, np.maximum(gain, 0.0)) for c in group], dtype=np.int64)
     chosen = chosen[gain[chosen] > 0]
     if options.variant == "ace05":
         chosen = _with_lone_keys(table, gain, chosen)
@@ -175,19 +177,6 @@ def ace_document(table: Table, id_types: np.ndarray, n_key_ids: int, response_id
         mapped_value=float(v_pair[chosen].sum()), mapped_key_value=float(v_key[k[chosen]].sum()),
         key_entities=int(np.count_nonzero(table.key_sizes)), response_entities=n_resp, mapped=len(chosen),
     )
-
-
-def _matched_cells(table: Table, weights: np.ndarray) -> list:
-    """`formulas.best_cells` of the table under these weights, in its groups and order; a table of
-    many components has their matchings taken at once (`components.best_matchings`, which may
-    leave out cells of weight 0: the ACE-value keeps only cells of a positive gain)."""
-    from metrics.measures.components import AT_ONCE, best_matchings, table_components
-    from metrics.measures.formulas import best_cells
-
-    if len(table.components) < AT_ONCE:
-        return best_cells(table, weights)
-    found = table_components(table)
-    return best_cells(table, weights, components=False) + [found.cells[cells] for cells in best_matchings(found, weights)]
 
 
 def _levels(owner: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:

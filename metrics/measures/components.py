@@ -1,6 +1,6 @@
 """CEAF's components for the solver: each one's best total and matching, as the solver gives
-them (`component_total`, `component_matching`: one component in Python), and the best totals of
-many components at once (`best_totals`: of many documents, or of one with many), to the bit, most
+them (`component_total`, `component_matching`: one component in Python), and the best totals and
+matchings of many documents' components at once (`best_totals`, `best_matchings`), to the bit, most
 of them without the solver.
 
 Why: a corpus of GUM's size has some 1,700 components with two chains or more on both sides, and
@@ -67,16 +67,6 @@ class Components:
     """Each cell's key chain, counted in its component (as `Table.component_places`)."""
     col: np.ndarray
     """Each cell's response chain, counted in its component."""
-
-
-AT_ONCE = 8
-"""Components of one table from which `formulas.component_totals` takes them at once: below it, the
-numpy calls of doing so cost more than solving each in Python."""
-
-
-def table_components(table: Table) -> Components:
-    """One table's components for the solver, as `laid_components` lays many documents' out."""
-    return laid_components({0: table.components}, np.zeros(1, dtype=np.int64), table.cell_key, table.cell_response)
 
 
 def laid_components(components: dict[int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]], cell_starts: np.ndarray,

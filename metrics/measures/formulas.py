@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from metrics.measures.components import AT_ONCE, best_totals, component_matching, component_total, table_components
+from metrics.measures.components import component_matching, component_total
 from metrics.measures.score import Score, ratio
 from metrics.measures.table import ChainTypes, Table
 from metrics.measures.weights import Weights
@@ -164,10 +164,9 @@ def best_alignment(table: Table, phi: np.ndarray) -> float:
 def component_totals(table: Table, phi: np.ndarray) -> list[float]:
     """The best total of each of the table's components for the solver (`Table.components`, in
     order), each summed as the solver's pairs come (`components.component_total`): what
-    `best_alignment` adds to its simple and star cells' sums, one after another.  A table of many
-    components has them taken at once (`components.best_totals`: most without the solver)."""
-    if len(table.components) >= AT_ONCE:
-        return best_totals(table_components(table), phi)
+    `best_alignment` adds to its simple and star cells' sums, one after another.  (Taking them at
+    once, `components.best_totals`, pays for many documents' components, not for one document's:
+    a book's cost is its large components, which go to the solver either way.)"""
     return [component_total(at_row, at_col, phi[cells].tolist(), n_rows, n_cols)
             for at_row, at_col, cells, n_rows, n_cols in table.component_places()]
 
