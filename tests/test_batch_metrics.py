@@ -124,7 +124,31 @@ def test_solver_components_are_batched_and_a_repeated_span_left_to_each_document
         if metric.name in ("ceafm", "ceafe", "lceafm", "lceafe"):
             assert None not in metric.batch(tables, W4).scores(), metric.name
     left = check([Pair(key, response), Pair(key3, response3), Pair(other, other)])
-    assert left == 3  # BLANC of the first (a twinless span twice), the ACE-value of both with a component
+    assert left == 1  # BLANC of the first (a twinless span twice); the ACE-value's matchings are unique here
+
+
+def test_ace_value_of_a_component_without_a_unique_matching_is_the_solvers():
+    """A component whose best ACE matching is not unique (two key chains of the same gain with
+    each of two response chains) is matched by the solver, and one with a unique matching without
+    it: both documents' ACE-values batched, equal to the bit."""
+    from strategies import Pair, make_document
+    from metrics.model import MentionType
+
+    words = ["w"] * 8
+    spans = [(i, i) for i in range(8)]
+    types = {s: MentionType.NAME for s in spans}
+    key = make_document("tie", words, [[spans[0], spans[1]], [spans[2], spans[3]]], types)
+    response = make_document("tie", words, [[spans[0], spans[2]], [spans[1], spans[3]]], types)
+    clear_key = make_document("clear", words, [[spans[0], spans[1], spans[2]], [spans[3], spans[4]]], types)
+    clear_response = make_document("clear", words, [[spans[0], spans[1], spans[3]], [spans[2], spans[4]]], types)
+    pairs = [Pair(key, response), Pair(clear_key, clear_response)]
+    corpus = prepare([p.key for p in pairs], [p.response for p in pairs])
+    tables = laid_end_to_end([pair.table for pair in corpus.pairs], [pair.chain_types for pair in corpus.pairs],
+                             corpus.pairs)
+    assert [len(pair.table.component_places()) for pair in corpus.pairs] == [1, 1]
+    ace = next(metric for metric in CATALOG if metric.name == "ace")
+    assert [score is None for score in ace.batch(tables, W4).scores()] == [False, False]
+    assert check(pairs) == 0
 
 
 @settings(max_examples=40, deadline=None)

@@ -8,7 +8,7 @@ per document, about a millisecond each; here they are paid once for the corpus. 
 the one `formulas` (and `blanc`) computes for the document alone, to the bit: the same elementwise
 operations, and each document's sums taken in the order numpy's `.sum()` takes them for it (a
 running sum below eight terms, `_doc_sums`); a CEAF component that needs the solver is solved on
-its own (`formulas.component_totals`) and added to its document's sum in turn, as
+its own (`components.best_totals`) and added to its document's sum in turn, as
 `best_alignment` adds it.  What arithmetic on the table cannot give is left to the per-document
 computation: BLANC of a document with a span twice on a side, the ACE-value of a document whose
 matching needs the solver.  Each function returns a `Column` of one score per table, its `missing`
@@ -21,7 +21,8 @@ import numpy as np
 
 from metrics.measures.ace import AceScore
 from metrics.measures.columns import Column
-from metrics.measures.formulas import ChainWeights, component_totals, first_best, lea_terms
+from metrics.measures.components import best_matchings, best_totals
+from metrics.measures.formulas import ChainWeights, first_best, largest_matching, lea_terms
 from metrics.measures.score import AnchorScore, BlancScore, Score, ratio
 from metrics.measures.laid import Tables
 from metrics.measures.table import ChainTypes
@@ -96,26 +97,18 @@ def ceaf_entity(t: Tables) -> Column:
 def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> tuple[list[float], list[int]]:
     """`formulas.best_alignment` of each document: its simple cells' phi summed, plus the best cell
     of each star component summed, in the order and grouping `best_alignment` sums them, then
-    each of its components for the solver (`formulas.component_totals`, over its cells' phi)
-    added in turn.  `exact`: phi holds whole numbers.  (No document is left missing.)"""
+    each of its components for the solver (`components.best_totals`: `components.component_total`
+    of each, mostly without the solver) added in turn.  `exact`: phi holds whole numbers.  (No document is left missing.)"""
     sums = _exact_sums if exact else _doc_sums
     simple, star, has_star = _best_cells(t, phi)
     totals = 0.0 + sums(phi[simple], t.cell_doc[simple], t.n_docs)
     if len(star):
         totals = np.where(has_star, totals + sums(phi[star], t.cell_doc[star], t.n_docs), totals)
     totals = totals.tolist()
-    solver = _needs_solver(t)
-    if solver:
-        firsts, counts = t.starts("cell_key"), t.block.lengths("cell_key")
-        for d in solver:
-            for component in component_totals(t.tables[d], phi[firsts[d]:firsts[d] + counts[d]]):
-                totals[d] += component
+    found = t.solver_components()
+    for d, component in zip(found.doc.tolist(), best_totals(found, phi)):
+        totals[d] += component
     return totals, []
-
-
-def _needs_solver(t: Tables) -> list[int]:
-    """The documents with a CEAF component for the solver."""
-    return t.ceaf_cells().needs_solver
 
 
 def _best_cells(t: Tables, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -234,7 +227,7 @@ def linguistic_ceaf_entity(t: Tables, cw: ChainWeights) -> Column:
 def ceaf_phi(t: Tables, exact: bool) -> Column:
     """Entity CEAF under Luo's phi1 (`exact`) or phi2 (`formulas.ceaf_entity_phi` of `luo_phi`):
     the largest matching of the cells where phi is 1, which is their number where no chain has
-    two of them (None for a document with such a chain, matched one by one)."""
+    two of them (the documents with such a chain matched together, `formulas.largest_matching`)."""
     k, r = t.cell_key, t.cell_response
     ones = t.key_side == t.response_sizes[r]
     if exact:
@@ -244,10 +237,16 @@ def ceaf_phi(t: Tables, exact: bool) -> Column:
     for chains, docs, n in ((k[edges], t.key_doc, len(t.key_sizes)), (r[edges], t.response_doc, len(t.response_sizes))):
         twice = np.nonzero(np.bincount(chains, minlength=n) > 1)[0]
         shared[docs[twice]] = True
-    totals = np.bincount(t.cell_doc[edges], minlength=t.n_docs).astype(np.float64).tolist()
+    counted = np.bincount(t.cell_doc[edges], minlength=t.n_docs).astype(np.float64)
+    # the documents with such a chain: a largest matching of all their cells where phi is 1 at once
+    # (their chains' numbers are global, so it is a largest matching of each)
+    tangled = edges[shared[t.cell_doc[edges]]]
+    matched = list(largest_matching(k[tangled].tolist(), r[tangled].tolist()).values())
+    counted[shared] = np.bincount(t.key_doc[matched], minlength=t.n_docs)[shared] if matched else 0.0
+    totals = counted.tolist()
     keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
     responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
-    return Column(Score, [totals, keys, totals, responses], missing=np.nonzero(shared)[0].tolist())
+    return Column(Score, [totals, keys, totals, responses])
 
 
 def ceaf_phi1(t: Tables) -> Column:
@@ -262,8 +261,9 @@ def ace(t: Tables) -> Column:
     """The ACE-value's sums (`ace.ace_document` of each pair) under its default options (ace07,
     mention-weighted) where no entity type can lower a pair's value: the mention values summed per
     chain and cell, each pair's gain, the mapping of `_best_cells` under max(gain, 0) kept where
-    the gain is positive, and each sum in the order `ace_document` takes it.  None for a document
-    whose matching needs the solver, and for all under other options or with entity types."""
+    the gain is positive (and of each component for the solver the solver's best matching's), and
+    each sum in the order `ace_document` takes it.  None for all under other options or with
+    entity types."""
     from metrics.measures.ace import MTV, W_FA, AceOptions
 
     pairs = t.pairs
@@ -289,8 +289,8 @@ def ace(t: Tables) -> Column:
     v_fa = -W_FA * 1.0 * cost_response
     gain = v_pair - v_fa[r]
     simple, star, _ = _best_cells(t, np.maximum(gain, 0.0))
-    both = np.concatenate([simple, star])
-    chosen = both[np.argsort(t.cell_doc[both], kind="stable")]  # each document's simple cells, then its stars
+    both = np.concatenate([simple, star, _solved_cells(t, np.maximum(gain, 0.0))])
+    chosen = both[np.argsort(t.cell_doc[both], kind="stable")]  # each document's simple cells, its stars, its components
     chosen = chosen[gain[chosen] > 0]
     mapped_key = np.zeros(n_key, dtype=bool)
     mapped_key[k[chosen]] = True
@@ -308,7 +308,15 @@ def ace(t: Tables) -> Column:
     response_entities = np.bincount(t.response_doc, minlength=n).tolist() if len(t.response_doc) else [0] * n
     mapped = np.bincount(at, minlength=n).tolist() if len(at) else [0] * n
     return Column(AceScore, [numerator, denominator, miss, mapped_cost, false_alarm, mapped_value, mapped_key_value,
-                             key_entities, response_entities, mapped], missing=_needs_solver(t))
+                             key_entities, response_entities, mapped])
+
+
+def _solved_cells(t: Tables, weights: np.ndarray) -> np.ndarray:
+    """The cells of the best matching of every component for the solver, as `formulas.best_cells`
+    takes them (by document, component, then row: `components.best_matchings`)."""
+    found = t.solver_components()
+    matchings = best_matchings(found, weights)
+    return found.cells[np.concatenate(matchings)] if matchings else np.zeros(0, np.int64)
 
 
 def mentions(t: Tables) -> Column:

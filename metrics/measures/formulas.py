@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from metrics.measures.assignment import sparse_assignment
+from metrics.measures.components import component_matching, component_total
 from metrics.measures.score import Score, ratio
 from metrics.measures.table import ChainTypes, Table
 from metrics.measures.weights import Weights
@@ -107,15 +107,20 @@ def ceaf_entity_phi(table: Table, phi: np.ndarray) -> Score:
 
 
 def matching_size(rows: list[int], columns: list[int]) -> int:
-    """The most (row, column) pairs that can be chosen with no row or column twice: a largest
-    matching of the bipartite graph with these edges (Kuhn's augmenting paths, walked with an
-    explicit stack).  CEAF's 0/1 similarities need no weights, and their graphs are nearly
-    matchings already: most rows find a free column at once."""
+    """The most (row, column) pairs that can be chosen with no row or column twice: the size of
+    a largest matching of the bipartite graph with these edges (`largest_matching`)."""
+    return len(largest_matching(rows, columns))
+
+
+def largest_matching(rows: list[int], columns: list[int]) -> dict[int, int]:
+    """A largest matching of the bipartite graph with these edges, as column -> row (Kuhn's
+    augmenting paths, walked with an explicit stack).  CEAF's 0/1 similarities need no weights,
+    and their graphs are nearly matchings already: most rows find a free column at once.  The
+    graph of many documents' cells gives each document a largest matching of its own."""
     edges: dict[int, list[int]] = {}
     for r, c in zip(rows, columns):
         edges.setdefault(r, []).append(c)
     owner: dict[int, int] = {}
-    size = 0
     for start in edges:
         seen: set[int] = set()
         path: list[tuple[int, int]] = []  # (row, column taken for it) along the augmenting path
@@ -130,7 +135,6 @@ def matching_size(rows: list[int], columns: list[int]) -> int:
                 if c not in owner:  # a free column: flip the path
                     for r, col in path:
                         owner[col] = r
-                    size += 1
                     stack = []
                     break
                 stack.append((owner[c], iter(edges[owner[c]])))
@@ -139,7 +143,7 @@ def matching_size(rows: list[int], columns: list[int]) -> int:
                 stack.pop()
                 if path and stack:
                     path.pop()
-    return size
+    return owner
 
 
 def best_alignment(table: Table, phi: np.ndarray) -> float:
@@ -158,38 +162,13 @@ def best_alignment(table: Table, phi: np.ndarray) -> float:
 
 
 def component_totals(table: Table, phi: np.ndarray) -> list[float]:
-    """The best total of each of the table's components for the solver (`Table.component_places`,
-    in order), each summed as the solver's pairs come: what `best_alignment` adds to its simple and
-    star cells' sums, one after another (`batch` adds them so too, to the documents' sums it
-    makes at once)."""
-    totals = []
-    for at_row, at_col, cells, n_rows, n_cols in table.component_places():
-        if min(n_rows, n_cols) == 2:
-            totals.append(_two_total(at_row, at_col, phi[cells].tolist(), n_rows == 2))
-        else:
-            weights = dict(zip(zip(at_row, at_col), phi[cells].tolist()))
-            chosen = [weights[pair] for pair in sparse_assignment(n_rows, n_cols, weights) if pair in weights]
-            totals.append(sum(chosen))
-    return totals
-
-
-def _two_total(at_row: list[int], at_col: list[int], values: list[float], rows_are_two: bool) -> float:
-    """Best total of a component with two chains on one side, as the solver would sum it.
-
-    The solver gives both chains distinct partners and leaves out a pair that is not a cell (phi
-    0); so the best is the best sum of two distinct partners' cells, or one chain's cell alone (the
-    other partnered with a non-cell).  Sums are taken as the solver's pairs come, by row."""
-    two, many = (at_row, at_col) if rows_are_two else (at_col, at_row)
-    first: dict[int, float] = {}
-    second: dict[int, float] = {}
-    for side, other, value in zip(two, many, values):
-        (first if side == 0 else second)[other] = value
-    candidates = list(first.values()) + list(second.values())
-    for i, x in first.items():
-        for j, y in second.items():
-            if i != j:
-                candidates.append(x + y if rows_are_two or i < j else y + x)
-    return max(candidates, default=0.0)
+    """The best total of each of the table's components for the solver (`Table.components`, in
+    order), each summed as the solver's pairs come (`components.component_total`): what
+    `best_alignment` adds to its simple and star cells' sums, one after another.  (Taking them at
+    once, `components.best_totals`, pays for many documents' components, not for one document's:
+    a book's cost is its large components, which go to the solver either way.)"""
+    return [component_total(at_row, at_col, phi[cells].tolist(), n_rows, n_cols)
+            for at_row, at_col, cells, n_rows, n_cols in table.component_places()]
 
 
 def best_cells(table: Table, phi: np.ndarray, components: bool = True) -> list[np.ndarray | list[int]]:
@@ -208,9 +187,7 @@ def best_cells(table: Table, phi: np.ndarray, components: bool = True) -> list[n
     if not components:
         return groups
     for at_row, at_col, cells, n_rows, n_cols in table.component_places():
-        cell_at = dict(zip(zip(at_row, at_col), cells.tolist()))
-        pairs = sparse_assignment(n_rows, n_cols, {pair: float(phi[cell]) for pair, cell in cell_at.items()})
-        groups.append([cell_at[pair] for pair in pairs if pair in cell_at])
+        groups.append(cells[component_matching(at_row, at_col, phi[cells].tolist(), n_rows, n_cols)].tolist())
     return groups
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from metrics.measures.components import Components, laid_components
 from metrics.measures.formulas import ChainWeights
 from metrics.measures.table import ChainTypes, Table, group_starts, types_per_group
 from metrics.measures.table_block import TableBlock, laid_block
@@ -67,6 +68,13 @@ class Tables:
         if "ceaf" not in self._kept:
             self._kept["ceaf"] = _ceaf_cells(self)
         return self._kept["ceaf"]
+
+    def solver_components(self) -> Components:
+        """Every document's CEAF components for the solver, laid end to end (made once)."""
+        if "components" not in self._kept:
+            self._kept["components"] = laid_components(self.block.components, self.starts("cell_key"), self.cell_key,
+                                                       self.cell_response)
+        return self._kept["components"]
 
     def id_types(self) -> np.ndarray:
         """The mention type (0 NAME, 1 NOMINAL, 2 PRONOUN, 3 ZERO) of every document's mention

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from metrics.measures.table import EMPTY_INT, Table, build_table, components_of, group_starts
+from metrics.measures.table import EMPTY_INT, Table, build_table, group_starts
 from metrics.mentions.alignment import Alignment
 
 BLOCK_ARRAYS = ("key_sizes", "response_sizes", "cell_key", "cell_response", "primary", "shared", "key_side",
@@ -186,26 +186,21 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
     irregular = set(np.flatnonzero(np.bincount(key_doc, minlength=n)
                                    != np.fromiter((a.n_key_ids for a in alignments), np.int64, n)).tolist())
     # the CEAF components of each document whose cells are not all simple
-    cell_ends = np.cumsum(cell_counts).tolist()
-    key_counts_list, response_counts_list = key_counts.tolist(), response_counts.tolist()
-    ceaf = {d: components_of(local_cell_key[cell_ends[d] - cell_counts[d]:cell_ends[d]],
-                             local_cell_response[cell_ends[d] - cell_counts[d]:cell_ends[d]],
-                             key_counts_list[d], response_counts_list[d])
-            for d in np.flatnonzero(~np.asarray(all_simple, dtype=bool)).tolist() if d not in irregular}
+    wanted = ~np.asarray(all_simple, dtype=bool)
+    wanted[list(irregular)] = False
+    found = _components_together(wanted[cell_doc], simple_mask, cell_key, cell_response, cell_doc,
+                                 cell_start=cell_start, key_start=key_chain_start, response_start=response_chain_start,
+                                 n_key=len(key_sizes))
     key_chain_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)
     response_chain_doc = np.repeat(np.arange(n, dtype=np.int64), response_counts)
     # each document's parts: its cells, then its twinless positions
     part_doc = np.concatenate([cell_doc, twinless_doc])
     part_order = np.argsort(part_doc, kind="stable")
-    # each document's simple cells: all its cells, or those `components_of` found; its star cells
+    # each document's simple cells: all its cells, or those `components_of` finds; its star cells
     every = np.asarray(all_simple, dtype=bool)[cell_doc]
-    found = [(simple, star, starts, np.full(len(simple), d), np.full(len(star), d), np.full(len(starts), d))
-             for d, (_, simple, star, starts) in ceaf.items()]
-    simple_values, star_values, starts_values, simple_doc, star_doc, starts_doc = (
-        np.concatenate([EMPTY_INT, *column]).astype(np.int64) for column in zip(*found)) if found else (EMPTY_INT,) * 6
     simple_values = np.concatenate([(np.arange(len(cell_doc), dtype=np.int64) - cell_start[cell_doc])[every],
-                                    simple_values])
-    simple_doc = np.concatenate([cell_doc[every], simple_doc])
+                                    found.simple])
+    simple_doc = np.concatenate([cell_doc[every], found.simple_doc])
     by_doc = np.argsort(simple_doc, kind="stable")
     block = TableBlock(n, {
         "key_sizes": (key_sizes, key_chain_doc), "response_sizes": (response_sizes, response_chain_doc),
@@ -217,13 +212,13 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
         "part_cell": (local_inverse, matched_doc), "part_id": (matched_ids, matched_doc),
         "twinless_ids": (twinless_ids, twinless_doc),
         "simple_cells": (simple_values[by_doc], simple_doc[by_doc]),
-        "star_cells": (star_values, star_doc), "star_starts": (starts_values, starts_doc),
+        "star_cells": (found.star, found.star_doc), "star_starts": (found.starts, found.starts_doc),
     }, {
         "n_key_spans": np.fromiter((a.n_key_ids for a in alignments), np.int64, n),
         "n_response_spans": np.fromiter((a.response_spans for a in alignments), np.int64, n),
         "matched": np.fromiter((a.matched for a in alignments), np.int64, n),
-        "components": _counted({d: len(found_here[0]) for d, found_here in ceaf.items()}, n),
-    }, {d: found_here[0] for d, found_here in ceaf.items() if found_here[0]})
+        "components": _counted({d: len(places) for d, places in found.components.items()}, n),
+    }, found.components)
     laid = not irregular
     return [build_table(alignment) if d in irregular else TableView(block, d, laid)
             for d, alignment in enumerate(alignments)]
@@ -238,3 +233,107 @@ def _counted(counts: dict[int, int], n: int) -> np.ndarray:
     out = np.zeros(n, dtype=np.int64)
     out[list(counts)] = list(counts.values())
     return out
+
+
+@dataclass(frozen=True)
+class _Found:
+    """`components_of` of many documents at once: their simple cells, star cells and star
+    starts, each document's own (local) and laid end to end with the document of each, and the
+    components for the solver of each document with some."""
+
+    simple: np.ndarray
+    simple_doc: np.ndarray
+    star: np.ndarray
+    star_doc: np.ndarray
+    starts: np.ndarray
+    starts_doc: np.ndarray
+    components: dict[int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]
+
+
+def _components_together(wanted: np.ndarray, simple: np.ndarray, cell_key: np.ndarray, cell_response: np.ndarray,
+                         cell_doc: np.ndarray, *, cell_start: np.ndarray, key_start: np.ndarray,
+                         response_start: np.ndarray, n_key: int) -> _Found:
+    """`components_of` of the documents of the `wanted` cells (cells in document order, chains
+    numbered globally, `simple`: a cell alone in both its chains), all at once: the connected
+    components of the other cells by labels spread along them (each cell's chains take the least
+    label of the two, and labels follow their own labels, until nothing changes), grouped in the
+    order of their first cell, as `components_of` groups them."""
+    simple_cells = np.flatnonzero(wanted & simple)
+    rest = np.flatnonzero(wanted & ~simple)
+    a, b = cell_key[rest], n_key + cell_response[rest]
+    label = np.arange(n_key + (int(cell_response.max()) + 1 if len(cell_response) else 0), dtype=np.int64)
+    while len(rest):
+        low = np.minimum(label[a], label[b])
+        spread = label.copy()
+        np.minimum.at(spread, a, low)
+        np.minimum.at(spread, b, low)
+        spread = spread[spread]
+        if np.array_equal(spread, label):
+            break
+        label = spread
+    # each cell's group, numbered in the order of the group's first cell
+    group_of = label[a]
+    first_of = np.full(len(label), len(rest), dtype=np.int64)
+    np.minimum.at(first_of, group_of, np.arange(len(rest), dtype=np.int64))
+    is_first = first_of[group_of] == np.arange(len(rest))
+    number = np.cumsum(is_first) - 1  # cells are in order: a group's number is that of its first cell
+    group = number[first_of[group_of]]
+    order = np.lexsort((rest, group))
+    cells, group = rest[order], group[order]  # grouped in the order of their first cell, each group's in order
+    n_groups = int(is_first.sum())
+    n_rows = _distinct_per_group(group, cell_key[cells], n_groups)
+    n_cols = _distinct_per_group(group, cell_response[cells], n_groups)
+    star_group = (n_rows == 1) | (n_cols == 1)
+    doc = cell_doc[cells]
+    local = cells - cell_start[doc]
+    in_star = star_group[group]
+    sizes = np.bincount(group, minlength=n_groups)
+    group_doc = doc[np.concatenate([[0], np.cumsum(sizes)[:-1]])] if n_groups else EMPTY_INT
+    star_sizes = sizes[star_group]
+    star_docs = group_doc[star_group]
+    # each star group's start among its document's star cells
+    star_ends = np.cumsum(star_sizes)
+    doc_first = np.concatenate([[0], np.cumsum(np.bincount(star_docs, minlength=len(cell_start)))])[star_docs] \
+        if len(star_docs) else EMPTY_INT
+    starts = (star_ends - star_sizes) - np.concatenate([[0], star_ends])[doc_first] if len(star_docs) else EMPTY_INT
+    components: dict[int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+    solver = ~in_star
+    if solver.any():
+        solver_cells, solver_group = local[solver], group[solver]
+        keys = cell_key[cells[solver]] - key_start[doc[solver]]
+        responses = cell_response[cells[solver]] - response_start[doc[solver]]
+        bounds = np.flatnonzero(np.diff(solver_group)) + 1
+        for part, rows, cols, d in zip(_cut(solver_cells, bounds), _distinct_split(solver_group, keys),
+                                       _distinct_split(solver_group, responses),
+                                       doc[solver][np.concatenate([[0], bounds])].tolist()):
+            components.setdefault(d, []).append((part, rows, cols))
+    return _Found(simple_cells - cell_start[cell_doc[simple_cells]], cell_doc[simple_cells], local[in_star],
+                  doc[in_star], starts.astype(np.int64), star_docs, components)
+
+
+def _distinct_per_group(group: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
+    """How many distinct values each group has (rows grouped)."""
+    if not len(group):
+        return np.zeros(n_groups, dtype=np.int64)
+    pairs = _distinct(group * (int(values.max()) + 1) + values)
+    return np.bincount(pairs // (int(values.max()) + 1), minlength=n_groups)
+
+
+def _distinct_split(group: np.ndarray, values: np.ndarray) -> list[np.ndarray]:
+    """Each group's distinct values, sorted (`np.unique` of each), groups numbered in order."""
+    base = int(values.max()) + 1
+    codes = _distinct(group * base + values)
+    owner = codes // base
+    return _cut(codes - owner * base, np.flatnonzero(np.diff(owner)) + 1)
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted (`np.unique`, by sorting)."""
+    values = np.sort(values)
+    return values[np.concatenate([[True], values[1:] != values[:-1]])] if len(values) else values
+
+
+def _cut(values: np.ndarray, bounds: np.ndarray) -> list[np.ndarray]:
+    """`np.split(values, bounds)`, by slicing (np.split pays a call per piece)."""
+    edges = [0, *bounds.tolist(), len(values)]
+    return [values[start:end] for start, end in zip(edges, edges[1:])]

@@ -1,0 +1,302 @@
+"""CEAF's components for the solver: each one's best total and matching, as the solver gives
+them (`component_total`, `component_matching`: one component in Python), and the best totals and
+matchings of many documents' components at once (`best_totals`, `best_matchings`), to the bit, most
+of them without the solver.
+
+Why: a corpus of GUM's size has some 1,700 components with two chains or more on both sides, and
+every CEAF variant (CEAFm, CEAFe, LCEAFm, LCEAFe) solved each in Python, one by one: a fifth of a
+`score` run with the key cached.  Most leave no real choice, and small ones have few matchings.
+
+A component's total is the solver's best matching summed by row (key chain), the weights of the
+pairs that are cells (a non-cell weighs 0, and adding 0.0 changes no float).  Taken here, in turn:
+- every chain of the smaller side with one strictly best partner (above every other cell of it and
+  above 0, the weight of a non-cell), no two sharing one: every other matching takes less from some
+  chain, so this one is the unique optimum, the solver's (`no_choice`, as in the error analysis's
+  re-solves);
+- a small component (`SMALL_MATCHINGS` matchings of its smaller side at most): every matching's
+  total at once.  Its total is the best of them when the weights are whole numbers (then any
+  best matching sums to the same float) or when the smaller side has two chains
+  (`_two_total` takes the best of the same sums, and a sum of two terms is the same in
+  either order); otherwise when the best matching is better by `MARGIN` than any other with other
+  cells (the solver, whose rounding is far below it, finds it), summed by row;
+- the rest: the solver (`component_total`).  (scipy's compiled solver would do the large
+  ones of whole numbers faster, but loading it costs what it saves on a corpus of GUM's size.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
+from math import perm
+from typing import cast
+
+import numpy as np
+
+from metrics.measures.assignment import sparse_assignment
+from metrics.measures.table import Table
+
+SMALL_MATCHINGS = 720
+"""Most matchings of a component's smaller side into the other (6 x 6, 5 x 6, 3 x 10) weighed at once."""
+
+WEIGHED_AT_ONCE = 1_000_000
+"""Most matchings weighed in one pass (their totals as one array: a few tens of MB at most)."""
+
+MARGIN = 1e-9
+"""How much better than any other a best matching of weights that are not whole numbers must be
+to be taken without the solver: far above the rounding of a sum of a few weights (CEAF's are at
+most a chain's mentions), far below a real difference between two matchings' totals."""
+
+
+@dataclass(frozen=True)
+class Components:
+    """The components for the solver of documents laid end to end, in document order and, in each
+    document, in `Table.components` order; their cells in one array, component after component."""
+
+    doc: np.ndarray
+    """The document of each component."""
+    n_rows: np.ndarray
+    """Key chains of each component."""
+    n_cols: np.ndarray
+    """Response chains of each component."""
+    cells: np.ndarray
+    """Global cell index of each component's cells, component after component."""
+    owner: np.ndarray
+    """The component of each of `cells`."""
+    row: np.ndarray
+    """Each cell's key chain, counted in its component (as `Table.component_places`)."""
+    col: np.ndarray
+    """Each cell's response chain, counted in its component."""
+
+
+def laid_components(components: dict[int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]], cell_starts: np.ndarray,
+                    cell_key: np.ndarray, cell_response: np.ndarray) -> Components:
+    """The documents' components (`TableBlock.components`: document -> its (cells, key rows,
+    response columns), each document's own) laid end to end, with global cells (each document's
+    cells start at `cell_starts`) and each cell's place in its component (from the global chains
+    of the cells, `cell_key` and `cell_response`)."""
+    found = [(d, cells, len(rows), len(cols)) for d in sorted(components) for cells, rows, cols in components[d]]
+    n = len(found)
+    doc = np.fromiter((d for d, _, _, _ in found), np.int64, n)
+    n_rows = np.fromiter((r for _, _, r, _ in found), np.int64, n)
+    n_cols = np.fromiter((c for _, _, _, c in found), np.int64, n)
+    sizes = np.fromiter((len(cells) for _, cells, _, _ in found), np.int64, n)
+    local = np.concatenate([cells for _, cells, _, _ in found]).astype(np.int64) if n else np.zeros(0, np.int64)
+    cells = local + np.repeat(cell_starts[doc], sizes)
+    owner = np.repeat(np.arange(n, dtype=np.int64), sizes)
+    return Components(doc, n_rows, n_cols, cells, owner, _rank(owner, cell_key[cells]), _rank(owner, cell_response[cells]))
+
+
+def _rank(owner: np.ndarray, chain: np.ndarray) -> np.ndarray:
+    """Each value's rank among the distinct values of its owner (chains are numbered in order, so
+    this is `np.searchsorted` of the owner's sorted chains)."""
+    if not len(owner):
+        return owner
+    code = owner * (int(chain.max()) + 1) + chain
+    distinct, inverse = np.unique(code, return_inverse=True)
+    first = np.searchsorted(distinct // (int(chain.max()) + 1), np.arange(int(owner.max()) + 1))
+    return inverse.reshape(-1) - first[owner]
+
+
+def best_totals(found: Components, phi: np.ndarray) -> list[float]:
+    """The best total of every component under these cells' weights (`phi`, over all cells), as
+    `component_total` gives it."""
+    n = len(found.doc)
+    totals: list[float | None] = [None] * n
+    values = phi[found.cells]
+    exact = bool((values == np.floor(values)).all() and (values < 2.0 ** 40).all())  # whole numbers: sums exact
+    if n and bool((values >= 0).all()):  # (the shortcuts' bounds read weights of at least 0, as CEAF's are)
+        for c, cells in zip(*_no_choice(found, values)):
+            totals[c] = _sum_in_turn(values[cells])
+        for shape, members in _small_shapes(found, totals).items():
+            top, clear, chosen = _weighed(found, values, members, shape)
+            if shape[0] == 2 or exact:
+                for c, total in zip(members, top.tolist()):
+                    totals[c] = total
+            else:
+                for c, cells in zip(clear, chosen):
+                    totals[c] = _sum_in_turn(values[cells])
+    rest = [c for c in range(n) if totals[c] is None]
+    if rest:
+        ends = np.cumsum(np.bincount(found.owner, minlength=n)).tolist()
+        row, col, weights = found.row.tolist(), found.col.tolist(), values.tolist()
+        n_rows, n_cols = found.n_rows.tolist(), found.n_cols.tolist()
+        for c in rest:
+            at = slice(ends[c - 1] if c else 0, ends[c])
+            totals[c] = component_total(row[at], col[at], weights[at], n_rows[c], n_cols[c])
+    return cast(list[float], totals)  # every one found
+
+
+def best_matchings(found: Components, phi: np.ndarray) -> list[np.ndarray]:
+    """The solver's best matching of every component under these weights (`formulas.best_cells`
+    of each), as its cells by row (places in `found`'s arrays): of a matching unique but for
+    cells of weight 0, its cells (those of weight 0 the solver would take may be left out: the
+    ACE-value, which reads this, keeps only cells of a positive gain); of the others, the solver's
+    own (`component_matching`)."""
+    values = phi[found.cells]
+    n = len(found.doc)
+    matchings: list[np.ndarray | None] = [None] * n
+    if n and bool((values >= 0).all()):
+        for c, cells in zip(*_no_choice(found, values, idle=True)):
+            matchings[c] = cells
+        for shape, members in _small_shapes(found, matchings).items():
+            for c, cells in zip(*_weighed(found, values, members, shape)[1:]):
+                matchings[c] = cells
+    rest = [c for c in range(n) if matchings[c] is None]
+    if rest:
+        ends = np.cumsum(np.bincount(found.owner, minlength=n)).tolist()
+        row, col, weights = found.row.tolist(), found.col.tolist(), values.tolist()
+        n_rows, n_cols = found.n_rows.tolist(), found.n_cols.tolist()
+        for c in rest:
+            first = ends[c - 1] if c else 0
+            at = slice(first, ends[c])
+            matchings[c] = first + np.array(component_matching(row[at], col[at], weights[at], n_rows[c], n_cols[c]),
+                                             dtype=np.int64)
+    return cast(list[np.ndarray], matchings)  # every one found
+
+
+def _sum_in_turn(values: np.ndarray) -> float:
+    """The values summed one after another from 0, as `sum` adds them."""
+    return sum(values.tolist())
+
+
+def _no_choice(found: Components, values: np.ndarray, idle: bool = False) -> tuple[list[int], list[np.ndarray]]:
+    """The components whose smaller side's chains (key chains on a tie) each have one strictly best
+    partner, above 0, no two the same; and each one's best cells by row (places in `found`).  With
+    `idle`, a chain whose cells all weigh 0 may be among them, left without a cell (whatever the
+    solver gives it weighs 0: the matching's cells of weight above 0 are still the only best)."""
+    by_row = (found.n_rows <= found.n_cols)[found.owner]
+    chain = np.where(by_row, found.row, found.col)
+    partner = np.where(by_row, found.col, found.row)
+    order = np.lexsort((-values, chain, found.owner))  # by component, chain, best first
+    owner, chain, partner, ranked = found.owner[order], chain[order], partner[order], values[order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (owner[1:] != owner[:-1]) | (chain[1:] != chain[:-1])
+    strict = ranked > 0
+    strict[:-1] &= ~((ranked[:-1] == ranked[1:]) & ~first[1:])  # a tie with the next cell of the chain
+    best = np.flatnonzero(first)
+    fine = strict[best]
+    if idle:  # a chain of no weight takes no cell
+        weighs = ranked[best] > 0
+        best, fine = best[weighs], fine[weighs]
+    # two chains of a component wanting one partner
+    code = owner[best] * (int(partner.max()) + 1) + partner[best]
+    by_code = np.argsort(code, kind="stable")
+    same = code[by_code][1:] == code[by_code][:-1]
+    fine[by_code[1:][same]] = False
+    fine[by_code[:-1][same]] = False
+    bad = np.zeros(len(found.doc), dtype=bool)
+    bad[owner[best][~fine]] = True
+    chosen = best[~bad[owner[best]]]
+    # by component, then by row (key chain): the order the solver's pairs come in
+    rows = np.where(by_row[order][chosen], chain[chosen], partner[chosen])
+    chosen = chosen[np.lexsort((rows, owner[chosen]))]
+    return _grouped(owner[chosen], order[chosen])
+
+
+def _grouped(owner: np.ndarray, places: np.ndarray) -> tuple[list[int], list[np.ndarray]]:
+    """The owners (places grouped by owner, in order) and each one's places."""
+    if not len(owner):
+        return [], []
+    starts = np.flatnonzero(np.concatenate([[True], owner[1:] != owner[:-1]]))
+    return owner[starts].tolist(), np.split(places, starts[1:])
+
+
+def _small_shapes(found: Components, known: list) -> dict[tuple[int, int, bool], list[int]]:
+    """The components not `known` with few matchings, by shape: (smaller side, larger side,
+    whether the smaller side is the response's) -> components."""
+    shapes: dict[tuple[int, int, bool], list[int]] = {}
+    for c, (rows, cols) in enumerate(zip(found.n_rows.tolist(), found.n_cols.tolist())):
+        if known[c] is None:
+            k, m = min(rows, cols), max(rows, cols)
+            if perm(m, k) <= SMALL_MATCHINGS:
+                shapes.setdefault((k, m, cols < rows), []).append(c)
+    return shapes
+
+
+@lru_cache(maxsize=64)
+def _matchings(k: int, m: int) -> np.ndarray:
+    """Every way to give k chains distinct partners among m, as (matchings, k) partners."""
+    return np.array(list(permutations(range(m), k)), dtype=np.int64).reshape(-1, k)
+
+
+def _weighed(found: Components, values: np.ndarray, members: list[int], shape: tuple[int, int, bool]
+             ) -> tuple[np.ndarray, list[int], list[np.ndarray]]:
+    """Every matching of components of one shape (k chains on the smaller side, m on the other;
+    `transposed`: the smaller side is the response's) weighed: each one's best total (its
+    matchings' totals summed along the smaller side), the members whose best matching is better
+    by `MARGIN` than any other with other cells, and each of those one's cells by row (places in
+    `found`, non-cells left out).  Weighed in runs of components (`WEIGHED_AT_ONCE` matchings)."""
+    k, m, transposed = shape
+    run = max(1, WEIGHED_AT_ONCE // perm(m, k))
+    if len(members) > run:
+        tops, clear, chosen = [], [], []
+        for start in range(0, len(members), run):
+            top, more, cells = _weighed(found, values, members[start:start + run], shape)
+            tops.append(top)
+            clear += more
+            chosen += cells
+        return np.concatenate(tops), clear, chosen
+    place = np.full(len(found.doc), -1, dtype=np.int64)
+    place[members] = np.arange(len(members))
+    at = np.flatnonzero(place[found.owner] >= 0)
+    small, large = (found.col[at], found.row[at]) if transposed else (found.row[at], found.col[at])
+    weights = np.zeros((len(members), k, m))
+    where = np.full((len(members), k, m), -1, dtype=np.int64)
+    weights[place[found.owner[at]], small, large] = values[at]
+    where[place[found.owner[at]], small, large] = at
+    matchings = _matchings(k, m)
+    sums = weights[:, 0, matchings[:, 0]]
+    for i in range(1, k):
+        sums = sums + weights[:, i, matchings[:, i]]
+    best = np.argmax(sums, axis=1)
+    every = np.arange(len(members))
+    top = sums[every, best]
+    # the cells each matching takes, as one number: another matching of the same cells is no choice
+    taken = np.zeros(sums.shape, dtype=np.int64)
+    for i in range(k):
+        taken += np.where(weights[:, i, matchings[:, i]] != 0, (matchings[:, i] + 1) * (m + 1) ** i, 0)
+    rivals = np.where(taken != taken[every, best][:, None], sums, -np.inf).max(axis=1)
+    clear = np.flatnonzero(top - rivals > MARGIN)
+    partners = matchings[best[clear]]  # (clear, k): each smaller-side chain's partner
+    chosen = where[clear[:, None], np.arange(k)[None, :], partners]
+    if transposed:  # by key chain: the partners are the rows
+        chosen = np.take_along_axis(chosen, np.argsort(partners, axis=1, kind="stable"), axis=1)
+    return top, [members[i] for i in clear.tolist()], [cells[cells >= 0] for cells in chosen]
+
+
+def component_total(at_row: list[int], at_col: list[int], values: list[float], n_rows: int, n_cols: int) -> float:
+    """The best total of one component for the solver (its cells at these rows and columns, with
+    these phi), summed as the solver's pairs come, by row (`component_totals` of each)."""
+    if min(n_rows, n_cols) == 2:
+        return _two_total(at_row, at_col, values, n_rows == 2)
+    weights = dict(zip(zip(at_row, at_col), values))
+    return sum([weights[pair] for pair in sparse_assignment(n_rows, n_cols, weights) if pair in weights])
+
+
+def _two_total(at_row: list[int], at_col: list[int], values: list[float], rows_are_two: bool) -> float:
+    """Best total of a component with two chains on one side, as the solver would sum it.
+
+    The solver gives both chains distinct partners and leaves out a pair that is not a cell (phi
+    0); so the best is the best sum of two distinct partners' cells, or one chain's cell alone (the
+    other partnered with a non-cell).  Sums are taken as the solver's pairs come, by row."""
+    two, many = (at_row, at_col) if rows_are_two else (at_col, at_row)
+    first: dict[int, float] = {}
+    second: dict[int, float] = {}
+    for side, other, value in zip(two, many, values):
+        (first if side == 0 else second)[other] = value
+    candidates = list(first.values()) + list(second.values())
+    for i, x in first.items():
+        for j, y in second.items():
+            if i != j:
+                candidates.append(x + y if rows_are_two or i < j else y + x)
+    return max(candidates, default=0.0)
+
+
+def component_matching(at_row: list[int], at_col: list[int], values: list[float], n_rows: int, n_cols: int
+                       ) -> list[int]:
+    """The cells (their places in the lists) of the solver's best matching of one component (its
+    cells at these rows and columns, with these phi), in the order of its pairs (by row)."""
+    place = {pair: i for i, pair in enumerate(zip(at_row, at_col))}
+    pairs = sparse_assignment(n_rows, n_cols, {pair: values[i] for pair, i in place.items()})
+    return [place[pair] for pair in pairs if pair in place]
