@@ -23,6 +23,7 @@ Nothing here asserts: the figures go in benchmarks/README.md.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -68,12 +69,25 @@ def commands(pairs: dict[str, tuple[Path, Path]], coval: Path | None) -> dict[st
     return out
 
 
+ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+"""The commands' environment: Python keeps the bytecode it compiles, as on a user's machine (a
+machine that forbids it would charge every corefwb run about 0.1 s of compiling the project's
+modules again, which the floor, numpy already compiled, never pays)."""
+
+
+def compiled(trees: list[Path]) -> None:
+    """Compile every tree's modules once before timing (what the first run on a user's machine
+    does), so that no round pays for it."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *map(str, trees)], check=True, env=ENV,
+                   stdout=subprocess.DEVNULL)
+
+
 def timed(argv: list[str], where: Path = HERE.parent) -> tuple[float, float, int]:
     """(wall s, user + system s, peak resident KB) of one run in `where` (`python -m workbench`
     runs the tree it starts in), from GNU time."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
         done = subprocess.run(["/usr/bin/time", "-o", report.name, "-f", "%e %U %S %M", *argv],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=where)
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=where, env=ENV)
         if done.returncode != 0:
             sys.stderr.write(done.stderr.decode(errors="replace")[-2000:])
             raise SystemExit(f"bench_book: {' '.join(argv[:4])} ... exited {done.returncode}")
@@ -102,6 +116,9 @@ def main() -> int:
             if argv[1:3] == ["-m", "workbench"]:
                 with_base[f"base {name}"] = (argv, args.base.resolve())
         runs = with_base
+    compiled([HERE.parent / "metrics", HERE.parent / "workbench"]
+             + ([args.base / "metrics", args.base / "workbench"] if args.base is not None else [])
+             + ([args.coval] if args.coval is not None else []))
     for name, (argv, where) in runs.items():  # warm-up: fills the cache of read files, pays first imports
         if "cold" not in name and not name.endswith(("floor", "coval")):
             timed(argv, where)
