@@ -43,7 +43,7 @@ from metrics.formats.cache import ReadCache
 from metrics.formats.source import is_regular, read_raw, read_utf8
 from metrics.formats.ua_lines import LineIndex, index_lines, texts_of
 from metrics.formats.ua_cells import Document, bridging_links, whole_layer
-from metrics.mentions.ua import Markable, Position, UADocument
+from metrics.mentions.ua import MarkableTable, Position, UADocument
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
 
@@ -247,7 +247,7 @@ class _Walk:
         document = np.searchsorted(starts, word_lines) - 1
         first_word = np.searchsorted(word_lines, starts)
         bases = np.append(self.word_number, 0)[first_word]
-        read: dict[str, tuple[list[Markable], list[int]]] = {}
+        read: dict[str, tuple[MarkableTable, list[int]]] = {}
         for layer, column, name in (("identity", identity, "IDENTITY"),
                                     ("deixis", self.columns[2], "DISCOURSE_DEIXIS")):
             if column < 0 or layer not in self.layers:
@@ -268,16 +268,14 @@ class _Walk:
         return True
 
     def _read_whole_file(self, starts: list[int], names: list[str], first_word: np.ndarray, bases: np.ndarray, *,
-                         document: np.ndarray, read: dict[str, tuple[list[Markable], list[int]]]) -> None:
+                         document: np.ndarray, read: dict[str, tuple[MarkableTable, list[int]]]) -> None:
         """The documents of `whole_file`, with their markables, zeros and bridging links, each
         finished in turn (a bridging link's error before a later document's)."""
         documents = [Document(self.path, name, number + 1) for number, name in zip(starts, names)]
-        for layer, (markables, document_of) in read.items():
-            groups: list[list[Markable]] = [[] for _ in documents]
-            for markable, at in zip(markables, document_of):
-                groups[at].append(markable)
-            for current, group in zip(documents, groups):
-                getattr(current, layer).whole = group
+        for layer, (table, document_of) in read.items():
+            bounds = np.searchsorted(document_of, np.arange(len(documents) + 1)).tolist()
+            for at, current in enumerate(documents):
+                getattr(current, layer).whole = table.rows(bounds[at], bounds[at + 1])
         bridging = self.columns[1]
         links: list[list[tuple[str, int]]] = [[] for _ in documents]
         if bridging >= 0 and "bridging" in self.layers:

@@ -3,7 +3,8 @@ links (BRIDGING), read as the UA scorer 2.0 reads them (the rules: `metrics.form
 
 A markable layer is read cell by cell in file order (`Layer.cell`): brackets open and close
 markables on a stack, a MarkableID opened again adds a part; at a document's end (`Layer.finish`)
-each markable becomes a `Markable`.  Every malformed cell is an `InputError` at its line.
+the document's markables become a `MarkableTable` (columns; `whole_layer` makes one for a whole file
+of the common kind at once, with no Python step per markable).  Every malformed cell is an `InputError` at its line.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 import numpy as np
 
 from metrics.formats.ua_lines import gathered, texts_of
-from metrics.mentions.ua import BridgingLink, Markable, Position, UADocument
+from metrics.mentions.ua import BridgingLink, MarkableTable, Position, UADocument
 from metrics.model import InputError
 
 _MIN = re.compile(r"([0-9]{1,9})(?:,([0-9]{1,9}))?$")
@@ -67,7 +68,7 @@ class Layer:
         self.column = column
         self.markables: dict[str, _Open] = {}
         self.stack: list[str] = []
-        self.whole: list[Markable] | None = None
+        self.whole: MarkableTable | None = None
         """The document's markables when `whole_layer` read them (no cell is then read here)."""
 
     def cell(self, value: str, position: Position, zero: bool, line: int) -> None:
@@ -128,33 +129,45 @@ class Layer:
         else:
             self.stack.append(markable_id)
 
-    def finish(self) -> list[Markable]:
+    def finish(self) -> MarkableTable:
         if self.whole is not None:
             _check_plurals(self.whole, self.path, self.column)
             return self.whole
-        out = []
-        made = Markable.made
-        for markable in self.markables.values():
-            starts, ends = markable.starts, markable.ends
-            if len(ends) < len(starts):
+        count = len(self.markables)
+        starts, ends = np.full(count, -1, np.int64), np.full(count, -1, np.int64)
+        min_starts, min_ends = np.full(count, -1, np.int64), np.full(count, -1, np.int64)
+        irregular: dict[int, tuple[tuple[Position, Position], ...]] = {}
+        element_of: dict[int, tuple[str, ...]] = {}
+        for i, markable in enumerate(self.markables.values()):
+            first, last = markable.starts, markable.ends
+            if len(last) < len(first):
                 raise InputError(self.path, markable.line, f"{self.column}: markable {markable.id} is never closed")
-            parts = ((starts[0], ends[0]),) if len(starts) == 1 else tuple(zip(starts, ends))
-            out.append(made(markable.id, markable.entity, parts, min_span=markable.min_span, zero=markable.zero,
-                            element_of=tuple(markable.element_of), line=markable.line,
-                            attribute_text=markable.attribute_text))
-        _check_plurals(out, self.path, self.column)
-        return out
+            if len(first) > 1 or markable.zero:
+                irregular[i] = tuple(zip(first, last))
+            if not markable.zero:
+                starts[i], ends[i] = first[0], last[0]
+            if markable.min_span is not None:
+                min_starts[i], min_ends[i] = markable.min_span
+            if markable.element_of:
+                element_of[i] = tuple(markable.element_of)
+        opened = list(self.markables.values())
+        table = MarkableTable([m.id for m in opened], [m.entity for m in opened], starts, ends, irregular=irregular,
+                              min_starts=min_starts, min_ends=min_ends, element_of=element_of,
+                              lines=np.array([m.line for m in opened], np.int64),
+                              attribute_texts=[m.attribute_text for m in opened])
+        _check_plurals(table, self.path, self.column)
+        return table
 
 
-def _check_plurals(markables: list[Markable], path: str, column: str) -> None:
+def _check_plurals(table: MarkableTable, path: str, column: str) -> None:
     """Refuse a plural entity that is, through others, an element of itself (the UA scorer loops)."""
     members: dict[str, set[str]] = {}
     line_of: dict[str, int] = {}
-    for m in markables:
-        if m.element_of:
-            for plural in m.element_of:
-                members.setdefault(plural, set()).add(m.entity)
-                line_of.setdefault(plural, m.line)
+    for row in sorted(table.element_of):
+        line = int(table.lines[row])
+        for plural in table.element_of[row]:
+            members.setdefault(plural, set()).add(table.entities[row])
+            line_of.setdefault(plural, line)
     for start in members:
         seen: set[str] = set()
         waiting = list(members[start])
@@ -203,8 +216,8 @@ def bridging_links(value: str, path: str, line: int) -> list[BridgingLink]:
 
 def whole_layer(data: bytes | bytearray, cell_starts: np.ndarray, cell_ends: np.ndarray, *, positions: list[int],
                 lines: list[int], documents: np.ndarray, path: str, column: str
-                ) -> tuple[list[Markable], list[int]] | None:
-    """The markables of a file's layer from its annotated cells (`data[cell_starts:cell_ends]`,
+                ) -> tuple[MarkableTable, list[int]] | None:
+    """The markables of a file's layer, as one table, from its annotated cells (`data[cell_starts:cell_ends]`,
     none on a zero; `documents`: the document of each cell, in file order), read at once, with the
     document of each: brackets found and paired by numpy over the cells' bytes, each attribute
     found by numpy over the bytes of all openings.  None when the cells are not all of the common
@@ -246,11 +259,15 @@ def whole_layer(data: bytes | bytearray, cell_starts: np.ndarray, cell_ends: np.
         return None
     element_of = attributes.last("ElementOf")
     texts = opened.tobytes().decode("utf-8").split("\n")[:-1]
-    made = Markable.made
-    return [made(ids[i], entities[i], ((positions[first], positions[end]),), min_span=min_spans[i], zero=False,
-                 element_of=() if element_of[i] is None else tuple(element_of[i].split(",")), line=lines[first],
-                 attribute_text=text)
-            for i, (text, first, end) in enumerate(zip(texts, cell_of.tolist(), ends.tolist()))], document_of
+    missing = np.int64(-1)
+    min_starts = np.array([missing if m is None else m[0] for m in min_spans], np.int64)
+    min_ends = np.array([missing if m is None else m[1] for m in min_spans], np.int64)
+    at = np.asarray(positions, np.int64)
+    table = MarkableTable(ids, entities, at[cell_of], at[ends], irregular={}, min_starts=min_starts,
+                          min_ends=min_ends, element_of={i: tuple(value.split(",")) for i, value in enumerate(element_of)
+                                                         if value is not None},
+                          lines=np.asarray(lines, np.int64)[cell_of], attribute_texts=texts)
+    return table, document_of
 
 
 class _Attributes:
