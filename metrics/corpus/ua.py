@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from metrics.measures import ua as coref
+from metrics.measures import ua_columns as columnar
 from metrics.measures import ua_relations as relations
 from metrics.corpus.scoring import DocPair, PreparedCorpus, Spans, prepare_pair
 from metrics.corpus.ua_spans import TokenSpans, token_spans
@@ -28,6 +29,7 @@ from metrics.measures.corefud import CorefudBlancScore
 from metrics.measures.score import AnyScore, MeanScore, Score
 from metrics.mentions.ua import Mention, UADocument
 from metrics.mentions.ua_align import Alignment, SideClusters, align, cluster_index, side_clusters
+from metrics.mentions.ua_columns import ColumnSides, applies, column_sides
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
 
@@ -143,21 +145,60 @@ PRESETS: dict[str, Settings | tuple[str, dict[str, object]]] = {
 """The UA scorer's `-t` presets; those of the UA format as `Settings`."""
 
 
-@dataclass
 class ScoredDocument:
-    """One document pair as scored, with what the error analysis needs."""
+    """One document pair as scored, with what the error analysis needs.
 
-    name: str
-    key: UADocument
-    response: UADocument
-    key_side: SideClusters
-    response_side: SideClusters
-    alignment: Alignment
-    key_bridging: dict[Mention, Mention]
-    response_bridging: dict[Mention, Mention]
-    scores: dict[str, AnyScore] = field(default_factory=dict)
-    counts: dict[str, coref.Counts] = field(default_factory=dict)
-    """Each coreference metric's (BLANC part's) counts on this document."""
+    Its scores count over the markables' columns (`columns`, `metrics.mentions.ua_columns`) where
+    those apply; each side's clusters of `Mention`s, their alignment and the bridging links
+    (`key_side`, `response_side`, `alignment`, `key_bridging`, `response_bridging`) are made when
+    first asked for (by the scores that need them, the relation errors, the workbench)."""
+
+    def __init__(self, key: UADocument, response: UADocument, settings: "Settings",
+                 columns: ColumnSides | None) -> None:
+        self.name = key.name
+        self.key = key
+        self.response = response
+        self.settings = settings
+        self.columns = columns
+        self.scores: dict[str, AnyScore] = {}
+        self.counts: dict[str, coref.Counts] = {}
+        """Each coreference metric's (BLANC part's) counts on this document."""
+        self._objects: tuple | None = None
+        self.skipped: list[str] = []
+        """The bridging links left out (`bridging_pairs`), once the objects are made."""
+
+    def objects(self) -> tuple[SideClusters, SideClusters, Alignment, dict[Mention, Mention], dict[Mention, Mention]]:
+        """Both sides' clusters, their alignment and both sides' bridging links (anaphor -> anchor)."""
+        if self._objects is None:
+            s = self.settings
+            sides = [side_clusters(doc.layer(s.discourse_deixis), s.match, s.keep_singletons, s.keep_split,
+                                   s.keep_zeros) for doc in (self.key, self.response)]
+            alignment = align(sides[0].clusters, sides[1].clusters, s.match)
+            _share_equal_mentions(sides, alignment)
+            bridges = [bridging_pairs(doc, side, self.skipped) if any(m.name in s.metrics for m in BRIDGING) else {}
+                       for doc, side in zip((self.key, self.response), sides)]
+            self._objects = (sides[0], sides[1], alignment, bridges[0], bridges[1])
+        return self._objects
+
+    @property
+    def key_side(self) -> SideClusters:
+        return self.objects()[0]
+
+    @property
+    def response_side(self) -> SideClusters:
+        return self.objects()[1]
+
+    @property
+    def alignment(self) -> Alignment:
+        return self.objects()[2]
+
+    @property
+    def key_bridging(self) -> dict[Mention, Mention]:
+        return self.objects()[3]
+
+    @property
+    def response_bridging(self) -> dict[Mention, Mention]:
+        return self.objects()[4]
 
 
 @dataclass
@@ -235,14 +276,22 @@ def pair_documents(keys: Sequence[UADocument], responses: Sequence[UADocument], 
 
 
 def score_document(key: UADocument, response: UADocument, settings: Settings, warnings: list[str]) -> ScoredDocument:
+    """A document pair ready to be scored: over columns where they apply (exact matching, no split
+    antecedent to credit, no bridging score), else over the clusters of mentions, made now."""
     s = settings
-    sides = [side_clusters(doc.layer(s.discourse_deixis), s.match, s.keep_singletons, s.keep_split, s.keep_zeros)
-             for doc in (key, response)]
-    alignment = align(sides[0].clusters, sides[1].clusters, s.match)
-    _share_equal_mentions(sides, alignment)
-    bridges = [bridging_pairs(doc, side, warnings) if any(m.name in s.metrics for m in BRIDGING) else {}
-               for doc, side in zip((key, response), sides)]
-    return ScoredDocument(key.name, key, response, sides[0], sides[1], alignment, bridges[0], bridges[1])
+    deixis = s.discourse_deixis
+    key_table, response_table = key.layer_table(deixis), response.layer_table(deixis)
+    columns = None
+    bridging = any(m.name in s.metrics for m in BRIDGING)
+    if not bridging and applies(key_table, response_table, match=s.match, keep_split=s.keep_split,
+                                only_split=s.only_split):
+        columns = column_sides(key_table, response_table, keep_singletons=s.keep_singletons, keep_split=s.keep_split,
+                               keep_zeros=s.keep_zeros)
+    document = ScoredDocument(key, response, settings, columns)
+    if columns is None:
+        document.objects()
+        warnings.extend(document.skipped)
+    return document
 
 
 def _share_equal_mentions(sides: list[SideClusters], alignment: Alignment) -> None:
@@ -348,8 +397,7 @@ class UAPair:
         """Whether the coreference scores are those of the split antecedents' alignments alone."""
         self._keep = (keep_singletons, keep_zeros)
         self._token_spans: TokenSpans | None = None
-        self._sides = coref.Sides(document.key_side.clusters, document.response_side.clusters,
-                                  document.alignment.partner)
+        self._object_sides: coref.Sides | None = None
         self._counts: dict[str, tuple[coref.Counts, coref.Counts]] = {}
         self._bridging: dict[str, Score] | None = None
 
@@ -367,11 +415,23 @@ class UAPair:
         made = self.token_spans
         return prepare_pair(made.key, made.response).spans
 
+    @property
+    def _sides(self) -> coref.Sides:
+        """The document's clusters of mentions as the object kernels read them (made once)."""
+        if self._object_sides is None:
+            doc = self.document
+            self._object_sides = coref.Sides(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
+        return self._object_sides
+
     def part(self, part: str) -> tuple[coref.Counts, coref.Counts]:
-        """A coreference metric's (BLANC part's) counts on the document, and its split antecedents' own."""
+        """A coreference metric's (BLANC part's) counts on the document, and its split antecedents' own
+        (none over columns: they apply only where no split antecedent is credited)."""
         if part not in self._counts:
-            counts, split = coref.document_counts(part, self._sides)
-            self._counts[part] = (counts, split if split is not None else (0, 0, 0, 0))
+            if self.document.columns is not None:
+                self._counts[part] = (columnar.KERNELS[part](self.document.columns), (0, 0, 0, 0))
+            else:
+                counts, split = coref.document_counts(part, self._sides)
+                self._counts[part] = (counts, split if split is not None else (0, 0, 0, 0))
         return self._counts[part]
 
     def coreference(self, metric: Metric) -> AnyScore:
@@ -386,12 +446,16 @@ class UAPair:
 
     def mentions(self) -> AnyScore:
         doc = self.document
+        if doc.columns is not None:
+            return columnar.mentions(doc.columns)
         return relations.mentions(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
 
     def mor(self) -> AnyScore:
         return relations.mor(self.document.key_side.clusters, self.document.response_side.clusters)
 
     def non_referring(self) -> AnyScore:
+        if self.document.columns is not None:
+            return columnar.non_referring(self.document.columns)
         return relations.non_referring(self.document.key_side.non_referring, self.document.response_side.non_referring)
 
     def bridging(self) -> dict[str, Score]:
