@@ -114,15 +114,25 @@ def _documents(stored: object) -> list[UADocument]:
     return stored
 
 
-def _found(data: bytes | bytearray, word: bytes) -> list[int]:
-    """Where `word` occurs in `data` (what a comment line that starts a document, or declares the
-    columns, must hold: such lines are few, and a search at C speed finds them)."""
-    out = []
-    at = data.find(word)
-    while at >= 0:
-        out.append(at)
-        at = data.find(word, at + 1)
-    return out
+_SPECIAL = (np.frombuffer(b"newdoc", np.uint8), np.frombuffer(b"global.columns", np.uint8))
+
+
+def _special_comments(index: LineIndex, comments: np.ndarray) -> np.ndarray:
+    """The comment lines that may start a document or name the columns: their text after `#` and
+    any whitespace starts with `newdoc` or `global.columns` (their regular expressions then read
+    them).  Such lines are few among thousands of comments, and numpy finds them at once."""
+    if not len(comments):
+        return comments
+    buf = np.frombuffer(index.data, np.uint8)
+    first = index.first_cell[comments]
+    alone = index.cell_ends[first] - index.cell_starts[first] == 1  # "#" a cell of its own
+    followed = index.first_cell[comments + 1] - first > 1
+    at = np.where(alone, index.cell_starts[np.minimum(first + 1, len(index.cell_starts) - 1)],
+                  index.cell_starts[first] + 1)
+    found = np.zeros(len(comments), bool)
+    for word in _SPECIAL:
+        found |= (buf[np.minimum(at[:, None] + np.arange(len(word)), len(buf) - 1)] == word).all(axis=1)
+    return comments[found & (followed | ~alone)]
 
 
 def _read(path: str, layers: tuple[str, ...] = LAYERS) -> list[UADocument]:
@@ -142,9 +152,7 @@ def _read(path: str, layers: tuple[str, ...] = LAYERS) -> list[UADocument]:
     comment = first_byte == 35  # "#"
     word_lines = np.flatnonzero(has_cell & ~comment)
     zero = _zeros(index, word_lines)
-    special = np.unique(np.searchsorted(index.line_starts, _found(data, b"newdoc") + _found(data, b"global.columns"),
-                                        side="right") - 1)
-    special = special[comment[special]] if len(special) else special.astype(np.int64)
+    special = _special_comments(index, np.flatnonzero(comment))
     walk = _Walk(path, index, word_lines, zero, layers)
     comments = [(number, index.line_text(number).strip()) for number in special.tolist()]
     if not walk.whole_file(comments):
@@ -386,13 +394,15 @@ class _Walk:
         out = []
         bounds = [first for _, first in self.read] + [len(self.word_lines)]
         blanks_before = np.cumsum(blank)
+        forms = _forms(self.index, self.word_lines[~self.zero])  # every word's, cut per document below
+        word_number = np.append(self.word_number, len(forms)).tolist()
         for (current, first), last in zip(self.read, bounds[1:]):
             lines, zero = self.word_lines[first:last], self.zero[first:last]
             words = lines[~zero]
             if not len(words):
                 continue
             doc = current.doc
-            doc.words = _forms(self.index, words)
+            doc.words = forms[word_number[first]:word_number[first] + len(words)]
             doc.word_lines = (words + 1).tolist()
             starts = np.ones(len(lines), bool)  # after a blank line, or the document's first
             starts[1:] = blanks_before[lines[1:]] != blanks_before[lines[:-1]]

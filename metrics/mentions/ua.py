@@ -215,6 +215,10 @@ class BridgingLink:
     line: int = 0
 
 
+_NO_ROWS = np.zeros(0, np.int64)
+_NO_ROWS.flags.writeable = False
+
+
 class MarkableTable:
     """One document's markables of one layer (IDENTITY or DISCOURSE_DEIXIS) as columns, in the
     order their MarkableID is first met: what the reader makes and scoring reads.
@@ -286,6 +290,9 @@ class MarkableTable:
     def of(cls, markables: Sequence["Markable"]) -> "MarkableTable":
         """The columns of markables given one by one (a document made by hand, or changed)."""
         count = len(markables)
+        if not count:  # a layer before it is read, or without markables
+            return cls([], [], _NO_ROWS, _NO_ROWS, irregular={}, min_starts=_NO_ROWS, min_ends=_NO_ROWS,
+                       element_of={}, lines=_NO_ROWS, attribute_texts=[])
         starts, ends = np.full(count, -1, np.int64), np.full(count, -1, np.int64)
         min_starts, min_ends = np.full(count, -1, np.int64), np.full(count, -1, np.int64)
         irregular, element_of = {}, {}
