@@ -29,7 +29,7 @@ from metrics.measures.corefud import CorefudBlancScore
 from metrics.measures.score import AnyScore, MeanScore, Score
 from metrics.mentions.ua import Mention, UADocument
 from metrics.mentions.ua_align import Alignment, SideClusters, align, cluster_index, side_clusters
-from metrics.mentions.ua_columns import ColumnSides, applies, column_sides
+from metrics.mentions.ua_columns import applies, column_sides
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
 
@@ -148,18 +148,20 @@ PRESETS: dict[str, Settings | tuple[str, dict[str, object]]] = {
 class ScoredDocument:
     """One document pair as scored, with what the error analysis needs.
 
-    Its scores count over the markables' columns (`columns`, `metrics.mentions.ua_columns`) where
-    those apply; each side's clusters of `Mention`s, their alignment and the bridging links
+    Its scores are counted over the markables' columns (`count_over_columns`, into `counted`) where
+    those apply (`columnar`); each side's clusters of `Mention`s, their alignment and the bridging links
     (`key_side`, `response_side`, `alignment`, `key_bridging`, `response_bridging`) are made when
     first asked for (by the scores that need them, the relation errors, the workbench)."""
 
-    def __init__(self, key: UADocument, response: UADocument, settings: "Settings",
-                 columns: ColumnSides | None) -> None:
+    def __init__(self, key: UADocument, response: UADocument, settings: "Settings", columnar: bool) -> None:
         self.name = key.name
         self.key = key
         self.response = response
         self.settings = settings
-        self.columns = columns
+        self.columnar = columnar
+        self.counted: dict[str, object] = {}
+        """Scores counted over columns: each coreference metric's (BLANC part's) counts by name, and
+        the `mentions` and `non_referring` scores."""
         self.scores: dict[str, AnyScore] = {}
         self.counts: dict[str, coref.Counts] = {}
         """Each coreference metric's (BLANC part's) counts on this document."""
@@ -276,22 +278,42 @@ def pair_documents(keys: Sequence[UADocument], responses: Sequence[UADocument], 
 
 
 def score_document(key: UADocument, response: UADocument, settings: Settings, warnings: list[str]) -> ScoredDocument:
-    """A document pair ready to be scored: over columns where they apply (exact matching, no split
-    antecedent to credit, no bridging score), else over the clusters of mentions, made now."""
+    """A document pair to be scored: over columns where they apply (exact matching, no split
+    antecedent to credit, no bridging score; `count_over_columns` then counts them), else over the
+    clusters of mentions, made now."""
     s = settings
-    deixis = s.discourse_deixis
-    key_table, response_table = key.layer_table(deixis), response.layer_table(deixis)
-    columns = None
-    bridging = any(m.name in s.metrics for m in BRIDGING)
-    if not bridging and applies(key_table, response_table, match=s.match, keep_split=s.keep_split,
-                                only_split=s.only_split):
-        columns = column_sides(key_table, response_table, keep_singletons=s.keep_singletons, keep_split=s.keep_split,
-                               keep_zeros=s.keep_zeros)
-    document = ScoredDocument(key, response, settings, columns)
-    if columns is None:
+    key_table, response_table = key.layer_table(s.discourse_deixis), response.layer_table(s.discourse_deixis)
+    columnar = not any(m.name in s.metrics for m in BRIDGING) and \
+        applies(key_table, response_table, words=len(key.words), match=s.match, keep_split=s.keep_split,
+                only_split=s.only_split)
+    document = ScoredDocument(key, response, settings, columnar)
+    if not columnar:
         document.objects()
         warnings.extend(document.skipped)
     return document
+
+
+def count_over_columns(documents: Sequence[ScoredDocument], settings: Settings) -> None:
+    """The scores of `settings` of every columnar document, counted over all their columns at once
+    (`metrics.measures.ua_columns`), into each document's `counted`."""
+    chosen = [d for d in documents if d.columnar]
+    if not chosen:
+        return
+    deixis = settings.discourse_deixis
+    sides = column_sides([(d.key.layer_table(deixis), d.response.layer_table(deixis)) for d in chosen],
+                         keep_singletons=settings.keep_singletons, keep_split=settings.keep_split,
+                         keep_zeros=settings.keep_zeros)
+    asked = set(settings.metrics)
+    parts = [part for metric in COREFERENCE if metric.name in asked
+             for part in (BLANC_PARTS if metric is BLANC else (metric.name,))]
+    kernels = {part: columnar.KERNELS[part] for part in parts}
+    if MENTIONS.name in asked:
+        kernels[MENTIONS.name] = columnar.mentions
+    if NON_REFERRING.name in asked:
+        kernels[NON_REFERRING.name] = columnar.non_referring
+    for name, kernel in kernels.items():
+        for document, value in zip(chosen, kernel(sides)):
+            document.counted[name] = value
 
 
 def _share_equal_mentions(sides: list[SideClusters], alignment: Alignment) -> None:
@@ -318,8 +340,10 @@ def score_corpus(keys: Sequence[UADocument], responses: Sequence[UADocument], ke
     settings = settings.completed()
     skipped: list[str] = []
     with gc_paused():  # many small objects, no cycle
-        pairs = [ua_pair(score_document(k, r, settings, skipped), settings)
-                 for k, r in pair_documents(keys, responses, key_path, response_path, check_words)]
+        documents = [score_document(k, r, settings, skipped)
+                     for k, r in pair_documents(keys, responses, key_path, response_path, check_words)]
+        count_over_columns(documents, settings)
+        pairs = [ua_pair(document, settings) for document in documents]
     return result_of(settings, pairs, bridging_warnings(skipped))
 
 
@@ -427,8 +451,8 @@ class UAPair:
         """A coreference metric's (BLANC part's) counts on the document, and its split antecedents' own
         (none over columns: they apply only where no split antecedent is credited)."""
         if part not in self._counts:
-            if self.document.columns is not None:
-                self._counts[part] = (columnar.KERNELS[part](self.document.columns), (0, 0, 0, 0))
+            if part in self.document.counted:
+                self._counts[part] = (self.document.counted[part], (0, 0, 0, 0))
             else:
                 counts, split = coref.document_counts(part, self._sides)
                 self._counts[part] = (counts, split if split is not None else (0, 0, 0, 0))
@@ -446,16 +470,16 @@ class UAPair:
 
     def mentions(self) -> AnyScore:
         doc = self.document
-        if doc.columns is not None:
-            return columnar.mentions(doc.columns)
+        if MENTIONS.name in doc.counted:
+            return doc.counted[MENTIONS.name]
         return relations.mentions(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
 
     def mor(self) -> AnyScore:
         return relations.mor(self.document.key_side.clusters, self.document.response_side.clusters)
 
     def non_referring(self) -> AnyScore:
-        if self.document.columns is not None:
-            return columnar.non_referring(self.document.columns)
+        if NON_REFERRING.name in self.document.counted:
+            return self.document.counted[NON_REFERRING.name]
         return relations.non_referring(self.document.key_side.non_referring, self.document.response_side.non_referring)
 
     def bridging(self) -> dict[str, Score]:
