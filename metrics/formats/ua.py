@@ -266,8 +266,8 @@ class _Walk:
             if len(at):
                 cell_starts, cell_ends = index.cell_of(word_lines[at], column)
                 found = whole_layer(index.data, cell_starts, cell_ends,
-                                    positions=(self.word_number[at] - bases[document[at]]).tolist(),
-                                    lines=(word_lines[at] + 1).tolist(), documents=document[at], path=self.path,
+                                    positions=self.word_number[at] - bases[document[at]],
+                                    lines=word_lines[at] + 1, documents=document[at], path=self.path,
                                     column=name)
                 if found is None:
                     return False

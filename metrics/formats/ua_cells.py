@@ -214,8 +214,8 @@ def bridging_links(value: str, path: str, line: int) -> list[BridgingLink]:
     return out
 
 
-def whole_layer(data: bytes | bytearray, cell_starts: np.ndarray, cell_ends: np.ndarray, *, positions: list[int],
-                lines: list[int], documents: np.ndarray, path: str, column: str
+def whole_layer(data: bytes | bytearray, cell_starts: np.ndarray, cell_ends: np.ndarray, *, positions: np.ndarray,
+                lines: np.ndarray, documents: np.ndarray, path: str, column: str
                 ) -> tuple[MarkableTable, list[int]] | None:
     """The markables of a file's layer, as one table, from its annotated cells (`data[cell_starts:cell_ends]`,
     none on a zero; `documents`: the document of each cell, in file order), read at once, with the
@@ -254,18 +254,14 @@ def whole_layer(data: bytes | bytearray, cell_starts: np.ndarray, cell_ends: np.
     if ends is None:
         return None
     try:
-        min_spans = attributes.min_spans(path, column)
+        min_starts, min_ends = attributes.min_spans(path, column)
     except InputError:
         return None
-    element_of = attributes.last("ElementOf")
     texts = opened.tobytes().decode("utf-8").split("\n")[:-1]
-    missing = np.int64(-1)
-    min_starts = np.array([missing if m is None else m[0] for m in min_spans], np.int64)
-    min_ends = np.array([missing if m is None else m[1] for m in min_spans], np.int64)
     at = np.asarray(positions, np.int64)
     table = MarkableTable(ids, entities, at[cell_of], at[ends], irregular={}, min_starts=min_starts,
-                          min_ends=min_ends, element_of={i: tuple(value.split(",")) for i, value in enumerate(element_of)
-                                                         if value is not None},
+                          min_ends=min_ends, element_of={i: tuple(value.split(","))
+                                                         for i, value in attributes.sparse("ElementOf").items()},
                           lines=np.asarray(lines, np.int64)[cell_of], attribute_texts=texts)
     return table, document_of
 
@@ -301,20 +297,30 @@ class _Attributes:
         """Each opening's value of its last `name` piece (a dict of its pieces keeps the last);
         None where it has none."""
         found = self._named(name)
+        if len(found) == self.openings and (self.opening_of[found] == np.arange(self.openings)).all():
+            return texts_of(self.buf, self.name_ends[found] + 1, self.piece_ends[found])  # one each: the common case
         out: list[str | None] = [None] * self.openings
-        if len(found):
-            for opening, value in zip(self.opening_of[found].tolist(),
-                                      texts_of(self.buf, self.name_ends[found] + 1, self.piece_ends[found])):
-                out[opening] = value
+        out_of = self.sparse(name, found)
+        for opening, value in out_of.items():
+            out[opening] = value
         return out
 
-    def min_spans(self, path: str, column: str) -> list[tuple[int, int] | None]:
-        """Each opening's last Min as 0-based word indices: a plain number of 1 to 9 digits above 0
-        read by numpy, any other (`5,7`, or a wrong one: InputError) by `_min_span`."""
-        found = self._named("Min")
-        out: list[tuple[int, int] | None] = [None] * self.openings
+    def sparse(self, name: str, found: np.ndarray | None = None) -> dict[int, str]:
+        """Opening -> its value of its last `name` piece, for the openings that have one."""
+        found = self._named(name) if found is None else found
         if not len(found):
-            return out
+            return {}
+        return dict(zip(self.opening_of[found].tolist(), texts_of(self.buf, self.name_ends[found] + 1,
+                                                                   self.piece_ends[found])))
+
+    def min_spans(self, path: str, column: str) -> tuple[np.ndarray, np.ndarray]:
+        """Each opening's last Min as 0-based word indices (first, last; -1 without one): a plain
+        number of 1 to 9 digits above 0 read by numpy, any other (`5,7`, or a wrong one:
+        InputError) by `_min_span`."""
+        found = self._named("Min")
+        starts, ends = np.full(self.openings, -1, np.int64), np.full(self.openings, -1, np.int64)
+        if not len(found):
+            return starts, ends
         first, last = self.name_ends[found] + 1, self.piece_ends[found]
         lengths = np.clip(last - first, 0, 10)
         digits = self.buf[np.minimum(first[:, None] + np.arange(int(lengths.max()) or 1), len(self.buf) - 1)]
@@ -324,12 +330,17 @@ class _Attributes:
         for k in range(digits.shape[1]):
             number = np.where(inside[:, k], number * 10 + digits[:, k], number)
         plain = (lengths >= 1) & (lengths <= 9) & ((digits >= 0) & (digits <= 9)).all(axis=1) & (number > 0)
-        openings = self.opening_of[found].tolist()
-        for opening, word, is_plain, start, end in zip(openings, (number - 1).tolist(), plain.tolist(),
-                                                       first.tolist(), last.tolist()):
-            out[opening] = (word, word) if is_plain else \
-                _min_span(self.buf[start:end].tobytes().decode("utf-8"), path, column, 0)
-        return out
+        openings = self.opening_of[found]
+        spans = {i: _min_span(self.buf[first[i]:last[i]].tobytes().decode("utf-8"), path, column, 0)
+                 for i in np.flatnonzero(~plain).tolist()}
+        if len(np.unique(openings)) == len(openings):  # one Min an opening: set at once
+            starts[openings[plain]] = ends[openings[plain]] = number[plain] - 1
+            for i, (first_word, last_word) in spans.items():
+                starts[openings[i]], ends[openings[i]] = first_word, last_word
+        else:  # an opening with two: the last one given
+            for i, opening in enumerate(openings.tolist()):
+                starts[opening], ends[opening] = spans.get(i, (int(number[i]) - 1, int(number[i]) - 1))
+        return starts, ends
 
 
 def _paired_ends(closers: np.ndarray, cell_of: np.ndarray, one_word: np.ndarray, documents: np.ndarray
