@@ -75,21 +75,25 @@ def index_lines(data: bytes | bytearray) -> LineIndex:
     """The lines (split at `\\n`, a last empty piece dropped, as `read_lines` has them) and the
     cells of UTF-8 text whose line ends are `\\n` (`read_utf8`'s)."""
     buf = np.frombuffer(data, np.uint8)
-    line_ends = np.flatnonzero(buf == 10)
+    # One array of the file's size, written in place pass after pass: each new one of that size
+    # would cost the system more (its pages mapped afresh) than the pass that fills it.
+    inside = np.empty(len(buf) + 2, bool)  # padded with a space at each end: every run opens and closes
+    inside[0] = inside[-1] = False
+    scratch = inside[1:-1]
+    controls = np.flatnonzero(np.less(buf, 28, out=scratch))  # line ends, tabs, controls that are not whitespace
+    line_ends = controls[buf[controls] == 10]
+    controls = controls[(buf[controls] < 9) | (buf[controls] > 13)]
     line_starts = np.empty(len(line_ends) + 1, np.int64)
     line_starts[0] = 0
     line_starts[1:] = line_ends + 1
     if len(data) == 0 or data[-1:] == b"\n":
         line_starts = line_starts[:-1]
-    inside = np.zeros(len(buf) + 2, bool)  # padded with a space at each end: every run opens and closes
-    np.greater(buf, 32, out=inside[1:-1])
-    controls = np.flatnonzero(buf < 28)  # line ends, tabs, and the controls that are not whitespace
-    controls = controls[(buf[controls] < 9) | (buf[controls] > 13)]
+    np.greater(buf, 32, out=scratch)
     inside[controls + 1] = True
     if not data.isascii():
         for match in _UNICODE_SPACE.finditer(data):
             inside[match.start() + 1:match.end() + 1] = False
-    edges = np.flatnonzero(inside[1:] != inside[:-1])
+    edges = np.flatnonzero(np.not_equal(inside[1:], inside[:-1], out=np.empty(len(buf) + 1, bool)))
     cell_starts, cell_ends = edges[0::2], edges[1::2]
     first_cell = np.empty(len(line_starts) + 1, np.int64)
     first_cell[:-1] = np.searchsorted(cell_starts, line_starts)
@@ -109,8 +113,16 @@ def gathered(data: bytes | bytearray | np.ndarray, starts: np.ndarray, ends: np.
     """The bytes of the slices `data[start:end]`, each followed by a line end, as one array."""
     buf = data if isinstance(data, np.ndarray) else np.frombuffer(data, np.uint8)
     lengths = ends - starts + 1  # with a line end after each
+    total = int(lengths.sum())
+    if not total or not len(buf):
+        return np.full(total, 10, np.uint8)
     placed = np.cumsum(lengths) - lengths
-    source = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(placed - starts, lengths)
-    joined = buf[np.clip(source, 0, max(len(buf) - 1, 0))] if len(buf) else np.zeros(len(source), np.uint8)
+    # each output byte's source, as steps added up in place (one array of them, not four)
+    source = np.ones(total, np.int64)
+    source[placed[0]] = starts[0]
+    source[placed[1:]] = starts[1:] - ends[:-1]
+    np.cumsum(source, out=source)
+    np.minimum(source, len(buf) - 1, out=source)
+    joined = buf[source]
     joined[placed + lengths - 1] = 10
     return joined
