@@ -16,7 +16,7 @@ from metrics.corpus.ua import Settings, score_corpus
 from metrics.measures import ua as coref
 from metrics.measures import ua_columns as columnar
 from metrics.measures import ua_relations as relations
-from metrics.mentions.ua import Markable, MarkableTable, UADocument
+from metrics.mentions.ua import BridgingLink, Markable, MarkableTable, UADocument
 from metrics.mentions.ua_align import align, side_clusters
 from metrics.mentions.ua_columns import applies, column_sides
 from test_ua_metrics import BRUTE
@@ -110,12 +110,22 @@ def test_columns_apply_only_without_split_antecedents_to_credit_and_under_exact_
         assert not applies(plain, plain, words=WORDS, match=match, keep_split=False, only_split=False)
 
 
+def _links(rng: random.Random, markables: list[Markable]) -> list[BridgingLink]:
+    """Bridging links between these markables (an anaphor linked twice, a span linked from two
+    markables), and now and then one naming a markable that is not there."""
+    ids = [m.id for m in markables] + ["absent"]
+    return [BridgingLink(rng.choice(ids), rng.choice(ids)) for _ in range(rng.randrange(0, 6))] if markables else []
+
+
 def _corpus(seed: int, plural: bool) -> tuple[list[UADocument], list[UADocument]]:
+    rng = random.Random(seed)
     keys, responses = [], []
     for d in range(4):
         key, response = random_pair(seed * 10 + d, plural)
-        keys.append(UADocument(f"d{d}", ["w"] * WORDS, key, [], []))
-        responses.append(UADocument(f"d{d}", ["w"] * WORDS, response, [], []))
+        key_links = _links(rng, key)
+        response_links = [link for link in key_links if rng.random() < 0.7] + _links(rng, response)
+        keys.append(UADocument(f"d{d}", ["w"] * WORDS, key, [], key_links, path="k"))
+        responses.append(UADocument(f"d{d}", ["w"] * WORDS, response, [], response_links, path="r"))
     return keys, responses
 
 
@@ -123,7 +133,8 @@ def _corpus(seed: int, plural: bool) -> tuple[list[UADocument], list[UADocument]
 def test_a_corpus_scores_alike_over_columns_and_over_mentions(seed, monkeypatch):
     """Every metric, corpus and document, every setting: the documents the columns apply to
     counted over columns, or all over mentions (the columns turned off)."""
-    metrics = ("mentions", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "non_referring")
+    metrics = ("mentions", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "non_referring",
+               "bridging_recognition", "bridging_markable", "bridging_entity")
     keys, responses = _corpus(seed, plural=seed % 3 == 0)
     for fields in SETTINGS:
         settings = Settings(metrics=metrics, **fields)
@@ -137,6 +148,7 @@ def test_a_corpus_scores_alike_over_columns_and_over_mentions(seed, monkeypatch)
             a, b = fast.micro[name], slow.micro[name]
             assert (a.recall, a.precision, a.f1) == (b.recall, b.precision, b.f1), (name, fields)
         assert fast.totals == slow.totals
+        assert fast.warnings == slow.warnings
         for a, b in zip(fast.documents, slow.documents):
             assert a.counts == b.counts
             assert {n: (v.recall, v.precision, v.f1) for n, v in a.scores.items()} == \

@@ -14,8 +14,11 @@ documents already read) both score this way.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
+
+import numpy as np
 
 from metrics.measures import ua as coref
 from metrics.measures import ua_columns as columnar
@@ -29,10 +32,11 @@ from metrics.measures.corefud import CorefudBlancScore
 from metrics.measures.score import AnyScore, MeanScore, Score
 from metrics.mentions.ua import Mention, UADocument
 from metrics.mentions.ua_align import Alignment, SideClusters, align, cluster_index, side_clusters
-from metrics.mentions.ua_columns import applies, column_sides
+from metrics.mentions.ua_columns import applies, column_sides, in_document, mention_codes
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
 
+M = TypeVar("M")
 BRIDGING: tuple[Metric, ...] = (BRIDGING_RECOGNITION, BRIDGING_MARKABLE, BRIDGING_ENTITY)
 """The three bridging scores (the UA scorer's `-m bridging`)."""
 COREFERENCE: tuple[Metric, ...] = (MUC, BCUB, CEAFE, CEAFM, LEA, BLANC)
@@ -43,6 +47,8 @@ DOCUMENT_ORDER: tuple[Metric, ...] = (*COREFERENCE, MENTIONS, MOR, NON_REFERRING
 """The order of a document's scores (the coreference metrics, BLANC last, the others, CoNLL)."""
 METRICS: tuple[str, ...] = tuple(metric.name for metric in ORDER)
 BLANC_PARTS = ("blanc_coref", "blanc_noncoref")
+BRIDGING_SCORES = "bridging"
+"""Where a document counted over columns keeps its three bridging scores (`ScoredDocument.counted`)."""
 """BLANC's two parts, as `metrics.measures.ua` computes them (coreference and non-coreference links)."""
 
 
@@ -168,6 +174,8 @@ class ScoredDocument:
         self._objects: tuple | None = None
         self.skipped: list[str] = []
         """The bridging links left out (`bridging_pairs`), once the objects are made."""
+        self.bridging_codes: tuple[dict[int, int], dict[int, int]] | None = None
+        """Over columns, each side's bridging links (anaphor -> anchor) as the document's mention numbers."""
 
     def objects(self) -> tuple[SideClusters, SideClusters, Alignment, dict[Mention, Mention], dict[Mention, Mention]]:
         """Both sides' clusters, their alignment and both sides' bridging links (anaphor -> anchor)."""
@@ -177,7 +185,8 @@ class ScoredDocument:
                                    s.keep_zeros) for doc in (self.key, self.response)]
             alignment = align(sides[0].clusters, sides[1].clusters, s.match)
             _share_equal_mentions(sides, alignment)
-            bridges = [bridging_pairs(doc, side, self.skipped) if any(m.name in s.metrics for m in BRIDGING) else {}
+            bridges = [bridging_pairs(doc, side.mention_of, self.skipped) if any(m.name in s.metrics for m in BRIDGING)
+                       else {}
                        for doc, side in zip((self.key, self.response), sides)]
             self._objects = (sides[0], sides[1], alignment, bridges[0], bridges[1])
         return self._objects
@@ -228,18 +237,20 @@ class UAResult:
         return scores
 
 
-def bridging_pairs(doc: UADocument, side: SideClusters, warnings: list[str]) -> dict[Mention, Mention]:
-    """Anaphor -> anchor mention (a later link from one MarkableID replaces an earlier); a link
-    naming a markable the scored layer lacks is left out, with a warning."""
+def bridging_pairs(doc: UADocument, mention_of: Mapping[str, M], warnings: list[str]) -> dict[M, M]:
+    """Anaphor -> anchor mention (a later link from one MarkableID replaces an earlier; a later
+    anaphor of the same words replaces the anchor, in the first one's place); a link naming a
+    markable the scored layer lacks is left out, with a warning.  `mention_of`: MarkableID -> its
+    mention (a `Mention`, or its number over columns)."""
     anchors: dict[str, str] = {}
     for link in doc.bridging:
         anchors[link.anaphor] = link.anchor
-    out: dict[Mention, Mention] = {}
+    out: dict[M, M] = {}
     for anaphor, anchor in anchors.items():
-        if anaphor not in side.mention_of or anchor not in side.mention_of:
+        if anaphor not in mention_of or anchor not in mention_of:
             warnings.append(f"{doc.path}: {doc.name}: bridging link {anaphor} -> {anchor}")
             continue
-        out[side.mention_of[anaphor]] = side.mention_of[anchor]
+        out[mention_of[anaphor]] = mention_of[anchor]
     return out
 
 
@@ -283,13 +294,17 @@ def score_document(key: UADocument, response: UADocument, settings: Settings, wa
     clusters of mentions, made now."""
     s = settings
     key_table, response_table = key.layer_table(s.discourse_deixis), response.layer_table(s.discourse_deixis)
-    columnar = not any(m.name in s.metrics for m in BRIDGING) and \
-        applies(key_table, response_table, words=len(key.words), match=s.match, keep_split=s.keep_split,
-                only_split=s.only_split)
+    columnar = applies(key_table, response_table, words=len(key.words), match=s.match, keep_split=s.keep_split,
+                       only_split=s.only_split)
     document = ScoredDocument(key, response, settings, columnar)
     if not columnar:
         document.objects()
         warnings.extend(document.skipped)
+    elif any(m.name in s.metrics for m in BRIDGING):  # links as the document's mention numbers
+        codes, _ = mention_codes(0, (key_table, response_table))
+        document.bridging_codes = tuple(bridging_pairs(doc, dict(zip(table.ids, numbers.tolist())), warnings)
+                                        for doc, table, numbers in zip((key, response), (key_table, response_table),
+                                                                       codes))
     return document
 
 
@@ -314,6 +329,14 @@ def count_over_columns(documents: Sequence[ScoredDocument], settings: Settings) 
     for name, kernel in kernels.items():
         for document, value in zip(chosen, kernel(sides)):
             document.counted[name] = value
+    for number, document in enumerate(chosen):
+        if document.bridging_codes is not None:
+            key_links, response_links = document.bridging_codes
+            anchors = np.array([*key_links.values(), *response_links.values()], np.int64)
+            clusters = sides.key.cluster_of(in_document(number, anchors)).tolist()
+            key_index = {code: cluster for code, cluster in zip(anchors.tolist(), clusters) if cluster >= 0}
+            document.counted[BRIDGING_SCORES] = relations.bridging(relations.bridging_outcomes(key_links, response_links,
+                                                                                              key_index))
 
 
 def _share_equal_mentions(sides: list[SideClusters], alignment: Alignment) -> None:
@@ -483,6 +506,8 @@ class UAPair:
         return relations.non_referring(self.document.key_side.non_referring, self.document.response_side.non_referring)
 
     def bridging(self) -> dict[str, Score]:
+        if self._bridging is None and BRIDGING_SCORES in self.document.counted:
+            self._bridging = self.document.counted[BRIDGING_SCORES]
         if self._bridging is None:
             doc = self.document
             key_index = cluster_index(doc.key_side.clusters)

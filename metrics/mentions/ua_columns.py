@@ -67,6 +67,12 @@ def document_of(codes: np.ndarray) -> np.ndarray:
     return codes >> _DOCUMENT_SHIFT
 
 
+def in_document(document: int, codes: np.ndarray) -> np.ndarray:
+    """Mention numbers of one document's own (`mention_codes(0, ...)`) as numbers of document
+    `document` of many (`mention_codes(document, ...)`)."""
+    return codes | (document << _DOCUMENT_SHIFT)
+
+
 @dataclass(frozen=True)
 class ColumnSides:
     """The documents' two sides, and where each side's mentions lie on the other."""
