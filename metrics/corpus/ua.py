@@ -29,7 +29,8 @@ from metrics.measures.catalog import (BCUB, BLANC, BRIDGING_ENTITY, BRIDGING_MAR
                                       CEAFM, CONLL, LEA, MENTIONS, MOR, MUC, NON_REFERRING, ZERO, Metric, Scorer,
                                       resolve)
 from metrics.measures.corefud import CorefudBlancScore
-from metrics.measures.score import AnyScore, MeanScore, Score
+from metrics.measures.score import AnyScore, Score
+from metrics.measures.ua import SplitBlancScore
 from metrics.mentions.ua import Mention, UADocument
 from metrics.mentions.ua_align import Alignment, SideClusters, align, cluster_index, side_clusters
 from metrics.mentions.ua_columns import applies, column_sides, in_document, mention_codes
@@ -409,28 +410,6 @@ def result_of(settings: Settings, pairs: Sequence[DocPair], warnings: Sequence[s
 def _score(counts) -> Score:
     pn, pd, rn, rd = (float(c) for c in counts)
     return Score(rn, rd, pn, pd)
-
-
-@dataclass(frozen=True)
-class SplitBlancScore(MeanScore):
-    """BLANC of the split antecedents' alignments alone (`--only-split-antecedents`), as the UA
-    scorer averages it: over the parts whose whole documents' counts are not both 0.  It carries
-    both BLANCs' counts, so documents sum before the parts are chosen (shown as a mean: no counts)."""
-
-    whole: CorefudBlancScore
-    split: CorefudBlancScore
-
-    @classmethod
-    def of(cls, whole: CorefudBlancScore, split: CorefudBlancScore) -> "SplitBlancScore":
-        used = [part for part, half in zip((split.coref, split.noncoref), (whole.coref, whole.noncoref))
-                if not (half.precision_den == 0 and half.recall_den == 0)]
-        n = len(used)
-        recall, precision, f1 = (sum(getattr(u, a) for u in used) / n if n else 0
-                                 for a in ("recall", "precision", "f1"))
-        return cls(recall, precision, f1, whole, split)
-
-    def __add__(self, other: "SplitBlancScore") -> "SplitBlancScore":
-        return SplitBlancScore.of(self.whole + other.whole, self.split + other.split)
 
 
 class UAPair:

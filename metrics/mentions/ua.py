@@ -377,5 +377,5 @@ def _set_deixis(document: UADocument, value: "list[Markable] | MarkableTable") -
 
 # The two layers as properties over their tables (set after the dataclass is made, so that its
 # fields, `__init__`, `replace` and `==` read and write them through the properties).
-UADocument.identity = property(lambda document: document._identity.markables(), _set_identity)  # type: ignore
-UADocument.deixis = property(lambda document: document._deixis.markables(), _set_deixis)  # type: ignore
+UADocument.identity = property(lambda document: document._identity.markables(), _set_identity)
+UADocument.deixis = property(lambda document: document._deixis.markables(), _set_deixis)
