@@ -182,7 +182,7 @@ class ScoredDocument:
         """Both sides' clusters, their alignment and both sides' bridging links (anaphor -> anchor)."""
         if self._objects is None:
             s = self.settings
-            sides = [side_clusters(doc.layer(s.discourse_deixis), s.match, s.keep_singletons, s.keep_split,
+            sides = [side_clusters(doc.layer_table(s.discourse_deixis), s.match, s.keep_singletons, s.keep_split,
                                    s.keep_zeros) for doc in (self.key, self.response)]
             alignment = align(sides[0].clusters, sides[1].clusters, s.match)
             _share_equal_mentions(sides, alignment)

@@ -193,15 +193,21 @@ class Markable:
         return self
 
     def mention(self, min_source: str) -> Mention:
-        """The mention compared for this markable: `min_source` is "none" (exact matching: no
-        Min read), "min" (the Min attribute) or "first_part" (CRAFT: the first part)."""
-        min_words = _NO_WORDS
-        if min_source == "min" and self.min_span is not None:
-            min_words = frozenset(range(self.min_span[0], self.min_span[1] + 1))
-        elif min_source == "first_part" and not self.zero:
-            first, last = self.parts[0]
-            min_words = frozenset(range(int(first), int(last) + 1))
-        return Mention.made(self.words, self.parts, min_words, self.zero)
+        """The mention compared for this markable (`mention_of`)."""
+        return mention_of(self.words, self.parts, self.zero, self.min_span, min_source)
+
+
+def mention_of(words: tuple[Position, ...], parts: tuple[tuple[Position, Position], ...], zero: bool,
+               min_span: tuple[int, int] | None, min_source: str) -> Mention:
+    """The mention compared for a markable of these words and parts: `min_source` is "none" (exact
+    matching: no Min read), "min" (the Min attribute) or "first_part" (CRAFT: the first part)."""
+    min_words = _NO_WORDS
+    if min_source == "min" and min_span is not None:
+        min_words = frozenset(range(min_span[0], min_span[1] + 1))
+    elif min_source == "first_part" and not zero:
+        first, last = parts[0]
+        min_words = frozenset(range(int(first), int(last) + 1))
+    return Mention.made(words, parts, min_words, zero)
 
 
 @dataclass(frozen=True)
@@ -285,6 +291,21 @@ class MarkableTable:
                                 element_of=element_of.get(i, ()), line=line, attribute_text=text))
             self._markables = out
         return self._markables
+
+    def mentions(self, min_source: str) -> list[Mention]:
+        """Each markable's mention (`mention_of`), made from the columns (no `Markable` made)."""
+        out = []
+        irregular = self.irregular
+        for row, (first, last, min_first, min_last) in enumerate(zip(
+                self.starts.tolist(), self.ends.tolist(), self.min_starts.tolist(), self.min_ends.tolist())):
+            parts = irregular.get(row)
+            if parts is None:
+                parts, zero, words = ((first, last),), False, tuple(range(first, last + 1))
+            else:
+                zero = isinstance(parts[0][0], str)
+                words = _covered(parts, zero)
+            out.append(mention_of(words, parts, zero, None if min_first < 0 else (min_first, min_last), min_source))
+        return out
 
     @classmethod
     def of(cls, markables: Sequence["Markable"]) -> "MarkableTable":
