@@ -232,7 +232,8 @@ def whole_layer(data: bytes | bytearray, cell_starts: np.ndarray, cell_ends: np.
         return None
     delimiters = np.flatnonzero((cells == 40) | (cells == 10))
     chunk_ends = delimiters[np.searchsorted(delimiters, opens, side="right")]
-    closing = np.concatenate([[0], np.cumsum(cells == 41)])  # ")" before each byte
+    closing = np.zeros(len(cells) + 1, np.int32)  # ")" before each byte (4 bytes a byte, not 16: fewer pages)
+    np.cumsum(cells == 41, out=closing[1:])
     cell_of = np.searchsorted(line_ends, opens)
     first_open = line_ends.copy()
     has_open = np.flatnonzero(np.append(True, cell_of[1:] != cell_of[:-1])) if len(opens) else opens

@@ -75,14 +75,15 @@ class LineIndex:
 _workspaces = threading.local()
 
 
-def _workspace(name: str, size: int) -> np.ndarray:
-    """A boolean array of `size` for one pass over a file's bytes, reused file after file (this
-    thread's own).  Why: a fresh array of a file's size has its pages mapped by the system as it is
-    first written, which cost more than the numpy pass that fills it (2-3 ms of a 2 MB file's 5);
-    kept, the largest file's two arrays (2 bytes a byte) stay mapped."""
+def _workspace(name: str, size: int, kind: type = bool) -> np.ndarray:
+    """An array of `size` for one pass over a file's bytes (or its cells'), reused file after file
+    (this thread's own; its content is whatever the last pass left).  Why: a fresh array of a file's
+    size has its pages mapped by the system as it is first written, which cost more than the numpy
+    pass that fills it (2-3 ms of a 2 MB file's 5); kept, the largest file's arrays stay mapped
+    (2 bytes a byte of the file, 8 a byte of the cells gathered)."""
     held = getattr(_workspaces, name, None)
     if held is None or len(held) < size:
-        held = np.empty(max(size, 1 << 16), bool)
+        held = np.empty(max(size, 1 << 16), kind)
         setattr(_workspaces, name, held)
     return held[:size]
 
@@ -131,8 +132,9 @@ def gathered(data: bytes | bytearray | np.ndarray, starts: np.ndarray, ends: np.
     if not total or not len(buf):
         return np.full(total, 10, np.uint8)
     placed = np.cumsum(lengths) - lengths
-    # each output byte's source, as steps added up in place (one array of them, not four)
-    source = np.ones(total, np.int64)
+    # each output byte's source, as steps added up in place (one array of them, kept: `_workspace`)
+    source = _workspace("gathered", total, np.int64)
+    source.fill(1)
     source[placed[0]] = starts[0]
     source[placed[1:]] = starts[1:] - ends[:-1]
     np.cumsum(source, out=source)
