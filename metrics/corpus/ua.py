@@ -167,8 +167,8 @@ class ScoredDocument:
         self.settings = settings
         self.columnar = columnar
         self.counted: dict[str, object] = {}
-        """Scores counted over columns: each coreference metric's (BLANC part's) counts by name, and
-        the `mentions` and `non_referring` scores."""
+        """Scores counted over columns: each coreference metric's (BLANC part's) counts by name, the
+        `mentions` and `non_referring` scores, and the three bridging scores (`BRIDGING_SCORES`)."""
         self.scores: dict[str, AnyScore] = {}
         self.counts: dict[str, coref.Counts] = {}
         """Each coreference metric's (BLANC part's) counts on this document."""
@@ -291,8 +291,9 @@ def pair_documents(keys: Sequence[UADocument], responses: Sequence[UADocument], 
 
 def score_document(key: UADocument, response: UADocument, settings: Settings, warnings: list[str]) -> ScoredDocument:
     """A document pair to be scored: over columns where they apply (exact matching, no split
-    antecedent to credit, no bridging score; `count_over_columns` then counts them), else over the
-    clusters of mentions, made now."""
+    antecedent to credit; `count_over_columns` then counts them, the bridging links read here as
+    mention numbers, so that their warnings come in document order), else over the clusters of
+    mentions, made now."""
     s = settings
     key_table, response_table = key.layer_table(s.discourse_deixis), response.layer_table(s.discourse_deixis)
     columnar = applies(key_table, response_table, words=len(key.words), match=s.match, keep_split=s.keep_split,
