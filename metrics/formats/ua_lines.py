@@ -72,6 +72,27 @@ class LineIndex:
         return out
 
 
+_SPACE_LEADS = sorted({c.encode("utf-8")[:1] for c in UNICODE_SPACES})
+"""The first bytes of the Unicode spaces in UTF-8 (C2, E1, E2, E3): any match starts on one."""
+
+
+def _unicode_spaces(data: bytes | bytearray) -> list[tuple[int, int]]:
+    """Where the Unicode spaces of UTF-8 text lie, as the pattern finds them: each place one of
+    their first bytes occurs (found by `bytes.find`, at C speed) tried by the pattern.  Why: the
+    pattern run over every byte took 10 ms of a 2.5 MB file with a few accented letters; a text
+    full of such first bytes (CJK) is still searched by the pattern at once."""
+    tried: list[int] = []
+    for lead in _SPACE_LEADS:
+        at = data.find(lead)
+        while at >= 0:
+            if len(tried) >= 4096:
+                return [(match.start(), match.end()) for match in _UNICODE_SPACE.finditer(data)]
+            tried.append(at)
+            at = data.find(lead, at + 1)
+    found = (_UNICODE_SPACE.match(data, at) for at in sorted(tried))
+    return [(match.start(), match.end()) for match in found if match]
+
+
 _workspaces = threading.local()
 
 
@@ -106,8 +127,8 @@ def index_lines(data: bytes | bytearray) -> LineIndex:
     np.greater(buf, 32, out=scratch)
     inside[controls + 1] = True
     if not data.isascii():
-        for match in _UNICODE_SPACE.finditer(data):
-            inside[match.start() + 1:match.end() + 1] = False
+        for start, end in _unicode_spaces(data):
+            inside[start + 1:end + 1] = False
     edges = np.flatnonzero(np.not_equal(inside[1:], inside[:-1], out=_workspace("edges", len(buf) + 1)))
     cell_starts, cell_ends = edges[0::2], edges[1::2]
     first_cell = np.empty(len(line_starts) + 1, np.int64)
