@@ -5,7 +5,8 @@
                                          [--presets crac18 ...]
 
 TREE is an exported tree of the earlier revision (`git archive REV | tar -x -C TREE`); the later
-one is this checkout.  For each CODI-CRAC train file and UA preset, rounds alternate the UA
+one is this checkout, or `--after TREE2` (an exported tree of the later one: this checkout may then
+change while it runs).  For each CODI-CRAC train file and UA preset, rounds alternate the UA
 scorer (its reader and evaluator in process, `ua_reference.py`), the earlier tree and this one,
 each in its own process (imports done, one warm-up run, the collector off as `corefwb` runs):
 CPU seconds of reading both files and scoring, medians over every round's repeats.  The machine
@@ -66,12 +67,13 @@ def whole_times(args: argparse.Namespace, copy: str, key: str, response: str, pr
     """The three as whole command lines, in turns: the UA scorer's, ours before and after."""
     settings = PRESETS[preset]
     before_env = {**os.environ, "PYTHONPATH": args.before}
+    after_env = {**os.environ, "PYTHONPATH": args.after}
     times: dict[str, list[float]] = {"ua-scorer": [], "before": [], "after": []}
     for _ in range(args.rounds * args.repeats):
         times["ua-scorer"].append(child_seconds([args.python, "ua-scorer.py", key, response, *command_line(settings)],
                                                 copy))
         times["before"].append(child_seconds(our_command(key, response, settings), env=before_env))
-        times["after"].append(child_seconds(our_command(key, response, settings)))
+        times["after"].append(child_seconds(our_command(key, response, settings), env=after_env))
     peer, before, after = (statistics.median(times[name]) for name in ("ua-scorer", "before", "after"))
     print(f"{Path(key).name} {preset} whole command: UA scorer {peer:.2f} s, before {before:.2f} s "
           f"({peer / before:.1f}x), after {after:.2f} s ({peer / after:.1f}x) (CPU, medians of "
@@ -84,6 +86,8 @@ def main() -> int:
     parser.add_argument("--scorer", required=True, help="a corefud-scorer checkout (4fd7b0e)")
     parser.add_argument("--python", required=True, help="a Python with the peer's dependencies")
     parser.add_argument("--codi", required=True, help="a CODI-CRAC22-Corpus checkout")
+    parser.add_argument("--after", default=str(ROOT), help="an exported tree of the later revision (default: "
+                        "this checkout)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--whole", action="store_true", help="also whole command lines (`corefwb score "
@@ -104,7 +108,7 @@ def main() -> int:
                 for _ in range(args.rounds):
                     times["ua-scorer"] += reference(args.python, copy, [job], args.repeats)[0]["seconds"]
                     times["before"] += ours(args.before, key, response, preset, args.repeats)
-                    times["after"] += ours(str(ROOT), key, response, preset, args.repeats)
+                    times["after"] += ours(args.after, key, response, preset, args.repeats)
                 peer, before, after = (statistics.median(times[name]) for name in ("ua-scorer", "before", "after"))
                 print(f"{Path(key).name} {preset}: UA scorer {peer:.3f} s, before {before:.3f} s ({peer / before:.1f}x), "
                       f"after {after:.3f} s ({peer / after:.1f}x); after/before {after / before:.2f} "

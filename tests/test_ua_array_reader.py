@@ -146,3 +146,17 @@ def test_edge_files_read_as_the_line_by_line_reader_reads_them(tmp_path, text):
 def test_bytes_that_are_not_utf8_are_refused_as_before(tmp_path):
     outcome = _same(tmp_path, (HEAD + "\n# newdoc id = d\n").encode() + b"1 \xff _\n")
     assert outcome[0] == "error" and outcome[2] == 3
+
+
+def test_unicode_spaces_found_from_their_first_bytes_as_the_pattern_finds_them():
+    """`_unicode_spaces` tries the pattern only where a Unicode space's first byte occurs (or, in a
+    text full of such bytes, everywhere): the same places as the pattern run over every byte."""
+    import random
+
+    from metrics.formats.ua_lines import _UNICODE_SPACE, _unicode_spaces
+
+    rng = random.Random(7)
+    alphabet = ["a", " ", "é", "€", "中", "、", "\u2010", "\n", *UNICODE_SPACES]
+    for size in [0, 1, 5, 40, 400] * 20 + [9000, 9000]:
+        data = "".join(rng.choice(alphabet) for _ in range(size)).encode("utf-8")
+        assert _unicode_spaces(data) == [(m.start(), m.end()) for m in _UNICODE_SPACE.finditer(data)]

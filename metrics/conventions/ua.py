@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from metrics.conventions.base import Convention, Loaded, Progress, Read
 from metrics.conventions.options import UA, Options
 from metrics.corpus.scoring import PreparedCorpus
-from metrics.corpus.ua import (BRIDGING, ORDER, Settings, bridging_warnings, layers_read, pair_documents, score_document,
-                               ua_pair)
+from metrics.corpus.ua import (BRIDGING, ORDER, Settings, bridging_warnings, count_over_columns, layers_read,
+                               pair_documents, score_document, ua_pair)
 from metrics.formats.cache import ReadCache
 from metrics.formats.source import check_document_sizes
 from metrics.formats.ua import LAYERS, read_ua, ua_in_cache
@@ -78,12 +78,14 @@ class UniversalAnaphora:
             response = get()
             progress.stage("aligning mentions")
             skipped: list[str] = []
-            pairs = []
+            documents = []
             with gc_paused():  # many small objects, no cycle
                 for key_doc, response_doc in pair_documents(key.ua, response.ua, key_path, path):
-                    pairs.append(ua_pair(score_document(key_doc, response_doc, settings, skipped), settings))
+                    documents.append(score_document(key_doc, response_doc, settings, skipped))
                     done += 1
                     progress.document(done, total)
+                count_over_columns(documents, settings)
+                pairs = [ua_pair(document, settings) for document in documents]
             corpus_warnings = bridging_warnings(skipped)
             warnings.extend(corpus_warnings)
             corpora.append(PreparedCorpus(pairs, corpus_warnings))

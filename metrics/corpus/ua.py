@@ -14,10 +14,14 @@ documents already read) both score this way.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
+
+import numpy as np
 
 from metrics.measures import ua as coref
+from metrics.measures import ua_columns as columnar
 from metrics.measures import ua_relations as relations
 from metrics.corpus.scoring import DocPair, PreparedCorpus, Spans, prepare_pair
 from metrics.corpus.ua_spans import TokenSpans, token_spans
@@ -25,12 +29,15 @@ from metrics.measures.catalog import (BCUB, BLANC, BRIDGING_ENTITY, BRIDGING_MAR
                                       CEAFM, CONLL, LEA, MENTIONS, MOR, MUC, NON_REFERRING, ZERO, Metric, Scorer,
                                       resolve)
 from metrics.measures.corefud import CorefudBlancScore
-from metrics.measures.score import AnyScore, MeanScore, Score
+from metrics.measures.score import AnyScore, Score
+from metrics.measures.ua import SplitBlancScore
 from metrics.mentions.ua import Mention, UADocument
 from metrics.mentions.ua_align import Alignment, SideClusters, align, cluster_index, side_clusters
+from metrics.mentions.ua_columns import applies, column_sides, in_document, mention_codes
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
 
+M = TypeVar("M")
 BRIDGING: tuple[Metric, ...] = (BRIDGING_RECOGNITION, BRIDGING_MARKABLE, BRIDGING_ENTITY)
 """The three bridging scores (the UA scorer's `-m bridging`)."""
 COREFERENCE: tuple[Metric, ...] = (MUC, BCUB, CEAFE, CEAFM, LEA, BLANC)
@@ -41,6 +48,8 @@ DOCUMENT_ORDER: tuple[Metric, ...] = (*COREFERENCE, MENTIONS, MOR, NON_REFERRING
 """The order of a document's scores (the coreference metrics, BLANC last, the others, CoNLL)."""
 METRICS: tuple[str, ...] = tuple(metric.name for metric in ORDER)
 BLANC_PARTS = ("blanc_coref", "blanc_noncoref")
+BRIDGING_SCORES = "bridging"
+"""Where a document counted over columns keeps its three bridging scores (`ScoredDocument.counted`)."""
 """BLANC's two parts, as `metrics.measures.ua` computes them (coreference and non-coreference links)."""
 
 
@@ -143,21 +152,65 @@ PRESETS: dict[str, Settings | tuple[str, dict[str, object]]] = {
 """The UA scorer's `-t` presets; those of the UA format as `Settings`."""
 
 
-@dataclass
 class ScoredDocument:
-    """One document pair as scored, with what the error analysis needs."""
+    """One document pair as scored, with what the error analysis needs.
 
-    name: str
-    key: UADocument
-    response: UADocument
-    key_side: SideClusters
-    response_side: SideClusters
-    alignment: Alignment
-    key_bridging: dict[Mention, Mention]
-    response_bridging: dict[Mention, Mention]
-    scores: dict[str, AnyScore] = field(default_factory=dict)
-    counts: dict[str, coref.Counts] = field(default_factory=dict)
-    """Each coreference metric's (BLANC part's) counts on this document."""
+    Its scores are counted over the markables' columns (`count_over_columns`, into `counted`) where
+    those apply (`columnar`); each side's clusters of `Mention`s, their alignment and the bridging links
+    (`key_side`, `response_side`, `alignment`, `key_bridging`, `response_bridging`) are made when
+    first asked for (by the scores that need them, the relation errors, the workbench)."""
+
+    def __init__(self, key: UADocument, response: UADocument, settings: "Settings", columnar: bool) -> None:
+        self.name = key.name
+        self.key = key
+        self.response = response
+        self.settings = settings
+        self.columnar = columnar
+        self.counted: dict[str, object] = {}
+        """Scores counted over columns: each coreference metric's (BLANC part's) counts by name, the
+        `mentions` and `non_referring` scores, and the three bridging scores (`BRIDGING_SCORES`)."""
+        self.scores: dict[str, AnyScore] = {}
+        self.counts: dict[str, coref.Counts] = {}
+        """Each coreference metric's (BLANC part's) counts on this document."""
+        self._objects: tuple | None = None
+        self.skipped: list[str] = []
+        """The bridging links left out (`bridging_pairs`), once the objects are made."""
+        self.bridging_codes: tuple[dict[int, int], dict[int, int]] | None = None
+        """Over columns, each side's bridging links (anaphor -> anchor) as the document's mention numbers."""
+
+    def objects(self) -> tuple[SideClusters, SideClusters, Alignment, dict[Mention, Mention], dict[Mention, Mention]]:
+        """Both sides' clusters, their alignment and both sides' bridging links (anaphor -> anchor)."""
+        if self._objects is None:
+            s = self.settings
+            sides = [side_clusters(doc.layer_table(s.discourse_deixis), s.match, s.keep_singletons, s.keep_split,
+                                   s.keep_zeros) for doc in (self.key, self.response)]
+            alignment = align(sides[0].clusters, sides[1].clusters, s.match)
+            _share_equal_mentions(sides, alignment)
+            bridges = [bridging_pairs(doc, side.mention_of, self.skipped) if any(m.name in s.metrics for m in BRIDGING)
+                       else {}
+                       for doc, side in zip((self.key, self.response), sides)]
+            self._objects = (sides[0], sides[1], alignment, bridges[0], bridges[1])
+        return self._objects
+
+    @property
+    def key_side(self) -> SideClusters:
+        return self.objects()[0]
+
+    @property
+    def response_side(self) -> SideClusters:
+        return self.objects()[1]
+
+    @property
+    def alignment(self) -> Alignment:
+        return self.objects()[2]
+
+    @property
+    def key_bridging(self) -> dict[Mention, Mention]:
+        return self.objects()[3]
+
+    @property
+    def response_bridging(self) -> dict[Mention, Mention]:
+        return self.objects()[4]
 
 
 @dataclass
@@ -185,18 +238,20 @@ class UAResult:
         return scores
 
 
-def bridging_pairs(doc: UADocument, side: SideClusters, warnings: list[str]) -> dict[Mention, Mention]:
-    """Anaphor -> anchor mention (a later link from one MarkableID replaces an earlier); a link
-    naming a markable the scored layer lacks is left out, with a warning."""
+def bridging_pairs(doc: UADocument, mention_of: Mapping[str, M], warnings: list[str]) -> dict[M, M]:
+    """Anaphor -> anchor mention (a later link from one MarkableID replaces an earlier; a later
+    anaphor of the same words replaces the anchor, in the first one's place); a link naming a
+    markable the scored layer lacks is left out, with a warning.  `mention_of`: MarkableID -> its
+    mention (a `Mention`, or its number over columns)."""
     anchors: dict[str, str] = {}
     for link in doc.bridging:
         anchors[link.anaphor] = link.anchor
-    out: dict[Mention, Mention] = {}
+    out: dict[M, M] = {}
     for anaphor, anchor in anchors.items():
-        if anaphor not in side.mention_of or anchor not in side.mention_of:
+        if anaphor not in mention_of or anchor not in mention_of:
             warnings.append(f"{doc.path}: {doc.name}: bridging link {anaphor} -> {anchor}")
             continue
-        out[side.mention_of[anaphor]] = side.mention_of[anchor]
+        out[mention_of[anaphor]] = mention_of[anchor]
     return out
 
 
@@ -235,14 +290,55 @@ def pair_documents(keys: Sequence[UADocument], responses: Sequence[UADocument], 
 
 
 def score_document(key: UADocument, response: UADocument, settings: Settings, warnings: list[str]) -> ScoredDocument:
+    """A document pair to be scored: over columns where they apply (exact matching, no split
+    antecedent to credit; `count_over_columns` then counts them, the bridging links read here as
+    mention numbers, so that their warnings come in document order), else over the clusters of
+    mentions, made now."""
     s = settings
-    sides = [side_clusters(doc.layer(s.discourse_deixis), s.match, s.keep_singletons, s.keep_split, s.keep_zeros)
-             for doc in (key, response)]
-    alignment = align(sides[0].clusters, sides[1].clusters, s.match)
-    _share_equal_mentions(sides, alignment)
-    bridges = [bridging_pairs(doc, side, warnings) if any(m.name in s.metrics for m in BRIDGING) else {}
-               for doc, side in zip((key, response), sides)]
-    return ScoredDocument(key.name, key, response, sides[0], sides[1], alignment, bridges[0], bridges[1])
+    key_table, response_table = key.layer_table(s.discourse_deixis), response.layer_table(s.discourse_deixis)
+    columnar = applies(key_table, response_table, words=len(key.words), match=s.match, keep_split=s.keep_split,
+                       only_split=s.only_split)
+    document = ScoredDocument(key, response, settings, columnar)
+    if not columnar:
+        document.objects()
+        warnings.extend(document.skipped)
+    elif any(m.name in s.metrics for m in BRIDGING):  # links as the document's mention numbers
+        codes, _ = mention_codes(0, (key_table, response_table))
+        document.bridging_codes = tuple(bridging_pairs(doc, dict(zip(table.ids, numbers.tolist())), warnings)
+                                        for doc, table, numbers in zip((key, response), (key_table, response_table),
+                                                                       codes))
+    return document
+
+
+def count_over_columns(documents: Sequence[ScoredDocument], settings: Settings) -> None:
+    """The scores of `settings` of every columnar document, counted over all their columns at once
+    (`metrics.measures.ua_columns`), into each document's `counted`."""
+    chosen = [d for d in documents if d.columnar]
+    if not chosen:
+        return
+    deixis = settings.discourse_deixis
+    sides = column_sides([(d.key.layer_table(deixis), d.response.layer_table(deixis)) for d in chosen],
+                         keep_singletons=settings.keep_singletons, keep_split=settings.keep_split,
+                         keep_zeros=settings.keep_zeros)
+    asked = set(settings.metrics)
+    parts = [part for metric in COREFERENCE if metric.name in asked
+             for part in (BLANC_PARTS if metric is BLANC else (metric.name,))]
+    kernels = {part: columnar.KERNELS[part] for part in parts}
+    if MENTIONS.name in asked:
+        kernels[MENTIONS.name] = columnar.mentions
+    if NON_REFERRING.name in asked:
+        kernels[NON_REFERRING.name] = columnar.non_referring
+    for name, kernel in kernels.items():
+        for document, value in zip(chosen, kernel(sides)):
+            document.counted[name] = value
+    for number, document in enumerate(chosen):
+        if document.bridging_codes is not None:
+            key_links, response_links = document.bridging_codes
+            anchors = np.array([*key_links.values(), *response_links.values()], np.int64)
+            clusters = sides.key.cluster_of(in_document(number, anchors)).tolist()
+            key_index = {code: cluster for code, cluster in zip(anchors.tolist(), clusters) if cluster >= 0}
+            document.counted[BRIDGING_SCORES] = relations.bridging(relations.bridging_outcomes(key_links, response_links,
+                                                                                              key_index))
 
 
 def _share_equal_mentions(sides: list[SideClusters], alignment: Alignment) -> None:
@@ -269,8 +365,10 @@ def score_corpus(keys: Sequence[UADocument], responses: Sequence[UADocument], ke
     settings = settings.completed()
     skipped: list[str] = []
     with gc_paused():  # many small objects, no cycle
-        pairs = [ua_pair(score_document(k, r, settings, skipped), settings)
-                 for k, r in pair_documents(keys, responses, key_path, response_path, check_words)]
+        documents = [score_document(k, r, settings, skipped)
+                     for k, r in pair_documents(keys, responses, key_path, response_path, check_words)]
+        count_over_columns(documents, settings)
+        pairs = [ua_pair(document, settings) for document in documents]
     return result_of(settings, pairs, bridging_warnings(skipped))
 
 
@@ -315,28 +413,6 @@ def _score(counts) -> Score:
     return Score(rn, rd, pn, pd)
 
 
-@dataclass(frozen=True)
-class SplitBlancScore(MeanScore):
-    """BLANC of the split antecedents' alignments alone (`--only-split-antecedents`), as the UA
-    scorer averages it: over the parts whose whole documents' counts are not both 0.  It carries
-    both BLANCs' counts, so documents sum before the parts are chosen (shown as a mean: no counts)."""
-
-    whole: CorefudBlancScore
-    split: CorefudBlancScore
-
-    @classmethod
-    def of(cls, whole: CorefudBlancScore, split: CorefudBlancScore) -> "SplitBlancScore":
-        used = [part for part, half in zip((split.coref, split.noncoref), (whole.coref, whole.noncoref))
-                if not (half.precision_den == 0 and half.recall_den == 0)]
-        n = len(used)
-        recall, precision, f1 = (sum(getattr(u, a) for u in used) / n if n else 0
-                                 for a in ("recall", "precision", "f1"))
-        return cls(recall, precision, f1, whole, split)
-
-    def __add__(self, other: "SplitBlancScore") -> "SplitBlancScore":
-        return SplitBlancScore.of(self.whole + other.whole, self.split + other.split)
-
-
 class UAPair:
     """One document pair's scores as the UA scorer computes them (`catalog.UAScores`, read by the
     catalogue's computations under `Scorer.UA`): each computed when first asked for, and kept."""
@@ -348,8 +424,7 @@ class UAPair:
         """Whether the coreference scores are those of the split antecedents' alignments alone."""
         self._keep = (keep_singletons, keep_zeros)
         self._token_spans: TokenSpans | None = None
-        self._sides = coref.Sides(document.key_side.clusters, document.response_side.clusters,
-                                  document.alignment.partner)
+        self._object_sides: coref.Sides | None = None
         self._counts: dict[str, tuple[coref.Counts, coref.Counts]] = {}
         self._bridging: dict[str, Score] | None = None
 
@@ -367,11 +442,23 @@ class UAPair:
         made = self.token_spans
         return prepare_pair(made.key, made.response).spans
 
+    @property
+    def _sides(self) -> coref.Sides:
+        """The document's clusters of mentions as the object kernels read them (made once)."""
+        if self._object_sides is None:
+            doc = self.document
+            self._object_sides = coref.Sides(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
+        return self._object_sides
+
     def part(self, part: str) -> tuple[coref.Counts, coref.Counts]:
-        """A coreference metric's (BLANC part's) counts on the document, and its split antecedents' own."""
+        """A coreference metric's (BLANC part's) counts on the document, and its split antecedents' own
+        (none over columns: they apply only where no split antecedent is credited)."""
         if part not in self._counts:
-            counts, split = coref.document_counts(part, self._sides)
-            self._counts[part] = (counts, split if split is not None else (0, 0, 0, 0))
+            if part in self.document.counted:
+                self._counts[part] = (self.document.counted[part], (0, 0, 0, 0))
+            else:
+                counts, split = coref.document_counts(part, self._sides)
+                self._counts[part] = (counts, split if split is not None else (0, 0, 0, 0))
         return self._counts[part]
 
     def coreference(self, metric: Metric) -> AnyScore:
@@ -386,15 +473,21 @@ class UAPair:
 
     def mentions(self) -> AnyScore:
         doc = self.document
+        if MENTIONS.name in doc.counted:
+            return doc.counted[MENTIONS.name]
         return relations.mentions(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
 
     def mor(self) -> AnyScore:
         return relations.mor(self.document.key_side.clusters, self.document.response_side.clusters)
 
     def non_referring(self) -> AnyScore:
+        if NON_REFERRING.name in self.document.counted:
+            return self.document.counted[NON_REFERRING.name]
         return relations.non_referring(self.document.key_side.non_referring, self.document.response_side.non_referring)
 
     def bridging(self) -> dict[str, Score]:
+        if self._bridging is None and BRIDGING_SCORES in self.document.counted:
+            self._bridging = self.document.counted[BRIDGING_SCORES]
         if self._bridging is None:
             doc = self.document
             key_index = cluster_index(doc.key_side.clusters)

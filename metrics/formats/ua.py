@@ -43,7 +43,7 @@ from metrics.formats.cache import ReadCache
 from metrics.formats.source import is_regular, read_raw, read_utf8
 from metrics.formats.ua_lines import LineIndex, index_lines, texts_of
 from metrics.formats.ua_cells import Document, bridging_links, whole_layer
-from metrics.mentions.ua import Markable, Position, UADocument
+from metrics.mentions.ua import MarkableTable, Position, UADocument
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
 
@@ -114,15 +114,25 @@ def _documents(stored: object) -> list[UADocument]:
     return stored
 
 
-def _found(data: bytes | bytearray, word: bytes) -> list[int]:
-    """Where `word` occurs in `data` (what a comment line that starts a document, or declares the
-    columns, must hold: such lines are few, and a search at C speed finds them)."""
-    out = []
-    at = data.find(word)
-    while at >= 0:
-        out.append(at)
-        at = data.find(word, at + 1)
-    return out
+_SPECIAL = (np.frombuffer(b"newdoc", np.uint8), np.frombuffer(b"global.columns", np.uint8))
+
+
+def _special_comments(index: LineIndex, comments: np.ndarray) -> np.ndarray:
+    """The comment lines that may start a document or name the columns: their text after `#` and
+    any whitespace starts with `newdoc` or `global.columns` (their regular expressions then read
+    them).  Such lines are few among thousands of comments, and numpy finds them at once."""
+    if not len(comments):
+        return comments
+    buf = np.frombuffer(index.data, np.uint8)
+    first = index.first_cell[comments]
+    alone = index.cell_ends[first] - index.cell_starts[first] == 1  # "#" a cell of its own
+    followed = index.first_cell[comments + 1] - first > 1
+    at = np.where(alone, index.cell_starts[np.minimum(first + 1, len(index.cell_starts) - 1)],
+                  index.cell_starts[first] + 1)
+    found = np.zeros(len(comments), bool)
+    for word in _SPECIAL:
+        found |= (buf[np.minimum(at[:, None] + np.arange(len(word)), len(buf) - 1)] == word).all(axis=1)
+    return comments[found & (followed | ~alone)]
 
 
 def _read(path: str, layers: tuple[str, ...] = LAYERS) -> list[UADocument]:
@@ -142,9 +152,7 @@ def _read(path: str, layers: tuple[str, ...] = LAYERS) -> list[UADocument]:
     comment = first_byte == 35  # "#"
     word_lines = np.flatnonzero(has_cell & ~comment)
     zero = _zeros(index, word_lines)
-    special = np.unique(np.searchsorted(index.line_starts, _found(data, b"newdoc") + _found(data, b"global.columns"),
-                                        side="right") - 1)
-    special = special[comment[special]] if len(special) else special.astype(np.int64)
+    special = _special_comments(index, np.flatnonzero(comment))
     walk = _Walk(path, index, word_lines, zero, layers)
     comments = [(number, index.line_text(number).strip()) for number in special.tolist()]
     if not walk.whole_file(comments):
@@ -247,7 +255,7 @@ class _Walk:
         document = np.searchsorted(starts, word_lines) - 1
         first_word = np.searchsorted(word_lines, starts)
         bases = np.append(self.word_number, 0)[first_word]
-        read: dict[str, tuple[list[Markable], list[int]]] = {}
+        read: dict[str, tuple[MarkableTable, list[int]]] = {}
         for layer, column, name in (("identity", identity, "IDENTITY"),
                                     ("deixis", self.columns[2], "DISCOURSE_DEIXIS")):
             if column < 0 or layer not in self.layers:
@@ -258,8 +266,8 @@ class _Walk:
             if len(at):
                 cell_starts, cell_ends = index.cell_of(word_lines[at], column)
                 found = whole_layer(index.data, cell_starts, cell_ends,
-                                    positions=(self.word_number[at] - bases[document[at]]).tolist(),
-                                    lines=(word_lines[at] + 1).tolist(), documents=document[at], path=self.path,
+                                    positions=self.word_number[at] - bases[document[at]],
+                                    lines=word_lines[at] + 1, documents=document[at], path=self.path,
                                     column=name)
                 if found is None:
                     return False
@@ -268,16 +276,14 @@ class _Walk:
         return True
 
     def _read_whole_file(self, starts: list[int], names: list[str], first_word: np.ndarray, bases: np.ndarray, *,
-                         document: np.ndarray, read: dict[str, tuple[list[Markable], list[int]]]) -> None:
+                         document: np.ndarray, read: dict[str, tuple[MarkableTable, list[int]]]) -> None:
         """The documents of `whole_file`, with their markables, zeros and bridging links, each
         finished in turn (a bridging link's error before a later document's)."""
         documents = [Document(self.path, name, number + 1) for number, name in zip(starts, names)]
-        for layer, (markables, document_of) in read.items():
-            groups: list[list[Markable]] = [[] for _ in documents]
-            for markable, at in zip(markables, document_of):
-                groups[at].append(markable)
-            for current, group in zip(documents, groups):
-                getattr(current, layer).whole = group
+        for layer, (table, document_of) in read.items():
+            bounds = np.searchsorted(document_of, np.arange(len(documents) + 1)).tolist()
+            for at, current in enumerate(documents):
+                getattr(current, layer).whole = table.rows(bounds[at], bounds[at + 1])
         bridging = self.columns[1]
         links: list[list[tuple[str, int]]] = [[] for _ in documents]
         if bridging >= 0 and "bridging" in self.layers:
@@ -388,13 +394,15 @@ class _Walk:
         out = []
         bounds = [first for _, first in self.read] + [len(self.word_lines)]
         blanks_before = np.cumsum(blank)
+        forms = _forms(self.index, self.word_lines[~self.zero])  # every word's, cut per document below
+        word_number = np.append(self.word_number, len(forms)).tolist()
         for (current, first), last in zip(self.read, bounds[1:]):
             lines, zero = self.word_lines[first:last], self.zero[first:last]
             words = lines[~zero]
             if not len(words):
                 continue
             doc = current.doc
-            doc.words = _forms(self.index, words)
+            doc.words = forms[word_number[first]:word_number[first] + len(words)]
             doc.word_lines = (words + 1).tolist()
             starts = np.ones(len(lines), bool)  # after a blank line, or the document's first
             starts[1:] = blanks_before[lines[1:]] != blanks_before[lines[:-1]]

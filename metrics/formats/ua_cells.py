@@ -3,7 +3,8 @@ links (BRIDGING), read as the UA scorer 2.0 reads them (the rules: `metrics.form
 
 A markable layer is read cell by cell in file order (`Layer.cell`): brackets open and close
 markables on a stack, a MarkableID opened again adds a part; at a document's end (`Layer.finish`)
-each markable becomes a `Markable`.  Every malformed cell is an `InputError` at its line.
+the document's markables become a `MarkableTable` (columns; `whole_layer` makes one for a whole file
+of the common kind at once, with no Python step per markable).  Every malformed cell is an `InputError` at its line.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 import numpy as np
 
 from metrics.formats.ua_lines import gathered, texts_of
-from metrics.mentions.ua import BridgingLink, Markable, Position, UADocument
+from metrics.mentions.ua import BridgingLink, MarkableTable, Position, UADocument
 from metrics.model import InputError
 
 _MIN = re.compile(r"([0-9]{1,9})(?:,([0-9]{1,9}))?$")
@@ -67,7 +68,7 @@ class Layer:
         self.column = column
         self.markables: dict[str, _Open] = {}
         self.stack: list[str] = []
-        self.whole: list[Markable] | None = None
+        self.whole: MarkableTable | None = None
         """The document's markables when `whole_layer` read them (no cell is then read here)."""
 
     def cell(self, value: str, position: Position, zero: bool, line: int) -> None:
@@ -128,33 +129,45 @@ class Layer:
         else:
             self.stack.append(markable_id)
 
-    def finish(self) -> list[Markable]:
+    def finish(self) -> MarkableTable:
         if self.whole is not None:
             _check_plurals(self.whole, self.path, self.column)
             return self.whole
-        out = []
-        made = Markable.made
-        for markable in self.markables.values():
-            starts, ends = markable.starts, markable.ends
-            if len(ends) < len(starts):
+        count = len(self.markables)
+        starts, ends = np.full(count, -1, np.int64), np.full(count, -1, np.int64)
+        min_starts, min_ends = np.full(count, -1, np.int64), np.full(count, -1, np.int64)
+        irregular: dict[int, tuple[tuple[Position, Position], ...]] = {}
+        element_of: dict[int, tuple[str, ...]] = {}
+        for i, markable in enumerate(self.markables.values()):
+            first, last = markable.starts, markable.ends
+            if len(last) < len(first):
                 raise InputError(self.path, markable.line, f"{self.column}: markable {markable.id} is never closed")
-            parts = ((starts[0], ends[0]),) if len(starts) == 1 else tuple(zip(starts, ends))
-            out.append(made(markable.id, markable.entity, parts, min_span=markable.min_span, zero=markable.zero,
-                            element_of=tuple(markable.element_of), line=markable.line,
-                            attribute_text=markable.attribute_text))
-        _check_plurals(out, self.path, self.column)
-        return out
+            if len(first) > 1 or markable.zero:
+                irregular[i] = tuple(zip(first, last))
+            if not markable.zero:
+                starts[i], ends[i] = first[0], last[0]
+            if markable.min_span is not None:
+                min_starts[i], min_ends[i] = markable.min_span
+            if markable.element_of:
+                element_of[i] = tuple(markable.element_of)
+        opened = list(self.markables.values())
+        table = MarkableTable([m.id for m in opened], [m.entity for m in opened], starts, ends, irregular=irregular,
+                              min_starts=min_starts, min_ends=min_ends, element_of=element_of,
+                              lines=np.array([m.line for m in opened], np.int64),
+                              attribute_texts=[m.attribute_text for m in opened])
+        _check_plurals(table, self.path, self.column)
+        return table
 
 
-def _check_plurals(markables: list[Markable], path: str, column: str) -> None:
+def _check_plurals(table: MarkableTable, path: str, column: str) -> None:
     """Refuse a plural entity that is, through others, an element of itself (the UA scorer loops)."""
     members: dict[str, set[str]] = {}
     line_of: dict[str, int] = {}
-    for m in markables:
-        if m.element_of:
-            for plural in m.element_of:
-                members.setdefault(plural, set()).add(m.entity)
-                line_of.setdefault(plural, m.line)
+    for row in sorted(table.element_of):
+        line = int(table.lines[row])
+        for plural in table.element_of[row]:
+            members.setdefault(plural, set()).add(table.entities[row])
+            line_of.setdefault(plural, line)
     for start in members:
         seen: set[str] = set()
         waiting = list(members[start])
@@ -201,10 +214,10 @@ def bridging_links(value: str, path: str, line: int) -> list[BridgingLink]:
     return out
 
 
-def whole_layer(data: bytes | bytearray, cell_starts: np.ndarray, cell_ends: np.ndarray, *, positions: list[int],
-                lines: list[int], documents: np.ndarray, path: str, column: str
-                ) -> tuple[list[Markable], list[int]] | None:
-    """The markables of a file's layer from its annotated cells (`data[cell_starts:cell_ends]`,
+def whole_layer(data: bytes | bytearray, cell_starts: np.ndarray, cell_ends: np.ndarray, *, positions: np.ndarray,
+                lines: np.ndarray, documents: np.ndarray, path: str, column: str
+                ) -> tuple[MarkableTable, list[int]] | None:
+    """The markables of a file's layer, as one table, from its annotated cells (`data[cell_starts:cell_ends]`,
     none on a zero; `documents`: the document of each cell, in file order), read at once, with the
     document of each: brackets found and paired by numpy over the cells' bytes, each attribute
     found by numpy over the bytes of all openings.  None when the cells are not all of the common
@@ -219,7 +232,8 @@ def whole_layer(data: bytes | bytearray, cell_starts: np.ndarray, cell_ends: np.
         return None
     delimiters = np.flatnonzero((cells == 40) | (cells == 10))
     chunk_ends = delimiters[np.searchsorted(delimiters, opens, side="right")]
-    closing = np.concatenate([[0], np.cumsum(cells == 41)])  # ")" before each byte
+    closing = np.zeros(len(cells) + 1, np.int32)  # ")" before each byte (4 bytes a byte, not 16: fewer pages)
+    np.cumsum(cells == 41, out=closing[1:])
     cell_of = np.searchsorted(line_ends, opens)
     first_open = line_ends.copy()
     has_open = np.flatnonzero(np.append(True, cell_of[1:] != cell_of[:-1])) if len(opens) else opens
@@ -241,16 +255,16 @@ def whole_layer(data: bytes | bytearray, cell_starts: np.ndarray, cell_ends: np.
     if ends is None:
         return None
     try:
-        min_spans = attributes.min_spans(path, column)
+        min_starts, min_ends = attributes.min_spans(path, column)
     except InputError:
         return None
-    element_of = attributes.last("ElementOf")
     texts = opened.tobytes().decode("utf-8").split("\n")[:-1]
-    made = Markable.made
-    return [made(ids[i], entities[i], ((positions[first], positions[end]),), min_span=min_spans[i], zero=False,
-                 element_of=() if element_of[i] is None else tuple(element_of[i].split(",")), line=lines[first],
-                 attribute_text=text)
-            for i, (text, first, end) in enumerate(zip(texts, cell_of.tolist(), ends.tolist()))], document_of
+    at = np.asarray(positions, np.int64)
+    table = MarkableTable(ids, entities, at[cell_of], at[ends], irregular={}, min_starts=min_starts,
+                          min_ends=min_ends, element_of={i: tuple(value.split(","))
+                                                         for i, value in attributes.sparse("ElementOf").items()},
+                          lines=np.asarray(lines, np.int64)[cell_of], attribute_texts=texts)
+    return table, document_of
 
 
 class _Attributes:
@@ -284,20 +298,30 @@ class _Attributes:
         """Each opening's value of its last `name` piece (a dict of its pieces keeps the last);
         None where it has none."""
         found = self._named(name)
+        if len(found) == self.openings and (self.opening_of[found] == np.arange(self.openings)).all():
+            return texts_of(self.buf, self.name_ends[found] + 1, self.piece_ends[found])  # one each: the common case
         out: list[str | None] = [None] * self.openings
-        if len(found):
-            for opening, value in zip(self.opening_of[found].tolist(),
-                                      texts_of(self.buf, self.name_ends[found] + 1, self.piece_ends[found])):
-                out[opening] = value
+        out_of = self.sparse(name, found)
+        for opening, value in out_of.items():
+            out[opening] = value
         return out
 
-    def min_spans(self, path: str, column: str) -> list[tuple[int, int] | None]:
-        """Each opening's last Min as 0-based word indices: a plain number of 1 to 9 digits above 0
-        read by numpy, any other (`5,7`, or a wrong one: InputError) by `_min_span`."""
-        found = self._named("Min")
-        out: list[tuple[int, int] | None] = [None] * self.openings
+    def sparse(self, name: str, found: np.ndarray | None = None) -> dict[int, str]:
+        """Opening -> its value of its last `name` piece, for the openings that have one."""
+        found = self._named(name) if found is None else found
         if not len(found):
-            return out
+            return {}
+        return dict(zip(self.opening_of[found].tolist(), texts_of(self.buf, self.name_ends[found] + 1,
+                                                                   self.piece_ends[found])))
+
+    def min_spans(self, path: str, column: str) -> tuple[np.ndarray, np.ndarray]:
+        """Each opening's last Min as 0-based word indices (first, last; -1 without one): a plain
+        number of 1 to 9 digits above 0 read by numpy, any other (`5,7`, or a wrong one:
+        InputError) by `_min_span`."""
+        found = self._named("Min")
+        starts, ends = np.full(self.openings, -1, np.int64), np.full(self.openings, -1, np.int64)
+        if not len(found):
+            return starts, ends
         first, last = self.name_ends[found] + 1, self.piece_ends[found]
         lengths = np.clip(last - first, 0, 10)
         digits = self.buf[np.minimum(first[:, None] + np.arange(int(lengths.max()) or 1), len(self.buf) - 1)]
@@ -307,12 +331,17 @@ class _Attributes:
         for k in range(digits.shape[1]):
             number = np.where(inside[:, k], number * 10 + digits[:, k], number)
         plain = (lengths >= 1) & (lengths <= 9) & ((digits >= 0) & (digits <= 9)).all(axis=1) & (number > 0)
-        openings = self.opening_of[found].tolist()
-        for opening, word, is_plain, start, end in zip(openings, (number - 1).tolist(), plain.tolist(),
-                                                       first.tolist(), last.tolist()):
-            out[opening] = (word, word) if is_plain else \
-                _min_span(self.buf[start:end].tobytes().decode("utf-8"), path, column, 0)
-        return out
+        openings = self.opening_of[found]
+        spans = {i: _min_span(self.buf[first[i]:last[i]].tobytes().decode("utf-8"), path, column, 0)
+                 for i in np.flatnonzero(~plain).tolist()}
+        if len(np.unique(openings)) == len(openings):  # one Min an opening: set at once
+            starts[openings[plain]] = ends[openings[plain]] = number[plain] - 1
+            for i, (first_word, last_word) in spans.items():
+                starts[openings[i]], ends[openings[i]] = first_word, last_word
+        else:  # an opening with two: the last one given
+            for i, opening in enumerate(openings.tolist()):
+                starts[opening], ends[opening] = spans.get(i, (int(number[i]) - 1, int(number[i]) - 1))
+        return starts, ends
 
 
 def _paired_ends(closers: np.ndarray, cell_of: np.ndarray, one_word: np.ndarray, documents: np.ndarray

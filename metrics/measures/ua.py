@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from metrics.measures.corefud import CorefudBlancScore
+from metrics.measures.score import MeanScore
 from metrics.mentions.ua import AnyMention, SplitAntecedent
 from metrics.mentions.ua_align import cluster_index
 from metrics.runtime.lsap import linear_sum_assignment
@@ -401,3 +403,25 @@ def document_counts(name: str, s: Sides) -> tuple[Counts, Counts | None]:
     kernel = KERNELS[name]
     credit = split_credit(kernel, s)
     return kernel(s, credit, False), credit.counts
+
+
+@dataclass(frozen=True)
+class SplitBlancScore(MeanScore):
+    """BLANC of the split antecedents' alignments alone (`--only-split-antecedents`), as the UA
+    scorer averages it: over the parts whose whole documents' counts are not both 0.  It carries
+    both BLANCs' counts, so documents sum before the parts are chosen (shown as a mean: no counts)."""
+
+    whole: CorefudBlancScore
+    split: CorefudBlancScore
+
+    @classmethod
+    def of(cls, whole: CorefudBlancScore, split: CorefudBlancScore) -> "SplitBlancScore":
+        used = [part for part, half in zip((split.coref, split.noncoref), (whole.coref, whole.noncoref))
+                if not (half.precision_den == 0 and half.recall_den == 0)]
+        n = len(used)
+        recall, precision, f1 = (sum(getattr(u, a) for u in used) / n if n else 0
+                                 for a in ("recall", "precision", "f1"))
+        return cls(recall, precision, f1, whole, split)
+
+    def __add__(self, other: "SplitBlancScore") -> "SplitBlancScore":
+        return SplitBlancScore.of(self.whole + other.whole, self.split + other.split)

@@ -23,8 +23,10 @@ sets yield the same order, so the numbers agree to the last digit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
 
 Position = int | str
 """A word's 0-based index in its document, or a zero's `"W.K"`: the K-th empty node before word W
@@ -191,15 +193,21 @@ class Markable:
         return self
 
     def mention(self, min_source: str) -> Mention:
-        """The mention compared for this markable: `min_source` is "none" (exact matching: no
-        Min read), "min" (the Min attribute) or "first_part" (CRAFT: the first part)."""
-        min_words = _NO_WORDS
-        if min_source == "min" and self.min_span is not None:
-            min_words = frozenset(range(self.min_span[0], self.min_span[1] + 1))
-        elif min_source == "first_part" and not self.zero:
-            first, last = self.parts[0]
-            min_words = frozenset(range(int(first), int(last) + 1))
-        return Mention.made(self.words, self.parts, min_words, self.zero)
+        """The mention compared for this markable (`mention_of`)."""
+        return mention_of(self.words, self.parts, self.zero, self.min_span, min_source)
+
+
+def mention_of(words: tuple[Position, ...], parts: tuple[tuple[Position, Position], ...], zero: bool,
+               min_span: tuple[int, int] | None, min_source: str) -> Mention:
+    """The mention compared for a markable of these words and parts: `min_source` is "none" (exact
+    matching: no Min read), "min" (the Min attribute) or "first_part" (CRAFT: the first part)."""
+    min_words = _NO_WORDS
+    if min_source == "min" and min_span is not None:
+        min_words = frozenset(range(min_span[0], min_span[1] + 1))
+    elif min_source == "first_part" and not zero:
+        first, last = parts[0]
+        min_words = frozenset(range(int(first), int(last) + 1))
+    return Mention.made(words, parts, min_words, zero)
 
 
 @dataclass(frozen=True)
@@ -213,14 +221,142 @@ class BridgingLink:
     line: int = 0
 
 
+_NO_ROWS = np.zeros(0, np.int64)
+_NO_ROWS.flags.writeable = False
+
+
+class MarkableTable:
+    """One document's markables of one layer (IDENTITY or DISCOURSE_DEIXIS) as columns, in the
+    order their MarkableID is first met: what the reader makes and scoring reads.
+
+    Why columns: a file holds thousands of markables, and an object per markable cost more than
+    reading the file's lines; scoring under exact matching needs only each markable's words, its
+    entity and its flags, which numpy reads from here at once.  `markables()` is the object view
+    (`Markable`s) for what reads markables one by one (partial matching, the relation errors, the
+    workbench), built from these columns when first asked for.
+
+    A regular markable (one part, no zero) is the words `starts[i]` to `ends[i]`; any other (parts,
+    or a zero) has its parts, as positions, in `irregular` (its `starts`/`ends` are its first
+    part's, -1 for a zero).  `min_starts`/`min_ends` are its Min (0-based), -1 without one."""
+
+    __slots__ = ("ids", "entities", "starts", "ends", "irregular", "min_starts", "min_ends", "element_of", "lines",
+                 "attribute_texts", "_markables")
+
+    def __init__(self, ids: list[str], entities: list[str], starts: np.ndarray, ends: np.ndarray, *,
+                 irregular: dict[int, tuple[tuple[Position, Position], ...]], min_starts: np.ndarray,
+                 min_ends: np.ndarray, element_of: dict[int, tuple[str, ...]], lines: np.ndarray,
+                 attribute_texts: list[str]) -> None:
+        self.ids = ids
+        self.entities = entities
+        self.starts = starts
+        self.ends = ends
+        self.irregular = irregular
+        """Row -> parts, for a markable of several parts or on a zero."""
+        self.min_starts = min_starts
+        self.min_ends = min_ends
+        self.element_of = element_of
+        """Row -> the plural entities its entity is a split antecedent of (rows without: absent)."""
+        self.lines = lines
+        self.attribute_texts = attribute_texts
+        self._markables: list[Markable] | None = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getstate__(self) -> dict:
+        return {name: getattr(self, name) for name in self.__slots__ if name != "_markables"}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._markables = None
+
+    def zero(self, row: int) -> bool:
+        parts = self.irregular.get(row)
+        return parts is not None and isinstance(parts[0][0], str)
+
+    def markables(self) -> list["Markable"]:
+        """The object view, made once."""
+        if self._markables is None:
+            made = Markable.made
+            irregular, element_of = self.irregular, self.element_of
+            out = []
+            for i, (markable_id, entity, first, last, min_first, min_last, line, text) in enumerate(zip(
+                    self.ids, self.entities, self.starts.tolist(), self.ends.tolist(), self.min_starts.tolist(),
+                    self.min_ends.tolist(), self.lines.tolist(), self.attribute_texts)):
+                parts = irregular.get(i)
+                zero = parts is not None and isinstance(parts[0][0], str)
+                out.append(made(markable_id, entity, ((first, last),) if parts is None else parts,
+                                min_span=None if min_first < 0 else (min_first, min_last), zero=zero,
+                                element_of=element_of.get(i, ()), line=line, attribute_text=text))
+            self._markables = out
+        return self._markables
+
+    def mentions(self, min_source: str) -> list[Mention]:
+        """Each markable's mention (`mention_of`), made from the columns (no `Markable` made)."""
+        out = []
+        irregular = self.irregular
+        for row, (first, last, min_first, min_last) in enumerate(zip(
+                self.starts.tolist(), self.ends.tolist(), self.min_starts.tolist(), self.min_ends.tolist())):
+            parts = irregular.get(row)
+            if parts is None:
+                parts, zero, words = ((first, last),), False, tuple(range(first, last + 1))
+            else:
+                zero = isinstance(parts[0][0], str)
+                words = _covered(parts, zero)
+            out.append(mention_of(words, parts, zero, None if min_first < 0 else (min_first, min_last), min_source))
+        return out
+
+    @classmethod
+    def of(cls, markables: Sequence["Markable"]) -> "MarkableTable":
+        """The columns of markables given one by one (a document made by hand, or changed)."""
+        count = len(markables)
+        if not count:  # a layer before it is read, or without markables
+            return cls([], [], _NO_ROWS, _NO_ROWS, irregular={}, min_starts=_NO_ROWS, min_ends=_NO_ROWS,
+                       element_of={}, lines=_NO_ROWS, attribute_texts=[])
+        starts, ends = np.full(count, -1, np.int64), np.full(count, -1, np.int64)
+        min_starts, min_ends = np.full(count, -1, np.int64), np.full(count, -1, np.int64)
+        irregular, element_of = {}, {}
+        for i, m in enumerate(markables):
+            if m.zero or len(m.parts) > 1:
+                irregular[i] = m.parts
+            if not m.zero:
+                starts[i], ends[i] = m.parts[0]
+            if m.min_span is not None:
+                min_starts[i], min_ends[i] = m.min_span
+            if m.element_of:
+                element_of[i] = m.element_of
+        table = cls([m.id for m in markables], [m.entity for m in markables], starts, ends, irregular=irregular,
+                    min_starts=min_starts, min_ends=min_ends, element_of=element_of,
+                    lines=np.array([m.line for m in markables], np.int64),
+                    attribute_texts=[m.attribute_text for m in markables])
+        table._markables = list(markables)
+        return table
+
+    def rows(self, first: int, last: int) -> "MarkableTable":
+        """Rows `first` to `last - 1` as a table of their own (a file's markables cut per document)."""
+        def shifted(sparse: dict) -> dict:
+            return {i - first: v for i, v in sparse.items() if first <= i < last}
+
+        return MarkableTable(self.ids[first:last], self.entities[first:last], self.starts[first:last],
+                             self.ends[first:last], irregular=shifted(self.irregular),
+                             min_starts=self.min_starts[first:last], min_ends=self.min_ends[first:last],
+                             element_of=shifted(self.element_of), lines=self.lines[first:last],
+                             attribute_texts=self.attribute_texts[first:last])
+
+
 @dataclass
 class UADocument:
-    """One document of a UA file: its words and its three layers of annotation."""
+    """One document of a UA file: its words and its three layers of annotation.
+
+    Its markable layers are kept as `MarkableTable`s (`identity_table`, `deixis_table`); `identity`
+    and `deixis` are their object views (given or set as a list of `Markable`s, a layer has its
+    table made from the list)."""
 
     name: str
     words: list[str]
     identity: list[Markable]
-    """Identity markables in the order their MarkableID is first met."""
+    """Identity markables in the order their MarkableID is first met (a table may be given)."""
     deixis: list[Markable]
     """Discourse-deixis markables, likewise."""
     bridging: list[BridgingLink]
@@ -233,5 +369,34 @@ class UADocument:
     zeros: dict[str, str] = field(default_factory=dict, repr=False)
     """Each zero's position -> its form."""
 
+    @property
+    def identity_table(self) -> MarkableTable:
+        return self._identity
+
+    @property
+    def deixis_table(self) -> MarkableTable:
+        return self._deixis
+
     def layer(self, deixis: bool) -> list[Markable]:
         return self.deixis if deixis else self.identity
+
+    def layer_table(self, deixis: bool) -> MarkableTable:
+        return self._deixis if deixis else self._identity
+
+
+def _table_of(value: "list[Markable] | MarkableTable") -> MarkableTable:
+    return value if isinstance(value, MarkableTable) else MarkableTable.of(value)
+
+
+def _set_identity(document: UADocument, value: "list[Markable] | MarkableTable") -> None:
+    document._identity = _table_of(value)
+
+
+def _set_deixis(document: UADocument, value: "list[Markable] | MarkableTable") -> None:
+    document._deixis = _table_of(value)
+
+
+# The two layers as properties over their tables (set after the dataclass is made, so that its
+# fields, `__init__`, `replace` and `==` read and write them through the properties).
+UADocument.identity = property(lambda document: document._identity.markables(), _set_identity)
+UADocument.deixis = property(lambda document: document._deixis.markables(), _set_deixis)

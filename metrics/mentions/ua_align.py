@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from metrics.mentions.ua import AnyMention, Markable, Mention, SplitAntecedent
+from metrics.mentions.ua import AnyMention, Markable, MarkableTable, Mention, SplitAntecedent
 from metrics.runtime.lsap import linear_sum_assignment
 
 MATCHES = ("exact", "partial", "partial-craft", "head")
@@ -56,25 +56,25 @@ def min_source(match: str) -> str:
     return {"exact": "none", "partial-craft": "first_part"}.get(match, "min")
 
 
-def side_clusters(markables: Sequence[Markable], match: str, keep_singletons: bool, keep_split: bool,
+def side_clusters(markables: "Sequence[Markable] | MarkableTable", match: str, keep_singletons: bool, keep_split: bool,
                   keep_zeros: bool) -> SideClusters:
-    """Steps 1-4 of the module's description over one side's markables."""
-    source = min_source(match)
-    mention_of: dict[str, Mention] = {}
+    """Steps 1-4 of the module's description over one side's markables (their columns, or a list)."""
+    table = markables if isinstance(markables, MarkableTable) else MarkableTable.of(markables)
+    mentions_made = table.mentions(min_source(match))
+    mention_of = dict(zip(table.ids, mentions_made))
     entities: dict[str, list[Mention]] = {}
     non_referring: dict[str, bool] = {}
-    members: dict[str, list[str]] = {}
-    for markable in markables:
-        mention = mention_of[markable.id] = markable.mention(source)
-        entity = markable.entity
+    for entity, mention in zip(table.entities, mentions_made):
         mentions = entities.get(entity)
         if mentions is None:
             entities[entity] = [mention]
-            non_referring[entity] = markable.non_referring
+            non_referring[entity] = entity.endswith("-Pseudo")
         else:
             mentions.append(mention)
-        for plural in markable.element_of:
-            members.setdefault(plural, []).append(entity)
+    members: dict[str, list[str]] = {}
+    for row in sorted(table.element_of):  # in the markables' order
+        for plural in table.element_of[row]:
+            members.setdefault(plural, []).append(table.entities[row])
     clusters: list[list[AnyMention]] = []
     labels: list[str] = []
     set_aside: list[Mention] = []

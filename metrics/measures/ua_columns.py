@@ -1,0 +1,205 @@
+"""The UA scorer's coreference metrics, mentions and non_referring over many documents' clusters
+as arrays (`metrics.mentions.ua_columns`): exact matching, no split antecedent to credit.
+
+Each kernel gives, per document, what its counterpart in `metrics.measures.ua` (`KERNELS`) or
+`ua_relations` gives on that document, to the last bit: counts that are whole numbers (MUC, BLANC,
+mentions, every denominator) are exact in any order; the sums of fractions (B3's and LEA's
+numerators) are added cluster by cluster in cluster order within each document, as the UA scorer
+adds them (`_sums_in_order`); CEAF builds each document's similarity table as it does and gives it
+to the same solver.  `tests/test_ua_columns.py` checks them against those kernels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from metrics.measures.score import Score
+from metrics.measures.ua import Counts
+from metrics.mentions.ua_columns import ColumnSide, ColumnSides, document_of
+from metrics.runtime.lsap import linear_sum_assignment
+
+
+def _per_document(values: np.ndarray, document: np.ndarray, documents: int) -> list[int]:
+    """Whole numbers summed per document."""
+    return np.bincount(document, weights=values, minlength=documents).astype(np.int64).tolist()
+
+
+def _count_per_document(document: np.ndarray, documents: int) -> list[int]:
+    return np.bincount(document, minlength=documents).tolist()
+
+
+def _sums_in_order(values: np.ndarray, document: np.ndarray, documents: int) -> list[float]:
+    """Per document, its values (in order, documents one after another) added one after another:
+    laid as the rows of a table padded with zeros, which `np.add.accumulate` adds along each row
+    (adding 0.0 changes no sum)."""
+    counts = np.bincount(document, minlength=documents)
+    if not len(values):
+        return [0] * documents
+    table = np.zeros((documents, int(counts.max())))
+    starts = np.cumsum(counts) - counts
+    table[document, np.arange(len(values)) - starts[document]] = values
+    return np.add.accumulate(table, axis=1)[:, -1].tolist()
+
+
+def _found(side: ColumnSide, where: np.ndarray, other: ColumnSide) -> tuple[np.ndarray, np.ndarray]:
+    """For each (cluster of `side`, other side's cluster) that share mentions: the cluster and
+    how many of its mentions lie in that other cluster."""
+    found = where >= 0
+    pairs, counts = np.unique(side.cluster[found] * (len(other.sizes) + 1) + where[found], return_counts=True)
+    return pairs // (len(other.sizes) + 1), counts
+
+
+def _muc_side(side: ColumnSide, where: np.ndarray, other: ColumnSide, documents: int) -> tuple[list[int], list[int]]:
+    """Each cluster's mentions less its partitions by the other side (a mention it lacks a
+    partition of its own), over its links."""
+    mention_document = side.mention_document
+    cluster, _ = _found(side, where, other)
+    tp = np.bincount(mention_document[where >= 0], minlength=documents) - \
+        np.bincount(side.document[cluster], minlength=documents)
+    links = np.bincount(side.document, weights=side.sizes - 1, minlength=documents).astype(np.int64)
+    return tp.tolist(), links.tolist()
+
+
+def muc(s: ColumnSides) -> list[Counts]:
+    pn, pd = _muc_side(s.response, s.response_where, s.key, s.documents)
+    rn, rd = _muc_side(s.key, s.key_where, s.response, s.documents)
+    return list(zip(pn, pd, rn, rd))
+
+
+def _bcub_side(side: ColumnSide, where: np.ndarray, other: ColumnSide, documents: int) -> tuple[list, list]:
+    cluster, counts = _found(side, where, other)
+    correct = np.bincount(cluster, weights=(counts * counts).astype(float), minlength=len(side.sizes))
+    return (_sums_in_order(correct / side.sizes, side.document, documents),
+            _per_document(side.sizes, side.document, documents))
+
+
+def bcub(s: ColumnSides) -> list[Counts]:
+    pn, pd = _bcub_side(s.response, s.response_where, s.key, s.documents)
+    rn, rd = _bcub_side(s.key, s.key_where, s.response, s.documents)
+    return list(zip(pn, pd, rn, rd))
+
+
+def _ceaf(s: ColumnSides, entity: bool) -> list[Counts]:
+    """Per document, the similarity of each key and response cluster (their common mentions, a key
+    mention counted once per response cluster holding it; or φ4 of the two) and the best one-to-one
+    sum, each document's table as the UA scorer makes it."""
+    key, response = s.key, s.response
+    columns = len(response.sizes)
+    held = np.unique(np.stack([response.codes, response.cluster]), axis=1) if len(response.codes) else \
+        np.zeros((2, 0), np.int64)  # each (mention, response cluster), by mention
+    first = np.searchsorted(held[0], key.codes)
+    spread = np.searchsorted(held[0], key.codes, side="right") - first
+    holder = held[1][np.repeat(first - np.cumsum(spread) + spread, spread) + np.arange(int(spread.sum()))]
+    cells, shared = np.unique(np.repeat(key.cluster, spread) * columns + holder, return_counts=True)
+    rows, cols = cells // max(columns, 1), cells % max(columns, 1)
+    values = 2 * shared / (key.sizes[rows] + response.sizes[cols]).astype(float) if entity else shared.astype(float)
+    key_bounds = np.searchsorted(key.document, np.arange(s.documents + 1))
+    response_bounds = np.searchsorted(response.document, np.arange(s.documents + 1))
+    cell_bounds = np.searchsorted(rows, key_bounds)
+    out = []
+    solve = linear_sum_assignment()
+    for d in range(s.documents):
+        k0, k1, r0, r1 = key_bounds[d], key_bounds[d + 1], response_bounds[d], response_bounds[d + 1]
+        scores = np.zeros((k1 - k0, r1 - r0))
+        c0, c1 = cell_bounds[d], cell_bounds[d + 1]
+        scores[rows[c0:c1] - k0, cols[c0:c1] - r0] = values[c0:c1]
+        chosen_rows, chosen_columns = solve(-scores)
+        similarity = float(scores[chosen_rows, chosen_columns].sum())
+        if entity:
+            out.append((similarity, int(r1 - r0), similarity, int(k1 - k0)))
+        else:
+            out.append((similarity, int(response.sizes[r0:r1].sum()), similarity, int(key.sizes[k0:k1].sum())))
+    return out
+
+
+def ceafe(s: ColumnSides) -> list[Counts]:
+    return _ceaf(s, entity=True)
+
+
+def ceafm(s: ColumnSides) -> list[Counts]:
+    return _ceaf(s, entity=False)
+
+
+def _lea_side(side: ColumnSide, where: np.ndarray, other: ColumnSide, documents: int) -> tuple[list, list]:
+    """Each cluster's links found in one cluster of the other side, over its links, times its size
+    (a cluster of one mention: found alone in a cluster of one)."""
+    sizes = side.sizes
+    cluster, counts = _found(side, where, other)
+    common = np.bincount(cluster, weights=(counts * (counts - 1) // 2).astype(float), minlength=len(sizes))
+    single = sizes == 1
+    if single.any():
+        alone = where[(np.cumsum(sizes) - sizes)[single]]
+        common[single] = (alone >= 0) & (other.sizes[np.maximum(alone, 0)] == 1) if len(other.sizes) else 0
+    links = np.where(single, 1.0, sizes * (sizes - 1) / 2.0)
+    return _sums_in_order(sizes * common / links, side.document, documents), \
+        _per_document(sizes, side.document, documents)
+
+
+def lea(s: ColumnSides) -> list[Counts]:
+    pn, pd = _lea_side(s.response, s.response_where, s.key, s.documents)
+    rn, rd = _lea_side(s.key, s.key_where, s.response, s.documents)
+    return list(zip(pn, pd, rn, rd))
+
+
+def _links(side: ColumnSide, documents: int) -> list[float]:
+    return np.bincount(side.document, weights=side.sizes * (side.sizes - 1) // 2, minlength=documents).tolist()
+
+
+def blanc_coref(s: ColumnSides) -> list[Counts]:
+    """Coreference links of the key found in the response."""
+    cluster, counts = _found(s.key, s.key_where, s.response)
+    num = _per_document(counts * (counts - 1) // 2, s.key.document[cluster], s.documents)
+    return list(zip(num, _links(s.response, s.documents), num, _links(s.key, s.documents)))
+
+
+def _squares(groups: np.ndarray, document_of_group: np.ndarray, documents: int) -> np.ndarray:
+    """Per document, the sum of the squared sizes of its groups (`groups`: each item's group)."""
+    sizes = np.bincount(groups, minlength=len(document_of_group))
+    return np.bincount(document_of_group, weights=(sizes * sizes).astype(float), minlength=documents).astype(np.int64)
+
+
+def blanc_noncoref(s: ColumnSides) -> list[Counts]:
+    """Non-coreference links of the key (mentions of two key clusters) kept apart in the response:
+    all pairs of found key mentions, less those in one key cluster, less those in one response
+    cluster but two key clusters (whole numbers, as `ua._noncoref_count` counts them)."""
+    key, response, documents = s.key, s.response, s.documents
+    found = s.key_where >= 0
+    total = np.bincount(key.mention_document[found], minlength=documents)
+    by_key = _squares(key.cluster[found], key.document, documents)
+    by_response = _squares(s.key_where[found], response.document, documents)
+    cluster, counts = _found(key, s.key_where, response)
+    by_both = np.bincount(key.document[cluster], weights=(counts * counts).astype(float),
+                          minlength=documents).astype(np.int64)
+    num = ((total * total - by_key) // 2 - (by_response - by_both) // 2).tolist()
+    nk, ns = _count_per_document(key.mention_document, documents), \
+        _count_per_document(response.mention_document, documents)
+    key_links, response_links = _links(key, documents), _links(response, documents)
+    return [(n, r * (r - 1) / 2 - rl, n, k * (k - 1) / 2 - kl)
+            for n, k, r, kl, rl in zip(num, nk, ns, key_links, response_links)]
+
+
+KERNELS: dict[str, Callable[[ColumnSides], list[Counts]]] = {
+    kernel.__name__: kernel for kernel in (muc, bcub, ceafe, ceafm, lea, blanc_coref, blanc_noncoref)}
+"""Each coreference metric (BLANC as its two parts) over columns, by its catalogue name: each
+document's counts."""
+
+
+def mentions(s: ColumnSides) -> list[Score]:
+    """Per document, the distinct key mentions the response has, and the reverse."""
+    key, response = np.unique(s.key.codes), np.unique(s.response.codes)
+    key_document = document_of(key)
+    found = _count_per_document(key_document[np.isin(key, response, assume_unique=True)], s.documents)
+    return [Score(f, k, f, r) for f, k, r in zip(found, _count_per_document(key_document, s.documents),
+                                                 _count_per_document(document_of(response), s.documents))]
+
+
+def non_referring(s: ColumnSides) -> list[Score]:
+    """Per document, the key's non-referring mentions the response has as non-referring, and the
+    response's the key lacks."""
+    key, response = s.key.non_referring, s.response.non_referring
+    found = _count_per_document(document_of(key)[np.isin(key, response)], s.documents)
+    spurious = _count_per_document(document_of(response)[~np.isin(response, key)], s.documents)
+    return [Score(f, k, f, f + x) for f, k, x in zip(found, _count_per_document(document_of(key), s.documents),
+                                                     spurious)]
