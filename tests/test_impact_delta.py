@@ -61,6 +61,20 @@ def _random_partition(rng: random.Random, tokens: list[int], parts: int) -> list
     return [chains[k] for k in sorted(chains)]
 
 
+def random_chains(rng: random.Random, n: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Key and response chains of one-token spans drawn at random over n tokens, each span once a
+    side: key mentions the response misses, response mentions past the key's (up to 3)."""
+    key_chains = _random_partition(rng, list(range(n)), rng.randint(1, n))
+    kept = [i for i in range(n) if rng.random() < 0.85] + [n + i for i in range(rng.randint(0, 3))]
+    return key_chains, _random_partition(rng, kept, rng.randint(1, max(len(kept) // 2, 1)))
+
+
+def random_pair(seed: int, n: int, n_tokens: int):
+    """A one-document key and response of n_tokens tokens with `random_chains` drawn from seed."""
+    key_chains, response_chains = random_chains(random.Random(seed), n)
+    return [_document("d", n_tokens, key_chains)], [_document("d", n_tokens, response_chains)]
+
+
 @pytest.mark.parametrize("shape", range(5))
 @pytest.mark.parametrize("metric", PRICED)
 def test_every_fix_of_a_hub_document_priced_as_by_rescoring(shape: int, metric: str) -> None:
@@ -87,12 +101,7 @@ def test_every_fix_of_a_hub_document_priced_as_by_rescoring(shape: int, metric: 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000), st.integers(4, 40), st.sampled_from(PRICED), st.data())
 def test_random_hub_documents_priced_as_by_rescoring(seed: int, n: int, metric: str, data) -> None:
-    rng = random.Random(seed)
-    key_chains = _random_partition(rng, list(range(n)), rng.randint(1, n))
-    kept = [i for i in range(n) if rng.random() < 0.85] + [n + i for i in range(rng.randint(0, 3))]
-    response_chains = _random_partition(rng, kept, rng.randint(1, max(len(kept) // 2, 1)))
-    keys = [_document("d", n + 4, key_chains)]
-    responses = [_document("d", n + 4, response_chains)]
+    keys, responses = random_pair(seed, n, n + 4)
     prepared = prepare(keys, responses)
     records = classify_corpus(prepared.pairs, W4)
     if not records:

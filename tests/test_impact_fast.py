@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import corpora
 from test_errors_impact import full_rescore
-from test_impact_delta import PRICED, _document, _random_partition
+from test_impact_delta import PRICED, _document, random_chains, random_pair
 
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng.fixes import Fix, FixKind, apply_fixes, edit_chains, fix_of, single_fix_counts
@@ -30,12 +30,7 @@ from metrics.measures.weights import W4
 def _clean_corpus(seed: int, n: int):
     """A one-document corpus, every span listed once on each side: key mentions the response
     misses, response mentions the key lacks."""
-    rng = random.Random(seed)
-    key_chains = _random_partition(rng, list(range(n)), rng.randint(1, n))
-    kept = [i for i in range(n) if rng.random() < 0.85] + [n + i for i in range(rng.randint(0, 3))]
-    response_chains = _random_partition(rng, kept, rng.randint(1, max(len(kept) // 2, 1)))
-    keys = [_document("d", n + 6, key_chains)]
-    responses = [_document("d", n + 6, response_chains)]
+    keys, responses = random_pair(seed, n, n + 6)
     return keys, responses, prepare(keys, responses)
 
 
@@ -118,9 +113,7 @@ def test_counts_of_a_single_fix_clear_of_a_repeated_span(seed: int, n: int) -> N
     those of its moves and the edit is one the table prices (`by_delta`); every other fix takes
     the general path."""
     rng = random.Random(seed)
-    key_chains = _random_partition(rng, list(range(n)), rng.randint(1, n))
-    kept = [i for i in range(n) if rng.random() < 0.85] + [n + i for i in range(rng.randint(0, 3))]
-    response_chains = _random_partition(rng, kept, rng.randint(1, max(len(kept) // 2, 1)))
+    key_chains, response_chains = random_chains(rng, n)
     for chains in (response_chains, key_chains) if rng.random() < 0.3 else (response_chains,):
         span = rng.choice([i for chain in chains for i in chain])
         rng.choice(chains).append(span)

@@ -25,6 +25,7 @@ pairs that are cells (a non-cell weighs 0, and adding 0.0 changes no float).  Ta
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
@@ -116,14 +117,8 @@ def best_totals(found: Components, phi: np.ndarray) -> list[float]:
             else:
                 for c, cells in zip(clear, chosen):
                     totals[c] = _sum_in_turn(values[cells])
-    rest = [c for c in range(n) if totals[c] is None]
-    if rest:
-        ends = np.cumsum(np.bincount(found.owner, minlength=n)).tolist()
-        row, col, weights = found.row.tolist(), found.col.tolist(), values.tolist()
-        n_rows, n_cols = found.n_rows.tolist(), found.n_cols.tolist()
-        for c in rest:
-            at = slice(ends[c - 1] if c else 0, ends[c])
-            totals[c] = component_total(row[at], col[at], weights[at], n_rows[c], n_cols[c])
+    for c, first, pieces in _left_to_solver(found, values, [c for c in range(n) if totals[c] is None]):
+        totals[c] = component_total(*pieces)
     return cast(list[float], totals)  # every one found
 
 
@@ -142,17 +137,24 @@ def best_matchings(found: Components, phi: np.ndarray) -> list[np.ndarray]:
         for shape, members in _small_shapes(found, matchings).items():
             for c, cells in zip(*_weighed(found, values, members, shape)[1:]):
                 matchings[c] = cells
-    rest = [c for c in range(n) if matchings[c] is None]
-    if rest:
-        ends = np.cumsum(np.bincount(found.owner, minlength=n)).tolist()
-        row, col, weights = found.row.tolist(), found.col.tolist(), values.tolist()
-        n_rows, n_cols = found.n_rows.tolist(), found.n_cols.tolist()
-        for c in rest:
-            first = ends[c - 1] if c else 0
-            at = slice(first, ends[c])
-            matchings[c] = first + np.array(component_matching(row[at], col[at], weights[at], n_rows[c], n_cols[c]),
-                                             dtype=np.int64)
+    for c, first, pieces in _left_to_solver(found, values, [c for c in range(n) if matchings[c] is None]):
+        matchings[c] = first + np.array(component_matching(*pieces), dtype=np.int64)
     return cast(list[np.ndarray], matchings)  # every one found
+
+
+def _left_to_solver(found: Components, values: np.ndarray, rest: list[int]
+                    ) -> Iterator[tuple[int, int, tuple[list[int], list[int], list[float], int, int]]]:
+    """Each of the components `rest` as the solver takes it, one by one: (component, its first
+    place in `found`'s arrays, (rows, columns, weights of its cells, its numbers of rows and of
+    columns)), the arrays made lists once for all of them."""
+    if not rest:
+        return
+    ends = np.cumsum(np.bincount(found.owner, minlength=len(found.doc))).tolist()
+    row, col, weights = found.row.tolist(), found.col.tolist(), values.tolist()
+    n_rows, n_cols = found.n_rows.tolist(), found.n_cols.tolist()
+    for c in rest:
+        first = ends[c - 1] if c else 0
+        yield c, first, (row[first:ends[c]], col[first:ends[c]], weights[first:ends[c]], n_rows[c], n_cols[c])
 
 
 def _sum_in_turn(values: np.ndarray) -> float:
