@@ -181,8 +181,6 @@ def labelled_groups(edges: dict[tuple[int, int], float], row_label: dict[int, in
                      joined: dict[int, int]) -> list[list[tuple[int, int]]]:
     """The edges by connected component, from `reached`'s labels, each component's edges in the
     order found and the components in the order of their first edge."""
-    if not joined and len(set(row_label.values())) == 1:
-        return [list(edges)] if edges else []  # one label, nothing joined: one component
     roots: dict[int, int] = {}
     groups: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for cell in edges:
