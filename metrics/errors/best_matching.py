@@ -60,15 +60,17 @@ def best_total(cells: list[Cell], edges: dict[Cell, float],
     """The best matching's total over one component's cells, as the solver sums it.  With
     `row_duals` (the key chains' dual values of the component before a change), a certified
     matching spares the solver."""
-    rows = sorted({k for k, _ in cells})
-    cols = sorted({t for _, t in cells})
-    if len(rows) == 1 or len(cols) == 1:
+    row_set = {k for k, _ in cells}
+    col_set = {t for _, t in cells}
+    if len(row_set) == 1 or len(col_set) == 1:
         return max(edges[cell] for cell in cells)
-    unique = no_choice(cells, edges, len(rows) <= len(cols))
+    unique = no_choice(cells, edges, len(row_set) <= len(col_set))
     if unique is None and row_duals is not None:
-        unique = certified(cells, edges, row_duals(rows))
+        unique = certified(cells, edges, row_duals(row_set))
     if unique is not None:
         return sum(unique[k] for k in sorted(unique))
+    # only the solver needs the chains in order (the shortcuts above read sets)
+    rows, cols = sorted(row_set), sorted(col_set)
     at_row = {k: i for i, k in enumerate(rows)}
     at_col = {t: j for j, t in enumerate(cols)}
     weights = {(at_row[k], at_col[t]): edges[(k, t)] for k, t in cells}

@@ -104,7 +104,7 @@ class _Table:
             total += best
         return total
 
-    def row_duals(self, metric: str, rows: list[int]) -> dict[int, float]:
+    def row_duals(self, metric: str, rows: Iterable[int]) -> dict[int, float]:
         """The key chains' dual values of their components' best matchings before any change
         (`best_matching.matching_duals`), each component's found when first asked for; a chain
         left out of every component's leaves reduced has none (0)."""
