@@ -293,18 +293,35 @@ class MarkableTable:
         return self._markables
 
     def mentions(self, min_source: str) -> list[Mention]:
-        """Each markable's mention (`mention_of`), made from the columns (no `Markable` made)."""
+        """Each markable's mention (`mention_of`), made from the columns (no `Markable` made).
+
+        A row of one part is the commonest, thousands a file: its mention is made here as
+        `mention_of` makes it, without a call per row (a third of this loop's time)."""
         out = []
+        append = out.append
         irregular = self.irregular
+        new, cls = _new_frozenset, Mention
+        reads_min, reads_first_part = min_source == "min", min_source == "first_part"
         for row, (first, last, min_first, min_last) in enumerate(zip(
                 self.starts.tolist(), self.ends.tolist(), self.min_starts.tolist(), self.min_ends.tolist())):
             parts = irregular.get(row)
-            if parts is None:
-                parts, zero, words = ((first, last),), False, tuple(range(first, last + 1))
-            else:
+            if parts is not None:
                 zero = isinstance(parts[0][0], str)
-                words = _covered(parts, zero)
-            out.append(mention_of(words, parts, zero, None if min_first < 0 else (min_first, min_last), min_source))
+                append(mention_of(_covered(parts, zero), parts, zero, None if min_first < 0 else (min_first, min_last),
+                                  min_source))
+                continue
+            words = tuple(range(first, last + 1))
+            mention = new(cls, words)
+            mention.words = words
+            mention.parts = ((first, last),)
+            mention.zero = False
+            if reads_min and min_first >= 0:
+                mention.min_words = frozenset(range(min_first, min_last + 1))
+            elif reads_first_part:
+                mention.min_words = frozenset(words)
+            else:
+                mention.min_words = _NO_WORDS
+            append(mention)
         return out
 
     @classmethod

@@ -78,6 +78,7 @@ def side_clusters(markables: "Sequence[Markable] | MarkableTable", match: str, k
     clusters: list[list[AnyMention]] = []
     labels: list[str] = []
     set_aside: list[Mention] = []
+    drop_zeros = not keep_zeros and any(isinstance(parts[0][0], str) for parts in table.irregular.values())
     for entity, mentions in entities.items():
         cluster: list[AnyMention] = list(mentions)
         if keep_split and members.get(entity):
@@ -87,7 +88,7 @@ def side_clusters(markables: "Sequence[Markable] | MarkableTable", match: str, k
             continue
         if not keep_singletons and len(cluster) == 1:
             continue
-        if not keep_zeros:
+        if drop_zeros:  # (a split antecedent is never a zero)
             cluster = [m for m in cluster if not m.zero]
         if cluster:
             clusters.append(cluster)
@@ -111,13 +112,15 @@ def _split_antecedent(plural: str, entities: dict[str, list[Mention]], members: 
 
 
 def _merge_equal_plurals(clusters: list[list[AnyMention]], labels: list[str]) -> tuple[list[list[AnyMention]], list[str]]:
+    """Clusters holding the same split antecedent merged (each cluster made a set, whose order the
+    metrics' sums then follow, as the UA scorer's).  A cluster's split antecedent, if any, is its
+    last mention (`side_clusters` appends it)."""
     merged: list[set[AnyMention]] = []
     merged_labels: list[str] = []
     for cluster, label in zip(clusters, labels):
         into = None
-        for m in cluster:
-            if m.is_split:
-                into = next((other for other in merged if m in other), into)
+        if cluster[-1].is_split:
+            into = next((other for other in merged if cluster[-1] in other), None)
         if into is not None:
             into.update(cluster)
         else:
