@@ -156,9 +156,7 @@ def test_documents_with_repeated_spans_priced_by_count_changes_where_clean(seed:
     """A document listing spans twice (in one chain or two, on either side), its clean fixes
     priced by the delta table (as a long document's are), every price as by rescoring."""
     rng = random.Random(seed)
-    key_chains = _random_partition(rng, list(range(n)), rng.randint(1, n))
-    kept = [i for i in range(n) if rng.random() < 0.85] + [n + i for i in range(rng.randint(0, 3))]
-    response_chains = _random_partition(rng, kept, rng.randint(1, max(len(kept) // 2, 1)))
+    key_chains, response_chains = random_chains(rng, n)
     for chains in (response_chains, key_chains) if rng.random() < 0.3 else (response_chains,):
         for _ in range(rng.randint(1, 2)):  # a span listed again, in its own chain or another
             span = rng.choice([i for chain in chains for i in chain])
