@@ -47,6 +47,9 @@ ORDER: tuple[Metric, ...] = (MENTIONS, MUC, BCUB, CEAFE, CEAFM, BLANC, LEA, CONL
 DOCUMENT_ORDER: tuple[Metric, ...] = (*COREFERENCE, MENTIONS, MOR, NON_REFERRING, *BRIDGING, CONLL)
 """The order of a document's scores (the coreference metrics, BLANC last, the others, CoNLL)."""
 METRICS: tuple[str, ...] = tuple(metric.name for metric in ORDER)
+SPLIT_OVER_COLUMNS = frozenset(metric.name for metric in (MUC, BCUB, CEAFE, CEAFM, CONLL))
+"""The metrics that credit split antecedents over columns (`metrics.measures.ua_plural`): a document
+with a plural entity, its split antecedents kept, is clustered into mentions when any other is asked for."""
 BLANC_PARTS = ("blanc_coref", "blanc_noncoref")
 BRIDGING_SCORES = "bridging"
 """Where a document counted over columns keeps its three bridging scores (`ScoredDocument.counted`)."""
@@ -297,7 +300,7 @@ def score_document(key: UADocument, response: UADocument, settings: Settings, wa
     s = settings
     key_table, response_table = key.layer_table(s.discourse_deixis), response.layer_table(s.discourse_deixis)
     columnar = applies(key_table, response_table, words=len(key.words), match=s.match, keep_split=s.keep_split,
-                       only_split=s.only_split)
+                       only_split=s.only_split, credits_split=SPLIT_OVER_COLUMNS.issuperset(s.metrics))
     document = ScoredDocument(key, response, settings, columnar)
     if not columnar:
         document.objects()

@@ -17,7 +17,9 @@ import numpy as np
 
 from metrics.measures.score import Score
 from metrics.measures.ua import Counts
-from metrics.mentions.ua_columns import ColumnSide, ColumnSides, document_of
+from metrics.measures import ua_plural
+from metrics.measures.catalog import BCUB, CEAFE, CEAFM, MUC
+from metrics.mentions.ua_columns import ColumnSide, ColumnSides, document_of, is_split
 from metrics.runtime.lsap import linear_sum_assignment
 
 
@@ -43,41 +45,63 @@ def _sums_in_order(values: np.ndarray, document: np.ndarray, documents: int) -> 
     return np.add.accumulate(table, axis=1)[:, -1].tolist()
 
 
+def _pairs(side: ColumnSide, where: np.ndarray, other: ColumnSide) -> tuple[np.ndarray, np.ndarray]:
+    """Each (cluster of `side`, other side's cluster) that share mentions, as cluster * (other
+    clusters + 1) + other cluster, sorted, and how many of its mentions lie in that other cluster."""
+    found = where >= 0
+    return np.unique(side.cluster[found] * (len(other.sizes) + 1) + where[found], return_counts=True)
+
+
 def _found(side: ColumnSide, where: np.ndarray, other: ColumnSide) -> tuple[np.ndarray, np.ndarray]:
     """For each (cluster of `side`, other side's cluster) that share mentions: the cluster and
     how many of its mentions lie in that other cluster."""
-    found = where >= 0
-    pairs, counts = np.unique(side.cluster[found] * (len(other.sizes) + 1) + where[found], return_counts=True)
+    pairs, counts = _pairs(side, where, other)
     return pairs // (len(other.sizes) + 1), counts
 
 
-def _muc_side(side: ColumnSide, where: np.ndarray, other: ColumnSide, documents: int) -> tuple[list[int], list[int]]:
+def _muc_side(side: ColumnSide, where: np.ndarray, other: ColumnSide, documents: int,
+              credit: ua_plural.Credit | None = None) -> tuple[list[int], list[int]]:
     """Each cluster's mentions less its partitions by the other side (a mention it lacks a
-    partition of its own), over its links."""
+    partition of its own), over its links; split antecedents credited (`ua_plural.muc_side`)."""
     mention_document = side.mention_document
-    cluster, _ = _found(side, where, other)
-    tp = np.bincount(mention_document[where >= 0], minlength=documents) - \
-        np.bincount(side.document[cluster], minlength=documents)
+    pairs, _ = _pairs(side, where, other)
+    cluster = pairs // (len(other.sizes) + 1)
+    tp = (np.bincount(mention_document[where >= 0], minlength=documents) -
+          np.bincount(side.document[cluster], minlength=documents)).tolist()
+    if credit:
+        clusters = len(side.sizes)
+        ua_plural.muc_side(side, other, credit, tp, found=np.bincount(side.cluster[where >= 0], minlength=clusters),
+                           partitions=np.bincount(cluster, minlength=clusters), pairs=pairs)
     links = np.bincount(side.document, weights=side.sizes - 1, minlength=documents).astype(np.int64)
-    return tp.tolist(), links.tolist()
+    return tp, links.tolist()
+
+
+def _credits(name: str, s: ColumnSides) -> ua_plural.Credits:
+    return ua_plural.credits(name, s) if s.key.plurals or s.response.plurals else ua_plural.Credits()
 
 
 def muc(s: ColumnSides) -> list[Counts]:
-    pn, pd = _muc_side(s.response, s.response_where, s.key, s.documents)
-    rn, rd = _muc_side(s.key, s.key_where, s.response, s.documents)
+    credit = _credits(MUC.name, s)
+    pn, pd = _muc_side(s.response, s.response_where, s.key, s.documents, credit.response_precision)
+    rn, rd = _muc_side(s.key, s.key_where, s.response, s.documents, credit.key_recall)
     return list(zip(pn, pd, rn, rd))
 
 
-def _bcub_side(side: ColumnSide, where: np.ndarray, other: ColumnSide, documents: int) -> tuple[list, list]:
+def _bcub_side(side: ColumnSide, where: np.ndarray, other: ColumnSide, documents: int,
+               credit: ua_plural.Credit) -> tuple[list, list]:
     cluster, counts = _found(side, where, other)
     correct = np.bincount(cluster, weights=(counts * counts).astype(float), minlength=len(side.sizes))
-    return (_sums_in_order(correct / side.sizes, side.document, documents),
+    values = correct / side.sizes
+    if credit:
+        ua_plural.bcub_values(side, other, credit, values)
+    return (_sums_in_order(values, side.document, documents),
             _per_document(side.sizes, side.document, documents))
 
 
 def bcub(s: ColumnSides) -> list[Counts]:
-    pn, pd = _bcub_side(s.response, s.response_where, s.key, s.documents)
-    rn, rd = _bcub_side(s.key, s.key_where, s.response, s.documents)
+    credit = _credits(BCUB.name, s)
+    pn, pd = _bcub_side(s.response, s.response_where, s.key, s.documents, credit.response_precision)
+    rn, rd = _bcub_side(s.key, s.key_where, s.response, s.documents, credit.key_recall)
     return list(zip(pn, pd, rn, rd))
 
 
@@ -89,15 +113,23 @@ def _ceaf(s: ColumnSides, entity: bool) -> list[Counts]:
     columns = len(response.sizes)
     held = np.unique(np.stack([response.codes, response.cluster]), axis=1) if len(response.codes) else \
         np.zeros((2, 0), np.int64)  # each (mention, response cluster), by mention
-    first = np.searchsorted(held[0], key.codes)
-    spread = np.searchsorted(held[0], key.codes, side="right") - first
+    key_codes, key_cluster = key.codes, key.cluster
+    credit = _credits((CEAFE if entity else CEAFM).name, s).key_f1 if key.plurals or response.plurals else {}
+    if key.plurals:  # a split antecedent counts only through its credit (`ua_plural.ceaf_rows`)
+        plain = ~is_split(key_codes)
+        key_codes, key_cluster = key_codes[plain], key_cluster[plain]
+    first = np.searchsorted(held[0], key_codes)
+    spread = np.searchsorted(held[0], key_codes, side="right") - first
     holder = held[1][np.repeat(first - np.cumsum(spread) + spread, spread) + np.arange(int(spread.sum()))]
-    cells, shared = np.unique(np.repeat(key.cluster, spread) * columns + holder, return_counts=True)
+    cells, shared = np.unique(np.repeat(key_cluster, spread) * columns + holder, return_counts=True)
     rows, cols = cells // max(columns, 1), cells % max(columns, 1)
     values = 2 * shared / (key.sizes[rows] + response.sizes[cols]).astype(float) if entity else shared.astype(float)
     key_bounds = np.searchsorted(key.document, np.arange(s.documents + 1))
     response_bounds = np.searchsorted(response.document, np.arange(s.documents + 1))
     cell_bounds = np.searchsorted(rows, key_bounds)
+    rows_credited: dict[int, dict[int, dict[int, float]]] = {}
+    for row, similarity_of in ua_plural.ceaf_rows(s, credit, held, entity).items():
+        rows_credited.setdefault(int(key.document[row]), {})[row] = similarity_of
     out = []
     solve = linear_sum_assignment()
     for d in range(s.documents):
@@ -105,6 +137,9 @@ def _ceaf(s: ColumnSides, entity: bool) -> list[Counts]:
         scores = np.zeros((k1 - k0, r1 - r0))
         c0, c1 = cell_bounds[d], cell_bounds[d + 1]
         scores[rows[c0:c1] - k0, cols[c0:c1] - r0] = values[c0:c1]
+        for row, similarity_of in (rows_credited.get(d) or {}).items():
+            for column, value in similarity_of.items():
+                scores[row - k0, column - r0] = value
         chosen_rows, chosen_columns = solve(-scores)
         similarity = float(scores[chosen_rows, chosen_columns].sum())
         if entity:

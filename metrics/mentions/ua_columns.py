@@ -21,11 +21,12 @@ in one entity counted once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from metrics.mentions.ua import MarkableTable
+from metrics.mentions.ua_plural import SPLIT_BIT, PluralCluster, PluralSide, plural_side
 
 _WORD_BITS = 20
 """Bits of a word's index in a mention's number (documents of fewer words: `applies`)."""
@@ -49,6 +50,8 @@ class ColumnSide:
     """The distinct codes, sorted, with `last_cluster`: the last cluster holding each (a span in
     two clusters belongs to the last one, as in the UA scorer's maps)."""
     last_cluster: np.ndarray
+    plurals: dict[int, list[tuple[int, PluralCluster]]] = field(default_factory=dict)
+    """Document -> each cluster holding a split antecedent (its number, its order and members)."""
 
     def cluster_of(self, codes: np.ndarray) -> np.ndarray:
         """The last cluster of this side holding each of these mentions, -1 where none does."""
@@ -86,11 +89,13 @@ class ColumnSides:
 
 
 def applies(key: MarkableTable, response: MarkableTable, *, words: int, match: str, keep_split: bool,
-            only_split: bool) -> bool:
-    """Whether a document's scores can be counted over columns: exact matching, and no split
-    antecedent (split antecedents removed, or no plural entity on either side)."""
+            only_split: bool, credits_split: bool = False) -> bool:
+    """Whether a document's scores can be counted over columns: exact matching, not the split
+    antecedents' own scores, and either no split antecedent to credit (split antecedents removed,
+    or no plural entity on either side) or metrics that credit them over columns (`credits_split`:
+    `metrics.corpus.ua.SPLIT_OVER_COLUMNS`)."""
     return match == "exact" and not only_split and words < (1 << _WORD_BITS) and \
-        not (keep_split and (key.element_of or response.element_of))
+        (credits_split or not (keep_split and (key.element_of or response.element_of)))
 
 
 def mention_codes(document: int, tables: tuple[MarkableTable, ...]) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -118,29 +123,48 @@ def mention_codes(document: int, tables: tuple[MarkableTable, ...]) -> tuple[lis
     return codes, zeros
 
 
-def _entities(tables: Sequence[MarkableTable]) -> tuple[np.ndarray, np.ndarray]:
-    """Each markable's entity as a number over the documents (in the order first met), and
-    whether each entity is non-referring."""
-    numbers, non_referring = [], []
+def _entities(tables: Sequence[MarkableTable]) -> tuple[np.ndarray, np.ndarray, list[dict[str, int]]]:
+    """Each markable's entity as a number over the documents (in the order first met), whether
+    each entity is non-referring, and each document's entity numbers by name."""
+    numbers, non_referring, named = [], [], []
     start = 0
     for table in tables:
         names = dict.fromkeys(table.entities)
         number = dict(zip(names, range(start, start + len(names))))
         numbers.append(np.fromiter(map(number.__getitem__, table.entities), np.int64, count=len(table)))
         non_referring += [name.endswith("-Pseudo") for name in names]
+        named.append(number)
         start += len(names)
-    return np.concatenate(numbers) if numbers else np.zeros(0, np.int64), np.array(non_referring, bool)
+    return (np.concatenate(numbers) if numbers else np.zeros(0, np.int64), np.array(non_referring, bool), named)
 
 
 def _side(tables: Sequence[MarkableTable], code: np.ndarray, zero: np.ndarray, *, keep_singletons: bool,
-          keep_split: bool, keep_zeros: bool) -> ColumnSide:
-    entity, non_referring = _entities(tables)
+          keep_split: bool, keep_zeros: bool, plurals: dict[int, PluralSide] | None = None) -> ColumnSide:
+    """`plurals`: document -> its plural clusters (split antecedents kept): each one's split
+    antecedent added to its cluster as one more mention, merged clusters made one."""
+    entity, non_referring, named = _entities(tables)
     first_rows = np.unique(entity, return_index=True)[1]
     counts = np.bincount(entity, minlength=len(non_referring))
     kept = ~non_referring if keep_singletons else ~non_referring & (counts > 1)
     rows = np.flatnonzero(kept[entity] if keep_zeros else kept[entity] & ~zero)
-    rows = rows[np.argsort(entity[rows], kind="stable")]
-    cluster = np.unique(entity[rows], return_inverse=True)[1].astype(np.int64).reshape(-1)
+    owner = entity
+    if plurals:
+        extra_entity, extra_code, merged = [], [], {}
+        for document, side in plurals.items():
+            number = named[document]
+            extra_entity += [number[cluster.entity] for cluster in side.clusters]
+            extra_code += [cluster.split for cluster in side.clusters]
+            merged.update({number[name]: number[into] for name, into in side.merged.items()})
+        if merged:
+            owner = entity.copy()
+            for source, target in merged.items():
+                owner[owner == source] = target
+        owner = np.concatenate([owner, np.array(extra_entity, np.int64)])
+        code = np.concatenate([code, np.array(extra_code, np.int64)])
+        rows = np.concatenate([rows, np.arange(len(entity), len(owner))])
+    rows = rows[np.argsort(owner[rows], kind="stable")]
+    held_entities, cluster = np.unique(owner[rows], return_inverse=True)
+    cluster = cluster.astype(np.int64).reshape(-1)
     codes = code[rows]
     if keep_split and len(codes):  # clusters as sets: a span listed twice counts once
         order = np.lexsort((codes, cluster))
@@ -153,28 +177,54 @@ def _side(tables: Sequence[MarkableTable], code: np.ndarray, zero: np.ndarray, *
     sorted_codes = codes[order]
     last = np.ones(len(order), bool)
     last[:-1] = sorted_codes[1:] != sorted_codes[:-1]
+    plural_clusters: dict[int, list[tuple[int, PluralCluster]]] = {}
+    for document_number, side in (plurals or {}).items():
+        number = named[document_number]
+        plural_clusters[document_number] = [
+            (int(np.searchsorted(held_entities, number[c.entity])), c) for c in side.clusters]
     return ColumnSide(codes, cluster, sizes, document, code[first_rows[non_referring]], sorted_codes[last],
-                      cluster[order][last])
+                      cluster[order][last], plural_clusters)
+
+
+def is_split(codes: np.ndarray) -> np.ndarray:
+    """Whether each mention number is a split antecedent's (`ua_plural`)."""
+    return codes & (_OTHER | SPLIT_BIT) == (_OTHER | SPLIT_BIT)
 
 
 def column_sides(pairs: Sequence[tuple[MarkableTable, MarkableTable]], *, keep_singletons: bool, keep_split: bool,
                  keep_zeros: bool) -> ColumnSides:
     """Both sides' clusters of these documents (key and response tables `applies` to), and where
-    each side's mentions lie on the other."""
+    each side's mentions lie on the other (a split antecedent nowhere: the metrics credit it from
+    the alignment of split antecedents, `metrics.measures.ua_plural`)."""
     key_codes, key_zeros, response_codes, response_zeros = [], [], [], []
+    key_plurals: dict[int, PluralSide] = {}
+    response_plurals: dict[int, PluralSide] = {}
     for document, tables in enumerate(pairs):
         (key, response), (key_zero, response_zero) = mention_codes(document, tables)
         key_codes.append(key)
         response_codes.append(response)
         key_zeros.append(key_zero)
         response_zeros.append(response_zero)
+        if keep_split and (tables[0].element_of or tables[1].element_of):
+            numbers: dict = {}
+            positions_of: dict = {}
+            split_base = (document << _DOCUMENT_SHIFT) | _OTHER | SPLIT_BIT
+            key_plurals[document] = plural_side(tables[0], key, key_zero, keep_zeros=keep_zeros,
+                                                split_numbers=numbers, split_base=split_base, positions_of=positions_of)
+            response_plurals[document] = plural_side(tables[1], response, response_zero, keep_zeros=keep_zeros,
+                                                     split_numbers=numbers, split_base=split_base,
+                                                     positions_of=positions_of)
 
     def joined(arrays: list[np.ndarray], kind: type) -> np.ndarray:
         return np.concatenate(arrays) if arrays else np.zeros(0, kind)
 
     options = dict(keep_singletons=keep_singletons, keep_split=keep_split, keep_zeros=keep_zeros)
-    key_side = _side([key for key, _ in pairs], joined(key_codes, np.int64), joined(key_zeros, bool), **options)
+    key_side = _side([key for key, _ in pairs], joined(key_codes, np.int64), joined(key_zeros, bool),
+                     plurals=key_plurals, **options)
     response_side = _side([response for _, response in pairs], joined(response_codes, np.int64),
-                          joined(response_zeros, bool), **options)
-    return ColumnSides(len(pairs), key_side, response_side, response_side.cluster_of(key_side.codes),
-                       key_side.cluster_of(response_side.codes))
+                          joined(response_zeros, bool), plurals=response_plurals, **options)
+    key_where, response_where = response_side.cluster_of(key_side.codes), key_side.cluster_of(response_side.codes)
+    if key_plurals:
+        key_where[is_split(key_side.codes)] = -1
+        response_where[is_split(response_side.codes)] = -1
+    return ColumnSides(len(pairs), key_side, response_side, key_where, response_where)
