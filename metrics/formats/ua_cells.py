@@ -315,33 +315,47 @@ class _Attributes:
                                                                    self.piece_ends[found])))
 
     def min_spans(self, path: str, column: str) -> tuple[np.ndarray, np.ndarray]:
-        """Each opening's last Min as 0-based word indices (first, last; -1 without one): a plain
-        number of 1 to 9 digits above 0 read by numpy, any other (`5,7`, or a wrong one:
-        InputError) by `_min_span`."""
+        """Each opening's last Min as 0-based word indices (first, last; -1 without one): `N` or
+        `N,M`, each number 1 to 9 digits above 0, read by numpy; any other (InputError) by
+        `_min_span`."""
         found = self._named("Min")
         starts, ends = np.full(self.openings, -1, np.int64), np.full(self.openings, -1, np.int64)
         if not len(found):
             return starts, ends
         first, last = self.name_ends[found] + 1, self.piece_ends[found]
-        lengths = np.clip(last - first, 0, 10)
-        digits = self.buf[np.minimum(first[:, None] + np.arange(int(lengths.max()) or 1), len(self.buf) - 1)]
-        inside = np.arange(digits.shape[1]) < lengths[:, None]
-        digits = np.where(inside, digits.astype(np.int64) - 48, 0)
-        number = np.zeros(len(found), np.int64)
-        for k in range(digits.shape[1]):
-            number = np.where(inside[:, k], number * 10 + digits[:, k], number)
-        plain = (lengths >= 1) & (lengths <= 9) & ((digits >= 0) & (digits <= 9)).all(axis=1) & (number > 0)
+        commas = np.flatnonzero(self.buf == 44)  # ","
+        at = np.minimum(np.searchsorted(commas, first), max(len(commas) - 1, 0))
+        comma = np.where(commas[at] < last, commas[at], last) if len(commas) else last
+        low, low_sound = _numbers(self.buf, first, comma)
+        paired = comma < last
+        high, high_sound = _numbers(self.buf, np.where(paired, comma + 1, first), np.where(paired, last, comma))
+        plain = low_sound & high_sound
         openings = self.opening_of[found]
         spans = {i: _min_span(self.buf[first[i]:last[i]].tobytes().decode("utf-8"), path, column, 0)
                  for i in np.flatnonzero(~plain).tolist()}
-        if len(np.unique(openings)) == len(openings):  # one Min an opening: set at once
-            starts[openings[plain]] = ends[openings[plain]] = number[plain] - 1
+        if len(openings) < 2 or bool((openings[1:] != openings[:-1]).all()):  # one Min an opening: set at once
+            starts[openings] = low - 1
+            ends[openings] = high - 1
             for i, (first_word, last_word) in spans.items():
                 starts[openings[i]], ends[openings[i]] = first_word, last_word
         else:  # an opening with two: the last one given
             for i, opening in enumerate(openings.tolist()):
-                starts[opening], ends[opening] = spans.get(i, (int(number[i]) - 1, int(number[i]) - 1))
+                starts[opening], ends[opening] = spans.get(i, (int(low[i]) - 1, int(high[i]) - 1))
         return starts, ends
+
+
+def _numbers(buf: np.ndarray, first: np.ndarray, last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The number written in each `buf[first:last]`, and whether it is sound: 1 to 9 ASCII digits, above 0."""
+    lengths = last - first
+    width = int(np.clip(lengths, 1, 10).max())
+    digits = buf[np.minimum(first[:, None] + np.arange(width), len(buf) - 1)].astype(np.int64) - 48
+    inside = np.arange(width) < lengths[:, None]
+    digits[~inside] = 0
+    number = np.zeros(len(first), np.int64)
+    for k in range(width):
+        number = np.where(inside[:, k], number * 10 + digits[:, k], number)
+    sound = (lengths >= 1) & (lengths <= 9) & ((digits >= 0) & (digits <= 9)).all(axis=1) & (number > 0)
+    return number, sound
 
 
 def _paired_ends(closers: np.ndarray, cell_of: np.ndarray, one_word: np.ndarray, documents: np.ndarray
