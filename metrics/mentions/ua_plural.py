@@ -110,8 +110,7 @@ def plural_side(table: MarkableTable, codes: np.ndarray, zeros: np.ndarray, *, k
         found = member_of.get(entity)
         if found is None:
             rows = rows_of[entity]
-            found = member_of[entity] = (tuple(positions(row) for row in rows),
-                                         tuple(Member(code_list[row]) for row in rows))
+            found = member_of[entity] = (tuple(map(positions, rows)), tuple(map(Member, map(code_list.__getitem__, rows))))
         return found
 
     held: list[tuple[str, set, int, set, dict]] = []
