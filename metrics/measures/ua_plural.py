@@ -21,6 +21,7 @@ import numpy as np
 from metrics.measures import ua as coref
 from metrics.mentions.ua_align import cluster_index
 from metrics.mentions.ua_columns import ColumnSide, ColumnSides
+from metrics.mentions.ua_plural import PluralCluster
 
 
 class _Split:
@@ -39,6 +40,9 @@ Credit = dict[int, tuple[int, float]]
 
 @dataclass
 class Credits:
+    """Each document's aligned split antecedents as `coref.SplitCredit` holds them, by cluster:
+    the recall credit of the key's, the precision credit of the response's, the F1 of the key's."""
+
     key_recall: Credit = field(default_factory=dict)
     response_precision: Credit = field(default_factory=dict)
     key_f1: Credit = field(default_factory=dict)
@@ -72,7 +76,7 @@ def credits(name: str, s: ColumnSides) -> Credits:
     return out
 
 
-def _plural_of(side: ColumnSide) -> dict[int, object]:
+def _plural_of(side: ColumnSide) -> dict[int, PluralCluster]:
     """Cluster -> its `PluralCluster`."""
     return {cluster: plural for clusters in side.plurals.values() for cluster, plural in clusters}
 
