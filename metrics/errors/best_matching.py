@@ -17,6 +17,8 @@ MARGIN) and no two chains share it, those edges M are the only tight ones, every
 positive dual is in M, and M is optimal with every other matching at least MARGIN worse: the
 solver, whose rounding is far below MARGIN, finds M.  (Duals: a chain's matched edge w = u + v,
 any edge w <= u + v, a chain left out has 0; Kuhn 1955.)
+Where the duals before a change fail (two response chains want one key chain, or a key chain with
+a positive dual is left out), `repaired` moves a few key chains' duals and `certified` judges again.
 """
 
 from __future__ import annotations
