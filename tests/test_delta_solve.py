@@ -210,3 +210,45 @@ def test_the_certificate_answers_where_the_duals_prove_the_best_and_only_there()
     tied = {(0, 0): 0.9, (0, 1): 0.6, (1, 0): 0.6, (1, 1): 0.3}
     assert best_matching.matching_duals(list(tied), tied) is None
     assert best_matching.certified(list(tied), tied, {0: 0.6, 1: 0.3}) is None  # duals of the tie's solutions
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 4), st.integers(0, 4)), phis, min_size=2, max_size=12),
+       st.integers(0, 5), st.lists(st.tuples(st.integers(0, 4), phis), max_size=4), st.booleans())
+def test_mended_duals_certify_only_the_solvers_best(
+        edges: dict[tuple[int, int], float], column: int, new_cells: list[tuple[int, float]], drop: bool) -> None:
+    """`repaired`: where the duals before a change do not certify the matching after it, the mended
+    ones may; whatever they certify is the solver's total to the bit and the brute force's best,
+    and the duals given are left at least 0 (the proof needs u >= 0)."""
+    before = dict(edges)
+    duals: dict[int, float] = {}
+    for cells in _components(before):
+        duals.update(best_matching.matching_duals(cells, before) or {})
+    after = {cell: w for cell, w in before.items() if cell[1] != column or not drop}
+    for k, w in new_cells:
+        after[(k, column)] = w
+    for cells in _components(after):
+        if len({k for k, _ in cells}) < 2 or len({t for _, t in cells}) < 2:
+            continue
+        mended = {k: duals.get(k, 0.0) for k, _ in cells}
+        found = best_matching.repaired(cells, after, mended)
+        assert all(u >= 0.0 for u in mended.values())
+        if found is not None:
+            assert sum(found[k] for k in sorted(found)) == _by_solver(cells, after)
+            assert abs(sum(found.values()) - _brute({cell: after[cell] for cell in cells})) < 1e-9
+
+
+def test_mending_the_duals_gives_a_wanted_key_chain_to_the_response_chain_that_loses_most_without_it() -> None:
+    # before: key chain 0 with response chain 0, key chain 1 with response chain 1 (u = 0.5, 0.5)
+    before = {(0, 0): 0.9, (0, 1): 0.3, (1, 1): 0.8}
+    duals = best_matching.matching_duals(list(before), before)
+    assert duals is not None
+    # a fix makes response chain 1 want key chain 0 too (0.95 - u0 beats 0.8 - u1): the old duals
+    # see two chains wanting one key chain; key chain 0 stays with 0 (0.9 + 0.8 > 0.95 + 0)
+    after = {**before, (0, 1): 0.95, (1, 1): 0.8}
+    assert best_matching.certified(list(after), after, duals) is None
+    mended = {k: duals.get(k, 0.0) for k, _ in after}
+    assert best_matching.repaired(list(after), after, mended) == {0: 0.9, 1: 0.8}
+    # a tie the mending cannot break (0.9 + 0.8 = 1.0 + 0.7): the solver decides
+    tied = {(0, 0): 0.9, (0, 1): 1.0, (1, 1): 0.8, (1, 0): 0.7}
+    assert best_matching.repaired(list(tied), tied, {0: 0.0, 1: 0.0}) is None

@@ -327,3 +327,34 @@ def test_the_errors_alone_are_the_reports_errors():
         assert [e.to_json() for e in analyse_errors(pairs, singletons)] == \
             [e.to_json() for e in analyse_corpus(pairs, singletons).errors]
     assert [e.to_json() for e in session.kk_errors()] == [e.to_json() for e in session.kk_report().errors]
+
+
+def test_crossing_pairs_do_not_depend_on_the_order_mentions_come_in() -> None:
+    """`_crossing` takes the mentions in reading order (a quick sort on a book); any order must
+    give the same pairs, in the same order, as the literal reading: every ordered pair of
+    mentions, the later-starting one running past the end of the other."""
+    import random
+    from types import SimpleNamespace
+
+    from metrics.errors.kummerfeld_klein.report import _crossing
+
+    rng = random.Random(7)
+    starts = [0, 12, 20, 31]
+    lengths = [12, 8, 11, 9]
+    mentions = set()
+    while len(mentions) < 40:
+        sentence = rng.randrange(4)
+        start = rng.randrange(lengths[sentence])
+        mentions.add((sentence, start, rng.randint(start + 1, lengths[sentence])))
+    view = SimpleNamespace(syntax=SimpleNamespace(starts=starts))
+
+    def bounds(m):
+        return starts[m[0]] + m[1], starts[m[0]] + m[2] - 1
+
+    literal = [(m, o) for m in sorted(mentions, key=lambda m: (bounds(m), m))
+               for o in sorted(mentions, key=lambda m: (bounds(m), m))
+               if bounds(m)[0] < bounds(o)[0] <= bounds(m)[1] < bounds(o)[1]]
+    assert literal  # the draw has crossing mentions
+    shuffled = list(mentions)
+    rng.shuffle(shuffled)
+    assert _crossing(view, dict.fromkeys(sorted(mentions))) == _crossing(view, dict.fromkeys(shuffled)) == literal

@@ -17,6 +17,8 @@ MARGIN) and no two chains share it, those edges M are the only tight ones, every
 positive dual is in M, and M is optimal with every other matching at least MARGIN worse: the
 solver, whose rounding is far below MARGIN, finds M.  (Duals: a chain's matched edge w = u + v,
 any edge w <= u + v, a chain left out has 0; Kuhn 1955.)
+Where the duals before a change fail (two response chains want one key chain, or a key chain with
+a positive dual is left out), `repaired` moves a few key chains' duals and `certified` judges again.
 """
 
 from __future__ import annotations
@@ -66,7 +68,10 @@ def best_total(cells: list[Cell], edges: dict[Cell, float],
         return max(edges[cell] for cell in cells)
     unique = no_choice(cells, edges, len(row_set) <= len(col_set))
     if unique is None and row_duals is not None:
-        unique = certified(cells, edges, row_duals(row_set))
+        duals = row_duals(row_set)
+        unique = certified(cells, edges, duals)
+        if unique is None:
+            unique = repaired(cells, edges, {k: duals.get(k, 0.0) for k in row_set})
     if unique is not None:
         return sum(unique[k] for k in sorted(unique))
     # only the solver needs the chains in order (the shortcuts above read sets)
@@ -131,6 +136,63 @@ def certified(cells: list[Cell], edges: dict[Cell, float], row_duals: Mapping[in
         if u < 0.0 or (u != 0.0 and k not in matched):
             return None  # a key chain with a positive dual must be matched
     return matched
+
+
+REPAIRS = 3
+"""Rounds of mending the duals before a change (`repaired`) before the solver decides."""
+
+
+def repaired(cells: list[Cell], edges: dict[Cell, float], duals: dict[int, float]) -> dict[int, float] | None:
+    """`certified` with duals mended where the ones before a change fail in a way moving a few
+    key chains' duals fixes (`duals`, every key chain of the cells, is changed in place); None when
+    REPAIRS rounds do not make them certify (the solver decides).
+
+    Why: a fix often makes two response chains want the key chain that one of them had, or leaves
+    unmatched a key chain whose dual is positive; the solver then ran on a component that still
+    has a unique best.  Any duals u >= 0 prove what they prove (the module's docstring), so each
+    round only proposes, and `certified` judges.  Where response chains want one key chain, the
+    one that leads most (best slack minus second) keeps it and the others are sent to their second
+    key chain: by raising the wanted chain's dual past their leads (below the keeper's lead and
+    slack), or else by lowering each one's second key chain's dual (halfway between its lead and
+    the dual, which stays positive).  A key chain with a positive dual that no response chain
+    wants drops to 0."""
+    for _ in range(REPAIRS):
+        best: dict[int, list] = {}  # response chain -> [best w - u, its key chain, second best w - u, its key chain]
+        for k, t in cells:
+            slack = edges[(k, t)] - duals[k]
+            known = best.get(t)
+            if known is None:
+                best[t] = [slack, k, float("-inf"), None]
+            elif slack > known[0]:
+                known[2], known[3], known[0], known[1] = known[0], known[1], slack, k
+            elif slack > known[2]:
+                known[2], known[3] = slack, k
+        wanted: dict[int, list[tuple[float, float, int | None]]] = {}  # key chain -> (lead, slack, second) of each chain wanting it
+        for top, k, second, runner_up in best.values():
+            if top <= -MARGIN:
+                continue
+            if top < MARGIN or top - second < MARGIN:
+                return None  # a tie the duals cannot break by moving one key chain's dual
+            wanted.setdefault(k, []).append((top - second, top, runner_up))
+        for k, bids in wanted.items():
+            if len(bids) > 1:
+                bids.sort(key=lambda bid: bid[0])
+                keeper_lead, keeper_slack, _ = bids[-1]
+                low, high = bids[-2][0], min(keeper_lead, keeper_slack)
+                if high - low >= 4 * MARGIN:
+                    duals[k] += (low + high) / 2
+                    continue
+                for lead, _, runner_up in bids[:-1]:
+                    if runner_up is None or duals[runner_up] - lead < 4 * MARGIN:
+                        return None
+                    duals[runner_up] -= (lead + duals[runner_up]) / 2
+        for k in duals:
+            if duals[k] > 0.0 and k not in wanted:
+                duals[k] = 0.0
+        found = certified(cells, edges, duals)
+        if found is not None:
+            return found
+    return None
 
 
 SLACKS = (1e-3, 1e-6, 4 * MARGIN)

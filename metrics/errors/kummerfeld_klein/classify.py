@@ -126,7 +126,9 @@ def groups(view: PairView) -> list[tuple[list[frozenset[Mention]], list[frozense
     seen_gold: set[int] = set()
     seen_auto: set[int] = set()
     out = []
-    seeds = sorted(set(gold.mentions) | set(auto.mentions))
+    # both sides' mentions in reading order, nearly sorted already: sorting a book's mentions in
+    # a set's order cost a cache miss per comparison
+    seeds = sorted({**gold.mentions, **auto.mentions})
     for seed in seeds:
         if (seed in gold.mentions and gold.mentions[seed] in seen_gold) or \
                 (seed not in gold.mentions and auto.mentions[seed] in seen_auto):

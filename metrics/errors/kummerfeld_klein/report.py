@@ -110,7 +110,9 @@ def _records(view: PairView, found: list[Found]) -> list[KKError]:
 
 
 def _crossing(view: PairView, mentions) -> list[tuple]:
-    """Pairs of mentions that overlap without nesting (the ones BCA's files can garble)."""
+    """Pairs of mentions that overlap without nesting (the ones BCA's files can garble), among
+    distinct `mentions`, best given in reading order: sorting a book's hundred thousand mentions
+    in a set's order took a second, a cache miss per comparison."""
     starts = view.syntax.starts
     spans = sorted(((starts[m[0]] + m[1], starts[m[0]] + m[2] - 1), m) for m in mentions)
     out = []
@@ -188,7 +190,8 @@ def _analyse_document(name: str, key: Document, response: Document, *, singleton
     gold = _document(key, view, view.gold.mentions)
     before = dict(view.auto.mentions)
     outcome = analyse(view)
-    crossing = _crossing(view, set(view.gold.mentions) | set(before) | set(view.auto.mentions))
+    # every mention once, in reading order (nearly sorted: `_crossing`'s sort is then quick)
+    crossing = _crossing(view, {**view.gold.mentions, **before, **view.auto.mentions})
     scores: list[dict] = []
     previous: dict | None = None
     for kind in STAGES:
