@@ -105,3 +105,57 @@ def test_components_weighed_in_runs_give_the_same(components):
         module.WEIGHED_AT_ONCE = 1_000_000
     assert [bits(x) for x in runs[0]] == [bits(x) for x in whole[0]] == [bits(x) for x in expected(components)]
     assert [m.tolist() for m in runs[1]] == [m.tolist() for m in whole[1]]
+
+
+@st.composite
+def large_component(draw, weights: str):
+    """(n_rows, n_cols, [(row, col, weight)]) with more matchings than are weighed at once
+    (`SMALL_MATCHINGS`) and three chains or more on each side: the compiled solver's components."""
+    from math import perm
+
+    from metrics.measures.components import SMALL_MATCHINGS
+
+    k = draw(st.integers(3, 6))
+    m = draw(st.integers(k, 9))
+    if perm(m, k) <= SMALL_MATCHINGS:
+        m = next(size for size in range(m, 20) if perm(size, k) > SMALL_MATCHINGS)
+    n_rows, n_cols = (k, m) if draw(st.booleans()) else (m, k)
+    density = draw(st.sampled_from([0.3, 0.6, 1.0]))
+    places = [(r, c) for r in range(n_rows) for c in range(n_cols)]
+    cells = {p for p, u in zip(places, draw(st.lists(st.floats(0, 1), min_size=len(places), max_size=len(places))))
+             if u < density}
+    cells |= {(r, r % n_cols) for r in range(n_rows)} | {(c % n_rows, c) for c in range(n_cols)}
+    if weights == "whole":
+        value = st.integers(0, 3).map(float)
+    elif weights == "fractions":  # few distinct values: many ties
+        value = st.sampled_from([0.5, 2 / 3, 1.0, 0.4, 0.8])
+    else:
+        value = st.one_of(st.sampled_from([0.0, 1 / 3, 2 / 3, 1.0]), st.floats(0.0, 3.0))
+    return n_rows, n_cols, [(r, c, draw(value)) for r, c in sorted(cells)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["whole", "fractions", "floats"]).flatmap(lambda kind: st.lists(large_component(kind),
+                                                                                       min_size=1, max_size=3)))
+def test_large_components_total_as_the_python_solver_to_the_bit(components):
+    """Large components go to the compiled solver where every best matching sums alike (whole
+    numbers, or a best matching clear by the margin) and to the Python solver otherwise: either
+    way each total is `component_total`'s, type and bits."""
+    found, phi = laid(components)
+    assert [bits(x) for x in best_totals(found, phi)] == [bits(x) for x in expected(components)]
+
+
+def test_a_large_tie_is_left_to_the_python_solver():
+    """Four by seven, every cell 1/3 but for the last row's, 2/3 on two columns: the best
+    matchings differ in their cells, and the compiled solver's choice is not taken for them."""
+    from metrics.measures import components as module
+
+    cells = [(r, c, 1 / 3) for r in range(3) for c in range(7)] + [(3, c, 2 / 3 if c in (2, 5) else 1 / 3)
+                                                                    for c in range(7)]
+    found, phi = laid([(4, 7, cells)])
+    assert list(module._compiled_totals(found, phi, [0], exact=False)) == []
+    assert [bits(x) for x in best_totals(found, phi)] == [bits(x) for x in expected([(4, 7, cells)])]
+    clear = [(r, c, 1.0 if c == r else 0.1) for r in range(4) for c in range(7)]
+    found, phi = laid([(4, 7, clear)])
+    assert [bits(x) for x in dict(module._compiled_totals(found, phi, [0], exact=False)).values()] == \
+        [bits(x) for x in expected([(4, 7, clear)])]
