@@ -215,6 +215,13 @@ class DocPair:
             self._chain_types = self.table.type_counts(self.id_types)
         return self._chain_types
 
+    def hold_id_types(self, kinds: np.ndarray) -> None:
+        """Keep these as the types of its mention ids (`id_types`) unless it has them already:
+        its share of every pair's, typed at once (`laid.Tables.id_types`), so that Tuggener's
+        metrics, which read each pair's, do not look its spans up one by one again."""
+        if self._id_types is None:
+            self._id_types = kinds
+
     @property
     def id_types(self) -> np.ndarray:
         """The mention type (0 NAME, 1 NOMINAL, 2 PRONOUN) of each mention id of the alignment

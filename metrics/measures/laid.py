@@ -96,6 +96,9 @@ class Tables:
                 kinds = np.concatenate([self.pairs[d].id_types if d in kept else kinds[end - len(pair.alignment.spans):end]
                                         for d, (pair, end) in enumerate(zip(self.pairs, ends))]).astype(np.int64)
             self._kept["id_types"] = kinds
+            starts = self.id_offsets().tolist()
+            for pair, start, end in zip(self.pairs, starts, [*starts[1:], len(kinds)]):
+                pair.hold_id_types(kinds[start:end])  # each pair's own, for what reads it alone (Tuggener's)
         return self._kept["id_types"]
 
     def chain_types(self) -> ChainTypes:
