@@ -98,17 +98,18 @@ def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]
         owners = np.searchsorted(np.asarray(ends, dtype=np.int64), np.asarray(unknown, dtype=np.int64), side="right")
         flat = [span for doc_spans in spans for span in doc_spans]
         alone: list[tuple[int, list[int]]] = []
-        joined: list[tuple[int, list[int], list[int]]] = []
+        joined: tuple[list, list] = ([], [])  # documents with dependency heads, and without
         for doc, at in _groups(owners.tolist(), unknown):
             dep = _joinable(documents[doc], [flat[i] for i in at])
             if dep is None:
                 alone.append((doc, at))
             else:
-                joined.append((doc, at, dep))
-        if len(joined) < 2:
-            alone += [(doc, at) for doc, at, _ in joined]
-        else:
-            for i, kind in zip([i for _, at, _ in joined for i in at], _typed_joined(documents, joined, flat)):
+                joined[not dep].append((doc, at, dep))
+        for group in joined:
+            if len(group) < 2:
+                alone += [(doc, at) for doc, at, _ in group]
+                continue
+            for i, kind in zip([i for _, at, _ in group for i in at], _typed_joined(documents, group, flat)):
                 found[i] = kind
         for doc, at in alone:
             for i, kind in zip(at, _DocumentTyper(documents[doc]).types_of([flat[i] for i in at])):
@@ -124,18 +125,20 @@ typer's and a head finder's set-up per document cost more than the spans do."""
 
 
 def _joinable(doc: Document, spans: list[Span]) -> list[int] | None:
-    """The dependency heads a small document's spans are typed with, when typing them joined to
-    other documents' gives what its own typer gives: the POS road with every span within the
-    document (`_DocumentTyper.types_of`), heads from dependencies (given, or the parse's found
-    ahead: `prepare_types`), lemmas and named entities per token within it; else None."""
+    """The dependency heads a small document's spans are typed with ([] for none: heads by the
+    simple rule), when typing them joined to other documents' gives what its own typer gives: the
+    POS road with every span within the document (`_DocumentTyper.types_of`), heads from
+    dependencies (given, or the parse's found ahead: `prepare_types`) or from none (no parse, or
+    one found ahead to give none), lemmas and named entities per token within it; else None."""
     n = len(doc.words)
     if not 0 < n <= JOINED_TOKENS or doc.explicit_types or doc.pos is None or len(doc.pos) != n:
         return None
     if doc.heads is not None and len(doc.heads) == n:
         dep = doc.heads
-    elif doc.parse is not None and len(doc.parse) == n and doc.parse_heads and len(doc.parse_heads) == n \
-            and annotated(doc.parse):
-        dep = doc.parse_heads
+    elif doc.parse is None or len(doc.parse) != n or not annotated(doc.parse):
+        dep = []  # as `DocumentHeads`: no parse to read
+    elif doc.parse_heads is not None and (not doc.parse_heads or len(doc.parse_heads) == n):
+        dep = doc.parse_heads  # found ahead: heads, or [] for none
     else:
         return None
     if (not annotated(doc.pos) or (doc.lemmas is not None and len(doc.lemmas) != n)
@@ -148,11 +151,12 @@ def _joinable(doc: Document, spans: list[Span]) -> list[int] | None:
 def _typed_joined(documents: Sequence[Document], joined: list[tuple[int, list[int], list[int]]],
                   flat: list[Span]) -> list[tuple[MentionType, str]]:
     """`_DocumentTyper(documents[d]).types_of` of each group's spans (d, the places of its spans
-    in `flat`, its dependency heads: `_joinable`), for all the groups at once: their documents
-    joined into one (words, tags, lemmas, heads and entities shifted past the tokens before
-    them) and typed by one typer.  The same types: on the POS road a span's type reads its own
-    tokens alone (its head among them, their tags, words and lemmas, the entities within it),
-    and a head outside a document (a root, a head past its end) is a root in the joined one."""
+    in `flat`, its dependency heads, all given or all none: `_joinable`), for all the groups at
+    once: their documents joined into one (words, tags, lemmas, heads and entities shifted past
+    the tokens before them) and typed by one typer.  The same types: on the POS road a span's type
+    reads its own tokens alone (its head among them, by dependencies or the simple rule, their
+    tags, words and lemmas, the entities within it), and a head outside a document (a root, a
+    head past its end) is a root in the joined one."""
     words: list[str] = []
     pos: list[str] = []
     lemmas: list[str] = []
@@ -168,7 +172,7 @@ def _typed_joined(documents: Sequence[Document], joined: list[tuple[int, list[in
         heads += [x + offset if 0 <= x < n else -1 for x in dep]
         entities += [(s + offset, e + offset, label) for s, e, label in doc.named_entities or ()]
         shifted += [(flat[i][0] + offset, flat[i][1] + offset) for i in at]
-    document = Document(name="", words=words, chains=[], pos=pos, lemmas=lemmas, heads=heads,
+    document = Document(name="", words=words, chains=[], pos=pos, lemmas=lemmas, heads=heads or None,
                         named_entities=entities or None)
     return _DocumentTyper(document).types_of(shifted)
 
