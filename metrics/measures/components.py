@@ -19,10 +19,8 @@ pairs that are cells (a non-cell weighs 0, and adding 0.0 changes no float).  Ta
   (`_two_total` takes the best of the same sums, and a sum of two terms is the same in
   either order); otherwise when the best matching is better by `MARGIN` than any other with other
   cells (the solver, whose rounding is far below it, finds it), summed by row;
-- a large component (three chains or more on each side, too many matchings to weigh): scipy's
-  compiled solver, when every best matching gives the same (`_compiled`: whole numbers, for a
-  total; or its best matching certified better by `MARGIN` than every matching with other cells);
-- the rest: the Python solver (`component_total`), which decides real ties as it always has.
+- the rest: the solver (`component_total`).  (scipy's compiled solver would do the large
+  ones of whole numbers faster, but loading it costs what it saves on a corpus of GUM's size.)
 """
 
 from __future__ import annotations
