@@ -119,7 +119,7 @@ def best_totals(found: Components, phi: np.ndarray) -> list[float]:
                     totals[c] = _sum_in_turn(values[cells])
     rest = [c for c in range(n) if totals[c] is None]
     if n and bool((values >= 0).all()):
-        for c, total, _cells in _compiled(found, values, rest, exact):
+        for c, total in _compiled_totals(found, values, rest, exact):
             totals[c] = total
         rest = [c for c in rest if totals[c] is None]
     for c, first, pieces in _left_to_solver(found, values, rest):
@@ -142,8 +142,6 @@ def best_matchings(found: Components, phi: np.ndarray) -> list[np.ndarray]:
         for shape, members in _small_shapes(found, matchings).items():
             for c, cells in zip(*_weighed(found, values, members, shape)[1:]):
                 matchings[c] = cells
-        for c, _total, cells in _compiled(found, values, [c for c in range(n) if matchings[c] is None], exact=False):
-            matchings[c] = cells
     for c, first, pieces in _left_to_solver(found, values, [c for c in range(n) if matchings[c] is None]):
         matchings[c] = first + np.array(component_matching(*pieces), dtype=np.int64)
     return cast(list[np.ndarray], matchings)  # every one found
@@ -164,18 +162,17 @@ def _left_to_solver(found: Components, values: np.ndarray, rest: list[int]
         yield c, first, (row[first:ends[c]], col[first:ends[c]], weights[first:ends[c]], n_rows[c], n_cols[c])
 
 
-def _compiled(found: Components, values: np.ndarray, rest: list[int], exact: bool
-              ) -> Iterator[tuple[int, float, np.ndarray]]:
-    """The best total and matching of the large components among `rest` (three chains or more on
-    each side, more matchings than `SMALL_MATCHINGS`) that scipy's compiled solver settles: each
-    one's total as `component_total` gives it (its best matching's cells summed by row), and its
-    best matching's cells of a weight above 0 by row (places in `found`'s arrays).  Weights at least 0.
+def _compiled_totals(found: Components, values: np.ndarray, rest: list[int], exact: bool
+                     ) -> Iterator[tuple[int, float]]:
+    """The best totals of the large components among `rest` (three chains or more on each side,
+    more matchings than `SMALL_MATCHINGS`) that scipy's compiled solver settles, each as
+    `component_total` gives it: its best matching's cells summed by row.  Weights at least 0.
 
     Why: the Python solver took some 150 us a component of 8 x 9 chains, a tenth of a cached
     `score` run on a corpus of GUM's size; the compiled one takes a few us a call (and about
     20 ms to load, once).  Which best matching it takes on a tie may differ from the Python
-    solver's, so a component is taken from it only when that cannot matter:
-    - whole numbers (`exact`, for totals alone): every best matching's total is the same whole number;
+    solver's, so a total is taken from it only when every best matching sums to the same float:
+    - whole numbers (`exact`): every best matching's total is the same whole number;
     - else when its best matching is better by `MARGIN` than every matching with other cells of
       a weight above 0: then it is the Python solver's too (each of those misses one of its
       cells, so each is at most the best total with that one cell forbidden, which the compiled
@@ -188,7 +185,7 @@ def _compiled(found: Components, values: np.ndarray, rest: list[int], exact: boo
     from metrics.runtime.lsap import linear_sum_assignment
 
     solve = linear_sum_assignment()
-    for c, first, (at_row, at_col, weights, n_rows, n_cols) in _left_to_solver(found, values, large):
+    for c, _first, (at_row, at_col, weights, n_rows, n_cols) in _left_to_solver(found, values, large):
         dense = np.zeros((n_rows, n_cols), dtype=np.float64)
         dense[at_row, at_col] = weights
         rows, cols = solve(dense, maximize=True)
@@ -196,10 +193,9 @@ def _compiled(found: Components, values: np.ndarray, rest: list[int], exact: boo
         rows, cols = rows[order], cols[order]
         taken = dense[rows, cols]
         total = float(sum([w for w in taken.tolist() if w != 0.0]))  # its cells' weights by row (x + 0.0 is x)
-        rows, cols = rows[taken > 0].tolist(), cols[taken > 0].tolist()
-        if total > 0 and (exact or _only_best(solve, dense, rows, cols, total - MARGIN)):
-            place = {pair: i for i, pair in enumerate(zip(at_row, at_col))}
-            yield c, total, first + np.array([place[pair] for pair in zip(rows, cols)], dtype=np.int64)
+        certain = exact or _only_best(solve, dense, rows[taken > 0].tolist(), cols[taken > 0].tolist(), total - MARGIN)
+        if total > 0 and certain:
+            yield c, total
 
 
 def _only_best(solve: Callable, dense: np.ndarray, rows: list[int], cols: list[int], bound: float) -> bool:
