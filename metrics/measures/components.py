@@ -25,7 +25,7 @@ pairs that are cells (a non-cell weighs 0, and adding 0.0 changes no float).  Ta
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
@@ -117,12 +117,7 @@ def best_totals(found: Components, phi: np.ndarray) -> list[float]:
             else:
                 for c, cells in zip(clear, chosen):
                     totals[c] = _sum_in_turn(values[cells])
-    rest = [c for c in range(n) if totals[c] is None]
-    if n and bool((values >= 0).all()):
-        for c, total in _compiled_totals(found, values, rest, exact):
-            totals[c] = total
-        rest = [c for c in rest if totals[c] is None]
-    for c, first, pieces in _left_to_solver(found, values, rest):
+    for c, first, pieces in _left_to_solver(found, values, [c for c in range(n) if totals[c] is None]):
         totals[c] = component_total(*pieces)
     return cast(list[float], totals)  # every one found
 
@@ -160,59 +155,6 @@ def _left_to_solver(found: Components, values: np.ndarray, rest: list[int]
     for c in rest:
         first = ends[c - 1] if c else 0
         yield c, first, (row[first:ends[c]], col[first:ends[c]], weights[first:ends[c]], n_rows[c], n_cols[c])
-
-
-def _compiled_totals(found: Components, values: np.ndarray, rest: list[int], exact: bool
-                     ) -> Iterator[tuple[int, float]]:
-    """The best totals of the large components among `rest` (three chains or more on each side,
-    more matchings than `SMALL_MATCHINGS`) that scipy's compiled solver settles, each as
-    `component_total` gives it: its best matching's cells summed by row.  Weights at least 0.
-
-    Why: the Python solver took some 150 us a component of 8 x 9 chains, a tenth of a cached
-    `score` run on a corpus of GUM's size; the compiled one takes a few us a call (and about
-    20 ms to load, once).  Which best matching it takes on a tie may differ from the Python
-    solver's, so a total is taken from it only when every best matching sums to the same float:
-    - whole numbers (`exact`): every best matching's total is the same whole number;
-    - else when its best matching is better by `MARGIN` than every matching with other cells of
-      a weight above 0: then it is the Python solver's too (each of those misses one of its
-      cells, so each is at most the best total with that one cell forbidden, which the compiled
-      solver finds, one call per cell).  The other components (real ties, or no weight above 0 in
-      the best matching) are left to the Python solver."""
-    large = [c for c, rows, cols in zip(rest, found.n_rows[rest].tolist(), found.n_cols[rest].tolist())
-             if min(rows, cols) > 2 and perm(max(rows, cols), min(rows, cols)) > SMALL_MATCHINGS]
-    if not large:
-        return
-    from metrics.runtime.lsap import linear_sum_assignment
-
-    solve = linear_sum_assignment()
-    for c, _first, (at_row, at_col, weights, n_rows, n_cols) in _left_to_solver(found, values, large):
-        dense = np.zeros((n_rows, n_cols), dtype=np.float64)
-        dense[at_row, at_col] = weights
-        rows, cols = solve(dense, maximize=True)
-        order = np.argsort(rows, kind="stable")
-        rows, cols = rows[order], cols[order]
-        taken = dense[rows, cols]
-        total = float(sum([w for w in taken.tolist() if w != 0.0]))  # its cells' weights by row (x + 0.0 is x)
-        certain = exact or _only_best(solve, dense, rows[taken > 0].tolist(), cols[taken > 0].tolist(), total - MARGIN)
-        if total > 0 and certain:
-            yield c, total
-
-
-def _only_best(solve: Callable, dense: np.ndarray, rows: list[int], cols: list[int], bound: float) -> bool:
-    """Whether every matching of `dense` that misses one of these cells totals less than `bound`:
-    each cell forbidden in turn (a weight below every matching's total), the best of the rest
-    found by the compiled solver.  A best that still takes the forbidden cell (no matching can
-    miss it) is not counted as certain: the Python solver decides."""
-    forbidden = -(float(dense.sum()) + 1.0)
-    for r, col in zip(rows, cols):
-        held = dense[r, col]
-        dense[r, col] = forbidden
-        other_rows, other_cols = solve(dense, maximize=True)
-        other = float(dense[other_rows, other_cols].sum())
-        dense[r, col] = held
-        if not other < bound or bool(((other_rows == r) & (other_cols == col)).any()):
-            return False
-    return True
 
 
 def _sum_in_turn(values: np.ndarray) -> float:
