@@ -165,3 +165,18 @@ def test_corpus_scores_are_each_document_scored_alone(pairs_of_documents, first,
             for metric, score in scores.items():
                 expected = pair.score(metric, weights)
                 assert bits(score) == bits(expected) and type(score) is type(expected), (metric, name)
+
+
+@settings(max_examples=40, deadline=None)
+@given(corpora(duplicates=True, max_documents=6))
+def test_each_pair_holds_the_ids_types_typed_at_once(pairs_of_documents):
+    """`Tables.id_types` hands each pair its share (Tuggener's metrics read it): the same types
+    the pair finds alone, span by span."""
+    keys, responses = [p.key for p in pairs_of_documents], [p.response for p in pairs_of_documents]
+    together = prepare(keys, responses)
+    tables = laid_end_to_end([pair.table for pair in together.pairs], None, together.pairs)
+    kinds = tables.id_types()
+    held = [pair.id_types.tolist() for pair in together.pairs]
+    alone = [pair.id_types.tolist() for pair in prepare(keys, responses).pairs]
+    assert held == alone
+    assert sum(held, []) == kinds.tolist()

@@ -1,5 +1,5 @@
 """Many documents' spans typed at once (`types.types_together`) are typed as each document types them
-alone (`types.assign_types`), whatever each document carries: POS tags or none, a parse that gives
+alone (`types.assign_types`; small ones joined into one, `types._typed_joined`), whatever each document carries: POS tags or none, a parse that gives
 heads or a malformed one, dependency heads, lemmas, named entities, explicit types, its own
 mentions typed ahead (`prepare_types`) or not, and spans beyond its tokens."""
 
@@ -29,7 +29,7 @@ def documents(draw: st.DrawFn, name: str) -> Document:
     # a balanced parse (each token its own NP in one sentence) or random bits, often malformed
     parse = draw(st.one_of(st.none(), st.just(["(TOP(S(NP*)"] + ["(NP*)"] * (n - 2) + ["(NP*)))"] if n > 1 else None),
                            st.lists(st.sampled_from(BITS), min_size=n, max_size=n)))
-    heads = draw(st.one_of(st.none(), st.lists(st.integers(-1, n - 1), min_size=n, max_size=n)))
+    heads = draw(st.one_of(st.none(), st.lists(st.integers(-2, n), min_size=n, max_size=n)))  # a few out of range
     lemmas = draw(st.one_of(st.none(), st.lists(st.sampled_from(WORDS), min_size=n, max_size=n)))
     entities = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.sampled_from(LABELS))
                              .map(lambda e: (min(e[0], e[1]), max(e[0], e[1]), e[2])), max_size=3)) or None
@@ -80,3 +80,33 @@ def test_a_malformed_parse_is_remembered_as_giving_no_heads():
                      parse=["(TOP(NP*", "*))"])
     prepare_types([whole])
     assert whole.parse_heads == [1, -1] and heads_for(whole).rule == "parse"
+
+
+@st.composite
+def small_tagged_corpora(draw: st.DrawFn) -> tuple[list[Document], list[list[tuple[int, int]]]]:
+    """Small documents with POS tags and heads (given, or a parse's found ahead), spans within
+    them: the ones typed joined into one (`types._typed_joined`), beside a few that are not."""
+    docs = []
+    for i in range(draw(st.integers(2, 7))):
+        doc = draw(documents(f"d{i}"))
+        n = len(doc.words)
+        pos = draw(st.lists(st.sampled_from(TAGS), min_size=n, max_size=n)) if draw(st.integers(0, 5)) else doc.pos
+        docs.append(dataclasses.replace(doc, pos=pos, explicit_types=None if draw(st.integers(0, 5)) else doc.explicit_types))
+    prepare_types([doc for doc in docs if draw(st.booleans())])
+    spans = []
+    for doc in docs:
+        n = len(doc.words)
+        inside = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).map(lambda s: (min(s), max(s))),
+                               min_size=1, max_size=6))
+        spans.append(list(dict.fromkeys(inside)))
+    return docs, spans
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_tagged_corpora())
+def test_small_documents_typed_joined_as_each_types_them(corpus):
+    docs, spans = corpus
+    expected = [assign_types(doc, doc_spans) for doc, doc_spans in zip(docs, spans)]
+    typed, kinds = types_together(docs, spans)
+    assert [list(found.items()) for found in typed] == [list(found.items()) for found in expected]
+    assert kinds.tolist() == [int(found[span][0]) for found, doc_spans in zip(expected, spans) for span in doc_spans]

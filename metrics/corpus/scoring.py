@@ -186,13 +186,15 @@ class DocPair:
             self._views = (key_view(self.key), response_view(self.response))
         return self._views
 
-    def typed_spans(self, found: dict[Span, tuple[MentionType, str]] | None = None) -> dict[Span, tuple[MentionType, str]]:
-        """Type and deciding rule of every span of the pair (key and response spans alike); `found`:
-        as typed with other pairs' (`laid.Tables.id_types`), kept unless typed already."""
+    def typed_spans(self, found: dict[Span, tuple[MentionType, str]] | None = None,
+                    kinds: np.ndarray | None = None) -> dict[Span, tuple[MentionType, str]]:
+        """Type and deciding rule of every span of the pair (key and response spans alike); `found`: as typed
+        with other pairs' (`laid.Tables.id_types`), kept unless typed already, with its ids' types there, `kinds`."""
         if self._typed is None:
             from metrics.mentions.types import assign_types
 
             self._typed = found if found is not None else assign_types(self.key, self.alignment.spans)
+            self._id_types = kinds if found is not None and self._id_types is None else self._id_types
         return self._typed
 
     @property
@@ -217,8 +219,7 @@ class DocPair:
 
     @property
     def id_types(self) -> np.ndarray:
-        """The mention type (0 NAME, 1 NOMINAL, 2 PRONOUN) of each mention id of the alignment
-        (kept: the LMetrics' type counts and the ACE-value both read it)."""
+        """Each mention id's type (0 NAME, 1 NOMINAL, 2 PRONOUN), kept: the LMetrics, ACE and Tuggener's read it."""
         if self._id_types is None:
             typed = self.typed_spans()
             self._id_types = np.fromiter((int(typed[s][0]) for s in self.alignment.spans), dtype=np.int64,

@@ -193,6 +193,7 @@ def _batch_application(name: str) -> Batch:
 
         column = batch.application(tables, f_phi=name == "anchor")
         if tables.pairs is not None and column.missing:
+            tables.id_types()  # every pair's typed at once, each pair holding its own (Tuggener reads them)
             judged = [tables.pairs[d] for d in column.missing]
             column.fill([pair.application(judged)[name] for pair in judged])
         return column

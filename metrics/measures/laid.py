@@ -90,7 +90,10 @@ class Tables:
             # Each pair keeps its own, for what reads it alone; one typed already keeps its types (a
             # part of a document, as `--impact` scores it, shares the whole document's: its part's
             # words alone would type otherwise), and they are what it is scored with here too.
-            kept = {d for d, (pair, found) in enumerate(zip(self.pairs, typed)) if pair.typed_spans(found) is not found}
+            starts = self.id_offsets().tolist()
+            ends = [*starts[1:], len(kinds)]
+            kept = {d for d, (pair, found) in enumerate(zip(self.pairs, typed))
+                    if pair.typed_spans(found, kinds[starts[d]:ends[d]]) is not found}  # each holding its ids' types
             if kept:
                 ends = list(accumulate(len(pair.alignment.spans) for pair in self.pairs))
                 kinds = np.concatenate([self.pairs[d].id_types if d in kept else kinds[end - len(pair.alignment.spans):end]

@@ -28,7 +28,6 @@ alignment loses and the coreference errors.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field, replace
 
 from metrics.model import Document, Span
@@ -92,6 +91,8 @@ def _pairing(key: str, response: str) -> list[int]:
     if key == response:
         return list(range(len(response)))
     out = [-1] * len(response)
+    import difflib  # here: only a response in its own words needs it, and every score run imports this module
+
     matcher = difflib.SequenceMatcher(None, key, response, autojunk=False)
     for a, b, size in matcher.get_matching_blocks():
         for k in range(size):

@@ -66,13 +66,13 @@ class DocumentHeads:
 
     def __init__(self, doc: Document) -> None:
         self.words = doc.words
-        self.pos = doc.pos if doc.pos is not None and _annotated(doc.pos) else None
+        self.pos = doc.pos if doc.pos is not None and annotated(doc.pos) else None
         self.rule = "rule"
         self.dep: list[int] | None = None
         n = len(doc.words)
         if doc.heads is not None and len(doc.heads) == n and n:
             self.dep, self.rule = list(doc.heads), "dependency"
-        elif doc.parse is not None and len(doc.parse) == n and _annotated(doc.parse):
+        elif doc.parse is not None and len(doc.parse) == n and annotated(doc.parse):
             dep = doc.parse_heads if doc.parse_heads is not None else parse_dependencies([doc.parse], [self.pos])[0]
             if dep:  # none (None), or none found ahead ([]: `types.prepare_types`)
                 self.dep, self.rule = dep, "parse"
@@ -198,7 +198,8 @@ class DocumentHeads:
         return last
 
 
-def _annotated(column: list[str]) -> bool:
+def annotated(column: list[str]) -> bool:
+    """Whether a column holds any annotation (a value other than the `MISSING` ones)."""
     return any(value not in MISSING for value in column)
 
 

@@ -44,7 +44,7 @@ from itertools import accumulate
 
 import numpy as np
 
-from metrics.mentions.heads import DocumentHeads, heads_for
+from metrics.mentions.heads import DocumentHeads, annotated, heads_for
 from metrics.mentions.lexicon import (
     CALENDAR_NAMES,
     DEMONSTRATIVES,
@@ -97,12 +97,84 @@ def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]
     if unknown:
         owners = np.searchsorted(np.asarray(ends, dtype=np.int64), np.asarray(unknown, dtype=np.int64), side="right")
         flat = [span for doc_spans in spans for span in doc_spans]
+        alone: list[tuple[int, list[int]]] = []
+        joined: tuple[list, list] = ([], [])  # documents with dependency heads, and without
         for doc, at in _groups(owners.tolist(), unknown):
+            dep = _joinable(documents[doc], [flat[i] for i in at])
+            if dep is None:
+                alone.append((doc, at))
+            else:
+                joined[not dep].append((doc, at, dep))
+        for group in joined:
+            if len(group) < 2:
+                alone += [(doc, at) for doc, at, _ in group]
+                continue
+            for i, kind in zip([i for _, at, _ in group for i in at], _typed_joined(documents, group, flat)):
+                found[i] = kind
+        for doc, at in alone:
             for i, kind in zip(at, _DocumentTyper(documents[doc]).types_of([flat[i] for i in at])):
                 found[i] = kind
     kinds = np.fromiter((kind for kind, _ in found), dtype=np.int64, count=len(found))
     typed = [dict(zip(doc_spans, found[end - len(doc_spans):end])) for doc_spans, end in zip(spans, ends)]
     return typed, kinds
+
+
+JOINED_TOKENS = 64
+"""Documents of at most this many tokens are typed together (`_typed_joined`): for a few spans a
+typer's and a head finder's set-up per document cost more than the spans do."""
+
+
+def _joinable(doc: Document, spans: list[Span]) -> list[int] | None:
+    """The dependency heads a small document's spans are typed with ([] for none: heads by the
+    simple rule), when typing them joined to other documents' gives what its own typer gives: the
+    POS road with every span within the document (`_DocumentTyper.types_of`), heads from
+    dependencies (given, or the parse's found ahead: `prepare_types`) or from none (no parse, or
+    one found ahead to give none), lemmas and named entities per token within it; else None."""
+    n = len(doc.words)
+    if not 0 < n <= JOINED_TOKENS or doc.explicit_types or doc.pos is None or len(doc.pos) != n:
+        return None
+    if doc.heads is not None and len(doc.heads) == n:
+        dep = doc.heads
+    elif doc.parse is None or len(doc.parse) != n or not annotated(doc.parse):
+        dep = []  # as `DocumentHeads`: no parse to read
+    elif doc.parse_heads is not None and (not doc.parse_heads or len(doc.parse_heads) == n):
+        dep = doc.parse_heads  # found ahead: heads, or [] for none
+    else:
+        return None
+    if (not annotated(doc.pos) or (doc.lemmas is not None and len(doc.lemmas) != n)
+            or not all(0 <= s <= e < n for s, e in spans)
+            or not all(0 <= s <= e < n for s, e, _ in doc.named_entities or ())):
+        return None
+    return dep
+
+
+def _typed_joined(documents: Sequence[Document], joined: list[tuple[int, list[int], list[int]]],
+                  flat: list[Span]) -> list[tuple[MentionType, str]]:
+    """`_DocumentTyper(documents[d]).types_of` of each group's spans (d, the places of its spans
+    in `flat`, its dependency heads, all given or all none: `_joinable`), for all the groups at
+    once: their documents joined into one (words, tags, lemmas, heads and entities shifted past
+    the tokens before them) and typed by one typer.  The same types: on the POS road a span's type
+    reads its own tokens alone (its head among them, by dependencies or the simple rule, their
+    tags, words and lemmas, the entities within it), and a head outside a document (a root, a
+    head past its end) is a root in the joined one."""
+    words: list[str] = []
+    pos: list[str] = []
+    lemmas: list[str] = []
+    heads: list[int] = []
+    entities: list[tuple[int, int, str]] = []
+    shifted: list[Span] = []
+    for d, at, dep in joined:
+        doc, offset = documents[d], len(words)
+        n = len(doc.words)
+        words += doc.words
+        pos += doc.pos or ()
+        lemmas += doc.lemmas if doc.lemmas is not None else doc.words  # no lemma: its word, as the typer reads it
+        heads += [x + offset if 0 <= x < n else -1 for x in dep]
+        entities += [(s + offset, e + offset, label) for s, e, label in doc.named_entities or ()]
+        shifted += [(flat[i][0] + offset, flat[i][1] + offset) for i in at]
+    document = Document(name="", words=words, chains=[], pos=pos, lemmas=lemmas, heads=heads or None,
+                        named_entities=entities or None)
+    return _DocumentTyper(document).types_of(shifted)
 
 
 def _groups(owners: list[int], items: list[int]) -> Iterable[tuple[int, list[int]]]:
