@@ -57,6 +57,10 @@ class UniversalAnaphora:
     scorer: Scorer = Scorer.UA
     official: tuple[Metric, ...] = ORDER
     """The UA scorer's metrics, in the order it prints them (CoNLL after LEA)."""
+    scores: tuple[Metric, ...] = ORDER
+    """The UA scorer's metrics alone: every front end lists these and no other (the identity chains'
+    LMetrics, Tuggener's, CEAF-φ and the ACE-value are no UA score; the error analyses still read
+    the chains, docs/ua.md)."""
 
     def read(self, path: str, key: bool, options: Options, cache: ReadCache | None, processes: int) -> Read:
         """Every document of one UA file, as UA markables (through the cache of read files), with
