@@ -12,7 +12,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
+import pytest
 from app_support import pilot_test, settle
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 
@@ -114,3 +116,34 @@ async def test_compare_mode_lists_them_too_each_with_its_interval(capsys):
         for name, row in zip(panel._shown_metrics, panel._shown):
             assert percent(compared["metrics"][name]["persuasion.response"]["f1"]).strip() in [c.strip() for c in row]
             assert row[-1] not in ("", "…"), name  # the interval came
+
+
+def test_a_resample_of_any_ua_score_is_the_score_of_those_documents_summed(tmp_path):
+    """Why compare may test every UA score: its paired tests score a resample of documents by
+    summing their counts (`significance`); for each UA score, bridging and BLANC's two parts
+    included, that equals the corpus score of the resampled documents taken as a corpus.  (Weights
+    0, 1 and 2: each document left out, taken once or twice.)"""
+    import numpy as np
+
+    from metrics.corpus.scoring import aggregate
+    from metrics.measures.catalog import with_parts
+    from metrics.statistics.significance import _Counts
+    from workbench.session import Session
+
+    examples = ("bridging", "deixis", "non_referring", "split")
+    for side in ("key", "response"):
+        text = "".join((Path("tests/data/ua") / f"{name}.{side}").read_text(encoding="utf-8") for name in examples)
+        (tmp_path / side).write_text(text, encoding="utf-8")
+    session = Session.load(str(tmp_path / "key"), [str(tmp_path / "response")], options())
+    result = session.score(metrics=with_parts(LISTED))
+    documents = list(result.documents)
+    counts = _Counts(result, LISTED)
+    draws = np.random.default_rng(7).integers(0, 3, size=(6, len(documents)))
+    assert draws.sum(axis=1).min() > 0
+    for name in LISTED:
+        values = counts.values(draws.astype(np.float64), name)
+        for row, value in zip(draws, values):
+            resampled = [document for document, times in zip(documents, row) for _ in range(times)]
+            # summed by a matrix product: equal but for the order of float additions
+            assert value == pytest.approx(aggregate(resampled, result.weights, (name,)).micro[name].f1, rel=1e-12,
+                                          abs=1e-15), name
