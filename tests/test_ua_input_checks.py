@@ -1,5 +1,5 @@
 """UA input the UA scorer reads wrongly, or reads in a defined but surprising way: refused with the
-file, the line and what is wrong, or read as it reads it with a warning (docs/ua.md, "Bad input").
+file, the line and what is wrong, or read as it reads it with a warning (docs/ua.md, the format).
 
 Each shape was run through the UA scorer 2.0 (the benchmark's repaired copy): an extra `)` after a
 one-word markable becomes part of its last attribute (`ElementOf=3)`: a plural entity no one has,

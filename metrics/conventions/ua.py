@@ -111,10 +111,10 @@ MIN_READERS = ("partial", "head")
 def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str], match: str,
                split_antecedents: bool) -> list[str]:
     """What a UA file holds that the UA scorer reads in a defined way we follow, said once per file
-    (docs/ua.md, "Bad input"): with split antecedents scored, an ElementOf naming no entity of its
-    layer in the document (it then makes no split antecedent: ignored), and, where the matching reads Min, markables whose Min lies
-    outside their own words (they can then be matched only exactly; the released LIGHT files have
-    thousands)."""
+    (docs/ua.md, the format): with split antecedents scored, an ElementOf naming no entity of its
+    layer in the document (it then makes no split antecedent: ignored); where the matching reads
+    Min, markables whose Min lies outside their own words (they can then be matched only exactly;
+    the released LIGHT files have thousands)."""
     notes = []
     dangling: list[tuple[int, str]] = []
     outside: list[tuple[int, str]] = []
