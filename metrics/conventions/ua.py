@@ -117,7 +117,8 @@ def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str]
     the released LIGHT files have thousands)."""
     notes = []
     dangling: list[tuple[int, str]] = []
-    outside: list[tuple[int, str]] = []
+    outside: list[tuple[int, str]] = []  # each document's first, and how many in all
+    outside_count = 0
     for doc in documents:
         for deixis, layer in ((False, "identity"), (True, "deixis")):
             if layer not in layers:
@@ -132,15 +133,19 @@ def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str]
                 has = table.min_starts >= 0
                 out = np.flatnonzero(has & ((table.min_starts < table.starts) | (table.min_ends > table.ends))
                                      & (table.starts >= 0))
-                outside.extend((int(table.lines[row]), f"markable {table.ids[row]}") for row in out.tolist()
-                               if row not in table.irregular)  # one part: its words are starts to ends
+                if table.irregular:  # one part only: its words are starts to ends
+                    out = out[~np.isin(out, list(table.irregular))]
+                if len(out):
+                    row = int(out[np.argmin(table.lines[out])])
+                    outside.append((int(table.lines[row]), f"markable {table.ids[row]}"))
+                    outside_count += len(out)
     if dangling:
         line, text = min(dangling)
         notes.append(f"{path}: {len(dangling)} ElementOf attribute(s) name a plural entity the document does not have; "
                      f"those split antecedents are ignored, as the UA scorer ignores them (first: line {line}, {text})")
     if outside:
         line, text = min(outside)
-        notes.append(f"{path}: {len(outside)} markable(s) have a Min outside their own words; --match {match} can "
+        notes.append(f"{path}: {outside_count} markable(s) have a Min outside their own words; --match {match} can "
                      f"match them only exactly, as the UA scorer does (first: line {line}, {text})")
     return notes
 
