@@ -123,3 +123,19 @@ def test_a_min_outside_its_markable_is_read_and_warned_of_where_matching_reads_i
         assert warning == (f"{key}: 1 markable(s) have a Min outside their own words; --match {match} can match them "
                            f"only exactly, as the UA scorer does (first: line 10, markable m3)")
     assert warnings_of(key, "exact") == [] and warnings_of(key, "partial-craft") == []
+
+
+@pytest.mark.parametrize("text, words", [
+    (document(m1="(EntityID=1|MarkableID=m1|Min=1|ElementOf=3))"), ":4: IDENTITY: "),
+    (document(m3="(EntityID=3|MarkableID=m3|Min=40)"), ":10: IDENTITY: Min=40"),
+    (document().replace("MarkableID=m2|", "MarkableID=m2\u00a0|"), ":6: IDENTITY: "),
+])
+def test_the_command_line_says_it_in_one_line_with_exit_status_1(tmp_path, capsys, text, words):
+    from workbench.cli import main
+
+    key = write(tmp_path, text)
+    fine = write(tmp_path, document(), "fine.CONLLUA")
+    for command in (["score", key, fine], ["errors", fine, key, "--conventions", "ua"]):
+        assert main(command) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("corefwb: error: ") and f"{key}{words}" in err
