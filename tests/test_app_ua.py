@@ -226,15 +226,15 @@ async def test_scores_panel_lists_the_ua_scores_the_errors_are_priced_on():
 @pilot_test
 async def test_compare_mode_compares_what_corefwb_compare_compares():
     """Compare mode's panel lists the metrics `corefwb compare` compares, each with its interval:
-    the UA scorer's own scores (single mode lists them) have none, so they would wait on `…`."""
-    from metrics.measures.catalog import ALL_METRICS
+    the UA convention's scores, the UA scorer's own among them (none waits on `…`)."""
+    from metrics.conventions.registry import convention
     from workbench.tui.scores import ScoresPanel
 
     app = dialogue(RESPONSE, KEY)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         panel = app.query_one(ScoresPanel)
-        assert panel._shown_metrics and set(panel._shown_metrics) <= set(ALL_METRICS)
+        assert sorted(panel._shown_metrics) == sorted(metric.name for metric in convention("ua").scores)
         assert all(row[-1] not in ("", "…") for row in panel._shown)
 
 

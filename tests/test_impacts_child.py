@@ -10,6 +10,7 @@ import pytest
 from app_support import SAMPLE_KEY, SAMPLE_RESPONSE, pilot_test, settle
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture)
 
+from metrics.conventions.options import CONLL_2012
 from metrics.measures.weights import W4
 from workbench.session import LoadOptions
 from workbench.tui import impacts as impacts_module
@@ -44,7 +45,7 @@ async def test_the_child_prices_as_the_app_would_and_the_first_screens_before_it
 
     def noted(request):
         asked.append(request.asked)
-        scored.append(complete(app.result) and app.system in app.entity_errors)
+        scored.append(complete(app.result, CONLL_2012) and app.system in app.entity_errors)
         return ask(request)
 
     opening.pricing.ask = noted

@@ -155,12 +155,12 @@ def test_the_readers_markables_equal_those_made_field_by_field(tmp_path):
 def test_zeros_are_numbered_from_the_word_they_precede(tmp_path):
     body = ("# newdoc id = d\n" + row("0.1", "z", "(EntityID=1|MarkableID=z0)") + row("1", "a")
             + row("1.1", "y") + row("1.2", "x", "(EntityID=1|MarkableID=z1)") + "\n"
-            + row("1.3", "w") + row("2", "b", "(EntityID=1|MarkableID=m1|Min=007)")
+            + row("1.3", "w") + row("2", "b", "(EntityID=1|MarkableID=m1|Min=002)")
             + "# newdoc id = e\n" + row("0.1", "v") + row("1", "c"))
     first, second = read_ua(write(tmp_path, body))
     assert first.zeros == {"0.0": "z", "1.0": "y", "1.1": "x", "1.2": "w"} and second.zeros == {"0.0": "v"}
     assert [(m.id, m.words) for m in first.identity] == [("z0", ("0.0",)), ("z1", ("1.1",)), ("m1", (1,))]
-    assert first.identity[-1].min_span == (6, 6) and first.words == ["a", "b"] and first.sentence_starts == []
+    assert first.identity[-1].min_span == (1, 1) and first.words == ["a", "b"] and first.sentence_starts == []
     assert first.word_lines == [4, 9] and second.sentence_starts == [] and second.word_lines == [12]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from metrics.formats.source import read_lines
-from metrics.formats.ua_cells import Document, bridging_links
+from metrics.formats.ua_cells import Document, bridging_links, split_cell_error
 from metrics.mentions.ua import Position, UADocument
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
@@ -35,7 +35,11 @@ def read_ua(path: str) -> list[UADocument]:
     """Every document of a UA file, in file order (documents with no word are left out, as the UA
     scorer leaves them).  The collector is paused meanwhile: thousands of markables, no cycle."""
     with gc_paused():
-        return _read(path)
+        try:
+            return _read(path)
+        except InputError as error:
+            lines = list(read_lines(path))
+            raise split_cell_error(error, lambda number: lines[number - 1]) from None
 
 
 def _read(path: str) -> list[UADocument]:

@@ -88,6 +88,13 @@ class Convention(Protocol):
         """The metrics its official scorer prints, in its order (`score`'s default)."""
         ...
 
+    @property
+    def scores(self) -> tuple[Metric, ...]:
+        """The metrics scored and listed under it, in the order listed: `compare`'s `--metrics all`
+        (with its significance tests) and the workbench's scores panel (which adds `official`'s
+        beyond them, as `score` prints them).  Every front end takes the list from here."""
+        ...
+
     def read(self, path: str, key: bool, options: Options, cache: ReadCache | None, processes: int) -> Read:
         """One file, the key's (`key`) or a response's: the road's first step."""
         ...
@@ -124,6 +131,18 @@ class Streams(Protocol):
                    max_tokens: int) -> Document:
         """The one document lying in `piece` of `path`, read as `read` would read it."""
         ...
+
+
+def shared() -> tuple[Metric, ...]:
+    """The catalogue's metrics that apply under every scorer, in catalogue order (`--metrics all`
+    of the conventions whose pairs are token spans)."""
+    return tuple(metric for metric in CATALOG if not metric.only)
+
+
+def listed(convention: Convention) -> tuple[Metric, ...]:
+    """What a front end lists of one system under a convention: its `scores`, then its official
+    scorer's own beyond them (MOR and zero under CorefUD's)."""
+    return convention.scores + tuple(metric for metric in convention.official if metric not in convention.scores)
 
 
 def applicable(scorer: Scorer) -> tuple[Metric, ...]:

@@ -40,6 +40,11 @@ class Conll2012:
     def official(self) -> tuple[Metric, ...]:
         return applicable(self.scorer)
 
+    @property
+    def scores(self) -> tuple[Metric, ...]:
+        """Every catalogue metric that applies under v8.01 (its official ones among them)."""
+        return applicable(self.scorer)
+
     def read(self, path: str, key: bool, options: Options, cache: ReadCache | None, processes: int) -> Read:
         """The key with its mention types computed ahead for the cache (it is read run after run);
         a response with its syntax only when matching by head or partially needs it."""

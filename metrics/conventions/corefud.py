@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from metrics.conventions.base import Convention, Loaded, Progress, Read
+from metrics.conventions.base import Convention, Loaded, Progress, Read, shared
 from metrics.conventions.options import COREFUD, Options
 from metrics.formats.cache import ReadCache
 from metrics.formats.corefud import read_corefud
@@ -40,6 +40,12 @@ class Corefud:
     scorer: Scorer = Scorer.COREFUD
     official: tuple[Metric, ...] = (MUC, BCUB, CEAFE, CEAFM, LEA, BLANC, MOR, ZERO)
     """corefud-scorer's metrics (its `-m all` for CorefUD), in its order."""
+
+    @property
+    def scores(self) -> tuple[Metric, ...]:
+        """The catalogue's metrics of every convention: corefud-scorer's computation where it has
+        one, the others over the pairs as token spans (its own MOR and zero: `official`)."""
+        return shared()
 
     def read(self, path: str, key: bool, options: Options, cache: ReadCache | None, processes: int) -> Read:
         """Node mentions (a key through the cache: a report reads the same keys run after run);

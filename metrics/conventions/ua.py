@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from metrics.conventions.base import Convention, Loaded, Progress, Read
 from metrics.conventions.options import UA, Options
 from metrics.corpus.scoring import PreparedCorpus
@@ -26,6 +28,7 @@ from metrics.formats.cache import ReadCache
 from metrics.formats.source import check_document_sizes
 from metrics.formats.ua import LAYERS, read_ua, ua_in_cache
 from metrics.measures.catalog import Metric, Scorer
+from metrics.mentions.ua import UADocument
 from metrics.runtime.gc_pause import gc_paused
 
 __all__ = ["BRIDGING", "MATCHES", "UA_CONVENTIONS", "UniversalAnaphora", "settings_of"]
@@ -54,12 +57,19 @@ class UniversalAnaphora:
     scorer: Scorer = Scorer.UA
     official: tuple[Metric, ...] = ORDER
     """The UA scorer's metrics, in the order it prints them (CoNLL after LEA)."""
+    scores: tuple[Metric, ...] = ORDER
+    """The UA scorer's metrics alone: every front end lists these and no other (the identity chains'
+    LMetrics, Tuggener's, CEAF-φ and the ACE-value are no UA score; the error analyses still read
+    the chains, docs/ua.md)."""
 
     def read(self, path: str, key: bool, options: Options, cache: ReadCache | None, processes: int) -> Read:
-        """Every document of one UA file, as UA markables (through the cache of read files)."""
-        documents = read_ua(path, cache, _layers(options))
+        """Every document of one UA file, as UA markables (through the cache of read files), with
+        what it holds that the UA scorer reads in a defined but surprising way (`read_notes`)."""
+        layers = _layers(options)
+        documents = read_ua(path, cache, layers)
         check_document_sizes(documents)
-        return Read(ua=tuple(documents))
+        return Read(ua=tuple(documents), notes=tuple(read_notes(path, documents, layers, options.match,
+                                                                                 options.split_antecedents)))
 
     def cached(self, path: str, options: Options, cache: ReadCache | None) -> bool:
         return ua_in_cache(path, cache, _layers(options))
@@ -86,10 +96,58 @@ class UniversalAnaphora:
                     progress.document(done, total)
                 count_over_columns(documents, settings)
                 pairs = [ua_pair(document, settings) for document in documents]
-            corpus_warnings = bridging_warnings(skipped)
+            # the key's notes once; a response that is the key's file says nothing new
+            notes = [*(key.notes if number == 1 else ()), *(response.notes if responses and path != key_path else ())]
+            corpus_warnings = [*notes, *bridging_warnings(skipped)]
             warnings.extend(corpus_warnings)
             corpora.append(PreparedCorpus(pairs, corpus_warnings))
         return Loaded(tuple(corpora), tuple(warnings))
+
+
+MIN_READERS = ("partial", "head")
+"""The matchings that read a key markable's Min (partial-craft takes its first part instead)."""
+
+
+def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str], match: str,
+               split_antecedents: bool) -> list[str]:
+    """What a UA file holds that the UA scorer reads in a defined way we follow, said once per file
+    (docs/ua.md, the format): with split antecedents scored, an ElementOf naming no entity of its
+    layer in the document (it then makes no split antecedent: ignored); where the matching reads
+    Min, markables whose Min lies outside their own words (they can then be matched only exactly;
+    the released LIGHT files have thousands)."""
+    notes = []
+    dangling: list[tuple[int, str]] = []
+    outside: list[tuple[int, str]] = []  # each document's first, and how many in all
+    outside_count = 0
+    for doc in documents:
+        for deixis, layer in ((False, "identity"), (True, "deixis")):
+            if layer not in layers:
+                continue
+            table = doc.layer_table(deixis)
+            if split_antecedents and table.element_of:
+                entities = set(table.entities)
+                dangling.extend((int(table.lines[row]), f"ElementOf={','.join(plurals)}")
+                                for row, plurals in sorted(table.element_of.items())
+                                if any(p not in entities for p in plurals))
+            if match in MIN_READERS and len(table):
+                has = table.min_starts >= 0
+                out = np.flatnonzero(has & ((table.min_starts < table.starts) | (table.min_ends > table.ends))
+                                     & (table.starts >= 0))
+                if table.irregular:  # one part only: its words are starts to ends
+                    out = out[~np.isin(out, list(table.irregular))]
+                if len(out):
+                    row = int(out[np.argmin(table.lines[out])])
+                    outside.append((int(table.lines[row]), f"markable {table.ids[row]}"))
+                    outside_count += len(out)
+    if dangling:
+        line, text = min(dangling)
+        notes.append(f"{path}: {len(dangling)} ElementOf attribute(s) name a plural entity the document does not have; "
+                     f"those split antecedents are ignored, as the UA scorer ignores them (first: line {line}, {text})")
+    if outside:
+        line, text = min(outside)
+        notes.append(f"{path}: {outside_count} markable(s) have a Min outside their own words; --match {match} can "
+                     f"match them only exactly, as the UA scorer does (first: line {line}, {text})")
+    return notes
 
 
 UA_CONVENTIONS: Convention = UniversalAnaphora()

@@ -42,12 +42,12 @@ import numpy as np
 from metrics.formats.cache import ReadCache
 from metrics.formats.source import is_regular, read_raw, read_utf8
 from metrics.formats.ua_lines import LineIndex, index_lines, texts_of
-from metrics.formats.ua_cells import Document, bridging_links, whole_layer
+from metrics.formats.ua_cells import COLUMNS_LINE, Document, bridging_links, split_cell_error, whole_layer
 from metrics.mentions.ua import MarkableTable, Position, UADocument
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
 
-_COLUMNS = re.compile(r"#\s*global\.columns\s*=\s*(.*)$")
+_COLUMNS = COLUMNS_LINE
 _NEWDOC = re.compile(r"#\s*newdoc\s+id\s*=\s*(.*)$")
 
 
@@ -155,12 +155,15 @@ def _read(path: str, layers: tuple[str, ...] = LAYERS) -> list[UADocument]:
     special = _special_comments(index, np.flatnonzero(comment))
     walk = _Walk(path, index, word_lines, zero, layers)
     comments = [(number, index.line_text(number).strip()) for number in special.tolist()]
-    if not walk.whole_file(comments):
-        for number, text in comments:
-            walk.lines_before(number)
-            walk.comment(number, text)
-        walk.lines_before(index.lines)
-        walk.close()
+    try:
+        if not walk.whole_file(comments):
+            for number, text in comments:
+                walk.lines_before(number)
+                walk.comment(number, text)
+            walk.lines_before(index.lines)
+            walk.close()
+    except InputError as error:
+        raise split_cell_error(error, lambda number: index.line_text(number - 1)) from None
     return walk.documents(~has_cell)
 
 
@@ -301,11 +304,17 @@ class _Walk:
             self._read_zeros(first, last)
             for value, line in cells:
                 current.doc.bridging.extend(bridging_links(value, self.path, line))
-            current.finish()
+            words = int(self.word_number[last]) if last < len(self.word_lines) else self._words_before(self.index.lines)
+            current.finish(words - base)
 
     def close(self) -> None:
         if self.current is not None:
-            self.current.finish()
+            self.current.finish(self._words_before(self.done_to) - self.base)
+
+    def _words_before(self, line: int) -> int:
+        """The words (zeros aside) on the file's lines before `line`."""
+        at = int(np.searchsorted(self.word_lines, line))
+        return int(self.word_number[at]) if at < len(self.word_lines) else int(len(self.zero) - self.zero.sum())
 
     def lines_before(self, end: int) -> None:
         """The word lines from `done_to` up to `end`: the first with too few columns (or before

@@ -13,11 +13,46 @@ import re
 
 import numpy as np
 
-from metrics.formats.ua_lines import gathered, texts_of
+from collections.abc import Callable
+
+from metrics.formats.ua_lines import UNICODE_SPACES, gathered, texts_of
 from metrics.mentions.ua import BridgingLink, MarkableTable, Position, UADocument
 from metrics.model import InputError
 
 _MIN = re.compile(r"([0-9]{1,9})(?:,([0-9]{1,9}))?$")
+COLUMNS_LINE = re.compile(r"#\s*global\.columns\s*=\s*(.*)$")
+"""The line naming a UA file's columns (`# global.columns = ID FORM ... IDENTITY ...`), stripped."""
+_ASCII_SPACES = re.compile(r"[ \t\n\r\x0b\x0c\x1c-\x1f]+")
+"""What separates cells when the Unicode spaces are not counted (what the writer of a file meant)."""
+
+
+def split_cell_error(error: InputError, line_text: Callable[[int], str]) -> InputError:
+    """An error met on a line where a cell holds a Unicode space (a no-break space, say), which
+    separates cells as a space does (`ua_lines`, as the UA scorer's `split()`): the cells after it
+    are shifted, and the error would name the column the shifted text landed in.  Named instead:
+    the column the space is in, by the file's last `global.columns` before that line
+    (`line_text(number)`: the text of line `number`, from 1)."""
+    line = error.line
+    if line is None:
+        return error
+    text = line_text(line)
+    if not any(c in UNICODE_SPACES for c in text):
+        return error
+    cells = [cell for cell in _ASCII_SPACES.split(text) if cell]
+    split = [(i, c) for i, c in enumerate(cells) if any(ch in UNICODE_SPACES for ch in c.strip(UNICODE_SPACES))]
+    if not split:  # only at a cell's edge: no cell is split, the error is the line's own
+        return error
+    column, cell = split[0]
+    names: list[str] = []
+    for number in range(line - 1, 0, -1):
+        declared = COLUMNS_LINE.match(line_text(number).strip())
+        if declared:
+            names = declared.group(1).split()
+            break
+    name = names[column] if column < len(names) else f"column {column + 1}"
+    space = next(ch for ch in cell if ch in UNICODE_SPACES)
+    return InputError(error.path, line, f"{name}: {cell!r} holds a Unicode space (U+{ord(space):04X}): it separates "
+                                        f"cells as a space does (for the UA scorer too), splitting this one; remove it")
 
 
 def _attributes(text: str, path: str, line: int) -> dict[str, str]:
@@ -109,6 +144,10 @@ class Layer:
             markable.ends.append(position)
 
     def _open(self, text: str, position: Position, zero: bool, one_word: bool, line: int) -> None:
+        if text.endswith(")"):  # `(...|ElementOf=3))`: the UA scorer reads ElementOf as `3)`, a plural none has
+            name, _, value = text.rpartition("|")[2].partition("=")
+            raise InputError(self.path, line, f"{self.column}: ({text}) has a ')' too many (the UA scorer would "
+                                              f"read {name} as {value!r})")
         attributes = _attributes(text, self.path, line)
         markable_id, entity = attributes.get("MarkableID"), attributes.get("EntityID")
         if not markable_id or not entity:
@@ -191,10 +230,32 @@ class Document:
         self.zeros_here = (-1, 0)
         """(the word a zero precedes, the zeros before it so far): a zero's `W.K`."""
 
-    def finish(self) -> UADocument:
+    def finish(self, words: int | None = None) -> UADocument:
+        """The document read, its `words` (zeros aside; default: those it holds) known."""
         self.doc.identity = self.identity.finish()
         self.doc.deixis = self.deixis.finish()
+        _check_min_inside(self.doc, len(self.doc.words) if words is None else words)
         return self.doc
+
+
+def _check_min_inside(doc: UADocument, words: int) -> None:
+    """Refuse a Min past the document's last word: it names no word (the UA scorer reads it, and
+    partial matching then never finds the markable).  A Min outside its markable's words but in the
+    document is read as the UA scorer reads it (thousands in the released files; `conventions.ua`
+    warns of them where the matching reads Min)."""
+    found = []
+    for deixis, column in ((False, "IDENTITY"), (True, "DISCOURSE_DEIXIS")):
+        table = doc.layer_table(deixis)
+        past = np.flatnonzero(np.maximum(table.min_starts, table.min_ends) >= words)
+        if len(past):
+            row = int(past[np.argmin(table.lines[past])])
+            first, last = int(table.min_starts[row]) + 1, int(table.min_ends[row]) + 1
+            written = f"{first}" if first == last else f"{first},{last}"
+            found.append((int(table.lines[row]), f"{column}: Min={written} of markable {table.ids[row]} lies past the "
+                                                 f"document's last word ({words})"))
+    if found:
+        line, message = min(found)
+        raise InputError(doc.path, line, message)
 
 
 def bridging_links(value: str, path: str, line: int) -> list[BridgingLink]:

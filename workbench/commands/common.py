@@ -78,7 +78,7 @@ def load_options(args: argparse.Namespace, response_paths: Sequence[str], *, ua_
     if ua.selected(args):
         if not ua_taken:
             raise UsageError(f"--conventions ua: {UA_COMMANDS} so far")
-        # the settings alone: this front end's --metrics are the catalogue's, and every relation is read
+        # the settings alone, every relation read (its --metrics only choose what is listed: `ua.listed_metrics`)
         settings = ua.settings_of(argparse.Namespace(**{**vars(args), "metrics": "all"}))
         if settings.discourse_deixis or settings.only_split:
             option = "--discourse-deixis" if settings.discourse_deixis else "--only-split-antecedents"

@@ -19,6 +19,7 @@ from ..names import system_names
 from ..options import limit_option, metrics_option, weights_option
 from ..comparison import change_of, compare_records
 from .changes import CSV_COLUMNS, changes_csv_rows, changes_json, changes_sections
+from . import ua
 from .common import load_session
 from .systems import (SIGNIFICANT, Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables,
                       differences_table, group_tables, method_note, method_option, report_json,
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("compare: give at least two responses (the first is the baseline)")
     limit = limit_option(args.limit)
     weights = weights_option(args.weights)
-    wanted = resolve(metrics_option(args.metrics))
+    wanted = ua.listed_metrics(args) if ua.selected(args) else resolve(metrics_option(args.metrics))
     names = system_names(args.responses, args.name)
     method = method_option(args) if args.bootstrap else None
     session = load_session(args, list(args.responses), ua_taken=True)

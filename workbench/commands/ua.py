@@ -20,7 +20,8 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from metrics.corpus.ua import BRIDGING, METRICS, PRESETS, Settings, UAResult, resolve_metrics, result_of
+from metrics.corpus.ua import (BRIDGING, METRICS, PRESETS, Settings, UAResult, resolve_metrics, result_of,
+                               shown_metrics)
 from metrics.formats.ua import is_ua_head
 from metrics.conventions.options import UA
 from metrics.measures.catalog import label
@@ -134,6 +135,13 @@ def _metrics(text: str) -> tuple[str, ...]:
     if not out:
         raise UsageError(f"--metrics: none given; choose from {', '.join(METRICS)} (or bridging, all)")
     return out
+
+
+def listed_metrics(args: argparse.Namespace) -> tuple[str, ...]:
+    """The metrics a command line lists under --conventions ua: those of its settings (`--metrics`,
+    or a preset's) among the UA convention's `scores`, in the UA scorer's order, CoNLL with its
+    parts: what `score` prints, and what `compare` lists and tests."""
+    return tuple(metric.name for metric in shown_metrics(settings_of(args)))
 
 
 def _check_available(args: argparse.Namespace) -> None:

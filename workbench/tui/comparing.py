@@ -17,8 +17,9 @@ from typing import NamedTuple
 
 from rich.text import Text
 
+from metrics.conventions.base import listed
 from metrics.conventions.registry import CONVENTIONS, convention
-from metrics.measures.catalog import ALL_METRICS, CATALOG, Family, names, with_parts
+from metrics.measures.catalog import ALL_METRICS, METRICS, Family, names, with_parts
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.corpus.scoring import CorpusResult, ScoresInChildren
 from metrics.statistics.significance import Comparison, Method, compare
@@ -32,14 +33,29 @@ from .scores import MAX_SYSTEM_COLUMNS, ScoresPanel, comparison_cells
 FIRST_METRICS = with_parts(names(Family.MENTION) + names(Family.OFFICIAL))
 """Scored first, so the official numbers are on screen while the other metrics are computed."""
 REST_METRICS = tuple(m for m in ALL_METRICS if m not in FIRST_METRICS)
+"""The rest of the metrics every convention lists (CoNLL-2012's whole rest: `rest_metrics`)."""
+
+
+def listed_metrics(conventions: str) -> tuple[str, ...]:
+    """Every metric the scores panel lists of one system: the convention's (`base.listed`: its
+    `scores`, then its official scorer's own: MOR and zero under corefud; under ua the UA scorer's
+    list alone, as `corefwb score` prints it and the UA relation errors are priced on)."""
+    if conventions not in CONVENTIONS:
+        return ALL_METRICS
+    return tuple(metric.name for metric in listed(convention(conventions)))
+
+
+def compared_metrics(conventions: str) -> tuple[str, ...]:
+    """The metrics compare mode lists with their intervals: the convention's `scores`, as
+    `corefwb compare` lists them."""
+    if conventions not in CONVENTIONS:
+        return ALL_METRICS
+    return tuple(metric.name for metric in convention(conventions).scores)
 
 
 def rest_metrics(conventions: str) -> tuple[str, ...]:
-    """The metrics scored after the first ones: the rest of every convention's, then the scores only
-    the conventions' own scorer has (MOR and zero under corefud; MOR, non-referring and the three
-    bridging scores under ua), which `corefwb score` prints and the UA relation errors are priced on."""
-    scorer = convention(conventions).scorer if conventions in CONVENTIONS else None
-    return REST_METRICS + tuple(m.name for m in CATALOG if m.only and scorer in m.only)
+    """The metrics scored after the first ones (`FIRST_METRICS`): the rest of the listed ones."""
+    return tuple(name for name in listed_metrics(conventions) if name not in FIRST_METRICS)
 
 
 INTERVAL_METHOD = Method()
@@ -80,15 +96,15 @@ class SystemView:
     takes them from there under their weights."""
 
 
-def complete(result: CorpusResult | None) -> bool:
-    """Whether every metric is scored (not only the official ones scored first)."""
-    return result is not None and set(ALL_METRICS) <= set(result.metrics)
+def complete(result: CorpusResult | None, conventions: str) -> bool:
+    """Whether every listed metric is scored (not only the official ones scored first)."""
+    return result is not None and set(listed_metrics(conventions)) <= set(result.metrics)
 
 
-def interval_comparison(baseline: CorpusResult, system: CorpusResult) -> Comparison:
-    """The compared system's differences to the baseline with their intervals, every metric."""
-    return compare([baseline, system], [m for m in ALL_METRICS if m in system.metrics and m in baseline.metrics],
-                   INTERVAL_METHOD)
+def interval_comparison(baseline: CorpusResult, system: CorpusResult, conventions: str) -> Comparison:
+    """The compared system's differences to the baseline with their intervals, every compared metric."""
+    return compare([baseline, system], [m for m in compared_metrics(conventions)
+                                        if m in system.metrics and m in baseline.metrics], INTERVAL_METHOD)
 
 
 class Comparing:
@@ -154,12 +170,13 @@ class Comparing:
         narrow = panel.scope is not None  # 40 columns below 130
         labels = self.labels(narrowest=narrow)
         panel.compare([labels[s] for s in columns])  # the columns of this width
-        for metric in CATALOG:
-            # what `corefwb compare` compares: a convention's own scores (single mode lists them) have no interval
-            if metric.name not in ALL_METRICS or not any(metric.name in micro for micro in micros):
+        compared = compared_metrics(self.session.options.conventions)
+        for metric in (METRICS[name] for name in compared):
+            # what `corefwb compare` compares: CorefUD's own MOR and zero (single mode lists them) have no interval
+            if not any(metric.name in micro for micro in micros):
                 continue
             metrics.append(metric.name)
-            rows.append(comparison_cells(metric.name, metric.label, [micro.get(metric.name) for micro in micros],
+            rows.append(comparison_cells(metric.name, metric.short or metric.label, [micro.get(metric.name) for micro in micros],
                                          baseline=base.micro.get(metric.name) if base else None,
                                          system=other.micro.get(metric.name) if other else None,
                                          difference=differences.get(metric.name), narrow=narrow))

@@ -86,7 +86,8 @@ class Workers:
                     self.post_message(ErrorsReady(weights, errors, system))
             pair = ComparedPair(self.baseline, self.system, weights)
             if self.comparing and group is shown and pair not in self.intervals and not worker.is_cancelled:
-                comparison = interval_comparison(results[self.baseline], results[self.system])
+                comparison = interval_comparison(results[self.baseline], results[self.system],
+                                                 session.options.conventions)
                 self.post_message(IntervalsReady(pair, comparison))
 
     def _previewed_all(self, system: int, weights: Weights) -> dict[str, list[ErrorRecord]] | None:
@@ -111,7 +112,7 @@ class Workers:
         if stage == "first":
             if result is not None and result.weights == weights:
                 return None
-            if complete(result):
+            if complete(result, session.options.conventions):
                 if children is not None:
                     try:
                         return children.rescore(result, weights)
@@ -119,7 +120,7 @@ class Workers:
                         if get_current_worker().is_cancelled:
                             return None
                 return session.rescore(result, weights, system)
-        elif result is None or result.weights != weights or complete(result):
+        elif result is None or result.weights != weights or complete(result, session.options.conventions):
             return None
         if children is not None and children.weights == weights:
             try:
@@ -148,7 +149,9 @@ class Workers:
             if top != self.doc_index:
                 self.show_document(top)
         self._show_scores()
-        if complete(self.result) and (not self.comparing or complete(self.view_of(self.baseline).result)):
+        conventions = self.session.options.conventions
+        if complete(self.result, conventions) and (not self.comparing or
+                                                   complete(self.view_of(self.baseline).result, conventions)):
             self.last_rescore_seconds = message.seconds
             w = message.weights
             self.query_one(ScoresPanel).set_status(f"scored with W = ({w.nam:g}, {w.nom:g}, {w.pro:g}, {w.sing:g})")
@@ -229,7 +232,8 @@ class Workers:
         first (on a book, ten seconds of pricing beside the K&K analysis doubled its time)."""
         while not worker.is_cancelled:
             result = self.view_of(system).result
-            if result is not None and (result.weights != weights or complete(result)) and not self.kk_pending:
+            done = result is not None and (result.weights != weights or complete(result, self.session.options.conventions))
+            if done and not self.kk_pending:
                 return True
             time.sleep(0.05)
         return False
