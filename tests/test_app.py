@@ -73,6 +73,23 @@ async def test_weight_edit_rescores_lmetrics_only():
 
 
 @pilot_test
+async def test_a_box_typed_back_to_the_weights_in_force_takes_back_the_complaint():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        status = app.query_one("#score-status")
+        box = app.query_one("#w-nom", Input)
+        box.focus()
+        box.value = ""
+        await pilot.pause()
+        assert "four numbers" in str(status.render())
+        box.value = "0.75"  # pasted: the weight in force again, so nothing to rescore
+        await settle(app, pilot)
+        assert app.weights == W4
+        assert str(status.render()) == "scored with W = (1, 0.75, 0.5, 1)"
+
+
+@pilot_test
 async def test_preset_button_rescores():
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -322,8 +322,7 @@ and chains, for browsing.
     @on(ScoresPanel.WeightsEdited, "#scorepanel")
     @while_running
     def _weights_edited(self, message: ScoresPanel.WeightsEdited) -> None:
-        if message.weights != self.weights:
-            self.rescore(message.weights)
+        self.weights_typed(message.weights)
 
     def rescore(self, weights: Weights) -> None:
         self.weights = weights
