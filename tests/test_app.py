@@ -196,6 +196,19 @@ async def test_filter_documents_by_name():
 
 
 @pilot_test
+async def test_enter_in_the_documents_list_opens_the_row_under_the_cursor():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"moreau", "down")  # filtered to one row, not the open one: down cannot open it
+        await pilot.pause()
+        assert app.doc_index == 1 and app.focused is app.query_one("#documents", DataTable)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.doc_index == 0
+
+
+@pilot_test
 async def test_filter_errors_by_category_and_type():
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
