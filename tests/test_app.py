@@ -73,6 +73,23 @@ async def test_weight_edit_rescores_lmetrics_only():
 
 
 @pilot_test
+async def test_a_box_typed_back_to_the_weights_in_force_takes_back_the_complaint():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        status = app.query_one("#score-status")
+        box = app.query_one("#w-nom", Input)
+        box.focus()
+        box.value = ""
+        await pilot.pause()
+        assert "four numbers" in str(status.render())
+        box.value = "0.75"  # pasted: the weight in force again, so nothing to rescore
+        await settle(app, pilot)
+        assert app.weights == W4
+        assert str(status.render()) == "scored with W = (1, 0.75, 0.5, 1)"
+
+
+@pilot_test
 async def test_preset_button_rescores():
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -176,6 +193,19 @@ async def test_filter_documents_by_name():
         await pilot.press("escape", "n")  # leave the box: single-letter keys act again
         assert app.query_one("#doc-filter", Input).value == "moreau"
         assert app.focused is app.query_one(DocumentText) and app.selected_error is not None
+
+
+@pilot_test
+async def test_enter_in_the_documents_list_opens_the_row_under_the_cursor():
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"moreau", "down")  # filtered to one row, not the open one: down cannot open it
+        await pilot.pause()
+        assert app.doc_index == 1 and app.focused is app.query_one("#documents", DataTable)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.doc_index == 0
 
 
 @pilot_test

@@ -215,3 +215,15 @@ def test_display_words_are_each_word_made_visible():
     for words in ([], ["a"], ["", "b", ""], ["\x1b[31mred", "tab\there", "\x9b", "plain"],
                   ["x" + WORD_SEPARATOR + "y", "z"], [WORD_SEPARATOR]):
         assert display_words(words) == [display_text(word) for word in words]
+
+
+def test_the_status_line_is_fitted_by_its_cuts_then_by_the_documents_name():
+    from workbench.tui.rows import fit_status
+
+    line = "GUM_academic_exposure  (1/108 by conll)  filter: 1/108 documents (F6)  corpus CoNLL F1 49.16  37 warnings (F5)"
+    cuts = [("", ""), ("  corpus CoNLL F1 ", "  CoNLL F1 "), (" documents (F6)", " (F6)")]
+    assert fit_status(line, 200, "GUM_academic_exposure", cuts) == line
+    fitted = fit_status(line, 100, "GUM_academic_exposure", cuts)
+    assert fitted == "GUM_academic_exposure  (1/108 by conll)  filter: 1/108 (F6)  CoNLL F1 49.16  37 warnings (F5)"
+    narrow = fit_status(line, 80, "GUM_academic_exposure", cuts)
+    assert cell_len(narrow) == 80 and narrow.endswith("37 warnings (F5)") and narrow.startswith("GUM_aca…  (1/108")

@@ -126,6 +126,7 @@ def _documents_of(lines: list[str]):
     ("Entity=(e1[2/2]-person-1-)", "without its earlier parts"),
     ("Entity=(e1[1/2]-person-1-)", "missing a part"),
     ("Entity=(e1-person-1-", "never closed"),
+    ("Entity=(e1-person-1-)|Entity=(e2-person-1-)", "Entity= is given twice"),
 ])
 def test_bad_entity_values_are_refused_with_their_line(bad, message):
     text = Path(KEY).read_text().replace("Entity=(e1-person-1-)", bad, 1)

@@ -188,6 +188,17 @@ def test_text_marks_the_best_and_the_significant(run_folders, capsys):
     assert "paired bootstrap" in out and "1. sys0" in out
 
 
+def test_datasets_too_small_for_their_test_are_named_on_stderr(run_folders, capsys):
+    root, systems = run_folders
+    status, _, err = _run(capsys, str(root / "key"), *systems, "--variant", "head", "--no-cache")
+    assert status == 0
+    assert "dataset aa_one: 6 documents: its test resamples documents, and so few say little" in err
+    assert "dataset bb_two: 3 documents" in err
+    assert "dataset cc_three: 1 document: no p-value, and the macro-average's test holds its difference fixed" in err
+    status, _, err = _run(capsys, str(root / "key"), *systems, "--variant", "head", "--no-cache", "--bootstrap", "0")
+    assert status == 0 and "dataset" not in err  # no test, nothing to warn of
+
+
 def test_a_system_against_itself_differs_nowhere(run_folders, capsys):
     root, systems = run_folders
     status, out, _ = _run(capsys, str(root / "key"), systems[0], systems[0], "--format", "json", "--no-cache",

@@ -142,6 +142,9 @@ def test_offsets_outside_the_document_or_inside_a_word_are_located_errors(tmp_pa
     wl = _write(tmp_path, "wl.jsonl", ['{"document_id": "a", "cased_words": ["x", "y"], "span_clusters": [[[1, 3]]]}'])
     with pytest.raises(InputError, match=r"wl.jsonl:1: .*\[1, 3\) is outside the document's 2 words \(ends are exclusive\)"):
         read_documents(wl)
+    empty = _write(tmp_path, "empty.jsonl", ['{"document_id": "a", "cased_words": ["x", "y"], "span_clusters": [[[1, 1]]]}'])
+    with pytest.raises(InputError, match=r"empty.jsonl:1: .*\[1, 1\) is empty or ends before it starts \(ends are exclusive\)"):
+        read_documents(empty)
     hoi = _write(tmp_path, "hoi.jsonl", [HAND_MADE["hoi"][0].replace('[[1, 2], [8, 8]]', '[[0, 2]]')])
     with pytest.raises(InputError, match=r"subtoken 0 \('\[CLS\]'\) is no word"):
         read_documents(hoi)

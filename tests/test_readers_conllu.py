@@ -184,6 +184,7 @@ def test_named_entities_from_proper_noun_headed_mentions(tmp_path: Path) -> None
         (row("1", "x", head="7"), "not a word of this sentence"),
         ("a\tx\tx\tNOUN\t_\t_\t0\tdep\t_\t_", "ID 'a'"),
         (row("1", "x", "Entity=(e1[2/2]-x-1)"), "before its part 1"),
+        (row("1", "x", "Entity=(e1-x-1)|Entity=(e2-x-1)"), "Entity= is given twice"),
     ],
 )
 def test_malformed_input_is_located(tmp_path: Path, line: str, message: str) -> None:

@@ -80,6 +80,7 @@ def test_blank_lines_are_skipped_and_lines_counted(tmp_path: Path) -> None:
         ({"doc_key": "a", "sentences": [["a", 3]], "clusters": []}, "'sentences'[0][1]"),
         ({"doc_key": "a", "sentences": [["a"]]}, "'clusters' is missing"),
         ({"doc_key": "a", "sentences": [["a"]], "clusters": [[[0, 1]]]}, "outside the document's 1 tokens"),
+        ({"doc_key": "a", "sentences": [["a", "b"]], "clusters": [[[1, 0]]]}, "span [1, 0] ends before it starts"),
         ({"doc_key": "a", "sentences": [["a"]], "clusters": [[[0]]]}, "'clusters'[0][0]"),
         ({"doc_key": "a", "sentences": [["a"]], "clusters": [[[True, 0]]]}, "is not [start, end]"),
         ({"doc_key": "a", "sentences": [["a"]], "clusters": [], "pos": ["NN", "NN"]}, "'pos' has 2 items"),

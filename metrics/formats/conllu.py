@@ -371,10 +371,11 @@ def _ordinal_name(count: int) -> str:
 
 
 def _apply_misc(builder: _DocumentBuilder, misc: str, lineno: int, on_empty_node: bool) -> None:
-    for item in misc.split("|"):
-        if item.startswith("Entity="):
-            builder.add_entity(item[7:], lineno, on_empty_node)
-            return
+    entities = [item[7:] for item in misc.split("|") if item.startswith("Entity=")]
+    if len(entities) > 1:  # udapi keeps the last, the CorefUD reading applies both: refuse it in both
+        raise InputError(builder.path, lineno, "Entity= is given twice in MISC (udapi would keep the last silently)")
+    if entities:
+        builder.add_entity(entities[0], lineno, on_empty_node)
 
 
 def read_conllu(path: str, warnings: list[str] | None = None, *, lines: list[str] | None = None) -> list[Document]:

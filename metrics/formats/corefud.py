@@ -367,6 +367,7 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
         if cols[8] != "_":
             doc.raw_deps[node] = cols[8]
         if "Entity=" in cols[9] or "Bridge=" in cols[9] or "Split" in cols[9]:
+            _check_one_entity_attribute(cols[9], path, lineno)
             for item in cols[9].split("|"):
                 if item.startswith("Entity="):
                     if fields is None:
@@ -378,6 +379,13 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
         file.finish(doc, doc_fields)
     file.check_references(file.references, file.last_document)
     return documents
+
+
+def _check_one_entity_attribute(misc: str, path: str, lineno: int) -> None:
+    """Refuse a MISC with `Entity=` twice: udapi (so corefud-scorer) keeps the last one silently,
+    and any one reading of it would score a different file than the system meant."""
+    if sum(item.startswith("Entity=") for item in misc.split("|")) > 1:
+        raise InputError(path, lineno, "Entity= is given twice in MISC (udapi would keep the last silently)")
 
 
 def read_corefud(path: str, warnings: list[str] | None = None, *, lines: list[str] | None = None

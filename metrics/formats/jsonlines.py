@@ -80,7 +80,8 @@ def _ner(where: _Line, value: object, sentences: list[list[str]], n: int) -> lis
             raise where.error(f"field 'ner': item {k} {json.dumps(item)[:60]} is not [start, end, label]")
         start, end, label = item
         if not 0 <= start <= end < n:
-            raise where.error(f"field 'ner': span [{start}, {end}] outside the document's {n} tokens")
+            problem = "ends before it starts" if 0 <= end < start < n else f"outside the document's {n} tokens"
+            raise where.error(f"field 'ner': span [{start}, {end}] {problem}")
         spans.append((start, end, label))
     return spans
 
@@ -142,7 +143,8 @@ def parse_document(where: _Line, obj: object, clusters_field: str) -> Document:
                 raise where.error(f"field {clusters_field!r}[{c}][{m}] {json.dumps(span)[:60]} is not [start, end]")
             start, end = span
             if not 0 <= start <= end < n:
-                raise where.error(f"field {clusters_field!r}[{c}][{m}] span [{start}, {end}] outside the document's {n} tokens")
+                problem = "ends before it starts" if 0 <= end < start < n else f"outside the document's {n} tokens"
+                raise where.error(f"field {clusters_field!r}[{c}][{m}] span [{start}, {end}] {problem}")
             chain.append((start, end))
         if chain:  # an empty cluster is no entity; it must not count as a chain in CEAFe or BLANC
             chains.append(chain)

@@ -101,8 +101,10 @@ def _spans(where: _Line, obj: dict, field: str, n: int, *, exclusive: bool, unit
             last = end - 1 if exclusive else end
             bracket = ")" if exclusive else "]"
             if not 0 <= start <= last < n:
-                raise where.error(f"field {field!r}[{c}][{m}] [{start}, {end}{bracket} is outside the document's "
-                                  f"{n} {unit} (ends are {'exclusive' if exclusive else 'inclusive'})")
+                problem = ("is empty or ends before it starts" if 0 <= last < start < n
+                           else f"is outside the document's {n} {unit}")
+                raise where.error(f"field {field!r}[{c}][{m}] [{start}, {end}{bracket} {problem} "
+                                  f"(ends are {'exclusive' if exclusive else 'inclusive'})")
             chain.append((start, last))
         chains.append(chain)
     return chains

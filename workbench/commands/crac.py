@@ -30,6 +30,7 @@ from ..session import ZERO_MATCHES
 from ..options import UsageError, jobs_option, size_option
 from .crac_tables import CracReport, render
 from .progress import Progress
+from .systems import MIN_DOCUMENTS
 
 COMMON_OPTIONS = False
 """This command takes its own options, not the per-file ones of `score` (weights, formats...)."""
@@ -89,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
              if method is not None and len(systems) > 1 else {})
     for message in cache.warnings:
         warn(message)
+    if tests:
+        _warn_few_documents([d.name for d in layout.datasets], systems, variants[0], warn)
     report = CracReport(names, [d.name for d in layout.datasets], systems, variants, metric, tests, method,
                         args.zero_match, "all" if args.variant == "all" else args.variant)
     from ..output import emit
@@ -96,6 +99,21 @@ def run(args: argparse.Namespace) -> int:
     emit(render(report, args.format), args.output, inputs=[d.key for d in layout.datasets]
          + [p for row in layout.responses for p in row if p is not None])
     return 0
+
+
+def _warn_few_documents(datasets: list[str], systems: list, variant: str, warn) -> None:
+    """Say which datasets are too small for their `*` to mean much, as `compare` says it of a
+    corpus.  A dataset of one document has no p-value, and in the macro-average's resamples its
+    difference never varies: the macro's test takes it as certain."""
+    for d, name in enumerate(datasets):
+        present = [s[d].variants[variant] for s in systems if s[d].variants is not None]
+        count = len(present[0].documents) if present else 0
+        if count == 1:
+            warn(f"dataset {name}: 1 document: no p-value, and the macro-average's test holds its difference "
+                 f"fixed, as if it were certain (see the README)")
+        elif 1 < count < MIN_DOCUMENTS:
+            warn(f"dataset {name}: {count} documents: its test resamples documents, and so few say little "
+                 f"(see the README)")
 
 
 def _method(args: argparse.Namespace) -> Method | None:

@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -43,7 +42,7 @@ from .opening import UNREADABLE, Opening, load_session
 from .palette import system_commands
 from .taxonomy import TaxonomySwitching
 from .relating import RELATION_BINDINGS, RelationsShowing
-from .rows import MODES, display_text, document_rows, score_lines, short_name, type_explanation
+from .rows import MODES, display_text, document_rows, fit_status, score_lines, short_name, type_explanation
 from .scores import ScoresPanel
 from .text import DocumentText
 from .theme import DARK, LIGHT, TYPE_VARIABLES_DARK, steady_cursors
@@ -322,8 +321,7 @@ and chains, for browsing.
     @on(ScoresPanel.WeightsEdited, "#scorepanel")
     @while_running
     def _weights_edited(self, message: ScoresPanel.WeightsEdited) -> None:
-        if message.weights != self.weights:
-            self.rescore(message.weights)
+        self.weights_typed(message.weights)
 
     def rescore(self, weights: Weights) -> None:
         self.weights = weights
@@ -424,11 +422,8 @@ and chains, for browsing.
         tokens = f", {len(pair.key.words)} tokens" if self.size.width >= 130 or not self.comparing else ""
         line = (f"{dataset_label(self.crac_run)}{short_name(pair.name)}  ({documents.position(self.doc_index)}"
                 f"{tokens}){self._conventions_text()}{view}{corpus_text}")
-        if names and cell_len(line) >= self.size.width:
-            line = line.replace(names, short, 1)
-        if tokens and cell_len(line) >= self.size.width:  # the scores and the warnings count come first
-            line = line.replace(tokens, "", 1)
-        self._set_status(line)
+        self._set_status(fit_status(line, self.size.width - 2, short_name(pair.name), [  # the line's padding: 2
+            (names, short), (tokens, ""), ("  corpus CoNLL F1 ", "  CoNLL F1 "), (" documents (F6)", " (F6)")]))
         text = self.query_one(DocumentText)
         text.border_title = f"text: {MODES[self.mode_index]}{self.system_label()}"
         room = (text.size.width or 60) - 6  # the border's corners and the subtitle's padding

@@ -35,19 +35,20 @@ class DocumentList(Vertical):
     BINDINGS = [
         Binding("s", "cycle_sort", "Sort documents", id="documents.sort"),
         Binding("down", "into_list", "Into the list", show=False, id="documents.into_list"),
+        Binding("enter", "open", "Open the document under the cursor", show=False, id="documents.open"),
     ]
     HELP = """\
 The documents of the corpus with their CoNLL F1, MUC F1 and number of errors.
 Sorted worst first; `s` cycles the sort key (CoNLL, MUC, errors, name).  Type in the box
 above to filter by name (`/` goes there), Enter opens the first match, Down goes into the list.
-Moving the cursor in the list opens the document under it; Home and End go to the first and last.
+Moving the cursor in the list, or Enter, opens the document under it; Home and End go to the first and last.
 In compare mode: the baseline's and the compared system's CoNLL F1 and their difference
 (ΔF), sorted by ΔF, largest loss first (`s`: by |ΔF|, by CoNLL F1, by name); `*` marks the
 tenth of the documents where the two systems differ most.
 """
 
     class Chosen(Message):
-        """The user opened document `index` here (moved the cursor onto it, or Enter in the filter)."""
+        """The user opened document `index` here (moved the cursor onto it, or Enter in the filter or the list)."""
 
         def __init__(self, documents: DocumentList, index: int) -> None:
             super().__init__()
@@ -187,6 +188,17 @@ tenth of the documents where the two systems differ most.
         if not event.data_table.has_focus or event.row_key.value is None:
             return
         self._choose(int(event.row_key.value))
+
+    @on(ListTable.RowSelected, "#documents")
+    def _selected(self, event: ListTable.RowSelected) -> None:
+        """Enter (or a click) on a row opens it: in a list filtered to one row, up and down cannot."""
+        event.stop()
+        self.action_open()
+
+    def action_open(self) -> None:
+        table = self.query_one("#documents", ListTable)
+        if table.row_count and table.has_focus:
+            self._choose(int(table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value))
 
     @on(Input.Submitted, "#doc-filter")
     def _open_first(self, event: Input.Submitted) -> None:

@@ -478,3 +478,17 @@ def group_errors(rows: Iterable[ErrorRecord]) -> dict[str, list[ErrorRecord]]:
         out[row.document].append(row)
     return dict(out)
 
+
+def fit_status(line: str, width: int, name: str, cuts: Sequence[tuple[str, str]]) -> str:
+    """The status line within `width` cells: each of `cuts` (a part of the line, its shorter form)
+    made while the line is too long, then the document's `name` cut with an ellipsis, so that what
+    follows the name (the scores, the filter, the warnings count) is never cut off at the edge."""
+    for part, shorter in cuts:
+        if cell_len(line) <= width:
+            return line
+        if part:
+            line = line.replace(part, shorter, 1)
+    excess, start = cell_len(line) - width, line.find(name)
+    if excess > 0 and start >= 0 and len(name) > excess + 1:
+        line = line[:start] + name[:len(name) - excess - 1] + "…" + line[start + len(name):]
+    return line

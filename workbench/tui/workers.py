@@ -149,14 +149,32 @@ class Workers:
             if top != self.doc_index:
                 self.show_document(top)
         self._show_scores()
-        conventions = self.session.options.conventions
-        if complete(self.result, conventions) and (not self.comparing or
-                                                   complete(self.view_of(self.baseline).result, conventions)):
+        if self.scored_in_full():
             self.last_rescore_seconds = message.seconds
-            w = message.weights
-            self.query_one(ScoresPanel).set_status(f"scored with W = ({w.nam:g}, {w.nom:g}, {w.pro:g}, {w.sing:g})")
+            self.show_weights_status()
             self.prefetch_entity_errors()  # the scoring children are done: the other core is free
         self._status()
+
+    def scored_in_full(self) -> bool:
+        """Whether the shown systems are scored, every metric, under the weights in force."""
+        conventions = self.session.options.conventions
+        return complete(self.result, conventions) and (not self.comparing or
+                                                      complete(self.view_of(self.baseline).result, conventions))
+
+    def weights_typed(self, weights: Weights) -> None:
+        """New weights from the boxes or a preset: rescored, unless they are those in force (a box
+        edited back after an invalid value), when the line under the boxes says so again."""
+        if weights != self.weights:
+            self.rescore(weights)
+        else:
+            self.show_weights_status()
+
+    def show_weights_status(self) -> None:
+        """The line under the weight boxes: the weights scored, or that their scoring is under way."""
+        w = self.weights
+        scored = self.scored_in_full() and self.result is not None and self.result.weights == w
+        self.query_one(ScoresPanel).set_status(
+            f"scored with W = ({w.nam:g}, {w.nom:g}, {w.pro:g}, {w.sing:g})" if scored else "scoring ...")
 
     @while_running
     def on_intervals_ready(self, message: IntervalsReady) -> None:
