@@ -46,6 +46,8 @@ def test_a_preset_sets_what_the_ua_scorer_sets(capsys):
     (("--conventions", "conll", "--split-antecedents", "keep"), "applies to --conventions ua only"),
     (("--zero-match", "dependency"), "by position only"),
     (("--split-antecedents", "keep", "--singletons", "remove"), "singletons kept"),
+    (("--only-split-antecedents", "--split-antecedents", "remove"), "drop --split-antecedents remove"),
+    (("--discourse-deixis", "--split-antecedents", "remove"), "drop --split-antecedents remove"),
     (("--metrics", "muc,nonsense"), "unknown UA metric"),
     (("--ci",), "not available with --conventions ua"),
 ])

@@ -115,7 +115,10 @@ def settings_of(args: argparse.Namespace) -> Settings:
         return Settings(**{**preset.__dict__, "metrics": _metrics(metrics_text)}).completed()
     if args.zero_match not in (None, "linear"):
         raise UsageError("--zero-match: UA zeros are matched by position only (linear)")
-    keep_split = args.split_antecedents == "keep" or args.only_split_antecedents or args.discourse_deixis
+    implying = _given(args, "only_split_antecedents", "discourse_deixis")
+    if implying and args.split_antecedents == "remove":
+        raise UsageError(f"{' and '.join(implying)} scores split antecedents: drop --split-antecedents remove")
+    keep_split = args.split_antecedents == "keep" or bool(implying)
     if keep_split and args.singletons == "remove":
         raise UsageError("split antecedents are scored with singletons kept (a plural's members may be singletons)")
     from metrics.conventions.ua import MATCHES
