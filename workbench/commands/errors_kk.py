@@ -155,11 +155,11 @@ def _reading_line(report: KKReport, official: float | None) -> list[str]:
     reading = report.reading
     notes = []
     if reading.get("duplicate"):
-        notes.append(f"{reading['duplicate']:,} repeated spans kept once")
+        notes.append(f"{reading['duplicate']:,} repeated span{'' if reading['duplicate'] == 1 else 's'} kept once")
     if reading.get("crossing"):
-        notes.append(f"{reading['crossing']:,} mentions over a sentence boundary dropped")
+        notes.append(f"{reading['crossing']:,} mention{'' if reading['crossing'] == 1 else 's'} over a sentence boundary dropped")
     if reading.get("response_singletons"):
-        notes.append(f"{reading['response_singletons']:,} response singletons removed (--singletons remove: BCA's T)")
+        notes.append(f"{reading['response_singletons']:,} response singleton{'' if reading['response_singletons'] == 1 else 's'} removed (--singletons remove: BCA's T)")
     lines = [f"read as BCA reads the files: {'; '.join(notes) if notes else 'nothing left out'}"]
     line = f"CoNLL F1 on that reading {report.baseline['conll']:.2f}"
     if official is not None:
