@@ -50,6 +50,7 @@ def test_a_preset_sets_what_the_ua_scorer_sets(capsys):
     (("--discourse-deixis", "--split-antecedents", "remove"), "drop --split-antecedents remove"),
     (("--metrics", "muc,nonsense"), "unknown UA metric"),
     (("--ci",), "not available with --conventions ua"),
+    (("--preset", "crac22"), "--preset crac22 is under --conventions corefud, and the key is a UA file"),
 ])
 def test_usage_errors_exit_2(capsys, argv, words):
     status, out, err = run(capsys, "score", KEY, RESPONSE, *argv)

@@ -70,6 +70,8 @@ def apply_preset(args: argparse.Namespace) -> None:
         args.conventions = "ua"
         return
     conventions, options = preset
+    if args.conventions == "auto" and _is_ua(getattr(args, "key", None)):
+        raise UsageError(f"--preset {name} is under --conventions {conventions}, and the key is a UA file")
     args.conventions, args.match, args.singletons = conventions, options["match"], options["singletons"]
     if getattr(args, "metrics", "all") == "all" and hasattr(args, "metrics"):
         names = options["metrics"]
