@@ -9,14 +9,15 @@ cd "$(dirname "$0")/.."
 
 KEY=${1:-samples/gum/key.gum.conll}
 RESPONSE=${2:-samples/gum/response.gum.conll}
-SESSION="corefwb-smoke-$$"
+SESSION=""
 SCREEN=""
 FAILED=0
 
 command -v tmux >/dev/null || { echo "tmux_smoke: tmux not found" >&2; exit 1; }
 command -v corefwb >/dev/null || { echo "tmux_smoke: corefwb not on PATH" >&2; exit 1; }
 
-cleanup() { tmux kill-session -t "$SESSION" 2>/dev/null || true; }
+OPENED=()
+cleanup() { for s in "${OPENED[@]}"; do tmux kill-session -t "$s" 2>/dev/null; done; true; }
 trap cleanup EXIT
 
 capture() { SCREEN=$(tmux capture-pane -p -t "$SESSION" 2>/dev/null || true); }
@@ -33,6 +34,18 @@ wait_for() {
   return 1
 }
 
+# wait_for_match REGEX [SECONDS]: poll the screen until a line matches REGEX (grep -E).
+wait_for_match() {
+  local pattern=$1 limit=${2:-20} waited=0
+  while [ "$waited" -lt $((limit * 10)) ]; do
+    capture
+    if grep -qE -- "$pattern" <<<"$SCREEN"; then return 0; fi
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  return 1
+}
+
 check() {  # check NAME TEXT [SECONDS]
   if wait_for "$2" "${3:-10}"; then
     echo "ok   $1"
@@ -43,9 +56,29 @@ check() {  # check NAME TEXT [SECONDS]
   fi
 }
 
-# TERM as a user over SSH has it; no NO_COLOR so colours are on; no animations.
-tmux new-session -d -s "$SESSION" -x 160 -y 48 \
-  "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb '$KEY' '$RESPONSE'; echo \"corefwb exited with status \$?\"; sleep 5"
+# open_session NAME COLUMNS ROWS ARGS...: corefwb ARGS in a new tmux session of that size, as a user over
+# SSH has it (TERM; no NO_COLOR, so colours are on; no animations).  Its exit status is printed.
+open_session() {
+  local name="corefwb-smoke-$1-$$" columns=$2 rows=$3 args=""
+  shift 3
+  if [ $# -gt 0 ]; then args=$(printf " '%s'" "$@"); fi
+  tmux new-session -d -s "$name" -x "$columns" -y "$rows" \
+    "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb$args; echo \"corefwb exited with status \$?\"; sleep 60"
+  OPENED+=("$name")
+}
+
+# Every session opens now, so that each later one has loaded while the earlier ones are driven
+# (their start-ups were most of the smoke's time, one after another).  Opening them all at once
+# also keeps the tmux server alive throughout: a session ends only at cleanup (killing the last
+# one stops the server, and a new session started while it shuts down fails).
+CHEN=samples/chen-ng
+open_session main 160 48 "$KEY" "$RESPONSE"
+open_session small 100 30 "$KEY" "$RESPONSE"
+open_session charts 100 30 $CHEN/key.conll $CHEN/response-a.conll $CHEN/response-b.conll $CHEN/response-c.conll \
+  $CHEN/response-d.conll $CHEN/response-e.conll
+open_session compare 160 48 samples/gum/key.gum.conll samples/gum/response.gum.conll samples/gum/response.ontonotes.conll
+open_session sample 100 30  # no files: the bundled sample
+SESSION="corefwb-smoke-main-$$"
 
 check "first screen: documents, text, scores (the top of the list: worst CoNLL first)" "scores: GUM_news_korea" 30
 check "scores computed" "scored with W = (1, 0.75, 0.5, 1)" 30
@@ -78,10 +111,14 @@ check "back to text" "text: both" 5
 tmux send-keys -t "$SESSION" F4
 check "key mentions only" "text: key" 5
 
+# Typing as a user does, each key once the screen shows the one before took effect (fixed pauses
+# lost a key on a busy machine): focus the first weight box and clear it (again, should the clear
+# have come before the focus), then type.
 tmux send-keys -t "$SESSION" C-w
-sleep 0.3   # typing speed: focus first, then clear the box and type
-tmux send-keys -t "$SESSION" C-u
-sleep 0.2
+for _ in 1 2 3 4 5; do
+  tmux send-keys -t "$SESSION" C-u
+  if wait_for_match 'w_nam +w_nom' 2; then break; fi
+done
 tmux send-keys -t "$SESSION" 0
 check "weight edit rescores" "scored with W = (0, 0.75, 0.5, 1)" 20
 
@@ -100,15 +137,9 @@ tmux send-keys -t "$SESSION" Escape
 
 tmux send-keys -t "$SESSION" C-q
 check "ctrl+q quits cleanly" "corefwb exited with status 0" 10
-# (the first session stays until cleanup: killing the last session stops the tmux server, and a
-# new session started while it shuts down fails with "server exited unexpectedly")
-FIRST=$SESSION
-SESSION="corefwb-smoke-small-$$"
-trap 'tmux kill-session -t "$SESSION" 2>/dev/null; tmux kill-session -t "$FIRST" 2>/dev/null || true' EXIT
 
 # The smallest terminal the layout is designed for: every panel reachable, nothing cut.
-tmux new-session -d -s "$SESSION" -x 100 -y 30 \
-  "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb '$KEY' '$RESPONSE'; echo \"corefwb exited with status \$?\"; sleep 5"
+SESSION="corefwb-smoke-small-$$"
 check "100x30: the scores panel's one-scope header, F1 first" "metric           F     R     P" 30
 check "100x30: the LMetrics on screen" "LCEAFe" 30
 check "100x30: every error column" "impact" 20
@@ -119,14 +150,9 @@ tmux send-keys -t "$SESSION" Escape
 sleep 0.2
 tmux send-keys -t "$SESSION" q
 check "q quits when no box has focus" "corefwb exited with status 0" 10
-SECOND=$SESSION
-SESSION="corefwb-smoke-charts-$$"
-trap 'for s in "$SESSION" "$SECOND" "$FIRST"; do tmux kill-session -t "$s" 2>/dev/null; done; true' EXIT
 
 # Several responses and the charts view: Chen & Ng's five responses, their Figure 3 in the terminal.
-CHEN=samples/chen-ng
-tmux new-session -d -s "$SESSION" -x 100 -y 30 \
-  "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb $CHEN/key.conll $CHEN/response-a.conll $CHEN/response-b.conll $CHEN/response-c.conll $CHEN/response-d.conll $CHEN/response-e.conll; echo \"corefwb exited with status \$?\"; sleep 5"
+SESSION="corefwb-smoke-charts-$$"
 check "several responses: compare mode, the second against the first (short names at 100 columns)" "ΔF = b - a" 30
 absent "charts not shown yet" "1-5 = W1..W5"
 tmux send-keys -t "$SESSION" F8
@@ -138,13 +164,9 @@ tmux send-keys -t "$SESSION" F9
 check "F9 compares the next system with the baseline" "ΔF = c - a" 10
 tmux send-keys -t "$SESSION" C-q
 check "ctrl+q quits from several responses" "corefwb exited with status 0" 10
-THIRD=$SESSION
-SESSION="corefwb-smoke-compare-$$"
-trap 'for s in "$SESSION" "$THIRD" "$SECOND" "$FIRST"; do tmux kill-session -t "$s" 2>/dev/null; done; true' EXIT
 
 # Compare mode on the GUM excerpt at 160 columns (the wide scores panel, with intervals): xrenner in GUM mode (the baseline) and in OntoNotes mode.
-tmux new-session -d -s "$SESSION" -x 160 -y 48 \
-  "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb samples/gum/key.gum.conll samples/gum/response.gum.conll samples/gum/response.ontonotes.conll; echo \"corefwb exited with status \$?\"; sleep 5"
+SESSION="corefwb-smoke-compare-$$"
 check "compare mode: each system's column, the difference and its interval" "95% interval" 30
 check "compare mode: ΔF of the compared system against the baseline" "ΔF = ontonotes - gum" 10
 check "compare mode: the interval computed in a worker" "CoNLL             64.2      35.5 -28.8 [-32.1,-18.6]" 20
@@ -158,13 +180,9 @@ check "charts of the two systems" "LMUC: 1-5 = W1..W5, * = now; O = MUC" 30
 tmux send-keys -t "$SESSION" Escape
 tmux send-keys -t "$SESSION" C-q
 check "ctrl+q quits from compare mode" "corefwb exited with status 0" 10
-FOURTH=$SESSION
-SESSION="corefwb-smoke-sample-$$"
-trap 'for s in "$SESSION" "$FOURTH" "$THIRD" "$SECOND" "$FIRST"; do tmux kill-session -t "$s" 2>/dev/null; done; true' EXIT
 
 # The README's first command: corefwb alone opens the bundled sample.
-tmux new-session -d -s "$SESSION" -x 100 -y 30 \
-  "env TERM=xterm-256color TEXTUAL_ANIMATIONS=none corefwb; echo \"corefwb exited with status \$?\"; sleep 5"
+SESSION="corefwb-smoke-sample-$$"
 check "corefwb alone: the bundled sample" "GUM_news_korea" 30
 check "corefwb alone: its scores" "scores: corpus (d: document)" 20
 tmux send-keys -t "$SESSION" C-q

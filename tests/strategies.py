@@ -16,6 +16,7 @@ Import from a test as `from strategies import ...` (pytest puts tests/ on sys.pa
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import random
 from dataclasses import dataclass
@@ -60,12 +61,20 @@ def make_document(name: str, words: list[str], chains: list[list[Span]], types: 
     )
 
 
-@st.composite
-def span_sets(draw: st.DrawFn, n_tokens: int, max_size: int = 8) -> list[Span]:
-    """Distinct spans over n_tokens tokens (nested and overlapping ones come naturally)."""
+def _clipped(start_and_length: tuple[int, int], last: int) -> Span:
+    start, length = start_and_length
+    return start, min(start + length, last)
+
+
+@functools.lru_cache(maxsize=None)
+def span_sets(n_tokens: int, max_size: int = 8) -> st.SearchStrategy[list[Span]]:
+    """Distinct spans over n_tokens tokens (nested and overlapping ones come naturally).
+    One strategy per (n_tokens, max_size), kept: built afresh at each draw (a new lambda each
+    time, which Hypothesis cannot cache), it was validated again every time, a good part of the
+    property tests' time."""
     spans = st.tuples(st.integers(0, n_tokens - 1), st.integers(0, 3)).map(
-        lambda t: (t[0], min(t[0] + t[1], n_tokens - 1)))
-    return draw(st.lists(spans, max_size=max_size, unique=True))
+        functools.partial(_clipped, last=n_tokens - 1))
+    return st.lists(spans, max_size=max_size, unique=True)
 
 
 @st.composite

@@ -211,14 +211,13 @@ def test_cli_json_shape_options_jobs_and_impact(tmp_path):
     """`corefwb score` gives the ACE-value's own JSON shape; the options reach it; `--stream`
     streams it to the same numbers; `errors --impact ace` prices fixes on it."""
     import json
-    import subprocess
-    import sys
+
+    from cli_support import corefwb_in_process
 
     key, response = "samples/chen-ng/key.conll", "samples/chen-ng/response-a.conll"
 
     def corefwb(*args: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True,
-                              cwd=ROOT, timeout=120)
+        done = corefwb_in_process(*args, cwd=ROOT)  # what the command says, not the process: in this one
         assert done.returncode == 0, done.stderr
         return done.stdout
 

@@ -415,15 +415,12 @@ async def test_error_analysis_fault_is_reported_not_fatal(monkeypatch):
 @pilot_test
 async def test_match_option_reaches_the_workbench():
     """`corefwb KEY RESP --match head` opens with the corpus scores of `corefwb score --match head`."""
-    import subprocess
-    import sys
+    from cli_support import corefwb_in_process
 
-    done = subprocess.run([sys.executable, "-m", "workbench.cli", "score", SAMPLE_KEY, SAMPLE_RESPONSE,
-                           "--match", "head", "--format", "json"], capture_output=True, text=True, cwd=ROOT)
+    done = corefwb_in_process("score", SAMPLE_KEY, SAMPLE_RESPONSE, "--match", "head", "--format", "json", cwd=ROOT)
     assert done.returncode == 0, done.stderr
     expected = json.loads(done.stdout)["metrics"]
-    exact = json.loads(subprocess.run([sys.executable, "-m", "workbench.cli", "score", SAMPLE_KEY, SAMPLE_RESPONSE,
-                                       "--format", "json"], capture_output=True, text=True, cwd=ROOT).stdout)["metrics"]
+    exact = json.loads(corefwb_in_process("score", SAMPLE_KEY, SAMPLE_RESPONSE, "--format", "json", cwd=ROOT).stdout)["metrics"]
     assert expected["mentions"] != exact["mentions"]  # head matching changes the sample's scores
     app = sample_app(match="head")
     async with app.run_test(size=SIZE) as pilot:

@@ -182,8 +182,9 @@ def test_legends_fit_longest_first_and_say_off():
 def test_export_of_the_relation_list_writes_what_errors_writes(tmp_path):
     import asyncio
     import json
-    import subprocess
-    import sys
+    from pathlib import Path
+
+    from cli_support import corefwb_in_process
 
     target = tmp_path / "relations.json"
 
@@ -199,8 +200,8 @@ def test_export_of_the_relation_list_writes_what_errors_writes(tmp_path):
                 await pilot.pause(0.05)
 
     asyncio.run(body())
-    cli = subprocess.run([sys.executable, "-m", "workbench", "errors", KEY, RESPONSE, "--conventions", "ua",
-                          "--split-antecedents", "keep", "--format", "json"], capture_output=True, text=True)
+    cli = corefwb_in_process("errors", KEY, RESPONSE, "--conventions", "ua", "--split-antecedents", "keep",
+                             "--format", "json", cwd=Path.cwd())
     assert json.loads(target.read_text(encoding="utf-8")) == json.loads(cli.stdout)
 
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_support import corefwb_in_process
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "hostile"
@@ -18,7 +19,13 @@ TWO_SENTENCES = DATA / "two_sentences.conllu"
 
 
 def corefwb(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True, cwd=cwd,
+    """In this process (`cli_support`): these cases are about what the command says and returns."""
+    return corefwb_in_process(*args, cwd=cwd, env={"NO_COLOR": "1", "COREFWB_NO_CACHE": "1"})
+
+
+def corefwb_process(*args: str) -> subprocess.CompletedProcess:
+    """A real `python -m workbench.cli` run: one case here keeps the process boundary (status, stderr)."""
+    return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "NO_COLOR": "1", "COREFWB_NO_CACHE": "1", "PYTHONPATH": str(ROOT)},
                           timeout=120)
 
@@ -68,7 +75,7 @@ def test_response_documents_the_key_lacks_are_named_under_corefud(tmp_path):
     extra.write_text(text + text.replace("newdoc id = d1", "newdoc id = d9").replace("# global.Entity = eid-etype-head-other\n", ""),
                      encoding="utf-8")
     for command in (["score"], ["errors"]):
-        result = corefwb(*command, str(TWO_SENTENCES), str(extra), "--conventions", "corefud")
+        result = corefwb_process(*command, str(TWO_SENTENCES), str(extra), "--conventions", "corefud")
         assert result.returncode == 0, result.stderr
         # (e1 and e2 name one entity each over the file: their mentions in d9 are split off too)
         assert f"corefwb: warning: {extra}: 1 response document(s) not in the key are ignored: 'd9'" in warnings_of(result)

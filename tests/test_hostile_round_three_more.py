@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_support import corefwb_in_process
 
 from metrics.formats.readers import read_documents
 from metrics.formats.writers import output_record
@@ -19,10 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 ONE = [("John", "(0)"), ("met", "-"), ("Mary", "(1)"), (".", "-"), None, ("He", "(0)"), ("liked", "-"), ("her", "(1)"), (".", "-")]
 
 
-def corefwb(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "NO_COLOR": "1", "COREFWB_NO_CACHE": "1", "PYTHONPATH": str(ROOT)},
-                          timeout=timeout)
+def corefwb(*args: str) -> subprocess.CompletedProcess:
+    """In this process (`cli_support`): these cases are about what the command says and returns;
+    the cache's cases below (`cached_run`) keep real processes."""
+    return corefwb_in_process(*args, env={"NO_COLOR": "1", "COREFWB_NO_CACHE": "1"})
 
 
 def error_line(result: subprocess.CompletedProcess, status: int = 1) -> str:

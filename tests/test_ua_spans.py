@@ -5,10 +5,10 @@ chains must give the same numbers."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_support import corefwb_in_process
 
 from metrics.conventions.options import UA, Options
 from metrics.conventions.pipeline import load
@@ -79,7 +79,8 @@ def test_singletons_removed_leave_the_identity_chains_of_two_mentions_or_more():
 
 
 def _corefwb(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True, cwd=ROOT)
+    """`corefwb ARGS` in this process (`cli_support`): these cases are about what it says, not the process."""
+    return corefwb_in_process(*args, cwd=ROOT)
 
 
 def test_compare_under_ua_counts_each_systems_relation_errors_as_errors_does():
