@@ -47,6 +47,19 @@ def _brute(edges: dict[tuple[int, int], float]) -> float:
 phis = st.sampled_from([0.25, 0.4, 0.5, 2 / 3, 0.8, 1.0, 1 / 3, 0.6])
 
 
+def _changed(edges: dict[tuple[int, int], float], column: int, new_cells: list[tuple[int, float]],
+             drop: bool) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
+    """The duals of every component before a change, and the edges after it: response chain
+    `column` loses its cells (if `drop`) and gains `new_cells`, as a fix rewrites one chain."""
+    duals: dict[int, float] = {}
+    for cells in _components(edges):
+        duals.update(best_matching.matching_duals(cells, edges) or {})
+    after = {cell: w for cell, w in edges.items() if cell[1] != column or not drop}
+    for k, w in new_cells:
+        after[(k, column)] = w
+    return duals, after
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.dictionaries(st.tuples(st.integers(0, 4), st.integers(0, 4)), phis, min_size=1, max_size=12))
 def test_a_component_without_a_choice_totals_as_the_solver(edges: dict[tuple[int, int], float]) -> None:
@@ -171,13 +184,7 @@ def test_a_matching_certified_by_the_duals_before_a_change_totals_as_the_solver(
     """A change rewrites one response chain's edges (as a fix does: its size and cells change), or
     adds a new chain (column 5); the duals of the components before it are kept.  Whatever they
     certify must be the solver's total to the bit, and every component's total is the solver's."""
-    before = dict(edges)
-    duals: dict[int, float] = {}
-    for cells in _components(before):
-        duals.update(best_matching.matching_duals(cells, before) or {})
-    after = {cell: w for cell, w in before.items() if cell[1] != column or not drop}
-    for k, w in new_cells:
-        after[(k, column)] = w
+    duals, after = _changed(edges, column, new_cells, drop)
     certified = 0
     for cells in _components(after):
         rows = {k for k, _ in cells}
@@ -220,13 +227,7 @@ def test_mended_duals_certify_only_the_solvers_best(
     """`repaired`: where the duals before a change do not certify the matching after it, the mended
     ones may; whatever they certify is the solver's total to the bit and the brute force's best,
     and the duals given are left at least 0 (the proof needs u >= 0)."""
-    before = dict(edges)
-    duals: dict[int, float] = {}
-    for cells in _components(before):
-        duals.update(best_matching.matching_duals(cells, before) or {})
-    after = {cell: w for cell, w in before.items() if cell[1] != column or not drop}
-    for k, w in new_cells:
-        after[(k, column)] = w
+    duals, after = _changed(edges, column, new_cells, drop)
     for cells in _components(after):
         if len({k for k, _ in cells}) < 2 or len({t for _, t in cells}) < 2:
             continue

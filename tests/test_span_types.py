@@ -56,14 +56,18 @@ def corpora(draw: st.DrawFn) -> tuple[list[Document], list[list[tuple[int, int]]
     return docs, spans
 
 
-@settings(max_examples=300, deadline=None)
-@given(corpora())
-def test_spans_typed_at_once_as_each_document_types_them(corpus):
-    docs, spans = corpus
+def _typed_at_once_as_each_types_them(docs: list[Document], spans: list[list[tuple[int, int]]]) -> None:
+    """`types_together` gives each document's spans the types its own typer gives, in order."""
     expected = [assign_types(doc, doc_spans) for doc, doc_spans in zip(docs, spans)]
     typed, kinds = types_together(docs, spans)
     assert [list(found.items()) for found in typed] == [list(found.items()) for found in expected]
     assert kinds.tolist() == [int(found[span][0]) for found, doc_spans in zip(expected, spans) for span in doc_spans]
+
+
+@settings(max_examples=300, deadline=None)
+@given(corpora())
+def test_spans_typed_at_once_as_each_document_types_them(corpus):
+    _typed_at_once_as_each_types_them(*corpus)
 
 
 def test_a_malformed_parse_is_remembered_as_giving_no_heads():
@@ -105,8 +109,4 @@ def small_tagged_corpora(draw: st.DrawFn) -> tuple[list[Document], list[list[tup
 @settings(max_examples=200, deadline=None)
 @given(small_tagged_corpora())
 def test_small_documents_typed_joined_as_each_types_them(corpus):
-    docs, spans = corpus
-    expected = [assign_types(doc, doc_spans) for doc, doc_spans in zip(docs, spans)]
-    typed, kinds = types_together(docs, spans)
-    assert [list(found.items()) for found in typed] == [list(found.items()) for found in expected]
-    assert kinds.tolist() == [int(found[span][0]) for found, doc_spans in zip(expected, spans) for span in doc_spans]
+    _typed_at_once_as_each_types_them(*corpus)
