@@ -69,6 +69,17 @@ def random_chains(rng: random.Random, n: int) -> tuple[list[list[int]], list[lis
     return key_chains, _random_partition(rng, kept, rng.randint(1, max(len(kept) // 2, 1)))
 
 
+def chains_repeating_spans(rng: random.Random, n: int, most: int = 1) -> tuple[list[list[int]], list[list[int]]]:
+    """`random_chains` with a span listed again (1 to `most` times, in its own chain or another)
+    in the response, and in the key too three times in ten: the documents no fast path prices."""
+    key_chains, response_chains = random_chains(rng, n)
+    for chains in (response_chains, key_chains) if rng.random() < 0.3 else (response_chains,):
+        for _ in range(rng.randint(1, most) if most > 1 else 1):
+            span = rng.choice([i for chain in chains for i in chain])
+            rng.choice(chains).append(span)
+    return key_chains, response_chains
+
+
 def random_pair(seed: int, n: int, n_tokens: int):
     """A one-document key and response of n_tokens tokens with `random_chains` drawn from seed."""
     key_chains, response_chains = random_chains(random.Random(seed), n)
@@ -155,12 +166,7 @@ def test_documents_with_repeated_spans_priced_by_count_changes_where_clean(seed:
                                                                            data) -> None:
     """A document listing spans twice (in one chain or two, on either side), its clean fixes
     priced by the delta table (as a long document's are), every price as by rescoring."""
-    rng = random.Random(seed)
-    key_chains, response_chains = random_chains(rng, n)
-    for chains in (response_chains, key_chains) if rng.random() < 0.3 else (response_chains,):
-        for _ in range(rng.randint(1, 2)):  # a span listed again, in its own chain or another
-            span = rng.choice([i for chain in chains for i in chain])
-            rng.choice(chains).append(span)
+    key_chains, response_chains = chains_repeating_spans(random.Random(seed), n, most=2)
     keys = [_document("d", n + 4, key_chains)]
     responses = [_document("d", n + 4, response_chains)]
     impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import corpora
 from test_errors_impact import full_rescore
-from test_impact_delta import PRICED, _document, random_chains, random_pair
+from test_impact_delta import PRICED, _document, chains_repeating_spans, random_pair
 
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng.fixes import Fix, FixKind, apply_fixes, edit_chains, fix_of, single_fix_counts
@@ -113,10 +113,7 @@ def test_counts_of_a_single_fix_clear_of_a_repeated_span(seed: int, n: int) -> N
     those of its moves and the edit is one the table prices (`by_delta`); every other fix takes
     the general path."""
     rng = random.Random(seed)
-    key_chains, response_chains = random_chains(rng, n)
-    for chains in (response_chains, key_chains) if rng.random() < 0.3 else (response_chains,):
-        span = rng.choice([i for chain in chains for i in chain])
-        rng.choice(chains).append(span)
+    key_chains, response_chains = chains_repeating_spans(rng, n)
     keys = [_document("d", n + 6, key_chains)]
     responses = [_document("d", n + 6, response_chains)]
     impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS
