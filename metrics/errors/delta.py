@@ -26,7 +26,9 @@ are rescored (impact.py).  Every value here is checked against rescoring whole d
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+
+import numpy as np
 
 from metrics.errors.best_matching import matching_duals
 from metrics.errors import ceaf_change
@@ -269,6 +271,62 @@ def _lea(table: _Table, change: _Change) -> Score:
 
 
 _CHANGES = {MENTIONS.name: _mentions, MUC.name: _muc, BCUB.name: _bcub, LEA.name: _lea}
+
+
+ARRAY_METRICS = frozenset((MUC.name, BCUB.name))
+"""The metrics `change_arrays` computes for many changes at once."""
+
+
+def change_arrays(table: _Table, many: Sequence[Counts], metric: str) -> np.ndarray:
+    """The change of a metric's four counts under each of many changes, as rows of an (n, 4)
+    array: `changes(table, counts, (metric,))[metric].counts()` of each, to the bit.
+
+    Why: a document's hundreds of single fixes each built a `_Change`, two Scores and their dicts
+    for MUC and B3, whose changes are closed forms over a few cells.  Here the cells of all the
+    changes are padded into columns (a pad is a cell or chain that changes nothing: a term 0) and
+    the same float operations run element by element, each sum taken in the order `_muc` and
+    `_bcub` take it (the first cell, then the next), so every value is the same float."""
+    n_cells = max((len(counts[0]) for counts in many), default=0)
+    n_sizes = max((len(counts[1]) for counts in many), default=0)
+    col_cells, col_sizes, key_sizes, n_cols = table.col_cells, table.col_sizes, table.key_sizes, len(table.col_cells)
+    cell_rows = []  # per change and cell slot: response chain, key chain's size, cell before, after
+    size_rows = []  # per change and chain slot: response chain, its size before, after, its squares
+    for cells, sizes, _, _ in many:
+        for (k, t), d in cells:
+            n = col_cells[t].get(k, 0) if t < n_cols else 0
+            cell_rows.append((t, key_sizes[k], n, n + d))
+        cell_rows.extend([(-1, 1, 0, 0)] * (n_cells - len(cells)))
+        for t, d in sizes:
+            n = col_sizes[t] if t < n_cols else 0
+            size_rows.append((t, n, n + d, table.col_squares[t] if t < n_cols else 0))
+        size_rows.extend([(-2, 0, 0, 0)] * (n_sizes - len(sizes)))
+    cell = np.array(cell_rows, dtype=np.int64).reshape(len(many), n_cells, 4)
+    size = np.array(size_rows, dtype=np.int64).reshape(len(many), n_sizes, 4)
+    out = np.zeros((len(many), 4), dtype=np.float64)
+    if metric == MUC.name:
+        correct = (np.maximum(cell[:, :, 3] - 1, 0) - np.maximum(cell[:, :, 2] - 1, 0)).sum(axis=1)
+        links = (np.maximum(size[:, :, 2] - 1, 0) - np.maximum(size[:, :, 1] - 1, 0)).sum(axis=1)
+        out[:, 0] = out[:, 2] = correct
+        out[:, 3] = links
+        return out
+    assert metric == BCUB.name, metric
+    grown = cell[:, :, 3] * cell[:, :, 3] - cell[:, :, 2] * cell[:, :, 2]
+    terms = grown / cell[:, :, 1]
+    recall = np.zeros(len(many))
+    for j in range(n_cells):
+        recall = recall + terms[:, j]
+    # the squares each changed chain gains: the grown cells of that chain
+    squares = (grown[:, :, None] * (cell[:, :, 0][:, :, None] == size[:, :, 0][:, None, :])).sum(axis=1)
+    before, after, old = size[:, :, 1], size[:, :, 2], size[:, :, 3]
+    now = np.divide(old + squares, after, out=np.zeros(after.shape), where=after != 0)
+    then = np.divide(old, before, out=np.zeros(before.shape), where=before != 0)
+    precision = np.zeros(len(many))
+    for j in range(n_sizes):
+        precision = precision + (now[:, j] - then[:, j])
+    out[:, 0] = recall
+    out[:, 2] = precision
+    out[:, 3] = (size[:, :, 2] - size[:, :, 1]).sum(axis=1)
+    return out
 
 
 def _ceaf(table: _Table, change: _Change, metric: str) -> Score:

@@ -25,7 +25,8 @@ import numpy as np
 
 from metrics.mentions.alignment import align
 from metrics.errors.chen_ng.records import Category, ErrorRecord
-from metrics.errors.delta import DELTA_METRICS, Counts, changes, counts_of, partial_table, table_of, tainted_chains
+from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, change_arrays, changes, counts_of, partial_table, \
+    table_of, tainted_chains
 from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, reach, single_fix_counts
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
@@ -299,18 +300,54 @@ class Pricer:
 
         Why: a document's hundreds of single fixes each built new Score objects and their means;
         that was a fifth of pricing a corpus."""
+        state = self._state(i)
+        if self._arrays and state.clean and all(len(fixes) == 1 for fixes in fix_lists):
+            return self._counted_prices(state, [fixes[0] for fixes in fix_lists])
         self._rescore_together(i, fix_lists)
         changes = [self.document_change(i, fixes) for fixes in fix_lists]
         if not self._arrays:
             return [self._price_changes([change]) for change in changes]
         done = [n for n, (before, after) in enumerate(changes) if before or after]
-        prices = [0.0] * len(changes)
         if not done:
-            return prices
+            return [0.0] * len(changes)
+        olds = {name: np.array([changes[n][0][name].counts() for n in done], dtype=np.float64) for name in self.parts}
+        news = {name: np.array([changes[n][1][name].counts() for n in done], dtype=np.float64) for name in self.parts}
+        return self._prices_of(len(changes), done, olds, news)
+
+    def _counted_prices(self, state: _DocumentState, fixes: Sequence[Fix]) -> list[float]:
+        """`price_each` of single fixes in a clean document: each fix's counts
+        (`single_fix_counts`), the changes of the distinct counts (MUC and B3 as arrays,
+        `delta.change_arrays`; the other metrics by `delta.changes`), and the prices as arrays.
+        The same floats as `document_change` gives each fix (its before is zero, its after the
+        change of its counts): only the objects in between are gone."""
+        table = state.delta
+        counted = [single_fix_counts(state.base, fix, table.row_cells) for fix in fixes]
+        distinct: dict[Counts, int] = {}
+        done = [n for n, counts in enumerate(counted) if counts is not None]
+        if not done:
+            return [0.0] * len(fixes)
+        at = np.array([distinct.setdefault(counted[n], len(distinct)) for n in done])
+        many = list(distinct)
+        rest = tuple(name for name in self.parts if name not in ARRAY_METRICS)
+        by_counts = [changes(table, counts, rest) for counts in many] if rest else []
+        news = {}
+        for name in self.parts:
+            if name in ARRAY_METRICS:
+                rows = change_arrays(table, many, name)
+            else:
+                rows = np.array([change[name].counts() for change in by_counts], dtype=np.float64)
+            news[name] = rows[at]
+        olds = {name: np.zeros((len(done), 4)) for name in self.parts}
+        return self._prices_of(len(fixes), done, olds, news)
+
+    def _prices_of(self, n_prices: int, done: list[int], olds: dict[str, np.ndarray],
+                   news: dict[str, np.ndarray]) -> list[float]:
+        """The prices of n_prices fixes, those in `done` from the (before, after) counts of the
+        reached part of each (rows of `olds` and `news` per part), the others 0."""
+        prices = [0.0] * n_prices
         f1s = []
         for name in self.parts:
-            old = np.array([changes[n][0][name].counts() for n in done], dtype=np.float64)
-            new = np.array([changes[n][1][name].counts() for n in done], dtype=np.float64)
+            old, new = olds[name], news[name]
             counts = np.array(self.total[name].counts(), dtype=np.float64) - old + new
             recall = _ratio(counts[:, 0], counts[:, 1])
             precision = _ratio(counts[:, 2], counts[:, 3])
