@@ -23,7 +23,7 @@ from metrics.errors.chen_ng.fixes import Fix, FixKind, apply_fixes, edit_chains,
 from metrics.errors.chen_ng import impact
 from metrics.errors.chen_ng.impact import Pricer
 from metrics.errors.chen_ng.records import classify_corpus
-from metrics.errors.delta import changes, counts_of
+from metrics.errors.delta import ARRAY_METRICS, change_arrays, changes, counts_of
 from metrics.measures.weights import W4
 
 
@@ -141,3 +141,41 @@ def test_counts_of_a_single_fix_clear_of_a_repeated_span(seed: int, n: int) -> N
         assert counts == counts_of(state.delta, edit.moved), fix
         assert found[1] == changes(state.delta, counts, pricer.parts)
     assert counted + declined == 40
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(3, 30))
+def test_change_arrays_are_the_changes_of_each_counts_to_the_bit(seed: int, n: int) -> None:
+    """`delta.change_arrays` gives, for many changes at once, each change's MUC and B3 counts as
+    `delta.changes` computes them one at a time: equal floats, not close ones."""
+    keys, responses, prepared = _clean_corpus(seed, n)
+    state = Pricer(prepared, "conll", W4)._state(0)
+    rng = random.Random(seed + 2)
+    many = [counts for counts in (single_fix_counts(state.base, _any_fix(rng, n), state.delta.row_cells)
+                                  for _ in range(40)) if counts is not None]
+    for metric in sorted(ARRAY_METRICS):
+        rows = change_arrays(state.delta, many, metric)
+        assert rows.shape == (len(many), 4)
+        for counts, row in zip(many, rows.tolist()):
+            assert row == [float(x) for x in changes(state.delta, counts, (metric,))[metric].counts()], counts
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(3, 30), st.sampled_from(PRICED))
+def test_single_fixes_priced_together_as_each_alone(seed: int, n: int, metric: str) -> None:
+    """`price_each` of a clean document's single fixes (their counts priced as arrays,
+    `Pricer._counted_prices`) gives each fix the price `price` gives it alone, to the bit, and
+    the brute force's (rescoring the whole corpus) up to rounding; fixes that change nothing 0."""
+    keys, responses, prepared = _clean_corpus(seed, n)
+    rng = random.Random(seed + 3)
+    records = classify_corpus(prepared.pairs, W4)
+    fixes = [_any_fix(rng, n) for _ in range(12)] + [fix_of(r) for r in records[:12]]
+    fixes += fixes[:3]  # a fix listed twice is priced twice, the same
+    together = Pricer(prepared, metric, W4)
+    assert together._state(0).clean
+    prices = together.price_each(0, [[fix] for fix in fixes])
+    alone = Pricer(prepare(keys, responses), metric, W4)
+    assert prices == [alone.price(0, [fix]) for fix in fixes]
+    for fix, price in list(zip(fixes, prices))[:4]:
+        fixed = apply_fixes(keys[0], prepared.pairs[0].response, [fix])
+        assert price == pytest.approx(full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9), fix
