@@ -293,17 +293,20 @@ class Pricer:
         total = {name: _swap(self.total[name], before[name], after[name]) for name in self.parts}
         return self._value(total) - self.value
 
-    def price_each(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> list[float]:
+    def price_each(self, i: int, fix_lists: Sequence[Sequence[Fix]],
+                   also: Sequence[Sequence[Fix]] = ()) -> list[float]:
         """`price(i, fixes)` of each list of fixes, computed together: the changed corpus totals of
         all of them as arrays (the same float operations as `_swap` and `Score.f1`, element by
         element, so each price is the same to the bit), then one mean per fix as `_value` takes it.
 
         Why: a document's hundreds of single fixes each built new Score objects and their means;
-        that was a fifth of pricing a corpus."""
+        that was a fifth of pricing a corpus.  `also`: lists of fixes to be priced next
+        (`document_change`), rescored together with these where they are rescored (one batch of
+        the engine's calls for a document, not one per category)."""
         state = self._state(i)
         if self._arrays and state.clean and all(len(fixes) == 1 for fixes in fix_lists):
             return self._counted_prices(state, [fixes[0] for fixes in fix_lists])
-        self._rescore_together(i, fix_lists)
+        self._rescore_together(i, [*fix_lists, *also])
         changes = [self.document_change(i, fixes) for fixes in fix_lists]
         if not self._arrays:
             return [self._price_changes([change]) for change in changes]
@@ -435,8 +438,10 @@ class Pricer:
         def work(i: int) -> tuple[dict[int, float], dict[tuple[Category, int], tuple[dict, dict]]]:
             with gc_paused():  # thousands of small rescorings, no cycles
                 mine = listed_in.get(i, [])
-                prices = dict(zip(mine, self.price_each(i, [[fix(listed[n])] for n in mine])))
-                changes = {(c, i): self.document_change(i, fixes) for c, fixes in planned_in.get(i, [])}
+                planned = planned_in.get(i, [])
+                prices = dict(zip(mine, self.price_each(i, [[fix(listed[n])] for n in mine],
+                                                        also=[fixes for _, fixes in planned])))
+                changes = {(c, i): self.document_change(i, fixes) for c, fixes in planned}
             return prices, changes
 
         prices: dict[int, float] = {}
