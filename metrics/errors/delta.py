@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 
 import numpy as np
 
@@ -194,12 +195,19 @@ class _Change:
             self.by_col.setdefault(t, {})[k] = d
             self.by_row.setdefault(k, []).append(t)
         self.rows = {k for k, _ in cells}
-        col_cells, col_sizes, n_cols = table.col_cells, table.col_sizes, len(table.col_cells)
-        self.cell_counts = [(k, t, n, n + d) for (k, t), d in cells.items()
-                            for n in (col_cells[t].get(k, 0) if t < n_cols else 0,)]
-        """(key chain, response chain, its cell before, after) of each changed cell, in order."""
-        self.size_counts = [(t, n, n + d) for t, d in sizes.items() for n in (col_sizes[t] if t < n_cols else 0,)]
+
+    @cached_property
+    def cell_counts(self) -> list[tuple[int, int, int, int]]:
+        """(key chain, response chain, its cell before, after) of each changed cell, in order
+        (listed when a metric asks: CEAF alone, as pricing one fix asks it, reads none)."""
+        col_cells, n_cols = self.table.col_cells, len(self.table.col_cells)
+        return [(k, t, n, n + d) for (k, t), d in self.cells.items() for n in (col_cells[t].get(k, 0) if t < n_cols else 0,)]
+
+    @cached_property
+    def size_counts(self) -> list[tuple[int, int, int]]:
         """(response chain, its size before, after) of each changed chain, in order."""
+        col_sizes, n_cols = self.table.col_sizes, len(self.table.col_cells)
+        return [(t, n, n + d) for t, d in self.sizes.items() for n in (col_sizes[t] if t < n_cols else 0,)]
 
     def size(self, t: int, after: bool) -> int:
         before = self.table.col_sizes[t] if t < len(self.table.col_sizes) else 0
