@@ -300,9 +300,8 @@ class Pricer:
         element, so each price is the same to the bit), then one mean per fix as `_value` takes it.
 
         Why: a document's hundreds of single fixes each built new Score objects and their means;
-        that was a fifth of pricing a corpus.  `also`: lists of fixes to be priced next
-        (`document_change`), rescored together with these where they are rescored (one batch of
-        the engine's calls for a document, not one per category)."""
+        that was a fifth of pricing a corpus.  `also`: fixes priced next (`document_change`), rescored
+        with these where they are rescored (one batch of engine calls a document, not one a category)."""
         state = self._state(i)
         if self._arrays and state.clean and all(len(fixes) == 1 for fixes in fix_lists):
             return self._counted_prices(state, [fixes[0] for fixes in fix_lists])
@@ -325,23 +324,17 @@ class Pricer:
         change of its counts): only the objects in between are gone."""
         table = state.delta
         counted = [single_fix_counts(state.base, fix, table.row_cells) for fix in fixes]
-        distinct: dict[Counts, int] = {}
         done = [n for n, counts in enumerate(counted) if counts is not None]
         if not done:
             return [0.0] * len(fixes)
+        distinct: dict[Counts, int] = {}
         at = np.array([distinct.setdefault(counted[n], len(distinct)) for n in done])
-        many = list(distinct)
         rest = tuple(name for name in self.parts if name not in ARRAY_METRICS)
-        by_counts = [changes(table, counts, rest) for counts in many] if rest else []
-        news = {}
-        for name in self.parts:
-            if name in ARRAY_METRICS:
-                rows = change_arrays(table, many, name)
-            else:
-                rows = np.array([change[name].counts() for change in by_counts], dtype=np.float64)
-            news[name] = rows[at]
-        olds = {name: np.zeros((len(done), 4)) for name in self.parts}
-        return self._prices_of(len(fixes), done, olds, news)
+        by_counts = [changes(table, counts, rest) for counts in distinct] if rest else []
+        news = {name: (change_arrays(table, list(distinct), name) if name in ARRAY_METRICS else
+                       np.array([change[name].counts() for change in by_counts], dtype=np.float64))[at]
+                for name in self.parts}
+        return self._prices_of(len(fixes), done, {name: np.zeros((len(done), 4)) for name in self.parts}, news)
 
     def _prices_of(self, n_prices: int, done: list[int], olds: dict[str, np.ndarray],
                    news: dict[str, np.ndarray]) -> list[float]:
