@@ -300,12 +300,12 @@ class Pricer:
         element, so each price is the same to the bit), then one mean per fix as `_value` takes it.
 
         Why: a document's hundreds of single fixes each built new Score objects and their means;
-        that was a fifth of pricing a corpus.  `also`: fixes priced next (`document_change`), rescored
-        with these where they are rescored (one batch of engine calls a document, not one a category)."""
+        that was a fifth of pricing a corpus.  `also`: fixes priced next (`document_change`), rescored with
+        these in a document without a delta table (a book's categories, whole-book parts, stay apart)."""
         state = self._state(i)
         if self._arrays and state.clean and all(len(fixes) == 1 for fixes in fix_lists):
             return self._counted_prices(state, [fixes[0] for fixes in fix_lists])
-        self._rescore_together(i, [*fix_lists, *also])
+        self._rescore_together(i, [*fix_lists, *also] if state.delta is None else fix_lists)
         changes = [self.document_change(i, fixes) for fixes in fix_lists]
         if not self._arrays:
             return [self._price_changes([change]) for change in changes]
