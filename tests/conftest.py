@@ -8,7 +8,7 @@ cache itself point `COREFWB_CACHE_DIR` elsewhere with monkeypatch, as before.
 `--shard K/N` runs every Nth test from the Kth (0-based), so that N pytest processes run the suite
 between them (CI runs two on a machine of two cores or more; see .ci/run).  Tests are dealt out
 one at a time, not file by file: the cost is spread thinly over thousands of tests and a few
-heavy files, so whole files would split unevenly.
+heavy files, so whole files would split unevenly (files with snapshot tests excepted, below).
 """
 
 from __future__ import annotations
@@ -32,7 +32,13 @@ def pytest_addoption(parser) -> None:
                      help="run only every Nth collected test, from the Kth (0 <= K < N)")
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items) -> None:
+    """After every other plugin has seen the whole collection: the snapshot plugin (syrupy) must
+    know these tests were deselected, not deleted, or it calls their snapshots unused and fails.
+    A file with snapshot tests goes whole to one shard, for the same plugin: it matches unused
+    snapshots to the tests that ran by name, so a test of that file run without its neighbours
+    would make their snapshots look unused."""
     shard = config.getoption("--shard")
     if shard is None:
         return
@@ -42,6 +48,18 @@ def pytest_collection_modifyitems(config, items) -> None:
         raise pytest.UsageError(f"--shard {shard}: expected K/N, two whole numbers") from None
     if not 0 <= index < count:
         raise pytest.UsageError(f"--shard {shard}: K must be at least 0 and less than N")
-    kept = items[index::count]
-    config.hook.pytest_deselected(items=[item for i, item in enumerate(items) if i % count != index])
+    with_snapshots = {item.path for item in items if "snap_compare" in getattr(item, "fixturenames", ())}
+    units: list[list] = []
+    whole_files: dict = {}
+    for item in items:
+        if item.path not in with_snapshots:
+            units.append([item])
+        elif item.path in whole_files:
+            whole_files[item.path].append(item)
+        else:
+            whole_files[item.path] = [item]
+            units.append(whole_files[item.path])
+    kept = [item for i, unit in enumerate(units) if i % count == index for item in unit]
+    chosen = set(map(id, kept))
+    config.hook.pytest_deselected(items=[item for item in items if id(item) not in chosen])
     items[:] = kept
