@@ -41,10 +41,11 @@ def _as_text(stream: io.TextIOWrapper) -> str:
     return stream.buffer.getvalue().decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def corefwb_in_process(*args: str, cwd: Path | str = ROOT, env: Mapping[str, str] | None = None
-                       ) -> subprocess.CompletedProcess:
+def corefwb_in_process(*args: str, cwd: Path | str = ROOT, env: Mapping[str, str] | None = None,
+                       text: bool = True) -> subprocess.CompletedProcess:
     """Run `corefwb ARGS` by `workbench.cli.main` in this process; the result as `subprocess.run`
-    with `capture_output=True, text=True` gives it.  `env` is added to the environment for the run."""
+    with `capture_output=True, text=text` gives it (`text=False`: the bytes written, a lone CR
+    among them).  `env` is added to the environment for the run."""
     from workbench.cli import main
 
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="")
@@ -55,4 +56,7 @@ def corefwb_in_process(*args: str, cwd: Path | str = ROOT, env: Mapping[str, str
             status = main(list(args))
         except SystemExit as exc:  # argparse's --help, were a test to ask for it
             status = exc.code if isinstance(exc.code, int) else 1
+    if not text:
+        out.flush(), err.flush()
+        return subprocess.CompletedProcess(["corefwb", *args], status, out.buffer.getvalue(), err.buffer.getvalue())
     return subprocess.CompletedProcess(["corefwb", *args], status, _as_text(out), _as_text(err))

@@ -1,5 +1,6 @@
 """Hostile input and fragile output (issue 18): special files, pipes, escapes, markup, encodings,
-numbers, sizes, resource options and failing stdout, each as a user meets it (CLI subprocesses)."""
+numbers, sizes, resource options and failing stdout, each as a user meets it (CLI subprocesses;
+in this process where only what the command writes and returns is checked)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,15 @@ def corefwb(*args: str, stdin=None, stdout=subprocess.PIPE, env: dict | None = N
     return subprocess.run([sys.executable, "-m", "workbench.cli", *args], stdin=stdin, stdout=stdout,
                           stderr=subprocess.PIPE, cwd=ROOT, env={**os.environ, "NO_COLOR": "1", **(env or {})},
                           timeout=120, **kwargs)
+
+
+def corefwb_here(*args: str) -> subprocess.CompletedProcess:
+    """`corefwb` run in this process (tests/cli_support.py), its output as bytes, for the cases
+    about what the command writes and returns rather than about its process: a subprocess each
+    was most of this file's time.  Streams, a failing stdout, encodings and limits keep theirs."""
+    from cli_support import corefwb_in_process
+
+    return corefwb_in_process(*args, env={"NO_COLOR": "1"}, text=False)
 
 
 def one_line_error(result, status: int = 1) -> str:
@@ -107,7 +117,7 @@ def test_no_control_character_reaches_the_output(tmp_path, command):
     other = tmp_path / "r.jsonl"
     other.write_text(Path(path).read_text(encoding="utf-8").replace("[[0, 1], [5, 5]], ", ""), encoding="utf-8")
     files = [path, path, str(other)] if command[0] == "compare" else [path, str(other)]
-    result = corefwb(*command, *files)
+    result = corefwb_here(*command, *files)
     assert result.returncode == 0, result.stderr
     for stream in (result.stdout, result.stderr):
         text = stream.decode("utf-8")
@@ -120,7 +130,7 @@ def test_json_escapes_control_characters_itself(tmp_path):
     every control character, so none reaches the output and the name reads back whole."""
     name = "doc\x1b]52;c;SGVsbG8=\x07\x9b"
     path = _hostile_jsonl(tmp_path, name)
-    result = corefwb("score", "--format", "json", path, path)
+    result = corefwb_here("score", "--format", "json", path, path)
     assert result.returncode == 0, result.stderr
     text = result.stdout.decode("ascii")
     assert not any(ord(c) < 0x20 and c not in "\n" or ord(c) >= 0x7F for c in text), repr(text)
@@ -161,12 +171,12 @@ def test_any_stdout_encoding_and_lone_surrogates(tmp_path):
 
 @pytest.mark.parametrize("weights", ["1e308,1e308,1e308,1e308", "nan,1,1,1", "-1,1,1,1", "inf,1,1,1"])
 def test_weights_that_would_overflow_are_a_usage_error(weights):
-    line = one_line_error(corefwb("score", "--weights", weights, KEY, KEY), status=2)
+    line = one_line_error(corefwb_here("score", "--weights", weights, KEY, KEY), status=2)
     assert "--weights" in line
 
 
 def test_json_always_parses_strictly():
-    result = corefwb("score", "--format", "json", "--weights", "1e6,1e6,1e6,1e6", KEY, KEY)
+    result = corefwb_here("score", "--format", "json", "--weights", "1e6,1e6,1e6,1e6", KEY, KEY)
     assert result.returncode == 0 and result.stderr == b""
 
     def refuse(token):
@@ -218,7 +228,7 @@ def test_out_of_memory_anywhere_is_one_line(monkeypatch, capsys):
 
 @pytest.mark.parametrize("jobs", ["99999999999999999999", "0", "1000", "-3"])
 def test_nonsense_jobs_are_refused(jobs):
-    line = one_line_error(corefwb("score", "--jobs", jobs, KEY, KEY), status=2)
+    line = one_line_error(corefwb_here("score", "--jobs", jobs, KEY, KEY), status=2)
     assert "--jobs" in line
 
 

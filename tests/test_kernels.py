@@ -4,6 +4,8 @@ on generated documents with repeated spans, empty chains, zeros and chains witho
 
 from __future__ import annotations
 
+import functools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -105,6 +107,17 @@ TAGS = ["NN", "NNP", "PRP", "PRP$", "POS", "DT", "IN", "JJ", "VBD", ",", "CD", "
 WORDS_DRAWN = ["the", "man", "'s", "he", "London", "of", ",", "it", "Mr.", "this", "2014", "’s", "'S", "'", "’"]
 
 
+def _start_and_end(start_and_length: tuple[int, int]) -> Span:
+    return start_and_length[0], start_and_length[0] + start_and_length[1]
+
+
+@functools.lru_cache(maxsize=None)
+def _spans_over(n: int) -> st.SearchStrategy[list[Span]]:
+    """Kept per n: built at each draw (a new lambda each time), it was validated again at every
+    draw.  The same draws either way."""
+    return st.lists(st.tuples(st.integers(0, n), st.integers(0, 4)).map(_start_and_end), max_size=12)
+
+
 @st.composite
 def parsed_documents(draw: st.DrawFn) -> tuple[Document, list[Span]]:
     """A document with dependency heads (any: cycles, roots, heads outside the document), POS
@@ -113,8 +126,7 @@ def parsed_documents(draw: st.DrawFn) -> tuple[Document, list[Span]]:
     heads = draw(st.lists(st.integers(-1, n), min_size=n, max_size=n))
     tags = draw(st.one_of(st.none(), st.lists(st.sampled_from(TAGS), min_size=n, max_size=n)))
     words = draw(st.lists(st.sampled_from(WORDS_DRAWN), min_size=n, max_size=n))
-    spans = draw(st.lists(st.tuples(st.integers(0, n), st.integers(0, 4)).map(lambda t: (t[0], t[0] + t[1])),
-                          max_size=12))
+    spans = draw(_spans_over(n))
     doc = Document(name="d", words=words, chains=[], pos=tags, heads=heads, sentence_starts=[0])
     return doc, spans
 

@@ -113,21 +113,28 @@ _TEXT = st.text(alphabet=st.sampled_from(["a", "É", "\n", "\0", " ", "(", "1", 
 _SPAN = st.tuples(st.integers(0, 5), st.integers(0, 5))
 
 
+_OPTIONAL_TEXTS = st.one_of(st.none(), st.lists(_TEXT, max_size=6))
+_OPTIONAL_HEADS = st.one_of(st.none(), st.lists(st.integers(-1, 6), max_size=6))
+_OPTIONAL_LINES = st.one_of(st.none(), st.lists(st.integers(-1, 2 ** 33), max_size=6))
+_OPTIONAL_RULE_TYPES = st.one_of(st.none(), st.dictionaries(_SPAN, st.tuples(st.sampled_from(list(MentionType)), _TEXT),
+                                                             max_size=3))
+_OPTIONAL_ENTITIES = st.one_of(st.none(), st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), _TEXT), max_size=2))
+"""Each optional field's strategy built once: built at each draw, each was validated again at
+every draw.  The same draws either way."""
+
+
 @st.composite
 def documents(draw: st.DrawFn) -> Document:
     """A document with any of the packed fields present or not, strings with line ends and lone
     surrogates among them, numbers past 32 bits, spans typed or not."""
-    optional = lambda strategy: draw(st.one_of(st.none(), strategy))  # noqa: E731
     words = draw(st.lists(_TEXT, max_size=6))
     return Document(
         name=draw(_TEXT), words=words, chains=draw(st.lists(st.lists(_SPAN, max_size=3), max_size=3)),
         labels=draw(st.lists(_TEXT, max_size=3)), sentence_starts=draw(st.lists(st.integers(0, 2 ** 40), max_size=3)),
-        path=draw(_TEXT), line=draw(st.integers(0, 9)), token_lines=optional(st.lists(st.integers(-1, 2 ** 33), max_size=6)),
-        pos=optional(st.lists(_TEXT, max_size=6)), parse=optional(st.lists(_TEXT, max_size=6)),
-        heads=optional(st.lists(st.integers(-1, 6), max_size=6)),
-        parse_heads=optional(st.lists(st.integers(-1, 6), max_size=6)),
-        rule_types=optional(st.dictionaries(_SPAN, st.tuples(st.sampled_from(list(MentionType)), _TEXT), max_size=3)),
-        named_entities=optional(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), _TEXT), max_size=2)))
+        path=draw(_TEXT), line=draw(st.integers(0, 9)), token_lines=draw(_OPTIONAL_LINES),
+        pos=draw(_OPTIONAL_TEXTS), parse=draw(_OPTIONAL_TEXTS), heads=draw(_OPTIONAL_HEADS),
+        parse_heads=draw(_OPTIONAL_HEADS), rule_types=draw(_OPTIONAL_RULE_TYPES),
+        named_entities=draw(_OPTIONAL_ENTITIES))
 
 
 @settings(max_examples=300, deadline=None)

@@ -6,6 +6,8 @@ mentions typed ahead (`prepare_types`) or not, and spans beyond its tokens."""
 from __future__ import annotations
 
 import dataclasses
+import functools
+from types import SimpleNamespace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,24 +22,55 @@ BITS = ["(TOP(S(NP*", "*)", "*", "(NP*)", "*))", "(NP(NP*", "(VP*", "*)))", "(PP
 LABELS = ["PERSON", "ORG", "DATE", "CARDINAL"]
 
 
+def _ordered(pair: tuple[int, int]) -> tuple[int, int]:
+    return min(pair), max(pair)
+
+
+def _ordered_entity(entity: tuple[int, int, str]) -> tuple[int, int, str]:
+    return min(entity[0], entity[1]), max(entity[0], entity[1]), entity[2]
+
+
+_TYPES = st.sampled_from(list(MentionType))
+
+
+@functools.lru_cache(maxsize=None)
+def _parts(n: int) -> SimpleNamespace:
+    """The strategies of an n-token document's parts, built once per n and kept: built afresh at
+    each draw (a new lambda each time, which Hypothesis cannot cache), they were validated again
+    at every draw, most of these tests' time.  The same draws either way."""
+    return SimpleNamespace(
+        words=st.lists(st.sampled_from(WORDS), min_size=n, max_size=n),
+        pos=st.lists(st.sampled_from(TAGS), min_size=n, max_size=n),
+        # a balanced parse (each token its own NP in one sentence) or random bits, often malformed
+        parse=st.one_of(st.none(), st.just(["(TOP(S(NP*)"] + ["(NP*)"] * (n - 2) + ["(NP*)))"] if n > 1 else None),
+                        st.lists(st.sampled_from(BITS), min_size=n, max_size=n)),
+        heads=st.one_of(st.none(), st.lists(st.integers(-2, n), min_size=n, max_size=n)),  # a few out of range
+        lemmas=st.one_of(st.none(), st.lists(st.sampled_from(WORDS), min_size=n, max_size=n)),
+        entities=st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.sampled_from(LABELS))
+                          .map(_ordered_entity), max_size=3),
+        spans=st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).map(_ordered), max_size=6, unique=True),
+        starts=st.lists(st.integers(0, n - 1), max_size=2),
+        # the document's own mentions, others within it, and a few beyond its tokens
+        extra=st.lists(st.tuples(st.integers(-1, n + 1), st.integers(-1, n + 1)).map(_ordered), max_size=5),
+        inside=st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).map(_ordered), min_size=1, max_size=6),
+    )
+
+
 @st.composite
 def documents(draw: st.DrawFn, name: str) -> Document:
     n = draw(st.integers(1, 12))
-    words = draw(st.lists(st.sampled_from(WORDS), min_size=n, max_size=n))
+    parts = _parts(n)
+    words = draw(parts.words)
     with_pos = draw(st.booleans())
-    pos = draw(st.lists(st.sampled_from(TAGS), min_size=n, max_size=n)) if with_pos else None
-    # a balanced parse (each token its own NP in one sentence) or random bits, often malformed
-    parse = draw(st.one_of(st.none(), st.just(["(TOP(S(NP*)"] + ["(NP*)"] * (n - 2) + ["(NP*)))"] if n > 1 else None),
-                           st.lists(st.sampled_from(BITS), min_size=n, max_size=n)))
-    heads = draw(st.one_of(st.none(), st.lists(st.integers(-2, n), min_size=n, max_size=n)))  # a few out of range
-    lemmas = draw(st.one_of(st.none(), st.lists(st.sampled_from(WORDS), min_size=n, max_size=n)))
-    entities = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.sampled_from(LABELS))
-                             .map(lambda e: (min(e[0], e[1]), max(e[0], e[1]), e[2])), max_size=3)) or None
-    spans = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
-                          .map(lambda s: (min(s), max(s))), max_size=6, unique=True))
-    explicit = {span: draw(st.sampled_from(list(MentionType))) for span in spans[:1]} \
+    pos = draw(parts.pos) if with_pos else None
+    parse = draw(parts.parse)
+    heads = draw(parts.heads)
+    lemmas = draw(parts.lemmas)
+    entities = draw(parts.entities) or None
+    spans = draw(parts.spans)
+    explicit = {span: draw(_TYPES) for span in spans[:1]} \
         if draw(st.integers(0, 5)) == 0 else None
-    starts = sorted({0, *draw(st.lists(st.integers(0, n - 1), max_size=2))})
+    starts = sorted({0, *draw(parts.starts)})
     return Document(name=name, words=words, chains=[spans] if spans else [], sentence_starts=starts, pos=pos,
                     lemmas=lemmas, parse=parse, heads=heads, named_entities=entities, explicit_types=explicit)
 
@@ -48,10 +81,7 @@ def corpora(draw: st.DrawFn) -> tuple[list[Document], list[list[tuple[int, int]]
     prepare_types([doc for doc in docs if draw(st.booleans())])  # some keys typed ahead, as the cache keeps them
     spans = []
     for doc in docs:
-        n = len(doc.words)
-        # the document's own mentions, others within it, and a few beyond its tokens
-        extra = draw(st.lists(st.tuples(st.integers(-1, n + 1), st.integers(-1, n + 1))
-                              .map(lambda s: (min(s), max(s))), max_size=5))
+        extra = draw(_parts(len(doc.words)).extra)
         spans.append(list(dict.fromkeys([*doc.mentions(), *extra])))
     return docs, spans
 
@@ -94,14 +124,12 @@ def small_tagged_corpora(draw: st.DrawFn) -> tuple[list[Document], list[list[tup
     for i in range(draw(st.integers(2, 7))):
         doc = draw(documents(f"d{i}"))
         n = len(doc.words)
-        pos = draw(st.lists(st.sampled_from(TAGS), min_size=n, max_size=n)) if draw(st.integers(0, 5)) else doc.pos
+        pos = draw(_parts(n).pos) if draw(st.integers(0, 5)) else doc.pos
         docs.append(dataclasses.replace(doc, pos=pos, explicit_types=None if draw(st.integers(0, 5)) else doc.explicit_types))
     prepare_types([doc for doc in docs if draw(st.booleans())])
     spans = []
     for doc in docs:
-        n = len(doc.words)
-        inside = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).map(lambda s: (min(s), max(s))),
-                               min_size=1, max_size=6))
+        inside = draw(_parts(len(doc.words)).inside)
         spans.append(list(dict.fromkeys(inside)))
     return docs, spans
 
