@@ -37,6 +37,12 @@ def linear_sum_assignment() -> Callable:
     return imported
 
 
+def loaded() -> bool:
+    """Whether the solver is in this process already (loading it costs about 20 ms: a caller
+    with little to solve may prefer its own code until then)."""
+    return linear_sum_assignment.cache_info().currsize > 0 or _NAME in sys.modules
+
+
 def _load_alone():
     """The compiled module `scipy.optimize._lsap` loaded without its package's `__init__`, or
     None where this scipy has no such file or it does not load alone."""
