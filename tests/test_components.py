@@ -6,7 +6,6 @@ shape the shortcuts take and beyond, with whole-number weights, fractions with t
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -112,14 +111,14 @@ def test_components_weighed_in_runs_give_the_same(components):
 
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(["whole", "quarters"]).flatmap(lambda kind: st.lists(component(kind), min_size=1, max_size=6)))
-def test_exact_sums_solved_by_the_compiled_solver_give_the_solvers_totals(compiled_from_any, components):
+def test_exact_sums_solved_by_the_compiled_solver_give_the_solvers_totals(components):
     """Weights whose sums are exact: the compiled solver's best matching (another one, on a tie)
     sums to the Python solver's total, to the bit."""
     found, phi = laid(components)
     assert [bits(x) for x in best_totals(found, phi)] == [bits(x) for x in expected(components)]
 
 
-def test_large_components_of_exact_sums_give_the_solvers_totals(compiled_from_any):
+def test_large_components_of_exact_sums_give_the_solvers_totals():
     rng = np.random.default_rng(42)
     components = []
     for n_rows, n_cols in [(12, 15), (15, 12), (9, 9), (20, 31), (3, 40)]:
@@ -137,14 +136,3 @@ def test_sums_that_round_are_not_exact():
     found, phi = laid([(3, 3, [(r, c, 1.0) for r in range(3) for c in range(3)])])
     assert _sums_exact(found, phi) and _sums_exact(found, phi * 0.75)
     assert not _sums_exact(found, phi * (2 / 3)) and not _sums_exact(found, phi * 2.0 ** 41)
-
-
-@pytest.fixture(scope="module")
-def compiled_from_any():
-    """The compiled solver taken for any number of components (else only from `COMPILED_FROM`)."""
-    import metrics.measures.components as module
-
-    kept = module.COMPILED_FROM
-    module.COMPILED_FROM = 0
-    yield
-    module.COMPILED_FROM = kept

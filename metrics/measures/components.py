@@ -20,10 +20,10 @@ pairs that are cells (a non-cell weighs 0, and adding 0.0 changes no float).  Ta
   (`_two_total` takes the best of the same sums, and a sum of two terms is the same in
   either order); otherwise when the best matching is better by `MARGIN` than any other with other
   cells (the solver, whose rounding is far below it, finds it), summed by row;
-- of exact sums, the rest with three chains or more on each side: scipy's compiled solver, when
-  there are enough of them to pay for loading it (`_compiled_totals`: any best matching's total
-  is the solver's; on the 250,000-token corpus some 650 of CEAF-m's and LCEAF-m's 1,360
-  components for the solver, 67 ms of Python against 8 ms and 20 ms to load it);
+- of exact sums, the rest with three chains or more on each side: scipy's compiled solver
+  (`_compiled_totals`: any best matching's total is the solver's; on the 250,000-token corpus
+  some 650 of CEAF-m's and LCEAF-m's 1,360 components for the solver, 67 ms of Python against
+  8 ms);
 - the rest: the solver (`component_total`): real ties among weights whose sums round (CEAF-e's
   2n / (|K| + |R|)) need its own choice, which decides the last bit.
 """
@@ -134,11 +134,6 @@ def best_totals(found: Components, phi: np.ndarray) -> list[float]:
 EXACT_SCALE = 1024.0
 """Weights that are whole multiples of 1/EXACT_SCALE (a power of two) add up exactly."""
 
-COMPILED_FROM = 150
-"""Fewest components of exact weights that make loading scipy's compiled solver pay (about 20 ms,
-the Python solver's time for some 200 of CEAF's components); once it is loaded, any number."""
-
-
 def _sums_exact(found: Components, values: np.ndarray) -> bool:
     """Whether every sum of a matching's weights is exact in floating point, so that every best
     matching of a component sums to the same float, in any order: whole multiples of
@@ -152,13 +147,12 @@ def _sums_exact(found: Components, values: np.ndarray) -> bool:
 def _compiled_totals(found: Components, values: np.ndarray, rest: list[int]) -> dict[int, float]:
     """The best totals of the components `rest` with three chains or more on each side (two take
     `_two_total`, cheaper), when the weights' sums are exact (`_sums_exact`): any best matching
-    then gives the solver's total to the bit, so scipy's compiled solver (`runtime.lsap`) finds
-    one, its cells summed by row as the Python solver's are.  Only when there are enough of them
-    to pay for loading it (`COMPILED_FROM`), or it is loaded already; else none."""
-    from metrics.runtime.lsap import linear_sum_assignment, loaded
+    then gives the solver's total to the bit, so scipy's compiled solver (`runtime.lsap`: loaded
+    in half a millisecond) finds one, its cells summed by row as the Python solver's are."""
+    from metrics.runtime.lsap import linear_sum_assignment
 
     chosen = [c for c in rest if min(int(found.n_rows[c]), int(found.n_cols[c])) >= 3]
-    if not chosen or (len(chosen) < COMPILED_FROM and not loaded()):
+    if not chosen:
         return {}
     solve = linear_sum_assignment()
     totals = {}
