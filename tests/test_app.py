@@ -398,12 +398,12 @@ async def test_load_error_is_shown_not_raised(tmp_path):
 
 @pilot_test
 async def test_error_analysis_fault_is_reported_not_fatal(monkeypatch):
-    import workbench.session
+    import metrics.errors.chen_ng.records  # the session imports it when it classifies
 
     def broken(pairs, weights):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(workbench.session, "classify_corpus", broken)
+    monkeypatch.setattr(metrics.errors.chen_ng.records, "classify_corpus", broken)
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)

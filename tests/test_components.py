@@ -25,6 +25,8 @@ def component(draw, weights: str):
     cells = sorted(set(cells))
     if weights == "whole":
         value = st.integers(0, 4).map(float)
+    elif weights == "quarters":  # LCEAF-m's under the LMetric weights W4 (1, 0.75, 0.5)
+        value = st.integers(0, 12).map(lambda k: k / 4)
     elif weights == "fractions":
         value = st.tuples(st.integers(1, 3), st.integers(1, 4), st.integers(1, 4)).map(lambda t: 2.0 * t[0] / (t[1] + t[2]))
     else:
@@ -105,3 +107,32 @@ def test_components_weighed_in_runs_give_the_same(components):
         module.WEIGHED_AT_ONCE = 1_000_000
     assert [bits(x) for x in runs[0]] == [bits(x) for x in whole[0]] == [bits(x) for x in expected(components)]
     assert [m.tolist() for m in runs[1]] == [m.tolist() for m in whole[1]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["whole", "quarters"]).flatmap(lambda kind: st.lists(component(kind), min_size=1, max_size=6)))
+def test_exact_sums_solved_by_the_compiled_solver_give_the_solvers_totals(components):
+    """Weights whose sums are exact: the compiled solver's best matching (another one, on a tie)
+    sums to the Python solver's total, to the bit."""
+    found, phi = laid(components)
+    assert [bits(x) for x in best_totals(found, phi)] == [bits(x) for x in expected(components)]
+
+
+def test_large_components_of_exact_sums_give_the_solvers_totals():
+    rng = np.random.default_rng(42)
+    components = []
+    for n_rows, n_cols in [(12, 15), (15, 12), (9, 9), (20, 31), (3, 40)]:
+        dense = rng.integers(0, 5, size=(n_rows, n_cols)) * (rng.random((n_rows, n_cols)) < 0.4) / 4
+        dense[np.arange(n_rows), np.arange(n_rows) % n_cols] += 0.25  # every chain with a cell
+        dense[np.arange(n_cols) % n_rows, np.arange(n_cols)] += 0.25
+        components.append((n_rows, n_cols, [(r, c, float(dense[r, c])) for r, c in zip(*np.nonzero(dense))]))
+    found, phi = laid(components)
+    assert [bits(x) for x in best_totals(found, phi)] == [bits(x) for x in expected(components)]
+
+
+def test_sums_that_round_are_not_exact():
+    from metrics.measures.components import _sums_exact
+
+    found, phi = laid([(3, 3, [(r, c, 1.0) for r in range(3) for c in range(3)])])
+    assert _sums_exact(found, phi) and _sums_exact(found, phi * 0.75)
+    assert not _sums_exact(found, phi * (2 / 3)) and not _sums_exact(found, phi * 2.0 ** 41)

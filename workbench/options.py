@@ -5,12 +5,15 @@ one line).  The commands, the CLI and the session parse `--weights`, `--metrics`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from metrics.errors.chen_ng.records import Category
 from metrics.measures.catalog import resolve
 from metrics.measures.weights import Weights, parse_weights
 from metrics.model import MentionType
 from metrics.runtime.parallel import processors
+
+if TYPE_CHECKING:  # the error analysis loads with the commands that list errors, not with `score`
+    from metrics.errors.chen_ng.records import Category
 
 OTHER_METRICS_DEFAULTS = {"weights": "W4", "ace_variant": "ace07", "ace_weighting": "mention"}
 """The defaults of the options that set Chen & Ng's weights and the ACE-value (their argparse
@@ -53,6 +56,8 @@ def impact_option(text: str) -> str:
 
 def categories_option(values: Sequence[str] | None) -> list[Category] | None:
     """`--category` (repeated or comma-separated), None when not given."""
+    from metrics.errors.chen_ng.records import Category
+
     try:
         return None if not values else [Category.parse(v) for v in _split(values)]
     except ValueError as exc:

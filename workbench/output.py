@@ -14,12 +14,10 @@ not destroy the key.  `emit` sends a result to `--output` or to stdout.
 
 from __future__ import annotations
 
-import csv
 import io
 import os
 import re
 import stat
-import tempfile
 import sys
 from collections.abc import Iterable, Sequence
 
@@ -159,6 +157,8 @@ def _text(cell: object) -> str:
 def render_csv(headers: Sequence[str], rows: Iterable[Sequence[object]], *, texts: bool = False) -> str:
     """RFC 4180 CSV (quoted where needed, `\\n` line ends), header first.  With `texts`, every cell
     is already its text (a table written column by column): the rows go to the writer at once."""
+    import csv  # loaded by the runs that write CSV, as tempfile by those that write a file
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(headers)
@@ -256,6 +256,8 @@ def write_atomic(path: str, text: str | bytes | Iterable[str], inputs: Iterable[
     if path.endswith(("/", os.sep)):
         raise InputError(path, None, "cannot write: this names a folder that does not exist; give a file name")
     directory = os.path.dirname(os.path.abspath(path))
+    import tempfile
+
     try:
         handle, temporary = tempfile.mkstemp(prefix=".corefwb-", suffix=".tmp", dir=directory)
     except OSError as exc:

@@ -26,7 +26,6 @@ from metrics.conventions.pipeline import load
 from metrics.conventions.registry import CONVENTIONS as KNOWN_CONVENTIONS
 from metrics.measures.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.measures.catalog import names
-from metrics.errors.chen_ng.records import ErrorColumns, ErrorRecord, classify_corpus, classify_corpus_columns
 from metrics.formats.detection import ZERO_MODES as CRAC_ZEROS
 from metrics.formats.readers import FORMATS as READ_FORMATS
 from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, set_max_document_tokens,
@@ -39,7 +38,8 @@ from metrics.measures.weights import W4, Weights
 
 from .options import UsageError
 
-if TYPE_CHECKING:  # a convention's own code, and the K&K analysis, load only when asked for
+if TYPE_CHECKING:  # a convention's own code, the error analyses, load only when asked for
+    from metrics.errors.chen_ng.records import ErrorColumns, ErrorRecord
     from metrics.conventions.corefud import Settings as CorefudSettings
     from metrics.corpus.ua import Settings as UASettings, UAResult
     from metrics.errors.kummerfeld_klein.report import KKError
@@ -272,12 +272,16 @@ class Session:
     def classify(self, weights: Weights = W4, documents: Iterable[str] | None = None,
                  system: int = 0) -> list[ErrorRecord]:
         """Every error of the system's response, in key document order."""
+        from metrics.errors.chen_ng.records import classify_corpus  # not loaded by a command that only scores
+
         return classify_corpus(self._pairs_of(documents, system), weights)
 
     def error_columns(self, weights: Weights = W4, documents: Iterable[str] | None = None,
                       system: int = 0) -> ErrorColumns:
         """`classify` as columns: what `corefwb errors` filters, counts and writes without an object
         per record."""
+        from metrics.errors.chen_ng.records import classify_corpus_columns
+
         return classify_corpus_columns(self._pairs_of(documents, system), weights)
 
     def _pairs_of(self, documents: Iterable[str] | None, system: int) -> list:

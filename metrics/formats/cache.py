@@ -40,7 +40,6 @@ import pickle
 import re
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -204,6 +203,8 @@ class ReadCache:
         if len(payload) + _HEADER > self.max_bytes:
             return
         header = _MAGIC + len(payload).to_bytes(8, "big") + _checksum(key, payload)
+        import tempfile  # only a run that stores an entry loads it (about 4 ms, with shutil and random)
+
         temporary: str | None = None
         try:
             handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=_TEMPORARY)

@@ -20,9 +20,6 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from metrics.corpus.ua import (BRIDGING, METRICS, PRESETS, Settings, UAResult, resolve_metrics, result_of,
-                               shown_metrics)
-from metrics.formats.ua import is_ua_head
 from metrics.conventions.options import UA
 from metrics.measures.catalog import label
 
@@ -31,7 +28,8 @@ from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, size_opti
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
 
-if TYPE_CHECKING:  # loaded when UA errors are asked for, not with every command line
+if TYPE_CHECKING:  # the UA convention's code loads when a command line is under it, not with every command line
+    from metrics.corpus.ua import Settings, UAResult
     from metrics.errors.ua.records import UAError
 
 
@@ -44,8 +42,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ua: report the scores of the split antecedents' alignment only (implies keep)")
     parser.add_argument("--discourse-deixis", action="store_true",
                         help="ua: score the discourse-deixis chains instead of the identity chains")
-    parser.add_argument("--preset", choices=tuple(PRESETS), default=None,
-                        help="a shared task's settings, as the UA scorer's -t NAME (under the convention it names)")
+    preset = parser.add_argument("--preset", default=None,
+                                 help="a shared task's settings, as the UA scorer's -t NAME (under the convention it "
+                                      "names)")
+    preset.choices = _PresetNames()  # set after adding: argparse's check at adding would list them
+
+
+class _PresetNames:
+    """The presets' names (`metrics.corpus.ua.PRESETS`), as argparse's choices of --preset: the UA
+    convention's code is imported when argparse first looks at them (a --preset given, or help),
+    not by every command line that only adds the option (about 20 ms of every `score`)."""
+
+    def __contains__(self, name: object) -> bool:
+        from metrics.corpus.ua import PRESETS
+
+        return name in PRESETS
+
+    def __iter__(self):
+        from metrics.corpus.ua import PRESETS
+
+        return iter(PRESETS)
 
 
 def _given(args: argparse.Namespace, *names: str) -> list[str]:
@@ -58,6 +74,8 @@ def apply_preset(args: argparse.Namespace) -> None:
     if name is None or getattr(args, "_preset_applied", False):
         return
     args._preset_applied = True
+    from metrics.corpus.ua import PRESETS, Settings
+
     preset = PRESETS[name]
     clash = _given(args, "match", "singletons", "split_antecedents", "only_split_antecedents", "discourse_deixis",
                    "zero_match")
@@ -102,12 +120,15 @@ def _is_ua(path: str | None) -> bool:
     if path in (None, "-") or not os.path.isfile(path):
         return False
     from metrics.formats.source import read_head
+    from metrics.formats.ua import is_ua_head
 
     return is_ua_head(read_head(path).decode("utf-8-sig", errors="replace"))
 
 
 def settings_of(args: argparse.Namespace) -> Settings:
     """The UA settings of a command line (a preset's, or the options with the UA scorer's defaults)."""
+    from metrics.corpus.ua import PRESETS, Settings
+
     metrics_text = getattr(args, "metrics", "all")
     if args.preset is not None:
         preset = PRESETS[args.preset]
@@ -133,6 +154,8 @@ def settings_of(args: argparse.Namespace) -> Settings:
 
 
 def _metrics(text: str) -> tuple[str, ...]:
+    from metrics.corpus.ua import METRICS, resolve_metrics
+
     try:
         out = resolve_metrics(text.split(","))
     except ValueError as error:
@@ -146,6 +169,8 @@ def listed_metrics(args: argparse.Namespace) -> tuple[str, ...]:
     """The metrics a command line lists under --conventions ua: those of its settings (`--metrics`,
     or a preset's) among the UA convention's `scores`, in the UA scorer's order, CoNLL with its
     parts: what `score` prints, and what `compare` lists and tests."""
+    from metrics.corpus.ua import shown_metrics
+
     return tuple(metric.name for metric in shown_metrics(settings_of(args)))
 
 
@@ -175,6 +200,8 @@ def _load(args: argparse.Namespace, warn: Callable[[str], None],
           scores_only: bool = False) -> tuple[Session, UAResult]:
     """The session of a command line (its documents' names) and its UA scores (with `scores_only`,
     the files' other columns not read)."""
+    from metrics.corpus.ua import result_of
+
     settings = settings_of(args)
     session = Session.load(args.key, [args.response], load_options(args, settings, scores_only),
                            processes=jobs_option(args.jobs), spans=False)
@@ -185,6 +212,8 @@ def _load(args: argparse.Namespace, warn: Callable[[str], None],
 
 def load_options(args: argparse.Namespace, settings: Settings, scores_only: bool = False) -> LoadOptions:
     """The road's options of a UA command line's settings (completed)."""
+    from metrics.corpus.ua import BRIDGING
+
     return LoadOptions(match=settings.match, max_input_size=size_option(args.max_input_size),
                        max_document_tokens=args.max_document_tokens,
                        singletons="keep" if settings.keep_singletons else "remove", cache=not args.no_cache,
