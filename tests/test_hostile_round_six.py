@@ -63,3 +63,21 @@ def test_a_json_document_with_an_empty_list_of_clusters_is_scored(capsys, tmp_pa
     output.write_text(json.dumps(documents), encoding="utf-8")
     status, out, _ = run(capsys, "score", GUM2, str(output), "--no-cache", "--format", "json")
     assert status == 0 and 0 < json.loads(out)["metrics"]["muc"]["recall"] < 1
+
+
+@pytest.mark.parametrize("named", ["IDENTITY IDENTITY BRIDGING", "IDENTITY BRIDGING BRIDGING"])
+@pytest.mark.parametrize("where", ["first line", "inside the document"])
+def test_a_global_columns_line_naming_a_layer_twice_is_refused(capsys, tmp_path, named, where):
+    """`IDENTITY IDENTITY BRIDGING ...` was read with BRIDGING one column to the right of the
+    file's bridging links: every link lost, the bridging scores 0 without a word."""
+    text = Path(UA_KEY).read_text(encoding="utf-8")
+    lying = text.splitlines()[0].replace("IDENTITY BRIDGING", named)
+    if where == "first line":
+        text, line = text.replace(text.splitlines()[0], lying), 1
+    else:
+        text, line = text.replace("# sent_id = 1\n", f"# sent_id = 1\n{lying}\n"), 4
+    key = tmp_path / "key.conllua"
+    key.write_text(text, encoding="utf-8")
+    for command in ("score", "errors"):
+        status, out, err = run(capsys, command, str(key), UA_RESPONSE, "--preset", "codicrac22br", "--no-cache")
+        assert out == "" and error_line(status, err).startswith(f"corefwb: error: {key}:{line}: global.columns names ")
