@@ -124,7 +124,8 @@ def _layer_columns(path: str, number: int, columns: list[str]) -> tuple[int, int
     for name in LAYER_COLUMNS:
         if columns.count(name) > 1:
             raise InputError(path, number + 1, f"global.columns names {name} {columns.count(name)} times")
-    return tuple(columns.index(name) if name in columns else -1 for name in LAYER_COLUMNS)  # type: ignore[return-value]
+    identity, bridging, deixis = (columns.index(name) if name in columns else -1 for name in LAYER_COLUMNS)
+    return identity, bridging, deixis
 
 
 _SPECIAL = (np.frombuffer(b"newdoc", np.uint8), np.frombuffer(b"global.columns", np.uint8))
