@@ -81,3 +81,29 @@ def test_a_global_columns_line_naming_a_layer_twice_is_refused(capsys, tmp_path,
     for command in ("score", "errors"):
         status, out, err = run(capsys, command, str(key), UA_RESPONSE, "--preset", "codicrac22br", "--no-cache")
         assert out == "" and error_line(status, err).startswith(f"corefwb: error: {key}:{line}: global.columns names ")
+
+
+def test_a_relation_errors_price_is_written_as_every_impact_is(capsys):
+    """README: an impact is written with three significant digits, `0` for no change, never
+    `-0.000`, on the screen and in `corefwb errors`.  The UA prices were written with two decimals:
+    a price of +0.004 points showed `+0.00`, a small loss `-0.00`, and the unchanged recognition
+    score of a wrong anchor `+0.00` (checked here on `split`, whose prices under partial credit
+    are below a hundredth, and on `bridging`)."""
+    from metrics.corpus.ua import Settings, score_corpus
+    from metrics.errors.ua.records import find_errors
+    from metrics.formats.ua import read_ua
+    from workbench.output import points_text
+    from workbench.tui.relationerrors import price_names, price_text
+
+    assert [points_text(p) for p in (0.0, -0.0, 0.004123, -0.0031, 30.0, -2.5e-05)] == \
+        ["0", "0", "+0.00412", "-0.00310", "+30.00", "-2.50e-05"]
+    status, out, _ = run(capsys, "errors", UA_KEY, UA_RESPONSE, "--preset", "codicrac22br", "--no-cache")
+    assert status == 0 and "+0.00" not in out and "-0.00" not in out
+    wrong_anchor = next(line for line in out.splitlines() if line.startswith("bridging ") and "wrong_anchor" in line)
+    assert "Bridging recognition 0," in wrong_anchor  # the anaphor was recognised: no change
+    keys, responses = read_ua(UA_KEY), read_ua(UA_RESPONSE)
+    result = score_corpus(keys, responses, "k", "r", Settings(keep_singletons=True, metrics=(
+        "bridging_recognition", "bridging_markable", "bridging_entity")))
+    for error in find_errors(result):
+        assert price_text(error).split() == [points_text(p) for p in error.price.values()]
+        assert all(f" {points_text(p)}" in price_names(error) for p in error.price.values())
