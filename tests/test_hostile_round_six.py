@@ -107,3 +107,23 @@ def test_a_relation_errors_price_is_written_as_every_impact_is(capsys):
     for error in find_errors(result):
         assert price_text(error).split() == [points_text(p) for p in error.price.values()]
         assert all(f" {points_text(p)}" in price_names(error) for p in error.price.values())
+
+
+def test_a_non_referring_entity_of_several_markables_is_warned_about_and_explained(capsys, tmp_path):
+    """The UA scorer counts only the first markable of a non-referring entity as non-referring; a
+    system that gives all its expletives one EntityID (`1-Pseudo`) scores as if it had marked one.
+    The number stays the UA scorer's, but it was silent, and the error said the response had no
+    markable where it has one."""
+    key = DATA / "ua" / "non_referring.key"
+    response = tmp_path / "shared.response"
+    response.write_text(key.read_text(encoding="utf-8").replace("EntityID=2-Pseudo|MarkableID=m2",
+                                                                "EntityID=1-Pseudo|MarkableID=m2"), encoding="utf-8")
+    status, out, err = run(capsys, "score", str(key), str(response), "--metrics", "non_referring", "--format", "csv",
+                           "--no-cache")
+    assert status == 0 and out.splitlines()[1] == "corpus,non_referring,0.5,1.0,0.6666666666666666"
+    (warning,) = err.splitlines()
+    assert warning.startswith(f"corefwb: warning: {response}: 1 non-referring entity") and "line 8" in warning
+    status, out, err = run(capsys, "errors", str(key), str(response), "--no-cache")
+    (row,) = [line for line in out.splitlines() if "marked_referring" in line and "'there'" in line]
+    assert "no markable there" not in row and "1-Pseudo" in row
+    assert run(capsys, "score", str(key), str(key), "--no-cache")[2] == ""  # one markable per entity: no word
