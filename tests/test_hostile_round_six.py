@@ -127,3 +127,19 @@ def test_a_non_referring_entity_of_several_markables_is_warned_about_and_explain
     (row,) = [line for line in out.splitlines() if "marked_referring" in line and "'there'" in line]
     assert "no markable there" not in row and "1-Pseudo" in row
     assert run(capsys, "score", str(key), str(key), "--no-cache")[2] == ""  # one markable per entity: no word
+
+
+def test_an_anaphor_with_two_bridging_links_is_warned_about(capsys, tmp_path):
+    """The UA scorer keeps the last link of an anaphor (a dict by MarkableID), and so do we; the
+    first was dropped without a word."""
+    text = Path(UA_KEY).read_text(encoding="utf-8")
+    key = tmp_path / "twice.key"
+    key.write_text(text.replace("(MarkableID=roof|Rel=part-of|MentionAnchor=house",
+                                "(MarkableID=door|Rel=part-of|MentionAnchor=it"), encoding="utf-8")
+    status, out, err = run(capsys, "score", str(key), UA_RESPONSE, "--preset", "codicrac22br", "--format", "csv",
+                           "--no-cache")
+    assert status == 0 and "corpus,bridging_markable,1.0,0.5," in out  # door -> it, the last link, kept
+    (warning,) = err.splitlines()
+    assert warning.startswith(f"corefwb: warning: {key}: 1 anaphor(s) with more than one bridging link") \
+        and "line 13" in warning
+    assert run(capsys, "score", UA_KEY, UA_RESPONSE, "--preset", "codicrac22br", "--no-cache")[2] == ""

@@ -112,6 +112,7 @@ def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str]
                split_antecedents: bool) -> list[str]:
     """What a UA file holds that the UA scorer reads in a defined way we follow, said once per file
     (docs/ua.md, the format): a non-referring entity of several markables (only its first counts);
+    an anaphor with several bridging links (only its last counts);
     with split antecedents scored, an ElementOf naming no entity of its
     layer in the document (it then makes no split antecedent: ignored); where the matching reads
     Min, markables whose Min lies outside their own words (they can then be matched only exactly;
@@ -121,7 +122,14 @@ def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str]
     outside: list[tuple[int, str]] = []  # each document's first, and how many in all
     outside_count = 0
     shared: list[tuple[int, str, str]] = []  # a second markable of a non-referring entity, and its document
+    relinked: list[tuple[int, str]] = []  # a second bridging link of an anaphor
     for doc in documents:
+        if "bridging" in layers:
+            linked: set[str] = set()
+            for link in doc.bridging:
+                if link.anaphor in linked:
+                    relinked.append((link.line, link.anaphor))
+                linked.add(link.anaphor)
         for deixis, layer in ((False, "identity"), (True, "deixis")):
             if layer not in layers:
                 continue
@@ -157,6 +165,10 @@ def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str]
         notes.append(f"{path}: {count} non-referring {'entity holds' if count == 1 else 'entities hold'} more than "
                      f"one markable; the UA scorer counts the first markable of each alone as non-referring, and so "
                      f"do we: give each its own EntityID (first: line {line}, a second markable of {entity})")
+    if relinked:
+        line, anaphor = min(relinked)
+        notes.append(f"{path}: {len(relinked)} anaphor(s) with more than one bridging link; the UA scorer keeps the "
+                     f"last link of each, and so do we (first: line {line}, markable {anaphor})")
     if outside:
         line, text = min(outside)
         notes.append(f"{path}: {outside_count} markable(s) have a Min outside their own words; --match {match} can "
