@@ -414,7 +414,7 @@ async def test_an_explanation_cut_on_the_border_is_said_whole_in_one_toast():
         text = app.query_one(DocumentText)
         row = next(r for r in panel.rows if r.kind == "wrong_anchor")
         whole = said_of(row)
-        assert "Br. recogn. +" in whole and whole.startswith(row.explanation)
+        assert "Br. recogn. 0, Br. markable +" in whole and whole.startswith(row.explanation)
         for _ in range(2):
             app.on_relation_error_panel_picked(RelationErrorPanel.Picked(panel, row, jump=False))
             await pilot.pause()

@@ -102,13 +102,16 @@ def impact_points(value: float | None) -> float | None:
 
 
 def impact_text(value: float | None) -> str:
-    """An impact in points as people read it: signed, three significant digits (a corpus of a
-    hundred documents moves by hundredths of a point per error: `+0.0812`), in at most nine
-    characters (below 0.0001 points with an exponent: `+9.03e-05`), `0` for no change, never
-    `-0.000`; empty when not priced."""
+    """An impact in points as people read it (`points_text`); empty when not priced."""
     points = impact_points(value)
-    if points is None:
-        return ""
+    return "" if points is None else points_text(points)
+
+
+def points_text(points: float) -> str:
+    """A change of a score in points as people read it: signed, three significant digits (a
+    corpus of a hundred documents moves by hundredths of a point per error: `+0.0812`), in at most
+    nine characters (below 0.0001 points with an exponent: `+9.03e-05`), `0` for no change, never
+    `-0.000`.  Every error's impact and every UA relation error's price is written so."""
     if abs(points) < 5e-7:
         return "0"
     import math

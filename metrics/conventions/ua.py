@@ -111,7 +111,9 @@ MIN_READERS = ("partial", "head")
 def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str], match: str,
                split_antecedents: bool) -> list[str]:
     """What a UA file holds that the UA scorer reads in a defined way we follow, said once per file
-    (docs/ua.md, the format): with split antecedents scored, an ElementOf naming no entity of its
+    (docs/ua.md, the format): a non-referring entity of several markables (only its first counts);
+    an anaphor with several bridging links (only its last counts);
+    with split antecedents scored, an ElementOf naming no entity of its
     layer in the document (it then makes no split antecedent: ignored); where the matching reads
     Min, markables whose Min lies outside their own words (they can then be matched only exactly;
     the released LIGHT files have thousands)."""
@@ -119,11 +121,25 @@ def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str]
     dangling: list[tuple[int, str]] = []
     outside: list[tuple[int, str]] = []  # each document's first, and how many in all
     outside_count = 0
+    shared: list[tuple[int, str, str]] = []  # a second markable of a non-referring entity, and its document
+    relinked: list[tuple[int, str]] = []  # a second bridging link of an anaphor
     for doc in documents:
+        if "bridging" in layers:
+            linked: set[str] = set()
+            for link in doc.bridging:
+                if link.anaphor in linked:
+                    relinked.append((link.line, link.anaphor))
+                linked.add(link.anaphor)
         for deixis, layer in ((False, "identity"), (True, "deixis")):
             if layer not in layers:
                 continue
             table = doc.layer_table(deixis)
+            seen: set[str] = set()
+            for row, entity in enumerate(table.entities):
+                if entity.endswith("-Pseudo"):
+                    if entity in seen:
+                        shared.append((int(table.lines[row]), entity, doc.name))
+                    seen.add(entity)
             if split_antecedents and table.element_of:
                 entities = set(table.entities)
                 dangling.extend((int(table.lines[row]), f"ElementOf={','.join(plurals)}")
@@ -143,6 +159,16 @@ def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str]
         line, text = min(dangling)
         notes.append(f"{path}: {len(dangling)} ElementOf attribute(s) name a plural entity the document does not have; "
                      f"those split antecedents are ignored, as the UA scorer ignores them (first: line {line}, {text})")
+    if shared:
+        line, entity, _ = min(shared)
+        count = len({(document, name) for _, name, document in shared})
+        notes.append(f"{path}: {count} non-referring {'entity holds' if count == 1 else 'entities hold'} more than "
+                     f"one markable; the UA scorer counts the first markable of each alone as non-referring, and so "
+                     f"do we: give each its own EntityID (first: line {line}, a second markable of {entity})")
+    if relinked:
+        line, anaphor = min(relinked)
+        notes.append(f"{path}: {len(relinked)} anaphor(s) with more than one bridging link; the UA scorer keeps the "
+                     f"last link of each, and so do we (first: line {line}, markable {anaphor})")
     if outside:
         line, text = min(outside)
         notes.append(f"{path}: {outside_count} markable(s) have a Min outside their own words; --match {match} can "

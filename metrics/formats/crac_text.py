@@ -128,9 +128,12 @@ def _read_json(path: str) -> list[_Output]:
         tokens = item.get("tokens") if isinstance(item, dict) else None
         if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
             raise InputError(path, line, f"document {index + 1} has no list of strings 'tokens'")
-        clusters = item.get("clusters_token_offsets") or []
+        clusters = item.get("clusters_token_offsets")
+        if not isinstance(clusters, list):  # json2conllu stops there (a blind file has none)
+            raise InputError(path, line, f"document {index + 1} has no list 'clusters_token_offsets' "
+                                         "(a model's output gives one, empty when it found nothing)")
         spans = []
-        for cluster in clusters if isinstance(clusters, list) else [None]:
+        for cluster in clusters:
             if not isinstance(cluster, list):
                 raise InputError(path, line, f"document {index + 1}: clusters_token_offsets is not a list of lists")
             spans.append([])

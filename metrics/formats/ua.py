@@ -114,6 +114,20 @@ def _documents(stored: object) -> list[UADocument]:
     return stored
 
 
+LAYER_COLUMNS = ("IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS")
+
+
+def _layer_columns(path: str, number: int, columns: list[str]) -> tuple[int, int, int]:
+    """The (IDENTITY, BRIDGING, DISCOURSE_DEIXIS) columns a `global.columns` line (0-based `number`)
+    names, -1 for one absent.  A layer named twice is refused: either reading of it would score
+    some other column than the file's producer meant, without a word."""
+    for name in LAYER_COLUMNS:
+        if columns.count(name) > 1:
+            raise InputError(path, number + 1, f"global.columns names {name} {columns.count(name)} times")
+    identity, bridging, deixis = (columns.index(name) if name in columns else -1 for name in LAYER_COLUMNS)
+    return identity, bridging, deixis
+
+
 _SPECIAL = (np.frombuffer(b"newdoc", np.uint8), np.frombuffer(b"global.columns", np.uint8))
 
 
@@ -225,8 +239,7 @@ class _Walk:
             columns = match.group(1).split()
             if "IDENTITY" not in columns:
                 raise InputError(self.path, number + 1, "global.columns names no IDENTITY column: not a UA file")
-            self.columns = (columns.index("IDENTITY"), columns.index("BRIDGING") if "BRIDGING" in columns else -1,
-                            columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1)
+            self.columns = _layer_columns(self.path, number, columns)
 
     def whole_file(self, comments: list[tuple[int, str]]) -> bool:
         """The common file read at once: its columns named once, before any word or document; a
@@ -253,8 +266,7 @@ class _Walk:
         identity = columns.index("IDENTITY")
         if (index.first_cell[word_lines + 1] - index.first_cell[word_lines] <= identity).any():
             return False
-        self.columns = (identity, columns.index("BRIDGING") if "BRIDGING" in columns else -1,
-                        columns.index("DISCOURSE_DEIXIS") if "DISCOURSE_DEIXIS" in columns else -1)
+        self.columns = _layer_columns(self.path, comments[0][0], columns)
         document = np.searchsorted(starts, word_lines) - 1
         first_word = np.searchsorted(word_lines, starts)
         bases = np.append(self.word_number, 0)[first_word]

@@ -25,7 +25,7 @@ from metrics.measures.catalog import label
 
 from ..json_text import dumps
 from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, size_option
-from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
+from ..output import align_rows, emit, percent, points_text, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
 
 if TYPE_CHECKING:  # the UA convention's code loads when a command line is under it, not with every command line
@@ -257,7 +257,7 @@ ERROR_HEADERS = ["document", "relation", "type", "mention", "price", "explanatio
 
 
 def _price_text(error: UAError) -> str:
-    return ", ".join(f"{label(m)} {v:+.2f}" for m, v in error.price.items())
+    return ", ".join(f"{label(m)} {points_text(v)}" for m, v in error.price.items())
 
 
 def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:

@@ -19,6 +19,7 @@ from metrics.measures.catalog import METRICS, NON_REFERRING, label
 from metrics.mentions.ua import Position
 from metrics.model import Span
 
+from ..output import points_text
 from .recordlist import RecordListPanel
 from .rows import display_text
 
@@ -27,7 +28,7 @@ KIND_SHORT = {"missed": "MISS", "spurious": "SPUR", "wrong_anchor": "ANCH", "wro
               "marked_referring": "REF", "marked_non_referring": "NREF", "missing": "MISS", "extra": "XTRA",
               "wrong_members": "MEMB"}
 """The abbreviations the list and the counts show (the help spells them out)."""
-FIXED = (("rel", 3), ("type", 4), ("price", 20))
+FIXED = (("rel", 3), ("type", 4), ("price", 23))
 TEXT = (("mention", 0.35), ("explanation", 0.65))
 
 
@@ -122,13 +123,13 @@ def price_text(error: UAError) -> str:
     prices = error.price
     if "conll" in prices:
         prices = {"conll": prices["conll"]}
-    return " ".join(f"{value:+.2f}" for value in prices.values())
+    return " ".join(points_text(value) for value in prices.values())
 
 
 def price_names(error: UAError) -> str:
     """Every price of an error with its metric's label, short where the catalogue has one (the
     text's subtitle says them, in what its border holds)."""
-    return ", ".join(f"{METRICS[metric].short or label(metric)} {value:+.2f}" for metric, value in error.price.items())
+    return ", ".join(f"{METRICS[metric].short or label(metric)} {points_text(value)}" for metric, value in error.price.items())
 
 
 def said_of(error: UAError) -> str:

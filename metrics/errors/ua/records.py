@@ -166,6 +166,14 @@ def _entity_of(doc: UADocument, side, m: Mention, deixis: bool) -> str | None:
     return entity.get(m)
 
 
+def _uncounted_non_referring(doc: ScoredDocument, m: Mention, deixis: bool) -> str | None:
+    """The non-referring entity of a response markable of these words that is not its entity's
+    first (the UA scorer counts only the first markable of a non-referring entity), or None."""
+    mention_of = doc.response_side.mention_of
+    return next((markable.entity for markable in doc.response.layer(deixis)
+                 if markable.non_referring and mention_of.get(markable.id) == m), None)
+
+
 def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
     key, response = doc.key_side.non_referring, doc.response_side.non_referring
     before = doc.scores[NON_REFERRING.name]
@@ -175,7 +183,10 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
         if m in response:
             continue
         entity = _entity_of(doc.response, doc.response_side, m, result.settings.discourse_deixis)
+        uncounted = None if entity is not None else _uncounted_non_referring(doc, m, result.settings.discourse_deixis)
         text = (f"non-referring in the key, referring in the response (entity {entity})" if entity is not None
+                else f"non-referring in the key; in the response a second markable of the non-referring entity "
+                     f"{uncounted}, which the UA scorer does not count (only an entity's first)" if uncounted
                 else "non-referring in the key; the response has no markable there")
         new = relations.non_referring(key, response + [m])
         out.append(UAError(NON_REFERRING.name, "marked_referring", doc.name, text_of(doc.key, m), text,
