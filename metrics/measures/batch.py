@@ -326,9 +326,21 @@ def mentions(t: Tables) -> Column:
                           t.block.counts["n_response_spans"].astype(np.float64)])
 
 
-def application(t: Tables, f_phi: bool) -> Column:
-    """One of Tuggener's metrics (`tuggener.score_document`; `f_phi`: the anchors' F-phi, of two
-    scores) of each document with no chain of two mentions or more on either side: nothing to
-    judge (singletons are skipped), every count 0.  The others are left to each document (`missing`)."""
-    kind, width = (AnchorScore, 8) if f_phi else (Score, 4)
-    return Column(kind, [np.zeros(t.n_docs, dtype=np.int64) for _ in range(width)], missing=t.judged())
+def application(t: Tables, parts: tuple[str, ...]) -> Column:
+    """One of Tuggener's metrics (`tuggener.score_document`) of every document, the score of the
+    counts of `parts` (one counted metric; or the anchors' ED and EM, whose F-phi is the
+    metric): a document with no chain of two mentions or more on either side has nothing to
+    judge (singletons are skipped), every count 0; the others are judged together
+    (`Tables.application_counts`), each score of its counts as `Tally.score` makes it.  Without
+    the pairs, those are left to each document (`missing`)."""
+    kind = AnchorScore if len(parts) == 2 else Score
+    fields = [np.zeros(t.n_docs, dtype=np.int64) for _ in range(4 * len(parts))]
+    if t.pairs is None:
+        return Column(kind, fields, missing=t.judged())
+    judged = np.array(t.judged(), dtype=np.intp)
+    counts = t.application_counts()
+    for at, part in enumerate(parts):
+        tp, wl, fn, fp = counts[part].T
+        for field, values in zip(fields[4 * at:4 * at + 4], (tp, tp + wl + fn, tp, tp + wl + fp)):
+            field[judged] = values
+    return Column(kind, fields)

@@ -63,6 +63,18 @@ class Tables:
                 [d for d, pair in enumerate(self.pairs) if _has_link(pair.key.chains) or _has_link(pair.response.chains)]
         return self._kept["judged"]
 
+    def application_counts(self) -> dict[str, np.ndarray]:
+        """Tuggener's four counts of each `judged` document (a row each, in order), by counted
+        metric (`tuggener.count_documents`), judged together once for its five metrics."""
+        if "application" not in self._kept:
+            if self.pairs is None:
+                raise ValueError("Tuggener's metrics of tables laid end to end without their pairs")
+            from metrics.measures.tuggener import count_documents
+
+            self.id_types()  # every pair's typed at once, each pair holding its own (Tuggener reads them)
+            self._kept["application"] = count_documents([self.pairs[d] for d in self.judged()])
+        return self._kept["application"]
+
     def ceaf_cells(self) -> CeafCells:
         """The cells each document's best CEAF alignment is taken from (made once)."""
         if "ceaf" not in self._kept:
