@@ -43,8 +43,7 @@ if TYPE_CHECKING:  # named in signatures only: a CoNLL-2012 run never loads the 
 
 class Spans(NamedTuple):
     """A document pair as token spans: key and response documents, v8.01's alignment, their table
-    (a named tuple: one is made per document, 20,000 for a corpus of tiny documents, and a frozen
-    dataclass's fields cost a call each to set)."""
+    (a named tuple: one is made per document, and a frozen dataclass's fields cost a call each)."""
 
     key: Document
     response: Document
@@ -63,26 +62,14 @@ class DocPair:
     analysis and the workbench use them), the chain views, the chain weights of the latest W.
     """
 
-    # What a pair computes when first asked for, none yet (set on the pair itself once computed;
-    # here, not in `__init__`, so that making a pair, 20,000 of them for tiny documents, costs
-    # only what it is given)
-    _types: dict[Span, MentionType] | None = None
-    _chain_types: ChainTypes | None = None
-    _id_types: np.ndarray | None = None
-    _views: tuple[ChainView, ChainView] | None = None
-    _linguistic: tuple[Weights, formulas.ChainWeights] | None = None
-    _application: dict[str, AnyScore] | None = None
-
     def __init__(self, name: str, spans: Spans | Callable[[], Spans], *,
                  typed: dict[Span, tuple[MentionType, str]] | None = None, ace: AceOptions = AceOptions(),
                  aligned: AlignedDocument | None = None, ua: UAScores | None = None, size: int | None = None) -> None:
         self.name = name
         self.ace_options = ace
+        self._make_spans: Callable[[], Spans] | None = None if isinstance(spans, Spans) else spans
         if isinstance(spans, Spans):
-            self._make_spans: Callable[[], Spans] | None = None
             self.spans, self.key, self.response, self.alignment, self.table = spans, *spans
-        else:
-            self._make_spans = spans
         self._size = size
         self.aligned = aligned
         """Under the CorefUD conventions, the pair as corefud-scorer aligned it
@@ -94,6 +81,12 @@ class DocPair:
         self._scores: dict[str, AnyScore] = {}
         self._rows: list[tuple[dict[str, Column], int, Weights]] = []
         self._typed = typed
+        self._types: dict[Span, MentionType] | None = None
+        self._chain_types: ChainTypes | None = None
+        self._id_types: np.ndarray | None = None
+        self._views: tuple[ChainView, ChainView] | None = None
+        self._linguistic: tuple[Weights, formulas.ChainWeights] | None = None
+        self._application: dict[str, AnyScore] | None = None
 
     @cached_property
     def spans(self) -> Spans:
@@ -142,9 +135,8 @@ class DocPair:
         """Row `row` of `columns`, this pair's scores computed with other documents' under
         `weights` (`score_columns`).  An earlier scoring each of whose metrics these columns give
         again, or is stale (weighted, under other W), is let go: one set of columns is kept, not each."""
-        if self._rows:
-            self._rows = [kept for kept in self._rows if not all(  # superseded or stale: let go
-                name in columns or (catalog.METRICS[name].weighted and kept[2] != weights) for name in kept[0])]
+        self._rows = [kept for kept in self._rows if not all(  # superseded or stale: let go
+            name in columns or (catalog.METRICS[name].weighted and kept[2] != weights) for name in kept[0])]
         self._rows.append((columns, row, weights))
 
     def _kept_column(self, metric: Metric, weights: Weights) -> tuple[Column, int] | None:

@@ -91,8 +91,9 @@ def _batched(pairs: Sequence[Scored], metrics: Sequence[str], weights: Weights) 
     if not batched:
         return {}
     from metrics.measures.laid import laid_end_to_end
+    from metrics.measures.tuggener import count_documents
 
-    tables = laid_end_to_end([pair.table for pair in pairs], pairs=pairs)
+    tables = laid_end_to_end([pair.table for pair in pairs], pairs=pairs, tally=count_documents)
     found = {}
     for metric in batched:
         assert metric.batch is not None

@@ -332,10 +332,10 @@ def application(t: Tables, parts: tuple[str, ...]) -> Column:
     metric): a document with no chain of two mentions or more on either side has nothing to
     judge (singletons are skipped), every count 0; the others are judged together
     (`Tables.application_counts`), each score of its counts as `Tally.score` makes it.  Without
-    the pairs, those are left to each document (`missing`)."""
+    the pairs and their tally, those are left to each document (`missing`)."""
     kind = AnchorScore if len(parts) == 2 else Score
     fields = [np.zeros(t.n_docs, dtype=np.int64) for _ in range(4 * len(parts))]
-    if t.pairs is None:
+    if t.pairs is None or t.tally is None:
         return Column(kind, fields, missing=t.judged())
     judged = np.array(t.judged(), dtype=np.intp)
     counts = t.application_counts()
