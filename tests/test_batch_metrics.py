@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from metrics.corpus.scoring import prepare
 from metrics.measures.laid import laid_end_to_end
+from metrics.measures.tuggener import count_documents
 from metrics.measures.catalog import CATALOG, Family
 from metrics.measures.weights import W4, Weights
 from strategies import corpora, weights as weight_vectors
@@ -26,13 +27,14 @@ def check(pairs_of_documents, weights: Weights = W4) -> int:
     batch of a table metric left to it."""
     corpus = prepare([p.key for p in pairs_of_documents], [p.response for p in pairs_of_documents])
     tables = laid_end_to_end([pair.table for pair in corpus.pairs], [pair.chain_types for pair in corpus.pairs],
-                             corpus.pairs)
+                             corpus.pairs, tally=count_documents)
     left = 0
     for metric in BATCHED:
         assert metric.batch is not None
         for pair, found in zip(corpus.pairs, metric.batch(tables, weights).scores()):
             if found is None:
-                left += metric.family is not Family.APPLICATION  # Tuggener's: only documents without a link
+                assert metric.family is not Family.APPLICATION  # Tuggener's: every document counted at once
+                left += 1
                 continue
             expected = metric.compute(pair, weights)
             assert type(found) is type(expected), metric.name
@@ -119,7 +121,7 @@ def test_solver_components_are_batched_and_a_repeated_span_left_to_each_document
     assert [len(pair.table.component_places()) for pair in corpus.pairs] == [1, 1, 0]
     assert min(corpus.pairs[1].table.component_places()[0][3:]) == 3
     tables = laid_end_to_end([pair.table for pair in corpus.pairs], [pair.chain_types for pair in corpus.pairs],
-                             corpus.pairs)
+                             corpus.pairs, tally=count_documents)
     for metric in CATALOG:
         if metric.name in ("ceafm", "ceafe", "lceafm", "lceafe"):
             assert None not in metric.batch(tables, W4).scores(), metric.name
@@ -144,7 +146,7 @@ def test_ace_value_of_a_component_without_a_unique_matching_is_the_solvers():
     pairs = [Pair(key, response), Pair(clear_key, clear_response)]
     corpus = prepare([p.key for p in pairs], [p.response for p in pairs])
     tables = laid_end_to_end([pair.table for pair in corpus.pairs], [pair.chain_types for pair in corpus.pairs],
-                             corpus.pairs)
+                             corpus.pairs, tally=count_documents)
     assert [len(pair.table.component_places()) for pair in corpus.pairs] == [1, 1]
     ace = next(metric for metric in CATALOG if metric.name == "ace")
     assert [score is None for score in ace.batch(tables, W4).scores()] == [False, False]

@@ -175,3 +175,65 @@ def test_fields_of_one_kind_are_read_as_arrays_to_the_bit(fields):
     ordinary = ",".join(dumps({"document": f"d{i}", "metrics": {"m": score_json(s)}}, 1) for i, s in enumerate(scores))
     pieces = document_entries(documents, 1, ",")
     assert pieces is None or "".join(pieces) == ordinary
+
+
+def as_arrays(column: Column) -> Column:
+    """The column with each field of one kind as the array that stands for it: float64 for Python
+    floats, int64 for Python ints of 64 bits (as the batched metrics give their fields)."""
+    import numpy as np
+
+    fields = []
+    for field in column.fields:
+        kinds = set(map(type, field))
+        if kinds == {float}:
+            fields.append(np.array(field, dtype=np.float64))
+        elif kinds == {int} and all(-2 ** 63 <= n < 2 ** 63 for n in field):
+            fields.append(np.array(field, dtype=np.int64))
+        else:
+            fields.append(list(field))
+    return Column(column.kind, fields)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(sorted(KINDS)).flatmap(lambda kind: st.lists(KINDS[kind], min_size=1, max_size=12)),
+       st.data())
+def test_fields_held_as_arrays_are_the_lists_they_stand_for(scores, data):
+    """Every reading of a column whose fields are arrays (rows, one row, the total, values and
+    mean, rows taken, columns joined with arrays of another kind or lists, rows filled with
+    numbers an array cannot stand for, the column pickled, its JSON entries) is the reading of
+    the same column held as lists: the same numbers, of the same Python kinds."""
+    import pickle
+
+    from workbench.json_text import dumps
+    from workbench.output import score_json
+    from workbench.score_rows import document_entries
+
+    kind, n = type(scores[0]), len(scores)
+    listed = Column.of(scores)
+    column = as_arrays(listed)
+    assert [bits(row) for row in column.rows()] == [bits(score) for score in scores]
+    index = data.draw(st.integers(0, n - 1))
+    assert bits(column.row(index)) == bits(scores[index])
+    if kind is not MeanScore:
+        assert bits(column.total()) == bits(listed.total())
+    assert repr(column.values()) == repr(listed.values()) and repr(column.mean()) == repr(listed.mean())
+    order = data.draw(st.permutations(range(n)))
+    assert [bits(row) for row in column.taken(order).rows()] == [bits(scores[i]) for i in order]
+    cut = data.draw(st.integers(0, n))
+    for second in (as_arrays, lambda c: c):
+        joined = Column.joined([as_arrays(Column.of(scores[:cut])), second(Column.of(scores[cut:]))]) \
+            if 0 < cut < n else column
+        assert [bits(row) for row in joined.rows()] == [bits(score) for score in scores]
+    names = [f"d{i}" for i in range(n)]
+    ordinary = ",".join(dumps({"document": name, "metrics": {"m": score_json(score)}}, 1)
+                        for name, score in zip(names, scores))
+    pieces = document_entries(DocumentScores(names, {"m": column}), 1, ",")
+    assert pieces is None or "".join(pieces) == ordinary
+    named = {Score: "score", BlancScore: "blanc", AnchorScore: "anchor", MeanScore: "mean", AceScore: "ace"}
+    others = data.draw(st.lists(KINDS[named[kind]], min_size=n, max_size=n))
+    missing = sorted(data.draw(st.sets(st.integers(0, n - 1))))
+    column.missing = list(missing)
+    column.fill([others[i] for i in missing])
+    expected = [others[i] if i in missing else scores[i] for i in range(n)]
+    assert [bits(row) for row in column.rows()] == [bits(score) for score in expected]
+    assert [bits(row) for row in pickle.loads(pickle.dumps(column)).rows()] == [bits(score) for score in expected]

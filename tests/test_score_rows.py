@@ -124,12 +124,30 @@ def test_entries_written_in_several_blocks(monkeypatch):
 
     one, two = Score(1.0, 2.0, 1.0, 2.0), Score(0.0, 3.0, -0.0, 1.0)
     documents = [(f"d{i}", {"muc": one if i % 3 else two, "m": MeanScore(0.5, float(i), 0.25)}) for i in range(7)]
-    monkeypatch.setattr(score_rows, "_BLOCK", 2)
+    monkeypatch.setattr(score_rows, "_BLOCK_CHARS", 1)
     assert written(documents, 2) == ordinary(documents, 2)
-    assert len(list(document_entries(documents, 2, SEPARATOR))) == 4
+    assert len(list(document_entries(documents, 2, SEPARATOR))) == 7  # one entry a piece
 
 
 def test_documents_without_metrics_and_names_with_braces():
     """No place to fill: every entry is the same rest (the pieces' braces written as they are)."""
     documents = [("a{}", {}), ("b}", {}), ("{c", {})]
     assert written(documents, 2) == ordinary(documents, 2)
+
+
+def test_rows_sharing_a_hash_are_told_apart(monkeypatch):
+    """Each metric's rows of numbers are grouped by a hash, checked place by place: with a hash
+    that gives every row the same value (and so every number the same place in the table of
+    distinct numbers) the rows are told apart by their bytes, and the text is the same."""
+    import numpy as np
+
+    import workbench.score_rows as score_rows
+
+    one, two = Score(1.0, 2.0, 1.0, 2.0), Score(0.0, 3.0, -0.0, 1.0)
+    documents = [(f"d{i}", {"muc": [one, two, Score(i, 2, 1, 2.0)][i % 3],
+                            "blanc": BlancScore(one if i % 2 else two, Score(float(i), 4, 0, 1)),
+                            "m": MeanScore(0.5, float(i % 4), -0.0 if i % 5 else 0.0)}) for i in range(40)]
+    expected = ordinary(documents, 2)
+    assert written(documents, 2) == expected
+    monkeypatch.setattr(score_rows, "_MIX", np.uint64(0))
+    assert written(documents, 2) == expected

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from json.encoder import encode_basestring_ascii as json_string
 
 import numpy as np
 
 from metrics.measures.ace import AceScore
-from metrics.measures.columns import Column, DocumentScores
+from metrics.measures.columns import Column, DocumentScores, as_list, floats, plain
 from metrics.measures.score import AnchorScore, AnyScore, BlancScore, MeanScore, Score, ratio
 
 from .json_text import dumps
@@ -54,17 +54,20 @@ def document_entries(documents: Documents, depth: int, separator: str) -> Iterat
     texts: list[list[str]] = [list(map(json_string, names)) if all(type(name) is str for name in names)
                               else list(map(dumps, names))]
     by_number: set[str] = set()
+    sizes: list[int] = []  # each metric's places, in the order the template has them
     for name, column in columns.items():
         found = _numbers(column)
         if found is None:
             texts.append([dumps(score_json(score), depth + 2) for score in column.rows()])
+            sizes.append(1)
         else:
             numbers.extend(found)
             by_number.add(name)
+            sizes.append(len(found))
     template = _template(first, depth, by_number, len(numbers))
     if template is None:
         return None
-    return _entries(separator, template, numbers=numbers, texts=texts)
+    return _entries(separator, template, numbers=numbers, texts=texts, sizes=sizes)
 
 
 def _columns(documents: Documents) -> dict[str, Column] | None:
@@ -79,37 +82,53 @@ def _columns(documents: Documents) -> dict[str, Column] | None:
 
 
 def _entries(separator: str, template: tuple[list[str], list[int]], *, numbers: list[Numbers],
-             texts: list[list[str]]) -> Iterator[str]:
+             texts: list[list[str]], sizes: Sequence[int]) -> Iterator[str]:
     """The documents' entries joined by `separator`, a block of documents at a time.  An entry is
     the template's first piece, the document's name (the template's first place: "document"
-    comes first) and the rest: the other pieces with its numbers and texts between them.  Many
-    documents share their rest (20,000 tiny documents have a few thousand distinct rows of
-    numbers), so each place's values are coded over all documents at once (`_coded`: each
-    distinct value written once, as JSON writes it), a document's rest is known by its row of
-    codes, and each distinct rest is written once, by one format of the pieces; only the
-    joining of the entries goes a block at a time (the text is as large as the report)."""
+    comes first) and the rest: the other pieces with its numbers and texts between them.
+
+    Why this way: 20,000 tiny documents have 3 million numbers to write but a few thousand
+    distinct rests, and each metric's numbers far fewer distinct rows still.  So each place's
+    values are told apart by their bits over all documents at once (`_place`), the places of
+    each metric (`sizes`: how many places each metric has, in order) are grouped into its
+    distinct rows, and each distinct row of a metric is written once, its numbers as JSON writes
+    them (each distinct number written once); a document's rest is its metrics' texts joined,
+    each distinct rest once.  Only the joining of the entries goes a block at a time (the text is
+    as large as the report)."""
     pieces, order = template
     slots: list[list[float] | list[str]] = [texts[0], *numbers, *texts[1:]]
     numeric = [False] + [True] * len(numbers) + [False] * (len(texts) - 1)
     names = slots[order[0]]
     count = len(names)
-    rest_format = _escaped(pieces[1]) + "".join("{}" + _escaped(piece) for piece in pieces[2:])
-    if len(order) > 1:
-        rows = np.empty((count, len(order) - 1), dtype=np.int32)
-        texts_of: list[list[str]] = []  # each place's distinct values written
-        for place, slot in enumerate(order[1:]):
-            written, rows[:, place] = _coded(slots[slot], numeric[slot])
-            texts_of.append(written)
-        width, blob = rows.shape[1] * 4, rows.tobytes()
-        known: dict[bytes, int] = {}
-        rest_of = [known.setdefault(blob[i * width:(i + 1) * width], len(known)) for i in range(count)]
-        firsts = rows[_first_of(rest_of, len(known))]
-        values = [list(map(written.__getitem__, firsts[:, place].tolist())) for place, written in enumerate(texts_of)]
-        rests = list(map(rest_format.format, *values))
+    if sum(sizes) != len(order) - 1:
+        sizes = [len(order) - 1]
+    places = [_place(slots[slot], numeric[slot]) for slot in order[1:]]
+    group_codes, group_texts = [], []
+    start = 0
+    for size in sizes:
+        if not size:
+            continue
+        group = places[start:start + size]
+        # this metric's text: each of its numbers and the piece after it
+        shape = (_escaped(pieces[1]) if start == 0 else "") + "".join(
+            "{}" + _escaped(piece) for piece in pieces[start + 2:start + size + 2])
+        codes, first = _rows([identity for identity, _ in group])
+        group_codes.append(codes)
+        group_texts.append(list(map(shape.format, *(write(identity[first].tolist()) for identity, write in group))))
+        start += size
+    if not group_codes:
+        rest_of, rests = np.zeros(count, dtype=np.intp), [pieces[1]]
+    elif len(group_codes) == 1:
+        rest_of, rests = group_codes[0], group_texts[0]
     else:
-        rest_of, rests = [0] * count, [rest_format.format()]
-    for start in range(0, count, _BLOCK):
-        end = min(start + _BLOCK, count)
+        rest_of, first = _rows([codes.astype(np.uint64) for codes in group_codes])
+        rests = list(map("".join, zip(*(map(written.__getitem__, codes[first].tolist())
+                                        for codes, written in zip(group_codes, group_texts)))))
+    rest_of = rest_of.tolist()
+    longest = len(separator) + len(pieces[0]) + max(map(len, names)) + max(map(len, rests))
+    block = max(1, _BLOCK_CHARS // longest)
+    for start in range(0, count, block):
+        end = min(start + block, count)
         flat: list[str] = [separator, pieces[0], "", ""] * (end - start)
         if start == 0:
             flat[0] = ""
@@ -118,15 +137,82 @@ def _entries(separator: str, template: tuple[list[str], list[int]], *, numbers: 
         yield "".join(flat)
 
 
-def _first_of(codes: list[int], distinct: int) -> list[int]:
-    """For each code 0 .. distinct - 1 (codes numbered in order of first appearance), the index
-    of its first appearance."""
-    first = [0] * distinct
-    seen = -1
-    for index, code in enumerate(codes):
-        if code > seen:
-            first[code] = index
-            seen = code
+Writer = Callable[[list[int]], list[str]]
+"""The texts of a place's values given by their identities (`_place`)."""
+
+
+def _place(values: Sequence[float | None] | np.ndarray | Sequence[str], numeric: bool) -> tuple[np.ndarray, Writer]:
+    """(each document's identity of its value at one place, as uint64: equal where the value is
+    written alike; how to write values given by their identities).  A number is written as JSON
+    writes it (`json_text.dumps`), a text is itself.  Floats are told apart by their bits (so
+    -0.0 is not 0.0), ints by their value; numbers of another kind (mixed, None for an undefined
+    value, ints beyond 64 bits) by their `repr`; texts by themselves."""
+    if numeric:
+        if isinstance(values, np.ndarray) and values.dtype not in (np.float64, np.int64):
+            values = values.tolist()
+        if isinstance(values, np.ndarray):  # float64 or int64 (`Column`'s arrays): no kinds to tell
+            return np.ascontiguousarray(values).view(np.uint64), _number_writer(values.dtype.type)
+        kinds = set(map(type, values))
+        try:
+            if kinds == {float}:
+                return np.frombuffer(array("d", values), dtype=np.uint64), _number_writer(np.float64)
+            if kinds == {int}:
+                return np.frombuffer(array("q", values), dtype=np.uint64), _number_writer(np.int64)
+        except OverflowError:
+            pass
+        keys = list(map(repr, values))
+        index: dict[str, int] = {}
+        codes = [index.setdefault(key, len(index)) for key in keys]
+        value_of = dict(zip(keys, values))  # values of one repr are written alike
+        written = [dumps(value_of[key]) for key in index]
+    else:
+        index = {}
+        codes = [index.setdefault(text, len(index)) for text in values]
+        written = list(index)
+    return np.array(codes, dtype=np.uint64), lambda identities: list(map(written.__getitem__, identities))
+
+
+def _number_writer(kind: type) -> Writer:
+    """Numbers of `kind` (float64 or int64) given by their bits, written as JSON writes them,
+    each distinct one once."""
+    known: dict[int, str] = {}
+
+    def write(identities: list[int]) -> list[str]:
+        new = [bits for bits in set(identities) if bits not in known]
+        if new:
+            known.update(zip(new, map(dumps, np.array(new, dtype=np.uint64).view(kind).tolist())))
+        return list(map(known.__getitem__, identities))
+
+    return write
+
+
+def _rows(identities: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(each document's row among the distinct rows of these places, one document of each row),
+    a row being a document's identities at every place: rows hashed, the hash's groups checked
+    place by place, and told apart exactly by their bytes if two rows ever share a hash."""
+    if len(identities) == 1:
+        distinct, codes = _distinct(identities[0])
+        return codes, _one_of_each(codes, len(distinct))
+    hashed = np.zeros(len(identities[0]), dtype=np.uint64)
+    for identity in identities:
+        hashed = (hashed ^ identity) * _MIX
+        hashed ^= hashed >> np.uint64(29)
+    distinct, codes = _distinct(hashed)
+    first = _one_of_each(codes, len(distinct))
+    same = first[codes]
+    if all((identity[same] == identity).all() for identity in identities):
+        return codes, first
+    width, blob = len(identities) * 8, np.stack(identities, axis=1).tobytes()
+    known: dict[bytes, int] = {}
+    codes = np.array([known.setdefault(blob[i * width:(i + 1) * width], len(known))
+                      for i in range(len(identities[0]))], dtype=np.intp)
+    return codes, _one_of_each(codes, len(known))
+
+
+def _one_of_each(codes: np.ndarray, distinct: int) -> np.ndarray:
+    """For each code 0 .. distinct - 1, the index of a document with it."""
+    first = np.zeros(distinct, dtype=np.intp)
+    first[codes] = np.arange(len(codes), dtype=np.intp)
     return first
 
 
@@ -135,10 +221,11 @@ def _escaped(piece: str) -> str:
     return piece.replace("{", "{{").replace("}", "}}")
 
 
-_BLOCK = 2048
-"""Documents whose entries are joined together: a block's text (some 7 MB for tiny documents'
-entries) small beside the scores themselves (8,192 took 75 MB more at the peak
-on 20,000 tiny documents, for no less time)."""
+_BLOCK_CHARS = 1 << 16
+"""Most characters of the entries joined into one piece.  Why small: a piece (and its encoded
+bytes) past the allocator's threshold for mapping fresh pages (128 KiB) is given new pages each
+time, and touching them cost more than writing the text: 20,000 tiny documents' 72 MB written
+in pieces of 2,048 entries (7 MB) took 80 ms more than in pieces of 64 KiB."""
 
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -227,7 +314,7 @@ def _numbers(column: Column) -> list[Numbers] | None:
             return None
         return [*values, *parts[0], *parts[1]]
     if kind is MeanScore:
-        return fields if all(set(map(type, values)) <= {float} for values in fields) else None
+        return fields if all(floats(values) for values in fields) else None
     if kind is AceScore:
         return _ace_numbers(fields)
     return None
@@ -240,27 +327,40 @@ def _fields(column: Column) -> list[Numbers]:
             for i, found in enumerate(map(column.field_array, range(len(column.fields))))]
 
 
-def _ace_numbers(fields: list[list[float]]) -> list[list[float]] | None:
+def _ace_numbers(fields: list[Numbers]) -> list[Numbers] | None:
     """`AceScore.to_json`'s numbers in its order, each computed as its properties compute it (an
     undefined value is None, written null)."""
-    if not all(set(map(type, values)) <= {float, int} for values in fields):
+    if not all(plain(values) for values in fields):
         return None
     (numerator, denominator, miss_cost, mapped_cost, false_alarm_cost, mapped_value, mapped_key_value,
      key_entities, response_entities, mapped) = fields
-    as_array = [np.array(values, dtype=np.float64) for values in (numerator, denominator, mapped_value,
-                                                                   mapped_key_value, false_alarm_cost)]
+    as_array = [np.asarray(values, dtype=np.float64) for values in (numerator, denominator, mapped_value,
+                                                                     mapped_key_value, false_alarm_cost)]
     if any(np.abs(values).max() >= 2.0 ** 53 or not np.isfinite(values).all() for values in as_array):
         return None
     num, den, found, found_key, false_alarm = as_array
     credited = np.where(0.0 > found, 0.0, found)  # max(C, 0.0) as Python's max takes it
     with np.errstate(all="ignore"):
-        value = [n / d if d else (1.0 if n == 0 else None) for n, d in zip(numerator, denominator)]
         recall = ratio(credited, den)
         precision = ratio(credited, found_key + false_alarm)
-    return [value, numerator, denominator,
-            [k - m for k, m in zip(key_entities, mapped)], miss_cost,
-            [r - m for r, m in zip(response_entities, mapped)], false_alarm_cost,
-            mapped, mapped_cost, mapped_value, recall.tolist(), precision.tolist()]
+        # n / d of numbers exact as floats (below 2**53) is the float division, ints' or floats'
+        value: Numbers = np.divide(num, den, out=np.ones(len(den)), where=den != 0)
+    if (undefined := (den == 0) & (num != 0)).any():  # None, written null
+        value = value.tolist()
+        for index in np.flatnonzero(undefined).tolist():
+            value[index] = None
+    return [value, numerator, denominator, _difference(key_entities, mapped), miss_cost,
+            _difference(response_entities, mapped), false_alarm_cost, mapped, mapped_cost, mapped_value, recall,
+            precision]
+
+
+def _difference(minuend: Numbers, subtrahend: Numbers) -> Numbers:
+    """Each document's `minuend - subtrahend`, as Python subtracts its numbers (two int64 arrays
+    of counts at once)."""
+    if isinstance(minuend, np.ndarray) and isinstance(subtrahend, np.ndarray) and minuend.dtype == np.int64 \
+            and subtrahend.dtype == np.int64 and len(minuend) and max(np.abs(minuend).max(), np.abs(subtrahend).max()) < 2 ** 62:
+        return minuend - subtrahend
+    return [k - m for k, m in zip(as_list(minuend), as_list(subtrahend))]
 
 
 def _template(scores: dict[str, AnyScore], depth: int, by_number: set[str],

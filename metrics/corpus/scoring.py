@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -41,9 +41,9 @@ if TYPE_CHECKING:  # named in signatures only: a CoNLL-2012 run never loads the 
     from metrics.mentions.corefud import AlignedDocument
 
 
-@dataclass(frozen=True)
-class Spans:
-    """A document pair as token spans: key and response documents, v8.01's alignment, their table."""
+class Spans(NamedTuple):
+    """A document pair as token spans: key and response documents, v8.01's alignment, their table
+    (a named tuple: one is made per document, and a frozen dataclass's fields cost a call each)."""
 
     key: Document
     response: Document
@@ -69,8 +69,7 @@ class DocPair:
         self.ace_options = ace
         self._make_spans: Callable[[], Spans] | None = None if isinstance(spans, Spans) else spans
         if isinstance(spans, Spans):
-            self.spans, self.key, self.response = spans, spans.key, spans.response
-            self.alignment, self.table = spans.alignment, spans.table
+            self.spans, self.key, self.response, self.alignment, self.table = spans, *spans
         self._size = size
         self.aligned = aligned
         """Under the CorefUD conventions, the pair as corefud-scorer aligned it

@@ -18,7 +18,7 @@ import numpy as np
 
 from metrics.measures import catalog
 from metrics.measures.catalog import Metric, Scorer
-from metrics.measures.columns import Column
+from metrics.measures.columns import Column, Field, as_list, floats
 from metrics.measures.score import AnyScore, MeanScore, mean
 from metrics.measures.table import Table
 from metrics.measures.weights import Weights
@@ -66,17 +66,17 @@ def _mean_column(parts: Sequence[Column]) -> Column:
     """Each document's mean of its parts' scores (`Metric.combine`: `score.mean_score` of a few
     values, their properties summed in order), all documents' at once where the values are floats:
     `score.mean`'s sum from 0 in the parts' order, then its division, elementwise."""
-    values = [part.values() for part in parts]
-    means = []
+    values = [part.computed_arrays() or part.values() for part in parts]
+    means: list[Field] = []
     for i in range(3):
         columns = [found[i] for found in values]
-        if columns and all(set(map(type, column)) <= {float} for column in columns):
+        if columns and all(floats(column) for column in columns):
             total = np.zeros(len(columns[0]))
             for column in columns:
-                total = total + np.array(column, dtype=np.float64)
-            means.append((total / len(columns)).tolist())
+                total = total + np.asarray(column, dtype=np.float64)
+            means.append(total / len(columns))
         else:
-            means.append([mean(row) for row in zip(*columns)])
+            means.append([mean(row) for row in zip(*map(as_list, columns))])
     return Column(MeanScore, means)
 
 
@@ -91,8 +91,9 @@ def _batched(pairs: Sequence[Scored], metrics: Sequence[str], weights: Weights) 
     if not batched:
         return {}
     from metrics.measures.laid import laid_end_to_end
+    from metrics.measures.tuggener import count_documents
 
-    tables = laid_end_to_end([pair.table for pair in pairs], pairs=pairs)
+    tables = laid_end_to_end([pair.table for pair in pairs], pairs=pairs, tally=count_documents)
     found = {}
     for metric in batched:
         assert metric.batch is not None

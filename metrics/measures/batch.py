@@ -58,9 +58,9 @@ def _exact_sums(values: np.ndarray, doc: np.ndarray, n_docs: int) -> np.ndarray:
 def muc(t: Tables) -> Column:
     """MUC (`formulas.muc` under `agnostic_weights(links=True)`): common links over key and
     response links; whole numbers, so summed in any order."""
-    common = _exact_sums(np.maximum(t.primary - 1, 0), t.cell_doc, t.n_docs).tolist()
-    key = _exact_sums(np.maximum(t.key_sizes - 1, 0), t.key_doc, t.n_docs).tolist()
-    response = _exact_sums(np.maximum(t.response_sizes - 1, 0), t.response_doc, t.n_docs).tolist()
+    common = _exact_sums(np.maximum(t.primary - 1, 0), t.cell_doc, t.n_docs)
+    key = _exact_sums(np.maximum(t.key_sizes - 1, 0), t.key_doc, t.n_docs)
+    response = _exact_sums(np.maximum(t.response_sizes - 1, 0), t.response_doc, t.n_docs)
     return Column(Score, [common, key, common, response])
 
 
@@ -70,16 +70,16 @@ def bcub(t: Tables) -> Column:
     recall = _doc_sums(t.primary * ratio(common, t.key_sizes.astype(np.float64)[t.cell_key]), t.cell_doc, t.n_docs)
     precision = _doc_sums(t.primary * ratio(common, t.response_sizes.astype(np.float64)[t.cell_response]),
                           t.cell_doc, t.n_docs)
-    keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs).tolist()
-    responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs).tolist()
-    return Column(Score, [recall.tolist(), keys, precision.tolist(), responses])
+    keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs)
+    responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs)
+    return Column(Score, [recall, keys, precision, responses])
 
 
 def ceaf_mention(t: Tables) -> Column:
     """CEAFm (`formulas.ceaf_mention`, |C| counted on the key side): phi is a whole number."""
     totals, missing = _best_totals(t, t.key_side.astype(np.float64), exact=True)
-    keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs).tolist()
-    responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs).tolist()
+    keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs)
+    responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs)
     return Column(Score, [totals, keys, totals, responses], missing=missing)
 
 
@@ -89,12 +89,12 @@ def ceaf_entity(t: Tables) -> Column:
     phi = ratio(2.0 * common, t.key_sizes.astype(np.float64)[t.cell_key]
                 + t.response_sizes.astype(np.float64)[t.cell_response])
     totals, missing = _best_totals(t, phi, exact=False)
-    keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
-    responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
+    keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64)
+    responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64)
     return Column(Score, [totals, keys, totals, responses], missing=missing)
 
 
-def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> tuple[list[float], list[int]]:
+def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> tuple[np.ndarray, list[int]]:
     """`formulas.best_alignment` of each document: its simple cells' phi summed, plus the best cell
     of each star component summed, in the order and grouping `best_alignment` sums them, then
     each of its components for the solver (`components.best_totals`: `components.component_total`
@@ -104,10 +104,9 @@ def _best_totals(t: Tables, phi: np.ndarray, exact: bool) -> tuple[list[float], 
     totals = 0.0 + sums(phi[simple], t.cell_doc[simple], t.n_docs)
     if len(star):
         totals = np.where(has_star, totals + sums(phi[star], t.cell_doc[star], t.n_docs), totals)
-    totals = totals.tolist()
     found = t.solver_components()
     for d, component in zip(found.doc.tolist(), best_totals(found, phi)):
-        totals[d] += component
+        totals[d] += component  # in turn, as float64: the additions `best_alignment` makes
     return totals, []
 
 
@@ -125,10 +124,10 @@ def lea(t: Tables) -> Column:
     """LEA (`formulas.lea`): each key (response) chain's size times its resolved share of links."""
     recall_terms, precision_terms, ks, rs = lea_terms(t.cell_key, t.cell_response, t.shared, t.key_sizes,
                                                       t.response_sizes)
-    recall = _doc_sums(recall_terms, t.cell_doc, t.n_docs).tolist()
-    precision = _doc_sums(precision_terms, t.cell_doc, t.n_docs).tolist()
-    keys = _exact_sums(ks, t.key_doc, t.n_docs).tolist()
-    responses = _exact_sums(rs, t.response_doc, t.n_docs).tolist()
+    recall = _doc_sums(recall_terms, t.cell_doc, t.n_docs)
+    precision = _doc_sums(precision_terms, t.cell_doc, t.n_docs)
+    keys = _exact_sums(ks, t.key_doc, t.n_docs)
+    responses = _exact_sums(rs, t.response_doc, t.n_docs)
     return Column(Score, [recall, keys, precision, responses])
 
 
@@ -165,9 +164,9 @@ def blanc(t: Tables) -> Column:
     np.add.at(by_response, t.cell_response, t.primary)
     correct_non = (pairs(matched) - per_doc(pairs(by_key), t.key_doc) - per_doc(pairs(by_response), t.response_doc)
                    + correct_coref)
-    cc, cn = correct_coref.tolist(), correct_non.tolist()
-    return Column(BlancScore, [cc, key_coref.tolist(), cc, response_coref.tolist(), cn, key_non.tolist(), cn,
-                               response_non.tolist()], missing=np.flatnonzero(~regular).tolist())
+    cc, cn = correct_coref, correct_non
+    return Column(BlancScore, [cc, key_coref, cc, response_coref, cn, key_non, cn, response_non],
+                  missing=np.flatnonzero(~regular).tolist())
 
 
 def linguistic(t: Tables, w: Weights) -> ChainWeights:
@@ -192,26 +191,26 @@ def linguistic_weights(t: Tables, types: ChainTypes, w: Weights) -> ChainWeights
 
 def linguistic_muc(t: Tables, cw: ChainWeights) -> Column:
     """LMUC (`formulas.muc` under the linguistic weights)."""
-    common = _doc_sums(cw.common, t.cell_doc, t.n_docs).tolist()
-    key = _doc_sums(cw.key, t.key_doc, t.n_docs).tolist()
-    response = _doc_sums(cw.response, t.response_doc, t.n_docs).tolist()
+    common = _doc_sums(cw.common, t.cell_doc, t.n_docs)
+    key = _doc_sums(cw.key, t.key_doc, t.n_docs)
+    response = _doc_sums(cw.response, t.response_doc, t.n_docs)
     return Column(Score, [common, key, common, response])
 
 
 def linguistic_bcub(t: Tables, cw: ChainWeights) -> Column:
     """LB3 (`formulas.bcub` under the linguistic weights)."""
-    recall = _doc_sums(t.primary * ratio(cw.common, cw.key[t.cell_key]), t.cell_doc, t.n_docs).tolist()
-    precision = _doc_sums(t.primary * ratio(cw.common, cw.response[t.cell_response]), t.cell_doc, t.n_docs).tolist()
-    keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs).tolist()
-    responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs).tolist()
+    recall = _doc_sums(t.primary * ratio(cw.common, cw.key[t.cell_key]), t.cell_doc, t.n_docs)
+    precision = _doc_sums(t.primary * ratio(cw.common, cw.response[t.cell_response]), t.cell_doc, t.n_docs)
+    keys = _exact_sums(t.key_sizes, t.key_doc, t.n_docs)
+    responses = _exact_sums(t.response_sizes, t.response_doc, t.n_docs)
     return Column(Score, [recall, keys, precision, responses])
 
 
 def linguistic_ceaf_mention(t: Tables, cw: ChainWeights) -> Column:
     """LCEAFm (`formulas.ceaf_mention` under the linguistic weights)."""
     totals, missing = _best_totals(t, cw.common, exact=False)
-    key = _doc_sums(cw.key, t.key_doc, t.n_docs).tolist()
-    response = _doc_sums(cw.response, t.response_doc, t.n_docs).tolist()
+    key = _doc_sums(cw.key, t.key_doc, t.n_docs)
+    response = _doc_sums(cw.response, t.response_doc, t.n_docs)
     return Column(Score, [totals, key, totals, response], missing=missing)
 
 
@@ -219,8 +218,8 @@ def linguistic_ceaf_entity(t: Tables, cw: ChainWeights) -> Column:
     """LCEAFe (`formulas.ceaf_entity` under the linguistic weights)."""
     phi = ratio(2.0 * cw.common, cw.key[t.cell_key] + cw.response[t.cell_response])
     totals, missing = _best_totals(t, phi, exact=False)
-    keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
-    responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
+    keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64)
+    responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64)
     return Column(Score, [totals, keys, totals, responses], missing=missing)
 
 
@@ -243,10 +242,9 @@ def ceaf_phi(t: Tables, exact: bool) -> Column:
     tangled = edges[shared[t.cell_doc[edges]]]
     matched = list(largest_matching(k[tangled].tolist(), r[tangled].tolist()).values())
     counted[shared] = np.bincount(t.key_doc[matched], minlength=t.n_docs)[shared] if matched else 0.0
-    totals = counted.tolist()
-    keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
-    responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64).tolist()
-    return Column(Score, [totals, keys, totals, responses])
+    keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64)
+    responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64)
+    return Column(Score, [counted, keys, counted, responses])
 
 
 def ceaf_phi1(t: Tables) -> Column:
@@ -297,16 +295,17 @@ def ace(t: Tables) -> Column:
     mapped_response = np.zeros(n_response, dtype=bool)
     mapped_response[r[chosen]] = True
     n, at = t.n_docs, t.cell_doc[chosen]
-    numerator = (_doc_sums(v_fa, t.response_doc, n) + _doc_sums(gain[chosen], at, n)).tolist()
-    denominator = _doc_sums(v_key, t.key_doc, n).tolist()
-    miss = _doc_sums(v_key[~mapped_key], t.key_doc[~mapped_key], n).tolist()
-    mapped_cost = _doc_sums(v_key[k[chosen]] - v_pair[chosen], at, n).tolist()
-    false_alarm = (-_doc_sums(v_fa[~mapped_response], t.response_doc[~mapped_response], n)).tolist()
-    mapped_value = _doc_sums(v_pair[chosen], at, n).tolist()
-    mapped_key_value = _doc_sums(v_key[k[chosen]], at, n).tolist()
-    key_entities = np.bincount(t.key_doc[t.key_sizes != 0], minlength=n).tolist()
-    response_entities = np.bincount(t.response_doc, minlength=n).tolist() if len(t.response_doc) else [0] * n
-    mapped = np.bincount(at, minlength=n).tolist() if len(at) else [0] * n
+    numerator = _doc_sums(v_fa, t.response_doc, n) + _doc_sums(gain[chosen], at, n)
+    denominator = _doc_sums(v_key, t.key_doc, n)
+    miss = _doc_sums(v_key[~mapped_key], t.key_doc[~mapped_key], n)
+    mapped_cost = _doc_sums(v_key[k[chosen]] - v_pair[chosen], at, n)
+    false_alarm = -_doc_sums(v_fa[~mapped_response], t.response_doc[~mapped_response], n)
+    mapped_value = _doc_sums(v_pair[chosen], at, n)
+    mapped_key_value = _doc_sums(v_key[k[chosen]], at, n)
+    key_entities = np.bincount(t.key_doc[t.key_sizes != 0], minlength=n).astype(np.int64)
+    response_entities = np.bincount(t.response_doc, minlength=n).astype(np.int64) if len(t.response_doc) \
+        else np.zeros(n, dtype=np.int64)
+    mapped = np.bincount(at, minlength=n).astype(np.int64) if len(at) else np.zeros(n, dtype=np.int64)
     return Column(AceScore, [numerator, denominator, miss, mapped_cost, false_alarm, mapped_value, mapped_key_value,
                              key_entities, response_entities, mapped])
 
@@ -322,14 +321,26 @@ def _solved_cells(t: Tables, weights: np.ndarray) -> np.ndarray:
 def mentions(t: Tables) -> Column:
     """Mention identification (`formulas.mentions`): exact span matches over distinct key and
     response spans, counts each table holds."""
-    matched = t.block.counts["matched"].astype(np.float64).tolist()
-    return Column(Score, [matched, t.block.counts["n_key_spans"].astype(np.float64).tolist(), list(matched),
-                          t.block.counts["n_response_spans"].astype(np.float64).tolist()])
+    matched = t.block.counts["matched"].astype(np.float64)
+    return Column(Score, [matched, t.block.counts["n_key_spans"].astype(np.float64), matched,
+                          t.block.counts["n_response_spans"].astype(np.float64)])
 
 
-def application(t: Tables, f_phi: bool) -> Column:
-    """One of Tuggener's metrics (`tuggener.score_document`; `f_phi`: the anchors' F-phi, of two
-    scores) of each document with no chain of two mentions or more on either side: nothing to
-    judge (singletons are skipped), every count 0.  The others are left to each document (`missing`)."""
-    kind, width = (AnchorScore, 8) if f_phi else (Score, 4)
-    return Column(kind, [[0] * t.n_docs for _ in range(width)], missing=t.judged())
+def application(t: Tables, parts: tuple[str, ...]) -> Column:
+    """One of Tuggener's metrics (`tuggener.score_document`) of every document, the score of the
+    counts of `parts` (one counted metric; or the anchors' ED and EM, whose F-phi is the
+    metric): a document with no chain of two mentions or more on either side has nothing to
+    judge (singletons are skipped), every count 0; the others are judged together
+    (`Tables.application_counts`), each score of its counts as `Tally.score` makes it.  Without
+    the pairs and their tally, those are left to each document (`missing`)."""
+    kind = AnchorScore if len(parts) == 2 else Score
+    fields = [np.zeros(t.n_docs, dtype=np.int64) for _ in range(4 * len(parts))]
+    if t.pairs is None or t.tally is None:
+        return Column(kind, fields, missing=t.judged())
+    judged = np.array(t.judged(), dtype=np.intp)
+    counts = t.application_counts()
+    for at, part in enumerate(parts):
+        tp, wl, fn, fp = counts[part].T
+        for field, values in zip(fields[4 * at:4 * at + 4], (tp, tp + wl + fn, tp, tp + wl + fp)):
+            field[judged] = values
+    return Column(kind, fields)

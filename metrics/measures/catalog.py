@@ -185,18 +185,13 @@ def _batch(function: str, *, linguistic: bool = False) -> Batch:
 
 
 def _batch_application(name: str) -> Batch:
-    """Tuggener's metric `name` of many documents: those without a link are zeros
-    (`batch.application`), the others judged together in one pass (`ScoredPair.application` with
-    `together`: the first asked judges them all, the others find theirs)."""
+    """Tuggener's metric `name` of many documents (`batch.application`): those without a link are
+    zeros, the others judged together in one pass, once for the five metrics
+    (`Tables.application_counts`); "anchor" is F-phi of the anchors' ED and EM counts."""
     def compute(tables: Tables, weights: Weights) -> Column:
         from metrics.measures import batch
 
-        column = batch.application(tables, f_phi=name == "anchor")
-        if tables.pairs is not None and column.missing:
-            tables.id_types()  # every pair's typed at once, each pair holding its own (Tuggener reads them)
-            judged = [tables.pairs[d] for d in column.missing]
-            column.fill([pair.application(judged)[name] for pair in judged])
-        return column
+        return batch.application(tables, (ANCHOR_ED.name, ANCHOR_EM.name) if name == ANCHOR.name else (name,))
 
     return compute
 

@@ -4,8 +4,10 @@ Why: 20,000 tiny documents scored under every metric were 400,000 score objects,
 kept, summed (the micro-average), asked its recall, precision and F1 (the macro-average) and
 taken apart again for the JSON report, which cost more than computing the scores.  A `Column`
 holds a metric's scores of many documents field by field (a `Score`'s four counts, a
-`BlancScore`'s eight, an `AceScore`'s ten...), each field a list of the Python numbers the score
-objects would hold, so:
+`BlancScore`'s eight, an `AceScore`'s ten...), each field the Python numbers the score objects
+would hold: a list of them, or, as the batched metrics compute them, a float64 array standing for
+Python floats or an int64 array standing for Python ints (`Field`: nothing per document is made
+of numbers that stay numbers, and a process's columns pickle as their bytes), so:
 - `total` is each field summed in document order, as `score.total` adds the objects (a left fold);
 - `values` are recall, precision and F1 of every document, computed as the objects' properties
   compute them (the same IEEE operations, elementwise), for the macro-average and the report;
@@ -34,6 +36,10 @@ from metrics.runtime.ondemand import OnDemand
 Numbers = list[float]
 Values = np.ndarray | Numbers
 """A column of numbers: float64 values computed by numpy at once, or a list of Python numbers."""
+Field = np.ndarray | Numbers
+"""One field of a column over its documents: a list of Python numbers, or a float64 array (each
+number a Python float) or an int64 array (each a Python int).  Read one number with `_at`, all of
+them as Python numbers with `as_list`."""
 
 _ACE_NAMES = tuple(f.name for f in dataclass_fields(AceScore))
 _WIDTH: dict[type, int] = {Score: 4, BlancScore: 8, AnchorScore: 8, MeanScore: 3, AceScore: len(_ACE_NAMES)}
@@ -66,14 +72,14 @@ class Column:
     """One metric's scores of many documents: field by field (`kind`, `fields`), or, when they
     are not all of one kind, as objects."""
 
-    def __init__(self, kind: type | None, fields: list[Numbers] | None = None,
+    def __init__(self, kind: type | None, fields: Sequence[Field] | None = None,
                  objects: list[AnyScore] | None = None, missing: Sequence[int] = ()) -> None:
         self.kind = kind
-        fields = fields if fields is not None else []
-        # a list given twice (CEAF's common count is its recall's and its precision's numerator)
+        fields = [_field(field) for field in fields] if fields is not None else []
+        # a field given twice (CEAF's common count is its recall's and its precision's numerator)
         # becomes two, so that filling a row of one leaves the other alone
-        self.fields = [list(field) if any(field is earlier for earlier in fields[:i]) else field
-                       for i, field in enumerate(fields)]
+        self.fields: list[Field] = [_copied(field) if any(field is earlier for earlier in fields[:i]) else field
+                                    for i, field in enumerate(fields)]
         self.objects = objects
         self.missing = list(missing)
         """Rows not computed here (`metrics.measures.batch` leaves some documents to their own
@@ -91,8 +97,13 @@ class Column:
         missing, self.missing = self.missing, []
         self._found, self._arrays = None, {}
         if self.objects is None and all(type(score) is self.kind for score in scores):
-            for row, score in zip(missing, scores):
-                for field, number in zip(self.fields, flat(score)):
+            numbers = list(zip(*map(flat, scores))) if scores else [() for _ in self.fields]
+            for index, (field, given) in enumerate(zip(self.fields, numbers)):
+                if isinstance(field, np.ndarray) and _holds(field, given):
+                    field[missing] = given
+                    continue
+                field = self.fields[index] = as_list(field)  # a number the array cannot stand for
+                for row, number in zip(missing, given):
                     field[row] = number
             return
         rows = self.rows()
@@ -124,7 +135,7 @@ class Column:
         kinds = {column.kind for column in columns}
         if len(kinds) == 1 and None not in kinds:
             kind = kinds.pop()
-            return cls(kind, [reduce(add, parts, []) for parts in zip(*(c.fields for c in columns))])
+            return cls(kind, [_joined_field(parts) for parts in zip(*(c.fields for c in columns))])
         return cls.of([score for column in columns for score in column.rows()])
 
     def __len__(self) -> int:
@@ -137,23 +148,26 @@ class Column:
         if self.objects is not None:
             return self.objects[index]
         assert self.kind is not None
-        return build(self.kind, [field[index] for field in self.fields])
+        return build(self.kind, [_at(field, index) for field in self.fields])
 
     def rows(self) -> list[AnyScore]:
         if self.objects is not None:
             return list(self.objects)
         assert self.kind is not None
         kind = self.kind
-        return [build(kind, numbers) for numbers in zip(*self.fields)]
+        return [build(kind, numbers) for numbers in zip(*map(as_list, self.fields))]
 
     def taken(self, indices: Sequence[int]) -> Column:
         """The column of these documents (in this order)."""
         if self.objects is not None:
             return Column(None, objects=[self.objects[i] for i in indices])
+        at = np.asarray(indices, dtype=np.intp)
         if len(indices) < 2:
-            return Column(self.kind, [[field[i] for i in indices] for field in self.fields])
+            return Column(self.kind, [field[at] if isinstance(field, np.ndarray) else [field[i] for i in indices]
+                                      for field in self.fields])
         take = itemgetter(*indices)
-        return Column(self.kind, [list(take(field)) for field in self.fields])
+        return Column(self.kind, [field[at] if isinstance(field, np.ndarray) else list(take(field))
+                                  for field in self.fields])
 
     def total(self) -> AnyScore | None:
         """The documents' scores added in order (`score.total`: each count a left fold of `+`);
@@ -177,7 +191,7 @@ class Column:
                 return float(np.add.accumulate(found)[-1])
         if found is not None and max(int(found.max()), -int(found.min())) < 2 ** 62 // len(found):
             return int(found.sum())
-        return reduce(add, self.fields[index])
+        return reduce(add, as_list(self.fields[index]))
 
     def values(self) -> tuple[Numbers, Numbers, Numbers]:
         """Each document's recall, precision and F1, as its score's properties give them."""
@@ -206,8 +220,11 @@ class Column:
         int64 when every one is an int of 64 bits, else (mixed kinds, other kinds, no document)
         None.  Why: the values and the JSON report both read a field whole, and telling its
         numbers' kinds and copying them cost as much as their arithmetic."""
+        field = self.fields[index]
+        if isinstance(field, np.ndarray):
+            return field
         if index not in self._arrays:
-            self._arrays[index] = _typed_array(self.fields[index])
+            self._arrays[index] = _typed_array(field)
         return self._arrays[index]
 
     def _plain(self, start: int, stop: int) -> list[np.ndarray | Numbers]:
@@ -251,6 +268,44 @@ def _as_lists(found: tuple[Values, Values, Values]) -> tuple[Numbers, Numbers, N
     return recall, precision, f1
 
 
+def as_list(field: Field) -> Numbers:
+    """A field's numbers as a list of Python numbers (the list itself when it is one)."""
+    return field.tolist() if isinstance(field, np.ndarray) else field
+
+
+def _at(field: Field, index: int) -> float:
+    """One number of a field, as the Python number it stands for."""
+    return field.item(index) if isinstance(field, np.ndarray) else field[index]
+
+
+def _field(field: Field) -> Field:
+    """A field as a column holds it: an array of another kind than float64 or int64 (a count of
+    another width, booleans) as the list of its Python numbers."""
+    if isinstance(field, np.ndarray) and (field.dtype != np.float64 and field.dtype != np.int64 or field.ndim != 1):
+        return field.tolist()
+    return field
+
+
+def _copied(field: Field) -> Field:
+    return field.copy() if isinstance(field, np.ndarray) else list(field)
+
+
+def _holds(array: np.ndarray, numbers: Sequence[float]) -> bool:
+    """Whether `array` can hold these numbers and give them back as they are: Python floats in a
+    float64 array, Python ints of 64 bits in an int64 one (not a bool, nor a numpy number)."""
+    if array.dtype == np.float64:
+        return all(type(number) is float for number in numbers)
+    return all(type(number) is int and -2 ** 63 <= number < 2 ** 63 for number in numbers)
+
+
+def _joined_field(parts: Sequence[Field]) -> Field:
+    """One field of consecutive groups of documents: one array where every part is an array of
+    one kind, else one list."""
+    if all(isinstance(part, np.ndarray) for part in parts) and len({part.dtype for part in parts}) == 1:
+        return np.concatenate(parts)
+    return reduce(add, map(as_list, parts), [])
+
+
 def _typed_array(numbers: Numbers) -> np.ndarray | None:
     """`Column.field_array` of one field."""
     kinds = set(map(type, numbers))
@@ -264,11 +319,11 @@ def _typed_array(numbers: Numbers) -> np.ndarray | None:
     return None
 
 
-def _ace_values(fields: list[Numbers]) -> tuple[Values, Values, Values] | None:
+def _ace_values(fields: list[Field]) -> tuple[Values, Values, Values] | None:
     """`AceScore`'s recall, precision and F1 (its value, 0 where undefined), as its properties
     compute them."""
     named = dict(zip(_ACE_NAMES, fields))
-    if not all(set(map(type, field)) <= {float, int} for field in fields):
+    if not all(plain(field) for field in fields):
         return None
     arrays = [np.array(named[name], dtype=np.float64)
               for name in ("denominator", "mapped_value", "mapped_key_value", "false_alarm_cost")]
@@ -278,8 +333,21 @@ def _ace_values(fields: list[Numbers]) -> tuple[Values, Values, Values] | None:
     credited = np.where(0.0 > found, 0.0, found)  # max(C, 0.0) as Python's max takes it
     with np.errstate(all="ignore"):
         recall, precision = ratio(credited, den), ratio(credited, found_key + false_alarm)
-    f1 = [n / d if d else (1.0 if n == 0 else 0.0) for n, d in zip(named["numerator"], named["denominator"])]
+    f1 = [n / d if d else (1.0 if n == 0 else 0.0) for n, d in zip(as_list(named["numerator"]),
+                                                                       as_list(named["denominator"]))]
     return recall, precision, f1
+
+
+def plain(field: Field) -> bool:
+    """Whether a field holds only Python ints and floats (an array always does)."""
+    return isinstance(field, np.ndarray) or set(map(type, field)) <= {float, int}
+
+
+def floats(field: Field) -> bool:
+    """Whether a field holds only Python floats (a float64 array stands for them)."""
+    if isinstance(field, np.ndarray):
+        return field.dtype == np.float64
+    return set(map(type, field)) <= {float}
 
 
 Entry = tuple[str, dict[str, AnyScore]]

@@ -11,7 +11,7 @@ CEAF alignment is taken from, and which documents Tuggener's metrics have anythi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
@@ -51,6 +51,10 @@ class Tables:
     """The document pairs themselves (`corpus.scoring.DocPair`), for the mention types (the
     LMetrics, the ACE-value), the ACE-value's response chains as ids, options and entity types,
     and Tuggener's metrics."""
+    tally: Callable[[Sequence[Any]], dict[str, np.ndarray]] | None = None
+    """Tuggener's four counts of many of the pairs by metric (`tuggener.count_documents`), given by
+    the caller that has the pairs (a module here cannot import Tuggener's, which reads the
+    catalogue); without it Tuggener's metrics are left to each pair."""
     linguistic: dict[Weights, ChainWeights] = field(default_factory=dict, compare=False, repr=False)
     """Chen & Ng's chain weights under each W asked for (`batch.linguistic`)."""
     _kept: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -62,6 +66,16 @@ class Tables:
             self._kept["judged"] = list(range(self.n_docs)) if self.pairs is None else \
                 [d for d, pair in enumerate(self.pairs) if _has_link(pair.key.chains) or _has_link(pair.response.chains)]
         return self._kept["judged"]
+
+    def application_counts(self) -> dict[str, np.ndarray]:
+        """Tuggener's four counts of each `judged` document (a row each, in order), by counted
+        metric (`tuggener.count_documents`), judged together once for its five metrics."""
+        if "application" not in self._kept:
+            if self.pairs is None or self.tally is None:
+                raise ValueError("Tuggener's metrics of tables laid end to end without their pairs and tally")
+            self.id_types()  # every pair's typed at once, each pair holding its own (Tuggener reads them)
+            self._kept["application"] = self.tally([self.pairs[d] for d in self.judged()])
+        return self._kept["application"]
 
     def ceaf_cells(self) -> CeafCells:
         """The cells each document's best CEAF alignment is taken from (made once)."""
@@ -162,10 +176,12 @@ def _type_counts(t: Tables) -> ChainTypes:
 
 
 def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None = None,
-                    pairs: Sequence[Any] | None = None) -> Tables:
+                    pairs: Sequence[Any] | None = None,
+                    tally: Callable[[Sequence[Any]], dict[str, np.ndarray]] | None = None) -> Tables:
     """The tables of a corpus (or of one process's share of it) as one set of arrays, with their
-    mention-type counts when given (for the LMetrics): the arrays `build_tables` computed for
-    them, when it did (`table.laid_block`)."""
+    mention-type counts when given (for the LMetrics), their pairs and how to count Tuggener's
+    metrics of them (`Tables.tally`): the arrays `build_tables` computed for them, when it did
+    (`table.laid_block`)."""
     block = laid_block(tables)
     cell_doc = block.doc("cell_key")
     key_offset = group_starts(block.lengths("key_sizes"))
@@ -173,7 +189,7 @@ def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None 
     return Tables(tables, block, cell_doc, block.values("cell_key") + key_offset[cell_doc],
                   block.values("cell_response") + response_offset[cell_doc], block.values("primary"),
                   block.values("shared"), block.values("key_side"), block.doc("key_sizes"), block.values("key_sizes"),
-                  block.doc("response_sizes"), block.values("response_sizes"), types, pairs)
+                  block.doc("response_sizes"), block.values("response_sizes"), types, pairs, tally)
 
 
 def _has_link(chains: Sequence[Sequence[Any]]) -> bool:

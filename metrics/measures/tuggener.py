@@ -334,13 +334,23 @@ def score_document(pair) -> dict[str, Score | AnchorScore]:
 
 
 def score_documents(pairs: Sequence) -> list[dict[str, Score | AnchorScore]]:
-    """`score_document` of many pairs at once: their views laid end to end (`joined_view`: each
-    document's spans shifted past the tokens of those before it), judged in one pass
-    and counted per document, so that a corpus of small documents pays numpy's calls once.  The
-    types are read from each pair's types of mention ids (`DocPair.id_types`)."""
+    """`score_document` of many pairs at once (`count_documents`)."""
     if not pairs:
         return []
+    counts = {name: found.tolist() for name, found in count_documents(pairs).items()}
+    return [_scores({name: Tally(*counts[name][d]) for name in COUNTED}) for d in range(len(pairs))]
+
+
+def count_documents(pairs: Sequence) -> dict[str, np.ndarray]:
+    """The four counts (tp, wl, fn, fp) of each counted metric (`COUNTED`) of many pairs, one
+    row per pair: their views laid end to end (`joined_view`: each document's spans shifted past
+    the tokens of those before it), judged in one pass and counted per document, so that a
+    corpus of small documents pays numpy's calls once (and, scored as columns, no object per
+    document: `batch.application`).  The types are read from each pair's types of mention ids
+    (`DocPair.id_types`)."""
     n = len(pairs)
+    if not n:
+        return {name: np.zeros((0, 4), dtype=np.int64) for name in COUNTED}
     spans_per_doc = np.fromiter((len(pair.alignment.spans) for pair in pairs), dtype=np.int64, count=n)
     codes = span_codes(list(chained.from_iterable(pair.alignment.spans for pair in pairs)))
     span_doc = np.repeat(np.arange(n), spans_per_doc)
@@ -360,8 +370,8 @@ def score_documents(pairs: Sequence) -> list[dict[str, Score | AnchorScore]]:
     counts = {}
     for name, (judged, _, outcomes) in _judgements(kv, rv, types_of(kv), types_of(rv)).items():
         doc = np.searchsorted(token_offset, judged // CODE_BASE, side="right") - 1
-        counts[name] = np.bincount(doc * 4 + outcomes, minlength=4 * n).reshape(n, 4).tolist()
-    return [_scores({name: Tally(*counts[name][d]) for name in COUNTED}) for d in range(n)]
+        counts[name] = np.bincount(doc * 4 + outcomes, minlength=4 * n).reshape(n, 4).astype(np.int64)
+    return counts
 
 
 def breakdown_document(pair, by: str = "type") -> Breakdown:
