@@ -174,10 +174,15 @@ def _warn_unused(args: argparse.Namespace, warn: Callable[[str], None]) -> None:
 def _load(args: argparse.Namespace, warn: Callable[[str], None],
           scores_only: bool = False) -> tuple[Session, UAResult]:
     """The session of a command line (its documents' names) and its UA scores (with `scores_only`,
-    the files' other columns not read)."""
+    the files' other columns not read).  Both files are read in this process, whatever `--jobs`
+    says (it is still checked): a UA file comes back from a forked reader pickled at about the
+    cost of reading it here (AMI_dev_v2, codicrac22ar: this process's CPU alike either way), so a
+    child reading the one response beside the key saved no time and cost its own start (0.04-0.05 s
+    of CPU a command)."""
     settings = settings_of(args)
+    jobs_option(args.jobs)
     session = Session.load(args.key, [args.response], load_options(args, settings, scores_only),
-                           processes=jobs_option(args.jobs), spans=False)
+                           processes=1, spans=False)
     for message in session.warnings:
         warn(message)
     return session, result_of(settings, session.corpus.pairs, session.warnings)
