@@ -61,7 +61,7 @@ class ScoredDocument:
         self.scores: dict[str, AnyScore] = {}
         self.counts: dict[str, coref.Counts] = {}
         """Each coreference metric's (BLANC part's) counts on this document."""
-        self.split_credit = settings.keep_split and bool(key.layer_table(settings.discourse_deixis).element_of
+        self.credits_split = settings.keep_split and bool(key.layer_table(settings.discourse_deixis).element_of
                                                          or response.layer_table(settings.discourse_deixis).element_of)
         """Whether a plural entity's split antecedents are credited here: then only the metrics of
         `SPLIT_OVER_COLUMNS` count over columns, any other over the clusters of mentions."""
@@ -76,7 +76,7 @@ class ScoredDocument:
     def counts_over_columns(self, name: str) -> bool:
         """Whether the score `name` (a coreference metric or BLANC part, `mentions`, `non_referring`)
         of this document is counted over columns."""
-        return self.columnar and (not self.split_credit or name in SPLIT_OVER_COLUMNS)
+        return self.columnar and (not self.credits_split or name in SPLIT_OVER_COLUMNS)
 
     def column_count(self, name: str) -> object | None:
         """The score `name` counted over columns (counted now if not yet), or None where it is not."""
