@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -24,7 +24,6 @@ from metrics.measures import ua as coref
 from metrics.measures import ua_columns as columnar
 from metrics.measures import ua_relations as relations
 from metrics.corpus.scoring import DocPair, PreparedCorpus, Spans, prepare_pair
-from metrics.corpus.ua_spans import TokenSpans, token_spans
 from metrics.corpus.ua_settings import (BLANC_PARTS, BRIDGING, BRIDGING_SCORES, COREFERENCE, DOCUMENT_ORDER,  # noqa: F401
                                         METRICS, ORDER, PRESETS, SPLIT_OVER_COLUMNS, Settings, layers_read, names,
                                         resolve_metrics, shown_metrics)
@@ -37,6 +36,9 @@ from metrics.mentions.ua_align import Alignment, SideClusters, align, cluster_in
 from metrics.mentions.ua_columns import ColumnSides, applies, column_sides, in_document, mention_codes
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
+
+if TYPE_CHECKING:  # made for the workbench and the chains' analyses, not for a score
+    from metrics.corpus.ua_spans import TokenSpans
 
 M = TypeVar("M")
 
@@ -368,6 +370,8 @@ class UAPair:
     def token_spans(self) -> TokenSpans:
         """The pair as token spans, with each side's relations (built once, when first asked for)."""
         if self._token_spans is None:
+            from metrics.corpus.ua_spans import token_spans
+
             doc = self.document
             self._token_spans = token_spans(doc.key, doc.response, keep_singletons=self._keep[0],
                                             keep_zeros=self._keep[1])

@@ -20,9 +20,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from metrics.corpus.ua import (BRIDGING, METRICS, PRESETS, Settings, UAResult, resolve_metrics, result_of,
-                               shown_metrics)
-from metrics.formats.ua import is_ua_head
+from metrics.corpus.ua_settings import BRIDGING, METRICS, PRESETS, Settings, resolve_metrics, shown_metrics
 from metrics.conventions.options import UA
 from metrics.measures.catalog import label
 
@@ -32,6 +30,7 @@ from ..output import align_rows, emit, percent, render_csv, render_markdown, sco
 from ..session import LoadOptions, Session
 
 if TYPE_CHECKING:  # loaded when UA errors are asked for, not with every command line
+    from metrics.corpus.ua import UAResult
     from metrics.errors.ua.records import UAError
 
 
@@ -102,6 +101,7 @@ def _is_ua(path: str | None) -> bool:
     if path in (None, "-") or not os.path.isfile(path):
         return False
     from metrics.formats.source import read_head
+    from metrics.formats.ua import is_ua_head
 
     return is_ua_head(read_head(path).decode("utf-8-sig", errors="replace"))
 
@@ -179,6 +179,8 @@ def _load(args: argparse.Namespace, warn: Callable[[str], None],
     cost of reading it here (AMI_dev_v2, codicrac22ar: this process's CPU alike either way), so a
     child reading the one response beside the key saved no time and cost its own start (0.04-0.05 s
     of CPU a command)."""
+    from metrics.corpus.ua import result_of  # the UA scoring code, loaded by UA command lines alone
+
     settings = settings_of(args)
     jobs_option(args.jobs)
     session = Session.load(args.key, [args.response], load_options(args, settings, scores_only),
