@@ -1,7 +1,7 @@
 """Our UA conventions beside the UA scorer 2.0 (corefud-scorer's `ua-scorer.py`), score by score.
 
     python benchmarks/check_ua.py --scorer PEER_CHECKOUT --python PEER_PYTHON
-                                  [--codi CODI_CRAC22_CHECKOUT] [--suite] [--full]
+                                  [--codi CODI_CRAC22_CHECKOUT [--files all|FILE...]] [--suite]
                                   [--timing [--timed NAME...] [--repeats N]]
 
 The peer's `ua-scorer.py` prints nothing (its `main` has `evaluate(args)` commented out) and its
@@ -12,13 +12,14 @@ its command line's defaults (`metrics.corpus.ua.PRESETS`).  Two comparisons:
 - `--suite`: the peer's UA test suite (tests/tests-ua), each case with the settings of its
   tests/unittests-ua.py (singletons and split antecedents kept, the case's matching, zeros and
   boundary crossing), every metric of the suite;
-- `--codi`: each CODI-CRAC 2022 train file against responses derived from it
+- `--codi`: each CODI-CRAC 2022 train file (or `--files`: every file, or those named) against
+  responses derived from it
   (benchmarks/make_ua_response.py), under each UA preset and under split antecedents kept with
   only split antecedents scored.
 
 Each score is compared twice: to the last digit the UA scorer prints (`%.2f` of a percentage, from
 its own command line), and at full precision (its evaluator called by benchmarks/ua_reference.py).
-`--timing` times both on each CODI-CRAC train file in the same run (CPU seconds, medians of
+`--timing` times both on each CODI-CRAC train file (or `--files`) in the same run (CPU seconds, medians of
 `--repeats`), under every UA preset and extra setting (or those `--timed` names): reading and
 scoring in a running process (ours with the collector off, as `corefwb` runs, reading only the
 columns the settings score, as `corefwb score` reads), and whole command lines (ours also with the
@@ -230,15 +231,29 @@ def printed_comparison(python: str, copy: str, key: str, response: str, settings
     return same, total, notes, seconds
 
 
-def codi_files(codi: str) -> list[str]:
-    return sorted(str(p) for p in Path(codi).glob("*_train.2022.CONLLUA"))
+def codi_files(codi: str, chosen: list[str] | None = None) -> list[str]:
+    """The CODI-CRAC files to use: the checkout's train files (the default), every *.2022.CONLLUA
+    of it (`all`: train, dev and test, which the issue is measured on), or the files named (a
+    path, or a name in the checkout: `AMI_test` or `AMI_test.2022.CONLLUA`)."""
+    if not chosen:
+        return sorted(str(p) for p in Path(codi).glob("*_train.2022.CONLLUA"))
+    if chosen == ["all"]:
+        return sorted(str(p) for p in Path(codi).glob("*.2022.CONLLUA"))
+    found = []
+    for name in chosen:
+        candidates = [Path(name), Path(codi, name), Path(codi, f"{name}.2022.CONLLUA")]
+        path = next((c for c in candidates if c.is_file()), None)
+        if path is None:
+            raise SystemExit(f"--files: no file {name} (nor in {codi})")
+        found.append(str(path))
+    return found
 
 
 def check_codi(args: argparse.Namespace, copy: str, workdir: str) -> bool:
-    """Every CODI-CRAC train file against derived responses, under every setting; True if any differs."""
+    """Every CODI-CRAC file chosen against derived responses, under every setting; True if any differs."""
     failed = False
     all_settings = {name: PRESETS[name] for name in UA_PRESETS} | EXTRA_SETTINGS
-    for key in codi_files(args.codi):
+    for key in codi_files(args.codi, args.files):
         for seed in args.seeds:
             response = str(Path(workdir, f"{Path(key).stem}.{seed}.response"))
             subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_ua_response.py"), key, response,
@@ -381,7 +396,7 @@ def _reading(key: str, response: str) -> float:
 
 
 def check_timing(args: argparse.Namespace, copy: str, workdir: str) -> None:
-    """Both scorers on each CODI-CRAC train file, in one run, in CPU seconds (the machine may be
+    """Both scorers on each CODI-CRAC file chosen, in one run, in CPU seconds (the machine may be
     shared: wall time would count the others' work), medians of `args.repeats`, under every UA
     preset and every extra setting (`args.timed`): reading and scoring in a running process
     (imports done; ours with the collector off, as `corefwb` runs), and whole command lines (the
@@ -391,7 +406,7 @@ def check_timing(args: argparse.Namespace, copy: str, workdir: str) -> None:
     print(f"not timed: {', '.join(NOT_UA_PRESETS)} (presets of CoNLL-2012 and CorefUD files, no UA file's)")
     floors = {name: statistics.median(child_seconds([sys.executable, "-c", code]) for _ in range(repeats))
               for name, code in FLOORS.items()}
-    for key in codi_files(args.codi):
+    for key in codi_files(args.codi, args.files):
         response = str(Path(workdir, f"{Path(key).stem}.timed.response"))
         subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_ua_response.py"), key, response], check=True)
         for name, settings in timed_settings(args.timed).items():
@@ -424,8 +439,10 @@ def main() -> int:
     parser.add_argument("--scorer", required=True, help="a corefud-scorer checkout (4fd7b0e)")
     parser.add_argument("--python", required=True, help="a Python with the peer's dependencies (numpy, scipy)")
     parser.add_argument("--codi", help="a CODI-CRAC22-Corpus checkout (its *_train.2022.CONLLUA are used)")
+    parser.add_argument("--files", nargs="+", help="with --codi: `all` (every *.2022.CONLLUA: train, dev and "
+                        "test) or these files (paths or names in the checkout) instead of the train files")
     parser.add_argument("--suite", action="store_true", help="the peer's UA test suite")
-    parser.add_argument("--timing", action="store_true", help="time both on one CODI-CRAC train file")
+    parser.add_argument("--timing", action="store_true", help="time both on the CODI-CRAC files")
     parser.add_argument("--timed", nargs="+", help="with --timing: only these settings (default every UA "
                         "preset and extra setting)")
     parser.add_argument("--repeats", type=int, default=7, help="with --timing: runs per median (default 7)")

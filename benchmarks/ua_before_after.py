@@ -2,11 +2,11 @@
 
     python benchmarks/ua_before_after.py --before TREE --scorer PEER_CHECKOUT --python PEER_PYTHON
                                          --codi CODI_CRAC22_CHECKOUT [--rounds 3] [--repeats 5]
-                                         [--presets crac18 ...]
+                                         [--presets crac18 ...] [--files all|FILE...]
 
 TREE is an exported tree of the earlier revision (`git archive REV | tar -x -C TREE`); the later
 one is this checkout, or `--after TREE2` (an exported tree of the later one: this checkout may then
-change while it runs).  For each CODI-CRAC train file and UA preset, rounds alternate the UA
+change while it runs).  For each CODI-CRAC train file (or `--files`) and UA preset, rounds alternate the UA
 scorer (its reader and evaluator in process, `ua_reference.py`), the earlier tree and this one,
 each in its own process (imports done, one warm-up run, the collector off as `corefwb` runs):
 CPU seconds of reading both files and scoring, medians over every round's repeats.  The machine
@@ -86,6 +86,8 @@ def main() -> int:
     parser.add_argument("--scorer", required=True, help="a corefud-scorer checkout (4fd7b0e)")
     parser.add_argument("--python", required=True, help="a Python with the peer's dependencies")
     parser.add_argument("--codi", required=True, help="a CODI-CRAC22-Corpus checkout")
+    parser.add_argument("--files", nargs="+", help="`all` (every *.2022.CONLLUA) or these files instead of "
+                        "the train files")
     parser.add_argument("--after", default=str(ROOT), help="an exported tree of the later revision (default: "
                         "this checkout)")
     parser.add_argument("--rounds", type=int, default=3)
@@ -98,7 +100,7 @@ def main() -> int:
     copy = patched_copy(args.scorer)
     workdir = tempfile.mkdtemp(prefix="ua-before-after-")
     try:
-        for key in codi_files(args.codi):
+        for key in codi_files(args.codi, args.files):
             response = str(Path(workdir, f"{Path(key).stem}.response"))
             subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_ua_response.py"), key, response],
                            check=True)

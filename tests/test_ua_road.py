@@ -78,6 +78,26 @@ def test_each_ua_preset_scores_on_the_road_as_the_ua_sums_do(name):
             assert result.micro[metric].f1 == value.f1, (case, metric)
 
 
+@pytest.mark.parametrize("name", ["crac18", "craft19", "codicrac22ar", "codicrac22br"])
+def test_the_road_counts_over_columns_what_it_is_first_asked_for(name):
+    """The road's options carry no metrics, so its documents are counted over columns when the
+    catalogue first asks them for a score: no `Mention` is made under exact matching (split
+    antecedents kept, where MUC, B3 and CEAFe credit them over columns too), and the counts are
+    those over columns (the scores' equality with `score_corpus` is the test above)."""
+    preset = PRESETS[name]
+    assert isinstance(preset, Settings)
+    options = Options(conventions=UA, match=preset.match, keep_singletons=preset.keep_singletons, spans=False,
+                      split_antecedents=preset.keep_split, bridging=name == "codicrac22br")
+    for case in CASES:
+        corpus = load(str(DATA / f"{case}.key"), [str(DATA / f"{case}.response")], options).corpora[0]
+        corpus.score(metrics=list(preset.metrics))
+        for pair in corpus.pairs:
+            document = pair.ua.document
+            assert document.columnar and document._objects is None, (case, document.name)
+            counted = set(document.counted) - {"bridging"}
+            assert counted == {m for m in preset.metrics if m in ("muc", "bcub", "ceafe", "non_referring")}, case
+
+
 def test_the_ua_metrics_are_the_catalogues_and_apply_under_ua_alone():
     assert resolve(["bridging_entity", "non-referring", "mor", "mention"], Scorer.UA) == \
         ("mentions", "mor", "non_referring", "bridging_entity")

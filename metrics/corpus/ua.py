@@ -15,8 +15,8 @@ documents already read) both score this way.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -24,135 +24,23 @@ from metrics.measures import ua as coref
 from metrics.measures import ua_columns as columnar
 from metrics.measures import ua_relations as relations
 from metrics.corpus.scoring import DocPair, PreparedCorpus, Spans, prepare_pair
-from metrics.corpus.ua_spans import TokenSpans, token_spans
-from metrics.measures.catalog import (BCUB, BLANC, BRIDGING_ENTITY, BRIDGING_MARKABLE, BRIDGING_RECOGNITION, CEAFE,
-                                      CEAFM, CONLL, LEA, MENTIONS, MOR, MUC, NON_REFERRING, ZERO, Metric, Scorer,
-                                      resolve)
+from metrics.corpus.ua_settings import (BLANC_PARTS, BRIDGING, BRIDGING_SCORES, COREFERENCE, DOCUMENT_ORDER,  # noqa: F401
+                                        METRICS, ORDER, PRESETS, SPLIT_OVER_COLUMNS, Settings, layers_read, names,
+                                        resolve_metrics, shown_metrics)
+from metrics.measures.catalog import BLANC, CONLL, MENTIONS, NON_REFERRING, Metric
 from metrics.measures.corefud import CorefudBlancScore
 from metrics.measures.score import AnyScore, Score
 from metrics.measures.ua import SplitBlancScore
 from metrics.mentions.ua import Mention, UADocument
 from metrics.mentions.ua_align import Alignment, SideClusters, align, cluster_index, side_clusters
-from metrics.mentions.ua_columns import applies, column_sides, in_document, mention_codes
+from metrics.mentions.ua_columns import ColumnSides, applies, column_sides, in_document, mention_codes
 from metrics.model import InputError
 from metrics.runtime.gc_pause import gc_paused
 
+if TYPE_CHECKING:  # made for the workbench and the chains' analyses, not for a score
+    from metrics.corpus.ua_spans import TokenSpans
+
 M = TypeVar("M")
-BRIDGING: tuple[Metric, ...] = (BRIDGING_RECOGNITION, BRIDGING_MARKABLE, BRIDGING_ENTITY)
-"""The three bridging scores (the UA scorer's `-m bridging`)."""
-COREFERENCE: tuple[Metric, ...] = (MUC, BCUB, CEAFE, CEAFM, LEA, BLANC)
-"""The coreference metrics the UA scorer computes from its alignment (BLANC from two parts)."""
-ORDER: tuple[Metric, ...] = (MENTIONS, MUC, BCUB, CEAFE, CEAFM, BLANC, LEA, CONLL, MOR, NON_REFERRING, *BRIDGING)
-"""Every score of the UA conventions, in the UA scorer's output order (CoNLL: the mean of MUC, B3, CEAFe)."""
-DOCUMENT_ORDER: tuple[Metric, ...] = (*COREFERENCE, MENTIONS, MOR, NON_REFERRING, *BRIDGING, CONLL)
-"""The order of a document's scores (the coreference metrics, BLANC last, the others, CoNLL)."""
-METRICS: tuple[str, ...] = tuple(metric.name for metric in ORDER)
-SPLIT_OVER_COLUMNS = frozenset(metric.name for metric in (MUC, BCUB, CEAFE, CEAFM, CONLL))
-"""The metrics that credit split antecedents over columns (`metrics.measures.ua_plural`): a document
-with a plural entity, its split antecedents kept, is clustered into mentions when any other is asked for."""
-BLANC_PARTS = ("blanc_coref", "blanc_noncoref")
-BRIDGING_SCORES = "bridging"
-"""Where a document counted over columns keeps its three bridging scores (`ScoredDocument.counted`)."""
-"""BLANC's two parts, as `metrics.measures.ua` computes them (coreference and non-coreference links)."""
-
-
-def names(*metrics: Metric) -> tuple[str, ...]:
-    return tuple(metric.name for metric in metrics)
-
-
-def resolve_metrics(spellings: Sequence[str]) -> tuple[str, ...]:
-    """Metric names or the UA scorer's spellings (`bridging`, `all`, the catalogue's aliases) -> UA
-    metric names in output order."""
-    wanted: set[str] = set()
-    for text in spellings:
-        text = text.strip().lower()
-        if text in ("all", "bridging"):
-            wanted.update(METRICS if text == "all" else names(*BRIDGING))
-            continue
-        try:
-            found = resolve([text], Scorer.UA)
-        except ValueError:
-            found = ()
-        if not found or found[0] not in METRICS:
-            raise ValueError(f"unknown UA metric {text!r}; choose from {', '.join(METRICS)} (or bridging, all)")
-        wanted.update(found)
-    return tuple(m for m in METRICS if m in wanted)
-
-
-def shown_metrics(settings: "Settings") -> tuple[Metric, ...]:
-    """The metrics the UA scorer prints under these settings, in its order: those asked for, and
-    CoNLL when its parts are (or CoNLL alone)."""
-    def shown(metric: Metric) -> bool:
-        if metric is CONLL:
-            return metric.name in settings.metrics or all(part in settings.metrics for part in CONLL.parts)
-        return metric.name in settings.metrics
-
-    return tuple(metric for metric in ORDER if shown(metric))
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The UA scorer's options."""
-
-    match: str = "exact"
-    keep_singletons: bool = False
-    keep_split: bool = False
-    only_split: bool = False
-    discourse_deixis: bool = False
-    keep_zeros: bool = False
-    metrics: tuple[str, ...] = names(MUC, BCUB, CEAFE, CONLL)
-
-    def completed(self) -> "Settings":
-        """The options the UA scorer forces: scoring only split antecedents or discourse deixis
-        keeps split antecedents and singletons (a plural entity's members may be singletons)."""
-        out = self
-        if self.only_split or self.discourse_deixis:
-            out = replace(out, keep_split=True, keep_singletons=True)
-        if self.discourse_deixis:
-            out = replace(out, only_split=False)
-        return out
-
-    def fields(self) -> dict[str, object]:
-        return {"conventions": "ua", "match": self.match, "singletons": "keep" if self.keep_singletons else "remove",
-                "split_antecedents": "keep" if self.keep_split else "remove", "only_split_antecedents": self.only_split,
-                "discourse_deixis": self.discourse_deixis, "zeros": "keep" if self.keep_zeros else "remove"}
-
-    def describe(self) -> str:
-        parts = [f"conventions ua, {self.match} match",
-                 f"singletons {'kept' if self.keep_singletons else 'removed'}",
-                 f"split antecedents {'kept' if self.keep_split else 'removed'}",
-                 f"zeros {'kept' if self.keep_zeros else 'removed'}"]
-        if self.only_split:
-            parts.append("only split antecedents scored")
-        if self.discourse_deixis:
-            parts.append("discourse deixis scored")
-        return ", ".join(parts)
-
-
-def layers_read(settings: Settings) -> tuple[str, ...]:
-    """The markable layers (`metrics.formats.ua.LAYERS`) these settings' scores read: the scored
-    one (identity, or discourse deixis), and bridging when a bridging score is asked for (its
-    links resolve through the scored layer)."""
-    scored = "deixis" if settings.completed().discourse_deixis else "identity"
-    return (scored, "bridging") if any(m.name in settings.metrics for m in BRIDGING) else (scored,)
-
-
-_CONLL = names(MUC, BCUB, CEAFE, CONLL)
-_CRAC = names(MUC, BCUB, CEAFE, CONLL, MOR, ZERO)
-PRESETS: dict[str, Settings | tuple[str, dict[str, object]]] = {
-    "crac18": Settings(keep_singletons=True, metrics=names(MUC, BCUB, CEAFE, CONLL, NON_REFERRING)),
-    # its "partial_match" keys are no option of the UA scorer's: completed, it matches exactly
-    "craft19": Settings(keep_singletons=True, metrics=_CONLL),
-    "codicrac22ar": Settings(keep_singletons=True, keep_split=True, metrics=_CONLL),
-    "codicrac22dd": Settings(keep_singletons=True, keep_split=True, discourse_deixis=True, metrics=_CONLL),
-    "codicrac22br": Settings(keep_singletons=True, metrics=names(*BRIDGING)),
-    # the presets of other conventions: (conventions, their options)
-    "conll12": ("conll", {"match": "exact", "singletons": "keep", "metrics": _CONLL}),
-    "crac22": ("corefud", {"match": "partial", "singletons": "remove", "metrics": _CRAC}),
-    "crac23": ("corefud", {"match": "head", "singletons": "remove", "metrics": _CRAC}),
-    "crac24": ("corefud", {"match": "head", "singletons": "remove", "metrics": _CRAC}),
-}
-"""The UA scorer's `-t` presets; those of the UA format as `Settings`."""
 
 
 class ScoredDocument:
@@ -175,11 +63,28 @@ class ScoredDocument:
         self.scores: dict[str, AnyScore] = {}
         self.counts: dict[str, coref.Counts] = {}
         """Each coreference metric's (BLANC part's) counts on this document."""
+        self.credits_split = settings.keep_split and bool(key.layer_table(settings.discourse_deixis).element_of
+                                                         or response.layer_table(settings.discourse_deixis).element_of)
+        """Whether a plural entity's split antecedents are credited here: then only the metrics of
+        `SPLIT_OVER_COLUMNS` count over columns, any other over the clusters of mentions."""
+        self.column_counter: ColumnCounter | None = None
+        """Counts the scores not yet `counted` over columns, for every columnar document at once."""
         self._objects: tuple | None = None
         self.skipped: list[str] = []
         """The bridging links left out (`bridging_pairs`), once the objects are made."""
         self.bridging_codes: tuple[dict[int, int], dict[int, int]] | None = None
         """Over columns, each side's bridging links (anaphor -> anchor) as the document's mention numbers."""
+
+    def counts_over_columns(self, name: str) -> bool:
+        """Whether the score `name` (a coreference metric or BLANC part, `mentions`, `non_referring`)
+        of this document is counted over columns."""
+        return self.columnar and (not self.credits_split or name in SPLIT_OVER_COLUMNS)
+
+    def column_count(self, name: str) -> object | None:
+        """The score `name` counted over columns (counted now if not yet), or None where it is not."""
+        if name not in self.counted and self.column_counter is not None and self.counts_over_columns(name):
+            self.column_counter.count(name)
+        return self.counted.get(name)
 
     def objects(self) -> tuple[SideClusters, SideClusters, Alignment, dict[Mention, Mention], dict[Mention, Mention]]:
         """Both sides' clusters, their alignment and both sides' bridging links (anaphor -> anchor)."""
@@ -315,33 +220,63 @@ def score_document(key: UADocument, response: UADocument, settings: Settings, wa
 
 def count_over_columns(documents: Sequence[ScoredDocument], settings: Settings) -> None:
     """The scores of `settings` of every columnar document, counted over all their columns at once
-    (`metrics.measures.ua_columns`), into each document's `counted`."""
+    (`metrics.measures.ua_columns`), into each document's `counted`; any other score over columns
+    is counted when first asked for (`ScoredDocument.column_count`): the command line's road knows
+    its metrics only when it scores."""
     chosen = [d for d in documents if d.columnar]
     if not chosen:
         return
-    deixis = settings.discourse_deixis
-    sides = column_sides([(d.key.layer_table(deixis), d.response.layer_table(deixis)) for d in chosen],
-                         keep_singletons=settings.keep_singletons, keep_split=settings.keep_split,
-                         keep_zeros=settings.keep_zeros)
+    counter = ColumnCounter(chosen, settings)
+    for document in chosen:
+        document.column_counter = counter
     asked = set(settings.metrics)
-    parts = [part for metric in COREFERENCE if metric.name in asked
-             for part in (BLANC_PARTS if metric is BLANC else (metric.name,))]
-    kernels = {part: columnar.KERNELS[part] for part in parts}
-    if MENTIONS.name in asked:
-        kernels[MENTIONS.name] = columnar.mentions
-    if NON_REFERRING.name in asked:
-        kernels[NON_REFERRING.name] = columnar.non_referring
-    for name, kernel in kernels.items():
-        for document, value in zip(chosen, kernel(sides)):
-            document.counted[name] = value
+    for metric in COREFERENCE:
+        if metric.name in asked:
+            for part in (BLANC_PARTS if metric is BLANC else (metric.name,)):
+                counter.count(part)
+    for name in (MENTIONS.name, NON_REFERRING.name):
+        if name in asked:
+            counter.count(name)
     for number, document in enumerate(chosen):
         if document.bridging_codes is not None:
             key_links, response_links = document.bridging_codes
             anchors = np.array([*key_links.values(), *response_links.values()], np.int64)
-            clusters = sides.key.cluster_of(in_document(number, anchors)).tolist()
+            clusters = counter.sides().key.cluster_of(in_document(number, anchors)).tolist()
             key_index = {code: cluster for code, cluster in zip(anchors.tolist(), clusters) if cluster >= 0}
             document.counted[BRIDGING_SCORES] = relations.bridging(relations.bridging_outcomes(key_links, response_links,
                                                                                               key_index))
+
+
+class ColumnCounter:
+    """The columnar documents of one corpus, their columns (made once, when first needed) and each
+    score counted over all of them at once, into each document's `counted` where it applies
+    (`ScoredDocument.counts_over_columns`)."""
+
+    def __init__(self, chosen: Sequence[ScoredDocument], settings: Settings) -> None:
+        self.chosen = list(chosen)
+        self.settings = settings
+        self._sides: ColumnSides | None = None
+        self.done: set[str] = set()
+
+    def sides(self) -> ColumnSides:
+        if self._sides is None:
+            s, deixis = self.settings, self.settings.discourse_deixis
+            self._sides = column_sides([(d.key.layer_table(deixis), d.response.layer_table(deixis)) for d in self.chosen],
+                                       keep_singletons=s.keep_singletons, keep_split=s.keep_split,
+                                       keep_zeros=s.keep_zeros)
+        return self._sides
+
+    def count(self, name: str) -> None:
+        """The score `name` (a coreference metric or BLANC part, `mentions` or `non_referring`) of
+        every chosen document, counted over columns."""
+        if name in self.done:
+            return
+        self.done.add(name)
+        kernel = {MENTIONS.name: columnar.mentions, NON_REFERRING.name: columnar.non_referring}.get(name) or \
+            columnar.KERNELS[name]
+        for document, value in zip(self.chosen, kernel(self.sides())):
+            if document.counts_over_columns(name):
+                document.counted[name] = value
 
 
 def _share_equal_mentions(sides: list[SideClusters], alignment: Alignment) -> None:
@@ -435,6 +370,8 @@ class UAPair:
     def token_spans(self) -> TokenSpans:
         """The pair as token spans, with each side's relations (built once, when first asked for)."""
         if self._token_spans is None:
+            from metrics.corpus.ua_spans import token_spans
+
             doc = self.document
             self._token_spans = token_spans(doc.key, doc.response, keep_singletons=self._keep[0],
                                             keep_zeros=self._keep[1])
@@ -457,8 +394,9 @@ class UAPair:
         """A coreference metric's (BLANC part's) counts on the document, and its split antecedents' own
         (none over columns: they apply only where no split antecedent is credited)."""
         if part not in self._counts:
-            if part in self.document.counted:
-                self._counts[part] = (self.document.counted[part], (0, 0, 0, 0))
+            counted = self.document.column_count(part)
+            if counted is not None:
+                self._counts[part] = (counted, (0, 0, 0, 0))
             else:
                 counts, split = coref.document_counts(part, self._sides)
                 self._counts[part] = (counts, split if split is not None else (0, 0, 0, 0))
@@ -476,16 +414,18 @@ class UAPair:
 
     def mentions(self) -> AnyScore:
         doc = self.document
-        if MENTIONS.name in doc.counted:
-            return doc.counted[MENTIONS.name]
+        counted = doc.column_count(MENTIONS.name)
+        if counted is not None:
+            return counted
         return relations.mentions(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
 
     def mor(self) -> AnyScore:
         return relations.mor(self.document.key_side.clusters, self.document.response_side.clusters)
 
     def non_referring(self) -> AnyScore:
-        if NON_REFERRING.name in self.document.counted:
-            return self.document.counted[NON_REFERRING.name]
+        counted = self.document.column_count(NON_REFERRING.name)
+        if counted is not None:
+            return counted
         return relations.non_referring(self.document.key_side.non_referring, self.document.response_side.non_referring)
 
     def bridging(self) -> dict[str, Score]:

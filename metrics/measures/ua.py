@@ -376,14 +376,25 @@ def split_credit(kernel: Kernel, s: Sides) -> SplitCredit:
     keys = keys or [_NOBODY]
     responses = responses or [_NOBODY]
     response_members, response_indexes = zip(*(s.members_of(r) for r in responses))
+    partner = s.partner
+    response_found = [{partner.get(m, m) for c in members for m in c} for members in response_members]
     raw: list[list[Counts]] = []
     f1: list[list[float]] = []
     recall: list[list[float]] = []
     precision: list[list[float]] = []
-    for key in keys:
+    for i, key in enumerate(keys):
         members, index = s.members_of(key)
-        raw.append([kernel(Sides(members, response_members[j], s.partner, index, response_indexes[j]), NO_CREDIT,
-                           True) for j in range(len(responses))])
+        found = {partner.get(m, m) for c in members for m in c}
+        row: list[Counts] = []
+        for j in range(len(responses)):
+            if i and j and found.isdisjoint(response_indexes[j]) and response_found[j].isdisjoint(index):
+                # no mention of one side among the other's: every kernel counts nothing found, and
+                # its denominators are each side's own (those of row 0 and column 0)
+                row.append((0, raw[0][j][1], 0, row[0][3]))
+            else:
+                row.append(kernel(Sides(members, response_members[j], partner, index, response_indexes[j]),
+                                  NO_CREDIT, True))
+        raw.append(row)
         precision.append([0 if pn == 0 else pn / float(pd) for pn, pd, _, _ in raw[-1]])
         recall.append([0 if rn == 0 else rn / float(rd) for _, _, rn, rd in raw[-1]])
         f1.append([_f1(*counts) for counts in raw[-1]])

@@ -20,6 +20,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from metrics.corpus.ua_settings import BRIDGING, METRICS, PRESETS, Settings, resolve_metrics, shown_metrics
 from metrics.conventions.options import UA
 from metrics.measures.catalog import label
 
@@ -28,8 +29,8 @@ from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, size_opti
 from ..output import align_rows, emit, percent, points_text, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
 
-if TYPE_CHECKING:  # the UA convention's code loads when a command line is under it, not with every command line
-    from metrics.corpus.ua import Settings, UAResult
+if TYPE_CHECKING:  # loaded when UA errors are asked for, not with every command line
+    from metrics.corpus.ua import UAResult
     from metrics.errors.ua.records import UAError
 
 
@@ -42,26 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ua: report the scores of the split antecedents' alignment only (implies keep)")
     parser.add_argument("--discourse-deixis", action="store_true",
                         help="ua: score the discourse-deixis chains instead of the identity chains")
-    preset = parser.add_argument("--preset", default=None,
-                                 help="a shared task's settings, as the UA scorer's -t NAME (under the convention it "
-                                      "names)")
-    preset.choices = _PresetNames()  # set after adding: argparse's check at adding would list them
-
-
-class _PresetNames:
-    """The presets' names (`metrics.corpus.ua.PRESETS`), as argparse's choices of --preset: the UA
-    convention's code is imported when argparse first looks at them (a --preset given, or help),
-    not by every command line that only adds the option (about 20 ms of every `score`)."""
-
-    def __contains__(self, name: object) -> bool:
-        from metrics.corpus.ua import PRESETS
-
-        return name in PRESETS
-
-    def __iter__(self):
-        from metrics.corpus.ua import PRESETS
-
-        return iter(PRESETS)
+    parser.add_argument("--preset", choices=tuple(PRESETS), default=None,
+                        help="a shared task's settings, as the UA scorer's -t NAME (under the convention it names)")
 
 
 def _given(args: argparse.Namespace, *names: str) -> list[str]:
@@ -74,8 +57,6 @@ def apply_preset(args: argparse.Namespace) -> None:
     if name is None or getattr(args, "_preset_applied", False):
         return
     args._preset_applied = True
-    from metrics.corpus.ua import PRESETS, Settings
-
     preset = PRESETS[name]
     clash = _given(args, "match", "singletons", "split_antecedents", "only_split_antecedents", "discourse_deixis",
                    "zero_match")
@@ -127,8 +108,6 @@ def _is_ua(path: str | None) -> bool:
 
 def settings_of(args: argparse.Namespace) -> Settings:
     """The UA settings of a command line (a preset's, or the options with the UA scorer's defaults)."""
-    from metrics.corpus.ua import PRESETS, Settings
-
     metrics_text = getattr(args, "metrics", "all")
     if args.preset is not None:
         preset = PRESETS[args.preset]
@@ -154,8 +133,6 @@ def settings_of(args: argparse.Namespace) -> Settings:
 
 
 def _metrics(text: str) -> tuple[str, ...]:
-    from metrics.corpus.ua import METRICS, resolve_metrics
-
     try:
         out = resolve_metrics(text.split(","))
     except ValueError as error:
@@ -169,8 +146,6 @@ def listed_metrics(args: argparse.Namespace) -> tuple[str, ...]:
     """The metrics a command line lists under --conventions ua: those of its settings (`--metrics`,
     or a preset's) among the UA convention's `scores`, in the UA scorer's order, CoNLL with its
     parts: what `score` prints, and what `compare` lists and tests."""
-    from metrics.corpus.ua import shown_metrics
-
     return tuple(metric.name for metric in shown_metrics(settings_of(args)))
 
 
@@ -199,12 +174,17 @@ def _warn_unused(args: argparse.Namespace, warn: Callable[[str], None]) -> None:
 def _load(args: argparse.Namespace, warn: Callable[[str], None],
           scores_only: bool = False) -> tuple[Session, UAResult]:
     """The session of a command line (its documents' names) and its UA scores (with `scores_only`,
-    the files' other columns not read)."""
-    from metrics.corpus.ua import result_of
+    the files' other columns not read).  Both files are read in this process, whatever `--jobs`
+    says (it is still checked): a UA file comes back from a forked reader pickled at about the
+    cost of reading it here (AMI_dev_v2, codicrac22ar: this process's CPU alike either way), so a
+    child reading the one response beside the key saved no time and cost its own start (0.04-0.05 s
+    of CPU a command)."""
+    from metrics.corpus.ua import result_of  # the UA scoring code, loaded by UA command lines alone
 
     settings = settings_of(args)
+    jobs_option(args.jobs)
     session = Session.load(args.key, [args.response], load_options(args, settings, scores_only),
-                           processes=jobs_option(args.jobs), spans=False)
+                           processes=1, spans=False)
     for message in session.warnings:
         warn(message)
     return session, result_of(settings, session.corpus.pairs, session.warnings)
@@ -212,8 +192,6 @@ def _load(args: argparse.Namespace, warn: Callable[[str], None],
 
 def load_options(args: argparse.Namespace, settings: Settings, scores_only: bool = False) -> LoadOptions:
     """The road's options of a UA command line's settings (completed)."""
-    from metrics.corpus.ua import BRIDGING
-
     return LoadOptions(match=settings.match, max_input_size=size_option(args.max_input_size),
                        max_document_tokens=args.max_document_tokens,
                        singletons="keep" if settings.keep_singletons else "remove", cache=not args.no_cache,
