@@ -205,18 +205,20 @@ def prepare_types(documents: Sequence[Document], processes: int = 1) -> None:
     """Type each document's own mentions and keep the parse's heads on it (none, [], where its
     parse column gives none), ahead of scoring, so that the cache of read files keeps them: a
     key's types are then found, not computed, in every later run (assign_types gives the same
-    results either way).  With `processes` > 1 the
+    results either way; they are found as `types_together` finds them, for all documents at
+    once).  With `processes` > 1 the
     documents are typed in forked processes (`metrics.runtime.parallel`) when there are enough tokens."""
 
     def typed(indices: list[int]) -> list[tuple[list[int] | None, dict[Span, tuple[MentionType, str]]]]:
+        piece = [documents[i] for i in indices]
+        found, _ = types_together(piece, [list(dict.fromkeys(doc.mentions())) for doc in piece])  # all at once
         out = []
-        for i in indices:
-            doc = documents[i]
+        for doc, rule_types in zip(piece, found):
             heads = heads_for(doc)
             # [] for a parse column that gives no heads (malformed: a document cut mid-sentence),
             # so that a later run does not try it again
             parse_heads = heads.dep if heads.rule == "parse" else [] if heads.rule == "rule" and doc.parse else None
-            out.append((parse_heads, assign_types(doc, dict.fromkeys(doc.mentions()))))
+            out.append((parse_heads, rule_types))
         return out
 
     pieces = split([len(doc.words) for doc in documents], processes, PARALLEL_TOKENS)

@@ -21,8 +21,8 @@ checks them against it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import chain
+from collections.abc import Iterable, Sequence
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -99,7 +99,8 @@ def types_on_road(documents: Sequence[Document], spans: Sequence[Sequence[Span]]
     ends = bounds[1::2] + offsets[span_document]
     words = list(chain.from_iterable(doc.words for doc in documents))
     tags = list(chain.from_iterable(doc.pos for doc in documents))  # type: ignore[arg-type]
-    lemmas = list(chain.from_iterable(doc.lemmas if doc.lemmas is not None else doc.words for doc in documents))
+    lemmas = words if all(doc.lemmas is None for doc in documents) else \
+        list(chain.from_iterable(doc.lemmas if doc.lemmas is not None else doc.words for doc in documents))
 
     head = _heads(dep, starts, ends, words, tags)
     for i in np.flatnonzero(head < 0).tolist():  # several tokens with a head outside, or none
@@ -174,24 +175,36 @@ def _entities(documents: Sequence[Document], offsets: np.ndarray) -> tuple[np.nd
     return pairs[:, 0], pairs[:, 1]
 
 
+_TAG_CODES = {**dict.fromkeys(NAME_TAGS, _POS_NAME), **dict.fromkeys(PRONOUN_TAGS, _POS_PRONOUN)}
+"""A head's tag -> its outcome, when the tag decides it (else a nominal, so far)."""
+_PERSONAL, _LONE = 1, 2
+_WORD_CODES = {word: (_PERSONAL if word in PERSONAL_PRONOUNS else 0) | (_LONE if word in LONE_PRONOUNS else 0)
+               for word in PERSONAL_PRONOUNS | LONE_PRONOUNS}
+"""A lower-cased word -> whether it is a personal pronoun, a lone one, or both (bits)."""
+
+
 def _types(head: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[str], tags: list[str],
            lemmas: list[str], entities: tuple[np.ndarray, np.ndarray]) -> list[tuple[MentionType, str]]:
-    """`_from_pos(span, head)` of each span, as masks (see the module docstring)."""
+    """`_from_pos(span, head)` of each span, as masks (see the module docstring); each head's
+    tag, word and lemma read in one pass each."""
     count = len(head)
-    head_tags = list(map(tags.__getitem__, head.tolist()))
-    code = np.full(count, _POS_NOMINAL, dtype=np.int8)
-    code[_members(NAME_TAGS, head_tags)] = _POS_NAME
-    code[_members(PRONOUN_TAGS, head_tags)] = _POS_PRONOUN
+    code = np.fromiter(map(_TAG_CODES.get, map(tags.__getitem__, head.tolist()), repeat(_POS_NOMINAL)),
+                       dtype=np.int8, count=count)
     rest = np.flatnonzero(code == _POS_NOMINAL)
     rest_heads = head[rest].tolist()
-    word = list(map(str.lower, map(words.__getitem__, rest_heads)))
-    lemma = list(map(str.lower, map(lemmas.__getitem__, rest_heads)))
-    pronoun = _members(PERSONAL_PRONOUNS, word) | _members(PERSONAL_PRONOUNS, lemma)
-    pronoun |= (starts[rest] == ends[rest]) & (_members(LONE_PRONOUNS, word) | _members(LONE_PRONOUNS, lemma))
+    word = _word_codes(map(words.__getitem__, rest_heads), len(rest))
+    lemma = word if lemmas is words else _word_codes(map(lemmas.__getitem__, rest_heads), len(rest))
+    either = word | lemma
+    pronoun = ((either & _PERSONAL) > 0) | ((starts[rest] == ends[rest]) & ((either & _LONE) > 0))
     code[rest[pronoun]] = _LEMMA_PRONOUN
     others = rest[~pronoun]
     code[others[_named(starts[others], ends[others], head[others], entities)]] = _NER_NAME
     return list(map(OUTCOMES.__getitem__, code.tolist()))
+
+
+def _word_codes(words: Iterable[str], count: int) -> np.ndarray:
+    """`_WORD_CODES` of each word, lower-cased (0 for a word of neither list)."""
+    return np.fromiter(map(_WORD_CODES.get, map(str.lower, words), repeat(0)), dtype=np.int8, count=count)
 
 
 def _named(starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
@@ -209,8 +222,3 @@ def _named(starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
     end = entity_ends[entity]
     named[owner[(heads[owner] <= end) & (end <= ends[owner])]] = True
     return named
-
-
-def _members(words: frozenset[str], values: list[str]) -> np.ndarray:
-    """For each value, whether `words` holds it (looked up in C)."""
-    return np.fromiter(map(words.__contains__, values), dtype=bool, count=len(values))
