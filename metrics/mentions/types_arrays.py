@@ -98,7 +98,7 @@ def types_on_road(documents: Sequence[Document], spans: Sequence[Sequence[Span]]
     starts = bounds[0::2] + offsets[span_document]
     ends = bounds[1::2] + offsets[span_document]
     words = list(chain.from_iterable(doc.words for doc in documents))
-    tags = list(chain.from_iterable(doc.pos for doc in documents))  # type: ignore[arg-type]
+    tags = list(chain.from_iterable(doc.pos or () for doc in documents))  # (every one has its tags: `road`)
     lemmas = words if all(doc.lemmas is None for doc in documents) else \
         list(chain.from_iterable(doc.lemmas if doc.lemmas is not None else doc.words for doc in documents))
 
@@ -106,7 +106,7 @@ def types_on_road(documents: Sequence[Document], spans: Sequence[Sequence[Span]]
     for i in np.flatnonzero(head < 0).tolist():  # several tokens with a head outside, or none
         d = int(span_document[i])
         head[i] = heads_for(documents[d]).head((int(bounds[2 * i]), int(bounds[2 * i + 1])))[0] + int(offsets[d])
-    return _types(head, starts, ends, words, tags, lemmas, _entities(documents, offsets))
+    return _types(head, starts, ends, words, tags, lemmas=lemmas, entities=_entities(documents, offsets))
 
 
 def _heads(dep: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[str], tags: list[str]) -> np.ndarray:
@@ -183,7 +183,7 @@ _WORD_CODES = {word: (_PERSONAL if word in PERSONAL_PRONOUNS else 0) | (_LONE if
 """A lower-cased word -> whether it is a personal pronoun, a lone one, or both (bits)."""
 
 
-def _types(head: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[str], tags: list[str],
+def _types(head: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[str], tags: list[str], *,
            lemmas: list[str], entities: tuple[np.ndarray, np.ndarray]) -> list[tuple[MentionType, str]]:
     """`_from_pos(span, head)` of each span, as masks (see the module docstring); each head's
     tag, word and lemma read in one pass each."""
