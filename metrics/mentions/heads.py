@@ -147,11 +147,7 @@ class DocumentHeads:
         return np.asarray(self.dep, dtype=np.int64)
 
     def _rank(self, token: int) -> int:
-        """0 for a token that could head a noun phrase (any word when there are no POS tags),
-        1 for another word, 2 for punctuation."""
-        if not any(c.isalnum() for c in self.words[token]) or (self.pos is not None and self.pos[token] in PUNCT_TAGS):
-            return 2
-        return 0 if self.pos is None or self.pos[token][:2] in ("NN", "PR", "CD", "WP") else 1
+        return head_rank(self.words[token], None if self.pos is None else self.pos[token])
 
     def _step_over_possessive(self, token: int, start: int) -> int:
         """'s / POS heads (Collins's NP rule picks them) -> the possessor before them."""
@@ -196,6 +192,15 @@ class DocumentHeads:
         while last > start and _NUMBER.match(words[last]) and (pos is None or pos[last] == "CD") and words[last - 1][:1].isupper():
             last -= 1
         return last
+
+
+def head_rank(word: str, tag: str | None) -> int:
+    """A token's rank among the tokens that could head a span (the least wins): 0 for one that
+    could head a noun phrase (any word when there are no POS tags), 1 for another word, 2 for
+    punctuation."""
+    if not any(c.isalnum() for c in word) or (tag is not None and tag in PUNCT_TAGS):
+        return 2
+    return 0 if tag is None or tag[:2] in ("NN", "PR", "CD", "WP") else 1
 
 
 def annotated(column: list[str]) -> bool:

@@ -40,11 +40,14 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import accumulate
+from itertools import accumulate, compress, count, repeat
+from itertools import chain as chained
+from operator import is_, itemgetter
 
 import numpy as np
 
 from metrics.mentions.heads import DocumentHeads, annotated, heads_for
+from metrics.mentions.types_arrays import road, types_on_road, within
 from metrics.mentions.lexicon import (
     CALENDAR_NAMES,
     DEMONSTRATIVES,
@@ -89,18 +92,27 @@ def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]
     finder each) where its key's types, found ahead (`prepare_types`), are one lookup a span.
     Here every span is looked up in one pass; only the documents with a span their own mentions
     do not type (a response's mention the key lacks) get a typer, for those spans alone."""
-    no_types: dict[Span, tuple[MentionType, str]] = {}
-    found = [typed.get(span) for doc, doc_spans in zip(documents, spans)
-             for typed in (doc.rule_types or no_types,) for span in doc_spans]
+    found: list[tuple[MentionType, str] | None] = []
+    for doc, doc_spans in zip(documents, spans):
+        found += map(doc.rule_types.get, doc_spans) if doc.rule_types else repeat(None, len(doc_spans))
     ends = list(accumulate(map(len, spans)))
-    unknown = [i for i, kind in enumerate(found) if kind is None]
+    unknown = list(compress(count(), map(is_, found, repeat(None))))
     if unknown:
         owners = np.searchsorted(np.asarray(ends, dtype=np.int64), np.asarray(unknown, dtype=np.int64), side="right")
-        flat = [span for doc_spans in spans for span in doc_spans]
+        flat = list(chained.from_iterable(spans))
         alone: list[tuple[int, list[int]]] = []
         joined: tuple[list, list] = ([], [])  # documents with dependency heads, and without
-        for doc, at in _groups(owners.tolist(), unknown):
-            dep = _joinable(documents[doc], [flat[i] for i in at])
+        on_road: list[tuple[int, list[int], list[Span], list[int]]] = []  # and the spans, the heads
+        unknown_spans = list(map(flat.__getitem__, unknown))
+        inside = within(documents, unknown_spans, owners)
+        first = 0
+        for doc, at in _groups(owners, unknown):
+            doc_spans, first = unknown_spans[first:first + len(at)], first + len(at)
+            dep = road(documents[doc]) if inside[first - len(at):first].all() else None
+            if dep is not None:
+                on_road.append((doc, at, doc_spans, dep))
+                continue
+            dep = _joinable(documents[doc], doc_spans)
             if dep is None:
                 alone.append((doc, at))
             else:
@@ -114,7 +126,12 @@ def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]
         for doc, at in alone:
             for i, kind in zip(at, _DocumentTyper(documents[doc]).types_of([flat[i] for i in at])):
                 found[i] = kind
-    kinds = np.fromiter((kind for kind, _ in found), dtype=np.int64, count=len(found))
+        if on_road:
+            on_road_types = types_on_road([documents[doc] for doc, _, _, _ in on_road],
+                                          [doc_spans for _, _, doc_spans, _ in on_road], [dep for _, _, _, dep in on_road])
+            for i, kind in zip(chained.from_iterable(at for _, at, _, _ in on_road), on_road_types):
+                found[i] = kind
+    kinds = np.fromiter(map(itemgetter(0), found), dtype=np.int64, count=len(found))
     typed = [dict(zip(doc_spans, found[end - len(doc_spans):end])) for doc_spans, end in zip(spans, ends)]
     return typed, kinds
 
@@ -177,31 +194,31 @@ def _typed_joined(documents: Sequence[Document], joined: list[tuple[int, list[in
     return _DocumentTyper(document).types_of(shifted)
 
 
-def _groups(owners: list[int], items: list[int]) -> Iterable[tuple[int, list[int]]]:
-    """(owner, its items) of items listed owner by owner."""
-    start = 0
-    for end in range(1, len(owners) + 1):
-        if end == len(owners) or owners[end] != owners[start]:
-            yield owners[start], items[start:end]
-            start = end
+def _groups(owners: np.ndarray, items: list[int]) -> Iterable[tuple[int, list[int]]]:
+    """(owner, its items) of items listed owner by owner (`owners`: each item's)."""
+    cuts = [0, *(np.flatnonzero(owners[1:] != owners[:-1]) + 1).tolist(), len(items)]
+    for start, end in zip(cuts, cuts[1:]):
+        yield int(owners[start]), items[start:end]
 
 
 def prepare_types(documents: Sequence[Document], processes: int = 1) -> None:
     """Type each document's own mentions and keep the parse's heads on it (none, [], where its
     parse column gives none), ahead of scoring, so that the cache of read files keeps them: a
     key's types are then found, not computed, in every later run (assign_types gives the same
-    results either way).  With `processes` > 1 the
+    results either way; they are found as `types_together` finds them, for all documents at
+    once).  With `processes` > 1 the
     documents are typed in forked processes (`metrics.runtime.parallel`) when there are enough tokens."""
 
     def typed(indices: list[int]) -> list[tuple[list[int] | None, dict[Span, tuple[MentionType, str]]]]:
+        piece = [documents[i] for i in indices]
+        found, _ = types_together(piece, [list(dict.fromkeys(doc.mentions())) for doc in piece])  # all at once
         out = []
-        for i in indices:
-            doc = documents[i]
+        for doc, rule_types in zip(piece, found):
             heads = heads_for(doc)
             # [] for a parse column that gives no heads (malformed: a document cut mid-sentence),
             # so that a later run does not try it again
             parse_heads = heads.dep if heads.rule == "parse" else [] if heads.rule == "rule" and doc.parse else None
-            out.append((parse_heads, assign_types(doc, dict.fromkeys(doc.mentions()))))
+            out.append((parse_heads, rule_types))
         return out
 
     pieces = split([len(doc.words) for doc in documents], processes, PARALLEL_TOKENS)

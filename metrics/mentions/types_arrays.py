@@ -1,0 +1,224 @@
+"""The POS road of mention typing (`types._DocumentTyper.types_of`) for many documents' spans at
+once, as array work over the whole corpus.
+
+Why: a cold `score` of a 250,000-token corpus types 100,000 spans (the key's mentions and the
+response's) against the key, which cost a typer per document, its spans' heads found document by
+document and a few calls per span: a sixth of the run.  Here every document that takes the POS
+road with dependency heads (`road`) is laid end to end, its tokens and spans shifted past the
+documents before it, and
+- each span's head is found for all spans at once as `heads.DocumentHeads.heads` finds it: the
+  one token of the span whose head lies outside it (a head outside its document is outside every
+  span of it), or of several such the one of least rank, then nearest its root, then the
+  rightmost (their depths walked up the trees together), the possessive marker stepped over; a
+  span with none (a cycle) is given to its document's own head finder (`DocumentHeads.head`);
+- each head's tag, word and lemma are looked up in C (`map`), and the rules of `_from_pos` taken
+  as masks: a pronoun or name tag; else a personal pronoun word or lemma, or a lone relative or
+  demonstrative one as the whole span; else a name entity within the span over its head;
+  else a nominal.
+The types are `_DocumentTyper(doc).types_of(spans)`'s, span for span (tests/test_types_arrays.py
+checks them against it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import chain, repeat
+
+import numpy as np
+
+from metrics.mentions.heads import POSSESSIVE_FORMS, annotated, head_rank, heads_for
+from metrics.mentions.lexicon import (
+    DEMONSTRATIVES,
+    NAME_TAGS,
+    NON_NAME_ENTITIES,
+    PERSONAL_PRONOUNS,
+    PRONOUN_TAGS,
+    WH_PRONOUNS,
+)
+from metrics.model import Document, MentionType, Span
+
+NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
+
+LONE_PRONOUNS = WH_PRONOUNS | DEMONSTRATIVES
+"""Pronoun words only when they are the whole mention ("this", "which")."""
+
+_POS_NAME, _POS_NOMINAL, _POS_PRONOUN, _LEMMA_PRONOUN, _NER_NAME = range(5)
+OUTCOMES = ((NAME, "pos"), (NOMINAL, "pos"), (PRONOUN, "pos"), (PRONOUN, "lemma"), (NAME, "pos+ner"))
+"""The POS road's outcomes (type, deciding rule), by the codes `types_on_road` gives them."""
+
+
+def road(doc: Document) -> list[int] | None:
+    """The dependency heads of `doc` when its spans within its tokens take the road typed here
+    (`within` tells which are): no explicit types, POS tags, lemmas (if any) and entities within
+    its tokens, and heads given or read from its parse column (`heads.DocumentHeads`'s first two
+    sources); else None (its own typer types them)."""
+    n = len(doc.words)
+    if not n or doc.explicit_types or doc.pos is None or len(doc.pos) != n:
+        return None
+    if doc.heads is not None and len(doc.heads) == n:
+        dep = doc.heads
+    elif doc.parse is not None and len(doc.parse) == n and annotated(doc.parse):
+        dep = doc.parse_heads if doc.parse_heads is not None else heads_for(doc).dep
+        if not dep:  # the parse gives none: heads by the simple rule, its own typer's
+            return None
+    else:
+        return None
+    if len(dep) != n or (doc.lemmas is not None and len(doc.lemmas) != n) or not annotated(doc.pos):
+        return None
+    if not all(0 <= s <= e < n for s, e, _ in doc.named_entities or ()):
+        return None
+    return dep
+
+
+def within(documents: Sequence[Document], spans: Sequence[Span], owners: np.ndarray) -> np.ndarray:
+    """For each span, whether it lies within the tokens of its document (`documents[owners[i]]`)."""
+    bounds = np.fromiter(chain.from_iterable(spans), dtype=np.int64, count=2 * len(spans))
+    sizes = np.fromiter(map(len, (doc.words for doc in documents)), dtype=np.int64, count=len(documents))
+    starts, ends = bounds[0::2], bounds[1::2]
+    return (starts >= 0) & (starts <= ends) & (ends < sizes[owners])
+
+
+def types_on_road(documents: Sequence[Document], spans: Sequence[Sequence[Span]],
+                  heads: Sequence[Sequence[int]]) -> list[tuple[MentionType, str]]:
+    """The type and deciding rule of every span of every document (`spans[d]` of `documents[d]`,
+    whose dependency heads are `heads[d]`: each has passed `road`), laid end to end."""
+    sizes = np.fromiter(map(len, heads), dtype=np.int64, count=len(heads))
+    offsets = np.cumsum(sizes) - sizes
+    counts = np.fromiter(map(len, spans), dtype=np.int64, count=len(spans))
+    total = int(counts.sum())
+    if not total:
+        return []
+    # every token's head in the joined tokens (-1: a root, or a head outside its document)
+    dep = np.fromiter(chain.from_iterable(heads), dtype=np.int64, count=int(sizes.sum()))
+    token_size = np.repeat(sizes, sizes)
+    token_offset = np.repeat(offsets, sizes)
+    dep = np.where((dep >= 0) & (dep < token_size), dep + token_offset, -1)
+    bounds = np.fromiter(chain.from_iterable(chain.from_iterable(spans)), dtype=np.int64, count=2 * total)
+    span_document = np.repeat(np.arange(len(spans)), counts)
+    starts = bounds[0::2] + offsets[span_document]
+    ends = bounds[1::2] + offsets[span_document]
+    words = list(chain.from_iterable(doc.words for doc in documents))
+    tags = list(chain.from_iterable(doc.pos or () for doc in documents))  # (every one has its tags: `road`)
+    lemmas = words if all(doc.lemmas is None for doc in documents) else \
+        list(chain.from_iterable(doc.lemmas if doc.lemmas is not None else doc.words for doc in documents))
+
+    head = _heads(dep, starts, ends, words, tags)
+    for i in np.flatnonzero(head < 0).tolist():  # several tokens with a head outside, or none
+        d = int(span_document[i])
+        head[i] = heads_for(documents[d]).head((int(bounds[2 * i]), int(bounds[2 * i + 1])))[0] + int(offsets[d])
+    return _types(head, starts, ends, words, tags, lemmas=lemmas, entities=_entities(documents, offsets))
+
+
+def _heads(dep: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[str], tags: list[str]) -> np.ndarray:
+    """Each span's head token (`DocumentHeads.heads`), -1 for a span whose head is left to its
+    document's head finder: one without a token whose head lies outside it (a cycle), or with
+    several such tokens of which one sits deeper than `DEPTH_WALKED` below its root."""
+    lengths = ends - starts + 1
+    owner = np.repeat(np.arange(len(starts)), lengths)
+    tokens = np.arange(len(owner)) - np.repeat(np.cumsum(lengths) - lengths - starts, lengths)
+    up = dep[tokens]
+    outside = (up < starts[owner]) | (up > ends[owner])
+    owner, tokens = owner[outside], tokens[outside]
+    candidates = np.bincount(owner, minlength=len(starts))
+    head = np.full(len(starts), -1, dtype=np.int64)
+    head[owner] = tokens  # right where a span has one candidate
+    several = candidates[owner] > 1
+    if several.any():
+        head[candidates > 1] = _least_ranked(dep, owner[several], tokens[several], words, tags)
+    inner = np.flatnonzero(head > starts)  # `_step_over_possessive`: a marker after the span's start
+    at = head[inner].tolist()
+    marker = np.fromiter(map(POSSESSIVE_FORMS.__contains__, map(words.__getitem__, at)), dtype=bool, count=len(at))
+    marker |= np.fromiter(map("POS".__eq__, map(tags.__getitem__, at)), dtype=bool, count=len(at))
+    head[inner] -= marker
+    return head
+
+
+DEPTH_WALKED = 256
+"""Steps up the tree walked for all candidates at once; a candidate deeper than that (or on a
+cycle: heads given by the input may have one) leaves its span to `DocumentHeads.head`."""
+
+
+def _least_ranked(dep: np.ndarray, owner: np.ndarray, tokens: np.ndarray, words: list[str], tags: list[str]
+                  ) -> np.ndarray:
+    """For spans with several candidates (`owner`: each candidate's span, in order; `tokens`:
+    the candidates), the one `DocumentHeads.head` takes: least rank, then least depth, then the
+    rightmost; -1 for a span with a candidate whose depth was not found."""
+    at = tokens.tolist()
+    rank = np.fromiter(map(head_rank, map(words.__getitem__, at), map(tags.__getitem__, at)), dtype=np.int64,
+                       count=len(at))
+    depth = np.zeros(len(tokens), dtype=np.int64)
+    where, active = tokens.copy(), np.arange(len(tokens))
+    for _ in range(DEPTH_WALKED):
+        parent = dep[where[active]]
+        active = active[parent >= 0]
+        if not len(active):
+            break
+        where[active] = parent[parent >= 0]
+        depth[active] += 1
+    order = np.lexsort((-tokens, depth, rank, owner))
+    first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
+    best = tokens[first]
+    if len(active):
+        best[np.isin(owner[first], owner[active])] = -1
+    return best
+
+
+def _entities(documents: Sequence[Document], offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The name entities of all documents in the joined tokens, sorted by start: (starts, ends);
+    value entities (dates, amounts) never make a name, so they are left out."""
+    found = [(start + offset, end + offset) for doc, offset in zip(documents, offsets.tolist())
+             for start, end, label in doc.named_entities or () if label.upper() not in NON_NAME_ENTITIES]
+    if not found:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    pairs = np.array(sorted(found), dtype=np.int64)
+    return pairs[:, 0], pairs[:, 1]
+
+
+_TAG_CODES = {**dict.fromkeys(NAME_TAGS, _POS_NAME), **dict.fromkeys(PRONOUN_TAGS, _POS_PRONOUN)}
+"""A head's tag -> its outcome, when the tag decides it (else a nominal, so far)."""
+_PERSONAL, _LONE = 1, 2
+_WORD_CODES = {word: (_PERSONAL if word in PERSONAL_PRONOUNS else 0) | (_LONE if word in LONE_PRONOUNS else 0)
+               for word in PERSONAL_PRONOUNS | LONE_PRONOUNS}
+"""A lower-cased word -> whether it is a personal pronoun, a lone one, or both (bits)."""
+
+
+def _types(head: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[str], tags: list[str], *,
+           lemmas: list[str], entities: tuple[np.ndarray, np.ndarray]) -> list[tuple[MentionType, str]]:
+    """`_from_pos(span, head)` of each span, as masks (see the module docstring); each head's
+    tag, word and lemma read in one pass each."""
+    count = len(head)
+    code = np.fromiter(map(_TAG_CODES.get, map(tags.__getitem__, head.tolist()), repeat(_POS_NOMINAL)),
+                       dtype=np.int8, count=count)
+    rest = np.flatnonzero(code == _POS_NOMINAL)
+    rest_heads = head[rest].tolist()
+    word = _word_codes(map(words.__getitem__, rest_heads), len(rest))
+    lemma = word if lemmas is words else _word_codes(map(lemmas.__getitem__, rest_heads), len(rest))
+    either = word | lemma
+    pronoun = ((either & _PERSONAL) > 0) | ((starts[rest] == ends[rest]) & ((either & _LONE) > 0))
+    code[rest[pronoun]] = _LEMMA_PRONOUN
+    others = rest[~pronoun]
+    code[others[_named(starts[others], ends[others], head[others], entities)]] = _NER_NAME
+    return list(map(OUTCOMES.__getitem__, code.tolist()))
+
+
+def _word_codes(words: Iterable[str], count: int) -> np.ndarray:
+    """`_WORD_CODES` of each word, lower-cased (0 for a word of neither list)."""
+    return np.fromiter(map(_WORD_CODES.get, map(str.lower, words), repeat(0)), dtype=np.int8, count=count)
+
+
+def _named(starts: np.ndarray, ends: np.ndarray, heads: np.ndarray,
+           entities: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """For each span, whether a name entity starting between its start and its head ends between
+    its head and its end (`_DocumentTyper._entity` is True)."""
+    entity_starts, entity_ends = entities
+    named = np.zeros(len(starts), dtype=bool)
+    if not len(entity_starts) or not len(starts):
+        return named
+    first = np.searchsorted(entity_starts, starts, side="left")
+    counts = np.maximum(np.searchsorted(entity_starts, heads, side="right") - first, 0)
+    owner = np.repeat(np.arange(len(starts)), counts)
+    entity = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts) + first[owner]
+    end = entity_ends[entity]
+    named[owner[(heads[owner] <= end) & (end <= ends[owner])]] = True
+    return named
