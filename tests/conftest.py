@@ -6,9 +6,10 @@ its fuzzed files there, and a test could pass on an entry left by an earlier run
 cache itself point `COREFWB_CACHE_DIR` elsewhere with monkeypatch, as before.
 
 `--shard K/N` runs every Nth test from the Kth (0-based), so that N pytest processes run the suite
-between them (CI runs two on a machine of two cores or more; see .ci/run).  Tests are dealt out
-one at a time, not file by file: the cost is spread thinly over thousands of tests and a few
-heavy files, so whole files would split unevenly (files with snapshot tests excepted, below).
+between them (a quicker run by hand on two cores or more; CI runs the README's one-process
+command).  Tests are dealt out one at a time, not file by file: the cost is spread thinly over
+thousands of tests and a few heavy files, so whole files would split unevenly (files with
+snapshot tests excepted, below).
 """
 
 from __future__ import annotations
