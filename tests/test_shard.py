@@ -1,4 +1,4 @@
-"""`--shard K/N` (tests/conftest.py), by which CI runs the suite in two processes: the shards of
+"""`--shard K/N` (tests/conftest.py), by which two pytest processes run the suite between them: the shards of
 one collection hold every test exactly once between them, in the collected order, and report the
 rest as deselected; a file with snapshot tests goes whole to one shard (the snapshot plugin would
 call its other tests' snapshots unused); a malformed or out-of-range shard is a usage error, not a
