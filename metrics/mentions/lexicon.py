@@ -25,6 +25,9 @@ WH_PRONOUNS = frozenset("who whom whose which what whoever whomever whatever whi
 DEMONSTRATIVES = frozenset("this that these those".split())
 """Pronouns only when they are the whole mention ("this" vs "this book", whose head is "book")."""
 
+LONE_PRONOUNS = WH_PRONOUNS | DEMONSTRATIVES
+"""Pronoun words only when they are the whole mention ("this", "which")."""
+
 PRONOUN_TAGS = frozenset({"PRP", "PRP$", "WP", "WP$"})
 """Penn Treebank pronoun tags (Chen & Ng's PRONOUN type)."""
 

@@ -50,22 +50,18 @@ from metrics.mentions.heads import DocumentHeads, annotated, heads_for
 from metrics.mentions.types_arrays import road, types_on_road, within
 from metrics.mentions.lexicon import (
     CALENDAR_NAMES,
-    DEMONSTRATIVES,
     DETERMINERS,
+    LONE_PRONOUNS,
     NAME_TAGS,
     NON_NAME_ENTITIES,
     PERSONAL_PRONOUNS,
     PRONOUN_TAGS,
     TITLES,
-    WH_PRONOUNS,
 )
 from metrics.model import Document, MentionType, Span
 from metrics.runtime.parallel import PARALLEL_TOKENS, fork_map, split
 
 NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
-
-_LONE_PRONOUNS = WH_PRONOUNS | DEMONSTRATIVES
-"""Pronoun words only when they are the whole mention ("this", "which")."""
 
 OPENING_MARKS = frozenset({'"', "``", "“", "‘", "'", "(", "[", "-", "--", "—", ":", ";", "_"})
 """Tokens after which a capital is as uninformative as at the start of a sentence."""
@@ -313,7 +309,7 @@ class _DocumentTyper:
         lemma = self.lemmas[head].lower() if use_lemma and self.lemmas is not None else word
         if word in PERSONAL_PRONOUNS or lemma in PERSONAL_PRONOUNS:
             return True
-        return span[0] == span[1] and (word in _LONE_PRONOUNS or lemma in _LONE_PRONOUNS)
+        return span[0] == span[1] and (word in LONE_PRONOUNS or lemma in LONE_PRONOUNS)
 
     # -------------------------------------------------------------- words only
 

@@ -28,19 +28,15 @@ import numpy as np
 
 from metrics.mentions.heads import POSSESSIVE_FORMS, annotated, head_rank, heads_for
 from metrics.mentions.lexicon import (
-    DEMONSTRATIVES,
+    LONE_PRONOUNS,
     NAME_TAGS,
     NON_NAME_ENTITIES,
     PERSONAL_PRONOUNS,
     PRONOUN_TAGS,
-    WH_PRONOUNS,
 )
 from metrics.model import Document, MentionType, Span
 
 NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
-
-LONE_PRONOUNS = WH_PRONOUNS | DEMONSTRATIVES
-"""Pronoun words only when they are the whole mention ("this", "which")."""
 
 _POS_NAME, _POS_NOMINAL, _POS_PRONOUN, _LEMMA_PRONOUN, _NER_NAME = range(5)
 OUTCOMES = ((NAME, "pos"), (NOMINAL, "pos"), (PRONOUN, "pos"), (PRONOUN, "lemma"), (NAME, "pos+ner"))
