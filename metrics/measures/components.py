@@ -134,6 +134,7 @@ def best_totals(found: Components, phi: np.ndarray) -> list[float]:
 EXACT_SCALE = 1024.0
 """Weights that are whole multiples of 1/EXACT_SCALE (a power of two) add up exactly."""
 
+
 def _sums_exact(found: Components, values: np.ndarray) -> bool:
     """Whether every sum of a matching's weights is exact in floating point, so that every best
     matching of a component sums to the same float, in any order: whole multiples of
