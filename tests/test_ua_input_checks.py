@@ -139,3 +139,22 @@ def test_the_command_line_says_it_in_one_line_with_exit_status_1(tmp_path, capsy
         assert main(command) == 1
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("corefwb: error: ") and f"{key}{words}" in err
+
+
+def test_annotation_columns_moved_by_global_columns_are_read_where_named_and_warned_of(tmp_path):
+    """The UA scorer reads IDENTITY, BRIDGING and DISCOURSE_DEIXIS at columns 11-13 whatever the
+    header says; we read where the header names them (as the file's producer meant), and say so."""
+    moved_head = HEAD.replace("MISC IDENTITY", "IDENTITY MISC")
+    moved = "".join(line if line.startswith("#") or not line.strip() else
+                    _swap_cells(line, 9, 10) for line in document().splitlines(keepends=True))
+    key = write(tmp_path, moved.replace(HEAD, moved_head))
+    (warning,) = warnings_of(key)
+    assert warning == (f"{key}: global.columns places IDENTITY in column 10 (the UA scorer reads column 11); "
+                       f"we read the columns it names, so the UA scorer's score of this file can differ")
+    assert [m.id for m in read_ua(key)[0].identity] == ["m1", "m2", "m3", "m4"]
+
+
+def _swap_cells(line: str, first: int, second: int) -> str:
+    cells = line.split()
+    cells[first], cells[second] = cells[second], cells[first]
+    return "  ".join(cells) + "\n"

@@ -26,7 +26,7 @@ from metrics.corpus.ua import (BRIDGING, ORDER, Settings, bridging_warnings, cou
                                pair_documents, score_document, ua_pair)
 from metrics.formats.cache import ReadCache
 from metrics.formats.source import check_document_sizes
-from metrics.formats.ua import LAYERS, read_ua, ua_in_cache
+from metrics.formats.ua import LAYERS, moved_columns, read_ua, ua_in_cache
 from metrics.measures.catalog import Metric, Scorer
 from metrics.mentions.ua import UADocument
 from metrics.runtime.gc_pause import gc_paused
@@ -116,7 +116,8 @@ def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str]
     with split antecedents scored, an ElementOf naming no entity of its
     layer in the document (it then makes no split antecedent: ignored); where the matching reads
     Min, markables whose Min lies outside their own words (they can then be matched only exactly;
-    the released LIGHT files have thousands)."""
+    the released LIGHT files have thousands); a header placing an annotation column elsewhere than
+    the UA scorer reads it (we read where it says: `moved_columns`)."""
     notes = []
     dangling: list[tuple[int, str]] = []
     outside: list[tuple[int, str]] = []  # each document's first, and how many in all
@@ -169,6 +170,10 @@ def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str]
         line, anaphor = min(relinked)
         notes.append(f"{path}: {len(relinked)} anaphor(s) with more than one bridging link; the UA scorer keeps the "
                      f"last link of each, and so do we (first: line {line}, markable {anaphor})")
+    moved = moved_columns(path)
+    if moved:
+        notes.append(f"{path}: global.columns places {moved}; we read the columns it names, so the UA "
+                     f"scorer's score of this file can differ")
     if outside:
         line, text = min(outside)
         notes.append(f"{path}: {outside_count} markable(s) have a Min outside their own words; --match {match} can "

@@ -2,7 +2,8 @@
 
 A UA file is told by its first line, `# global.columns = ... IDENTITY ...`; the columns it names
 locate IDENTITY, BRIDGING and DISCOURSE_DEIXIS (the UA scorer takes them at the fixed places 11-13,
-where every released file has them).  Columns are separated by runs of spaces or tabs; a line may
+where every released file has them; a file placing them elsewhere is read where it says, with a
+warning: `moved_columns`).  Columns are separated by runs of spaces or tabs; a line may
 leave out columns after IDENTITY (the released files often omit NOM_SEM): they count as `_`.
 
 The rules, as the UA scorer 2.0 (corefud-scorer 4fd7b0e, `scorer/ua/reader.py`) reads a file:
@@ -40,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from metrics.formats.cache import ReadCache
-from metrics.formats.source import is_regular, read_raw, read_utf8
+from metrics.formats.source import is_regular, read_head, read_raw, read_utf8
 from metrics.formats.ua_lines import LineIndex, index_lines, texts_of
 from metrics.formats.ua_cells import COLUMNS_LINE, Document, bridging_links, split_cell_error, whole_layer
 from metrics.mentions.ua import MarkableTable, Position, UADocument
@@ -60,6 +61,32 @@ def is_ua_head(text: str) -> bool:
         match = _COLUMNS.match(stripped)
         return bool(match and "IDENTITY" in match.group(1).split())
     return False
+
+
+UA_SCORER_PLACES = {"IDENTITY": 11, "BRIDGING": 12, "DISCOURSE_DEIXIS": 13}
+"""Where the UA scorer reads each annotation column (1-based), whatever `global.columns` says."""
+
+
+def moved_columns(path: str) -> str | None:
+    """What a UA file's first `global.columns` places elsewhere than the UA scorer reads it (say
+    "IDENTITY in column 9 (the UA scorer reads column 11)"), None when every annotation column it
+    names is where the UA scorer looks.  We read the columns the line names, as its producer
+    meant; the UA scorer reads its fixed places and would score whatever stands there, so a
+    score of such a file can differ from the official one, and the user is told."""
+    text = read_head(path, 8192).decode("utf-8-sig", errors="replace")
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        match = _COLUMNS.match(stripped)
+        if not match:
+            return None
+        columns = match.group(1).split()
+        moved = [f"{name} in column {columns.index(name) + 1} (the UA scorer reads column {place})"
+                 for name, place in UA_SCORER_PLACES.items()
+                 if name in columns and columns.index(name) + 1 != place]
+        return ", ".join(moved) or None
+    return None
 
 
 LAYERS = ("identity", "deixis", "bridging")
