@@ -78,7 +78,7 @@ def test_any_single_fix_priced_by_its_counts_as_by_rescoring(seed: int, n: int, 
                                                        abs=1e-9), fix
 
 
-def test_the_fast_path_serves_single_fixes_of_clean_documents_only() -> None:
+def test_the_fast_paths_serve_clean_documents_only() -> None:
     keys, responses, prepared = _clean_corpus(7, 12)
     pricer = Pricer(prepared, "conll", W4)
     records = classify_corpus(prepared.pairs, W4)
@@ -87,7 +87,13 @@ def test_the_fast_path_serves_single_fixes_of_clean_documents_only() -> None:
         pricer.document_change(0, [fix_of(record)])
     assert pricer._memo and all(key[1] == "counts" for key in pricer._memo)
     pricer.document_change(0, [fix_of(r) for r in records[:2]])
-    assert any(key[1] != "counts" for key in pricer._memo), "a list of fixes takes the general path"
+    assert all(key[1] == "counts" for key in pricer._memo), "a list of fixes is counted by cells (fix_counts)"
+    keys, responses = random_pair(7, 12, 18)
+    responses[0].chains[0].append(responses[0].chains[-1][0])  # a span listed twice: no table
+    dirty = Pricer(prepare(keys, responses), "conll", W4)
+    dirty_records = classify_corpus(dirty.corpus.pairs, W4)
+    dirty.document_change(0, [fix_of(r) for r in dirty_records[:2]])
+    assert dirty._memo and all(key[1] != "counts" for key in dirty._memo), "elsewhere the general path"
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,8 +11,9 @@ non-coreference links between components, which only depend on how many mentions
 A fix changes a few response chains, so only the component(s) they reach, before and after the
 fix, are rescored: the document's counts become old - (reached part, before) + (reached part,
 after), and the corpus counts old - (document, before) + (document, after).  The reached part is
-rescored by the engine itself (alignment, contingency table, metrics), so there is one
-implementation of each metric.
+rescored by the engine itself (`rescoring.PartRescorer`), so there is one implementation of each
+metric; where the delta table can, the change is counted instead (metrics.errors.delta; a list
+of fixes counted by cells: `fix_counts`).
 """
 
 from __future__ import annotations
@@ -23,19 +24,18 @@ from typing import Any
 
 import numpy as np
 
-from metrics.mentions.alignment import align
 from metrics.errors.chen_ng.records import Category, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, change_arrays, changes, counts_of, partial_table, \
     table_of, tainted_chains
-from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, reach, single_fix_counts
+from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, single_fix_counts
+from metrics.errors.chen_ng.fix_counts import fix_list_counts
+from metrics.errors.chen_ng.rescoring import PartRescorer
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
-from metrics.model import Document, Span
-from metrics.measures.score import BlancScore, Score, mean, total
-from metrics.measures.catalog import ALL_METRICS, BLANC, METRICS
+from metrics.model import Span
+from metrics.measures.score import Score, mean, total
+from metrics.measures.catalog import ALL_METRICS, METRICS
 from metrics.corpus.scoring import DocPair, PreparedCorpus, score_pair
-from metrics.corpus.together import score_columns
-from metrics.measures.table_block import build_tables
 from metrics.measures.weights import W4, Weights
 
 
@@ -139,7 +139,7 @@ class Pricer:
         self.value = self._value(self.total) if corpus.pairs else 0.0
         self._states: dict[int, _DocumentState] = {}
         self._memo: dict[tuple, tuple[dict, dict]] = {}
-        self._before: dict[tuple, dict] = {}
+        self._rescorer = PartRescorer(weights, self.parts)
         self._by_delta = set(self.parts) <= DELTA_METRICS
         self._zero = {name: Score(0, 0, 0, 0) for name in self.parts}
         self._arrays = all(type(self.total.get(name)) is Score for name in self.parts)
@@ -175,6 +175,11 @@ class Pricer:
             known = self._counted_change(state, i, fixes[0])
             if known is not None:
                 return known
+        elif state.clean:  # a category's fixes: counted by cells (`fix_counts`), no chains edited
+            counted = fix_list_counts(state.base, fixes, state.delta.row_cells)
+            if counted is not None:
+                touched, counts = counted
+                return self._change_of_counts(state, i, counts if touched else None)
         edit = edit_chains(state.base, fixes)
         if not edit.touched:
             return {}, {}
@@ -194,6 +199,10 @@ class Pricer:
         counts = single_fix_counts(state.base, fix, state.delta.row_cells)
         if not state.clean and (counts is None or state.counts_tainted(counts)):
             return None
+        return self._change_of_counts(state, i, counts)
+
+    def _change_of_counts(self, state: _DocumentState, i: int, counts: Counts | None) -> tuple[dict, dict]:
+        """`document_change` of fixes that change these counts (None: that touch no chain)."""
         if counts is None:
             return {}, {}
         signature = (i, "counts", counts)  # the counts decide every change
@@ -215,57 +224,6 @@ class Pricer:
             groups.setdefault(_signature(i, edit), []).append(r)
         return list(groups.values())
 
-    def _rescored(self, state: _DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
-        """(scores of the reached part before, after) of each edit, by rescoring: the parts of all
-        the edits, and the parts before them not kept yet, aligned, tabled and scored together
-        (`table_block.build_tables`, `together.score_columns`: each value the part's own to the bit)."""
-        pair = state.pair
-        n_orig = len(pair.response.chains)
-        parts: list[tuple[Document, Document]] = []  # the parts to score: new befores, then afters
-        new_before: dict[tuple, int] = {}
-        plans: list[tuple[tuple, Document, Document]] = []  # each edit's before, key part, part after
-        for edit in edits:
-            key_set, resp_set = reach(edit, state.pair.key.chains, state.key_chains_of(), state.response_chains_of)
-            key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set],
-                                 _pick(pair.key.chain_labels(), key_set))
-            old_set = [r for r in resp_set if r < n_orig]
-            # The part before the fix is shared by all fixes that reach the same chains.
-            signature = (i, tuple(key_set), tuple(old_set))
-            if signature not in self._before and signature not in new_before:
-                new_before[signature] = len(parts)
-                parts.append((key_part, _fragment(pair.response, [pair.response.chains[r] for r in old_set],
-                                                  _pick(pair.response.chain_labels(), old_set))))
-            plans.append((signature, key_part, _document(pair.response, edit, resp_set)))
-        n_before = len(parts)
-        parts.extend((key_part, after_part) for _, key_part, after_part in plans)
-        scored = self._score_parts(parts, pair)
-        for signature, at in new_before.items():
-            self._before[signature] = scored[at]
-        out = []
-        for (signature, _, _), after in zip(plans, scored[n_before:]):
-            before = self._before[signature]
-            if BLANC.name not in self.parts:
-                out.append((before[0], after[0]))
-                continue
-            # BLANC also counts the non-coreference links between the reached part and the rest.
-            rest = tuple(d - p for d, p in zip(_sides(pair.alignment), before[1]))
-            blanc = BLANC.name
-            out.append(({**before[0], blanc: before[0][blanc] + _cross_links(before[1], rest)},
-                        {**after[0], blanc: after[0][blanc] + _cross_links(after[1], rest)}))
-        return out
-
-    def _score_parts(self, parts: Sequence[tuple[Document, Document]], pair: DocPair
-                     ) -> list[tuple[dict, tuple[int, int, int]]]:
-        """The engine's scores of (partial) document pairs, with the full pair's mention types,
-        and their mention counts (`_sides`), computed together."""
-        alignments = [align(key, response) for key, response in parts]
-        fragments = [pair.fragment(key, response, alignment, table)
-                     for (key, response), alignment, table in zip(parts, alignments, build_tables(alignments))]
-        if len(fragments) > 1:
-            score_columns(fragments, self.parts, self.weights)  # each fragment keeps its row
-        return [(score_pair(part, self.weights, self.parts), _sides(alignment))
-                for part, alignment in zip(fragments, alignments)]
-
     def _rescore_together(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> None:
         """Price by rescoring, together, the edits of these fixes that count changes cannot price
         (a document that lists a span twice, or metrics the delta table lacks), and keep them in
@@ -284,6 +242,10 @@ class Pricer:
                     pending[signature] = edit
         if len(pending) > 1:
             self._memo.update(zip(pending, self._rescored(state, list(pending.values()), i)))
+
+    def _rescored(self, state: _DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
+        """(scores of the reached part before, after) of each edit, by rescoring (`PartRescorer`)."""
+        return self._rescorer.rescored(i, state.pair, state.key_chains_of(), state.response_chains_of, edits)
 
     def price(self, i: int, fixes: Sequence[Fix]) -> float:
         """Change of the corpus F1 if these fixes were applied (in order) to document i."""
@@ -463,38 +425,6 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return np.divide(num, den, out=np.zeros(len(den)), where=den != 0)
 
 
-def _sides(alignment) -> tuple[int, int, int]:
-    """Distinct mentions in key chains, in response chains, and in both."""
-    in_response = {mid for chain in alignment.response_chains for mid in chain}
-    in_both = sum(1 for mid in in_response if mid < alignment.n_key_ids)
-    return alignment.n_key_ids, len(in_response), in_both
-
-
-def _cross_links(part: tuple[int, int, int], rest: tuple[int, int, int]) -> BlancScore:
-    """BLANC counts of the mention pairs between two parts of a document that share no chain:
-    every such pair is a non-coreference link on each side where both mentions appear."""
-    key = part[0] * rest[0]
-    response = part[1] * rest[1]
-    both = part[2] * rest[2]
-    return BlancScore(Score(0, 0, 0, 0), Score(both, key, both, response))
-
-
 def _signature(i: int, edit: Edit) -> tuple:
     """What identifies the response an edit makes: the document and where the moved spans went."""
     return (i, edit.signature())
-
-
-def _pick(labels: list[str], indices: Iterable[int]) -> list[str]:
-    return [labels[i] for i in indices]
-
-
-def _document(response: Document, edit: Edit, indices: Iterable[int]) -> Document:
-    """The response restricted to some chains of an edit (empty chains dropped, order kept)."""
-    chains = [(edit.chain(i), edit.label(i)) for i in indices]
-    chains = [(chain, label) for chain, label in chains if chain]
-    return _fragment(response, [c for c, _ in chains], [label for _, label in chains])
-
-
-def _fragment(doc: Document, chains: list[list[Span]], labels: list[str]) -> Document:
-    """Some chains of a document, as the scorers see it (they read chains and labels only)."""
-    return Document(name=doc.name, words=doc.words, chains=chains, labels=labels, path=doc.path, line=doc.line)
