@@ -185,3 +185,54 @@ def test_single_fixes_priced_together_as_each_alone(seed: int, n: int, metric: s
     for fix, price in list(zip(fixes, prices))[:4]:
         fixed = apply_fixes(keys[0], prepared.pairs[0].response, [fix])
         assert price == pytest.approx(full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9), fix
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(6, 30), st.sampled_from(PRICED))
+def test_single_fixes_of_a_book_with_a_repeated_span_priced_together_as_each_alone(seed: int, n: int,
+                                                                                   metric: str) -> None:
+    """In a long document that lists spans twice (its delta table partial), `price_each` prices the
+    fixes clear of those spans from their counts as arrays and rescores the others together, in
+    one set of arrays: each price the same to the bit as `price` gives the fix alone, and the
+    brute force's (rescoring the whole corpus) up to rounding."""
+    rng = random.Random(seed)
+    key_chains, response_chains = chains_repeating_spans(rng, n, most=2)
+    keys = [_document("d", n + 6, key_chains)]
+    responses = [_document("d", n + 6, response_chains)]
+    impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS
+    try:
+        together = Pricer(prepare(keys, responses), metric, W4)
+        alone = Pricer(prepare(keys, responses), metric, W4)
+        state = together._state(0)
+        alone._state(0)
+    finally:
+        impact.PARTIAL_DELTA_TOKENS = before
+    assert state.delta is not None and not state.clean
+    records = classify_corpus(together.corpus.pairs, W4)
+    fixes = [_any_fix(rng, n) for _ in range(10)] + [fix_of(r) for r in records[:10]]
+    prices = together.price_each(0, [[fix] for fix in fixes])
+    assert prices == [alone.price(0, [fix]) for fix in fixes]
+    for fix, price in list(zip(fixes, prices))[-3:]:
+        fixed = apply_fixes(keys[0], together.corpus.pairs[0].response, [fix])
+        assert price == pytest.approx(full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9), fix
+
+
+def test_a_book_with_a_repeated_span_prices_both_ways_in_one_call() -> None:
+    """The case above is not vacuous: among one document's fixes some are counted and some
+    declined (rescored), and both kinds change the price."""
+    rng = random.Random(6)
+    key_chains, response_chains = chains_repeating_spans(rng, 24, most=3)
+    keys = [_document("d", 30, key_chains)]
+    responses = [_document("d", 30, response_chains)]
+    impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS
+    try:
+        pricer = Pricer(prepare(keys, responses), "conll", W4)
+        state = pricer._state(0)
+    finally:
+        impact.PARTIAL_DELTA_TOKENS = before
+    records = classify_corpus(pricer.corpus.pairs, W4)
+    fixes = [fix_of(r) for r in records]
+    prices = pricer.price_each(0, [[fix] for fix in fixes])
+    declined = [pricer._counted_change(state, 0, fix) is None for fix in fixes]
+    assert any(d and p != 0.0 for d, p in zip(declined, prices))
+    assert any(not d and p != 0.0 for d, p in zip(declined, prices))

@@ -265,38 +265,61 @@ class Pricer:
         that was a fifth of pricing a corpus.  `also`: fixes priced next (`document_change`), rescored with
         these in a document without a delta table (a book's categories, whole-book parts, stay apart)."""
         state = self._state(i)
-        if self._arrays and state.clean and all(len(fixes) == 1 for fixes in fix_lists):
-            return self._counted_prices(state, [fixes[0] for fixes in fix_lists])
+        if self._arrays and state.delta is not None and all(len(fixes) == 1 for fixes in fix_lists):
+            return self._counted_prices(i, state, [fixes[0] for fixes in fix_lists])
         self._rescore_together(i, [*fix_lists, *also] if state.delta is None else fix_lists)
         changes = [self.document_change(i, fixes) for fixes in fix_lists]
         if not self._arrays:
             return [self._price_changes([change]) for change in changes]
-        done = [n for n, (before, after) in enumerate(changes) if before or after]
-        if not done:
-            return [0.0] * len(changes)
-        olds = {name: np.array([changes[n][0][name].counts() for n in done], dtype=np.float64) for name in self.parts}
-        news = {name: np.array([changes[n][1][name].counts() for n in done], dtype=np.float64) for name in self.parts}
+        done, olds, news = self._change_rows(changes, range(len(changes)))
         return self._prices_of(len(changes), done, olds, news)
 
-    def _counted_prices(self, state: _DocumentState, fixes: Sequence[Fix]) -> list[float]:
-        """`price_each` of single fixes in a clean document: each fix's counts
+    def _change_rows(self, changes: Sequence[tuple[dict, dict]], at: Iterable[int]
+                     ) -> tuple[list[int], dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """Which of these (before, after) changes change anything (their places `at`), and their
+        before and after counts as rows per part."""
+        done = [(n, change) for n, change in zip(at, changes) if change[0] or change[1]]
+        olds = {name: np.array([before[name].counts() for _, (before, _) in done], dtype=np.float64).reshape(-1, 4)
+                for name in self.parts}
+        news = {name: np.array([after[name].counts() for _, (_, after) in done], dtype=np.float64).reshape(-1, 4)
+                for name in self.parts}
+        return [n for n, _ in done], olds, news
+
+    def _counted_prices(self, i: int, state: _DocumentState, fixes: Sequence[Fix]) -> list[float]:
+        """`price_each` of single fixes in a document with a delta table: each fix's counts
         (`single_fix_counts`), the changes of the distinct counts (MUC and B3 as arrays,
         `delta.change_arrays`; the other metrics by `delta.changes`), and the prices as arrays.
         The same floats as `document_change` gives each fix (its before is zero, its after the
-        change of its counts): only the objects in between are gone."""
+        change of its counts): only the objects in between are gone.  In a book that lists a span
+        twice, the fixes whose counts may reach a chain of that span (`_counted_change` declines
+        them) take `document_change`, rescored together, and join the same arrays."""
         table = state.delta
         counted = [single_fix_counts(state.base, fix, table.row_cells) for fix in fixes]
-        done = [n for n, counts in enumerate(counted) if counts is not None]
-        if not done:
-            return [0.0] * len(fixes)
+        if state.clean:
+            done = [n for n, counts in enumerate(counted) if counts is not None]
+            declined: list[int] = []
+        else:
+            done, declined = [], []
+            for n, counts in enumerate(counted):
+                (declined if counts is None or state.counts_tainted(counts) else done).append(n)
         distinct: dict[Counts, int] = {}
-        at = np.array([distinct.setdefault(counted[n], len(distinct)) for n in done])
+        at = np.array([distinct.setdefault(counted[n], len(distinct)) for n in done], dtype=np.intp)
         rest = tuple(name for name in self.parts if name not in ARRAY_METRICS)
         by_counts = [changes(table, counts, rest) for counts in distinct] if rest else []
         news = {name: (change_arrays(table, list(distinct), name) if name in ARRAY_METRICS else
-                       np.array([change[name].counts() for change in by_counts], dtype=np.float64))[at]
-                for name in self.parts}
-        return self._prices_of(len(fixes), done, {name: np.zeros((len(done), 4)) for name in self.parts}, news)
+                       np.array([change[name].counts() for change in by_counts], dtype=np.float64).reshape(-1, 4))[at]
+                for name in self.parts} if done else {name: np.zeros((0, 4)) for name in self.parts}
+        olds = {name: np.zeros((len(done), 4)) for name in self.parts}
+        if declined:
+            self._rescore_together(i, [[fixes[n]] for n in declined])
+            rescored, rescored_olds, rescored_news = self._change_rows(
+                [self.document_change(i, [fixes[n]]) for n in declined], declined)
+            done += rescored
+            olds = {name: np.concatenate([olds[name], rescored_olds[name]]) for name in self.parts}
+            news = {name: np.concatenate([news[name], rescored_news[name]]) for name in self.parts}
+        if not done:
+            return [0.0] * len(fixes)
+        return self._prices_of(len(fixes), done, olds, news)
 
     def _prices_of(self, n_prices: int, done: list[int], olds: dict[str, np.ndarray],
                    news: dict[str, np.ndarray]) -> list[float]:
