@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cached_property
 
 from metrics.mentions.chains import key_view, response_view
 from metrics.model import Document, Span
@@ -90,11 +91,21 @@ class FixBase:
         self.labels = list(rv.labels)
         self.used_labels = set(self.labels)
         self.chain_of: dict[Span, int] = rv.chain_of
-        self.copies: dict[Span, tuple[int, ...]] = response.chains_listing()
         self.clean = sum(map(len, self.chains)) == len(self.chain_of)
         """Every response span listed once: a chain's members are then its spans, and a fix can
         count and search them without a pass over the chain (`_Editable`)."""
-        self.position = {span: i for chain in self.chains for i, span in enumerate(chain)} if self.clean else {}
+
+    # Made when a fix is first applied as an edit (`edit_chains`): a clean document priced by its
+    # counts alone (`single_fix_counts`, `fix_counts`) never needs them.
+    @cached_property
+    def copies(self) -> dict[Span, tuple[int, ...]]:
+        """The response chains listing each span (more than one when the response repeats it)."""
+        return self.response.chains_listing()
+
+    @cached_property
+    def position(self) -> dict[Span, int]:
+        """Each span's place in its chain (clean responses only: `_Editable._key_share`)."""
+        return {span: i for chain in self.chains for i, span in enumerate(chain)} if self.clean else {}
 
 
 @dataclass

@@ -365,14 +365,20 @@ class Pricer:
         """Change of the corpus F1 if every fix of this category (among `records`) were applied."""
         return self.price_many(self._category_fixes(records, category))
 
-    def _category_fixes(self, records: Iterable[ErrorRecord], category: Category,
-                        fix: Callable[[ErrorRecord], Fix] = fix_of) -> list[tuple[int, list[Fix]]]:
+    def _category_fixes(self, records: Iterable[ErrorRecord], category: Category) -> list[tuple[int, list[Fix]]]:
         """Each document's fixes of one category, documents in corpus order, fixes by span."""
-        by_doc: dict[int, list[ErrorRecord]] = {}
+        return self._category_plans([r for r in records if r.category is category])[category]
+
+    def _category_plans(self, records: Iterable[ErrorRecord], fix: Callable[[ErrorRecord], Fix] = fix_of
+                        ) -> dict[Category, list[tuple[int, list[Fix]]]]:
+        """`_category_fixes` of every category, in one pass over the records (a corpus has fifty
+        thousand: a pass per category cost a tenth of a second)."""
+        by_doc: dict[Category, dict[int, list[ErrorRecord]]] = {c: {} for c in Category}
+        index = self.index
         for r in records:
-            if r.category is category:
-                by_doc.setdefault(self.index[r.document], []).append(r)
-        return [(i, [fix(r) for r in sorted(group, key=lambda r: r.span)]) for i, group in sorted(by_doc.items())]
+            by_doc[r.category].setdefault(index[r.document], []).append(r)
+        return {c: [(i, [fix(r) for r in sorted(group, key=lambda r: r.span)]) for i, group in sorted(groups.items())]
+                for c, groups in by_doc.items()}
 
     def price_categories(self, records: Sequence[ErrorRecord]) -> dict[Category, float]:
         """`price_category` of every category (in one process: `price_all` spreads it)."""
@@ -396,7 +402,7 @@ class Pricer:
                 found = made[id(record)] = fix_of(record)
             return found
 
-        plans = {c: self._category_fixes(categorised, c, fix) for c in Category}
+        plans = self._category_plans(categorised, fix)
         where = [self.index[r.document] for r in listed]
         load: dict[int, int] = {}
         for i in where:
