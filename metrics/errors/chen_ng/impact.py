@@ -27,7 +27,7 @@ import numpy as np
 from metrics.errors.chen_ng.records import Category, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, change_arrays, changes, counts_of, partial_table, \
     table_of, tainted_chains
-from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, single_fix_counts
+from metrics.errors.chen_ng.fixes import ChainComponents, Edit, Fix, FixBase, edit_chains, fix_of, single_fix_counts
 from metrics.errors.chen_ng.fix_counts import fix_list_counts
 from metrics.errors.chen_ng.rescoring import PartRescorer
 from metrics.runtime.gc_pause import gc_paused
@@ -68,6 +68,7 @@ class _DocumentState:
     """Key and response chains connected to a span listed twice on a side: a fix that reaches
     one is rescored (the delta table is exact everywhere else)."""
     _key_chains_of: dict[Span, tuple[int, ...]] | None = None
+    _components: ChainComponents | None = None
 
     @property
     def clean(self) -> bool:
@@ -85,6 +86,14 @@ class _DocumentState:
         if self._key_chains_of is None:
             self._key_chains_of = self.pair.key.chains_listing()
         return self._key_chains_of
+
+    def components(self) -> ChainComponents:
+        """The components of the document's chains before any fix (`fixes.reach`), found when a
+        fix is first rescored."""
+        if self._components is None:
+            self._components = ChainComponents(len(self.pair.key.chains), len(self.pair.response.chains),
+                                               self.key_chains_of(), self.response_chains_of)
+        return self._components
 
     @property
     def response_chains_of(self) -> dict[Span, tuple[int, ...]]:
@@ -245,7 +254,8 @@ class Pricer:
 
     def _rescored(self, state: _DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
         """(scores of the reached part before, after) of each edit, by rescoring (`PartRescorer`)."""
-        return self._rescorer.rescored(i, state.pair, state.key_chains_of(), state.response_chains_of, edits)
+        return self._rescorer.rescored(i, state.pair, state.key_chains_of(), state.response_chains_of,
+                                       state.components(), edits)
 
     def price(self, i: int, fixes: Sequence[Fix]) -> float:
         """Change of the corpus F1 if these fixes were applied (in order) to document i."""
