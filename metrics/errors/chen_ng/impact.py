@@ -27,7 +27,8 @@ import numpy as np
 from metrics.errors.chen_ng.records import Category, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, change_arrays, changes, counts_of, partial_table, \
     table_of, tainted_chains
-from metrics.errors.chen_ng.fixes import ChainComponents, Edit, Fix, FixBase, edit_chains, fix_of, single_fix_counts
+from metrics.errors.chen_ng.fixes import ChainComponents, Edit, Fix, FixBase, edit_chains, fix_of, reach, \
+    single_fix_counts
 from metrics.errors.chen_ng.fix_counts import fix_list_counts
 from metrics.errors.chen_ng.rescoring import PartRescorer
 from metrics.runtime.gc_pause import gc_paused
@@ -254,8 +255,10 @@ class Pricer:
 
     def _rescored(self, state: _DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
         """(scores of the reached part before, after) of each edit, by rescoring (`PartRescorer`)."""
-        return self._rescorer.rescored(i, state.pair, state.key_chains_of(), state.response_chains_of,
-                                       state.components(), edits)
+        def reached(edit: Edit) -> tuple[list[int], list[int]]:
+            return reach(edit, state.components(), state.key_chains_of(), state.response_chains_of)
+
+        return self._rescorer.rescored(i, state.pair, reached, edits)
 
     def price(self, i: int, fixes: Sequence[Fix]) -> float:
         """Change of the corpus F1 if these fixes were applied (in order) to document i."""

@@ -10,11 +10,11 @@ So there is one implementation of each metric (metrics.errors.chen_ng.impact use
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from metrics.corpus.scoring import DocPair, score_pair
 from metrics.corpus.together import score_columns
-from metrics.errors.chen_ng.fixes import ChainComponents, Edit, reach
+from metrics.errors.chen_ng.fixes import Edit
 from metrics.measures.catalog import BLANC
 from metrics.measures.score import BlancScore, Score
 from metrics.measures.table_block import build_tables
@@ -32,20 +32,18 @@ class PartRescorer:
         self.parts = parts
         self._before: dict[tuple, tuple[dict, tuple[int, int, int]]] = {}
 
-    def rescored(self, i: int, pair: DocPair, key_chains_of: dict[Span, tuple[int, ...]],
-                 response_chains_of: dict[Span, tuple[int, ...]], components: ChainComponents,
+    def rescored(self, i: int, pair: DocPair, reached: Callable[[Edit], tuple[list[int], list[int]]],
                  edits: Sequence[Edit]) -> list[tuple[dict, dict]]:
         """(scores of the reached part before, after) of each edit of document i, by rescoring: the
         parts of all the edits, and the parts before them not kept yet, aligned, tabled and scored
         together (`table_block.build_tables`, `together.score_columns`: each value the part's own
-        to the bit).  `key_chains_of`, `response_chains_of`: the chains listing each span; `components`:
-        the chains' components before any fix (`fixes.reach`)."""
+        to the bit).  `reached(edit)`: the key and response chains the edit reaches (`fixes.reach`)."""
         n_orig = len(pair.response.chains)
         parts: list[tuple[Document, Document]] = []  # the parts to score: new befores, then afters
         new_before: dict[tuple, int] = {}
         plans: list[tuple[tuple, Document, Document]] = []  # each edit's before, key part, part after
         for edit in edits:
-            key_set, resp_set = reach(edit, components, key_chains_of, response_chains_of)
+            key_set, resp_set = reached(edit)
             key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set],
                                  _pick(pair.key.chain_labels(), key_set))
             old_set = [r for r in resp_set if r < n_orig]
