@@ -43,7 +43,7 @@ def test_counts_of_any_list_of_fixes_are_those_of_its_moves(seed: int, n: int) -
     lists += [[fix_of(r) for r in records if r.category is c] for c in Category]
     lists.append([fix_of(r) for r in records])  # every error's fix, in document order
     for fixes in lists:
-        counted = fix_list_counts(state.base, fixes, state.delta.row_cells)
+        counted = fix_list_counts(state.base, fixes, state.delta.row_cells, state.delta.col_sizes)
         if counted is None:  # the one list it does not follow, which no error's fix makes
             assert _removes_a_key_mention(state, fixes)
             continue
@@ -56,7 +56,7 @@ def _counted(key_chains, response_chains, fixes):
     responses = [_document("d", 8, response_chains)]
     state = Pricer(prepare(keys, responses), "conll", W4)._state(0)
     assert state.clean
-    counted = fix_list_counts(state.base, fixes, state.delta.row_cells)
+    counted = fix_list_counts(state.base, fixes, state.delta.row_cells, state.delta.col_sizes)
     edit = edit_chains(state.base, fixes)
     assert counted == (bool(edit.touched), counts_of(state.delta, edit.moved))
     return counted

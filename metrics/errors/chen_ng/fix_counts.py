@@ -28,12 +28,12 @@ class _Cells:
     """A clean response's cells as groups being moved (a union-find over groups), with the chains'
     sizes and the moves in the order the mentions first moved."""
 
-    def __init__(self, base: FixBase, row_cells: list[dict[int, int]]) -> None:
+    def __init__(self, base: FixBase, row_cells: list[dict[int, int]], col_sizes: list[int]) -> None:
         self.key_of = base.key_chain_of
         self.chain_of = base.chain_of
         self.row_cells = row_cells
-        self.original_sizes = [len(chain) for chain in base.chains]
-        self.n_chains = len(base.chains)
+        self.original_sizes = col_sizes
+        self.n_chains = len(col_sizes)
         self.size_change: dict[int, int] = {}
         # groups: the root's chain and mention count; `pending`: the original cell (key chain,
         # response chain, mentions) of a group whose mentions have not moved yet
@@ -98,8 +98,15 @@ class _Cells:
         k = self.key_of.get(span)
         if k is None:
             return self.loose[span] if span in self.loose else self.chain_of.get(span)
-        g = self._key_group(span, k)
-        return None if g is None else self.where[g]
+        g = self.added.get(span)
+        if g is None:
+            chain = self.chain_of.get(span)
+            if chain is None:
+                return None
+            g = self.cell_group.get((k, chain))
+            if g is None:  # its cell has not moved, and nothing has joined it
+                return chain
+        return self.where[self._find(g)]
 
     def size(self, chain: int) -> int:
         original = self.original_sizes[chain] if chain < len(self.original_sizes) else 0
@@ -178,12 +185,13 @@ class _Cells:
                      for to in (end(g, span),) if to != start)
 
 
-def fix_list_counts(base: FixBase, fixes: Sequence[Fix], row_cells: list[dict[int, int]]
+def fix_list_counts(base: FixBase, fixes: Sequence[Fix], row_cells: list[dict[int, int]], col_sizes: list[int]
                     ) -> tuple[bool, Counts] | None:
     """(whether the fixes touch any chain, the counts they change) for fixes applied in order to a
     clean response (`FixBase.clean`), as `edit_chains` then `delta.counts_of` give them; None for a
-    list this counting does not follow (a key mention removed, which no error's fix does)."""
-    cells = _Cells(base, row_cells)
+    list this counting does not follow (a key mention removed, which no error's fix does).
+    `row_cells[k][t]`: key chain k's mentions in response chain t; `col_sizes[t]`: chain t's."""
+    cells = _Cells(base, row_cells, col_sizes)
     for fix in fixes:
         m = fix.mention
         here = cells.owner(m)

@@ -186,7 +186,7 @@ class Pricer:
             if known is not None:
                 return known
         elif state.clean:  # a category's fixes: counted by cells (`fix_counts`), no chains edited
-            counted = fix_list_counts(state.base, fixes, state.delta.row_cells)
+            counted = fix_list_counts(state.base, fixes, state.delta.row_cells, state.delta.col_sizes)
             if counted is not None:
                 touched, counts = counted
                 return self._change_of_counts(state, i, counts if touched else None)
