@@ -34,7 +34,7 @@ from metrics.errors.chen_ng.rescoring import PartRescorer
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
 from metrics.model import Span
-from metrics.measures.score import Score, mean, total
+from metrics.measures.score import Score, total
 from metrics.measures.catalog import ALL_METRICS, METRICS
 from metrics.corpus.scoring import DocPair, PreparedCorpus, score_pair
 from metrics.measures.weights import W4, Weights
@@ -272,7 +272,8 @@ class Pricer:
                    also: Sequence[Sequence[Fix]] = ()) -> list[float]:
         """`price(i, fixes)` of each list of fixes, computed together: the changed corpus totals of
         all of them as arrays (the same float operations as `_swap` and `Score.f1`, element by
-        element, so each price is the same to the bit), then one mean per fix as `_value` takes it.
+        element, so each price is the same to the bit), then each fix's mean of its parts' F1 as
+        `_value` takes it (`score.mean`'s operations, element by element).
 
         Why: a document's hundreds of single fixes each built new Score objects and their means;
         that was a fifth of pricing a corpus.  `also`: fixes priced next (`document_change`), rescored with
@@ -346,13 +347,16 @@ class Pricer:
             recall = _ratio(counts[:, 0], counts[:, 1])
             precision = _ratio(counts[:, 2], counts[:, 3])
             both = recall + precision
-            f1s.append(np.divide(2 * recall * precision, both, out=np.zeros(len(done)), where=both != 0).tolist())
-        if METRICS[self.metric].parts:
-            values = [mean(row) for row in zip(*f1s)]
+            f1s.append(np.divide(2 * recall * precision, both, out=np.zeros(len(done)), where=both != 0))
+        if METRICS[self.metric].parts:  # `score.mean` of each fix's parts: summed from 0 in order, divided
+            summed = np.zeros(len(done))
+            for f1 in f1s:
+                summed = summed + f1
+            values = summed / len(f1s)
         else:
             values = f1s[0]
-        for n, value in zip(done, values):
-            prices[n] = value - self.value
+        for n, price in zip(done, (values - self.value).tolist()):
+            prices[n] = price
         return prices
 
     def price_many(self, changes: Iterable[tuple[int, Sequence[Fix]]]) -> float:
