@@ -320,7 +320,9 @@ class Pricer:
         at = np.array([distinct.setdefault(counted[n], len(distinct)) for n in done], dtype=np.intp)
         rest = tuple(name for name in self.parts if name not in ARRAY_METRICS)
         by_counts = [changes(table, counts, rest) for counts in distinct] if rest else []
-        news = {name: (change_arrays(table, list(distinct), name) if name in ARRAY_METRICS else
+        in_arrays = [name for name in self.parts if name in ARRAY_METRICS]
+        arrays = change_arrays(table, list(distinct), in_arrays) if in_arrays and done else {}
+        news = {name: (arrays[name] if name in ARRAY_METRICS else
                        np.array([change[name].counts() for change in by_counts], dtype=np.float64).reshape(-1, 4))[at]
                 for name in self.parts} if done else {name: np.zeros((0, 4)) for name in self.parts}
         olds = {name: np.zeros((len(done), 4)) for name in self.parts}
