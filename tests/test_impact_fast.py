@@ -78,7 +78,7 @@ def test_any_single_fix_priced_by_its_counts_as_by_rescoring(seed: int, n: int, 
                                                        abs=1e-9), fix
 
 
-def test_the_fast_path_serves_single_fixes_of_clean_documents_only() -> None:
+def test_the_fast_paths_serve_clean_documents_only() -> None:
     keys, responses, prepared = _clean_corpus(7, 12)
     pricer = Pricer(prepared, "conll", W4)
     records = classify_corpus(prepared.pairs, W4)
@@ -87,7 +87,13 @@ def test_the_fast_path_serves_single_fixes_of_clean_documents_only() -> None:
         pricer.document_change(0, [fix_of(record)])
     assert pricer._memo and all(key[1] == "counts" for key in pricer._memo)
     pricer.document_change(0, [fix_of(r) for r in records[:2]])
-    assert any(key[1] != "counts" for key in pricer._memo), "a list of fixes takes the general path"
+    assert all(key[1] == "counts" for key in pricer._memo), "a list of fixes is counted by cells (fix_counts)"
+    keys, responses = random_pair(7, 12, 18)
+    responses[0].chains[0].append(responses[0].chains[-1][0])  # a span listed twice: no table
+    dirty = Pricer(prepare(keys, responses), "conll", W4)
+    dirty_records = classify_corpus(dirty.corpus.pairs, W4)
+    dirty.document_change(0, [fix_of(r) for r in dirty_records[:2]])
+    assert dirty._memo and all(key[1] != "counts" for key in dirty._memo), "elsewhere the general path"
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -153,8 +159,9 @@ def test_change_arrays_are_the_changes_of_each_counts_to_the_bit(seed: int, n: i
     rng = random.Random(seed + 2)
     many = [counts for counts in (single_fix_counts(state.base, _any_fix(rng, n), state.delta.row_cells)
                                   for _ in range(40)) if counts is not None]
+    arrays = change_arrays(state.delta, many, sorted(ARRAY_METRICS))
     for metric in sorted(ARRAY_METRICS):
-        rows = change_arrays(state.delta, many, metric)
+        rows = arrays[metric]
         assert rows.shape == (len(many), 4)
         for counts, row in zip(many, rows.tolist()):
             assert row == [float(x) for x in changes(state.delta, counts, (metric,))[metric].counts()], counts
@@ -179,3 +186,54 @@ def test_single_fixes_priced_together_as_each_alone(seed: int, n: int, metric: s
     for fix, price in list(zip(fixes, prices))[:4]:
         fixed = apply_fixes(keys[0], prepared.pairs[0].response, [fix])
         assert price == pytest.approx(full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9), fix
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(6, 30), st.sampled_from(PRICED))
+def test_single_fixes_of_a_book_with_a_repeated_span_priced_together_as_each_alone(seed: int, n: int,
+                                                                                   metric: str) -> None:
+    """In a long document that lists spans twice (its delta table partial), `price_each` prices the
+    fixes clear of those spans from their counts as arrays and rescores the others together, in
+    one set of arrays: each price the same to the bit as `price` gives the fix alone, and the
+    brute force's (rescoring the whole corpus) up to rounding."""
+    rng = random.Random(seed)
+    key_chains, response_chains = chains_repeating_spans(rng, n, most=2)
+    keys = [_document("d", n + 6, key_chains)]
+    responses = [_document("d", n + 6, response_chains)]
+    impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS
+    try:
+        together = Pricer(prepare(keys, responses), metric, W4)
+        alone = Pricer(prepare(keys, responses), metric, W4)
+        state = together._state(0)
+        alone._state(0)
+    finally:
+        impact.PARTIAL_DELTA_TOKENS = before
+    assert state.delta is not None and not state.clean
+    records = classify_corpus(together.corpus.pairs, W4)
+    fixes = [_any_fix(rng, n) for _ in range(10)] + [fix_of(r) for r in records[:10]]
+    prices = together.price_each(0, [[fix] for fix in fixes])
+    assert prices == [alone.price(0, [fix]) for fix in fixes]
+    for fix, price in list(zip(fixes, prices))[-3:]:
+        fixed = apply_fixes(keys[0], together.corpus.pairs[0].response, [fix])
+        assert price == pytest.approx(full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9), fix
+
+
+def test_a_book_with_a_repeated_span_prices_both_ways_in_one_call() -> None:
+    """The case above is not vacuous: among one document's fixes some are counted and some
+    declined (rescored), and both kinds change the price."""
+    rng = random.Random(6)
+    key_chains, response_chains = chains_repeating_spans(rng, 24, most=3)
+    keys = [_document("d", 30, key_chains)]
+    responses = [_document("d", 30, response_chains)]
+    impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS
+    try:
+        pricer = Pricer(prepare(keys, responses), "conll", W4)
+        state = pricer._state(0)
+    finally:
+        impact.PARTIAL_DELTA_TOKENS = before
+    records = classify_corpus(pricer.corpus.pairs, W4)
+    fixes = [fix_of(r) for r in records]
+    prices = pricer.price_each(0, [[fix] for fix in fixes])
+    declined = [pricer._counted_change(state, 0, fix) is None for fix in fixes]
+    assert any(d and p != 0.0 for d, p in zip(declined, prices))
+    assert any(not d and p != 0.0 for d, p in zip(declined, prices))

@@ -285,15 +285,18 @@ ARRAY_METRICS = frozenset((MUC.name, BCUB.name))
 """The metrics `change_arrays` computes for many changes at once."""
 
 
-def change_arrays(table: _Table, many: Sequence[Counts], metric: str) -> np.ndarray:
-    """The change of a metric's four counts under each of many changes, as rows of an (n, 4)
-    array: `changes(table, counts, (metric,))[metric].counts()` of each, to the bit.
+def change_arrays(table: _Table, many: Sequence[Counts], metrics: Sequence[str]) -> dict[str, np.ndarray]:
+    """The change of each metric's four counts (MUC, B3: `ARRAY_METRICS`) under each of many
+    changes, as rows of an (n, 4) array per metric: `changes(table, counts, (metric,))[metric].counts()`
+    of each, to the bit.
 
     Why: a document's hundreds of single fixes each built a `_Change`, two Scores and their dicts
     for MUC and B3, whose changes are closed forms over a few cells.  Here the cells of all the
-    changes are padded into columns (a pad is a cell or chain that changes nothing: a term 0) and
-    the same float operations run element by element, each sum taken in the order `_muc` and
-    `_bcub` take it (the first cell, then the next), so every value is the same float."""
+    changes are padded into columns once for both metrics (a pad is a cell or chain that changes
+    nothing: a term 0) and the same float operations run element by element, each sum taken in
+    the order `_muc` and `_bcub` take it (the first cell, then the next), so every value is the
+    same float."""
+    assert set(metrics) <= ARRAY_METRICS, metrics
     n_cells = max((len(counts[0]) for counts in many), default=0)
     n_sizes = max((len(counts[1]) for counts in many), default=0)
     col_cells, col_sizes, key_sizes, n_cols = table.col_cells, table.col_sizes, table.key_sizes, len(table.col_cells)
@@ -310,17 +313,26 @@ def change_arrays(table: _Table, many: Sequence[Counts], metric: str) -> np.ndar
         size_rows.extend([(-2, 0, 0, 0)] * (n_sizes - len(sizes)))
     cell = np.array(cell_rows, dtype=np.int64).reshape(len(many), n_cells, 4)
     size = np.array(size_rows, dtype=np.int64).reshape(len(many), n_sizes, 4)
-    out = np.zeros((len(many), 4), dtype=np.float64)
-    if metric == MUC.name:
-        correct = (np.maximum(cell[:, :, 3] - 1, 0) - np.maximum(cell[:, :, 2] - 1, 0)).sum(axis=1)
-        links = (np.maximum(size[:, :, 2] - 1, 0) - np.maximum(size[:, :, 1] - 1, 0)).sum(axis=1)
-        out[:, 0] = out[:, 2] = correct
-        out[:, 3] = links
-        return out
-    assert metric == BCUB.name, metric
+    return {metric: _muc_arrays(cell, size) if metric == MUC.name else _bcub_arrays(cell, size) for metric in metrics}
+
+
+def _muc_arrays(cell: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """`_muc` of each change, from `change_arrays`'s padded cells and chains."""
+    out = np.zeros((len(cell), 4), dtype=np.float64)
+    correct = (np.maximum(cell[:, :, 3] - 1, 0) - np.maximum(cell[:, :, 2] - 1, 0)).sum(axis=1)
+    links = (np.maximum(size[:, :, 2] - 1, 0) - np.maximum(size[:, :, 1] - 1, 0)).sum(axis=1)
+    out[:, 0] = out[:, 2] = correct
+    out[:, 3] = links
+    return out
+
+
+def _bcub_arrays(cell: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """`_bcub` of each change, from `change_arrays`'s padded cells and chains."""
+    n_many, n_cells, n_sizes = len(cell), cell.shape[1], size.shape[1]
+    out = np.zeros((n_many, 4), dtype=np.float64)
     grown = cell[:, :, 3] * cell[:, :, 3] - cell[:, :, 2] * cell[:, :, 2]
     terms = grown / cell[:, :, 1]
-    recall = np.zeros(len(many))
+    recall = np.zeros(n_many)
     for j in range(n_cells):
         recall = recall + terms[:, j]
     # the squares each changed chain gains: the grown cells of that chain
@@ -328,7 +340,7 @@ def change_arrays(table: _Table, many: Sequence[Counts], metric: str) -> np.ndar
     before, after, old = size[:, :, 1], size[:, :, 2], size[:, :, 3]
     now = np.divide(old + squares, after, out=np.zeros(after.shape), where=after != 0)
     then = np.divide(old, before, out=np.zeros(before.shape), where=before != 0)
-    precision = np.zeros(len(many))
+    precision = np.zeros(n_many)
     for j in range(n_sizes):
         precision = precision + (now[:, j] - then[:, j])
     out[:, 0] = recall

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cached_property
 
 from metrics.mentions.chains import key_view, response_view
 from metrics.model import Document, Span
@@ -90,11 +91,21 @@ class FixBase:
         self.labels = list(rv.labels)
         self.used_labels = set(self.labels)
         self.chain_of: dict[Span, int] = rv.chain_of
-        self.copies: dict[Span, tuple[int, ...]] = response.chains_listing()
         self.clean = sum(map(len, self.chains)) == len(self.chain_of)
         """Every response span listed once: a chain's members are then its spans, and a fix can
         count and search them without a pass over the chain (`_Editable`)."""
-        self.position = {span: i for chain in self.chains for i, span in enumerate(chain)} if self.clean else {}
+
+    # Made when a fix is first applied as an edit (`edit_chains`): a clean document priced by its
+    # counts alone (`single_fix_counts`, `fix_counts`) never needs them.
+    @cached_property
+    def copies(self) -> dict[Span, tuple[int, ...]]:
+        """The response chains listing each span (more than one when the response repeats it)."""
+        return self.response.chains_listing()
+
+    @cached_property
+    def position(self) -> dict[Span, int]:
+        """Each span's place in its chain (clean responses only: `_Editable._key_share`)."""
+        return {span: i for chain in self.chains for i, span in enumerate(chain)} if self.clean else {}
 
 
 @dataclass
@@ -289,83 +300,118 @@ def single_fix_counts(base: FixBase, fix: Fix, row_cells: list[dict[int, int]]) 
     k = key_of.get(m)
     here = chain_of.get(m)
     new = len(base.chains)  # the first chain a fix makes
-    moves: list[tuple[int | None, int | None, int | None, int]] = []  # (key chain, from, to, mentions)
     kind = fix.kind
     if kind is FixKind.ADD:
         if here is not None:
             return None
-        moves.append((k, None, new, 1))
-    elif kind is FixKind.REMOVE:
+        return _one_move(k, None, new, 1)
+    if kind is FixKind.REMOVE:
         if here is None:
             return None
-        moves.append((k, here, None, 1))
-    elif kind is FixKind.SPLIT:
+        return _one_move(k, here, None, 1)
+    if kind is FixKind.SPLIT:
         if here is None:
             return None
         share = 1 if k is None else row_cells[k][here]
         if share >= len(base.chains[here]):
             return None
-        moves.append((k, here, new, share))
+        return _one_move(k, here, new, share)
+    a = fix.target
+    assert a is not None
+    target = chain_of.get(a)
+    if here is not None:
+        if target == here:
+            return None
+        share = 1 if k is None else row_cells[k][here]
     else:
-        a = fix.target
-        assert a is not None
-        target = chain_of.get(a)
-        if here is not None:
-            if target == here:
-                return None
-            share = 1 if k is None else row_cells[k][here]
-        else:
-            share = 1
-        if target is not None:
-            moves.append((k, here, target, share))
-        elif here is not None:  # the share leaves, then a new chain gathers a and the share
-            moves.append((k, here, new, share))
-            moves.append((key_of.get(a), None, new, 1))
-        else:  # a new chain of m and a, in document order
-            for span in sorted({a, m}):
-                moves.append((key_of.get(span), None, new, 1))
-    return tally(moves)
+        share = 1
+    if target is not None:
+        return _one_move(k, here, target, share)
+    if here is not None:  # the share leaves, then a new chain gathers a and the share
+        return tally([(k, here, new, share), (key_of.get(a), None, new, 1)])
+    return tally([(key_of.get(span), None, new, 1) for span in sorted({a, m})])  # a new chain of m and a
 
 
-def reach(edit: Edit, key_chains: list[list[Span]], key_chains_of: dict[Span, tuple[int, ...]],
+def _one_move(k: int | None, frm: int | None, to: int | None, n: int) -> Counts:
+    """`tally` of one move of n mentions (key chain k, from chain frm to chain to, frm != to),
+    written out: a corpus's fifty thousand single fixes are nearly all one move."""
+    if frm is None:
+        assert to is not None
+        return ((((k, to), n),) if k is not None else ()), ((to, n),), (n if k is not None else 0), n
+    if to is None:
+        return ((((k, frm), -n),) if k is not None else ()), ((frm, -n),), (-n if k is not None else 0), -n
+    return ((((k, frm), -n), ((k, to), n)) if k is not None else ()), ((frm, -n), (to, n)), 0, 0
+
+
+class ChainComponents:
+    """The connected components of a document's chains before any fix: key and response chains are
+    connected when they list a common span (a key chain and a response chain holding the same
+    span; two chains of one side listing the same span).
+
+    Why: `reach` searched, for every fix it priced, every chain of the part the fix reaches, span
+    by span; a book's category reaches most of its chains.  Found once, the components give that
+    part by look-up (`reach`)."""
+
+    def __init__(self, n_key_chains: int, n_response_chains: int, key_chains_of: dict[Span, tuple[int, ...]],
+                 response_chains_of: dict[Span, tuple[int, ...]]) -> None:
+        self.n_key = n_key_chains
+        parent = list(range(n_key_chains + n_response_chains))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        def join(nodes: Iterable[int]) -> None:
+            nodes = iter(nodes)
+            root = find(next(nodes))
+            for node in nodes:
+                other = find(node)
+                if other != root:
+                    parent[other] = root
+
+        for span, chains in response_chains_of.items():
+            keys = key_chains_of.get(span, ())
+            if len(chains) + len(keys) > 1:
+                join([*keys, *(n_key_chains + r for r in chains)])
+        for span, keys in key_chains_of.items():
+            if len(keys) > 1:
+                join(keys)
+        self.root = [find(x) for x in range(len(parent))]
+        """The component of each chain: key chain k is node k, response chain r node n_key + r."""
+        self.keys: dict[int, list[int]] = {}
+        self.responses: dict[int, list[int]] = {}
+        for k in range(n_key_chains):
+            self.keys.setdefault(self.root[k], []).append(k)
+        for r in range(n_response_chains):
+            self.responses.setdefault(self.root[n_key_chains + r], []).append(r)
+
+
+def reach(edit: Edit, components: ChainComponents, key_chains_of: dict[Span, tuple[int, ...]],
           response_chains_of: dict[Span, tuple[int, ...]]) -> tuple[list[int], list[int]]:
     """Key and response chains connected to the chains an edit touched, before or after it (what
-    rescoring a fix looks at: metrics.errors.chen_ng.impact), given the key's chains and the chains
-    listing each span on either side.
+    rescoring a fix looks at: metrics.errors.chen_ng.impact), given the components of the chains
+    before any edit and the chains listing each span on either side.
 
-    Chains are connected when they share a span (a key chain and a response chain holding the same
-    span; two chains of one side listing the same span).  Untouched chains are the same before and
-    after, so one search over both versions of the touched chains finds everything that can change.
-    """
-    original = edit.base.chains
-    keys: set[int] = set()
-    resps: set[int] = set(edit.touched)
-    todo_r = list(edit.touched)
-    todo_k: list[int] = []
-    while todo_r or todo_k:
-        while todo_r:
-            r = todo_r.pop()
-            spans = set(edit.chain(r))
-            if r < len(original):
-                spans.update(original[r])
-            for span in spans:
-                for k in key_chains_of.get(span, ()):
-                    if k not in keys:
-                        keys.add(k)
-                        todo_k.append(k)
-                for other in response_chains_of.get(span, ()):
-                    if other not in resps:
-                        resps.add(other)
-                        todo_r.append(other)
-        while todo_k:
-            k = todo_k.pop()
-            for span in key_chains[k]:
-                for k2 in key_chains_of.get(span, ()):
-                    if k2 not in keys:
-                        keys.add(k2)
-                        todo_k.append(k2)
-                for r in response_chains_of.get(span, ()):
-                    if r not in resps:
-                        resps.add(r)
-                        todo_r.append(r)
-    return sorted(keys), sorted(resps)
+    Chains are connected when they share a span.  Untouched chains are the same before and after,
+    so every connection an edit makes starts at a chain it touched: the part is the components
+    (before the edit) of the touched chains and of every chain listing a span of a touched chain
+    as it is after the edit."""
+    n_orig = len(edit.base.chains)
+    n_key, root = components.n_key, components.root
+    roots: set[int] = set()
+    new_chains: list[int] = []
+    for r in edit.touched:
+        if r < n_orig:
+            roots.add(root[n_key + r])
+        else:
+            new_chains.append(r)
+        for span in edit.added.get(r, ()):  # its other spans were in it before: in its component
+            for k in key_chains_of.get(span, ()):
+                roots.add(root[k])
+            for other in response_chains_of.get(span, ()):
+                roots.add(root[n_key + other])
+    keys = sorted(k for c in roots for k in components.keys.get(c, ()))
+    responses = sorted([r for c in roots for r in components.responses.get(c, ())] + new_chains)
+    return keys, responses

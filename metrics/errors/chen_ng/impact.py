@@ -11,8 +11,9 @@ non-coreference links between components, which only depend on how many mentions
 A fix changes a few response chains, so only the component(s) they reach, before and after the
 fix, are rescored: the document's counts become old - (reached part, before) + (reached part,
 after), and the corpus counts old - (document, before) + (document, after).  The reached part is
-rescored by the engine itself (alignment, contingency table, metrics), so there is one
-implementation of each metric.
+rescored by the engine itself (`rescoring.PartRescorer`), so there is one implementation of each
+metric; where the delta table can, the change is counted instead (metrics.errors.delta; a list
+of fixes counted by cells: `fix_counts`).
 """
 
 from __future__ import annotations
@@ -23,19 +24,19 @@ from typing import Any
 
 import numpy as np
 
-from metrics.mentions.alignment import align
 from metrics.errors.chen_ng.records import Category, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, change_arrays, changes, counts_of, partial_table, \
     table_of, tainted_chains
-from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, reach, single_fix_counts
+from metrics.errors.chen_ng.fixes import ChainComponents, Edit, Fix, FixBase, edit_chains, fix_of, reach, \
+    single_fix_counts
+from metrics.errors.chen_ng.fix_counts import fix_list_counts
+from metrics.errors.chen_ng.rescoring import PartRescorer
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
-from metrics.model import Document, Span
-from metrics.measures.score import BlancScore, Score, mean, total
-from metrics.measures.catalog import ALL_METRICS, BLANC, METRICS
+from metrics.model import Span
+from metrics.measures.score import Score, total
+from metrics.measures.catalog import ALL_METRICS, METRICS
 from metrics.corpus.scoring import DocPair, PreparedCorpus, score_pair
-from metrics.corpus.together import score_columns
-from metrics.measures.table_block import build_tables
 from metrics.measures.weights import W4, Weights
 
 
@@ -68,6 +69,7 @@ class _DocumentState:
     """Key and response chains connected to a span listed twice on a side: a fix that reaches
     one is rescored (the delta table is exact everywhere else)."""
     _key_chains_of: dict[Span, tuple[int, ...]] | None = None
+    _components: ChainComponents | None = None
 
     @property
     def clean(self) -> bool:
@@ -85,6 +87,14 @@ class _DocumentState:
         if self._key_chains_of is None:
             self._key_chains_of = self.pair.key.chains_listing()
         return self._key_chains_of
+
+    def components(self) -> ChainComponents:
+        """The components of the document's chains before any fix (`fixes.reach`), found when a
+        fix is first rescored."""
+        if self._components is None:
+            self._components = ChainComponents(len(self.pair.key.chains), len(self.pair.response.chains),
+                                               self.key_chains_of(), self.response_chains_of)
+        return self._components
 
     @property
     def response_chains_of(self) -> dict[Span, tuple[int, ...]]:
@@ -139,7 +149,7 @@ class Pricer:
         self.value = self._value(self.total) if corpus.pairs else 0.0
         self._states: dict[int, _DocumentState] = {}
         self._memo: dict[tuple, tuple[dict, dict]] = {}
-        self._before: dict[tuple, dict] = {}
+        self._rescorer = PartRescorer(weights, self.parts)
         self._by_delta = set(self.parts) <= DELTA_METRICS
         self._zero = {name: Score(0, 0, 0, 0) for name in self.parts}
         self._arrays = all(type(self.total.get(name)) is Score for name in self.parts)
@@ -175,6 +185,11 @@ class Pricer:
             known = self._counted_change(state, i, fixes[0])
             if known is not None:
                 return known
+        elif state.clean:  # a category's fixes: counted by cells (`fix_counts`), no chains edited
+            counted = fix_list_counts(state.base, fixes, state.delta.row_cells, state.delta.col_sizes)
+            if counted is not None:
+                touched, counts = counted
+                return self._change_of_counts(state, i, counts if touched else None)
         edit = edit_chains(state.base, fixes)
         if not edit.touched:
             return {}, {}
@@ -194,6 +209,10 @@ class Pricer:
         counts = single_fix_counts(state.base, fix, state.delta.row_cells)
         if not state.clean and (counts is None or state.counts_tainted(counts)):
             return None
+        return self._change_of_counts(state, i, counts)
+
+    def _change_of_counts(self, state: _DocumentState, i: int, counts: Counts | None) -> tuple[dict, dict]:
+        """`document_change` of fixes that change these counts (None: that touch no chain)."""
         if counts is None:
             return {}, {}
         signature = (i, "counts", counts)  # the counts decide every change
@@ -215,57 +234,6 @@ class Pricer:
             groups.setdefault(_signature(i, edit), []).append(r)
         return list(groups.values())
 
-    def _rescored(self, state: _DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
-        """(scores of the reached part before, after) of each edit, by rescoring: the parts of all
-        the edits, and the parts before them not kept yet, aligned, tabled and scored together
-        (`table_block.build_tables`, `together.score_columns`: each value the part's own to the bit)."""
-        pair = state.pair
-        n_orig = len(pair.response.chains)
-        parts: list[tuple[Document, Document]] = []  # the parts to score: new befores, then afters
-        new_before: dict[tuple, int] = {}
-        plans: list[tuple[tuple, Document, Document]] = []  # each edit's before, key part, part after
-        for edit in edits:
-            key_set, resp_set = reach(edit, state.pair.key.chains, state.key_chains_of(), state.response_chains_of)
-            key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set],
-                                 _pick(pair.key.chain_labels(), key_set))
-            old_set = [r for r in resp_set if r < n_orig]
-            # The part before the fix is shared by all fixes that reach the same chains.
-            signature = (i, tuple(key_set), tuple(old_set))
-            if signature not in self._before and signature not in new_before:
-                new_before[signature] = len(parts)
-                parts.append((key_part, _fragment(pair.response, [pair.response.chains[r] for r in old_set],
-                                                  _pick(pair.response.chain_labels(), old_set))))
-            plans.append((signature, key_part, _document(pair.response, edit, resp_set)))
-        n_before = len(parts)
-        parts.extend((key_part, after_part) for _, key_part, after_part in plans)
-        scored = self._score_parts(parts, pair)
-        for signature, at in new_before.items():
-            self._before[signature] = scored[at]
-        out = []
-        for (signature, _, _), after in zip(plans, scored[n_before:]):
-            before = self._before[signature]
-            if BLANC.name not in self.parts:
-                out.append((before[0], after[0]))
-                continue
-            # BLANC also counts the non-coreference links between the reached part and the rest.
-            rest = tuple(d - p for d, p in zip(_sides(pair.alignment), before[1]))
-            blanc = BLANC.name
-            out.append(({**before[0], blanc: before[0][blanc] + _cross_links(before[1], rest)},
-                        {**after[0], blanc: after[0][blanc] + _cross_links(after[1], rest)}))
-        return out
-
-    def _score_parts(self, parts: Sequence[tuple[Document, Document]], pair: DocPair
-                     ) -> list[tuple[dict, tuple[int, int, int]]]:
-        """The engine's scores of (partial) document pairs, with the full pair's mention types,
-        and their mention counts (`_sides`), computed together."""
-        alignments = [align(key, response) for key, response in parts]
-        fragments = [pair.fragment(key, response, alignment, table)
-                     for (key, response), alignment, table in zip(parts, alignments, build_tables(alignments))]
-        if len(fragments) > 1:
-            score_columns(fragments, self.parts, self.weights)  # each fragment keeps its row
-        return [(score_pair(part, self.weights, self.parts), _sides(alignment))
-                for part, alignment in zip(fragments, alignments)]
-
     def _rescore_together(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> None:
         """Price by rescoring, together, the edits of these fixes that count changes cannot price
         (a document that lists a span twice, or metrics the delta table lacks), and keep them in
@@ -285,6 +253,13 @@ class Pricer:
         if len(pending) > 1:
             self._memo.update(zip(pending, self._rescored(state, list(pending.values()), i)))
 
+    def _rescored(self, state: _DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
+        """(scores of the reached part before, after) of each edit, by rescoring (`PartRescorer`)."""
+        def reached(edit: Edit) -> tuple[list[int], list[int]]:
+            return reach(edit, state.components(), state.key_chains_of(), state.response_chains_of)
+
+        return self._rescorer.rescored(i, state.pair, reached, edits)
+
     def price(self, i: int, fixes: Sequence[Fix]) -> float:
         """Change of the corpus F1 if these fixes were applied (in order) to document i."""
         before, after = self.document_change(i, fixes)
@@ -297,44 +272,70 @@ class Pricer:
                    also: Sequence[Sequence[Fix]] = ()) -> list[float]:
         """`price(i, fixes)` of each list of fixes, computed together: the changed corpus totals of
         all of them as arrays (the same float operations as `_swap` and `Score.f1`, element by
-        element, so each price is the same to the bit), then one mean per fix as `_value` takes it.
+        element, so each price is the same to the bit), then each fix's mean of its parts' F1 as
+        `_value` takes it (`score.mean`'s operations, element by element).
 
         Why: a document's hundreds of single fixes each built new Score objects and their means;
         that was a fifth of pricing a corpus.  `also`: fixes priced next (`document_change`), rescored with
         these in a document without a delta table (a book's categories, whole-book parts, stay apart)."""
         state = self._state(i)
-        if self._arrays and state.clean and all(len(fixes) == 1 for fixes in fix_lists):
-            return self._counted_prices(state, [fixes[0] for fixes in fix_lists])
+        if self._arrays and state.delta is not None and all(len(fixes) == 1 for fixes in fix_lists):
+            return self._counted_prices(i, state, [fixes[0] for fixes in fix_lists])
         self._rescore_together(i, [*fix_lists, *also] if state.delta is None else fix_lists)
         changes = [self.document_change(i, fixes) for fixes in fix_lists]
         if not self._arrays:
             return [self._price_changes([change]) for change in changes]
-        done = [n for n, (before, after) in enumerate(changes) if before or after]
-        if not done:
-            return [0.0] * len(changes)
-        olds = {name: np.array([changes[n][0][name].counts() for n in done], dtype=np.float64) for name in self.parts}
-        news = {name: np.array([changes[n][1][name].counts() for n in done], dtype=np.float64) for name in self.parts}
+        done, olds, news = self._change_rows(changes, range(len(changes)))
         return self._prices_of(len(changes), done, olds, news)
 
-    def _counted_prices(self, state: _DocumentState, fixes: Sequence[Fix]) -> list[float]:
-        """`price_each` of single fixes in a clean document: each fix's counts
+    def _change_rows(self, changes: Sequence[tuple[dict, dict]], at: Iterable[int]
+                     ) -> tuple[list[int], dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """Which of these (before, after) changes change anything (their places `at`), and their
+        before and after counts as rows per part."""
+        done = [(n, change) for n, change in zip(at, changes) if change[0] or change[1]]
+        olds = {name: np.array([before[name].counts() for _, (before, _) in done], dtype=np.float64).reshape(-1, 4)
+                for name in self.parts}
+        news = {name: np.array([after[name].counts() for _, (_, after) in done], dtype=np.float64).reshape(-1, 4)
+                for name in self.parts}
+        return [n for n, _ in done], olds, news
+
+    def _counted_prices(self, i: int, state: _DocumentState, fixes: Sequence[Fix]) -> list[float]:
+        """`price_each` of single fixes in a document with a delta table: each fix's counts
         (`single_fix_counts`), the changes of the distinct counts (MUC and B3 as arrays,
         `delta.change_arrays`; the other metrics by `delta.changes`), and the prices as arrays.
         The same floats as `document_change` gives each fix (its before is zero, its after the
-        change of its counts): only the objects in between are gone."""
+        change of its counts): only the objects in between are gone.  In a book that lists a span
+        twice, the fixes whose counts may reach a chain of that span (`_counted_change` declines
+        them) take `document_change`, rescored together, and join the same arrays."""
         table = state.delta
         counted = [single_fix_counts(state.base, fix, table.row_cells) for fix in fixes]
-        done = [n for n, counts in enumerate(counted) if counts is not None]
-        if not done:
-            return [0.0] * len(fixes)
+        if state.clean:
+            done = [n for n, counts in enumerate(counted) if counts is not None]
+            declined: list[int] = []
+        else:
+            done, declined = [], []
+            for n, counts in enumerate(counted):
+                (declined if counts is None or state.counts_tainted(counts) else done).append(n)
         distinct: dict[Counts, int] = {}
-        at = np.array([distinct.setdefault(counted[n], len(distinct)) for n in done])
+        at = np.array([distinct.setdefault(counted[n], len(distinct)) for n in done], dtype=np.intp)
         rest = tuple(name for name in self.parts if name not in ARRAY_METRICS)
         by_counts = [changes(table, counts, rest) for counts in distinct] if rest else []
-        news = {name: (change_arrays(table, list(distinct), name) if name in ARRAY_METRICS else
-                       np.array([change[name].counts() for change in by_counts], dtype=np.float64))[at]
-                for name in self.parts}
-        return self._prices_of(len(fixes), done, {name: np.zeros((len(done), 4)) for name in self.parts}, news)
+        in_arrays = [name for name in self.parts if name in ARRAY_METRICS]
+        arrays = change_arrays(table, list(distinct), in_arrays) if in_arrays and done else {}
+        news = {name: (arrays[name] if name in ARRAY_METRICS else
+                       np.array([change[name].counts() for change in by_counts], dtype=np.float64).reshape(-1, 4))[at]
+                for name in self.parts} if done else {name: np.zeros((0, 4)) for name in self.parts}
+        olds = {name: np.zeros((len(done), 4)) for name in self.parts}
+        if declined:
+            self._rescore_together(i, [[fixes[n]] for n in declined])
+            rescored, rescored_olds, rescored_news = self._change_rows(
+                [self.document_change(i, [fixes[n]]) for n in declined], declined)
+            done += rescored
+            olds = {name: np.concatenate([olds[name], rescored_olds[name]]) for name in self.parts}
+            news = {name: np.concatenate([news[name], rescored_news[name]]) for name in self.parts}
+        if not done:
+            return [0.0] * len(fixes)
+        return self._prices_of(len(fixes), done, olds, news)
 
     def _prices_of(self, n_prices: int, done: list[int], olds: dict[str, np.ndarray],
                    news: dict[str, np.ndarray]) -> list[float]:
@@ -348,13 +349,16 @@ class Pricer:
             recall = _ratio(counts[:, 0], counts[:, 1])
             precision = _ratio(counts[:, 2], counts[:, 3])
             both = recall + precision
-            f1s.append(np.divide(2 * recall * precision, both, out=np.zeros(len(done)), where=both != 0).tolist())
-        if METRICS[self.metric].parts:
-            values = [mean(row) for row in zip(*f1s)]
+            f1s.append(np.divide(2 * recall * precision, both, out=np.zeros(len(done)), where=both != 0))
+        if METRICS[self.metric].parts:  # `score.mean` of each fix's parts: summed from 0 in order, divided
+            summed = np.zeros(len(done))
+            for f1 in f1s:
+                summed = summed + f1
+            values = summed / len(f1s)
         else:
             values = f1s[0]
-        for n, value in zip(done, values):
-            prices[n] = value - self.value
+        for n, price in zip(done, (values - self.value).tolist()):
+            prices[n] = price
         return prices
 
     def price_many(self, changes: Iterable[tuple[int, Sequence[Fix]]]) -> float:
@@ -380,14 +384,20 @@ class Pricer:
         """Change of the corpus F1 if every fix of this category (among `records`) were applied."""
         return self.price_many(self._category_fixes(records, category))
 
-    def _category_fixes(self, records: Iterable[ErrorRecord], category: Category,
-                        fix: Callable[[ErrorRecord], Fix] = fix_of) -> list[tuple[int, list[Fix]]]:
+    def _category_fixes(self, records: Iterable[ErrorRecord], category: Category) -> list[tuple[int, list[Fix]]]:
         """Each document's fixes of one category, documents in corpus order, fixes by span."""
-        by_doc: dict[int, list[ErrorRecord]] = {}
+        return self._category_plans([r for r in records if r.category is category])[category]
+
+    def _category_plans(self, records: Iterable[ErrorRecord], fix: Callable[[ErrorRecord], Fix] = fix_of
+                        ) -> dict[Category, list[tuple[int, list[Fix]]]]:
+        """`_category_fixes` of every category, in one pass over the records (a corpus has fifty
+        thousand: a pass per category cost a tenth of a second)."""
+        by_doc: dict[Category, dict[int, list[ErrorRecord]]] = {c: {} for c in Category}
+        index = self.index
         for r in records:
-            if r.category is category:
-                by_doc.setdefault(self.index[r.document], []).append(r)
-        return [(i, [fix(r) for r in sorted(group, key=lambda r: r.span)]) for i, group in sorted(by_doc.items())]
+            by_doc[r.category].setdefault(index[r.document], []).append(r)
+        return {c: [(i, [fix(r) for r in sorted(group, key=lambda r: r.span)]) for i, group in sorted(groups.items())]
+                for c, groups in by_doc.items()}
 
     def price_categories(self, records: Sequence[ErrorRecord]) -> dict[Category, float]:
         """`price_category` of every category (in one process: `price_all` spreads it)."""
@@ -411,7 +421,7 @@ class Pricer:
                 found = made[id(record)] = fix_of(record)
             return found
 
-        plans = {c: self._category_fixes(categorised, c, fix) for c in Category}
+        plans = self._category_plans(categorised, fix)
         where = [self.index[r.document] for r in listed]
         load: dict[int, int] = {}
         for i in where:
@@ -463,38 +473,6 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return np.divide(num, den, out=np.zeros(len(den)), where=den != 0)
 
 
-def _sides(alignment) -> tuple[int, int, int]:
-    """Distinct mentions in key chains, in response chains, and in both."""
-    in_response = {mid for chain in alignment.response_chains for mid in chain}
-    in_both = sum(1 for mid in in_response if mid < alignment.n_key_ids)
-    return alignment.n_key_ids, len(in_response), in_both
-
-
-def _cross_links(part: tuple[int, int, int], rest: tuple[int, int, int]) -> BlancScore:
-    """BLANC counts of the mention pairs between two parts of a document that share no chain:
-    every such pair is a non-coreference link on each side where both mentions appear."""
-    key = part[0] * rest[0]
-    response = part[1] * rest[1]
-    both = part[2] * rest[2]
-    return BlancScore(Score(0, 0, 0, 0), Score(both, key, both, response))
-
-
 def _signature(i: int, edit: Edit) -> tuple:
     """What identifies the response an edit makes: the document and where the moved spans went."""
     return (i, edit.signature())
-
-
-def _pick(labels: list[str], indices: Iterable[int]) -> list[str]:
-    return [labels[i] for i in indices]
-
-
-def _document(response: Document, edit: Edit, indices: Iterable[int]) -> Document:
-    """The response restricted to some chains of an edit (empty chains dropped, order kept)."""
-    chains = [(edit.chain(i), edit.label(i)) for i in indices]
-    chains = [(chain, label) for chain, label in chains if chain]
-    return _fragment(response, [c for c, _ in chains], [label for _, label in chains])
-
-
-def _fragment(doc: Document, chains: list[list[Span]], labels: list[str]) -> Document:
-    """Some chains of a document, as the scorers see it (they read chains and labels only)."""
-    return Document(name=doc.name, words=doc.words, chains=chains, labels=labels, path=doc.path, line=doc.line)
