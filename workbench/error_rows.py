@@ -11,7 +11,7 @@ tests/test_error_rows.py checks on generated records.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns
 from metrics.errors.mention import MentionColumns
@@ -29,37 +29,66 @@ _NULL = "null"
 def errors_json(columns: ErrorColumns, same_fix: Sequence[int] | None = None, depth: int = 0) -> Written:
     """The records as a JSON list standing `depth` levels down; with `same_fix` (--distinct) each
     record ends with its count."""
-    if not len(columns):
-        return Written("[]")
+    return Written("".join(error_pieces(columns, same_fix, depth)))
+
+
+BLOCK_ROWS = 128
+"""Records written per piece of `error_pieces` (about 64 KiB of JSON).  Why pieces of this size:
+a report written whole (27 MB on a corpus of 250,000 tokens) was given fresh pages at each of
+its joins, a fifth of the writing; pieces this small reuse the memory the last one freed."""
+
+
+def error_pieces(columns: ErrorColumns, same_fix: Sequence[int] | None = None, depth: int = 0) -> Iterator[str]:
+    """`errors_json`'s text in pieces of `BLOCK_ROWS` records: each field's text made once per
+    column (a document's name once per document, a category's once), each record one `%`
+    template filled with its row (its mention's fields among them: every record has one)."""
+    n = len(columns)
+    if not n:
+        yield "[]"
+        return
     item, field, inner = "\n" + " " * (depth + 1), "\n" + " " * (depth + 2), "\n" + " " * (depth + 3)
+    mention = ("{" + inner + '"start": %s,' + inner + '"end": %s,' + inner + '"text": %s,' + inner + '"type": %s'
+               + field + "}")
     names = list(_FIELDS) + (["same_fix"] if same_fix is not None else [])
-    template = "{" + field + ("," + field).join(scalar(name).replace("%", "%%") + ": %s" for name in names) + item + "}"
+    template = "{" + field + ("," + field).join(
+        scalar(name).replace("%", "%%") + ": " + (mention if name == "mention" else "%s") for name in names
+    ) + item + "}"
+    kinds = [scalar(kind.name) for kind in MentionType]
     document_text = [scalar(name) for name in columns.documents]
     category_text = [scalar(c.value) for c in CATEGORIES]
-    cells = [
-        [document_text[d] for d in columns.document.tolist()],
-        [category_text[c] for c in columns.category.tolist()],
-        *(_mentions_json(m, field, inner) for m in (columns.mention, columns.antecedent, columns.best_antecedent)),
-        [_NULL if label is None else string(label) for label in columns.key_chain],
-        [_NULL if label is None else string(label) for label in columns.response_chain],
-        [_NULL if cost is None else scalar(cost) for cost in columns.cost],
-        list(map(string, columns.fix)),
-        [_NULL if value is None else scalar(impact_points(value)) for value in columns.impact],
-    ]
-    if same_fix is not None:
-        cells.append([scalar(n) for n in same_fix])
-    records = [template % row for row in zip(*cells)]
-    return Written("[" + item + ("," + item).join(records) + "\n" + " " * depth + "]")
+    made = [  # the columns before the antecedents (the mention's fields last), and after them
+        [[document_text[d] for d in columns.document.tolist()], [category_text[c] for c in columns.category.tolist()]],
+        [[_NULL if label is None else string(label) for label in columns.key_chain],
+         [_NULL if label is None else string(label) for label in columns.response_chain],
+         [_NULL if cost is None else scalar(cost) for cost in columns.cost],
+         list(map(string, columns.fix)),
+         [_NULL if value is None else scalar(impact_points(value)) for value in columns.impact]]
+        + ([[scalar(n) for n in same_fix]] if same_fix is not None else [])]
+    made[0] += [columns.mention.start.tolist(), columns.mention.end.tolist(), list(map(string, columns.mention.text)),
+                [kinds[kind] for kind in columns.mention.type.tolist()]]
+    shown = [_MentionFields(columns.antecedent), _MentionFields(columns.best_antecedent)]
+    between = "," + item
+    for start in range(0, n, BLOCK_ROWS):
+        end = min(start + BLOCK_ROWS, n)
+        cells = [*(cell[start:end] for cell in made[0]),
+                 *(fields.json(start, end, mention, kinds) for fields in shown),
+                 *(cell[start:end] for cell in made[1])]
+        yield ("[" + item if start == 0 else between) + between.join([template % row for row in zip(*cells)])
+    yield "\n" + " " * depth + "]"
 
 
-def _mentions_json(mentions: MentionColumns, outer: str, inner: str) -> list[str]:
-    """Each row's mention as a JSON object standing where `outer` indents (null where absent)."""
-    template = ("{" + inner + '"start": %s,' + inner + '"end": %s,' + inner + '"text": %s,' + inner + '"type": %s'
-                + outer + "}")
-    kinds = [scalar(kind.name) for kind in MentionType]
-    return [template % (start, end, string(text), kinds[kind]) if kind >= 0 else _NULL
-            for start, end, text, kind in zip(mentions.start.tolist(), mentions.end.tolist(), mentions.text,
-                                              mentions.type.tolist())]
+class _MentionFields:
+    """A column of mentions as lists, for their JSON written a block of rows at a time."""
+
+    def __init__(self, mentions: MentionColumns) -> None:
+        self.start, self.end, self.text, self.type = (mentions.start.tolist(), mentions.end.tolist(), mentions.text,
+                                                      mentions.type.tolist())
+
+    def json(self, first: int, last: int, template: str, kinds: list[str]) -> list[str]:
+        """Rows first to last: each mention as a JSON object (`template` filled), null where absent."""
+        return [template % (start, end, string(text), kinds[kind]) if kind >= 0 else _NULL
+                for start, end, text, kind in zip(self.start[first:last], self.end[first:last], self.text[first:last],
+                                                  self.type[first:last])]
 
 
 def errors_csv(columns: ErrorColumns, same_fix: Sequence[int] | None = None) -> str:

@@ -276,7 +276,7 @@ def _columns(names: list[str], keys: Sequence[Document], responses: Sequence[Doc
     shifted by `token_offset[d]`): each row's document, the words of each mention shown (found
     once), the chain labels, costs and fixes."""
     codes, rows, category = found.codes, found.rows, found.category
-    shown = np.unique(np.concatenate((rows, found.antecedent, found.best)))
+    shown = predecessors.distinct(np.concatenate((rows, found.antecedent, found.best)))
     shown = shown[shown >= 0]  # each mention a record shows, its words found once
     laid_start, laid_end = codes[shown] // CODE_BASE, codes[shown] % CODE_BASE
     shown_doc = np.searchsorted(token_offset, laid_start, side="right") - 1
