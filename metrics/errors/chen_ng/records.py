@@ -34,7 +34,7 @@ import numpy as np
 
 from metrics.errors.chen_ng import predecessors
 from metrics.errors.chen_ng.predecessors import FALSE_ANAPHORIC as _FALSE_ANAPHORIC, FALSE_NEW as _FALSE_NEW, \
-    MISSING_MENTION as _MISSING, N_TYPES, SUBOPTIMAL_LINK as _SUBOPTIMAL
+    N_TYPES, SUBOPTIMAL_LINK as _SUBOPTIMAL
 from metrics.errors.mention import ABSENT as _ABSENT, Mention, MentionColumns
 from metrics.mentions.chains import CODE_BASE, ChainView, code_spans, key_view, response_view
 from metrics.runtime.gc_pause import gc_paused
@@ -296,22 +296,41 @@ def _columns(names: list[str], keys: Sequence[Document], responses: Sequence[Doc
     resp_chain = [resp_labels[r] for r in found.response_chain.tolist()]
     mention, before, target = mentions(rows), mentions(found.antecedent), mentions(found.best)
     document = shown_doc[at[rows]]
-    absent = np.append(found.in_response, _ABSENT)[found.best] < 0
-    costs: list[float | None] = []
-    fixes: list[str] = []
-    for c, kind, ante_kind, best_kind, k, r, target_text, start, end, target_absent in zip(
-            category.tolist(), mention.type.tolist(), before.type.tolist(), target.type.tolist(), key_chain, resp_chain,
-            target.text, target.start.tolist(), target.end.tolist(), absent.tolist()):
-        costs.append(weights.link(kind, best_kind) - weights.link(kind, ante_kind) if c == _SUBOPTIMAL else None)
-        if c <= _SUBOPTIMAL:
-            fixes.append(link_fix(c == _FALSE_NEW and r is None, target_text, (start, end), target_absent))
-        elif c == _FALSE_ANAPHORIC:
-            what = "split it, with the rest of its key chain, out of" if k is not None else "unlink it from"
-            fixes.append(f"{what} response chain {r}")
-        else:
-            fixes.append(_MISSING_FIX if c == _MISSING else _SPURIOUS_FIX)
-    return ErrorColumns(names, document, category, mention, before, target, key_chain, resp_chain, costs, fixes,
-                        [None] * len(rows))
+    target_absent = np.append(found.in_response, _ABSENT)[found.best] < 0
+    fixes = _fixes(category, found.response_chain, resp_chain, found.key_chain >= 0, target, target_absent)
+    return ErrorColumns(names, document, category, mention, before, target, key_chain, resp_chain,
+                        _costs(category, mention.type, before.type, target.type, weights), fixes, [None] * len(rows))
+
+
+def _costs(category: np.ndarray, kinds: np.ndarray, antecedent: np.ndarray, best: np.ndarray, weights: Weights
+           ) -> list[float | None]:
+    """Each record's cost (a suboptimal link's: the best key link's weight minus the chosen one's),
+    None for the other categories; the types of each row's mention, antecedent and best antecedent."""
+    costs: list[float | None] = [None] * len(category)
+    link = weights.link
+    rows = np.flatnonzero(category == _SUBOPTIMAL)
+    for row, kind, chosen, wanted in zip(rows.tolist(), kinds[rows].tolist(), antecedent[rows].tolist(),
+                                         best[rows].tolist()):
+        costs[row] = link(kind, wanted) - link(kind, chosen)
+    return costs
+
+
+def _fixes(category: np.ndarray, response_chain: np.ndarray, response_labels: list[str | None],
+           has_key_chain: np.ndarray, target: MentionColumns, target_absent: np.ndarray) -> list[str]:
+    """Each record's fix in words: a constant (a missing or spurious mention), a false anaphoric
+    mention's split out of its response chain (`response_chain`, labelled `response_labels`), or a
+    link to the best key antecedent (`target`; `target_absent`: absent from the response), as
+    `link_fix` says it."""
+    fixes = np.array(_CONSTANT_FIXES, dtype=object)[category]
+    split = np.flatnonzero(category == _FALSE_ANAPHORIC)
+    fixes[split] = [_SPLIT_FIXES[in_key] % response_labels[row]
+                    for row, in_key in zip(split.tolist(), has_key_chain[split].tolist())]
+    linked = np.flatnonzero(category <= _SUBOPTIMAL)
+    absent = (category[linked] == _FALSE_NEW) & (response_chain[linked] < 0)
+    fixes[linked] = [_LINK_FIXES[form] % (text, start, end) for form, text, start, end in zip(
+        (2 * absent + target_absent[linked]).tolist(), _pick(target.text, linked), target.start[linked].tolist(),
+        target.end[linked].tolist())]
+    return fixes.tolist()
 
 
 def _texts(keys: Sequence[Document], responses: Sequence[Document], doc: np.ndarray, starts: np.ndarray,
@@ -339,18 +358,20 @@ def _words_of(words: Sequence[str], pieces: Mapping[Span, tuple[Span, ...]], sta
     return [" … ".join(" ".join(words[a:b + 1]) for a, b in run) for run in runs]
 
 
-_MISSING_FIX = "add it to the response (a chain of its own)"
-_SPURIOUS_FIX = "remove it from the response"
+_CONSTANT_FIXES = (None, None, None, None, "add it to the response (a chain of its own)", "remove it from the response")
+"""The fix of each category that says the same of every mention (a missing and a spurious mention's)."""
+_SPLIT_FIXES = ("unlink it from response chain %s", "split it, with the rest of its key chain, out of response chain %s")
+"""A false anaphoric mention's fix: absent from the key, or in a key chain."""
+_LINK_FIXES = tuple(f"{verb} to {where}" for verb in ("link it, with the mentions of its key chain in its response chain,",
+                                                      "add it and link it")
+                    for where in ("the chain of '%s' [%s-%s]", "'%s' [%s-%s], itself added to the response"))
+"""`link_fix`'s words: the mention present or absent (added first), its target present or absent."""
 
 
 def link_fix(absent: bool, text: str, span: Span, target_absent: bool) -> str:
     """The fix of a false new, wrong or suboptimal link, in words: link the mention (added first
     when `absent`) to its best key antecedent, `text` at `span` (itself added when `target_absent`)."""
-    verb = "add it and link it" if absent else "link it, with the mentions of its key chain in its response chain,"
-    where = f"'{text}' [{span[0]}-{span[1]}]"
-    if target_absent:
-        return f"{verb} to {where}, itself added to the response"
-    return f"{verb} to the chain of {where}"
+    return _LINK_FIXES[2 * absent + target_absent] % (text, span[0], span[1])
 
 
 def classify_pair(pair, weights: Weights = W4) -> list[ErrorRecord]:
