@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns
+import numpy as np
+
+from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns, counts_of, counts_to_json
 from metrics.errors.mention import MentionColumns
 from metrics.model import MentionType
 
-from .json_text import Written, scalar, string
+from .json_text import Written, dumps, scalar, string
 from .output import ERROR_COLUMNS, impact_points, impact_text, render_csv
 
 _FIELDS = ("document", "category", "mention", "antecedent", "best_antecedent", "key_chain", "response_chain", "cost",
@@ -89,6 +91,20 @@ class _MentionFields:
         return [template % (start, end, string(text), kinds[kind]) if kind >= 0 else _NULL
                 for start, end, text, kind in zip(self.start[first:last], self.end[first:last], self.text[first:last],
                                                   self.type[first:last])]
+
+
+def document_counts_json(columns: ErrorColumns, kinds: Sequence[MentionType], depth: int = 0) -> Written:
+    """`{name: counts_to_json(counts, kinds)}` of each document's counts (`counts_by_document`) as
+    `dumps` writes it standing `depth` levels down, each distinct table of counts written once:
+    20,000 small documents share a few hundred."""
+    order, table = columns.count_table()
+    if not order:
+        return Written("{}")
+    distinct, inverse = np.unique(table, axis=0, return_inverse=True)
+    texts = [dumps(counts_to_json(counts_of(row), kinds), depth + 1) for row in distinct]
+    inner = "\n" + " " * (depth + 1)
+    entries = [string(columns.documents[d]) + ": " + texts[i] for d, i in zip(order, inverse.ravel().tolist())]
+    return Written("{" + inner + ("," + inner).join(entries) + "\n" + " " * depth + "}")
 
 
 def errors_csv(columns: ErrorColumns, same_fix: Sequence[int] | None = None) -> str:

@@ -25,7 +25,7 @@ from metrics.model import MentionType
 
 from . import ua
 from .common import load_session, warn
-from ..error_rows import error_pieces, errors_csv, table_cells
+from ..error_rows import document_counts_json, error_pieces, errors_csv, table_cells
 from ..output import IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, impact_points, impact_text
 from ..options import categories_option, impact_option, jobs_option, limit_option, types_option, weights_option
 
@@ -164,7 +164,7 @@ def to_json(listed: ErrorColumns, selected: ErrorColumns, metric: str | None, we
         "errors": _ERRORS_HERE,
         "counts": {
             "corpus": counts_to_json(corpus_counts),
-            "documents": {name: counts_to_json(c, kinds) for name, c in selected.counts_by_document().items()},
+            "documents": document_counts_json(selected, kinds, depth=2),
         },
     }
     if category_impact is not None:

@@ -220,18 +220,25 @@ class ErrorColumns:
 
     def counts(self) -> Counts:
         """`count_errors` of these records."""
-        return _counts_of(np.bincount(self.category * N_TYPES + self.mention.type, minlength=len(CATEGORIES) * N_TYPES))
+        return counts_of(np.bincount(self.category * N_TYPES + self.mention.type, minlength=len(CATEGORIES) * N_TYPES))
 
     def counts_by_document(self) -> dict[str, Counts]:
         """`count_by_document` of these records (documents in order of first record)."""
+        order, table = self.count_table()
+        return {self.documents[d]: counts_of(row) for d, row in zip(order, table)}
+
+    def count_table(self) -> tuple[list[int], np.ndarray]:
+        """`counts_by_document` as numbers: the documents with a record (indices into `documents`,
+        in order of first record) and a row of counts for each (its cells as `counts_of` reads them)."""
         cells = len(CATEGORIES) * N_TYPES
         table = np.bincount(self.document * cells + self.category * N_TYPES + self.mention.type,
                             minlength=len(self.documents) * cells).reshape(len(self.documents), cells)
         _, first = np.unique(self.document, return_index=True)
-        return {self.documents[d]: _counts_of(table[d]) for d in self.document[np.sort(first)].tolist()}
+        order = self.document[np.sort(first)]
+        return order.tolist(), table[order]
 
 
-def _counts_of(cells: np.ndarray) -> "Counts":
+def counts_of(cells: np.ndarray) -> "Counts":
     """A Counts table from its cells laid out category by category, type by type."""
     values = cells.tolist()
     return {c: {t: values[i * N_TYPES + int(t)] for t in MentionType} for i, c in enumerate(CATEGORIES)}
