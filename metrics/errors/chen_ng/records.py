@@ -304,7 +304,8 @@ def _columns(names: list[str], keys: Sequence[Document], responses: Sequence[Doc
     mention, before, target = mentions(rows), mentions(found.antecedent), mentions(found.best)
     document = shown_doc[at[rows]]
     target_absent = np.append(found.in_response, _ABSENT)[found.best] < 0
-    fixes = _fixes(category, found.response_chain, resp_chain, found.key_chain >= 0, target, target_absent)
+    fixes = _fixes(category, found.response_chain, resp_chain, has_key_chain=found.key_chain >= 0, target=target,
+                   target_absent=target_absent)
     return ErrorColumns(names, document, category, mention, before, target, key_chain, resp_chain,
                         _costs(category, mention.type, before.type, target.type, weights), fixes, [None] * len(rows))
 
@@ -322,7 +323,7 @@ def _costs(category: np.ndarray, kinds: np.ndarray, antecedent: np.ndarray, best
     return costs
 
 
-def _fixes(category: np.ndarray, response_chain: np.ndarray, response_labels: list[str | None],
+def _fixes(category: np.ndarray, response_chain: np.ndarray, response_labels: list[str | None], *,
            has_key_chain: np.ndarray, target: MentionColumns, target_absent: np.ndarray) -> list[str]:
     """Each record's fix in words: a constant (a missing or spurious mention), a false anaphoric
     mention's split out of its response chain (`response_chain`, labelled `response_labels`), or a
