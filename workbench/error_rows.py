@@ -28,12 +28,6 @@ _FIELDS = ("document", "category", "mention", "antecedent", "best_antecedent", "
 _NULL = "null"
 
 
-def errors_json(columns: ErrorColumns, same_fix: Sequence[int] | None = None, depth: int = 0) -> Written:
-    """The records as a JSON list standing `depth` levels down; with `same_fix` (--distinct) each
-    record ends with its count."""
-    return Written("".join(error_pieces(columns, same_fix, depth)))
-
-
 BLOCK_ROWS = 128
 """Records written per piece of `error_pieces` (about 64 KiB of JSON).  Why pieces of this size:
 a report written whole (27 MB on a corpus of 250,000 tokens) was given fresh pages at each of
@@ -41,7 +35,8 @@ its joins, a fifth of the writing; pieces this small reuse the memory the last o
 
 
 def error_pieces(columns: ErrorColumns, same_fix: Sequence[int] | None = None, depth: int = 0) -> Iterator[str]:
-    """`errors_json`'s text in pieces of `BLOCK_ROWS` records: each field's text made once per
+    """The records as a JSON list standing `depth` levels down (with `same_fix`, --distinct: each
+    record ends with its count), in pieces of `BLOCK_ROWS` records: each field's text made once per
     column (a document's name once per document, a category's once), each record one `%`
     template filled with its row (its mention's fields among them: every record has one)."""
     n = len(columns)

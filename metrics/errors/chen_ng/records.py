@@ -204,20 +204,6 @@ class ErrorColumns:
                             [r.key_chain for r in records], [r.response_chain for r in records],
                             [r.cost for r in records], [r.fix for r in records], [r.impact for r in records])
 
-    @staticmethod
-    def join(parts: Sequence["ErrorColumns"]) -> "ErrorColumns":
-        """Documents' columns one after the other (each part's `documents` its own, in order)."""
-        if not parts:
-            return ErrorColumns.of([])
-        first = np.cumsum([0] + [len(p.documents) for p in parts[:-1]])
-        return ErrorColumns([name for p in parts for name in p.documents],
-                            np.concatenate([p.document + f for p, f in zip(parts, first.tolist())]),
-                            np.concatenate([p.category for p in parts]),
-                            *(MentionColumns.join([getattr(p, field) for p in parts])
-                              for field in ("mention", "antecedent", "best_antecedent")),
-                            *([x for p in parts for x in getattr(p, field)]
-                              for field in ("key_chain", "response_chain", "cost", "fix", "impact")))
-
     def counts(self) -> Counts:
         """`count_errors` of these records."""
         return counts_of(np.bincount(self.category * N_TYPES + self.mention.type, minlength=len(CATEGORIES) * N_TYPES))
