@@ -7,6 +7,7 @@ types, discontinuous mentions and any weights; and the columns' selections and c
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 from chen_ng_brute import classify_views as brute_classify_views
 from hypothesis import HealthCheck, given, settings
@@ -52,13 +53,22 @@ def test_columns_equal_the_records_found_one_mention_at_a_time(case: tuple[Pair,
 
 
 @FAST
-@given(corpora(duplicates=True, max_documents=4), weights())
-def test_a_corpus_of_columns_equals_its_documents_records(corpus: list[Pair], w: Weights) -> None:
-    prepared = prepare([p.key for p in corpus], [p.response for p in corpus])
+@given(corpora(duplicates=True, max_documents=4), weights(), st.data())
+def test_a_corpus_of_columns_equals_its_documents_records(corpus: list[Pair], w: Weights, data: st.DataObject) -> None:
+    """The corpus classified at once (documents laid end to end, the pairs not typed yet typed
+    together), some documents without key mentions or without a response, against each pair
+    alone with its own types."""
+    keys, responses = [p.key for p in corpus], [p.response for p in corpus]
+    for i in range(len(keys)):
+        if data.draw(st.booleans(), label=f"no key mentions in doc{i}"):
+            keys[i] = dataclasses.replace(keys[i], chains=[], labels=[])
+    responses = [r for i, r in enumerate(responses) if i == 0 or data.draw(st.booleans(), label=f"response doc{i}")]
+    columns = classify_corpus_columns(prepare(keys, responses).pairs, w)
+    prepared = prepare(keys, responses)
     expected = [r for pair in prepared.pairs
                 for r in brute_classify_views(pair.name, pair.key, pair.response, pair.key_view, pair.response_view,
                                               types=pair.types, weights=w)]
-    columns = classify_corpus_columns(prepared.pairs, w)
+    assert columns.documents == [pair.name for pair in prepared.pairs]
     assert classify_corpus(prepared.pairs, w) == expected == columns.records()
     assert ErrorColumns.of(expected).records() == expected
     assert columns.counts() == count_errors(expected)
@@ -74,3 +84,19 @@ def test_no_documents_and_no_errors() -> None:
     empty = classify_corpus_columns([], W4)
     assert len(empty) == 0 and empty.records() == [] and empty.counts() == count_errors([])
     assert empty.counts_by_document() == {}
+
+
+
+def test_real_text_typed_together_equals_each_document_typed_alone() -> None:
+    """GUM's sample (POS tags and parses: the types found by the POS road, all documents' spans at
+    once) classified as a corpus, against each document classified alone with its own types."""
+    from metrics.formats.readers import read_documents
+
+    sample = Path(__file__).resolve().parent.parent / "samples" / "gum"
+    keys = read_documents(str(sample / "key.gum.conll"))
+    responses = read_documents(str(sample / "response.gum.conll"))
+    found = classify_corpus_columns(prepare(keys, responses).pairs, W4)
+    expected = [r for pair in prepare(keys, responses).pairs
+                for r in classify_views(pair.name, pair.key, pair.response, pair.key_view, pair.response_view,
+                                        types=pair.types, weights=W4)]
+    assert len(expected) > 100 and found.records() == expected

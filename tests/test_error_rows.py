@@ -11,10 +11,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns, ErrorRecord
+from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns, ErrorRecord, count_by_document, counts_to_json, \
+    shown_types
 from metrics.errors.mention import Mention
 from metrics.model import MentionType
-from workbench.error_rows import errors_csv, errors_json, table_cells
+from workbench.error_rows import document_counts_json, error_pieces, errors_csv, table_cells
 from workbench.json_text import Written, dumps
 from workbench.output import ERROR_COLUMNS, error_cells, error_json, impact_text, render_csv
 
@@ -70,9 +71,9 @@ def test_json_of_columns_is_the_json_of_each_record(listed: list[ErrorRecord], d
     same_fix = list(range(1, len(listed) + 1)) if distinct else None
     one_by_one = [{**error_json(r), **({"same_fix": same_fix[i]} if distinct else {})} for i, r in enumerate(listed)]
     columns = ErrorColumns.of(listed)
-    written = errors_json(columns, same_fix, depth)
+    written = "".join(error_pieces(columns, same_fix, depth))
     assert written == dumps(one_by_one, depth) == json.dumps(one_by_one, indent=1).replace("\n", "\n" + " " * depth)
-    report = {"a": 1, "errors": errors_json(columns, same_fix, depth=1)}  # a report's list stands one level down
+    report = {"a": 1, "errors": Written("".join(error_pieces(columns, same_fix, depth=1)))}  # one level down
     assert dumps(report) == dumps({"a": 1, "errors": one_by_one})
 
 
@@ -95,4 +96,15 @@ def test_table_cells_of_columns_are_each_records_row(listed: list[ErrorRecord], 
 
 def test_a_written_piece_is_put_in_as_it_is() -> None:
     assert dumps({"x": [Written("[\n  1\n ]")]}) == '{\n "x": [\n  [\n  1\n ]\n ]\n}'
-    assert errors_json(ErrorColumns.of([])) == "[]"
+    assert "".join(error_pieces(ErrorColumns.of([]))) == "[]"
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(records(), max_size=12), st.integers(0, 3), st.booleans())
+def test_document_counts_of_columns_are_the_json_of_each_documents_counts(listed: list[ErrorRecord], depth: int,
+                                                                           zeros: bool) -> None:
+    columns = ErrorColumns.of(listed)
+    kinds = list(MentionType) if zeros else shown_types(columns.counts())
+    expected = {name: counts_to_json(counts, kinds) for name, counts in count_by_document(listed).items()}
+    assert dumps({"documents": document_counts_json(columns, kinds, depth=1)}) == dumps({"documents": expected})
+    assert document_counts_json(columns, kinds, depth) == dumps(expected, depth)

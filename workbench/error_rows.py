@@ -11,13 +11,15 @@ tests/test_error_rows.py checks on generated records.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
-from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns
+import numpy as np
+
+from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns, counts_of, counts_to_json
 from metrics.errors.mention import MentionColumns
 from metrics.model import MentionType
 
-from .json_text import Written, scalar, string
+from .json_text import Written, dumps, scalar, string
 from .output import ERROR_COLUMNS, impact_points, impact_text, render_csv
 
 _FIELDS = ("document", "category", "mention", "antecedent", "best_antecedent", "key_chain", "response_chain", "cost",
@@ -26,40 +28,78 @@ _FIELDS = ("document", "category", "mention", "antecedent", "best_antecedent", "
 _NULL = "null"
 
 
-def errors_json(columns: ErrorColumns, same_fix: Sequence[int] | None = None, depth: int = 0) -> Written:
-    """The records as a JSON list standing `depth` levels down; with `same_fix` (--distinct) each
-    record ends with its count."""
-    if not len(columns):
-        return Written("[]")
+BLOCK_ROWS = 128
+"""Records written per piece of `error_pieces` (about 64 KiB of JSON).  Why pieces of this size:
+a report written whole (27 MB on a corpus of 250,000 tokens) was given fresh pages at each of
+its joins, a fifth of the writing; pieces this small reuse the memory the last one freed."""
+
+
+def error_pieces(columns: ErrorColumns, same_fix: Sequence[int] | None = None, depth: int = 0) -> Iterator[str]:
+    """The records as a JSON list standing `depth` levels down (with `same_fix`, --distinct: each
+    record ends with its count), in pieces of `BLOCK_ROWS` records: each field's text made once per
+    column (a document's name once per document, a category's once), each record one `%`
+    template filled with its row (its mention's fields among them: every record has one)."""
+    n = len(columns)
+    if not n:
+        yield "[]"
+        return
     item, field, inner = "\n" + " " * (depth + 1), "\n" + " " * (depth + 2), "\n" + " " * (depth + 3)
+    mention = ("{" + inner + '"start": %s,' + inner + '"end": %s,' + inner + '"text": %s,' + inner + '"type": %s'
+               + field + "}")
     names = list(_FIELDS) + (["same_fix"] if same_fix is not None else [])
-    template = "{" + field + ("," + field).join(scalar(name).replace("%", "%%") + ": %s" for name in names) + item + "}"
+    template = "{" + field + ("," + field).join(
+        scalar(name).replace("%", "%%") + ": " + (mention if name == "mention" else "%s") for name in names
+    ) + item + "}"
+    kinds = [scalar(kind.name) for kind in MentionType]
     document_text = [scalar(name) for name in columns.documents]
     category_text = [scalar(c.value) for c in CATEGORIES]
-    cells = [
-        [document_text[d] for d in columns.document.tolist()],
-        [category_text[c] for c in columns.category.tolist()],
-        *(_mentions_json(m, field, inner) for m in (columns.mention, columns.antecedent, columns.best_antecedent)),
-        [_NULL if label is None else string(label) for label in columns.key_chain],
-        [_NULL if label is None else string(label) for label in columns.response_chain],
-        [_NULL if cost is None else scalar(cost) for cost in columns.cost],
-        list(map(string, columns.fix)),
-        [_NULL if value is None else scalar(impact_points(value)) for value in columns.impact],
-    ]
-    if same_fix is not None:
-        cells.append([scalar(n) for n in same_fix])
-    records = [template % row for row in zip(*cells)]
-    return Written("[" + item + ("," + item).join(records) + "\n" + " " * depth + "]")
+    made = [  # the columns before the antecedents (the mention's fields last), and after them
+        [[document_text[d] for d in columns.document.tolist()], [category_text[c] for c in columns.category.tolist()]],
+        [[_NULL if label is None else string(label) for label in columns.key_chain],
+         [_NULL if label is None else string(label) for label in columns.response_chain],
+         [_NULL if cost is None else scalar(cost) for cost in columns.cost],
+         list(map(string, columns.fix)),
+         [_NULL if value is None else scalar(impact_points(value)) for value in columns.impact]]
+        + ([[scalar(n) for n in same_fix]] if same_fix is not None else [])]
+    made[0] += [columns.mention.start.tolist(), columns.mention.end.tolist(), list(map(string, columns.mention.text)),
+                [kinds[kind] for kind in columns.mention.type.tolist()]]
+    shown = [_MentionFields(columns.antecedent), _MentionFields(columns.best_antecedent)]
+    between = "," + item
+    for start in range(0, n, BLOCK_ROWS):
+        end = min(start + BLOCK_ROWS, n)
+        cells = [*(cell[start:end] for cell in made[0]),
+                 *(fields.json(start, end, mention, kinds) for fields in shown),
+                 *(cell[start:end] for cell in made[1])]
+        yield ("[" + item if start == 0 else between) + between.join([template % row for row in zip(*cells)])
+    yield "\n" + " " * depth + "]"
 
 
-def _mentions_json(mentions: MentionColumns, outer: str, inner: str) -> list[str]:
-    """Each row's mention as a JSON object standing where `outer` indents (null where absent)."""
-    template = ("{" + inner + '"start": %s,' + inner + '"end": %s,' + inner + '"text": %s,' + inner + '"type": %s'
-                + outer + "}")
-    kinds = [scalar(kind.name) for kind in MentionType]
-    return [template % (start, end, string(text), kinds[kind]) if kind >= 0 else _NULL
-            for start, end, text, kind in zip(mentions.start.tolist(), mentions.end.tolist(), mentions.text,
-                                              mentions.type.tolist())]
+class _MentionFields:
+    """A column of mentions as lists, for their JSON written a block of rows at a time."""
+
+    def __init__(self, mentions: MentionColumns) -> None:
+        self.start, self.end, self.text, self.type = (mentions.start.tolist(), mentions.end.tolist(), mentions.text,
+                                                      mentions.type.tolist())
+
+    def json(self, first: int, last: int, template: str, kinds: list[str]) -> list[str]:
+        """Rows first to last: each mention as a JSON object (`template` filled), null where absent."""
+        return [template % (start, end, string(text), kinds[kind]) if kind >= 0 else _NULL
+                for start, end, text, kind in zip(self.start[first:last], self.end[first:last], self.text[first:last],
+                                                  self.type[first:last])]
+
+
+def document_counts_json(columns: ErrorColumns, kinds: Sequence[MentionType], depth: int = 0) -> Written:
+    """`{name: counts_to_json(counts, kinds)}` of each document's counts (`counts_by_document`) as
+    `dumps` writes it standing `depth` levels down, each distinct table of counts written once:
+    20,000 small documents share a few hundred."""
+    order, table = columns.count_table()
+    if not order:
+        return Written("{}")
+    distinct, inverse = np.unique(table, axis=0, return_inverse=True)
+    texts = [dumps(counts_to_json(counts_of(row), kinds), depth + 1) for row in distinct]
+    inner = "\n" + " " * (depth + 1)
+    entries = [string(columns.documents[d]) + ": " + texts[i] for d, i in zip(order, inverse.ravel().tolist())]
+    return Written("{" + inner + ("," + inner).join(entries) + "\n" + " " * depth + "}")
 
 
 def errors_csv(columns: ErrorColumns, same_fix: Sequence[int] | None = None) -> str:

@@ -104,6 +104,7 @@ class DocPair:
     """v8.01's `Alignment` of the pair's mentions."""
     table = cached_property(attrgetter("spans.table"))
     """The pair's contingency `Table`."""
+    typed = property(lambda self: self._typed is not None, doc="Whether its spans are typed already (`typed_spans`).")
 
     @property
     def cost(self) -> int:

@@ -1,7 +1,8 @@
 """Error analyses, one subpackage per taxonomy, and what they share.
 
 - `chen_ng`: one record per erroneous mention (Durrett & Klein's categories with Chen & Ng's
-  suboptimal link), the fix that removes it, and its price (`records`, `fixes`, `impact`).
+  suboptimal link), the fix that removes it, and its price (`records`, `predecessors`, `fixes`,
+  `impact`).
 - `kummerfeld_klein`: Kummerfeld & Klein's (2013) seven error types over whole entities, as
   their analyser (BCA) finds them, with the CoNLL F1 after correcting each type in turn
   (`syntax`, `view`, `classify`, `stages`, `report`).

@@ -54,10 +54,5 @@ class MentionColumns:
                               np.array([ABSENT if m is _NONE else int(m.type) for m in present], dtype=np.int64),
                               [None if m is _NONE else m.text for m in present])
 
-    @staticmethod
-    def join(parts: Sequence["MentionColumns"]) -> "MentionColumns":
-        return MentionColumns(np.concatenate([p.start for p in parts]), np.concatenate([p.end for p in parts]),
-                              np.concatenate([p.type for p in parts]), [t for p in parts for t in p.text])
-
 
 _NONE = Mention((ABSENT, ABSENT), "", MentionType.NAME)

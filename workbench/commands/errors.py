@@ -10,11 +10,12 @@ Impacts are changes of the corpus F1 of `--impact METRIC` in points (F1 x 100), 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 
 import numpy as np
 
 from metrics.measures.weights import given
-from ..json_text import dumps
+from ..json_text import Written, dumps
 
 from metrics.errors.chen_ng.records import CATEGORIES, Category, Counts, ErrorColumns, ErrorRecord, counts_to_json, \
     shown_types
@@ -24,7 +25,7 @@ from metrics.model import MentionType
 
 from . import ua
 from .common import load_session, warn
-from ..error_rows import errors_csv, errors_json, table_cells
+from ..error_rows import document_counts_json, error_pieces, errors_csv, table_cells
 from ..output import IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, impact_points, impact_text
 from ..options import categories_option, impact_option, jobs_option, limit_option, types_option, weights_option
 
@@ -90,9 +91,8 @@ def run(args: argparse.Namespace) -> int:
         listed_columns = selected if limit is None else selected.take(np.arange(min(limit, len(selected))))
     n_documents = len(documents) if documents is not None else len(session.corpus.pairs)
     if args.format == "json":
-        text = dumps({**conventions_json(session.options),
-                      **to_json(listed_columns, selected, metric, weights, category_impact=category_impact,
-                                same_fix=same_fix)}) + "\n"
+        text = json_pieces(listed_columns, selected, metric, weights, options=session.options,
+                           category_impact=category_impact, same_fix=same_fix)
     elif args.format == "csv":
         text = errors_csv(listed_columns, same_fix)
     elif args.format == "markdown":
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = conventions_header(session.options) + render_text(listed_columns, selected, n_documents, metric, weights,
                                                                  category_impact=category_impact, same_fix=same_fix)
-    emit(text, args.output, inputs=session.inputs)
+    emit(text, args.output, inputs=session.inputs, escaped=args.format == "json")
     return 0
 
 
@@ -138,19 +138,33 @@ def impact_name(metric: str) -> str:
 # ------------------------------------------------------------------------------ JSON
 
 
+def json_pieces(listed: ErrorColumns, selected: ErrorColumns, metric: str | None, weights, *, options,
+                category_impact: dict[Category, float] | None, same_fix: list[int] | None = None) -> Iterator[str]:
+    """The JSON report (`to_json`'s fields, after the conventions' under `options`), in pieces: its
+    errors a block of records at a time (`error_rows.error_pieces`), never the whole text at once."""
+    report = {**conventions_json(options), **to_json(listed, selected, metric, weights, category_impact=category_impact)}
+    head, _, tail = dumps(report).partition(_ERRORS_HERE)
+    yield head
+    yield from error_pieces(listed, same_fix, depth=1)
+    yield tail + "\n"
+
+
+_ERRORS_HERE = Written('"\\u0000errors"')
+"""Where `to_json` puts the errors, which `json_pieces` writes itself (a string no field before them holds)."""
+
+
 def to_json(listed: ErrorColumns, selected: ErrorColumns, metric: str | None, weights, *,
-            category_impact: dict[Category, float] | None, same_fix: list[int] | None = None) -> dict:
-    """The report's fields (its errors written by columns for a report of which they are a top-level
-    field); `same_fix` (with --distinct): how many of the selected errors the listed error's fix removes."""
+            category_impact: dict[Category, float] | None) -> dict:
+    """The report's fields, the errors (`listed`) marked by `_ERRORS_HERE` and the counts of `selected`."""
     corpus_counts = selected.counts()
     kinds = shown_types(corpus_counts)
     out = {
         "weights": given(weights),
         "impact_metric": metric,
-        "errors": errors_json(listed, same_fix, depth=1),
+        "errors": _ERRORS_HERE,
         "counts": {
             "corpus": counts_to_json(corpus_counts),
-            "documents": {name: counts_to_json(c, kinds) for name, c in selected.counts_by_document().items()},
+            "documents": document_counts_json(selected, kinds, depth=2),
         },
     }
     if category_impact is not None:

@@ -18,8 +18,8 @@ the informative antecedent a reader would want.
 
 The best predecessor of m only depends on m's type and on the last earlier mention of each type
 in the chain, so no pair of mentions is ever compared (O(mentions) per document).  Those last
-mentions are found with array work for all mentions of a document at once (`classify_columns`),
-and the records are held as columns (`ErrorColumns`) until a front end asks for objects: a book
+mentions are found with array work for all mentions of a corpus at once (`predecessors`), and
+the records are held as columns (`ErrorColumns`) until a front end asks for objects: a book
 has fifty thousand records, and an object per record and per mention cost more than finding them.
 tests/chen_ng_brute.py keeps the first classifier, a loop over the mentions, as the reference.
 """
@@ -32,6 +32,9 @@ from enum import Enum
 
 import numpy as np
 
+from metrics.errors.chen_ng import predecessors
+from metrics.errors.chen_ng.predecessors import FALSE_ANAPHORIC as _FALSE_ANAPHORIC, FALSE_NEW as _FALSE_NEW, \
+    N_TYPES, SUBOPTIMAL_LINK as _SUBOPTIMAL
 from metrics.errors.mention import ABSENT as _ABSENT, Mention, MentionColumns
 from metrics.mentions.chains import CODE_BASE, ChainView, code_spans, key_view, response_view
 from metrics.runtime.gc_pause import gc_paused
@@ -201,37 +204,27 @@ class ErrorColumns:
                             [r.key_chain for r in records], [r.response_chain for r in records],
                             [r.cost for r in records], [r.fix for r in records], [r.impact for r in records])
 
-    @staticmethod
-    def join(parts: Sequence["ErrorColumns"]) -> "ErrorColumns":
-        """Documents' columns one after the other (each part's `documents` its own, in order)."""
-        if not parts:
-            return ErrorColumns.of([])
-        first = np.cumsum([0] + [len(p.documents) for p in parts[:-1]])
-        return ErrorColumns([name for p in parts for name in p.documents],
-                            np.concatenate([p.document + f for p, f in zip(parts, first.tolist())]),
-                            np.concatenate([p.category for p in parts]),
-                            *(MentionColumns.join([getattr(p, field) for p in parts])
-                              for field in ("mention", "antecedent", "best_antecedent")),
-                            *([x for p in parts for x in getattr(p, field)]
-                              for field in ("key_chain", "response_chain", "cost", "fix", "impact")))
-
     def counts(self) -> Counts:
         """`count_errors` of these records."""
-        return _counts_of(np.bincount(self.category * N_TYPES + self.mention.type, minlength=len(CATEGORIES) * N_TYPES))
+        return counts_of(np.bincount(self.category * N_TYPES + self.mention.type, minlength=len(CATEGORIES) * N_TYPES))
 
     def counts_by_document(self) -> dict[str, Counts]:
         """`count_by_document` of these records (documents in order of first record)."""
+        order, table = self.count_table()
+        return {self.documents[d]: counts_of(row) for d, row in zip(order, table)}
+
+    def count_table(self) -> tuple[list[int], np.ndarray]:
+        """`counts_by_document` as numbers: the documents with a record (indices into `documents`,
+        in order of first record) and a row of counts for each (its cells as `counts_of` reads them)."""
         cells = len(CATEGORIES) * N_TYPES
         table = np.bincount(self.document * cells + self.category * N_TYPES + self.mention.type,
                             minlength=len(self.documents) * cells).reshape(len(self.documents), cells)
         _, first = np.unique(self.document, return_index=True)
-        return {self.documents[d]: _counts_of(table[d]) for d in self.document[np.sort(first)].tolist()}
+        order = self.document[np.sort(first)]
+        return order.tolist(), table[order]
 
 
-N_TYPES = len(MentionType)
-
-
-def _counts_of(cells: np.ndarray) -> "Counts":
+def counts_of(cells: np.ndarray) -> "Counts":
     """A Counts table from its cells laid out category by category, type by type."""
     values = cells.tolist()
     return {c: {t: values[i * N_TYPES + int(t)] for t in MentionType} for i, c in enumerate(CATEGORIES)}
@@ -261,133 +254,93 @@ def classify_views(name: str, key: Document, response: Document, kv: ChainView, 
 
 def classify_columns(name: str, key: Document, response: Document, kv: ChainView, rv: ChainView, *,
                      types: Mapping[Span, MentionType], weights: Weights = W4) -> ErrorColumns:
-    """The records of `classify_views` as columns, found with array work: every mention of either
-    side in document order; per side's chain, the last earlier member of each type (a running
-    maximum of indices); the same over each key chain x response chain pair (the coreferent
-    response predecessors); the heaviest of them by the weight matrix."""
-    codes = np.union1d(kv.codes, rv.codes)  # every mention, in document order
-    kinds = np.fromiter((types[s] for s in code_spans(codes)), dtype=np.int64, count=len(codes))
-    link = np.array([[weights.link(a, b) for b in range(N_TYPES)] for a in range(N_TYPES)], dtype=np.float64)
-    in_key, in_resp = kv.find(codes), rv.find(codes)  # each mention's member of each side's view, -1 for none
-    key_chain, resp_chain = _padded(kv.member_chain)[in_key], _padded(rv.member_chain)[in_resp]
-    has_key_pred = _padded(kv.member_position)[in_key] > 0
-    has_resp_pred = _padded(rv.member_position)[in_resp] > 0
-    # the best key predecessor, found over each key chain's members
-    key_mention = _padded(_members_mentions(in_key, len(kv.codes)))
-    key_kinds = kinds[key_mention[:-1]]
-    best_member, key_weight = _heaviest(_last_of_each_type(key_kinds, kv.bounds[kv.member_chain]), key_kinds, link)
-    best_key = np.where(has_key_pred, key_mention[_padded(best_member)[in_key]], _ABSENT)
-    best_key_weight = np.append(key_weight, 0.0)[in_key]
-    # the closest response predecessor: the member before it in its response chain
-    resp_mention = _padded(_members_mentions(in_resp, len(rv.codes)))
-    closest = resp_mention[np.where(has_resp_pred, in_resp - 1, _ABSENT)]
-    # the best coreferent response predecessor, found over the mentions of each (key chain, response chain)
-    shared = np.flatnonzero((in_key >= 0) & (in_resp >= 0))
-    group = key_chain[shared] * max(len(rv.sizes), 1) + resp_chain[shared]
-    order = np.argsort(group, kind="stable")
-    shared, group = shared[order], group[order]
-    opens = np.ones(len(shared), dtype=bool)
-    opens[1:] = group[1:] != group[:-1]
-    group_start = np.flatnonzero(opens)[np.cumsum(opens) - 1]
-    shared_best, shared_weight = _heaviest(_last_of_each_type(kinds[shared], group_start), kinds[shared], link)
-    coref = np.full(len(codes), _ABSENT, dtype=np.int64)
-    coref[shared] = _padded(shared)[shared_best]
-    best_resp_weight = np.zeros(len(codes))
-    best_resp_weight[shared] = shared_weight
-    linked = has_key_pred & has_resp_pred
-    alone = ~has_key_pred & ~has_resp_pred
-    category = np.select(
-        [has_key_pred & ~has_resp_pred, linked & (coref < 0), linked & (coref >= 0) & (best_resp_weight < best_key_weight),
-         ~has_key_pred & has_resp_pred, alone & (in_resp < 0), alone & (in_key < 0)],
-        list(range(len(CATEGORIES))), _ABSENT)
-    rows = np.flatnonzero(category >= 0)
-    category = category[rows]
-    antecedent = np.select([category == _SUBOPTIMAL, (category == _WRONG) | (category == _FALSE_ANAPHORIC)],
-                           [coref[rows], closest[rows]], _ABSENT)
-    return _columns(name, key, response, codes, kinds, in_resp=in_resp, rows=rows, category=category,
-                    antecedent=antecedent, best=best_key[rows], key_chain=key_chain[rows], resp_chain=resp_chain[rows],
-                    labels=(kv.labels, rv.labels), weights=weights)
+    """The records of `classify_views` as columns, found with array work (`predecessors.find`)."""
+    def kinds_of(codes: np.ndarray) -> np.ndarray:
+        return np.fromiter((types[s] for s in code_spans(codes)), dtype=np.int64, count=len(codes))
+
+    found = predecessors.find(kv, rv, kinds_of, weights)
+    return _columns([name], [key], [response], np.zeros(1, dtype=np.int64), found, labels=(kv.labels, rv.labels),
+                    weights=weights)
 
 
-def _members_mentions(member: np.ndarray, n_members: int) -> np.ndarray:
-    """The inverse of `member` (each mention's member of a view, -1 for none): each member's mention."""
-    out = np.empty(n_members, dtype=np.int64)
-    out[member[member >= 0]] = np.flatnonzero(member >= 0)
-    return out
-
-
-_FALSE_NEW, _WRONG, _SUBOPTIMAL, _FALSE_ANAPHORIC, _MISSING, _SPURIOUS = range(len(CATEGORIES))
-
-
-def _padded(values: np.ndarray) -> np.ndarray:
-    """`values` with `_ABSENT` after its end: indexed by -1 (no such mention) it gives `_ABSENT`."""
-    return np.append(values, _ABSENT)
-
-
-def _last_of_each_type(kinds: np.ndarray, group_start: np.ndarray) -> np.ndarray:
-    """For items laid out in groups (a chain's members), the index of the last earlier item of the
-    same group of each type, -1 for none: one column per type (a running maximum of indices)."""
-    n = len(kinds)
-    last = np.full((n, N_TYPES), _ABSENT, dtype=np.int64)
-    if not n:
-        return last
-    index = np.arange(n)
-    for kind in range(N_TYPES):
-        seen = np.maximum.accumulate(np.where(kinds == kind, index, _ABSENT))  # at or before each item
-        before = np.concatenate(([_ABSENT], seen[:-1]))
-        last[:, kind] = np.where(before >= group_start, before, _ABSENT)
-    return last
-
-
-def _heaviest(last: np.ndarray, kinds: np.ndarray, link: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The heaviest of each item's earlier items (`last`: one per type) and its link weight, as
-    `_Best.best` chose it: a weight above -1, on equal weight the more informative type (the first
-    maximum: NAME, NOMINAL, PRONOUN, ZERO); -1 where there is none."""
-    weight = np.where(last >= 0, link[kinds], -np.inf)
-    pick = weight.argmax(axis=1) if len(kinds) else np.zeros(0, dtype=np.int64)
-    rows = np.arange(len(kinds))
-    heaviest = weight[rows, pick]
-    return np.where(heaviest > -1.0, last[rows, pick], _ABSENT), heaviest
-
-
-def _columns(name: str, key: Document, response: Document, codes: np.ndarray, kinds: np.ndarray, *,
-             in_resp: np.ndarray, rows: np.ndarray, category: np.ndarray, antecedent: np.ndarray, best: np.ndarray,
-             key_chain: np.ndarray, resp_chain: np.ndarray, labels: tuple[list[str], list[str]],
-             weights: Weights) -> ErrorColumns:
-    """The columns of one document's records (rows: the erroneous mentions, indices into `codes`;
-    antecedent and best: indices too, -1 for none): the words of each mention shown, the chain
-    labels, costs and fixes."""
-    starts, ends, kinds = _padded(codes // CODE_BASE), _padded(codes % CODE_BASE), _padded(kinds)
-    shown = np.unique(np.concatenate((rows, antecedent, best)))
+def _columns(names: list[str], keys: Sequence[Document], responses: Sequence[Document], token_offset: np.ndarray,
+             found: predecessors.Found, *, labels: tuple[list[str], list[str]], weights: Weights) -> ErrorColumns:
+    """The columns of the records `found` in documents laid end to end (document d's tokens
+    shifted by `token_offset[d]`): each row's document, the words of each mention shown (found
+    once), the chain labels, costs and fixes."""
+    codes, rows, category = found.codes, found.rows, found.category
+    shown = predecessors.distinct(np.concatenate((rows, found.antecedent, found.best)))
     shown = shown[shown >= 0]  # each mention a record shows, its words found once
-    texts = _words_of(key.words if key.words else response.words, {**(response.pieces or {}), **(key.pieces or {})},
-                      starts[shown].tolist(), ends[shown].tolist()) + [None]
-    text_at = np.full(len(codes) + 1, len(shown), dtype=np.int64)  # -1 (no mention): the None after the texts
-    text_at[shown] = np.arange(len(shown))
+    laid_start, laid_end = codes[shown] // CODE_BASE, codes[shown] % CODE_BASE
+    shown_doc = np.searchsorted(token_offset, laid_start, side="right") - 1
+    starts = np.append(laid_start - token_offset[shown_doc], _ABSENT)  # -1 (no mention): the absent entry after them
+    ends = np.append(laid_end - token_offset[shown_doc], _ABSENT)
+    kinds = np.append(found.kinds[shown], _ABSENT)
+    texts = _texts(keys, responses, shown_doc, starts[:-1], ends[:-1]) + [None]
+    at = np.full(len(codes) + 1, len(shown), dtype=np.int64)  # each mention's place among those shown
+    at[shown] = np.arange(len(shown))
 
     def mentions(index: np.ndarray) -> MentionColumns:
-        return MentionColumns(starts[index], ends[index], kinds[index], _pick(texts, text_at[index]))
+        place = at[index]
+        return MentionColumns(starts[place], ends[place], kinds[place], _pick(texts, place))
 
     key_labels, resp_labels = [*labels[0], None], [*labels[1], None]
-    key_chain = [key_labels[k] for k in key_chain.tolist()]
-    resp_chain = [resp_labels[r] for r in resp_chain.tolist()]
-    mention, before, target = mentions(rows), mentions(antecedent), mentions(best)
-    absent = _padded(in_resp)[best] < 0
-    costs: list[float | None] = []
-    fixes: list[str] = []
-    for c, kind, ante_kind, best_kind, k, r, target_text, start, end, target_absent in zip(
-            category.tolist(), mention.type.tolist(), before.type.tolist(), target.type.tolist(), key_chain, resp_chain,
-            target.text, target.start.tolist(), target.end.tolist(), absent.tolist()):
-        costs.append(weights.link(kind, best_kind) - weights.link(kind, ante_kind) if c == _SUBOPTIMAL else None)
-        if c <= _SUBOPTIMAL:
-            fixes.append(link_fix(c == _FALSE_NEW and r is None, target_text, (start, end), target_absent))
-        elif c == _FALSE_ANAPHORIC:
-            what = "split it, with the rest of its key chain, out of" if k is not None else "unlink it from"
-            fixes.append(f"{what} response chain {r}")
-        else:
-            fixes.append(_MISSING_FIX if c == _MISSING else _SPURIOUS_FIX)
-    return ErrorColumns([name], np.zeros(len(rows), dtype=np.int64), category, mention, before, target,
-                        key_chain, resp_chain, costs, fixes, [None] * len(rows))
+    key_chain = [key_labels[k] for k in found.key_chain.tolist()]
+    resp_chain = [resp_labels[r] for r in found.response_chain.tolist()]
+    mention, before, target = mentions(rows), mentions(found.antecedent), mentions(found.best)
+    document = shown_doc[at[rows]]
+    target_absent = np.append(found.in_response, _ABSENT)[found.best] < 0
+    fixes = _fixes(category, found.response_chain, resp_chain, has_key_chain=found.key_chain >= 0, target=target,
+                   target_absent=target_absent)
+    return ErrorColumns(names, document, category, mention, before, target, key_chain, resp_chain,
+                        _costs(category, mention.type, before.type, target.type, weights), fixes, [None] * len(rows))
+
+
+def _costs(category: np.ndarray, kinds: np.ndarray, antecedent: np.ndarray, best: np.ndarray, weights: Weights
+           ) -> list[float | None]:
+    """Each record's cost (a suboptimal link's: the best key link's weight minus the chosen one's),
+    None for the other categories; the types of each row's mention, antecedent and best antecedent."""
+    costs: list[float | None] = [None] * len(category)
+    link = weights.link
+    rows = np.flatnonzero(category == _SUBOPTIMAL)
+    for row, kind, chosen, wanted in zip(rows.tolist(), kinds[rows].tolist(), antecedent[rows].tolist(),
+                                         best[rows].tolist()):
+        costs[row] = link(kind, wanted) - link(kind, chosen)
+    return costs
+
+
+def _fixes(category: np.ndarray, response_chain: np.ndarray, response_labels: list[str | None], *,
+           has_key_chain: np.ndarray, target: MentionColumns, target_absent: np.ndarray) -> list[str]:
+    """Each record's fix in words: a constant (a missing or spurious mention), a false anaphoric
+    mention's split out of its response chain (`response_chain`, labelled `response_labels`), or a
+    link to the best key antecedent (`target`; `target_absent`: absent from the response), as
+    `link_fix` says it."""
+    fixes = np.array(_CONSTANT_FIXES, dtype=object)[category]
+    split = np.flatnonzero(category == _FALSE_ANAPHORIC)
+    fixes[split] = [_SPLIT_FIXES[in_key] % response_labels[row]
+                    for row, in_key in zip(split.tolist(), has_key_chain[split].tolist())]
+    linked = np.flatnonzero(category <= _SUBOPTIMAL)
+    absent = (category[linked] == _FALSE_NEW) & (response_chain[linked] < 0)
+    fixes[linked] = [_LINK_FIXES[form] % (text, start, end) for form, text, start, end in zip(
+        (2 * absent + target_absent[linked]).tolist(), _pick(target.text, linked), target.start[linked].tolist(),
+        target.end[linked].tolist())]
+    return fixes.tolist()
+
+
+def _texts(keys: Sequence[Document], responses: Sequence[Document], doc: np.ndarray, starts: np.ndarray,
+           ends: np.ndarray) -> list[str]:
+    """The words of each mention (of document `doc`, from `starts` to `ends`; mentions grouped by
+    document), a discontinuous mention's piece by piece."""
+    out: list[str] = []
+    cuts = [0, *(np.flatnonzero(doc[1:] != doc[:-1]) + 1).tolist(), len(doc)]
+    starts_list, ends_list = starts.tolist(), ends.tolist()
+    for first, last in zip(cuts, cuts[1:]):
+        if first == last:
+            continue
+        key, response = keys[int(doc[first])], responses[int(doc[first])]
+        out += _words_of(key.words if key.words else response.words, {**(response.pieces or {}), **(key.pieces or {})},
+                         starts_list[first:last], ends_list[first:last])
+    return out
 
 
 def _words_of(words: Sequence[str], pieces: Mapping[Span, tuple[Span, ...]], starts: list[int], ends: list[int]
@@ -399,18 +352,20 @@ def _words_of(words: Sequence[str], pieces: Mapping[Span, tuple[Span, ...]], sta
     return [" … ".join(" ".join(words[a:b + 1]) for a, b in run) for run in runs]
 
 
-_MISSING_FIX = "add it to the response (a chain of its own)"
-_SPURIOUS_FIX = "remove it from the response"
+_CONSTANT_FIXES = (None, None, None, None, "add it to the response (a chain of its own)", "remove it from the response")
+"""The fix of each category that says the same of every mention (a missing and a spurious mention's)."""
+_SPLIT_FIXES = ("unlink it from response chain %s", "split it, with the rest of its key chain, out of response chain %s")
+"""A false anaphoric mention's fix: absent from the key, or in a key chain."""
+_LINK_FIXES = tuple(f"{verb} to {where}" for verb in ("link it, with the mentions of its key chain in its response chain,",
+                                                      "add it and link it")
+                    for where in ("the chain of '%s' [%s-%s]", "'%s' [%s-%s], itself added to the response"))
+"""`link_fix`'s words: the mention present or absent (added first), its target present or absent."""
 
 
 def link_fix(absent: bool, text: str, span: Span, target_absent: bool) -> str:
     """The fix of a false new, wrong or suboptimal link, in words: link the mention (added first
     when `absent`) to its best key antecedent, `text` at `span` (itself added when `target_absent`)."""
-    verb = "add it and link it" if absent else "link it, with the mentions of its key chain in its response chain,"
-    where = f"'{text}' [{span[0]}-{span[1]}]"
-    if target_absent:
-        return f"{verb} to {where}, itself added to the response"
-    return f"{verb} to the chain of {where}"
+    return _LINK_FIXES[2 * absent + target_absent] % (text, span[0], span[1])
 
 
 def classify_pair(pair, weights: Weights = W4) -> list[ErrorRecord]:
@@ -425,11 +380,17 @@ def classify_corpus(pairs: Iterable, weights: Weights = W4) -> list[ErrorRecord]
 
 
 def classify_corpus_columns(pairs: Iterable, weights: Weights = W4) -> ErrorColumns:
-    """`classify_corpus` as columns."""
+    """`classify_corpus` as columns: every pair's chains laid end to end and classified at once
+    (`predecessors.lay`), so that a corpus pays numpy's calls once, not once per document."""
+    pairs = list(pairs)
+    if not pairs:
+        return ErrorColumns.of([])
     with gc_paused():
-        return ErrorColumns.join([classify_columns(pair.name, pair.key, pair.response, pair.key_view,
-                                                   pair.response_view, types=pair.types, weights=weights)
-                                  for pair in pairs])
+        laid = predecessors.lay(pairs)
+        found = predecessors.find(laid.key_view, laid.response_view, laid.kinds_of, weights)
+        return _columns([pair.name for pair in pairs], [pair.key for pair in pairs], [pair.response for pair in pairs],
+                        laid.token_offset, found, labels=(laid.key_view.labels, laid.response_view.labels),
+                        weights=weights)
 
 
 # ------------------------------------------------------------------------------ counts
