@@ -18,10 +18,11 @@ ones field for field, derived fields included, with the same types (lists, tuple
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 
+from metrics.mentions.chains import ChainArrays
 from metrics.model import Document, MentionType
 
 _NONE = -1
@@ -186,6 +187,21 @@ class _Typed:
                 for spans_, types in zip(_cut(spans, lengths), _cut(typed, lengths))]
 
 
+def _chain_arrays(state: tuple, lists: list) -> list[tuple[ChainArrays, int]]:
+    """Each document's (its file's chains as arrays, its place): `Document.chain_arrays`, what
+    array work reads instead of the chain lists unpacked beside them."""
+    per_document, per_chain, first, last = state
+    chain_starts = _starts(per_document)
+    arrays = ChainArrays(first.astype(np.int64), last.astype(np.int64), per_chain.astype(np.int64), chain_starts,
+                         _starts(per_chain)[chain_starts], lists)
+    return list(zip(repeat(arrays), range(len(lists))))
+
+
+def _starts(lengths: np.ndarray) -> np.ndarray:
+    """Where each of consecutive groups of these lengths starts, and the end of the last."""
+    return np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]).astype(np.int64)
+
+
 _CODECS = {
     "words": _Strings, "labels": _Strings, "pos": _Strings, "lemmas": _Strings, "parse": _Strings,
     "speakers": _Strings, "token_lines": _Numbers, "sentence_starts": _Numbers, "heads": _Numbers,
@@ -207,6 +223,10 @@ class PackedDocuments:
     """... and their values, one tuple per document."""
 
 
+_DERIVED_HERE = ("chain_arrays",)
+"""Fields never stored: made when unpacking, from the columns (`_chain_arrays`)."""
+
+
 def pack(documents: list[Document]) -> PackedDocuments:
     """The documents as columns (a field whose values do not fit its codec is kept as it is)."""
     columns: dict[str, tuple] = {}
@@ -215,7 +235,7 @@ def pack(documents: list[Document]) -> PackedDocuments:
             columns[name] = codec.pack([getattr(doc, name) for doc in documents])
         except (ValueError, TypeError, OverflowError):  # _Unfit among them
             continue
-    kept = tuple(f.name for f in fields(Document) if f.name not in columns)
+    kept = tuple(f.name for f in fields(Document) if f.name not in columns and f.name not in _DERIVED_HERE)
     rest = [tuple(getattr(doc, name) for name in kept) for doc in documents]
     return PackedDocuments(len(documents), columns, kept, rest)
 
@@ -225,13 +245,16 @@ def unpack(packed: PackedDocuments) -> list[Document]:
     if not isinstance(packed, PackedDocuments):
         raise TypeError(f"a {type(packed).__name__} where packed documents were expected")
     names = [f.name for f in fields(Document)]
-    if sorted(names) != sorted([*packed.columns, *packed.kept]) or len(packed.rest) != packed.count:
+    stored = [name for name in names if name not in _DERIVED_HERE]
+    if sorted(stored) != sorted([*packed.columns, *packed.kept]) or len(packed.rest) != packed.count:
         raise TypeError("packed documents of another shape")
     values = {name: _CODECS[name].unpack(state) for name, state in packed.columns.items()}
     for name, column in values.items():
         if len(column) != packed.count:
             raise TypeError(f"packed column {name} of another length")
     kept = dict(zip(packed.kept, zip(*packed.rest))) if packed.count else {name: () for name in packed.kept}
+    kept["chain_arrays"] = _chain_arrays(packed.columns["chains"], values["chains"]) if "chains" in values \
+        else [None] * packed.count
     documents = list(map(Document, *[values[name] if name in values else kept[name] for name in names]))
     if len(documents) != packed.count:
         raise TypeError("packed documents of another shape")
