@@ -26,6 +26,7 @@ from metrics.measures.formulas import ChainWeights, first_best, largest_matching
 from metrics.measures.score import AnchorScore, BlancScore, Score, ratio
 from metrics.measures.laid import Tables
 from metrics.measures.table import ChainTypes
+from metrics.measures.table_block import RESPONSE_IDS
 from metrics.measures.weights import Weights
 
 _RUNNING_SUM = 8
@@ -274,8 +275,12 @@ def ace(t: Tables) -> Column:
     key_ids = t.joined("key_ids", id_offsets)
     key_owner = t.joined("key_owner", t.starts("key_sizes"))
     owner = np.repeat(np.arange(len(t.response_sizes), dtype=np.int64), t.response_sizes)
-    flat = np.fromiter((i for pair in pairs for chain in pair.alignment.response_chains for i in chain),
-                       dtype=np.int64, count=len(owner)) + id_offsets[t.response_doc[owner]]
+    laid = t.block.arrays.get(RESPONSE_IDS)  # as `build_tables` laid them, when it did
+    if laid is not None:
+        flat = laid[0] + id_offsets[laid[1]]
+    else:
+        flat = np.fromiter((i for pair in pairs for chain in pair.alignment.response_chains for i in chain),
+                           dtype=np.int64, count=len(owner)) + id_offsets[t.response_doc[owner]]
     member_cell = t.joined("member_cell", t.starts("cell_key"))
     member_id = t.joined("member_id", id_offsets)
     n_key, n_response, n_cells = len(t.key_sizes), len(t.response_sizes), len(t.cell_key)

@@ -24,6 +24,9 @@ BLOCK_ARRAYS = ("key_sizes", "response_sizes", "cell_key", "cell_response", "pri
                 "part_response", "key_ids", "key_owner", "member_cell", "member_id", "part_cell", "part_id",
                 "twinless_ids", "simple_cells", "star_cells", "star_starts")
 """The arrays of `Table` a `TableBlock` lays end to end."""
+RESPONSE_IDS = "response_ids"
+"""Beyond the arrays of `Table`, a block `build_tables` built keeps every response chain's mention
+ids, chain after chain (`Alignment.response_chains` laid end to end: the ACE-value reads them)."""
 BLOCK_COUNTS = ("n_key_spans", "n_response_spans", "matched", "components")
 """The counts of `Table` a `TableBlock` keeps per document (`components`: how many)."""
 
@@ -210,7 +213,7 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
         "key_ids": (key_flat, key_doc), "key_owner": (local_key_owner, key_doc),
         "member_cell": (local_inverse, matched_doc), "member_id": (matched_ids, matched_doc),
         "part_cell": (local_inverse, matched_doc), "part_id": (matched_ids, matched_doc),
-        "twinless_ids": (twinless_ids, twinless_doc),
+        "twinless_ids": (twinless_ids, twinless_doc), RESPONSE_IDS: (response_flat, response_doc),
         "simple_cells": (simple_values[by_doc], simple_doc[by_doc]),
         "star_cells": (found.star, found.star_doc), "star_starts": (found.starts, found.starts_doc),
     }, {
