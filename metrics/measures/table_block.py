@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from metrics.measures.table import EMPTY_INT, Table, build_table, group_starts
-from metrics.mentions.alignment import Alignment
+from metrics.mentions.alignment import Alignment, laid_alignments
 
 BLOCK_ARRAYS = ("key_sizes", "response_sizes", "cell_key", "cell_response", "primary", "shared", "key_side",
                 "part_response", "key_ids", "key_owner", "member_cell", "member_id", "part_cell", "part_id",
@@ -146,15 +146,22 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
     n = len(alignments)
     if n < 2:
         return [build_table(alignment) for alignment in alignments]
-    key_counts = _lengths(a.key_chains for a in alignments)
-    response_counts = _lengths(a.response_chains for a in alignments)
-    key_sizes = np.fromiter((len(c) for a in alignments for c in a.key_chains), np.int64, int(key_counts.sum()))
-    response_sizes = np.fromiter((len(c) for a in alignments for c in a.response_chains), np.int64,
-                                 int(response_counts.sum()))
-    key_flat = np.fromiter((i for a in alignments for c in a.key_chains for i in c), np.int64, int(key_sizes.sum()))
-    response_flat = np.fromiter((i for a in alignments for c in a.response_chains for i in c), np.int64,
-                                int(response_sizes.sum()))
-    n_ids = _lengths(a.spans for a in alignments)
+    laid = laid_alignments(alignments)
+    if laid is not None:  # computed together, as arrays (`align_all`)
+        key_counts, response_counts = np.diff(laid.key_chain_starts), np.diff(laid.response_chain_starts)
+        key_sizes, response_sizes, key_flat, response_flat = laid.key_sizes, laid.response_sizes, laid.key_ids, \
+            laid.response_ids
+        n_ids = np.diff(laid.id_starts)
+    else:
+        key_counts = _lengths(a.key_chains for a in alignments)
+        response_counts = _lengths(a.response_chains for a in alignments)
+        key_sizes = np.fromiter((len(c) for a in alignments for c in a.key_chains), np.int64, int(key_counts.sum()))
+        response_sizes = np.fromiter((len(c) for a in alignments for c in a.response_chains), np.int64,
+                                     int(response_counts.sum()))
+        key_flat = np.fromiter((i for a in alignments for c in a.key_chains for i in c), np.int64, int(key_sizes.sum()))
+        response_flat = np.fromiter((i for a in alignments for c in a.response_chains for i in c), np.int64,
+                                    int(response_sizes.sum()))
+        n_ids = _lengths(a.spans for a in alignments)
     id_start, key_chain_start, response_chain_start = group_starts(n_ids), group_starts(key_counts), group_starts(response_counts)
     key_owner = np.repeat(np.arange(len(key_sizes), dtype=np.int64), key_sizes)
     response_owner = np.repeat(np.arange(len(response_sizes), dtype=np.int64), response_sizes)
