@@ -32,7 +32,7 @@ def same(back: list[Document], documents: list[Document]) -> None:
     assert len(back) == len(documents)
     for rebuilt, read in zip(back, documents):
         for f in fields(Document):
-            if f.name == "chain_arrays":  # made when unpacking (a document read from its file has none)
+            if f.name == "mention_arrays":  # made when unpacking (a document read from its file has none)
                 continue
             got, want = getattr(rebuilt, f.name), getattr(read, f.name)
             assert got == want, f.name

@@ -22,7 +22,7 @@ from itertools import chain, repeat
 
 import numpy as np
 
-from metrics.mentions.chains import ChainArrays
+from metrics.mentions.chains import MentionArrays, TypedArrays
 from metrics.model import Document, MentionType
 
 _NONE = -1
@@ -187,13 +187,19 @@ class _Typed:
                 for spans_, types in zip(_cut(spans, lengths), _cut(typed, lengths))]
 
 
-def _chain_arrays(state: tuple, lists: list) -> list[tuple[ChainArrays, int]]:
-    """Each document's (its file's chains as arrays, its place): `Document.chain_arrays`, what
-    array work reads instead of the chain lists unpacked beside them."""
+def _mention_arrays(state: tuple, lists: list, typed: tuple | None, dicts: list | None
+                    ) -> list[tuple[MentionArrays, int]]:
+    """Each document's (its file's mentions as arrays, its place): `Document.mention_arrays`, what
+    array work reads instead of the chain lists (and the typed mentions' dicts) unpacked beside them."""
     per_document, per_chain, first, last = state
     chain_starts = _starts(per_document)
-    arrays = ChainArrays(first.astype(np.int64), last.astype(np.int64), per_chain.astype(np.int64), chain_starts,
-                         _starts(per_chain)[chain_starts], lists)
+    typed_arrays = None
+    if typed is not None and dicts is not None:
+        lengths, typed_first, typed_last, kinds = typed[:4]
+        typed_arrays = TypedArrays(typed_first.astype(np.int64), typed_last.astype(np.int64), kinds.astype(np.int64),
+                                   _starts(np.maximum(lengths, 0)), dicts)
+    arrays = MentionArrays(first.astype(np.int64), last.astype(np.int64), per_chain.astype(np.int64), chain_starts,
+                           _starts(per_chain)[chain_starts], lists, typed_arrays)
     return list(zip(repeat(arrays), range(len(lists))))
 
 
@@ -223,8 +229,8 @@ class PackedDocuments:
     """... and their values, one tuple per document."""
 
 
-_DERIVED_HERE = ("chain_arrays",)
-"""Fields never stored: made when unpacking, from the columns (`_chain_arrays`)."""
+_DERIVED_HERE = ("mention_arrays",)
+"""Fields never stored: made when unpacking, from the columns (`_mention_arrays`)."""
 
 
 def pack(documents: list[Document]) -> PackedDocuments:
@@ -253,8 +259,8 @@ def unpack(packed: PackedDocuments) -> list[Document]:
         if len(column) != packed.count:
             raise TypeError(f"packed column {name} of another length")
     kept = dict(zip(packed.kept, zip(*packed.rest))) if packed.count else {name: () for name in packed.kept}
-    kept["chain_arrays"] = _chain_arrays(packed.columns["chains"], values["chains"]) if "chains" in values \
-        else [None] * packed.count
+    kept["mention_arrays"] = _mention_arrays(packed.columns["chains"], values["chains"], packed.columns.get("rule_types"),
+                                             values.get("rule_types")) if "chains" in values else [None] * packed.count
     documents = list(map(Document, *[values[name] if name in values else kept[name] for name in names]))
     if len(documents) != packed.count:
         raise TypeError("packed documents of another shape")

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from metrics.mentions.chains import laid_chains
+from metrics.mentions.chains import laid_chains, ranges
 from metrics.model import Document, Span
 
 
@@ -74,10 +74,7 @@ class AlignedArrays(NamedTuple):
     def taken(self, places: np.ndarray) -> AlignedArrays:
         """The arrays of the alignments at these places, in this order."""
         def gather(values: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            lengths = starts[places + 1] - starts[places]
-            at = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts[places] - (np.cumsum(lengths) - lengths),
-                                                                          lengths)
-            return values[at], _starts(lengths)
+            return values[ranges(starts[places], starts[places + 1])], _starts(starts[places + 1] - starts[places])
 
         spans, id_starts = gather(np.stack([self.first, self.last]).T, self.id_starts)
         return AlignedArrays([self.alignments[i] for i in places.tolist()], spans[:, 0].copy(), spans[:, 1].copy(),

@@ -39,11 +39,27 @@ CODE_BASE = 1 << 32
 spans compare as integers (token indices are below 2**31)."""
 
 
-class ChainArrays(NamedTuple):
-    """Every chain of a file's documents as arrays, as the cache of read files stores them
-    (`metrics.formats.packed`), with the chain lists made from them: what array work over many
+class TypedArrays(NamedTuple):
+    """Every document's mentions typed ahead (`Document.rule_types`) as arrays, as the cache of
+    read files stores them: each typed span's first and last tokens and its type, document after
+    document, in the order of each document's dict, with the dicts made from them."""
+
+    first: np.ndarray
+    last: np.ndarray
+    kinds: np.ndarray
+    """Each typed span's `MentionType` (int64)."""
+    starts: np.ndarray
+    """Where each document's typed spans start, and the end (documents + 1 values)."""
+    dicts: list[dict | None]
+    """Each document's `rule_types` as made from these arrays: a document holding another dict is
+    not described by them."""
+
+
+class MentionArrays(NamedTuple):
+    """A file's documents' mentions as arrays, as the cache of read files stores them
+    (`metrics.formats.packed`), with the lists made from them: what array work over many
     documents' chains reads instead of walking the lists (`laid_chains`).  A document holds
-    (these, its place) in `Document.chain_arrays`."""
+    (these, its place) in `Document.mention_arrays`."""
 
     first: np.ndarray
     """Each span's first token, document after document, chain after chain (int64)."""
@@ -58,6 +74,8 @@ class ChainArrays(NamedTuple):
     lists: list[list[list[Span]]]
     """Each document's chains as made from these arrays: a document whose `chains` is another
     list (replaced, or made otherwise) is not described by them."""
+    typed: TypedArrays | None = None
+    """The documents' mentions typed ahead, when the file's entry holds them as a column."""
 
 
 def laid_chains(docs: Sequence[Document]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
@@ -65,24 +83,25 @@ def laid_chains(docs: Sequence[Document]) -> tuple[np.ndarray, np.ndarray, np.nd
     (each span's first and last tokens, each chain's size, each document's number of spans), or
     None when a document does not hold them (read from its file, or its chains replaced) or they
     come from several files' arrays.  The same values, in the same order, as walking the chains."""
-    held = [doc.chain_arrays for doc in docs]
+    held = [doc.mention_arrays for doc in docs]
     if not held or any(found is None for found in held):
         return None
-    arrays: ChainArrays = held[0][0]
+    arrays: MentionArrays = held[0][0]
     if any(found[0] is not arrays or arrays.lists[found[1]] is not doc.chains for found, doc in zip(held, docs)):
         return None
     places = np.fromiter((found[1] for found in held), dtype=np.int64, count=len(held))
     if len(places) == len(arrays.lists) and (places == np.arange(len(places))).all():  # the whole file, in order
         spans = np.diff(arrays.span_starts)
         return arrays.first, arrays.last, arrays.sizes, spans
-    spans = _ranges(arrays.span_starts[places], arrays.span_starts[places + 1])
-    chains = _ranges(arrays.chain_starts[places], arrays.chain_starts[places + 1])
+    spans = ranges(arrays.span_starts[places], arrays.span_starts[places + 1])
+    chains = ranges(arrays.chain_starts[places], arrays.chain_starts[places + 1])
     return (arrays.first[spans], arrays.last[spans], arrays.sizes[chains],
             arrays.span_starts[places + 1] - arrays.span_starts[places])
 
 
-def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """The indices of the ranges starts[i]:ends[i], one range after another."""
+def ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The indices of the ranges starts[i]:ends[i], one range after another (to gather many
+    documents' parts of arrays laid end to end in one indexing)."""
     lengths = ends - starts
     return np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
 
