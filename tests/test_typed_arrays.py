@@ -65,3 +65,32 @@ def test_pairs_the_arrays_do_not_describe() -> None:
     fewer = [dataclasses.replace(keys[0], rule_types=dict(list(keys[0].rule_types.items())[1:])), *keys[1:]]
     for changed in (retyped, untyped, fewer):
         assert _typed_from_arrays(prepare(changed, responses).pairs) is None
+
+
+def test_spans_typed_from_the_files_tokens_as_from_the_documents() -> None:
+    """`types_arrays.types_on_road` reading the file's tokens as the cache keeps them (words, tags,
+    lemmas, the parse's heads laid end to end) types any spans within the documents as it types
+    them from the documents' own lists, for all the documents or some, in any order."""
+    import numpy as np
+
+    from metrics.mentions import types_arrays
+
+    documents = cached(read_documents(str(KEY)), typed=True)
+    read = read_documents(str(KEY))
+    prepare_types(read)
+    rng = np.random.default_rng(3)
+    spans = []
+    for doc in documents:
+        starts = rng.integers(0, len(doc.words), 300)
+        spans.append([(int(s), int(min(s + rng.integers(0, 6), len(doc.words) - 1))) for s in starts])
+    for order in ([0, 1], [1], [1, 0]):
+        chosen = [documents[i] for i in order]
+        heads = [types_arrays.road(doc) for doc in chosen]
+        assert types_arrays._file_tokens(chosen, heads) is not None
+        from_file = types_arrays.types_on_road(chosen, [spans[i] for i in order], heads)
+        alone = [read[i] for i in order]
+        assert types_arrays._file_tokens(alone, [types_arrays.road(doc) for doc in alone]) is None
+        assert from_file == types_arrays.types_on_road(alone, [spans[i] for i in order],
+                                                       [types_arrays.road(doc) for doc in alone])
+    relemmatised = [dataclasses.replace(documents[0], lemmas=None), documents[1]]
+    assert types_arrays._file_tokens(relemmatised, [types_arrays.road(doc) for doc in relemmatised]) is None

@@ -23,6 +23,7 @@ from itertools import chain, repeat
 import numpy as np
 
 from metrics.mentions.chains import MentionArrays, TypedArrays
+from metrics.mentions.types_arrays import TokenArrays
 from metrics.model import Document, MentionType
 
 _NONE = -1
@@ -118,9 +119,15 @@ class _Strings:
         return _lengths(values), *_coded(flat)
 
     @staticmethod
-    def unpack(state: tuple) -> list:
-        lengths, text, count, codes = state
-        return _cut(_decoded(text, count, codes), lengths)
+    def unpack(state: tuple, flat: list[str] | None = None) -> list:
+        """Each document's list (cut from `flat`, the column's strings laid end to end, when given)."""
+        return _cut(_Strings.flat(state) if flat is None else flat, state[0])
+
+    @staticmethod
+    def flat(state: tuple) -> list[str]:
+        """The column's strings, every document's laid end to end."""
+        _, text, count, codes = state
+        return _decoded(text, count, codes)
 
 
 class _Numbers:
@@ -187,7 +194,28 @@ class _Typed:
                 for spans_, types in zip(_cut(spans, lengths), _cut(typed, lengths))]
 
 
-def _mention_arrays(state: tuple, lists: list, typed: tuple | None, dicts: list | None
+_TOKEN_STRINGS = ("words", "pos", "lemmas")
+"""The columns of strings whose documents' values laid end to end `TokenArrays` keeps."""
+
+
+def _tokens(columns: dict[str, tuple], values: dict[str, list], flat: dict[str, list[str]]) -> TokenArrays | None:
+    """The file's tokens laid end to end (`TokenArrays`) from its columns, when its words are one:
+    tags, lemmas and the parse's heads where every document has them, one per token."""
+    if "words" not in columns:
+        return None
+    lengths = columns["words"][0]
+
+    def whole(name: str) -> bool:  # every document's column there, one value per token
+        return name in columns and np.array_equal(columns[name][0], lengths)
+
+    heads = columns["parse_heads"][1].astype(np.int64) if whole("parse_heads") else None
+    return TokenArrays(_starts(np.maximum(lengths, 0)), flat["words"], values["words"],
+                       flat["pos"] if whole("pos") else None, values.get("pos"),
+                       flat["lemmas"] if whole("lemmas") else None, values.get("lemmas"),
+                       heads, values.get("parse_heads"))
+
+
+def _mention_arrays(state: tuple, lists: list, typed: tuple | None, dicts: list | None, tokens: TokenArrays | None
                     ) -> list[tuple[MentionArrays, int]]:
     """Each document's (its file's mentions as arrays, its place): `Document.mention_arrays`, what
     array work reads instead of the chain lists (and the typed mentions' dicts) unpacked beside them."""
@@ -199,7 +227,7 @@ def _mention_arrays(state: tuple, lists: list, typed: tuple | None, dicts: list 
         typed_arrays = TypedArrays(typed_first.astype(np.int64), typed_last.astype(np.int64), kinds.astype(np.int64),
                                    _starts(np.maximum(lengths, 0)), dicts)
     arrays = MentionArrays(first.astype(np.int64), last.astype(np.int64), per_chain.astype(np.int64), chain_starts,
-                           _starts(per_chain)[chain_starts], lists, typed_arrays)
+                           _starts(per_chain)[chain_starts], lists, typed_arrays, tokens)
     return list(zip(repeat(arrays), range(len(lists))))
 
 
@@ -254,13 +282,16 @@ def unpack(packed: PackedDocuments) -> list[Document]:
     stored = [name for name in names if name not in _DERIVED_HERE]
     if sorted(stored) != sorted([*packed.columns, *packed.kept]) or len(packed.rest) != packed.count:
         raise TypeError("packed documents of another shape")
-    values = {name: _CODECS[name].unpack(state) for name, state in packed.columns.items()}
+    flat = {name: _Strings.flat(packed.columns[name]) for name in _TOKEN_STRINGS if name in packed.columns}
+    values = {name: _CODECS[name].unpack(state, flat[name]) if name in flat else _CODECS[name].unpack(state)
+              for name, state in packed.columns.items()}
     for name, column in values.items():
         if len(column) != packed.count:
             raise TypeError(f"packed column {name} of another length")
     kept = dict(zip(packed.kept, zip(*packed.rest))) if packed.count else {name: () for name in packed.kept}
     kept["mention_arrays"] = _mention_arrays(packed.columns["chains"], values["chains"], packed.columns.get("rule_types"),
-                                             values.get("rule_types")) if "chains" in values else [None] * packed.count
+                                             values.get("rule_types"), _tokens(packed.columns, values, flat)) \
+        if "chains" in values else [None] * packed.count
     documents = list(map(Document, *[values[name] if name in values else kept[name] for name in names]))
     if len(documents) != packed.count:
         raise TypeError("packed documents of another shape")

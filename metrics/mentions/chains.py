@@ -23,11 +23,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cached_property
 from itertools import chain as chained
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from metrics.model import Document, Span
+
+if TYPE_CHECKING:  # named in an annotation only
+    from metrics.mentions.types_arrays import TokenArrays
 
 KEY_KEEPS_LAST = True
 """v8.01: a key span listed in several key chains counts in the last one."""
@@ -76,6 +79,9 @@ class MentionArrays(NamedTuple):
     list (replaced, or made otherwise) is not described by them."""
     typed: TypedArrays | None = None
     """The documents' mentions typed ahead, when the file's entry holds them as a column."""
+    tokens: TokenArrays | None = None
+    """The documents' words, tags, lemmas and parse heads, when the file's entry holds them as
+    columns (what typing the mentions their own types lack reads)."""
 
 
 def laid_chains(docs: Sequence[Document]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
