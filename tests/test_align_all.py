@@ -108,5 +108,9 @@ def test_large_documents_from_the_cache_are_aligned_together():
     keys = cached([document("a", [[(0, 0), (3, 4)], [(9, 9)]], 200), document("b", [[(1, 1)]], 6)])
     responses = cached([document("a", [[(3, 4), (5, 5)], [(9, 9), (0, 0)]], 200), document("b", [], 6)])
     alignments = align_all(keys, responses)
+    assert all("key_chains" not in a.__dict__ for a in alignments)  # made when first read, from the arrays
+    import pickle
+
+    assert pickle.loads(pickle.dumps(alignments[1])) == align(keys[1], responses[1])
     assert alignments == [align(k, r) for k, r in zip(keys, responses)]
     assert laid_alignments(alignments) is not None

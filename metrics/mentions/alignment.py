@@ -46,6 +46,27 @@ class Alignment:
     """The alignments this one was computed with, as arrays, and its place among them (`align_all`
     of documents whose chains the cache of read files keeps as arrays; `laid_alignments`)."""
 
+    @classmethod
+    def chains_later(cls, spans: list[Span], n_key_ids: int, response_chain_source: list[int], matched: int,
+                     response_spans: int) -> Alignment:
+        """An alignment whose `key_chains` and `response_chains` are made from its `laid` arrays
+        when first read (`laid` is set before).  Why: a corpus's alignments computed together are
+        read as arrays by the scores; their lists of ids (70,000 chains on the corpus) are made
+        only for what reads them (a table made alone, the error analyses, the workbench)."""
+        alignment = cls.__new__(cls)
+        alignment.__dict__.update(spans=spans, n_key_ids=n_key_ids, response_chain_source=response_chain_source,
+                                  matched=matched, response_spans=response_spans, removed_duplicates=[],
+                                  twinless_duplicates=[], key_duplicates=[], laid=None)
+        return alignment
+
+    def __getattr__(self, name: str) -> list[list[int]]:  # only for chains not made yet (`chains_later`)
+        laid = self.__dict__.get("laid")
+        if name not in ("key_chains", "response_chains") or laid is None:
+            raise AttributeError(name)
+        value = laid[0].chains(laid[1], key=name == "key_chains")
+        self.__dict__[name] = value
+        return value
+
 
 class AlignedArrays(NamedTuple):
     """Many documents' alignments laid end to end, document after document (`align_all`): what
@@ -70,6 +91,13 @@ class AlignedArrays(NamedTuple):
     response_id_starts: np.ndarray
     response_sizes: np.ndarray
     response_chain_starts: np.ndarray
+
+    def chains(self, place: int, key: bool) -> list[list[int]]:
+        """The key (or response) chains of the alignment at this place, as lists of ids."""
+        ids, id_starts, sizes, chain_starts = (self.key_ids, self.key_id_starts, self.key_sizes, self.key_chain_starts) \
+            if key else (self.response_ids, self.response_id_starts, self.response_sizes, self.response_chain_starts)
+        return _cut(ids[id_starts[place]:id_starts[place + 1]].tolist(),
+                    sizes[chain_starts[place]:chain_starts[place + 1]])
 
     def taken(self, places: np.ndarray) -> AlignedArrays:
         """The arrays of the alignments at these places, in this order."""
@@ -232,8 +260,9 @@ def _aligned_together(keys: Sequence[Document], responses: Sequence[Document], k
     twinless_rank = np.cumsum(twinless) - twinless - twinless_starts[response_doc]
     ids = np.where(found, hit - key_starts[response_doc], key_mentions[response_doc] + twinless_rank)
     key_ids = np.arange(len(key_codes)) - key_starts[key_doc]
-    key_chains = _cut(_cut(key_ids.tolist(), key_sizes), key_counts)
-    response_chains = _cut(_cut(ids.tolist(), response_sizes), response_counts)
+    if not laid:  # (else made from the arrays when first read)
+        key_chains = _cut(_cut(key_ids.tolist(), key_sizes), key_counts)
+        response_chains = _cut(_cut(ids.tolist(), response_sizes), response_counts)
     twinless_spans = [response_spans[i] for i in np.flatnonzero(twinless).tolist()]
     matched = np.bincount(response_doc[found], minlength=n).tolist()
     response_mentions = np.bincount(response_doc, minlength=n).tolist()
@@ -245,6 +274,10 @@ def _aligned_together(keys: Sequence[Document], responses: Sequence[Document], k
             out.append(align(key, response))
             continue
         spans = key_spans[key_start:key_end] + twinless_spans[twinless_start:twinless_end]
+        if laid:
+            out.append(Alignment.chains_later(spans, key_end - key_start, list(range(len(response.chains))),
+                                              matched[d], response_mentions[d]))
+            continue
         out.append(Alignment(spans=spans, n_key_ids=key_end - key_start, key_chains=key_chains[d],
                              response_chains=response_chains[d],
                              response_chain_source=list(range(len(response.chains))), matched=matched[d],
