@@ -35,7 +35,7 @@ def same_as_one_by_one(pairs) -> None:
     found = _typed_from_arrays(pairs)
     assert found is not None
     typed, kinds = types_together([pair.key for pair in pairs], [pair.alignment.spans for pair in pairs])
-    assert [list(d.items()) for d in found[0]] == [list(d.items()) for d in typed]
+    assert [list(make().items()) for make in found[0]] == [list(d.items()) for d in typed]
     assert found[1].dtype == kinds.dtype and found[1].tolist() == kinds.tolist()
 
 

@@ -81,6 +81,7 @@ class DocPair:
         self._scores: dict[str, AnyScore] = {}
         self._rows: list[tuple[dict[str, Column], int, Weights]] = []
         self._typed = typed
+        self._make_typed: Callable[[], dict[Span, tuple[MentionType, str]]] | None = None
         self._types: dict[Span, MentionType] | None = None
         self._chain_types: ChainTypes | None = None
         self._id_types: np.ndarray | None = None
@@ -185,16 +186,28 @@ class DocPair:
             self._views = (key_view(self.key), response_view(self.response))
         return self._views
 
-    def typed_spans(self, found: dict[Span, tuple[MentionType, str]] | None = None,
-                    kinds: np.ndarray | None = None) -> dict[Span, tuple[MentionType, str]]:
-        """Type and deciding rule of every span of the pair (key and response spans alike); `found`: as typed
-        with other pairs' (`laid.Tables.id_types`), kept unless typed already, with its ids' types there, `kinds`."""
+    def typed_spans(self) -> dict[Span, tuple[MentionType, str]]:
+        """Type and deciding rule of every span of the pair (key and response spans alike): as typed
+        with other pairs' when they were offered (`offer_types`), else typed here."""
+        if self._typed is None and self._make_typed is not None:
+            self._typed, self._make_typed = self._make_typed(), None
         if self._typed is None:
             from metrics.mentions.types import assign_types
 
-            self._typed = found if found is not None else assign_types(self.key, self.alignment.spans)
-            self._id_types = kinds if found is not None and self._id_types is None else self._id_types
+            self._typed = assign_types(self.key, self.alignment.spans)
         return self._typed
+
+    def offer_types(self, make: Callable[[], dict[Span, tuple[MentionType, str]]], kinds: np.ndarray) -> bool:
+        """Take the types of the pair's spans as typed with other pairs' (`laid.Tables.id_types`),
+        their dict made by `make` when first read, and its ids' types, `kinds`, unless typed
+        already; whether taken.  Why: the scores read the ids' types alone, and making each pair's
+        dict of 300 spans on the corpus cost more than typing the spans its key lacks."""
+        if self._typed is not None or self._make_typed is not None:
+            return False
+        self._make_typed = make
+        if self._id_types is None:
+            self._id_types = kinds
+        return True
 
     @property
     def types(self) -> dict[Span, MentionType]:

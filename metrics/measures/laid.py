@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import accumulate
 from typing import Any
 
@@ -102,15 +103,18 @@ class Tables:
             from metrics.mentions.types import types_together
 
             found = _typed_from_arrays(self.pairs)
-            typed, kinds = found if found is not None else types_together(
-                [pair.key for pair in self.pairs], [pair.alignment.spans for pair in self.pairs])
+            if found is None:
+                typed, kinds = types_together([pair.key for pair in self.pairs],
+                                              [pair.alignment.spans for pair in self.pairs])
+                found = [partial(_given, types) for types in typed], kinds
+            makers, kinds = found
             # Each pair keeps its own, for what reads it alone; one typed already keeps its types (a
             # part of a document, as `--impact` scores it, shares the whole document's: its part's
             # words alone would type otherwise), and they are what it is scored with here too.
             starts = self.id_offsets().tolist()
             ends = [*starts[1:], len(kinds)]
-            kept = {d for d, (pair, found) in enumerate(zip(self.pairs, typed))
-                    if pair.typed_spans(found, kinds[starts[d]:ends[d]]) is not found}  # each holding its ids' types
+            kept = {d for d, (pair, make) in enumerate(zip(self.pairs, makers))
+                    if not pair.offer_types(make, kinds[starts[d]:ends[d]])}  # each holding its ids' types
             if kept:
                 ends = list(accumulate(len(pair.alignment.spans) for pair in self.pairs))
                 kinds = np.concatenate([self.pairs[d].id_types if d in kept else kinds[end - len(pair.alignment.spans):end]
@@ -150,9 +154,9 @@ class Tables:
         return values + offsets[doc]
 
 
-def _typed_from_arrays(pairs: Sequence[Any]) -> tuple[list[dict], np.ndarray] | None:
-    """`types.types_together` of the pairs' ids (each pair's typed spans, and the ids' types laid
-    end to end), the key ids' types read from the arrays the cache of read files keeps the key's
+def _typed_from_arrays(pairs: Sequence[Any]) -> tuple[list[Callable[[], dict]], np.ndarray] | None:
+    """`types.types_together` of the pairs' ids (each pair's typed spans, made when called, and
+    the ids' types laid end to end), the key ids' types read from the arrays the cache of read files keeps the key's
     mentions typed ahead in (`chains.TypedArrays`), and only the response's spans the key lacks
     typed; None unless the pairs were aligned together (`alignment.laid_alignments`) and the
     key's typed mentions are, for every pair, its key ids' spans in their order (as the key's
@@ -185,7 +189,16 @@ def _typed_from_arrays(pairs: Sequence[Any]) -> tuple[list[dict], np.ndarray] | 
     kinds = np.empty(int(laid.id_starts[-1]), dtype=np.int64)
     kinds[key_at] = typed.kinds[typed_at]
     kinds[ranges(id_starts + n_key, laid.id_starts[1:])] = lacking_kinds
-    return [{**key.rule_types, **extra} for key, extra in zip(keys, lacking)], kinds
+    return [partial(_joined, key.rule_types, extra) for key, extra in zip(keys, lacking)], kinds
+
+
+def _given(types: dict) -> dict:
+    return types
+
+
+def _joined(first: dict, then: dict) -> dict:
+    """A pair's typed spans: its key's own mentions', then those the key lacks (its ids' order)."""
+    return {**first, **then}
 
 
 def _stacked_types(types: Sequence[ChainTypes]) -> ChainTypes:

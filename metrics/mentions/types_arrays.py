@@ -22,6 +22,7 @@ checks them against it).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import chain, repeat
 from typing import NamedTuple
 
@@ -198,8 +199,9 @@ def _least_ranked(dep: np.ndarray, owner: np.ndarray, tokens: np.ndarray, words:
     the candidates), the one `DocumentHeads.head` takes: least rank, then least depth, then the
     rightmost; -1 for a span with a candidate whose depth was not found."""
     at = tokens.tolist()
-    rank = np.fromiter(map(head_rank, map(words.__getitem__, at), map(tags.__getitem__, at)), dtype=np.int64,
-                       count=len(at))
+    candidates = list(zip(map(words.__getitem__, at), map(tags.__getitem__, at)))
+    ranks = {candidate: head_rank(*candidate) for candidate in set(candidates)}  # each (word, tag) ranked once
+    rank = np.fromiter(map(ranks.__getitem__, candidates), dtype=np.int64, count=len(at))
     depth = np.zeros(len(tokens), dtype=np.int64)
     where, active = tokens.copy(), np.arange(len(tokens))
     for _ in range(DEPTH_WALKED):
@@ -221,12 +223,19 @@ def _entities(documents: Sequence[Document], offsets: np.ndarray) -> tuple[np.nd
     """The name entities of all documents in the joined tokens, sorted by start: (starts, ends);
     value entities (dates, amounts) never make a name, so they are left out."""
     found = [(start + offset, end + offset) for doc, offset in zip(documents, offsets.tolist())
-             for start, end, label in doc.named_entities or () if label.upper() not in NON_NAME_ENTITIES]
+             for start, end, label in doc.named_entities or () if _names(label)]
     if not found:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty
     pairs = np.array(sorted(found), dtype=np.int64)
     return pairs[:, 0], pairs[:, 1]
+
+
+@lru_cache(maxsize=1024)
+def _names(label: str) -> bool:
+    """Whether an entity of this label makes a name (not a date, number or amount): each label
+    looked up once (a corpus's 15,000 entities have a dozen labels)."""
+    return label.upper() not in NON_NAME_ENTITIES
 
 
 _TAG_CODES = {**dict.fromkeys(NAME_TAGS, _POS_NAME), **dict.fromkeys(PRONOUN_TAGS, _POS_PRONOUN)}
