@@ -24,10 +24,10 @@ pairs that are cells (a non-cell weighs 0, and adding 0.0 changes no float).  Ta
   (`_compiled_totals`: any best matching's total is the solver's; on the 250,000-token corpus
   some 650 of CEAF-m's and LCEAF-m's 1,360 components for the solver, 67 ms of Python against
   8 ms);
-- of sums that round (CEAF-e's 2n / (|K| + |R|), LCEAF-e's), the rest
-  with three chains or more on each side whose best matching is unique but for cells of weight
-  0: scipy's compiled solver finds it, and the longest alternating paths through it certify
-  that every other matching is worse by more than `MARGIN` (`_certified`);
+- of sums that round (CEAF-e's 2n / (|K| + |R|), LCEAF-e's), the rest with three chains or
+  more on each side whose best matchings all give each key chain the same weight: scipy's
+  compiled solver finds one, and the longest alternating paths through it certify that every
+  matching within `MARGIN` of it does (`_certified`);
 - the rest: the solver (`component_total`): real ties among weights whose sums round need its
   own choice, which decides the last bit.
 """
@@ -201,21 +201,21 @@ component with a side above the largest is left to the solver."""
 
 def _certified(found: Components, values: np.ndarray, rest: list[int]) -> dict[int, np.ndarray]:
     """Of the components `rest` (weights of at least 0) with three chains or more on each side,
-    those whose best matching is unique but for cells of weight 0, each with that matching's
-    cells of a weight above 0 by row (places in `found`): the solver's own then (`component_total`
-    sums them so, `component_matching` gives them with its cells of weight 0).
+    those whose best total every solver sums to the same float, each with a best matching's
+    cells of a weight above 0 by row (key chain; places in `found`), which `component_total`'s
+    total sums as the solver's.
 
-    Why: CEAF-e's and LCEAF-e's weights do not add up exactly, so which best matching a solver
-    takes on a tie decides the last bit, and the Python solver's alone will do; but where the
-    best is unique, every solver finds it.  scipy's compiled solver finds a best matching, and
-    the longest alternating paths through it (`_unique_best`, for all components of a size at
-    once) certify that every matching with another set of cells above 0 is worse by more than
-    `MARGIN`: the Python solver's, optimal to within its rounding (far below `MARGIN`), then
-    has these cells above 0, summed by row as here.  A component not certified (a real tie,
-    or one within `MARGIN`) goes to the Python solver.  On the 250,000-token corpus: 279 of
-    LCEAF-e's 318 components left to a solver (its 40 ms to 26), 129 of CEAF-e's 393 (30 ms
-    either way).  The ACE-value's matchings are not asked for here: only 93 of its 441 were
-    certified (its gains are sums of a few mention values: ties), which cost more than it spared."""
+    Why: CEAF-e's and LCEAF-e's weights do not add up exactly, so on a tie that changes which
+    weight a key chain gets, the solver's choice decides the last bit, and the Python solver's
+    alone will do; but where every best matching gives each key chain the same weight (a unique
+    best, or ties between chains of equal weight), every solver's sums alike.  scipy's compiled
+    solver finds a best matching, and the longest alternating paths through it (`_same_best`,
+    for all components of a size at once) certify that every matching within `MARGIN` of it
+    gives each key chain the same weight: the Python solver's, optimal to within its rounding
+    (far below `MARGIN`), is one of them.  Any other component goes to the Python solver.  On
+    the 250,000-token corpus: 291 of LCEAF-e's 318 components left to a solver, 192 of CEAF-e's
+    393.  The ACE-value's matchings are not asked for here: they must be the solver's cells,
+    not only its weights, and its gains (sums of a few mention values) tie too often."""
     smaller = np.minimum(found.n_rows, found.n_cols)
     larger = np.maximum(found.n_rows, found.n_cols)
     chosen = [c for c in rest if smaller[c] >= 3 and larger[c] <= BUCKETS[-1]]
@@ -234,7 +234,7 @@ def _certified_of_size(found: Components, values: np.ndarray, members: list[int]
     """`_certified` of components whose larger side is at most `size`, all at once: each made a
     square of `size` (the smaller side as rows, rows of weight 0 added for the columns a matching
     leaves, the padding matched to itself and shut off from the rest by a weight far below any),
-    a best matching found by scipy's compiled solver, and certified (`_unique_best`)."""
+    a best matching found by scipy's compiled solver, and certified (`_same_best`)."""
     from metrics.runtime.lsap import linear_sum_assignment
 
     count, padding = len(members), np.arange(size)
@@ -262,7 +262,7 @@ def _certified_of_size(found: Components, values: np.ndarray, members: list[int]
     free_b, free_col = np.nonzero(~taken & (padding[None, :] < m[:, None]))
     free_start = np.concatenate([[0], np.cumsum(m - k)])
     sigma[free_b, k[free_b] + np.arange(len(free_b)) - free_start[free_b]] = free_col
-    unique = _unique_best(weights, sigma, k)
+    unique = _same_best(weights, sigma, k, transposed)
     # each certified one's matching: its cells above 0, by row (key chain)
     every = np.arange(count)[:, None]
     cell = where[every, padding[None, :], sigma]
@@ -274,35 +274,33 @@ def _certified_of_size(found: Components, values: np.ndarray, members: list[int]
     return {members[owner]: part for owner, part in zip(owners, parts)}
 
 
-def _unique_best(weights: np.ndarray, sigma: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """For square weights (components by size, the first `k` rows the real ones) and a matching
-    of each (`sigma`: each row's column), whether that matching is the best and every other
-    matching with another set of cells above 0 is worse by more than `MARGIN`.
+def _same_best(weights: np.ndarray, sigma: np.ndarray, k: np.ndarray, transposed: np.ndarray) -> np.ndarray:
+    """For square weights (components by size, the first `k` rows the real ones, the key chains
+    the columns where `transposed`) and a matching of each (`sigma`: each row's column), whether
+    that matching is a best one and every matching within `MARGIN` of it gives each key chain the
+    weight it gives: then all sum their cells, by key chain, to the same float.
 
-    Changing a matching is moving rows round cycles, row b taking row a's column sigma(a), which
-    changes the total by w[b, sigma(a)] - w[a, sigma(a)] along the edge a -> b; the longest paths
+    Changing a matching is moving rows round cycles, row i taking row a's column sigma(a), which
+    changes the total by w[i, sigma(a)] - w[a, sigma(a)] along the edge a -> i; the longest paths
     between all rows (for all components at once, Floyd and Warshall's way) give the best change
-    through each cell: w[i, sigma(a)] - w[a, sigma(a)] plus the longest path from i back to a.
-    The matching is the best when no cycle gains; it is the only best, as to its cells above 0,
-    when the best change through every other cell above 0 loses more than `MARGIN`, and leaving
-    out any of its own cells above 0 does too (each weighs more than that)."""
+    through each edge: its own plus the longest path from i back to a.  The matching is a best
+    one when no cycle gains; a matching within `MARGIN` of it moves rows only along edges whose
+    best change is within `MARGIN` of 0, and such an edge keeps each key chain's weight when it
+    gives row i a column of the weight it had (key chains the rows), or column sigma(a) a row of
+    the weight it had (key chains the columns).  A matching's cells of weight 0 add nothing."""
     count, size = sigma.shape
     every, padding = np.arange(count)[:, None], np.arange(size)
     matched = weights[every, padding[None, :], sigma]  # w[a, sigma(a)]
-    # change[b, i, a]: row i taking row a's column
-    change = np.take_along_axis(weights, np.broadcast_to(sigma[:, None, :], weights.shape), axis=2) - matched[:, None, :]
+    taken = np.take_along_axis(weights, np.broadcast_to(sigma[:, None, :], weights.shape), axis=2)  # w[i, sigma(a)]
+    change = taken - matched[:, None, :]  # change[b, i, a]: row i taking row a's column
     longest = np.swapaxes(change, 1, 2).copy()  # longest[b, a, i]: the longest path from a to i
     for middle in range(size):
         np.maximum(longest, longest[:, :, middle, None] + longest[:, None, middle, :], out=longest)
     best = longest[:, padding, padding].max(axis=1) <= 1e-12  # no cycle gains
-    real = (weights > 0) & (padding[None, :, None] < k[:, None, None])
-    in_matching = np.zeros_like(real)
-    in_matching[every, padding[None, :], sigma] = True
-    outside = real & ~in_matching
-    at = np.take_along_axis(outside, np.broadcast_to(sigma[:, None, :], outside.shape), axis=2)  # cell (i, sigma(a))
-    clear = np.where(at, change + longest, -np.inf).max(axis=(1, 2)) < -MARGIN
-    kept = np.where(real & in_matching, weights, np.inf).min(axis=(1, 2)) > MARGIN
-    return best & clear & kept
+    near = change + longest >= -MARGIN  # edges a -> i a matching within MARGIN of the best may take
+    near[:, padding, padding] = False
+    kept = np.where(transposed[:, None, None], taken == matched[:, None, :], taken == matched[:, :, None])
+    return best & ~(near & ~kept).any(axis=(1, 2))
 
 
 def _left_to_solver(found: Components, values: np.ndarray, rest: list[int]
