@@ -117,6 +117,11 @@ class Document:
     rule_types: dict[Span, tuple[MentionType, str]] | None = field(default=None, compare=False, repr=False)
     """Derived, not read: the type and rule of the document's own mentions (metrics.mentions.types), when
     computed ahead for the cache of read files."""
+    mention_arrays: object | None = field(default=None, compare=False, repr=False)
+    """Derived, not read: the document's chains as arrays, as the cache of read files stored them
+    (`metrics.mentions.chains.MentionArrays` and the document's place there), which array work reads
+    instead of walking `chains`; used only while `chains` is the very list made from them (a
+    document `replace`d with other chains keeps the field, not its use)."""
 
     @property
     def n_tokens(self) -> int:

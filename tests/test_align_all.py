@@ -4,10 +4,11 @@ documents among them."""
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.mentions.alignment import SMALL_DOCUMENT, align, align_all
+from metrics.mentions.alignment import SMALL_DOCUMENT, AlignedArrays, align, align_all, laid_alignments
 from metrics.model import Document
 from strategies import corpora
 
@@ -60,3 +61,56 @@ def test_prepare_keeps_each_pairs_warnings_together_in_key_order():
         expected.extend(duplicate_warnings(key, response, align(key, response)))
     assert len(expected) == 4
     assert prepare(keys, responses).warnings == expected
+
+
+def cached(documents: list[Document]) -> list[Document]:
+    """The documents as the cache of read files gives them back: their chains kept as arrays too."""
+    from metrics.formats.packed import pack, unpack
+
+    return unpack(pack(documents))
+
+
+def walked(alignments: list) -> list[list]:
+    """What `laid_alignments` holds, by walking the alignments' lists."""
+    return [[s for a in alignments for s, _ in a.spans], [e for a in alignments for _, e in a.spans],
+            [len(a.spans) for a in alignments],
+            [i for a in alignments for chain in a.key_chains for i in chain],
+            [sum(map(len, a.key_chains)) for a in alignments], [len(c) for a in alignments for c in a.key_chains],
+            [len(a.key_chains) for a in alignments], [i for a in alignments for chain in a.response_chains for i in chain],
+            [sum(map(len, a.response_chains)) for a in alignments],
+            [len(c) for a in alignments for c in a.response_chains], [len(a.response_chains) for a in alignments]]
+
+
+def held(arrays: AlignedArrays) -> list[list]:
+    return [arrays.first.tolist(), arrays.last.tolist(), np.diff(arrays.id_starts).tolist(), arrays.key_ids.tolist(),
+            np.diff(arrays.key_id_starts).tolist(), arrays.key_sizes.tolist(), np.diff(arrays.key_chain_starts).tolist(),
+            arrays.response_ids.tolist(), np.diff(arrays.response_id_starts).tolist(), arrays.response_sizes.tolist(),
+            np.diff(arrays.response_chain_starts).tolist()]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(corpora(duplicates=True, max_documents=6), corpora(key_duplicates=True, max_documents=6)), st.data())
+def test_documents_from_the_cache_all_at_once_with_their_arrays(pairs, data):
+    """Documents as the cache gives them (chains as arrays) are aligned all at once, whatever their
+    size, equal to each pair's own; their arrays are the lists laid end to end, for all of them and
+    for any share in order (a pair with a repeated span aligned alone, its part made from it)."""
+    keys, responses = cached([p.key for p in pairs]), cached([p.response for p in pairs])
+    alignments = align_all(keys, responses)
+    assert alignments == [align(k, r) for k, r in zip(keys, responses)]
+    if len(pairs) > 1:
+        assert held(laid_alignments(alignments)) == walked(alignments)
+        share = sorted(data.draw(st.sets(st.integers(0, len(pairs) - 1), min_size=1)))
+        assert held(laid_alignments([alignments[i] for i in share])) == walked([alignments[i] for i in share])
+    assert laid_alignments([align(k, r) for k, r in zip(keys, responses)]) is None  # one by one: no arrays
+
+
+def test_large_documents_from_the_cache_are_aligned_together():
+    keys = cached([document("a", [[(0, 0), (3, 4)], [(9, 9)]], 200), document("b", [[(1, 1)]], 6)])
+    responses = cached([document("a", [[(3, 4), (5, 5)], [(9, 9), (0, 0)]], 200), document("b", [], 6)])
+    alignments = align_all(keys, responses)
+    assert all("key_chains" not in a.__dict__ for a in alignments)  # made when first read, from the arrays
+    import pickle
+
+    assert pickle.loads(pickle.dumps(alignments[1])) == align(keys[1], responses[1])
+    assert alignments == [align(k, r) for k, r in zip(keys, responses)]
+    assert laid_alignments(alignments) is not None

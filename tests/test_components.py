@@ -136,3 +136,48 @@ def test_sums_that_round_are_not_exact():
     found, phi = laid([(3, 3, [(r, c, 1.0) for r in range(3) for c in range(3)])])
     assert _sums_exact(found, phi) and _sums_exact(found, phi * 0.75)
     assert not _sums_exact(found, phi * (2 / 3)) and not _sums_exact(found, phi * 2.0 ** 41)
+
+
+def random_components(rng: np.random.Generator, count: int, kind: str) -> list:
+    """Components of 3 to 40 chains a side (beyond what is weighed at once), cells sparse or
+    dense, weights with many ties (CEAF-e's fractions, whole numbers) or none (floats)."""
+    components = []
+    for _ in range(count):
+        n_rows, n_cols = int(rng.integers(3, 14)), int(rng.integers(3, 41))
+        if rng.random() < 0.5:
+            n_rows, n_cols = n_cols, n_rows
+        dense = rng.random((n_rows, n_cols)) < rng.choice([0.15, 0.4, 0.9])
+        dense[np.arange(n_rows), np.arange(n_rows) % n_cols] = True  # every chain with a cell
+        dense[np.arange(n_cols) % n_rows, np.arange(n_cols)] = True
+        if kind == "fractions":
+            values = 2.0 * rng.integers(1, 4, dense.shape) / (rng.integers(1, 5, dense.shape) + rng.integers(1, 5, dense.shape))
+        elif kind == "whole":
+            values = rng.integers(0, 3, dense.shape).astype(float)
+        else:
+            values = rng.random(dense.shape) * 3
+        components.append((n_rows, n_cols, [(int(r), int(c), float(values[r, c])) for r, c in zip(*np.nonzero(dense))]))
+    return components
+
+
+def test_components_certified_give_the_solvers_totals():
+    """The compiled solver's best matching, certified by the longest alternating paths through it
+    (every matching within MARGIN of it gives each key chain the same weight), gives each key
+    chain the Python solver's weight, in its order, and so its total to the bit; a tie that
+    changes a key chain's weight is left to the Python solver.  Both happen here (the test would
+    not see a wrong certificate otherwise)."""
+    from metrics.measures.assignment import sparse_assignment
+    from metrics.measures.components import _certified
+
+    rng = np.random.default_rng(7)
+    for kind in ("fractions", "whole", "floats"):
+        components = random_components(rng, 60, kind)
+        found, phi = laid(components)
+        assert [bits(x) for x in best_totals(found, phi)] == [bits(x) for x in expected(components)]
+        certified = _certified(found, phi, list(range(len(components))))
+        for c, cells in certified.items():
+            n_rows, n_cols, places = components[c]
+            weights = {(r, col): w for r, col, w in places}
+            solver = [(r, weights[r, col]) for r, col in sparse_assignment(n_rows, n_cols, weights)
+                      if weights.get((r, col), 0.0) > 0]
+            assert [(int(found.row[i]), float(phi[i])) for i in cells] == solver
+        assert 0 < len(certified) < len(components) or kind == "floats" and len(certified) == len(components)

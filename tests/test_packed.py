@@ -8,6 +8,7 @@ import pickle
 from dataclasses import fields, replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from metrics.formats.cache import ReadCache
 from metrics.formats.packed import PackedDocuments, pack, unpack
 from metrics.formats.readers import read_documents
+from metrics.mentions.chains import joined_view, laid_chains
 from metrics.mentions.types import prepare_types
 from metrics.model import Document, MentionType
 
@@ -30,6 +32,8 @@ def same(back: list[Document], documents: list[Document]) -> None:
     assert len(back) == len(documents)
     for rebuilt, read in zip(back, documents):
         for f in fields(Document):
+            if f.name == "mention_arrays":  # made when unpacking (a document read from its file has none)
+                continue
             got, want = getattr(rebuilt, f.name), getattr(read, f.name)
             assert got == want, f.name
             assert shapes(got) == shapes(want), f.name
@@ -141,3 +145,41 @@ def documents(draw: st.DrawFn) -> Document:
 @given(st.lists(documents(), max_size=4))
 def test_any_documents_come_back_equal(generated) -> None:
     same(unpack(pickle.loads(pickle.dumps(pack(generated), protocol=5))), generated)
+
+
+def walked(docs: list[Document]) -> tuple[list[int], list[int], list[int], list[int]]:
+    """What `laid_chains` gives, by walking the chain lists."""
+    spans = [span for doc in docs for chain in doc.chains for span in chain]
+    return ([s for s, _ in spans], [e for _, e in spans], [len(chain) for doc in docs for chain in doc.chains],
+            [sum(map(len, doc.chains)) for doc in docs])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(documents(), min_size=1, max_size=4), st.data())
+def test_unpacked_chains_as_arrays_are_the_lists(generated, data) -> None:
+    """Any of the unpacked documents, in any order, laid end to end from the cache's arrays: the
+    very values of their chain lists (a chain column that cannot be packed gives no arrays)."""
+    back = unpack(pickle.loads(pickle.dumps(pack(generated), protocol=5)))
+    chosen = data.draw(st.lists(st.sampled_from(back), min_size=1, max_size=5))
+    laid = laid_chains(chosen)
+    if "chains" not in pack(generated).columns:
+        assert laid is None
+        return
+    assert [values.tolist() for values in laid] == list(walked(chosen))
+    assert all(values.dtype == np.int64 for values in laid)
+
+
+def test_chains_as_arrays_only_while_the_document_holds_their_lists() -> None:
+    documents = read_documents(str(FILES[0]))
+    assert laid_chains(documents) is None  # read from the file: no arrays
+    back = unpack(pack(documents))
+    assert [values.tolist() for values in laid_chains(back)] == list(walked(back))
+    changed = [replace(back[0], chains=[list(chain) for chain in back[0].chains])] + back[1:]
+    assert laid_chains(changed) is None  # other lists, even of equal spans: not described
+    other = unpack(pack(documents))
+    assert laid_chains([back[0], other[1]]) is None  # two entries' arrays are not laid together
+    for keep_last in (True, False):
+        offsets = np.arange(len(back), dtype=np.int64) * 10 ** 6
+        via_arrays, via_lists = joined_view(back, offsets, keep_last), joined_view(documents, offsets, keep_last)
+        assert via_arrays.codes.tolist() == via_lists.codes.tolist()
+        assert via_arrays.member_chain.tolist() == via_lists.member_chain.tolist()

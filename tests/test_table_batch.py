@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.measures.table import build_table
-from metrics.measures.table_block import TableBlock, build_tables, laid_block
+from metrics.measures.table_block import RESPONSE_IDS, TableBlock, build_tables, laid_block
 from metrics.mentions.alignment import align
 from strategies import corpora
 
@@ -71,7 +71,8 @@ def test_type_counts_of_many_documents_are_each_documents_own(pairs):
 def test_tables_laid_end_to_end_as_built_are_the_tables_joined(pairs, data):
     """The arrays `build_tables` keeps for all its documents (`TableBlock`) are each document's
     own joined (`TableBlock.of`), for all of them and for any share of them in order (a process's)."""
-    tables = build_tables([align(p.key, p.response) for p in pairs])
+    alignments = [align(p.key, p.response) for p in pairs]
+    tables = build_tables(alignments)
     share = sorted(data.draw(st.sets(st.integers(0, max(len(tables) - 1, 0)), max_size=len(tables))
                              if tables else st.just(set())))
     for chosen in (list(range(len(tables))), share):
@@ -84,3 +85,8 @@ def test_tables_laid_end_to_end_as_built_are_the_tables_joined(pairs, data):
             assert got_doc.dtype == doc.dtype and np.array_equal(got_doc, doc), name
         for name, counts in expected.counts.items():
             assert np.array_equal(found.counts[name], counts), name
+        if RESPONSE_IDS in found.arrays:  # kept by `build_tables`: the response chains' ids laid end to end
+            values, doc = found.arrays[RESPONSE_IDS]
+            chains = [(d, chain) for d, i in enumerate(chosen) for chain in alignments[i].response_chains]
+            assert values.tolist() == [i for _, chain in chains for i in chain]
+            assert doc.tolist() == [d for d, chain in chains for _ in chain]

@@ -59,8 +59,7 @@ class DocPair:
 
     It keeps what does not depend on the weights once computed: the weight-independent scores,
     the mention types (every mention's head: dear, and only Chen & Ng, Tuggener, the error
-    analysis and the workbench use them), the chain views, the chain weights of the latest W.
-    """
+    analysis and the workbench use them), the chain views, the chain weights of the latest W."""
 
     def __init__(self, name: str, spans: Spans | Callable[[], Spans], *,
                  typed: dict[Span, tuple[MentionType, str]] | None = None, ace: AceOptions = AceOptions(),
@@ -80,7 +79,7 @@ class DocPair:
         """Whose computation of each metric this pair's scores are."""
         self._scores: dict[str, AnyScore] = {}
         self._rows: list[tuple[dict[str, Column], int, Weights]] = []
-        self._typed = typed
+        self._typed: dict[Span, tuple[MentionType, str]] | Callable[[], dict] | None = typed  # (a maker: offered)
         self._types: dict[Span, MentionType] | None = None
         self._chain_types: ChainTypes | None = None
         self._id_types: np.ndarray | None = None
@@ -186,16 +185,22 @@ class DocPair:
             self._views = (key_view(self.key), response_view(self.response))
         return self._views
 
-    def typed_spans(self, found: dict[Span, tuple[MentionType, str]] | None = None,
-                    kinds: np.ndarray | None = None) -> dict[Span, tuple[MentionType, str]]:
-        """Type and deciding rule of every span of the pair (key and response spans alike); `found`: as typed
-        with other pairs' (`laid.Tables.id_types`), kept unless typed already, with its ids' types there, `kinds`."""
+    def typed_spans(self) -> dict[Span, tuple[MentionType, str]]:
+        """Type and deciding rule of every span of the pair (key and response spans alike): as typed
+        with other pairs' when offered (`offer_types`), else typed here."""
+        self._typed = self._typed() if callable(self._typed) else self._typed
         if self._typed is None:
             from metrics.mentions.types import assign_types
 
-            self._typed = found if found is not None else assign_types(self.key, self.alignment.spans)
-            self._id_types = kinds if found is not None and self._id_types is None else self._id_types
+            self._typed = assign_types(self.key, self.alignment.spans)
         return self._typed
+
+    def offer_types(self, make: Callable[[], dict[Span, tuple[MentionType, str]]], kinds: np.ndarray) -> bool:
+        """Unless typed already (then False), take the types as typed with other pairs' (`laid.Tables.id_types`):
+        the ids' `kinds`, and the dict `make` makes when first read (the scores read the ids' alone)."""
+        if self._typed is None:
+            self._typed, self._id_types = make, kinds if self._id_types is None else self._id_types
+        return self._typed is make
 
     @property
     def types(self) -> dict[Span, MentionType]:
@@ -277,11 +282,10 @@ class PreparedCorpus:
         return self.pairs[0].scorer if self.pairs else Scorer.V801
 
     def score(self, weights: Weights = W4, metrics: Sequence[str] | None = None, processes: int = 1) -> CorpusResult:
-        """The corpus scores.  With `processes` > 1 the documents are scored in that many forked
-        processes (`metrics.runtime.parallel`), when the corpus is large enough to gain from it
-        (`PARALLEL_TOKENS` per process); the result is the same either way.  The pairs scored
-        in a child do not keep what they computed: a caller that asks again (the workbench)
-        scores in its own process."""
+        """The corpus scores.  With `processes` > 1 the documents are scored in that many forked processes
+        (`metrics.runtime.parallel`), when the corpus is large enough to gain from it (`PARALLEL_TOKENS` per process);
+        the result is the same either way.  The pairs scored in a child do not keep what they computed: a caller that
+        asks again (the workbench) scores in its own process."""
         wanted = catalog.resolve(metrics, self.scorer)
         pairs = self.pairs
 
@@ -294,13 +298,12 @@ class PreparedCorpus:
 
     def score_in_children(self, weights: Weights, stages: Sequence[Sequence[str]],
                           processes: int, nice: int = 0, serving: bool = False) -> ScoresInChildren | None:
-        """Start scoring every document in forked children, stage after stage (the official
-        metrics, then the others, say), for a caller with work of its own meanwhile (`nice`: at a
-        lower priority than it, `metrics.runtime.parallel.Forked`); None where
-        that does not pay (a corpus below `PARALLEL_TOKENS`) or cannot be done (`can_fork`).
-        The results equal `score(weights, stage)`, stage by stage.  With `serving` the children
-        then stay, to rescore under other weights (`ScoresInChildren.rescore`) until closed
-        (each keeps what it computed: about 50 MB on gum-open); without, they end."""
+        """Start scoring every document in forked children, stage after stage (the official metrics, then the others,
+        say), for a caller with work of its own meanwhile (`nice`: at a lower priority than it,
+        `metrics.runtime.parallel.Forked`); None where that does not pay (a corpus below `PARALLEL_TOKENS`) or cannot
+        be done (`can_fork`). The results equal `score(weights, stage)`, stage by stage.  With `serving` the children
+        then stay, to rescore under other weights (`ScoresInChildren.rescore`) until closed (each keeps what it
+        computed: about 50 MB on gum-open); without, they end."""
         costs = document_costs(self.pairs)
         if not can_fork() or sum(costs) < PARALLEL_TOKENS:
             return None
@@ -353,10 +356,9 @@ class ScoresInChildren:
             return self._results[index]
 
     def rescore(self, previous: CorpusResult, weights: Weights) -> CorpusResult:
-        """`previous` under new weights, its weighted metrics computed by the children (each its
-        documents, as in `stage`), so the caller's process only waits: equal to
-        `PreparedCorpus.rescore`.  Every stage is collected first (their answers come first); a
-        child's failure is raised here, and the caller rescores by itself."""
+        """`previous` under new weights, its weighted metrics computed by the children (each its documents, as in
+        `stage`), so the caller's process only waits: equal to `PreparedCorpus.rescore`.  Every stage is collected
+        first (their answers come first); a child's failure is raised here, and the caller rescores by itself."""
         weighted = weighted_metrics(previous)
         if not weighted:
             return previous
@@ -465,10 +467,9 @@ def prepare(keys: list[Document], responses: list[Document], on_document: Callab
 
 def pair_corpus(keys: Sequence[Named], responses: Sequence[T], response_path: str) -> tuple[list[T | None], list[str]]:
     """The CoNLL-2012 convention's pairing of a response's documents with the key's (by name,
-    `metrics.mentions.pairing`): each key's partner (None when the response lacks it) and the
-    warning for the response documents no key took.  A response sharing no document with the key
-    is refused.  One rule for documents in memory (`prepare`) and for byte ranges of documents
-    (the road's streaming, `metrics.conventions.pipeline.stream`)."""
+    `metrics.mentions.pairing`): each key's partner (None when the response lacks it) and the warning for the response
+    documents no key took.  A response sharing no document with the key is refused.  One rule for documents in memory
+    (`prepare`) and for byte ranges of documents (the road's streaming, `metrics.conventions.pipeline.stream`)."""
     partners, unused = pair_documents(keys, responses)
     require_common(response_path, keys, partners, responses)
     return partners, [unused_warning(response_path, unused)] if unused else []

@@ -18,10 +18,12 @@ ones field for field, derived fields included, with the same types (lists, tuple
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 
+from metrics.mentions.chains import MentionArrays, TypedArrays
+from metrics.mentions.types_arrays import TokenArrays
 from metrics.model import Document, MentionType
 
 _NONE = -1
@@ -117,9 +119,15 @@ class _Strings:
         return _lengths(values), *_coded(flat)
 
     @staticmethod
-    def unpack(state: tuple) -> list:
-        lengths, text, count, codes = state
-        return _cut(_decoded(text, count, codes), lengths)
+    def unpack(state: tuple, flat: list[str] | None = None) -> list:
+        """Each document's list (cut from `flat`, the column's strings laid end to end, when given)."""
+        return _cut(_Strings.flat(state) if flat is None else flat, state[0])
+
+    @staticmethod
+    def flat(state: tuple) -> list[str]:
+        """The column's strings, every document's laid end to end."""
+        _, text, count, codes = state
+        return _decoded(text, count, codes)
 
 
 class _Numbers:
@@ -186,6 +194,48 @@ class _Typed:
                 for spans_, types in zip(_cut(spans, lengths), _cut(typed, lengths))]
 
 
+_TOKEN_STRINGS = ("words", "pos", "lemmas")
+"""The columns of strings whose documents' values laid end to end `TokenArrays` keeps."""
+
+
+def _tokens(columns: dict[str, tuple], values: dict[str, list], flat: dict[str, list[str]]) -> TokenArrays | None:
+    """The file's tokens laid end to end (`TokenArrays`) from its columns, when its words are one:
+    tags, lemmas and the parse's heads where every document has them, one per token."""
+    if "words" not in columns:
+        return None
+    lengths = columns["words"][0]
+
+    def whole(name: str) -> bool:  # every document's column there, one value per token
+        return name in columns and np.array_equal(columns[name][0], lengths)
+
+    heads = columns["parse_heads"][1].astype(np.int64) if whole("parse_heads") else None
+    return TokenArrays(_starts(np.maximum(lengths, 0)), flat["words"], values["words"],
+                       flat["pos"] if whole("pos") else None, values.get("pos"),
+                       flat["lemmas"] if whole("lemmas") else None, values.get("lemmas"),
+                       heads, values.get("parse_heads"))
+
+
+def _mention_arrays(state: tuple, lists: list, typed: tuple | None, dicts: list | None, tokens: TokenArrays | None
+                    ) -> list[tuple[MentionArrays, int]]:
+    """Each document's (its file's mentions as arrays, its place): `Document.mention_arrays`, what
+    array work reads instead of the chain lists (and the typed mentions' dicts) unpacked beside them."""
+    per_document, per_chain, first, last = state
+    chain_starts = _starts(per_document)
+    typed_arrays = None
+    if typed is not None and dicts is not None:
+        lengths, typed_first, typed_last, kinds = typed[:4]
+        typed_arrays = TypedArrays(typed_first.astype(np.int64), typed_last.astype(np.int64), kinds.astype(np.int64),
+                                   _starts(np.maximum(lengths, 0)), dicts)
+    arrays = MentionArrays(first.astype(np.int64), last.astype(np.int64), per_chain.astype(np.int64), chain_starts,
+                           _starts(per_chain)[chain_starts], lists, typed_arrays, tokens)
+    return list(zip(repeat(arrays), range(len(lists))))
+
+
+def _starts(lengths: np.ndarray) -> np.ndarray:
+    """Where each of consecutive groups of these lengths starts, and the end of the last."""
+    return np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]).astype(np.int64)
+
+
 _CODECS = {
     "words": _Strings, "labels": _Strings, "pos": _Strings, "lemmas": _Strings, "parse": _Strings,
     "speakers": _Strings, "token_lines": _Numbers, "sentence_starts": _Numbers, "heads": _Numbers,
@@ -207,6 +257,10 @@ class PackedDocuments:
     """... and their values, one tuple per document."""
 
 
+_DERIVED_HERE = ("mention_arrays",)
+"""Fields never stored: made when unpacking, from the columns (`_mention_arrays`)."""
+
+
 def pack(documents: list[Document]) -> PackedDocuments:
     """The documents as columns (a field whose values do not fit its codec is kept as it is)."""
     columns: dict[str, tuple] = {}
@@ -215,7 +269,7 @@ def pack(documents: list[Document]) -> PackedDocuments:
             columns[name] = codec.pack([getattr(doc, name) for doc in documents])
         except (ValueError, TypeError, OverflowError):  # _Unfit among them
             continue
-    kept = tuple(f.name for f in fields(Document) if f.name not in columns)
+    kept = tuple(f.name for f in fields(Document) if f.name not in columns and f.name not in _DERIVED_HERE)
     rest = [tuple(getattr(doc, name) for name in kept) for doc in documents]
     return PackedDocuments(len(documents), columns, kept, rest)
 
@@ -225,13 +279,19 @@ def unpack(packed: PackedDocuments) -> list[Document]:
     if not isinstance(packed, PackedDocuments):
         raise TypeError(f"a {type(packed).__name__} where packed documents were expected")
     names = [f.name for f in fields(Document)]
-    if sorted(names) != sorted([*packed.columns, *packed.kept]) or len(packed.rest) != packed.count:
+    stored = [name for name in names if name not in _DERIVED_HERE]
+    if sorted(stored) != sorted([*packed.columns, *packed.kept]) or len(packed.rest) != packed.count:
         raise TypeError("packed documents of another shape")
-    values = {name: _CODECS[name].unpack(state) for name, state in packed.columns.items()}
+    flat = {name: _Strings.flat(packed.columns[name]) for name in _TOKEN_STRINGS if name in packed.columns}
+    values = {name: _CODECS[name].unpack(state, flat[name]) if name in flat else _CODECS[name].unpack(state)
+              for name, state in packed.columns.items()}
     for name, column in values.items():
         if len(column) != packed.count:
             raise TypeError(f"packed column {name} of another length")
     kept = dict(zip(packed.kept, zip(*packed.rest))) if packed.count else {name: () for name in packed.kept}
+    kept["mention_arrays"] = _mention_arrays(packed.columns["chains"], values["chains"], packed.columns.get("rule_types"),
+                                             values.get("rule_types"), _tokens(packed.columns, values, flat)) \
+        if "chains" in values else [None] * packed.count
     documents = list(map(Document, *[values[name] if name in values else kept[name] for name in names]))
     if len(documents) != packed.count:
         raise TypeError("packed documents of another shape")

@@ -26,6 +26,7 @@ from metrics.measures.formulas import ChainWeights, first_best, largest_matching
 from metrics.measures.score import AnchorScore, BlancScore, Score, ratio
 from metrics.measures.laid import Tables
 from metrics.measures.table import ChainTypes
+from metrics.measures.table_block import RESPONSE_IDS
 from metrics.measures.weights import Weights
 
 _RUNNING_SUM = 8
@@ -237,11 +238,26 @@ def ceaf_phi(t: Tables, exact: bool) -> Column:
         twice = np.nonzero(np.bincount(chains, minlength=n) > 1)[0]
         shared[docs[twice]] = True
     counted = np.bincount(t.cell_doc[edges], minlength=t.n_docs).astype(np.float64)
-    # the documents with such a chain: a largest matching of all their cells where phi is 1 at once
-    # (their chains' numbers are global, so it is a largest matching of each)
+    # the documents with such a chain whose cells where phi is 1 are stars (no response chain in
+    # two of them, as under phi2 a response chain lies within one key chain at most; or no key
+    # chain in two): a largest matching takes one cell of each star, as many as their centres
+    stars = np.zeros(t.n_docs, dtype=bool)
     tangled = edges[shared[t.cell_doc[edges]]]
+    for centres, leaves, docs in ((k[tangled], r[tangled], t.key_doc), (r[tangled], k[tangled], t.response_doc)):
+        leaves_once = np.ones(t.n_docs, dtype=bool)
+        leaves_once[t.cell_doc[tangled][np.bincount(leaves)[leaves] > 1]] = False
+        centred = shared & leaves_once & ~stars
+        if centred.any():
+            present = np.zeros(len(docs), dtype=bool)
+            present[centres] = True
+            counted[centred] = np.bincount(docs[present], minlength=t.n_docs)[centred]
+            stars |= centred
+    # the others: a largest matching of all their cells where phi is 1 at once (their chains'
+    # numbers are global, so it is a largest matching of each)
+    tangled = tangled[(shared & ~stars)[t.cell_doc[tangled]]]
     matched = list(largest_matching(k[tangled].tolist(), r[tangled].tolist()).values())
-    counted[shared] = np.bincount(t.key_doc[matched], minlength=t.n_docs)[shared] if matched else 0.0
+    rest = shared & ~stars
+    counted[rest] = np.bincount(t.key_doc[matched], minlength=t.n_docs)[rest] if matched else 0.0
     keys = np.bincount(t.key_doc[t.key_sizes != 0], minlength=t.n_docs).astype(np.float64)
     responses = np.bincount(t.response_doc[t.response_sizes != 0], minlength=t.n_docs).astype(np.float64)
     return Column(Score, [counted, keys, counted, responses])
@@ -274,8 +290,12 @@ def ace(t: Tables) -> Column:
     key_ids = t.joined("key_ids", id_offsets)
     key_owner = t.joined("key_owner", t.starts("key_sizes"))
     owner = np.repeat(np.arange(len(t.response_sizes), dtype=np.int64), t.response_sizes)
-    flat = np.fromiter((i for pair in pairs for chain in pair.alignment.response_chains for i in chain),
-                       dtype=np.int64, count=len(owner)) + id_offsets[t.response_doc[owner]]
+    laid = t.block.arrays.get(RESPONSE_IDS)  # as `build_tables` laid them, when it did
+    if laid is not None:
+        flat = laid[0] + id_offsets[laid[1]]
+    else:
+        flat = np.fromiter((i for pair in pairs for chain in pair.alignment.response_chains for i in chain),
+                           dtype=np.int64, count=len(owner)) + id_offsets[t.response_doc[owner]]
     member_cell = t.joined("member_cell", t.starts("cell_key"))
     member_id = t.joined("member_id", id_offsets)
     n_key, n_response, n_cells = len(t.key_sizes), len(t.response_sizes), len(t.cell_key)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import accumulate
 from typing import Any
 
@@ -23,6 +24,8 @@ from metrics.measures.formulas import ChainWeights
 from metrics.measures.table import ChainTypes, Table, group_starts, types_per_group
 from metrics.measures.table_block import TableBlock, laid_block
 from metrics.measures.weights import Weights
+from metrics.mentions.alignment import laid_alignments
+from metrics.mentions.chains import ranges
 from metrics.model import MentionType
 
 
@@ -99,15 +102,19 @@ class Tables:
                 raise ValueError("mention types of tables laid end to end without their pairs")
             from metrics.mentions.types import types_together
 
-            typed, kinds = types_together([pair.key for pair in self.pairs],
-                                          [pair.alignment.spans for pair in self.pairs])
+            found = _typed_from_arrays(self.pairs)
+            if found is None:
+                typed, kinds = types_together([pair.key for pair in self.pairs],
+                                              [pair.alignment.spans for pair in self.pairs])
+                found = [partial(_given, types) for types in typed], kinds
+            makers, kinds = found
             # Each pair keeps its own, for what reads it alone; one typed already keeps its types (a
             # part of a document, as `--impact` scores it, shares the whole document's: its part's
             # words alone would type otherwise), and they are what it is scored with here too.
             starts = self.id_offsets().tolist()
             ends = [*starts[1:], len(kinds)]
-            kept = {d for d, (pair, found) in enumerate(zip(self.pairs, typed))
-                    if pair.typed_spans(found, kinds[starts[d]:ends[d]]) is not found}  # each holding its ids' types
+            kept = {d for d, (pair, make) in enumerate(zip(self.pairs, makers))
+                    if not pair.offer_types(make, kinds[starts[d]:ends[d]])}  # each holding its ids' types
             if kept:
                 ends = list(accumulate(len(pair.alignment.spans) for pair in self.pairs))
                 kinds = np.concatenate([self.pairs[d].id_types if d in kept else kinds[end - len(pair.alignment.spans):end]
@@ -145,6 +152,53 @@ class Tables:
         """One array of every table's `name`, each document's values plus its offset."""
         values, doc = self.block.arrays[name]
         return values + offsets[doc]
+
+
+def _typed_from_arrays(pairs: Sequence[Any]) -> tuple[list[Callable[[], dict]], np.ndarray] | None:
+    """`types.types_together` of the pairs' ids (each pair's typed spans, made when called, and
+    the ids' types laid end to end), the key ids' types read from the arrays the cache of read files keeps the key's
+    mentions typed ahead in (`chains.TypedArrays`), and only the response's spans the key lacks
+    typed; None unless the pairs were aligned together (`alignment.laid_alignments`) and the
+    key's typed mentions are, for every pair, its key ids' spans in their order (as the key's
+    mentions typed ahead are: each distinct span of its chains, in order), which is checked.
+    Why: looking up each of the corpus's 100,000 ids in its key's dict, and making each pair's
+    dict span by span, cost more than typing the few thousand spans the key lacks."""
+    from metrics.mentions.types import types_together
+
+    laid = laid_alignments([pair.alignment for pair in pairs])
+    keys = [pair.key for pair in pairs]
+    held = [key.mention_arrays for key in keys]
+    if laid is None or held[0] is None:
+        return None
+    arrays = held[0][0]
+    typed = arrays.typed
+    if typed is None or any(found is None or found[0] is not arrays or key.rule_types is None
+                            or typed.dicts[found[1]] is not key.rule_types for found, key in zip(held, keys)):
+        return None
+    places = np.fromiter((found[1] for found in held), dtype=np.int64, count=len(held))
+    n_key = np.fromiter((pair.alignment.n_key_ids for pair in pairs), dtype=np.int64, count=len(pairs))
+    if not np.array_equal(typed.starts[places + 1] - typed.starts[places], n_key):
+        return None
+    typed_at = ranges(typed.starts[places], typed.starts[places + 1])
+    id_starts = laid.id_starts[:-1]
+    key_at = ranges(id_starts, id_starts + n_key)
+    if not (np.array_equal(typed.first[typed_at], laid.first[key_at])
+            and np.array_equal(typed.last[typed_at], laid.last[key_at])):
+        return None
+    lacking, lacking_kinds = types_together(keys, [pair.alignment.spans[n:] for pair, n in zip(pairs, n_key.tolist())])
+    kinds = np.empty(int(laid.id_starts[-1]), dtype=np.int64)
+    kinds[key_at] = typed.kinds[typed_at]
+    kinds[ranges(id_starts + n_key, laid.id_starts[1:])] = lacking_kinds
+    return [partial(_joined, key.rule_types, extra) for key, extra in zip(keys, lacking)], kinds
+
+
+def _given(types: dict) -> dict:
+    return types
+
+
+def _joined(first: dict, then: dict) -> dict:
+    """A pair's typed spans: its key's own mentions', then those the key lacks (its ids' order)."""
+    return {**first, **then}
 
 
 def _stacked_types(types: Sequence[ChainTypes]) -> ChainTypes:

@@ -18,12 +18,15 @@ from typing import Any
 import numpy as np
 
 from metrics.measures.table import EMPTY_INT, Table, build_table, group_starts
-from metrics.mentions.alignment import Alignment
+from metrics.mentions.alignment import Alignment, laid_alignments
 
 BLOCK_ARRAYS = ("key_sizes", "response_sizes", "cell_key", "cell_response", "primary", "shared", "key_side",
                 "part_response", "key_ids", "key_owner", "member_cell", "member_id", "part_cell", "part_id",
                 "twinless_ids", "simple_cells", "star_cells", "star_starts")
 """The arrays of `Table` a `TableBlock` lays end to end."""
+RESPONSE_IDS = "response_ids"
+"""Beyond the arrays of `Table`, a block `build_tables` built keeps every response chain's mention
+ids, chain after chain (`Alignment.response_chains` laid end to end: the ACE-value reads them)."""
 BLOCK_COUNTS = ("n_key_spans", "n_response_spans", "matched", "components")
 """The counts of `Table` a `TableBlock` keeps per document (`components`: how many)."""
 
@@ -143,15 +146,22 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
     n = len(alignments)
     if n < 2:
         return [build_table(alignment) for alignment in alignments]
-    key_counts = _lengths(a.key_chains for a in alignments)
-    response_counts = _lengths(a.response_chains for a in alignments)
-    key_sizes = np.fromiter((len(c) for a in alignments for c in a.key_chains), np.int64, int(key_counts.sum()))
-    response_sizes = np.fromiter((len(c) for a in alignments for c in a.response_chains), np.int64,
-                                 int(response_counts.sum()))
-    key_flat = np.fromiter((i for a in alignments for c in a.key_chains for i in c), np.int64, int(key_sizes.sum()))
-    response_flat = np.fromiter((i for a in alignments for c in a.response_chains for i in c), np.int64,
-                                int(response_sizes.sum()))
-    n_ids = _lengths(a.spans for a in alignments)
+    laid = laid_alignments(alignments)
+    if laid is not None:  # computed together, as arrays (`align_all`)
+        key_counts, response_counts = np.diff(laid.key_chain_starts), np.diff(laid.response_chain_starts)
+        key_sizes, response_sizes, key_flat, response_flat = laid.key_sizes, laid.response_sizes, laid.key_ids, \
+            laid.response_ids
+        n_ids = np.diff(laid.id_starts)
+    else:
+        key_counts = _lengths(a.key_chains for a in alignments)
+        response_counts = _lengths(a.response_chains for a in alignments)
+        key_sizes = np.fromiter((len(c) for a in alignments for c in a.key_chains), np.int64, int(key_counts.sum()))
+        response_sizes = np.fromiter((len(c) for a in alignments for c in a.response_chains), np.int64,
+                                     int(response_counts.sum()))
+        key_flat = np.fromiter((i for a in alignments for c in a.key_chains for i in c), np.int64, int(key_sizes.sum()))
+        response_flat = np.fromiter((i for a in alignments for c in a.response_chains for i in c), np.int64,
+                                    int(response_sizes.sum()))
+        n_ids = _lengths(a.spans for a in alignments)
     id_start, key_chain_start, response_chain_start = group_starts(n_ids), group_starts(key_counts), group_starts(response_counts)
     key_owner = np.repeat(np.arange(len(key_sizes), dtype=np.int64), key_sizes)
     response_owner = np.repeat(np.arange(len(response_sizes), dtype=np.int64), response_sizes)
@@ -210,7 +220,7 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
         "key_ids": (key_flat, key_doc), "key_owner": (local_key_owner, key_doc),
         "member_cell": (local_inverse, matched_doc), "member_id": (matched_ids, matched_doc),
         "part_cell": (local_inverse, matched_doc), "part_id": (matched_ids, matched_doc),
-        "twinless_ids": (twinless_ids, twinless_doc),
+        "twinless_ids": (twinless_ids, twinless_doc), RESPONSE_IDS: (response_flat, response_doc),
         "simple_cells": (simple_values[by_doc], simple_doc[by_doc]),
         "star_cells": (found.star, found.star_doc), "star_starts": (found.starts, found.starts_doc),
     }, {

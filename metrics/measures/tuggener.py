@@ -42,6 +42,7 @@ import numpy as np
 from metrics.measures.catalog import ANCHOR, ANCHOR_ED, ANCHOR_EM, IMMEDIATE, INFERRED, Family, names
 from metrics.mentions.chains import (CODE_BASE, KEY_KEEPS_LAST, RESPONSE_KEEPS_LAST, ChainView, code_spans, joined_view,
                                      key_view, response_view, span_codes)
+from metrics.mentions.alignment import laid_alignments
 from metrics.model import Document, MentionType, Span
 from metrics.measures.score import AnchorScore, Score  # AnchorScore: F-phi's value, kept with the other scores
 
@@ -351,8 +352,12 @@ def count_documents(pairs: Sequence) -> dict[str, np.ndarray]:
     n = len(pairs)
     if not n:
         return {name: np.zeros((0, 4), dtype=np.int64) for name in COUNTED}
-    spans_per_doc = np.fromiter((len(pair.alignment.spans) for pair in pairs), dtype=np.int64, count=n)
-    codes = span_codes(list(chained.from_iterable(pair.alignment.spans for pair in pairs)))
+    laid = laid_alignments([pair.alignment for pair in pairs])
+    if laid is not None:  # the ids' spans as arrays (`align_all`)
+        spans_per_doc, codes = np.diff(laid.id_starts), laid.first * CODE_BASE + laid.last
+    else:
+        spans_per_doc = np.fromiter((len(pair.alignment.spans) for pair in pairs), dtype=np.int64, count=n)
+        codes = span_codes(list(chained.from_iterable(pair.alignment.spans for pair in pairs)))
     span_doc = np.repeat(np.arange(n), spans_per_doc)
     widths = np.zeros(n, dtype=np.int64)
     np.maximum.at(widths, span_doc, codes % CODE_BASE + 1)

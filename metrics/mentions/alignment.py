@@ -14,9 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 import itertools
+from operator import is_
+from typing import NamedTuple
 
 import numpy as np
 
+from metrics.mentions.chains import laid_chains, ranges
 from metrics.model import Document, Span
 
 
@@ -39,6 +42,96 @@ class Alignment:
     """(span, chain label dropped from, chain label kept in) for key-matching response duplicates."""
     twinless_duplicates: list[tuple[Span, list[str]]] = field(default_factory=list)
     key_duplicates: list[tuple[Span, list[str]]] = field(default_factory=list)
+    laid: tuple[AlignedArrays, int] | None = field(default=None, compare=False, repr=False)
+    """The alignments this one was computed with, as arrays, and its place among them (`align_all`
+    of documents whose chains the cache of read files keeps as arrays; `laid_alignments`)."""
+
+    @classmethod
+    def chains_later(cls, spans: list[Span], n_key_ids: int, response_chain_source: list[int], matched: int,
+                     response_spans: int) -> Alignment:
+        """An alignment whose `key_chains` and `response_chains` are made from its `laid` arrays
+        when first read (`laid` is set before).  Why: a corpus's alignments computed together are
+        read as arrays by the scores; their lists of ids (70,000 chains on the corpus) are made
+        only for what reads them (a table made alone, the error analyses, the workbench)."""
+        alignment = cls.__new__(cls)
+        alignment.__dict__.update(spans=spans, n_key_ids=n_key_ids, response_chain_source=response_chain_source,
+                                  matched=matched, response_spans=response_spans, removed_duplicates=[],
+                                  twinless_duplicates=[], key_duplicates=[], laid=None)
+        return alignment
+
+    def __getattr__(self, name: str) -> list[list[int]]:  # only for chains not made yet (`chains_later`)
+        laid = self.__dict__.get("laid")
+        if name not in ("key_chains", "response_chains") or laid is None:
+            raise AttributeError(name)
+        value = laid[0].chains(laid[1], key=name == "key_chains")
+        self.__dict__[name] = value
+        return value
+
+
+class AlignedArrays(NamedTuple):
+    """Many documents' alignments laid end to end, document after document (`align_all`): what
+    array work over all of them reads (the tables, mention types, Tuggener's metrics) instead of
+    walking their lists.  The same values as the lists, in their order (tests/test_align_all.py)."""
+
+    alignments: list[Alignment]
+    """The alignments described, in order: one whose place here holds another is not described."""
+    first: np.ndarray
+    """The first token of each mention id's span (`Alignment.spans`), document after document."""
+    last: np.ndarray
+    id_starts: np.ndarray
+    """Where each document's ids start in `first` and `last`, and the end (documents + 1 values)."""
+    key_ids: np.ndarray
+    """The ids of every key chain (`Alignment.key_chains`), chain after chain, document after document."""
+    key_id_starts: np.ndarray
+    key_sizes: np.ndarray
+    """Each key chain's number of ids."""
+    key_chain_starts: np.ndarray
+    response_ids: np.ndarray
+    """The ids of every response chain (`Alignment.response_chains`), likewise."""
+    response_id_starts: np.ndarray
+    response_sizes: np.ndarray
+    response_chain_starts: np.ndarray
+
+    def chains(self, place: int, key: bool) -> list[list[int]]:
+        """The key (or response) chains of the alignment at this place, as lists of ids."""
+        ids, id_starts, sizes, chain_starts = (self.key_ids, self.key_id_starts, self.key_sizes, self.key_chain_starts) \
+            if key else (self.response_ids, self.response_id_starts, self.response_sizes, self.response_chain_starts)
+        return _cut(ids[id_starts[place]:id_starts[place + 1]].tolist(),
+                    sizes[chain_starts[place]:chain_starts[place + 1]])
+
+    def taken(self, places: np.ndarray) -> AlignedArrays:
+        """The arrays of the alignments at these places, in this order."""
+        def gather(values: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return values[ranges(starts[places], starts[places + 1])], _starts(starts[places + 1] - starts[places])
+
+        spans, id_starts = gather(np.stack([self.first, self.last]).T, self.id_starts)
+        return AlignedArrays([self.alignments[i] for i in places.tolist()], spans[:, 0].copy(), spans[:, 1].copy(),
+                             id_starts, *gather(self.key_ids, self.key_id_starts),
+                             *gather(self.key_sizes, self.key_chain_starts),
+                             *gather(self.response_ids, self.response_id_starts),
+                             *gather(self.response_sizes, self.response_chain_starts))
+
+
+def laid_alignments(alignments: Sequence[Alignment]) -> AlignedArrays | None:
+    """The arrays of these alignments laid end to end, in their order, when `align_all` computed
+    them all together (else None: their lists are to be walked)."""
+    if not alignments:
+        return None
+    held = [alignment.laid for alignment in alignments]
+    if held[0] is None:
+        return None
+    arrays = held[0][0]
+    if any(found is None or found[0] is not arrays or arrays.alignments[found[1]] is not alignment
+           for found, alignment in zip(held, alignments)):
+        return None
+    if len(alignments) == len(arrays.alignments) and all(map(is_, alignments, arrays.alignments)):
+        return arrays
+    return arrays.taken(np.fromiter((found[1] for found in held), dtype=np.int64, count=len(held)))
+
+
+def _starts(lengths: np.ndarray) -> np.ndarray:
+    """Where each of consecutive groups of these lengths starts, and the end of the last."""
+    return np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(lengths, dtype=np.int64)])
 
 
 def align(key: Document, response: Document) -> Alignment:
@@ -113,6 +206,10 @@ def align_all(keys: Sequence[Document], responses: Sequence[Document]) -> list[A
     key's by one sorted search, and each pair's ids and chains cut from the arrays.  A pair with
     a span listed twice on either side, an empty chain, or spans the codes cannot hold is aligned
     by `align` itself (v8.01's rules for repeated spans, which only it applies)."""
+    if len(keys) > 1:
+        key_side, response_side = _laid_arrays(keys), _laid_arrays(responses)
+        if key_side is not None and response_side is not None:  # as the cache keeps them: all at once
+            return _aligned_together(keys, responses, key_side, response_side, laid=True)
     small = [len(key.words) <= SMALL_DOCUMENT for key in keys]
     if sum(small) < 2:
         return [align(key, response) for key, response in zip(keys, responses)]
@@ -121,9 +218,12 @@ def align_all(keys: Sequence[Document], responses: Sequence[Document]) -> list[A
     return [next(together) if here else align(key, response) for key, response, here in zip(keys, responses, small)]
 
 
-def _aligned_together(keys: Sequence[Document], responses: Sequence[Document]) -> list[Alignment]:
-    """`align` of each pair, computed at once (`align_all`)."""
-    key_side, response_side = _laid(keys), _laid(responses)
+def _aligned_together(keys: Sequence[Document], responses: Sequence[Document], key_side: _Laid | None = None,
+                      response_side: _Laid | None = None, laid: bool = False) -> list[Alignment]:
+    """`align` of each pair, computed at once (`align_all`), from each side's spans laid end to
+    end when given; with `laid`, each alignment holds the arrays of all (`AlignedArrays`)."""
+    if key_side is None or response_side is None:
+        key_side, response_side = _laid(keys), _laid(responses)
     if key_side is None or response_side is None:
         return [align(key, response) for key, response in zip(keys, responses)]
     key_doc, key_bounds, key_spans, key_sizes, key_counts = key_side
@@ -160,8 +260,9 @@ def _aligned_together(keys: Sequence[Document], responses: Sequence[Document]) -
     twinless_rank = np.cumsum(twinless) - twinless - twinless_starts[response_doc]
     ids = np.where(found, hit - key_starts[response_doc], key_mentions[response_doc] + twinless_rank)
     key_ids = np.arange(len(key_codes)) - key_starts[key_doc]
-    key_chains = _cut(_cut(key_ids.tolist(), key_sizes), key_counts)
-    response_chains = _cut(_cut(ids.tolist(), response_sizes), response_counts)
+    if not laid:  # (else made from the arrays when first read)
+        key_chains = _cut(_cut(key_ids.tolist(), key_sizes), key_counts)
+        response_chains = _cut(_cut(ids.tolist(), response_sizes), response_counts)
     twinless_spans = [response_spans[i] for i in np.flatnonzero(twinless).tolist()]
     matched = np.bincount(response_doc[found], minlength=n).tolist()
     response_mentions = np.bincount(response_doc, minlength=n).tolist()
@@ -173,14 +274,72 @@ def _aligned_together(keys: Sequence[Document], responses: Sequence[Document]) -
             out.append(align(key, response))
             continue
         spans = key_spans[key_start:key_end] + twinless_spans[twinless_start:twinless_end]
+        if laid:
+            out.append(Alignment.chains_later(spans, key_end - key_start, list(range(len(response.chains))),
+                                              matched[d], response_mentions[d]))
+            continue
         out.append(Alignment(spans=spans, n_key_ids=key_end - key_start, key_chains=key_chains[d],
                              response_chains=response_chains[d],
                              response_chain_source=list(range(len(response.chains))), matched=matched[d],
                              response_spans=response_mentions[d]))
+    if laid:
+        ids_first = np.concatenate([key_bounds[:, 0], response_bounds[twinless, 0]])
+        ids_last = np.concatenate([key_bounds[:, 1], response_bounds[twinless, 1]])
+        by_doc = np.argsort(np.concatenate([key_doc, response_doc[twinless]]), kind="stable")
+        id_starts = _starts(key_mentions + twinless_count)
+        arrays = _spliced(out, own, [(np.stack([ids_first[by_doc], ids_last[by_doc]]).T, id_starts),
+                                     (key_ids, _starts(key_mentions)), (key_sizes, _starts(key_counts)),
+                                     (ids, _starts(np.bincount(response_doc, minlength=n))),
+                                     (response_sizes, _starts(response_counts))])
+        for d, alignment in enumerate(out):
+            alignment.laid = (arrays, d)
     return out
 
 
+def _spliced(alignments: list[Alignment], own: np.ndarray, together: list[tuple[np.ndarray, np.ndarray]]
+             ) -> AlignedArrays:
+    """The alignments' arrays (`AlignedArrays`) from those computed together (each (values, where
+    each document's start)), the parts of the documents `align` aligned alone (not `own`) made
+    from their lists in their places."""
+    alone = np.flatnonzero(~own).tolist()
+    theirs = [_arrays_of(alignments[d]) for d in alone]
+    made = []
+    for which, (values, starts) in enumerate(together):
+        parts, lengths, previous = [], np.diff(starts), 0
+        for d, arrays in zip(alone, theirs):
+            parts += [values[starts[previous]:starts[d]], arrays[which]]
+            lengths[d], previous = len(arrays[which]), d + 1
+        parts.append(values[starts[previous]:])
+        made += [np.concatenate(parts) if alone else values, _starts(lengths)]
+    spans = made[0]
+    return AlignedArrays(alignments, spans[:, 0].copy(), spans[:, 1].copy(), *made[1:])
+
+
 _Laid = tuple[np.ndarray, np.ndarray, list[Span], np.ndarray, np.ndarray]
+
+
+def _arrays_of(alignment: Alignment) -> list[np.ndarray]:
+    """One alignment's parts of `AlignedArrays`, from its lists: its ids' spans (first and last
+    tokens as rows), its key chains' ids and sizes, its response chains' ids and sizes."""
+    def flat(items: list) -> np.ndarray:
+        return np.fromiter(itertools.chain.from_iterable(items), dtype=np.int64)
+
+    return [flat(alignment.spans).reshape(-1, 2), flat(alignment.key_chains),
+            np.fromiter(map(len, alignment.key_chains), dtype=np.int64), flat(alignment.response_chains),
+            np.fromiter(map(len, alignment.response_chains), dtype=np.int64)]
+
+
+def _laid_arrays(documents: Sequence[Document]) -> _Laid | None:
+    """`_laid` of documents whose chains the cache of read files keeps as arrays
+    (`chains.laid_chains`), read from them; None for others."""
+    laid = laid_chains(documents)
+    if laid is None:
+        return None
+    first, last, sizes, spans_per_doc = laid
+    counts = np.fromiter(map(len, (document.chains for document in documents)), dtype=np.int64, count=len(documents))
+    spans = list(itertools.chain.from_iterable(itertools.chain.from_iterable(document.chains for document in documents)))
+    doc = np.repeat(np.arange(len(documents), dtype=np.int64), spans_per_doc)
+    return doc, np.stack([first, last]).T, spans, sizes, counts
 
 
 def _laid(documents: Sequence[Document]) -> _Laid | None:

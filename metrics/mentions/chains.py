@@ -20,12 +20,17 @@ look spans up in are made from them when first asked for.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from itertools import chain as chained
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from metrics.model import Document, Span
+
+if TYPE_CHECKING:  # named in an annotation only
+    from metrics.mentions.types_arrays import TokenArrays
 
 KEY_KEEPS_LAST = True
 """v8.01: a key span listed in several key chains counts in the last one."""
@@ -35,6 +40,76 @@ RESPONSE_KEEPS_LAST = False
 CODE_BASE = 1 << 32
 """A span (start, end) as one integer, start * CODE_BASE + end: codes sort as spans do and two sides'
 spans compare as integers (token indices are below 2**31)."""
+
+
+class TypedArrays(NamedTuple):
+    """Every document's mentions typed ahead (`Document.rule_types`) as arrays, as the cache of
+    read files stores them: each typed span's first and last tokens and its type, document after
+    document, in the order of each document's dict, with the dicts made from them."""
+
+    first: np.ndarray
+    last: np.ndarray
+    kinds: np.ndarray
+    """Each typed span's `MentionType` (int64)."""
+    starts: np.ndarray
+    """Where each document's typed spans start, and the end (documents + 1 values)."""
+    dicts: list[dict | None]
+    """Each document's `rule_types` as made from these arrays: a document holding another dict is
+    not described by them."""
+
+
+class MentionArrays(NamedTuple):
+    """A file's documents' mentions as arrays, as the cache of read files stores them
+    (`metrics.formats.packed`), with the lists made from them: what array work over many
+    documents' chains reads instead of walking the lists (`laid_chains`).  A document holds
+    (these, its place) in `Document.mention_arrays`."""
+
+    first: np.ndarray
+    """Each span's first token, document after document, chain after chain (int64)."""
+    last: np.ndarray
+    """Each span's last token."""
+    sizes: np.ndarray
+    """Each chain's number of spans, document after document (int64)."""
+    chain_starts: np.ndarray
+    """Where each document's chains start in `sizes`, and the end (documents + 1 values)."""
+    span_starts: np.ndarray
+    """Where each document's spans start in `first` and `last`, and the end."""
+    lists: list[list[list[Span]]]
+    """Each document's chains as made from these arrays: a document whose `chains` is another
+    list (replaced, or made otherwise) is not described by them."""
+    typed: TypedArrays | None = None
+    """The documents' mentions typed ahead, when the file's entry holds them as a column."""
+    tokens: TokenArrays | None = None
+    """The documents' words, tags, lemmas and parse heads, when the file's entry holds them as
+    columns (what typing the mentions their own types lack reads)."""
+
+
+def laid_chains(docs: Sequence[Document]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The documents' chains laid end to end, from the arrays the cache of read files keeps:
+    (each span's first and last tokens, each chain's size, each document's number of spans), or
+    None when a document does not hold them (read from its file, or its chains replaced) or they
+    come from several files' arrays.  The same values, in the same order, as walking the chains."""
+    held = [doc.mention_arrays for doc in docs]
+    if not held or any(found is None for found in held):
+        return None
+    arrays: MentionArrays = held[0][0]
+    if any(found[0] is not arrays or arrays.lists[found[1]] is not doc.chains for found, doc in zip(held, docs)):
+        return None
+    places = np.fromiter((found[1] for found in held), dtype=np.int64, count=len(held))
+    if len(places) == len(arrays.lists) and (places == np.arange(len(places))).all():  # the whole file, in order
+        spans = np.diff(arrays.span_starts)
+        return arrays.first, arrays.last, arrays.sizes, spans
+    spans = ranges(arrays.span_starts[places], arrays.span_starts[places + 1])
+    chains = ranges(arrays.chain_starts[places], arrays.chain_starts[places + 1])
+    return (arrays.first[spans], arrays.last[spans], arrays.sizes[chains],
+            arrays.span_starts[places + 1] - arrays.span_starts[places])
+
+
+def ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The indices of the ranges starts[i]:ends[i], one range after another (to gather many
+    documents' parts of arrays laid end to end in one indexing)."""
+    lengths = ends - starts
+    return np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
 
 
 def span_codes(spans: list[Span]) -> np.ndarray:
@@ -115,9 +190,14 @@ def joined_view(docs: list[Document], token_offset: np.ndarray, keep_last: bool,
     `token_offset[d]` tokens (so documents' spans never meet and keep their order), its chains
     numbered after those of the documents before it.  The offsets must leave room for each
     document's spans."""
-    sizes = [len(chain) for doc in docs for chain in doc.chains]
-    spans_per_doc = [sum(map(len, doc.chains)) for doc in docs]
-    codes = span_codes(list(chained.from_iterable(chained.from_iterable(doc.chains for doc in docs))))
+    laid = laid_chains(docs)
+    if laid is not None:  # as the cache of read files keeps them
+        first, last, sizes, spans_per_doc = laid
+        codes = first * CODE_BASE + last
+    else:
+        sizes = np.array([len(chain) for doc in docs for chain in doc.chains], dtype=np.int64)
+        spans_per_doc = [sum(map(len, doc.chains)) for doc in docs]
+        codes = span_codes(list(chained.from_iterable(chained.from_iterable(doc.chains for doc in docs))))
     codes += np.repeat(token_offset * (CODE_BASE + 1), spans_per_doc)  # (start, end) -> (start + o, end + o)
     listed_in = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
     if keep_last:  # the last listing of each span: the first of the reversed listings

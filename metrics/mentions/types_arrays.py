@@ -22,7 +22,9 @@ checks them against it).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import chain, repeat
+from typing import NamedTuple
 
 import numpy as np
 
@@ -41,6 +43,28 @@ NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRON
 _POS_NAME, _POS_NOMINAL, _POS_PRONOUN, _LEMMA_PRONOUN, _NER_NAME = range(5)
 OUTCOMES = ((NAME, "pos"), (NOMINAL, "pos"), (PRONOUN, "pos"), (PRONOUN, "lemma"), (NAME, "pos+ner"))
 """The POS road's outcomes (type, deciding rule), by the codes `types_on_road` gives them."""
+
+
+class TokenArrays(NamedTuple):
+    """A file's documents' tokens as the cache of read files keeps them (`metrics.formats.packed`):
+    the words, POS tags and lemmas of all its documents laid end to end, and the heads its parse
+    column gives as one array, with the lists made from them (by which a document is known to
+    hold them).  `types_on_road` reads them instead of joining the documents' lists."""
+
+    starts: np.ndarray
+    """Where each document's tokens start among the file's, and the end (documents + 1 values)."""
+    words: list[str]
+    word_lists: list[list[str]]
+    tags: list[str] | None
+    """None unless every document has its POS tags."""
+    tag_lists: list | None
+    lemmas: list[str] | None
+    """None unless every document has its lemmas."""
+    lemma_lists: list | None
+    heads: np.ndarray | None
+    """Each token's head by the parse (`Document.parse_heads`), within its document; None unless
+    every document has them, one per token."""
+    head_lists: list | None
 
 
 def road(doc: Document) -> list[int] | None:
@@ -78,31 +102,66 @@ def types_on_road(documents: Sequence[Document], spans: Sequence[Sequence[Span]]
                   heads: Sequence[Sequence[int]]) -> list[tuple[MentionType, str]]:
     """The type and deciding rule of every span of every document (`spans[d]` of `documents[d]`,
     whose dependency heads are `heads[d]`: each has passed `road`), laid end to end."""
-    sizes = np.fromiter(map(len, heads), dtype=np.int64, count=len(heads))
-    offsets = np.cumsum(sizes) - sizes
     counts = np.fromiter(map(len, spans), dtype=np.int64, count=len(spans))
     total = int(counts.sum())
     if not total:
         return []
+    cached = _file_tokens(documents, heads)
+    if cached is not None:  # the file's tokens as the cache keeps them, each document at its place there
+        tokens, places, lemmas = cached
+        sizes, offsets = np.diff(tokens.starts), tokens.starts[:-1]
+        dep, words, tags = tokens.heads, tokens.words, tokens.tags
+        lemmas = words if lemmas is None else lemmas
+        offsets_of = offsets[places]
+    else:
+        sizes = np.fromiter(map(len, heads), dtype=np.int64, count=len(heads))
+        offsets = offsets_of = np.cumsum(sizes) - sizes
+        dep = np.fromiter(chain.from_iterable(heads), dtype=np.int64, count=int(sizes.sum()))
+        words = list(chain.from_iterable(doc.words for doc in documents))
+        tags = list(chain.from_iterable(doc.pos or () for doc in documents))  # (every one has its tags: `road`)
+        lemmas = words if all(doc.lemmas is None for doc in documents) else \
+            list(chain.from_iterable(doc.lemmas if doc.lemmas is not None else doc.words for doc in documents))
     # every token's head in the joined tokens (-1: a root, or a head outside its document)
-    dep = np.fromiter(chain.from_iterable(heads), dtype=np.int64, count=int(sizes.sum()))
     token_size = np.repeat(sizes, sizes)
     token_offset = np.repeat(offsets, sizes)
     dep = np.where((dep >= 0) & (dep < token_size), dep + token_offset, -1)
     bounds = np.fromiter(chain.from_iterable(chain.from_iterable(spans)), dtype=np.int64, count=2 * total)
     span_document = np.repeat(np.arange(len(spans)), counts)
+    offsets = offsets_of
     starts = bounds[0::2] + offsets[span_document]
     ends = bounds[1::2] + offsets[span_document]
-    words = list(chain.from_iterable(doc.words for doc in documents))
-    tags = list(chain.from_iterable(doc.pos or () for doc in documents))  # (every one has its tags: `road`)
-    lemmas = words if all(doc.lemmas is None for doc in documents) else \
-        list(chain.from_iterable(doc.lemmas if doc.lemmas is not None else doc.words for doc in documents))
 
     head = _heads(dep, starts, ends, words, tags)
     for i in np.flatnonzero(head < 0).tolist():  # several tokens with a head outside, or none
         d = int(span_document[i])
         head[i] = heads_for(documents[d]).head((int(bounds[2 * i]), int(bounds[2 * i + 1])))[0] + int(offsets[d])
     return _types(head, starts, ends, words, tags, lemmas=lemmas, entities=_entities(documents, offsets))
+
+
+def _file_tokens(documents: Sequence[Document], heads: Sequence[Sequence[int]]
+                 ) -> tuple[TokenArrays, np.ndarray, list[str] | None] | None:
+    """The tokens of the file the documents were read from, as the cache of read files keeps them
+    (`TokenArrays`), with each document's place there and the file's lemmas (None where the
+    documents have none), when every document holds them (its words, tags and lemmas the lists
+    made from them, its heads the parse's kept there, all or none of them with lemmas); else None."""
+    held = [doc.mention_arrays for doc in documents]
+    if not held or held[0] is None:
+        return None
+    arrays = held[0][0]
+    tokens: TokenArrays | None = arrays.tokens
+    if tokens is None or tokens.tags is None or tokens.heads is None:
+        return None
+    with_lemmas = tokens.lemmas is not None and documents[0].lemmas is not None
+    for found, doc, dep in zip(held, documents, heads):
+        if found is None or found[0] is not arrays:
+            return None
+        place = found[1]
+        if (tokens.word_lists[place] is not doc.words or tokens.tag_lists[place] is not doc.pos
+                or tokens.head_lists[place] is not dep
+                or (tokens.lemma_lists[place] is not doc.lemmas if with_lemmas else doc.lemmas is not None)):
+            return None
+    places = np.fromiter((found[1] for found in held), dtype=np.int64, count=len(held))
+    return tokens, places, tokens.lemmas if with_lemmas else None
 
 
 def _heads(dep: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[str], tags: list[str]) -> np.ndarray:
@@ -140,8 +199,9 @@ def _least_ranked(dep: np.ndarray, owner: np.ndarray, tokens: np.ndarray, words:
     the candidates), the one `DocumentHeads.head` takes: least rank, then least depth, then the
     rightmost; -1 for a span with a candidate whose depth was not found."""
     at = tokens.tolist()
-    rank = np.fromiter(map(head_rank, map(words.__getitem__, at), map(tags.__getitem__, at)), dtype=np.int64,
-                       count=len(at))
+    candidates = list(zip(map(words.__getitem__, at), map(tags.__getitem__, at)))
+    ranks = {candidate: head_rank(*candidate) for candidate in set(candidates)}  # each (word, tag) ranked once
+    rank = np.fromiter(map(ranks.__getitem__, candidates), dtype=np.int64, count=len(at))
     depth = np.zeros(len(tokens), dtype=np.int64)
     where, active = tokens.copy(), np.arange(len(tokens))
     for _ in range(DEPTH_WALKED):
@@ -163,12 +223,19 @@ def _entities(documents: Sequence[Document], offsets: np.ndarray) -> tuple[np.nd
     """The name entities of all documents in the joined tokens, sorted by start: (starts, ends);
     value entities (dates, amounts) never make a name, so they are left out."""
     found = [(start + offset, end + offset) for doc, offset in zip(documents, offsets.tolist())
-             for start, end, label in doc.named_entities or () if label.upper() not in NON_NAME_ENTITIES]
+             for start, end, label in doc.named_entities or () if _names(label)]
     if not found:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty
     pairs = np.array(sorted(found), dtype=np.int64)
     return pairs[:, 0], pairs[:, 1]
+
+
+@lru_cache(maxsize=1024)
+def _names(label: str) -> bool:
+    """Whether an entity of this label makes a name (not a date, number or amount): each label
+    looked up once (a corpus's 15,000 entities have a dozen labels)."""
+    return label.upper() not in NON_NAME_ENTITIES
 
 
 _TAG_CODES = {**dict.fromkeys(NAME_TAGS, _POS_NAME), **dict.fromkeys(PRONOUN_TAGS, _POS_PRONOUN)}
