@@ -100,26 +100,7 @@ class Tables:
         if "id_types" not in self._kept:
             if self.pairs is None:
                 raise ValueError("mention types of tables laid end to end without their pairs")
-            from metrics.mentions.types import types_together
-
-            found = _typed_from_arrays(self.pairs)
-            if found is None:
-                typed, kinds = types_together([pair.key for pair in self.pairs],
-                                              [pair.alignment.spans for pair in self.pairs])
-                found = [partial(_given, types) for types in typed], kinds
-            makers, kinds = found
-            # Each pair keeps its own, for what reads it alone; one typed already keeps its types (a
-            # part of a document, as `--impact` scores it, shares the whole document's: its part's
-            # words alone would type otherwise), and they are what it is scored with here too.
-            starts = self.id_offsets().tolist()
-            ends = [*starts[1:], len(kinds)]
-            kept = {d for d, (pair, make) in enumerate(zip(self.pairs, makers))
-                    if not pair.offer_types(make, kinds[starts[d]:ends[d]])}  # each holding its ids' types
-            if kept:
-                ends = list(accumulate(len(pair.alignment.spans) for pair in self.pairs))
-                kinds = np.concatenate([self.pairs[d].id_types if d in kept else kinds[end - len(pair.alignment.spans):end]
-                                        for d, (pair, end) in enumerate(zip(self.pairs, ends))]).astype(np.int64)
-            self._kept["id_types"] = kinds
+            self._kept["id_types"] = typed_together(self.pairs)
         return self._kept["id_types"]
 
     def chain_types(self) -> ChainTypes:
@@ -152,6 +133,33 @@ class Tables:
         """One array of every table's `name`, each document's values plus its offset."""
         values, doc = self.block.arrays[name]
         return values + offsets[doc]
+
+
+def typed_together(pairs: Sequence[Any]) -> np.ndarray:
+    """The mention type of every pair's mention ids, laid end to end, the pairs typed at once (the
+    key's ids read from the cache's arrays where it holds them, `_typed_from_arrays`, else
+    `types.types_together`), each pair keeping its own.  A pair typed already keeps its types (a
+    part of a document, as `--impact` scores it, shares the whole document's: its part's words
+    alone would type otherwise), and they are what is laid here too.  Why at once: one typer per
+    document costs a fixed overhead each (20,000 tiny documents)."""
+    if all(pair.typed for pair in pairs):
+        return np.concatenate([np.zeros(0, dtype=np.int64), *(pair.id_types for pair in pairs)]).astype(np.int64)
+    from metrics.mentions.types import types_together
+
+    found = _typed_from_arrays(pairs)
+    if found is None:
+        typed, kinds = types_together([pair.key for pair in pairs], [pair.alignment.spans for pair in pairs])
+        found = [partial(_given, types) for types in typed], kinds
+    makers, kinds = found
+    starts = starts_of([pair.alignment.spans for pair in pairs]).tolist()
+    ends = [*starts[1:], len(kinds)]
+    kept = {d for d, (pair, make) in enumerate(zip(pairs, makers))
+            if not pair.offer_types(make, kinds[starts[d]:ends[d]])}  # each holding its ids' types
+    if kept:
+        ends = list(accumulate(len(pair.alignment.spans) for pair in pairs))
+        kinds = np.concatenate([pairs[d].id_types if d in kept else kinds[end - len(pair.alignment.spans):end]
+                                for d, (pair, end) in enumerate(zip(pairs, ends))]).astype(np.int64)
+    return kinds
 
 
 def _typed_from_arrays(pairs: Sequence[Any]) -> tuple[list[Callable[[], dict]], np.ndarray] | None:

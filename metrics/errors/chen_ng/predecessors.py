@@ -21,7 +21,7 @@ import numpy as np
 from metrics.errors.mention import ABSENT
 from metrics.mentions.chains import (CODE_BASE, KEY_KEEPS_LAST, RESPONSE_KEEPS_LAST, ChainView, joined_view,
                                      span_codes)
-from metrics.mentions.types import types_together
+from metrics.measures.laid import typed_together
 from metrics.measures.weights import Weights
 from metrics.model import MentionType
 
@@ -81,27 +81,12 @@ def lay(pairs: Sequence) -> Laid:
     rv = joined_view(responses, token_offset, RESPONSE_KEEPS_LAST,
                      [label for response in responses for label in response.chain_labels()])
     order = np.argsort(codes, kind="stable")
-    sorted_codes, sorted_types = codes[order], _id_types(pairs)[order]
+    sorted_codes, sorted_types = codes[order], typed_together(pairs)[order]
 
     def kinds_of(wanted: np.ndarray) -> np.ndarray:
         return sorted_types[np.searchsorted(sorted_codes, wanted)]
 
     return Laid(kv, rv, kinds_of, token_offset)
-
-
-def _id_types(pairs: Sequence) -> np.ndarray:
-    """Every pair's types of its mention ids laid end to end; the pairs not typed yet typed
-    together (`types.types_together`: one pass, not a typer per document), each keeping its own."""
-    untyped = [pair for pair in pairs if not pair.typed]
-    if untyped:
-        typed, kinds = types_together([pair.key for pair in untyped], [pair.alignment.spans for pair in untyped])
-        start = 0
-        for pair, found in zip(untyped, typed):
-            pair.typed_spans(found, kinds[start:start + len(found)])
-            start += len(found)
-    if not pairs:
-        return np.zeros(0, dtype=np.int64)
-    return np.concatenate([pair.id_types for pair in pairs]).astype(np.int64)
 
 
 def find(kv: ChainView, rv: ChainView, kinds_of: Callable[[np.ndarray], np.ndarray], weights: Weights) -> Found:
