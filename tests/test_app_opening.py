@@ -11,7 +11,8 @@ import pytest
 from app_support import pilot_test, settle
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 
-from metrics.corpus import scoring
+from metrics.corpus import children as children_module, scoring
+from metrics.corpus.children import score_in_children
 from metrics.runtime import parallel
 from metrics.measures.weights import W4, Weights
 from workbench.session import LoadOptions, Session
@@ -32,6 +33,7 @@ needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="opening before 
 def small_corpora_fork(monkeypatch):
     """The samples are far below the size at which scoring forks: let them fork."""
     monkeypatch.setattr(scoring, "PARALLEL_TOKENS", 1)
+    monkeypatch.setattr(children_module, "PARALLEL_TOKENS", 1)
 
 
 def opened(responses: list[str], weights: Weights = W4) -> Workbench:
@@ -104,7 +106,7 @@ async def test_the_first_frame_has_scores_documents_and_the_first_documents_erro
 def test_scores_in_children_equal_the_scores_stage_by_stage(small_corpora_fork):
     session = Session.load(KEY, [GUM])
     weights = Weights(1.0, 0.5, 0.25, 2.0)
-    children = session.corpus.score_in_children(weights, [FIRST_METRICS, REST_METRICS], 3)
+    children = score_in_children(session.corpus, weights, [FIRST_METRICS, REST_METRICS], 3)
     assert children is not None and len(children.pieces) == min(3, len(session.corpus.pairs)) > 1
     first = session.corpus.score(weights, FIRST_METRICS)
     assert repr(children.stage(0).micro) == repr(first.micro)
@@ -116,10 +118,10 @@ def test_scores_in_children_equal_the_scores_stage_by_stage(small_corpora_fork):
 
 def test_no_scoring_in_children_for_a_small_corpus_or_without_fork(monkeypatch):
     session = Session.load(KEY, [GUM])
-    assert session.corpus.score_in_children(W4, [FIRST_METRICS], 2) is None  # below PARALLEL_TOKENS
-    monkeypatch.setattr(scoring, "PARALLEL_TOKENS", 1)
-    monkeypatch.setattr(scoring, "can_fork", lambda: False)
-    assert session.corpus.score_in_children(W4, [FIRST_METRICS], 2) is None
+    assert score_in_children(session.corpus, W4, [FIRST_METRICS], 2) is None  # below PARALLEL_TOKENS
+    monkeypatch.setattr(children_module, "PARALLEL_TOKENS", 1)
+    monkeypatch.setattr(children_module, "can_fork", lambda: False)
+    assert score_in_children(session.corpus, W4, [FIRST_METRICS], 2) is None
 
 
 def test_the_app_loads_by_itself_when_opening_first_does_not_pay(monkeypatch):
@@ -215,7 +217,7 @@ def test_children_rescore_a_weight_edit_as_the_engine_does(small_corpora_fork):
     """After their stages the children stay and rescore under new weights: the same result as
     `Session.rescore`, weight after weight, and back to the first weights."""
     session = Session.load(KEY, [GUM])
-    children = session.corpus.score_in_children(W4, [FIRST_METRICS, REST_METRICS], 3, serving=True)
+    children = score_in_children(session.corpus, W4, [FIRST_METRICS, REST_METRICS], 3, serving=True)
     result = children.stage(1)
     for weights in (Weights(1.0, 0.5, 0.25, 2.0), Weights(0.5, 1.0, 1.0, 0.0), W4):
         ours, engine = children.rescore(result, weights), session.rescore(result, weights)
@@ -225,7 +227,7 @@ def test_children_rescore_a_weight_edit_as_the_engine_does(small_corpora_fork):
     children.close()
     with pytest.raises(RuntimeError):
         children.rescore(result, Weights(1.0, 0.5, 0.25, 2.0))
-    ended = session.corpus.score_in_children(W4, [FIRST_METRICS, REST_METRICS], 3)  # not serving: they end
+    ended = score_in_children(session.corpus, W4, [FIRST_METRICS, REST_METRICS], 3)  # not serving: they end
     result = ended.stage(1)
     with pytest.raises(RuntimeError):
         ended.rescore(result, Weights(1.0, 0.5, 0.25, 2.0))

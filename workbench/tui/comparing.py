@@ -21,7 +21,8 @@ from metrics.conventions.base import listed
 from metrics.conventions.registry import CONVENTIONS, convention
 from metrics.measures.catalog import ALL_METRICS, METRICS, Family, names, with_parts
 from metrics.errors.chen_ng.records import ErrorRecord
-from metrics.corpus.scoring import CorpusResult, ScoresInChildren
+from metrics.corpus.children import ScoresInChildren
+from metrics.corpus.scoring import CorpusResult
 from metrics.statistics.significance import Comparison, Method, compare
 from metrics.measures.weights import Weights
 

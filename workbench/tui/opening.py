@@ -7,7 +7,7 @@ Before Textual starts there is one thread, so:
 - `Session.load` reads the responses in forked processes beside the key;
 - the first document's mention types are found (a book's: 0.8 s, which each child that scores
   the other metrics or prices errors found again for itself, and the UI's text waits for);
-- every system's scores are computed in forked children (`PreparedCorpus.score_in_children`),
+- every system's scores are computed in forked children (`metrics.corpus.children`),
   the official metrics first and then the others, while this process starts the UI and draws;
 - the first document's errors are classified here (a few milliseconds), so the first screen
   lists them; the scoring worker classifies the whole corpus's once its scores are in.  Before a
@@ -42,7 +42,7 @@ from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import InputError
 from metrics.runtime.parallel import Forked, can_fork
-from metrics.corpus.scoring import ScoresInChildren
+from metrics.corpus.children import ScoresInChildren, score_in_children
 from metrics.measures.weights import Weights
 
 from ..session import LoadOptions, Session
@@ -182,8 +182,8 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
         try:
             # the shown systems' children stay, to rescore a weight edit while the UI draws
             stages = [FIRST_METRICS, rest_metrics(session.options.conventions)]
-            children = session.corpora[system].score_in_children(weights, stages, processes, SCORING_NICE,
-                                                                 serving=system in shown)
+            children = score_in_children(session.corpora[system], weights, stages, processes, nice=SCORING_NICE,
+                                          serving=system in shown)
         except OSError:  # no process to be had (a limit, memory): the app's worker scores it
             continue
         if children is not None:

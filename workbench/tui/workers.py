@@ -19,7 +19,8 @@ from textual.widgets import ProgressBar
 from textual.worker import get_current_worker
 
 from metrics.errors.chen_ng.records import ErrorRecord
-from metrics.corpus.scoring import CorpusResult, ScoresInChildren
+from metrics.corpus.children import ScoresInChildren
+from metrics.corpus.scoring import CorpusResult
 from metrics.measures.weights import Weights
 
 from ..session import Session
