@@ -73,13 +73,34 @@ class Problem:
 
 
 @dataclass
+class ChainColumns:
+    """Every document's chains as four arrays: its spans' first and last tokens (token indices in
+    their document), chain after chain, each chain's size, and each document's number of
+    chains; and each chain's label.  Why arrays: they are what a forked reader sends back
+    (`metrics.formats.conll_columns`), where the chains' lists would be pickled tuple by tuple."""
+
+    firsts: np.ndarray
+    lasts: np.ndarray
+    chain_sizes: np.ndarray
+    chain_counts: np.ndarray
+    names: list[str]
+
+    def chains(self) -> list[list[list[Span]]]:
+        """Per document, its chains in first-seen label order."""
+        spans = list(zip(self.firsts.tolist(), self.lasts.tolist()))
+        return _cut(_cut(spans, self.chain_sizes), self.chain_counts)
+
+    def labels(self) -> list[list[str]]:
+        """Per document, the label of each chain."""
+        return _cut(self.names, self.chain_counts)
+
+
+@dataclass
 class Brackets:
     """Every document's chains, read from the cells of all of a file's tokens at once."""
 
-    chains: list[list[list[Span]]]
-    """Per document, its chains in first-seen label order (spans as token indices in it)."""
-    labels: list[list[str]]
-    """Per document, the label of each chain."""
+    chains: ChainColumns
+    """Every document's chains, in first-seen label order, and their labels."""
     problems: dict[int, Problem]
     """Documents (by index) whose cells are wrong: a bad item, or a closing with nothing open."""
     unclosed: dict[int, Problem]
@@ -232,17 +253,15 @@ def read_brackets(data: np.ndarray, cell_starts: np.ndarray, cell_ends: np.ndarr
     singles = np.flatnonzero((kinds == SINGLE) & ~bad)
     owner = np.concatenate((label[singles], label[closes]))
     order = np.lexsort((np.concatenate((singles, closes)), owner))
-    spans = list(zip(np.concatenate((token[singles], token[opens]))[order].tolist(),
-                     np.concatenate((token[singles], token[closes]))[order].tolist()))
+    firsts = np.concatenate((token[singles], token[opens]))[order]
+    lasts = np.concatenate((token[singles], token[closes]))[order]
     events = np.concatenate((singles, closes))[order]
     first_chain = np.searchsorted(chain_document, np.arange(n_documents))  # chains come document by document
-    repeated = _repeated(events, document[events], label[events], first_chain,
-                         first=np.concatenate((token[singles], token[opens]))[order],
-                         last=np.concatenate((token[singles], token[closes]))[order])
-    chains = _cut(spans, np.bincount(owner, minlength=len(chain_name)))
-    per_document = np.bincount(chain_document, minlength=n_documents)
-    return Brackets(_cut(chains, per_document), _cut(chain_name, per_document), problems,
-                    _unclosed(kinds, label, token, document, paired=opens, bad=bad, chain_name=chain_name), repeated)
+    repeated = _repeated(events, document[events], label[events], first_chain, first=firsts, last=lasts)
+    chains = ChainColumns(firsts, lasts, np.bincount(owner, minlength=len(chain_name)),
+                          np.bincount(chain_document, minlength=n_documents), chain_name)
+    return Brackets(chains, problems, _unclosed(kinds, label, token, document, paired=opens, bad=bad,
+                                                chain_name=chain_name), repeated)
 
 
 def _chains_of_events(document: np.ndarray, name: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -93,15 +93,19 @@ class Layout:
 
     def strings(self, fields: np.ndarray) -> list[str]:
         """The text of the given fields, decoded together: one buffer, one decode, one split."""
+        return self.text(fields).split("\n") if len(fields) else []
+
+    def text(self, fields: np.ndarray) -> str:
+        """The text of the given fields joined by line ends (which no field holds), decoded at once."""
         if not len(fields):
-            return []
+            return ""
         begin = self.field_starts[fields]
         taken = self.field_ends[fields] - begin + 1  # each field with the byte after it, made a `\n`
         ends = np.cumsum(taken)
         index = np.arange(int(ends[-1])) + np.repeat(begin - (ends - taken), taken)
         out = np.take(self.data, index, mode="clip")  # past the buffer's end: only a last field's line end
         out[ends - 1] = _NEWLINE
-        return out[:-1].tobytes().decode("utf-8").split("\n")
+        return out[:-1].tobytes().decode("utf-8")
 
     def placeholders(self, fields: np.ndarray) -> np.ndarray:
         """True for each field that is `-` or `_` (an empty annotation)."""
