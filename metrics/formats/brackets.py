@@ -114,6 +114,8 @@ class Brackets:
 _DIGITS = 9
 """Labels of up to this many ASCII digits are read as numbers from the bytes (a label's number:
 its value times 16 plus its length, so `01` and `1` stay apart); others are read as text."""
+_POWERS = 10 ** np.arange(_DIGITS, dtype=np.int64)
+"""A digit's weight by its place from a label's end."""
 _TEXT_LABELS = 16 * 10 ** _DIGITS
 """The numbers of labels read as text start here, past every digit label's."""
 _PIPE, _OPEN_BRACKET, _CLOSE_BRACKET, _ZERO = ord("|"), ord("("), ord(")"), ord("0")
@@ -160,9 +162,12 @@ def _cell_events(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> _Cel
     at = np.cumsum(lengths + 1) - (lengths + 1)  # each cell's first byte in the joined bytes
     joined = data[np.minimum(np.arange(int(at[-1] + lengths[-1] + 1)) - np.repeat(at - starts, lengths + 1), len(data) - 1)]
     joined[at + lengths] = _PIPE
-    item_end = np.flatnonzero(joined == _PIPE)
+    pipe = joined == _PIPE
+    item_end = np.flatnonzero(pipe)
     item_start = np.r_[0, item_end[:-1] + 1]
-    item_cell = np.searchsorted(at, item_start, side="right") - 1
+    items = np.add.reduceat(pipe, at, dtype=np.int64)  # each cell's items: its `|` bytes, the one after it among them
+    first_item = np.cumsum(items) - items
+    item_cell = np.repeat(np.arange(count), items)
     opening = joined[item_start] == _OPEN_BRACKET
     closing = (joined[item_end - 1] == _CLOSE_BRACKET) & (item_end > item_start)
     label_start, label_end = item_start + opening, item_end - closing
@@ -174,11 +179,10 @@ def _cell_events(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> _Cel
     byte_item = np.repeat(np.arange(len(item_end)), item_end - item_start + 1)
     place = label_end[byte_item] - 1 - np.arange(len(joined))
     counted = plain[byte_item] & (place >= 0) & (place < width[byte_item])
-    weight = np.where(counted, (joined - _ZERO) * 10 ** np.minimum(np.maximum(place, 0), _DIGITS - 1), 0)
+    weight = np.where(counted, (joined - _ZERO) * _POWERS[np.clip(place, 0, _DIGITS - 1)], 0)
     sums = np.r_[0, np.cumsum(weight)]
     label = (sums[label_end] - sums[label_start]) * 16 + width
     kind = np.where(opening & closing, SINGLE, np.where(opening, OPEN, CLOSE))
-    first_item = np.searchsorted(item_cell, np.arange(count))
     simple = np.logical_and.reduceat(plain, first_item)
     taken = np.flatnonzero(simple[item_cell])
     taken = taken[np.argsort(item_cell[taken] * 3 + kind[taken], kind="stable")]
