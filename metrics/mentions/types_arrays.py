@@ -94,7 +94,7 @@ def types_on_road(documents: Sequence[Document], bounds: np.ndarray, counts: Seq
     starts = bounds[0::2] + offsets[span_document]
     ends = bounds[1::2] + offsets[span_document]
     words = list(chain.from_iterable(doc.words for doc in documents))
-    tags = _Tags(list(chain.from_iterable(doc.pos or () for doc in documents)))  # (every one has its tags: `road`)
+    tags = _Tags(list(chain.from_iterable(doc.pos or () for doc in documents)), starts, ends)  # (all have tags: `road`)
     lemmas = words if all(doc.lemmas is None for doc in documents) else \
         list(chain.from_iterable(doc.lemmas if doc.lemmas is not None else doc.words for doc in documents))
 
@@ -106,21 +106,39 @@ def types_on_road(documents: Sequence[Document], bounds: np.ndarray, counts: Seq
 
 
 class _Tags:
-    """The joined tokens' POS tags, each as the number of its distinct tag (`ids`), and what the
-    rules ask of a tag as a table over the distinct tags.  Why: the rules read the tags of the
-    spans' heads and candidates, a hundred thousand tokens spread over the corpus; a lookup per
-    token in a list of strings (one string per token, scattered in memory) cost more than
-    numbering every tag once in file order."""
+    """The joined tokens' POS tags read as numbers of distinct tags, and what the rules ask of a
+    tag as a table over the distinct tags.  Why: the rules read the tags of the spans' heads and
+    candidates, a hundred thousand tokens of the corpus; a lookup per token in a list of strings
+    (one string per token, scattered in memory) cost more than numbering the tags of the tokens
+    the spans cover once, in file order.  A token outside them is numbered when first read."""
 
-    def __init__(self, tags: list[str]) -> None:
-        distinct = dict.fromkeys(tags)
-        number = dict(zip(distinct, range(len(distinct))))
-        self.ids = np.fromiter(map(number.__getitem__, tags), dtype=np.int64, count=len(tags))
-        self.distinct = list(distinct)
+    def __init__(self, tags: list[str], starts: np.ndarray, ends: np.ndarray) -> None:
+        self.tags = tags
+        self.numbers: dict[str, int] = {}
+        self.ids = np.full(len(tags), -1, dtype=np.int64)
+        edges = np.bincount(starts, minlength=len(tags) + 1) - np.bincount(ends + 1, minlength=len(tags) + 1)
+        self._number(np.flatnonzero(np.cumsum(edges[:-1]) > 0))
 
-    def table(self, value: Callable[[str], int], dtype: type = np.int64) -> np.ndarray:
-        """`value(tag)` of each distinct tag, to be read at `ids`."""
-        return np.fromiter(map(value, self.distinct), dtype=dtype, count=len(self.distinct))
+    def _number(self, tokens: np.ndarray) -> None:
+        """Number the tags of `tokens` (increasing, not numbered yet)."""
+        read = list(map(self.tags.__getitem__, tokens.tolist()))
+        for tag in dict.fromkeys(read):
+            self.numbers.setdefault(tag, len(self.numbers))
+        self.ids[tokens] = np.fromiter(map(self.numbers.__getitem__, read), dtype=np.int64, count=len(read))
+
+    def at(self, tokens: np.ndarray) -> np.ndarray:
+        """The numbers of the tags of `tokens`."""
+        found = self.ids[tokens]
+        if (found < 0).any():
+            self._number(np.unique(tokens[found < 0]))
+            found = self.ids[tokens]
+        return found
+
+    def read(self, tokens: np.ndarray, value: Callable[[str], int], dtype: type = np.int64) -> np.ndarray:
+        """`value(tag)` of each token's tag, computed once per distinct tag."""
+        ids = self.at(tokens)
+        table = np.fromiter(map(value, self.numbers), dtype=dtype, count=len(self.numbers))
+        return table[ids]
 
 
 def _heads(dep: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[str], tags: _Tags) -> np.ndarray:
@@ -143,7 +161,7 @@ def _heads(dep: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[st
     at = head[inner]
     marker = np.fromiter(map(POSSESSIVE_FORMS.__contains__, map(words.__getitem__, at.tolist())), dtype=bool,
                          count=len(at))
-    marker |= tags.table("POS".__eq__, bool)[tags.ids[at]]
+    marker |= tags.read(at, "POS".__eq__, bool)
     head[inner] -= marker
     return head
 
@@ -160,7 +178,7 @@ def _least_ranked(dep: np.ndarray, owner: np.ndarray, tokens: np.ndarray, words:
     least depth, then the rightmost; -1 for a span with a candidate whose depth was not found."""
     wordless = np.fromiter(map(_no_alphanumeric, map(words.__getitem__, tokens.tolist())), dtype=bool,
                            count=len(tokens))
-    rank = np.where(wordless, head_rank("", None), tags.table(lambda tag: head_rank("a", tag))[tags.ids[tokens]])
+    rank = np.where(wordless, head_rank("", None), tags.read(tokens, lambda tag: head_rank("a", tag)))
     depth = np.zeros(len(tokens), dtype=np.int64)
     where, active = tokens.copy(), np.arange(len(tokens))
     for _ in range(DEPTH_WALKED):
@@ -202,7 +220,7 @@ def _types(head: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[s
            lemmas: list[str], entities: tuple[np.ndarray, np.ndarray]) -> list[tuple[MentionType, str]]:
     """`_from_pos(span, head)` of each span, as masks (see the module docstring); each head's
     tag, word and lemma read in one pass each."""
-    code = tags.table(lambda tag: _TAG_CODES.get(tag, _POS_NOMINAL), np.int8)[tags.ids[head]]
+    code = tags.read(head, lambda tag: _TAG_CODES.get(tag, _POS_NOMINAL), np.int8)
     rest = np.flatnonzero(code == _POS_NOMINAL)
     rest_heads = head[rest].tolist()
     word = _word_codes(map(words.__getitem__, rest_heads), len(rest))
