@@ -59,15 +59,16 @@ def test_a_small_text_arrives_as_read(syntax: bool) -> None:
     assert (back[0].parse_heads is not None) == syntax
 
 
-@pytest.mark.parametrize("key", [True, False])
-def test_a_file_read_by_the_convention_arrives_as_read(key: bool) -> None:
-    read = CONLL_2012_CONVENTIONS.read(KEY if key else RESPONSE, key, Options(), None, 1)
+@pytest.mark.parametrize("path", [KEY, RESPONSE])
+def test_a_response_read_by_the_convention_arrives_as_read(path: str) -> None:
+    read = CONLL_2012_CONVENTIONS.read(path, False, Options(match="head"), None, 1)  # with its syntax
     assert isinstance(read.documents, SentDocuments)
     payload = pickle.dumps(read.documents, protocol=pickle.HIGHEST_PROTOCOL)
     assert b"_documents_of" in payload and b"metrics.model" not in payload  # columns, no Document
     back = pickle.loads(payload)
     assert [_fields(d) for d in back] == [_fields(d) for d in read.documents]
     assert pickle.loads(pickle.dumps(read)) == read
+    assert type(CONLL_2012_CONVENTIONS.read(path, True, Options(), None, 1).documents) is tuple  # a key: read here
 
 
 def test_documents_typed_after_reading_are_sent_as_objects() -> None:

@@ -262,7 +262,8 @@ def read_brackets(data: np.ndarray, cell_starts: np.ndarray, cell_ends: np.ndarr
     events = np.concatenate((singles, closes))[order]
     first_chain = np.searchsorted(chain_document, np.arange(n_documents))  # chains come document by document
     repeated = _repeated(events, document[events], label[events], first_chain, first=firsts, last=lasts)
-    chains = ChainColumns(firsts, lasts, np.bincount(owner, minlength=len(chain_name)),
+    chains = ChainColumns(firsts.astype(np.int32), lasts.astype(np.int32),  # tokens of a document: they fit
+                          np.bincount(owner, minlength=len(chain_name)),
                           np.bincount(chain_document, minlength=n_documents), chain_name)
     return Brackets(chains, problems, _unclosed(kinds, label, token, document, paired=opens, bad=bad,
                                                 chain_name=chain_name), repeated)

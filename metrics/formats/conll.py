@@ -223,11 +223,17 @@ def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets
     columns = Columns(
         path=path, names=[part.name for part in parts], lines=[part.begin + layout.first_line for part in parts],
         sizes=np.diff(bounds), words=layout.text(layout.fields(token_lines, np.where(counts >= 5, 3, 0))),
-        token_lines=tokens.line_numbers, sentence_starts=sentence_starts - first_token[part_of[sentence_starts]],
+        token_lines=_narrow(tokens.line_numbers),
+        sentence_starts=_narrow(sentence_starts - first_token[part_of[sentence_starts]]),
         sentence_counts=np.diff(np.searchsorted(sentence_starts, bounds)), chains=brackets.chains,
         repeated=brackets.repeated,
         annotations=_annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))], bounds, full))
     return ReadDocuments(columns, columns.documents())
+
+
+def _narrow(numbers: np.ndarray) -> np.ndarray:
+    """Non-negative numbers as int32 where they fit (half the bytes to keep and to send)."""
+    return numbers.astype(np.int32) if not len(numbers) or int(numbers.max()) < 2 ** 31 else numbers
 
 
 _ANNOTATIONS = {"pos": 4, "parse": 5, "lemmas": 6, "speakers": 9}

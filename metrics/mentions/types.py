@@ -126,8 +126,8 @@ def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]
         if on_road:
             places = np.concatenate([np.arange(place, place + len(at)) for _, at, place, _ in on_road])
             on_road_types = types_on_road([documents[doc] for doc, _, _, _ in on_road],
-                                          bounds.reshape(-1, 2)[places].reshape(-1), [len(at) for _, at, _, _ in on_road],
-                                          [dep for _, _, _, dep in on_road])
+                                          bounds.reshape(-1, 2)[places].reshape(-1),
+                                          [len(at) for _, at, _, _ in on_road], [dep for _, _, _, dep in on_road])
             for i, kind in zip(chained.from_iterable(at for _, at, _, _ in on_road), on_road_types):
                 found[i] = kind
     kinds = np.fromiter(map(itemgetter(0), found), dtype=np.int64, count=len(found))
