@@ -87,10 +87,11 @@ def test_spans_typed_from_the_files_tokens_as_from_the_documents() -> None:
         chosen = [documents[i] for i in order]
         heads = [types_arrays.road(doc) for doc in chosen]
         assert types_arrays._file_tokens(chosen, heads) is not None
-        from_file = types_arrays.types_on_road(chosen, [spans[i] for i in order], heads)
+        bounds = np.array([bound for i in order for span in spans[i] for bound in span], dtype=np.int64)
+        counts = [len(spans[i]) for i in order]
+        from_file = types_arrays.types_on_road(chosen, bounds, counts, heads)
         alone = [read[i] for i in order]
         assert types_arrays._file_tokens(alone, [types_arrays.road(doc) for doc in alone]) is None
-        assert from_file == types_arrays.types_on_road(alone, [spans[i] for i in order],
-                                                       [types_arrays.road(doc) for doc in alone])
+        assert from_file == types_arrays.types_on_road(alone, bounds, counts, [types_arrays.road(doc) for doc in alone])
     relemmatised = [dataclasses.replace(documents[0], lemmas=None), documents[1]]
     assert types_arrays._file_tokens(relemmatised, [types_arrays.road(doc) for doc in relemmatised]) is None

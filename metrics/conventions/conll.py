@@ -19,6 +19,7 @@ from metrics.conventions.options import CONLL_2012, Options
 from metrics.corpus.scoring import PreparedCorpus, pair_corpus, prepare
 from metrics.corpus.stream import Slice, index_conll, read_slice
 from metrics.formats.cache import ReadCache
+from metrics.formats.conll_columns import sendable
 from metrics.formats.readers import detect_format, in_cache, read_documents
 from metrics.formats.source import is_regular
 from metrics.measures.catalog import Metric, Scorer
@@ -47,7 +48,9 @@ class Conll2012:
 
     def read(self, path: str, key: bool, options: Options, cache: ReadCache | None, processes: int) -> Read:
         """The key with its mention types computed ahead for the cache (it is read run after run);
-        a response with its syntax only when matching by head or partially needs it."""
+        a response with its syntax only when matching by head or partially needs it.  A CoNLL-2012
+        response's documents pickle as the reader's columns (`formats.conll_columns`): read in a
+        forked process, it comes back so (the key is read here: it keeps no columns)."""
         notes: list[str] = []
         if key:
             documents = read_documents(path, options.key_format, notes, options.clusters_field, cache=cache,
@@ -55,7 +58,7 @@ class Conll2012:
         else:
             documents = read_documents(path, options.response_format, notes, options.clusters_field, cache=cache,
                                        syntax=options.match != "exact")
-        return Read(documents=tuple(documents), notes=tuple(notes))
+        return Read(documents=tuple(documents) if key else sendable(documents), notes=tuple(notes))
 
     def cached(self, path: str, options: Options, cache: ReadCache | None) -> bool:
         return in_cache(path, options.response_format, options.clusters_field, cache, options.match != "exact")

@@ -147,7 +147,7 @@ class Inputs:
     read when asked for, or all read up front, the responses in forked processes beside the key
     (`metrics.runtime.parallel`), when they are large enough and there is a processor for them (a
     command line: the workbench's threads rule out forking).  A file's documents then come back
-    pickled, a fifth of the cost of reading them.  A file that cannot be read raises when it is
+    pickled (a CoNLL-2012 file's as the reader's columns: `formats.conll_columns`).  A file that cannot be read raises when it is
     asked for, so the error a user sees is the one a reading in order would meet first."""
 
     def __init__(self, conventions: Convention, key_path: str, response_paths: Sequence[str], options: Options,

@@ -73,13 +73,34 @@ class Problem:
 
 
 @dataclass
+class ChainColumns:
+    """Every document's chains as four arrays: its spans' first and last tokens (token indices in
+    their document), chain after chain, each chain's size, and each document's number of
+    chains; and each chain's label.  Why arrays: they are what a forked reader sends back
+    (`metrics.formats.conll_columns`), where the chains' lists would be pickled tuple by tuple."""
+
+    firsts: np.ndarray
+    lasts: np.ndarray
+    chain_sizes: np.ndarray
+    chain_counts: np.ndarray
+    names: list[str]
+
+    def chains(self) -> list[list[list[Span]]]:
+        """Per document, its chains in first-seen label order."""
+        spans = list(zip(self.firsts.tolist(), self.lasts.tolist()))
+        return _cut(_cut(spans, self.chain_sizes), self.chain_counts)
+
+    def labels(self) -> list[list[str]]:
+        """Per document, the label of each chain."""
+        return _cut(self.names, self.chain_counts)
+
+
+@dataclass
 class Brackets:
     """Every document's chains, read from the cells of all of a file's tokens at once."""
 
-    chains: list[list[list[Span]]]
-    """Per document, its chains in first-seen label order (spans as token indices in it)."""
-    labels: list[list[str]]
-    """Per document, the label of each chain."""
+    chains: ChainColumns
+    """Every document's chains, in first-seen label order, and their labels."""
     problems: dict[int, Problem]
     """Documents (by index) whose cells are wrong: a bad item, or a closing with nothing open."""
     unclosed: dict[int, Problem]
@@ -93,6 +114,8 @@ class Brackets:
 _DIGITS = 9
 """Labels of up to this many ASCII digits are read as numbers from the bytes (a label's number:
 its value times 16 plus its length, so `01` and `1` stay apart); others are read as text."""
+_POWERS = 10 ** np.arange(_DIGITS, dtype=np.int64)
+"""A digit's weight by its place from a label's end."""
 _TEXT_LABELS = 16 * 10 ** _DIGITS
 """The numbers of labels read as text start here, past every digit label's."""
 _PIPE, _OPEN_BRACKET, _CLOSE_BRACKET, _ZERO = ord("|"), ord("("), ord(")"), ord("0")
@@ -139,9 +162,12 @@ def _cell_events(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> _Cel
     at = np.cumsum(lengths + 1) - (lengths + 1)  # each cell's first byte in the joined bytes
     joined = data[np.minimum(np.arange(int(at[-1] + lengths[-1] + 1)) - np.repeat(at - starts, lengths + 1), len(data) - 1)]
     joined[at + lengths] = _PIPE
-    item_end = np.flatnonzero(joined == _PIPE)
+    pipe = joined == _PIPE
+    item_end = np.flatnonzero(pipe)
     item_start = np.r_[0, item_end[:-1] + 1]
-    item_cell = np.searchsorted(at, item_start, side="right") - 1
+    items = np.add.reduceat(pipe, at, dtype=np.int64)  # each cell's items: its `|` bytes, the one after it among them
+    first_item = np.cumsum(items) - items
+    item_cell = np.repeat(np.arange(count), items)
     opening = joined[item_start] == _OPEN_BRACKET
     closing = (joined[item_end - 1] == _CLOSE_BRACKET) & (item_end > item_start)
     label_start, label_end = item_start + opening, item_end - closing
@@ -153,11 +179,10 @@ def _cell_events(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> _Cel
     byte_item = np.repeat(np.arange(len(item_end)), item_end - item_start + 1)
     place = label_end[byte_item] - 1 - np.arange(len(joined))
     counted = plain[byte_item] & (place >= 0) & (place < width[byte_item])
-    weight = np.where(counted, (joined - _ZERO) * 10 ** np.minimum(np.maximum(place, 0), _DIGITS - 1), 0)
+    weight = np.where(counted, (joined - _ZERO) * _POWERS[np.clip(place, 0, _DIGITS - 1)], 0)
     sums = np.r_[0, np.cumsum(weight)]
     label = (sums[label_end] - sums[label_start]) * 16 + width
     kind = np.where(opening & closing, SINGLE, np.where(opening, OPEN, CLOSE))
-    first_item = np.searchsorted(item_cell, np.arange(count))
     simple = np.logical_and.reduceat(plain, first_item)
     taken = np.flatnonzero(simple[item_cell])
     taken = taken[np.argsort(item_cell[taken] * 3 + kind[taken], kind="stable")]
@@ -232,17 +257,16 @@ def read_brackets(data: np.ndarray, cell_starts: np.ndarray, cell_ends: np.ndarr
     singles = np.flatnonzero((kinds == SINGLE) & ~bad)
     owner = np.concatenate((label[singles], label[closes]))
     order = np.lexsort((np.concatenate((singles, closes)), owner))
-    spans = list(zip(np.concatenate((token[singles], token[opens]))[order].tolist(),
-                     np.concatenate((token[singles], token[closes]))[order].tolist()))
+    firsts = np.concatenate((token[singles], token[opens]))[order]
+    lasts = np.concatenate((token[singles], token[closes]))[order]
     events = np.concatenate((singles, closes))[order]
     first_chain = np.searchsorted(chain_document, np.arange(n_documents))  # chains come document by document
-    repeated = _repeated(events, document[events], label[events], first_chain,
-                         first=np.concatenate((token[singles], token[opens]))[order],
-                         last=np.concatenate((token[singles], token[closes]))[order])
-    chains = _cut(spans, np.bincount(owner, minlength=len(chain_name)))
-    per_document = np.bincount(chain_document, minlength=n_documents)
-    return Brackets(_cut(chains, per_document), _cut(chain_name, per_document), problems,
-                    _unclosed(kinds, label, token, document, paired=opens, bad=bad, chain_name=chain_name), repeated)
+    repeated = _repeated(events, document[events], label[events], first_chain, first=firsts, last=lasts)
+    chains = ChainColumns(firsts.astype(np.int32), lasts.astype(np.int32),  # tokens of a document: they fit
+                          np.bincount(owner, minlength=len(chain_name)),
+                          np.bincount(chain_document, minlength=n_documents), chain_name)
+    return Brackets(chains, problems, _unclosed(kinds, label, token, document, paired=opens, bad=bad,
+                                                chain_name=chain_name), repeated)
 
 
 def _chains_of_events(document: np.ndarray, name: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -26,6 +26,7 @@ import numpy as np
 from metrics.mentions.heads_parse import parse_dependencies
 from metrics.model import Document, InputError
 from metrics.formats.brackets import Brackets, read_brackets
+from metrics.formats.conll_columns import Columns, ReadDocuments
 from metrics.formats.layout import Layout
 from metrics.formats.source import read_utf8
 
@@ -152,11 +153,11 @@ def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None =
         lo, hi = bounds[d], bounds[d + 1]
         problem = brackets.problems.get(d)
         if problem is not None:
-            raise InputError(path, line_numbers[lo + problem.token], problem.message)
+            raise InputError(path, int(line_numbers[lo + problem.token]), problem.message)
         unclosed = brackets.unclosed.get(d)
         if unclosed is not None:
             raise InputError(path, part.end + first_line, f"mention ({unclosed.message} opened on line "
-                             f"{line_numbers[lo + unclosed.token]} is never closed in document {part.name!r}")
+                             f"{int(line_numbers[lo + unclosed.token])} is never closed in document {part.name!r}")
     if outline.error is not None:
         if parts and not parts[-1].closed:  # its cells come before the error that stopped it
             # (a line-by-line reader has read the error's own line first: a document left open
@@ -164,7 +165,7 @@ def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None =
             note_before(outline.error[0] + 1)
             problem = brackets.problems.get(len(parts) - 1)
             if problem is not None:
-                raise InputError(path, line_numbers[bounds[-2] + problem.token], problem.message)
+                raise InputError(path, int(line_numbers[bounds[-2] + problem.token]), problem.message)
         note_before(outline.error[0] + 1)
         raise InputError(path, outline.error[0] + first_line, outline.error[1])
     note_before(n_lines + 1)
@@ -185,7 +186,7 @@ class _Tokens:
     counts: np.ndarray
     """Fields on each token line."""
     starts_sentence: np.ndarray
-    line_numbers: list[int]
+    line_numbers: np.ndarray
     """Each token's line number in its file."""
 
 
@@ -206,36 +207,33 @@ def _tokens(layout: Layout, parts: list[_Part]) -> _Tokens:
     follows = np.r_[False, is_token[:-1] & (part_of_plain[1:] == part_of_plain[:-1])]
     first = np.searchsorted(part_of, np.arange(len(parts)))
     return _Tokens(lines, part_of, first, np.append(first, len(lines)).tolist(), layout.counts[lines],
-                   (is_token & ~follows)[is_token], (lines + layout.first_line).tolist())
+                   (is_token & ~follows)[is_token], lines + layout.first_line)
 
 
 def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets, tokens: _Tokens, *,
-               syntax: bool) -> list[Document]:
-    """Build the Documents, taking each column of all tokens in one piece."""
+               syntax: bool) -> ReadDocuments:
+    """Build the Documents, taking each column of all tokens in one piece (`Columns`)."""
     token_lines, part_of, bounds, counts = tokens.lines, tokens.part_of, tokens.bounds, tokens.counts
-    first_token, line_numbers = tokens.first, tokens.line_numbers
-    words = layout.strings(layout.fields(token_lines, np.where(counts >= 5, 3, 0)))
+    first_token = tokens.first
     sentence_starts = np.flatnonzero(tokens.starts_sentence)
-    sentence_bounds = np.searchsorted(sentence_starts, bounds).tolist()
-    sentence_starts = (sentence_starts - first_token[part_of[sentence_starts]]).tolist()
     nonempty = np.flatnonzero(np.diff(bounds) > 0)
     full = np.zeros(len(parts), dtype=bool)
     if len(nonempty) and syntax:
         full[nonempty] = np.minimum.reduceat(counts, first_token[nonempty]) >= FULL_COLUMNS
-    columns = _annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))], bounds, full)
-    out = []
-    for d, part in enumerate(parts):
-        lo, hi = bounds[d], bounds[d + 1]
-        extra = columns.get(d, {})
-        out.append(Document(
-            name=part.name, words=words[lo:hi], chains=brackets.chains[d], labels=brackets.labels[d],
-            sentence_starts=sentence_starts[sentence_bounds[d]:sentence_bounds[d + 1]], path=path,
-            line=part.begin + layout.first_line, token_lines=line_numbers[lo:hi], pos=extra.get("pos"),
-            lemmas=extra.get("lemmas"), parse=extra.get("parse"), speakers=extra.get("speakers"),
-            named_entities=extra.get("named_entities"), repeated=brackets.repeated.get(d),
-            parse_heads=extra.get("parse_heads"),
-        ))
-    return out
+    columns = Columns(
+        path=path, names=[part.name for part in parts], lines=[part.begin + layout.first_line for part in parts],
+        sizes=np.diff(bounds), words=layout.text(layout.fields(token_lines, np.where(counts >= 5, 3, 0))),
+        token_lines=_narrow(tokens.line_numbers),
+        sentence_starts=_narrow(sentence_starts - first_token[part_of[sentence_starts]]),
+        sentence_counts=np.diff(np.searchsorted(sentence_starts, bounds)), chains=brackets.chains,
+        repeated=brackets.repeated,
+        annotations=_annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))], bounds, full))
+    return ReadDocuments(columns, columns.documents())
+
+
+def _narrow(numbers: np.ndarray) -> np.ndarray:
+    """Non-negative numbers as int32 where they fit (half the bytes to keep and to send)."""
+    return numbers.astype(np.int32) if not len(numbers) or int(numbers.max()) < 2 ** 31 else numbers
 
 
 _ANNOTATIONS = {"pos": 4, "parse": 5, "lemmas": 6, "speakers": 9}

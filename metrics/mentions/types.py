@@ -98,15 +98,16 @@ def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]
         flat = list(chained.from_iterable(spans))
         alone: list[tuple[int, list[int]]] = []
         joined: tuple[list, list] = ([], [])  # documents with dependency heads, and without
-        on_road: list[tuple[int, list[int], list[Span], list[int]]] = []  # and the spans, the heads
+        on_road: list[tuple[int, list[int], int, list[int]]] = []  # and where its spans start, the heads
         unknown_spans = list(map(flat.__getitem__, unknown))
-        inside = within(documents, unknown_spans, owners)
+        bounds = np.fromiter(chained.from_iterable(unknown_spans), dtype=np.int64, count=2 * len(unknown_spans))
+        inside = within(documents, bounds, owners)
         first = 0
         for doc, at in _groups(owners, unknown):
             doc_spans, first = unknown_spans[first:first + len(at)], first + len(at)
             dep = road(documents[doc]) if inside[first - len(at):first].all() else None
             if dep is not None:
-                on_road.append((doc, at, doc_spans, dep))
+                on_road.append((doc, at, first - len(at), dep))
                 continue
             dep = _joinable(documents[doc], doc_spans)
             if dep is None:
@@ -123,8 +124,10 @@ def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]
             for i, kind in zip(at, _DocumentTyper(documents[doc]).types_of([flat[i] for i in at])):
                 found[i] = kind
         if on_road:
+            places = np.concatenate([np.arange(place, place + len(at)) for _, at, place, _ in on_road])
             on_road_types = types_on_road([documents[doc] for doc, _, _, _ in on_road],
-                                          [doc_spans for _, _, doc_spans, _ in on_road], [dep for _, _, _, dep in on_road])
+                                          bounds.reshape(-1, 2)[places].reshape(-1),
+                                          [len(at) for _, at, _, _ in on_road], [dep for _, _, _, dep in on_road])
             for i, kind in zip(chained.from_iterable(at for _, at, _, _ in on_road), on_road_types):
                 found[i] = kind
     kinds = np.fromiter(map(itemgetter(0), found), dtype=np.int64, count=len(found))

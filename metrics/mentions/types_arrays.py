@@ -21,7 +21,7 @@ checks them against it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import chain, repeat
 from typing import NamedTuple
@@ -36,7 +36,7 @@ from metrics.mentions.lexicon import (
     PERSONAL_PRONOUNS,
     PRONOUN_TAGS,
 )
-from metrics.model import Document, MentionType, Span
+from metrics.model import Document, MentionType
 
 NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
 
@@ -90,19 +90,20 @@ def road(doc: Document) -> list[int] | None:
     return dep
 
 
-def within(documents: Sequence[Document], spans: Sequence[Span], owners: np.ndarray) -> np.ndarray:
-    """For each span, whether it lies within the tokens of its document (`documents[owners[i]]`)."""
-    bounds = np.fromiter(chain.from_iterable(spans), dtype=np.int64, count=2 * len(spans))
+def within(documents: Sequence[Document], bounds: np.ndarray, owners: np.ndarray) -> np.ndarray:
+    """For each span, whether it lies within the tokens of its document (`documents[owners[i]]`),
+    given the spans' first and last tokens one after the other (`bounds`)."""
     sizes = np.fromiter(map(len, (doc.words for doc in documents)), dtype=np.int64, count=len(documents))
     starts, ends = bounds[0::2], bounds[1::2]
     return (starts >= 0) & (starts <= ends) & (ends < sizes[owners])
 
 
-def types_on_road(documents: Sequence[Document], spans: Sequence[Sequence[Span]],
+def types_on_road(documents: Sequence[Document], bounds: np.ndarray, counts: Sequence[int],
                   heads: Sequence[Sequence[int]]) -> list[tuple[MentionType, str]]:
-    """The type and deciding rule of every span of every document (`spans[d]` of `documents[d]`,
-    whose dependency heads are `heads[d]`: each has passed `road`), laid end to end."""
-    counts = np.fromiter(map(len, spans), dtype=np.int64, count=len(spans))
+    """The type and deciding rule of every span of every document, laid end to end: `counts[d]`
+    spans of `documents[d]`, whose dependency heads are `heads[d]` (each has passed `road`), the
+    spans' first and last tokens one after the other in `bounds`."""
+    counts = np.asarray(counts, dtype=np.int64)
     total = int(counts.sum())
     if not total:
         return []
@@ -118,18 +119,18 @@ def types_on_road(documents: Sequence[Document], spans: Sequence[Sequence[Span]]
         offsets = offsets_of = np.cumsum(sizes) - sizes
         dep = np.fromiter(chain.from_iterable(heads), dtype=np.int64, count=int(sizes.sum()))
         words = list(chain.from_iterable(doc.words for doc in documents))
-        tags = list(chain.from_iterable(doc.pos or () for doc in documents))  # (every one has its tags: `road`)
+        tags = list(chain.from_iterable(doc.pos or () for doc in documents))
         lemmas = words if all(doc.lemmas is None for doc in documents) else \
             list(chain.from_iterable(doc.lemmas if doc.lemmas is not None else doc.words for doc in documents))
     # every token's head in the joined tokens (-1: a root, or a head outside its document)
     token_size = np.repeat(sizes, sizes)
     token_offset = np.repeat(offsets, sizes)
     dep = np.where((dep >= 0) & (dep < token_size), dep + token_offset, -1)
-    bounds = np.fromiter(chain.from_iterable(chain.from_iterable(spans)), dtype=np.int64, count=2 * total)
-    span_document = np.repeat(np.arange(len(spans)), counts)
+    span_document = np.repeat(np.arange(len(counts)), counts)
     offsets = offsets_of
     starts = bounds[0::2] + offsets[span_document]
     ends = bounds[1::2] + offsets[span_document]
+    tags = _Tags(tags, starts, ends)  # (every document has its tags: `road`)
 
     head = _heads(dep, starts, ends, words, tags)
     for i in np.flatnonzero(head < 0).tolist():  # several tokens with a head outside, or none
@@ -164,7 +165,43 @@ def _file_tokens(documents: Sequence[Document], heads: Sequence[Sequence[int]]
     return tokens, places, tokens.lemmas if with_lemmas else None
 
 
-def _heads(dep: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[str], tags: list[str]) -> np.ndarray:
+class _Tags:
+    """The joined tokens' POS tags read as numbers of distinct tags, and what the rules ask of a
+    tag as a table over the distinct tags.  Why: the rules read the tags of the spans' heads and
+    candidates, a hundred thousand tokens of the corpus; a lookup per token in a list of strings
+    (one string per token, scattered in memory) cost more than numbering the tags of the tokens
+    the spans cover once, in file order.  A token outside them is numbered when first read."""
+
+    def __init__(self, tags: list[str], starts: np.ndarray, ends: np.ndarray) -> None:
+        self.tags = tags
+        self.numbers: dict[str, int] = {}
+        self.ids = np.full(len(tags), -1, dtype=np.int64)
+        edges = np.bincount(starts, minlength=len(tags) + 1) - np.bincount(ends + 1, minlength=len(tags) + 1)
+        self._number(np.flatnonzero(np.cumsum(edges[:-1]) > 0))
+
+    def _number(self, tokens: np.ndarray) -> None:
+        """Number the tags of `tokens` (increasing, not numbered yet)."""
+        read = list(map(self.tags.__getitem__, tokens.tolist()))
+        for tag in dict.fromkeys(read):
+            self.numbers.setdefault(tag, len(self.numbers))
+        self.ids[tokens] = np.fromiter(map(self.numbers.__getitem__, read), dtype=np.int64, count=len(read))
+
+    def at(self, tokens: np.ndarray) -> np.ndarray:
+        """The numbers of the tags of `tokens`."""
+        found = self.ids[tokens]
+        if (found < 0).any():
+            self._number(np.unique(tokens[found < 0]))
+            found = self.ids[tokens]
+        return found
+
+    def read(self, tokens: np.ndarray, value: Callable[[str], int], dtype: type = np.int64) -> np.ndarray:
+        """`value(tag)` of each token's tag, computed once per distinct tag."""
+        ids = self.at(tokens)
+        table = np.fromiter(map(value, self.numbers), dtype=dtype, count=len(self.numbers))
+        return table[ids]
+
+
+def _heads(dep: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[str], tags: _Tags) -> np.ndarray:
     """Each span's head token (`DocumentHeads.heads`), -1 for a span whose head is left to its
     document's head finder: one without a token whose head lies outside it (a cycle), or with
     several such tokens of which one sits deeper than `DEPTH_WALKED` below its root."""
@@ -181,9 +218,10 @@ def _heads(dep: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[st
     if several.any():
         head[candidates > 1] = _least_ranked(dep, owner[several], tokens[several], words, tags)
     inner = np.flatnonzero(head > starts)  # `_step_over_possessive`: a marker after the span's start
-    at = head[inner].tolist()
-    marker = np.fromiter(map(POSSESSIVE_FORMS.__contains__, map(words.__getitem__, at)), dtype=bool, count=len(at))
-    marker |= np.fromiter(map("POS".__eq__, map(tags.__getitem__, at)), dtype=bool, count=len(at))
+    at = head[inner]
+    marker = np.fromiter(map(POSSESSIVE_FORMS.__contains__, map(words.__getitem__, at.tolist())), dtype=bool,
+                         count=len(at))
+    marker |= tags.read(at, "POS".__eq__, bool)
     head[inner] -= marker
     return head
 
@@ -193,15 +231,14 @@ DEPTH_WALKED = 256
 cycle: heads given by the input may have one) leaves its span to `DocumentHeads.head`."""
 
 
-def _least_ranked(dep: np.ndarray, owner: np.ndarray, tokens: np.ndarray, words: list[str], tags: list[str]
+def _least_ranked(dep: np.ndarray, owner: np.ndarray, tokens: np.ndarray, words: list[str], tags: _Tags
                   ) -> np.ndarray:
     """For spans with several candidates (`owner`: each candidate's span, in order; `tokens`:
-    the candidates), the one `DocumentHeads.head` takes: least rank, then least depth, then the
-    rightmost; -1 for a span with a candidate whose depth was not found."""
-    at = tokens.tolist()
-    candidates = list(zip(map(words.__getitem__, at), map(tags.__getitem__, at)))
-    ranks = {candidate: head_rank(*candidate) for candidate in set(candidates)}  # each (word, tag) ranked once
-    rank = np.fromiter(map(ranks.__getitem__, candidates), dtype=np.int64, count=len(at))
+    the candidates), the one `DocumentHeads.head` takes: least rank (`heads.head_rank`), then
+    least depth, then the rightmost; -1 for a span with a candidate whose depth was not found."""
+    wordless = np.fromiter(map(_no_alphanumeric, map(words.__getitem__, tokens.tolist())), dtype=bool,
+                           count=len(tokens))
+    rank = np.where(wordless, head_rank("", None), tags.read(tokens, lambda tag: head_rank("a", tag)))
     depth = np.zeros(len(tokens), dtype=np.int64)
     where, active = tokens.copy(), np.arange(len(tokens))
     for _ in range(DEPTH_WALKED):
@@ -246,13 +283,11 @@ _WORD_CODES = {word: (_PERSONAL if word in PERSONAL_PRONOUNS else 0) | (_LONE if
 """A lower-cased word -> whether it is a personal pronoun, a lone one, or both (bits)."""
 
 
-def _types(head: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[str], tags: list[str], *,
+def _types(head: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[str], tags: _Tags, *,
            lemmas: list[str], entities: tuple[np.ndarray, np.ndarray]) -> list[tuple[MentionType, str]]:
     """`_from_pos(span, head)` of each span, as masks (see the module docstring); each head's
     tag, word and lemma read in one pass each."""
-    count = len(head)
-    code = np.fromiter(map(_TAG_CODES.get, map(tags.__getitem__, head.tolist()), repeat(_POS_NOMINAL)),
-                       dtype=np.int8, count=count)
+    code = tags.read(head, lambda tag: _TAG_CODES.get(tag, _POS_NOMINAL), np.int8)
     rest = np.flatnonzero(code == _POS_NOMINAL)
     rest_heads = head[rest].tolist()
     word = _word_codes(map(words.__getitem__, rest_heads), len(rest))
@@ -263,6 +298,11 @@ def _types(head: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[s
     others = rest[~pronoun]
     code[others[_named(starts[others], ends[others], head[others], entities)]] = _NER_NAME
     return list(map(OUTCOMES.__getitem__, code.tolist()))
+
+
+def _no_alphanumeric(word: str) -> bool:
+    """Whether no character of `word` is a letter or digit (`heads.head_rank`'s punctuation)."""
+    return not any(map(str.isalnum, word))
 
 
 def _word_codes(words: Iterable[str], count: int) -> np.ndarray:
