@@ -211,3 +211,30 @@ def test_the_code_version_follows_the_readers_and_the_typing_rules(monkeypatch) 
         assert cache._code_version() != before, edited
     monkeypatch.setattr(Path, "read_bytes", lambda self: original(self) + (b"#" if self.name == "formulas.py" else b""))
     assert cache._code_version() == before  # scoring code is not kept in an entry
+
+
+def test_the_code_version_follows_every_module_the_typing_imports(monkeypatch) -> None:
+    """An entry keeps the key's types and parse heads (`types.prepare_types`), computed by the
+    typing module and the mention modules it imports, directly or not (the POS road's array work,
+    the parse's dependencies): an edit of any of them must give every entry a new key."""
+    import ast
+
+    from metrics.formats import cache
+
+    mentions = Path(cache.__file__).resolve().parent.parent / "mentions"
+    found, todo = set(), ["types"]
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        found.add(name)
+        for node in ast.walk(ast.parse((mentions / f"{name}.py").read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("metrics.mentions."):
+                todo.append(node.module.rsplit(".", 1)[1])
+    assert {"types", "heads", "lexicon"} <= found
+    before = cache._code_version()
+    original = Path.read_bytes
+    for edited in sorted(found):
+        monkeypatch.setattr(Path, "read_bytes",
+                            lambda self, name=f"{edited}.py": original(self) + (b"#" if self.name == name else b""))
+        assert cache._code_version() != before, edited

@@ -183,3 +183,17 @@ def test_chains_as_arrays_only_while_the_document_holds_their_lists() -> None:
         via_arrays, via_lists = joined_view(back, offsets, keep_last), joined_view(documents, offsets, keep_last)
         assert via_arrays.codes.tolist() == via_lists.codes.tolist()
         assert via_arrays.member_chain.tolist() == via_lists.member_chain.tolist()
+
+
+def test_the_arrays_laid_from_the_cache_cannot_be_written() -> None:
+    """`laid_chains` hands out the entry's own arrays (a whole file in order: no copy), which every
+    later reader of those documents reads again (alignment keeps the chains' sizes): a write into
+    them must fail, not change the next analysis's chains."""
+    documents = read_documents(str(FILES[0]))
+    prepare_types(documents)
+    back = unpack(pack(documents))
+    arrays = back[0].mention_arrays[0]
+    assert arrays.typed is not None
+    for held in (*arrays[:5], *arrays.typed[:4], *laid_chains(back)[:3]):
+        with pytest.raises(ValueError):
+            held[:1] = 0

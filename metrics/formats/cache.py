@@ -65,12 +65,17 @@ def _ours(name: str) -> bool:
     return bool(_ENTRY_NAME.fullmatch(name) or _TEMPORARY_NAME.fullmatch(name))
 
 
+_TYPING_SOURCES = ("heads.py", "heads_parse.py", "lexicon.py", "types.py", "types_arrays.py")
+"""The mention typing's modules: `types.prepare_types` and all it imports of `metrics.mentions`
+(tests/test_cache.py checks the list against the imports)."""
+
+
 def _code_version() -> str:
     """A hash of the code whose results an entry keeps: the model, every reader, and the mention
-    typing (a key's types are kept with it)."""
+    typing (a key's types and parse heads are kept with it)."""
     here = Path(__file__).resolve().parent
     digest = hashlib.blake2b(digest_size=16)
-    typing = [here.parent / "mentions" / name for name in ("heads.py", "lexicon.py", "types.py")]
+    typing = [here.parent / "mentions" / name for name in _TYPING_SOURCES]
     for path in sorted(here.glob("*.py")) + [here.parent / "model.py"] + typing:
         digest.update(path.read_bytes())
     digest.update(f"{sys.version_info[:2]}".encode())

@@ -228,6 +228,8 @@ def _mention_arrays(state: tuple, lists: list, typed: tuple | None, dicts: list 
                                    _starts(np.maximum(lengths, 0)), dicts)
     arrays = MentionArrays(first.astype(np.int64), last.astype(np.int64), per_chain.astype(np.int64), chain_starts,
                            _starts(per_chain)[chain_starts], lists, typed_arrays, tokens)
+    for held in (*arrays[:5], *(typed_arrays[:4] if typed_arrays is not None else ())):
+        held.setflags(write=False)  # shared by every reader of the file's documents (`laid_chains` hands them out)
     return list(zip(repeat(arrays), range(len(lists))))
 
 
