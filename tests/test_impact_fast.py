@@ -34,6 +34,16 @@ def _clean_corpus(seed: int, n: int):
     return keys, responses, prepare(keys, responses)
 
 
+def _states_as_in_a_long_document(*pricers: Pricer) -> list:
+    """Each pricer's state of its document 0, made as a long document's is (its delta table
+    partial where spans repeat: `impact.PARTIAL_DELTA_TOKENS`), whatever the document's length."""
+    impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS
+    try:
+        return [pricer._state(0) for pricer in pricers]
+    finally:
+        impact.PARTIAL_DELTA_TOKENS = before
+
+
 def _any_fix(rng: random.Random, n: int) -> Fix:
     """A fix of any kind on any token's span, in either document or in neither."""
     kind = rng.choice(list(FixKind))
@@ -122,12 +132,8 @@ def test_counts_of_a_single_fix_clear_of_a_repeated_span(seed: int, n: int) -> N
     key_chains, response_chains = chains_repeating_spans(rng, n)
     keys = [_document("d", n + 6, key_chains)]
     responses = [_document("d", n + 6, response_chains)]
-    impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS
-    try:
-        pricer = Pricer(prepare(keys, responses), "conll", W4)
-        state = pricer._state(0)
-    finally:
-        impact.PARTIAL_DELTA_TOKENS = before
+    pricer = Pricer(prepare(keys, responses), "conll", W4)
+    (state,) = _states_as_in_a_long_document(pricer)
     assert state.delta is not None
     counted = declined = 0
     for _ in range(40):
@@ -200,14 +206,9 @@ def test_single_fixes_of_a_book_with_a_repeated_span_priced_together_as_each_alo
     key_chains, response_chains = chains_repeating_spans(rng, n, most=2)
     keys = [_document("d", n + 6, key_chains)]
     responses = [_document("d", n + 6, response_chains)]
-    impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS
-    try:
-        together = Pricer(prepare(keys, responses), metric, W4)
-        alone = Pricer(prepare(keys, responses), metric, W4)
-        state = together._state(0)
-        alone._state(0)
-    finally:
-        impact.PARTIAL_DELTA_TOKENS = before
+    together = Pricer(prepare(keys, responses), metric, W4)
+    alone = Pricer(prepare(keys, responses), metric, W4)
+    state, _ = _states_as_in_a_long_document(together, alone)
     assert state.delta is not None and not state.clean
     records = classify_corpus(together.corpus.pairs, W4)
     fixes = [_any_fix(rng, n) for _ in range(10)] + [fix_of(r) for r in records[:10]]
@@ -225,12 +226,8 @@ def test_a_book_with_a_repeated_span_prices_both_ways_in_one_call() -> None:
     key_chains, response_chains = chains_repeating_spans(rng, 24, most=3)
     keys = [_document("d", 30, key_chains)]
     responses = [_document("d", 30, response_chains)]
-    impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS
-    try:
-        pricer = Pricer(prepare(keys, responses), "conll", W4)
-        state = pricer._state(0)
-    finally:
-        impact.PARTIAL_DELTA_TOKENS = before
+    pricer = Pricer(prepare(keys, responses), "conll", W4)
+    (state,) = _states_as_in_a_long_document(pricer)
     records = classify_corpus(pricer.corpus.pairs, W4)
     fixes = [fix_of(r) for r in records]
     prices = pricer.price_each(0, [[fix] for fix in fixes])
