@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-ARRAY_PAIRS = 400
+ARRAY_PAIRS = 32
 """From this many pairs the array work is quicker than the Python loop (benchmarks/bench_union_find.py)."""
 
 
