@@ -1,13 +1,19 @@
 """metrics.runtime.union_find against a brute force: components found by merging sets until no two
 share an item, each item's label the least item of its set.  Both ways (the Python loop and the
-array work) are checked alone, whatever size the caller would send them."""
+array work) are checked alone, whatever size the caller would send them.  Then what two callers
+in `errors/delta.py` keep of their own: the chains tainted by a repeated span (a span listed twice
+within one chain too) and the delta table's components named by their first key chain."""
 
 from __future__ import annotations
+
+import random
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
+from test_impact_delta import _document, chains_repeating_spans, random_chains
 
+from metrics.errors.delta import table_of, tainted_chains
 from metrics.runtime import union_find
 from metrics.runtime.union_find import least_members
 
@@ -80,3 +86,47 @@ def test_many_pairs_take_the_array_way_and_a_long_path_is_one_component():
 def test_unequal_sides_are_refused():
     with pytest.raises(ValueError):
         least_members(3, [0, 1], [2])
+
+
+def chains_sharing_spans(chains: list[list]) -> list[int]:
+    """The brute force's label of each chain (key chains first), chains joined when they list a
+    common span."""
+    spans = [set(chain) for chain in chains]
+    pairs = [(i, j) for i in range(len(spans)) for j in range(i + 1, len(spans)) if spans[i] & spans[j]]
+    return merged_sets(len(spans), pairs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 24))
+def test_tainted_chains_are_the_components_holding_a_span_listed_twice_on_a_side(seed, n):
+    key_chains, response_chains = chains_repeating_spans(random.Random(seed), n, most=3)
+    key, response = _document("d", n + 6, key_chains), _document("d", n + 6, response_chains)
+    label = chains_sharing_spans([*key.chains, *response.chains])
+    bad = set()
+    for offset, doc in ((0, key), (len(key.chains), response)):
+        listed = [span for chain in doc.chains for span in chain]
+        repeated = {span for span in listed if listed.count(span) > 1}
+        bad |= {label[offset + i] for i, chain in enumerate(doc.chains) if repeated & set(chain)}
+    n_key = len(key.chains)
+    assert tainted_chains(key, response) == (frozenset(k for k in range(n_key) if label[k] in bad),
+                                             frozenset(r for r in range(len(response.chains)) if label[n_key + r] in bad))
+
+
+def test_a_span_listed_twice_within_one_chain_taints_its_component():
+    key = _document("d", 8, [[1, 2], [5]])
+    assert tainted_chains(key, _document("d", 8, [[3, 3], [4]])) == (frozenset(), frozenset({0}))
+    assert tainted_chains(key, _document("d", 8, [[4], [2, 6, 6]])) == (frozenset({0}), frozenset({1}))
+    assert tainted_chains(key, _document("d", 8, [[2, 6], [5]])) == (frozenset(), frozenset())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 24))
+def test_the_delta_tables_components_are_named_by_their_first_key_chain(seed, n):
+    key_chains, response_chains = random_chains(random.Random(seed), n)
+    key, response = _document("d", n + 6, key_chains), _document("d", n + 6, response_chains)
+    table = table_of(key, response, {span: k for k, chain in enumerate(key.chains) for span in chain})
+    assert table is not None
+    label = chains_sharing_spans([*key.chains, *response.chains])
+    rows, columns = table._component_index()
+    assert rows + columns == label  # the least chain: a key chain wherever the component has one
+    assert all(c < len(key.chains) for c in rows)
