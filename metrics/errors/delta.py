@@ -37,6 +37,7 @@ from metrics.errors.ceaf_change import Leaves
 from metrics.model import Document, Span
 from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LEA, MENTIONS, MUC
 from metrics.measures.score import Score
+from metrics.runtime.union_find import least_members
 
 Counts = tuple[tuple[tuple[tuple[int, int], int], ...], tuple[tuple[int, int], ...], int, int]
 """A change as its counts: ((key chain, response chain), cell change) pairs, (response chain, size
@@ -130,20 +131,10 @@ class _Table:
         by its first key chain (a chain with no cell is a component of its own)."""
         if self._components is None:
             n_rows = len(self.row_cells)
-            parent = list(range(n_rows + len(self.col_cells)))
-
-            def find(x: int) -> int:
-                while parent[x] != x:
-                    parent[x] = parent[parent[x]]
-                    x = parent[x]
-                return x
-
-            for k, cells in enumerate(self.row_cells):
-                for t in cells:
-                    a, b = find(k), find(n_rows + t)
-                    if a != b:
-                        parent[max(a, b)] = min(a, b)  # a component's root is its first key chain
-            roots = [find(x) for x in range(len(parent))]
+            rows = [k for k, cells in enumerate(self.row_cells) for _ in cells]
+            columns = [n_rows + t for cells in self.row_cells for t in cells]
+            # key chains are numbered first: a component's least member is its first key chain
+            roots = least_members(n_rows + len(self.col_cells), rows, columns).tolist()
             self._components = (roots[:n_rows], roots[n_rows:])
         return self._components
 
@@ -372,31 +363,25 @@ def tainted_chains(key: Document, response: Document) -> tuple[frozenset[int], f
     cells and sums are right for every other chain, so the changes of a fix that reaches none of
     these are exact."""
     n_key = len(key.chains)
-    parent = list(range(n_key + len(response.chains)))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    first: dict[Span, int] = {}
+    first: dict[Span, int] = {}  # each chain listing a span is joined to the first chain listing it
+    joined: list[int] = []
+    chains: list[int] = []
     repeated: set[Span] = set()
     for offset, doc in ((0, key), (n_key, response)):
-        seen: set[Span] = set()
+        seen: set[Span] = set()  # a span listed twice within one chain counts as repeated too
         for index, chain in enumerate(doc.chains):
             for span in chain:
                 if span in seen:
                     repeated.add(span)
                 seen.add(span)
                 at = first.setdefault(span, offset + index)
-                a, b = find(at), find(offset + index)
-                if a != b:
-                    parent[a] = b
+                if at != offset + index:
+                    joined.append(at)
+                    chains.append(offset + index)
     if not repeated:
         return frozenset(), frozenset()
-    bad = {find(first[span]) for span in repeated}
-    roots = [find(x) for x in range(len(parent))]
+    roots = least_members(n_key + len(response.chains), joined, chains).tolist()
+    bad = {roots[first[span]] for span in repeated}
     return (frozenset(k for k in range(n_key) if roots[k] in bad),
             frozenset(r for r in range(len(response.chains)) if roots[n_key + r] in bad))
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from metrics.mentions.alignment import Alignment
 from metrics.model import MentionType
+from metrics.runtime.union_find import least_members
 
 EMPTY_INT = np.zeros(0, dtype=np.int64)
 _ONE_HOT = np.eye(len(MentionType), dtype=np.int64)
@@ -231,25 +232,15 @@ def components_of(cell_key: np.ndarray, cell_resp: np.ndarray, n_key: int, n_res
     deg_resp = np.bincount(cell_resp, minlength=n_resp) if n_resp else EMPTY_INT
     simple_mask = (deg_key[cell_key] == 1) & (deg_resp[cell_resp] == 1)
     simple = np.nonzero(simple_mask)[0]
-    rest = np.nonzero(~simple_mask)[0].tolist()
-    if not rest:
+    rest_cells = np.nonzero(~simple_mask)[0]
+    if not len(rest_cells):
         return [], simple, EMPTY_INT, EMPTY_INT
-    parent = list(range(n_key + n_resp))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    rest_keys = cell_key[rest_cells]
+    component = least_members(n_key + n_resp, rest_keys, n_key + cell_resp[rest_cells])[rest_keys].tolist()
     keys, resps = cell_key.tolist(), cell_resp.tolist()
-    for c in rest:
-        a, b = find(keys[c]), find(n_key + resps[c])
-        if a != b:
-            parent[a] = b
     groups: dict[int, list[int]] = {}
-    for c in rest:
-        groups.setdefault(find(keys[c]), []).append(c)
+    for c, label in zip(rest_cells.tolist(), component):
+        groups.setdefault(label, []).append(c)
     components = []
     star: list[int] = []
     starts: list[int] = []

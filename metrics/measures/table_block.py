@@ -19,6 +19,7 @@ import numpy as np
 
 from metrics.measures.table import EMPTY_INT, Table, build_table, group_starts
 from metrics.mentions.alignment import Alignment, laid_alignments
+from metrics.runtime.union_find import least_members
 
 BLOCK_ARRAYS = ("key_sizes", "response_sizes", "cell_key", "cell_response", "primary", "shared", "key_side",
                 "part_response", "key_ids", "key_owner", "member_cell", "member_id", "part_cell", "part_id",
@@ -265,22 +266,13 @@ def _components_together(wanted: np.ndarray, simple: np.ndarray, cell_key: np.nd
                          response_start: np.ndarray, n_key: int) -> _Found:
     """`components_of` of the documents of the `wanted` cells (cells in document order, chains
     numbered globally, `simple`: a cell alone in both its chains), all at once: the connected
-    components of the other cells by labels spread along them (each cell's chains take the least
-    label of the two, and labels follow their own labels, until nothing changes), grouped in the
-    order of their first cell, as `components_of` groups them."""
+    components of the other cells (`least_members`), grouped in the order of their first cell, as
+    `components_of` groups them."""
     simple_cells = np.flatnonzero(wanted & simple)
     rest = np.flatnonzero(wanted & ~simple)
-    a, b = cell_key[rest], n_key + cell_response[rest]
-    label = np.arange(n_key + (int(cell_response.max()) + 1 if len(cell_response) else 0), dtype=np.int64)
-    while len(rest):
-        low = np.minimum(label[a], label[b])
-        spread = label.copy()
-        np.minimum.at(spread, a, low)
-        np.minimum.at(spread, b, low)
-        spread = spread[spread]
-        if np.array_equal(spread, label):
-            break
-        label = spread
+    a = cell_key[rest]
+    label = least_members(n_key + (int(cell_response.max()) + 1 if len(cell_response) else 0), a,
+                          n_key + cell_response[rest])
     # each cell's group, numbered in the order of the group's first cell
     group_of = label[a]
     first_of = np.full(len(label), len(rest), dtype=np.int64)

@@ -26,7 +26,12 @@ from metrics.model import Span
 
 class _Cells:
     """A clean response's cells as groups being moved (a union-find over groups), with the chains'
-    sizes and the moves in the order the mentions first moved."""
+    sizes and the moves in the order the mentions first moved.
+
+    Why not `metrics.runtime.union_find.least_members`: that labels the components of pairs known
+    up front.  Here groups are made and merged during the walk of the fixes, a merged group's chain
+    and count live at the group it joined (its root must be that group, not the least), and where
+    a mention is is asked between merges: a union-find mutated as it is read."""
 
     def __init__(self, base: FixBase, row_cells: list[dict[int, int]], col_sizes: list[int]) -> None:
         self.key_of = base.key_chain_of

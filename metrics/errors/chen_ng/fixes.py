@@ -31,6 +31,7 @@ from functools import cached_property
 
 from metrics.mentions.chains import key_view, response_view
 from metrics.model import Document, Span
+from metrics.runtime.union_find import least_members
 from metrics.errors.chen_ng.records import Category, ErrorRecord
 from metrics.errors.delta import Counts, tally
 
@@ -355,31 +356,18 @@ class ChainComponents:
     def __init__(self, n_key_chains: int, n_response_chains: int, key_chains_of: dict[Span, tuple[int, ...]],
                  response_chains_of: dict[Span, tuple[int, ...]]) -> None:
         self.n_key = n_key_chains
-        parent = list(range(n_key_chains + n_response_chains))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        def join(nodes: Iterable[int]) -> None:
-            nodes = iter(nodes)
-            root = find(next(nodes))
-            for node in nodes:
-                other = find(node)
-                if other != root:
-                    parent[other] = root
-
+        first: list[int] = []  # each chain listing a span is joined to the first chain listing it
+        other: list[int] = []
         for span, chains in response_chains_of.items():
-            keys = key_chains_of.get(span, ())
-            if len(chains) + len(keys) > 1:
-                join([*keys, *(n_key_chains + r for r in chains)])
+            nodes = [*key_chains_of.get(span, ()), *(n_key_chains + r for r in chains)]
+            first.extend(nodes[:1] * (len(nodes) - 1))
+            other.extend(nodes[1:])
         for span, keys in key_chains_of.items():
-            if len(keys) > 1:
-                join(keys)
-        self.root = [find(x) for x in range(len(parent))]
-        """The component of each chain: key chain k is node k, response chain r node n_key + r."""
+            first.extend(keys[:1] * (len(keys) - 1))
+            other.extend(keys[1:])
+        self.root = least_members(n_key_chains + n_response_chains, first, other).tolist()
+        """The component of each chain, named by its least node: key chain k is node k, response
+        chain r node n_key + r."""
         self.keys: dict[int, list[int]] = {}
         self.responses: dict[int, list[int]] = {}
         for k in range(n_key_chains):
