@@ -30,12 +30,13 @@ from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, change_ar
 from metrics.errors.chen_ng.fixes import ChainComponents, Edit, Fix, FixBase, edit_chains, fix_of, reach, \
     single_fix_counts
 from metrics.errors.chen_ng.fix_counts import fix_list_counts
+from metrics.errors.chen_ng.counted_parts import DocumentCells, counts_suffice, key_regular
 from metrics.errors.chen_ng.rescoring import PartRescorer
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
 from metrics.model import Span
 from metrics.measures.score import Score, total
-from metrics.measures.catalog import ALL_METRICS, METRICS
+from metrics.measures.catalog import ALL_METRICS, METRICS, Scorer
 from metrics.corpus.scoring import DocPair, PreparedCorpus, score_pair
 from metrics.measures.weights import W4, Weights
 
@@ -70,6 +71,20 @@ class _DocumentState:
     one is rescored (the delta table is exact everywhere else)."""
     _key_chains_of: dict[Span, tuple[int, ...]] | None = None
     _components: ChainComponents | None = None
+    _counted: DocumentCells | None = None
+    _counted_known: bool = False
+
+    def counted(self) -> DocumentCells | None:
+        """The document's cells for counting its rescored parts' tables (`counted_parts`), found
+        when a fix is first rescored; None where the key lists a span twice (v8.01's cells then
+        have three sizes: the parts are aligned)."""
+        if not self._counted_known:
+            self._counted_known = True
+            key, response, key_row = self.pair.key, self.pair.response, self.base.key_chain_of
+            if key_regular(key.chains, key_row):
+                cells = self.delta if self.delta is not None else partial_table(key, response, key_row)
+                self._counted = DocumentCells.of(cells, response.chains)
+        return self._counted
 
     @property
     def clean(self) -> bool:
@@ -151,6 +166,8 @@ class Pricer:
         self._memo: dict[tuple, tuple[dict, dict]] = {}
         self._rescorer = PartRescorer(weights, self.parts)
         self._by_delta = set(self.parts) <= DELTA_METRICS
+        self._count_parts = counts_suffice(self.parts, Scorer.V801)
+        """Rescored parts' tables counted, not aligned (`counted_parts`), for pairs scored under v8.01."""
         self._zero = {name: Score(0, 0, 0, 0) for name in self.parts}
         self._arrays = all(type(self.total.get(name)) is Score for name in self.parts)
         """Every part's total a plain Score of numbers: `price_each` computes prices as arrays."""
@@ -258,7 +275,8 @@ class Pricer:
         def reached(edit: Edit) -> tuple[list[int], list[int]]:
             return reach(edit, state.components(), state.key_chains_of(), state.response_chains_of)
 
-        return self._rescorer.rescored(i, state.pair, reached, edits)
+        counted = state.counted() if self._count_parts and state.pair.scorer is Scorer.V801 else None
+        return self._rescorer.rescored(i, state.pair, reached, edits, counted)
 
     def price(self, i: int, fixes: Sequence[Fix]) -> float:
         """Change of the corpus F1 if these fixes were applied (in order) to document i."""

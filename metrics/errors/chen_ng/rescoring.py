@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from metrics.corpus.scoring import DocPair, score_pair
 from metrics.corpus.together import score_columns
+from metrics.errors.chen_ng.counted_parts import DocumentCells, part_table, score_tables
 from metrics.errors.chen_ng.fixes import Edit
 from metrics.measures.catalog import BLANC
 from metrics.measures.score import BlancScore, Score
@@ -33,11 +34,16 @@ class PartRescorer:
         self._before: dict[tuple, tuple[dict, tuple[int, int, int]]] = {}
 
     def rescored(self, i: int, pair: DocPair, reached: Callable[[Edit], tuple[list[int], list[int]]],
-                 edits: Sequence[Edit]) -> list[tuple[dict, dict]]:
+                 edits: Sequence[Edit], counted: DocumentCells | None = None) -> list[tuple[dict, dict]]:
         """(scores of the reached part before, after) of each edit of document i, by rescoring: the
         parts of all the edits, and the parts before them not kept yet, aligned, tabled and scored
         together (`table_block.build_tables`, `together.score_columns`: each value the part's own
-        to the bit).  `reached(edit)`: the key and response chains the edit reaches (`fixes.reach`)."""
+        to the bit).  `reached(edit)`: the key and response chains the edit reaches (`fixes.reach`).
+        With `counted` (the document's cells, where its parts' tables can be counted: see
+        `counted_parts`), the parts' tables are counted from them rather than aligned, the same
+        tables, scored the same way."""
+        if counted is not None:
+            return self._counted(i, pair, reached, edits, counted)
         n_orig = len(pair.response.chains)
         parts: list[tuple[Document, Document]] = []  # the parts to score: new befores, then afters
         new_before: dict[tuple, int] = {}
@@ -71,6 +77,30 @@ class PartRescorer:
             out.append(({**before[0], blanc: before[0][blanc] + _cross_links(before[1], rest)},
                         {**after[0], blanc: after[0][blanc] + _cross_links(after[1], rest)}))
         return out
+
+    def _counted(self, i: int, pair: DocPair, reached: Callable[[Edit], tuple[list[int], list[int]]],
+                 edits: Sequence[Edit], counted: DocumentCells) -> list[tuple[dict, dict]]:
+        """`rescored` with every part's table counted (`counted_parts.part_table`): the parts in the
+        same order, scored together the same way (no BLANC: `counted_parts.TABLE_METRICS`)."""
+        n_orig = len(pair.response.chains)
+        original = pair.response.chains
+        tables = []
+        new_before: dict[tuple, int] = {}
+        plans: list[tuple[tuple, object]] = []
+        for edit in edits:
+            key_set, resp_set = reached(edit)
+            old_set = [r for r in resp_set if r < n_orig]
+            signature = (i, tuple(key_set), tuple(old_set))
+            if signature not in self._before and signature not in new_before:
+                new_before[signature] = len(tables)
+                tables.append(part_table(counted, key_set, old_set, original.__getitem__, frozenset()))
+            plans.append((signature, part_table(counted, key_set, resp_set, edit.chain, edit.touched)))
+        n_before = len(tables)
+        tables.extend(after for _, after in plans)
+        scored = score_tables(tables, self.parts, self.weights)
+        for signature, at in new_before.items():
+            self._before[signature] = (scored[at], (0, 0, 0))
+        return [(self._before[signature][0], after) for (signature, _), after in zip(plans, scored[n_before:])]
 
     def _score_parts(self, parts: Sequence[tuple[Document, Document]], pair: DocPair
                      ) -> list[tuple[dict, tuple[int, int, int]]]:
