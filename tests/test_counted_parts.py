@@ -21,6 +21,7 @@ from test_impact_delta import _document, chains_repeating_spans
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng.counted_parts import key_regular, part_table
 from metrics.errors.chen_ng.fixes import Fix, FixKind, edit_chains, fix_of, reach
+from metrics.errors.chen_ng import rescoring
 from metrics.errors.chen_ng.impact import Pricer
 from metrics.errors.chen_ng.records import classify_corpus
 from metrics.measures.table import build_table
@@ -98,14 +99,21 @@ def test_a_counted_part_is_the_table_of_the_aligned_part(seed: int, n: int) -> N
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(corpora(duplicates=True, key_duplicates=False), st.sampled_from(("conll", "lea", "ceafm")))
-def test_counted_parts_price_every_fix_as_aligned_parts(corpus, metric: str) -> None:
-    """Every record's price and every category's, with the rescored parts counted, equal to the
-    bit those with the parts aligned (the rescoring as it was)."""
+@given(corpora(duplicates=True, key_duplicates=False), st.sampled_from(("conll", "lea", "ceafm")),
+       st.sampled_from((0, 5)))
+def test_counted_parts_price_every_fix_as_aligned_parts(corpus, metric: str, smallest: int) -> None:
+    """Every record's price and every category's, with the rescored parts counted (all of them, or
+    those of `smallest` chains or more, scored in one batch with the others aligned), equal to
+    the bit those with every part aligned (the rescoring as it was)."""
     keys = [p.key for p in corpus]
     responses = [p.response for p in corpus]
     records = classify_corpus(prepare(keys, responses).pairs, W4)
-    counted = Pricer(prepare(keys, responses), metric, W4)
     aligned = Pricer(prepare(keys, responses), metric, W4)
     aligned._count_parts = False
-    assert counted.price_all(records, records) == aligned.price_all(records, records)
+    expected = aligned.price_all(records, records)
+    rescoring.COUNTED_CHAINS, before = smallest, rescoring.COUNTED_CHAINS
+    try:
+        counted = Pricer(prepare(keys, responses), metric, W4)
+        assert counted.price_all(records, records) == expected
+    finally:
+        rescoring.COUNTED_CHAINS = before

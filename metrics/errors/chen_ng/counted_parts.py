@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from metrics.corpus.together import score_columns, with_parts
+from metrics.corpus.together import with_parts
 from metrics.measures import catalog
 from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LEA, MUC, Metric, Scorer
 from metrics.measures.columns import Column
@@ -43,6 +43,11 @@ from metrics.model import Span
 
 if TYPE_CHECKING:
     from metrics.errors.delta import _Table
+
+COUNTED_CHAINS = 64
+"""A part of this many chains (key and response) or more is counted; a smaller one is aligned with
+the other small parts, all tabled in one pass (`table_block.build_tables`), which costs less per
+part than a counted table's own numpy calls."""
 
 TABLE_METRICS = frozenset(metric.name for metric in (MUC, BCUB, CEAFM, CEAFE, LEA))
 """The metrics whose v8.01 computation reads the table's sizes and cells alone (no mention ids,
@@ -153,7 +158,7 @@ def _table(key_sizes: np.ndarray, response_sizes: np.ndarray, cell_key: np.ndarr
                  simple_cells=simple, star_cells=star, star_starts=star_starts)
 
 
-class _CountedPart:
+class CountedPart:
     """A counted table scored as a document pair (`together.Scored`): its metrics computed as the
     pair's scorer computes them, reading the table alone."""
 
@@ -174,13 +179,3 @@ class _CountedPart:
 
     def keep(self, columns: dict[str, Column], row: int, weights: Weights) -> None:
         self._kept = (columns, row)
-
-
-def score_tables(tables: Sequence[Table], metrics: tuple[str, ...], weights: Weights) -> list[dict[str, AnyScore]]:
-    """The metrics of each table, as `rescoring.PartRescorer` scores its fragments: together
-    (`score_columns`) when there are several, each its own row; one alone by its computation."""
-    parts = [_CountedPart(table) for table in tables]
-    if len(parts) > 1:
-        score_columns(parts, metrics, weights)
-    names = with_parts(metrics)
-    return [{name: part.score(name, weights) for name in names} for part in parts]
