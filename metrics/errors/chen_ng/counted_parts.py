@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -59,21 +58,27 @@ def counts_suffice(metrics: Iterable[str], scorer: Scorer) -> bool:
     return scorer is Scorer.V801 and set(with_parts(tuple(metrics))) <= TABLE_METRICS
 
 
-@dataclass
 class DocumentCells:
-    """What counting a document's parts needs, found once per document."""
+    """What counting a document's parts needs, found once per document: its cells as arrays."""
 
-    cells: _Table
-    """The document's cells (every listing counted, as `delta.partial_table` counts them)."""
-    repeated_chains: frozenset[int]
-    """Response chains listing a span that the response lists more than once: the only chains
-    whose aligned content differs from their listing (walked, `_walked`)."""
-
-    @classmethod
-    def of(cls, cells: _Table, chains: Sequence[Sequence[Span]]) -> DocumentCells:
+    def __init__(self, cells: _Table, chains: Sequence[Sequence[Span]]) -> None:
+        self.cells = cells
+        """The document's cells (every listing counted, as `delta.partial_table` counts them)."""
         listed = Counter(span for chain in chains for span in chain)
         repeated = {span for span, n in listed.items() if n > 1}
-        return cls(cells, frozenset(t for t, chain in enumerate(chains) if repeated and not repeated.isdisjoint(chain)))
+        self.repeated_chains = frozenset(t for t, chain in enumerate(chains)
+                                         if repeated and not repeated.isdisjoint(chain))
+        """Response chains listing a span that the response lists more than once: the only chains
+        whose aligned content differs from their listing (walked, `_walked`)."""
+        col_cells = cells.col_cells
+        self.cell_response = np.repeat(np.arange(len(col_cells), dtype=np.int64),
+                                       np.fromiter(map(len, col_cells), dtype=np.int64, count=len(col_cells)))
+        self.cell_key = np.fromiter((k for found in col_cells for k in found), dtype=np.int64,
+                                    count=len(self.cell_response))
+        self.cell_count = np.fromiter((n for found in col_cells for n in found.values()), dtype=np.int64,
+                                      count=len(self.cell_response))
+        self.col_sizes = np.array(cells.col_sizes, dtype=np.int64)
+        self.key_sizes = np.array(cells.key_sizes, dtype=np.int64)
 
 
 def key_regular(key_chains: Sequence[Sequence[Span]], key_row: dict[Span, int]) -> bool:
@@ -87,38 +92,44 @@ def part_table(document: DocumentCells, keys: Sequence[int], chains: Sequence[in
     chains and response chains (each in the part's order), a response chain's spans being
     `listed(t)`: read from the document's cells where t is neither `changed` (by an edit) nor
     lists a repeated span, else counted from its spans under v8.01's rule for repeats."""
-    cells = document.cells
-    key_at = {k: i for i, k in enumerate(keys)}
-    key_sizes = [cells.key_sizes[k] for k in keys]
-    col_sizes, col_cells, key_row = cells.col_sizes, cells.col_cells, cells.key_row
-    walk = document.repeated_chains
+    key_list = np.array(keys, dtype=np.int64)
+    key_at = np.full(len(document.key_sizes), -1, dtype=np.int64)
+    key_at[key_list] = np.arange(len(key_list), dtype=np.int64)
+    part = np.array(chains, dtype=np.int64)
+    n_orig = len(document.col_sizes)
+    walk = document.repeated_chains | changed
+    walked = np.flatnonzero((part >= n_orig) | np.isin(part, np.fromiter(walk, dtype=np.int64, count=len(walk))))
+    read = np.ones(len(part), dtype=bool)
+    read[walked] = False
+    sizes = np.zeros(len(part), dtype=np.int64)
+    sizes[read] = document.col_sizes[part[read]]
+    # the cells of the chains read: where their chain sits in the part, their key chain's place in it
+    place = np.full(n_orig, -1, dtype=np.int64)
+    place[part[read]] = np.flatnonzero(read)
+    at_place = place[document.cell_response]
+    at_key = key_at[document.cell_key]
+    taken = (at_place >= 0) & (at_key >= 0)  # a key chain outside the part: its spans are twinless here
+    key_row, key_index = document.cells.key_row, dict(zip(keys, range(len(keys))))
     kept: set[Span] = set()
-    sizes: list[int] = []
-    cell_key: list[int] = []
-    cell_response: list[int] = []
-    counts: list[int] = []
-    for t in chains:
-        if t in changed or t in walk:
-            size, found = _walked(listed(t), key_row, key_at, kept)
-        else:
-            size = col_sizes[t]
-            found = {}
-            for k, n in col_cells[t].items():
-                at = key_at.get(k)
-                if at is None:  # a key chain outside the part: its spans are twinless here
-                    continue
-                found[at] = n
-        if size == 0:
-            continue  # a chain emptied (or empty): `align` drops it
-        here = len(sizes)
-        sizes.append(size)
-        for at, n in found.items():
-            cell_key.append(at)
-            cell_response.append(here)
-            counts.append(n)
-    return _table(np.array(key_sizes, dtype=np.int64), np.array(sizes, dtype=np.int64),
-                  np.array(cell_key, dtype=np.int64), np.array(cell_response, dtype=np.int64),
-                  np.array(counts, dtype=np.int64))
+    walked_sizes: list[int] = []
+    walked_key: list[int] = []
+    walked_place: list[int] = []
+    walked_counts: list[int] = []
+    for position in walked.tolist():
+        size, found = _walked(listed(chains[position]), key_row, key_index, kept)
+        walked_sizes.append(size)
+        walked_key.extend(found)
+        walked_place.extend([position] * len(found))
+        walked_counts.extend(found.values())
+    sizes[walked] = walked_sizes
+    kept_chains = sizes > 0  # a chain emptied (or empty): `align` drops it
+    renumbered = np.cumsum(kept_chains) - 1
+
+    def joined(read_cells: np.ndarray, walked_cells: list[int]) -> np.ndarray:
+        return np.concatenate([read_cells, np.array(walked_cells, dtype=np.int64)])
+
+    return _table(document.key_sizes[key_list], sizes[kept_chains], joined(at_key[taken], walked_key),
+                  renumbered[joined(at_place[taken], walked_place)], joined(document.cell_count[taken], walked_counts))
 
 
 def _walked(spans: Sequence[Span], key_row: dict[Span, int], key_at: dict[int, int], kept: set[Span]

@@ -83,7 +83,7 @@ class _DocumentState:
             key, response, key_row = self.pair.key, self.pair.response, self.base.key_chain_of
             if key_regular(key.chains, key_row):
                 cells = self.delta if self.delta is not None else partial_table(key, response, key_row)
-                self._counted = DocumentCells.of(cells, response.chains)
+                self._counted = DocumentCells(cells, response.chains)
         return self._counted
 
     @property
