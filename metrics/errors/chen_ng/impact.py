@@ -38,6 +38,7 @@ from metrics.model import Span
 from metrics.measures.score import Score, total
 from metrics.measures.catalog import ALL_METRICS, METRICS, Scorer
 from metrics.corpus.scoring import DocPair, PreparedCorpus, score_pair
+from metrics.corpus.together import score_columns
 from metrics.measures.weights import W4, Weights
 
 
@@ -155,6 +156,8 @@ class Pricer:
         self.index = {}
         for i, pair in enumerate(corpus.pairs):
             self.index.setdefault(pair.name, i)
+        if len(corpus.pairs) > 1:  # scored together, each pair keeping its row (a score per document and metric cost more)
+            score_columns(corpus.pairs, self.parts, weights)
         self.doc_scores = [score_pair(pair, weights, self.parts) for pair in corpus.pairs]
         self.total = {}
         for name in self.parts:
