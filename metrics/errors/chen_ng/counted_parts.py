@@ -43,10 +43,10 @@ from metrics.model import Span
 if TYPE_CHECKING:
     from metrics.errors.delta import _Table
 
-COUNTED_CHAINS = 64
+COUNTED_CHAINS = 1_000
 """A part of this many chains (key and response) or more is counted; a smaller one is aligned with
 the other small parts, all tabled in one pass (`table_block.build_tables`), which costs less per
-part than a counted table's own numpy calls."""
+part than a counted table's own numpy calls (and than a second batch of parts to score)."""
 
 TABLE_METRICS = frozenset(metric.name for metric in (MUC, BCUB, CEAFM, CEAFE, LEA))
 """The metrics whose v8.01 computation reads the table's sizes and cells alone (no mention ids,

@@ -29,7 +29,7 @@ from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, change_ar
 from metrics.errors.chen_ng.document_state import DocumentState
 from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, reach, single_fix_counts
 from metrics.errors.chen_ng.fix_counts import fix_list_counts
-from metrics.errors.chen_ng.counted_parts import counts_suffice
+from metrics.errors.chen_ng.counted_parts import DocumentCells, counts_suffice
 from metrics.errors.chen_ng.rescoring import PartRescorer
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
@@ -206,7 +206,9 @@ class Pricer:
         def reached(edit: Edit) -> tuple[list[int], list[int]]:
             return reach(edit, state.components(), state.key_chains_of(), state.response_chains_of)
 
-        counted = state.counted() if self._count_parts and state.pair.scorer is Scorer.V801 else None
+        def counted() -> DocumentCells | None:
+            return state.counted() if self._count_parts and state.pair.scorer is Scorer.V801 else None
+
         return self._rescorer.rescored(i, state.pair, reached, edits, counted)
 
     def price(self, i: int, fixes: Sequence[Fix]) -> float:

@@ -35,12 +35,13 @@ class PartRescorer:
         self._before: dict[tuple, tuple[dict, tuple[int, int, int]]] = {}
 
     def rescored(self, i: int, pair: DocPair, reached: Callable[[Edit], tuple[list[int], list[int]]],
-                 edits: Sequence[Edit], counted: DocumentCells | None = None) -> list[tuple[dict, dict]]:
+                 edits: Sequence[Edit], counted: Callable[[], DocumentCells | None] = lambda: None
+                 ) -> list[tuple[dict, dict]]:
         """(scores of the reached part before, after) of each edit of document i, by rescoring: the
         parts of all the edits, and the parts before them not kept yet, aligned, tabled and scored
         together (`table_block.build_tables`, `together.score_columns`: each value the part's own
         to the bit).  `reached(edit)`: the key and response chains the edit reaches (`fixes.reach`).
-        With `counted` (the document's cells, where its parts' tables can be counted), a part of
+        Where `counted()` gives the document's cells (asked when a part is that large), a part of
         `COUNTED_CHAINS` chains or more has its table counted from them (`counted_parts`), not
         aligned: the same table, scored with the others the same way."""
         n_orig = len(pair.response.chains)
@@ -52,8 +53,9 @@ class PartRescorer:
         def part(key_set: list[int], chains: list[int], edit: Edit | None) -> Table | tuple[Document, Document]:
             """The part of these chains, before any edit or after `edit`: its counted table, or its documents."""
             listed = original.__getitem__ if edit is None else edit.chain
-            if counted is not None and len(key_set) + len(chains) >= COUNTED_CHAINS:
-                return part_table(counted, key_set, chains, listed, frozenset() if edit is None else edit.touched)
+            cells = counted() if len(key_set) + len(chains) >= COUNTED_CHAINS else None
+            if cells is not None:
+                return part_table(cells, key_set, chains, listed, frozenset() if edit is None else edit.touched)
             key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set], _pick(pair.key.chain_labels(), key_set))
             if edit is None:
                 return key_part, _fragment(pair.response, [original[t] for t in chains],
