@@ -19,24 +19,24 @@ of fixes counted by cells: `fix_counts`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import fields
 
 import numpy as np
 
 from metrics.errors.chen_ng.records import Category, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, change_arrays, changes, counts_of, partial_table, \
     table_of, tainted_chains
-from metrics.errors.chen_ng.fixes import ChainComponents, Edit, Fix, FixBase, edit_chains, fix_of, reach, \
-    single_fix_counts
+from metrics.errors.chen_ng.document_state import DocumentState
+from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, reach, single_fix_counts
 from metrics.errors.chen_ng.fix_counts import fix_list_counts
+from metrics.errors.chen_ng.counted_parts import DocumentCells, counts_suffice
 from metrics.errors.chen_ng.rescoring import PartRescorer
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
-from metrics.model import Span
 from metrics.measures.score import Score, total
-from metrics.measures.catalog import ALL_METRICS, METRICS
-from metrics.corpus.scoring import DocPair, PreparedCorpus, score_pair
+from metrics.measures.catalog import ALL_METRICS, METRICS, Scorer
+from metrics.corpus.scoring import PreparedCorpus, score_pair
+from metrics.corpus.together import score_columns
 from metrics.measures.weights import W4, Weights
 
 
@@ -57,65 +57,9 @@ def _swap(total, old, new):
                          for f in fields(total)))
 
 
-@dataclass
-class _DocumentState:
-    """What pricing a document's fixes needs, built on its first fix."""
-
-    pair: DocPair
-    base: FixBase
-    delta: Any
-    """metrics.errors.delta's table when the metric's changes are computed there, else None."""
-    tainted: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
-    """Key and response chains connected to a span listed twice on a side: a fix that reaches
-    one is rescored (the delta table is exact everywhere else)."""
-    _key_chains_of: dict[Span, tuple[int, ...]] | None = None
-    _components: ChainComponents | None = None
-
-    @property
-    def clean(self) -> bool:
-        """Priced by the delta table whatever the fix: the table exists and nothing is tainted."""
-        return self.delta is not None and not self.tainted[0] and not self.tainted[1]
-
-    def counts_tainted(self, counts: Counts) -> bool:
-        """Do one fix's counts (`single_fix_counts`) change a tainted chain: `by_delta`'s test."""
-        key_tainted, response_tainted = self.tainted
-        return any(t in response_tainted for t, _ in counts[1]) or any(k in key_tainted for (k, _), _ in counts[0])
-
-    def key_chains_of(self) -> dict[Span, tuple[int, ...]]:
-        """Every key chain listing a span (more than one only in ill-formed keys), listed when a
-        fix is first rescored (`fixes.reach`): a document priced by count changes never needs it."""
-        if self._key_chains_of is None:
-            self._key_chains_of = self.pair.key.chains_listing()
-        return self._key_chains_of
-
-    def components(self) -> ChainComponents:
-        """The components of the document's chains before any fix (`fixes.reach`), found when a
-        fix is first rescored."""
-        if self._components is None:
-            self._components = ChainComponents(len(self.pair.key.chains), len(self.pair.response.chains),
-                                               self.key_chains_of(), self.response_chains_of)
-        return self._components
-
-    @property
-    def response_chains_of(self) -> dict[Span, tuple[int, ...]]:
-        """Every response chain listing a span (more than one when the response repeats it)."""
-        return self.base.copies
-
-    def by_delta(self, edit: Edit) -> bool:
-        """Can the delta table price this edit: it exists, and the edit reaches no tainted chain
-        (its touched response chains, and the key chains of the spans it moves, are the chains
-        its components are made of, before and after)."""
-        if self.delta is None or self.clean:
-            return self.delta is not None
-        key_tainted, response_tainted = self.tainted
-        key_of = self.base.key_chain_of
-        return not any(r in response_tainted for r in edit.touched) and \
-            not any(key_of.get(span) in key_tainted for span in edit.moved)
-
-
 PARTIAL_DELTA_TOKENS = 20_000
 """From this many tokens, a document that lists a span twice builds the delta table anyway and
-prices by it every fix that stays clear of that span (`_DocumentState.by_delta`).  Below it, each
+prices by it every fix that stays clear of that span (`DocumentState.by_delta`).  Below it, each
 fix's reached part is rescored, as for every such document before: the two ways agree up to
 rounding in the last digit, and short documents keep the figures they always had.  In a book
 rescoring is what costs: one repeated span would send every fix of 250,000 tokens to the engine."""
@@ -140,6 +84,8 @@ class Pricer:
         self.index = {}
         for i, pair in enumerate(corpus.pairs):
             self.index.setdefault(pair.name, i)
+        if len(corpus.pairs) > 1:  # scored together, each pair keeping its row (a score per document and metric cost more)
+            score_columns(corpus.pairs, self.parts, weights)
         self.doc_scores = [score_pair(pair, weights, self.parts) for pair in corpus.pairs]
         self.total = {}
         for name in self.parts:
@@ -147,10 +93,12 @@ class Pricer:
             if summed is not None:
                 self.total[name] = summed
         self.value = self._value(self.total) if corpus.pairs else 0.0
-        self._states: dict[int, _DocumentState] = {}
+        self._states: dict[int, DocumentState] = {}
         self._memo: dict[tuple, tuple[dict, dict]] = {}
         self._rescorer = PartRescorer(weights, self.parts)
         self._by_delta = set(self.parts) <= DELTA_METRICS
+        self._count_parts = counts_suffice(self.parts, Scorer.V801)
+        """Rescored parts' tables counted, not aligned (`counted_parts`), for pairs scored under v8.01."""
         self._zero = {name: Score(0, 0, 0, 0) for name in self.parts}
         self._arrays = all(type(self.total.get(name)) is Score for name in self.parts)
         """Every part's total a plain Score of numbers: `price_each` computes prices as arrays."""
@@ -161,7 +109,7 @@ class Pricer:
         metric = METRICS[self.metric]
         return (metric.combine(scores) if metric.parts else scores[self.metric]).f1
 
-    def _state(self, i: int) -> _DocumentState:
+    def _state(self, i: int) -> DocumentState:
         state = self._states.get(i)
         if state is None:
             pair = self.corpus.pairs[i]
@@ -173,7 +121,7 @@ class Pricer:
                     # a span listed twice: the table serves the fixes that stay clear of it
                     tainted = tainted_chains(pair.key, pair.response)
                     delta = partial_table(pair.key, pair.response, base.key_chain_of)
-            state = self._states[i] = _DocumentState(pair, base, delta, tainted)
+            state = self._states[i] = DocumentState(pair, base, delta, tainted)
         return state
 
     # -------------------------------------------------------------------- document deltas
@@ -203,15 +151,15 @@ class Pricer:
             self._memo[signature] = known
         return known
 
-    def _counted_change(self, state: _DocumentState, i: int, fix: Fix) -> tuple[dict, dict] | None:
+    def _counted_change(self, state: DocumentState, i: int, fix: Fix) -> tuple[dict, dict] | None:
         """`document_change` of one fix from its counts (`single_fix_counts`), or None where the
-        fix may reach a chain connected to a repeated span (`_DocumentState.tainted`)."""
+        fix may reach a chain connected to a repeated span (`DocumentState.tainted`)."""
         counts = single_fix_counts(state.base, fix, state.delta.row_cells)
         if not state.clean and (counts is None or state.counts_tainted(counts)):
             return None
         return self._change_of_counts(state, i, counts)
 
-    def _change_of_counts(self, state: _DocumentState, i: int, counts: Counts | None) -> tuple[dict, dict]:
+    def _change_of_counts(self, state: DocumentState, i: int, counts: Counts | None) -> tuple[dict, dict]:
         """`document_change` of fixes that change these counts (None: that touch no chain)."""
         if counts is None:
             return {}, {}
@@ -253,12 +201,15 @@ class Pricer:
         if len(pending) > 1:
             self._memo.update(zip(pending, self._rescored(state, list(pending.values()), i)))
 
-    def _rescored(self, state: _DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
+    def _rescored(self, state: DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
         """(scores of the reached part before, after) of each edit, by rescoring (`PartRescorer`)."""
         def reached(edit: Edit) -> tuple[list[int], list[int]]:
             return reach(edit, state.components(), state.key_chains_of(), state.response_chains_of)
 
-        return self._rescorer.rescored(i, state.pair, reached, edits)
+        def counted() -> DocumentCells | None:
+            return state.counted() if self._count_parts and state.pair.scorer is Scorer.V801 else None
+
+        return self._rescorer.rescored(i, state.pair, reached, edits, counted)
 
     def price(self, i: int, fixes: Sequence[Fix]) -> float:
         """Change of the corpus F1 if these fixes were applied (in order) to document i."""
@@ -299,7 +250,7 @@ class Pricer:
                 for name in self.parts}
         return [n for n, _ in done], olds, news
 
-    def _counted_prices(self, i: int, state: _DocumentState, fixes: Sequence[Fix]) -> list[float]:
+    def _counted_prices(self, i: int, state: DocumentState, fixes: Sequence[Fix]) -> list[float]:
         """`price_each` of single fixes in a document with a delta table: each fix's counts
         (`single_fix_counts`), the changes of the distinct counts (MUC and B3 as arrays,
         `delta.change_arrays`; the other metrics by `delta.changes`), and the prices as arrays.

@@ -14,9 +14,11 @@ from collections.abc import Callable, Iterable, Sequence
 
 from metrics.corpus.scoring import DocPair, score_pair
 from metrics.corpus.together import score_columns
+from metrics.errors.chen_ng.counted_parts import COUNTED_CHAINS, CountedPart, DocumentCells, part_table
 from metrics.errors.chen_ng.fixes import Edit
 from metrics.measures.catalog import BLANC
 from metrics.measures.score import BlancScore, Score
+from metrics.measures.table import Table
 from metrics.measures.table_block import build_tables
 from metrics.measures.weights import Weights
 from metrics.mentions.alignment import align
@@ -33,34 +35,50 @@ class PartRescorer:
         self._before: dict[tuple, tuple[dict, tuple[int, int, int]]] = {}
 
     def rescored(self, i: int, pair: DocPair, reached: Callable[[Edit], tuple[list[int], list[int]]],
-                 edits: Sequence[Edit]) -> list[tuple[dict, dict]]:
+                 edits: Sequence[Edit], counted: Callable[[], DocumentCells | None] = lambda: None
+                 ) -> list[tuple[dict, dict]]:
         """(scores of the reached part before, after) of each edit of document i, by rescoring: the
         parts of all the edits, and the parts before them not kept yet, aligned, tabled and scored
         together (`table_block.build_tables`, `together.score_columns`: each value the part's own
-        to the bit).  `reached(edit)`: the key and response chains the edit reaches (`fixes.reach`)."""
+        to the bit).  `reached(edit)`: the key and response chains the edit reaches (`fixes.reach`).
+        Where `counted()` gives the document's cells (asked when a part is that large), a part of
+        `COUNTED_CHAINS` chains or more has its table counted from them (`counted_parts`), not
+        aligned: the same table, scored with the others the same way."""
         n_orig = len(pair.response.chains)
-        parts: list[tuple[Document, Document]] = []  # the parts to score: new befores, then afters
+        original = pair.response.chains
+        parts: list[Table | tuple[Document, Document]] = []  # the parts to score: new befores, then afters
         new_before: dict[tuple, int] = {}
-        plans: list[tuple[tuple, Document, Document]] = []  # each edit's before, key part, part after
+        plans: list[tuple[tuple, Table | tuple[Document, Document]]] = []  # each edit's before, its part after
+
+        def part(key_set: list[int], chains: list[int], edit: Edit | None) -> Table | tuple[Document, Document]:
+            """The part of these chains, before any edit or after `edit`: its counted table, or its documents."""
+            listed = original.__getitem__ if edit is None else edit.chain
+            cells = counted() if len(key_set) + len(chains) >= COUNTED_CHAINS else None
+            if cells is not None:
+                return part_table(cells, key_set, chains, listed, frozenset() if edit is None else edit.touched)
+            key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set], _pick(pair.key.chain_labels(), key_set))
+            if edit is None:
+                return key_part, _fragment(pair.response, [original[t] for t in chains],
+                                           _pick(pair.response.chain_labels(), chains))
+            after = [(chain, edit.label(t)) for t in chains for chain in (edit.chain(t),) if chain]  # emptied: dropped
+            return key_part, _fragment(pair.response, [chain for chain, _ in after], [label for _, label in after])
+
         for edit in edits:
             key_set, resp_set = reached(edit)
-            key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set],
-                                 _pick(pair.key.chain_labels(), key_set))
             old_set = [r for r in resp_set if r < n_orig]
             # The part before the fix is shared by all fixes that reach the same chains.
             signature = (i, tuple(key_set), tuple(old_set))
             if signature not in self._before and signature not in new_before:
                 new_before[signature] = len(parts)
-                parts.append((key_part, _fragment(pair.response, [pair.response.chains[r] for r in old_set],
-                                                  _pick(pair.response.chain_labels(), old_set))))
-            plans.append((signature, key_part, _document(pair.response, edit, resp_set)))
+                parts.append(part(key_set, old_set, None))
+            plans.append((signature, part(key_set, resp_set, edit)))
         n_before = len(parts)
-        parts.extend((key_part, after_part) for _, key_part, after_part in plans)
+        parts.extend(after_part for _, after_part in plans)
         scored = self._score_parts(parts, pair)
         for signature, at in new_before.items():
             self._before[signature] = scored[at]
         out = []
-        for (signature, _, _), after in zip(plans, scored[n_before:]):
+        for (signature, _), after in zip(plans, scored[n_before:]):
             before = self._before[signature]
             if BLANC.name not in self.parts:
                 out.append((before[0], after[0]))
@@ -72,17 +90,24 @@ class PartRescorer:
                         {**after[0], blanc: after[0][blanc] + _cross_links(after[1], rest)}))
         return out
 
-    def _score_parts(self, parts: Sequence[tuple[Document, Document]], pair: DocPair
+    def _score_parts(self, parts: Sequence[Table | tuple[Document, Document]], pair: DocPair
                      ) -> list[tuple[dict, tuple[int, int, int]]]:
         """The engine's scores of (partial) document pairs, with the full pair's mention types,
-        and their mention counts (`_sides`), computed together."""
-        alignments = [align(key, response) for key, response in parts]
-        fragments = [pair.fragment(key, response, alignment, table)
-                     for (key, response), alignment, table in zip(parts, alignments, build_tables(alignments))]
-        if len(fragments) > 1:
-            score_columns(fragments, self.parts, self.weights)  # each fragment keeps its row
-        return [(score_pair(part, self.weights, self.parts), _sides(alignment))
-                for part, alignment in zip(fragments, alignments)]
+        and their mention counts (`_sides`), computed together; a part given as its counted table
+        (`counted_parts.part_table`) is scored from it (no BLANC: its sides are not counted)."""
+        aligned = [part for part in parts if isinstance(part, tuple)]
+        alignments = [align(key, response) for key, response in aligned]
+        fragments = iter([pair.fragment(key, response, alignment, table)
+                          for (key, response), alignment, table in zip(aligned, alignments, build_tables(alignments))])
+        scored = [next(fragments) if isinstance(part, tuple) else CountedPart(part) for part in parts]
+        for group in ([part for part in scored if isinstance(part, DocPair)],
+                      [part for part in scored if not isinstance(part, DocPair)]):
+            # apart: the aligned parts' tables are read from the block they were built in, as a whole
+            if len(group) > 1:
+                score_columns(group, self.parts, self.weights)  # each part keeps its row
+        sides = iter(alignments)
+        return [(score_pair(part, self.weights, self.parts), _sides(next(sides)) if isinstance(part, DocPair) else (0, 0, 0))
+                for part in scored]
 
 
 def _sides(alignment) -> tuple[int, int, int]:
@@ -103,13 +128,6 @@ def _cross_links(part: tuple[int, int, int], rest: tuple[int, int, int]) -> Blan
 
 def _pick(labels: list[str], indices: Iterable[int]) -> list[str]:
     return [labels[i] for i in indices]
-
-
-def _document(response: Document, edit: Edit, indices: Iterable[int]) -> Document:
-    """The response restricted to some chains of an edit (empty chains dropped, order kept)."""
-    chains = [(edit.chain(i), edit.label(i)) for i in indices]
-    chains = [(chain, label) for chain, label in chains if chain]
-    return _fragment(response, [c for c, _ in chains], [label for _, label in chains])
 
 
 def _fragment(doc: Document, chains: list[list[Span]], labels: list[str]) -> Document:

@@ -1,0 +1,192 @@
+"""The engine's table of a rescored part, counted from the document's cells instead of aligned.
+
+Why: a fix that the delta table cannot price (its document lists a span twice, or is too short to
+price by it: `impact.PARTIAL_DELTA_TOKENS`) is priced by the engine's score of the part it
+reaches, before and after (`rescoring.PartRescorer`).  That part was made into two documents,
+aligned by v8.01's rules (`alignment.align`) and tabled (`table.build_table`), mention by mention;
+a book's category reaches most of the book, so each of its prices aligned and tabled the book
+twice.  But the table of a part is a function of counts the document's cells already hold: its
+key chains' sizes, its response chains' sizes, and how many mentions of each key chain each
+response chain holds.  Only v8.01's rule for a span listed twice changes them: a key-matching span
+met again (in any chain, in chain order) is dropped, a chain emptied by dropping disappears, a
+span of no key chain is kept at every place.  So the part's table is counted here: the chains
+that list no repeated span and that the edit did not touch from the document's cells
+(`delta._Table`, made for a clean document or not), the others by walking their spans under that
+rule, and the cells ordered as `build_table` orders them (by key chain, then response chain, in
+the part's order).  The engine's own metric functions then score that table (`together.score_columns`
+and each metric's computation, as the rescoring scores its fragments), so every value is the
+rescoring's to the bit: the same arrays in, the same operations.
+
+Only where the table alone decides the metric (`TABLE_METRICS`, under v8.01) and the key lists
+every span once (else v8.01 gives a cell three sizes: `table._irregular_cells`); elsewhere the
+part is aligned as before.  tests/test_counted_parts.py checks every table against
+`build_table(align(...))` of the same part.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from metrics.corpus.together import with_parts
+from metrics.measures import catalog
+from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LEA, MUC, Metric, Scorer
+from metrics.measures.columns import Column
+from metrics.measures.score import AnyScore
+from metrics.measures.table import EMPTY_INT, Table, components_of
+from metrics.measures.weights import Weights
+from metrics.model import Span
+
+if TYPE_CHECKING:
+    from metrics.errors.delta import _Table
+
+COUNTED_CHAINS = 1_000
+"""A part of this many chains (key and response) or more is counted; a smaller one is aligned with
+the other small parts, all tabled in one pass (`table_block.build_tables`), which costs less per
+part than a counted table's own numpy calls (and than a second batch of parts to score)."""
+
+TABLE_METRICS = frozenset(metric.name for metric in (MUC, BCUB, CEAFM, CEAFE, LEA))
+"""The metrics whose v8.01 computation reads the table's sizes and cells alone (no mention ids,
+types or alignment): what a counted table can be scored for."""
+
+
+def counts_suffice(metrics: Iterable[str], scorer: Scorer) -> bool:
+    """Can parts be scored from counted tables for these metrics (with their parts) under this scorer?"""
+    return scorer is Scorer.V801 and set(with_parts(tuple(metrics))) <= TABLE_METRICS
+
+
+class DocumentCells:
+    """What counting a document's parts needs, found once per document: its cells as arrays."""
+
+    def __init__(self, cells: _Table, chains: Sequence[Sequence[Span]]) -> None:
+        self.cells = cells
+        """The document's cells (every listing counted, as `delta.partial_table` counts them)."""
+        listed = Counter(span for chain in chains for span in chain)
+        repeated = {span for span, n in listed.items() if n > 1}
+        self.repeated_chains = frozenset(t for t, chain in enumerate(chains)
+                                         if repeated and not repeated.isdisjoint(chain))
+        """Response chains listing a span that the response lists more than once: the only chains
+        whose aligned content differs from their listing (walked, `_walked`)."""
+        col_cells = cells.col_cells
+        self.cell_response = np.repeat(np.arange(len(col_cells), dtype=np.int64),
+                                       np.fromiter(map(len, col_cells), dtype=np.int64, count=len(col_cells)))
+        self.cell_key = np.fromiter((k for found in col_cells for k in found), dtype=np.int64,
+                                    count=len(self.cell_response))
+        self.cell_count = np.fromiter((n for found in col_cells for n in found.values()), dtype=np.int64,
+                                      count=len(self.cell_response))
+        self.col_sizes = np.array(cells.col_sizes, dtype=np.int64)
+        self.key_sizes = np.array(cells.key_sizes, dtype=np.int64)
+
+
+def key_regular(key_chains: Sequence[Sequence[Span]], key_row: dict[Span, int]) -> bool:
+    """Does the key list every span once (so v8.01's cells have one size, as counted here)?"""
+    return sum(map(len, key_chains)) == len(key_row)
+
+
+def part_table(document: DocumentCells, keys: Sequence[int], chains: Sequence[int],
+               listed: Callable[[int], Sequence[Span]], changed: set[int] | frozenset[int]) -> Table:
+    """The table `build_table(align(key part, response part))` gives for the part made of these key
+    chains and response chains (each in the part's order), a response chain's spans being
+    `listed(t)`: read from the document's cells where t is neither `changed` (by an edit) nor
+    lists a repeated span, else counted from its spans under v8.01's rule for repeats."""
+    key_list = np.array(keys, dtype=np.int64)
+    key_at = np.full(len(document.key_sizes), -1, dtype=np.int64)
+    key_at[key_list] = np.arange(len(key_list), dtype=np.int64)
+    part = np.array(chains, dtype=np.int64)
+    n_orig = len(document.col_sizes)
+    walk = document.repeated_chains | changed
+    walked = np.flatnonzero((part >= n_orig) | np.isin(part, np.fromiter(walk, dtype=np.int64, count=len(walk))))
+    read = np.ones(len(part), dtype=bool)
+    read[walked] = False
+    sizes = np.zeros(len(part), dtype=np.int64)
+    sizes[read] = document.col_sizes[part[read]]
+    # the cells of the chains read: where their chain sits in the part, their key chain's place in it
+    place = np.full(n_orig, -1, dtype=np.int64)
+    place[part[read]] = np.flatnonzero(read)
+    at_place = place[document.cell_response]
+    at_key = key_at[document.cell_key]
+    taken = (at_place >= 0) & (at_key >= 0)  # a key chain outside the part: its spans are twinless here
+    key_row, key_index = document.cells.key_row, dict(zip(keys, range(len(keys))))
+    kept: set[Span] = set()
+    walked_sizes: list[int] = []
+    walked_key: list[int] = []
+    walked_place: list[int] = []
+    walked_counts: list[int] = []
+    for position in walked.tolist():
+        size, found = _walked(listed(chains[position]), key_row, key_index, kept)
+        walked_sizes.append(size)
+        walked_key.extend(found)
+        walked_place.extend([position] * len(found))
+        walked_counts.extend(found.values())
+    sizes[walked] = walked_sizes
+    kept_chains = sizes > 0  # a chain emptied (or empty): `align` drops it
+    renumbered = np.cumsum(kept_chains) - 1
+
+    def joined(read_cells: np.ndarray, walked_cells: list[int]) -> np.ndarray:
+        return np.concatenate([read_cells, np.array(walked_cells, dtype=np.int64)])
+
+    return _table(document.key_sizes[key_list], sizes[kept_chains], joined(at_key[taken], walked_key),
+                  renumbered[joined(at_place[taken], walked_place)], joined(document.cell_count[taken], walked_counts))
+
+
+def _walked(spans: Sequence[Span], key_row: dict[Span, int], key_at: dict[int, int], kept: set[Span]
+            ) -> tuple[int, dict[int, int]]:
+    """A response chain's aligned size and cells (part key index -> mentions) under v8.01's rule:
+    a key-matching span already kept (in this chain or an earlier one) is dropped; a span of no
+    key chain of the part is kept at every place, in no cell."""
+    size = 0
+    found: dict[int, int] = {}
+    for span in spans:
+        k = key_row.get(span)
+        at = key_at.get(k) if k is not None else None
+        if at is not None:
+            if span in kept:
+                continue
+            kept.add(span)
+            found[at] = found.get(at, 0) + 1
+        size += 1
+    return size, found
+
+
+def _table(key_sizes: np.ndarray, response_sizes: np.ndarray, cell_key: np.ndarray, cell_response: np.ndarray,
+           counts: np.ndarray) -> Table:
+    """A regular table (one size per cell) from its chains' sizes and cells, the cells in
+    `build_table`'s order (by key chain, then response chain) and its CEAF components found by the
+    same function; the arrays of mention ids, which the table metrics never read, left empty."""
+    n_key, n_resp = len(key_sizes), len(response_sizes)
+    order = np.argsort(cell_key * max(n_resp, 1) + cell_response, kind="stable")
+    cell_key, cell_response, primary = cell_key[order], cell_response[order], counts[order]
+    components, simple, star, star_starts = components_of(cell_key, cell_response, n_key, n_resp)
+    matched = int(primary.sum())
+    return Table(key_sizes=key_sizes, response_sizes=response_sizes, cell_key=cell_key, cell_response=cell_response,
+                 primary=primary, shared=primary, key_side=primary, part_response=EMPTY_INT, key_ids=EMPTY_INT,
+                 key_owner=EMPTY_INT, member_cell=EMPTY_INT, member_id=EMPTY_INT, part_cell=EMPTY_INT,
+                 part_id=EMPTY_INT, twinless_ids=EMPTY_INT, n_key_spans=int(key_sizes.sum()),
+                 n_response_spans=int(response_sizes.sum()), matched=matched, components=components,
+                 simple_cells=simple, star_cells=star, star_starts=star_starts)
+
+
+class CountedPart:
+    """A counted table scored as a document pair (`together.Scored`): its metrics computed as the
+    pair's scorer computes them, reading the table alone."""
+
+    scorer = Scorer.V801
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._kept: tuple[dict[str, Column], int] | None = None
+
+    def score(self, metric: Metric | str, weights: Weights) -> AnyScore:
+        found = catalog.METRICS[metric] if isinstance(metric, str) else metric
+        if self._kept is not None and found.name in self._kept[0]:
+            return self._kept[0][found.name].row(self._kept[1])
+        return found.computation(self.scorer)(self, weights)
+
+    def has(self, metric: Metric, weights: Weights) -> bool:
+        return self._kept is not None and metric.name in self._kept[0]
+
+    def keep(self, columns: dict[str, Column], row: int, weights: Weights) -> None:
+        self._kept = (columns, row)

@@ -1,0 +1,84 @@
+"""What pricing one document's fixes needs (`impact.Pricer` builds it on the document's first fix):
+its fix base, its delta table, the chains near a span listed twice, and what rescoring reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from metrics.corpus.scoring import DocPair
+from metrics.errors.chen_ng.counted_parts import DocumentCells, key_regular
+from metrics.errors.chen_ng.fixes import ChainComponents, Edit, FixBase
+from metrics.errors.delta import Counts, partial_table
+from metrics.model import Span
+
+
+@dataclass
+class DocumentState:
+    """What pricing a document's fixes needs, built on its first fix."""
+
+    pair: DocPair
+    base: FixBase
+    delta: Any
+    """metrics.errors.delta's table when the metric's changes are computed there, else None."""
+    tainted: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+    """Key and response chains connected to a span listed twice on a side: a fix that reaches
+    one is rescored (the delta table is exact everywhere else)."""
+    _key_chains_of: dict[Span, tuple[int, ...]] | None = None
+    _components: ChainComponents | None = None
+    _counted: DocumentCells | None = None
+    _counted_known: bool = False
+
+    def counted(self) -> DocumentCells | None:
+        """The document's cells for counting its rescored parts' tables (`counted_parts`), found
+        when a fix is first rescored; None where the key lists a span twice (v8.01's cells then
+        have three sizes: the parts are aligned)."""
+        if not self._counted_known:
+            self._counted_known = True
+            key, response, key_row = self.pair.key, self.pair.response, self.base.key_chain_of
+            if key_regular(key.chains, key_row):
+                cells = self.delta if self.delta is not None else partial_table(key, response, key_row)
+                self._counted = DocumentCells(cells, response.chains)
+        return self._counted
+
+    @property
+    def clean(self) -> bool:
+        """Priced by the delta table whatever the fix: the table exists and nothing is tainted."""
+        return self.delta is not None and not self.tainted[0] and not self.tainted[1]
+
+    def counts_tainted(self, counts: Counts) -> bool:
+        """Do one fix's counts (`single_fix_counts`) change a tainted chain: `by_delta`'s test."""
+        key_tainted, response_tainted = self.tainted
+        return any(t in response_tainted for t, _ in counts[1]) or any(k in key_tainted for (k, _), _ in counts[0])
+
+    def key_chains_of(self) -> dict[Span, tuple[int, ...]]:
+        """Every key chain listing a span (more than one only in ill-formed keys), listed when a
+        fix is first rescored (`fixes.reach`): a document priced by count changes never needs it."""
+        if self._key_chains_of is None:
+            self._key_chains_of = self.pair.key.chains_listing()
+        return self._key_chains_of
+
+    def components(self) -> ChainComponents:
+        """The components of the document's chains before any fix (`fixes.reach`), found when a
+        fix is first rescored."""
+        if self._components is None:
+            self._components = ChainComponents(len(self.pair.key.chains), len(self.pair.response.chains),
+                                               self.key_chains_of(), self.response_chains_of)
+        return self._components
+
+    @property
+    def response_chains_of(self) -> dict[Span, tuple[int, ...]]:
+        """Every response chain listing a span (more than one when the response repeats it)."""
+        return self.base.copies
+
+    def by_delta(self, edit: Edit) -> bool:
+        """Can the delta table price this edit: it exists, and the edit reaches no tainted chain
+        (its touched response chains, and the key chains of the spans it moves, are the chains
+        its components are made of, before and after)."""
+        if self.delta is None or self.clean:
+            return self.delta is not None
+        key_tainted, response_tainted = self.tainted
+        key_of = self.base.key_chain_of
+        return not any(r in response_tainted for r in edit.touched) and \
+            not any(key_of.get(span) in key_tainted for span in edit.moved)
