@@ -33,7 +33,7 @@ needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="opening before 
 def small_corpora_fork(monkeypatch):
     """The samples are far below the size at which scoring forks: let them fork."""
     monkeypatch.setattr(scoring, "PARALLEL_TOKENS", 1)
-    monkeypatch.setattr(children_module, "PARALLEL_TOKENS", 1)
+    monkeypatch.setattr(children_module, "BACKGROUND_TOKENS", 1)
 
 
 def opened(responses: list[str], weights: Weights = W4) -> Workbench:
@@ -118,8 +118,8 @@ def test_scores_in_children_equal_the_scores_stage_by_stage(small_corpora_fork):
 
 def test_no_scoring_in_children_for_a_small_corpus_or_without_fork(monkeypatch):
     session = Session.load(KEY, [GUM])
-    assert score_in_children(session.corpus, W4, [FIRST_METRICS], 2) is None  # below PARALLEL_TOKENS
-    monkeypatch.setattr(children_module, "PARALLEL_TOKENS", 1)
+    assert score_in_children(session.corpus, W4, [FIRST_METRICS], 2) is None  # below BACKGROUND_TOKENS
+    monkeypatch.setattr(children_module, "BACKGROUND_TOKENS", 1)
     monkeypatch.setattr(children_module, "can_fork", lambda: False)
     assert score_in_children(session.corpus, W4, [FIRST_METRICS], 2) is None
 

@@ -6,7 +6,7 @@ objects, so that nothing set on them is lost."""
 from __future__ import annotations
 
 import pickle
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,12 @@ from metrics.conventions.conll import CONLL_2012_CONVENTIONS
 from metrics.conventions.options import Options
 from metrics.formats.conll import parse_conll
 from metrics.formats.conll_columns import ReadDocuments, SentDocuments, sendable
-from metrics.mentions.types import prepare_types
+from metrics.formats.packed import pack, unpack
+from metrics.formats.readers import read_documents
+from metrics.mentions.alignment import align_all, laid_alignments
+from metrics.mentions.chains import laid_chains
+from metrics.mentions.pairing import pair_documents
+from metrics.mentions.types import prepare_types, types_together
 from metrics.model import Document
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,8 +43,23 @@ e 0 0 Hello UH (TOP*) - - - - (PERSON) (07)
 
 
 def _fields(document: Document) -> dict:
-    """Every field of a document, those left out of equality included."""
-    return {field.name: getattr(document, field.name) for field in fields(document)}
+    """Every field of a document, those left out of equality included (its file's arrays as lists)."""
+    out = {field.name: getattr(document, field.name) for field in fields(document)}
+    out["mention_arrays"] = _described(out["mention_arrays"])
+    return out
+
+
+def _described(held: tuple | None) -> tuple | None:
+    """A document's `mention_arrays` as values that compare: its place, then its file's arrays
+    as lists, its chain lists, its typed mentions and its tokens."""
+    if held is None:
+        return None
+    arrays, place = held
+    tokens = arrays.tokens
+    return (place, [values.tolist() for values in arrays[:5]], arrays.lists, arrays.typed,
+            None if tokens is None else (tokens.starts.tolist(), tokens.words, tokens.word_lists, tokens.tags,
+                                         tokens.tag_lists, tokens.lemmas, tokens.lemma_lists,
+                                         None if tokens.heads is None else tokens.heads.tolist(), tokens.head_lists))
 
 
 def _sent_back(documents: tuple[Document, ...]) -> tuple[Document, ...]:
@@ -91,3 +111,58 @@ def test_a_list_changed_after_reading_is_not_sent_as_columns() -> None:
     read.pop()
     assert type(sendable(read)) is tuple
     assert type(sendable(list(parse_conll("small.conll", SMALL)))) is tuple
+
+
+@pytest.mark.parametrize("path", [KEY, RESPONSE])
+def test_read_documents_hold_the_arrays_the_cache_gives(path: str) -> None:
+    """A file's documents as read hold its chains and tokens as arrays (`Document.mention_arrays`),
+    the very arrays unpacking its cache entry makes, each document its lists (the identity the
+    array work checks), so that a cold run takes the cached run's array roads."""
+    for syntax in (True, False):
+        read = read_documents(path, syntax=syntax)
+        back = unpack(pack(read))
+        untyped = [(*found[:3], found[4]) for found in map(_described, (d.mention_arrays for d in back))]
+        assert [(*found[:3], found[4]) for found in map(_described, (d.mention_arrays for d in read))] == untyped
+        arrays = read[0].mention_arrays[0]
+        assert arrays.typed is None  # typed ahead only for the cache (`types.prepare_types`)
+        assert all(d.mention_arrays == (arrays, i) for i, d in enumerate(read))
+        assert all(arrays.lists[i] is d.chains for i, d in enumerate(read))
+        assert laid_chains(read) is not None
+        tokens = arrays.tokens
+        assert all(tokens.word_lists[i] is d.words and tokens.tag_lists[i] is d.pos
+                   and tokens.head_lists[i] is d.parse_heads for i, d in enumerate(read))
+        assert (tokens.heads is not None and tokens.tags is not None) == syntax
+        for held in arrays[:5]:
+            with pytest.raises(ValueError):
+                held[:1] = 0
+
+
+def test_heads_laid_only_when_every_document_has_them() -> None:
+    """The file's parse heads as one array only when every document's parse column gives them: a
+    document without its syntax columns (or an empty one) leaves the array out, and typing then
+    joins the documents' lists (`types_arrays._file_tokens` finds none)."""
+    read = parse_conll("small.conll", SMALL)
+    tokens = read[0].mention_arrays[0].tokens
+    assert tokens.heads is None and tokens.tags is None  # document (c) is empty: no columns
+    whole = parse_conll("small.conll", SMALL.split(b"#begin document (c)")[0])
+    tokens = whole[0].mention_arrays[0].tokens
+    assert tokens.heads.tolist() == [*whole[0].parse_heads, *whole[1].parse_heads]
+    assert tokens.tags == [*whole[0].pos, *whole[1].pos]
+
+
+def test_arrays_change_no_alignment_and_no_type() -> None:
+    """Aligned and typed with the arrays the reader gives (all pairs at once, over the file's
+    tokens), or with them taken away (the lists walked and joined): the same alignments and types."""
+    keys, responses = read_documents(KEY), read_documents(RESPONSE, syntax=False)
+    bare_keys = [replace(d, mention_arrays=None) for d in keys]
+    bare_responses = [replace(d, mention_arrays=None) for d in responses]
+    partners, _ = pair_documents(keys, responses)
+    bare_partners, _ = pair_documents(bare_keys, bare_responses)
+    with_arrays = align_all(keys, partners)
+    without = align_all(bare_keys, bare_partners)
+    assert with_arrays == without
+    assert laid_alignments(with_arrays) is not None and laid_alignments(without) is None
+    spans = [alignment.spans for alignment in with_arrays]
+    typed, kinds = types_together(keys, spans)
+    bare_typed, bare_kinds = types_together(bare_keys, spans)
+    assert typed == bare_typed and kinds.tolist() == bare_kinds.tolist()

@@ -77,3 +77,16 @@ def test_the_road_types_a_corpus_as_each_documents_typer() -> None:
     spans = [(0, 1), (0, 2), (4, 4), (6, 6), (8, 9), (10, 10), (6, 7), (3, 3)]
     assert types_arrays.road(doc) == heads
     check([(doc, spans), (doc, spans[::-1])])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(documents(), min_size=1, max_size=4))
+def test_spans_all_on_the_road_are_typed_in_one_call(drawn) -> None:
+    """Every span within its document and every document on the road, none typed ahead (a cold
+    run): typed all at once (`types._all_on_road`), each its own typer's type."""
+    from metrics.mentions.types import _all_on_road
+
+    inside = [(doc, [(min(s, len(doc.words) - 1), min(e, len(doc.words) - 1)) for s, e in spans]) for doc, spans in drawn]
+    assert _all_on_road([doc for doc, _ in inside], [list(dict.fromkeys(spans)) for _, spans in inside]) is not None \
+        or any(types_arrays.road(doc) is None for doc, _ in inside)
+    check(inside)

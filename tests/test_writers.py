@@ -22,8 +22,8 @@ CONLL_FILES = [DATA / "gum2.conll", DATA / "gum2.response.conll", *sorted((ROOT 
 
 def content(doc: Document) -> dict:
     """Everything a Document says about the text, without where it was read from."""
-    fields = dataclasses.asdict(doc)
-    for where in ("path", "line", "token_lines"):
+    fields = dataclasses.asdict(dataclasses.replace(doc, mention_arrays=None))  # (derived, not read)
+    for where in ("path", "line", "token_lines", "mention_arrays"):
         fields.pop(where)
     return fields
 

@@ -15,19 +15,19 @@ from metrics.measures import catalog
 from metrics.measures.columns import Column
 from metrics.measures.weights import Weights
 from metrics.runtime.gc_pause import gc_paused
-from metrics.runtime.parallel import PARALLEL_TOKENS, Forked, balanced, can_fork
+from metrics.runtime.parallel import BACKGROUND_TOKENS, Forked, balanced, can_fork
 
 
 def score_in_children(corpus: PreparedCorpus, weights: Weights, stages: Sequence[Sequence[str]],
                       processes: int, *, nice: int = 0, serving: bool = False) -> ScoresInChildren | None:
     """Start scoring every document in forked children, stage after stage (the official metrics, then the others,
     say), for a caller with work of its own meanwhile (`nice`: at a lower priority than it,
-    `metrics.runtime.parallel.Forked`); None where that does not pay (a corpus below `PARALLEL_TOKENS`) or cannot
+    `metrics.runtime.parallel.Forked`); None where that does not pay (a corpus below `BACKGROUND_TOKENS`) or cannot
     be done (`can_fork`). The results equal `corpus.score(weights, stage)`, stage by stage.  With `serving` the children
     then stay, to rescore under other weights (`ScoresInChildren.rescore`) until closed (each keeps what it
     computed: about 50 MB on gum-open); without, they end."""
     costs = document_costs(corpus.pairs)
-    if not can_fork() or sum(costs) < PARALLEL_TOKENS:
+    if not can_fork() or sum(costs) < BACKGROUND_TOKENS:
         return None
     pairs, wanted = corpus.pairs, [catalog.resolve(stage, corpus.scorer) for stage in stages]
 

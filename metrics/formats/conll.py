@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.mentions.heads_parse import parse_dependencies
+from metrics.mentions.heads_parse import laid_dependencies
 from metrics.model import Document, InputError
 from metrics.formats.brackets import Brackets, read_brackets
 from metrics.formats.conll_columns import Columns, ReadDocuments
@@ -220,14 +220,14 @@ def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets
     full = np.zeros(len(parts), dtype=bool)
     if len(nonempty) and syntax:
         full[nonempty] = np.minimum.reduceat(counts, first_token[nonempty]) >= FULL_COLUMNS
+    annotations, parse_heads = _annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))], bounds, full)
     columns = Columns(
         path=path, names=[part.name for part in parts], lines=[part.begin + layout.first_line for part in parts],
         sizes=np.diff(bounds), words=layout.text(layout.fields(token_lines, np.where(counts >= 5, 3, 0))),
         token_lines=_narrow(tokens.line_numbers),
         sentence_starts=_narrow(sentence_starts - first_token[part_of[sentence_starts]]),
         sentence_counts=np.diff(np.searchsorted(sentence_starts, bounds)), chains=brackets.chains,
-        repeated=brackets.repeated,
-        annotations=_annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))], bounds, full))
+        repeated=brackets.repeated, annotations=annotations, parse_heads=parse_heads)
     return ReadDocuments(columns, columns.documents())
 
 
@@ -239,18 +239,20 @@ def _narrow(numbers: np.ndarray) -> np.ndarray:
 _ANNOTATIONS = {"pos": 4, "parse": 5, "lemmas": 6, "speakers": 9}
 
 
-def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.ndarray) -> dict[int, dict]:
+def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.ndarray
+                 ) -> tuple[dict[int, dict], np.ndarray | None]:
     """The POS, parse, lemma, speaker and named-entity columns of the documents in the full
     layout (`lines`: their token lines, in order), per document; a column of placeholders only
     is left out, as is an entity column with no entity.  With a parse column come the heads it
     gives (`parse_heads`: found for all documents at once, [] where it gives none), which typing
-    the key's mentions needs."""
+    the key's mentions needs; and, when every document of the file has them, all documents'
+    heads laid end to end as one array (else None: `Columns.parse_heads`)."""
     documents = np.flatnonzero(full).tolist()
     sizes = [bounds[d + 1] - bounds[d] for d in documents]
     edges = np.cumsum([0] + sizes)
     out: dict[int, dict] = {d: {} for d in documents}
     if not len(lines):
-        return out
+        return out, None
     for name, index in _ANNOTATIONS.items():
         fields = layout.fields(lines, index)
         informative = np.add.reduceat(~layout.placeholders(fields), edges[:-1]) > 0
@@ -262,9 +264,10 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
                 out[d][name] = values[at:at + size]
                 at += size
     parsed = [d for d in documents if "parse" in out[d]]
-    found = parse_dependencies([out[d]["parse"] for d in parsed], [out[d].get("pos") for d in parsed])
+    laid, found = laid_dependencies([out[d]["parse"] for d in parsed], [out[d].get("pos") for d in parsed])
     for d, heads in zip(parsed, found):
         out[d]["parse_heads"] = heads if heads is not None else []
+    every = len(parsed) == len(full) and all(heads is not None for heads in found)
     fields = layout.fields(lines, 10)
     marked = np.flatnonzero(~layout.equal(fields, b"*") & ~layout.placeholders(fields))
     ranges = np.searchsorted(marked, edges)
@@ -273,7 +276,7 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
         if ranges[d_index] < ranges[d_index + 1]:
             out[d]["named_entities"] = [(start - int(edges[d_index]), end - int(edges[d_index]), label)
                                         for start, end, label in spans.get(d_index, ())]
-    return out
+    return out, laid if every else None
 
 
 def _all_ner_spans(layout: Layout, cells: np.ndarray, tokens: np.ndarray, ranges: np.ndarray

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain
 from operator import is_
 
 import numpy as np
 
 from metrics.formats.brackets import ChainColumns
+from metrics.mentions.chains import MentionArrays
+from metrics.mentions.types_arrays import TokenArrays
 from metrics.model import Document, Span
 
 
@@ -48,13 +51,19 @@ class Columns:
     """Per document in the full layout: its POS, parse, lemma, speaker and named-entity columns and
     parse heads, as the documents hold them (kept as they are: a response scored with exact
     matching has none)."""
+    parse_heads: np.ndarray | None = None
+    """Every token's head by the parse column, within its document, all documents' laid end to
+    end (int64), when every document has them (`conll._annotations`); else None."""
 
     def documents(self) -> list[Document]:
-        """The documents, each field as the reader gives it."""
-        words = _cut(self.words.split("\n") if int(self.sizes.sum()) else [], self.sizes)
+        """The documents, each field as the reader gives it, each holding the file's chains and
+        tokens as arrays (`Document.mention_arrays`), as documents from the cache of read files do."""
+        flat_words = self.words.split("\n") if int(self.sizes.sum()) else []
+        words = _cut(flat_words, self.sizes)
         token_lines = _cut(self.token_lines.tolist(), self.sizes)
         sentence_starts = _cut(self.sentence_starts.tolist(), self.sentence_counts)
         chains, labels = self.chains.chains(), self.chains.labels()
+        held = self._arrays(chains, flat_words, words)
         out = []
         for d, name in enumerate(self.names):
             extra = self.annotations.get(d, {})
@@ -63,9 +72,39 @@ class Columns:
                 path=self.path, line=self.lines[d], token_lines=token_lines[d], pos=extra.get("pos"),
                 lemmas=extra.get("lemmas"), parse=extra.get("parse"), speakers=extra.get("speakers"),
                 named_entities=extra.get("named_entities"), repeated=self.repeated.get(d),
-                parse_heads=extra.get("parse_heads"),
+                parse_heads=extra.get("parse_heads"), mention_arrays=(held, d),
             ))
         return out
+
+    def _arrays(self, chains: list[list[list[Span]]], flat_words: list[str], words: list[list[str]]) -> MentionArrays:
+        """The documents' chains and tokens as arrays, as the cache of read files keeps them
+        (`formats.packed`), with the lists the documents hold.  Why: the array work over many
+        documents (all pairs aligned at once, the key's mentions typed over the file's tokens,
+        Tuggener's and the tables' chains) reads them instead of walking and joining the lists,
+        cold as with the cache; it checks each document holds the very lists made here."""
+        columns = self.chains
+        chain_starts = _starts(columns.chain_counts)
+        extras = [self.annotations.get(d, {}) for d in range(len(self.names))]
+
+        def laid(name: str) -> tuple[list[str] | None, list]:
+            lists = [extra.get(name) for extra in extras]
+            return (list(chain.from_iterable(lists)) if all(v is not None for v in lists) else None), lists
+
+        tags, tag_lists = laid("pos")
+        lemmas, lemma_lists = laid("lemmas")
+        tokens = TokenArrays(_starts(self.sizes), flat_words, words, tags, tag_lists, lemmas, lemma_lists,
+                             self.parse_heads, [extra.get("parse_heads") for extra in extras])
+        arrays = MentionArrays(columns.firsts.astype(np.int64), columns.lasts.astype(np.int64),
+                               columns.chain_sizes.astype(np.int64), chain_starts,
+                               _starts(columns.chain_sizes)[chain_starts], chains, None, tokens)
+        for array in arrays[:5]:
+            array.setflags(write=False)  # shared by every reader of the file's documents, as the cache's
+        return arrays
+
+
+def _starts(lengths: np.ndarray) -> np.ndarray:
+    """Where each of consecutive groups of these lengths starts, and the end of the last (int64)."""
+    return np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]).astype(np.int64)
 
 
 def _cut(items: list, lengths: np.ndarray) -> list[list]:

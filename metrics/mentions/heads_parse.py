@@ -169,10 +169,19 @@ def parse_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[
     """Each document's token -> head token (-1 for the head of a tree, and for a token outside
     every tree) from its parse column `parses[d]`, or None when that column is malformed.
     `tags[d]` is its POS column, as long as the parse column; None labels every token "X"."""
+    return laid_dependencies(parses, tags)[1]
+
+
+def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[str] | None]
+                      ) -> tuple[np.ndarray, list[list[int] | None]]:
+    """`parse_dependencies`, with the heads of all documents laid end to end as one array (int64,
+    each head within its document, -1 throughout a document whose column is malformed): what
+    array work over the file's tokens reads (`types_arrays.TokenArrays`) instead of joining the
+    lists again."""
     sizes = np.fromiter(map(len, parses), dtype=np.int64, count=len(parses))
     count = int(sizes.sum())
     if not count:
-        return [[] for _ in parses]
+        return np.zeros(0, dtype=np.int64), [[] for _ in parses]
     bits = list(chain.from_iterable(parses))
     distinct = list(dict.fromkeys(bits))
     codes = np.fromiter(map(dict(zip(distinct, range(len(distinct)))).__getitem__, bits), dtype=np.int64, count=count)
@@ -214,7 +223,8 @@ def parse_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[
         heads[kept[attached]] = kept[found[attached]] - starts[document[kept[attached]]]
     flat = heads.tolist()
     ends = np.cumsum(sizes).tolist()
-    return [flat[end - size:end] if tree else None for end, size, tree in zip(ends, sizes.tolist(), trees.tolist())]
+    return heads, [flat[end - size:end] if tree else None
+                   for end, size, tree in zip(ends, sizes.tolist(), trees.tolist())]
 
 
 def _forest_heads(codes: np.ndarray, tags: np.ndarray, *, opened: np.ndarray, closed: np.ndarray, labels: np.ndarray,
