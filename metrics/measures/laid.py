@@ -25,8 +25,8 @@ from metrics.measures.table import ChainTypes, Table, group_starts, types_per_gr
 from metrics.measures.table_block import TableBlock, laid_block
 from metrics.measures.weights import Weights
 from metrics.mentions.alignment import laid_alignments
-from metrics.mentions.chains import ranges
-from metrics.model import MentionType
+from metrics.mentions.chains import laid_chains, ranges
+from metrics.model import Document, MentionType
 
 
 @dataclass(frozen=True)
@@ -66,8 +66,7 @@ class Tables:
         """The documents with a chain of two mentions or more on a side (what Tuggener's metrics
         judge); all of them without the pairs."""
         if "judged" not in self._kept:
-            self._kept["judged"] = list(range(self.n_docs)) if self.pairs is None else \
-                [d for d, pair in enumerate(self.pairs) if _has_link(pair.key.chains) or _has_link(pair.response.chains)]
+            self._kept["judged"] = list(range(self.n_docs)) if self.pairs is None else _judged(self.pairs)
         return self._kept["judged"]
 
     def application_counts(self) -> dict[str, np.ndarray]:
@@ -180,8 +179,9 @@ def _typed_from_arrays(pairs: Sequence[Any]) -> tuple[list[Callable[[], dict]], 
         return None
     arrays = held[0][0]
     typed = arrays.typed
-    if typed is None or any(found is None or found[0] is not arrays or key.rule_types is None
-                            or typed.dicts[found[1]] is not key.rule_types for found, key in zip(held, keys)):
+    if typed is None or any(found is None or found[0] is not arrays or not typed.present[found[1]]
+                            or not key.holds_stored("rule_types", arrays.stored, found[1])
+                            for found, key in zip(held, keys)):
         return None
     places = np.fromiter((found[1] for found in held), dtype=np.int64, count=len(held))
     n_key = np.fromiter((pair.alignment.n_key_ids for pair in pairs), dtype=np.int64, count=len(pairs))
@@ -193,20 +193,22 @@ def _typed_from_arrays(pairs: Sequence[Any]) -> tuple[list[Callable[[], dict]], 
     if not (np.array_equal(typed.first[typed_at], laid.first[key_at])
             and np.array_equal(typed.last[typed_at], laid.last[key_at])):
         return None
-    lacking, lacking_kinds = types_together(keys, [pair.alignment.spans[n:] for pair, n in zip(pairs, n_key.tolist())])
+    lacking, lacking_kinds = types_together(keys, [pair.alignment.spans[n:] for pair, n in zip(pairs, n_key.tolist())],
+                                            typed_ahead=False)  # spans the key's mentions lack
     kinds = np.empty(int(laid.id_starts[-1]), dtype=np.int64)
     kinds[key_at] = typed.kinds[typed_at]
     kinds[ranges(id_starts + n_key, laid.id_starts[1:])] = lacking_kinds
-    return [partial(_joined, key.rule_types, extra) for key, extra in zip(keys, lacking)], kinds
+    return [partial(_joined, key, extra) for key, extra in zip(keys, lacking)], kinds
 
 
 def _given(types: dict) -> dict:
     return types
 
 
-def _joined(first: dict, then: dict) -> dict:
-    """A pair's typed spans: its key's own mentions', then those the key lacks (its ids' order)."""
-    return {**first, **then}
+def _joined(key: Document, then: dict) -> dict:
+    """A pair's typed spans: its key's own mentions', then those the key lacks (its ids' order).
+    The key's are read only here: a score reads the types as arrays, never these dicts."""
+    return {**key.rule_types, **then}
 
 
 def _stacked_types(types: Sequence[ChainTypes]) -> ChainTypes:
@@ -252,6 +254,18 @@ def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None 
                   block.values("cell_response") + response_offset[cell_doc], block.values("primary"),
                   block.values("shared"), block.values("key_side"), block.doc("key_sizes"), block.values("key_sizes"),
                   block.doc("response_sizes"), block.values("response_sizes"), types, pairs, tally)
+
+
+def _judged(pairs: Sequence[Any]) -> list[int]:
+    """The pairs with a chain of two mentions or more on a side (as listed, a span listed twice
+    twice), found from the arrays the cache of read files keeps where both sides hold them."""
+    sides = [laid_chains([getattr(pair, side) for pair in pairs]) for side in ("key", "response")]
+    if any(side is None for side in sides):
+        return [d for d, pair in enumerate(pairs) if _has_link(pair.key.chains) or _has_link(pair.response.chains)]
+    linked = np.zeros(len(pairs), dtype=bool)
+    for _, _, sizes, _, chains in sides:
+        linked[np.repeat(np.arange(len(pairs)), chains)[sizes > 1]] = True
+    return np.flatnonzero(linked).tolist()
 
 
 def _has_link(chains: Sequence[Sequence[Any]]) -> bool:

@@ -263,9 +263,13 @@ def _aligned_together(keys: Sequence[Document], responses: Sequence[Document], k
     if not laid:  # (else made from the arrays when first read)
         key_chains = _cut(_cut(key_ids.tolist(), key_sizes), key_counts)
         response_chains = _cut(_cut(ids.tolist(), response_sizes), response_counts)
-    twinless_spans = [response_spans[i] for i in np.flatnonzero(twinless).tolist()]
+    if key_spans is None:  # (laid from arrays: their chains' lists are not made)
+        key_spans = _spans_of(key_bounds)
+    twinless_spans = (_spans_of(response_bounds[twinless]) if response_spans is None
+                      else [response_spans[i] for i in np.flatnonzero(twinless).tolist()])
     matched = np.bincount(response_doc[found], minlength=n).tolist()
     response_mentions = np.bincount(response_doc, minlength=n).tolist()
+    response_chains_of = response_counts.tolist()
     out: list[Alignment] = []
     for d, (key, response, aligned_here, key_start, key_end, twinless_start, twinless_end) in enumerate(zip(
             keys, responses, own.tolist(), key_starts.tolist(), key_ends.tolist(), twinless_starts.tolist(),
@@ -275,7 +279,7 @@ def _aligned_together(keys: Sequence[Document], responses: Sequence[Document], k
             continue
         spans = key_spans[key_start:key_end] + twinless_spans[twinless_start:twinless_end]
         if laid:
-            out.append(Alignment.chains_later(spans, key_end - key_start, list(range(len(response.chains))),
+            out.append(Alignment.chains_later(spans, key_end - key_start, list(range(response_chains_of[d])),
                                               matched[d], response_mentions[d]))
             continue
         out.append(Alignment(spans=spans, n_key_ids=key_end - key_start, key_chains=key_chains[d],
@@ -315,7 +319,15 @@ def _spliced(alignments: list[Alignment], own: np.ndarray, together: list[tuple[
     return AlignedArrays(alignments, spans[:, 0].copy(), spans[:, 1].copy(), *made[1:])
 
 
-_Laid = tuple[np.ndarray, np.ndarray, list[Span], np.ndarray, np.ndarray]
+_Laid = tuple[np.ndarray, np.ndarray, list[Span] | None, np.ndarray, np.ndarray]
+"""A side's spans laid end to end (`_laid`): each span's document, its (first, last) tokens as
+rows, the spans as tuples (None when laid from the cache's arrays: made from the rows where
+needed), each chain's size, each document's count of chains."""
+
+
+def _spans_of(bounds: np.ndarray) -> list[Span]:
+    """Spans as tuples of `int`, from their (first, last) rows."""
+    return list(zip(bounds[:, 0].tolist(), bounds[:, 1].tolist()))
 
 
 def _arrays_of(alignment: Alignment) -> list[np.ndarray]:
@@ -335,11 +347,9 @@ def _laid_arrays(documents: Sequence[Document]) -> _Laid | None:
     laid = laid_chains(documents)
     if laid is None:
         return None
-    first, last, sizes, spans_per_doc = laid
-    counts = np.fromiter(map(len, (document.chains for document in documents)), dtype=np.int64, count=len(documents))
-    spans = list(itertools.chain.from_iterable(itertools.chain.from_iterable(document.chains for document in documents)))
+    first, last, sizes, spans_per_doc, counts = laid
     doc = np.repeat(np.arange(len(documents), dtype=np.int64), spans_per_doc)
-    return doc, np.stack([first, last]).T, spans, sizes, counts
+    return doc, np.stack([first, last]).T, None, sizes, counts
 
 
 def _laid(documents: Sequence[Document]) -> _Laid | None:

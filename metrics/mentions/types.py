@@ -79,7 +79,7 @@ def assign_types(doc: Document, spans: Iterable[Span]) -> dict[Span, tuple[Menti
     return dict(zip(spans, typed))
 
 
-def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]]
+def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]], *, typed_ahead: bool = True
                    ) -> tuple[list[dict[Span, tuple[MentionType, str]]], np.ndarray]:
     """`assign_types(documents[d], spans[d])` of each document, for all at once, and the types of
     all the spans laid end to end (`MentionType`'s integer).
@@ -87,10 +87,11 @@ def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]
     Why: a corpus of 20,000 tiny documents paid a typing call per document (a typer and a head
     finder each) where its key's types, found ahead (`prepare_types`), are one lookup a span.
     Here every span is looked up in one pass; only the documents with a span their own mentions
-    do not type (a response's mention the key lacks) get a typer, for those spans alone."""
+    do not type (a response's mention the key lacks) get a typer, for those spans alone.  Without
+    `typed_ahead` no span is looked up (spans known to be none of the documents' own mentions)."""
     found: list[tuple[MentionType, str] | None] = []
     for doc, doc_spans in zip(documents, spans):
-        found += map(doc.rule_types.get, doc_spans) if doc.rule_types else repeat(None, len(doc_spans))
+        found += map(doc.rule_types.get, doc_spans) if typed_ahead and doc.rule_types else repeat(None, len(doc_spans))
     ends = list(accumulate(map(len, spans)))
     unknown = list(compress(count(), map(is_, found, repeat(None))))
     if unknown:
