@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -113,7 +112,7 @@ class Tables:
         """Where each document's mention ids start among all documents' (`id_types`)."""
         if "id_offsets" not in self._kept:
             assert self.pairs is not None
-            self._kept["id_offsets"] = starts_of([pair.alignment.spans for pair in self.pairs])
+            self._kept["id_offsets"] = _id_starts(self.pairs)
         return self._kept["id_offsets"]
 
     def starts(self, name: str) -> np.ndarray:
@@ -150,15 +149,19 @@ def typed_together(pairs: Sequence[Any]) -> np.ndarray:
         typed, kinds = types_together([pair.key for pair in pairs], [pair.alignment.spans for pair in pairs])
         found = [partial(_given, types) for types in typed], kinds
     makers, kinds = found
-    starts = starts_of([pair.alignment.spans for pair in pairs]).tolist()
+    starts = _id_starts(pairs).tolist()
     ends = [*starts[1:], len(kinds)]
     kept = {d for d, (pair, make) in enumerate(zip(pairs, makers))
             if not pair.offer_types(make, kinds[starts[d]:ends[d]])}  # each holding its ids' types
     if kept:
-        ends = list(accumulate(len(pair.alignment.spans) for pair in pairs))
-        kinds = np.concatenate([pairs[d].id_types if d in kept else kinds[end - len(pair.alignment.spans):end]
-                                for d, (pair, end) in enumerate(zip(pairs, ends))]).astype(np.int64)
+        kinds = np.concatenate([pairs[d].id_types if d in kept else kinds[starts[d]:ends[d]]
+                                for d in range(len(pairs))]).astype(np.int64)
     return kinds
+
+
+def _id_starts(pairs: Sequence[Any]) -> np.ndarray:
+    """Where each pair's mention ids start among all pairs' (`Alignment.n_ids`)."""
+    return group_starts(np.fromiter((pair.alignment.n_ids for pair in pairs), dtype=np.int64, count=len(pairs)))
 
 
 def _typed_from_arrays(pairs: Sequence[Any]) -> tuple[list[Callable[[], dict]], np.ndarray] | None:
@@ -193,11 +196,14 @@ def _typed_from_arrays(pairs: Sequence[Any]) -> tuple[list[Callable[[], dict]], 
     if not (np.array_equal(typed.first[typed_at], laid.first[key_at])
             and np.array_equal(typed.last[typed_at], laid.last[key_at])):
         return None
-    lacking, lacking_kinds = types_together(keys, [pair.alignment.spans[n:] for pair, n in zip(pairs, n_key.tolist())],
+    lacking_at = ranges(id_starts + n_key, laid.id_starts[1:])  # each pair's ids past its key's
+    lacking_spans = list(zip(laid.first[lacking_at].tolist(), laid.last[lacking_at].tolist()))
+    cuts = [0, *np.cumsum(laid.id_starts[1:] - id_starts - n_key).tolist()]
+    lacking, lacking_kinds = types_together(keys, [lacking_spans[a:b] for a, b in zip(cuts, cuts[1:])],
                                             typed_ahead=False)  # spans the key's mentions lack
     kinds = np.empty(int(laid.id_starts[-1]), dtype=np.int64)
     kinds[key_at] = typed.kinds[typed_at]
-    kinds[ranges(id_starts + n_key, laid.id_starts[1:])] = lacking_kinds
+    kinds[lacking_at] = lacking_kinds
     return [partial(_joined, key, extra) for key, extra in zip(keys, lacking)], kinds
 
 
@@ -299,8 +305,3 @@ def _ceaf_cells(t: Tables) -> CeafCells:
         return CeafCells(simple, empty, empty, has_star, needs_solver)
     return CeafCells(simple, t.joined("star_cells", cells), t.joined("star_starts", t.starts("star_cells")), has_star,
                      needs_solver)
-
-
-def starts_of(arrays: Sequence[np.ndarray]) -> np.ndarray:
-    """Where each array starts when they are laid end to end."""
-    return group_starts(np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays)))
