@@ -373,7 +373,7 @@ class StoredColumns:
         if place in alone:
             return alone[place]
         codec = _CODECS[name]
-        if hasattr(codec, "one") and len(alone) < max(ALONE, self.count // 4):
+        if hasattr(codec, "one") and len(alone) < ALONE:
             return alone.setdefault(place, codec.one(self._columns[name], place))
         column = codec.unpack(self._columns[name])
         for held, value in list(alone.items()):
@@ -388,10 +388,10 @@ class StoredColumns:
 
 
 ALONE = 32
-"""Documents whose chains are made alone, before the whole file's are made at once (past a quarter
-of the file's documents, too).  Why: a `score` aligns the pairs with a span listed twice from
-their chains' lists (v8.01's rules for them), a few dozen of a corpus's hundreds; every other
-pair's chains it reads as arrays."""
+"""Documents whose chains are made alone, before the whole file's are made at once.  Why: a
+`score` aligns the pairs with a span listed twice from their chains' lists (v8.01's rules for
+them), a few dozen of a corpus's hundreds; every other pair's chains it reads as arrays.  (One
+document's alone costs about as much as a few hundred documents' at once.)"""
 
 
 def unpack(packed: PackedDocuments) -> list[Document]:
