@@ -321,3 +321,21 @@ def test_a_damaged_remembered_hash_is_removed_and_the_file_hashed(tmp_path, sett
     again = ReadCache(tmp_path / "c")
     assert read_documents(str(path), cache=again) == first
     assert len(again.warnings) == 1 and "damaged" in again.warnings[0] and len(remembered(tmp_path / "c")) == 1
+
+
+def test_a_remembered_file_over_the_input_size_limit_is_refused(tmp_path, settled) -> None:
+    """Its content known unread, a file is still refused when it is larger than the input size
+    limit, as reading it refuses it (--max-input-size)."""
+    from metrics.formats import source
+    from metrics.model import InputError
+
+    path = tmp_path / "key.conll"
+    path.write_bytes(Path(KEY).read_bytes())
+    read_documents(str(path), cache=ReadCache(tmp_path / "c"))
+    assert len(remembered(tmp_path / "c")) == 1
+    try:
+        source.set_max_input_size(1000)
+        with pytest.raises(InputError, match="--max-input-size"):
+            read_documents(str(path), cache=ReadCache(tmp_path / "c"))
+    finally:
+        source.set_max_input_size(source.DEFAULT_MAX_INPUT_SIZE)

@@ -54,6 +54,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from metrics.formats.source import refuse_too_big
+
 DEFAULT_MAX_BYTES = 1024 ** 3
 """1 GiB: a few hundred corpora of GUM's size (an entry is about 4x the text)."""
 SETTLED_SECONDS = 10
@@ -129,6 +131,8 @@ class ReadCache:
         if not self._version:
             self._version = _code_version()
         identity = _identity(path)
+        if identity is not None:
+            refuse_too_big(path, identity[3])  # as `read()` would (its content may be known unread)
         content = self._contents.get(identity) if identity is not None else None
         if content is None and identity is not None:
             content = self._remembered(identity)
