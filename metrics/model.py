@@ -166,10 +166,10 @@ class Document:
         """Whether field `name` is what `stored` gives the document at `place` (not made yet, or
         the very object made there): array work may then read the stored columns instead of the
         field.  A document read from its file, or given another value (`replace`), does not."""
-        value = self.__dict__.get(name, UNMADE)
-        if value is UNMADE:
-            own = self.__dict__.get("_stored")
-            return own is not None and own[0] is stored and own[1] == place
+        held = self.__dict__
+        value = held.get(name, UNMADE)
+        if value is UNMADE:  # (a tuple compares its items by identity first: `stored` is not compared by value)
+            return held.get("_stored") == (stored, place)
         return value is stored.made(name, place)
 
     @property
