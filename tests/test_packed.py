@@ -212,6 +212,7 @@ def test_a_field_is_made_when_first_read_and_kept() -> None:
     assert laid_chains(back) is not None  # read as arrays: the lists not made
     assert not {"chains"} & set(vars(back[1]))
     assert back[1].token_lines == documents[1].token_lines and back[1].token_lines is back[1].token_lines
+    assert "token_lines" in vars(back[0])  # made for every document of the file at once, and given to each
     assert copy.copy(back[0]) == documents[0] and pickle.loads(pickle.dumps(back[1])) == documents[1]
     assert not hasattr(back[0], "no_such_field") and not hasattr(back[0], "_no_such")
     for field in ("pos", "rule_types", "parse_heads"):

@@ -361,6 +361,9 @@ class StoredColumns:
         self._columns = columns
         self._made = made
         """Field name -> every document's value, once made."""
+        self.documents: list[Document] = []
+        """The documents made from these columns, in order: a field made for all of them is given
+        to each at once (20,000 tiny documents would each make it again through `__getattr__`)."""
         self._alone: dict[str, dict[int, object]] = {}
         """Field name -> the values made for a document alone, by its place (kept in the column
         made later: a document's field is made once)."""
@@ -378,7 +381,10 @@ class StoredColumns:
         column = codec.unpack(self._columns[name])
         for held, value in list(alone.items()):
             column[held] = value
-        return self._made.setdefault(name, column)[place]  # the first made is kept (two threads may both make it)
+        column = self._made.setdefault(name, column)  # the first made is kept (two threads may both make it)
+        for document, value in zip(self.documents, column):
+            document.__dict__.setdefault(name, value)  # (a document given another value keeps it)
+        return column[place]
 
     def made(self, name: str, place: int) -> object:
         column = self._made.get(name)
@@ -416,5 +422,6 @@ def unpack(packed: PackedDocuments) -> list[Document]:
               if "chains" in packed.columns else [None] * packed.count)
     kept = list(zip(*packed.rest)) if packed.count else [()] * len(packed.kept)
     own = [*packed.kept, *values, "mention_arrays"]
-    return [Document.fields_later(columns, place, dict(zip(own, row)))
-            for place, row in enumerate(zip(*kept, *values.values(), arrays))] if packed.count else []
+    columns.documents = [Document.fields_later(columns, place, dict(zip(own, row)))
+                         for place, row in enumerate(zip(*kept, *values.values(), arrays))] if packed.count else []
+    return list(columns.documents)
