@@ -266,8 +266,10 @@ class _Typed:
 
 _TOKEN_STRINGS = ("words", "pos", "lemmas")
 """The columns of strings whose documents' values laid end to end `TokenArrays` keeps."""
-_TOKEN_FIELDS = (*_TOKEN_STRINGS, "parse_heads")
-"""The fields `TokenArrays` holds the lists of (made when unpacking, when it is made)."""
+_MADE_NOW = (*_TOKEN_STRINGS, "parse", "heads", "parse_heads")
+"""The fields made when unpacking: those a score's mention typing reads of every document (its
+`road`), and `TokenArrays` holds the lists of.  Made later, they would be made again by each
+forked process that scores a share of the documents."""
 
 
 def _tokens(columns: dict[str, tuple], values: dict[str, list], flat: dict[str, list[str]]) -> TokenArrays:
@@ -402,7 +404,7 @@ document's alone costs about as much as a few hundred documents' at once.)"""
 
 def unpack(packed: PackedDocuments) -> list[Document]:
     """The documents `pack` was given, each field made when first read (`Document.fields_later`;
-    the lists `TokenArrays` holds, a key's words, tags, lemmas and parse heads, made now).
+    those of `_MADE_NOW` made now).
     Raises TypeError for anything else (a damaged entry), checked whole here."""
     if not isinstance(packed, PackedDocuments):
         raise TypeError(f"a {type(packed).__name__} where packed documents were expected")
@@ -412,12 +414,11 @@ def unpack(packed: PackedDocuments) -> list[Document]:
         raise TypeError("packed documents of another shape")
     for name, state in packed.columns.items():
         _CODECS[name].check(state, packed.count)
-    made_now = _TOKEN_FIELDS if _tokens_kept(packed.columns) else ()
-    flat = {name: _Strings.flat(packed.columns[name]) for name in _TOKEN_STRINGS if name in made_now and name in packed.columns}
+    flat = {name: _Strings.flat(packed.columns[name]) for name in _TOKEN_STRINGS if name in packed.columns}
     values = {name: _CODECS[name].unpack(packed.columns[name], flat[name]) if name in flat
-              else _CODECS[name].unpack(packed.columns[name]) for name in made_now if name in packed.columns}
+              else _CODECS[name].unpack(packed.columns[name]) for name in _MADE_NOW if name in packed.columns}
     columns = StoredColumns(packed.count, packed.columns, dict(values))
-    tokens = _tokens(packed.columns, values, flat) if made_now else None
+    tokens = _tokens(packed.columns, values, flat) if _tokens_kept(packed.columns) else None
     arrays = (_mention_arrays(packed.columns["chains"], packed.columns.get("rule_types"), columns, tokens)
               if "chains" in packed.columns else [None] * packed.count)
     kept = list(zip(*packed.rest)) if packed.count else [()] * len(packed.kept)
