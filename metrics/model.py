@@ -83,6 +83,24 @@ class StoredFields(Protocol):
         """That value if it was made, else `UNMADE`."""
 
 
+@dataclass(frozen=True)
+class MadeFields:
+    """The `StoredFields` of documents a reader made whole: each field's values, document by
+    document, as the documents hold them (`lists`, by field name), none made later.  Why: a
+    document read from its file carries the same arrays as a cached one (`Document.mention_arrays`),
+    and array work reads them only while the document holds the very lists they were made from
+    (`Document.holds_stored`)."""
+
+    lists: dict[str, list]
+
+    def value(self, name: str, place: int) -> object:
+        return self.lists[name][place]
+
+    def made(self, name: str, place: int) -> object:
+        values = self.lists.get(name)
+        return UNMADE if values is None else values[place]
+
+
 @dataclass
 class Document:
     """One document (a CoNLL part, a CoNLL-U newdoc, a jsonlines line).
