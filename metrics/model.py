@@ -12,8 +12,9 @@ decides which copy of a duplicated span the official scorer keeps, so readers mu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import IntEnum
+from typing import Protocol
 
 Span = tuple[int, int]
 """A mention: (first token, last token), 0-based over the document's tokens, inclusive."""
@@ -66,6 +67,40 @@ class InputError(Exception):
         return (InputError, (self.path, self.line, self.message))
 
 
+UNMADE = object()
+"""What `StoredFields.made` gives for a field not made yet."""
+
+
+class StoredFields(Protocol):
+    """Where a document loaded from the cache of read files takes the fields it has not made yet
+    (`Document.fields_later`): its file's columns as the cache stored them
+    (`metrics.formats.packed`), a field made for every document of the file when one first reads it."""
+
+    def value(self, name: str, place: int) -> object:
+        """Field `name` of the document at `place` (made now, with every document's, if not yet)."""
+
+    def made(self, name: str, place: int) -> object:
+        """That value if it was made, else `UNMADE`."""
+
+
+@dataclass(frozen=True)
+class MadeFields:
+    """The `StoredFields` of documents a reader made whole: each field's values, document by
+    document, as the documents hold them (`lists`, by field name), none made later.  Why: a
+    document read from its file carries the same arrays as a cached one (`Document.mention_arrays`),
+    and array work reads them only while the document holds the very lists they were made from
+    (`Document.holds_stored`)."""
+
+    lists: dict[str, list]
+
+    def value(self, name: str, place: int) -> object:
+        return self.lists[name][place]
+
+    def made(self, name: str, place: int) -> object:
+        values = self.lists.get(name)
+        return UNMADE if values is None else values[place]
+
+
 @dataclass
 class Document:
     """One document (a CoNLL part, a CoNLL-U newdoc, a jsonlines line).
@@ -73,6 +108,11 @@ class Document:
     Optional annotation lists are per token and `None` when the format did not supply them.
     `token_lines` maps each token to its 1-based line in `path` so that later checks (token
     count mismatches, duplicate spans) can point at the file.
+
+    A document loaded from the cache of read files makes a field when it is first read
+    (`fields_later`): a `score` reads the chains, the typed mentions and the tokens' lines of its
+    files' documents as the arrays the cache keeps, never as lists.  Its values are the same as
+    those of a document made whole, and it compares, copies and pickles the same.
     """
 
     name: str
@@ -120,8 +160,35 @@ class Document:
     mention_arrays: object | None = field(default=None, compare=False, repr=False)
     """Derived, not read: the document's chains as arrays, as the cache of read files stored them
     (`metrics.mentions.chains.MentionArrays` and the document's place there), which array work reads
-    instead of walking `chains`; used only while `chains` is the very list made from them (a
+    instead of walking `chains`; used only while `chains` is what they store (`holds_stored`: a
     document `replace`d with other chains keeps the field, not its use)."""
+
+    @classmethod
+    def fields_later(cls, stored: StoredFields, place: int, made: dict[str, object]) -> Document:
+        """A document holding the fields `made`, its others made from `stored` (the document at
+        `place` there) when first read.  Why: the lists of a cached corpus's chains, typed mentions
+        and token lines cost a sixth of a cached `score`, which reads none of them (it reads the
+        arrays the cache keeps, `mention_arrays`; `holds_stored` tells it may)."""
+        document = cls.__new__(cls)
+        document.__dict__.update(made, _stored=(stored, place))
+        return document
+
+    def __getattr__(self, name: str) -> object:  # only for a field not made yet (`fields_later`)
+        stored = self.__dict__.get("_stored")
+        if stored is None or name not in _FIELD_NAMES:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = self.__dict__[name] = stored[0].value(name, stored[1])
+        return value
+
+    def holds_stored(self, name: str, stored: StoredFields, place: int) -> bool:
+        """Whether field `name` is what `stored` gives the document at `place` (not made yet, or
+        the very object made there): array work may then read the stored columns instead of the
+        field.  A document read from its file, or given another value (`replace`), does not."""
+        held = self.__dict__
+        value = held.get(name, UNMADE)
+        if value is UNMADE:  # (a tuple compares its items by identity first: `stored` is not compared by value)
+            return held.get("_stored") == (stored, place)
+        return value is stored.made(name, place)
 
     @property
     def n_tokens(self) -> int:
@@ -163,6 +230,14 @@ class Document:
         if token is not None and self.token_lines and 0 <= token < len(self.token_lines):
             return f"{self.path}:{self.token_lines[token]}"
         return f"{self.path}:{self.line}"
+
+
+_FIELD_NAMES = frozenset(f.name for f in fields(Document))
+for _name in _FIELD_NAMES:
+    # A field's default stays in `__init__` only: left as a class attribute (as `dataclass` leaves
+    # it), it would be what a document not holding the field yet reads (`fields_later`).
+    if _name in vars(Document):
+        delattr(Document, _name)
 
 
 def without_singletons(documents: list[Document]) -> tuple[list[Document], int]:

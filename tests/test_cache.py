@@ -4,8 +4,10 @@ damaged entries rebuilt, unusable directories ignored, bounded size, and the swi
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,8 +29,13 @@ def corefwb(cache: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
 
 
 def entries(cache: Path) -> list[Path]:
-    folder = cache / "corefwb"
-    return sorted(p for p in folder.iterdir() if not p.name.startswith(".")) if folder.exists() else []
+    """The entries of documents in the cache of `corefwb` run with XDG_CACHE_HOME=cache."""
+    return documents_entries(cache / "corefwb")
+
+
+def documents_entries(folder: Path) -> list[Path]:
+    """The entries of read files in a cache's folder (not the content hashes remembered of files)."""
+    return sorted(p for p in folder.iterdir() if re.fullmatch("[0-9a-f]{40}", p.name)) if folder.exists() else []
 
 
 @pytest.mark.parametrize("command", [["score", "--format", "json"], ["errors", "--format", "json"]])
@@ -57,7 +64,7 @@ def test_a_damaged_entry_is_rebuilt_with_a_warning(tmp_path) -> None:
 def test_a_flipped_byte_is_caught_by_the_checksum(tmp_path) -> None:
     cache = ReadCache(tmp_path / "c")
     docs = read_documents(KEY, cache=cache)
-    (entry,) = [p for p in (tmp_path / "c").iterdir()]
+    (entry,) = documents_entries(tmp_path / "c")
     blob = bytearray(entry.read_bytes())
     blob[-10] ^= 0xFF
     entry.write_bytes(bytes(blob))
@@ -71,9 +78,9 @@ def test_an_entry_copied_over_another_files_entry_is_damaged_not_read(tmp_path) 
     other = str(ROOT / "samples" / "gum" / "key.ontogum.conll")
     cache = ReadCache(tmp_path / "c")
     read_documents(KEY, cache=cache)
-    (first,) = (tmp_path / "c").iterdir()
+    (first,) = documents_entries(tmp_path / "c")
     expected = read_documents(other, cache=cache)
-    (second,) = [p for p in (tmp_path / "c").iterdir() if p != first]
+    (second,) = [p for p in documents_entries(tmp_path / "c") if p != first]
     second.write_bytes(first.read_bytes())
     fresh = ReadCache(tmp_path / "c")
     again = read_documents(other, cache=fresh)
@@ -142,7 +149,7 @@ def test_a_directory_that_cannot_be_made_is_not_an_error(tmp_path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     result = corefwb(blocker, "score", "--format", "json", KEY, RESPONSE)
-    assert result.returncode == 0 and b"cache" not in result.stderr
+    assert result.returncode == 0 and b"warning: cache" not in result.stderr
 
 
 def test_a_directory_open_to_others_is_not_used(tmp_path) -> None:
@@ -175,10 +182,10 @@ def test_an_entry_follows_content_path_and_options(tmp_path) -> None:
     copy.write_bytes(Path(KEY).read_bytes())
     read_documents(KEY, cache=cache)
     read_documents(str(copy), cache=cache)
-    assert len(list((tmp_path / "c").iterdir())) == 2  # a path is part of the documents (messages name it)
+    assert len(documents_entries(tmp_path / "c")) == 2  # a path is part of the documents (messages name it)
     copy.write_bytes(Path(KEY).read_bytes().replace(b"Jeanne", b"Joanne", 1))
     changed = read_documents(str(copy), cache=cache)
-    assert changed[0].words[0] == "Joanne" and len(list((tmp_path / "c").iterdir())) == 3
+    assert changed[0].words[0] == "Joanne" and len(documents_entries(tmp_path / "c")) == 3
 
 
 def test_types_computed_ahead_equal_types_computed_late() -> None:
@@ -240,3 +247,97 @@ def test_the_code_version_follows_every_module_the_typing_imports(monkeypatch) -
         monkeypatch.setattr(Path, "read_bytes",
                             lambda self, name=f"{edited}.py": original(self) + (b"#" if self.name == name else b""))
         assert cache._code_version() != before, edited
+
+
+def remembered(folder: Path) -> list[Path]:
+    """The content hashes remembered of files, by their identity."""
+    return sorted(p for p in folder.iterdir() if p.name.endswith(".identity")) if folder.exists() else []
+
+
+@pytest.fixture
+def settled(monkeypatch):
+    """Every file taken as settled (its last change long enough before it is read), so that its
+    content hash is remembered; without it a file just written here never is."""
+    from metrics.formats import cache
+
+    monkeypatch.setattr(cache, "SETTLED_SECONDS", 0)
+
+
+def test_a_settled_files_hash_is_remembered_and_its_bytes_not_read_again(tmp_path, settled, monkeypatch) -> None:
+    import metrics.formats.readers as readers
+
+    path = tmp_path / "key.conll"
+    path.write_bytes(Path(KEY).read_bytes())
+    first = read_documents(str(path), cache=ReadCache(tmp_path / "c"))
+    assert len(remembered(tmp_path / "c")) == 1
+
+    def unread(*args, **kwargs):
+        raise AssertionError("the file's bytes were read")
+
+    monkeypatch.setattr(readers, "read_raw", unread)
+    again = ReadCache(tmp_path / "c")
+    assert read_documents(str(path), cache=again) == first and again.warnings == []
+
+
+def test_a_file_changed_under_its_old_size_and_time_is_read_again(tmp_path, settled) -> None:
+    """Its bytes changed, its size the same and its modification time set back (as `touch -r` or
+    a copy keeping times would): its change time differs, so its remembered hash is not taken."""
+    path = tmp_path / "key.conll"
+    path.write_bytes(Path(KEY).read_bytes())
+    before = os.stat(path)
+    assert read_documents(str(path), cache=ReadCache(tmp_path / "c"))[0].words[0] == "Jeanne"
+    time.sleep(0.05)  # past the clock's tick: `settled` took away the wait that covers it
+    path.write_bytes(Path(KEY).read_bytes().replace(b"Jeanne", b"Joanne", 1))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = os.stat(path)
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert after.st_ctime_ns != before.st_ctime_ns
+    assert read_documents(str(path), cache=ReadCache(tmp_path / "c"))[0].words[0] == "Joanne"
+
+
+def test_a_fresh_file_or_one_changed_while_hashed_is_not_remembered(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "key.conll"
+    path.write_bytes(Path(KEY).read_bytes())
+    cache = ReadCache(tmp_path / "c")
+    read_documents(str(path), cache=cache)
+    assert remembered(tmp_path / "c") == []  # changed a moment ago: it may change again within the tick
+    from metrics.formats import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "SETTLED_SECONDS", 0)
+
+    def rewritten_while_read() -> bytes:
+        content = path.read_bytes()
+        path.write_bytes(content + b"\n")
+        return content
+
+    ReadCache(tmp_path / "c").key(str(path), rewritten_while_read, "conll")
+    assert remembered(tmp_path / "c") == []
+
+
+def test_a_damaged_remembered_hash_is_removed_and_the_file_hashed(tmp_path, settled) -> None:
+    path = tmp_path / "key.conll"
+    path.write_bytes(Path(KEY).read_bytes())
+    first = read_documents(str(path), cache=ReadCache(tmp_path / "c"))
+    (hash_entry,) = remembered(tmp_path / "c")
+    hash_entry.write_bytes(hash_entry.read_bytes()[:-1] + b"!")
+    again = ReadCache(tmp_path / "c")
+    assert read_documents(str(path), cache=again) == first
+    assert len(again.warnings) == 1 and "damaged" in again.warnings[0] and len(remembered(tmp_path / "c")) == 1
+
+
+def test_a_remembered_file_over_the_input_size_limit_is_refused(tmp_path, settled) -> None:
+    """Its content known unread, a file is still refused when it is larger than the input size
+    limit, as reading it refuses it (--max-input-size)."""
+    from metrics.formats import source
+    from metrics.model import InputError
+
+    path = tmp_path / "key.conll"
+    path.write_bytes(Path(KEY).read_bytes())
+    read_documents(str(path), cache=ReadCache(tmp_path / "c"))
+    assert len(remembered(tmp_path / "c")) == 1
+    try:
+        source.set_max_input_size(1000)
+        with pytest.raises(InputError, match="--max-input-size"):
+            read_documents(str(path), cache=ReadCache(tmp_path / "c"))
+    finally:
+        source.set_max_input_size(source.DEFAULT_MAX_INPUT_SIZE)

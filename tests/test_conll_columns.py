@@ -51,12 +51,13 @@ def _fields(document: Document) -> dict:
 
 def _described(held: tuple | None) -> tuple | None:
     """A document's `mention_arrays` as values that compare: its place, then its file's arrays
-    as lists, its chain lists, its typed mentions and its tokens."""
+    as lists, its documents' chains, its typed mentions and its tokens."""
     if held is None:
         return None
     arrays, place = held
     tokens = arrays.tokens
-    return (place, [values.tolist() for values in arrays[:5]], arrays.lists, arrays.typed,
+    return (place, [values.tolist() for values in arrays[:5]],
+            [arrays.stored.value("chains", i) for i in range(len(arrays.chain_starts) - 1)], arrays.typed,
             None if tokens is None else (tokens.starts.tolist(), tokens.words, tokens.word_lists, tokens.tags,
                                          tokens.tag_lists, tokens.lemmas, tokens.lemma_lists,
                                          None if tokens.heads is None else tokens.heads.tolist(), tokens.head_lists))
@@ -126,12 +127,12 @@ def test_read_documents_hold_the_arrays_the_cache_gives(path: str) -> None:
         arrays = read[0].mention_arrays[0]
         assert arrays.typed is None  # typed ahead only for the cache (`types.prepare_types`)
         assert all(d.mention_arrays == (arrays, i) for i, d in enumerate(read))
-        assert all(arrays.lists[i] is d.chains for i, d in enumerate(read))
+        assert all(arrays.stored.made("chains", i) is d.chains for i, d in enumerate(read))
         assert laid_chains(read) is not None
         tokens = arrays.tokens
-        assert all(tokens.word_lists[i] is d.words and tokens.tag_lists[i] is d.pos
-                   and tokens.head_lists[i] is d.parse_heads for i, d in enumerate(read))
-        assert (tokens.heads is not None and tokens.tags is not None) == syntax
+        assert (tokens is not None) == syntax  # kept only where typing reads them, as the cache keeps them
+        assert tokens is None or all(tokens.word_lists[i] is d.words and tokens.tag_lists[i] is d.pos
+                                     and tokens.head_lists[i] is d.parse_heads for i, d in enumerate(read))
         for held in arrays[:5]:
             with pytest.raises(ValueError):
                 held[:1] = 0
@@ -142,8 +143,7 @@ def test_heads_laid_only_when_every_document_has_them() -> None:
     document without its syntax columns (or an empty one) leaves the array out, and typing then
     joins the documents' lists (`types_arrays._file_tokens` finds none)."""
     read = parse_conll("small.conll", SMALL)
-    tokens = read[0].mention_arrays[0].tokens
-    assert tokens.heads is None and tokens.tags is None  # document (c) is empty: no columns
+    assert read[0].mention_arrays[0].tokens is None  # document (c) is empty: no columns
     whole = parse_conll("small.conll", SMALL.split(b"#begin document (c)")[0])
     tokens = whole[0].mention_arrays[0].tokens
     assert tokens.heads.tolist() == [*whole[0].parse_heads, *whole[1].parse_heads]

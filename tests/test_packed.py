@@ -4,6 +4,7 @@ a codec cannot pack is kept as it is; an entry of the cache's older layout is re
 
 from __future__ import annotations
 
+import copy
 import pickle
 from dataclasses import fields, replace
 from pathlib import Path
@@ -14,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.formats.cache import ReadCache
+from metrics.formats import packed as packed_module
 from metrics.formats.packed import PackedDocuments, pack, unpack
 from metrics.formats.readers import read_documents
 from metrics.mentions.chains import joined_view, laid_chains
@@ -102,7 +104,7 @@ def test_an_entry_of_the_older_layout_is_stale_not_damaged(tmp_path) -> None:
     path = str(FILES[0])
     cache = ReadCache(tmp_path / "c")
     documents = read_documents(path, cache=cache)
-    (entry,) = (tmp_path / "c").iterdir()
+    (entry,) = [p for p in (tmp_path / "c").iterdir() if not p.name.endswith(".identity")]
     payload = pickle.dumps((documents, []), protocol=5)
     import hashlib
     entry.write_bytes(b"corefwb-cache 1\n" + len(payload).to_bytes(8, "big")
@@ -147,11 +149,11 @@ def test_any_documents_come_back_equal(generated) -> None:
     same(unpack(pickle.loads(pickle.dumps(pack(generated), protocol=5))), generated)
 
 
-def walked(docs: list[Document]) -> tuple[list[int], list[int], list[int], list[int]]:
+def walked(docs: list[Document]) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
     """What `laid_chains` gives, by walking the chain lists."""
     spans = [span for doc in docs for chain in doc.chains for span in chain]
     return ([s for s, _ in spans], [e for _, e in spans], [len(chain) for doc in docs for chain in doc.chains],
-            [sum(map(len, doc.chains)) for doc in docs])
+            [sum(map(len, doc.chains)) for doc in docs], [len(doc.chains) for doc in docs])
 
 
 @settings(max_examples=100, deadline=None)
@@ -197,3 +199,52 @@ def test_the_arrays_laid_from_the_cache_cannot_be_written() -> None:
     for held in (*arrays[:5], *arrays.typed[:4], *laid_chains(back)[:3]):
         with pytest.raises(ValueError):
             held[:1] = 0
+
+
+def test_a_field_is_made_when_first_read_and_kept() -> None:
+    """A document from the cache makes a field when first read (a cached `score` reads its chains,
+    typed mentions and token lines as arrays only), made once: the same object at each reading,
+    equal to the field read from the file, and a copy or a pickle of it is equal too."""
+    documents = read_documents(str(FILES[0]))
+    prepare_types(documents)
+    back = unpack(pack(documents))
+    assert not {"chains", "rule_types", "token_lines", "labels"} & set(vars(back[1]))
+    assert laid_chains(back) is not None  # read as arrays: the lists not made
+    assert not {"chains"} & set(vars(back[1]))
+    assert back[1].token_lines == documents[1].token_lines and back[1].token_lines is back[1].token_lines
+    assert "token_lines" in vars(back[0])  # made for every document of the file at once, and given to each
+    assert copy.copy(back[0]) == documents[0] and pickle.loads(pickle.dumps(back[1])) == documents[1]
+    assert not hasattr(back[0], "no_such_field") and not hasattr(back[0], "_no_such")
+    for field in ("pos", "rule_types", "parse_heads"):
+        with pytest.raises(AttributeError):
+            getattr(Document, field)  # no class attribute a document not holding the field would read
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(documents(), min_size=1, max_size=6), st.data())
+def test_chains_made_alone_then_all_at_once_are_made_once(generated, data) -> None:
+    """Some documents' chains made alone, then (past the bound) the whole file's at once: each
+    document's chains are the first made, and the arrays still describe every document."""
+    if "chains" not in pack(generated).columns:
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(packed_module, "ALONE", data.draw(st.integers(0, 3)))
+        back = unpack(pack(generated))
+        order = data.draw(st.permutations(range(len(back))))
+        first = {d: back[d].chains for d in order}
+    assert all(back[d].chains is first[d] and back[d].chains == generated[d].chains for d in order)
+    assert [values.tolist() for values in laid_chains(back)] == list(walked(back))
+
+
+def test_a_column_of_another_shape_is_refused() -> None:
+    """Fields are made when first read, so an entry's columns are checked whole when it is loaded:
+    a column for more or fewer documents, or with codes past its strings, is a damaged entry."""
+    packed = pack(read_documents(str(FILES[0])))
+    lengths, text, count, codes = packed.columns["words"]
+    for words in ((lengths[:-1], text, count, codes), (lengths, text, count, codes[:-1]),
+                  (lengths, text, count - 1, codes)):
+        with pytest.raises(TypeError):
+            unpack(replace(packed, columns={**packed.columns, "words": words}))
+    per_document, per_chain, first, last = packed.columns["chains"]
+    with pytest.raises(TypeError):
+        unpack(replace(packed, columns={**packed.columns, "chains": (per_document, per_chain, first, last[:-1])}))

@@ -27,7 +27,7 @@ from metrics.runtime.parallel import PARALLEL_TOKENS, fork_map, split_in_runs
 from metrics.mentions.characters import CharacterAlignment
 from metrics.mentions.pairing import (Named, T, check_tokens_align, missing_warning, pair_documents, require_common,
                                       unused_warning)
-from metrics.corpus.together import score_columns, with_parts
+from metrics.corpus.together import load_batched, score_columns, with_parts
 from metrics.measures.columns import Column, DocumentScores
 from metrics.measures.score import AnyScore, MeanScore, mean_score, total
 from metrics.measures.table import ChainTypes, Table, build_table
@@ -292,6 +292,8 @@ class PreparedCorpus:
 
         with gc_paused():
             pieces = split_in_runs(document_costs(pairs), processes, PARALLEL_TOKENS)
+            if len(pieces) > 1:
+                load_batched()
             return assembled(pairs, pieces, fork_map(score_piece, pieces), weights, wanted)
 
     def rescore(self, previous: CorpusResult, weights: Weights) -> CorpusResult:

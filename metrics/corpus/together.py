@@ -101,6 +101,16 @@ def _batched(pairs: Sequence[Scored], metrics: Sequence[str], weights: Weights) 
     return found
 
 
+def load_batched() -> None:
+    """Load the code scoring together runs (the metrics' batched computations, scipy's solver):
+    called before the pieces of a corpus are scored in forked processes, which would each load it
+    again (about 10 ms of CPU each)."""
+    from metrics.measures import batch, blanc, laid, linguistic, tuggener  # noqa: F401 (loaded, not used here)
+    from metrics.runtime.lsap import linear_sum_assignment
+
+    linear_sum_assignment()
+
+
 @lru_cache(maxsize=64)
 def with_parts(metrics: tuple[str, ...]) -> tuple[str, ...]:
     """`catalog.with_parts`, found once per request rather than once per document."""

@@ -23,8 +23,17 @@ Why these precautions:
 - Documents are stored as columns (`metrics.formats.packed`): loading an entry is a few copies
   of memory, not the unpickling of every word and span one by one.
 - An entry is stored only if its file is unchanged since its content was hashed (device, inode,
-  size, modification time): a file rewritten between the hashing and the reading (a system still
-  writing its output) would otherwise leave the new content under the old content's name.
+  size, modification and change times): a file rewritten between the hashing and the reading (a
+  system still writing its output) would otherwise leave the new content under the old content's name.
+- A file's content is hashed in every run (36 MB of a corpus's key and response: 45 ms of a
+  cached `score`) until it has settled: then its hash is remembered by the file's identity
+  (path, device, inode, size, modification and change times) in an entry of its own, and a later
+  run that finds the same identity takes the hash without reading the file.  Never a stale file:
+  every change of a file's bytes sets its change time to the clock's (no program can set it back),
+  and a hash is remembered only for a file whose last change was `SETTLED_SECONDS` before it was
+  read (a file system stamps times by its clock's tick: two changes within a tick show one time).
+  What would defeat it is outside any program's reach: the system clock set back past a file's
+  change, or a file system's data edited under it.
 - Bounded: past `max_bytes` the least recently used entries go, temporaries counted; a temporary
   left by a killed writer (older than `STALE_SECONDS`) is removed when the cache is first used.
   Only files named as entries or temporaries are ever counted or removed: the directory may be
@@ -45,8 +54,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from metrics.formats.source import refuse_too_big
+
 DEFAULT_MAX_BYTES = 1024 ** 3
 """1 GiB: a few hundred corpora of GUM's size (an entry is about 4x the text)."""
+SETTLED_SECONDS = 10
+"""A file whose last change is this much older than its reading has its content hash remembered
+for later runs (`ReadCache._remember`): more than any file system's tick (FAT's 2 s) and than a file
+server's clock is off this machine's."""
 STALE_SECONDS = 600
 """A temporary this old was left by a writer that died (writing an entry takes well under a second)."""
 _TEMPORARY = ".tmp-"
@@ -54,8 +69,9 @@ _MAGIC = b"corefwb-cache 4\n"
 _MAGIC_ANY = b"corefwb-cache "
 """How every version's magic line starts: an entry with another version is stale, not damaged."""
 _HEADER = len(_MAGIC) + 8 + 32
-_ENTRY_NAME = re.compile(r"[0-9a-f]{40}")
-"""An entry's name: its key (a 20-byte digest in hex)."""
+_ENTRY_NAME = re.compile(r"[0-9a-f]{40}(\.identity)?")
+"""An entry's name: its key (a 20-byte digest in hex); `.identity` after it for the content hash
+remembered of a file (`ReadCache._remember`)."""
 _TEMPORARY_NAME = re.compile(re.escape(_TEMPORARY) + r"[0-9a-z_]{8}")
 """A temporary's name, as `tempfile.mkstemp` makes it with our prefix."""
 
@@ -109,27 +125,50 @@ class ReadCache:
 
     def key(self, path: str, read: Callable[[], bytes | bytearray], *options: str) -> str:
         """The entry name of a regular file (its path and content, `read()` giving the content)
-        read as `options` say.  The content's hash is kept for the file while this cache object
-        lives (one load), by its device, inode, size and modification time: a load asks whether a
-        response is cached and then reads it, and hashing a 6 MB file takes 10 ms each time."""
+        read as `options` say.  The content's hash is kept for the file by its identity (`_identity`):
+        while this cache object lives (a load asks whether a response is cached, then reads it), and
+        in the directory, for later runs, once the file is old enough to be sure of (`_remember`)."""
         if not self._version:
             self._version = _code_version()
-        try:
-            info = os.stat(path)
-            identity = (path, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
-        except OSError:
-            identity = None
+        identity = _identity(path)
+        if identity is not None:
+            refuse_too_big(path, identity[3])  # as `read()` would (its content may be known unread)
         content = self._contents.get(identity) if identity is not None else None
+        if content is None and identity is not None:
+            content = self._remembered(identity)
         if content is None:
+            started = time.time()
             content = hashlib.sha256(read()).digest()
             if identity is not None:
                 self._contents[identity] = content
+                self._remember(identity, content, started)
         digest = hashlib.blake2b(content, digest_size=20)
         digest.update("\0".join((self._version, path, *options)).encode("utf-8", "surrogatepass"))
         name = digest.hexdigest()
         if identity is not None:
             self._hashed[name] = identity
         return name
+
+    def _remembered(self, identity: tuple) -> bytes | None:
+        """The content hash remembered for a file of this identity by an earlier run, if any."""
+        if not self.holds(_identity_name(identity)):
+            return None
+        content = self.load(_identity_name(identity), _content_hash)
+        if content is not None:
+            self._contents[identity] = content
+        return content
+
+    def _remember(self, identity: tuple, content: bytes, started: float) -> None:
+        """Keep the content hash of a file read from `started` on, for later runs to take by its
+        identity, if the file is sure to show another identity once changed: its last change
+        (ctime, which no program sets) at least `SETTLED_SECONDS` before the reading began, and
+        its identity the same after.  Why the wait: a file system stamps times by its clock's
+        tick (FAT by 2 s), so a file changed twice within a tick keeps the first change's ctime;
+        one changed in the tick its content was read in would otherwise be taken for what was
+        read.  A file that was still fresh is hashed again next time."""
+        if started - identity[-1] / 1e9 < SETTLED_SECONDS or _identity(identity[0]) != identity:
+            return
+        self.store(_identity_name(identity), content)
 
     def _usable(self, create: bool) -> bool:
         """The directory exists (or was made), belongs to us and is closed to others."""
@@ -225,13 +264,7 @@ class ReadCache:
 
     def _changed_since_hashed(self, key: str) -> bool:
         identity = self._hashed.get(key)
-        if identity is None:
-            return False
-        try:
-            info = os.stat(identity[0])
-        except OSError:
-            return True
-        return identity != (identity[0], info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+        return identity is not None and _identity(identity[0]) != identity
 
     def _bound(self) -> None:
         """Remove the least recently used entries until the directory holds at most max_bytes."""
@@ -249,6 +282,40 @@ class ReadCache:
                 break
             _remove(path)
             total -= size
+
+
+def _identity(path: str) -> tuple | None:
+    """A regular file's identity: its path as given, device, inode, size, and modification and
+    change times (ns); any write, truncation, replacement or `touch` gives another, as the change
+    time is the clock's when the file changed, which no program can set back.  Taken from the file
+    opened (a network file system checks a file's attributes with its server when it is opened)."""
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(handle)
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return path, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
+def _identity_name(identity: tuple) -> str:
+    """The name of the entry that remembers a file's content hash by its identity."""
+    digest = hashlib.blake2b(b"identity\0", digest_size=20)
+    digest.update("\0".join(map(str, identity)).encode("utf-8", "surrogatepass"))
+    return f"{digest.hexdigest()}.identity"
+
+
+def _content_hash(value: object) -> bytes:
+    """A remembered content hash (32 bytes); TypeError for anything else (a damaged entry)."""
+    if not (isinstance(value, bytes) and len(value) == 32):
+        raise TypeError("not a content hash")
+    return value
 
 
 def _checksum(key: str, payload: bytes | memoryview) -> bytes:

@@ -24,7 +24,7 @@ import numpy as np
 from metrics.formats.brackets import ChainColumns
 from metrics.mentions.chains import MentionArrays
 from metrics.mentions.types_arrays import TokenArrays
-from metrics.model import Document, Span
+from metrics.model import Document, MadeFields, Span
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,11 +92,13 @@ class Columns:
 
         tags, tag_lists = laid("pos")
         lemmas, lemma_lists = laid("lemmas")
-        tokens = TokenArrays(_starts(self.sizes), flat_words, words, tags, tag_lists, lemmas, lemma_lists,
-                             self.parse_heads, [extra.get("parse_heads") for extra in extras])
+        tokens = None  # kept as the cache keeps them: only where typing can read them (tags and heads)
+        if tags is not None and self.parse_heads is not None:
+            tokens = TokenArrays(_starts(self.sizes), flat_words, words, tags, tag_lists, lemmas, lemma_lists,
+                                 self.parse_heads, [extra.get("parse_heads") for extra in extras])
         arrays = MentionArrays(columns.firsts.astype(np.int64), columns.lasts.astype(np.int64),
                                columns.chain_sizes.astype(np.int64), chain_starts,
-                               _starts(columns.chain_sizes)[chain_starts], chains, None, tokens)
+                               _starts(columns.chain_sizes)[chain_starts], MadeFields({"chains": chains}), None, tokens)
         for array in arrays[:5]:
             array.setflags(write=False)  # shared by every reader of the file's documents, as the cache's
         return arrays

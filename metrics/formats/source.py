@@ -89,6 +89,13 @@ def _too_big(path: str) -> InputError:
                                   f"(decompressed); raise it with --max-input-size")
 
 
+def refuse_too_big(path: str, size: int) -> None:
+    """InputError when a file of `size` bytes as stored is over the input size limit: `read_raw`'s
+    guard, which the cache of read files applies too where it knows a file's content unread."""
+    if size > _limit[0]:
+        raise _too_big(path)
+
+
 def read_raw(path: str) -> bytes:
     """The bytes of the file as stored (a stream's are kept, so a second read sees them again)."""
     if not is_regular(path):
@@ -105,8 +112,7 @@ def read_raw(path: str) -> bytes:
                         handle.close()
             return _streams[path]
     try:
-        if os.path.getsize(path) > _limit[0]:
-            raise _too_big(path)
+        refuse_too_big(path, os.path.getsize(path))
         handle = open(path, "rb")
     except OSError as exc:
         raise InputError(path, None, f"cannot open: {exc.strerror or exc}") from None

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -25,8 +24,8 @@ from metrics.measures.table import ChainTypes, Table, group_starts, types_per_gr
 from metrics.measures.table_block import TableBlock, laid_block
 from metrics.measures.weights import Weights
 from metrics.mentions.alignment import laid_alignments
-from metrics.mentions.chains import ranges
-from metrics.model import MentionType
+from metrics.mentions.chains import laid_chains, ranges
+from metrics.model import Document, MentionType
 
 
 @dataclass(frozen=True)
@@ -66,8 +65,7 @@ class Tables:
         """The documents with a chain of two mentions or more on a side (what Tuggener's metrics
         judge); all of them without the pairs."""
         if "judged" not in self._kept:
-            self._kept["judged"] = list(range(self.n_docs)) if self.pairs is None else \
-                [d for d, pair in enumerate(self.pairs) if _has_link(pair.key.chains) or _has_link(pair.response.chains)]
+            self._kept["judged"] = list(range(self.n_docs)) if self.pairs is None else _judged(self.pairs)
         return self._kept["judged"]
 
     def application_counts(self) -> dict[str, np.ndarray]:
@@ -114,7 +112,7 @@ class Tables:
         """Where each document's mention ids start among all documents' (`id_types`)."""
         if "id_offsets" not in self._kept:
             assert self.pairs is not None
-            self._kept["id_offsets"] = starts_of([pair.alignment.spans for pair in self.pairs])
+            self._kept["id_offsets"] = _id_starts(self.pairs)
         return self._kept["id_offsets"]
 
     def starts(self, name: str) -> np.ndarray:
@@ -151,15 +149,19 @@ def typed_together(pairs: Sequence[Any]) -> np.ndarray:
         typed, kinds = types_together([pair.key for pair in pairs], [pair.alignment.spans for pair in pairs])
         found = [partial(_given, types) for types in typed], kinds
     makers, kinds = found
-    starts = starts_of([pair.alignment.spans for pair in pairs]).tolist()
+    starts = _id_starts(pairs).tolist()
     ends = [*starts[1:], len(kinds)]
     kept = {d for d, (pair, make) in enumerate(zip(pairs, makers))
             if not pair.offer_types(make, kinds[starts[d]:ends[d]])}  # each holding its ids' types
     if kept:
-        ends = list(accumulate(len(pair.alignment.spans) for pair in pairs))
-        kinds = np.concatenate([pairs[d].id_types if d in kept else kinds[end - len(pair.alignment.spans):end]
-                                for d, (pair, end) in enumerate(zip(pairs, ends))]).astype(np.int64)
+        kinds = np.concatenate([pairs[d].id_types if d in kept else kinds[starts[d]:ends[d]]
+                                for d in range(len(pairs))]).astype(np.int64)
     return kinds
+
+
+def _id_starts(pairs: Sequence[Any]) -> np.ndarray:
+    """Where each pair's mention ids start among all pairs' (`Alignment.n_ids`)."""
+    return group_starts(np.fromiter((pair.alignment.n_ids for pair in pairs), dtype=np.int64, count=len(pairs)))
 
 
 def _typed_from_arrays(pairs: Sequence[Any]) -> tuple[list[Callable[[], dict]], np.ndarray] | None:
@@ -180,8 +182,9 @@ def _typed_from_arrays(pairs: Sequence[Any]) -> tuple[list[Callable[[], dict]], 
         return None
     arrays = held[0][0]
     typed = arrays.typed
-    if typed is None or any(found is None or found[0] is not arrays or key.rule_types is None
-                            or typed.dicts[found[1]] is not key.rule_types for found, key in zip(held, keys)):
+    if typed is None or any(found is None or found[0] is not arrays or not typed.present[found[1]]
+                            or not key.holds_stored("rule_types", arrays.stored, found[1])
+                            for found, key in zip(held, keys)):
         return None
     places = np.fromiter((found[1] for found in held), dtype=np.int64, count=len(held))
     n_key = np.fromiter((pair.alignment.n_key_ids for pair in pairs), dtype=np.int64, count=len(pairs))
@@ -193,20 +196,25 @@ def _typed_from_arrays(pairs: Sequence[Any]) -> tuple[list[Callable[[], dict]], 
     if not (np.array_equal(typed.first[typed_at], laid.first[key_at])
             and np.array_equal(typed.last[typed_at], laid.last[key_at])):
         return None
-    lacking, lacking_kinds = types_together(keys, [pair.alignment.spans[n:] for pair, n in zip(pairs, n_key.tolist())])
+    lacking_at = ranges(id_starts + n_key, laid.id_starts[1:])  # each pair's ids past its key's
+    lacking_spans = list(zip(laid.first[lacking_at].tolist(), laid.last[lacking_at].tolist()))
+    cuts = [0, *np.cumsum(laid.id_starts[1:] - id_starts - n_key).tolist()]
+    lacking, lacking_kinds = types_together(keys, [lacking_spans[a:b] for a, b in zip(cuts, cuts[1:])],
+                                            typed_ahead=False)  # spans the key's mentions lack
     kinds = np.empty(int(laid.id_starts[-1]), dtype=np.int64)
     kinds[key_at] = typed.kinds[typed_at]
-    kinds[ranges(id_starts + n_key, laid.id_starts[1:])] = lacking_kinds
-    return [partial(_joined, key.rule_types, extra) for key, extra in zip(keys, lacking)], kinds
+    kinds[lacking_at] = lacking_kinds
+    return [partial(_joined, key, extra) for key, extra in zip(keys, lacking)], kinds
 
 
 def _given(types: dict) -> dict:
     return types
 
 
-def _joined(first: dict, then: dict) -> dict:
-    """A pair's typed spans: its key's own mentions', then those the key lacks (its ids' order)."""
-    return {**first, **then}
+def _joined(key: Document, then: dict) -> dict:
+    """A pair's typed spans: its key's own mentions', then those the key lacks (its ids' order).
+    The key's are read only here: a score reads the types as arrays, never these dicts."""
+    return {**key.rule_types, **then}
 
 
 def _stacked_types(types: Sequence[ChainTypes]) -> ChainTypes:
@@ -254,6 +262,18 @@ def laid_end_to_end(tables: Sequence[Table], types: Sequence[ChainTypes] | None 
                   block.doc("response_sizes"), block.values("response_sizes"), types, pairs, tally)
 
 
+def _judged(pairs: Sequence[Any]) -> list[int]:
+    """The pairs with a chain of two mentions or more on a side (as listed, a span listed twice
+    twice), found from the arrays the cache of read files keeps where both sides hold them."""
+    sides = [laid_chains([getattr(pair, side) for pair in pairs]) for side in ("key", "response")]
+    if any(side is None for side in sides):
+        return [d for d, pair in enumerate(pairs) if _has_link(pair.key.chains) or _has_link(pair.response.chains)]
+    linked = np.zeros(len(pairs), dtype=bool)
+    for _, _, sizes, _, chains in sides:
+        linked[np.repeat(np.arange(len(pairs)), chains)[sizes > 1]] = True
+    return np.flatnonzero(linked).tolist()
+
+
 def _has_link(chains: Sequence[Sequence[Any]]) -> bool:
     return any(len(chain) > 1 for chain in chains)
 
@@ -285,8 +305,3 @@ def _ceaf_cells(t: Tables) -> CeafCells:
         return CeafCells(simple, empty, empty, has_star, needs_solver)
     return CeafCells(simple, t.joined("star_cells", cells), t.joined("star_starts", t.starts("star_cells")), has_star,
                      needs_solver)
-
-
-def starts_of(arrays: Sequence[np.ndarray]) -> np.ndarray:
-    """Where each array starts when they are laid end to end."""
-    return group_starts(np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays)))

@@ -162,7 +162,7 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
         key_flat = np.fromiter((i for a in alignments for c in a.key_chains for i in c), np.int64, int(key_sizes.sum()))
         response_flat = np.fromiter((i for a in alignments for c in a.response_chains for i in c), np.int64,
                                     int(response_sizes.sum()))
-        n_ids = _lengths(a.spans for a in alignments)
+        n_ids = np.fromiter((a.n_ids for a in alignments), dtype=np.int64, count=n)
     id_start, key_chain_start, response_chain_start = group_starts(n_ids), group_starts(key_counts), group_starts(response_counts)
     key_owner = np.repeat(np.arange(len(key_sizes), dtype=np.int64), key_sizes)
     response_owner = np.repeat(np.arange(len(response_sizes), dtype=np.int64), response_sizes)

@@ -47,25 +47,35 @@ class Alignment:
     of documents whose chains the cache of read files keeps as arrays; `laid_alignments`)."""
 
     @classmethod
-    def chains_later(cls, spans: list[Span], n_key_ids: int, response_chain_source: list[int], matched: int,
+    def chains_later(cls, n_key_ids: int, response_chain_source: list[int], matched: int,
                      response_spans: int) -> Alignment:
-        """An alignment whose `key_chains` and `response_chains` are made from its `laid` arrays
-        when first read (`laid` is set before).  Why: a corpus's alignments computed together are
-        read as arrays by the scores; their lists of ids (70,000 chains on the corpus) are made
-        only for what reads them (a table made alone, the error analyses, the workbench)."""
+        """An alignment whose `spans`, `key_chains` and `response_chains` are made from its `laid`
+        arrays when first read (`laid` is set before).  Why: a corpus's alignments computed
+        together are read as arrays by the scores; their lists (100,000 spans and 70,000 chains
+        of ids on the corpus) are made only for what reads them (a table made alone, the error
+        analyses, the workbench)."""
         alignment = cls.__new__(cls)
-        alignment.__dict__.update(spans=spans, n_key_ids=n_key_ids, response_chain_source=response_chain_source,
+        alignment.__dict__.update(n_key_ids=n_key_ids, response_chain_source=response_chain_source,
                                   matched=matched, response_spans=response_spans, removed_duplicates=[],
                                   twinless_duplicates=[], key_duplicates=[], laid=None)
         return alignment
 
-    def __getattr__(self, name: str) -> list[list[int]]:  # only for chains not made yet (`chains_later`)
+    def __getattr__(self, name: str) -> list:  # only for lists not made yet (`chains_later`)
         laid = self.__dict__.get("laid")
-        if name not in ("key_chains", "response_chains") or laid is None:
+        if name not in ("spans", "key_chains", "response_chains") or laid is None:
             raise AttributeError(name)
-        value = laid[0].chains(laid[1], key=name == "key_chains")
+        value = laid[0].spans(laid[1]) if name == "spans" else laid[0].chains(laid[1], key=name == "key_chains")
         self.__dict__[name] = value
         return value
+
+    @property
+    def n_ids(self) -> int:
+        """How many mention ids there are (`len(spans)`), the spans not made for it."""
+        spans = self.__dict__.get("spans")
+        if spans is not None:
+            return len(spans)
+        arrays, place = self.__dict__["laid"]
+        return int(arrays.id_starts[place + 1] - arrays.id_starts[place])
 
 
 class AlignedArrays(NamedTuple):
@@ -91,6 +101,11 @@ class AlignedArrays(NamedTuple):
     response_id_starts: np.ndarray
     response_sizes: np.ndarray
     response_chain_starts: np.ndarray
+
+    def spans(self, place: int) -> list[Span]:
+        """The spans of the ids of the alignment at this place."""
+        start, end = self.id_starts[place], self.id_starts[place + 1]
+        return list(zip(self.first[start:end].tolist(), self.last[start:end].tolist()))
 
     def chains(self, place: int, key: bool) -> list[list[int]]:
         """The key (or response) chains of the alignment at this place, as lists of ids."""
@@ -263,9 +278,11 @@ def _aligned_together(keys: Sequence[Document], responses: Sequence[Document], k
     if not laid:  # (else made from the arrays when first read)
         key_chains = _cut(_cut(key_ids.tolist(), key_sizes), key_counts)
         response_chains = _cut(_cut(ids.tolist(), response_sizes), response_counts)
-    twinless_spans = [response_spans[i] for i in np.flatnonzero(twinless).tolist()]
+    if not laid:
+        twinless_spans = [response_spans[i] for i in np.flatnonzero(twinless).tolist()]
     matched = np.bincount(response_doc[found], minlength=n).tolist()
     response_mentions = np.bincount(response_doc, minlength=n).tolist()
+    response_chains_of = response_counts.tolist()
     out: list[Alignment] = []
     for d, (key, response, aligned_here, key_start, key_end, twinless_start, twinless_end) in enumerate(zip(
             keys, responses, own.tolist(), key_starts.tolist(), key_ends.tolist(), twinless_starts.tolist(),
@@ -273,11 +290,11 @@ def _aligned_together(keys: Sequence[Document], responses: Sequence[Document], k
         if not aligned_here:
             out.append(align(key, response))
             continue
-        spans = key_spans[key_start:key_end] + twinless_spans[twinless_start:twinless_end]
         if laid:
-            out.append(Alignment.chains_later(spans, key_end - key_start, list(range(len(response.chains))),
-                                              matched[d], response_mentions[d]))
+            out.append(Alignment.chains_later(key_end - key_start, list(range(response_chains_of[d])), matched[d],
+                                              response_mentions[d]))
             continue
+        spans = key_spans[key_start:key_end] + twinless_spans[twinless_start:twinless_end]
         out.append(Alignment(spans=spans, n_key_ids=key_end - key_start, key_chains=key_chains[d],
                              response_chains=response_chains[d],
                              response_chain_source=list(range(len(response.chains))), matched=matched[d],
@@ -315,7 +332,10 @@ def _spliced(alignments: list[Alignment], own: np.ndarray, together: list[tuple[
     return AlignedArrays(alignments, spans[:, 0].copy(), spans[:, 1].copy(), *made[1:])
 
 
-_Laid = tuple[np.ndarray, np.ndarray, list[Span], np.ndarray, np.ndarray]
+_Laid = tuple[np.ndarray, np.ndarray, list[Span] | None, np.ndarray, np.ndarray]
+"""A side's spans laid end to end (`_laid`): each span's document, its (first, last) tokens as
+rows, the spans as tuples (None when laid from the cache's arrays: the alignments then make
+theirs from their arrays), each chain's size, each document's count of chains."""
 
 
 def _arrays_of(alignment: Alignment) -> list[np.ndarray]:
@@ -335,11 +355,9 @@ def _laid_arrays(documents: Sequence[Document]) -> _Laid | None:
     laid = laid_chains(documents)
     if laid is None:
         return None
-    first, last, sizes, spans_per_doc = laid
-    counts = np.fromiter(map(len, (document.chains for document in documents)), dtype=np.int64, count=len(documents))
-    spans = list(itertools.chain.from_iterable(itertools.chain.from_iterable(document.chains for document in documents)))
+    first, last, sizes, spans_per_doc, counts = laid
     doc = np.repeat(np.arange(len(documents), dtype=np.int64), spans_per_doc)
-    return doc, np.stack([first, last]).T, spans, sizes, counts
+    return doc, np.stack([first, last]).T, None, sizes, counts
 
 
 def _laid(documents: Sequence[Document]) -> _Laid | None:

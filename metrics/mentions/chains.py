@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from metrics.model import Document, Span
+from metrics.model import Document, Span, StoredFields
 
 if TYPE_CHECKING:  # named in an annotation only
     from metrics.mentions.types_arrays import TokenArrays
@@ -53,9 +53,9 @@ class TypedArrays(NamedTuple):
     """Each typed span's `MentionType` (int64)."""
     starts: np.ndarray
     """Where each document's typed spans start, and the end (documents + 1 values)."""
-    dicts: list[dict | None]
-    """Each document's `rule_types` as made from these arrays: a document holding another dict is
-    not described by them."""
+    present: np.ndarray
+    """Whether each document has its mentions typed ahead (its `rule_types` is not None); one whose
+    `rule_types` is not what the cache stored (`Document.holds_stored`) is not described here."""
 
 
 class MentionArrays(NamedTuple):
@@ -74,9 +74,9 @@ class MentionArrays(NamedTuple):
     """Where each document's chains start in `sizes`, and the end (documents + 1 values)."""
     span_starts: np.ndarray
     """Where each document's spans start in `first` and `last`, and the end."""
-    lists: list[list[list[Span]]]
-    """Each document's chains as made from these arrays: a document whose `chains` is another
-    list (replaced, or made otherwise) is not described by them."""
+    stored: StoredFields
+    """The file's fields as the cache stored them: a document whose `chains` is not what it stored
+    (`Document.holds_stored`: replaced, or made otherwise) is not described by these arrays."""
     typed: TypedArrays | None = None
     """The documents' mentions typed ahead, when the file's entry holds them as a column."""
     tokens: TokenArrays | None = None
@@ -84,25 +84,28 @@ class MentionArrays(NamedTuple):
     columns (what typing the mentions their own types lack reads)."""
 
 
-def laid_chains(docs: Sequence[Document]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+def laid_chains(docs: Sequence[Document]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """The documents' chains laid end to end, from the arrays the cache of read files keeps:
-    (each span's first and last tokens, each chain's size, each document's number of spans), or
-    None when a document does not hold them (read from its file, or its chains replaced) or they
-    come from several files' arrays.  The same values, in the same order, as walking the chains."""
+    (each span's first and last tokens, each chain's size, each document's number of spans and
+    of chains), or None when a document does not hold them (read from its file, or its chains
+    replaced) or they come from several files' arrays.  The same values, in the same order, as
+    walking the chains (which are not made: `Document.holds_stored`)."""
     held = [doc.mention_arrays for doc in docs]
     if not held or any(found is None for found in held):
         return None
     arrays: MentionArrays = held[0][0]
-    if any(found[0] is not arrays or arrays.lists[found[1]] is not doc.chains for found, doc in zip(held, docs)):
-        return None
+    stored, holds = arrays.stored, Document.holds_stored
+    for found, doc in zip(held, docs):  # (a loop, not a generator: 20,000 tiny documents are checked)
+        if found[0] is not arrays or not holds(doc, "chains", stored, found[1]):
+            return None
     places = np.fromiter((found[1] for found in held), dtype=np.int64, count=len(held))
-    if len(places) == len(arrays.lists) and (places == np.arange(len(places))).all():  # the whole file, in order
-        spans = np.diff(arrays.span_starts)
-        return arrays.first, arrays.last, arrays.sizes, spans
+    if len(places) == len(arrays.chain_starts) - 1 and (places == np.arange(len(places))).all():  # the whole file, in order
+        return arrays.first, arrays.last, arrays.sizes, np.diff(arrays.span_starts), np.diff(arrays.chain_starts)
     spans = ranges(arrays.span_starts[places], arrays.span_starts[places + 1])
     chains = ranges(arrays.chain_starts[places], arrays.chain_starts[places + 1])
     return (arrays.first[spans], arrays.last[spans], arrays.sizes[chains],
-            arrays.span_starts[places + 1] - arrays.span_starts[places])
+            arrays.span_starts[places + 1] - arrays.span_starts[places],
+            arrays.chain_starts[places + 1] - arrays.chain_starts[places])
 
 
 def ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -192,7 +195,7 @@ def joined_view(docs: list[Document], token_offset: np.ndarray, keep_last: bool,
     document's spans."""
     laid = laid_chains(docs)
     if laid is not None:  # as the cache of read files keeps them
-        first, last, sizes, spans_per_doc = laid
+        first, last, sizes, spans_per_doc, _ = laid
         codes = first * CODE_BASE + last
     else:
         sizes = np.array([len(chain) for doc in docs for chain in doc.chains], dtype=np.int64)

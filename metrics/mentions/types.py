@@ -79,7 +79,7 @@ def assign_types(doc: Document, spans: Iterable[Span]) -> dict[Span, tuple[Menti
     return dict(zip(spans, typed))
 
 
-def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]]
+def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]], *, typed_ahead: bool = True
                    ) -> tuple[list[dict[Span, tuple[MentionType, str]]], np.ndarray]:
     """`assign_types(documents[d], spans[d])` of each document, for all at once, and the types of
     all the spans laid end to end (`MentionType`'s integer).
@@ -87,14 +87,15 @@ def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]
     Why: a corpus of 20,000 tiny documents paid a typing call per document (a typer and a head
     finder each) where its key's types, found ahead (`prepare_types`), are one lookup a span.
     Here every span is looked up in one pass; only the documents with a span their own mentions
-    do not type (a response's mention the key lacks) get a typer, for those spans alone."""
+    do not type (a response's mention the key lacks) get a typer, for those spans alone.  Without
+    `typed_ahead` no span is looked up (spans known to be none of the documents' own mentions)."""
     ends = list(accumulate(map(len, spans)))
-    found: list[tuple[MentionType, str] | None] | None = _all_on_road(documents, spans)
+    found: list[tuple[MentionType, str] | None] | None = _all_on_road(documents, spans, typed_ahead)
     unknown: list[int] = []
     if found is None:
         found = []
         for doc, doc_spans in zip(documents, spans):
-            found += map(doc.rule_types.get, doc_spans) if doc.rule_types else repeat(None, len(doc_spans))
+            found += map(doc.rule_types.get, doc_spans) if typed_ahead and doc.rule_types else repeat(None, len(doc_spans))
         unknown = list(compress(count(), map(is_, found, repeat(None))))
     if unknown:
         owners = np.searchsorted(np.asarray(ends, dtype=np.int64), np.asarray(unknown, dtype=np.int64), side="right")
@@ -138,14 +139,15 @@ def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]
     return typed, kinds
 
 
-def _all_on_road(documents: Sequence[Document], spans: Sequence[Sequence[Span]]
+def _all_on_road(documents: Sequence[Document], spans: Sequence[Sequence[Span]], typed_ahead: bool = True
                  ) -> list[tuple[MentionType, str]] | None:
-    """The types of every span, when no document has its mentions typed ahead and every document
+    """The types of every span, when none is to be looked up among mentions typed ahead (no
+    document has them, or `typed_ahead` is off) and every document
     takes the POS road (`types_arrays.road`) with all its spans within its tokens: all of them
     typed by `types_on_road` at once, in order, as `types_together` would type them one group at
     a time (a span's type reads its own document alone); else None.  Why: a cold run types every
     span this way, and sorting them into groups cost a tenth of it."""
-    if not documents or any(doc.rule_types for doc in documents):
+    if not documents or (typed_ahead and any(doc.rule_types for doc in documents)):
         return None
     heads = list(map(road, documents))
     if any(dep is None for dep in heads):
