@@ -290,8 +290,9 @@ The table beside counts per category A's errors B fixed and the errors B introdu
         counts = count_errors(self.shown)  # the filters apply to the counts too, as in `corefwb errors`
         kinds = shown_types(counts)
         text = Text("     " + " ".join(f"{t.letter:>4}" for t in kinds) + "\n", style="bold")
-        for category in CATEGORIES:
-            text.append(f"{category.short:<5}" + " ".join(f"{counts[category][t]:>4}" for t in kinds) + "\n")
+        for category in CATEGORIES:  # no count while there are none yet (a book's are being analysed), not 0
+            numbers = " ".join(f"{counts[category][t]:>4}" for t in kinds) if self.state == "ready" else ""
+            text.append(f"{category.short:<5}{numbers}\n")
         box = self.query_one("#error-counts", Static)
         wanted = COUNTS_WIDTH + 5 * (len(kinds) - 3)  # a ZERO column when zeros have errors
         if box.styles.width is None or box.styles.width.value != wanted:
