@@ -162,7 +162,7 @@ async def bench_corpus(key: str, response: str, repeat: int, jobs: int) -> None:
         panel = app.query_one("#errorpanel")
         return app.result is not None and panel.state == "ready" and bool(panel.shown or not panel.rows)
 
-    shown = [watch(app, first_screen), watch(app, lambda: complete(app.result)),
+    shown = [watch(app, first_screen), watch(app, lambda: app.session is not None and complete(app.result, app.session.options.conventions)),
              watch(app, lambda: app.errors is not None)]
     async with app.run_test(size=SIZE) as pilot:
         first, scored, errors_listed = [await drawn(seen) - started for seen in shown]
