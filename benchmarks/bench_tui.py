@@ -32,6 +32,8 @@ Figures (targets from issues 5, 15 and 16):
   the last change before it stays the same for `--quiet` seconds (default 2: the K&K analysis and
   the pricing run in workers, their results change the screen).  `--base CHECKOUT`: the same,
   alternately on another checkout (the code before a change) and on this one, `--rounds` times.
+  `--cold`: each tmux run with an empty cache directory of its own (a researcher's first open of
+  the book, or the first after a new version: both files read and the key's entry written).
 """
 
 from __future__ import annotations
@@ -160,7 +162,7 @@ async def bench_corpus(key: str, response: str, repeat: int, jobs: int) -> None:
         panel = app.query_one("#errorpanel")
         return app.result is not None and panel.state == "ready" and bool(panel.shown or not panel.rows)
 
-    shown = [watch(app, first_screen), watch(app, lambda: complete(app.result)),
+    shown = [watch(app, first_screen), watch(app, lambda: app.session is not None and complete(app.result, app.session.options.conventions)),
              watch(app, lambda: app.errors is not None)]
     async with app.run_test(size=SIZE) as pilot:
         first, scored, errors_listed = [await drawn(seen) - started for seen in shown]
@@ -338,12 +340,16 @@ async def bench_book(directory: Path, jobs: int) -> None:
         panel = app.query_one("#errorpanel")
         return app.result is not None and panel.state == "ready"
 
+    # the text and the official scores: what the first screen shows while the errors are analysed
+    text_and_scores = watch(app, lambda: app.result is not None and app.query_one(DocumentText)._layout is not None)
     shown = watch(app, first_screen)
     async with app.run_test(size=(200, 50)) as pilot:
         first = await drawn(shown, timeout=600) - started
+        text_drawn = await drawn(text_and_scores, timeout=600) - started
         await settle(app, pilot, timeout=600)
         print(f"book (--jobs {jobs}): {sum(len(p.key.words) for p in app.corpus.pairs)} tokens in "
               f"{len(app.corpus.pairs)} document(s), 200x50")
+        print(f"text and scores                          {ms(text_drawn)}")
         print(f"first screen (scores, text, errors)      {ms(first)}")
         print(f"settled (every metric, errors, impacts)  {ms(time.perf_counter() - started)}")
         for key in BOOK_KEYS:
@@ -366,15 +372,22 @@ def corefwb_command(checkout: Path | None) -> list[str]:
     return [sys.executable, "-c", start]
 
 
-def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None, label: str = "") -> None:
-    """The book in `corefwb` in a real terminal (tmux, 200x50), timed by captures of the pane."""
+def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None, label: str = "",
+                    cold: bool = False) -> None:
+    """The book in `corefwb` in a real terminal (tmux, 200x50), timed by captures of the pane;
+    `cold`: with an empty cache directory of its own (a first open: both files read, the key's
+    entry written)."""
     import shlex
     import subprocess
+    import tempfile
 
     session = f"bench-book-{os.getpid()}-{time.monotonic_ns()}"
     tmux = ["tmux", "-L", session]  # a server of its own (one per run: a server ending is not at once gone)
+    empty_cache = tempfile.TemporaryDirectory(prefix="bench-tui-cache-") if cold else None
+    environment = ("env", f"COREFWB_CACHE_DIR={empty_cache.name}") if empty_cache else ()
     command = " ".join(shlex.quote(str(part)) for part in
-                       (*corefwb_command(checkout), directory / "book.key.conll", directory / "book.response.conll"))
+                       (*environment, *corefwb_command(checkout), directory / "book.key.conll",
+                        directory / "book.response.conll"))
 
     def capture() -> str:
         return subprocess.run([*tmux, "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
@@ -423,6 +436,9 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
             print(f"{label}{key:4} answered {ms(answered)}  settled {ms(settled)}")
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True)
+        if empty_cache is not None:
+            time.sleep(0.5)  # the app's children end with it
+            empty_cache.cleanup()
 
 
 def main() -> None:
@@ -440,14 +456,16 @@ def main() -> None:
                         help="with --tmux: a checkout of the code before (git worktree add DIR COMMIT), timed "
                              "alternately with this one")
     parser.add_argument("--rounds", type=int, default=2, help="with --base: runs of each")
+    parser.add_argument("--cold", action="store_true",
+                        help="with --tmux: each run with an empty cache directory of its own (a first open)")
     args = parser.parse_args()
     if args.book is not None and args.tmux:
         if args.base is None:
-            bench_book_tmux(args.book, args.quiet)
+            bench_book_tmux(args.book, args.quiet, cold=args.cold)
             return
         for round in range(args.rounds):  # alternating: the machine's load falls on both alike
-            bench_book_tmux(args.book, args.quiet, args.base, label=f"before {round + 1}: ")
-            bench_book_tmux(args.book, args.quiet, None, label=f"after  {round + 1}: ")
+            bench_book_tmux(args.book, args.quiet, args.base, label=f"before {round + 1}: ", cold=args.cold)
+            bench_book_tmux(args.book, args.quiet, None, label=f"after  {round + 1}: ", cold=args.cold)
         return
     if args.book is not None:
         asyncio.run(bench_book(args.book, args.jobs))

@@ -1,6 +1,7 @@
-"""Opening a long first document (a book, issue 42): the pricing child is forked before the
-document is classified, sets up its pricer on it meanwhile and is sent the errors it prices, and
-the K&K child analyses the shown systems from the start.  Each result is checked against the
+"""Opening a long first document (a book, issue 42): nothing is classified before the UI (the first
+screen shows the text and the scores, the list "analysing", and the app's worker classifies it
+then), the pricing child is forked at once, sets up its pricer meanwhile and is sent the errors
+it prices, and the K&K child analyses the shown systems from the start.  Each result is checked against the
 session computing it itself."""
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the opening for
 def book(tmp_path, monkeypatch) -> tuple[str, str]:
     """The sample's first document alone (a corpus of one document, as a book is), taken as long
     whatever its size."""
-    monkeypatch.setattr(opening_module, "PRICER_AHEAD_TOKENS", 1)
+    monkeypatch.setattr(opening_module, "LONG_FIRST_TOKENS", 1)
     key, response = tmp_path / "key.conll", tmp_path / "response.conll"
     for source, target in ((KEY, key), (GUM, response)):
         text = open(source, encoding="utf-8").read()
@@ -45,7 +46,7 @@ def rows_of(errors: dict) -> dict:
 
 @needs_fork
 @pilot_test
-async def test_a_long_first_documents_pricing_child_is_forked_before_its_errors_and_sent_them(book, monkeypatch):
+async def test_a_long_first_document_is_classified_by_the_app_after_its_scores_and_priced_by_the_child(book, monkeypatch):
     key, response = book
     forked_with: list[dict] = []
     fork = opening_module._fork_pricing
@@ -53,13 +54,25 @@ async def test_a_long_first_documents_pricing_child_is_forked_before_its_errors_
         {system: dict(errors) for system, errors in opening.preview.items()}) or fork(opening, serve))
     opening = open_inputs(key, [response], LoadOptions(), weights=W4, shown=[0], processes=2)
     assert opening is not None and opening.sends_errors and opening.pricing is not None
-    assert forked_with == [{}] and opening.preview[0]  # forked before the errors were classified, once
+    # forked once, and nothing classified before the UI: the app's worker classifies the errors
+    assert forked_with == [{}] and opening.preview == {} and opening.errors_deferred
     requests: list[Request] = []
     ask = opening.pricing.ask
     opening.pricing.ask = lambda request: requests.append(request) or ask(request)
     app = Workbench(key, [response], opening=opening)
+    when_classified: list[tuple] = []
+    classified = Workbench._classified
+
+    def noted(self, *args):  # what the screen held when the worker began classifying
+        panel = self.query_one(ErrorPanel)
+        when_classified.append((self.result is not None, panel.state, str(panel.border_title)))
+        return classified(self, *args)
+
+    monkeypatch.setattr(Workbench, "_classified", noted)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
+        # once, by the worker, with the scores on screen and the list saying it is being analysed
+        assert when_classified == [(True, "analysing", "errors (analysing ...)")]
         found = group_errors(app.session.classify(W4))
         assert rows_of(app.errors) == rows_of(found) and app.errors_weights == W4
         name = app.corpus.pairs[0].name

@@ -144,8 +144,8 @@ async def test_lazy_rows_are_the_rows_add_row_makes_built_only_when_drawn():
         await pilot.pause()
         assert lazy.row_count == eager.row_count == 5000 and lazy.virtual_size == eager.virtual_size
         assert [row.key for row in lazy.ordered_rows] == [row.key for row in eager.ordered_rows]
-        lazy._ordered_row_cache.clear()  # as DataTable sorts them itself
-        assert [row.key for row in lazy.ordered_rows] == [row.key for row in eager.ordered_rows]
+        assert [row.key for row in DataTable.ordered_rows.fget(lazy)] == [row.key for row in eager.ordered_rows]
+        assert list(lazy._y_offsets) == eager._y_offsets == DataTable._y_offsets.fget(lazy)
         for row in (0, 4321, 4999):
             for table in (lazy, eager):
                 table.move_cursor(row=row, animate=False)
@@ -156,6 +156,23 @@ async def test_lazy_rows_are_the_rows_add_row_makes_built_only_when_drawn():
         assert 0 < len(set(built)) < 200  # only rows around the three places drawn were built
         for table in ("lazy", "eager"):  # the rows highlighted as the cursor moved: the same
             assert [row for name, row in app.highlighted if name == table] == [0, 4321, 4999]
+        # hidden and shown again, resized (`t` there and back): the rows' order and offsets kept,
+        # and the cursor moves and draws as DataTable's
+        for table in (lazy, eager):
+            table.display = False
+        await pilot.pause()
+        for table in (lazy, eager):
+            table.display = True
+            table.styles.height = 12
+        await pilot.pause()
+        assert lazy.ordered_rows is lazy._data.ordered
+        assert list(lazy._y_offsets) == eager._y_offsets and lazy._y_offsets[-2:] == eager._y_offsets[-2:]
+        for table in (lazy, eager):
+            table.move_cursor(row=2500, animate=False)
+        await pilot.pause()
+        assert [strip.text for strip in lazy.render_lines(lazy.region.reset_offset)] == \
+               [strip.text for strip in eager.render_lines(eager.region.reset_offset)]
+        lazy.move_cursor(row=4999, animate=False)
         # the same number of rows again (a list's impacts priced): the new cells drawn, the cursor kept
         lazy.set_lazy_rows(5000, lambda index: [Text(f"priced {index}"), Text("1")])
         await pilot.pause()

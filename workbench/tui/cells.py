@@ -128,7 +128,7 @@ class FastTable(DataTable):
         the cells' source and the drawings are replaced; the rows, their order and their offsets,
         which cost a book's list a second each time, stay."""
         if isinstance(self._data, LazyCells) and self._data.count == count == self.row_count:
-            self._data = LazyCells(self, count, cells_of)
+            self._data = LazyCells(self, count, cells_of, self._data.ordered)
             for cache in (self._row_render_cache, self._cell_render_cache, self._row_renderable_cache,
                           self._line_cache):
                 cache.clear()
@@ -139,13 +139,13 @@ class FastTable(DataTable):
         self._row_locations = TwoWayDict(dict(zip(keys, range(count))))
         rows = [Row(key, 1, None, False) for key in keys]
         self.rows.update(zip(keys, rows))
-        self._data = LazyCells(self, count, cells_of)
+        # kept with the cells: the rows in screen order, as DataTable's `ordered_rows` would sort
+        # them out of the keys again (three times for the cursor's first highlight: 0.2 s on a
+        # book's list, and again after each resize)
+        self._data = LazyCells(self, count, cells_of, rows)
         self._new_rows.update(keys)
         self._require_update_dimensions = True
         self._update_count += 1
-        # the rows in screen order, as DataTable's `ordered_rows` would sort them out of the keys
-        # again (three times for the cursor's first highlight: 0.2 s on a book's list)
-        self._ordered_row_cache[(count, self._update_count)] = rows
         self.cursor_coordinate = self.cursor_coordinate
         if count and self.columns and self.show_cursor and self.cursor_type != "none":
             self._highlight_cursor()
@@ -154,6 +154,25 @@ class FastTable(DataTable):
     def clear(self, columns: bool = False):
         self._data = {}  # rows added one by one again (lazy ones are gone)
         return super().clear(columns)
+
+    @property
+    def ordered_rows(self) -> list[Row]:
+        """The rows in screen order: of lazy rows, the list `set_lazy_rows` made.
+
+        Why not DataTable's: it keeps the list under its count of updates, which a resize bumps,
+        so an error list hidden and shown again (`t` there and back) sorted a book's 52,000 rows
+        out of their keys again at the next `n`, and listed their line offsets again
+        (`_y_offsets`) at the next frame: 0.15 s on the UI thread."""
+        if isinstance(self._data, LazyCells) and len(self._data.ordered) == self.row_count:
+            return self._data.ordered
+        return super().ordered_rows
+
+    @property
+    def _y_offsets(self) -> Sequence[tuple[RowKey, int]]:
+        """Each line's row and line within it: of lazy rows (one line each), read off their list."""
+        if isinstance(self._data, LazyCells) and len(self._data.ordered) == self.row_count:
+            return OneLineOffsets(self._data.ordered)
+        return super()._y_offsets
 
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
         """DataTable measures every cell of new rows, to size auto-width columns and tall rows.
@@ -187,9 +206,12 @@ class LazyCells(dict):
     `FastTable.set_lazy_rows`: a row's cells are built when first looked up; its length is the
     number of rows, as DataTable reads it."""
 
-    def __init__(self, table: FastTable, count: int, cells_of: Callable[[int], Sequence[Text]]) -> None:
+    def __init__(self, table: FastTable, count: int, cells_of: Callable[[int], Sequence[Text]],
+                 ordered: list[Row]) -> None:
         super().__init__()
         self.table, self.count, self.cells_of = table, count, cells_of
+        self.ordered = ordered
+        """The rows in screen order (`FastTable.ordered_rows`)."""
 
     def __len__(self) -> int:
         return self.count
@@ -207,6 +229,26 @@ class LazyCells(dict):
             return self[row_key]
         except KeyError:
             return default
+
+
+class OneLineOffsets(Sequence):
+    """DataTable's `_y_offsets` (each line's row key and line within the row) of rows one line
+    each: line y is row y's first, read off the rows when asked rather than listed (a book's
+    error list: 52,000 pairs, 55 ms at its first frame and after each resize)."""
+
+    def __init__(self, rows: list[Row]) -> None:
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, line):
+        if isinstance(line, slice):
+            return [(row.key, 0) for row in self._rows[line]]
+        return self._rows[line].key, 0
+
+    def clear(self) -> None:
+        """DataTable's `clear` empties its list in place; the rows are dropped with the cells."""
 
 
 def one_line(console: Console, options: ConsoleOptions, text: Text, inner: int, *, padding: int, pre_style: Style,

@@ -12,12 +12,13 @@ Before Textual starts there is one thread, so:
 - every system's scores are computed in forked children (`metrics.corpus.children`),
   the official metrics first and then the others, while this process starts the UI and draws;
 - the first document's errors are classified here (a few milliseconds), so the first screen
-  lists them; the scoring worker classifies the whole corpus's once its scores are in.  Before a
-  first document of `PRICER_AHEAD_TOKENS` or more is classified (a book: 1.5 s), the pricing child
-  is forked, so that it sets up its pricer on the document meanwhile and is sent the errors with
-  each question.  (Classified by the app's worker after the UI started instead, a book's errors
-  came 3 s later on a busy machine: a thread that computes beside Textual's loop shares the GIL
-  with it, each switch waiting for the processor);
+  lists them; the scoring worker classifies the whole corpus's once its scores are in.  A first
+  document of `LONG_FIRST_TOKENS` or more (a book) is not: its classification (0.5 s of
+  processor, 1.8 s on a busy machine) would hold back its text and scores, which are what the
+  first screen shows.  Its list says "analysing" on the first screen, and the app's worker
+  classifies it as soon as the official scores are drawn.  Its pricing child is forked at once,
+  so that it sets up its pricer on the document meanwhile and is sent the errors with each
+  question;
 - when the first document's error list is long, a child then prices the first screen's errors at
   once, and any others when the app asks (`impacts.py`): a book's pricing no longer holds the
   app's GIL for seconds;
@@ -76,6 +77,9 @@ class Opening:
     sends_errors: bool = False
     """The pricing child was forked before the errors it prices were classified (a long first
     document's): each question to it carries them."""
+    errors_deferred: bool = False
+    """A long first document (`LONG_FIRST_TOKENS`): nothing classified here, the app's worker
+    classifies the errors right after the official scores are drawn."""
     pricing: Forked | None = None
     """A child that prices errors' impacts when asked (`impacts_of`)."""
     _asking: threading.Lock = field(default_factory=threading.Lock)
@@ -113,11 +117,14 @@ class Opening:
                 return None
 
 
-PRICER_AHEAD_TOKENS = 20_000
-"""A first document of at least this many key tokens has its pricing child forked before its
-errors are classified, so that the child sets up its pricer on the document meanwhile (a book of
-295,000 tokens: 0.7 s of its first impacts, against 1.5 s of classifying), and is sent the
-errors with each question; a shorter one's child is forked after, with the errors in memory."""
+LONG_FIRST_TOKENS = 20_000
+"""A first document of at least this many key tokens is not classified before the UI: the first
+screen shows its text and scores, its list says "analysing", and the app's worker classifies it
+once the official scores are drawn (a book of 295,000 tokens: 0.5 s of processor, 1.8 s on a
+busy machine, which its first screen waited for).  Its pricing child is forked at once, so that
+it sets up its pricer on the document meanwhile (0.7 s of its first impacts), and is sent the
+errors with each question; a shorter document's child is forked after its errors are classified
+here, with them in memory."""
 
 
 UNREADABLE = "error: cannot read these files"
@@ -196,12 +203,14 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     except OSError:  # no process to be had: the app analyses them in its worker
         pass
     first = session.document_names()[:1]
-    if first and len(session.corpora[0].pairs[0].key.words) >= PRICER_AHEAD_TOKENS:
-        # a long first document: the pricer set up on it while it is classified here, the
-        # errors sent with each question
+    if first and len(session.corpora[0].pairs[0].key.words) >= LONG_FIRST_TOKENS:
+        # a long first document: the pricer set up on it while the app's worker classifies it,
+        # the errors sent with each question
         warm = [(system, name) for system in shown for name in first]
         _fork_pricing(opening, partial(serve_impacts, session=session, preview={}, weights=weights, first=[], warm=warm))
         opening.sends_errors = opening.pricing is not None
+        opening.errors_deferred = True
+        return opening
     try:
         for system in shown:
             errors = group_errors(session.classify(weights, first, system))

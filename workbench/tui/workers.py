@@ -12,6 +12,7 @@ second worker (`ImpactsReady`).  Workers never touch widgets: they post messages
 from __future__ import annotations
 
 import gc
+import threading
 import time
 
 from textual import work
@@ -69,8 +70,14 @@ class Workers:
                     drawn.drawn.wait(timeout=1.0)
                 if stage == "first":  # errors the opening found: listed and priced while the rest is scored
                     for system in group:
+                        if system in classified or worker.is_cancelled:
+                            continue
                         errors = self._previewed_all(system, weights)
-                        if errors is not None and system not in classified and not worker.is_cancelled:
+                        deferred = errors is None and self._errors_deferred(system, weights)
+                        if deferred:
+                            self._after_frame()  # the text and the scores on screen first
+                            errors = self._classified(session, weights, system)
+                        if (errors is not None or deferred) and not worker.is_cancelled:
                             classified.add(system)
                             self.post_message(ErrorsReady(weights, errors, system))
             for system in group:
@@ -78,11 +85,7 @@ class Workers:
                     return
                 if system in classified:
                     continue
-                try:
-                    errors = group_errors(session.classify(weights, system=system))
-                except Exception as error:  # an engine fault must not take the scores down with it
-                    self.post_message(EngineFault(f"error analysis failed: {type(error).__name__}: {error}"))
-                    errors = None
+                errors = self._classified(session, weights, system)
                 if not worker.is_cancelled:
                     self.post_message(ErrorsReady(weights, errors, system))
             pair = ComparedPair(self.baseline, self.system, weights)
@@ -101,6 +104,32 @@ class Workers:
         if weights != self.start_weights or not preview or any(name not in preview for name in names):
             return None
         return {name: rows for name, rows in preview.items() if rows}
+
+    def _errors_deferred(self, system: int, weights: Weights) -> bool:
+        """Whether the opening left a system's errors to this worker, to be classified as soon as
+        the official scores are drawn (a long first document: `opening.LONG_FIRST_TOKENS`; its
+        list says "analysing" meanwhile), rather than after every metric."""
+        opening = self.opening
+        return (opening is not None and opening.errors_deferred and weights == self.start_weights
+                and not self.view_of(system).preview)
+
+    def _after_frame(self) -> None:
+        """Wait (a second at most) until the screen is next drawn: the work that follows holds the
+        GIL, and what is ready (a book's text and scores) is to be on screen before it."""
+        drawn = threading.Event()
+        try:
+            self.call_from_thread(self.call_after_refresh, drawn.set)
+        except RuntimeError:  # the app is closing: nothing will be drawn
+            return
+        drawn.wait(timeout=1.0)
+
+    def _classified(self, session: Session, weights: Weights, system: int) -> dict[str, list[ErrorRecord]] | None:
+        """A system's errors per document; None when the analysis failed (said on screen)."""
+        try:
+            return group_errors(session.classify(weights, system=system))
+        except Exception as error:  # an engine fault must not take the scores down with it
+            self.post_message(EngineFault(f"error analysis failed: {type(error).__name__}: {error}"))
+            return None
 
     @staticmethod
     def _scored(session: Session, result: CorpusResult | None, weights: Weights, system: int, *,
