@@ -45,63 +45,78 @@ _Table = Any
 Counts = tuple
 """`metrics.errors.delta.Counts`: ((cell, change) pairs, (chain, size change) pairs, matched, responses)."""
 
-SIZE, NEW = 1, 2
-"""The two kinds of change computed here (the module's docstring): one chain's size, a new chain."""
+SIZE, MOVE = 1, 2
+"""The kinds of change computed here (the module's docstring): one chain's size; a key chain's
+mentions leaving one chain (or none) for another (or a new one)."""
 
 
 class TableArrays:
     """A clean document's cells as arrays (by response chain and by key chain), its components'
-    sizes, and (found when a fix first needs them) each component's certified best matching."""
+    sizes, and (found when a fix first needs them) each component's certified best matching and
+    its bridges.  Nodes: key chain k is node k, response chain t node n_rows + t; a component is
+    named by its first key chain (`delta._Table._component_index`)."""
 
     def __init__(self, table: _Table) -> None:
         self.table = table
         rows, cols = table.row_cells, table.col_cells
-        self.n_rows, self.n_cols = len(rows), len(cols)
+        self.n_rows, self.n_cols = n_rows, n_cols = len(rows), len(cols)
+        # response chain n_cols stands for "none" (a chain a fix makes, or no chain): no cells
         self.key_sizes = np.array(table.key_sizes, dtype=np.int64)
-        self.col_sizes = np.array(table.col_sizes, dtype=np.int64)
-        self.col_ptr, self.col_rows, self.col_n = _csr(cols)
+        self.col_sizes = np.array([*table.col_sizes, 0], dtype=np.int64)
+        self.col_ptr, self.col_rows, self.col_n = _csr([*cols, {}])
         self.row_ptr, self.row_cols, self.row_n = _csr(rows)
         root_row, root_col = table._component_index()
+        n_nodes = n_rows + n_cols + 1
         self.root_row = np.array(root_row, dtype=np.int64).reshape(-1)
-        self.root_col = np.array(root_col, dtype=np.int64).reshape(-1)
-        n_nodes = self.n_rows + self.n_cols
+        self.root_col = np.array([*root_col, n_nodes - 1], dtype=np.int64)
         self.comp_rows = np.bincount(self.root_row, minlength=n_nodes)
         self.comp_cols = np.bincount(self.root_col, minlength=n_nodes)
-        # each key chain's slot in its component: key chains of a component in order
-        by_root = np.argsort(self.root_row, kind="stable")
-        first = np.searchsorted(self.root_row[by_root], self.root_row[by_root], side="left")
-        self.slot = np.empty(self.n_rows, dtype=np.int64)
-        self.slot[by_root] = np.arange(self.n_rows) - first
-        self.members = by_root  # key chains grouped by component, each group in order
-        self.sorted_roots = self.root_row[by_root]
-        # the certified matchings, filled per component
-        self.dual = np.zeros(self.n_rows)
-        self.partner_of_row = np.full(self.n_rows, -1, dtype=np.int64)
-        self.partner_of_col = np.full(self.n_cols, -1, dtype=np.int64)
-        self.slots: dict[int, np.ndarray | None] = {}
-        """component -> each key chain's weight in its certified best matching (0.0 if left out),
-        in slot order; None where no certificate holds."""
+        self.members = np.argsort(self.root_row, kind="stable")  # key chains by component, in order
+        self.member_start = np.searchsorted(self.root_row[self.members], np.arange(n_nodes))
+        # each component's certified best matching, found when first asked for
+        self.known = np.zeros(n_nodes, dtype=bool)
+        self.certified = np.zeros(n_nodes, dtype=bool)
+        self.dual = np.zeros(n_rows)
+        self.weight = np.zeros(n_rows)  # a key chain's weight in its matching, 0.0 if left out
+        self.partner_of_row = np.full(n_rows, -1, dtype=np.int64)
+        self.partner_of_col = np.full(n_cols + 1, -1, dtype=np.int64)
+        # each component's depth-first tree, found when a fix first removes one of its cells
+        self.searched = np.zeros(n_nodes, dtype=bool)
+        self.enter = np.zeros(n_nodes, dtype=np.int64)
+        self.leave = np.zeros(n_nodes, dtype=np.int64)
+        self.low = np.zeros(n_nodes, dtype=np.int64)
+        self.parent = np.full(n_nodes, -1, dtype=np.int64)
+        self.clock = 0
         self.optimum: dict[int, float] = {}
 
-    def certify(self, component: int, metric: str) -> np.ndarray | None:
-        """The component's best matching before any change, certified unique by its key chains'
-        duals over every cell of the component (the leaves too), as slots; None if not."""
-        if component in self.slots:
-            return self.slots[component]
+    def members_of(self, component: int) -> list[int]:
+        start = int(self.member_start[component])
+        return self.members[start:start + int(self.comp_rows[component])].tolist()
+
+    def certify(self, components: np.ndarray, metric: str) -> np.ndarray:
+        """Whether each component's best matching before any change is certified unique by its key
+        chains' duals over every cell of the component (the leaves too); each found once."""
+        for c in np.unique(components[~self.known[components]]).tolist():
+            self.known[c] = True
+            self.certified[c] = self._certify(c)
+        return self.certified[components]
+
+    def _certify(self, component: int) -> bool:
         table = self.table
-        start = int(np.searchsorted(self.sorted_roots, component))
-        members = self.members[start:start + int(self.comp_rows[component])].tolist()
+        members = self.members_of(component)
         key_sizes, col_sizes = table.key_sizes, table.col_sizes
         edges: dict[tuple[int, int], float] = {}
         for k in members:
             for t, n in table.row_cells[k].items():
                 edges[(k, t)] = 2.0 * n / (key_sizes[k] + col_sizes[t])
         cells = list(edges)
-        duals = matching_duals(cells, edges)
+        if len(members) == 1 or self.comp_cols[component] == 1:
+            duals = _star_duals(edges, len(members) == 1)
+        else:
+            duals = matching_duals(cells, edges)
         matched = certified(cells, edges, duals) if duals is not None else None
         if matched is None:
-            self.slots[component] = None
-            return None
+            return False
         best: dict[int, tuple[float, int]] = {}  # response chain -> (its best slack, key chain)
         for (k, t), w in edges.items():
             slack = w - duals.get(k, 0.0)
@@ -111,14 +126,77 @@ class TableArrays:
             if slack >= MARGIN:  # certified: these are the matching's pairs, one per key chain
                 self.partner_of_row[k] = t
                 self.partner_of_col[t] = k
+                self.weight[k] = edges[(k, t)]
         for k in members:
             self.dual[k] = duals.get(k, 0.0)
-        slots = np.zeros(len(members))
-        for k, w in matched.items():
-            slots[self.slot[k]] = w
-        self.slots[component] = slots
-        self.optimum[component] = table.component_best(metric, component)
-        return slots
+        if len(members) > 1 and self.comp_cols[component] > 1:
+            # its unique best matching, summed in key-chain order from 0 as `best_total` sums it
+            total = 0.0
+            for k in members:
+                total += self.weight[k]
+            self.optimum[component] = total
+        return True
+
+    def search(self, components: np.ndarray) -> None:
+        """Each component's depth-first tree over its chains (entry and exit order, each node's
+        parent and the lowest entry its subtree reaches): a tree edge (p, c) is a bridge when
+        low[c] > enter[p], and removing it leaves c's subtree, the nodes entered from enter[c] to
+        leave[c], apart."""
+        row_cells, col_cells, n_rows = self.table.row_cells, self.table.col_cells, self.n_rows
+        enter, leave, low, parent = self.enter, self.leave, self.low, self.parent
+        for c in np.unique(components[~self.searched[components]]).tolist():
+            self.searched[c] = True
+            clock = self.clock + 1  # entries count from 1: 0 is "not entered"
+            enter[c] = low[c] = clock
+            stack = [(c, iter(row_cells[c]))]
+            while stack:
+                node, todo = stack[-1]
+                for other in todo:
+                    nxt = other + n_rows if node < n_rows else other
+                    if nxt == parent[node]:
+                        continue
+                    if enter[nxt]:
+                        if enter[nxt] < low[node]:
+                            low[node] = enter[nxt]
+                        continue
+                    clock += 1
+                    enter[nxt] = low[nxt] = clock
+                    parent[nxt] = node
+                    stack.append((nxt, iter(col_cells[nxt - n_rows] if nxt >= n_rows else row_cells[nxt])))
+                    break
+                else:
+                    stack.pop()
+                    leave[node] = clock + 1
+                    if stack and low[node] < low[stack[-1][0]]:
+                        low[stack[-1][0]] = low[node]
+            self.clock = clock
+
+    def component_optimum(self, components: np.ndarray, metric: str) -> np.ndarray:
+        """Each component's best alignment before any change, as `delta` keeps it (a star's is
+        its largest edge, as `best_matching.at_most_one_choice` takes it: no search)."""
+        optimum = self.optimum
+        table = self.table
+        for c in components.tolist():
+            if c not in optimum:
+                if self.comp_rows[c] == 1:
+                    optimum[c] = max(2.0 * n / (table.key_sizes[c] + table.col_sizes[t]) for t, n in table.row_cells[c].items())
+                else:
+                    optimum[c] = table.component_best(metric, c)
+        return np.array([optimum[c] for c in components.tolist()], dtype=np.float64).reshape(-1)
+
+
+def _star_duals(edges: dict[tuple[int, int], float], one_row: bool) -> dict[int, float] | None:
+    """Key-chain duals that certify a star's best edge (None on a tie): one key chain's dual
+    halfway between its best edge and its second, so that every other edge is slack; on one
+    response chain, 0 for every key chain (`certified` then wants the best edge clear of the
+    second)."""
+    weights = sorted(edges.values(), reverse=True)
+    if not one_row or len(weights) == 1:
+        return {}
+    if weights[0] - weights[1] < 2 * MARGIN:
+        return None
+    (k, _), = {cell[0]: cell for cell in edges}.values()
+    return {k: (weights[0] + weights[1]) / 2}
 
 
 def _csr(cells: list[dict[int, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -130,33 +208,40 @@ def _csr(cells: list[dict[int, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return ptr, partners, counts
 
 
-def kind_of(counts: Counts, n_cols: int) -> tuple[int, int, int, int] | None:
-    """(SIZE, response chain, its size change, 0) or (NEW, key chain, its mentions, 0) for a change
-    computed here; None for any other (`delta` computes it)."""
+def kind_of(counts: Counts, n_cols: int) -> tuple[int, ...] | None:
+    """(SIZE, response chain, its size change) or (MOVE, key chain, chain it leaves or -1, how
+    many leave, chain it joins, how many join) for a change computed here; None for any other
+    (`delta` computes it)."""
     cells, sizes = counts[0], counts[1]
     if not cells:
         old = [(t, d) for t, d in sizes if t < n_cols]
         if len(old) == 1:
-            return SIZE, old[0][0], old[0][1], 0
+            return SIZE, old[0][0], old[0][1]
         return None
     if len(cells) == 1 and len(sizes) == 1:
         (k, t), d = cells[0]
-        if t >= n_cols and sizes[0] == (t, d) and d > 0:
-            return NEW, k, d, 0
+        if sizes[0] == (t, d) and d > 0:
+            return MOVE, k, -1, 0, t, d
+        return None
+    if len(cells) == 2 and len(sizes) == 2:
+        ((k, a), out), ((k2, b), into) = cells
+        if out > 0:
+            a, out, b, into = b, into, a, out
+        if k == k2 and out < 0 < into and dict(sizes) == {a: out, b: into}:
+            return MOVE, k, a, -out, b, into
     return None
 
 
 def change_rows(table: _Table, many: Sequence[Counts], metric: str,
                 one: Callable[[Counts], list[float]]) -> np.ndarray:
-    """CEAF-e's four counts changed by each of many changes, as rows: the changes of the two
-    kinds above as arrays, every other one by `one` (`delta`'s change of one)."""
+    """CEAF-e's four counts changed by each of many changes, as rows: the changes of the kinds
+    above as arrays, every other one by `one` (`delta`'s change of one)."""
     arrays = table.arrays()
-    n_cols = arrays.n_cols
+    n_cols, col_sizes, row_cells = arrays.n_cols, table.col_sizes, table.row_cells
     out = np.zeros((len(many), 4))
-    size_at, size_col, size_new = [], [], []
-    new_at, new_row, new_n = [], [], []
+    sized: list[tuple[int, int, int]] = []  # (change, response chain, its size after)
+    moves: list[tuple[int, ...]] = []  # (change, key chain, a, its cell before, leaving, b, its cell before, joining)
     others = []
-    col_sizes = table.col_sizes
     for i, counts in enumerate(many):
         kind = kind_of(counts, n_cols)
         if kind is None:
@@ -165,20 +250,18 @@ def change_rows(table: _Table, many: Sequence[Counts], metric: str,
         # CEAF-e's chains: response chains that come to exist or cease to
         out[i, 3] = sum((n + d > 0) - (n > 0) for t, d in counts[1] for n in (col_sizes[t] if t < n_cols else 0,))
         if kind[0] == SIZE:
-            size_at.append(i)
-            size_col.append(kind[1])
-            size_new.append(col_sizes[kind[1]] + kind[2])
+            sized.append((i, kind[1], col_sizes[kind[1]] + kind[2]))
         else:
-            new_at.append(i)
-            new_row.append(kind[1])
-            new_n.append(kind[2])
+            _, k, a, leaving, b, joining = kind
+            cells = row_cells[k]
+            moves.append((i, k, a, cells.get(a, 0), leaving, b, cells.get(b, 0), joining))
     totals = np.zeros(len(many))
     decided = np.ones(len(many), dtype=bool)
     decided[others] = False
-    if size_at:
-        _sizes(arrays, metric, np.array(size_at), np.array(size_col), np.array(size_new), totals, decided)
-    if new_at:
-        _new_chains(arrays, metric, np.array(new_at), np.array(new_row), np.array(new_n), totals, decided)
+    if sized:
+        _sizes(arrays, metric, *np.array(sized, dtype=np.int64).T, totals, decided)
+    if moves:
+        _moves(arrays, metric, np.array(moves, dtype=np.int64).T, totals, decided)
     out[:, 0] = out[:, 2] = totals
     for i in np.flatnonzero(~decided).tolist():
         out[i] = one(many[i])
@@ -187,16 +270,66 @@ def change_rows(table: _Table, many: Sequence[Counts], metric: str,
 
 def _gather(ptr: np.ndarray, chains: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(which of `chains` each cell belongs to, the cell's index) of every cell of these chains."""
-    lengths = ptr[chains + 1] - ptr[chains]
-    owner = np.repeat(np.arange(len(chains)), lengths)
-    starts = np.repeat(ptr[chains] - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
-    return owner, starts + np.arange(int(lengths.sum()))
+    return _ranges(ptr[chains], ptr[chains + 1] - ptr[chains])
 
 
 def _segment_max(owner: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     out = np.full(n, -np.inf)
     np.maximum.at(out, owner, values)
     return out
+
+
+def _choose(owner: np.ndarray, row: np.ndarray, weight: np.ndarray, slack: np.ndarray, n: int
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per changed column (owner 0..n-1): the key chain it takes, or -1 when every edge is slack
+    by MARGIN (or it has none), and that edge's weight; and whether the column decides (its best
+    slack clear of 0 and of its second best by MARGIN): `best_matching.certified`'s judgement."""
+    order = np.lexsort((-slack, owner))
+    owner, row, weight, slack = owner[order], row[order], weight[order], slack[order]
+    first = np.ones(len(owner), dtype=bool)
+    first[1:] = owner[1:] != owner[:-1]
+    top, second = np.full(n, -np.inf), np.full(n, -np.inf)
+    best_row, best_weight = np.full(n, -1, dtype=np.int64), np.zeros(n)
+    at = np.flatnonzero(first)
+    top[owner[at]], best_row[owner[at]], best_weight[owner[at]] = slack[at], row[at], weight[at]
+    following = np.flatnonzero(~first)
+    has_second = following[first[following - 1]]  # the second edge of its column
+    second[owner[has_second]] = slack[has_second]
+    left_out = top <= -MARGIN
+    with np.errstate(invalid="ignore"):  # -inf - -inf: a column with no edge is left out
+        taken = (top >= MARGIN) & (top - second >= MARGIN)
+    return np.where(taken, best_row, -1), best_weight, left_out | taken
+
+
+def _sorted_sums(fix: np.ndarray, row: np.ndarray, term: np.ndarray, apart: np.ndarray, n: int) -> np.ndarray:
+    """Per fix, its terms (one per key chain) added in key-chain order from 0 in two groups, those
+    `apart` and the others, then the two sums added: `best_total` of each component after the
+    change, summed as `ceaf_change.best` sums two (x + 0.0 is x: a chain left out, an empty group)."""
+    order = np.lexsort((row, fix))
+    fix, term, apart = fix[order], term[order], apart[order]
+    place = np.arange(len(fix)) - np.searchsorted(fix, fix)
+    width = int(place.max()) + 1 if len(place) else 0
+    near, far = np.zeros((n, width)), np.zeros((n, width))
+    near[fix, place] = np.where(apart, 0.0, term)
+    far[fix, place] = np.where(apart, term, 0.0)
+    first, second = np.zeros(n), np.zeros(n)
+    for j in range(width):
+        first = first + near[:, j]
+        second = second + far[:, j]
+    return first + second
+
+
+def _component_rows(arrays: TableArrays, fix: np.ndarray, component: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(fix, key chain) of every key chain of each fix's component."""
+    owner, at = _ranges(arrays.member_start[component], arrays.comp_rows[component])
+    return fix[owner], arrays.members[at]
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(which range, index) of every index of the ranges [start, start + length)."""
+    owner = np.repeat(np.arange(len(starts)), lengths)
+    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
+    return owner, (offsets + np.arange(int(lengths.sum()))).astype(np.int64)
 
 
 def _sizes(arrays: TableArrays, metric: str, at: np.ndarray, col: np.ndarray, size: np.ndarray,
@@ -211,7 +344,6 @@ def _sizes(arrays: TableArrays, metric: str, at: np.ndarray, col: np.ndarray, si
         return
     component = arrays.root_col[col]
     n_rows, n_cols = arrays.comp_rows[component], arrays.comp_cols[component]
-    before = np.array([_optimum(arrays, metric, c) for c in component.tolist()])
     after = np.full(len(at), np.nan)
     # a star on one response chain (this one): its largest edge at the new size
     star = n_cols == 1
@@ -232,113 +364,127 @@ def _sizes(arrays: TableArrays, metric: str, at: np.ndarray, col: np.ndarray, si
     if len(rest):
         after[rest] = _sized_matchings(arrays, metric, component[rest], col[rest], size[rest])
     done = ~np.isnan(after)
-    totals[at[done]] = after[done] - before[done]
+    totals[at[done]] = after[done] - arrays.component_optimum(component[done], metric)
     decided[at[~done]] = False
-
-
-def _optimum(arrays: TableArrays, metric: str, component: int) -> float:
-    known = arrays.optimum.get(component)
-    if known is None:
-        known = arrays.optimum[component] = arrays.table.component_best(metric, component)
-    return known
-
-
-def _certified_slots(arrays: TableArrays, metric: str, component: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(each change's slots, as its component's certified matching has them, padded with 0.0;
-    whether its component has a certificate)."""
-    slots = [arrays.certify(c, metric) for c in component.tolist()]
-    ok = np.array([s is not None for s in slots], dtype=bool)
-    width = max((len(s) for s in slots if s is not None), default=0)
-    grid = np.zeros((len(slots), width))
-    for i, s in enumerate(slots):
-        if s is not None:
-            grid[i, :len(s)] = s
-    return grid, ok
-
-
-def _summed(grid: np.ndarray) -> np.ndarray:
-    """Each row's slots added in order from 0, as `best_total` sums a matching."""
-    total = np.zeros(len(grid))
-    for j in range(grid.shape[1]):
-        total = total + grid[:, j]
-    return total
 
 
 def _sized_matchings(arrays: TableArrays, metric: str, component: np.ndarray, col: np.ndarray,
                      size: np.ndarray) -> np.ndarray:
     """The best matching's total after each change of a column's size, in components that are
     no star; NaN where the certificate does not decide."""
-    grid, ok = _certified_slots(arrays, metric, component)
     n = len(component)
+    good = arrays.certify(component, metric)
     owner, cell = _gather(arrays.col_ptr, col)
     row = arrays.col_rows[cell]
     weights = 2.0 * arrays.col_n[cell] / (arrays.key_sizes[row] + size[owner])
-    slack = weights - arrays.dual[row]
-    order = np.lexsort((-slack, owner))
-    owner, row, weights, slack = owner[order], row[order], weights[order], slack[order]
-    first = np.ones(len(owner), dtype=bool)
-    first[1:] = owner[1:] != owner[:-1]
-    top_at = np.flatnonzero(first)  # every column of a component has a cell
-    top, best_row, best_weight = slack[top_at], row[top_at], weights[top_at]
-    has_second = np.zeros(n, dtype=bool)
-    second = np.full(n, -np.inf)
-    after_top = top_at + 1
-    inside = after_top < len(owner)
-    inside[inside] = ~first[after_top[inside]]
-    second[inside] = slack[after_top[inside]]
-    has_second[inside] = True
+    chosen, chosen_weight, decides = _choose(owner, row, weights, weights - arrays.dual[row], n)
     old = arrays.partner_of_col[col]
-    old_dual = np.where(old >= 0, arrays.dual[np.maximum(old, 0)], 0.0)
-    left_out = top <= -MARGIN
-    taken = (top >= MARGIN) & (top - second >= MARGIN)
-    moved = taken & (best_row != old)
-    free = arrays.partner_of_row[best_row] < 0
-    good = ok & (left_out | taken)
-    good &= ~((left_out | moved) & (old >= 0) & (old_dual != 0.0))  # a key chain let go must have dual 0
-    good &= ~(moved & ~free)  # the new partner must be free before
-    rows = np.arange(n)
-    let_go = good & (old >= 0) & (left_out | moved)
-    grid[rows[let_go], arrays.slot[old[let_go]]] = 0.0
-    keep = good & taken
-    grid[rows[keep], arrays.slot[best_row[keep]]] = best_weight[keep]
-    out = _summed(grid)
+    let_go = (old >= 0) & (chosen != old)
+    good &= decides
+    good &= ~(let_go & (arrays.dual[np.maximum(old, 0)] != 0.0))  # a key chain let go has dual 0
+    good &= ~((chosen >= 0) & (chosen != old) & (arrays.partner_of_row[np.maximum(chosen, 0)] >= 0))
+    fix, rows = _component_rows(arrays, np.arange(n), component)
+    term = np.where(rows == old[fix], 0.0, arrays.weight[rows])
+    term = np.where(rows == chosen[fix], chosen_weight[fix], term)
+    out = _sorted_sums(fix, rows, term, np.zeros(len(fix), dtype=bool), n)
     out[~good] = np.nan
     return out
 
 
-def _new_chains(arrays: TableArrays, metric: str, at: np.ndarray, row: np.ndarray, n: np.ndarray,
-                totals: np.ndarray, decided: np.ndarray) -> None:
-    """Changes that make a new chain of a key chain's n mentions (the module's docstring)."""
-    weight = 2.0 * n / (arrays.key_sizes[row] + n)
-    has_cells = arrays.row_ptr[row + 1] > arrays.row_ptr[row]
-    # a key chain with no cell: the new chain is its only edge (before: nothing reached)
-    lone = ~has_cells
-    totals[at[lone]] = weight[lone] - 0.0
-    at, row, weight = at[has_cells], row[has_cells], weight[has_cells]
-    if not len(at):
+def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarray, decided: np.ndarray) -> None:
+    """Changes that move a key chain's mentions from chain a (or none) to chain b (or a new one):
+    the components of k and b, the cell (k, a) removed when it empties (a bridge test says
+    whether its component parts in two), columns a and b judged again (the module's docstring)."""
+    at, k, a, cell_a, leaving, b, cell_b, joining = moves
+    n_rows, n_cols = arrays.n_rows, arrays.n_cols
+    has_a, old_b = a >= 0, b < n_cols
+    a0, b0 = np.where(has_a, a, n_cols), np.where(old_b, b, n_cols)
+    comp_k = np.where(arrays.row_ptr[k + 1] > arrays.row_ptr[k], arrays.root_row[k], -1)
+    comp_b = np.where(old_b & (arrays.col_ptr[b0 + 1] > arrays.col_ptr[b0]), arrays.root_col[b0], -1)
+    comp_b[comp_b == comp_k] = -1  # one component, counted once
+    good = np.ones(len(at), dtype=bool)
+    for comp in (comp_k, comp_b):
+        there = comp >= 0
+        good[there] &= arrays.certify(comp[there], metric)
+    decided[at[~good]] = False
+    at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b = (
+        x[good] for x in (at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b))
+    n = len(at)
+    if not n:
         return
-    component = arrays.root_row[row]
-    before = np.array([_optimum(arrays, metric, c) for c in component.tolist()])
-    after = np.full(len(at), np.nan)
-    star = arrays.comp_rows[component] == 1  # one key chain: its largest edge, the new one too
-    if star.any():
-        owner, cell = _gather(arrays.row_ptr, row[star])
-        t = arrays.row_cols[cell]
-        weights = 2.0 * arrays.row_n[cell] / (arrays.key_sizes[row[star]][owner] + arrays.col_sizes[t])
-        after[star] = np.maximum(_segment_max(owner, weights, int(star.sum())), weight[star])
-    rest = np.flatnonzero(~star)
-    if len(rest):
-        grid, ok = _certified_slots(arrays, metric, component[rest])
-        k = row[rest]
-        slack = weight[rest] - arrays.dual[k]
-        left_out = slack <= -MARGIN
-        taken = (slack >= MARGIN) & (arrays.partner_of_row[k] < 0)
-        good = ok & (left_out | taken)
-        keep = good & taken
-        grid[np.flatnonzero(keep), arrays.slot[k[keep]]] = weight[rest][keep]
-        value = _summed(grid)
-        value[~good] = np.nan
-        after[rest] = value
-    done = ~np.isnan(after)
-    totals[at[done]] = after[done] - before[done]
-    decided[at[~done]] = False
+    size_a = np.where(has_a, arrays.col_sizes[a0] - leaving, 0)
+    size_b = np.where(old_b, arrays.col_sizes[b0], 0) + joining
+    left_in_a = cell_a - leaving
+    # column a after: its cells, k's less those leaving (gone if none stay)
+    fix, cell = _gather(arrays.col_ptr, a0)
+    keep = has_a[fix] & (size_a[fix] > 0)
+    fix, cell = fix[keep], cell[keep]
+    row, count = arrays.col_rows[cell], arrays.col_n[cell]
+    count = np.where(row == k[fix], left_in_a[fix], count)
+    keep = count > 0
+    fix, row, count = fix[keep], row[keep], count[keep]
+    weight = 2.0 * count / (arrays.key_sizes[row] + size_a[fix])
+    chosen_a, weight_a, decides_a = _choose(fix, row, weight, weight - arrays.dual[row], n)
+    # column b after: its cells, k's with those joining (a new cell if k had none there)
+    fix, cell = _gather(arrays.col_ptr, b0)
+    keep = old_b[fix]
+    fix, cell = fix[keep], cell[keep]
+    row, count = arrays.col_rows[cell], arrays.col_n[cell]
+    count = np.where(row == k[fix], count + joining[fix], count)
+    new = np.flatnonzero(cell_b == 0)
+    fix, row, count = np.concatenate((fix, new)), np.concatenate((row, k[new])), np.concatenate((count, joining[new]))
+    weight = 2.0 * count / (arrays.key_sizes[row] + size_b[fix])
+    chosen_b, weight_b, decides_b = _choose(fix, row, weight, weight - arrays.dual[row], n)
+    # the matching after: every other column keeps its partner; a and b take theirs
+    old_a = np.where(has_a, arrays.partner_of_col[a0], -1)
+    old_b_partner = np.where(old_b, arrays.partner_of_col[b0], -1)
+    good = decides_a & decides_b & ~((chosen_a >= 0) & (chosen_a == chosen_b))
+    for chosen in (chosen_a, chosen_b):
+        was = arrays.partner_of_row[np.maximum(chosen, 0)]
+        good &= (chosen < 0) | (was < 0) | (has_a & (was == a)) | (old_b & (was == b))
+    for old in (old_a, old_b_partner):
+        let_go = (old >= 0) & (old != chosen_a) & (old != chosen_b)
+        good &= ~(let_go & (arrays.dual[np.maximum(old, 0)] != 0.0))  # a key chain let go has dual 0
+    # the cell (k, a) emptied: does its component part in two, and which side is b on
+    parted = np.zeros(n, dtype=bool)
+    child = np.full(n, -1, dtype=np.int64)
+    emptied = has_a & (left_in_a == 0)
+    if emptied.any():
+        arrays.search(comp_k[emptied])
+        node_a = n_rows + a0
+        down = emptied & (arrays.parent[node_a] == k)  # a entered from k
+        up = emptied & (arrays.parent[k] == node_a)  # k entered from a
+        child = np.where(down, node_a, np.where(up, k, -1))
+        top = np.where(down, k, node_a)
+        parted = (child >= 0) & (arrays.low[np.maximum(child, 0)] > arrays.enter[top])
+        # b on a's side of the bridge joins the two again
+        b_in = old_b & (comp_b < 0) & (np.where(old_b, arrays.root_col[b0], -1) == comp_k)
+        b_node = n_rows + b0
+        b_below = (arrays.enter[b_node] >= arrays.enter[np.maximum(child, 0)]) & \
+            (arrays.enter[b_node] < arrays.leave[np.maximum(child, 0)])
+        b_side_of_a = np.where(child == k, ~b_below, b_below)
+        parted &= ~(b_in & b_side_of_a)
+    # every key chain of the part reached, with its weight in the matching after
+    fix_k, rows_k = _component_rows(arrays, np.flatnonzero(comp_k >= 0), comp_k[comp_k >= 0])
+    fix_b, rows_b = _component_rows(arrays, np.flatnonzero(comp_b >= 0), comp_b[comp_b >= 0])
+    alone = np.flatnonzero(comp_k < 0)  # k had no cell: a component of its own after
+    fix = np.concatenate((fix_k, fix_b, alone))
+    rows = np.concatenate((rows_k, rows_b, k[alone]))
+    term = arrays.weight[rows]
+    term = np.where((rows == old_a[fix]) | (rows == old_b_partner[fix]), 0.0, term)
+    term = np.where(rows == chosen_a[fix], weight_a[fix], term)
+    term = np.where(rows == chosen_b[fix], weight_b[fix], term)
+    # a key chain on a's side of a bridge removed is apart (b's component joins k's side)
+    on_a_side = np.zeros(len(fix), dtype=bool)
+    if parted.any():
+        c = np.maximum(child[fix], 0)
+        below = (arrays.enter[rows] >= arrays.enter[c]) & (arrays.enter[rows] < arrays.leave[c])
+        in_k = np.arange(len(fix)) < len(fix_k)
+        on_a_side = parted[fix] & in_k & np.where(child[fix] == k[fix], ~below, below)
+    after = _sorted_sums(fix, rows, term, on_a_side, n)
+    before = np.zeros(n)  # as `delta._Table.best_before` sums them: two components add either way
+    for comp in (comp_k, comp_b):
+        there = comp >= 0
+        before[there] = before[there] + arrays.component_optimum(comp[there], metric)
+    totals[at[good]] = (after - before)[good]
+    decided[at[~good]] = False
