@@ -87,6 +87,7 @@ class TableArrays:
         self.low = np.zeros(n_nodes, dtype=np.int64)
         self.parent = np.full(n_nodes, -1, dtype=np.int64)
         self.clock = 0
+        self._risky: tuple[np.ndarray, np.ndarray] | None = None
         self.optimum: dict[int, float] = {}
 
     def members_of(self, component: int) -> list[int]:
@@ -98,22 +99,39 @@ class TableArrays:
         chains' duals over every cell of the component (the leaves too); each found once."""
         for c in np.unique(components[~self.known[components]]).tolist():
             self.known[c] = True
-            self.certified[c] = self._certify(c)
+            self.certified[c] = self._certify(c, metric)
         return self.certified[components]
 
-    def _certify(self, component: int) -> bool:
+    def _certify(self, component: int, metric: str) -> bool:
         table = self.table
         members = self.members_of(component)
-        key_sizes, col_sizes = table.key_sizes, table.col_sizes
+        key_sizes, col_sizes, row_cells, col_cells = table.key_sizes, table.col_sizes, table.row_cells, table.col_cells
         edges: dict[tuple[int, int], float] = {}
-        for k in members:
-            for t, n in table.row_cells[k].items():
+        if len(members) == 1:  # a star on one key chain: every edge, the best clear of the rest
+            (k,) = members
+            for t, n in row_cells[k].items():
                 edges[(k, t)] = 2.0 * n / (key_sizes[k] + col_sizes[t])
-        cells = list(edges)
-        if len(members) == 1 or self.comp_cols[component] == 1:
-            duals = _star_duals(edges, len(members) == 1)
+            duals = _star_duals(edges)
         else:
-            duals = matching_duals(cells, edges)
+            # the component as `delta` reduces it: hubs, and each hub's first best leaf only (the
+            # reduction breaks leaves' ties, so the matching is unique where the leaves tie)
+            leaves = table.leaves(metric)
+            for k in members:
+                cells = row_cells[k]
+                if len(cells) > 1:
+                    for t in leaves.row_hubs[k] + leaves.row_leaves[k][:1]:
+                        edges[(k, t)] = 2.0 * cells[t] / (key_sizes[k] + col_sizes[t])
+                    for t in leaves.row_hubs[k]:
+                        first = leaves.col_leaves(t, col_sizes[t])[:1]
+                        for leaf in first:
+                            edges[(leaf, t)] = 2.0 * col_cells[t][leaf] / (key_sizes[leaf] + col_sizes[t])
+            for k in members:  # a component with one response chain: its first best leaf
+                if len(row_cells[k]) == 1 and not edges:
+                    (t,) = row_cells[k]
+                    leaf = leaves.col_leaves(t, col_sizes[t])[0]
+                    edges[(leaf, t)] = 2.0 * col_cells[t][leaf] / (key_sizes[leaf] + col_sizes[t])
+            duals = {} if len(edges) == 1 else matching_duals(list(edges), edges)
+        cells = list(edges)
         matched = certified(cells, edges, duals) if duals is not None else None
         if matched is None:
             return False
@@ -129,13 +147,31 @@ class TableArrays:
                 self.weight[k] = edges[(k, t)]
         for k in members:
             self.dual[k] = duals.get(k, 0.0)
-        if len(members) > 1 and self.comp_cols[component] > 1:
-            # its unique best matching, summed in key-chain order from 0 as `best_total` sums it
+        if len(members) > 1 and self.comp_cols[component] > 1 and len(row_cells[component]) > 1:
+            # `delta` reduces the component as here (its first key chain is no leaf): its unique
+            # best matching, summed in key-chain order from 0 as `best_total` sums it
             total = 0.0
             for k in members:
                 total += self.weight[k]
             self.optimum[component] = total
         return True
+
+    def risky(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
+        """(key chains, response chains) whose change makes `delta`'s reduction keep a leaf it
+        dropped before: a key chain that is a leaf of a response chain with others (that chain's
+        next leaf comes in when it changes), a response chain that is a key chain's first leaf
+        of several (the key chain's next leaf comes in)."""
+        if self._risky is None:
+            leaves = self.table.leaves(metric)
+            rows = np.zeros(self.n_rows, dtype=bool)
+            at = np.flatnonzero(np.diff(self.row_ptr) == 1)
+            rows[at] = np.diff(self.col_ptr)[self.row_cols[self.row_ptr[at]]] > 1
+            cols = np.zeros(self.n_cols + 1, dtype=bool)
+            for order in leaves.row_leaves:
+                if len(order) > 1:
+                    cols[order[0]] = True
+            self._risky = (rows, cols)
+        return self._risky
 
     def search(self, components: np.ndarray) -> None:
         """Each component's depth-first tree over its chains (entry and exit order, each node's
@@ -185,17 +221,15 @@ class TableArrays:
         return np.array([optimum[c] for c in components.tolist()], dtype=np.float64).reshape(-1)
 
 
-def _star_duals(edges: dict[tuple[int, int], float], one_row: bool) -> dict[int, float] | None:
-    """Key-chain duals that certify a star's best edge (None on a tie): one key chain's dual
-    halfway between its best edge and its second, so that every other edge is slack; on one
-    response chain, 0 for every key chain (`certified` then wants the best edge clear of the
-    second)."""
+def _star_duals(edges: dict[tuple[int, int], float]) -> dict[int, float] | None:
+    """The dual of a star's one key chain that certifies its best edge (None on a tie): halfway
+    between its best edge and its second, so that every other edge is slack."""
     weights = sorted(edges.values(), reverse=True)
-    if not one_row or len(weights) == 1:
+    if len(weights) == 1:
         return {}
     if weights[0] - weights[1] < 2 * MARGIN:
         return None
-    (k, _), = {cell[0]: cell for cell in edges}.values()
+    ((k, _), *_) = edges
     return {k: (weights[0] + weights[1]) / 2}
 
 
@@ -279,11 +313,21 @@ def _segment_max(owner: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-def _choose(owner: np.ndarray, row: np.ndarray, weight: np.ndarray, slack: np.ndarray, n: int
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per changed column (owner 0..n-1): the key chain it takes, or -1 when every edge is slack
-    by MARGIN (or it has none), and that edge's weight; and whether the column decides (its best
-    slack clear of 0 and of its second best by MARGIN): `best_matching.certified`'s judgement."""
+def _choose(owner: np.ndarray, row: np.ndarray, weight: np.ndarray, slack: np.ndarray, n: int,
+            leaf: np.ndarray, position: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per changed column (owner 0..n-1), among the cells `delta`'s reduction keeps (every cell
+    but the leaves', and the first best leaf: `leaf` marks a leaf's cell, `position` its place
+    in the column): the key chain it takes, or -1 when every edge is slack by MARGIN (or it has
+    none), and that edge's weight; and whether the column decides (its best slack clear of 0 and
+    of its second best by MARGIN): `best_matching.certified`'s judgement."""
+    if leaf.any():
+        at = np.flatnonzero(leaf)
+        at = at[np.lexsort((position[at], -weight[at], owner[at]))]
+        first = np.ones(len(at), dtype=bool)
+        first[1:] = owner[at][1:] != owner[at][:-1]
+        keep = ~leaf
+        keep[at[first]] = True
+        owner, row, weight, slack = owner[keep], row[keep], weight[keep], slack[keep]
     order = np.lexsort((-slack, owner))
     owner, row, weight, slack = owner[order], row[order], weight[order], slack[order]
     first = np.ones(len(owner), dtype=bool)
@@ -377,7 +421,9 @@ def _sized_matchings(arrays: TableArrays, metric: str, component: np.ndarray, co
     owner, cell = _gather(arrays.col_ptr, col)
     row = arrays.col_rows[cell]
     weights = 2.0 * arrays.col_n[cell] / (arrays.key_sizes[row] + size[owner])
-    chosen, chosen_weight, decides = _choose(owner, row, weights, weights - arrays.dual[row], n)
+    leaf = np.diff(arrays.row_ptr)[row] == 1
+    chosen, chosen_weight, decides = _choose(owner, row, weights, weights - arrays.dual[row], n, leaf, cell)
+    good &= ~arrays.risky(metric)[1][col]
     old = arrays.partner_of_col[col]
     let_go = (old >= 0) & (chosen != old)
     good &= decides
@@ -422,9 +468,11 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
     row, count = arrays.col_rows[cell], arrays.col_n[cell]
     count = np.where(row == k[fix], left_in_a[fix], count)
     keep = count > 0
-    fix, row, count = fix[keep], row[keep], count[keep]
+    fix, row, count, cell = fix[keep], row[keep], count[keep], cell[keep]
+    keep = np.ones(len(fix), dtype=bool)
     weight = 2.0 * count / (arrays.key_sizes[row] + size_a[fix])
-    chosen_a, weight_a, decides_a = _choose(fix, row, weight, weight - arrays.dual[row], n)
+    leaf = (np.diff(arrays.row_ptr)[row] == 1) & (row != k[fix])
+    chosen_a, weight_a, decides_a = _choose(fix, row, weight, weight - arrays.dual[row], n, leaf, cell[keep])
     # column b after: its cells, k's with those joining (a new cell if k had none there)
     fix, cell = _gather(arrays.col_ptr, b0)
     keep = old_b[fix]
@@ -433,12 +481,16 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
     count = np.where(row == k[fix], count + joining[fix], count)
     new = np.flatnonzero(cell_b == 0)
     fix, row, count = np.concatenate((fix, new)), np.concatenate((row, k[new])), np.concatenate((count, joining[new]))
+    cell = np.concatenate((cell, np.zeros(len(new), dtype=np.int64)))
     weight = 2.0 * count / (arrays.key_sizes[row] + size_b[fix])
-    chosen_b, weight_b, decides_b = _choose(fix, row, weight, weight - arrays.dual[row], n)
+    leaf = (np.diff(arrays.row_ptr)[row] == 1) & (row != k[fix])
+    chosen_b, weight_b, decides_b = _choose(fix, row, weight, weight - arrays.dual[row], n, leaf, cell)
     # the matching after: every other column keeps its partner; a and b take theirs
     old_a = np.where(has_a, arrays.partner_of_col[a0], -1)
     old_b_partner = np.where(old_b, arrays.partner_of_col[b0], -1)
     good = decides_a & decides_b & ~((chosen_a >= 0) & (chosen_a == chosen_b))
+    risky_rows, risky_cols = arrays.risky(metric)
+    good &= ~((has_a & risky_cols[a0]) | (old_b & risky_cols[b0]) | (~has_a & risky_rows[k]))
     for chosen in (chosen_a, chosen_b):
         was = arrays.partner_of_row[np.maximum(chosen, 0)]
         good &= (chosen < 0) | (was < 0) | (has_a & (was == a)) | (old_b & (was == b))
