@@ -32,7 +32,7 @@ from functools import cached_property
 import numpy as np
 
 from metrics.errors.best_matching import matching_duals
-from metrics.errors import ceaf_arrays, ceaf_change
+from metrics.errors import ceaf_arrays, ceaf_change, ceaf_components
 from metrics.errors.ceaf_change import Leaves
 from metrics.model import Document, Span
 from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LEA, MENTIONS, MUC
@@ -84,7 +84,7 @@ class _Table:
         self._optimum: dict[tuple[str, int], float] = {}
         self._duals: dict[str, dict[int, float]] = {}
         self._dual_components: dict[str, set[int]] = {}
-        self._arrays: ceaf_arrays.TableArrays | None = None
+        self._arrays: ceaf_components.TableArrays | None = None
 
     def leaves(self, metric: str) -> Leaves:
         if metric not in self._leaves:
@@ -112,10 +112,10 @@ class _Table:
             best = self._optimum[(metric, c)] = ceaf_change.best(self, start, metric, False)
         return best
 
-    def arrays(self) -> ceaf_arrays.TableArrays:
+    def arrays(self) -> ceaf_components.TableArrays:
         """The cells as arrays, for CEAF-e's change of many fixes at once (`ceaf_arrays`)."""
         if self._arrays is None:
-            self._arrays = ceaf_arrays.TableArrays(self)
+            self._arrays = ceaf_components.TableArrays(self)
         return self._arrays
 
     def row_duals(self, metric: str, rows: Iterable[int]) -> dict[int, float]:
