@@ -52,14 +52,14 @@ mentions leaving one chain (or none) for another (or a new one)."""
 
 
 def kind_of(counts: Counts, n_cols: int) -> tuple[int, ...] | None:
-    """(SIZE, response chain, its size change) or (MOVE, key chain, chain it leaves or -1, how
-    many leave, chain it joins, how many join) for a change computed here; None for any other
-    (`delta` computes it)."""
+    """(SIZE, response chain, its size change, new chains) or (MOVE, key chain, chain it leaves or
+    -1, how many leave, chain it joins, how many join) for a change computed here; None for any
+    other (`delta` computes it)."""
     cells, sizes = counts[0], counts[1]
     if not cells:
         old = [(t, d) for t, d in sizes if t < n_cols]
         if len(old) == 1:
-            return SIZE, old[0][0], old[0][1]
+            return SIZE, old[0][0], old[0][1], sum(d > 0 for t, d in sizes if t >= n_cols)
         return None
     if len(cells) == 1 and len(sizes) == 1:
         (k, t), d = cells[0]
@@ -78,22 +78,20 @@ def kind_of(counts: Counts, n_cols: int) -> tuple[int, ...] | None:
 def change_rows(table: _Table, many: Sequence[Counts], metric: str,
                 one: Callable[[Counts], list[float]]) -> np.ndarray:
     """CEAF-e's four counts changed by each of many changes, as rows: the changes of the kinds
-    above as arrays, every other one by `one` (`delta`'s change of one)."""
+    above as arrays, every other one by `one` (`delta`'s change of one).  CEAF-e's fourth count,
+    the response chains gained, is the chains that come to exist less those that cease to."""
     arrays = table.arrays()
-    n_cols, col_sizes, row_cells = arrays.n_cols, table.col_sizes, table.row_cells
+    n_cols, row_cells = arrays.n_cols, table.row_cells
     out = np.zeros((len(many), 4))
-    sized: list[tuple[int, int, int]] = []  # (change, response chain, its size after)
+    sized: list[tuple[int, ...]] = []  # (change, response chain, its size change, new chains)
     moves: list[tuple[int, ...]] = []  # (change, key chain, a, its cell before, leaving, b, its cell before, joining)
     others = []
     for i, counts in enumerate(many):
         kind = kind_of(counts, n_cols)
         if kind is None:
             others.append(i)
-            continue
-        # CEAF-e's chains: response chains that come to exist or cease to
-        out[i, 3] = sum((n + d > 0) - (n > 0) for t, d in counts[1] for n in (col_sizes[t] if t < n_cols else 0,))
-        if kind[0] == SIZE:
-            sized.append((i, kind[1], col_sizes[kind[1]] + kind[2]))
+        elif kind[0] == SIZE:
+            sized.append((i, *kind[1:]))
         else:
             _, k, a, leaving, b, joining = kind
             cells = row_cells[k]
@@ -101,10 +99,18 @@ def change_rows(table: _Table, many: Sequence[Counts], metric: str,
     totals = np.zeros(len(many))
     decided = np.ones(len(many), dtype=bool)
     decided[others] = False
+    sizes = arrays.col_sizes
     if sized:
-        _sizes(arrays, metric, np.array(sized, dtype=np.int64).T, totals, decided)
+        at, col, change, new = np.array(sized, dtype=np.int64).T
+        out[at, 3] = (sizes[col] + change > 0).astype(np.int64) - (sizes[col] > 0) + new
+        _sizes(arrays, metric, np.array((at, col, sizes[col] + change)), totals, decided)
     if moves:
-        _moves(arrays, metric, np.array(moves, dtype=np.int64).T, totals, decided)
+        moved = np.array(moves, dtype=np.int64).T
+        at, _, a, _, leaving, b, _, joining = moved
+        a0, b0 = np.where(a >= 0, a, n_cols), np.where(b < n_cols, b, n_cols)  # n_cols: no chain, size 0
+        out[at, 3] = ((sizes[a0] - leaving > 0).astype(np.int64) - (sizes[a0] > 0)
+                      + (sizes[b0] + joining > 0) - (sizes[b0] > 0))
+        _moves(arrays, metric, moved, totals, decided)
     out[:, 0] = out[:, 2] = totals
     for i in np.flatnonzero(~decided).tolist():
         out[i] = one(many[i])

@@ -185,6 +185,10 @@ class TableArrays:
             if c not in optimum:
                 if self.comp_rows[c] == 1:
                     optimum[c] = max(2.0 * n / (table.key_sizes[c] + table.col_sizes[t]) for t, n in table.row_cells[c].items())
+                elif self.comp_cols[c] == 1:
+                    (t,) = table.row_cells[c]
+                    size = table.col_sizes[t]
+                    optimum[c] = max(2.0 * n / (table.key_sizes[k] + size) for k, n in table.col_cells[t].items())
                 else:
                     optimum[c] = table.component_best(metric, c)
         return np.array([optimum[c] for c in components.tolist()], dtype=np.float64).reshape(-1)
