@@ -1,34 +1,35 @@
 """CEAF-e's change under many single fixes of a clean document at once, as array work.
 
 Why: `metrics.errors.delta` found each fix's change by searching the components it reaches and
-solving them again (`ceaf_change`), 40-50 us of Python per fix, two fifths of pricing a corpus's
+solving them again (`ceaf_change`), 40-100 us of Python per fix, two fifths of pricing a corpus's
 errors.  A certificate per fix in Python gained nothing (benchmarks/README.md); what pays is doing
-every fix of a document in one pass of numpy.  Two kinds of change, two thirds of a corpus's
-single fixes, leave the overlap graph's shape alone:
+every fix of a document in one pass of numpy.  Two kinds of change cover almost every single fix:
 
-- one response chain changes size and no cell moves (a mention absent from the key removed, or
-  split out into a chain of its own, which overlaps nothing): only that column's weights change;
-- a new response chain of one key chain's mentions (a missing mention added): a new leaf column on
-  that key chain.
+- SIZE: one response chain changes size and no cell moves (a mention absent from the key removed,
+  or split out into a chain of its own, which overlaps nothing): only that column's weights change;
+- MOVE: a key chain k's mentions leave response chain a (or none: mentions added) for chain b (or a
+  new one): a link, a split, an added mention.  Columns a and b change; the cell (k, a) goes when
+  it empties, which may part its component in two (a bridge: `ceaf_components.search`).
 
-No edge is removed, so the part the change reaches is one component (or none) before and after.
-Its best alignment after the change: a star's (one key chain or one response chain) is its largest
-edge, as `best_matching.at_most_one_choice` takes it; any other component's comes from its best
-matching before the change, certified unique by key-chain duals over the whole component
-(`best_matching.matching_duals`, checked by `best_matching.certified`), and re-judged only at the
-changed column, as `certified` judges every column: each other column keeps its partner, or its
-lack of one, by the same margin as before.  Where the changed column decides (its best key chain
-clear of the second by MARGIN and free, or every edge slack by MARGIN, and any key chain it lets
-go with a dual of 0), the matching after is that one and unique, so the search and the solver
-would find it too.  Every other change, and every change the duals do not decide (a tie, two
-chains wanting one key chain, a key chain with a positive dual let go), is left to `delta` to
-compute one by one (`FALLBACK`), as before.
+The best alignment after the change: a star's (one key chain, or one response chain that changes
+size) is its largest edge, as `best_matching.at_most_one_choice` takes it.  Any other component's
+comes from its best matching before the change, as `delta` reduces the component (hubs and each
+hub's first best leaf), certified unique by key-chain duals (`ceaf_components.TableArrays`); after
+the change only columns a and b are judged again, over the cells the reduction keeps, as
+`best_matching.certified` judges a column: each other column keeps its partner, or its lack of
+one, by the margin it had.  Where a and b decide (each one's best key chain clear of 0 and of its
+second by MARGIN, free or let go by the other, and any key chain they let go with a dual of 0),
+the matching after is that one and unique, so the search and the solver would find it too.
+Everything else goes to `delta` one change at a time (`one`), as before: ties, two chains wanting
+one key chain, a key chain with a positive dual let go, a change that brings back into the
+reduction a leaf it had dropped (`TableArrays.risky`), and components with no certificate.
 
 To the bit: the engine sums a component's best matching in key-chain order from 0 (`best_total`,
-the solver's pairs too); here every key chain of the component holds a slot, in that order, with
-0.0 for a chain left out (x + 0.0 is x), and the slots are added column by column; a star's value
-is a maximum (no rounding).  The change is that value minus the component's best before the change
-as `delta` keeps it.  tests/test_impact_fast.py checks every change against `delta.changes`.
+the solver's pairs too) and two components' sums one after the other (x + y is y + x); here every
+key chain of the part reached holds a slot, in that order, with 0.0 for a chain left out (x + 0.0
+is x), the slots of each side of a parted component added apart, column by column.  A star's value
+is a maximum (no rounding).  The change is that value minus the best before the change as `delta`
+keeps it.  tests/test_ceaf_arrays.py checks every change against `delta.changes`, float for float.
 """
 
 from __future__ import annotations
