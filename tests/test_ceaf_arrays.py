@@ -187,7 +187,13 @@ SHARP = [  # (seed of the links, tokens, key chains, response chains): drawn at 
     # a chain's size changed: its best key chain now is another chain's partner
     (183, 16, [[1, 4, 5, 7, 8, 10, 11], [2, 3, 12], [0, 6, 9, 13, 14, 15]],
      [[2, 5, 8, 9, 17], [7, 11], [0, 4, 10, 12, 13, 16], [3, 6, 15], [1]]),
-    # a key chain's first leaf changes: its next leaf comes into delta's reduction
+    # a link takes b's partner from it: b's key chain before is left out
+    (3, 25, [[6, 22], [5, 23], [1, 17, 19], [24], [11], [10, 18], [8], [2], [16, 21], [3, 7, 12, 15], [20],
+             [0, 9, 13, 14], [4]],
+     [[2], [15, 21, 22, 25, 27], [6], [0, 16], [3, 19, 20], [1, 8, 26], [23, 24], [10], [5, 11, 12, 17]]),
+    # one key chain over two response chains, one of them grown by a mention the key lacks
+    (15, 23, [list(range(23))], [[1, 2, 6, 8, 12, 14, 18], [0, 3, 4, 5, 9, 15, 16, 19, 20, 21]]),
+    # a key chain that is a leaf of a response chain changes: that chain's next leaf comes in
     (1070, 30, [[0, 2, 8, 16, 22, 25, 28], [5, 6, 9, 15, 21, 23], [4, 12], [1, 7, 11, 14, 17, 27],
                 [10, 13, 18, 19, 24, 29], [3, 20, 26]],
      [[21], [8, 17, 24], [14], [7, 23, 27, 30], [0, 32], [3, 4, 10, 18, 26], [5, 11, 22], [2, 28, 29], [6], [31],

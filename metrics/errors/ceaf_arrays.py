@@ -21,8 +21,10 @@ one, by the margin it had.  Where a and b decide (each one's best key chain clea
 second by MARGIN, free or let go by the other, and any key chain they let go with a dual of 0),
 the matching after is that one and unique, so the search and the solver would find it too.
 Everything else goes to `delta` one change at a time (`one`), as before: ties, two chains wanting
-one key chain, a key chain with a positive dual let go, a change that brings back into the
-reduction a leaf it had dropped (`TableArrays.risky`), and components with no certificate.
+one key chain, a key chain with a positive dual let go, a change to a key chain's first leaf of
+several (the reduction then keeps its next leaf: `TableArrays.reduction_keeps`), and components
+with no certificate.  (A key chain k that is a leaf of a response chain t with others brings t's
+next leaf in when it changes: t is judged too, with its cells as the reduction then keeps them.)
 
 To the bit: the engine sums a component's best matching in key-chain order from 0 (`best_total`,
 the solver's pairs too) and two components' sums one after the other (x + y is y + x); here every
@@ -240,7 +242,7 @@ def _sized_matchings(arrays: TableArrays, metric: str, component: np.ndarray, co
     weights = 2.0 * arrays.col_n[cell] / (arrays.key_sizes[row] + size[owner])
     leaf = np.diff(arrays.row_ptr)[row] == 1
     chosen, chosen_weight, decides = _choose(owner, row, weights, weights - arrays.dual[row], n, leaf=leaf, position=cell)
-    good &= ~arrays.risky(metric)[1][col]
+    good &= arrays.reduction_keeps(metric)[1][col] < 0  # a leaf the reduction would bring in: delta
     old = arrays.partner_of_col[col]
     let_go = (old >= 0) & (chosen != old)
     good &= decides
@@ -252,6 +254,26 @@ def _sized_matchings(arrays: TableArrays, metric: str, component: np.ndarray, co
     out = _sorted_sums(fix, rows, term, np.zeros(len(fix), dtype=bool), n)
     out[~good] = np.nan
     return out
+
+
+def _judged(arrays: TableArrays, k: np.ndarray, ids: np.ndarray, fix: np.ndarray, *, cell: np.ndarray,
+            count: np.ndarray, size: np.ndarray, new: tuple[np.ndarray, np.ndarray] | None = None
+            ) -> tuple[np.ndarray, ...]:
+    """One column per change (`ids`, -1 for none) judged after the change: (ids, the key chain it
+    takes or -1, that edge's weight, whether it decides), from its cells after the change (`fix`:
+    which change, `cell`: the cell's place in the column, `count`) and its size after; `new`:
+    cells of k it gains, (changes, counts)."""
+    row = arrays.col_rows[cell]
+    keep = count > 0
+    fix, row, count, cell = fix[keep], row[keep], count[keep], cell[keep]
+    if new is not None:
+        fix, row = np.concatenate((fix, new[0])), np.concatenate((row, k[new[0]]))
+        count, cell = np.concatenate((count, new[1])), np.concatenate((cell, np.zeros(len(new[0]), dtype=np.int64)))
+    weight = 2.0 * count / (arrays.key_sizes[row] + size[fix])
+    leaf = (np.diff(arrays.row_ptr)[row] == 1) & (row != k[fix])
+    n = len(ids)
+    chosen, chosen_weight, decides = _choose(fix, row, weight, weight - arrays.dual[row], n, leaf=leaf, position=cell)
+    return ids, chosen, chosen_weight, decides
 
 
 def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarray, decided: np.ndarray) -> None:
@@ -285,33 +307,40 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
     row, count = arrays.col_rows[cell], arrays.col_n[cell]
     count = np.where(row == k[fix], left_in_a[fix], count)
     keep = count > 0
-    fix, row, count, cell = fix[keep], row[keep], count[keep], cell[keep]
-    weight = 2.0 * count / (arrays.key_sizes[row] + size_a[fix])
-    leaf = (np.diff(arrays.row_ptr)[row] == 1) & (row != k[fix])
-    chosen_a, weight_a, decides_a = _choose(fix, row, weight, weight - arrays.dual[row], n, leaf=leaf, position=cell)
+    columns = [_judged(arrays, k, np.where(has_a, a, -1), fix[keep], cell=cell[keep], count=count[keep], size=size_a)]
     # column b after: its cells, k's with those joining (a new cell if k had none there)
     fix, cell = _gather(arrays.col_ptr, b0)
     keep = old_b[fix]
     fix, cell = fix[keep], cell[keep]
-    row, count = arrays.col_rows[cell], arrays.col_n[cell]
-    count = np.where(row == k[fix], count + joining[fix], count)
+    count = np.where(arrays.col_rows[cell] == k[fix], arrays.col_n[cell] + joining[fix], arrays.col_n[cell])
     new = np.flatnonzero(cell_b == 0)
-    fix, row, count = np.concatenate((fix, new)), np.concatenate((row, k[new])), np.concatenate((count, joining[new]))
-    cell = np.concatenate((cell, np.zeros(len(new), dtype=np.int64)))
-    weight = 2.0 * count / (arrays.key_sizes[row] + size_b[fix])
-    leaf = (np.diff(arrays.row_ptr)[row] == 1) & (row != k[fix])
-    chosen_b, weight_b, decides_b = _choose(fix, row, weight, weight - arrays.dual[row], n, leaf=leaf, position=cell)
-    # the matching after: every other column keeps its partner; a and b take theirs
-    old_a = np.where(has_a, arrays.partner_of_col[a0], -1)
-    old_b_partner = np.where(old_b, arrays.partner_of_col[b0], -1)
-    good = decides_a & decides_b & ~((chosen_a >= 0) & (chosen_a == chosen_b))
-    risky_rows, risky_cols = arrays.risky(metric)
-    good &= ~((has_a & risky_cols[a0]) | (old_b & risky_cols[b0]) | (~has_a & risky_rows[k]))
-    for chosen in (chosen_a, chosen_b):
+    columns.append(_judged(arrays, k, np.where(old_b, b, -1), fix, cell=cell, count=count, size=size_b,
+                           new=(new, joining[new])))
+    # k a leaf of t, which has other key chains: t's next leaf comes in, t is judged too
+    leaf_of, next_leaf = arrays.reduction_keeps(metric)
+    t = np.where(has_a, -1, leaf_of[k])
+    t[t == b] = -1
+    fix, cell = _gather(arrays.col_ptr, np.maximum(t, 0))
+    keep = t[fix] >= 0
+    columns.append(_judged(arrays, k, t, fix[keep], cell=cell[keep], count=arrays.col_n[cell[keep]],
+                           size=arrays.col_sizes[np.maximum(t, 0)]))
+    # the matching after: every other column keeps its partner; these take theirs (a change where
+    # a or b is a key chain's first leaf of several, whose next leaf comes in, goes to delta)
+    good = (next_leaf[a0] < 0) & (next_leaf[b0] < 0)
+    for i, (ids, chosen, _, decides) in enumerate(columns):
+        good &= decides
+        for other_ids, other, *_ in columns[i + 1:]:
+            good &= ~((chosen >= 0) & (chosen == other))
         was = arrays.partner_of_row[np.maximum(chosen, 0)]
-        good &= (chosen < 0) | (was < 0) | (has_a & (was == a)) | (old_b & (was == b))
-    for old in (old_a, old_b_partner):
-        let_go = (old >= 0) & (old != chosen_a) & (old != chosen_b)
+        judged_was = np.zeros(n, dtype=bool)
+        for other_ids, *_ in columns:
+            judged_was |= (other_ids >= 0) & (was == other_ids)
+        good &= (chosen < 0) | (was < 0) | judged_was
+    olds = [np.where(ids >= 0, arrays.partner_of_col[np.maximum(ids, 0)], -1) for ids, *_ in columns]
+    for old in olds:
+        let_go = old >= 0
+        for _, chosen, *_ in columns:
+            let_go &= old != chosen
         good &= ~(let_go & (arrays.dual[np.maximum(old, 0)] != 0.0))  # a key chain let go has dual 0
     # the cell (k, a) emptied: does its component part in two, and which side is b on
     parted = np.zeros(n, dtype=bool)
@@ -339,9 +368,10 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
     fix = np.concatenate((fix_k, fix_b, alone))
     rows = np.concatenate((rows_k, rows_b, k[alone]))
     term = arrays.weight[rows]
-    term = np.where((rows == old_a[fix]) | (rows == old_b_partner[fix]), 0.0, term)
-    term = np.where(rows == chosen_a[fix], weight_a[fix], term)
-    term = np.where(rows == chosen_b[fix], weight_b[fix], term)
+    for old in olds:
+        term = np.where(rows == old[fix], 0.0, term)
+    for _, chosen, weight, *_ in columns:
+        term = np.where(rows == chosen[fix], weight[fix], term)
     # a key chain on a's side of a bridge removed is apart (b's component joins k's side)
     on_a_side = np.zeros(len(fix), dtype=bool)
     if parted.any():

@@ -56,7 +56,7 @@ class TableArrays:
         self.low = np.zeros(n_nodes, dtype=np.int64)
         self.parent = np.full(n_nodes, -1, dtype=np.int64)
         self.clock = 0
-        self._risky: tuple[np.ndarray, np.ndarray] | None = None
+        self._kept: tuple[np.ndarray, np.ndarray] | None = None
         self.optimum: dict[int, float] = {}
 
     def members_of(self, component: int) -> list[int]:
@@ -125,22 +125,24 @@ class TableArrays:
             self.optimum[component] = total
         return True
 
-    def risky(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
-        """(key chains, response chains) whose change makes `delta`'s reduction keep a leaf it
-        dropped before: a key chain that is a leaf of a response chain with others (that chain's
-        next leaf comes in when it changes), a response chain that is a key chain's first leaf
-        of several (the key chain's next leaf comes in)."""
-        if self._risky is None:
+    def reduction_keeps(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
+        """Where a change makes `delta`'s reduction keep a leaf it dropped before: (for each key
+        chain, the response chain it is a leaf of, when that chain has other key chains: once the
+        key chain changes, that chain's next leaf comes in, -1 otherwise; for each response chain
+        that is a key chain's first leaf of several, that key chain's next leaf: it comes in when
+        the response chain changes, -1 otherwise)."""
+        if self._kept is None:
             leaves = self.table.leaves(metric)
-            rows = np.zeros(self.n_rows, dtype=bool)
+            of_row = np.full(self.n_rows, -1, dtype=np.int64)
             at = np.flatnonzero(np.diff(self.row_ptr) == 1)
-            rows[at] = np.diff(self.col_ptr)[self.row_cols[self.row_ptr[at]]] > 1
-            cols = np.zeros(self.n_cols + 1, dtype=bool)
+            t = self.row_cols[self.row_ptr[at]]
+            of_row[at] = np.where(np.diff(self.col_ptr)[t] > 1, t, -1)
+            next_leaf = np.full(self.n_cols + 1, -1, dtype=np.int64)
             for order in leaves.row_leaves:
                 if len(order) > 1:
-                    cols[order[0]] = True
-            self._risky = (rows, cols)
-        return self._risky
+                    next_leaf[order[0]] = order[1]
+            self._kept = (of_row, next_leaf)
+        return self._kept
 
     def search(self, components: np.ndarray) -> None:
         """Each component's depth-first tree over its chains (entry and exit order, each node's
