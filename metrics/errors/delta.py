@@ -32,7 +32,7 @@ from functools import cached_property
 import numpy as np
 
 from metrics.errors.best_matching import matching_duals
-from metrics.errors import ceaf_change
+from metrics.errors import ceaf_arrays, ceaf_change, ceaf_components
 from metrics.errors.ceaf_change import Leaves
 from metrics.model import Document, Span
 from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LEA, MENTIONS, MUC
@@ -85,6 +85,7 @@ class _Table:
         self._optimum: dict[tuple[str, int], float] = {}
         self._duals: dict[str, dict[int, float]] = {}
         self._dual_components: dict[str, set[int]] = {}
+        self._arrays: ceaf_components.TableArrays | None = None
 
     def leaves(self, metric: str) -> Leaves:
         if metric not in self._leaves:
@@ -100,13 +101,23 @@ class _Table:
         reached.update(column_component[t] for t in change.sizes if t < len(self.col_cells) and self.col_cells[t])
         total = 0.0
         for c in sorted(reached):
-            best = self._optimum.get((metric, c))
-            if best is None:
-                start = _Change(self, NO_CHANGE)
-                start.rows = {c}  # a component is named by its first key chain
-                best = self._optimum[(metric, c)] = ceaf_change.best(self, start, metric, False)
-            total += best
+            total += self.component_best(metric, c)
         return total
+
+    def component_best(self, metric: str, c: int) -> float:
+        """The best alignment of component c (named by its first key chain) before any change."""
+        best = self._optimum.get((metric, c))
+        if best is None:
+            start = _Change(self, NO_CHANGE)
+            start.rows = {c}  # a component is named by its first key chain
+            best = self._optimum[(metric, c)] = ceaf_change.best(self, start, metric, False)
+        return best
+
+    def arrays(self) -> ceaf_components.TableArrays:
+        """The cells as arrays, for CEAF-e's change of many fixes at once (`ceaf_arrays`)."""
+        if self._arrays is None:
+            self._arrays = ceaf_components.TableArrays(self)
+        return self._arrays
 
     def row_duals(self, metric: str, rows: Iterable[int]) -> dict[int, float]:
         """The key chains' dual values of their components' best matchings before any change
@@ -272,8 +283,9 @@ def _lea(table: _Table, change: _Change) -> Score:
 _CHANGES = {MENTIONS.name: _mentions, MUC.name: _muc, BCUB.name: _bcub, LEA.name: _lea}
 
 
-ARRAY_METRICS = frozenset((MUC.name, BCUB.name))
-"""The metrics `change_arrays` computes for many changes at once."""
+ARRAY_METRICS = frozenset((MUC.name, BCUB.name, CEAFE.name))
+"""The metrics `change_arrays` computes for many changes at once (CEAF-e: `ceaf_arrays`, which
+leaves to `_ceaf` the changes it does not decide)."""
 
 
 def change_arrays(table: _Table, many: Sequence[Counts], metrics: Sequence[str]) -> dict[str, np.ndarray]:
@@ -288,6 +300,13 @@ def change_arrays(table: _Table, many: Sequence[Counts], metrics: Sequence[str])
     the order `_muc` and `_bcub` take it (the first cell, then the next), so every value is the
     same float."""
     assert set(metrics) <= ARRAY_METRICS, metrics
+    out = {}
+    if CEAFE.name in metrics:
+        out[CEAFE.name] = ceaf_arrays.change_rows(
+            table, many, CEAFE.name, lambda counts: _ceaf(table, _Change(table, counts), CEAFE.name).counts())
+        metrics = [metric for metric in metrics if metric != CEAFE.name]
+        if not metrics:
+            return out
     n_cells = max((len(counts[0]) for counts in many), default=0)
     n_sizes = max((len(counts[1]) for counts in many), default=0)
     col_cells, col_sizes, key_sizes, n_cols = table.col_cells, table.col_sizes, table.key_sizes, len(table.col_cells)
@@ -304,7 +323,8 @@ def change_arrays(table: _Table, many: Sequence[Counts], metrics: Sequence[str])
         size_rows.extend([(-2, 0, 0, 0)] * (n_sizes - len(sizes)))
     cell = np.array(cell_rows, dtype=np.int64).reshape(len(many), n_cells, 4)
     size = np.array(size_rows, dtype=np.int64).reshape(len(many), n_sizes, 4)
-    return {metric: _muc_arrays(cell, size) if metric == MUC.name else _bcub_arrays(cell, size) for metric in metrics}
+    out.update((metric, _muc_arrays(cell, size) if metric == MUC.name else _bcub_arrays(cell, size)) for metric in metrics)
+    return out
 
 
 def _muc_arrays(cell: np.ndarray, size: np.ndarray) -> np.ndarray:

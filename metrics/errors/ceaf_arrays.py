@@ -1,0 +1,388 @@
+"""CEAF-e's change under many single fixes of a clean document at once, as array work.
+
+Why: `metrics.errors.delta` found each fix's change by searching the components it reaches and
+solving them again (`ceaf_change`), 40-100 us of Python per fix, two fifths of pricing a corpus's
+errors.  A certificate per fix in Python gained nothing (benchmarks/README.md); what pays is doing
+every fix of a document in one pass of numpy.  Two kinds of change cover almost every single fix:
+
+- SIZE: one response chain changes size and no cell moves (a mention absent from the key removed,
+  or split out into a chain of its own, which overlaps nothing): only that column's weights change;
+- MOVE: a key chain k's mentions leave response chain a (or none: mentions added) for chain b (or a
+  new one): a link, a split, an added mention.  Columns a and b change; the cell (k, a) goes when
+  it empties, which may part its component in two (a bridge: `ceaf_components.search`).
+
+The best alignment after the change: a star's (one key chain, or one response chain that changes
+size) is its largest edge, as `best_matching.at_most_one_choice` takes it.  Any other component's
+comes from its best matching before the change, as `delta` reduces the component (hubs and each
+hub's first best leaf), certified unique by key-chain duals (`ceaf_components.TableArrays`); after
+the change only columns a and b are judged again, over the cells the reduction keeps, as
+`best_matching.certified` judges a column: each other column keeps its partner, or its lack of
+one, by the margin it had.  Where a and b decide (each one's best key chain clear of 0 and of its
+second by MARGIN, free or let go by the other, and any key chain they let go with a dual of 0),
+the matching after is that one and unique, so the search and the solver would find it too.
+Everything else goes to `delta` one change at a time (`one`), as before: ties, two chains wanting
+one key chain, a key chain with a positive dual let go, a change to a key chain's first leaf of
+several (the reduction then keeps its next leaf: `TableArrays.reduction_keeps`), and components
+with no certificate.  (A key chain k that is a leaf of a response chain t with others brings t's
+next leaf in when it changes: t is judged too, with its cells as the reduction then keeps them.)
+
+To the bit: the engine sums a component's best matching in key-chain order from 0 (`best_total`,
+the solver's pairs too) and two components' sums one after the other (x + y is y + x); here every
+key chain of the part reached holds a slot, in that order, with 0.0 for a chain left out (x + 0.0
+is x), the slots of each side of a parted component added apart, column by column.  A star's value
+is a maximum (no rounding).  The change is that value minus the best before the change as `delta`
+keeps it.  tests/test_ceaf_arrays.py checks every change against `delta.changes`, float for float.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from metrics.errors.best_matching import MARGIN
+from metrics.errors.ceaf_components import TableArrays
+
+_Table = Any
+"""`metrics.errors.delta`'s table of a document (not imported: delta imports this module)."""
+Counts = tuple
+"""`metrics.errors.delta.Counts`: ((cell, change) pairs, (chain, size change) pairs, matched, responses)."""
+
+SIZE, MOVE = 1, 2
+"""The kinds of change computed here (the module's docstring): one chain's size; a key chain's
+mentions leaving one chain (or none) for another (or a new one)."""
+
+
+def kind_of(counts: Counts, n_cols: int) -> tuple[int, ...] | None:
+    """(SIZE, response chain, its size change, new chains) or (MOVE, key chain, chain it leaves or
+    -1, how many leave, chain it joins, how many join) for a change computed here; None for any
+    other (`delta` computes it)."""
+    cells, sizes = counts[0], counts[1]
+    if not cells:
+        old = [(t, d) for t, d in sizes if t < n_cols]
+        if len(old) == 1:
+            return SIZE, old[0][0], old[0][1], sum(d > 0 for t, d in sizes if t >= n_cols)
+        return None
+    if len(cells) == 1 and len(sizes) == 1:
+        (k, t), d = cells[0]
+        if sizes[0] == (t, d) and d > 0:
+            return MOVE, k, -1, 0, t, d
+        return None
+    if len(cells) == 2 and len(sizes) == 2:
+        ((k, a), out), ((k2, b), into) = cells
+        if out > 0:
+            a, out, b, into = b, into, a, out
+        if k == k2 and out < 0 < into and dict(sizes) == {a: out, b: into}:
+            return MOVE, k, a, -out, b, into
+    return None
+
+
+def change_rows(table: _Table, many: Sequence[Counts], metric: str,
+                one: Callable[[Counts], list[float]]) -> np.ndarray:
+    """CEAF-e's four counts changed by each of many changes, as rows: the changes of the kinds
+    above as arrays, every other one by `one` (`delta`'s change of one).  CEAF-e's fourth count,
+    the response chains gained, is the chains that come to exist less those that cease to."""
+    arrays = table.arrays()
+    n_cols, row_cells = arrays.n_cols, table.row_cells
+    out = np.zeros((len(many), 4))
+    sized: list[tuple[int, ...]] = []  # (change, response chain, its size change, new chains)
+    moves: list[tuple[int, ...]] = []  # (change, key chain, a, its cell before, leaving, b, its cell before, joining)
+    others = []
+    for i, counts in enumerate(many):
+        kind = kind_of(counts, n_cols)
+        if kind is None:
+            others.append(i)
+        elif kind[0] == SIZE:
+            sized.append((i, *kind[1:]))
+        else:
+            _, k, a, leaving, b, joining = kind
+            cells = row_cells[k]
+            moves.append((i, k, a, cells.get(a, 0), leaving, b, cells.get(b, 0), joining))
+    totals = np.zeros(len(many))
+    decided = np.ones(len(many), dtype=bool)
+    decided[others] = False
+    sizes = arrays.col_sizes
+    if sized:
+        at, col, change, new = np.array(sized, dtype=np.int64).T
+        out[at, 3] = (sizes[col] + change > 0).astype(np.int64) - (sizes[col] > 0) + new
+        _sizes(arrays, metric, np.array((at, col, sizes[col] + change)), totals, decided)
+    if moves:
+        moved = np.array(moves, dtype=np.int64).T
+        at, _, a, _, leaving, b, _, joining = moved
+        a0, b0 = np.where(a >= 0, a, n_cols), np.where(b < n_cols, b, n_cols)  # n_cols: no chain, size 0
+        out[at, 3] = ((sizes[a0] - leaving > 0).astype(np.int64) - (sizes[a0] > 0)
+                      + (sizes[b0] + joining > 0) - (sizes[b0] > 0))
+        _moves(arrays, metric, moved, totals, decided)
+    out[:, 0] = out[:, 2] = totals
+    for i in np.flatnonzero(~decided).tolist():
+        out[i] = one(many[i])
+    return out
+
+
+def _gather(ptr: np.ndarray, chains: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(which of `chains` each cell belongs to, the cell's index) of every cell of these chains."""
+    return _ranges(ptr[chains], ptr[chains + 1] - ptr[chains])
+
+
+def _segment_max(owner: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    out = np.full(n, -np.inf)
+    np.maximum.at(out, owner, values)
+    return out
+
+
+def _choose(owner: np.ndarray, row: np.ndarray, weight: np.ndarray, slack: np.ndarray, n: int, *,
+            leaf: np.ndarray, position: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per changed column (owner 0..n-1), among the cells `delta`'s reduction keeps (every cell
+    but the leaves', and the first best leaf: `leaf` marks a leaf's cell, `position` its place
+    in the column): the key chain it takes, or -1 when every edge is slack by MARGIN (or it has
+    none), and that edge's weight; and whether the column decides (its best slack clear of 0 and
+    of its second best by MARGIN): `best_matching.certified`'s judgement."""
+    if leaf.any():
+        at = np.flatnonzero(leaf)
+        at = at[np.lexsort((position[at], -weight[at], owner[at]))]
+        first = np.ones(len(at), dtype=bool)
+        first[1:] = owner[at][1:] != owner[at][:-1]
+        keep = ~leaf
+        keep[at[first]] = True
+        owner, row, weight, slack = owner[keep], row[keep], weight[keep], slack[keep]
+    order = np.lexsort((-slack, owner))
+    owner, row, weight, slack = owner[order], row[order], weight[order], slack[order]
+    first = np.ones(len(owner), dtype=bool)
+    first[1:] = owner[1:] != owner[:-1]
+    top, second = np.full(n, -np.inf), np.full(n, -np.inf)
+    best_row, best_weight = np.full(n, -1, dtype=np.int64), np.zeros(n)
+    at = np.flatnonzero(first)
+    top[owner[at]], best_row[owner[at]], best_weight[owner[at]] = slack[at], row[at], weight[at]
+    following = np.flatnonzero(~first)
+    has_second = following[first[following - 1]]  # the second edge of its column
+    second[owner[has_second]] = slack[has_second]
+    left_out = top <= -MARGIN
+    with np.errstate(invalid="ignore"):  # -inf - -inf: a column with no edge is left out
+        taken = (top >= MARGIN) & (top - second >= MARGIN)
+    return np.where(taken, best_row, -1), best_weight, left_out | taken
+
+
+def _sorted_sums(fix: np.ndarray, row: np.ndarray, term: np.ndarray, apart: np.ndarray, n: int) -> np.ndarray:
+    """Per fix, its terms (one per key chain) added in key-chain order from 0 in two groups, those
+    `apart` and the others, then the two sums added: `best_total` of each component after the
+    change, summed as `ceaf_change.best` sums two (x + 0.0 is x: a chain left out, an empty group)."""
+    order = np.lexsort((row, fix))
+    fix, term, apart = fix[order], term[order], apart[order]
+    place = np.arange(len(fix)) - np.searchsorted(fix, fix)
+    width = int(place.max()) + 1 if len(place) else 0
+    near, far = np.zeros((n, width)), np.zeros((n, width))
+    near[fix, place] = np.where(apart, 0.0, term)
+    far[fix, place] = np.where(apart, term, 0.0)
+    first, second = np.zeros(n), np.zeros(n)
+    for j in range(width):
+        first = first + near[:, j]
+        second = second + far[:, j]
+    return first + second
+
+
+def _component_rows(arrays: TableArrays, fix: np.ndarray, component: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(fix, key chain) of every key chain of each fix's component."""
+    owner, at = _ranges(arrays.member_start[component], arrays.comp_rows[component])
+    return fix[owner], arrays.members[at]
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(which range, index) of every index of the ranges [start, start + length)."""
+    owner = np.repeat(np.arange(len(starts)), lengths)
+    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
+    return owner, (offsets + np.arange(int(lengths.sum()))).astype(np.int64)
+
+
+def _sizes(arrays: TableArrays, metric: str, changed: np.ndarray, totals: np.ndarray, decided: np.ndarray) -> None:
+    """Changes of one response chain's size, no cell moved (the module's docstring): `changed`
+    holds each one's place, response chain and size after, as rows."""
+    at, col, size = changed
+    has_cells = arrays.col_ptr[col + 1] > arrays.col_ptr[col]
+    decided[at[has_cells & (size <= 0)]] = False  # cannot be: its cells would move
+    # a chain with no cell is in no component: nothing before or after (0 - 0.0)
+    has_cells &= size > 0
+    at, col, size = at[has_cells], col[has_cells], size[has_cells]
+    if not len(at):
+        return
+    component = arrays.root_col[col]
+    n_rows, n_cols = arrays.comp_rows[component], arrays.comp_cols[component]
+    after = np.full(len(at), np.nan)
+    # a star on one response chain (this one): its largest edge at the new size
+    star = n_cols == 1
+    if star.any():
+        owner, cell = _gather(arrays.col_ptr, col[star])
+        weights = 2.0 * arrays.col_n[cell] / (arrays.key_sizes[arrays.col_rows[cell]] + size[star][owner])
+        after[star] = _segment_max(owner, weights, int(star.sum()))
+    # a star on one key chain: the largest of its edges, this chain's at the new size
+    star = (n_rows == 1) & (n_cols > 1)
+    if star.any():
+        row = arrays.col_rows[arrays.col_ptr[col[star]]]
+        owner, cell = _gather(arrays.row_ptr, row)
+        t = arrays.row_cols[cell]
+        sizes = np.where(t == col[star][owner], size[star][owner], arrays.col_sizes[t])
+        weights = 2.0 * arrays.row_n[cell] / (arrays.key_sizes[row][owner] + sizes)
+        after[star] = _segment_max(owner, weights, int(star.sum()))
+    rest = np.flatnonzero((n_rows > 1) & (n_cols > 1))
+    if len(rest):
+        after[rest] = _sized_matchings(arrays, metric, component[rest], col[rest], size[rest])
+    done = ~np.isnan(after)
+    totals[at[done]] = after[done] - arrays.component_optimum(component[done], metric)
+    decided[at[~done]] = False
+
+
+def _sized_matchings(arrays: TableArrays, metric: str, component: np.ndarray, col: np.ndarray,
+                     size: np.ndarray) -> np.ndarray:
+    """The best matching's total after each change of a column's size, in components that are
+    no star; NaN where the certificate does not decide."""
+    n = len(component)
+    good = arrays.certify(component, metric)
+    owner, cell = _gather(arrays.col_ptr, col)
+    row = arrays.col_rows[cell]
+    weights = 2.0 * arrays.col_n[cell] / (arrays.key_sizes[row] + size[owner])
+    leaf = np.diff(arrays.row_ptr)[row] == 1
+    chosen, chosen_weight, decides = _choose(owner, row, weights, weights - arrays.dual[row], n, leaf=leaf, position=cell)
+    good &= arrays.reduction_keeps(metric)[1][col] < 0  # a leaf the reduction would bring in: delta
+    old = arrays.partner_of_col[col]
+    let_go = (old >= 0) & (chosen != old)
+    good &= decides
+    good &= ~(let_go & (arrays.dual[np.maximum(old, 0)] != 0.0))  # a key chain let go has dual 0
+    good &= ~((chosen >= 0) & (chosen != old) & (arrays.partner_of_row[np.maximum(chosen, 0)] >= 0))
+    fix, rows = _component_rows(arrays, np.arange(n), component)
+    term = np.where(rows == old[fix], 0.0, arrays.weight[rows])
+    term = np.where(rows == chosen[fix], chosen_weight[fix], term)
+    out = _sorted_sums(fix, rows, term, np.zeros(len(fix), dtype=bool), n)
+    out[~good] = np.nan
+    return out
+
+
+def _judged(arrays: TableArrays, k: np.ndarray, ids: np.ndarray, fix: np.ndarray, *, cell: np.ndarray,
+            count: np.ndarray, size: np.ndarray, new: tuple[np.ndarray, np.ndarray] | None = None
+            ) -> tuple[np.ndarray, ...]:
+    """One column per change (`ids`, -1 for none) judged after the change: (ids, the key chain it
+    takes or -1, that edge's weight, whether it decides), from its cells after the change (`fix`:
+    which change, `cell`: the cell's place in the column, `count`) and its size after; `new`:
+    cells of k it gains, (changes, counts)."""
+    row = arrays.col_rows[cell]
+    keep = count > 0
+    fix, row, count, cell = fix[keep], row[keep], count[keep], cell[keep]
+    if new is not None:
+        fix, row = np.concatenate((fix, new[0])), np.concatenate((row, k[new[0]]))
+        count, cell = np.concatenate((count, new[1])), np.concatenate((cell, np.zeros(len(new[0]), dtype=np.int64)))
+    weight = 2.0 * count / (arrays.key_sizes[row] + size[fix])
+    leaf = (np.diff(arrays.row_ptr)[row] == 1) & (row != k[fix])
+    n = len(ids)
+    chosen, chosen_weight, decides = _choose(fix, row, weight, weight - arrays.dual[row], n, leaf=leaf, position=cell)
+    return ids, chosen, chosen_weight, decides
+
+
+def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarray, decided: np.ndarray) -> None:
+    """Changes that move a key chain's mentions from chain a (or none) to chain b (or a new one):
+    the components of k and b, the cell (k, a) removed when it empties (a bridge test says
+    whether its component parts in two), columns a and b judged again (the module's docstring)."""
+    at, k, a, cell_a, leaving, b, cell_b, joining = moves
+    n_rows, n_cols = arrays.n_rows, arrays.n_cols
+    has_a, old_b = a >= 0, b < n_cols
+    a0, b0 = np.where(has_a, a, n_cols), np.where(old_b, b, n_cols)
+    comp_k = np.where(arrays.row_ptr[k + 1] > arrays.row_ptr[k], arrays.root_row[k], -1)
+    comp_b = np.where(old_b & (arrays.col_ptr[b0 + 1] > arrays.col_ptr[b0]), arrays.root_col[b0], -1)
+    comp_b[comp_b == comp_k] = -1  # one component, counted once
+    good = np.ones(len(at), dtype=bool)
+    for comp in (comp_k, comp_b):
+        there = comp >= 0
+        good[there] &= arrays.certify(comp[there], metric)
+    decided[at[~good]] = False
+    at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b = (
+        x[good] for x in (at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b))
+    n = len(at)
+    if not n:
+        return
+    size_a = np.where(has_a, arrays.col_sizes[a0] - leaving, 0)
+    size_b = np.where(old_b, arrays.col_sizes[b0], 0) + joining
+    left_in_a = cell_a - leaving
+    # column a after: its cells, k's less those leaving (gone if none stay)
+    fix, cell = _gather(arrays.col_ptr, a0)
+    keep = has_a[fix] & (size_a[fix] > 0)
+    fix, cell = fix[keep], cell[keep]
+    row, count = arrays.col_rows[cell], arrays.col_n[cell]
+    count = np.where(row == k[fix], left_in_a[fix], count)
+    keep = count > 0
+    columns = [_judged(arrays, k, np.where(has_a, a, -1), fix[keep], cell=cell[keep], count=count[keep], size=size_a)]
+    # column b after: its cells, k's with those joining (a new cell if k had none there)
+    fix, cell = _gather(arrays.col_ptr, b0)
+    keep = old_b[fix]
+    fix, cell = fix[keep], cell[keep]
+    count = np.where(arrays.col_rows[cell] == k[fix], arrays.col_n[cell] + joining[fix], arrays.col_n[cell])
+    new = np.flatnonzero(cell_b == 0)
+    columns.append(_judged(arrays, k, np.where(old_b, b, -1), fix, cell=cell, count=count, size=size_b,
+                           new=(new, joining[new])))
+    # k a leaf of t, which has other key chains: t's next leaf comes in, t is judged too
+    leaf_of, next_leaf = arrays.reduction_keeps(metric)
+    t = np.where(has_a, -1, leaf_of[k])
+    t[t == b] = -1
+    fix, cell = _gather(arrays.col_ptr, np.maximum(t, 0))
+    keep = t[fix] >= 0
+    columns.append(_judged(arrays, k, t, fix[keep], cell=cell[keep], count=arrays.col_n[cell[keep]],
+                           size=arrays.col_sizes[np.maximum(t, 0)]))
+    # the matching after: every other column keeps its partner; these take theirs (a change where
+    # a or b is a key chain's first leaf of several, whose next leaf comes in, goes to delta)
+    good = (next_leaf[a0] < 0) & (next_leaf[b0] < 0)
+    for i, (ids, chosen, _, decides) in enumerate(columns):
+        good &= decides
+        for other_ids, other, *_ in columns[i + 1:]:
+            good &= ~((chosen >= 0) & (chosen == other))
+        was = arrays.partner_of_row[np.maximum(chosen, 0)]
+        judged_was = np.zeros(n, dtype=bool)
+        for other_ids, *_ in columns:
+            judged_was |= (other_ids >= 0) & (was == other_ids)
+        good &= (chosen < 0) | (was < 0) | judged_was
+    olds = [np.where(ids >= 0, arrays.partner_of_col[np.maximum(ids, 0)], -1) for ids, *_ in columns]
+    for old in olds:
+        let_go = old >= 0
+        for _, chosen, *_ in columns:
+            let_go &= old != chosen
+        good &= ~(let_go & (arrays.dual[np.maximum(old, 0)] != 0.0))  # a key chain let go has dual 0
+    # the cell (k, a) emptied: does its component part in two, and which side is b on
+    parted = np.zeros(n, dtype=bool)
+    child = np.full(n, -1, dtype=np.int64)
+    emptied = has_a & (left_in_a == 0)
+    if emptied.any():
+        arrays.search(comp_k[emptied])
+        node_a = n_rows + a0
+        down = emptied & (arrays.parent[node_a] == k)  # a entered from k
+        up = emptied & (arrays.parent[k] == node_a)  # k entered from a
+        child = np.where(down, node_a, np.where(up, k, -1))
+        top = np.where(down, k, node_a)
+        parted = (child >= 0) & (arrays.low[np.maximum(child, 0)] > arrays.enter[top])
+        # b on a's side of the bridge joins the two again
+        b_in = old_b & (comp_b < 0) & (np.where(old_b, arrays.root_col[b0], -1) == comp_k)
+        b_node = n_rows + b0
+        b_below = (arrays.enter[b_node] >= arrays.enter[np.maximum(child, 0)]) & \
+            (arrays.enter[b_node] < arrays.leave[np.maximum(child, 0)])
+        b_side_of_a = np.where(child == k, ~b_below, b_below)
+        parted &= ~(b_in & b_side_of_a)
+    # every key chain of the part reached, with its weight in the matching after
+    fix_k, rows_k = _component_rows(arrays, np.flatnonzero(comp_k >= 0), comp_k[comp_k >= 0])
+    fix_b, rows_b = _component_rows(arrays, np.flatnonzero(comp_b >= 0), comp_b[comp_b >= 0])
+    alone = np.flatnonzero(comp_k < 0)  # k had no cell: a component of its own after
+    fix = np.concatenate((fix_k, fix_b, alone))
+    rows = np.concatenate((rows_k, rows_b, k[alone]))
+    term = arrays.weight[rows]
+    for old in olds:
+        term = np.where(rows == old[fix], 0.0, term)
+    for _, chosen, weight, *_ in columns:
+        term = np.where(rows == chosen[fix], weight[fix], term)
+    # a key chain on a's side of a bridge removed is apart (b's component joins k's side)
+    on_a_side = np.zeros(len(fix), dtype=bool)
+    if parted.any():
+        c = np.maximum(child[fix], 0)
+        below = (arrays.enter[rows] >= arrays.enter[c]) & (arrays.enter[rows] < arrays.leave[c])
+        in_k = np.arange(len(fix)) < len(fix_k)
+        on_a_side = parted[fix] & in_k & np.where(child[fix] == k[fix], ~below, below)
+    after = _sorted_sums(fix, rows, term, on_a_side, n)
+    before = np.zeros(n)  # as `delta._Table.best_before` sums them: two components add either way
+    for comp in (comp_k, comp_b):
+        there = comp >= 0
+        before[there] = before[there] + arrays.component_optimum(comp[there], metric)
+    totals[at[good]] = (after - before)[good]
+    decided[at[~good]] = False

@@ -1,0 +1,217 @@
+"""A clean document's overlap graph as arrays, for CEAF-e's change of many fixes at once
+(`metrics.errors.ceaf_arrays`): its cells by response chain and by key chain, its components,
+each component's best matching before any change certified by key-chain duals, and a
+depth-first tree of the components where a fix removes a cell (its bridges).
+
+Why its own module: `ceaf_arrays` computes the changes; this is what they read, found once per
+document and per component (a component's certificate and tree when a fix first needs them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from metrics.errors.best_matching import MARGIN, certified, matching_duals
+
+_Table = Any
+"""`metrics.errors.delta`'s table of a document (not imported: delta imports ceaf_arrays)."""
+
+
+class TableArrays:
+    """A clean document's cells as arrays (by response chain and by key chain), its components'
+    sizes, and (found when a fix first needs them) each component's certified best matching and
+    its bridges.  Nodes: key chain k is node k, response chain t node n_rows + t; a component is
+    named by its first key chain (`delta._Table._component_index`)."""
+
+    def __init__(self, table: _Table) -> None:
+        self.table = table
+        rows, cols = table.row_cells, table.col_cells
+        self.n_rows, self.n_cols = n_rows, n_cols = len(rows), len(cols)
+        # response chain n_cols stands for "none" (a chain a fix makes, or no chain): no cells
+        self.key_sizes = np.array(table.key_sizes, dtype=np.int64)
+        self.col_sizes = np.array([*table.col_sizes, 0], dtype=np.int64)
+        self.col_ptr, self.col_rows, self.col_n = _csr([*cols, {}])
+        self.row_ptr, self.row_cols, self.row_n = _csr(rows)
+        root_row, root_col = table._component_index()
+        n_nodes = n_rows + n_cols + 1
+        self.root_row = np.array(root_row, dtype=np.int64).reshape(-1)
+        self.root_col = np.array([*root_col, n_nodes - 1], dtype=np.int64)
+        self.comp_rows = np.bincount(self.root_row, minlength=n_nodes)
+        self.comp_cols = np.bincount(self.root_col, minlength=n_nodes)
+        self.members = np.argsort(self.root_row, kind="stable")  # key chains by component, in order
+        self.member_start = np.searchsorted(self.root_row[self.members], np.arange(n_nodes))
+        # each component's certified best matching, found when first asked for
+        self.known = np.zeros(n_nodes, dtype=bool)
+        self.certified = np.zeros(n_nodes, dtype=bool)
+        self.dual = np.zeros(n_rows)
+        self.weight = np.zeros(n_rows)  # a key chain's weight in its matching, 0.0 if left out
+        self.partner_of_row = np.full(n_rows, -1, dtype=np.int64)
+        self.partner_of_col = np.full(n_cols + 1, -1, dtype=np.int64)
+        # each component's depth-first tree, found when a fix first removes one of its cells
+        self.searched = np.zeros(n_nodes, dtype=bool)
+        self.enter = np.zeros(n_nodes, dtype=np.int64)
+        self.leave = np.zeros(n_nodes, dtype=np.int64)
+        self.low = np.zeros(n_nodes, dtype=np.int64)
+        self.parent = np.full(n_nodes, -1, dtype=np.int64)
+        self.clock = 0
+        self._kept: tuple[np.ndarray, np.ndarray] | None = None
+        self.optimum: dict[int, float] = {}
+
+    def members_of(self, component: int) -> list[int]:
+        start = int(self.member_start[component])
+        return self.members[start:start + int(self.comp_rows[component])].tolist()
+
+    def certify(self, components: np.ndarray, metric: str) -> np.ndarray:
+        """Whether each component's best matching before any change is certified unique by its key
+        chains' duals over every cell of the component (the leaves too); each found once."""
+        for c in np.unique(components[~self.known[components]]).tolist():
+            self.known[c] = True
+            self.certified[c] = self._certify(c, metric)
+        return self.certified[components]
+
+    def _certify(self, component: int, metric: str) -> bool:
+        table = self.table
+        members = self.members_of(component)
+        key_sizes, col_sizes, row_cells, col_cells = table.key_sizes, table.col_sizes, table.row_cells, table.col_cells
+        edges: dict[tuple[int, int], float] = {}
+        if len(members) == 1:  # a star on one key chain: every edge, the best clear of the rest
+            (k,) = members
+            for t, n in row_cells[k].items():
+                edges[(k, t)] = 2.0 * n / (key_sizes[k] + col_sizes[t])
+            duals = _star_duals(edges)
+        else:
+            # the component as `delta` reduces it: hubs, and each hub's first best leaf only (the
+            # reduction breaks leaves' ties, so the matching is unique where the leaves tie)
+            leaves = table.leaves(metric)
+            for k in members:
+                cells = row_cells[k]
+                if len(cells) > 1:
+                    for t in leaves.row_hubs[k] + leaves.row_leaves[k][:1]:
+                        edges[(k, t)] = 2.0 * cells[t] / (key_sizes[k] + col_sizes[t])
+                    for t in leaves.row_hubs[k]:
+                        first = leaves.col_leaves(t, col_sizes[t])[:1]
+                        for leaf in first:
+                            edges[(leaf, t)] = 2.0 * col_cells[t][leaf] / (key_sizes[leaf] + col_sizes[t])
+            for k in members:  # a component with one response chain: its first best leaf
+                if len(row_cells[k]) == 1 and not edges:
+                    (t,) = row_cells[k]
+                    leaf = leaves.col_leaves(t, col_sizes[t])[0]
+                    edges[(leaf, t)] = 2.0 * col_cells[t][leaf] / (key_sizes[leaf] + col_sizes[t])
+            duals = {} if len(edges) == 1 else matching_duals(list(edges), edges)
+        cells = list(edges)
+        matched = certified(cells, edges, duals) if duals is not None else None
+        if matched is None:
+            return False
+        best: dict[int, tuple[float, int]] = {}  # response chain -> (its best slack, key chain)
+        for (k, t), w in edges.items():
+            slack = w - duals.get(k, 0.0)
+            if t not in best or slack > best[t][0]:
+                best[t] = (slack, k)
+        for t, (slack, k) in best.items():
+            if slack >= MARGIN:  # certified: these are the matching's pairs, one per key chain
+                self.partner_of_row[k] = t
+                self.partner_of_col[t] = k
+                self.weight[k] = edges[(k, t)]
+        for k in members:
+            self.dual[k] = duals.get(k, 0.0)
+        if len(members) > 1 and self.comp_cols[component] > 1 and len(row_cells[component]) > 1:
+            # `delta` reduces the component as here (its first key chain is no leaf): its unique
+            # best matching, summed in key-chain order from 0 as `best_total` sums it
+            total = 0.0
+            for k in members:
+                total += self.weight[k]
+            self.optimum[component] = total
+        return True
+
+    def reduction_keeps(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
+        """Where a change makes `delta`'s reduction keep a leaf it dropped before: (for each key
+        chain, the response chain it is a leaf of, when that chain has other key chains: once the
+        key chain changes, that chain's next leaf comes in, -1 otherwise; for each response chain
+        that is a key chain's first leaf of several, that key chain's next leaf: it comes in when
+        the response chain changes, -1 otherwise)."""
+        if self._kept is None:
+            leaves = self.table.leaves(metric)
+            of_row = np.full(self.n_rows, -1, dtype=np.int64)
+            at = np.flatnonzero(np.diff(self.row_ptr) == 1)
+            t = self.row_cols[self.row_ptr[at]]
+            of_row[at] = np.where(np.diff(self.col_ptr)[t] > 1, t, -1)
+            next_leaf = np.full(self.n_cols + 1, -1, dtype=np.int64)
+            for order in leaves.row_leaves:
+                if len(order) > 1:
+                    next_leaf[order[0]] = order[1]
+            self._kept = (of_row, next_leaf)
+        return self._kept
+
+    def search(self, components: np.ndarray) -> None:
+        """Each component's depth-first tree over its chains (entry and exit order, each node's
+        parent and the lowest entry its subtree reaches): a tree edge (p, c) is a bridge when
+        low[c] > enter[p], and removing it leaves c's subtree, the nodes entered from enter[c] to
+        leave[c], apart."""
+        row_cells, col_cells, n_rows = self.table.row_cells, self.table.col_cells, self.n_rows
+        enter, leave, low, parent = self.enter, self.leave, self.low, self.parent
+        for c in np.unique(components[~self.searched[components]]).tolist():
+            self.searched[c] = True
+            clock = self.clock + 1  # entries count from 1: 0 is "not entered"
+            enter[c] = low[c] = clock
+            stack = [(c, iter(row_cells[c]))]
+            while stack:
+                node, todo = stack[-1]
+                for other in todo:
+                    nxt = other + n_rows if node < n_rows else other
+                    if nxt == parent[node]:
+                        continue
+                    if enter[nxt]:
+                        if enter[nxt] < low[node]:
+                            low[node] = enter[nxt]
+                        continue
+                    clock += 1
+                    enter[nxt] = low[nxt] = clock
+                    parent[nxt] = node
+                    stack.append((nxt, iter(col_cells[nxt - n_rows] if nxt >= n_rows else row_cells[nxt])))
+                    break
+                else:
+                    stack.pop()
+                    leave[node] = clock + 1
+                    if stack and low[node] < low[stack[-1][0]]:
+                        low[stack[-1][0]] = low[node]
+            self.clock = clock
+
+    def component_optimum(self, components: np.ndarray, metric: str) -> np.ndarray:
+        """Each component's best alignment before any change, as `delta` keeps it (a star's is
+        its largest edge, as `best_matching.at_most_one_choice` takes it: no search)."""
+        optimum = self.optimum
+        table = self.table
+        for c in components.tolist():
+            if c not in optimum:
+                if self.comp_rows[c] == 1:
+                    optimum[c] = max(2.0 * n / (table.key_sizes[c] + table.col_sizes[t]) for t, n in table.row_cells[c].items())
+                elif self.comp_cols[c] == 1:
+                    (t,) = table.row_cells[c]
+                    size = table.col_sizes[t]
+                    optimum[c] = max(2.0 * n / (table.key_sizes[k] + size) for k, n in table.col_cells[t].items())
+                else:
+                    optimum[c] = table.component_best(metric, c)
+        return np.array([optimum[c] for c in components.tolist()], dtype=np.float64).reshape(-1)
+
+
+def _star_duals(edges: dict[tuple[int, int], float]) -> dict[int, float] | None:
+    """The dual of a star's one key chain that certifies its best edge (None on a tie): halfway
+    between its best edge and its second, so that every other edge is slack."""
+    weights = sorted(edges.values(), reverse=True)
+    if len(weights) == 1:
+        return {}
+    if weights[0] - weights[1] < 2 * MARGIN:
+        return None
+    ((k, _), *_) = edges
+    return {k: (weights[0] + weights[1]) / 2}
+
+
+def _csr(cells: list[dict[int, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(start of each chain's cells, partner chain, count) of one side's cells, in dict order."""
+    ptr = np.zeros(len(cells) + 1, dtype=np.int64)
+    np.cumsum([len(c) for c in cells], out=ptr[1:])
+    partners = np.fromiter((p for c in cells for p in c), dtype=np.int64, count=int(ptr[-1]))
+    counts = np.fromiter((n for c in cells for n in c.values()), dtype=np.int64, count=int(ptr[-1]))
+    return ptr, partners, counts

@@ -1,0 +1,211 @@
+"""CEAF-e's change of many single fixes at once (metrics/errors/ceaf_arrays.py) against `delta`'s
+change of one fix at a time, to the bit, and against rescoring the corpus.
+
+`ceaf_arrays.change_rows` computes, for a clean document, the changes of the kinds it knows (a
+chain's size changed with no cell moved; a key chain's mentions moved from one chain, or none, to
+another, or a new one) and hands every other change to `delta`.  Its rows must be the floats
+`delta.changes` gives, not close ones: prices are compared to the last digit.  Every fix of every
+kind on every token is priced, so that the paths it takes (stars, certified matchings, a cell
+emptied that parts its component, a key chain with no cell) are all exercised; the test checks
+that each was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_errors_impact import full_rescore
+from test_impact_delta import _document, _hub_shapes, random_pair
+
+from metrics.corpus.scoring import prepare
+from metrics.errors import ceaf_arrays
+from metrics.errors.chen_ng.fixes import Fix, FixKind, apply_fixes, single_fix_counts
+from metrics.errors.chen_ng.impact import Pricer
+from metrics.errors.delta import changes
+from metrics.measures.catalog import CEAFE
+from metrics.measures.weights import W4
+
+
+def _fixes(n: int, rng: random.Random, links: int) -> list[Fix]:
+    """Every add, remove and split of a one-token span of n + 3 tokens, and `links` links."""
+    spans = [(i, i) for i in range(n + 3)]
+    out = [Fix(kind, span, None) for span in spans for kind in (FixKind.ADD, FixKind.REMOVE, FixKind.SPLIT)]
+    out += [Fix(FixKind.LINK, rng.choice(spans), rng.choice(spans)) for _ in range(links)]
+    return out
+
+
+def _table_and_changes(keys, responses, fixes: list[Fix]):
+    state = Pricer(prepare(keys, responses), "conll", W4)._state(0)
+    assert state.clean
+    many = {}
+    for fix in fixes:
+        counts = single_fix_counts(state.base, fix, state.delta.row_cells)
+        if counts is not None:
+            many.setdefault(counts, fix)
+    return state.delta, list(many), list(many.values())
+
+
+def _paths(table, many: list, monkeypatch) -> tuple[Counter, list[list[float]], set[int]]:
+    """The rows `change_rows` gives, which changes it left to `delta`, and the paths it took."""
+    paths: Counter = Counter()
+    segment_max, sorted_sums = ceaf_arrays._segment_max, ceaf_arrays._sorted_sums
+
+    def spied_max(owner, values, n):
+        paths["star"] += n
+        return segment_max(owner, values, n)
+
+    def spied_sums(fix, row, term, apart, n):
+        paths["summed"] += n
+        return sorted_sums(fix, row, term, apart, n)
+
+    monkeypatch.setattr(ceaf_arrays, "_segment_max", spied_max)
+    monkeypatch.setattr(ceaf_arrays, "_sorted_sums", spied_sums)
+    left: set[int] = set()
+    at = {counts: i for i, counts in enumerate(many)}
+
+    def one(counts):
+        left.add(at[counts])
+        return changes(table, counts, (CEAFE.name,))[CEAFE.name].counts()
+
+    rows = ceaf_arrays.change_rows(table, many, CEAFE.name, one).tolist()
+    monkeypatch.undo()
+    n_cols = len(table.col_cells)
+    for i, counts in enumerate(many):
+        if i not in left:
+            kind = ceaf_arrays.kind_of(counts, n_cols)
+            if kind[0] == ceaf_arrays.SIZE:
+                paths["size"] += 1
+            else:
+                paths["move from a chain" if kind[2] >= 0 else "move from none"] += 1
+                paths["move to a new chain" if kind[4] >= n_cols else "move to a chain"] += 1
+                if not table.row_cells[kind[1]]:
+                    paths["key chain with no cell"] += 1
+                if _parts_after(table, counts) == 2:
+                    paths["parted"] += 1
+    return paths, rows, left
+
+
+def _parts_after(table, counts) -> int:
+    """How many components with a cell the chains a change touches are in after it (a plain
+    search over every cell: the brute force of the bridge test)."""
+    cells = {(k, t): n for t, column in enumerate(table.col_cells) for k, n in column.items()}
+    for cell, d in counts[0]:
+        cells[cell] = cells.get(cell, 0) + d
+    edges = [cell for cell, n in cells.items() if n > 0]
+    near: dict[tuple[str, int], set] = {}
+    for k, t in edges:
+        near.setdefault(("key", k), set()).add(("response", t))
+        near.setdefault(("response", t), set()).add(("key", k))
+    seeds = [("key", k) for (k, _), _ in counts[0]] + [("response", t) for t, _ in counts[1]]
+    seen: set = set()
+    parts = 0
+    for seed in seeds:
+        if seed in seen or seed not in near:
+            continue
+        parts += 1
+        todo = [seed]
+        seen.add(seed)
+        while todo:
+            for other in near[todo.pop()]:
+                if other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+    return parts
+
+
+def _documents():
+    """Random documents (`test_impact_delta.random_chains`) and the hub-and-leaf shapes."""
+    for seed in range(24):
+        n = 10 + seed % 4 * 8
+        yield (*random_pair(seed, n, n + 6), n)
+    for shape in range(5):
+        key_chains, response_chains = _hub_shapes(shape, 20)[shape]
+        yield [_document("d", 22, key_chains)], [_document("d", 22, response_chains)], 20
+
+
+def test_every_change_as_delta_gives_it_and_every_path_taken(monkeypatch) -> None:
+    """Each change's row is `delta.changes`'s, float for float, on documents where every path of
+    `change_rows` is taken (each counted here: none may be missing)."""
+    taken: Counter = Counter()
+    decided = 0
+    for keys, responses, n in _documents():
+        table, many, _ = _table_and_changes(keys, responses, _fixes(n, random.Random(n), 4 * n))
+        paths, rows, left = _paths(table, many, monkeypatch)
+        taken += paths
+        decided += len(many) - len(left)
+        for counts, row in zip(many, rows):
+            assert row == [float(x) for x in changes(table, counts, (CEAFE.name,))[CEAFE.name].counts()], counts
+    for path in ("size", "move from a chain", "move from none", "move to a new chain", "move to a chain",
+                 "key chain with no cell", "star", "summed", "parted"):
+        assert taken[path] > 0, (path, taken)
+    assert decided > 250, decided  # of about 1,000 distinct changes
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(4, 40))
+def test_any_change_of_a_random_document_as_delta_gives_it(seed: int, n: int) -> None:
+    keys, responses = random_pair(seed, n, n + 6)
+    table, many, _ = _table_and_changes(keys, responses, _fixes(n, random.Random(seed), 2 * n))
+    rows = ceaf_arrays.change_rows(table, many, CEAFE.name,
+                                   lambda counts: changes(table, counts, (CEAFE.name,))[CEAFE.name].counts())
+    for counts, row in zip(many, rows.tolist()):
+        assert row == [float(x) for x in changes(table, counts, (CEAFE.name,))[CEAFE.name].counts()], counts
+
+
+@pytest.mark.parametrize("seed", [2, 3, 10, 15])
+def test_fixes_priced_by_the_arrays_as_by_rescoring(seed: int, monkeypatch) -> None:
+    """Fixes whose CEAF-e change the arrays give, priced with CoNLL and CEAF-e by `price_each` (as
+    `--impact` prices them) and by scoring the corpus before and after, whole."""
+    keys, responses, n = list(_documents())[seed]
+    table, many, fixes = _table_and_changes(keys, responses, _fixes(n, random.Random(n), 4 * n))
+    _, _, left = _paths(table, many, monkeypatch)
+    chosen = [fix for i, fix in enumerate(fixes) if i not in left][:25]
+    assert len(chosen) >= 20
+    prepared = prepare(keys, responses)
+    for metric in ("conll", CEAFE.name):
+        prices = Pricer(prepared, metric, W4).price_each(0, [[fix] for fix in chosen])
+        for fix, price in zip(chosen, prices):
+            fixed = apply_fixes(keys[0], prepared.pairs[0].response, [fix])
+            assert price == pytest.approx(full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9), fix
+
+
+SHARP = [  # (seed of the links, tokens, key chains, response chains): drawn at random, kept
+    # because a wrong turn of the arrays shows here and nowhere in the documents above
+    # b on a's side of the cell a link empties: the two sides are one component again
+    (49, 14, [[1, 5, 7, 13], [10], [2, 9], [0, 11], [3, 4], [6, 8, 12]],
+     [[7], [5], [9], [0], [3, 4, 8, 10, 11, 12], [1, 6]]),
+    # a changed column's two best cells tie: the solver decides
+    (20, 56, [[55], [8, 48], [36], [54], [11], [27, 32, 39], [4, 12, 38], [47], [13], [0], [7, 45], [20, 37, 40],
+              [19, 33], [50, 51], [35, 53], [1, 41, 44], [49], [42], [43], [5, 14, 21], [24, 25], [31], [9, 10, 18],
+              [26], [17], [15], [30], [29], [6, 34, 52], [16], [46], [3, 22, 28], [2, 23]],
+     [[17, 34, 37, 55], [0, 5, 14, 24, 33, 46, 47], [9, 12, 19, 30], [1, 2, 3, 4, 20, 26, 51], [8, 22, 25, 29, 36, 41],
+      [27, 39], [11, 23, 38, 43], [15, 16, 44, 49], [10], [28, 48], [13, 21, 31], [32, 40], [45]]),
+    # a chain's size changed: its best key chain now is another chain's partner
+    (183, 16, [[1, 4, 5, 7, 8, 10, 11], [2, 3, 12], [0, 6, 9, 13, 14, 15]],
+     [[2, 5, 8, 9, 17], [7, 11], [0, 4, 10, 12, 13, 16], [3, 6, 15], [1]]),
+    # a link takes b's partner from it: b's key chain before is left out
+    (3, 25, [[6, 22], [5, 23], [1, 17, 19], [24], [11], [10, 18], [8], [2], [16, 21], [3, 7, 12, 15], [20],
+             [0, 9, 13, 14], [4]],
+     [[2], [15, 21, 22, 25, 27], [6], [0, 16], [3, 19, 20], [1, 8, 26], [23, 24], [10], [5, 11, 12, 17]]),
+    # one key chain over two response chains, one of them grown by a mention the key lacks
+    (15, 23, [list(range(23))], [[1, 2, 6, 8, 12, 14, 18], [0, 3, 4, 5, 9, 15, 16, 19, 20, 21]]),
+    # a key chain that is a leaf of a response chain changes: that chain's next leaf comes in
+    (1070, 30, [[0, 2, 8, 16, 22, 25, 28], [5, 6, 9, 15, 21, 23], [4, 12], [1, 7, 11, 14, 17, 27],
+                [10, 13, 18, 19, 24, 29], [3, 20, 26]],
+     [[21], [8, 17, 24], [14], [7, 23, 27, 30], [0, 32], [3, 4, 10, 18, 26], [5, 11, 22], [2, 28, 29], [6], [31],
+      [1, 9, 13, 25]]),
+]
+
+
+@pytest.mark.parametrize("seed, n, key_chains, response_chains", SHARP)
+def test_documents_where_a_wrong_turn_shows(seed: int, n: int, key_chains, response_chains) -> None:
+    keys, responses = [_document("d", n + 6, key_chains)], [_document("d", n + 6, response_chains)]
+    table, many, _ = _table_and_changes(keys, responses, _fixes(n, random.Random(seed), 6 * n))
+    rows = ceaf_arrays.change_rows(table, many, CEAFE.name,
+                                   lambda counts: changes(table, counts, (CEAFE.name,))[CEAFE.name].counts())
+    for counts, row in zip(many, rows.tolist()):
+        assert row == [float(x) for x in changes(table, counts, (CEAFE.name,))[CEAFE.name].counts()], counts
