@@ -253,8 +253,7 @@ class _FieldsLater(Document):
         if not isinstance(other, Document):
             return NotImplemented
         return all(getattr(self, name) == getattr(other, name) for name in _COMPARED)
-
-    __hash__ = None  # type: ignore[assignment]  # as a Document's (a mutable dataclass)
+    # no __hash__: a class that defines __eq__ alone is unhashable, as a Document is (a mutable dataclass)
 
 
 def without_singletons(documents: list[Document]) -> tuple[list[Document], int]:

@@ -260,7 +260,7 @@ def settled(monkeypatch):
     content hash is remembered; without it a file just written here never is."""
     from metrics.formats import cache
 
-    monkeypatch.setattr(cache, "SETTLED_SECONDS", 0)
+    monkeypatch.setattr(cache, "settle_seconds", lambda device: 0.0)
 
 
 def test_a_settled_files_hash_is_remembered_and_its_bytes_not_read_again(tmp_path, settled, monkeypatch) -> None:
@@ -303,7 +303,7 @@ def test_a_fresh_file_or_one_changed_while_hashed_is_not_remembered(tmp_path, mo
     assert remembered(tmp_path / "c") == []  # changed a moment ago: it may change again within the tick
     from metrics.formats import cache as cache_module
 
-    monkeypatch.setattr(cache_module, "SETTLED_SECONDS", 0)
+    monkeypatch.setattr(cache_module, "settle_seconds", lambda device: 0.0)
 
     def rewritten_while_read() -> bytes:
         content = path.read_bytes()
@@ -341,3 +341,55 @@ def test_a_remembered_file_over_the_input_size_limit_is_refused(tmp_path, settle
             read_documents(str(path), cache=ReadCache(tmp_path / "c"))
     finally:
         source.set_max_input_size(source.DEFAULT_MAX_INPUT_SIZE)
+
+
+def _writeback_seconds() -> float:
+    """Linux's window for a dirty page to be written back (expiry and one flusher interval)."""
+    vm = Path("/proc/sys/vm")
+    if not (vm / "dirty_expire_centisecs").exists():
+        pytest.skip("Linux's writeback settings")
+    return sum(int((vm / f"{name}_centisecs").read_text()) for name in ("dirty_expire", "dirty_writeback")) / 100
+
+
+def test_a_hash_is_remembered_only_once_mapped_writes_would_stamp_the_file_again(tmp_path) -> None:
+    """A program writing its output through a shared memory map stamps the file's times only when
+    it first dirties a page: written again before the kernel writes the page back, the file
+    changes and keeps its identity.  So a file's hash waits out the writeback window too (a file
+    settled by `SETTLED_SECONDS` alone was remembered while its pages could still be dirty)."""
+    from metrics.formats import cache as cache_module
+
+    window = _writeback_seconds()
+    path = tmp_path / "response.conll"
+    path.write_bytes(Path(KEY).read_bytes())
+    identity = cache_module._identity(str(path))
+    changed = identity[-1] / 1e9
+    cache = ReadCache(tmp_path / "c")
+    cache._remember(identity, bytes(32), changed + cache_module.SETTLED_SECONDS + 1)
+    assert remembered(tmp_path / "c") == []
+    if cache_module._file_system(identity[1]) in cache_module.UNWRITTEN_FILE_SYSTEMS:
+        return  # in memory: never remembered (the test below)
+    cache._remember(identity, bytes(32), changed + cache_module.SETTLED_SECONDS + window + 1)
+    assert len(remembered(tmp_path / "c")) == 1
+
+
+def test_no_hash_is_remembered_on_a_file_system_in_memory(tmp_path, monkeypatch) -> None:
+    """tmpfs writes no page back: a page written once through a shared map stays writable, and
+    every later write to it leaves the file's times as they were, however long it has settled."""
+    from metrics.formats import cache as cache_module
+
+    _writeback_seconds()
+    monkeypatch.setattr(cache_module, "_file_system", lambda device: "tmpfs", raising=False)
+    path = tmp_path / "response.conll"
+    path.write_bytes(Path(KEY).read_bytes())
+    identity = cache_module._identity(str(path))
+    ReadCache(tmp_path / "c")._remember(identity, bytes(32), identity[-1] / 1e9 + 86_400)
+    assert remembered(tmp_path / "c") == []
+
+
+def test_the_file_system_of_a_device_is_read_from_the_mount_table(tmp_path) -> None:
+    from metrics.formats import cache as cache_module
+
+    _writeback_seconds()
+    found = cache_module._file_system(os.stat(tmp_path).st_dev)
+    assert found is None or (found and " " not in found)
+    assert cache_module._file_system(os.makedev(4095, 1048575)) is None

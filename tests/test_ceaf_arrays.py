@@ -209,3 +209,37 @@ def test_documents_where_a_wrong_turn_shows(seed: int, n: int, key_chains, respo
                                    lambda counts: changes(table, counts, (CEAFE.name,))[CEAFE.name].counts())
     for counts, row in zip(many, rows.tolist()):
         assert row == [float(x) for x in changes(table, counts, (CEAFE.name,))[CEAFE.name].counts()], counts
+
+
+def test_a_large_component_is_laid_out_in_batches_with_the_same_rows(monkeypatch) -> None:
+    """A response chain holding one mention of each of many key chains (a system that merged
+    them) makes one component of them all, and every fix on it reaches all of them: laid out at
+    once, its changes' terms were (changes x key chains) floats, gigabytes on a book.  Batched
+    (`TERMS_AT_ONCE`), no call lays out more than that (or one change's own), and every row is
+    the float it was."""
+    n = 30
+    key_chains = [[3 * c, 3 * c + 1, 3 * c + 2] for c in range(n)]
+    response_chains = [[3 * c for c in range(n)]] + [[3 * c + 1, 3 * c + 2] for c in range(n)]
+    keys, responses = [_document("d", 3 * n + 3, key_chains)], [_document("d", 3 * n + 3, response_chains)]
+    table, many, _ = _table_and_changes(keys, responses, _fixes(3 * n, random.Random(0), 40))
+    laid: list[int] = []
+    sorted_sums = ceaf_arrays._sorted_sums
+
+    def spied_sums(fix, row, term, apart, n_changes):
+        widest = max(Counter(fix.tolist()).values(), default=0)
+        laid.append(n_changes * widest)
+        return sorted_sums(fix, row, term, apart, n_changes)
+
+    def rows(budget: int) -> list[list[float]]:
+        monkeypatch.setattr(ceaf_arrays, "TERMS_AT_ONCE", budget, raising=False)
+        monkeypatch.setattr(ceaf_arrays, "_sorted_sums", spied_sums)
+        laid.clear()
+        out = ceaf_arrays.change_rows(table, many, CEAFE.name,
+                                      lambda counts: changes(table, counts, (CEAFE.name,))[CEAFE.name].counts())
+        return out.tolist()
+
+    whole = rows(10 ** 9)
+    assert laid and max(laid) > 4 * n  # the component is laid out for many changes at once
+    batched = rows(4 * n)
+    assert max(laid) <= 4 * n  # one change's component is n key chains
+    assert batched == whole

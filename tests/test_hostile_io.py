@@ -259,3 +259,25 @@ def test_streaming_and_whole_reading_agree_on_junk_before_the_first_document(tmp
     whole = one_line_error(corefwb("score", str(bad), KEY))
     streamed = one_line_error(corefwb("score", "--stream", "--jobs", "2", str(bad), KEY))
     assert f"{bad}:1:" in whole and f"{bad}:1:" in streamed
+
+
+def test_a_file_that_fails_while_being_read_says_so_in_one_line(tmp_path, monkeypatch):
+    """Opened, then an I/O error part-way (a failing disk, a network file system gone): the error
+    is the reading's, not the opening's, on one line naming the file."""
+    import errno
+    import io
+
+    from metrics.formats import source
+
+    broken = tmp_path / "response.conll"
+    broken.write_bytes(Path(KEY).read_bytes())
+
+    class FailingRead(io.BytesIO):
+        def read(self, *args):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    real_open = open
+    monkeypatch.setattr(source, "open", lambda path, *args, **kwargs: FailingRead() if str(path) == str(broken)
+                        else real_open(path, *args, **kwargs), raising=False)
+    line = one_line_error(corefwb_here("score", "--no-cache", KEY, str(broken)))
+    assert str(broken) in line and f"cannot read: {os.strerror(errno.EIO)}" in line

@@ -259,3 +259,12 @@ def test_only_documents_made_later_carry_the_attribute_hook() -> None:
     later = unpack(pack([whole]))[0]
     assert type(later) is not Document and hasattr(type(later), "__getattr__")
     assert later == whole and whole == later
+
+
+def test_a_document_made_later_is_unhashable_as_a_document_is() -> None:
+    """Both are mutable and compare by value: neither may be a set member or a dict key (a hash
+    taken before a field is made would not be the one after)."""
+    whole = Document(name="d", words=["a"], chains=[[(0, 0)]], labels=["1"])
+    for document in (whole, unpack(pack([whole]))[0]):
+        with pytest.raises(TypeError):
+            hash(document)

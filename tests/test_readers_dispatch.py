@@ -79,6 +79,13 @@ def test_missing_file_is_an_input_error(tmp_path: Path) -> None:
         read_documents(str(tmp_path / "nothing.conll"))
 
 
+def test_missing_file_without_an_extension_says_it_cannot_be_opened(tmp_path: Path) -> None:
+    """No extension to go by and no content to look at: the file's absence is what is wrong, not
+    its format (a mistyped name read as "cannot tell the format" sends the user to --key-format)."""
+    with pytest.raises(InputError, match="cannot open: No such file or directory"):
+        read_documents(str(tmp_path / "nothing"))
+
+
 @pytest.mark.parametrize(
     ("name", "key"),
     [

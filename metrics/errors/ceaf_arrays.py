@@ -103,12 +103,14 @@ def change_rows(table: _Table, many: Sequence[Counts], metric: str,
     decided = np.ones(len(many), dtype=bool)
     decided[others] = False
     sizes = arrays.col_sizes
-    if sized:
-        at, col, change, new = np.array(sized, dtype=np.int64).T
+    reach = arrays.comp_rows
+    for batch in _batches(sized, [int(reach[arrays.root_col[col]]) for _, col, *_ in sized]):
+        at, col, change, new = np.array(batch, dtype=np.int64).T
         out[at, 3] = (sizes[col] + change > 0).astype(np.int64) - (sizes[col] > 0) + new
         _sizes(arrays, metric, np.array((at, col, sizes[col] + change)), totals, decided)
-    if moves:
-        moved = np.array(moves, dtype=np.int64).T
+    for batch in _batches(moves, [int(reach[arrays.root_row[k]]) + (int(reach[arrays.root_col[b]]) if b < n_cols else 0)
+                                  for _, k, _, _, _, b, _, _ in moves]):
+        moved = np.array(batch, dtype=np.int64).T
         at, _, a, _, leaving, b, _, joining = moved
         a0, b0 = np.where(a >= 0, a, n_cols), np.where(b < n_cols, b, n_cols)  # n_cols: no chain, size 0
         out[at, 3] = ((sizes[a0] - leaving > 0).astype(np.int64) - (sizes[a0] > 0)
@@ -117,6 +119,31 @@ def change_rows(table: _Table, many: Sequence[Counts], metric: str,
     out[:, 0] = out[:, 2] = totals
     for i in np.flatnonzero(~decided).tolist():
         out[i] = one(many[i])
+    return out
+
+
+TERMS_AT_ONCE = 1 << 20
+"""At most this many (change, key chain) terms laid out at once (`_sorted_sums` holds a row of
+the widest component's length for every change of a call): a response chain that merged thousands
+of key chains makes one component of them, which each fix on it reaches, and its changes laid out
+together took gigabytes (3,000 key chains: 2.3 GB).  Each change's row is its own, so batches give
+the same floats."""
+
+
+def _batches(rows: list[tuple[int, ...]], reached: list[int]) -> list[list[tuple[int, ...]]]:
+    """`rows` cut, in order, into batches of at most `TERMS_AT_ONCE` terms: a batch's number of
+    rows times the most key chains one of them reaches (a row alone may hold more)."""
+    out: list[list[tuple[int, ...]]] = []
+    widest = 0
+    for row, width in zip(rows, reached):
+        widest_with = max(widest, width, 1)
+        if out and out[-1] and (len(out[-1]) + 1) * widest_with > TERMS_AT_ONCE:
+            out.append([])
+            widest_with = max(width, 1)
+        if not out:
+            out.append([])
+        out[-1].append(row)
+        widest = widest_with
     return out
 
 

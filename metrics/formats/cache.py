@@ -29,11 +29,14 @@ Why these precautions:
   cached `score`) until it has settled: then its hash is remembered by the file's identity
   (path, device, inode, size, modification and change times) in an entry of its own, and a later
   run that finds the same identity takes the hash without reading the file.  Never a stale file:
-  every change of a file's bytes sets its change time to the clock's (no program can set it back),
-  and a hash is remembered only for a file whose last change was `SETTLED_SECONDS` before it was
-  read (a file system stamps times by its clock's tick: two changes within a tick show one time).
-  What would defeat it is outside any program's reach: the system clock set back past a file's
-  change, or a file system's data edited under it.
+  a write sets its file's change time to the clock's (no program can set it back), and a hash is
+  remembered only for a file whose last change was long enough before it was read
+  (`settle_seconds`): a file system stamps times by its clock's tick (two changes within a tick
+  show one time), and a write through a shared memory map stamps them only when it first dirties
+  a page (a page written again before the kernel writes it back changes no time; on tmpfs, which
+  writes nothing back, never again: there no hash is remembered).  What would defeat it is outside
+  any program's reach: the system clock set back past a file's change, a file system's data
+  edited under it, or a kernel that never writes dirty pages back.
 - Bounded: past `max_bytes` the least recently used entries go, temporaries counted; a temporary
   left by a killed writer (older than `STALE_SECONDS`) is removed when the cache is first used.
   Only files named as entries or temporaries are ever counted or removed: the directory may be
@@ -59,9 +62,11 @@ from metrics.formats.source import refuse_too_big
 DEFAULT_MAX_BYTES = 1024 ** 3
 """1 GiB: a few hundred corpora of GUM's size (an entry is about 4x the text)."""
 SETTLED_SECONDS = 10
-"""A file whose last change is this much older than its reading has its content hash remembered
-for later runs (`ReadCache._remember`): more than any file system's tick (FAT's 2 s) and than a file
-server's clock is off this machine's."""
+"""More than any file system's tick (FAT's 2 s) and than a file server's clock is off this
+machine's: the least wait after a file's last change for its hash to be remembered (`settle_seconds`)."""
+UNWRITTEN_FILE_SYSTEMS = frozenset({"tmpfs", "ramfs", "hugetlbfs"})
+"""File systems in memory: their pages are never written back, so a page written through a shared
+memory map stays writable and its later writes change no time (`settle_seconds`)."""
 STALE_SECONDS = 600
 """A temporary this old was left by a writer that died (writing an entry takes well under a second)."""
 _TEMPORARY = ".tmp-"
@@ -165,8 +170,9 @@ class ReadCache:
         its identity the same after.  Why the wait: a file system stamps times by its clock's
         tick (FAT by 2 s), so a file changed twice within a tick keeps the first change's ctime;
         one changed in the tick its content was read in would otherwise be taken for what was
-        read.  A file that was still fresh is hashed again next time."""
-        if started - identity[-1] / 1e9 < SETTLED_SECONDS or _identity(identity[0]) != identity:
+        read.  A file that was still fresh is hashed again next time (`settle_seconds`)."""
+        wait = settle_seconds(identity[1])
+        if wait is None or started - identity[-1] / 1e9 < wait or _identity(identity[0]) != identity:
             return
         self.store(_identity_name(identity), content)
 
@@ -302,6 +308,41 @@ def _identity(path: str) -> tuple | None:
     if not stat.S_ISREG(info.st_mode):
         return None
     return path, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
+def settle_seconds(device: int) -> float | None:
+    """How long after its last change a file on this device has its content hash remembered, or
+    None where it never is.  Why more than `SETTLED_SECONDS`: a write through a shared memory map
+    (a program writing its output with mmap) stamps the file's times only when it first dirties a
+    page; a page written again while still dirty changes no time.  A disk file system's dirty
+    pages are written back within the kernel's expiry and one flusher interval, after which the
+    next write stamps the times again; a file system in memory (`UNWRITTEN_FILE_SYSTEMS`) never
+    writes them back, nor does a kernel with its flusher turned off."""
+    linux = Path("/proc/sys/vm/dirty_expire_centisecs").exists()
+    if not linux:
+        return float(SETTLED_SECONDS)
+    try:
+        expire, interval = (int(Path(f"/proc/sys/vm/{name}_centisecs").read_text())
+                            for name in ("dirty_expire", "dirty_writeback"))
+    except (OSError, ValueError):
+        return None
+    if interval <= 0 or _file_system(device) in UNWRITTEN_FILE_SYSTEMS:
+        return None
+    return SETTLED_SECONDS + (expire + interval) / 100
+
+
+def _file_system(device: int) -> str | None:
+    """The type of the file system mounted from this device (/proc/self/mountinfo), if listed."""
+    wanted = f"{os.major(device)}:{os.minor(device)}"
+    try:
+        lines = Path("/proc/self/mountinfo").read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split(" ")
+        if len(fields) > 2 and fields[2] == wanted and " - " in line:
+            return line.split(" - ", 1)[1].split(" ", 1)[0]
+    return None
 
 
 def _identity_name(identity: tuple) -> str:

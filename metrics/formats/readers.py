@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from metrics.formats.conll import read_conll
 from metrics.formats.cache import ReadCache
-from metrics.formats.source import check_document_sizes, is_regular, read_head, read_lines, read_raw
+from metrics.formats.source import check_document_sizes, is_regular, is_stdin, read_head, read_lines, read_raw
 from metrics.formats.conllu import read_conllu
 from metrics.formats.corefud import read_corefud
 from metrics.formats.detection import CRAC_FORMATS, looks_like_json, looks_like_text
@@ -90,6 +90,11 @@ def detect_format(path: str, warnings: list[str] | None = None) -> str:
     fmt = by_ext or by_content
     if fmt is None and os.path.isdir(path):
         raise InputError(path, None, "is a folder, not a file (the crac command scores folders)")
+    if fmt is None and not is_stdin(path):
+        try:  # a file missing has no content to look at: its absence is what is wrong, not its format
+            os.stat(path)
+        except OSError as exc:
+            raise InputError(path, None, f"cannot open: {exc.strerror or exc}") from None
     if fmt is None:
         raise InputError(path, None, "cannot tell the format (conll, conllu or jsonl): name it with --key-format/--response-format")
     return fmt

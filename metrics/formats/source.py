@@ -113,10 +113,14 @@ def read_raw(path: str) -> bytes:
             return _streams[path]
     try:
         refuse_too_big(path, os.path.getsize(path))
-        with open(path, "rb") as handle:
-            return handle.read()
+        handle = open(path, "rb")
     except OSError as exc:
         raise InputError(path, None, f"cannot open: {exc.strerror or exc}") from None
+    with handle:
+        try:
+            return handle.read()
+        except OSError as exc:  # opened, then failed part-way (a disk's or a network file system's error)
+            raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
 
 
 def _read_bounded(path: str, handle) -> bytes:

@@ -4,7 +4,9 @@ Why here and not in the app's loading worker: the UI runs threads, and a process
 must not fork (`metrics.runtime.parallel.can_fork`), so in the app one core would read, align and score
 everything (on gum-open, 0.8 s for the 20 metrics alone, sharing the GIL with the drawing).
 Before Textual starts there is one thread, so:
-- `Session.load` reads the responses in forked processes beside the key;
+- `Session.load` could read the responses in forked processes beside the key (from
+  `metrics.conventions.pipeline.PARALLEL_READ_BYTES`, more than `OPEN_BYTES`: not for the inputs
+  opened here);
 - the first document's mention types are found (a book's: 0.8 s, which each child that scores
   the other metrics or prices errors found again for itself, and the UI's text waits for);
 - every system's scores are computed in forked children (`metrics.corpus.children`),
