@@ -158,8 +158,9 @@ class Document:
     """Derived, not read: the type and rule of the document's own mentions (metrics.mentions.types), when
     computed ahead for the cache of read files."""
     mention_arrays: object | None = field(default=None, compare=False, repr=False)
-    """Derived, not read: the document's chains as arrays, as the cache of read files stored them
-    (`metrics.mentions.chains.MentionArrays` and the document's place there), which array work reads
+    """Derived, not read: the document's chains as arrays, as the cache of read files stored them or
+    the CoNLL-2012 reader made them (`metrics.mentions.chains.MentionArrays` and the document's
+    place there), which array work reads
     instead of walking `chains`; used only while `chains` is what they store (`holds_stored`: a
     document `replace`d with other chains keeps the field, not its use)."""
 
@@ -176,7 +177,8 @@ class Document:
     def holds_stored(self, name: str, stored: StoredFields, place: int) -> bool:
         """Whether field `name` is what `stored` gives the document at `place` (not made yet, or
         the very object made there): array work may then read the stored columns instead of the
-        field.  A document read from its file, or given another value (`replace`), does not."""
+        field.  A document given another value (`replace`), or made by a reader that keeps no arrays
+        (not CoNLL-2012), does not."""
         held = self.__dict__
         value = held.get(name, UNMADE)
         if value is UNMADE:  # (a tuple compares its items by identity first: `stored` is not compared by value)

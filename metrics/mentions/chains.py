@@ -85,10 +85,11 @@ class MentionArrays(NamedTuple):
 
 
 def laid_chains(docs: Sequence[Document]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-    """The documents' chains laid end to end, from the arrays the cache of read files keeps:
-    (each span's first and last tokens, each chain's size, each document's number of spans and
-    of chains), or None when a document does not hold them (read from its file, or its chains
-    replaced) or they come from several files' arrays.  The same values, in the same order, as
+    """The documents' chains laid end to end, from the arrays their file's documents hold (the
+    cache of read files keeps them, the CoNLL-2012 reader makes them): (each span's first and
+    last tokens, each chain's size, each document's number of spans and of chains), or None when
+    a document does not hold them (another format's, or its chains replaced) or they come from
+    several files' arrays.  The same values, in the same order, as
     walking the chains (which are not made: `Document.holds_stored`)."""
     held = [doc.mention_arrays for doc in docs]
     if not held or any(found is None for found in held):
