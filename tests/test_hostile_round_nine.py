@@ -1,0 +1,55 @@
+"""Hostile input, third round of the readers' newest paths (review9): what a broken file made of
+the CoNLL-U, CoNLL-2012 and jsonlines samples got that was not one clear line.  Each case as a user
+meets it: the exit status and the one line naming the file and line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_support import corefwb_in_process
+
+ROOT = Path(__file__).resolve().parent.parent
+GUM2 = ROOT / "tests" / "data" / "formats" / "gum2.conllu"
+
+
+def corefwb(*args: str):
+    return corefwb_in_process(*args, env={"NO_COLOR": "1", "COREFWB_NO_CACHE": "1"})
+
+
+def error_line(run) -> str:
+    lines = [line for line in run.stderr.splitlines() if not line.startswith("corefwb: warning")]
+    assert run.returncode == 1 and len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
+    return lines[0]
+
+
+def test_a_word_at_another_place_says_where_not_that_the_words_differ(tmp_path):
+    """A CoNLL-U response whose word keeps its form but not its place (the last word of a sentence
+    numbered past a gap) was refused as "word '.' where the key has '.'"."""
+    lines = GUM2.read_text(encoding="utf-8").split("\n")
+    assert lines[86].startswith("34\t.\t") and lines[87] == ""
+    lines[86] = "35" + lines[86][2:]
+    response = tmp_path / "response.conllu"
+    response.write_text("\n".join(lines), encoding="utf-8")
+    assert error_line(corefwb("score", str(GUM2), str(response))) == (
+        f"corefwb: error: {response}:87: word '.' is word 35 of sentence 3 where the key's is word 34 of "
+        f"sentence 3 ({GUM2}:87)")
+
+
+@pytest.mark.parametrize("command", [["score"], ["errors", "--impact", "conll"]])
+def test_a_lost_blank_line_between_sentences_is_refused_not_read_as_one_node_twice(tmp_path, command):
+    """Two sentences without the blank line between them were one sentence with every ID twice:
+    words 1, 2... of the second were the nodes of the first's, their mentions merged with those
+    (the key against itself scored 100, corefud-scorer's MOR 98.18).  Refused at the first ID
+    met again, in the key and in the response alike, by both CoNLL-U readers (`score` reads nodes,
+    `errors` tokens)."""
+    lines = GUM2.read_text(encoding="utf-8").split("\n")
+    blank = lines.index("", 30)  # the blank line after the first sentence
+    del lines[blank]
+    joined = tmp_path / "joined.conllu"
+    joined.write_text("\n".join(lines), encoding="utf-8")
+    again = next(i for i in range(blank, len(lines)) if lines[i].startswith("1\t")) + 1
+    said = f"{joined}:{again}: word ID 1 follows 8: IDs of a sentence must be 1, 2, 3...: is the blank line that " \
+           f"ends a sentence missing?"
+    for key in (joined, GUM2):
+        assert error_line(corefwb(*command, str(key), str(joined))) == f"corefwb: error: {said}"
