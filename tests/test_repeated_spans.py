@@ -65,3 +65,14 @@ def test_the_rule_alone_carries_its_state_from_chain_to_chain(key: list[list[Spa
     chains, dropped = _as_listed(key, response)
     assert [[i if i < len(key_id) else None for i in chain] for chain in chains] == [c for c in kept if c]
     assert [(span, f"c{index}") for span, index in rule.dropped] == [(span, at) for span, at, _ in dropped]
+
+
+@settings(max_examples=200, deadline=None)
+@given(CHAINS)
+def test_chains_listing_names_each_chain_listing_a_span_once_in_order(chains: list[list[Span]]) -> None:
+    """`Document.chains_listing` (made linear: a span in n chains grew a tuple n times) against
+    its definition."""
+    listing = _document(chains).chains_listing()
+    spans = {span for chain in chains for span in chain}
+    assert listing == {span: tuple(i for i, chain in enumerate(chains) if span in chain) for span in spans}
+    assert list(listing) == list(dict.fromkeys(span for chain in chains for span in chain))  # first listed first
