@@ -4,6 +4,7 @@ meets it: the exit status and the one line naming the file and line."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,15 @@ def test_key_documents_missing_from_the_response_are_one_warning(tmp_path, strea
     assert corefwb("score", str(key), str(response), *stream).stderr.splitlines() == [
         f"corefwb: warning: {response}: document '(d7); part 000' of the key is missing from the response: scored "
         f"against an empty response"]
+
+
+def test_a_per_sentence_field_with_a_sentence_too_few_says_so(tmp_path):
+    """A jsonlines record whose `sentences` gained an empty sentence (or whose `pos` lost one) was
+    refused as "field 'pos' has 29 items for 523 tokens": the field's sentences were counted as
+    its tokens."""
+    record = {"doc_key": "d_0", "sentences": [["John", "saw", "him"], [], ["."]], "pos": [["N", "V", "P"], ["."]],
+              "clusters": [[[0, 0], [2, 2]]]}
+    response = tmp_path / "response.jsonl"
+    response.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    line = error_line(corefwb("score", str(response), str(response)))
+    assert line == f"corefwb: error: {response}:1: field 'pos' has 2 sentences where 'sentences' has 3"
