@@ -13,9 +13,9 @@ span of no key chain is kept at every place (`alignment.RepeatedSpans`).  So the
 counted here: the chains that list no repeated span and that the edit did not touch from the
 document's cells (`delta._Table`, made for a clean document or not), the others by walking their
 spans under that rule, and the cells ordered as `build_table` orders them (by key chain, then
-response chain, in the part's order).  The engine's own metric functions then score that table (`together.score_columns`
-and each metric's computation, as the rescoring scores its fragments), so every value is the
-rescoring's to the bit: the same arrays in, the same operations.
+response chain, in the part's order).  The engine's own metric functions then score that table
+(`together.score_columns` and each metric's computation, as the rescoring scores its fragments),
+so every value is the rescoring's to the bit: the same arrays in, the same operations.
 
 Only where the table alone decides the metric (`TABLE_METRICS`, under v8.01) and the key lists
 every span once (else v8.01 gives a cell three sizes: `table._irregular_cells`); elsewhere the
