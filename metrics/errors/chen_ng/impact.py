@@ -18,7 +18,7 @@ of fixes counted by cells: `fix_counts`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import fields
 
 import numpy as np
@@ -339,15 +339,19 @@ class Pricer:
         """Each document's fixes of one category, documents in corpus order, fixes by span."""
         return self._category_plans([r for r in records if r.category is category])[category]
 
-    def _category_plans(self, records: Iterable[ErrorRecord], fix: Callable[[ErrorRecord], Fix] = fix_of
+    def _category_plans(self, records: Sequence[ErrorRecord], fixes: Sequence[Fix] | None = None
                         ) -> dict[Category, list[tuple[int, list[Fix]]]]:
         """`_category_fixes` of every category, in one pass over the records (a corpus has fifty
-        thousand: a pass per category cost a tenth of a second)."""
-        by_doc: dict[Category, dict[int, list[ErrorRecord]]] = {c: {} for c in Category}
+        thousand: a pass per category cost a tenth of a second); `fixes`: each record's fix, made
+        already (`fix_of` of each if not given)."""
+        if fixes is None:
+            fixes = [fix_of(r) for r in records]
+        by_doc: dict[Category, dict[int, list[int]]] = {c: {} for c in Category}
         index = self.index
-        for r in records:
-            by_doc[r.category].setdefault(index[r.document], []).append(r)
-        return {c: [(i, [fix(r) for r in sorted(group, key=lambda r: r.span)]) for i, group in sorted(groups.items())]
+        spans = [r.mention.span for r in records]
+        for n, r in enumerate(records):
+            by_doc[r.category].setdefault(index[r.document], []).append(n)
+        return {c: [(i, [fixes[n] for n in sorted(group, key=spans.__getitem__)]) for i, group in sorted(groups.items())]
                 for c, groups in by_doc.items()}
 
     def price_categories(self, records: Sequence[ErrorRecord]) -> dict[Category, float]:
@@ -364,15 +368,13 @@ class Pricer:
         prices a document's errors and returns the prices and the document's (before, after)
         scores per category, which are swapped into the corpus totals here, in document order,
         as `price_many` does."""
-        made: dict[int, Fix] = {}  # a record listed and categorised has its fix made once
-
-        def fix(record: ErrorRecord) -> Fix:
-            found = made.get(id(record))
-            if found is None:
-                found = made[id(record)] = fix_of(record)
-            return found
-
-        plans = self._category_plans(categorised, fix)
+        categorised_fixes = [fix_of(r) for r in categorised]  # a record listed and categorised has its fix made once
+        if listed is categorised:
+            listed_fixes = categorised_fixes
+        else:
+            made = {id(r): found for r, found in zip(categorised, categorised_fixes)}
+            listed_fixes = [made.get(id(r)) or fix_of(r) for r in listed]
+        plans = self._category_plans(categorised, categorised_fixes)
         where = [self.index[r.document] for r in listed]
         load: dict[int, int] = {}
         for i in where:
@@ -393,7 +395,7 @@ class Pricer:
             with gc_paused():  # thousands of small rescorings, no cycles
                 mine = listed_in.get(i, [])
                 planned = planned_in.get(i, [])
-                prices = dict(zip(mine, self.price_each(i, [[fix(listed[n])] for n in mine],
+                prices = dict(zip(mine, self.price_each(i, [[listed_fixes[n]] for n in mine],
                                                         also=[fixes for _, fixes in planned])))
                 changes = {(c, i): self.document_change(i, fixes) for c, fixes in planned}
             return prices, changes
