@@ -23,11 +23,12 @@ from dataclasses import fields
 
 import numpy as np
 
-from metrics.errors.chen_ng.records import Category, ErrorRecord
+from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorColumns, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, change_arrays, changes, counts_of, partial_table, \
     table_of, tainted_chains
 from metrics.errors.chen_ng.document_state import DocumentState
-from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, reach, single_fix_counts
+from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, fixes_of_columns, reach, \
+    single_fix_counts
 from metrics.errors.chen_ng.fix_counts import fix_list_counts
 from metrics.errors.chen_ng.counted_parts import DocumentCells, counts_suffice
 from metrics.errors.chen_ng.rescoring import PartRescorer
@@ -360,14 +361,8 @@ class Pricer:
 
     def price_all(self, listed: Sequence[ErrorRecord], categorised: Sequence[ErrorRecord],
                   processes: int = 1) -> tuple[list[ErrorRecord], dict[Category, float]]:
-        """`price_records(listed)` and `price_categories(categorised)` at once, the same numbers,
-        with the documents shared by up to `processes` processes (`metrics.runtime.parallel.fork_each`,
-        PARALLEL_RECORDS fixes each at least), each taking the next document as it finishes one,
-        the documents with the most fixes first (a document's cost follows its CEAF components
-        more than its count of fixes, so a split decided ahead left one process waiting): each
-        prices a document's errors and returns the prices and the document's (before, after)
-        scores per category, which are swapped into the corpus totals here, in document order,
-        as `price_many` does."""
+        """`price_records(listed)` and `price_categories(categorised)` at once, the same numbers
+        (`_price_planned`; `price_columns` takes the records as columns)."""
         categorised_fixes = [fix_of(r) for r in categorised]  # a record listed and categorised has its fix made once
         if listed is categorised:
             listed_fixes = categorised_fixes
@@ -375,7 +370,51 @@ class Pricer:
             made = {id(r): found for r, found in zip(categorised, categorised_fixes)}
             listed_fixes = [made.get(id(r)) or fix_of(r) for r in listed]
         plans = self._category_plans(categorised, categorised_fixes)
-        where = [self.index[r.document] for r in listed]
+        prices, by_category = self._price_planned([self.index[r.document] for r in listed], listed_fixes, plans,
+                                                  processes)
+        return [_priced(r, price) for r, price in zip(listed, prices)], by_category
+
+    def price_columns(self, listed: ErrorColumns, categorised: ErrorColumns, processes: int = 1
+                      ) -> tuple[list[float], dict[Category, float]]:
+        """`price_all` of records given as columns: each listed row's impact, and each category's.
+
+        Why: a corpus's fifty thousand records were made as objects only to be priced, made again
+        with their impact, and turned back into columns to be written; here the fixes and the
+        categories' plans are read from the columns (`fixes_of_columns`, `_column_plans`)."""
+        categorised_fixes = fixes_of_columns(categorised)
+        listed_fixes = categorised_fixes if listed is categorised else fixes_of_columns(listed)
+        at = [self.index[name] for name in listed.documents]
+        prices, by_category = self._price_planned(list(map(at.__getitem__, listed.document.tolist())), listed_fixes,
+                                                  self._column_plans(categorised, categorised_fixes), processes)
+        return prices, by_category
+
+    def _column_plans(self, columns: ErrorColumns, fixes: Sequence[Fix]) -> dict[Category, list[tuple[int, list[Fix]]]]:
+        """`_category_plans` of records given as columns (`fixes`: each row's): the rows sorted
+        by category, document and span, ties in row order (`np.lexsort` is stable), as the plans
+        group them and sort each group by span."""
+        document = np.array([self.index[name] for name in columns.documents], dtype=np.int64)[columns.document]
+        order = np.lexsort((columns.mention.end, columns.mention.start, document, columns.category))
+        group = columns.category[order] * (len(self.corpus.pairs) + 1) + document[order]
+        bounds = [0, *(np.flatnonzero(group[1:] != group[:-1]) + 1).tolist(), len(order)]
+        plans: dict[Category, list[tuple[int, list[Fix]]]] = {c: [] for c in Category}
+        rows = order.tolist()
+        categories, documents = columns.category[order].tolist(), document[order].tolist()
+        for first, last in zip(bounds, bounds[1:]):
+            if first < last:
+                plans[CATEGORIES[categories[first]]].append((documents[first], [fixes[n] for n in rows[first:last]]))
+        return plans
+
+    def _price_planned(self, where: Sequence[int], listed_fixes: Sequence[Fix],
+                       plans: dict[Category, list[tuple[int, list[Fix]]]], processes: int
+                       ) -> tuple[list[float], dict[Category, float]]:
+        """The price of each listed fix (in document `where[n]`) alone, and of each category's plan
+        (`_category_plans`), with the documents shared by up to `processes` processes
+        (`metrics.runtime.parallel.fork_each`, PARALLEL_RECORDS fixes each at least), each taking
+        the next document as it finishes one, the documents with the most fixes first (a
+        document's cost follows its CEAF components more than its count of fixes, so a split
+        decided ahead left one process waiting): each prices a document's errors and returns the
+        prices and the document's (before, after) scores per category, which are swapped into the
+        corpus totals here, in document order, as `price_many` does."""
         load: dict[int, int] = {}
         for i in where:
             load[i] = load.get(i, 0) + 1
@@ -406,9 +445,8 @@ class Pricer:
         for document_prices, document_changes in fork_each(work, documents, worth):
             prices.update(document_prices)
             changes.update(document_changes)
-        priced = [_priced(r, prices[n]) for n, r in enumerate(listed)]
         by_category = {c: self._price_changes(changes[(c, i)] for i, _ in plan) for c, plan in plans.items()}
-        return priced, by_category
+        return [prices[n] for n in range(len(where))], by_category
 
 
 def _priced(record: ErrorRecord, impact: float) -> ErrorRecord:
