@@ -183,24 +183,43 @@ class Pricer:
             groups.setdefault(_signature(i, edit), []).append(r)
         return list(groups.values())
 
-    def _rescore_together(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> None:
+    def _rescore_together(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> dict[int, tuple | None]:
         """Price by rescoring, together, the edits of these fixes that count changes cannot price
         (a document that lists a span twice, or metrics the delta table lacks), and keep them in
-        the memo: a document's hundreds of single fixes paid numpy's calls each."""
+        the memo: a document's hundreds of single fixes paid numpy's calls each.  Returns the
+        signature of each list's edit made here, by the list's place (None: it touches nothing),
+        so that `_known_changes` finds its change without editing the chains again."""
         state = self._state(i)
         if state.clean:
-            return
+            return {}
         pending: dict[tuple, Edit] = {}
-        for fixes in fix_lists:
+        made: dict[int, tuple | None] = {}
+        for n, fixes in enumerate(fix_lists):
             if len(fixes) == 1 and state.delta is not None and self._counted_change(state, i, fixes[0]) is not None:
                 continue  # priced by its counts (a book's fixes but those near its repeated span)
             edit = edit_chains(state.base, fixes)
             if edit.touched:
-                signature = _signature(i, edit)
+                signature = made[n] = _signature(i, edit)
                 if signature not in self._memo and signature not in pending and not state.by_delta(edit):
                     pending[signature] = edit
+            else:
+                made[n] = None
         if len(pending) > 1:
             self._memo.update(zip(pending, self._rescored(state, list(pending.values()), i)))
+        return made
+
+    def _known_changes(self, i: int, fix_lists: Sequence[Sequence[Fix]], made: dict[int, tuple | None]
+                       ) -> list[tuple[dict, dict]]:
+        """`document_change(i, fixes)` of each list, by the signature `_rescore_together` made of
+        its edit where the memo holds its change (a list touching nothing changes nothing)."""
+        out = []
+        for n, fixes in enumerate(fix_lists):
+            if n in made and made[n] is None:
+                out.append(({}, {}))
+            else:
+                known = self._memo.get(made[n]) if n in made else None
+                out.append(known if known is not None else self.document_change(i, fixes))
+        return out
 
     def _rescored(self, state: DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
         """(scores of the reached part before, after) of each edit, by rescoring (`PartRescorer`)."""
@@ -233,8 +252,8 @@ class Pricer:
         state = self._state(i)
         if self._arrays and state.delta is not None and all(len(fixes) == 1 for fixes in fix_lists):
             return self._counted_prices(i, state, [fixes[0] for fixes in fix_lists])
-        self._rescore_together(i, [*fix_lists, *also] if state.delta is None else fix_lists)
-        changes = [self.document_change(i, fixes) for fixes in fix_lists]
+        made = self._rescore_together(i, [*fix_lists, *also] if state.delta is None else fix_lists)
+        changes = self._known_changes(i, fix_lists, made)
         if not self._arrays:
             return [self._price_changes([change]) for change in changes]
         done, olds, news = self._change_rows(changes, range(len(changes)))
@@ -279,9 +298,10 @@ class Pricer:
                 for name in self.parts} if done else {name: np.zeros((0, 4)) for name in self.parts}
         olds = {name: np.zeros((len(done), 4)) for name in self.parts}
         if declined:
-            self._rescore_together(i, [[fixes[n]] for n in declined])
+            declined_lists = [[fixes[n]] for n in declined]
+            made = self._rescore_together(i, declined_lists)
             rescored, rescored_olds, rescored_news = self._change_rows(
-                [self.document_change(i, [fixes[n]]) for n in declined], declined)
+                self._known_changes(i, declined_lists, made), declined)
             done += rescored
             olds = {name: np.concatenate([olds[name], rescored_olds[name]]) for name in self.parts}
             news = {name: np.concatenate([news[name], rescored_news[name]]) for name in self.parts}
