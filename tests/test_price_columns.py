@@ -1,7 +1,7 @@
 """`Pricer.price_columns` (records given as columns) against `price_all` (records as objects).
 
 The columns path reads each row's fix (`fixes_of_columns`) and the categories' plans
-(`_column_plans`: rows sorted by category, document and span, ties in row order) from the columns;
+(`plans.column_plans`: rows sorted by category, document and span, ties in row order) from the columns;
 each price and each category's price must be the records path's to the bit, for rows in any order,
 rows repeated, and listed rows other than the categorised ones.
 """
@@ -19,6 +19,7 @@ from test_impact_delta import random_pair
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng.fixes import fix_of, fixes_of_columns
 from metrics.errors.chen_ng.impact import Pricer
+from metrics.errors.chen_ng.plans import column_plans, record_plans
 from metrics.errors.chen_ng.records import classify_corpus_columns
 from metrics.measures.weights import W4
 
@@ -42,7 +43,8 @@ def test_columns_are_priced_as_their_records(corpus, metric: str, seed: int) -> 
         records, listed_records = categorised.records(), listed.records()
         fixes = fixes_of_columns(categorised)
         assert fixes == [fix_of(r) for r in records]
-        assert by_records._column_plans(categorised, fixes) == by_records._category_plans(records, fixes)
+        index, n = by_records.index, len(by_records.corpus.pairs)
+        assert column_plans(categorised, fixes, index, n) == record_plans(records, fixes, index)
         priced, by_category = by_records.price_all(listed_records if listed is not categorised else records, records)
         prices, column_categories = Pricer(prepare(keys, responses), metric, W4).price_columns(listed, categorised)
         assert prices == [r.impact for r in priced]
@@ -60,6 +62,6 @@ def test_rows_of_one_span_keep_their_order_in_a_plan() -> None:
     twice = columns.take(rows)
     pricer = Pricer(prepare(keys, responses), "conll", W4)
     fixes = fixes_of_columns(twice)
-    plans = pricer._column_plans(twice, fixes)
-    assert plans == pricer._category_plans(twice.records(), fixes)
+    plans = column_plans(twice, fixes, pricer.index, len(pricer.corpus.pairs))
+    assert plans == record_plans(twice.records(), fixes, pricer.index)
     assert sum(len(fixes) for plan in plans.values() for _, fixes in plan) == len(twice)

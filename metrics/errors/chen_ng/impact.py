@@ -23,7 +23,8 @@ from dataclasses import fields
 
 import numpy as np
 
-from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorColumns, ErrorRecord
+from metrics.errors.chen_ng.plans import Plans, column_plans, record_plans
+from metrics.errors.chen_ng.records import Category, ErrorColumns, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, change_arrays, changes, counts_of, partial_table, \
     table_of, tainted_chains
 from metrics.errors.chen_ng.document_state import DocumentState
@@ -358,22 +359,8 @@ class Pricer:
 
     def _category_fixes(self, records: Iterable[ErrorRecord], category: Category) -> list[tuple[int, list[Fix]]]:
         """Each document's fixes of one category, documents in corpus order, fixes by span."""
-        return self._category_plans([r for r in records if r.category is category])[category]
-
-    def _category_plans(self, records: Sequence[ErrorRecord], fixes: Sequence[Fix] | None = None
-                        ) -> dict[Category, list[tuple[int, list[Fix]]]]:
-        """`_category_fixes` of every category, in one pass over the records (a corpus has fifty
-        thousand: a pass per category cost a tenth of a second); `fixes`: each record's fix, made
-        already (`fix_of` of each if not given)."""
-        if fixes is None:
-            fixes = [fix_of(r) for r in records]
-        by_doc: dict[Category, dict[int, list[int]]] = {c: {} for c in Category}
-        index = self.index
-        spans = [r.mention.span for r in records]
-        for n, r in enumerate(records):
-            by_doc[r.category].setdefault(index[r.document], []).append(n)
-        return {c: [(i, [fixes[n] for n in sorted(group, key=spans.__getitem__)]) for i, group in sorted(groups.items())]
-                for c, groups in by_doc.items()}
+        chosen = [r for r in records if r.category is category]
+        return record_plans(chosen, [fix_of(r) for r in chosen], self.index)[category]
 
     def price_categories(self, records: Sequence[ErrorRecord]) -> dict[Category, float]:
         """`price_category` of every category (in one process: `price_all` spreads it)."""
@@ -389,7 +376,7 @@ class Pricer:
         else:
             made = {id(r): found for r, found in zip(categorised, categorised_fixes)}
             listed_fixes = [made.get(id(r)) or fix_of(r) for r in listed]
-        plans = self._category_plans(categorised, categorised_fixes)
+        plans = record_plans(categorised, categorised_fixes, self.index)
         prices, by_category = self._price_planned([self.index[r.document] for r in listed], listed_fixes, plans,
                                                   processes)
         return [_priced(r, price) for r, price in zip(listed, prices)], by_category
@@ -400,35 +387,20 @@ class Pricer:
 
         Why: a corpus's fifty thousand records were made as objects only to be priced, made again
         with their impact, and turned back into columns to be written; here the fixes and the
-        categories' plans are read from the columns (`fixes_of_columns`, `_column_plans`)."""
+        categories' plans are read from the columns (`fixes_of_columns`, `plans.column_plans`)."""
         categorised_fixes = fixes_of_columns(categorised)
         listed_fixes = categorised_fixes if listed is categorised else fixes_of_columns(listed)
         at = [self.index[name] for name in listed.documents]
         prices, by_category = self._price_planned(list(map(at.__getitem__, listed.document.tolist())), listed_fixes,
-                                                  self._column_plans(categorised, categorised_fixes), processes)
+                                                  column_plans(categorised, categorised_fixes, self.index,
+                                                               len(self.corpus.pairs)), processes)
         return prices, by_category
 
-    def _column_plans(self, columns: ErrorColumns, fixes: Sequence[Fix]) -> dict[Category, list[tuple[int, list[Fix]]]]:
-        """`_category_plans` of records given as columns (`fixes`: each row's): the rows sorted
-        by category, document and span, ties in row order (`np.lexsort` is stable), as the plans
-        group them and sort each group by span."""
-        document = np.array([self.index[name] for name in columns.documents], dtype=np.int64)[columns.document]
-        order = np.lexsort((columns.mention.end, columns.mention.start, document, columns.category))
-        group = columns.category[order] * (len(self.corpus.pairs) + 1) + document[order]
-        bounds = [0, *(np.flatnonzero(group[1:] != group[:-1]) + 1).tolist(), len(order)]
-        plans: dict[Category, list[tuple[int, list[Fix]]]] = {c: [] for c in Category}
-        rows = order.tolist()
-        categories, documents = columns.category[order].tolist(), document[order].tolist()
-        for first, last in zip(bounds, bounds[1:]):
-            if first < last:
-                plans[CATEGORIES[categories[first]]].append((documents[first], [fixes[n] for n in rows[first:last]]))
-        return plans
-
     def _price_planned(self, where: Sequence[int], listed_fixes: Sequence[Fix],
-                       plans: dict[Category, list[tuple[int, list[Fix]]]], processes: int
+                       plans: Plans, processes: int
                        ) -> tuple[list[float], dict[Category, float]]:
         """The price of each listed fix (in document `where[n]`) alone, and of each category's plan
-        (`_category_plans`), with the documents shared by up to `processes` processes
+        (`metrics.errors.chen_ng.plans`), with the documents shared by up to `processes` processes
         (`metrics.runtime.parallel.fork_each`, PARALLEL_RECORDS fixes each at least), each taking
         the next document as it finishes one, the documents with the most fixes first (a
         document's cost follows its CEAF components more than its count of fixes, so a split
