@@ -10,6 +10,7 @@ Impacts are changes of the corpus F1 of `--impact METRIC` in points (F1 x 100), 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from collections.abc import Iterator
 
 import numpy as np
@@ -80,7 +81,12 @@ def run(args: argparse.Namespace) -> int:
     selected = session.error_columns(weights, documents).select(categories, types)
     category_impact: dict[Category, float] | None = None
     same_fix: list[int] | None = None
-    if metric is not None or args.distinct:
+    if metric is not None and not args.distinct:  # priced as columns: no record made per error
+        listed_columns, category_impact = _priced_columns(session, selected, args, metric=metric, weights=weights,
+                                                          categories=categories)
+        if limit is not None:
+            listed_columns = listed_columns.take(np.arange(min(limit, len(listed_columns))))
+    elif metric is not None or args.distinct:
         listed, category_impact, same_fix = _priced(session, selected.records(), args, metric=metric,
                                                         weights=weights, categories=categories)
         if limit is not None:
@@ -127,6 +133,19 @@ def _priced(session, selected: list[ErrorRecord], args: argparse.Namespace, *, m
     if args.sort == "impact":
         listed = sorted(listed, key=lambda r: -(r.impact or 0.0))
     return listed, category_impact, None if shared is None else [shared[id(r)] for r in listed]
+
+
+def _priced_columns(session, selected: ErrorColumns, args: argparse.Namespace, *, metric: str, weights,
+                    categories: list[Category] | None) -> tuple[ErrorColumns, dict[Category, float]]:
+    """`_priced` without --distinct, on columns (`Pricer.price_columns`): the selected rows with
+    their impacts, sorted as `_priced` sorts records, and the category table's prices."""
+    prices, category_impact = session.pricer(metric, weights).price_columns(selected, selected,
+                                                                            processes=jobs_option(args.jobs))
+    category_impact = {c: v for c, v in category_impact.items() if categories is None or c in categories}
+    listed = dataclasses.replace(selected, impact=prices)
+    if args.sort == "impact":  # `sorted` by -(impact or 0.0), stable: equal impacts keep their order
+        listed = listed.take(np.argsort(-np.array([price or 0.0 for price in prices], dtype=np.float64), kind="stable"))
+    return listed, category_impact
 
 
 def impact_name(metric: str) -> str:

@@ -32,7 +32,8 @@ from functools import cached_property
 from metrics.mentions.chains import key_view, response_view
 from metrics.model import Document, Span
 from metrics.runtime.union_find import least_members
-from metrics.errors.chen_ng.records import Category, ErrorRecord
+from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorColumns, ErrorRecord
+from metrics.errors.mention import ABSENT
 from metrics.errors.delta import Counts, tally
 
 
@@ -60,17 +61,38 @@ class Fix:
             object.__setattr__(self, "kind", FixKind(self.kind))
 
 
+FIX_KINDS: dict[Category, FixKind] = {
+    Category.FALSE_NEW: FixKind.LINK, Category.WRONG_LINK: FixKind.LINK, Category.SUBOPTIMAL_LINK: FixKind.LINK,
+    Category.FALSE_ANAPHORIC: FixKind.SPLIT, Category.MISSING_MENTION: FixKind.ADD,
+    Category.SPURIOUS_MENTION: FixKind.REMOVE,
+}
+"""The edit that removes an error of each category (the module docstring); a LINK links the
+mention to its best key antecedent."""
+
+
 def fix_of(record: ErrorRecord) -> Fix:
     """The fix that removes an error (see the module docstring)."""
-    category = record.category
-    if category in (Category.FALSE_NEW, Category.WRONG_LINK, Category.SUBOPTIMAL_LINK):
+    kind = FIX_KINDS[record.category]
+    if kind is FixKind.LINK:
         assert record.best_antecedent is not None
-        return Fix(FixKind.LINK, record.span, record.best_antecedent.span)
-    if category is Category.FALSE_ANAPHORIC:
-        return Fix(FixKind.SPLIT, record.span)
-    if category is Category.MISSING_MENTION:
-        return Fix(FixKind.ADD, record.span)
-    return Fix(FixKind.REMOVE, record.span)
+        return Fix(kind, record.span, record.best_antecedent.span)
+    return Fix(kind, record.span)
+
+
+def fixes_of_columns(columns: ErrorColumns) -> list[Fix]:
+    """`fix_of` of each row of error columns, read from the columns (no record made per row)."""
+    kinds = [FIX_KINDS[c] for c in CATEGORIES]
+    best = columns.best_antecedent
+    out = []
+    for c, start, end, best_start, best_end in zip(columns.category.tolist(), columns.mention.start.tolist(),
+                                                   columns.mention.end.tolist(), best.start.tolist(), best.end.tolist()):
+        kind = kinds[c]
+        if kind is FixKind.LINK:
+            assert best_start != ABSENT
+            out.append(Fix(kind, (start, end), (best_start, best_end)))
+        else:
+            out.append(Fix(kind, (start, end)))
+    return out
 
 
 class FixBase:

@@ -18,16 +18,18 @@ of fixes counted by cells: `fix_counts`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import fields
 
 import numpy as np
 
-from metrics.errors.chen_ng.records import Category, ErrorRecord
+from metrics.errors.chen_ng.plans import Plans, column_plans, record_plans
+from metrics.errors.chen_ng.records import Category, ErrorColumns, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, change_arrays, changes, counts_of, partial_table, \
     table_of, tainted_chains
 from metrics.errors.chen_ng.document_state import DocumentState
-from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, reach, single_fix_counts
+from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, fixes_of_columns, reach, \
+    single_fix_counts
 from metrics.errors.chen_ng.fix_counts import fix_list_counts
 from metrics.errors.chen_ng.counted_parts import DocumentCells, counts_suffice
 from metrics.errors.chen_ng.rescoring import PartRescorer
@@ -182,24 +184,43 @@ class Pricer:
             groups.setdefault(_signature(i, edit), []).append(r)
         return list(groups.values())
 
-    def _rescore_together(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> None:
+    def _rescore_together(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> dict[int, tuple | None]:
         """Price by rescoring, together, the edits of these fixes that count changes cannot price
         (a document that lists a span twice, or metrics the delta table lacks), and keep them in
-        the memo: a document's hundreds of single fixes paid numpy's calls each."""
+        the memo: a document's hundreds of single fixes paid numpy's calls each.  Returns the
+        signature of each list's edit made here, by the list's place (None: it touches nothing),
+        so that `_known_changes` finds its change without editing the chains again."""
         state = self._state(i)
         if state.clean:
-            return
+            return {}
         pending: dict[tuple, Edit] = {}
-        for fixes in fix_lists:
+        made: dict[int, tuple | None] = {}
+        for n, fixes in enumerate(fix_lists):
             if len(fixes) == 1 and state.delta is not None and self._counted_change(state, i, fixes[0]) is not None:
                 continue  # priced by its counts (a book's fixes but those near its repeated span)
             edit = edit_chains(state.base, fixes)
             if edit.touched:
-                signature = _signature(i, edit)
+                signature = made[n] = _signature(i, edit)
                 if signature not in self._memo and signature not in pending and not state.by_delta(edit):
                     pending[signature] = edit
+            else:
+                made[n] = None
         if len(pending) > 1:
             self._memo.update(zip(pending, self._rescored(state, list(pending.values()), i)))
+        return made
+
+    def _known_changes(self, i: int, fix_lists: Sequence[Sequence[Fix]], made: dict[int, tuple | None]
+                       ) -> list[tuple[dict, dict]]:
+        """`document_change(i, fixes)` of each list, by the signature `_rescore_together` made of
+        its edit where the memo holds its change (a list touching nothing changes nothing)."""
+        out = []
+        for n, fixes in enumerate(fix_lists):
+            if n in made and made[n] is None:
+                out.append(({}, {}))
+            else:
+                known = self._memo.get(made[n]) if n in made else None
+                out.append(known if known is not None else self.document_change(i, fixes))
+        return out
 
     def _rescored(self, state: DocumentState, edits: Sequence[Edit], i: int) -> list[tuple[dict, dict]]:
         """(scores of the reached part before, after) of each edit, by rescoring (`PartRescorer`)."""
@@ -232,8 +253,8 @@ class Pricer:
         state = self._state(i)
         if self._arrays and state.delta is not None and all(len(fixes) == 1 for fixes in fix_lists):
             return self._counted_prices(i, state, [fixes[0] for fixes in fix_lists])
-        self._rescore_together(i, [*fix_lists, *also] if state.delta is None else fix_lists)
-        changes = [self.document_change(i, fixes) for fixes in fix_lists]
+        made = self._rescore_together(i, [*fix_lists, *also] if state.delta is None else fix_lists)
+        changes = self._known_changes(i, fix_lists, made)
         if not self._arrays:
             return [self._price_changes([change]) for change in changes]
         done, olds, news = self._change_rows(changes, range(len(changes)))
@@ -278,9 +299,10 @@ class Pricer:
                 for name in self.parts} if done else {name: np.zeros((0, 4)) for name in self.parts}
         olds = {name: np.zeros((len(done), 4)) for name in self.parts}
         if declined:
-            self._rescore_together(i, [[fixes[n]] for n in declined])
+            declined_lists = [[fixes[n]] for n in declined]
+            made = self._rescore_together(i, declined_lists)
             rescored, rescored_olds, rescored_news = self._change_rows(
-                [self.document_change(i, [fixes[n]]) for n in declined], declined)
+                self._known_changes(i, declined_lists, made), declined)
             done += rescored
             olds = {name: np.concatenate([olds[name], rescored_olds[name]]) for name in self.parts}
             news = {name: np.concatenate([news[name], rescored_news[name]]) for name in self.parts}
@@ -337,18 +359,8 @@ class Pricer:
 
     def _category_fixes(self, records: Iterable[ErrorRecord], category: Category) -> list[tuple[int, list[Fix]]]:
         """Each document's fixes of one category, documents in corpus order, fixes by span."""
-        return self._category_plans([r for r in records if r.category is category])[category]
-
-    def _category_plans(self, records: Iterable[ErrorRecord], fix: Callable[[ErrorRecord], Fix] = fix_of
-                        ) -> dict[Category, list[tuple[int, list[Fix]]]]:
-        """`_category_fixes` of every category, in one pass over the records (a corpus has fifty
-        thousand: a pass per category cost a tenth of a second)."""
-        by_doc: dict[Category, dict[int, list[ErrorRecord]]] = {c: {} for c in Category}
-        index = self.index
-        for r in records:
-            by_doc[r.category].setdefault(index[r.document], []).append(r)
-        return {c: [(i, [fix(r) for r in sorted(group, key=lambda r: r.span)]) for i, group in sorted(groups.items())]
-                for c, groups in by_doc.items()}
+        chosen = [r for r in records if r.category is category]
+        return record_plans(chosen, [fix_of(r) for r in chosen], self.index)[category]
 
     def price_categories(self, records: Sequence[ErrorRecord]) -> dict[Category, float]:
         """`price_category` of every category (in one process: `price_all` spreads it)."""
@@ -356,24 +368,45 @@ class Pricer:
 
     def price_all(self, listed: Sequence[ErrorRecord], categorised: Sequence[ErrorRecord],
                   processes: int = 1) -> tuple[list[ErrorRecord], dict[Category, float]]:
-        """`price_records(listed)` and `price_categories(categorised)` at once, the same numbers,
-        with the documents shared by up to `processes` processes (`metrics.runtime.parallel.fork_each`,
-        PARALLEL_RECORDS fixes each at least), each taking the next document as it finishes one,
-        the documents with the most fixes first (a document's cost follows its CEAF components
-        more than its count of fixes, so a split decided ahead left one process waiting): each
-        prices a document's errors and returns the prices and the document's (before, after)
-        scores per category, which are swapped into the corpus totals here, in document order,
-        as `price_many` does."""
-        made: dict[int, Fix] = {}  # a record listed and categorised has its fix made once
+        """`price_records(listed)` and `price_categories(categorised)` at once, the same numbers
+        (`_price_planned`; `price_columns` takes the records as columns)."""
+        categorised_fixes = [fix_of(r) for r in categorised]  # a record listed and categorised has its fix made once
+        if listed is categorised:
+            listed_fixes = categorised_fixes
+        else:
+            made = {id(r): found for r, found in zip(categorised, categorised_fixes)}
+            listed_fixes = [made.get(id(r)) or fix_of(r) for r in listed]
+        plans = record_plans(categorised, categorised_fixes, self.index)
+        prices, by_category = self._price_planned([self.index[r.document] for r in listed], listed_fixes, plans,
+                                                  processes)
+        return [_priced(r, price) for r, price in zip(listed, prices)], by_category
 
-        def fix(record: ErrorRecord) -> Fix:
-            found = made.get(id(record))
-            if found is None:
-                found = made[id(record)] = fix_of(record)
-            return found
+    def price_columns(self, listed: ErrorColumns, categorised: ErrorColumns, processes: int = 1
+                      ) -> tuple[list[float], dict[Category, float]]:
+        """`price_all` of records given as columns: each listed row's impact, and each category's.
 
-        plans = self._category_plans(categorised, fix)
-        where = [self.index[r.document] for r in listed]
+        Why: a corpus's fifty thousand records were made as objects only to be priced, made again
+        with their impact, and turned back into columns to be written; here the fixes and the
+        categories' plans are read from the columns (`fixes_of_columns`, `plans.column_plans`)."""
+        categorised_fixes = fixes_of_columns(categorised)
+        listed_fixes = categorised_fixes if listed is categorised else fixes_of_columns(listed)
+        at = [self.index[name] for name in listed.documents]
+        prices, by_category = self._price_planned(list(map(at.__getitem__, listed.document.tolist())), listed_fixes,
+                                                  column_plans(categorised, categorised_fixes, self.index,
+                                                               len(self.corpus.pairs)), processes)
+        return prices, by_category
+
+    def _price_planned(self, where: Sequence[int], listed_fixes: Sequence[Fix],
+                       plans: Plans, processes: int
+                       ) -> tuple[list[float], dict[Category, float]]:
+        """The price of each listed fix (in document `where[n]`) alone, and of each category's plan
+        (`metrics.errors.chen_ng.plans`), with the documents shared by up to `processes` processes
+        (`metrics.runtime.parallel.fork_each`, PARALLEL_RECORDS fixes each at least), each taking
+        the next document as it finishes one, the documents with the most fixes first (a
+        document's cost follows its CEAF components more than its count of fixes, so a split
+        decided ahead left one process waiting): each prices a document's errors and returns the
+        prices and the document's (before, after) scores per category, which are swapped into the
+        corpus totals here, in document order, as `price_many` does."""
         load: dict[int, int] = {}
         for i in where:
             load[i] = load.get(i, 0) + 1
@@ -393,7 +426,7 @@ class Pricer:
             with gc_paused():  # thousands of small rescorings, no cycles
                 mine = listed_in.get(i, [])
                 planned = planned_in.get(i, [])
-                prices = dict(zip(mine, self.price_each(i, [[fix(listed[n])] for n in mine],
+                prices = dict(zip(mine, self.price_each(i, [[listed_fixes[n]] for n in mine],
                                                         also=[fixes for _, fixes in planned])))
                 changes = {(c, i): self.document_change(i, fixes) for c, fixes in planned}
             return prices, changes
@@ -404,9 +437,8 @@ class Pricer:
         for document_prices, document_changes in fork_each(work, documents, worth):
             prices.update(document_prices)
             changes.update(document_changes)
-        priced = [_priced(r, prices[n]) for n, r in enumerate(listed)]
         by_category = {c: self._price_changes(changes[(c, i)] for i, _ in plan) for c, plan in plans.items()}
-        return priced, by_category
+        return [prices[n] for n in range(len(where))], by_category
 
 
 def _priced(record: ErrorRecord, impact: float) -> ErrorRecord:

@@ -93,8 +93,9 @@ class PartRescorer:
     def _score_parts(self, parts: Sequence[Table | tuple[Document, Document]], pair: DocPair
                      ) -> list[tuple[dict, tuple[int, int, int]]]:
         """The engine's scores of (partial) document pairs, with the full pair's mention types,
-        and their mention counts (`_sides`), computed together; a part given as its counted table
-        (`counted_parts.part_table`) is scored from it (no BLANC: its sides are not counted)."""
+        and their mention counts (`_sides`, counted for BLANC alone), computed together; a part
+        given as its counted table (`counted_parts.part_table`) is scored from it (no BLANC: its
+        sides are not counted)."""
         aligned = [part for part in parts if isinstance(part, tuple)]
         alignments = [align(key, response) for key, response in aligned]
         fragments = iter([pair.fragment(key, response, alignment, table)
@@ -106,8 +107,9 @@ class PartRescorer:
             if len(group) > 1:
                 score_columns(group, self.parts, self.weights)  # each part keeps its row
         sides = iter(alignments)
-        return [(score_pair(part, self.weights, self.parts), _sides(next(sides)) if isinstance(part, DocPair) else (0, 0, 0))
-                for part in scored]
+        counted = BLANC.name in self.parts  # the sides serve BLANC's links between parts alone
+        return [(score_pair(part, self.weights, self.parts),
+                 _sides(next(sides)) if counted and isinstance(part, DocPair) else (0, 0, 0)) for part in scored]
 
 
 def _sides(alignment) -> tuple[int, int, int]:
