@@ -85,7 +85,8 @@ def _run_everything(session: Session) -> None:
     assert len(columns.records()) > 0
     records = session.classify(W4)
     pricer = session.pricer("conll", W4)
-    pricer.price_all(records, records, processes=1)
+    pricer.price_all(records, records, processes=1)  # --distinct, --sort impact
+    session.pricer("lea", W4).price_columns(columns, columns, processes=1)  # --impact
     session.price(records[:40], "conll", W4)
     session.price(records[:40], "lea", W4)
     session.kk_errors()  # (first: once a report is made, the list is taken from it)
