@@ -243,3 +243,80 @@ def test_a_large_component_is_laid_out_in_batches_with_the_same_rows(monkeypatch
     batched = rows(4 * n)
     assert max(laid) <= 4 * n  # one change's component is n key chains
     assert batched == whole
+
+
+def _merged_or_split(rng: random.Random, n: int, split: bool, noise: bool = True
+                     ) -> tuple[list[list[int]], list[list[int]]]:
+    """A system that merged n key chains of one to three mentions into one response chain (with
+    `noise`, a few mentions left out, in chains of their own, or twinless), or, `split`, the
+    mirror: one key chain of them all over n response chains."""
+    chains, token = [], 0
+    for _ in range(n):
+        size = rng.choice((1, 2, 2, 3))
+        chains.append(list(range(token, token + size)))
+        token += size
+    merged: list[int] = []
+    others: list[list[int]] = []
+    for i in range(token):
+        roll = rng.random() if noise else 0.0
+        if roll < 0.85:
+            merged.append(i)
+        elif roll < 0.95:
+            others.append([i])
+    merged += [token + j for j in range(rng.randrange(3) if noise else 0)]  # twinless mentions
+    if split:
+        return [sorted(merged)] + others, chains
+    return chains, [merged] + others
+
+
+def _shape_changes(seed: int, n: int, split: bool, noise: bool = True):
+    rng = random.Random(seed)
+    key_chains, response_chains = _merged_or_split(rng, n, split, noise)
+    n_tokens = max(i for chain in key_chains + response_chains for i in chain) + 4
+    keys, responses = [_document("d", n_tokens, key_chains)], [_document("d", n_tokens, response_chains)]
+    return _table_and_changes(keys, responses, _fixes(n_tokens - 3, rng, 3 * n))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(2, 60), st.booleans(), st.booleans())
+def test_changes_of_a_merged_or_split_chain_as_delta_gives_them(seed: int, n: int, split: bool, noise: bool) -> None:
+    """The shapes where one column (merged) or one key chain (split) has every cell: a column is
+    judged from its best cells per size (`ceaf_columns`), a matching summed from its matched key
+    chains alone, a star's best from its best two edges."""
+    table, many, _ = _shape_changes(seed, n, split, noise)
+    rows = ceaf_arrays.change_rows(table, many, CEAFE.name,
+                                   lambda counts: changes(table, counts, (CEAFE.name,))[CEAFE.name].counts())
+    for counts, row in zip(many, rows.tolist()):
+        assert row == [float(x) for x in changes(table, counts, (CEAFE.name,))[CEAFE.name].counts()], counts
+
+
+def test_a_fix_on_a_merged_chain_costs_what_its_matching_does(monkeypatch) -> None:
+    """Every fix on a response chain that merged 400 key chains reaches all of them, but the
+    matching before and after holds a few key chains: what a fix lays out for its sum is that
+    few, not its component (quadratic pricing before: every fix laid out 400), and every
+    column is ranked once per size, not once per fix; most changes are decided here."""
+    table, many, _ = _shape_changes(7, 400, False, noise=False)
+    widths: list[int] = []
+    ranked: list[int] = []
+    sorted_sums, column_tops = ceaf_arrays._sorted_sums, ceaf_arrays.column_tops
+
+    def spied_sums(fix, row, term, apart, n_changes):
+        widths.append(max(Counter(fix.tolist()).values(), default=0))
+        return sorted_sums(fix, row, term, apart, n_changes)
+
+    def spied_tops(arrays, cols, sizes):
+        ranked.append(len(set(zip(cols.tolist(), sizes.tolist()))))
+        return column_tops(arrays, cols, sizes)
+
+    monkeypatch.setattr(ceaf_arrays, "_sorted_sums", spied_sums)
+    monkeypatch.setattr(ceaf_arrays, "column_tops", spied_tops)
+    left: list = []
+
+    def one(counts):
+        left.append(counts)
+        return changes(table, counts, (CEAFE.name,))[CEAFE.name].counts()
+
+    ceaf_arrays.change_rows(table, many, CEAFE.name, one)
+    assert len(many) > 400 and len(left) < len(many) / 4, (len(left), len(many))
+    assert widths and max(widths) <= 6, widths
+    assert sum(ranked) < len(many) / 4, (sum(ranked), len(many))

@@ -58,6 +58,7 @@ class TableArrays:
         self.clock = 0
         self._kept: tuple[np.ndarray, np.ndarray] | None = None
         self.optimum: dict[int, float] = {}
+        self._matched: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def members_of(self, component: int) -> list[int]:
         start = int(self.member_start[component])
@@ -69,7 +70,23 @@ class TableArrays:
         for c in np.unique(components[~self.known[components]]).tolist():
             self.known[c] = True
             self.certified[c] = self._certify(c, metric)
+            self._matched = None
         return self.certified[components]
+
+    def matched_rows(self, components: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(which of `components`, key chain) of every key chain each certified component's best
+        matching holds, in key-chain order.  Why not every key chain: a component's total is the
+        sum of its chains' weights in key-chain order, and a chain left out adds 0.0, which
+        changes no float; a response chain that merged thousands of key chains makes a component
+        of thousands with a matching of one."""
+        if self._matched is None:
+            matched = self.members[self.weight[self.members] != 0.0]
+            roots = self.root_row[matched]
+            n_nodes = len(self.known)
+            self._matched = (matched, np.searchsorted(roots, np.arange(n_nodes)), np.bincount(roots, minlength=n_nodes))
+        matched, start, count = self._matched
+        owner, at = ranges(start[components], count[components])
+        return owner, matched[at]
 
     def _certify(self, component: int, metric: str) -> bool:
         table = self.table
@@ -206,6 +223,13 @@ def _star_duals(edges: dict[tuple[int, int], float]) -> dict[int, float] | None:
         return None
     ((k, _), *_) = edges
     return {k: (weights[0] + weights[1]) / 2}
+
+
+def ranges(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(which range, index) of every index of the ranges [start, start + length)."""
+    owner = np.repeat(np.arange(len(starts)), lengths)
+    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
+    return owner, (offsets + np.arange(int(lengths.sum()))).astype(np.int64)
 
 
 def _csr(cells: list[dict[int, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
