@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,6 +24,7 @@ from test_impact_delta import _document, _hub_shapes, random_pair
 
 from metrics.corpus.scoring import prepare
 from metrics.errors import ceaf_arrays
+from metrics.errors.best_matching import MARGIN, certified
 from metrics.errors.chen_ng.fixes import Fix, FixKind, apply_fixes, single_fix_counts
 from metrics.errors.chen_ng.impact import Pricer
 from metrics.errors.delta import changes
@@ -320,3 +322,46 @@ def test_a_fix_on_a_merged_chain_costs_what_its_matching_does(monkeypatch) -> No
     assert len(many) > 400 and len(left) < len(many) / 4, (len(left), len(many))
     assert widths and max(widths) <= 6, widths
     assert sum(ranked) < len(many) / 4, (sum(ranked), len(many))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(2, 40), st.sampled_from(["random", "merged", "split"]))
+def test_stars_certified_at_once_as_their_edges_prove(seed: int, n: int, shape: str) -> None:
+    """`TableArrays._certify_stars`, against each star's edges in Python: a star on one key chain
+    is certified when its best edge beats the second by 2 MARGIN (or is alone), matched to it
+    with the dual halfway between the two (0 alone), a proof `best_matching.certified` accepts;
+    a star on one response chain matches its first best leaf, dual 0."""
+    if shape == "random":
+        keys, responses = random_pair(seed, n, n + 6)
+        table = _table_and_changes(keys, responses, [])[0]
+    else:
+        table = _shape_changes(seed, n, shape == "split")[0]
+    arrays = table.arrays()
+    components = np.unique(arrays.root_row[np.diff(arrays.row_ptr) > 0])
+    arrays.certify(components, CEAFE.name)
+    checked = 0
+    for c in components.tolist():
+        members = arrays.members_of(c)
+        edges = {(k, t): 2.0 * n / (table.key_sizes[k] + table.col_sizes[t])
+                 for k in members for t, n in table.row_cells[k].items()}
+        if len(members) == 1:
+            (k,) = members
+            ranked = sorted(edges.values(), reverse=True) + [-np.inf]
+            assert arrays.certified[c] == (len(edges) == 1 or ranked[0] - ranked[1] >= 2 * MARGIN)
+            checked += 1
+            if not arrays.certified[c]:
+                continue
+            (best,) = [cell for cell, w in edges.items() if w == ranked[0]]
+            assert arrays.dual[k] == (0.0 if len(edges) == 1 else (ranked[0] + ranked[1]) / 2)
+            assert certified(list(edges), edges, {k: arrays.dual[k]}) == {k: ranked[0]}
+        elif len({t for _, t in edges}) == 1:
+            (t,) = {t for _, t in edges}
+            leaf = table.leaves(CEAFE.name).col_leaves(t, table.col_sizes[t])[0]
+            assert arrays.certified[c] and all(arrays.dual[k] == 0.0 for k in members)
+            checked += 1
+            best = (leaf, t)
+        else:
+            continue
+        k, t = best
+        assert (arrays.partner_of_row[k], arrays.partner_of_col[t], arrays.weight[k]) == (t, k, edges[best])
+    assert checked or len(components) < 3  # a few components: all may be no star

@@ -46,8 +46,8 @@ from typing import Any
 
 import numpy as np
 
-from metrics.errors.ceaf_columns import column_tops, gather, judge, segment_max
-from metrics.errors.ceaf_components import TableArrays
+from metrics.errors.ceaf_columns import Tops, column_tops, gather, judge, segment_max
+from metrics.errors.ceaf_components import TableArrays, two_best
 
 _Table = Any
 """`metrics.errors.delta`'s table of a document (not imported: delta imports this module)."""
@@ -139,6 +139,8 @@ each matched, which every fix on it reaches, laid out for all its changes togeth
 def _batches(rows: list[tuple[int, ...]], reached: list[int]) -> list[list[tuple[int, ...]]]:
     """`rows` cut, in order, into batches of at most `TERMS_AT_ONCE` terms: a batch's number of
     rows times the most key chains one of them reaches (a row alone may hold more)."""
+    if len(rows) * max(reached, default=0) <= TERMS_AT_ONCE:
+        return [rows] if rows else []
     out: list[list[tuple[int, ...]]] = []
     widest = 0
     for row, width in zip(rows, reached):
@@ -185,12 +187,12 @@ def _terms(arrays: TableArrays, fix: np.ndarray, rows: np.ndarray, olds: list[np
            chosen: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(fix, key chain, weight after) of every key chain of the matching after each fix that may
     weigh anything: `rows` (the matchings before, by fix), and the key chains the judged columns
-    take (`chosen`: key chain or -1, its weight), each once; the key chains judged columns let go
-    (`olds`) weigh 0.0."""
-    fix = np.concatenate([fix] + [np.flatnonzero(taken >= 0) for taken, _ in chosen])
-    rows = np.concatenate([rows] + [taken[taken >= 0] for taken, _ in chosen])
-    _, once = np.unique(fix * arrays.n_rows + rows, return_index=True)
-    fix, rows = fix[once], rows[once]
+    take (`chosen`: key chain or -1, its weight), each once (a key chain taken is among `rows`
+    when it was matched, and no two columns of a fix decided here take one key chain); the key
+    chains judged columns let go (`olds`) weigh 0.0."""
+    new = [(taken >= 0) & (arrays.weight[np.maximum(taken, 0)] == 0.0) for taken, _ in chosen]
+    fix = np.concatenate([fix] + [np.flatnonzero(there) for there in new])
+    rows = np.concatenate([rows] + [taken[there] for (taken, _), there in zip(chosen, new)])
     term = arrays.weight[rows]
     for old in olds:
         term = np.where(rows == old[fix], 0.0, term)
@@ -213,10 +215,6 @@ def _sizes(arrays: TableArrays, metric: str, changed: np.ndarray, totals: np.nda
     component = arrays.root_col[col]
     n_rows, n_cols = arrays.comp_rows[component], arrays.comp_cols[component]
     after = np.full(len(at), np.nan)
-    # a star on one response chain (this one): its largest edge at the new size
-    star = n_cols == 1
-    if star.any():
-        after[star] = column_tops(arrays, col[star], size[star]).top_weight
     # a star on one key chain: the largest of its edges, this chain's at the new size (the
     # chain's best two edges before found once: the best of the others is one of them)
     star = (n_rows == 1) & (n_cols > 1)
@@ -226,33 +224,34 @@ def _sizes(arrays: TableArrays, metric: str, changed: np.ndarray, totals: np.nda
         owner, cell = gather(arrays.row_ptr, keys)
         t = arrays.row_cols[cell]
         weights = 2.0 * arrays.row_n[cell] / (arrays.key_sizes[keys][owner] + arrays.col_sizes[t])
-        order = np.lexsort((-weights, owner))
-        rank = np.arange(len(order)) - np.searchsorted(owner[order], owner[order])
-        best = np.full((len(keys), 2), -np.inf)
-        best_col = np.full((len(keys), 2), -1)
-        best[owner[order][rank < 2], rank[rank < 2]] = weights[order][rank < 2]
-        best_col[owner[order][rank < 2], rank[rank < 2]] = t[order][rank < 2]
+        best, second, best_col = two_best(owner, weights, t, cell, len(keys))
         inverse = inverse.reshape(-1)
-        other = np.where(best_col[inverse, 0] == col[star], best[inverse, 1], best[inverse, 0])
+        other = np.where(best_col[inverse] == col[star], second[inverse], best[inverse])
         own = 2.0 * arrays.col_n[arrays.col_ptr[col[star]]] / (arrays.key_sizes[row] + size[star])
         after[star] = _segment_max(np.repeat(np.arange(len(row)), 2), np.column_stack((other, own)).reshape(-1),
                                    len(row))
-    rest = np.flatnonzero((n_rows > 1) & (n_cols > 1))
+    # a star on one response chain (this one): its largest edge at the new size; any other
+    # component: its matching, this column judged again
+    rest = np.flatnonzero(~star)
     if len(rest):
-        after[rest] = _sized_matchings(arrays, metric, component[rest], col[rest], size[rest])
+        tops = column_tops(arrays, col[rest], size[rest])
+        star = n_cols[rest] == 1
+        after[rest[star]] = tops.top_weight[star]
+        if not star.all():
+            after[rest[~star]] = _sized_matchings(arrays, metric, component[rest[~star]], col[rest[~star]],
+                                                  size[rest[~star]], Tops(*(x[~star] for x in tops)))
     done = ~np.isnan(after)
     totals[at[done]] = after[done] - arrays.component_optimum(component[done], metric)
     decided[at[~done]] = False
 
 
 def _sized_matchings(arrays: TableArrays, metric: str, component: np.ndarray, col: np.ndarray,
-                     size: np.ndarray) -> np.ndarray:
+                     size: np.ndarray, tops: Tops) -> np.ndarray:
     """The best matching's total after each change of a column's size, in components that are
-    no star; NaN where the certificate does not decide."""
+    no star (`tops`: each column's at its size after); NaN where the certificate does not decide."""
     n = len(component)
     good = arrays.certify(component, metric)
-    chosen, chosen_weight, decides = judge(arrays, column_tops(arrays, col, size), np.full(n, -1),
-                                           np.zeros(n, dtype=np.int64), size)
+    chosen, chosen_weight, decides = judge(arrays, tops, np.full(n, -1), np.zeros(n, dtype=np.int64), size)
     good &= arrays.reduction_keeps(metric)[1][col] < 0  # a leaf the reduction would bring in: delta
     old = arrays.partner_of_col[col]
     let_go = (old >= 0) & (chosen != old)
@@ -290,22 +289,21 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
     size_a = np.where(has_a, arrays.col_sizes[a0] - leaving, 0)
     size_b = np.where(old_b, arrays.col_sizes[b0], 0) + joining
     left_in_a = cell_a - leaving
-    # column a after: its cells, k's less those leaving (gone if none stay; no cells if a empties)
-    a_now = np.where(size_a > 0, a0, n_cols)
-    columns = [(np.where(has_a, a, -1),
-                *judge(arrays, column_tops(arrays, a_now, np.maximum(size_a, 0)), k, left_in_a, size_a))]
-    # column b after: its cells, k's with those joining (a new cell if k had none there)
-    columns.append((np.where(old_b, b, -1), *judge(arrays, column_tops(arrays, b0, size_b), k, cell_b + joining, size_b)))
-    # k a leaf of t, which has other key chains: t's next leaf comes in, t is judged too (k's
-    # one cell, in t, as it was)
+    # column a after: its cells, k's less those leaving (gone if none stay; no cells if a empties);
+    # column b after: its cells, k's with those joining (a new cell if k had none there); k a leaf
+    # of t, which has other key chains: t's next leaf comes in, t is judged too (k's one cell, in
+    # t, as it was).  The three judged in one pass.
     leaf_of, next_leaf = arrays.reduction_keeps(metric)
     t = np.where(has_a, -1, leaf_of[k])
     t[t == b] = -1
     t_now = np.where(t >= 0, t, n_cols)
     k_in_t = np.zeros(n, dtype=np.int64)
     k_in_t[t >= 0] = arrays.row_n[arrays.row_ptr[k[t >= 0]]]
-    columns.append((t, *judge(arrays, column_tops(arrays, t_now, arrays.col_sizes[t_now]), k, k_in_t,
-                              arrays.col_sizes[t_now])))
+    sizes = np.concatenate((np.maximum(size_a, 0), size_b, arrays.col_sizes[t_now]))
+    tops = column_tops(arrays, np.concatenate((np.where(size_a > 0, a0, n_cols), b0, t_now)), sizes)
+    judged = judge(arrays, tops, np.tile(k, 3), np.concatenate((left_in_a, cell_b + joining, k_in_t)), sizes)
+    columns = [(ids, *(x[j * n:(j + 1) * n] for x in judged))
+               for j, ids in enumerate((np.where(has_a, a, -1), np.where(old_b, b, -1), t))]
     # the matching after: every other column keeps its partner; these take theirs (a change where
     # a or b is a key chain's first leaf of several, whose next leaf comes in, goes to delta)
     good = (next_leaf[a0] < 0) & (next_leaf[b0] < 0)
@@ -344,13 +342,11 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
         b_side_of_a = np.where(child == k, ~b_below, b_below)
         parted &= ~(b_in & b_side_of_a)
     # the key chains of the part reached that weigh anything after: those matched before (the
-    # components of k and b; k alone when it had no cell) and those the judged columns take
+    # components of k and b) and those the judged columns take (k too when it had no cell)
     none = len(arrays.known) - 1  # the node of no chain: no key chains
     fix_k, rows_k = arrays.matched_rows(np.where(good & (comp_k >= 0), comp_k, none))
     fix_b, rows_b = arrays.matched_rows(np.where(good & (comp_b >= 0), comp_b, none))
-    alone = np.flatnonzero(good & (comp_k < 0))
-    fix, rows, term = _terms(arrays, np.concatenate((fix_k, fix_b, alone)), np.concatenate((rows_k, rows_b, k[alone])),
-                             olds, [(np.where(good, chosen, -1), weight) for _, chosen, weight, _ in columns])
+    fix, rows, term = _terms(arrays, np.concatenate((fix_k, fix_b)), np.concatenate((rows_k, rows_b)), olds, [(np.where(good, chosen, -1), weight) for _, chosen, weight, _ in columns])
     # a key chain on a's side of a bridge removed is apart (b's component joins k's side)
     on_a_side = np.zeros(len(fix), dtype=bool)
     if parted.any():

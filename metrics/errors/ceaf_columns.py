@@ -58,28 +58,26 @@ def segment_max(owner: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
 def column_tops(arrays: TableArrays, cols: np.ndarray, sizes: np.ndarray) -> Tops:
     """`Tops` of each (column, size) pair of the rows given (column `n_cols`: none, no cells),
     each distinct pair ranked once."""
-    pairs, inverse = np.unique(np.stack((cols, sizes)), axis=1, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    n = pairs.shape[1]
-    owner, cell = gather(arrays.col_ptr, pairs[0])
+    stride = int(sizes.max(initial=0)) + 1
+    pairs, inverse = np.unique(cols * stride + sizes, return_inverse=True)
+    n = len(pairs)
+    owner, cell = gather(arrays.col_ptr, pairs // stride)
     row = arrays.col_rows[cell]
-    weight = 2.0 * arrays.col_n[cell] / (arrays.key_sizes[row] + pairs[1][owner])
+    weight = 2.0 * arrays.col_n[cell] / (arrays.key_sizes[row] + (pairs % stride)[owner])
     slack = weight - arrays.dual[row]
     leaf = np.diff(arrays.row_ptr)[row] == 1
-    top_weight = segment_max(owner, weight, n)
-    hub = np.flatnonzero(~leaf)
-    hub = hub[np.lexsort((-slack[hub], owner[hub]))]
-    at = np.flatnonzero(leaf)
-    at = at[np.lexsort((cell[at], -weight[at], owner[at]))]
+    # one ranking: by column, hubs before leaves, hubs by slack, leaves by weight then place
+    order = np.lexsort((cell, np.where(leaf, -weight, -slack), leaf, owner))
+    group = 2 * owner[order] + leaf[order]
+    rank = np.arange(len(order)) - np.searchsorted(group, group)
     kept = []
-    for order, width in ((hub, HUBS), (at, LEAVES)):
-        group = owner[order]
-        rank = np.arange(len(order)) - np.searchsorted(group, group)
-        order, group, rank = order[rank < width], group[rank < width], rank[rank < width]
+    for is_leaf, width in ((False, HUBS), (True, LEAVES)):
+        at = order[(rank < width) & (leaf[order] == is_leaf)]
+        place = rank[(rank < width) & (leaf[order] == is_leaf)]
         rows, weights, slacks = np.full((n, width), -1), np.zeros((n, width)), np.full((n, width), -np.inf)
-        rows[group, rank], weights[group, rank], slacks[group, rank] = row[order], weight[order], slack[order]
+        rows[owner[at], place], weights[owner[at], place], slacks[owner[at], place] = row[at], weight[at], slack[at]
         kept += [rows[inverse], weights[inverse], slacks[inverse]]
-    return Tops(*kept, top_weight[inverse])
+    return Tops(*kept, segment_max(owner, weight, n)[inverse])
 
 
 def judge(arrays: TableArrays, tops: Tops, k: np.ndarray, k_count: np.ndarray, size: np.ndarray
