@@ -239,14 +239,14 @@ def _sizes(arrays: TableArrays, metric: str, changed: np.ndarray, totals: np.nda
         after[rest[star]] = tops.top_weight[star]
         if not star.all():
             after[rest[~star]] = _sized_matchings(arrays, metric, component[rest[~star]], col[rest[~star]],
-                                                  size[rest[~star]], Tops(*(x[~star] for x in tops)))
+                                                  size[rest[~star]], tops=Tops(*(x[~star] for x in tops)))
     done = ~np.isnan(after)
     totals[at[done]] = after[done] - arrays.component_optimum(component[done], metric)
     decided[at[~done]] = False
 
 
 def _sized_matchings(arrays: TableArrays, metric: str, component: np.ndarray, col: np.ndarray,
-                     size: np.ndarray, tops: Tops) -> np.ndarray:
+                     size: np.ndarray, *, tops: Tops) -> np.ndarray:
     """The best matching's total after each change of a column's size, in components that are
     no star (`tops`: each column's at its size after); NaN where the certificate does not decide."""
     n = len(component)

@@ -98,16 +98,16 @@ class TableArrays:
             dual = np.where(alone, 0.0, (best + second) / 2)
             good = np.where(alone, best >= MARGIN, (best - second >= 2 * MARGIN) & (best - dual >= MARGIN)
                             & (second - dual <= -MARGIN))
-        self._certified_pairs(on_row, on_row, col, best, dual, good)
+        self._certified_pairs(on_row, on_row, col, weight=best, dual=dual, good=good)
         on_col = components[self.comp_rows[components] > 1]
         t = self.row_cols[self.row_ptr[on_col]]  # the one response chain of each
         owner, cell = ranges(self.col_ptr[t], self.col_ptr[t + 1] - self.col_ptr[t])
         row = self.col_rows[cell]
         weight = 2.0 * self.col_n[cell] / (self.key_sizes[row] + self.col_sizes[t][owner])
         best, _, leaf = two_best(owner, weight, row, cell, len(on_col))  # every key chain is a leaf
-        self._certified_pairs(on_col, leaf, t, best, np.zeros(len(on_col)), best >= MARGIN)
+        self._certified_pairs(on_col, leaf, t, weight=best, dual=np.zeros(len(on_col)), good=best >= MARGIN)
 
-    def _certified_pairs(self, components: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+    def _certified_pairs(self, components: np.ndarray, rows: np.ndarray, cols: np.ndarray, *,
                          weight: np.ndarray, dual: np.ndarray, good: np.ndarray) -> None:
         """Record stars' certificates: each good component's matched pair (rows[i], cols[i]) of
         `weight` and its key chain's dual (every other key chain of a star keeps dual 0)."""
