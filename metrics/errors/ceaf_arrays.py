@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from metrics.errors.ceaf_columns import Tops, column_tops, gather, judge, segment_max
-from metrics.errors.ceaf_components import TableArrays, two_best
+from metrics.errors.ceaf_components import TableArrays, best_edges
 
 _Table = Any
 """`metrics.errors.delta`'s table of a document (not imported: delta imports this module)."""
@@ -224,9 +224,9 @@ def _sizes(arrays: TableArrays, metric: str, changed: np.ndarray, totals: np.nda
         owner, cell = gather(arrays.row_ptr, keys)
         t = arrays.row_cols[cell]
         weights = 2.0 * arrays.row_n[cell] / (arrays.key_sizes[keys][owner] + arrays.col_sizes[t])
-        best, second, best_col = two_best(owner, weights, t, cell, len(keys))
+        best, best_col = best_edges(owner, weights, t, cell, len(keys))
         inverse = inverse.reshape(-1)
-        other = np.where(best_col[inverse] == col[star], second[inverse], best[inverse])
+        other = np.where(best_col[inverse, 0] == col[star], best[inverse, 1], best[inverse, 0])
         own = 2.0 * arrays.col_n[arrays.col_ptr[col[star]]] / (arrays.key_sizes[row] + size[star])
         after[star] = _segment_max(np.repeat(np.arange(len(row)), 2), np.column_stack((other, own)).reshape(-1),
                                    len(row))
@@ -265,6 +265,31 @@ def _sized_matchings(arrays: TableArrays, metric: str, component: np.ndarray, co
     return out
 
 
+def _star_moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarray) -> None:
+    """Moves of the mentions of k, a star's one key chain, from its chain a (or none) to its chain
+    b or a new one: every edge after is k's, so the best alignment after is the largest (as
+    `best_matching.at_most_one_choice` takes it; none: 0), of a's and b's edges after and k's
+    other edges, whose best is among its best three before (found once per key chain)."""
+    at, k, a, cell_a, leaving, b, cell_b, joining = moves
+    keys, inverse = np.unique(k, return_inverse=True)
+    owner, cell = gather(arrays.row_ptr, keys)
+    t = arrays.row_cols[cell]
+    weights = 2.0 * arrays.row_n[cell] / (arrays.key_sizes[keys][owner] + arrays.col_sizes[t])
+    best, best_col = best_edges(owner, weights, t, cell, len(keys), width=3)
+    inverse = inverse.reshape(-1)
+    best, best_col = best[inverse], best_col[inverse]
+    best[(best_col == a[:, None]) | (best_col == b[:, None])] = -np.inf
+    a0, b0 = np.maximum(a, 0), np.minimum(b, arrays.n_cols)  # n_cols: no chain, size 0
+    size_a, size_b = arrays.col_sizes[a0] - leaving, arrays.col_sizes[b0] + joining
+    key_size = arrays.key_sizes[k]
+    with np.errstate(divide="ignore", invalid="ignore"):  # an edge gone: no weight
+        edge_a = np.where((a >= 0) & (cell_a > leaving), 2.0 * (cell_a - leaving) / (key_size + size_a), -np.inf)
+        edge_b = np.where(cell_b + joining > 0, 2.0 * (cell_b + joining) / (key_size + size_b), -np.inf)
+    after = np.max(np.column_stack((best, edge_a, edge_b)), axis=1)
+    after[after == -np.inf] = 0.0
+    totals[at] = after - arrays.component_optimum(arrays.root_row[k], metric)
+
+
 def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarray, decided: np.ndarray) -> None:
     """Changes that move a key chain's mentions from chain a (or none) to chain b (or a new one):
     the components of k and b, the cell (k, a) removed when it empties (a bridge test says
@@ -276,6 +301,12 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
     comp_k = np.where(arrays.row_ptr[k + 1] > arrays.row_ptr[k], arrays.root_row[k], -1)
     comp_b = np.where(old_b & (arrays.col_ptr[b0 + 1] > arrays.col_ptr[b0]), arrays.root_col[b0], -1)
     comp_b[comp_b == comp_k] = -1  # one component, counted once
+    # a star on k, b new or in it: a star on k after too, its largest edge (no certificate)
+    star = (comp_k >= 0) & (comp_b < 0) & (arrays.comp_rows[np.maximum(comp_k, 0)] == 1)
+    if star.any():
+        _star_moves(arrays, metric, moves[:, star], totals)
+        at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b = (
+            x[~star] for x in (at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b))
     good = np.ones(len(at), dtype=bool)
     for comp in (comp_k, comp_b):
         there = comp >= 0

@@ -92,7 +92,8 @@ class TableArrays:
         owner, cell = ranges(self.row_ptr[on_row], self.row_ptr[on_row + 1] - self.row_ptr[on_row])
         t = self.row_cols[cell]
         weight = 2.0 * self.row_n[cell] / (self.key_sizes[on_row][owner] + self.col_sizes[t])
-        best, second, col = two_best(owner, weight, t, np.zeros(len(cell), dtype=np.int64), len(on_row))
+        weights, cols = best_edges(owner, weight, t, cell, len(on_row))
+        best, second, col = weights[:, 0], weights[:, 1], cols[:, 0]
         alone = second == -np.inf
         with np.errstate(invalid="ignore"):
             dual = np.where(alone, 0.0, (best + second) / 2)
@@ -104,7 +105,8 @@ class TableArrays:
         owner, cell = ranges(self.col_ptr[t], self.col_ptr[t + 1] - self.col_ptr[t])
         row = self.col_rows[cell]
         weight = 2.0 * self.col_n[cell] / (self.key_sizes[row] + self.col_sizes[t][owner])
-        best, _, leaf = two_best(owner, weight, row, cell, len(on_col))  # every key chain is a leaf
+        weights, leaves = best_edges(owner, weight, row, cell, len(on_col), width=1)  # every key chain is a leaf
+        best, leaf = weights[:, 0], leaves[:, 0]
         self._certified_pairs(on_col, leaf, t, weight=best, dual=np.zeros(len(on_col)), good=best >= MARGIN)
 
     def _certified_pairs(self, components: np.ndarray, rows: np.ndarray, cols: np.ndarray, *,
@@ -248,21 +250,18 @@ class TableArrays:
         return np.array([optimum[c] for c in components.tolist()], dtype=np.float64).reshape(-1)
 
 
-def two_best(owner: np.ndarray, weight: np.ndarray, partner: np.ndarray, place: np.ndarray, n: int
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per owner 0..n-1 (each has an edge): its best weight, its second (-inf: none) and the
-    partner of its best (the first in `place` order among equal weights, as a stable sort by
-    weight takes it)."""
+def best_edges(owner: np.ndarray, weight: np.ndarray, partner: np.ndarray, place: np.ndarray, n: int, *,
+               width: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Per owner 0..n-1, its `width` best weights (-inf where it has fewer edges) and their
+    partners (-1), best first, equal weights in `place` order (as a stable sort by weight takes
+    them): an (n, width) array of each."""
     order = np.lexsort((place, -weight, owner))
-    first = np.ones(len(order), dtype=bool)
-    first[1:] = owner[order][1:] != owner[order][:-1]
-    at = order[first]
-    best, partner_of = weight[at], partner[at]
-    second = np.full(n, -np.inf)
-    following = np.flatnonzero(~first)
-    following = following[first[following - 1]]
-    second[owner[order[following]]] = weight[order[following]]
-    return best, second, partner_of
+    group = owner[order]
+    rank = np.arange(len(order)) - np.searchsorted(group, group)
+    order, group, rank = order[rank < width], group[rank < width], rank[rank < width]
+    weights, partners = np.full((n, width), -np.inf), np.full((n, width), -1, dtype=np.int64)
+    weights[group, rank], partners[group, rank] = weight[order], partner[order]
+    return weights, partners
 
 
 def ranges(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
