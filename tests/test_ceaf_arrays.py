@@ -54,7 +54,7 @@ def _table_and_changes(keys, responses, fixes: list[Fix]):
 def _paths(table, many: list, monkeypatch) -> tuple[Counter, list[list[float]], set[int]]:
     """The rows `change_rows` gives, which changes it left to `delta`, and the paths it took."""
     paths: Counter = Counter()
-    segment_max, sorted_sums = ceaf_arrays._segment_max, ceaf_arrays._sorted_sums
+    segment_max, sorted_sums, star_moves = ceaf_arrays._segment_max, ceaf_arrays._sorted_sums, ceaf_arrays._star_moves
 
     def spied_max(owner, values, n):
         paths["star"] += n
@@ -64,8 +64,13 @@ def _paths(table, many: list, monkeypatch) -> tuple[Counter, list[list[float]], 
         paths["summed"] += n
         return sorted_sums(fix, row, term, apart, n)
 
+    def spied_star_moves(arrays, metric, moves, totals):
+        paths["star move"] += moves.shape[1]
+        return star_moves(arrays, metric, moves, totals)
+
     monkeypatch.setattr(ceaf_arrays, "_segment_max", spied_max)
     monkeypatch.setattr(ceaf_arrays, "_sorted_sums", spied_sums)
+    monkeypatch.setattr(ceaf_arrays, "_star_moves", spied_star_moves)
     left: set[int] = set()
     at = {counts: i for i, counts in enumerate(many)}
 
@@ -141,7 +146,7 @@ def test_every_change_as_delta_gives_it_and_every_path_taken(monkeypatch) -> Non
         decided += len(many) - len(left)
         for counts, row in zip(many, rows):
             assert row == [float(x) for x in changes(table, counts, (CEAFE.name,))[CEAFE.name].counts()], counts
-    for path in ("size", "move from a chain", "move from none", "move to a new chain", "move to a chain",
+    for path in ("size", "move from a chain", "move from none", "move to a new chain", "move to a chain", "star move",
                  "key chain with no cell", "star", "summed", "parted"):
         assert taken[path] > 0, (path, taken)
     assert decided > 250, decided  # of about 1,000 distinct changes
