@@ -370,3 +370,20 @@ def test_stars_certified_at_once_as_their_edges_prove(seed: int, n: int, shape: 
         k, t = best
         assert (arrays.partner_of_row[k], arrays.partner_of_col[t], arrays.weight[k]) == (t, k, edges[best])
     assert checked or len(components) < 3  # a few components: all may be no star
+
+
+def test_a_change_is_decided_alike_on_a_fresh_table_and_a_certified_one() -> None:
+    """The columns a change judges are judged by their key chains' duals, found when a
+    component is first certified: judged before (duals still 0), a size change was sent to the
+    search on a fresh table and decided on a certified one (384 of the corpus's changes)."""
+    for keys, responses, n in _documents():
+        fresh, many, _ = _table_and_changes(keys, responses, _fixes(n, random.Random(n), 4 * n))
+        certified_first, _, _ = _table_and_changes(keys, responses, [])
+        arrays = certified_first.arrays()
+        arrays.certify(np.unique(arrays.root_row[np.diff(arrays.row_ptr) > 0]), CEAFE.name)
+        left: list[list] = [[], []]
+        for table, sent in zip((fresh, certified_first), left):
+            ceaf_arrays.change_rows(table, many, CEAFE.name,
+                                    lambda counts, table=table, sent=sent: sent.append(counts)
+                                    or changes(table, counts, (CEAFE.name,))[CEAFE.name].counts())
+        assert left[0] == left[1]

@@ -234,8 +234,9 @@ def _sizes(arrays: TableArrays, metric: str, changed: np.ndarray, totals: np.nda
     # component: its matching, this column judged again
     rest = np.flatnonzero(~star)
     if len(rest):
-        tops = column_tops(arrays, col[rest], size[rest])
         star = n_cols[rest] == 1
+        arrays.certify(component[rest[~star]], metric)  # the key chains' duals the columns are judged by
+        tops = column_tops(arrays, col[rest], size[rest])
         after[rest[star]] = tops.top_weight[star]
         if not star.all():
             after[rest[~star]] = _sized_matchings(arrays, metric, component[rest[~star]], col[rest[~star]],

@@ -57,7 +57,8 @@ def segment_max(owner: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
 
 def column_tops(arrays: TableArrays, cols: np.ndarray, sizes: np.ndarray) -> Tops:
     """`Tops` of each (column, size) pair of the rows given (column `n_cols`: none, no cells),
-    each distinct pair ranked once."""
+    each distinct pair ranked once.  The slacks are by the key chains' duals: their components
+    must be certified first (`TableArrays.certify`)."""
     stride = int(sizes.max(initial=0)) + 1
     pairs, inverse = np.unique(cols * stride + sizes, return_inverse=True)
     n = len(pairs)
