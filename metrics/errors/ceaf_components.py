@@ -9,6 +9,7 @@ document and per component (a component's certificate and tree when a fix first 
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -274,7 +275,7 @@ def ranges(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndar
 def _csr(cells: list[dict[int, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(start of each chain's cells, partner chain, count) of one side's cells, in dict order."""
     ptr = np.zeros(len(cells) + 1, dtype=np.int64)
-    np.cumsum([len(c) for c in cells], out=ptr[1:])
-    partners = np.fromiter((p for c in cells for p in c), dtype=np.int64, count=int(ptr[-1]))
-    counts = np.fromiter((n for c in cells for n in c.values()), dtype=np.int64, count=int(ptr[-1]))
+    np.cumsum(list(map(len, cells)), out=ptr[1:])
+    partners = np.fromiter(chain.from_iterable(cells), dtype=np.int64, count=int(ptr[-1]))
+    counts = np.fromiter(chain.from_iterable(map(dict.values, cells)), dtype=np.int64, count=int(ptr[-1]))
     return ptr, partners, counts
