@@ -13,20 +13,22 @@ every fix of a document in one pass of numpy.  Two kinds of change cover almost 
   bridge: `ceaf_components.search`).
 
 The best alignment after the change: a star's (one key chain, or one response chain that changes
-size) is its largest edge, as `best_matching.at_most_one_choice` takes it.  Any other component's
-comes from its best matching before the change, as `delta` reduces the component (hubs and each
-hub's first best leaf), certified unique by key-chain duals (`ceaf_components.TableArrays`); after
-the change only columns a and b are judged again, over the cells the reduction keeps, as
+size; or one key chain whose mentions move within its star or to a new chain: a star after too) is
+its largest edge, as `best_matching.at_most_one_choice` takes it.  Any other component's comes from
+its best matching before the change, as `delta` reduces the component (hubs and each hub's first
+best leaf), certified unique by key-chain duals (`ceaf_components.TableArrays`); after the change
+only columns a and b are judged again, over the cells the reduction keeps, as
 `best_matching.certified` judges a column (from a few best cells per column and size after:
 `ceaf_columns`, so a fix costs the same in a column of ten cells or of ten thousand): each other
-column keeps its partner, or its lack of one, by the margin it had.  Where a and b decide (each one's best key chain clear of 0 and of its
-second by MARGIN, free or let go by the other, and any key chain they let go with a dual of 0),
-the matching after is that one and unique, so the search and the solver would find it too.
-Everything else goes to `delta` one change at a time (`one`), as before: ties, two chains wanting
-one key chain, a key chain with a positive dual let go, a change to a key chain's first leaf of
-several (the reduction then keeps its next leaf: `TableArrays.reduction_keeps`), and components
-with no certificate.  (A key chain k that is a leaf of a response chain t with others brings t's
-next leaf in when it changes: t is judged too, with its cells as the reduction then keeps them.)
+column keeps its partner, or its lack of one, by the margin it had.  Where a and b decide (each
+one's best key chain clear of 0 and of its second by MARGIN, free or let go by the other, and any
+key chain they let go with a dual of 0), the matching after is that one and unique, so the search
+and the solver would find it too.  Everything else goes to `delta` one change at a time (`one`), as
+before: ties, two chains wanting one key chain, a key chain with a positive dual let go, a change
+to a key chain's first leaf of several (the reduction then keeps its next leaf:
+`TableArrays.reduction_keeps`), and components with no certificate.  (A key chain k that is a leaf
+of a response chain t with others brings t's next leaf in when it changes: t is judged too, with
+its cells as the reduction then keeps them.)
 
 To the bit: the engine sums a component's best matching in key-chain order from 0 (`best_total`,
 the solver's pairs too) and two components' sums one after the other (x + y is y + x); here every
@@ -34,8 +36,7 @@ key chain of the part reached that weighs anything after (matched before, or tak
 judged) holds a slot, in that order; a chain left out adds 0.0, which changes no sum (x + 0.0 is
 x), so it holds none, and the cost of a fix is its matchings', not its components' (a response
 chain that merged thousands of key chains matches one).  The slots of each side of a parted
-component are added apart, column by column.  A star's value
-is a maximum (no rounding).  The change is that value minus the best before the change as `delta`
+component are added apart, column by column.  A star's value is a maximum (no rounding).  The change is that value minus the best before the change as `delta`
 keeps it.  tests/test_ceaf_arrays.py checks every change against `delta.changes`, float for float.
 """
 
@@ -378,7 +379,8 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
     none = len(arrays.known) - 1  # the node of no chain: no key chains
     fix_k, rows_k = arrays.matched_rows(np.where(good & (comp_k >= 0), comp_k, none))
     fix_b, rows_b = arrays.matched_rows(np.where(good & (comp_b >= 0), comp_b, none))
-    fix, rows, term = _terms(arrays, np.concatenate((fix_k, fix_b)), np.concatenate((rows_k, rows_b)), olds, [(np.where(good, chosen, -1), weight) for _, chosen, weight, _ in columns])
+    taken = [(np.where(good, chosen, -1), weight) for _, chosen, weight, _ in columns]
+    fix, rows, term = _terms(arrays, np.concatenate((fix_k, fix_b)), np.concatenate((rows_k, rows_b)), olds, taken)
     # a key chain on a's side of a bridge removed is apart (b's component joins k's side)
     on_a_side = np.zeros(len(fix), dtype=bool)
     if parted.any():
