@@ -23,6 +23,8 @@ from metrics.mentions.pairing import pair_documents
 from metrics.mentions.types import prepare_types, types_together
 from metrics.model import Document
 
+import reference_conll
+
 ROOT = Path(__file__).resolve().parent.parent
 KEY = str(ROOT / "samples" / "gum" / "key.gum.conll")
 RESPONSE = str(ROOT / "samples" / "gum" / "response.gum.conll")
@@ -166,3 +168,18 @@ def test_arrays_change_no_alignment_and_no_type() -> None:
     typed, kinds = types_together(keys, spans)
     bare_typed, bare_kinds = types_together(bare_keys, spans)
     assert typed == bare_typed and kinds.tolist() == bare_kinds.tolist()
+
+
+def test_fields_a_score_reads_as_arrays_are_made_when_first_read() -> None:
+    """The chains, the tokens' lines and the sentence starts of a read file are made when a document
+    first reads one of them, for every document of the file at once (a cold `score` reads none of
+    them as lists), and equal what the line-by-line reader gives (tests/reference_conll.py)."""
+    later = ("chains", "token_lines", "sentence_starts")
+    read = parse_conll("small.conll", SMALL)
+    assert not any(name in vars(d) for d in read for name in later)
+    expected = reference_conll.parse_conll("small.conll", SMALL.decode().split("\n")[:-1], [])
+    assert read[1].token_lines == expected[1].token_lines == [9]
+    assert all("token_lines" in vars(d) and "chains" not in vars(d) for d in read)
+    for name in later:
+        assert [getattr(d, name) for d in read] == [getattr(d, name) for d in expected]
+    assert read == expected and pickle.loads(pickle.dumps(read)) == expected

@@ -15,16 +15,16 @@ caller may still change the documents), `SentDocuments` the tuple a convention k
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from itertools import chain
 from operator import is_
 
 import numpy as np
 
 from metrics.formats.brackets import ChainColumns
-from metrics.mentions.chains import MentionArrays
+from metrics.formats.packed import StoredColumns, mention_arrays
 from metrics.mentions.types_arrays import TokenArrays
-from metrics.model import Document, MadeFields, Span
+from metrics.model import Document, Span
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,33 +57,37 @@ class Columns:
 
     def documents(self) -> list[Document]:
         """The documents, each field as the reader gives it, each holding the file's chains and
-        tokens as arrays (`Document.mention_arrays`), as documents from the cache of read files do."""
+        tokens as arrays (`Document.mention_arrays`), as documents from the cache of read files do.
+        The fields a `score` reads as those arrays or not at all (`_MADE_LATER`: the chains, the
+        tokens' lines, the sentence starts) are made when a document first reads them, for every
+        document of the file at once (`packed.StoredColumns`, the cache's own): as lists they were
+        a million small objects of a 250,000-token file, a tenth of a cold `score`'s time in
+        making them and faulting in their memory."""
         flat_words = self.words.split("\n") if int(self.sizes.sum()) else []
         words = _cut(flat_words, self.sizes)
-        token_lines = _cut(self.token_lines.tolist(), self.sizes)
-        sentence_starts = _cut(self.sentence_starts.tolist(), self.sentence_counts)
-        chains, labels = self.chains.chains(), self.chains.labels()
-        held = self._arrays(chains, flat_words, words)
+        columns = self.chains
+        chain_state = (columns.chain_counts, columns.chain_sizes, columns.firsts, columns.lasts)
+        stored = StoredColumns(len(self.names), dict(zip(_MADE_LATER, (
+            chain_state, (self.sizes, self.token_lines), (self.sentence_counts, self.sentence_starts)))), {})
+        held = mention_arrays(chain_state, None, stored, self._tokens(flat_words, words))
+        labels = columns.labels()
         out = []
         for d, name in enumerate(self.names):
             extra = self.annotations.get(d, {})
-            out.append(Document(
-                name=name, words=words[d], chains=chains[d], labels=labels[d], sentence_starts=sentence_starts[d],
-                path=self.path, line=self.lines[d], token_lines=token_lines[d], pos=extra.get("pos"),
-                lemmas=extra.get("lemmas"), parse=extra.get("parse"), speakers=extra.get("speakers"),
-                named_entities=extra.get("named_entities"), repeated=self.repeated.get(d),
-                parse_heads=extra.get("parse_heads"), mention_arrays=(held, d),
-            ))
-        return out
+            out.append(Document.fields_later(stored, d, {
+                **_SET_LATER, "name": name, "words": words[d], "labels": labels[d], "path": self.path,
+                "line": self.lines[d], "pos": extra.get("pos"), "lemmas": extra.get("lemmas"),
+                "parse": extra.get("parse"), "speakers": extra.get("speakers"),
+                "named_entities": extra.get("named_entities"), "repeated": self.repeated.get(d),
+                "parse_heads": extra.get("parse_heads"), "mention_arrays": held[d]}))
+        stored.documents = out
+        return list(out)
 
-    def _arrays(self, chains: list[list[list[Span]]], flat_words: list[str], words: list[list[str]]) -> MentionArrays:
-        """The documents' chains and tokens as arrays, as the cache of read files keeps them
-        (`formats.packed`), with the lists the documents hold.  Why: the array work over many
-        documents (all pairs aligned at once, the key's mentions typed over the file's tokens,
-        Tuggener's and the tables' chains) reads them instead of walking and joining the lists,
-        cold as with the cache; it checks each document holds the very lists made here."""
-        columns = self.chains
-        chain_starts = _starts(columns.chain_counts)
+    def _tokens(self, flat_words: list[str], words: list[list[str]]) -> TokenArrays | None:
+        """The documents' tokens as arrays, as the cache of read files keeps them (`formats.packed`),
+        with the lists the documents hold, only where typing can read them (tags and heads).  Why:
+        typing the key's mentions over the file's tokens reads them instead of joining the lists;
+        it checks each document holds the very lists made here."""
         extras = [self.annotations.get(d, {}) for d in range(len(self.names))]
 
         def laid(name: str) -> tuple[list[str] | None, list]:
@@ -92,16 +96,17 @@ class Columns:
 
         tags, tag_lists = laid("pos")
         lemmas, lemma_lists = laid("lemmas")
-        tokens = None  # kept as the cache keeps them: only where typing can read them (tags and heads)
-        if tags is not None and self.parse_heads is not None:
-            tokens = TokenArrays(_starts(self.sizes), flat_words, words, tags, tag_lists, lemmas, lemma_lists,
-                                 self.parse_heads, [extra.get("parse_heads") for extra in extras])
-        arrays = MentionArrays(columns.firsts.astype(np.int64), columns.lasts.astype(np.int64),
-                               columns.chain_sizes.astype(np.int64), chain_starts,
-                               _starts(columns.chain_sizes)[chain_starts], MadeFields({"chains": chains}), None, tokens)
-        for array in arrays[:5]:
-            array.setflags(write=False)  # shared by every reader of the file's documents, as the cache's
-        return arrays
+        if tags is None or self.parse_heads is None:
+            return None
+        return TokenArrays(_starts(self.sizes), flat_words, words, tags, tag_lists, lemmas, lemma_lists,
+                           self.parse_heads, [extra.get("parse_heads") for extra in extras])
+
+
+_MADE_LATER = ("chains", "token_lines", "sentence_starts")
+"""The fields of a read document made when first read (`Columns.documents`)."""
+_SET_LATER = {f.name: f.default for f in fields(Document) if f.default is not MISSING and f.name not in _MADE_LATER}
+"""The fields the reader does not set, at their defaults: a document made later holds every field
+but those it makes later."""
 
 
 def _starts(lengths: np.ndarray) -> np.ndarray:
