@@ -183,3 +183,15 @@ def test_fields_a_score_reads_as_arrays_are_made_when_first_read() -> None:
     for name in later:
         assert [getattr(d, name) for d in read] == [getattr(d, name) for d in expected]
     assert read == expected and pickle.loads(pickle.dumps(read)) == expected
+
+
+def test_a_response_with_the_key_s_words_holds_the_key_s_strings() -> None:
+    """A response read after its key, with the same words, holds the key's very strings (one file's
+    words split once), each document in a list of its own; other words are split anew."""
+    key = parse_conll("key.conll", SMALL)
+    response = parse_conll("response.conll", SMALL.replace(b"(1)|(1)", b"-"), syntax=False)
+    assert [d.words for d in response] == [d.words for d in key]
+    assert all(a is b for d, e in zip(key, response) for a, b in zip(d.words, e.words))
+    assert all(d.words is not e.words for d, e in zip(key, response))
+    other = parse_conll("other.conll", SMALL.replace(b" cat ", b" dog "), syntax=False)
+    assert other[0].words == ["The", "dog", "sat", "it"] and key[0].words[1] == "cat"
