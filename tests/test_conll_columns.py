@@ -150,6 +150,9 @@ def test_heads_laid_only_when_every_document_has_them() -> None:
     tokens = whole[0].mention_arrays[0].tokens
     assert tokens.heads.tolist() == [*whole[0].parse_heads, *whole[1].parse_heads]
     assert tokens.tags == [*whole[0].pos, *whole[1].pos]
+    ids, numbers = tokens.tag_ids  # numbered finding the heads, read so by typing
+    tag_of = {number: tag for tag, number in numbers.items()}
+    assert [tag_of[i] for i in ids.tolist()] == tokens.tags
 
 
 def test_arrays_change_no_alignment_and_no_type() -> None:

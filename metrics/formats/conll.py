@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.mentions.heads_parse import laid_dependencies
+from metrics.mentions.heads_parse import LaidHeads, laid_dependencies
 from metrics.model import Document, InputError
 from metrics.formats.brackets import Brackets, read_brackets
 from metrics.formats.conll_columns import Columns, ReadDocuments
@@ -220,14 +220,15 @@ def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets
     full = np.zeros(len(parts), dtype=bool)
     if len(nonempty) and syntax:
         full[nonempty] = np.minimum.reduceat(counts, first_token[nonempty]) >= FULL_COLUMNS
-    annotations, parse_heads = _annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))], bounds, full)
+    annotations, laid = _annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))], bounds, full)
     columns = Columns(
         path=path, names=[part.name for part in parts], lines=[part.begin + layout.first_line for part in parts],
         sizes=np.diff(bounds), words=layout.text(layout.fields(token_lines, np.where(counts >= 5, 3, 0))),
         token_lines=_narrow(tokens.line_numbers),
         sentence_starts=_narrow(sentence_starts - first_token[part_of[sentence_starts]]),
         sentence_counts=np.diff(np.searchsorted(sentence_starts, bounds)), chains=brackets.chains,
-        repeated=brackets.repeated, annotations=annotations, parse_heads=parse_heads)
+        repeated=brackets.repeated, annotations=annotations, parse_heads=None if laid is None else laid.heads,
+        tag_ids=None if laid is None else (laid.tag_ids, laid.tag_numbers))
     return ReadDocuments(columns, columns.documents())
 
 
@@ -240,13 +241,14 @@ _ANNOTATIONS = {"pos": 4, "parse": 5, "lemmas": 6, "speakers": 9}
 
 
 def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.ndarray
-                 ) -> tuple[dict[int, dict], np.ndarray | None]:
+                 ) -> tuple[dict[int, dict], LaidHeads | None]:
     """The POS, parse, lemma, speaker and named-entity columns of the documents in the full
     layout (`lines`: their token lines, in order), per document; a column of placeholders only
     is left out, as is an entity column with no entity.  With a parse column come the heads it
     gives (`parse_heads`: found for all documents at once, [] where it gives none), which typing
     the key's mentions needs; and, when every document of the file has them, all documents'
-    heads laid end to end as one array (else None: `Columns.parse_heads`)."""
+    heads laid end to end as one array with their tokens' tags numbered (else None:
+    `Columns.parse_heads`, `Columns.tag_ids`)."""
     documents = np.flatnonzero(full).tolist()
     sizes = [bounds[d + 1] - bounds[d] for d in documents]
     edges = np.cumsum([0] + sizes)
@@ -264,7 +266,8 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
                 out[d][name] = values[at:at + size]
                 at += size
     parsed = [d for d in documents if "parse" in out[d]]
-    laid, found = laid_dependencies([out[d]["parse"] for d in parsed], [out[d].get("pos") for d in parsed])
+    laid = laid_dependencies([out[d]["parse"] for d in parsed], [out[d].get("pos") for d in parsed])
+    found = laid.lists
     for d, heads in zip(parsed, found):
         out[d]["parse_heads"] = heads if heads is not None else []
     every = len(parsed) == len(full) and all(heads is not None for heads in found)

@@ -55,6 +55,9 @@ class Columns:
     parse_heads: np.ndarray | None = None
     """Every token's head by the parse column, within its document, all documents' laid end to
     end (int64), when every document has them (`conll._annotations`); else None."""
+    tag_ids: tuple[np.ndarray, dict[str, int]] | None = None
+    """With `parse_heads`, every token's POS tag as a number, and the tags numbered
+    (`heads_parse.LaidHeads`): what typing reads (`TokenArrays.tag_ids`)."""
 
     def documents(self) -> list[Document]:
         """The documents, each field as the reader gives it, each holding the file's chains and
@@ -100,7 +103,7 @@ class Columns:
         if tags is None or self.parse_heads is None:
             return None
         return TokenArrays(_starts(self.sizes), flat_words, words, tags, tag_lists, lemmas, lemma_lists,
-                           self.parse_heads, [extra.get("parse_heads") for extra in extras])
+                           self.parse_heads, [extra.get("parse_heads") for extra in extras], self.tag_ids)
 
 
 _MADE_LATER = ("chains", "token_lines", "sentence_starts")

@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain, repeat
+from typing import NamedTuple
 
 import numpy as np
 
@@ -172,16 +173,29 @@ def parse_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[
     return laid_dependencies(parses, tags)[1]
 
 
-def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[str] | None]
-                      ) -> tuple[np.ndarray, list[list[int] | None]]:
-    """`parse_dependencies`, with the heads of all documents laid end to end as one array (int64,
-    each head within its document, -1 throughout a document whose column is malformed): what
+class LaidHeads(NamedTuple):
+    """The heads of many documents' parse columns (`laid_dependencies`)."""
+
+    heads: np.ndarray
+    """Every token's head, the documents laid end to end (int64, each head within its document,
+    -1 throughout a document whose column is malformed)."""
+    lists: list[list[int] | None]
+    """Each document's heads, None for a malformed column (`parse_dependencies`)."""
+    tag_ids: np.ndarray
+    """Every token's POS tag ("X" where a document has none) as its number in `tag_numbers`."""
+    tag_numbers: dict[str, int]
+    """The tags (and the parse's labels) numbered."""
+
+
+def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[str] | None]) -> LaidHeads:
+    """`parse_dependencies`, with the heads of all documents laid end to end as one array: what
     array work over the file's tokens reads (`types_arrays.TokenArrays`) instead of joining the
-    lists again."""
+    lists again; and the tags numbered on the way, which typing reads instead of numbering them
+    again."""
     sizes = np.fromiter(map(len, parses), dtype=np.int64, count=len(parses))
     count = int(sizes.sum())
     if not count:
-        return np.zeros(0, dtype=np.int64), [[] for _ in parses]
+        return LaidHeads(np.zeros(0, dtype=np.int64), [[] for _ in parses], np.zeros(0, dtype=np.int64), {})
     bits = list(chain.from_iterable(parses))
     distinct = list(dict.fromkeys(bits))
     codes = np.fromiter(map(dict(zip(distinct, range(len(distinct)))).__getitem__, bits), dtype=np.int64, count=count)
@@ -209,8 +223,8 @@ def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[s
                         & ~np.logical_or.reduceat(malformed[codes], firsts))
     kept = np.flatnonzero(trees[document])
     heads = np.full(count, -1, dtype=np.int64)
+    tag_ids = np.fromiter(map(vocabulary.__getitem__, tag_column), dtype=np.int64, count=count)
     if len(kept):
-        tag_ids = np.fromiter(map(vocabulary.__getitem__, tag_column), dtype=np.int64, count=count)
         found = _forest_heads(codes[kept], tag_ids[kept], opened=opened, closed=closed,
                               labels=np.fromiter(map(vocabulary.__getitem__, bit_labels), dtype=np.int64,
                                                  count=len(bit_labels)),
@@ -223,8 +237,8 @@ def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[s
         heads[kept[attached]] = kept[found[attached]] - starts[document[kept[attached]]]
     flat = heads.tolist()
     ends = np.cumsum(sizes).tolist()
-    return heads, [flat[end - size:end] if tree else None
-                   for end, size, tree in zip(ends, sizes.tolist(), trees.tolist())]
+    return LaidHeads(heads, [flat[end - size:end] if tree else None
+                             for end, size, tree in zip(ends, sizes.tolist(), trees.tolist())], tag_ids, vocabulary)
 
 
 def _forest_heads(codes: np.ndarray, tags: np.ndarray, *, opened: np.ndarray, closed: np.ndarray, labels: np.ndarray,
