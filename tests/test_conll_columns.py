@@ -174,15 +174,17 @@ def test_arrays_change_no_alignment_and_no_type() -> None:
 
 
 def test_fields_a_score_reads_as_arrays_are_made_when_first_read() -> None:
-    """The chains, the tokens' lines and the sentence starts of a read file are made when a document
-    first reads one of them, for every document of the file at once (a cold `score` reads none of
-    them as lists), and equal what the line-by-line reader gives (tests/reference_conll.py)."""
-    later = ("chains", "token_lines", "sentence_starts")
+    """The chains, the tokens' lines, the sentence starts and the speakers of a read file are made
+    when a document first reads one of them, for every document of the file at once (a cold `score`
+    reads none of them as lists), and equal what the line-by-line reader gives
+    (tests/reference_conll.py)."""
+    later = ("chains", "token_lines", "sentence_starts", "speakers")
     read = parse_conll("small.conll", SMALL)
     assert not any(name in vars(d) for d in read for name in later)
     expected = reference_conll.parse_conll("small.conll", SMALL.decode().split("\n")[:-1], [])
     assert read[1].token_lines == expected[1].token_lines == [9]
     assert all("token_lines" in vars(d) and "chains" not in vars(d) for d in read)
+    assert [d.speakers for d in read] == [["spk", "spk", "spk", "-"], None, None]
     for name in later:
         assert [getattr(d, name) for d in read] == [getattr(d, name) for d in expected]
     assert read == expected and pickle.loads(pickle.dumps(read)) == expected

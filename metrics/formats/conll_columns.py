@@ -15,7 +15,7 @@ caller may still change the documents), `SentDocuments` the tuple a convention k
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from functools import lru_cache
 from itertools import chain
 from operator import is_
@@ -58,12 +58,16 @@ class Columns:
     tag_ids: tuple[np.ndarray, dict[str, int]] | None = None
     """With `parse_heads`, every token's POS tag as a number, and the tags numbered
     (`heads_parse.LaidHeads`): what typing reads (`TokenArrays.tag_ids`)."""
+    later: dict[str, tuple] = field(default_factory=dict)
+    """Fields every document makes when first read, as the cache's codec states (`packed`) for
+    all documents: the speakers, which a `score` never reads."""
 
     def documents(self) -> list[Document]:
         """The documents, each field as the reader gives it, each holding the file's chains and
         tokens as arrays (`Document.mention_arrays`), as documents from the cache of read files do.
         The fields a `score` reads as those arrays or not at all (`_MADE_LATER`: the chains, the
-        tokens' lines, the sentence starts) are made when a document first reads them, for every
+        tokens' lines, the sentence starts; and the speakers, `later`) are made when a document
+        first reads them, for every
         document of the file at once (`packed.StoredColumns`, the cache's own): as lists they were
         a million small objects of a 250,000-token file, a tenth of a cold `score`'s time in
         making them and faulting in their memory."""
@@ -71,17 +75,18 @@ class Columns:
         words = _cut(flat_words, self.sizes)
         columns = self.chains
         chain_state = (columns.chain_counts, columns.chain_sizes, columns.firsts, columns.lasts)
-        stored = StoredColumns(len(self.names), dict(zip(_MADE_LATER, (
-            chain_state, (self.sizes, self.token_lines), (self.sentence_counts, self.sentence_starts)))), {})
+        stored = StoredColumns(len(self.names), {**dict(zip(_MADE_LATER, (
+            chain_state, (self.sizes, self.token_lines), (self.sentence_counts, self.sentence_starts)))), **self.later}, {})
         held = mention_arrays(chain_state, None, stored, self._tokens(flat_words, words))
         labels = columns.labels()
+        set_later = {name: value for name, value in _SET_LATER.items() if name not in self.later}
         out = []
         for d, name in enumerate(self.names):
             extra = self.annotations.get(d, {})
             out.append(Document.fields_later(stored, d, {
-                **_SET_LATER, "name": name, "words": words[d], "labels": labels[d], "path": self.path,
+                **set_later, "name": name, "words": words[d], "labels": labels[d], "path": self.path,
                 "line": self.lines[d], "pos": extra.get("pos"), "lemmas": extra.get("lemmas"),
-                "parse": extra.get("parse"), "speakers": extra.get("speakers"),
+                "parse": extra.get("parse"),
                 "named_entities": extra.get("named_entities"), "repeated": self.repeated.get(d),
                 "parse_heads": extra.get("parse_heads"), "mention_arrays": held[d]}))
         stored.documents = out
