@@ -75,8 +75,8 @@ class Columns:
         words = _cut(flat_words, self.sizes)
         columns = self.chains
         chain_state = (columns.chain_counts, columns.chain_sizes, columns.firsts, columns.lasts)
-        stored = StoredColumns(len(self.names), {**dict(zip(_MADE_LATER, (
-            chain_state, (self.sizes, self.token_lines), (self.sentence_counts, self.sentence_starts)))), **self.later}, {})
+        states = (chain_state, (self.sizes, self.token_lines), (self.sentence_counts, self.sentence_starts))
+        stored = StoredColumns(len(self.names), {**dict(zip(_MADE_LATER, states)), **self.later}, {})
         held = mention_arrays(chain_state, None, stored, self._tokens(flat_words, words))
         labels = columns.labels()
         set_later = {name: value for name, value in _SET_LATER.items() if name not in self.later}
