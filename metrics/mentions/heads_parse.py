@@ -196,20 +196,20 @@ def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[s
     count = int(sizes.sum())
     if not count:
         return LaidHeads(np.zeros(0, dtype=np.int64), [[] for _ in parses], np.zeros(0, dtype=np.int64), {})
-    bits = list(chain.from_iterable(parses))
-    distinct = list(dict.fromkeys(bits))
-    codes = np.fromiter(map(dict(zip(distinct, range(len(distinct)))).__getitem__, bits), dtype=np.int64, count=count)
+    numbered = _Numbering()
+    codes = np.fromiter(map(numbered.__getitem__, chain.from_iterable(parses)), dtype=np.int64, count=count)
+    distinct = list(numbered)
     shapes = list(map(_parse_bit, distinct))
     malformed = np.fromiter((shape is None for shape in shapes), dtype=bool, count=len(shapes))
     shapes = [((), 0) if shape is None else shape for shape in shapes]
     opened = np.fromiter((len(labels) for labels, _ in shapes), dtype=np.int64, count=len(shapes))
     closed = np.fromiter((n_close for _, n_close in shapes), dtype=np.int64, count=len(shapes))
     bit_labels = list(chain.from_iterable(labels for labels, _ in shapes))
-    tag_column = list(chain.from_iterable(column if column is not None else repeat("X", len(parse))
-                                          for parse, column in zip(parses, tags)))
-    names = dict.fromkeys(tag_column)
-    names.update(dict.fromkeys(bit_labels))
-    vocabulary = dict(zip(names, range(len(names))))
+    vocabulary = _Numbering()
+    tag_ids = np.fromiter(map(vocabulary.__getitem__, chain.from_iterable(
+        column if column is not None else repeat("X", len(parse)) for parse, column in zip(parses, tags))),
+        dtype=np.int64, count=count)
+    label_ids = np.fromiter(map(vocabulary.__getitem__, bit_labels), dtype=np.int64, count=len(bit_labels))
 
     # which documents are trees: no malformed bit, no closing with nothing open, nothing left open
     document = np.repeat(np.arange(len(parses)), sizes)
@@ -223,11 +223,9 @@ def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[s
                         & ~np.logical_or.reduceat(malformed[codes], firsts))
     kept = np.flatnonzero(trees[document])
     heads = np.full(count, -1, dtype=np.int64)
-    tag_ids = np.fromiter(map(vocabulary.__getitem__, tag_column), dtype=np.int64, count=count)
     if len(kept):
         found = _forest_heads(codes[kept], tag_ids[kept], opened=opened, closed=closed,
-                              labels=np.fromiter(map(vocabulary.__getitem__, bit_labels), dtype=np.int64,
-                                                 count=len(bit_labels)),
+                              labels=label_ids,
                               rows=np.fromiter((_ROW_OF_LABEL.get(label, _OTHER_ROW) for label in vocabulary),
                                                dtype=np.int64, count=len(vocabulary)),
                               columns=np.fromiter((_COLUMN.get(label, _OTHER_COLUMN) for label in vocabulary),
@@ -238,7 +236,17 @@ def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[s
     flat = heads.tolist()
     ends = np.cumsum(sizes).tolist()
     return LaidHeads(heads, [flat[end - size:end] if tree else None
-                             for end, size, tree in zip(ends, sizes.tolist(), trees.tolist())], tag_ids, vocabulary)
+                             for end, size, tree in zip(ends, sizes.tolist(), trees.tolist())], tag_ids, dict(vocabulary))
+
+
+class _Numbering(dict):
+    """Each key's number, the next one for a key met the first time: a column's values numbered in
+    one pass (a hit is a plain dict lookup, in C; only a new value runs Python), in the order they
+    are first met."""
+
+    def __missing__(self, key: str) -> int:
+        number = self[key] = len(self)
+        return number
 
 
 def _forest_heads(codes: np.ndarray, tags: np.ndarray, *, opened: np.ndarray, closed: np.ndarray, labels: np.ndarray,
