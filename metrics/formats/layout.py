@@ -52,6 +52,7 @@ def _scanned(data: np.ndarray, block: int, index: type) -> tuple[np.ndarray, np.
     byte and the space after it), of which only the pages written are ever memory (the line
     ends, a tenth as many, are joined at the end: counting them first took as long)."""
     size = len(data)
+    block = max(1, min(block, size))  # (a short text, a document streamed alone: no room for more)
     space = np.empty(block + 2, dtype=bool)  # a block's bytes, with the byte before it and one past it
     scratch = np.empty(block + 1, dtype=np.uint8)
     flags = scratch.view(bool)
