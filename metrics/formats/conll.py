@@ -238,8 +238,8 @@ def _narrow(numbers: np.ndarray) -> np.ndarray:
 
 
 _ANNOTATIONS = {"pos": 4, "parse": 5, "lemmas": 6, "speakers": 9}
-_MADE_LATER = ("speakers",)
-"""Columns a document makes when first read (`Columns.later`): a `score` never reads them."""
+_ANNOTATIONS_LATER = ("speakers",)
+"""Annotation columns a document makes when first read (`Columns.later`): a `score` never reads them."""
 
 
 def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.ndarray
@@ -250,8 +250,8 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
     gives (`parse_heads`: found for all documents at once, [] where it gives none), which typing
     the key's mentions needs; and, when every document of the file has them, all documents'
     heads laid end to end as one array with their tokens' tags numbered (else None:
-    `Columns.parse_heads`, `Columns.tag_ids`).  The columns of `_MADE_LATER` come apart, as the
-    states the cache's codec makes them from (`Columns.later`)."""
+    `Columns.parse_heads`, `Columns.tag_ids`).  The columns of `_ANNOTATIONS_LATER` come apart,
+    as the states the cache's codec makes them from (`Columns.later`)."""
     documents = np.flatnonzero(full).tolist()
     sizes = [bounds[d + 1] - bounds[d] for d in documents]
     edges = np.cumsum([0] + sizes)
@@ -263,7 +263,7 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
         fields = layout.fields(lines, index)
         informative = np.add.reduceat(~layout.placeholders(fields), edges[:-1]) > 0
         wanted = np.repeat(informative, sizes)
-        if name in _MADE_LATER:
+        if name in _ANNOTATIONS_LATER:
             later[name] = _strings_state(layout.text(fields[wanted]), int(wanted.sum()), len(full),
                                          np.asarray(documents)[informative], np.asarray(sizes)[informative])
             continue
