@@ -83,24 +83,6 @@ class StoredFields(Protocol):
         """That value if it was made, else `UNMADE`."""
 
 
-@dataclass(frozen=True)
-class MadeFields:
-    """The `StoredFields` of documents a reader made whole: each field's values, document by
-    document, as the documents hold them (`lists`, by field name), none made later.  Why: a
-    document read from its file carries the same arrays as a cached one (`Document.mention_arrays`),
-    and array work reads them only while the document holds the very lists they were made from
-    (`Document.holds_stored`)."""
-
-    lists: dict[str, list]
-
-    def value(self, name: str, place: int) -> object:
-        return self.lists[name][place]
-
-    def made(self, name: str, place: int) -> object:
-        values = self.lists.get(name)
-        return UNMADE if values is None else values[place]
-
-
 @dataclass
 class Document:
     """One document (a CoNLL part, a CoNLL-U newdoc, a jsonlines line).
@@ -109,9 +91,9 @@ class Document:
     `token_lines` maps each token to its 1-based line in `path` so that later checks (token
     count mismatches, duplicate spans) can point at the file.
 
-    A document loaded from the cache of read files makes a field when it is first read
-    (`fields_later`): a `score` reads the chains, the typed mentions and the tokens' lines of its
-    files' documents as the arrays the cache keeps, never as lists.  Its values are the same as
+    A document loaded from the cache of read files, or read by the CoNLL-2012 reader, makes a field
+    when it is first read (`fields_later`): a `score` reads the chains, the typed mentions and the
+    tokens' lines of its files' documents as the arrays kept beside them, never as lists.  Its values are the same as
     those of a document made whole, and it compares, copies and pickles the same.
     """
 
@@ -244,9 +226,11 @@ class _FieldsLater(Document):
     """A `Document` whose fields not held yet are made when first read (`Document.fields_later`).
 
     Why a class of its own: a class with `__getattr__` loses Python's quick attribute reads on
-    every instance (a document read from its file read `doc.words` in 28 ns instead of 10 ns, and
-    a cold `score` reads fields millions of times).  It compares equal to a `Document` of the
-    same values, as a document made whole does."""
+    every instance (`doc.words` in 28 ns instead of 10 ns), which the documents of the other
+    readers keep.  The cache's and the CoNLL-2012 reader's documents are of this class: a `score`
+    reads their fields a few times per document, their tokens and chains as arrays (measured on
+    a 250,000-token corpus: no change in its scoring's time).  It compares equal to a `Document`
+    of the same values, as a document made whole does."""
 
     def __getattr__(self, name: str) -> object:  # only for a field not made yet
         stored = self.__dict__.get("_stored")

@@ -23,6 +23,8 @@ from metrics.mentions.pairing import pair_documents
 from metrics.mentions.types import prepare_types, types_together
 from metrics.model import Document
 
+import reference_conll
+
 ROOT = Path(__file__).resolve().parent.parent
 KEY = str(ROOT / "samples" / "gum" / "key.gum.conll")
 RESPONSE = str(ROOT / "samples" / "gum" / "response.gum.conll")
@@ -148,6 +150,9 @@ def test_heads_laid_only_when_every_document_has_them() -> None:
     tokens = whole[0].mention_arrays[0].tokens
     assert tokens.heads.tolist() == [*whole[0].parse_heads, *whole[1].parse_heads]
     assert tokens.tags == [*whole[0].pos, *whole[1].pos]
+    ids, numbers = tokens.tag_ids  # numbered finding the heads, read so by typing
+    tag_of = {number: tag for tag, number in numbers.items()}
+    assert [tag_of[i] for i in ids.tolist()] == tokens.tags
 
 
 def test_arrays_change_no_alignment_and_no_type() -> None:
@@ -166,3 +171,32 @@ def test_arrays_change_no_alignment_and_no_type() -> None:
     typed, kinds = types_together(keys, spans)
     bare_typed, bare_kinds = types_together(bare_keys, spans)
     assert typed == bare_typed and kinds.tolist() == bare_kinds.tolist()
+
+
+def test_fields_a_score_reads_as_arrays_are_made_when_first_read() -> None:
+    """The chains, the tokens' lines, the sentence starts and the speakers of a read file are made
+    when a document first reads one of them, for every document of the file at once (a cold `score`
+    reads none of them as lists), and equal what the line-by-line reader gives
+    (tests/reference_conll.py)."""
+    later = ("chains", "token_lines", "sentence_starts", "speakers")
+    read = parse_conll("small.conll", SMALL)
+    assert not any(name in vars(d) for d in read for name in later)
+    expected = reference_conll.parse_conll("small.conll", SMALL.decode().split("\n")[:-1], [])
+    assert read[1].token_lines == expected[1].token_lines == [9]
+    assert all("token_lines" in vars(d) and "chains" not in vars(d) for d in read)
+    assert [d.speakers for d in read] == [["spk", "spk", "spk", "-"], None, None]
+    for name in later:
+        assert [getattr(d, name) for d in read] == [getattr(d, name) for d in expected]
+    assert read == expected and pickle.loads(pickle.dumps(read)) == expected
+
+
+def test_a_response_with_the_key_s_words_holds_the_key_s_strings() -> None:
+    """A response read after its key, with the same words, holds the key's very strings (one file's
+    words split once), each document in a list of its own; other words are split anew."""
+    key = parse_conll("key.conll", SMALL)
+    response = parse_conll("response.conll", SMALL.replace(b"(1)|(1)", b"-"), syntax=False)
+    assert [d.words for d in response] == [d.words for d in key]
+    assert all(a is b for d, e in zip(key, response) for a, b in zip(d.words, e.words))
+    assert all(d.words is not e.words for d, e in zip(key, response))
+    other = parse_conll("other.conll", SMALL.replace(b" cat ", b" dog "), syntax=False)
+    assert other[0].words == ["The", "dog", "sat", "it"] and key[0].words[1] == "cat"

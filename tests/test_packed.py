@@ -251,9 +251,9 @@ def test_a_column_of_another_shape_is_refused() -> None:
 
 
 def test_only_documents_made_later_carry_the_attribute_hook() -> None:
-    """A document made whole (read from its file) keeps Python's quick attribute reads: the hook
-    that makes a field when first read belongs to the cache's documents alone, which still compare
-    equal to documents made whole."""
+    """A document made whole keeps Python's quick attribute reads: the hook that makes a field when
+    first read belongs to the documents made later alone, which still compare equal to documents
+    made whole."""
     assert "__getattr__" not in vars(Document) and not hasattr(Document, "__getattr__")
     whole = Document(name="d", words=["a", "b"], chains=[[(0, 0), (1, 1)]], labels=["1"])
     later = unpack(pack([whole]))[0]

@@ -8,29 +8,35 @@ every fix of a document in one pass of numpy.  Two kinds of change cover almost 
 - SIZE: one response chain changes size and no cell moves (a mention absent from the key removed,
   or split out into a chain of its own, which overlaps nothing): only that column's weights change;
 - MOVE: a key chain k's mentions leave response chain a (or none: mentions added) for chain b (or a
-  new one): a link, a split, an added mention.  Columns a and b change; the cell (k, a) goes when
-  it empties, which may part its component in two (a bridge: `ceaf_components.search`).
+  new one, or none: mentions removed): a link, a split, an added or a removed mention.  Columns a
+  and b change; the cell (k, a) goes when it empties, which may part its component in two (a
+  bridge: `ceaf_components.search`).
 
 The best alignment after the change: a star's (one key chain, or one response chain that changes
-size) is its largest edge, as `best_matching.at_most_one_choice` takes it.  Any other component's
-comes from its best matching before the change, as `delta` reduces the component (hubs and each
-hub's first best leaf), certified unique by key-chain duals (`ceaf_components.TableArrays`); after
-the change only columns a and b are judged again, over the cells the reduction keeps, as
-`best_matching.certified` judges a column: each other column keeps its partner, or its lack of
-one, by the margin it had.  Where a and b decide (each one's best key chain clear of 0 and of its
-second by MARGIN, free or let go by the other, and any key chain they let go with a dual of 0),
-the matching after is that one and unique, so the search and the solver would find it too.
-Everything else goes to `delta` one change at a time (`one`), as before: ties, two chains wanting
-one key chain, a key chain with a positive dual let go, a change to a key chain's first leaf of
-several (the reduction then keeps its next leaf: `TableArrays.reduction_keeps`), and components
-with no certificate.  (A key chain k that is a leaf of a response chain t with others brings t's
-next leaf in when it changes: t is judged too, with its cells as the reduction then keeps them.)
+size; or one key chain whose mentions move within its star or to a new chain: a star after too) is
+its largest edge, as `best_matching.at_most_one_choice` takes it.  Any other component's comes from
+its best matching before the change, as `delta` reduces the component (hubs and each hub's first
+best leaf), certified unique by key-chain duals (`ceaf_components.TableArrays`); after the change
+only columns a and b are judged again, over the cells the reduction keeps, as
+`best_matching.certified` judges a column (from a few best cells per column and size after:
+`ceaf_columns`, so a fix costs the same in a column of ten cells or of ten thousand): each other
+column keeps its partner, or its lack of one, by the margin it had.  Where a and b decide (each
+one's best key chain clear of 0 and of its second by MARGIN, free or let go by the other, and any
+key chain they let go with a dual of 0), the matching after is that one and unique, so the search
+and the solver would find it too.  Everything else goes to `delta` one change at a time (`one`), as
+before: ties, two chains wanting one key chain, a key chain with a positive dual let go, a change
+to a key chain's first leaf of several (the reduction then keeps its next leaf:
+`TableArrays.reduction_keeps`), and components with no certificate.  (A key chain k that is a leaf
+of a response chain t with others brings t's next leaf in when it changes: t is judged too, with
+its cells as the reduction then keeps them.)
 
 To the bit: the engine sums a component's best matching in key-chain order from 0 (`best_total`,
 the solver's pairs too) and two components' sums one after the other (x + y is y + x); here every
-key chain of the part reached holds a slot, in that order, with 0.0 for a chain left out (x + 0.0
-is x), the slots of each side of a parted component added apart, column by column.  A star's value
-is a maximum (no rounding).  The change is that value minus the best before the change as `delta`
+key chain of the part reached that weighs anything after (matched before, or taken by a column
+judged) holds a slot, in that order; a chain left out adds 0.0, which changes no sum (x + 0.0 is
+x), so it holds none, and the cost of a fix is its matchings', not its components' (a response
+chain that merged thousands of key chains matches one).  The slots of each side of a parted
+component are added apart, column by column.  A star's value is a maximum (no rounding).  The change is that value minus the best before the change as `delta`
 keeps it.  tests/test_ceaf_arrays.py checks every change against `delta.changes`, float for float.
 """
 
@@ -41,8 +47,8 @@ from typing import Any
 
 import numpy as np
 
-from metrics.errors.best_matching import MARGIN
-from metrics.errors.ceaf_components import TableArrays
+from metrics.errors.ceaf_columns import Tops, column_tops, gather, judge, segment_max
+from metrics.errors.ceaf_components import TableArrays, best_edges
 
 _Table = Any
 """`metrics.errors.delta`'s table of a document (not imported: delta imports this module)."""
@@ -56,8 +62,8 @@ mentions leaving one chain (or none) for another (or a new one)."""
 
 def kind_of(counts: Counts, n_cols: int) -> tuple[int, ...] | None:
     """(SIZE, response chain, its size change, new chains) or (MOVE, key chain, chain it leaves or
-    -1, how many leave, chain it joins, how many join) for a change computed here; None for any
-    other (`delta` computes it)."""
+    -1, how many leave, chain it joins (n_cols or more: a new one, or none when none join), how
+    many join) for a change computed here; None for any other (`delta` computes it)."""
     cells, sizes = counts[0], counts[1]
     if not cells:
         old = [(t, d) for t, d in sizes if t < n_cols]
@@ -68,6 +74,8 @@ def kind_of(counts: Counts, n_cols: int) -> tuple[int, ...] | None:
         (k, t), d = cells[0]
         if sizes[0] == (t, d) and d > 0:
             return MOVE, k, -1, 0, t, d
+        if sizes[0] == (t, d) and t < n_cols:  # mentions removed: they join no chain
+            return MOVE, k, t, -d, n_cols, 0
         return None
     if len(cells) == 2 and len(sizes) == 2:
         ((k, a), out), ((k2, b), into) = cells
@@ -103,12 +111,12 @@ def change_rows(table: _Table, many: Sequence[Counts], metric: str,
     decided = np.ones(len(many), dtype=bool)
     decided[others] = False
     sizes = arrays.col_sizes
-    reach = arrays.comp_rows
-    for batch in _batches(sized, [int(reach[arrays.root_col[col]]) for _, col, *_ in sized]):
+    reach = (np.minimum(arrays.comp_rows, arrays.comp_cols) + 3).tolist()  # a matching, and the chains judged
+    for batch in _batches(sized, [reach[arrays.root_col[col]] for _, col, *_ in sized]):
         at, col, change, new = np.array(batch, dtype=np.int64).T
         out[at, 3] = (sizes[col] + change > 0).astype(np.int64) - (sizes[col] > 0) + new
         _sizes(arrays, metric, np.array((at, col, sizes[col] + change)), totals, decided)
-    for batch in _batches(moves, [int(reach[arrays.root_row[k]]) + (int(reach[arrays.root_col[b]]) if b < n_cols else 0)
+    for batch in _batches(moves, [reach[arrays.root_row[k]] + (reach[arrays.root_col[b]] if b < n_cols else 0)
                                   for _, k, _, _, _, b, _, _ in moves]):
         moved = np.array(batch, dtype=np.int64).T
         at, _, a, _, leaving, b, _, joining = moved
@@ -124,15 +132,16 @@ def change_rows(table: _Table, many: Sequence[Counts], metric: str,
 
 TERMS_AT_ONCE = 1 << 20
 """At most this many (change, key chain) terms laid out at once (`_sorted_sums` holds a row of
-the widest component's length for every change of a call): a response chain that merged thousands
-of key chains makes one component of them, which each fix on it reaches, and its changes laid out
-together took gigabytes (3,000 key chains: 2.3 GB).  Each change's row is its own, so batches give
-the same floats."""
+the widest matching's length for every change of a call): a component of thousands of key chains
+each matched, which every fix on it reaches, laid out for all its changes together took gigabytes
+(3,000 key chains: 2.3 GB).  Each change's row is its own, so batches give the same floats."""
 
 
 def _batches(rows: list[tuple[int, ...]], reached: list[int]) -> list[list[tuple[int, ...]]]:
     """`rows` cut, in order, into batches of at most `TERMS_AT_ONCE` terms: a batch's number of
     rows times the most key chains one of them reaches (a row alone may hold more)."""
+    if len(rows) * max(reached, default=0) <= TERMS_AT_ONCE:
+        return [rows] if rows else []
     out: list[list[tuple[int, ...]]] = []
     widest = 0
     for row, width in zip(rows, reached):
@@ -147,53 +156,15 @@ def _batches(rows: list[tuple[int, ...]], reached: list[int]) -> list[list[tuple
     return out
 
 
-def _gather(ptr: np.ndarray, chains: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(which of `chains` each cell belongs to, the cell's index) of every cell of these chains."""
-    return _ranges(ptr[chains], ptr[chains + 1] - ptr[chains])
-
-
-def _segment_max(owner: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
-    out = np.full(n, -np.inf)
-    np.maximum.at(out, owner, values)
-    return out
-
-
-def _choose(owner: np.ndarray, row: np.ndarray, weight: np.ndarray, slack: np.ndarray, n: int, *,
-            leaf: np.ndarray, position: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per changed column (owner 0..n-1), among the cells `delta`'s reduction keeps (every cell
-    but the leaves', and the first best leaf: `leaf` marks a leaf's cell, `position` its place
-    in the column): the key chain it takes, or -1 when every edge is slack by MARGIN (or it has
-    none), and that edge's weight; and whether the column decides (its best slack clear of 0 and
-    of its second best by MARGIN): `best_matching.certified`'s judgement."""
-    if leaf.any():
-        at = np.flatnonzero(leaf)
-        at = at[np.lexsort((position[at], -weight[at], owner[at]))]
-        first = np.ones(len(at), dtype=bool)
-        first[1:] = owner[at][1:] != owner[at][:-1]
-        keep = ~leaf
-        keep[at[first]] = True
-        owner, row, weight, slack = owner[keep], row[keep], weight[keep], slack[keep]
-    order = np.lexsort((-slack, owner))
-    owner, row, weight, slack = owner[order], row[order], weight[order], slack[order]
-    first = np.ones(len(owner), dtype=bool)
-    first[1:] = owner[1:] != owner[:-1]
-    top, second = np.full(n, -np.inf), np.full(n, -np.inf)
-    best_row, best_weight = np.full(n, -1, dtype=np.int64), np.zeros(n)
-    at = np.flatnonzero(first)
-    top[owner[at]], best_row[owner[at]], best_weight[owner[at]] = slack[at], row[at], weight[at]
-    following = np.flatnonzero(~first)
-    has_second = following[first[following - 1]]  # the second edge of its column
-    second[owner[has_second]] = slack[has_second]
-    left_out = top <= -MARGIN
-    with np.errstate(invalid="ignore"):  # -inf - -inf: a column with no edge is left out
-        taken = (top >= MARGIN) & (top - second >= MARGIN)
-    return np.where(taken, best_row, -1), best_weight, left_out | taken
+_segment_max = segment_max
+"""A star's best edge (named here: tests/test_ceaf_arrays.py counts the stars it takes)."""
 
 
 def _sorted_sums(fix: np.ndarray, row: np.ndarray, term: np.ndarray, apart: np.ndarray, n: int) -> np.ndarray:
-    """Per fix, its terms (one per key chain) added in key-chain order from 0 in two groups, those
-    `apart` and the others, then the two sums added: `best_total` of each component after the
-    change, summed as `ceaf_change.best` sums two (x + 0.0 is x: a chain left out, an empty group)."""
+    """Per fix, its terms (one per key chain, none twice) added in key-chain order from 0 in two
+    groups, those `apart` and the others, then the two sums added: `best_total` of each component
+    after the change, summed as `ceaf_change.best` sums two (x + 0.0 is x: a chain left out, an
+    empty group, so the terms of chains left out may be missing)."""
     order = np.lexsort((row, fix))
     fix, term, apart = fix[order], term[order], apart[order]
     place = np.arange(len(fix)) - np.searchsorted(fix, fix)
@@ -208,17 +179,27 @@ def _sorted_sums(fix: np.ndarray, row: np.ndarray, term: np.ndarray, apart: np.n
     return first + second
 
 
-def _component_rows(arrays: TableArrays, fix: np.ndarray, component: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(fix, key chain) of every key chain of each fix's component."""
-    owner, at = _ranges(arrays.member_start[component], arrays.comp_rows[component])
-    return fix[owner], arrays.members[at]
+def _matching_width(arrays: TableArrays, components: np.ndarray) -> np.ndarray:
+    """At most how many key chains each component's best matching holds (its smaller side)."""
+    return np.minimum(arrays.comp_rows[components], arrays.comp_cols[components])
 
 
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(which range, index) of every index of the ranges [start, start + length)."""
-    owner = np.repeat(np.arange(len(starts)), lengths)
-    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
-    return owner, (offsets + np.arange(int(lengths.sum()))).astype(np.int64)
+def _terms(arrays: TableArrays, fix: np.ndarray, rows: np.ndarray, olds: list[np.ndarray],
+           chosen: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(fix, key chain, weight after) of every key chain of the matching after each fix that may
+    weigh anything: `rows` (the matchings before, by fix), and the key chains the judged columns
+    take (`chosen`: key chain or -1, its weight), each once (a key chain taken is among `rows`
+    when it was matched, and no two columns of a fix decided here take one key chain); the key
+    chains judged columns let go (`olds`) weigh 0.0."""
+    new = [(taken >= 0) & (arrays.weight[np.maximum(taken, 0)] == 0.0) for taken, _ in chosen]
+    fix = np.concatenate([fix] + [np.flatnonzero(there) for there in new])
+    rows = np.concatenate([rows] + [taken[there] for (taken, _), there in zip(chosen, new)])
+    term = arrays.weight[rows]
+    for old in olds:
+        term = np.where(rows == old[fix], 0.0, term)
+    for taken, weight in chosen:
+        term = np.where(rows == taken[fix], weight[fix], term)
+    return fix, rows, term
 
 
 def _sizes(arrays: TableArrays, metric: str, changed: np.ndarray, totals: np.ndarray, decided: np.ndarray) -> None:
@@ -235,72 +216,80 @@ def _sizes(arrays: TableArrays, metric: str, changed: np.ndarray, totals: np.nda
     component = arrays.root_col[col]
     n_rows, n_cols = arrays.comp_rows[component], arrays.comp_cols[component]
     after = np.full(len(at), np.nan)
-    # a star on one response chain (this one): its largest edge at the new size
-    star = n_cols == 1
-    if star.any():
-        owner, cell = _gather(arrays.col_ptr, col[star])
-        weights = 2.0 * arrays.col_n[cell] / (arrays.key_sizes[arrays.col_rows[cell]] + size[star][owner])
-        after[star] = _segment_max(owner, weights, int(star.sum()))
-    # a star on one key chain: the largest of its edges, this chain's at the new size
+    # a star on one key chain: the largest of its edges, this chain's at the new size (the
+    # chain's best two edges before found once: the best of the others is one of them)
     star = (n_rows == 1) & (n_cols > 1)
     if star.any():
         row = arrays.col_rows[arrays.col_ptr[col[star]]]
-        owner, cell = _gather(arrays.row_ptr, row)
+        keys, inverse = np.unique(row, return_inverse=True)
+        owner, cell = gather(arrays.row_ptr, keys)
         t = arrays.row_cols[cell]
-        sizes = np.where(t == col[star][owner], size[star][owner], arrays.col_sizes[t])
-        weights = 2.0 * arrays.row_n[cell] / (arrays.key_sizes[row][owner] + sizes)
-        after[star] = _segment_max(owner, weights, int(star.sum()))
-    rest = np.flatnonzero((n_rows > 1) & (n_cols > 1))
+        weights = 2.0 * arrays.row_n[cell] / (arrays.key_sizes[keys][owner] + arrays.col_sizes[t])
+        best, best_col = best_edges(owner, weights, t, cell, len(keys))
+        inverse = inverse.reshape(-1)
+        other = np.where(best_col[inverse, 0] == col[star], best[inverse, 1], best[inverse, 0])
+        own = 2.0 * arrays.col_n[arrays.col_ptr[col[star]]] / (arrays.key_sizes[row] + size[star])
+        after[star] = _segment_max(np.repeat(np.arange(len(row)), 2), np.column_stack((other, own)).reshape(-1),
+                                   len(row))
+    # a star on one response chain (this one): its largest edge at the new size; any other
+    # component: its matching, this column judged again
+    rest = np.flatnonzero(~star)
     if len(rest):
-        after[rest] = _sized_matchings(arrays, metric, component[rest], col[rest], size[rest])
+        star = n_cols[rest] == 1
+        arrays.certify(component[rest[~star]], metric)  # the key chains' duals the columns are judged by
+        tops = column_tops(arrays, col[rest], size[rest])
+        after[rest[star]] = tops.top_weight[star]
+        if not star.all():
+            after[rest[~star]] = _sized_matchings(arrays, metric, component[rest[~star]], col[rest[~star]],
+                                                  size[rest[~star]], tops=Tops(*(x[~star] for x in tops)))
     done = ~np.isnan(after)
     totals[at[done]] = after[done] - arrays.component_optimum(component[done], metric)
     decided[at[~done]] = False
 
 
 def _sized_matchings(arrays: TableArrays, metric: str, component: np.ndarray, col: np.ndarray,
-                     size: np.ndarray) -> np.ndarray:
+                     size: np.ndarray, *, tops: Tops) -> np.ndarray:
     """The best matching's total after each change of a column's size, in components that are
-    no star; NaN where the certificate does not decide."""
+    no star (`tops`: each column's at its size after); NaN where the certificate does not decide."""
     n = len(component)
     good = arrays.certify(component, metric)
-    owner, cell = _gather(arrays.col_ptr, col)
-    row = arrays.col_rows[cell]
-    weights = 2.0 * arrays.col_n[cell] / (arrays.key_sizes[row] + size[owner])
-    leaf = np.diff(arrays.row_ptr)[row] == 1
-    chosen, chosen_weight, decides = _choose(owner, row, weights, weights - arrays.dual[row], n, leaf=leaf, position=cell)
+    chosen, chosen_weight, decides = judge(arrays, tops, np.full(n, -1), np.zeros(n, dtype=np.int64), size)
     good &= arrays.reduction_keeps(metric)[1][col] < 0  # a leaf the reduction would bring in: delta
     old = arrays.partner_of_col[col]
     let_go = (old >= 0) & (chosen != old)
     good &= decides
     good &= ~(let_go & (arrays.dual[np.maximum(old, 0)] != 0.0))  # a key chain let go has dual 0
     good &= ~((chosen >= 0) & (chosen != old) & (arrays.partner_of_row[np.maximum(chosen, 0)] >= 0))
-    fix, rows = _component_rows(arrays, np.arange(n), component)
-    term = np.where(rows == old[fix], 0.0, arrays.weight[rows])
-    term = np.where(rows == chosen[fix], chosen_weight[fix], term)
+    fix, rows = arrays.matched_rows(np.where(good, component, len(arrays.known) - 1))
+    fix, rows, term = _terms(arrays, fix, rows, [old], [(np.where(good, chosen, -1), chosen_weight)])
     out = _sorted_sums(fix, rows, term, np.zeros(len(fix), dtype=bool), n)
     out[~good] = np.nan
     return out
 
 
-def _judged(arrays: TableArrays, k: np.ndarray, ids: np.ndarray, fix: np.ndarray, *, cell: np.ndarray,
-            count: np.ndarray, size: np.ndarray, new: tuple[np.ndarray, np.ndarray] | None = None
-            ) -> tuple[np.ndarray, ...]:
-    """One column per change (`ids`, -1 for none) judged after the change: (ids, the key chain it
-    takes or -1, that edge's weight, whether it decides), from its cells after the change (`fix`:
-    which change, `cell`: the cell's place in the column, `count`) and its size after; `new`:
-    cells of k it gains, (changes, counts)."""
-    row = arrays.col_rows[cell]
-    keep = count > 0
-    fix, row, count, cell = fix[keep], row[keep], count[keep], cell[keep]
-    if new is not None:
-        fix, row = np.concatenate((fix, new[0])), np.concatenate((row, k[new[0]]))
-        count, cell = np.concatenate((count, new[1])), np.concatenate((cell, np.zeros(len(new[0]), dtype=np.int64)))
-    weight = 2.0 * count / (arrays.key_sizes[row] + size[fix])
-    leaf = (np.diff(arrays.row_ptr)[row] == 1) & (row != k[fix])
-    n = len(ids)
-    chosen, chosen_weight, decides = _choose(fix, row, weight, weight - arrays.dual[row], n, leaf=leaf, position=cell)
-    return ids, chosen, chosen_weight, decides
+def _star_moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarray) -> None:
+    """Moves of the mentions of k, a star's one key chain, from its chain a (or none) to its chain
+    b or a new one: every edge after is k's, so the best alignment after is the largest (as
+    `best_matching.at_most_one_choice` takes it; none: 0), of a's and b's edges after and k's
+    other edges, whose best is among its best three before (found once per key chain)."""
+    at, k, a, cell_a, leaving, b, cell_b, joining = moves
+    keys, inverse = np.unique(k, return_inverse=True)
+    owner, cell = gather(arrays.row_ptr, keys)
+    t = arrays.row_cols[cell]
+    weights = 2.0 * arrays.row_n[cell] / (arrays.key_sizes[keys][owner] + arrays.col_sizes[t])
+    best, best_col = best_edges(owner, weights, t, cell, len(keys), width=3)
+    inverse = inverse.reshape(-1)
+    best, best_col = best[inverse], best_col[inverse]
+    best[(best_col == a[:, None]) | (best_col == b[:, None])] = -np.inf
+    a0, b0 = np.maximum(a, 0), np.minimum(b, arrays.n_cols)  # n_cols: no chain, size 0
+    size_a, size_b = arrays.col_sizes[a0] - leaving, arrays.col_sizes[b0] + joining
+    key_size = arrays.key_sizes[k]
+    with np.errstate(divide="ignore", invalid="ignore"):  # an edge gone: no weight
+        edge_a = np.where((a >= 0) & (cell_a > leaving), 2.0 * (cell_a - leaving) / (key_size + size_a), -np.inf)
+        edge_b = np.where(cell_b + joining > 0, 2.0 * (cell_b + joining) / (key_size + size_b), -np.inf)
+    after = np.max(np.column_stack((best, edge_a, edge_b)), axis=1)
+    after[after == -np.inf] = 0.0
+    totals[at] = after - arrays.component_optimum(arrays.root_row[k], metric)
 
 
 def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarray, decided: np.ndarray) -> None:
@@ -314,6 +303,12 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
     comp_k = np.where(arrays.row_ptr[k + 1] > arrays.row_ptr[k], arrays.root_row[k], -1)
     comp_b = np.where(old_b & (arrays.col_ptr[b0 + 1] > arrays.col_ptr[b0]), arrays.root_col[b0], -1)
     comp_b[comp_b == comp_k] = -1  # one component, counted once
+    # a star on k, b new or in it: a star on k after too, its largest edge (no certificate)
+    star = (comp_k >= 0) & (comp_b < 0) & (arrays.comp_rows[np.maximum(comp_k, 0)] == 1)
+    if star.any():
+        _star_moves(arrays, metric, moves[:, star], totals)
+        at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b = (
+            x[~star] for x in (at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b))
     good = np.ones(len(at), dtype=bool)
     for comp in (comp_k, comp_b):
         there = comp >= 0
@@ -327,30 +322,21 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
     size_a = np.where(has_a, arrays.col_sizes[a0] - leaving, 0)
     size_b = np.where(old_b, arrays.col_sizes[b0], 0) + joining
     left_in_a = cell_a - leaving
-    # column a after: its cells, k's less those leaving (gone if none stay)
-    fix, cell = _gather(arrays.col_ptr, a0)
-    keep = has_a[fix] & (size_a[fix] > 0)
-    fix, cell = fix[keep], cell[keep]
-    row, count = arrays.col_rows[cell], arrays.col_n[cell]
-    count = np.where(row == k[fix], left_in_a[fix], count)
-    keep = count > 0
-    columns = [_judged(arrays, k, np.where(has_a, a, -1), fix[keep], cell=cell[keep], count=count[keep], size=size_a)]
-    # column b after: its cells, k's with those joining (a new cell if k had none there)
-    fix, cell = _gather(arrays.col_ptr, b0)
-    keep = old_b[fix]
-    fix, cell = fix[keep], cell[keep]
-    count = np.where(arrays.col_rows[cell] == k[fix], arrays.col_n[cell] + joining[fix], arrays.col_n[cell])
-    new = np.flatnonzero(cell_b == 0)
-    columns.append(_judged(arrays, k, np.where(old_b, b, -1), fix, cell=cell, count=count, size=size_b,
-                           new=(new, joining[new])))
-    # k a leaf of t, which has other key chains: t's next leaf comes in, t is judged too
+    # column a after: its cells, k's less those leaving (gone if none stay; no cells if a empties);
+    # column b after: its cells, k's with those joining (a new cell if k had none there); k a leaf
+    # of t, which has other key chains: t's next leaf comes in, t is judged too (k's one cell, in
+    # t, as it was).  The three judged in one pass.
     leaf_of, next_leaf = arrays.reduction_keeps(metric)
     t = np.where(has_a, -1, leaf_of[k])
     t[t == b] = -1
-    fix, cell = _gather(arrays.col_ptr, np.maximum(t, 0))
-    keep = t[fix] >= 0
-    columns.append(_judged(arrays, k, t, fix[keep], cell=cell[keep], count=arrays.col_n[cell[keep]],
-                           size=arrays.col_sizes[np.maximum(t, 0)]))
+    t_now = np.where(t >= 0, t, n_cols)
+    k_in_t = np.zeros(n, dtype=np.int64)
+    k_in_t[t >= 0] = arrays.row_n[arrays.row_ptr[k[t >= 0]]]
+    sizes = np.concatenate((np.maximum(size_a, 0), size_b, arrays.col_sizes[t_now]))
+    tops = column_tops(arrays, np.concatenate((np.where(size_a > 0, a0, n_cols), b0, t_now)), sizes)
+    judged = judge(arrays, tops, np.tile(k, 3), np.concatenate((left_in_a, cell_b + joining, k_in_t)), sizes)
+    columns = [(ids, *(x[j * n:(j + 1) * n] for x in judged))
+               for j, ids in enumerate((np.where(has_a, a, -1), np.where(old_b, b, -1), t))]
     # the matching after: every other column keeps its partner; these take theirs (a change where
     # a or b is a key chain's first leaf of several, whose next leaf comes in, goes to delta)
     good = (next_leaf[a0] < 0) & (next_leaf[b0] < 0)
@@ -388,23 +374,19 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
             (arrays.enter[b_node] < arrays.leave[np.maximum(child, 0)])
         b_side_of_a = np.where(child == k, ~b_below, b_below)
         parted &= ~(b_in & b_side_of_a)
-    # every key chain of the part reached, with its weight in the matching after
-    fix_k, rows_k = _component_rows(arrays, np.flatnonzero(comp_k >= 0), comp_k[comp_k >= 0])
-    fix_b, rows_b = _component_rows(arrays, np.flatnonzero(comp_b >= 0), comp_b[comp_b >= 0])
-    alone = np.flatnonzero(comp_k < 0)  # k had no cell: a component of its own after
-    fix = np.concatenate((fix_k, fix_b, alone))
-    rows = np.concatenate((rows_k, rows_b, k[alone]))
-    term = arrays.weight[rows]
-    for old in olds:
-        term = np.where(rows == old[fix], 0.0, term)
-    for _, chosen, weight, *_ in columns:
-        term = np.where(rows == chosen[fix], weight[fix], term)
+    # the key chains of the part reached that weigh anything after: those matched before (the
+    # components of k and b) and those the judged columns take (k too when it had no cell)
+    none = len(arrays.known) - 1  # the node of no chain: no key chains
+    fix_k, rows_k = arrays.matched_rows(np.where(good & (comp_k >= 0), comp_k, none))
+    fix_b, rows_b = arrays.matched_rows(np.where(good & (comp_b >= 0), comp_b, none))
+    taken = [(np.where(good, chosen, -1), weight) for _, chosen, weight, _ in columns]
+    fix, rows, term = _terms(arrays, np.concatenate((fix_k, fix_b)), np.concatenate((rows_k, rows_b)), olds, taken)
     # a key chain on a's side of a bridge removed is apart (b's component joins k's side)
     on_a_side = np.zeros(len(fix), dtype=bool)
     if parted.any():
         c = np.maximum(child[fix], 0)
         below = (arrays.enter[rows] >= arrays.enter[c]) & (arrays.enter[rows] < arrays.leave[c])
-        in_k = np.arange(len(fix)) < len(fix_k)
+        in_k = (comp_k[fix] >= 0) & (arrays.root_row[rows] == comp_k[fix])
         on_a_side = parted[fix] & in_k & np.where(child[fix] == k[fix], ~below, below)
     after = _sorted_sums(fix, rows, term, on_a_side, n)
     before = np.zeros(n)  # as `delta._Table.best_before` sums them: two components add either way

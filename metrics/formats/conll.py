@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.mentions.heads_parse import laid_dependencies
+from metrics.mentions.heads_parse import LaidHeads, laid_dependencies
 from metrics.model import Document, InputError
 from metrics.formats.brackets import Brackets, read_brackets
 from metrics.formats.conll_columns import Columns, ReadDocuments
@@ -220,14 +220,15 @@ def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets
     full = np.zeros(len(parts), dtype=bool)
     if len(nonempty) and syntax:
         full[nonempty] = np.minimum.reduceat(counts, first_token[nonempty]) >= FULL_COLUMNS
-    annotations, parse_heads = _annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))], bounds, full)
+    annotations, laid, later = _annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))], bounds, full)
     columns = Columns(
         path=path, names=[part.name for part in parts], lines=[part.begin + layout.first_line for part in parts],
         sizes=np.diff(bounds), words=layout.text(layout.fields(token_lines, np.where(counts >= 5, 3, 0))),
         token_lines=_narrow(tokens.line_numbers),
         sentence_starts=_narrow(sentence_starts - first_token[part_of[sentence_starts]]),
         sentence_counts=np.diff(np.searchsorted(sentence_starts, bounds)), chains=brackets.chains,
-        repeated=brackets.repeated, annotations=annotations, parse_heads=parse_heads)
+        repeated=brackets.repeated, annotations=annotations, parse_heads=None if laid is None else laid.heads,
+        tag_ids=None if laid is None else (laid.tag_ids, laid.tag_numbers), later=later)
     return ReadDocuments(columns, columns.documents())
 
 
@@ -237,26 +238,35 @@ def _narrow(numbers: np.ndarray) -> np.ndarray:
 
 
 _ANNOTATIONS = {"pos": 4, "parse": 5, "lemmas": 6, "speakers": 9}
+_ANNOTATIONS_LATER = ("speakers",)
+"""Annotation columns a document makes when first read (`Columns.later`): a `score` never reads them."""
 
 
 def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.ndarray
-                 ) -> tuple[dict[int, dict], np.ndarray | None]:
+                 ) -> tuple[dict[int, dict], LaidHeads | None, dict[str, tuple]]:
     """The POS, parse, lemma, speaker and named-entity columns of the documents in the full
     layout (`lines`: their token lines, in order), per document; a column of placeholders only
     is left out, as is an entity column with no entity.  With a parse column come the heads it
     gives (`parse_heads`: found for all documents at once, [] where it gives none), which typing
     the key's mentions needs; and, when every document of the file has them, all documents'
-    heads laid end to end as one array (else None: `Columns.parse_heads`)."""
+    heads laid end to end as one array with their tokens' tags numbered (else None:
+    `Columns.parse_heads`, `Columns.tag_ids`).  The columns of `_ANNOTATIONS_LATER` come apart,
+    as the states the cache's codec makes them from (`Columns.later`)."""
     documents = np.flatnonzero(full).tolist()
     sizes = [bounds[d + 1] - bounds[d] for d in documents]
     edges = np.cumsum([0] + sizes)
     out: dict[int, dict] = {d: {} for d in documents}
+    later: dict[str, tuple] = {}
     if not len(lines):
-        return out, None
+        return out, None, later
     for name, index in _ANNOTATIONS.items():
         fields = layout.fields(lines, index)
         informative = np.add.reduceat(~layout.placeholders(fields), edges[:-1]) > 0
         wanted = np.repeat(informative, sizes)
+        if name in _ANNOTATIONS_LATER:
+            later[name] = _strings_state(layout.text(fields[wanted]), int(wanted.sum()), len(full),
+                                         np.asarray(documents)[informative], np.asarray(sizes)[informative])
+            continue
         values = layout.strings(fields[wanted])
         at = 0
         for d, size, keep in zip(documents, sizes, informative.tolist()):
@@ -264,7 +274,8 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
                 out[d][name] = values[at:at + size]
                 at += size
     parsed = [d for d in documents if "parse" in out[d]]
-    laid, found = laid_dependencies([out[d]["parse"] for d in parsed], [out[d].get("pos") for d in parsed])
+    laid = laid_dependencies([out[d]["parse"] for d in parsed], [out[d].get("pos") for d in parsed])
+    found = laid.lists
     for d, heads in zip(parsed, found):
         out[d]["parse_heads"] = heads if heads is not None else []
     every = len(parsed) == len(full) and all(heads is not None for heads in found)
@@ -276,7 +287,17 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
         if ranges[d_index] < ranges[d_index + 1]:
             out[d]["named_entities"] = [(start - int(edges[d_index]), end - int(edges[d_index]), label)
                                         for start, end, label in spans.get(d_index, ())]
-    return out, laid if every else None
+    return out, laid if every else None, later
+
+
+def _strings_state(text: str, count: int, n_documents: int, documents: np.ndarray, sizes: np.ndarray) -> tuple:
+    """The state the cache's codec for a column of strings makes each document's list from
+    (`packed._Strings`): `count` strings joined by line ends in `text`, `sizes[i]` of them for
+    document `documents[i]` (in order), None for every other document; each string its own
+    distinct value (nothing numbered: the column is made only if read)."""
+    lengths = np.full(n_documents, -1, dtype=np.int64)
+    lengths[documents] = sizes
+    return lengths, text, count, np.arange(count, dtype=np.int64)
 
 
 def _all_ner_spans(layout: Layout, cells: np.ndarray, tokens: np.ndarray, ranges: np.ndarray

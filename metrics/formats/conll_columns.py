@@ -15,16 +15,17 @@ caller may still change the documents), `SentDocuments` the tuple a convention k
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, field, fields
+from functools import lru_cache
 from itertools import chain
 from operator import is_
 
 import numpy as np
 
 from metrics.formats.brackets import ChainColumns
-from metrics.mentions.chains import MentionArrays
+from metrics.formats.packed import StoredColumns, mention_arrays
 from metrics.mentions.types_arrays import TokenArrays
-from metrics.model import Document, MadeFields, Span
+from metrics.model import Document, Span
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,36 +55,47 @@ class Columns:
     parse_heads: np.ndarray | None = None
     """Every token's head by the parse column, within its document, all documents' laid end to
     end (int64), when every document has them (`conll._annotations`); else None."""
+    tag_ids: tuple[np.ndarray, dict[str, int]] | None = None
+    """With `parse_heads`, every token's POS tag as a number, and the tags numbered
+    (`heads_parse.LaidHeads`): what typing reads (`TokenArrays.tag_ids`)."""
+    later: dict[str, tuple] = field(default_factory=dict)
+    """Fields every document makes when first read, as the cache's codec states (`packed`) for
+    all documents: the speakers, which a `score` never reads."""
 
     def documents(self) -> list[Document]:
         """The documents, each field as the reader gives it, each holding the file's chains and
-        tokens as arrays (`Document.mention_arrays`), as documents from the cache of read files do."""
-        flat_words = self.words.split("\n") if int(self.sizes.sum()) else []
+        tokens as arrays (`Document.mention_arrays`), as documents from the cache of read files do.
+        The fields a `score` reads as those arrays or not at all (`_MADE_LATER`: the chains, the
+        tokens' lines, the sentence starts; and the speakers, `later`) are made when a document
+        first reads them, for every document of the file at once (`packed.StoredColumns`, the
+        cache's own): as lists they were a million small objects of a 250,000-token file, a tenth
+        of a cold `score`'s time in making them and faulting in their memory."""
+        flat_words = split_words(self.words) if int(self.sizes.sum()) else []
         words = _cut(flat_words, self.sizes)
-        token_lines = _cut(self.token_lines.tolist(), self.sizes)
-        sentence_starts = _cut(self.sentence_starts.tolist(), self.sentence_counts)
-        chains, labels = self.chains.chains(), self.chains.labels()
-        held = self._arrays(chains, flat_words, words)
+        columns = self.chains
+        chain_state = (columns.chain_counts, columns.chain_sizes, columns.firsts, columns.lasts)
+        states = (chain_state, (self.sizes, self.token_lines), (self.sentence_counts, self.sentence_starts))
+        stored = StoredColumns(len(self.names), {**dict(zip(_MADE_LATER, states)), **self.later}, {})
+        held = mention_arrays(chain_state, None, stored, self._tokens(flat_words, words))
+        labels = columns.labels()
+        set_later = {name: value for name, value in _SET_LATER.items() if name not in self.later}
         out = []
         for d, name in enumerate(self.names):
             extra = self.annotations.get(d, {})
-            out.append(Document(
-                name=name, words=words[d], chains=chains[d], labels=labels[d], sentence_starts=sentence_starts[d],
-                path=self.path, line=self.lines[d], token_lines=token_lines[d], pos=extra.get("pos"),
-                lemmas=extra.get("lemmas"), parse=extra.get("parse"), speakers=extra.get("speakers"),
-                named_entities=extra.get("named_entities"), repeated=self.repeated.get(d),
-                parse_heads=extra.get("parse_heads"), mention_arrays=(held, d),
-            ))
-        return out
+            out.append(Document.fields_later(stored, d, {
+                **set_later, "name": name, "words": words[d], "labels": labels[d], "path": self.path,
+                "line": self.lines[d], "pos": extra.get("pos"), "lemmas": extra.get("lemmas"),
+                "parse": extra.get("parse"),
+                "named_entities": extra.get("named_entities"), "repeated": self.repeated.get(d),
+                "parse_heads": extra.get("parse_heads"), "mention_arrays": held[d]}))
+        stored.documents = out
+        return list(out)
 
-    def _arrays(self, chains: list[list[list[Span]]], flat_words: list[str], words: list[list[str]]) -> MentionArrays:
-        """The documents' chains and tokens as arrays, as the cache of read files keeps them
-        (`formats.packed`), with the lists the documents hold.  Why: the array work over many
-        documents (all pairs aligned at once, the key's mentions typed over the file's tokens,
-        Tuggener's and the tables' chains) reads them instead of walking and joining the lists,
-        cold as with the cache; it checks each document holds the very lists made here."""
-        columns = self.chains
-        chain_starts = _starts(columns.chain_counts)
+    def _tokens(self, flat_words: list[str], words: list[list[str]]) -> TokenArrays | None:
+        """The documents' tokens as arrays, as the cache of read files keeps them (`formats.packed`),
+        with the lists the documents hold, only where typing can read them (tags and heads).  Why:
+        typing the key's mentions over the file's tokens reads them instead of joining the lists;
+        it checks each document holds the very lists made here."""
         extras = [self.annotations.get(d, {}) for d in range(len(self.names))]
 
         def laid(name: str) -> tuple[list[str] | None, list]:
@@ -92,16 +104,27 @@ class Columns:
 
         tags, tag_lists = laid("pos")
         lemmas, lemma_lists = laid("lemmas")
-        tokens = None  # kept as the cache keeps them: only where typing can read them (tags and heads)
-        if tags is not None and self.parse_heads is not None:
-            tokens = TokenArrays(_starts(self.sizes), flat_words, words, tags, tag_lists, lemmas, lemma_lists,
-                                 self.parse_heads, [extra.get("parse_heads") for extra in extras])
-        arrays = MentionArrays(columns.firsts.astype(np.int64), columns.lasts.astype(np.int64),
-                               columns.chain_sizes.astype(np.int64), chain_starts,
-                               _starts(columns.chain_sizes)[chain_starts], MadeFields({"chains": chains}), None, tokens)
-        for array in arrays[:5]:
-            array.setflags(write=False)  # shared by every reader of the file's documents, as the cache's
-        return arrays
+        if tags is None or self.parse_heads is None:
+            return None
+        return TokenArrays(_starts(self.sizes), flat_words, words, tags, tag_lists, lemmas, lemma_lists,
+                           self.parse_heads, [extra.get("parse_heads") for extra in extras], self.tag_ids)
+
+
+_MADE_LATER = ("chains", "token_lines", "sentence_starts")
+"""The fields of a read document made when first read (`Columns.documents`)."""
+_SET_LATER = {f.name: f.default for f in fields(Document) if f.default is not MISSING and f.name not in _MADE_LATER}
+"""The fields the reader does not set, at their defaults: a document made later holds every field
+but those it makes later."""
+
+
+@lru_cache(maxsize=1)
+def split_words(words: str) -> list[str]:
+    """A file's words joined by line ends (`Columns.words`), split: the last file's split kept,
+    so that a response with the key's words (the usual case) holds the key's very strings
+    instead of 295,000 new ones for a 250,000-token file (making them and faulting in their
+    memory cost about 5% of a cold `score`).  The list is shared: never changed by its users
+    (each document holds its own list, cut from it)."""
+    return words.split("\n")
 
 
 def _starts(lengths: np.ndarray) -> np.ndarray:

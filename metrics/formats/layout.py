@@ -35,6 +35,65 @@ def _mark_spaces(data: np.ndarray, out: np.ndarray, scratch: np.ndarray) -> None
     np.logical_or(out, flags, out=out)
 
 
+BLOCK_BYTES = 1 << 20
+"""Bytes a scan for fields looks at at a time (`_scanned`)."""
+
+
+def _scanned(data: np.ndarray, block: int, index: type) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(each field's first byte, one past each field's last byte, each line end) of `data`, as
+    arrays of `index`, found a block of `block` bytes at a time.
+
+    Why blocks: over the whole buffer at once, the scan's bytes of flags and its positions (found
+    as int64, kept as int32) were about seven times the file's size in temporaries, 125 MB for an
+    18 MB file, every page of it new memory to fault in: as much time as the scan itself, and
+    more on a machine whose freed memory goes back to its host.  A block's flags and positions
+    are a few MB, written again for each block in memory already faulted in; the positions kept
+    are written once, where they stay: into arrays of the most there can be (a field takes a
+    byte and the space after it), of which only the pages written are ever memory (the line
+    ends, a tenth as many, are joined at the end: counting them first took as long)."""
+    size = len(data)
+    block = max(1, min(block, size))  # (a short text, a document streamed alone: no room for more)
+    space = np.empty(block + 2, dtype=bool)  # a block's bytes, with the byte before it and one past it
+    scratch = np.empty(block + 1, dtype=np.uint8)
+    flags = scratch.view(bool)
+    starts = np.empty(size // 2 + 1, dtype=index)
+    ends = np.empty(size // 2 + 1, dtype=index)
+    newlines = []
+    found = [0, 0]  # positions kept so far in each
+    for at in range(0, size, block):
+        end = min(at + block, size)
+        n = end - at
+        here = space[:n + 2]
+        if at:
+            _mark_spaces(data[at - 1:end], here[:n + 1], scratch[:n + 1])
+        else:  # a space before the buffer
+            here[0] = True
+            _mark_spaces(data[:end], here[1:n + 1], scratch[:n])
+        if end == size:
+            here[n + 1] = True  # and one after it
+        else:
+            _mark_spaces(data[end:end + 1], here[n + 1:n + 2], scratch[:1])
+        # a flag at i + 1 of `here` is byte at + i: a field starts where a space is followed by text,
+        # and ends (one past its last byte) where text is followed by a space
+        np.greater(here[:n + 1], here[1:n + 2], out=flags[:n + 1])
+        found[0] = _kept(flags[:n], at, starts, found[0])
+        np.less(here[:n + 1], here[1:n + 2], out=flags[:n + 1])
+        found[1] = _kept(flags[1:n + 1], at + 1, ends, found[1])
+        np.equal(data[at:end], _NEWLINE, out=flags[:n])
+        lines = np.flatnonzero(flags[:n])
+        lines += at
+        newlines.append(lines.astype(index))
+    return starts[:found[0]], ends[:found[1]], np.concatenate([np.zeros(0, dtype=index), *newlines])
+
+
+def _kept(flags: np.ndarray, offset: int, out: np.ndarray, count: int) -> int:
+    """Write the positions of the set flags, plus `offset`, into `out` after its first `count`
+    values; how many it holds then."""
+    positions = np.flatnonzero(flags)
+    np.add(positions, offset, out=out[count:count + len(positions)], casting="unsafe")
+    return count + len(positions)
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where the lines and fields of a buffer are (all offsets in bytes)."""
@@ -56,29 +115,17 @@ class Layout:
     """The number the first line has in its file (a slice of a file starts further down)."""
 
     @classmethod
-    def of(cls, buffer: bytes | bytearray, first_line: int = 1) -> Layout:
-        """Find the lines and fields of `buffer`.  Each pass over its bytes writes into one of two
-        scratch arrays of its size, not a new array per step: the temporaries of a 15 MB file
-        were 200 MB, every page of them new memory to fault in (a third of reading it, cold)."""
+    def of(cls, buffer: bytes | bytearray, first_line: int = 1, block: int = BLOCK_BYTES) -> Layout:
+        """Find the lines and fields of `buffer`, `block` bytes at a time (`BLOCK_BYTES`)."""
         data = np.frombuffer(buffer, dtype=np.uint8)
         size = len(data)
         index = np.int32 if size < 2 ** 31 else np.int64  # offsets: half the memory when they fit
-        space = np.empty(size + 2, dtype=bool)  # with a space before the buffer and one after it
-        space[0] = space[-1] = True
-        scratch = np.empty(size + 1, dtype=np.uint8)
-        _mark_spaces(data, space[1:-1], scratch[:size])
-        flags = scratch.view(bool)
-        np.greater(space[:-1], space[1:], out=flags)  # a space, then a field's first byte
-        field_starts = np.flatnonzero(flags).astype(index)
-        np.less(space[:-1], space[1:], out=flags)  # a field's last byte, then a space
-        field_ends = np.flatnonzero(flags).astype(index)
-        del space
-        np.equal(data, _NEWLINE, out=flags[:size])
-        newlines = np.flatnonzero(flags[:size]).astype(index)
-        del scratch, flags
+        field_starts, field_ends, newlines = _scanned(data, block, index)
         n_lines = len(newlines) + (1 if size and data[-1] != _NEWLINE else 0)
-        line_starts = np.concatenate(([0], newlines + 1))[:n_lines].astype(index)
-        line_ends = np.append(newlines, size)[:n_lines]
+        line_starts = np.empty(n_lines, dtype=index)
+        line_starts[:1] = 0
+        np.add(newlines[:n_lines - 1], 1, out=line_starts[1:])
+        line_ends = np.append(newlines, np.array([size], dtype=index))[:n_lines]
         through = np.searchsorted(field_starts, line_ends)  # fields starting before each line's end
         counts = np.diff(through, prepend=0)
         hashed = np.zeros(n_lines, dtype=bool)

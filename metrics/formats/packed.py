@@ -293,8 +293,8 @@ def _tokens_kept(columns: dict[str, tuple]) -> bool:
     return _whole(columns, "pos") and _whole(columns, "parse_heads")
 
 
-def _mention_arrays(state: tuple, typed: tuple | None, stored: StoredColumns, tokens: TokenArrays | None
-                    ) -> list[tuple[MentionArrays, int]]:
+def mention_arrays(state: tuple, typed: tuple | None, stored: StoredColumns, tokens: TokenArrays | None
+                   ) -> list[tuple[MentionArrays, int]]:
     """Each document's (its file's mentions as arrays, its place): `Document.mention_arrays`, what
     array work reads instead of the chain lists (and the typed mentions' dicts) made from them."""
     per_document, per_chain, first, last = state
@@ -338,7 +338,7 @@ class PackedDocuments:
 
 
 _DERIVED_HERE = ("mention_arrays",)
-"""Fields never stored: made when unpacking, from the columns (`_mention_arrays`)."""
+"""Fields never stored: made when unpacking, from the columns (`mention_arrays`)."""
 
 
 def pack(documents: list[Document]) -> PackedDocuments:
@@ -419,7 +419,7 @@ def unpack(packed: PackedDocuments) -> list[Document]:
               else _CODECS[name].unpack(packed.columns[name]) for name in _MADE_NOW if name in packed.columns}
     columns = StoredColumns(packed.count, packed.columns, dict(values))
     tokens = _tokens(packed.columns, values, flat) if _tokens_kept(packed.columns) else None
-    arrays = (_mention_arrays(packed.columns["chains"], packed.columns.get("rule_types"), columns, tokens)
+    arrays = (mention_arrays(packed.columns["chains"], packed.columns.get("rule_types"), columns, tokens)
               if "chains" in packed.columns else [None] * packed.count)
     kept = list(zip(*packed.rest)) if packed.count else [()] * len(packed.kept)
     own = [*packed.kept, *values, "mention_arrays"]

@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain, repeat
+from typing import NamedTuple
 
 import numpy as np
 
@@ -172,30 +173,43 @@ def parse_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[
     return laid_dependencies(parses, tags)[1]
 
 
-def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[str] | None]
-                      ) -> tuple[np.ndarray, list[list[int] | None]]:
-    """`parse_dependencies`, with the heads of all documents laid end to end as one array (int64,
-    each head within its document, -1 throughout a document whose column is malformed): what
+class LaidHeads(NamedTuple):
+    """The heads of many documents' parse columns (`laid_dependencies`)."""
+
+    heads: np.ndarray
+    """Every token's head, the documents laid end to end (int64, each head within its document,
+    -1 throughout a document whose column is malformed)."""
+    lists: list[list[int] | None]
+    """Each document's heads, None for a malformed column (`parse_dependencies`)."""
+    tag_ids: np.ndarray
+    """Every token's POS tag ("X" where a document has none) as its number in `tag_numbers`."""
+    tag_numbers: dict[str, int]
+    """The tags (and the parse's labels) numbered."""
+
+
+def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[str] | None]) -> LaidHeads:
+    """`parse_dependencies`, with the heads of all documents laid end to end as one array: what
     array work over the file's tokens reads (`types_arrays.TokenArrays`) instead of joining the
-    lists again."""
+    lists again; and the tags numbered on the way, which typing reads instead of numbering them
+    again."""
     sizes = np.fromiter(map(len, parses), dtype=np.int64, count=len(parses))
     count = int(sizes.sum())
     if not count:
-        return np.zeros(0, dtype=np.int64), [[] for _ in parses]
-    bits = list(chain.from_iterable(parses))
-    distinct = list(dict.fromkeys(bits))
-    codes = np.fromiter(map(dict(zip(distinct, range(len(distinct)))).__getitem__, bits), dtype=np.int64, count=count)
+        return LaidHeads(np.zeros(0, dtype=np.int64), [[] for _ in parses], np.zeros(0, dtype=np.int64), {})
+    numbered = _Numbering()
+    codes = np.fromiter(map(numbered.__getitem__, chain.from_iterable(parses)), dtype=np.int64, count=count)
+    distinct = list(numbered)
     shapes = list(map(_parse_bit, distinct))
     malformed = np.fromiter((shape is None for shape in shapes), dtype=bool, count=len(shapes))
     shapes = [((), 0) if shape is None else shape for shape in shapes]
     opened = np.fromiter((len(labels) for labels, _ in shapes), dtype=np.int64, count=len(shapes))
     closed = np.fromiter((n_close for _, n_close in shapes), dtype=np.int64, count=len(shapes))
     bit_labels = list(chain.from_iterable(labels for labels, _ in shapes))
-    tag_column = list(chain.from_iterable(column if column is not None else repeat("X", len(parse))
-                                          for parse, column in zip(parses, tags)))
-    names = dict.fromkeys(tag_column)
-    names.update(dict.fromkeys(bit_labels))
-    vocabulary = dict(zip(names, range(len(names))))
+    vocabulary = _Numbering()
+    tag_ids = np.fromiter(map(vocabulary.__getitem__, chain.from_iterable(
+        column if column is not None else repeat("X", len(parse)) for parse, column in zip(parses, tags))),
+        dtype=np.int64, count=count)
+    label_ids = np.fromiter(map(vocabulary.__getitem__, bit_labels), dtype=np.int64, count=len(bit_labels))
 
     # which documents are trees: no malformed bit, no closing with nothing open, nothing left open
     document = np.repeat(np.arange(len(parses)), sizes)
@@ -210,10 +224,8 @@ def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[s
     kept = np.flatnonzero(trees[document])
     heads = np.full(count, -1, dtype=np.int64)
     if len(kept):
-        tag_ids = np.fromiter(map(vocabulary.__getitem__, tag_column), dtype=np.int64, count=count)
         found = _forest_heads(codes[kept], tag_ids[kept], opened=opened, closed=closed,
-                              labels=np.fromiter(map(vocabulary.__getitem__, bit_labels), dtype=np.int64,
-                                                 count=len(bit_labels)),
+                              labels=label_ids,
                               rows=np.fromiter((_ROW_OF_LABEL.get(label, _OTHER_ROW) for label in vocabulary),
                                                dtype=np.int64, count=len(vocabulary)),
                               columns=np.fromiter((_COLUMN.get(label, _OTHER_COLUMN) for label in vocabulary),
@@ -223,8 +235,18 @@ def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[s
         heads[kept[attached]] = kept[found[attached]] - starts[document[kept[attached]]]
     flat = heads.tolist()
     ends = np.cumsum(sizes).tolist()
-    return heads, [flat[end - size:end] if tree else None
-                   for end, size, tree in zip(ends, sizes.tolist(), trees.tolist())]
+    return LaidHeads(heads, [flat[end - size:end] if tree else None
+                             for end, size, tree in zip(ends, sizes.tolist(), trees.tolist())], tag_ids, dict(vocabulary))
+
+
+class _Numbering(dict):
+    """Each key's number, the next one for a key met the first time: a column's values numbered in
+    one pass (a hit is a plain dict lookup, in C; only a new value runs Python), in the order they
+    are first met."""
+
+    def __missing__(self, key: str) -> int:
+        number = self[key] = len(self)
+        return number
 
 
 def _forest_heads(codes: np.ndarray, tags: np.ndarray, *, opened: np.ndarray, closed: np.ndarray, labels: np.ndarray,

@@ -65,6 +65,9 @@ class TokenArrays(NamedTuple):
     """Each token's head by the parse (`Document.parse_heads`), within its document; None unless
     every document has them, one per token."""
     head_lists: list | None
+    tag_ids: tuple[np.ndarray, dict[str, int]] | None = None
+    """Every token's tag as a number, and the tags numbered (the CoNLL-2012 reader numbers them
+    finding the parse's heads, `heads_parse.LaidHeads`); None where not given."""
 
 
 def road(doc: Document) -> list[int] | None:
@@ -108,8 +111,10 @@ def types_on_road(documents: Sequence[Document], bounds: np.ndarray, counts: Seq
     if not total:
         return []
     cached = _file_tokens(documents, heads)
+    numbered = None
     if cached is not None:  # the file's tokens as the cache keeps them, each document at its place there
         tokens, places, lemmas = cached
+        numbered = tokens.tag_ids
         sizes, offsets = np.diff(tokens.starts), tokens.starts[:-1]
         dep, words, tags = tokens.heads, tokens.words, tokens.tags
         lemmas = words if lemmas is None else lemmas
@@ -130,7 +135,7 @@ def types_on_road(documents: Sequence[Document], bounds: np.ndarray, counts: Seq
     offsets = offsets_of
     starts = bounds[0::2] + offsets[span_document]
     ends = bounds[1::2] + offsets[span_document]
-    tags = _Tags(tags, starts, ends)  # (every document has its tags: `road`)
+    tags = _Tags(tags, starts, ends, numbered)  # (every document has its tags: `road`)
 
     head = _heads(dep, starts, ends, words, tags)
     for i in np.flatnonzero(head < 0).tolist():  # several tokens with a head outside, or none
@@ -172,9 +177,19 @@ class _Tags:
     (one string per token, scattered in memory) cost more than numbering the tags of the tokens
     the spans cover once, in file order.  A token outside them is numbered when first read."""
 
-    def __init__(self, tags: list[str], starts: np.ndarray, ends: np.ndarray) -> None:
+    numbers: dict[str, int]
+    """The tags numbered."""
+    ids: np.ndarray
+    """Each token's tag's number, -1 for a tag not numbered yet."""
+
+    def __init__(self, tags: list[str], starts: np.ndarray, ends: np.ndarray,
+                 numbered: tuple[np.ndarray, dict[str, int]] | None = None) -> None:
+        """`numbered`: every token's tag numbered already (`TokenArrays.tag_ids`), read as it is."""
         self.tags = tags
-        self.numbers: dict[str, int] = {}
+        if numbered is not None:
+            self.ids, self.numbers = numbered
+            return
+        self.numbers = {}
         self.ids = np.full(len(tags), -1, dtype=np.int64)
         edges = np.bincount(starts, minlength=len(tags) + 1) - np.bincount(ends + 1, minlength=len(tags) + 1)
         self._number(np.flatnonzero(np.cumsum(edges[:-1]) > 0))
