@@ -87,8 +87,9 @@ class PartRescorer:
             plans.append((signature, part(key_set, resp_set, edit)))
         n_before = len(parts)
         parts.extend(after_part for _, after_part in plans)
-        if small:
-            tables = part_tables(small_cells, small)
+        if small:  # tabled in the order they are scored in, so that scoring reads their block whole
+            order = [part for part in parts if isinstance(part, int)]
+            tables = dict(zip(order, part_tables(small_cells, [small[n] for n in order])))
             parts = [tables[part] if isinstance(part, int) else part for part in parts]
         scored = self._score_parts(parts, pair)
         for signature, at in new_before.items():
