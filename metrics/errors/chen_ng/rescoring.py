@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from metrics.corpus.scoring import DocPair, score_pair
-from metrics.corpus.together import score_columns
+from metrics.corpus.together import score_columns, with_parts
 from metrics.errors.chen_ng.counted_parts import COUNTED_CHAINS, CountedPart, DocumentCells, Part, part_table, \
     part_tables
 from metrics.errors.chen_ng.fixes import Edit
@@ -118,15 +118,21 @@ class PartRescorer:
         fragments = iter([pair.fragment(key, response, alignment, table)
                           for (key, response), alignment, table in zip(aligned, alignments, build_tables(alignments))])
         scored = [next(fragments) if isinstance(part, tuple) else CountedPart(part) for part in parts]
-        for group in ([part for part in scored if isinstance(part, DocPair)],
-                      [part for part in scored if not isinstance(part, DocPair)]):
+        names = with_parts(tuple(self.parts))
+        scores: list[dict | None] = [None] * len(scored)
+        for group in ([n for n, part in enumerate(scored) if isinstance(part, DocPair)],
+                      [n for n, part in enumerate(scored) if not isinstance(part, DocPair)]):
             # apart: the aligned parts' tables are read from the block they were built in, as a whole
-            if len(group) > 1:
-                score_columns(group, self.parts, self.weights)  # each part keeps its row
+            if len(group) > 1:  # each part's scores its rows of the columns (what `score_pair` reads one by one)
+                columns = score_columns([scored[n] for n in group], self.parts, self.weights)
+                rows = [columns[name].rows() for name in names]
+                for n, found in zip(group, zip(*rows)):
+                    scores[n] = dict(zip(names, found))
         sides = iter(alignments)
         counted = BLANC.name in self.parts  # the sides serve BLANC's links between parts alone
-        return [(score_pair(part, self.weights, self.parts),
-                 _sides(next(sides)) if counted and isinstance(part, DocPair) else (0, 0, 0)) for part in scored]
+        return [(found if found is not None else score_pair(part, self.weights, self.parts),
+                 _sides(next(sides)) if counted and isinstance(part, DocPair) else (0, 0, 0))
+                for part, found in zip(scored, scores)]
 
 
 def _sides(alignment) -> tuple[int, int, int]:
