@@ -236,7 +236,7 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
 
 
 def counted_tables(key_sizes: np.ndarray, key_counts: np.ndarray, response_sizes: np.ndarray,
-                   response_counts: np.ndarray, cell_key: np.ndarray, cell_response: np.ndarray,
+                   response_counts: np.ndarray, *, cell_key: np.ndarray, cell_response: np.ndarray,
                    cell_count: np.ndarray) -> list[Table]:
     """Regular tables (one size per cell) made from counts alone, many at once, each a view of one
     block: each table's chains' sizes laid end to end (`key_counts[d]` key chains and

@@ -179,7 +179,7 @@ def part_tables(document: DocumentCells, parts: Sequence[Part]) -> list[Table]:
         return np.array(values, dtype=np.int64)
 
     return counted_tables(array(all_key_sizes), array(key_counts), array(response_sizes), array(response_counts),
-                          array(cell_key), array(cell_response), array(cell_count))
+                          cell_key=array(cell_key), cell_response=array(cell_response), cell_count=array(cell_count))
 
 
 def _walked(spans: Sequence[Span], key_row: dict[Span, int], key_at: dict[int, int], kept: set[Span]
