@@ -34,9 +34,6 @@ class PartRescorer:
         self.weights = weights
         self.parts = parts
         self._before: dict[tuple, tuple[dict, tuple[int, int, int]]] = {}
-        self.count_small = True
-        """Parts under `COUNTED_CHAINS` chains counted too, all at once (`counted_parts.part_tables`),
-        where the document's cells are known: each part's table the same as aligned."""
 
     def rescored(self, i: int, pair: DocPair, reached: Callable[[Edit], tuple[list[int], list[int]]],
                  edits: Sequence[Edit], counted: Callable[[], DocumentCells | None] = lambda: None
@@ -55,7 +52,7 @@ class PartRescorer:
         plans: list[tuple[tuple, Table | tuple[Document, Document] | int]] = []  # each edit's before, its part after
 
         small: list[Part] = []  # parts counted all at once (`part_tables`), where the cells are known
-        small_cells = counted() if self.count_small else None
+        small_cells = counted()
 
         def part(key_set: list[int], chains: list[int], edit: Edit | None) -> Table | tuple[Document, Document] | int:
             """The part of these chains, before any edit or after `edit`: its counted table, its
