@@ -19,7 +19,7 @@ from strategies import corpora
 from test_impact_delta import _document, chains_repeating_spans
 
 from metrics.corpus.scoring import prepare
-from metrics.errors.chen_ng.counted_parts import key_regular, part_table
+from metrics.errors.chen_ng.counted_parts import key_regular, part_table, part_tables
 from metrics.errors.chen_ng.fixes import Fix, FixKind, edit_chains, fix_of, reach
 from metrics.errors.chen_ng import rescoring
 from metrics.errors.chen_ng.impact import Pricer
@@ -86,16 +86,27 @@ def test_a_counted_part_is_the_table_of_the_aligned_part(seed: int, n: int) -> N
     rng = random.Random(seed + 1)
     pair = prepared.pairs[0]
     n_orig = len(pair.response.chains)
+    parts, one_by_one = [], []
     for _ in range(12):
         edit = edit_chains(state.base, _fixes(rng, n, records))
         if not edit.touched:
             continue
         key_set, resp_set = reach(edit, state.components(), state.key_chains_of(), state.response_chains_of)
         old_set = [t for t in resp_set if t < n_orig]
-        _same_table(part_table(counted, key_set, old_set, pair.response.chains.__getitem__, frozenset()),
-                    _aligned_table(pair, key_set, [pair.response.chains[t] for t in old_set]))
-        _same_table(part_table(counted, key_set, resp_set, edit.chain, edit.touched),
-                    _aligned_table(pair, key_set, [edit.chain(t) for t in resp_set]))
+        for part in ((key_set, old_set, pair.response.chains.__getitem__, frozenset()),
+                     (key_set, resp_set, edit.chain, edit.touched)):
+            parts.append(part)
+            one_by_one.append(part_table(counted, *part))
+        _same_table(one_by_one[-2], _aligned_table(pair, key_set, [pair.response.chains[t] for t in old_set]))
+        _same_table(one_by_one[-1], _aligned_table(pair, key_set, [edit.chain(t) for t in resp_set]))
+    at_once = part_tables(counted, parts)  # all tabled together: each the table of its part alone
+    assert len(at_once) == len(one_by_one)
+    for together, alone in zip(at_once, one_by_one):
+        _same_table(together, alone)
+        assert (together.n_key_spans, together.n_response_spans, together.matched) == \
+            (alone.n_key_spans, alone.n_response_spans, alone.matched)
+        assert all(np.asarray(getattr(together, name)).dtype == np.asarray(getattr(alone, name)).dtype
+                   for name in TABLE_FIELDS)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

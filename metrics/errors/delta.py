@@ -66,7 +66,6 @@ class _Table:
         self.key_row = key_row
         self.key_sizes = [len(chain) for chain in key.chains]
         self.col_sizes = [len(chain) for chain in response.chains]
-        self.col_of = {span: t for t, chain in enumerate(response.chains) for span in chain}
         self.row_cells: list[dict[int, int]] = [{} for _ in key.chains]
         self.col_cells: list[dict[int, int]] = [{} for _ in response.chains]
         for t, chain in enumerate(response.chains):
@@ -78,14 +77,27 @@ class _Table:
             for k, n in cells.items():
                 self.row_cells[k][t] = n
         self.col_squares = [sum(n * n for n in cells.values()) for cells in self.col_cells]
-        self.col_common = [sum(_lea_common(n, self.key_sizes[k], self.col_sizes[t]) for k, n in cells.items())
-                           for t, cells in enumerate(self.col_cells)]
+        self._response_chains = response.chains
         self._leaves: dict[str, Leaves] = {}
         self._components: tuple[list[int], list[int]] | None = None
         self._optimum: dict[tuple[str, int], float] = {}
         self._duals: dict[str, dict[int, float]] = {}
         self._dual_components: dict[str, set[int]] = {}
         self._arrays: ceaf_components.TableArrays | None = None
+
+    # Made when first asked for: LEA alone reads `col_common`, edits alone `col_of`; a document
+    # priced for other metrics, or by counts only, never pays for them.
+    @cached_property
+    def col_of(self) -> dict[Span, int]:
+        """Each response span's chain (the last listing it: only clean chains are read here)."""
+        return {span: t for t, chain in enumerate(self._response_chains) for span in chain}
+
+    @cached_property
+    def col_common(self) -> list[float]:
+        """LEA's common links of each response chain, summed over its cells."""
+        key_sizes, col_sizes = self.key_sizes, self.col_sizes
+        return [sum(_lea_common(n, key_sizes[k], col_sizes[t]) for k, n in cells.items())
+                for t, cells in enumerate(self.col_cells)]
 
     def leaves(self, metric: str) -> Leaves:
         if metric not in self._leaves:

@@ -235,6 +235,51 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
             for d, alignment in enumerate(alignments)]
 
 
+def counted_tables(key_sizes: np.ndarray, key_counts: np.ndarray, response_sizes: np.ndarray,
+                   response_counts: np.ndarray, *, cell_key: np.ndarray, cell_response: np.ndarray,
+                   cell_count: np.ndarray) -> list[Table]:
+    """Regular tables (one size per cell) made from counts alone, many at once, each a view of one
+    block: each table's chains' sizes laid end to end (`key_counts[d]` key chains and
+    `response_counts[d]` response chains of table d), and the cells, chains numbered across the
+    tables, in any order, each (key chain, response chain) once.  The same values and dtypes as
+    `counted_parts._table` of each, without its numpy calls per table; the arrays of mention ids,
+    which the table metrics never read, empty.
+
+    Why: pricing rescores thousands of small parts of documents (`rescoring.PartRescorer`), each
+    aligned and tabled mention by mention, or counted with a dozen numpy calls of its own."""
+    n = len(key_counts)
+    key_start, response_start = group_starts(key_counts), group_starts(response_counts)
+    n_resp = max(len(response_sizes), 1)
+    order = np.argsort(cell_key * n_resp + cell_response, kind="stable")  # by table, key chain, response chain
+    cell_key, cell_response, primary = cell_key[order], cell_response[order], cell_count[order]
+    key_chain_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)
+    response_chain_doc = np.repeat(np.arange(n, dtype=np.int64), response_counts)
+    cell_doc = key_chain_doc[cell_key]
+    cell_start = group_starts(np.bincount(cell_doc, minlength=n))
+    simple_mask = (np.bincount(cell_key, minlength=len(key_sizes))[cell_key] == 1) & \
+        (np.bincount(cell_response, minlength=len(response_sizes))[cell_response] == 1)
+    found = _components_together(np.ones(len(cell_key), dtype=bool), simple_mask, cell_key, cell_response, cell_doc,
+                                 cell_start=cell_start, key_start=key_start, response_start=response_start,
+                                 n_key=len(key_sizes))
+    empty = (EMPTY_INT, EMPTY_INT)
+    local_response = cell_response - response_start[cell_doc]
+    block = TableBlock(n, {
+        "key_sizes": (key_sizes, key_chain_doc), "response_sizes": (response_sizes, response_chain_doc),
+        "cell_key": (cell_key - key_start[cell_doc], cell_doc), "cell_response": (local_response, cell_doc),
+        "primary": (primary, cell_doc), "shared": (primary, cell_doc), "key_side": (primary, cell_doc),
+        "part_response": empty, "key_ids": empty, "key_owner": empty, "member_cell": empty, "member_id": empty,
+        "part_cell": empty, "part_id": empty, "twinless_ids": empty,
+        "simple_cells": (found.simple, found.simple_doc), "star_cells": (found.star, found.star_doc),
+        "star_starts": (found.starts, found.starts_doc),
+    }, {
+        "n_key_spans": np.bincount(key_chain_doc, weights=key_sizes, minlength=n).astype(np.int64),
+        "n_response_spans": np.bincount(response_chain_doc, weights=response_sizes, minlength=n).astype(np.int64),
+        "matched": np.bincount(cell_doc, weights=primary, minlength=n).astype(np.int64),
+        "components": _counted({d: len(places) for d, places in found.components.items()}, n),
+    }, found.components)
+    return [TableView(block, d, True) for d in range(n)]
+
+
 def _lengths(groups) -> np.ndarray:
     return np.fromiter(map(len, groups), dtype=np.int64)
 

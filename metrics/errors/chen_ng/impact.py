@@ -28,7 +28,7 @@ from metrics.errors.chen_ng.records import Category, ErrorColumns, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, change_arrays, changes, counts_of, partial_table, \
     table_of, tainted_chains
 from metrics.errors.chen_ng.document_state import DocumentState
-from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_of, fixes_of_columns, reach, \
+from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_bases, fix_of, fixes_of_columns, reach, \
     single_fix_counts
 from metrics.errors.chen_ng.fix_counts import fix_list_counts
 from metrics.errors.chen_ng.counted_parts import DocumentCells, counts_suffice
@@ -96,6 +96,8 @@ class Pricer:
                 self.total[name] = summed
         self.value = self._value(self.total) if corpus.pairs else 0.0
         self._states: dict[int, DocumentState] = {}
+        self._bases: dict[int, FixBase] = {}
+        """Fix bases made ahead for documents whose state is not made yet (`_make_bases`)."""
         self._memo: dict[tuple, tuple[dict, dict]] = {}
         self._rescorer = PartRescorer(weights, self.parts)
         self._by_delta = set(self.parts) <= DELTA_METRICS
@@ -115,7 +117,7 @@ class Pricer:
         state = self._states.get(i)
         if state is None:
             pair = self.corpus.pairs[i]
-            base = FixBase(pair.key, pair.response)
+            base = self._bases.pop(i, None) or FixBase(pair.key, pair.response)
             delta, tainted = None, (frozenset(), frozenset())
             if self._by_delta:
                 delta = table_of(pair.key, pair.response, base.key_chain_of)
@@ -125,6 +127,12 @@ class Pricer:
                     delta = partial_table(pair.key, pair.response, base.key_chain_of)
             state = self._states[i] = DocumentState(pair, base, delta, tainted)
         return state
+
+    def _make_bases(self, documents: Iterable[int]) -> None:
+        """The fix bases of the documents about to be priced, made at once (`fixes.fix_bases`)
+        before pricing forks, so that each process reads them."""
+        wanted = sorted(i for i in set(documents) if i not in self._states and i not in self._bases)
+        self._bases.update(zip(wanted, fix_bases([self.corpus.pairs[i] for i in wanted])))
 
     # -------------------------------------------------------------------- document deltas
 
@@ -414,6 +422,7 @@ class Pricer:
             for i, fixes in plan:
                 load[i] = load.get(i, 0) + len(fixes)
         documents = sorted(load, key=lambda i: (-load[i], i))  # the dearest first: they are taken first
+        self._make_bases(documents)
         listed_in: dict[int, list[int]] = {}
         for n, i in enumerate(where):
             listed_in.setdefault(i, []).append(n)

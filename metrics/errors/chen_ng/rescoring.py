@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from metrics.corpus.scoring import DocPair, score_pair
-from metrics.corpus.together import score_columns
-from metrics.errors.chen_ng.counted_parts import COUNTED_CHAINS, CountedPart, DocumentCells, part_table
+from metrics.corpus.together import score_columns, with_parts
+from metrics.errors.chen_ng.counted_parts import COUNTED_CHAINS, CountedPart, DocumentCells, Part, part_table, \
+    part_tables
 from metrics.errors.chen_ng.fixes import Edit
 from metrics.measures.catalog import BLANC
 from metrics.measures.score import BlancScore, Score
@@ -41,21 +42,30 @@ class PartRescorer:
         parts of all the edits, and the parts before them not kept yet, aligned, tabled and scored
         together (`table_block.build_tables`, `together.score_columns`: each value the part's own
         to the bit).  `reached(edit)`: the key and response chains the edit reaches (`fixes.reach`).
-        Where `counted()` gives the document's cells (asked when a part is that large), a part of
-        `COUNTED_CHAINS` chains or more has its table counted from them (`counted_parts`), not
-        aligned: the same table, scored with the others the same way."""
+        Where `counted()` gives the document's cells, each part's table is counted from them
+        (`counted_parts`), not aligned: a part of `COUNTED_CHAINS` chains or more on its own, the
+        smaller ones all at once (`part_tables`); the same tables, scored together the same way."""
         n_orig = len(pair.response.chains)
         original = pair.response.chains
-        parts: list[Table | tuple[Document, Document]] = []  # the parts to score: new befores, then afters
+        parts: list[Table | tuple[Document, Document] | int] = []  # the parts to score: new befores, then afters
         new_before: dict[tuple, int] = {}
-        plans: list[tuple[tuple, Table | tuple[Document, Document]]] = []  # each edit's before, its part after
+        plans: list[tuple[tuple, Table | tuple[Document, Document] | int]] = []  # each edit's before, its part after
 
-        def part(key_set: list[int], chains: list[int], edit: Edit | None) -> Table | tuple[Document, Document]:
-            """The part of these chains, before any edit or after `edit`: its counted table, or its documents."""
+        small: list[Part] = []  # parts counted all at once (`part_tables`), where the cells are known
+        small_cells = counted()
+
+        def part(key_set: list[int], chains: list[int], edit: Edit | None) -> Table | tuple[Document, Document] | int:
+            """The part of these chains, before any edit or after `edit`: its counted table, its
+            place among the `small` parts counted later, or its documents."""
             listed = original.__getitem__ if edit is None else edit.chain
-            cells = counted() if len(key_set) + len(chains) >= COUNTED_CHAINS else None
+            changed = frozenset() if edit is None else edit.touched
+            large = len(key_set) + len(chains) >= COUNTED_CHAINS
+            cells = counted() if large else small_cells
+            if cells is not None and not large:
+                small.append((key_set, chains, listed, changed))
+                return len(small) - 1
             if cells is not None:
-                return part_table(cells, key_set, chains, listed, frozenset() if edit is None else edit.touched)
+                return part_table(cells, key_set, chains, listed, changed)
             key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set], _pick(pair.key.chain_labels(), key_set))
             if edit is None:
                 return key_part, _fragment(pair.response, [original[t] for t in chains],
@@ -74,6 +84,10 @@ class PartRescorer:
             plans.append((signature, part(key_set, resp_set, edit)))
         n_before = len(parts)
         parts.extend(after_part for _, after_part in plans)
+        if small:  # tabled in the order they are scored in, so that scoring reads their block whole
+            order = [part for part in parts if isinstance(part, int)]
+            tables = dict(zip(order, part_tables(small_cells, [small[n] for n in order])))
+            parts = [tables[part] if isinstance(part, int) else part for part in parts]
         scored = self._score_parts(parts, pair)
         for signature, at in new_before.items():
             self._before[signature] = scored[at]
@@ -101,15 +115,21 @@ class PartRescorer:
         fragments = iter([pair.fragment(key, response, alignment, table)
                           for (key, response), alignment, table in zip(aligned, alignments, build_tables(alignments))])
         scored = [next(fragments) if isinstance(part, tuple) else CountedPart(part) for part in parts]
-        for group in ([part for part in scored if isinstance(part, DocPair)],
-                      [part for part in scored if not isinstance(part, DocPair)]):
+        names = with_parts(tuple(self.parts))
+        scores: list[dict | None] = [None] * len(scored)
+        for group in ([n for n, part in enumerate(scored) if isinstance(part, DocPair)],
+                      [n for n, part in enumerate(scored) if not isinstance(part, DocPair)]):
             # apart: the aligned parts' tables are read from the block they were built in, as a whole
-            if len(group) > 1:
-                score_columns(group, self.parts, self.weights)  # each part keeps its row
+            if len(group) > 1:  # each part's scores its rows of the columns (what `score_pair` reads one by one)
+                columns = score_columns([scored[n] for n in group], self.parts, self.weights)
+                rows = [columns[name].rows() for name in names]
+                for n, found in zip(group, zip(*rows)):
+                    scores[n] = dict(zip(names, found))
         sides = iter(alignments)
         counted = BLANC.name in self.parts  # the sides serve BLANC's links between parts alone
-        return [(score_pair(part, self.weights, self.parts),
-                 _sides(next(sides)) if counted and isinstance(part, DocPair) else (0, 0, 0)) for part in scored]
+        return [(found if found is not None else score_pair(part, self.weights, self.parts),
+                 _sides(next(sides)) if counted and isinstance(part, DocPair) else (0, 0, 0))
+                for part, found in zip(scored, scores)]
 
 
 def _sides(alignment) -> tuple[int, int, int]:
