@@ -277,9 +277,8 @@ def _tokens(columns: dict[str, tuple], values: dict[str, list], flat: dict[str, 
     where every document has them, and the parse's heads (`tokens_kept` tells when it may)."""
     lengths = columns["words"][0]
     heads = columns["parse_heads"][1].astype(np.int64)
-    return TokenArrays(_starts(np.maximum(lengths, 0)), flat["words"], values["words"], flat["pos"], values["pos"],
-                       flat["lemmas"] if _whole(columns, "lemmas") else None, values.get("lemmas"),
-                       heads, values["parse_heads"])
+    return TokenArrays(_starts(np.maximum(lengths, 0)), flat["words"], values["words"], flat["pos"],
+                       flat["lemmas"] if _whole(columns, "lemmas") else None, heads)
 
 
 def _whole(columns: dict[str, tuple], name: str) -> bool:
