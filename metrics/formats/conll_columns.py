@@ -65,10 +65,11 @@ class Columns:
         """The documents, each field as the reader gives it, each holding the file's chains and
         tokens as arrays (`Document.mention_arrays`), as documents from the cache of read files do.
         The fields a `score` reads as those arrays or not at all (`_MADE_LATER`: the chains, the
-        tokens' lines, the sentence starts; and the speakers, `later`) are made when a document
-        first reads them, for every document of the file at once (`packed.StoredColumns`, the
-        cache's own): as lists they were a million small objects of a 250,000-token file, a tenth
-        of a cold `score`'s time in making them and faulting in their memory."""
+        tokens' lines, the sentence starts; and the annotation columns and parse heads, `later`)
+        are made when a document first reads them, for every document of the file at once
+        (`packed.StoredColumns`, the cache's own): as lists they were a million small objects of a
+        250,000-token file, a tenth of a cold `score`'s time in making them and faulting in their
+        memory."""
         flat_words = split_words(self.words) if int(self.sizes.sum()) else []
         words = _cut(flat_words, self.sizes)
         columns = self.chains
