@@ -62,7 +62,10 @@ def best(table: _Table, change: _Change, metric: str, after: bool) -> float:
     if found is not None:
         return found
     duals = (lambda rows: table.row_duals(metric, rows)) if after else None
-    return sum(best_total(cells, edges, duals) for cells in labelled_groups(edges, row_label, joined))
+    # a group of one edge is worth that edge (`best_total`'s max of one): a category's fixes reach
+    # dozens of components, three in four of them one edge after (the corpus: 12,200 of 16,600)
+    return sum(edges[cells[0]] if len(cells) == 1 else best_total(cells, edges, duals)
+               for cells in labelled_groups(edges, row_label, joined))
 
 
 def reached(table: _Table, change: _Change, metric: str, after: bool
