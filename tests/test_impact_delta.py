@@ -75,7 +75,10 @@ def chains_repeating_spans(rng: random.Random, n: int, most: int = 1) -> tuple[l
     key_chains, response_chains = random_chains(rng, n)
     for chains in (response_chains, key_chains) if rng.random() < 0.3 else (response_chains,):
         for _ in range(rng.randint(1, most) if most > 1 else 1):
-            span = rng.choice([i for chain in chains for i in chain])
+            listed = [i for chain in chains for i in chain]
+            if not listed:  # a side with no mention has nothing to list again
+                break
+            span = rng.choice(listed)
             rng.choice(chains).append(span)
     return key_chains, response_chains
 
