@@ -21,6 +21,7 @@ from metrics.mentions.alignment import align_all, laid_alignments
 from metrics.mentions.chains import laid_chains
 from metrics.mentions.pairing import pair_documents
 from metrics.mentions.types import prepare_types, types_together
+from metrics.mentions.types_arrays import TokenArrays
 from metrics.model import Document
 
 import reference_conll
@@ -60,9 +61,17 @@ def _described(held: tuple | None) -> tuple | None:
     tokens = arrays.tokens
     return (place, [values.tolist() for values in arrays[:5]],
             [arrays.stored.value("chains", i) for i in range(len(arrays.chain_starts) - 1)], arrays.typed,
-            None if tokens is None else (tokens.starts.tolist(), tokens.words, tokens.word_lists, tokens.tags,
-                                         tokens.tag_lists, tokens.lemmas, tokens.lemma_lists,
-                                         None if tokens.heads is None else tokens.heads.tolist(), tokens.head_lists))
+            None if tokens is None else (tokens.starts.tolist(), tokens.words, tokens.word_lists, _tags(tokens),
+                                         tokens.lemmas, tokens.heads.tolist()))
+
+
+def _tags(tokens: TokenArrays) -> list[str]:
+    """The file's tags, as given or as numbered (the reader's: `TokenArrays.tag_ids`)."""
+    if tokens.tag_ids is None:
+        return tokens.tags
+    ids, numbers = tokens.tag_ids
+    tag_of = {number: tag for tag, number in numbers.items()}
+    return [tag_of[i] for i in ids.tolist()]
 
 
 def _sent_back(documents: tuple[Document, ...]) -> tuple[Document, ...]:
@@ -133,8 +142,11 @@ def test_read_documents_hold_the_arrays_the_cache_gives(path: str) -> None:
         assert laid_chains(read) is not None
         tokens = arrays.tokens
         assert (tokens is not None) == syntax  # kept only where typing reads them, as the cache keeps them
-        assert tokens is None or all(tokens.word_lists[i] is d.words and tokens.tag_lists[i] is d.pos
-                                     and tokens.head_lists[i] is d.parse_heads for i, d in enumerate(read))
+        # packed, each document made its tags and heads, its own still: typing reads the file's arrays
+        assert tokens is None or all(tokens.word_lists[i] is d.words and d.holds_stored("pos", arrays.stored, i)
+                                     and d.holds_stored("parse_heads", arrays.stored, i) for i, d in enumerate(read))
+        fresh = read_documents(path, syntax=syntax)  # (without syntax: None, set when read)
+        assert not syntax or not any({"pos", "parse", "lemmas", "parse_heads"} & set(d.__dict__) for d in fresh)
         for held in arrays[:5]:
             with pytest.raises(ValueError):
                 held[:1] = 0
@@ -149,10 +161,8 @@ def test_heads_laid_only_when_every_document_has_them() -> None:
     whole = parse_conll("small.conll", SMALL.split(b"#begin document (c)")[0])
     tokens = whole[0].mention_arrays[0].tokens
     assert tokens.heads.tolist() == [*whole[0].parse_heads, *whole[1].parse_heads]
-    assert tokens.tags == [*whole[0].pos, *whole[1].pos]
-    ids, numbers = tokens.tag_ids  # numbered finding the heads, read so by typing
-    tag_of = {number: tag for tag, number in numbers.items()}
-    assert [tag_of[i] for i in ids.tolist()] == tokens.tags
+    assert tokens.tags is None  # numbered finding the heads, read so by typing
+    assert _tags(tokens) == [*whole[0].pos, *whole[1].pos]
 
 
 def test_arrays_change_no_alignment_and_no_type() -> None:

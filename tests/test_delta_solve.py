@@ -131,12 +131,9 @@ def _components_in_order(edges: dict[tuple[int, int], float]) -> list[list[tuple
     return list(groups.values())
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 10_000), st.integers(6, 30), st.sampled_from(["ceafm", "ceafe"]))
-def test_the_search_finds_the_components_in_the_order_of_their_first_edge(seed: int, n: int, metric: str) -> None:
-    """`_reached` labels components as it searches; the groups must be the components, in the
-    order of their first edge, each one's edges in the order found (a sum's rounding depends on it),
-    for every fix of random documents, before and after."""
+def _random_changes(seed: int, n: int, metric: str) -> tuple[object, list[object]]:
+    """The delta table of a random document of n tokens, and the changes of each of its fixes
+    alone, of all of them at once, and of each category's fixes (which reach many components)."""
     rng = random.Random(seed)
     tokens = list(range(n))
     key = [_document("d", n, _random_partition(rng, tokens, max(1, n // 3)))]
@@ -144,11 +141,26 @@ def test_the_search_finds_the_components_in_the_order_of_their_first_edge(seed: 
     prepared = prepare(key, response)
     state = Pricer(prepared, metric, W4)._state(0)
     assert state.delta is not None
-    fixes = [fix_of(r) for r in classify_corpus(prepared.pairs, W4)]
-    for fix_list in [[f] for f in fixes] + [fixes]:
-        change = delta._Change(state.delta, delta.counts_of(state.delta, edit_chains(state.base, fix_list).moved))
+    records = classify_corpus(prepared.pairs, W4)
+    fixes = [fix_of(r) for r in records]
+    by_category: dict[object, list] = {}
+    for record, fix in zip(records, fixes):
+        by_category.setdefault(record.category, []).append(fix)
+    table = state.delta
+    return table, [delta._Change(table, delta.counts_of(table, edit_chains(state.base, fix_list).moved))
+                   for fix_list in [[f] for f in fixes] + [fixes] + list(by_category.values())]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(6, 30), st.sampled_from(["ceafm", "ceafe"]))
+def test_the_search_finds_the_components_in_the_order_of_their_first_edge(seed: int, n: int, metric: str) -> None:
+    """`_reached` labels components as it searches; the groups must be the components, in the
+    order of their first edge, each one's edges in the order found (a sum's rounding depends on it),
+    for every fix of random documents, all at once and by category, before and after."""
+    table, changes = _random_changes(seed, n, metric)
+    for change in changes:
         for after in (False, True):
-            edges, row_label, joined = ceaf_change.reached(state.delta, change, metric, after)
+            edges, row_label, joined = ceaf_change.reached(table, change, metric, after)
             assert ceaf_change.labelled_groups(edges, row_label, joined) == _components_in_order(edges)
 
 
@@ -253,3 +265,22 @@ def test_mending_the_duals_gives_a_wanted_key_chain_to_the_response_chain_that_l
     # a tie the mending cannot break (0.9 + 0.8 = 1.0 + 0.7): the solver decides
     tied = {(0, 0): 0.9, (0, 1): 1.0, (1, 1): 0.8, (1, 0): 0.7}
     assert best_matching.repaired(list(tied), tied, {0: 0.0, 1: 0.0}) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(6, 30), st.sampled_from(["ceafm", "ceafe"]))
+def test_the_best_after_a_change_sums_every_component_by_the_solver_path(seed: int, n: int, metric: str) -> None:
+    """`ceaf_change.best` takes a one-edge component's value as its edge, without `best_total`:
+    the total must be the float the old sum gave (`best_total` of every component, in the order
+    of their first edge, from 0), for every fix of random documents, all the fixes at once, and
+    every category's fixes (most of which reach many components of one edge)."""
+    table, changes = _random_changes(seed, n, metric)
+    for change in changes:
+        for after in (False, True):
+            edges = ceaf_change.reached(table, change, metric, after)[0]
+            duals = (lambda rows: table.row_duals(metric, rows)) if after else None
+            old = best_matching.at_most_one_choice(edges)
+            if old is None:
+                old = sum(best_matching.best_total(cells, edges, duals) for cells in _components_in_order(edges))
+            got = ceaf_change.best(table, change, metric, after)
+            assert got == old and type(got) is type(old), (change.cells, change.sizes, after)

@@ -76,7 +76,7 @@ def chains_repeating_spans(rng: random.Random, n: int, most: int = 1) -> tuple[l
     for chains in (response_chains, key_chains) if rng.random() < 0.3 else (response_chains,):
         for _ in range(rng.randint(1, most) if most > 1 else 1):
             listed = [i for chain in chains for i in chain]
-            if not listed:  # (a response of 2 tokens may keep none: nothing to list again)
+            if not listed:  # a side with no mention has nothing to list again
                 break
             span = rng.choice(listed)
             rng.choice(chains).append(span)

@@ -62,7 +62,12 @@ def best(table: _Table, change: _Change, metric: str, after: bool) -> float:
     if found is not None:
         return found
     duals = (lambda rows: table.row_duals(metric, rows)) if after else None
-    return sum(best_total(cells, edges, duals) for cells in labelled_groups(edges, row_label, joined))
+    # a component of one edge is worth it, one of two (which share a chain: a star) the larger,
+    # as `best_total` takes a star's, without its call: a category's fixes reach dozens of
+    # components, 29,000 of the corpus's 34,000 one or two edges after
+    return sum(edges[cells[0]] if len(cells) == 1 else
+               max(edges[cells[0]], edges[cells[1]]) if len(cells) == 2 else best_total(cells, edges, duals)
+               for cells in labelled_groups(edges, row_label, joined))
 
 
 def reached(table: _Table, change: _Change, metric: str, after: bool

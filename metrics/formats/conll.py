@@ -238,20 +238,25 @@ def _narrow(numbers: np.ndarray) -> np.ndarray:
 
 
 _ANNOTATIONS = {"pos": 4, "parse": 5, "lemmas": 6, "speakers": 9}
-_ANNOTATIONS_LATER = ("speakers",)
-"""Annotation columns a document makes when first read (`Columns.later`): a `score` never reads them."""
+"""The annotation columns of strings (and their field on a token line), all made when first read
+(`Columns.later`): a `score` reads the POS and parse columns as the numbers and heads found from
+them (`TokenArrays`), the lemmas only at the spans' heads, the speakers never."""
+_TO_HEADS = ("parse", "pos")
+"""The columns the parse's heads are found from, split into strings for that alone."""
 
 
 def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.ndarray
                  ) -> tuple[dict[int, dict], LaidHeads | None, dict[str, tuple]]:
     """The POS, parse, lemma, speaker and named-entity columns of the documents in the full
-    layout (`lines`: their token lines, in order), per document; a column of placeholders only
-    is left out, as is an entity column with no entity.  With a parse column come the heads it
-    gives (`parse_heads`: found for all documents at once, [] where it gives none), which typing
-    the key's mentions needs; and, when every document of the file has them, all documents'
-    heads laid end to end as one array with their tokens' tags numbered (else None:
-    `Columns.parse_heads`, `Columns.tag_ids`).  The columns of `_ANNOTATIONS_LATER` come apart,
-    as the states the cache's codec makes them from (`Columns.later`)."""
+    layout (`lines`: their token lines, in order); a column of placeholders only is left out, as
+    is an entity column with no entity.  The named entities come per document; the columns of
+    strings (`_ANNOTATIONS`) and the heads the parse gives (`parse_heads`: found for all documents
+    at once, [] where it gives none) come apart, as the states the cache's codecs make each
+    document's list from (`Columns.later`).  When every document of the file has a parse that
+    gives heads, the heads come laid end to end as one array with their tokens' tags numbered
+    (else None: `Columns.parse_heads`, `Columns.tag_ids`), which typing the key's mentions reads.
+    Why apart: as lists they were a string per token of three columns and an integer per head,
+    60 MB of a 250,000-token key that a `score` never reads."""
     documents = np.flatnonzero(full).tolist()
     sizes = [bounds[d + 1] - bounds[d] for d in documents]
     edges = np.cumsum([0] + sizes)
@@ -259,26 +264,26 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
     later: dict[str, tuple] = {}
     if not len(lines):
         return out, None, later
+    split: dict[str, list[list[str] | None]] = {}
     for name, index in _ANNOTATIONS.items():
         fields = layout.fields(lines, index)
         informative = np.add.reduceat(~layout.placeholders(fields), edges[:-1]) > 0
         wanted = np.repeat(informative, sizes)
-        if name in _ANNOTATIONS_LATER:
-            later[name] = _strings_state(layout.text(fields[wanted]), int(wanted.sum()), len(full),
-                                         np.asarray(documents)[informative], np.asarray(sizes)[informative])
-            continue
-        values = layout.strings(fields[wanted])
-        at = 0
-        for d, size, keep in zip(documents, sizes, informative.tolist()):
-            if keep:
-                out[d][name] = values[at:at + size]
-                at += size
-    parsed = [d for d in documents if "parse" in out[d]]
-    laid = laid_dependencies([out[d]["parse"] for d in parsed], [out[d].get("pos") for d in parsed])
-    found = laid.lists
-    for d, heads in zip(parsed, found):
-        out[d]["parse_heads"] = heads if heads is not None else []
-    every = len(parsed) == len(full) and all(heads is not None for heads in found)
+        text = layout.text(fields[wanted])
+        later[name] = _strings_state(text, int(wanted.sum()), len(full), np.asarray(documents)[informative],
+                                     np.asarray(sizes)[informative])
+        if name in _TO_HEADS:
+            values = text.split("\n") if wanted.any() else []
+            at = 0
+            split[name] = []
+            for size, keep in zip(sizes, informative.tolist()):
+                split[name].append(values[at:at + size] if keep else None)
+                at += size if keep else 0
+    parsed = [i for i, parse in enumerate(split["parse"]) if parse is not None]
+    laid = laid_dependencies([split["parse"][i] for i in parsed], [split["pos"][i] for i in parsed])
+    del split  # (the strings are freed here: the documents make their own when first read)
+    later["parse_heads"] = _heads_state(laid, [documents[i] for i in parsed], len(full))
+    every = len(parsed) == len(full) and bool(laid.trees.all())
     fields = layout.fields(lines, 10)
     marked = np.flatnonzero(~layout.equal(fields, b"*") & ~layout.placeholders(fields))
     ranges = np.searchsorted(marked, edges)
@@ -288,6 +293,15 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
             out[d]["named_entities"] = [(start - int(edges[d_index]), end - int(edges[d_index]), label)
                                         for start, end, label in spans.get(d_index, ())]
     return out, laid if every else None, later
+
+
+def _heads_state(laid: LaidHeads, parsed: list[int], n_documents: int) -> tuple:
+    """The state the cache's codec for a column of numbers makes each document's parse heads from
+    (`packed._Numbers`): `laid`'s heads of the documents `parsed` (in order), [] for one whose
+    parse gives none, None for every other document."""
+    lengths = np.full(n_documents, -1, dtype=np.int64)
+    lengths[parsed] = np.where(laid.trees, laid.sizes, 0)
+    return lengths, laid.heads[np.repeat(laid.trees, laid.sizes)]
 
 
 def _strings_state(text: str, count: int, n_documents: int, documents: np.ndarray, sizes: np.ndarray) -> tuple:

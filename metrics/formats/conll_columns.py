@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import MISSING, dataclass, field, fields
 from functools import lru_cache
-from itertools import chain
 from operator import is_
 
 import numpy as np
@@ -49,9 +48,8 @@ class Columns:
     repeated: dict[int, dict[Span, tuple[int, ...]]]
     """Per document (by index) with a span listed twice: `Document.repeated`."""
     annotations: dict[int, dict]
-    """Per document in the full layout: its POS, parse, lemma, speaker and named-entity columns and
-    parse heads, as the documents hold them (kept as they are: a response scored with exact
-    matching has none)."""
+    """Per document in the full layout: its named entities, as the documents hold them (a
+    response scored with exact matching has none)."""
     parse_heads: np.ndarray | None = None
     """Every token's head by the parse column, within its document, all documents' laid end to
     end (int64), when every document has them (`conll._annotations`); else None."""
@@ -60,16 +58,18 @@ class Columns:
     (`heads_parse.LaidHeads`): what typing reads (`TokenArrays.tag_ids`)."""
     later: dict[str, tuple] = field(default_factory=dict)
     """Fields every document makes when first read, as the cache's codec states (`packed`) for
-    all documents: the speakers, which a `score` never reads."""
+    all documents: the POS, parse, lemma and speaker columns and the parse's heads, which a
+    `score` reads as arrays (`TokenArrays`, typing the key's mentions) or not at all."""
 
     def documents(self) -> list[Document]:
         """The documents, each field as the reader gives it, each holding the file's chains and
         tokens as arrays (`Document.mention_arrays`), as documents from the cache of read files do.
         The fields a `score` reads as those arrays or not at all (`_MADE_LATER`: the chains, the
-        tokens' lines, the sentence starts; and the speakers, `later`) are made when a document
-        first reads them, for every document of the file at once (`packed.StoredColumns`, the
-        cache's own): as lists they were a million small objects of a 250,000-token file, a tenth
-        of a cold `score`'s time in making them and faulting in their memory."""
+        tokens' lines, the sentence starts; and the annotation columns and parse heads, `later`)
+        are made when a document first reads them, for every document of the file at once
+        (`packed.StoredColumns`, the cache's own): as lists they were a million small objects of a
+        250,000-token file, a tenth of a cold `score`'s time in making them and faulting in their
+        memory."""
         flat_words = split_words(self.words) if int(self.sizes.sum()) else []
         words = _cut(flat_words, self.sizes)
         columns = self.chains
@@ -81,33 +81,26 @@ class Columns:
         set_later = {name: value for name, value in _SET_LATER.items() if name not in self.later}
         out = []
         for d, name in enumerate(self.names):
-            extra = self.annotations.get(d, {})
             out.append(Document.fields_later(stored, d, {
                 **set_later, "name": name, "words": words[d], "labels": labels[d], "path": self.path,
-                "line": self.lines[d], "pos": extra.get("pos"), "lemmas": extra.get("lemmas"),
-                "parse": extra.get("parse"),
-                "named_entities": extra.get("named_entities"), "repeated": self.repeated.get(d),
-                "parse_heads": extra.get("parse_heads"), "mention_arrays": held[d]}))
+                "line": self.lines[d], "named_entities": self.annotations.get(d, {}).get("named_entities"),
+                "repeated": self.repeated.get(d), "mention_arrays": held[d]}))
         stored.documents = out
         return list(out)
 
     def _tokens(self, flat_words: list[str], words: list[list[str]]) -> TokenArrays | None:
         """The documents' tokens as arrays, as the cache of read files keeps them (`formats.packed`),
-        with the lists the documents hold, only where typing can read them (tags and heads).  Why:
-        typing the key's mentions over the file's tokens reads them instead of joining the lists;
-        it checks each document holds the very lists made here."""
-        extras = [self.annotations.get(d, {}) for d in range(len(self.names))]
-
-        def laid(name: str) -> tuple[list[str] | None, list]:
-            lists = [extra.get(name) for extra in extras]
-            return (list(chain.from_iterable(lists)) if all(v is not None for v in lists) else None), lists
-
-        tags, tag_lists = laid("pos")
-        lemmas, lemma_lists = laid("lemmas")
-        if tags is None or self.parse_heads is None:
+        where typing can read them (every document with its tags and the heads its parse gives):
+        the tags as the numbers found with the heads (`tag_ids`), the lemmas split once.  Why:
+        typing the key's mentions over the file's tokens reads them instead of the documents'
+        lists, which are then never made (`types_arrays.road`)."""
+        later = self.later
+        if self.parse_heads is None or self.tag_ids is None or "pos" not in later \
+                or (later["pos"][0] < 0).any():
             return None
-        return TokenArrays(_starts(self.sizes), flat_words, words, tags, tag_lists, lemmas, lemma_lists,
-                           self.parse_heads, [extra.get("parse_heads") for extra in extras], self.tag_ids)
+        lemma_lengths, lemma_text, lemma_count, _ = later["lemmas"]
+        lemmas = lemma_text.split("\n") if (lemma_lengths >= 0).all() and lemma_count else None
+        return TokenArrays(_starts(self.sizes), flat_words, words, None, lemmas, self.parse_heads, self.tag_ids)
 
 
 _MADE_LATER = ("chains", "token_lines", "sentence_starts")

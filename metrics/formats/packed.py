@@ -268,8 +268,8 @@ _TOKEN_STRINGS = ("words", "pos", "lemmas")
 """The columns of strings whose documents' values laid end to end `TokenArrays` keeps."""
 _MADE_NOW = (*_TOKEN_STRINGS, "parse", "heads", "parse_heads")
 """The fields made when unpacking: those a score's mention typing reads of every document (its
-`road`), and `TokenArrays` holds the lists of.  Made later, they would be made again by each
-forked process that scores a share of the documents."""
+`road`, which reads the lists of a document holding them made, as these are).  Made later, they
+would be made again by each forked process that scores a share of the documents."""
 
 
 def _tokens(columns: dict[str, tuple], values: dict[str, list], flat: dict[str, list[str]]) -> TokenArrays:
@@ -277,9 +277,8 @@ def _tokens(columns: dict[str, tuple], values: dict[str, list], flat: dict[str, 
     where every document has them, and the parse's heads (`tokens_kept` tells when it may)."""
     lengths = columns["words"][0]
     heads = columns["parse_heads"][1].astype(np.int64)
-    return TokenArrays(_starts(np.maximum(lengths, 0)), flat["words"], values["words"], flat["pos"], values["pos"],
-                       flat["lemmas"] if _whole(columns, "lemmas") else None, values.get("lemmas"),
-                       heads, values["parse_heads"])
+    return TokenArrays(_starts(np.maximum(lengths, 0)), flat["words"], values["words"], flat["pos"],
+                       flat["lemmas"] if _whole(columns, "lemmas") else None, heads)
 
 
 def _whole(columns: dict[str, tuple], name: str) -> bool:

@@ -170,7 +170,7 @@ def parse_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[
     """Each document's token -> head token (-1 for the head of a tree, and for a token outside
     every tree) from its parse column `parses[d]`, or None when that column is malformed.
     `tags[d]` is its POS column, as long as the parse column; None labels every token "X"."""
-    return laid_dependencies(parses, tags)[1]
+    return laid_dependencies(parses, tags).lists
 
 
 class LaidHeads(NamedTuple):
@@ -179,12 +179,23 @@ class LaidHeads(NamedTuple):
     heads: np.ndarray
     """Every token's head, the documents laid end to end (int64, each head within its document,
     -1 throughout a document whose column is malformed)."""
-    lists: list[list[int] | None]
-    """Each document's heads, None for a malformed column (`parse_dependencies`)."""
+    sizes: np.ndarray
+    """Each document's tokens."""
+    trees: np.ndarray
+    """Whether each document's column is well formed (gives heads)."""
     tag_ids: np.ndarray
     """Every token's POS tag ("X" where a document has none) as its number in `tag_numbers`."""
     tag_numbers: dict[str, int]
     """The tags (and the parse's labels) numbered."""
+
+    @property
+    def lists(self) -> list[list[int] | None]:
+        """Each document's heads, None for a malformed column (`parse_dependencies`).  Made when
+        asked: the CoNLL-2012 reader keeps the array (an integer per token is 10 MB of a corpus)."""
+        flat = self.heads.tolist()
+        ends = np.cumsum(self.sizes).tolist()
+        return [flat[end - size:end] if tree else None
+                for end, size, tree in zip(ends, self.sizes.tolist(), self.trees.tolist())]
 
 
 def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[str] | None]) -> LaidHeads:
@@ -195,7 +206,8 @@ def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[s
     sizes = np.fromiter(map(len, parses), dtype=np.int64, count=len(parses))
     count = int(sizes.sum())
     if not count:
-        return LaidHeads(np.zeros(0, dtype=np.int64), [[] for _ in parses], np.zeros(0, dtype=np.int64), {})
+        return LaidHeads(np.zeros(0, dtype=np.int64), sizes, np.ones(len(parses), dtype=bool),
+                         np.zeros(0, dtype=np.int64), {})
     numbered = _Numbering()
     codes = np.fromiter(map(numbered.__getitem__, chain.from_iterable(parses)), dtype=np.int64, count=count)
     distinct = list(numbered)
@@ -233,10 +245,7 @@ def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[s
         attached = found >= 0
         starts = np.cumsum(sizes) - sizes
         heads[kept[attached]] = kept[found[attached]] - starts[document[kept[attached]]]
-    flat = heads.tolist()
-    ends = np.cumsum(sizes).tolist()
-    return LaidHeads(heads, [flat[end - size:end] if tree else None
-                             for end, size, tree in zip(ends, sizes.tolist(), trees.tolist())], tag_ids, dict(vocabulary))
+    return LaidHeads(heads, sizes, trees, tag_ids, dict(vocabulary))
 
 
 class _Numbering(dict):

@@ -36,7 +36,7 @@ from metrics.mentions.lexicon import (
     PERSONAL_PRONOUNS,
     PRONOUN_TAGS,
 )
-from metrics.model import Document, MentionType
+from metrics.model import UNMADE, Document, MentionType
 
 NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
 
@@ -46,35 +46,59 @@ OUTCOMES = ((NAME, "pos"), (NOMINAL, "pos"), (PRONOUN, "pos"), (PRONOUN, "lemma"
 
 
 class TokenArrays(NamedTuple):
-    """A file's documents' tokens as the cache of read files keeps them (`metrics.formats.packed`):
-    the words, POS tags and lemmas of all its documents laid end to end, and the heads its parse
-    column gives as one array, with the lists made from them (by which a document is known to
-    hold them).  `types_on_road` reads them instead of joining the documents' lists."""
+    """A file's documents' tokens as the cache of read files keeps them (`metrics.formats.packed`)
+    or the CoNLL-2012 reader finds them: the words, POS tags and lemmas of all its documents laid
+    end to end, and the heads its parse column gives as one array.  `types_on_road` reads them
+    instead of joining the documents' lists, for a document that holds what its file stored
+    (`Document.holds_stored`: its tags, lemmas and parse heads not made yet, or the very lists
+    made there), its words the list made with these."""
 
     starts: np.ndarray
     """Where each document's tokens start among the file's, and the end (documents + 1 values)."""
     words: list[str]
     word_lists: list[list[str]]
     tags: list[str] | None
-    """None unless every document has its POS tags."""
-    tag_lists: list | None
+    """Every token's tag; None where `tag_ids` numbers them."""
     lemmas: list[str] | None
     """None unless every document has its lemmas."""
-    lemma_lists: list | None
-    heads: np.ndarray | None
-    """Each token's head by the parse (`Document.parse_heads`), within its document; None unless
-    every document has them, one per token."""
-    head_lists: list | None
+    heads: np.ndarray
+    """Each token's head by the parse (`Document.parse_heads`), within its document: every
+    document has them, one per token."""
     tag_ids: tuple[np.ndarray, dict[str, int]] | None = None
     """Every token's tag as a number, and the tags numbered (the CoNLL-2012 reader numbers them
-    finding the parse's heads, `heads_parse.LaidHeads`); None where not given."""
+    finding the parse's heads, `heads_parse.LaidHeads`); None where not given (`tags` then are)."""
 
 
-def road(doc: Document) -> list[int] | None:
+_HELD = ("pos", "parse", "parse_heads")
+"""The fields typing reads from a document's file (`TokenArrays`) when it holds them unmade."""
+
+
+def _stored_tokens(doc: Document) -> tuple[TokenArrays, int, object] | None:
+    """The file's tokens, the document's place there and the file's stored fields, when the
+    document holds its words as made there and its tags and parse heads as stored (not made yet,
+    or the very lists made there); else None."""
+    held = doc.mention_arrays
+    if held is None:
+        return None
+    arrays, place = held
+    tokens = arrays.tokens
+    if tokens is None or tokens.word_lists[place] is not doc.words:
+        return None
+    stored = arrays.stored
+    if not (doc.holds_stored("pos", stored, place) and doc.holds_stored("parse_heads", stored, place)):
+        return None
+    return tokens, place, stored
+
+
+def road(doc: Document) -> Sequence[int] | None:
     """The dependency heads of `doc` when its spans within its tokens take the road typed here
     (`within` tells which are): no explicit types, POS tags, lemmas (if any) and entities within
     its tokens, and heads given or read from its parse column (`heads.DocumentHeads`'s first two
-    sources); else None (its own typer types them)."""
+    sources); else None (its own typer types them).  A document holding its file's tokens unmade
+    (`_unmade_road`) is answered from them: its heads are a view of the file's."""
+    unmade = _unmade_road(doc)
+    if unmade is not None:
+        return unmade
     n = len(doc.words)
     if not n or doc.explicit_types or doc.pos is None or len(doc.pos) != n:
         return None
@@ -91,6 +115,30 @@ def road(doc: Document) -> list[int] | None:
     if not all(0 <= s <= e < n for s, e, _ in doc.named_entities or ()):
         return None
     return dep
+
+
+def _unmade_road(doc: Document) -> np.ndarray | None:
+    """`road(doc)` for a document that holds its tags, parse and parse heads unmade as its file
+    stored them (`_stored_tokens`): what `road` reads of those lists is known of the file's
+    tokens (every document there has tags and parse heads, one per token; the reader keeps no
+    column of placeholders only, so both are `annotated`), and they are not made; else None
+    (the lists are read)."""
+    held = doc.__dict__
+    if any(name in held for name in _HELD):
+        return None
+    found = _stored_tokens(doc)  # (all three unmade: the document holds its file's, `holds_stored`)
+    if found is None:
+        return None
+    tokens, place, _ = found
+    n = len(doc.words)
+    if not n or doc.explicit_types or doc.heads is not None:
+        return None
+    if "lemmas" in held and doc.lemmas is not None and len(doc.lemmas) != n:
+        return None
+    if not all(0 <= s <= e < n for s, e, _ in doc.named_entities or ()):
+        return None
+    start = int(tokens.starts[place])
+    return tokens.heads[start:start + n]
 
 
 def within(documents: Sequence[Document], bounds: np.ndarray, owners: np.ndarray) -> np.ndarray:
@@ -146,28 +194,34 @@ def types_on_road(documents: Sequence[Document], bounds: np.ndarray, counts: Seq
 
 def _file_tokens(documents: Sequence[Document], heads: Sequence[Sequence[int]]
                  ) -> tuple[TokenArrays, np.ndarray, list[str] | None] | None:
-    """The tokens of the file the documents were read from, as the cache of read files keeps them
-    (`TokenArrays`), with each document's place there and the file's lemmas (None where the
-    documents have none), when every document holds them (its words, tags and lemmas the lists
-    made from them, its heads the parse's kept there, all or none of them with lemmas); else None."""
-    held = [doc.mention_arrays for doc in documents]
-    if not held or held[0] is None:
+    """The tokens of the file the documents were read from (`TokenArrays`), with each document's
+    place there and the file's lemmas (None where the documents have none), when every document
+    holds them (`_stored_tokens`; its heads the parse's kept there, all or none of them with
+    lemmas); else None."""
+    if not documents:
         return None
-    arrays = held[0][0]
-    tokens: TokenArrays | None = arrays.tokens
-    if tokens is None or tokens.tags is None or tokens.heads is None:
+    first = _stored_tokens(documents[0])
+    if first is None:
         return None
-    with_lemmas = tokens.lemmas is not None and documents[0].lemmas is not None
-    for found, doc, dep in zip(held, documents, heads):
-        if found is None or found[0] is not arrays:
+    tokens, _, stored = first
+    with_lemmas = tokens.lemmas is not None
+    places = []
+    for doc, dep in zip(documents, heads):
+        found = _stored_tokens(doc)
+        if found is None or found[0] is not tokens:
             return None
         place = found[1]
-        if (tokens.word_lists[place] is not doc.words or tokens.tag_lists[place] is not doc.pos
-                or tokens.head_lists[place] is not dep
-                or (tokens.lemma_lists[place] is not doc.lemmas if with_lemmas else doc.lemmas is not None)):
+        if doc.heads is not None or not (dep is doc.__dict__.get("parse_heads", UNMADE) or _view_of(dep, tokens)):
             return None
-    places = np.fromiter((found[1] for found in held), dtype=np.int64, count=len(held))
-    return tokens, places, tokens.lemmas if with_lemmas else None
+        if not (doc.holds_stored("lemmas", stored, place) if with_lemmas else doc.lemmas is None):
+            return None
+        places.append(place)
+    return tokens, np.asarray(places, dtype=np.int64), tokens.lemmas if with_lemmas else None
+
+
+def _view_of(dep: object, tokens: TokenArrays) -> bool:
+    """Whether `dep` is a piece of the file's heads (what `_unmade_road` gives)."""
+    return isinstance(dep, np.ndarray) and dep.base is tokens.heads
 
 
 class _Tags:
@@ -182,7 +236,7 @@ class _Tags:
     ids: np.ndarray
     """Each token's tag's number, -1 for a tag not numbered yet."""
 
-    def __init__(self, tags: list[str], starts: np.ndarray, ends: np.ndarray,
+    def __init__(self, tags: list[str] | None, starts: np.ndarray, ends: np.ndarray,
                  numbered: tuple[np.ndarray, dict[str, int]] | None = None) -> None:
         """`numbered`: every token's tag numbered already (`TokenArrays.tag_ids`), read as it is."""
         self.tags = tags
