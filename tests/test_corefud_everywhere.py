@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,8 +25,9 @@ from corefud_support import score_corpus
 from metrics.corpus.scoring import prepare_pair
 from metrics.formats.corefud import read_corefud
 from metrics.measures import corefud as measures
-from metrics.mentions.corefud import _assign, match_score
+from metrics.mentions.corefud import _assign, match_score, mention_order
 from metrics.model import MentionType, NodeMention
+from metrics.runtime.lsap import linear_sum_assignment
 from workbench.cli import main
 from workbench.session import LoadOptions, Session
 from workbench.tui.rows import marked_mentions, token_units
@@ -183,3 +185,29 @@ def test_the_repeated_span_example(tmp_path):
 def test_the_singletons_example(tmp_path):
     assert _scores(tmp_path, "singletons", "corefud", "remove")["muc"] == (100, 100, 100)
     assert _scores(tmp_path, "singletons", "corefud", "keep")["muc"] == (0, 0, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 2)), min_size=1, max_size=7),
+       st.lists(st.tuples(st.integers(0, 6), st.integers(0, 2)), min_size=1, max_size=7),
+       st.sampled_from(["head", "partial"]))
+def test_corefud_assignment_costs_made_in_place_pair_as_before(keys, responses, match) -> None:
+    """CorefUD's one-to-one assignment of unmatched mentions (`mentions.corefud._assign`) with the
+    solver's costs negated in place (a book's matrix is 1.8 GB) against the solver given a negated
+    copy, as before: the same pairs, ties included (spans of few nodes share heads and overlap)."""
+    def mention(start_and_length: tuple[int, int]) -> NodeMention:
+        start, length = start_and_length
+        nodes = tuple((1, w, 0) for w in range(start + 1, start + length + 2))
+        return NodeMention(nodes, nodes[0])
+
+    key_side, response_side = [mention(k) for k in keys], [mention(r) for r in responses]
+
+    def score(k: NodeMention, r: NodeMention) -> float:
+        return match_score(k, r, match)
+
+    pairs = _assign(key_side, response_side, score)
+    ordered_keys = sorted(key_side, key=mention_order)
+    ordered_responses = sorted(response_side, key=mention_order)
+    similarity = np.array([[score(k, r) for r in ordered_responses] for k in ordered_keys])
+    rows, cols = linear_sum_assignment()(-similarity)
+    assert pairs == [(ordered_keys[r], ordered_responses[c]) for r, c in zip(rows, cols) if similarity[r, c] > 0]

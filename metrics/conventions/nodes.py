@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from metrics.conventions.options import COREFUD, Options
 from metrics.mentions.corefud import AlignedDocument, ZeroWithoutDependencies, align, clusters
 from metrics.mentions.pairing import unused_warning
-from metrics.model import InputError, NodeDocument
+from metrics.model import InputError, Node, NodeDocument
 
 
 @dataclass(frozen=True)
@@ -63,8 +63,10 @@ def aligned_documents(keys: Sequence[NodeDocument], responses: Sequence[NodeDocu
             raise InputError(response_path, None, f"no document {key.name!r} (the key {key_path} has it)")
         for (node, form), (other, other_form) in zip(key.forms, response.forms):
             if node != other or form != other_form:
+                what = f"word {other_form!r} where the key has {form!r}" if form != other_form else \
+                    f"word {form!r} is {_place(other)} where the key's is {_place(node)}"
                 raise InputError(response_path, response.line_of.get(other),
-                                 f"word {other_form!r} where the key has {form!r} ({key_path}:{key.line_of.get(node)})")
+                                 f"{what} ({key_path}:{key.line_of.get(node)})")
         if len(key.forms) != len(response.forms):
             raise InputError(response_path, None, f"document {key.name!r} has {len(response.forms)} words, the key's {len(key.forms)}")
         try:
@@ -77,3 +79,11 @@ def aligned_documents(keys: Sequence[NodeDocument], responses: Sequence[NodeDocu
                              "a zero without enhanced dependencies (DEPS is _) cannot be aligned by them: "
                              "give DEPS, or align zeros by position (--zero-match linear)") from None
     return out
+
+
+def _place(node: Node) -> str:
+    """A node as the file numbers it: its word ID (`5`, or `5.1` for an empty node) and its
+    sentence's place in the document.  Why: the same word at another place (IDs renumbered, a
+    sentence break lost) would otherwise read as "word 'On' where the key has 'On'"."""
+    sentence, word, empty = node
+    return f"word {word}{f'.{empty}' if empty else ''} of sentence {sentence}"

@@ -402,7 +402,9 @@ def pair_corpus(keys: Sequence[Named], responses: Sequence[T], response_path: st
     (`prepare`) and for byte ranges of documents (the road's streaming, `metrics.conventions.pipeline.stream`)."""
     partners, unused = pair_documents(keys, responses)
     require_common(response_path, keys, partners, responses)
-    return partners, [unused_warning(response_path, unused)] if unused else []
+    missing = [key for key, found in zip(keys, partners) if found is None]
+    return partners, [unused_warning(response_path, unused)] * bool(unused) + \
+        [missing_warning(response_path, missing)] * bool(missing)
 
 
 def prepare_document(key: Document, response: Document | None, response_path: str, warnings: list[str],
@@ -413,9 +415,8 @@ def prepare_document(key: Document, response: Document | None, response_path: st
 
 def partner(key: Document, response: Document | None, response_path: str, warnings: list[str]) -> Document:
     """A key document's response partner as `pair_corpus` found it: a missing partner is an empty
-    response (with a warning), a present one must have the key's tokens."""
+    response (`pair_corpus` warned of it), a present one must have the key's tokens."""
     if response is None:
-        warnings.append(missing_warning(response_path, key.name))
         return Document(name=key.name, words=key.words, chains=[], path=response_path)
     warnings.extend(check_tokens_align(key, response))
     return response

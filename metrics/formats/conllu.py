@@ -70,6 +70,14 @@ def _ptb_from_upos(upos: str, feats: str) -> str:
     return tag
 
 
+def word_id_error(word_id: int, last_id: int) -> str:
+    """What is wrong with a word ID that does not follow its sentence's last (both CoNLL-U readers
+    refuse one that does not come after it: its words would be taken for another's).  A sentence
+    that starts again at 1 most likely lost the blank line that ends the one before."""
+    hint = ": is the blank line that ends a sentence missing?" if word_id == 1 else ""
+    return f"word ID {word_id} follows {last_id}: IDs of a sentence must be 1, 2, 3...{hint}"
+
+
 class _DocumentBuilder:
     """One document's tokens, tree and mentions while its lines are read."""
 
@@ -120,7 +128,7 @@ class _DocumentBuilder:
     def add_word(self, cols: list[str], word_id: int, lineno: int) -> None:
         self.start_sentence()
         if word_id != self.last_id + 1:
-            raise InputError(self.path, lineno, f"word ID {word_id} follows {self.last_id}: IDs of a sentence must be 1, 2, 3...")
+            raise InputError(self.path, lineno, word_id_error(word_id, self.last_id))
         self.last_id = word_id
         self.words.append(cols[1])
         self.rows.append(cols)

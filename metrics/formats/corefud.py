@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from metrics.formats.conllu import word_id_error
 from metrics.formats.source import read_lines
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
@@ -91,14 +92,19 @@ class _Document:
         if not self.sentence_nodes:
             self.sentence += 1
             self.last_word = 0
-        if empty and word != self.last_word:
-            self.note("empty", line, f"empty node {word}.{empty} follows word {self.last_word} (an empty node N.k "
-                                     f"follows word N): read as corefud-scorer reads it, placed by its ID")
-        elif not empty:
+        if empty:
+            if word != self.last_word:
+                self.note("empty", line, f"empty node {word}.{empty} follows word {self.last_word} (an empty node "
+                                         f"N.k follows word N): read as corefud-scorer reads it, placed by its ID")
+        elif word <= self.last_word:  # (two words of one ID in one sentence would be one node)
+            raise self.error(line, word_id_error(word, self.last_word))
+        else:
             self.last_word = word
         node = (self.sentence, word, empty)
+        first = self.line_of.setdefault(node, line)
+        if first != line:
+            raise self.error(line, f"empty node {word}.{empty} twice in one sentence (first on line {first})")
         self.sentence_nodes.append(node)
-        self.line_of[node] = line
         if empty == 0:
             self.forms.append((node, form))
         return node

@@ -51,6 +51,8 @@ def _per_token(where: _Line, value: object, field: str, sentences: list[list[str
             if len(tags) != len(sent):
                 raise where.error(f"field {field!r}[{i}] has {len(tags)} items for a sentence of {len(sent)} tokens")
             flat.extend(tags)
+    elif value and all(isinstance(s, list) for s in value):  # per sentence, but not the sentences' count
+        raise where.error(f"field {field!r} has {len(value)} sentences where 'sentences' has {len(sentences)}")
     else:
         flat = value
     if len(flat) != n:

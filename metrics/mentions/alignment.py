@@ -11,16 +11,18 @@ The official scorer's rules, mirrored because published numbers depend on them:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 import itertools
 from operator import is_
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 import numpy as np
 
 from metrics.mentions.chains import laid_chains, ranges
 from metrics.model import Document, Span
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -163,34 +165,26 @@ def align(key: Document, response: Document) -> Alignment:
     if sum(map(len, key_chains)) != n_key_ids:
         key_duplicates = sorted(_repeated(key.chains, key.chain_labels()))
 
-    # Response: a key-matching span seen again (in any chain) is dropped; a twinless span keeps
-    # one id wherever it appears.  Chains emptied by dropping disappear.
-    key_get = key_id.get
-    kept_in: dict[Span, int] = {}
-    """key-matching span -> index of the response chain that kept it"""
-    removed_at: list[tuple[Span, int]] = []
+    # Response: v8.01's rule for a span listed twice (`RepeatedSpans`); a twinless span keeps one
+    # id wherever it appears.  Chains emptied by dropping disappear.
     twinless_id: dict[Span, int] = {}
-    twinless_positions = 0
+
+    def twinless_of(span: Span) -> int:  # one id per span, past the key's
+        return twinless_id.setdefault(span, n_key_ids + len(twinless_id))
+
+    rule = RepeatedSpans(key_id.get, twinless_of)
+    kept_in, removed_at = rule.kept_in, rule.dropped
+    listings = 0
     response_chains: list[list[int]] = []
     kept_source: list[int] = []
     for index, chain in enumerate(response.chains):
-        ids = []
-        for span in chain:
-            mid = key_get(span)
-            if mid is None:
-                mid = twinless_id.setdefault(span, n_key_ids + len(twinless_id))
-                twinless_positions += 1
-            elif span in kept_in:
-                removed_at.append((span, index))
-                continue
-            else:
-                kept_in[span] = index
-            ids.append(mid)
+        ids = rule.kept(chain, index)
+        listings += len(ids)
         if ids:
             response_chains.append(ids)
             kept_source.append(index)
 
-    twinless_repeated = twinless_positions != len(twinless_id)
+    twinless_repeated = listings - len(kept_in) != len(twinless_id)  # twinless listings against spans
     resp_labels = response.chain_labels() if removed_at or twinless_repeated else []
     removed = [(span, resp_labels[index], resp_labels[kept_in[span]]) for span, index in removed_at]
     twinless_duplicates: list[tuple[Span, list[str]]] = []
@@ -203,6 +197,41 @@ def align(key: Document, response: Document) -> Alignment:
         response_spans=len(kept_in) + len(twinless_id), removed_duplicates=removed,
         twinless_duplicates=twinless_duplicates, key_duplicates=key_duplicates,
     )
+
+
+class RepeatedSpans(Generic[T]):
+    """v8.01's rule for a response span listed twice, applied chain by chain in file order: a span
+    with a key id (`key_of`) met again, in its chain or an earlier one, is dropped; a span with
+    none (twinless) is kept at every place.
+
+    The one definition of the rule: `align` numbers the mentions by it, and the rescoring's counted
+    tables (`chen_ng/counted_parts.py`) count a part's cells by it."""
+
+    def __init__(self, key_of: Callable[[Span], int | None], twinless_of: Callable[[Span], T]) -> None:
+        self.key_of = key_of
+        self.twinless_of = twinless_of
+        """What a twinless span is kept as (`align`: its id)."""
+        self.kept_in: dict[Span, int] = {}
+        """Each key-matching span kept -> the index of the chain that kept it."""
+        self.dropped: list[tuple[Span, int]] = []
+        """Each key-matching span dropped, with the index of the chain it was dropped from."""
+
+    def kept(self, chain: Sequence[Span], index: int) -> list[int | T]:
+        """For each span of this chain (the `index`-th) kept, in order: its key id or, twinless,
+        `twinless_of(span)`."""
+        key_of, twinless_of, kept_in = self.key_of, self.twinless_of, self.kept_in
+        ids: list[int | T] = []
+        for span in chain:
+            mid = key_of(span)
+            if mid is None:
+                ids.append(twinless_of(span))
+                continue
+            if span in kept_in:
+                self.dropped.append((span, index))
+                continue
+            kept_in[span] = index
+            ids.append(mid)
+        return ids
 
 
 SMALL_DOCUMENT = 64

@@ -70,9 +70,15 @@ def unused_warning(path: str, unused: Sequence[Named]) -> str:
     return f"{path}: {len(unused)} response document(s) not in the key are ignored: {names}"
 
 
-def missing_warning(path: str, name: str) -> str:
-    """The warning for a key document the response lacks (it is scored against no chains)."""
-    return f"{path}: document {name!r} of the key is missing from the response: scored against an empty response"
+def missing_warning(path: str, missing: Sequence[Named]) -> str:
+    """The warning for the key documents the response lacks (each scored against no chains): one
+    line, however many (a response missing a third of 20,000 documents gave 6,667 lines)."""
+    if len(missing) == 1:
+        return f"{path}: document {missing[0].name!r} of the key is missing from the response: scored against an " \
+               f"empty response"
+    names = ", ".join(repr(d.name) for d in missing[:5]) + (" ..." if len(missing) > 5 else "")
+    return f"{path}: {len(missing)} documents of the key are missing from the response, each scored against an " \
+           f"empty response: {names}"
 
 
 _CONLL_NAME = re.compile(r"^\(?(.*?)\)?\s*;\s*part\s+(\d+)$")

@@ -177,6 +177,10 @@ def open_inputs(key_path: str, response_paths: Sequence[str], options: LoadOptio
 
 def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *, weights: Weights,
           shown: Sequence[int], processes: int) -> Opening:
+    """The session read, and the children forked before the app starts (each system's scoring,
+    K&K's errors, the pricing of the first screen's errors), with what they share computed first.
+    Each step is a head start only: one that fails, or finds no process to be had, is left to the
+    app's workers, which meet any fault again and say it."""
     session, failure = load_session(key_path, response_paths, options, processes=processes)
     opening = Opening(session, failure)
     if session is None or not response_paths:

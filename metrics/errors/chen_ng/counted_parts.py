@@ -9,13 +9,13 @@ twice.  But the table of a part is a function of counts the document's cells alr
 key chains' sizes, its response chains' sizes, and how many mentions of each key chain each
 response chain holds.  Only v8.01's rule for a span listed twice changes them: a key-matching span
 met again (in any chain, in chain order) is dropped, a chain emptied by dropping disappears, a
-span of no key chain is kept at every place.  So the part's table is counted here: the chains
-that list no repeated span and that the edit did not touch from the document's cells
-(`delta._Table`, made for a clean document or not), the others by walking their spans under that
-rule, and the cells ordered as `build_table` orders them (by key chain, then response chain, in
-the part's order).  The engine's own metric functions then score that table (`together.score_columns`
-and each metric's computation, as the rescoring scores its fragments), so every value is the
-rescoring's to the bit: the same arrays in, the same operations.
+span of no key chain is kept at every place (`alignment.RepeatedSpans`).  So the part's table is
+counted here: the chains that list no repeated span and that the edit did not touch from the
+document's cells (`delta._Table`, made for a clean document or not), the others by walking their
+spans under that rule, and the cells ordered as `build_table` orders them (by key chain, then
+response chain, in the part's order).  The engine's own metric functions then score that table
+(`together.score_columns` and each metric's computation, as the rescoring scores its fragments),
+so every value is the rescoring's to the bit: the same arrays in, the same operations.
 
 Only where the table alone decides the metric (`TABLE_METRICS`, under v8.01) and the key lists
 every span once (else v8.01 gives a cell three sizes: `table._irregular_cells`); elsewhere the
@@ -39,6 +39,7 @@ from metrics.measures.score import AnyScore
 from metrics.measures.table import EMPTY_INT, Table, components_of
 from metrics.measures.table_block import counted_tables
 from metrics.measures.weights import Weights
+from metrics.mentions.alignment import RepeatedSpans
 from metrics.model import Span
 
 if TYPE_CHECKING:
@@ -111,13 +112,13 @@ def part_table(document: DocumentCells, keys: Sequence[int], chains: Sequence[in
     at_key = key_at[document.cell_key]
     taken = (at_place >= 0) & (at_key >= 0)  # a key chain outside the part: its spans are twinless here
     key_row, key_index = document.cells.key_row, dict(zip(keys, range(len(keys))))
-    kept: set[Span] = set()
+    rule = _part_rule(key_row, key_index)
     walked_sizes: list[int] = []
     walked_key: list[int] = []
     walked_place: list[int] = []
     walked_counts: list[int] = []
     for position in walked.tolist():
-        size, found = _walked(listed(chains[position]), key_row, key_index, kept)
+        size, found = _walked(listed(chains[position]), rule)
         walked_sizes.append(size)
         walked_key.extend(found)
         walked_place.extend([position] * len(found))
@@ -157,10 +158,10 @@ def part_tables(document: DocumentCells, parts: Sequence[Part]) -> list[Table]:
         key_index = dict(zip(keys, range(len(keys))))
         all_key_sizes.extend(key_sizes[k] for k in keys)
         walk = document.repeated_chains | changed
-        kept: set[Span] = set()
+        rule = _part_rule(key_row, key_index)
         for t in chains:
             if t >= n_orig or t in walk:
-                size, found = _walked(listed(t), key_row, key_index, kept)
+                size, found = _walked(listed(t), rule)
             else:  # a chain read from the cells: every one of its spans kept
                 size = col_sizes[t]
                 found = {key_index[k]: n for k, n in col_cells[t].items() if k in key_index}
@@ -182,23 +183,30 @@ def part_tables(document: DocumentCells, parts: Sequence[Part]) -> list[Table]:
                           cell_key=array(cell_key), cell_response=array(cell_response), cell_count=array(cell_count))
 
 
-def _walked(spans: Sequence[Span], key_row: dict[Span, int], key_at: dict[int, int], kept: set[Span]
-            ) -> tuple[int, dict[int, int]]:
-    """A response chain's aligned size and cells (part key index -> mentions) under v8.01's rule:
-    a key-matching span already kept (in this chain or an earlier one) is dropped; a span of no
-    key chain of the part is kept at every place, in no cell."""
-    size = 0
+def _walked(spans: Sequence[Span], rule: RepeatedSpans[None]) -> tuple[int, dict[int, int]]:
+    """A response chain's aligned size and cells (part key index -> mentions) under v8.01's rule for
+    a span listed twice (`rule`, carried from chain to chain: its key ids are the part's key indices)."""
     found: dict[int, int] = {}
-    for span in spans:
-        k = key_row.get(span)
-        at = key_at.get(k) if k is not None else None
+    kept = rule.kept(spans, 0)
+    for at in kept:
         if at is not None:
-            if span in kept:
-                continue
-            kept.add(span)
             found[at] = found.get(at, 0) + 1
-        size += 1
-    return size, found
+    return len(kept), found
+
+
+def _part_rule(key_row: dict[Span, int], key_at: dict[int, int]) -> RepeatedSpans[None]:
+    """v8.01's rule for a span listed twice over a part: a span's key id is its key chain's index
+    in the part, a span of no key chain of the part twinless (kept at every place, in no cell)."""
+    def part_key(span: Span) -> int | None:
+        k = key_row.get(span)
+        return None if k is None else key_at.get(k)
+
+    return RepeatedSpans(part_key, _in_no_cell)
+
+
+def _in_no_cell(span: Span) -> None:
+    """A twinless span's cell in a counted part: none."""
+    return None
 
 
 def _table(key_sizes: np.ndarray, response_sizes: np.ndarray, cell_key: np.ndarray, cell_response: np.ndarray,
