@@ -138,6 +138,12 @@ class TableArrays:
         return owner, matched[at]
 
     def _certify(self, component: int, metric: str) -> bool:
+        """Certify one component that is no star: its best matching as `delta` reduces the
+        component, proved unique by key-chain duals (`best_matching.certified`), written into the
+        partners, weights, duals and, for a component `delta` sums as a whole, its optimum; False
+        (nothing written) where no certificate is found, and the component's changes go to the
+        search.  Why a certificate: after a change only the changed columns are judged again,
+        which is sound only where every other column keeps its partner by a margin."""
         table = self.table
         members = self.members_of(component)
         key_sizes, col_sizes, row_cells, col_cells = table.key_sizes, table.col_sizes, table.row_cells, table.col_cells
