@@ -413,17 +413,12 @@ def select_documents(rows: Sequence[DocumentRow], text: str, sort_key: str) -> l
 
 
 def percent(value: float | None) -> str:
-    """A fraction as a percentage in the six columns the panels give it: one decimal, none where
-    it would not fit, and a power of ten past that.  Why: an ACE-value falls far below 0 when false
-    alarms outweigh what was found (-155.35 is -15535 %), and seven characters ran into the next
-    column ("0.1-15535")."""
+    """A fraction as a percentage in six columns: one decimal, none where it would not fit, then a
+    power of ten (an ACE-value of -155.35 is -15535 %: seven characters ran into the next column)."""
     if value is None:
         return ""
-    for spec in ("6.1f", "6.0f", "6.0e"):
-        text = format(100 * value, spec)
-        if len(text) <= 6:
-            return text
-    return text
+    fitting = [text for text in (f"{100 * value:6.1f}", f"{100 * value:6.0f}") if len(text) <= 6]
+    return fitting[0] if fitting else f"{100 * value:6.0e}"
 
 
 @dataclass
