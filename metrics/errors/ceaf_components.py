@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from metrics.errors.best_matching import MARGIN, certified, matching_duals
+from metrics.mentions.chains import ranges as index_ranges
 
 _Table = Any
 """`metrics.errors.delta`'s table of a document (not imported: delta imports ceaf_arrays)."""
@@ -273,10 +274,9 @@ def best_edges(owner: np.ndarray, weight: np.ndarray, partner: np.ndarray, place
 
 
 def ranges(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(which range, index) of every index of the ranges [start, start + length)."""
-    owner = np.repeat(np.arange(len(starts)), lengths)
-    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
-    return owner, (offsets + np.arange(int(lengths.sum()))).astype(np.int64)
+    """(which range, index) of every index of the ranges [start, start + length): the indices as
+    `chains.ranges` lays them out, with the range each belongs to."""
+    return np.repeat(np.arange(len(starts)), lengths), index_ranges(starts, starts + lengths).astype(np.int64)
 
 
 def _csr(cells: list[dict[int, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -41,7 +41,7 @@ import numpy as np
 
 from metrics.measures.catalog import ANCHOR, ANCHOR_ED, ANCHOR_EM, IMMEDIATE, INFERRED, Family, names
 from metrics.mentions.chains import (CODE_BASE, KEY_KEEPS_LAST, RESPONSE_KEEPS_LAST, ChainView, code_spans, joined_view,
-                                     key_view, response_view, span_codes)
+                                     key_view, response_view, span_codes, token_offsets)
 from metrics.mentions.alignment import laid_alignments
 from metrics.model import Document, MentionType, Span
 from metrics.measures.score import AnchorScore, Score  # AnchorScore: F-phi's value, kept with the other scores
@@ -359,9 +359,7 @@ def count_documents(pairs: Sequence) -> dict[str, np.ndarray]:
         spans_per_doc = np.fromiter((len(pair.alignment.spans) for pair in pairs), dtype=np.int64, count=n)
         codes = span_codes(list(chained.from_iterable(pair.alignment.spans for pair in pairs)))
     span_doc = np.repeat(np.arange(n), spans_per_doc)
-    widths = np.zeros(n, dtype=np.int64)
-    np.maximum.at(widths, span_doc, codes % CODE_BASE + 1)
-    token_offset = np.concatenate(([0], np.cumsum(widths)[:-1]))
+    token_offset = token_offsets(span_doc, codes % CODE_BASE, n)
     codes += token_offset[span_doc] * (CODE_BASE + 1)  # (start, end) -> (start + offset, end + offset), as joined_view
     kv = joined_view([pair.key for pair in pairs], token_offset, KEY_KEEPS_LAST)
     rv = joined_view([pair.response for pair in pairs], token_offset, RESPONSE_KEEPS_LAST)

@@ -116,6 +116,15 @@ def ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     return np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
 
 
+def token_offsets(span_doc: np.ndarray, last_tokens: np.ndarray, n: int) -> np.ndarray:
+    """Where each of n documents starts when their tokens are laid end to end (`joined_view`),
+    each as wide as its last token any span names, plus one (`last_tokens`: a token of each span,
+    its document `span_doc`): one definition for every reader of documents laid end to end."""
+    widths = np.zeros(n, dtype=np.int64)
+    np.maximum.at(widths, span_doc, last_tokens + 1)
+    return np.concatenate(([0], np.cumsum(widths)[:-1])).astype(np.int64)
+
+
 def span_codes(spans: list[Span]) -> np.ndarray:
     """The code of each span (`CODE_BASE`), in order."""
     flat = np.fromiter(chained.from_iterable(spans), dtype=np.int64, count=2 * len(spans))
@@ -242,12 +251,11 @@ def document_chains(docs: Sequence[Document], keep_last: bool) -> list[DocumentC
     laid = laid_chains(docs)
     if laid is not None:
         first, last, _, spans_per_doc, _ = laid
-        widths = np.zeros(n, dtype=np.int64)
-        np.maximum.at(widths, np.repeat(np.arange(n), spans_per_doc), np.maximum(first, last) + 1)
+        token_offset = token_offsets(np.repeat(np.arange(n), spans_per_doc), np.maximum(first, last), n)
     else:
         widths = np.fromiter((max((max(span) for chain in doc.chains for span in chain), default=-1) + 1
                               for doc in docs), dtype=np.int64, count=n)
-    token_offset = np.concatenate(([0], np.cumsum(widths)[:-1])).astype(np.int64)
+        token_offset = np.concatenate(([0], np.cumsum(widths)[:-1])).astype(np.int64)
     labels = [label for doc in docs for label in doc.chain_labels()]
     view = joined_view(list(docs), token_offset, keep_last, labels)
     chain_starts = np.concatenate(([0], np.cumsum([len(doc.chains) for doc in docs]))).astype(np.int64)

@@ -20,7 +20,7 @@ import numpy as np
 
 from metrics.errors.mention import ABSENT
 from metrics.mentions.chains import (CODE_BASE, KEY_KEEPS_LAST, RESPONSE_KEEPS_LAST, ChainView, joined_view,
-                                     span_codes)
+                                     span_codes, token_offsets)
 from metrics.measures.laid import typed_together
 from metrics.measures.weights import Weights
 from metrics.model import MentionType
@@ -72,9 +72,7 @@ def lay(pairs: Sequence) -> Laid:
     spans_per_doc = np.fromiter((len(pair.alignment.spans) for pair in pairs), dtype=np.int64, count=n)
     codes = span_codes(list(chained.from_iterable(pair.alignment.spans for pair in pairs)))
     span_doc = np.repeat(np.arange(n), spans_per_doc)
-    widths = np.zeros(n, dtype=np.int64)
-    np.maximum.at(widths, span_doc, codes % CODE_BASE + 1)
-    token_offset = np.concatenate(([0], np.cumsum(widths)[:-1])).astype(np.int64)
+    token_offset = token_offsets(span_doc, codes % CODE_BASE, n)
     codes += token_offset[span_doc] * (CODE_BASE + 1)  # (start, end) -> (start + offset, end + offset), as joined_view
     keys, responses = [pair.key for pair in pairs], [pair.response for pair in pairs]
     kv = joined_view(keys, token_offset, KEY_KEEPS_LAST, [label for key in keys for label in key.chain_labels()])
