@@ -207,6 +207,8 @@ def test_category_impacts_follow_the_same_filters_as_the_counts(capsys) -> None:
     rows = {line.split()[0] + line.split()[1]: line.split()[-1] for line in out.splitlines()[4:10]}
     assert rows["wronglink"] == whole["wronglink"] and rows["wronglink"] != "-"
     assert all(value == "-" for name, value in rows.items() if name != "wronglink")
+    _, out, _ = run(capsys, "errors", KEY, RESP_E, "--impact", "conll", "--category", "wl", "--distinct")
+    assert {line.split()[0] + line.split()[1]: line.split()[-1] for line in out.splitlines()[4:10]} == rows
 
 
 def test_negative_impacts_are_marked_and_explained() -> None:

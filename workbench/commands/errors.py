@@ -82,19 +82,20 @@ def run(args: argparse.Namespace) -> int:
     category_impact: dict[Category, float] | None = None
     same_fix: list[int] | None = None
     if metric is not None and not args.distinct:  # priced as columns: no record made per error
-        listed_columns, category_impact = _priced_columns(session, selected, args, metric=metric, weights=weights,
-                                                          categories=categories)
+        listed_columns, category_impact = _priced_columns(session, selected, args, metric=metric, weights=weights)
         if limit is not None:
             listed_columns = listed_columns.take(np.arange(min(limit, len(listed_columns))))
     elif metric is not None or args.distinct:
         listed, category_impact, same_fix = _priced(session, selected.records(), args, metric=metric,
-                                                        weights=weights, categories=categories)
+                                                        weights=weights)
         if limit is not None:
             listed = listed[:limit]
             same_fix = same_fix[:limit] if same_fix is not None else None
         listed_columns = ErrorColumns.of(listed)
     else:  # in document order, unpriced: the columns as classified
         listed_columns = selected if limit is None else selected.take(np.arange(min(limit, len(selected))))
+    if category_impact is not None and categories is not None:  # the category table lists the categories asked for
+        category_impact = {c: v for c, v in category_impact.items() if c in categories}
     n_documents = len(documents) if documents is not None else len(session.corpus.pairs)
     if args.format == "json":
         text = json_pieces(listed_columns, selected, metric, weights, options=session.options,
@@ -111,8 +112,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _priced(session, selected: list[ErrorRecord], args: argparse.Namespace, *, metric: str | None, weights,
-            categories: list[Category] | None) -> tuple[list[ErrorRecord], dict[Category, float] | None, list[int] | None]:
+def _priced(session, selected: list[ErrorRecord], args: argparse.Namespace, *, metric: str | None,
+            weights) -> tuple[list[ErrorRecord], dict[Category, float] | None, list[int] | None]:
     """The records listed under --impact, --distinct and --sort impact: priced, one per distinct fix,
     sorted; with the category table's prices and, with --distinct, each listed record's count."""
     category_impact: dict[Category, float] | None = None
@@ -126,7 +127,6 @@ def _priced(session, selected: list[ErrorRecord], args: argparse.Namespace, *, m
     if metric is not None:
         # the category table prices what the counts count: the errors the filters select
         priced, category_impact = pricer.price_all(listed, selected, processes=jobs_option(args.jobs))
-        category_impact = {c: v for c, v in category_impact.items() if categories is None or c in categories}
         if shared is not None:
             shared = {id(new): shared[id(old)] for old, new in zip(listed, priced)}
         listed = priced
@@ -135,13 +135,12 @@ def _priced(session, selected: list[ErrorRecord], args: argparse.Namespace, *, m
     return listed, category_impact, None if shared is None else [shared[id(r)] for r in listed]
 
 
-def _priced_columns(session, selected: ErrorColumns, args: argparse.Namespace, *, metric: str, weights,
-                    categories: list[Category] | None) -> tuple[ErrorColumns, dict[Category, float]]:
+def _priced_columns(session, selected: ErrorColumns, args: argparse.Namespace, *, metric: str,
+                    weights) -> tuple[ErrorColumns, dict[Category, float]]:
     """`_priced` without --distinct, on columns (`Pricer.price_columns`): the selected rows with
     their impacts, sorted as `_priced` sorts records, and the category table's prices."""
     prices, category_impact = session.pricer(metric, weights).price_columns(selected, selected,
                                                                             processes=jobs_option(args.jobs))
-    category_impact = {c: v for c, v in category_impact.items() if categories is None or c in categories}
     listed = dataclasses.replace(selected, impact=prices)
     if args.sort == "impact":  # `sorted` by -(impact or 0.0), stable: equal impacts keep their order
         listed = listed.take(np.argsort(-np.array([price or 0.0 for price in prices], dtype=np.float64), kind="stable"))
