@@ -26,8 +26,8 @@ from metrics.model import MentionType
 
 from . import ua
 from .common import load_session, warn
-from ..error_rows import document_counts_json, error_pieces, errors_csv, table_cells
-from ..output import IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, impact_points, impact_text
+from ..error_rows import document_counts_json, error_pieces, errors_csv, impact_cell, table_cells, table_headers
+from ..output import IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, impact_points
 from ..options import categories_option, impact_option, jobs_option, limit_option, types_option, weights_option
 
 
@@ -207,24 +207,16 @@ def render_markdown(listed: ErrorColumns, counts: Counts, metric: str | None,
         row = counts[category]
         cells = [category.label, *(row[t] for t in kinds), sum(row.values())]
         if category_impact is not None:
-            cells.append(_points(category_impact.get(category)))
+            cells.append(impact_cell(category_impact.get(category)))
         rows.append(cells)
     out = table(headers, rows, title="Errors by category and mention type")
-    headers = ["document", "category", "type", "mention", "antecedent", "best antecedent", "key", "resp", "cost"]
-    if metric is not None:
-        headers.append(f"impact ({IMPACT_UNIT})")
-    if same_fix is not None:
-        headers.append("same fix")
+    headers = table_headers(impacts=metric is not None, same_fix=same_fix is not None)
     cells = table_cells(listed, width=60, letters=False, missing="", impacts=metric is not None, same_fix=same_fix)
     rows = list(zip(*cells))
     return out + "\n" + table(headers, rows, title="Errors")
 
 
 # ------------------------------------------------------------------------------ text
-
-
-def _points(value: float | None) -> str:
-    return impact_text(value) or "-"
 
 
 def count_table(counts: Counts, category_impact: dict[Category, float] | None) -> list[str]:
@@ -242,7 +234,7 @@ def count_table(counts: Counts, category_impact: dict[Category, float] | None) -
             totals[t] += n
         line = f"{category.label:<17} " + " ".join(f"{row[t]:>{widths[t]}}" for t in kinds) + f" {sum(row.values()):>7}"
         if category_impact is not None:
-            line += f" {_points(category_impact.get(category)):>9}"
+            line += f" {impact_cell(category_impact.get(category)):>9}"
         lines.append(line)
     lines.append(f"{'total':<17} " + " ".join(f"{totals[t]:>{widths[t]}}" for t in kinds) + f" {sum(totals.values()):>7}")
     return lines
@@ -263,11 +255,7 @@ def render_text(listed: ErrorColumns, selected: ErrorColumns, n_documents: int, 
         lines.append(f"listing one error per distinct fix ({len(listed)} shown); 'same fix': errors that fix removes")
     elif len(listed) < len(selected):
         lines.append(f"listing {len(listed)} of {len(selected)} errors")
-    columns = ["document", "category", "type", "mention", "antecedent", "best antecedent", "key", "resp", "cost"]
-    if metric is not None:
-        columns.append(f"impact ({IMPACT_UNIT})")
-    if same_fix is not None:
-        columns.append("same fix")
+    columns = table_headers(impacts=metric is not None, same_fix=same_fix is not None)
     cells = table_cells(listed, width=28, letters=True, missing="-", impacts=metric is not None, same_fix=same_fix)
     lines += align_rows(columns, list(zip(*cells)), right={"cost", f"impact ({IMPACT_UNIT})", "same fix"})
     return "\n".join(lines) + "\n"
