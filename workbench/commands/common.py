@@ -18,6 +18,12 @@ from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, size_opti
 from . import ua
 
 
+def add_output_argument(parser: argparse.ArgumentParser) -> None:
+    """`--output FILE`, as every command that writes a result takes it (`output.emit` writes it)."""
+    parser.add_argument("--output", metavar="FILE",
+                        help="write the result to FILE (atomically; gzipped when FILE ends in .gz) instead of stdout")
+
+
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """Options every command and the workbench share: how files are read, and the weights."""
     parser.add_argument("--key-format", choices=FORMATS, default="auto", help="format of the key file (default: detect)")

@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", metavar="IN", help="a file in any format corefwb reads")
     parser.add_argument("output", metavar="OUT", help="the file to write (- for stdout); never an input")
     parser.add_argument("--to", choices=TARGETS, help="the format to write (default: from OUT's extension: "
-                        ".conll, .conllu, .jsonl)")
+                        ".conll, .conllu, .jsonl; each may end in .gz, and the file is then gzipped)")
     parser.add_argument("--from", dest="source_format", choices=("auto", *FORMATS), default="auto",
                         help="the input's format (default: detect)")
     parser.add_argument("--key", metavar="KEY", help="write a response in its own words on this key's words")

@@ -25,7 +25,7 @@ from metrics.measures.catalog import METRICS
 from metrics.model import MentionType
 
 from . import ua
-from .common import load_session, warn
+from .common import add_output_argument, load_session, warn
 from ..error_rows import document_counts_json, error_pieces, errors_csv, impact_cell, table_cells, table_headers
 from ..output import IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, impact_points
 from ..options import categories_option, impact_option, jobs_option, limit_option, types_option, weights_option
@@ -56,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="list one error per distinct fix (the first in document order) with the number of "
                              "errors that fix removes (the suboptimal links of one chain share one fix)")
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
-    parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+    add_output_argument(parser)
     parser.add_argument("--jobs", type=int, metavar="N",
                         help="read the response beside the key and price errors (--impact) in N processes (default: "
                              "one per processor, at most 8); results identical for every N")
