@@ -40,9 +40,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "Coreference Analyser finds them, with the CoNLL F1 after correcting each type")
     parser.add_argument("--category", action="append", metavar="C",
                         help="only these categories (repeat or comma-separate): " + ", ".join(c.value for c in CATEGORIES)
-                             + "; with --taxonomy kk: " + ", ".join(KK_TYPES))
+                             + "; with --taxonomy kk: " + ", ".join(KK_TYPES)
+                             + "; under --conventions ua: a relation (docs/ua.md, Errors)")
     parser.add_argument("--type", action="append", metavar="T",
-                        help="only mentions of these types (repeat or comma-separate): NAME,NOMINAL,PRONOUN (or N,M,P)")
+                        help="only mentions of these types (repeat or comma-separate): NAME,NOMINAL,PRONOUN (or N,M,P), "
+                             "and ZERO (Z) under --conventions corefud; "
+                             "under --conventions ua: the relations' error types (docs/ua.md, Errors)")
     parser.add_argument("--document", action="append", metavar="D",
                         help="only this document (repeatable): its full name, e.g. \"(GUM_news_korea); part 000\", "
                              "or the short name the workbench shows (GUM_news_korea) when it is unambiguous")
