@@ -43,8 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              + "; with --taxonomy kk: " + ", ".join(KK_TYPES)
                              + "; under --conventions ua: a relation (docs/ua.md, Errors)")
     parser.add_argument("--type", action="append", metavar="T",
-                        help="only mentions of these types (repeat or comma-separate): NAME,NOMINAL,PRONOUN (or N,M,P), "
-                             "and ZERO (Z) under --conventions corefud; "
+                        help="only mentions of these types (repeat or comma-separate): NAME,NOMINAL,PRONOUN "
+                             "(or N,M,P), and ZERO (Z) under --conventions corefud; "
                              "under --conventions ua: the relations' error types (docs/ua.md, Errors)")
     parser.add_argument("--document", action="append", metavar="D",
                         help="only this document (repeatable): its full name, e.g. \"(GUM_news_korea); part 000\", "
