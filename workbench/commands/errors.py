@@ -18,7 +18,7 @@ import numpy as np
 from metrics.measures.weights import given
 from ..json_text import Written, dumps
 
-from metrics.errors.chen_ng.records import CATEGORIES, Category, Counts, ErrorColumns, ErrorRecord, counts_to_json, \
+from metrics.errors.chen_ng.records import CATEGORIES, Category, Counts, ErrorColumns, counts_to_json, \
     shown_types
 from metrics.errors.kummerfeld_klein import KK_TYPES
 from metrics.measures.catalog import METRICS
@@ -84,19 +84,13 @@ def run(args: argparse.Namespace) -> int:
     selected = session.error_columns(weights, documents).select(categories, types)
     category_impact: dict[Category, float] | None = None
     same_fix: list[int] | None = None
-    if metric is not None and not args.distinct:  # priced as columns: no record made per error
-        listed_columns, category_impact = _priced_columns(session, selected, args, metric=metric, weights=weights)
-        if limit is not None:
-            listed_columns = listed_columns.take(np.arange(min(limit, len(listed_columns))))
-    elif metric is not None or args.distinct:
-        listed, category_impact, same_fix = _priced(session, selected.records(), args, metric=metric,
-                                                        weights=weights)
-        if limit is not None:
-            listed = listed[:limit]
-            same_fix = same_fix[:limit] if same_fix is not None else None
-        listed_columns = ErrorColumns.of(listed)
+    if metric is not None or args.distinct:
+        listed_columns, category_impact, same_fix = _priced(session, selected, args, metric=metric, weights=weights)
     else:  # in document order, unpriced: the columns as classified
-        listed_columns = selected if limit is None else selected.take(np.arange(min(limit, len(selected))))
+        listed_columns = selected
+    if limit is not None and limit < len(listed_columns):
+        listed_columns = listed_columns.take(np.arange(limit))
+        same_fix = same_fix[:limit] if same_fix is not None else None
     if category_impact is not None and categories is not None:  # the category table lists the categories asked for
         category_impact = {c: v for c, v in category_impact.items() if c in categories}
     n_documents = len(documents) if documents is not None else len(session.corpus.pairs)
@@ -115,40 +109,36 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _priced(session, selected: list[ErrorRecord], args: argparse.Namespace, *, metric: str | None,
-            weights) -> tuple[list[ErrorRecord], dict[Category, float] | None, list[int] | None]:
-    """The records listed under --impact, --distinct and --sort impact: priced, one per distinct fix,
-    sorted; with the category table's prices and, with --distinct, each listed record's count."""
-    category_impact: dict[Category, float] | None = None
-    shared: dict[int, int] | None = None
-    listed = selected
+def _priced(session, selected: ErrorColumns, args: argparse.Namespace, *, metric: str | None,
+            weights) -> tuple[ErrorColumns, dict[Category, float] | None, list[int] | None]:
+    """The rows listed under --impact, --distinct and --sort impact: one per distinct fix (the
+    first in document order), priced as columns (`Pricer.price_columns`: no record made per
+    error), sorted by impact, largest first, equal impacts in their order; with the category
+    table's prices and, with --distinct, how many errors each listed row's fix removes."""
     pricer = session.pricer(metric or "conll", weights)
+    listed, same_fix = selected, None
     if args.distinct:
-        groups = pricer.group_by_fix(selected)
-        listed = [group[0] for group in groups]
-        shared = {id(group[0]): len(group) for group in groups}
+        groups = _rows_by_fix(pricer, selected)
+        listed = selected.take(np.array([group[0] for group in groups], dtype=np.int64))
+        same_fix = [len(group) for group in groups]
+    category_impact = None
     if metric is not None:
         # the category table prices what the counts count: the errors the filters select
-        priced, category_impact = pricer.price_all(listed, selected, processes=jobs_option(args.jobs))
-        if shared is not None:
-            shared = {id(new): shared[id(old)] for old, new in zip(listed, priced)}
-        listed = priced
-    if args.sort == "impact":
-        listed = sorted(listed, key=lambda r: -(r.impact or 0.0))
-    return listed, category_impact, None if shared is None else [shared[id(r)] for r in listed]
+        prices, category_impact = pricer.price_columns(listed, selected, processes=jobs_option(args.jobs))
+        listed = dataclasses.replace(listed, impact=prices)
+    if args.sort == "impact":  # by -(impact or 0.0), stable
+        order = np.argsort(-np.array([price or 0.0 for price in listed.impact], dtype=np.float64), kind="stable")
+        listed = listed.take(order)
+        same_fix = None if same_fix is None else [same_fix[i] for i in order.tolist()]
+    return listed, category_impact, same_fix
 
 
-def _priced_columns(session, selected: ErrorColumns, args: argparse.Namespace, *, metric: str,
-                    weights) -> tuple[ErrorColumns, dict[Category, float]]:
-    """`_priced` without --distinct, on columns (`Pricer.price_columns`): the selected rows with
-    their impacts, sorted as `_priced` sorts records, and the category table's prices."""
-    prices, category_impact = session.pricer(metric, weights).price_columns(selected, selected,
-                                                                            processes=jobs_option(args.jobs))
-    listed = dataclasses.replace(selected, impact=prices)
-    if args.sort == "impact":  # `sorted` by -(impact or 0.0), stable: equal impacts keep their order
-        listed = listed.take(np.argsort(-np.array([price or 0.0 for price in prices], dtype=np.float64), kind="stable"))
-    return listed, category_impact
-
+def _rows_by_fix(pricer, selected: ErrorColumns) -> list[list[int]]:
+    """The selected rows whose fixes make the same response, grouped (`Pricer.group_by_fix`, which
+    reads records), each group's rows and the groups in document order."""
+    records = selected.records()
+    row_of = {id(record): row for row, record in enumerate(records)}
+    return [[row_of[id(record)] for record in group] for group in pricer.group_by_fix(records)]
 
 def impact_name(metric: str) -> str:
     """What an impact changes: 'CoNLL F1', or a single-valued metric's value ('ACE-value')."""
