@@ -87,6 +87,7 @@ class Workbench(Workers, Comparing, Navigation, PanelsFilling, DatasetSwitching,
         Binding("f8", "charts", "Charts", id="view.charts"),
         Binding("f9", "next_system", "Switch", id="system.next"),
         Binding("c", "cycle_change", "Changes", id="errors.change"),
+        Binding("f9,c", "compare_only", show=False, id="compare.only"),  # F9 or c with one response: why nothing
         Binding("d", "scores_scope", "Scores: the document's / the corpus's (below 130 columns)", show=False,
                 id="scores.scope"),
         Binding("i", "sort_errors", "Sort errors by impact / in text order", show=False, id="errors.sort"),

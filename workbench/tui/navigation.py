@@ -133,13 +133,16 @@ class Navigation:
                                       pair=(self.baseline, self.system) if self.comparing else None))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """F9 (next compared system) and c (change filter) work only in compare mode.  A screen may name the
+        """F9 (next compared system) and c (change filter) work only in compare mode (hidden from the
+        footer otherwise, where their keys run `compare_only`, which says why).  A screen may name the
         only app actions that apply on it (`APP_ACTIONS`): the others neither work nor show there."""
         allowed = getattr(self.screen, "APP_ACTIONS", None)
         if allowed is not None and action not in allowed:
             return False
         if action in ("next_system", "cycle_change"):
             return self.comparing
+        if action == "compare_only":  # their stand-in with one response: a notice, not silence
+            return not self.comparing
         return True
 
     def action_help(self) -> None:
