@@ -30,7 +30,8 @@ Figures (targets from issues 5, 15 and 16):
   settled < 5 s.  `--book DIR --tmux`: the same keys sent to `corefwb` running in a tmux pane of
   200x50, the pane captured every 20 ms: answered at the first capture that differs, settled at
   the last change before it stays the same for `--quiet` seconds (default 2: the K&K analysis and
-  the pricing run in workers, their results change the screen), each key sent once no notice is
+  the pricing run in workers, their results change the screen; the first screen not before it holds
+  every metric and the shown error rows' impacts), each key sent once no notice is
   on screen (an earlier key's notice timing out is not this key's change).  `--base CHECKOUT`: the same,
   alternately on another checkout (the code before a change) and on this one, `--rounds` times.
   `--cold`: each tmux run with an empty cache directory of its own (a researcher's first open of

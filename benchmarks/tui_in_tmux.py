@@ -30,6 +30,25 @@ BOOK_KEYS = ("f3", "f2", "n", "n", "t", "n", "n", "t", "n")
 
 ERROR_ROW = re.compile(r"│ (FN|FA|WL|SUB|MISS|SPUR) ")
 """A row of the per-mention error list, in a capture of the pane."""
+PRICED_ROW = re.compile(r"^│ (FN|FA|WL|SUB|MISS|SPUR) .*\d {4}│", re.M)
+"""A row of that list with its impact priced: a number ends the impact column, four cells before
+the counts table's edge at 200 columns (a cost with no impact after it is followed by more)."""
+LAST_METRIC = "ACE F=value"
+"""The scores panel's last row: every metric is on screen once it is."""
+
+
+def errors_listed(screen: str) -> bool:
+    """Whether the book's text (its brackets) and its classified error rows are on screen: the
+    first screen drawn."""
+    return "errors (" in screen and "analysing" not in screen and "[" in screen and bool(ERROR_ROW.search(screen))
+
+
+def first_screen_complete(screen: str) -> bool:
+    """Whether the book's first screen holds all it will: the text, every metric, the errors
+    classified and the shown rows' impacts priced.  Under load the metrics after the official
+    ones came 2 s after the error rows and the impacts 1 s after those: a screen still for
+    `--quiet` seconds before them was taken for settled, and their arrival charged to F3."""
+    return errors_listed(screen) and LAST_METRIC in screen and bool(PRICED_ROW.search(screen))
 
 
 def corefwb_command(checkout: Path | None) -> list[str]:
@@ -79,7 +98,7 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
                 last = now
                 if not text_drawn and "]N" in screen and "CoNLL " in screen:
                     text_drawn.append(now - since)
-                if not complete and ready(screen) and ERROR_ROW.search(screen) and "[" in screen:
+                if not complete and errors_listed(screen):
                     complete.append(now - since)  # scores, the text's brackets and error rows drawn
             elif last is not None and now - last > quiet and ready(screen):
                 break
@@ -91,8 +110,7 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
     try:
         # settled not before the whole first screen is drawn (on a busy machine the text and the
         # error rows came more than `quiet` seconds after the scores)
-        answered, settled = until_still(started, "", ready=lambda screen: "errors (" in screen and "analysing" not in
-                                        screen and "[" in screen and bool(ERROR_ROW.search(screen)))
+        answered, settled = until_still(started, "", ready=first_screen_complete)
         shown = ms(complete[0]).strip() if complete else "never"
         text = ms(text_drawn[0]).strip() if text_drawn else "never"
         print(f"{label}book in tmux 200x50: first change {ms(answered)}, text and scores drawn {text}, first screen drawn {shown}, "
