@@ -1,6 +1,8 @@
 """Every key the help lists answers (a newcomer's third look, tui10): with one response F9 and c
 changed nothing and said nothing (their bindings give way outside compare mode, and the notice
-`action_next_system` had for that case could not be reached)."""
+`action_next_system` had for that case could not be reached); browsing a key alone, `i` sorted a
+hidden list in silence.
+"""
 
 from __future__ import annotations
 
@@ -44,3 +46,20 @@ async def test_in_compare_mode_f9_still_switches_and_c_still_filters():
         await pilot.pause()
         assert box.value != before
         assert not [n for n in app._notifications if "one response" in n.message]
+
+
+@pilot_test
+async def test_i_while_browsing_a_key_alone_says_there_are_no_errors():
+    """`i` sorted the hidden error list of a key browsed alone: nothing on screen changed and
+    nothing was said (`n` and `p` said it already)."""
+    from workbench.tui.navigation import NO_ERRORS_BROWSING
+
+    app = Workbench(SAMPLE_KEY, [])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        for key in ("i", "n"):
+            app.clear_notifications()
+            await pilot.press(key)
+            await pilot.pause()
+            assert [n.message for n in app._notifications] == [NO_ERRORS_BROWSING], key
+        assert not app.query_one("#errorpanel").by_impact

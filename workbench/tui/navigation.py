@@ -22,6 +22,9 @@ from .rows import MODES, Selection, group_errors, short_name
 from .scores import ScoresPanel
 from .text import DocumentText
 
+NO_ERRORS_BROWSING = "browsing a key alone: no errors"
+"""What an error key (n, p, i) says when a key is browsed alone: there is no error list to act on."""
+
 if TYPE_CHECKING:
     from .export import ExportSource
 
@@ -102,6 +105,9 @@ class Navigation:
 
     def action_sort_errors(self) -> None:
         """`i` from anywhere (a filter box keeps its letters): the error list by impact or in text order."""
+        if self.browsing:  # the list is hidden: sorting it changed nothing on screen, silently
+            self.notify(NO_ERRORS_BROWSING, markup=False)
+            return
         if self.taxonomy == "kk":  # K&K's errors are priced per type (F8), not one by one
             self.notify("entity errors are listed by type; i sorts the per-mention list (t)", markup=False)
             return
@@ -187,7 +193,7 @@ class Navigation:
         """n / p: the next or previous error; after the user paged the text away from the
         selected error, the first error from the top of the view on (or the last before it)."""
         if self.browsing:
-            self.notify("browsing a key alone: no errors", markup=False)
+            self.notify(NO_ERRORS_BROWSING, markup=False)
             return
         panel = self.error_panel()
         text = self.query_one(DocumentText)
