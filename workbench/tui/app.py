@@ -33,6 +33,7 @@ from ..comparison import Change
 from ..session import LoadOptions, Session
 from .comparing import ComparedPair, Comparing, SystemView, shown_at_start
 from .datasets import DatasetRun, DatasetSwitching
+from .documentrows import document_rows
 from .documents import DocumentList
 from .errorlist import ErrorPanel
 from .filling import PanelsFilling
@@ -42,7 +43,6 @@ from .opening import UNREADABLE, Opening, load_session
 from .palette import system_commands
 from .taxonomy import TaxonomySwitching
 from .relating import RELATION_BINDINGS, RelationsShowing
-from .documentrows import document_rows
 from .rows import MODES
 from .scores import ScoresPanel
 from .text import DocumentText
