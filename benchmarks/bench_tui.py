@@ -30,7 +30,8 @@ Figures (targets from issues 5, 15 and 16):
   settled < 5 s.  `--book DIR --tmux`: the same keys sent to `corefwb` running in a tmux pane of
   200x50, the pane captured every 20 ms: answered at the first capture that differs, settled at
   the last change before it stays the same for `--quiet` seconds (default 2: the K&K analysis and
-  the pricing run in workers, their results change the screen), each key sent once no notice is
+  the pricing run in workers, their results change the screen; the first screen not before it holds
+  every metric and the shown error rows' impacts), each key sent once no notice is
   on screen (an earlier key's notice timing out is not this key's change).  `--base CHECKOUT`: the same,
   alternately on another checkout (the code before a change) and on this one, `--rounds` times.
   `--cold`: each tmux run with an empty cache directory of its own (a researcher's first open of
@@ -42,7 +43,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
 import statistics
 import sys
 import threading
@@ -63,6 +63,7 @@ from workbench.tui.app import Workbench  # noqa: E402
 from workbench.tui.comparing import complete, shown_at_start  # noqa: E402
 from workbench.tui.opening import open_inputs  # noqa: E402
 from workbench.tui.text import DocumentText  # noqa: E402
+from tui_in_tmux import BOOK_KEYS, bench_book_tmux, ms  # noqa: E402
 IMPORTS = time.perf_counter() - IMPORTS_STARTED
 
 SIZE = (160, 48)
@@ -142,10 +143,6 @@ async def settle(app, pilot, timeout: float = 120.0) -> None:
         if app.result is not None and app.settled_weights == app.weights:
             return
     raise SystemExit("the workbench did not settle")
-
-
-def ms(seconds: float) -> str:
-    return f"{1000 * seconds:7.1f} ms"
 
 
 def opened(key: str, responses: list[str], jobs: int) -> TimedWorkbench:
@@ -302,10 +299,6 @@ async def bench_long_document(key: str, response: str, directory: Path, repeat: 
         print(f"  scroll half-way (drawn)                {ms(scroll)}")
 
 
-BOOK_KEYS = ("f3", "f2", "n", "n", "t", "n", "n", "t", "n")
-"""The keys timed on the book, in this order (`t` twice: to K&K and back)."""
-
-
 async def answered_and_settled(app, pilot, key: str, quiet: float = 0.5, timeout: float = 120.0) -> tuple[float, float]:
     """Press `key`: seconds to the first frame written after it and to the last frame before
     `quiet` seconds without one while no worker runs and the K&K list, when shown, has its
@@ -357,98 +350,6 @@ async def bench_book(directory: Path, jobs: int) -> None:
             answered, settled = await answered_and_settled(app, pilot, key)
             shown = f"  ({app.query_one('#entitypanel').border_title})" if app.taxonomy == "kk" else ""
             print(f"{key:4} answered {ms(answered)}  settled {ms(settled)}{shown}")
-
-
-ERROR_ROW = re.compile(r"│ (FN|FA|WL|SUB|MISS|SPUR) ")
-"""A row of the per-mention error list, in a capture of the pane."""
-
-
-def corefwb_command(checkout: Path | None) -> list[str]:
-    """`corefwb` of this checkout, or of another (`--base`: the code before a change, run by this
-    Python with that checkout first on its path)."""
-    if checkout is None:
-        return [str(Path(sys.executable).with_name("corefwb"))]
-    start = f"import sys; sys.path.insert(0, {str(checkout)!r}); sys.argv[0] = 'corefwb'; " \
-            "from workbench.cli import entry; entry()"
-    return [sys.executable, "-c", start]
-
-
-NOTICE_EDGE = "\u258c"
-"""The left edge of a notice (Textual's toast) as tmux captures it: no other part of the screen has it."""
-
-
-def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None, label: str = "",
-                    cold: bool = False) -> None:
-    """The book in `corefwb` in a real terminal (tmux, 200x50), timed by captures of the pane;
-    `cold`: with an empty cache directory of its own (a first open: both files read, the key's
-    entry written)."""
-    import shlex
-    import subprocess
-    import tempfile
-
-    session = f"bench-book-{os.getpid()}-{time.monotonic_ns()}"
-    tmux = ["tmux", "-L", session]  # a server of its own (one per run: a server ending is not at once gone)
-    empty_cache = tempfile.TemporaryDirectory(prefix="bench-tui-cache-") if cold else None
-    environment = ("env", f"COREFWB_CACHE_DIR={empty_cache.name}") if empty_cache else ()
-    command = " ".join(shlex.quote(str(part)) for part in
-                       (*environment, *corefwb_command(checkout), directory / "book.key.conll",
-                        directory / "book.response.conll"))
-
-    def capture() -> str:
-        return subprocess.run([*tmux, "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
-
-    complete: list[float] = []
-    text_drawn: list[float] = []
-    """When the book's bracketed text and its CoNLL score were first on screen (its errors may be
-    still analysed)."""
-
-    def until_still(since: float, before: str, ready=lambda screen: True, timeout: float = 300.0) -> tuple[float, float]:
-        first = last = None
-        screen, end = before, since + timeout
-        while time.perf_counter() < end:
-            now_screen = capture()
-            now = time.perf_counter()
-            if now_screen != screen:
-                screen = now_screen
-                first = first or now
-                last = now
-                if not text_drawn and "]N" in screen and "CoNLL " in screen:
-                    text_drawn.append(now - since)
-                if not complete and ready(screen) and ERROR_ROW.search(screen) and "[" in screen:
-                    complete.append(now - since)  # scores, the text's brackets and error rows drawn
-            elif last is not None and now - last > quiet and ready(screen):
-                break
-            time.sleep(0.02)
-        return (first or float("nan")) - since, (last or float("nan")) - since
-
-    started = time.perf_counter()
-    subprocess.run([*tmux, "new-session", "-d", "-s", session, "-x", "200", "-y", "50", command], check=True)
-    try:
-        # settled not before the whole first screen is drawn (on a busy machine the text and the
-        # error rows came more than `quiet` seconds after the scores)
-        answered, settled = until_still(started, "", ready=lambda screen: "errors (" in screen and "analysing" not in
-                                        screen and "[" in screen and bool(ERROR_ROW.search(screen)))
-        shown = ms(complete[0]).strip() if complete else "never"
-        text = ms(text_drawn[0]).strip() if text_drawn else "never"
-        print(f"{label}book in tmux 200x50: first change {ms(answered)}, text and scores drawn {text}, first screen drawn {shown}, "
-              f"settled {ms(settled)} (quiet {quiet:g} s)")
-        for key in BOOK_KEYS:
-            # a key is sent once no notice is on screen: an earlier key's notice timing out (5 s)
-            # is a change of the screen, not this key's work
-            end = time.perf_counter() + 10.0
-            while NOTICE_EDGE in capture() and time.perf_counter() < end:
-                time.sleep(0.05)
-            before = capture()
-            t0 = time.perf_counter()
-            subprocess.run([*tmux, "send-keys", "-t", session, key.upper() if key.startswith("f") else key], check=True)
-            # `t` settles once the K&K list is filled (its "analysing" title gone), not at a pause
-            answered, settled = until_still(t0, before, ready=lambda screen: "(analysing" not in screen, timeout=120.0)
-            print(f"{label}{key:4} answered {ms(answered)}  settled {ms(settled)}")
-    finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True)
-        if empty_cache is not None:
-            time.sleep(0.5)  # the app's children end with it
-            empty_cache.cleanup()
 
 
 def main() -> None:

@@ -18,7 +18,8 @@ from workbench.comparison import CHANGE_MARKS, Change, change_of, compare_record
 from workbench.tui.app import Workbench
 from workbench.tui.documents import DocumentList
 from workbench.tui.errorlist import ErrorPanel
-from workbench.tui.rows import marked_mentions, select_documents
+from workbench.tui.documentrows import select_documents
+from workbench.tui.rows import marked_mentions
 from workbench.tui.text import DocumentText
 
 KEY = "samples/gum/key.gum.conll"

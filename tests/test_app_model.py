@@ -15,13 +15,12 @@ from metrics.measures.score import Score
 from metrics.corpus.scoring import CorpusResult
 from workbench.output import error_json, render_report, write_atomic
 from workbench.tui.chains import chain_rows
+from workbench.tui.documentrows import document_rows, select_documents
 from workbench.tui.rows import (
     Selection,
     display_text,
-    document_rows,
     filter_errors,
     marked_mentions,
-    select_documents,
     short_name,
     token_units,
     type_explanation,

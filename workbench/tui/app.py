@@ -16,14 +16,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import ContentSwitcher, Footer, Input, ProgressBar, Static
+from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.corpus.scoring import CorpusResult
@@ -33,16 +32,18 @@ from metrics.statistics.significance import Comparison
 from ..comparison import Change
 from ..session import LoadOptions, Session
 from .comparing import ComparedPair, Comparing, SystemView, shown_at_start
-from .datasets import DatasetRun, DatasetSwitching, dataset_label
+from .datasets import DatasetRun, DatasetSwitching
+from .documentrows import document_rows
 from .documents import DocumentList
 from .errorlist import ErrorPanel
+from .filling import PanelsFilling
 from .messages import EngineFault, LoadFailed, Loaded, Progress, while_running
 from .navigation import Navigation
 from .opening import UNREADABLE, Opening, load_session
 from .palette import system_commands
 from .taxonomy import TaxonomySwitching
 from .relating import RELATION_BINDINGS, RelationsShowing
-from .rows import MODES, display_text, document_rows, fit_status, score_lines, short_name, type_explanation
+from .rows import MODES
 from .scores import ScoresPanel
 from .text import DocumentText
 from .theme import DARK, LIGHT, TYPE_VARIABLES_DARK, steady_cursors
@@ -62,7 +63,7 @@ collections, 10-70 ms of it, some over every live object; at these, none (median
 against 171).  Long-lived data is frozen (`gc.freeze`), and the rare cycles are still collected."""
 
 
-class Workbench(Workers, Comparing, Navigation, DatasetSwitching, TaxonomySwitching, RelationsShowing, App):
+class Workbench(Workers, Comparing, Navigation, PanelsFilling, DatasetSwitching, TaxonomySwitching, RelationsShowing, App):
     """Score a key against a response and browse the errors (or browse a key alone, or compare
     several responses: `comparing.py`)."""
 
@@ -86,6 +87,7 @@ class Workbench(Workers, Comparing, Navigation, DatasetSwitching, TaxonomySwitch
         Binding("f8", "charts", "Charts", id="view.charts"),
         Binding("f9", "next_system", "Switch", id="system.next"),
         Binding("c", "cycle_change", "Changes", id="errors.change"),
+        Binding("f9,c", "compare_only", show=False, id="compare.only"),  # F9 or c with one response: why nothing
         Binding("d", "scores_scope", "Scores: the document's / the corpus's (below 130 columns)", show=False,
                 id="scores.scope"),
         Binding("i", "sort_errors", "Sort errors by impact / in text order", show=False, id="errors.sort"),
@@ -383,98 +385,6 @@ and chains, for browsing.
             if self._price_timer is not None:
                 self._price_timer.stop()
             self._price_timer = self.set_timer(0.15, self._price_current)
-
-    def _set_status(self, text: str) -> None:
-        """The top line: file and document names are data (a Text, never markup, controls shown)."""
-        self.query_one("#status", Static).update(Text(display_text(text)))
-
-    def mode_name(self) -> str:
-        return MODES[self.mode_index]
-
-    def _conventions_text(self) -> str:
-        """The status line's CorefUD or UA conventions and matching (v8.01's go unsaid)."""
-        options = self.session.options
-        shown = options.conventions in ("corefud", "ua") and not self.browsing  # browsing: no scores to qualify
-        return f"  {options.conventions} {options.match}" if shown else ""
-
-    def _status(self) -> None:
-        if self.corpus is None:
-            return
-        pair = self.corpus.pairs[self.doc_index]
-        documents = self.query_one(DocumentList)
-        conll = self.result.micro.get("conll") if self.result is not None else None
-        corpus_text = f"  corpus CoNLL F1 {100 * conll.f1:.2f}" if conll is not None and not self.comparing else ""
-        names = short = ""
-        if self.comparing:  # the names `corefwb compare` prints when the line has room, else the short ones
-            full, labels = self.response_names(), self.labels()
-            corpus_text = names = f"  {full[self.system]} vs {full[self.baseline]}"
-            short = f"  {labels[self.system]} vs {labels[self.baseline]}"
-        if self.browsing:
-            corpus_text = "  browsing the key alone: no scores, no errors"
-        if self.session.warnings:
-            corpus_text += f"  {(count := len(self.session.warnings))} warning{'s' * (count > 1)} (F5)"
-        if documents.query_one("#doc-filter", Input).value:  # a filter hides documents: never unsaid
-            corpus_text = f"  filter: {documents.listed}/{len(documents.rows)} documents (F6){corpus_text}"
-        # below 130 columns the view and mode go unsaid here (the middle panel's title says them),
-        # so that the scores and the warnings count stay on the line
-        view = (f"  view: {self.query_one(ContentSwitcher).current}, {MODES[self.mode_index]}"
-                if self.size.width >= 130 else "")
-        tokens = f", {len(pair.key.words)} tokens" if self.size.width >= 130 or not self.comparing else ""
-        line = (f"{dataset_label(self.crac_run)}{short_name(pair.name)}  ({documents.position(self.doc_index)}"
-                f"{tokens}){self._conventions_text()}{view}{corpus_text}")
-        self._set_status(fit_status(line, self.size.width - 2, short_name(pair.name), [  # the line's padding: 2
-            (names, short), (tokens, ""), ("  corpus CoNLL F1 ", "  CoNLL F1 "), (" documents (F6)", " (F6)")]))
-        text = self.query_one(DocumentText)
-        text.border_title = f"text: {MODES[self.mode_index]}{self.system_label()}"
-        room = (text.size.width or 60) - 6  # the border's corners and the subtitle's padding
-        text.show_legend(self.comparing, self.session.options.conventions, room, self.relations_shown)
-        if self.selected_error is not None:
-            mention = self.selected_error.mention  # what a repair did to make it, else why it has its type
-            text.border_subtitle = Text(text.repair_note(mention, room) or type_explanation(pair.key, pair.typed_spans(),
-                                                                                            mention, room))
-
-    def _show_scores(self) -> None:
-        if self.corpus is None:
-            return
-        if self.comparing:
-            self.show_comparison()
-            return
-        if self.result is None:
-            return
-        name = self.corpus.pairs[self.doc_index].name
-        document = dict(self.result.documents).get(name)
-        panel = self.query_one(ScoresPanel)
-        panel.show_scores(score_lines(document, self.result.micro), self.start_micro)
-        title = {None: f"{display_text(short_name(name))} / corpus", "corpus": "corpus (d: document)",
-                 "document": "document (d: corpus)"}[panel.scope]
-        panel.border_title = Text(f"scores: {title}")  # a name is data
-
-    def _show_errors(self, keep_cursor: bool = False, defer: bool = False) -> None:
-        if self.corpus is None:
-            return
-        panel = self.query_one(ErrorPanel)
-        name = self.corpus.pairs[self.doc_index].name
-        # single mode: the errors of the previous weights stay listed until the new ones arrive
-        rows = self.document_changes(name) if self.comparing else (
-            self.errors.get(name, []) if self.errors is not None else None)
-        if rows is None:
-            rows = self.previewed(name)
-        if rows is None:
-            failed = any(self.view_of(s).errors is None and self.view_of(s).errors_weights == self.weights
-                         for s in self.shown_systems())
-            panel.set_rows(None, state="failed" if failed else "analysing")
-            return
-        panel.set_rows(rows, keep_cursor, defer)
-
-    def _show_chains(self) -> None:
-        """Fill the chains view, unless it already shows this document in this theme."""
-        shown = (self.doc_index, self.theme)
-        if self._chains_shown == shown:
-            return
-        self._chains_shown = shown
-        pair = self.corpus.pairs[self.doc_index]
-        key_rows, response_rows = self.chains_of(pair)
-        self.query_one(ChainsView).show(key_rows, None if self.browsing else response_rows, self.chains_legends())
 
     # --------------------------------------------------------------- errors
     @on(ErrorPanel.Picked, "#errorpanel")

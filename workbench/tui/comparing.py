@@ -224,8 +224,10 @@ class Comparing:
     def action_next_system(self) -> None:
         """F9: compare the next system with the baseline; with two responses, swap them."""
         count = len(self.response_paths)
-        if self.session is None or count < 2:
-            self.notify("one response: open the workbench with several to compare them", timeout=5)
+        if count < 2:
+            self.action_compare_only()
+            return
+        if self.session is None:
             return
         if count == 2:
             self.baseline, self.system = self.system, self.baseline
@@ -240,6 +242,12 @@ class Comparing:
         self.call_after_refresh(self._rescore_worker, self.weights, self._edit_started)
         labels = self.labels()
         self.notify(f"comparing {labels[self.system]} with {labels[self.baseline]} (baseline)", timeout=3, markup=False)
+
+    def action_compare_only(self) -> None:
+        """F9 or c with one response: their bindings give way there (`check_action`) and pressing
+        them changed nothing; this says why."""
+        self.notify("one response: F9 and c compare several (open the workbench with two or more responses)",
+                    timeout=5, markup=False)
 
     def action_cycle_change(self) -> None:
         """`c`: the error list's change filter (compare mode)."""

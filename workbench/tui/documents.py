@@ -19,7 +19,8 @@ from textual.widgets import Input
 from metrics.measures.catalog import CONLL, MUC
 
 from .cells import ListTable, count_text, pair_heads
-from .rows import COMPARE_SORT_KEYS, SORT_KEYS, SORT_LABELS, DocumentRow, display_text, percent, select_documents, short_name
+from .documentrows import COMPARE_SORT_KEYS, SORT_KEYS, SORT_LABELS, DocumentRow, select_documents
+from .rows import display_text, percent, short_name
 
 SCROLLBAR = 1
 """Cells the table's vertical scrollbar takes (`scrollbar-size-vertical` in workbench.tcss)."""

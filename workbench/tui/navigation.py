@@ -22,6 +22,9 @@ from .rows import MODES, Selection, group_errors, short_name
 from .scores import ScoresPanel
 from .text import DocumentText
 
+NO_ERRORS_BROWSING = "browsing a key alone: no errors"
+"""What an error key (n, p, i) says when a key is browsed alone: there is no error list to act on."""
+
 if TYPE_CHECKING:
     from .export import ExportSource
 
@@ -102,6 +105,9 @@ class Navigation:
 
     def action_sort_errors(self) -> None:
         """`i` from anywhere (a filter box keeps its letters): the error list by impact or in text order."""
+        if self.browsing:  # the list is hidden: sorting it changed nothing on screen, silently
+            self.notify(NO_ERRORS_BROWSING, markup=False)
+            return
         if self.taxonomy == "kk":  # K&K's errors are priced per type (F8), not one by one
             self.notify("entity errors are listed by type; i sorts the per-mention list (t)", markup=False)
             return
@@ -133,13 +139,16 @@ class Navigation:
                                       pair=(self.baseline, self.system) if self.comparing else None))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """F9 (next compared system) and c (change filter) work only in compare mode.  A screen may name the
+        """F9 (next compared system) and c (change filter) work only in compare mode (hidden from the
+        footer otherwise, where their keys run `compare_only`, which says why).  A screen may name the
         only app actions that apply on it (`APP_ACTIONS`): the others neither work nor show there."""
         allowed = getattr(self.screen, "APP_ACTIONS", None)
         if allowed is not None and action not in allowed:
             return False
         if action in ("next_system", "cycle_change"):
             return self.comparing
+        if action == "compare_only":  # their stand-in with one response: a notice, not silence
+            return not self.comparing
         return True
 
     def action_help(self) -> None:
@@ -184,7 +193,7 @@ class Navigation:
         """n / p: the next or previous error; after the user paged the text away from the
         selected error, the first error from the top of the view on (or the last before it)."""
         if self.browsing:
-            self.notify("browsing a key alone: no errors", markup=False)
+            self.notify(NO_ERRORS_BROWSING, markup=False)
             return
         panel = self.error_panel()
         text = self.query_one(DocumentText)

@@ -182,19 +182,23 @@ ITEM_INDENT = 5
 """Where a mention's wrapped words continue: under its words (after the indent and type letter)."""
 HEADER_INDENT = 2
 """Where a chain's wrapped header continues."""
+KEPT_TOGETHER = "\u00a0"
+"""Joins words a wrap must not part (a no-break space: `wrap_offsets` breaks at plain spaces
+only): a count and what it counts, `2 missing`, read as `2` at a line's end and `missing` below
+it at 100 columns."""
 
 
 def wrap_offsets(plain: str, width: int, indent: int) -> list[int]:
     """Where to break a line of `plain` text so that each piece fits `width` cells, the pieces
-    after the first indented by `indent`: before a word that does not fit, or inside a word longer
-    than a line.  Offsets as `Text.divide` takes them (a piece keeps the spaces after it, which
+    after the first indented by `indent`: before a word (what plain spaces part: `KEPT_TOGETHER`
+    joins a word) that does not fit, or inside a word longer than a line.  Offsets as `Text.divide` takes them (a piece keeps the spaces after it, which
     the view strips)."""
     if cell_len(plain) <= width:
         return []
     indent = min(indent, max(width - 8, 0))  # a narrow column: a continuation starts further left
     offsets: list[int] = []
     room, used, position = width, 0, 0
-    for match in re.finditer(r"\S+", plain):
+    for match in re.finditer(r"[^ ]+", plain):
         start, word = match.start(), match.group()
         gap = cell_len(plain[position:start]) if used or not offsets else 0
         cells = cell_len(word)
@@ -232,7 +236,7 @@ def chain_lines(app: App, row: ChainRow, side: ChainSide, marked: frozenset[Span
     elif row.partners:
         header.append(f"  {row.relation} {other}{row.partners[0]}")
     if row.unmatched:
-        header.append(f"  {row.unmatched} {lacking}", style="italic")
+        header.append(f"  {row.unmatched}{KEPT_TOGETHER}{lacking}", style="italic")
     if row.note:
         header.append(f"  {row.note}", style="bold")
     lines = [header]
