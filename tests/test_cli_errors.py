@@ -207,6 +207,8 @@ def test_category_impacts_follow_the_same_filters_as_the_counts(capsys) -> None:
     rows = {line.split()[0] + line.split()[1]: line.split()[-1] for line in out.splitlines()[4:10]}
     assert rows["wronglink"] == whole["wronglink"] and rows["wronglink"] != "-"
     assert all(value == "-" for name, value in rows.items() if name != "wronglink")
+    _, out, _ = run(capsys, "errors", KEY, RESP_E, "--impact", "conll", "--category", "wl", "--distinct")
+    assert {line.split()[0] + line.split()[1]: line.split()[-1] for line in out.splitlines()[4:10]} == rows
 
 
 def test_negative_impacts_are_marked_and_explained() -> None:
@@ -218,3 +220,26 @@ def test_negative_impacts_are_marked_and_explained() -> None:
     assert str(impact_cell(-0.000204).style) == "red" and impact_cell(-0.000204).plain == "-0.0204"
     assert str(impact_cell(0.000752).style) == "" and impact_cell(None).plain == ""
     assert "can lower a score" in dict(COLUMNS)["impact"] and "can lower a score" in ErrorPanel.HELP
+
+
+def test_distinct_fixes_priced_as_columns_are_the_records_priced_one_by_one(capsys) -> None:
+    """`--distinct --impact --sort impact` lists columns priced by `Pricer.price_columns`; the same
+    list as the records' road: `group_by_fix`, the first record of each group priced by
+    `price_all` against all, sorted by impact (stable), each with its group's size."""
+    from workbench.output import error_json
+    from workbench.session import LoadOptions, Session
+
+    gum = Path(__file__).resolve().parent.parent / "samples" / "gum"
+    key, response = str(gum / "key.ontogum.conll"), str(gum / "response.ontonotes.conll")
+    code, out, _ = run(capsys, "errors", key, response, "--distinct", "--impact", "conll", "--sort", "impact",
+                       "--format", "json", "--jobs", "1")
+    listed = json.loads(out)["errors"]
+    session = Session.load(key, [response], LoadOptions(cache=False))
+    records = session.error_columns().records()
+    pricer = session.pricer("conll")
+    groups = pricer.group_by_fix(records)
+    priced, _ = pricer.price_all([group[0] for group in groups], records)
+    ordered = sorted(zip(priced, groups), key=lambda pair: -(pair[0].impact or 0.0))
+    expected = [{**error_json(r), "same_fix": len(group)} for r, group in ordered]
+    assert code == 0 and len(listed) > 20 and any(entry["same_fix"] > 1 for entry in listed)
+    assert json.loads(json.dumps(expected)) == listed

@@ -1,5 +1,6 @@
 """scipy's assignment solver loaded by itself (`metrics.runtime.lsap`): the very function
-`scipy.optimize` exports, without the 0.4 s of importing the rest of `scipy.optimize`."""
+`scipy.optimize` exports, without the 0.4 s of importing the rest of `scipy.optimize`; and the
+mention matchers' assignment of positive similarity built on it, against brute force."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 PROBE = """
 import sys
@@ -75,3 +78,44 @@ def test_a_solver_file_missing_or_not_loading_alone_falls_back_to_scipy_optimize
     done = subprocess.run([sys.executable, "-c", FALLBACK, scipy_has], capture_output=True, text=True)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert done.stdout.split() == ["True", "[0,", "1]", "[1,", "0]"], done.stdout
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.data())
+def test_positive_pairs_are_a_best_assignment_of_positive_similarity(n_rows, n_cols, data):
+    """`positive_pairs` against every one-to-one assignment: its total similarity is the largest,
+    and it keeps exactly the pairs of the solver's assignment whose similarity is positive."""
+    import itertools
+
+    import numpy as np
+
+    from metrics.runtime.lsap import linear_sum_assignment, positive_pairs
+
+    values = data.draw(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0]), min_size=n_rows * n_cols,
+                                max_size=n_rows * n_cols))
+    similarity = np.array(values).reshape(n_rows, n_cols)
+    found = positive_pairs(similarity.copy())
+    rows, cols = linear_sum_assignment()(-similarity)
+    assert found == [(r, c) for r, c in zip(rows.tolist(), cols.tolist()) if similarity[r, c] > 0]
+    small, large = (n_rows, n_cols) if n_rows <= n_cols else (n_cols, n_rows)
+    best = max(sum(similarity[(i, p) if n_rows <= n_cols else (p, i)] for i, p in enumerate(chosen))
+               for chosen in itertools.permutations(range(large), small))
+    assert sum(similarity[r, c] for r, c in found) == best
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.frozensets(st.integers(0, 6), max_size=3), max_size=5),
+       st.lists(st.frozensets(st.integers(0, 6), max_size=3), max_size=5))
+def test_sharing_similarity_is_the_score_of_the_pairs_that_share_a_unit(rows, columns):
+    """`sharing_similarity` against scoring every pair: the score where a pair shares a unit, 0
+    elsewhere (the score given here is positive even for pairs that share nothing)."""
+    import numpy as np
+
+    from metrics.runtime.lsap import sharing_similarity
+
+    def score(a: frozenset, b: frozenset) -> float:
+        return 1.0 + len(a & b) + 0.5 * len(b)
+
+    found = sharing_similarity(rows, columns, lambda units: units, score)
+    expected = np.array([[score(a, b) if a & b else 0.0 for b in columns] for a in rows]).reshape(len(rows), len(columns))
+    assert found.shape == expected.shape and np.array_equal(found, expected)

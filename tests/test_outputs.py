@@ -193,6 +193,23 @@ def test_convert_writes_every_target_and_reading_back_is_the_identity(tmp_path, 
     assert "onto an input" in capsys.readouterr().err
 
 
+def test_an_output_named_gz_is_gzipped(tmp_path, capsys):
+    """`convert IN OUT.conll.gz` (its format found under the .gz) and `score --output X.json.gz`
+    write gzip, the same bytes every run, holding what the plain name gets."""
+    import gzip
+
+    key = tmp_path / "key.conll"
+    key.write_text(KEY)
+    key = str(key)
+    for args, name in ((["convert", key], "out.conll"), (["score", key, key, "--format", "json", "--output"], "s.json")):
+        plain, packed = tmp_path / name, tmp_path / (name + ".gz")
+        assert main([*args, str(plain)]) == 0 and main([*args, str(packed)]) == 0
+        first = packed.read_bytes()
+        assert gzip.decompress(first) == plain.read_bytes()
+        assert main([*args, str(packed)]) == 0 and packed.read_bytes() == first
+    capsys.readouterr()
+
+
 words = st.lists(st.sampled_from(["a", "bb", "C", "dé", "x-y", "'s", "“q”", "."]), min_size=1, max_size=14)
 
 

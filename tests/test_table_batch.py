@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from metrics.measures.table import build_table
 from metrics.measures.table_block import RESPONSE_IDS, TableBlock, build_tables, laid_block
-from metrics.mentions.alignment import align
+from metrics.mentions.alignment import align, align_all
 from strategies import corpora
 
 
@@ -36,6 +36,19 @@ def same(found, expected) -> None:
 @given(corpora(duplicates=True, max_documents=8))
 def test_tables_of_many_documents_are_each_documents_own(pairs):
     alignments = [align(p.key, p.response) for p in pairs]
+    for found, alignment in zip(build_tables(alignments), alignments):
+        same(found, build_table(alignment))
+
+
+@settings(max_examples=80, deadline=None)
+@given(corpora(duplicates=True, max_documents=8))
+def test_tables_of_documents_aligned_from_the_cache_are_each_documents_own(pairs):
+    """Alignments `align_all` made at once from cached documents: `build_tables` reads their chains
+    from the arrays they hold (`laid_alignments`), not from their lists; the same tables."""
+    from metrics.formats.packed import pack, unpack
+
+    keys, responses = unpack(pack([p.key for p in pairs])), unpack(pack([p.response for p in pairs]))
+    alignments = align_all(keys, responses)
     for found, alignment in zip(build_tables(alignments), alignments):
         same(found, build_table(alignment))
 

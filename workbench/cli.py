@@ -66,7 +66,8 @@ COMMANDS = {
     "errors": "list every error, explained and priced",
     "compare": "compare responses against one key: intervals, significance, breakdowns",
     "crac": "the CRAC shared task's report: systems x datasets, four settings, macro-average, significance",
-    "convert": "write any file corefwb reads as CoNLL-2012, CoNLL-U, jsonlines or a system's jsonlines",
+    "convert": "write any file corefwb reads as CoNLL-2012, CoNLL-U, jsonlines, a system's jsonlines or the CRAC LLM "
+               "track's text",
     "plot": "draw a figure for a paper (needs matplotlib: pip install 'coref-workbench[plot]')",
 }
 """Each subcommand (its module in `workbench.commands`) and what it does."""

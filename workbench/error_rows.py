@@ -20,7 +20,7 @@ from metrics.errors.mention import MentionColumns
 from metrics.model import MentionType
 
 from .json_text import Written, dumps, scalar, string
-from .output import ERROR_COLUMNS, impact_points, impact_text, render_csv
+from .output import ERROR_COLUMNS, IMPACT_UNIT, impact_points, impact_text, render_csv
 
 _FIELDS = ("document", "category", "mention", "antecedent", "best_antecedent", "key_chain", "response_chain", "cost",
            "fix", "impact_points")
@@ -132,6 +132,22 @@ def _mention_cells(mentions: MentionColumns) -> list[list]:
             [text if here else "" for text, here in zip(mentions.text, present)]]
 
 
+def table_headers(*, impacts: bool, same_fix: bool) -> list[str]:
+    """The headers of `table_cells`' columns, in their order (the impact's and the same fix's when
+    the table has them)."""
+    headers = ["document", "category", "type", "mention", "antecedent", "best antecedent", "key", "resp", "cost"]
+    if impacts:
+        headers.append(f"impact ({IMPACT_UNIT})")
+    if same_fix:
+        headers.append("same fix")
+    return headers
+
+
+def impact_cell(value: float | None) -> str:
+    """An impact in the text and Markdown tables: `impact_text`, "-" when not priced."""
+    return impact_text(value) or "-"
+
+
 def table_cells(columns: ErrorColumns, *, width: int, letters: bool, missing: str, impacts: bool,
                 same_fix: Sequence[int] | None = None) -> list[list[str]]:
     """The columns of the errors' table in text and Markdown: document, category, type (its letter
@@ -149,7 +165,7 @@ def table_cells(columns: ErrorColumns, *, width: int, letters: bool, missing: st
         [missing if cost is None else f"{cost:g}" for cost in columns.cost],
     ]
     if impacts:
-        cells.append([impact_text(value) or "-" for value in columns.impact])
+        cells.append([impact_cell(value) for value in columns.impact])
     if same_fix is not None:
         cells.append([str(n) for n in same_fix])
     return cells

@@ -147,68 +147,47 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
     n = len(alignments)
     if n < 2:
         return [build_table(alignment) for alignment in alignments]
-    laid = laid_alignments(alignments)
-    if laid is not None:  # computed together, as arrays (`align_all`)
-        key_counts, response_counts = np.diff(laid.key_chain_starts), np.diff(laid.response_chain_starts)
-        key_sizes, response_sizes, key_flat, response_flat = laid.key_sizes, laid.response_sizes, laid.key_ids, \
-            laid.response_ids
-        n_ids = np.diff(laid.id_starts)
-    else:
-        key_counts = _lengths(a.key_chains for a in alignments)
-        response_counts = _lengths(a.response_chains for a in alignments)
-        key_sizes = np.fromiter((len(c) for a in alignments for c in a.key_chains), np.int64, int(key_counts.sum()))
-        response_sizes = np.fromiter((len(c) for a in alignments for c in a.response_chains), np.int64,
-                                     int(response_counts.sum()))
-        key_flat = np.fromiter((i for a in alignments for c in a.key_chains for i in c), np.int64, int(key_sizes.sum()))
-        response_flat = np.fromiter((i for a in alignments for c in a.response_chains for i in c), np.int64,
-                                    int(response_sizes.sum()))
-        n_ids = np.fromiter((a.n_ids for a in alignments), dtype=np.int64, count=n)
+    key_counts, response_counts, key_sizes, response_sizes, key_flat, response_flat, n_ids = _laid_chains(alignments)
     id_start, key_chain_start, response_chain_start = group_starts(n_ids), group_starts(key_counts), group_starts(response_counts)
     key_owner = np.repeat(np.arange(len(key_sizes), dtype=np.int64), key_sizes)
     response_owner = np.repeat(np.arange(len(response_sizes), dtype=np.int64), response_sizes)
-    key_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)[key_owner]
-    response_doc = np.repeat(np.arange(n, dtype=np.int64), response_counts)[response_owner]
+    key_chain_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)
+    response_chain_doc = np.repeat(np.arange(n, dtype=np.int64), response_counts)
+    key_doc, response_doc = key_chain_doc[key_owner], response_chain_doc[response_owner]
     primary_chain = np.full(int(n_ids.sum()), -1, dtype=np.int64)
     np.maximum.at(primary_chain, key_flat + id_start[key_doc], key_owner)  # the last key chain holding an id
     k_of_response = primary_chain[response_flat + id_start[response_doc]]
     in_key = k_of_response >= 0
-    codes = k_of_response[in_key] * max(len(response_sizes), 1) + response_owner[in_key]
-    cell_codes, inverse, primary = np.unique(codes, return_inverse=True, return_counts=True)
-    cell_key = cell_codes // max(len(response_sizes), 1)
-    cell_response = cell_codes % max(len(response_sizes), 1)
-    cell_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)[cell_key]
-    cell_counts = np.bincount(cell_doc, minlength=n)
-    cell_start = group_starts(cell_counts)
-    matched_doc = response_doc[in_key]
-    twinless_doc = response_doc[~in_key]
-    # degrees in the key-response overlap graph: a document whose cells are all simple needs no more
-    simple_mask = (np.bincount(cell_key, minlength=len(key_sizes))[cell_key] == 1) & \
-        (np.bincount(cell_response, minlength=len(response_sizes))[cell_response] == 1)
-    all_simple = (np.bincount(cell_doc[~simple_mask], minlength=n) == 0).tolist()
+    n_resp = max(len(response_sizes), 1)
+    cell_codes, inverse, primary = np.unique(k_of_response[in_key] * n_resp + response_owner[in_key],
+                                             return_inverse=True, return_counts=True)
+    cell_key, cell_response = cell_codes // n_resp, cell_codes % n_resp
+    cell_doc = key_chain_doc[cell_key]
+    cell_start = group_starts(np.bincount(cell_doc, minlength=n))
+    matched_doc, twinless_doc = response_doc[in_key], response_doc[~in_key]
+    simple_mask = _alone_in_both_chains(cell_key, cell_response, len(key_sizes), len(response_sizes))
+    all_simple = np.bincount(cell_doc[~simple_mask], minlength=n) == 0
     # each document's arrays, local again
     local_cell_key = cell_key - key_chain_start[cell_doc]
     local_cell_response = cell_response - response_chain_start[cell_doc]
     local_inverse = inverse - cell_start[matched_doc]
     local_key_owner = key_owner - key_chain_start[key_doc]
     local_response_owner = response_owner - response_chain_start[response_doc]
-    matched_ids = response_flat[in_key]
-    twinless_ids = response_flat[~in_key]
+    matched_ids, twinless_ids = response_flat[in_key], response_flat[~in_key]
     twinless_owner = local_response_owner[~in_key]
-    irregular = set(np.flatnonzero(np.bincount(key_doc, minlength=n)
-                                   != np.fromiter((a.n_key_ids for a in alignments), np.int64, n)).tolist())
+    n_key_spans = np.fromiter((a.n_key_ids for a in alignments), np.int64, n)
+    irregular = set(np.flatnonzero(np.bincount(key_doc, minlength=n) != n_key_spans).tolist())
     # the CEAF components of each document whose cells are not all simple
-    wanted = ~np.asarray(all_simple, dtype=bool)
+    wanted = ~all_simple
     wanted[list(irregular)] = False
     found = _components_together(wanted[cell_doc], simple_mask, cell_key, cell_response, cell_doc,
                                  cell_start=cell_start, key_start=key_chain_start, response_start=response_chain_start,
                                  n_key=len(key_sizes))
-    key_chain_doc = np.repeat(np.arange(n, dtype=np.int64), key_counts)
-    response_chain_doc = np.repeat(np.arange(n, dtype=np.int64), response_counts)
     # each document's parts: its cells, then its twinless positions
     part_doc = np.concatenate([cell_doc, twinless_doc])
     part_order = np.argsort(part_doc, kind="stable")
     # each document's simple cells: all its cells, or those `components_of` finds; its star cells
-    every = np.asarray(all_simple, dtype=bool)[cell_doc]
+    every = all_simple[cell_doc]
     simple_values = np.concatenate([(np.arange(len(cell_doc), dtype=np.int64) - cell_start[cell_doc])[every],
                                     found.simple])
     simple_doc = np.concatenate([cell_doc[every], found.simple_doc])
@@ -225,13 +204,12 @@ def build_tables(alignments: Sequence[Alignment]) -> list[Table]:
         "simple_cells": (simple_values[by_doc], simple_doc[by_doc]),
         "star_cells": (found.star, found.star_doc), "star_starts": (found.starts, found.starts_doc),
     }, {
-        "n_key_spans": np.fromiter((a.n_key_ids for a in alignments), np.int64, n),
+        "n_key_spans": n_key_spans,
         "n_response_spans": np.fromiter((a.response_spans for a in alignments), np.int64, n),
         "matched": np.fromiter((a.matched for a in alignments), np.int64, n),
         "components": _counted({d: len(places) for d, places in found.components.items()}, n),
     }, found.components)
-    laid = not irregular
-    return [build_table(alignment) if d in irregular else TableView(block, d, laid)
+    return [build_table(alignment) if d in irregular else TableView(block, d, not irregular)
             for d, alignment in enumerate(alignments)]
 
 
@@ -256,8 +234,7 @@ def counted_tables(key_sizes: np.ndarray, key_counts: np.ndarray, response_sizes
     response_chain_doc = np.repeat(np.arange(n, dtype=np.int64), response_counts)
     cell_doc = key_chain_doc[cell_key]
     cell_start = group_starts(np.bincount(cell_doc, minlength=n))
-    simple_mask = (np.bincount(cell_key, minlength=len(key_sizes))[cell_key] == 1) & \
-        (np.bincount(cell_response, minlength=len(response_sizes))[cell_response] == 1)
+    simple_mask = _alone_in_both_chains(cell_key, cell_response, len(key_sizes), len(response_sizes))
     found = _components_together(np.ones(len(cell_key), dtype=bool), simple_mask, cell_key, cell_response, cell_doc,
                                  cell_start=cell_start, key_start=key_start, response_start=response_start,
                                  n_key=len(key_sizes))
@@ -278,6 +255,34 @@ def counted_tables(key_sizes: np.ndarray, key_counts: np.ndarray, response_sizes
         "components": _counted({d: len(places) for d, places in found.components.items()}, n),
     }, found.components)
     return [TableView(block, d, True) for d in range(n)]
+
+
+def _laid_chains(alignments: Sequence[Alignment]) -> tuple[np.ndarray, ...]:
+    """The alignments' chains laid end to end: each document's number of key and of response
+    chains, each chain's size, every chain's mention ids chain after chain (each document's own),
+    and each document's number of ids; as `align_all` laid them when it did, else gathered."""
+    laid = laid_alignments(alignments)
+    if laid is not None:
+        return (np.diff(laid.key_chain_starts), np.diff(laid.response_chain_starts), laid.key_sizes,
+                laid.response_sizes, laid.key_ids, laid.response_ids, np.diff(laid.id_starts))
+    key_counts = _lengths(a.key_chains for a in alignments)
+    response_counts = _lengths(a.response_chains for a in alignments)
+    key_sizes = np.fromiter((len(c) for a in alignments for c in a.key_chains), np.int64, int(key_counts.sum()))
+    response_sizes = np.fromiter((len(c) for a in alignments for c in a.response_chains), np.int64,
+                                 int(response_counts.sum()))
+    key_flat = np.fromiter((i for a in alignments for c in a.key_chains for i in c), np.int64, int(key_sizes.sum()))
+    response_flat = np.fromiter((i for a in alignments for c in a.response_chains for i in c), np.int64,
+                                int(response_sizes.sum()))
+    n_ids = np.fromiter((a.n_ids for a in alignments), dtype=np.int64, count=len(alignments))
+    return key_counts, response_counts, key_sizes, response_sizes, key_flat, response_flat, n_ids
+
+
+def _alone_in_both_chains(cell_key: np.ndarray, cell_response: np.ndarray, n_key: int, n_response: int) -> np.ndarray:
+    """Each cell alone in its key chain's row and in its response chain's column (degree 1 on
+    both sides of the key-response overlap graph): a simple cell, its own CEAF component, which
+    the solver never sees; a document whose cells are all simple needs no more."""
+    return (np.bincount(cell_key, minlength=n_key)[cell_key] == 1) & \
+        (np.bincount(cell_response, minlength=n_response)[cell_response] == 1)
 
 
 def _lengths(groups) -> np.ndarray:

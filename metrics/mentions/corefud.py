@@ -135,25 +135,15 @@ def _assign(keys: list[NodeMention], responses: list[NodeMention], score) -> lis
     """The best one-to-one assignment of positive scores, as the official scorer takes it."""
     if not keys or not responses:
         return []
-    from metrics.runtime.lsap import linear_sum_assignment
+    from metrics.runtime.lsap import positive_pairs, sharing_similarity
 
     keys = sorted(keys, key=mention_order)
     responses = sorted(responses, key=mention_order)
-    by_node: dict[Node, list[int]] = {}
-    for j, s in enumerate(responses):
-        for node in s.nodes:
-            by_node.setdefault(node, []).append(j)
-    similarity = np.zeros((len(keys), len(responses)))
-    for i, k in enumerate(keys):
-        candidates = range(len(responses)) if score is zero_score else sorted(
-            {j for node in k.nodes for j in by_node.get(node, ())})
-        for j in candidates:
-            similarity[i, j] = score(k, responses[j])
-    # the solver's costs made in place (the values `-similarity` gives, signed zeros too): a book's
-    # 12,000 x 17,000 mentions left unmatched take 1.8 GB a matrix, and a second one doubled the peak
-    cost = np.negative(similarity, out=similarity)
-    rows, cols = linear_sum_assignment()(cost)
-    return [(keys[r], responses[c]) for r, c in zip(rows, cols) if cost[r, c] < 0]
+    if score is zero_score:  # two zeros share no node, yet score by their dependencies: every pair
+        similarity = np.array([[score(k, s) for s in responses] for k in keys], dtype=float)
+    else:
+        similarity = sharing_similarity(keys, responses, lambda m: m.nodes, score)
+    return [(keys[r], responses[c]) for r, c in positive_pairs(similarity)]
 
 
 def align(name: str, key_clusters: list[Cluster], response_clusters: list[Cluster],

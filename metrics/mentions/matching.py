@@ -60,7 +60,7 @@ def mention_alignment(key: Document, response: Document, mode: str = "exact") ->
     if not keys or not resps:
         return {}
     import numpy as np
-    from metrics.runtime.lsap import linear_sum_assignment
+    from metrics.runtime.lsap import positive_pairs
 
     ks = np.array([k[0] for k in keys])[:, None]
     ke = np.array([k[1] for k in keys])[:, None]
@@ -75,8 +75,7 @@ def mention_alignment(key: Document, response: Document, mode: str = "exact") ->
         sh = np.array([resp_head[s] for s in resps])[None, :]
         overlap = np.clip(np.minimum(ke, se) - np.maximum(ks, ss) + 1, 0, None)
         similarity = np.where(kh == sh, overlap / klen, 0.0)
-    rows, cols = linear_sum_assignment()(-similarity)
-    return {resps[c]: keys[r] for r, c in zip(rows, cols) if similarity[r, c] > 0}
+    return {resps[c]: keys[r] for r, c in positive_pairs(similarity)}
 
 
 def match_mentions(key: Document, response: Document, mode: str = "exact") -> Document:

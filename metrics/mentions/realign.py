@@ -70,16 +70,8 @@ def align_words(output: list[str], gold: list[str], zeros_free: bool = True) -> 
     aligned = Aligned()
     m, n = len(stripped), len(gold)
     # a common tail is matched whatever the table holds (equal words are taken first going back)
-    tail: list[tuple[int, int, int | None]] = []
-    while m and n:
-        if free(stripped[m - 1]):
-            tail.append((COPY, m - 1, None))
-            m -= 1
-        elif stripped[m - 1] == gold[n - 1]:
-            tail.append((MATCH, m - 1, n - 1))
-            m, n = m - 1, n - 1
-        else:
-            break
+    tail: list[tuple[int, int | None, int | None]] = []
+    m, n = _copied_or_matched(stripped, gold, free, m, n, steps=tail)
     if m and n:
         steps, left = _backtrack(_table(stripped[:m], gold[:n], free), stripped[:m], gold[:n], free)
     else:
@@ -210,14 +202,11 @@ def _backtrack(table: _Band, words: list[str], gold: list[str], free: Callable[[
     steps: list[tuple[int, int | None, int | None]] = []
     i, j = len(words), len(gold)
     while i > 0 and j > 0:
+        i, j = _copied_or_matched(words, gold, free, i, j, steps=steps)
+        if i == 0 or j == 0:
+            break
         here = table[i, j]
-        if free(words[i - 1]):
-            steps.append((COPY, i - 1, None))
-            i -= 1
-        elif words[i - 1] == gold[j - 1]:
-            steps.append((MATCH, i - 1, j - 1))
-            i, j = i - 1, j - 1
-        elif here == table[i - 1, j - 1] + 1:
+        if here == table[i - 1, j - 1] + 1:
             steps.append((REPLACE, i - 1, j - 1))
             i, j = i - 1, j - 1
         elif here == table[i - 1, j] + 1:
@@ -231,6 +220,23 @@ def _backtrack(table: _Band, words: list[str], gold: list[str], free: Callable[[
         j -= 1
     steps.reverse()
     return steps, i
+
+
+def _copied_or_matched(words: list[str], gold: list[str], free: Callable[[str], bool], i: int, j: int, *,
+                       steps: list[tuple[int, int | None, int | None]]) -> tuple[int, int]:
+    """Going back from output token `i` and key word `j` (both counted from 1), the steps that
+    need no table, appended to `steps`: a free (`##`) token copied, else equal words matched,
+    while one holds; where the walk stops.  Why first: equal words are taken before any edit."""
+    while i > 0 and j > 0:
+        if free(words[i - 1]):
+            steps.append((COPY, i - 1, None))
+            i -= 1
+        elif words[i - 1] == gold[j - 1]:
+            steps.append((MATCH, i - 1, j - 1))
+            i, j = i - 1, j - 1
+        else:
+            break
+    return i, j
 
 
 class _TooFar(ValueError):

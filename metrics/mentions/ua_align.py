@@ -31,10 +31,8 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from metrics.mentions.ua import AnyMention, Markable, MarkableTable, Mention, SplitAntecedent
-from metrics.runtime.lsap import linear_sum_assignment
+from metrics.runtime.lsap import positive_pairs, sharing_similarity
 
 MATCHES = ("exact", "partial", "partial-craft", "head")
 
@@ -181,16 +179,8 @@ def _partial_pairs(keys: set[Mention], responses: set[Mention], match: str) -> l
                         pairs.append((key, response))
                     break
         return pairs
-    by_word: dict[object, list[int]] = {}
-    for j, response in enumerate(response_list):
-        for w in response.word_set:
-            by_word.setdefault(w, []).append(j)
-    similarity = np.zeros((len(key_list), len(response_list)))
-    for i, key in enumerate(key_list):
-        for j in {j for w in key.word_set for j in by_word.get(w, ())}:
-            similarity[i, j] = score(key, response_list[j])
-    rows, cols = linear_sum_assignment()(-similarity)
-    return [(key_list[r], response_list[c]) for r, c in zip(rows, cols) if similarity[r, c] > 0]
+    similarity = sharing_similarity(key_list, response_list, lambda m: m.word_set, score)
+    return [(key_list[r], response_list[c]) for r, c in positive_pairs(similarity)]
 
 
 @dataclass

@@ -49,24 +49,27 @@ def changes_csv_rows(baseline: str, system: str, listed: Pairs) -> list[list]:
              rb.category.value if rb else "", change_of(ra, rb)] for ra, rb in listed]
 
 
-def changes_sections(rows: Pairs, listed: Pairs, n_changes: int, a: str, b: str) -> list[tuple[str, list[str], list[list[str]], set[str]]]:
-    """The mention-level report of B against A as (title, headers, rows, right-aligned columns)."""
-    s = summary(rows)
+def changes_sections(rows: Pairs, listed: Pairs, n_changes: int, baseline: str,
+                     system: str) -> list[tuple[str, list[str], list[list[str]], set[str]]]:
+    """The mention-level report of `system` against `baseline` as (title, headers, rows, right-aligned columns)."""
+    counted = summary(rows)
     out = []
     cat_rows = []
-    kinds = list(s["fixed"][CATEGORIES[0]])
+    kinds = list(counted["fixed"][CATEGORIES[0]])
     letters = [t.letter for t in kinds]
     for c in CATEGORIES:
-        fixed, intro = s["fixed"][c], s["introduced"][c]
+        fixed, intro = counted["fixed"][c], counted["introduced"][c]
         cat_rows.append([c.label] + [str(fixed[t]) for t in kinds] + [str(sum(fixed.values()))]
-                        + [str(intro[t]) for t in kinds] + [str(sum(intro.values())), str(s["same"][c])])
-    out.append((f"errors of {a} fixed by {b}, errors introduced by {b} (by mention type), and errors both make",
+                        + [str(intro[t]) for t in kinds] + [str(sum(intro.values())), str(counted["same"][c])])
+    out.append((f"errors of {baseline} fixed by {system}, errors introduced by {system} (by mention type), "
+                f"and errors both make",
                 ["category", f"fixed {letters[0]}", *letters[1:], "total", f"introduced {letters[0]}", *letters[1:],
                  "total", "both"],
                 cat_rows, {f"fixed {letters[0]}", *letters[1:], "total", f"introduced {letters[0]}", "both"}))
-    if s["changed"]:
-        rows_changed = sorted(s["changed"].items(), key=lambda kv: -sum(kv[1].values()))
-        out.append((f"mentions whose error changed category ({a} -> {b})", [a, b, *letters, "total"],
+    if counted["changed"]:
+        rows_changed = sorted(counted["changed"].items(), key=lambda kv: -sum(kv[1].values()))
+        out.append((f"mentions whose error changed category ({baseline} -> {system})",
+                    [baseline, system, *letters, "total"],
                     [[ca.label, cb.label] + [str(row[t]) for t in kinds] + [str(sum(row.values()))]
                      for (ca, cb), row in rows_changed], {*letters, "total"}))
     mention_rows = []
@@ -76,7 +79,7 @@ def changes_sections(rows: Pairs, listed: Pairs, n_changes: int, a: str, b: str)
         text = m.mention.text if len(m.mention.text) <= 30 else m.mention.text[:29] + "…"
         mention_rows.append([m.document, f"{text} {span}", m.mention.type.letter,
                              ra.category.label if ra else "-", rb.category.label if rb else "-", change_of(ra, rb)])
-    title = (f"listing {len(listed)} of {n_changes} mentions whose category differs ({a} -> {b})"
-             if len(listed) < n_changes else f"{n_changes} mentions whose category differs ({a} -> {b})")
-    out.append((title, ["document", "mention", "type", a, b, "change"], mention_rows, set()))
+    title = (f"listing {len(listed)} of {n_changes} mentions whose category differs ({baseline} -> {system})"
+             if len(listed) < n_changes else f"{n_changes} mentions whose category differs ({baseline} -> {system})")
+    out.append((title, ["document", "mention", "type", baseline, system, "change"], mention_rows, set()))
     return out

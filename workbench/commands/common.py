@@ -18,6 +18,20 @@ from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, size_opti
 from . import ua
 
 
+def add_output_argument(parser: argparse.ArgumentParser) -> None:
+    """`--output FILE`, as every command that writes a result takes it (`output.emit` writes it)."""
+    parser.add_argument("--output", metavar="FILE",
+                        help="write the result to FILE (atomically; gzipped when FILE ends in .gz) instead of stdout")
+
+
+def add_max_input_size_argument(parser: argparse.ArgumentParser) -> None:
+    """`--max-input-size SIZE` (`options.size_option` reads it), as every command that reads files
+    takes it, `crac` and `convert` too."""
+    parser.add_argument("--max-input-size", default="512M", metavar="SIZE",
+                        help="refuse an input whose (decompressed) text is larger (default 512M; K, M, G units): "
+                             "a guard against decompression bombs")
+
+
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """Options every command and the workbench share: how files are read, and the weights."""
     parser.add_argument("--key-format", choices=FORMATS, default="auto", help="format of the key file (default: detect)")
@@ -36,9 +50,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                              "come from the same rules as the LMetrics'; entity-type errors count only where "
                              "both files give entity types (CorefUD Entity=). A response with singletons "
                              "against a key without them loses value.")
-    parser.add_argument("--max-input-size", default="512M", metavar="SIZE",
-                        help="refuse an input whose (decompressed) text is larger (default 512M; K, M, G units): "
-                             "a guard against decompression bombs")
+    add_max_input_size_argument(parser)
     parser.add_argument("--singletons", choices=SINGLETONS, default=None,
                         help="keep singleton chains (default, as v8.01) or remove them from key and responses "
                              "before alignment (as coval's remove_singletons and the CorefUD scorer's default, "

@@ -20,7 +20,7 @@ from ..options import limit_option, metrics_option, weights_option
 from ..comparison import change_of, compare_records
 from .changes import CSV_COLUMNS, changes_csv_rows, changes_json, changes_sections
 from . import ua
-from .common import load_session
+from .common import add_output_argument, load_session
 from .systems import (SIGNIFICANT, Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables,
                       differences_table, group_tables, method_note, method_option, report_json,
                       systems_table)
@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_uncertainty_arguments(parser, default_resamples=1000)
     add_group_arguments(parser)
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
-    parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+    add_output_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -26,6 +26,7 @@ from metrics.model import InputError
 
 from ..output import emit
 from ..options import UsageError, size_option
+from .common import add_max_input_size_argument, warn
 
 COMMON_OPTIONS = False
 TARGETS = ("conll", "conllu", "jsonl", "hoi", "wl", "maverick", "text", "crac-text", "crac-json")
@@ -36,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", metavar="IN", help="a file in any format corefwb reads")
     parser.add_argument("output", metavar="OUT", help="the file to write (- for stdout); never an input")
     parser.add_argument("--to", choices=TARGETS, help="the format to write (default: from OUT's extension: "
-                        ".conll, .conllu, .jsonl)")
+                        ".conll, .conllu, .jsonl; each may end in .gz, and the file is then gzipped)")
     parser.add_argument("--from", dest="source_format", choices=("auto", *FORMATS), default="auto",
                         help="the input's format (default: detect)")
     parser.add_argument("--key", metavar="KEY", help="write a response in its own words on this key's words")
@@ -48,8 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="crac-text: ids e1, e2 ... in each document, numbered by first appearance")
     parser.add_argument("--zero-mentions", action="store_true",
                         help="crac-text/crac-json: write empty nodes as ## tokens, next to their parents")
-    parser.add_argument("--max-input-size", default="512M", metavar="SIZE",
-                        help="refuse an input whose (decompressed) text is larger (default 512M)")
+    add_max_input_size_argument(parser)
 
 
 def target_of(args: argparse.Namespace) -> str:
@@ -80,8 +80,6 @@ def _copy_conllu(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .common import warn
-
     set_max_input_size(size_option(args.max_input_size))
     target = target_of(args)
     fmt = None if args.source_format == "auto" else args.source_format

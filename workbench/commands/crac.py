@@ -28,6 +28,7 @@ from metrics.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_SEED, Me
 from ..names import system_names
 from ..session import ZERO_MATCHES
 from ..options import UsageError, jobs_option, size_option
+from .common import add_max_input_size_argument, add_output_argument, warn
 from .crac_tables import CracReport, render
 from .progress import Progress
 from .systems import MIN_DOCUMENTS
@@ -50,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metric", choices=TABLE_METRICS, default=CONLL.name,
                         help="the F1 in the tables (default conll, the mean of MUC, B3 and CEAFe F1, which ranks)")
     parser.add_argument("--format", choices=FORMATS, default="text")
-    parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+    add_output_argument(parser)
     parser.add_argument("--allow-missing", action="store_true",
                         help="a dataset a system has no file for counts as 0 (said on stderr), instead of an error")
     parser.add_argument("--jobs", type=int, metavar="N", help="datasets scored at once (default: one per processor, at most 8)")
@@ -61,14 +62,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="1 - the significance level of the marks (default 0.95: p < 0.05)")
     parser.add_argument("--zero-match", choices=ZERO_MATCHES, default="dependency",
                         help="align zeros by their enhanced dependencies (default, CRAC's since 2024) or by position")
-    parser.add_argument("--max-input-size", default="512M", metavar="SIZE",
-                        help="refuse an input whose (decompressed) text is larger (default 512M)")
+    add_max_input_size_argument(parser)
     parser.add_argument("--no-cache", action="store_true", help="read every key afresh, not through the cache of read files")
 
 
 def run(args: argparse.Namespace) -> int:
-    from .common import warn
-
     set_max_input_size(size_option(args.max_input_size))
     jobs = jobs_option(args.jobs)
     method = _method(args)

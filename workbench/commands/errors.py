@@ -18,16 +18,16 @@ import numpy as np
 from metrics.measures.weights import given
 from ..json_text import Written, dumps
 
-from metrics.errors.chen_ng.records import CATEGORIES, Category, Counts, ErrorColumns, ErrorRecord, counts_to_json, \
+from metrics.errors.chen_ng.records import CATEGORIES, Category, Counts, ErrorColumns, counts_to_json, \
     shown_types
 from metrics.errors.kummerfeld_klein import KK_TYPES
 from metrics.measures.catalog import METRICS
 from metrics.model import MentionType
 
 from . import ua
-from .common import load_session, warn
-from ..error_rows import document_counts_json, error_pieces, errors_csv, table_cells
-from ..output import IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, impact_points, impact_text
+from .common import add_output_argument, load_session, warn
+from ..error_rows import document_counts_json, error_pieces, errors_csv, impact_cell, table_cells, table_headers
+from ..output import IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, impact_points
 from ..options import categories_option, impact_option, jobs_option, limit_option, types_option, weights_option
 
 
@@ -40,9 +40,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "Coreference Analyser finds them, with the CoNLL F1 after correcting each type")
     parser.add_argument("--category", action="append", metavar="C",
                         help="only these categories (repeat or comma-separate): " + ", ".join(c.value for c in CATEGORIES)
-                             + "; with --taxonomy kk: " + ", ".join(KK_TYPES))
+                             + "; with --taxonomy kk: " + ", ".join(KK_TYPES)
+                             + "; under --conventions ua: a relation (docs/ua.md, Errors)")
     parser.add_argument("--type", action="append", metavar="T",
-                        help="only mentions of these types (repeat or comma-separate): NAME,NOMINAL,PRONOUN (or N,M,P)")
+                        help="only mentions of these types (repeat or comma-separate): NAME,NOMINAL,PRONOUN "
+                             "(or N,M,P), and ZERO (Z) under --conventions corefud; "
+                             "under --conventions ua: the relations' error types (docs/ua.md, Errors)")
     parser.add_argument("--document", action="append", metavar="D",
                         help="only this document (repeatable): its full name, e.g. \"(GUM_news_korea); part 000\", "
                              "or the short name the workbench shows (GUM_news_korea) when it is unambiguous")
@@ -56,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="list one error per distinct fix (the first in document order) with the number of "
                              "errors that fix removes (the suboptimal links of one chain share one fix)")
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
-    parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+    add_output_argument(parser)
     parser.add_argument("--jobs", type=int, metavar="N",
                         help="read the response beside the key and price errors (--impact) in N processes (default: "
                              "one per processor, at most 8); results identical for every N")
@@ -81,20 +84,15 @@ def run(args: argparse.Namespace) -> int:
     selected = session.error_columns(weights, documents).select(categories, types)
     category_impact: dict[Category, float] | None = None
     same_fix: list[int] | None = None
-    if metric is not None and not args.distinct:  # priced as columns: no record made per error
-        listed_columns, category_impact = _priced_columns(session, selected, args, metric=metric, weights=weights,
-                                                          categories=categories)
-        if limit is not None:
-            listed_columns = listed_columns.take(np.arange(min(limit, len(listed_columns))))
-    elif metric is not None or args.distinct:
-        listed, category_impact, same_fix = _priced(session, selected.records(), args, metric=metric,
-                                                        weights=weights, categories=categories)
-        if limit is not None:
-            listed = listed[:limit]
-            same_fix = same_fix[:limit] if same_fix is not None else None
-        listed_columns = ErrorColumns.of(listed)
+    if metric is not None or args.distinct:
+        listed_columns, category_impact, same_fix = _priced(session, selected, args, metric=metric, weights=weights)
     else:  # in document order, unpriced: the columns as classified
-        listed_columns = selected if limit is None else selected.take(np.arange(min(limit, len(selected))))
+        listed_columns = selected
+    if limit is not None and limit < len(listed_columns):
+        listed_columns = listed_columns.take(np.arange(limit))
+        same_fix = same_fix[:limit] if same_fix is not None else None
+    if category_impact is not None and categories is not None:  # the category table lists the categories asked for
+        category_impact = {c: v for c, v in category_impact.items() if c in categories}
     n_documents = len(documents) if documents is not None else len(session.corpus.pairs)
     if args.format == "json":
         text = json_pieces(listed_columns, selected, metric, weights, options=session.options,
@@ -111,42 +109,36 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _priced(session, selected: list[ErrorRecord], args: argparse.Namespace, *, metric: str | None, weights,
-            categories: list[Category] | None) -> tuple[list[ErrorRecord], dict[Category, float] | None, list[int] | None]:
-    """The records listed under --impact, --distinct and --sort impact: priced, one per distinct fix,
-    sorted; with the category table's prices and, with --distinct, each listed record's count."""
-    category_impact: dict[Category, float] | None = None
-    shared: dict[int, int] | None = None
-    listed = selected
+def _priced(session, selected: ErrorColumns, args: argparse.Namespace, *, metric: str | None,
+            weights) -> tuple[ErrorColumns, dict[Category, float] | None, list[int] | None]:
+    """The rows listed under --impact, --distinct and --sort impact: one per distinct fix (the
+    first in document order), priced as columns (`Pricer.price_columns`: no record made per
+    error), sorted by impact, largest first, equal impacts in their order; with the category
+    table's prices and, with --distinct, how many errors each listed row's fix removes."""
     pricer = session.pricer(metric or "conll", weights)
+    listed, same_fix = selected, None
     if args.distinct:
-        groups = pricer.group_by_fix(selected)
-        listed = [group[0] for group in groups]
-        shared = {id(group[0]): len(group) for group in groups}
+        groups = _rows_by_fix(pricer, selected)
+        listed = selected.take(np.array([group[0] for group in groups], dtype=np.int64))
+        same_fix = [len(group) for group in groups]
+    category_impact = None
     if metric is not None:
         # the category table prices what the counts count: the errors the filters select
-        priced, category_impact = pricer.price_all(listed, selected, processes=jobs_option(args.jobs))
-        category_impact = {c: v for c, v in category_impact.items() if categories is None or c in categories}
-        if shared is not None:
-            shared = {id(new): shared[id(old)] for old, new in zip(listed, priced)}
-        listed = priced
-    if args.sort == "impact":
-        listed = sorted(listed, key=lambda r: -(r.impact or 0.0))
-    return listed, category_impact, None if shared is None else [shared[id(r)] for r in listed]
+        prices, category_impact = pricer.price_columns(listed, selected, processes=jobs_option(args.jobs))
+        listed = dataclasses.replace(listed, impact=prices)
+    if args.sort == "impact":  # by -(impact or 0.0), stable
+        order = np.argsort(-np.array([price or 0.0 for price in listed.impact], dtype=np.float64), kind="stable")
+        listed = listed.take(order)
+        same_fix = None if same_fix is None else [same_fix[i] for i in order.tolist()]
+    return listed, category_impact, same_fix
 
 
-def _priced_columns(session, selected: ErrorColumns, args: argparse.Namespace, *, metric: str, weights,
-                    categories: list[Category] | None) -> tuple[ErrorColumns, dict[Category, float]]:
-    """`_priced` without --distinct, on columns (`Pricer.price_columns`): the selected rows with
-    their impacts, sorted as `_priced` sorts records, and the category table's prices."""
-    prices, category_impact = session.pricer(metric, weights).price_columns(selected, selected,
-                                                                            processes=jobs_option(args.jobs))
-    category_impact = {c: v for c, v in category_impact.items() if categories is None or c in categories}
-    listed = dataclasses.replace(selected, impact=prices)
-    if args.sort == "impact":  # `sorted` by -(impact or 0.0), stable: equal impacts keep their order
-        listed = listed.take(np.argsort(-np.array([price or 0.0 for price in prices], dtype=np.float64), kind="stable"))
-    return listed, category_impact
-
+def _rows_by_fix(pricer, selected: ErrorColumns) -> list[list[int]]:
+    """The selected rows whose fixes make the same response, grouped (`Pricer.group_by_fix`, which
+    reads records), each group's rows and the groups in document order."""
+    records = selected.records()
+    row_of = {id(record): row for row, record in enumerate(records)}
+    return [[row_of[id(record)] for record in group] for group in pricer.group_by_fix(records)]
 
 def impact_name(metric: str) -> str:
     """What an impact changes: 'CoNLL F1', or a single-valued metric's value ('ACE-value')."""
@@ -208,24 +200,16 @@ def render_markdown(listed: ErrorColumns, counts: Counts, metric: str | None,
         row = counts[category]
         cells = [category.label, *(row[t] for t in kinds), sum(row.values())]
         if category_impact is not None:
-            cells.append(_points(category_impact.get(category)))
+            cells.append(impact_cell(category_impact.get(category)))
         rows.append(cells)
     out = table(headers, rows, title="Errors by category and mention type")
-    headers = ["document", "category", "type", "mention", "antecedent", "best antecedent", "key", "resp", "cost"]
-    if metric is not None:
-        headers.append(f"impact ({IMPACT_UNIT})")
-    if same_fix is not None:
-        headers.append("same fix")
+    headers = table_headers(impacts=metric is not None, same_fix=same_fix is not None)
     cells = table_cells(listed, width=60, letters=False, missing="", impacts=metric is not None, same_fix=same_fix)
     rows = list(zip(*cells))
     return out + "\n" + table(headers, rows, title="Errors")
 
 
 # ------------------------------------------------------------------------------ text
-
-
-def _points(value: float | None) -> str:
-    return impact_text(value) or "-"
 
 
 def count_table(counts: Counts, category_impact: dict[Category, float] | None) -> list[str]:
@@ -243,7 +227,7 @@ def count_table(counts: Counts, category_impact: dict[Category, float] | None) -
             totals[t] += n
         line = f"{category.label:<17} " + " ".join(f"{row[t]:>{widths[t]}}" for t in kinds) + f" {sum(row.values()):>7}"
         if category_impact is not None:
-            line += f" {_points(category_impact.get(category)):>9}"
+            line += f" {impact_cell(category_impact.get(category)):>9}"
         lines.append(line)
     lines.append(f"{'total':<17} " + " ".join(f"{totals[t]:>{widths[t]}}" for t in kinds) + f" {sum(totals.values()):>7}")
     return lines
@@ -264,11 +248,7 @@ def render_text(listed: ErrorColumns, selected: ErrorColumns, n_documents: int, 
         lines.append(f"listing one error per distinct fix ({len(listed)} shown); 'same fix': errors that fix removes")
     elif len(listed) < len(selected):
         lines.append(f"listing {len(listed)} of {len(selected)} errors")
-    columns = ["document", "category", "type", "mention", "antecedent", "best antecedent", "key", "resp", "cost"]
-    if metric is not None:
-        columns.append(f"impact ({IMPACT_UNIT})")
-    if same_fix is not None:
-        columns.append("same fix")
+    columns = table_headers(impacts=metric is not None, same_fix=same_fix is not None)
     cells = table_cells(listed, width=28, letters=True, missing="-", impacts=metric is not None, same_fix=same_fix)
     lines += align_rows(columns, list(zip(*cells)), right={"cost", f"impact ({IMPACT_UNIT})", "same fix"})
     return "\n".join(lines) + "\n"

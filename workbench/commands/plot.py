@@ -17,7 +17,8 @@ from metrics.measures.catalog import label
 from metrics.errors.chen_ng.records import shown_types
 from metrics.measures.weights import PRESETS
 
-from ..charts import SWEEP_PANELS, document_scores, error_counts, kk_stages, sweep
+from ..charts import SWEEP_PANELS, DocumentScores, ErrorCounts, Stages, Sweep, document_scores, error_counts, \
+    kk_stages, sweep
 from ..output import write_atomic
 from ..names import system_names
 from ..options import UsageError, weights_option
@@ -79,17 +80,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def draw_sweep(plt, data):
+def draw_sweep(plt, swept: Sweep):
+    """Chen & Ng's Figure 3: a panel per LMetric, a line per weight vector, the OMetric in black."""
     figure, axes = plt.subplots(2, 2, figsize=(9, 7), sharex=True)
-    x = list(range(len(data.systems)))
+    x = list(range(len(swept.systems)))
     for ax, (lmetric, ometric) in zip(axes.flat, SWEEP_PANELS):
-        for (name, _), (marker, dash) in zip(data.weights, _STYLES):
-            ax.plot(x, data.lines[lmetric][name], marker=marker, linestyle=dash, label=name)
-        ax.plot(x, data.official[lmetric], marker="x", linestyle="-", color="black", linewidth=2,
+        for (name, _), (marker, dash) in zip(swept.weights, _STYLES):
+            ax.plot(x, swept.lines[lmetric][name], marker=marker, linestyle=dash, label=name)
+        ax.plot(x, swept.official[lmetric], marker="x", linestyle="-", color="black", linewidth=2,
                 label="OMetric (the panel's official metric)")
         ax.set_title(f"{label(lmetric)} and {label(ometric)}")
         ax.set_ylabel("F1 (%)")
-        ax.set_xticks(x, data.systems, rotation=30 if max(map(len, data.systems)) > 8 else 0)
+        ax.set_xticks(x, swept.systems, rotation=30 if max(map(len, swept.systems)) > 8 else 0)
         ax.grid(True, alpha=0.3)
     for ax in axes[-1]:
         ax.set_xlabel("response")
@@ -101,13 +103,14 @@ def draw_sweep(plt, data):
     return figure
 
 
-def draw_errors(plt, data):
-    figure, axes = plt.subplots(len(data.systems), 1, figsize=(9, 3.2 * len(data.systems)), squeeze=False)
-    categories = list(data.counts[0])
+def draw_errors(plt, errors: ErrorCounts):
+    """Errors by category and mention type as grouped bars, a panel per system."""
+    figure, axes = plt.subplots(len(errors.systems), 1, figsize=(9, 3.2 * len(errors.systems)), squeeze=False)
+    categories = list(errors.counts[0])
     hatches = ["", "//", "..", "xx"]
-    kinds = shown_types(*data.counts)
+    kinds = shown_types(*errors.counts)
     width = 0.8 / len(kinds)
-    for ax, name, counts in zip(axes[:, 0], data.systems, data.counts):
+    for ax, name, counts in zip(axes[:, 0], errors.systems, errors.counts):
         for i, t in enumerate(kinds):
             values = [counts[c][t] for c in categories]
             ax.bar([k + (i - (len(kinds) - 1) / 2) * width for k in range(len(categories))], values, width=width,
@@ -115,7 +118,7 @@ def draw_errors(plt, data):
         # a label a line per word: "missing mention" and "spurious mention" side by side touched
         ax.set_xticks(range(len(categories)), [c.label.replace(" ", "\n") for c in categories])
         ax.set_ylabel("errors")
-        ax.set_title(f"{name}: errors by category and mention type ({data.scope})")
+        ax.set_title(f"{name}: errors by category and mention type ({errors.scope})")
         ax.legend(title="mention type", fontsize="small")
     axes[-1, 0].set_xlabel("error category")
     figure.tight_layout()
@@ -126,16 +129,16 @@ STAGE_NAMES = ("none", "span", "conflated", "extra m.", "extra e.", "divided", "
 """The x labels of the stages figure: before any correction, then after each type in BCA's order."""
 
 
-def draw_stages(plt, data):
+def draw_stages(plt, stages: Stages):
     """Kummerfeld & Klein's figure: bars of the CoNLL F1 after each correction stage, per system."""
     figure, ax = plt.subplots(figsize=(9, 4.5))
     hatches = ["", "//", "..", "xx", "\\\\", "--"]
-    width = 0.8 / len(data.systems)
-    for i, (name, values) in enumerate(zip(data.systems, data.f1)):
-        ax.bar([k + (i - (len(data.systems) - 1) / 2) * width for k in range(len(values))], values, width=width,
+    width = 0.8 / len(stages.systems)
+    for i, (name, values) in enumerate(zip(stages.systems, stages.f1)):
+        ax.bar([k + (i - (len(stages.systems) - 1) / 2) * width for k in range(len(values))], values, width=width,
                label=name, hatch=hatches[i % len(hatches)], edgecolor="black")
     ax.set_xticks(range(len(STAGE_NAMES)), STAGE_NAMES)
-    low = min(min(values) for values in data.f1)
+    low = min(min(values) for values in stages.f1)
     ax.set_ylim(max(0.0, 10 * (low // 10) - 10), 100)
     ax.set_xlabel("after correcting (each type and those before it, BCA's order)")
     ax.set_ylabel("CoNLL F1 (%)")
@@ -146,19 +149,20 @@ def draw_stages(plt, data):
     return figure
 
 
-def draw_documents(plt, data):
+def draw_documents(plt, scores: DocumentScores):
+    """Per-document CoNLL F1: a histogram for one system, else the second against the first."""
     figure, ax = plt.subplots(figsize=(6.5, 5))
-    if len(data.systems) == 1:
-        ax.hist(data.f1[0], bins=20, range=(0, 100), edgecolor="black", label=data.systems[0])
+    if len(scores.systems) == 1:
+        ax.hist(scores.f1[0], bins=20, range=(0, 100), edgecolor="black", label=scores.systems[0])
         ax.set_xlabel("CoNLL F1 (%) of a document")
         ax.set_ylabel("documents")
-        ax.set_title(f"{data.systems[0]}: CoNLL F1 per document ({len(data.documents)} documents)")
+        ax.set_title(f"{scores.systems[0]}: CoNLL F1 per document ({len(scores.documents)} documents)")
     else:
-        ax.scatter(data.f1[0], data.f1[1], marker="o", facecolors="none", edgecolors="black", label="a document")
+        ax.scatter(scores.f1[0], scores.f1[1], marker="o", facecolors="none", edgecolors="black", label="a document")
         ax.plot([0, 100], [0, 100], linestyle="--", color="grey", label="equal")
-        ax.set_xlabel(f"{data.systems[0]}: CoNLL F1 (%)")
-        ax.set_ylabel(f"{data.systems[1]}: CoNLL F1 (%)")
-        ax.set_title(f"CoNLL F1 per document: {data.systems[1]} against {data.systems[0]}")
+        ax.set_xlabel(f"{scores.systems[0]}: CoNLL F1 (%)")
+        ax.set_ylabel(f"{scores.systems[1]}: CoNLL F1 (%)")
+        ax.set_title(f"CoNLL F1 per document: {scores.systems[1]} against {scores.systems[0]}")
         ax.set_xlim(0, 100)
         ax.set_ylim(0, 100)
     ax.legend()

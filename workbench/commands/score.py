@@ -17,7 +17,7 @@ from metrics.measures.catalog import ALL_METRICS, label
 from metrics.corpus.scoring import CorpusResult
 
 from . import corefud, ua
-from .common import load_options, load_session, warn
+from .common import add_output_argument, load_options, load_session, warn
 from metrics.mentions.pairing import document_key as short_name
 
 from ..output import align_rows, emit, render_csv, render_markdown, score_json
@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also show per-document scores: in text one document x metric table of F1; in CSV "
                              "and Markdown a row per document and metric (JSON always has them)")
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
-    parser.add_argument("--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+    add_output_argument(parser)
     parser.add_argument("--ci", action="store_true",
                         help="a confidence interval for each corpus score: percentile bootstrap over documents")
     add_uncertainty_arguments(parser, default_resamples=0)
