@@ -102,31 +102,3 @@ def test_a_category_counted_by_cells_is_priced_as_by_its_edit_and_by_rescoring(s
         assert all(before[name].counts() == [0, 0, 0, 0] for name in pricer.parts)
         fixed = apply_fixes(keys[0], prepared.pairs[0].response, fixes)
         assert pricer.price(0, fixes) == pytest.approx(full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9)
-
-
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10_000), st.integers(3, 30), st.sampled_from(PRICED))
-def test_a_documents_lists_priced_together_as_each_alone(seed: int, n: int, metric: str) -> None:
-    """`Pricer.list_changes` (a clean document's lists counted, MUC and B3 of the distinct counts as
-    arrays) gives each list the change `document_change` gives it alone, priced to the bit, whatever
-    the lists: categories, random lists, single fixes, lists that change nothing, a list twice and
-    the one list counting does not follow (a key mention removed)."""
-    keys, responses, prepared = _clean_corpus(seed, n)
-    records = classify_corpus(prepared.pairs, W4)
-    rng = random.Random(seed + 9)
-    lists = [[fix_of(r) for r in records if r.category is c] for c in Category]
-    lists += [[_any_fix(rng, n) for _ in range(rng.randint(1, 6))] for _ in range(10)]
-    lists += [[fix_of(r)] for r in records[:4]] + [[Fix(FixKind.REMOVE, (n + 9, n + 9), None)]] + lists[:2]
-    key_mention = next(iter(prepared.pairs[0].key.chains[0]), None) if prepared.pairs[0].key.chains else None
-    if key_mention is not None:
-        lists.append([Fix(FixKind.REMOVE, key_mention, None)])
-    together = Pricer(prepared, metric, W4)
-    alone = Pricer(prepare(keys, responses), metric, W4)
-    found = together.list_changes(0, lists)
-    expected = [alone.document_change(0, fixes) for fixes in lists]
-    assert [together._price_changes([change]) for change in found] == \
-        [alone._price_changes([change]) for change in expected]
-    for (before, after), (old_before, old_after) in zip(found, expected):
-        assert before.keys() == old_before.keys() and after.keys() == old_after.keys()
-        assert all(after[name].counts() == old_after[name].counts() for name in after)
-    assert together.price_many([(0, fixes) for fixes in lists[:3]]) == alone.price_many([(0, fixes) for fixes in lists[:3]])

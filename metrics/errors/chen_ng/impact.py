@@ -36,7 +36,7 @@ from metrics.errors.chen_ng.rescoring import PartRescorer
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
 from metrics.measures.score import Score, total
-from metrics.measures.catalog import ALL_METRICS, CEAFE, METRICS, Scorer
+from metrics.measures.catalog import ALL_METRICS, METRICS, Scorer
 from metrics.corpus.scoring import PreparedCorpus, score_pair
 from metrics.corpus.together import score_columns
 from metrics.measures.weights import W4, Weights
@@ -178,35 +178,6 @@ class Pricer:
         if known is None:
             known = self._memo[signature] = (self._zero, changes(state.delta, counts, self.parts))
         return known
-
-    def list_changes(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> list[tuple[dict, dict]]:
-        """`document_change(i, fixes)` of each list (a document's categories), the same floats: in a
-        clean document each list's counts (`fix_list_counts`, one fix's `single_fix_counts`), the
-        MUC and B3 changes of the distinct counts as arrays (`delta.change_arrays`), the other
-        metrics' by `delta.changes` in the order `document_change` asks them (CEAF-e's search
-        order decides its sums).  Why: each category's MUC and B3 changes built a `_Change`'s cell
-        lists and Score objects one by one, a sixth of the categories' pricing outside CEAF."""
-        state = self._state(i)
-        in_arrays = [name for name in self.parts if name in ARRAY_METRICS and name != CEAFE.name]
-        if not (self._arrays and state.clean and in_arrays):
-            return [self.document_change(i, fixes) for fixes in fix_lists]
-        table, found = state.delta, []
-        for fixes in fix_lists:
-            if len(fixes) == 1:
-                found.append(single_fix_counts(state.base, fixes[0], table.row_cells) or False)  # None: no change
-                continue
-            counted = fix_list_counts(state.base, fixes, table.row_cells, table.col_sizes)
-            found.append(counted if counted is None else counted[1] if counted[0] else False)
-        distinct = list(dict.fromkeys(counts for counts in found if counts))
-        rest = tuple(name for name in self.parts if name not in in_arrays)
-        by_counts = {counts: changes(table, counts, rest) for counts in distinct}
-        arrays = change_arrays(table, distinct, in_arrays) if distinct else {}
-        for name, rows in arrays.items():
-            for counts, row in zip(distinct, rows.tolist()):
-                by_counts[counts][name] = Score(*row)
-        return [(self._zero, {name: by_counts[counts][name] for name in self.parts}) if counts else
-                ({}, {}) if counts is not None else self.document_change(i, fixes)
-                for counts, fixes in zip(found, fix_lists)]
 
     def group_by_fix(self, records: Iterable[ErrorRecord]) -> list[list[ErrorRecord]]:
         """Records whose fixes make the same response, grouped (groups in order of first record).
@@ -466,7 +437,7 @@ class Pricer:
                 planned = planned_in.get(i, [])
                 prices = dict(zip(mine, self.price_each(i, [[listed_fixes[n]] for n in mine],
                                                         also=[fixes for _, fixes in planned])))
-                changes = dict(zip([(c, i) for c, _ in planned], self.list_changes(i, [fixes for _, fixes in planned])))
+                changes = {(c, i): self.document_change(i, fixes) for c, fixes in planned}
             return prices, changes
 
         prices: dict[int, float] = {}
