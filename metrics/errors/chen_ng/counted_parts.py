@@ -89,7 +89,7 @@ def key_regular(key_chains: Sequence[Sequence[Span]], key_row: dict[Span, int]) 
 
 
 def part_table(document: DocumentCells, keys: Sequence[int], chains: Sequence[int],
-               listed: Callable[[int], Sequence[Span]], changed: set[int] | frozenset[int],
+               listed: Callable[[int], Sequence[Span]], changed: set[int] | frozenset[int], *,
                moves: tuple[Mapping[Span, int | None], Mapping[Span, tuple[int, ...]]] | None = None) -> Table:
     """The table `build_table(align(key part, response part))` gives for the part made of these key
     chains and response chains (each in the part's order), a response chain's spans being
@@ -140,15 +140,16 @@ def part_table(document: DocumentCells, keys: Sequence[int], chains: Sequence[in
     cell_key, cell_place = joined(at_key[taken], walked_key), joined(at_place[taken], walked_place)
     cell_count = joined(document.cell_count[taken], walked_counts)
     if moves is not None:
-        cell_key, cell_place, cell_count = _moved_cells(cell_key, cell_place, cell_count, sizes, part, repeated,
-                                                        key_row, key_index, *moves)
+        cell_key, cell_place, cell_count = _moved_cells((cell_key, cell_place, cell_count), sizes, part,
+                                                        repeated=repeated, key_row=key_row, key_index=key_index,
+                                                        moved=moves[0], copies=moves[1])
     kept_chains = sizes > 0  # a chain emptied (or empty): `align` drops it
     renumbered = np.cumsum(kept_chains) - 1
     return _table(document.key_sizes[key_list], sizes[kept_chains], cell_key, renumbered[cell_place], cell_count)
 
 
-def _moved_cells(cell_key: np.ndarray, cell_place: np.ndarray, cell_count: np.ndarray, sizes: np.ndarray,
-                 part: np.ndarray, repeated: frozenset[int], key_row: dict[Span, int], key_index: dict[int, int],
+def _moved_cells(cells: tuple[np.ndarray, np.ndarray, np.ndarray], sizes: np.ndarray, part: np.ndarray, *,
+                 repeated: frozenset[int], key_row: dict[Span, int], key_index: dict[int, int],
                  moved: Mapping[Span, int | None], copies: Mapping[Span, tuple[int, ...]]
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A part's cells (key place, chain place, mentions) and its chains' `sizes` (changed in place)
@@ -156,6 +157,7 @@ def _moved_cells(cell_key: np.ndarray, cell_place: np.ndarray, cell_count: np.nd
     every chain that listed it (`copies`) and joins the chain it moved to (None: none), chains
     that list a repeated span left to the walk.  The cells of one key and chain added up, those
     emptied dropped."""
+    cell_key, cell_place, cell_count = cells
     chain: list[int] = []
     key: list[int] = []
     step: list[int] = []
