@@ -5,6 +5,7 @@ writes `error_cells` of each, and the text table's cells as the per-record code 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -108,3 +109,18 @@ def test_document_counts_of_columns_are_the_json_of_each_documents_counts(listed
     expected = {name: counts_to_json(counts, kinds) for name, counts in count_by_document(listed).items()}
     assert dumps({"documents": document_counts_json(columns, kinds, depth=1)}) == dumps({"documents": expected})
     assert document_counts_json(columns, kinds, depth) == dumps(expected, depth)
+
+
+_REPEATED_IMPACTS = st.sampled_from([None, 0.0, -0.0, 1e-9, -1e-9, 0.25, np.float64(0.25), np.float64(-0.0), 5e-310,
+                                     -3.4479038428791853e-06, float("nan")])
+"""Impacts as a corpus has them: a few values shared by many errors (the same fix), numpy's and
+Python's floats of one value, both zeros, NaN."""
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(records(), _REPEATED_IMPACTS), max_size=30))
+def test_json_of_impacts_written_once_per_value_is_each_records(listed: list) -> None:
+    records_ = [dataclasses.replace(r, impact=impact) for r, impact in listed]
+    one_by_one = [error_json(r) for r in records_]
+    written = "".join(error_pieces(ErrorColumns.of(records_), None, 1))
+    assert written == json.dumps(one_by_one, indent=1).replace("\n", "\n ")

@@ -21,6 +21,7 @@ from test_impact_delta import PRICED, _document, chains_repeating_spans, random_
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng.fixes import Fix, FixKind, apply_fixes, edit_chains, fix_of, single_fix_counts
 from metrics.errors.chen_ng import impact
+from metrics.errors.chen_ng.fix_counts import fix_list_counts
 from metrics.errors.chen_ng.impact import Pricer
 from metrics.errors.chen_ng.records import classify_corpus
 from metrics.errors.delta import ARRAY_METRICS, change_arrays, changes, counts_of
@@ -165,6 +166,11 @@ def test_change_arrays_are_the_changes_of_each_counts_to_the_bit(seed: int, n: i
     rng = random.Random(seed + 2)
     many = [counts for counts in (single_fix_counts(state.base, _any_fix(rng, n), state.delta.row_cells)
                                   for _ in range(40)) if counts is not None]
+    records = classify_corpus(prepared.pairs, W4)
+    lists = [[fix_of(r) for r in records]] + [[_any_fix(rng, n) for _ in range(rng.randint(2, 3 * n))] for _ in range(8)]
+    for fixes in lists:  # a category's change: many cells, several in one chain, cells moved back
+        counted = fix_list_counts(state.base, fixes, state.delta.row_cells, state.delta.col_sizes)
+        many += [counted[1]] if counted is not None and counted[0] else []
     arrays = change_arrays(state.delta, many, sorted(ARRAY_METRICS))
     for metric in sorted(ARRAY_METRICS):
         rows = arrays[metric]

@@ -305,12 +305,13 @@ def change_arrays(table: _Table, many: Sequence[Counts], metrics: Sequence[str])
     changes, as rows of an (n, 4) array per metric: `changes(table, counts, (metric,))[metric].counts()`
     of each, to the bit.
 
-    Why: a document's hundreds of single fixes each built a `_Change`, two Scores and their dicts
-    for MUC and B3, whose changes are closed forms over a few cells.  Here the cells of all the
-    changes are padded into columns once for both metrics (a pad is a cell or chain that changes
-    nothing: a term 0) and the same float operations run element by element, each sum taken in
-    the order `_muc` and `_bcub` take it (the first cell, then the next), so every value is the
-    same float."""
+    Why: a document's hundreds of single fixes (and its categories) each built a `_Change`, two
+    Scores and their dicts for MUC and B3, whose changes are closed forms over a few cells.  Here
+    every change's cells and chains are laid end to end as rows, the same float operations run
+    element by element, and each change's sums are taken by `np.bincount`, which adds a bin's
+    weights one after another from 0.0, in row order: the order `_muc` and `_bcub` add their
+    terms (the first cell, then the next), so every value is the same float.  (Padded to the
+    largest change, as first written, a category's hundred cells cost a numpy call per column.)"""
     assert set(metrics) <= ARRAY_METRICS, metrics
     out = {}
     if CEAFE.name in metrics:
@@ -319,56 +320,53 @@ def change_arrays(table: _Table, many: Sequence[Counts], metrics: Sequence[str])
         metrics = [metric for metric in metrics if metric != CEAFE.name]
         if not metrics:
             return out
-    n_cells = max((len(counts[0]) for counts in many), default=0)
-    n_sizes = max((len(counts[1]) for counts in many), default=0)
     col_cells, col_sizes, key_sizes, n_cols = table.col_cells, table.col_sizes, table.key_sizes, len(table.col_cells)
-    cell_rows = []  # per change and cell slot: response chain, key chain's size, cell before, after
-    size_rows = []  # per change and chain slot: response chain, its size before, after, its squares
-    for cells, sizes, _, _ in many:
+    col_squares = table.col_squares
+    cell_rows: list[tuple[int, int, int, int]] = []  # per changed cell: its change, key chain's size, before, after
+    size_rows: list[tuple[int, int, int, int, int]] = []  # per changed chain: its change, size before, after,
+    # its squares before, the squares its changed cells add
+    for at, (cells, sizes, _, _) in enumerate(many):
+        squares: dict[int, int] = {}
         for (k, t), d in cells:
             n = col_cells[t].get(k, 0) if t < n_cols else 0
-            cell_rows.append((t, key_sizes[k], n, n + d))
-        cell_rows.extend([(-1, 1, 0, 0)] * (n_cells - len(cells)))
+            cell_rows.append((at, key_sizes[k], n, n + d))
+            squares[t] = squares.get(t, 0) + (n + d) * (n + d) - n * n
         for t, d in sizes:
             n = col_sizes[t] if t < n_cols else 0
-            size_rows.append((t, n, n + d, table.col_squares[t] if t < n_cols else 0))
-        size_rows.extend([(-2, 0, 0, 0)] * (n_sizes - len(sizes)))
-    cell = np.array(cell_rows, dtype=np.int64).reshape(len(many), n_cells, 4)
-    size = np.array(size_rows, dtype=np.int64).reshape(len(many), n_sizes, 4)
-    out.update((metric, _muc_arrays(cell, size) if metric == MUC.name else _bcub_arrays(cell, size)) for metric in metrics)
+            size_rows.append((at, n, n + d, col_squares[t] if t < n_cols else 0, squares.get(t, 0)))
+    cell = np.array(cell_rows, dtype=np.int64).reshape(-1, 4)
+    size = np.array(size_rows, dtype=np.int64).reshape(-1, 5)
+    out.update((metric, (_muc_arrays if metric == MUC.name else _bcub_arrays)(cell, size, len(many)))
+               for metric in metrics)
     return out
 
 
-def _muc_arrays(cell: np.ndarray, size: np.ndarray) -> np.ndarray:
-    """`_muc` of each change, from `change_arrays`'s padded cells and chains."""
-    out = np.zeros((len(cell), 4), dtype=np.float64)
-    correct = (np.maximum(cell[:, :, 3] - 1, 0) - np.maximum(cell[:, :, 2] - 1, 0)).sum(axis=1)
-    links = (np.maximum(size[:, :, 2] - 1, 0) - np.maximum(size[:, :, 1] - 1, 0)).sum(axis=1)
-    out[:, 0] = out[:, 2] = correct
-    out[:, 3] = links
-    return out
+def _sums(change: np.ndarray, terms: np.ndarray, n_many: int) -> np.ndarray:
+    """Each change's sum of its rows' terms, added one after another from 0.0 in row order."""
+    return np.bincount(change, weights=terms, minlength=n_many) if len(change) else np.zeros(n_many)
 
 
-def _bcub_arrays(cell: np.ndarray, size: np.ndarray) -> np.ndarray:
-    """`_bcub` of each change, from `change_arrays`'s padded cells and chains."""
-    n_many, n_cells, n_sizes = len(cell), cell.shape[1], size.shape[1]
+def _muc_arrays(cell: np.ndarray, size: np.ndarray, n_many: int) -> np.ndarray:
+    """`_muc` of each change, from `change_arrays`'s rows (whole numbers: exact in any order)."""
     out = np.zeros((n_many, 4), dtype=np.float64)
-    grown = cell[:, :, 3] * cell[:, :, 3] - cell[:, :, 2] * cell[:, :, 2]
-    terms = grown / cell[:, :, 1]
-    recall = np.zeros(n_many)
-    for j in range(n_cells):
-        recall = recall + terms[:, j]
-    # the squares each changed chain gains: the grown cells of that chain
-    squares = (grown[:, :, None] * (cell[:, :, 0][:, :, None] == size[:, :, 0][:, None, :])).sum(axis=1)
-    before, after, old = size[:, :, 1], size[:, :, 2], size[:, :, 3]
-    now = np.divide(old + squares, after, out=np.zeros(after.shape), where=after != 0)
-    then = np.divide(old, before, out=np.zeros(before.shape), where=before != 0)
-    precision = np.zeros(n_many)
-    for j in range(n_sizes):
-        precision = precision + (now[:, j] - then[:, j])
-    out[:, 0] = recall
-    out[:, 2] = precision
-    out[:, 3] = (size[:, :, 2] - size[:, :, 1]).sum(axis=1)
+    correct = _sums(cell[:, 0], (np.maximum(cell[:, 3] - 1, 0) - np.maximum(cell[:, 2] - 1, 0)).astype(np.float64),
+                    n_many)
+    out[:, 0] = out[:, 2] = correct
+    out[:, 3] = _sums(size[:, 0], (np.maximum(size[:, 2] - 1, 0) - np.maximum(size[:, 1] - 1, 0)).astype(np.float64),
+                      n_many)
+    return out
+
+
+def _bcub_arrays(cell: np.ndarray, size: np.ndarray, n_many: int) -> np.ndarray:
+    """`_bcub` of each change, from `change_arrays`'s rows: each term as `_bcub` computes it, then
+    summed in its order."""
+    out = np.zeros((n_many, 4), dtype=np.float64)
+    out[:, 0] = _sums(cell[:, 0], (cell[:, 3] * cell[:, 3] - cell[:, 2] * cell[:, 2]) / cell[:, 1], n_many)
+    before, after, old = size[:, 1], size[:, 2], size[:, 3]
+    now = np.divide(old + size[:, 4], after, out=np.zeros(len(after)), where=after != 0)
+    then = np.divide(old, before, out=np.zeros(len(before)), where=before != 0)
+    out[:, 2] = _sums(size[:, 0], now - then, n_many)
+    out[:, 3] = _sums(size[:, 0], (after - before).astype(np.float64), n_many)
     return out
 
 

@@ -26,7 +26,7 @@ part is aligned as before.  tests/test_counted_parts.py checks every table again
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -89,20 +89,28 @@ def key_regular(key_chains: Sequence[Sequence[Span]], key_row: dict[Span, int]) 
 
 
 def part_table(document: DocumentCells, keys: Sequence[int], chains: Sequence[int],
-               listed: Callable[[int], Sequence[Span]], changed: set[int] | frozenset[int]) -> Table:
+               listed: Callable[[int], Sequence[Span]], changed: set[int] | frozenset[int], *,
+               moves: tuple[Mapping[Span, int | None], Mapping[Span, tuple[int, ...]]] | None = None) -> Table:
     """The table `build_table(align(key part, response part))` gives for the part made of these key
     chains and response chains (each in the part's order), a response chain's spans being
     `listed(t)`: read from the document's cells where t is neither `changed` (by an edit) nor
-    lists a repeated span, else counted from its spans under v8.01's rule for repeats."""
+    lists a repeated span, else counted from its spans under v8.01's rule for repeats.  With the
+    edit's `moves` (`Edit.moved`, and the chains listing each span before it: `FixBase.copies`), a
+    changed chain or a new one that lists no repeated span is read from the cells too, and the
+    moves' cells added to it (`_moved_cells`): a book's category changes 60,000 chains, whose
+    spans were walked one by one, by moving far fewer spans."""
     key_list = np.array(keys, dtype=np.int64)
     key_at = np.full(len(document.key_sizes), -1, dtype=np.int64)
     key_at[key_list] = np.arange(len(key_list), dtype=np.int64)
     part = np.array(chains, dtype=np.int64)
     n_orig = len(document.col_sizes)
-    walk = document.repeated_chains | changed
-    walked = np.flatnonzero((part >= n_orig) | np.isin(part, np.fromiter(walk, dtype=np.int64, count=len(walk))))
+    repeated = document.repeated_chains
+    walk = repeated | changed if moves is None else repeated
+    walked_at = np.isin(part, np.fromiter(walk, dtype=np.int64, count=len(walk)))
+    walked = np.flatnonzero(walked_at | (part >= n_orig) if moves is None else walked_at)
     read = np.ones(len(part), dtype=bool)
     read[walked] = False
+    read &= part < n_orig  # a new chain read (`moves`) has no cell before the edit
     sizes = np.zeros(len(part), dtype=np.int64)
     sizes[read] = document.col_sizes[part[read]]
     # the cells of the chains read: where their chain sits in the part, their key chain's place in it
@@ -118,20 +126,68 @@ def part_table(document: DocumentCells, keys: Sequence[int], chains: Sequence[in
     walked_place: list[int] = []
     walked_counts: list[int] = []
     for position in walked.tolist():
-        size, found = _walked(listed(chains[position]), rule)
+        t = chains[position]
+        size, found = _walked(listed(t), rule) if t in repeated else _listed_once(listed(t), key_row, key_index)
         walked_sizes.append(size)
         walked_key.extend(found)
         walked_place.extend([position] * len(found))
         walked_counts.extend(found.values())
     sizes[walked] = walked_sizes
-    kept_chains = sizes > 0  # a chain emptied (or empty): `align` drops it
-    renumbered = np.cumsum(kept_chains) - 1
 
     def joined(read_cells: np.ndarray, walked_cells: list[int]) -> np.ndarray:
         return np.concatenate([read_cells, np.array(walked_cells, dtype=np.int64)])
 
-    return _table(document.key_sizes[key_list], sizes[kept_chains], joined(at_key[taken], walked_key),
-                  renumbered[joined(at_place[taken], walked_place)], joined(document.cell_count[taken], walked_counts))
+    cell_key, cell_place = joined(at_key[taken], walked_key), joined(at_place[taken], walked_place)
+    cell_count = joined(document.cell_count[taken], walked_counts)
+    if moves is not None:
+        cell_key, cell_place, cell_count = _moved_cells((cell_key, cell_place, cell_count), sizes, part,
+                                                        repeated=repeated, key_row=key_row, key_index=key_index,
+                                                        moved=moves[0], copies=moves[1])
+    kept_chains = sizes > 0  # a chain emptied (or empty): `align` drops it
+    renumbered = np.cumsum(kept_chains) - 1
+    return _table(document.key_sizes[key_list], sizes[kept_chains], cell_key, renumbered[cell_place], cell_count)
+
+
+def _moved_cells(cells: tuple[np.ndarray, np.ndarray, np.ndarray], sizes: np.ndarray, part: np.ndarray, *,
+                 repeated: frozenset[int], key_row: dict[Span, int], key_index: dict[int, int],
+                 moved: Mapping[Span, int | None], copies: Mapping[Span, tuple[int, ...]]
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A part's cells (key place, chain place, mentions) and its chains' `sizes` (changed in place)
+    after an edit's moves, for the chains read from the cells as they were: each moved span leaves
+    every chain that listed it (`copies`) and joins the chain it moved to (None: none), chains
+    that list a repeated span left to the walk.  The cells of one key and chain added up, those
+    emptied dropped."""
+    cell_key, cell_place, cell_count = cells
+    chain: list[int] = []
+    key: list[int] = []
+    step: list[int] = []
+    for span, to in moved.items():
+        at = key_index.get(key_row.get(span, -1), -1)
+        for t in copies.get(span, ()):
+            chain.append(t)
+            key.append(at)
+            step.append(-1)
+        if to is not None:
+            chain.append(to)
+            key.append(at)
+            step.append(1)
+    if not chain or not len(part):
+        return cell_key, cell_place, cell_count
+    position = np.full(int(max(part.max(), max(chain))) + 1, -1, dtype=np.int64)
+    position[part] = np.arange(len(part), dtype=np.int64)
+    if repeated:
+        position[[t for t in repeated if t < len(position)]] = -1
+    moved_place = position[np.array(chain, dtype=np.int64)]
+    moved_key, moved_step = np.array(key, dtype=np.int64), np.array(step, dtype=np.int64)
+    here = moved_place >= 0
+    sizes += np.bincount(moved_place[here], weights=moved_step[here], minlength=len(sizes)).astype(np.int64)
+    here &= moved_key >= 0  # a span of no key chain of the part is in no cell
+    codes = np.concatenate([cell_key * len(part) + cell_place, moved_key[here] * len(part) + moved_place[here]])
+    found, inverse = np.unique(codes, return_inverse=True)
+    counts = np.bincount(inverse.ravel(), weights=np.concatenate([cell_count, moved_step[here]]),
+                         minlength=len(found)).astype(np.int64)
+    kept = counts != 0
+    return found[kept] // len(part), found[kept] % len(part), counts[kept]
 
 
 Part = tuple[Sequence[int], Sequence[int], Callable[[int], Sequence[Span]], "set[int] | frozenset[int]"]
@@ -145,7 +201,7 @@ def part_tables(document: DocumentCells, parts: Sequence[Part]) -> list[Table]:
     the parts of a few chains that make most of a document's rescorings."""
     cells = document.cells
     key_row, key_sizes, col_sizes, col_cells = cells.key_row, cells.key_sizes, cells.col_sizes, cells.col_cells
-    n_orig = len(col_sizes)
+    n_orig, repeated = len(col_sizes), document.repeated_chains
     all_key_sizes: list[int] = []
     key_counts: list[int] = []
     response_sizes: list[int] = []
@@ -157,11 +213,12 @@ def part_tables(document: DocumentCells, parts: Sequence[Part]) -> list[Table]:
         key_base, response_base = len(all_key_sizes), len(response_sizes)
         key_index = dict(zip(keys, range(len(keys))))
         all_key_sizes.extend(key_sizes[k] for k in keys)
-        walk = document.repeated_chains | changed
         rule = _part_rule(key_row, key_index)
         for t in chains:
-            if t >= n_orig or t in walk:
+            if t in repeated:
                 size, found = _walked(listed(t), rule)
+            elif t >= n_orig or t in changed:
+                size, found = _listed_once(listed(t), key_row, key_index)
             else:  # a chain read from the cells: every one of its spans kept
                 size = col_sizes[t]
                 found = {key_index[k]: n for k, n in col_cells[t].items() if k in key_index}
@@ -192,6 +249,21 @@ def _walked(spans: Sequence[Span], rule: RepeatedSpans[None]) -> tuple[int, dict
         if at is not None:
             found[at] = found.get(at, 0) + 1
     return len(kept), found
+
+
+def _listed_once(spans: Sequence[Span], key_row: dict[Span, int], key_at: dict[int, int]) -> tuple[int, dict[int, int]]:
+    """`_walked` of a chain that lists no span listed elsewhere (not in `repeated_chains`, or made
+    by an edit, whose moved spans lose their other copies): v8.01's rule keeps every span, and
+    none of them can meet the rule again in a later chain, so the rule is not asked (a book's
+    category walks 60,000 such chains).  Its cells: the spans of each key chain of the part."""
+    found: dict[int, int] = {}
+    for span in spans:
+        k = key_row.get(span)
+        if k is not None:
+            at = key_at.get(k)
+            if at is not None:
+                found[at] = found.get(at, 0) + 1
+    return len(spans), found
 
 
 def _part_rule(key_row: dict[Span, int], key_at: dict[int, int]) -> RepeatedSpans[None]:

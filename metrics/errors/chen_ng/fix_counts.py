@@ -102,7 +102,8 @@ class _Cells:
         """The chain holding a mention now (`_Editable.owner`)."""
         k = self.key_of.get(span)
         if k is None:
-            return self.loose[span] if span in self.loose else self.chain_of.get(span)
+            loose = self.loose
+            return loose[span] if span in loose else self.chain_of.get(span)
         g = self.added.get(span)
         if g is None:
             chain = self.chain_of.get(span)
@@ -111,7 +112,11 @@ class _Cells:
             g = self.cell_group.get((k, chain))
             if g is None:  # its cell has not moved, and nothing has joined it
                 return chain
-        return self.where[self._find(g)]
+        parent = self.parent
+        while parent[g] != g:  # `_find`, inlined: the walk's most frequent question
+            parent[g] = parent[parent[g]]
+            g = parent[g]
+        return self.where[g]
 
     def size(self, chain: int) -> int:
         original = self.original_sizes[chain] if chain < len(self.original_sizes) else 0
@@ -145,8 +150,9 @@ class _Cells:
             self.moves.append((k, chain, g, None))
             self.counted.append(n)
             self.pending[g] = None
-        self._resize(self.where[g], -self.count[g])
-        self.at[(self.key[g], self.where[g])] = None
+        chain, size_change = self.where[g], self.size_change
+        size_change[chain] = size_change.get(chain, 0) - self.count[g]
+        self.at[(self.key[g], chain)] = None
 
     def put(self, span: Span, g: int | None, chain: int) -> None:
         """The share taken (or a mention absent from the response) joins a chain."""
@@ -161,7 +167,8 @@ class _Cells:
             g = self.added[span] = self._group(k, chain, None, 1)
             self.moves.append((k, None, g, None))
             self.counted.append(1)
-        self._resize(chain, self.count[g])
+        size_change = self.size_change
+        size_change[chain] = size_change.get(chain, 0) + self.count[g]
         k = self.key[g]
         there = self._there(k, chain)
         if there is not None and there != g:
@@ -183,11 +190,9 @@ class _Cells:
 
     def counts(self) -> Counts:
         """The moves' counts, as `delta.counts_of` gives them for the same edit."""
-        def end(g: int | None, span: Span | None) -> int | None:
-            return self.loose[span] if g is None else self.where[self._find(g)]
-
+        loose, where, find = self.loose, self.where, self._find
         return tally((k, start, to, n) for (k, start, g, span), n in zip(self.moves, self.counted)
-                     for to in (end(g, span),) if to != start)
+                     for to in (loose[span] if g is None else where[find(g)],) if to != start)
 
 
 def fix_list_counts(base: FixBase, fixes: Sequence[Fix], row_cells: list[dict[int, int]], col_sizes: list[int]
@@ -197,43 +202,45 @@ def fix_list_counts(base: FixBase, fixes: Sequence[Fix], row_cells: list[dict[in
     list this counting does not follow (a key mention removed, which no error's fix does).
     `row_cells[k][t]`: key chain k's mentions in response chain t; `col_sizes[t]`: chain t's."""
     cells = _Cells(base, row_cells, col_sizes)
+    owner, share, take, put, new_chain = cells.owner, cells.share, cells.take, cells.put, cells.new_chain
+    add, remove, split = FixKind.ADD, FixKind.REMOVE, FixKind.SPLIT
     for fix in fixes:
         m = fix.mention
-        here = cells.owner(m)
+        here = owner(m)
         kind = fix.kind
-        if kind is FixKind.ADD:
+        if kind is add:
             if here is None:
-                cells.put(m, None, cells.new_chain())
-        elif kind is FixKind.REMOVE:
+                put(m, None, new_chain())
+        elif kind is remove:
             if here is not None:
                 if base.key_chain_of.get(m) is not None:
                     return None
-                cells.take(m, None)
-        elif kind is FixKind.SPLIT:
+                take(m, None)
+        elif kind is split:
             if here is not None:
-                g, n = cells.share(m)
+                g, n = share(m)
                 if n < cells.size(here):
-                    cells.take(m, g)
-                    cells.put(m, g, cells.new_chain())
+                    take(m, g)
+                    put(m, g, new_chain())
         else:
             a = fix.target
             assert a is not None
-            target = cells.owner(a)
+            target = owner(a)
             if here is not None:
                 if target == here:
                     continue
-                g, _ = cells.share(m)
-                cells.take(m, g)
+                g, _ = share(m)
+                take(m, g)
                 if target is not None:
-                    cells.put(m, g, target)
+                    put(m, g, target)
                 else:  # a new chain of the share, then a
-                    chain = cells.new_chain()
-                    cells.put(m, g, chain)
-                    cells.put(a, None, chain)
+                    chain = new_chain()
+                    put(m, g, chain)
+                    put(a, None, chain)
             elif target is not None:
-                cells.put(m, None, target)
+                put(m, None, target)
             else:  # a new chain of m and a, in document order
-                chain = cells.new_chain()
+                chain = new_chain()
                 for span in sorted({a, m}):
-                    cells.put(span, None, chain)
+                    put(span, None, chain)
     return cells.touched, cells.counts()
