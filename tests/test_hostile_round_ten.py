@@ -1,0 +1,73 @@
+"""Hostile input, review9's leftovers and a fourth round (hostile10): what a broken file got that
+was a silent wrong number or an error at the wrong line.  Each case as a user meets it: the exit
+status, the one line naming the file and line, and the number scored."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from cli_support import corefwb_in_process
+
+from metrics.formats.conll import ONE_FIELD
+
+
+def corefwb(*args: str):
+    return corefwb_in_process(*args, env={"NO_COLOR": "1", "COREFWB_NO_CACHE": "1"})
+
+
+def error_line(run) -> str:
+    lines = [line for line in run.stderr.splitlines() if not line.startswith("corefwb: warning")]
+    assert run.returncode == 1 and len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
+    return lines[0]
+
+
+def _row(word: str, cell: str, i: int = 0) -> str:
+    return f"d\t0\t{i}\t{word}\tX\t*\t-\t-\t-\t-\t*\t{cell}\n"
+
+
+def test_a_line_of_one_field_is_read_as_v8_01_reads_it_with_a_warning(tmp_path):
+    """A token line holding only `(0)`, in key and response alike, was a token without its
+    mention: 2 key mentions scored where v8.01 (its cell is a line's last TAB-separated field)
+    scores 3, and nothing said.  Now its field is its cell, with a warning naming the line."""
+    text = ("#begin document (d); part 000\n" + _row("John", "(0)") + _row("saw", "-", 1) + "(0)\n"
+            + _row("him", "(0)", 3) + "\n#end document\n")
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text(text, encoding="utf-8")
+    response.write_text(text.replace("(0)\n", "(1)\n", 1).replace("\t(0)\n", "\t(1)\n", 1), encoding="utf-8")
+    run = corefwb("score", str(key), str(response), "--format", "json")
+    assert run.returncode == 0, run.stderr
+    mentions = json.loads(run.stdout)["metrics"]["mentions"]["counts"]
+    assert mentions[:2] == [3.0, 3.0]  # (recall's numerator and denominator)
+    assert run.stderr.splitlines() == [f"corefwb: warning: {key}:4: {ONE_FIELD}", f"corefwb: warning: {response}:4: {ONE_FIELD}"]
+    muc = json.loads(run.stdout)["metrics"]["muc"]
+    assert muc["recall"] == 0.5  # John and him moved to chain 1, the lone line's mention kept in 0
+
+
+def test_a_word_alone_on_its_line_is_a_bad_cell_at_that_line(tmp_path):
+    """The field read as the cell, a word is a bad coreference item (as `w (0) John` is), not a
+    token silently without a cell."""
+    key = tmp_path / "key.conll"
+    key.write_text("#begin document (d); part 000\n" + _row("John", "(0)") + "saw\n\n#end document\n", encoding="utf-8")
+    assert error_line(corefwb("score", str(key), str(key))) == \
+        f"corefwb: error: {key}:3: bad coreference item 'saw' in cell 'saw'"
+
+
+@pytest.mark.parametrize("marker, at, said", [
+    ("#begin  document (d); part 000", 1, "malformed '#begin document NAME' line '#begin  document (d); part 000': one "
+                                          "space between the words and before the name"),
+    ("#begin document\t(d); part 000", 1, "malformed '#begin document NAME' line '#begin document\\t(d); part 000': "
+                                          "one space between the words and before the name"),
+    ("#end  document", 4, "malformed '#end document' line '#end  document': one space between the words"),
+])
+@pytest.mark.parametrize("command", [["score"], ["errors"]])
+def test_a_document_marker_with_two_spaces_is_named_at_its_own_line(tmp_path, marker, at, said, command):
+    """`#begin  document` was text outside any document, and the error came at the `#end document`
+    line that followed ("#end document without #begin document"); `#end  document` was a comment
+    and the error came at the next document or the file's end."""
+    lines = ["#begin document (d); part 000", _row("John", "(0)").rstrip("\n"), _row("him", "(0)", 1).rstrip("\n"),
+             "#end document", "#begin document (e); part 000", _row("John", "-").rstrip("\n"), "#end document"]
+    lines[at - 1] = marker
+    key = tmp_path / "key.conll"
+    key.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert error_line(corefwb(*command, str(key), str(key))) == f"corefwb: error: {key}:{at}: {said}"
