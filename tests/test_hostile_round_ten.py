@@ -5,11 +5,13 @@ status, the one line naming the file and line, and the number scored."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from cli_support import corefwb_in_process
 
 from metrics.formats.conll import ONE_FIELD
+from metrics.formats.conllu import read_conllu
 
 
 def corefwb(*args: str):
@@ -71,3 +73,61 @@ def test_a_document_marker_with_two_spaces_is_named_at_its_own_line(tmp_path, ma
     key = tmp_path / "key.conll"
     key.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert error_line(corefwb(*command, str(key), str(key))) == f"corefwb: error: {key}:{at}: {said}"
+
+
+GUM2 = Path(__file__).resolve().parent / "data" / "formats" / "gum2.conllu"
+
+
+def _with_a_gap(text: str) -> str:
+    """gum2's second sentence with word ID 4 left out: words 4, 5, 6 numbered 5, 6, 7 (their HEAD
+    and DEPS too), so the tree is the same tree."""
+    def bump(number: str) -> str:
+        return str(int(number) + 1) if int(number) >= 4 else number
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("1\tMonday\t"))
+    while lines[at]:
+        cols = lines[at].split("\t")
+        cols[0], cols[6] = bump(cols[0]), bump(cols[6])
+        cols[8] = "|".join(f"{bump(dep.split(':', 1)[0])}:{dep.split(':', 1)[1]}" for dep in cols[8].split("|"))
+        lines[at] = "\t".join(cols)
+        at += 1
+    return "\n".join(lines)
+
+
+def test_a_gap_in_word_ids_is_read_by_both_conllu_readers(tmp_path):
+    """Word IDs 1, 2, 3, 5, 6, 7: the node reader (`score`) placed each word by its ID, as udapi
+    does for corefud-scorer (which scores the file against itself 100), and the token reader
+    (`errors`) refused it ("word ID 5 follows 3").  Both read it now, the token reader's heads
+    found by ID, the same as the file numbered without the gap."""
+    gapped = tmp_path / "gapped.conllu"
+    gapped.write_text(_with_a_gap(GUM2.read_text(encoding="utf-8")), encoding="utf-8")
+    for plain, gap in zip(read_conllu(str(GUM2)), read_conllu(str(gapped))):
+        assert (gap.words, gap.heads, gap.chains, gap.pos) == (plain.words, plain.heads, plain.chains, plain.pos)
+    for command in (["score"], ["errors"], ["errors", "--impact", "conll"], ["errors", "--taxonomy", "kk"]):
+        run = corefwb(*command, str(gapped), str(gapped), "--format", "json")
+        assert run.returncode == 0 and run.stderr == "", (command, run.stderr)
+    # against the key without the gap, every command says the same: a word at another place
+    for command in (["score"], ["errors"]):
+        assert error_line(corefwb(*command, str(GUM2), str(gapped))).startswith(
+            f"corefwb: error: {gapped}:43: word '18' is word 5 of sentence 2 where the key's is word 4")
+
+
+def test_a_head_of_00_is_the_root_not_the_sentence_before_s_last_word(tmp_path):
+    """HEAD `00` is the number 0: the token reader took it as word -1 of its sentence, the last
+    word of the sentence before (a dependency across sentences, read silently)."""
+    text = GUM2.read_text(encoding="utf-8").replace("1\tMonday\tMonday\tPROPN\tNNP\tNumber=Sing\t0\t",
+                                                    "1\tMonday\tMonday\tPROPN\tNNP\tNumber=Sing\t00\t", 1)
+    assert "\t00\t" in text
+    changed = tmp_path / "changed.conllu"
+    changed.write_text(text, encoding="utf-8")
+    assert [d.heads for d in read_conllu(str(changed))] == [d.heads for d in read_conllu(str(GUM2))]
+
+
+def test_a_word_id_of_0_says_ids_count_from_1(tmp_path):
+    text = GUM2.read_text(encoding="utf-8").replace("1\tMonday\t", "0\tMonday\t", 1)
+    changed = tmp_path / "changed.conllu"
+    changed.write_text(text, encoding="utf-8")
+    line = text.split("\n").index(next(l for l in text.split("\n") if l.startswith("0\tMonday"))) + 1
+    for command in ("score", "errors"):
+        assert error_line(corefwb(command, str(changed), str(changed))) == \
+            f"corefwb: error: {changed}:{line}: word ID 0: word IDs count from 1"

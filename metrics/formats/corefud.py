@@ -96,8 +96,8 @@ class _Document:
             if word != self.last_word:
                 self.note("empty", line, f"empty node {word}.{empty} follows word {self.last_word} (an empty node "
                                          f"N.k follows word N): read as corefud-scorer reads it, placed by its ID")
-        elif word <= self.last_word:  # (two words of one ID in one sentence would be one node)
-            raise self.error(line, word_id_error(word, self.last_word))
+        elif (problem := word_id_error(word, self.last_word)) is not None:  # (two words of one ID would be one node)
+            raise self.error(line, problem)
         else:
             self.last_word = word
         node = (self.sentence, word, empty)
