@@ -131,3 +131,69 @@ def test_a_word_id_of_0_says_ids_count_from_1(tmp_path):
     for command in ("score", "errors"):
         assert error_line(corefwb(command, str(changed), str(changed))) == \
             f"corefwb: error: {changed}:{line}: word ID 0: word IDs count from 1"
+
+
+def _documents_with_a_word_changed(count: int, changed: bool) -> str:
+    return "".join(f"#begin document (d{i}); part 000\n" + _row("John", "(0)") + _row("saw" if not changed else "sees", "-", 1)
+                   + _row("him", "(0)", 2) + "\n#end document\n" for i in range(count))
+
+
+@pytest.mark.parametrize("every", [False, True])
+def test_warnings_come_a_few_of_a_kind_with_a_count_of_the_rest(tmp_path, every):
+    """A response with a word changed in each of 40 documents gave 40 lines on stderr (20,019 on
+    a tiny corpus); now the first five and one line counting the rest, `--warnings all` every one."""
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text(_documents_with_a_word_changed(40, False), encoding="utf-8")
+    response.write_text(_documents_with_a_word_changed(40, True) + "#begin document lone\n#end document\n",
+                        encoding="utf-8")
+    run = corefwb("score", str(key), str(response), *(["--warnings", "all"] if every else []))
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.splitlines()
+    changed = [line for line in lines if "words differ" in line and "more warnings" not in line]
+    assert len(changed) == (40 if every else 5) and changed[0].startswith(f"corefwb: warning: {response}:3: document '(d0)")
+    more = [line for line in lines if "more warnings" in line]
+    assert more == ([] if every else [f"corefwb: warning: {response}: 35 more warnings like the 5 above (N of N words "
+                                      f"differ from the key's...): --warnings all shows every one"])
+    assert any("lone" in line for line in lines)  # another kind, shown
+    assert len(lines) == (41 if every else 7)
+
+
+def test_kinds_leave_out_documents_quoted_words_and_numbers():
+    from workbench.warning_kinds import summarised, warning_kind
+    said = [f"k.conll:{i}: document 'd{i}': 1 of {i} words differ from the key's (first: token 1 'x{i}', key"
+            for i in range(7)]
+    assert {warning_kind(w) for w in said} == {("k.conll", "N of N words differ from the key's")}
+    assert warning_kind("k.conll: document \"it's\" of the key is missing from the response") == \
+        ("k.conll", "document Q of the key is missing from the response")
+    assert warning_kind("system a has no file for dataset b: counted as 0") == ("", "system a has no file for dataset b")
+    assert summarised(said[:6]) == said[:6]  # one more is shown, not counted
+    assert summarised(said) == [*said[:5], "k.conll: 2 more warnings like the 5 above (N of N words differ from the "
+                                           "key's...): --warnings all shows every one"]
+    assert summarised(said, every=True) == said
+
+
+@pytest.mark.parametrize("every", [False, True])
+def test_the_warnings_view_shows_them_as_stderr_does(tmp_path, monkeypatch, every):
+    from app_support import pilot_test, settle
+    from textual.widgets import Static
+
+    from workbench.session import LoadOptions
+    from workbench.tui.app import Workbench
+
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text(_documents_with_a_word_changed(40, False), encoding="utf-8")
+    response.write_text(_documents_with_a_word_changed(40, True), encoding="utf-8")
+
+    @pilot_test
+    async def body():
+        app = Workbench(str(key), str(response), LoadOptions(cache=False, every_warning=every))
+        async with app.run_test(size=(160, 50)) as pilot:
+            await settle(app, pilot)
+            assert len(app.session.warnings) == 40
+            shown = " ".join(str(app.query_one("#warnings-text", Static).render()).split())
+            assert shown.count("words differ from the key's (first") == (40 if every else 5)
+            assert ("35 more warnings like the 5 above" in shown) is not every
+            assert app.query_one("#warnings").border_title == "warnings (40)"
+
+    body()

@@ -80,7 +80,7 @@ def _copy_conllu(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .common import warn
+    from .common import warn, warn_all
 
     set_max_input_size(size_option(args.max_input_size))
     target = target_of(args)
@@ -100,8 +100,7 @@ def run(args: argparse.Namespace) -> int:
                  f"snapped to a key word's edge, {characters.lost} lost")
     elif any(d.own_words for d in documents):
         warn(f"{args.input}: written in its own words; give --key KEY to write it on the key's words")
-    for message in warnings:
-        warn(message)
+    warn_all(warnings, args)
     out = io.StringIO()
     try:
         if target == "conll":

@@ -67,7 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .common import warn
+    from .common import warn, warn_all
 
     set_max_input_size(size_option(args.max_input_size))
     jobs = jobs_option(args.jobs)
@@ -88,8 +88,7 @@ def run(args: argparse.Namespace) -> int:
     metric = CATALOGUE[args.metric]
     tests = ({v: dataset_tests(systems, v, metric, method) for v in variants}
              if method is not None and len(systems) > 1 else {})
-    for message in cache.warnings:
-        warn(message)
+    warn_all(cache.warnings, args)
     if tests:
         _warn_few_documents([d.name for d in layout.datasets], systems, variants[0], warn)
     report = CracReport(names, [d.name for d in layout.datasets], systems, variants, metric, tests, method,
