@@ -216,6 +216,8 @@ def parse_conll(path: str, lines: list[str], warnings: list[str] | None = None, 
             if current is None:
                 continue
         if current is None:
+            if (malformed := malformed_marker(line)) is not None:
+                raise InputError(path, lineno, malformed)
             if line.strip():
                 warn("outside", lineno, "text outside #begin document ... #end document is ignored (first such line)")
             continue

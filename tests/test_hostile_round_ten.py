@@ -56,17 +56,18 @@ def test_a_word_alone_on_its_line_is_a_bad_cell_at_that_line(tmp_path):
 
 
 @pytest.mark.parametrize("marker, at, said", [
-    ("#begin  document (d); part 000", 1, "malformed '#begin document NAME' line '#begin  document (d); part 000': one "
-                                          "space between the words and before the name"),
-    ("#begin document\t(d); part 000", 1, "malformed '#begin document NAME' line '#begin document\\t(d); part 000': "
-                                          "one space between the words and before the name"),
-    ("#end  document", 4, "malformed '#end document' line '#end  document': one space between the words"),
+    ("#begin  document (d); part 000", 1, "malformed '#begin document NAME' line '#begin  document (d); part 000': "),
+    ("#begin document\t(d); part 000", 1, "malformed '#begin document NAME' line '#begin document\\t(d); part 000': "),
+    (" #begin document (d); part 000", 1, "malformed '#begin document NAME' line ' #begin document (d); part 000': "),
+    ("#end  document", 4, "malformed '#end document' line '#end  document': "),
 ])
 @pytest.mark.parametrize("command", [["score"], ["errors"]])
 def test_a_document_marker_with_two_spaces_is_named_at_its_own_line(tmp_path, marker, at, said, command):
-    """`#begin  document` was text outside any document, and the error came at the `#end document`
-    line that followed ("#end document without #begin document"); `#end  document` was a comment
-    and the error came at the next document or the file's end."""
+    """`#begin  document` (or ` #begin document`) was text outside any document, and the error
+    came at the `#end document` line that followed ("#end document without #begin document");
+    `#end  document` was a comment and the error came at the next document or the file's end."""
+    said += (f"{said.split(chr(39))[1]!r} starts its line, one space between the words"
+             + " and before the name" * ("begin" in said))
     lines = ["#begin document (d); part 000", _row("John", "(0)").rstrip("\n"), _row("him", "(0)", 1).rstrip("\n"),
              "#end document", "#begin document (e); part 000", _row("John", "-").rstrip("\n"), "#end document"]
     lines[at - 1] = marker
