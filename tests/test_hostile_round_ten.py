@@ -153,7 +153,7 @@ def test_warnings_come_a_few_of_a_kind_with_a_count_of_the_rest(tmp_path, every)
     changed = [line for line in lines if "words differ" in line and "more warnings" not in line]
     assert len(changed) == (40 if every else 5) and changed[0].startswith(f"corefwb: warning: {response}:3: document '(d0)")
     more = [line for line in lines if "more warnings" in line]
-    assert more == ([] if every else [f"corefwb: warning: {response}: 35 more warnings like the 5 above (N of N words "
+    assert more == ([] if every else [f"corefwb: warning: {response}: 35 more warnings like the 5 above (1 of 3 words "
                                       f"differ from the key's...): --warnings all shows every one"])
     assert any("lone" in line for line in lines)  # another kind, shown
     assert len(lines) == (41 if every else 7)
@@ -163,12 +163,16 @@ def test_kinds_leave_out_documents_quoted_words_and_numbers():
     from workbench.warning_kinds import summarised, warning_kind
     said = [f"k.conll:{i}: document 'd{i}': 1 of {i} words differ from the key's (first: token 1 'x{i}', key"
             for i in range(7)]
-    assert {warning_kind(w) for w in said} == {("k.conll", "N of N words differ from the key's")}
+    assert {warning_kind(w) for w in said} == {("k.conll", "_ of _ words differ from the key's")}
     assert warning_kind("k.conll: document \"it's\" of the key is missing from the response") == \
-        ("k.conll", "document Q of the key is missing from the response")
+        ("k.conll", "document _ of the key is missing from the response")
     assert warning_kind("system a has no file for dataset b: counted as 0") == ("", "system a has no file for dataset b")
+    # a word of the CRAC LLM track's text, and an entity's number: left out too
+    assert warning_kind("o.txt:1: document 'd', word 56 'spokes:man': [e14 is never closed in its sentence") == \
+        warning_kind("o.txt:1: document 'd', word 5 'a': [e1 is never closed in its sentence") == \
+        ("o.txt", "[e_ is never closed in its sentence")
     assert summarised(said[:6]) == said[:6]  # one more is shown, not counted
-    assert summarised(said) == [*said[:5], "k.conll: 2 more warnings like the 5 above (N of N words differ from the "
+    assert summarised(said) == [*said[:5], "k.conll: 2 more warnings like the 5 above (1 of 4 words differ from the "
                                            "key's...): --warnings all shows every one"]
     assert summarised(said, every=True) == said
 

@@ -6,10 +6,11 @@ workbench's warnings view), burying the one line of another kind.  Every front e
 through `summarised`; `--warnings all` shows every one.
 
 A warning is a sentence about a file, located (`PATH:LINE: ...`), often about one document
-(`document NAME: ...`), quoting words and numbers from the files.  Its kind is its file and the
-words of its sentence before the first colon or parenthesis once the document, the quoted words
-and the numbers are left out: `document '(d4); part 000': 1 of 11 words differ from the key's
-(first: token 1 ...)` is of the kind `N of N words differ from the key's`.  A kind put together
+(`document NAME: ...`, `document NAME, word N WORD: ...`), quoting words and numbers from the
+files.  Its gist is its sentence after the document, up to its first colon or parenthesis outside
+a quoted word; its kind is its file and its gist with the quoted words and the numbers left out:
+`document '(d4); part 000': 1 of 11 words differ from the key's (first: token 1 ...)` is of the
+kind `_ of _ words differ from the key's`.  A kind put together
 wrongly costs nothing but a summary line too many or too few: every warning is counted in one.
 """
 
@@ -24,22 +25,27 @@ SHOWN_OF_A_KIND = 5
 WARNINGS_CHOICES = ("summary", "all")
 """`--warnings`: the first few of each kind and a count of the rest (default), or every one."""
 
-_LOCATED = re.compile(r"(?P<file>.+?)(?::\d+)?: (?P<rest>.*)", re.DOTALL)
-_QUOTED = re.compile(r"""(?<!\w)(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")(?!\w)""")
-_ABOUT_A_DOCUMENT = re.compile(r"(?:KEY )?document Q: ")
-_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
-"""A number standing alone (not the 8 and 01 of `v8.01`)."""
+_QUOTED = r"""(?<!\w)(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")(?!\w)"""
+"""A name or word as a message quotes it (`repr`): in single quotes, or double when it holds one."""
+_LOCATED = re.compile(r"(?P<file>[^ ]+?)(?::\d+)?: (?P<rest>.*)", re.DOTALL)
+_ABOUT_A_DOCUMENT = re.compile(rf"(?:KEY )?document {_QUOTED}(?:, word \d+ {_QUOTED})?: ")
+_GIST = re.compile(rf"(?:{_QUOTED}|[^:(])*")
+"""A sentence up to its first colon or parenthesis outside a quoted word."""
+_LEFT_OUT = re.compile(rf"{_QUOTED}|\d+")
+
+
+def _located(message: str) -> tuple[str, str]:
+    """(the file a warning is about or "", the gist of its sentence: `warning_kind`)."""
+    located = _LOCATED.match(message)
+    file, rest = (located.group("file"), located.group("rest")) if located else ("", message)
+    rest = rest[m.end():] if (m := _ABOUT_A_DOCUMENT.match(rest)) else rest
+    return file, _GIST.match(rest).group().strip()
 
 
 def warning_kind(message: str) -> tuple[str, str]:
-    """(the file a warning is about, the words of its kind); ("", its words) when it names no file."""
-    located = _LOCATED.match(message)
-    file, rest = (located.group("file"), located.group("rest")) if located else ("", message)
-    if located and " " in file:  # a sentence with a colon, not a path
-        file, rest = "", message
-    words = _NUMBER.sub("N", _QUOTED.sub("Q", rest))
-    words = _ABOUT_A_DOCUMENT.sub("", words, count=1)
-    return file, re.split(r"[:(]", words, maxsplit=1)[0].strip()
+    """(the file a warning is about, the words of its kind: its gist without quoted words and numbers)."""
+    file, gist = _located(message)
+    return file, _LEFT_OUT.sub("_", gist)
 
 
 def summarised(warnings: Sequence[str], every: bool = False) -> list[str]:
@@ -59,10 +65,10 @@ def summarised(warnings: Sequence[str], every: bool = False) -> list[str]:
         if count <= SHOWN_OF_A_KIND or total[kind] == SHOWN_OF_A_KIND + 1:  # (a line for a line: shown)
             out.append(message)
         if count == SHOWN_OF_A_KIND and total[kind] > count + 1:
-            file, words = kind
+            file, gist = _located(message)
             more = total[kind] - count
             out.append(f"{file + ': ' if file else ''}{more:,} more warning{'s' * (more > 1)} like the "
-                       f"{SHOWN_OF_A_KIND} above ({words or 'the same words'}...): --warnings all shows every one")
+                       f"{SHOWN_OF_A_KIND} above ({gist or 'the same words'}...): --warnings all shows every one")
     return out
 
 
