@@ -11,7 +11,7 @@ import pytest
 from cli_support import corefwb_in_process
 
 from metrics.formats.conll import ONE_FIELD
-from metrics.formats.conllu import read_conllu
+from metrics.formats.conllu import ENTITY_ON_A_RANGE, read_conllu
 
 
 def corefwb(*args: str):
@@ -202,3 +202,18 @@ def test_the_warnings_view_shows_them_as_stderr_does(tmp_path, monkeypatch, ever
             assert app.query_one("#warnings").border_title == "warnings (40)"
 
     body()
+
+
+def test_an_entity_on_a_multiword_token_s_line_is_said_to_be_ignored(tmp_path):
+    """`3-4 ... Entity=(99-x-1)` on a range line: both CoNLL-U readers skip the line, as udapi does
+    for corefud-scorer (which scores the file against its key 100), but without a word; the
+    mention a user wrote there was lost silently."""
+    lines = GUM2.read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("3\tMay\t"))
+    lines.insert(at, "3-4\tMay18\t_\t_\t_\t_\t_\t_\t_\tEntity=(99-x-1)")
+    response = tmp_path / "response.conllu"
+    response.write_text("\n".join(lines), encoding="utf-8")
+    for command in ("score", "errors"):
+        run = corefwb(command, str(GUM2), str(response))
+        assert run.returncode == 0 and run.stderr.splitlines() == [
+            f"corefwb: warning: {response}:{at + 1}: {ENTITY_ON_A_RANGE} (first such line)"], run.stderr

@@ -70,6 +70,12 @@ def _ptb_from_upos(upos: str, feats: str) -> str:
     return tag
 
 
+ENTITY_ON_A_RANGE = ("Entity= on a multiword token's line is ignored, as udapi reads it for corefud-scorer: "
+                     "its mentions belong on the words")
+"""Why a warning: a mention written on the range line (`3-4 don't ... Entity=(e1)`) is lost in
+both readers and in corefud-scorer alike, without a word (hostile round four)."""
+
+
 def word_id_error(word_id: int, last_id: int) -> str | None:
     """What is wrong with a word ID after its sentence's last (`last_id`, 0 before its first), or
     None: the one rule of both CoNLL-U readers.  IDs must increase, as words of one ID would be
@@ -325,7 +331,7 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
     seen: dict[str, int] = {}
     fields = _DEFAULT_FIELDS
     current: _DocumentBuilder | None = None
-    discontinuous_line = zero_line = 0
+    discontinuous_line = zero_line = range_line = 0
 
     def finish(lineno: int) -> None:
         nonlocal current, discontinuous_line, zero_line
@@ -380,10 +386,14 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
                 _apply_misc(current, misc, lineno, True)
         elif "-" not in ident:
             raise InputError(path, lineno, f"ID {ident!r} is not a word number, a range (1-2) or an empty node (1.1)")
+        elif "Entity=" in misc:
+            range_line = range_line or lineno
     finish(len(lines))
     if warnings is not None:
         if discontinuous_line:
             warnings.append(f"{path}:{discontinuous_line}: discontinuous mentions are read as the span from their first to their last word (first such mention)")
+        if range_line:
+            warnings.append(f"{path}:{range_line}: {ENTITY_ON_A_RANGE} (first such line)")
         if zero_line:
             warnings.append(f"{path}:{zero_line}: mentions made only of empty nodes (zeros) are dropped: they have no token span (first such mention)")
     return documents

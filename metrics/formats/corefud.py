@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from metrics.formats.conllu import word_id_error
+from metrics.formats.conllu import ENTITY_ON_A_RANGE, word_id_error
 from metrics.formats.source import read_lines
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
@@ -360,6 +360,8 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
             m = _NODE_ID.match(ident)
             if not m:
                 if _RANGE.match(ident):  # a multiword token's range: its words follow
+                    if "Entity=" in cols[9]:
+                        file.note("range entity", lineno, ENTITY_ON_A_RANGE)
                     if doc is not None:
                         first, _, last = ident.partition("-")
                         doc.ranges.append((int(first), int(last), lineno))
