@@ -217,3 +217,18 @@ def test_an_entity_on_a_multiword_token_s_line_is_said_to_be_ignored(tmp_path):
         run = corefwb(command, str(GUM2), str(response))
         assert run.returncode == 0 and run.stderr.splitlines() == [
             f"corefwb: warning: {response}:{at + 1}: {ENTITY_ON_A_RANGE} (first such line)"], run.stderr
+
+
+@pytest.mark.parametrize("blank", ["  ", "\t"])
+def test_a_blank_line_of_spaces_ends_a_sentence_for_both_conllu_readers(tmp_path, blank):
+    """A line of spaces or a TAB between sentences: the node reader (`score`) and udapi read it as
+    the blank line, the token reader (`errors` on the key) refused it ("expected 10 TAB-separated
+    CoNLL-U columns, found 1")."""
+    lines = GUM2.read_text(encoding="utf-8").split("\n")
+    lines[lines.index("", 30)] = blank
+    spaced = tmp_path / "spaced.conllu"
+    spaced.write_text("\n".join(lines), encoding="utf-8")
+    assert [d.sentence_starts for d in read_conllu(str(spaced))] == [d.sentence_starts for d in read_conllu(str(GUM2))]
+    for command in ("score", "errors"):
+        run = corefwb(command, str(spaced), str(spaced))
+        assert run.returncode == 0 and run.stderr == "", run.stderr

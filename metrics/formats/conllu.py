@@ -344,7 +344,7 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
 
     for lineno, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r")
-        if not line:
+        if not line or line.isspace():  # (a blank line to the node reader and to udapi too)
             if current is not None:
                 current.end_sentence()
             continue
