@@ -175,6 +175,7 @@ def test_kinds_leave_out_documents_quoted_words_and_numbers():
     assert summarised(said) == [*said[:5], "k.conll: 2 more warnings like the 5 above (1 of 4 words differ from the "
                                            "key's...): --warnings all shows every one"]
     assert summarised(said, every=True) == said
+    assert summarised([said[0], said[1], said[0]], every=True) == said[:2]  # (`score --stream`: key and response alike)
 
 
 @pytest.mark.parametrize("every", [False, True])

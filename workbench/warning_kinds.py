@@ -51,7 +51,8 @@ def warning_kind(message: str) -> tuple[str, str]:
 def summarised(warnings: Sequence[str], every: bool = False) -> list[str]:
     """The warnings as shown: in their order, the first `SHOWN_OF_A_KIND` of each kind, the
     last of those followed by a line counting the others of its kind (all of them when `every`,
-    or when there is one other: its line is no longer than the count's)."""
+    or when there is one other: its line is no longer than the count's); a warning said twice, once."""
+    warnings = list(dict.fromkeys(warnings))  # (`score --stream` hears a file's warning once per side)
     if every or len(warnings) <= SHOWN_OF_A_KIND:
         return list(warnings)
     kinds = [warning_kind(message) for message in warnings]
