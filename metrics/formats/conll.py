@@ -37,14 +37,16 @@ _LOOSE_MARKER = re.compile(r"^\s*#\s*(begin|end)\s+document\b")
 
 def malformed_marker(line: str) -> str | None:
     """What is wrong with a line that is almost `#begin document NAME` or `#end document` (two
-    spaces, a TAB, no name, spaces before the `#`), or None.  Why an error at this line: read as a comment or as
-    text between documents, the line went unnoticed and the error came where it showed, at the
-    next `#end document` (review9's leftover), or the document was lost."""
+    spaces, a TAB, no name, spaces before the `#`), or None.  Why an error at this line: read as
+    a comment or as text between documents, the line went unnoticed and the error came where it
+    showed, at the next `#end document` (review9's leftover), or the document was lost."""
     if _BEGIN.match(line) or _END.match(line) or not (m := _LOOSE_MARKER.match(line)):
         return None
     shape = "#begin document NAME" if m.group(1) == "begin" else "#end document"
     return (f"malformed {shape!r} line {line[:80]!r}: {shape!r} starts its line, one space between the "
             f"words{' and before the name' * (m.group(1) == 'begin')}")
+
+
 ONE_FIELD = "a token line with one field is read as v8.01 reads it, that field being its coreference cell (first such line)"
 """Why not ignore the field, or refuse the line: v8.01 takes a line's last TAB-separated field as
 its cell, so a lone `(0)` is a mention there; read as a word alone, a mention both files have was

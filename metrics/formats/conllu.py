@@ -248,8 +248,8 @@ class _DocumentBuilder:
         starts = self.sentence_starts
         sentence_end = dict(zip(starts, starts[1:] + [len(rows)]))
         ids = self.word_ids
+        # each token of a sentence with a gap in its IDs, by its ID (the others are at start + ID - 1)
         placed = {start: {ids[k]: k for k in range(start, sentence_end[start])} for start in self.gapped}
-        """Each token of a sentence with a gap in its IDs, by its ID (the others are at start + ID - 1)."""
         for i, cols in enumerate(rows):
             head = cols[6]
             if _is_number(head):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..output import shortened, visible
 from ..warning_kinds import SHOWN_OF_A_KIND, WARNINGS_CHOICES, shown_warnings
