@@ -8,20 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_support import corefwb_in_process
+from test_hostile_round_nine import corefwb, error_line  # (the command in process, its one error line)
 
 from metrics.formats.conll import ONE_FIELD
 from metrics.formats.conllu import ENTITY_ON_A_RANGE, read_conllu
-
-
-def corefwb(*args: str):
-    return corefwb_in_process(*args, env={"NO_COLOR": "1", "COREFWB_NO_CACHE": "1"})
-
-
-def error_line(run) -> str:
-    lines = [line for line in run.stderr.splitlines() if not line.startswith("corefwb: warning")]
-    assert run.returncode == 1 and len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
-    return lines[0]
 
 
 def _row(word: str, cell: str, i: int = 0) -> str:
