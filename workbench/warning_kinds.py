@@ -29,7 +29,7 @@ _QUOTED = r"""(?<!\w)(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")(?!\w)"""
 """A name or word as a message quotes it (`repr`): in single quotes, or double when it holds one."""
 _LOCATED = re.compile(r"(?P<file>[^ ]+?)(?::\d+)?: (?P<rest>.*)", re.DOTALL)
 _ABOUT_A_DOCUMENT = re.compile(rf"(?:KEY )?document {_QUOTED}(?:, word \d+ {_QUOTED})?: ")
-_GIST = re.compile(rf"(?:{_QUOTED}|[^:(])*")
+_GIST = re.compile(rf"""(?:[^:('"]+|{_QUOTED}|['"])*""")
 """A sentence up to its first colon or parenthesis outside a quoted word."""
 _LEFT_OUT = re.compile(rf"{_QUOTED}|\d+")
 
