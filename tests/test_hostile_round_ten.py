@@ -11,7 +11,7 @@ import pytest
 from test_hostile_round_nine import corefwb, error_line  # (the command in process, its one error line)
 
 from metrics.formats.conll import ONE_FIELD
-from metrics.formats.conllu import ENTITY_ON_A_RANGE, read_conllu
+from metrics.formats.conllu import ENTITY_ON_A_RANGE, NEWDOC_INSIDE_A_SENTENCE, read_conllu
 
 
 def _row(word: str, cell: str, i: int = 0) -> str:
@@ -223,3 +223,17 @@ def test_a_blank_line_of_spaces_ends_a_sentence_for_both_conllu_readers(tmp_path
     for command in ("score", "errors"):
         run = corefwb(command, str(spaced), str(spaced))
         assert run.returncode == 0 and run.stderr == "", run.stderr
+
+
+@pytest.mark.parametrize("command", ["score", "errors"])
+def test_a_newdoc_inside_a_sentence_is_named_at_its_line(tmp_path, command):
+    """`# newdoc id = x` between two words of a sentence: `score` failed at line 60 ("Bridge names
+    entity 2, which no Entity= annotation has"), `errors` at line 41 ("HEAD 4 is not a word of this
+    sentence"); now both at the comment's line, saying what is wrong."""
+    lines = GUM2.read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("3\tMay\t"))
+    lines.insert(at, "# newdoc id = mid")
+    broken = tmp_path / "broken.conllu"
+    broken.write_text("\n".join(lines), encoding="utf-8")
+    assert error_line(corefwb(command, str(broken), str(broken))) == \
+        f"corefwb: error: {broken}:{at + 1}: {NEWDOC_INSIDE_A_SENTENCE}"

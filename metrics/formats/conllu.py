@@ -76,6 +76,11 @@ ENTITY_ON_A_RANGE = ("Entity= on a multiword token's line is ignored, as udapi r
 both readers and in corefud-scorer alike, without a word (hostile round four)."""
 
 
+NEWDOC_INSIDE_A_SENTENCE = "'# newdoc' inside a sentence: a blank line must end the sentence before it"
+"""Why an error: udapi gives the whole sentence to the new document, and the two readers failed
+later, each at another line with another message (hostile round four)."""
+
+
 def word_id_error(word_id: int, last_id: int) -> str | None:
     """What is wrong with a word ID after its sentence's last (`last_id`, 0 before its first), or
     None: the one rule of both CoNLL-U readers.  IDs must increase, as words of one ID would be
@@ -352,6 +357,8 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
             key, sep, value = line[1:].partition("=")
             key = key.strip()
             if key == "newdoc" or key.startswith("newdoc "):
+                if current is not None and current.sentence_start >= 0:
+                    raise InputError(path, lineno, NEWDOC_INSIDE_A_SENTENCE)
                 finish(lineno)
                 name = value.strip() if sep and value.strip() else _ordinal_name(len(documents))
                 if name in seen:
