@@ -31,6 +31,7 @@ import re
 
 from metrics.model import Document, InputError, Span
 from metrics.formats.brackets import CLOSE, OPEN, SINGLE
+from metrics.formats.conll import ONE_FIELD, malformed_marker
 from metrics.formats.source import read_lines
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
@@ -114,7 +115,7 @@ class _DocumentBuilder:
         Called once: by `finish`, or before reporting a document that never ends."""
         lines = self.token_lines
         for token, fields in enumerate(self.rows):
-            cell = fields[-1] if len(fields) > 1 else "-"
+            cell = fields[-1]
             if cell not in _EMPTY:
                 self._add_cell(cell, token, lines[token])
 
@@ -192,6 +193,10 @@ def parse_conll(path: str, lines: list[str], warnings: list[str] | None = None, 
     for lineno, raw in enumerate(lines, start=first_line):
         line = raw.rstrip("\r")
         if line.startswith("#"):
+            if (malformed := malformed_marker(line)) is not None:
+                if current is not None:
+                    current.read_cells()  # a broken cell above is the first error, as it comes first
+                raise InputError(path, lineno, malformed)
             if m := _BEGIN.match(line):
                 if current is not None:
                     current.read_cells()  # a broken cell above is the first error, as it comes first
@@ -211,6 +216,8 @@ def parse_conll(path: str, lines: list[str], warnings: list[str] | None = None, 
             if current is None:
                 continue
         if current is None:
+            if (malformed := malformed_marker(line)) is not None:
+                raise InputError(path, lineno, malformed)
             if line.strip():
                 warn("outside", lineno, "text outside #begin document ... #end document is ignored (first such line)")
             continue
@@ -221,6 +228,8 @@ def parse_conll(path: str, lines: list[str], warnings: list[str] | None = None, 
         if line.startswith("#"):
             warn("comment", lineno, "'#' line inside a document is read as a comment, not a token (first such line)")
             continue
+        if len(fields) == 1:
+            warn("one field", lineno, ONE_FIELD)
         if current.new_sentence:
             current.sentence_starts.append(len(current.rows))
             current.new_sentence = False

@@ -111,12 +111,12 @@ def conll_text(draw: st.DrawFn) -> str:
         if draw(st.integers(0, 9)) == 0:
             lines.append(draw(st.sampled_from(["stray text", "# a comment", "", "#end document"])))
         name = draw(st.sampled_from([f"doc{d}", "doc0", f"(d{d}); part 000 "]))
-        lines.append(draw(st.sampled_from(["#begin document ", "# begin document ", "#begin  document "])) + name)
+        lines.append(draw(st.sampled_from(["#begin document ", "# begin document ", "#begin  document ", " #begin document "])) + name)
         for _ in range(draw(st.integers(0, 8))):
             kind = draw(st.integers(0, 19))
             lines.append("" if kind < 3 else "  \t" if kind == 3 else "# note" if kind == 4 else draw(token_line()))
         if draw(st.integers(0, 14)):
-            lines.append(draw(st.sampled_from(["#end document", "#end document part", "# end document"])))
+            lines.append(draw(st.sampled_from(["#end document", "#end document part", "# end document", "#end  document"])))
     text = "\n".join(lines)
     return text + draw(st.sampled_from(["", "\n", "\n\n"]))
 

@@ -50,7 +50,7 @@ def test_a_lost_blank_line_between_sentences_is_refused_not_read_as_one_node_twi
     joined = tmp_path / "joined.conllu"
     joined.write_text("\n".join(lines), encoding="utf-8")
     again = next(i for i in range(blank, len(lines)) if lines[i].startswith("1\t")) + 1
-    said = f"{joined}:{again}: word ID 1 follows 8: IDs of a sentence must be 1, 2, 3...: is the blank line that " \
+    said = f"{joined}:{again}: word ID 1 follows 8: IDs of a sentence must increase: is the blank line that " \
            f"ends a sentence missing?"
     for key in (joined, GUM2):
         assert error_line(corefwb(*command, str(key), str(joined))) == f"corefwb: error: {said}"

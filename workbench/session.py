@@ -88,6 +88,9 @@ class LoadOptions:
     """ua: the bridging links read for scoring (when a bridging score is asked for)."""
     ua_scores_only: bool = False
     """ua: only the columns the scores read are read (`score`)."""
+    every_warning: bool = False
+    """Show every warning, not the first few of each kind (`--warnings all`, `warning_kinds`): not
+    how files are read, but kept with the options every front end is given."""
 
     def __post_init__(self) -> None:
         if self.conventions not in KNOWN_CONVENTIONS:

@@ -32,6 +32,25 @@ from metrics.formats.source import read_utf8
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
 _END = re.compile(r"^#\s*end document")
+_LOOSE_MARKER = re.compile(r"^\s*#\s*(begin|end)\s+document\b")
+
+
+def malformed_marker(line: str) -> str | None:
+    """What is wrong with a line that is almost `#begin document NAME` or `#end document` (two
+    spaces, a TAB, no name, spaces before the `#`), or None.  Why an error at this line: read as
+    a comment or as text between documents, the line went unnoticed and the error came where it
+    showed, at the next `#end document` (review9's leftover), or the document was lost."""
+    if _BEGIN.match(line) or _END.match(line) or not (m := _LOOSE_MARKER.match(line)):
+        return None
+    shape = "#begin document NAME" if m.group(1) == "begin" else "#end document"
+    return (f"malformed {shape!r} line {line[:80]!r}: {shape!r} starts its line, one space between the "
+            f"words{' and before the name' * (m.group(1) == 'begin')}")
+
+
+ONE_FIELD = "a token line with one field is read as v8.01 reads it, that field being its coreference cell (first such line)"
+"""Why not ignore the field, or refuse the line: v8.01 takes a line's last TAB-separated field as
+its cell, so a lone `(0)` is a mention there; read as a word alone, a mention both files have was
+lost without a word (review9's leftover), and refused, an input v8.01 scores would not score."""
 FULL_COLUMNS = 12
 """Fields on every token line of a document in the full OntoNotes layout (POS, parse, lemma,
 speaker and named-entity columns read from it)."""
@@ -74,14 +93,22 @@ def _outline(layout: Layout) -> _Outline:
             kinds.add(kind)
             warnings.append((line, kind, message))
 
-    def outside(start: int, end: int) -> None:
+    def outside(start: int, end: int) -> tuple[int, str] | None:
+        """Warn of text between documents; the first line there that is almost a `#` marker
+        (spaces before its `#`) is an error, as a marker line is (`malformed_marker`)."""
         filled = np.flatnonzero(layout.counts[start:end])
-        if len(filled):
-            warn("outside", start + int(filled[0]), "text outside #begin document ... #end document is ignored (first such line)")
+        if not len(filled):  # (most gaps between documents: a call for each of 20,000 documents)
+            return None
+        filled += start
+        marked = filled[layout.data[layout.field_starts[layout.offsets[filled]]] == ord("#")]
+        error = next(((line, said) for line in marked.tolist() if (said := malformed_marker(layout.line(line)))), None)
+        if error is None or filled[0] < error[0]:
+            warn("outside", int(filled[0]), "text outside #begin document ... #end document is ignored (first such line)")
+        return error
 
     for line in np.flatnonzero(layout.hashed).tolist():
-        if current is None:
-            outside(after, line)
+        if current is None and (error := outside(after, line)) is not None:
+            return _Outline(parts, warnings, error)
         after = line + 1
         head = layout.line(line)
         if m := _BEGIN.match(head):
@@ -100,12 +127,15 @@ def _outline(layout: Layout) -> _Outline:
                 return _Outline(parts, warnings, (line, "#end document without #begin document"))
             current.end, current.closed = line, True
             current = None
+        elif (malformed := malformed_marker(head)) is not None:
+            if current is not None:
+                current.end = line
+            return _Outline(parts, warnings, (line, malformed))
         elif current is not None:
             warn("comment", line, "'#' line inside a document is read as a comment, not a token (first such line)")
     if current is not None:
         return _Outline(parts, warnings, (layout.n_lines - 1, f"document {current.name!r} (line {current.begin + first}) has no #end document"))
-    outside(after, layout.n_lines)
-    return _Outline(parts, warnings, None)
+    return _Outline(parts, warnings, outside(after, layout.n_lines))
 
 
 def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None = None, first_line: int = 1,
@@ -137,8 +167,13 @@ def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None =
             pending = next(noted, None)
 
     tokens = _tokens(layout, parts)
-    # the coreference cells that hold something, and the chains of every document
-    filled = np.flatnonzero(tokens.counts > 1)
+    lone = np.flatnonzero(tokens.counts == 1)
+    if len(lone):  # (a line-by-line reader meets it among the `#` lines' oddities, in line order)
+        noted = iter(sorted([*outline.warnings, (int(tokens.lines[lone[0]]), "one field", ONE_FIELD)]))
+        pending = next(noted, None)
+    # the coreference cells that hold something (a line of one field: that field), and the
+    # chains of every document
+    filled = np.arange(len(tokens.lines))
     filled = filled[~layout.placeholders(layout.fields(tokens.lines[filled], -1))]
     cells = layout.fields(tokens.lines[filled], -1)
     brackets = read_brackets(layout.data, layout.field_starts[cells], layout.field_ends[cells],

@@ -70,12 +70,29 @@ def _ptb_from_upos(upos: str, feats: str) -> str:
     return tag
 
 
-def word_id_error(word_id: int, last_id: int) -> str:
-    """What is wrong with a word ID that does not follow its sentence's last (both CoNLL-U readers
-    refuse one that does not come after it: its words would be taken for another's).  A sentence
-    that starts again at 1 most likely lost the blank line that ends the one before."""
+ENTITY_ON_A_RANGE = ("Entity= on a multiword token's line is ignored, as udapi reads it for corefud-scorer: "
+                     "its mentions belong on the words")
+"""Why a warning: a mention written on the range line (`3-4 don't ... Entity=(e1)`) is lost in
+both readers and in corefud-scorer alike, without a word (hostile round four)."""
+
+
+NEWDOC_INSIDE_A_SENTENCE = "'# newdoc' inside a sentence: a blank line must end the sentence before it"
+"""Why an error: udapi gives the whole sentence to the new document, and the two readers failed
+later, each at another line with another message (hostile round four)."""
+
+
+def word_id_error(word_id: int, last_id: int) -> str | None:
+    """What is wrong with a word ID after its sentence's last (`last_id`, 0 before its first), or
+    None: the one rule of both CoNLL-U readers.  IDs must increase, as words of one ID would be
+    taken for one another; a gap (1, 2, 4) is read, as udapi reads it for corefud-scorer, each word
+    placed by its ID.  A sentence that starts again at 1 most likely lost the blank line that ends
+    the one before."""
+    if word_id > last_id:
+        return None
+    if last_id == 0:
+        return f"word ID {word_id}: word IDs count from 1"
     hint = ": is the blank line that ends a sentence missing?" if word_id == 1 else ""
-    return f"word ID {word_id} follows {last_id}: IDs of a sentence must be 1, 2, 3...{hint}"
+    return f"word ID {word_id} follows {last_id}: IDs of a sentence must increase{hint}"
 
 
 class _DocumentBuilder:
@@ -96,6 +113,9 @@ class _DocumentBuilder:
         self.speaker = "-"
         self.sentence_start = -1
         self.last_id = 0
+        self.word_ids: list[int] = []
+        self.gapped: list[int] = []
+        """The first token of each sentence whose word IDs skip a number (`word_id_error`)."""
         self.chain_of: dict[str, int] = {}
         self.chains: list[list[Span]] = []
         self.labels: list[str] = []
@@ -127,9 +147,12 @@ class _DocumentBuilder:
 
     def add_word(self, cols: list[str], word_id: int, lineno: int) -> None:
         self.start_sentence()
-        if word_id != self.last_id + 1:
-            raise InputError(self.path, lineno, word_id_error(word_id, self.last_id))
+        if (problem := word_id_error(word_id, self.last_id)) is not None:
+            raise InputError(self.path, lineno, problem)
+        if word_id != self.last_id + 1 and (not self.gapped or self.gapped[-1] != self.sentence_start):
+            self.gapped.append(self.sentence_start)
         self.last_id = word_id
+        self.word_ids.append(word_id)
         self.words.append(cols[1])
         self.rows.append(cols)
         self.token_sentence.append(self.sentence_start)
@@ -229,14 +252,19 @@ class _DocumentBuilder:
         heads: list[int] | None = []
         starts = self.sentence_starts
         sentence_end = dict(zip(starts, starts[1:] + [len(rows)]))
+        ids = self.word_ids
+        # each token of a sentence with a gap in its IDs, by its ID (the others are at start + ID - 1)
+        placed = {start: {ids[k]: k for k in range(start, sentence_end[start])} for start in self.gapped}
         for i, cols in enumerate(rows):
             head = cols[6]
             if _is_number(head):
                 start = self.token_sentence[i]
-                if head == "0":
+                number = int(head)
+                at = placed[start].get(number, -1) if start in placed else start + number - 1
+                if number == 0:  # (`00` too: start - 1 was the sentence before's last word)
                     heads.append(-1)
-                elif start + int(head) - 1 < sentence_end[start]:
-                    heads.append(start + int(head) - 1)
+                elif start <= at < sentence_end[start]:
+                    heads.append(at)
                 else:
                     raise InputError(self.path, self.token_lines[i], f"HEAD {head} is not a word of this sentence")
             elif head == "_":
@@ -308,7 +336,7 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
     seen: dict[str, int] = {}
     fields = _DEFAULT_FIELDS
     current: _DocumentBuilder | None = None
-    discontinuous_line = zero_line = 0
+    discontinuous_line = zero_line = range_line = 0
 
     def finish(lineno: int) -> None:
         nonlocal current, discontinuous_line, zero_line
@@ -321,7 +349,7 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
 
     for lineno, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r")
-        if not line:
+        if not line or line.isspace():  # (a blank line to the node reader and to udapi too)
             if current is not None:
                 current.end_sentence()
             continue
@@ -329,6 +357,8 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
             key, sep, value = line[1:].partition("=")
             key = key.strip()
             if key == "newdoc" or key.startswith("newdoc "):
+                if current is not None and current.sentence_start >= 0:
+                    raise InputError(path, lineno, NEWDOC_INSIDE_A_SENTENCE)
                 finish(lineno)
                 name = value.strip() if sep and value.strip() else _ordinal_name(len(documents))
                 if name in seen:
@@ -363,10 +393,14 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
                 _apply_misc(current, misc, lineno, True)
         elif "-" not in ident:
             raise InputError(path, lineno, f"ID {ident!r} is not a word number, a range (1-2) or an empty node (1.1)")
+        elif "Entity=" in misc:
+            range_line = range_line or lineno
     finish(len(lines))
     if warnings is not None:
         if discontinuous_line:
             warnings.append(f"{path}:{discontinuous_line}: discontinuous mentions are read as the span from their first to their last word (first such mention)")
+        if range_line:
+            warnings.append(f"{path}:{range_line}: {ENTITY_ON_A_RANGE} (first such line)")
         if zero_line:
             warnings.append(f"{path}:{zero_line}: mentions made only of empty nodes (zeros) are dropped: they have no token span (first such mention)")
     return documents

@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from metrics.formats.conllu import word_id_error
+from metrics.formats.conllu import ENTITY_ON_A_RANGE, NEWDOC_INSIDE_A_SENTENCE, word_id_error
 from metrics.formats.source import read_lines
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
@@ -96,8 +96,8 @@ class _Document:
             if word != self.last_word:
                 self.note("empty", line, f"empty node {word}.{empty} follows word {self.last_word} (an empty node "
                                          f"N.k follows word N): read as corefud-scorer reads it, placed by its ID")
-        elif word <= self.last_word:  # (two words of one ID in one sentence would be one node)
-            raise self.error(line, word_id_error(word, self.last_word))
+        elif (problem := word_id_error(word, self.last_word)) is not None:  # (two words of one ID would be one node)
+            raise self.error(line, problem)
         else:
             self.last_word = word
         node = (self.sentence, word, empty)
@@ -337,6 +337,8 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
         if line.startswith("#"):
             text = line[1:].strip()
             if text.startswith("newdoc"):
+                if doc is not None and doc.sentence_nodes:
+                    raise InputError(path, lineno, NEWDOC_INSIDE_A_SENTENCE)
                 if doc is not None:
                     file.finish(doc, doc_fields)
                 count += 1
@@ -360,6 +362,8 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
             m = _NODE_ID.match(ident)
             if not m:
                 if _RANGE.match(ident):  # a multiword token's range: its words follow
+                    if "Entity=" in cols[9]:
+                        file.note("range entity", lineno, ENTITY_ON_A_RANGE)
                     if doc is not None:
                         first, _, last = ident.partition("-")
                         doc.ranges.append((int(first), int(last), lineno))

@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..output import shortened, visible
+from ..warning_kinds import SHOWN_OF_A_KIND, WARNINGS_CHOICES, shown_warnings
 from metrics.formats.source import DEFAULT_MAX_DOCUMENT_TOKENS
 
 from ..session import CONVENTIONS, CRAC_ZEROS, FORMATS, SINGLETONS, ZERO_MATCHES, LoadOptions, Session, resolve_conventions
@@ -75,6 +77,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                              "without -z (free, default: a ## token costs nothing in the alignment and becomes a new "
                              "empty node) or with clean -z and text2conllu -z (gold: the key's empty nodes are aligned "
                              "as words and kept)")
+    parser.add_argument("--warnings", choices=WARNINGS_CHOICES, default="summary",
+                        help=f"summary (default): the first {SHOWN_OF_A_KIND} warnings of each kind (a word changed, a "
+                             f"document missing...) and a line counting the rest; all: every one")
     ua.add_arguments(parser)
 
 
@@ -83,7 +88,14 @@ UA_COMMANDS = "`corefwb score`, `errors`, `compare`, `plot` and the workbench"
 
 
 def load_options(args: argparse.Namespace, response_paths: Sequence[str], *, ua_taken: bool = False) -> LoadOptions:
-    """The session's load options from the common options of a command line.  The conventions
+    """The session's load options from the common options of a command line (`_read_options`),
+    with how its warnings are shown (`--warnings`)."""
+    options = _read_options(args, response_paths, ua_taken=ua_taken)
+    return replace(options, every_warning=True) if getattr(args, "warnings", "summary") == "all" else options
+
+
+def _read_options(args: argparse.Namespace, response_paths: Sequence[str], *, ua_taken: bool = False) -> LoadOptions:
+    """How the files of a command line are read, from its common options.  The conventions
     decide the defaults of `--match` and `--singletons` (exact and keep for conll; head and
     remove for corefud, as corefud-scorer's).  `ua_taken`: the front end takes --conventions ua
     (its options then are the UA scorer's, `ua.settings_of`); the others refuse it."""
@@ -119,6 +131,12 @@ def warn(message: str) -> None:
     print(visible(f"corefwb: warning: {shortened(message)}", keep_layout=True), file=sys.stderr)
 
 
+def warn_all(messages: Sequence[str], args: argparse.Namespace) -> None:
+    """A command's warnings on stderr, a few of each kind unless `--warnings all` (`summarised`)."""
+    for message in shown_warnings(messages, args):
+        warn(message)
+
+
 def load_session(args: argparse.Namespace, response_paths: Sequence[str], *, ua_taken: bool = False) -> Session:
     """A command's session: its files read with its options, progress on a terminal, warnings to
     stderr (`ua_taken`: as `load_options`)."""
@@ -128,8 +146,7 @@ def load_session(args: argparse.Namespace, response_paths: Sequence[str], *, ua_
     with Progress(0, "scoring") as progress:
         session = Session.load(args.key, response_paths, options, on_document=progress.update,
                                processes=jobs_option(getattr(args, "jobs", None)))
-    for message in session.warnings:
-        warn(message)
+    warn_all(session.warnings, args)
     return kept_until_exit(session)
 
 

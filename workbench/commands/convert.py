@@ -26,7 +26,7 @@ from metrics.model import InputError
 
 from ..output import emit
 from ..options import UsageError, size_option
-from .common import add_max_input_size_argument, warn
+from .common import add_max_input_size_argument, warn, warn_all
 
 COMMON_OPTIONS = False
 TARGETS = ("conll", "conllu", "jsonl", "hoi", "wl", "maverick", "text", "crac-text", "crac-json")
@@ -98,8 +98,7 @@ def run(args: argparse.Namespace) -> int:
                  f"snapped to a key word's edge, {characters.lost} lost")
     elif any(d.own_words for d in documents):
         warn(f"{args.input}: written in its own words; give --key KEY to write it on the key's words")
-    for message in warnings:
-        warn(message)
+    warn_all(warnings, args)
     out = io.StringIO()
     try:
         if target == "conll":

@@ -21,7 +21,7 @@ from ..json_text import dumps
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
 from ..options import UsageError, jobs_option
-from .common import kept_until_exit, warn
+from .common import kept_until_exit, warn_all
 
 if TYPE_CHECKING:  # the CorefUD convention's own code is loaded when it scores, not with the command line
     from metrics.conventions.corefud import Settings
@@ -44,8 +44,7 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
     # the one road, scores alone: the key read once, as node mentions; the response beside it
     session = kept_until_exit(Session.load(args.key, [args.response], options, processes=jobs_option(args.jobs),
                                            spans=False))
-    for message in session.warnings:
-        warn(message)
+    warn_all(session.warnings, args)
     result = Scores(settings, session.score(metrics=(*asked, CONLL.name)), asked)
     repairs = session.corpus.repairs  # a CRAC LLM-track response: what laying it onto the key repaired
     header = repairs.describe() if repairs is not None else ""

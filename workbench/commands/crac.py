@@ -28,7 +28,7 @@ from metrics.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_SEED, Me
 from ..names import system_names
 from ..session import ZERO_MATCHES
 from ..options import UsageError, jobs_option, size_option
-from .common import add_max_input_size_argument, add_output_argument, warn
+from .common import add_max_input_size_argument, add_output_argument, warn, warn_all
 from .crac_tables import CracReport, render
 from .progress import Progress
 from .systems import MIN_DOCUMENTS
@@ -86,8 +86,7 @@ def run(args: argparse.Namespace) -> int:
     metric = CATALOGUE[args.metric]
     tests = ({v: dataset_tests(systems, v, metric, method) for v in variants}
              if method is not None and len(systems) > 1 else {})
-    for message in cache.warnings:
-        warn(message)
+    warn_all(cache.warnings, args)
     if tests:
         _warn_few_documents([d.name for d in layout.datasets], systems, variants[0], warn)
     report = CracReport(names, [d.name for d in layout.datasets], systems, variants, metric, tests, method,

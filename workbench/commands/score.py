@@ -17,7 +17,7 @@ from metrics.measures.catalog import ALL_METRICS, label
 from metrics.corpus.scoring import CorpusResult
 
 from . import corefud, ua
-from .common import add_output_argument, load_options, load_session, warn
+from .common import add_output_argument, load_options, load_session, warn, warn_all
 from metrics.mentions.pairing import document_key as short_name
 
 from ..output import align_rows, emit, render_csv, render_markdown, score_json
@@ -67,8 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
         result, notes = score_streaming(args.key, args.response, load_options(args, [args.response]), weights, metrics=wanted,
                                         jobs=jobs)
-        for message in notes:
-            warn(message)
+        warn_all(notes, args)
     characters = None
     if result is None:
         session = load_session(args, [args.response])
@@ -109,8 +108,7 @@ def _run_report(args: argparse.Namespace, wanted: tuple[str, ...], weights, jobs
 
         full, notes = score_streaming(args.key, args.response, load_options(args, [args.response]), weights,
                                       metrics=with_parts(wanted), jobs=jobs)
-        for message in notes:
-            warn(message)
+        warn_all(notes, args)
     if full is None:
         session = load_session(args, [args.response])
         full = session.score(weights, with_parts(wanted), processes=jobs)

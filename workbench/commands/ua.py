@@ -28,6 +28,7 @@ from ..json_text import dumps
 from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, size_option
 from ..output import align_rows, emit, percent, points_text, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
+from ..warning_kinds import shown_warnings
 
 if TYPE_CHECKING:  # loaded when UA errors are asked for, not with every command line
     from metrics.corpus.ua import UAResult
@@ -185,7 +186,7 @@ def _load(args: argparse.Namespace, warn: Callable[[str], None],
     jobs_option(args.jobs)
     session = Session.load(args.key, [args.response], load_options(args, settings, scores_only),
                            processes=1, spans=False)
-    for message in session.warnings:
+    for message in shown_warnings(session.warnings, args):
         warn(message)
     return session, result_of(settings, session.corpus.pairs, session.warnings)
 

@@ -302,7 +302,7 @@ and chains, for browsing.
         # full passes over millions of objects stall frames by 100-200 ms.  (Frozen objects are
         # still freed by reference counting when dropped, e.g. the records of older weights.)
         gc.freeze()
-        self.query_one(WarningsView).show(self.session.warnings)
+        self.query_one(WarningsView).show(self.session.warnings, self.options.every_warning)
         if self.comparing:  # the list waits for both systems' scores: its order is by their difference
             self.setup_compare()
         else:

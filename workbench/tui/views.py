@@ -21,6 +21,7 @@ from textual.widgets import Static
 from metrics.model import Span
 
 from ..output import shortened
+from ..warning_kinds import summarised
 from .cells import type_colour, type_text
 from .chains import ChainRow
 from .rows import display_text
@@ -337,14 +338,15 @@ prints the same lines on stderr.
     def compose(self) -> ComposeResult:
         yield Static("", id="warnings-text")
 
-    def show(self, warnings: Sequence[str]) -> None:
-        """List the warnings (text from the files: plain Text, never markup)."""
+    def show(self, warnings: Sequence[str], every: bool = False) -> None:
+        """List the warnings (text from the files: plain Text, never markup), as `corefwb` says
+        them on stderr: a few of each kind and a line counting the rest, unless `every`."""
         text = Text()
-        for number, warning in enumerate(warnings, start=1):
+        for number, warning in enumerate(summarised(warnings, every), start=1):
             text.append(f"{number}. ", style="bold")
             text.append(display_text(shortened(warning)) + "\n\n")
         self.query_one("#warnings-text", Static).update(text if warnings else Text("no warnings"))
-        self.border_title = f"warnings ({len(warnings)})"
+        self.border_title = f"warnings ({len(warnings):,})"
 
     def show_failure(self, message: str, width: int) -> str:
         """Files that could not be read: the whole message here, wrapped (a path and a line are
