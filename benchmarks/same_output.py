@@ -1,13 +1,14 @@
 """Do two revisions of corefwb write the same bytes?  The guard of every refactoring.
 
     python benchmarks/same_output.py --base REV [--data ../shared/data/gum-open] [--metrics LIST]
-                                     [--only WORD] [--jobs N] [--head REV]
+                                     [--only WORD] [--jobs N] [--head REV] [--ignore-stderr]
 
 Checks out REV in a temporary git worktree and runs every command under REV and under the working
 tree, on the same inputs, then compares what each wrote byte for byte: stdout, stderr (with the
 run's own folder named alike), the exit status, and the file a command writes (`convert`, `plot`).
-It prints one line per command (sha256 of each output, same or DIFFERENT) and exits 1 if any
-output differs.  A command that a revision does not know (a usage error, exit status 2) is an
+It prints one line per command (sha256 of each output, same or DIFFERENT, and which parts differ)
+and exits 1 if any output differs (with `--ignore-stderr`, a difference in stderr alone does not
+count: for a change that rewords warnings, whose results must stay the same).  A command that a revision does not know (a usage error, exit status 2) is an
 output like any other: against a revision before it, it differs.
 
 The commands, on gum-open's two CoNLL-2012 pairs (GUM and OntoGUM with xrenner's responses):
@@ -157,9 +158,13 @@ def make_corefud_inputs(data: Path, made: Path) -> None:
     shutil.copy(tests / "key.conllu", made / "b" / "xx_tests-corefud-dev.conllu")
 
 
-def run(root: Path, case: Case, folder: Path) -> bytes:
-    """Everything one run wrote: exit status, stdout, stderr (its folder's path made neutral) and
-    the file it wrote, as one byte string."""
+PARTS = ("status", "stdout", "stderr", "file")
+"""What `run` returns of a run, in this order: so that a report can say which part differs."""
+
+
+def run(root: Path, case: Case, folder: Path) -> tuple[bytes, ...]:
+    """Everything one run wrote (`PARTS`): exit status, stdout, stderr (its folder's path made
+    neutral) and the file it wrote."""
     folder.mkdir(parents=True, exist_ok=True)
     argv = [a.replace(OUT, str(folder)) for a in case.argv]
     env = {**os.environ, "COREFWB_CACHE_DIR": str(folder.parent / "cache")}
@@ -170,7 +175,7 @@ def run(root: Path, case: Case, folder: Path) -> bytes:
         raise SystemExit(f"same_output: {root}: corefwb {case.label} exited {done.returncode}")
     written = (folder / case.written).read_bytes() if case.written and (folder / case.written).exists() else b""
     stderr = done.stderr.replace(str(folder).encode(), b"{out}")
-    return b"\0".join([str(done.returncode).encode(), done.stdout, stderr, written])
+    return str(done.returncode).encode(), done.stdout, stderr, written
 
 
 def main() -> int:
@@ -182,6 +187,9 @@ def main() -> int:
     parser.add_argument("--head", help="a git revision to run instead of the working tree (then the tree may change "
                                        "while this runs)")
     parser.add_argument("--jobs", type=int, default=2, help="runs at once (default 2: the two revisions)")
+    parser.add_argument("--ignore-stderr", action="store_true",
+                        help="count a run whose stderr alone differs as the same (a change that rewords warnings); "
+                             "the line still says so")
     args = parser.parse_args()
     data = Path(args.data)
     if not (data / "key.gum.conll.gz").exists():
@@ -207,10 +215,14 @@ def main() -> int:
                     before = pool.submit(run, base, case, Path(tmp) / "runs-base" / str(number))
                     after = pool.submit(run, head, case, Path(tmp) / "runs-head" / str(number))
                     old, new = before.result(), after.result()
-                    same = old == new
+                    parts = [name for name, a, b in zip(PARTS, old, new) if a != b]
+                    same = not parts or (args.ignore_stderr and parts == ["stderr"])
                     differ += not same
-                    print(f"{'same     ' if same else 'DIFFERENT'} {hashlib.sha256(old).hexdigest()[:16]} "
-                          f"{hashlib.sha256(new).hexdigest()[:16]} {len(new):>10} bytes  {case.label}", flush=True)
+                    old_bytes, new_bytes = b"\0".join(old), b"\0".join(new)
+                    which = f" ({', '.join(parts)} differ)" if parts else ""
+                    print(f"{'same     ' if same else 'DIFFERENT'} {hashlib.sha256(old_bytes).hexdigest()[:16]} "
+                          f"{hashlib.sha256(new_bytes).hexdigest()[:16]} {len(new_bytes):>10} bytes  {case.label}{which}",
+                          flush=True)
         finally:
             for tree in {base, head} - {ROOT}:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
