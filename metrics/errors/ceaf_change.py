@@ -35,11 +35,14 @@ class Leaves:
         self.table = table
         self.metric = metric
         rows, cols = table.row_cells, table.col_cells
-        self.row_hubs = [[t for t in cells if len(cols[t]) > 1] for cells in rows]
-        self.col_hubs = [[k for k in cells if len(rows[k]) > 1] for cells in cols]
-        self.row_leaves = [sorted((t for t in cells if len(cols[t]) == 1),
-                                  key=lambda t, k=k: -_phi(metric, rows[k][t], table.key_sizes[k], table.col_sizes[t]))
-                           for k, cells in enumerate(rows)]
+        col_hub = [len(cells) > 1 for cells in cols]
+        row_hub = [len(cells) > 1 for cells in rows]
+        self.row_hubs = [[t for t in cells if col_hub[t]] for cells in rows]
+        self.col_hubs = [[k for k in cells if row_hub[k]] for cells in cols]
+        # a row's leaf columns best first (most rows have none or one: nothing to sort)
+        self.row_leaves = [leaves if len(leaves) < 2 else
+                           sorted(leaves, key=lambda t, k=k: -_phi(metric, rows[k][t], table.key_sizes[k], table.col_sizes[t]))
+                           for k, cells in enumerate(rows) for leaves in ([t for t in cells if not col_hub[t]],)]
         self._col_leaves: dict[tuple[int, int], list[int]] = {}
 
     def col_leaves(self, t: int, size: int) -> list[int]:
