@@ -1,0 +1,167 @@
+"""scipy's `linear_sum_assignment` replayed on a sparse matrix: the same pairs, no dense matrix.
+
+Why: corefud-scorer aligns mentions with scipy's solver on the full keys x responses matrix, whose
+entries are 0 except where a key and a response overlap; the pairs it picks among equally good
+assignments are the scores' result, so they must be scipy's own.  A book of 12,000 x 17,000
+mentions needs 1.7 GB for that matrix and time quadratic in its size.  Solving each component of
+the overlap graph alone gives other pairs where there are ties: scipy's tie rule depends on every
+row and column (a row of zeros takes the first free column, which a later row may have wanted).
+
+This replays scipy's algorithm (scipy/optimize/rectangular_lsap, Crouse's shortest augmenting
+path, scipy 1.17: no shift of the costs, rows in order, the wide way round) step by step with the
+same floating-point operations, on the few columns each step can choose:
+
+- a row's costs are -0.0 except its negative entries; a column's reduced cost from a visited row k
+  is ((minVal_k + cost) - u_k) - v_j.  For a column no visited row has an entry in ("untracked"),
+  that is x_k - v_j with x_k = minVal_k - u_k, so every free column (v_j = 0, never scanned) costs
+  A = min_k x_k, and, as v_j <= 0, an assigned one costs at least A;
+- so a step picks either a tracked column cheaper than A (scipy's tie rule among the equal ones:
+  the last free one in the scan order, else the first one), or, when nothing is cheaper than A,
+  the last free column in the scan order (scipy's rule prefers a free column among equals, and
+  there is always a free one: rows <= columns);
+- the scan order is scipy's `remaining` array, columns nc-1 .. 0 with the picked ones swapped out
+  for the last one: it is kept as the few positions that changed, and the last free column of
+  the rest is the smallest free column at or past nc - (columns left), found by a "next free"
+  union-find.
+
+Rounding can leave a scanned column's v_j a hair above 0 (scipy's own minVal - shortestPathCosts
+is then -1e-16: exact arithmetic never gives it); such a column may cost less than A, so it is
+tracked in every step while its v_j stays positive.  tests/test_lsap_sparse.py checks the pairs
+against scipy on matrices full of ties.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def _next_free(after: list[int], j: int) -> int:
+    """The smallest free column >= j (`after[c] == c` when c is free), compressing the path."""
+    root = j
+    while after[root] != root:
+        root = after[root]
+    while after[j] != root:
+        after[j], j = root, after[j]
+    return root
+
+
+def sparse_linear_sum_assignment(entries: list[dict[int, float]], columns: int) -> list[int]:
+    """Each row's column as scipy's `linear_sum_assignment` gives it on the dense matrix whose row
+    i is -0.0 except `entries[i]` (column -> cost, each cost < 0); needs len(entries) <= columns.
+    """
+    rows = len(entries)
+    u = [0.0] * rows
+    v = [0.0] * columns
+    row4col = [-1] * columns
+    col4row = [-1] * rows
+    after = list(range(columns + 1))  # the "next free" union-find; `columns` stands for the end
+    positive: set[int] = set()        # the columns whose v went above 0 through rounding
+    for current in range(rows):
+        min_val, sink, spc, path, seen_rows, scanned = _augmenting_path(
+            current, entries, columns, u, v, row4col, after, positive)
+        u[current] += min_val
+        for i in seen_rows:
+            if i != current:
+                u[i] += min_val - spc[col4row[i]]
+        for j in scanned:
+            v[j] -= min_val - spc[j]
+            if v[j] > 0:
+                positive.add(j)
+            else:
+                positive.discard(j)
+        j = sink
+        while True:
+            i = path[j]
+            row4col[j] = i
+            col4row[i], j = j, col4row[i]
+            if i == current:
+                break
+        after[sink] = sink + 1
+    return col4row
+
+
+def _augmenting_path(current: int, entries: list[dict[int, float]], columns: int, u: list[float],
+                     v: list[float], row4col: list[int], after: list[int], positive: set[int]):
+    """scipy's `augmenting_path` from row `current`: (minVal, sink, the shortest path costs and
+    predecessors of the tracked and scanned columns, the rows seen, the columns scanned)."""
+    min_val = 0.0
+    left = columns                 # scipy's num_remaining
+    moved: dict[int, int] = {}     # column -> its position, for the columns swapped into a hole
+    at: dict[int, int] = {}        # position -> column, the same the other way round
+    # shortest path cost of each tracked column still remaining: the columns of the rows visited,
+    # and those that may cost less than A through a positive v
+    spc: dict[int, float] = dict.fromkeys(positive, math.inf)
+    path: dict[int, int] = {}
+    done: dict[int, float] = {}    # the scanned columns' costs, frozen when scanned
+    visits: list[tuple[float, int]] = []
+    cheapest, cheapest_row = math.inf, -1  # A and the first row that reached it
+    seen_rows: list[int] = []
+    scanned: list[int] = []
+    i = current
+    while True:
+        seen_rows.append(i)
+        row = entries[i]
+        for j in row:
+            if j not in spc and j not in done:
+                # an untracked column's cost so far, as each earlier visit left it
+                best, by = math.inf, -1
+                for x, k in visits:
+                    r = x - v[j]
+                    if r < best:
+                        best, by = r, k
+                spc[j], path[j] = best, by
+        for j in spc:
+            r = ((min_val + row.get(j, -0.0)) - u[i]) - v[j]
+            if r < spc[j]:
+                spc[j], path[j] = r, i
+        x = (min_val + -0.0) - u[i]
+        visits.append((x, i))
+        if x < cheapest:
+            cheapest, cheapest_row = x, i
+        low = min(spc.values(), default=math.inf)
+        if low < cheapest:
+            j = _tie_rule([c for c, cost in spc.items() if cost == low], moved, columns, row4col)
+            min_val = low
+        else:
+            j = _last_free(moved, left, columns, row4col, after)
+            min_val = cheapest
+            if j not in spc:
+                spc[j], path[j] = cheapest, cheapest_row
+        scanned.append(j)
+        done[j] = spc.pop(j)
+        # remaining[index] = remaining[--num_remaining]
+        hole = moved.pop(j, columns - 1 - j)
+        left -= 1
+        last = at.pop(left, columns - 1 - left)
+        if hole != left:
+            moved[last], at[hole] = hole, last
+        else:
+            at.pop(hole, None)
+        if row4col[j] == -1:
+            return min_val, j, done, path, seen_rows, scanned
+        i = row4col[j]
+
+
+def _position(j: int, moved: dict[int, int], columns: int) -> int:
+    return moved.get(j, columns - 1 - j)
+
+
+def _tie_rule(tied: list[int], moved: dict[int, int], columns: int, row4col: list[int]) -> int:
+    """scipy's pick among columns of equal cost: the last free one in the scan order, else the first."""
+    free = [j for j in tied if row4col[j] == -1]
+    if free:
+        return max(free, key=lambda j: _position(j, moved, columns))
+    return min(tied, key=lambda j: _position(j, moved, columns))
+
+
+def _last_free(moved: dict[int, int], left: int, columns: int, row4col: list[int], after: list[int]) -> int:
+    """The free column latest in the scan order: a free one swapped into a hole, or the smallest
+    free column at or past `columns - left` (those still sit where they started)."""
+    best, best_position = -1, -1
+    start = _next_free(after, columns - left)
+    if start < columns:
+        best, best_position = start, columns - 1 - start
+    for j, position in moved.items():
+        if row4col[j] == -1 and position > best_position:
+            best, best_position = j, position
+    return best
