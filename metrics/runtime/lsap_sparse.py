@@ -33,6 +33,8 @@ against scipy on matrices full of ties.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
+from functools import cache
 
 
 def _next_free(after: list[int], j: int) -> int:
@@ -45,20 +47,31 @@ def _next_free(after: list[int], j: int) -> int:
     return root
 
 
+@dataclass
+class _Solver:
+    """scipy's state between rows: the duals, the matching, and what the replay keeps beside."""
+
+    entries: list[dict[int, float]]
+    columns: int
+    u: list[float]
+    v: list[float]
+    row4col: list[int]
+    col4row: list[int]
+    after: list[int]
+    """The "next free" union-find (`after[c] == c` when c is free; index `columns` is the end)."""
+    positive: set[int] = field(default_factory=set)
+    """The columns whose v went above 0 through rounding."""
+
+
 def sparse_linear_sum_assignment(entries: list[dict[int, float]], columns: int) -> list[int]:
     """Each row's column as scipy's `linear_sum_assignment` gives it on the dense matrix whose row
-    i is -0.0 except `entries[i]` (column -> cost, each cost < 0); needs len(entries) <= columns.
-    """
+    i is -0.0 except `entries[i]` (column -> cost, each cost < 0); needs len(entries) <= columns."""
     rows = len(entries)
-    u = [0.0] * rows
-    v = [0.0] * columns
-    row4col = [-1] * columns
-    col4row = [-1] * rows
-    after = list(range(columns + 1))  # the "next free" union-find; `columns` stands for the end
-    positive: set[int] = set()        # the columns whose v went above 0 through rounding
+    solver = _Solver(entries, columns, [0.0] * rows, [0.0] * columns, [-1] * columns, [-1] * rows,
+                     list(range(columns + 1)))
+    u, v, row4col, col4row = solver.u, solver.v, solver.row4col, solver.col4row
     for current in range(rows):
-        min_val, sink, spc, path, seen_rows, scanned = _augmenting_path(
-            current, entries, columns, u, v, row4col, after, positive)
+        min_val, sink, spc, path, seen_rows, scanned = _augmenting_path(solver, current)
         u[current] += min_val
         for i in seen_rows:
             if i != current:
@@ -66,9 +79,9 @@ def sparse_linear_sum_assignment(entries: list[dict[int, float]], columns: int) 
         for j in scanned:
             v[j] -= min_val - spc[j]
             if v[j] > 0:
-                positive.add(j)
+                solver.positive.add(j)
             else:
-                positive.discard(j)
+                solver.positive.discard(j)
         j = sink
         while True:
             i = path[j]
@@ -76,21 +89,21 @@ def sparse_linear_sum_assignment(entries: list[dict[int, float]], columns: int) 
             col4row[i], j = j, col4row[i]
             if i == current:
                 break
-        after[sink] = sink + 1
+        solver.after[sink] = sink + 1
     return col4row
 
 
-def _augmenting_path(current: int, entries: list[dict[int, float]], columns: int, u: list[float],
-                     v: list[float], row4col: list[int], after: list[int], positive: set[int]):
+def _augmenting_path(solver: _Solver, current: int):
     """scipy's `augmenting_path` from row `current`: (minVal, sink, the shortest path costs and
     predecessors of the tracked and scanned columns, the rows seen, the columns scanned)."""
+    entries, columns, u, v, row4col = solver.entries, solver.columns, solver.u, solver.v, solver.row4col
     min_val = 0.0
     left = columns                 # scipy's num_remaining
     moved: dict[int, int] = {}     # column -> its position, for the columns swapped into a hole
     at: dict[int, int] = {}        # position -> column, the same the other way round
     # shortest path cost of each tracked column still remaining: the columns of the rows visited,
     # and those that may cost less than A through a positive v
-    spc: dict[int, float] = dict.fromkeys(positive, math.inf)
+    spc: dict[int, float] = dict.fromkeys(solver.positive, math.inf)
     path: dict[int, int] = {}
     done: dict[int, float] = {}    # the scanned columns' costs, frozen when scanned
     visits: list[tuple[float, int]] = []
@@ -123,7 +136,7 @@ def _augmenting_path(current: int, entries: list[dict[int, float]], columns: int
             j = _tie_rule([c for c, cost in spc.items() if cost == low], moved, columns, row4col)
             min_val = low
         else:
-            j = _last_free(moved, left, columns, row4col, after)
+            j = _last_free(moved, left, columns, row4col, solver.after)
             min_val = cheapest
             if j not in spc:
                 spc[j], path[j] = cheapest, cheapest_row
@@ -165,3 +178,29 @@ def _last_free(moved: dict[int, int], left: int, columns: int, row4col: list[int
         if row4col[j] == -1 and position > best_position:
             best, best_position = j, position
     return best
+
+
+# A matrix on which a solver that shifts the costs to be >= 0 first (scipy before the version
+# replayed here did) picks other pairs than scipy 1.17 (rows 2, 4 and 6 take other columns).
+_WITNESS = (
+    {0: -0.25, 5: -0.5}, {0: -0.5, 4: -1.0, 7: -0.25}, {0: -2 / 3}, {0: -0.75, 5: -0.75},
+    {0: -1.0, 1: -2 / 3, 3: -0.5, 7: -1.0}, {1: -1.0, 6: -0.25}, {1: -0.5, 4: -0.75, 7: -2 / 3},
+    {0: -1.0, 1: -1 / 3, 3: -2 / 3, 5: -2 / 3, 7: -1 / 3},
+)
+
+
+@cache
+def replays_scipy() -> bool:
+    """Whether the scipy installed picks the replay's pairs on a matrix where the known variants
+    of its algorithm differ (checked once a process: half a millisecond).  Where it does not, the
+    caller solves the dense matrix, so the pairs stay that scipy's."""
+    import numpy as np
+
+    from metrics.runtime.lsap import linear_sum_assignment
+
+    dense = np.full((len(_WITNESS), 8), -0.0)
+    for i, row in enumerate(_WITNESS):
+        for j, cost in row.items():
+            dense[i, j] = cost
+    _, cols = linear_sum_assignment()(dense)
+    return cols.tolist() == sparse_linear_sum_assignment(list(_WITNESS), 8)
