@@ -133,29 +133,16 @@ def match_score(key: NodeMention, response: NodeMention, match: str) -> float:
 
 def _assign(keys: list[NodeMention], responses: list[NodeMention], score) -> list[tuple[NodeMention, NodeMention]]:
     """The best one-to-one assignment of positive scores, as the official scorer takes it: scipy's
-    pairs on the full matrix, replayed on its positive entries alone (`lsap_sparse`), which a book
-    of 12,000 x 17,000 mentions needs 1.7 GB for; the dense solve where this scipy's pairs are not
-    the replay's (`lsap_sparse.replays_scipy`)."""
+    pairs on the full matrix (`lsap_sparse.assignment` replays them from the positive scores alone:
+    the matrix of a book's 12,000 x 17,000 mentions took 1.8 GB)."""
     if not keys or not responses:
         return []
-    from metrics.runtime.lsap_sparse import replays_scipy, sparse_linear_sum_assignment
+    from metrics.runtime.lsap_sparse import assignment
 
     keys = sorted(keys, key=mention_order)
     responses = sorted(responses, key=mention_order)
     costs = _costs(keys, responses, score)
-    if not replays_scipy():
-        return _dense_assign(keys, responses, costs)
-    if len(keys) <= len(responses):
-        col4row = sparse_linear_sum_assignment(costs, len(responses))
-        return [(keys[i], responses[j]) for i, j in enumerate(col4row) if j in costs[i]]
-    # scipy solves a tall matrix as its transpose, and gives the pairs in the keys' order
-    by_response: list[dict[int, float]] = [{} for _ in responses]
-    for i, row in enumerate(costs):
-        for j, cost in row.items():
-            by_response[j][i] = cost
-    row4col = sparse_linear_sum_assignment(by_response, len(keys))
-    pairs = sorted((i, j) for j, i in enumerate(row4col) if i in by_response[j])
-    return [(keys[i], responses[j]) for i, j in pairs]
+    return [(keys[i], responses[j]) for i, j in assignment(costs, len(responses)) if j in costs[i]]
 
 
 def _costs(keys: list[NodeMention], responses: list[NodeMention], score) -> list[dict[int, float]]:
@@ -175,20 +162,6 @@ def _costs(keys: list[NodeMention], responses: list[NodeMention], score) -> list
                 row[j] = -value
         costs.append(row)
     return costs
-
-
-def _dense_assign(keys: list[NodeMention], responses: list[NodeMention], costs: list[dict[int, float]]
-                  ) -> list[tuple[NodeMention, NodeMention]]:
-    """scipy's solve of the full matrix (what the official scorer runs): keys x responses floats."""
-    from metrics.runtime.lsap import linear_sum_assignment
-
-    # zeros as -0.0, the values `-similarity` gives where nothing scores
-    cost = np.full((len(keys), len(responses)), -0.0)
-    for i, row in enumerate(costs):
-        for j, value in row.items():
-            cost[i, j] = value
-    rows, cols = linear_sum_assignment()(cost)
-    return [(keys[r], responses[c]) for r, c in zip(rows, cols) if cost[r, c] < 0]
 
 
 def align(name: str, key_clusters: list[Cluster], response_clusters: list[Cluster],

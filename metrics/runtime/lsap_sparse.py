@@ -204,3 +204,30 @@ def replays_scipy() -> bool:
             dense[i, j] = cost
     _, cols = linear_sum_assignment()(dense)
     return cols.tolist() == sparse_linear_sum_assignment(list(_WITNESS), 8)
+
+
+def assignment(costs: list[dict[int, float]], columns: int) -> list[tuple[int, int]]:
+    """scipy's `linear_sum_assignment` of the dense len(costs) x `columns` matrix that is -0.0
+    except `costs[i]` (column -> cost < 0): its min(rows, columns) (row, column) pairs, in row order,
+    as scipy gives them (a tall matrix solved as its transpose).  Where this scipy is not the one
+    replayed (`replays_scipy`), scipy itself solves the dense matrix."""
+    if not costs or not columns:
+        return []
+    if not replays_scipy():
+        import numpy as np
+
+        from metrics.runtime.lsap import linear_sum_assignment
+
+        dense = np.full((len(costs), columns), -0.0)
+        for i, row in enumerate(costs):
+            for j, cost in row.items():
+                dense[i, j] = cost
+        rows, cols = linear_sum_assignment()(dense)
+        return list(zip(rows.tolist(), cols.tolist()))
+    if len(costs) <= columns:
+        return list(enumerate(sparse_linear_sum_assignment(costs, columns)))
+    by_column: list[dict[int, float]] = [{} for _ in range(columns)]
+    for i, row in enumerate(costs):
+        for j, cost in row.items():
+            by_column[j][i] = cost
+    return sorted((i, j) for j, i in enumerate(sparse_linear_sum_assignment(by_column, len(costs))))
