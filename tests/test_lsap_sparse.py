@@ -10,7 +10,8 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from metrics.mentions.corefud import _assign, match_score, mention_order, zero_score
+from metrics.measures.corefud import ceafe, ceafm
+from metrics.mentions.corefud import AlignedDocument, _assign, match_score, mention_order, zero_score
 from metrics.model import NodeMention
 from metrics.runtime.lsap import linear_sum_assignment
 from metrics.runtime.lsap_sparse import assignment, replays_scipy, sparse_linear_sum_assignment
@@ -115,3 +116,27 @@ def test_components_alone_would_pick_other_pairs():
     by_response = [{i: float(dense[i, j]) for i in range(8) if dense[i, j] < 0} for j in range(5)]
     row4col = sparse_linear_sum_assignment(by_response, 8)
     assert sorted((i, j) for j, i in enumerate(row4col) if i in by_response[j]) == [(1, 3), (5, 2), (6, 0), (7, 4)]
+
+
+def dense_ceaf(doc: AlignedDocument, entity: bool) -> tuple:
+    """CEAF's similarity as it was computed (and as corefud-scorer computes it): the full matrix."""
+    scores = np.zeros((len(doc.key), len(doc.response)))
+    for i, k in enumerate(doc.key):
+        for j, r in enumerate(doc.response):
+            n = sum(1 for m in k if doc.partner.get(m, m) in set(r))
+            if n:
+                scores[i, j] = 2 * n / float(len(k) + len(r)) if entity else n
+    rows, cols = linear_sum_assignment()(-scores)
+    return scores[rows, cols].sum()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 9), min_size=1, max_size=4), max_size=8),
+       st.lists(st.lists(st.integers(0, 9), min_size=1, max_size=4), max_size=8),
+       st.dictionaries(st.integers(0, 9), st.integers(0, 9), max_size=4))
+def test_corefud_ceaf_sums_the_dense_solves_pairs(key, response, partner):
+    """CEAF-e and CEAF-m equal to the last bit: the same pairs, summed in the same order."""
+    doc = AlignedDocument("d", key, response, [], [], partner, [], [])
+    for entity, metric in ((True, ceafe), (False, ceafm)):
+        score = metric(doc)
+        assert score.recall_num == score.precision_num == dense_ceaf(doc, entity)
