@@ -162,8 +162,8 @@ def build(directory: Path, key: Path, target: int, seed: int) -> tuple[Path, Pat
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--key", type=Path, default=KEY, help="a CorefUD key (CoNLL-U, gzipped)")
     parser.add_argument("--dir", type=Path, default=Path("/tmp/corefwb-book"))
-    parser.add_argument("--key", type=Path, default=KEY)
     parser.add_argument("--tokens", type=int, default=250_000, help="the book passes this many words")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
