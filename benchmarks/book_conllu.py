@@ -3,7 +3,8 @@ response made from it whose mentions are cut short (head and partial matches, an
 
     python benchmarks/book_conllu.py [--dir /tmp/corefwb-book] [--tokens 250000] [--seed 1]
 
-Writes `book.key.conllu` and `book.response.conllu` into --dir (once; deterministic).  Why: the
+Writes `book.key.conllu` and `book.response.conllu` into --dir (once; deterministic), and
+`gum.response.conllu`, a response to the key's own documents made the same way.  Why: the
 CorefUD conventions align a document's mentions in one assignment (`metrics/mentions/corefud.py`),
 so a book is where their cost shows (issue 42); `book.py`'s books are CoNLL-2012.
 
@@ -144,20 +145,24 @@ def book_response(key: list[str], seed: int) -> list[str]:
     return out[:-1]
 
 
-def build(directory: Path, key: Path, target: int, seed: int) -> tuple[Path, Path]:
-    """Write the pair once; return (key path, response path)."""
-    key_path, response_path = directory / "book.key.conllu", directory / "book.response.conllu"
-    if key_path.exists() and response_path.exists():
-        return key_path, response_path
+def build(directory: Path, key: Path, target: int, seed: int) -> dict[str, tuple[Path, Path]]:
+    """Write the pairs once: the book, and the key's own documents with a response made the same
+    way (`gum`, its key the file given); return {name: (key path, response path)}."""
+    pairs = {"book": (directory / "book.key.conllu", directory / "book.response.conllu"),
+             "gum": (key, directory / "gum.response.conllu")}
+    if all(path.exists() for pair in pairs.values() for path in pair):
+        return pairs
     directory.mkdir(parents=True, exist_ok=True)
-    lines = book_key(documents(key), target)
-    key_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    cut = directory / "book.cut.conllu"
-    cut.write_text("\n".join(book_response(lines, seed)) + "\n", encoding="utf-8")
-    subprocess.run([sys.executable, str(Path(__file__).with_name("make_corefud_response.py")), str(cut),
-                    str(response_path), "--seed", str(seed)], check=True)
-    cut.unlink()
-    return key_path, response_path
+    docs = documents(key)
+    lines = book_key(docs, target)
+    pairs["book"][0].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for name, source in (("book", lines), ("gum", [line for doc in docs for line in doc])):
+        cut = directory / f"{name}.cut.conllu"
+        cut.write_text("\n".join(book_response(source, seed)) + "\n", encoding="utf-8")
+        subprocess.run([sys.executable, str(Path(__file__).with_name("make_corefud_response.py")), str(cut),
+                        str(pairs[name][1]), "--seed", str(seed)], check=True)
+        cut.unlink()
+    return pairs
 
 
 def main() -> int:
@@ -167,8 +172,8 @@ def main() -> int:
     parser.add_argument("--tokens", type=int, default=250_000, help="the book passes this many words")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    for path in build(args.dir, args.key, args.tokens, args.seed):
-        print(f"{path} ({path.stat().st_size / 1e6:.1f} MB)")
+    for name, pair in build(args.dir, args.key, args.tokens, args.seed).items():
+        print(name, *(f"{path} ({path.stat().st_size / 1e6:.1f} MB)" for path in pair))
     return 0
 
 
