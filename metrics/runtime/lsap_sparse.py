@@ -206,14 +206,20 @@ def replays_scipy() -> bool:
     return cols.tolist() == sparse_linear_sum_assignment(list(_WITNESS), 8)
 
 
+DENSE_CELLS = 1 << 16
+"""Up to this many cells (512 KB), scipy solves the dense matrix itself: faster there than the
+replay, which pays a Python step per row (gum-open's largest document has 14,751 cells)."""
+
+
 def assignment(costs: list[dict[int, float]], columns: int) -> list[tuple[int, int]]:
     """scipy's `linear_sum_assignment` of the dense len(costs) x `columns` matrix that is -0.0
     except `costs[i]` (column -> cost < 0): its min(rows, columns) (row, column) pairs, in row order,
-    as scipy gives them (a tall matrix solved as its transpose).  Where this scipy is not the one
-    replayed (`replays_scipy`), scipy itself solves the dense matrix."""
+    as scipy gives them (a tall matrix solved as its transpose).  Replayed from the entries alone
+    past `DENSE_CELLS` cells; solved by scipy itself below, and where this scipy is not the one
+    replayed (`replays_scipy`)."""
     if not costs or not columns:
         return []
-    if not replays_scipy():
+    if len(costs) * columns <= DENSE_CELLS or not replays_scipy():
         import numpy as np
 
         from metrics.runtime.lsap import linear_sum_assignment
