@@ -93,7 +93,8 @@ def sparse_linear_sum_assignment(entries: list[dict[int, float]], columns: int) 
     return col4row
 
 
-def _augmenting_path(solver: _Solver, current: int):
+def _augmenting_path(solver: _Solver, current: int
+                     ) -> tuple[float, int, dict[int, float], dict[int, int], list[int], list[int]]:
     """scipy's `augmenting_path` from row `current`: (minVal, sink, the shortest path costs and
     predecessors of the tracked and scanned columns, the rows seen, the columns scanned)."""
     entries, columns, u, v, row4col = solver.entries, solver.columns, solver.u, solver.v, solver.row4col
@@ -156,6 +157,7 @@ def _augmenting_path(solver: _Solver, current: int):
 
 
 def _position(j: int, moved: dict[int, int], columns: int) -> int:
+    """Where column j sits in scipy's scan order (`remaining`): where a swap put it, else nc-1-j."""
     return moved.get(j, columns - 1 - j)
 
 
