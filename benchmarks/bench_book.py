@@ -9,6 +9,8 @@ alike), each as a subprocess under `/usr/bin/time`:
   `errors`, `errors --taxonomy kk` and `errors --impact conll`, all `--format json`, and `score`
   (all metrics, JSON);
 - `score` on 20,000 tiny documents and on the same text as one document;
+- `score --conventions corefud` on `book_conllu.py`'s CoNLL-U book and on gum-open's CoNLL-U key
+  (108 documents) with a response made the same way (`conllu book score`, `conllu gum score`);
 - on the corpus: the floor (start Python, import numpy, read both files and split them into lines),
   `score --no-cache` (cold) and `score` with both files in the cache of read files; coval's
   `scorer.py` when `--coval` is given.
@@ -33,6 +35,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from book import DATA, build  # noqa: E402  (a sibling script)
+from book_conllu import build as build_conllu  # noqa: E402  (a sibling script)
 
 TARGETS = [  # (label, numerator, denominator, at most)
     ("errors: book / corpus", "book errors", "corpus errors", 1.5),
@@ -64,6 +67,9 @@ def commands(pairs: dict[str, tuple[Path, Path]], coval: Path | None) -> dict[st
     for name in ("tiny", "tinyone"):
         key, response = map(str, pairs[name])
         out[f"{name} score"] = [*corefwb, "score", key, response, "--format", "json"]
+    for name in ("book", "gum"):  # CoNLL-U, CorefUD's conventions (book_conllu.py)
+        key, response = map(str, pairs[f"conllu {name}"])
+        out[f"conllu {name} score"] = [*corefwb, "score", key, response, "--conventions", "corefud", "--format", "json"]
     if coval is not None:
         out["coval"] = [py, str(coval / "scorer.py"), *map(str, pairs["corpus"])]
     return out
@@ -106,6 +112,8 @@ def main() -> int:
                                                   "alternating with this one")
     args = parser.parse_args()
     pairs = build(args.dir, args.data, 250_000, 20_000, 11)
+    pairs.update({f"conllu {name}": pair for name, pair in
+                  build_conllu(args.dir, args.data / "key.gum.conllu.gz", 250_000, 1).items()})
     runs = {name: (argv, HERE.parent) for name, argv in commands(pairs, args.coval).items()}
     if args.only:
         runs = {name: run for name, run in runs.items() if name in args.only}

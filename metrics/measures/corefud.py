@@ -71,25 +71,30 @@ def bcub(doc: AlignedDocument) -> Score:
     return Score(rn, rd, pn, pd)
 
 
-def _ceaf_matrix(doc: AlignedDocument, entity: bool) -> np.ndarray:
-    scores = np.zeros((len(doc.key), len(doc.response)))
+def _ceaf_costs(doc: AlignedDocument, entity: bool) -> list[dict[int, float]]:
+    """Each key cluster's similarity to the response clusters it shares a mention with, negated
+    (the solver's costs; every other pair's similarity is 0)."""
     where: dict[int, list[int]] = {}
     for j, c in enumerate(doc.response):
         for m in set(c):
             where.setdefault(m, []).append(j)
-    for i, k in enumerate(doc.key):
+    costs: list[dict[int, float]] = []
+    for k in doc.key:
         overlap = Counter(j for m in k for j in where.get(doc.partner.get(m, m), ()))
-        for j, n in overlap.items():
-            scores[i, j] = 2 * n / float(len(k) + len(doc.response[j])) if entity else n
-    return scores
+        costs.append({j: -(2 * n / float(len(k) + len(doc.response[j])) if entity else float(n))
+                      for j, n in overlap.items()})
+    return costs
 
 
 def _ceaf(doc: AlignedDocument, entity: bool) -> Score:
-    from metrics.runtime.lsap import linear_sum_assignment
+    """The similarity of scipy's assignment on the full matrix (the official scorer's), summed as
+    numpy sums it there (over every assigned pair, in row order, zeros included), from the
+    positive similarities alone (`lsap_sparse.assignment`: a book's matrix took 1.5 GB)."""
+    from metrics.runtime.lsap_sparse import assignment
 
-    scores = _ceaf_matrix(doc, entity)
-    rows, cols = linear_sum_assignment()(-scores)
-    similarity = scores[rows, cols].sum()
+    costs = _ceaf_costs(doc, entity)
+    pairs = assignment(costs, len(doc.response))
+    similarity = np.array([-costs[i].get(j, -0.0) for i, j in pairs], dtype=float).sum()
     if entity:
         return Score(similarity, len(doc.key), similarity, len(doc.response))
     return Score(similarity, sum(len(c) for c in doc.key), similarity, sum(len(c) for c in doc.response))
