@@ -83,18 +83,20 @@ def test_a_solver_file_missing_or_not_loading_alone_falls_back_to_scipy_optimize
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 5), st.integers(1, 5), st.data())
 def test_positive_pairs_are_a_best_assignment_of_positive_similarity(n_rows, n_cols, data):
-    """`positive_pairs` against every one-to-one assignment: its total similarity is the largest,
-    and it keeps exactly the pairs of the solver's assignment whose similarity is positive."""
+    """`lsap_sparse.positive_pairs` against every one-to-one assignment: its total similarity is the
+    largest, and it keeps exactly the pairs of the solver's assignment whose similarity is positive."""
     import itertools
 
     import numpy as np
 
-    from metrics.runtime.lsap import linear_sum_assignment, positive_pairs
+    from metrics.runtime.lsap import linear_sum_assignment
+    from metrics.runtime.lsap_sparse import positive_pairs
 
     values = data.draw(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0]), min_size=n_rows * n_cols,
                                 max_size=n_rows * n_cols))
     similarity = np.array(values).reshape(n_rows, n_cols)
-    found = positive_pairs(similarity.copy())
+    costs = [{j: -v for j, v in enumerate(row) if v > 0} for row in similarity.tolist()]
+    found = positive_pairs(costs, n_cols)
     rows, cols = linear_sum_assignment()(-similarity)
     assert found == [(r, c) for r, c in zip(rows.tolist(), cols.tolist()) if similarity[r, c] > 0]
     small, large = (n_rows, n_cols) if n_rows <= n_cols else (n_cols, n_rows)
@@ -106,16 +108,15 @@ def test_positive_pairs_are_a_best_assignment_of_positive_similarity(n_rows, n_c
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.frozensets(st.integers(0, 6), max_size=3), max_size=5),
        st.lists(st.frozensets(st.integers(0, 6), max_size=3), max_size=5))
-def test_sharing_similarity_is_the_score_of_the_pairs_that_share_a_unit(rows, columns):
-    """`sharing_similarity` against scoring every pair: the score where a pair shares a unit, 0
-    elsewhere (the score given here is positive even for pairs that share nothing)."""
-    import numpy as np
-
-    from metrics.runtime.lsap import sharing_similarity
+def test_sharing_costs_are_the_scores_of_the_pairs_that_share_a_unit(rows, columns):
+    """`sharing_costs` against scoring every pair: -score where a pair shares a unit and scores
+    above 0, nothing elsewhere (the score given here is positive even for pairs that share
+    nothing, and 0 for some that share)."""
+    from metrics.runtime.lsap_sparse import sharing_costs
 
     def score(a: frozenset, b: frozenset) -> float:
-        return 1.0 + len(a & b) + 0.5 * len(b)
+        return 0.0 if len(a & b) == 2 else 1.0 + len(a & b) + 0.5 * len(b)
 
-    found = sharing_similarity(rows, columns, lambda units: units, score)
-    expected = np.array([[score(a, b) if a & b else 0.0 for b in columns] for a in rows]).reshape(len(rows), len(columns))
-    assert found.shape == expected.shape and np.array_equal(found, expected)
+    found = sharing_costs(rows, columns, lambda units: units, score)
+    expected = [{j: -score(a, b) for j, b in enumerate(columns) if a & b and score(a, b) > 0} for a in rows]
+    assert found == expected

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from metrics.mentions.matching import match_corpus, match_mentions, mention_alignment
 from metrics.model import Document
@@ -104,3 +106,57 @@ def test_match_corpus_pairs_documents_like_prepare() -> None:
         assert new.chains == match_mentions(key, response, "partial").chains
     assert matched != responses
     assert match_corpus(keys, responses) is responses
+
+
+def _dense_alignment(key: Document, response: Document, mode: str) -> dict:
+    """The alignment as the full keys x responses matrix gives it (scipy on every pair, the score
+    of each pair written out): what `mention_alignment` must equal from the scoring pairs alone."""
+    import numpy as np
+
+    from metrics.mentions.heads import head_of
+    from metrics.runtime.lsap import linear_sum_assignment
+
+    key_spans, resp_spans = sorted(set(key.mentions())), sorted(set(response.mentions()))
+    key_head = {s: head_of(key, s)[0] for s in key_spans}
+    resp_head = {s: head_of(response if response.heads is not None else key, s)[0] for s in resp_spans}
+    same = {k for k in key_spans if k in set(resp_spans) and (mode == "partial" or resp_head[k] == key_head[k])}
+    keys, resps = [k for k in key_spans if k not in same], [s for s in resp_spans if s not in same]
+    if not keys or not resps:
+        return {}
+    similarity = np.zeros((len(keys), len(resps)))
+    for i, (ks, ke) in enumerate(keys):
+        for j, (ss, se) in enumerate(resps):
+            if mode == "partial" and ks <= ss and se <= ke and ss <= key_head[(ks, ke)] <= se:
+                similarity[i, j] = (se - ss + 1) / (ke - ks + 1)
+            elif mode == "head" and key_head[(ks, ke)] == resp_head[(ss, se)]:
+                similarity[i, j] = max(0, min(ke, se) - max(ks, ss) + 1) / (ke - ks + 1)
+    cost = -similarity
+    rows, cols = linear_sum_assignment()(cost)
+    return {resps[c]: keys[r] for r, c in zip(rows.tolist(), cols.tolist()) if cost[r, c] < 0}
+
+
+spans_of = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 3)).map(lambda p: (p[0], min(9, p[0] + p[1]))),
+                    min_size=1, max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=10, max_size=10), st.lists(spans_of, min_size=1, max_size=3),
+       st.lists(spans_of, min_size=1, max_size=3), st.sampled_from(["head", "partial"]), st.booleans())
+def test_alignment_is_the_dense_solves(parents, key_chains, response_chains, mode, replayed) -> None:
+    """Head and partial match from the pairs that share a head (or cover the key's head), solved by
+    `lsap_sparse` (replayed, or dense below its size), against the full matrix solved by scipy:
+    the same pairs, ties included (few distinct spans, many equal scores)."""
+    from metrics.runtime import lsap_sparse
+
+    heads = [-1] + [parents[i] % i for i in range(1, 10)]  # a tree: each word's head is before it
+    words = [f"w{i}" for i in range(10)]
+    key = Document(name="d", words=words, chains=[sorted(set(c)) for c in key_chains],
+                   labels=[str(i) for i in range(len(key_chains))], sentence_starts=[0], heads=heads)
+    response = Document(name="d", words=words, chains=[sorted(set(c)) for c in response_chains],
+                        labels=[str(i) for i in range(len(response_chains))], sentence_starts=[0], heads=heads)
+    kept = lsap_sparse.DENSE_CELLS
+    lsap_sparse.DENSE_CELLS = 0 if replayed else kept
+    try:
+        assert mention_alignment(key, response, mode) == _dense_alignment(key, response, mode)
+    finally:
+        lsap_sparse.DENSE_CELLS = kept

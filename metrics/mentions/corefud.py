@@ -137,31 +137,14 @@ def _assign(keys: list[NodeMention], responses: list[NodeMention], score) -> lis
     the matrix of a book's 12,000 x 17,000 mentions took 1.8 GB)."""
     if not keys or not responses:
         return []
-    from metrics.runtime.lsap_sparse import assignment
+    from metrics.runtime.lsap_sparse import positive_pairs, sharing_costs
 
     keys = sorted(keys, key=mention_order)
     responses = sorted(responses, key=mention_order)
-    costs = _costs(keys, responses, score)
-    return [(keys[i], responses[j]) for i, j in assignment(costs, len(responses)) if j in costs[i]]
-
-
-def _costs(keys: list[NodeMention], responses: list[NodeMention], score) -> list[dict[int, float]]:
-    """Each key's negative entries of the solver's matrix (response index -> -score): the
-    responses that can score above 0, those sharing a node or, for zeros, the sentence."""
-    candidates: dict[object, list[int]] = {}
-    for j, s in enumerate(responses):
-        for place in ((s.head[0],) if score is zero_score else s.nodes):
-            candidates.setdefault(place, []).append(j)
-    costs: list[dict[int, float]] = []
-    for k in keys:
-        places = (k.head[0],) if score is zero_score else k.nodes
-        row: dict[int, float] = {}
-        for j in sorted({j for place in places for j in candidates.get(place, ())}):
-            value = score(k, responses[j])
-            if value > 0:
-                row[j] = -value
-        costs.append(row)
-    return costs
+    # the responses that can score above 0: those sharing a node or, for zeros, the sentence
+    places = (lambda m: (m.head[0],)) if score is zero_score else (lambda m: m.nodes)
+    costs = sharing_costs(keys, responses, places, score)
+    return [(keys[i], responses[j]) for i, j in positive_pairs(costs, len(responses))]
 
 
 def align(name: str, key_clusters: list[Cluster], response_clusters: list[Cluster],

@@ -59,23 +59,27 @@ def mention_alignment(key: Document, response: Document, mode: str = "exact") ->
     resps = [s for s in resp_spans if s not in exact]
     if not keys or not resps:
         return {}
-    import numpy as np
-    from metrics.runtime.lsap import positive_pairs
+    from metrics.runtime.lsap_sparse import positive_pairs, sharing_costs
 
-    ks = np.array([k[0] for k in keys])[:, None]
-    ke = np.array([k[1] for k in keys])[:, None]
-    kh = np.array([key_head[k] for k in keys])[:, None]
-    ss = np.array([s[0] for s in resps])[None, :]
-    se = np.array([s[1] for s in resps])[None, :]
-    klen = (ke - ks + 1).astype(float)
-    if mode == "partial":
-        inside = (ks <= ss) & (se <= ke) & (ss <= kh) & (kh <= se)
-        similarity = np.where(inside, (se - ss + 1) / klen, 0.0)
-    else:
-        sh = np.array([resp_head[s] for s in resps])[None, :]
-        overlap = np.clip(np.minimum(ke, se) - np.maximum(ks, ss) + 1, 0, None)
-        similarity = np.where(kh == sh, overlap / klen, 0.0)
-    return {resps[c]: keys[r] for r, c in positive_pairs(similarity)}
+    if mode == "partial":  # the response inside the key and covering its head: |S| / |K|
+        costs = sharing_costs(keys, resps, lambda k: (key_head[k],), _partial_score,
+                              column_units=lambda s: range(s[0], s[1] + 1))
+    else:  # the same head: |K ∩ S| / |K|
+        costs = sharing_costs(keys, resps, lambda k: (key_head[k],), _overlap_score,
+                              column_units=lambda s: (resp_head[s],))
+    return {resps[j]: keys[i] for i, j in positive_pairs(costs, len(resps))}
+
+
+def _partial_score(key: Span, response: Span) -> float:
+    """Partial match's score of a response that covers the key's head: |S| / |K| when S lies inside K."""
+    inside = key[0] <= response[0] and response[1] <= key[1]
+    return (response[1] - response[0] + 1) / float(key[1] - key[0] + 1) if inside else 0.0
+
+
+def _overlap_score(key: Span, response: Span) -> float:
+    """Head match's score of a response with the key's head: |K ∩ S| / |K|."""
+    overlap = min(key[1], response[1]) - max(key[0], response[0]) + 1
+    return overlap / float(key[1] - key[0] + 1) if overlap > 0 else 0.0
 
 
 def match_mentions(key: Document, response: Document, mode: str = "exact") -> Document:

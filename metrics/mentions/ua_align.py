@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from metrics.mentions.ua import AnyMention, Markable, MarkableTable, Mention, SplitAntecedent
-from metrics.runtime.lsap import positive_pairs, sharing_similarity
+from metrics.runtime.lsap_sparse import positive_pairs, sharing_costs
 
 MATCHES = ("exact", "partial", "partial-craft", "head")
 
@@ -179,8 +179,8 @@ def _partial_pairs(keys: set[Mention], responses: set[Mention], match: str) -> l
                         pairs.append((key, response))
                     break
         return pairs
-    similarity = sharing_similarity(key_list, response_list, lambda m: m.word_set, score)
-    return [(key_list[r], response_list[c]) for r, c in positive_pairs(similarity)]
+    costs = sharing_costs(key_list, response_list, lambda m: m.word_set, score)
+    return [(key_list[i], response_list[j]) for i, j in positive_pairs(costs, len(response_list))]
 
 
 @dataclass

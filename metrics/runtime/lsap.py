@@ -18,13 +18,8 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable
 from functools import cache
-from typing import TypeVar
-
-import numpy as np
-
-_Item = TypeVar("_Item")
 
 _NAME = "scipy.optimize._lsap"
 
@@ -65,32 +60,3 @@ def _load_alone():
             sys.modules[_NAME] = module
             return module
     return None
-
-
-def positive_pairs(similarity: np.ndarray) -> list[tuple[int, int]]:
-    """The one-to-one assignment of rows to columns of largest total similarity, its pairs of
-    positive similarity only (row, column), as every mention matcher beyond exact spans takes it
-    (CoNLL's head and partial, CorefUD's, UA's): a pair of no similarity stays unaligned.  The
-    matrix is turned into the solver's costs in place (the values `-similarity` gives, signed zeros
-    too): a book's 12,000 x 17,000 mentions left unmatched take 1.8 GB a matrix, and a second one
-    doubled the peak."""
-    cost = np.negative(similarity, out=similarity)
-    rows, cols = linear_sum_assignment()(cost)
-    kept = cost[rows, cols] < 0
-    return list(zip(rows[kept].tolist(), cols[kept].tolist()))
-
-
-def sharing_similarity(rows: Sequence[_Item], columns: Sequence[_Item], units: Callable[[_Item], Iterable[Hashable]],
-                       score: Callable[[_Item, _Item], float]) -> np.ndarray:
-    """`score` of each row with each column that shares a unit with it (a word, a node), 0 for the
-    others, which share none and so score 0 whatever `score` is.  Why: the pairs that share a unit
-    are few, and scoring every pair of a book's mentions was quadratic."""
-    holders: dict[Hashable, list[int]] = {}
-    for j, column in enumerate(columns):
-        for unit in units(column):
-            holders.setdefault(unit, []).append(j)
-    similarity = np.zeros((len(rows), len(columns)))
-    for i, row in enumerate(rows):
-        for j in {j for unit in units(row) for j in holders.get(unit, ())}:
-            similarity[i, j] = score(row, columns[j])
-    return similarity

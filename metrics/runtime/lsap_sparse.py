@@ -33,8 +33,12 @@ against scipy on matrices full of ties.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TypeVar
+
+_Item = TypeVar("_Item")
 
 
 def _next_free(after: list[int], j: int) -> int:
@@ -239,3 +243,31 @@ def assignment(costs: list[dict[int, float]], columns: int) -> list[tuple[int, i
         for j, cost in row.items():
             by_column[j][i] = cost
     return sorted((i, j) for j, i in enumerate(sparse_linear_sum_assignment(by_column, len(costs))))
+
+
+def positive_pairs(costs: list[dict[int, float]], columns: int) -> list[tuple[int, int]]:
+    """The pairs of `assignment` that score (their cost < 0), as every mention matcher beyond exact
+    spans takes them (CoNLL's head and partial, CorefUD's, UA's): a pair of no score stays unaligned."""
+    return [(i, j) for i, j in assignment(costs, columns) if j in costs[i]]
+
+
+def sharing_costs(rows: Sequence[_Item], columns: Sequence[_Item], units: Callable[[_Item], Iterable[Hashable]],
+                  score: Callable[[_Item, _Item], float],
+                  column_units: Callable[[_Item], Iterable[Hashable]] | None = None) -> list[dict[int, float]]:
+    """Each row's costs for `assignment`: -`score` with each column that shares a unit with it (a
+    word, a node, a sentence, a head; a column's units are `column_units`' where given) and scores
+    above 0.  Why: the others share none and so score 0 whatever `score` is, and scoring every
+    pair of a book's mentions was quadratic."""
+    holders: dict[Hashable, list[int]] = {}
+    for j, column in enumerate(columns):
+        for unit in (column_units or units)(column):
+            holders.setdefault(unit, []).append(j)
+    costs: list[dict[int, float]] = []
+    for row in rows:
+        row_costs: dict[int, float] = {}
+        for j in sorted({j for unit in units(row) for j in holders.get(unit, ())}):
+            value = score(row, columns[j])
+            if value > 0:
+                row_costs[j] = -value
+        costs.append(row_costs)
+    return costs
