@@ -237,3 +237,27 @@ def test_a_newdoc_inside_a_sentence_is_named_at_its_line(tmp_path, command):
     broken.write_text("\n".join(lines), encoding="utf-8")
     assert error_line(corefwb(command, str(broken), str(broken))) == \
         f"corefwb: error: {broken}:{at + 1}: {NEWDOC_INSIDE_A_SENTENCE}"
+
+
+NEWDOC_LINES = [  # (a comment line, the name it gives udapi, or None: no document starts there)
+    ("# newdoc id = GUM_a", "GUM_a"), ("# newdoc id=b", "b"), ("# newdoc   id =  c  ", "c"), ("# newdoc", ""),
+    ("# newdocument x", None), ("#newdoc id = d", None), ("# newdoc d", None), ("# newdoc id =", None),
+]
+
+
+@pytest.mark.parametrize("line, name", NEWDOC_LINES)
+def test_every_conllu_reader_starts_a_document_where_udapi_does(line, name) -> None:
+    """One rule for `# newdoc`, udapi's (corefud-scorer's reader): the token reader, the node
+    reader and the CRAC key reader each start a second document at the line exactly when udapi
+    does (the node reader took `# newdocument` for one, the token reader `# newdoc d`)."""
+    from metrics.formats.conllu import newdoc, parse_conllu
+    from metrics.formats.corefud import parse_corefud
+    from metrics.formats.crac_key import read_key
+
+    sentence = ["1\tA\ta\tNOUN\tNN\t_\t0\troot\t0:root\tEntity=(e1)", "2\tb\tb\tVERB\tVB\t_\t1\tdep\t1:dep\t_", ""]
+    lines = ["# newdoc id = first", "# global.Entity = eid-etype-head-other", *sentence, line, *sentence]
+    assert newdoc(line) == name
+    expected = 1 if name is None else 2
+    assert len(parse_conllu("f.conllu", lines)) == expected
+    assert len(parse_corefud("f.conllu", lines)) == expected
+    assert len(read_key("f.conllu", lines)) == expected

@@ -77,6 +77,16 @@ both readers and in corefud-scorer alike, without a word (hostile round four).""
 
 
 NEWDOC_INSIDE_A_SENTENCE = "'# newdoc' inside a sentence: a blank line must end the sentence before it"
+_NEWDOC = re.compile(r"# newdoc(?:\s+id\s*=\s*(.+))?$")
+
+
+def newdoc(line: str) -> str | None:
+    """The name a `# newdoc` line gives ("" when it gives none), or None when the line starts no
+    document.  One rule for every CoNLL-U reader, udapi's (corefud-scorer reads with it): `# newdoc`
+    or `# newdoc id = NAME`; `# newdocument`, `#newdoc`, `# newdoc NAME` and `# newdoc id =` are
+    comments, which start no document."""
+    found = _NEWDOC.match(line.rstrip())
+    return None if found is None else (found.group(1) or "").strip()
 """Why an error: udapi gives the whole sentence to the new document, and the two readers failed
 later, each at another line with another message (hostile round four)."""
 
@@ -354,13 +364,14 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
                 current.end_sentence()
             continue
         if line[0] == "#":
-            key, sep, value = line[1:].partition("=")
+            key, _, value = line[1:].partition("=")
             key = key.strip()
-            if key == "newdoc" or key.startswith("newdoc "):
+            name = newdoc(line)
+            if name is not None:
                 if current is not None and current.sentence_start >= 0:
                     raise InputError(path, lineno, NEWDOC_INSIDE_A_SENTENCE)
                 finish(lineno)
-                name = value.strip() if sep and value.strip() else _ordinal_name(len(documents))
+                name = name or _ordinal_name(len(documents))
                 if name in seen:
                     raise InputError(path, lineno, f"document {name!r} appears twice (also on line {seen[name]})")
                 seen[name] = lineno

@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from metrics.formats.conllu import ENTITY_ON_A_RANGE, NEWDOC_INSIDE_A_SENTENCE, word_id_error
+from metrics.formats.conllu import ENTITY_ON_A_RANGE, NEWDOC_INSIDE_A_SENTENCE, newdoc, word_id_error
 from metrics.formats.source import read_lines
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
@@ -336,14 +336,14 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
             continue
         if line.startswith("#"):
             text = line[1:].strip()
-            if text.startswith("newdoc"):
+            name = newdoc(line)
+            if name is not None:
                 if doc is not None and doc.sentence_nodes:
                     raise InputError(path, lineno, NEWDOC_INSIDE_A_SENTENCE)
                 if doc is not None:
                     file.finish(doc, doc_fields)
                 count += 1
-                _, _, name = text.partition("=")
-                doc, doc_fields = file.start(name.strip() or f"document {count}", lineno), fields
+                doc, doc_fields = file.start(name or f"document {count}", lineno), fields
             elif text.startswith("global.Entity"):
                 declared = text.partition("=")[2].strip()
                 fields = declared.split("-")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from metrics.formats.conllu import newdoc
 from metrics.model import InputError, Node
 
 _NODE_ID = re.compile(r"^([0-9]{1,9})(?:\.([0-9]{1,9}))?$")
@@ -98,9 +99,10 @@ def read_key(path: str, lines: list[str]) -> list[KeyDocument]:
                 fields = tuple(text.partition("=")[2].strip().split("-"))
                 if doc is not None and not doc.words:
                     doc.fields = fields
-            if text.startswith("newdoc"):
+            name = newdoc(line)
+            if name is not None:
                 finish()
-                doc, sentence, in_sentence, raw_deps = KeyDocument(text.partition("=")[2].strip(), number, fields), 0, False, {}
+                doc, sentence, in_sentence, raw_deps = KeyDocument(name, number, fields), 0, False, {}
             elif line.startswith("# sent_id"):
                 close_clean_sentence()
             continue
