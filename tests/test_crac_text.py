@@ -362,3 +362,15 @@ def test_the_json_form_reads_as_json2conllu_reads_it_and_is_written_as_conllu2js
 def test_an_alignment_too_large_to_hold_is_refused_before_it_is_made():
     with pytest.raises(ValueError, match="too far apart to realign"):
         align_words(["x"] * 15000, ["a"] * 15000)
+
+
+def test_one_unknown_id_is_said_in_the_singular(capsys, tmp_path):
+    """A mark whose id is not eN is counted in words that agree with the count ("1 mark uses an id")."""
+    gold = tmp_path / "gold.txt"
+    assert run(capsys, "convert", GUM2, str(gold), "--to", "crac-text", "--sequential-ids")[0] == 0
+    text = gold.read_text(encoding="utf-8")
+    assert "Monday|[e4]" in text
+    one_unknown = tmp_path / "one.txt"
+    one_unknown.write_text(text.replace("Monday|[e4]", "Monday|[x4]", 1), encoding="utf-8")
+    code, _, err = run(capsys, "score", GUM2, str(one_unknown))
+    assert code == 0 and "1 mark uses an id that is not eN" in err, err

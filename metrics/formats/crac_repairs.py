@@ -165,7 +165,8 @@ class CracReport:
                        f"CorefUD ids are not kept: write the output with ids e1, e2 ... (conllu2text --sequential_ids, "
                        f"corefwb convert --sequential-ids)")
         elif unknown:
-            out.append(f"{self.path}: {unknown} marks use ids that are not eN (e.g. {self._first_unknown()!r}); "
+            marks = "1 mark uses an id that is" if unknown == 1 else f"{unknown} marks use ids that are"
+            out.append(f"{self.path}: {marks} not eN (e.g. {self._first_unknown()!r}); "
                        f"the pipeline drops them")
         out += self._gold_zeros()
         zeros, over = self.total("zeros_in_key"), self.total("empties_in_key")
