@@ -112,11 +112,7 @@ class _Cells:
             g = self.cell_group.get((k, chain))
             if g is None:  # its cell has not moved, and nothing has joined it
                 return chain
-        parent = self.parent
-        while parent[g] != g:  # `_find`, inlined: the walk's most frequent question
-            parent[g] = parent[parent[g]]
-            g = parent[g]
-        return self.where[g]
+        return self.where[self._find(g)]
 
     def size(self, chain: int) -> int:
         original = self.original_sizes[chain] if chain < len(self.original_sizes) else 0
