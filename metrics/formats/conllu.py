@@ -77,6 +77,9 @@ both readers and in corefud-scorer alike, without a word (hostile round four).""
 
 
 NEWDOC_INSIDE_A_SENTENCE = "'# newdoc' inside a sentence: a blank line must end the sentence before it"
+"""Why an error: udapi gives the whole sentence to the new document, and the two readers failed
+later, each at another line with another message (hostile round four)."""
+
 _NEWDOC = re.compile(r"# newdoc(?:\s+id\s*=\s*(.+))?$")
 
 
@@ -87,8 +90,6 @@ def newdoc(line: str) -> str | None:
     comments, which start no document."""
     found = _NEWDOC.match(line.rstrip())
     return None if found is None else (found.group(1) or "").strip()
-"""Why an error: udapi gives the whole sentence to the new document, and the two readers failed
-later, each at another line with another message (hostile round four)."""
 
 
 def word_id_error(word_id: int, last_id: int) -> str | None:
