@@ -173,9 +173,9 @@ def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None =
         pending = next(noted, None)
     # the coreference cells that hold something (a line of one field: that field), and the
     # chains of every document
-    filled = np.arange(len(tokens.lines))
-    filled = filled[~layout.placeholders(layout.fields(tokens.lines[filled], -1))]
-    cells = layout.fields(tokens.lines[filled], -1)
+    last_fields = layout.fields(tokens.lines, -1)
+    holding = ~layout.placeholders(last_fields)
+    filled, cells = np.flatnonzero(holding), last_fields[holding]
     brackets = read_brackets(layout.data, layout.field_starts[cells], layout.field_ends[cells],
                              cell_tokens=filled - tokens.first[tokens.part_of[filled]],
                              document_of=tokens.part_of[filled], n_documents=len(parts))
@@ -185,7 +185,7 @@ def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None =
         if not part.closed:
             break
         note_before(part.end)
-        lo, hi = bounds[d], bounds[d + 1]
+        lo = bounds[d]
         problem = brackets.problems.get(d)
         if problem is not None:
             raise InputError(path, int(line_numbers[lo + problem.token]), problem.message)
