@@ -140,6 +140,7 @@ def _rows_by_fix(pricer, selected: ErrorColumns) -> list[list[int]]:
     row_of = {id(record): row for row, record in enumerate(records)}
     return [[row_of[id(record)] for record in group] for group in pricer.group_by_fix(records)]
 
+
 def impact_name(metric: str) -> str:
     """What an impact changes: 'CoNLL F1', or a single-valued metric's value ('ACE-value')."""
     found = METRICS[metric]
