@@ -140,9 +140,9 @@ def emit(text: str | Iterable[str], output: str | None, inputs: Sequence[str], *
     """Write a result to `output` atomically (never onto an input file), gzipped when its name
     ends in `.gz`, or to stdout when None; `text` may come in pieces, written as they come.
     Control characters from the inputs become visible symbols on the way (`visible`), to a
-    terminal, a pipe or a file alike.  `escaped`
-    text (JSON, whose writer escapes every control character and non-ASCII one) is written
-    unscanned: the scan of a 70 MB report cost a twentieth of its `score` run."""
+    terminal, a pipe or a file alike.  `escaped` text (JSON, whose writer escapes every control
+    character and non-ASCII one) is written unscanned: the scan of a 70 MB report cost a
+    twentieth of its `score` run."""
     pieces = [text] if isinstance(text, str) else text
     safe = pieces if escaped else (visible(piece, keep_layout=True) if _has_control(piece) else piece
                                    for piece in pieces)
