@@ -118,7 +118,7 @@ def _priced(session, selected: ErrorColumns, args: argparse.Namespace, *, metric
     pricer = session.pricer(metric or "conll", weights)
     listed, same_fix = selected, None
     if args.distinct:
-        groups = _rows_by_fix(pricer, selected)
+        groups = pricer.group_by_fix(selected)
         listed = selected.take(np.array([group[0] for group in groups], dtype=np.int64))
         same_fix = [len(group) for group in groups]
     category_impact = None
@@ -131,14 +131,6 @@ def _priced(session, selected: ErrorColumns, args: argparse.Namespace, *, metric
         listed = listed.take(order)
         same_fix = None if same_fix is None else [same_fix[i] for i in order.tolist()]
     return listed, category_impact, same_fix
-
-
-def _rows_by_fix(pricer, selected: ErrorColumns) -> list[list[int]]:
-    """The selected rows whose fixes make the same response, grouped (`Pricer.group_by_fix`, which
-    reads records), each group's rows and the groups in document order."""
-    records = selected.records()
-    row_of = {id(record): row for row, record in enumerate(records)}
-    return [[row_of[id(record)] for record in group] for group in pricer.group_by_fix(records)]
 
 
 def impact_name(metric: str) -> str:
