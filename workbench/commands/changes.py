@@ -6,7 +6,6 @@ reports it (JSON, CSV, text tables).  What a change is, is defined once in `work
 from __future__ import annotations
 
 from metrics.errors.chen_ng.records import CATEGORIES, ErrorRecord
-from metrics.model import MentionType
 
 from ..comparison import Pairs, change_of, either_record, summary
 
