@@ -204,11 +204,16 @@ def table_cells(columns: ErrorColumns, *, width: int, letters: bool, missing: st
 
 
 def _mentions_text(mentions: MentionColumns, width: int) -> list[str]:
-    """Each row's mention as `words [start-end]`, the words cut to `width` with an ellipsis; "-"
-    where absent."""
-    return [f"{text if len(text) <= width else text[:width - 1] + '…'} [{start}-{end}]" if kind >= 0 else "-"
+    """Each row's mention as `mention_text` shows it; "-" where absent."""
+    return [mention_text(text, start, end, width) if kind >= 0 else "-"
             for start, end, text, kind in zip(mentions.start.tolist(), mentions.end.tolist(), mentions.text,
                                               mentions.type.tolist())]
+
+
+def mention_text(text: str, start: int, end: int, width: int) -> str:
+    """A mention in a table of errors (Chen & Ng's, K&K's, compare's changes): `words [start-end]`,
+    the words cut to `width` with an ellipsis, so that a long mention keeps its span in view."""
+    return f"{text if len(text) <= width else text[:width - 1] + '…'} [{start}-{end}]"
 
 
 def render_report(scope: str, weights: Sequence[float], scores: dict, records: Sequence[ErrorRecord] | None,

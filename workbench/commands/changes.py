@@ -8,6 +8,7 @@ from __future__ import annotations
 from metrics.errors.chen_ng.records import CATEGORIES
 
 from ..comparison import Pairs, change_of, either_record, summary
+from ..error_rows import mention_text
 
 
 def changes_json(rows: Pairs, listed: Pairs, n_changes: int) -> dict:
@@ -71,9 +72,7 @@ def changes_sections(rows: Pairs, listed: Pairs, n_changes: int, baseline: str,
     mention_rows = []
     for ra, rb in listed:
         m = either_record(ra, rb)
-        span = f"[{m.span[0]}-{m.span[1]}]"
-        text = m.mention.text if len(m.mention.text) <= 30 else m.mention.text[:29] + "…"
-        mention_rows.append([m.document, f"{text} {span}", m.mention.type.letter,
+        mention_rows.append([m.document, mention_text(m.mention.text, *m.span, 30), m.mention.type.letter,
                              ra.category.label if ra else "-", rb.category.label if rb else "-", change_of(ra, rb)])
     title = (f"listing {len(listed)} of {n_changes} mentions whose category differs ({baseline} -> {system})"
              if len(listed) < n_changes else f"{n_changes} mentions whose category differs ({baseline} -> {system})")
