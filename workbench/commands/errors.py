@@ -112,10 +112,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _priced(session, selected: ErrorColumns, args: argparse.Namespace, *, metric: str | None,
             weights) -> tuple[ErrorColumns, dict[Category, float] | None, list[int] | None]:
-    """The rows listed under --impact, --distinct and --sort impact: one per distinct fix (the
-    first in document order), priced as columns (`Pricer.price_columns`: no record made per
-    error), sorted by impact, largest first, equal impacts in their order; with the category
-    table's prices and, with --distinct, how many errors each listed row's fix removes."""
+    """The rows listed under --impact, --distinct and --sort impact: with --distinct one per
+    distinct fix (`Pricer.group_by_fix`: the first in document order), with --impact priced as
+    columns (`Pricer.price_columns`: no record made per error), with --sort impact sorted by
+    impact, largest first, equal impacts in their order; with the category table's prices and,
+    with --distinct, how many errors each listed row's fix removes."""
     pricer = session.pricer(metric or "conll", weights)
     listed, same_fix = selected, None
     if args.distinct:
