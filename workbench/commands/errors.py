@@ -190,14 +190,7 @@ def render_markdown(listed: ErrorColumns, counts: Counts, metric: str | None,
     headers = ["category", *(t.name for t in kinds), "total"]
     if category_impact is not None:
         headers.append(f"impact ({impact_name(metric)} {IMPACT_UNIT})")
-    rows = []
-    for category in CATEGORIES:
-        row = counts[category]
-        cells = [category.label, *(row[t] for t in kinds), sum(row.values())]
-        if category_impact is not None:
-            cells.append(impact_cell(category_impact.get(category)))
-        rows.append(cells)
-    out = table(headers, rows, title="Errors by category and mention type")
+    out = table(headers, _category_rows(counts, kinds, category_impact), title="Errors by category and mention type")
     headers = table_headers(impacts=metric is not None, same_fix=same_fix is not None)
     cells = table_cells(listed, width=60, letters=False, missing="", impacts=metric is not None, same_fix=same_fix)
     rows = list(zip(*cells))
@@ -215,17 +208,27 @@ def count_table(counts: Counts, category_impact: dict[Category, float] | None) -
     if category_impact is not None:
         header += f" {'impact':>9}"
     lines = [header]
-    totals = {t: 0 for t in MentionType}
-    for category in CATEGORIES:
-        row = counts[category]
-        for t, n in row.items():
-            totals[t] += n
-        line = f"{category.label:<17} " + " ".join(f"{row[t]:>{widths[t]}}" for t in kinds) + f" {sum(row.values()):>7}"
-        if category_impact is not None:
-            line += f" {impact_cell(category_impact.get(category)):>9}"
-        lines.append(line)
+    for cells in _category_rows(counts, kinds, category_impact):
+        numbers, total = cells[1:1 + len(kinds)], cells[1 + len(kinds)]
+        line = f"{cells[0]:<17} " + " ".join(f"{n:>{widths[t]}}" for t, n in zip(kinds, numbers)) + f" {total:>7}"
+        lines.append(line + f" {cells[-1]:>9}" if category_impact is not None else line)
+    totals = {t: sum(counts[c][t] for c in CATEGORIES) for t in MentionType}
     lines.append(f"{'total':<17} " + " ".join(f"{totals[t]:>{widths[t]}}" for t in kinds) + f" {sum(totals.values()):>7}")
     return lines
+
+
+def _category_rows(counts: Counts, kinds: list[MentionType], category_impact: dict[Category, float] | None
+                   ) -> list[list]:
+    """The category table's rows, text and Markdown alike: each category's label, its count of each
+    shown type and in all, and its impact when priced (`impact_cell`)."""
+    rows = []
+    for category in CATEGORIES:
+        row = counts[category]
+        cells = [category.label, *(row[t] for t in kinds), sum(row.values())]
+        if category_impact is not None:
+            cells.append(impact_cell(category_impact.get(category)))
+        rows.append(cells)
+    return rows
 
 
 def render_text(listed: ErrorColumns, selected: ErrorColumns, n_documents: int, metric: str | None,
