@@ -187,12 +187,13 @@ def _moved_cells(cells: tuple[np.ndarray, np.ndarray, np.ndarray], sizes: np.nda
 
 
 Part = tuple[Sequence[int], Sequence[int], Callable[[int], Sequence[Span]], "set[int] | frozenset[int]"]
-"""A part as `part_table` takes it: its key chains, its response chains, a chain's spans, the
+"""A part as `part_tables` takes it: its key chains, its response chains, a chain's spans, the
 chains an edit changed."""
 
 
 def part_tables(document: DocumentCells, parts: Sequence[Part]) -> list[Table]:
-    """`part_table` of each part, counted in Python chain by chain and tabled all at once
+    """The table `part_table` gives each part, counted in Python chain by chain (a chain the edit
+    changed walked, not moved: a small part has few) and tabled all at once
     (`table_block.counted_tables`): the same tables, without a dozen numpy calls per part, for
     the parts of a few chains that make most of a document's rescorings."""
     cells = document.cells
