@@ -93,8 +93,8 @@ def test_a_counted_part_is_the_table_of_the_aligned_part(seed: int, n: int) -> N
             continue
         key_set, resp_set = reach(edit, state.components(), state.key_chains_of(), state.response_chains_of)
         old_set = [t for t in resp_set if t < n_orig]
-        before = part_table(counted, key_set, old_set, pair.response.chains.__getitem__, {}, {})
-        after = part_table(counted, key_set, resp_set, edit.chain, edit.moved, state.base.copies)
+        before = part_table(counted, key_set, old_set, pair.response.chains.__getitem__, moved={}, copies={})
+        after = part_table(counted, key_set, resp_set, edit.chain, moved=edit.moved, copies=state.base.copies)
         # read from the cells, the edit's moves added: the aligned part's table
         _same_table(before, _aligned_table(pair, key_set, [pair.response.chains[t] for t in old_set]))
         _same_table(after, _aligned_table(pair, key_set, [edit.chain(t) for t in resp_set]))

@@ -91,7 +91,7 @@ def key_regular(key_chains: Sequence[Sequence[Span]], key_row: dict[Span, int]) 
 
 
 def part_table(document: DocumentCells, keys: Sequence[int], chains: Sequence[int],
-               listed: Callable[[int], Sequence[Span]], moved: Mapping[Span, int | None],
+               listed: Callable[[int], Sequence[Span]], *, moved: Mapping[Span, int | None],
                copies: Mapping[Span, tuple[int, ...]]) -> Table:
     """The table `build_table(align(key part, response part))` gives for the part made of these key
     chains and response chains (each in the part's order) after an edit: `moved` (`Edit.moved`,
