@@ -13,7 +13,8 @@ from metrics.errors.chen_ng.records import Category, ErrorRecord, Mention, count
 from metrics.model import Document, MentionType
 from metrics.measures.score import Score
 from metrics.corpus.scoring import CorpusResult
-from workbench.output import error_json, render_report, write_atomic
+from workbench.error_rows import render_report
+from workbench.output import error_json, write_atomic
 from workbench.tui.chains import chain_rows
 from workbench.tui.documentrows import document_rows, select_documents
 from workbench.tui.rows import (

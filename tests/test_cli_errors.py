@@ -224,7 +224,7 @@ def test_negative_impacts_are_marked_and_explained() -> None:
 
 def test_distinct_fixes_priced_as_columns_are_the_records_priced_one_by_one(capsys) -> None:
     """`--distinct --impact --sort impact` lists columns priced by `Pricer.price_columns`; the same
-    list as the records' road: `group_by_fix`, the first record of each group priced by
+    list as the records' road: the first record of each group (`group_by_fix`) priced by
     `price_all` against all, sorted by impact (stable), each with its group's size."""
     from workbench.output import error_json
     from workbench.session import LoadOptions, Session
@@ -235,9 +235,10 @@ def test_distinct_fixes_priced_as_columns_are_the_records_priced_one_by_one(caps
                        "--format", "json", "--jobs", "1")
     listed = json.loads(out)["errors"]
     session = Session.load(key, [response], LoadOptions(cache=False))
-    records = session.error_columns().records()
+    columns = session.error_columns()
+    records = columns.records()
     pricer = session.pricer("conll")
-    groups = pricer.group_by_fix(records)
+    groups = [[records[row] for row in group] for group in pricer.group_by_fix(columns)]
     priced, _ = pricer.price_all([group[0] for group in groups], records)
     ordered = sorted(zip(priced, groups), key=lambda pair: -(pair[0].impact or 0.0))
     expected = [{**error_json(r), "same_fix": len(group)} for r, group in ordered]

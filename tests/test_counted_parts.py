@@ -93,17 +93,15 @@ def test_a_counted_part_is_the_table_of_the_aligned_part(seed: int, n: int) -> N
             continue
         key_set, resp_set = reach(edit, state.components(), state.key_chains_of(), state.response_chains_of)
         old_set = [t for t in resp_set if t < n_orig]
-        for part in ((key_set, old_set, pair.response.chains.__getitem__, frozenset()),
-                     (key_set, resp_set, edit.chain, edit.touched)):
-            parts.append(part)
-            one_by_one.append(part_table(counted, *part))
-        _same_table(one_by_one[-2], _aligned_table(pair, key_set, [pair.response.chains[t] for t in old_set]))
-        _same_table(one_by_one[-1], _aligned_table(pair, key_set, [edit.chain(t) for t in resp_set]))
-        moved = part_table(counted, key_set, resp_set, edit.chain, edit.touched, moves=(edit.moved, state.base.copies))
-        _same_table(moved, one_by_one[-1])  # the edit's moves added to the cells: the same table
-        assert (moved.n_key_spans, moved.n_response_spans, moved.matched) == \
-            (one_by_one[-1].n_key_spans, one_by_one[-1].n_response_spans, one_by_one[-1].matched)
-    at_once = part_tables(counted, parts)  # all tabled together: each the table of its part alone
+        before = part_table(counted, key_set, old_set, pair.response.chains.__getitem__, moved={}, copies={})
+        after = part_table(counted, key_set, resp_set, edit.chain, moved=edit.moved, copies=state.base.copies)
+        # read from the cells, the edit's moves added: the aligned part's table
+        _same_table(before, _aligned_table(pair, key_set, [pair.response.chains[t] for t in old_set]))
+        _same_table(after, _aligned_table(pair, key_set, [edit.chain(t) for t in resp_set]))
+        parts += [(key_set, old_set, pair.response.chains.__getitem__, frozenset()),
+                  (key_set, resp_set, edit.chain, edit.touched)]
+        one_by_one += [before, after]
+    at_once = part_tables(counted, parts)  # all tabled together, the changed chains walked: each its part's table
     assert len(at_once) == len(one_by_one)
     for together, alone in zip(at_once, one_by_one):
         _same_table(together, alone)

@@ -1,7 +1,8 @@
 """The errors written column by column (workbench/error_rows.py) against the records written one
 at a time: the JSON list as `dumps` writes `error_json` of each record, the CSV as `render_csv`
-writes `error_cells` of each, and the text table's cells as the per-record code made them
-(`_record_cells` below, the brute force), on generated records with hostile words."""
+writes each record's fields (`_record_csv_cells` below, the per-record code it replaced), and the
+text table's cells as the per-record code made them (`_record_cells`), on generated records with
+hostile words; the workbench's report (`render_report`) in CSV and Markdown against the same."""
 
 from __future__ import annotations
 
@@ -16,9 +17,10 @@ from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns, ErrorRecord
     shown_types
 from metrics.errors.mention import Mention
 from metrics.model import MentionType
-from workbench.error_rows import document_counts_json, error_pieces, errors_csv, table_cells
+from workbench.error_rows import ERROR_COLUMNS, document_counts_json, error_pieces, errors_csv, render_report, \
+    table_cells
 from workbench.json_text import Written, dumps
-from workbench.output import ERROR_COLUMNS, error_cells, error_json, impact_text, render_csv
+from workbench.output import error_json, impact_text, render_csv, render_markdown
 
 _TEXT = st.one_of(st.text(max_size=40), st.sampled_from(["%s", "%(x)d", "{0}", '"\\', "\u2028", "\x1b[31m", "é … ü",
                                                           "a,b", "line\nbreak", "\ud800"]))
@@ -52,6 +54,16 @@ def records(draw: st.DrawFn) -> ErrorRecord:
                        draw(_MAYBE_TEXT), draw(_MAYBE_TEXT), draw(_FLOAT), draw(_TEXT), draw(_FLOAT))
 
 
+def _record_csv_cells(r: ErrorRecord) -> list:
+    """One record's cells of `ERROR_COLUMNS`, as the per-record code made them (full precision)."""
+    def mention(m: Mention | None) -> list:
+        return [m.span[0], m.span[1], m.text] if m else ["", "", ""]
+
+    return [r.document, r.category.value, *mention(r.mention), r.mention.type.name, *mention(r.antecedent),
+            *mention(r.best_antecedent), r.key_chain or "", r.response_chain or "",
+            "" if r.cost is None else repr(r.cost), impact_text(r.impact), r.fix]
+
+
 def _record_cells(r: ErrorRecord, width: int, letters: bool, missing: str, impacts: bool) -> list[str]:
     """One record's row of the text (and Markdown) table, as the per-record code made it."""
     def mention(m: Mention | None) -> str:
@@ -83,8 +95,23 @@ def test_json_of_columns_is_the_json_of_each_record(listed: list[ErrorRecord], d
 def test_csv_of_columns_is_the_csv_of_each_record(listed: list[ErrorRecord], distinct: bool) -> None:
     same_fix = [len(r.fix) for r in listed] if distinct else None
     headers = ERROR_COLUMNS + (["same_fix"] if distinct else [])
-    rows = [error_cells(r) + ([same_fix[i]] if distinct else []) for i, r in enumerate(listed)]
+    rows = [_record_csv_cells(r) + ([same_fix[i]] if distinct else []) for i, r in enumerate(listed)]
     assert errors_csv(ErrorColumns.of(listed), same_fix) == render_csv(headers, rows)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(records(), max_size=8))
+def test_reports_errors_are_each_records_cells(listed: list[ErrorRecord]) -> None:
+    """The report's errors in CSV and Markdown: each record's cells as `render_csv` and
+    `render_markdown` write them (its scores table is the same text either way)."""
+    scores: dict = {}
+    head = render_report("d", (1, 0.75, 0.5, 1), scores, None, "csv")
+    rows = [_record_csv_cells(r) for r in listed]
+    assert render_report("d", (1, 0.75, 0.5, 1), scores, listed, "csv") == \
+        head + "\n" + render_csv(ERROR_COLUMNS, rows)
+    head = render_report("d", (1, 0.75, 0.5, 1), scores, None, "markdown")
+    assert render_report("d", (1, 0.75, 0.5, 1), scores, listed, "markdown") == \
+        head + "\n" + render_markdown(ERROR_COLUMNS, rows, title=f"Errors ({len(listed)})")
 
 
 @settings(max_examples=300, deadline=None)

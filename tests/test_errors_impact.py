@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from strategies import Pair, computed_metrics, corpora, weights
 
 import metrics
-from metrics.errors.chen_ng.records import Category, classify_corpus, classify_pair
+from metrics.errors.chen_ng.records import Category, classify_corpus, classify_corpus_columns, classify_pair
 from metrics.errors.chen_ng.fixes import apply_fixes, apply_records, fix_of
 from metrics.errors.chen_ng.impact import Pricer, parts_of
 from metrics.corpus.scoring import prepare
@@ -168,3 +168,44 @@ def test_fixes_rescored_together_priced_as_each_alone_and_as_by_rescoring(corpus
         for record, price in zip(mine[:2], prices):
             fixed = apply_fixes(keys[i], together.corpus.pairs[i].response, [fix_of(record)])
             assert price == pytest.approx(full_rescore(keys, responses, i, fixed, W4, metric), abs=1e-9)
+
+
+
+def _check_fix_groups(prepared) -> int:
+    """`Pricer.group_by_fix` (on the columns, by the edits' signatures) against the obvious way:
+    two errors share a fix when applying each alone (`apply_fixes` of the record's fix) makes the
+    same response, chains, their order and their labels; every row in one group, in row order.
+    Returns how many rows share their group (a check that saw none proved little)."""
+    columns = classify_corpus_columns(prepared.pairs, W4)
+    pricer = Pricer(prepared, "conll", W4)
+    groups = pricer.group_by_fix(columns)
+    made = []
+    for r in columns.records():
+        pair = prepared.pairs[pricer.index[r.document]]
+        fixed = apply_fixes(pair.key, pair.response, [fix_of(r)])
+        made.append((r.document, tuple(map(tuple, fixed.chains)), tuple(fixed.labels)))
+    assert sorted(row for group in groups for row in group) == list(range(len(columns)))
+    assert [group[0] for group in groups] == sorted(group[0] for group in groups)
+    assert all(group == sorted(group) for group in groups)
+    group_of = {row: n for n, group in enumerate(groups) for row in group}
+    for a in range(len(made)):
+        for b in range(a + 1, len(made)):
+            assert (group_of[a] == group_of[b]) == (made[a] == made[b]), (a, b)
+    return sum(len(group) for group in groups if len(group) > 1)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(duplicates=True, max_documents=3))
+def test_rows_grouped_by_fix_are_those_whose_fixes_make_the_same_response(corpus: list[Pair]) -> None:
+    _check_fix_groups(prepare([p.key for p in corpus], [p.response for p in corpus]))
+
+
+def test_rows_grouped_by_fix_in_the_samples() -> None:
+    """Random documents rarely give two errors one fix; Chen & Ng's responses do (response (e):
+    a wrong link and its chain's suboptimal links), and the GUM sample's many documents."""
+    shared = 0
+    for key, response in [("chen-ng/key.conll", f"chen-ng/response-{x}.conll") for x in "abcde"] + \
+            [("gum/key.ontogum.conll", "gum/response.ontonotes.conll")]:
+        shared += _check_fix_groups(prepare(metrics.read_documents(str(SAMPLES / key)),
+                                            metrics.read_documents(str(SAMPLES / response))))
+    assert shared > 20, shared

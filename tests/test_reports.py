@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from metrics.model import InputError
-from workbench.commands.progress import Progress, track
+from workbench.commands.progress import Progress
 from workbench.output import _umask, render_csv, render_markdown, write_atomic
 
 HEADERS = ["document", "metric", "recall", "f1"]
@@ -101,7 +101,3 @@ def test_progress_is_silent_when_stderr_is_not_a_terminal() -> None:
         clock.now = 5
         bar.advance(2)
     assert log.getvalue() == ""
-
-
-def test_track_yields_every_item() -> None:
-    assert list(track(range(5), 5, stream=FakeTerminal(tty=True), delay=0.0)) == [0, 1, 2, 3, 4]

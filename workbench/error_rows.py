@@ -1,12 +1,13 @@
 """Chen & Ng error records written column by column: the JSON list and the CSV table of
-`corefwb errors`, and the rows of its text table.
+`corefwb errors`, the rows of its text table, and the workbench's report of one scope
+(`render_report`), whose errors' CSV and Markdown cells are the same (`error_cells`).
 
 Why columns: a corpus of 250,000 tokens has fifty thousand records, and writing them as a dict
 each (`output.error_json`) walked by the JSON writer cost more than finding them.  Here each
 field's text is made once per column (a document's name once per document, a category's once),
 and each record's text is one template filled with its row.  The bytes are those of
-`dumps([error_json(r) for r in records], depth)` and of `render_csv(ERROR_COLUMNS, ...)`, which
-tests/test_error_rows.py checks on generated records.
+`dumps([error_json(r) for r in records], depth)` and of `render_csv(ERROR_COLUMNS, ...)` of each
+record's fields, which tests/test_error_rows.py checks on generated records.
 """
 
 from __future__ import annotations
@@ -15,12 +16,20 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns, counts_of, counts_to_json
+from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns, ErrorRecord, counts_of, counts_to_json
 from metrics.errors.mention import MentionColumns
+from metrics.measures.weights import given
 from metrics.model import MentionType
 
 from .json_text import Written, dumps, scalar, string
-from .output import ERROR_COLUMNS, IMPACT_UNIT, impact_points, impact_text, render_csv
+from .output import IMPACT_UNIT, error_json, impact_points, impact_text, markdown_cell, percent, render_csv, \
+    render_markdown, score_json
+
+ERROR_COLUMNS = ["document", "category", "start", "end", "text", "type", "antecedent_start", "antecedent_end",
+                 "antecedent_text", "best_antecedent_start", "best_antecedent_end", "best_antecedent_text",
+                 "key_chain", "response_chain", "cost", "impact_points", "fix"]
+"""The columns of an error in CSV: the fields of its JSON shape, flattened; the impact in points,
+written as everywhere else (`impact_text`)."""
 
 _FIELDS = ("document", "category", "mention", "antecedent", "best_antecedent", "key_chain", "response_chain", "cost",
            "fix", "impact_points")
@@ -122,8 +131,17 @@ def document_counts_json(columns: ErrorColumns, kinds: Sequence[MentionType], de
 def errors_csv(columns: ErrorColumns, same_fix: Sequence[int] | None = None) -> str:
     """The records as CSV: `ERROR_COLUMNS` (and `same_fix`), one row each."""
     headers = ERROR_COLUMNS + (["same_fix"] if same_fix is not None else [])
+    cells = error_cells(columns)
+    if same_fix is not None:
+        cells.append([str(n) for n in same_fix])
+    return render_csv(headers, zip(*cells), texts=True)
+
+
+def error_cells(columns: ErrorColumns) -> list[list[str]]:
+    """The text of each record's `ERROR_COLUMNS`, column by column: the CSV's cells, and the
+    Markdown report's (full precision both)."""
     kinds = [kind.name for kind in MentionType]
-    cells = [
+    return [
         [columns.documents[d] for d in columns.document.tolist()],
         [CATEGORIES[c].value for c in columns.category.tolist()],
         *_mention_cells(columns.mention),
@@ -136,9 +154,6 @@ def errors_csv(columns: ErrorColumns, same_fix: Sequence[int] | None = None) -> 
         [impact_text(value) for value in columns.impact],
         columns.fix,
     ]
-    if same_fix is not None:
-        cells.append([str(n) for n in same_fix])
-    return render_csv(headers, zip(*cells), texts=True)
 
 
 def _mention_cells(mentions: MentionColumns) -> list[list]:
@@ -189,8 +204,43 @@ def table_cells(columns: ErrorColumns, *, width: int, letters: bool, missing: st
 
 
 def _mentions_text(mentions: MentionColumns, width: int) -> list[str]:
-    """Each row's mention as `words [start-end]`, the words cut to `width` with an ellipsis; "-"
-    where absent."""
-    return [f"{text if len(text) <= width else text[:width - 1] + '…'} [{start}-{end}]" if kind >= 0 else "-"
+    """Each row's mention as `mention_text` shows it; "-" where absent."""
+    return [mention_text(text, start, end, width) if kind >= 0 else "-"
             for start, end, text, kind in zip(mentions.start.tolist(), mentions.end.tolist(), mentions.text,
                                               mentions.type.tolist())]
+
+
+def mention_text(text: str, start: int, end: int, width: int) -> str:
+    """A mention in a table of errors (Chen & Ng's, K&K's, compare's changes): `words [start-end]`,
+    the words cut to `width` with an ellipsis, so that a long mention keeps its span in view."""
+    return f"{text if len(text) <= width else text[:width - 1] + '…'} [{start}-{end}]"
+
+
+def render_report(scope: str, weights: Sequence[float], scores: dict, records: Sequence[ErrorRecord] | None,
+                  fmt: str) -> str:
+    """A report of one scope (a document name or "corpus"): weights, scores, and the errors with
+    their fixes (None: no error analysis), as JSON, CSV (a scores table, then an errors table,
+    `errors_csv`) or Markdown (the errors' cells those of the CSV, `error_cells`)."""
+    from metrics.measures.catalog import label
+
+    if fmt == "json":
+        report = {"scope": scope, "weights": given(weights),
+                  "scores": {name: score_json(score) for name, score in scores.items()},
+                  "errors": None if records is None else [error_json(r) for r in records]}
+        return dumps(report) + "\n"
+    score_rows = [[scope, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in scores.items()]
+    if fmt == "csv":
+        text = render_csv(["scope", "metric", "recall", "precision", "f1"], score_rows)
+        if records is not None:
+            text += "\n" + errors_csv(ErrorColumns.of(records))
+        return text
+    if fmt != "markdown":
+        raise ValueError(f"unknown report format {fmt!r}")
+    w = ", ".join(f"w_{n} = {v:g}" for n, v in zip(("nam", "nom", "pro", "sing"), weights))
+    text = f"# Scores: {markdown_cell(scope)}\n\nWeights: {w}\n\n" + render_markdown(
+        ["metric", "R", "P", "F1"],
+        [[label(name), percent(s.recall), percent(s.precision), percent(s.f1)] for name, s in scores.items()])
+    if records is not None:
+        text += "\n" + render_markdown(ERROR_COLUMNS, list(zip(*error_cells(ErrorColumns.of(records)))),
+                                       title=f"Errors ({len(records)})")
+    return text

@@ -22,9 +22,7 @@ import sys
 from collections.abc import Iterable, Sequence
 
 from metrics.model import InputError
-from .json_text import dumps
 from metrics.measures.score import AnyScore, BlancScore, MeanScore
-from metrics.measures.weights import given
 
 
 _CONTROL = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
@@ -86,6 +84,11 @@ def score_json(score: AnyScore) -> dict:
 def percent(x: float) -> str:
     """A fraction as a percentage with two decimals, as text tables show scores."""
     return f"{100 * x:.2f}"
+
+
+def weights_text(weights) -> str:
+    """Link weights as the text outputs' headings name them: `nam=1 nom=0.75 pro=0.5 sing=1`."""
+    return f"nam={weights.nam:g} nom={weights.nom:g} pro={weights.pro:g} sing={weights.sing:g}"
 
 
 IMPACT_UNIT = "points"
@@ -315,13 +318,6 @@ def _remove(path: str) -> None:
 
 REPORT_FORMATS = ("json", "csv", "markdown")
 REPORT_EXTENSIONS = {"json": ".json", "csv": ".csv", "markdown": ".md"}
-ERROR_COLUMNS = ["document", "category", "start", "end", "text", "type", "antecedent_start", "antecedent_end",
-                 "antecedent_text", "best_antecedent_start", "best_antecedent_end", "best_antecedent_text",
-                 "key_chain", "response_chain", "cost", "impact_points", "fix"]
-"""The columns of an error in CSV: the fields of its JSON shape, flattened; the impact in points,
-written as everywhere else (`impact_text`)."""
-
-
 def error_json(record) -> dict:
     """An error record in JSON: the engine's shape, with the impact in points (`impact_points`,
     full precision) as every other output shows it."""
@@ -329,47 +325,6 @@ def error_json(record) -> dict:
     del out["impact"]
     out["impact_points"] = impact_points(record.impact)
     return out
-
-
-def error_cells(record) -> list:
-    """An error record as the cells of `ERROR_COLUMNS` (full precision)."""
-    def mention(m) -> list:
-        return [m.span[0], m.span[1], m.text] if m else ["", "", ""]
-
-    return [record.document, record.category.value, *mention(record.mention), record.mention.type.name,
-            *mention(record.antecedent), *mention(record.best_antecedent),
-            record.key_chain or "", record.response_chain or "",
-            "" if record.cost is None else repr(record.cost), impact_text(record.impact),
-            record.fix]
-
-
-def render_report(scope: str, weights: Sequence[float], scores: dict, records, fmt: str) -> str:
-    """A report of one scope (a document name or "corpus"): weights, scores, and the errors with
-    their fixes (None: no error analysis), as JSON, CSV (a scores table, then an errors table) or
-    Markdown."""
-    from metrics.measures.catalog import label
-
-    if fmt == "json":
-        report = {"scope": scope, "weights": given(weights),
-                  "scores": {name: score_json(score) for name, score in scores.items()},
-                  "errors": None if records is None else [error_json(r) for r in records]}
-        return dumps(report) + "\n"
-    score_rows = [[scope, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in scores.items()]
-    if fmt == "csv":
-        text = render_csv(["scope", "metric", "recall", "precision", "f1"], score_rows)
-        if records is not None:
-            text += "\n" + render_csv(ERROR_COLUMNS, [error_cells(r) for r in records])
-        return text
-    if fmt != "markdown":
-        raise ValueError(f"unknown report format {fmt!r}")
-    w = ", ".join(f"w_{n} = {v:g}" for n, v in zip(("nam", "nom", "pro", "sing"), weights))
-    text = f"# Scores: {markdown_cell(scope)}\n\nWeights: {w}\n\n" + render_markdown(
-        ["metric", "R", "P", "F1"],
-        [[label(name), percent(s.recall), percent(s.precision), percent(s.f1)] for name, s in scores.items()])
-    if records is not None:
-        text += "\n" + render_markdown(ERROR_COLUMNS, [error_cells(r) for r in records],
-                                       title=f"Errors ({len(records)})")
-    return text
 
 
 def conventions_header(options) -> str:

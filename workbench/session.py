@@ -386,7 +386,8 @@ class Session:
                records: Sequence[ErrorRecord] | None) -> str:
         """Write a report of one scope (a document or the corpus): its scores and its errors with
         their fixes and impacts, atomically, never onto an input.  Returns the path."""
-        from .output import render_report, write_atomic
+        from .error_rows import render_report
+        from .output import write_atomic
 
         write_atomic(path, render_report(scope, weights, scores, records, fmt), inputs=self.inputs)
         return path

@@ -5,14 +5,10 @@ reports it (JSON, CSV, text tables).  What a change is, is defined once in `work
 
 from __future__ import annotations
 
-from metrics.errors.chen_ng.records import CATEGORIES, ErrorRecord
-from metrics.model import MentionType
+from metrics.errors.chen_ng.records import CATEGORIES
 
 from ..comparison import Pairs, change_of, either_record, summary
-
-
-def _mention(ra: ErrorRecord | None, rb: ErrorRecord | None) -> ErrorRecord:
-    return either_record(ra, rb)
+from ..error_rows import mention_text
 
 
 def changes_json(rows: Pairs, listed: Pairs, n_changes: int) -> dict:
@@ -32,10 +28,10 @@ def changes_json(rows: Pairs, listed: Pairs, n_changes: int) -> dict:
         "unchanged": {c.value: n for c, n in s["same"].items()},
         "mentions_total": n_changes,
         "mentions": [
-            {"document": _mention(ra, rb).document, "mention": _mention(ra, rb).mention.to_json(),
+            {"document": m.document, "mention": m.mention.to_json(),
              "a": ra.category.value if ra else None, "b": rb.category.value if rb else None,
              "change": change_of(ra, rb)}
-            for ra, rb in listed
+            for ra, rb in listed for m in (either_record(ra, rb),)
         ],
     }
 
@@ -44,9 +40,10 @@ CSV_COLUMNS = ["baseline", "system", "document", "start", "end", "text", "type",
 
 
 def changes_csv_rows(baseline: str, system: str, listed: Pairs) -> list[list]:
-    return [[baseline, system, _mention(ra, rb).document, *_mention(ra, rb).span, _mention(ra, rb).mention.text,
-             _mention(ra, rb).mention.type.name, ra.category.value if ra else "",
-             rb.category.value if rb else "", change_of(ra, rb)] for ra, rb in listed]
+    """The listed mentions' rows of `CSV_COLUMNS` (the mention as either system's record has it)."""
+    return [[baseline, system, m.document, *m.span, m.mention.text, m.mention.type.name,
+             ra.category.value if ra else "", rb.category.value if rb else "", change_of(ra, rb)]
+            for ra, rb in listed for m in (either_record(ra, rb),)]
 
 
 def changes_sections(rows: Pairs, listed: Pairs, n_changes: int, baseline: str,
@@ -74,10 +71,8 @@ def changes_sections(rows: Pairs, listed: Pairs, n_changes: int, baseline: str,
                      for (ca, cb), row in rows_changed], {*letters, "total"}))
     mention_rows = []
     for ra, rb in listed:
-        m = _mention(ra, rb)
-        span = f"[{m.span[0]}-{m.span[1]}]"
-        text = m.mention.text if len(m.mention.text) <= 30 else m.mention.text[:29] + "…"
-        mention_rows.append([m.document, f"{text} {span}", m.mention.type.letter,
+        m = either_record(ra, rb)
+        mention_rows.append([m.document, mention_text(m.mention.text, *m.span, 30), m.mention.type.letter,
                              ra.category.label if ra else "-", rb.category.label if rb else "-", change_of(ra, rb)])
     title = (f"listing {len(listed)} of {n_changes} mentions whose category differs ({baseline} -> {system})"
              if len(listed) < n_changes else f"{n_changes} mentions whose category differs ({baseline} -> {system})")

@@ -14,7 +14,8 @@ from ..json_text import dumps
 
 from metrics.measures.catalog import ALL_METRICS, resolve, with_parts
 
-from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown
+from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown, \
+    weights_text
 from ..names import system_names
 from ..options import limit_option, metrics_option, weights_option
 from ..comparison import change_of, compare_records
@@ -133,10 +134,8 @@ def _sections(report: Report, changes, kk=None, relations=None) -> list[tuple[st
 
 
 def render(report: Report, changes, markdown: bool, weights, *, kk=None, relations=None) -> str:
-    w = weights
     systems = [f"{n} = {p}" for n, p in zip(report.names, report.paths)]
-    head = [f"systems (baseline first): {'; '.join(systems)}",
-            f"link weights nam={w.nam:g} nom={w.nom:g} pro={w.pro:g} sing={w.sing:g}", ""]
+    head = [f"systems (baseline first): {'; '.join(systems)}", f"link weights {weights_text(weights)}", ""]
     if markdown:
         return "\n".join(head) + "\n" + "\n".join(render_markdown(headers, rows, title=title)
                                                   for title, headers, rows, _ in _sections(report, changes, kk, relations))

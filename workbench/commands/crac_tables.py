@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from metrics.measures.catalog import BCUB, CEAFE, CONLL, MUC, ZERO, Metric
-from metrics.statistics.crac import METRICS, PRIMARY, VARIANTS, DatasetResult, macro, ranking, variant_settings
+from metrics.statistics.crac import METRICS, PRIMARY, DatasetResult, macro, ranking, variant_settings
 from metrics.statistics.datasets import DatasetTests
 from metrics.statistics.significance import Method
 

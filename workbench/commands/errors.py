@@ -27,7 +27,8 @@ from metrics.model import MentionType
 from . import ua
 from .common import add_output_argument, load_session, warn
 from ..error_rows import document_counts_json, error_pieces, errors_csv, impact_cell, table_cells, table_headers
-from ..output import IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, impact_points
+from ..output import IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, impact_points, \
+    weights_text
 from ..options import categories_option, impact_option, jobs_option, limit_option, types_option, weights_option
 
 
@@ -116,14 +117,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _priced(session, selected: ErrorColumns, args: argparse.Namespace, *, metric: str | None,
             weights) -> tuple[ErrorColumns, dict[Category, float] | None, list[int] | None]:
-    """The rows listed under --impact, --distinct and --sort impact: one per distinct fix (the
-    first in document order), priced as columns (`Pricer.price_columns`: no record made per
-    error), sorted by impact, largest first, equal impacts in their order; with the category
-    table's prices and, with --distinct, how many errors each listed row's fix removes."""
+    """The rows listed under --impact, --distinct and --sort impact: with --distinct one per
+    distinct fix (`Pricer.group_by_fix`: the first in document order), with --impact priced as
+    columns (`Pricer.price_columns`: no record made per error), with --sort impact sorted by
+    impact, largest first, equal impacts in their order; with the category table's prices and,
+    with --distinct, how many errors each listed row's fix removes."""
     pricer = session.pricer(metric or "conll", weights)
     listed, same_fix = selected, None
     if args.distinct:
-        groups = _rows_by_fix(pricer, selected)
+        groups = pricer.group_by_fix(selected)
         listed = selected.take(np.array([group[0] for group in groups], dtype=np.int64))
         same_fix = [len(group) for group in groups]
     category_impact = None
@@ -136,14 +138,6 @@ def _priced(session, selected: ErrorColumns, args: argparse.Namespace, *, metric
         listed = listed.take(order)
         same_fix = None if same_fix is None else [same_fix[i] for i in order.tolist()]
     return listed, category_impact, same_fix
-
-
-def _rows_by_fix(pricer, selected: ErrorColumns) -> list[list[int]]:
-    """The selected rows whose fixes make the same response, grouped (`Pricer.group_by_fix`, which
-    reads records), each group's rows and the groups in document order."""
-    records = selected.records()
-    row_of = {id(record): row for row, record in enumerate(records)}
-    return [[row_of[id(record)] for record in group] for group in pricer.group_by_fix(records)]
 
 
 def impact_name(metric: str) -> str:
@@ -201,14 +195,7 @@ def render_markdown(listed: ErrorColumns, counts: Counts, metric: str | None,
     headers = ["category", *(t.name for t in kinds), "total"]
     if category_impact is not None:
         headers.append(f"impact ({impact_name(metric)} {IMPACT_UNIT})")
-    rows = []
-    for category in CATEGORIES:
-        row = counts[category]
-        cells = [category.label, *(row[t] for t in kinds), sum(row.values())]
-        if category_impact is not None:
-            cells.append(impact_cell(category_impact.get(category)))
-        rows.append(cells)
-    out = table(headers, rows, title="Errors by category and mention type")
+    out = table(headers, _category_rows(counts, kinds, category_impact), title="Errors by category and mention type")
     headers = table_headers(impacts=metric is not None, same_fix=same_fix is not None)
     cells = table_cells(listed, width=60, letters=False, missing="", impacts=metric is not None, same_fix=same_fix)
     rows = list(zip(*cells))
@@ -226,24 +213,32 @@ def count_table(counts: Counts, category_impact: dict[Category, float] | None) -
     if category_impact is not None:
         header += f" {'impact':>9}"
     lines = [header]
-    totals = {t: 0 for t in MentionType}
-    for category in CATEGORIES:
-        row = counts[category]
-        for t, n in row.items():
-            totals[t] += n
-        line = f"{category.label:<17} " + " ".join(f"{row[t]:>{widths[t]}}" for t in kinds) + f" {sum(row.values()):>7}"
-        if category_impact is not None:
-            line += f" {impact_cell(category_impact.get(category)):>9}"
-        lines.append(line)
+    for cells in _category_rows(counts, kinds, category_impact):
+        numbers, total = cells[1:1 + len(kinds)], cells[1 + len(kinds)]
+        line = f"{cells[0]:<17} " + " ".join(f"{n:>{widths[t]}}" for t, n in zip(kinds, numbers)) + f" {total:>7}"
+        lines.append(line + f" {cells[-1]:>9}" if category_impact is not None else line)
+    totals = {t: sum(counts[c][t] for c in CATEGORIES) for t in MentionType}
     lines.append(f"{'total':<17} " + " ".join(f"{totals[t]:>{widths[t]}}" for t in kinds) + f" {sum(totals.values()):>7}")
     return lines
 
 
+def _category_rows(counts: Counts, kinds: list[MentionType], category_impact: dict[Category, float] | None
+                   ) -> list[list]:
+    """The category table's rows, text and Markdown alike: each category's label, its count of each
+    shown type and in all, and its impact when priced (`impact_cell`)."""
+    rows = []
+    for category in CATEGORIES:
+        row = counts[category]
+        cells = [category.label, *(row[t] for t in kinds), sum(row.values())]
+        if category_impact is not None:
+            cells.append(impact_cell(category_impact.get(category)))
+        rows.append(cells)
+    return rows
+
+
 def render_text(listed: ErrorColumns, selected: ErrorColumns, n_documents: int, metric: str | None,
                 weights, *, category_impact: dict[Category, float] | None, same_fix: list[int] | None = None) -> str:
-    w = weights
-    lines = [f"{len(selected)} errors in {n_documents} document(s); link weights nam={w.nam:g} nom={w.nom:g} "
-             f"pro={w.pro:g} sing={w.sing:g}"]
+    lines = [f"{len(selected)} errors in {n_documents} document(s); link weights {weights_text(weights)}"]
     if metric is not None:
         lines.append(f"impact: change of the corpus {impact_name(metric)}, in {IMPACT_UNIT}, when the fix is applied "
                      f"(per error: its fix alone; per category: all its fixes)")

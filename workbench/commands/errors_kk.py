@@ -18,6 +18,7 @@ from metrics.errors.kummerfeld_klein.report import KKError, KKReport, count_kk
 from metrics.measures.catalog import CONLL, label
 from metrics.model import MentionType
 
+from ..error_rows import mention_text
 from ..json_text import dumps
 from ..options import UsageError, impact_option, jobs_option, limit_option, types_option, weights_option
 from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown
@@ -136,8 +137,7 @@ ERROR_HEADERS = ["document", "error type", "type", "mentions", "from / into", "k
 
 
 def _mention(m, width: int) -> str:
-    text = m.text if len(m.text) <= width else m.text[:width - 1] + "…"
-    return f"{text} [{m.span[0]}-{m.span[1]}]"
+    return mention_text(m.text, m.span[0], m.span[1], width)
 
 
 def error_row(error: KKError, width: int = 28) -> list[str]:

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
-from typing import TextIO, TypeVar
-
-T = TypeVar("T")
+from collections.abc import Callable
+from typing import TextIO
 
 
 class Progress:
@@ -88,11 +86,3 @@ class Progress:
             except (OSError, ValueError):
                 pass
             self.drawn = False
-
-
-def track(items: Iterable[T], total: int, label: str = "", stream: TextIO | None = None, delay: float = 1.0) -> Iterator[T]:
-    """Yield `items`, advancing a `Progress` after each; the bar is cleared when iteration ends."""
-    with Progress(total, label, stream=stream, delay=delay) as bar:
-        for item in items:
-            yield item
-            bar.advance()

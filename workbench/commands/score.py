@@ -20,7 +20,7 @@ from . import corefud, ua
 from .common import add_output_argument, load_options, load_session, warn, warn_all
 from metrics.mentions.pairing import document_key as short_name
 
-from ..output import align_rows, emit, render_csv, render_markdown, score_json
+from ..output import align_rows, emit, render_csv, render_markdown, score_json, weights_text
 from ..score_rows import document_entries
 from ..names import system_names
 from ..session import LoadOptions
@@ -232,9 +232,8 @@ def _pct(x: float) -> str:
 def render_text(result: CorpusResult, per_doc: bool, rich_table: bool) -> str | None:
     """Aligned plain text (or a rich table on a terminal, printed directly: returns None): the
     corpus table, then with `per_doc` one table of documents (rows) x metrics (F1 columns)."""
-    w = result.weights
     title = (f"{len(result.documents)} documents; corpus scores micro-averaged (official); "
-             f"weights nam={w.nam:g} nom={w.nom:g} pro={w.pro:g} sing={w.sing:g}")
+             f"weights {weights_text(result.weights)}")
     corpus_columns = ["metric", "recall", "precision", "F1"]
     corpus_rows = [[label(name), _pct(s.recall), _pct(s.precision), _pct(s.f1)] for name, s in result.micro.items()]
     tables = [(title, corpus_columns, corpus_rows)]

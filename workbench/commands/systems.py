@@ -9,7 +9,6 @@ are the engine's; here they are only arranged.
 from __future__ import annotations
 
 import argparse
-import os
 from dataclasses import dataclass, field
 
 from metrics.statistics.breakdown import (GENRE_PATTERN, LENGTH_METRICS, by_file, genre_of, group_documents, length_breakdown,

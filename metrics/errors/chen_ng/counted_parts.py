@@ -10,12 +10,14 @@ key chains' sizes, its response chains' sizes, and how many mentions of each key
 response chain holds.  Only v8.01's rule for a span listed twice changes them: a key-matching span
 met again (in any chain, in chain order) is dropped, a chain emptied by dropping disappears, a
 span of no key chain is kept at every place (`alignment.RepeatedSpans`).  So the part's table is
-counted here: the chains that list no repeated span and that the edit did not touch from the
-document's cells (`delta._Table`, made for a clean document or not), the others by walking their
-spans under that rule, and the cells ordered as `build_table` orders them (by key chain, then
-response chain, in the part's order).  The engine's own metric functions then score that table
-(`together.score_columns` and each metric's computation, as the rescoring scores its fragments),
-so every value is the rescoring's to the bit: the same arrays in, the same operations.
+counted here: the chains that list no repeated span from the document's cells (`delta._Table`,
+made for a clean document or not), with the cells of the spans the edit moved added (`part_table`;
+the small parts of `part_tables` walk the chains the edit touched instead), the chains that list a
+repeated span by walking their spans under that rule, and the cells ordered as `build_table`
+orders them (by key chain, then response chain, in the part's order).  The engine's own metric
+functions then score that table (`together.score_columns` and each metric's computation, as the
+rescoring scores its fragments), so every value is the rescoring's to the bit: the same arrays
+in, the same operations.
 
 Only where the table alone decides the metric (`TABLE_METRICS`, under v8.01) and the key lists
 every span once (else v8.01 gives a cell three sizes: `table._irregular_cells`); elsewhere the
@@ -89,28 +91,25 @@ def key_regular(key_chains: Sequence[Sequence[Span]], key_row: dict[Span, int]) 
 
 
 def part_table(document: DocumentCells, keys: Sequence[int], chains: Sequence[int],
-               listed: Callable[[int], Sequence[Span]], changed: set[int] | frozenset[int], *,
-               moves: tuple[Mapping[Span, int | None], Mapping[Span, tuple[int, ...]]] | None = None) -> Table:
+               listed: Callable[[int], Sequence[Span]], *, moved: Mapping[Span, int | None],
+               copies: Mapping[Span, tuple[int, ...]]) -> Table:
     """The table `build_table(align(key part, response part))` gives for the part made of these key
-    chains and response chains (each in the part's order), a response chain's spans being
-    `listed(t)`: read from the document's cells where t is neither `changed` (by an edit) nor
-    lists a repeated span, else counted from its spans under v8.01's rule for repeats.  With the
-    edit's `moves` (`Edit.moved`, and the chains listing each span before it: `FixBase.copies`), a
-    changed chain or a new one that lists no repeated span is read from the cells too, and the
-    moves' cells added to it (`_moved_cells`): a book's category changes 60,000 chains, whose
-    spans were walked one by one, by moving far fewer spans."""
+    chains and response chains (each in the part's order) after an edit: `moved` (`Edit.moved`,
+    empty for the part before any edit), the chains listing each span before it `copies`
+    (`FixBase.copies`), a response chain's spans being `listed(t)`.  A chain that lists a repeated
+    span is counted from its spans under v8.01's rule for repeats; every other chain, changed or
+    new, is read from the document's cells and the moves' cells added to it (`_moved_cells`): a
+    book's category changes 60,000 chains, whose spans were walked one by one, by moving far
+    fewer spans."""
     key_list = np.array(keys, dtype=np.int64)
     key_at = np.full(len(document.key_sizes), -1, dtype=np.int64)
     key_at[key_list] = np.arange(len(key_list), dtype=np.int64)
     part = np.array(chains, dtype=np.int64)
     n_orig = len(document.col_sizes)
     repeated = document.repeated_chains
-    walk = repeated | changed if moves is None else repeated
-    walked_at = np.isin(part, np.fromiter(walk, dtype=np.int64, count=len(walk)))
-    walked = np.flatnonzero(walked_at | (part >= n_orig) if moves is None else walked_at)
-    read = np.ones(len(part), dtype=bool)
-    read[walked] = False
-    read &= part < n_orig  # a new chain read (`moves`) has no cell before the edit
+    walked_at = np.isin(part, np.fromiter(repeated, dtype=np.int64, count=len(repeated)))
+    walked = np.flatnonzero(walked_at)
+    read = ~walked_at & (part < n_orig)  # a new chain has no cell before the edit: its moves make it
     sizes = np.zeros(len(part), dtype=np.int64)
     sizes[read] = document.col_sizes[part[read]]
     # the cells of the chains read: where their chain sits in the part, their key chain's place in it
@@ -126,8 +125,7 @@ def part_table(document: DocumentCells, keys: Sequence[int], chains: Sequence[in
     walked_place: list[int] = []
     walked_counts: list[int] = []
     for position in walked.tolist():
-        t = chains[position]
-        size, found = _walked(listed(t), rule) if t in repeated else _listed_once(listed(t), key_row, key_index)
+        size, found = _walked(listed(chains[position]), rule)
         walked_sizes.append(size)
         walked_key.extend(found)
         walked_place.extend([position] * len(found))
@@ -137,12 +135,10 @@ def part_table(document: DocumentCells, keys: Sequence[int], chains: Sequence[in
     def joined(read_cells: np.ndarray, walked_cells: list[int]) -> np.ndarray:
         return np.concatenate([read_cells, np.array(walked_cells, dtype=np.int64)])
 
-    cell_key, cell_place = joined(at_key[taken], walked_key), joined(at_place[taken], walked_place)
-    cell_count = joined(document.cell_count[taken], walked_counts)
-    if moves is not None:
-        cell_key, cell_place, cell_count = _moved_cells((cell_key, cell_place, cell_count), sizes, part,
-                                                        repeated=repeated, key_row=key_row, key_index=key_index,
-                                                        moved=moves[0], copies=moves[1])
+    cell_key, cell_place, cell_count = _moved_cells(
+        (joined(at_key[taken], walked_key), joined(at_place[taken], walked_place),
+         joined(document.cell_count[taken], walked_counts)),
+        sizes, part, repeated=repeated, key_row=key_row, key_index=key_index, moved=moved, copies=copies)
     kept_chains = sizes > 0  # a chain emptied (or empty): `align` drops it
     renumbered = np.cumsum(kept_chains) - 1
     return _table(document.key_sizes[key_list], sizes[kept_chains], cell_key, renumbered[cell_place], cell_count)
@@ -191,12 +187,13 @@ def _moved_cells(cells: tuple[np.ndarray, np.ndarray, np.ndarray], sizes: np.nda
 
 
 Part = tuple[Sequence[int], Sequence[int], Callable[[int], Sequence[Span]], "set[int] | frozenset[int]"]
-"""A part as `part_table` takes it: its key chains, its response chains, a chain's spans, the
+"""A part as `part_tables` takes it: its key chains, its response chains, a chain's spans, the
 chains an edit changed."""
 
 
 def part_tables(document: DocumentCells, parts: Sequence[Part]) -> list[Table]:
-    """`part_table` of each part, counted in Python chain by chain and tabled all at once
+    """The table `part_table` gives each part, counted in Python chain by chain (a chain the edit
+    changed walked, not moved: a small part has few) and tabled all at once
     (`table_block.counted_tables`): the same tables, without a dozen numpy calls per part, for
     the parts of a few chains that make most of a document's rescorings."""
     cells = document.cells

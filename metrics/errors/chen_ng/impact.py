@@ -179,17 +179,19 @@ class Pricer:
             known = self._memo[signature] = (self._zero, changes(state.delta, counts, self.parts))
         return known
 
-    def group_by_fix(self, records: Iterable[ErrorRecord]) -> list[list[ErrorRecord]]:
-        """Records whose fixes make the same response, grouped (groups in order of first record).
+    def group_by_fix(self, columns: ErrorColumns) -> list[list[int]]:
+        """The rows whose fixes make the same response (`_signature` of their edits), grouped:
+        each group's rows in order, the groups in order of their first row.
 
         Different errors often have the same fix: the suboptimal links of one response chain, and
-        the false new error at its start, all move the same mentions to the same chain.
+        the false new error at its start, all move the same mentions to the same chain.  Read from
+        the columns (`fixes_of_columns`): a corpus's records are never made to be grouped.
         """
-        groups: dict[tuple, list[ErrorRecord]] = {}
-        for r in records:
-            i = self.index[r.document]
-            edit = edit_chains(self._state(i).base, [fix_of(r)])
-            groups.setdefault(_signature(i, edit), []).append(r)
+        at = [self.index[name] for name in columns.documents]
+        groups: dict[tuple, list[int]] = {}
+        for row, (d, fix) in enumerate(zip(columns.document.tolist(), fixes_of_columns(columns))):
+            i = at[d]
+            groups.setdefault(_signature(i, edit_chains(self._state(i).base, [fix])), []).append(row)
         return list(groups.values())
 
     def _rescore_together(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> dict[int, tuple | None]:

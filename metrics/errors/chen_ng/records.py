@@ -101,7 +101,7 @@ class ErrorRecord:
     predecessor) the closest one, i.e. the wrong link itself.  `best_antecedent` is the best key
     predecessor (anaphoric key mentions only): what the fix links the mention to.  Chain ids are the
     files' chain labels.  `cost` is defined for suboptimal links (best key weight minus best
-    response weight).  `fix` says in words what `metrics.fixes.fix_of(record)` does.  `impact` is
+    response weight).  `fix` says in words what `fixes.fix_of(record)` does.  `impact` is
     filled in by `metrics.errors.chen_ng.impact` when asked for.
     """
 

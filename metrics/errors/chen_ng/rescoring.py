@@ -65,8 +65,8 @@ class PartRescorer:
                 small.append((key_set, chains, listed, changed))
                 return len(small) - 1
             if cells is not None:
-                return part_table(cells, key_set, chains, listed, changed,
-                                  moves=None if edit is None else (edit.moved, edit.base.copies))
+                moved, copies = ({}, {}) if edit is None else (edit.moved, edit.base.copies)
+                return part_table(cells, key_set, chains, listed, moved=moved, copies=copies)
             key_part = _fragment(pair.key, [pair.key.chains[k] for k in key_set], _pick(pair.key.chain_labels(), key_set))
             if edit is None:
                 return key_part, _fragment(pair.response, [original[t] for t in chains],
