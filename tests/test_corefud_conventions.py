@@ -150,7 +150,7 @@ def test_bad_deps_of_a_zero_are_refused(deps, message):
 
 def test_a_global_entity_without_eid_is_refused():
     text = Path(KEY).read_text().replace("eid-etype-head-other", "etype-head-other")
-    with pytest.raises(InputError, match="has no eid"):
+    with pytest.raises(InputError, match="names no eid"):
         parse_corefud("k", text.split("\n"))
 
 

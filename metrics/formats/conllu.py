@@ -32,6 +32,7 @@ Everything else in MISC (GUM's Discourse=, MSeg=, XML=...) is ignored.  Malforme
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from metrics.formats.source import read_lines
 from metrics.mentions.heads import head_of
@@ -106,6 +107,61 @@ def word_id_error(word_id: int, last_id: int) -> str | None:
     return f"word ID {word_id} follows {last_id}: IDs of a sentence must increase{hint}"
 
 
+def entity_chunks(value: str, path: str, line: int) -> list[str]:
+    """An `Entity=` value's chunks in text order (`(e1-person`, `e1)`, `(e2-place-1-)`): the one
+    rule of both CoNLL-U readers, so that a value is refused by the same words whichever reads it
+    (a front end that reads the key with both said one thing where another said the other).  An
+    empty value has no chunk, as udapi reads it for corefud-scorer."""
+    chunks = _CHUNK.findall(value)
+    if sum(map(len, chunks)) != len(value):
+        raise InputError(path, line, f"Entity value {value!r} does not parse")
+    return chunks
+
+
+def entity_fields(declared: str, path: str, line: int) -> list[str]:
+    """The attributes a `# global.Entity = ...` line declares, in order (both readers')."""
+    fields = declared.split("-")
+    if not {"eid", "GRP"} & set(fields):
+        raise InputError(path, line, f"global.Entity {declared!r} names no eid (or GRP) attribute")
+    return fields
+
+
+def conllu_columns(text: str, path: str, line: int) -> list[str]:
+    """A node line's ten columns (both readers')."""
+    columns = text.split("\t")
+    if len(columns) != 10:
+        raise InputError(path, line, f"expected 10 TAB-separated CoNLL-U columns, found {len(columns)}")
+    return columns
+
+
+def unknown_id(ident: str) -> str:
+    """Why a line whose ID is no word, empty node or range is refused (both readers')."""
+    return f"ID {ident!r} is not a word number, a range (1-2) or an empty node (1.1)"
+
+
+def closes_nothing(chunk: str, eid: str) -> str:
+    """Why a closing chunk (`e5)`) with no mention of its entity open is refused (both readers')."""
+    return f"mention {chunk} closes but no mention of entity {eid} is open"
+
+
+def never_closed(eid: str, document: str) -> str:
+    """Why a mention is refused, said on the line that opens it (both readers')."""
+    return f"mention ({eid} opened here is never closed in document {document!r}"
+
+
+def head_error(head: str, is_word: Callable[[int], bool]) -> str | None:
+    """What is wrong with a word's HEAD (`is_word(n)`: whether its sentence has a word of ID n),
+    or None: the one rule of both CoNLL-U readers.  A HEAD is `_` (no tree), 0 (the root) or a
+    word of the sentence; udapi refuses any other, so corefud-scorer refuses the file, and a
+    reader that let it pass would score a file that every other view refuses."""
+    if head == "_":
+        return None
+    if not _is_number(head):
+        return f"HEAD {head!r} is neither a number nor '_'"
+    number = int(head)
+    return None if number == 0 or is_word(number) else f"HEAD {head} is not a word of this sentence"
+
+
 class _DocumentBuilder:
     """One document's tokens, tree and mentions while its lines are read."""
 
@@ -172,9 +228,7 @@ class _DocumentBuilder:
 
     def add_entity(self, value: str, lineno: int, on_empty_node: bool) -> None:
         """Apply one `Entity=` value.  On a word it belongs to the last word added."""
-        chunks = _CHUNK.findall(value)
-        if sum(map(len, chunks)) != len(value):
-            raise InputError(self.path, lineno, f"malformed Entity value {value!r}")
+        chunks = entity_chunks(value, self.path, lineno)
         # An opening on an empty node starts at the next word; a closing ends at the previous word.
         start_here = len(self.words) if on_empty_node else len(self.words) - 1
         end_here = len(self.words) - 1
@@ -216,7 +270,7 @@ class _DocumentBuilder:
                     eid = m.group(1)
                 stack = self.open.get(eid)
                 if not stack:
-                    raise InputError(self.path, lineno, f"mention {chunk} closes but no mention of entity {eid} is open")
+                    raise InputError(self.path, lineno, closes_nothing(chunk, eid))
                 start, _, part, parts = stack.pop()
                 span = self._complete(eid, start, end_here, part=part, parts=parts, lineno=lineno)
                 if span is not None:
@@ -252,7 +306,7 @@ class _DocumentBuilder:
     def finish(self, lineno: int) -> Document:
         for eid, stack in self.open.items():
             if stack:
-                raise InputError(self.path, lineno, f"mention ({eid} opened on line {stack[-1][1]} is never closed in document {self.name!r}")
+                raise InputError(self.path, stack[0][1], never_closed(eid, self.name))
         for eid, starts in self.pending.items():
             if starts:
                 raise InputError(self.path, lineno, f"discontinuous mention of {eid} in document {self.name!r} lacks its last part")
@@ -268,21 +322,24 @@ class _DocumentBuilder:
         placed = {start: {ids[k]: k for k in range(start, sentence_end[start])} for start in self.gapped}
         for i, cols in enumerate(rows):
             head = cols[6]
+            start = self.token_sentence[i]
             if _is_number(head):
-                start = self.token_sentence[i]
                 number = int(head)
                 at = placed[start].get(number, -1) if start in placed else start + number - 1
                 if number == 0:  # (`00` too: start - 1 was the sentence before's last word)
-                    heads.append(-1)
-                elif start <= at < sentence_end[start]:
-                    heads.append(at)
-                else:
-                    raise InputError(self.path, self.token_lines[i], f"HEAD {head} is not a word of this sentence")
-            elif head == "_":
-                heads = None
-                break
+                    at = -1
+                elif not start <= at < sentence_end[start]:
+                    at = None
             else:
-                raise InputError(self.path, self.token_lines[i], f"HEAD {head!r} is neither a number nor '_'")
+                at = None
+            if at is None:  # `_` (no tree: every HEAD still checked) or a fault, said by the one rule
+                end = sentence_end[start]
+                problem = head_error(head, lambda n: n in ids[start:end])
+                if problem is not None:
+                    raise InputError(self.path, self.token_lines[i], problem)
+                heads = None
+            elif heads is not None:
+                heads.append(at)
         xpos_ptb = all(x in PTB_TAGS for x in xpos if x != "_") and any(x != "_" for x in xpos)
         if xpos_ptb:
             pos = xpos
@@ -378,17 +435,13 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
                 seen[name] = lineno
                 current = _DocumentBuilder(path, name, lineno, fields)
             elif key == "global.Entity":
-                fields = value.strip().split("-")
-                if not {"eid", "GRP"} & set(fields):
-                    raise InputError(path, lineno, f"global.Entity {value.strip()!r} names no eid (or GRP) attribute")
+                fields = entity_fields(value.strip(), path, lineno)
                 if current is not None:
                     current.fields = fields
             elif key == "speaker" and current is not None:
                 current.speaker = value.strip() or "-"
             continue
-        cols = line.split("\t")
-        if len(cols) != 10:
-            raise InputError(path, lineno, f"expected 10 TAB-separated CoNLL-U columns, found {len(cols)}")
+        cols = conllu_columns(line, path, lineno)
         if current is None:
             name = _ordinal_name(len(documents))
             current = _DocumentBuilder(path, name, lineno, fields)
@@ -404,7 +457,7 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
                 current.start_sentence()
                 _apply_misc(current, misc, lineno, True)
         elif "-" not in ident:
-            raise InputError(path, lineno, f"ID {ident!r} is not a word number, a range (1-2) or an empty node (1.1)")
+            raise InputError(path, lineno, unknown_id(ident))
         elif "Entity=" in misc:
             range_line = range_line or lineno
     finish(len(lines))

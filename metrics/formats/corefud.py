@@ -39,11 +39,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from metrics.formats.conllu import ENTITY_ON_A_RANGE, NEWDOC_INSIDE_A_SENTENCE, newdoc, word_id_error
+from metrics.formats.conllu import (ENTITY_ON_A_RANGE, NEWDOC_INSIDE_A_SENTENCE, closes_nothing, conllu_columns, entity_chunks,
+                                    entity_fields, head_error, never_closed, newdoc, unknown_id, word_id_error)
 from metrics.formats.source import read_lines
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
-_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _DISCONTINUOUS = re.compile(r"^(.+)\[([0-9]{1,9})/([0-9]{1,9})\]$")
 _NODE_ID = re.compile(r"^([0-9]{1,9})(?:\.([0-9]{1,9}))?$")
 _RANGE = re.compile(r"^[0-9]{1,9}-[0-9]{1,9}$")
@@ -84,11 +84,16 @@ class _Document:
         self.unfinished: dict[str, list[tuple[_Mention, int | None]]] = {}
         self.discontinuous: dict[str, list[_Mention]] = {}
         self.etypes: dict[str, str] = {}
+        self.sentence_heads: list[tuple[int, str, int]] = []
+        """The words of the sentence being read: (ID, HEAD, line), checked at its end."""
+        self.head_fault: InputError | None = None
+        """The document's first HEAD that is no word of its sentence: raised once its mentions are
+        checked, where the span reader raises it (a file with two faults says the same one first)."""
 
     def error(self, line: int, message: str) -> InputError:
         return InputError(self.path, line, message)
 
-    def add_node(self, word: int, empty: int, form: str, line: int) -> Node:
+    def add_node(self, word: int, empty: int, form: str, line: int, head: str = "_") -> Node:
         if not self.sentence_nodes:
             self.sentence += 1
             self.last_word = 0
@@ -107,6 +112,7 @@ class _Document:
         self.sentence_nodes.append(node)
         if empty == 0:
             self.forms.append((node, form))
+            self.sentence_heads.append((word, head, line))
         return node
 
     def end_sentence(self) -> None:
@@ -116,6 +122,13 @@ class _Document:
                     self.note("range", line, f"range {first}-{last} names words its sentence does not have (its last "
                                              f"word is {self.last_word}): ignored, as corefud-scorer ignores it")
             self.ranges = []
+        if self.sentence_heads and self.head_fault is None:
+            words = {word for word, _, _ in self.sentence_heads}
+            for _, head, line in self.sentence_heads:
+                if (problem := head_error(head, words.__contains__)) is not None:
+                    self.head_fault = self.error(line, problem)
+                    break
+        self.sentence_heads = []
         self.sentence_nodes = []
 
     def refer(self, item: str, line: int) -> None:
@@ -131,9 +144,7 @@ class _Document:
 
     def apply(self, value: str, fields: list[str], line: int) -> None:
         """One node's `Entity=` value, chunk by chunk in text order."""
-        chunks = _CHUNK.findall(value)
-        if not chunks or sum(map(len, chunks)) != len(value):
-            raise self.error(line, f"Entity value {value!r} does not parse")
+        chunks = entity_chunks(value, self.path, line)
         node = self.sentence_nodes[-1]
         for chunk in chunks:
             if chunk[0] == "(":
@@ -198,7 +209,7 @@ class _Document:
                 eid, part, parts = m.group(1), int(m.group(2)), int(m.group(3))
         stack = self.unfinished.get(eid)
         if not stack:
-            raise self.error(line, f"mention {chunk}) closes, but no mention of {eid} is open")
+            raise self.error(line, closes_nothing(f"{chunk})", eid))
         mention, head_index = stack.pop()
         last = mention.nodes[-1]
         if last[0] != node[0]:
@@ -224,11 +235,13 @@ class _Document:
         first mention in the file is."""
         for eid, stack in self.unfinished.items():
             if stack:
-                raise self.error(stack[0][0].line, f"mention of {eid} opened here is never closed")
+                raise self.error(stack[0][0].line, never_closed(eid, self.name))
         for eid, waiting in self.discontinuous.items():
             if waiting:
                 raise self.error(waiting[0].line, f"discontinuous mention of {eid} opened here is missing a part")
         self.end_sentence()
+        if self.head_fault is not None:
+            raise self.head_fault
         deps: dict[Node, tuple[tuple[Node, str], ...]] = {}
         entities = []
         for eid, mentions in self.mentions.items():
@@ -346,15 +359,11 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
                 doc, doc_fields = file.start(name or f"document {count}", lineno), fields
             elif text.startswith("global.Entity"):
                 declared = text.partition("=")[2].strip()
-                fields = declared.split("-")
-                if "eid" not in fields and "GRP" not in fields:
-                    raise InputError(path, lineno, f"global.Entity = {declared} has no eid")
+                fields = entity_fields(declared, path, lineno)
                 if doc is not None:
                     doc_fields = fields
             continue
-        cols = line.split("\t")
-        if len(cols) != 10:
-            raise InputError(path, lineno, f"{len(cols)} columns where CoNLL-U has 10")
+        cols = conllu_columns(line, path, lineno)
         ident = cols[0]
         if ident.isascii() and ident.isdigit() and len(ident) <= 9:  # a word: most lines, no pattern for them
             word, empty = int(ident), 0
@@ -368,12 +377,12 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
                         first, _, last = ident.partition("-")
                         doc.ranges.append((int(first), int(last), lineno))
                     continue
-                raise InputError(path, lineno, f"ID {ident!r} is not a word, empty node or range")
+                raise InputError(path, lineno, unknown_id(ident))
             word, empty = int(m.group(1)), int(m.group(2) or 0)
         if doc is None:
             count += 1
             doc, doc_fields = file.start(f"document {count}", lineno), fields
-        node = doc.add_node(word, empty, cols[1], lineno)
+        node = doc.add_node(word, empty, cols[1], lineno, cols[6])
         if cols[8] != "_":
             doc.raw_deps[node] = cols[8]
         if "Entity=" in cols[9] or "Bridge=" in cols[9] or "Split" in cols[9]:
