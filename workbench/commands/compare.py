@@ -12,10 +12,12 @@ import argparse
 from metrics.measures.weights import given
 from ..json_text import dumps
 
+from metrics.conventions.registry import convention
 from metrics.measures.catalog import ALL_METRICS, resolve, with_parts
 
 from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown
 from ..names import system_names
+from ..session import resolve_conventions
 from ..options import limit_option, metrics_option, weights_option
 from ..comparison import change_of, compare_records
 from .changes import CSV_COLUMNS, changes_csv_rows, changes_json, changes_sections
@@ -54,7 +56,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("compare: give at least two responses (the first is the baseline)")
     limit = limit_option(args.limit)
     weights = weights_option(args.weights)
-    wanted = ua.listed_metrics(args) if ua.selected(args) else resolve(metrics_option(args.metrics))
+    if ua.selected(args):
+        wanted = ua.listed_metrics(args)
+    else:  # any metric the convention's views list (CorefUD's MOR and zero too, as `score` and the workbench show them)
+        conventions = resolve_conventions(args.conventions, args.key, args.responses, args.key_format, args.response_format)
+        scorer = convention(conventions).scorer
+        wanted = resolve(metrics_option(args.metrics, scorer=scorer), scorer)
     names = system_names(args.responses, args.name)
     method = method_option(args) if args.bootstrap else None
     session = load_session(args, list(args.responses), ua_taken=True)
@@ -136,7 +143,7 @@ def render(report: Report, changes, markdown: bool, weights, *, kk=None, relatio
     w = weights
     systems = [f"{n} = {p}" for n, p in zip(report.names, report.paths)]
     head = [f"systems (baseline first): {'; '.join(systems)}",
-            f"link weights nam={w.nam:g} nom={w.nom:g} pro={w.pro:g} sing={w.sing:g}", ""]
+            f"link weights {w.describe()}", ""]
     if markdown:
         return "\n".join(head) + "\n" + "\n".join(render_markdown(headers, rows, title=title)
                                                   for title, headers, rows, _ in _sections(report, changes, kk, relations))

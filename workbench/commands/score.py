@@ -216,13 +216,11 @@ def alignment_header(characters) -> str:
 
 def _notes(result: CorpusResult) -> list[str]:
     """Lines under the table: precision, and how to read a single-valued metric's row."""
-    from metrics.measures.catalog import METRICS
+    from .common import single_valued_note
 
     notes = ["percentages rounded to 2 decimals; --format json gives full precision"]
-    single = [label(m) for m in result.metrics if METRICS[m].single]
-    if single:
-        notes.append(f"{', '.join(single)}: F1 column is the value; recall and precision are value-based")
-    return notes
+    single = single_valued_note(result.metrics)
+    return notes if single is None else [*notes, single]
 
 
 def _pct(x: float) -> str:
@@ -234,7 +232,7 @@ def render_text(result: CorpusResult, per_doc: bool, rich_table: bool) -> str | 
     corpus table, then with `per_doc` one table of documents (rows) x metrics (F1 columns)."""
     w = result.weights
     title = (f"{len(result.documents)} documents; corpus scores micro-averaged (official); "
-             f"weights nam={w.nam:g} nom={w.nom:g} pro={w.pro:g} sing={w.sing:g}")
+             f"weights {w.describe()}")
     corpus_columns = ["metric", "recall", "precision", "F1"]
     corpus_rows = [[label(name), _pct(s.recall), _pct(s.precision), _pct(s.f1)] for name, s in result.micro.items()]
     tables = [(title, corpus_columns, corpus_rows)]
