@@ -46,6 +46,9 @@ FAULTS = {
     "nine columns": ["1\tx\tx\tNOUN\t_\t_\t0\tdep\t_"],
     "an ID that is no node": ["a\tx\tx\tNOUN\t_\t_\t0\tdep\t_\t_"],
     "a global.Entity without eid": ["# newdoc id = d", "# global.Entity = etype-head", row(1, "x")],
+    "a later part before the first": [row(1, "x", "Entity=(e1[2/2]-x-1-)")],
+    "a part past the parts": [row(1, "x", "Entity=(e1[3/2]-x-1-)")],
+    "a discontinuous mention without its last part": [row(1, "x", "Entity=(e1[1/2]-x-1-)"), row(2, "y", head="1")],
 }
 
 

@@ -123,8 +123,8 @@ def _documents_of(lines: list[str]):
     ("Entity=(e1-person-7-)", "head index 7 outside the one-node mention"),
     ("Entity=(e1-person-x-)", "is not a number"),
     ("Entity=((e1", "does not parse"),
-    ("Entity=(e1[2/2]-person-1-)", "without its earlier parts"),
-    ("Entity=(e1[1/2]-person-1-)", "missing a part"),
+    ("Entity=(e1[2/2]-person-1-)", "before its part 1"),
+    ("Entity=(e1[1/2]-person-1-)", "lacks its last part"),
     ("Entity=(e1-person-1-", "never closed"),
     ("Entity=(e1-person-1-)|Entity=(e2-person-1-)", "Entity= is given twice"),
 ])

@@ -32,14 +32,14 @@ Everything else in MISC (GUM's Discourse=, MSeg=, XML=...) is ignored.  Malforme
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
+from metrics.formats.conllu_rules import (DISCONTINUOUS, closes_nothing, conllu_columns, discontinuous_id, entity_chunks,
+                                          entity_fields, head_error, is_number, never_closed, part_missing,
+                                          part_without_first, unknown_id)
 from metrics.formats.source import read_lines
 from metrics.mentions.heads import head_of
 from metrics.model import Document, InputError, Span
 
-_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
-_DISCONTINUOUS = re.compile(r"^(.+)\[([0-9]{1,9})/([0-9]{1,9})\]$")
 _DEFAULT_FIELDS = ["eid", "etype", "head", "other"]
 
 PTB_TAGS = frozenset(
@@ -107,61 +107,6 @@ def word_id_error(word_id: int, last_id: int) -> str | None:
     return f"word ID {word_id} follows {last_id}: IDs of a sentence must increase{hint}"
 
 
-def entity_chunks(value: str, path: str, line: int) -> list[str]:
-    """An `Entity=` value's chunks in text order (`(e1-person`, `e1)`, `(e2-place-1-)`): the one
-    rule of both CoNLL-U readers, so that a value is refused by the same words whichever reads it
-    (a front end that reads the key with both said one thing where another said the other).  An
-    empty value has no chunk, as udapi reads it for corefud-scorer."""
-    chunks = _CHUNK.findall(value)
-    if sum(map(len, chunks)) != len(value):
-        raise InputError(path, line, f"Entity value {value!r} does not parse")
-    return chunks
-
-
-def entity_fields(declared: str, path: str, line: int) -> list[str]:
-    """The attributes a `# global.Entity = ...` line declares, in order (both readers')."""
-    fields = declared.split("-")
-    if not {"eid", "GRP"} & set(fields):
-        raise InputError(path, line, f"global.Entity {declared!r} names no eid (or GRP) attribute")
-    return fields
-
-
-def conllu_columns(text: str, path: str, line: int) -> list[str]:
-    """A node line's ten columns (both readers')."""
-    columns = text.split("\t")
-    if len(columns) != 10:
-        raise InputError(path, line, f"expected 10 TAB-separated CoNLL-U columns, found {len(columns)}")
-    return columns
-
-
-def unknown_id(ident: str) -> str:
-    """Why a line whose ID is no word, empty node or range is refused (both readers')."""
-    return f"ID {ident!r} is not a word number, a range (1-2) or an empty node (1.1)"
-
-
-def closes_nothing(chunk: str, eid: str) -> str:
-    """Why a closing chunk (`e5)`) with no mention of its entity open is refused (both readers')."""
-    return f"mention {chunk} closes but no mention of entity {eid} is open"
-
-
-def never_closed(eid: str, document: str) -> str:
-    """Why a mention is refused, said on the line that opens it (both readers')."""
-    return f"mention ({eid} opened here is never closed in document {document!r}"
-
-
-def head_error(head: str, is_word: Callable[[int], bool]) -> str | None:
-    """What is wrong with a word's HEAD (`is_word(n)`: whether its sentence has a word of ID n),
-    or None: the one rule of both CoNLL-U readers.  A HEAD is `_` (no tree), 0 (the root) or a
-    word of the sentence; udapi refuses any other, so corefud-scorer refuses the file, and a
-    reader that let it pass would score a file that every other view refuses."""
-    if head == "_":
-        return None
-    if not _is_number(head):
-        return f"HEAD {head!r} is neither a number nor '_'"
-    number = int(head)
-    return None if number == 0 or is_word(number) else f"HEAD {head} is not a word of this sentence"
-
-
 class _DocumentBuilder:
     """One document's tokens, tree and mentions while its lines are read."""
 
@@ -190,7 +135,8 @@ class _DocumentBuilder:
         # per entity: stack of (start token, line, part index, part count); part 0 = contiguous
         self.open: dict[str, list[tuple[int, int, int, int]]] = {}
         # per entity: start tokens of discontinuous mentions whose last part is not closed yet
-        self.pending: dict[str, list[int]] = {}
+        self.pending: dict[str, list[tuple[int, int]]] = {}
+        """Per entity, the discontinuous mentions begun: their first word and first part's line."""
         self.discontinuous_line = 0
         self.zero_line = 0
 
@@ -243,20 +189,15 @@ class _DocumentBuilder:
                 eid, etype = self._parse_opening(body, lineno)
                 part, parts = 0, 0
                 if eid.endswith("]"):
-                    m = _DISCONTINUOUS.match(eid)
-                    if not m:
-                        raise InputError(self.path, lineno, f"malformed discontinuous mention ID {eid!r} in {chunk!r}")
-                    eid, part, parts = m.group(1), int(m.group(2)), int(m.group(3))
-                    if not 1 <= part <= parts:
-                        raise InputError(self.path, lineno, f"part {part} of {parts} in {chunk!r}")
+                    eid, part, parts = discontinuous_id(eid, chunk, self.path, lineno)
                     self.discontinuous_line = self.discontinuous_line or lineno
                 if etype and eid not in self.etypes:
                     self.etypes[eid] = etype
                 (new_single if closing else new_open).append(eid)
                 if part > 1 and not self.pending.get(eid):
-                    raise InputError(self.path, lineno, f"part {part}/{parts} of a discontinuous mention of {eid} before its part 1")
+                    raise InputError(self.path, lineno, part_without_first(part, parts, eid))
                 if part == 1:
-                    self.pending.setdefault(eid, []).append(start_here)
+                    self.pending.setdefault(eid, []).append((start_here, lineno))
                 if closing:
                     span = self._complete(eid, start_here, end_here, part=part, parts=parts, lineno=lineno)
                     if span is not None:
@@ -265,7 +206,7 @@ class _DocumentBuilder:
                     self.open.setdefault(eid, []).append((start_here, lineno, part, parts))
             else:
                 eid = chunk[:-1]
-                m = _DISCONTINUOUS.match(eid) if eid.endswith("]") else None
+                m = DISCONTINUOUS.match(eid) if eid.endswith("]") else None
                 if m:
                     eid = m.group(1)
                 stack = self.open.get(eid)
@@ -297,7 +238,7 @@ class _DocumentBuilder:
         if part:
             if part < parts:
                 return None
-            start = self.pending[eid].pop()
+            start = self.pending[eid].pop()[0]
         if end < start:
             self.zero_line = self.zero_line or lineno
             return None
@@ -309,7 +250,7 @@ class _DocumentBuilder:
                 raise InputError(self.path, stack[0][1], never_closed(eid, self.name))
         for eid, starts in self.pending.items():
             if starts:
-                raise InputError(self.path, lineno, f"discontinuous mention of {eid} in document {self.name!r} lacks its last part")
+                raise InputError(self.path, starts[0][1], part_missing(eid, self.name))
         rows = self.rows
         self.upos = upos = [c[3] for c in rows]
         xpos = [c[4] for c in rows]
@@ -323,7 +264,7 @@ class _DocumentBuilder:
         for i, cols in enumerate(rows):
             head = cols[6]
             start = self.token_sentence[i]
-            if _is_number(head):
+            if is_number(head):
                 number = int(head)
                 at = placed[start].get(number, -1) if start in placed else start + number - 1
                 if number == 0:  # (`00` too: start - 1 was the sentence before's last word)
@@ -392,10 +333,6 @@ class _DocumentBuilder:
         return outermost
 
 
-def _is_number(text: str) -> bool:
-    """A plain decimal number int() takes: str.isdigit() alone also accepts '²' (which int()
-    refuses), and int() refuses more than 4300 digits; no word ID or HEAD has 10."""
-    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None) -> list[Document]:
@@ -448,7 +385,7 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
             seen.setdefault(name, lineno)
         ident = cols[0]
         misc = cols[9]
-        if _is_number(ident):
+        if is_number(ident):
             current.add_word(cols, int(ident), lineno)
             if "Entity=" in misc:
                 _apply_misc(current, misc, lineno, False)

@@ -39,12 +39,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from metrics.formats.conllu import (ENTITY_ON_A_RANGE, NEWDOC_INSIDE_A_SENTENCE, closes_nothing, conllu_columns, entity_chunks,
-                                    entity_fields, head_error, never_closed, newdoc, unknown_id, word_id_error)
+from metrics.formats.conllu import ENTITY_ON_A_RANGE, NEWDOC_INSIDE_A_SENTENCE, newdoc, word_id_error
+from metrics.formats.conllu_rules import (DISCONTINUOUS, closes_nothing, conllu_columns, discontinuous_id, entity_chunks,
+                                          entity_fields, head_error, never_closed, part_missing, part_without_first,
+                                          unknown_id)
 from metrics.formats.source import read_lines
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
-_DISCONTINUOUS = re.compile(r"^(.+)\[([0-9]{1,9})/([0-9]{1,9})\]$")
 _NODE_ID = re.compile(r"^([0-9]{1,9})(?:\.([0-9]{1,9}))?$")
 _RANGE = re.compile(r"^[0-9]{1,9}-[0-9]{1,9}$")
 
@@ -174,17 +175,14 @@ class _Document:
             raise self.error(line, f"no entity ID in {chunk!r}")
         part, parts = None, None
         if eid.endswith("]"):
-            m = _DISCONTINUOUS.match(eid)
-            if not m or not 1 <= int(m.group(2)) <= int(m.group(3)):
-                raise self.error(line, f"malformed discontinuous mention ID {eid!r} in {chunk!r}")
-            eid, part, parts = m.group(1), int(m.group(2)), int(m.group(3))
+            eid, part, parts = discontinuous_id(eid, chunk, self.path, line)
         if etype is not None:
             self.etypes.setdefault(eid, etype)
         if part is not None and part > 1:
             opened = [m for m, _ in self.unfinished.get(eid, [])]
             waiting = [m for m in self.discontinuous.get(eid, []) if m not in opened]
             if not waiting:
-                raise self.error(line, f"part {part}/{parts} of a discontinuous mention of {eid} without its earlier parts")
+                raise self.error(line, part_without_first(part, parts, eid))
             mention = waiting[0]
             mention.nodes.append(node)
             if closing and part == parts:
@@ -204,7 +202,7 @@ class _Document:
     def _close(self, chunk: str, node: Node, line: int) -> None:
         eid, part, parts = chunk, None, None
         if not self.unfinished.get(chunk):
-            m = _DISCONTINUOUS.match(chunk)
+            m = DISCONTINUOUS.match(chunk)
             if m:
                 eid, part, parts = m.group(1), int(m.group(2)), int(m.group(3))
         stack = self.unfinished.get(eid)
@@ -238,7 +236,7 @@ class _Document:
                 raise self.error(stack[0][0].line, never_closed(eid, self.name))
         for eid, waiting in self.discontinuous.items():
             if waiting:
-                raise self.error(waiting[0].line, f"discontinuous mention of {eid} opened here is missing a part")
+                raise self.error(waiting[0].line, part_missing(eid, self.name))
         self.end_sentence()
         if self.head_fault is not None:
             raise self.head_fault

@@ -115,8 +115,8 @@ def run(args: argparse.Namespace) -> int:
 def _sections(report: Report, changes, kk=None, relations=None) -> list[tuple[str, list[str], list[list[str]], set[str]]]:
     n_docs = len(report.results[0].documents)
     headers, rows = systems_table(report)
-    out = [(f"F1 (%), {n_docs} documents, corpus micro-averaged; {method_note(report)}", headers, rows,
-            set(headers[1:]))]
+    method = "" if report.comparison is None else f"; {method_note(report)}"  # (without: it said micro-averaged twice)
+    out = [(f"F1 (%), {n_docs} documents, corpus micro-averaged{method}", headers, rows, set(headers[1:]))]
     if report.comparison is not None:
         headers, rows = differences_table(report)
         out.append((f"differences to {report.names[0]} (F1 points), their intervals and p-values", headers, rows,
