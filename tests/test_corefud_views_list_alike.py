@@ -71,6 +71,11 @@ def test_the_default_lists_are_unchanged(tmp_path, capsys):
     assert main(["score", KEY, resp, "--metrics", "muc,ace"]) == 0
     out = capsys.readouterr().out
     assert "weights" not in out.splitlines()[0] and "ACE-value: F1 column is the value" in out
+    assert main(["score", KEY, resp, "--metrics", "lmuc,ace", "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "weights nam=1" in out.splitlines()[0] and "ACE-value: F1 column is the value" in out
+    assert as_json(capsys, "score", KEY, resp, "--metrics", "lmuc", "--weights", "W1")["weights"] == [1, 1, 1, 1e-20]
+    assert "weights" not in as_json(capsys, "score", KEY, resp)
 
 
 @pilot_test

@@ -17,6 +17,7 @@ from metrics.conventions.options import COREFUD
 from metrics.conventions.registry import convention
 from metrics.corpus.scoring import CorpusResult
 from metrics.measures.catalog import CONLL, METRICS
+from metrics.measures.weights import given
 
 from ..json_text import dumps
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
@@ -56,8 +57,10 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
     result = Scores(settings, session.score(weights, metrics=(*asked, CONLL.name)), asked)
     repairs = session.corpus.repairs  # a CRAC LLM-track response: what laying it onto the key repaired
     header = repairs.describe() if repairs is not None else ""
+    weighted = any(METRICS[m].weighted for m in asked)  # then the weights are said, as under CoNLL's conventions
     if args.format == "json":
-        text = dumps({**result_json(result), **(repairs.to_json() if repairs is not None else {})}) + "\n"
+        text = dumps({**result_json(result), **({"weights": given(weights)} if weighted else {}),
+                      **(repairs.to_json() if repairs is not None else {})}) + "\n"
     elif args.format == "csv":  # fractions and metric names, as every CSV of corefwb
         text = render_csv(["document", "metric", "recall", "precision", "f1"],
                           [[doc, name, s.recall, s.precision, s.f1] for doc, scores in
@@ -65,12 +68,13 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
                            for name, s in scores.items()])
     else:
         headers, rows = rows_of(result, args.per_doc)
+        single = single_valued_note(list(result.micro))
+        described = settings.describe() + (f"; weights {weights.describe()}" if weighted else "")
         if args.format == "markdown":
-            text = header + f"{settings.describe()}\n\n" + render_markdown(headers, rows)
+            text = header + f"{described}\n\n" + render_markdown(headers, rows)
+            text += "" if single is None else f"\n{single}\n"
         else:
-            weighted = "" if not any(METRICS[m].weighted for m in asked) else f"; weights {weights.describe()}"
-            text = header + f"{settings.describe()}{weighted} (percentages)\n" + "\n".join(align_rows(headers, rows, right=headers[2:])) + "\n"
-            single = single_valued_note(list(result.micro))
+            text = header + f"{described} (percentages)\n" + "\n".join(align_rows(headers, rows, right=headers[2:])) + "\n"
             text += "" if single is None else single + "\n"
     emit(text, args.output, inputs=[args.key, args.response])
     return 0

@@ -17,7 +17,7 @@ from metrics.measures.catalog import ALL_METRICS, label
 from metrics.corpus.scoring import CorpusResult
 
 from . import corefud, ua
-from .common import add_output_argument, load_options, load_session, warn, warn_all
+from .common import add_output_argument, load_options, load_session, single_valued_note, warn, warn_all
 from metrics.mentions.pairing import document_key as short_name
 
 from ..output import align_rows, emit, render_csv, render_markdown, score_json
@@ -82,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
             text = header + render_markdown(*percent_rows(result, per_doc=args.per_doc),
                                             title=f"{len(result.documents)} documents; corpus scores micro-averaged "
                                                   f"(official); percentages")
+            single = single_valued_note(result.metrics)  # a paper's reader must know it too
+            text += "" if single is None else f"\n{single}\n"
     else:
         to_terminal = args.output is None and sys.stdout.isatty()
         if to_terminal and header:
@@ -216,8 +218,6 @@ def alignment_header(characters) -> str:
 
 def _notes(result: CorpusResult) -> list[str]:
     """Lines under the table: precision, and how to read a single-valued metric's row."""
-    from .common import single_valued_note
-
     notes = ["percentages rounded to 2 decimals; --format json gives full precision"]
     single = single_valued_note(result.metrics)
     return notes if single is None else [*notes, single]
