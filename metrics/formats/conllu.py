@@ -33,9 +33,9 @@ from __future__ import annotations
 
 import re
 
-from metrics.formats.conllu_rules import (DISCONTINUOUS, closes_nothing, conllu_columns, discontinuous_id, entity_chunks,
+from metrics.formats.conllu_rules import (DISCONTINUOUS, closes_nothing, discontinuous_id, entity_chunks,
                                           entity_fields, head_error, is_number, never_closed, part_missing,
-                                          part_without_first, unknown_id)
+                                          part_without_first, unknown_id, wrong_columns)
 from metrics.formats.source import read_lines
 from metrics.mentions.heads import head_of
 from metrics.model import Document, InputError, Span
@@ -378,7 +378,9 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
             elif key == "speaker" and current is not None:
                 current.speaker = value.strip() or "-"
             continue
-        cols = conllu_columns(line, path, lineno)
+        cols = line.split("\t")
+        if len(cols) != 10:
+            raise InputError(path, lineno, wrong_columns(len(cols)))
         if current is None:
             name = _ordinal_name(len(documents))
             current = _DocumentBuilder(path, name, lineno, fields)

@@ -40,9 +40,9 @@ import re
 from collections.abc import Callable
 
 from metrics.formats.conllu import ENTITY_ON_A_RANGE, NEWDOC_INSIDE_A_SENTENCE, newdoc, word_id_error
-from metrics.formats.conllu_rules import (DISCONTINUOUS, closes_nothing, conllu_columns, discontinuous_id, entity_chunks,
+from metrics.formats.conllu_rules import (DISCONTINUOUS, closes_nothing, discontinuous_id, entity_chunks,
                                           entity_fields, head_error, never_closed, part_missing, part_without_first,
-                                          unknown_id)
+                                          unknown_id, wrong_columns)
 from metrics.formats.source import read_lines
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
@@ -85,8 +85,9 @@ class _Document:
         self.unfinished: dict[str, list[tuple[_Mention, int | None]]] = {}
         self.discontinuous: dict[str, list[_Mention]] = {}
         self.etypes: dict[str, str] = {}
-        self.sentence_heads: list[tuple[int, str, int]] = []
-        """The words of the sentence being read: (ID, HEAD, line), checked at its end."""
+        self.sentence_heads: list[str] = []
+        self.sentence_ids: list[str] = []
+        """The HEAD and the ID of each word of the sentence being read, as written: checked at its end."""
         self.head_fault: InputError | None = None
         """The document's first HEAD that is no word of its sentence: raised once its mentions are
         checked, where the span reader raises it (a file with two faults says the same one first)."""
@@ -94,7 +95,7 @@ class _Document:
     def error(self, line: int, message: str) -> InputError:
         return InputError(self.path, line, message)
 
-    def add_node(self, word: int, empty: int, form: str, line: int, head: str = "_") -> Node:
+    def add_node(self, word: int, empty: int, form: str, line: int) -> Node:
         if not self.sentence_nodes:
             self.sentence += 1
             self.last_word = 0
@@ -113,7 +114,6 @@ class _Document:
         self.sentence_nodes.append(node)
         if empty == 0:
             self.forms.append((node, form))
-            self.sentence_heads.append((word, head, line))
         return node
 
     def end_sentence(self) -> None:
@@ -123,13 +123,15 @@ class _Document:
                     self.note("range", line, f"range {first}-{last} names words its sentence does not have (its last "
                                              f"word is {self.last_word}): ignored, as corefud-scorer ignores it")
             self.ranges = []
-        if self.sentence_heads and self.head_fault is None:
-            words = {word for word, _, _ in self.sentence_heads}
-            for _, head, line in self.sentence_heads:
-                if (problem := head_error(head, words.__contains__)) is not None:
-                    self.head_fault = self.error(line, problem)
+        heads = self.sentence_heads
+        if heads and self.head_fault is None and not {"0", "_", *self.sentence_ids}.issuperset(heads):
+            words = [node for node in self.sentence_nodes if not node[2]]  # (one set per sentence: the rule
+            ids = {node[1] for node in words}                              # word by word only when it fails)
+            for node, head in zip(words, heads):
+                if (problem := head_error(head, ids.__contains__)) is not None:
+                    self.head_fault = self.error(self.line_of[node], problem)
                     break
-        self.sentence_heads = []
+        self.sentence_heads, self.sentence_ids = [], []
         self.sentence_nodes = []
 
     def refer(self, item: str, line: int) -> None:
@@ -361,7 +363,9 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
                 if doc is not None:
                     doc_fields = fields
             continue
-        cols = conllu_columns(line, path, lineno)
+        cols = line.split("\t")
+        if len(cols) != 10:
+            raise InputError(path, lineno, wrong_columns(len(cols)))
         ident = cols[0]
         if ident.isascii() and ident.isdigit() and len(ident) <= 9:  # a word: most lines, no pattern for them
             word, empty = int(ident), 0
@@ -380,7 +384,10 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
         if doc is None:
             count += 1
             doc, doc_fields = file.start(f"document {count}", lineno), fields
-        node = doc.add_node(word, empty, cols[1], lineno, cols[6])
+        node = doc.add_node(word, empty, cols[1], lineno)
+        if not empty:
+            doc.sentence_heads.append(cols[6])
+            doc.sentence_ids.append(ident)
         if cols[8] != "_":
             doc.raw_deps[node] = cols[8]
         if "Entity=" in cols[9] or "Bridge=" in cols[9] or "Split" in cols[9]:
