@@ -89,3 +89,19 @@ async def test_the_panels_numbers_are_the_commands(tmp_path, capsys):
         assert list(app.result.micro) == EVERY
         for metric in EVERY:
             assert app.result.micro[metric].f1 == f1(scored[metric]), metric
+
+
+@pilot_test
+async def test_a_documents_conll_f1_is_in_score_per_doc_as_the_documents_list_shows_it(tmp_path, capsys):
+    """The workbench lists and sorts the documents by their CoNLL F1; `score` under CorefUD gave
+    each document's metrics but not its CoNLL F1."""
+    resp = response(tmp_path, capsys)
+    documents = {entry["name"]: entry["metrics"] for entry in as_json(capsys, "score", KEY, resp, "--per-doc")["documents"]}
+    args = build_parser().parse_args([KEY, resp, "--no-cache"])
+    app = Workbench(KEY, [resp], load_options(argparse.Namespace(**vars(args)), [resp], ua_taken=True))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        shown = dict(app.result.documents)
+        assert set(shown) == set(documents)
+        for name, metrics in documents.items():
+            assert list(metrics)[-1] == "conll" and metrics["conll"]["f1"] == shown[name]["conll"].f1, name

@@ -82,7 +82,8 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
 
 class Scores:
     """A corpus result in corefud-scorer's order: its metrics as asked, then CoNLL (when its parts
-    are there); each document's in the same order, without CoNLL."""
+    are there); each document's in the same order, CoNLL too (the workbench lists and sorts the
+    documents by it: `score --per-doc` lacked it under CorefUD alone)."""
 
     def __init__(self, settings: Settings, result: CorpusResult, asked: tuple[str, ...]) -> None:
         self.settings = settings
@@ -91,7 +92,8 @@ class Scores:
         with_conll = CONLL.name in asked or set(CONLL.parts) <= set(metrics)
         self.micro = {name: result.micro[name] for name in [*metrics, CONLL.name]
                       if name in result.micro and (name != CONLL.name or with_conll)}
-        self.documents = [(name, {m: scores[m] for m in metrics}) for name, scores in result.documents]
+        shown = list(self.micro)
+        self.documents = [(name, {m: scores[m] for m in shown if m in scores}) for name, scores in result.documents]
 
 
 def result_json(result: Scores) -> dict:
