@@ -123,8 +123,8 @@ def _documents_of(lines: list[str]):
     ("Entity=(e1-person-7-)", "head index 7 outside the one-node mention"),
     ("Entity=(e1-person-x-)", "is not a number"),
     ("Entity=((e1", "does not parse"),
-    ("Entity=(e1[2/2]-person-1-)", "without its earlier parts"),
-    ("Entity=(e1[1/2]-person-1-)", "missing a part"),
+    ("Entity=(e1[2/2]-person-1-)", "before its part 1"),
+    ("Entity=(e1[1/2]-person-1-)", "lacks its last part"),
     ("Entity=(e1-person-1-", "never closed"),
     ("Entity=(e1-person-1-)|Entity=(e2-person-1-)", "Entity= is given twice"),
 ])
@@ -150,7 +150,7 @@ def test_bad_deps_of_a_zero_are_refused(deps, message):
 
 def test_a_global_entity_without_eid_is_refused():
     text = Path(KEY).read_text().replace("eid-etype-head-other", "etype-head-other")
-    with pytest.raises(InputError, match="has no eid"):
+    with pytest.raises(InputError, match="names no eid"):
         parse_corefud("k", text.split("\n"))
 
 

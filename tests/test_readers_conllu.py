@@ -178,7 +178,7 @@ def test_named_entities_from_proper_noun_headed_mentions(tmp_path: Path) -> None
         ("1\tx\tx\tNOUN\t_\t_\t0\tdep\t_", "expected 10"),
         (row("1", "x", "Entity=e5)"), "closes but no mention"),
         (row("1", "x", "Entity=(e5-x-1"), "never closed"),
-        (row("1", "x", "Entity=(e5-x-1)junk"), "malformed Entity"),
+        (row("1", "x", "Entity=(e5-x-1)junk"), "does not parse"),
         (row("1", "x", head="x"), "HEAD"),
         (row("0", "x"), "word ID 0: word IDs count from 1"),  # (2 after 0 is a gap: read, as udapi reads it)
         (row("1", "x", head="7"), "not a word of this sentence"),

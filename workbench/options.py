@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from metrics.measures.catalog import resolve
+from metrics.measures.catalog import Scorer, resolve
 from metrics.measures.weights import Weights, parse_weights
 from metrics.model import MentionType
 from metrics.runtime.parallel import processors
@@ -33,15 +33,16 @@ def weights_option(text: str) -> Weights:
         raise UsageError(f"--weights: {exc}") from None
 
 
-def metrics_option(text: str, option: str = "--metrics") -> tuple[str, ...] | None:
-    """`--metrics`: "all" (None) or comma-separated names or aliases, in catalogue order."""
+def metrics_option(text: str, option: str = "--metrics", scorer: Scorer = Scorer.V801) -> tuple[str, ...] | None:
+    """`--metrics`: "all" (None) or comma-separated names or aliases, in catalogue order, among
+    those that exist under `scorer` (CorefUD's adds its MOR and zero, which its views list)."""
     if text.strip().lower() == "all":
         return None
     parts = [part for part in text.split(",") if part.strip()]
     if not parts:
         raise UsageError(f"{option}: name at least one metric, or all")
     try:
-        return resolve(parts)
+        return resolve(parts, scorer)
     except ValueError as exc:
         raise UsageError(f"{option}: {exc}") from None
 

@@ -86,11 +86,6 @@ def percent(x: float) -> str:
     return f"{100 * x:.2f}"
 
 
-def weights_text(weights) -> str:
-    """Link weights as the text outputs' headings name them: `nam=1 nom=0.75 pro=0.5 sing=1`."""
-    return f"nam={weights.nam:g} nom={weights.nom:g} pro={weights.pro:g} sing={weights.sing:g}"
-
-
 IMPACT_UNIT = "points"
 """The unit of an error's impact everywhere it is shown (workbench, `corefwb errors`, CSV, JSON,
 Markdown): the change of the corpus metric, in percentage points (F1 x 100)."""

@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import re
 
+from metrics.formats.conllu_rules import (DISCONTINUOUS, closes_nothing, discontinuous_id, entity_chunks,
+                                          entity_fields, head_error, is_number, never_closed, part_missing,
+                                          part_without_first, unknown_id, wrong_columns)
 from metrics.formats.source import read_lines
 from metrics.mentions.heads import head_of
 from metrics.model import Document, InputError, Span
 
-_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
-_DISCONTINUOUS = re.compile(r"^(.+)\[([0-9]{1,9})/([0-9]{1,9})\]$")
 _DEFAULT_FIELDS = ["eid", "etype", "head", "other"]
 
 PTB_TAGS = frozenset(
@@ -134,7 +135,8 @@ class _DocumentBuilder:
         # per entity: stack of (start token, line, part index, part count); part 0 = contiguous
         self.open: dict[str, list[tuple[int, int, int, int]]] = {}
         # per entity: start tokens of discontinuous mentions whose last part is not closed yet
-        self.pending: dict[str, list[int]] = {}
+        self.pending: dict[str, list[tuple[int, int]]] = {}
+        """Per entity, the discontinuous mentions begun: their first word and first part's line."""
         self.discontinuous_line = 0
         self.zero_line = 0
 
@@ -172,9 +174,7 @@ class _DocumentBuilder:
 
     def add_entity(self, value: str, lineno: int, on_empty_node: bool) -> None:
         """Apply one `Entity=` value.  On a word it belongs to the last word added."""
-        chunks = _CHUNK.findall(value)
-        if sum(map(len, chunks)) != len(value):
-            raise InputError(self.path, lineno, f"malformed Entity value {value!r}")
+        chunks = entity_chunks(value, self.path, lineno)
         # An opening on an empty node starts at the next word; a closing ends at the previous word.
         start_here = len(self.words) if on_empty_node else len(self.words) - 1
         end_here = len(self.words) - 1
@@ -189,20 +189,15 @@ class _DocumentBuilder:
                 eid, etype = self._parse_opening(body, lineno)
                 part, parts = 0, 0
                 if eid.endswith("]"):
-                    m = _DISCONTINUOUS.match(eid)
-                    if not m:
-                        raise InputError(self.path, lineno, f"malformed discontinuous mention ID {eid!r} in {chunk!r}")
-                    eid, part, parts = m.group(1), int(m.group(2)), int(m.group(3))
-                    if not 1 <= part <= parts:
-                        raise InputError(self.path, lineno, f"part {part} of {parts} in {chunk!r}")
+                    eid, part, parts = discontinuous_id(eid, chunk, self.path, lineno)
                     self.discontinuous_line = self.discontinuous_line or lineno
                 if etype and eid not in self.etypes:
                     self.etypes[eid] = etype
                 (new_single if closing else new_open).append(eid)
                 if part > 1 and not self.pending.get(eid):
-                    raise InputError(self.path, lineno, f"part {part}/{parts} of a discontinuous mention of {eid} before its part 1")
+                    raise InputError(self.path, lineno, part_without_first(part, parts, eid))
                 if part == 1:
-                    self.pending.setdefault(eid, []).append(start_here)
+                    self.pending.setdefault(eid, []).append((start_here, lineno))
                 if closing:
                     span = self._complete(eid, start_here, end_here, part=part, parts=parts, lineno=lineno)
                     if span is not None:
@@ -211,12 +206,12 @@ class _DocumentBuilder:
                     self.open.setdefault(eid, []).append((start_here, lineno, part, parts))
             else:
                 eid = chunk[:-1]
-                m = _DISCONTINUOUS.match(eid) if eid.endswith("]") else None
+                m = DISCONTINUOUS.match(eid) if eid.endswith("]") else None
                 if m:
                     eid = m.group(1)
                 stack = self.open.get(eid)
                 if not stack:
-                    raise InputError(self.path, lineno, f"mention {chunk} closes but no mention of entity {eid} is open")
+                    raise InputError(self.path, lineno, closes_nothing(chunk, eid))
                 start, _, part, parts = stack.pop()
                 span = self._complete(eid, start, end_here, part=part, parts=parts, lineno=lineno)
                 if span is not None:
@@ -243,7 +238,7 @@ class _DocumentBuilder:
         if part:
             if part < parts:
                 return None
-            start = self.pending[eid].pop()
+            start = self.pending[eid].pop()[0]
         if end < start:
             self.zero_line = self.zero_line or lineno
             return None
@@ -252,10 +247,10 @@ class _DocumentBuilder:
     def finish(self, lineno: int) -> Document:
         for eid, stack in self.open.items():
             if stack:
-                raise InputError(self.path, lineno, f"mention ({eid} opened on line {stack[-1][1]} is never closed in document {self.name!r}")
+                raise InputError(self.path, stack[0][1], never_closed(eid, self.name))
         for eid, starts in self.pending.items():
             if starts:
-                raise InputError(self.path, lineno, f"discontinuous mention of {eid} in document {self.name!r} lacks its last part")
+                raise InputError(self.path, starts[0][1], part_missing(eid, self.name))
         rows = self.rows
         self.upos = upos = [c[3] for c in rows]
         xpos = [c[4] for c in rows]
@@ -268,21 +263,24 @@ class _DocumentBuilder:
         placed = {start: {ids[k]: k for k in range(start, sentence_end[start])} for start in self.gapped}
         for i, cols in enumerate(rows):
             head = cols[6]
-            if _is_number(head):
-                start = self.token_sentence[i]
+            start = self.token_sentence[i]
+            if is_number(head):
                 number = int(head)
                 at = placed[start].get(number, -1) if start in placed else start + number - 1
                 if number == 0:  # (`00` too: start - 1 was the sentence before's last word)
-                    heads.append(-1)
-                elif start <= at < sentence_end[start]:
-                    heads.append(at)
-                else:
-                    raise InputError(self.path, self.token_lines[i], f"HEAD {head} is not a word of this sentence")
-            elif head == "_":
-                heads = None
-                break
+                    at = -1
+                elif not start <= at < sentence_end[start]:
+                    at = None
             else:
-                raise InputError(self.path, self.token_lines[i], f"HEAD {head!r} is neither a number nor '_'")
+                at = None
+            if at is None:  # `_` (no tree: every HEAD still checked) or a fault, said by the one rule
+                end = sentence_end[start]
+                problem = head_error(head, lambda n: n in ids[start:end])
+                if problem is not None:
+                    raise InputError(self.path, self.token_lines[i], problem)
+                heads = None
+            elif heads is not None:
+                heads.append(at)
         xpos_ptb = all(x in PTB_TAGS for x in xpos if x != "_") and any(x != "_" for x in xpos)
         if xpos_ptb:
             pos = xpos
@@ -335,10 +333,6 @@ class _DocumentBuilder:
         return outermost
 
 
-def _is_number(text: str) -> bool:
-    """A plain decimal number int() takes: str.isdigit() alone also accepts '²' (which int()
-    refuses), and int() refuses more than 4300 digits; no word ID or HEAD has 10."""
-    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None) -> list[Document]:
@@ -378,9 +372,7 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
                 seen[name] = lineno
                 current = _DocumentBuilder(path, name, lineno, fields)
             elif key == "global.Entity":
-                fields = value.strip().split("-")
-                if not {"eid", "GRP"} & set(fields):
-                    raise InputError(path, lineno, f"global.Entity {value.strip()!r} names no eid (or GRP) attribute")
+                fields = entity_fields(value.strip(), path, lineno)
                 if current is not None:
                     current.fields = fields
             elif key == "speaker" and current is not None:
@@ -388,14 +380,14 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
             continue
         cols = line.split("\t")
         if len(cols) != 10:
-            raise InputError(path, lineno, f"expected 10 TAB-separated CoNLL-U columns, found {len(cols)}")
+            raise InputError(path, lineno, wrong_columns(len(cols)))
         if current is None:
             name = _ordinal_name(len(documents))
             current = _DocumentBuilder(path, name, lineno, fields)
             seen.setdefault(name, lineno)
         ident = cols[0]
         misc = cols[9]
-        if _is_number(ident):
+        if is_number(ident):
             current.add_word(cols, int(ident), lineno)
             if "Entity=" in misc:
                 _apply_misc(current, misc, lineno, False)
@@ -404,7 +396,7 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
                 current.start_sentence()
                 _apply_misc(current, misc, lineno, True)
         elif "-" not in ident:
-            raise InputError(path, lineno, f"ID {ident!r} is not a word number, a range (1-2) or an empty node (1.1)")
+            raise InputError(path, lineno, unknown_id(ident))
         elif "Entity=" in misc:
             range_line = range_line or lineno
     finish(len(lines))

@@ -40,11 +40,12 @@ import re
 from collections.abc import Callable
 
 from metrics.formats.conllu import ENTITY_ON_A_RANGE, NEWDOC_INSIDE_A_SENTENCE, newdoc, word_id_error
+from metrics.formats.conllu_rules import (DISCONTINUOUS, closes_nothing, discontinuous_id, entity_chunks,
+                                          entity_fields, head_error, never_closed, part_missing, part_without_first,
+                                          unknown_id, wrong_columns)
 from metrics.formats.source import read_lines
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
-_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
-_DISCONTINUOUS = re.compile(r"^(.+)\[([0-9]{1,9})/([0-9]{1,9})\]$")
 _NODE_ID = re.compile(r"^([0-9]{1,9})(?:\.([0-9]{1,9}))?$")
 _RANGE = re.compile(r"^[0-9]{1,9}-[0-9]{1,9}$")
 
@@ -84,6 +85,12 @@ class _Document:
         self.unfinished: dict[str, list[tuple[_Mention, int | None]]] = {}
         self.discontinuous: dict[str, list[_Mention]] = {}
         self.etypes: dict[str, str] = {}
+        self.sentence_heads: list[str] = []
+        self.sentence_ids: list[str] = []
+        """The HEAD and the ID of each word of the sentence being read, as written: checked at its end."""
+        self.head_fault: InputError | None = None
+        """The document's first HEAD that is no word of its sentence: raised once its mentions are
+        checked, where the span reader raises it (a file with two faults says the same one first)."""
 
     def error(self, line: int, message: str) -> InputError:
         return InputError(self.path, line, message)
@@ -116,6 +123,15 @@ class _Document:
                     self.note("range", line, f"range {first}-{last} names words its sentence does not have (its last "
                                              f"word is {self.last_word}): ignored, as corefud-scorer ignores it")
             self.ranges = []
+        heads = self.sentence_heads
+        if heads and self.head_fault is None and not {"0", "_", *self.sentence_ids}.issuperset(heads):
+            words = [node for node in self.sentence_nodes if not node[2]]  # (one set per sentence: the rule
+            ids = {node[1] for node in words}                              # word by word only when it fails)
+            for node, head in zip(words, heads):
+                if (problem := head_error(head, ids.__contains__)) is not None:
+                    self.head_fault = self.error(self.line_of[node], problem)
+                    break
+        self.sentence_heads, self.sentence_ids = [], []
         self.sentence_nodes = []
 
     def refer(self, item: str, line: int) -> None:
@@ -131,9 +147,7 @@ class _Document:
 
     def apply(self, value: str, fields: list[str], line: int) -> None:
         """One node's `Entity=` value, chunk by chunk in text order."""
-        chunks = _CHUNK.findall(value)
-        if not chunks or sum(map(len, chunks)) != len(value):
-            raise self.error(line, f"Entity value {value!r} does not parse")
+        chunks = entity_chunks(value, self.path, line)
         node = self.sentence_nodes[-1]
         for chunk in chunks:
             if chunk[0] == "(":
@@ -163,17 +177,14 @@ class _Document:
             raise self.error(line, f"no entity ID in {chunk!r}")
         part, parts = None, None
         if eid.endswith("]"):
-            m = _DISCONTINUOUS.match(eid)
-            if not m or not 1 <= int(m.group(2)) <= int(m.group(3)):
-                raise self.error(line, f"malformed discontinuous mention ID {eid!r} in {chunk!r}")
-            eid, part, parts = m.group(1), int(m.group(2)), int(m.group(3))
+            eid, part, parts = discontinuous_id(eid, chunk, self.path, line)
         if etype is not None:
             self.etypes.setdefault(eid, etype)
         if part is not None and part > 1:
             opened = [m for m, _ in self.unfinished.get(eid, [])]
             waiting = [m for m in self.discontinuous.get(eid, []) if m not in opened]
             if not waiting:
-                raise self.error(line, f"part {part}/{parts} of a discontinuous mention of {eid} without its earlier parts")
+                raise self.error(line, part_without_first(part, parts, eid))
             mention = waiting[0]
             mention.nodes.append(node)
             if closing and part == parts:
@@ -193,12 +204,12 @@ class _Document:
     def _close(self, chunk: str, node: Node, line: int) -> None:
         eid, part, parts = chunk, None, None
         if not self.unfinished.get(chunk):
-            m = _DISCONTINUOUS.match(chunk)
+            m = DISCONTINUOUS.match(chunk)
             if m:
                 eid, part, parts = m.group(1), int(m.group(2)), int(m.group(3))
         stack = self.unfinished.get(eid)
         if not stack:
-            raise self.error(line, f"mention {chunk}) closes, but no mention of {eid} is open")
+            raise self.error(line, closes_nothing(f"{chunk})", eid))
         mention, head_index = stack.pop()
         last = mention.nodes[-1]
         if last[0] != node[0]:
@@ -224,11 +235,13 @@ class _Document:
         first mention in the file is."""
         for eid, stack in self.unfinished.items():
             if stack:
-                raise self.error(stack[0][0].line, f"mention of {eid} opened here is never closed")
+                raise self.error(stack[0][0].line, never_closed(eid, self.name))
         for eid, waiting in self.discontinuous.items():
             if waiting:
-                raise self.error(waiting[0].line, f"discontinuous mention of {eid} opened here is missing a part")
+                raise self.error(waiting[0].line, part_missing(eid, self.name))
         self.end_sentence()
+        if self.head_fault is not None:
+            raise self.head_fault
         deps: dict[Node, tuple[tuple[Node, str], ...]] = {}
         entities = []
         for eid, mentions in self.mentions.items():
@@ -346,15 +359,13 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
                 doc, doc_fields = file.start(name or f"document {count}", lineno), fields
             elif text.startswith("global.Entity"):
                 declared = text.partition("=")[2].strip()
-                fields = declared.split("-")
-                if "eid" not in fields and "GRP" not in fields:
-                    raise InputError(path, lineno, f"global.Entity = {declared} has no eid")
+                fields = entity_fields(declared, path, lineno)
                 if doc is not None:
                     doc_fields = fields
             continue
         cols = line.split("\t")
         if len(cols) != 10:
-            raise InputError(path, lineno, f"{len(cols)} columns where CoNLL-U has 10")
+            raise InputError(path, lineno, wrong_columns(len(cols)))
         ident = cols[0]
         if ident.isascii() and ident.isdigit() and len(ident) <= 9:  # a word: most lines, no pattern for them
             word, empty = int(ident), 0
@@ -368,12 +379,15 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
                         first, _, last = ident.partition("-")
                         doc.ranges.append((int(first), int(last), lineno))
                     continue
-                raise InputError(path, lineno, f"ID {ident!r} is not a word, empty node or range")
+                raise InputError(path, lineno, unknown_id(ident))
             word, empty = int(m.group(1)), int(m.group(2) or 0)
         if doc is None:
             count += 1
             doc, doc_fields = file.start(f"document {count}", lineno), fields
         node = doc.add_node(word, empty, cols[1], lineno)
+        if not empty:
+            doc.sentence_heads.append(cols[6])
+            doc.sentence_ids.append(ident)
         if cols[8] != "_":
             doc.raw_deps[node] = cols[8]
         if "Entity=" in cols[9] or "Bridge=" in cols[9] or "Split" in cols[9]:

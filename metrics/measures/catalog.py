@@ -395,14 +395,15 @@ def resolve(requested: Sequence[str] | None, scorer: Scorer = Scorer.V801) -> tu
     """
     if requested is None:
         return ALL_METRICS
+    known = ", ".join(metric.name for metric in CATALOG if metric.applies(scorer))
     wanted = set()
     for text in requested:
         name = _BY_ALIAS.get(text.strip().lower())
         if name is None or not METRICS[name].applies(scorer):
-            raise ValueError(f"unknown metric {text.strip()!r}; choose from {', '.join(ALL_METRICS)}")
+            raise ValueError(f"unknown metric {text.strip()!r}; choose from {known}")
         wanted.add(name)
     if not wanted:
-        raise ValueError(f"no metric given; choose from {', '.join(ALL_METRICS)}")
+        raise ValueError(f"no metric given; choose from {known}")
     return in_order(wanted)
 
 

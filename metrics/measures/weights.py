@@ -25,10 +25,13 @@ class Weights(NamedTuple):
         """The link weight of each link class: NAME, NOMINAL, PRONOUN, ZERO (index = MentionType)."""
         return (self.nam, self.nom, self.pro, self.pro if self.zero is None else self.zero)
 
+    def describe(self) -> str:
+        """The weights as every output header says them: `nam=1 nom=0.75 pro=0.5 sing=1`."""
+        return f"nam={self.nam:g} nom={self.nom:g} pro={self.pro:g} sing={self.sing:g}"
+
     def link(self, type_a: int, type_b: int) -> float:
         """Weight of a link between mentions of two types (0 NAME, 1 NOMINAL, 2 PRONOUN, 3 ZERO)."""
         return self.by_type[min(type_a, type_b)]
-
 
 
 W4 = Weights(1.0, 0.75, 0.5, 1.0)

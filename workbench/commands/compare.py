@@ -12,11 +12,12 @@ import argparse
 from metrics.measures.weights import given
 from ..json_text import dumps
 
+from metrics.conventions.registry import convention
 from metrics.measures.catalog import ALL_METRICS, resolve, with_parts
 
-from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown, \
-    weights_text
+from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown
 from ..names import system_names
+from ..session import resolve_conventions
 from ..options import limit_option, metrics_option, weights_option
 from ..comparison import change_of, compare_records
 from .changes import CSV_COLUMNS, changes_csv_rows, changes_json, changes_sections
@@ -55,7 +56,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("compare: give at least two responses (the first is the baseline)")
     limit = limit_option(args.limit)
     weights = weights_option(args.weights)
-    wanted = ua.listed_metrics(args) if ua.selected(args) else resolve(metrics_option(args.metrics))
+    if ua.selected(args):
+        wanted = ua.listed_metrics(args)
+    else:  # any metric the convention's views list (CorefUD's MOR and zero too, as `score` and the workbench show them)
+        conventions = resolve_conventions(args.conventions, args.key, args.responses, args.key_format, args.response_format)
+        scorer = convention(conventions).scorer
+        wanted = resolve(metrics_option(args.metrics, scorer=scorer), scorer)
     names = system_names(args.responses, args.name)
     method = method_option(args) if args.bootstrap else None
     session = load_session(args, list(args.responses), ua_taken=True)
@@ -109,8 +115,8 @@ def run(args: argparse.Namespace) -> int:
 def _sections(report: Report, changes, kk=None, relations=None) -> list[tuple[str, list[str], list[list[str]], set[str]]]:
     n_docs = len(report.results[0].documents)
     headers, rows = systems_table(report)
-    out = [(f"F1 (%), {n_docs} documents, corpus micro-averaged; {method_note(report)}", headers, rows,
-            set(headers[1:]))]
+    method = "" if report.comparison is None else f"; {method_note(report)}"  # (without: it said micro-averaged twice)
+    out = [(f"F1 (%), {n_docs} documents, corpus micro-averaged{method}", headers, rows, set(headers[1:]))]
     if report.comparison is not None:
         headers, rows = differences_table(report)
         out.append((f"differences to {report.names[0]} (F1 points), their intervals and p-values", headers, rows,
@@ -135,7 +141,8 @@ def _sections(report: Report, changes, kk=None, relations=None) -> list[tuple[st
 
 def render(report: Report, changes, markdown: bool, weights, *, kk=None, relations=None) -> str:
     systems = [f"{n} = {p}" for n, p in zip(report.names, report.paths)]
-    head = [f"systems (baseline first): {'; '.join(systems)}", f"link weights {weights_text(weights)}", ""]
+    head = [f"systems (baseline first): {'; '.join(systems)}",
+            f"link weights {weights.describe()}", ""]
     if markdown:
         return "\n".join(head) + "\n" + "\n".join(render_markdown(headers, rows, title=title)
                                                   for title, headers, rows, _ in _sections(report, changes, kk, relations))

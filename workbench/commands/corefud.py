@@ -12,16 +12,18 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from metrics.conventions.base import listed
 from metrics.conventions.options import COREFUD
 from metrics.conventions.registry import convention
 from metrics.corpus.scoring import CorpusResult
 from metrics.measures.catalog import CONLL, METRICS
+from metrics.measures.weights import given
 
 from ..json_text import dumps
 from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
-from ..options import UsageError, jobs_option
-from .common import kept_until_exit, warn_all
+from ..options import UsageError, jobs_option, weights_option
+from .common import kept_until_exit, single_valued_note, warn_all
 
 if TYPE_CHECKING:  # the CorefUD convention's own code is loaded when it scores, not with the command line
     from metrics.conventions.corefud import Settings
@@ -36,20 +38,29 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
             raise UsageError(f"{option} is not available under the CorefUD conventions yet{why}: "
                              f"--conventions conll gives v8.01's scores, with {option}")
     settings = options.corefud
-    official = {m.name: m for m in convention(COREFUD).official}
-    asked = tuple(official) if args.metrics == "all" else tuple(m.strip() for m in args.metrics.split(","))
-    unknown = [m for m in asked if m not in official and m != CONLL.name]
+    corefud = convention(COREFUD)
+    official = tuple(m.name for m in corefud.official)
+    # any metric a view lists under CorefUD (`compare`'s, the workbench's panel): by default the
+    # official scorer's, in its order; the others (LMUC, Mentions, ...) when asked, as the others show them
+    available = tuple(m.name for m in listed(corefud))
+    asked = official if args.metrics == "all" else tuple(m.strip() for m in args.metrics.split(","))
+    unknown = [m for m in asked if m not in available]
     if unknown:
-        raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(official)},{CONLL.name}")
-    # the one road, scores alone: the key read once, as node mentions; the response beside it
+        raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(available)}")
+    # the one road, scores alone: the key read once, as node mentions (with its token spans and
+    # their mention types only when a metric beyond the official scorer's needs them)
+    spans = any(m not in official and m != CONLL.name for m in asked)
     session = kept_until_exit(Session.load(args.key, [args.response], options, processes=jobs_option(args.jobs),
-                                           spans=False))
+                                           spans=spans))
     warn_all(session.warnings, args)
-    result = Scores(settings, session.score(metrics=(*asked, CONLL.name)), asked)
+    weights = weights_option(args.weights)  # the LMetrics' and CEAF's weights, when asked for them
+    result = Scores(settings, session.score(weights, metrics=(*asked, CONLL.name)), asked)
     repairs = session.corpus.repairs  # a CRAC LLM-track response: what laying it onto the key repaired
     header = repairs.describe() if repairs is not None else ""
+    weighted = any(METRICS[m].weighted for m in asked)  # then the weights are said, as under CoNLL's conventions
     if args.format == "json":
-        text = dumps({**result_json(result), **(repairs.to_json() if repairs is not None else {})}) + "\n"
+        text = dumps({**result_json(result), **({"weights": given(weights)} if weighted else {}),
+                      **(repairs.to_json() if repairs is not None else {})}) + "\n"
     elif args.format == "csv":  # fractions and metric names, as every CSV of corefwb
         text = render_csv(["document", "metric", "recall", "precision", "f1"],
                           [[doc, name, s.recall, s.precision, s.f1] for doc, scores in
@@ -57,17 +68,22 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
                            for name, s in scores.items()])
     else:
         headers, rows = rows_of(result, args.per_doc)
+        single = single_valued_note(list(result.micro))
+        described = settings.describe() + (f"; weights {weights.describe()}" if weighted else "")
         if args.format == "markdown":
-            text = header + f"{settings.describe()}\n\n" + render_markdown(headers, rows)
+            text = header + f"{described}\n\n" + render_markdown(headers, rows)
+            text += "" if single is None else f"\n{single}\n"
         else:
-            text = header + f"{settings.describe()} (percentages)\n" + "\n".join(align_rows(headers, rows, right=headers[2:])) + "\n"
+            text = header + f"{described} (percentages)\n" + "\n".join(align_rows(headers, rows, right=headers[2:])) + "\n"
+            text += "" if single is None else single + "\n"
     emit(text, args.output, inputs=[args.key, args.response])
     return 0
 
 
 class Scores:
     """A corpus result in corefud-scorer's order: its metrics as asked, then CoNLL (when its parts
-    are there); each document's in the same order, without CoNLL."""
+    are there); each document's in the same order, CoNLL too (the workbench lists and sorts the
+    documents by it: `score --per-doc` lacked it under CorefUD alone)."""
 
     def __init__(self, settings: Settings, result: CorpusResult, asked: tuple[str, ...]) -> None:
         self.settings = settings
@@ -76,7 +92,8 @@ class Scores:
         with_conll = CONLL.name in asked or set(CONLL.parts) <= set(metrics)
         self.micro = {name: result.micro[name] for name in [*metrics, CONLL.name]
                       if name in result.micro and (name != CONLL.name or with_conll)}
-        self.documents = [(name, {m: scores[m] for m in metrics}) for name, scores in result.documents]
+        shown = list(self.micro)
+        self.documents = [(name, {m: scores[m] for m in shown if m in scores}) for name, scores in result.documents]
 
 
 def result_json(result: Scores) -> dict:

@@ -27,8 +27,7 @@ from metrics.model import MentionType
 from . import ua
 from .common import add_output_argument, load_session, warn
 from ..error_rows import document_counts_json, error_pieces, errors_csv, impact_cell, table_cells, table_headers
-from ..output import IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, impact_points, \
-    weights_text
+from ..output import IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, impact_points
 from ..options import categories_option, impact_option, jobs_option, limit_option, types_option, weights_option
 
 
@@ -238,7 +237,7 @@ def _category_rows(counts: Counts, kinds: list[MentionType], category_impact: di
 
 def render_text(listed: ErrorColumns, selected: ErrorColumns, n_documents: int, metric: str | None,
                 weights, *, category_impact: dict[Category, float] | None, same_fix: list[int] | None = None) -> str:
-    lines = [f"{len(selected)} errors in {n_documents} document(s); link weights {weights_text(weights)}"]
+    lines = [f"{len(selected)} errors in {n_documents} document(s); link weights {weights.describe()}"]
     if metric is not None:
         lines.append(f"impact: change of the corpus {impact_name(metric)}, in {IMPACT_UNIT}, when the fix is applied "
                      f"(per error: its fix alone; per category: all its fixes)")

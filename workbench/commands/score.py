@@ -17,10 +17,10 @@ from metrics.measures.catalog import ALL_METRICS, label
 from metrics.corpus.scoring import CorpusResult
 
 from . import corefud, ua
-from .common import add_output_argument, load_options, load_session, warn, warn_all
+from .common import add_output_argument, load_options, load_session, single_valued_note, warn, warn_all
 from metrics.mentions.pairing import document_key as short_name
 
-from ..output import align_rows, emit, render_csv, render_markdown, score_json, weights_text
+from ..output import align_rows, emit, render_csv, render_markdown, score_json
 from ..score_rows import document_entries
 from ..names import system_names
 from ..session import LoadOptions
@@ -82,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
             text = header + render_markdown(*percent_rows(result, per_doc=args.per_doc),
                                             title=f"{len(result.documents)} documents; corpus scores micro-averaged "
                                                   f"(official); percentages")
+            single = single_valued_note(result.metrics)  # a paper's reader must know it too
+            text += "" if single is None else f"\n{single}\n"
     else:
         to_terminal = args.output is None and sys.stdout.isatty()
         if to_terminal and header:
@@ -216,13 +218,9 @@ def alignment_header(characters) -> str:
 
 def _notes(result: CorpusResult) -> list[str]:
     """Lines under the table: precision, and how to read a single-valued metric's row."""
-    from metrics.measures.catalog import METRICS
-
     notes = ["percentages rounded to 2 decimals; --format json gives full precision"]
-    single = [label(m) for m in result.metrics if METRICS[m].single]
-    if single:
-        notes.append(f"{', '.join(single)}: F1 column is the value; recall and precision are value-based")
-    return notes
+    single = single_valued_note(result.metrics)
+    return notes if single is None else [*notes, single]
 
 
 def _pct(x: float) -> str:
@@ -233,7 +231,7 @@ def render_text(result: CorpusResult, per_doc: bool, rich_table: bool) -> str | 
     """Aligned plain text (or a rich table on a terminal, printed directly: returns None): the
     corpus table, then with `per_doc` one table of documents (rows) x metrics (F1 columns)."""
     title = (f"{len(result.documents)} documents; corpus scores micro-averaged (official); "
-             f"weights {weights_text(result.weights)}")
+             f"weights {result.weights.describe()}")
     corpus_columns = ["metric", "recall", "precision", "F1"]
     corpus_rows = [[label(name), _pct(s.recall), _pct(s.precision), _pct(s.f1)] for name, s in result.micro.items()]
     tables = [(title, corpus_columns, corpus_rows)]
