@@ -86,6 +86,16 @@ def percent(x: float) -> str:
     return f"{100 * x:.2f}"
 
 
+def signed_points(points: float, digits: int, width: int = 0) -> str:
+    """A change in points with its sign (`+1.25`, `-0.40`), right-aligned in `width` columns; one
+    that rounds to zero at these digits is written unsigned (`0.00`), never `-0.00`: a drop too
+    small to show has no direction to show, and a minus on a zero read as a loss."""
+    text = f"{points:+.{digits}f}"
+    if float(text) == 0:
+        text = f"{0.0:.{digits}f}"
+    return text.rjust(width)
+
+
 IMPACT_UNIT = "points"
 """The unit of an error's impact everywhere it is shown (workbench, `corefwb errors`, CSV, JSON,
 Markdown): the change of the corpus metric, in percentage points (F1 x 100)."""

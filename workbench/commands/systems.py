@@ -17,7 +17,7 @@ from metrics.measures.catalog import label
 from metrics.corpus.scoring import CorpusResult
 from metrics.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, Comparison, Method, compare
 
-from ..output import score_json
+from ..output import score_json, signed_points
 from ..session import Session
 from ..options import UsageError
 
@@ -161,8 +161,8 @@ def differences_table(report: Report) -> tuple[list[str], list[list[str]]]:
         row = [label(m)]
         for s in range(1, len(report.names)):
             d = c.differences[s - 1][m]
-            row += [f"{100 * d.value:+.2f}" + (SIGNIFICANT if c.significant(s, m) else ""),
-                    f"[{100 * d.interval.low:+.2f}, {100 * d.interval.high:+.2f}]",
+            row += [signed_points(100 * d.value, 2) + (SIGNIFICANT if c.significant(s, m) else ""),
+                    f"[{signed_points(100 * d.interval.low, 2)}, {signed_points(100 * d.interval.high, 2)}]",
                     "n/a" if d.p_value is None else f"{d.p_value:.4f}"]
         rows.append(row)
     return headers, rows

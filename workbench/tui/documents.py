@@ -21,6 +21,7 @@ from metrics.measures.catalog import CONLL, MUC
 from .cells import ListTable, count_text, pair_heads
 from .documentrows import COMPARE_SORT_KEYS, SORT_KEYS, SORT_LABELS, DocumentRow, select_documents
 from .rows import display_text, percent, short_name
+from ..output import signed_points
 
 SCROLLBAR = 1
 """Cells the table's vertical scrollbar takes (`scrollbar-size-vertical` in workbench.tcss)."""
@@ -157,7 +158,7 @@ tenth of the documents where the two systems differ most.
         return [Text(("*" if row.marked else " ") + display_text(short_name(row.name)), overflow="ellipsis", no_wrap=True),
                 Text(percent(base.f1) if base is not None else "", justify="right"),
                 Text(percent(row.f1("conll")) if row.scores else "", justify="right"),
-                Text(f"{row.delta:+6.1f}" if row.delta is not None else "", justify="right")]
+                Text(signed_points(row.delta, 1, 6) if row.delta is not None else "", justify="right")]
 
     def _scroll_to_cursor(self) -> None:
         """After a refill the rows are measured on the next frame: bring the cursor into view then."""

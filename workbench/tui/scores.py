@@ -23,6 +23,7 @@ from metrics.measures.weights import MAX_WEIGHT, PRESETS, Weights
 
 from .cells import FastTable, fitted_names, pair_heads
 from .rows import ScoreLine, percent
+from ..output import signed_points
 
 COLUMNS = (("metric", 12), (" doc R", 6), ("     P", 6), ("     F", 6), (" ", 1),
            ("corp R", 6), ("     P", 6), ("     F", 6), ("    ΔF", 6))
@@ -70,12 +71,12 @@ def comparison_cells(metric: str, label: str, values: Sequence[Any | None], *, b
     """One row of the compare table: the systems' corpus F1, the difference (compared system -
     baseline, in points) and its interval once the bootstrap has run (`…` until then); `narrow`:
     `*` where the interval excludes 0 instead of the interval."""
-    delta = f"{100 * (system.f1 - baseline.f1):+6.1f}" if baseline is not None and system is not None else ""
+    delta = signed_points(100 * (system.f1 - baseline.f1), 1, 6) if baseline is not None and system is not None else ""
     if narrow and difference is not None:
         low, high = difference.interval.low, difference.interval.high
         interval = "*" if low > 0 or high < 0 else ""
     elif difference is not None:
-        interval = f"[{100 * difference.interval.low:+.1f},{100 * difference.interval.high:+.1f}]"
+        interval = f"[{signed_points(100 * difference.interval.low, 1)},{signed_points(100 * difference.interval.high, 1)}]"
     else:
         interval = "…" if delta else ""
     return [label + " ", *(percent(v.f1) if v is not None else "" for v in values), delta, interval]
@@ -198,7 +199,7 @@ scrolls when the terminal is short.
             delta = ""
             if previous and corpus is not None and line.metric in previous:
                 change = 100 * (corpus.f1 - previous[line.metric].f1)
-                delta = f"{change:+6.1f}" if abs(change) >= 0.05 else ""
+                delta = signed_points(change, 1, 6) if abs(change) >= 0.05 else ""
             if self.scope is not None:
                 shown = doc if self.scope == "document" else corpus
                 rows.append([line.label + " ", *(percent(getattr(shown, part)) if shown is not None else ""
