@@ -43,7 +43,7 @@ keeps it.  tests/test_ceaf_arrays.py checks every change against `delta.changes`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -86,29 +86,57 @@ def kind_of(counts: Counts, n_cols: int) -> tuple[int, ...] | None:
     return None
 
 
+class Block(NamedTuple):
+    """One document's changes in a pass over several documents' (`block_rows`): its table, its
+    changes (counts in its own chains' numbers), and where its key chains and response chains
+    start in the table of the pass (`delta.joined`)."""
+
+    table: _Table
+    many: Sequence[Counts]
+    first_row: int
+    first_col: int
+
+
 def change_rows(table: _Table, many: Sequence[Counts], metric: str,
                 one: Callable[[Counts], list[float]]) -> np.ndarray:
-    """CEAF-e's four counts changed by each of many changes, as rows: the changes of the kinds
-    above as arrays, every other one by `one` (`delta`'s change of one).  CEAF-e's fourth count,
-    the response chains gained, is the chains that come to exist less those that cease to."""
-    arrays = table.arrays()
-    n_cols, row_cells = arrays.n_cols, table.row_cells
-    out = np.zeros((len(many), 4))
+    """`block_rows` of one document's changes, over its own table."""
+    return block_rows(table, [Block(table, many, 0, 0)], metric, lambda _, counts: one(counts))
+
+
+def block_rows(joined: _Table, blocks: Sequence[Block], metric: str,
+               one: Callable[[int, Counts], list[float]]) -> np.ndarray:
+    """CEAF-e's four counts changed by each change of each block (the blocks' changes end to end),
+    as rows: the changes of the kinds above as arrays over `joined`, the table all the blocks'
+    tables are part of, every other one by `one(block, counts)` (`delta`'s change of one, on the
+    block's own table).  CEAF-e's fourth count, the response chains gained, is the chains that
+    come to exist less those that cease to.  Each change's chains are renumbered as `joined`
+    numbers them (a new chain, or none: `joined`'s n_cols), and every value is computed per
+    component, so a change's row is the one its document's table alone gives, float for float."""
+    arrays = joined.arrays()
+    n_cols = arrays.n_cols
     sized: list[tuple[int, ...]] = []  # (change, response chain, its size change, new chains)
     moves: list[tuple[int, ...]] = []  # (change, key chain, a, its cell before, leaving, b, its cell before, joining)
-    others = []
-    for i, counts in enumerate(many):
-        kind = kind_of(counts, n_cols)
-        if kind is None:
-            others.append(i)
-        elif kind[0] == SIZE:
-            sized.append((i, *kind[1:]))
-        else:
-            _, k, a, leaving, b, joining = kind
-            cells = row_cells[k]
-            moves.append((i, k, a, cells.get(a, 0), leaving, b, cells.get(b, 0), joining))
-    totals = np.zeros(len(many))
-    decided = np.ones(len(many), dtype=bool)
+    others: list[int] = []
+    starts = []  # where each block's changes start
+    at = 0
+    for table, many, first_row, first_col in blocks:
+        starts.append(at)
+        n_block_cols, row_cells = len(table.col_cells), table.row_cells
+        for counts in many:
+            kind = kind_of(counts, n_block_cols)
+            if kind is None:
+                others.append(at)
+            elif kind[0] == SIZE:
+                sized.append((at, kind[1] + first_col, kind[2], kind[3]))
+            else:
+                _, k, a, leaving, b, joining = kind
+                cells = row_cells[k]
+                moves.append((at, k + first_row, a + first_col if a >= 0 else -1, cells.get(a, 0), leaving,
+                              b + first_col if b < n_block_cols else n_cols, cells.get(b, 0), joining))
+            at += 1
+    out = np.zeros((at, 4))
+    totals = np.zeros(at)
+    decided = np.ones(at, dtype=bool)
     decided[others] = False
     sizes = arrays.col_sizes
     reach = (np.minimum(arrays.comp_rows, arrays.comp_cols) + 3).tolist()  # a matching, and the chains judged
@@ -125,8 +153,9 @@ def change_rows(table: _Table, many: Sequence[Counts], metric: str,
                       + (sizes[b0] + joining > 0) - (sizes[b0] > 0))
         _moves(arrays, metric, moved, totals, decided)
     out[:, 0] = out[:, 2] = totals
-    for i in np.flatnonzero(~decided).tolist():
-        out[i] = one(many[i])
+    left = np.flatnonzero(~decided)
+    for i, b in zip(left.tolist(), (np.searchsorted(starts, left, side="right") - 1).tolist()):
+        out[i] = one(b, blocks[b].many[i - starts[b]])
     return out
 
 

@@ -58,46 +58,24 @@ def _lea_common(n: int, key_size: int, response_size: int) -> float:
     return n * (n - 1) / 2
 
 
-class _Table:
-    """The cells of a clean document pair as dictionaries, with the per-chain sums the metrics'
-    changes need, and (built on first use) the leaves for CEAF."""
+class CeafCells:
+    """The cells of a clean document pair (or of several, `joined`) as dictionaries, with what
+    CEAF's change reads: chain sizes, components, each component's best alignment before any
+    change, the leaves, and the cells as arrays (`ceaf_components.TableArrays`), each made when
+    first asked for.  The `ceaf_*` modules read it through their `CeafTable` protocol."""
 
-    def __init__(self, key: Document, response: Document, key_row: dict[Span, int]) -> None:
-        self.key_row = key_row
-        self.key_sizes = [len(chain) for chain in key.chains]
-        self.col_sizes = [len(chain) for chain in response.chains]
-        self.row_cells: list[dict[int, int]] = [{} for _ in key.chains]
-        self.col_cells: list[dict[int, int]] = [{} for _ in response.chains]
-        for t, chain in enumerate(response.chains):
-            cells = self.col_cells[t]
-            for span in chain:
-                k = key_row.get(span)
-                if k is not None:
-                    cells[k] = cells.get(k, 0) + 1
-            for k, n in cells.items():
-                self.row_cells[k][t] = n
-        self.col_squares = [sum(n * n for n in cells.values()) for cells in self.col_cells]
-        self._response_chains = response.chains
+    def __init__(self, key_sizes: list[int], col_sizes: list[int], row_cells: list[dict[int, int]],
+                 col_cells: list[dict[int, int]]) -> None:
+        self.key_sizes = key_sizes
+        self.col_sizes = col_sizes
+        self.row_cells = row_cells
+        self.col_cells = col_cells
         self._leaves: dict[str, Leaves] = {}
         self._components: tuple[list[int], list[int]] | None = None
         self._optimum: dict[tuple[str, int], float] = {}
         self._duals: dict[str, dict[int, float]] = {}
         self._dual_components: dict[str, set[int]] = {}
         self._arrays: ceaf_components.TableArrays | None = None
-
-    # Made when first asked for: LEA alone reads `col_common`, edits alone `col_of`; a document
-    # priced for other metrics, or by counts only, never pays for them.
-    @cached_property
-    def col_of(self) -> dict[Span, int]:
-        """Each response span's chain (the last listing it: only clean chains are read here)."""
-        return {span: t for t, chain in enumerate(self._response_chains) for span in chain}
-
-    @cached_property
-    def col_common(self) -> list[float]:
-        """LEA's common links of each response chain, summed over its cells."""
-        key_sizes, col_sizes = self.key_sizes, self.col_sizes
-        return [sum(_lea_common(n, key_sizes[k], col_sizes[t]) for k, n in cells.items())
-                for t, cells in enumerate(self.col_cells)]
 
     def leaves(self, metric: str) -> Leaves:
         if metric not in self._leaves:
@@ -160,6 +138,67 @@ class _Table:
             roots = least_members(n_rows + len(self.col_cells), rows, columns).tolist()
             self._components = (roots[:n_rows], roots[n_rows:])
         return self._components
+
+
+class _Table(CeafCells):
+    """The cells of a clean document pair as dictionaries, with the per-chain sums the metrics'
+    changes need, and (built on first use) the leaves for CEAF."""
+
+    def __init__(self, key: Document, response: Document, key_row: dict[Span, int]) -> None:
+        row_cells: list[dict[int, int]] = [{} for _ in key.chains]
+        col_cells: list[dict[int, int]] = [{} for _ in response.chains]
+        for t, chain in enumerate(response.chains):
+            cells = col_cells[t]
+            for span in chain:
+                k = key_row.get(span)
+                if k is not None:
+                    cells[k] = cells.get(k, 0) + 1
+            for k, n in cells.items():
+                row_cells[k][t] = n
+        super().__init__([len(chain) for chain in key.chains], [len(chain) for chain in response.chains],
+                         row_cells, col_cells)
+        self.key_row = key_row
+        self.col_squares = [sum(n * n for n in cells.values()) for cells in col_cells]
+        self._response_chains = response.chains
+
+    # Made when first asked for: LEA alone reads `col_common`, edits alone `col_of`; a document
+    # priced for other metrics, or by counts only, never pays for them.
+    @cached_property
+    def col_of(self) -> dict[Span, int]:
+        """Each response span's chain (the last listing it: only clean chains are read here)."""
+        return {span: t for t, chain in enumerate(self._response_chains) for span in chain}
+
+    @cached_property
+    def col_common(self) -> list[float]:
+        """LEA's common links of each response chain, summed over its cells."""
+        key_sizes, col_sizes = self.key_sizes, self.col_sizes
+        return [sum(_lea_common(n, key_sizes[k], col_sizes[t]) for k, n in cells.items())
+                for t, cells in enumerate(self.col_cells)]
+
+
+def joined(tables: Sequence[CeafCells]) -> tuple[CeafCells, list[int], list[int]]:
+    """Several documents' cells as one table, with where each document's key chains and response
+    chains start in it: each document's chains numbered after the previous documents'.
+
+    Why: CEAF-e's change of a document's single fixes as arrays paid numpy's fixed cost per call
+    once per document, about what the searches they replace cost (benchmarks/README.md); over
+    one table of all the documents it is paid once (`ceaf_arrays.block_rows`).  No cell joins
+    two documents, so each component is one document's, its chains in the same order: every
+    value computed per component is the document's own."""
+    key_sizes: list[int] = []
+    col_sizes: list[int] = []
+    row_cells: list[dict[int, int]] = []
+    col_cells: list[dict[int, int]] = []
+    first_rows, first_cols = [], []
+    for table in tables:
+        row_start, col_start = len(key_sizes), len(col_sizes)
+        first_rows.append(row_start)
+        first_cols.append(col_start)
+        key_sizes += table.key_sizes
+        col_sizes += table.col_sizes
+        row_cells += [{t + col_start: n for t, n in cells.items()} for cells in table.row_cells]
+        col_cells += [{k + row_start: n for k, n in cells.items()} for cells in table.col_cells]
+    return CeafCells(key_sizes, col_sizes, row_cells, col_cells), first_rows, first_cols
 
 
 def counts_of(table: _Table, moved: dict[Span, int | None]) -> Counts:
@@ -312,31 +351,46 @@ def change_arrays(table: _Table, many: Sequence[Counts], metrics: Sequence[str])
     weights one after another from 0.0, in row order: the order `_muc` and `_bcub` add their
     terms (the first cell, then the next), so every value is the same float.  (Padded to the
     largest change, as first written, a category's hundred cells cost a numpy call per column.)"""
+    return block_arrays([table], [many], metrics)
+
+
+def block_arrays(tables: Sequence[_Table], manys: Sequence[Sequence[Counts]], metrics: Sequence[str]
+                 ) -> dict[str, np.ndarray]:
+    """`change_arrays` of several documents' changes (`manys[d]` of `tables[d]`) in one pass, their
+    rows end to end: CEAF-e's over the tables `joined` (`ceaf_arrays.block_rows`), MUC's and
+    B3's sums over every document's rows at once.  Why: a corpus's documents have a hundred
+    changes each at the median, and each numpy call's fixed cost was paid once per document."""
     assert set(metrics) <= ARRAY_METRICS, metrics
     out = {}
     if CEAFE.name in metrics:
-        out[CEAFE.name] = ceaf_arrays.change_rows(
-            table, many, CEAFE.name, lambda counts: _ceaf(table, _Change(table, counts), CEAFE.name).counts())
+        table, first_rows, first_cols = (tables[0], [0], [0]) if len(tables) == 1 else joined(tables)
+        blocks = [ceaf_arrays.Block(*block) for block in zip(tables, manys, first_rows, first_cols)]
+        out[CEAFE.name] = ceaf_arrays.block_rows(
+            table, blocks, CEAFE.name,
+            lambda b, counts: _ceaf(tables[b], _Change(tables[b], counts), CEAFE.name).counts())
         metrics = [metric for metric in metrics if metric != CEAFE.name]
         if not metrics:
             return out
-    col_cells, col_sizes, key_sizes, n_cols = table.col_cells, table.col_sizes, table.key_sizes, len(table.col_cells)
-    col_squares = table.col_squares
     cell_rows: list[tuple[int, int, int, int]] = []  # per changed cell: its change, key chain's size, before, after
     size_rows: list[tuple[int, int, int, int, int]] = []  # per changed chain: its change, size before, after,
     # its squares before, the squares its changed cells add
-    for at, (cells, sizes, _, _) in enumerate(many):
-        squares: dict[int, int] = {}
-        for (k, t), d in cells:
-            n = col_cells[t].get(k, 0) if t < n_cols else 0
-            cell_rows.append((at, key_sizes[k], n, n + d))
-            squares[t] = squares.get(t, 0) + (n + d) * (n + d) - n * n
-        for t, d in sizes:
-            n = col_sizes[t] if t < n_cols else 0
-            size_rows.append((at, n, n + d, col_squares[t] if t < n_cols else 0, squares.get(t, 0)))
+    at = 0
+    for table, many in zip(tables, manys):
+        col_cells, col_sizes, key_sizes, n_cols = table.col_cells, table.col_sizes, table.key_sizes, len(table.col_cells)
+        col_squares = table.col_squares
+        for cells, sizes, _, _ in many:
+            squares: dict[int, int] = {}
+            for (k, t), d in cells:
+                n = col_cells[t].get(k, 0) if t < n_cols else 0
+                cell_rows.append((at, key_sizes[k], n, n + d))
+                squares[t] = squares.get(t, 0) + (n + d) * (n + d) - n * n
+            for t, d in sizes:
+                n = col_sizes[t] if t < n_cols else 0
+                size_rows.append((at, n, n + d, col_squares[t] if t < n_cols else 0, squares.get(t, 0)))
+            at += 1
     cell = np.array(cell_rows, dtype=np.int64).reshape(-1, 4)
     size = np.array(size_rows, dtype=np.int64).reshape(-1, 5)
-    out.update((metric, (_muc_arrays if metric == MUC.name else _bcub_arrays)(cell, size, len(many)))
+    out.update((metric, (_muc_arrays if metric == MUC.name else _bcub_arrays)(cell, size, at))
                for metric in metrics)
     return out
 
