@@ -24,6 +24,7 @@ from dataclasses import fields
 import numpy as np
 
 from metrics.errors.chen_ng.plans import Plans, column_plans, record_plans
+from metrics.errors.chen_ng.price_rows import blocks, prices_of
 from metrics.errors.chen_ng.records import Category, ErrorColumns, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, block_arrays, changes, counts_of, partial_table, \
     table_of, tainted_chains
@@ -266,7 +267,8 @@ class Pricer:
         if not self._arrays:
             return [self._price_changes([change]) for change in changes]
         done, olds, news = self._change_rows(changes, range(len(changes)))
-        return self._prices_of(len(changes), done, olds, news)
+        return prices_of(self.total, self.value, self.metric, self.parts,
+                         n_prices=len(changes), done=done, olds=olds, news=news)
 
     def _change_rows(self, changes: Sequence[tuple[dict, dict]], at: Iterable[int]
                      ) -> tuple[list[int], dict[str, np.ndarray], dict[str, np.ndarray]]:
@@ -333,36 +335,13 @@ class Pricer:
             done += rescored
             olds = {name: np.concatenate([olds[name], rescored_olds[name]]) for name in self.parts}
             news = {name: np.concatenate([news[name], rescored_news[name]]) for name in self.parts}
-        prices = self._prices_of(first, done, olds, news) if done else [0.0] * first
+        prices = prices_of(self.total, self.value, self.metric, self.parts, n_prices=first, done=done,
+                           olds=olds, news=news) if done else [0.0] * first
         out, first = [], 0
         for _, fixes in asked:
             out.append(prices[first:first + len(fixes)])
             first += len(fixes)
         return out
-
-    def _prices_of(self, n_prices: int, done: list[int], olds: dict[str, np.ndarray],
-                   news: dict[str, np.ndarray]) -> list[float]:
-        """The prices of n_prices fixes, those in `done` from the (before, after) counts of the
-        reached part of each (rows of `olds` and `news` per part), the others 0."""
-        prices = [0.0] * n_prices
-        f1s = []
-        for name in self.parts:
-            old, new = olds[name], news[name]
-            counts = np.array(self.total[name].counts(), dtype=np.float64) - old + new
-            recall = _ratio(counts[:, 0], counts[:, 1])
-            precision = _ratio(counts[:, 2], counts[:, 3])
-            both = recall + precision
-            f1s.append(np.divide(2 * recall * precision, both, out=np.zeros(len(done)), where=both != 0))
-        if METRICS[self.metric].parts:  # `score.mean` of each fix's parts: summed from 0 in order, divided
-            summed = np.zeros(len(done))
-            for f1 in f1s:
-                summed = summed + f1
-            values = summed / len(f1s)
-        else:
-            values = f1s[0]
-        for n, price in zip(done, (values - self.value).tolist()):
-            prices[n] = price
-        return prices
 
     def price_many(self, changes: Iterable[tuple[int, Sequence[Fix]]]) -> float:
         """Change of the corpus F1 if fixes were applied to several documents together."""
@@ -432,7 +411,7 @@ class Pricer:
         """The price of each listed fix (in document `where[n]`) alone, and of each category's plan
         (`metrics.errors.chen_ng.plans`), with the documents shared by up to `processes` processes
         (`metrics.runtime.parallel.fork_each`, PARALLEL_RECORDS fixes each at least) in blocks
-        (`_blocks`), each process taking the next block as it finishes one, the dearest first.
+        (`price_rows.blocks`), each process taking the next block as it finishes one, the dearest first.
         A block's single fixes are priced in one pass (`_counted_prices`: numpy's fixed cost per
         call paid once per block, not per document), then each document's categories: each block
         returns the prices and its documents' (before, after) scores per category, which are
@@ -473,34 +452,11 @@ class Pricer:
         prices: dict[int, float] = {}
         changes: dict[tuple[Category, int], tuple[dict, dict]] = {}
         worth = max(1, min(processes, sum(load.values()) // PARALLEL_RECORDS))
-        for block_prices, block_changes in fork_each(work, _blocks(documents, load, worth), worth):
+        for block_prices, block_changes in fork_each(work, blocks(documents, load, worth), worth):
             prices.update(block_prices)
             changes.update(block_changes)
         by_category = {c: self._price_changes(changes[(c, i)] for i, _ in plan) for c, plan in plans.items()}
         return [prices[n] for n in range(len(where))], by_category
-
-
-BLOCKS_PER_PROCESS = 4
-"""Blocks of documents (`_blocks`) per pricing process: each block pays numpy's fixed costs once,
-and a process that finishes early takes the next block, so a few per process keep the balance
-that taking one document at a time had."""
-
-
-def _blocks(documents: Sequence[int], load: dict[int, int], processes: int) -> list[list[int]]:
-    """The documents (dearest first) cut in order into blocks of about equal load: one block in
-    one process; BLOCKS_PER_PROCESS per process otherwise, the dearest documents in the first."""
-    if processes <= 1:
-        return [list(documents)] if documents else []
-    share = sum(load[i] for i in documents) / (processes * BLOCKS_PER_PROCESS)
-    blocks: list[list[int]] = [[]]
-    held = 0
-    for i in documents:
-        if blocks[-1] and held + load[i] > share:
-            blocks.append([])
-            held = 0
-        blocks[-1].append(i)
-        held += load[i]
-    return blocks
 
 
 def _priced(record: ErrorRecord, impact: float) -> ErrorRecord:
@@ -511,11 +467,6 @@ def _priced(record: ErrorRecord, impact: float) -> ErrorRecord:
     priced.__dict__.update(record.__dict__)
     priced.__dict__["impact"] = impact
     return priced
-
-
-def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """`metrics.measures.score.ratio` element by element: num / den, and 0 where den is 0."""
-    return np.divide(num, den, out=np.zeros(len(den)), where=den != 0)
 
 
 def _signature(i: int, edit: Edit) -> tuple:
