@@ -56,8 +56,10 @@ that taking one document at a time had."""
 def blocks(documents: Sequence[int], load: Mapping[int, int], processes: int) -> list[list[int]]:
     """The documents (dearest first) cut in order into blocks of about equal load: one block in
     one process; BLOCKS_PER_PROCESS per process otherwise, the dearest documents in the first."""
+    if not documents:
+        return []
     if processes <= 1:
-        return [list(documents)] if documents else []
+        return [list(documents)]
     share = sum(load[i] for i in documents) / (processes * BLOCKS_PER_PROCESS)
     out: list[list[int]] = [[]]
     held = 0
