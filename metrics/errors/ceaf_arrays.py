@@ -43,17 +43,20 @@ keeps it.  tests/test_ceaf_arrays.py checks every change against `delta.changes`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
 from metrics.errors.ceaf_columns import Tops, column_tops, gather, judge, segment_max
+from metrics.errors.ceaf_change import CeafTable, Counts
 from metrics.errors.ceaf_components import TableArrays, best_edges
 
-_Table = Any
-"""`metrics.errors.delta`'s table of a document (not imported: delta imports this module)."""
-Counts = tuple
-"""`metrics.errors.delta.Counts`: ((cell, change) pairs, (chain, size change) pairs, matched, responses)."""
+
+class ArrayTable(CeafTable, Protocol):
+    """A table of cells (`CeafTable`) with its cells as arrays (`delta.CeafCells.arrays`)."""
+
+    def arrays(self) -> TableArrays: ...
+
 
 SIZE, MOVE = 1, 2
 """The kinds of change computed here (the module's docstring): one chain's size; a key chain's
@@ -91,19 +94,19 @@ class Block(NamedTuple):
     changes (counts in its own chains' numbers), and where its key chains and response chains
     start in the table of the pass (`delta.joined`)."""
 
-    table: _Table
+    table: ArrayTable
     many: Sequence[Counts]
     first_row: int
     first_col: int
 
 
-def change_rows(table: _Table, many: Sequence[Counts], metric: str,
+def change_rows(table: ArrayTable, many: Sequence[Counts], metric: str,
                 one: Callable[[Counts], list[float]]) -> np.ndarray:
     """`block_rows` of one document's changes, over its own table."""
     return block_rows(table, [Block(table, many, 0, 0)], metric, lambda _, counts: one(counts))
 
 
-def block_rows(joined: _Table, blocks: Sequence[Block], metric: str,
+def block_rows(joined: ArrayTable, blocks: Sequence[Block], metric: str,
                one: Callable[[int, Counts], list[float]]) -> np.ndarray:
     """CEAF-e's four counts changed by each change of each block (the blocks' changes end to end),
     as rows: the changes of the kinds above as arrays over `joined`, the table all the blocks'
@@ -418,7 +421,7 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
         in_k = (comp_k[fix] >= 0) & (arrays.root_row[rows] == comp_k[fix])
         on_a_side = parted[fix] & in_k & np.where(child[fix] == k[fix], ~below, below)
     after = _sorted_sums(fix, rows, term, on_a_side, n)
-    before = np.zeros(n)  # as `delta._Table.best_before` sums them: two components add either way
+    before = np.zeros(n)  # as `delta.CeafCells.best_before` sums them: two components add either way
     for comp in (comp_k, comp_b):
         there = comp >= 0
         before[there] = before[there] + arrays.component_optimum(comp[there], metric)

@@ -6,14 +6,14 @@ whole chain, so every fix rescored it.  But a fix that moves a set P of mentions
 chain) from response chain A to chain B changes only the cells (k, A) and (k, B) of the
 contingency table and the sizes of A and B.  MUC, B3, LEA and the mention counts are sums of
 per-cell terms and per-chain terms, so their change is a sum over the changed cells and chains,
-given per-chain sums kept from the start (`_Table`).
+given per-chain sums kept from the start (`DeltaTable`).
 
 CEAF's best alignment is not a sum, but it decomposes over connected components of the overlap
 graph, and a component's leaves (a chain overlapping exactly one chain of the other side) compete
 only for that one chain: the best alignment uses at most the best leaf of each.  So the change is
 the best alignment of the part the fix reaches, before and after, with each hub's leaves reduced
 to its best one (kept sorted per chain size) and each component solved by `best_matching`: its
-shortcuts, then the duals of the component's best matching before the change (`_Table.row_duals`),
+shortcuts, then the duals of the component's best matching before the change (`DeltaTable.row_duals`),
 which certify most unique optima after it, then the engine's solver.
 
 Clean components only (every span listed once on each side, where all of v8.01's cell sizes are the
@@ -33,15 +33,11 @@ import numpy as np
 
 from metrics.errors.best_matching import matching_duals
 from metrics.errors import ceaf_arrays, ceaf_change, ceaf_components
-from metrics.errors.ceaf_change import Leaves
+from metrics.errors.ceaf_change import Counts, Leaves
 from metrics.model import Document, Span
 from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LEA, MENTIONS, MUC
 from metrics.measures.score import Score
 from metrics.runtime.union_find import least_members
-
-Counts = tuple[tuple[tuple[tuple[int, int], int], ...], tuple[tuple[int, int], ...], int, int]
-"""A change as its counts: ((key chain, response chain), cell change) pairs, (response chain, size
-change) pairs, matched and response mentions gained."""
 
 DELTA_METRICS = frozenset(m.name for m in (MENTIONS, MUC, BCUB, CEAFM, CEAFE, LEA))
 """The metrics whose change is computed here."""
@@ -86,7 +82,7 @@ class CeafCells:
         """The best alignment, before the change, of the components the change reaches: the sum
         of each component's best, kept per component (every fix in a large component needs its
         value), summed in component order so the value does not depend on which fix asked first."""
-        row_component, column_component = self._component_index()
+        row_component, column_component = self.component_index()
         reached = {row_component[k] for k in change.rows if self.row_cells[k]}
         reached.update(column_component[t] for t in change.sizes if t < len(self.col_cells) and self.col_cells[t])
         total = 0.0
@@ -115,7 +111,7 @@ class CeafCells:
         left out of every component's leaves reduced has none (0)."""
         known = self._duals.setdefault(metric, {})
         done = self._dual_components.setdefault(metric, set())
-        row_component = self._component_index()[0]
+        row_component = self.component_index()[0]
         for k in rows:
             c = row_component[k]
             if c not in done:
@@ -127,7 +123,7 @@ class CeafCells:
                     known.update(matching_duals(cells, edges) or {})
         return known
 
-    def _component_index(self) -> tuple[list[int], list[int]]:
+    def component_index(self) -> tuple[list[int], list[int]]:
         """Each key chain's and response chain's connected component of the overlap graph, named
         by its first key chain (a chain with no cell is a component of its own)."""
         if self._components is None:
@@ -140,7 +136,7 @@ class CeafCells:
         return self._components
 
 
-class _Table(CeafCells):
+class DeltaTable(CeafCells):
     """The cells of a clean document pair as dictionaries, with the per-chain sums the metrics'
     changes need, and (built on first use) the leaves for CEAF."""
 
@@ -201,7 +197,7 @@ def joined(tables: Sequence[CeafCells]) -> tuple[CeafCells, list[int], list[int]
     return CeafCells(key_sizes, col_sizes, row_cells, col_cells), first_rows, first_cols
 
 
-def counts_of(table: _Table, moved: dict[Span, int | None]) -> Counts:
+def counts_of(table: DeltaTable, moved: dict[Span, int | None]) -> Counts:
     """The counts a set of moves (`Edit.moved`) changes, in the order the moves list them."""
     col_of, key_row = table.col_of, table.key_row
     return tally((key_row.get(span), frm, to, 1) for span, to in moved.items()
@@ -237,7 +233,7 @@ NO_CHANGE: Counts = ((), (), 0, 0)
 class _Change:
     """The cells and chain sizes a change (`Counts`) changes, indexed as the metrics read them."""
 
-    def __init__(self, table: _Table, counts: Counts) -> None:
+    def __init__(self, table: CeafCells, counts: Counts) -> None:
         self.table = table
         self.cells = cells = dict(counts[0])
         self.sizes = sizes = dict(counts[1])
@@ -271,25 +267,25 @@ class _Change:
         return before + self.cells.get((k, t), 0) if after else before
 
 
-def changes(table: _Table, counts: Counts, metrics: tuple[str, ...]) -> dict[str, Score]:
+def changes(table: DeltaTable, counts: Counts, metrics: tuple[str, ...]) -> dict[str, Score]:
     """The change of each metric's four counts under a change (`counts_of` an edit's moves)."""
     change = _Change(table, counts)
     return {metric: _CHANGES[metric](table, change) if metric in _CHANGES else _ceaf(table, change, metric)
             for metric in metrics}
 
 
-def _mentions(table: _Table, change: _Change) -> Score:
+def _mentions(table: DeltaTable, change: _Change) -> Score:
     matched, responses = change.mentions
     return Score(matched, 0, matched, responses)
 
 
-def _muc(table: _Table, change: _Change) -> Score:
+def _muc(table: DeltaTable, change: _Change) -> Score:
     correct = sum(max(after - 1, 0) - max(before - 1, 0) for _, _, before, after in change.cell_counts)
     links = sum(max(after - 1, 0) - max(before - 1, 0) for _, before, after in change.size_counts)
     return Score(correct, 0, correct, links)
 
 
-def _bcub(table: _Table, change: _Change) -> Score:
+def _bcub(table: DeltaTable, change: _Change) -> Score:
     recall = 0.0
     squares: dict[int, int] = {}
     key_sizes = table.key_sizes
@@ -305,7 +301,7 @@ def _bcub(table: _Table, change: _Change) -> Score:
     return Score(recall, 0, precision, sum(change.sizes.values()))
 
 
-def _lea(table: _Table, change: _Change) -> Score:
+def _lea(table: DeltaTable, change: _Change) -> Score:
     """LEA's terms change in the changed cells, and in every cell of a chain whose size leaves or
     reaches 1 (a singleton's self-link): such a chain has at most one cell before or after, and
     one side's many cells were all moved, so listing them costs no more than the moves."""
@@ -339,7 +335,7 @@ ARRAY_METRICS = frozenset((MUC.name, BCUB.name, CEAFE.name))
 leaves to `_ceaf` the changes it does not decide)."""
 
 
-def change_arrays(table: _Table, many: Sequence[Counts], metrics: Sequence[str]) -> dict[str, np.ndarray]:
+def change_arrays(table: DeltaTable, many: Sequence[Counts], metrics: Sequence[str]) -> dict[str, np.ndarray]:
     """The change of each metric's four counts (MUC, B3: `ARRAY_METRICS`) under each of many
     changes, as rows of an (n, 4) array per metric: `changes(table, counts, (metric,))[metric].counts()`
     of each, to the bit.
@@ -354,7 +350,7 @@ def change_arrays(table: _Table, many: Sequence[Counts], metrics: Sequence[str])
     return block_arrays([table], [many], metrics)
 
 
-def block_arrays(tables: Sequence[_Table], manys: Sequence[Sequence[Counts]], metrics: Sequence[str]
+def block_arrays(tables: Sequence[DeltaTable], manys: Sequence[Sequence[Counts]], metrics: Sequence[str]
                  ) -> dict[str, np.ndarray]:
     """`change_arrays` of several documents' changes (`manys[d]` of `tables[d]`) in one pass, their
     rows end to end: CEAF-e's over the tables `joined` (`ceaf_arrays.block_rows`), MUC's and
@@ -424,7 +420,7 @@ def _bcub_arrays(cell: np.ndarray, size: np.ndarray, n_many: int) -> np.ndarray:
     return out
 
 
-def _ceaf(table: _Table, change: _Change, metric: str) -> Score:
+def _ceaf(table: DeltaTable, change: _Change, metric: str) -> Score:
     total = ceaf_change.best(table, change, metric, True) - table.best_before(change, metric)
     if metric == CEAFM.name:
         return Score(total, 0, total, sum(change.sizes.values()))
@@ -432,12 +428,12 @@ def _ceaf(table: _Table, change: _Change, metric: str) -> Score:
     return Score(total, 0, total, chains)
 
 
-def table_of(key: Document, response: Document, key_row: dict[Span, int]) -> _Table | None:
+def table_of(key: Document, response: Document, key_row: dict[Span, int]) -> DeltaTable | None:
     """The delta table of a document pair, or None when a span is listed twice on a side (v8.01
     then counts cells in three ways, which only rescoring follows)."""
     if sum(map(len, key.chains)) != len(key_row) or sum(map(len, response.chains)) != len({s for c in response.chains for s in c}):
         return None
-    return _Table(key, response, key_row)
+    return DeltaTable(key, response, key_row)
 
 
 def tainted_chains(key: Document, response: Document) -> tuple[frozenset[int], frozenset[int]]:
@@ -470,6 +466,6 @@ def tainted_chains(key: Document, response: Document) -> tuple[frozenset[int], f
             frozenset(r for r in range(len(response.chains)) if roots[n_key + r] in bad))
 
 
-def partial_table(key: Document, response: Document, key_row: dict[Span, int]) -> _Table:
+def partial_table(key: Document, response: Document, key_row: dict[Span, int]) -> DeltaTable:
     """The delta table of any document pair: exact for the chains `tainted_chains` leaves out."""
-    return _Table(key, response, key_row)
+    return DeltaTable(key, response, key_row)

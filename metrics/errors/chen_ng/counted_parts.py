@@ -11,7 +11,7 @@ response chain holds.  Only v8.01's rule for a span listed twice changes them: a
 met again (in any chain, in chain order) is dropped, a chain emptied by dropping disappears, a
 span of no key chain is kept at every place (`alignment.RepeatedSpans`).  So the part's table is
 counted here: the chains that list no repeated span and that the edit did not touch from the
-document's cells (`delta._Table`, made for a clean document or not), the others by walking their
+document's cells (`delta.DeltaTable`, made for a clean document or not), the others by walking their
 spans under that rule, and the cells ordered as `build_table` orders them (by key chain, then
 response chain, in the part's order).  The engine's own metric functions then score that table
 (`together.score_columns` and each metric's computation, as the rescoring scores its fragments),
@@ -43,7 +43,7 @@ from metrics.mentions.alignment import RepeatedSpans
 from metrics.model import Span
 
 if TYPE_CHECKING:
-    from metrics.errors.delta import _Table
+    from metrics.errors.delta import DeltaTable
 
 COUNTED_CHAINS = 1_000
 """A part of this many chains (key and response) or more is counted; a smaller one is aligned with
@@ -63,7 +63,7 @@ def counts_suffice(metrics: Iterable[str], scorer: Scorer) -> bool:
 class DocumentCells:
     """What counting a document's parts needs, found once per document: its cells as arrays."""
 
-    def __init__(self, cells: _Table, chains: Sequence[Sequence[Span]]) -> None:
+    def __init__(self, cells: DeltaTable, chains: Sequence[Sequence[Span]]) -> None:
         self.cells = cells
         """The document's cells (every listing counted, as `delta.partial_table` counts them)."""
         listed = Counter(span for chain in chains for span in chain)
