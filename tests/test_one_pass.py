@@ -15,7 +15,7 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_ceaf_arrays import _fixes, _merged_or_split
 from test_errors_impact import full_rescore
@@ -141,7 +141,7 @@ def test_a_corpus_s_errors_priced_in_one_pass_as_each_alone(seed: int, n_documen
     `price_category` gives it; a few against rescoring the whole corpus."""
     keys, responses, prepared, records, together, alone = _multi_document_pricers(seed, n_documents, metric)
     priced, by_category = together.price_all(records, records)
-    assert len({r.document for r in records}) > 1 or len(records) < 2
+    assume(len({r.document for r in records}) > 1)  # the pass spans documents
     assert [r.impact for r in priced] == [alone.price(alone.index[r.document], [fix_of(r)]) for r in records]
     assert by_category == {c: alone.price_category(records, c) for c in by_category}
     for r in priced[::max(1, len(priced) // 3)]:
