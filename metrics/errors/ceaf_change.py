@@ -166,13 +166,7 @@ def reached(table: CeafTable, change: CeafChange, metric: str, after: bool
                         row_label[k] = at_col
                         rows_todo.append(k)
                     else:
-                        while at_row in joined:
-                            at_row = joined[at_row]
-                        root = at_col
-                        while root in joined:
-                            root = joined[root]
-                        if at_row != root:
-                            joined[at_row] = root
+                        _join(joined, at_row, at_col)
         while rows_todo:
             k = rows_todo.pop()
             cells = row_cells[k]
@@ -207,14 +201,19 @@ def reached(table: CeafTable, change: CeafChange, metric: str, after: bool
                         col_label[t] = at_row
                         cols_todo.append(t)
                     else:
-                        root = at_row
-                        while root in joined:
-                            root = joined[root]
-                        while at_col in joined:
-                            at_col = joined[at_col]
-                        if root != at_col:
-                            joined[root] = at_col
+                        _join(joined, at_row, at_col)
     return edges, row_label, joined
+
+
+def _join(joined: dict[int, int], first: int, second: int) -> None:
+    """Two labels of chains found connected (an edge between chains already reached): the first's
+    root joins the second's, unless they are one (`reached`'s labels)."""
+    while first in joined:
+        first = joined[first]
+    while second in joined:
+        second = joined[second]
+    if first != second:
+        joined[first] = second
 
 
 def labelled_groups(edges: dict[tuple[int, int], float], row_label: dict[int, int],
