@@ -301,7 +301,7 @@ class Pricer:
         tables, distincts, by_counts, places = [], [], [], []
         done: list[int] = []  # each fix priced by its counts, by its place among all the documents' fixes
         declined: list[tuple[int, list[list[Fix]], list[int]]] = []  # (document, fixes, places) rescored
-        first = 0  # the place of the document's first fix
+        first = n_distinct = 0  # the place of the document's first fix, and of its first distinct counts
         for i, fixes in asked:
             state = self._state(i)
             table = state.delta
@@ -315,8 +315,8 @@ class Pricer:
                 if refused:
                     declined.append((i, [[fixes[n]] for n in refused], [first + n for n in refused]))
             distinct: dict[Counts, int] = {}
-            start = sum(map(len, distincts))
-            places += [start + distinct.setdefault(counted[n], len(distinct)) for n in mine]
+            places += [n_distinct + distinct.setdefault(counted[n], len(distinct)) for n in mine]
+            n_distinct += len(distinct)
             done += [first + n for n in mine]
             tables.append(table)
             distincts.append(list(distinct))
@@ -411,8 +411,8 @@ class Pricer:
         """The price of each listed fix (in document `where[n]`) alone, and of each category's plan
         (`metrics.errors.chen_ng.plans`), with the documents shared by up to `processes` processes
         (`metrics.runtime.parallel.fork_each`, PARALLEL_RECORDS fixes each at least) in blocks
-        (`price_rows.blocks`), each process taking the next block as it finishes one, the dearest first.
-        A block's single fixes are priced in one pass (`_counted_prices`: numpy's fixed cost per
+        (`price_rows.blocks`), each process taking the next block as it finishes one, the dearest
+        first.  A block's single fixes are priced in one pass (`_counted_prices`: numpy's fixed cost per
         call paid once per block, not per document), then each document's categories: each block
         returns the prices and its documents' (before, after) scores per category, which are
         swapped into the corpus totals here, in document order, as `price_many` does."""
@@ -472,4 +472,3 @@ def _priced(record: ErrorRecord, impact: float) -> ErrorRecord:
 def _signature(i: int, edit: Edit) -> tuple:
     """What identifies the response an edit makes: the document and where the moved spans went."""
     return (i, edit.signature())
-
