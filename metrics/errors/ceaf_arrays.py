@@ -1,9 +1,11 @@
-"""CEAF-e's change under many single fixes of a clean document at once, as array work.
+"""CEAF-e's change under many single fixes of clean documents at once, as array work.
 
 Why: `metrics.errors.delta` found each fix's change by searching the components it reaches and
 solving them again (`ceaf_change`), 40-100 us of Python per fix, two fifths of pricing a corpus's
 errors.  A certificate per fix in Python gained nothing (benchmarks/README.md); what pays is doing
-every fix of a document in one pass of numpy.  Two kinds of change cover almost every single fix:
+every fix in one pass of numpy: every fix of every document asked at once, the documents as
+blocks of one table (`block_rows`; one document's pass cost about the searches it saved, numpy's
+fixed cost per call paid per document).  Two kinds of change cover almost every single fix:
 
 - SIZE: one response chain changes size and no cell moves (a mention absent from the key removed,
   or split out into a chain of its own, which overlaps nothing): only that column's weights change;
