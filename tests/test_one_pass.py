@@ -19,11 +19,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_ceaf_arrays import _fixes, _merged_or_split
 from test_errors_impact import full_rescore
-from test_impact_delta import PRICED, _document, random_chains
+from test_impact_delta import PRICED, _document, chains_repeating_spans, random_chains
 
 from metrics.corpus.scoring import prepare
 from metrics.errors import ceaf_arrays
 from metrics.errors.chen_ng.fixes import apply_fixes, fix_of, single_fix_counts
+from metrics.errors.chen_ng import impact
 from metrics.errors.chen_ng.impact import Pricer
 from metrics.errors.chen_ng.price_rows import blocks
 from metrics.errors.chen_ng.records import classify_corpus
@@ -173,3 +174,29 @@ def test_blocks_take_every_document_once_in_order(loads: list[int], processes: i
     else:
         share = sum(loads) / (processes * 4)
         assert all(sum(loads[i] for i in block) <= share or len(block) == 1 for block in out)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.sampled_from(PRICED))
+def test_a_book_s_clean_fixes_share_the_pass_with_clean_documents(seed: int, metric: str) -> None:
+    """Long documents that list a span twice (their delta tables partial: `PARTIAL_DELTA_TOKENS`)
+    among clean ones: their fixes clear of those spans join the pass, the others are rescored,
+    and every price is the one `price` gives the fix alone."""
+    rng = random.Random(seed)
+    keys, responses = [], []
+    for d in range(4):
+        n = rng.randrange(6, 24)
+        key_chains, response_chains = (chains_repeating_spans(rng, n, most=2) if d % 2 == 0 else
+                                       random_chains(rng, n))
+        keys.append(_document(f"d{d}", n + 6, key_chains))
+        responses.append(_document(f"d{d}", n + 6, response_chains))
+    together, alone = Pricer(prepare(keys, responses), metric, W4), Pricer(prepare(keys, responses), metric, W4)
+    impact.PARTIAL_DELTA_TOKENS, before = 0, impact.PARTIAL_DELTA_TOKENS  # every document made as a book's
+    try:
+        states = [pricer._state(i) for pricer in (together, alone) for i in range(4)]
+    finally:
+        impact.PARTIAL_DELTA_TOKENS = before
+    assert any(state.delta is not None and not state.clean for state in states)
+    records = classify_corpus(together.corpus.pairs, W4)
+    priced, _ = together.price_all(records, [])
+    assert [r.impact for r in priced] == [alone.price(alone.index[r.document], [fix_of(r)]) for r in records]
