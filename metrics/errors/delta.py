@@ -73,6 +73,15 @@ class CeafCells:
         self._dual_components: dict[str, set[int]] = {}
         self._arrays: ceaf_components.TableArrays | None = None
 
+    def release(self) -> None:
+        """Drop what was made when first asked for (the leaves and the arrays refer back to the
+        table: a cycle, which pricing, with the collector paused, would keep to its end)."""
+        self._leaves = {}
+        self._arrays = None
+        self._optimum = {}
+        self._duals = {}
+        self._dual_components = {}
+
     def leaves(self, metric: str) -> Leaves:
         if metric not in self._leaves:
             self._leaves[metric] = Leaves(self, metric)
@@ -364,6 +373,8 @@ def block_arrays(tables: Sequence[DeltaTable], manys: Sequence[Sequence[Counts]]
         out[CEAFE.name] = ceaf_arrays.block_rows(
             table, blocks, CEAFE.name,
             lambda b, counts: _ceaf(tables[b], _Change(tables[b], counts), CEAFE.name).counts())
+        if len(tables) > 1:  # its arrays and leaves point back to it: freed now, not at the next collection
+            table.release()
         metrics = [metric for metric in metrics if metric != CEAFE.name]
         if not metrics:
             return out
