@@ -169,11 +169,8 @@ def test_blocks_take_every_document_once_in_order(loads: list[int], processes: i
     out = blocks(documents, dict(enumerate(loads)), processes)
     assert [i for block in out for i in block] == documents
     assert all(out)
-    if processes == 1:
-        assert len(out) <= 1
-    else:
-        share = sum(loads) / (processes * 4)
-        assert all(sum(loads[i] for i in block) <= share or len(block) == 1 for block in out)
+    share = sum(loads) / (processes * 4)
+    assert all(sum(loads[i] for i in block) <= share or len(block) == 1 for block in out)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

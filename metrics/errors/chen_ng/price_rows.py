@@ -48,19 +48,18 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 
 BLOCKS_PER_PROCESS = 4
-"""Blocks of documents (`blocks`) per pricing process: each block pays numpy's fixed costs once,
-and a process that finishes early takes the next block, so a few per process keep the balance
-that taking one document at a time had."""
+"""Blocks of documents (`blocks`) per pricing process: each block pays numpy's fixed costs once
+(four cost what one does: benchmarks/README.md), a process that finishes early takes the next
+block, so a few per process keep the balance that taking one document at a time had, and a
+block's pass holds a quarter of the arrays and joined cells that one pass over all would."""
 
 
 def blocks(documents: Sequence[int], load: Mapping[int, int], processes: int) -> list[list[int]]:
-    """The documents (dearest first) cut in order into blocks of about equal load: one block in
-    one process; BLOCKS_PER_PROCESS per process otherwise, the dearest documents in the first."""
+    """The documents (dearest first) cut in order into BLOCKS_PER_PROCESS blocks per process, of
+    about equal load, the dearest documents in the first."""
     if not documents:
         return []
-    if processes <= 1:
-        return [list(documents)]
-    share = sum(load[i] for i in documents) / (processes * BLOCKS_PER_PROCESS)
+    share = sum(load[i] for i in documents) / (max(processes, 1) * BLOCKS_PER_PROCESS)
     out: list[list[int]] = [[]]
     held = 0
     for i in documents:
