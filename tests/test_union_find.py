@@ -127,6 +127,6 @@ def test_the_delta_tables_components_are_named_by_their_first_key_chain(seed, n)
     table = table_of(key, response, {span: k for k, chain in enumerate(key.chains) for span in chain})
     assert table is not None
     label = chains_sharing_spans([*key.chains, *response.chains])
-    rows, columns = table._component_index()
+    rows, columns = table.component_index()
     assert rows + columns == label  # the least chain: a key chain wherever the component has one
     assert all(c < len(key.chains) for c in rows)

@@ -1,9 +1,11 @@
-"""CEAF-e's change under many single fixes of a clean document at once, as array work.
+"""CEAF-e's change under many single fixes of clean documents at once, as array work.
 
 Why: `metrics.errors.delta` found each fix's change by searching the components it reaches and
 solving them again (`ceaf_change`), 40-100 us of Python per fix, two fifths of pricing a corpus's
 errors.  A certificate per fix in Python gained nothing (benchmarks/README.md); what pays is doing
-every fix of a document in one pass of numpy.  Two kinds of change cover almost every single fix:
+every fix in one pass of numpy: every fix of every document asked at once, the documents as
+blocks of one table (`block_rows`; one document's pass cost about the searches it saved, numpy's
+fixed cost per call paid per document).  Two kinds of change cover almost every single fix:
 
 - SIZE: one response chain changes size and no cell moves (a mention absent from the key removed,
   or split out into a chain of its own, which overlaps nothing): only that column's weights change;
@@ -43,17 +45,20 @@ keeps it.  tests/test_ceaf_arrays.py checks every change against `delta.changes`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
 from metrics.errors.ceaf_columns import Tops, column_tops, gather, judge, segment_max
+from metrics.errors.ceaf_change import CeafTable, Counts
 from metrics.errors.ceaf_components import TableArrays, best_edges
 
-_Table = Any
-"""`metrics.errors.delta`'s table of a document (not imported: delta imports this module)."""
-Counts = tuple
-"""`metrics.errors.delta.Counts`: ((cell, change) pairs, (chain, size change) pairs, matched, responses)."""
+
+class ArrayTable(CeafTable, Protocol):
+    """A table of cells (`CeafTable`) with its cells as arrays (`delta.CeafCells.arrays`)."""
+
+    def arrays(self) -> TableArrays: ...
+
 
 SIZE, MOVE = 1, 2
 """The kinds of change computed here (the module's docstring): one chain's size; a key chain's
@@ -86,29 +91,57 @@ def kind_of(counts: Counts, n_cols: int) -> tuple[int, ...] | None:
     return None
 
 
-def change_rows(table: _Table, many: Sequence[Counts], metric: str,
+class Block(NamedTuple):
+    """One document's changes in a pass over several documents' (`block_rows`): its table, its
+    changes (counts in its own chains' numbers), and where its key chains and response chains
+    start in the table of the pass (`delta.joined`)."""
+
+    table: ArrayTable
+    many: Sequence[Counts]
+    first_row: int
+    first_col: int
+
+
+def change_rows(table: ArrayTable, many: Sequence[Counts], metric: str,
                 one: Callable[[Counts], list[float]]) -> np.ndarray:
-    """CEAF-e's four counts changed by each of many changes, as rows: the changes of the kinds
-    above as arrays, every other one by `one` (`delta`'s change of one).  CEAF-e's fourth count,
-    the response chains gained, is the chains that come to exist less those that cease to."""
-    arrays = table.arrays()
-    n_cols, row_cells = arrays.n_cols, table.row_cells
-    out = np.zeros((len(many), 4))
+    """`block_rows` of one document's changes, over its own table."""
+    return block_rows(table, [Block(table, many, 0, 0)], metric, lambda _, counts: one(counts))
+
+
+def block_rows(joined: ArrayTable, blocks: Sequence[Block], metric: str,
+               one: Callable[[int, Counts], list[float]]) -> np.ndarray:
+    """CEAF-e's four counts changed by each change of each block (the blocks' changes end to end),
+    as rows: the changes of the kinds above as arrays over `joined`, the table all the blocks'
+    tables are part of, every other one by `one(block, counts)` (`delta`'s change of one, on the
+    block's own table).  CEAF-e's fourth count, the response chains gained, is the chains that
+    come to exist less those that cease to.  Each change's chains are renumbered as `joined`
+    numbers them (a new chain, or none: `joined`'s n_cols), and every value is computed per
+    component, so a change's row is the one its document's table alone gives, float for float."""
+    arrays = joined.arrays()
+    n_cols = arrays.n_cols
     sized: list[tuple[int, ...]] = []  # (change, response chain, its size change, new chains)
     moves: list[tuple[int, ...]] = []  # (change, key chain, a, its cell before, leaving, b, its cell before, joining)
-    others = []
-    for i, counts in enumerate(many):
-        kind = kind_of(counts, n_cols)
-        if kind is None:
-            others.append(i)
-        elif kind[0] == SIZE:
-            sized.append((i, *kind[1:]))
-        else:
-            _, k, a, leaving, b, joining = kind
-            cells = row_cells[k]
-            moves.append((i, k, a, cells.get(a, 0), leaving, b, cells.get(b, 0), joining))
-    totals = np.zeros(len(many))
-    decided = np.ones(len(many), dtype=bool)
+    others: list[int] = []
+    starts = []  # where each block's changes start
+    at = 0
+    for table, many, first_row, first_col in blocks:
+        starts.append(at)
+        n_block_cols, row_cells = len(table.col_cells), table.row_cells
+        for counts in many:
+            kind = kind_of(counts, n_block_cols)
+            if kind is None:
+                others.append(at)
+            elif kind[0] == SIZE:
+                sized.append((at, kind[1] + first_col, kind[2], kind[3]))
+            else:
+                _, k, a, leaving, b, joining = kind
+                cells = row_cells[k]
+                moves.append((at, k + first_row, a + first_col if a >= 0 else -1, cells.get(a, 0), leaving,
+                              b + first_col if b < n_block_cols else n_cols, cells.get(b, 0), joining))
+            at += 1
+    out = np.zeros((at, 4))
+    totals = np.zeros(at)
+    decided = np.ones(at, dtype=bool)
     decided[others] = False
     sizes = arrays.col_sizes
     reach = (np.minimum(arrays.comp_rows, arrays.comp_cols) + 3).tolist()  # a matching, and the chains judged
@@ -125,8 +158,9 @@ def change_rows(table: _Table, many: Sequence[Counts], metric: str,
                       + (sizes[b0] + joining > 0) - (sizes[b0] > 0))
         _moves(arrays, metric, moved, totals, decided)
     out[:, 0] = out[:, 2] = totals
-    for i in np.flatnonzero(~decided).tolist():
-        out[i] = one(many[i])
+    left = np.flatnonzero(~decided)
+    for i, b in zip(left.tolist(), (np.searchsorted(starts, left, side="right") - 1).tolist()):
+        out[i] = one(b, blocks[b].many[i - starts[b]])
     return out
 
 
@@ -292,54 +326,111 @@ def _star_moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.
     totals[at] = after - arrays.component_optimum(arrays.root_row[k], metric)
 
 
+class _Moved(NamedTuple):
+    """Moves of key chains' mentions (`_moves`), one element per change: its place, the key chain
+    k, the chain a it leaves (-1: none), k's cell there, how many leave, the chain b it joins
+    (n_cols or more: a new one, or none), k's cell there, how many join; whether a and b are
+    chains of the table, a and b as indices (n_cols where not), and the components of k and b
+    (-1: none, or b's counted as k's)."""
+
+    at: np.ndarray
+    k: np.ndarray
+    a: np.ndarray
+    cell_a: np.ndarray
+    leaving: np.ndarray
+    b: np.ndarray
+    cell_b: np.ndarray
+    joining: np.ndarray
+    has_a: np.ndarray
+    old_b: np.ndarray
+    a0: np.ndarray
+    b0: np.ndarray
+    comp_k: np.ndarray
+    comp_b: np.ndarray
+
+    def take(self, chosen: np.ndarray) -> _Moved:
+        return _Moved(*(x[chosen] for x in self))
+
+
 def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarray, decided: np.ndarray) -> None:
     """Changes that move a key chain's mentions from chain a (or none) to chain b (or a new one):
     the components of k and b, the cell (k, a) removed when it empties (a bridge test says
     whether its component parts in two), columns a and b judged again (the module's docstring)."""
     at, k, a, cell_a, leaving, b, cell_b, joining = moves
-    n_rows, n_cols = arrays.n_rows, arrays.n_cols
+    n_cols = arrays.n_cols
     has_a, old_b = a >= 0, b < n_cols
     a0, b0 = np.where(has_a, a, n_cols), np.where(old_b, b, n_cols)
     comp_k = np.where(arrays.row_ptr[k + 1] > arrays.row_ptr[k], arrays.root_row[k], -1)
     comp_b = np.where(old_b & (arrays.col_ptr[b0 + 1] > arrays.col_ptr[b0]), arrays.root_col[b0], -1)
     comp_b[comp_b == comp_k] = -1  # one component, counted once
+    m = _Moved(at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b)
     # a star on k, b new or in it: a star on k after too, its largest edge (no certificate)
     star = (comp_k >= 0) & (comp_b < 0) & (arrays.comp_rows[np.maximum(comp_k, 0)] == 1)
     if star.any():
         _star_moves(arrays, metric, moves[:, star], totals)
-        at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b = (
-            x[~star] for x in (at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b))
-    good = np.ones(len(at), dtype=bool)
-    for comp in (comp_k, comp_b):
+        m = m.take(~star)
+    good = np.ones(len(m.at), dtype=bool)
+    for comp in (m.comp_k, m.comp_b):
         there = comp >= 0
         good[there] &= arrays.certify(comp[there], metric)
-    decided[at[~good]] = False
-    at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b = (
-        x[good] for x in (at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b))
-    n = len(at)
+    decided[m.at[~good]] = False
+    m = m.take(good)
+    n = len(m.at)
     if not n:
         return
-    size_a = np.where(has_a, arrays.col_sizes[a0] - leaving, 0)
-    size_b = np.where(old_b, arrays.col_sizes[b0], 0) + joining
-    left_in_a = cell_a - leaving
-    # column a after: its cells, k's less those leaving (gone if none stay; no cells if a empties);
-    # column b after: its cells, k's with those joining (a new cell if k had none there); k a leaf
-    # of t, which has other key chains: t's next leaf comes in, t is judged too (k's one cell, in
-    # t, as it was).  The three judged in one pass.
+    columns, olds, good = _judged_columns(arrays, metric, m)
+    parted, child = _parted(arrays, m)
+    # the key chains of the part reached that weigh anything after: those matched before (the
+    # components of k and b) and those the judged columns take (k too when it had no cell)
+    none = len(arrays.known) - 1  # the node of no chain: no key chains
+    fix_k, rows_k = arrays.matched_rows(np.where(good & (m.comp_k >= 0), m.comp_k, none))
+    fix_b, rows_b = arrays.matched_rows(np.where(good & (m.comp_b >= 0), m.comp_b, none))
+    taken = [(np.where(good, chosen, -1), weight) for _, chosen, weight, _ in columns]
+    fix, rows, term = _terms(arrays, np.concatenate((fix_k, fix_b)), np.concatenate((rows_k, rows_b)), olds, taken)
+    # a key chain on a's side of a bridge removed is apart (b's component joins k's side)
+    on_a_side = np.zeros(len(fix), dtype=bool)
+    if parted.any():
+        c = np.maximum(child[fix], 0)
+        below = (arrays.enter[rows] >= arrays.enter[c]) & (arrays.enter[rows] < arrays.leave[c])
+        in_k = (m.comp_k[fix] >= 0) & (arrays.root_row[rows] == m.comp_k[fix])
+        on_a_side = parted[fix] & in_k & np.where(child[fix] == m.k[fix], ~below, below)
+    after = _sorted_sums(fix, rows, term, on_a_side, n)
+    before = np.zeros(n)  # as `delta.CeafCells.best_before` sums them: two components add either way
+    for comp in (m.comp_k, m.comp_b):
+        there = comp >= 0
+        before[there] = before[there] + arrays.component_optimum(comp[there], metric)
+    totals[m.at[good]] = (after - before)[good]
+    decided[m.at[~good]] = False
+
+
+def _judged_columns(arrays: TableArrays, metric: str, m: _Moved
+                    ) -> tuple[list[tuple[np.ndarray, ...]], list[np.ndarray], np.ndarray]:
+    """The columns each move judges again, as (column or -1, key chain it takes or -1, that
+    edge's weight, whether it decides) per column; each judged column's partner before (-1:
+    none); and whether the matching after is the one they make: every other column keeps its
+    partner, these take theirs (no two the same key chain, none taken from a column not judged,
+    every key chain let go with dual 0, and no next leaf brought in: those go to `delta`).
+
+    Column a after: its cells, k's less those leaving (gone if none stay; no cells if a empties);
+    column b after: its cells, k's with those joining (a new cell if k had none there); k a leaf
+    of t, which has other key chains: t's next leaf comes in, t is judged too (k's one cell, in
+    t, as it was).  The three judged in one pass."""
+    n, n_cols, k = len(m.at), arrays.n_cols, m.k
+    size_a = np.where(m.has_a, arrays.col_sizes[m.a0] - m.leaving, 0)
+    size_b = np.where(m.old_b, arrays.col_sizes[m.b0], 0) + m.joining
     leaf_of, next_leaf = arrays.reduction_keeps(metric)
-    t = np.where(has_a, -1, leaf_of[k])
-    t[t == b] = -1
+    t = np.where(m.has_a, -1, leaf_of[k])
+    t[t == m.b] = -1
     t_now = np.where(t >= 0, t, n_cols)
     k_in_t = np.zeros(n, dtype=np.int64)
     k_in_t[t >= 0] = arrays.row_n[arrays.row_ptr[k[t >= 0]]]
     sizes = np.concatenate((np.maximum(size_a, 0), size_b, arrays.col_sizes[t_now]))
-    tops = column_tops(arrays, np.concatenate((np.where(size_a > 0, a0, n_cols), b0, t_now)), sizes)
-    judged = judge(arrays, tops, np.tile(k, 3), np.concatenate((left_in_a, cell_b + joining, k_in_t)), sizes)
+    tops = column_tops(arrays, np.concatenate((np.where(size_a > 0, m.a0, n_cols), m.b0, t_now)), sizes)
+    judged = judge(arrays, tops, np.tile(k, 3),
+                   np.concatenate((m.cell_a - m.leaving, m.cell_b + m.joining, k_in_t)), sizes)
     columns = [(ids, *(x[j * n:(j + 1) * n] for x in judged))
-               for j, ids in enumerate((np.where(has_a, a, -1), np.where(old_b, b, -1), t))]
-    # the matching after: every other column keeps its partner; these take theirs (a change where
-    # a or b is a key chain's first leaf of several, whose next leaf comes in, goes to delta)
-    good = (next_leaf[a0] < 0) & (next_leaf[b0] < 0)
+               for j, ids in enumerate((np.where(m.has_a, m.a, -1), np.where(m.old_b, m.b, -1), t))]
+    good = (next_leaf[m.a0] < 0) & (next_leaf[m.b0] < 0)
     for i, (ids, chosen, _, decides) in enumerate(columns):
         good &= decides
         for other_ids, other, *_ in columns[i + 1:]:
@@ -355,43 +446,30 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
         for _, chosen, *_ in columns:
             let_go &= old != chosen
         good &= ~(let_go & (arrays.dual[np.maximum(old, 0)] != 0.0))  # a key chain let go has dual 0
-    # the cell (k, a) emptied: does its component part in two, and which side is b on
+    return columns, olds, good
+
+
+def _parted(arrays: TableArrays, m: _Moved) -> tuple[np.ndarray, np.ndarray]:
+    """Whether the cell (k, a) a move empties parts its component in two, b not joining the sides
+    again (a bridge of the component's depth-first tree, `TableArrays.search`), and the node
+    below that bridge (-1: none)."""
+    n, n_rows, k = len(m.at), arrays.n_rows, m.k
     parted = np.zeros(n, dtype=bool)
     child = np.full(n, -1, dtype=np.int64)
-    emptied = has_a & (left_in_a == 0)
+    emptied = m.has_a & (m.cell_a == m.leaving)
     if emptied.any():
-        arrays.search(comp_k[emptied])
-        node_a = n_rows + a0
+        arrays.search(m.comp_k[emptied])
+        node_a = n_rows + m.a0
         down = emptied & (arrays.parent[node_a] == k)  # a entered from k
         up = emptied & (arrays.parent[k] == node_a)  # k entered from a
         child = np.where(down, node_a, np.where(up, k, -1))
         top = np.where(down, k, node_a)
         parted = (child >= 0) & (arrays.low[np.maximum(child, 0)] > arrays.enter[top])
         # b on a's side of the bridge joins the two again
-        b_in = old_b & (comp_b < 0) & (np.where(old_b, arrays.root_col[b0], -1) == comp_k)
-        b_node = n_rows + b0
+        b_in = m.old_b & (m.comp_b < 0) & (np.where(m.old_b, arrays.root_col[m.b0], -1) == m.comp_k)
+        b_node = n_rows + m.b0
         b_below = (arrays.enter[b_node] >= arrays.enter[np.maximum(child, 0)]) & \
             (arrays.enter[b_node] < arrays.leave[np.maximum(child, 0)])
         b_side_of_a = np.where(child == k, ~b_below, b_below)
         parted &= ~(b_in & b_side_of_a)
-    # the key chains of the part reached that weigh anything after: those matched before (the
-    # components of k and b) and those the judged columns take (k too when it had no cell)
-    none = len(arrays.known) - 1  # the node of no chain: no key chains
-    fix_k, rows_k = arrays.matched_rows(np.where(good & (comp_k >= 0), comp_k, none))
-    fix_b, rows_b = arrays.matched_rows(np.where(good & (comp_b >= 0), comp_b, none))
-    taken = [(np.where(good, chosen, -1), weight) for _, chosen, weight, _ in columns]
-    fix, rows, term = _terms(arrays, np.concatenate((fix_k, fix_b)), np.concatenate((rows_k, rows_b)), olds, taken)
-    # a key chain on a's side of a bridge removed is apart (b's component joins k's side)
-    on_a_side = np.zeros(len(fix), dtype=bool)
-    if parted.any():
-        c = np.maximum(child[fix], 0)
-        below = (arrays.enter[rows] >= arrays.enter[c]) & (arrays.enter[rows] < arrays.leave[c])
-        in_k = (comp_k[fix] >= 0) & (arrays.root_row[rows] == comp_k[fix])
-        on_a_side = parted[fix] & in_k & np.where(child[fix] == k[fix], ~below, below)
-    after = _sorted_sums(fix, rows, term, on_a_side, n)
-    before = np.zeros(n)  # as `delta._Table.best_before` sums them: two components add either way
-    for comp in (comp_k, comp_b):
-        there = comp >= 0
-        before[there] = before[there] + arrays.component_optimum(comp[there], metric)
-    totals[at[good]] = (after - before)[good]
-    decided[at[~good]] = False
+    return parted, child

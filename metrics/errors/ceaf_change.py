@@ -10,15 +10,47 @@ component solved by `best_matching`.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from collections.abc import Iterable
+from typing import Protocol
 
 from metrics.errors.best_matching import at_most_one_choice, best_total
 from metrics.measures.catalog import CEAFM
 
-_Table = Any
-"""`metrics.errors.delta`'s table of a document (not imported: delta imports this module)."""
-_Change = Any
-"""`metrics.errors.delta`'s change of that table."""
+Counts = tuple[tuple[tuple[tuple[int, int], int], ...], tuple[tuple[int, int], ...], int, int]
+"""A change of a table as its counts (`metrics.errors.delta.tally`): ((key chain, response chain),
+cell change) pairs, (response chain, size change) pairs, matched and response mentions gained."""
+
+
+class CeafTable(Protocol):
+    """What CEAF's change reads of a table of cells (`metrics.errors.delta.CeafCells`, not
+    imported: delta imports the `ceaf_*` modules): each key chain's cells by response chain and
+    each response chain's by key chain, the chains' sizes, the components of the overlap graph,
+    each component's best alignment and duals before any change, and the leaves."""
+
+    key_sizes: list[int]
+    col_sizes: list[int]
+    row_cells: list[dict[int, int]]
+    col_cells: list[dict[int, int]]
+
+    def leaves(self, metric: str) -> Leaves: ...
+
+    def component_index(self) -> tuple[list[int], list[int]]: ...
+
+    def component_best(self, metric: str, c: int) -> float: ...
+
+    def row_duals(self, metric: str, rows: Iterable[int]) -> dict[int, float]: ...
+
+
+class CeafChange(Protocol):
+    """What the search reads of a change of a table (`metrics.errors.delta._Change`): the cells'
+    changes, also by response chain and by key chain, the changed key chains, and the chains'
+    size changes (a chain past the table's last is a new one)."""
+
+    cells: dict[tuple[int, int], int]
+    sizes: dict[int, int]
+    by_col: dict[int, dict[int, int]]
+    by_row: dict[int, list[int]]
+    rows: set[int]
 
 
 def _phi(metric: str, n: int, key_size: int, response_size: int) -> float:
@@ -31,7 +63,7 @@ class Leaves:
     leaves in best-first order: a row's leaf columns once (their phi never changes: a fix that
     changes a column makes it a seed, not a leaf), a column's leaf rows per column size."""
 
-    def __init__(self, table: _Table, metric: str) -> None:
+    def __init__(self, table: CeafTable, metric: str) -> None:
         self.table = table
         self.metric = metric
         rows, cols = table.row_cells, table.col_cells
@@ -57,7 +89,7 @@ class Leaves:
         return order
 
 
-def best(table: _Table, change: _Change, metric: str, after: bool) -> float:
+def best(table: CeafTable, change: CeafChange, metric: str, after: bool) -> float:
     """Best alignment of the components holding a changed cell or chain, leaves reduced (after the
     change, the duals of the components before it may spare the solver: best_matching)."""
     edges, row_label, joined = reached(table, change, metric, after)
@@ -73,7 +105,7 @@ def best(table: _Table, change: _Change, metric: str, after: bool) -> float:
                for cells in labelled_groups(edges, row_label, joined))
 
 
-def reached(table: _Table, change: _Change, metric: str, after: bool
+def reached(table: CeafTable, change: CeafChange, metric: str, after: bool
              ) -> tuple[dict[tuple[int, int], float], dict[int, int], dict[int, int]]:
     """The edges (cells and their phi) of the components holding a changed cell or chain, leaves
     reduced, with the label of each key chain reached and the labels joined (`labelled_groups`).
@@ -134,13 +166,7 @@ def reached(table: _Table, change: _Change, metric: str, after: bool
                         row_label[k] = at_col
                         rows_todo.append(k)
                     else:
-                        while at_row in joined:
-                            at_row = joined[at_row]
-                        root = at_col
-                        while root in joined:
-                            root = joined[root]
-                        if at_row != root:
-                            joined[at_row] = root
+                        _join(joined, at_row, at_col)
         while rows_todo:
             k = rows_todo.pop()
             cells = row_cells[k]
@@ -175,14 +201,19 @@ def reached(table: _Table, change: _Change, metric: str, after: bool
                         col_label[t] = at_row
                         cols_todo.append(t)
                     else:
-                        root = at_row
-                        while root in joined:
-                            root = joined[root]
-                        while at_col in joined:
-                            at_col = joined[at_col]
-                        if root != at_col:
-                            joined[root] = at_col
+                        _join(joined, at_row, at_col)
     return edges, row_label, joined
+
+
+def _join(joined: dict[int, int], first: int, second: int) -> None:
+    """Two labels of chains found connected (an edge between chains already reached): the first's
+    root joins the second's, unless they are one (`reached`'s labels)."""
+    while first in joined:
+        first = joined[first]
+    while second in joined:
+        second = joined[second]
+    if first != second:
+        joined[first] = second
 
 
 def labelled_groups(edges: dict[tuple[int, int], float], row_label: dict[int, int],

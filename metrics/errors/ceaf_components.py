@@ -11,24 +11,21 @@ certificates of all the document's stars at once, when the first is needed).
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any
-
 import numpy as np
 
 from metrics.errors.best_matching import MARGIN, certified, matching_duals
+from metrics.errors.ceaf_change import CeafTable
 from metrics.mentions.chains import ranges as index_ranges
 
-_Table = Any
-"""`metrics.errors.delta`'s table of a document (not imported: delta imports ceaf_arrays)."""
 
 
 class TableArrays:
     """A clean document's cells as arrays (by response chain and by key chain), its components'
     sizes, and (found when a fix first needs them) each component's certified best matching and
     its bridges.  Nodes: key chain k is node k, response chain t node n_rows + t; a component is
-    named by its first key chain (`delta._Table._component_index`)."""
+    named by its first key chain (`CeafTable.component_index`)."""
 
-    def __init__(self, table: _Table) -> None:
+    def __init__(self, table: CeafTable) -> None:
         self.table = table
         rows, cols = table.row_cells, table.col_cells
         self.n_rows, self.n_cols = n_rows, n_cols = len(rows), len(cols)
@@ -37,7 +34,7 @@ class TableArrays:
         self.col_sizes = np.array([*table.col_sizes, 0], dtype=np.int64)
         self.col_ptr, self.col_rows, self.col_n = _csr([*cols, {}])
         self.row_ptr, self.row_cols, self.row_n = _csr(rows)
-        root_row, root_col = table._component_index()
+        root_row, root_col = table.component_index()
         n_nodes = n_rows + n_cols + 1
         self.root_row = np.array(root_row, dtype=np.int64).reshape(-1)
         self.root_col = np.array([*root_col, n_nodes - 1], dtype=np.int64)

@@ -6,14 +6,14 @@ whole chain, so every fix rescored it.  But a fix that moves a set P of mentions
 chain) from response chain A to chain B changes only the cells (k, A) and (k, B) of the
 contingency table and the sizes of A and B.  MUC, B3, LEA and the mention counts are sums of
 per-cell terms and per-chain terms, so their change is a sum over the changed cells and chains,
-given per-chain sums kept from the start (`_Table`).
+given per-chain sums kept from the start (`DeltaTable`).
 
 CEAF's best alignment is not a sum, but it decomposes over connected components of the overlap
 graph, and a component's leaves (a chain overlapping exactly one chain of the other side) compete
 only for that one chain: the best alignment uses at most the best leaf of each.  So the change is
 the best alignment of the part the fix reaches, before and after, with each hub's leaves reduced
 to its best one (kept sorted per chain size) and each component solved by `best_matching`: its
-shortcuts, then the duals of the component's best matching before the change (`_Table.row_duals`),
+shortcuts, then the duals of the component's best matching before the change (`DeltaTable.row_duals`),
 which certify most unique optima after it, then the engine's solver.
 
 Clean components only (every span listed once on each side, where all of v8.01's cell sizes are the
@@ -33,15 +33,11 @@ import numpy as np
 
 from metrics.errors.best_matching import matching_duals
 from metrics.errors import ceaf_arrays, ceaf_change, ceaf_components
-from metrics.errors.ceaf_change import Leaves
+from metrics.errors.ceaf_change import Counts, Leaves
 from metrics.model import Document, Span
 from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LEA, MENTIONS, MUC
 from metrics.measures.score import Score
 from metrics.runtime.union_find import least_members
-
-Counts = tuple[tuple[tuple[tuple[int, int], int], ...], tuple[tuple[int, int], ...], int, int]
-"""A change as its counts: ((key chain, response chain), cell change) pairs, (response chain, size
-change) pairs, matched and response mentions gained."""
 
 DELTA_METRICS = frozenset(m.name for m in (MENTIONS, MUC, BCUB, CEAFM, CEAFE, LEA))
 """The metrics whose change is computed here."""
@@ -58,26 +54,18 @@ def _lea_common(n: int, key_size: int, response_size: int) -> float:
     return n * (n - 1) / 2
 
 
-class _Table:
-    """The cells of a clean document pair as dictionaries, with the per-chain sums the metrics'
-    changes need, and (built on first use) the leaves for CEAF."""
+class CeafCells:
+    """The cells of a clean document pair (or of several, `joined`) as dictionaries, with what
+    CEAF's change reads: chain sizes, components, each component's best alignment before any
+    change, the leaves, and the cells as arrays (`ceaf_components.TableArrays`), each made when
+    first asked for.  The `ceaf_*` modules read it through their `CeafTable` protocol."""
 
-    def __init__(self, key: Document, response: Document, key_row: dict[Span, int]) -> None:
-        self.key_row = key_row
-        self.key_sizes = [len(chain) for chain in key.chains]
-        self.col_sizes = [len(chain) for chain in response.chains]
-        self.row_cells: list[dict[int, int]] = [{} for _ in key.chains]
-        self.col_cells: list[dict[int, int]] = [{} for _ in response.chains]
-        for t, chain in enumerate(response.chains):
-            cells = self.col_cells[t]
-            for span in chain:
-                k = key_row.get(span)
-                if k is not None:
-                    cells[k] = cells.get(k, 0) + 1
-            for k, n in cells.items():
-                self.row_cells[k][t] = n
-        self.col_squares = [sum(n * n for n in cells.values()) for cells in self.col_cells]
-        self._response_chains = response.chains
+    def __init__(self, key_sizes: list[int], col_sizes: list[int], row_cells: list[dict[int, int]],
+                 col_cells: list[dict[int, int]]) -> None:
+        self.key_sizes = key_sizes
+        self.col_sizes = col_sizes
+        self.row_cells = row_cells
+        self.col_cells = col_cells
         self._leaves: dict[str, Leaves] = {}
         self._components: tuple[list[int], list[int]] | None = None
         self._optimum: dict[tuple[str, int], float] = {}
@@ -85,19 +73,14 @@ class _Table:
         self._dual_components: dict[str, set[int]] = {}
         self._arrays: ceaf_components.TableArrays | None = None
 
-    # Made when first asked for: LEA alone reads `col_common`, edits alone `col_of`; a document
-    # priced for other metrics, or by counts only, never pays for them.
-    @cached_property
-    def col_of(self) -> dict[Span, int]:
-        """Each response span's chain (the last listing it: only clean chains are read here)."""
-        return {span: t for t, chain in enumerate(self._response_chains) for span in chain}
-
-    @cached_property
-    def col_common(self) -> list[float]:
-        """LEA's common links of each response chain, summed over its cells."""
-        key_sizes, col_sizes = self.key_sizes, self.col_sizes
-        return [sum(_lea_common(n, key_sizes[k], col_sizes[t]) for k, n in cells.items())
-                for t, cells in enumerate(self.col_cells)]
+    def release(self) -> None:
+        """Drop what was made when first asked for (the leaves and the arrays refer back to the
+        table: a cycle, which pricing, with the collector paused, would keep to its end)."""
+        self._leaves = {}
+        self._arrays = None
+        self._optimum = {}
+        self._duals = {}
+        self._dual_components = {}
 
     def leaves(self, metric: str) -> Leaves:
         if metric not in self._leaves:
@@ -108,7 +91,7 @@ class _Table:
         """The best alignment, before the change, of the components the change reaches: the sum
         of each component's best, kept per component (every fix in a large component needs its
         value), summed in component order so the value does not depend on which fix asked first."""
-        row_component, column_component = self._component_index()
+        row_component, column_component = self.component_index()
         reached = {row_component[k] for k in change.rows if self.row_cells[k]}
         reached.update(column_component[t] for t in change.sizes if t < len(self.col_cells) and self.col_cells[t])
         total = 0.0
@@ -137,7 +120,7 @@ class _Table:
         left out of every component's leaves reduced has none (0)."""
         known = self._duals.setdefault(metric, {})
         done = self._dual_components.setdefault(metric, set())
-        row_component = self._component_index()[0]
+        row_component = self.component_index()[0]
         for k in rows:
             c = row_component[k]
             if c not in done:
@@ -149,7 +132,7 @@ class _Table:
                     known.update(matching_duals(cells, edges) or {})
         return known
 
-    def _component_index(self) -> tuple[list[int], list[int]]:
+    def component_index(self) -> tuple[list[int], list[int]]:
         """Each key chain's and response chain's connected component of the overlap graph, named
         by its first key chain (a chain with no cell is a component of its own)."""
         if self._components is None:
@@ -162,7 +145,68 @@ class _Table:
         return self._components
 
 
-def counts_of(table: _Table, moved: dict[Span, int | None]) -> Counts:
+class DeltaTable(CeafCells):
+    """The cells of a clean document pair as dictionaries, with the per-chain sums the metrics'
+    changes need, and (built on first use) the leaves for CEAF."""
+
+    def __init__(self, key: Document, response: Document, key_row: dict[Span, int]) -> None:
+        row_cells: list[dict[int, int]] = [{} for _ in key.chains]
+        col_cells: list[dict[int, int]] = [{} for _ in response.chains]
+        for t, chain in enumerate(response.chains):
+            cells = col_cells[t]
+            for span in chain:
+                k = key_row.get(span)
+                if k is not None:
+                    cells[k] = cells.get(k, 0) + 1
+            for k, n in cells.items():
+                row_cells[k][t] = n
+        super().__init__([len(chain) for chain in key.chains], [len(chain) for chain in response.chains],
+                         row_cells, col_cells)
+        self.key_row = key_row
+        self.col_squares = [sum(n * n for n in cells.values()) for cells in col_cells]
+        self._response_chains = response.chains
+
+    # Made when first asked for: LEA alone reads `col_common`, edits alone `col_of`; a document
+    # priced for other metrics, or by counts only, never pays for them.
+    @cached_property
+    def col_of(self) -> dict[Span, int]:
+        """Each response span's chain (the last listing it: only clean chains are read here)."""
+        return {span: t for t, chain in enumerate(self._response_chains) for span in chain}
+
+    @cached_property
+    def col_common(self) -> list[float]:
+        """LEA's common links of each response chain, summed over its cells."""
+        key_sizes, col_sizes = self.key_sizes, self.col_sizes
+        return [sum(_lea_common(n, key_sizes[k], col_sizes[t]) for k, n in cells.items())
+                for t, cells in enumerate(self.col_cells)]
+
+
+def joined(tables: Sequence[CeafCells]) -> tuple[CeafCells, list[int], list[int]]:
+    """Several documents' cells as one table, with where each document's key chains and response
+    chains start in it: each document's chains numbered after the previous documents'.
+
+    Why: CEAF-e's change of a document's single fixes as arrays paid numpy's fixed cost per call
+    once per document, about what the searches they replace cost (benchmarks/README.md); over
+    one table of all the documents it is paid once (`ceaf_arrays.block_rows`).  No cell joins
+    two documents, so each component is one document's, its chains in the same order: every
+    value computed per component is the document's own."""
+    key_sizes: list[int] = []
+    col_sizes: list[int] = []
+    row_cells: list[dict[int, int]] = []
+    col_cells: list[dict[int, int]] = []
+    first_rows, first_cols = [], []
+    for table in tables:
+        row_start, col_start = len(key_sizes), len(col_sizes)
+        first_rows.append(row_start)
+        first_cols.append(col_start)
+        key_sizes += table.key_sizes
+        col_sizes += table.col_sizes
+        row_cells += [{t + col_start: n for t, n in cells.items()} for cells in table.row_cells]
+        col_cells += [{k + row_start: n for k, n in cells.items()} for cells in table.col_cells]
+    return CeafCells(key_sizes, col_sizes, row_cells, col_cells), first_rows, first_cols
+
+
+def counts_of(table: DeltaTable, moved: dict[Span, int | None]) -> Counts:
     """The counts a set of moves (`Edit.moved`) changes, in the order the moves list them."""
     col_of, key_row = table.col_of, table.key_row
     return tally((key_row.get(span), frm, to, 1) for span, to in moved.items()
@@ -198,7 +242,7 @@ NO_CHANGE: Counts = ((), (), 0, 0)
 class _Change:
     """The cells and chain sizes a change (`Counts`) changes, indexed as the metrics read them."""
 
-    def __init__(self, table: _Table, counts: Counts) -> None:
+    def __init__(self, table: CeafCells, counts: Counts) -> None:
         self.table = table
         self.cells = cells = dict(counts[0])
         self.sizes = sizes = dict(counts[1])
@@ -232,25 +276,25 @@ class _Change:
         return before + self.cells.get((k, t), 0) if after else before
 
 
-def changes(table: _Table, counts: Counts, metrics: tuple[str, ...]) -> dict[str, Score]:
+def changes(table: DeltaTable, counts: Counts, metrics: tuple[str, ...]) -> dict[str, Score]:
     """The change of each metric's four counts under a change (`counts_of` an edit's moves)."""
     change = _Change(table, counts)
     return {metric: _CHANGES[metric](table, change) if metric in _CHANGES else _ceaf(table, change, metric)
             for metric in metrics}
 
 
-def _mentions(table: _Table, change: _Change) -> Score:
+def _mentions(table: DeltaTable, change: _Change) -> Score:
     matched, responses = change.mentions
     return Score(matched, 0, matched, responses)
 
 
-def _muc(table: _Table, change: _Change) -> Score:
+def _muc(table: DeltaTable, change: _Change) -> Score:
     correct = sum(max(after - 1, 0) - max(before - 1, 0) for _, _, before, after in change.cell_counts)
     links = sum(max(after - 1, 0) - max(before - 1, 0) for _, before, after in change.size_counts)
     return Score(correct, 0, correct, links)
 
 
-def _bcub(table: _Table, change: _Change) -> Score:
+def _bcub(table: DeltaTable, change: _Change) -> Score:
     recall = 0.0
     squares: dict[int, int] = {}
     key_sizes = table.key_sizes
@@ -266,7 +310,7 @@ def _bcub(table: _Table, change: _Change) -> Score:
     return Score(recall, 0, precision, sum(change.sizes.values()))
 
 
-def _lea(table: _Table, change: _Change) -> Score:
+def _lea(table: DeltaTable, change: _Change) -> Score:
     """LEA's terms change in the changed cells, and in every cell of a chain whose size leaves or
     reaches 1 (a singleton's self-link): such a chain has at most one cell before or after, and
     one side's many cells were all moved, so listing them costs no more than the moves."""
@@ -300,7 +344,7 @@ ARRAY_METRICS = frozenset((MUC.name, BCUB.name, CEAFE.name))
 leaves to `_ceaf` the changes it does not decide)."""
 
 
-def change_arrays(table: _Table, many: Sequence[Counts], metrics: Sequence[str]) -> dict[str, np.ndarray]:
+def change_arrays(table: DeltaTable, many: Sequence[Counts], metrics: Sequence[str]) -> dict[str, np.ndarray]:
     """The change of each metric's four counts (MUC, B3: `ARRAY_METRICS`) under each of many
     changes, as rows of an (n, 4) array per metric: `changes(table, counts, (metric,))[metric].counts()`
     of each, to the bit.
@@ -312,31 +356,48 @@ def change_arrays(table: _Table, many: Sequence[Counts], metrics: Sequence[str])
     weights one after another from 0.0, in row order: the order `_muc` and `_bcub` add their
     terms (the first cell, then the next), so every value is the same float.  (Padded to the
     largest change, as first written, a category's hundred cells cost a numpy call per column.)"""
+    return block_arrays([table], [many], metrics)
+
+
+def block_arrays(tables: Sequence[DeltaTable], manys: Sequence[Sequence[Counts]], metrics: Sequence[str]
+                 ) -> dict[str, np.ndarray]:
+    """`change_arrays` of several documents' changes (`manys[d]` of `tables[d]`) in one pass, their
+    rows end to end: CEAF-e's over the tables `joined` (`ceaf_arrays.block_rows`), MUC's and
+    B3's sums over every document's rows at once.  Why: a corpus's documents have a hundred
+    changes each at the median, and each numpy call's fixed cost was paid once per document."""
     assert set(metrics) <= ARRAY_METRICS, metrics
     out = {}
     if CEAFE.name in metrics:
-        out[CEAFE.name] = ceaf_arrays.change_rows(
-            table, many, CEAFE.name, lambda counts: _ceaf(table, _Change(table, counts), CEAFE.name).counts())
+        table, first_rows, first_cols = (tables[0], [0], [0]) if len(tables) == 1 else joined(tables)
+        blocks = [ceaf_arrays.Block(*block) for block in zip(tables, manys, first_rows, first_cols)]
+        out[CEAFE.name] = ceaf_arrays.block_rows(
+            table, blocks, CEAFE.name,
+            lambda b, counts: _ceaf(tables[b], _Change(tables[b], counts), CEAFE.name).counts())
+        if len(tables) > 1:  # its arrays and leaves point back to it: freed now, not at the next collection
+            table.release()
         metrics = [metric for metric in metrics if metric != CEAFE.name]
         if not metrics:
             return out
-    col_cells, col_sizes, key_sizes, n_cols = table.col_cells, table.col_sizes, table.key_sizes, len(table.col_cells)
-    col_squares = table.col_squares
     cell_rows: list[tuple[int, int, int, int]] = []  # per changed cell: its change, key chain's size, before, after
     size_rows: list[tuple[int, int, int, int, int]] = []  # per changed chain: its change, size before, after,
     # its squares before, the squares its changed cells add
-    for at, (cells, sizes, _, _) in enumerate(many):
-        squares: dict[int, int] = {}
-        for (k, t), d in cells:
-            n = col_cells[t].get(k, 0) if t < n_cols else 0
-            cell_rows.append((at, key_sizes[k], n, n + d))
-            squares[t] = squares.get(t, 0) + (n + d) * (n + d) - n * n
-        for t, d in sizes:
-            n = col_sizes[t] if t < n_cols else 0
-            size_rows.append((at, n, n + d, col_squares[t] if t < n_cols else 0, squares.get(t, 0)))
+    at = 0
+    for table, many in zip(tables, manys):
+        col_cells, col_sizes, key_sizes, n_cols = table.col_cells, table.col_sizes, table.key_sizes, len(table.col_cells)
+        col_squares = table.col_squares
+        for cells, sizes, _, _ in many:
+            squares: dict[int, int] = {}
+            for (k, t), d in cells:
+                n = col_cells[t].get(k, 0) if t < n_cols else 0
+                cell_rows.append((at, key_sizes[k], n, n + d))
+                squares[t] = squares.get(t, 0) + (n + d) * (n + d) - n * n
+            for t, d in sizes:
+                n = col_sizes[t] if t < n_cols else 0
+                size_rows.append((at, n, n + d, col_squares[t] if t < n_cols else 0, squares.get(t, 0)))
+            at += 1
     cell = np.array(cell_rows, dtype=np.int64).reshape(-1, 4)
     size = np.array(size_rows, dtype=np.int64).reshape(-1, 5)
-    out.update((metric, (_muc_arrays if metric == MUC.name else _bcub_arrays)(cell, size, len(many)))
+    out.update((metric, (_muc_arrays if metric == MUC.name else _bcub_arrays)(cell, size, at))
                for metric in metrics)
     return out
 
@@ -370,7 +431,7 @@ def _bcub_arrays(cell: np.ndarray, size: np.ndarray, n_many: int) -> np.ndarray:
     return out
 
 
-def _ceaf(table: _Table, change: _Change, metric: str) -> Score:
+def _ceaf(table: DeltaTable, change: _Change, metric: str) -> Score:
     total = ceaf_change.best(table, change, metric, True) - table.best_before(change, metric)
     if metric == CEAFM.name:
         return Score(total, 0, total, sum(change.sizes.values()))
@@ -378,12 +439,12 @@ def _ceaf(table: _Table, change: _Change, metric: str) -> Score:
     return Score(total, 0, total, chains)
 
 
-def table_of(key: Document, response: Document, key_row: dict[Span, int]) -> _Table | None:
+def table_of(key: Document, response: Document, key_row: dict[Span, int]) -> DeltaTable | None:
     """The delta table of a document pair, or None when a span is listed twice on a side (v8.01
     then counts cells in three ways, which only rescoring follows)."""
     if sum(map(len, key.chains)) != len(key_row) or sum(map(len, response.chains)) != len({s for c in response.chains for s in c}):
         return None
-    return _Table(key, response, key_row)
+    return DeltaTable(key, response, key_row)
 
 
 def tainted_chains(key: Document, response: Document) -> tuple[frozenset[int], frozenset[int]]:
@@ -416,6 +477,6 @@ def tainted_chains(key: Document, response: Document) -> tuple[frozenset[int], f
             frozenset(r for r in range(len(response.chains)) if roots[n_key + r] in bad))
 
 
-def partial_table(key: Document, response: Document, key_row: dict[Span, int]) -> _Table:
+def partial_table(key: Document, response: Document, key_row: dict[Span, int]) -> DeltaTable:
     """The delta table of any document pair: exact for the chains `tainted_chains` leaves out."""
-    return _Table(key, response, key_row)
+    return DeltaTable(key, response, key_row)

@@ -10,7 +10,7 @@ key chains' sizes, its response chains' sizes, and how many mentions of each key
 response chain holds.  Only v8.01's rule for a span listed twice changes them: a key-matching span
 met again (in any chain, in chain order) is dropped, a chain emptied by dropping disappears, a
 span of no key chain is kept at every place (`alignment.RepeatedSpans`).  So the part's table is
-counted here: the chains that list no repeated span from the document's cells (`delta._Table`,
+counted here: the chains that list no repeated span from the document's cells (`delta.DeltaTable`,
 made for a clean document or not), with the cells of the spans the edit moved added (`part_table`;
 the small parts of `part_tables` walk the chains the edit touched instead), the chains that list a
 repeated span by walking their spans under that rule, and the cells ordered as `build_table`
@@ -45,7 +45,7 @@ from metrics.mentions.alignment import RepeatedSpans
 from metrics.model import Span
 
 if TYPE_CHECKING:
-    from metrics.errors.delta import _Table
+    from metrics.errors.delta import DeltaTable
 
 COUNTED_CHAINS = 1_000
 """A part of this many chains (key and response) or more is counted; a smaller one is aligned with
@@ -65,7 +65,7 @@ def counts_suffice(metrics: Iterable[str], scorer: Scorer) -> bool:
 class DocumentCells:
     """What counting a document's parts needs, found once per document: its cells as arrays."""
 
-    def __init__(self, cells: _Table, chains: Sequence[Sequence[Span]]) -> None:
+    def __init__(self, cells: DeltaTable, chains: Sequence[Sequence[Span]]) -> None:
         self.cells = cells
         """The document's cells (every listing counted, as `delta.partial_table` counts them)."""
         listed = Counter(span for chain in chains for span in chain)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from metrics.corpus.scoring import DocPair
 from metrics.errors.chen_ng.counted_parts import DocumentCells, key_regular
 from metrics.errors.chen_ng.fixes import ChainComponents, Edit, FixBase
-from metrics.errors.delta import Counts, _Table, partial_table
+from metrics.errors.delta import Counts, DeltaTable, partial_table
 from metrics.model import Span
 
 
@@ -19,7 +19,7 @@ class DocumentState:
 
     pair: DocPair
     base: FixBase
-    delta: _Table | None
+    delta: DeltaTable | None
     """metrics.errors.delta's table when the metric's changes are computed there, else None."""
     tainted: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
     """Key and response chains connected to a span listed twice on a side: a fix that reaches

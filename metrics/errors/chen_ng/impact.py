@@ -24,8 +24,9 @@ from dataclasses import fields
 import numpy as np
 
 from metrics.errors.chen_ng.plans import Plans, column_plans, record_plans
+from metrics.errors.chen_ng.price_rows import blocks, prices_of
 from metrics.errors.chen_ng.records import Category, ErrorColumns, ErrorRecord
-from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, change_arrays, changes, counts_of, partial_table, \
+from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, block_arrays, changes, counts_of, partial_table, \
     table_of, tainted_chains
 from metrics.errors.chen_ng.document_state import DocumentState
 from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_bases, fix_of, fixes_of_columns, reach, \
@@ -261,14 +262,15 @@ class Pricer:
         that was a fifth of pricing a corpus.  `also`: fixes priced next (`document_change`), rescored with
         these in a document without a delta table (a book's categories, whole-book parts, stay apart)."""
         state = self._state(i)
-        if self._arrays and state.delta is not None and all(len(fixes) == 1 for fixes in fix_lists):
-            return self._counted_prices(i, state, [fixes[0] for fixes in fix_lists])
+        if self._in_one_pass(i) and all(len(fixes) == 1 for fixes in fix_lists):
+            return self._counted_prices([(i, [fixes[0] for fixes in fix_lists])])[0]
         made = self._rescore_together(i, [*fix_lists, *also] if state.delta is None else fix_lists)
         changes = self._known_changes(i, fix_lists, made)
         if not self._arrays:
             return [self._price_changes([change]) for change in changes]
         done, olds, news = self._change_rows(changes, range(len(changes)))
-        return self._prices_of(len(changes), done, olds, news)
+        return prices_of(self.total, self.value, self.metric, self.parts,
+                         n_prices=len(changes), done=done, olds=olds, news=news)
 
     def _change_rows(self, changes: Sequence[tuple[dict, dict]], at: Iterable[int]
                      ) -> tuple[list[int], dict[str, np.ndarray], dict[str, np.ndarray]]:
@@ -281,68 +283,67 @@ class Pricer:
                 for name in self.parts}
         return [n for n, _ in done], olds, news
 
-    def _counted_prices(self, i: int, state: DocumentState, fixes: Sequence[Fix]) -> list[float]:
-        """`price_each` of single fixes in a document with a delta table: each fix's counts
-        (`single_fix_counts`), the changes of the distinct counts (MUC and B3 as arrays,
-        `delta.change_arrays`; the other metrics by `delta.changes`), and the prices as arrays.
-        The same floats as `document_change` gives each fix (its before is zero, its after the
-        change of its counts): only the objects in between are gone.  In a book that lists a span
-        twice, the fixes whose counts may reach a chain of that span (`_counted_change` declines
-        them) take `document_change`, rescored together, and join the same arrays."""
-        table = state.delta
-        counted = [single_fix_counts(state.base, fix, table.row_cells) for fix in fixes]
-        if state.clean:
-            done = [n for n, counts in enumerate(counted) if counts is not None]
-            declined: list[int] = []
-        else:
-            done, declined = [], []
-            for n, counts in enumerate(counted):
-                (declined if counts is None or state.counts_tainted(counts) else done).append(n)
-        distinct: dict[Counts, int] = {}
-        at = np.array([distinct.setdefault(counted[n], len(distinct)) for n in done], dtype=np.intp)
+    def _in_one_pass(self, i: int) -> bool:
+        """Whether document i's single fixes are priced by their counts (`_counted_prices`)."""
+        return self._arrays and self._state(i).delta is not None
+
+    def _counted_prices(self, asked: Sequence[tuple[int, Sequence[Fix]]]) -> list[list[float]]:
+        """`price_each` of single fixes in documents with a delta table (`asked`: each document's
+        fixes), all the documents in one pass: each fix's counts (`single_fix_counts`), the
+        changes of each document's distinct counts (MUC, B3 and CEAF-e as arrays over every
+        document at once, `delta.block_arrays`; the other metrics by `delta.changes`), and the
+        prices as arrays.  The same floats as `document_change` gives each fix (its before is
+        zero, its after the change of its counts): only the objects in between are gone, and each
+        price is computed element by element, whichever documents share the pass.  In a book that
+        lists a span twice, the fixes whose counts may reach a chain of that span
+        (`_counted_change` declines them) take `document_change`, rescored together, and join the
+        same arrays."""
         rest = tuple(name for name in self.parts if name not in ARRAY_METRICS)
-        by_counts = [changes(table, counts, rest) for counts in distinct] if rest else []
         in_arrays = [name for name in self.parts if name in ARRAY_METRICS]
-        arrays = change_arrays(table, list(distinct), in_arrays) if in_arrays and done else {}
+        tables, distincts, by_counts, places = [], [], [], []
+        done: list[int] = []  # each fix priced by its counts, by its place among all the documents' fixes
+        declined: list[tuple[int, list[list[Fix]], list[int]]] = []  # (document, fixes, places) rescored
+        first = n_distinct = 0  # the place of the document's first fix, and of its first distinct counts
+        for i, fixes in asked:
+            state = self._state(i)
+            table = state.delta
+            counted = [single_fix_counts(state.base, fix, table.row_cells) for fix in fixes]
+            if state.clean:
+                mine = [n for n, counts in enumerate(counted) if counts is not None]
+            else:
+                mine, refused = [], []
+                for n, counts in enumerate(counted):
+                    (refused if counts is None or state.counts_tainted(counts) else mine).append(n)
+                if refused:
+                    declined.append((i, [[fixes[n]] for n in refused], [first + n for n in refused]))
+            distinct: dict[Counts, int] = {}
+            places += [n_distinct + distinct.setdefault(counted[n], len(distinct)) for n in mine]
+            n_distinct += len(distinct)
+            done += [first + n for n in mine]
+            tables.append(table)
+            distincts.append(list(distinct))
+            by_counts += [changes(table, counts, rest) for counts in distinct] if rest else []
+            first += len(fixes)
+        at = np.array(places, dtype=np.intp)
+        arrays = block_arrays(tables, distincts, in_arrays) if in_arrays and done else {}
         news = {name: (arrays[name] if name in ARRAY_METRICS else
                        np.array([change[name].counts() for change in by_counts], dtype=np.float64).reshape(-1, 4))[at]
                 for name in self.parts} if done else {name: np.zeros((0, 4)) for name in self.parts}
         olds = {name: np.zeros((len(done), 4)) for name in self.parts}
-        if declined:
-            declined_lists = [[fixes[n]] for n in declined]
+        for i, declined_lists, refused in declined:
             made = self._rescore_together(i, declined_lists)
             rescored, rescored_olds, rescored_news = self._change_rows(
-                self._known_changes(i, declined_lists, made), declined)
+                self._known_changes(i, declined_lists, made), refused)
             done += rescored
             olds = {name: np.concatenate([olds[name], rescored_olds[name]]) for name in self.parts}
             news = {name: np.concatenate([news[name], rescored_news[name]]) for name in self.parts}
-        if not done:
-            return [0.0] * len(fixes)
-        return self._prices_of(len(fixes), done, olds, news)
-
-    def _prices_of(self, n_prices: int, done: list[int], olds: dict[str, np.ndarray],
-                   news: dict[str, np.ndarray]) -> list[float]:
-        """The prices of n_prices fixes, those in `done` from the (before, after) counts of the
-        reached part of each (rows of `olds` and `news` per part), the others 0."""
-        prices = [0.0] * n_prices
-        f1s = []
-        for name in self.parts:
-            old, new = olds[name], news[name]
-            counts = np.array(self.total[name].counts(), dtype=np.float64) - old + new
-            recall = _ratio(counts[:, 0], counts[:, 1])
-            precision = _ratio(counts[:, 2], counts[:, 3])
-            both = recall + precision
-            f1s.append(np.divide(2 * recall * precision, both, out=np.zeros(len(done)), where=both != 0))
-        if METRICS[self.metric].parts:  # `score.mean` of each fix's parts: summed from 0 in order, divided
-            summed = np.zeros(len(done))
-            for f1 in f1s:
-                summed = summed + f1
-            values = summed / len(f1s)
-        else:
-            values = f1s[0]
-        for n, price in zip(done, (values - self.value).tolist()):
-            prices[n] = price
-        return prices
+        prices = prices_of(self.total, self.value, self.metric, self.parts, n_prices=first, done=done,
+                           olds=olds, news=news) if done else [0.0] * first
+        out, first = [], 0
+        for _, fixes in asked:
+            out.append(prices[first:first + len(fixes)])
+            first += len(fixes)
+        return out
 
     def price_many(self, changes: Iterable[tuple[int, Sequence[Fix]]]) -> float:
         """Change of the corpus F1 if fixes were applied to several documents together."""
@@ -411,12 +412,12 @@ class Pricer:
                        ) -> tuple[list[float], dict[Category, float]]:
         """The price of each listed fix (in document `where[n]`) alone, and of each category's plan
         (`metrics.errors.chen_ng.plans`), with the documents shared by up to `processes` processes
-        (`metrics.runtime.parallel.fork_each`, PARALLEL_RECORDS fixes each at least), each taking
-        the next document as it finishes one, the documents with the most fixes first (a
-        document's cost follows its CEAF components more than its count of fixes, so a split
-        decided ahead left one process waiting): each prices a document's errors and returns the
-        prices and the document's (before, after) scores per category, which are swapped into the
-        corpus totals here, in document order, as `price_many` does."""
+        (`metrics.runtime.parallel.fork_each`, PARALLEL_RECORDS fixes each at least) in blocks
+        (`price_rows.blocks`), each process taking the next block as it finishes one, the dearest
+        first.  A block's single fixes are priced in one pass (`_counted_prices`: numpy's fixed cost per
+        call paid once per block, not per document), then each document's categories: each block
+        returns the prices and its documents' (before, after) scores per category, which are
+        swapped into the corpus totals here, in document order, as `price_many` does."""
         load: dict[int, int] = {}
         for i in where:
             load[i] = load.get(i, 0) + 1
@@ -433,21 +434,29 @@ class Pricer:
             for i, fixes in plan:
                 planned_in.setdefault(i, []).append((c, fixes))
 
-        def work(i: int) -> tuple[dict[int, float], dict[tuple[Category, int], tuple[dict, dict]]]:
+        def work(block: list[int]) -> tuple[dict[int, float], dict[tuple[Category, int], tuple[dict, dict]]]:
             with gc_paused():  # thousands of small rescorings, no cycles
-                mine = listed_in.get(i, [])
-                planned = planned_in.get(i, [])
-                prices = dict(zip(mine, self.price_each(i, [[listed_fixes[n]] for n in mine],
-                                                        also=[fixes for _, fixes in planned])))
-                changes = {(c, i): self.document_change(i, fixes) for c, fixes in planned}
+                passed = [i for i in block if i in listed_in and self._in_one_pass(i)]
+                prices: dict[int, float] = {}
+                for i, found in zip(passed, self._counted_prices(
+                        [(i, [listed_fixes[n] for n in listed_in[i]]) for i in passed])):
+                    prices.update(zip(listed_in[i], found))
+                in_pass, changes = set(passed), {}
+                for i in block:
+                    planned = planned_in.get(i, [])
+                    if i in listed_in and i not in in_pass:  # no delta table: rescored with its categories
+                        mine = listed_in[i]
+                        prices.update(zip(mine, self.price_each(i, [[listed_fixes[n]] for n in mine],
+                                                                also=[fixes for _, fixes in planned])))
+                    changes.update(((c, i), self.document_change(i, fixes)) for c, fixes in planned)
             return prices, changes
 
         prices: dict[int, float] = {}
         changes: dict[tuple[Category, int], tuple[dict, dict]] = {}
         worth = max(1, min(processes, sum(load.values()) // PARALLEL_RECORDS))
-        for document_prices, document_changes in fork_each(work, documents, worth):
-            prices.update(document_prices)
-            changes.update(document_changes)
+        for block_prices, block_changes in fork_each(work, blocks(documents, load, worth), worth):
+            prices.update(block_prices)
+            changes.update(block_changes)
         by_category = {c: self._price_changes(changes[(c, i)] for i, _ in plan) for c, plan in plans.items()}
         return [prices[n] for n in range(len(where))], by_category
 
@@ -460,11 +469,6 @@ def _priced(record: ErrorRecord, impact: float) -> ErrorRecord:
     priced.__dict__.update(record.__dict__)
     priced.__dict__["impact"] = impact
     return priced
-
-
-def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """`metrics.measures.score.ratio` element by element: num / den, and 0 where den is 0."""
-    return np.divide(num, den, out=np.zeros(len(den)), where=den != 0)
 
 
 def _signature(i: int, edit: Edit) -> tuple:
