@@ -25,7 +25,7 @@ of "classify, apply all fixes" end at the key: one round with the key's mentions
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
 
@@ -160,12 +160,16 @@ class Edit:
     added: dict[int, dict[Span, None]]
     new_labels: list[str]
     touched: set[int]
+    dropped: set[int] = field(default_factory=set)
+    """Chains dropped whole though their span stays listed elsewhere (`singletons.edit_without_singletons`)."""
 
     @property
     def n_chains(self) -> int:
         return len(self.base.chains) + len(self.new_labels)
 
     def chain(self, index: int) -> list[Span]:
+        if index in self.dropped:
+            return []
         original = self.base.chains[index] if index < len(self.base.chains) else ()
         return [s for s in original if s not in self.moved] + list(self.added.get(index, ()))
 
@@ -175,7 +179,8 @@ class Edit:
 
     def signature(self) -> tuple:
         """What identifies the response the edit makes (given its base): where each moved span is."""
-        return tuple(sorted((span, -1 if index is None else index) for span, index in self.moved.items()))
+        moves = tuple(sorted((span, -1 if index is None else index) for span, index in self.moved.items()))
+        return (moves, tuple(sorted(self.dropped))) if self.dropped else moves
 
 
 class _Editable:
