@@ -316,3 +316,22 @@ def test_compare_columns_show_system_names_whole_when_they_fit(labels, headers) 
     assert all(len(label) <= width for label, width in columns)
     assert sum(width for _, width in columns) <= SCORES_WIDTH
     assert sum(width for _, width in compare_columns(["x" * 30] * MAX_SYSTEM_COLUMNS)) <= SCORES_WIDTH
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE])
+@pilot_test
+async def test_help_scrollbar_keeps_a_gutter_from_the_text(size):
+    """The help's scrollbar stands against its border, two blank cells right of the text: it was
+    drawn inside the scroll's padding, its thumb touching the text's last letter."""
+    app = sample()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        scroll, text = app.screen.query_one("#help"), app.screen.query_one("#help-text")
+        bar = scroll.vertical_scrollbar.region
+        assert scroll.show_vertical_scrollbar and bar.width == 1
+        assert bar.right == scroll.region.right - 1  # the border's cell next to it
+        assert text.content_region.right == bar.x - 2  # the text's lines end two cells before it
+        rows = screen_text(app)[bar.y:bar.bottom]
+        assert len(rows) > 20 and all(line[bar.x - 2:bar.x] == "  " for line in rows)

@@ -79,6 +79,56 @@ def test_this_scipy_is_the_one_replayed():
     assert replays_scipy()
 
 
+def shifting_solver(dense: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A scipy whose solver shifts the costs to be >= 0 first, as scipy before 1.17's algorithm
+    did: on the witness matrix it picks other pairs than the replay (rows 2, 4 and 6)."""
+    return linear_sum_assignment()(dense - dense.min() if dense.size else dense)
+
+
+@pytest.fixture
+def another_scipy(monkeypatch):
+    """The engine under `shifting_solver` as its scipy: the witness check made again (its answer is
+    kept per process), and put back afterwards."""
+    from metrics.runtime import lsap
+
+    monkeypatch.setattr(lsap, "linear_sum_assignment", lambda: shifting_solver)
+    replays_scipy.cache_clear()
+    yield
+    replays_scipy.cache_clear()
+
+
+def test_under_another_scipy_the_witness_disagrees_and_the_dense_solve_is_taken(another_scipy):
+    """The fallback, exercised where this machine's scipy never takes it: the witness tells the
+    other algorithm apart, and the pairs are then that scipy's own, of its dense solve."""
+    witness = list(lsap_sparse._WITNESS)
+    dense = np.full((len(witness), 8), -0.0)
+    for i, row in enumerate(witness):
+        for j, cost in row.items():
+            dense[i, j] = cost
+    assert not replays_scipy()
+    rows, cols = shifting_solver(dense)
+    assert assignment(witness, 8) == list(zip(rows.tolist(), cols.tolist()))
+    assert [j for _, j in assignment(witness, 8)] != sparse_linear_sum_assignment(witness, 8)  # the replay's
+
+
+@settings(max_examples=200, deadline=None)
+@given(sparse_matrices())
+def test_under_another_scipy_every_matrix_gets_its_dense_solves_pairs(dense):
+    """(`another_scipy` as a context here: Hypothesis runs the body many times under one fixture.)"""
+    from metrics.runtime import lsap
+
+    kept = lsap.linear_sum_assignment
+    lsap.linear_sum_assignment = lambda: shifting_solver
+    replays_scipy.cache_clear()
+    try:
+        costs = [{j: float(dense[i, j]) for j in np.flatnonzero(dense[i] < 0).tolist()} for i in range(dense.shape[0])]
+        rows, cols = shifting_solver(dense)
+        assert assignment(costs, dense.shape[1]) == list(zip(rows.tolist(), cols.tolist()))
+    finally:
+        lsap.linear_sum_assignment = kept
+        replays_scipy.cache_clear()
+
+
 NODES = [(s, w, e) for s in (1, 2) for w in range(1, 7) for e in (0, 0, 1)]
 
 

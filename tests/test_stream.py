@@ -80,3 +80,33 @@ def test_streamed_warnings_are_the_whole_readings(tmp_path):
     streamed = stream(str(key), str(response), Options(), metrics=["muc"], jobs=2)
     assert streamed is not None
     assert streamed[1] == whole.warnings and len(whole.warnings) == 2
+
+
+def _odd_document(name: str, oddities: bool) -> str:
+    """A document that, with `oddities`, holds each condition a reader warns of once per file:
+    a `#` comment line, a token line of one field, and text after its `#end document`."""
+    lines = [f"#begin document ({name}); part 000", "x 0 0 w - - - - - - * (1)"]
+    if oddities:
+        lines += ["# a comment", "(1)"]
+    lines += ["y 0 1 w - - - - - - * (1)", "#end document"]
+    return "\n".join(lines + (["text between documents"] if oddities else [])) + "\n"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_streamed_reading_warnings_once_per_file(tmp_path, jobs):
+    """Each document's reading says its own "first such line"; streamed, the files' warnings are
+    still said once per file, at their first lines, in the order the whole files' road says them
+    (the response's documents in another order than the key's, so read in an order that is not
+    its lines', and text before its first document)."""
+    from metrics.conventions.pipeline import load
+
+    names = ["a", "b", "c", "d"]
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text("".join(_odd_document(name, name in "bd") for name in names))
+    response.write_text("text before\n" + "".join(_odd_document(name, name in "bd") for name in reversed(names)))
+    whole = load(str(key), [str(response)], Options()).warnings
+    streamed = stream(str(key), str(response), Options(), metrics=["muc"], jobs=jobs)
+    assert streamed is not None
+    assert streamed[1] == list(whole)
+    assert sum("first such line" in note for note in whole) == 6  # three kinds in each file
+    assert f"{response}:1: text outside" in whole[3]

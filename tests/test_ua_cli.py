@@ -224,8 +224,6 @@ def test_errors_of_an_unknown_document_is_a_usage_error(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (("--impact", "conll"), "each relation error is priced already"),
-    (("--impact", "lmuc", "--sort", "impact"), "each relation error is priced already"),
     (("--distinct",), "has a fix of its own"),
 ])
 def test_errors_options_without_meaning_under_ua_are_refused_not_ignored(capsys, argv, words):

@@ -24,7 +24,7 @@ from metrics.conventions.registry import convention
 from metrics.formats.cache import ReadCache
 from metrics.formats.readers import read_documents
 from metrics.corpus.scoring import CorpusResult, aggregate, prepare_document, score_pair
-from metrics.corpus.stream import Slice, runs
+from metrics.corpus.stream import Slice, once_per_file, runs
 from metrics.formats.source import is_regular, max_document_tokens
 from metrics.measures.catalog import resolve
 from metrics.measures.weights import W4, Weights
@@ -99,9 +99,12 @@ def stream(key_path: str, response_path: str, options: Options, *, weights: Weig
 
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             collected = list(pool.map(_score_run, tasks))
-    documents = [document for scored, _ in collected for document in scored]
-    for _, notes in collected:
-        warnings.extend(notes)
+    documents = [document for scored, *_ in collected for document in scored]
+    # as the whole files' road says them: each file's reading, then the pairing, then each pair's
+    # (`load`); a reading's warnings once per file, not once per document (`once_per_file`)
+    readings = [once_per_file(path, [note for run in collected for note in run[side]])
+                for side, path in ((1, key_path), (2, response_path))]
+    warnings = [*readings[0], *readings[1], *warnings, *(note for *_, notes in collected for note in notes)]
     return aggregate(documents, weights, wanted), warnings
 
 
@@ -120,21 +123,25 @@ class _Run:
     max_tokens: int
 
 
-def _score_run(run: _Run) -> tuple[list[tuple[str, dict]], list[str]]:
-    """Worker: read, pair, align and score a run of documents; only their scores go back."""
+def _score_run(run: _Run) -> tuple[list[tuple[str, dict]], list[str], list[str], list[str]]:
+    """Worker: read, pair, align and score a run of documents; only their scores go back, with
+    the warnings of reading the key, of reading the response, and of pairing and aligning (kept
+    apart, so `stream` says them in the whole files' order)."""
+    key_notes: list[str] = []
+    response_notes: list[str] = []
     warnings: list[str] = []
     scored = []
     read = run.conventions.read_piece
     with gc_paused():
         for key_piece, response_piece in run.pieces:
-            key = read(run.key_path, key_piece, key=True, options=run.options, warnings=warnings,
+            key = read(run.key_path, key_piece, key=True, options=run.options, warnings=key_notes,
                        max_tokens=run.max_tokens)
             response = None if response_piece is None else read(
-                run.response_path, response_piece, key=False, options=run.options, warnings=warnings,
+                run.response_path, response_piece, key=False, options=run.options, warnings=response_notes,
                 max_tokens=run.max_tokens)
             pair = prepare_document(key, response, run.response_path, warnings, run.options.ace)
             scored.append((key.name, score_pair(pair, run.weights, run.metrics)))
-    return scored, warnings
+    return scored, key_notes, response_notes, warnings
 
 
 PARALLEL_READ_BYTES = 100_000_000

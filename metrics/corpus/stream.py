@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from metrics.formats.conll import parse_conll
+from metrics.formats.conll import FIRST_SUCH_LINE, parse_conll
 from metrics.formats.source import check_document_sizes
 from metrics.model import Document, InputError
 
@@ -23,7 +23,8 @@ _BEGIN = re.compile(rb"^#[ \t]*begin document (.*?)\r?$")
 
 @dataclass(frozen=True)
 class Slice:
-    """Where one document lies in a file: its byte range and the line number it starts on."""
+    """Where one document lies in a file: its byte range and the line number it starts on (the
+    first document's range starts with the file, the lines before its `#begin document` too)."""
 
     name: str
     start: int
@@ -43,12 +44,13 @@ def index_conll(path: str) -> list[Slice]:
         raise InputError(path, None, f"cannot open: {exc.strerror or exc}") from None
     starts: list[tuple[str, int, int]] = []
     seen: dict[str, int] = {}
-    offset = 0
+    offset = head = 0
     with handle:
         for line_no, raw in enumerate(handle, start=1):
             if line_no == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 # a UTF-8 BOM, as the whole-file reader tolerates it: the document starts after it
-                offset, raw = 3, raw[3:]
+                offset = head = 3
+                raw = raw[3:]
             if b"\r" in raw and b"\r" in raw.rstrip(b"\r\n"):
                 _check_utf8(path, line_no, raw)  # binary junk holds CRs too: say what it really is
                 # The whole-file reader takes a lone CR for a line end (universal newlines); here it
@@ -70,6 +72,9 @@ def index_conll(path: str) -> list[Slice]:
     if not starts:
         raise InputError(path, None, "no '#begin document' found: not a CoNLL-2012 coreference file")
     ends = [s for _, s, _ in starts[1:]] + [offset]
+    # the first document's range starts with the file (after a BOM), so the lines before its
+    # `#begin document` are read as the whole-file reader reads them: warned of, or refused
+    starts[0] = (starts[0][0], head, 1)
     return [Slice(name, start, end, line) for (name, start, line), end in zip(starts, ends)]
 
 
@@ -96,6 +101,28 @@ def read_slice(path: str, piece: Slice, warnings: list[str], max_tokens: int | N
     documents = parse_conll(path, raw.replace(b"\r\n", b"\n"), warnings, first_line=piece.line, syntax=syntax)
     check_document_sizes(documents[:1], max_tokens)
     return documents[0]
+
+
+def once_per_file(path: str, notes: list[str]) -> list[str]:
+    """The reading warnings of `path`'s documents, read one at a time (`read_slice`), as one
+    reading of the whole file gives them: in line order, each kind said at its first line only.
+    Why: each document's reading says its own "first such line", so a condition in every document
+    was said once per document under `--stream` (small11's finding), and a response's documents
+    are read in the key's order, not the file's."""
+    prefix = f"{path}:"
+    located: list[tuple[int, str, str]] = []
+    for note in notes:
+        number, _, message = note[len(prefix):].partition(": ") if note.startswith(prefix) else ("", "", note)
+        located.append((int(number) if number.isdigit() else 0, message, note))
+    said: set[str] = set()
+    kept: list[str] = []
+    for _, message, note in sorted(located, key=lambda item: item[0]):
+        if message.endswith(FIRST_SUCH_LINE):
+            if message in said:
+                continue
+            said.add(message)
+        kept.append(note)
+    return kept
 
 
 def runs(items: list[tuple[Slice, Slice | None]], n_runs: int) -> list[list[tuple[Slice, Slice | None]]]:

@@ -47,7 +47,10 @@ def malformed_marker(line: str) -> str | None:
             f"words{' and before the name' * (m.group(1) == 'begin')}")
 
 
-ONE_FIELD = "a token line with one field is read as v8.01 reads it, that field being its coreference cell (first such line)"
+FIRST_SUCH_LINE = "(first such line)"
+"""The end of a warning said once per reading, at the first line of its kind (so `--stream`,
+reading a document at a time, keeps the first of each: `corpus.stream.once_per_file`)."""
+ONE_FIELD = f"a token line with one field is read as v8.01 reads it, that field being its coreference cell {FIRST_SUCH_LINE}"
 """Why not ignore the field, or refuse the line: v8.01 takes a line's last TAB-separated field as
 its cell, so a lone `(0)` is a mention there; read as a word alone, a mention both files have was
 lost without a word (review9's leftover), and refused, an input v8.01 scores would not score."""
@@ -103,7 +106,7 @@ def _outline(layout: Layout) -> _Outline:
         marked = filled[layout.data[layout.field_starts[layout.offsets[filled]]] == ord("#")]
         error = next(((line, said) for line in marked.tolist() if (said := malformed_marker(layout.line(line)))), None)
         if error is None or filled[0] < error[0]:
-            warn("outside", int(filled[0]), "text outside #begin document ... #end document is ignored (first such line)")
+            warn("outside", int(filled[0]), f"text outside #begin document ... #end document is ignored {FIRST_SUCH_LINE}")
         return error
 
     for line in np.flatnonzero(layout.hashed).tolist():
@@ -132,7 +135,7 @@ def _outline(layout: Layout) -> _Outline:
                 current.end = line
             return _Outline(parts, warnings, (line, malformed))
         elif current is not None:
-            warn("comment", line, "'#' line inside a document is read as a comment, not a token (first such line)")
+            warn("comment", line, f"'#' line inside a document is read as a comment, not a token {FIRST_SUCH_LINE}")
     if current is not None:
         return _Outline(parts, warnings, (layout.n_lines - 1, f"document {current.name!r} (line {current.begin + first}) has no #end document"))
     return _Outline(parts, warnings, outside(after, layout.n_lines))

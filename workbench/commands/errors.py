@@ -51,7 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or the short name the workbench shows (GUM_news_korea) when it is unambiguous")
     parser.add_argument("--impact", metavar="METRIC",
                         help="price each error and category: change of the corpus F1 of METRIC (e.g. conll, lmuc) "
-                             "when the fix is applied")
+                             "when the fix is applied; under --conventions ua it lists Chen & Ng's errors of the "
+                             "identity chains (one per mention, as the workbench's t list) instead of the relations' "
+                             "errors, each fix's change of v8.01's counts of those chains added to the UA scorer's "
+                             "corpus counts (a singleton the fix leaves is counted, split antecedents' partial "
+                             "credit is not: docs/ua.md, Errors)")
     parser.add_argument("--sort", choices=("document", "impact"), default="document",
                         help="order of the listed errors (impact: largest gain first; without --impact, CoNLL F1)")
     parser.add_argument("--limit", type=int, metavar="N", help="list at most N errors (counts cover all)")
@@ -66,7 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if ua.selected(args) and args.taxonomy != "kk":
+    under_ua = ua.selected(args)
+    if under_ua and args.taxonomy != "kk" and args.impact is None:
         return ua.run_errors(args, warn)
     if args.taxonomy == "kk":  # under ua too: K&K's errors of the identity chains
         from .errors_kk import run as run_kk
@@ -79,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         metric = impact_option(metric)
     limit = limit_option(args.limit)
     weights = weights_option(args.weights)
-    session = load_session(args, [args.response])
+    session = load_session(args, [args.response], ua_taken=under_ua)  # under ua: the identity chains' mentions
     documents = session.select_documents(args.document)
     selected = session.error_columns(weights, documents).select(categories, types)
     category_impact: dict[Category, float] | None = None

@@ -240,8 +240,8 @@ def _price_text(error: UAError) -> str:
 
 
 def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
-    """`corefwb errors --conventions ua`: the relations' errors (filtered by --category as the
-    relation, --type and --document), each with its explanation and price.  The prices stay the
+    """`corefwb errors --conventions ua` without `--impact`: the relations' errors (filtered by
+    --category as the relation, --type and --document), each with its explanation and price.  The prices stay the
     whole corpus' (as Chen & Ng's impacts under --document): fixing an error of one document
     changes the corpus score."""
     from metrics.errors.ua.records import KINDS, RELATIONS, find_errors
@@ -268,17 +268,10 @@ def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
     return 0
 
 
-IMPACT_UNDER_UA = ("--impact: under --conventions ua each relation error is priced already, on every score it "
-                   "touches (--sort impact orders by that price); --taxonomy kk takes --impact over the identity chains")
-"""Why --impact is refused there: the relation errors carry their prices (bridging, non_referring,
-the coreference metrics), so one METRIC would price them twice or not at all."""
-
-
 def _check_error_options(args: argparse.Namespace) -> None:
     """The options of `errors` (Chen & Ng's) that have no meaning for the relation errors: refused,
-    never silently ignored."""
-    if args.impact is not None:
-        raise UsageError(IMPACT_UNDER_UA)
+    never silently ignored.  (`--impact` is not one: with it `errors` lists Chen & Ng's errors of
+    the identity chains, priced as the workbench prices them, `commands.errors.run`.)"""
     if args.distinct:
         raise UsageError("--distinct: under --conventions ua each relation error has a fix of its own")
 
