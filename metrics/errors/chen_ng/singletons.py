@@ -30,13 +30,10 @@ def edit_without_singletons(edit: Edit) -> Edit:
     (`Edit.dropped`), its copies elsewhere kept as `without_singletons` keeps them."""
     base = edit.base
     for t in sorted(edit.touched):
-        if t in edit.dropped:
+        span = edit.lone_span(t)
+        if span is None:
             continue
-        distinct = dict.fromkeys(edit.chain(t))
-        if len(distinct) != 1:
-            continue
-        (span,) = distinct
-        elsewhere = [u for u in base.copies.get(span, ()) if u != t]
+        elsewhere = [] if base.clean else [u for u in base.copies.get(span, ()) if u != t]
         if span in edit.moved or not elsewhere:
             if span in edit.moved:
                 added = edit.added.get(edit.moved[span], {}) if edit.moved[span] is not None else {}
