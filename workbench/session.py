@@ -337,7 +337,8 @@ class Session:
         with self._lock:
             pricer = self._pricers.get(key)
             if pricer is None:
-                pricer = self._pricers[key] = Pricer(self.corpora[system], metric, weights)
+                pricer = self._pricers[key] = Pricer(self.corpora[system], metric, weights,
+                                                 singletons_removed=self.options.singletons != "keep")
         return pricer
 
     def price(self, records: Sequence[ErrorRecord], metric: str = "conll", weights: Weights = W4,

@@ -51,11 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or the short name the workbench shows (GUM_news_korea) when it is unambiguous")
     parser.add_argument("--impact", metavar="METRIC",
                         help="price each error and category: change of the corpus F1 of METRIC (e.g. conll, lmuc) "
-                             "when the fix is applied; under --conventions ua it lists Chen & Ng's errors of the "
+                             "when the fix is applied (with singletons removed, the fixed response's too); "
+                             "under --conventions ua it lists Chen & Ng's errors of the "
                              "identity chains (one per mention, as the workbench's t list) instead of the relations' "
                              "errors, each fix's change of v8.01's counts of those chains added to the UA scorer's "
-                             "corpus counts (a singleton the fix leaves is counted, split antecedents' partial "
-                             "credit is not: docs/ua.md, Errors)")
+                             "corpus counts (split antecedents' partial credit left out: docs/ua.md, Errors)")
     parser.add_argument("--sort", choices=("document", "impact"), default="document",
                         help="order of the listed errors (impact: largest gain first; without --impact, CoNLL F1)")
     parser.add_argument("--limit", type=int, metavar="N", help="list at most N errors (counts cover all)")

@@ -24,10 +24,11 @@ of "classify, apply all fixes" end at the key: one round with the key's mentions
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
+from itertools import chain as chained
 
 from metrics.mentions.chains import KEY_KEEPS_LAST, RESPONSE_KEEPS_LAST, ChainView, DocumentChains, document_chains, \
     key_view, response_view
@@ -160,14 +161,33 @@ class Edit:
     added: dict[int, dict[Span, None]]
     new_labels: list[str]
     touched: set[int]
+    dropped: set[int] = field(default_factory=set)
+    """Chains dropped whole though their span stays listed elsewhere (`singletons.edit_without_singletons`)."""
 
     @property
     def n_chains(self) -> int:
         return len(self.base.chains) + len(self.new_labels)
 
     def chain(self, index: int) -> list[Span]:
+        return list(self.listing(index))
+
+    def listing(self, index: int) -> Iterator[Span]:
+        """The spans chain `index` lists now, in order: its original ones not moved, then those
+        put into it (none once dropped).  Read lazily: `lone_span` stops at a second span."""
+        if index in self.dropped:
+            return iter(())
         original = self.base.chains[index] if index < len(self.base.chains) else ()
-        return [s for s in original if s not in self.moved] + list(self.added.get(index, ()))
+        return chained((s for s in original if s not in self.moved), self.added.get(index, ()))
+
+    def lone_span(self, index: int) -> Span | None:
+        """The one distinct span chain `index` lists now, if it lists exactly one (a singleton)."""
+        first = None
+        for span in self.listing(index):
+            if first is None:
+                first = span
+            elif span != first:
+                return None
+        return first
 
     def label(self, index: int) -> str:
         n = len(self.base.labels)
@@ -175,7 +195,8 @@ class Edit:
 
     def signature(self) -> tuple:
         """What identifies the response the edit makes (given its base): where each moved span is."""
-        return tuple(sorted((span, -1 if index is None else index) for span, index in self.moved.items()))
+        moves = tuple(sorted((span, -1 if index is None else index) for span, index in self.moved.items()))
+        return (moves, tuple(sorted(self.dropped))) if self.dropped else moves
 
 
 class _Editable:

@@ -34,6 +34,7 @@ from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_ba
 from metrics.errors.chen_ng.fix_counts import fix_list_counts
 from metrics.errors.chen_ng.counted_parts import DocumentCells, counts_suffice
 from metrics.errors.chen_ng.rescoring import PartRescorer
+from metrics.errors.chen_ng.singletons import counts_without_singletons, edit_without_singletons
 from metrics.runtime.gc_pause import gc_paused
 from metrics.runtime.parallel import fork_each
 from metrics.measures.score import Score, total
@@ -76,11 +77,14 @@ class Pricer:
     """Prices fixes on one prepared corpus for one metric under one weight vector.
 
     `value` is the metric's corpus F1 now; `price(document_index, fixes)` the change of that F1
-    if the fixes were applied to that document's response.
+    if the fixes were applied to that document's response.  `singletons_removed`: the corpus was
+    prepared without singletons, so a fixed response loses those its fixes leave (`singletons`).
     """
 
-    def __init__(self, corpus: PreparedCorpus, metric: str = "conll", weights: Weights = W4) -> None:
+    def __init__(self, corpus: PreparedCorpus, metric: str = "conll", weights: Weights = W4, *,
+                 singletons_removed: bool = False) -> None:
         self.corpus = corpus
+        self.singletons_removed = singletons_removed
         self.metric = metric
         self.weights = weights
         self.parts = parts_of(metric)
@@ -137,6 +141,15 @@ class Pricer:
 
     # -------------------------------------------------------------------- document deltas
 
+    def _edit(self, state: DocumentState, fixes: Sequence[Fix]) -> Edit:
+        """The fixes applied to the document's response, as its scorer would see it (`singletons`)."""
+        edit = edit_chains(state.base, fixes)
+        return edit_without_singletons(edit) if self.singletons_removed else edit
+
+    def _counts(self, state: DocumentState, counts: Counts | None) -> Counts | None:
+        """A change's counts (`single_fix_counts`, `fix_list_counts`) as its scorer would see it."""
+        return counts_without_singletons(counts, state.delta) if self.singletons_removed else counts
+
     def document_change(self, i: int, fixes: Sequence[Fix]) -> tuple[dict, dict]:
         """(scores of the reached part before, after) for the fixes applied to document i."""
         state = self._state(i)
@@ -148,8 +161,8 @@ class Pricer:
             counted = fix_list_counts(state.base, fixes, state.delta.row_cells, state.delta.col_sizes)
             if counted is not None:
                 touched, counts = counted
-                return self._change_of_counts(state, i, counts if touched else None)
-        edit = edit_chains(state.base, fixes)
+                return self._change_of_counts(state, i, self._counts(state, counts) if touched else None)
+        edit = self._edit(state, fixes)
         if not edit.touched:
             return {}, {}
         signature = _signature(i, edit)
@@ -165,7 +178,7 @@ class Pricer:
     def _counted_change(self, state: DocumentState, i: int, fix: Fix) -> tuple[dict, dict] | None:
         """`document_change` of one fix from its counts (`single_fix_counts`), or None where the
         fix may reach a chain connected to a repeated span (`DocumentState.tainted`)."""
-        counts = single_fix_counts(state.base, fix, state.delta.row_cells)
+        counts = self._counts(state, single_fix_counts(state.base, fix, state.delta.row_cells))
         if not state.clean and (counts is None or state.counts_tainted(counts)):
             return None
         return self._change_of_counts(state, i, counts)
@@ -209,7 +222,7 @@ class Pricer:
         for n, fixes in enumerate(fix_lists):
             if len(fixes) == 1 and state.delta is not None and self._counted_change(state, i, fixes[0]) is not None:
                 continue  # priced by its counts (a book's fixes but those near its repeated span)
-            edit = edit_chains(state.base, fixes)
+            edit = self._edit(state, fixes)
             if edit.touched:
                 signature = made[n] = _signature(i, edit)
                 if signature not in self._memo and signature not in pending and not state.by_delta(edit):
@@ -307,7 +320,7 @@ class Pricer:
         for i, fixes in asked:
             state = self._state(i)
             table = state.delta
-            counted = [single_fix_counts(state.base, fix, table.row_cells) for fix in fixes]
+            counted = [self._counts(state, single_fix_counts(state.base, fix, table.row_cells)) for fix in fixes]
             if state.clean:
                 mine = [n for n, counts in enumerate(counted) if counts is not None]
             else:
