@@ -20,7 +20,6 @@ written separated by one tab (the UA scorer and our reader split on any run of b
 
 from __future__ import annotations
 
-import argparse
 import re
 import subprocess
 import sys
@@ -107,12 +106,9 @@ def build(directory: Path, corpus: Path, target: int, seed: int) -> tuple[Path, 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--corpus", type=Path, default=CORPUS, help="a directory of UA files (CODI-CRAC22's)")
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/corefwb-book"))
-    parser.add_argument("--tokens", type=int, default=250_000, help="the book passes this many words")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    from book_conllu import book_arguments  # the same arguments as the CoNLL-U book's
+
+    args = book_arguments(__doc__, "--corpus", CORPUS, "a directory of UA files (CODI-CRAC22's)")
     for path in build(args.dir, args.corpus, args.tokens, args.seed):
         print(f"{path} ({path.stat().st_size / 1e6:.1f} MB)")
     return 0
