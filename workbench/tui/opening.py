@@ -56,13 +56,10 @@ from .rows import group_errors
 if TYPE_CHECKING:  # the analysis loads in the child
     from .kkpacked import PackedKKErrors
 
-OPEN_BYTES = 64 << 20
+OPEN_BYTES = 32 << 20
 """Inputs up to this size (all files together) are read before the UI starts: 0.3-0.6 s on
 gum-open (11 MB, 17 MB with both responses) with a warm cache, 3.5 s on a synthetic 29 MB pair
-(7 s the first time, when the cache is written), with a line on the terminal meanwhile.  64 MB,
-not 32: the CoNLL-U book (61 MB) and the UA book (55 MB) of 280,000-300,000 words were loaded by
-the app's worker, so everything ran in the UI's process (no scoring or K&K child: K&K on the UA
-book held the UI's thread for 85 s) and their first screens took 9-13 s to the text."""
+(7 s the first time, when the cache is written), with a line on the terminal meanwhile."""
 
 
 @dataclass
