@@ -36,6 +36,11 @@ Figures (targets from issues 5, 15 and 16):
   alternately on another checkout (the code before a change) and on this one, `--rounds` times.
   `--cold`: each tmux run with an empty cache directory of its own (a researcher's first open of
   the book, or the first after a new version: both files read and the key's entry written).
+  `--format conll conllu ua`: the books timed, in turn (`tui_in_tmux.BOOKS`): CoNLL-2012
+  (`book.py`), CorefUD CoNLL-U (`book_conllu.py`: its first screen complete with MOR and zero
+  anaphora) and Universal Anaphora (`book_ua.py`: it opens on the relations' error list; `t` goes
+  to the per-mention list, to K&K and back, then `b a x r` hide and show the relation layers in the
+  text).  `--size 100x30`: another pane size.
 """
 
 from __future__ import annotations
@@ -63,7 +68,7 @@ from workbench.tui.app import Workbench  # noqa: E402
 from workbench.tui.comparing import complete, shown_at_start  # noqa: E402
 from workbench.tui.opening import open_inputs  # noqa: E402
 from workbench.tui.text import DocumentText  # noqa: E402
-from tui_in_tmux import BOOK_KEYS, bench_book_tmux, ms  # noqa: E402
+from tui_in_tmux import BOOKS, Book, bench_book_tmux, ms  # noqa: E402
 IMPORTS = time.perf_counter() - IMPORTS_STARTED
 
 SIZE = (160, 48)
@@ -325,10 +330,10 @@ async def answered_and_settled(app, pilot, key: str, quiet: float = 0.5, timeout
     return frames[0] - t0, last - t0
 
 
-async def bench_book(directory: Path, jobs: int) -> None:
+async def bench_book(directory: Path, jobs: int, book: Book = BOOKS["conll"]) -> None:
     """The book at 200x50 (see the module docstring)."""
     started = time.perf_counter()
-    app = opened(str(directory / "book.key.conll"), [str(directory / "book.response.conll")], jobs)
+    app = opened(str(directory / book.key), [str(directory / book.response)], jobs)
 
     def first_screen() -> bool:
         panel = app.query_one("#errorpanel")
@@ -346,7 +351,7 @@ async def bench_book(directory: Path, jobs: int) -> None:
         print(f"text and scores                          {ms(text_drawn)}")
         print(f"first screen (scores, text, errors)      {ms(first)}")
         print(f"settled (every metric, errors, impacts)  {ms(time.perf_counter() - started)}")
-        for key in BOOK_KEYS:
+        for key in book.keys:
             answered, settled = await answered_and_settled(app, pilot, key)
             shown = f"  ({app.query_one('#entitypanel').border_title})" if app.taxonomy == "kk" else ""
             print(f"{key:4} answered {ms(answered)}  settled {ms(settled)}{shown}")
@@ -361,6 +366,10 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=jobs_option(None),
                         help="processes the workbench opens with, as `corefwb --jobs` (1: loaded in its worker)")
     parser.add_argument("--book", type=Path, help="a directory of benchmarks/book.py's files: time the book only")
+    parser.add_argument("--format", nargs="+", choices=sorted(BOOKS), default=["conll"],
+                        help="with --book: the books timed, in turn: conll (book.py), conllu (book_conllu.py), "
+                             "ua (book_ua.py)")
+    parser.add_argument("--size", default="200x50", help="with --tmux: the pane's columns x rows")
     parser.add_argument("--tmux", action="store_true", help="with --book: in corefwb in a tmux pane, not headless")
     parser.add_argument("--quiet", type=float, default=2.0, help="with --tmux: seconds without change that settle")
     parser.add_argument("--base", type=Path,
@@ -371,15 +380,18 @@ def main() -> None:
                         help="with --tmux: each run with an empty cache directory of its own (a first open)")
     args = parser.parse_args()
     if args.book is not None and args.tmux:
-        if args.base is None:
-            bench_book_tmux(args.book, args.quiet, cold=args.cold)
-            return
-        for round in range(args.rounds):  # alternating: the machine's load falls on both alike
-            bench_book_tmux(args.book, args.quiet, args.base, label=f"before {round + 1}: ", cold=args.cold)
-            bench_book_tmux(args.book, args.quiet, None, label=f"after  {round + 1}: ", cold=args.cold)
+        size = tuple(int(n) for n in args.size.split("x"))
+        for round in range(args.rounds if args.base is not None else 1):  # alternating: the load falls on both alike
+            for book in (BOOKS[name] for name in args.format):
+                if args.base is not None:
+                    bench_book_tmux(args.book, args.quiet, args.base, label=f"before {round + 1}: ", cold=args.cold,
+                                    book=book, size=size)
+                bench_book_tmux(args.book, args.quiet, None, label=f"after  {round + 1}: " if args.base else "",
+                                cold=args.cold, book=book, size=size)
         return
     if args.book is not None:
-        asyncio.run(bench_book(args.book, args.jobs))
+        for name in args.format:
+            asyncio.run(bench_book(args.book, args.jobs, BOOKS[name]))
         return
     key = os.path.join(args.data, "key.gum.conll.gz")
     response = os.path.join(args.data, "response.xrenner-gum.conll.gz")

@@ -165,13 +165,19 @@ def build(directory: Path, key: Path, target: int, seed: int) -> dict[str, tuple
     return pairs
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--key", type=Path, default=KEY, help="a CorefUD key (CoNLL-U, gzipped)")
+def book_arguments(description: str, source: str, default: Path, help: str) -> argparse.Namespace:
+    """A book builder's arguments: its source (`--key`, `--corpus`), --dir, --tokens and --seed
+    (this one's and `book_ua.py`'s)."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(source, type=Path, default=default, help=help)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/corefwb-book"))
     parser.add_argument("--tokens", type=int, default=250_000, help="the book passes this many words")
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = book_arguments(__doc__, "--key", KEY, "a CorefUD key (CoNLL-U, gzipped)")
     for name, pair in build(args.dir, args.key, args.tokens, args.seed).items():
         print(name, *(f"{path} ({path.stat().st_size / 1e6:.1f} MB)" for path in pair))
     return 0

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,22 +34,51 @@ ERROR_ROW = re.compile(r"│ (FN|FA|WL|SUB|MISS|SPUR) ")
 PRICED_ROW = re.compile(r"^│ (FN|FA|WL|SUB|MISS|SPUR) .*\d {4}│", re.M)
 """A row of that list with its impact priced: a number ends the impact column, four cells before
 the counts table's edge at 200 columns (a cost with no impact after it is followed by more)."""
-LAST_METRIC = "ACE F=value"
-"""The scores panel's last row: every metric is on screen once it is."""
+RELATION_ROW = re.compile(r"^│ (BR|NR|SA) +(MISS|SPUR|ANCH|REL|REF|NREF|XTRA|MEMB) ", re.M)
+"""A row of the UA relations' error list (the list a UA book opens on; its prices come with it)."""
 
 
-def errors_listed(screen: str) -> bool:
+@dataclass(frozen=True)
+class Book:
+    """One book of a format: its files in the book directory, the signs that its first screen is
+    drawn and complete, and the keys timed on it (in this order)."""
+
+    key: str
+    response: str
+    text_sign: str
+    """In the text once its brackets are drawn (a name's type letter after a bracket)."""
+    last_metric: str
+    """The scores panel's last row: every metric is on screen once it is."""
+    error_row: re.Pattern
+    """A row of the list the book opens on, classified."""
+    priced_row: re.Pattern
+    """Such a row with its price or impact."""
+    keys: tuple[str, ...] = BOOK_KEYS
+
+
+BOOKS = {
+    "conll": Book("book.key.conll", "book.response.conll", "]N", "ACE F=value", ERROR_ROW, PRICED_ROW),
+    "conllu": Book("book.key.conllu", "book.response.conllu", "]N", "Zero anaph.", ERROR_ROW, PRICED_ROW),
+    # the relations' list first, `t` to the per-mention list, to K&K and back; then the four
+    # relation layers hidden and shown again in the text (b, a, x, r twice)
+    "ua": Book("book.key.CONLLUA", "book.response.CONLLUA", "]P", "Br. entity", RELATION_ROW, RELATION_ROW,
+               ("f3", "f2", "n", "n", "t", "n", "n", "t", "n", "t", "n", "b", "a", "x", "r", "b", "a", "x", "r")),
+}
+"""The books of `book.py` (CoNLL-2012), `book_conllu.py` (CorefUD) and `book_ua.py` (UA)."""
+
+
+def errors_listed(screen: str, book: Book = BOOKS["conll"]) -> bool:
     """Whether the book's text (its brackets) and its classified error rows are on screen: the
     first screen drawn."""
-    return "errors (" in screen and "analysing" not in screen and "[" in screen and bool(ERROR_ROW.search(screen))
+    return "errors (" in screen and "analysing" not in screen and "[" in screen and bool(book.error_row.search(screen))
 
 
-def first_screen_complete(screen: str) -> bool:
+def first_screen_complete(screen: str, book: Book = BOOKS["conll"]) -> bool:
     """Whether the book's first screen holds all it will: the text, every metric, the errors
     classified and the shown rows' impacts priced.  Under load the metrics after the official
     ones came 2 s after the error rows and the impacts 1 s after those: a screen still for
     `--quiet` seconds before them was taken for settled, and their arrival charged to F3."""
-    return errors_listed(screen) and LAST_METRIC in screen and bool(PRICED_ROW.search(screen))
+    return errors_listed(screen, book) and book.last_metric in screen and bool(book.priced_row.search(screen))
 
 
 def corefwb_command(checkout: Path | None) -> list[str]:
@@ -66,7 +96,7 @@ NOTICE_EDGE = "\u258c"
 
 
 def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None, label: str = "",
-                    cold: bool = False) -> None:
+                    cold: bool = False, book: Book = BOOKS["conll"], size: tuple[int, int] = (200, 50)) -> None:
     """The book in `corefwb` in a real terminal (tmux, 200x50), timed by captures of the pane;
     `cold`: with an empty cache directory of its own (a first open: both files read, the key's
     entry written)."""
@@ -75,8 +105,8 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
     empty_cache = tempfile.TemporaryDirectory(prefix="bench-tui-cache-") if cold else None
     environment = ("env", f"COREFWB_CACHE_DIR={empty_cache.name}") if empty_cache else ()
     command = " ".join(shlex.quote(str(part)) for part in
-                       (*environment, *corefwb_command(checkout), directory / "book.key.conll",
-                        directory / "book.response.conll"))
+                       (*environment, *corefwb_command(checkout), directory / book.key,
+                        directory / book.response))
 
     def capture() -> str:
         return subprocess.run([*tmux, "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
@@ -96,9 +126,9 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
                 screen = now_screen
                 first = first or now
                 last = now
-                if not text_drawn and "]N" in screen and "CoNLL " in screen:
+                if not text_drawn and book.text_sign in screen and "CoNLL " in screen:
                     text_drawn.append(now - since)
-                if not complete and errors_listed(screen):
+                if not complete and errors_listed(screen, book):
                     complete.append(now - since)  # scores, the text's brackets and error rows drawn
             elif last is not None and now - last > quiet and ready(screen):
                 break
@@ -106,16 +136,16 @@ def bench_book_tmux(directory: Path, quiet: float, checkout: Path | None = None,
         return (first or float("nan")) - since, (last or float("nan")) - since
 
     started = time.perf_counter()
-    subprocess.run([*tmux, "new-session", "-d", "-s", session, "-x", "200", "-y", "50", command], check=True)
+    subprocess.run([*tmux, "new-session", "-d", "-s", session, "-x", str(size[0]), "-y", str(size[1]), command], check=True)
     try:
         # settled not before the whole first screen is drawn (on a busy machine the text and the
         # error rows came more than `quiet` seconds after the scores)
-        answered, settled = until_still(started, "", ready=first_screen_complete)
+        answered, settled = until_still(started, "", ready=lambda screen: first_screen_complete(screen, book))
         shown = ms(complete[0]).strip() if complete else "never"
         text = ms(text_drawn[0]).strip() if text_drawn else "never"
-        print(f"{label}book in tmux 200x50: first change {ms(answered)}, text and scores drawn {text}, first screen drawn {shown}, "
+        print(f"{label}{book.key} in tmux {size[0]}x{size[1]}: first change {ms(answered)}, text and scores drawn {text}, first screen drawn {shown}, "
               f"settled {ms(settled)} (quiet {quiet:g} s)")
-        for key in BOOK_KEYS:
+        for key in book.keys:
             # a key is sent once no notice is on screen: an earlier key's notice timing out (5 s)
             # is a change of the screen, not this key's work
             end = time.perf_counter() + 10.0

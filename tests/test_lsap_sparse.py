@@ -16,7 +16,7 @@ from metrics.mentions.corefud import AlignedDocument, _assign, match_score, ment
 from metrics.model import NodeMention
 from metrics.runtime.lsap import linear_sum_assignment
 from metrics.runtime import lsap_sparse
-from metrics.runtime.lsap_sparse import assignment, replays_scipy, sparse_linear_sum_assignment
+from metrics.runtime.lsap_sparse import assigned_similarity, assignment, replays_scipy, sparse_linear_sum_assignment
 
 
 
@@ -202,3 +202,17 @@ def test_corefud_ceaf_sums_the_dense_solves_pairs(key, response, partner):
     for entity, metric in ((True, ceafe), (False, ceafm)):
         score = metric(doc)
         assert score.recall_num == score.precision_num == dense_ceaf(doc, entity)
+
+
+@settings(max_examples=300, deadline=None)
+@given(sparse_matrices())
+@example(ROUNDING)
+@example(COMPONENTS_DIFFER)
+def test_assigned_similarity_is_the_dense_tables_sum(dense):
+    """CEAF's similarity from the cells alone equals, to the bit, the sum over scipy's pairs on the
+    dense table of similarities (every CEAF summed it so: `scores[rows, cols].sum()`)."""
+    scores = -dense
+    costs = [{j: float(dense[i, j]) for j in np.flatnonzero(dense[i] < 0).tolist()} for i in range(dense.shape[0])]
+    rows, cols = linear_sum_assignment()(-scores)
+    expected = scores[rows, cols].sum()
+    assert assigned_similarity(costs, dense.shape[1]).tobytes() == expected.tobytes()

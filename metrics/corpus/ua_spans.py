@@ -80,7 +80,20 @@ class Relations:
 
     def entity_spans(self, entity: str) -> tuple[Span, ...]:
         """The spans of one identity entity's markables, in file order."""
-        return tuple(m.span for m in self.identity if m.entity == entity)
+        return self._spans_by_entity().get(entity, ())
+
+    def _spans_by_entity(self) -> dict[str, tuple[Span, ...]]:
+        """Every entity's spans, gathered in one pass when first asked for and kept: a pass per
+        entity asked was quadratic (the split antecedents' labels ask for every plural entity's:
+        seconds on a UA book, at each key that redraws the text)."""
+        found = self.__dict__.get("_by_entity")
+        if found is None:
+            gathered: dict[str, list[Span]] = {}
+            for m in self.identity:
+                gathered.setdefault(m.entity, []).append(m.span)
+            found = {entity: tuple(spans) for entity, spans in gathered.items()}
+            object.__setattr__(self, "_by_entity", found)  # a cache of a frozen value
+        return found
 
 
 @dataclass(frozen=True)

@@ -90,11 +90,10 @@ def _ceaf(doc: AlignedDocument, entity: bool) -> Score:
     """The similarity of scipy's assignment on the full matrix (the official scorer's), summed as
     numpy sums it there (over every assigned pair, in row order, zeros included), from the
     positive similarities alone (`lsap_sparse.assignment`: a book's matrix took 1.5 GB)."""
-    from metrics.runtime.lsap_sparse import assignment
+    from metrics.runtime.lsap_sparse import assigned_similarity
 
     costs = _ceaf_costs(doc, entity)
-    pairs = assignment(costs, len(doc.response))
-    similarity = np.array([-costs[i].get(j, -0.0) for i, j in pairs], dtype=float).sum()
+    similarity = assigned_similarity(costs, len(doc.response))
     if entity:
         return Score(similarity, len(doc.key), similarity, len(doc.response))
     return Score(similarity, sum(len(c) for c in doc.key), similarity, sum(len(c) for c in doc.response))

@@ -29,6 +29,7 @@ from metrics.measures.score import MeanScore
 from metrics.mentions.ua import AnyMention, SplitAntecedent
 from metrics.mentions.ua_align import cluster_index
 from metrics.runtime.lsap import linear_sum_assignment
+from metrics.runtime.lsap_sparse import assigned_similarity
 
 Counts = tuple[float, float, float, float]
 """precision numerator, precision denominator, recall numerator, recall denominator."""
@@ -162,8 +163,8 @@ def _ceaf(s: Sides, credit: SplitCredit, entity: bool) -> Counts:
             held = holders.setdefault(m, [])
             if not held or held[-1] != j:
                 held.append(j)
-    scores = np.zeros((len(s.key), len(s.response)))
-    for i, c in enumerate(s.key):
+    costs: list[dict[int, float]] = []  # minus the similarity of each pair that shares a mention
+    for c in s.key:
         overlap: dict[int, float] = {}
         for m in c:
             m = s.partner.get(m, m)
@@ -175,10 +176,10 @@ def _ceaf(s: Sides, credit: SplitCredit, entity: bool) -> Counts:
                 m, weight = aligned
             for j in holders.get(m, ()):
                 overlap[j] = overlap.get(j, 0) + weight
-        for j, shared in overlap.items():
-            scores[i, j] = 2 * shared / float(len(c) + len(s.response[j])) if entity else shared
-    rows, cols = linear_sum_assignment()(-scores)
-    similarity = float(scores[rows, cols].sum())
+        similarity_of = ((j, 2 * shared / float(len(c) + len(s.response[j])) if entity else float(shared))
+                         for j, shared in overlap.items())
+        costs.append({j: -value for j, value in similarity_of if value > 0})
+    similarity = float(assigned_similarity(costs, len(s.response)))  # no dense table (a UA book's took gigabytes)
     if entity:
         return similarity, len(s.response), similarity, len(s.key)
     return similarity, sum(len(c) for c in s.response), similarity, sum(len(c) for c in s.key)

@@ -127,8 +127,9 @@ def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
     before = {name: doc.scores[name] for name in names(*BRIDGING) if name in doc.scores}
     key_relation = _relations_by_anaphor(doc.key, doc.key_side.mention_of)
     response_relation = _relations_by_anaphor(doc.response, doc.response_side.mention_of)
+    kinds = Counter(o.kind for o in outcomes)
     out = []
-    for i, o in enumerate(outcomes):
+    for o in outcomes:
         where = text_of(doc.key, o.anaphor)
         if o.kind in ("correct", "same_entity") and key_relation.get(o.anaphor) != response_relation.get(o.anaphor):
             out.append(UAError("bridging", "wrong_relation", doc.name, where,
@@ -138,20 +139,20 @@ def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
                                _words(o.key_anchor), _words(o.response_anchor)))
         if o.kind == "correct":
             continue
-        fixed = list(outcomes)
+        fixed = kinds.copy()  # the fix: this outcome gone (spurious) or made correct
+        fixed[o.kind] -= 1
         if o.kind == "spurious":
-            del fixed[i]
             text = f"a bridging link to {text_of(doc.response, o.response_anchor)} where the key has none"
             kind = "spurious"
         else:
-            fixed[i] = relations.BridgingOutcome(o.anaphor, o.key_anchor, o.key_anchor, "correct")
+            fixed["correct"] += 1
             if o.kind == "missed":
                 kind, text = "missed", f"no bridging link in the response (the key's anchor: {text_of(doc.key, o.key_anchor)})"
             else:
                 kind = "wrong_anchor"
                 text = (f"anchor {text_of(doc.response, o.response_anchor)} instead of {text_of(doc.key, o.key_anchor)}"
                         + (": of the key anchor's entity, right at entity level" if o.kind == "same_entity" else ""))
-        new = relations.bridging(fixed)
+        new = relations.bridging_of_kinds(fixed)
         price = {name: _points(result.micro[name], _after(result.micro[name], before[name], new[name]))
                  for name in before}
         out.append(UAError("bridging", kind, doc.name, where, text, price, position_order(o.anaphor.words[0]),
@@ -159,46 +160,58 @@ def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
     return out
 
 
-def _entity_of(doc: UADocument, side, m: Mention, deixis: bool) -> str | None:
-    """The entity of a referring markable of these words on this side (singletons included)."""
-    entity = {side.mention_of[markable.id]: markable.entity for markable in doc.layer(deixis)
-              if not markable.non_referring}
-    return entity.get(m)
+def _entity_of(doc: UADocument, side, deixis: bool) -> dict[Mention, str]:
+    """The entity of the (last) referring markable of each mention's words on this side
+    (singletons included)."""
+    return {side.mention_of[markable.id]: markable.entity for markable in doc.layer(deixis)
+            if not markable.non_referring}
 
 
-def _uncounted_non_referring(doc: ScoredDocument, m: Mention, deixis: bool) -> str | None:
-    """The non-referring entity of a response markable of these words that is not its entity's
-    first (the UA scorer counts only the first markable of a non-referring entity), or None."""
+def _uncounted_non_referring(doc: ScoredDocument, deixis: bool) -> dict[Mention, str]:
+    """For each mention's words, the non-referring entity of the first response markable of them
+    (what explains a key non-referring markable the response has, uncounted: the UA scorer counts
+    only the first markable of a non-referring entity)."""
     mention_of = doc.response_side.mention_of
-    return next((markable.entity for markable in doc.response.layer(deixis)
-                 if markable.non_referring and mention_of.get(markable.id) == m), None)
+    entities: dict[Mention, str] = {}
+    for markable in doc.response.layer(deixis):
+        if markable.non_referring and markable.id in mention_of:
+            entities.setdefault(mention_of[markable.id], markable.entity)
+    return entities
 
 
 def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
     key, response = doc.key_side.non_referring, doc.response_side.non_referring
     before = doc.scores[NON_REFERRING.name]
     total = result.micro[NON_REFERRING.name]
+    counts = relations.NonReferring.of(key, response)
+    deixis = result.settings.discourse_deixis
+    found: dict[str, dict[Mention, str]] = {}  # each lookup made once, when an error first needs it
     out = []
     for m in dict.fromkeys(key):
-        if m in response:
+        if m in counts.in_response:
             continue
-        entity = _entity_of(doc.response, doc.response_side, m, result.settings.discourse_deixis)
-        uncounted = None if entity is not None else _uncounted_non_referring(doc, m, result.settings.discourse_deixis)
+        if not found:
+            found["response"] = _entity_of(doc.response, doc.response_side, deixis)
+            found["uncounted"] = _uncounted_non_referring(doc, deixis)
+        entity = found["response"].get(m)
+        uncounted = None if entity is not None else found["uncounted"].get(m)
         text = (f"non-referring in the key, referring in the response (entity {entity})" if entity is not None
                 else f"non-referring in the key; in the response a second markable of the non-referring entity "
                      f"{uncounted}, which the UA scorer does not count (only an entity's first)" if uncounted
                 else "non-referring in the key; the response has no markable there")
-        new = relations.non_referring(key, response + [m])
+        new = counts.with_response(m)
         out.append(UAError(NON_REFERRING.name, "marked_referring", doc.name, text_of(doc.key, m), text,
                            {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0]),
                            m.words))
     for m in dict.fromkeys(response):
-        if m in key:
+        if m in counts.in_key:
             continue
-        entity = _entity_of(doc.key, doc.key_side, m, result.settings.discourse_deixis)
+        if "key" not in found:
+            found["key"] = _entity_of(doc.key, doc.key_side, deixis)
+        entity = found["key"].get(m)
         text = (f"non-referring in the response, referring in the key (entity {entity})" if entity is not None
                 else "non-referring in the response; the key has no markable there")
-        new = relations.non_referring(key, [x for x in response if x != m])
+        new = counts.without_response(m)
         out.append(UAError(NON_REFERRING.name, "marked_non_referring", doc.name, text_of(doc.response, m), text,
                            {NON_REFERRING.name: _points(total, _after(total, before, new))}, position_order(m.words[0]),
                            m.words))
