@@ -89,3 +89,27 @@ def test_without_impact_the_relations_errors_are_listed_as_before(capsys):
     status = main(["errors", KEY, RESPONSE, "--format", "json"])
     listed = json.loads(capsys.readouterr().out)
     assert status == 0 and "counts" in listed and all("relation" in e for e in listed["errors"])
+
+
+def test_a_relation_asked_for_with_impact_is_refused_with_where_its_errors_are(capsys) -> None:
+    """`--impact` lists Chen & Ng's errors of the identity chains: `--category bridging` is not an
+    unknown name there but a relation, listed without `--impact` (status 2, no traceback)."""
+    key, response = "tests/data/ua/bridging.key", "tests/data/ua/bridging.response"
+    status = main(["errors", key, response, "--conventions", "ua", "--impact", "conll", "--category", "bridging"])
+    err = capsys.readouterr().err
+    assert status == 2 and "--category bridging: under --conventions ua, --impact lists" in err
+    assert "without --impact" in err and "Traceback" not in err
+
+
+def test_relation_categories_and_kinds_take_comma_separated_lists(capsys) -> None:
+    """As every repeatable option does (`options.listed`): `a,b` is `a` and `b`, under UA too."""
+    key, response = "tests/data/ua/bridging.key", "tests/data/ua/bridging.response"
+
+    def listed_errors(*options: str) -> list[tuple[str, str]]:
+        assert main(["errors", key, response, "--conventions", "ua", "--format", "json", *options]) == 0
+        return [(e["relation"], e["type"]) for e in json.loads(capsys.readouterr().out)["errors"]]
+
+    both = listed_errors("--category", "bridging,non_referring", "--type", "wrong_anchor,missed")
+    assert both == listed_errors("--category", "bridging", "--category", "non_referring",
+                                 "--type", "wrong_anchor", "--type", "missed")
+    assert sorted(kind for _, kind in both) == ["missed", "wrong_anchor"]

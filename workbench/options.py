@@ -60,7 +60,7 @@ def categories_option(values: Sequence[str] | None) -> list[Category] | None:
     from metrics.errors.chen_ng.records import Category
 
     try:
-        return None if not values else [Category.parse(v) for v in _split(values)]
+        return None if not values else [Category.parse(v) for v in listed(values)]
     except ValueError as exc:
         raise UsageError(f"--category: {exc}") from None
 
@@ -68,7 +68,7 @@ def categories_option(values: Sequence[str] | None) -> list[Category] | None:
 def types_option(values: Sequence[str] | None) -> list[MentionType] | None:
     """`--type` (repeated or comma-separated), None when not given."""
     try:
-        return None if not values else [MentionType.parse(v) for v in _split(values)]
+        return None if not values else [MentionType.parse(v) for v in listed(values)]
     except ValueError as exc:
         raise UsageError(f"--type: {exc}") from None
 
@@ -107,5 +107,7 @@ def limit_option(value: int | None) -> int | None:
     return value
 
 
-def _split(values: Sequence[str]) -> list[str]:
+def listed(values: Sequence[str]) -> list[str]:
+    """The values of a repeatable option that also takes comma-separated lists (`--category a,b
+    --category c`), blanks dropped: every such option reads them by this one rule."""
     return [v.strip() for value in values for v in value.split(",") if v.strip()]

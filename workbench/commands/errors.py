@@ -28,7 +28,8 @@ from . import ua
 from .common import add_output_argument, load_session, warn
 from ..error_rows import document_counts_json, error_pieces, errors_csv, impact_cell, table_cells, table_headers
 from ..output import IMPACT_UNIT, align_rows, conventions_header, conventions_json, emit, impact_points
-from ..options import categories_option, impact_option, jobs_option, limit_option, types_option, weights_option
+from ..options import UsageError, categories_option, impact_option, jobs_option, limit_option, listed, types_option, \
+    weights_option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         from .errors_kk import run as run_kk
 
         return run_kk(args)
+    if under_ua:
+        _refuse_relation_categories(args.category)
     categories = categories_option(args.category)
     types = types_option(args.type)
     metric = args.impact if args.impact is not None else ("conll" if args.sort == "impact" else None)
@@ -112,6 +115,18 @@ def run(args: argparse.Namespace) -> int:
                                                                  category_impact=category_impact, same_fix=same_fix)
     emit(text, args.output, inputs=session.inputs, escaped=args.format == "json")
     return 0
+
+
+def _refuse_relation_categories(values: list[str] | None) -> None:
+    """Under UA, `--impact` lists Chen & Ng's errors of the identity chains: a relation asked for
+    as a category (`bridging`) is refused with where its errors are, not as an unknown name."""
+    from metrics.errors.ua.records import RELATIONS
+
+    relations = [v for v in listed(values or ()) if v in RELATIONS]
+    if relations:
+        raise UsageError(f"--category {', '.join(relations)}: under --conventions ua, --impact lists Chen & Ng's "
+                         f"errors of the identity chains (categories {', '.join(c.value for c in CATEGORIES)}); "
+                         f"the relations' errors are listed without --impact")
 
 
 def _priced(session, selected: ErrorColumns, args: argparse.Namespace, *, metric: str | None,

@@ -25,7 +25,7 @@ from metrics.conventions.options import UA
 from metrics.measures.catalog import label
 
 from ..json_text import dumps
-from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, size_option
+from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, listed, size_option
 from ..output import align_rows, emit, percent, points_text, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
 from ..warning_kinds import shown_warnings
@@ -249,15 +249,16 @@ def run_errors(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
     _check_error_options(args)
     session, result = _load(args, warn)
     documents = session.select_documents(args.document)
-    chosen = set(args.category or RELATIONS)
+    chosen = set(listed(args.category or RELATIONS))
     unknown = chosen - set(RELATIONS)
     if unknown:
         raise UsageError(f"--category: {', '.join(sorted(unknown))}; under --conventions ua choose from {', '.join(RELATIONS)}")
     kinds = {k for r in RELATIONS for k in KINDS[r]}
-    if args.type and set(args.type) - kinds:
-        raise UsageError(f"--type: {', '.join(sorted(set(args.type) - kinds))}; choose from {', '.join(sorted(kinds))}")
+    types = set(listed(args.type or ()))
+    if types - kinds:
+        raise UsageError(f"--type: {', '.join(sorted(types - kinds))}; choose from {', '.join(sorted(kinds))}")
     wanted = None if documents is None else set(documents)
-    errors = [e for e in find_errors(result) if e.relation in chosen and (not args.type or e.kind in args.type)
+    errors = [e for e in find_errors(result) if e.relation in chosen and (not types or e.kind in types)
               and (wanted is None or e.document in wanted)]
     counts = {r: {k: sum(1 for e in errors if (e.relation, e.kind) == (r, k)) for k in KINDS[r]} for r in RELATIONS if r in chosen}
     if args.sort == "impact":
