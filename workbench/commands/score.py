@@ -61,12 +61,10 @@ def run(args: argparse.Namespace) -> int:
     weights = weights_option(args.weights)
     jobs = jobs_option(args.jobs)
     if args.ci or args.group_by:
-        return _run_report(args, wanted, weights, jobs)
+        return _run_report(args, options, wanted, weights, jobs)
     result = None
     if args.stream:
-
-        result, notes = score_streaming(args.key, args.response, load_options(args, [args.response]), weights, metrics=wanted,
-                                        jobs=jobs)
+        result, notes = score_streaming(args.key, args.response, options, weights, metrics=wanted, jobs=jobs)
         warn_all(notes, args)
     characters = None
     if result is None:
@@ -96,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_report(args: argparse.Namespace, wanted: tuple[str, ...], weights, jobs: int) -> int:
+def _run_report(args: argparse.Namespace, options: LoadOptions, wanted: tuple[str, ...], weights, jobs: int) -> int:
     """`--ci` and `--group-by`: the corpus scores with their intervals and breakdown.  With
     `--stream` the documents are read one at a time (their per-document scores are all intervals
     need)."""
@@ -107,9 +105,7 @@ def _run_report(args: argparse.Namespace, wanted: tuple[str, ...], weights, jobs
     method = method_option(args, args.bootstrap or 1000) if args.ci else None
     session, full = None, None
     if args.stream:
-
-        full, notes = score_streaming(args.key, args.response, load_options(args, [args.response]), weights,
-                                      metrics=with_parts(wanted), jobs=jobs)
+        full, notes = score_streaming(args.key, args.response, options, weights, metrics=with_parts(wanted), jobs=jobs)
         warn_all(notes, args)
     if full is None:
         session = load_session(args, [args.response])
