@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from metrics.formats.conll import FIRST_SUCH_LINE, parse_conll
+from metrics.formats.conll import parse_conll
+from metrics.formats.source import FIRST_SUCH_LINE
 from metrics.formats.source import check_document_sizes
 from metrics.model import Document, InputError
 

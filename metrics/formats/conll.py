@@ -28,7 +28,7 @@ from metrics.model import Document, InputError
 from metrics.formats.brackets import Brackets, read_brackets
 from metrics.formats.conll_columns import Columns, ReadDocuments
 from metrics.formats.layout import Layout
-from metrics.formats.source import read_utf8
+from metrics.formats.source import FIRST_SUCH_LINE, read_utf8
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
 _END = re.compile(r"^#\s*end document")
@@ -47,9 +47,6 @@ def malformed_marker(line: str) -> str | None:
             f"words{' and before the name' * (m.group(1) == 'begin')}")
 
 
-FIRST_SUCH_LINE = "(first such line)"
-"""The end of a warning said once per reading, at the first line of its kind (so `--stream`,
-reading a document at a time, keeps the first of each: `corpus.stream.once_per_file`)."""
 ONE_FIELD = f"a token line with one field is read as v8.01 reads it, that field being its coreference cell {FIRST_SUCH_LINE}"
 """Why not ignore the field, or refuse the line: v8.01 takes a line's last TAB-separated field as
 its cell, so a lone `(0)` is a mention there; read as a word alone, a mention both files have was

@@ -36,7 +36,7 @@ import re
 from metrics.formats.conllu_rules import (DISCONTINUOUS, closes_nothing, discontinuous_id, entity_chunks,
                                           entity_fields, head_error, is_number, never_closed, part_missing,
                                           part_without_first, unknown_id, wrong_columns)
-from metrics.formats.source import read_lines
+from metrics.formats.source import FIRST_SUCH_LINE, read_lines
 from metrics.mentions.heads import head_of
 from metrics.model import Document, InputError, Span
 
@@ -404,7 +404,7 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
         if discontinuous_line:
             warnings.append(f"{path}:{discontinuous_line}: discontinuous mentions are read as the span from their first to their last word (first such mention)")
         if range_line:
-            warnings.append(f"{path}:{range_line}: {ENTITY_ON_A_RANGE} (first such line)")
+            warnings.append(f"{path}:{range_line}: {ENTITY_ON_A_RANGE} {FIRST_SUCH_LINE}")
         if zero_line:
             warnings.append(f"{path}:{zero_line}: mentions made only of empty nodes (zeros) are dropped: they have no token span (first such mention)")
     return documents

@@ -43,7 +43,7 @@ from metrics.formats.conllu import ENTITY_ON_A_RANGE, NEWDOC_INSIDE_A_SENTENCE, 
 from metrics.formats.conllu_rules import (DISCONTINUOUS, closes_nothing, discontinuous_id, entity_chunks,
                                           entity_fields, head_error, never_closed, part_missing, part_without_first,
                                           unknown_id, wrong_columns)
-from metrics.formats.source import read_lines
+from metrics.formats.source import FIRST_SUCH_LINE, read_lines
 from metrics.model import InputError, Node, NodeDocument, NodeMention
 
 _NODE_ID = re.compile(r"^([0-9]{1,9})(?:\.([0-9]{1,9}))?$")
@@ -300,7 +300,7 @@ class _File:
         """A warning for the first case of each kind in the file (the rest would repeat it)."""
         if self.warnings is not None and kind not in self.noted:
             self.noted.add(kind)
-            self.warnings.append(f"{self.path}:{line}: {message} (first such line)")
+            self.warnings.append(f"{self.path}:{line}: {message} {FIRST_SUCH_LINE}")
 
     def start(self, name: str, line: int) -> _Document:
         if name in self.name_line:

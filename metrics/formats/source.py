@@ -43,6 +43,11 @@ _CHUNK = 1 << 20
 _GAP = 1 << 12
 
 
+FIRST_SUCH_LINE = "(first such line)"
+"""The end of a warning said once per reading, at the first line of its kind (so `--stream`,
+reading a document at a time, keeps the first of each: `corpus.stream.once_per_file`)."""
+
+
 def set_max_input_size(size: int) -> None:
     """The bound on an input's (decompressed) size in bytes, for every later read."""
     _limit[0] = size
