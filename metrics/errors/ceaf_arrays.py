@@ -442,7 +442,8 @@ def _judged_columns(arrays: TableArrays, metric: str, m: Moved
         augmenting += takes
         c, lead, runner_up = np.where(takes, was, c), np.where(takes, top, lead), np.where(takes, second, runner_up)
     olds = [np.where(ids >= 0, arrays.partner_of_col[np.maximum(ids, 0)], -1) for ids, *_ in columns]
-    good = one_step(arrays, m, columns, olds, good, brought, (c, lead, runner_up, augmenting), sizes.reshape(3, n).T)
+    good = one_step(arrays, m, columns, olds, good, brought=brought, taking=(c, lead, runner_up, augmenting),
+                    sizes=sizes.reshape(3, n).T)
     return columns, olds, good
 
 

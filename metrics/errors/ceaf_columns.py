@@ -269,7 +269,8 @@ def next_leaves_left_out(arrays: TableArrays, metric: str, changed: np.ndarray, 
 
 
 def one_step(arrays: TableArrays, m: Moved, columns: list[tuple[np.ndarray, ...]], olds: list[np.ndarray],
-              good: np.ndarray, brought: np.ndarray, taking: tuple[np.ndarray, ...], sizes: np.ndarray) -> np.ndarray:
+              good: np.ndarray, *, brought: np.ndarray, taking: tuple[np.ndarray, ...], sizes: np.ndarray
+             ) -> np.ndarray:
     """Whether the matching after each move stands with its one-step moves (`ceaf_columns`): a
     column c whose partner a judged column takes moves on (`reseat`; `taking`: c or n_cols, the
     taking column's best and second slack, how many columns take so), or a key chain let go
