@@ -386,7 +386,7 @@ def block_arrays(tables: Sequence[DeltaTable], manys: Sequence[Sequence[Counts]]
     if CEAFE.name in metrics:
         table, first_rows, first_cols = (tables[0], [0], [0]) if len(tables) == 1 else joined(tables)
         blocks = [ceaf_arrays.Block(*block) for block in zip(tables, manys, first_rows, first_cols)]
-        shared = len(tables) == 1  # the documents' tables given what the pass found (`given_before`)
+        shared = False  # the documents' tables given what the pass found (`given_before`), once
 
         def one(b: int, counts: Counts) -> list[float]:
             nonlocal shared
