@@ -97,12 +97,13 @@ def test_one_pass_gives_each_document_s_rows_and_leaves_it_the_same_changes(seed
                                       CEAFE.name, one_of_block)
     assert together.tolist() == np.concatenate(alone).tolist()
     assert left_together == left_alone
-    decided = sum(map(len, manys)) - len(left_alone)
-    assert decided > 0
     rows = iter(together.tolist())
     for table_d, many in zip(tables, manys):
         for counts in many:
             assert next(rows) == _delta_row(table_d, counts), counts
+    # a corpus whose every change goes to the search (seed 441, two documents: 120 of 120) says
+    # nothing of the pass; were every corpus so, hypothesis would fail the test as unsatisfiable
+    assume(sum(map(len, manys)) > len(left_alone))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

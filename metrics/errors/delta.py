@@ -19,8 +19,9 @@ which certify most unique optima after it, then the engine's solver.
 Clean components only (every span listed once on each side, where all of v8.01's cell sizes are the
 same): a document that lists a span twice has its table too, with the chains connected to such a
 span marked (`chen_ng.document_state.tainted_chains`); a fix that reaches them, and the weighted and
-application metrics, are rescored (impact.py).  Every value here is checked against rescoring whole documents
-(tests/test_errors_impact.py).  One fix's counts come from `chen_ng.fixes.single_fix_counts`.
+application metrics, are rescored (impact.py).  Every value here is checked against rescoring
+whole documents (tests/test_errors_impact.py).  One fix's counts come from
+`chen_ng.fixes.single_fix_counts`.
 """
 
 from __future__ import annotations
@@ -82,21 +83,20 @@ class CeafCells:
         self._duals = {}
         self._dual_components = {}
 
-    def given_before(self, known: tuple, metric: str) -> None:
+    def given_before(self, known: ceaf_components.Before, metric: str) -> None:
         """What a pass over several documents' tables joined found of this one's components
         before any change (`TableArrays.blocks_before`), kept where this table has not found it."""
-        components, optimum, duals, dual_components = known
         if self._components is None:
-            self._components = components
-        for c, value in optimum.items():
+            self._components = known.components
+        for c, value in known.optimum.items():
             self._optimum.setdefault((metric, c), value)
         done = self._dual_components.setdefault(metric, set())
         mine = self._duals.setdefault(metric, {})
         row_component = self._components[0]
-        for k, u in duals.items():
+        for k, u in known.duals.items():
             if row_component[k] not in done:
                 mine[k] = u
-        done |= dual_components
+        done |= known.certified
 
     def leaves(self, metric: str) -> Leaves:
         if metric not in self._leaves:
@@ -429,8 +429,8 @@ def block_arrays(tables: Sequence[DeltaTable], manys: Sequence[Sequence[Counts]]
 
 def _share(joined: CeafCells, tables: Sequence[CeafCells], first_rows: list[int], first_cols: list[int]) -> None:
     """Each document's table given what the pass over them `joined` found before any change."""
-    known = joined.arrays().blocks_before(first_rows, first_cols, [(len(t.row_cells), len(t.col_cells)) for t in tables])
-    for table, theirs in zip(tables, known):
+    sizes = [(len(table.row_cells), len(table.col_cells)) for table in tables]
+    for table, theirs in zip(tables, joined.arrays().blocks_before(first_rows, first_cols, sizes)):
         table.given_before(theirs, CEAFE.name)
 
 
