@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_errors_impact import full_rescore
-from test_impact_delta import _document, _hub_shapes, random_pair
+from test_impact_delta import _document, _hub_shapes, _random_partition, random_pair
 
 from metrics.corpus.scoring import prepare
-from metrics.errors import ceaf_arrays
+from metrics.errors import ceaf_arrays, ceaf_columns
 from metrics.errors.best_matching import MARGIN, certified
 from metrics.errors.chen_ng.fixes import Fix, FixKind, apply_fixes, single_fix_counts
 from metrics.errors.chen_ng.impact import Pricer
@@ -55,6 +55,24 @@ def _paths(table, many: list, monkeypatch) -> tuple[Counter, list[list[float]], 
     """The rows `change_rows` gives, which changes it left to `delta`, and the paths it took."""
     paths: Counter = Counter()
     segment_max, sorted_sums, star_moves = ceaf_arrays._segment_max, ceaf_arrays._sorted_sums, ceaf_arrays._star_moves
+    reseat, release, next_leaves = ceaf_columns.reseat, ceaf_columns.release, ceaf_columns.next_leaves_left_out
+
+    def spied_next_leaves(arrays, metric, changed, other):
+        settled, brought = next_leaves(arrays, metric, changed, other)
+        paths["next leaf left out"] += int((settled & brought).sum())
+        return settled, brought
+
+    def spied_release(arrays, k0, judged, size, cap):
+        good, t_star, weight = release(arrays, k0, judged, size, cap)
+        paths["released, to a free column"] += int((good & (t_star >= 0)).sum())
+        paths["released, to none"] += int((good & (k0 >= 0) & (t_star < 0)).sum())
+        return good, t_star, weight
+
+    def spied_reseat(arrays, column, top, second, taken):
+        good, k2, weight = reseat(arrays, column, top, second, taken)
+        paths["reseated, k2"] += int((good & (k2 >= 0)).sum())
+        paths["reseated, none"] += int((good & (k2 < 0)).sum())
+        return good, k2, weight
 
     def spied_max(owner, values, n):
         paths["star"] += n
@@ -71,6 +89,10 @@ def _paths(table, many: list, monkeypatch) -> tuple[Counter, list[list[float]], 
     monkeypatch.setattr(ceaf_arrays, "_segment_max", spied_max)
     monkeypatch.setattr(ceaf_arrays, "_sorted_sums", spied_sums)
     monkeypatch.setattr(ceaf_arrays, "_star_moves", spied_star_moves)
+    for module in (ceaf_arrays, ceaf_columns):  # a size change's one-step moves in the one, a move's in the other
+        monkeypatch.setattr(module, "reseat", spied_reseat)
+        monkeypatch.setattr(module, "release", spied_release)
+        monkeypatch.setattr(module, "next_leaves_left_out", spied_next_leaves)
     left: set[int] = set()
     at = {counts: i for i, counts in enumerate(many)}
 
@@ -147,7 +169,8 @@ def test_every_change_as_delta_gives_it_and_every_path_taken(monkeypatch) -> Non
         for counts, row in zip(many, rows):
             assert row == [float(x) for x in changes(table, counts, (CEAFE.name,))[CEAFE.name].counts()], counts
     for path in ("size", "move from a chain", "move from none", "move to a new chain", "move to a chain", "star move",
-                 "key chain with no cell", "star", "summed", "parted"):
+                 "key chain with no cell", "star", "summed", "parted", "reseated, k2", "reseated, none",
+                 "released, to a free column", "released, to none", "next leaf left out"):
         assert taken[path] > 0, (path, taken)
     assert decided > 250, decided  # of about 1,000 distinct changes
 
@@ -200,6 +223,10 @@ SHARP = [  # (seed of the links, tokens, key chains, response chains): drawn at 
      [[2], [15, 21, 22, 25, 27], [6], [0, 16], [3, 19, 20], [1, 8, 26], [23, 24], [10], [5, 11, 12, 17]]),
     # one key chain over two response chains, one of them grown by a mention the key lacks
     (15, 23, [list(range(23))], [[1, 2, 6, 8, 12, 14, 18], [0, 3, 4, 5, 9, 15, 16, 19, 20, 21]]),
+    # a link lets go a key chain with a positive dual, whose other columns hold partners: each
+    # one's cap is its partner's slack, not its weight (ceaf_columns.release)
+    (17, 24, [[10, 11], [4, 12, 23], [1, 2, 3, 9, 16, 18], [0, 13, 15, 22], [7, 17], [5, 6, 8, 14, 19, 20, 21]],
+     [[1, 6, 11, 19, 22], [10, 13, 15, 25], [3, 18, 21, 24], [2, 9], [4, 12, 17], [5, 8, 23]]),
     # a key chain that is a leaf of a response chain changes: that chain's next leaf comes in
     (1070, 30, [[0, 2, 8, 16, 22, 25, 28], [5, 6, 9, 15, 21, 23], [4, 12], [1, 7, 11, 14, 17, 27],
                 [10, 13, 18, 19, 24, 29], [3, 20, 26]],
@@ -208,10 +235,56 @@ SHARP = [  # (seed of the links, tokens, key chains, response chains): drawn at 
 ]
 
 
-@pytest.mark.parametrize("seed, n, key_chains, response_chains", SHARP)
-def test_documents_where_a_wrong_turn_shows(seed: int, n: int, key_chains, response_chains) -> None:
+def _every_row_as_delta_gives_it(seed: int, n: int, key_chains, response_chains) -> None:
+    """Every fix of a one-document pair of n tokens (`_fixes`, 6n links drawn from seed): its row
+    from `change_rows` is `delta.changes`'s, float for float."""
     keys, responses = [_document("d", n + 6, key_chains)], [_document("d", n + 6, response_chains)]
     table, many, _ = _table_and_changes(keys, responses, _fixes(n, random.Random(seed), 6 * n))
+    rows = ceaf_arrays.change_rows(table, many, CEAFE.name,
+                                   lambda counts: changes(table, counts, (CEAFE.name,))[CEAFE.name].counts())
+    for counts, row in zip(many, rows.tolist()):
+        assert row == [float(x) for x in changes(table, counts, (CEAFE.name,))[CEAFE.name].counts()], counts
+
+
+@pytest.mark.parametrize("seed, n, key_chains, response_chains", SHARP)
+def test_documents_where_a_wrong_turn_shows(seed: int, n: int, key_chains, response_chains) -> None:
+    _every_row_as_delta_gives_it(seed, n, key_chains, response_chains)
+
+
+def _hubs_both_sides(seed: int, n: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Key and response chains of two to four mentions over n tokens, a tenth of the mentions
+    missed and a few twinless: most chains are hubs, so a fix's column takes another column's
+    partner (`reseat`) or lets go a key chain with a positive dual (`release`) often."""
+    rng = random.Random(seed)
+    key_chains = _random_partition(rng, list(range(n)), max(1, n // rng.choice([2, 3, 4])))
+    kept = [i for i in range(n) if rng.random() < 0.9] + [n + i for i in range(rng.randint(0, 2))]
+    return key_chains, _random_partition(rng, kept, max(1, len(kept) // rng.choice([2, 3, 4])))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 100_000), st.integers(8, 40))
+def test_columns_moved_on_and_key_chains_released_as_delta_gives_them(seed: int, n: int) -> None:
+    """Documents of hubs on both sides, where the one-step augmenting paths and the released key
+    chains of `ceaf_columns` are settled: every row `delta.changes`'s, float for float."""
+    key_chains, response_chains = _hubs_both_sides(seed, n)
+    _every_row_as_delta_gives_it(seed, n, key_chains, response_chains)
+
+
+def test_a_next_leaf_within_the_duals_slack_of_the_first_goes_to_the_search() -> None:
+    """Key chain k: 2 mentions in a (its first leaf column, with 56 twinless mentions), 3 in L2
+    (its next, with 88), 1 in h with another key chain's 2.  k's dual before is a's weight less
+    the duals' slack (1e-3), so a mention linked into a leaves k's slack in a above 0 but brings
+    L2 in (`next_leaves_left_out`) with k's slack there above 0 too: L2 now beats a.  Settled
+    without that test, the change priced k on a (-0.00096 against -0.00064)."""
+    a, l2, h, other = [0, 1], [2, 3, 4], [5], [6, 7]
+    twinless_a, twinless_l2 = list(range(8, 64)), list(range(64, 152))
+    key_chains = [a + l2 + h, other]
+    response_chains = [a + twinless_a, l2 + twinless_l2, h + other, [152]]
+    keys, responses = [_document("d", 156, key_chains)], [_document("d", 156, response_chains)]
+    fixes = [Fix(FixKind.LINK, (153, 153), (0, 0)), Fix(FixKind.LINK, (152, 152), (0, 0))]
+    fixes += [Fix(kind, (i, i), None) for i in [0, 1, 2, 8, 9] for kind in (FixKind.ADD, FixKind.REMOVE, FixKind.SPLIT)]
+    table, many, _ = _table_and_changes(keys, responses, fixes)
+    assert (((), ((0, 1),), 0, 1)) in many  # the mention no chain held, linked into a
     rows = ceaf_arrays.change_rows(table, many, CEAFE.name,
                                    lambda counts: changes(table, counts, (CEAFE.name,))[CEAFE.name].counts())
     for counts, row in zip(many, rows.tolist()):

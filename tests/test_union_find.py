@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from test_impact_delta import _document, chains_repeating_spans, random_chains
 
-from metrics.errors.delta import table_of, tainted_chains
+from metrics.errors.chen_ng.document_state import tainted_chains
+from metrics.errors.delta import table_of
 from metrics.runtime import union_find
 from metrics.runtime.union_find import least_members
 

@@ -25,10 +25,14 @@ only columns a and b are judged again, over the cells the reduction keeps, as
 column keeps its partner, or its lack of one, by the margin it had.  Where a and b decide (each
 one's best key chain clear of 0 and of its second by MARGIN, free or let go by the other, and any
 key chain they let go with a dual of 0), the matching after is that one and unique, so the search
-and the solver would find it too.  Everything else goes to `delta` one change at a time (`one`), as
-before: ties, two chains wanting one key chain, a key chain with a positive dual let go, a change
-to a key chain's first leaf of several (the reduction then keeps its next leaf:
-`TableArrays.reduction_keeps`), and components with no certificate.  (A key chain k that is a leaf
+and the solver would find it too.  Two more moves of one step each are certified with one dual
+changed (`ceaf_columns`): a judged column that takes the partner of a column c no change touches
+(c moves to its best free key chain or to none: `reseat`), and a key chain with a positive dual
+let go (it moves to its best free column or to none: `release`); not both in one change.  A change
+to a key chain's first leaf of several stands where the next leaf the reduction brings in stays
+free (`next_leaves_left_out`).  Everything else goes to `delta` one change at a time (`one`), as
+before: ties, two chains wanting one key chain, longer paths, a next leaf that comes in
+(`TableArrays.reduction_keeps`), and components with no certificate.  (A key chain k that is a leaf
 of a response chain t with others brings t's next leaf in when it changes: t is judged too, with
 its cells as the reduction then keeps them.)
 
@@ -49,7 +53,8 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from metrics.errors.ceaf_columns import Tops, column_tops, gather, judge, segment_max
+from metrics.errors.ceaf_columns import Moved, Tops, column_tops, gather, judge, next_leaves_left_out, one_step, \
+    release, reseat, segment_max
 from metrics.errors.ceaf_change import CeafTable, Counts
 from metrics.errors.ceaf_components import TableArrays, best_edges
 
@@ -213,11 +218,6 @@ def _sorted_sums(fix: np.ndarray, row: np.ndarray, term: np.ndarray, apart: np.n
     return first + second
 
 
-def _matching_width(arrays: TableArrays, components: np.ndarray) -> np.ndarray:
-    """At most how many key chains each component's best matching holds (its smaller side)."""
-    return np.minimum(arrays.comp_rows[components], arrays.comp_cols[components])
-
-
 def _terms(arrays: TableArrays, fix: np.ndarray, rows: np.ndarray, olds: list[np.ndarray],
            chosen: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(fix, key chain, weight after) of every key chain of the matching after each fix that may
@@ -287,15 +287,29 @@ def _sized_matchings(arrays: TableArrays, metric: str, component: np.ndarray, co
     no star (`tops`: each column's at its size after); NaN where the certificate does not decide."""
     n = len(component)
     good = arrays.certify(component, metric)
-    chosen, chosen_weight, decides = judge(arrays, tops, np.full(n, -1), np.zeros(n, dtype=np.int64), size)
-    good &= arrays.reduction_keeps(metric)[1][col] < 0  # a leaf the reduction would bring in: delta
+    chosen, chosen_weight, decides, top, second = judge(arrays, tops, np.full(n, -1), np.zeros(n, dtype=np.int64),
+                                                        size)
+    left_out, brought = next_leaves_left_out(arrays, metric, col, np.full(n, arrays.n_cols))
+    good &= left_out
     old = arrays.partner_of_col[col]
     let_go = (old >= 0) & (chosen != old)
     good &= decides
-    good &= ~(let_go & (arrays.dual[np.maximum(old, 0)] != 0.0))  # a key chain let go has dual 0
-    good &= ~((chosen >= 0) & (chosen != old) & (arrays.partner_of_row[np.maximum(chosen, 0)] >= 0))
+    # the column takes another column c's partner: c moves on (`reseat`); or it lets go a key
+    # chain with a positive dual: that one moves on (`release`); not both
+    c = np.where(good & (chosen >= 0) & (chosen != old), arrays.partner_of_row[np.maximum(chosen, 0)], -1)
+    c = np.where(c >= 0, c, arrays.n_cols)
+    moved_on, k2, k2_weight = reseat(arrays, c, top, second, chosen[:, None])
+    good &= (c == arrays.n_cols) | moved_on
+    k0 = np.where(good & let_go & (arrays.dual[np.maximum(old, 0)] != 0.0), old, -1)
+    good &= (k0 < 0) | ((c == arrays.n_cols) & ~brought)
+    k0[~good] = -1
+    released, t_star, k0_weight = release(arrays, k0, col[:, None], size[:, None],
+                                          np.where(chosen >= 0, top, 0.0)[:, None])
+    good &= (k0 < 0) | released
     fix, rows = arrays.matched_rows(np.where(good, component, len(arrays.known) - 1))
-    fix, rows, term = _terms(arrays, fix, rows, [old], [(np.where(good, chosen, -1), chosen_weight)])
+    fix, rows, term = _terms(arrays, fix, rows, [old, np.where(c < arrays.n_cols, chosen, -1)],
+                             [(np.where(good, chosen, -1), chosen_weight), (np.where(good, k2, -1), k2_weight),
+                              (np.where(good & (t_star >= 0), k0, -1), k0_weight)])
     out = _sorted_sums(fix, rows, term, np.zeros(len(fix), dtype=bool), n)
     out[~good] = np.nan
     return out
@@ -326,32 +340,6 @@ def _star_moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.
     totals[at] = after - arrays.component_optimum(arrays.root_row[k], metric)
 
 
-class _Moved(NamedTuple):
-    """Moves of key chains' mentions (`_moves`), one element per change: its place, the key chain
-    k, the chain a it leaves (-1: none), k's cell there, how many leave, the chain b it joins
-    (n_cols or more: a new one, or none), k's cell there, how many join; whether a and b are
-    chains of the table, a and b as indices (n_cols where not), and the components of k and b
-    (-1: none, or b's counted as k's)."""
-
-    at: np.ndarray
-    k: np.ndarray
-    a: np.ndarray
-    cell_a: np.ndarray
-    leaving: np.ndarray
-    b: np.ndarray
-    cell_b: np.ndarray
-    joining: np.ndarray
-    has_a: np.ndarray
-    old_b: np.ndarray
-    a0: np.ndarray
-    b0: np.ndarray
-    comp_k: np.ndarray
-    comp_b: np.ndarray
-
-    def take(self, chosen: np.ndarray) -> _Moved:
-        return _Moved(*(x[chosen] for x in self))
-
-
 def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarray, decided: np.ndarray) -> None:
     """Changes that move a key chain's mentions from chain a (or none) to chain b (or a new one):
     the components of k and b, the cell (k, a) removed when it empties (a bridge test says
@@ -363,7 +351,7 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
     comp_k = np.where(arrays.row_ptr[k + 1] > arrays.row_ptr[k], arrays.root_row[k], -1)
     comp_b = np.where(old_b & (arrays.col_ptr[b0 + 1] > arrays.col_ptr[b0]), arrays.root_col[b0], -1)
     comp_b[comp_b == comp_k] = -1  # one component, counted once
-    m = _Moved(at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b)
+    m = Moved(at, k, a, cell_a, leaving, b, cell_b, joining, has_a, old_b, a0, b0, comp_k, comp_b)
     # a star on k, b new or in it: a star on k after too, its largest edge (no certificate)
     star = (comp_k >= 0) & (comp_b < 0) & (arrays.comp_rows[np.maximum(comp_k, 0)] == 1)
     if star.any():
@@ -385,7 +373,7 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
     none = len(arrays.known) - 1  # the node of no chain: no key chains
     fix_k, rows_k = arrays.matched_rows(np.where(good & (m.comp_k >= 0), m.comp_k, none))
     fix_b, rows_b = arrays.matched_rows(np.where(good & (m.comp_b >= 0), m.comp_b, none))
-    taken = [(np.where(good, chosen, -1), weight) for _, chosen, weight, _ in columns]
+    taken = [(np.where(good, chosen, -1), weight) for _, chosen, weight, *_ in columns]
     fix, rows, term = _terms(arrays, np.concatenate((fix_k, fix_b)), np.concatenate((rows_k, rows_b)), olds, taken)
     # a key chain on a's side of a bridge removed is apart (b's component joins k's side)
     on_a_side = np.zeros(len(fix), dtype=bool)
@@ -403,13 +391,15 @@ def _moves(arrays: TableArrays, metric: str, moves: np.ndarray, totals: np.ndarr
     decided[m.at[~good]] = False
 
 
-def _judged_columns(arrays: TableArrays, metric: str, m: _Moved
+def _judged_columns(arrays: TableArrays, metric: str, m: Moved
                     ) -> tuple[list[tuple[np.ndarray, ...]], list[np.ndarray], np.ndarray]:
     """The columns each move judges again, as (column or -1, key chain it takes or -1, that
-    edge's weight, whether it decides) per column; each judged column's partner before (-1:
-    none); and whether the matching after is the one they make: every other column keeps its
-    partner, these take theirs (no two the same key chain, none taken from a column not judged,
-    every key chain let go with dual 0, and no next leaf brought in: those go to `delta`).
+    edge's weight, whether it decides, its best and second slack) per column, and the one-step
+    moves' (`one_step`: -1, the key chain moved on, its weight, None, None, None); each judged
+    column's partner before (-1: none), and the key chain the column moved on lost; and whether
+    the matching after is the one they make: every other column keeps its partner, these take
+    theirs (no two the same key chain, every key chain let go with dual 0 or released, and no
+    next leaf brought in that takes its key chain: those go to `delta`).
 
     Column a after: its cells, k's less those leaving (gone if none stay; no cells if a empties);
     column b after: its cells, k's with those joining (a new cell if k had none there); k a leaf
@@ -418,7 +408,7 @@ def _judged_columns(arrays: TableArrays, metric: str, m: _Moved
     n, n_cols, k = len(m.at), arrays.n_cols, m.k
     size_a = np.where(m.has_a, arrays.col_sizes[m.a0] - m.leaving, 0)
     size_b = np.where(m.old_b, arrays.col_sizes[m.b0], 0) + m.joining
-    leaf_of, next_leaf = arrays.reduction_keeps(metric)
+    leaf_of = arrays.reduction_keeps(metric)[0]
     t = np.where(m.has_a, -1, leaf_of[k])
     t[t == m.b] = -1
     t_now = np.where(t >= 0, t, n_cols)
@@ -430,8 +420,17 @@ def _judged_columns(arrays: TableArrays, metric: str, m: _Moved
                    np.concatenate((m.cell_a - m.leaving, m.cell_b + m.joining, k_in_t)), sizes)
     columns = [(ids, *(x[j * n:(j + 1) * n] for x in judged))
                for j, ids in enumerate((np.where(m.has_a, m.a, -1), np.where(m.old_b, m.b, -1), t))]
-    good = (next_leaf[m.a0] < 0) & (next_leaf[m.b0] < 0)
-    for i, (ids, chosen, _, decides) in enumerate(columns):
+    # where a or b is a key chain's first leaf of several, the reduction brings that chain's next
+    # leaf in: the change stands only where it stays free (it goes to delta otherwise)
+    good, brought = next_leaves_left_out(arrays, metric, m.a0, m.b0)
+    also, brought_b = next_leaves_left_out(arrays, metric, m.b0, m.a0)
+    good &= also
+    brought |= brought_b
+    # a judged column that takes the partner of a column c no change touches: c moves on
+    # (`reseat`), one such column per change
+    c, lead, runner_up = np.full(n, n_cols), np.zeros(n), np.zeros(n)
+    augmenting = np.zeros(n, dtype=np.int64)
+    for i, (ids, chosen, _, decides, top, second) in enumerate(columns):
         good &= decides
         for other_ids, other, *_ in columns[i + 1:]:
             good &= ~((chosen >= 0) & (chosen == other))
@@ -439,17 +438,16 @@ def _judged_columns(arrays: TableArrays, metric: str, m: _Moved
         judged_was = np.zeros(n, dtype=bool)
         for other_ids, *_ in columns:
             judged_was |= (other_ids >= 0) & (was == other_ids)
-        good &= (chosen < 0) | (was < 0) | judged_was
+        takes = (chosen >= 0) & (was >= 0) & ~judged_was
+        augmenting += takes
+        c, lead, runner_up = np.where(takes, was, c), np.where(takes, top, lead), np.where(takes, second, runner_up)
     olds = [np.where(ids >= 0, arrays.partner_of_col[np.maximum(ids, 0)], -1) for ids, *_ in columns]
-    for old in olds:
-        let_go = old >= 0
-        for _, chosen, *_ in columns:
-            let_go &= old != chosen
-        good &= ~(let_go & (arrays.dual[np.maximum(old, 0)] != 0.0))  # a key chain let go has dual 0
+    good = one_step(arrays, m, columns, olds, good, brought=brought, taking=(c, lead, runner_up, augmenting),
+                    sizes=sizes.reshape(3, n).T)
     return columns, olds, good
 
 
-def _parted(arrays: TableArrays, m: _Moved) -> tuple[np.ndarray, np.ndarray]:
+def _parted(arrays: TableArrays, m: Moved) -> tuple[np.ndarray, np.ndarray]:
     """Whether the cell (k, a) a move empties parts its component in two, b not joining the sides
     again (a bridge of the component's depth-first tree, `TableArrays.search`), and the node
     below that bridge (-1: none)."""

@@ -11,12 +11,26 @@ certificates of all the document's stars at once, when the first is needed).
 from __future__ import annotations
 
 from itertools import chain
+from typing import NamedTuple
+
 import numpy as np
 
 from metrics.errors.best_matching import MARGIN, certified, matching_duals
 from metrics.errors.ceaf_change import CeafTable
 from metrics.mentions.chains import ranges as index_ranges
 
+
+
+class Before(NamedTuple):
+    """What a pass found of one document's components before any change, in the document's own
+    numbers (`TableArrays.blocks_before`): each key chain's and response chain's component (as
+    `CeafTable.component_index` gives them), the best alignment of each component found, by
+    component, and the key chains' duals of the components certified, with those components."""
+
+    components: tuple[list[int], list[int]]
+    optimum: dict[int, float]
+    duals: dict[int, float]
+    certified: set[int]
 
 
 class TableArrays:
@@ -184,6 +198,35 @@ class TableArrays:
                 total += self.weight[k]
             self.optimum[component] = total
         return True
+
+    def blocks_before(self, first_rows: list[int], first_cols: list[int], sizes: list[tuple[int, int]]) -> list[Before]:
+        """What this table (several documents' joined: `delta.joined`) knows of each document's
+        components before any change (`Before`; `sizes`: each document's key chains and response
+        chains; a component's optimum as `component_optimum` found it).  Why: each document's
+        table found them again, one search, solve and Bellman-Ford per component, for the changes
+        the arrays leave to the search and for its categories.  No cell joins two documents, so
+        each component is one document's, its chains in the same order: the same values (a dual
+        certificate proves the unique best matching whichever duals prove it, so duals found
+        otherwise only change which changes the solver sees, never a value: `best_matching`)."""
+        n_all = self.n_rows
+        certified_rows = np.flatnonzero(self.certified[self.root_row])
+        row_block = np.searchsorted(first_rows, certified_rows, side="right") - 1
+        found = np.array(sorted(self.optimum), dtype=np.int64)
+        found_block = np.searchsorted(first_rows, found, side="right") - 1
+        values = [self.optimum[c] for c in found.tolist()]
+        out = []
+        for d, (first_row, first_col, (n_rows, n_cols)) in enumerate(zip(first_rows, first_cols, sizes)):
+            rows = self.root_row[first_row:first_row + n_rows] - first_row
+            cols = self.root_col[first_col:first_col + n_cols]
+            cols = np.where(cols >= n_all, cols - n_all - first_col + n_rows, cols - first_row)
+            lo, hi = np.searchsorted(found_block, (d, d + 1)) if len(found) else (0, 0)
+            optimum = {c - first_row: values[i] for i, c in zip(range(lo, hi), found[lo:hi].tolist())}
+            lo, hi = np.searchsorted(row_block, (d, d + 1))
+            keys = certified_rows[lo:hi]
+            duals = dict(zip((keys - first_row).tolist(), self.dual[keys].tolist()))
+            out.append(Before((rows.tolist(), cols.tolist()), optimum, duals,
+                              set((self.root_row[keys] - first_row).tolist())))
+        return out
 
     def reduction_keeps(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
         """Where a change makes `delta`'s reduction keep a leaf it dropped before: (for each key

@@ -18,9 +18,10 @@ which certify most unique optima after it, then the engine's solver.
 
 Clean components only (every span listed once on each side, where all of v8.01's cell sizes are the
 same): a document that lists a span twice has its table too, with the chains connected to such a
-span marked (`tainted_chains`); a fix that reaches them, and the weighted and application metrics,
-are rescored (impact.py).  Every value here is checked against rescoring whole documents
-(tests/test_errors_impact.py).  One fix's counts come from `chen_ng.fixes.single_fix_counts`.
+span marked (`chen_ng.document_state.tainted_chains`); a fix that reaches them, and the weighted and
+application metrics, are rescored (impact.py).  Every value here is checked against rescoring
+whole documents (tests/test_errors_impact.py).  One fix's counts come from
+`chen_ng.fixes.single_fix_counts`.
 """
 
 from __future__ import annotations
@@ -81,6 +82,21 @@ class CeafCells:
         self._optimum = {}
         self._duals = {}
         self._dual_components = {}
+
+    def given_before(self, known: ceaf_components.Before, metric: str) -> None:
+        """What a pass over several documents' tables joined found of this one's components
+        before any change (`TableArrays.blocks_before`), kept where this table has not found it."""
+        if self._components is None:
+            self._components = known.components
+        for c, value in known.optimum.items():
+            self._optimum.setdefault((metric, c), value)
+        done = self._dual_components.setdefault(metric, set())
+        mine = self._duals.setdefault(metric, {})
+        row_component = self._components[0]
+        for k, u in known.duals.items():
+            if row_component[k] not in done:
+                mine[k] = u
+        done |= known.certified
 
     def leaves(self, metric: str) -> Leaves:
         if metric not in self._leaves:
@@ -370,9 +386,18 @@ def block_arrays(tables: Sequence[DeltaTable], manys: Sequence[Sequence[Counts]]
     if CEAFE.name in metrics:
         table, first_rows, first_cols = (tables[0], [0], [0]) if len(tables) == 1 else joined(tables)
         blocks = [ceaf_arrays.Block(*block) for block in zip(tables, manys, first_rows, first_cols)]
-        out[CEAFE.name] = ceaf_arrays.block_rows(
-            table, blocks, CEAFE.name,
-            lambda b, counts: _ceaf(tables[b], _Change(tables[b], counts), CEAFE.name).counts())
+        shared = False  # the documents' tables given what the pass found (`given_before`), once
+
+        def one(b: int, counts: Counts) -> list[float]:
+            nonlocal shared
+            if not shared:  # the arrays are done when the first change is left to the search
+                shared = True
+                _share(table, tables, first_rows, first_cols)
+            return _ceaf(tables[b], _Change(tables[b], counts), CEAFE.name).counts()
+
+        out[CEAFE.name] = ceaf_arrays.block_rows(table, blocks, CEAFE.name, one)
+        if not shared:
+            _share(table, tables, first_rows, first_cols)
         if len(tables) > 1:  # its arrays and leaves point back to it: freed now, not at the next collection
             table.release()
         metrics = [metric for metric in metrics if metric != CEAFE.name]
@@ -400,6 +425,13 @@ def block_arrays(tables: Sequence[DeltaTable], manys: Sequence[Sequence[Counts]]
     out.update((metric, (_muc_arrays if metric == MUC.name else _bcub_arrays)(cell, size, at))
                for metric in metrics)
     return out
+
+
+def _share(joined: CeafCells, tables: Sequence[CeafCells], first_rows: list[int], first_cols: list[int]) -> None:
+    """Each document's table given what the pass over them `joined` found before any change."""
+    sizes = [(len(table.row_cells), len(table.col_cells)) for table in tables]
+    for table, theirs in zip(tables, joined.arrays().blocks_before(first_rows, first_cols, sizes)):
+        table.given_before(theirs, CEAFE.name)
 
 
 def _sums(change: np.ndarray, terms: np.ndarray, n_many: int) -> np.ndarray:
@@ -447,36 +479,7 @@ def table_of(key: Document, response: Document, key_row: dict[Span, int]) -> Del
     return DeltaTable(key, response, key_row)
 
 
-def tainted_chains(key: Document, response: Document) -> tuple[frozenset[int], frozenset[int]]:
-    """(key chains, response chains) connected to a span listed more than once on a side.
-
-    Chains are connected when they list a common span (on one side or across).  The delta table's
-    cells and sums are right for every other chain, so the changes of a fix that reaches none of
-    these are exact."""
-    n_key = len(key.chains)
-    first: dict[Span, int] = {}  # each chain listing a span is joined to the first chain listing it
-    joined: list[int] = []
-    chains: list[int] = []
-    repeated: set[Span] = set()
-    for offset, doc in ((0, key), (n_key, response)):
-        seen: set[Span] = set()  # a span listed twice within one chain counts as repeated too
-        for index, chain in enumerate(doc.chains):
-            for span in chain:
-                if span in seen:
-                    repeated.add(span)
-                seen.add(span)
-                at = first.setdefault(span, offset + index)
-                if at != offset + index:
-                    joined.append(at)
-                    chains.append(offset + index)
-    if not repeated:
-        return frozenset(), frozenset()
-    roots = least_members(n_key + len(response.chains), joined, chains).tolist()
-    bad = {roots[first[span]] for span in repeated}
-    return (frozenset(k for k in range(n_key) if roots[k] in bad),
-            frozenset(r for r in range(len(response.chains)) if roots[n_key + r] in bad))
-
-
 def partial_table(key: Document, response: Document, key_row: dict[Span, int]) -> DeltaTable:
-    """The delta table of any document pair: exact for the chains `tainted_chains` leaves out."""
+    """The delta table of any document pair: exact for the chains `document_state.tainted_chains` leaves
+    out."""
     return DeltaTable(key, response, key_row)

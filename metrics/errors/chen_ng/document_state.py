@@ -10,7 +10,8 @@ from metrics.corpus.scoring import DocPair
 from metrics.errors.chen_ng.counted_parts import DocumentCells, key_regular
 from metrics.errors.chen_ng.fixes import ChainComponents, Edit, FixBase
 from metrics.errors.delta import Counts, DeltaTable, partial_table
-from metrics.model import Span
+from metrics.model import Document, Span
+from metrics.runtime.union_find import least_members
 
 
 @dataclass
@@ -81,3 +82,33 @@ class DocumentState:
         key_of = self.base.key_chain_of
         return not any(r in response_tainted for r in edit.touched) and \
             not any(key_of.get(span) in key_tainted for span in edit.moved)
+
+
+def tainted_chains(key: Document, response: Document) -> tuple[frozenset[int], frozenset[int]]:
+    """(key chains, response chains) connected to a span listed more than once on a side.
+
+    Chains are connected when they list a common span (on one side or across).  The delta table's
+    cells and sums are right for every other chain, so the changes of a fix that reaches none of
+    these are exact."""
+    n_key = len(key.chains)
+    first: dict[Span, int] = {}  # each chain listing a span is joined to the first chain listing it
+    joined: list[int] = []
+    chains: list[int] = []
+    repeated: set[Span] = set()
+    for offset, doc in ((0, key), (n_key, response)):
+        seen: set[Span] = set()  # a span listed twice within one chain counts as repeated too
+        for index, chain in enumerate(doc.chains):
+            for span in chain:
+                if span in seen:
+                    repeated.add(span)
+                seen.add(span)
+                at = first.setdefault(span, offset + index)
+                if at != offset + index:
+                    joined.append(at)
+                    chains.append(offset + index)
+    if not repeated:
+        return frozenset(), frozenset()
+    roots = least_members(n_key + len(response.chains), joined, chains).tolist()
+    bad = {roots[first[span]] for span in repeated}
+    return (frozenset(k for k in range(n_key) if roots[k] in bad),
+            frozenset(r for r in range(len(response.chains)) if roots[n_key + r] in bad))

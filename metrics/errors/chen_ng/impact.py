@@ -27,8 +27,8 @@ from metrics.errors.chen_ng.plans import Plans, column_plans, record_plans
 from metrics.errors.chen_ng.price_rows import blocks, prices_of
 from metrics.errors.chen_ng.records import Category, ErrorColumns, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, block_arrays, changes, counts_of, partial_table, \
-    table_of, tainted_chains
-from metrics.errors.chen_ng.document_state import DocumentState
+    table_of
+from metrics.errors.chen_ng.document_state import DocumentState, tainted_chains
 from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_bases, fix_of, fixes_of_columns, reach, \
     single_fix_counts
 from metrics.errors.chen_ng.fix_counts import fix_list_counts
