@@ -59,7 +59,7 @@ def method_option(args: argparse.Namespace, resamples: int | None = None) -> Met
         return Method(resamples=resamples if resamples is not None else args.bootstrap, confidence=args.confidence,
                       seed=args.seed, test=args.test, trials=args.trials)
     except ValueError as exc:
-        raise UsageError(f"--bootstrap/--confidence/--trials: {exc}") from None
+        raise UsageError(f"--bootstrap/--confidence/--trials/--seed: {exc}") from None
 
 
 @dataclass

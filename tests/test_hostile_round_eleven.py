@@ -1,0 +1,39 @@
+"""Hostile input, a fifth round (hostile11): what options out of range, a groups table, streamed
+files and broken inputs got that was a traceback, a silent wrong grouping or an error without its
+line.  Each case as a user meets it: the exit status and the one line it says."""
+
+from __future__ import annotations
+
+import pytest
+from test_hostile_round_nine import corefwb, error_line  # (the command in process, its one error line)
+
+
+def _row(word: str, cell: str, i: int = 0) -> str:
+    return f"d\t0\t{i}\t{word}\tX\t*\t-\t-\t-\t-\t*\t{cell}\n"
+
+
+def _conll(name: str = "(d); part 000") -> str:
+    return f"#begin document {name}\n" + _row("John", "(0)") + _row("saw", "-", 1) + _row("him", "(0)", 2) \
+        + "\n#end document\n"
+
+
+@pytest.fixture
+def pair(tmp_path):
+    """A key and a response of two documents (`(a); part 000`, `(b); part 000`)."""
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text(_conll("(a); part 000") + _conll("(b); part 000"), encoding="utf-8")
+    response.write_text(_conll("(a); part 000") + _conll("(b); part 000").replace("(0)", "(1)", 1), encoding="utf-8")
+    return key, response
+
+
+@pytest.mark.parametrize("command", [["score", "--ci"], ["compare", "RESPONSE"]])
+def test_a_negative_seed_is_a_usage_error_not_a_traceback(pair, command):
+    """`--seed -1` reached numpy's generator, which takes no negative seed: a ValueError traceback
+    (exit 1) after the scoring was done."""
+    key, response = pair
+    args = [command[0], str(key), str(response)] + [str(response) if a == "RESPONSE" else a for a in command[1:]]
+    run = corefwb(*args, "--seed", "-1")
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.splitlines()[-1] == \
+        "corefwb: usage error: --bootstrap/--confidence/--trials/--seed: seed must be 0 or more, not -1"
+    assert corefwb(*args, "--seed", "0").returncode == 0
