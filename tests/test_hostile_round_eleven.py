@@ -37,3 +37,39 @@ def test_a_negative_seed_is_a_usage_error_not_a_traceback(pair, command):
     assert run.stderr.splitlines()[-1] == \
         "corefwb: usage error: --bootstrap/--confidence/--trials/--seed: seed must be 0 or more, not -1"
     assert corefwb(*args, "--seed", "0").returncode == 0
+
+
+def test_a_groups_table_listing_a_document_twice_is_refused_at_the_second_line(pair, tmp_path):
+    """The last row's group was taken without a word: a table listing `(a)` under two groups (or a
+    CoNLL file given for the table, its name on every token line) grouped silently."""
+    key, response = pair
+    table = tmp_path / "groups.tsv"
+    table.write_text("doc\tgroup\n# a comment\n(a); part 000\tnews\n(b); part 000\tbio\n(a); part 000\tbio\n",
+                     encoding="utf-8")
+    run = corefwb("score", str(key), str(response), "--group-by", "genre", "--groups", str(table))
+    assert error_line(run) == f"corefwb: error: {table}:5: document '(a); part 000' is listed twice (also on line 3)"
+    run = corefwb("score", str(key), str(response), "--group-by", "genre", "--groups", str(key))
+    assert error_line(run) == f"corefwb: error: {key}:3: document 'd' is listed twice (also on line 2)"
+
+
+def test_a_groups_row_too_short_is_named_at_its_line(pair, tmp_path):
+    key, response = pair
+    table = tmp_path / "groups.tsv"
+    table.write_text("(a); part 000\tnews\n\n(b); part 000\n", encoding="utf-8")
+    run = corefwb("score", str(key), str(response), "--group-by", "genre", "--groups", str(table))
+    assert error_line(run) == f"corefwb: error: {table}:3: a row has 1 columns, fewer than 2: '(b); part 000'"
+
+
+def test_a_groups_table_naming_no_document_of_the_key_says_so(pair, tmp_path):
+    """Every document fell into (other) without a word: the wrong table, or names in another form."""
+    key, response = pair
+    table = tmp_path / "groups.tsv"
+    table.write_text("doc\tgroup\n(c); part 000\tnews\n", encoding="utf-8")
+    for command in (["score"], ["compare", str(response)]):
+        run = corefwb(command[0], str(key), str(response), *command[1:], "--group-by", "genre", "--groups", str(table))
+        assert run.returncode == 0
+        assert f"corefwb: warning: {table}: the table lists no document of the key: every one is in (other)" \
+            in run.stderr.splitlines()
+    table.write_text("doc\tgroup\nb\tbio\n", encoding="utf-8")  # one document listed by its short name
+    run = corefwb("score", str(key), str(response), "--group-by", "genre", "--groups", str(table))
+    assert run.returncode == 0 and "lists no document" not in run.stderr

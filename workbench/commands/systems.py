@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass, field
 
-from metrics.statistics.breakdown import (GENRE_PATTERN, LENGTH_METRICS, by_file, genre_of, group_documents, length_breakdown,
-                               read_groups, type_breakdown)
+from metrics.statistics.breakdown import (GENRE_PATTERN, LENGTH_METRICS, OTHER, by_file, genre_of, group_documents,
+                                         length_breakdown, read_groups, type_breakdown)
 from metrics.measures.catalog import label
 from metrics.corpus.scoring import CorpusResult
 from metrics.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, Comparison, Method, compare
@@ -103,6 +103,10 @@ def build_report(session: Session | None, paths: list[str], names: list[str], re
             except ValueError as exc:
                 raise UsageError(f"--genre-regex: {exc}") from None
         report.groups = [group_documents(result, group_of) for result in results]
+        if args.groups and args.group_by == "genre" and all(g.name == OTHER for gs in report.groups for g in gs):
+            from .common import warn
+
+            warn(f"{args.groups}: the table lists no document of the key: every one is in {OTHER}")
     elif args.group_by == "length":
         report.groups = [length_breakdown(corpus) for corpus in session.corpora]
     elif args.group_by == "type":
