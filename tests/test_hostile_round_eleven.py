@@ -73,3 +73,47 @@ def test_a_groups_table_naming_no_document_of_the_key_says_so(pair, tmp_path):
     table.write_text("doc\tgroup\nb\tbio\n", encoding="utf-8")  # one document listed by its short name
     run = corefwb("score", str(key), str(response), "--group-by", "genre", "--groups", str(table))
     assert run.returncode == 0 and "lists no document" not in run.stderr
+
+
+def test_a_gzip_file_named_conll_streams_as_it_reads_whole(pair, tmp_path):
+    """Gzip is told by its bytes, whatever the name; `--stream` told it by the name alone, indexed
+    the compressed bytes and refused them as "NUL byte in text" (a truncated one too, where the
+    whole reading says the gzip stream is truncated).  Now it is read whole, as a `.gz` is, and
+    says so."""
+    import gzip
+
+    key, response = pair
+    packed = tmp_path / "packed.conll"
+    packed.write_bytes(gzip.compress(response.read_bytes()))
+    whole = corefwb("score", str(key), str(packed), "--format", "json")
+    streamed = corefwb("score", str(key), str(packed), "--format", "json", "--stream")
+    assert streamed.returncode == 0 and streamed.stdout == whole.stdout, streamed.stderr
+    assert "reading these inputs whole instead" in streamed.stderr
+    packed.write_bytes(gzip.compress(response.read_bytes())[:40])
+    said = error_line(corefwb("score", str(key), str(packed), "--format", "json"))
+    assert error_line(corefwb("score", str(packed), str(response), "--stream")) == said
+    assert said == f"corefwb: error: {packed}: cannot read: the gzip stream is truncated"
+
+
+@pytest.mark.parametrize("spoil, said", [
+    (lambda text: text.encode("utf-16"), ":1: not UTF-8 text (invalid start byte at column 1)"),
+    (lambda text: b"h\xffim".join(text.encode().rsplit(b"him", 1)), ":10: not UTF-8 text (invalid start byte at column 8)"),
+])
+def test_streamed_and_whole_readings_say_the_same_of_bytes_that_are_not_utf8(pair, tmp_path, spoil, said):
+    """UTF-16 was "NUL byte in text" under `--stream` (the index looked for NUL first), and a
+    document's bad byte was named without its column; the whole reading names both."""
+    key, response = pair
+    spoilt = tmp_path / "spoilt.conll"
+    spoilt.write_bytes(spoil(key.read_text(encoding="utf-8")))
+    for args in (["score", str(spoilt), str(response)], ["score", str(response), str(spoilt)]):
+        assert error_line(corefwb(*args)) == f"corefwb: error: {spoilt}{said}"
+        assert error_line(corefwb(*args, "--stream")) == f"corefwb: error: {spoilt}{said}"
+
+
+def test_a_lone_cr_under_stream_says_to_score_without_stream(pair, tmp_path):
+    key, response = pair
+    odd = tmp_path / "odd.conll"
+    odd.write_bytes(key.read_bytes().replace(b"\n", b"\r"))
+    assert error_line(corefwb("score", str(odd), str(response), "--stream")) == (
+        f"corefwb: error: {odd}:1: a lone CR (classic Mac OS line end) inside a line: convert the line ends to LF, "
+        f"or score without --stream")
