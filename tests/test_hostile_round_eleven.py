@@ -4,6 +4,8 @@ line.  Each case as a user meets it: the exit status and the one line it says.""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from test_hostile_round_nine import corefwb, error_line  # (the command in process, its one error line)
 
@@ -117,3 +119,17 @@ def test_a_lone_cr_under_stream_says_to_score_without_stream(pair, tmp_path):
     assert error_line(corefwb("score", str(odd), str(response), "--stream")) == (
         f"corefwb: error: {odd}:1: a lone CR (classic Mac OS line end) inside a line: convert the line ends to LF, "
         f"or score without --stream")
+
+
+@pytest.mark.parametrize("command", [["score"], ["errors"]])
+def test_a_conllu_document_of_another_length_is_named_where_it_ends(tmp_path, command):
+    """Under the CorefUD conventions a response (or key) cut at a sentence's end was "document 'd1'
+    has 4 words, the key's 8" with no line; now the response's line where the two part (its last
+    word, or its first extra one) and the key's."""
+    key = Path(__file__).parent / "data" / "hostile" / "two_sentences.conllu"
+    cut = tmp_path / "cut.conllu"
+    cut.write_text("".join(key.read_text(encoding="utf-8").splitlines(keepends=True)[:9]), encoding="utf-8")
+    assert error_line(corefwb(*command, str(key), str(cut))) == \
+        f"corefwb: error: {cut}:8: document 'd1' has 4 words, the key's 8 ({key}:12)"
+    assert error_line(corefwb(*command, str(cut), str(key))) == \
+        f"corefwb: error: {key}:12: document 'd1' has 8 words, the key's 4 ({cut}:8)"
