@@ -133,3 +133,18 @@ def test_a_conllu_document_of_another_length_is_named_where_it_ends(tmp_path, co
         f"corefwb: error: {cut}:8: document 'd1' has 4 words, the key's 8 ({key}:12)"
     assert error_line(corefwb(*command, str(cut), str(key))) == \
         f"corefwb: error: {key}:12: document 'd1' has 8 words, the key's 4 ({cut}:8)"
+
+
+@pytest.mark.parametrize("command", [["score"], ["score", "--ci"], ["compare", "RESPONSE"]])
+def test_an_output_onto_the_groups_table_is_refused(pair, tmp_path, command):
+    """`--output` refused the key and the responses but not the `--groups` table, which the run
+    reads too: the table was replaced by the scores."""
+    key, response = pair
+    table = tmp_path / "groups.tsv"
+    table.write_text("doc\tgroup\na\tnews\nb\tbio\n", encoding="utf-8")
+    before = table.read_bytes()
+    extra = [str(response) if a == "RESPONSE" else a for a in command[1:]]
+    run = corefwb(command[0], str(key), str(response), *extra, "--group-by", "genre", "--groups", str(table),
+                  "--output", str(table))
+    assert error_line(run) == f"corefwb: error: {table}: refusing to write the output onto an input file ({table})"
+    assert table.read_bytes() == before

@@ -24,7 +24,7 @@ from .changes import CSV_COLUMNS, changes_csv_rows, changes_json, changes_sectio
 from . import ua
 from .common import add_output_argument, load_session
 from .systems import (SIGNIFICANT, Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables,
-                      differences_table, group_tables, method_note, method_option, report_json,
+                      differences_table, files_read, group_tables, method_note, method_option, report_json,
                       systems_table)
 
 
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = conventions_header(session.options) + render(report, changes, args.format == "markdown", weights, kk=kk,
                                                             relations=relations)
-    emit(text, args.output, inputs=session.inputs)
+    emit(text, args.output, inputs=files_read(args, session.inputs))
     return 0
 
 

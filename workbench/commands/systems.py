@@ -9,6 +9,7 @@ are the engine's; here they are only arranged.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from metrics.statistics.breakdown import (GENRE_PATTERN, LENGTH_METRICS, OTHER, by_file, genre_of, group_documents,
@@ -52,6 +53,12 @@ def add_group_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--groups", metavar="TSV", help="a table of document and group for --group-by genre "
                         "(a header row starting doc or document may name columns)")
     parser.add_argument("--groups-column", metavar="NAME", help="the --groups column to group by (default the second)")
+
+
+def files_read(args: argparse.Namespace, inputs: Sequence[str]) -> list[str]:
+    """Every file a report reads, which its `--output` must never overwrite: the key and the
+    responses, and the `--groups` table (an output onto it replaced it with the scores)."""
+    return [*inputs, *([args.groups] if getattr(args, "groups", None) else [])]
 
 
 def method_option(args: argparse.Namespace, resamples: int | None = None) -> Method:
