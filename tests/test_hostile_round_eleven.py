@@ -148,3 +148,21 @@ def test_an_output_onto_the_groups_table_is_refused(pair, tmp_path, command):
                   "--output", str(table))
     assert error_line(run) == f"corefwb: error: {table}: refusing to write the output onto an input file ({table})"
     assert table.read_bytes() == before
+
+
+@pytest.mark.parametrize("options, said", [
+    (["--groups", "TABLE"], "--groups: the table gives the groups of --group-by genre; add --group-by genre"),
+    (["--groups", "TABLE", "--group-by", "file"], "--groups: the table gives the groups of --group-by genre; "
+                                                  "add --group-by genre"),
+    (["--groups-column", "group"], "--groups-column: names a column of the --groups table; give --groups TSV"),
+])
+@pytest.mark.parametrize("command", [["score"], ["compare", "RESPONSE"]])
+def test_a_groups_table_without_group_by_genre_is_a_usage_error(pair, tmp_path, command, options, said):
+    """The table was never read: the scores came without their groups, and nothing said why."""
+    key, response = pair
+    table = tmp_path / "groups.tsv"
+    table.write_text("doc\tgroup\na\tnews\n", encoding="utf-8")
+    args = [str(response) if a == "RESPONSE" else a for a in command[1:]] + \
+        [str(table) if a == "TABLE" else a for a in options]
+    run = corefwb(command[0], str(key), str(response), *args)
+    assert run.returncode == 2 and run.stdout == "" and run.stderr.splitlines() == [f"corefwb: usage error: {said}"]

@@ -25,8 +25,8 @@ from ..score_rows import document_entries
 from ..names import system_names
 from ..session import LoadOptions
 from ..options import jobs_option, metrics_option, weights_option
-from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables, files_read,
-                      group_tables, method_note, method_option, report_json)
+from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, check_group_options,
+                      csv_tables, files_read, group_tables, method_note, method_option, report_json)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,6 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_group_options(args)
     if ua.selected(args):
         return ua.run_score(args, warn)
     options = load_options(args, [args.response])

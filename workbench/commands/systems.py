@@ -55,6 +55,15 @@ def add_group_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--groups-column", metavar="NAME", help="the --groups column to group by (default the second)")
 
 
+def check_group_options(args: argparse.Namespace) -> None:
+    """`--groups` is read by `--group-by genre` alone, `--groups-column` by `--groups`: given
+    without them they were ignored without a word, and the scores came without their groups."""
+    if args.groups and args.group_by != "genre":
+        raise UsageError("--groups: the table gives the groups of --group-by genre; add --group-by genre")
+    if args.groups_column and not args.groups:
+        raise UsageError("--groups-column: names a column of the --groups table; give --groups TSV")
+
+
 def files_read(args: argparse.Namespace, inputs: Sequence[str]) -> list[str]:
     """Every file a report reads, which its `--output` must never overwrite: the key and the
     responses, and the `--groups` table (an output onto it replaced it with the scores)."""
