@@ -166,3 +166,25 @@ def test_a_groups_table_without_group_by_genre_is_a_usage_error(pair, tmp_path, 
         [str(table) if a == "TABLE" else a for a in options]
     run = corefwb(command[0], str(key), str(response), *args)
     assert run.returncode == 2 and run.stdout == "" and run.stderr.splitlines() == [f"corefwb: usage error: {said}"]
+
+
+@pytest.mark.parametrize("conventions", ["corefud", "conll"])
+def test_a_global_entity_declared_again_with_other_fields_is_warned_about(tmp_path, conventions):
+    """A second document declaring `etype-eid-head-other` reads here by its own declaration, and in
+    corefud-scorer by the file's last (udapi keeps one per file: the first document's IDs become
+    types, and its MUC F1 on this pair is 92.31, ours 100): the two differed without a word."""
+    import re
+
+    from metrics.formats.conllu import ENTITY_REDECLARED
+    from metrics.formats.source import FIRST_SUCH_LINE
+
+    text = (Path(__file__).parent / "data" / "hostile" / "two_sentences.conllu").read_text(encoding="utf-8")
+    second = re.sub(r"\((e\d)-person-", r"(person-\1-", text.replace("# newdoc id = d1", "# newdoc id = d2")
+                    .replace("eid-etype-head-other", "etype-eid-head-other"))
+    key, response = tmp_path / "key.conllu", tmp_path / "response.conllu"
+    key.write_text(text + text.replace("# newdoc id = d1", "# newdoc id = d2"), encoding="utf-8")
+    response.write_text(text + second, encoding="utf-8")
+    run = corefwb("score", str(key), str(response), "--conventions", conventions, "--metrics", "muc", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    assert f"corefwb: warning: {response}:19: {ENTITY_REDECLARED} {FIRST_SUCH_LINE}" in run.stderr.splitlines()
+    assert "declared again" not in corefwb("score", str(key), str(key), "--conventions", conventions).stderr
