@@ -188,3 +188,18 @@ def test_a_global_entity_declared_again_with_other_fields_is_warned_about(tmp_pa
     assert run.returncode == 0, run.stderr
     assert f"corefwb: warning: {response}:19: {ENTITY_REDECLARED} {FIRST_SUCH_LINE}" in run.stderr.splitlines()
     assert "declared again" not in corefwb("score", str(key), str(key), "--conventions", conventions).stderr
+
+
+@pytest.mark.parametrize("target", ["out.conll", "out.txt"])
+def test_convert_names_its_own_option_for_a_format_it_cannot_tell(tmp_path, target):
+    """`convert` sent the user to --key-format/--response-format, options it does not take (its
+    own is --from); the scoring commands keep theirs."""
+    junk = tmp_path / "junk.dat"
+    junk.write_text("hello\n", encoding="utf-8")
+    extra = ["--to", "crac-text"] if target.endswith(".txt") else []
+    assert error_line(corefwb("convert", str(junk), str(tmp_path / target), *extra)) == \
+        f"corefwb: error: {junk}: cannot tell the format (conll, conllu or jsonl): name it with --from"
+    assert error_line(corefwb("score", str(junk), str(junk))) == \
+        f"corefwb: error: {junk}: cannot tell the format (conll, conllu or jsonl): name it with " \
+        f"--key-format/--response-format"
+    assert not (tmp_path / target).exists()

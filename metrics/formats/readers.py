@@ -77,6 +77,18 @@ def format_from_content(path: str) -> str | None:
     return None
 
 
+class UnknownFormat(InputError):
+    """An input whose format neither its name nor its content tells; the message names the option
+    that forces one, which is the command's own (`convert` has `--from`, not `--key-format`)."""
+
+    def __init__(self, path: str, option: str = "--key-format/--response-format") -> None:
+        self.option = option
+        super().__init__(path, None, f"cannot tell the format (conll, conllu or jsonl): name it with {option}")
+
+    def __reduce__(self):
+        return (UnknownFormat, (self.path, self.option))
+
+
 def detect_format(path: str, warnings: list[str] | None = None) -> str:
     """Extension first, content as the check; InputError when neither tells."""
     by_ext = format_from_extension(path)
@@ -96,7 +108,7 @@ def detect_format(path: str, warnings: list[str] | None = None) -> str:
         except OSError as exc:
             raise InputError(path, None, f"cannot open: {exc.strerror or exc}") from None
     if fmt is None:
-        raise InputError(path, None, "cannot tell the format (conll, conllu or jsonl): name it with --key-format/--response-format")
+        raise UnknownFormat(path)
     return fmt
 
 
