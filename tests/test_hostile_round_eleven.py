@@ -203,3 +203,23 @@ def test_convert_names_its_own_option_for_a_format_it_cannot_tell(tmp_path, targ
         f"corefwb: error: {junk}: cannot tell the format (conll, conllu or jsonl): name it with " \
         f"--key-format/--response-format"
     assert not (tmp_path / target).exists()
+
+
+def test_a_broken_response_document_the_key_lacks_is_refused_under_stream_too(pair, tmp_path):
+    """`--stream` read only the response documents a key took: one the key lacks, with a mention
+    never closed, passed (exit 0) where the whole reading refuses the file (exit 1); and a sound
+    one's reading warnings were not said."""
+    key, response = pair
+    extra = tmp_path / "extra.conll"
+    extra.write_text(response.read_text(encoding="utf-8") + "#begin document (x); part 000\n" + _row("w", "(5")
+                     + "\n#end document\n", encoding="utf-8")
+    said = error_line(corefwb("score", str(key), str(extra)))
+    assert said == f"corefwb: error: {extra}:16: mention (5 opened on line 14 is never closed in document '(x); part 000'"
+    assert error_line(corefwb("score", str(key), str(extra), "--stream")) == said
+    extra.write_text(response.read_text(encoding="utf-8") + "#begin document (x); part 000\n(5)\n\n#end document\n",
+                     encoding="utf-8")
+    whole = corefwb("score", str(key), str(extra), "--format", "json")
+    streamed = corefwb("score", str(key), str(extra), "--format", "json", "--stream")
+    assert whole.returncode == streamed.returncode == 0
+    assert (streamed.stdout, streamed.stderr) == (whole.stdout, whole.stderr)
+    assert f"{extra}:14: a token line with one field" in whole.stderr
