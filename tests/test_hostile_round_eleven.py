@@ -223,3 +223,17 @@ def test_a_broken_response_document_the_key_lacks_is_refused_under_stream_too(pa
     assert whole.returncode == streamed.returncode == 0
     assert (streamed.stdout, streamed.stderr) == (whole.stdout, whole.stderr)
     assert f"{extra}:14: a token line with one field" in whole.stderr
+
+
+@pytest.mark.parametrize("command", [["score"], ["errors"]])
+def test_a_ua_file_under_corefud_says_it_is_a_ua_file(command):
+    """`--conventions corefud` on a UA file said "expected 10 TAB-separated CoNLL-U columns, found
+    1" at its first word; `--conventions conll` said what it is and which conventions read it."""
+    ua = Path(__file__).parent / "data" / "ua"
+    said = ("a Universal Anaphora file (global.columns with IDENTITY): score it under --conventions ua")
+    for conventions in ("corefud", "conll"):
+        assert error_line(corefwb(*command, str(ua / "bridging.key"), str(ua / "bridging.response"),
+                                  "--conventions", conventions)) == f"corefwb: error: {ua / 'bridging.key'}: {said}"
+    key = Path(__file__).parent / "data" / "hostile" / "two_sentences.conllu"
+    assert error_line(corefwb(*command, str(key), str(ua / "bridging.response"), "--conventions", "corefud")) == \
+        f"corefwb: error: {ua / 'bridging.response'}: {said}"

@@ -112,6 +112,10 @@ def detect_format(path: str, warnings: list[str] | None = None) -> str:
     return fmt
 
 
+UA_ELSEWHERE = "a Universal Anaphora file (global.columns with IDENTITY): score it under --conventions ua"
+"""Why a reader of another convention refuses a UA file (its columns are not theirs)."""
+
+
 def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None = None,
                    clusters_field: str = "clusters", *, cache: ReadCache | None = None,
                    prepare: Callable[[list[Document]], None] | None = None, syntax: bool = True) -> list[Document]:
@@ -127,7 +131,7 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
     if fmt in (None, "auto"):
         fmt = detect_format(path, warnings)
     if fmt == "ua":
-        raise InputError(path, None, "a Universal Anaphora file (global.columns with IDENTITY): score it under --conventions ua")
+        raise InputError(path, None, UA_ELSEWHERE)
     notes: list[str] = []
     readers = {"conll": lambda: read_conll(path, notes, syntax), "conllu": lambda: read_conllu(path, notes),
                "jsonl": lambda: read_outputs(path, clusters_field)}
