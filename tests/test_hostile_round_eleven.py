@@ -41,39 +41,40 @@ def test_a_negative_seed_is_a_usage_error_not_a_traceback(pair, command):
     assert corefwb(*args, "--seed", "0").returncode == 0
 
 
+def _grouped(pair, table, text: str, command: str = "score", *extra: str):
+    """`corefwb COMMAND KEY RESPONSE [EXTRA] --group-by genre --groups TABLE`, TABLE holding `text`."""
+    key, response = pair
+    table.write_text(text, encoding="utf-8")
+    return corefwb(command, str(key), str(response), *extra, "--group-by", "genre", "--groups", str(table))
+
+
 def test_a_groups_table_listing_a_document_twice_is_refused_at_the_second_line(pair, tmp_path):
     """The last row's group was taken without a word: a table listing `(a)` under two groups (or a
     CoNLL file given for the table, its name on every token line) grouped silently."""
-    key, response = pair
     table = tmp_path / "groups.tsv"
-    table.write_text("doc\tgroup\n# a comment\n(a); part 000\tnews\n(b); part 000\tbio\n(a); part 000\tbio\n",
-                     encoding="utf-8")
-    run = corefwb("score", str(key), str(response), "--group-by", "genre", "--groups", str(table))
+    run = _grouped(pair, table, "doc\tgroup\n# a comment\n(a); part 000\tnews\n(b); part 000\tbio\n"
+                                "(a); part 000\tbio\n")
     assert error_line(run) == f"corefwb: error: {table}:5: document '(a); part 000' is listed twice (also on line 3)"
-    run = corefwb("score", str(key), str(response), "--group-by", "genre", "--groups", str(key))
+    key = pair[0]
+    run = corefwb("score", str(key), str(pair[1]), "--group-by", "genre", "--groups", str(key))
     assert error_line(run) == f"corefwb: error: {key}:3: document 'd' is listed twice (also on line 2)"
 
 
 def test_a_groups_row_too_short_is_named_at_its_line(pair, tmp_path):
-    key, response = pair
     table = tmp_path / "groups.tsv"
-    table.write_text("(a); part 000\tnews\n\n(b); part 000\n", encoding="utf-8")
-    run = corefwb("score", str(key), str(response), "--group-by", "genre", "--groups", str(table))
+    run = _grouped(pair, table, "(a); part 000\tnews\n\n(b); part 000\n")
     assert error_line(run) == f"corefwb: error: {table}:3: a row has 1 columns, fewer than 2: '(b); part 000'"
 
 
 def test_a_groups_table_naming_no_document_of_the_key_says_so(pair, tmp_path):
     """Every document fell into (other) without a word: the wrong table, or names in another form."""
-    key, response = pair
     table = tmp_path / "groups.tsv"
-    table.write_text("doc\tgroup\n(c); part 000\tnews\n", encoding="utf-8")
-    for command in (["score"], ["compare", str(response)]):
-        run = corefwb(command[0], str(key), str(response), *command[1:], "--group-by", "genre", "--groups", str(table))
+    for command in (["score"], ["compare", str(pair[1])]):
+        run = _grouped(pair, table, "doc\tgroup\n(c); part 000\tnews\n", *command)
         assert run.returncode == 0
         assert f"corefwb: warning: {table}: the table lists no document of the key: every one is in (other)" \
             in run.stderr.splitlines()
-    table.write_text("doc\tgroup\nb\tbio\n", encoding="utf-8")  # one document listed by its short name
-    run = corefwb("score", str(key), str(response), "--group-by", "genre", "--groups", str(table))
+    run = _grouped(pair, table, "doc\tgroup\nb\tbio\n")  # one document listed by its short name
     assert run.returncode == 0 and "lists no document" not in run.stderr
 
 
@@ -99,7 +100,8 @@ def test_a_gzip_file_named_conll_streams_as_it_reads_whole(pair, tmp_path):
 
 @pytest.mark.parametrize("spoil, said", [
     (lambda text: text.encode("utf-16"), ":1: not UTF-8 text (invalid start byte at column 1)"),
-    (lambda text: b"h\xffim".join(text.encode().rsplit(b"him", 1)), ":10: not UTF-8 text (invalid start byte at column 8)"),
+    (lambda text: b"h\xffim".join(text.encode().rsplit(b"him", 1)),
+     ":10: not UTF-8 text (invalid start byte at column 8)"),
 ])
 def test_streamed_and_whole_readings_say_the_same_of_bytes_that_are_not_utf8(pair, tmp_path, spoil, said):
     """UTF-16 was "NUL byte in text" under `--stream` (the index looked for NUL first), and a
@@ -184,7 +186,7 @@ def test_a_global_entity_declared_again_with_other_fields_is_warned_about(tmp_pa
     key, response = tmp_path / "key.conllu", tmp_path / "response.conllu"
     key.write_text(text + text.replace("# newdoc id = d1", "# newdoc id = d2"), encoding="utf-8")
     response.write_text(text + second, encoding="utf-8")
-    run = corefwb("score", str(key), str(response), "--conventions", conventions, "--metrics", "muc", "--format", "json")
+    run = corefwb("score", str(key), str(response), "--conventions", conventions, "--metrics", "muc")
     assert run.returncode == 0, run.stderr
     assert f"corefwb: warning: {response}:19: {ENTITY_REDECLARED} {FIRST_SUCH_LINE}" in run.stderr.splitlines()
     assert "declared again" not in corefwb("score", str(key), str(key), "--conventions", conventions).stderr
@@ -214,7 +216,8 @@ def test_a_broken_response_document_the_key_lacks_is_refused_under_stream_too(pa
     extra.write_text(response.read_text(encoding="utf-8") + "#begin document (x); part 000\n" + _row("w", "(5")
                      + "\n#end document\n", encoding="utf-8")
     said = error_line(corefwb("score", str(key), str(extra)))
-    assert said == f"corefwb: error: {extra}:16: mention (5 opened on line 14 is never closed in document '(x); part 000'"
+    assert said == f"corefwb: error: {extra}:16: mention (5 opened on line 14 is never closed in document " \
+                   f"'(x); part 000'"
     assert error_line(corefwb("score", str(key), str(extra), "--stream")) == said
     extra.write_text(response.read_text(encoding="utf-8") + "#begin document (x); part 000\n(5)\n\n#end document\n",
                      encoding="utf-8")
