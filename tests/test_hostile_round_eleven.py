@@ -240,3 +240,14 @@ def test_a_ua_file_under_corefud_says_it_is_a_ua_file(command):
     key = Path(__file__).parent / "data" / "hostile" / "two_sentences.conllu"
     assert error_line(corefwb(*command, str(key), str(ua / "bridging.response"), "--conventions", "corefud")) == \
         f"corefwb: error: {ua / 'bridging.response'}: {said}"
+
+
+@pytest.mark.parametrize("marker", ["#begin document", "#begin  document (d); part 000"])
+def test_a_file_whose_only_begin_line_is_malformed_is_named_at_it_under_stream_too(tmp_path, marker):
+    """The whole reading names the malformed marker's line; `--stream` found no document and said
+    "no '#begin document' found" of the whole file."""
+    odd = tmp_path / "odd.conll"
+    odd.write_text(marker + "\n" + _row("John", "(0)") + "\n#end document\n", encoding="utf-8")
+    said = error_line(corefwb("score", str(odd), str(odd)))
+    assert said.startswith(f"corefwb: error: {odd}:1: malformed '#begin document NAME' line ")
+    assert error_line(corefwb("score", str(odd), str(odd), "--stream")) == said

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from metrics.formats.conll import parse_conll
+from metrics.formats.conll import malformed_marker, parse_conll
 from metrics.formats.source import FIRST_SUCH_LINE
 from metrics.formats.source import check_document_sizes, not_utf8
 from metrics.model import Document, InputError
@@ -64,6 +64,8 @@ def index_conll(path: str) -> list[Slice]:
                 _check_utf8(path, line_no, raw)
                 if b"\0" in raw:
                     raise InputError(path, line_no, "NUL byte in text")
+                if b"#" in raw and (said := malformed_marker(raw.decode("utf-8").rstrip("\r\n"))) is not None:
+                    raise InputError(path, line_no, said)  # (a file of such lines alone has no document)
             if raw.startswith(b"#") and (m := _BEGIN.match(raw.rstrip(b"\n"))):
                 name = m.group(1).decode("utf-8", errors="replace").rstrip()
                 if name in seen:
