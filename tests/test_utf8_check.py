@@ -25,7 +25,7 @@ def check_whole(path: str, data: bytes) -> None:
             str(data[start:end], "utf-8")
         except UnicodeDecodeError as exc:
             exc.start += start
-            raise source._not_utf8(path, data, exc) from None
+            raise source.not_utf8(path, data, exc) from None
         start = end
 
 

@@ -21,7 +21,7 @@ from metrics.corpus.stream import Slice, index_conll, read_slice
 from metrics.formats.cache import ReadCache
 from metrics.formats.conll_columns import sendable
 from metrics.formats.readers import detect_format, in_cache, read_documents
-from metrics.formats.source import is_regular
+from metrics.formats.source import is_gzip_file, is_regular
 from metrics.measures.catalog import Metric, Scorer
 from metrics.mentions.characters import key_words
 from metrics.mentions.matching import match_corpus
@@ -104,7 +104,7 @@ class Conll2012:
         """Uncompressed regular CoNLL-2012 files, with exact matching and singletons kept: a
         document's byte range is then all its scoring needs (`Streams`)."""
         return options.match == "exact" and options.keep_singletons and all(
-            is_regular(path) and not path.lower().endswith(".gz")
+            is_regular(path) and not is_gzip_file(path)
             and (fmt if fmt not in (None, "auto") else detect_format(path)) == "conll"
             for path, fmt in ((key_path, options.key_format), (response_path, options.response_format)))
 

@@ -23,11 +23,12 @@ from metrics.conventions.options import COREFUD, Options
 from metrics.formats.cache import ReadCache
 from metrics.formats.corefud import read_corefud
 from metrics.formats.detection import CRAC_FORMATS
-from metrics.formats.readers import node_format, read_documents, read_node_documents, read_node_key
+from metrics.formats.readers import UA_ELSEWHERE, node_format, read_documents, read_node_documents, read_node_key
 from metrics.measures.catalog import BCUB, BLANC, CEAFE, CEAFM, LEA, MOR, MUC, ZERO, Metric, Scorer
 from metrics.conventions.nodes import Settings
 from metrics.conventions.projection import prepare_nodes
 from metrics.mentions.types import prepare_types
+from metrics.model import InputError
 
 __all__ = ["COREFUD_CONVENTIONS", "Corefud", "Settings"]
 
@@ -53,15 +54,17 @@ class Corefud:
         discontinuous mentions do not apply here), both views from one reading of the key.  A CRAC
         LLM-track response is left to `prepare`, which lays it onto the key."""
         notes: list[str] = []
+        fmt = node_format(path, options.response_format if not key else options.key_format)
+        if fmt == "ua":  # its columns are not CoNLL-U's: say what it is, not that a line has 15 columns
+            raise InputError(path, None, UA_ELSEWHERE)
         if not key:
-            fmt = node_format(path, options.response_format)
             if fmt in CRAC_FORMATS:
                 return Read(onto_key=fmt)
             return Read(nodes=tuple(read_corefud(path, notes)), notes=tuple(notes))
         if not options.spans:
             return Read(nodes=tuple(read_node_documents(path, cache, notes)), notes=tuple(notes))
         typed = partial(prepare_types, processes=processes)
-        if node_format(path, options.key_format) == "conllu":
+        if fmt == "conllu":
             documents, nodes = read_node_key(path, cache, notes, prepare=typed)
             return Read(documents=tuple(documents), nodes=tuple(nodes), notes=tuple(notes))
         # a key in another format: read as it is, then refused by the node reader, as corefud-scorer refuses it

@@ -68,7 +68,7 @@ def aligned_documents(keys: Sequence[NodeDocument], responses: Sequence[NodeDocu
                 raise InputError(response_path, response.line_of.get(other),
                                  f"{what} ({key_path}:{key.line_of.get(node)})")
         if len(key.forms) != len(response.forms):
-            raise InputError(response_path, None, f"document {key.name!r} has {len(response.forms)} words, the key's {len(key.forms)}")
+            raise _length_error(key, response, key_path, response_path)
         try:
             out.append((key, response, align(key.name, clusters(key, settings.match, settings.keep_singletons),
                                              clusters(response, settings.match, settings.keep_singletons),
@@ -79,6 +79,18 @@ def aligned_documents(keys: Sequence[NodeDocument], responses: Sequence[NodeDocu
                              "a zero without enhanced dependencies (DEPS is _) cannot be aligned by them: "
                              "give DEPS, or align zeros by position (--zero-match linear)") from None
     return out
+
+
+def _length_error(key: NodeDocument, response: NodeDocument, key_path: str, response_path: str) -> InputError:
+    """Words that agree as far as the shorter side goes, then one side ends: named at the
+    response's first extra word, or at its last word where it ends early, with the key's line
+    beside it (a document truncated at a sentence's end reads as a shorter document)."""
+    common = min(len(key.forms), len(response.forms))
+    at, key_at = ((response.forms[common][0], key.forms[-1][0] if key.forms else None) if len(response.forms) > common
+                  else (response.forms[-1][0] if response.forms else None, key.forms[common][0]))
+    return InputError(response_path, response.line_of.get(at),
+                      f"document {key.name!r} has {len(response.forms)} words, the key's {len(key.forms)} "
+                      f"({key_path}:{key.line_of.get(key_at)})")
 
 
 def _place(node: Node) -> str:

@@ -88,6 +88,7 @@ def stream(key_path: str, response_path: str, options: Options, *, weights: Weig
     keys = conventions.index(key_path)
     responses = conventions.index(response_path)
     partners, warnings = conventions.pair(keys, responses, response_path)
+    unpaired = _read_unpaired(conventions, response_path, responses, partners, options)
     pieces = runs(list(zip(keys, partners)), max(1, jobs) * 8)
     tasks = [_Run(conventions, key_path, response_path, run, options, weights, wanted, max_document_tokens())
              for run in pieces]
@@ -102,10 +103,24 @@ def stream(key_path: str, response_path: str, options: Options, *, weights: Weig
     documents = [document for scored, *_ in collected for document in scored]
     # as the whole files' road says them: each file's reading, then the pairing, then each pair's
     # (`load`); a reading's warnings once per file, not once per document (`once_per_file`)
-    readings = [once_per_file(path, [note for run in collected for note in run[side]])
+    readings = [once_per_file(path, [note for run in collected for note in run[side]] + (unpaired if side == 2 else []))
                 for side, path in ((1, key_path), (2, response_path))]
     warnings = [*readings[0], *readings[1], *warnings, *(note for *_, notes in collected for note in notes)]
     return aggregate(documents, weights, wanted), warnings
+
+
+def _read_unpaired(conventions: Streams, path: str, responses: Sequence[Slice], partners: Sequence[Slice | None],
+                   options: Options) -> list[str]:
+    """The response documents no key took, read all the same (and dropped): the whole reading
+    reads every document, so a broken one the key lacks refused the run there and passed under
+    `--stream` (exit 1 against 0).  Their reading's warnings, for the response's."""
+    taken = {id(piece) for piece in partners if piece is not None}
+    notes: list[str] = []
+    for piece in responses:
+        if id(piece) not in taken:
+            conventions.read_piece(path, piece, key=False, options=options, warnings=notes,
+                                   max_tokens=max_document_tokens())
+    return notes
 
 
 @dataclass(frozen=True)

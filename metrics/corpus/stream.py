@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from metrics.formats.conll import parse_conll
+from metrics.formats.conll import malformed_marker, parse_conll
 from metrics.formats.source import FIRST_SUCH_LINE
-from metrics.formats.source import check_document_sizes
+from metrics.formats.source import check_document_sizes, not_utf8
 from metrics.model import Document, InputError
 
 _BEGIN = re.compile(rb"^#[ \t]*begin document (.*?)\r?$")
@@ -57,12 +57,15 @@ def index_conll(path: str) -> list[Slice]:
                 # The whole-file reader takes a lone CR for a line end (universal newlines); here it
                 # would hide line ends, and documents with them, so the scores would silently differ.
                 raise InputError(path, line_no, "a lone CR (classic Mac OS line end) inside a line: "
-                                                "convert the line ends to LF, or score without --jobs")
+                                                "convert the line ends to LF, or score without --stream")
             if not starts:  # before the first document no reader sees the line: check it here,
-                # as the whole-file reader checks every byte
+                # as the whole-file reader checks every byte (UTF-8 first, as it does: UTF-16 is
+                # not UTF-8 at its first byte, not a NUL further on)
+                _check_utf8(path, line_no, raw)
                 if b"\0" in raw:
                     raise InputError(path, line_no, "NUL byte in text")
-                _check_utf8(path, line_no, raw)
+                if b"#" in raw and (said := malformed_marker(raw.decode("utf-8").rstrip("\r\n"))) is not None:
+                    raise InputError(path, line_no, said)  # (a file of such lines alone has no document)
             if raw.startswith(b"#") and (m := _BEGIN.match(raw.rstrip(b"\n"))):
                 name = m.group(1).decode("utf-8", errors="replace").rstrip()
                 if name in seen:
@@ -83,7 +86,7 @@ def _check_utf8(path: str, line_no: int, raw: bytes) -> None:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(path, line_no, f"not UTF-8 text ({exc.reason} at column {exc.start + 1})") from None
+        raise not_utf8(path, raw, exc, first_line=line_no) from None
 
 
 def read_slice(path: str, piece: Slice, warnings: list[str], max_tokens: int | None = None,
@@ -97,8 +100,7 @@ def read_slice(path: str, piece: Slice, warnings: list[str], max_tokens: int | N
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = piece.line + raw[:exc.start].count(b"\n")
-        raise InputError(path, line, f"not UTF-8 text ({exc.reason})") from None
+        raise not_utf8(path, raw, exc, first_line=piece.line) from None
     documents = parse_conll(path, raw.replace(b"\r\n", b"\n"), warnings, first_line=piece.line, syntax=syntax)
     check_document_sizes(documents[:1], max_tokens)
     return documents[0]

@@ -71,6 +71,12 @@ def _ptb_from_upos(upos: str, feats: str) -> str:
     return tag
 
 
+ENTITY_REDECLARED = ("'# global.Entity' declared again with other fields: each document is read by the declaration "
+                     "before it, where corefud-scorer (udapi) reads the whole file by the last one, so its scores "
+                     "may differ")
+"""Why a warning: a file whose documents declare their fields in different orders reads here by
+each document's own declaration, and in udapi by the file's last (the first documents' entity IDs
+then read as types): the two scores differed without a word (hostile round five)."""
 ENTITY_ON_A_RANGE = ("Entity= on a multiword token's line is ignored, as udapi reads it for corefud-scorer: "
                      "its mentions belong on the words")
 """Why a warning: a mention written on the range line (`3-4 don't ... Entity=(e1)`) is lost in
@@ -340,8 +346,9 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
     documents: list[Document] = []
     seen: dict[str, int] = {}
     fields = _DEFAULT_FIELDS
+    declared: list[str] | None = None
     current: _DocumentBuilder | None = None
-    discontinuous_line = zero_line = range_line = 0
+    discontinuous_line = zero_line = range_line = redeclared_line = 0
 
     def finish(lineno: int) -> None:
         nonlocal current, discontinuous_line, zero_line
@@ -373,6 +380,9 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
                 current = _DocumentBuilder(path, name, lineno, fields)
             elif key == "global.Entity":
                 fields = entity_fields(value.strip(), path, lineno)
+                if declared is not None and fields != declared:
+                    redeclared_line = redeclared_line or lineno
+                declared = fields
                 if current is not None:
                     current.fields = fields
             elif key == "speaker" and current is not None:
@@ -405,6 +415,8 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
             warnings.append(f"{path}:{discontinuous_line}: discontinuous mentions are read as the span from their first to their last word (first such mention)")
         if range_line:
             warnings.append(f"{path}:{range_line}: {ENTITY_ON_A_RANGE} {FIRST_SUCH_LINE}")
+        if redeclared_line:
+            warnings.append(f"{path}:{redeclared_line}: {ENTITY_REDECLARED} {FIRST_SUCH_LINE}")
         if zero_line:
             warnings.append(f"{path}:{zero_line}: mentions made only of empty nodes (zeros) are dropped: they have no token span (first such mention)")
     return documents

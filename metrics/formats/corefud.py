@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from metrics.formats.conllu import ENTITY_ON_A_RANGE, NEWDOC_INSIDE_A_SENTENCE, newdoc, word_id_error
+from metrics.formats.conllu import ENTITY_ON_A_RANGE, ENTITY_REDECLARED, NEWDOC_INSIDE_A_SENTENCE, newdoc, word_id_error
 from metrics.formats.conllu_rules import (DISCONTINUOUS, closes_nothing, discontinuous_id, entity_chunks,
                                           entity_fields, head_error, never_closed, part_missing, part_without_first,
                                           unknown_id, wrong_columns)
@@ -359,7 +359,9 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
                 doc, doc_fields = file.start(name or f"document {count}", lineno), fields
             elif text.startswith("global.Entity"):
                 declared = text.partition("=")[2].strip()
-                fields = entity_fields(declared, path, lineno)
+                before, fields = fields, entity_fields(declared, path, lineno)
+                if before is not None and fields != before:
+                    file.note("redeclared", lineno, ENTITY_REDECLARED)
                 if doc is not None:
                     doc_fields = fields
             continue

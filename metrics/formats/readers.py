@@ -77,6 +77,18 @@ def format_from_content(path: str) -> str | None:
     return None
 
 
+class UnknownFormat(InputError):
+    """An input whose format neither its name nor its content tells; the message names the option
+    that forces one, which is the command's own (`convert` has `--from`, not `--key-format`)."""
+
+    def __init__(self, path: str, option: str = "--key-format/--response-format") -> None:
+        self.option = option
+        super().__init__(path, None, f"cannot tell the format (conll, conllu or jsonl): name it with {option}")
+
+    def __reduce__(self):
+        return (UnknownFormat, (self.path, self.option))
+
+
 def detect_format(path: str, warnings: list[str] | None = None) -> str:
     """Extension first, content as the check; InputError when neither tells."""
     by_ext = format_from_extension(path)
@@ -96,8 +108,12 @@ def detect_format(path: str, warnings: list[str] | None = None) -> str:
         except OSError as exc:
             raise InputError(path, None, f"cannot open: {exc.strerror or exc}") from None
     if fmt is None:
-        raise InputError(path, None, "cannot tell the format (conll, conllu or jsonl): name it with --key-format/--response-format")
+        raise UnknownFormat(path)
     return fmt
+
+
+UA_ELSEWHERE = "a Universal Anaphora file (global.columns with IDENTITY): score it under --conventions ua"
+"""Why a reader of another convention refuses a UA file (its columns are not theirs)."""
 
 
 def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None = None,
@@ -115,7 +131,7 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
     if fmt in (None, "auto"):
         fmt = detect_format(path, warnings)
     if fmt == "ua":
-        raise InputError(path, None, "a Universal Anaphora file (global.columns with IDENTITY): score it under --conventions ua")
+        raise InputError(path, None, UA_ELSEWHERE)
     notes: list[str] = []
     readers = {"conll": lambda: read_conll(path, notes, syntax), "conllu": lambda: read_conllu(path, notes),
                "jsonl": lambda: read_outputs(path, clusters_field)}

@@ -89,6 +89,17 @@ def is_regular(path: str) -> bool:
         return False
 
 
+def is_gzip_file(path: str) -> bool:
+    """A regular file whose bytes are gzip, whatever its name (as `read_bytes` tells them)."""
+    if not is_regular(path):
+        return False
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(2) == _GZIP_MAGIC
+    except OSError:
+        return False
+
+
 def _too_big(path: str) -> InputError:
     return InputError(path, None, f"larger than the input size limit of {_limit[0]:,} bytes "
                                   f"(decompressed); raise it with --max-input-size")
@@ -212,7 +223,7 @@ def read_text(path: str) -> str:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise _not_utf8(path, data, exc) from None
+        raise not_utf8(path, data, exc) from None
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
@@ -253,13 +264,15 @@ def _check_utf8(path: str, data: bytes | bytearray) -> None:
                 str(data[start:end], "utf-8")
             except UnicodeDecodeError as exc:
                 exc.start += start
-                raise _not_utf8(path, data, exc) from None
+                raise not_utf8(path, data, exc) from None
             start = end
 
 
-def _not_utf8(path: str, data: bytes | bytearray, exc: UnicodeDecodeError) -> InputError:
+def not_utf8(path: str, data: bytes | bytearray, exc: UnicodeDecodeError, first_line: int = 1) -> InputError:
+    """The located error of `exc`, raised decoding `data`, whose first line is `first_line` of
+    `path` (a document streamed from its byte range starts inside the file)."""
     start = exc.start
-    line = data.count(b"\n", 0, start) + 1
+    line = data.count(b"\n", 0, start) + first_line
     column = start - (data.rfind(b"\n", 0, start) + 1) + 1
     return InputError(path, line, f"not UTF-8 text ({exc.reason} at column {column})")
 

@@ -70,24 +70,34 @@ def genre_of(pattern: str) -> Callable[[str], str]:
 
 def read_groups(path: str, column: str | None = None) -> Callable[[str], str]:
     """A TSV of document and group (lines starting with # skipped).  A header row (first cell
-    `doc` or `document`) names the columns, and `column` picks one; else the second column."""
+    `doc` or `document`) names the columns, and `column` picks one; else the second column.  A
+    document listed twice is refused at its second line: which group it takes would otherwise be
+    the last one's, without a word (a CoNLL file given for the table lists its name on every
+    token line)."""
     from metrics.formats.source import read_text
 
-    rows = [line.split("\t") for line in read_text(path).splitlines() if line.strip() and not line.startswith("#")]
+    rows = [(number, line.split("\t")) for number, line in enumerate(read_text(path).splitlines(), start=1)
+            if line.strip() and not line.startswith("#")]
     at = 1
-    if rows and rows[0][0].strip().lower() in ("doc", "document"):
-        header = [cell.strip() for cell in rows.pop(0)]
+    if rows and rows[0][1][0].strip().lower() in ("doc", "document"):
+        number, cells = rows.pop(0)
+        header = [cell.strip() for cell in cells]
         if column is not None:
             if column not in header:
-                raise InputError(path, 1, f"no column {column!r} (columns: {', '.join(header)})")
+                raise InputError(path, number, f"no column {column!r} (columns: {', '.join(header)})")
             at = header.index(column)
     elif column is not None:
         raise InputError(path, 1, "a column is named, but the table has no header row (first cell doc or document)")
     table: dict[str, str] = {}
-    for row in rows:
+    listed_on: dict[str, int] = {}
+    for number, row in rows:
         if len(row) <= at:
-            raise InputError(path, None, f"a row has {len(row)} columns, fewer than {at + 1}: {row[0]!r}")
-        table[row[0].strip()] = row[at].strip()
+            raise InputError(path, number, f"a row has {len(row)} columns, fewer than {at + 1}: {row[0]!r}")
+        document = row[0].strip()
+        if document in listed_on:
+            raise InputError(path, number, f"document {document!r} is listed twice (also on line {listed_on[document]})")
+        listed_on[document] = number
+        table[document] = row[at].strip()
 
     def group(name: str) -> str:
         return table.get(name, table.get(source_file(name), OTHER))

@@ -59,6 +59,8 @@ class Method:
             raise ValueError(f"unknown test {self.test!r}: bootstrap or ar")
         if not 1 <= self.trials <= 10_000_000:
             raise ValueError("trials must be between 1 and 10,000,000")
+        if self.seed < 0:  # numpy's generators take no negative seed (a traceback deep in the resampling)
+            raise ValueError(f"seed must be 0 or more, not {self.seed}")
 
     def to_json(self) -> dict:
         out = {"unit": "document", "interval": "percentile bootstrap", "resamples": self.resamples,

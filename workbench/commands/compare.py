@@ -23,9 +23,9 @@ from ..comparison import change_of, compare_records
 from .changes import CSV_COLUMNS, changes_csv_rows, changes_json, changes_sections
 from . import ua
 from .common import add_output_argument, load_session
-from .systems import (SIGNIFICANT, Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables,
-                      differences_table, group_tables, method_note, method_option, report_json,
-                      systems_table)
+from .systems import (SIGNIFICANT, Report, add_group_arguments, add_uncertainty_arguments, build_report,
+                      check_group_options, csv_tables, differences_table, files_read, group_tables, method_note,
+                      method_option, report_json, systems_table)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.responses) < 2:
         raise UsageError("compare: give at least two responses (the first is the baseline)")
+    check_group_options(args)
     limit = limit_option(args.limit)
     weights = weights_option(args.weights)
     if ua.selected(args):
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = conventions_header(session.options) + render(report, changes, args.format == "markdown", weights, kk=kk,
                                                             relations=relations)
-    emit(text, args.output, inputs=session.inputs)
+    emit(text, args.output, inputs=files_read(args, session.inputs))
     return 0
 
 

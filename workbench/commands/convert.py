@@ -19,7 +19,7 @@ import os
 
 from metrics.conventions.options import COREFUD, Options
 from metrics.conventions.pipeline import read_key, read_response
-from metrics.formats.readers import FORMATS, detect_format
+from metrics.formats.readers import FORMATS, UnknownFormat, detect_format
 from metrics.formats.source import read_text, set_max_input_size
 from metrics.formats.writers import write_conll, write_conllu, write_jsonlines, write_outputs
 from metrics.model import InputError
@@ -80,6 +80,15 @@ def _copy_conllu(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        return _convert(args)
+    except UnknownFormat as exc:
+        if exc.path != args.input:
+            raise
+        raise UnknownFormat(exc.path, "--from") from None  # said with this command's option for it
+
+
+def _convert(args: argparse.Namespace) -> int:
     set_max_input_size(size_option(args.max_input_size))
     target = target_of(args)
     fmt = None if args.source_format == "auto" else args.source_format

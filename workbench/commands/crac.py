@@ -119,7 +119,7 @@ def _method(args: argparse.Namespace) -> Method | None:
     try:
         return Method(resamples=args.bootstrap, confidence=args.confidence, seed=args.seed)
     except ValueError as exc:
-        raise UsageError(f"--bootstrap/--confidence: {exc}") from None
+        raise UsageError(f"--bootstrap/--confidence/--seed: {exc}") from None
 
 
 def _check_missing(layout: Layout, folders: list[str], names: list[str], allow: bool, warn) -> None:

@@ -25,8 +25,8 @@ from ..score_rows import document_entries
 from ..names import system_names
 from ..session import LoadOptions
 from ..options import jobs_option, metrics_option, weights_option
-from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, csv_tables, group_tables,
-                      method_note, method_option, report_json)
+from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, check_group_options,
+                      csv_tables, files_read, group_tables, method_note, method_option, report_json)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,6 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_group_options(args)
     if ua.selected(args):
         return ua.run_score(args, warn)
     options = load_options(args, [args.response])
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         if text is None:
             return 0
         text = ("" if to_terminal else header) + text
-    emit(text, args.output, inputs=[args.key, args.response], escaped=args.format == "json")
+    emit(text, args.output, inputs=files_read(args, [args.key, args.response]), escaped=args.format == "json")
     return 0
 
 
@@ -126,7 +127,7 @@ def _run_report(args: argparse.Namespace, options: LoadOptions, wanted: tuple[st
         text = "\n".join(render_csv(h, r) for h, r in tables)
     else:
         text = _report_text(report, result, args.per_doc, markdown=args.format == "markdown")
-    emit(text, args.output, inputs=[args.key, args.response])
+    emit(text, args.output, inputs=files_read(args, [args.key, args.response]))
     return 0
 
 

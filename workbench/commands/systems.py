@@ -9,10 +9,11 @@ are the engine's; here they are only arranged.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from metrics.statistics.breakdown import (GENRE_PATTERN, LENGTH_METRICS, by_file, genre_of, group_documents, length_breakdown,
-                               read_groups, type_breakdown)
+from metrics.statistics.breakdown import (GENRE_PATTERN, LENGTH_METRICS, OTHER, by_file, genre_of, group_documents,
+                                         length_breakdown, read_groups, type_breakdown)
 from metrics.measures.catalog import label
 from metrics.corpus.scoring import CorpusResult
 from metrics.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, Comparison, Method, compare
@@ -54,12 +55,27 @@ def add_group_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--groups-column", metavar="NAME", help="the --groups column to group by (default the second)")
 
 
+def check_group_options(args: argparse.Namespace) -> None:
+    """`--groups` is read by `--group-by genre` alone, `--groups-column` by `--groups`: given
+    without them they were ignored without a word, and the scores came without their groups."""
+    if args.groups and args.group_by != "genre":
+        raise UsageError("--groups: the table gives the groups of --group-by genre; add --group-by genre")
+    if args.groups_column and not args.groups:
+        raise UsageError("--groups-column: names a column of the --groups table; give --groups TSV")
+
+
+def files_read(args: argparse.Namespace, inputs: Sequence[str]) -> list[str]:
+    """Every file a report reads, which its `--output` must never overwrite: the key and the
+    responses, and the `--groups` table (an output onto it replaced it with the scores)."""
+    return [*inputs, *([args.groups] if getattr(args, "groups", None) else [])]
+
+
 def method_option(args: argparse.Namespace, resamples: int | None = None) -> Method:
     try:
         return Method(resamples=resamples if resamples is not None else args.bootstrap, confidence=args.confidence,
                       seed=args.seed, test=args.test, trials=args.trials)
     except ValueError as exc:
-        raise UsageError(f"--bootstrap/--confidence/--trials: {exc}") from None
+        raise UsageError(f"--bootstrap/--confidence/--trials/--seed: {exc}") from None
 
 
 @dataclass
@@ -103,6 +119,10 @@ def build_report(session: Session | None, paths: list[str], names: list[str], re
             except ValueError as exc:
                 raise UsageError(f"--genre-regex: {exc}") from None
         report.groups = [group_documents(result, group_of) for result in results]
+        if args.groups and args.group_by == "genre" and all(g.name == OTHER for gs in report.groups for g in gs):
+            from .common import warn
+
+            warn(f"{args.groups}: the table lists no document of the key: every one is in {OTHER}")
     elif args.group_by == "length":
         report.groups = [length_breakdown(corpus) for corpus in session.corpora]
     elif args.group_by == "type":
