@@ -251,3 +251,17 @@ def test_a_file_whose_only_begin_line_is_malformed_is_named_at_it_under_stream_t
     said = error_line(corefwb("score", str(odd), str(odd)))
     assert said.startswith(f"corefwb: error: {odd}:1: malformed '#begin document NAME' line ")
     assert error_line(corefwb("score", str(odd), str(odd), "--stream")) == said
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["--ci", "--bootstrap", "0"], "--bootstrap/--confidence/--trials/--seed: resamples must be between 1 and 10,000,000"),
+    (["--bootstrap", "50"], "--bootstrap: resamples for --ci's intervals; add --ci"),
+])
+def test_score_takes_its_bootstrap_as_given_or_refuses_it(pair, options, said):
+    """`score --ci --bootstrap 0` took 1,000 resamples (0 read as "not given"), and `--bootstrap N`
+    without `--ci` was ignored: each without a word (found by hostile11, mended by the lead)."""
+    key, response = pair
+    run = corefwb("score", str(key), str(response), *options)
+    assert run.returncode == 2 and run.stderr.splitlines()[-1] == f"corefwb: usage error: {said}", run.stderr
+    run = corefwb("score", str(key), str(response), "--ci", "--bootstrap", "7", "--metrics", "muc")
+    assert run.returncode == 0 and "(7 resamples" in run.stdout, run.stdout

@@ -26,7 +26,8 @@ from ..names import system_names
 from ..session import LoadOptions
 from ..options import jobs_option, metrics_option, weights_option
 from .systems import (Report, add_group_arguments, add_uncertainty_arguments, build_report, check_group_options,
-                      csv_tables, files_read, group_tables, method_note, method_option, report_json)
+                      csv_tables, files_read, group_tables, method_note, method_option, report_json,
+                      resamples_option)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_output_argument(parser)
     parser.add_argument("--ci", action="store_true",
                         help="a confidence interval for each corpus score: percentile bootstrap over documents")
-    add_uncertainty_arguments(parser, default_resamples=0)
+    add_uncertainty_arguments(parser, default_resamples=None)
     add_group_arguments(parser)
     parser.add_argument("--jobs", type=int, metavar="N",
                         help="read the response beside the key and score documents in N processes (default: one per "
@@ -53,6 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_group_options(args)
+    resamples_option(args)  # --bootstrap without --ci refused before any reading
     if ua.selected(args):
         return ua.run_score(args, warn)
     options = load_options(args, [args.response])
@@ -103,7 +105,8 @@ def _run_report(args: argparse.Namespace, options: LoadOptions, wanted: tuple[st
     from metrics.corpus.scoring import aggregate
 
     wanted = resolve(wanted)
-    method = method_option(args, args.bootstrap or 1000) if args.ci else None
+    resamples = resamples_option(args)
+    method = method_option(args, resamples) if resamples is not None else None
     session, full = None, None
     if args.stream:
         full, notes = score_streaming(args.key, args.response, options, weights, metrics=with_parts(wanted), jobs=jobs)

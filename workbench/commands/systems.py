@@ -28,10 +28,12 @@ MIN_DOCUMENTS = 10
 SIGNIFICANT = "*"
 
 
-def add_uncertainty_arguments(parser: argparse.ArgumentParser, default_resamples: int) -> None:
+def add_uncertainty_arguments(parser: argparse.ArgumentParser, default_resamples: int | None) -> None:
+    """The options of intervals and tests.  `default_resamples` None: resamples only with `--ci`
+    (`score`), `DEFAULT_RESAMPLES` then unless `--bootstrap` says otherwise (`resamples_option`)."""
     parser.add_argument("--bootstrap", type=int, default=default_resamples, metavar="N",
                         help=f"bootstrap resamples of the documents for intervals and the paired test (default "
-                             f"{default_resamples}{'' if default_resamples else '; with --ci ' + str(DEFAULT_RESAMPLES)})")
+                             f"{default_resamples if default_resamples is not None else 'with --ci ' + str(DEFAULT_RESAMPLES)})")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED}): the "
                         "same seed gives the same output, byte for byte")
     parser.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE,
@@ -68,6 +70,17 @@ def files_read(args: argparse.Namespace, inputs: Sequence[str]) -> list[str]:
     """Every file a report reads, which its `--output` must never overwrite: the key and the
     responses, and the `--groups` table (an output onto it replaced it with the scores)."""
     return [*inputs, *([args.groups] if getattr(args, "groups", None) else [])]
+
+
+def resamples_option(args: argparse.Namespace) -> int | None:
+    """`score`'s resamples: `--bootstrap` as given with `--ci` (0 is refused by `Method`, not
+    taken as the default), `DEFAULT_RESAMPLES` without it; `--bootstrap` without `--ci` is a usage
+    error (it was ignored without a word)."""
+    if not args.ci:
+        if args.bootstrap is not None:
+            raise UsageError("--bootstrap: resamples for --ci's intervals; add --ci")
+        return None
+    return DEFAULT_RESAMPLES if args.bootstrap is None else args.bootstrap
 
 
 def method_option(args: argparse.Namespace, resamples: int | None = None) -> Method:
