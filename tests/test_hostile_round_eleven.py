@@ -265,3 +265,24 @@ def test_score_takes_its_bootstrap_as_given_or_refuses_it(pair, options, said):
     assert run.returncode == 2 and run.stderr.splitlines()[-1] == f"corefwb: usage error: {said}", run.stderr
     run = corefwb("score", str(key), str(response), "--ci", "--bootstrap", "7", "--metrics", "muc")
     assert run.returncode == 0 and "(7 resamples" in run.stdout, run.stdout
+
+
+@pytest.mark.parametrize(("key_cells", "response_cells", "said"), [
+    (("(0)", "(0)"), ("(0)|(0)", "(0)"), "0-0 listed again in chain 0: the second listing dropped"),
+    (("(0)|(0)", "(0)"), ("(0)", "(0)"), "has spans listed twice in a chain, so every score is ill-defined"),
+    (("(0)|(0)", "(0)"), ("(0)", "(0)"), "0-0 twice in chain 0"),
+    (("-", "(0)"), ("(5)|(5)", "(5)"), "kept twice, as v8.01 does: 0-0 twice in chain 5"),
+    (("(0)|(1)", "(0)"), ("(0)", "(0)"), "has spans in more than one chain, so every score is ill-defined"
+                                          " (v8.01's treatment is mirrored): 0-0 in chains 0, 1"),
+])
+def test_a_span_listed_twice_in_one_chain_is_told_as_such(tmp_path, key_cells, response_cells, said):
+    """A span one chain lists twice was told as in two chains: "in chains 0, 0", "dropped from
+    chain 0 (kept in 0)" (found by hostile11, mended by the lead)."""
+    def doc(cells):
+        return "#begin document (d); part 000\n" + _row("John", cells[0]) + _row("saw", "-", 1) \
+            + _row("him", cells[1], 2) + "\n#end document\n"
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text(doc(key_cells), encoding="utf-8")
+    response.write_text(doc(response_cells), encoding="utf-8")
+    run = corefwb("score", str(key), str(response), "--metrics", "muc")
+    assert run.returncode == 0 and said in run.stderr and "chains 0, 0" not in run.stderr, run.stderr

@@ -426,8 +426,17 @@ def _repeated(chains: list[list[Span]], labels: list[str], skip: set[Span] | fro
     return [(span, found) for span, found in owners.items() if len(found) > 1]
 
 
+def _listed_in(labels: list[str]) -> str:
+    """Where a span is listed more than once: "in chains 3, 7", or "twice in chain 3" when one
+    chain lists it again (the chains' labels alone read "in chains 3, 3")."""
+    if len(set(labels)) == 1:
+        times = "twice" if len(labels) == 2 else f"{len(labels)} times"
+        return f"{times} in chain {labels[0]}"
+    return f"in chains {', '.join(labels)}"
+
+
 def duplicate_warnings(key: Document, response: Document, alignment: Alignment) -> list[str]:
-    """What v8.01's treatment of a span in two chains did to a pair: a key span in two chains (every
+    """What v8.01's treatment of a span listed twice did to a pair: a key span listed twice (every
     score ill-defined), repeated key-matching response spans removed, twinless ones kept twice."""
     warnings: list[str] = []
 
@@ -435,16 +444,19 @@ def duplicate_warnings(key: Document, response: Document, alignment: Alignment) 
         return f"{span[0]}-{span[1]}"
 
     if alignment.key_duplicates:
-        items = "; ".join(f"{fmt(s)} in chains {', '.join(labels)}" for s, labels in alignment.key_duplicates)
-        warnings.append(f"{key.where()}: KEY document {key.name!r} has spans in more than one chain, so every "
+        items = "; ".join(f"{fmt(s)} {_listed_in(labels)}" for s, labels in alignment.key_duplicates)
+        where = "in more than one chain" if any(len(set(labels)) > 1 for _, labels in alignment.key_duplicates) \
+            else "listed twice in a chain"
+        warnings.append(f"{key.where()}: KEY document {key.name!r} has spans {where}, so every "
                         f"score is ill-defined (v8.01's treatment is mirrored): {items}")
     if alignment.removed_duplicates:
-        items = "; ".join(f"{fmt(s)} dropped from chain {dropped} (kept in {kept})"
+        items = "; ".join(f"{fmt(s)} dropped from chain {dropped} (kept in {kept})" if dropped != kept
+                          else f"{fmt(s)} listed again in chain {kept}: the second listing dropped"
                           for s, dropped, kept in alignment.removed_duplicates)
         warnings.append(f"{response.where()}: document {response.name!r}: repeated key-matching spans removed as "
                         f"v8.01 does (it would refuse to score after 10 per run; we do not): {items}")
     if alignment.twinless_duplicates:
-        items = "; ".join(f"{fmt(s)} in chains {', '.join(labels)}" for s, labels in alignment.twinless_duplicates)
+        items = "; ".join(f"{fmt(s)} {_listed_in(labels)}" for s, labels in alignment.twinless_duplicates)
         warnings.append(f"{response.where()}: document {response.name!r}: repeated spans that match no key span "
                         f"are kept twice, as v8.01 does: {items}")
     return warnings
