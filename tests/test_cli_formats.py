@@ -90,3 +90,19 @@ def test_key_sharing_no_document_with_the_response_is_an_input_error(capsys, tmp
         assert code == 1 and out == ""
         lines = [line for line in err.splitlines() if not line.startswith("corefwb: warning")]
         assert len(lines) == 1 and "no document in common with the key" in lines[0] and RESPONSE in lines[0]
+
+
+@pytest.mark.parametrize("inputs", [
+    (KEY, RESPONSE),
+    (str(Path(__file__).parent / "data" / "corefud" / "key.conllu"),
+     str(Path(__file__).parent / "data" / "corefud" / "response.conllu"), "--conventions", "corefud"),
+    (str(Path(__file__).parent / "data" / "ua" / "non_referring.key"),
+     str(Path(__file__).parent / "data" / "ua" / "non_referring.key")),
+])
+def test_the_csv_corpus_row_has_one_name_under_every_convention(capsys, inputs) -> None:
+    """A script reading CoNLL's, CorefUD's and UA's CSV finds the corpus score under one name
+    (`output.CORPUS_MICRO_ROW`); CorefUD and UA said "corpus", CoNLL "(corpus, micro)"."""
+    code, out, err = run(capsys, "score", *inputs, "--format", "csv", "--no-cache")
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0][:2] == ["document", "metric"] and rows[1][0] == "(corpus, micro)", rows[:2]

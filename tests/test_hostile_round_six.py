@@ -120,7 +120,7 @@ def test_a_non_referring_entity_of_several_markables_is_warned_about_and_explain
                                                                 "EntityID=1-Pseudo|MarkableID=m2"), encoding="utf-8")
     status, out, err = run(capsys, "score", str(key), str(response), "--metrics", "non_referring", "--format", "csv",
                            "--no-cache")
-    assert status == 0 and out.splitlines()[1] == "corpus,non_referring,0.5,1.0,0.6666666666666666"
+    assert status == 0 and out.splitlines()[1] == "\"(corpus, micro)\",non_referring,0.5,1.0,0.6666666666666666"
     (warning,) = err.splitlines()
     assert warning.startswith(f"corefwb: warning: {response}: 1 non-referring entity") and "line 8" in warning
     status, out, err = run(capsys, "errors", str(key), str(response), "--no-cache")
@@ -138,7 +138,7 @@ def test_an_anaphor_with_two_bridging_links_is_warned_about(capsys, tmp_path):
                                 "(MarkableID=door|Rel=part-of|MentionAnchor=it"), encoding="utf-8")
     status, out, err = run(capsys, "score", str(key), UA_RESPONSE, "--preset", "codicrac22br", "--format", "csv",
                            "--no-cache")
-    assert status == 0 and "corpus,bridging_markable,1.0,0.5," in out  # door -> it, the last link, kept
+    assert status == 0 and "\"(corpus, micro)\",bridging_markable,1.0,0.5," in out  # door -> it, the last link, kept
     (warning,) = err.splitlines()
     assert warning.startswith(f"corefwb: warning: {key}: 1 anaphor(s) with more than one bridging link") \
         and "line 13" in warning

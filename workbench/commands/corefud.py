@@ -20,7 +20,7 @@ from metrics.measures.catalog import CONLL, METRICS
 from metrics.measures.weights import given
 
 from ..json_text import dumps
-from ..output import align_rows, emit, percent, render_csv, render_markdown, score_json
+from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
 from ..options import UsageError, jobs_option, weights_option
 from .common import kept_until_exit, single_valued_note, warn_all
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
     elif args.format == "csv":  # fractions and metric names, as every CSV of corefwb
         text = render_csv(["document", "metric", "recall", "precision", "f1"],
                           [[doc, name, s.recall, s.precision, s.f1] for doc, scores in
-                           [("corpus", result.micro)] + (result.documents if args.per_doc else [])
+                           [(CORPUS_MICRO_ROW, result.micro)] + (result.documents if args.per_doc else [])
                            for name, s in scores.items()])
     else:
         headers, rows = rows_of(result, args.per_doc)

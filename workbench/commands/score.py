@@ -20,7 +20,7 @@ from . import corefud, ua
 from .common import add_output_argument, load_options, load_session, single_valued_note, warn, warn_all
 from metrics.mentions.pairing import document_key as short_name
 
-from ..output import align_rows, emit, render_csv, render_markdown, score_json
+from ..output import CORPUS_MACRO_ROW, CORPUS_MICRO_ROW, align_rows, emit, render_csv, render_markdown, score_json
 from ..score_rows import document_entries
 from ..names import system_names
 from ..session import LoadOptions
@@ -190,8 +190,8 @@ def json_chunks(result: CorpusResult, extra: dict | None = None) -> Iterator[str
 def score_rows(result: CorpusResult, per_doc: bool) -> tuple[list[str], list[list[str]]]:
     """Rows of (scope, metric, recall, precision, f1) with full precision, for CSV and Markdown."""
     headers = ["document", "metric", "recall", "precision", "f1"]
-    rows = [["(corpus, micro)", name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in result.micro.items()]
-    rows += [["(corpus, macro)", name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in result.macro.items()]
+    rows = [[CORPUS_MICRO_ROW, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in result.micro.items()]
+    rows += [[CORPUS_MACRO_ROW, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in result.macro.items()]
     if per_doc:
         for doc, scores in result.documents:
             rows += [[doc, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in scores.items()]

@@ -26,7 +26,7 @@ from metrics.measures.catalog import label
 
 from ..json_text import dumps
 from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, listed, size_option
-from ..output import align_rows, emit, percent, points_text, render_csv, render_markdown, score_json
+from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, points_text, render_csv, render_markdown, score_json
 from ..session import LoadOptions, Session
 from ..warning_kinds import shown_warnings
 
@@ -213,7 +213,7 @@ def run_score(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
                       "documents": [{"name": d.name, "metrics": {m: score_json(v) for m, v in d.scores.items()}}
                                     for d in result.documents]}) + "\n"
     elif args.format == "csv":
-        rows = [["corpus", name, s.recall, s.precision, s.f1] for name, s in result.micro.items()]
+        rows = [[CORPUS_MICRO_ROW, name, s.recall, s.precision, s.f1] for name, s in result.micro.items()]
         if args.per_doc:
             rows += [[d.name, name, s.recall, s.precision, s.f1] for d in result.documents for name, s in d.scores.items()]
         text = render_csv(["document", "metric", "recall", "precision", "f1"], rows)
