@@ -1,0 +1,106 @@
+"""A long text laid out again in a worker (issue 42): b a x r and the mode on a book.
+
+On the UA book a relation key took 0.1-2.2 s of the UI thread (the whole text's marks and wrap
+made again).  A text of `text.ASYNC_TOKENS` tokens or more is now laid out in a worker: the text
+shown stays, its title says it is being laid out, a later key overtakes the layout under way, and
+what ends on screen is what laying it out at once gives.  Here the limit is lowered to the
+CODI-CRAC dialogue of test_app_ua.py, and the worker held until the test lets it go."""
+
+from __future__ import annotations
+
+import threading
+
+from app_support import laid_text, pilot_test, settle
+from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
+
+from workbench.session import LoadOptions
+from workbench.tui import text as text_module
+from workbench.tui.app import Workbench
+from workbench.tui.text import LAYING_OUT, DocumentText
+
+KEY = "tests/data/ua/codi/persuasion.key"
+RESPONSE = "tests/data/ua/codi/persuasion.response"
+OPTIONS = LoadOptions(conventions="ua", singletons="keep", split_antecedents=True)
+KEYS = ("b", "x", "m")
+
+
+async def laid_after_each_key(size=(200, 50)) -> list[str]:
+    """The text as laid out at once after each of `KEYS` (the limit not reached)."""
+    app = Workbench(KEY, [RESPONSE], OPTIONS)
+    out = []
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        for key in KEYS:
+            await pilot.press(key)
+            await pilot.pause()
+            out.append(laid_text(app.query_one(DocumentText)))
+    return out
+
+
+@pilot_test
+async def test_a_long_text_is_laid_out_in_a_worker_that_a_later_key_overtakes(monkeypatch):
+    expected = await laid_after_each_key()
+    assert len(set(expected)) == len(KEYS)  # each key changes the text
+    monkeypatch.setattr(text_module, "ASYNC_TOKENS", 1)
+    held, started = threading.Event(), []
+    wrapped = DocumentText._wrapped
+
+    def held_wrap(marks, starts, geometry):
+        if threading.current_thread() is not threading.main_thread():  # the worker's, not `show`'s
+            started.append(marks)
+            assert held.wait(10)
+        return wrapped(marks, starts, geometry)
+
+    monkeypatch.setattr(DocumentText, "_wrapped", staticmethod(held_wrap))
+    app = Workbench(KEY, [RESPONSE], OPTIONS)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)  # the first screen is laid out at once (`show`)
+        text = app.query_one(DocumentText)
+        before = laid_text(text)
+        title = str(text.border_title)
+        assert not started and LAYING_OUT not in title
+        await pilot.press(KEYS[0])
+        await pilot.pause()
+        assert text.laying_out and str(text.border_title) == f"{title} · {LAYING_OUT}"
+        assert laid_text(text) == before  # the text shown stays meanwhile
+        await pilot.press(KEYS[1])  # overtakes the first
+        await pilot.pause()
+        held.set()
+        await settle(app, pilot)
+        assert not text.laying_out and LAYING_OUT not in str(text.border_title)
+        assert laid_text(text) == expected[1]
+        await pilot.press(KEYS[2])  # the mode, laid out in a worker too
+        await settle(app, pilot)
+        assert laid_text(text) == expected[2]
+        assert str(text.border_title) != title and LAYING_OUT not in str(text.border_title)
+
+
+@pilot_test
+async def test_another_document_shown_meanwhile_is_not_replaced_by_the_layout_under_way(monkeypatch):
+    """`show` (another document, or the same again) cancels the layout under way: what it shows
+    stays."""
+    monkeypatch.setattr(text_module, "ASYNC_TOKENS", 1)
+    held = threading.Event()
+    wrapped = DocumentText._wrapped
+
+    def held_wrap(marks, starts, geometry):
+        if threading.current_thread() is not threading.main_thread():
+            assert held.wait(10)
+        return wrapped(marks, starts, geometry)
+
+    app = Workbench(KEY, [RESPONSE], OPTIONS)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        text = app.query_one(DocumentText)
+        monkeypatch.setattr(DocumentText, "_wrapped", staticmethod(held_wrap))
+        await pilot.press("b")
+        await pilot.pause()
+        assert text.laying_out
+        pair = app.corpus.pairs[0]
+        app.relations_shown = app.relations_shown | {"bridging"}
+        text.show(pair.key, pair.response, pair.types, "both", relations=app.relations_of(pair))
+        shown = laid_text(text)
+        assert not text.laying_out
+        held.set()
+        await settle(app, pilot)
+        assert laid_text(text) == shown and "→" in shown
