@@ -171,12 +171,15 @@ class TaxonomySwitching:
         if any(found[s] is None for s in systems):
             panel.set_rows(None, state="failed")
             return
-        name = self.corpus.pairs[self.doc_index].name
-        per_system = [[e for e in found[s] if e.document == name] for s in systems]
+        pair = self.corpus.pairs[self.doc_index]
         labels = self.labels() if self.comparing else [""]
+        listing = (pair.name, tuple(systems), tuple(id(found[s]) for s in systems), tuple(labels))
+        if panel.lists(listing):  # `t` back to the list it shows
+            return
+        per_system = [[e for e in found[s] if e.document == pair.name] for s in systems]
         counts = [(labels[s], rows) for s, rows in zip(systems, per_system)]
-        panel.set_rows(per_system[-1], counts if self.comparing else None,
-                       split_scored=self.session.options.ua.keep_split, token_of=token_index(self.corpus.pairs[self.doc_index]))
+        panel.set_rows(per_system[-1], counts if self.comparing else None, split_scored=self.session.options.ua.keep_split,
+                       token_of=token_index(pair), listing=listing)
 
     @work(thread=True, group="relation-errors")
     def _relation_worker(self, systems: list[int]) -> None:
