@@ -32,3 +32,25 @@ async def test_the_loading_worker_types_the_first_document(monkeypatch):
         await settle(app, pilot)
         assert app.corpus.pairs[0].types  # drawn with them
     assert typed_on and threading.main_thread() not in typed_on[:1]
+
+
+@pilot_test
+async def test_the_relations_errors_wait_for_the_scores_made_in_this_process(monkeypatch):
+    """Loaded by the app (no scoring child), the relations' errors are found once every metric is
+    scored: both made the document's objects and its MOR at once, each for itself."""
+    from workbench.session import Session
+    from workbench.tui.comparing import complete
+
+    app = Workbench(KEY, [RESPONSE], LoadOptions(conventions="ua"))
+    scored_before: list[bool] = []
+    ua_errors = Session.ua_errors
+
+    def noted(session, system=0):
+        scored_before.append(complete(app.view_of(system).result, "ua"))
+        return ua_errors(session, system)
+
+    monkeypatch.setattr(Session, "ua_errors", noted)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.relation_errors[0]
+    assert scored_before and all(scored_before)

@@ -71,7 +71,7 @@ border cuts it).  `t` switches to the next list.
     back to it) is not set again: on the UA book, 12,759 rows and their counts took 0.3-1.4 s."""
 
     def set_rows(self, rows: list[UAError] | None, counts: list[tuple[str, list[UAError]]] | None = None,
-                 state: str = "ready", split_scored: bool = True, token_of: dict[Position, int] | None = None,
+                 state: str = "ready", *, split_scored: bool = True, token_of: dict[Position, int] | None = None,
                  listing: tuple | None = None) -> None:
         """`RecordListPanel.set_rows`, whether split antecedents are scored (`split_scored`), and the
         document's tokens by position (`token_of`: with zeros kept, a word's token is further on);

@@ -210,7 +210,7 @@ mention its bracket repair made (* hides them).
         if mode is not None:
             self.set_reactive(DocumentText.mode, mode)
         self._laid_out_later(None)  # a layout under way is of what was shown before
-        self._marks = self._marks_of(key, response, types, self.mode, other, changes, relations)
+        self._marks = self._marks_of(key, response, types, self.mode, other=other, changes=changes, relations=relations)
         self._sentence_starts = list(self._marks.base.sentence_starts or [0])
         self._selection = Selection()
         self._relayout()
@@ -336,7 +336,7 @@ mention its bracket repair made (* hides them).
         return layout
 
     @staticmethod
-    def _marks_of(key: Document, response: Document, types: dict[Span, MentionType], mode: Side,
+    def _marks_of(key: Document, response: Document, types: dict[Span, MentionType], mode: Side, *,
                   other: Document | None, changes: dict[Span, str] | None, relations: Relations | None) -> TextMarks:
         """What a mode draws over the text (`text_marks`), the relations' overlay included.  Reads
         no widget: a worker may call it."""
@@ -349,7 +349,8 @@ mention its bracket repair made (* hides them).
         """A long text's marks and wrap made again off the UI thread (`redraw`), then put on
         screen unless a later redraw or another document came meanwhile (cancelled)."""
         worker = get_current_worker()
-        marks = self._marks_of(*shown)
+        key, response, types, mode, other, changes, relations = shown
+        marks = self._marks_of(key, response, types, mode, other=other, changes=changes, relations=relations)
         if worker.is_cancelled:
             return
         layout = self._wrapped(marks, list(marks.base.sentence_starts or [0]), geometry)
