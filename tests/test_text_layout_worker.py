@@ -104,3 +104,33 @@ async def test_another_document_shown_meanwhile_is_not_replaced_by_the_layout_un
         held.set()
         await settle(app, pilot)
         assert laid_text(text) == shown and "→" in shown
+
+
+@pilot_test
+async def test_the_token_on_top_when_the_layout_ends_stays_on_top(monkeypatch):
+    """The view moved while the worker laid the text out (scrolled, or `n`): the token on its top
+    line then is on the top line of the new layout, not the one of when the key was pressed."""
+    monkeypatch.setattr(text_module, "ASYNC_TOKENS", 1)
+    held = threading.Event()
+    wrapped = DocumentText._wrapped
+
+    def held_wrap(marks, starts, geometry):
+        if threading.current_thread() is not threading.main_thread():
+            assert held.wait(10)
+        return wrapped(marks, starts, geometry)
+
+    app = Workbench(KEY, [RESPONSE], OPTIONS)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        text = app.query_one(DocumentText)
+        monkeypatch.setattr(DocumentText, "_wrapped", staticmethod(held_wrap))
+        await pilot.press("b")
+        await pilot.pause()
+        text.scroll_to(0, 40, animate=False, immediate=True)
+        await pilot.pause()
+        top = text.first_visible_token()
+        assert top > 0
+        held.set()
+        await settle(app, pilot)
+        assert not text.laying_out
+        assert text.scroll_y == text._layout.token_line[top]

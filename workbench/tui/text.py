@@ -237,7 +237,7 @@ mention its bracket repair made (* hides them).
             self.laying_out = True
             self.set_title(self._title)
             self._layout_worker((key, response, types, mode, other, changes, relations),
-                                self._geometry(max(self.scrollable_content_region.width, 20)), self.first_visible_token())
+                                self._geometry(max(self.scrollable_content_region.width, 20)))
             return
         selection, y = self._selection, self.scroll_y
         self.show(key, response, types, mode, other=other, changes=changes, relations=relations)
@@ -345,7 +345,7 @@ mention its bracket repair made (* hides them).
                           relation_marks=drawn.marks if drawn else (), endings=drawn.endings if drawn else None)
 
     @work(thread=True, exclusive=True, group="text-layout", description="laying out the text again")
-    def _layout_worker(self, shown: tuple, geometry: Geometry, anchor: int) -> None:
+    def _layout_worker(self, shown: tuple, geometry: Geometry) -> None:
         """A long text's marks and wrap made again off the UI thread (`redraw`), then put on
         screen unless a later redraw or another document came meanwhile (cancelled)."""
         worker = get_current_worker()
@@ -355,12 +355,13 @@ mention its bracket repair made (* hides them).
             return
         layout = self._wrapped(marks, list(marks.base.sentence_starts or [0]), geometry)
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._laid_out_later, worker, marks, layout, anchor)
+            self.app.call_from_thread(self._laid_out_later, worker, marks, layout)
 
-    def _laid_out_later(self, worker: Worker | None, marks: TextMarks | None = None, layout: LazyLayout | None = None,
-                        anchor: int = 0) -> None:
-        """A worker's layout on screen, the token `anchor` on the top line as before it; with no
-        worker, the one under way cancelled and its note taken down."""
+    def _laid_out_later(self, worker: Worker | None, marks: TextMarks | None = None,
+                        layout: LazyLayout | None = None) -> None:
+        """A worker's layout on screen, the token on the top line kept there (where the view is
+        now: the user may have scrolled, or `n` moved, meanwhile); with no worker, the one under
+        way cancelled and its note taken down."""
         if worker is None:
             if self.laying_out:
                 self.workers.cancel_group(self, "text-layout")
@@ -371,6 +372,7 @@ mention its bracket repair made (* hides them).
             return
         self.laying_out = False
         self.set_title(self._title)
+        anchor = self.first_visible_token()
         self._marks, self._layout = marks, layout
         self._sentence_starts = list(marks.base.sentence_starts or [0])
         self._cache.clear()
