@@ -37,21 +37,41 @@ async def laid_after_each_key(size=(200, 50)) -> list[str]:
     return out
 
 
-@pilot_test
-async def test_a_long_text_is_laid_out_in_a_worker_that_a_later_key_overtakes(monkeypatch):
-    expected = await laid_after_each_key()
-    assert len(set(expected)) == len(KEYS)  # each key changes the text
+def hold_layouts(monkeypatch, started: list | None = None) -> threading.Event:
+    """Every text long enough for the worker, and the worker's wrap held until the event is set
+    (the UI thread's own layouts, `show`'s, are not held); `started` notes each held layout."""
     monkeypatch.setattr(text_module, "ASYNC_TOKENS", 1)
-    held, started = threading.Event(), []
+    held = threading.Event()
     wrapped = DocumentText._wrapped
 
     def held_wrap(marks, starts, geometry):
-        if threading.current_thread() is not threading.main_thread():  # the worker's, not `show`'s
-            started.append(marks)
+        if threading.current_thread() is not threading.main_thread():
+            if started is not None:
+                started.append(marks)
             assert held.wait(10)
         return wrapped(marks, starts, geometry)
 
     monkeypatch.setattr(DocumentText, "_wrapped", staticmethod(held_wrap))
+    return held
+
+
+async def b_held(app, pilot, monkeypatch) -> tuple[DocumentText, threading.Event]:
+    """The app settled, then `b` pressed with its layout held: the text view and the event that
+    lets the layout go."""
+    await settle(app, pilot)
+    text = app.query_one(DocumentText)
+    held = hold_layouts(monkeypatch)
+    await pilot.press("b")
+    await pilot.pause()
+    return text, held
+
+
+@pilot_test
+async def test_a_long_text_is_laid_out_in_a_worker_that_a_later_key_overtakes(monkeypatch):
+    expected = await laid_after_each_key()
+    assert len(set(expected)) == len(KEYS)  # each key changes the text
+    started: list = []
+    held = hold_layouts(monkeypatch, started)
     app = Workbench(KEY, [RESPONSE], OPTIONS)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)  # the first screen is laid out at once (`show`)
@@ -79,22 +99,9 @@ async def test_a_long_text_is_laid_out_in_a_worker_that_a_later_key_overtakes(mo
 async def test_another_document_shown_meanwhile_is_not_replaced_by_the_layout_under_way(monkeypatch):
     """`show` (another document, or the same again) cancels the layout under way: what it shows
     stays."""
-    monkeypatch.setattr(text_module, "ASYNC_TOKENS", 1)
-    held = threading.Event()
-    wrapped = DocumentText._wrapped
-
-    def held_wrap(marks, starts, geometry):
-        if threading.current_thread() is not threading.main_thread():
-            assert held.wait(10)
-        return wrapped(marks, starts, geometry)
-
     app = Workbench(KEY, [RESPONSE], OPTIONS)
     async with app.run_test(size=(200, 50)) as pilot:
-        await settle(app, pilot)
-        text = app.query_one(DocumentText)
-        monkeypatch.setattr(DocumentText, "_wrapped", staticmethod(held_wrap))
-        await pilot.press("b")
-        await pilot.pause()
+        text, held = await b_held(app, pilot, monkeypatch)
         assert text.laying_out
         pair = app.corpus.pairs[0]
         app.relations_shown = app.relations_shown | {"bridging"}
@@ -110,22 +117,9 @@ async def test_another_document_shown_meanwhile_is_not_replaced_by_the_layout_un
 async def test_the_token_on_top_when_the_layout_ends_stays_on_top(monkeypatch):
     """The view moved while the worker laid the text out (scrolled, or `n`): the token on its top
     line then is on the top line of the new layout, not the one of when the key was pressed."""
-    monkeypatch.setattr(text_module, "ASYNC_TOKENS", 1)
-    held = threading.Event()
-    wrapped = DocumentText._wrapped
-
-    def held_wrap(marks, starts, geometry):
-        if threading.current_thread() is not threading.main_thread():
-            assert held.wait(10)
-        return wrapped(marks, starts, geometry)
-
     app = Workbench(KEY, [RESPONSE], OPTIONS)
     async with app.run_test(size=(100, 30)) as pilot:
-        await settle(app, pilot)
-        text = app.query_one(DocumentText)
-        monkeypatch.setattr(DocumentText, "_wrapped", staticmethod(held_wrap))
-        await pilot.press("b")
-        await pilot.pause()
+        text, held = await b_held(app, pilot, monkeypatch)
         text.scroll_to(0, 40, animate=False, immediate=True)
         await pilot.pause()
         top = text.first_visible_token()
