@@ -39,7 +39,7 @@ from .errorlist import ErrorPanel
 from .filling import PanelsFilling
 from .messages import EngineFault, LoadFailed, Loaded, Progress, while_running
 from .navigation import Navigation
-from .opening import UNREADABLE, Opening, load_session
+from .opening import UNREADABLE, Opening, first_typed, load_session
 from .palette import system_commands
 from .taxonomy import TaxonomySwitching
 from .relating import RELATION_BINDINGS, RelationsShowing
@@ -267,6 +267,9 @@ and chains, for browsing.
         """Read both files, align every document pair, score: all off the UI thread."""
         session, failure = load_session(self.key_path, self.response_paths, self.options,
                                         stage=lambda label: self.post_message(Progress(label)))
+        if session is not None:
+            self.post_message(Progress("typing the mentions"))
+            first_typed(session, shown_at_start(len(self.response_paths)))
         self.post_message(Loaded(session) if session is not None else LoadFailed(failure or UNREADABLE))
 
     @on(Progress)

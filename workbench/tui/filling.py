@@ -64,7 +64,7 @@ class PanelsFilling:
         self._set_status(fit_status(line, self.size.width - 2, short_name(pair.name), [  # the line's padding: 2
             (names, short), (tokens, ""), ("  corpus CoNLL F1 ", "  CoNLL F1 "), (" documents (F6)", " (F6)")]))
         text = self.query_one(DocumentText)
-        text.border_title = f"text: {MODES[self.mode_index]}{self.system_label()}"
+        text.set_title(f"text: {MODES[self.mode_index]}{self.system_label()}")
         room = (text.size.width or 60) - 6  # the border's corners and the subtitle's padding
         text.show_legend(self.comparing, self.session.options.conventions, room, self.relations_shown)
         if self.selected_error is not None:

@@ -185,12 +185,7 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     opening = Opening(session, failure)
     if session is None or not response_paths:
         return opening
-    try:  # before any child is forked: every one of them, and the app, shares them
-        for system in shown:
-            for pair in session.corpora[system].pairs[:1]:
-                pair.typed_spans()  # computed once, kept by the pair
-    except Exception:  # noqa: BLE001 - an engine fault: the app's worker meets it again and says it
-        pass
+    first_typed(session, shown)  # before any child is forked: every one of them, and the app, shares them
     for system in range(len(session.corpora)):
         try:
             # the shown systems' children stay, to rescore a weight edit while the UI draws
@@ -233,6 +228,18 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     _fork_pricing(opening, partial(serve_impacts, session=session, preview=opening.preview, weights=weights,
                                    first=first_screen))
     return opening
+
+
+def first_typed(session: Session, shown: Sequence[int]) -> None:
+    """The shown systems' first document's spans and mention types, computed once and kept by its
+    pair: what its text is drawn with.  Here or in the app's loading worker, not on the UI thread
+    that draws the text (a UA book's: 2.7 s, its token spans and relations made as well)."""
+    try:
+        for system in shown:
+            for pair in session.corpora[system].pairs[:1]:
+                pair.typed_spans()
+    except Exception:  # noqa: BLE001 - an engine fault: the app's worker meets it again and says it
+        pass
 
 
 def _fork_pricing(opening: Opening, serve: Callable[..., Iterator[Priced]]) -> None:

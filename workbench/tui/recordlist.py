@@ -88,7 +88,9 @@ class RecordListPanel(Horizontal, Generic[Row]):
         self._columns()
 
     def on_resize(self) -> None:
-        if self._columns():
+        """New widths, or rows set while the list was hidden (its table had no width, so none
+        were entered: `t` back to a list showed it empty under its count): filled again."""
+        if self._columns() or self.table.row_count != len(self.rows):
             self.refill()
 
     def _columns(self) -> bool:

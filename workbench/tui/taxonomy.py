@@ -15,12 +15,14 @@ it comes from or goes to as its context, and marks them in the chains view.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
+from textual.worker import get_current_worker
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher
 
@@ -171,17 +173,38 @@ class TaxonomySwitching:
         if any(found[s] is None for s in systems):
             panel.set_rows(None, state="failed")
             return
-        name = self.corpus.pairs[self.doc_index].name
-        per_system = [[e for e in found[s] if e.document == name] for s in systems]
+        pair = self.corpus.pairs[self.doc_index]
         labels = self.labels() if self.comparing else [""]
+        listing = (pair.name, tuple(systems), tuple(id(found[s]) for s in systems), tuple(labels))
+        if panel.lists(listing):  # `t` back to the list it shows
+            return
+        per_system = [[e for e in found[s] if e.document == pair.name] for s in systems]
         counts = [(labels[s], rows) for s, rows in zip(systems, per_system)]
-        panel.set_rows(per_system[-1], counts if self.comparing else None,
-                       split_scored=self.session.options.ua.keep_split, token_of=token_index(self.corpus.pairs[self.doc_index]))
+        panel.set_rows(per_system[-1], counts if self.comparing else None, split_scored=self.session.options.ua.keep_split,
+                       token_of=token_index(pair), listing=listing)
 
-    @work(thread=True, group="relation-errors")
+    def _scoring_done(self, system: int) -> bool:
+        """Whether a system's scoring in this process has nothing left that the relations' errors
+        would share: every metric in, or no scoring worker left (failed, or none started)."""
+        from .comparing import complete
+
+        if complete(self.view_of(system).result, self.session.options.conventions):
+            return True
+        return not any(worker.group == "score" and not worker.is_finished for worker in list(self.workers))
+
+    @work(thread=True, group="relation-errors", description="the UA relations' errors")
     def _relation_worker(self, systems: list[int]) -> None:
+        """Each system's relation errors (`Session.ua_errors`), priced against every UA metric.
+        Where the scores are computed in this process (no scoring child: a book loaded by the
+        app), after them: both made the same document's objects and MOR at once, each for itself
+        (the UA book's first screen spent a second of its GIL on them twice)."""
+        worker = get_current_worker()
         errors: dict[int, list | None] = {}
         for system in systems:
+            while self.view_of(system).scoring is None and not self._scoring_done(system):
+                if worker.is_cancelled:
+                    return
+                time.sleep(0.05)
             try:
                 errors[system] = self.session.ua_errors(system)
             except Exception as error:  # noqa: BLE001 - the rest keeps working

@@ -18,18 +18,32 @@ from typing import TYPE_CHECKING
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
+from textual import work
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.worker import Worker, get_current_worker
 
 from metrics.errors.mention import Mention
 from metrics.model import Document, MentionType, Span
 
 from .rows import REPAIR_MARK, REPAIRED, Selection, Side
 from .textlayout import LazyLayout, TextMarks, text_marks
+
+ASYNC_TOKENS = 20_000
+"""A text of at least this many tokens is laid out again in a worker when what is drawn over it
+changes (`redraw`: b a x r, the mode, the repairs' marks).  On the UA book (282,729 words) that
+is a second of processor (the relations' overlay 0.34 s, the marks 0.28 s, the wrap 0.47 s) in
+which no key was answered; now the text shown stays, its title says it is being laid out, and
+the next key's redraw overtakes the one under way.  A shorter text is laid out at once."""
+LAYING_OUT = "laying out ..."
+"""The text's title says this while a worker lays the text out again."""
+Geometry = tuple[int, int, int]
+"""What a layout needs of the view, read on the UI thread: the width, the cells a vertical
+scrollbar not yet shown would take (0 when none would), the height."""
 
 if TYPE_CHECKING:
     from .relations import Overlay
@@ -115,6 +129,9 @@ mention its bracket repair made (* hides them).
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self._title = ""
+        self.laying_out = False
+        """Whether a worker is laying the text out again (`redraw` of a long text)."""
         self._marks: TextMarks | None = None
         self._sentence_starts: list[int] = []
         self._layout: LazyLayout | None = None
@@ -145,6 +162,11 @@ mention its bracket repair made (* hides them).
                 "corefud" if conventions == "corefud" else "conll"
             legends = LEGENDS[kind]
         return next((legend for legend in legends if cell_len(legend) <= room), legends[-1])
+
+    def set_title(self, title: str) -> None:
+        """The border's title, with the note that the text is being laid out while it is."""
+        self._title = title
+        self.border_title = f"{title} · {LAYING_OUT}" if self.laying_out else title
 
     def show_legend(self, comparing: bool, conventions: str, room: int, shown: frozenset[str] = frozenset()) -> None:
         """Put `legend` on the border, kept to be put again when the repairs' marks are toggled."""
@@ -187,9 +209,8 @@ mention its bracket repair made (* hides them).
         the relations drawn in a mode (`relations.overlay`).  Lines are built when drawn."""
         if mode is not None:
             self.set_reactive(DocumentText.mode, mode)
-        drawn = relations(self.mode) if relations is not None else None
-        self._marks = text_marks(key, response, types, self.mode, other=other, changes=changes,
-                                 relation_marks=drawn.marks if drawn else (), endings=drawn.endings if drawn else None)
+        self._laid_out_later(None)  # a layout under way is of what was shown before
+        self._marks = self._marks_of(key, response, types, self.mode, other=other, changes=changes, relations=relations)
         self._sentence_starts = list(self._marks.base.sentence_starts or [0])
         self._selection = Selection()
         self._relayout()
@@ -204,7 +225,20 @@ mention its bracket repair made (* hides them).
                other: Document | None = None, changes: dict[Span, str] | None = None,
                relations: Relations | None = None) -> None:
         """`show` the same document again (another mode, the changes once known), keeping the
-        selected error and the scroll position where the user left them."""
+        selected error and the scroll position where the user left them; a long text
+        (`ASYNC_TOKENS`) in a worker, its first token on screen kept on screen."""
+        if len(key.words) >= ASYNC_TOKENS and self._layout is not None and self.is_mounted \
+                and self.scrollable_content_region.width:
+            self._repaired = repairs(response, other)
+            self._content = (key, response, types, other, changes, relations)
+            if self._repaired and self.marking_repairs:
+                changes = {**dict.fromkeys(self._repaired, REPAIRED), **(changes or {})}
+            self.set_reactive(DocumentText.mode, mode)
+            self.laying_out = True
+            self.set_title(self._title)
+            self._layout_worker((key, response, types, mode, other, changes, relations),
+                                self._geometry(max(self.scrollable_content_region.width, 20)))
+            return
         selection, y = self._selection, self.scroll_y
         self.show(key, response, types, mode, other=other, changes=changes, relations=relations)
         self._selection = selection
@@ -277,20 +311,77 @@ mention its bracket repair made (* hides them).
         self.refresh()
 
     def _laid_out(self, width: int) -> LazyLayout:
+        return self._wrapped(self._marks, self._sentence_starts, self._geometry(width))
+
+    def _geometry(self, width: int) -> Geometry:
+        """The view's width, the cells a vertical scrollbar not shown yet would take, and its height."""
+        bar = self.styles.scrollbar_size_vertical if self.is_mounted and self.styles.overflow_y == "auto" \
+            and not self.show_vertical_scrollbar else 0
+        return width, bar, self.scrollable_content_region.height if self.is_mounted else 0
+
+    @staticmethod
+    def _wrapped(marks: TextMarks, sentence_starts: list[int], geometry: Geometry) -> LazyLayout:
         """The text wrapped at the width it will have: a text longer than the view, while the
         vertical scrollbar is not shown yet, loses the scrollbar's cells at once.  Else the
         scrollbar shows a frame later and the text is wrapped again (a book's first screen
-        changed twice, its lines ending elsewhere the second time)."""
-        bar = self.styles.scrollbar_size_vertical if self.is_mounted and self.styles.overflow_y == "auto" \
-            and not self.show_vertical_scrollbar else 0
-        height = self.scrollable_content_region.height if self.is_mounted else 0
+        changed twice, its lines ending elsewhere the second time).  Reads no widget: a worker
+        may call it."""
+        width, bar, height = geometry
         narrower = max(width - bar, 20)
-        if bar and narrower != width and sum(self._marks.widths) + self._marks.words > width * height:
-            return LazyLayout(self._marks, self._sentence_starts, narrower)  # longer than the view, surely
-        layout = LazyLayout(self._marks, self._sentence_starts, width)
+        if bar and narrower != width and sum(marks.widths) + marks.words > width * height:
+            return LazyLayout(marks, sentence_starts, narrower)  # longer than the view, surely
+        layout = LazyLayout(marks, sentence_starts, width)
         if bar and narrower != width and layout.line_count > height:
-            layout = LazyLayout(self._marks, self._sentence_starts, narrower)
+            layout = LazyLayout(marks, sentence_starts, narrower)
         return layout
+
+    @staticmethod
+    def _marks_of(key: Document, response: Document, types: dict[Span, MentionType], mode: Side, *,
+                  other: Document | None, changes: dict[Span, str] | None, relations: Relations | None) -> TextMarks:
+        """What a mode draws over the text (`text_marks`), the relations' overlay included.  Reads
+        no widget: a worker may call it."""
+        drawn = relations(mode) if relations is not None else None
+        return text_marks(key, response, types, mode, other=other, changes=changes,
+                          relation_marks=drawn.marks if drawn else (), endings=drawn.endings if drawn else None)
+
+    @work(thread=True, exclusive=True, group="text-layout", description="laying out the text again")
+    def _layout_worker(self, shown: tuple, geometry: Geometry) -> None:
+        """A long text's marks and wrap made again off the UI thread (`redraw`), then put on
+        screen unless a later redraw or another document came meanwhile (cancelled)."""
+        worker = get_current_worker()
+        key, response, types, mode, other, changes, relations = shown
+        marks = self._marks_of(key, response, types, mode, other=other, changes=changes, relations=relations)
+        if worker.is_cancelled:
+            return
+        layout = self._wrapped(marks, list(marks.base.sentence_starts or [0]), geometry)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._laid_out_later, worker, marks, layout)
+
+    def _laid_out_later(self, worker: Worker | None, marks: TextMarks | None = None,
+                        layout: LazyLayout | None = None) -> None:
+        """A worker's layout on screen, the token on the top line kept there (where the view is
+        now: the user may have scrolled, or `n` moved, meanwhile); with no worker, the one under
+        way cancelled and its note taken down."""
+        if worker is None:
+            if self.laying_out:
+                self.workers.cancel_group(self, "text-layout")
+                self.laying_out = False
+                self.set_title(self._title)
+            return
+        if worker.is_cancelled or marks is None or layout is None:
+            return
+        self.laying_out = False
+        self.set_title(self._title)
+        anchor = self.first_visible_token()
+        self._marks, self._layout = marks, layout
+        self._sentence_starts = list(marks.base.sentence_starts or [0])
+        self._cache.clear()
+        self.virtual_size = Size(layout.width, layout.line_count)
+        line = layout.token_line[min(anchor, len(layout.token_line) - 1)] if layout.token_line else 0
+        self.scroll_to(0, line, animate=False, immediate=True)
+        if layout.width != max(self.scrollable_content_region.width, 20):
+            self.on_resize()  # resized meanwhile
+        self.refresh()
 
     def on_resize(self) -> None:
         """Wrap again at the new width, and keep the selected error in view (its line moved)."""

@@ -16,6 +16,7 @@ Plain data, no Textual, as every view-model.
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import chain as _chain
@@ -86,22 +87,30 @@ class SideIndex:
 
 _INDEXED: dict[int, tuple[Document, int, SideIndex]] = {}
 _DISPLAYED: dict[int, tuple[Document, list[str], np.ndarray]] = {}
+_KEEPING = threading.Lock()
+"""The two memos above are filled from the UI thread and from the text's layout worker."""
 
 
 def side_index(doc: Document, words: int) -> SideIndex:
     """A document's `SideIndex`, kept for the last few documents (a mode switch reuses it)."""
-    kept = _INDEXED.get(id(doc))
-    if kept is None or kept[0] is not doc or kept[1] != words:
-        while len(_INDEXED) >= 6:
-            del _INDEXED[next(iter(_INDEXED))]
-        kept = _INDEXED[id(doc)] = (doc, words, SideIndex(doc, words))
-    return kept[2]
+    with _KEEPING:
+        kept = _INDEXED.get(id(doc))
+        if kept is None or kept[0] is not doc or kept[1] != words:
+            while len(_INDEXED) >= 6:
+                del _INDEXED[next(iter(_INDEXED))]
+            kept = _INDEXED[id(doc)] = (doc, words, SideIndex(doc, words))
+        return kept[2]
 
 
 def displayed_words(doc: Document) -> tuple[list[str], np.ndarray]:
     """A document's words as drawn (`rows.display_words`) and each one's width in cells, kept.
     The widths come from the code points of all words at once; only a word holding a non-ASCII
     character is measured by `cell_len` (a wide or a combining character)."""
+    with _KEEPING:
+        return _displayed_words(doc)
+
+
+def _displayed_words(doc: Document) -> tuple[list[str], np.ndarray]:
     kept = _DISPLAYED.get(id(doc))
     if kept is None or kept[0] is not doc:
         shown = display_words(doc.words)
@@ -170,14 +179,17 @@ class TextMarks:
                 if 0 <= start <= end < n:
                     widths[start] += 1
                     widths[end] += closing[at]
+        reach = []
         for mark in self.extra:
-            for start, end in mark.runs:
+            runs = mark.pieces or (mark.span,)
+            closing_cells = 1 + (len(mark.label) if mark.label.isascii() else cell_len(mark.label))
+            for start, end in runs:
                 if 0 <= start <= end < n:
                     widths[start] += 1
-                    widths[end] += 1 + cell_len(mark.label)
-        self.extra_reach = np.array([[min(run[0] for run in mark.runs), max(run[1] for run in mark.runs)]
-                                     for mark in self.extra] or np.zeros((0, 2)), dtype=np.int64).reshape(-1, 2)
-        """Each of `extra`'s first and last token."""
+                    widths[end] += closing_cells
+            reach.append(runs[0] if len(runs) == 1 else (min(run[0] for run in runs), max(run[1] for run in runs)))
+        self.extra_reach = np.array(reach or np.zeros((0, 2)), dtype=np.int64).reshape(-1, 2)
+        """Each of `extra`'s first and last token (a UA book has 19,235: made in one pass)."""
         self.widths: list[int] = widths.tolist()
         """Each token's unit in cells: its opening brackets, its word, its closing brackets and labels."""
 
