@@ -16,6 +16,7 @@ from metrics.errors.chen_ng.fixes import apply_fixes, apply_records, fix_of
 from metrics.errors.chen_ng.impact import Pricer, parts_of
 from metrics.corpus.scoring import prepare
 from metrics.measures.weights import W4, Weights
+from metrics.model import without_singletons
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 METRICS = computed_metrics()
@@ -171,19 +172,26 @@ def test_fixes_rescored_together_priced_as_each_alone_and_as_by_rescoring(corpus
 
 
 
-def _check_fix_groups(prepared) -> int:
+def _check_fix_groups(prepared, singletons_removed: bool = False) -> int:
     """`Pricer.group_by_fix` (on the columns, by the edits' signatures) against the obvious way:
     two errors share a fix when applying each alone (`apply_fixes` of the record's fix) makes the
-    same response, chains, their order and their labels; every row in one group, in row order.
-    Returns how many rows share their group (a check that saw none proved little)."""
+    same scored response, chains, their order and their labels (with `singletons_removed`, the
+    fixed response's singletons removed as the scorer removes them: `without_singletons`); a fix
+    whose scored response is the response as it was shares its fix with no other; every row in
+    one group, in row order.  Returns how many rows share their group (a check that saw none
+    proved little)."""
     columns = classify_corpus_columns(prepared.pairs, W4)
-    pricer = Pricer(prepared, "conll", W4)
+    pricer = Pricer(prepared, "conll", W4, singletons_removed=singletons_removed)
     groups = pricer.group_by_fix(columns)
     made = []
-    for r in columns.records():
+    for row, r in enumerate(columns.records()):
         pair = prepared.pairs[pricer.index[r.document]]
         fixed = apply_fixes(pair.key, pair.response, [fix_of(r)])
-        made.append((r.document, tuple(map(tuple, fixed.chains)), tuple(fixed.labels)))
+        if singletons_removed:
+            (fixed,), _ = without_singletons([fixed])
+        response = (tuple(map(tuple, fixed.chains)), tuple(fixed.labels))
+        unchanged = response == (tuple(map(tuple, pair.response.chains)), tuple(pair.response.labels))
+        made.append((r.document, row if unchanged else response))
     assert sorted(row for group in groups for row in group) == list(range(len(columns)))
     assert [group[0] for group in groups] == sorted(group[0] for group in groups)
     assert all(group == sorted(group) for group in groups)
@@ -200,6 +208,17 @@ def test_rows_grouped_by_fix_are_those_whose_fixes_make_the_same_response(corpus
     _check_fix_groups(prepare([p.key for p in corpus], [p.response for p in corpus]))
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(duplicates=True, key_duplicates=False, max_documents=3))
+def test_rows_grouped_by_fix_with_singletons_removed(corpus: list[Pair]) -> None:
+    """Under `--singletons remove` the scored response is the fixed one without its singletons:
+    a spurious mention removed and the mention after it split off both leave two singletons, the
+    same scored response, so they group (before, grouped by the edit before the rule, they did not)."""
+    keys, _ = without_singletons([p.key for p in corpus])
+    responses, _ = without_singletons([p.response for p in corpus])
+    _check_fix_groups(prepare(keys, responses), singletons_removed=True)
+
+
 def test_rows_grouped_by_fix_in_the_samples() -> None:
     """Random documents rarely give two errors one fix; Chen & Ng's responses do (response (e):
     a wrong link and its chain's suboptimal links), and the GUM sample's many documents."""
@@ -209,3 +228,10 @@ def test_rows_grouped_by_fix_in_the_samples() -> None:
         shared += _check_fix_groups(prepare(metrics.read_documents(str(SAMPLES / key)),
                                             metrics.read_documents(str(SAMPLES / response))))
     assert shared > 20, shared
+
+
+def test_rows_grouped_by_fix_with_singletons_removed_in_the_sample() -> None:
+    """The GUM sample (singletons in key and response) prepared as `--singletons remove` does."""
+    keys, _ = without_singletons(metrics.read_documents(str(SAMPLES / "gum/key.gum.conll")))
+    responses, _ = without_singletons(metrics.read_documents(str(SAMPLES / "gum/response.gum.conll")))
+    assert _check_fix_groups(prepare(keys, responses), singletons_removed=True) > 20

@@ -194,18 +194,24 @@ class Pricer:
         return known
 
     def group_by_fix(self, columns: ErrorColumns) -> list[list[int]]:
-        """The rows whose fixes make the same response (`_signature` of their edits), grouped:
-        each group's rows in order, the groups in order of their first row.
+        """The rows whose fixes make the same scored response (`_signature` of their edits as
+        `_edit` makes them: with singletons removed, after the rule), grouped: each group's rows
+        in order, the groups in order of their first row.
 
         Different errors often have the same fix: the suboptimal links of one response chain, and
-        the false new error at its start, all move the same mentions to the same chain.  Read from
-        the columns (`fixes_of_columns`): a corpus's records are never made to be grouped.
+        the false new error at its start, all move the same mentions to the same chain.  With
+        singletons removed, more do: removing a spurious mention and splitting off the one after
+        it both leave two singletons, dropped alike.  A fix that leaves the scored response as it
+        was (a missing mention added alone, then dropped) removes no error, so it shares its fix
+        with none: such rows stay one to a group.  Read from the columns (`fixes_of_columns`): a
+        corpus's records are never made to be grouped.
         """
         at = [self.index[name] for name in columns.documents]
         groups: dict[tuple, list[int]] = {}
         for row, (d, fix) in enumerate(zip(columns.document.tolist(), fixes_of_columns(columns))):
             i = at[d]
-            groups.setdefault(_signature(i, edit_chains(self._state(i).base, [fix])), []).append(row)
+            signature = _signature(i, self._edit(self._state(i), [fix]))
+            groups.setdefault(signature if signature[1] else ("unchanged", row), []).append(row)
         return list(groups.values())
 
     def _rescore_together(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> dict[int, tuple | None]:
