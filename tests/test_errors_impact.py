@@ -235,3 +235,17 @@ def test_rows_grouped_by_fix_with_singletons_removed_in_the_sample() -> None:
     keys, _ = without_singletons(metrics.read_documents(str(SAMPLES / "gum/key.gum.conll")))
     responses, _ = without_singletons(metrics.read_documents(str(SAMPLES / "gum/response.gum.conll")))
     assert _check_fix_groups(prepare(keys, responses), singletons_removed=True) > 20
+
+
+def test_fixes_leaving_the_same_chains_where_a_span_is_listed_twice_group() -> None:
+    """A response listing b twice, [a b] [c b], against the key [c b x]: linking b to c empties
+    the first chain (a is left alone, dropped); splitting a off drops the first chain whole (b is
+    left alone, listed elsewhere).  Different moves, the same scored response [c b]: one group
+    (the edits' signatures differ, so `Edit.response_key` reads the chains)."""
+    from strategies import make_document
+    from metrics.model import MentionType
+
+    types = {span: MentionType.NAME for span in [(0, 0), (0, 1), (0, 2), (1, 1)]}
+    key = make_document("d", ["Ann"] * 3, [[(1, 1), (0, 0), (0, 1)]], types)
+    response = make_document("d", ["Ann"] * 3, [[(0, 2), (0, 1)], [(0, 0), (0, 1)]], types)
+    assert _check_fix_groups(prepare([key], [response]), singletons_removed=True) == 2

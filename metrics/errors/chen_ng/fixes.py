@@ -198,6 +198,21 @@ class Edit:
         moves = tuple(sorted((span, -1 if index is None else index) for span, index in self.moved.items()))
         return (moves, tuple(sorted(self.dropped))) if self.dropped else moves
 
+    def response_key(self) -> tuple:
+        """What identifies the response the edit makes, exactly: two edits of one base with equal
+        keys make the same chains (order and labels included).  Empty: the response as it was.
+
+        In a clean base (every span listed once) each span's place says the chains, so this is
+        the `signature`.  Where the response lists a span twice, different moves can leave the
+        same chains (a chain emptied by moves, or dropped whole as a singleton by the rule), so
+        it is each changed chain as it now reads: only such documents pay for listing chains."""
+        if self.base.clean:
+            return self.signature()
+        n_base = len(self.base.chains)
+        now = ((t, tuple(self.listing(t))) for t in sorted(self.touched))
+        return tuple((t, self.label(t), spans) for t, spans in now
+                     if spans != (tuple(self.base.chains[t]) if t < n_base else ()))
+
 
 class _Editable:
     """A response's chains being edited, as an `Edit` over a `FixBase` (nothing copied).

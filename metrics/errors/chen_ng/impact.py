@@ -194,9 +194,9 @@ class Pricer:
         return known
 
     def group_by_fix(self, columns: ErrorColumns) -> list[list[int]]:
-        """The rows whose fixes make the same scored response (`_signature` of their edits as
-        `_edit` makes them: with singletons removed, after the rule), grouped: each group's rows
-        in order, the groups in order of their first row.
+        """The rows whose fixes make the same scored response (`Edit.response_key` of their edits
+        as `_edit` makes them: with singletons removed, after the rule), grouped: each group's
+        rows in order, the groups in order of their first row.
 
         Different errors often have the same fix: the suboptimal links of one response chain, and
         the false new error at its start, all move the same mentions to the same chain.  With
@@ -210,8 +210,8 @@ class Pricer:
         groups: dict[tuple, list[int]] = {}
         for row, (d, fix) in enumerate(zip(columns.document.tolist(), fixes_of_columns(columns))):
             i = at[d]
-            signature = _signature(i, self._edit(self._state(i), [fix]))
-            groups.setdefault(signature if signature[1] else ("unchanged", row), []).append(row)
+            response = self._edit(self._state(i), [fix]).response_key()
+            groups.setdefault((i, response) if response else ("unchanged", row), []).append(row)
         return list(groups.values())
 
     def _rescore_together(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> dict[int, tuple | None]:
