@@ -160,7 +160,7 @@ def test_markdown_reports(capsys) -> None:
     code, out, _ = run(capsys, "errors", KEY, RESP_E, "--format", "markdown", "--impact", "conll")
     assert code == 0
     assert "## Errors by category and mention type" in out and "| wrong link | 0 | 0 | 1 | 1 | +14.26 |" in out
-    assert out.count("| (chen\\_ng\\_2013\\_figure1); part 000 |") == 7  # Markdown escapes _
+    assert out.count("| chen\\_ng\\_2013\\_figure1 |") == 7  # the shown name (`shown_document`); Markdown escapes _
     code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", "markdown", "--metrics", "muc,conll")
     assert code == 0 and "| system | MUC | CoNLL |" in out and "| response-e | 91.67 ± 0.00 |" in out
     assert "| false new | wrong link | 0 | 0 | 1 | 1 |" in out

@@ -21,6 +21,7 @@ import stat
 import sys
 from collections.abc import Iterable, Sequence
 
+from metrics.mentions.pairing import document_key
 from metrics.model import InputError
 from metrics.measures.score import AnyScore, BlancScore, MeanScore
 
@@ -79,6 +80,17 @@ def score_json(score: AnyScore) -> dict:
     elif not isinstance(score, MeanScore):
         out["counts"] = score.counts()
     return out
+
+
+def shown_document(name: str) -> str:
+    """A document's name as the views a person reads show it (text and Markdown reports, the
+    workbench's screens): its short name, `(GUM_bio_moreau); part 000` -> `GUM_bio_moreau`
+    (`pairing.document_key`, the name `--document` takes too).  JSON and CSV, read by programs
+    that join on the file's own names, keep the full name.
+
+    Why one rule: `score --per-doc` showed the short name, `errors` the full one, and the two
+    could not be matched by eye."""
+    return document_key(name)
 
 
 def percent(x: float) -> str:

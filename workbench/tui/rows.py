@@ -19,8 +19,7 @@ from rich.cells import cell_len
 from metrics.measures.catalog import CATALOG
 from metrics.errors.chen_ng.records import Category, ErrorRecord, Mention
 from metrics.model import Document, MentionType, Span
-from metrics.mentions.pairing import document_key as short_name  # the one short name of a document (`--document` takes it)
-
+from ..output import shown_document as short_name  # a document's name on screen: the text views' one rule
 from ..output import visible
 
 if TYPE_CHECKING:
