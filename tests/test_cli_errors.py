@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from record_pricing import price_all
 import csv
 import io
 import json
@@ -239,7 +240,7 @@ def test_distinct_fixes_priced_as_columns_are_the_records_priced_one_by_one(caps
     records = columns.records()
     pricer = session.pricer("conll")
     groups = [[records[row] for row in group] for group in pricer.group_by_fix(columns)]
-    priced, _ = pricer.price_all([group[0] for group in groups], records)
+    priced, _ = price_all(pricer, [group[0] for group in groups], records)
     ordered = sorted(zip(priced, groups), key=lambda pair: -(pair[0].impact or 0.0))
     expected = [{**error_json(r), "same_fix": len(group)} for r, group in ordered]
     assert code == 0 and len(listed) > 20 and any(entry["same_fix"] > 1 for entry in listed)

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from strategies import Pair, computed_metrics, corpora, weights
 
 import metrics
+from record_pricing import apply_records, price_categories, price_category
 from metrics.errors.chen_ng.records import Category, classify_corpus, classify_corpus_columns, classify_pair
-from metrics.errors.chen_ng.fixes import apply_fixes, apply_records, fix_of
+from metrics.errors.chen_ng.fixes import apply_fixes, fix_of
 from metrics.errors.chen_ng.impact import Pricer, parts_of
 from metrics.corpus.scoring import prepare
 from metrics.measures.weights import W4, Weights
@@ -83,7 +84,7 @@ def test_category_impact_applies_all_its_fixes(corpus: list[Pair], category: Cat
         fixed_responses.append(apply_records(pair.key, pair.response, mine))
     before = prepare(keys, responses).score(W4, ("muc", "bcub", "ceafe", "conll")).micro["conll"].f1
     after = prepare(keys, fixed_responses).score(W4, ("muc", "bcub", "ceafe", "conll")).micro["conll"].f1
-    assert pricer.price_category(records, category) == pytest.approx(after - before, abs=1e-9)
+    assert price_category(pricer, records, category) == pytest.approx(after - before, abs=1e-9)
 
 
 def test_chen_ng_response_e_impacts() -> None:
@@ -98,8 +99,8 @@ def test_chen_ng_response_e_impacts() -> None:
     records = pricer.price_records(classify_pair(prepared.pairs[0]))
     for r in records:
         assert r.impact == pytest.approx(1.0 - base)
-    assert pricer.price_category(records, Category.WRONG_LINK) == pytest.approx(1.0 - base)
-    assert pricer.price_category(records, Category.FALSE_NEW) == 0.0
+    assert price_category(pricer, records, Category.WRONG_LINK) == pytest.approx(1.0 - base)
+    assert price_category(pricer, records, Category.FALSE_NEW) == 0.0
 
 
 def test_lmetric_impact_sees_suboptimal_links() -> None:
@@ -129,7 +130,7 @@ def test_conll_parts() -> None:
 def test_empty_corpus() -> None:
     pricer = Pricer(prepare([], []), "conll")
     assert pricer.value == 0.0 and pricer.price_records([]) == []
-    assert pricer.price_categories([]) == {c: 0.0 for c in Category}
+    assert price_categories(pricer, []) == {c: 0.0 for c in Category}
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

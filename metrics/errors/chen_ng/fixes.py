@@ -350,12 +350,6 @@ def apply_fixes(key: Document, response: Document, fixes: Iterable[Fix]) -> Docu
     return replace(response, chains=[c for c, _ in kept], labels=[label for _, label in kept])
 
 
-def apply_records(key: Document, response: Document, records: Iterable[ErrorRecord]) -> Document:
-    """Apply the fixes of some error records of this document, in document order."""
-    ordered = sorted(records, key=lambda r: r.span)
-    return apply_fixes(key, response, (fix_of(r) for r in ordered))
-
-
 def single_fix_counts(base: FixBase, fix: Fix, row_cells: list[dict[int, int]]) -> Counts | None:
     """The change one fix alone makes to the cells and chain sizes of a clean response (every span
     listed once on each side), as `metrics.errors.delta.changes` takes it; None when the
