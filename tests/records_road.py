@@ -1,9 +1,14 @@
-"""The records' road of pricing and fixing: what only tests use, moved here from the engine.
+"""The records' road: classifying, counting, pricing and fixing error records one by one, what
+only tests use, moved here from the engine.
 
-`corefwb errors` and the workbench price error columns (`Pricer.price_columns`) and single records
-(`Pricer.price_records`); pricing a list of records with its categories (`price_all`), one category
-alone (`price_category`, by `document_change` fix list by fix list) and applying a document's
-records (`apply_records`) were engine functions no product path called.  They stay as the tests'
+`corefwb errors` and the workbench classify a corpus as columns (`classify_corpus_columns`), count
+and filter columns (`ErrorColumns.count_table`, `select`), price error columns
+(`Pricer.price_columns`) and single records (`Pricer.price_records`); classifying one document
+(`classify_document`, `classify_views`, `classify_pair`), counting and filtering records
+(`count_by_document`, `filter_records`, `counts_by_document` of columns), pricing a list of
+records with its categories (`price_all`), one category alone (`price_category`, by
+`document_change` fix list by fix list) and applying a document's records (`apply_records`) were
+engine functions no product path called.  They stay as the tests'
 other roads: `price_all` plans the categories from the records (`record_plans`), not from the
 columns (`plans.column_plans`), so tests/test_price_columns.py still checks the columns' road
 against an independent one; `price_category` swaps each document's change in one at a time
@@ -17,8 +22,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from metrics.errors.chen_ng.fixes import Fix, apply_fixes, fix_of
 from metrics.errors.chen_ng.impact import Pricer, _priced
 from metrics.errors.chen_ng.plans import Plans
-from metrics.errors.chen_ng.records import Category, ErrorRecord
-from metrics.model import Document
+from metrics.errors.chen_ng.records import Category, ErrorColumns, ErrorRecord, Counts, classify_columns, \
+    classify_corpus_columns, count_errors, counts_of
+from metrics.measures.weights import W4, Weights
+from metrics.mentions.chains import ChainView, key_view, response_view
+from metrics.model import Document, MentionType, Span
 
 
 def record_plans(records: Sequence[ErrorRecord], fixes: Sequence[Fix], index: Mapping[str, int]) -> Plans:
@@ -69,3 +77,47 @@ def apply_records(key: Document, response: Document, records: Iterable[ErrorReco
     """Apply the fixes of some error records of this document, in document order."""
     ordered = sorted(records, key=lambda r: r.span)
     return apply_fixes(key, response, (fix_of(r) for r in ordered))
+
+
+def classify_views(name: str, key: Document, response: Document, kv: ChainView, rv: ChainView, *,
+                   types: Mapping[Span, MentionType], weights: Weights = W4) -> list[ErrorRecord]:
+    """The error records of one document, its two sides' chain views given (`classify_columns`)."""
+    return classify_columns(name, key, response, kv, rv, types=types, weights=weights).records()
+
+
+def classify_document(name: str, key: Document, response: Document, types: Mapping[Span, MentionType],
+                      weights: Weights = W4) -> list[ErrorRecord]:
+    """All error records of one document, in document order."""
+    return classify_views(name, key, response, key_view(key), response_view(response), types=types, weights=weights)
+
+
+def classify_pair(pair, weights: Weights = W4) -> list[ErrorRecord]:
+    """Error records of an engine `DocPair` (its key, response and mention types)."""
+    return classify_corpus_columns([pair], weights).records()
+
+
+def count_by_document(records: Sequence[ErrorRecord]) -> dict[str, Counts]:
+    """`count_errors` per document (documents in order of first record)."""
+    grouped: dict[str, list[ErrorRecord]] = {}
+    for record in records:
+        grouped.setdefault(record.document, []).append(record)
+    return {name: count_errors(group) for name, group in grouped.items()}
+
+
+def counts_by_document(columns: ErrorColumns) -> dict[str, Counts]:
+    """`count_by_document` of error columns, by `ErrorColumns.count_table` (documents in order of
+    first record)."""
+    order, table = columns.count_table()
+    return {columns.documents[d]: counts_of(row) for d, row in zip(order, table)}
+
+
+def filter_records(records: Iterable[ErrorRecord], categories: Iterable[Category] | None = None,
+                   types: Iterable[MentionType] | None = None, documents: Iterable[str] | None = None
+                   ) -> list[ErrorRecord]:
+    """Records of the given categories, mention types and documents (None: all)."""
+    cats = set(categories) if categories is not None else None
+    kinds = set(types) if types is not None else None
+    docs = set(documents) if documents is not None else None
+    return [r for r in records
+            if (cats is None or r.category in cats) and (kinds is None or r.mention.type in kinds)
+            and (docs is None or r.document in docs)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from record_pricing import price_all
+from records_road import price_all
 import csv
 import io
 import json

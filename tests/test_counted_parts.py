@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from strategies import corpora
 from test_impact_delta import _document, chains_repeating_spans
 
-from record_pricing import price_all
+from records_road import price_all
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng.counted_parts import key_regular, part_table, part_tables
 from metrics.errors.chen_ng.fixes import Fix, FixKind, edit_chains, fix_of, reach

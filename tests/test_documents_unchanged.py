@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from record_pricing import price_all
+from records_road import price_all
 from metrics.measures.weights import W4
 from metrics.model import Document
 from workbench.session import LoadOptions, Session

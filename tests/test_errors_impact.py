@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from strategies import Pair, computed_metrics, corpora, weights
 
 import metrics
-from record_pricing import apply_records, price_categories, price_category
-from metrics.errors.chen_ng.records import Category, classify_corpus, classify_corpus_columns, classify_pair
+from records_road import apply_records, classify_pair, price_categories, price_category
+from metrics.errors.chen_ng.records import Category, classify_corpus, classify_corpus_columns
 from metrics.errors.chen_ng.fixes import apply_fixes, fix_of
 from metrics.errors.chen_ng.impact import Pricer, parts_of
 from metrics.corpus.scoring import prepare

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from strategies import make_document
 from test_errors_impact import full_rescore
 
-from record_pricing import apply_records, price_category
+from records_road import apply_records, price_category
 from metrics.errors.delta import DELTA_METRICS
 from metrics.errors.chen_ng.fixes import apply_fixes, edit_chains, fix_of
 from metrics.errors.chen_ng import impact

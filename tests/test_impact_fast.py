@@ -18,7 +18,7 @@ from strategies import corpora
 from test_errors_impact import full_rescore
 from test_impact_delta import PRICED, _document, chains_repeating_spans, random_pair
 
-from record_pricing import price_all, price_category
+from records_road import price_all, price_category
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng.fixes import Fix, FixKind, apply_fixes, edit_chains, fix_of, single_fix_counts
 from metrics.errors.chen_ng import impact

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import Pair, computed_metrics, corpora
 
-from record_pricing import apply_records, price_all
+from records_road import apply_records, price_all
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng import impact
 from metrics.errors.chen_ng.fixes import apply_fixes, fix_of

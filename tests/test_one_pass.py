@@ -21,7 +21,7 @@ from test_ceaf_arrays import _fixes, _merged_or_split
 from test_errors_impact import full_rescore
 from test_impact_delta import PRICED, _document, chains_repeating_spans, random_chains
 
-from record_pricing import price_all, price_category
+from records_road import price_all, price_category
 from metrics.corpus.scoring import prepare
 from metrics.errors import ceaf_arrays
 from metrics.errors.chen_ng.fixes import apply_fixes, fix_of, single_fix_counts

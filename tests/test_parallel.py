@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from record_pricing import price_all, price_category
+from records_road import price_all, price_category
 from metrics.corpus import scoring
 from metrics.runtime import parallel
 from metrics.formats.readers import read_documents

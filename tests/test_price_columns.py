@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from strategies import corpora
 from test_impact_delta import random_pair
 
-from record_pricing import price_all, record_plans
+from records_road import price_all, record_plans
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng.fixes import fix_of, fixes_of_columns
 from metrics.errors.chen_ng.impact import Pricer

@@ -115,7 +115,7 @@ class _MentionFields:
 
 
 def document_counts_json(columns: ErrorColumns, kinds: Sequence[MentionType], depth: int = 0) -> Written:
-    """`{name: counts_to_json(counts, kinds)}` of each document's counts (`counts_by_document`) as
+    """`{name: counts_to_json(counts, kinds)}` of each document's counts (`ErrorColumns.count_table`) as
     `dumps` writes it standing `depth` levels down, each distinct table of counts written once:
     20,000 small documents share a few hundred."""
     order, table = columns.count_table()
