@@ -132,6 +132,11 @@ class FixBase:
         return self.response.chains_listing()
 
     @cached_property
+    def repeated(self) -> frozenset[Span]:
+        """The spans the response lists in more than one chain (`Edit.response_key`)."""
+        return frozenset(span for span, chains in self.copies.items() if len(chains) > 1)
+
+    @cached_property
     def position(self) -> dict[Span, int]:
         """Each span's place in its chain (clean responses only: `_Editable._key_share`)."""
         return {span: i for chain in self.chains for i, span in enumerate(chain)} if self.clean else {}
@@ -202,16 +207,21 @@ class Edit:
         """What identifies the response the edit makes, exactly: two edits of one base with equal
         keys make the same chains (order and labels included).  Empty: the response as it was.
 
-        In a clean base (every span listed once) each span's place says the chains, so this is
-        the `signature`.  Where the response lists a span twice, different moves can leave the
-        same chains (a chain emptied by moves, or dropped whole as a singleton by the rule), so
-        it is each changed chain as it now reads: only such documents pay for listing chains."""
-        if self.base.clean:
-            return self.signature()
+        Where the edit drops no chain and moves no span the response lists twice (every edit of a
+        clean base), each span's place says the chains: the `signature`.  Otherwise different
+        moves can leave the same chains (a chain emptied by moves, or dropped whole as a singleton
+        by the rule; the other copies of a moved span leave with it), so the key is each changed
+        chain as it now reads.  An edit of one kind never makes the response of an edit of the
+        other: a response without a chain, or without a copy of a span listed twice, is made by
+        dropping that chain or moving that span, so only such edits list chains."""
+        if not self.dropped and (self.base.clean or self.base.repeated.isdisjoint(self.moved)):
+            moves = self.signature()
+            return ("moves", moves) if moves else ()
         n_base = len(self.base.chains)
         now = ((t, tuple(self.listing(t))) for t in sorted(self.touched))
-        return tuple((t, self.label(t), spans) for t, spans in now
-                     if spans != (tuple(self.base.chains[t]) if t < n_base else ()))
+        changed = tuple((t, self.label(t), spans) for t, spans in now
+                        if spans != (tuple(self.base.chains[t]) if t < n_base else ()))
+        return ("chains", changed) if changed else ()
 
 
 class _Editable:
