@@ -13,6 +13,7 @@ from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: c
 from textual.widgets import DataTable, Input, Select
 
 from metrics.measures.weights import PRESETS, W4
+from workbench.output import percent
 from workbench.session import LoadOptions
 from workbench.tui.app import Workbench
 from workbench.tui.errorlist import ErrorPanel
@@ -42,7 +43,7 @@ async def test_loads_sample_and_shows_scores():
         assert [pair.name for pair in app.corpus.pairs] == ["(GUM_bio_moreau); part 000", "(GUM_news_korea); part 000"]
         scores = app.query_one("#scores", DataTable)
         corpus_conll = app.result.micro["conll"].f1
-        assert cell(scores, "conll", 7) == f"{100 * corpus_conll:.1f}"
+        assert cell(scores, "conll", 7) == percent(corpus_conll)  # what `corefwb score` prints
         documents = app.query_one("#documents", DataTable)
         assert documents.row_count == 2
         # worst document first
@@ -170,8 +171,8 @@ async def test_switch_document():
         scores = app.query_one("#scores", DataTable)
         moreau = dict(app.result.documents)[app.corpus.pairs[0].name]
         for metric in ("muc", "conll", "lmuc"):
-            assert cell(scores, metric, 3) == f"{100 * moreau[metric].f1:.1f}"
-            assert cell(scores, metric, 7) == f"{100 * app.result.micro[metric].f1:.1f}"
+            assert cell(scores, metric, 3) == percent(moreau[metric].f1)
+            assert cell(scores, metric, 7) == percent(app.result.micro[metric].f1)
 
 
 @pilot_test

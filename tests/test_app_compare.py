@@ -19,7 +19,7 @@ from workbench.tui.app import Workbench
 from workbench.tui.documents import DocumentList
 from workbench.tui.errorlist import ErrorPanel
 from workbench.tui.documentrows import select_documents
-from workbench.tui.rows import marked_mentions
+from workbench.tui.rows import marked_mentions, percent
 from workbench.tui.text import DocumentText
 
 KEY = "samples/gum/key.gum.conll"
@@ -89,7 +89,7 @@ async def test_compare_mode_shows_both_systems_everywhere():
         table = app.query_one("#scores")
         for metric in ALL_METRICS:
             row = [str(cell) for cell in table.get_row(metric)]
-            assert row[1].strip() == f"{100 * a.micro[metric].f1:.1f}" and row[2].strip() == f"{100 * b.micro[metric].f1:.1f}"
+            assert row[1].strip() == percent(a.micro[metric].f1).strip() and row[2].strip() == percent(b.micro[metric].f1).strip()
             assert row[3].strip() == f"{100 * (b.micro[metric].f1 - a.micro[metric].f1):+.1f}"
             interval = expected.differences[0][metric].interval
             assert row[4].strip() == f"[{100 * interval.low:+.1f},{100 * interval.high:+.1f}]"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from records_road import price_all
 import csv
 import io
 import json
@@ -160,7 +161,7 @@ def test_markdown_reports(capsys) -> None:
     code, out, _ = run(capsys, "errors", KEY, RESP_E, "--format", "markdown", "--impact", "conll")
     assert code == 0
     assert "## Errors by category and mention type" in out and "| wrong link | 0 | 0 | 1 | 1 | +14.26 |" in out
-    assert out.count("| (chen\\_ng\\_2013\\_figure1); part 000 |") == 7  # Markdown escapes _
+    assert out.count("| chen\\_ng\\_2013\\_figure1 |") == 7  # the shown name (`shown_document`); Markdown escapes _
     code, out, _ = run(capsys, "compare", KEY, RESP_A, RESP_E, "--format", "markdown", "--metrics", "muc,conll")
     assert code == 0 and "| system | MUC | CoNLL |" in out and "| response-e | 91.67 ± 0.00 |" in out
     assert "| false new | wrong link | 0 | 0 | 1 | 1 |" in out
@@ -239,7 +240,7 @@ def test_distinct_fixes_priced_as_columns_are_the_records_priced_one_by_one(caps
     records = columns.records()
     pricer = session.pricer("conll")
     groups = [[records[row] for row in group] for group in pricer.group_by_fix(columns)]
-    priced, _ = pricer.price_all([group[0] for group in groups], records)
+    priced, _ = price_all(pricer, [group[0] for group in groups], records)
     ordered = sorted(zip(priced, groups), key=lambda pair: -(pair[0].impact or 0.0))
     expected = [{**error_json(r), "same_fix": len(group)} for r, group in ordered]
     assert code == 0 and len(listed) > 20 and any(entry["same_fix"] > 1 for entry in listed)

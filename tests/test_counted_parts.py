@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from strategies import corpora
 from test_impact_delta import _document, chains_repeating_spans
 
+from records_road import price_all
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng.counted_parts import key_regular, part_table, part_tables
 from metrics.errors.chen_ng.fixes import Fix, FixKind, edit_chains, fix_of, reach
@@ -123,10 +124,10 @@ def test_counted_parts_price_every_fix_as_aligned_parts(corpus, metric: str, sma
     records = classify_corpus(prepare(keys, responses).pairs, W4)
     aligned = Pricer(prepare(keys, responses), metric, W4)
     aligned._count_parts = False
-    expected = aligned.price_all(records, records)
+    expected = price_all(aligned, records, records)
     rescoring.COUNTED_CHAINS, before = smallest, rescoring.COUNTED_CHAINS
     try:
         counted = Pricer(prepare(keys, responses), metric, W4)
-        assert counted.price_all(records, records) == expected
+        assert price_all(counted, records, records) == expected
     finally:
         rescoring.COUNTED_CHAINS = before

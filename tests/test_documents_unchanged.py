@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from records_road import price_all
 from metrics.measures.weights import W4
 from metrics.model import Document
 from workbench.session import LoadOptions, Session
@@ -85,7 +86,7 @@ def _run_everything(session: Session) -> None:
     assert len(columns.records()) > 0
     records = session.classify(W4)
     pricer = session.pricer("conll", W4)
-    pricer.price_all(records, records, processes=1)  # --distinct, --sort impact
+    price_all(pricer, records, records, processes=1)  # --distinct, --sort impact
     session.pricer("lea", W4).price_columns(columns, columns, processes=1)  # --impact
     session.price(records[:40], "conll", W4)
     session.price(records[:40], "lea", W4)

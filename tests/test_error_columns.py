@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import Pair, corpora, pairs, weights
 
+from records_road import classify_views, count_by_document, counts_by_document, filter_records
 from metrics.corpus.scoring import prepare
-from metrics.errors.chen_ng.records import (CATEGORIES, ErrorColumns, classify_corpus, classify_corpus_columns,
-                                            classify_views, count_by_document, count_errors, filter_records)
+from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns, classify_corpus, classify_corpus_columns, count_errors
 from metrics.mentions.chains import key_view, response_view
 from metrics.model import MentionType
 from metrics.measures.weights import W4, Weights
@@ -72,18 +72,18 @@ def test_a_corpus_of_columns_equals_its_documents_records(corpus: list[Pair], w:
     assert classify_corpus(prepared.pairs, w) == expected == columns.records()
     assert ErrorColumns.of(expected).records() == expected
     assert columns.counts() == count_errors(expected)
-    assert columns.counts_by_document() == count_by_document(expected)
+    assert counts_by_document(columns) == count_by_document(expected)
     for categories, kinds in [(None, None), (CATEGORIES[:2], None), (None, [MentionType.PRONOUN]),
                               (CATEGORIES[3:], [MentionType.NAME, MentionType.NOMINAL])]:
         selected = columns.select(categories, kinds)
         assert selected.records() == filter_records(expected, categories, kinds)
-        assert selected.counts_by_document() == count_by_document(selected.records())
+        assert counts_by_document(selected) == count_by_document(selected.records())
 
 
 def test_no_documents_and_no_errors() -> None:
     empty = classify_corpus_columns([], W4)
     assert len(empty) == 0 and empty.records() == [] and empty.counts() == count_errors([])
-    assert empty.counts_by_document() == {}
+    assert counts_by_document(empty) == {}
 
 
 

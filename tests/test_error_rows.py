@@ -13,14 +13,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns, ErrorRecord, count_by_document, counts_to_json, \
-    shown_types
+from records_road import count_by_document
+from metrics.errors.chen_ng.records import CATEGORIES, ErrorColumns, ErrorRecord, counts_to_json, shown_types
 from metrics.errors.mention import Mention
 from metrics.model import MentionType
 from workbench.error_rows import ERROR_COLUMNS, document_counts_json, error_pieces, errors_csv, render_report, \
     table_cells
 from workbench.json_text import Written, dumps
-from workbench.output import error_json, impact_text, render_csv, render_markdown
+from workbench.output import error_json, impact_text, render_csv, render_markdown, shown_document
 
 _TEXT = st.one_of(st.text(max_size=40), st.sampled_from(["%s", "%(x)d", "{0}", '"\\', "\u2028", "\x1b[31m", "é … ü",
                                                           "a,b", "line\nbreak", "\ud800"]))
@@ -65,14 +65,15 @@ def _record_csv_cells(r: ErrorRecord) -> list:
 
 
 def _record_cells(r: ErrorRecord, width: int, letters: bool, missing: str, impacts: bool) -> list[str]:
-    """One record's row of the text (and Markdown) table, as the per-record code made it."""
+    """One record's row of the text (and Markdown) table, as the per-record code made it (the document by
+    its shown name)."""
     def mention(m: Mention | None) -> str:
         if m is None:
             return "-"
         text = m.text if len(m.text) <= width else m.text[:width - 1] + "…"
         return f"{text} [{m.span[0]}-{m.span[1]}]"
 
-    cells = [r.document, r.category.label, r.mention.type.letter if letters else r.mention.type.name,
+    cells = [shown_document(r.document), r.category.label, r.mention.type.letter if letters else r.mention.type.name,
              mention(r.mention), mention(r.antecedent), mention(r.best_antecedent), r.key_chain or missing,
              r.response_chain or missing, missing if r.cost is None else f"{r.cost:g}"]
     return cells + ([impact_text(r.impact) or "-"] if impacts else [])

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import metrics
-from metrics.errors.chen_ng.records import (Category, classify_document, classify_pair, count_by_document, count_errors,
-                            counts_to_json, filter_records)
+from records_road import classify_document, classify_pair, count_by_document, filter_records
+from metrics.errors.chen_ng.records import Category, count_errors, counts_to_json
 from metrics.model import Document, MentionType
 from metrics.measures.weights import PRESETS, W4, Weights
 

@@ -11,11 +11,13 @@ from hypothesis import strategies as st
 from strategies import Pair, computed_metrics, corpora, weights
 
 import metrics
-from metrics.errors.chen_ng.records import Category, classify_corpus, classify_corpus_columns, classify_pair
-from metrics.errors.chen_ng.fixes import apply_fixes, apply_records, fix_of
+from records_road import apply_records, classify_pair, price_categories, price_category
+from metrics.errors.chen_ng.records import Category, classify_corpus, classify_corpus_columns
+from metrics.errors.chen_ng.fixes import apply_fixes, fix_of
 from metrics.errors.chen_ng.impact import Pricer, parts_of
 from metrics.corpus.scoring import prepare
 from metrics.measures.weights import W4, Weights
+from metrics.model import without_singletons
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 METRICS = computed_metrics()
@@ -82,7 +84,7 @@ def test_category_impact_applies_all_its_fixes(corpus: list[Pair], category: Cat
         fixed_responses.append(apply_records(pair.key, pair.response, mine))
     before = prepare(keys, responses).score(W4, ("muc", "bcub", "ceafe", "conll")).micro["conll"].f1
     after = prepare(keys, fixed_responses).score(W4, ("muc", "bcub", "ceafe", "conll")).micro["conll"].f1
-    assert pricer.price_category(records, category) == pytest.approx(after - before, abs=1e-9)
+    assert price_category(pricer, records, category) == pytest.approx(after - before, abs=1e-9)
 
 
 def test_chen_ng_response_e_impacts() -> None:
@@ -97,8 +99,8 @@ def test_chen_ng_response_e_impacts() -> None:
     records = pricer.price_records(classify_pair(prepared.pairs[0]))
     for r in records:
         assert r.impact == pytest.approx(1.0 - base)
-    assert pricer.price_category(records, Category.WRONG_LINK) == pytest.approx(1.0 - base)
-    assert pricer.price_category(records, Category.FALSE_NEW) == 0.0
+    assert price_category(pricer, records, Category.WRONG_LINK) == pytest.approx(1.0 - base)
+    assert price_category(pricer, records, Category.FALSE_NEW) == 0.0
 
 
 def test_lmetric_impact_sees_suboptimal_links() -> None:
@@ -128,7 +130,7 @@ def test_conll_parts() -> None:
 def test_empty_corpus() -> None:
     pricer = Pricer(prepare([], []), "conll")
     assert pricer.value == 0.0 and pricer.price_records([]) == []
-    assert pricer.price_categories([]) == {c: 0.0 for c in Category}
+    assert price_categories(pricer, []) == {c: 0.0 for c in Category}
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -171,19 +173,26 @@ def test_fixes_rescored_together_priced_as_each_alone_and_as_by_rescoring(corpus
 
 
 
-def _check_fix_groups(prepared) -> int:
+def _check_fix_groups(prepared, singletons_removed: bool = False) -> int:
     """`Pricer.group_by_fix` (on the columns, by the edits' signatures) against the obvious way:
     two errors share a fix when applying each alone (`apply_fixes` of the record's fix) makes the
-    same response, chains, their order and their labels; every row in one group, in row order.
-    Returns how many rows share their group (a check that saw none proved little)."""
+    same scored response, chains, their order and their labels (with `singletons_removed`, the
+    fixed response's singletons removed as the scorer removes them: `without_singletons`); a fix
+    whose scored response is the response as it was shares its fix with no other; every row in
+    one group, in row order.  Returns how many rows share their group (a check that saw none
+    proved little)."""
     columns = classify_corpus_columns(prepared.pairs, W4)
-    pricer = Pricer(prepared, "conll", W4)
+    pricer = Pricer(prepared, "conll", W4, singletons_removed=singletons_removed)
     groups = pricer.group_by_fix(columns)
     made = []
-    for r in columns.records():
+    for row, r in enumerate(columns.records()):
         pair = prepared.pairs[pricer.index[r.document]]
         fixed = apply_fixes(pair.key, pair.response, [fix_of(r)])
-        made.append((r.document, tuple(map(tuple, fixed.chains)), tuple(fixed.labels)))
+        if singletons_removed:
+            (fixed,), _ = without_singletons([fixed])
+        response = (tuple(map(tuple, fixed.chains)), tuple(fixed.labels))
+        unchanged = response == (tuple(map(tuple, pair.response.chains)), tuple(pair.response.labels))
+        made.append((r.document, row if unchanged else response))
     assert sorted(row for group in groups for row in group) == list(range(len(columns)))
     assert [group[0] for group in groups] == sorted(group[0] for group in groups)
     assert all(group == sorted(group) for group in groups)
@@ -200,6 +209,17 @@ def test_rows_grouped_by_fix_are_those_whose_fixes_make_the_same_response(corpus
     _check_fix_groups(prepare([p.key for p in corpus], [p.response for p in corpus]))
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(duplicates=True, key_duplicates=False, max_documents=3))
+def test_rows_grouped_by_fix_with_singletons_removed(corpus: list[Pair]) -> None:
+    """Under `--singletons remove` the scored response is the fixed one without its singletons:
+    a spurious mention removed and the mention after it split off both leave two singletons, the
+    same scored response, so they group (before, grouped by the edit before the rule, they did not)."""
+    keys, _ = without_singletons([p.key for p in corpus])
+    responses, _ = without_singletons([p.response for p in corpus])
+    _check_fix_groups(prepare(keys, responses), singletons_removed=True)
+
+
 def test_rows_grouped_by_fix_in_the_samples() -> None:
     """Random documents rarely give two errors one fix; Chen & Ng's responses do (response (e):
     a wrong link and its chain's suboptimal links), and the GUM sample's many documents."""
@@ -209,3 +229,24 @@ def test_rows_grouped_by_fix_in_the_samples() -> None:
         shared += _check_fix_groups(prepare(metrics.read_documents(str(SAMPLES / key)),
                                             metrics.read_documents(str(SAMPLES / response))))
     assert shared > 20, shared
+
+
+def test_rows_grouped_by_fix_with_singletons_removed_in_the_sample() -> None:
+    """The GUM sample (singletons in key and response) prepared as `--singletons remove` does."""
+    keys, _ = without_singletons(metrics.read_documents(str(SAMPLES / "gum/key.gum.conll")))
+    responses, _ = without_singletons(metrics.read_documents(str(SAMPLES / "gum/response.gum.conll")))
+    assert _check_fix_groups(prepare(keys, responses), singletons_removed=True) > 20
+
+
+def test_fixes_leaving_the_same_chains_where_a_span_is_listed_twice_group() -> None:
+    """A response listing b twice, [a b] [c b], against the key [c b x]: linking b to c empties
+    the first chain (a is left alone, dropped); splitting a off drops the first chain whole (b is
+    left alone, listed elsewhere).  Different moves, the same scored response [c b]: one group
+    (the edits' signatures differ, so `Edit.response_key` reads the chains)."""
+    from strategies import make_document
+    from metrics.model import MentionType
+
+    types = {span: MentionType.NAME for span in [(0, 0), (0, 1), (0, 2), (1, 1)]}
+    key = make_document("d", ["Ann"] * 3, [[(1, 1), (0, 0), (0, 1)]], types)
+    response = make_document("d", ["Ann"] * 3, [[(0, 2), (0, 1)], [(0, 0), (0, 1)]], types)
+    assert _check_fix_groups(prepare([key], [response]), singletons_removed=True) == 2

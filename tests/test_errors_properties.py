@@ -16,8 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import Pair, computed_metrics, corpora, make_document, pairs, weights
 
-from metrics.errors.chen_ng.records import Category, ErrorRecord, classify_corpus, classify_document, classify_pair
-from metrics.errors.chen_ng.fixes import apply_fixes, apply_records, fix_of
+from records_road import apply_records, classify_document, classify_pair
+from metrics.errors.chen_ng.records import Category, ErrorRecord, classify_corpus
+from metrics.errors.chen_ng.fixes import apply_fixes, fix_of
 from metrics.model import Document, MentionType, Span
 from metrics.corpus.scoring import prepare, prepare_pair
 from metrics.measures.weights import W4, Weights

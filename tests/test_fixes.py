@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 import metrics
-from metrics.errors.chen_ng.records import Category, classify_pair
-from metrics.errors.chen_ng.fixes import Fix, FixBase, apply_fixes, apply_records, edit_chains, fix_of, FixKind
+from records_road import apply_records, classify_pair
+from metrics.errors.chen_ng.records import Category
+from metrics.errors.chen_ng.fixes import Fix, FixBase, apply_fixes, edit_chains, fix_of, FixKind
 from metrics.model import Document
 
 WORDS = "a b c d e f g h i j".split()

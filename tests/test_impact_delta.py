@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from strategies import make_document
 from test_errors_impact import full_rescore
 
+from records_road import apply_records, price_category
 from metrics.errors.delta import DELTA_METRICS
-from metrics.errors.chen_ng.fixes import apply_fixes, apply_records, edit_chains, fix_of
+from metrics.errors.chen_ng.fixes import apply_fixes, edit_chains, fix_of
 from metrics.errors.chen_ng import impact
 from metrics.errors.chen_ng.impact import Pricer
 from metrics.errors.chen_ng.records import Category, classify_corpus
@@ -108,7 +109,7 @@ def test_every_fix_of_a_hub_document_priced_as_by_rescoring(shape: int, metric: 
     for category in Category:
         mine = [r for r in records if r.category is category]
         fixed = apply_records(keys[0], prepared.pairs[0].response, mine)
-        assert pricer.price_category(records, category) == pytest.approx(
+        assert price_category(pricer, records, category) == pytest.approx(
             full_rescore(keys, responses, 0, fixed, W4, metric), abs=1e-9), category
 
 

@@ -18,6 +18,7 @@ from strategies import corpora
 from test_errors_impact import full_rescore
 from test_impact_delta import PRICED, _document, chains_repeating_spans, random_pair
 
+from records_road import price_all, price_category
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng.fixes import Fix, FixKind, apply_fixes, edit_chains, fix_of, single_fix_counts
 from metrics.errors.chen_ng import impact
@@ -115,10 +116,10 @@ def test_price_all_prices_each_record_and_category_as_alone(corpus, metric: str)
     keys = [p.key for p in corpus]
     responses = [p.response for p in corpus]
     records = classify_corpus(prepare(keys, responses).pairs, W4)
-    priced, by_category = Pricer(prepare(keys, responses), metric, W4).price_all(records, records)
+    priced, by_category = price_all(Pricer(prepare(keys, responses), metric, W4), records, records)
     alone = Pricer(prepare(keys, responses), metric, W4)
     assert [r.impact for r in priced] == [alone.price(alone.index[r.document], [fix_of(r)]) for r in records]
-    assert by_category == {c: Pricer(prepare(keys, responses), metric, W4).price_category(records, c)
+    assert by_category == {c: price_category(Pricer(prepare(keys, responses), metric, W4), records, c)
                            for c in by_category}
 
 

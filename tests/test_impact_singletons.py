@@ -21,9 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import Pair, computed_metrics, corpora
 
+from records_road import apply_records, price_all
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng import impact
-from metrics.errors.chen_ng.fixes import apply_fixes, apply_records, fix_of
+from metrics.errors.chen_ng.fixes import apply_fixes, fix_of
 from metrics.errors.chen_ng.impact import Pricer, parts_of
 from metrics.errors.chen_ng.records import Category, classify_corpus
 from metrics.measures.weights import W4
@@ -55,7 +56,7 @@ def _check_single_fixes(corpus: list[Pair], metric: str) -> None:
         return
     before = _scored(keys, responses, metric)
     alone = Pricer(prepared, metric, W4, singletons_removed=True).price_records(records)
-    together, _ = Pricer(prepared, metric, W4, singletons_removed=True).price_all(records, records)
+    together, _ = price_all(Pricer(prepared, metric, W4, singletons_removed=True), records, records)
     for record, one, other in zip(records, alone, together):
         i = next(n for n, pair in enumerate(prepared.pairs) if pair.name == record.document)
         fixed = apply_fixes(keys[i], prepared.pairs[i].response, [fix_of(record)])
@@ -69,7 +70,7 @@ def _check_categories(corpus: list[Pair], metric: str) -> None:
     keys, responses, prepared = _prepared(corpus)
     records = classify_corpus(prepared.pairs, W4)
     before = _scored(keys, responses, metric)
-    _, by_category = Pricer(prepared, metric, W4, singletons_removed=True).price_all(records, records)
+    _, by_category = price_all(Pricer(prepared, metric, W4, singletons_removed=True), records, records)
     for category in Category:
         fixed = [apply_records(pair.key, pair.response,
                                [r for r in records if r.document == pair.name and r.category is category])

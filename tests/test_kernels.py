@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import reference_kernels as reference
 from strategies import corpora
+from tuggener_support import count_document
 from metrics.corpus.scoring import prepare
 from metrics.measures import tuggener
 from metrics.mentions.chains import chain_view, code_spans, key_view, response_view
@@ -71,7 +72,7 @@ def test_breakdown_classes_come_in_the_loops_order(pair, labelled) -> None:
     """A breakdown by a feature lists its classes in order of first judgement (JSON keeps it)."""
     key, response, types = pair
     label = None if labelled is None else (lambda span: span[0] % 3)
-    got = tuggener.count_document(key, response, types, label)
+    got = count_document(key, response, types, label)
     kv, rv = reference.ref_key_view(key), reference.ref_response_view(response)
     for name, items in reference.judgements(kv, rv, types).items():
         classes = list(MentionType) if label is None else list(dict.fromkeys(label(span) for span, _ in items))

@@ -10,16 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.measures.linguistic import (
-    common_weight,
-    common_weights,
-    key_weight,
-    key_weights,
-    response_weight,
-    response_weights,
-    tree_weight,
-    tree_weights,
-)
+from linguistic_scalar import common_weight, response_weight
+from metrics.measures.linguistic import common_weights, key_weight, key_weights, response_weights, tree_weight, \
+    tree_weights
 from metrics.measures.weights import W4, Weights
 
 NAM, NOM, PRO, ZER = 0, 1, 2, 3

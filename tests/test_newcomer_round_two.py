@@ -148,6 +148,7 @@ def test_at_100_columns_the_scores_take_40_and_d_switches_their_scope():
     import asyncio
 
     from app_support import settle
+    from workbench.output import percent
     from workbench.tui.app import Workbench
     from workbench.tui.scores import ScoresPanel
     from workbench.tui.text import DocumentText
@@ -160,7 +161,7 @@ def test_at_100_columns_the_scores_take_40_and_d_switches_their_scope():
             assert panel.size.width + 2 <= 40 and panel.scope == "corpus"
             assert app.query_one(DocumentText).size.width >= 50
             conll = next(row for row in panel._shown if row[0].startswith("CoNLL"))
-            assert conll[1].strip() == f"{100 * app.result.micro['conll'].f1:.1f}"  # F1 first
+            assert conll[1].strip() == percent(app.result.micro['conll'].f1)  # F1 first, as `corefwb score` prints it
             await pilot.press("d")
             await pilot.pause()
             assert panel.scope == "document" and "document (d: corpus)" in str(panel.border_title)

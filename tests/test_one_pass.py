@@ -21,6 +21,7 @@ from test_ceaf_arrays import _fixes, _merged_or_split
 from test_errors_impact import full_rescore
 from test_impact_delta import PRICED, _document, chains_repeating_spans, random_chains
 
+from records_road import price_all, price_category
 from metrics.corpus.scoring import prepare
 from metrics.errors import ceaf_arrays
 from metrics.errors.chen_ng.fixes import apply_fixes, fix_of, single_fix_counts
@@ -142,10 +143,10 @@ def test_a_corpus_s_errors_priced_in_one_pass_as_each_alone(seed: int, n_documen
     error the price `price` gives its fix alone, to the bit, and each category the price
     `price_category` gives it; a few against rescoring the whole corpus."""
     keys, responses, prepared, records, together, alone = _multi_document_pricers(seed, n_documents, metric)
-    priced, by_category = together.price_all(records, records)
+    priced, by_category = price_all(together, records, records)
     assume(len({r.document for r in records}) > 1)  # the pass spans documents
     assert [r.impact for r in priced] == [alone.price(alone.index[r.document], [fix_of(r)]) for r in records]
-    assert by_category == {c: alone.price_category(records, c) for c in by_category}
+    assert by_category == {c: price_category(alone, records, c) for c in by_category}
     for r in priced[::max(1, len(priced) // 3)]:
         i = together.index[r.document]
         fixed = apply_fixes(keys[i], prepared.pairs[i].response, [fix_of(r)])
@@ -157,8 +158,8 @@ def test_blocks_in_processes_price_as_one_pass(processes: int, monkeypatch) -> N
     """Split into blocks for several processes (forked), each block one pass: the same prices."""
     monkeypatch.setattr("metrics.errors.chen_ng.impact.PARALLEL_RECORDS", 1)
     keys, responses, prepared, records, together, alone = _multi_document_pricers(11, 8, "conll")
-    split, split_categories = together.price_all(records, records, processes=processes)
-    one, one_categories = alone.price_all(records, records)
+    split, split_categories = price_all(together, records, records, processes=processes)
+    one, one_categories = price_all(alone, records, records)
     assert [r.impact for r in split] == [r.impact for r in one]
     assert split_categories == one_categories
 
@@ -196,7 +197,7 @@ def test_a_book_s_clean_fixes_share_the_pass_with_clean_documents(seed: int, met
         impact.PARTIAL_DELTA_TOKENS = before
     assert any(state.delta is not None and not state.clean for state in states)
     records = classify_corpus(together.corpus.pairs, W4)
-    priced, _ = together.price_all(records, [])
+    priced, _ = price_all(together, records, [])
     assert [r.impact for r in priced] == [alone.price(alone.index[r.document], [fix_of(r)]) for r in records]
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from records_road import price_all, price_category
 from metrics.corpus import scoring
 from metrics.runtime import parallel
 from metrics.formats.readers import read_documents
@@ -74,12 +75,12 @@ def test_errors_priced_in_several_processes_equal_one_process(monkeypatch) -> No
     records = classify_corpus(scoring.prepare(keys, responses).pairs)
     assert len(records) > 20
     for metric in ("conll", "lmuc"):
-        serial = Pricer(scoring.prepare(keys, responses), metric).price_all(records, records)
-        forked = Pricer(scoring.prepare(keys, responses), metric).price_all(records, records, processes=2)
+        serial = price_all(Pricer(scoring.prepare(keys, responses), metric), records, records)
+        forked = price_all(Pricer(scoring.prepare(keys, responses), metric), records, records, processes=2)
         assert repr(forked) == repr(serial)
         one_by_one = Pricer(scoring.prepare(keys, responses), metric)
         assert [r.impact for r in serial[0]] == [r.impact for r in one_by_one.price_records(records)]
-        assert serial[1] == {c: one_by_one.price_category(records, c) for c in Category}
+        assert serial[1] == {c: price_category(one_by_one, records, c) for c in Category}
 
 
 def test_responses_read_beside_the_key_give_the_same_session_warnings_and_errors(monkeypatch, tmp_path) -> None:

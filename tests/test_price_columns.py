@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from strategies import corpora
 from test_impact_delta import random_pair
 
+from records_road import price_all, record_plans
 from metrics.corpus.scoring import prepare
 from metrics.errors.chen_ng.fixes import fix_of, fixes_of_columns
 from metrics.errors.chen_ng.impact import Pricer
-from metrics.errors.chen_ng.plans import column_plans, record_plans
+from metrics.errors.chen_ng.plans import column_plans
 from metrics.errors.chen_ng.records import classify_corpus_columns
 from metrics.measures.weights import W4
 
@@ -45,7 +46,7 @@ def test_columns_are_priced_as_their_records(corpus, metric: str, seed: int) -> 
         assert fixes == [fix_of(r) for r in records]
         index, n = by_records.index, len(by_records.corpus.pairs)
         assert column_plans(categorised, fixes, index, n) == record_plans(records, fixes, index)
-        priced, by_category = by_records.price_all(listed_records if listed is not categorised else records, records)
+        priced, by_category = price_all(by_records, listed_records if listed is not categorised else records, records)
         prices, column_categories = Pricer(prepare(keys, responses), metric, W4).price_columns(listed, categorised)
         assert prices == [r.impact for r in priced]
         assert column_categories == by_category

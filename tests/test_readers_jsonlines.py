@@ -7,9 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from metrics.formats.jsonlines import read_jsonlines
-from metrics.model import InputError
+from metrics.model import Document, InputError
 from metrics.formats.readers import read_documents
+
+
+def read_jsonlines(path: str, clusters_field: str = "clusters") -> list[Document]:
+    """A jsonlines file as `corefwb` reads one given as such (`--key-format jsonl`)."""
+    return read_documents(path, "jsonl", clusters_field=clusters_field)
 
 
 def write(tmp_path: Path, objects: list[object], name: str = "f.jsonl") -> str:

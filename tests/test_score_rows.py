@@ -11,7 +11,7 @@ from metrics.measures.score import BlancScore, MeanScore, Score
 from strategies import corpora
 from workbench.json_text import dumps
 from workbench.output import score_json
-from workbench.score_rows import document_entries, number_texts
+from workbench.score_rows import _coded, document_entries
 
 
 SEPARATOR = ",\n  "
@@ -90,6 +90,13 @@ def test_control_characters_are_found_as_the_expression_finds_them():
     for code in range(0x200):
         for text in (chr(code), f"ab{chr(code)}cd", f"\u00e9{chr(code)}", "\n  {\"document\": 1}" + chr(code)):
             assert _has_control(text) == (_ANY_CONTROL.search(text) is not None), code
+
+
+def number_texts(values) -> list[str]:
+    """Each number as the per-document writer writes it: `_coded`'s text of each distinct number,
+    looked up by each value's code (no product path asks for the texts alone)."""
+    written, codes = _coded(values, numeric=True)
+    return [written[code] for code in codes.tolist()]
 
 
 NUMBER = st.one_of(st.floats(), st.integers(-2 ** 70, 2 ** 70),

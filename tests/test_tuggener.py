@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from strategies import Pair, corpora, pairs
 
 import metrics
+from tuggener_support import count_document
 from metrics.model import Document, MentionType
 from metrics.corpus.scoring import prepare, prepare_pair
-from metrics.measures.tuggener import (COUNTED, METRICS, AnchorScore, Tally, breakdown_document, count_document,
-                              score_document, totals)
+from metrics.measures.tuggener import COUNTED, METRICS, AnchorScore, Tally, breakdown_document, score_document, totals
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "chen-ng"
 N, M, P = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
@@ -154,7 +154,7 @@ def test_score_json_has_the_application_metrics(tmp_path) -> None:
 
 def test_corpus_breakdown_and_json() -> None:
     pairs_ = [chen_ng_pair("d"), chen_ng_pair("e")]
-    from metrics.measures.tuggener import breakdown_corpus, breakdown_to_json
+    from tuggener_support import breakdown_corpus, breakdown_to_json
 
     corpus = breakdown_corpus(pairs_)
     assert corpus["immediate"][P] == breakdown_document(pairs_[0])["immediate"][P] + breakdown_document(pairs_[1])["immediate"][P]
@@ -168,7 +168,7 @@ def test_corpus_breakdown_and_json() -> None:
 def test_breakdown_by_pos_and_entity_class() -> None:
     """The paper's Table 3 classes (NOUN, PRP, PRP$ heads) and Table 4 classes (the entity's NE
     class; an entity's pronouns count under it) on response (e)."""
-    from metrics.measures.tuggener import breakdown_corpus
+    from tuggener_support import breakdown_corpus
 
     pair = chen_ng_pair("e")
     pos = breakdown_document(pair, "pos")["immediate"]
@@ -188,7 +188,8 @@ def test_document_scores_are_the_totals_of_the_breakdown(pairs_of_documents):
     """`score_document` counts by outcome alone; the same numbers as summing the breakdown by
     mention type (`scores_from_counts` of `count_views`)."""
     from metrics.corpus.scoring import prepare
-    from metrics.measures.tuggener import count_views, score_document, scores_from_counts
+    from metrics.measures.tuggener import count_views, score_document
+    from tuggener_support import scores_from_counts
 
     corpus = prepare([p.key for p in pairs_of_documents], [p.response for p in pairs_of_documents])
     for pair in corpus.pairs:

@@ -40,7 +40,7 @@ def run(capsys, *argv: str) -> str:
 
 
 def percents(score: dict) -> list[str]:
-    """The workbench's cells (one decimal) of a JSON score."""
+    """The workbench's cells (`fitted_percent`) of a JSON score."""
     return [percent(score[part]).strip() for part in ("recall", "precision", "f1")]
 
 

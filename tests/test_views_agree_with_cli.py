@@ -16,9 +16,9 @@ import metrics
 from workbench.cli import main
 from workbench.output import impact_text
 from workbench.tui.app import Workbench
-from workbench.tui.rows import score_lines
+from workbench.tui.rows import percent, score_lines
 
-NUMBER = re.compile(r"-?\d+\.\d")
+NUMBER = re.compile(r"-?\d+\.\d+")
 
 
 def cli_json(capsys, *args: str) -> dict:
@@ -50,10 +50,11 @@ def metrics_shown(app) -> list[str]:
 
 
 def points(numbers: dict, part: str) -> str:
-    """A metric's part as the panel reads it, one decimal, from the CLI's JSON value (a
-    single-valued metric, the ACE-value, gives its value in the F column)."""
+    """A metric's part as the panel reads it, the CLI's decimals where they fit (`fitted_percent`),
+    from the CLI's JSON value (a single-valued metric, the ACE-value, gives its value in the F
+    column)."""
     value = numbers["value"] if part == "f1" and "f1" not in numbers else numbers[part]
-    return f"{100 * value:.1f}"
+    return percent(value).strip()
 
 
 async def check_scores(app, pilot, score: dict, document: str) -> None:

@@ -23,7 +23,7 @@ from metrics.model import MentionType
 
 from .json_text import Written, dumps, scalar, string
 from .output import IMPACT_UNIT, error_json, impact_points, impact_text, markdown_cell, percent, render_csv, \
-    render_markdown, score_json
+    render_markdown, score_json, shown_document
 
 ERROR_COLUMNS = ["document", "category", "start", "end", "text", "type", "antecedent_start", "antecedent_end",
                  "antecedent_text", "best_antecedent_start", "best_antecedent_end", "best_antecedent_text",
@@ -115,7 +115,7 @@ class _MentionFields:
 
 
 def document_counts_json(columns: ErrorColumns, kinds: Sequence[MentionType], depth: int = 0) -> Written:
-    """`{name: counts_to_json(counts, kinds)}` of each document's counts (`counts_by_document`) as
+    """`{name: counts_to_json(counts, kinds)}` of each document's counts (`ErrorColumns.count_table`) as
     `dumps` writes it standing `depth` levels down, each distinct table of counts written once:
     20,000 small documents share a few hundred."""
     order, table = columns.count_table()
@@ -182,13 +182,15 @@ def impact_cell(value: float | None) -> str:
 
 def table_cells(columns: ErrorColumns, *, width: int, letters: bool, missing: str, impacts: bool,
                 same_fix: Sequence[int] | None = None) -> list[list[str]]:
-    """The columns of the errors' table in text and Markdown: document, category, type (its letter
-    with `letters`, else its name), the three mentions (words cut to `width`, then the span), the
-    chains and the cost (`missing` where there is none), the impact (`impacts`), `same_fix`."""
+    """The columns of the errors' table in text and Markdown: document (its shown name,
+    `shown_document`), category, type (its letter with `letters`, else its name), the three
+    mentions (words cut to `width`, then the span), the chains and the cost (`missing` where there
+    is none), the impact (`impacts`), `same_fix`."""
     kinds = [kind.letter if letters else kind.name for kind in MentionType]
     labels = [c.label for c in CATEGORIES]
+    shown = [shown_document(name) for name in columns.documents]
     cells = [
-        [columns.documents[d] for d in columns.document.tolist()],
+        [shown[d] for d in columns.document.tolist()],
         [labels[c] for c in columns.category.tolist()],
         [kinds[kind] for kind in columns.mention.type.tolist()],
         *(_mentions_text(m, width) for m in (columns.mention, columns.antecedent, columns.best_antecedent)),

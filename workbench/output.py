@@ -21,6 +21,7 @@ import stat
 import sys
 from collections.abc import Iterable, Sequence
 
+from metrics.mentions.pairing import document_key
 from metrics.model import InputError
 from metrics.measures.score import AnyScore, BlancScore, MeanScore
 
@@ -81,9 +82,39 @@ def score_json(score: AnyScore) -> dict:
     return out
 
 
+def shown_document(name: str) -> str:
+    """A document's name as the views a person reads show it (text and Markdown reports, the
+    workbench's screens): its short name, `(GUM_bio_moreau); part 000` -> `GUM_bio_moreau`
+    (`pairing.document_key`, the name `--document` takes too).  JSON and CSV, read by programs
+    that join on the file's own names, keep the full name.
+
+    Why one rule: `score --per-doc` showed the short name, `errors` the full one, and the two
+    could not be matched by eye."""
+    return document_key(name)
+
+
+SCORE_DECIMALS = 2
+"""Decimals of a score shown as a percentage, in every view a person reads: the CLI's text and
+Markdown tables ("percentages rounded to 2 decimals") and the workbench's panels (`fitted_percent`),
+so that a score reads the same in both (61.01, not 61.0 beside it)."""
+
+
 def percent(x: float) -> str:
-    """A fraction as a percentage with two decimals, as text tables show scores."""
-    return f"{100 * x:.2f}"
+    """A fraction as a percentage with `SCORE_DECIMALS` decimals, as text tables show scores."""
+    return f"{100 * x:.{SCORE_DECIMALS}f}"
+
+
+def fitted_percent(x: float, width: int) -> str:
+    """`percent` right-aligned in `width` cells with a blank cell before it (the workbench's tables
+    have no padding between columns, and 100.00 beside 100.00 reads as one number): its decimals
+    while they fit, fewer where they do not (100.0, an ACE-value of -15.5); then, far below zero,
+    the whole width (-15535), then a power of ten (-2e+05)."""
+    for decimals in range(SCORE_DECIMALS, -1, -1):
+        text = f"{100 * x:.{decimals}f}"
+        if len(text) < width:
+            return text.rjust(width)
+    text = f"{100 * x:.0f}"
+    return text if len(text) == width else f"{100 * x:.0e}".rjust(width)
 
 
 def signed_points(points: float, digits: int, width: int = 0) -> str:

@@ -232,13 +232,6 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 """Fibonacci hashing: a number's bits times the golden ratio's; the top bits give its place."""
 
 
-def number_texts(values: Sequence[float | None]) -> list[str]:
-    """Each number as JSON writes it (`json_text.dumps`: a finite float's or an int's `repr`,
-    NaN, Infinity, null for None), each distinct number's written once (`_coded`)."""
-    written, codes = _coded(values, numeric=True)
-    return [written[code] for code in codes.tolist()]
-
-
 def _coded(values: Sequence[float | None] | np.ndarray | Sequence[str], numeric: bool) -> tuple[list[str], np.ndarray]:
     """(each distinct value's text, each value's index among them): a number's text is how JSON
     writes it (`json_text.dumps`), a text is itself.
@@ -366,7 +359,7 @@ def _difference(minuend: Numbers, subtrahend: Numbers) -> Numbers:
 def _template(scores: dict[str, AnyScore], depth: int, by_number: set[str],
               n_numbers: int) -> tuple[list[str], list[int]] | None:
     """A document's entry as its fixed pieces, between which go in turn its numbers (as
-    `number_texts` writes them) and texts (the document's name, then each score of a metric not
+    `_coded` writes them) and texts (the document's name, then each score of a metric not
     in `by_number`, written whole), with what fills each place in turn, as an index into [name,
     numbers..., texts...]; None if the numbers' places are not as many as the numbers."""
     skeleton = {"document": _TEXT, "metrics": {m: _blank(score_json(s)) if m in by_number else _TEXT

@@ -20,7 +20,6 @@ import json
 from typing import cast
 from collections.abc import Callable
 
-from metrics.formats.source import read_lines
 from metrics.model import Document, InputError, Span
 
 _NO_TAG = ("O", "-", "*", "_", "")
@@ -202,12 +201,4 @@ def parse_jsonlines(path: str, lines: list[str], clusters_field: str = "clusters
             raise where.error(f"document {doc.name!r} appears twice (also on line {seen[doc.name]})")
         seen[doc.name] = lineno
         documents.append(doc)
-    return documents
-
-
-def read_jsonlines(path: str, clusters_field: str = "clusters") -> list[Document]:
-    """Read a jsonlines file (optionally gzipped) into documents, in file order."""
-    documents = parse_jsonlines(path, read_lines(path), clusters_field)
-    if not documents:
-        raise InputError(path, None, "no documents: the file is empty")
     return documents

@@ -35,7 +35,7 @@ per chain.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -99,52 +99,6 @@ def key_weight(counts: TypeCounts, w: Weights) -> float:
     return tree_weight(counts, w)
 
 
-def common_weight(c_counts: TypeCounts, k_size: int, s_size: int, w: Weights) -> float:
-    """w_c^L(C) for C = K ∩ S: its tree weight if |C| > 1; w_sing only when the singleton was found
-    exactly (|C| = |K| = |S| = 1), because a lone shared mention of larger chains is no success."""
-    size = sum(c_counts)
-    if size > 1:
-        return tree_weight(c_counts, w)
-    if size == 1 and k_size == 1 and s_size == 1:
-        return w[3]
-    return 0.0
-
-
-def response_weight(parts: Iterable[TypeCounts], w: Weights) -> float:
-    """w_s^L(S) from the parts of S (S split by key chains; a response mention in no key chain is a
-    part of its own).  Empty parts are ignored.
-
-    Why not a spanning tree of S itself: a correct but suboptimal link would then cost precision
-    as well as recall.  Instead S weighs what it got right (the trees of its parts) plus the spurious
-    links needed to glue the parts together, priced at their heaviest: E_t(S), a maximum spanning
-    tree over the parts.  w_sing for a singleton S.
-    """
-    n_parts = size = 0
-    inside = 0.0
-    with_type = [0] * N_TYPES
-    """parts holding a mention of type t"""
-    with_below = [0] * N_TYPES
-    """parts holding a mention of type t or a less informative one"""
-    for part in parts:
-        counts = _counts(part)
-        part_size = sum(counts)
-        if part_size == 0:
-            continue
-        size += part_size
-        n_parts += 1
-        if part_size > 1:
-            inside += tree_weight(counts, w)
-        below = False
-        for t in range(N_TYPES - 1, -1, -1):
-            below = below or counts[t] > 0
-            with_type[t] += counts[t] > 0
-            with_below[t] += below
-    if size == 1:
-        return w[3]
-    between = _nested_tree(w, [with_below[t] if with_type[t] else 0 for t in range(N_TYPES)])
-    return inside + between
-
-
 # ----------------------------------------------------------------------------------------------
 # numpy versions: one value per row of an (n, 4) array of type counts
 
@@ -191,7 +145,10 @@ def key_weights(counts: np.ndarray | Sequence[TypeCounts], w: Weights) -> np.nda
 def common_weights(
     c_counts: np.ndarray | Sequence[TypeCounts], k_sizes: np.ndarray | Sequence[int], s_sizes: np.ndarray | Sequence[int], w: Weights
 ) -> np.ndarray:
-    """`common_weight` of every row: row i is a cell C = K ∩ S with |K| = k_sizes[i], |S| = s_sizes[i]."""
+    """w_c^L(C) of every row, row i a cell C = K ∩ S with |K| = k_sizes[i], |S| = s_sizes[i]: its
+    tree weight if |C| > 1; w_sing only when the singleton was found exactly (|C| = |K| = |S| = 1),
+    because a lone shared mention of larger chains is no success (tests/linguistic_scalar.py: one
+    cell at a time)."""
     c = _as_counts(c_counts)
     size = c.sum(axis=1)
     k = np.asarray(k_sizes)
@@ -203,7 +160,13 @@ def common_weights(
 def response_weights(
     part_counts: np.ndarray | Sequence[TypeCounts], part_chain: np.ndarray | Sequence[int], n_chains: int, w: Weights
 ) -> np.ndarray:
-    """`response_weight` of every response chain at once.
+    """w_s^L(S) of every response chain at once, from the parts of S (S split by key chains; a
+    response mention in no key chain is a part of its own); w_sing for a singleton S.
+
+    Why not a spanning tree of S itself: a correct but suboptimal link would then cost precision
+    as well as recall.  Instead S weighs what it got right (the trees of its parts) plus the spurious
+    links needed to glue the parts together, priced at their heaviest: E_t(S), a maximum spanning
+    tree over the parts (tests/linguistic_scalar.py: one chain at a time).
 
     `part_counts[i]` are the type counts of part i and `part_chain[i]` the response chain (0 ..
     n_chains - 1) it belongs to; every non-empty part of every chain must be listed once (the

@@ -41,7 +41,7 @@ import numpy as np
 
 from metrics.measures.catalog import ANCHOR, ANCHOR_ED, ANCHOR_EM, IMMEDIATE, INFERRED, Family, names
 from metrics.mentions.chains import (CODE_BASE, KEY_KEEPS_LAST, RESPONSE_KEEPS_LAST, ChainView, code_spans, joined_view,
-                                     key_view, response_view, span_codes, token_offsets)
+                                     span_codes, token_offsets)
 from metrics.mentions.alignment import laid_alignments
 from metrics.model import Document, MentionType, Span
 from metrics.measures.score import AnchorScore, Score  # AnchorScore: F-phi's value, kept with the other scores
@@ -76,18 +76,13 @@ Breakdown = dict[str, dict[Hashable, Tally]]
 """metric -> class of mention (a MentionType by default) -> counts (the four counted metrics)."""
 
 
-def count_document(key: Document, response: Document, types: Mapping[Span, MentionType],
-                   label: Callable[[Span], Hashable] | None = None, per_entity: bool = False) -> Breakdown:
-    """tp / wl / fn / fp of the four counted metrics for one document, per class of the judged
-    mention: its mention type by default, or whatever `label(span)` says (see `feature`).
-    `per_entity`: entity mentions (EM) are classed by their entity's anchor, as the paper's
-    Table 4 classes entities (a PERSON's pronouns count as PERSON)."""
-    return count_views(key_view(key), response_view(response), types, label, per_entity)
-
-
 def count_views(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType],
                 label: Callable[[Span], Hashable] | None = None, per_entity: bool = False) -> Breakdown:
-    """`count_document` over the two sides' chain views (a `DocPair` keeps them)."""
+    """tp / wl / fn / fp of the four counted metrics for one document, from its two sides' chain
+    views (a `DocPair` keeps them), per class of the judged mention: its mention type by default,
+    or whatever `label(span)` says (see `feature`).  `per_entity`: entity mentions (EM) are
+    classed by their entity's anchor, as the paper's Table 4 classes entities (a PERSON's pronouns
+    count as PERSON)."""
     judged = _judgements(kv, rv, _member_types(kv, types), _member_types(rv, types), per_entity)
     classes: list[Hashable] = list(MentionType) if label is None else []
     out: Breakdown = {}
@@ -316,11 +311,6 @@ def totals(breakdown: Breakdown) -> dict[str, Tally]:
     return out
 
 
-def scores_from_counts(breakdown: Breakdown) -> dict[str, Score | AnchorScore]:
-    """The five metrics of `METRICS` as Score-like counts (micro-averaging sums them)."""
-    return _scores(totals(breakdown))
-
-
 def _scores(tallies: Mapping[str, Tally]) -> dict[str, Score | AnchorScore]:
     out: dict[str, Score | AnchorScore] = {name: tallies[name].score() for name in COUNTED}
     out[ANCHOR.name] = AnchorScore(out[ANCHOR_ED.name], out[ANCHOR_EM.name])
@@ -329,8 +319,8 @@ def _scores(tallies: Mapping[str, Tally]) -> dict[str, Score | AnchorScore]:
 
 def score_document(pair) -> dict[str, Score | AnchorScore]:
     """Tuggener's five metrics for an engine `DocPair` (keys: "immediate", "inferred",
-    "anchor_ed", "anchor_em", "anchor").  The same counts as `scores_from_counts` of
-    `count_views`, counted by outcome alone (no class of mention is asked for)."""
+    "anchor_ed", "anchor_em", "anchor").  The same counts as `count_views`' summed over its
+    classes, counted by outcome alone (no class of mention is asked for)."""
     return score_documents([pair])[0]
 
 
@@ -381,26 +371,3 @@ def breakdown_document(pair, by: str = "type") -> Breakdown:
     """Counts of an engine `DocPair` per class of mention ("type", "pos" or "entity")."""
     return count_views(pair.key_view, pair.response_view, pair.types, feature(by, pair.key, pair.types),
                        per_entity=by == "entity")
-
-
-def breakdown_corpus(pairs, by: str = "type") -> Breakdown:
-    """`breakdown_document` summed over documents (micro-averaging, as for the totals)."""
-    out: Breakdown = {name: ({t: Tally() for t in MentionType} if by == "type" else {}) for name in COUNTED}
-    for pair in pairs:
-        for name, by_class in breakdown_document(pair, by).items():
-            for c, tally in by_class.items():
-                out[name][c] = out[name].get(c, Tally()) + tally
-    return out
-
-
-def breakdown_to_json(breakdown: Breakdown) -> dict:
-    """{metric: {"NAME": {"tp", "wl", "fn", "fp", "recall", "precision", "f1"}, ...}} for reports
-    (classes named by their string: NAME, PRP, PERSON...)."""
-    out: dict = {}
-    for name, by_class in breakdown.items():
-        out[name] = {}
-        for c, tally in by_class.items():
-            s = tally.score()
-            key = c.name if isinstance(c, MentionType) else str(c)
-            out[name][key] = tally.to_json() | {"recall": s.recall, "precision": s.precision, "f1": s.f1}
-    return out

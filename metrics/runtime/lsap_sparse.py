@@ -36,10 +36,9 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
-if TYPE_CHECKING:
-    import numpy as np
+import numpy as np  # at the top: every road to this module (head, partial, CorefUD and UA matching) loaded numpy first
 
 _Item = TypeVar("_Item")
 
@@ -205,8 +204,6 @@ def replays_scipy() -> bool:
     """Whether the scipy installed picks the replay's pairs on a matrix where the known variants
     of its algorithm differ (checked once a process: half a millisecond).  Where it does not, the
     caller solves the dense matrix, so the pairs stay that scipy's."""
-    import numpy as np
-
     from metrics.runtime.lsap import linear_sum_assignment
 
     dense = np.full((len(_WITNESS), 8), -0.0)
@@ -231,8 +228,6 @@ def assignment(costs: list[dict[int, float]], columns: int) -> list[tuple[int, i
     if not costs or not columns:
         return []
     if len(costs) * columns <= DENSE_CELLS or not replays_scipy():
-        import numpy as np
-
         from metrics.runtime.lsap import linear_sum_assignment
 
         dense = np.full((len(costs), columns), -0.0)
@@ -250,12 +245,10 @@ def assignment(costs: list[dict[int, float]], columns: int) -> list[tuple[int, i
     return sorted((i, j) for j, i in enumerate(sparse_linear_sum_assignment(by_column, len(costs))))
 
 
-def assigned_similarity(costs: list[dict[int, float]], columns: int) -> "np.float64":
+def assigned_similarity(costs: list[dict[int, float]], columns: int) -> np.float64:
     """CEAF's similarity: the sum of the similarities (minus the costs) of `assignment`'s pairs,
     as numpy sums them on the dense table (over every assigned pair in row order, zeros included),
     so that it is the official scorers' to the bit without the table (a book's took gigabytes)."""
-    import numpy as np
-
     pairs = assignment(costs, columns)
     return np.array([-costs[i].get(j, -0.0) for i, j in pairs], dtype=float).sum()
 

@@ -9,6 +9,7 @@ from metrics.errors.chen_ng.records import CATEGORIES
 
 from ..comparison import Pairs, change_of, either_record, summary
 from ..error_rows import mention_text
+from ..output import shown_document
 
 
 def changes_json(rows: Pairs, listed: Pairs, n_changes: int) -> dict:
@@ -72,7 +73,7 @@ def changes_sections(rows: Pairs, listed: Pairs, n_changes: int, baseline: str,
     mention_rows = []
     for ra, rb in listed:
         m = either_record(ra, rb)
-        mention_rows.append([m.document, mention_text(m.mention.text, *m.span, 30), m.mention.type.letter,
+        mention_rows.append([shown_document(m.document), mention_text(m.mention.text, *m.span, 30), m.mention.type.letter,
                              ra.category.label if ra else "-", rb.category.label if rb else "-", change_of(ra, rb)])
     title = (f"listing {len(listed)} of {n_changes} mentions whose category differs ({baseline} -> {system})"
              if len(listed) < n_changes else f"{n_changes} mentions whose category differs ({baseline} -> {system})")

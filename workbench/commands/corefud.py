@@ -20,7 +20,8 @@ from metrics.measures.catalog import CONLL, METRICS
 from metrics.measures.weights import given
 
 from ..json_text import dumps
-from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, render_csv, render_markdown, score_json
+from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, render_csv, render_markdown, score_json, \
+    shown_document
 from ..session import LoadOptions, Session
 from ..options import UsageError, jobs_option, weights_option
 from .common import kept_until_exit, single_valued_note, warn_all
@@ -110,7 +111,7 @@ def rows_of(result: Scores, per_doc: bool) -> tuple[list[str], list[list[str]]]:
     rows = [["corpus", METRICS[name].label, percent(s.recall), percent(s.precision), percent(s.f1)]
             for name, s in result.micro.items()]
     if per_doc:
-        rows += [[doc, METRICS[name].label, percent(s.recall), percent(s.precision), percent(s.f1)]
+        rows += [[shown_document(doc), METRICS[name].label, percent(s.recall), percent(s.precision), percent(s.f1)]
                  for doc, scores in result.documents for name, s in scores.items()]
     return headers, rows
 

@@ -21,7 +21,8 @@ from metrics.model import MentionType
 from ..error_rows import mention_text
 from ..json_text import dumps
 from ..options import UsageError, impact_option, jobs_option, limit_option, types_option, weights_option
-from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown
+from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown, \
+    shown_document
 from .common import load_session
 
 
@@ -154,7 +155,7 @@ def error_row(error: KKError, width: int = 28) -> list[str]:
         mentions = _mention(error.mentions[0], width) + (f" +{len(error.mentions) - 1}" if len(error.mentions) > 1 else "")
     where = "-" if not error.cluster else \
         f"{'response' if error.side == 'response' else 'key'} cluster of {len(error.cluster)}"
-    return [error.document, KK_LABELS[error.kind], error.type.letter, mentions, where,
+    return [shown_document(error.document), KK_LABELS[error.kind], error.type.letter, mentions, where,
             ",".join(error.key_chains) or "-", ",".join(error.response_chains) or "-"]
 
 

@@ -18,9 +18,9 @@ from metrics.corpus.scoring import CorpusResult
 
 from . import corefud, ua
 from .common import add_output_argument, load_options, load_session, single_valued_note, warn, warn_all
-from metrics.mentions.pairing import document_key as short_name
 
-from ..output import CORPUS_MACRO_ROW, CORPUS_MICRO_ROW, align_rows, emit, render_csv, render_markdown, score_json
+from ..output import CORPUS_MACRO_ROW, CORPUS_MICRO_ROW, align_rows, emit, percent, render_csv, render_markdown, \
+    score_json, shown_document
 from ..score_rows import document_entries
 from ..names import system_names
 from ..session import LoadOptions
@@ -149,7 +149,7 @@ def _report_text(report: Report, result: CorpusResult, per_doc: bool, markdown: 
     if per_doc:
         metrics = list(report.metrics)
         tables.append(("F1 per document", ["document"] + [label(m) for m in metrics],
-                       [[short_name(name)] + [_pct(s[m].f1).strip() if m in s else "" for m in metrics]
+                       [[shown_document(name)] + [_pct(s[m].f1).strip() if m in s else "" for m in metrics]
                         for name, s in result.documents]))
     if markdown:
         return "\n".join(render_markdown(h, r, title=t) for t, h, r in tables)
@@ -201,8 +201,9 @@ def score_rows(result: CorpusResult, per_doc: bool) -> tuple[list[str], list[lis
 def percent_rows(result: CorpusResult, per_doc: bool) -> tuple[list[str], list[list[str]]]:
     """Rows of (scope, metric name, recall, precision, F1) in percentages, for Markdown."""
     headers = ["document", "metric", "recall", "precision", "F1"]
-    scopes = [("corpus", result.micro)] + (result.documents if per_doc else [])
-    return headers, [[scope, label(name), f"{100 * s.recall:.2f}", f"{100 * s.precision:.2f}", f"{100 * s.f1:.2f}"]
+    scopes = [("corpus", result.micro)] + [(shown_document(name), scores) for name, scores in result.documents
+                                           if per_doc]
+    return headers, [[scope, label(name), percent(s.recall), percent(s.precision), percent(s.f1)]
                      for scope, scores in scopes for name, s in scores.items()]
 
 
@@ -237,7 +238,7 @@ def render_text(result: CorpusResult, per_doc: bool, rich_table: bool) -> str | 
     tables = [(title, corpus_columns, corpus_rows)]
     if per_doc:
         metrics = list(result.micro)
-        doc_rows = [[short_name(name)] + [_pct(scores[m].f1) if m in scores else "" for m in metrics]
+        doc_rows = [[shown_document(name)] + [_pct(scores[m].f1) if m in scores else "" for m in metrics]
                     for name, scores in result.documents]
         tables.append(("F1 per document (recall and precision: --format json or csv)",
                        ["document"] + [label(m) for m in metrics], doc_rows))

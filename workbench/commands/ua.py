@@ -26,7 +26,8 @@ from metrics.measures.catalog import label
 
 from ..json_text import dumps
 from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, listed, size_option
-from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, points_text, render_csv, render_markdown, score_json
+from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, points_text, render_csv, render_markdown, \
+    score_json, shown_document
 from ..session import LoadOptions, Session
 from ..warning_kinds import shown_warnings
 
@@ -222,7 +223,7 @@ def run_score(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
         rows = [["corpus", label(name), percent(s.recall), percent(s.precision), percent(s.f1)]
                 for name, s in result.micro.items()]
         if args.per_doc:
-            rows += [[d.name, label(name), percent(s.recall), percent(s.precision), percent(s.f1)]
+            rows += [[shown_document(d.name), label(name), percent(s.recall), percent(s.precision), percent(s.f1)]
                      for d in result.documents for name, s in d.scores.items()]
         if args.format == "markdown":
             text = f"{settings.describe()}\n\n" + render_markdown(headers, rows)
@@ -292,7 +293,7 @@ def errors_text(settings: Settings, errors: list[UAError], counts: dict[str, dic
         return render_csv(["document", "relation", "type", "mention", "metric", "price", "explanation"],
                           [[e.document, e.relation, e.kind, e.mention, m, v, e.explanation]
                            for e in errors for m, v in (e.price.items() or [("", "")])])
-    rows = [[e.document, e.relation, e.kind, e.mention, _price_text(e), e.explanation] for e in errors]
+    rows = [[shown_document(e.document), e.relation, e.kind, e.mention, _price_text(e), e.explanation] for e in errors]
     summary = "; ".join(f"{r}: " + (", ".join(f"{k} {n}" for k, n in c.items())
                                     if settings.keep_split or r != "split_antecedents" else "not scored (removed)")
                         for r, c in counts.items())  # removed: not looked for, so no 0 that reads as right

@@ -31,9 +31,8 @@ from metrics.formats.datasets import Layout
 from metrics.runtime.parallel import Forked, can_fork
 
 from .cells import ListTable, fitted_names
-from .rows import display_text, percent
+from .rows import SCORE_WIDTH, display_text, percent
 
-SCORE_WIDTH = 6
 SHOWN = "shown"
 """The one setting the list is scored under: the session's."""
 MAX_SYSTEM_COLUMNS = 3

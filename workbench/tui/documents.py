@@ -20,13 +20,11 @@ from metrics.measures.catalog import CONLL, MUC
 
 from .cells import ListTable, count_text, pair_heads
 from .documentrows import COMPARE_SORT_KEYS, SORT_KEYS, SORT_LABELS, DocumentRow, select_documents
-from .rows import display_text, percent, short_name
+from .rows import SCORE_WIDTH, display_text, percent, short_name
 from ..output import signed_points
 
 SCROLLBAR = 1
 """Cells the table's vertical scrollbar takes (`scrollbar-size-vertical` in workbench.tcss)."""
-SCORE_WIDTH = 6
-"""` 100.0`: a percentage with one decimal and a space before it."""
 MAX_COUNT_WIDTH = 6
 """The error count column grows to this; larger counts are abbreviated (`123k`)."""
 

@@ -19,9 +19,8 @@ from rich.cells import cell_len
 from metrics.measures.catalog import CATALOG
 from metrics.errors.chen_ng.records import Category, ErrorRecord, Mention
 from metrics.model import Document, MentionType, Span
-from metrics.mentions.pairing import document_key as short_name  # the one short name of a document (`--document` takes it)
-
-from ..output import visible
+from ..output import shown_document as short_name  # a document's name on screen: the text views' one rule
+from ..output import fitted_percent, visible
 
 if TYPE_CHECKING:
     from ..comparison import Change
@@ -358,13 +357,14 @@ def filter_errors(rows: Sequence[ErrorRecord], category: Category | None, kind: 
     return out
 
 
+SCORE_WIDTH = 6
+"""Cells of a score in the workbench's tables: `61.01` and the blank before it."""
+
+
 def percent(value: float | None) -> str:
-    """A fraction as a percentage in six columns: one decimal, none where it would not fit, then a
-    power of ten (an ACE-value of -155.35 is -15535 %: seven characters ran into the next column)."""
-    if value is None:
-        return ""
-    fitting = [text for text in (f"{100 * value:6.1f}", f"{100 * value:6.0f}") if len(text) <= 6]
-    return fitting[0] if fitting else f"{100 * value:6.0e}"
+    """A fraction as a percentage in `SCORE_WIDTH` columns, with the CLI's decimals where they fit
+    (`output.fitted_percent`, the one rule); "" for no value."""
+    return "" if value is None else fitted_percent(value, SCORE_WIDTH)
 
 
 @dataclass

@@ -132,6 +132,11 @@ class FixBase:
         return self.response.chains_listing()
 
     @cached_property
+    def repeated(self) -> frozenset[Span]:
+        """The spans the response lists in more than one chain (`Edit.response_key`)."""
+        return frozenset(span for span, chains in self.copies.items() if len(chains) > 1)
+
+    @cached_property
     def position(self) -> dict[Span, int]:
         """Each span's place in its chain (clean responses only: `_Editable._key_share`)."""
         return {span: i for chain in self.chains for i, span in enumerate(chain)} if self.clean else {}
@@ -197,6 +202,26 @@ class Edit:
         """What identifies the response the edit makes (given its base): where each moved span is."""
         moves = tuple(sorted((span, -1 if index is None else index) for span, index in self.moved.items()))
         return (moves, tuple(sorted(self.dropped))) if self.dropped else moves
+
+    def response_key(self) -> tuple:
+        """What identifies the response the edit makes, exactly: two edits of one base with equal
+        keys make the same chains (order and labels included).  Empty: the response as it was.
+
+        Where the edit drops no chain and moves no span the response lists twice (every edit of a
+        clean base), each span's place says the chains: the `signature`.  Otherwise different
+        moves can leave the same chains (a chain emptied by moves, or dropped whole as a singleton
+        by the rule; the other copies of a moved span leave with it), so the key is each changed
+        chain as it now reads.  An edit of one kind never makes the response of an edit of the
+        other: a response without a chain, or without a copy of a span listed twice, is made by
+        dropping that chain or moving that span, so only such edits list chains."""
+        if not self.dropped and (self.base.clean or self.base.repeated.isdisjoint(self.moved)):
+            moves = self.signature()
+            return ("moves", moves) if moves else ()
+        n_base = len(self.base.chains)
+        now = ((t, tuple(self.listing(t))) for t in sorted(self.touched))
+        changed = tuple((t, self.label(t), spans) for t, spans in now
+                        if spans != (tuple(self.base.chains[t]) if t < n_base else ()))
+        return ("chains", changed) if changed else ()
 
 
 class _Editable:
@@ -333,12 +358,6 @@ def apply_fixes(key: Document, response: Document, fixes: Iterable[Fix]) -> Docu
     every = ((edit.chain(i), edit.label(i)) for i in range(edit.n_chains))
     kept = [(c, label) for c, label in every if c]
     return replace(response, chains=[c for c, _ in kept], labels=[label for _, label in kept])
-
-
-def apply_records(key: Document, response: Document, records: Iterable[ErrorRecord]) -> Document:
-    """Apply the fixes of some error records of this document, in document order."""
-    ordered = sorted(records, key=lambda r: r.span)
-    return apply_fixes(key, response, (fix_of(r) for r in ordered))
 
 
 def single_fix_counts(base: FixBase, fix: Fix, row_cells: list[dict[int, int]]) -> Counts | None:

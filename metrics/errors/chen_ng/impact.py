@@ -23,7 +23,7 @@ from dataclasses import fields
 
 import numpy as np
 
-from metrics.errors.chen_ng.plans import Plans, column_plans, record_plans
+from metrics.errors.chen_ng.plans import Plans, column_plans
 from metrics.errors.chen_ng.price_rows import blocks, prices_of
 from metrics.errors.chen_ng.records import Category, ErrorColumns, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, block_arrays, changes, counts_of, partial_table, \
@@ -194,18 +194,24 @@ class Pricer:
         return known
 
     def group_by_fix(self, columns: ErrorColumns) -> list[list[int]]:
-        """The rows whose fixes make the same response (`_signature` of their edits), grouped:
-        each group's rows in order, the groups in order of their first row.
+        """The rows whose fixes make the same scored response (`Edit.response_key` of their edits
+        as `_edit` makes them: with singletons removed, after the rule), grouped: each group's
+        rows in order, the groups in order of their first row.
 
         Different errors often have the same fix: the suboptimal links of one response chain, and
-        the false new error at its start, all move the same mentions to the same chain.  Read from
-        the columns (`fixes_of_columns`): a corpus's records are never made to be grouped.
+        the false new error at its start, all move the same mentions to the same chain.  With
+        singletons removed, more do: removing a spurious mention and splitting off the one after
+        it both leave two singletons, dropped alike.  A fix that leaves the scored response as it
+        was (a missing mention added alone, then dropped) removes no error, so it shares its fix
+        with none: such rows stay one to a group.  Read from the columns (`fixes_of_columns`): a
+        corpus's records are never made to be grouped.
         """
         at = [self.index[name] for name in columns.documents]
         groups: dict[tuple, list[int]] = {}
         for row, (d, fix) in enumerate(zip(columns.document.tolist(), fixes_of_columns(columns))):
             i = at[d]
-            groups.setdefault(_signature(i, edit_chains(self._state(i).base, [fix])), []).append(row)
+            response = self._edit(self._state(i), [fix]).response_key()
+            groups.setdefault((i, response) if response else ("unchanged", row), []).append(row)
         return list(groups.values())
 
     def _rescore_together(self, i: int, fix_lists: Sequence[Sequence[Fix]]) -> dict[int, tuple | None]:
@@ -358,10 +364,6 @@ class Pricer:
             first += len(fixes)
         return out
 
-    def price_many(self, changes: Iterable[tuple[int, Sequence[Fix]]]) -> float:
-        """Change of the corpus F1 if fixes were applied to several documents together."""
-        return self._price_changes(self.document_change(i, fixes) for i, fixes in changes)
-
     def _price_changes(self, changes: Iterable[tuple[dict, dict]]) -> float:
         """Change of the corpus F1 under documents' (before, after) scores, swapped in in order."""
         total = dict(self.total)
@@ -377,37 +379,10 @@ class Pricer:
         with gc_paused():  # thousands of small rescorings, no cycles
             return [_priced(r, self.price(self.index[r.document], [fix_of(r)])) for r in records]
 
-    def price_category(self, records: Iterable[ErrorRecord], category: Category) -> float:
-        """Change of the corpus F1 if every fix of this category (among `records`) were applied."""
-        return self.price_many(self._category_fixes(records, category))
-
-    def _category_fixes(self, records: Iterable[ErrorRecord], category: Category) -> list[tuple[int, list[Fix]]]:
-        """Each document's fixes of one category, documents in corpus order, fixes by span."""
-        chosen = [r for r in records if r.category is category]
-        return record_plans(chosen, [fix_of(r) for r in chosen], self.index)[category]
-
-    def price_categories(self, records: Sequence[ErrorRecord]) -> dict[Category, float]:
-        """`price_category` of every category (in one process: `price_all` spreads it)."""
-        return self.price_all([], records)[1]
-
-    def price_all(self, listed: Sequence[ErrorRecord], categorised: Sequence[ErrorRecord],
-                  processes: int = 1) -> tuple[list[ErrorRecord], dict[Category, float]]:
-        """`price_records(listed)` and `price_categories(categorised)` at once, the same numbers
-        (`_price_planned`; `price_columns` takes the records as columns)."""
-        categorised_fixes = [fix_of(r) for r in categorised]  # a record listed and categorised has its fix made once
-        if listed is categorised:
-            listed_fixes = categorised_fixes
-        else:
-            made = {id(r): found for r, found in zip(categorised, categorised_fixes)}
-            listed_fixes = [made.get(id(r)) or fix_of(r) for r in listed]
-        plans = record_plans(categorised, categorised_fixes, self.index)
-        prices, by_category = self._price_planned([self.index[r.document] for r in listed], listed_fixes, plans,
-                                                  processes)
-        return [_priced(r, price) for r, price in zip(listed, prices)], by_category
-
     def price_columns(self, listed: ErrorColumns, categorised: ErrorColumns, processes: int = 1
                       ) -> tuple[list[float], dict[Category, float]]:
-        """`price_all` of records given as columns: each listed row's impact, and each category's.
+        """Each listed row's impact (its fix alone, as `price_records` prices a record), and each
+        category's among `categorised` (all its fixes applied together, document by document).
 
         Why: a corpus's fifty thousand records were made as objects only to be priced, made again
         with their impact, and turned back into columns to be written; here the fixes and the
@@ -430,7 +405,7 @@ class Pricer:
         first.  A block's single fixes are priced in one pass (`_counted_prices`: numpy's fixed cost per
         call paid once per block, not per document), then each document's categories: each block
         returns the prices and its documents' (before, after) scores per category, which are
-        swapped into the corpus totals here, in document order, as `price_many` does."""
+        swapped into the corpus totals here, in document order (`_price_changes`)."""
         load: dict[int, int] = {}
         for i in where:
             load[i] = load.get(i, 0) + 1

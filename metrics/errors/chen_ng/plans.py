@@ -3,8 +3,8 @@
 
 A category's plan lists the documents holding its errors (in corpus order, by index), each with the
 fixes of its errors of that category sorted by span (errors of one span in the order given).  Made
-from records (`record_plans`) or, with no record made per error, from error columns
-(`column_plans`): the same plans, tests/test_price_columns.py checks both ways.
+from error columns (`column_plans`), no record made per error; tests/test_price_columns.py checks
+them against plans made from the records (tests/record_pricing.py).
 """
 
 from __future__ import annotations
@@ -14,26 +14,14 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from metrics.errors.chen_ng.fixes import Fix
-from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorColumns, ErrorRecord
+from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorColumns
 
 Plans = dict[Category, list[tuple[int, list[Fix]]]]
 """Each category's (document index, its fixes in the order applied), documents in corpus order."""
 
 
-def record_plans(records: Sequence[ErrorRecord], fixes: Sequence[Fix], index: Mapping[str, int]) -> Plans:
-    """The plans of records, `fixes[n]` the fix of `records[n]`, `index` each document's index by
-    name: one pass over the records (a corpus has fifty thousand: a pass per category cost a tenth
-    of a second), each group's record numbers sorted by their spans."""
-    by_doc: dict[Category, dict[int, list[int]]] = {c: {} for c in Category}
-    spans = [r.mention.span for r in records]
-    for n, r in enumerate(records):
-        by_doc[r.category].setdefault(index[r.document], []).append(n)
-    return {c: [(i, [fixes[n] for n in sorted(group, key=spans.__getitem__)]) for i, group in sorted(groups.items())]
-            for c, groups in by_doc.items()}
-
-
 def column_plans(columns: ErrorColumns, fixes: Sequence[Fix], index: Mapping[str, int], n_documents: int) -> Plans:
-    """`record_plans` of records given as columns (`fixes[n]` row n's fix, `n_documents` more than
+    """The plans of records given as columns (`fixes[n]` row n's fix, `n_documents` more than
     any index): the rows sorted by category, document and span, ties in row order (`np.lexsort`
     is stable, as `sorted` is), then cut where the category or the document changes."""
     document = np.array([index[name] for name in columns.documents], dtype=np.int64)[columns.document]

@@ -36,7 +36,7 @@ from metrics.errors.chen_ng import predecessors
 from metrics.errors.chen_ng.predecessors import FALSE_ANAPHORIC as _FALSE_ANAPHORIC, FALSE_NEW as _FALSE_NEW, \
     N_TYPES, SUBOPTIMAL_LINK as _SUBOPTIMAL
 from metrics.errors.mention import ABSENT as _ABSENT, Mention, MentionColumns
-from metrics.mentions.chains import CODE_BASE, ChainView, code_spans, key_view, response_view
+from metrics.mentions.chains import CODE_BASE, ChainView, code_spans
 from metrics.runtime.gc_pause import gc_paused
 from metrics.model import Document, MentionType, Span
 from metrics.measures.weights import W4, Weights
@@ -174,7 +174,7 @@ class ErrorColumns:
 
     def select(self, categories: Iterable[Category] | None = None, types: Iterable[MentionType] | None = None
                ) -> "ErrorColumns":
-        """The records of the given categories and mention types (None: all), as `filter_records`."""
+        """The records of the given categories and mention types (None: all)."""
         keep = np.ones(len(self), dtype=bool)
         if categories is not None:
             keep &= np.isin(self.category, [CATEGORIES.index(c) for c in categories])
@@ -208,13 +208,8 @@ class ErrorColumns:
         """`count_errors` of these records."""
         return counts_of(np.bincount(self.category * N_TYPES + self.mention.type, minlength=len(CATEGORIES) * N_TYPES))
 
-    def counts_by_document(self) -> dict[str, Counts]:
-        """`count_by_document` of these records (documents in order of first record)."""
-        order, table = self.count_table()
-        return {self.documents[d]: counts_of(row) for d, row in zip(order, table)}
-
     def count_table(self) -> tuple[list[int], np.ndarray]:
-        """`counts_by_document` as numbers: the documents with a record (indices into `documents`,
+        """Each document's counts as numbers: the documents with a record (indices into `documents`,
         in order of first record) and a row of counts for each (its cells as `counts_of` reads them)."""
         cells = len(CATEGORIES) * N_TYPES
         table = np.bincount(self.document * cells + self.category * N_TYPES + self.mention.type,
@@ -235,26 +230,10 @@ def _pick(values: list, rows: np.ndarray) -> list:
     return list(map(values.__getitem__, rows.tolist()))
 
 
-def classify_document(
-    name: str,
-    key: Document,
-    response: Document,
-    types: Mapping[Span, MentionType],
-    weights: Weights = W4,
-) -> list[ErrorRecord]:
-    """All error records of one document, in document order (see the module docstring)."""
-    return classify_views(name, key, response, key_view(key), response_view(response), types=types, weights=weights)
-
-
-def classify_views(name: str, key: Document, response: Document, kv: ChainView, rv: ChainView, *,
-                   types: Mapping[Span, MentionType], weights: Weights = W4) -> list[ErrorRecord]:
-    """`classify_document` with the two sides' chain views given (a `DocPair` keeps them)."""
-    return classify_columns(name, key, response, kv, rv, types=types, weights=weights).records()
-
-
 def classify_columns(name: str, key: Document, response: Document, kv: ChainView, rv: ChainView, *,
                      types: Mapping[Span, MentionType], weights: Weights = W4) -> ErrorColumns:
-    """The records of `classify_views` as columns, found with array work (`predecessors.find`)."""
+    """The error records of one document (its two sides' chain views given) as columns, found with
+    array work (`predecessors.find`)."""
     def kinds_of(codes: np.ndarray) -> np.ndarray:
         return np.fromiter((types[s] for s in code_spans(codes)), dtype=np.int64, count=len(codes))
 
@@ -368,11 +347,6 @@ def link_fix(absent: bool, text: str, span: Span, target_absent: bool) -> str:
     return _LINK_FIXES[2 * absent + target_absent] % (text, span[0], span[1])
 
 
-def classify_pair(pair, weights: Weights = W4) -> list[ErrorRecord]:
-    """Error records of an engine `DocPair` (its key, response and mention types)."""
-    return classify_corpus_columns([pair], weights).records()
-
-
 def classify_corpus(pairs: Iterable, weights: Weights = W4) -> list[ErrorRecord]:
     """Error records of every document pair, documents in the given (key file) order."""
     with gc_paused():
@@ -413,14 +387,6 @@ def shown_types(*tables: Counts) -> list[MentionType]:
             if t != MentionType.ZERO or any(row[t] for counts in tables for row in counts.values())]
 
 
-def count_by_document(records: Sequence[ErrorRecord]) -> dict[str, Counts]:
-    """`count_errors` per document (documents in order of first record)."""
-    grouped: dict[str, list[ErrorRecord]] = {}
-    for record in records:
-        grouped.setdefault(record.document, []).append(record)
-    return {name: count_errors(group) for name, group in grouped.items()}
-
-
 def counts_to_json(counts: Counts, kinds: Sequence[MentionType] | None = None) -> dict:
     """{"false_new": {"NAME": n, "NOMINAL": n, "PRONOUN": n, "total": n}, ...}, with "ZERO" among
     them when `kinds` (by default `shown_types`) has it."""
@@ -431,21 +397,3 @@ def counts_to_json(counts: Counts, kinds: Sequence[MentionType] | None = None) -
         cell["total"] = sum(row.values())
         out[category.value] = cell
     return out
-
-
-def filter_records(
-    records: Iterable[ErrorRecord],
-    categories: Iterable[Category] | None = None,
-    types: Iterable[MentionType] | None = None,
-    documents: Iterable[str] | None = None,
-) -> list[ErrorRecord]:
-    """Records of the given categories, mention types and documents (None: all)."""
-    cats = set(categories) if categories is not None else None
-    kinds = set(types) if types is not None else None
-    docs = set(documents) if documents is not None else None
-    return [
-        r for r in records
-        if (cats is None or r.category in cats)
-        and (kinds is None or r.mention.type in kinds)
-        and (docs is None or r.document in docs)
-    ]
