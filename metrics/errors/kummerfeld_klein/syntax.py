@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from metrics.mentions.heads import head_of
 from metrics.mentions.heads_parse import read_parse_bit
-from metrics.mentions.types import assign_types
+from metrics.mentions.types import DocumentTypes
 from metrics.model import Document, MentionType
 
 PRONOUN, NAME, NOMINAL = "pronoun", "name", "nominal"
@@ -161,6 +161,7 @@ class DocumentSyntax:
         self.parsed_sentences = [usable and _well_formed(doc.parse[lo:hi]) for lo, hi in self.bounds]
         self._trees: dict[int, dict[tuple[int, int], Head]] = {}
         self._kinds: dict[tuple[int, int, int], str] = {}
+        self._types = DocumentTypes(doc)  # where a sentence has no parse, asked mention by mention
 
     @property
     def parsed(self) -> bool:
@@ -202,7 +203,8 @@ class DocumentSyntax:
                 else:
                     found = NAME if tag in ("NNP", "NNPS") else NOMINAL
             else:
-                typed, _ = assign_types(self.doc, [self.span(mention)])[self.span(mention)]
+                span = self.span(mention)
+                typed, _ = self._types.of((span,))[span]
                 found = {MentionType.NAME: NAME, MentionType.NOMINAL: NOMINAL}.get(typed, PRONOUN)
             self._kinds[mention] = found
         return found
