@@ -122,12 +122,14 @@ def test_one_documents_typer_asked_again_and_again_types_as_a_fresh_one(corpus, 
 @settings(max_examples=100, deadline=None)
 @given(documents("d"), st.randoms(use_true_random=False))
 def test_kk_kinds_without_a_parse_are_each_mentions_type(doc, rng):
-    """K&K's kind of a mention in a sentence without a parse, asked mention by mention of one
-    `DocumentSyntax`, is its type as `assign_types` gives it alone (ZERO counts as a pronoun)."""
+    """K&K's kind of a mention in a sentence without a parse, some typed at once first
+    (`type_unparsed`, as `pair_view` types a pair's mentions), the others asked mention by mention
+    of one `DocumentSyntax`, is its type as `assign_types` gives it alone (ZERO a pronoun)."""
     doc = dataclasses.replace(doc, parse=None)
     syntax = DocumentSyntax(doc)
     mentions = [m for m in (to_triple(syntax.starts, span) for span in doc.mentions()) if m is not None]
     rng.shuffle(mentions)
+    syntax.type_unparsed(mentions[:rng.randint(0, len(mentions))])
     kinds = {MentionType.NAME: NAME, MentionType.NOMINAL: NOMINAL}
     for m in mentions + mentions[:2]:
         span = syntax.span(m)
