@@ -77,9 +77,10 @@ class DocumentTypes:
     """`assign_types` of one document, asked again and again: the typer's per-document state (its
     named entities sorted, its capitalisation counts) made once, at the first span not typed ahead.
 
-    Why: K&K's kinds without a parse are asked mention by mention, and a typer made per question
-    sorted the document's named entities each time: on a 295,000-word CoNLL-U book, 53,000 sorts
-    of 14,000 entities, nine tenths of `errors --taxonomy kk`."""
+    Why: K&K's kinds without a parse were asked mention by mention, and a typer made per question
+    sorted the whole document's named entities each time: quadratic in a document's size (on a
+    295,000-word CoNLL-U book, 40,000 typers and 395 s of CPU for `errors --taxonomy kk`, 9 s
+    since; benchmarks/README.md, branch kkud)."""
 
     def __init__(self, doc: Document) -> None:
         self.doc = doc
