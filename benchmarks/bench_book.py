@@ -9,8 +9,10 @@ alike), each as a subprocess under `/usr/bin/time`:
   `errors`, `errors --taxonomy kk` and `errors --impact conll`, all `--format json`, and `score`
   (all metrics, JSON);
 - `score` on 20,000 tiny documents and on the same text as one document;
-- `score --conventions corefud` on `book_conllu.py`'s CoNLL-U book and on gum-open's CoNLL-U key
-  (108 documents) with a response made the same way (`conllu book score`, `conllu gum score`);
+- under `--conventions corefud`, on `book_conllu.py`'s CoNLL-U book and on its corpus (the same
+  text as 324 documents): `score`, `errors`, `errors --taxonomy kk` and `errors --impact conll`
+  (`conllu book score`, `conllu corpus kk`, ...); `score` on gum-open's CoNLL-U key (108
+  documents) with a response made the same way (`conllu gum score`);
 - on the corpus: the floor (start Python, import numpy, read both files and split them into lines),
   `score --no-cache` (cold) and `score` with both files in the cache of read files; coval's
   `scorer.py` when `--coval` is given.
@@ -41,6 +43,10 @@ TARGETS = [  # (label, numerator, denominator, at most)
     ("errors: book / corpus", "book errors", "corpus errors", 1.5),
     ("errors --taxonomy kk: book / corpus", "book kk", "corpus kk", 1.5),
     ("errors --impact conll: book / corpus", "book impact", "corpus impact", 1.5),
+    ("CoNLL-U score: book / corpus", "conllu book score", "conllu corpus score", 1.5),
+    ("CoNLL-U errors: book / corpus", "conllu book errors", "conllu corpus errors", 1.5),
+    ("CoNLL-U errors --taxonomy kk: book / corpus", "conllu book kk", "conllu corpus kk", 1.5),
+    ("CoNLL-U errors --impact conll: book / corpus", "conllu book impact", "conllu corpus impact", 1.5),
     ("score: 20,000 tiny documents / one", "tiny score", "tinyone score", 2.0),
     ("corpus score cold / floor", "corpus score cold", "floor", 5.0),
     ("corpus score cached / floor", "corpus score", "floor", 3.0),
@@ -67,9 +73,14 @@ def commands(pairs: dict[str, tuple[Path, Path]], coval: Path | None) -> dict[st
     for name in ("tiny", "tinyone"):
         key, response = map(str, pairs[name])
         out[f"{name} score"] = [*corefwb, "score", key, response, "--format", "json"]
-    for name in ("book", "gum"):  # CoNLL-U, CorefUD's conventions (book_conllu.py)
+    for name in ("book", "corpus", "gum"):  # CoNLL-U, CorefUD's conventions (book_conllu.py)
         key, response = map(str, pairs[f"conllu {name}"])
-        out[f"conllu {name} score"] = [*corefwb, "score", key, response, "--conventions", "corefud", "--format", "json"]
+        corefud = [key, response, "--conventions", "corefud", "--format", "json"]
+        out[f"conllu {name} score"] = [*corefwb, "score", *corefud]
+        if name != "gum":
+            out[f"conllu {name} errors"] = [*corefwb, "errors", *corefud]
+            out[f"conllu {name} kk"] = [*corefwb, "errors", *corefud, "--taxonomy", "kk"]
+            out[f"conllu {name} impact"] = [*corefwb, "errors", *corefud, "--impact", "conll"]
     if coval is not None:
         out["coval"] = [py, str(coval / "scorer.py"), *map(str, pairs["corpus"])]
     return out

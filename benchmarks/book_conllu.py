@@ -3,8 +3,10 @@ response made from it whose mentions are cut short (head and partial matches, an
 
     python benchmarks/book_conllu.py [--dir /tmp/corefwb-book] [--tokens 250000] [--seed 1]
 
-Writes `book.key.conllu` and `book.response.conllu` into --dir (once; deterministic), and
-`gum.response.conllu`, a response to the key's own documents made the same way.  Why: the
+Writes `book.key.conllu` and `book.response.conllu` into --dir (once; deterministic),
+`corpus.{key,response}.conllu`, the same two files cut into one document per copy of each source
+document (`NAME_rCOPY`, as `book.py`'s CoNLL-2012 corpus: the book against the same text as many
+documents), and `gum.response.conllu`, a response to the key's own documents made the same way.  Why: the
 CorefUD conventions align a document's mentions in one assignment (`metrics/mentions/corefud.py`),
 so a book is where their cost shows (issue 42); `book.py`'s books are CoNLL-2012.
 
@@ -145,23 +147,57 @@ def book_response(key: list[str], seed: int) -> list[str]:
     return out[:-1]
 
 
+def corpus_of(book: list[str]) -> list[str]:
+    """A book file's lines cut into one document per copy of each source document, named
+    `NAME_rCOPY` from its sentence IDs (`NAME-N-c{copy}d{document}e`), each under the book's
+    `# global.` lines.  The response is cut from the book's response, not made again: the same
+    annotations, so book and corpus differ only in where documents end (an entity the book's
+    response merged across two source documents becomes one entity in each)."""
+    globals_ = [line for line in book[:10] if line.startswith("# global.")]
+    out: list[str] = []
+    block: list[str] = []
+    current = None
+    for line in book:
+        if line.startswith(("# newdoc", "# global.")):
+            continue
+        if line.startswith("# sent_id = "):
+            name, _, copy = line[len("# sent_id = "):].rsplit("-", 2)
+            document = f"{name}_r{copy[1:copy.index('d')]}"
+            if document != current:
+                current = document
+                out.append(f"# newdoc id = {document}")
+                out.extend(globals_)
+        if line == "":
+            out.extend(block + [line])
+            block = []
+        else:
+            block.append(line)
+    return out + block
+
+
 def build(directory: Path, key: Path, target: int, seed: int) -> dict[str, tuple[Path, Path]]:
-    """Write the pairs once: the book, and the key's own documents with a response made the same
-    way (`gum`, its key the file given); return {name: (key path, response path)}."""
+    """Write the pairs once: the book, the corpus cut from it, and the key's own documents with a
+    response made the same way (`gum`, its key the file given); return {name: (key path, response
+    path)}."""
     pairs = {"book": (directory / "book.key.conllu", directory / "book.response.conllu"),
+             "corpus": (directory / "corpus.key.conllu", directory / "corpus.response.conllu"),
              "gum": (key, directory / "gum.response.conllu")}
-    if all(path.exists() for pair in pairs.values() for path in pair):
-        return pairs
     directory.mkdir(parents=True, exist_ok=True)
-    docs = documents(key)
-    lines = book_key(docs, target)
-    pairs["book"][0].write_text("\n".join(lines) + "\n", encoding="utf-8")
-    for name, source in (("book", lines), ("gum", [line for doc in docs for line in doc])):
-        cut = directory / f"{name}.cut.conllu"
-        cut.write_text("\n".join(book_response(source, seed)) + "\n", encoding="utf-8")
-        subprocess.run([sys.executable, str(Path(__file__).with_name("make_corefud_response.py")), str(cut),
-                        str(pairs[name][1]), "--seed", str(seed)], check=True)
-        cut.unlink()
+    if not all(path.exists() for name in ("book", "gum") for path in pairs[name]):
+        docs = documents(key)
+        lines = book_key(docs, target)
+        pairs["book"][0].write_text("\n".join(lines) + "\n", encoding="utf-8")
+        for name, source in (("book", lines), ("gum", [line for doc in docs for line in doc])):
+            cut = directory / f"{name}.cut.conllu"
+            cut.write_text("\n".join(book_response(source, seed)) + "\n", encoding="utf-8")
+            subprocess.run([sys.executable, str(Path(__file__).with_name("make_corefud_response.py")), str(cut),
+                            str(pairs[name][1]), "--seed", str(seed)], check=True)
+            cut.unlink()
+    for book, corpus in zip(pairs["book"], pairs["corpus"]):
+        if not corpus.exists():  # written whole, then renamed: a reader never sees half a file
+            part = corpus.with_suffix(".part")
+            part.write_text("\n".join(corpus_of(book.read_text(encoding="utf-8").split("\n"))), encoding="utf-8")
+            part.rename(corpus)
     return pairs
 
 

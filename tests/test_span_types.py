@@ -12,8 +12,10 @@ from types import SimpleNamespace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metrics.errors.kummerfeld_klein.syntax import NAME, NOMINAL, PRONOUN, DocumentSyntax
+from metrics.errors.kummerfeld_klein.view import to_triple
 from metrics.mentions.heads import heads_for
-from metrics.mentions.types import assign_types, prepare_types, types_together
+from metrics.mentions.types import DocumentTypes, assign_types, prepare_types, types_together
 from metrics.model import Document, MentionType
 
 WORDS = ["she", "She", "it", "the", "a", "Smith", "NASA", "museum", "'s", ",", "this", "Mr.", "which", "Monday", "."]
@@ -98,6 +100,40 @@ def _typed_at_once_as_each_types_them(docs: list[Document], spans: list[list[tup
 @given(corpora())
 def test_spans_typed_at_once_as_each_document_types_them(corpus):
     _typed_at_once_as_each_types_them(*corpus)
+
+
+@settings(max_examples=200, deadline=None)
+@given(corpora(), st.randoms(use_true_random=False))
+def test_one_documents_typer_asked_again_and_again_types_as_a_fresh_one(corpus, rng):
+    """`DocumentTypes` keeps its typer from one question to the next (K&K asks mention by mention):
+    each answer is the one a typer made for that question alone gives, whatever was asked before,
+    in whatever order, a span asked twice included."""
+    for doc, doc_spans in zip(*corpus):
+        asked = doc_spans + rng.sample(doc_spans, min(2, len(doc_spans)))
+        rng.shuffle(asked)
+        kept = DocumentTypes(doc)
+        at = 0
+        while at < len(asked):
+            batch = asked[at:at + rng.randint(1, 3)]
+            at += len(batch)
+            assert list(kept.of(batch).items()) == list(DocumentTypes(doc).of(batch).items())
+
+
+@settings(max_examples=100, deadline=None)
+@given(documents("d"), st.randoms(use_true_random=False))
+def test_kk_kinds_without_a_parse_are_each_mentions_type(doc, rng):
+    """K&K's kind of a mention in a sentence without a parse, some typed at once first
+    (`type_unparsed`, as `pair_view` types a pair's mentions), the others asked mention by mention
+    of one `DocumentSyntax`, is its type as `assign_types` gives it alone (ZERO a pronoun)."""
+    doc = dataclasses.replace(doc, parse=None)
+    syntax = DocumentSyntax(doc)
+    mentions = [m for m in (to_triple(syntax.starts, span) for span in doc.mentions()) if m is not None]
+    rng.shuffle(mentions)
+    syntax.type_unparsed(mentions[:rng.randint(0, len(mentions))])
+    kinds = {MentionType.NAME: NAME, MentionType.NOMINAL: NOMINAL}
+    for m in mentions + mentions[:2]:
+        span = syntax.span(m)
+        assert syntax.kind(m) == kinds.get(assign_types(doc, [span])[span][0], PRONOUN)
 
 
 def test_a_malformed_parse_is_remembered_as_giving_no_heads():

@@ -70,13 +70,33 @@ OPENING_MARKS = frozenset({'"', "``", "“", "‘", "'", "(", "[", "-", "--", "�
 def assign_types(doc: Document, spans: Iterable[Span]) -> dict[Span, tuple[MentionType, str]]:
     """Type and deciding rule of each span of `doc` (see the module docstring for the rules);
     the document's own mentions may come typed ahead (`prepare_types`)."""
-    spans = list(spans)
-    typed = list(map((doc.rule_types or {}).get, spans))
-    unknown = [span for span, kind in zip(spans, typed) if kind is None]
-    if unknown:
-        found = iter(_DocumentTyper(doc).types_of(unknown))
-        typed = [kind if kind is not None else next(found) for kind in typed]
-    return dict(zip(spans, typed))
+    return DocumentTypes(doc).of(spans)
+
+
+class DocumentTypes:
+    """`assign_types` of one document, asked again and again: the typer's per-document state (its
+    named entities sorted, its capitalisation counts) made once, at the first span not typed ahead.
+
+    Why: K&K's kinds without a parse were asked mention by mention, and a typer made per question
+    sorted the whole document's named entities each time: quadratic in a document's size (on a
+    295,000-word CoNLL-U book, 40,000 typers and 395 s of CPU for `errors --taxonomy kk`, 9 s
+    since; benchmarks/README.md, branch kkud)."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self._typer: _DocumentTyper | None = None
+
+    def of(self, spans: Iterable[Span]) -> dict[Span, tuple[MentionType, str]]:
+        """Type and deciding rule of each span (those typed ahead found, the others typed)."""
+        spans = list(spans)
+        typed = list(map((self.doc.rule_types or {}).get, spans))
+        unknown = [span for span, kind in zip(spans, typed) if kind is None]
+        if unknown:
+            if self._typer is None:
+                self._typer = _DocumentTyper(self.doc)
+            found = iter(self._typer.types_of(unknown))
+            typed = [kind if kind is not None else next(found) for kind in typed]
+        return dict(zip(spans, typed))
 
 
 def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]], *, typed_ahead: bool = True

@@ -102,4 +102,5 @@ def pair_view(name: str, key: Document, response: Document, singletons: bool) ->
     auto = read_side(response, syntax.starts, dropped)
     if not singletons:
         auto = remove_singletons(auto, dropped)
+    syntax.type_unparsed({**gold.mentions, **auto.mentions})  # every kind the rules may ask, at once
     return PairView(name, key, syntax, gold, auto, dropped)
