@@ -128,12 +128,12 @@ def signed_points(points: float, digits: int, width: int = 0) -> str:
 
 
 IMPACT_UNIT = "points"
+"""The unit of an error's impact everywhere it is shown (workbench, `corefwb errors`, CSV, JSON,
+Markdown): the change of the corpus metric, in percentage points (F1 x 100)."""
 CORPUS_MICRO_ROW = "(corpus, micro)"
 CORPUS_MACRO_ROW = "(corpus, macro)"
 """The document cell of a CSV's corpus rows, under every convention: a script reading CoNLL's,
 CorefUD's and UA's CSV finds the corpus score under one name (CorefUD and UA said "corpus")."""
-"""The unit of an error's impact everywhere it is shown (workbench, `corefwb errors`, CSV, JSON,
-Markdown): the change of the corpus metric, in percentage points (F1 x 100)."""
 
 
 def impact_points(value: float | None) -> float | None:
