@@ -27,6 +27,7 @@ import numpy as np
 
 from metrics.mentions.ua import BridgingLink, Markable, MarkableTable, Position, UADocument, position_order
 from metrics.model import Document, MentionType, Span
+from metrics.runtime.gc_pause import gc_paused
 
 ZERO_WORD = "∅"
 """The word a zero shows (its form in a UA file is mostly `_`)."""
@@ -243,10 +244,16 @@ def _document(doc: UADocument, relations: Relations, tokens: Tokens, keep_single
 
 
 def token_spans(key: UADocument, response: UADocument, *, keep_singletons: bool, keep_zeros: bool) -> TokenSpans:
-    """A UA document pair (the same words) as token spans (see the module docstring)."""
-    tokens = Tokens(key, response, keep_zeros)
-    sides = [relations_of(doc, tokens) for doc in (key, response)]
-    documents = [_document(doc, relations, tokens, keep_singletons) for doc, relations in zip((key, response), sides)]
+    """A UA document pair (the same words) as token spans (see the module docstring).
+
+    The cyclic collector is paused meanwhile (`gc_paused`): a UA book's pair makes 330,000
+    markables' spans, none in a cycle, and the collections their making set off were three
+    quarters of this function's CPU (0.65 of 0.85 s at Python's thresholds)."""
+    with gc_paused():
+        tokens = Tokens(key, response, keep_zeros)
+        sides = [relations_of(doc, tokens) for doc in (key, response)]
+        documents = [_document(doc, relations, tokens, keep_singletons)
+                     for doc, relations in zip((key, response), sides)]
     return TokenSpans(documents[0], documents[1], sides[0], sides[1])
 
 
