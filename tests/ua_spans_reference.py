@@ -5,8 +5,9 @@ tests/test_ua_spans_columns.py compares the columns' path against."""
 
 from __future__ import annotations
 
-from metrics.corpus.ua_spans import (ZERO_WORD, Bridge, MarkableSpan, Plural, Relations, TokenSpans, _document)
-from metrics.mentions.ua import BridgingLink, Markable, Position, UADocument, position_order
+from metrics.corpus.ua_spans import (ZERO_WORD, MarkableSpan, Plural, Relations, TokenSpans, _document,
+                                     bridges_of)
+from metrics.mentions.ua import Markable, Position, UADocument, position_order
 
 
 class ReferenceTokens:
@@ -38,12 +39,7 @@ class ReferenceTokens:
 def reference_relations(doc: UADocument, tokens: ReferenceTokens) -> Relations:
     """`ua_spans.relations_of` before: over the object view (`doc.identity`, `doc.deixis`)."""
     identity = tuple(m for m in (tokens.markable(x) for x in doc.identity) if m is not None)
-    by_id = {m.id: m for m in identity}
-    anchors: dict[str, BridgingLink] = {}
-    for link in doc.bridging:
-        anchors[link.anaphor] = link
-    bridges = tuple(Bridge(by_id[link.anaphor], by_id[link.anchor], link.relation) for link in anchors.values()
-                    if link.anaphor in by_id and link.anchor in by_id)
+    bridges = bridges_of(doc, identity)  # unchanged: the links are read alike on both paths
     members: dict[str, list[str]] = {}
     for markable in doc.identity:
         for plural in markable.element_of:

@@ -199,15 +199,21 @@ class Tokens:
         return out
 
 
-def relations_of(doc: UADocument, tokens: Tokens) -> Relations:
-    """One side's relations as token spans."""
-    identity = tuple(tokens.layer(doc.identity_table))
+def bridges_of(doc: UADocument, identity: tuple[MarkableSpan, ...]) -> tuple[Bridge, ...]:
+    """The bridging links between these identity markables (a later link from one anaphor
+    replaces an earlier, as the UA scorer reads them)."""
     by_id = {m.id: m for m in identity}
     anchors: dict[str, BridgingLink] = {}
     for link in doc.bridging:
         anchors[link.anaphor] = link
-    bridges = tuple(Bridge(by_id[link.anaphor], by_id[link.anchor], link.relation) for link in anchors.values()
-                    if link.anaphor in by_id and link.anchor in by_id)
+    return tuple(Bridge(by_id[link.anaphor], by_id[link.anchor], link.relation) for link in anchors.values()
+                 if link.anaphor in by_id and link.anchor in by_id)
+
+
+def relations_of(doc: UADocument, tokens: Tokens) -> Relations:
+    """One side's relations as token spans."""
+    identity = tuple(tokens.layer(doc.identity_table))
+    bridges = bridges_of(doc, identity)
     members: dict[str, list[str]] = {}
     table = doc.identity_table
     for row in sorted(table.element_of):
