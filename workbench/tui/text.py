@@ -192,13 +192,21 @@ mention its bracket repair made (* hides them).
              other: Document | None = None, changes: dict[Span, str] | None = None,
              relations: Relations | None = None) -> None:
         """`_show` with the response's repaired mentions marked (unless hidden, or comparing)."""
-        self._repaired = repairs(response, other)
         if self._content is None or self._content[0] is not key:  # another document: its notes not said yet
             self._noted = None
-        self._content = (key, response, types, other, changes, relations)
-        if self._repaired and self.marking_repairs:  # in compare mode an error's change is marked first
-            changes = {**dict.fromkeys(self._repaired, REPAIRED), **(changes or {})}
+        changes = self._kept(key, response, types, other=other, changes=changes, relations=relations)
         self._show(key, response, types, mode, other=other, changes=changes, relations=relations)
+
+    def _kept(self, key: Document, response: Document, types: dict[Span, MentionType], *, other: Document | None,
+              changes: dict[Span, str] | None, relations: Relations | None) -> dict[Span, str] | None:
+        """What is shown kept (to be drawn again: `redraw`, the repairs' toggle) and the changes to
+        draw, the response's repaired mentions marked in them (in compare mode an error's change
+        is marked first)."""
+        self._repaired = repairs(response, other)
+        self._content = (key, response, types, other, changes, relations)
+        if self._repaired and self.marking_repairs:
+            changes = {**dict.fromkeys(self._repaired, REPAIRED), **(changes or {})}
+        return changes
 
     def _show(self, key: Document, response: Document, types: dict[Span, MentionType], mode: Side | None = None, *,
               other: Document | None = None, changes: dict[Span, str] | None = None,
@@ -229,10 +237,7 @@ mention its bracket repair made (* hides them).
         (`ASYNC_TOKENS`) in a worker, its first token on screen kept on screen."""
         if len(key.words) >= ASYNC_TOKENS and self._layout is not None and self.is_mounted \
                 and self.scrollable_content_region.width:
-            self._repaired = repairs(response, other)
-            self._content = (key, response, types, other, changes, relations)
-            if self._repaired and self.marking_repairs:
-                changes = {**dict.fromkeys(self._repaired, REPAIRED), **(changes or {})}
+            changes = self._kept(key, response, types, other=other, changes=changes, relations=relations)
             self.set_reactive(DocumentText.mode, mode)
             self.laying_out = True
             self.set_title(self._title)
