@@ -29,6 +29,7 @@ import re
 import signal
 import subprocess
 import sys
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -143,8 +144,26 @@ def time_limit(seconds: int, what: str) -> Iterator[None]:
 
 
 def n_lines(path: Path) -> int:
-    data = path.read_bytes()
+    """The file's lines as a reader sees them: a .gz file's are those of the text it decompresses
+    to, as far as it decompresses (a damaged stream's error may name a line inside that text)."""
+    data = readable_text(path) if path.suffix == ".gz" else path.read_bytes()
     return data.count(b"\n") + data.count(b"\r") + 1
+
+
+def readable_text(path: Path) -> bytes:
+    """What a damaged .gz file's first member decompresses to before its damage stops the stream
+    (fed in small pieces, so the text before a bad byte is kept, as a streaming reader sees it)."""
+    data = path.read_bytes()
+    stream = zlib.decompressobj(wbits=31)
+    pieces: list[bytes] = []
+    for start in range(0, len(data), 64):
+        try:
+            pieces.append(stream.decompress(data[start:start + 64]))
+        except zlib.error:
+            break
+        if stream.eof:
+            break
+    return b"".join(pieces)
 
 
 def check_error(exc: InputError, path: Path, what: str) -> None:
@@ -268,7 +287,7 @@ def test_streaming_reads_what_the_whole_file_reader_reads(base: str, bases: dict
 
 def test_gzipped_mutated_files(bases: dict[str, Path], tmp_path: Path) -> None:
     """A damaged .gz file (bad CRC, truncated stream, garbage) is an InputError too."""
-    data = gzip.compress(bases["key.gum.conll"].read_bytes()[:20000])
+    data = gzip.compress(bases["key.gum.conll"].read_bytes()[:20000], mtime=0)  # the same bytes every run
     for seed in range(10):
         mutated, names = mutate(data, 1000 + seed)
         for suffix in (".conll.gz", ".conllu.gz", ".jsonl.gz"):
