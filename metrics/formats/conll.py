@@ -148,7 +148,7 @@ def _begin_inside(current: _Part, first: int) -> str:
 
 
 def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None = None, first_line: int = 1,
-                syntax: bool = True, continued: bool = False) -> list[Document]:
+                syntax: bool = True, *, continued: bool = False) -> list[Document]:
     """Documents of a CoNLL-2012 text given as UTF-8 bytes with `\\n` line ends.  Raises InputError.
 
     Oddities the official scorer tolerates silently (text between documents, `#` comment lines
