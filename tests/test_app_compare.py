@@ -19,7 +19,8 @@ from workbench.tui.app import Workbench
 from workbench.tui.documents import DocumentList
 from workbench.tui.errorlist import ErrorPanel
 from workbench.tui.documentrows import select_documents
-from workbench.tui.rows import marked_mentions, percent
+from text_reference import marked_mentions
+from workbench.tui.rows import percent
 from workbench.tui.text import DocumentText
 
 KEY = "samples/gum/key.gum.conll"
