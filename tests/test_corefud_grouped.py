@@ -9,20 +9,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
-
+from corefud_support import GUM2_KEY as KEY, gum2_response
 from workbench.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
-KEY = str(ROOT / "tests/data/formats/gum2.conllu")
-
-
-def response(tmp_path: Path, capsys) -> str:
-    """xrenner's response to the GUM excerpt, written as CoNLL-U on the key (so corefud applies)."""
-    path = tmp_path / "response.conllu"
-    assert main(["convert", str(ROOT / "tests/data/formats/gum2.response.conll"), str(path), "--key", KEY]) == 0
-    capsys.readouterr()
-    return str(path)
 
 
 def output(capsys, *args: str) -> str:
@@ -32,7 +20,7 @@ def output(capsys, *args: str) -> str:
 
 
 def test_score_groups_under_corefud_as_compare_does(tmp_path, capsys) -> None:
-    resp = response(tmp_path, capsys)
+    resp = gum2_response(tmp_path, capsys)
     plain = json.loads(output(capsys, "score", KEY, resp, "--format", "json"))
     grouped = json.loads(output(capsys, "score", KEY, resp, "--group-by", "genre", "--format", "json"))
     assert grouped["conventions"] == plain["conventions"] == "corefud"
@@ -54,7 +42,7 @@ def test_score_groups_under_corefud_as_compare_does(tmp_path, capsys) -> None:
 
 
 def test_score_ci_under_corefud_and_numbers_in_csv(tmp_path, capsys) -> None:
-    resp = response(tmp_path, capsys)
+    resp = gum2_response(tmp_path, capsys)
     text = output(capsys, "score", KEY, resp, "--ci", "--bootstrap", "50", "--format", "csv")
     assert "np." not in text
     rows = list(csv.reader(io.StringIO(text.split("\n\n")[0])))
@@ -64,7 +52,7 @@ def test_score_ci_under_corefud_and_numbers_in_csv(tmp_path, capsys) -> None:
 
 
 def test_stream_under_corefud_is_refused_with_its_reason(tmp_path, capsys) -> None:
-    resp = response(tmp_path, capsys)
+    resp = gum2_response(tmp_path, capsys)
     capsys.readouterr()
     assert main(["score", KEY, resp, "--group-by", "genre", "--stream"]) == 2
     err = capsys.readouterr().err
