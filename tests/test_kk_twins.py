@@ -80,3 +80,12 @@ def test_without_tags_the_report_says_the_words_alone(tmp_path, capsys) -> None:
     report, said = kk(capsys, str(path), str(path))
     assert report["heads_without_parse"] == ["our head rule over the words alone (no tree, no POS tags)"]
     assert said.count(FALLBACK) == 1
+
+
+def test_a_conllu_file_with_trees_says_its_heads_come_from_them(capsys) -> None:
+    key = str(ROOT / "tests/data/formats/gum2.conllu")
+    capsys.readouterr()
+    assert main(["errors", key, key, "--taxonomy", "kk", "--format", "json", "--no-cache"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["heads_without_parse"] == ["the dependency trees"]
+    assert err.count(FALLBACK) == 1 and "come from the dependency trees," in err

@@ -30,8 +30,8 @@ from metrics.model import Document, MentionType
 PRONOUN, NAME, NOMINAL = "pronoun", "name", "nominal"
 
 HEADS_WITHOUT_PARSE = {
-    "dependency": "the dependency trees' heads",
-    "parse": "the parse's heads by our Collins rules (its bits form no tree BCA reads)",
+    "dependency": "the dependency trees",
+    "parse": "the parse by our Collins rules (its bits form no tree BCA reads)",
     "rule over tags": "our head rule over the POS tags (no tree)",
     "rule": "our head rule over the words alone (no tree, no POS tags)",
 }
