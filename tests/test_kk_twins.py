@@ -82,10 +82,10 @@ def test_without_tags_the_report_says_the_words_alone(tmp_path, capsys) -> None:
     assert said.count(FALLBACK) == 1
 
 
-def test_a_conllu_file_with_trees_says_its_heads_come_from_them(capsys) -> None:
+def test_a_conllu_file_with_trees_says_its_heads_come_from_them_without_a_warning(capsys) -> None:
     key = str(ROOT / "tests/data/formats/gum2.conllu")
     capsys.readouterr()
     assert main(["errors", key, key, "--taxonomy", "kk", "--format", "json", "--no-cache"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["heads_without_parse"] == ["the dependency trees"]
-    assert err.count(FALLBACK) == 1 and "come from the dependency trees," in err
+    assert FALLBACK not in err  # an annotation of syntax, not our guess: the report says it, no warning

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from metrics.errors.kummerfeld_klein import KK_DESCRIPTIONS, KK_LABELS, KK_TYPES
 from metrics.errors.chen_ng.records import shown_types
 from metrics.errors.kummerfeld_klein.report import KKError, KKReport, count_kk
+from metrics.errors.kummerfeld_klein.syntax import GUESSED_HEADS, HEADS_WITHOUT_PARSE
 from metrics.measures.catalog import CONLL, label
 from metrics.model import MentionType
 
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     session = load_session(args, [args.response], ua_taken=True)  # under ua: the identity chains
     documents = session.select_documents(args.document)
     report = session.kk_report(documents, metric=metric, weights=weights, processes=jobs_option(args.jobs))
-    if not report.parsed:  # once for the key, whose syntax K&K reads: the counts are not BCA's there
+    if GUESSED_HEADS & set(report.fallback):  # once for the key, whose syntax K&K reads: no syntax to read
         warn(f"{args.key}: no parse BCA can read in some sentences: K&K's heads there come from "
              f"{heads_fallback(report)}")
     official = _official(session, weights, documents)
@@ -101,7 +102,7 @@ def to_json(report: KKReport, listed: Sequence[KKError], selected: Sequence[KKEr
         "taxonomy": "kk",
         "impact_metric": None if metric == "conll" else metric,
         "heads": "parse" if report.parsed else "parse where present, else our mention heads and types",
-        **({} if report.parsed else {"heads_without_parse": list(report.fallback)}),
+        **({} if report.parsed else {"heads_without_parse": [HEADS_WITHOUT_PARSE[f] for f in report.fallback]}),
         "reading": report.reading,
         "operations": report.operations,
         "baseline_conll_f1": report.baseline["conll"],
@@ -185,8 +186,8 @@ def _reading_line(report: KKReport, official: float | None) -> list[str]:
 def heads_fallback(report: KKReport) -> str:
     """What K&K's heads came from where a sentence had no parse, and the kinds: said in the
     report's text and in the warning `run` gives once for the key (docs/errors-kk.md)."""
-    return (f"{' or '.join(report.fallback)}, and the mentions' kinds from our mention types "
-            f"(docs/errors-kk.md; BCA itself needs a parse)")
+    return (f"{' or '.join(HEADS_WITHOUT_PARSE[f] for f in report.fallback)}, and the mentions' kinds from our "
+            f"mention types (docs/errors-kk.md; BCA itself needs a parse)")
 
 
 def render_text(report: KKReport, listed: Sequence[KKError], selected: Sequence[KKError], n_documents: int,

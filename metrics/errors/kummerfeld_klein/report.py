@@ -83,7 +83,7 @@ class KKReport:
     parsed: bool = True
     """Did every document have a parse (heads and kinds exactly BCA's)?"""
     fallback: tuple[str, ...] = ()
-    """Where a document has none: what its heads came from (`syntax.HEADS_WITHOUT_PARSE`), each once."""
+    """Where a document has none: what its heads came from (keys of `syntax.HEADS_WITHOUT_PARSE`), each once."""
 
 
 def _records(view: PairView, found: list[Found]) -> list[KKError]:

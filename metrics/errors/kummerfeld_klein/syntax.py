@@ -38,6 +38,8 @@ HEADS_WITHOUT_PARSE = {
 """Where a sentence has no tree BCA can read, what its mentions' heads come from, by the source
 `metrics.mentions.heads` uses for the document (the reports say which: BCA itself needs a parse);
 the kinds then come from our mention types."""
+GUESSED_HEADS = frozenset({"rule over tags", "rule"})
+"""The sources that are our guess, not an annotation of syntax (a warning says so once)."""
 
 PRONOUN_TAGS = frozenset({"PRP", "PRP$", "WP", "WP$", "WDT", "WRB", "DT"})
 PRONOUN_WORDS = frozenset("""
@@ -181,12 +183,12 @@ class DocumentSyntax:
 
     @property
     def fallback(self) -> str | None:
-        """What the heads of sentences without a tree come from (`HEADS_WITHOUT_PARSE`'s text of
+        """What the heads of sentences without a tree come from (a key of `HEADS_WITHOUT_PARSE`:
         `metrics.mentions.heads`' source); None when every sentence has one."""
         if self.parsed:
             return None
         finder = heads_for(self.doc)
-        return HEADS_WITHOUT_PARSE[finder.rule if finder.rule != "rule" or finder.pos is None else "rule over tags"]
+        return finder.rule if finder.rule != "rule" or finder.pos is None else "rule over tags"
 
     def span(self, mention: tuple[int, int, int]) -> tuple[int, int]:
         """The document-level inclusive span of a BCA mention."""
