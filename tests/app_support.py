@@ -112,3 +112,10 @@ def huge_word_pair(directory: Path) -> tuple[str, str]:
     (directory / "key.conll").write_text(key)
     (directory / "response.conll").write_text(key.replace(word, "y" * 50_000))
     return str(directory / "key.conll"), str(directory / "response.conll")
+
+
+def chain_text(column) -> str:
+    """Every item of a chains column (`views.ChainLines`) as plain text, each chain's lines built as
+    the view builds them (`chain_lines`): what tests read of a whole side; the view itself draws only
+    the lines on screen."""
+    return "".join(line.plain + "\n" for index in range(len(column._rows)) for line in column.chain_lines(index))

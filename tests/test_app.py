@@ -8,7 +8,7 @@ import json
 import pytest
 from rich.console import Console
 from app_support import (ESCAPE_TOKEN, MARKUP_TOKEN, ROOT, SAMPLE_KEY, SAMPLE_RESPONSE, hostile_pair, huge_word_pair,
-                         pilot_test, settle)
+                         chain_text, pilot_test, settle)
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 from textual.widgets import DataTable, Input, Select
 
@@ -247,7 +247,7 @@ async def test_views_and_modes():
         await settle(app, pilot)
         await pilot.press("f3")
         assert app.query_one("#centre").current == "chains"
-        chains = app.query_one("#key-chains").plain_text()
+        chains = chain_text(app.query_one("#key-chains"))
         assert "K0" in chains  # the file's labels
         await pilot.press("f2")
         text = app.query_one(DocumentText)

@@ -19,7 +19,9 @@ from workbench.tui.app import Workbench
 from workbench.tui.documents import DocumentList
 from workbench.tui.errorlist import ErrorPanel
 from workbench.tui.documentrows import select_documents
-from workbench.tui.rows import marked_mentions, percent
+from text_reference import marked_mentions
+from workbench.output import signed_points
+from workbench.tui.rows import percent
 from workbench.tui.text import DocumentText
 
 KEY = "samples/gum/key.gum.conll"
@@ -90,9 +92,10 @@ async def test_compare_mode_shows_both_systems_everywhere():
         for metric in ALL_METRICS:
             row = [str(cell) for cell in table.get_row(metric)]
             assert row[1].strip() == percent(a.micro[metric].f1).strip() and row[2].strip() == percent(b.micro[metric].f1).strip()
-            assert row[3].strip() == f"{100 * (b.micro[metric].f1 - a.micro[metric].f1):+.1f}"
+            # as `corefwb compare` writes them (2 decimals): the panel has the room at this size
+            assert row[3].strip() == signed_points(100 * (b.micro[metric].f1 - a.micro[metric].f1), 2)
             interval = expected.differences[0][metric].interval
-            assert row[4].strip() == f"[{100 * interval.low:+.1f},{100 * interval.high:+.1f}]"
+            assert row[4].strip() == f"[{signed_points(100 * interval.low, 2)},{signed_points(100 * interval.high, 2)}]"
         # text: key/A/B chain ids, and the changed mentions tinted
         name = session.corpora[0].pairs[app.doc_index].name
         changes = {(c.span): c.kind for c in app.document_changes(name)}

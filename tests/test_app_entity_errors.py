@@ -6,6 +6,7 @@ import asyncio
 from contextlib import asynccontextmanager
 
 from app_support import SAMPLE_KEY, SAMPLE_RESPONSE, settle, workbench_terminal  # noqa: F401
+from workbench.output import shown_document
 from workbench.session import LoadOptions
 
 
@@ -95,6 +96,9 @@ def test_export_in_the_entity_list_writes_entity_errors(tmp_path) -> None:
             assert data["progression"][-1]["category"] == "missing_entity"
             written = app.write_export("corpus", "csv", str(tmp_path / "corpus.csv"))
             assert open(written).read().startswith("error type,")
+            written = app.write_export("document", "markdown", str(tmp_path / "doc.md"))
+            title = open(written).read().splitlines()[0]  # read by people: the name on screen
+            assert title == f"## Kummerfeld & Klein errors: {shown_document(name)}"
 
     asyncio.run(body())
 

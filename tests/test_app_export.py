@@ -14,6 +14,7 @@ from textual.widgets import Input
 
 from metrics.model import InputError
 from metrics.measures.weights import W4
+from workbench.output import markdown_cell, shown_document
 from workbench.session import LoadOptions
 from workbench.tui.app import Workbench
 
@@ -42,7 +43,9 @@ async def test_export_corpus_json_csv_markdown(tmp_path):
         assert len(errors) == len(app.errors[app.corpus.pairs[app.doc_index].name])
         assert errors[0]["fix"] and errors[0]["impact_points"]  # the same columns as `corefwb errors --format csv`
         written = app.write_export("document", "markdown", str(tmp_path / "doc.md"))
-        assert open(written, encoding="utf-8").read().startswith("# Scores: (GUM")
+        name = app.corpus.pairs[app.doc_index].name  # Markdown is read by people: the shown name, as on screen
+        assert name.startswith("(GUM")
+        assert open(written, encoding="utf-8").read().startswith(f"# Scores: {markdown_cell(shown_document(name))}\n")
         assert not [p for p in tmp_path.iterdir() if p.name.startswith(".corefwb-")]
 
 

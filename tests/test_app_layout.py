@@ -281,12 +281,22 @@ async def test_a_malformed_input_exits_1(tmp_path):
         assert "errors (error analysis not available)" in "\n".join(screen_text(app))  # not "analysing ..."
 
 
+README_BEGIN, README_END = "<!-- keys: made by workbench/tui/keys.py -->", "<!-- end of keys -->"
+"""Where the README's keys table stands (made from `keys.key_rows`, the bindings' own list)."""
+
+
 def test_readme_lists_the_keys_the_bindings_declare():
     """The README's keys table is made from the bindings (workbench/tui/keys.py): it cannot drift.
     COREFWB_WRITE_README=1 rewrites it after a change of keys."""
     import os
 
-    from workbench.tui.keys import README_BEGIN, README_END, markdown_table
+    from workbench.tui.keys import key_rows
+
+    def markdown_table(app_class: type) -> str:
+        """The README's keys table: a row per binding of `app_class` (`keys.key_rows`)."""
+        lines = ["| keys | what | where |", "|---|---|---|"]
+        lines += [f"| `{keys}` | {what} | {where} |" for keys, what, where in key_rows(app_class)]
+        return "\n".join(lines) + "\n"
 
     readme = ROOT / "README.md"
     text = readme.read_text(encoding="utf-8")

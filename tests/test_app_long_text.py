@@ -2,7 +2,7 @@
 
 The text view knows at once where each line starts (from the tokens' widths) and builds a block of
 lines when one of them is drawn (`textlayout`).  Checked against the layout of the whole text at
-once (`rows.token_units` + `rows.wrap_units`, the brute force), on every document of the sample,
+once (tests/text_reference.py's `token_units` + `rows.wrap_units`, the brute force), on every document of the sample,
 in every mode, at widths where units are cut into pieces, with small blocks so that many block
 edges are crossed; and in the app, a jump far down draws the lines the whole layout has there."""
 
@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import pytest
 from app_support import pilot_test, settle
+from text_reference import marked_mentions, token_units
 
 from metrics.model import Document, MentionType
 from workbench.tui import textlayout
 from workbench.tui.app import SAMPLE_KEY, SAMPLE_RESPONSE, Workbench
-from workbench.tui.rows import MODES, marked_mentions, token_units, wrap_units
+from workbench.tui.rows import MODES, wrap_units
 from workbench.tui.text import DocumentText
 from workbench.tui.textlayout import LazyLayout, text_marks
 

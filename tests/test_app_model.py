@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 from rich.cells import cell_len
+from text_reference import marked_mentions, token_units
 
 from metrics.errors.chen_ng.records import Category, ErrorRecord, Mention, count_errors
 from metrics.model import Document, MentionType
@@ -21,9 +22,7 @@ from workbench.tui.rows import (
     Selection,
     display_text,
     filter_errors,
-    marked_mentions,
     short_name,
-    token_units,
     type_explanation,
     wrap_units,
 )

@@ -3,7 +3,7 @@ it (tests/data/ua/codi): the relations in the text and chains views, their keys,
 
 from __future__ import annotations
 
-from app_support import laid_text, pilot_test, screen_text, settle
+from app_support import chain_text, laid_text, pilot_test, screen_text, settle
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 
 from workbench.session import LoadOptions
@@ -84,14 +84,14 @@ async def test_chains_view_lists_deixis_chains_non_referring_and_split_anteceden
         await settle(app, pilot)
         await pilot.press("f3")
         await pilot.pause()
-        keys = app.query_one("#key-chains", ChainLines).plain_text()
+        keys = chain_text(app.query_one("#key-chains", ChainLines))
         assert "KD1" in keys and "discourse deixis" in keys
         assert "K¬" in keys and "non-referring markables" in keys
         assert "⊃ split antecedents K6 K8" in keys
         assert "→ K" in keys  # a bridging anaphor's line names its anchor's entity
         await pilot.press("x")
         await pilot.pause()
-        assert "KD1" not in app.query_one("#key-chains", ChainLines).plain_text()
+        assert "KD1" not in chain_text(app.query_one("#key-chains", ChainLines))
 
 
 @pilot_test
@@ -336,7 +336,8 @@ def test_a_label_wider_than_the_line_breaks_between_its_parts_never_inside_a_num
     from rich.cells import cell_len
 
     from metrics.model import Document, MentionType
-    from workbench.tui.rows import LABEL_BREAKS, Marked, token_units, wrap_units
+    from text_reference import token_units
+    from workbench.tui.rows import LABEL_BREAKS, Marked, wrap_units
 
     members = [str(90000 + 7 * i) if i % 3 else f"{i}-Pseudo" for i in range(30)]
     label = "P71/71⊃68+24/" + "+".join(members)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from app_support import settle, workbench_terminal  # noqa: F401
+from app_support import chain_text, settle, workbench_terminal  # noqa: F401
 from workbench.cli import main
 from workbench.session import LoadOptions
 
@@ -111,7 +111,7 @@ def test_a_mentions_chain_has_one_number_everywhere(case, capsys, tmp_path):
             # the chains view: the chain holding the mention is K<label> / R<label>
             chains = app.query_one(ChainsView)
             key_rows, response_rows = chains._rows
-            shown = chains.query_one("#key-chains").plain_text() + chains.query_one("#response-chains").plain_text()
+            shown = chain_text(chains.query_one("#key-chains")) + chain_text(chains.query_one("#response-chains"))
             for probe in probes:
                 for rows, side, prefix in ((key_rows, "key_chain", "K"), (response_rows, "response_chain", "R")):
                     holding = [row.number for row in rows if any(s == _span(probe) for s, _, _ in row.mentions)]

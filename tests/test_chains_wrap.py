@@ -5,7 +5,7 @@ a book's chains stay virtual."""
 
 from __future__ import annotations
 
-from app_support import SAMPLE_KEY, SAMPLE_RESPONSE, pilot_test, settle
+from app_support import SAMPLE_KEY, SAMPLE_RESPONSE, chain_text, pilot_test, settle
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -50,7 +50,7 @@ async def test_chains_at_100_columns_wrap_instead_of_cutting():
         for column in app.query(ChainLines):
             width = column.scrollable_content_region.width
             assert width < 40
-            longest = max(cell_len(line) for line in column.plain_text().splitlines())
+            longest = max(cell_len(line) for line in chain_text(column).splitlines())
             assert longest > width  # the document has items wider than the column
             lines = [strip.text for strip in column.screen_lines()]
             assert lines and not any("…" in line for line in lines)

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from metrics.conventions.corefud import Settings
 from corefud_support import score_corpus
+from text_reference import marked_mentions, token_units
 from metrics.corpus.scoring import prepare_pair
 from metrics.formats.corefud import read_corefud
 from metrics.measures import corefud as measures
@@ -30,7 +31,6 @@ from metrics.model import MentionType, NodeMention
 from metrics.runtime.lsap import linear_sum_assignment
 from workbench.cli import main
 from workbench.session import LoadOptions, Session
-from workbench.tui.rows import marked_mentions, token_units
 
 DATA = Path(__file__).parent / "data" / "corefud"
 KEY, RESPONSE = str(DATA / "discontinuous.key.conllu"), str(DATA / "discontinuous.response.conllu")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from app_support import pilot_test, settle
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
+from corefud_support import gum2_response
 
 from metrics.conventions.base import listed
 from metrics.conventions.registry import convention
@@ -26,14 +27,6 @@ from workbench.tui.app import Workbench
 ROOT = Path(__file__).resolve().parent.parent
 KEY = str(ROOT / "tests/data/formats/gum2.conllu")
 EVERY = [metric.name for metric in listed(convention("corefud"))]
-
-
-def response(tmp_path: Path, capsys) -> str:
-    """xrenner's response to the GUM excerpt, written as CoNLL-U on the key."""
-    path = tmp_path / "response.conllu"
-    assert main(["convert", str(ROOT / "tests/data/formats/gum2.response.conll"), str(path), "--key", KEY]) == 0
-    capsys.readouterr()
-    return str(path)
 
 
 def as_json(capsys, *args: str) -> dict:
@@ -47,7 +40,7 @@ def f1(numbers: dict) -> float:
 
 
 def test_score_and_compare_take_every_metric_the_panel_lists_with_the_same_numbers(tmp_path, capsys):
-    resp = response(tmp_path, capsys)
+    resp = gum2_response(tmp_path, capsys)
     for weights in ("W4", "W1"):
         asked = ("--metrics", ",".join(EVERY), "--weights", weights)
         scored = as_json(capsys, "score", KEY, resp, *asked)["metrics"]
@@ -61,7 +54,7 @@ def test_score_and_compare_take_every_metric_the_panel_lists_with_the_same_numbe
 
 
 def test_the_default_lists_are_unchanged(tmp_path, capsys):
-    resp = response(tmp_path, capsys)
+    resp = gum2_response(tmp_path, capsys)
     official = [metric.name for metric in convention("corefud").official]
     assert list(as_json(capsys, "score", KEY, resp)["metrics"]) == [*official, "conll"]
     capsys.readouterr()
@@ -80,7 +73,7 @@ def test_the_default_lists_are_unchanged(tmp_path, capsys):
 
 @pilot_test
 async def test_the_panels_numbers_are_the_commands(tmp_path, capsys):
-    resp = response(tmp_path, capsys)
+    resp = gum2_response(tmp_path, capsys)
     scored = as_json(capsys, "score", KEY, resp, "--metrics", ",".join(EVERY))["metrics"]
     args = build_parser().parse_args([KEY, resp, "--no-cache"])
     app = Workbench(KEY, [resp], load_options(argparse.Namespace(**vars(args)), [resp], ua_taken=True))
@@ -95,7 +88,7 @@ async def test_the_panels_numbers_are_the_commands(tmp_path, capsys):
 async def test_a_documents_conll_f1_is_in_score_per_doc_as_the_documents_list_shows_it(tmp_path, capsys):
     """The workbench lists and sorts the documents by their CoNLL F1; `score` under CorefUD gave
     each document's metrics but not its CoNLL F1."""
-    resp = response(tmp_path, capsys)
+    resp = gum2_response(tmp_path, capsys)
     documents = {entry["name"]: entry["metrics"] for entry in as_json(capsys, "score", KEY, resp, "--per-doc")["documents"]}
     args = build_parser().parse_args([KEY, resp, "--no-cache"])
     app = Workbench(KEY, [resp], load_options(argparse.Namespace(**vars(args)), [resp], ua_taken=True))

@@ -104,15 +104,20 @@ def test_csv_of_columns_is_the_csv_of_each_record(listed: list[ErrorRecord], dis
 @given(st.lists(records(), max_size=8))
 def test_reports_errors_are_each_records_cells(listed: list[ErrorRecord]) -> None:
     """The report's errors in CSV and Markdown: each record's cells as `render_csv` and
-    `render_markdown` write them (its scores table is the same text either way)."""
+    `render_markdown` write them (its scores table is the same text either way); Markdown, read by
+    people, names each document (and the scope in its heading) as the text views do, CSV by its
+    full name."""
     scores: dict = {}
-    head = render_report("d", (1, 0.75, 0.5, 1), scores, None, "csv")
+    scope = "(GUM_a); part 000"
+    head = render_report(scope, (1, 0.75, 0.5, 1), scores, None, "csv")
     rows = [_record_csv_cells(r) for r in listed]
-    assert render_report("d", (1, 0.75, 0.5, 1), scores, listed, "csv") == \
+    assert render_report(scope, (1, 0.75, 0.5, 1), scores, listed, "csv") == \
         head + "\n" + render_csv(ERROR_COLUMNS, rows)
-    head = render_report("d", (1, 0.75, 0.5, 1), scores, None, "markdown")
-    assert render_report("d", (1, 0.75, 0.5, 1), scores, listed, "markdown") == \
-        head + "\n" + render_markdown(ERROR_COLUMNS, rows, title=f"Errors ({len(listed)})")
+    head = render_report(scope, (1, 0.75, 0.5, 1), scores, None, "markdown")
+    assert head.startswith("# Scores: GUM\\_a\n")
+    shown = [[shown_document(row[0]), *row[1:]] for row in rows]
+    assert render_report(scope, (1, 0.75, 0.5, 1), scores, listed, "markdown") == \
+        head + "\n" + render_markdown(ERROR_COLUMNS, shown, title=f"Errors ({len(listed)})")
 
 
 @settings(max_examples=300, deadline=None)

@@ -110,3 +110,35 @@ def test_streamed_reading_warnings_once_per_file(tmp_path, jobs):
     assert streamed[1] == list(whole)
     assert sum("first such line" in note for note in whole) == 6  # three kinds in each file
     assert f"{response}:1: text outside" in whole[3]
+
+
+def _document(name: str, closed: bool, comment: bool, bracket: str) -> str:
+    """A document with or without its `#end document`, a `#` comment line, and `bracket` as its
+    second token's coreference cell (`(2` never closed, `3)` never opened)."""
+    lines = [f"#begin document ({name}); part 000", "x 0 0 w - - - - - - * (1)"]
+    lines += ["# a comment"] * comment + [f"y 0 1 w - - - - - - * {bracket}", ""]
+    return "\n".join(lines + ["#end document"] * closed) + "\n"
+
+
+@pytest.mark.parametrize("closed", [(False, True), (True, False), (False, False)])
+@pytest.mark.parametrize("bracket", ["(1)", "(2", "3)"])
+@pytest.mark.parametrize("comment", [False, True])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_document_left_open_is_told_as_the_whole_reading_tells_it(tmp_path, closed, bracket, comment, jobs):
+    """A document without its `#end document`, the last or followed by another, with a warning
+    or a broken mention in it: streamed, the file (key or response) is refused at the line and
+    with the message of the whole file's reading (a document followed by another was refused at
+    the slice's last line, "has no #end document", where the whole reading meets the next
+    `#begin document` first)."""
+    from metrics.conventions.pipeline import load
+
+    broken, good = tmp_path / "broken.conll", tmp_path / "good.conll"
+    broken.write_text("".join(_document(name, shut, comment, bracket) for name, shut in zip("ab", closed)))
+    good.write_text("".join(_document(name, True, False, "(1)") for name in "ab"))
+    for key, response in ((broken, good), (good, broken)):
+        with pytest.raises(InputError) as whole:
+            load(str(key), [str(response)], Options())
+        with pytest.raises(InputError) as streamed:
+            stream(str(key), str(response), Options(), metrics=["muc"], jobs=jobs)
+        said = (streamed.value.path, streamed.value.line, streamed.value.message)
+        assert said == (whole.value.path, whole.value.line, whole.value.message) and said[0] == str(broken)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from app_support import SAMPLE_KEY, SAMPLE_RESPONSE, pilot_test, screen_text, settle
+from app_support import SAMPLE_KEY, SAMPLE_RESPONSE, chain_text, pilot_test, screen_text, settle
 from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
 
 import metrics
@@ -119,7 +119,7 @@ async def test_the_chains_views_counts_are_the_files():
         for selector, doc in (("#key-chains", key[name]), ("#response-chains", response[name])):
             column = app.query_one(selector)
             assert f"({len(doc.chains)})" in str(column.border_title)
-            headers = re.findall(r"^[KR](\S+)  N(\d+) M(\d+) P(\d+)", column.plain_text(), re.M)
+            headers = re.findall(r"^[KR](\S+)  N(\d+) M(\d+) P(\d+)", chain_text(column), re.M)
             assert len(headers) == len(doc.chains)
             sizes = sorted(len(set(chain)) for chain in doc.chains)
             assert sorted(int(n) + int(m) + int(p) for _, n, m, p in headers) == sizes

@@ -137,12 +137,15 @@ def errors_csv(columns: ErrorColumns, same_fix: Sequence[int] | None = None) -> 
     return render_csv(headers, zip(*cells), texts=True)
 
 
-def error_cells(columns: ErrorColumns) -> list[list[str]]:
+def error_cells(columns: ErrorColumns, shown_names: bool = False) -> list[list[str]]:
     """The text of each record's `ERROR_COLUMNS`, column by column: the CSV's cells, and the
-    Markdown report's (full precision both)."""
+    Markdown report's (full precision both).  `shown_names`: each document by the name a person
+    reads (`shown_document`: Markdown is read by people, as the text views), not the file's full
+    name a program joins on (CSV)."""
     kinds = [kind.name for kind in MentionType]
+    names = [shown_document(name) for name in columns.documents] if shown_names else columns.documents
     return [
-        [columns.documents[d] for d in columns.document.tolist()],
+        [names[d] for d in columns.document.tolist()],
         [CATEGORIES[c].value for c in columns.category.tolist()],
         *_mention_cells(columns.mention),
         [kinds[kind] for kind in columns.mention.type.tolist()],
@@ -222,7 +225,8 @@ def render_report(scope: str, weights: Sequence[float], scores: dict, records: S
                   fmt: str) -> str:
     """A report of one scope (a document name or "corpus"): weights, scores, and the errors with
     their fixes (None: no error analysis), as JSON, CSV (a scores table, then an errors table,
-    `errors_csv`) or Markdown (the errors' cells those of the CSV, `error_cells`)."""
+    `errors_csv`) or Markdown (the errors' cells those of the CSV, `error_cells`, but each document
+    by its shown name, in its heading too: a text view, read by people)."""
     from metrics.measures.catalog import label
 
     if fmt == "json":
@@ -239,10 +243,10 @@ def render_report(scope: str, weights: Sequence[float], scores: dict, records: S
     if fmt != "markdown":
         raise ValueError(f"unknown report format {fmt!r}")
     w = ", ".join(f"w_{n} = {v:g}" for n, v in zip(("nam", "nom", "pro", "sing"), weights))
-    text = f"# Scores: {markdown_cell(scope)}\n\nWeights: {w}\n\n" + render_markdown(
+    text = f"# Scores: {markdown_cell(shown_document(scope))}\n\nWeights: {w}\n\n" + render_markdown(
         ["metric", "R", "P", "F1"],
         [[label(name), percent(s.recall), percent(s.precision), percent(s.f1)] for name, s in scores.items()])
     if records is not None:
-        text += "\n" + render_markdown(ERROR_COLUMNS, list(zip(*error_cells(ErrorColumns.of(records)))),
-                                       title=f"Errors ({len(records)})")
+        cells = error_cells(ErrorColumns.of(records), shown_names=True)
+        text += "\n" + render_markdown(ERROR_COLUMNS, list(zip(*cells)), title=f"Errors ({len(records)})")
     return text

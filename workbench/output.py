@@ -127,6 +127,28 @@ def signed_points(points: float, digits: int, width: int = 0) -> str:
     return text.rjust(width)
 
 
+def fitted_points(points: float, width: int) -> str:
+    """A change in points as `signed_points` writes it, right-aligned in `width` cells with a blank
+    cell before it: `SCORE_DECIMALS` decimals while they fit, as the scores beside it and
+    `corefwb compare` show them (`+1.25`), fewer where they do not (`-26.6` in 6 cells)."""
+    for decimals in range(SCORE_DECIMALS, 0, -1):
+        text = signed_points(points, decimals)
+        if len(text) < width:
+            return text.rjust(width)
+    return signed_points(points, 0, width)
+
+
+def fitted_interval(low: float, high: float, width: int) -> str:
+    """An interval of a change in points, `[low,high]` (each end `signed_points`, both with the
+    same decimals) right-aligned in `width` cells with a blank before it: `SCORE_DECIMALS`
+    decimals while they fit (`[+1.25,+3.40]`), fewer where they do not (`[-26.6,-23.8]`)."""
+    for decimals in range(SCORE_DECIMALS, 0, -1):
+        text = f"[{signed_points(low, decimals)},{signed_points(high, decimals)}]"
+        if len(text) < width:
+            return text.rjust(width)
+    return f"[{signed_points(low, 0)},{signed_points(high, 0)}]".rjust(width)
+
+
 IMPACT_UNIT = "points"
 """The unit of an error's impact everywhere it is shown (workbench, `corefwb errors`, CSV, JSON,
 Markdown): the change of the corpus metric, in percentage points (F1 x 100)."""

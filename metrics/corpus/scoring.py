@@ -26,7 +26,7 @@ from metrics.model import Document, MentionType, Span
 from metrics.runtime.parallel import PARALLEL_TOKENS, fork_map, split_in_runs
 from metrics.mentions.characters import CharacterAlignment
 from metrics.mentions.pairing import (Named, T, check_tokens_align, missing_warning, pair_documents, require_common,
-                                      unused_warning)
+                                      spaced_twins, twins_warning, unused_warning)
 from metrics.corpus.together import load_batched, score_columns, with_parts
 from metrics.measures.columns import Column, DocumentScores
 from metrics.measures.score import AnyScore, MeanScore, mean_score, total
@@ -398,13 +398,18 @@ def prepare(keys: list[Document], responses: list[Document], on_document: Callab
 def pair_corpus(keys: Sequence[Named], responses: Sequence[T], response_path: str) -> tuple[list[T | None], list[str]]:
     """The CoNLL-2012 convention's pairing of a response's documents with the key's (by name,
     `metrics.mentions.pairing`): each key's partner (None when the response lacks it) and the warning for the response
-    documents no key took.  A response sharing no document with the key is refused.  One rule for documents in memory
+    documents no key took (a key's and a response's whose names differ only in white space at an end named together,
+    `spaced_twins`).  A response sharing no document with the key is refused.  One rule for documents in memory
     (`prepare`) and for byte ranges of documents (the road's streaming, `metrics.conventions.pipeline.stream`)."""
     partners, unused = pair_documents(keys, responses)
     require_common(response_path, keys, partners, responses)
     missing = [key for key, found in zip(keys, partners) if found is None]
-    return partners, [unused_warning(response_path, unused)] * bool(unused) + \
-        [missing_warning(response_path, missing)] * bool(missing)
+    twins = spaced_twins(missing, unused) if missing and unused else []
+    if twins:  # named together, not among the others
+        taken = {id(doc) for pair in twins for doc in pair}
+        missing, unused = [d for d in missing if id(d) not in taken], [d for d in unused if id(d) not in taken]
+    return partners, [twins_warning(response_path, twins)] * bool(twins) + \
+        [unused_warning(response_path, unused)] * bool(unused) + [missing_warning(response_path, missing)] * bool(missing)
 
 
 def prepare_document(key: Document, response: Document | None, response_path: str, warnings: list[str],

@@ -31,6 +31,8 @@ class Slice:
     start: int
     end: int
     line: int
+    followed: bool = False
+    """Another document's `#begin document` line starts at `end` (every document's but the last)."""
 
 
 def index_conll(path: str) -> list[Slice]:
@@ -79,7 +81,8 @@ def index_conll(path: str) -> list[Slice]:
     # the first document's range starts with the file (after a BOM), so the lines before its
     # `#begin document` are read as the whole-file reader reads them: warned of, or refused
     starts[0] = (starts[0][0], head, 1)
-    return [Slice(name, start, end, line) for (name, start, line), end in zip(starts, ends)]
+    return [Slice(name, start, end, line, followed=i + 1 < len(starts))
+            for i, ((name, start, line), end) in enumerate(zip(starts, ends))]
 
 
 def _check_utf8(path: str, line_no: int, raw: bytes) -> None:
@@ -101,7 +104,8 @@ def read_slice(path: str, piece: Slice, warnings: list[str], max_tokens: int | N
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise not_utf8(path, raw, exc, first_line=piece.line) from None
-    documents = parse_conll(path, raw.replace(b"\r\n", b"\n"), warnings, first_line=piece.line, syntax=syntax)
+    documents = parse_conll(path, raw.replace(b"\r\n", b"\n"), warnings, first_line=piece.line, syntax=syntax,
+                            continued=piece.followed)
     check_document_sizes(documents[:1], max_tokens)
     return documents[0]
 

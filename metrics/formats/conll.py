@@ -78,8 +78,10 @@ class _Outline:
     error: tuple[int, str] | None
 
 
-def _outline(layout: Layout) -> _Outline:
-    """Find the documents from the `#` lines alone, up to the first structural error."""
+def _outline(layout: Layout, continued: bool = False) -> _Outline:
+    """Find the documents from the `#` lines alone, up to the first structural error.
+    `continued`: the text goes on past `layout` with another document's `#begin document` line
+    (`parse_conll`'s)."""
     parts: list[_Part] = []
     warnings: list[tuple[int, str, str]] = []
     kinds: set[str] = set()
@@ -114,8 +116,7 @@ def _outline(layout: Layout) -> _Outline:
         if m := _BEGIN.match(head):
             if current is not None:
                 current.end = line
-                return _Outline(parts, warnings, (line, f"#begin document inside document {current.name!r} "
-                                                        f"(opened on line {current.begin + first}) without #end document"))
+                return _Outline(parts, warnings, (line, _begin_inside(current, first)))
             name = m.group(1).rstrip()
             if name in seen:
                 return _Outline(parts, warnings, (line, f"document {name!r} appears twice (also on line {seen[name]})"))
@@ -133,26 +134,37 @@ def _outline(layout: Layout) -> _Outline:
             return _Outline(parts, warnings, (line, malformed))
         elif current is not None:
             warn("comment", line, f"'#' line inside a document is read as a comment, not a token {FIRST_SUCH_LINE}")
+    if current is not None and continued:  # the error the reader of the whole file meets on the next line
+        return _Outline(parts, warnings, (layout.n_lines, _begin_inside(current, first)))
     if current is not None:
         return _Outline(parts, warnings, (layout.n_lines - 1, f"document {current.name!r} (line {current.begin + first}) has no #end document"))
     return _Outline(parts, warnings, outside(after, layout.n_lines))
 
 
+def _begin_inside(current: _Part, first: int) -> str:
+    """The error of a `#begin document` line met while `current` is open."""
+    return f"#begin document inside document {current.name!r} (opened on line {current.begin + first}) without " \
+           f"#end document"
+
+
 def parse_conll(path: str, data: bytes | bytearray, warnings: list[str] | None = None, first_line: int = 1,
-                syntax: bool = True) -> list[Document]:
+                syntax: bool = True, *, continued: bool = False) -> list[Document]:
     """Documents of a CoNLL-2012 text given as UTF-8 bytes with `\\n` line ends.  Raises InputError.
 
     Oddities the official scorer tolerates silently (text between documents, `#` comment lines
     inside a document) are tolerated here too and reported once each in `warnings`.  Without
     `syntax` the POS, parse, lemma, speaker and named-entity columns are not read (a response's
     are never used when mentions match exactly: types and heads come from the key), which is
-    a third of the reading.
+    a third of the reading.  `continued`: `data` is a slice of a file that goes on with another
+    document's `#begin document` line (`metrics.corpus.stream.read_slice`), so a document left
+    open is the error a reader of the whole file meets on that line, with the same warnings before
+    it, not one at the slice's end.
     """
     nul = data.find(b"\0")
     if nul >= 0:
         raise InputError(path, first_line + data.count(b"\n", 0, nul), "NUL byte in text")
     layout = Layout.of(data, first_line)
-    outline = _outline(layout)
+    outline = _outline(layout, continued)
     parts = outline.parts
     n_lines = layout.n_lines
     noted = iter(outline.warnings)

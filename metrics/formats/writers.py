@@ -163,10 +163,19 @@ def _sentences(doc: Document) -> list[tuple[int, int]]:
     return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
 
 
+def _conllu_column(values: list[str] | None, n: int) -> list[str]:
+    """A token annotation as a CoNLL-U column: `_` where absent or empty, and for a value CoNLL-U
+    cannot hold in a cell (a space, a TAB)."""
+    if values is None or len(values) != n:
+        return ["_"] * n
+    return [v if v and v not in ("-",) and not any(c.isspace() for c in v) else "_" for v in values]
+
+
 def write_conllu(documents: Iterable[Document], out: TextIO) -> None:
     """CoNLL-U with CorefUD's `Entity=` in MISC (`# global.Entity = eid-etype-head-other`): one
     entity per chain (`e1`, `e2`... in chain order), a mention's head its first word (the file
-    has no tree to find another), the other columns `_`.  A mention across a sentence boundary
+    has no tree to find another), the POS tags as XPOS and the lemmas as LEMMA (what a jsonlines
+    twin carries: mention types and K&K's heads read them), the other columns `_`.  A mention across a sentence boundary
     cannot be written (CoNLL-U mentions stay in their sentence), nor two crossing mentions of one
     chain (`e1)` would close the wrong one): ValueError."""
     out.write("# global.Entity = eid-etype-head-other\n")
@@ -191,6 +200,7 @@ def write_conllu(documents: Iterable[Document], out: TextIO) -> None:
                     marks.setdefault(start, []).append(((2, start - end), f"(e{number}--1-"))
                     marks.setdefault(end, []).append(((0, end - start), f"e{number})"))
         out.write(f"# newdoc id = {doc.name}\n")
+        tags, lemmas = _conllu_column(doc.pos, doc.n_tokens), _conllu_column(doc.lemmas, doc.n_tokens)
         for k, (a, b) in enumerate(_sentences(doc)):
             out.write(f"# sent_id = {k + 1}\n# text = {' '.join(doc.words[a:b])}\n")
             for t in range(a, b):
@@ -198,7 +208,7 @@ def write_conllu(documents: Iterable[Document], out: TextIO) -> None:
                 if not word or "\t" in word or "\n" in word:
                     raise ValueError(f"document {doc.name!r}: token {t} {word!r} cannot be a CoNLL-U form")
                 misc = "Entity=" + "".join(text for _, text in sorted(marks[t], key=lambda m: m[0])) if t in marks else "_"
-                out.write(f"{t - a + 1}\t{word}\t_\t_\t_\t_\t_\t_\t_\t{misc}\n")
+                out.write(f"{t - a + 1}\t{word}\t{lemmas[t]}\t_\t{tags[t]}\t_\t_\t_\t_\t{misc}\n")
             out.write("\n")
 
 

@@ -60,8 +60,44 @@ def require_common(response_path: str, keys: Sequence[Named], partners: Sequence
         def some(docs: Sequence[Named]) -> str:
             return ", ".join(repr(d.name) for d in docs[:2]) + (", ..." if len(docs) > 2 else "")
 
+        twins = spaced_twins(keys, responses)
+        why = f"; {_twins_text(twins)}" if twins else ""
         raise InputError(response_path, None, f"no document in common with the key: the key has {some(keys)}, "
-                                              f"the response {some(responses)}")
+                                              f"the response {some(responses)}{why}")
+
+
+def spaced_twins(missing: Sequence[Named], unused: Sequence[T]) -> list[tuple[Named, T]]:
+    """Key documents without a partner and response documents no key took whose names are one
+    once the white space at their ends is dropped (`doc1` and a jsonlines `doc_key` of `"doc1 "`;
+    `(doc1 ); part 000` too: `document_key` first).
+    Documents pair by exact name (a name is data: `a` and `a ` may be two documents), so these
+    stay unpaired; they are named together (`twins_warning`) because that is almost always a
+    writer's slip, and two separate warnings ("missing", "ignored") hid it."""
+    by_trimmed: dict[str, T] = {}
+    for doc in unused:
+        by_trimmed.setdefault(_trimmed(doc.name), doc)
+    twins = []
+    for key in missing:
+        found = by_trimmed.pop(_trimmed(key.name), None)
+        if found is not None:
+            twins.append((key, found))
+    return twins
+
+
+def _trimmed(name: str) -> str:
+    """A name's `document_key` without white space at the ends of the name or of its key."""
+    return document_key(name.strip()).strip()
+
+
+def _twins_text(twins: Sequence[tuple[Named, Named]]) -> str:
+    listed = ", ".join(f"{r.name!r} with the key's {k.name!r}" for k, r in twins[:5]) + (" ..." if len(twins) > 5 else "")
+    return (f"{len(twins)} response document(s) would pair with a key document but for white space at an end of a "
+            f"name: {listed}; documents pair by exact name")
+
+
+def twins_warning(path: str, twins: Sequence[tuple[Named, Named]]) -> str:
+    """The warning for `spaced_twins`: each pair named together, once for all of them."""
+    return f"{path}: {_twins_text(twins)}, so each is ignored and the key's scored against an empty response"
 
 
 def unused_warning(path: str, unused: Sequence[Named]) -> str:

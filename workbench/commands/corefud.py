@@ -31,23 +31,36 @@ if TYPE_CHECKING:  # the CorefUD convention's own code is loaded when it scores,
 
 
 
-def run(args: argparse.Namespace, options: LoadOptions) -> int:
-    for option, value in (("--stream", args.stream), ("--ci", args.ci), ("--group-by", args.group_by)):
-        if value:
-            why = ("; they were chosen because the key and the response are CoNLL-U" if args.conventions == "auto"
-                   else "")
-            raise UsageError(f"{option} is not available under the CorefUD conventions yet{why}: "
-                             f"--conventions conll gives v8.01's scores, with {option}")
-    settings = options.corefud
+def refuse_unavailable(args: argparse.Namespace) -> None:
+    """What `score` cannot do under the CorefUD conventions: `--stream` (its streaming reader is
+    CoNLL-2012's).  `--ci` and `--group-by` are the grouped report's, which `score` and `compare`
+    make the same way under every convention (`score._run_report`, `systems.build_report`)."""
+    if args.stream:
+        why = ("; they were chosen because the key and the response are CoNLL-U" if args.conventions == "auto"
+               else "")
+        raise UsageError(f"--stream is not available under the CorefUD conventions yet{why}: "
+                         f"--conventions conll gives v8.01's scores, with --stream")
+
+
+def asked_metrics(args: argparse.Namespace) -> tuple[str, ...]:
+    """`--metrics` under the CorefUD conventions: any metric a view lists under CorefUD (`compare`'s,
+    the workbench's panel); by default the official scorer's, in its order; the others (LMUC,
+    Mentions, ...) when asked, as the others show them."""
     corefud = convention(COREFUD)
     official = tuple(m.name for m in corefud.official)
-    # any metric a view lists under CorefUD (`compare`'s, the workbench's panel): by default the
-    # official scorer's, in its order; the others (LMUC, Mentions, ...) when asked, as the others show them
     available = tuple(m.name for m in listed(corefud))
     asked = official if args.metrics == "all" else tuple(m.strip() for m in args.metrics.split(","))
     unknown = [m for m in asked if m not in available]
     if unknown:
         raise UsageError(f"--metrics: {', '.join(unknown)} not among corefud's: {','.join(available)}")
+    return asked
+
+
+def run(args: argparse.Namespace, options: LoadOptions) -> int:
+    refuse_unavailable(args)
+    settings = options.corefud
+    official = tuple(m.name for m in convention(COREFUD).official)
+    asked = asked_metrics(args)
     # the one road, scores alone: the key read once, as node mentions (with its token spans and
     # their mention types only when a metric beyond the official scorer's needs them)
     spans = any(m not in official and m != CONLL.name for m in asked)
@@ -88,13 +101,17 @@ class Scores:
 
     def __init__(self, settings: Settings, result: CorpusResult, asked: tuple[str, ...]) -> None:
         self.settings = settings
-        metrics = [name for name in asked if name != CONLL.name]
-        # CoNLL is shown when asked for, or when its parts are (as corefud-scorer prints it)
-        with_conll = CONLL.name in asked or set(CONLL.parts) <= set(metrics)
-        self.micro = {name: result.micro[name] for name in [*metrics, CONLL.name]
-                      if name in result.micro and (name != CONLL.name or with_conll)}
+        self.micro = {name: result.micro[name] for name in shown_metrics(asked) if name in result.micro}
         shown = list(self.micro)
         self.documents = [(name, {m: scores[m] for m in shown if m in scores}) for name, scores in result.documents]
+
+
+def shown_metrics(asked: tuple[str, ...]) -> tuple[str, ...]:
+    """The metrics a CorefUD report shows, in its order: those asked, then CoNLL when asked for or
+    when its parts are (as corefud-scorer prints it), in every report of `score` (plain or grouped)."""
+    metrics = tuple(name for name in asked if name != CONLL.name)
+    with_conll = CONLL.name in asked or set(CONLL.parts) <= set(metrics)
+    return metrics + ((CONLL.name,) if with_conll else ())
 
 
 def result_json(result: Scores) -> dict:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from metrics.errors.kummerfeld_klein import KK_DESCRIPTIONS, KK_LABELS, KK_TYPES
 from metrics.errors.chen_ng.records import shown_types
 from metrics.errors.kummerfeld_klein.report import KKError, KKReport, count_kk
+from metrics.errors.kummerfeld_klein.syntax import GUESSED_HEADS, HEADS_WITHOUT_PARSE
 from metrics.measures.catalog import CONLL, label
 from metrics.model import MentionType
 
@@ -23,7 +24,7 @@ from ..json_text import dumps
 from ..options import UsageError, impact_option, jobs_option, limit_option, types_option, weights_option
 from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown, \
     shown_document
-from .common import load_session
+from .common import load_session, warn
 
 
 def kk_types_option(values: Sequence[str] | None) -> list[str] | None:
@@ -52,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
     session = load_session(args, [args.response], ua_taken=True)  # under ua: the identity chains
     documents = session.select_documents(args.document)
     report = session.kk_report(documents, metric=metric, weights=weights, processes=jobs_option(args.jobs))
+    if GUESSED_HEADS & set(report.fallback):  # once for the key, whose syntax K&K reads: no syntax to read
+        warn(f"{args.key}: no parse BCA can read in some sentences: K&K's heads there come from "
+             f"{heads_fallback(report)}")
     official = _official(session, weights, documents)
     selected = [e for e in report.errors if (kinds is None or e.kind in kinds) and (types is None or e.type in types)]
     listed = selected[:limit] if limit is not None else selected
@@ -98,6 +102,7 @@ def to_json(report: KKReport, listed: Sequence[KKError], selected: Sequence[KKEr
         "taxonomy": "kk",
         "impact_metric": None if metric == "conll" else metric,
         "heads": "parse" if report.parsed else "parse where present, else our mention heads and types",
+        **({} if report.parsed else {"heads_without_parse": [HEADS_WITHOUT_PARSE[f] for f in report.fallback]}),
         "reading": report.reading,
         "operations": report.operations,
         "baseline_conll_f1": report.baseline["conll"],
@@ -174,9 +179,15 @@ def _reading_line(report: KKReport, official: float | None) -> list[str]:
         line += f" (corefwb score on the files as given: {100 * official:.2f})"
     lines.append(line)
     if not report.parsed:
-        lines.append("heads: the parse column where a sentence has one, else our mention heads and types "
-                     "(docs/errors-kk.md); BCA itself needs a parse")
+        lines.append(f"heads: the parse column where a sentence has one, else {heads_fallback(report)}")
     return lines
+
+
+def heads_fallback(report: KKReport) -> str:
+    """What K&K's heads came from where a sentence had no parse, and the kinds: said in the
+    report's text and in the warning `run` gives once for the key (docs/errors-kk.md)."""
+    return (f"{' or '.join(HEADS_WITHOUT_PARSE[f] for f in report.fallback)}, and the mentions' kinds from our "
+            f"mention types (docs/errors-kk.md; BCA itself needs a parse)")
 
 
 def render_text(report: KKReport, listed: Sequence[KKError], selected: Sequence[KKError], n_documents: int,

@@ -19,8 +19,8 @@ from metrics.corpus.scoring import CorpusResult
 from . import corefud, ua
 from .common import add_output_argument, load_options, load_session, single_valued_note, warn, warn_all
 
-from ..output import CORPUS_MACRO_ROW, CORPUS_MICRO_ROW, align_rows, emit, percent, render_csv, render_markdown, \
-    score_json, shown_document
+from ..output import CORPUS_MACRO_ROW, CORPUS_MICRO_ROW, align_rows, conventions_header, conventions_json, emit, \
+    percent, render_csv, render_markdown, score_json, shown_document
 from ..score_rows import document_entries
 from ..names import system_names
 from ..session import LoadOptions
@@ -59,11 +59,15 @@ def run(args: argparse.Namespace) -> int:
         return ua.run_score(args, warn)
     options = load_options(args, [args.response])
     if options.conventions == "corefud":
-        return corefud.run(args, options)
-    wanted = metrics_option(args.metrics)
+        corefud.refuse_unavailable(args)
+        if not (args.ci or args.group_by):
+            return corefud.run(args, options)
+        wanted: tuple[str, ...] | None = corefud.shown_metrics(corefud.asked_metrics(args))
+    else:
+        wanted = metrics_option(args.metrics)
     weights = weights_option(args.weights)
     jobs = jobs_option(args.jobs)
-    if args.ci or args.group_by:
+    if args.ci or args.group_by:  # the grouped report, one road under every convention (as `compare`'s)
         return _run_report(args, options, wanted, weights, jobs)
     result = None
     if args.stream:
@@ -97,14 +101,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_report(args: argparse.Namespace, options: LoadOptions, wanted: tuple[str, ...], weights, jobs: int) -> int:
-    """`--ci` and `--group-by`: the corpus scores with their intervals and breakdown.  With
-    `--stream` the documents are read one at a time (their per-document scores are all intervals
-    need)."""
+def _run_report(args: argparse.Namespace, options: LoadOptions, asked: tuple[str, ...] | None, weights,
+                jobs: int) -> int:
+    """`--ci` and `--group-by`: the corpus scores with their intervals and breakdown, under v8.01's
+    conventions or CorefUD's (their settings first, as `compare` names them).  With `--stream` the
+    documents are read one at a time (their per-document scores are all intervals need)."""
     from metrics.measures.catalog import resolve, with_parts
     from metrics.corpus.scoring import aggregate
 
-    wanted = resolve(wanted)
+    # CorefUD's are named already, in its scorer's order (as its plain report lists them)
+    wanted = asked if asked is not None and options.conventions == "corefud" else resolve(asked)
     resamples = resamples_option(args)
     method = method_option(args, resamples) if resamples is not None else None
     session, full = None, None
@@ -118,7 +124,8 @@ def _run_report(args: argparse.Namespace, options: LoadOptions, wanted: tuple[st
                           method=method, args=args)
     result = aggregate(full.documents, weights, wanted)
     if args.format == "json":
-        extra = {k: v for k, v in report_json(report).items() if k in ("intervals", "groups", "method")}
+        extra = {**conventions_json(options),
+                 **{k: v for k, v in report_json(report).items() if k in ("intervals", "groups", "method")}}
         text = json_chunks(result, extra)
     elif args.format == "csv":
         headers, rows = score_rows(result, per_doc=args.per_doc)
@@ -126,10 +133,11 @@ def _run_report(args: argparse.Namespace, options: LoadOptions, wanted: tuple[st
         if report.comparison is not None:
             c = report.comparison.intervals[0]
             tables.insert(1, (["metric", "f1", "low", "high"],
-                              [[m, repr(full.micro[m].f1), repr(c[m].low), repr(c[m].high)] for m in wanted]))
+                              [[m, full.micro[m].f1, c[m].low, c[m].high] for m in wanted]))
         text = "\n".join(render_csv(h, r) for h, r in tables)
     else:
-        text = _report_text(report, result, args.per_doc, markdown=args.format == "markdown")
+        text = conventions_header(options) + _report_text(report, result, args.per_doc,
+                                                          markdown=args.format == "markdown")
     emit(text, args.output, inputs=files_read(args, [args.key, args.response]))
     return 0
 
@@ -190,11 +198,11 @@ def json_chunks(result: CorpusResult, extra: dict | None = None) -> Iterator[str
 def score_rows(result: CorpusResult, per_doc: bool) -> tuple[list[str], list[list[str]]]:
     """Rows of (scope, metric, recall, precision, f1) with full precision, for CSV and Markdown."""
     headers = ["document", "metric", "recall", "precision", "f1"]
-    rows = [[CORPUS_MICRO_ROW, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in result.micro.items()]
-    rows += [[CORPUS_MACRO_ROW, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in result.macro.items()]
+    rows = [[CORPUS_MICRO_ROW, name, s.recall, s.precision, s.f1] for name, s in result.micro.items()]
+    rows += [[CORPUS_MACRO_ROW, name, s.recall, s.precision, s.f1] for name, s in result.macro.items()]
     if per_doc:
         for doc, scores in result.documents:
-            rows += [[doc, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in scores.items()]
+            rows += [[doc, name, s.recall, s.precision, s.f1] for name, s in scores.items()]
     return headers, rows
 
 

@@ -273,28 +273,28 @@ def csv_tables(report: Report) -> list[tuple[list[str], list[list]]]:
     for s, (name, result) in enumerate(zip(report.names, report.results)):
         for m in report.metrics:
             score = result.micro[m]
-            row = [name, m, repr(score.recall), repr(score.precision), repr(score.f1)]
+            row = [name, m, score.recall, score.precision, score.f1]
             if c is not None:
-                row += [repr(c.intervals[s][m].low), repr(c.intervals[s][m].high)]
+                row += [c.intervals[s][m].low, c.intervals[s][m].high]
                 if s:
                     d = c.differences[s - 1][m]
-                    row += [repr(d.value), repr(d.interval.low), repr(d.interval.high),
-                            "" if d.p_value is None else repr(d.p_value)]
+                    row += [d.value, d.interval.low, d.interval.high,
+                            "" if d.p_value is None else d.p_value]
             rows.append(row + [""] * (len(headers) - len(row)))
     tables = [(headers, rows)]
     if report.group_by in ("genre", "file") and report.groups:
         tables.append((["system", "group", "documents", "metric", "micro_f1", "macro_f1"],
-                       [[n, g.name, len(g.documents), m, repr(g.result.micro[m].f1), repr(g.result.macro[m].f1)]
+                       [[n, g.name, len(g.documents), m, g.result.micro[m].f1, g.result.macro[m].f1]
                         for n, groups in zip(report.names, report.groups) for g in groups for m in report.metrics]))
     elif report.group_by == "length":
         tables.append((["system", "length", "chains", "mentions", "metric", "recall", "recall_num", "recall_den"],
-                       [[n, b.label, b.chains, b.mentions, m, repr(s.recall), repr(s.recall_num), repr(s.recall_den)]
+                       [[n, b.label, b.chains, b.mentions, m, s.recall, s.recall_num, s.recall_den]
                         for n, buckets in zip(report.names, report.groups) for b in buckets
                         for m, s in b.recall.items()]))
     elif report.group_by == "type":
         tables.append((["system", "type", "detection_recall", "detection_precision", "linking_recall",
                         "linking_precision"],
-                       [[n, r.type.name, repr(r.detection.recall), repr(r.detection.precision),
-                         repr(r.linking.recall), repr(r.linking.precision)]
+                       [[n, r.type.name, r.detection.recall, r.detection.precision,
+                         r.linking.recall, r.linking.precision]
                         for n, rows_of in zip(report.names, report.groups) for r in rows_of]))
     return tables

@@ -180,7 +180,8 @@ class Comparing:
             rows.append(comparison_cells(metric.name, metric.short or metric.label, [micro.get(metric.name) for micro in micros],
                                          baseline=base.micro.get(metric.name) if base else None,
                                          system=other.micro.get(metric.name) if other else None,
-                                         difference=differences.get(metric.name), narrow=narrow))
+                                         difference=differences.get(metric.name), narrow=narrow,
+                                         widths=panel.difference_widths))
         panel.fill(metrics, rows)
         title = "corpus" if narrow else "scores: corpus"  # 40 columns below 130: no cut
         a, b = display_text(labels[self.baseline]), display_text(labels[self.system])

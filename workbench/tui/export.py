@@ -111,7 +111,7 @@ def write_entity_report(source: ExportSource, scope: str, fmt: str, path: str | 
         text = render_csv(*paper_table(report, report.errors))
     else:
         headers, rows = paper_table(report, report.errors)
-        text = render_markdown(headers, rows, title=f"Kummerfeld & Klein errors: {names[0] if names else 'corpus'}")
+        text = render_markdown(headers, rows, title=f"Kummerfeld & Klein errors: {source.label(scope)}")
         text += "\n" + render_markdown(ERROR_HEADERS, [error_row(e, 60) for e in report.errors], title="Errors")
     target = path or default_path(source.label(scope), fmt)
     write_atomic(target, text, inputs=source.session.inputs)

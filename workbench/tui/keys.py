@@ -86,18 +86,6 @@ def key_rows(app_class: type) -> list[tuple[str, str, str]]:
     return rows + list(EXTRA)
 
 
-README_BEGIN, README_END = "<!-- keys: made by workbench/tui/keys.py -->", "<!-- end of keys -->"
-
-
-def markdown_table(app_class: type) -> str:
-    """The README's keys table (between `README_BEGIN` and `README_END`; tests/test_app_layout.py
-    checks it, and rewrites it when run with COREFWB_WRITE_README=1)."""
-    lines = ["| keys | what | where |", "|---|---|---|"]
-    for keys, what, where in key_rows(app_class):
-        lines.append(f"| `{keys}` | {what} | {where} |")
-    return "\n".join(lines) + "\n"
-
-
 def legend() -> list[tuple[str, str]]:
     """(term, meaning) of the error categories and the error list's columns."""
     return [(f"{c.short}  {c.label}", c.description) for c in CATEGORIES] + [

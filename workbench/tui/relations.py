@@ -70,7 +70,7 @@ class Overlay:
     endings: dict[Span, str]
 
     def apply(self, marks: Sequence[Marked], before: int | None = None) -> list[Marked]:
-        """The mentions to draw with the relations added (`before`: as `rows.marked_mentions`).
+        """The mentions to draw with the relations added (`before`: as tests/text_reference.py's `marked_mentions`).
         A label ending goes to the chain's mention of its span, else to the first markable the
         relations bracket there, else to a bracket of its own (a mention no chain shows: a
         singleton removed)."""

@@ -102,10 +102,6 @@ def mention_text(doc: Document, span: Span, limit: int = 60) -> str:
     return text
 
 
-def _ids_label(ids: list[str] | None) -> str:
-    return ",".join(ids) if ids else "-"
-
-
 REPAIRED, REPAIR_MARK = "repaired", "*"
 """The tint and the label mark of a mention a reader repaired to make it (a CRAC LLM-track
 output's `Document.repaired`), drawn as a change is in compare mode."""
@@ -135,35 +131,6 @@ class Marked:
     @property
     def runs(self) -> tuple[Span, ...]:
         return self.pieces or (self.span,)
-
-
-def marked_mentions(key: Document, response: Document, types: dict[Span, MentionType], mode: Side, *,
-                    other: Document | None = None, changes: dict[Span, str] | None = None) -> list[Marked]:
-    """The mentions to draw for a view mode, labelled `N1` (key or response) or `N1/3` (both).
-
-    In "both" the label is key chain / response chain, `-` for the side that lacks the span, so a
-    missing or spurious mention is readable without colour.  In compare mode (`other`: the
-    compared system, `response` the baseline) "response" labels baseline/compared chain ids and
-    "both" key/baseline/compared; a mention whose error changed (`changes`) ends its label with
-    the change's mark (`comparison.CHANGE_MARKS`: + fixed, ! introduced, ~ changed).  Sorted
-    by span.  (The text view makes the same marks a range at a time: `textlayout.TextMarks`.)
-    """
-    marks_of = label_marks()
-    sides = [chain_ids(doc) for doc in _sides(key, response, other, mode)]
-    spans = set().union(*sides)
-    changes = changes or {}
-    pieces: dict[Span, tuple[Span, ...]] = {}
-    for doc in (key, response, other):
-        if doc is not None and doc.pieces:
-            pieces.update(doc.pieces)
-    marks = []
-    for span in sorted(spans):
-        kind = mention_type(types, span)
-        label = "/".join(_ids_label(ids.get(span)) for ids in sides)
-        change = changes.get(span)
-        marks.append(Marked(span, kind, kind.letter + label + (marks_of.get(change, "") if change else ""), change,
-                            pieces.get(span, ())))
-    return marks
 
 
 def _sides(key: Document, response: Document, other: Document | None, mode: Side) -> list[Document]:
@@ -202,19 +169,14 @@ class TextLayout:
     width: int
 
 
-def token_units(doc: Document, marks: Sequence[Marked]) -> list[list[Atom]]:
-    """One unbreakable unit per token: its opening brackets, the word, its closing brackets+labels.
-
+def token_units_between(words: Sequence[str], marks: Sequence[Marked], first: int, last: int) -> list[list[Atom]]:
+    """The units of tokens [first, last) of a text whose words, as drawn, are `words`: one
+    unbreakable unit per token, its opening brackets, the word, its closing brackets and labels.
     Openings outermost first (longer span first), closings innermost first, so nesting reads
     `[[Byron]N1 's mother]M2`.  The word is coloured by its innermost mention's type.  Each piece
     of a discontinuous mention is bracketed and labelled: `[the man]M1 , he said , [who left]M1`.
-    """
-    return token_units_between(display_words(doc.words), marks, 0, len(doc.words))
-
-
-def token_units_between(words: Sequence[str], marks: Sequence[Marked], first: int, last: int) -> list[list[Atom]]:
-    """`token_units` of tokens [first, last) of a text whose words, as drawn, are `words`: the
-    text view lays out a book a block at a time (`textlayout`), each block exactly as the whole.
+    The text view lays out a book a block at a time (`textlayout`), each block exactly as the whole
+    (tests/text_reference.py's `token_units`, the whole text's, is this over every token).
     A mention is bracketed when it lies within the text; of one reaching past the range, only
     what falls inside it is drawn.  Of two mentions of one length over a token, the later
     colours it (a rule, so that a block and the whole agree)."""

@@ -23,7 +23,7 @@ from metrics.measures.weights import MAX_WEIGHT, PRESETS, Weights
 
 from .cells import FastTable, fitted_names, pair_heads
 from .rows import ScoreLine, percent
-from ..output import signed_points
+from ..output import fitted_interval, fitted_points
 
 COLUMNS = (("metric", 12), (" doc R", 6), ("     P", 6), ("     F", 6), (" ", 1),
            ("corp R", 6), ("     P", 6), ("     F", 6), ("    ΔF", 6))
@@ -36,13 +36,18 @@ SHORT_WEIGHT_LABELS = ("N", "M", "P", "S")
 each box keeps room for `0.25` and the cursor after it (with `nam`, `0.25` scrolled to `.25`)."""
 WEIGHT_NAMES = ("nam", "nom", "pro", "sing")
 INTERVAL_WIDTH = 13
-"""`[-26.6,-23.8]`: the interval of a difference, in points."""
+"""The interval of a difference, in points: `[+1.25,+3.40]`, or `[-26.6,-23.8]` where two decimals
+do not fit (`output.fitted_interval`); wider with a blank before it when the systems leave room."""
 SCORES_WIDTH = 61
 """The table's width (`#scores` in workbench.tcss: the panel's 64 less its border and scrollbar)."""
 MAX_SYSTEM_COLUMNS = (SCORES_WIDTH - COLUMNS[0][1] - 6 - INTERVAL_WIDTH) // 6
 """Compare mode: a column per system while they fit (5), else the baseline's and the compared one's."""
 
 
+WIDE_DELTA_WIDTH, WIDE_INTERVAL_WIDTH = 7, 16
+"""Compare mode, where the systems leave room: ΔF and its interval in these cells, each with the
+scores' two decimals and a blank before it (` -34.30`, ` [-38.46,-22.02]`: `output.fitted_points`,
+`fitted_interval`); else in 6 and what is left, with fewer decimals where they do not fit."""
 NARROW_MARK_WIDTH = 4
 """Below 130 columns, compare mode: ` 95%` heads a column with `*` where the 95% interval of ΔF
 excludes 0, in the place of the interval (the panel keeps its 40 columns, the text its room)."""
@@ -61,22 +66,26 @@ def compare_columns(labels: Sequence[str], narrow: bool = False) -> list[tuple[s
                 + [("    ΔF", 6), (" 95%", NARROW_MARK_WIDTH)])
     room = (SCORES_WIDTH - COLUMNS[0][1] - 6 - INTERVAL_WIDTH - 1) // max(1, len(labels))
     column = max(6, min(room, 1 + max((len(name) for name in labels), default=0)))
-    width = min(INTERVAL_WIDTH + 1, SCORES_WIDTH - COLUMNS[0][1] - column * len(labels) - 6)  # a space before it if it fits
+    left = SCORES_WIDTH - COLUMNS[0][1] - column * len(labels)  # ΔF's and the interval's room
+    delta = WIDE_DELTA_WIDTH if left - WIDE_DELTA_WIDTH >= WIDE_INTERVAL_WIDTH else 6
     return ([COLUMNS[0]] + [(name.rjust(column), column) for name in fitted_names(labels, column - 1)]
-            + [("    ΔF", 6), ("95% interval".rjust(width), width)])
+            + [("ΔF".rjust(delta), delta), ("95% interval".rjust(left - delta), left - delta)])
 
 
 def comparison_cells(metric: str, label: str, values: Sequence[Any | None], *, baseline: Any | None,
-                     system: Any | None, difference: Any | None, narrow: bool = False) -> list[str]:
+                     system: Any | None, difference: Any | None, narrow: bool = False,
+                     widths: tuple[int, int] = (6, INTERVAL_WIDTH)) -> list[str]:
     """One row of the compare table: the systems' corpus F1, the difference (compared system -
-    baseline, in points) and its interval once the bootstrap has run (`…` until then); `narrow`:
-    `*` where the interval excludes 0 instead of the interval."""
-    delta = signed_points(100 * (system.f1 - baseline.f1), 1, 6) if baseline is not None and system is not None else ""
+    baseline, in points) and its interval once the bootstrap has run (`…` until then), in their
+    columns' `widths`, with the scores' decimals where they fit (`fitted_points`, as `corefwb
+    compare` writes them); `narrow`: `*` where the interval excludes 0 instead of the interval."""
+    delta = fitted_points(100 * (system.f1 - baseline.f1), widths[0]) if baseline is not None and system is not None \
+        else ""
     if narrow and difference is not None:
         low, high = difference.interval.low, difference.interval.high
         interval = "*" if low > 0 or high < 0 else ""
     elif difference is not None:
-        interval = f"[{signed_points(100 * difference.interval.low, 1)},{signed_points(100 * difference.interval.high, 1)}]"
+        interval = fitted_interval(100 * difference.interval.low, 100 * difference.interval.high, widths[1])
     else:
         interval = "…" if delta else ""
     return [label + " ", *(percent(v.f1) if v is not None else "" for v in values), delta, interval]
@@ -199,7 +208,8 @@ scrolls when the terminal is short.
             delta = ""
             if previous and corpus is not None and line.metric in previous:
                 change = 100 * (corpus.f1 - previous[line.metric].f1)
-                delta = signed_points(change, 1, 6) if abs(change) >= 0.05 else ""
+                written = fitted_points(change, 6)
+                delta = written if float(written) != 0 else ""  # a change too small to show is none
             if self.scope is not None:
                 shown = doc if self.scope == "document" else corpus
                 rows.append([line.label + " ", *(percent(getattr(shown, part)) if shown is not None else ""
@@ -229,6 +239,12 @@ scrolls when the terminal is short.
         self._columns(columns)
         self._compare = columns
         self.add_class("-compare")
+
+    @property
+    def difference_widths(self) -> tuple[int, int]:
+        """Compare mode: the cells of ΔF's and the interval's columns (its last two), as
+        `compare_columns` made them."""
+        return (self._compare[-2][1], self._compare[-1][1]) if self._compare else (6, INTERVAL_WIDTH)
 
     def fill(self, metrics: list[str], rows: list[list[str]]) -> None:
         """Fill the table; when the same metrics are shown again (another document, new weights),

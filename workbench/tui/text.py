@@ -279,12 +279,14 @@ mention its bracket repair made (* hides them).
         self._selection = selection
         self._cache.clear()
         if selection.mention is not None and self._layout is not None:
-            line = self._layout.token_line[min(selection.mention[0], len(self._layout.token_line) - 1)]
+            line = self.line_of_token(selection.mention[0])
             if not (self.scroll_y <= line < self.scroll_y + self.scrollable_content_region.height - 1):
                 self.scroll_to(0, max(0, line - self.scrollable_content_region.height // 3), animate=False, immediate=True)
         self.refresh()
 
     def line_of_token(self, token: int) -> int:
+        """The display line a token is on (0 before any layout), the last token's for one past it:
+        where `select` brings a mention and what `span_in_view` checks."""
         if not self._layout or not self._layout.token_line:
             return 0
         return self._layout.token_line[min(token, len(self._layout.token_line) - 1)]
@@ -299,7 +301,7 @@ mention its bracket repair made (* hides them).
         """Whether a span's first token is on a line the view shows."""
         if self._layout is None or not self._layout.token_line:
             return True
-        line = self._layout.token_line[min(span[0], len(self._layout.token_line) - 1)]
+        line = self.line_of_token(span[0])
         return self.scroll_y <= line < self.scroll_y + self.scrollable_content_region.height
 
     # ----------------------------------------------------------------- layout

@@ -6,8 +6,9 @@ GIL with everything else.  What the view needs of the whole text is only where e
 that follows from each token's width in cells (its word, its opening brackets, its closing
 brackets with their labels), which array work over the chains gives without building a label
 (`unit_widths`), and a greedy wrap over those integers (`_wrap_widths`).  The lines themselves
-are built, a block of them at a time, when one of them is drawn, by the same `token_units` and
-`wrap_units` that lay out a whole text (tests check the two agree line for line).  Greedy
+are built, a block of them at a time, when one of them is drawn, by the same `token_units_between`
+and `wrap_units` that lay out a whole text (tests check the two agree line for line, against
+tests/text_reference.py's whole-text marks and units).  Greedy
 wrapping starts every line afresh (empty, no room used), so a block can begin at any line that
 starts with a token's unit, and the block's lines are exactly the whole text's.
 
@@ -136,7 +137,7 @@ class TextMarks:
     """The mentions a mode draws over a document's text, asked for a range of tokens at a time,
     and each token's unit width (what wrapping needs of the whole text).
 
-    The same mentions, labels and changes as `rows.marked_mentions` (one side per label part:
+    The same mentions, labels and changes as tests/text_reference.py's `marked_mentions` (one side per label part:
     the key and/or the responses), without making a `Marked` for a mention not drawn; under the
     UA conventions with the relations' markables and label endings (`relations.Overlay`) added as
     `Overlay.apply` adds them."""
@@ -258,7 +259,7 @@ def text_marks(key: Document, response: Document, types: dict[Span, MentionType]
                other: Document | None = None, changes: dict[Span, str] | None = None,
                relation_marks: Sequence[Marked] = (), endings: dict[Span, str] | None = None) -> TextMarks:
     """The marks of a mode over the key's text (the response's when the key has no words), as
-    `rows.marked_mentions` labels them; under the UA conventions with a `relations.Overlay`'s
+    tests/text_reference.py's `marked_mentions` labels them; under the UA conventions with a `relations.Overlay`'s
     `marks` and `endings`, as `Overlay.apply` adds them."""
     from .rows import _sides
 

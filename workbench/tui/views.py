@@ -153,10 +153,6 @@ class ChainLines(ScrollView, can_focus=True):
             self._wrapped[key] = strips
         return strips
 
-    def plain_text(self) -> str:
-        """Every item, as plain text (builds every chain: for tests and small documents)."""
-        return "".join(line.plain + "\n" for index in range(len(self._rows)) for line in self.chain_lines(index))
-
     def screen_lines(self) -> list[Strip]:
         """The lines on screen: the wrapped items from the top one on, until the screen is full."""
         width, height = self.scrollable_content_region.width, self.scrollable_content_region.height

@@ -82,6 +82,8 @@ class KKReport:
     """BCA's raw operations: span, split, remove, introduce, merge."""
     parsed: bool = True
     """Did every document have a parse (heads and kinds exactly BCA's)?"""
+    fallback: tuple[str, ...] = ()
+    """Where a document has none: what its heads came from (keys of `syntax.HEADS_WITHOUT_PARSE`), each once."""
 
 
 def _records(view: PairView, found: list[Found]) -> list[KKError]:
@@ -181,7 +183,8 @@ class _DocumentResult:
     """Per stage (`STAGES`), the document's scores of the metrics asked for."""
     reading: dict[str, int]
     operations: dict[str, int]
-    parsed: bool
+    fallback: str | None
+    """Where a sentence has no tree: what its heads came from (None: every sentence BCA's)."""
 
 
 def _analyse_document(name: str, key: Document, response: Document, *, singletons: bool, metrics: tuple[str, ...],
@@ -202,7 +205,7 @@ def _analyse_document(name: str, key: Document, response: Document, *, singleton
             scores.append(scores[-1])
         previous = state
     return _DocumentResult(_records(view, outcome.errors), scores, view.dropped, outcome.operations,
-                           view.syntax.parsed)
+                           view.syntax.fallback)
 
 
 def analyse_corpus(pairs: Sequence[tuple[str, Document, Document]], singletons: bool = True,
@@ -227,7 +230,8 @@ def analyse_corpus(pairs: Sequence[tuple[str, Document, Document]], singletons: 
                  for stage in range(len(STAGES))]
     values = [{m: _points(m, aggregate(docs, weights, metrics).micro) for m in metrics} for docs in per_stage]
     return KKReport([e for result in results for e in result.errors], metric, values[0],
-                    list(zip(KK_TYPES, values[1:])), reading, operations, all(r.parsed for r in results))
+                    list(zip(KK_TYPES, values[1:])), reading, operations, all(r.fallback is None for r in results),
+                    tuple(dict.fromkeys(r.fallback for r in results if r.fallback is not None)))
 
 
 def analyse_errors(pairs: Sequence[tuple[str, Document, Document]], singletons: bool = True) -> list[KKError]:

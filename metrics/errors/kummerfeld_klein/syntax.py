@@ -22,12 +22,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from metrics.mentions.heads import head_of
+from metrics.mentions.heads import head_of, heads_for
 from metrics.mentions.heads_parse import read_parse_bit
 from metrics.mentions.types import DocumentTypes
 from metrics.model import Document, MentionType
 
 PRONOUN, NAME, NOMINAL = "pronoun", "name", "nominal"
+
+HEADS_WITHOUT_PARSE = {
+    "dependency": "the dependency trees",
+    "parse": "the parse by our Collins rules (its bits form no tree BCA reads)",
+    "rule over tags": "our head rule over the POS tags (no tree)",
+    "rule": "our head rule over the words alone (no tree, no POS tags)",
+}
+"""Where a sentence has no tree BCA can read, what its mentions' heads come from, by the source
+`metrics.mentions.heads` uses for the document (the reports say which: BCA itself needs a parse);
+the kinds then come from our mention types."""
+GUESSED_HEADS = frozenset({"rule over tags", "rule"})
+"""The sources that are our guess, not an annotation of syntax (a warning says so once)."""
 
 PRONOUN_TAGS = frozenset({"PRP", "PRP$", "WP", "WP$", "WDT", "WRB", "DT"})
 PRONOUN_WORDS = frozenset("""
@@ -168,6 +180,15 @@ class DocumentSyntax:
     def parsed(self) -> bool:
         """Does every sentence have a tree (so this is exactly BCA's view)?"""
         return all(self.parsed_sentences)
+
+    @property
+    def fallback(self) -> str | None:
+        """What the heads of sentences without a tree come from (a key of `HEADS_WITHOUT_PARSE`:
+        `metrics.mentions.heads`' source); None when every sentence has one."""
+        if self.parsed:
+            return None
+        finder = heads_for(self.doc)
+        return finder.rule if finder.rule != "rule" or finder.pos is None else "rule over tags"
 
     def span(self, mention: tuple[int, int, int]) -> tuple[int, int]:
         """The document-level inclusive span of a BCA mention."""
