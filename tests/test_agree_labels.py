@@ -23,3 +23,48 @@ def test_markdown_says_how_to_read_the_ace_value_as_text_does(capsys, monkeypatc
     for form in ("text", "markdown"):
         assert main(["score", "--metrics", "muc,ace", "--format", form, *SAMPLE[:2]]) == 0
         assert "ACE-value: F1 column is the value" in capsys.readouterr().out, form
+
+
+def test_score_with_intervals_names_its_weights_and_the_ace_value_as_the_plain_table_does(capsys, monkeypatch):
+    """`score --ci` (and `--group-by`) printed the LMetrics with no weights and the ACE-value in
+    the F1 column with no note, where `score` without them says both."""
+    monkeypatch.chdir(__file__.rsplit("/tests/", 1)[0])
+    for extra in (["--ci", "--bootstrap", "50"], ["--group-by", "file"]):
+        for form in ("text", "markdown"):
+            assert main(["score", "--metrics", "lmuc,ace", "--weights", "W2", "--format", form, *extra,
+                         *SAMPLE[:2]]) == 0
+            out = capsys.readouterr().out
+            assert "weights nam=1 nom=1 pro=1 sing=0.5" in out, (extra, form)
+            assert "ACE-value: F1 column is the value" in out, (extra, form)
+
+
+def test_score_markdown_names_its_weights_as_text_does(capsys, monkeypatch):
+    monkeypatch.chdir(__file__.rsplit("/tests/", 1)[0])
+    for form in ("text", "markdown"):
+        assert main(["score", "--metrics", "lmuc", "--weights", "W2", "--format", form, *SAMPLE[:2]]) == 0
+        assert "weights nam=1 nom=1 pro=1 sing=0.5" in capsys.readouterr().out, form
+
+
+def test_compare_says_how_to_read_the_ace_value(capsys, monkeypatch):
+    """Its tables head every column "F1 (%)" and the differences "F1 points": the ACE-value's are
+    its value, as `score` says under its table."""
+    monkeypatch.chdir(__file__.rsplit("/tests/", 1)[0])
+    for form in ("text", "markdown"):
+        assert main(["compare", "--metrics", "muc,ace", "--bootstrap", "50", "--format", form, *SAMPLE]) == 0
+        assert "ACE-value: F1 column is the value" in capsys.readouterr().out, form
+        assert main(["compare", "--metrics", "muc", "--bootstrap", "50", "--format", form, *SAMPLE]) == 0
+        assert "ACE-value" not in capsys.readouterr().out, form
+
+
+def test_the_workbench_markdown_export_says_how_to_read_the_ace_value():
+    """Its scores table heads the column F1 as `score --format markdown` does, and said nothing."""
+    from metrics.measures.ace import AceScore
+    from metrics.measures.score import Score
+    from workbench.error_rows import render_report
+
+    ace = AceScore(3.0, 10.0, 1.0, 1.0, 1.0, 5.0, 8.0, 2, 3, 2)
+    text = render_report("corpus", (1, 0.75, 0.5, 1), {"muc": Score(1, 2, 1, 2), "ace": ace}, None, "markdown")
+    assert "| ACE-value | 50.00 | 55.56 | 30.00 |" in text
+    assert "ACE-value: F1 column is the value" in text
+    without = render_report("corpus", (1, 0.75, 0.5, 1), {"muc": Score(1, 2, 1, 2)}, None, "markdown")
+    assert "ACE-value" not in without

@@ -127,6 +127,16 @@ def signed_points(points: float, digits: int, width: int = 0) -> str:
     return text.rjust(width)
 
 
+def single_valued_note(metric_names: Sequence[str]) -> str | None:
+    """How to read the row of a single-valued metric (the ACE-value) in a recall/precision/F1
+    table, said under every such table (`score` under every convention, `compare`, the workbench's Markdown
+    export): the F1 column holds it."""
+    from metrics.measures.catalog import METRICS, label
+
+    single = [label(name) for name in metric_names if METRICS[name].single]
+    return f"{', '.join(single)}: F1 column is the value; recall and precision are value-based" if single else None
+
+
 IMPACT_UNIT = "points"
 """The unit of an error's impact everywhere it is shown (workbench, `corefwb errors`, CSV, JSON,
 Markdown): the change of the corpus metric, in percentage points (F1 x 100)."""

@@ -21,10 +21,10 @@ from metrics.measures.weights import given
 
 from ..json_text import dumps
 from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, render_csv, render_markdown, score_json, \
-    shown_document
+    shown_document, single_valued_note
 from ..session import LoadOptions, Session
 from ..options import UsageError, jobs_option, weights_option
-from .common import kept_until_exit, single_valued_note, warn_all
+from .common import kept_until_exit, warn_all
 
 if TYPE_CHECKING:  # the CorefUD convention's own code is loaded when it scores, not with the command line
     from metrics.conventions.corefud import Settings
