@@ -68,3 +68,30 @@ def test_the_workbench_markdown_export_says_how_to_read_the_ace_value():
     assert "ACE-value: F1 column is the value" in text
     without = render_report("corpus", (1, 0.75, 0.5, 1), {"muc": Score(1, 2, 1, 2)}, None, "markdown")
     assert "ACE-value" not in without
+
+
+def test_v801s_conventions_with_another_match_or_without_singletons_say_so(capsys, monkeypatch):
+    """`--match head` gave MUC 64.34 on the sample where v8.01 gives 56.84, and no output said
+    the match was not v8.01's (JSON had no field for it); `--singletons remove` said it only on
+    stderr.  Their defaults' outputs say nothing more, as before."""
+    import json
+
+    monkeypatch.chdir(__file__.rsplit("/tests/", 1)[0])
+    cases = [(["--match", "head"], "head match, singletons kept", {"match": "head", "singletons": "keep"}),
+             (["--singletons", "remove"], "exact match, singletons removed",
+              {"match": "exact", "singletons": "remove"})]
+    for extra, said, fields in cases:
+        for command in (["score"], ["score", "--ci", "--bootstrap", "20"], ["errors", "--limit", "1"]):
+            for form in ("text", "markdown"):
+                assert main([*command, "--format", form, *extra, *SAMPLE[:2]]) == 0
+                assert f"conventions conll, {said}" in capsys.readouterr().out, (command, form)
+            assert main([*command, "--format", "json", *extra, *SAMPLE[:2]]) == 0
+            out = json.loads(capsys.readouterr().out)
+            assert {k: out.get(k) for k in fields} == fields and out["conventions"] == "conll", command
+        assert main(["compare", "--bootstrap", "20", *extra, *SAMPLE]) == 0
+        assert f"conventions conll, {said}" in capsys.readouterr().out
+    for command in (["score"], ["errors", "--limit", "1"]):
+        assert main([*command, *SAMPLE[:2]]) == 0
+        assert "conventions conll" not in capsys.readouterr().out
+        assert main([*command, "--format", "json", *SAMPLE[:2]]) == 0
+        assert "conventions" not in json.loads(capsys.readouterr().out)

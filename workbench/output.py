@@ -379,15 +379,32 @@ def error_json(record) -> dict:
 
 def conventions_header(options) -> str:
     """Under the CorefUD or UA conventions, the line that names them and their settings, first in a
-    text output (empty under v8.01's, whose outputs stay as they were)."""
+    text output; under v8.01's, only when a setting departs from v8.01's own (`--match` other than
+    exact, `--singletons remove`), whose numbers no output said were not v8.01's (its defaults'
+    outputs stay as they were)."""
     if options.conventions == "ua":
         return f"{options.ua.describe()}\n"
-    return f"{options.corefud.describe()}\n" if options.conventions == "corefud" else ""
+    if options.conventions == "corefud":
+        return f"{options.corefud.describe()}\n"
+    if not _departs_from_v801(options):
+        return ""
+    return (f"conventions conll, {options.match} match, singletons "
+            f"{'kept' if options.singletons == 'keep' else 'removed'} (v8.01 matches exact spans and keeps singletons)\n")
 
 
 def conventions_json(options) -> dict:
-    """Under the CorefUD or UA conventions, the settings a JSON output names (as `score` does)."""
+    """Under the CorefUD or UA conventions, the settings a JSON output names (as `score` does); under
+    v8.01's, the same fields when a setting departs from v8.01's (`conventions_header`)."""
     if options.conventions == "ua":
         return options.ua.fields()
-    return options.corefud.fields() if options.conventions == "corefud" else {}
+    if options.conventions == "corefud":
+        return options.corefud.fields()
+    if not _departs_from_v801(options):
+        return {}
+    return {"conventions": options.conventions, "match": options.match, "singletons": options.singletons}
 
+
+def _departs_from_v801(options) -> bool:
+    """Scores under v8.01's conventions with a setting v8.01 lacks: mentions matched other than by
+    their exact span, or singletons removed before alignment."""
+    return options.match != "exact" or options.singletons == "remove"

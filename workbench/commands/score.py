@@ -20,7 +20,7 @@ from . import corefud, ua
 from .common import add_output_argument, load_options, load_session, warn, warn_all
 
 from ..output import CORPUS_MACRO_ROW, CORPUS_MICRO_ROW, align_rows, emit, percent, render_csv, render_markdown, \
-    score_json, shown_document, single_valued_note
+    conventions_header, conventions_json, score_json, shown_document, single_valued_note
 from ..score_rows import document_entries
 from ..names import system_names
 from ..session import LoadOptions
@@ -73,9 +73,10 @@ def run(args: argparse.Namespace) -> int:
     if result is None:
         session = load_session(args, [args.response])
         result, characters = session.score(weights, wanted, processes=jobs), session.corpora[0].characters
-    header = alignment_header(characters)
+    header = conventions_header(options) + alignment_header(characters)
     if args.format == "json":
-        text = json_chunks(result, {"alignment": characters.to_json()} if characters is not None else None)
+        text = json_chunks(result, {**conventions_json(options),
+                                    **({"alignment": characters.to_json()} if characters is not None else {})})
     elif args.format in ("csv", "markdown"):
         if args.format == "csv":
             text = render_csv(*score_rows(result, per_doc=args.per_doc))
@@ -118,7 +119,8 @@ def _run_report(args: argparse.Namespace, options: LoadOptions, wanted: tuple[st
                           method=method, args=args)
     result = aggregate(full.documents, weights, wanted)
     if args.format == "json":
-        extra = {k: v for k, v in report_json(report).items() if k in ("intervals", "groups", "method")}
+        extra = {**conventions_json(options),
+                 **{k: v for k, v in report_json(report).items() if k in ("intervals", "groups", "method")}}
         text = json_chunks(result, extra)
     elif args.format == "csv":
         headers, rows = score_rows(result, per_doc=args.per_doc)
@@ -129,7 +131,8 @@ def _run_report(args: argparse.Namespace, options: LoadOptions, wanted: tuple[st
                               [[m, repr(full.micro[m].f1), repr(c[m].low), repr(c[m].high)] for m in wanted]))
         text = "\n".join(render_csv(h, r) for h, r in tables)
     else:
-        text = _report_text(report, result, args.per_doc, markdown=args.format == "markdown")
+        text = conventions_header(options) + _report_text(report, result, args.per_doc,
+                                                          markdown=args.format == "markdown")
     emit(text, args.output, inputs=files_read(args, [args.key, args.response]))
     return 0
 
