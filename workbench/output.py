@@ -386,7 +386,7 @@ def conventions_header(options) -> str:
         return f"{options.ua.describe()}\n"
     if options.conventions == "corefud":
         return f"{options.corefud.describe()}\n"
-    if not _departs_from_v801(options):
+    if not departs_from_v801(options):
         return ""
     return (f"conventions conll, {options.match} match, singletons "
             f"{'kept' if options.singletons == 'keep' else 'removed'} (v8.01 matches exact spans and keeps singletons)\n")
@@ -399,12 +399,12 @@ def conventions_json(options) -> dict:
         return options.ua.fields()
     if options.conventions == "corefud":
         return options.corefud.fields()
-    if not _departs_from_v801(options):
+    if not departs_from_v801(options):
         return {}
     return {"conventions": options.conventions, "match": options.match, "singletons": options.singletons}
 
 
-def _departs_from_v801(options) -> bool:
+def departs_from_v801(options) -> bool:
     """Scores under v8.01's conventions with a setting v8.01 lacks: mentions matched other than by
     their exact span, or singletons removed before alignment."""
     return options.match != "exact" or options.singletons == "remove"
