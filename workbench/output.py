@@ -136,6 +136,16 @@ def single_valued_note(metric_names: Sequence[str]) -> str | None:
     single = [label(name) for name in metric_names if METRICS[name].single]
     return f"{', '.join(single)}: F1 column is the value; recall and precision are value-based" if single else None
 
+def nothing_to_score(score: object) -> bool:
+    """A score with nothing to count on either side (both denominators 0: zero anaphora where
+    neither file has a zero), which every scorer prints as 0, as if the system had failed."""
+    return getattr(score, "recall_den", None) == 0 and getattr(score, "precision_den", None) == 0
+
+
+ZERO_OVER_ZERO = "(0/0): printed 0.00, as corefud-scorer prints it"
+"""Said after what had nothing to count (`nothing_to_score`), so that its 0.00 is not read as a
+system's failure."""
+
 
 IMPACT_UNIT = "points"
 """The unit of an error's impact everywhere it is shown (workbench, `corefwb errors`, CSV, JSON,
