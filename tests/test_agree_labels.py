@@ -95,3 +95,15 @@ def test_v801s_conventions_with_another_match_or_without_singletons_say_so(capsy
         assert "conventions conll" not in capsys.readouterr().out
         assert main([*command, "--format", "json", *SAMPLE[:2]]) == 0
         assert "conventions" not in json.loads(capsys.readouterr().out)
+
+
+def test_errors_markdown_names_its_weights_and_what_it_lists_as_text_does(capsys, monkeypatch):
+    """Its costs and LMetric impacts depend on the weights, which only the text said, and a
+    `--limit` cut its list without a word (the text says "listing 2 of 251 errors")."""
+    monkeypatch.chdir(__file__.rsplit("/tests/", 1)[0])
+    for form in ("text", "markdown"):
+        assert main(["errors", "--impact", "lmuc", "--weights", "W2", "--limit", "2", "--format", form,
+                     *SAMPLE[:2]]) == 0
+        out = capsys.readouterr().out
+        assert "errors in 2 document(s); link weights nam=1 nom=1 pro=1 sing=0.5" in out, form
+        assert "listing 2 of " in out, form
