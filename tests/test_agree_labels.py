@@ -107,3 +107,21 @@ def test_errors_markdown_names_its_weights_and_what_it_lists_as_text_does(capsys
         out = capsys.readouterr().out
         assert "errors in 2 document(s); link weights nam=1 nom=1 pro=1 sing=0.5" in out, form
         assert "listing 2 of " in out, form
+
+
+def test_per_doc_help_says_what_corefuds_text_gives(capsys, tmp_path):
+    """`--per-doc`'s help promised 'one document x metric table of F1' in text; under corefud the
+    text gives a row per document and metric, with recall and precision, as its corpus rows."""
+    from test_crac import make_run
+
+    systems = make_run(tmp_path, {"en_a": 2}, noises=(0.3,))
+    key, response = tmp_path / "key" / "en_a-corefud-dev.conllu", f"{systems[0]}/en_a-corefud-dev.conllu"
+    assert main(["score", str(key), response, "--per-doc", "--metrics", "muc"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert ["document", "metric", "recall", "precision", "F1"] in rows
+    assert [row[:2] for row in rows if row[:1] == ["en_a-0"]] == [["en_a-0", "MUC"]]
+    try:
+        main(["score", "--help"])
+    except SystemExit:
+        pass
+    assert "under --conventions corefud a row per document and metric" in " ".join(capsys.readouterr().out.split())

@@ -36,8 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metrics", default="all", metavar="LIST",
                         help=f"comma-separated metrics (default all): {','.join(ALL_METRICS)}")
     parser.add_argument("--per-doc", action="store_true",
-                        help="also show per-document scores: in text one document x metric table of F1; in CSV "
-                             "and Markdown a row per document and metric (JSON always has them)")
+                        help="also show per-document scores: in text one document x metric table of F1 (under "
+                             "--conventions corefud a row per document and metric, with recall and precision, as "
+                             "its corpus rows); in CSV and Markdown a row per document and metric (JSON always has "
+                             "them)")
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     add_output_argument(parser)
     parser.add_argument("--ci", action="store_true",
