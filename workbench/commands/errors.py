@@ -109,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
         text = errors_csv(listed_columns, same_fix)
     elif args.format == "markdown":
         text = conventions_header(session.options) + render_markdown(listed_columns, selected, n_documents, metric,
-                                                                     weights, category_impact, same_fix)
+                                                                     weights, category_impact=category_impact,
+                                                                     same_fix=same_fix)
     else:
         text = conventions_header(session.options) + render_text(listed_columns, selected, n_documents, metric, weights,
                                                                  category_impact=category_impact, same_fix=same_fix)
@@ -200,7 +201,7 @@ def to_json(listed: ErrorColumns, selected: ErrorColumns, metric: str | None, we
 # ------------------------------------------------------------------------------ Markdown
 
 
-def render_markdown(listed: ErrorColumns, selected: ErrorColumns, n_documents: int, metric: str | None, weights,
+def render_markdown(listed: ErrorColumns, selected: ErrorColumns, n_documents: int, metric: str | None, weights, *,
                     category_impact: dict[Category, float] | None, same_fix: list[int] | None = None) -> str:
     """Two tables for a report: counts by category x type (of the selected errors), then the listed
     errors; under the same first line as the text's (the weights the costs and LMetric impacts
