@@ -23,7 +23,7 @@ from metrics.model import MentionType
 
 from .json_text import Written, dumps, scalar, string
 from .output import IMPACT_UNIT, error_json, impact_points, impact_text, markdown_cell, percent, render_csv, \
-    render_markdown, score_json, shown_document
+    render_markdown, score_json, shown_document, single_valued_note
 
 ERROR_COLUMNS = ["document", "category", "start", "end", "text", "type", "antecedent_start", "antecedent_end",
                  "antecedent_text", "best_antecedent_start", "best_antecedent_end", "best_antecedent_text",
@@ -246,6 +246,8 @@ def render_report(scope: str, weights: Sequence[float], scores: dict, records: S
     text = f"# Scores: {markdown_cell(shown_document(scope))}\n\nWeights: {w}\n\n" + render_markdown(
         ["metric", "R", "P", "F1"],
         [[label(name), percent(s.recall), percent(s.precision), percent(s.f1)] for name, s in scores.items()])
+    single = single_valued_note(list(scores))
+    text += "" if single is None else f"\n{single}\n"
     if records is not None:
         cells = error_cells(ErrorColumns.of(records), shown_names=True)
         text += "\n" + render_markdown(ERROR_COLUMNS, list(zip(*cells)), title=f"Errors ({len(records)})")

@@ -149,6 +149,27 @@ def fitted_interval(low: float, high: float, width: int) -> str:
     return f"[{signed_points(low, 0)},{signed_points(high, 0)}]".rjust(width)
 
 
+def single_valued_note(metric_names: Sequence[str]) -> str | None:
+    """How to read the row of a single-valued metric (the ACE-value) in a recall/precision/F1
+    table, said under every such table (`score` under every convention, `compare`, the workbench's Markdown
+    export): the F1 column holds it."""
+    from metrics.measures.catalog import METRICS, label
+
+    single = [label(name) for name in metric_names if METRICS[name].single]
+    return f"{', '.join(single)}: F1 column is the value; recall and precision are value-based" if single else None
+
+
+def nothing_to_score(score: object) -> bool:
+    """A score with nothing to count on either side (both denominators 0: zero anaphora where
+    neither file has a zero), which every scorer prints as 0, as if the system had failed."""
+    return getattr(score, "recall_den", None) == 0 and getattr(score, "precision_den", None) == 0
+
+
+ZERO_OVER_ZERO = "(0/0): printed 0.00, as corefud-scorer prints it"
+"""Said after what had nothing to count (`nothing_to_score`), so that its 0.00 is not read as a
+system's failure."""
+
+
 IMPACT_UNIT = "points"
 """The unit of an error's impact everywhere it is shown (workbench, `corefwb errors`, CSV, JSON,
 Markdown): the change of the corpus metric, in percentage points (F1 x 100)."""
@@ -391,15 +412,32 @@ def error_json(record) -> dict:
 
 def conventions_header(options) -> str:
     """Under the CorefUD or UA conventions, the line that names them and their settings, first in a
-    text output (empty under v8.01's, whose outputs stay as they were)."""
+    text output; under v8.01's, only when a setting departs from v8.01's own (`--match` other than
+    exact, `--singletons remove`), whose numbers no output said were not v8.01's (its defaults'
+    outputs stay as they were)."""
     if options.conventions == "ua":
         return f"{options.ua.describe()}\n"
-    return f"{options.corefud.describe()}\n" if options.conventions == "corefud" else ""
+    if options.conventions == "corefud":
+        return f"{options.corefud.describe()}\n"
+    if not departs_from_v801(options):
+        return ""
+    return (f"conventions conll, {options.match} match, singletons "
+            f"{'kept' if options.singletons == 'keep' else 'removed'} (v8.01 matches exact spans and keeps singletons)\n")
 
 
 def conventions_json(options) -> dict:
-    """Under the CorefUD or UA conventions, the settings a JSON output names (as `score` does)."""
+    """Under the CorefUD or UA conventions, the settings a JSON output names (as `score` does); under
+    v8.01's, the same fields when a setting departs from v8.01's (`conventions_header`)."""
     if options.conventions == "ua":
         return options.ua.fields()
-    return options.corefud.fields() if options.conventions == "corefud" else {}
+    if options.conventions == "corefud":
+        return options.corefud.fields()
+    if not departs_from_v801(options):
+        return {}
+    return {"conventions": options.conventions, "match": options.match, "singletons": options.singletons}
 
+
+def departs_from_v801(options) -> bool:
+    """Scores under v8.01's conventions with a setting v8.01 lacks: mentions matched other than by
+    their exact span, or singletons removed before alignment."""
+    return options.match != "exact" or options.singletons == "remove"

@@ -161,12 +161,3 @@ def kept_until_exit(session: Session) -> Session:
     A command run next in the same process (a test) lets the previous one go."""
     _KEPT[:] = [session]
     return session
-
-
-def single_valued_note(metric_names: Sequence[str]) -> str | None:
-    """How to read the row of a single-valued metric (the ACE-value) in a recall/precision/F1
-    table, said under every such table (`score` under every convention): the F1 column holds it."""
-    from metrics.measures.catalog import METRICS, label
-
-    single = [label(name) for name in metric_names if METRICS[name].single]
-    return f"{', '.join(single)}: F1 column is the value; recall and precision are value-based" if single else None

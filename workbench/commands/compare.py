@@ -15,7 +15,8 @@ from ..json_text import dumps
 from metrics.conventions.registry import convention
 from metrics.measures.catalog import ALL_METRICS, resolve, with_parts
 
-from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown
+from ..output import align_rows, conventions_header, conventions_json, emit, render_csv, render_markdown, \
+    single_valued_note
 from ..names import system_names
 from ..session import resolve_conventions
 from ..options import limit_option, metrics_option, weights_option
@@ -142,8 +143,9 @@ def _sections(report: Report, changes, kk=None, relations=None) -> list[tuple[st
 
 def render(report: Report, changes, markdown: bool, weights, *, kk=None, relations=None) -> str:
     systems = [f"{n} = {p}" for n, p in zip(report.names, report.paths)]
+    single = single_valued_note(report.metrics)  # every column says F1, and the differences F1 points
     head = [f"systems (baseline first): {'; '.join(systems)}",
-            f"link weights {weights.describe()}", ""]
+            f"link weights {weights.describe()}", *([] if single is None else [single]), ""]
     if markdown:
         return "\n".join(head) + "\n" + "\n".join(render_markdown(headers, rows, title=title)
                                                   for title, headers, rows, _ in _sections(report, changes, kk, relations))

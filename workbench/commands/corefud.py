@@ -21,10 +21,10 @@ from metrics.measures.weights import given
 
 from ..json_text import dumps
 from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, render_csv, render_markdown, score_json, \
-    shown_document
+    nothing_to_score, shown_document, single_valued_note, ZERO_OVER_ZERO
 from ..session import LoadOptions, Session
 from ..options import UsageError, jobs_option, weights_option
-from .common import kept_until_exit, single_valued_note, warn_all
+from .common import kept_until_exit, warn_all
 
 if TYPE_CHECKING:  # the CorefUD convention's own code is loaded when it scores, not with the command line
     from metrics.conventions.corefud import Settings
@@ -82,14 +82,17 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
                            for name, s in scores.items()])
     else:
         headers, rows = rows_of(result, args.per_doc)
-        single = single_valued_note(list(result.micro))
+        notes = [single_valued_note(list(result.micro))]
+        empty = [METRICS[name].label for name, s in result.micro.items() if nothing_to_score(s)]
+        if empty:  # zero anaphora without zeros: corefud-scorer's 0.00, said to be nothing counted
+            notes.append(f"{', '.join(empty)}: nothing to count in the key or the response {ZERO_OVER_ZERO}")
+        said = "".join(f"{note}\n" for note in notes if note is not None)
         described = settings.describe() + (f"; weights {weights.describe()}" if weighted else "")
         if args.format == "markdown":
-            text = header + f"{described}\n\n" + render_markdown(headers, rows)
-            text += "" if single is None else f"\n{single}\n"
+            text = header + f"{described}\n\n" + render_markdown(headers, rows) + (f"\n{said}" if said else "")
         else:
             text = header + f"{described} (percentages)\n" + "\n".join(align_rows(headers, rows, right=headers[2:])) + "\n"
-            text += "" if single is None else single + "\n"
+            text += said
     emit(text, args.output, inputs=[args.key, args.response])
     return 0
 

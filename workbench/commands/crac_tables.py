@@ -16,7 +16,7 @@ from metrics.statistics.datasets import DatasetTests
 from metrics.statistics.significance import Method
 
 from ..json_text import dumps
-from ..output import MarkdownText, align_rows, render_csv, render_markdown, score_json
+from ..output import ZERO_OVER_ZERO, MarkdownText, align_rows, nothing_to_score, render_csv, render_markdown, score_json
 
 TITLES = {"head": "head match, singletons removed (the primary score)",
           "partial": "partial match, singletons removed",
@@ -91,6 +91,19 @@ def _legend(report: CracReport) -> str:
     return "\n".join(lines)
 
 
+def _nothing_note(report: CracReport) -> str:
+    """The datasets where the metric shown had nothing to count in the key or any system's file
+    under every variant shown (zero anaphora in a dataset without zeros): their 0.00, marked best
+    for every system, is corefud-scorer's 0/0, not a failure."""
+    empty = [name for d, name in enumerate(report.datasets)
+             if all(results[d].variants is not None
+                    and nothing_to_score(results[d].variants[variant].micro[report.metric.name])
+                    for results in report.systems for variant in report.table_variants())]
+    if not empty:
+        return ""
+    return f"{', '.join(empty)}: no {METRIC_TITLES[report.metric.name]} to count in the key or any system {ZERO_OVER_ZERO}"
+
+
 def _title(report: CracReport, variant: str) -> str:
     return f"{METRIC_TITLES[report.metric.name]} (%), {TITLES[variant]}"
 
@@ -114,7 +127,7 @@ def _text(report: CracReport) -> str:
         width = len(BEST) + len(SIGNIFICANT)
         rows = [[row[0]] + [_pad(cell, width) for cell in row[1:]] for row in rows]
         parts.append(_title(report, variant) + "\n" + "\n".join(align_rows(headers, rows, right=headers[1:])))
-    for line in (_legend(report), _ranking_line(report)):
+    for line in (_legend(report), _nothing_note(report), _ranking_line(report)):
         if line:
             parts.append(line)
     return "\n\n".join(parts) + "\n"
@@ -132,7 +145,7 @@ def _markdown(report: CracReport) -> str:
         rows = [[name] + [MarkdownText((f"**{v}**" if b else v) + ("\\*" if s else "")) for v, b, s in cells]
                 for name, cells in zip(report.names, _cells(report, variant))]
         parts.append(render_markdown(headers, rows, title=_title(report, variant)).rstrip("\n"))
-    for line in (_legend(report), _ranking_line(report)):
+    for line in (_legend(report), _nothing_note(report), _ranking_line(report)):
         if line:
             parts.append(line.replace(BEST + " best", "bold: best").replace(SIGNIFICANT + " differs", "\\* differs"))
     return "\n\n".join(parts) + "\n"
@@ -150,7 +163,7 @@ def _latex(report: CracReport) -> str:
     parts = []
     for variant in report.table_variants():
         lines = [f"% {_title(report, variant)}", "% " + _legend(report).replace(BEST + " best", "bold: best").replace("\n", "\n% ")
-                 if len(report.names) > 1 else "",
+                 if len(report.names) > 1 else "", f"% {_nothing_note(report)}" if _nothing_note(report) else "",
                  r"\begin{tabular}{l" + "r" * (len(report.datasets) + 1) + "}", r"\toprule",
                  " & ".join(["System", *(latex_escape(d) for d in report.datasets), "Macro"]) + r" \\", r"\midrule"]
         for name, cells in zip(report.names, _cells(report, variant)):

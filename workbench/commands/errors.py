@@ -108,8 +108,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         text = errors_csv(listed_columns, same_fix)
     elif args.format == "markdown":
-        text = conventions_header(session.options) + render_markdown(listed_columns, selected.counts(), metric,
-                                                                     category_impact, same_fix)
+        text = conventions_header(session.options) + render_markdown(listed_columns, selected, n_documents, metric,
+                                                                     weights, category_impact=category_impact,
+                                                                     same_fix=same_fix)
     else:
         text = conventions_header(session.options) + render_text(listed_columns, selected, n_documents, metric, weights,
                                                                  category_impact=category_impact, same_fix=same_fix)
@@ -200,20 +201,30 @@ def to_json(listed: ErrorColumns, selected: ErrorColumns, metric: str | None, we
 # ------------------------------------------------------------------------------ Markdown
 
 
-def render_markdown(listed: ErrorColumns, counts: Counts, metric: str | None,
+def render_markdown(listed: ErrorColumns, selected: ErrorColumns, n_documents: int, metric: str | None, weights, *,
                     category_impact: dict[Category, float] | None, same_fix: list[int] | None = None) -> str:
-    """Two tables for a report: counts by category x type (of the selected errors), then the listed errors."""
+    """Two tables for a report: counts by category x type (of the selected errors), then the listed
+    errors; under the same first line as the text's (the weights the costs and LMetric impacts
+    depend on) and titled with what a `--limit` left of the list, as the text says it."""
     from ..output import render_markdown as table
 
+    counts = selected.counts()
     kinds = shown_types(counts)
     headers = ["category", *(t.name for t in kinds), "total"]
     if category_impact is not None:
         headers.append(f"impact ({impact_name(metric)} {IMPACT_UNIT})")
-    out = table(headers, _category_rows(counts, kinds, category_impact), title="Errors by category and mention type")
+    out = f"{_first_line(selected, n_documents, weights)}\n\n" + table(
+        headers, _category_rows(counts, kinds, category_impact), title="Errors by category and mention type")
     headers = table_headers(impacts=metric is not None, same_fix=same_fix is not None)
     cells = table_cells(listed, width=60, letters=False, missing="", impacts=metric is not None, same_fix=same_fix)
     rows = list(zip(*cells))
-    return out + "\n" + table(headers, rows, title="Errors")
+    title = "Errors" if same_fix is not None or len(listed) == len(selected) else \
+        f"Errors (listing {len(listed)} of {len(selected)})"
+    return out + "\n" + table(headers, rows, title=title)
+
+
+def _first_line(selected: ErrorColumns, n_documents: int, weights) -> str:
+    return f"{len(selected)} errors in {n_documents} document(s); link weights {weights.describe()}"
 
 
 # ------------------------------------------------------------------------------ text
@@ -252,7 +263,7 @@ def _category_rows(counts: Counts, kinds: list[MentionType], category_impact: di
 
 def render_text(listed: ErrorColumns, selected: ErrorColumns, n_documents: int, metric: str | None,
                 weights, *, category_impact: dict[Category, float] | None, same_fix: list[int] | None = None) -> str:
-    lines = [f"{len(selected)} errors in {n_documents} document(s); link weights {weights.describe()}"]
+    lines = [_first_line(selected, n_documents, weights)]
     if metric is not None:
         lines.append(f"impact: change of the corpus {impact_name(metric)}, in {IMPACT_UNIT}, when the fix is applied "
                      f"(per error: its fix alone; per category: all its fixes)")

@@ -17,10 +17,10 @@ from metrics.measures.catalog import ALL_METRICS, label
 from metrics.corpus.scoring import CorpusResult
 
 from . import corefud, ua
-from .common import add_output_argument, load_options, load_session, single_valued_note, warn, warn_all
+from .common import add_output_argument, load_options, load_session, warn, warn_all
 
 from ..output import CORPUS_MACRO_ROW, CORPUS_MICRO_ROW, align_rows, conventions_header, conventions_json, emit, \
-    percent, render_csv, render_markdown, score_json, shown_document
+    percent, render_csv, render_markdown, score_json, shown_document, single_valued_note
 from ..score_rows import document_entries
 from ..names import system_names
 from ..session import LoadOptions
@@ -36,8 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metrics", default="all", metavar="LIST",
                         help=f"comma-separated metrics (default all): {','.join(ALL_METRICS)}")
     parser.add_argument("--per-doc", action="store_true",
-                        help="also show per-document scores: in text one document x metric table of F1; in CSV "
-                             "and Markdown a row per document and metric (JSON always has them)")
+                        help="also show per-document scores: in text one document x metric table of F1 (under "
+                             "--conventions corefud a row per document and metric, with recall and precision, as "
+                             "its corpus rows); in CSV and Markdown a row per document and metric (JSON always has "
+                             "them)")
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     add_output_argument(parser)
     parser.add_argument("--ci", action="store_true",
@@ -77,16 +79,17 @@ def run(args: argparse.Namespace) -> int:
     if result is None:
         session = load_session(args, [args.response])
         result, characters = session.score(weights, wanted, processes=jobs), session.corpora[0].characters
-    header = alignment_header(characters)
+    header = conventions_header(options) + alignment_header(characters)
     if args.format == "json":
-        text = json_chunks(result, {"alignment": characters.to_json()} if characters is not None else None)
+        text = json_chunks(result, {**conventions_json(options),
+                                    **({"alignment": characters.to_json()} if characters is not None else {})})
     elif args.format in ("csv", "markdown"):
         if args.format == "csv":
             text = render_csv(*score_rows(result, per_doc=args.per_doc))
         else:  # paper-ready, as compare's: percentages with 2 decimals, the metrics by their names
             text = header + render_markdown(*percent_rows(result, per_doc=args.per_doc),
                                             title=f"{len(result.documents)} documents; corpus scores micro-averaged "
-                                                  f"(official); percentages")
+                                                  f"(official); percentages; weights {result.weights.describe()}")
             single = single_valued_note(result.metrics)  # a paper's reader must know it too
             text += "" if single is None else f"\n{single}\n"
     else:
@@ -152,19 +155,20 @@ def _report_text(report: Report, result: CorpusResult, per_doc: bool, markdown: 
         if c:
             row.append(f"[{100 * c.intervals[0][m].low:.2f}, {100 * c.intervals[0][m].high:.2f}]")
         rows.append(row)
-    title = f"{len(result.documents)} documents; {method_note(report, bounds=True)}"
+    title = f"{len(result.documents)} documents; {method_note(report, bounds=True)}; weights {result.weights.describe()}"
     tables = [(title, columns, rows)] + group_tables(report)
+    single = single_valued_note(report.metrics)  # its F1 column (and its groups') holds the value, as without them
     if per_doc:
         metrics = list(report.metrics)
         tables.append(("F1 per document", ["document"] + [label(m) for m in metrics],
                        [[shown_document(name)] + [_pct(s[m].f1).strip() if m in s else "" for m in metrics]
                         for name, s in result.documents]))
     if markdown:
-        return "\n".join(render_markdown(h, r, title=t) for t, h, r in tables)
+        return "\n".join(render_markdown(h, r, title=t) for t, h, r in tables) + ("" if single is None else f"\n{single}\n")
     lines = []
     for heading, headers, table_rows in tables:
         lines += [heading] + align_rows(headers, table_rows, right=headers[1:]) + [""]
-    return "\n".join(lines)
+    return "\n".join(lines + ([] if single is None else [single, ""]))
 
 
 def json_chunks(result: CorpusResult, extra: dict | None = None) -> Iterator[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import ContentSwitcher, Input, Static
 
+from ..output import departs_from_v801
 from .datasets import dataset_label
 from .documents import DocumentList
 from .errorlist import ErrorPanel
@@ -31,10 +32,14 @@ class PanelsFilling:
         return MODES[self.mode_index]
 
     def _conventions_text(self) -> str:
-        """The status line's CorefUD or UA conventions and matching (v8.01's go unsaid)."""
+        """The status line's CorefUD or UA conventions and matching; v8.01's go unsaid unless a
+        setting departs from v8.01's own (another match, singletons removed), as every command's
+        output says it (`output.conventions_header`)."""
         options = self.session.options
-        shown = options.conventions in ("corefud", "ua") and not self.browsing  # browsing: no scores to qualify
-        return f"  {options.conventions} {options.match}" if shown else ""
+        # browsing a key alone: no scores to qualify
+        shown = (options.conventions in ("corefud", "ua") or departs_from_v801(options)) and not self.browsing
+        removed = ", no singletons" if options.conventions == "conll" and options.singletons == "remove" else ""
+        return f"  {options.conventions} {options.match}{removed}" if shown else ""
 
     def _status(self) -> None:
         if self.corpus is None:
