@@ -27,10 +27,11 @@ from metrics.errors.chen_ng.plans import Plans, column_plans
 from metrics.errors.chen_ng.price_rows import blocks, prices_of
 from metrics.errors.chen_ng.records import Category, ErrorColumns, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, block_arrays, changes, counts_of, partial_table, \
-    table_of
+    table_of, tally
+from metrics.errors.move_rows import Move, one_moves
 from metrics.errors.chen_ng.document_state import DocumentState, tainted_chains
 from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_bases, fix_of, fixes_of_columns, reach, \
-    single_fix_counts
+    single_fix_counts, single_fix_moves
 from metrics.errors.chen_ng.fix_counts import fix_list_counts
 from metrics.errors.chen_ng.counted_parts import DocumentCells, counts_suffice
 from metrics.errors.chen_ng.rescoring import PartRescorer
@@ -319,13 +320,37 @@ class Pricer:
         same arrays."""
         rest = tuple(name for name in self.parts if name not in ARRAY_METRICS)
         in_arrays = [name for name in self.parts if name in ARRAY_METRICS]
+        # a clean document's fixes of one move are laid out as columns, not counts (`move_rows`)
+        by_moves = not rest and not self.singletons_removed
         tables, distincts, by_counts, places = [], [], [], []
+        moved: list[list[Move]] = []  # each document's distinct moves
+        moved_places: list[int] = []  # each fix of one move, its place among every document's moves
         done: list[int] = []  # each fix priced by its counts, by its place among all the documents' fixes
+        moved_done: list[int] = []  # the same, for the fixes of one move
         declined: list[tuple[int, list[list[Fix]], list[int]]] = []  # (document, fixes, places) rescored
-        first = n_distinct = 0  # the place of the document's first fix, and of its first distinct counts
+        first = n_distinct = n_moved = 0  # the place of the document's first fix, first distinct counts, move
         for i, fixes in asked:
             state = self._state(i)
             table = state.delta
+            moves: dict[Move, int] = {}
+            if by_moves and state.clean:
+                distinct: dict[Counts, int] = {}
+                for n, fix in enumerate(fixes):
+                    found = single_fix_moves(state.base, fix, table.row_cells)
+                    if found is not None and len(found) == 1:
+                        moved_places.append(n_moved + moves.setdefault(found[0], len(moves)))
+                        moved_done.append(first + n)
+                    elif found is not None:
+                        places.append(n_distinct + distinct.setdefault(tally(found), len(distinct)))
+                        done.append(first + n)
+                n_moved += len(moves)
+                moved.append(list(moves))
+                n_distinct += len(distinct)
+                tables.append(table)
+                distincts.append(list(distinct))
+                first += len(fixes)
+                continue
+            moved.append([])
             counted = [self._counts(state, single_fix_counts(state.base, fix, table.row_cells)) for fix in fixes]
             if state.clean:
                 mine = [n for n, counts in enumerate(counted) if counts is not None]
@@ -343,8 +368,10 @@ class Pricer:
             distincts.append(list(distinct))
             by_counts += [changes(table, counts, rest) for counts in distinct] if rest else []
             first += len(fixes)
-        at = np.array(places, dtype=np.intp)
-        arrays = block_arrays(tables, distincts, in_arrays) if in_arrays and done else {}
+        at = np.array(places + [n_distinct + n for n in moved_places], dtype=np.intp)
+        done += moved_done
+        moved_columns = one_moves(range(len(tables)), moved, [table.row_cells for table in tables]) if n_moved else None
+        arrays = block_arrays(tables, distincts, in_arrays, moved_columns) if in_arrays and done else {}
         news = {name: (arrays[name] if name in ARRAY_METRICS else
                        np.array([change[name].counts() for change in by_counts], dtype=np.float64).reshape(-1, 4))[at]
                 for name in self.parts} if done else {name: np.zeros((0, 4)) for name in self.parts}
