@@ -122,3 +122,37 @@ def test_a_move_s_columns_read_its_cells() -> None:
     assert [columns.counts(j) for j in range(3)] == [(0, one_move(0, 0, 1, 2)), (0, one_move(None, 1, None, 1)),
                                                       (0, one_move(1, None, 4, 1))]
     assert move_rows.NONE == -1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.booleans())
+def test_a_document_s_single_changes_are_its_counts_classed(seed: int, repeating: bool) -> None:
+    """`DocumentState.single_changes` against each fix's counts classed as the pricer classed them
+    (`single_fix_counts`; refused where the document is tainted and the counts are None or reach a
+    tainted chain): the same fixes refused, and each other fix's move or counts its counts."""
+    from test_impact_delta import _document, chains_repeating_spans, random_chains
+
+    from metrics.errors.chen_ng import impact
+
+    rng = random.Random(seed)
+    n = rng.randrange(3, 30)
+    key_chains, response_chains = chains_repeating_spans(rng, n, 3) if repeating else random_chains(rng, n)
+    n_tokens = max([i for chain in key_chains + response_chains for i in chain], default=0) + 4
+    saved, impact.PARTIAL_DELTA_TOKENS = impact.PARTIAL_DELTA_TOKENS, 0  # a partial table whatever the length
+    try:
+        pricer = Pricer(prepare([_document("d", n_tokens, key_chains)], [_document("d", n_tokens, response_chains)]),
+                        "conll", W4)
+        state = pricer._state(0)
+    finally:
+        impact.PARTIAL_DELTA_TOKENS = saved
+    if state.delta is None:
+        return  # the key lists a span twice: no table, priced by rescoring
+    fixes = _fixes(n_tokens - 3, rng, 2 * n)
+    ones, others, refused = state.single_changes(fixes)
+    counted = [single_fix_counts(state.base, fix, state.delta.row_cells) for fix in fixes]
+    assert refused == [n for n, counts in enumerate(counted)
+                       if not state.clean and (counts is None or state.counts_tainted(counts))]
+    assert sorted([n for n, _ in ones] + [n for n, _ in others] + refused) == \
+        [n for n, counts in enumerate(counted) if counts is not None or not state.clean]
+    assert all(one_move(*move) == counted[n] for n, move in ones)
+    assert all(counts == counted[n] for n, counts in others)

@@ -27,11 +27,11 @@ from metrics.errors.chen_ng.plans import Plans, column_plans
 from metrics.errors.chen_ng.price_rows import blocks, prices_of
 from metrics.errors.chen_ng.records import Category, ErrorColumns, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, block_arrays, changes, counts_of, partial_table, \
-    table_of, tally
+    table_of
 from metrics.errors.move_rows import Move, one_moves
 from metrics.errors.chen_ng.document_state import DocumentState, tainted_chains
 from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_bases, fix_of, fixes_of_columns, reach, \
-    single_fix_counts, single_fix_moves
+    single_fix_counts
 from metrics.errors.chen_ng.fix_counts import fix_list_counts
 from metrics.errors.chen_ng.counted_parts import DocumentCells, counts_suffice
 from metrics.errors.chen_ng.rescoring import PartRescorer
@@ -320,7 +320,7 @@ class Pricer:
         same arrays."""
         rest = tuple(name for name in self.parts if name not in ARRAY_METRICS)
         in_arrays = [name for name in self.parts if name in ARRAY_METRICS]
-        # a clean document's fixes of one move are laid out as columns, not counts (`move_rows`)
+        # fixes of one move are laid out as columns, not counts (`move_rows`)
         by_moves = not rest and not self.singletons_removed
         tables, distincts, by_counts, places = [], [], [], []
         moved: list[list[Move]] = []  # each document's distinct moves
@@ -333,16 +333,17 @@ class Pricer:
             state = self._state(i)
             table = state.delta
             moves: dict[Move, int] = {}
-            if by_moves and state.clean:
+            if by_moves:
+                ones, others, refused = state.single_changes(fixes)
                 distinct: dict[Counts, int] = {}
-                for n, fix in enumerate(fixes):
-                    found = single_fix_moves(state.base, fix, table.row_cells)
-                    if found is not None and len(found) == 1:
-                        moved_places.append(n_moved + moves.setdefault(found[0], len(moves)))
-                        moved_done.append(first + n)
-                    elif found is not None:
-                        places.append(n_distinct + distinct.setdefault(tally(found), len(distinct)))
-                        done.append(first + n)
+                for n, move in ones:
+                    moved_places.append(n_moved + moves.setdefault(move, len(moves)))
+                    moved_done.append(first + n)
+                for n, counts in others:
+                    places.append(n_distinct + distinct.setdefault(counts, len(distinct)))
+                    done.append(first + n)
+                if refused:
+                    declined.append((i, [[fixes[n]] for n in refused], [first + n for n in refused]))
                 n_moved += len(moves)
                 moved.append(list(moves))
                 n_distinct += len(distinct)
