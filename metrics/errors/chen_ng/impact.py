@@ -309,10 +309,11 @@ class Pricer:
 
     def _counted_prices(self, asked: Sequence[tuple[int, Sequence[Fix]]]) -> list[list[float]]:
         """`price_each` of single fixes in documents with a delta table (`asked`: each document's
-        fixes), all the documents in one pass: each fix's counts (`single_fix_counts`), the
-        changes of each document's distinct counts (MUC, B3 and CEAF-e as arrays over every
-        document at once, `delta.block_arrays`; the other metrics by `delta.changes`), and the
-        prices as arrays.  The same floats as `document_change` gives each fix (its before is
+        fixes), all the documents in one pass: each fix's counts (`single_fix_counts`; for MUC,
+        B3 and CEAF-e alone, a fix of one move kept as its move, `DocumentState.single_changes`,
+        laid out as columns: `move_rows`), the changes of each document's distinct counts and
+        moves (MUC, B3 and CEAF-e as arrays over every document at once, `delta.block_arrays`;
+        the other metrics by `delta.changes`), and the prices as arrays.  The same floats as `document_change` gives each fix (its before is
         zero, its after the change of its counts): only the objects in between are gone, and each
         price is computed element by element, whichever documents share the pass.  In a book that
         lists a span twice, the fixes whose counts may reach a chain of that span
