@@ -114,14 +114,15 @@ def change_rows(table: ArrayTable, many: Sequence[Counts], metric: str,
 
 
 def block_rows(joined: ArrayTable, blocks: Sequence[Block], metric: str,
-               one: Callable[[int, Counts], list[float]]) -> np.ndarray:
+               one: Callable[[int, Counts], list[float]], laid: Laid | None = None) -> np.ndarray:
     """CEAF-e's four counts changed by each change of each block (the blocks' changes end to end),
     as rows: the changes of the kinds above as arrays over `joined`, the table all the blocks'
     tables are part of, every other one by `one(block, counts)` (`delta`'s change of one, on the
     block's own table).  CEAF-e's fourth count, the response chains gained, is the chains that
     come to exist less those that cease to.  Each change's chains are renumbered as `joined`
     numbers them (a new chain, or none: `joined`'s n_cols), and every value is computed per
-    component, so a change's row is the one its document's table alone gives, float for float."""
+    component, so a change's row is the one its document's table alone gives, float for float.
+    `laid`: more changes, already classed (`move_rows.ceaf_laid`), after the blocks' ones."""
     arrays = joined.arrays()
     n_cols = arrays.n_cols
     sized: list[tuple[int, ...]] = []  # (change, response chain, its size change, new chains)
@@ -144,19 +145,25 @@ def block_rows(joined: ArrayTable, blocks: Sequence[Block], metric: str,
                 moves.append((at, k + first_row, a + first_col if a >= 0 else -1, cells.get(a, 0), leaving,
                               b + first_col if b < n_block_cols else n_cols, cells.get(b, 0), joining))
             at += 1
+    n_blocks_changes = at
+    laid_sized, laid_moves = np.array(sized, dtype=np.int64).reshape(-1, 4), np.array(moves, dtype=np.int64).reshape(-1, 8)
+    if laid is not None:
+        laid_sized, laid_moves = np.concatenate([laid_sized, laid.sized]), np.concatenate([laid_moves, laid.moves])
+        others += laid.others.tolist()
+        at += laid.n
     out = np.zeros((at, 4))
     totals = np.zeros(at)
     decided = np.ones(at, dtype=bool)
     decided[others] = False
     sizes = arrays.col_sizes
-    reach = (np.minimum(arrays.comp_rows, arrays.comp_cols) + 3).tolist()  # a matching, and the chains judged
-    for batch in _batches(sized, [reach[arrays.root_col[col]] for _, col, *_ in sized]):
-        at, col, change, new = np.array(batch, dtype=np.int64).T
+    reach = np.minimum(arrays.comp_rows, arrays.comp_cols) + 3  # a matching, and the chains judged
+    for batch in _batches(laid_sized, reach[arrays.root_col[laid_sized[:, 1]]]):
+        at, col, change, new = batch.T
         out[at, 3] = (sizes[col] + change > 0).astype(np.int64) - (sizes[col] > 0) + new
         _sizes(arrays, metric, np.array((at, col, sizes[col] + change)), totals, decided)
-    for batch in _batches(moves, [reach[arrays.root_row[k]] + (reach[arrays.root_col[b]] if b < n_cols else 0)
-                                  for _, k, _, _, _, b, _, _ in moves]):
-        moved = np.array(batch, dtype=np.int64).T
+    b_reach = np.where(laid_moves[:, 5] < n_cols, reach[arrays.root_col[np.minimum(laid_moves[:, 5], n_cols)]], 0)
+    for batch in _batches(laid_moves, reach[arrays.root_row[laid_moves[:, 1]]] + b_reach):
+        moved = batch.T
         at, _, a, _, leaving, b, _, joining = moved
         a0, b0 = np.where(a >= 0, a, n_cols), np.where(b < n_cols, b, n_cols)  # n_cols: no chain, size 0
         out[at, 3] = ((sizes[a0] - leaving > 0).astype(np.int64) - (sizes[a0] > 0)
@@ -165,8 +172,20 @@ def block_rows(joined: ArrayTable, blocks: Sequence[Block], metric: str,
     out[:, 0] = out[:, 2] = totals
     left = np.flatnonzero(~decided)
     for i, b in zip(left.tolist(), (np.searchsorted(starts, left, side="right") - 1).tolist()):
-        out[i] = one(b, blocks[b].many[i - starts[b]])
+        out[i] = one(b, blocks[b].many[i - starts[b]]) if i < n_blocks_changes else one(*laid.counts(i - n_blocks_changes))
     return out
+
+
+class Laid(NamedTuple):
+    """Changes classed before `block_rows` (`move_rows.ceaf_laid`), placed after the blocks' own:
+    how many, the SIZE and MOVE rows (`block_rows`'s layout), the places of the others, and the
+    block and counts of a change by its place among them (for `one`)."""
+
+    n: int
+    sized: np.ndarray
+    moves: np.ndarray
+    others: np.ndarray
+    counts: Callable[[int], tuple[int, Counts]]
 
 
 TERMS_AT_ONCE = 1 << 20
@@ -176,23 +195,20 @@ each matched, which every fix on it reaches, laid out for all its changes togeth
 (3,000 key chains: 2.3 GB).  Each change's row is its own, so batches give the same floats."""
 
 
-def _batches(rows: list[tuple[int, ...]], reached: list[int]) -> list[list[tuple[int, ...]]]:
+def _batches(rows: np.ndarray, reached: np.ndarray) -> list[np.ndarray]:
     """`rows` cut, in order, into batches of at most `TERMS_AT_ONCE` terms: a batch's number of
     rows times the most key chains one of them reaches (a row alone may hold more)."""
-    if len(rows) * max(reached, default=0) <= TERMS_AT_ONCE:
-        return [rows] if rows else []
-    out: list[list[tuple[int, ...]]] = []
+    if len(rows) * int(reached.max(initial=0)) <= TERMS_AT_ONCE:
+        return [rows] if len(rows) else []
+    cuts: list[int] = [0]
     widest = 0
-    for row, width in zip(rows, reached):
+    for n, width in enumerate(reached.tolist()):
         widest_with = max(widest, width, 1)
-        if out and out[-1] and (len(out[-1]) + 1) * widest_with > TERMS_AT_ONCE:
-            out.append([])
+        if n > cuts[-1] and (n - cuts[-1] + 1) * widest_with > TERMS_AT_ONCE:
+            cuts.append(n)
             widest_with = max(width, 1)
-        if not out:
-            out.append([])
-        out[-1].append(row)
         widest = widest_with
-    return out
+    return [rows[start:end] for start, end in zip(cuts, [*cuts[1:], len(rows)])]
 
 
 _segment_max = segment_max

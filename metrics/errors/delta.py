@@ -33,7 +33,7 @@ from functools import cached_property
 import numpy as np
 
 from metrics.errors.best_matching import matching_duals
-from metrics.errors import ceaf_arrays, ceaf_change, ceaf_components
+from metrics.errors import ceaf_arrays, ceaf_change, ceaf_components, move_rows
 from metrics.errors.ceaf_change import Counts, Leaves
 from metrics.model import Document, Span
 from metrics.measures.catalog import BCUB, CEAFE, CEAFM, LEA, MENTIONS, MUC
@@ -375,14 +375,16 @@ def change_arrays(table: DeltaTable, many: Sequence[Counts], metrics: Sequence[s
     return block_arrays([table], [many], metrics)
 
 
-def block_arrays(tables: Sequence[DeltaTable], manys: Sequence[Sequence[Counts]], metrics: Sequence[str]
-                 ) -> dict[str, np.ndarray]:
+def block_arrays(tables: Sequence[DeltaTable], manys: Sequence[Sequence[Counts]], metrics: Sequence[str],
+                 moved: move_rows.OneMoves | None = None) -> dict[str, np.ndarray]:
     """`change_arrays` of several documents' changes (`manys[d]` of `tables[d]`) in one pass, their
     rows end to end: CEAF-e's over the tables `joined` (`ceaf_arrays.block_rows`), MUC's and
     B3's sums over every document's rows at once.  Why: a corpus's documents have a hundred
-    changes each at the median, and each numpy call's fixed cost was paid once per document."""
+    changes each at the median, and each numpy call's fixed cost was paid once per document.
+    `moved`: more changes, of one move each (`move_rows`), their rows after those of `manys`."""
     assert set(metrics) <= ARRAY_METRICS, metrics
     out = {}
+    n_counted = sum(map(len, manys))
     if CEAFE.name in metrics:
         table, first_rows, first_cols = (tables[0], [0], [0]) if len(tables) == 1 else joined(tables)
         blocks = [ceaf_arrays.Block(*block) for block in zip(tables, manys, first_rows, first_cols)]
@@ -395,7 +397,13 @@ def block_arrays(tables: Sequence[DeltaTable], manys: Sequence[Sequence[Counts]]
                 _share(table, tables, first_rows, first_cols)
             return _ceaf(tables[b], _Change(tables[b], counts), CEAFE.name).counts()
 
-        out[CEAFE.name] = ceaf_arrays.block_rows(table, blocks, CEAFE.name, one)
+        laid = None
+        if moved is not None:
+            laid = ceaf_arrays.Laid(len(moved), *move_rows.ceaf_laid(
+                moved, n_counted, first_rows, first_cols, n_cols=[len(t.col_cells) for t in tables],
+                n_joined_cols=len(table.col_cells)),
+                moved.counts)
+        out[CEAFE.name] = ceaf_arrays.block_rows(table, blocks, CEAFE.name, one, laid)
         if not shared:
             _share(table, tables, first_rows, first_cols)
         if len(tables) > 1:  # its arrays and leaves point back to it: freed now, not at the next collection
@@ -422,6 +430,12 @@ def block_arrays(tables: Sequence[DeltaTable], manys: Sequence[Sequence[Counts]]
             at += 1
     cell = np.array(cell_rows, dtype=np.int64).reshape(-1, 4)
     size = np.array(size_rows, dtype=np.int64).reshape(-1, 5)
+    if moved is not None:
+        cells_left, cells_joined, sizes_left, sizes_joined = move_rows.count_rows(
+            moved, at, [t.key_sizes for t in tables], [t.col_sizes for t in tables], [t.col_squares for t in tables])
+        cell = np.concatenate([cell, cells_left, cells_joined])
+        size = np.concatenate([size, sizes_left, sizes_joined])
+        at += len(moved)
     out.update((metric, (_muc_arrays if metric == MUC.name else _bcub_arrays)(cell, size, at))
                for metric in metrics)
     return out

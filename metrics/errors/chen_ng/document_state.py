@@ -4,12 +4,14 @@ its fix base, its delta table, the chains near a span listed twice, and what res
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from metrics.corpus.scoring import DocPair
 from metrics.errors.chen_ng.counted_parts import DocumentCells, key_regular
-from metrics.errors.chen_ng.fixes import ChainComponents, Edit, FixBase
-from metrics.errors.delta import Counts, DeltaTable, partial_table
+from metrics.errors.chen_ng.fixes import ChainComponents, Edit, Fix, FixBase, single_fix_moves
+from metrics.errors.delta import Counts, DeltaTable, partial_table, tally
+from metrics.errors.move_rows import Move, one_move
 from metrics.model import Document, Span
 from metrics.runtime.union_find import least_members
 
@@ -51,6 +53,33 @@ class DocumentState:
         """Do one fix's counts (`single_fix_counts`) change a tainted chain: `by_delta`'s test."""
         key_tainted, response_tainted = self.tainted
         return any(t in response_tainted for t, _ in counts[1]) or any(k in key_tainted for (k, _), _ in counts[0])
+
+    def single_changes(self, fixes: Sequence[Fix]) -> tuple[list[tuple[int, Move]], list[tuple[int, Counts]], list[int]]:
+        """Each fix's change alone, by its place among `fixes`: (those of one move, with their move;
+        the others that change anything, with their counts; those refused, which may reach a
+        tainted chain: where anything is tainted, one that seems to change nothing too), as
+        `Pricer._counted_prices` prices them (`single_fix_moves`, whose `tally` is the counts)."""
+        ones: list[tuple[int, Move]] = []
+        others: list[tuple[int, Counts]] = []
+        refused: list[int] = []
+        base, row_cells, clean = self.base, self.delta.row_cells, self.clean
+        for n, fix in enumerate(fixes):
+            found = single_fix_moves(base, fix, row_cells)
+            if found is None:
+                if not clean:
+                    refused.append(n)
+            elif len(found) == 1:
+                if clean or not self.counts_tainted(one_move(*found[0])):
+                    ones.append((n, found[0]))
+                else:
+                    refused.append(n)
+            else:
+                counts = tally(found)
+                if clean or not self.counts_tainted(counts):
+                    others.append((n, counts))
+                else:
+                    refused.append(n)
+        return ones, others, refused
 
     def key_chains_of(self) -> dict[Span, tuple[int, ...]]:
         """Every key chain listing a span (more than one only in ill-formed keys), listed when a

@@ -37,6 +37,7 @@ from metrics.runtime.union_find import least_members
 from metrics.errors.chen_ng.records import CATEGORIES, Category, ErrorColumns, ErrorRecord
 from metrics.errors.mention import ABSENT
 from metrics.errors.delta import Counts, tally
+from metrics.errors.move_rows import Move, one_move
 
 
 class FixKind(str, Enum):
@@ -371,6 +372,17 @@ def single_fix_counts(base: FixBase, fix: Fix, row_cells: list[dict[int, int]]) 
     them again.  This is `_Editable.apply` for a clean response, counting instead of listing; the
     counts come in the order the moves list them, so every price is the same to the bit
     (tests/test_impact_fast.py checks both ways and the rescoring on random documents)."""
+    moves = single_fix_moves(base, fix, row_cells)
+    if moves is None:
+        return None
+    return one_move(*moves[0]) if len(moves) == 1 else tally(moves)
+
+
+def single_fix_moves(base: FixBase, fix: Fix, row_cells: list[dict[int, int]]) -> list[Move] | None:
+    """The moves one fix alone makes in a clean response, in order (`single_fix_counts` is their
+    `tally`); None when it changes nothing.  Nearly every fix is one move (two: a link of a
+    mention in a chain to a mention in none, or of two mentions in none), which the pricer lays
+    out as arrays without counts (`move_rows`)."""
     m = fix.mention
     key_of, chain_of = base.key_chain_of, base.chain_of
     k = key_of.get(m)
@@ -380,18 +392,18 @@ def single_fix_counts(base: FixBase, fix: Fix, row_cells: list[dict[int, int]]) 
     if kind is FixKind.ADD:
         if here is not None:
             return None
-        return _one_move(k, None, new, 1)
+        return [(k, None, new, 1)]
     if kind is FixKind.REMOVE:
         if here is None:
             return None
-        return _one_move(k, here, None, 1)
+        return [(k, here, None, 1)]
     if kind is FixKind.SPLIT:
         if here is None:
             return None
         share = 1 if k is None else row_cells[k][here]
         if share >= len(base.chains[here]):
             return None
-        return _one_move(k, here, new, share)
+        return [(k, here, new, share)]
     a = fix.target
     assert a is not None
     target = chain_of.get(a)
@@ -402,21 +414,10 @@ def single_fix_counts(base: FixBase, fix: Fix, row_cells: list[dict[int, int]]) 
     else:
         share = 1
     if target is not None:
-        return _one_move(k, here, target, share)
+        return [(k, here, target, share)]
     if here is not None:  # the share leaves, then a new chain gathers a and the share
-        return tally([(k, here, new, share), (key_of.get(a), None, new, 1)])
-    return tally([(key_of.get(span), None, new, 1) for span in sorted({a, m})])  # a new chain of m and a
-
-
-def _one_move(k: int | None, frm: int | None, to: int | None, n: int) -> Counts:
-    """`tally` of one move of n mentions (key chain k, from chain frm to chain to, frm != to),
-    written out: a corpus's fifty thousand single fixes are nearly all one move."""
-    if frm is None:
-        assert to is not None
-        return ((((k, to), n),) if k is not None else ()), ((to, n),), (n if k is not None else 0), n
-    if to is None:
-        return ((((k, frm), -n),) if k is not None else ()), ((frm, -n),), (-n if k is not None else 0), -n
-    return ((((k, frm), -n), ((k, to), n)) if k is not None else ()), ((frm, -n), (to, n)), 0, 0
+        return [(k, here, new, share), (key_of.get(a), None, new, 1)]
+    return [(key_of.get(span), None, new, 1) for span in sorted({a, m})]  # a new chain of m and a
 
 
 class ChainComponents:

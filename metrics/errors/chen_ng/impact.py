@@ -28,6 +28,7 @@ from metrics.errors.chen_ng.price_rows import blocks, prices_of
 from metrics.errors.chen_ng.records import Category, ErrorColumns, ErrorRecord
 from metrics.errors.delta import ARRAY_METRICS, DELTA_METRICS, Counts, block_arrays, changes, counts_of, partial_table, \
     table_of
+from metrics.errors.move_rows import Move, one_moves
 from metrics.errors.chen_ng.document_state import DocumentState, tainted_chains
 from metrics.errors.chen_ng.fixes import Edit, Fix, FixBase, edit_chains, fix_bases, fix_of, fixes_of_columns, reach, \
     single_fix_counts
@@ -308,10 +309,11 @@ class Pricer:
 
     def _counted_prices(self, asked: Sequence[tuple[int, Sequence[Fix]]]) -> list[list[float]]:
         """`price_each` of single fixes in documents with a delta table (`asked`: each document's
-        fixes), all the documents in one pass: each fix's counts (`single_fix_counts`), the
-        changes of each document's distinct counts (MUC, B3 and CEAF-e as arrays over every
-        document at once, `delta.block_arrays`; the other metrics by `delta.changes`), and the
-        prices as arrays.  The same floats as `document_change` gives each fix (its before is
+        fixes), all the documents in one pass: each fix's counts (`single_fix_counts`; for MUC,
+        B3 and CEAF-e alone, a fix of one move kept as its move, `DocumentState.single_changes`,
+        laid out as columns: `move_rows`), the changes of each document's distinct counts and
+        moves (MUC, B3 and CEAF-e as arrays over every document at once, `delta.block_arrays`;
+        the other metrics by `delta.changes`), and the prices as arrays.  The same floats as `document_change` gives each fix (its before is
         zero, its after the change of its counts): only the objects in between are gone, and each
         price is computed element by element, whichever documents share the pass.  In a book that
         lists a span twice, the fixes whose counts may reach a chain of that span
@@ -319,13 +321,38 @@ class Pricer:
         same arrays."""
         rest = tuple(name for name in self.parts if name not in ARRAY_METRICS)
         in_arrays = [name for name in self.parts if name in ARRAY_METRICS]
+        # fixes of one move are laid out as columns, not counts (`move_rows`)
+        by_moves = not rest and not self.singletons_removed
         tables, distincts, by_counts, places = [], [], [], []
+        moved: list[list[Move]] = []  # each document's distinct moves
+        moved_places: list[int] = []  # each fix of one move, its place among every document's moves
         done: list[int] = []  # each fix priced by its counts, by its place among all the documents' fixes
+        moved_done: list[int] = []  # the same, for the fixes of one move
         declined: list[tuple[int, list[list[Fix]], list[int]]] = []  # (document, fixes, places) rescored
-        first = n_distinct = 0  # the place of the document's first fix, and of its first distinct counts
+        first = n_distinct = n_moved = 0  # the place of the document's first fix, first distinct counts, move
         for i, fixes in asked:
             state = self._state(i)
             table = state.delta
+            moves: dict[Move, int] = {}
+            if by_moves:
+                ones, others, refused = state.single_changes(fixes)
+                distinct: dict[Counts, int] = {}
+                for n, move in ones:
+                    moved_places.append(n_moved + moves.setdefault(move, len(moves)))
+                    moved_done.append(first + n)
+                for n, counts in others:
+                    places.append(n_distinct + distinct.setdefault(counts, len(distinct)))
+                    done.append(first + n)
+                if refused:
+                    declined.append((i, [[fixes[n]] for n in refused], [first + n for n in refused]))
+                n_moved += len(moves)
+                moved.append(list(moves))
+                n_distinct += len(distinct)
+                tables.append(table)
+                distincts.append(list(distinct))
+                first += len(fixes)
+                continue
+            moved.append([])
             counted = [self._counts(state, single_fix_counts(state.base, fix, table.row_cells)) for fix in fixes]
             if state.clean:
                 mine = [n for n, counts in enumerate(counted) if counts is not None]
@@ -343,8 +370,10 @@ class Pricer:
             distincts.append(list(distinct))
             by_counts += [changes(table, counts, rest) for counts in distinct] if rest else []
             first += len(fixes)
-        at = np.array(places, dtype=np.intp)
-        arrays = block_arrays(tables, distincts, in_arrays) if in_arrays and done else {}
+        at = np.array(places + [n_distinct + n for n in moved_places], dtype=np.intp)
+        done += moved_done
+        moved_columns = one_moves(range(len(tables)), moved, [table.row_cells for table in tables]) if n_moved else None
+        arrays = block_arrays(tables, distincts, in_arrays, moved_columns) if in_arrays and done else {}
         news = {name: (arrays[name] if name in ARRAY_METRICS else
                        np.array([change[name].counts() for change in by_counts], dtype=np.float64).reshape(-1, 4))[at]
                 for name in self.parts} if done else {name: np.zeros((0, 4)) for name in self.parts}
