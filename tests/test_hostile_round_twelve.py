@@ -5,19 +5,75 @@ exit status and the one line it says, or the file read back."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from test_hostile_round_nine import corefwb, error_line  # (the command in process, its one error line)
 
 from metrics.formats.readers import read_documents
+from workbench.output import emit
 
-def _key(tmp_path: Path, name: str, words: list[str]) -> Path:
+HOSTILE_WORDS = ["John", "\x1b]0;x\x07", "met", "\x9b31m", "Mary", "."]
+"""Words holding control characters: ESC and BEL (C0) and CSI (C1), none of them whitespace."""
+
+
+def _key(tmp_path: Path, name: str = "d1", words: list[str] | None = None) -> Path:
     path = tmp_path / "key.jsonl"
-    path.write_text(json.dumps({"doc_key": name, "sentences": [words],
+    path.write_text(json.dumps({"doc_key": name, "sentences": [words or HOSTILE_WORDS],
                                 "clusters": [[[0, 0], [2, 2]]]}) + "\n", encoding="utf-8")
     return path
+
+
+# ----------------------------------------------------------------------- convert writes data verbatim
+
+@pytest.mark.parametrize("target", ["conll", "conllu", "jsonl", "wl", "text"])
+def test_convert_writes_control_characters_in_words_as_they_are(tmp_path, target):
+    """`convert` sent its file through the terminal guard (`visible`): ESC became `␛` and CSI the
+    four characters `\\x9b`, so the converted words were other words, and a jsonlines target was
+    not JSON at all (`\\x9b` is no JSON escape: "invalid JSON: Invalid \\escape")."""
+    key = _key(tmp_path)
+    out = tmp_path / f"out.{target}"
+    run = corefwb("convert", str(key), str(out), "--to", target)
+    assert run.returncode == 0, run.stderr
+    if target in ("jsonl", "wl", "text"):
+        json.loads(out.read_text(encoding="utf-8"))
+    words = read_documents(str(out), {"wl": "jsonl", "text": "jsonl"}.get(target, target))[0].words
+    assert (" ".join(words) if target == "text" else words) == \
+        (" ".join(HOSTILE_WORDS) if target == "text" else HOSTILE_WORDS)
+
+
+def test_convert_to_a_pipe_is_verbatim_and_to_a_terminal_visible(tmp_path):
+    """Standard output that is no terminal (a pipe into the official scorer) gets the file as it
+    is; a terminal still never gets an escape sequence."""
+    key = _key(tmp_path)
+    piped = corefwb("convert", str(key), "-", "--to", "jsonl")
+    assert json.loads(piped.stdout)["sentences"] == [HOSTILE_WORDS]
+    terminal = _Terminal()
+    with mock.patch.object(sys, "stdout", terminal):
+        emit(piped.stdout, None, inputs=[], data=True)
+    assert "\x9b" not in terminal.getvalue() and "\\x9b31m" in terminal.getvalue()
+
+
+class _Terminal(io.StringIO):
+    """Standard output as a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_conllu_copy_keeps_its_bytes(tmp_path):
+    """CoNLL-U to CoNLL-U is a checked copy: a form with ESC came out with `␛` instead."""
+    source = tmp_path / "in.conllu"
+    source.write_text("# global.Entity = eid-etype-head-other\n# newdoc id = d\n# sent_id = 1\n# text = a \x1b b\n"
+                      "1\ta\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1--1)\n2\t\x1b\t_\t_\t_\t_\t1\tdep\t_\t_\n"
+                      "3\tb\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e1--1)\n\n", encoding="utf-8")
+    out = tmp_path / "out.conllu"
+    assert corefwb("convert", str(source), str(out)).returncode == 0
+    assert out.read_bytes() == source.read_bytes()
 
 
 @pytest.mark.parametrize("target", ["conll", "conllu"])

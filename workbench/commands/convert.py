@@ -75,7 +75,7 @@ def _copy_conllu(args: argparse.Namespace) -> int:
     discontinuous mentions, heads, trees) is lost."""
     text = read_text(args.input)
     read_key(args.input, CONLLU_KEY)
-    emit(text, None if args.output == "-" else args.output, inputs=[args.input])
+    emit(text, None if args.output == "-" else args.output, inputs=[args.input], data=True)
     return 0
 
 
@@ -122,7 +122,7 @@ def _convert(args: argparse.Namespace) -> int:
         raise InputError(args.input, None, f"cannot be written as {target}: {exc}") from None
     inputs = [args.input] + ([args.key] if args.key else [])
     emit(out.getvalue(), None if args.output == "-" else args.output,
-         inputs=[p for p in inputs if os.path.exists(p)])
+         inputs=[p for p in inputs if os.path.exists(p)], data=True)
     return 0
 
 
@@ -147,5 +147,5 @@ def _run_crac(args: argparse.Namespace, target: str) -> int:
         text = write_text(keys, skeleton, args.blind, args.sequential_ids, args.zero_mentions)
     else:
         text = write_json(keys, skeleton, args.blind, args.zero_mentions)
-    emit(text, None if args.output == "-" else args.output, inputs=[args.input])
+    emit(text, None if args.output == "-" else args.output, inputs=[args.input], data=True)
     return 0
