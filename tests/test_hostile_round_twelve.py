@@ -17,6 +17,8 @@ from test_hostile_round_nine import corefwb, error_line  # (the command in proce
 from metrics.formats.readers import read_documents
 from workbench.output import emit
 
+ROOT = Path(__file__).resolve().parent.parent
+
 HOSTILE_WORDS = ["John", "\x1b]0;x\x07", "met", "\x9b31m", "Mary", "."]
 """Words holding control characters: ESC and BEL (C0) and CSI (C1), none of them whitespace."""
 
@@ -109,3 +111,38 @@ def test_a_word_with_a_carriage_return_cannot_be_a_conllu_form(tmp_path):
     key = _key(tmp_path, "d1", ["John", "a\rb", "met", "Mary", "."])
     line = error_line(corefwb("convert", str(key), str(tmp_path / "out.conllu")))
     assert line == f"corefwb: error: {key}: cannot be written as conllu: document 'd1': token 1 'a\\rb' cannot be a CoNLL-U form"
+
+
+# ----------------------------------------------------------------------- the LLM track's lines
+
+CRAC_KEY = ROOT / "tests" / "data" / "formats" / "gum2.conllu"
+CRAC_OUTPUT = ROOT / "tests" / "data" / "crac" / "gum2.llm1.txt"
+
+
+@pytest.mark.parametrize("lines, said", [
+    (lambda a, b: [b, a], ["{out}:1: document 'GUM_news_asylum': only 11.3% of its 373 words stand in this line: the "
+                           "output of another document? Lines pair with the key's documents by position",
+                           "{out}:2: document 'GUM_interview_brotherhood': only 8.0% of its 523 words stand in this "
+                           "line: the output of another document? Lines pair with the key's documents by position"]),
+    (lambda a, b: [a, a], ["{out}:2: document 'GUM_interview_brotherhood': its line repeats line 1 word for word: lines "
+                           "pair with the key's documents by position (only 8.0% of this document's words stand in it)"]),
+    (lambda a, b: ["", b], ["{out}:1: document 'GUM_news_asylum': its line is empty (no answer): scored as an output "
+                            "without mentions"]),
+])
+def test_a_line_that_is_not_its_documents_output_is_said_in_plain_words(tmp_path, lines, said):
+    """Two documents' lines swapped, one repeated over the next, an empty answer: each was scored
+    against the key's document in its place (as the pipeline scores it) and said only as hundreds
+    of dropped marks, or, for the empty answer, not at all."""
+    first, second = CRAC_OUTPUT.read_text(encoding="utf-8").split("\n")[:2]
+    out = tmp_path / "out.txt"
+    out.write_text("\n".join(lines(first, second)) + "\n", encoding="utf-8")
+    run = corefwb("score", str(CRAC_KEY), str(out), "--response-format", "crac-text")
+    assert run.returncode == 0, run.stderr
+    told = [line.removeprefix("corefwb: warning: ") for line in run.stderr.splitlines()]
+    assert [line for line in told if "stand in" in line or "line is empty" in line] == \
+        [line.format(out=out) for line in said]
+
+
+def test_the_model_s_own_output_draws_no_such_warning():
+    run = corefwb("score", str(CRAC_KEY), str(CRAC_OUTPUT))
+    assert run.returncode == 0 and "stand in" not in run.stderr and "line is empty" not in run.stderr

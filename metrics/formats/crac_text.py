@@ -77,6 +77,7 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument], zero
             words = [t for t in output.tokens if not is_zero(t)] if free else output.tokens
             forms = key.forms if gold is None else gold.forms
             repairs.replaced = sum(a != b for a, b in zip(words, forms))  # kept as given, the key's words win
+            repairs.key_words = len(forms)
         else:
             try:
                 gold_forms = key.clean_forms if free else key.clean_forms_with_empties
@@ -85,6 +86,7 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument], zero
             except ValueError as error:
                 raise InputError(path, output.line, f"document {key.name!r}: {error}") from None
             repairs.record(aligned, bracketed, gold_forms)
+            repairs.key_words = len(gold_forms)
             spans = bracketed.mentions
             aligned.tokens = aligned.tokens[:bracketed.kept_tokens]
         if gold is None:
