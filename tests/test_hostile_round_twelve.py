@@ -146,3 +146,12 @@ def test_a_line_that_is_not_its_documents_output_is_said_in_plain_words(tmp_path
 def test_the_model_s_own_output_draws_no_such_warning():
     run = corefwb("score", str(CRAC_KEY), str(CRAC_OUTPUT))
     assert run.returncode == 0 and "stand in" not in run.stderr and "line is empty" not in run.stderr
+
+
+def test_a_number_too_long_says_so_without_python_s_advice(tmp_path):
+    """jsonlines said `use sys.set_int_max_str_digits() to increase the limit`, advice for a
+    programmer that no user of the command can follow."""
+    key = tmp_path / "key.jsonl"
+    key.write_text('{"doc_key": "d", "sentences": [["a"]], "clusters": [[[0, ' + "9" * 5000 + "]]]}\n", encoding="utf-8")
+    line = error_line(corefwb("score", str(key), str(key)))
+    assert line == f"corefwb: error: {key}:1: invalid JSON: a number of 5,000 digits (at most 4,300 are read)"
