@@ -148,6 +148,20 @@ def test_the_model_s_own_output_draws_no_such_warning():
     assert run.returncode == 0 and "stand in" not in run.stderr and "line is empty" not in run.stderr
 
 
+@pytest.mark.parametrize("text, said", [
+    ("[" * 100_000 + "]" * 100_000, "not JSON: nested too deeply"),
+    ('[{"tokens": ["a"], "clusters_token_offsets": [[[0, ' + "9" * 5000 + "]]]}]",
+     "not JSON: a number of 5,000 digits (at most 4,300 are read)"),
+])
+def test_a_crac_json_output_python_cannot_decode_is_one_line(tmp_path, text, said):
+    """The JSON form caught only malformed JSON: nesting past Python's recursion and an integer
+    past its digit limit escaped as RecursionError and ValueError tracebacks."""
+    out = tmp_path / "out.json"
+    out.write_text(text, encoding="utf-8")
+    line = error_line(corefwb("score", str(CRAC_KEY), str(out), "--response-format", "crac-json"))
+    assert line == f"corefwb: error: {out}: {said}"
+
+
 def test_a_number_too_long_says_so_without_python_s_advice(tmp_path):
     """jsonlines said `use sys.set_int_max_str_digits() to increase the limit`, advice for a
     programmer that no user of the command can follow."""

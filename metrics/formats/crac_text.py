@@ -28,6 +28,7 @@ from metrics.formats.crac_key import KeyDocument, read_key
 from metrics.formats.crac_repairs import CracReport, DocumentRepairs
 from metrics.formats.crac_zeros import GoldNodes, gold_nodes
 from metrics.formats.detection import OTHER_FORMAT
+from metrics.formats.jsonlines import json_failure
 from metrics.formats.source import read_lines, read_text
 from metrics.mentions.movehead import Tree, move_head
 from metrics.mentions.realign import Aligned, align_words, is_zero, repair_brackets
@@ -122,6 +123,8 @@ def _read_json(path: str) -> list[_Output]:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(path, error.lineno, f"not JSON: {error.msg}") from None
+    except (ValueError, RecursionError) as error:  # nested too deeply, a number too long for Python
+        raise InputError(path, None, json_failure(error).replace("invalid JSON", "not JSON", 1)) from None
     if not isinstance(data, list):
         raise InputError(path, 1, "not the JSON form: a list of documents with tokens and clusters_token_offsets")
     outputs = []
