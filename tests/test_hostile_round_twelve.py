@@ -169,3 +169,35 @@ def test_a_number_too_long_says_so_without_python_s_advice(tmp_path):
     key.write_text('{"doc_key": "d", "sentences": [["a"]], "clusters": [[[0, ' + "9" * 5000 + "]]]}\n", encoding="utf-8")
     line = error_line(corefwb("score", str(key), str(key)))
     assert line == f"corefwb: error: {key}:1: invalid JSON: a number of 5,000 digits (at most 4,300 are read)"
+
+
+# ----------------------------------------------------------------------- UA exports
+
+UA_SPLIT = ROOT / "tests" / "data" / "ua" / "split.key"
+
+
+@pytest.mark.parametrize("command", [["score"], ["errors"], ["score", "--discourse-deixis"]])
+def test_a_markable_part_naming_another_entity_is_refused(tmp_path, command):
+    """An export that reuses a MarkableID under another EntityID made one discontinuous markable,
+    and (as the UA scorer does) put it whole in the last part's entity: Mary joined She's entity
+    2 without a word, a score of something nobody annotated."""
+    text = UA_SPLIT.read_text(encoding="utf-8").replace("(EntityID=1|MarkableID=m4|", "(EntityID=2|MarkableID=m1|")
+    if "--discourse-deixis" in command:  # the same in the DISCOURSE_DEIXIS layer
+        lines = [line.split() for line in text.split("\n")]
+        text = "\n".join("   ".join(cells[:12] + [cells[10].replace("EntityID=", "EntityID=x"), cells[13]])
+                         if len(cells) > 12 and cells[0] != "#" else " ".join(cells) for cells in lines)
+    response = tmp_path / "response.conllua"
+    response.write_text(text, encoding="utf-8")
+    layer = "DISCOURSE_DEIXIS" if "--discourse-deixis" in command else "IDENTITY"
+    entity = "x" if "--discourse-deixis" in command else ""
+    line = error_line(corefwb(command[0], str(UA_SPLIT), str(response), *command[1:]))
+    assert line == (f"corefwb: error: {response}:11: {layer}: markable m1 is opened again with EntityID={entity}2, its "
+                    f"earlier part (line 4) with EntityID={entity}1: the UA scorer would put the whole markable in "
+                    f"{entity}2")
+
+
+def test_a_markable_part_naming_the_same_entity_is_one_discontinuous_markable(tmp_path):
+    text = UA_SPLIT.read_text(encoding="utf-8").replace("(EntityID=1|MarkableID=m4|", "(EntityID=1|MarkableID=m1|")
+    response = tmp_path / "response.conllua"
+    response.write_text(text, encoding="utf-8")
+    assert corefwb("score", str(UA_SPLIT), str(response)).returncode == 0

@@ -159,6 +159,11 @@ class Layer:
             markable = self.markables[markable_id] = _Open(markable_id, line, zero, text, min_span)
         elif markable.zero or zero:
             raise InputError(self.path, line, f"{self.column}: zero markable {markable_id} cannot have parts")
+        elif entity != markable.entity:  # the UA scorer keeps the last: the earlier parts change entity unsaid
+            raise InputError(self.path, line, f"{self.column}: markable {markable_id} is opened again with "
+                                              f"EntityID={entity}, its earlier part (line {markable.line}) with "
+                                              f"EntityID={markable.entity}: the UA scorer would put the whole "
+                                              f"markable in {entity}")
         markable.entity = entity
         if "ElementOf" in attributes:
             markable.element_of.extend(attributes["ElementOf"].split(","))
