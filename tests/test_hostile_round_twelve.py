@@ -201,3 +201,25 @@ def test_a_markable_part_naming_the_same_entity_is_one_discontinuous_markable(tm
     response = tmp_path / "response.conllua"
     response.write_text(text, encoding="utf-8")
     assert corefwb("score", str(UA_SPLIT), str(response)).returncode == 0
+
+
+@pytest.mark.parametrize("name, options, scored", [("deixis", ["--discourse-deixis"], "Mentions"),
+                                                   ("bridging", ["--metrics", "bridging"], "Bridging recognition")])
+def test_a_header_that_names_no_scored_column_says_what_the_ua_scorer_reads(tmp_path, name, options, scored):
+    """A response whose global.columns stops at IDENTITY but whose lines hold all 15 columns: we
+    read no DISCOURSE_DEIXIS or BRIDGING layer and scored 0, the UA scorer reads columns 12-13
+    (66.67 and 50.00 here), and nothing said so."""
+    key = ROOT / "tests" / "data" / "ua" / f"{name}.key"
+    text = (key.parent / f"{name}.response").read_text(encoding="utf-8").split("\n", 1)[1]
+    response = tmp_path / "response.conllua"
+    response.write_text("# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY\n" + text,
+                        encoding="utf-8")
+    run = corefwb("score", str(key), str(response), *options)
+    assert run.returncode == 0 and f"corpus    {scored}" in run.stdout
+    column = "DISCOURSE_DEIXIS nowhere (the UA scorer reads column 13)" if name == "deixis" else \
+        "BRIDGING nowhere (the UA scorer reads column 12)"
+    assert column in run.stderr and f"{response}: global.columns places " in run.stderr
+    short = tmp_path / "short.conllua"  # lines that stop at IDENTITY: the UA scorer could read no such column
+    short.write_text("\n".join(" ".join(line.split()[:11]) if line and not line.startswith("#") else line
+                               for line in response.read_text(encoding="utf-8").split("\n")), encoding="utf-8")
+    assert "nowhere" not in corefwb("score", str(key), str(short), *options).stderr
