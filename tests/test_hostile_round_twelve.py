@@ -113,6 +113,34 @@ def test_a_word_with_a_carriage_return_cannot_be_a_conllu_form(tmp_path):
     assert line == f"corefwb: error: {key}: cannot be written as conllu: document 'd1': token 1 'a\\rb' cannot be a CoNLL-U form"
 
 
+@pytest.mark.parametrize("target", ["conll", "conllu"])
+@pytest.mark.parametrize("name, word, said", [
+    ("d\ud800", "a", "its name holds a lone surrogate"),
+    ("d", "a\udc80b", "token 1 'a\\udc80b' holds a lone surrogate"),
+])
+def test_a_lone_surrogate_is_refused_where_utf8_cannot_carry_it(tmp_path, target, name, word, said):
+    """A jsonlines `\\ud800` escape reads as a lone surrogate, which UTF-8 cannot encode: it was
+    written as the six characters `\\ud800`, another word (or a name the key no longer pairs with)."""
+    key = tmp_path / "key.jsonl"
+    key.write_text(json.dumps({"doc_key": name, "sentences": [["John", word, "met"]], "clusters": [[[0, 0], [2, 2]]]})
+                   + "\n", encoding="utf-8")
+    out = tmp_path / f"out.{target}"
+    line = error_line(corefwb("convert", str(key), str(out)))
+    assert line == (f"corefwb: error: {key}: cannot be written as {target}: document {name!r}: {said}, which a "
+                    f"{'CoNLL-2012' if target == 'conll' else 'CoNLL-U'} file (UTF-8) cannot carry")
+
+
+@pytest.mark.parametrize("target", ["jsonl", "wl", "text"])
+def test_json_targets_carry_a_lone_surrogate_as_its_escape(tmp_path, target):
+    key = tmp_path / "key.jsonl"
+    key.write_text(json.dumps({"doc_key": "d\ud800", "sentences": [["John", "a\udc80b", "met"]],
+                               "clusters": [[[0, 0], [2, 2]]]}) + "\n", encoding="utf-8")
+    out = tmp_path / f"out.{target}"
+    assert corefwb("convert", str(key), str(out), "--to", target).returncode == 0
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record.get("doc_key", record.get("document_id")) == "d\ud800"
+
+
 # ----------------------------------------------------------------------- the LLM track's lines
 
 CRAC_KEY = ROOT / "tests" / "data" / "formats" / "gum2.conllu"

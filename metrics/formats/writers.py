@@ -14,6 +14,7 @@ score except through the official scorer's duplicate-span rule.
 from __future__ import annotations
 
 import json
+import re
 from typing import Iterable, TextIO
 
 from metrics.formats.source import LINE_ENDS
@@ -107,12 +108,24 @@ def conll_name_parts(name: str) -> tuple[str, str]:
     return ("-" if base.startswith("#") else base), part
 
 
-def _check_name(doc: Document, target: str) -> None:
-    """A document's name is written on a line of its own (`#begin document NAME`, `# newdoc id =
-    NAME`): a line break in it (a jsonlines doc_key may hold one) would end that line early, and
-    the file would not read back.  ValueError."""
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone surrogate: a jsonlines `\\ud800` escape reads as one, and UTF-8 cannot carry it."""
+
+
+def _check_text(doc: Document, target: str) -> None:
+    """What a CoNLL file cannot carry of a document's text, refused (ValueError): a line break in
+    its name, which is written on a line of its own (`#begin document NAME`, `# newdoc id = NAME`)
+    and would end that line early; a lone surrogate in its name or a word, which would be written
+    as the six characters of its escape, another word.  (jsonlines escapes both.)"""
     if any(end in doc.name for end in LINE_ENDS):
         raise ValueError(f"document {doc.name!r}: its name holds a line break; a {target} header line cannot carry it")
+    if _LONE_SURROGATE.search(doc.name):
+        raise ValueError(f"document {doc.name!r}: its name holds a lone surrogate, which a {target} file (UTF-8) "
+                         f"cannot carry")
+    if _LONE_SURROGATE.search("\n".join(doc.words)):
+        t = next(t for t, word in enumerate(doc.words) if _LONE_SURROGATE.search(word))
+        raise ValueError(f"document {doc.name!r}: token {t} {doc.words[t]!r} holds a lone surrogate, which a {target} "
+                         f"file (UTF-8) cannot carry")
 
 
 def write_conll(documents: Iterable[Document], out: TextIO) -> None:
@@ -127,7 +140,7 @@ def write_conll(documents: Iterable[Document], out: TextIO) -> None:
         ner = _ne_cells(doc)
         coref = _coref_cells(doc)
         starts = set(doc.sentence_starts) if doc.sentence_starts else {0}
-        _check_name(doc, "CoNLL-2012")
+        _check_text(doc, "CoNLL-2012")
         for t, word in enumerate(doc.words):
             if not word or any(ch.isspace() for ch in word):
                 raise ValueError(f"document {doc.name!r}: token {t} {word!r} is empty or holds whitespace; CoNLL-2012 columns cannot carry it")
@@ -203,7 +216,7 @@ def write_conllu(documents: Iterable[Document], out: TextIO) -> None:
                 else:
                     marks.setdefault(start, []).append(((2, start - end), f"(e{number}--1-"))
                     marks.setdefault(end, []).append(((0, end - start), f"e{number})"))
-        _check_name(doc, "CoNLL-U")
+        _check_text(doc, "CoNLL-U")
         out.write(f"# newdoc id = {doc.name}\n")
         for k, (a, b) in enumerate(_sentences(doc)):
             out.write(f"# sent_id = {k + 1}\n# text = {' '.join(doc.words[a:b])}\n")
