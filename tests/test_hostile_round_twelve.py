@@ -251,3 +251,24 @@ def test_a_header_that_names_no_scored_column_says_what_the_ua_scorer_reads(tmp_
     short.write_text("\n".join(" ".join(line.split()[:11]) if line and not line.startswith("#") else line
                                for line in response.read_text(encoding="utf-8").split("\n")), encoding="utf-8")
     assert "nowhere" not in corefwb("score", str(key), str(short), *options).stderr
+
+
+# ----------------------------------------------------------------------- a CRAC run's folders
+
+def test_a_fifo_named_as_a_dataset_is_said_not_read(tmp_path):
+    """A FIFO named `fr_x-corefud-dev.conllu` in the key folder (or a system's) was left out
+    without a word, as a dangling link is not: one dataset fewer in the macro-average, unsaid."""
+    import os
+
+    gold, system = tmp_path / "gold", tmp_path / "system"
+    gold.mkdir(), system.mkdir()
+    for folder in (gold, system):
+        (folder / "en_gum-corefud-dev.conllu").write_bytes((ROOT / "tests" / "data" / "formats" / "gum2.conllu").read_bytes())
+    os.mkfifo(gold / "fr_x-corefud-dev.conllu")
+    os.mkfifo(system / "en_gum-corefud-test.conllu")
+    (gold / "de_x-corefud-dev.conllu").mkdir()  # a folder is no dataset: nothing to say
+    run = corefwb("crac", str(gold), str(system))
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.splitlines() == [
+        f"corefwb: warning: {gold / 'fr_x-corefud-dev.conllu'}: not a regular file (a FIFO): not read",
+        f"corefwb: warning: {system / 'en_gum-corefud-test.conllu'}: not a regular file (a FIFO): not read"]
