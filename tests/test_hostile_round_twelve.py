@@ -272,3 +272,12 @@ def test_a_fifo_named_as_a_dataset_is_said_not_read(tmp_path):
     assert run.stderr.splitlines() == [
         f"corefwb: warning: {gold / 'fr_x-corefud-dev.conllu'}: not a regular file (a FIFO): not read",
         f"corefwb: warning: {system / 'en_gum-corefud-test.conllu'}: not a regular file (a FIFO): not read"]
+
+
+@pytest.mark.parametrize("target", ["conll", "conllu", "jsonl"])
+def test_convert_of_a_ua_file_says_convert_does_not_read_it(tmp_path, target):
+    """`convert` passed on the readers' advice, "score it under --conventions ua", which convert has
+    no such option for and which converts nothing."""
+    line = error_line(corefwb("convert", str(UA_SPLIT), str(tmp_path / f"out.{target}")))
+    assert line == (f"corefwb: error: {UA_SPLIT}: a Universal Anaphora file (global.columns with IDENTITY): convert "
+                    f"does not read UA files (its relations have no place in the other formats)")

@@ -19,7 +19,7 @@ import os
 
 from metrics.conventions.options import COREFUD, Options
 from metrics.conventions.pipeline import read_key, read_response
-from metrics.formats.readers import FORMATS, UnknownFormat, detect_format
+from metrics.formats.readers import FORMATS, UA_ELSEWHERE, UnknownFormat, detect_format
 from metrics.formats.source import read_text, set_max_input_size
 from metrics.formats.writers import write_conll, write_conllu, write_jsonlines, write_outputs
 from metrics.model import InputError
@@ -86,6 +86,13 @@ def run(args: argparse.Namespace) -> int:
         if exc.path != args.input:
             raise
         raise UnknownFormat(exc.path, "--from") from None  # said with this command's option for it
+    except InputError as exc:
+        if exc.message != UA_ELSEWHERE:
+            raise
+        # the readers' advice is to score it under --conventions ua, which is no conversion
+        raise InputError(exc.path, exc.line, "a Universal Anaphora file (global.columns with IDENTITY): "
+                                             "convert does not read UA files (its relations have no place in "
+                                             "the other formats)") from None
 
 
 def _convert(args: argparse.Namespace) -> int:
