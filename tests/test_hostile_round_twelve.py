@@ -281,3 +281,16 @@ def test_convert_of_a_ua_file_says_convert_does_not_read_it(tmp_path, target):
     line = error_line(corefwb("convert", str(UA_SPLIT), str(tmp_path / f"out.{target}")))
     assert line == (f"corefwb: error: {UA_SPLIT}: a Universal Anaphora file (global.columns with IDENTITY): convert "
                     f"does not read UA files (its relations have no place in the other formats)")
+
+
+@pytest.mark.parametrize("command", [["score", "--metrics", "bridging"], ["errors"]])
+def test_a_mention_bridged_to_itself_is_refused(tmp_path, command):
+    """`MentionAnchor=door` on door's own link (an export that copied the anaphor's id): the UA
+    scorer scores a link from a mention to itself, and so did we, in silence."""
+    key = ROOT / "tests" / "data" / "ua" / "bridging.key"
+    response = tmp_path / "response.conllua"
+    response.write_text(key.read_text(encoding="utf-8").replace("MentionAnchor=house|EntityAnchor=1  _  _\n5",
+                                                                 "MentionAnchor=door|EntityAnchor=2  _  _\n5"),
+                        encoding="utf-8")
+    line = error_line(corefwb(command[0], str(key), str(response), *command[1:]))
+    assert line == f"corefwb: error: {response}:7: BRIDGING: markable door is its own MentionAnchor (a link from a mention to itself)"
