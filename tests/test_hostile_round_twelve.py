@@ -294,3 +294,31 @@ def test_a_mention_bridged_to_itself_is_refused(tmp_path, command):
                         encoding="utf-8")
     line = error_line(corefwb(command[0], str(key), str(response), *command[1:]))
     assert line == f"corefwb: error: {response}:7: BRIDGING: markable door is its own MentionAnchor (a link from a mention to itself)"
+
+
+# ----------------------------------------------------------------------- system outputs in their own words
+
+def test_a_text_in_another_unicode_normal_form_is_the_same_text(tmp_path):
+    """A model's text written decomposed (NFD: `e` and U+0302 U+0301 for `ế`) against a key written
+    precomposed (NFC): 49.4% of its characters paired, the document was taken for another text and
+    every mention was lost."""
+    import unicodedata
+
+    words = "Tiếng Việt là ngôn ngữ của người Việt . Người Việt nói tiếng Việt .".split()
+    key = tmp_path / "key.jsonl"
+    key.write_text(json.dumps({"doc_key": "v", "sentences": [words], "clusters": [[[4, 5], [9, 9]], [[7, 7], [10, 11]]]},
+                              ensure_ascii=False) + "\n", encoding="utf-8")
+    decomposed = [unicodedata.normalize("NFD", word) for word in words]
+    starts = [sum(len(w) + 1 for w in decomposed[:i]) for i in range(len(decomposed))]
+
+    def span(first: int, last: int) -> list[int]:
+        return [starts[first], starts[last] + len(decomposed[last])]
+
+    response = tmp_path / "response.jsonl"
+    response.write_text(json.dumps({"doc_key": "v", "text": " ".join(decomposed), "clusters_char_offsets":
+                                    [[span(4, 5), span(9, 9)], [span(7, 7), span(10, 11)]]}, ensure_ascii=False) + "\n",
+                        encoding="utf-8")
+    run = corefwb("score", str(key), str(response), "--format", "json")
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    result = json.loads(run.stdout)
+    assert result["alignment"] == {"mentions": 4, "snapped": 0, "lost": 0} and result["metrics"]["muc"]["f1"] == 1.0
