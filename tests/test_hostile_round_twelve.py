@@ -322,3 +322,16 @@ def test_a_text_in_another_unicode_normal_form_is_the_same_text(tmp_path):
     assert run.returncode == 0 and run.stderr == "", run.stderr
     result = json.loads(run.stdout)
     assert result["alignment"] == {"mentions": 4, "snapped": 0, "lost": 0} and result["metrics"]["muc"]["f1"] == 1.0
+
+
+def test_a_line_repeated_for_a_key_holding_its_text_twice_is_no_other_text(tmp_path):
+    text = CRAC_KEY.read_text(encoding="utf-8")
+    first = text[:text.index("# newdoc id = GUM_interview_brotherhood")]
+    key = tmp_path / "key.conllu"
+    key.write_text(first + first[first.index("# newdoc"):].replace("GUM_news_asylum", "GUM_news_asylum_again"),
+                   encoding="utf-8")
+    line = CRAC_OUTPUT.read_text(encoding="utf-8").split("\n")[0]
+    out = tmp_path / "out.txt"
+    out.write_text(f"{line}\n{line}\n", encoding="utf-8")
+    run = corefwb("score", str(key), str(out), "--response-format", "crac-text")
+    assert run.returncode == 0 and "repeats line" not in run.stderr and "stand in" not in run.stderr, run.stderr

@@ -219,7 +219,7 @@ class CracReport:
             earlier = seen.setdefault(tuple(d.tokens), d.line) if d.tokens else d.line
             if not d.tokens:
                 out.append(f"{where}: its line is empty (no answer): scored as an output without mentions")
-            elif earlier != d.line:
+            elif d.matched < MIN_MATCHED and earlier != d.line:  # (a key may hold one text twice)
                 out.append(f"{where}: its line repeats line {earlier} word for word: lines pair with the key's "
                            f"documents by position (only {d.matched:.1%} of this document's words stand in it)")
             elif d.matched < MIN_MATCHED:
