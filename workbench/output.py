@@ -222,13 +222,19 @@ def align_rows(columns: Sequence[str], rows: Sequence[Sequence[str]], right: Ite
     return [fmt(columns)] + [fmt(row) for row in rows]
 
 
-def emit(text: str | Iterable[str], output: str | None, inputs: Sequence[str], *, escaped: bool = False) -> None:
+def emit(text: str | Iterable[str], output: str | None, inputs: Sequence[str], *, escaped: bool = False,
+         data: bool = False) -> None:
     """Write a result to `output` atomically (never onto an input file), gzipped when its name
     ends in `.gz`, or to stdout when None; `text` may come in pieces, written as they come.
     Control characters from the inputs become visible symbols on the way (`visible`), to a
     terminal, a pipe or a file alike.  `escaped` text (JSON, whose writer escapes every control
     character and non-ASCII one) is written unscanned: the scan of a 70 MB report cost a
-    twentieth of its `score` run."""
+    twentieth of its `score` run.  `data` (a file `convert` writes) is the input's own words in
+    another format, read by programs: written as it is to a file or a pipe, since a word turned
+    into its visible symbol would be another word (and a C1 character's `\\x85` no JSON escape);
+    to a terminal it is shown as every text is."""
+    if data and (output is not None or not sys.stdout.isatty()):
+        escaped = True
     pieces = [text] if isinstance(text, str) else text
     safe = pieces if escaped else (visible(piece, keep_layout=True) if _has_control(piece) else piece
                                    for piece in pieces)

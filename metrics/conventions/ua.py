@@ -170,7 +170,7 @@ def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str]
         line, anaphor = min(relinked)
         notes.append(f"{path}: {len(relinked)} anaphor(s) with more than one bridging link; the UA scorer keeps the "
                      f"last link of each, and so do we (first: line {line}, markable {anaphor})")
-    moved = moved_columns(path)
+    moved = moved_columns(path, tuple(layers))
     if moved:
         notes.append(f"{path}: global.columns places {moved}; we read the columns it names, so the UA "
                      f"scorer's score of this file can differ")

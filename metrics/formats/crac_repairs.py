@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from metrics.mentions.characters import MIN_MATCHED
 from metrics.mentions.realign import Aligned, Bracketed
 from metrics.model import Node
 
@@ -27,6 +28,8 @@ class DocumentRepairs:
     name: str
     line: int
     tokens: list[str]
+    key_words: int = 0
+    """The key document's words it was aligned against (its empty nodes too under gold zeros)."""
     inserted: int = 0
     deleted: int = 0
     replaced: int = 0
@@ -84,6 +87,11 @@ class DocumentRepairs:
             if mark is not None:
                 self.span_notes.setdefault((eid, first, last), f"mark {mark!r} read as {eid}")
         self.unclosed = [(origin[i] if origin[i] is not None else -1, eid) for eid, i in bracketed.unclosed]
+
+    @property
+    def matched(self) -> float:
+        """The share of the key's words that stand in the output (neither inserted nor replaced)."""
+        return (self.key_words - self.inserted - self.replaced) / self.key_words if self.key_words else 1.0
 
     def _drop_marks(self, index: int, why: str) -> None:
         parts = self.tokens[index].split("|", 1)
@@ -169,6 +177,7 @@ class CracReport:
             out.append(f"{self.path}: {marks} not eN (e.g. {self._first_unknown()!r}); "
                        f"the pipeline drops them")
         out += self._gold_zeros()
+        out += self._other_texts()
         zeros, over = self.total("zeros_in_key"), self.total("empties_in_key")
         if (zeros or over) and not self.total("zeros_in_output"):
             out.append(f"{self.path}: the key has {zeros} zero mentions and {over} more mentions over empty nodes, but "
@@ -196,6 +205,26 @@ class CracReport:
                 out.append(f"{self.path}:{d.line}: document {d.name!r}: text2conllu -z moved {d.zeros_moved} empty "
                            f"nodes next to their parents and lays the tokens by position, so {d.zeros_shifted} tokens' "
                            f"marks land on a neighbouring node (scored as the pipeline scores them)")
+        return out
+
+    def _other_texts(self) -> list[str]:
+        """A line that is not its document's output, said in plain words: an empty answer, a line
+        repeated, the documents in another order (lines pair with the key's documents by position,
+        and the pipeline aligns whatever stands there; its hundreds of dropped marks would say it
+        only mark by mark).  Fewer than half the key's words standing in the line (`MIN_MATCHED`,
+        as for a response mapped by characters) is another text."""
+        out, seen = [], {}
+        for d in self.documents:
+            where = f"{self.path}:{d.line}: document {d.name!r}"
+            earlier = seen.setdefault(tuple(d.tokens), d.line) if d.tokens else d.line
+            if not d.tokens:
+                out.append(f"{where}: its line is empty (no answer): scored as an output without mentions")
+            elif d.matched < MIN_MATCHED and earlier != d.line:  # (a key may hold one text twice)
+                out.append(f"{where}: its line repeats line {earlier} word for word: lines pair with the key's "
+                           f"documents by position (only {d.matched:.1%} of this document's words stand in it)")
+            elif d.matched < MIN_MATCHED:
+                out.append(f"{where}: only {d.matched:.1%} of its {d.key_words} words stand in this line: the output of "
+                           f"another document? Lines pair with the key's documents by position")
         return out
 
     def _first_unknown(self) -> str:

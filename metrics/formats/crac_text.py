@@ -28,6 +28,7 @@ from metrics.formats.crac_key import KeyDocument, read_key
 from metrics.formats.crac_repairs import CracReport, DocumentRepairs
 from metrics.formats.crac_zeros import GoldNodes, gold_nodes
 from metrics.formats.detection import OTHER_FORMAT
+from metrics.formats.jsonlines import json_failure
 from metrics.formats.source import read_lines, read_text
 from metrics.mentions.movehead import Tree, move_head
 from metrics.mentions.realign import Aligned, align_words, is_zero, repair_brackets
@@ -77,6 +78,7 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument], zero
             words = [t for t in output.tokens if not is_zero(t)] if free else output.tokens
             forms = key.forms if gold is None else gold.forms
             repairs.replaced = sum(a != b for a, b in zip(words, forms))  # kept as given, the key's words win
+            repairs.key_words = len(forms)
         else:
             try:
                 gold_forms = key.clean_forms if free else key.clean_forms_with_empties
@@ -85,6 +87,7 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument], zero
             except ValueError as error:
                 raise InputError(path, output.line, f"document {key.name!r}: {error}") from None
             repairs.record(aligned, bracketed, gold_forms)
+            repairs.key_words = len(gold_forms)
             spans = bracketed.mentions
             aligned.tokens = aligned.tokens[:bracketed.kept_tokens]
         if gold is None:
@@ -120,6 +123,8 @@ def _read_json(path: str) -> list[_Output]:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(path, error.lineno, f"not JSON: {error.msg}") from None
+    except (ValueError, RecursionError) as error:  # nested too deeply, a number too long for Python
+        raise InputError(path, None, json_failure(error).replace("invalid JSON", "not JSON", 1)) from None
     if not isinstance(data, list):
         raise InputError(path, 1, "not the JSON form: a list of documents with tokens and clusters_token_offsets")
     outputs = []

@@ -9,14 +9,15 @@ system that wrote `cs_pdt-corefud-test.conllu` for a key's `cs_pdt-corefud-dev.c
 found (CRAC's submissions are named by the test files).
 
 Hidden files (`._en_one-corefud-dev.conllu`, which macOS leaves beside every file it copies) are
-no datasets.  A `.conllu` link that leads nowhere (dangling, or a loop) is skipped with a warning
-(`Layout.skipped`): it was meant as a dataset.
+no datasets.  A `.conllu` link that leads nowhere (dangling, or a loop), or a FIFO, socket or
+device so named, is skipped with a warning (`Layout.skipped`): it was meant as a dataset.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import stat
 from dataclasses import dataclass, field
 
 from metrics.model import InputError
@@ -50,15 +51,27 @@ def _conllu_files(folder: str, role: str, skipped: list[str] | None = None) -> l
         path = os.path.join(folder, name)
         if os.path.isfile(path):
             names.append(name)
-        elif os.path.islink(path) and skipped is not None:
+        elif skipped is not None:
             try:
-                os.stat(path)  # a link to a folder: not a dataset, nothing to say
+                mode = os.stat(path).st_mode  # a folder (or a link to one): not a dataset, nothing to say
             except OSError as exc:
                 why = "loops" if exc.errno == errno.ELOOP else "leads nowhere"
                 skipped.append(f"{path}: a link that {why}: not read")
+                continue
+            if not stat.S_ISDIR(mode):  # a FIFO, a socket, a device: reading it could wait for ever
+                skipped.append(f"{path}: not a regular file ({_kind(mode)}): not read")
     if not names:
         raise InputError(folder, None, f"no .conllu or .conllu.gz files in this {role} folder")
     return names
+
+
+def _kind(mode: int) -> str:
+    """What a file that is neither regular nor a folder is, for a message."""
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ Every problem raises `InputError(path, line, message)` naming the JSON field.
 from __future__ import annotations
 
 import json
+import re
+import sys
 from typing import cast
 from collections.abc import Callable
 
@@ -176,6 +178,21 @@ def _unique_fields(pairs: list[tuple[str, object]]) -> dict:
     return obj
 
 
+def json_failure(error: ValueError | RecursionError) -> str:
+    """What is wrong with text `json.loads` failed on, in words for a located error: its own
+    message and column for malformed JSON, and for the two failures it raises as something else
+    (nesting deeper than Python's recursion; an integer of more digits than Python converts, whose
+    message advises `sys.set_int_max_str_digits`, which no user can call) what the file holds."""
+    if isinstance(error, json.JSONDecodeError):
+        return f"invalid JSON: {error.msg.removesuffix(' at')} at column {error.colno}"
+    if isinstance(error, RecursionError):
+        return "invalid JSON: nested too deeply"
+    digits = re.search(r"value has (\d+) digits", str(error))
+    if digits:
+        return f"invalid JSON: a number of {int(digits.group(1)):,} digits (at most {sys.get_int_max_str_digits():,} are read)"
+    return f"invalid JSON: {error}"
+
+
 def parse_jsonlines(path: str, lines: list[str], clusters_field: str = "clusters",
                     parse: Callable[[_Line, object], Document] | None = None) -> list[Document]:
     """Documents of a jsonlines text given as lines, each record read by `parse` (ours by
@@ -190,12 +207,8 @@ def parse_jsonlines(path: str, lines: list[str], clusters_field: str = "clusters
             obj = json.loads(line, object_pairs_hook=_unique_fields)
         except _FieldTwice as exc:
             raise where.error(f"field {exc.args[0]!r} is given twice (JSON would keep the last silently)") from None
-        except json.JSONDecodeError as exc:
-            raise where.error(f"invalid JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}") from None
-        except RecursionError:
-            raise where.error("invalid JSON: nested too deeply") from None
-        except ValueError as exc:  # an integer beyond Python's int() digit limit
-            raise where.error(f"invalid JSON: {exc}") from None
+        except (ValueError, RecursionError) as exc:
+            raise where.error(json_failure(exc)) from None
         doc = parse(where, obj) if parse is not None else parse_document(where, obj, clusters_field)
         if doc.name in seen:
             raise where.error(f"document {doc.name!r} appears twice (also on line {seen[doc.name]})")

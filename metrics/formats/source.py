@@ -216,6 +216,11 @@ def _head_of(chunks: Iterator[bytes], size: int) -> bytes:
     return bytes(out)
 
 
+LINE_ENDS = "\r\n"
+"""The characters a line ends at, as `read_text` and `read_utf8` read a file (a lone CR too): a
+writer whose field held one would write a line that reads back as two."""
+
+
 def read_text(path: str) -> str:
     """The content as text: UTF-8 (a BOM tolerated), universal newlines.  Undecodable bytes are a
     located error: the line and the column (in bytes) of the first one."""

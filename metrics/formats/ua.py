@@ -27,7 +27,8 @@ errors at the same lines (`tests/test_ua_array_reader.py` holds the line-by-line
 Where the UA scorer crashes, loops or reads garbage, this reader stops with the file, the line and
 what is wrong (`InputError`): a word line before any `# newdoc`, a document named twice, a line
 without its IDENTITY column, an attribute without `=`, a markable without MarkableID or EntityID,
-a bridging link without MarkableID or MentionAnchor, a `)` with nothing open, a markable closed
+a bridging link without MarkableID or MentionAnchor, a mention bridged to itself, a MarkableID
+opened again under another EntityID, a `)` with nothing open, a markable closed
 by name that is not open, a markable never closed, a zero inside a longer markable, a malformed
 Min, a plural entity that is (through others) an element of itself.
 """
@@ -67,26 +68,28 @@ UA_SCORER_PLACES = {"IDENTITY": 11, "BRIDGING": 12, "DISCOURSE_DEIXIS": 13}
 """Where the UA scorer reads each annotation column (1-based), whatever `global.columns` says."""
 
 
-def moved_columns(path: str) -> str | None:
+def moved_columns(path: str, layers: tuple[str, ...] = ("identity", "deixis", "bridging")) -> str | None:
     """What a UA file's first `global.columns` places elsewhere than the UA scorer reads it (say
     "IDENTITY in column 9 (the UA scorer reads column 11)"), None when every annotation column it
     names is where the UA scorer looks.  We read the columns the line names, as its producer
     meant; the UA scorer reads its fixed places and would score whatever stands there, so a
-    score of such a file can differ from the official one, and the user is told."""
+    score of such a file can differ from the official one, and the user is told.  So also for a
+    column of `layers` the line does not name while its first word line has a cell at the UA
+    scorer's place ("DISCOURSE_DEIXIS nowhere (...)": we read no such layer, the UA scorer reads
+    that cell; a file whose lines stop before it would crash the UA scorer, and is not said)."""
     text = read_head(path, 8192).decode("utf-8-sig", errors="replace")
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped:
-            continue
-        match = _COLUMNS.match(stripped)
-        if not match:
-            return None
-        columns = match.group(1).split()
-        moved = [f"{name} in column {columns.index(name) + 1} (the UA scorer reads column {place})"
-                 for name, place in UA_SCORER_PLACES.items()
-                 if name in columns and columns.index(name) + 1 != place]
-        return ", ".join(moved) or None
-    return None
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    match = _COLUMNS.match(lines[0]) if lines else None
+    if not match:
+        return None
+    columns = match.group(1).split()
+    word = next((line.split() for line in lines[1:] if not line.startswith("#")), [])
+    moved = [f"{name} in column {columns.index(name) + 1} (the UA scorer reads column {place})"
+             for name, place in UA_SCORER_PLACES.items()
+             if name in columns and columns.index(name) + 1 != place]
+    moved += [f"{name} nowhere (the UA scorer reads column {place})" for name, place in UA_SCORER_PLACES.items()
+              if name not in columns and LAYER_OF_COLUMN[name] in layers and len(word) >= place]
+    return ", ".join(moved) or None
 
 
 LAYERS = ("identity", "deixis", "bridging")
@@ -142,6 +145,8 @@ def _documents(stored: object) -> list[UADocument]:
 
 
 LAYER_COLUMNS = ("IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS")
+LAYER_OF_COLUMN = {"IDENTITY": "identity", "BRIDGING": "bridging", "DISCOURSE_DEIXIS": "deixis"}
+"""The layer (`LAYERS`) each annotation column holds."""
 
 
 def _layer_columns(path: str, number: int, columns: list[str]) -> tuple[int, int, int]:

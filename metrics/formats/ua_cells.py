@@ -159,6 +159,11 @@ class Layer:
             markable = self.markables[markable_id] = _Open(markable_id, line, zero, text, min_span)
         elif markable.zero or zero:
             raise InputError(self.path, line, f"{self.column}: zero markable {markable_id} cannot have parts")
+        elif entity != markable.entity:  # the UA scorer keeps the last: the earlier parts change entity unsaid
+            raise InputError(self.path, line, f"{self.column}: markable {markable_id} is opened again with "
+                                              f"EntityID={entity}, its earlier part (line {markable.line}) with "
+                                              f"EntityID={markable.entity}: the UA scorer would put the whole "
+                                              f"markable in {entity}")
         markable.entity = entity
         if "ElementOf" in attributes:
             markable.element_of.extend(attributes["ElementOf"].split(","))
@@ -270,6 +275,9 @@ def bridging_links(value: str, path: str, line: int) -> list[BridgingLink]:
         attributes = _attributes(chunk[:-1] if chunk.endswith(")") else chunk, path, line)
         if not attributes.get("MarkableID") or not attributes.get("MentionAnchor"):
             raise InputError(path, line, f"BRIDGING: ({chunk}) needs a MarkableID and a MentionAnchor")
+        if attributes["MarkableID"] == attributes["MentionAnchor"]:  # the UA scorer scores the link as given
+            raise InputError(path, line, f"BRIDGING: markable {attributes['MarkableID']} is its own MentionAnchor "
+                                         f"(a link from a mention to itself)")
         out.append(BridgingLink(attributes["MarkableID"], attributes["MentionAnchor"], attributes.get("Rel", ""),
                                 attributes.get("EntityAnchor", ""), line))
     return out

@@ -14,8 +14,10 @@ score except through the official scorer's duplicate-span rule.
 from __future__ import annotations
 
 import json
+import re
 from typing import Iterable, TextIO
 
+from metrics.formats.source import LINE_ENDS
 from metrics.model import Document, Span
 
 
@@ -94,13 +96,36 @@ def _ne_cells(doc: Document) -> list[str]:
 def conll_name_parts(name: str) -> tuple[str, str]:
     """Column 1 and 2 values (document id, part number) for a document name.  A token line must not
     start with `#` (readers take it for a comment): such an id (`#1`, a record named by its place)
-    is written `-`."""
+    is written `-`.  Columns are split at whitespace (v8.01's and ours), so whitespace inside the
+    id or the part (`(a b); part 0`, a TAB in a jsonlines doc_key) is written `_`: else every
+    column after it would shift, and the words read back would be the token numbers."""
     if "; part " in name:
         base, part = name.rsplit("; part ", 1)
         base, part = base.strip().strip("()") or "-", part.strip().lstrip("0") or "0"
     else:
-        base, part = name.replace(" ", "_") or "-", "0"
+        base, part = name or "-", "0"
+    base, part = ("".join("_" if character.isspace() else character for character in value) for value in (base, part))
     return ("-" if base.startswith("#") else base), part
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone surrogate: a jsonlines `\\ud800` escape reads as one, and UTF-8 cannot carry it."""
+
+
+def _check_text(doc: Document, target: str) -> None:
+    """What a CoNLL file cannot carry of a document's text, refused (ValueError): a line break in
+    its name, which is written on a line of its own (`#begin document NAME`, `# newdoc id = NAME`)
+    and would end that line early; a lone surrogate in its name or a word, which would be written
+    as the six characters of its escape, another word.  (jsonlines escapes both.)"""
+    if any(end in doc.name for end in LINE_ENDS):
+        raise ValueError(f"document {doc.name!r}: its name holds a line break; a {target} header line cannot carry it")
+    if _LONE_SURROGATE.search(doc.name):
+        raise ValueError(f"document {doc.name!r}: its name holds a lone surrogate, which a {target} file (UTF-8) "
+                         f"cannot carry")
+    if _LONE_SURROGATE.search("\n".join(doc.words)):
+        t = next(t for t, word in enumerate(doc.words) if _LONE_SURROGATE.search(word))
+        raise ValueError(f"document {doc.name!r}: token {t} {doc.words[t]!r} holds a lone surrogate, which a {target} "
+                         f"file (UTF-8) cannot carry")
 
 
 def write_conll(documents: Iterable[Document], out: TextIO) -> None:
@@ -115,6 +140,7 @@ def write_conll(documents: Iterable[Document], out: TextIO) -> None:
         ner = _ne_cells(doc)
         coref = _coref_cells(doc)
         starts = set(doc.sentence_starts) if doc.sentence_starts else {0}
+        _check_text(doc, "CoNLL-2012")
         for t, word in enumerate(doc.words):
             if not word or any(ch.isspace() for ch in word):
                 raise ValueError(f"document {doc.name!r}: token {t} {word!r} is empty or holds whitespace; CoNLL-2012 columns cannot carry it")
@@ -199,13 +225,14 @@ def write_conllu(documents: Iterable[Document], out: TextIO) -> None:
                 else:
                     marks.setdefault(start, []).append(((2, start - end), f"(e{number}--1-"))
                     marks.setdefault(end, []).append(((0, end - start), f"e{number})"))
+        _check_text(doc, "CoNLL-U")
         out.write(f"# newdoc id = {doc.name}\n")
         tags, lemmas = _conllu_column(doc.pos, doc.n_tokens), _conllu_column(doc.lemmas, doc.n_tokens)
         for k, (a, b) in enumerate(_sentences(doc)):
             out.write(f"# sent_id = {k + 1}\n# text = {' '.join(doc.words[a:b])}\n")
             for t in range(a, b):
                 word = doc.words[t]
-                if not word or "\t" in word or "\n" in word:
+                if not word or "\t" in word or any(end in word for end in LINE_ENDS):
                     raise ValueError(f"document {doc.name!r}: token {t} {word!r} cannot be a CoNLL-U form")
                 misc = "Entity=" + "".join(text for _, text in sorted(marks[t], key=lambda m: m[0])) if t in marks else "_"
                 out.write(f"{t - a + 1}\t{word}\t{lemmas[t]}\t_\t{tags[t]}\t_\t_\t_\t_\t{misc}\n")

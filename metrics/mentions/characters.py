@@ -28,6 +28,7 @@ alignment loses and the coreference errors.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field, replace
 
 from metrics.model import Document, Span
@@ -67,13 +68,18 @@ class CharacterAlignment:
 
 def _characters(words: list[str]) -> tuple[str, list[int], list[int], list[int]]:
     """The normalised non-whitespace characters of `words`, each one's word, and each word's first
-    and last character (-1, -2 for a word without any)."""
+    and last character (-1, -2 for a word without any).  Canonically decomposed (NFD): a model or
+    a system that writes its text in another normal form than the key (decomposed, as macOS names
+    files and many tokenizers write) writes the same text, and a Vietnamese document of it paired
+    49% of its characters and was lost whole."""
     chars: list[str] = []
     owner: list[int] = []
     first: list[int] = []
     last: list[int] = []
     for w, word in enumerate(words):
         word = _PTB.get(word, word)
+        if not word.isascii():  # one normal form: a precomposed é and e + U+0301 are the same text
+            word = unicodedata.normalize("NFD", word)
         start = len(chars)
         for ch in word:
             if ch.isspace():

@@ -19,7 +19,7 @@ import os
 
 from metrics.conventions.options import COREFUD, Options
 from metrics.conventions.pipeline import read_key, read_response
-from metrics.formats.readers import FORMATS, UnknownFormat, detect_format
+from metrics.formats.readers import FORMATS, UA_ELSEWHERE, UnknownFormat, detect_format
 from metrics.formats.source import read_text, set_max_input_size
 from metrics.formats.writers import write_conll, write_conllu, write_jsonlines, write_outputs
 from metrics.model import InputError
@@ -75,7 +75,7 @@ def _copy_conllu(args: argparse.Namespace) -> int:
     discontinuous mentions, heads, trees) is lost."""
     text = read_text(args.input)
     read_key(args.input, CONLLU_KEY)
-    emit(text, None if args.output == "-" else args.output, inputs=[args.input])
+    emit(text, None if args.output == "-" else args.output, inputs=[args.input], data=True)
     return 0
 
 
@@ -86,6 +86,13 @@ def run(args: argparse.Namespace) -> int:
         if exc.path != args.input:
             raise
         raise UnknownFormat(exc.path, "--from") from None  # said with this command's option for it
+    except InputError as exc:
+        if exc.message != UA_ELSEWHERE:
+            raise
+        # the readers' advice is to score it under --conventions ua, which is no conversion
+        raise InputError(exc.path, exc.line, "a Universal Anaphora file (global.columns with IDENTITY): "
+                                             "convert does not read UA files (its relations have no place in "
+                                             "the other formats)") from None
 
 
 def _convert(args: argparse.Namespace) -> int:
@@ -122,7 +129,7 @@ def _convert(args: argparse.Namespace) -> int:
         raise InputError(args.input, None, f"cannot be written as {target}: {exc}") from None
     inputs = [args.input] + ([args.key] if args.key else [])
     emit(out.getvalue(), None if args.output == "-" else args.output,
-         inputs=[p for p in inputs if os.path.exists(p)])
+         inputs=[p for p in inputs if os.path.exists(p)], data=True)
     return 0
 
 
@@ -147,5 +154,5 @@ def _run_crac(args: argparse.Namespace, target: str) -> int:
         text = write_text(keys, skeleton, args.blind, args.sequential_ids, args.zero_mentions)
     else:
         text = write_json(keys, skeleton, args.blind, args.zero_mentions)
-    emit(text, None if args.output == "-" else args.output, inputs=[args.input])
+    emit(text, None if args.output == "-" else args.output, inputs=[args.input], data=True)
     return 0
