@@ -59,7 +59,8 @@ class InputError(Exception):
         self.path = path
         self.line = line
         self.message = message
-        where = f"{path}:{line}" if line is not None else path
+        named = path or "''"  # an empty name given on the command line, shown as such
+        where = f"{named}:{line}" if line is not None else named
         super().__init__(f"{where}: {message}")
 
     def __reduce__(self):

@@ -335,3 +335,22 @@ def test_a_line_repeated_for_a_key_holding_its_text_twice_is_no_other_text(tmp_p
     out.write_text(f"{line}\n{line}\n", encoding="utf-8")
     run = corefwb("score", str(key), str(out), "--response-format", "crac-text")
     assert run.returncode == 0 and "repeats line" not in run.stderr and "stand in" not in run.stderr, run.stderr
+
+
+# ----------------------------------------------------------------------- empty file names
+
+@pytest.mark.parametrize("command", [["score"], ["errors"], ["compare"]])
+def test_an_empty_output_name_is_a_usage_error(tmp_path, monkeypatch, command):
+    """`--output ""` named no file: the atomic write made its temporary file in the working
+    directory's parent and then failed as ": cannot write"."""
+    monkeypatch.chdir(tmp_path)
+    key = str(ROOT / "samples" / "gum" / "key.gum.conll")
+    run = corefwb(*command, key, key, "--output", "")
+    assert run.returncode == 2 and "--output: an empty file name" in run.stderr and "Traceback" not in run.stderr
+    assert list(tmp_path.parent.glob(".*tmp*")) == [] and list(tmp_path.iterdir()) == []
+
+
+def test_an_empty_input_name_is_named_as_such():
+    """An empty key name was said as ": cannot open", a message with no file in it."""
+    key = str(ROOT / "samples" / "gum" / "key.gum.conll")
+    assert error_line(corefwb("score", "", key)) == "corefwb: error: '': cannot open: No such file or directory"

@@ -22,8 +22,16 @@ from . import ua
 
 def add_output_argument(parser: argparse.ArgumentParser) -> None:
     """`--output FILE`, as every command that writes a result takes it (`output.emit` writes it)."""
-    parser.add_argument("--output", metavar="FILE",
+    parser.add_argument("--output", metavar="FILE", type=named_file,
                         help="write the result to FILE (atomically; gzipped when FILE ends in .gz) instead of stdout")
+
+
+def named_file(text: str) -> str:
+    """An output file's name as given, refused when empty: an empty name named no file, and the
+    atomic write's temporary file went to the working directory's parent."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty file name")
+    return text
 
 
 def add_max_input_size_argument(parser: argparse.ArgumentParser) -> None:

@@ -22,7 +22,7 @@ from ..charts import SWEEP_PANELS, DocumentScores, ErrorCounts, Stages, Sweep, d
 from ..output import write_atomic
 from ..names import system_names
 from ..options import UsageError, weights_option
-from .common import load_session
+from .common import load_session, named_file
 
 KINDS = ("sweep", "errors", "documents", "stages")
 FORMATS = ("svg", "png", "pdf")
@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("responses", nargs="+", metavar="RESPONSE", help="one or more responses")
     parser.add_argument("--name", metavar="A,B,...", help="the systems' names (default: file names)")
     parser.add_argument("--document", metavar="D", help="errors: one document instead of the corpus")
-    parser.add_argument("--output", metavar="FIG", required=True, help="the figure: .svg, .png or .pdf")
+    parser.add_argument("--output", metavar="FIG", required=True, type=named_file, help="the figure: .svg, .png or .pdf")
 
 
 def _matplotlib():
