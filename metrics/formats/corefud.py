@@ -39,7 +39,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from metrics.formats.conllu import ENTITY_ON_A_RANGE, ENTITY_REDECLARED, NEWDOC_INSIDE_A_SENTENCE, newdoc, word_id_error
+from metrics.formats.conllu import (ENTITY_ON_A_RANGE, ENTITY_REDECLARED, ENTITY_TWICE, NEWDOC_INSIDE_A_SENTENCE, newdoc,
+                                    word_id_error)
 from metrics.formats.conllu_rules import (DISCONTINUOUS, closes_nothing, discontinuous_id, entity_chunks,
                                           entity_fields, head_error, never_closed, part_missing, part_without_first,
                                           unknown_id, wrong_columns)
@@ -145,10 +146,11 @@ class _Document:
                 raise self.error(line, f"{attribute} value {value!r} does not parse (ID<ID,...)")
             self.references += [(before, attribute, line), (after, attribute, line)]
 
-    def apply(self, value: str, fields: list[str], line: int) -> None:
-        """One node's `Entity=` value, chunk by chunk in text order."""
+    def apply(self, value: str, fields: list[str], line: int, node: Node | None = None) -> None:
+        """One node's `Entity=` value, chunk by chunk in text order (on `node`, by default the
+        sentence's last node read)."""
         chunks = entity_chunks(value, self.path, line)
-        node = self.sentence_nodes[-1]
+        node = self.sentence_nodes[-1] if node is None else node
         for chunk in chunks:
             if chunk[0] == "(":
                 self._open(chunk, node, fields, line)
@@ -214,12 +216,17 @@ class _Document:
         last = mention.nodes[-1]
         if last[0] != node[0]:
             raise self.error(line, f"mention {chunk}) opened at line {mention.line} crosses a sentence boundary")
-        mention.nodes.extend(n for n in self.sentence_nodes if last < n <= node)
+        mention.nodes.extend(self._between(last, node))
         if part is None or part == parts:
             self._set_head(mention, head_index, chunk, line)
         if part is not None and part == parts:
             if not self.discontinuous.get(eid) or self.discontinuous[eid].pop() is not mention:
                 raise self.error(line, f"mention of {eid} closes with a nested mention of it unfinished")
+
+    def _between(self, last: Node, node: Node) -> list[Node]:
+        """The sentence's nodes after `last` up to `node`: where a mention that reached `last`
+        closes at `node`, the nodes it takes in."""
+        return [n for n in self.sentence_nodes if last < n <= node]
 
     def _set_head(self, mention: _Mention, head_index: int | None, chunk: str, line: int) -> None:
         if head_index is None:
@@ -286,9 +293,11 @@ class _File:
     """What spans the documents of one file: the names seen, and (under `eid`) where each entity
     ID was first met, for udapi's file-wide entity order and the split-entity warnings."""
 
-    def __init__(self, path: str, warnings: list[str] | None) -> None:
+    def __init__(self, path: str, warnings: list[str] | None, document: type[_Document] = _Document) -> None:
         self.path = path
         self.warnings = warnings
+        self.document = document
+        """What a document is read into (the byte reader's keeps its nodes apart: `corefud_bytes`)."""
         self.documents: list[NodeDocument] = []
         self.name_line: dict[str, int] = {}
         self.places: dict[str, tuple] = {}
@@ -306,7 +315,7 @@ class _File:
         if name in self.name_line:
             raise InputError(self.path, line, f"document {name!r} appears twice (also on line {self.name_line[name]})")
         self.name_line[name] = line
-        return _Document(self.path, name, self.note)
+        return self.document(self.path, name, self.note)
 
     def check_references(self, references: list[tuple[str, str, int]], defined: set[str] | dict) -> None:
         """An entity named by SplitAnte= or Bridge= must have mentions (udapi refuses it otherwise)."""
@@ -333,37 +342,84 @@ class _File:
         self.documents.append(document)
 
 
+class Reading:
+    """A file's state between its lines: its documents, the one being read, the fields declared.
+
+    Why a class: the line reader (`parse_corefud`) and the byte reader (`corefud_bytes`, which
+    finds lines and columns with numpy) hand it the same comments and MISC cells in file order,
+    so each rule of them is said once."""
+
+    def __init__(self, path: str, warnings: list[str] | None, document: type[_Document] = _Document) -> None:
+        self.path = path
+        self.file = _File(path, warnings, document)
+        self.doc: _Document | None = None
+        self.fields: list[str] | None = None
+        self.doc_fields: list[str] | None = None
+        self.count = 0
+        """Documents started (a document without `# newdoc id` is named by it)."""
+
+    def comment(self, line: str, lineno: int) -> None:
+        """A comment line: `# newdoc` starts a document, `# global.Entity` declares the fields."""
+        name = newdoc(line)
+        if name is not None:
+            if self.doc is not None and self.doc.sentence_nodes:
+                raise InputError(self.path, lineno, NEWDOC_INSIDE_A_SENTENCE)
+            if self.doc is not None:
+                self.file.finish(self.doc, self.doc_fields)
+            self._start(name, lineno)
+            return
+        text = line[1:].strip()
+        if text.startswith("global.Entity"):
+            declared = text.partition("=")[2].strip()
+            before, self.fields = self.fields, entity_fields(declared, self.path, lineno)
+            if before is not None and self.fields != before:
+                self.file.note("redeclared", lineno, ENTITY_REDECLARED)
+            if self.doc is not None:
+                self.doc_fields = self.fields
+
+    def _start(self, name: str, lineno: int) -> None:
+        self.count += 1
+        self.doc, self.doc_fields = self.file.start(name or f"document {self.count}", lineno), self.fields
+
+    def document(self, lineno: int) -> _Document:
+        """The document a node line belongs to: a file's nodes before any `# newdoc` start one."""
+        if self.doc is None:
+            self._start("", lineno)
+        return self.doc
+
+    def misc(self, misc: str, lineno: int, node: Node | None = None) -> None:
+        """A node's MISC cell holding `Entity=`, `Bridge=` or `Split...` (on `node`, by default the
+        document's last node read)."""
+        items = misc.split("|")
+        if sum(item.startswith("Entity=") for item in items) > 1:
+            raise InputError(self.path, lineno, ENTITY_TWICE)
+        for item in items:
+            if item.startswith("Entity="):
+                if self.fields is None:
+                    raise InputError(self.path, lineno, "Entity= annotations, but no '# global.Entity' declares their fields")
+                self.doc.apply(item[len("Entity="):], self.fields, lineno, node)
+            elif item.startswith(("SplitAnte=", "Split=", "Bridge=")):
+                self.doc.refer(item, lineno)
+
+    def end(self) -> list[NodeDocument]:
+        """The file's documents, once its last line is read."""
+        if self.doc is not None:
+            self.file.finish(self.doc, self.doc_fields)
+        self.file.check_references(self.file.references, self.file.last_document)
+        return self.file.documents
+
+
 def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None) -> list[NodeDocument]:
     """Documents of CoNLL-U lines, with their entities of node mentions (see the module's text);
     `warnings` hears of entities split across documents."""
-    file = _File(path, warnings)
-    documents = file.documents
-    doc: _Document | None = None
-    fields: list[str] | None = None
-    doc_fields: list[str] | None = None
-    count = 0
+    reading = Reading(path, warnings)
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
-            if doc is not None:
-                doc.end_sentence()
+            if reading.doc is not None:
+                reading.doc.end_sentence()
             continue
         if line.startswith("#"):
-            text = line[1:].strip()
-            name = newdoc(line)
-            if name is not None:
-                if doc is not None and doc.sentence_nodes:
-                    raise InputError(path, lineno, NEWDOC_INSIDE_A_SENTENCE)
-                if doc is not None:
-                    file.finish(doc, doc_fields)
-                count += 1
-                doc, doc_fields = file.start(name or f"document {count}", lineno), fields
-            elif text.startswith("global.Entity"):
-                declared = text.partition("=")[2].strip()
-                before, fields = fields, entity_fields(declared, path, lineno)
-                if before is not None and fields != before:
-                    file.note("redeclared", lineno, ENTITY_REDECLARED)
-                if doc is not None:
-                    doc_fields = fields
+            reading.comment(line, lineno)
             continue
         cols = line.split("\t")
         if len(cols) != 10:
@@ -376,16 +432,14 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
             if not m:
                 if _RANGE.match(ident):  # a multiword token's range: its words follow
                     if "Entity=" in cols[9]:
-                        file.note("range entity", lineno, ENTITY_ON_A_RANGE)
-                    if doc is not None:
+                        reading.file.note("range entity", lineno, ENTITY_ON_A_RANGE)
+                    if reading.doc is not None:
                         first, _, last = ident.partition("-")
-                        doc.ranges.append((int(first), int(last), lineno))
+                        reading.doc.ranges.append((int(first), int(last), lineno))
                     continue
                 raise InputError(path, lineno, unknown_id(ident))
             word, empty = int(m.group(1)), int(m.group(2) or 0)
-        if doc is None:
-            count += 1
-            doc, doc_fields = file.start(f"document {count}", lineno), fields
+        doc = reading.document(lineno)
         node = doc.add_node(word, empty, cols[1], lineno)
         if not empty:
             doc.sentence_heads.append(cols[6])
@@ -393,25 +447,8 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
         if cols[8] != "_":
             doc.raw_deps[node] = cols[8]
         if "Entity=" in cols[9] or "Bridge=" in cols[9] or "Split" in cols[9]:
-            _check_one_entity_attribute(cols[9], path, lineno)
-            for item in cols[9].split("|"):
-                if item.startswith("Entity="):
-                    if fields is None:
-                        raise InputError(path, lineno, "Entity= annotations, but no '# global.Entity' declares their fields")
-                    doc.apply(item[len("Entity="):], fields, lineno)
-                elif item.startswith(("SplitAnte=", "Split=", "Bridge=")):
-                    doc.refer(item, lineno)
-    if doc is not None:
-        file.finish(doc, doc_fields)
-    file.check_references(file.references, file.last_document)
-    return documents
-
-
-def _check_one_entity_attribute(misc: str, path: str, lineno: int) -> None:
-    """Refuse a MISC with `Entity=` twice: udapi (so corefud-scorer) keeps the last one silently,
-    and any one reading of it would score a different file than the system meant."""
-    if sum(item.startswith("Entity=") for item in misc.split("|")) > 1:
-        raise InputError(path, lineno, "Entity= is given twice in MISC (udapi would keep the last silently)")
+            reading.misc(cols[9], lineno)
+    return reading.end()
 
 
 def read_corefud(path: str, warnings: list[str] | None = None, *, lines: list[str] | None = None
