@@ -40,6 +40,7 @@ import re
 
 from metrics.formats.conllu import ENTITY_ON_A_RANGE
 from metrics.formats.conllu_rules import unknown_id, wrong_columns
+from metrics.formats.corefud_bytes import nodes_of_bytes
 from metrics.formats.corefud_nodes import NODE_ID, Reading
 from metrics.formats.source import read_lines
 from metrics.model import InputError, NodeDocument
@@ -93,7 +94,9 @@ def read_corefud(path: str, warnings: list[str] | None = None, *, lines: list[st
                  ) -> list[NodeDocument]:
     """Read a CorefUD CoNLL-U file (optionally gzipped) into node documents, in file order (from
     its `lines` when they were read already); `warnings` hears of entities split across documents."""
-    documents = parse_corefud(path, read_lines(path) if lines is None else lines, warnings)
+    documents = nodes_of_bytes(path, warnings) if lines is None else None
+    if documents is None:  # (given lines, or a file the byte reader declines: odd, or wrong somewhere)
+        documents = parse_corefud(path, read_lines(path) if lines is None else lines, warnings)
     if not documents or not any(d.forms for d in documents):
         raise InputError(path, None, "no word lines found: not a CoNLL-U file")
     return documents

@@ -20,6 +20,10 @@ NODE_ID = re.compile(r"^([0-9]{1,9})(?:\.([0-9]{1,9}))?$")
 """A node's ID: a word (`5`) or an empty node (`5.1`)."""
 
 
+_ROLES = frozenset({"eid", "GRP", "etype", "entity", "head"})
+"""The fields of an opening bracket this reader reads (`_Document._open`); the others are skipped."""
+
+
 class _Mention:
     """A mention while it is read: its nodes so far, its head, where it was opened."""
 
@@ -58,6 +62,9 @@ class _Document:
         self.sentence_heads: list[str] = []
         self.sentence_ids: list[str] = []
         """The HEAD and the ID of each word of the sentence being read, as written: checked at its end."""
+        self.roles_of: list[str] | None = None
+        self.roles: list[tuple[int, str]] = []
+        """The places of `_ROLES` among the last fields an opening was read by, and those fields."""
         self.head_fault: InputError | None = None
         """The document's first HEAD that is no word of its sentence: raised once its mentions are
         checked, where the span reader raises it (a file with two faults says the same one first)."""
@@ -130,7 +137,13 @@ class _Document:
         closing = chunk[-1] == ")"
         body = chunk[1:-1] if closing else chunk[1:]
         eid, head_index, etype = None, None, None
-        for name, value in zip(fields, body.split("-")):
+        if fields is not self.roles_of:
+            self.roles_of, self.roles = fields, [(i, name) for i, name in enumerate(fields) if name in _ROLES]
+        values = body.split("-")
+        for i, name in self.roles:  # (the fields read, as far as the values go: as zip(fields, values))
+            if i >= len(values):
+                break
+            value = values[i]
             if name in ("eid", "GRP"):
                 eid = value
             elif name in ("etype", "entity") and value:
@@ -246,10 +259,11 @@ class _Document:
         out = []
         for item in raw.split("|"):
             head, sep, relation = item.partition(":")
-            m = NODE_ID.match(head)
-            if not sep or not m or not relation:
+            plain = head.isascii() and head.isdigit() and len(head) <= 9  # (most: a word, no pattern for it)
+            m = None if plain else NODE_ID.match(head)
+            if not sep or not relation or not (plain or m):
                 raise self.error(self.line_of[node], f"DEPS {raw!r} does not parse (HEAD:RELATION|...)")
-            parent = (node[0], int(m.group(1)), int(m.group(2) or 0))
+            parent = (node[0], int(head), 0) if plain else (node[0], int(m.group(1)), int(m.group(2) or 0))
             if parent[1:] != (0, 0) and parent not in self.line_of:
                 raise self.error(self.line_of[node], f"DEPS {raw!r} names node {head}, which its sentence does not have")
             if parent == node:
@@ -360,7 +374,7 @@ class Reading:
         """A node's MISC cell holding `Entity=`, `Bridge=` or `Split...` (on `node`, by default the
         document's last node read)."""
         items = misc.split("|")
-        if sum(item.startswith("Entity=") for item in items) > 1:
+        if misc.count("Entity=") > 1 and sum(item.startswith("Entity=") for item in items) > 1:
             raise InputError(self.path, lineno, ENTITY_TWICE)
         for item in items:
             if item.startswith("Entity="):
