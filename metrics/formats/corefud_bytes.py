@@ -112,9 +112,9 @@ _POWERS[10:] = 0  # (a number of more than 9 digits is never read: `_ids` refuse
 def _value(rows: np.ndarray, first: np.ndarray, stop: np.ndarray) -> np.ndarray:
     """The number the digits `first[i]:stop[i]` of each row write."""
     place = np.arange(rows.shape[1])
-    inside = (place >= first[:, None]) & (place < stop[:, None])
-    weight = np.where(inside, _POWERS[np.clip(stop[:, None] - 1 - place, 0, _WIDEST_ID)], 0)
-    return ((rows.astype(np.int64) - 48) * weight).sum(axis=1)
+    power = stop[:, None] - 1 - place
+    power[(place < first[:, None]) | (power < 0)] = _WIDEST_ID  # (outside the digits: a weight of 0)
+    return ((rows.astype(np.int64) - 48) * _POWERS[power]).sum(axis=1)
 
 
 def _ids(buf: np.ndarray, begin: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -141,8 +141,9 @@ def _heads(buf: np.ndarray, begin: np.ndarray, end: np.ndarray) -> np.ndarray:
     blank = (width == 1) & (buf[np.minimum(begin, len(buf) - 1)] == _UNDERSCORE)
     number = ~blank
     _check(((width[number] >= 1) & (width[number] <= 9)).all())
-    rows = _gathered(buf, begin, 9)
-    inside = np.arange(9) < width[:, None]
+    widest = int(width.max()) if len(width) else 1
+    rows = _gathered(buf, begin, widest)
+    inside = np.arange(widest) < width[:, None]
     _check(((rows >= 48) & (rows <= 57) | ~inside)[number].all())
     return np.where(blank, -1, _value(rows, np.zeros_like(width), width))
 
