@@ -80,7 +80,7 @@ def _sentence(draw, out: Written, fields: list[str], open_across: list[str], cou
                     for name in fields]
 
         if draw(st.integers(0, 5)) == 0 and end > start + 1:  # discontinuous: two parts, of a node each
-            head = min(head, 2)
+            head, eid = min(head, 2), f"e{counter[0] + 100}"  # (two of one entity at once are refused)
             opening.setdefault(start, []).append("(" + "-".join(attrs(f"{eid}[1/2]")) + ")")
             opening.setdefault(end, []).append("(" + "-".join(attrs(f"{eid}[2/2]")) + ")")
             continue
