@@ -11,26 +11,16 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.measures.corefud import mor
+from metrics.measures.corefud import mor, mor_items, overlapping
 from metrics.measures.score import Score
-from metrics.mentions.corefud import mention_order
 from metrics.model import NodeMention
 from metrics.runtime.lsap import linear_sum_assignment
 
 
 def reference_mor(doc) -> Score:
-    """The summing the engine had before (corefud-scorer's, step for step)."""
-    items = [(m, True) for c in doc.key_mentions for m in c] + [(m, False) for c in doc.response_mentions for m in c]
-    items.sort(key=lambda x: mention_order(x[0]))
-    items = [(m.nodes, is_key) for m, is_key in items]
+    """The summing the engine had before (corefud-scorer's, step for step), over the same groups."""
     counts = np.zeros(4)
-    group: list = []
-    bound = None
-    for item in items + [None]:
-        if item is not None and (bound is None or item[0][0] <= bound):
-            group.append(item)
-            bound = item[0][-1] if bound is None else max(bound, item[0][-1])
-            continue
+    for group in overlapping(mor_items(doc)):
         keys = [set(nodes) for nodes, is_key in group if is_key]
         responses = [set(nodes) for nodes, is_key in group if not is_key]
         overlap = np.array([[len(k & s) for s in responses] for k in keys], dtype=float).reshape(len(keys), len(responses))
@@ -41,7 +31,6 @@ def reference_mor(doc) -> Score:
             counts += np.array([0, 0, 0, len(keys[r])])
         for c in set(range(len(responses))).difference(cols):
             counts += np.array([0, len(responses[c]), 0, 0])
-        group, bound = ([item], item[0][-1]) if item is not None else ([], None)
     pn, pd, rn, rd = counts.tolist()
     return Score(rn, rd, pn, pd)
 
