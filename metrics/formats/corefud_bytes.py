@@ -22,6 +22,7 @@ so the line reader says it.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,7 +47,7 @@ class _Declined(Exception):
 class _BytesDocument(_Document):
     """A document whose nodes, words and lines the byte reader made for the whole file at once."""
 
-    def __init__(self, path: str, name: str, note) -> None:
+    def __init__(self, path: str, name: str, note: Callable[[str, int, str], None]) -> None:
         super().__init__(path, name, note)
         self.nodes: list[Node] = []
         """The file's nodes, in file order (each sentence's in the order of its tuples)."""
@@ -73,7 +74,7 @@ class _Deps:
 
     def get(self, node: Node, default: str) -> str:
         at = bisect_left(self.lines, self.line_of[node])
-        return str(self.data[int(self.begin[at]):int(self.end[at])], "utf-8")  # (`_` itself where the line reader's has none)
+        return str(self.data[int(self.begin[at]):int(self.end[at])], "utf-8")  # (`_` where the line reader has none)
 
 
 def nodes_of_bytes(path: str, warnings: list[str] | None = None) -> list[NodeDocument] | None:
@@ -121,7 +122,8 @@ ROWS_AT_ONCE = 1 << 16
 """Fields `_in_blocks` reads at a time."""
 
 
-def _in_blocks(read, buf: np.ndarray, begin: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, ...]:
+def _in_blocks(read: Callable[..., tuple[np.ndarray, ...]], buf: np.ndarray, begin: np.ndarray,
+               end: np.ndarray) -> tuple[np.ndarray, ...]:
     """`read(buf, begin, end)` (a tuple of arrays of a row each) of `ROWS_AT_ONCE` fields at a time,
     joined: over all of a file's lines at once its rows of bytes and their weights were temporaries
     of 60 MB for a 30 MB file, which the C heap keeps once freed (the peak rose by as much)."""

@@ -379,7 +379,8 @@ class Reading:
         for item in items:
             if item.startswith("Entity="):
                 if self.fields is None:
-                    raise InputError(self.path, lineno, "Entity= annotations, but no '# global.Entity' declares their fields")
+                    raise InputError(self.path, lineno,
+                                     "Entity= annotations, but no '# global.Entity' declares their fields")
                 self.doc.apply(item[len("Entity="):], self.fields, lineno, node)
             elif item.startswith(("SplitAnte=", "Split=", "Bridge=")):
                 self.doc.refer(item, lineno)
