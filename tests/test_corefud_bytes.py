@@ -186,3 +186,14 @@ def test_the_corefud_test_files_read_alike():
 
     for path in sorted(Path("tests/data").rglob("*.conllu")):
         assert _agree(str(path)), path
+
+
+@pytest.mark.parametrize("head", ["9" * 5000, "\u00b2"])
+def test_a_head_index_int_refuses_is_a_located_error(tmp_path, head):
+    """A head index of 5,000 digits, or a digit `int` does not read, was a ValueError's traceback
+    (benchmarks/fuzz_readers.py found it); both readers refuse it at its line."""
+    path = _written(tmp_path, ["# global.Entity = eid-etype-head-other", "# newdoc id = d",
+                               _row("1", "A", "0", "_", f"Entity=(e1-person-{head}-)"), ""], False, False)
+    with pytest.raises(InputError) as caught:
+        read_corefud(path)
+    assert caught.value.line == 3

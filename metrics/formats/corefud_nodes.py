@@ -152,8 +152,10 @@ class _Document:
                 if not value:
                     raise self.error(line, f"head index is empty in {chunk!r} (fields {'-'.join(fields)}): a '-' too "
                                            "many, or a negative index? Heads count from 1")
-                if not value.isdigit():
+                if not (value.isascii() and value.isdigit()):  # ('²' is a digit to isdigit, not to int)
                     raise self.error(line, f"head index {value!r} in {chunk!r} is not a number")
+                if len(value) > 9:  # (int() refuses more than 4,300 digits: a traceback, found by fuzzing)
+                    raise self.error(line, f"head index of {len(value):,} digits: no mention has that many nodes")
                 head_index = int(value)
                 if head_index == 0:
                     raise self.error(line, f"head index 0 in {chunk!r}: heads count from 1")
