@@ -11,7 +11,8 @@ alike), each as a subprocess under `/usr/bin/time`:
 - `score` on 20,000 tiny documents and on the same text as one document;
 - under `--conventions corefud`, on `book_conllu.py`'s CoNLL-U book and on its corpus (the same
   text as 324 documents): `score`, `errors`, `errors --taxonomy kk` and `errors --impact conll`
-  (`conllu book score`, `conllu corpus kk`, ...); `score` on gum-open's CoNLL-U key (108
+  (`conllu book score`, `conllu corpus kk`, ...), and the corpus's `score --no-cache` (`conllu
+  corpus score cold`: the key read, not loaded); `score` on gum-open's CoNLL-U key (108
   documents) with a response made the same way (`conllu gum score`);
 - on the corpus: the floor (start Python, import numpy, read both files and split them into lines),
   `score --no-cache` (cold) and `score` with both files in the cache of read files; coval's
@@ -77,6 +78,8 @@ def commands(pairs: dict[str, tuple[Path, Path]], coval: Path | None) -> dict[st
         key, response = map(str, pairs[f"conllu {name}"])
         corefud = [key, response, "--conventions", "corefud", "--format", "json"]
         out[f"conllu {name} score"] = [*corefwb, "score", *corefud]
+        if name == "corpus":  # the key read too, not loaded from the cache of read files
+            out["conllu corpus score cold"] = [*corefwb, "score", *corefud, "--no-cache"]
         if name != "gum":
             out[f"conllu {name} errors"] = [*corefwb, "errors", *corefud]
             out[f"conllu {name} kk"] = [*corefwb, "errors", *corefud, "--taxonomy", "kk"]

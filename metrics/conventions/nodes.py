@@ -61,7 +61,8 @@ def aligned_documents(keys: Sequence[NodeDocument], responses: Sequence[NodeDocu
         response = by_name.get(key.name)
         if response is None:
             raise InputError(response_path, None, f"no document {key.name!r} (the key {key_path} has it)")
-        for (node, form), (other, other_form) in zip(key.forms, response.forms):
+        differ = key.forms != response.forms  # (word by word only where they differ: the first difference)
+        for (node, form), (other, other_form) in (zip(key.forms, response.forms) if differ else ()):
             if node != other or form != other_form:
                 what = f"word {other_form!r} where the key has {form!r}" if form != other_form else \
                     f"word {form!r} is {_place(other)} where the key's is {_place(node)}"

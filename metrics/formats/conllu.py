@@ -83,6 +83,11 @@ ENTITY_ON_A_RANGE = ("Entity= on a multiword token's line is ignored, as udapi r
 both readers and in corefud-scorer alike, without a word (hostile round four)."""
 
 
+ENTITY_TWICE = "Entity= is given twice in MISC (udapi would keep the last silently)"
+"""Why a MISC with `Entity=` twice is refused (both readers'): udapi (so corefud-scorer) keeps the
+last one silently, and any one reading of it would score a different file than the system meant."""
+
+
 NEWDOC_INSIDE_A_SENTENCE = "'# newdoc' inside a sentence: a blank line must end the sentence before it"
 """Why an error: udapi gives the whole sentence to the new document, and the two readers failed
 later, each at another line with another message (hostile round four)."""
@@ -431,7 +436,7 @@ def _ordinal_name(count: int) -> str:
 def _apply_misc(builder: _DocumentBuilder, misc: str, lineno: int, on_empty_node: bool) -> None:
     entities = [item[7:] for item in misc.split("|") if item.startswith("Entity=")]
     if len(entities) > 1:  # udapi keeps the last, the CorefUD reading applies both: refuse it in both
-        raise InputError(builder.path, lineno, "Entity= is given twice in MISC (udapi would keep the last silently)")
+        raise InputError(builder.path, lineno, ENTITY_TWICE)
     if entities:
         builder.add_entity(entities[0], lineno, on_empty_node)
 

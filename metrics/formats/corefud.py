@@ -37,333 +37,28 @@ a DEPS naming its own node.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-from metrics.formats.conllu import ENTITY_ON_A_RANGE, ENTITY_REDECLARED, NEWDOC_INSIDE_A_SENTENCE, newdoc, word_id_error
-from metrics.formats.conllu_rules import (DISCONTINUOUS, closes_nothing, discontinuous_id, entity_chunks,
-                                          entity_fields, head_error, never_closed, part_missing, part_without_first,
-                                          unknown_id, wrong_columns)
-from metrics.formats.source import FIRST_SUCH_LINE, read_lines
-from metrics.model import InputError, Node, NodeDocument, NodeMention
+from metrics.formats.conllu import ENTITY_ON_A_RANGE
+from metrics.formats.conllu_rules import unknown_id, wrong_columns
+from metrics.formats.corefud_bytes import nodes_of_bytes
+from metrics.formats.corefud_nodes import NODE_ID, Reading
+from metrics.formats.source import read_lines
+from metrics.model import InputError, NodeDocument
 
-_NODE_ID = re.compile(r"^([0-9]{1,9})(?:\.([0-9]{1,9}))?$")
 _RANGE = re.compile(r"^[0-9]{1,9}-[0-9]{1,9}$")
-
-
-class _Mention:
-    """A mention while it is read: its nodes so far, its head, where it was opened."""
-
-    __slots__ = ("eid", "nodes", "head", "line")
-
-    def __init__(self, eid: str, node: Node, line: int) -> None:
-        self.eid = eid
-        self.nodes = [node]
-        self.head = node
-        self.line = line
-
-
-class _Document:
-    """One document's nodes and mentions while its lines are read."""
-
-    def __init__(self, path: str, name: str,
-                 note: Callable[[str, int, str], None] = lambda kind, line, text: None) -> None:
-        self.path = path
-        self.name = name
-        self.note = note
-        """`note(kind, line, message)`: something corefud-scorer reads without a word, said once per kind."""
-        self.sentence = 0
-        self.sentence_nodes: list[Node] = []
-        self.last_word = 0
-        self.ranges: list[tuple[int, int, int]] = []
-        """The multiword ranges (first, last, line) of the sentence being read: checked at its end."""
-        self.references: list[tuple[str, str, int]] = []
-        """Entity IDs named by SplitAnte= or Bridge= (the ID, the attribute, the line)."""
-        self.forms: list[tuple[Node, str]] = []
-        self.line_of: dict[Node, int] = {}
-        self.raw_deps: dict[Node, str] = {}
-        self.mentions: dict[str, list[_Mention]] = {}
-        self.unfinished: dict[str, list[tuple[_Mention, int | None]]] = {}
-        self.discontinuous: dict[str, list[_Mention]] = {}
-        self.etypes: dict[str, str] = {}
-        self.sentence_heads: list[str] = []
-        self.sentence_ids: list[str] = []
-        """The HEAD and the ID of each word of the sentence being read, as written: checked at its end."""
-        self.head_fault: InputError | None = None
-        """The document's first HEAD that is no word of its sentence: raised once its mentions are
-        checked, where the span reader raises it (a file with two faults says the same one first)."""
-
-    def error(self, line: int, message: str) -> InputError:
-        return InputError(self.path, line, message)
-
-    def add_node(self, word: int, empty: int, form: str, line: int) -> Node:
-        if not self.sentence_nodes:
-            self.sentence += 1
-            self.last_word = 0
-        if empty:
-            if word != self.last_word:
-                self.note("empty", line, f"empty node {word}.{empty} follows word {self.last_word} (an empty node "
-                                         f"N.k follows word N): read as corefud-scorer reads it, placed by its ID")
-        elif (problem := word_id_error(word, self.last_word)) is not None:  # (two words of one ID would be one node)
-            raise self.error(line, problem)
-        else:
-            self.last_word = word
-        node = (self.sentence, word, empty)
-        first = self.line_of.setdefault(node, line)
-        if first != line:
-            raise self.error(line, f"empty node {word}.{empty} twice in one sentence (first on line {first})")
-        self.sentence_nodes.append(node)
-        if empty == 0:
-            self.forms.append((node, form))
-        return node
-
-    def end_sentence(self) -> None:
-        if self.sentence_nodes:
-            for first, last, line in self.ranges:
-                if last > self.last_word or first > last:
-                    self.note("range", line, f"range {first}-{last} names words its sentence does not have (its last "
-                                             f"word is {self.last_word}): ignored, as corefud-scorer ignores it")
-            self.ranges = []
-        heads = self.sentence_heads
-        if heads and self.head_fault is None and not {"0", "_", *self.sentence_ids}.issuperset(heads):
-            words = [node for node in self.sentence_nodes if not node[2]]  # (one set per sentence: the rule
-            ids = {node[1] for node in words}                              # word by word only when it fails)
-            for node, head in zip(words, heads):
-                if (problem := head_error(head, ids.__contains__)) is not None:
-                    self.head_fault = self.error(self.line_of[node], problem)
-                    break
-        self.sentence_heads, self.sentence_ids = [], []
-        self.sentence_nodes = []
-
-    def refer(self, item: str, line: int) -> None:
-        """The entity IDs a `SplitAnte=` or `Bridge=` value names (`e3<e11,e4<e11`; Bridge's with
-        a relation, `e12<e124:part`), to be checked once every entity is known."""
-        attribute, _, value = item.partition("=")
-        for link in value.split(","):
-            before, sep, after = link.partition("<")
-            after = after.split(":", 1)[0]
-            if not sep or not before or not after:
-                raise self.error(line, f"{attribute} value {value!r} does not parse (ID<ID,...)")
-            self.references += [(before, attribute, line), (after, attribute, line)]
-
-    def apply(self, value: str, fields: list[str], line: int) -> None:
-        """One node's `Entity=` value, chunk by chunk in text order."""
-        chunks = entity_chunks(value, self.path, line)
-        node = self.sentence_nodes[-1]
-        for chunk in chunks:
-            if chunk[0] == "(":
-                self._open(chunk, node, fields, line)
-            else:
-                self._close(chunk[:-1], node, line)
-
-    def _open(self, chunk: str, node: Node, fields: list[str], line: int) -> None:
-        closing = chunk[-1] == ")"
-        body = chunk[1:-1] if closing else chunk[1:]
-        eid, head_index, etype = None, None, None
-        for name, value in zip(fields, body.split("-")):
-            if name in ("eid", "GRP"):
-                eid = value
-            elif name in ("etype", "entity") and value:
-                etype = value
-            elif name == "head":
-                if not value:
-                    raise self.error(line, f"head index is empty in {chunk!r} (fields {'-'.join(fields)}): a '-' too "
-                                           "many, or a negative index? Heads count from 1")
-                if not value.isdigit():
-                    raise self.error(line, f"head index {value!r} in {chunk!r} is not a number")
-                head_index = int(value)
-                if head_index == 0:
-                    raise self.error(line, f"head index 0 in {chunk!r}: heads count from 1")
-        if not eid:
-            raise self.error(line, f"no entity ID in {chunk!r}")
-        part, parts = None, None
-        if eid.endswith("]"):
-            eid, part, parts = discontinuous_id(eid, chunk, self.path, line)
-        if etype is not None:
-            self.etypes.setdefault(eid, etype)
-        if part is not None and part > 1:
-            opened = [m for m, _ in self.unfinished.get(eid, [])]
-            waiting = [m for m in self.discontinuous.get(eid, []) if m not in opened]
-            if not waiting:
-                raise self.error(line, part_without_first(part, parts, eid))
-            mention = waiting[0]
-            mention.nodes.append(node)
-            if closing and part == parts:
-                if self.discontinuous[eid].pop() is not mention:
-                    raise self.error(line, f"mention of {eid} closes with a nested mention of it unfinished")
-                self._set_head(mention, head_index, chunk, line)
-        else:
-            mention = _Mention(eid, node, line)
-            self.mentions.setdefault(eid, []).append(mention)
-            if part is not None:
-                self.discontinuous.setdefault(eid, []).append(mention)
-            elif closing and head_index is not None and head_index != 1:
-                raise self.error(line, f"head index {head_index} outside the one-node mention {chunk!r}")
-        if not closing:
-            self.unfinished.setdefault(eid, []).append((mention, head_index))
-
-    def _close(self, chunk: str, node: Node, line: int) -> None:
-        eid, part, parts = chunk, None, None
-        if not self.unfinished.get(chunk):
-            m = DISCONTINUOUS.match(chunk)
-            if m:
-                eid, part, parts = m.group(1), int(m.group(2)), int(m.group(3))
-        stack = self.unfinished.get(eid)
-        if not stack:
-            raise self.error(line, closes_nothing(f"{chunk})", eid))
-        mention, head_index = stack.pop()
-        last = mention.nodes[-1]
-        if last[0] != node[0]:
-            raise self.error(line, f"mention {chunk}) opened at line {mention.line} crosses a sentence boundary")
-        mention.nodes.extend(n for n in self.sentence_nodes if last < n <= node)
-        if part is None or part == parts:
-            self._set_head(mention, head_index, chunk, line)
-        if part is not None and part == parts:
-            if not self.discontinuous.get(eid) or self.discontinuous[eid].pop() is not mention:
-                raise self.error(line, f"mention of {eid} closes with a nested mention of it unfinished")
-
-    def _set_head(self, mention: _Mention, head_index: int | None, chunk: str, line: int) -> None:
-        if head_index is None:
-            return
-        if head_index > len(mention.nodes):
-            raise self.error(line, f"head index {head_index} outside its mention of {len(mention.nodes)} nodes ({chunk!r})")
-        mention.head = mention.nodes[head_index - 1]
-
-    def finish(self, earlier: dict[str, tuple] | None = None, ordinal: int = 0) -> NodeDocument:
-        """The document (the `ordinal`-th of its file), its entities in udapi's order.  `earlier`
-        gives the file-wide place (a document's ordinal, then its first mention's order) of the
-        entity IDs met so far, and learns this document's: an entity met before comes where its
-        first mention in the file is."""
-        for eid, stack in self.unfinished.items():
-            if stack:
-                raise self.error(stack[0][0].line, never_closed(eid, self.name))
-        for eid, waiting in self.discontinuous.items():
-            if waiting:
-                raise self.error(waiting[0].line, part_missing(eid, self.name))
-        self.end_sentence()
-        if self.head_fault is not None:
-            raise self.head_fault
-        deps: dict[Node, tuple[tuple[Node, str], ...]] = {}
-        entities = []
-        for eid, mentions in self.mentions.items():
-            built = []
-            for m in mentions:
-                if m.head not in deps:
-                    deps[m.head] = self._deps(m.head)
-                built.append(NodeMention(tuple(m.nodes), m.head, deps[m.head]))
-            built.sort(key=lambda m: (m.nodes[0], -len(m.nodes), m.nodes[-1]))
-            entities.append((eid, built))
-        def place(entity: tuple[str, list[NodeMention]]) -> tuple:
-            first = entity[1][0]
-            return (earlier or {}).get(entity[0], (ordinal, first.nodes[0], -len(first.nodes), first.nodes[-1]))
-
-        entities.sort(key=lambda e: (place(e), e[0]))
-        if earlier is not None:
-            for entity in entities:
-                earlier.setdefault(entity[0], place(entity))
-        return NodeDocument(self.name, self.forms, entities, self.line_of, self.etypes)
-
-    def _deps(self, node: Node) -> tuple[tuple[Node, str], ...]:
-        """The enhanced dependencies of a head node, checked: every parent must exist."""
-        raw = self.raw_deps.get(node, "_")
-        if raw == "_":
-            return ()
-        out = []
-        for item in raw.split("|"):
-            head, sep, relation = item.partition(":")
-            m = _NODE_ID.match(head)
-            if not sep or not m or not relation:
-                raise self.error(self.line_of[node], f"DEPS {raw!r} does not parse (HEAD:RELATION|...)")
-            parent = (node[0], int(m.group(1)), int(m.group(2) or 0))
-            if parent[1:] != (0, 0) and parent not in self.line_of:
-                raise self.error(self.line_of[node], f"DEPS {raw!r} names node {head}, which its sentence does not have")
-            if parent == node:
-                self.note("deps", self.line_of[node], f"DEPS {raw!r} names its own node: read as corefud-scorer reads it")
-            out.append((parent, relation))
-        return tuple(out)
-
-
-class _File:
-    """What spans the documents of one file: the names seen, and (under `eid`) where each entity
-    ID was first met, for udapi's file-wide entity order and the split-entity warnings."""
-
-    def __init__(self, path: str, warnings: list[str] | None) -> None:
-        self.path = path
-        self.warnings = warnings
-        self.documents: list[NodeDocument] = []
-        self.name_line: dict[str, int] = {}
-        self.places: dict[str, tuple] = {}
-        self.last_document: dict[str, str] = {}
-        self.noted: set[str] = set()
-        self.references: list[tuple[str, str, int]] = []
-
-    def note(self, kind: str, line: int, message: str) -> None:
-        """A warning for the first case of each kind in the file (the rest would repeat it)."""
-        if self.warnings is not None and kind not in self.noted:
-            self.noted.add(kind)
-            self.warnings.append(f"{self.path}:{line}: {message} {FIRST_SUCH_LINE}")
-
-    def start(self, name: str, line: int) -> _Document:
-        if name in self.name_line:
-            raise InputError(self.path, line, f"document {name!r} appears twice (also on line {self.name_line[name]})")
-        self.name_line[name] = line
-        return _Document(self.path, name, self.note)
-
-    def check_references(self, references: list[tuple[str, str, int]], defined: set[str] | dict) -> None:
-        """An entity named by SplitAnte= or Bridge= must have mentions (udapi refuses it otherwise)."""
-        for eid, attribute, line in references:
-            if eid not in defined:
-                raise InputError(self.path, line, f"{attribute} names entity {eid}, which no Entity= annotation has "
-                                                  "(corefud-scorer refuses it too)")
-
-    def finish(self, doc: _Document, fields: list[str] | None) -> None:
-        """Add the document; under `eid`, its entities ordered and warned about over the file."""
-        if fields is not None and "eid" not in fields:  # GRP: IDs restart with each document
-            self.documents.append(doc.finish())
-            self.check_references(doc.references, doc.mentions)
-            return
-        self.references += doc.references
-        document = doc.finish(self.places, len(self.documents))
-        for eid, mentions in document.entities:
-            before = self.last_document.get(eid)
-            if before is not None and self.warnings is not None:
-                line = document.line_of.get(mentions[0].nodes[0])
-                self.warnings.append(f"{self.path}:{line}: cluster {eid} spans two documents ({before}, {document.name}). "
-                                     "It will be split (one entity per document, as corefud-scorer does)")
-            self.last_document[eid] = document.name
-        self.documents.append(document)
 
 
 def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None) -> list[NodeDocument]:
     """Documents of CoNLL-U lines, with their entities of node mentions (see the module's text);
     `warnings` hears of entities split across documents."""
-    file = _File(path, warnings)
-    documents = file.documents
-    doc: _Document | None = None
-    fields: list[str] | None = None
-    doc_fields: list[str] | None = None
-    count = 0
+    reading = Reading(path, warnings)
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
-            if doc is not None:
-                doc.end_sentence()
+            if reading.doc is not None:
+                reading.doc.end_sentence()
             continue
         if line.startswith("#"):
-            text = line[1:].strip()
-            name = newdoc(line)
-            if name is not None:
-                if doc is not None and doc.sentence_nodes:
-                    raise InputError(path, lineno, NEWDOC_INSIDE_A_SENTENCE)
-                if doc is not None:
-                    file.finish(doc, doc_fields)
-                count += 1
-                doc, doc_fields = file.start(name or f"document {count}", lineno), fields
-            elif text.startswith("global.Entity"):
-                declared = text.partition("=")[2].strip()
-                before, fields = fields, entity_fields(declared, path, lineno)
-                if before is not None and fields != before:
-                    file.note("redeclared", lineno, ENTITY_REDECLARED)
-                if doc is not None:
-                    doc_fields = fields
+            reading.comment(line, lineno)
             continue
         cols = line.split("\t")
         if len(cols) != 10:
@@ -372,20 +67,18 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
         if ident.isascii() and ident.isdigit() and len(ident) <= 9:  # a word: most lines, no pattern for them
             word, empty = int(ident), 0
         else:
-            m = _NODE_ID.match(ident)
+            m = NODE_ID.match(ident)
             if not m:
                 if _RANGE.match(ident):  # a multiword token's range: its words follow
                     if "Entity=" in cols[9]:
-                        file.note("range entity", lineno, ENTITY_ON_A_RANGE)
-                    if doc is not None:
+                        reading.file.note("range entity", lineno, ENTITY_ON_A_RANGE)
+                    if reading.doc is not None:
                         first, _, last = ident.partition("-")
-                        doc.ranges.append((int(first), int(last), lineno))
+                        reading.doc.ranges.append((int(first), int(last), lineno))
                     continue
                 raise InputError(path, lineno, unknown_id(ident))
             word, empty = int(m.group(1)), int(m.group(2) or 0)
-        if doc is None:
-            count += 1
-            doc, doc_fields = file.start(f"document {count}", lineno), fields
+        doc = reading.document(lineno)
         node = doc.add_node(word, empty, cols[1], lineno)
         if not empty:
             doc.sentence_heads.append(cols[6])
@@ -393,32 +86,17 @@ def parse_corefud(path: str, lines: list[str], warnings: list[str] | None = None
         if cols[8] != "_":
             doc.raw_deps[node] = cols[8]
         if "Entity=" in cols[9] or "Bridge=" in cols[9] or "Split" in cols[9]:
-            _check_one_entity_attribute(cols[9], path, lineno)
-            for item in cols[9].split("|"):
-                if item.startswith("Entity="):
-                    if fields is None:
-                        raise InputError(path, lineno, "Entity= annotations, but no '# global.Entity' declares their fields")
-                    doc.apply(item[len("Entity="):], fields, lineno)
-                elif item.startswith(("SplitAnte=", "Split=", "Bridge=")):
-                    doc.refer(item, lineno)
-    if doc is not None:
-        file.finish(doc, doc_fields)
-    file.check_references(file.references, file.last_document)
-    return documents
-
-
-def _check_one_entity_attribute(misc: str, path: str, lineno: int) -> None:
-    """Refuse a MISC with `Entity=` twice: udapi (so corefud-scorer) keeps the last one silently,
-    and any one reading of it would score a different file than the system meant."""
-    if sum(item.startswith("Entity=") for item in misc.split("|")) > 1:
-        raise InputError(path, lineno, "Entity= is given twice in MISC (udapi would keep the last silently)")
+            reading.misc(cols[9], lineno)
+    return reading.end()
 
 
 def read_corefud(path: str, warnings: list[str] | None = None, *, lines: list[str] | None = None
                  ) -> list[NodeDocument]:
     """Read a CorefUD CoNLL-U file (optionally gzipped) into node documents, in file order (from
     its `lines` when they were read already); `warnings` hears of entities split across documents."""
-    documents = parse_corefud(path, read_lines(path) if lines is None else lines, warnings)
+    documents = nodes_of_bytes(path, warnings) if lines is None else None
+    if documents is None:  # (given lines, or a file the byte reader declines: odd, or wrong somewhere)
+        documents = parse_corefud(path, read_lines(path) if lines is None else lines, warnings)
     if not documents or not any(d.forms for d in documents):
         raise InputError(path, None, "no word lines found: not a CoNLL-U file")
     return documents

@@ -35,6 +35,18 @@ def _mark_spaces(data: np.ndarray, out: np.ndarray, scratch: np.ndarray) -> None
     np.logical_or(out, flags, out=out)
 
 
+def joined_text(data: np.ndarray, begin: np.ndarray, end: np.ndarray) -> str:
+    """The bytes `begin[i]:end[i]` of `data` (uint8) for each i, joined by line ends and decoded at
+    once (no piece may hold a line end; at least one piece): one gather, one decode, where a
+    slice and a decode per piece cost a Python call each."""
+    taken = end - begin + 1  # each piece with the byte after it, made a `\n`
+    ends = np.cumsum(taken)
+    index = np.arange(int(ends[-1])) + np.repeat(begin - (ends - taken), taken)
+    out = np.take(data, index, mode="clip")  # past the buffer's end: only a last piece's line end
+    out[ends - 1] = _NEWLINE
+    return out[:-1].tobytes().decode("utf-8")
+
+
 BLOCK_BYTES = 1 << 20
 """Bytes a scan for fields looks at at a time (`_scanned`)."""
 
@@ -159,13 +171,7 @@ class Layout:
         """The text of the given fields joined by line ends (which no field holds), decoded at once."""
         if not len(fields):
             return ""
-        begin = self.field_starts[fields]
-        taken = self.field_ends[fields] - begin + 1  # each field with the byte after it, made a `\n`
-        ends = np.cumsum(taken)
-        index = np.arange(int(ends[-1])) + np.repeat(begin - (ends - taken), taken)
-        out = np.take(self.data, index, mode="clip")  # past the buffer's end: only a last field's line end
-        out[ends - 1] = _NEWLINE
-        return out[:-1].tobytes().decode("utf-8")
+        return joined_text(self.data, self.field_starts[fields], self.field_ends[fields])
 
     def placeholders(self, fields: np.ndarray) -> np.ndarray:
         """True for each field that is `-` or `_` (an empty annotation)."""

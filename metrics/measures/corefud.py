@@ -15,6 +15,7 @@ the corpus values, micro-averaged over documents, are the official scorer's to t
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -182,35 +183,57 @@ def blanc(doc: AlignedDocument) -> CorefudBlancScore:
     )
 
 
-def mor(doc: AlignedDocument) -> Score:
-    """Mention overlap ratio (CRAC 2022): words shared by the best one-to-one pairing of
-    overlapping key and response mentions, over all key (recall) or response (precision) words."""
-    from metrics.runtime.lsap import linear_sum_assignment
+MorItem = tuple[tuple, bool]
+"""A mention's nodes and whether it is the key's."""
 
+
+def mor_items(doc: AlignedDocument) -> list[MorItem]:
+    """Every mention of both sides (a mention in two entities twice), in the official scorer's order."""
     items = [(m, True) for c in doc.key_mentions for m in c] + [(m, False) for c in doc.response_mentions for m in c]
     items.sort(key=lambda x: mention_order(x[0]))
-    items = [(m.nodes, is_key) for m, is_key in items]
-    counts = np.zeros(4)
-    group: list[tuple[tuple, bool]] = []
+    return [(m.nodes, is_key) for m, is_key in items]
+
+
+def overlapping(items: list[MorItem]) -> Iterator[list[MorItem]]:
+    """The runs of `items` whose nodes reach into one another (the groups `mor` pairs within)."""
+    group: list[MorItem] = []
     bound = None
-    for item in items + [None]:
-        if item is not None and (bound is None or item[0][0] <= bound):
-            group.append(item)
-            bound = item[0][-1] if bound is None else max(bound, item[0][-1])
-            continue
+    for item in items:
+        if bound is not None and item[0][0] > bound:
+            yield group
+            group, bound = [], None
+        group.append(item)
+        bound = item[0][-1] if bound is None else max(bound, item[0][-1])
+    if group:
+        yield group
+
+
+def mor(doc: AlignedDocument) -> Score:
+    """Mention overlap ratio (CRAC 2022): words shared by the best one-to-one pairing of
+    overlapping key and response mentions, over all key (recall) or response (precision) words.
+
+    The official scorer pairs each group of overlapping mentions with a maximum assignment and
+    adds, for each pair, its shared words and both mentions' words, and each unpaired mention's
+    words: every mention's words are counted once whichever pairing is chosen, so only the shared
+    words need the assignment, and only its optimum (every optimal pairing shares as many).  A
+    group of one key and one response mention is that pair (the assignment of a 1 x 1 matrix); a
+    group of one side alone shares nothing.  Counts are whole numbers, summed exactly either way."""
+    from metrics.runtime.lsap import linear_sum_assignment
+
+    items = mor_items(doc)
+    key_words = sum(len(nodes) for nodes, is_key in items if is_key)
+    response_words = sum(len(nodes) for nodes, is_key in items if not is_key)
+    shared = 0
+    for group in overlapping(items):
         keys = [set(nodes) for nodes, is_key in group if is_key]
         responses = [set(nodes) for nodes, is_key in group if not is_key]
-        overlap = np.array([[len(k & s) for s in responses] for k in keys], dtype=float).reshape(len(keys), len(responses))
-        rows, cols = linear_sum_assignment()(overlap, True)
-        for r, c in zip(rows, cols):
-            counts += np.array([overlap[r, c], len(responses[c]), overlap[r, c], len(keys[r])])
-        for r in set(range(len(keys))).difference(rows):
-            counts += np.array([0, 0, 0, len(keys[r])])
-        for c in set(range(len(responses))).difference(cols):
-            counts += np.array([0, len(responses[c]), 0, 0])
-        group, bound = ([item], item[0][-1]) if item is not None else ([], None)
-    pn, pd, rn, rd = counts.tolist()
-    return Score(rn, rd, pn, pd)
+        if len(keys) == 1 and len(responses) == 1:
+            shared += len(keys[0] & responses[0])
+        elif keys and responses:
+            overlap = np.array([[len(k & s) for s in responses] for k in keys], dtype=float)
+            rows, cols = linear_sum_assignment()(overlap, True)
+            shared += int(overlap[rows, cols].sum())
+    return Score(float(shared), float(key_words), float(shared), float(response_words))
 
 
 def zero(doc: AlignedDocument) -> Score:
