@@ -26,7 +26,8 @@ from metrics.measures import ua as coref
 from metrics.measures import ua_relations as relations
 from metrics.measures.catalog import NON_REFERRING
 from metrics.measures.score import AnyScore, Score
-from metrics.mentions.ua import AnyMention, Mention, Position, SplitAntecedent, UADocument, position_order
+from metrics.mentions.ua import (AnyMention, Mention, Position, SplitAntecedent, UADocument, non_referring_entity,
+                                 position_order)
 from metrics.mentions.ua_align import cluster_index
 
 RELATIONS = ("bridging", NON_REFERRING.name, "split_antecedents")
@@ -128,6 +129,9 @@ def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
     key_relation = _relations_by_anaphor(doc.key, doc.key_side.mention_of)
     response_relation = _relations_by_anaphor(doc.response, doc.response_side.mention_of)
     kinds = Counter(o.kind for o in outcomes)
+    prices: dict[str, dict[str, float]] = {}
+    """The price of fixing one outcome of a kind: it depends on the kind alone (the fix changes
+    one kind's count), so it is worked out once per kind, not per error (thousands on a book)."""
     out = []
     for o in outcomes:
         where = text_of(doc.key, o.anaphor)
@@ -139,43 +143,55 @@ def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
                                _words(o.key_anchor), _words(o.response_anchor)))
         if o.kind == "correct":
             continue
-        fixed = kinds.copy()  # the fix: this outcome gone (spurious) or made correct
-        fixed[o.kind] -= 1
+        if o.kind not in prices:
+            prices[o.kind] = _bridging_fix_price(result, before, kinds, o.kind)
         if o.kind == "spurious":
             text = f"a bridging link to {text_of(doc.response, o.response_anchor)} where the key has none"
             kind = "spurious"
         else:
-            fixed["correct"] += 1
             if o.kind == "missed":
                 kind, text = "missed", f"no bridging link in the response (the key's anchor: {text_of(doc.key, o.key_anchor)})"
             else:
                 kind = "wrong_anchor"
                 text = (f"anchor {text_of(doc.response, o.response_anchor)} instead of {text_of(doc.key, o.key_anchor)}"
                         + (": of the key anchor's entity, right at entity level" if o.kind == "same_entity" else ""))
-        new = relations.bridging_of_kinds(fixed)
-        price = {name: _points(result.micro[name], _after(result.micro[name], before[name], new[name]))
-                 for name in before}
-        out.append(UAError("bridging", kind, doc.name, where, text, price, position_order(o.anaphor.words[0]),
-                           o.anaphor.words, _words(o.key_anchor), _words(o.response_anchor)))
+        out.append(UAError("bridging", kind, doc.name, where, text, dict(prices[o.kind]),
+                           position_order(o.anaphor.words[0]), o.anaphor.words, _words(o.key_anchor),
+                           _words(o.response_anchor)))
     return out
+
+
+def _bridging_fix_price(result: UAResult, before: dict[str, AnyScore], kinds: Counter[str], kind: str
+                        ) -> dict[str, float]:
+    """Points each bridging score gains when one outcome of `kind` of a document whose outcomes
+    are counted as `kinds` is fixed: a spurious link gone, any other made correct."""
+    fixed = kinds.copy()
+    fixed[kind] -= 1
+    if kind != "spurious":
+        fixed["correct"] += 1
+    new = relations.bridging_of_kinds(fixed)
+    return {name: _points(result.micro[name], _after(result.micro[name], before[name], new[name])) for name in before}
 
 
 def _entity_of(doc: UADocument, side, deixis: bool) -> dict[Mention, str]:
     """The entity of the (last) referring markable of each mention's words on this side
-    (singletons included)."""
-    return {side.mention_of[markable.id]: markable.entity for markable in doc.layer(deixis)
-            if not markable.non_referring}
+    (singletons included).  Read from the layer's columns (ids and entities), in its rows' order:
+    no `Markable` is made (on a book, the layer's 83,000 objects took most of these errors' time)."""
+    table, mention_of = doc.layer_table(deixis), side.mention_of
+    return {mention_of[markable_id]: entity for markable_id, entity in zip(table.ids, table.entities)
+            if not non_referring_entity(entity)}
 
 
 def _uncounted_non_referring(doc: ScoredDocument, deixis: bool) -> dict[Mention, str]:
     """For each mention's words, the non-referring entity of the first response markable of them
     (what explains a key non-referring markable the response has, uncounted: the UA scorer counts
-    only the first markable of a non-referring entity)."""
+    only the first markable of a non-referring entity).  From the layer's columns, as `_entity_of`."""
     mention_of = doc.response_side.mention_of
+    table = doc.response.layer_table(deixis)
     entities: dict[Mention, str] = {}
-    for markable in doc.response.layer(deixis):
-        if markable.non_referring and markable.id in mention_of:
-            entities.setdefault(mention_of[markable.id], markable.entity)
+    for markable_id, entity in zip(table.ids, table.entities):
+        if non_referring_entity(entity) and markable_id in mention_of:
+            entities.setdefault(mention_of[markable_id], entity)
     return entities
 
 
