@@ -80,6 +80,8 @@ class Workers:
                         if (errors is not None or deferred) and not worker.is_cancelled:
                             classified.add(system)
                             self.post_message(ErrorsReady(weights, errors, system))
+            if group is shown and any(system not in classified for system in group):
+                self._after_relation_errors(worker)
             for system in group:
                 if worker.is_cancelled:
                     return
@@ -93,6 +95,16 @@ class Workers:
                 comparison = interval_comparison(results[self.baseline], results[self.system],
                                                  session.options.conventions)
                 self.post_message(IntervalsReady(pair, comparison))
+
+    def _after_relation_errors(self, worker) -> None:
+        """Under the UA conventions, with the relations' list shown (what a UA input opens on):
+        wait until its errors are in (their worker ended) before the per-mention errors are
+        classified and priced.  That list is hidden until `t`, and its analysis shared the GIL
+        with the relations' errors the first screen waits for (on the UA book, 0.4 s of
+        classification and the pricing of its first rows, before the relations' list)."""
+        while not worker.is_cancelled and self.taxonomy == "ua" and any(
+                other.group == "relation-errors" and not other.is_finished for other in list(self.workers)):
+            time.sleep(0.05)
 
     def _previewed_all(self, system: int, weights: Weights) -> dict[str, list[ErrorRecord]] | None:
         """A system's errors when the opening already classified every document under these
