@@ -48,6 +48,7 @@ import numpy as np
 
 from metrics.mentions.heads import DocumentHeads, annotated, heads_for
 from metrics.mentions.types_arrays import road, types_on_road, within
+from metrics.mentions.types_words import types_by_words
 from metrics.mentions.lexicon import (
     CALENDAR_NAMES,
     DETERMINERS,
@@ -300,9 +301,15 @@ class _DocumentTyper:
 
     def types_of(self, spans: list[Span]) -> list[tuple[MentionType, str]]:
         """`type_of` of many spans, their heads found together (`DocumentHeads.heads`) when the
-        document has POS tags and no explicit types (the common case: CoNLL-2012 files)."""
+        document has POS tags and no explicit types (the common case: CoNLL-2012 files); without
+        tags, parse, heads or named entities (a UA file's) by the words road as array work
+        (`types_words`)."""
         n = len(self.words)
-        if self.explicit or self.pos is None or not all(0 <= s <= e < n for s, e in spans):
+        if self.explicit or not all(0 <= s <= e < n for s, e in spans):
+            return [self.type_of(span) for span in spans]
+        if self.pos is None:
+            if self.entities is None and self.heads.dep is None:  # the words road, every span at once
+                return types_by_words(self.words, spans, self._initial_flags, self._cap_stats)
             return [self.type_of(span) for span in spans]
         pos, from_pos = self.pos, self._from_pos
         out = []
