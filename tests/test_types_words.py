@@ -8,12 +8,13 @@ mentions."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from metrics.mentions.types import _DocumentTyper
+from metrics.mentions.types import OPENING_MARKS, _DocumentTyper
 from metrics.mentions.types_words import types_by_words
 from metrics.model import Document
 from workbench.session import LoadOptions, Session
@@ -59,3 +60,41 @@ def test_the_ua_files_mentions_are_typed_as_span_by_span():
             spans = list(pair.alignment.spans)
             assert spans
             assert_same(pair.key, spans)
+
+
+def reference_initial_flags(words: list[str], sentence_starts: list[int]) -> list[bool]:
+    """`_initial_flags` as the token loop it was."""
+    n = len(words)
+    initial = [False] * n
+    for s in sentence_starts or [0]:
+        if 0 <= s < n:
+            initial[s] = True
+    for t in range(1, n):
+        if words[t - 1] in OPENING_MARKS or (initial[t - 1] and not words[t - 1][:1].isalnum()):
+            initial[t] = True
+        elif words[t - 1] in {".", "!", "?"}:
+            initial[t] = True
+    if n:
+        initial[0] = True
+    return initial
+
+
+def reference_cap_stats(words: list[str], initial: list[bool]) -> tuple[Counter, Counter]:
+    """`_cap_stats` as the token loop it was."""
+    cap_mid: Counter = Counter()
+    lower: Counter = Counter()
+    for t, w in enumerate(words):
+        if w.islower():
+            lower[w] += 1
+        elif w[:1].isupper() and not initial[t] and not (w.isupper() and len(w) > 1):
+            cap_mid[w.lower()] += 1
+    return cap_mid, lower
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([*WORDS, "", "‘", "—", ":", "?"]), max_size=30), st.lists(st.integers(-2, 32), max_size=6))
+def test_the_typers_capitalisation_counts_are_the_token_loops(words, sentence_starts):
+    typer = _DocumentTyper(Document("d", words, [], sentence_starts=sentence_starts))
+    expected = reference_initial_flags(words, sentence_starts)
+    assert typer._initial_flags() == expected
+    assert typer._cap_stats() == reference_cap_stats(words, expected)
