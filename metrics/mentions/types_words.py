@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from itertools import chain
 
 import numpy as np
 
@@ -35,37 +36,44 @@ OUTCOMES = ((MentionType.PRONOUN, "lexicon"), (MentionType.NOMINAL, "determiner"
 _PRONOUN, _DETERMINER, _NAME, _WORDS = range(4)
 
 
-def types_by_words(words: Sequence[str], spans: Sequence[Span], initial: Callable[[], list[bool]],
-                   cap_stats: Callable[[], tuple[Counter[str], Counter[str]]]) -> list[tuple[MentionType, str]]:
-    """(type, deciding rule) of each span, every span within the words.  `initial` and `cap_stats`
-    are the typer's per-document state (`_initial_flags`, `_cap_stats`), made once and shared."""
-    if not spans:
+def span_bounds(spans: Sequence[Span]) -> np.ndarray | None:
+    """The spans as an array of (start, end) rows; None where they are not pairs of integers."""
+    try:
+        return np.fromiter(chain.from_iterable(spans), np.int64, 2 * len(spans)).reshape(-1, 2)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def types_by_words(bounds: np.ndarray, coded: Callable[[], tuple[list[str], np.ndarray]],
+                   initial: Callable[[], np.ndarray], cap_stats: Callable[[], tuple[Counter[str], Counter[str]]]
+                   ) -> list[tuple[MentionType, str]]:
+    """(type, deciding rule) of each span (`bounds`' rows, every span within the words).  `coded`,
+    `initial` and `cap_stats` are the typer's per-document state (its words numbered by distinct
+    word, `_initial_flags`, `_cap_stats`), made once and shared."""
+    if not len(bounds):
         return []
-    bounds = np.array(spans, dtype=np.int64).reshape(-1, 2)
-    codes = _codes(words, bounds[:, 0], bounds[:, 1], initial, cap_stats)
+    codes = _codes(_Words(*coded()), bounds[:, 0], bounds[:, 1], initial, cap_stats)
     return list(map(OUTCOMES.__getitem__, codes.tolist()))
 
 
 class _Words:
     """A document's words numbered by distinct word (`code`), each distinct word's flags tested once."""
 
-    def __init__(self, words: Sequence[str]) -> None:
-        self.distinct = list(dict.fromkeys(words))
-        number = dict(zip(self.distinct, range(len(self.distinct))))
-        self.code = np.fromiter(map(number.__getitem__, words), np.int64, len(words))
-        self.lowered = [word.lower() for word in self.distinct]
+    def __init__(self, distinct: list[str], code: np.ndarray) -> None:
+        self.distinct = distinct
+        self.code = code
+        self.lowered = [word.lower() for word in distinct]
 
     def flag(self, test: Callable[[str], bool], lowered: bool = True) -> np.ndarray:
         """Per distinct word: `test` of its lower-case form (or of the word as written)."""
         return np.fromiter(map(test, self.lowered if lowered else self.distinct), bool, len(self.distinct))
 
 
-def _codes(words: Sequence[str], starts: np.ndarray, ends: np.ndarray, initial: Callable[[], list[bool]],
+def _codes(table: _Words, starts: np.ndarray, ends: np.ndarray, initial: Callable[[], np.ndarray],
            cap_stats: Callable[[], tuple[Counter[str], Counter[str]]]) -> np.ndarray:
     """Each span's outcome code (`OUTCOMES`)."""
-    n = len(words)
-    table = _Words(words)
     code = table.code
+    n = len(code)
     head = _heads(table, starts, ends)
     at = code[head]
     pronoun = table.flag(PERSONAL_PRONOUNS.__contains__)[at] | (
@@ -76,7 +84,7 @@ def _codes(words: Sequence[str], starts: np.ndarray, ends: np.ndarray, initial: 
     first_upper = table.flag(lambda word: word[:1].isupper(), lowered=False)
     title_before = np.zeros(n, bool)
     title_before[1:] = table.flag(TITLES.__contains__)[code[:-1]]
-    by_position = ~np.array(initial(), bool)[head] | table.flag(CALENDAR_NAMES.__contains__)[at] | (
+    by_position = ~initial()[head] | table.flag(CALENDAR_NAMES.__contains__)[at] | (
         (head > starts) & title_before[head]) | table.flag(lambda word: cap_mid[word] > lower[word])[at]
     name = np.where(inner[at],
                     table.flag(lambda word: lower[word] == 0)[at] & table.flag(
