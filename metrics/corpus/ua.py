@@ -27,7 +27,7 @@ from metrics.corpus.scoring import DocPair, PreparedCorpus, Spans, prepare_pair
 from metrics.corpus.ua_settings import (BLANC_PARTS, BRIDGING, BRIDGING_SCORES, COREFERENCE, DOCUMENT_ORDER,  # noqa: F401
                                         METRICS, ORDER, PRESETS, SPLIT_OVER_COLUMNS, Settings, layers_read, names,
                                         resolve_metrics, shown_metrics)
-from metrics.measures.catalog import BLANC, CONLL, MENTIONS, NON_REFERRING, Metric
+from metrics.measures.catalog import BLANC, CONLL, MENTIONS, MOR, NON_REFERRING, Metric
 from metrics.measures.corefud import CorefudBlancScore
 from metrics.measures.score import AnyScore, Score
 from metrics.measures.ua import SplitBlancScore
@@ -272,9 +272,15 @@ class ColumnCounter:
         if name in self.done:
             return
         self.done.add(name)
-        kernel = {MENTIONS.name: columnar.mentions, NON_REFERRING.name: columnar.non_referring}.get(name) or \
-            columnar.KERNELS[name]
-        for document, value in zip(self.chosen, kernel(self.sides())):
+        if name == MOR.name:  # its words: documents of markables of one part each, no split antecedent credited
+            deixis = self.settings.discourse_deixis
+            values = columnar.mor(self.sides(), [not (d.credits_split or d.key.layer_table(deixis).irregular
+                                                      or d.response.layer_table(deixis).irregular) for d in self.chosen])
+        else:
+            kernel = {MENTIONS.name: columnar.mentions, NON_REFERRING.name: columnar.non_referring}.get(name) or \
+                columnar.KERNELS[name]
+            values = kernel(self.sides())
+        for document, value in zip(self.chosen, values):
             if document.counts_over_columns(name):
                 document.counted[name] = value
 
@@ -420,6 +426,9 @@ class UAPair:
         return relations.mentions(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
 
     def mor(self) -> AnyScore:
+        counted = self.document.column_count(MOR.name)
+        if counted is not None:
+            return counted
         return relations.mor(self.document.key_side.clusters, self.document.response_side.clusters)
 
     def non_referring(self) -> AnyScore:
