@@ -123,11 +123,12 @@ def _relations_by_anaphor(doc: UADocument, mention_of: dict[str, Mention]) -> di
 
 
 def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
-    key_index = cluster_index(doc.key_side.clusters)
-    outcomes = relations.bridging_outcomes(doc.key_bridging, doc.response_bridging, key_index)
+    key_side, response_side, key_links, response_links = doc.sides()  # not aligned: these errors need no alignment
+    key_index = cluster_index(key_side.clusters)
+    outcomes = relations.bridging_outcomes(key_links, response_links, key_index)
     before = {name: doc.scores[name] for name in names(*BRIDGING) if name in doc.scores}
-    key_relation = _relations_by_anaphor(doc.key, doc.key_side.mention_of)
-    response_relation = _relations_by_anaphor(doc.response, doc.response_side.mention_of)
+    key_relation = _relations_by_anaphor(doc.key, key_side.mention_of)
+    response_relation = _relations_by_anaphor(doc.response, response_side.mention_of)
     kinds = Counter(o.kind for o in outcomes)
     prices: dict[str, dict[str, float]] = {}
     """The price of fixing one outcome of a kind: it depends on the kind alone (the fix changes
@@ -186,7 +187,7 @@ def _uncounted_non_referring(doc: ScoredDocument, deixis: bool) -> dict[Mention,
     """For each mention's words, the non-referring entity of the first response markable of them
     (what explains a key non-referring markable the response has, uncounted: the UA scorer counts
     only the first markable of a non-referring entity).  From the layer's columns, as `_entity_of`."""
-    mention_of = doc.response_side.mention_of
+    mention_of = doc.sides()[1].mention_of
     table = doc.response.layer_table(deixis)
     entities: dict[Mention, str] = {}
     for markable_id, entity in zip(table.ids, table.entities):
@@ -196,7 +197,8 @@ def _uncounted_non_referring(doc: ScoredDocument, deixis: bool) -> dict[Mention,
 
 
 def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
-    key, response = doc.key_side.non_referring, doc.response_side.non_referring
+    key_side, response_side, _, _ = doc.sides()  # not aligned: these errors need no alignment
+    key, response = key_side.non_referring, response_side.non_referring
     before = doc.scores[NON_REFERRING.name]
     total = result.micro[NON_REFERRING.name]
     counts = relations.NonReferring.of(key, response)
@@ -207,7 +209,7 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
         if m in counts.in_response:
             continue
         if not found:
-            found["response"] = _entity_of(doc.response, doc.response_side, deixis)
+            found["response"] = _entity_of(doc.response, response_side, deixis)
             found["uncounted"] = _uncounted_non_referring(doc, deixis)
         entity = found["response"].get(m)
         uncounted = None if entity is not None else found["uncounted"].get(m)
@@ -223,7 +225,7 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
         if m in counts.in_key:
             continue
         if "key" not in found:
-            found["key"] = _entity_of(doc.key, doc.key_side, deixis)
+            found["key"] = _entity_of(doc.key, key_side, deixis)
         entity = found["key"].get(m)
         text = (f"non-referring in the response, referring in the key (entity {entity})" if entity is not None
                 else "non-referring in the response; the key has no markable there")
