@@ -292,13 +292,13 @@ def mor(s: ColumnSides, regular: Sequence[bool]) -> list[Score | None]:
         group = np.cumsum(starts) - 1
         in_group = np.bincount(group)
         key_count = np.bincount(group, weights=is_key).astype(np.int64)
-        best = _best_overlaps(group, is_key, first, last, key_count, in_group - key_count)
+        best = _best_overlaps(group, is_key, first, last, key_count=key_count, response_count=in_group - key_count)
         shared = np.bincount(document[starts], weights=best, minlength=s.documents)
     return [Score(float(found), float(k), float(found), float(r)) if fits else None
             for found, k, r, fits in zip(shared.tolist(), key_words.tolist(), response_words.tolist(), regular)]
 
 
-def _best_overlaps(group: np.ndarray, is_key: np.ndarray, first: np.ndarray, last: np.ndarray, key_count: np.ndarray,
+def _best_overlaps(group: np.ndarray, is_key: np.ndarray, first: np.ndarray, last: np.ndarray, *, key_count: np.ndarray,
                    response_count: np.ndarray) -> np.ndarray:
     """Per group, the words its key and response mentions share under their best one-to-one pairing."""
     best = np.zeros(len(key_count))
