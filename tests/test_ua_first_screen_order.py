@@ -49,3 +49,28 @@ def test_the_per_mention_errors_wait_for_the_relations_errors(monkeypatch):
 
     body()
     assert events.index("relations end") < events.index("per mention start"), events
+
+
+def test_the_hidden_per_mention_list_is_priced_past_its_top_once_shown(monkeypatch):
+    """While the relations' list hides it, only the top of the per-mention list is priced (on
+    the UA book the rest was seconds of GIL that every key after the first screen shared); `t`
+    to it prices the rest."""
+    from workbench.tui import impacts as impacts_module
+
+    monkeypatch.setattr(impacts_module, "FIRST_PRICED", 5)
+
+    @pilot_test
+    async def body() -> None:
+        app = Workbench(KEY, [RESPONSE], LoadOptions(conventions="ua"))
+        async with app.run_test(size=(200, 50)) as pilot:
+            await settle(app, pilot)
+            rows = next(iter(app.errors.values()))
+            assert len(rows) > 2 * 5
+            assert all(row.impact is not None for row in rows[:5])
+            assert all(row.impact is None for row in rows[5:]) and not app.priced
+            await pilot.press("t")  # to the per-mention list
+            await settle(app, pilot)
+            rows = next(iter(app.errors.values()))
+            assert all(row.impact is not None for row in rows) and app.priced
+
+    body()

@@ -263,13 +263,18 @@ class Workers:
 
         A long document's list (a book: tens of thousands of errors) is priced from its top
         (`impacts.pieces`): the first `FIRST_PRICED` rows, the screen's, are posted at once
-        (`partial`, the rest listed unpriced), the whole at the end.  The opening's pricing
+        (`partial`, the rest listed unpriced), the whole at the end.  Under the UA conventions,
+        while the relations' list hides this one, only its top is priced: the rest (seconds of
+        GIL on the UA book, which every key after the first screen shared) waits until `t`
+        shows it.  The opening's pricing
         child prices them when there is one (`impacts.py`: this thread only waits for it)."""
         worker = get_current_worker()
         for system, records in work:
             rows: list[ErrorRecord] = []
             try:
                 for number, (start, end) in enumerate(pieces(len(records))):
+                    if number == 1 and self.taxonomy == "ua":  # the list hidden behind the relations' (UA)
+                        break
                     if number == 1 and not self._rest_may_be_priced(system, weights, worker):
                         return
                     priced = self._priced(Asked(system, weights, name, start, end), records[start:end])
@@ -283,6 +288,9 @@ class Workers:
                 rows = records
             if worker.is_cancelled:
                 return
+            if len(rows) < len(records):  # the rest priced once `t` shows the list (`action_taxonomy`)
+                self.post_message(ImpactsReady(weights, {}, system, partial=True, deferred=True))
+                continue
             self.post_message(ImpactsReady(weights, {name: rows}, system))
 
     def _rest_may_be_priced(self, system: int, weights: Weights, worker) -> bool:
@@ -317,6 +325,8 @@ class Workers:
         view.errors.update(message.errors)
         if not message.partial:
             view.priced.update(message.errors)
+        if message.deferred and message.system in self.shown_systems():
+            self.settled_weights = message.weights  # the rest of a hidden list: nothing on screen waits
         self.prefetch_entity_errors()  # the first screen is drawn: the K&K analysis can start
         name = self.corpus.pairs[self.doc_index].name
         if name in message.errors and message.system in self.shown_systems():
