@@ -27,7 +27,7 @@ from metrics.corpus.scoring import DocPair, PreparedCorpus, Spans, prepare_pair
 from metrics.corpus.ua_settings import (BLANC_PARTS, BRIDGING, BRIDGING_SCORES, COREFERENCE, DOCUMENT_ORDER,  # noqa: F401
                                         METRICS, ORDER, PRESETS, SPLIT_OVER_COLUMNS, Settings, layers_read, names,
                                         resolve_metrics, shown_metrics)
-from metrics.measures.catalog import BLANC, CONLL, MENTIONS, NON_REFERRING, Metric
+from metrics.measures.catalog import BLANC, CONLL, MENTIONS, MOR, NON_REFERRING, Metric
 from metrics.measures.corefud import CorefudBlancScore
 from metrics.measures.score import AnyScore, Score
 from metrics.measures.ua import SplitBlancScore
@@ -70,6 +70,7 @@ class ScoredDocument:
         self.column_counter: ColumnCounter | None = None
         """Counts the scores not yet `counted` over columns, for every columnar document at once."""
         self._objects: tuple | None = None
+        self._sides: tuple | None = None
         self.skipped: list[str] = []
         """The bridging links left out (`bridging_pairs`), once the objects are made."""
         self.bridging_codes: tuple[dict[int, int], dict[int, int]] | None = None
@@ -89,16 +90,26 @@ class ScoredDocument:
     def objects(self) -> tuple[SideClusters, SideClusters, Alignment, dict[Mention, Mention], dict[Mention, Mention]]:
         """Both sides' clusters, their alignment and both sides' bridging links (anaphor -> anchor)."""
         if self._objects is None:
+            key, response, key_links, response_links = self.sides()
+            alignment = align(key.clusters, response.clusters, self.settings.match)
+            _share_equal_mentions([key, response], alignment)
+            self._objects = (key, response, alignment, key_links, response_links)
+        return self._objects
+
+    def sides(self) -> tuple[SideClusters, SideClusters, dict[Mention, Mention], dict[Mention, Mention]]:
+        """Both sides' clusters and bridging links, not aligned: what the bridging and non-referring
+        errors read (on the UA book the alignment was a third of the objects' time, and the first
+        screen waits for those errors).  The same objects `objects` aligns (its clusters' equal
+        mentions then one object: equal in value to these)."""
+        if self._sides is None:
             s = self.settings
             sides = [side_clusters(doc.layer_table(s.discourse_deixis), s.match, s.keep_singletons, s.keep_split,
                                    s.keep_zeros) for doc in (self.key, self.response)]
-            alignment = align(sides[0].clusters, sides[1].clusters, s.match)
-            _share_equal_mentions(sides, alignment)
             bridges = [bridging_pairs(doc, side.mention_of, self.skipped) if any(m.name in s.metrics for m in BRIDGING)
                        else {}
                        for doc, side in zip((self.key, self.response), sides)]
-            self._objects = (sides[0], sides[1], alignment, bridges[0], bridges[1])
-        return self._objects
+            self._sides = (sides[0], sides[1], bridges[0], bridges[1])
+        return self._sides
 
     @property
     def key_side(self) -> SideClusters:
@@ -272,9 +283,15 @@ class ColumnCounter:
         if name in self.done:
             return
         self.done.add(name)
-        kernel = {MENTIONS.name: columnar.mentions, NON_REFERRING.name: columnar.non_referring}.get(name) or \
-            columnar.KERNELS[name]
-        for document, value in zip(self.chosen, kernel(self.sides())):
+        if name == MOR.name:  # its words: documents of markables of one part each, no split antecedent credited
+            deixis = self.settings.discourse_deixis
+            values = columnar.mor(self.sides(), [not (d.credits_split or d.key.layer_table(deixis).irregular
+                                                      or d.response.layer_table(deixis).irregular) for d in self.chosen])
+        else:
+            kernel = {MENTIONS.name: columnar.mentions, NON_REFERRING.name: columnar.non_referring}.get(name) or \
+                columnar.KERNELS[name]
+            values = kernel(self.sides())
+        for document, value in zip(self.chosen, values):
             if document.counts_over_columns(name):
                 document.counted[name] = value
 
@@ -420,6 +437,9 @@ class UAPair:
         return relations.mentions(doc.key_side.clusters, doc.response_side.clusters, doc.alignment.partner)
 
     def mor(self) -> AnyScore:
+        counted = self.document.column_count(MOR.name)
+        if counted is not None:
+            return counted
         return relations.mor(self.document.key_side.clusters, self.document.response_side.clusters)
 
     def non_referring(self) -> AnyScore:

@@ -86,7 +86,7 @@ def _ours(name: str) -> bool:
     return bool(_ENTRY_NAME.fullmatch(name) or _TEMPORARY_NAME.fullmatch(name))
 
 
-_TYPING_SOURCES = ("heads.py", "heads_parse.py", "lexicon.py", "types.py", "types_arrays.py")
+_TYPING_SOURCES = ("heads.py", "heads_parse.py", "lexicon.py", "types.py", "types_arrays.py", "types_words.py")
 """The mention typing's modules: `types.prepare_types` and all it imports of `metrics.mentions`
 (tests/test_cache.py checks the list against the imports)."""
 

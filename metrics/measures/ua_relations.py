@@ -44,6 +44,8 @@ class NonReferring:
 
     in_key: Counter[Mention]
     in_response: Counter[Mention]
+    key_total: int
+    """Key markables, with repeats (the recall's denominator: summed once, not at each fix)."""
     found: int
     """Key markables (with repeats) whose words the response has."""
     spurious: int
@@ -54,14 +56,14 @@ class NonReferring:
         in_key, in_response = Counter(key), Counter(response)
         found = sum(n for m, n in in_key.items() if m in in_response)
         spurious = sum(n for m, n in in_response.items() if m not in in_key)
-        return cls(in_key, in_response, found, spurious)
+        return cls(in_key, in_response, sum(in_key.values()), found, spurious)
 
     def score(self, found: int | None = None, spurious: int | None = None) -> Score:
         """Recall over the key's markables, precision over the response's (these counts, or the
         document's own)."""
         found = self.found if found is None else found
         spurious = self.spurious if spurious is None else spurious
-        return Score(found, sum(self.in_key.values()), found, found + spurious)
+        return Score(found, self.key_total, found, found + spurious)
 
     def with_response(self, m: Mention) -> Score:
         """The score were `m` one more response markable."""

@@ -48,6 +48,7 @@ import numpy as np
 
 from metrics.mentions.heads import DocumentHeads, annotated, heads_for
 from metrics.mentions.types_arrays import road, types_on_road, within
+from metrics.mentions.types_words import span_bounds, types_by_words
 from metrics.mentions.lexicon import (
     CALENDAR_NAMES,
     DETERMINERS,
@@ -65,6 +66,8 @@ NAME, NOMINAL, PRONOUN = MentionType.NAME, MentionType.NOMINAL, MentionType.PRON
 
 OPENING_MARKS = frozenset({'"', "``", "“", "‘", "'", "(", "[", "-", "--", "—", ":", ";", "_"})
 """Tokens after which a capital is as uninformative as at the start of a sentence."""
+SENTENCE_ENDS = frozenset({".", "!", "?"})
+"""Tokens after which a capital is at a sentence's start, whatever the sentence breaks say."""
 
 
 def assign_types(doc: Document, spans: Iterable[Span]) -> dict[Span, tuple[MentionType, str]]:
@@ -89,14 +92,19 @@ class DocumentTypes:
     def of(self, spans: Iterable[Span]) -> dict[Span, tuple[MentionType, str]]:
         """Type and deciding rule of each span (those typed ahead found, the others typed)."""
         spans = list(spans)
+        if not self.doc.rule_types and spans:  # none typed ahead (a UA file's): every span typed here
+            return dict(zip(spans, self._typed(spans)))
         typed = list(map((self.doc.rule_types or {}).get, spans))
         unknown = [span for span, kind in zip(spans, typed) if kind is None]
         if unknown:
-            if self._typer is None:
-                self._typer = _DocumentTyper(self.doc)
-            found = iter(self._typer.types_of(unknown))
+            found = iter(self._typed(unknown))
             typed = [kind if kind is not None else next(found) for kind in typed]
         return dict(zip(spans, typed))
+
+    def _typed(self, spans: list[Span]) -> list[tuple[MentionType, str]]:
+        if self._typer is None:
+            self._typer = _DocumentTyper(self.doc)
+        return self._typer.types_of(spans)
 
 
 def types_together(documents: Sequence[Document], spans: Sequence[Sequence[Span]], *, typed_ahead: bool = True
@@ -294,14 +302,22 @@ class _DocumentTyper:
             self.entities = sorted((start, end, label.upper() not in NON_NAME_ENTITIES)
                                    for start, end, label in doc.named_entities)
             self.entity_starts = [start for start, _, _ in self.entities]
-        self._initial: list[bool] | None = None
+        self._initial: np.ndarray | None = None
+        self._codes: tuple[list[str], np.ndarray] | None = None
         self._cap_mid: Counter[str] | None = None
         self._lower: Counter[str] | None = None
 
     def types_of(self, spans: list[Span]) -> list[tuple[MentionType, str]]:
         """`type_of` of many spans, their heads found together (`DocumentHeads.heads`) when the
-        document has POS tags and no explicit types (the common case: CoNLL-2012 files)."""
+        document has POS tags and no explicit types (the common case: CoNLL-2012 files); without
+        tags, parse, heads or named entities (a UA file's) by the words road as array work
+        (`types_words`)."""
         n = len(self.words)
+        if not self.explicit and self.pos is None and self.entities is None and self.heads.dep is None:
+            bounds = span_bounds(spans)  # the words road, every span at once
+            if bounds is not None and (not len(bounds) or (bounds[:, 0].min() >= 0 and (bounds[:, 0] <= bounds[:, 1]).all()
+                                                           and bounds[:, 1].max() < n)):
+                return types_by_words(bounds, self._coded, self._initial_flags, self._cap_stats)
         if self.explicit or self.pos is None or not all(0 <= s <= e < n for s, e in spans):
             return [self.type_of(span) for span in spans]
         pos, from_pos = self.pos, self._from_pos
@@ -391,36 +407,55 @@ class _DocumentTyper:
         cap_mid, lower = self._cap_stats()
         return cap_mid[word.lower()] > lower[word.lower()]
 
-    def _initial_flags(self) -> list[bool]:
+    def _coded(self) -> tuple[list[str], np.ndarray]:
+        """The document's distinct words (in the order first met) and each token's number among
+        them: the capitalisation counts and the words road test each distinct word once."""
+        if self._codes is None:
+            distinct = list(dict.fromkeys(self.words))
+            number = dict(zip(distinct, range(len(distinct))))
+            self._codes = distinct, np.fromiter(map(number.__getitem__, self.words), np.int64, len(self.words))
+        return self._codes
+
+    def _initial_flags(self) -> np.ndarray:
         """True for tokens whose capital is due to position: sentence starts and after opening
-        quotes or similar marks."""
+        quotes or similar marks (or after a full stop, !, ?), and after a token that is itself
+        initial and does not start with a letter or digit (`"` after a sentence start).  As arrays:
+        a loop over a book's 280,000 words was a fifth of its typing."""
         if self._initial is None:
-            n = len(self.words)
-            initial = [False] * n
-            for s in self.doc.sentence_starts or [0]:
-                if 0 <= s < n:
-                    initial[s] = True
-            for t in range(1, n):
-                if self.words[t - 1] in OPENING_MARKS or (initial[t - 1] and not self.words[t - 1][:1].isalnum()):
-                    initial[t] = True
-                elif self.words[t - 1] in {".", "!", "?"}:
-                    initial[t] = True
+            distinct, code = self._coded()
+            n = len(code)
+            opening = np.fromiter((w in OPENING_MARKS or w in SENTENCE_ENDS for w in distinct), bool, len(distinct))[code]
+            alnum = np.fromiter((w[:1].isalnum() for w in distinct), bool, len(distinct))[code]
+            base = np.zeros(n, dtype=bool)
+            starts = np.array([s for s in (self.doc.sentence_starts or [0]) if 0 <= s < n], dtype=np.int64)
+            base[starts] = True
+            base[1:] |= opening[:-1]
+            # a run of tokens that do not start alphanumerically carries an initial token's flag on
+            tokens = np.arange(n, dtype=np.int64)
+            last_base = np.maximum.accumulate(np.where(base, tokens, -1))
+            alnum_before = np.full(n, -1, dtype=np.int64)
+            alnum_before[1:] = np.maximum.accumulate(np.where(alnum[:-1], tokens[:-1], -1))
+            initial = base | ((last_base >= 0) & (alnum_before < last_base))
             if n:
                 initial[0] = True
             self._initial = initial
         return self._initial
 
     def _cap_stats(self) -> tuple[Counter[str], Counter[str]]:
-        """How often each word is written capitalised mid-sentence and lower-case in the document."""
+        """How often each word is written capitalised mid-sentence and lower-case in the document
+        (counted per distinct word: a loop over every token was most of a book's typing)."""
         if self._cap_mid is None or self._lower is None:
-            initial = self._initial_flags()
+            distinct, code = self._coded()
+            capital = np.fromiter((w[:1].isupper() and not (w.isupper() and len(w) > 1) for w in distinct), bool,
+                                  len(distinct))
+            mid = np.bincount(code[capital[code] & ~self._initial_flags()], minlength=len(distinct)).tolist()
+            every = np.bincount(code, minlength=len(distinct)).tolist()
             cap_mid: Counter[str] = Counter()
             lower: Counter[str] = Counter()
-            for t, w in enumerate(self.words):
-                first = w[:1]
-                if w.islower():
-                    lower[w] += 1
-                elif first.isupper() and not initial[t] and not (w.isupper() and len(w) > 1):
-                    cap_mid[w.lower()] += 1
+            for word, times, capitalised in zip(distinct, every, mid):
+                if word.islower():
+                    lower[word] += times
+                elif capitalised:
+                    cap_mid[word.lower()] += capitalised
             self._cap_mid, self._lower = cap_mid, lower
         return self._cap_mid, self._lower

@@ -138,6 +138,11 @@ def _covered(parts: tuple[tuple[Position, Position], ...], zero: bool) -> tuple[
     return tuple(sorted(w for first, last in parts for w in range(int(first), int(last) + 1)))
 
 
+def non_referring_entity(entity: str) -> bool:
+    """Whether an EntityID marks a non-referring markable (`7-Pseudo`)."""
+    return entity.endswith("-Pseudo")
+
+
 @dataclass(frozen=True)
 class Markable:
     """One identity (or discourse-deixis) markable of a UA document."""
@@ -160,7 +165,7 @@ class Markable:
 
     @property
     def non_referring(self) -> bool:
-        return self.entity.endswith("-Pseudo")
+        return non_referring_entity(self.entity)
 
     @property
     def attributes(self) -> tuple[tuple[str, str], ...]:

@@ -186,6 +186,13 @@ def _side(tables: Sequence[MarkableTable], code: np.ndarray, zero: np.ndarray, *
                       cluster[order][last], plural_clusters)
 
 
+def word_bounds(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first and the last word of each mention number of a set of consecutive words (not a
+    zero, a set with a gap or a split antecedent: `mention_codes`)."""
+    mask = (1 << _WORD_BITS) - 1
+    return (codes >> _WORD_BITS) & mask, codes & mask
+
+
 def is_split(codes: np.ndarray) -> np.ndarray:
     """Whether each mention number is a split antecedent's (`ua_plural`)."""
     return codes & (_OTHER | SPLIT_BIT) == (_OTHER | SPLIT_BIT)

@@ -79,12 +79,14 @@ class EngineFault(Message):
 
 class ImpactsReady(Message):
     """Error records of some documents with their impacts priced, under `weights`; `partial`:
-    only the first rows priced so far (a long list's), the rest to come."""
+    only the first rows priced so far (a long list's), the rest to come; `deferred`: the rest
+    of a hidden list left until it is shown (nothing on screen waits for it)."""
 
     def __init__(self, weights: Weights, errors: dict[str, list[ErrorRecord]], system: int = 0,
-                 partial: bool = False) -> None:
+                 partial: bool = False, deferred: bool = False) -> None:
         super().__init__()
         self.weights, self.errors, self.system, self.partial = weights, errors, system, partial
+        self.deferred = deferred
 
 
 class IntervalsReady(Message):

@@ -110,6 +110,8 @@ class TaxonomySwitching:
             self.clear_notifications()
             self._relation_toast = False
         self.show_entity_errors()
+        if self.taxonomy == "chen-ng":  # under UA it was left unpriced while hidden
+            self._price_current()
         following = order[(order.index(self.taxonomy) + 1) % len(order)]
         self.notify(f"errors: {LIST_NAMES[self.taxonomy]} (t: {LIST_GOES[following]})", markup=False)
 

@@ -26,7 +26,8 @@ from metrics.measures import ua as coref
 from metrics.measures import ua_relations as relations
 from metrics.measures.catalog import NON_REFERRING
 from metrics.measures.score import AnyScore, Score
-from metrics.mentions.ua import AnyMention, Mention, Position, SplitAntecedent, UADocument, position_order
+from metrics.mentions.ua import (AnyMention, Mention, Position, SplitAntecedent, UADocument, non_referring_entity,
+                                 position_order)
 from metrics.mentions.ua_align import cluster_index
 
 RELATIONS = ("bridging", NON_REFERRING.name, "split_antecedents")
@@ -122,12 +123,16 @@ def _relations_by_anaphor(doc: UADocument, mention_of: dict[str, Mention]) -> di
 
 
 def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
-    key_index = cluster_index(doc.key_side.clusters)
-    outcomes = relations.bridging_outcomes(doc.key_bridging, doc.response_bridging, key_index)
+    key_side, response_side, key_links, response_links = doc.sides()  # not aligned: these errors need no alignment
+    key_index = cluster_index(key_side.clusters)
+    outcomes = relations.bridging_outcomes(key_links, response_links, key_index)
     before = {name: doc.scores[name] for name in names(*BRIDGING) if name in doc.scores}
-    key_relation = _relations_by_anaphor(doc.key, doc.key_side.mention_of)
-    response_relation = _relations_by_anaphor(doc.response, doc.response_side.mention_of)
+    key_relation = _relations_by_anaphor(doc.key, key_side.mention_of)
+    response_relation = _relations_by_anaphor(doc.response, response_side.mention_of)
     kinds = Counter(o.kind for o in outcomes)
+    prices: dict[str, dict[str, float]] = {}
+    """The price of fixing one outcome of a kind: it depends on the kind alone (the fix changes
+    one kind's count), so it is worked out once per kind, not per error (thousands on a book)."""
     out = []
     for o in outcomes:
         where = text_of(doc.key, o.anaphor)
@@ -139,48 +144,61 @@ def _bridging_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
                                _words(o.key_anchor), _words(o.response_anchor)))
         if o.kind == "correct":
             continue
-        fixed = kinds.copy()  # the fix: this outcome gone (spurious) or made correct
-        fixed[o.kind] -= 1
+        if o.kind not in prices:
+            prices[o.kind] = _bridging_fix_price(result, before, kinds, o.kind)
         if o.kind == "spurious":
             text = f"a bridging link to {text_of(doc.response, o.response_anchor)} where the key has none"
             kind = "spurious"
         else:
-            fixed["correct"] += 1
             if o.kind == "missed":
                 kind, text = "missed", f"no bridging link in the response (the key's anchor: {text_of(doc.key, o.key_anchor)})"
             else:
                 kind = "wrong_anchor"
                 text = (f"anchor {text_of(doc.response, o.response_anchor)} instead of {text_of(doc.key, o.key_anchor)}"
                         + (": of the key anchor's entity, right at entity level" if o.kind == "same_entity" else ""))
-        new = relations.bridging_of_kinds(fixed)
-        price = {name: _points(result.micro[name], _after(result.micro[name], before[name], new[name]))
-                 for name in before}
-        out.append(UAError("bridging", kind, doc.name, where, text, price, position_order(o.anaphor.words[0]),
-                           o.anaphor.words, _words(o.key_anchor), _words(o.response_anchor)))
+        out.append(UAError("bridging", kind, doc.name, where, text, dict(prices[o.kind]),
+                           position_order(o.anaphor.words[0]), o.anaphor.words, _words(o.key_anchor),
+                           _words(o.response_anchor)))
     return out
+
+
+def _bridging_fix_price(result: UAResult, before: dict[str, AnyScore], kinds: Counter[str], kind: str
+                        ) -> dict[str, float]:
+    """Points each bridging score gains when one outcome of `kind` of a document whose outcomes
+    are counted as `kinds` is fixed: a spurious link gone, any other made correct."""
+    fixed = kinds.copy()
+    fixed[kind] -= 1
+    if kind != "spurious":
+        fixed["correct"] += 1
+    new = relations.bridging_of_kinds(fixed)
+    return {name: _points(result.micro[name], _after(result.micro[name], before[name], new[name])) for name in before}
 
 
 def _entity_of(doc: UADocument, side, deixis: bool) -> dict[Mention, str]:
     """The entity of the (last) referring markable of each mention's words on this side
-    (singletons included)."""
-    return {side.mention_of[markable.id]: markable.entity for markable in doc.layer(deixis)
-            if not markable.non_referring}
+    (singletons included).  Read from the layer's columns (ids and entities), in its rows' order:
+    no `Markable` is made (on a book, the layer's 83,000 objects took most of these errors' time)."""
+    table, mention_of = doc.layer_table(deixis), side.mention_of
+    return {mention_of[markable_id]: entity for markable_id, entity in zip(table.ids, table.entities)
+            if not non_referring_entity(entity)}
 
 
 def _uncounted_non_referring(doc: ScoredDocument, deixis: bool) -> dict[Mention, str]:
     """For each mention's words, the non-referring entity of the first response markable of them
     (what explains a key non-referring markable the response has, uncounted: the UA scorer counts
-    only the first markable of a non-referring entity)."""
-    mention_of = doc.response_side.mention_of
+    only the first markable of a non-referring entity).  From the layer's columns, as `_entity_of`."""
+    mention_of = doc.sides()[1].mention_of
+    table = doc.response.layer_table(deixis)
     entities: dict[Mention, str] = {}
-    for markable in doc.response.layer(deixis):
-        if markable.non_referring and markable.id in mention_of:
-            entities.setdefault(mention_of[markable.id], markable.entity)
+    for markable_id, entity in zip(table.ids, table.entities):
+        if non_referring_entity(entity) and markable_id in mention_of:
+            entities.setdefault(mention_of[markable_id], entity)
     return entities
 
 
 def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError]:
-    key, response = doc.key_side.non_referring, doc.response_side.non_referring
+    key_side, response_side, _, _ = doc.sides()  # not aligned: these errors need no alignment
+    key, response = key_side.non_referring, response_side.non_referring
     before = doc.scores[NON_REFERRING.name]
     total = result.micro[NON_REFERRING.name]
     counts = relations.NonReferring.of(key, response)
@@ -191,7 +209,7 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
         if m in counts.in_response:
             continue
         if not found:
-            found["response"] = _entity_of(doc.response, doc.response_side, deixis)
+            found["response"] = _entity_of(doc.response, response_side, deixis)
             found["uncounted"] = _uncounted_non_referring(doc, deixis)
         entity = found["response"].get(m)
         uncounted = None if entity is not None else found["uncounted"].get(m)
@@ -207,7 +225,7 @@ def _non_referring_errors(result: UAResult, doc: ScoredDocument) -> list[UAError
         if m in counts.in_key:
             continue
         if "key" not in found:
-            found["key"] = _entity_of(doc.key, doc.key_side, deixis)
+            found["key"] = _entity_of(doc.key, key_side, deixis)
         entity = found["key"].get(m)
         text = (f"non-referring in the response, referring in the key (entity {entity})" if entity is not None
                 else "non-referring in the response; the key has no markable there")
