@@ -112,7 +112,8 @@ def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str]
                split_antecedents: bool) -> list[str]:
     """What a UA file holds that the UA scorer reads in a defined way we follow, said once per file
     (docs/ua.md, the format): a non-referring entity of several markables (only its first counts);
-    an anaphor with several bridging links (only its last counts);
+    an anaphor with several bridging links (only its last counts); a bridging link from a markable
+    to itself (scored as given: an export that copied the anaphor's id);
     with split antecedents scored, an ElementOf naming no entity of its
     layer in the document (it then makes no split antecedent: ignored); where the matching reads
     Min, markables whose Min lies outside their own words (they can then be matched only exactly;
@@ -124,12 +125,15 @@ def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str]
     outside_count = 0
     shared: list[tuple[int, str, str]] = []  # a second markable of a non-referring entity, and its document
     relinked: list[tuple[int, str]] = []  # a second bridging link of an anaphor
+    to_itself: list[tuple[int, str]] = []  # a link whose anchor is its own anaphor
     for doc in documents:
         if "bridging" in layers:
             linked: set[str] = set()
             for link in doc.bridging:
                 if link.anaphor in linked:
                     relinked.append((link.line, link.anaphor))
+                if link.anchor == link.anaphor:
+                    to_itself.append((link.line, link.anaphor))
                 linked.add(link.anaphor)
         for deixis, layer in ((False, "identity"), (True, "deixis")):
             if layer not in layers:
@@ -170,6 +174,11 @@ def read_notes(path: str, documents: Sequence[UADocument], layers: Sequence[str]
         line, anaphor = min(relinked)
         notes.append(f"{path}: {len(relinked)} anaphor(s) with more than one bridging link; the UA scorer keeps the "
                      f"last link of each, and so do we (first: line {line}, markable {anaphor})")
+    if to_itself:
+        line, anaphor = min(to_itself)
+        notes.append(f"{path}: {len(to_itself)} bridging link(s) from a markable to itself (MentionAnchor its own "
+                     f"MarkableID); the UA scorer scores each as given, and so do we (first: line {line}, "
+                     f"markable {anaphor})")
     moved = moved_columns(path, tuple(layers))
     if moved:
         notes.append(f"{path}: global.columns places {moved}; we read the columns it names, so the UA "

@@ -27,7 +27,7 @@ errors at the same lines (`tests/test_ua_array_reader.py` holds the line-by-line
 Where the UA scorer crashes, loops or reads garbage, this reader stops with the file, the line and
 what is wrong (`InputError`): a word line before any `# newdoc`, a document named twice, a line
 without its IDENTITY column, an attribute without `=`, a markable without MarkableID or EntityID,
-a bridging link without MarkableID or MentionAnchor, a mention bridged to itself, a MarkableID
+a bridging link without MarkableID or MentionAnchor, a MarkableID
 opened again under another EntityID, a `)` with nothing open, a markable closed
 by name that is not open, a markable never closed, a zero inside a longer markable, a malformed
 Min, a plural entity that is (through others) an element of itself.

@@ -275,9 +275,6 @@ def bridging_links(value: str, path: str, line: int) -> list[BridgingLink]:
         attributes = _attributes(chunk[:-1] if chunk.endswith(")") else chunk, path, line)
         if not attributes.get("MarkableID") or not attributes.get("MentionAnchor"):
             raise InputError(path, line, f"BRIDGING: ({chunk}) needs a MarkableID and a MentionAnchor")
-        if attributes["MarkableID"] == attributes["MentionAnchor"]:  # the UA scorer scores the link as given
-            raise InputError(path, line, f"BRIDGING: markable {attributes['MarkableID']} is its own MentionAnchor "
-                                         f"(a link from a mention to itself)")
         out.append(BridgingLink(attributes["MarkableID"], attributes["MentionAnchor"], attributes.get("Rel", ""),
                                 attributes.get("EntityAnchor", ""), line))
     return out
