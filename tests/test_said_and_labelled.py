@@ -1,0 +1,62 @@
+"""What a newcomer found silent or unlabelled (newcomer4's leftovers), each said: a metric with
+nothing to count in the workbench's scores panel, ..."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from app_support import settle, workbench_terminal  # noqa: F401  (autouse: colour, root as cwd)
+
+from metrics.measures.score import Score
+from workbench.cli import main
+from workbench.output import ZERO_OVER_ZERO
+from workbench.tui.rows import ScoreLine
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _gum_conllu_pair(directory: Path) -> tuple[str, str]:
+    """The GUM excerpt's CoNLL-U key and xrenner's response written as CoNLL-U on it: no zeros."""
+    key = str(ROOT / "tests/data/formats/gum2.conllu")
+    response = directory / "response.conllu"
+    assert main(["convert", str(ROOT / "tests/data/formats/gum2.response.conll"), str(response), "--key", key]) == 0
+    return key, str(response)
+
+
+def test_the_scores_panel_says_zero_anaphora_had_nothing_to_count(tmp_path):
+    """Item 1: `Zero anaph. 0.00 0.00 0.00` had no word that there was nothing to count; the line
+    under the table now says it, in `score`'s words, at both widths."""
+    from workbench.session import LoadOptions
+    from workbench.tui.app import Workbench
+
+    key, response = _gum_conllu_pair(tmp_path)
+
+    async def body(size: tuple[int, int]) -> str:
+        app = Workbench(key, [response], LoadOptions(cache=False, conventions="corefud"))
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            note = app.query_one("#score-note")
+            assert note.display and "Zero anaph." in app.query_one("#scores").get_row("zero")[0].plain
+            return str(note.render())
+
+    for size in ((100, 30), (200, 50)):
+        said = asyncio.run(body(size))
+        assert said == f"Zero anaph.: nothing to count in the key or the response {ZERO_OVER_ZERO}", size
+
+
+def test_the_note_names_what_had_nothing_in_each_scope():
+    """A row whose document alone had nothing (the corpus has zeros elsewhere) says so; a row with
+    something to count is never named; the shown scope alone counts below 130 columns."""
+    from workbench.tui.scores import ScoresPanel
+
+    empty, some = Score(0, 0, 0, 0), Score(1, 2, 1, 3)
+    lines = [ScoreLine("muc", "MUC", some, some), ScoreLine("zero", "Zero anaph.", empty, some),
+             ScoreLine("mor", "MOR", empty, empty)]
+    panel = ScoresPanel()
+    assert panel.nothing_counted(lines) == ["Zero anaph. (this document)", "MOR"]
+    panel.scope = "corpus"
+    assert panel.nothing_counted(lines) == ["MOR"]
+    panel.scope = "document"
+    assert panel.nothing_counted(lines) == ["Zero anaph.", "MOR"]
+    assert panel.nothing_counted(lines[:1]) == []
