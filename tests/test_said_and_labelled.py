@@ -45,6 +45,22 @@ def test_the_scores_panel_says_zero_anaphora_had_nothing_to_count(tmp_path):
         assert said == f"Zero anaph.: nothing to count in the key or the response {ZERO_OVER_ZERO}", size
 
 
+def test_the_note_is_said_where_score_says_it_only(tmp_path):
+    """Under CoNLL's conventions `score` says no 0/0 (its 0.00 is no corefud-scorer's), nor does
+    the panel: the hostile pair's Anchor EM has nothing to count, and no line says so."""
+    from app_support import hostile_pair
+    from workbench.tui.app import Workbench
+
+    async def body() -> bool:
+        app = Workbench(*hostile_pair(tmp_path))
+        async with app.run_test(size=(120, 30)) as pilot:
+            await settle(app, pilot)
+            assert app.result.micro["anchor_em"].recall_den == app.result.micro["anchor_em"].precision_den == 0
+            return app.query_one("#score-note").display
+
+    assert not asyncio.run(body())
+
+
 def test_the_note_names_what_had_nothing_in_each_scope():
     """A row whose document alone had nothing (the corpus has zeros elsewhere) says so; a row with
     something to count is never named; the shown scope alone counts below 130 columns."""

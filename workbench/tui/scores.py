@@ -202,9 +202,12 @@ scrolls when the terminal is short.
             table.add_column(Text(label), width=width)  # a name is data, never markup
         self._shown_metrics, self._shown = [], []
 
-    def show_scores(self, lines: Sequence[ScoreLine], previous: dict[str, Any] | None) -> None:
+    def show_scores(self, lines: Sequence[ScoreLine], previous: dict[str, Any] | None,
+                    say_nothing_counted: bool = False) -> None:
         """The document's and the corpus's R/P/F, and the change of corpus F1 since the start
-        (below 130 columns: one scope's F/R/P and ΔF)."""
+        (below 130 columns: one scope's F/R/P and ΔF).  `say_nothing_counted` (under CorefUD's
+        conventions, where `score` says it too): a line under the table names the rows with
+        nothing to count, whose 0.00 is corefud-scorer's."""
         rows = []
         for line in lines:
             doc, corpus = line.document, line.corpus
@@ -232,7 +235,7 @@ scrolls when the terminal is short.
             self._columns([*columns[:-1], (columns[-1][0] if deltas else "", columns[-1][1])])
             self._delta_header = deltas
         self.fill([line.metric for line in lines], rows)
-        self._show_note(nothing_to_score_note(self.nothing_counted(lines)))
+        self._show_note(nothing_to_score_note(self.nothing_counted(lines)) if say_nothing_counted else None)
 
     def nothing_counted(self, lines: Sequence[ScoreLine]) -> list[str]:
         """The labels of the shown rows whose scores had nothing to count (0/0: zero anaphora where
