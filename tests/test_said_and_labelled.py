@@ -76,3 +76,33 @@ def test_the_note_names_what_had_nothing_in_each_scope():
     panel.scope = "document"
     assert panel.nothing_counted(lines) == ["Zero anaph.", "MOR"]
     assert panel.nothing_counted(lines[:1]) == []
+
+
+def test_clusters_field_without_a_jsonlines_input_is_a_usage_error(tmp_path, capsys):
+    """Item 2: `--clusters-field foo` on CoNLL-2012 or CoNLL-U inputs did nothing and said nothing;
+    it is refused (exit 2, one line naming each input's format), as `--zero-match` outside CorefUD."""
+    conll, conllu = str(ROOT / "tests/data/formats/gum2.conll"), str(ROOT / "tests/data/formats/gum2.conllu")
+    for key, response in ((conll, conll), (conllu, conllu), (conll, conllu)):
+        assert main(["score", key, response, "--clusters-field", "foo"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--clusters-field foo: applies to jsonlines inputs only" in err, err
+        assert f"{key} is {key.rsplit('.', 1)[1]}" in err and f"{response} is {response.rsplit('.', 1)[1]}" in err
+    assert main(["errors", conll, conll, "--clusters-field", "foo", "--response-format", "conllu"]) == 2
+    assert "is conllu" in capsys.readouterr().err  # a format given is the one said
+
+
+def test_clusters_field_passes_where_an_input_is_jsonlines_or_cannot_be_told(tmp_path, capsys):
+    """A jsonlines response on a CoNLL key takes the field (renamed here: read by it, scored as
+    with `clusters`); the default field and standard input are never refused."""
+    conll, jsonl = ROOT / "tests/data/formats/gum2.conll", ROOT / "tests/data/formats/gum2.jsonl"
+    renamed = tmp_path / "renamed.jsonl"
+    renamed.write_text(jsonl.read_text(encoding="utf-8").replace('"clusters"', '"foo"'), encoding="utf-8")
+    assert main(["score", str(conll), str(jsonl), "--format", "json", "--no-cache"]) == 0
+    plain = capsys.readouterr().out
+    assert main(["score", str(conll), str(renamed), "--clusters-field", "foo", "--format", "json", "--no-cache"]) == 0
+    assert capsys.readouterr().out.replace(str(renamed), str(jsonl)) == plain
+    assert main(["score", str(conll), str(conll), "--clusters-field", "clusters"]) == 0
+    capsys.readouterr()
+    from workbench.session import check_clusters_field
+
+    check_clusters_field("foo", str(conll), "auto", ["-"], "auto")  # standard input: told only by reading it
