@@ -106,3 +106,24 @@ def test_clusters_field_passes_where_an_input_is_jsonlines_or_cannot_be_told(tmp
     from workbench.session import check_clusters_field
 
     check_clusters_field("foo", str(conll), "auto", ["-"], "auto")  # standard input: told only by reading it
+
+
+def test_a_fifth_weight_is_refused_without_zeros_and_said_where_they_are(tmp_path, capsys):
+    """Item 3: `--weights 1,0.75,0.5,1,0.2` under CoNLL's conventions was taken and dropped from
+    the header; CoNLL-2012 has no zeros to weigh, so it is refused (exit 2, one line), and under
+    CorefUD's the header says the zero's weight (it read as if zeros weighed w_pro)."""
+    from metrics.measures.weights import Weights
+
+    conll = str(ROOT / "tests/data/formats/gum2.conll")
+    for command, responses in (("score", [conll]), ("errors", [conll]), ("compare", [conll, conll])):
+        assert main([command, conll, *responses, "--weights", "1,0.75,0.5,1,0.2"]) == 2, command
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--weights: a fifth number weighs zeros" in err, err
+    assert main(["score", conll, conll, "--weights", "1,0.75,0.5,1", "--metrics", "lmuc"]) == 0
+    assert "weights nam=1 nom=0.75 pro=0.5 sing=1\n" in capsys.readouterr().out
+    key, response = _gum_conllu_pair(tmp_path)
+    capsys.readouterr()
+    assert main(["score", key, response, "--weights", "1,0.75,0.5,1,0.2", "--metrics", "lmuc"]) == 0
+    assert "; weights nam=1 nom=0.75 pro=0.5 sing=1 zero=0.2 (percentages)" in capsys.readouterr().out
+    assert Weights(1, 0.5, 0.25, 1, 0).describe() == "nam=1 nom=0.5 pro=0.25 sing=1 zero=0"
+    assert Weights(1, 0.5, 0.25, 1).describe() == "nam=1 nom=0.5 pro=0.25 sing=1"

@@ -17,7 +17,7 @@ from metrics.formats.source import DEFAULT_MAX_DOCUMENT_TOKENS
 
 from ..session import CONVENTIONS, CRAC_ZEROS, DEFAULT_CLUSTERS_FIELD, FORMATS, SINGLETONS, ZERO_MATCHES, LoadOptions, \
     Session, check_clusters_field, resolve_conventions
-from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, size_option
+from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, size_option, weights_option
 from . import ua
 
 
@@ -118,6 +118,9 @@ def _read_options(args: argparse.Namespace, response_paths: Sequence[str], *, ua
         raise UsageError("--zero-match applies to --conventions corefud only")
     if not corefud and args.crac_zeros is not None:
         raise UsageError(ua.CRAC_ZEROS_SCOPE)
+    if not corefud and weights_option(getattr(args, "weights", None) or "W4").zero is not None:
+        raise UsageError("--weights: a fifth number weighs zeros (CorefUD's empty nodes, under --conventions "
+                         "corefud or ua), and --conventions conll reads none: give four, NAM,NOM,PRO,SING")
     return LoadOptions(key_format=args.key_format, response_format=args.response_format,
                        match=args.match or ("head" if corefud else "exact"),
                        clusters_field=args.clusters_field, ace_variant=args.ace_variant,
