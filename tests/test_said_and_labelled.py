@@ -127,3 +127,21 @@ def test_a_fifth_weight_is_refused_without_zeros_and_said_where_they_are(tmp_pat
     assert "; weights nam=1 nom=0.75 pro=0.5 sing=1 zero=0.2 (percentages)" in capsys.readouterr().out
     assert Weights(1, 0.5, 0.25, 1, 0).describe() == "nam=1 nom=0.5 pro=0.25 sing=1 zero=0"
     assert Weights(1, 0.5, 0.25, 1).describe() == "nam=1 nom=0.5 pro=0.25 sing=1"
+
+
+def test_a_corefud_preset_on_conll_files_names_its_choice_of_conllu(tmp_path, capsys):
+    """Item 4: `--preset crac22` on CoNLL-2012 files said `expected 10 TAB-separated CoNLL-U
+    columns, found 12`, not that the preset chose CoNLL-U; now a usage error names it (exit 2)."""
+    conll, conllu = str(ROOT / "tests/data/formats/gum2.conll"), str(ROOT / "tests/data/formats/gum2.conllu")
+    for key, response, named in ((conll, conll, conll), (conllu, conll, conll), (conll, conllu, conll)):
+        for preset in ("crac22", "crac23"):
+            assert main(["score", key, response, "--preset", preset]) == 2
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1, err
+            assert f"--preset {preset} is under --conventions corefud, which reads CoNLL-U, and {named} is conll" in err
+    assert main(["compare", conllu, conllu, conll, "--preset", "crac22"]) == 2
+    assert f"and {conll} is conll" in capsys.readouterr().err
+    key, response = _gum_conllu_pair(tmp_path)
+    capsys.readouterr()
+    assert main(["score", key, response, "--preset", "crac22", "--metrics", "muc"]) == 0  # CoNLL-U: as before
+    assert main(["score", conll, conll, "--preset", "conll12"]) == 0  # a preset under CoNLL's conventions
