@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from app_support import settle, workbench_terminal  # noqa: F401  (autouse: colour, root as cwd)
+from app_support import screen_text, settle, workbench_terminal  # noqa: F401  (autouse: colour, root as cwd)
 
 from metrics.measures.score import Score
 from workbench.cli import main
@@ -145,3 +145,61 @@ def test_a_corefud_preset_on_conll_files_names_its_choice_of_conllu(tmp_path, ca
     capsys.readouterr()
     assert main(["score", key, response, "--preset", "crac22", "--metrics", "muc"]) == 0  # CoNLL-U: as before
     assert main(["score", conll, conll, "--preset", "conll12"]) == 0  # a preset under CoNLL's conventions
+
+
+def test_count_ticks_are_whole_and_the_fewest_steps_of_1_2_5():
+    """Item 5: the Documents histogram's count axis had ticks 0.17, 0.33 (plotext's own); a count
+    axis's ticks are whole numbers, from 0, the smallest step of 1, 2 or 5 x 10^k giving at most
+    `MOST_TICKS` steps (brute force over every step of that form)."""
+    from workbench.tui.charts import MOST_TICKS, whole_ticks
+
+    steps = sorted(f * 10 ** k for f in (1, 2, 5) for k in range(6))
+    for top in range(0, 20001):
+        ticks = whole_ticks(top)
+        step = next(s for s in steps if top <= MOST_TICKS * s)
+        assert ticks == list(range(0, top + 1, step)), top
+        assert all(isinstance(t, int) for t in ticks) and len(ticks) - 1 <= MOST_TICKS
+
+
+def test_the_charts_line_says_what_each_tab_covers_and_the_stages_title_its_scope():
+    """Item 5: `errors of this document (d: corpus)` stood under the Sweep and Documents tabs, which
+    always cover the corpus; the K&K stages title did not say whether it was the document's."""
+    from app_support import SAMPLE_KEY, SAMPLE_RESPONSE
+    from workbench.session import LoadOptions
+    from workbench.tui.app import Workbench
+    from workbench.tui.charts import ChartsScreen
+
+    async def body() -> None:
+        app = Workbench(SAMPLE_KEY, [SAMPLE_RESPONSE], LoadOptions(cache=False))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("f8")
+            screen = app.screen
+            assert isinstance(screen, ChartsScreen)
+            for _ in range(400):
+                await pilot.pause(0.05)
+                if screen.sweep_data is not None and screen.stage_data is not None:
+                    break
+
+            async def line(tab: str) -> str:
+                screen.query_one("#charts").active = tab
+                await pilot.pause()
+                return str(screen.query_one("#charts-status").render())
+
+            assert (await line("tab-sweep")).startswith("scores of the corpus; ")
+            assert (await line("tab-documents")).startswith("every document of the corpus; ")
+            assert (await line("tab-errors")).startswith("errors of this document (d: corpus); ")
+            assert (await line("tab-stages")).startswith("K&K stages of this document (d: corpus); ")
+            await pilot.pause(0.2)
+            assert "CoNLL F1 of this document (BCA's reading)" in "\n".join(screen_text(app))
+            await pilot.press("d")
+            for _ in range(400):
+                await pilot.pause(0.05)
+                if screen.stage_data is not None and screen.stage_data.document is None:
+                    break
+            assert (await line("tab-stages")).startswith("K&K stages of the corpus (d: this document); ")
+            await pilot.pause(0.2)
+            assert "CoNLL F1 of the corpus (BCA's reading)" in "\n".join(screen_text(app))
+            assert (await line("tab-sweep")).startswith("scores of the corpus; ")
+
+    asyncio.run(body())
