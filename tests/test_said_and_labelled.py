@@ -203,3 +203,42 @@ def test_the_charts_line_says_what_each_tab_covers_and_the_stages_title_its_scop
             assert (await line("tab-sweep")).startswith("scores of the corpus; ")
 
     asyncio.run(body())
+
+
+def test_compare_lists_name_their_score(tmp_path):
+    """Item 6: compare mode's documents list showed `sysA sysB ΔF`, and a CRAC run's datasets list
+    `sysA sysB`, without naming the metric: the documents' title names CoNLL F1, and so does the
+    datasets' header where it fits (two systems at 100 and 200 columns; three at 100: `CoNLL`)."""
+    from test_crac import make_run
+
+    from metrics.formats.datasets import pair
+    from metrics.measures.weights import W4
+    from metrics.statistics.crac import score_layout
+    from workbench.session import LoadOptions
+    from workbench.tui.app import Workbench
+    from workbench.tui.datasets import SHOWN, DatasetRun
+    from workbench.tui.documents import DocumentList
+
+    async def titles(systems: int, size: tuple[int, int]) -> tuple[str, str]:
+        folder = tmp_path / f"{systems}-{size[0]}"
+        folder.mkdir()
+        layout = pair(str(folder / "key"), make_run(folder, {"aa_one": 2, "bb_two": 1}, noises=(0.3, 0.6, 0.5)[:systems]))
+        options = LoadOptions(conventions="corefud", match="head", singletons="remove")
+        run = DatasetRun(layout, ["A", "B", "C"][:systems], options.corefud)
+        run.results = score_layout(run.layout, None, {SHOWN: run.settings}, 1)
+        key, responses = run.files(0)
+        app = Workbench(key, responses, options, weights=W4, run=run)
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            if size[0] < 130:
+                await pilot.press("f6")
+                await pilot.pause()
+            header = str(app.query_one("#datasets").columns["name"].label)
+            return str(app.query_one(DocumentList).border_title), header
+
+    for size in ((100, 30), (200, 50)):
+        documents, datasets = asyncio.run(titles(2, size))
+        assert documents.startswith("documents (2/2), CoNLL F1, by "), (size, documents)
+        assert datasets == " datasets (1/2) CoNLL F1", (size, datasets)
+    documents, datasets = asyncio.run(titles(3, (100, 30)))
+    assert datasets == " datasets (1/2) CoNLL"  # the name cell's 21 columns: the metric's label alone
