@@ -1,5 +1,7 @@
 """What a newcomer found silent or unlabelled (newcomer4's leftovers), each said: a metric with
-nothing to count in the workbench's scores panel, ..."""
+nothing to count in the workbench's scores panel (1), `--clusters-field` without a jsonlines input
+(2), a fifth weight without zeros (3), a CorefUD preset on CoNLL-2012 files (4), the charts' count
+ticks, status line and stages title (5), the compare lists' metric (6)."""
 
 from __future__ import annotations
 
