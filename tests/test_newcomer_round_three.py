@@ -118,7 +118,9 @@ def test_the_stages_chart_follows_d():
             corpus = app.session.kk_report(system=0)
             assert of_corpus.f1[0] == [corpus.baseline["conll"]] + [v["conll"] for _, v in corpus.progression]
             assert of_corpus.f1[0] != of_document.f1[0]
-            assert "errors of the corpus" in str(screen.query_one("#charts-status").render())
+            screen.query_one("#charts").active = "tab-stages"  # the line under the charts says the shown tab's
+            await pilot.pause()
+            assert "K&K stages of the corpus" in str(screen.query_one("#charts-status").render())
 
     asyncio.run(body())
 

@@ -170,6 +170,13 @@ ZERO_OVER_ZERO = "(0/0): printed 0.00, as corefud-scorer prints it"
 system's failure."""
 
 
+def nothing_to_score_note(labels: Sequence[str]) -> str | None:
+    """The line said under a table of one key and one response (`score` under CorefUD, the
+    workbench's scores panel) where the metrics `labels` had nothing to count (`nothing_to_score`),
+    or None when none had: one wording wherever such a 0.00 is shown."""
+    return f"{', '.join(labels)}: nothing to count in the key or the response {ZERO_OVER_ZERO}" if labels else None
+
+
 IMPACT_UNIT = "points"
 """The unit of an error's impact everywhere it is shown (workbench, `corefwb errors`, CSV, JSON,
 Markdown): the change of the corpus metric, in percentage points (F1 x 100)."""

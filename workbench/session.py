@@ -27,6 +27,7 @@ from metrics.conventions.registry import CONVENTIONS as KNOWN_CONVENTIONS
 from metrics.measures.ace import VARIANTS, WEIGHTINGS, AceOptions
 from metrics.measures.catalog import names
 from metrics.formats.detection import ZERO_MODES as CRAC_ZEROS
+from metrics.formats.outputs import KINDS as JSONLINES_KINDS
 from metrics.formats.readers import FORMATS as READ_FORMATS
 from metrics.formats.source import (DEFAULT_MAX_DOCUMENT_TOKENS, DEFAULT_MAX_INPUT_SIZE, set_max_document_tokens,
                                     set_max_input_size)
@@ -47,6 +48,8 @@ if TYPE_CHECKING:  # a convention's own code, the error analyses, load only when
 
 FORMATS = ("auto", *READ_FORMATS)
 SINGLETONS = ("keep", "remove")
+DEFAULT_CLUSTERS_FIELD = "clusters"
+"""The jsonlines field holding the chains unless `--clusters-field` names another."""
 CONVENTIONS, ZERO_MATCHES = ("auto", *KNOWN_CONVENTIONS), ("dependency", "linear")
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 """Exit statuses of every command and of the workbench (the README lists them)."""
@@ -59,7 +62,7 @@ class LoadOptions:
     key_format: str = "auto"
     response_format: str = "auto"
     match: str = "exact"
-    clusters_field: str = "clusters"
+    clusters_field: str = DEFAULT_CLUSTERS_FIELD
     ace_variant: str = "ace07"
     ace_weighting: str = "mention"
     max_input_size: int = DEFAULT_MAX_INPUT_SIZE
@@ -160,16 +163,45 @@ def resolve_conventions(conventions: str, key_path: str, response_paths: Sequenc
     """`auto`: corefud when the key and every response are CoNLL-U, else conll."""
     if conventions != "auto":
         return conventions
-    from metrics.formats.readers import detect_format
 
     def is_conllu(path: str | None, given: str, also: tuple[str, ...] = ()) -> bool:
-        if given != "auto":
-            return given in ("conllu", *also)
-        return path not in (None, "-") and os.path.exists(path) and detect_format(path) in ("conllu", *also)
+        return input_format(path, given) in ("conllu", *also)
 
     crac = ("crac-text", "crac-json")  # the CRAC LLM track's output is scored as its pipeline's CoNLL-U
     both = is_conllu(key_path, key_format) and all(is_conllu(p, response_format, crac) for p in response_paths)
     return COREFUD if both else CONLL_2012
+
+
+def input_format(path: str | None, given: str) -> str | None:
+    """The format a command line's input is read as: the one its option gives, else the one
+    detected (`readers.detect_format`); None where the file cannot be looked at before it is read
+    (standard input, a missing file: the reading says what is wrong)."""
+    if given != "auto":
+        return given
+    from metrics.formats.readers import detect_format
+
+    return detect_format(path) if path not in (None, "-") and os.path.exists(path) else None
+
+
+def check_clusters_field(clusters_field: str, key_path: str, key_format: str, response_paths: Sequence[str],
+                         response_format: str) -> None:
+    """`--clusters-field` names a jsonlines field: given for inputs none of which is jsonlines, it
+    would do nothing, and a user who gives it expects a jsonlines output somewhere (a CoNLL file
+    where one was meant, say) - a usage error, as `--zero-match` outside CorefUD's conventions.
+    An input whose format cannot be told before reading (standard input) lets it pass."""
+    if clusters_field == DEFAULT_CLUSTERS_FIELD:
+        return
+    jsonlines = ("jsonl", *JSONLINES_KINDS)
+    try:
+        formats = [(path, input_format(path, given)) for path, given in
+                   [(key_path, key_format), *((path, response_format) for path in response_paths)]]
+    except InputError:  # a file whose format cannot be told: its reading refuses it, in its words
+        return
+    if any(fmt is None or fmt in jsonlines for _, fmt in formats):
+        return
+    read_as = ", ".join(f"{path} is {fmt}" for path, fmt in formats)
+    raise UsageError(f"--clusters-field {clusters_field}: applies to jsonlines inputs only ({read_as}: "
+                     f"their chains are in their coreference column)")
 
 
 # ------------------------------------------------------------------------------ the session

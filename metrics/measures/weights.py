@@ -26,8 +26,10 @@ class Weights(NamedTuple):
         return (self.nam, self.nom, self.pro, self.pro if self.zero is None else self.zero)
 
     def describe(self) -> str:
-        """The weights as every output header says them: `nam=1 nom=0.75 pro=0.5 sing=1`."""
-        return f"nam={self.nam:g} nom={self.nom:g} pro={self.pro:g} sing={self.sing:g}"
+        """The weights as every output header says them: `nam=1 nom=0.75 pro=0.5 sing=1`, and
+        `zero=W` when w_zero was given (a header that dropped it read as if zeros weighed w_pro)."""
+        zero = f" zero={self.zero:g}" if self.zero is not None else ""
+        return f"nam={self.nam:g} nom={self.nom:g} pro={self.pro:g} sing={self.sing:g}{zero}"
 
     def link(self, type_a: int, type_b: int) -> float:
         """Weight of a link between mentions of two types (0 NAME, 1 NOMINAL, 2 PRONOUN, 3 ZERO)."""

@@ -15,8 +15,9 @@ from ..output import shortened, visible
 from ..warning_kinds import SHOWN_OF_A_KIND, WARNINGS_CHOICES, shown_warnings
 from metrics.formats.source import DEFAULT_MAX_DOCUMENT_TOKENS
 
-from ..session import CONVENTIONS, CRAC_ZEROS, FORMATS, SINGLETONS, ZERO_MATCHES, LoadOptions, Session, resolve_conventions
-from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, size_option
+from ..session import CONVENTIONS, CRAC_ZEROS, DEFAULT_CLUSTERS_FIELD, FORMATS, SINGLETONS, ZERO_MATCHES, LoadOptions, \
+    Session, check_clusters_field, resolve_conventions
+from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, size_option, weights_option
 from . import ua
 
 
@@ -50,7 +51,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how response mentions match key mentions: exact spans (default, as v8.01), or the "
                              "CorefUD scorer's head or partial match (head is the default of --conventions corefud); "
                              "partial-craft: --conventions ua's CRAFT match")
-    parser.add_argument("--clusters-field", default="clusters", metavar="FIELD",
+    parser.add_argument("--clusters-field", default=DEFAULT_CLUSTERS_FIELD, metavar="FIELD",
                         help="jsonlines field holding the chains (e.g. predicted_clusters; default clusters)")
     parser.add_argument("--weights", default=OTHER_METRICS_DEFAULTS["weights"], metavar="W",
                         help="LMetric weights: a preset W1..W5 or NAM,NOM,PRO,SING (default W4 = 1,0.75,0.5,1)")
@@ -107,6 +108,7 @@ def _read_options(args: argparse.Namespace, response_paths: Sequence[str], *, ua
     decide the defaults of `--match` and `--singletons` (exact and keep for conll; head and
     remove for corefud, as corefud-scorer's).  `ua_taken`: the front end takes --conventions ua
     (its options then are the UA scorer's, `ua.settings_of`); the others refuse it."""
+    check_clusters_field(args.clusters_field, args.key, args.key_format, response_paths, args.response_format)
     if ua.selected(args):
         if not ua_taken:
             raise UsageError(f"--conventions ua: {UA_COMMANDS} so far")
@@ -124,6 +126,9 @@ def _read_options(args: argparse.Namespace, response_paths: Sequence[str], *, ua
         raise UsageError("--zero-match applies to --conventions corefud only")
     if not corefud and args.crac_zeros is not None:
         raise UsageError(ua.CRAC_ZEROS_SCOPE)
+    if not corefud and weights_option(getattr(args, "weights", None) or "W4").zero is not None:
+        raise UsageError("--weights: a fifth number weighs zeros (CorefUD's empty nodes, under --conventions "
+                         "corefud or ua), and --conventions conll reads none: give four, NAM,NOM,PRO,SING")
     return LoadOptions(key_format=args.key_format, response_format=args.response_format,
                        match=args.match or ("head" if corefud else "exact"),
                        clusters_field=args.clusters_field, ace_variant=args.ace_variant,

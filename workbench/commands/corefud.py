@@ -21,7 +21,7 @@ from metrics.measures.weights import given
 
 from ..json_text import dumps
 from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, render_csv, render_markdown, score_json, \
-    nothing_to_score, shown_document, single_valued_note, ZERO_OVER_ZERO
+    nothing_to_score, nothing_to_score_note, shown_document, single_valued_note
 from ..session import LoadOptions, Session
 from ..options import UsageError, jobs_option, weights_option
 from .common import kept_until_exit, warn_all
@@ -83,9 +83,9 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
     else:
         headers, rows = rows_of(result, args.per_doc)
         notes = [single_valued_note(list(result.micro))]
-        empty = [METRICS[name].label for name, s in result.micro.items() if nothing_to_score(s)]
-        if empty:  # zero anaphora without zeros: corefud-scorer's 0.00, said to be nothing counted
-            notes.append(f"{', '.join(empty)}: nothing to count in the key or the response {ZERO_OVER_ZERO}")
+        # zero anaphora without zeros: corefud-scorer's 0.00, said to be nothing counted
+        notes.append(nothing_to_score_note([METRICS[name].label for name, s in result.micro.items()
+                                            if nothing_to_score(s)]))
         said = "".join(f"{note}\n" for note in notes if note is not None)
         described = settings.describe() + (f"; weights {weights.describe()}" if weighted else "")
         if args.format == "markdown":

@@ -23,12 +23,13 @@ from typing import TYPE_CHECKING
 from metrics.corpus.ua_settings import BRIDGING, METRICS, PRESETS, Settings, resolve_metrics, shown_metrics
 from metrics.conventions.options import UA
 from metrics.measures.catalog import label
+from metrics.model import InputError
 
 from ..json_text import dumps
 from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, listed, size_option
 from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, points_text, render_csv, render_markdown, \
     score_json, shown_document
-from ..session import LoadOptions, Session
+from ..session import LoadOptions, Session, input_format
 from ..warning_kinds import shown_warnings
 
 if TYPE_CHECKING:  # loaded when UA errors are asked for, not with every command line
@@ -73,6 +74,8 @@ def apply_preset(args: argparse.Namespace) -> None:
     conventions, options = preset
     if args.conventions == "auto" and _is_ua(getattr(args, "key", None)):
         raise UsageError(f"--preset {name} is under --conventions {conventions}, and the key is a UA file")
+    if conventions == "corefud":
+        _check_conllu(args, name)
     args.conventions, args.match, args.singletons = conventions, options["match"], options["singletons"]
     if getattr(args, "metrics", "all") == "all" and hasattr(args, "metrics"):
         names = options["metrics"]
@@ -80,6 +83,23 @@ def apply_preset(args: argparse.Namespace) -> None:
             raise TypeError(f"preset {name}: its metrics are not a list")  # a programming error, never input
         args.metrics = ",".join(m for m in names if conventions != "corefud" or m != "conll")
 
+
+def _check_conllu(args: argparse.Namespace, name: str) -> None:
+    """A preset under CorefUD's conventions reads its files as CoNLL-U (a response may be the CRAC
+    LLM track's text or JSON): a CoNLL-2012 file given to it is refused with the preset's choice
+    named, where the CoNLL-U reader said `expected 10 columns, found 12` without saying who chose
+    CoNLL-U.  A file whose format cannot be told here goes to its reading, which says what is wrong."""
+    responses = getattr(args, "responses", None) or ([args.response] if getattr(args, "response", None) else [])
+    inputs = [(getattr(args, "key", None), getattr(args, "key_format", "auto"), ("conllu",))]
+    inputs += [(path, getattr(args, "response_format", "auto"), ("conllu", "crac-text", "crac-json")) for path in responses]
+    for path, given, readable in inputs:
+        try:
+            fmt = input_format(path, given)
+        except InputError:
+            continue
+        if fmt is not None and fmt not in readable:
+            raise UsageError(f"--preset {name} is under --conventions corefud, which reads CoNLL-U, and {path} is "
+                             f"{fmt}: write it as CoNLL-U (`corefwb convert`), or drop the preset")
 
 CRAC_ZEROS_SCOPE = "--crac-zeros applies to a crac-text or crac-json response, scored under --conventions corefud"
 """The usage error of --crac-zeros outside the CRAC LLM track's conventions (corefud)."""

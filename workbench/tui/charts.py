@@ -27,6 +27,7 @@ from textual.containers import Grid
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
+from plotext._utility import hist_data
 from textual_plotext import PlotextPlot
 
 from metrics.measures.catalog import label
@@ -163,13 +164,29 @@ class ChartsScreen(Screen[None]):
     @while_running
     def _ready(self, message: ChartsScreen.ChartsReady) -> None:
         self.sweep_data, self.error_data, self.document_data = message.sweep, message.errors, message.documents
-        labels = short_labels(self.systems)
-        legend = ", ".join(f"{s} = {n}" for s, n in zip(labels, self.systems) if s != n) or ", ".join(self.systems)
-        scope = "errors of this document (d: corpus)" if self.scope_document else "errors of the corpus" + (
-            " (d: this document)" if self.document is not None else "")
-        self.query_one("#charts-status", Static).update(Text(f"{scope}; {legend}"))
+        self._show_status()
         self.stage_data = self._stages.get(self.document if self.scope_document else None)
         self.draw()
+
+    @on(TabbedContent.TabActivated)
+    def _tab_shown(self) -> None:
+        self._show_status()
+
+    def _show_status(self) -> None:
+        """The line under the charts: what the shown tab covers, and the systems' short names.  The
+        sweep and the documents always cover the corpus; the errors and the stages follow `d`."""
+        if self.sweep_data is None:  # still computing: the line says so
+            return
+        labels = short_labels(self.systems)
+        legend = ", ".join(f"{s} = {n}" for s, n in zip(labels, self.systems) if s != n) or ", ".join(self.systems)
+        tab = self.query_one("#charts", TabbedContent).active
+        what = TAB_SUBJECTS.get(tab, "errors")
+        if tab in ("tab-sweep", "tab-documents"):
+            scope = what
+        else:
+            scope = f"{what} of this document (d: corpus)" if self.scope_document else f"{what} of the corpus" + (
+                " (d: this document)" if self.document is not None else "")
+        self.query_one("#charts-status", Static).update(Text(f"{scope}; {legend}"))
 
     def action_toggle_scope(self) -> None:
         if self.document is None:
@@ -220,6 +237,7 @@ class ChartsScreen(Screen[None]):
         plt.title(f"{short_labels(data.systems)[system]}: {legend}")
         plt.xlabel("error category")
         plt.ylabel("errors")
+        plt.yticks(whole_ticks(max((counts[c][t] for c in categories for t in kinds), default=0)))
         widget.refresh()
 
     def _draw_stages(self, widget: PlotextPlot) -> None:
@@ -237,7 +255,8 @@ class ChartsScreen(Screen[None]):
         plt.ylim(max(0.0, 10 * (low // 10) - 10), 100)  # the gains, not a wall of bars from 0
         # "none" is the CoNLL F1 of the files as BCA reads them (a repeated span kept once), which
         # the scores panel's v8.01 figure can differ from: the title says whose reading it is
-        plt.title("CoNLL F1 (BCA's reading) after correcting each K&K type in turn: "
+        scope = "the corpus" if data.document is None else "this document"
+        plt.title(f"CoNLL F1 of {scope} (BCA's reading) after correcting each K&K type in turn: "
                   + "  ".join(f"{m} {s}" for m, s in zip(SYSTEM_MARKERS, short_labels(data.systems))))
         plt.xlabel("after correcting (BCA's order)")
         plt.ylabel("CoNLL F1 %")
@@ -247,7 +266,9 @@ class ChartsScreen(Screen[None]):
         data, plt = self.document_data, widget.plt
         plt.clear_data()
         if len(data.systems) == 1:
-            plt.hist(data.f1[0], bins=20, marker="#", color=self._colours()[2])
+            plt.hist(data.f1[0], bins=HISTOGRAM_BINS, marker="#", color=self._colours()[2])
+            # the counts plotext draws (its own binning), so that the top tick is the tallest bar's
+            plt.yticks(whole_ticks(max(hist_data(data.f1[0], HISTOGRAM_BINS)[1], default=0)))
             plt.title(f"CoNLL F1 per document: # = documents ({len(data.documents)})")
             plt.xlabel("CoNLL F1 % of a document")
             plt.ylabel("documents")
@@ -265,6 +286,26 @@ class ChartsScreen(Screen[None]):
 def rgb(colour: str) -> tuple[int, int, int]:
     """`#rrggbb` as plotext takes a colour."""
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+TAB_SUBJECTS = {"tab-sweep": "scores of the corpus", "tab-documents": "every document of the corpus",
+                "tab-errors": "errors", "tab-stages": "K&K stages"}
+"""What each tab shows, as the line under the charts says it: the sweep's and the documents' cover
+the corpus whatever `d` chose; the errors and the stages are of the scope `d` chose."""
+HISTOGRAM_BINS = 20
+MOST_TICKS = 5
+"""Ticks on a count axis at most: plotext's own gave 0.17, 0.33 to counts of 0 to 1."""
+
+
+def whole_ticks(top: int, most: int = MOST_TICKS) -> list[int]:
+    """Ticks of an axis of counts from 0 to `top`: whole numbers, at most `most` steps, each
+    1, 2 or 5 times a power of ten (0, 5, 10 ... 25 for 23)."""
+    scale = 1
+    while True:
+        for factor in (1, 2, 5):
+            if top <= most * factor * scale:
+                return list(range(0, int(top) + 1, factor * scale))
+        scale *= 10
 
 
 STAGE_LABELS = {"none": "none", **SHORT}

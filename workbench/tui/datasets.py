@@ -25,13 +25,14 @@ from textual.containers import Vertical
 from textual.message import Message
 
 from metrics.conventions.corefud import Settings
+from metrics.measures.catalog import CONLL
 from metrics.statistics.crac import DatasetResult, macro, score_layout
 from metrics.formats.cache import ReadCache
 from metrics.formats.datasets import Layout
 from metrics.runtime.parallel import Forked, can_fork
 
 from .cells import ListTable, fitted_names
-from .rows import SCORE_WIDTH, display_text, percent
+from .rows import LISTED_SCORE, SCORE_WIDTH, display_text, percent
 
 SHOWN = "shown"
 """The one setting the list is scored under: the session's."""
@@ -140,7 +141,10 @@ opens the dataset under the cursor; `{` and `}` open the previous and the next f
         name_width = max(6, inner - 1 - SCORE_WIDTH * systems)
         state = "" if run.results is not None else (", scores failed" if run.failure else ", scoring ...")
         table.clear(columns=True)
-        table.add_column(f" datasets ({run.current + 1}/{len(run.layout.datasets)}{state})", key="name", width=name_width)
+        place = f" datasets ({run.current + 1}/{len(run.layout.datasets)}{state})"
+        # the columns are headed by the systems' names: the header names their score where it fits
+        head = next((h for h in (f"{place} {LISTED_SCORE}", f"{place} {CONLL.label}") if len(h) <= name_width), place)
+        table.add_column(head, key="name", width=name_width)
         for s, name in enumerate(fitted_names([display_text(n) for n in run.names[:systems]], SCORE_WIDTH - 1)):
             table.add_column(Text(name.rjust(SCORE_WIDTH)), key=f"s{s}", width=SCORE_WIDTH)
         for d, dataset in enumerate([*run.layout.datasets, None]):

@@ -20,7 +20,7 @@ from metrics.measures.catalog import CONLL, MUC
 
 from .cells import ListTable, count_text, pair_heads
 from .documentrows import COMPARE_SORT_KEYS, SORT_KEYS, SORT_LABELS, DocumentRow, select_documents
-from .rows import SCORE_WIDTH, display_text, percent, short_name
+from .rows import LISTED_SCORE, SCORE_WIDTH, display_text, percent, short_name
 from ..output import fitted_points
 
 SCROLLBAR = 1
@@ -141,7 +141,10 @@ tenth of the documents where the two systems differ most.
         if shown:
             table.move_cursor(row=cursor, animate=False, scroll=True)
             self.call_after_refresh(self._scroll_to_cursor)
-        self.border_title = f"documents ({len(shown)}/{len(self.rows)}) by {SORT_LABELS.get(self.sort_key, self.sort_key)}"
+        # compare mode's columns are headed by the systems' names: the title names their score
+        scored = f", {LISTED_SCORE}," if self.systems is not None else ""
+        self.border_title = (f"documents ({len(shown)}/{len(self.rows)}){scored} "
+                             f"by {SORT_LABELS.get(self.sort_key, self.sort_key)}")
         self.post_message(self.Reordered(self))  # the status line's place follows the order
 
     def _cells(self, row: DocumentRow, widths: tuple[int, int]) -> list[Text]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import ContentSwitcher, Input, Static
 
+from metrics.conventions.options import COREFUD
+
 from ..output import departs_from_v801
 from .datasets import dataset_label
 from .documents import DocumentList
@@ -88,7 +90,8 @@ class PanelsFilling:
         name = self.corpus.pairs[self.doc_index].name
         document = dict(self.result.documents).get(name)
         panel = self.query_one(ScoresPanel)
-        panel.show_scores(score_lines(document, self.result.micro), self.start_micro)
+        panel.show_scores(score_lines(document, self.result.micro), self.start_micro,
+                          say_nothing_counted=self.session.options.conventions == COREFUD)
         title = {None: f"{display_text(short_name(name))} / corpus", "corpus": "corpus (d: document)",
                  "document": "document (d: corpus)"}[panel.scope]
         panel.border_title = Text(f"scores: {title}")  # a name is data

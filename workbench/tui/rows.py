@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence
 
 from rich.cells import cell_len
 
-from metrics.measures.catalog import CATALOG
+from metrics.measures.catalog import CATALOG, CONLL
 from metrics.errors.chen_ng.records import Category, ErrorRecord, Mention
 from metrics.model import Document, MentionType, Span
 from ..output import shown_document as short_name  # a document's name on screen: the text views' one rule
@@ -321,6 +321,9 @@ def filter_errors(rows: Sequence[ErrorRecord], category: Category | None, kind: 
 
 SCORE_WIDTH = 6
 """Cells of a score in the workbench's tables: `61.01` and the blank before it."""
+LISTED_SCORE = f"{CONLL.label} F1"
+"""The score under each system's name in the lists of compare mode and of a CRAC run (documents,
+datasets), which their headers or titles name: the headers are the systems' names alone."""
 
 
 def percent(value: float | None) -> str:

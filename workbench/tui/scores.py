@@ -23,7 +23,7 @@ from metrics.measures.weights import MAX_WEIGHT, PRESETS, Weights
 
 from .cells import FastTable, fitted_names, pair_heads
 from .rows import ScoreLine, percent
-from ..output import fitted_interval, fitted_points
+from ..output import fitted_interval, fitted_points, nothing_to_score, nothing_to_score_note
 
 COLUMNS = (("metric", 12), (" doc R", 6), ("     P", 6), ("     F", 6), (" ", 1),
            ("corp R", 6), ("     P", 6), ("     F", 6), ("    ΔF", 6))
@@ -108,6 +108,8 @@ until the weights change).  Below 130 columns one of the two is shown, F1 first:
 between the document's and the corpus's.
 The ACE-value's F column is its value (below 0 when false alarms outweigh what was found);
 its R and P are the ACE scorer's value-based recall and precision.
+A metric with nothing to count in either file (zero anaphora without zeros: 0/0) shows 0.00,
+as corefud-scorer prints it; the line under the table says so.
 In compare mode: each system's corpus F1 (a column per system, headed by its name), ΔF =
 the compared system minus the baseline, and its 95% interval from a paired bootstrap over
 documents (1,000 resamples, seed 12345, as `corefwb compare`), shown once computed; below
@@ -150,6 +152,7 @@ scrolls when the terminal is short.
         for label, width in COLUMNS:
             table.add_column(label, width=width)
         yield table
+        yield Static("", id="score-note")  # a metric with nothing to count: why its 0.00 is no failure
         with Horizontal(id="weights"):
             for name in WEIGHT_NAMES:
                 yield Static(f"w_{name}", classes="weight-label")
@@ -199,9 +202,12 @@ scrolls when the terminal is short.
             table.add_column(Text(label), width=width)  # a name is data, never markup
         self._shown_metrics, self._shown = [], []
 
-    def show_scores(self, lines: Sequence[ScoreLine], previous: dict[str, Any] | None) -> None:
+    def show_scores(self, lines: Sequence[ScoreLine], previous: dict[str, Any] | None,
+                    say_nothing_counted: bool = False) -> None:
         """The document's and the corpus's R/P/F, and the change of corpus F1 since the start
-        (below 130 columns: one scope's F/R/P and ΔF)."""
+        (below 130 columns: one scope's F/R/P and ΔF).  `say_nothing_counted` (under CorefUD's
+        conventions, where `score` says it too): a line under the table names the rows with
+        nothing to count, whose 0.00 is corefud-scorer's."""
         rows = []
         for line in lines:
             doc, corpus = line.document, line.corpus
@@ -229,6 +235,25 @@ scrolls when the terminal is short.
             self._columns([*columns[:-1], (columns[-1][0] if deltas else "", columns[-1][1])])
             self._delta_header = deltas
         self.fill([line.metric for line in lines], rows)
+        self._show_note(nothing_to_score_note(self.nothing_counted(lines)) if say_nothing_counted else None)
+
+    def nothing_counted(self, lines: Sequence[ScoreLine]) -> list[str]:
+        """The labels of the shown rows whose scores had nothing to count (0/0: zero anaphora where
+        neither file has a zero), printed 0.00 as corefud-scorer prints them.  With both scopes
+        shown, a row whose document alone had nothing says so (the corpus's 0.00 is a real one)."""
+        labels = []
+        for line in lines:
+            corpus = self.scope != "document" and nothing_to_score(line.corpus)
+            document = self.scope != "corpus" and nothing_to_score(line.document)
+            if corpus or document:
+                labels.append(line.label if corpus or self.scope == "document" else f"{line.label} (this document)")
+        return labels
+
+    def _show_note(self, note: str | None) -> None:
+        """The line under the table: shown only when it says something."""
+        shown = self.query_one("#score-note", Static)
+        shown.update(Text(note or ""))
+        shown.display = note is not None
 
     def compare(self, labels: Sequence[str]) -> None:
         """Compare mode: the table's columns become the systems' (`compare_columns`, narrow below
@@ -238,6 +263,7 @@ scrolls when the terminal is short.
             return
         self._columns(columns)
         self._compare = columns
+        self._show_note(None)  # compare mode lists no metric that can have nothing to count
         self.add_class("-compare")
 
     @property
