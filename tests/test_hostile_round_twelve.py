@@ -156,11 +156,14 @@ CRAC_OUTPUT = ROOT / "tests" / "data" / "crac" / "gum2.llm1.txt"
                            "pair with the key's documents by position (only 8.0% of this document's words stand in it)"]),
     (lambda a, b: ["", b], ["{out}:1: document 'GUM_news_asylum': its line is empty (no answer): scored as an output "
                             "without mentions"]),
+    (lambda a, b: [a, "", "", ""], ["{out}:2: document 'GUM_interview_brotherhood': its line is empty (no answer): "
+                                    "scored as an output without mentions"]),
 ])
 def test_a_line_that_is_not_its_documents_output_is_said_in_plain_words(tmp_path, lines, said):
     """Two documents' lines swapped, one repeated over the next, an empty answer: each was scored
     against the key's document in its place (as the pipeline scores it) and said only as hundreds
-    of dropped marks, or, for the empty answer, not at all."""
+    of dropped marks, or, for the empty answer, not at all.  The last document's empty answer (blank
+    lines after it) was refused as a missing document, where any other document's was scored."""
     first, second = CRAC_OUTPUT.read_text(encoding="utf-8").split("\n")[:2]
     out = tmp_path / "out.txt"
     out.write_text("\n".join(lines(first, second)) + "\n", encoding="utf-8")

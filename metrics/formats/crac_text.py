@@ -57,7 +57,7 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument], zero
     if len(skeleton) != len(keys):
         raise InputError(key_path, None, f"{len(skeleton)} documents by its # newdoc lines but {len(keys)} with words: "
                                          f"every document needs a # newdoc id and words")
-    outputs = _read_json(path) if fmt == "crac-json" else _read_text(path)
+    outputs = _read_json(path) if fmt == "crac-json" else _read_text(path, len(skeleton))
     if len(outputs) != len(skeleton):
         line = outputs[len(skeleton)].line if len(outputs) > len(skeleton) else (outputs[-1].line if outputs else None)
         raise InputError(path, line, f"{len(outputs)} documents (one per line) where the key {key_path} has "
@@ -107,10 +107,13 @@ def read_crac(path: str, fmt: str, key_path: str, keys: list[NodeDocument], zero
     return documents, report
 
 
-def _read_text(path: str) -> list[_Output]:
+def _read_text(path: str, documents: int) -> list[_Output]:
+    """The file's lines, one per document; blank lines at the end past the key's `documents` are
+    dropped (the pipeline pairs by position and stops at the key's last), but not a blank line in
+    a document's own place: the last document's empty answer is an empty answer, as any other's."""
     lines = read_lines(path)
-    while lines and not lines[-1].strip():
-        lines.pop()  # blank lines at the end: the pipeline pairs by position and stops at the key's last
+    while len(lines) > documents and not lines[-1].strip():
+        lines.pop()
     if lines and OTHER_FORMAT.match(lines[0]):
         raise InputError(path, 1, "not the inline format (one document per line, words with |[eN marks): "
                                   "name the format with --response-format")
