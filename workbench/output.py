@@ -19,7 +19,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from metrics.mentions.pairing import document_key
 from metrics.model import InputError
@@ -131,22 +131,24 @@ def fitted_points(points: float, width: int) -> str:
     """A change in points as `signed_points` writes it, right-aligned in `width` cells with a blank
     cell before it: `SCORE_DECIMALS` decimals while they fit, as the scores beside it and
     `corefwb compare` show them (`+1.25`), fewer where they do not (`-26.6` in 6 cells)."""
-    for decimals in range(SCORE_DECIMALS, 0, -1):
-        text = signed_points(points, decimals)
-        if len(text) < width:
-            return text.rjust(width)
-    return signed_points(points, 0, width)
+    return _fitted(lambda decimals: signed_points(points, decimals), width)
 
 
 def fitted_interval(low: float, high: float, width: int) -> str:
     """An interval of a change in points, `[low,high]` (each end `signed_points`, both with the
     same decimals) right-aligned in `width` cells with a blank before it: `SCORE_DECIMALS`
     decimals while they fit (`[+1.25,+3.40]`), fewer where they do not (`[-26.6,-23.8]`)."""
+    return _fitted(lambda decimals: f"[{signed_points(low, decimals)},{signed_points(high, decimals)}]", width)
+
+
+def _fitted(text_of: Callable[[int], str], width: int) -> str:
+    """`text_of(decimals)` with the most decimals (`SCORE_DECIMALS` down to 1) that leave a blank
+    cell in `width`, else with none, right-aligned: the one rule of both fitted changes."""
     for decimals in range(SCORE_DECIMALS, 0, -1):
-        text = f"[{signed_points(low, decimals)},{signed_points(high, decimals)}]"
+        text = text_of(decimals)
         if len(text) < width:
             return text.rjust(width)
-    return f"[{signed_points(low, 0)},{signed_points(high, 0)}]".rjust(width)
+    return text_of(0).rjust(width)
 
 
 def single_valued_note(metric_names: Sequence[str]) -> str | None:
