@@ -284,3 +284,36 @@ def test_the_best_after_a_change_sums_every_component_by_the_solver_path(seed: i
                 old = sum(best_matching.best_total(cells, edges, duals) for cells in _components_in_order(edges))
             got = ceaf_change.best(table, change, metric, after)
             assert got == old and type(got) is type(old), (change.cells, change.sizes, after)
+
+
+def _random_cells(rng: random.Random, n_rows: int, n_cols: int) -> delta.CeafCells:
+    """A table of cells: each key chain overlaps one to three response chains (so that many are
+    leaves), its mentions and each response chain's a few more than its cells hold."""
+    row_cells: list[dict[int, int]] = [{} for _ in range(n_rows)]
+    col_cells: list[dict[int, int]] = [{} for _ in range(n_cols)]
+    for k in range(n_rows):
+        for t in rng.sample(range(n_cols), min(rng.choice([1, 1, 1, 2, 3]), n_cols)):
+            row_cells[k][t] = col_cells[t][k] = rng.randint(1, 4)
+    key_sizes = [sum(cells.values()) + rng.randint(0, 6) for cells in row_cells]
+    col_sizes = [sum(cells.values()) + rng.randint(0, 3) for cells in col_cells]
+    return delta.CeafCells(key_sizes, col_sizes, row_cells, col_cells)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 30), st.integers(1, 8), st.sampled_from(["ceafm", "ceafe"]))
+def test_a_columns_leaves_are_in_best_first_order_at_every_size_asked(seed: int, n_rows: int, n_cols: int,
+                                                                      metric: str) -> None:
+    """`Leaves.col_leaves` keeps a column's leaf rows apart from their order at each size: at any
+    size, asked in any order, it is the sort of the leaf rows (a key chain with one cell) by phi
+    at that size, as written before (a leaf order can turn as the size does: 1/(1 + s) against
+    3/(9 + s))."""
+    rng = random.Random(seed)
+    table = _random_cells(rng, n_rows, n_cols)
+    leaves = table.leaves(metric)
+    for _ in range(40):
+        t, size = rng.randrange(n_cols), rng.choice([1, 2, 3, 5, 8, 40, 200, table.col_sizes[rng.randrange(n_cols)]])
+        size = max(size, 1)
+        cells = table.col_cells[t]
+        expected = sorted((k for k in cells if len(table.row_cells[k]) == 1),
+                          key=lambda k: -ceaf_change._phi(metric, cells[k], table.key_sizes[k], size))
+        assert leaves.col_leaves(t, size) == expected, (t, size)

@@ -75,15 +75,28 @@ class Leaves:
         self.row_leaves = [leaves if len(leaves) < 2 else
                            sorted(leaves, key=lambda t, k=k: -_phi(metric, rows[k][t], table.key_sizes[k], table.col_sizes[t]))
                            for k, cells in enumerate(rows) for leaves in ([t for t in cells if not col_hub[t]],)]
+        self._leaf_rows: dict[int, list[int]] = {}
         self._col_leaves: dict[tuple[int, int], list[int]] = {}
 
     def col_leaves(self, t: int, size: int) -> list[int]:
-        """Leaf rows of original column t, best first when the column has `size` mentions."""
+        """Leaf rows of original column t, best first when the column has `size` mentions.
+
+        Why the leaf rows are kept apart from their order: a fix changes a column's size, and
+        the search asks the changed column's leaves at each size a fix gives it (on the corpus,
+        two thirds of the columns asked at a size not yet seen), but which rows are leaves does
+        not depend on the size, and a column of one leaf or none (four in five) has one order
+        at every size: only two leaves or more are sorted, once per size."""
+        leaves = self._leaf_rows.get(t)
+        if leaves is None:
+            table = self.table
+            row_cells = table.row_cells
+            leaves = self._leaf_rows[t] = [k for k in table.col_cells[t] if len(row_cells[k]) == 1]
+        if len(leaves) < 2:
+            return leaves
         order = self._col_leaves.get((t, size))
         if order is None:
             table = self.table
             cells = table.col_cells[t]
-            leaves = [k for k in cells if len(table.row_cells[k]) == 1]
             order = self._col_leaves[(t, size)] = sorted(
                 leaves, key=lambda k: -_phi(self.metric, cells[k], table.key_sizes[k], size))
         return order
