@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_hostile_round_nine import corefwb
+from test_hostile_round_nine import corefwb, error_line
 
 ROOT = Path(__file__).resolve().parent.parent
 UA_DATA = ROOT / "tests" / "data" / "ua"
@@ -44,3 +44,21 @@ def test_a_header_hiding_the_deixis_column_is_said_wherever_it_stands(tmp_path, 
     run = corefwb("score", str(UA_DATA / "deixis.key"), str(response), "--discourse-deixis")
     assert run.returncode == 0, run.stderr
     assert "DISCOURSE_DEIXIS nowhere (the UA scorer reads column 13)" in run.stderr, run.stderr
+
+
+# ----------------------------------------------------------------------- CoNLL-U: one file, one refusal
+
+def test_a_key_with_two_faults_is_refused_by_every_command_at_the_same_one(tmp_path):
+    """A blank line lost into a sentence, inside a mention: the first half's HEAD 4 names a word
+    now in the next sentence, and the mention crosses the boundary.  `score` reads the key's nodes
+    alone and said the crossing (line 9); `errors` and `compare` read its token spans first, whose
+    reader has no crossing rule, and said the HEAD (line 7): one file, two refusals."""
+    lines = (ROOT / "tests" / "data" / "corefud" / "key.conllu").read_text(encoding="utf-8").split("\n")
+    lines.insert(next(i for i, line in enumerate(lines) if line.startswith("4\tdog")), "")
+    key = tmp_path / "key.conllu"
+    key.write_text("\n".join(lines), encoding="utf-8")
+    response = str(ROOT / "tests" / "data" / "corefud" / "response.conllu")
+    said = {command: error_line(corefwb(command, str(key), response, *([response] if command == "compare" else [])))
+            for command in ("score", "errors", "compare")}
+    assert said == dict.fromkeys(said, f"corefwb: error: {key}:9: mention e2) opened at line 7 crosses a sentence "
+                                       "boundary"), said
