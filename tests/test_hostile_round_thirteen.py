@@ -62,3 +62,15 @@ def test_a_key_with_two_faults_is_refused_by_every_command_at_the_same_one(tmp_p
             for command in ("score", "errors", "compare")}
     assert said == dict.fromkeys(said, f"corefwb: error: {key}:9: mention e2) opened at line 7 crosses a sentence "
                                        "boundary"), said
+
+
+# ----------------------------------------------------------------------- options with odd input
+
+def test_stream_on_a_crac_output_says_what_works():
+    """`--stream` with a CRAC LLM-track output said the key and the response "are CoNLL-U" and
+    sent the user to `--conventions conll`, which refuses a crac-text response: a dead end."""
+    crac = ROOT / "tests" / "data" / "crac"
+    run = corefwb("score", str(crac / "gum2.eid.conllu"), str(crac / "gum2.eid.llm.txt"), "--stream")
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.strip() == ("corefwb: usage error: --stream is not available for a CRAC LLM-track output (laid "
+                                  "onto its whole key): score it without --stream")
