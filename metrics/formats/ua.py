@@ -81,15 +81,18 @@ def moved_columns(path: str, layers: tuple[str, ...] = ("identity", "deixis", "b
     and a header on a later line, or a first word line past 8 KB of comments, hid the layer in
     silence (hostile13)."""
     data = read_bytes(path)
-    moved: list[str] = []
+    if b"\r" in data:  # (line ends as `read_utf8` reads them)
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    declared = []
     for found in re.finditer(rb"global\.columns", data):
-        start = max(data.rfind(b"\n", 0, found.start()), data.rfind(b"\r", 0, found.start())) + 1
-        line, stop = _line_at(data, start)
+        line, stop = _line_at(data, data.rfind(b"\n", 0, found.start()) + 1)
         match = _COLUMNS.match(line.lstrip("\ufeff").strip())
-        if not match or "IDENTITY" not in match.group(1).split():
-            continue
-        columns, word = match.group(1).split(), []
-        while stop < len(data) and not word:
+        if match and "IDENTITY" in match.group(1).split():
+            declared.append((match.group(1).split(), stop))
+    moved: list[str] = []
+    for (columns, stop), (_, until) in zip(declared, [*declared[1:], ([], len(data))]):
+        word: list[str] = []
+        while stop < until and not word:  # (up to the next declaration: each line is looked at once)
             line, stop = _line_at(data, stop + 1)
             word = [] if line.strip().startswith("#") else line.split()
         moved += [f"{name} in column {columns.index(name) + 1} (the UA scorer reads column {place})"
@@ -101,10 +104,9 @@ def moved_columns(path: str, layers: tuple[str, ...] = ("identity", "deixis", "b
 
 
 def _line_at(data: bytes | bytearray, start: int) -> tuple[str, int]:
-    """The text of the line starting at byte `start` and where it ends (a CR or LF ends a line, as
-    `read_utf8` reads them)."""
-    ends = [at for at in (data.find(b"\n", start), data.find(b"\r", start)) if at >= 0]
-    stop = min(ends) if ends else len(data)
+    """The text of the line starting at byte `start`, and where it ends."""
+    stop = data.find(b"\n", start)
+    stop = len(data) if stop < 0 else stop
     return str(data[start:stop], "utf-8", errors="replace"), stop
 
 
