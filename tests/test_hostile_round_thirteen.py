@@ -41,6 +41,8 @@ def test_a_header_hiding_the_deixis_column_is_said_wherever_it_stands(tmp_path, 
     66.67 MUC F1.  The warning looked only at the first 8 KB and only at a header on the first
     line, so each of these scored 0 in silence."""
     response = _deixis_response(tmp_path, where)
+    if where == "as a second declaration":  # the same with CRLF line ends (each read as one line end)
+        response.write_bytes(response.read_bytes().replace(b"\n", b"\r\n"))
     run = corefwb("score", str(UA_DATA / "deixis.key"), str(response), "--discourse-deixis")
     assert run.returncode == 0, run.stderr
     assert "DISCOURSE_DEIXIS nowhere (the UA scorer reads column 13)" in run.stderr, run.stderr
