@@ -76,3 +76,13 @@ def test_stream_on_a_crac_output_says_what_works():
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert run.stderr.strip() == ("corefwb: usage error: --stream is not available for a CRAC LLM-track output (laid "
                                   "onto its whole key): score it without --stream")
+
+
+def test_a_crac_output_given_as_the_key_is_told_to_come_second():
+    """Key and response swapped: the message sent the user to `--conventions corefud`, under which
+    the same command is refused again (the crac-text key read as CoNLL-U: "10 columns, found 1")."""
+    crac = ROOT / "tests" / "data" / "crac"
+    output = crac / "gum2.eid.llm.txt"
+    line = error_line(corefwb("score", str(output), str(crac / "gum2.eid.conllu")))
+    assert line == (f"corefwb: error: {output}: crac-text (the CRAC LLM track's format) is a response, read onto "
+                    "its CoNLL-U key under --conventions corefud (the key first, then this file)")
