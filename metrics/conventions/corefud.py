@@ -65,7 +65,14 @@ class Corefud:
             return Read(nodes=tuple(read_node_documents(path, cache, notes)), notes=tuple(notes))
         typed = partial(prepare_types, processes=processes)
         if fmt == "conllu":
-            documents, nodes = read_node_key(path, cache, notes, prepare=typed)
+            try:
+                documents, nodes = read_node_key(path, cache, notes, prepare=typed)
+            except InputError:
+                # The spans' reader refused it: the nodes' fault, where they have one, is said instead,
+                # as `score` (which reads the nodes alone) says it; a file with two faults (a mention
+                # crossing a sentence, a HEAD outside it) got one refusal from `score`, another here.
+                read_corefud(path, [])
+                raise
             return Read(documents=tuple(documents), nodes=tuple(nodes), notes=tuple(notes))
         # a key in another format: read as it is, then refused by the node reader, as corefud-scorer refuses it
         documents = read_documents(path, options.key_format, [], options.clusters_field, cache=cache, prepare=typed)

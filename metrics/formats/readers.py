@@ -137,8 +137,8 @@ def read_documents(path: str, fmt: str | None = None, warnings: list[str] | None
                "jsonl": lambda: read_outputs(path, clusters_field)}
     readers.update({kind: (lambda kind=kind: read_outputs(path, clusters_field, kind)) for kind in KINDS})
     if fmt in CRAC_FORMATS:
-        raise InputError(path, None, f"{fmt} (the CRAC LLM track's format) is read onto a CoNLL-U key: "
-                                     f"score it under --conventions corefud")
+        raise InputError(path, None, f"{fmt} (the CRAC LLM track's format) is a response, read onto its CoNLL-U "
+                                     f"key under --conventions corefud (the key first, then this file)")
     if fmt not in readers:
         raise ValueError(f"unknown format {fmt!r}: expected one of auto, {', '.join(FORMATS)}")
     key = _cache_key(cache, path, fmt, clusters_field, syntax)

@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from metrics.formats.cache import ReadCache
-from metrics.formats.source import is_regular, read_head, read_raw, read_utf8
+from metrics.formats.source import is_regular, read_bytes, read_raw, read_utf8
 from metrics.formats.ua_lines import LineIndex, index_lines, texts_of
 from metrics.formats.ua_cells import COLUMNS_LINE, Document, bridging_links, split_cell_error, whole_layer
 from metrics.mentions.ua import MarkableTable, Position, UADocument
@@ -69,27 +69,45 @@ UA_SCORER_PLACES = {"IDENTITY": 11, "BRIDGING": 12, "DISCOURSE_DEIXIS": 13}
 
 
 def moved_columns(path: str, layers: tuple[str, ...] = ("identity", "deixis", "bridging")) -> str | None:
-    """What a UA file's first `global.columns` places elsewhere than the UA scorer reads it (say
-    "IDENTITY in column 9 (the UA scorer reads column 11)"), None when every annotation column it
-    names is where the UA scorer looks.  We read the columns the line names, as its producer
-    meant; the UA scorer reads its fixed places and would score whatever stands there, so a
-    score of such a file can differ from the official one, and the user is told.  So also for a
-    column of `layers` the line does not name while its first word line has a cell at the UA
-    scorer's place ("DISCOURSE_DEIXIS nowhere (...)": we read no such layer, the UA scorer reads
-    that cell; a file whose lines stop before it would crash the UA scorer, and is not said)."""
-    text = read_head(path, 8192).decode("utf-8-sig", errors="replace")
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    match = _COLUMNS.match(lines[0]) if lines else None
-    if not match:
-        return None
-    columns = match.group(1).split()
-    word = next((line.split() for line in lines[1:] if not line.startswith("#")), [])
-    moved = [f"{name} in column {columns.index(name) + 1} (the UA scorer reads column {place})"
-             for name, place in UA_SCORER_PLACES.items()
-             if name in columns and columns.index(name) + 1 != place]
-    moved += [f"{name} nowhere (the UA scorer reads column {place})" for name, place in UA_SCORER_PLACES.items()
-              if name not in columns and LAYER_OF_COLUMN[name] in layers and len(word) >= place]
-    return ", ".join(moved) or None
+    """What a UA file's `global.columns` lines place elsewhere than the UA scorer reads it (say
+    "IDENTITY in column 9 (the UA scorer reads column 11)"), None when every annotation column they
+    name is where the UA scorer looks.  We read the columns a line names, as its producer meant; the
+    UA scorer reads its fixed places and would score whatever stands there, so a score of such a
+    file can differ from the official one, and the user is told.  So also for a column of `layers` a
+    line does not name while the first word line after it has a cell at the UA scorer's place
+    ("DISCOURSE_DEIXIS nowhere (...)": we read no such layer, the UA scorer reads that cell; a file
+    whose lines stop before it would crash the UA scorer, and is not said).  Every declaration in
+    the file is looked at, not the head's alone: the walk reads a later one for the lines after it,
+    and a header on a later line, or a first word line past 8 KB of comments, hid the layer in
+    silence (hostile13)."""
+    data = read_bytes(path)
+    if b"\r" in data:  # (line ends as `read_utf8` reads them)
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    declared = []
+    for found in re.finditer(rb"global\.columns", data):
+        line, stop = _line_at(data, data.rfind(b"\n", 0, found.start()) + 1)
+        match = _COLUMNS.match(line.lstrip("\ufeff").strip())
+        if match and "IDENTITY" in match.group(1).split():
+            declared.append((match.group(1).split(), stop))
+    moved: list[str] = []
+    for (columns, stop), (_, until) in zip(declared, [*declared[1:], ([], len(data))]):
+        word: list[str] = []
+        while stop < until and not word:  # (up to the next declaration: each line is looked at once)
+            line, stop = _line_at(data, stop + 1)
+            word = [] if line.strip().startswith("#") else line.split()
+        moved += [f"{name} in column {columns.index(name) + 1} (the UA scorer reads column {place})"
+                  for name, place in UA_SCORER_PLACES.items()
+                  if name in columns and columns.index(name) + 1 != place]
+        moved += [f"{name} nowhere (the UA scorer reads column {place})" for name, place in UA_SCORER_PLACES.items()
+                  if name not in columns and LAYER_OF_COLUMN[name] in layers and len(word) >= place]
+    return ", ".join(dict.fromkeys(moved)) or None
+
+
+def _line_at(data: bytes | bytearray, start: int) -> tuple[str, int]:
+    """The text of the line starting at byte `start`, and where it ends."""
+    stop = data.find(b"\n", start)
+    stop = len(data) if stop < 0 else stop
+    return str(data[start:stop], "utf-8", errors="replace"), stop
 
 
 LAYERS = ("identity", "deixis", "bridging")

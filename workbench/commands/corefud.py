@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from metrics.conventions.base import listed
 from metrics.conventions.options import COREFUD
 from metrics.conventions.registry import convention
+from metrics.formats.detection import CRAC_FORMATS
 from metrics.corpus.scoring import CorpusResult
 from metrics.measures.catalog import CONLL, METRICS
 from metrics.measures.weights import given
@@ -22,7 +23,7 @@ from metrics.measures.weights import given
 from ..json_text import dumps
 from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, render_csv, render_markdown, score_json, \
     nothing_to_score, nothing_to_score_note, shown_document, single_valued_note
-from ..session import LoadOptions, Session
+from ..session import LoadOptions, Session, input_format
 from ..options import UsageError, jobs_option, weights_option
 from .common import kept_until_exit, warn_all
 
@@ -36,6 +37,9 @@ def refuse_unavailable(args: argparse.Namespace) -> None:
     CoNLL-2012's).  `--ci` and `--group-by` are the grouped report's, which `score` and `compare`
     make the same way under every convention (`score._run_report`, `systems.build_report`)."""
     if args.stream:
+        if input_format(args.response, args.response_format) in CRAC_FORMATS:  # (conll cannot read it: no way out there)
+            raise UsageError("--stream is not available for a CRAC LLM-track output (laid onto its whole key): "
+                             "score it without --stream")
         why = ("; they were chosen because the key and the response are CoNLL-U" if args.conventions == "auto"
                else "")
         raise UsageError(f"--stream is not available under the CorefUD conventions yet{why}: "
