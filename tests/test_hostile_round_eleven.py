@@ -200,9 +200,9 @@ def test_convert_names_its_own_option_for_a_format_it_cannot_tell(tmp_path, targ
     junk.write_text("hello\n", encoding="utf-8")
     extra = ["--to", "crac-text"] if target.endswith(".txt") else []
     assert error_line(corefwb("convert", str(junk), str(tmp_path / target), *extra)) == \
-        f"corefwb: error: {junk}: cannot tell the format (conll, conllu or jsonl): name it with --from"
+        f"corefwb: error: {junk}: cannot tell the format (conll, conllu, jsonl, crac-text or crac-json): name it with --from"
     assert error_line(corefwb("score", str(junk), str(junk))) == \
-        f"corefwb: error: {junk}: cannot tell the format (conll, conllu or jsonl): name it with " \
+        f"corefwb: error: {junk}: cannot tell the format (conll, conllu, jsonl, crac-text or crac-json): name it with " \
         f"--key-format/--response-format"
     assert not (tmp_path / target).exists()
 

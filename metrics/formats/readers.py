@@ -83,7 +83,7 @@ class UnknownFormat(InputError):
 
     def __init__(self, path: str, option: str = "--key-format/--response-format") -> None:
         self.option = option
-        super().__init__(path, None, f"cannot tell the format (conll, conllu or jsonl): name it with {option}")
+        super().__init__(path, None, f"cannot tell the format (conll, conllu, jsonl, crac-text or crac-json): name it with {option}")
 
     def __reduce__(self):
         return (UnknownFormat, (self.path, self.option))
