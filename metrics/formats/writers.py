@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Iterable, TextIO
+from typing import Iterable, Mapping, Sequence, TextIO
 
 from metrics.formats.source import LINE_ENDS
 from metrics.model import Document, Span
@@ -197,13 +197,16 @@ def _conllu_column(values: list[str] | None, n: int) -> list[str]:
     return [v if v and v not in ("-",) and not any(c.isspace() for c in v) else "_" for v in values]
 
 
-def write_conllu(documents: Iterable[Document], out: TextIO) -> None:
+def write_conllu(documents: Iterable[Document], out: TextIO,
+                 sentence_ids: Mapping[str, Sequence[str | None]] | None = None) -> None:
     """CoNLL-U with CorefUD's `Entity=` in MISC (`# global.Entity = eid-etype-head-other`): one
     entity per chain (`e1`, `e2`... in chain order), a mention's head its first word (the file
     has no tree to find another), the POS tags as XPOS and the lemmas as LEMMA (what a jsonlines
     twin carries: mention types and K&K's heads read them), the other columns `_`.  A mention across a sentence boundary
     cannot be written (CoNLL-U mentions stay in their sentence), nor two crossing mentions of one
-    chain (`e1)` would close the wrong one): ValueError."""
+    chain (`e1)` would close the wrong one): ValueError.  `sentence_ids`: a document's sent_ids
+    by its name (a key's, which corefud-scorer wants on the response's sentences), used where they
+    are as many as its sentences; otherwise, and where one is None, sentences are numbered from 1."""
     out.write("# global.Entity = eid-etype-head-other\n")
     for doc in documents:
         sentence_of = {}
@@ -228,8 +231,12 @@ def write_conllu(documents: Iterable[Document], out: TextIO) -> None:
         _check_text(doc, "CoNLL-U")
         out.write(f"# newdoc id = {doc.name}\n")
         tags, lemmas = _conllu_column(doc.pos, doc.n_tokens), _conllu_column(doc.lemmas, doc.n_tokens)
-        for k, (a, b) in enumerate(_sentences(doc)):
-            out.write(f"# sent_id = {k + 1}\n# text = {' '.join(doc.words[a:b])}\n")
+        sentences = _sentences(doc)
+        given = (sentence_ids or {}).get(doc.name)
+        ids = [given[k] or str(k + 1) for k in range(len(sentences))] if given and len(given) == len(sentences) \
+            else [str(k + 1) for k in range(len(sentences))]
+        for k, (a, b) in enumerate(sentences):
+            out.write(f"# sent_id = {ids[k]}\n# text = {' '.join(doc.words[a:b])}\n")
             for t in range(a, b):
                 word = doc.words[t]
                 if not word or "\t" in word or any(end in word for end in LINE_ENDS):

@@ -1,0 +1,96 @@
+"""A newcomer's fifth look (the CLI's views checked against each other and against the official
+scorers): each reproduction, fixed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from metrics.formats.conllu import parse_conllu, sentence_ids
+from metrics.formats.readers import read_documents
+from workbench.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+FORMATS = ROOT / "tests/data/formats"
+CONLLU_KEY, CONLL_RESPONSE = str(FORMATS / "gum2.conllu"), str(FORMATS / "gum2.response.conll")
+
+
+def trees(path: str) -> list[tuple[str | None, str | None, tuple[str, ...]]]:
+    """What corefud-scorer's `check_data_alignment` compares, tree by tree, in file order: the
+    document a tree starts (None for the others), its sent_id and its words' forms.  Written
+    apart from the reader under test: udapi's rules, read off the lines."""
+    out, newdoc, sent_id, forms = [], None, None, []
+    for line in [*Path(path).read_text(encoding="utf-8").splitlines(), ""]:
+        if not line.strip():
+            if forms:
+                out.append((newdoc, sent_id, tuple(forms)))
+                newdoc, sent_id, forms = None, None, []
+        elif line.startswith("# newdoc id ="):
+            newdoc = line.partition("=")[2].strip()
+        elif line.startswith("# sent_id"):
+            sent_id = line.partition("=")[2].strip()
+        elif not line.startswith("#") and line.split("\t")[0].isdigit():
+            forms.append(line.split("\t")[1])
+    return out
+
+
+def reversed_documents(path: str, out: Path) -> str:
+    """A CoNLL-2012 file with its documents in the opposite order (a system's own order)."""
+    text = Path(path).read_text(encoding="utf-8")
+    parts = ["#begin" + part for part in text.split("#begin")[1:]]
+    out.write_text("".join(reversed(parts)), encoding="utf-8")
+    return str(out)
+
+
+def test_convert_to_conllu_on_a_conllu_key_follows_its_trees(tmp_path, capsys):
+    """`corefwb convert RESP OUT.conllu --key KEY.conllu`, docs/formats.md's example "for
+    corefud-scorer": that scorer refused its output (`Sent IDs in key and sys are not aligned`,
+    and `Newdoc labels` for a response in its own document order), as it pairs trees in file
+    order by document name and sent_id.  The output now carries the key's, in the key's order,
+    and scores as the response it was made from."""
+    response = reversed_documents(CONLL_RESPONSE, tmp_path / "reversed.conll")
+    out = tmp_path / "out.conllu"
+    assert main(["convert", response, str(out), "--key", CONLLU_KEY]) == 0
+    assert trees(str(out)) == trees(CONLLU_KEY)
+    scores = []
+    for system in (response, str(out)):
+        main(["score", CONLLU_KEY, system, "--conventions", "conll", "--format", "json", "--no-cache"])
+        scores.append(json.loads(capsys.readouterr().out)["metrics"])
+    assert scores[0] == scores[1]
+
+
+def test_convert_to_conllu_without_a_conllu_key_numbers_the_sentences(tmp_path):
+    """Without a CoNLL-U key there are no sent_ids to follow: the response's own order, its
+    sentences numbered from 1 in each document, as before."""
+    response = reversed_documents(CONLL_RESPONSE, tmp_path / "reversed.conll")
+    out = tmp_path / "out.conllu"
+    assert main(["convert", response, str(out)]) == 0
+    listed = trees(str(out))
+    assert [tree[0] for tree in listed if tree[0]] == [doc.name for doc in read_documents(response)]
+    starts = [k for k, tree in enumerate(listed) if tree[0]] + [len(listed)]
+    for a, b in zip(starts, starts[1:]):
+        assert [tree[1] for tree in listed[a:b]] == [str(k + 1) for k in range(b - a)]
+
+
+@given(st.lists(st.tuples(st.booleans(), st.lists(st.one_of(st.none(), st.from_regex(r"[a-z0-9-]{1,6}", fullmatch=True)),
+                                                  min_size=1, max_size=4)), min_size=1, max_size=4))
+def test_sentence_ids_are_one_per_sentence_of_the_reader(layout):
+    """`sentence_ids` names the documents as the CoNLL-U reader names them and gives as many ids
+    as it finds sentences in each, each the id its comments give (the file is built from the ids
+    it must find)."""
+    lines, expected = [], []
+    for number, (named, ids) in enumerate(layout):
+        lines.append(f"# newdoc id = d{number}" if named or number else "# a comment")
+        for k, sent_id in enumerate(ids):
+            if sent_id is not None:
+                lines.append(f"# sent_id = {sent_id}")
+            lines += [f"1\tw{k}\t_\t_\t_\t_\t0\troot\t_\t_", f"2\tx{k}\t_\t_\t_\t_\t1\tdep\t_\t_", ""]
+        expected.append(ids)
+    found = sentence_ids(lines)
+    assert list(found.values()) == expected
+    documents = parse_conllu("made.conllu", lines)
+    assert list(found) == [doc.name for doc in documents]
+    assert [len(doc.sentence_starts) for doc in documents] == [len(ids) for ids in expected]
