@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from workbench.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 FORMATS = ROOT / "tests/data/formats"
 CONLLU_KEY, CONLL_RESPONSE = str(FORMATS / "gum2.conllu"), str(FORMATS / "gum2.response.conll")
+KEY, RESPONSE = str(ROOT / "samples/gum/key.gum.conll"), str(ROOT / "samples/gum/response.gum.conll")
 
 
 def trees(path: str) -> list[tuple[str | None, str | None, tuple[str, ...]]]:
@@ -94,3 +96,38 @@ def test_sentence_ids_are_one_per_sentence_of_the_reader(layout):
     documents = parse_conllu("made.conllu", lines)
     assert list(found) == [doc.name for doc in documents]
     assert [len(doc.sentence_starts) for doc in documents] == [len(ids) for ids in expected]
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["--seed", "5"], "--seed: the seed of --ci's resamples; add --ci"),
+    (["--confidence", "0.9"], "--confidence: the level of --ci's intervals; add --ci"),
+    (["--genre-regex", "x"], "--genre-regex: finds the groups of --group-by genre in document names; add --group-by genre"),
+    (["--group-by", "length", "--genre-regex", "x"],
+     "--genre-regex: finds the groups of --group-by genre in document names; add --group-by genre"),
+    (["--group-by", "genre", "--groups", str(ROOT / "README.md"), "--genre-regex", "x"],
+     "--genre-regex: the --groups table gives the groups instead; give one of them"),
+])
+def test_an_option_with_nothing_to_act_on_is_refused(options, said, capsys):
+    """`score --seed 5` and `--confidence 0.9` without `--ci`, and `--genre-regex` without `--group-by
+    genre` (or beside the `--groups` table that replaces it), were ignored without a word, the
+    output as without them, where `--bootstrap` without `--ci` and `--groups` without `--group-by
+    genre` were refused."""
+    assert main(["score", KEY, RESPONSE, *options]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"corefwb: usage error: {said}"
+
+
+def test_score_offers_no_test_as_it_has_no_difference_to_test(capsys):
+    """`score --ci --test ar --trials 50` ran no test (one system: intervals, no p-value) yet its
+    JSON named approximate randomization and 50 trials as its method.  `--test` and `--trials`
+    are `compare`'s; the options `score` keeps still act with `--ci`."""
+    with pytest.raises(SystemExit) as exited:
+        main(["score", KEY, RESPONSE, "--ci", "--test", "ar"])
+    assert exited.value.code == 2
+    assert "--test" not in capsys.readouterr().out
+    assert main(["score", KEY, RESPONSE, "--ci", "--seed", "3", "--confidence", "0.9", "--bootstrap", "40",
+                 "--metrics", "conll", "--format", "json", "--no-cache"]) == 0
+    method = json.loads(capsys.readouterr().out)["method"]
+    assert (method["seed"], method["confidence"], method["resamples"]) == (3, 0.9, 40)
+    assert main(["compare", KEY, RESPONSE, RESPONSE, "--test", "ar", "--trials", "30", "--metrics", "conll",
+                 "--format", "json", "--no-cache"]) == 0
+    assert json.loads(capsys.readouterr().out)["method"]["trials"] == 30
