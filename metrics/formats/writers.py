@@ -200,7 +200,9 @@ def _conllu_column(values: list[str] | None, n: int) -> list[str]:
 def write_conllu(documents: Iterable[Document], out: TextIO,
                  sentence_ids: Mapping[str, Sequence[str | None]] | None = None) -> None:
     """CoNLL-U with CorefUD's `Entity=` in MISC (`# global.Entity = eid-etype-head-other`): one
-    entity per chain (`e1`, `e2`... in chain order), a mention's head its first word (the file
+    entity per chain (`e1`, `e2`... in chain order, numbered on from one document to the next: an
+    `eid` names one entity in the whole file, and udapi splits an id met in two documents with a
+    warning per id), a mention's head its first word (the file
     has no tree to find another), the POS tags as XPOS and the lemmas as LEMMA (what a jsonlines
     twin carries: mention types and K&K's heads read them), the other columns `_`.  A mention across a sentence boundary
     cannot be written (CoNLL-U mentions stay in their sentence), nor two crossing mentions of one
@@ -208,6 +210,8 @@ def write_conllu(documents: Iterable[Document], out: TextIO,
     by its name (a key's, which corefud-scorer wants on the response's sentences), used where they
     are as many as its sentences; otherwise, and where one is None, sentences are numbered from 1."""
     out.write("# global.Entity = eid-etype-head-other\n")
+    numbered = 0
+    """Entities written so far: the next document's are numbered on from here."""
     for doc in documents:
         sentence_of = {}
         for k, (a, b) in enumerate(_sentences(doc)):
@@ -217,7 +221,7 @@ def write_conllu(documents: Iterable[Document], out: TextIO,
         # innermost, first: a closing ends its entity's latest open mention), then one-token
         # mentions, then the openings (the longest first, so that it is closed last)
         marks: dict[int, list[tuple[tuple[int, int], str]]] = {}
-        for number, chain in enumerate(doc.chains, start=1):
+        for number, chain in enumerate(doc.chains, start=numbered + 1):
             _check_nesting(doc, f"e{number}", [(s, e) for s, e in chain if s != e], "CoNLL-U")
             for start, end in chain:
                 if sentence_of.get(start) != sentence_of.get(end):
@@ -228,6 +232,7 @@ def write_conllu(documents: Iterable[Document], out: TextIO,
                 else:
                     marks.setdefault(start, []).append(((2, start - end), f"(e{number}--1-"))
                     marks.setdefault(end, []).append(((0, end - start), f"e{number})"))
+        numbered += len(doc.chains)
         _check_text(doc, "CoNLL-U")
         out.write(f"# newdoc id = {doc.name}\n")
         tags, lemmas = _conllu_column(doc.pos, doc.n_tokens), _conllu_column(doc.lemmas, doc.n_tokens)
