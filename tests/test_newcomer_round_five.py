@@ -156,3 +156,18 @@ def test_score_offers_no_test_as_it_has_no_difference_to_test(capsys):
     assert main(["compare", KEY, RESPONSE, RESPONSE, "--test", "ar", "--trials", "30", "--metrics", "conll",
                  "--format", "json", "--no-cache"]) == 0
     assert json.loads(capsys.readouterr().out)["method"]["trials"] == 30
+
+
+def test_a_breakdown_cell_with_nothing_to_count_is_said(capsys):
+    """`--group-by length`: MUC's recall of chains of one mention is 0/0 (a singleton has no link
+    to find), printed 0.00 beside B3's 79.32 without a word, as if the system found none of their
+    links.  The table's title now names every such cell; a table without one says nothing more."""
+    assert main(["score", KEY, RESPONSE, "--group-by", "length", "--metrics", "conll", "--no-cache"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    title = next(line for line in lines if line.startswith("recall by key chain length"))
+    assert title.endswith("; nothing to count (0/0), printed 0.00: MUC R at length 1")
+    single = next(line for line in lines[lines.index(title) + 2:] if line.split()[1] == "1")
+    assert single.split()[5] == "0.00"
+    main(["score", KEY, RESPONSE, "--group-by", "type", "--metrics", "conll", "--no-cache"])
+    title = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("mention detection"))
+    assert title == "mention detection and linking by mention type (not official metrics)"

@@ -235,12 +235,25 @@ def group_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]]
         headers = ["system", "chain length", "chains", "mentions"] + [f"{label(m)} R" for m in LENGTH_METRICS]
         rows = [[name, b.label, str(b.chains), str(b.mentions)] + [pct(b.recall[m].recall) for m in LENGTH_METRICS]
                 for name, buckets in zip(report.names, report.groups) for b in buckets]
-        return [("recall by key chain length (not official metrics)", headers, rows)]
+        empty = [f"{label(m)} R at length {b.label}" for b in report.groups[0] for m in LENGTH_METRICS
+                 if b.recall[m].recall_den == 0]
+        return [("recall by key chain length (not official metrics)" + _uncounted(empty), headers, rows)]
     headers = ["system", "type", "detection R", "detection P", "linking R", "linking P", "anaphors (key)"]
     rows = [[name, row.type.name, pct(row.detection.recall), pct(row.detection.precision), pct(row.linking.recall),
              pct(row.linking.precision), str(int(row.linking.recall_den))]
             for name, rows_of in zip(report.names, report.groups) for row in rows_of]
-    return [("mention detection and linking by mention type (not official metrics)", headers, rows)]
+    empty = list(dict.fromkeys(
+        f"{row.type.name} {what} {side}" for rows_of in report.groups for row in rows_of
+        for what, score in (("detection", row.detection), ("linking", row.linking))
+        for side, den in (("R", score.recall_den), ("P", score.precision_den)) if den == 0))
+    return [("mention detection and linking by mention type (not official metrics)" + _uncounted(empty), headers, rows)]
+
+
+def _uncounted(cells: Sequence[str]) -> str:
+    """Said in a breakdown's title for its cells with nothing to count (0/0: a chain of one
+    mention has no link for MUC to find, a type no anaphor has), whose 0.00 would read as a
+    system that found nothing."""
+    return f"; nothing to count (0/0), printed 0.00: {', '.join(cells)}" if cells else ""
 
 
 def report_json(report: Report) -> dict:
