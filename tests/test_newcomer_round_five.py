@@ -171,3 +171,19 @@ def test_a_breakdown_cell_with_nothing_to_count_is_said(capsys):
     main(["score", KEY, RESPONSE, "--group-by", "type", "--metrics", "conll", "--no-cache"])
     title = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("mention detection"))
     assert title == "mention detection and linking by mention type (not official metrics)"
+
+
+def test_kk_with_document_says_its_v801_score_is_the_documents(capsys):
+    """`errors --taxonomy kk --document D` analyses D alone, and the header set BCA's starting
+    score beside "corefwb score on the files as given: 50.19", D's score, which `corefwb score`
+    on the files never prints (it gives the corpus's).  It now says whose score it is."""
+    main(["errors", KEY, RESPONSE, "--taxonomy", "kk", "--no-cache"])
+    whole = capsys.readouterr().out.splitlines()[2]
+    main(["errors", KEY, RESPONSE, "--taxonomy", "kk", "--document", "GUM_news_korea", "--no-cache"])
+    part = capsys.readouterr().out.splitlines()[2]
+    main(["score", KEY, RESPONSE, "--metrics", "conll", "--format", "json", "--per-doc", "--no-cache"])
+    scored = json.loads(capsys.readouterr().out)
+    document = next(d for d in scored["per_document"] if "GUM_news_korea" in d["document"])
+    assert whole.endswith(f"(corefwb score on the files as given: {100 * scored['metrics']['conll']['f1']:.2f})")
+    assert part.endswith(f"(corefwb score on the files as given, of these documents: "
+                         f"{100 * document['metrics']['conll']['f1']:.2f})")
