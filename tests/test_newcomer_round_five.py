@@ -187,3 +187,25 @@ def test_kk_with_document_says_its_v801_score_is_the_documents(capsys):
     assert whole.endswith(f"(corefwb score on the files as given: {100 * scored['metrics']['conll']['f1']:.2f})")
     assert part.endswith(f"(corefwb score on the files as given, of these documents: "
                          f"{100 * document['metrics']['conll']['f1']:.2f})")
+
+
+def test_a_crac_datasets_p_value_is_compares_on_its_files(tmp_path, capsys):
+    """The CRAC report drew every dataset's resamples from one generator in dataset order, so a
+    dataset's p-value (and its `*`) depended on the sizes of the datasets before it: gum-open split
+    in two gave the second half p = 0.029 where `corefwb compare` on its files, same seed, gives
+    0.045 (and 0.056 against 0.051).  Each dataset now draws as `compare` does; the macro-average
+    keeps its one stratified stream."""
+    from test_crac import make_run
+
+    systems = make_run(tmp_path, {"aa_one": 12, "bb_two": 15, "cc_three": 9})
+    main(["crac", str(tmp_path / "key"), *systems, "--format", "json", "--no-cache", "--bootstrap", "300",
+          "--variant", "head"])
+    report = json.loads(capsys.readouterr().out)
+    datasets = report["systems"][1]["datasets"]
+    assert [d["name"] for d in datasets] == ["aa_one", "bb_two", "cc_three"]
+    for dataset in datasets:
+        name = f"{dataset['name']}-corefud-dev.conllu"
+        main(["compare", str(tmp_path / "key" / name), *[str(Path(s) / name) for s in systems], "--metrics", "conll",
+              "--bootstrap", "300", "--format", "json", "--no-cache"])
+        compared = json.loads(capsys.readouterr().out)["differences"]["conll"]
+        assert dataset["p_values"]["head"] == next(iter(compared.values()))["p_value"], dataset["name"]
