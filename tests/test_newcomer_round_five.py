@@ -209,3 +209,18 @@ def test_a_crac_datasets_p_value_is_compares_on_its_files(tmp_path, capsys):
               "--bootstrap", "300", "--format", "json", "--no-cache"])
         compared = json.loads(capsys.readouterr().out)["differences"]["conll"]
         assert dataset["p_values"]["head"] == next(iter(compared.values()))["p_value"], dataset["name"]
+
+
+def test_convert_to_conllu_says_when_the_key_has_a_document_the_response_lacks(tmp_path, capsys):
+    """corefud-scorer refuses a response without every key document (`Newdoc labels ... not
+    aligned`): the converted file was written without a word.  Now a warning names them."""
+    text = Path(CONLL_RESPONSE).read_text(encoding="utf-8")
+    first = tmp_path / "first.conll"
+    first.write_text("#begin" + text.split("#begin")[1], encoding="utf-8")
+    assert main(["convert", str(first), str(tmp_path / "out.conllu"), "--key", CONLLU_KEY]) == 0
+    said = capsys.readouterr().err
+    assert "1 key document(s) not in the response (GUM_interview_brotherhood)" in said
+    assert main(["score", CONLLU_KEY, str(tmp_path / "out.conllu"), "--no-cache"]) == 1  # as said
+    assert "no document 'GUM_interview_brotherhood'" in capsys.readouterr().err
+    assert main(["convert", CONLL_RESPONSE, str(tmp_path / "all.conllu"), "--key", CONLLU_KEY]) == 0
+    assert "not in the response" not in capsys.readouterr().err

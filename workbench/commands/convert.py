@@ -145,6 +145,12 @@ def _in_key_order(documents: list[Document], key_path: str) -> tuple[list[Docume
     at any tree, so a response written for it must follow the key, not its own order."""
     ids = sentence_ids(read_lines(key_path))
     place = {name: k for k, name in enumerate(ids)}
+    written = {doc.name for doc in documents}
+    absent = [name for name in ids if name not in written]
+    if absent:
+        warn(f"{key_path}: {len(absent):,} key document(s) not in the response ({', '.join(absent[:3])}"
+             f"{', ...' if len(absent) > 3 else ''}): corefud-scorer pairs the two files' trees in order and "
+             f"refuses this file, as corefwb does under --conventions corefud")
     return sorted(documents, key=lambda doc: place.get(doc.name, len(place))), ids
 
 
