@@ -427,6 +427,49 @@ def parse_conllu(path: str, lines: list[str], warnings: list[str] | None = None)
     return documents
 
 
+_SENT_ID = re.compile(r"^# sent_id\s*=?\s*(\S+)")
+"""udapi's rule for a sentence's id (its reader's RE_SENT_ID): `# sent_id = X`, or before UD v2 `# sent_id X`."""
+
+
+def sentence_ids(lines: list[str]) -> dict[str, list[str | None]]:
+    """Each document's sentence ids by its name, one per sentence (None where a sentence has
+    none), documents in the file's order and named as `parse_conllu` names them (`newdoc`, else
+    by their place; a document only once it has a word).  Why: corefud-scorer (udapi) pairs a
+    response's trees with the key's in file order and refuses the response unless each pair has
+    one document name and one sent_id, so a response written for it takes the key's order and
+    ids (`corefwb convert ... --key KEY.conllu`)."""
+    documents: dict[str, list[str | None]] = {}
+    current: list[str | None] = []
+    name: str | None = None
+    sent_id: str | None = None
+    """The id the comments before the coming sentence give."""
+    in_sentence = False
+
+    def finish() -> None:
+        if current and name is not None:
+            documents.setdefault(name, current)
+
+    for raw in lines:
+        line = raw.rstrip("\r")
+        if not line or line.isspace():
+            in_sentence = False
+        elif line[0] == "#":
+            given = newdoc(line)
+            if given is not None:
+                finish()
+                name, current = given or _ordinal_name(len(documents)), []
+            found = _SENT_ID.match(line)
+            if found:
+                sent_id = found.group(1)
+        elif not in_sentence:
+            if name is None:
+                name = _ordinal_name(len(documents))
+            current.append(sent_id)
+            in_sentence, sent_id = True, None
+    finish()
+    return documents
+
+
 def _ordinal_name(count: int) -> str:
     """Name of a document without `# newdoc id`: its position, so key and response pair by position
     (the CorefUD scorer numbers such documents the same way)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Iterable, TextIO
+from typing import Iterable, Mapping, Sequence, TextIO
 
 from metrics.formats.source import LINE_ENDS
 from metrics.model import Document, Span
@@ -197,14 +197,21 @@ def _conllu_column(values: list[str] | None, n: int) -> list[str]:
     return [v if v and v not in ("-",) and not any(c.isspace() for c in v) else "_" for v in values]
 
 
-def write_conllu(documents: Iterable[Document], out: TextIO) -> None:
+def write_conllu(documents: Iterable[Document], out: TextIO,
+                 sentence_ids: Mapping[str, Sequence[str | None]] | None = None) -> None:
     """CoNLL-U with CorefUD's `Entity=` in MISC (`# global.Entity = eid-etype-head-other`): one
-    entity per chain (`e1`, `e2`... in chain order), a mention's head its first word (the file
+    entity per chain (`e1`, `e2`... in chain order, numbered on from one document to the next: an
+    `eid` names one entity in the whole file, and udapi splits an id met in two documents with a
+    warning per id), a mention's head its first word (the file
     has no tree to find another), the POS tags as XPOS and the lemmas as LEMMA (what a jsonlines
     twin carries: mention types and K&K's heads read them), the other columns `_`.  A mention across a sentence boundary
     cannot be written (CoNLL-U mentions stay in their sentence), nor two crossing mentions of one
-    chain (`e1)` would close the wrong one): ValueError."""
+    chain (`e1)` would close the wrong one): ValueError.  `sentence_ids`: a document's sent_ids
+    by its name (a key's, which corefud-scorer wants on the response's sentences), used where they
+    are as many as its sentences; otherwise, and where one is None, sentences are numbered from 1."""
     out.write("# global.Entity = eid-etype-head-other\n")
+    numbered = 0
+    """Entities written so far: the next document's are numbered on from here."""
     for doc in documents:
         sentence_of = {}
         for k, (a, b) in enumerate(_sentences(doc)):
@@ -214,7 +221,7 @@ def write_conllu(documents: Iterable[Document], out: TextIO) -> None:
         # innermost, first: a closing ends its entity's latest open mention), then one-token
         # mentions, then the openings (the longest first, so that it is closed last)
         marks: dict[int, list[tuple[tuple[int, int], str]]] = {}
-        for number, chain in enumerate(doc.chains, start=1):
+        for number, chain in enumerate(doc.chains, start=numbered + 1):
             _check_nesting(doc, f"e{number}", [(s, e) for s, e in chain if s != e], "CoNLL-U")
             for start, end in chain:
                 if sentence_of.get(start) != sentence_of.get(end):
@@ -225,11 +232,16 @@ def write_conllu(documents: Iterable[Document], out: TextIO) -> None:
                 else:
                     marks.setdefault(start, []).append(((2, start - end), f"(e{number}--1-"))
                     marks.setdefault(end, []).append(((0, end - start), f"e{number})"))
+        numbered += len(doc.chains)
         _check_text(doc, "CoNLL-U")
         out.write(f"# newdoc id = {doc.name}\n")
         tags, lemmas = _conllu_column(doc.pos, doc.n_tokens), _conllu_column(doc.lemmas, doc.n_tokens)
-        for k, (a, b) in enumerate(_sentences(doc)):
-            out.write(f"# sent_id = {k + 1}\n# text = {' '.join(doc.words[a:b])}\n")
+        sentences = _sentences(doc)
+        given = (sentence_ids or {}).get(doc.name)
+        ids = [given[k] or str(k + 1) for k in range(len(sentences))] if given and len(given) == len(sentences) \
+            else [str(k + 1) for k in range(len(sentences))]
+        for k, (a, b) in enumerate(sentences):
+            out.write(f"# sent_id = {ids[k]}\n# text = {' '.join(doc.words[a:b])}\n")
             for t in range(a, b):
                 word = doc.words[t]
                 if not word or "\t" in word or any(end in word for end in LINE_ENDS):

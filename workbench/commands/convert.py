@@ -8,7 +8,8 @@ A response in its own words (plain text, subtokens joined, another tokenizer) is
 key's words when `--key` gives the key (mapped by characters, as `score` maps it; what the mapping
 lost is said on stderr, mention by mention); without `--key` it keeps its own words, and the
 official scorers will refuse it unless those are the key's.  With `--key` every document takes its
-key partner's name, so the file pairs with the key by name.
+key partner's name, so the file pairs with the key by name; written as CoNLL-U on a CoNLL-U key it
+also follows the key's document order and sent_ids, which corefud-scorer pairs trees by.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ import os
 
 from metrics.conventions.options import COREFUD, Options
 from metrics.conventions.pipeline import read_key, read_response
+from metrics.formats.conllu import sentence_ids
 from metrics.formats.readers import FORMATS, UA_ELSEWHERE, UnknownFormat, detect_format
-from metrics.formats.source import read_text, set_max_input_size
+from metrics.formats.source import read_lines, read_text, set_max_input_size
 from metrics.formats.writers import write_conll, write_conllu, write_jsonlines, write_outputs
-from metrics.model import InputError
+from metrics.model import Document, InputError
 
 from ..output import emit
 from ..options import UsageError, size_option
@@ -120,7 +122,10 @@ def _convert(args: argparse.Namespace) -> int:
         if target == "conll":
             write_conll(documents, out)
         elif target == "conllu":
-            write_conllu(documents, out)
+            ids = None
+            if args.key is not None and detect_format(args.key) == "conllu":
+                documents, ids = _in_key_order(documents, args.key)
+            write_conllu(documents, out, ids)
         elif target == "jsonl":
             write_jsonlines(documents, out, args.clusters_field)
         else:
@@ -131,6 +136,22 @@ def _convert(args: argparse.Namespace) -> int:
     emit(out.getvalue(), None if args.output == "-" else args.output,
          inputs=[p for p in inputs if os.path.exists(p)], data=True)
     return 0
+
+
+def _in_key_order(documents: list[Document], key_path: str) -> tuple[list[Document], dict[str, list[str | None]]]:
+    """A response's documents in its CoNLL-U key's order (those the key lacks after them) and
+    the key's sent_ids by document name.  Why: corefud-scorer pairs the trees of key and response
+    in file order and refuses a response whose document names or sent_ids differ from the key's
+    at any tree, so a response written for it must follow the key, not its own order."""
+    ids = sentence_ids(read_lines(key_path))
+    place = {name: k for k, name in enumerate(ids)}
+    written = {doc.name for doc in documents}
+    absent = [name for name in ids if name not in written]
+    if absent:
+        warn(f"{key_path}: {len(absent):,} key document(s) not in the response ({', '.join(absent[:3])}"
+             f"{', ...' if len(absent) > 3 else ''}): corefud-scorer pairs the two files' trees in order and "
+             f"refuses this file, as corefwb does under --conventions corefud")
+    return sorted(documents, key=lambda doc: place.get(doc.name, len(place))), ids
 
 
 def _run_crac(args: argparse.Namespace, target: str) -> int:

@@ -70,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
             headers, rows, title="Errors by type (Kummerfeld & Klein 2013) and the CoNLL F1 after correcting each")
         text += "\n" + render_markdown(ERROR_HEADERS, [error_row(e, 60) for e in listed], title="Errors")
     else:
-        text = conventions_header(session.options) + render_text(report, listed, selected, n_documents, official)
+        text = conventions_header(session.options) + render_text(report, listed, selected, n_documents, official,
+                                                                 whole=documents is None)
     emit(text, args.output, inputs=session.inputs)
     return 0
 
@@ -164,7 +165,9 @@ def error_row(error: KKError, width: int = 28) -> list[str]:
             ",".join(error.key_chains) or "-", ",".join(error.response_chains) or "-"]
 
 
-def _reading_line(report: KKReport, official: float | None) -> list[str]:
+def _reading_line(report: KKReport, official: float | None, whole: bool = True) -> list[str]:
+    """The reading and both starting scores; `whole` False: `--document` chose the documents
+    analysed, and `corefwb score` of the files (the whole corpus) is not the number beside BCA's."""
     reading = report.reading
     notes = []
     if reading.get("duplicate"):
@@ -176,7 +179,7 @@ def _reading_line(report: KKReport, official: float | None) -> list[str]:
     lines = [f"read as BCA reads the files: {'; '.join(notes) if notes else 'nothing left out'}"]
     line = f"CoNLL F1 on that reading {report.baseline['conll']:.2f}"
     if official is not None:
-        line += f" (corefwb score on the files as given: {100 * official:.2f})"
+        line += f" (corefwb score on the files as given{'' if whole else ', of these documents'}: {100 * official:.2f})"
     lines.append(line)
     if not report.parsed:
         lines.append(f"heads: the parse column where a sentence has one, else {heads_fallback(report)}")
@@ -191,10 +194,10 @@ def heads_fallback(report: KKReport) -> str:
 
 
 def render_text(report: KKReport, listed: Sequence[KKError], selected: Sequence[KKError], n_documents: int,
-                official: float | None) -> str:
+                official: float | None, *, whole: bool = True) -> str:
     lines = [f"{len(selected)} errors in {n_documents} document(s), as Kummerfeld & Klein (2013) classify them "
              f"(the Berkeley Coreference Analyser's rules)"]
-    lines += _reading_line(report, official)
+    lines += _reading_line(report, official, whole)
     lines.append("")
     headers, rows = paper_table(report, selected)
     right = set(headers[1:])

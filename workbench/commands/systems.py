@@ -30,17 +30,22 @@ SIGNIFICANT = "*"
 
 def add_uncertainty_arguments(parser: argparse.ArgumentParser, default_resamples: int | None) -> None:
     """The options of intervals and tests.  `default_resamples` None: resamples only with `--ci`
-    (`score`), `DEFAULT_RESAMPLES` then unless `--bootstrap` says otherwise (`resamples_option`)."""
+    (`score`), `DEFAULT_RESAMPLES` then unless `--bootstrap` says otherwise (`resamples_option`);
+    and no test, since one system has no difference to test: `--test` and `--trials` are
+    `compare`'s.  Every default is None here and set by `method_option`, so that an option given
+    where it has no effect is told apart and refused (`resamples_option`)."""
     parser.add_argument("--bootstrap", type=int, default=default_resamples, metavar="N",
                         help=f"bootstrap resamples of the documents for intervals and the paired test (default "
                              f"{default_resamples if default_resamples is not None else 'with --ci ' + str(DEFAULT_RESAMPLES)})")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED}): the "
+    parser.add_argument("--seed", type=int, help=f"random seed (default {DEFAULT_SEED}): the "
                         "same seed gives the same output, byte for byte")
-    parser.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE,
+    parser.add_argument("--confidence", type=float,
                         help="interval level, and 1 - the significance level (default 0.95)")
-    parser.add_argument("--test", choices=("bootstrap", "ar"), default="bootstrap",
+    if default_resamples is None:
+        return
+    parser.add_argument("--test", choices=("bootstrap", "ar"),
                         help="p-values by the paired bootstrap (default) or approximate randomization")
-    parser.add_argument("--trials", type=int, default=DEFAULT_TRIALS,
+    parser.add_argument("--trials", type=int,
                         help=f"approximate randomization trials (default {DEFAULT_TRIALS:,})")
 
 
@@ -49,7 +54,7 @@ def add_group_arguments(parser: argparse.ArgumentParser) -> None:
                         help="break scores down: genre (from the document name, --genre-regex, or --groups), file "
                              "(source file: parts of a document together), length (key chain length buckets: "
                              "recall), type (mention type: detection and linking)")
-    parser.add_argument("--genre-regex", default=GENRE_PATTERN, metavar="RE",
+    parser.add_argument("--genre-regex", metavar="RE",
                         help="the genre in a document name: a group named genre, else the first group (default "
                              "fits bc/cnn/00/cnn_0001 and GUM_news_xyz)")
     parser.add_argument("--groups", metavar="TSV", help="a table of document and group for --group-by genre "
@@ -58,8 +63,13 @@ def add_group_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def check_group_options(args: argparse.Namespace) -> None:
-    """`--groups` is read by `--group-by genre` alone, `--groups-column` by `--groups`: given
-    without them they were ignored without a word, and the scores came without their groups."""
+    """`--groups` and `--genre-regex` are read by `--group-by genre` alone (the regex only without
+    a table), `--groups-column` by `--groups`: given without them they were ignored without a
+    word, and the scores came without their groups."""
+    if args.genre_regex is not None and args.groups:
+        raise UsageError("--genre-regex: the --groups table gives the groups instead; give one of them")
+    if args.genre_regex is not None and args.group_by != "genre":
+        raise UsageError("--genre-regex: finds the groups of --group-by genre in document names; add --group-by genre")
     if args.groups and args.group_by != "genre":
         raise UsageError("--groups: the table gives the groups of --group-by genre; add --group-by genre")
     if args.groups_column and not args.groups:
@@ -79,14 +89,21 @@ def resamples_option(args: argparse.Namespace) -> int | None:
     if not args.ci:
         if args.bootstrap is not None:
             raise UsageError("--bootstrap: resamples for --ci's intervals; add --ci")
+        if args.seed is not None:
+            raise UsageError("--seed: the seed of --ci's resamples; add --ci")
+        if args.confidence is not None:
+            raise UsageError("--confidence: the level of --ci's intervals; add --ci")
         return None
     return DEFAULT_RESAMPLES if args.bootstrap is None else args.bootstrap
 
 
 def method_option(args: argparse.Namespace, resamples: int | None = None) -> Method:
     try:
-        return Method(resamples=resamples if resamples is not None else args.bootstrap, confidence=args.confidence,
-                      seed=args.seed, test=args.test, trials=args.trials)
+        return Method(resamples=resamples if resamples is not None else args.bootstrap,
+                      confidence=DEFAULT_CONFIDENCE if args.confidence is None else args.confidence,
+                      seed=DEFAULT_SEED if args.seed is None else args.seed,
+                      test=getattr(args, "test", None) or "bootstrap",
+                      trials=DEFAULT_TRIALS if getattr(args, "trials", None) is None else args.trials)
     except ValueError as exc:
         raise UsageError(f"--bootstrap/--confidence/--trials/--seed: {exc}") from None
 
@@ -128,7 +145,7 @@ def build_report(session: Session | None, paths: list[str], names: list[str], re
             group_of = read_groups(args.groups, args.groups_column)
         else:
             try:
-                group_of = genre_of(args.genre_regex)
+                group_of = genre_of(GENRE_PATTERN if args.genre_regex is None else args.genre_regex)
             except ValueError as exc:
                 raise UsageError(f"--genre-regex: {exc}") from None
         report.groups = [group_documents(result, group_of) for result in results]
@@ -218,12 +235,25 @@ def group_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]]
         headers = ["system", "chain length", "chains", "mentions"] + [f"{label(m)} R" for m in LENGTH_METRICS]
         rows = [[name, b.label, str(b.chains), str(b.mentions)] + [pct(b.recall[m].recall) for m in LENGTH_METRICS]
                 for name, buckets in zip(report.names, report.groups) for b in buckets]
-        return [("recall by key chain length (not official metrics)", headers, rows)]
+        empty = [f"{label(m)} R at length {b.label}" for b in report.groups[0] for m in LENGTH_METRICS
+                 if b.recall[m].recall_den == 0]
+        return [("recall by key chain length (not official metrics)" + _uncounted(empty), headers, rows)]
     headers = ["system", "type", "detection R", "detection P", "linking R", "linking P", "anaphors (key)"]
     rows = [[name, row.type.name, pct(row.detection.recall), pct(row.detection.precision), pct(row.linking.recall),
              pct(row.linking.precision), str(int(row.linking.recall_den))]
             for name, rows_of in zip(report.names, report.groups) for row in rows_of]
-    return [("mention detection and linking by mention type (not official metrics)", headers, rows)]
+    empty = list(dict.fromkeys(
+        f"{row.type.name} {what} {side}" for rows_of in report.groups for row in rows_of
+        for what, score in (("detection", row.detection), ("linking", row.linking))
+        for side, den in (("R", score.recall_den), ("P", score.precision_den)) if den == 0))
+    return [("mention detection and linking by mention type (not official metrics)" + _uncounted(empty), headers, rows)]
+
+
+def _uncounted(cells: Sequence[str]) -> str:
+    """Said in a breakdown's title for its cells with nothing to count (0/0: a chain of one
+    mention has no link for MUC to find, a type no anaphor has), whose 0.00 would read as a
+    system that found nothing."""
+    return f"; nothing to count (0/0), printed 0.00: {', '.join(cells)}" if cells else ""
 
 
 def report_json(report: Report) -> dict:
