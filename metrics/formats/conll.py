@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.mentions.heads_parse import LaidHeads, laid_dependencies
+from metrics.mentions.heads_parse import LaidHeads, Numbering, laid_coded
 from metrics.model import Document, InputError
 from metrics.formats.brackets import Brackets, read_brackets
 from metrics.formats.conll_columns import Columns, ReadDocuments
@@ -289,7 +289,8 @@ _ANNOTATIONS = {"pos": 4, "parse": 5, "lemmas": 6, "speakers": 9}
 (`Columns.later`): a `score` reads the POS and parse columns as the numbers and heads found from
 them (`TokenArrays`), the lemmas only at the spans' heads, the speakers never."""
 _TO_HEADS = ("parse", "pos")
-"""The columns the parse's heads are found from, split into strings for that alone."""
+"""The columns the parse's heads are found from, numbered from the file's bytes for that
+(`_numbered_fields`) and kept so (the codec's numbered state), never split into a string per token."""
 
 
 def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.ndarray
@@ -311,24 +312,21 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
     later: dict[str, tuple] = {}
     if not len(lines):
         return out, None, later
-    split: dict[str, list[list[str] | None]] = {}
+    coded: dict[str, tuple[list[str], np.ndarray, np.ndarray]] = {}
     for name, index in _ANNOTATIONS.items():
         fields = layout.fields(lines, index)
         informative = np.add.reduceat(~layout.placeholders(fields), edges[:-1]) > 0
         wanted = np.repeat(informative, sizes)
-        text = layout.text(fields[wanted])
-        later[name] = _strings_state(text, int(wanted.sum()), len(full), np.asarray(documents)[informative],
-                                     np.asarray(sizes)[informative])
-        if name in _TO_HEADS:
-            values = text.split("\n") if wanted.any() else []
-            at = 0
-            split[name] = []
-            for size, keep in zip(sizes, informative.tolist()):
-                split[name].append(values[at:at + size] if keep else None)
-                at += size if keep else 0
-    parsed = [i for i, parse in enumerate(split["parse"]) if parse is not None]
-    laid = laid_dependencies([split["parse"][i] for i in parsed], [split["pos"][i] for i in parsed])
-    del split  # (the strings are freed here: the documents make their own when first read)
+        if name in _TO_HEADS:  # numbered from the bytes, with no string per token
+            distinct, codes = _numbered_fields(layout, fields)
+            coded[name] = distinct, codes, informative
+            state = "\n".join(distinct), len(distinct), codes[wanted]
+        else:
+            state = _strings_text(layout.text(fields[wanted]), int(wanted.sum()))
+        later[name] = _column_state(state, len(full), np.asarray(documents)[informative],
+                                    np.asarray(sizes)[informative])
+    parsed = np.flatnonzero(coded["parse"][2]).tolist()
+    laid = laid_coded(np.asarray(sizes, dtype=np.int64)[parsed], *_heads_input(coded, sizes))
     later["parse_heads"] = _heads_state(laid, [documents[i] for i in parsed], len(full))
     every = len(parsed) == len(full) and bool(laid.trees.all())
     fields = layout.fields(lines, 10)
@@ -351,14 +349,89 @@ def _heads_state(laid: LaidHeads, parsed: list[int], n_documents: int) -> tuple:
     return lengths, laid.heads[np.repeat(laid.trees, laid.sizes)]
 
 
-def _strings_state(text: str, count: int, n_documents: int, documents: np.ndarray, sizes: np.ndarray) -> tuple:
+def _strings_text(text: str, count: int) -> tuple[str, int, np.ndarray]:
+    """A column's `count` strings joined by line ends in `text` as the codec's (distinct strings,
+    how many, each string's number): each string its own distinct value (nothing numbered: the
+    column is made only if read)."""
+    return text, count, np.arange(count, dtype=np.int64)
+
+
+def _column_state(strings: tuple[str, int, np.ndarray], n_documents: int, documents: np.ndarray,
+                  sizes: np.ndarray) -> tuple:
     """The state the cache's codec for a column of strings makes each document's list from
-    (`packed._Strings`): `count` strings joined by line ends in `text`, `sizes[i]` of them for
-    document `documents[i]` (in order), None for every other document; each string its own
-    distinct value (nothing numbered: the column is made only if read)."""
+    (`packed._Strings`): `strings` (the distinct strings joined by line ends, how many, each
+    token's number among them) holds `sizes[i]` tokens for document `documents[i]` (in order),
+    None for every other document."""
     lengths = np.full(n_documents, -1, dtype=np.int64)
     lengths[documents] = sizes
-    return lengths, text, count, np.arange(count, dtype=np.int64)
+    return (lengths, *strings)
+
+
+_PACKED = 8
+"""Bytes of a field read as one number (`_numbered_fields`)."""
+_MASKS = np.array([(1 << 8 * width) - 1 for width in range(_PACKED + 1)], dtype=np.uint64)
+"""The low bytes of a number that a field of each width fills."""
+
+
+def _numbered_fields(layout: Layout, fields: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """The distinct texts of `fields`, in the order first met, and each field's number among them
+    (int64): what splitting their text and numbering the strings gives, without a string per field.
+    Why: the key's POS and parse columns are numbered to find the parse's heads, and their split
+    made 590,000 strings of a 250,000-token file only to be freed.  A field of at most 8 bytes is
+    its bytes read as one number (little-endian, the bytes past it masked: a field holds no NUL,
+    so no two such fields give one number), a longer one (or one too near the end of the file to
+    read 8 bytes) its text; both are numbered in one pass (`Numbering`)."""
+    if not len(fields):
+        return [], np.zeros(0, dtype=np.int64)
+    data = layout.data
+    starts = layout.field_starts[fields]
+    widths = layout.field_ends[fields] - starts
+    windows = np.lib.stride_tricks.as_strided(data, shape=(max(len(data) - _PACKED + 1, 0), _PACKED),
+                                              strides=(1, 1), writeable=False)
+    packed = (widths <= _PACKED) & (starts <= len(data) - _PACKED)
+    numbers = np.zeros(len(fields), dtype=np.uint64)
+    short = np.flatnonzero(packed)
+    if len(short):
+        numbers[short] = windows[starts[short]].view("<u8").ravel() & _MASKS[widths[short]]
+    keys: list[int | str] = numbers.tolist()
+    longer = np.flatnonzero(~packed)
+    for i, text in zip(longer.tolist(), layout.strings(fields[longer])):
+        keys[i] = text
+    numbering = Numbering()
+    codes = np.fromiter(map(numbering.__getitem__, keys), dtype=np.int64, count=len(keys))
+    distinct = [key if isinstance(key, str) else key.to_bytes(_PACKED, "little").rstrip(b"\0").decode("utf-8")
+                for key in numbering]
+    return distinct, codes
+
+
+def _heads_input(coded: dict[str, tuple[list[str], np.ndarray, np.ndarray]], sizes: list[int]
+                 ) -> tuple[np.ndarray, list[str], np.ndarray, list[str]]:
+    """(each bit's number, the bits, each tag's number, the tags) of the tokens of the documents
+    whose parse column is informative, as `laid_coded` takes them: numbered in the order first met
+    in those tokens, a document without POS tags tagged "X" throughout (as `laid_dependencies`
+    tags it).  `coded`: the POS and parse columns numbered over every document's tokens, and which
+    documents' columns are informative."""
+    bits, bit_codes, parsed = coded["parse"]
+    tags, tag_codes, tagged = coded["pos"]
+    if parsed.all() and tagged.all():  # the usual file: numbered over these very tokens already
+        return bit_codes, bits, tag_codes, tags
+    keep = np.repeat(parsed, sizes)
+    tag_codes = tag_codes.copy()
+    if not tagged[parsed].all():
+        x = tags.index("X") if "X" in tags else len(tags)
+        tags = tags if x < len(tags) else [*tags, "X"]
+        tag_codes[np.repeat(~tagged, sizes)] = x
+    return (*_first_met(bit_codes[keep], bits), *_first_met(tag_codes[keep], tags))
+
+
+def _first_met(codes: np.ndarray, distinct: list[str]) -> tuple[np.ndarray, list[str]]:
+    """`codes` (numbers among `distinct`) numbered again in the order first met, leaving out the
+    values not met."""
+    met, first = np.unique(codes, return_index=True)
+    order = met[np.argsort(first, kind="stable")]
+    renumbered = np.zeros(len(distinct), dtype=np.int64)
+    renumbered[order] = np.arange(len(order))
+    return renumbered[codes], [distinct[i] for i in order.tolist()]
 
 
 def _all_ner_spans(layout: Layout, cells: np.ndarray, tokens: np.ndarray, ranges: np.ndarray
