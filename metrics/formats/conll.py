@@ -23,11 +23,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.mentions.heads_parse import LaidHeads, Numbering, laid_coded
+from metrics.mentions.heads_parse import LaidHeads, laid_coded
 from metrics.model import Document, InputError
 from metrics.formats.brackets import Brackets, read_brackets
 from metrics.formats.conll_columns import Columns, ReadDocuments
-from metrics.formats.layout import Layout
+from metrics.formats.conll_numbered import heads_input, numbered_fields
+from metrics.formats.layout import FieldTexts, Layout
 from metrics.formats.source import FIRST_SUCH_LINE, read_utf8
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
@@ -267,7 +268,8 @@ def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets
     full = np.zeros(len(parts), dtype=bool)
     if len(nonempty) and syntax:
         full[nonempty] = np.minimum.reduceat(counts, first_token[nonempty]) >= FULL_COLUMNS
-    annotations, laid, later = _annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))], bounds, full)
+    annotations, laid, later, lemmas = _annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))],
+                                                    bounds, full)
     columns = Columns(
         path=path, names=[part.name for part in parts], lines=[part.begin + layout.first_line for part in parts],
         sizes=np.diff(bounds), words=layout.text(layout.fields(token_lines, np.where(counts >= 5, 3, 0))),
@@ -275,7 +277,7 @@ def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets
         sentence_starts=_narrow(sentence_starts - first_token[part_of[sentence_starts]]),
         sentence_counts=np.diff(np.searchsorted(sentence_starts, bounds)), chains=brackets.chains,
         repeated=brackets.repeated, annotations=annotations, parse_heads=None if laid is None else laid.heads,
-        tag_ids=None if laid is None else (laid.tag_ids, laid.tag_numbers), later=later)
+        tag_ids=None if laid is None else (laid.tag_ids, laid.tag_numbers), later=later, lemmas=lemmas)
     return ReadDocuments(columns, columns.documents())
 
 
@@ -290,11 +292,11 @@ _ANNOTATIONS = {"pos": 4, "parse": 5, "lemmas": 6, "speakers": 9}
 them (`TokenArrays`), the lemmas only at the spans' heads, the speakers never."""
 _TO_HEADS = ("parse", "pos")
 """The columns the parse's heads are found from, numbered from the file's bytes for that
-(`_numbered_fields`) and kept so (the codec's numbered state), never split into a string per token."""
+(`conll_numbered.numbered_fields`) and kept so (the codec's numbered state), never split into a string per token."""
 
 
 def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.ndarray
-                 ) -> tuple[dict[int, dict], LaidHeads | None, dict[str, tuple]]:
+                 ) -> tuple[dict[int, dict], LaidHeads | None, dict[str, tuple], FieldTexts | None]:
     """The POS, parse, lemma, speaker and named-entity columns of the documents in the full
     layout (`lines`: their token lines, in order); a column of placeholders only is left out, as
     is an entity column with no entity.  The named entities come per document; the columns of
@@ -304,29 +306,33 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
     gives heads, the heads come laid end to end as one array with their tokens' tags numbered
     (else None: `Columns.parse_heads`, `Columns.tag_ids`), which typing the key's mentions reads.
     Why apart: as lists they were a string per token of three columns and an integer per head,
-    60 MB of a 250,000-token key that a `score` never reads."""
+    60 MB of a 250,000-token key that a `score` never reads.  When every document has lemmas, they
+    come as the file's fields too (`FieldTexts`, else None), which typing reads at the spans' heads."""
     documents = np.flatnonzero(full).tolist()
     sizes = [bounds[d + 1] - bounds[d] for d in documents]
     edges = np.cumsum([0] + sizes)
     out: dict[int, dict] = {d: {} for d in documents}
     later: dict[str, tuple] = {}
     if not len(lines):
-        return out, None, later
+        return out, None, later, None
     coded: dict[str, tuple[list[str], np.ndarray, np.ndarray]] = {}
+    lemma_texts = None
     for name, index in _ANNOTATIONS.items():
         fields = layout.fields(lines, index)
         informative = np.add.reduceat(~layout.placeholders(fields), edges[:-1]) > 0
         wanted = np.repeat(informative, sizes)
         if name in _TO_HEADS:  # numbered from the bytes, with no string per token
-            distinct, codes = _numbered_fields(layout, fields)
+            distinct, codes = numbered_fields(layout, fields)
             coded[name] = distinct, codes, informative
             state = "\n".join(distinct), len(distinct), codes[wanted]
         else:
             state = _strings_text(layout.text(fields[wanted]), int(wanted.sum()))
+            if name == "lemmas" and informative.all():  # (the texts just joined: a buffer of their own)
+                lemma_texts = FieldTexts.joined(state[0], layout.field_ends[fields] - layout.field_starts[fields])
         later[name] = _column_state(state, len(full), np.asarray(documents)[informative],
                                     np.asarray(sizes)[informative])
     parsed = np.flatnonzero(coded["parse"][2]).tolist()
-    laid = laid_coded(np.asarray(sizes, dtype=np.int64)[parsed], *_heads_input(coded, sizes))
+    laid = laid_coded(np.asarray(sizes, dtype=np.int64)[parsed], *heads_input(coded, sizes))
     later["parse_heads"] = _heads_state(laid, [documents[i] for i in parsed], len(full))
     every = len(parsed) == len(full) and bool(laid.trees.all())
     fields = layout.fields(lines, 10)
@@ -337,7 +343,7 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
         if ranges[d_index] < ranges[d_index + 1]:
             out[d]["named_entities"] = [(start - int(edges[d_index]), end - int(edges[d_index]), label)
                                         for start, end, label in spans.get(d_index, ())]
-    return out, laid if every else None, later
+    return out, laid if every else None, later, lemma_texts
 
 
 def _heads_state(laid: LaidHeads, parsed: list[int], n_documents: int) -> tuple:
@@ -365,100 +371,6 @@ def _column_state(strings: tuple[str, int, np.ndarray], n_documents: int, docume
     lengths = np.full(n_documents, -1, dtype=np.int64)
     lengths[documents] = sizes
     return (lengths, *strings)
-
-
-_PACKED = 16
-"""Bytes of a field read as two numbers (`_numbered_fields`)."""
-_MASKS = np.array([(1 << 8 * width) - 1 for width in range(9)], dtype=np.uint64)
-"""The low bytes of a number that a field of each width (0 to 8) fills."""
-_TEXT_MARK = np.iinfo(np.uint64).max
-"""The second number of a field read as text: eight 0xFF bytes, which no UTF-8 text holds."""
-_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F], dtype=np.uint64)
-
-
-def _numbered_fields(layout: Layout, fields: np.ndarray) -> tuple[list[str], np.ndarray]:
-    """The distinct texts of `fields`, in the order first met, and each field's number among them
-    (int64): what splitting their text and numbering the strings gives, without a string per field.
-    Why: the key's POS and parse columns are numbered to find the parse's heads, and their split
-    made 590,000 strings of a 250,000-token file only to be freed.  A field of at most 16 bytes is
-    its bytes read as two numbers (little-endian, the bytes past it masked: a field holds no NUL,
-    so no two such fields give the same pair; one too near the buffer's end is read from a padded
-    copy of it); a longer one is its text's number among such texts, with `_TEXT_MARK`.  The pairs are
-    numbered by one sort of a number mixed from each; should two distinct pairs mix alike, by a
-    sort of the pairs themselves (`_distinct_pairs`)."""
-    if not len(fields):
-        return [], np.zeros(0, dtype=np.int64)
-    data = layout.data
-    starts = layout.field_starts[fields]
-    widths = (layout.field_ends[fields] - starts).astype(np.int64)
-    pairs = np.zeros((len(fields), 2), dtype=np.uint64)
-    tail = max(len(data) - _PACKED, 0)  # fields starting past it are read from a padded copy of the end
-    for source, at, chosen in ((data, 0, starts <= len(data) - _PACKED),
-                               (np.r_[data[tail:], np.zeros(_PACKED, dtype=np.uint8)], tail, starts > len(data) - _PACKED)):
-        read = np.flatnonzero((widths <= _PACKED) & chosen)
-        if len(read):
-            windows = np.lib.stride_tricks.as_strided(source, shape=(len(source) - _PACKED + 1, _PACKED),
-                                                      strides=(1, 1), writeable=False)
-            pairs[read] = windows[starts[read] - at].view("<u8")
-    pairs[:, 0] &= _MASKS[np.minimum(widths, 8)]
-    pairs[:, 1] &= _MASKS[np.clip(widths - 8, 0, 8)]
-    longer = np.flatnonzero(widths > _PACKED)
-    if len(longer):
-        numbering = Numbering()
-        pairs[longer, 0] = np.fromiter(map(numbering.__getitem__, layout.strings(fields[longer])), dtype=np.uint64,
-                                       count=len(longer))
-        pairs[longer, 1] = _TEXT_MARK
-    _, first, inverse = np.unique(pairs @ _MIX, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    if not np.array_equal(pairs[first][inverse], pairs):  # two pairs mixed alike
-        first, inverse = _distinct_pairs(pairs)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    return layout.strings(fields[first[order]]), rank[inverse]
-
-
-def _distinct_pairs(pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(where each distinct row of `pairs` is first met, each row's number among the distinct
-    rows in sorted order), by a sort of the rows themselves."""
-    by_row = np.lexsort((pairs[:, 1], pairs[:, 0]))
-    ordered = pairs[by_row]
-    group = np.cumsum(np.r_[True, (ordered[1:] != ordered[:-1]).any(axis=1)]) - 1
-    inverse = np.empty(len(pairs), dtype=np.int64)
-    inverse[by_row] = group
-    first = np.full(int(group[-1]) + 1, len(pairs), dtype=np.int64)
-    np.minimum.at(first, inverse, np.arange(len(pairs)))
-    return first, inverse
-
-
-def _heads_input(coded: dict[str, tuple[list[str], np.ndarray, np.ndarray]], sizes: list[int]
-                 ) -> tuple[np.ndarray, list[str], np.ndarray, list[str]]:
-    """(each bit's number, the bits, each tag's number, the tags) of the tokens of the documents
-    whose parse column is informative, as `laid_coded` takes them: numbered in the order first met
-    in those tokens, a document without POS tags tagged "X" throughout (as `laid_dependencies`
-    tags it).  `coded`: the POS and parse columns numbered over every document's tokens, and which
-    documents' columns are informative."""
-    bits, bit_codes, parsed = coded["parse"]
-    tags, tag_codes, tagged = coded["pos"]
-    if parsed.all() and tagged.all():  # the usual file: numbered over these very tokens already
-        return bit_codes, bits, tag_codes, tags
-    keep = np.repeat(parsed, sizes)
-    tag_codes = tag_codes.copy()
-    if not tagged[parsed].all():
-        x = tags.index("X") if "X" in tags else len(tags)
-        tags = tags if x < len(tags) else [*tags, "X"]
-        tag_codes[np.repeat(~tagged, sizes)] = x
-    return (*_first_met(bit_codes[keep], bits), *_first_met(tag_codes[keep], tags))
-
-
-def _first_met(codes: np.ndarray, distinct: list[str]) -> tuple[np.ndarray, list[str]]:
-    """`codes` (numbers among `distinct`) numbered again in the order first met, leaving out the
-    values not met."""
-    met, first = np.unique(codes, return_index=True)
-    order = met[np.argsort(first, kind="stable")]
-    renumbered = np.zeros(len(distinct), dtype=np.int64)
-    renumbered[order] = np.arange(len(order))
-    return renumbered[codes], [distinct[i] for i in order.tolist()]
 
 
 def _all_ner_spans(layout: Layout, cells: np.ndarray, tokens: np.ndarray, ranges: np.ndarray

@@ -194,3 +194,34 @@ class Layout:
         for i, byte in enumerate(text):
             same &= self.data[np.minimum(begin + i, len(self.data) - 1)] == byte
         return same
+
+
+class FieldTexts:
+    """The texts of some fields of a buffer (field i: bytes `starts[i]:ends[i]`), decoded only
+    where asked: one at a time by index, or many at once (`take`: one gather, one decode).  Why: a
+    `score` reads a key's lemmas at its spans' heads alone (typing), a fifth of the tokens, and
+    splitting the column into a string per token cost more than the rest of typing's lookups."""
+
+    def __init__(self, data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> None:
+        self.data, self.starts, self.ends = data, starts, ends
+
+    @classmethod
+    def joined(cls, text: str, widths: np.ndarray) -> FieldTexts:
+        """The texts joined by line ends in `text` (as `Layout.text` joins fields), of `widths`
+        bytes each: held in a buffer of their own, not the file's (a reader's documents sent to
+        another process take them along)."""
+        widths = widths.astype(np.int64)
+        starts = np.cumsum(widths + 1) - (widths + 1)
+        return cls(np.frombuffer(text.encode("utf-8"), dtype=np.uint8), starts, starts + widths)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, index: int) -> str:
+        return self.data[self.starts[index]:self.ends[index]].tobytes().decode("utf-8")
+
+    def take(self, indices: list[int]) -> list[str]:
+        """The texts at `indices`, in order."""
+        if not indices:
+            return []
+        return joined_text(self.data, self.starts[indices], self.ends[indices]).split("\n")

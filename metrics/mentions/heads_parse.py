@@ -219,7 +219,7 @@ def laid_coded(sizes: np.ndarray, codes: np.ndarray, bits: list[str], tag_ids: n
     ("X" throughout a document without tags).  Both lists are distinct and in the order their
     values are first met in the tokens, each value met (as `Numbering` makes them), so that the
     tags' and labels' numbers are those the lists' road gives.  Why: the CoNLL-2012 reader numbers
-    the columns from the file's bytes (`conll._numbered_fields`) without a string per token."""
+    the columns from the file's bytes (`conll_numbered.numbered_fields`) without a string per token."""
     count = int(sizes.sum())
     if not count:
         return LaidHeads(np.zeros(0, dtype=np.int64), sizes, np.ones(len(sizes), dtype=bool),
