@@ -26,7 +26,6 @@ from types import ModuleType
 from typing import Any, NoReturn
 
 from metrics.runtime.gc_pause import gc_paused
-from metrics.runtime.memory import keep_freed_memory
 from metrics.model import InputError
 
 from .commands.common import add_common_arguments, load_options
@@ -159,14 +158,11 @@ def entry() -> None:
     at exit took 60-80 ms of a `corefwb score` run, after every result was written and flushed.
     For the same reason a subcommand runs with the cyclic collector off to the end (`_run` pauses
     it for the command; turned on again, its first pass walked every object the command made and
-    kept: 40 ms of a `score` on gum-open), keeps its session (`commands.common.kept_until_exit`),
-    and keeps the memory it frees for its next allocations (`metrics.runtime.memory`: 60-80 ms of
-    page faults of a cold `score` of a 250,000-token corpus).
+    kept: 40 ms of a `score` on gum-open), and keeps its session (`commands.common.kept_until_exit`).
     The workbench exits normally (Textual restores the terminal in its own teardown)."""
     subcommand = len(sys.argv) > 1 and sys.argv[1] in COMMANDS
     if subcommand:
         gc.disable()
-        keep_freed_memory()
     status = main()
     for stream in (sys.stdout, sys.stderr):
         try:
