@@ -62,7 +62,8 @@ def _described(held: tuple | None) -> tuple | None:
     return (place, [values.tolist() for values in arrays[:5]],
             [arrays.stored.value("chains", i) for i in range(len(arrays.chain_starts) - 1)], arrays.typed,
             None if tokens is None else (tokens.starts.tolist(), tokens.words, tokens.word_lists, _tags(tokens),
-                                         tokens.lemmas, tokens.heads.tolist()))
+                                         None if tokens.lemmas is None else list(tokens.lemmas),
+                                         tokens.heads.tolist()))
 
 
 def _tags(tokens: TokenArrays) -> list[str]:

@@ -114,8 +114,6 @@ class Brackets:
 _DIGITS = 9
 """Labels of up to this many ASCII digits are read as numbers from the bytes (a label's number:
 its value times 16 plus its length, so `01` and `1` stay apart); others are read as text."""
-_POWERS = 10 ** np.arange(_DIGITS, dtype=np.int64)
-"""A digit's weight by its place from a label's end."""
 _TEXT_LABELS = 16 * 10 ** _DIGITS
 """The numbers of labels read as text start here, past every digit label's."""
 _PIPE, _OPEN_BRACKET, _CLOSE_BRACKET, _ZERO = ord("|"), ord("("), ord(")"), ord("0")
@@ -172,16 +170,8 @@ def _cell_events(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> _Cel
     closing = (joined[item_end - 1] == _CLOSE_BRACKET) & (item_end > item_start)
     label_start, label_end = item_start + opening, item_end - closing
     width = label_end - label_start
-    digit = (joined - _ZERO) < 10  # uint8: bytes below "0" wrap past 9
-    digits = np.r_[0, np.cumsum(digit)]
-    plain = (opening | closing) & (width >= 1) & (width <= _DIGITS) & (digits[label_end] - digits[label_start] == width)
-    # each plain label's value: its digits weighted by their place, summed over the label
-    byte_item = np.repeat(np.arange(len(item_end)), item_end - item_start + 1)
-    place = label_end[byte_item] - 1 - np.arange(len(joined))
-    counted = plain[byte_item] & (place >= 0) & (place < width[byte_item])
-    weight = np.where(counted, (joined - _ZERO) * _POWERS[np.clip(place, 0, _DIGITS - 1)], 0)
-    sums = np.r_[0, np.cumsum(weight)]
-    label = (sums[label_end] - sums[label_start]) * 16 + width
+    plain, value = _digit_labels(joined, label_start, width, opening | closing)
+    label = value * 16 + width
     kind = np.where(opening & closing, SINGLE, np.where(opening, OPEN, CLOSE))
     simple = np.logical_and.reduceat(plain, first_item)
     taken = np.flatnonzero(simple[item_cell])
@@ -206,6 +196,26 @@ def _cell_events(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> _Cel
         kinds = np.concatenate((kinds, more_kinds)).astype(np.int64)[order]
         labels = np.concatenate((labels, more_labels)).astype(np.int64)[order]
     return _CellEvents(cell, kinds.astype(np.int8), labels, list(other), bad)
+
+
+def _digit_labels(joined: np.ndarray, label_start: np.ndarray, width: np.ndarray, bracketed: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(whether each item is plain: bracketed, its label of 1 to `_DIGITS` ASCII digits; each plain
+    label's value), the label of item i being the `width[i]` bytes of `joined` from
+    `label_start[i]`.  Read a place at a time over the items still plain (at most `_DIGITS`
+    passes over the items), not a byte at a time over the cells' bytes: the weights, places and
+    sums of every byte were six arrays of int64 as long as the cells' bytes, 30 MB of new memory
+    for a 250,000-token file's cells."""
+    value = np.zeros(len(width), dtype=np.int64)
+    plain = bracketed & (width >= 1) & (width <= _DIGITS)
+    for place in range(_DIGITS):
+        going = np.flatnonzero(plain & (width > place))
+        if not len(going):
+            break
+        digit = joined[label_start[going] + place] - _ZERO  # uint8: bytes below "0" wrap past 9
+        plain[going] &= digit < 10
+        value[going] = value[going] * 10 + digit
+    return plain, value
 
 
 def _label_number(name: str, other: dict[str, int]) -> int:

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.mentions.heads_parse import LaidHeads, laid_dependencies
+from metrics.mentions.heads_parse import LaidHeads, laid_coded
 from metrics.model import Document, InputError
 from metrics.formats.brackets import Brackets, read_brackets
 from metrics.formats.conll_columns import Columns, ReadDocuments
-from metrics.formats.layout import Layout
+from metrics.formats.conll_numbered import heads_input, numbered_fields
+from metrics.formats.layout import FieldTexts, Layout
 from metrics.formats.source import FIRST_SUCH_LINE, read_utf8
 
 _BEGIN = re.compile(r"^#\s*begin document (.*)$")
@@ -267,7 +268,8 @@ def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets
     full = np.zeros(len(parts), dtype=bool)
     if len(nonempty) and syntax:
         full[nonempty] = np.minimum.reduceat(counts, first_token[nonempty]) >= FULL_COLUMNS
-    annotations, laid, later = _annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))], bounds, full)
+    annotations, laid, later, lemmas = _annotations(layout, token_lines[np.isin(part_of, np.flatnonzero(full))],
+                                                    bounds, full)
     columns = Columns(
         path=path, names=[part.name for part in parts], lines=[part.begin + layout.first_line for part in parts],
         sizes=np.diff(bounds), words=layout.text(layout.fields(token_lines, np.where(counts >= 5, 3, 0))),
@@ -275,7 +277,7 @@ def _documents(path: str, layout: Layout, parts: list[_Part], brackets: Brackets
         sentence_starts=_narrow(sentence_starts - first_token[part_of[sentence_starts]]),
         sentence_counts=np.diff(np.searchsorted(sentence_starts, bounds)), chains=brackets.chains,
         repeated=brackets.repeated, annotations=annotations, parse_heads=None if laid is None else laid.heads,
-        tag_ids=None if laid is None else (laid.tag_ids, laid.tag_numbers), later=later)
+        tag_ids=None if laid is None else (laid.tag_ids, laid.tag_numbers), later=later, lemmas=lemmas)
     return ReadDocuments(columns, columns.documents())
 
 
@@ -289,11 +291,12 @@ _ANNOTATIONS = {"pos": 4, "parse": 5, "lemmas": 6, "speakers": 9}
 (`Columns.later`): a `score` reads the POS and parse columns as the numbers and heads found from
 them (`TokenArrays`), the lemmas only at the spans' heads, the speakers never."""
 _TO_HEADS = ("parse", "pos")
-"""The columns the parse's heads are found from, split into strings for that alone."""
+"""The columns the parse's heads are found from, numbered from the file's bytes for that
+(`conll_numbered.numbered_fields`) and kept so (the codec's numbered state), never split into a string per token."""
 
 
 def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.ndarray
-                 ) -> tuple[dict[int, dict], LaidHeads | None, dict[str, tuple]]:
+                 ) -> tuple[dict[int, dict], LaidHeads | None, dict[str, tuple], FieldTexts | None]:
     """The POS, parse, lemma, speaker and named-entity columns of the documents in the full
     layout (`lines`: their token lines, in order); a column of placeholders only is left out, as
     is an entity column with no entity.  The named entities come per document; the columns of
@@ -303,32 +306,33 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
     gives heads, the heads come laid end to end as one array with their tokens' tags numbered
     (else None: `Columns.parse_heads`, `Columns.tag_ids`), which typing the key's mentions reads.
     Why apart: as lists they were a string per token of three columns and an integer per head,
-    60 MB of a 250,000-token key that a `score` never reads."""
+    60 MB of a 250,000-token key that a `score` never reads.  When every document has lemmas, they
+    come as the file's fields too (`FieldTexts`, else None), which typing reads at the spans' heads."""
     documents = np.flatnonzero(full).tolist()
     sizes = [bounds[d + 1] - bounds[d] for d in documents]
     edges = np.cumsum([0] + sizes)
     out: dict[int, dict] = {d: {} for d in documents}
     later: dict[str, tuple] = {}
     if not len(lines):
-        return out, None, later
-    split: dict[str, list[list[str] | None]] = {}
+        return out, None, later, None
+    coded: dict[str, tuple[list[str], np.ndarray, np.ndarray]] = {}
+    lemma_texts = None
     for name, index in _ANNOTATIONS.items():
         fields = layout.fields(lines, index)
         informative = np.add.reduceat(~layout.placeholders(fields), edges[:-1]) > 0
         wanted = np.repeat(informative, sizes)
-        text = layout.text(fields[wanted])
-        later[name] = _strings_state(text, int(wanted.sum()), len(full), np.asarray(documents)[informative],
-                                     np.asarray(sizes)[informative])
-        if name in _TO_HEADS:
-            values = text.split("\n") if wanted.any() else []
-            at = 0
-            split[name] = []
-            for size, keep in zip(sizes, informative.tolist()):
-                split[name].append(values[at:at + size] if keep else None)
-                at += size if keep else 0
-    parsed = [i for i, parse in enumerate(split["parse"]) if parse is not None]
-    laid = laid_dependencies([split["parse"][i] for i in parsed], [split["pos"][i] for i in parsed])
-    del split  # (the strings are freed here: the documents make their own when first read)
+        if name in _TO_HEADS:  # numbered from the bytes, with no string per token
+            distinct, codes = numbered_fields(layout, fields)
+            coded[name] = distinct, codes, informative
+            state = "\n".join(distinct), len(distinct), codes[wanted]
+        else:
+            state = _strings_text(layout.text(fields[wanted]), int(wanted.sum()))
+            if name == "lemmas" and informative.all():  # (the texts just joined: a buffer of their own)
+                lemma_texts = FieldTexts.joined(state[0], layout.field_ends[fields] - layout.field_starts[fields])
+        later[name] = _column_state(state, len(full), np.asarray(documents)[informative],
+                                    np.asarray(sizes)[informative])
+    parsed = np.flatnonzero(coded["parse"][2]).tolist()
+    laid = laid_coded(np.asarray(sizes, dtype=np.int64)[parsed], *heads_input(coded, sizes))
     later["parse_heads"] = _heads_state(laid, [documents[i] for i in parsed], len(full))
     every = len(parsed) == len(full) and bool(laid.trees.all())
     fields = layout.fields(lines, 10)
@@ -339,7 +343,7 @@ def _annotations(layout: Layout, lines: np.ndarray, bounds: list[int], full: np.
         if ranges[d_index] < ranges[d_index + 1]:
             out[d]["named_entities"] = [(start - int(edges[d_index]), end - int(edges[d_index]), label)
                                         for start, end, label in spans.get(d_index, ())]
-    return out, laid if every else None, later
+    return out, laid if every else None, later, lemma_texts
 
 
 def _heads_state(laid: LaidHeads, parsed: list[int], n_documents: int) -> tuple:
@@ -351,14 +355,22 @@ def _heads_state(laid: LaidHeads, parsed: list[int], n_documents: int) -> tuple:
     return lengths, laid.heads[np.repeat(laid.trees, laid.sizes)]
 
 
-def _strings_state(text: str, count: int, n_documents: int, documents: np.ndarray, sizes: np.ndarray) -> tuple:
+def _strings_text(text: str, count: int) -> tuple[str, int, np.ndarray]:
+    """A column's `count` strings joined by line ends in `text` as the codec's (distinct strings,
+    how many, each string's number): each string its own distinct value (nothing numbered: the
+    column is made only if read)."""
+    return text, count, np.arange(count, dtype=np.int64)
+
+
+def _column_state(strings: tuple[str, int, np.ndarray], n_documents: int, documents: np.ndarray,
+                  sizes: np.ndarray) -> tuple:
     """The state the cache's codec for a column of strings makes each document's list from
-    (`packed._Strings`): `count` strings joined by line ends in `text`, `sizes[i]` of them for
-    document `documents[i]` (in order), None for every other document; each string its own
-    distinct value (nothing numbered: the column is made only if read)."""
+    (`packed._Strings`): `strings` (the distinct strings joined by line ends, how many, each
+    token's number among them) holds `sizes[i]` tokens for document `documents[i]` (in order),
+    None for every other document."""
     lengths = np.full(n_documents, -1, dtype=np.int64)
     lengths[documents] = sizes
-    return lengths, text, count, np.arange(count, dtype=np.int64)
+    return (lengths, *strings)
 
 
 def _all_ner_spans(layout: Layout, cells: np.ndarray, tokens: np.ndarray, ranges: np.ndarray

@@ -22,6 +22,7 @@ from operator import is_
 import numpy as np
 
 from metrics.formats.brackets import ChainColumns
+from metrics.formats.layout import FieldTexts
 from metrics.formats.packed import StoredColumns, mention_arrays
 from metrics.mentions.types_arrays import TokenArrays
 from metrics.model import Document, Span
@@ -60,6 +61,9 @@ class Columns:
     """Fields every document makes when first read, as the cache's codec states (`packed`) for
     all documents: the POS, parse, lemma and speaker columns and the parse's heads, which a
     `score` reads as arrays (`TokenArrays`, typing the key's mentions) or not at all."""
+    lemmas: FieldTexts | None = None
+    """Every token's lemma as the file's fields, when every document has lemmas (`conll._annotations`):
+    typing reads them at the spans' heads (`TokenArrays.lemmas`) instead of the column split."""
 
     def documents(self) -> list[Document]:
         """The documents, each field as the reader gives it, each holding the file's chains and
@@ -91,15 +95,15 @@ class Columns:
     def _tokens(self, flat_words: list[str], words: list[list[str]]) -> TokenArrays | None:
         """The documents' tokens as arrays, as the cache of read files keeps them (`formats.packed`),
         where typing can read them (every document with its tags and the heads its parse gives):
-        the tags as the numbers found with the heads (`tag_ids`), the lemmas split once.  Why:
+        the tags as the numbers found with the heads (`tag_ids`), the lemmas as the file's fields.  Why:
         typing the key's mentions over the file's tokens reads them instead of the documents'
         lists, which are then never made (`types_arrays.road`)."""
         later = self.later
         if self.parse_heads is None or self.tag_ids is None or "pos" not in later \
                 or (later["pos"][0] < 0).any():
             return None
-        lemma_lengths, lemma_text, lemma_count, _ = later["lemmas"]
-        lemmas = lemma_text.split("\n") if (lemma_lengths >= 0).all() and lemma_count else None
+        lemma_lengths, _, lemma_count, _ = later["lemmas"]
+        lemmas = self.lemmas if (lemma_lengths >= 0).all() and lemma_count else None
         return TokenArrays(_starts(self.sizes), flat_words, words, None, lemmas, self.parse_heads, self.tag_ids)
 
 

@@ -86,11 +86,15 @@ def _scanned(data: np.ndarray, block: int, index: type) -> tuple[np.ndarray, np.
         else:
             _mark_spaces(data[end:end + 1], here[n + 1:n + 2], scratch[:1])
         # a flag at i + 1 of `here` is byte at + i: a field starts where a space is followed by text,
-        # and ends (one past its last byte) where text is followed by a space
-        np.greater(here[:n + 1], here[1:n + 2], out=flags[:n + 1])
-        found[0] = _kept(flags[:n], at, starts, found[0])
-        np.less(here[:n + 1], here[1:n + 2], out=flags[:n + 1])
-        found[1] = _kept(flags[1:n + 1], at + 1, ends, found[1])
+        # and ends (one past its last byte) where text is followed by a space; the changes between
+        # space and text (i in 0..n, one pass) alternate between the two, a start at i = n being
+        # the next block's and an end at i = 0 the last block's
+        np.not_equal(here[:n + 1], here[1:n + 2], out=flags[:n + 1])
+        changes = np.flatnonzero(flags[:n + 1])
+        if len(changes):
+            starting = 0 if not here[changes[0] + 1] else 1
+            found[0] = _kept(changes[starting::2], at, starts, found[0], below=n)
+            found[1] = _kept(changes[1 - starting::2], at, ends, found[1], above=0)
         np.equal(data[at:end], _NEWLINE, out=flags[:n])
         lines = np.flatnonzero(flags[:n])
         lines += at
@@ -98,10 +102,14 @@ def _scanned(data: np.ndarray, block: int, index: type) -> tuple[np.ndarray, np.
     return starts[:found[0]], ends[:found[1]], np.concatenate([np.zeros(0, dtype=index), *newlines])
 
 
-def _kept(flags: np.ndarray, offset: int, out: np.ndarray, count: int) -> int:
-    """Write the positions of the set flags, plus `offset`, into `out` after its first `count`
-    values; how many it holds then."""
-    positions = np.flatnonzero(flags)
+def _kept(positions: np.ndarray, offset: int, out: np.ndarray, count: int, *, below: int | None = None,
+          above: int | None = None) -> int:
+    """Write the positions (ascending) below `below` and above `above`, plus `offset`, into `out`
+    after its first `count` values; how many it holds then."""
+    if below is not None and len(positions) and positions[-1] >= below:
+        positions = positions[:-1]
+    if above is not None and len(positions) and positions[0] <= above:
+        positions = positions[1:]
     np.add(positions, offset, out=out[count:count + len(positions)], casting="unsafe")
     return count + len(positions)
 
@@ -186,3 +194,34 @@ class Layout:
         for i, byte in enumerate(text):
             same &= self.data[np.minimum(begin + i, len(self.data) - 1)] == byte
         return same
+
+
+class FieldTexts:
+    """The texts of some fields of a buffer (field i: bytes `starts[i]:ends[i]`), decoded only
+    where asked: one at a time by index, or many at once (`take`: one gather, one decode).  Why: a
+    `score` reads a key's lemmas at its spans' heads alone (typing), a fifth of the tokens, and
+    splitting the column into a string per token cost more than the rest of typing's lookups."""
+
+    def __init__(self, data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> None:
+        self.data, self.starts, self.ends = data, starts, ends
+
+    @classmethod
+    def joined(cls, text: str, widths: np.ndarray) -> FieldTexts:
+        """The texts joined by line ends in `text` (as `Layout.text` joins fields), of `widths`
+        bytes each: held in a buffer of their own, not the file's (a reader's documents sent to
+        another process take them along)."""
+        widths = widths.astype(np.int64)
+        starts = np.cumsum(widths + 1) - (widths + 1)
+        return cls(np.frombuffer(text.encode("utf-8"), dtype=np.uint8), starts, starts + widths)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, index: int) -> str:
+        return self.data[self.starts[index]:self.ends[index]].tobytes().decode("utf-8")
+
+    def take(self, indices: list[int]) -> list[str]:
+        """The texts at `indices`, in order."""
+        if not indices:
+            return []
+        return joined_text(self.data, self.starts[indices], self.ends[indices]).split("\n")

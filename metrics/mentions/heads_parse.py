@@ -205,32 +205,44 @@ def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[s
     again."""
     sizes = np.fromiter(map(len, parses), dtype=np.int64, count=len(parses))
     count = int(sizes.sum())
+    bits, tag_numbers = Numbering(), Numbering()
+    codes = np.fromiter(map(bits.__getitem__, chain.from_iterable(parses)), dtype=np.int64, count=count)
+    tag_ids = np.fromiter(map(tag_numbers.__getitem__, chain.from_iterable(
+        column if column is not None else repeat("X", len(parse)) for parse, column in zip(parses, tags))),
+        dtype=np.int64, count=count)
+    return laid_coded(sizes, codes, list(bits), tag_ids, list(tag_numbers))
+
+
+def laid_coded(sizes: np.ndarray, codes: np.ndarray, bits: list[str], tag_ids: np.ndarray, tags: list[str]) -> LaidHeads:
+    """`laid_dependencies` of documents of `sizes[d]` tokens laid end to end, their parse column and
+    POS tags given numbered: token t's bit is `bits[codes[t]]` and its tag `tags[tag_ids[t]]`
+    ("X" throughout a document without tags).  Both lists are distinct and in the order their
+    values are first met in the tokens, each value met (as `Numbering` makes them), so that the
+    tags' and labels' numbers are those the lists' road gives.  Why: the CoNLL-2012 reader numbers
+    the columns from the file's bytes (`conll_numbered.numbered_fields`) without a string per token."""
+    count = int(sizes.sum())
     if not count:
-        return LaidHeads(np.zeros(0, dtype=np.int64), sizes, np.ones(len(parses), dtype=bool),
+        return LaidHeads(np.zeros(0, dtype=np.int64), sizes, np.ones(len(sizes), dtype=bool),
                          np.zeros(0, dtype=np.int64), {})
-    numbered = _Numbering()
-    codes = np.fromiter(map(numbered.__getitem__, chain.from_iterable(parses)), dtype=np.int64, count=count)
-    distinct = list(numbered)
-    shapes = list(map(_parse_bit, distinct))
+    codes = codes.astype(np.int64, copy=False)
+    tag_ids = tag_ids.astype(np.int64, copy=False)
+    shapes = list(map(_parse_bit, bits))
     malformed = np.fromiter((shape is None for shape in shapes), dtype=bool, count=len(shapes))
     shapes = [((), 0) if shape is None else shape for shape in shapes]
     opened = np.fromiter((len(labels) for labels, _ in shapes), dtype=np.int64, count=len(shapes))
     closed = np.fromiter((n_close for _, n_close in shapes), dtype=np.int64, count=len(shapes))
     bit_labels = list(chain.from_iterable(labels for labels, _ in shapes))
-    vocabulary = _Numbering()
-    tag_ids = np.fromiter(map(vocabulary.__getitem__, chain.from_iterable(
-        column if column is not None else repeat("X", len(parse)) for parse, column in zip(parses, tags))),
-        dtype=np.int64, count=count)
+    vocabulary = Numbering(zip(tags, range(len(tags))))  # the tags first, then the labels not among them
     label_ids = np.fromiter(map(vocabulary.__getitem__, bit_labels), dtype=np.int64, count=len(bit_labels))
 
     # which documents are trees: no malformed bit, no closing with nothing open, nothing left open
-    document = np.repeat(np.arange(len(parses)), sizes)
+    document = np.repeat(np.arange(len(sizes)), sizes)
     step = opened[codes] - closed[codes]
     depth = np.cumsum(step)
     firsts = (np.cumsum(sizes) - sizes)[sizes > 0]
     lasts = np.cumsum(sizes)[sizes > 0] - 1
     depth -= np.repeat(depth[firsts] - step[firsts], sizes[sizes > 0])  # within each document
-    trees = np.ones(len(parses), dtype=bool)
+    trees = np.ones(len(sizes), dtype=bool)
     trees[sizes > 0] = ((np.minimum.reduceat(depth, firsts) >= 0) & (depth[lasts] == 0)
                         & ~np.logical_or.reduceat(malformed[codes], firsts))
     kept = np.flatnonzero(trees[document])
@@ -248,7 +260,7 @@ def laid_dependencies(parses: Sequence[Sequence[str]], tags: Sequence[Sequence[s
     return LaidHeads(heads, sizes, trees, tag_ids, dict(vocabulary))
 
 
-class _Numbering(dict):
+class Numbering(dict):
     """Each key's number, the next one for a key met the first time: a column's values numbered in
     one pass (a hit is a plain dict lookup, in C; only a new value runs Python), in the order they
     are first met."""

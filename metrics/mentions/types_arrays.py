@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import chain, repeat
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -59,8 +59,8 @@ class TokenArrays(NamedTuple):
     word_lists: list[list[str]]
     tags: list[str] | None
     """Every token's tag; None where `tag_ids` numbers them."""
-    lemmas: list[str] | None
-    """None unless every document has its lemmas."""
+    lemmas: Sequence[str] | None
+    """None unless every document has its lemmas: a list, or texts read where asked (`Texts`)."""
     heads: np.ndarray
     """Each token's head by the parse (`Document.parse_heads`), within its document: every
     document has them, one per token."""
@@ -353,20 +353,31 @@ _WORD_CODES = {word: (_PERSONAL if word in PERSONAL_PRONOUNS else 0) | (_LONE if
 
 
 def _types(head: np.ndarray, starts: np.ndarray, ends: np.ndarray, words: list[str], tags: _Tags, *,
-           lemmas: list[str], entities: tuple[np.ndarray, np.ndarray]) -> list[tuple[MentionType, str]]:
+           lemmas: Sequence[str], entities: tuple[np.ndarray, np.ndarray]) -> list[tuple[MentionType, str]]:
     """`_from_pos(span, head)` of each span, as masks (see the module docstring); each head's
     tag, word and lemma read in one pass each."""
     code = tags.read(head, lambda tag: _TAG_CODES.get(tag, _POS_NOMINAL), np.int8)
     rest = np.flatnonzero(code == _POS_NOMINAL)
     rest_heads = head[rest].tolist()
     word = _word_codes(map(words.__getitem__, rest_heads), len(rest))
-    lemma = word if lemmas is words else _word_codes(map(lemmas.__getitem__, rest_heads), len(rest))
+    lemma = word if lemmas is words else _word_codes(_texts_at(lemmas, rest_heads), len(rest))
     either = word | lemma
     pronoun = ((either & _PERSONAL) > 0) | ((starts[rest] == ends[rest]) & ((either & _LONE) > 0))
     code[rest[pronoun]] = _LEMMA_PRONOUN
     others = rest[~pronoun]
     code[others[_named(starts[others], ends[others], head[others], entities)]] = _NER_NAME
     return list(map(OUTCOMES.__getitem__, code.tolist()))
+
+
+class Texts(Protocol):
+    """Texts read where asked, many at once (the CoNLL-2012 reader's `layout.FieldTexts`)."""
+
+    def take(self, indices: list[int]) -> list[str]: ...
+
+
+def _texts_at(texts: Sequence[str] | Texts, indices: list[int]) -> Iterable[str]:
+    """The texts at `indices`: taken at once where `texts` can (`Texts`), else one by one."""
+    return texts.take(indices) if hasattr(texts, "take") else map(texts.__getitem__, indices)
 
 
 def _no_alphanumeric(word: str) -> bool:
