@@ -161,6 +161,19 @@ def single_valued_note(metric_names: Sequence[str]) -> str | None:
     return f"{', '.join(single)}: F1 column is the value; recall and precision are value-based" if single else None
 
 
+SCORE_CSV_COLUMNS = ["document", "metric", "recall", "precision", "f1", "note"]
+"""The columns of every CSV of scores, one row per document (or corpus row) and metric (`score` under
+every convention, `--ci`, the workbench's export as "scope"): `note` says, on a single-valued
+metric's row, that its f1 holds the value (`single_valued_note`), since a CSV reader sees no line
+under the table; it is empty on every other row."""
+
+
+def score_csv_cells(metric: str, score) -> list:
+    """The cells of one metric's score in a CSV row (`SCORE_CSV_COLUMNS` after the document and
+    metric): recall, precision and f1 at full precision, and the single-valued note."""
+    return [score.recall, score.precision, score.f1, single_valued_note([metric]) or ""]
+
+
 def nothing_to_score(score: object) -> bool:
     """A score with nothing to count on either side (both denominators 0: zero anaphora where
     neither file has a zero), which every scorer prints as 0, as if the system had failed."""

@@ -20,8 +20,8 @@ from metrics.measures.catalog import CONLL, METRICS
 from metrics.measures.weights import given
 
 from ..json_text import dumps
-from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, render_csv, render_markdown, score_json, \
-    nothing_to_score, nothing_to_score_note, shown_document, single_valued_note
+from ..output import CORPUS_MICRO_ROW, SCORE_CSV_COLUMNS, align_rows, emit, percent, render_csv, render_markdown, score_json, \
+    nothing_to_score, nothing_to_score_note, score_csv_cells, shown_document, single_valued_note
 from ..session import LoadOptions, Session
 from ..options import UsageError, jobs_option, weights_option
 from .common import kept_until_exit, warn_all
@@ -76,8 +76,8 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
         text = dumps({**result_json(result), **({"weights": given(weights)} if weighted else {}),
                       **(repairs.to_json() if repairs is not None else {})}) + "\n"
     elif args.format == "csv":  # fractions and metric names, as every CSV of corefwb
-        text = render_csv(["document", "metric", "recall", "precision", "f1"],
-                          [[doc, name, s.recall, s.precision, s.f1] for doc, scores in
+        text = render_csv(SCORE_CSV_COLUMNS,
+                          [[doc, name, *score_csv_cells(name, s)] for doc, scores in
                            [(CORPUS_MICRO_ROW, result.micro)] + (result.documents if args.per_doc else [])
                            for name, s in scores.items()])
     else:
