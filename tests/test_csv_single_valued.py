@@ -1,10 +1,12 @@
 """Every CSV of scores says, in a column a CSV reader sees, that the ACE-value's row holds the value
-in its f1 column (text, Markdown and JSON say it too): a script must not take it for an F1."""
+in its f1 column (text, Markdown and JSON say it too): a script must not take it for an F1.  And every convention's JSON report lists its documents in one
+shape."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from workbench.output import SCORE_CSV_COLUMNS, single_valued_note
 ROOT = Path(__file__).resolve().parent.parent
 LUO = ROOT / "samples" / "luo"
 COREFUD = ROOT / "tests" / "data" / "corefud"
+UA = ROOT / "tests" / "data" / "ua"
 
 
 def _csv(capsys, *args: str) -> list[dict[str, str]]:
@@ -50,3 +53,19 @@ def test_score_ci_and_compare_csv_note_the_ace_row(capsys) -> None:
     compared = _csv(capsys, "compare", key, a, b, "--metrics", "muc,ace", "--format", "csv")
     assert list(compared[0])[-1] == "note"
     _notes_hold_exactly_the_single_valued(compared)
+
+
+@pytest.mark.parametrize("args", [
+    ("--conventions", "conll", str(LUO / "key.conll"), str(LUO / "response-a.conll")),
+    ("--conventions", "corefud", str(COREFUD / "key.conllu"), str(COREFUD / "response.conllu")),
+    ("--conventions", "ua", str(UA / "bridging.key"), str(UA / "bridging.response")),
+])
+def test_per_document_json_has_one_shape_under_every_convention(capsys, args) -> None:
+    """`documents` the count, `per_document` a list of {document, metrics}: CorefUD's and UA's
+    reports listed the documents in `documents`, each under `name`, so a script reading CoNLL's broke."""
+    assert main(["score", *args, "--per-doc", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["documents"] == len(report["per_document"]) >= 1
+    for entry in report["per_document"]:
+        assert set(entry) == {"document", "metrics"} and set(entry["metrics"]) == set(report["metrics"])
+        assert set(next(iter(entry["metrics"].values()))) >= {"recall", "precision", "f1"}

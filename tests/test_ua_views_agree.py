@@ -93,7 +93,7 @@ def options() -> LoadOptions:
 @pilot_test
 async def test_the_workbench_scores_panel_lists_those_metrics_with_those_numbers(capsys):
     scored = json.loads(run(capsys, "score", KEY, RESPONSE, *UA_OPTIONS, "--format", "json"))
-    corpus, (document,) = scored["metrics"], scored["documents"]
+    corpus, (document,) = scored["metrics"], scored["per_document"]
     app = Workbench(KEY, [RESPONSE], options())
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)

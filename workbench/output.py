@@ -82,6 +82,13 @@ def score_json(score: AnyScore) -> dict:
     return out
 
 
+def document_json(name: str, scores: dict) -> dict:
+    """One entry of a JSON report's `per_document` list, under every convention: a script reading
+    CoNLL's, CorefUD's and UA's report finds the count in `documents` and each document's scores
+    here (CorefUD and UA listed them in `documents`, each under `name`)."""
+    return {"document": name, "metrics": {metric: score_json(score) for metric, score in scores.items()}}
+
+
 def shown_document(name: str) -> str:
     """A document's name as the views a person reads show it (text and Markdown reports, the
     workbench's screens): its short name, `(GUM_bio_moreau); part 000` -> `GUM_bio_moreau`

@@ -21,7 +21,7 @@ from metrics.measures.weights import given
 
 from ..json_text import dumps
 from ..output import CORPUS_MICRO_ROW, SCORE_CSV_COLUMNS, align_rows, emit, percent, render_csv, render_markdown, score_json, \
-    nothing_to_score, nothing_to_score_note, score_csv_cells, shown_document, single_valued_note
+    document_json, nothing_to_score, nothing_to_score_note, score_csv_cells, shown_document, single_valued_note
 from ..session import LoadOptions, Session
 from ..options import UsageError, jobs_option, weights_option
 from .common import kept_until_exit, warn_all
@@ -118,11 +118,13 @@ def shown_metrics(asked: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def result_json(result: Scores) -> dict:
+    """The JSON report, in CoNLL-2012's shape (`documents` a count, `per_document` the list) with
+    CorefUD's settings first; no `macro`, which corefud-scorer does not give."""
     return {
+        "documents": len(result.documents),
         **result.settings.fields(),
         "metrics": {name: score_json(score) for name, score in result.micro.items()},
-        "documents": [{"name": name, "metrics": {m: score_json(v) for m, v in scores.items()}}
-                      for name, scores in result.documents],
+        "per_document": [document_json(name, scores) for name, scores in result.documents],
     }
 
 

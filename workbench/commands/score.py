@@ -19,8 +19,9 @@ from metrics.corpus.scoring import CorpusResult
 from . import corefud, ua
 from .common import add_output_argument, load_options, load_session, warn, warn_all
 
-from ..output import CORPUS_MACRO_ROW, CORPUS_MICRO_ROW, SCORE_CSV_COLUMNS, align_rows, conventions_header, conventions_json, emit, \
-    percent, render_csv, render_markdown, score_csv_cells, score_json, shown_document, single_valued_note
+from ..output import CORPUS_MACRO_ROW, CORPUS_MICRO_ROW, SCORE_CSV_COLUMNS, align_rows, conventions_header, \
+    conventions_json, document_json, emit, percent, render_csv, render_markdown, score_csv_cells, score_json, \
+    shown_document, single_valued_note
 from ..score_rows import document_entries
 from ..names import system_names
 from ..session import LoadOptions
@@ -193,7 +194,7 @@ def json_chunks(result: CorpusResult, extra: dict | None = None) -> Iterator[str
     entries = document_entries(result.documents, 2, ",\n  ")
     if entries is None:
         entries = (("," if i else "") + ("\n  " if i else "")
-                   + dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth=2)
+                   + dumps(document_json(name, scores), depth=2)
                    for i, (name, scores) in enumerate(result.documents))
     yield from entries
     yield ("\n ]" if result.documents else "]") + "\n}\n"
