@@ -1,0 +1,63 @@
+"""`convert --to crac-text` of a key whose words hold the inline format's markup (`|`, `##`,
+brackets, commas, whitespace): read back, the output gives the key's words and mentions, or the
+convert is refused in one line naming the word (written bare, `|` shifted the words read back)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main
+
+MARKUP_WORDS = ["|", "a|b", "|[e1]", "b|", "##", "##x", "#", "#x#", "[e1", "e1]", "[e1]", "[", "]", ",", "a,b",
+                "[e1,e1]", "x|[e9", "a b", "a\u00a0b", "\u3000", "a\u2028b", "a\x85b", "a\x1cb", "e1", "_", "#|#"]
+"""Words holding each character the reader gives a meaning to: `|` (marks follow), `##` (an
+empty-node slot), `[`, `]` and `,` (inside marks), and whitespace of every kind `str.split` and
+`str.splitlines` cut at; and some that look like marks but hold no `|`."""
+
+WRITABLE = {"#", "#x#", "[e1", "e1]", "[e1]", "[", "]", ",", "a,b", "[e1,e1]", "e1", "_"}
+
+
+def _key(path: Path, word: str) -> int:
+    """A two-mention key with `word` inside a mention of e2 and alone as a mention of e1; returns
+    the line of `word`'s first row."""
+    words = ["Mary", word, "saw", word, "."]
+    entities = ["Entity=(e1-person-1-)", "Entity=(e2-thing-1-", "Entity=e2)", "Entity=(e1-person-1-)", "_"]
+    rows = [f"{i}\t{w}\t_\tX\t_\t_\t{0 if i == 1 else 1}\t{'root' if i == 1 else 'dep'}\t"
+            f"{0 if i == 1 else 1}:{'root' if i == 1 else 'dep'}\t{e}"
+            for i, (w, e) in enumerate(zip(words, entities), 1)]
+    head = ["# newdoc id = d1", "# global.Entity = eid-etype-head-other", "# sent_id = 1", "# text = x"]
+    path.write_text("\n".join(head + rows) + "\n\n", encoding="utf-8")
+    return len(head) + 2
+
+
+def _run(capsys, *args: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(args))
+    except SystemExit as exit:
+        code = int(exit.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("word", MARKUP_WORDS)
+def test_a_markup_word_is_read_back_as_written_or_refused_by_name(tmp_path, capsys, word) -> None:
+    key, out = tmp_path / "key.conllu", tmp_path / "out.txt"
+    line = _key(key, word)
+    code, _, err = _run(capsys, "convert", str(key), str(out), "--to", "crac-text")
+    if code != 0:
+        assert word not in WRITABLE, err
+        assert code == 1 and len(err.splitlines()) == 1 and "Traceback" not in err
+        assert err.startswith(f"corefwb: error: {key}:{line}: ") and repr(word) in err
+        return
+    assert word in WRITABLE
+    (written,) = out.read_text(encoding="utf-8").splitlines()
+    assert [token.split("|")[0] for token in written.split()] == ["Mary", word, "saw", word, "."]
+    code, report, err = _run(capsys, "score", str(key), str(out), "--metrics", "mentions,muc", "--singletons", "keep",
+                             "--match", "exact", "--format", "json")
+    assert code == 0 and err == ""  # nothing repaired, no word replaced
+    scores = json.loads(report)["metrics"]
+    assert scores["mentions"]["f1"] == scores["muc"]["f1"] == 1.0
+    assert scores["mentions"]["counts"][1] == 3  # Mary, the two-word mention, the word alone
