@@ -27,7 +27,7 @@ from metrics.model import InputError, Node, NodeDocument
 
 
 def write_text(keys: list[NodeDocument], skeleton: list[KeyDocument], blind: bool = False,
-               sequential_ids: bool = False, zero_mentions: bool = False, path: str = "") -> str:
+               sequential_ids: bool = False, zero_mentions: bool = False, *, path: str = "") -> str:
     """The inline format, one line per document.  A word the format cannot hold (`unwritable`) is
     refused with its line in the key (`path`): written bare, it was read back as other words."""
     lines = []
