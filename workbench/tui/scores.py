@@ -22,7 +22,7 @@ from textual.widgets import Button, Input, Static
 from metrics.measures.weights import MAX_WEIGHT, PRESETS, Weights
 
 from .cells import FastTable, fitted_names, pair_heads
-from .rows import ScoreLine, percent
+from .rows import DELTA_WIDTH, ScoreLine, percent
 from ..output import fitted_interval, fitted_points, nothing_to_score, nothing_to_score_note
 
 COLUMNS = (("metric", 12), (" doc R", 6), ("     P", 6), ("     F", 6), (" ", 1),
@@ -48,7 +48,7 @@ MAX_SYSTEM_COLUMNS = (SCORES_WIDTH - COLUMNS[0][1] - 6 - INTERVAL_WIDTH) // 6
 """Compare mode: a column per system while they fit (5), else the baseline's and the compared one's."""
 
 
-WIDE_DELTA_WIDTH, WIDE_INTERVAL_WIDTH = 7, 16
+WIDE_DELTA_WIDTH, WIDE_INTERVAL_WIDTH = DELTA_WIDTH, 16
 """Compare mode, where the systems leave room: ΔF and its interval in these cells, each with the
 scores' two decimals and a blank before it (` -34.30`, ` [-38.46,-22.02]`: `output.fitted_points`,
 `fitted_interval`); else in 6 and what is left, with fewer decimals where they do not fit."""
