@@ -17,14 +17,22 @@ MARKUP_WORDS = ["|", "a|b", "|[e1]", "b|", "##", "##x", "#", "#x#", "[e1", "e1]"
 empty-node slot), `[`, `]` and `,` (inside marks), and whitespace of every kind `str.split` and
 `str.splitlines` cut at; and some that look like marks but hold no `|`."""
 
-WRITABLE = {"#", "#x#", "[e1", "e1]", "[e1]", "[", "]", ",", "a,b", "[e1,e1]", "e1", "_"}
+WRITTEN_WITH_MARKS = {"#", "#x#", "[e1", "e1]", "[e1]", "[", "]", ",", "a,b", "[e1,e1]", "e1", "_"}
+"""Those read back as written, marks and all; the others hold `|`, a space (whose marks the reader
+drops), another whitespace (which splits the line) or a leading `##` (an empty-node slot)."""
+WRITTEN_BARE = WRITTEN_WITH_MARKS | {"|", "b|", "a|b", "a b", "#|#"}
+"""Without marks a word with `|` or a space is written as `conllu2text` writes it (GUM holds `|`):
+read back as the key's word; refused are those whose own text reads as a mark (`|[e1]`, `x|[e9`)."""
 
 
-def _key(path: Path, word: str) -> int:
-    """A two-mention key with `word` inside a mention of e2 and alone as a mention of e1; returns
-    the line of `word`'s first row."""
+def _key(path: Path, word: str, marked: bool) -> int:
+    """A key with `word` twice, inside mentions when `marked` (e2 starts at the first, the second
+    a mention of e1), else outside every mention; returns the line of `word`'s first row."""
     words = ["Mary", word, "saw", word, "."]
-    entities = ["Entity=(e1-person-1-)", "Entity=(e2-thing-1-", "Entity=e2)", "Entity=(e1-person-1-)", "_"]
+    if marked:
+        entities = ["Entity=(e1-person-1-)", "Entity=(e2-thing-1-", "Entity=e2)", "Entity=(e1-person-1-)", "_"]
+    else:
+        entities = ["Entity=(e1-person-1-)", "_", "Entity=(e1-person-1-)", "_", "Entity=(e3-thing-1-)"]
     rows = [f"{i}\t{w}\t_\tX\t_\t_\t{0 if i == 1 else 1}\t{'root' if i == 1 else 'dep'}\t"
             f"{0 if i == 1 else 1}:{'root' if i == 1 else 'dep'}\t{e}"
             for i, (w, e) in enumerate(zip(words, entities), 1)]
@@ -42,22 +50,30 @@ def _run(capsys, *args: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
+@pytest.mark.parametrize("marked", [True, False])
 @pytest.mark.parametrize("word", MARKUP_WORDS)
-def test_a_markup_word_is_read_back_as_written_or_refused_by_name(tmp_path, capsys, word) -> None:
+def test_a_markup_word_is_read_back_as_written_or_refused_by_name(tmp_path, capsys, word, marked) -> None:
     key, out = tmp_path / "key.conllu", tmp_path / "out.txt"
-    line = _key(key, word)
+    line = _key(key, word, marked)
+    writable = WRITTEN_WITH_MARKS if marked else WRITTEN_BARE
     code, _, err = _run(capsys, "convert", str(key), str(out), "--to", "crac-text")
     if code != 0:
-        assert word not in WRITABLE, err
+        assert word not in writable, err
         assert code == 1 and len(err.splitlines()) == 1 and "Traceback" not in err
         assert err.startswith(f"corefwb: error: {key}:{line}: ") and repr(word) in err
         return
-    assert word in WRITABLE
+    assert word in writable
     (written,) = out.read_text(encoding="utf-8").splitlines()
-    assert [token.split("|")[0] for token in written.split()] == ["Mary", word, "saw", word, "."]
-    code, report, err = _run(capsys, "score", str(key), str(out), "--metrics", "mentions,muc", "--singletons", "keep",
-                             "--match", "exact", "--format", "json")
-    assert code == 0 and err == ""  # nothing repaired, no word replaced
-    scores = json.loads(report)["metrics"]
+    assert len(written.split()) == 5  # no word split, none joined
+    code, report, err = _run(capsys, "score", str(key), str(out), "--response-format", "crac-text", "--metrics",
+                             "mentions,muc", "--singletons", "keep", "--match", "exact", "--format", "json")
+    assert code == 0
+    result = json.loads(report)
+    alignment, repairs = result.get("alignment", {}), result.get("repairs", {})
+    assert alignment.get("inserted", 0) == alignment.get("deleted", 0) == 0  # the key's words, in place
+    assert repairs.get("lost_mentions", 0) == 0 and repairs.get("brackets_closed", 0) == 0
+    scores = result["metrics"]
     assert scores["mentions"]["f1"] == scores["muc"]["f1"] == 1.0
-    assert scores["mentions"]["counts"][1] == 3  # Mary, the two-word mention, the word alone
+    assert scores["mentions"]["counts"][1] == 3  # every mention of the key, and no other
+    if marked:  # read back as written: no word replaced, nothing repaired
+        assert err == "" and [token.split("|")[0] for token in written.split()] == ["Mary", word, "saw", word, "."]
