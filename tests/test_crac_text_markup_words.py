@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.cli import main
+from cli_support import corefwb_in_process
 
 MARKUP_WORDS = ["|", "a|b", "|[e1]", "b|", "##", "##x", "#", "#x#", "[e1", "e1]", "[e1]", "[", "]", ",", "a,b",
                 "[e1,e1]", "x|[e9", "a b", "a\u00a0b", "\u3000", "a\u2028b", "a\x85b", "a\x1cb", "e1", "_", "#|#"]
@@ -41,22 +41,14 @@ def _key(path: Path, word: str, marked: bool) -> int:
     return len(head) + 2
 
 
-def _run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exit:
-        code = int(exit.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 @pytest.mark.parametrize("marked", [True, False])
 @pytest.mark.parametrize("word", MARKUP_WORDS)
-def test_a_markup_word_is_read_back_as_written_or_refused_by_name(tmp_path, capsys, word, marked) -> None:
+def test_a_markup_word_is_read_back_as_written_or_refused_by_name(tmp_path, word, marked) -> None:
     key, out = tmp_path / "key.conllu", tmp_path / "out.txt"
     line = _key(key, word, marked)
     writable = WRITTEN_WITH_MARKS if marked else WRITTEN_BARE
-    code, _, err = _run(capsys, "convert", str(key), str(out), "--to", "crac-text")
+    converted = corefwb_in_process("convert", str(key), str(out), "--to", "crac-text")
+    code, err = converted.returncode, converted.stderr
     if code != 0:
         assert word not in writable, err
         assert code == 1 and len(err.splitlines()) == 1 and "Traceback" not in err
@@ -65,10 +57,10 @@ def test_a_markup_word_is_read_back_as_written_or_refused_by_name(tmp_path, caps
     assert word in writable
     (written,) = out.read_text(encoding="utf-8").splitlines()
     assert len(written.split()) == 5  # no word split, none joined
-    code, report, err = _run(capsys, "score", str(key), str(out), "--response-format", "crac-text", "--metrics",
-                             "mentions,muc", "--singletons", "keep", "--match", "exact", "--format", "json")
-    assert code == 0
-    result = json.loads(report)
+    scored = corefwb_in_process("score", str(key), str(out), "--response-format", "crac-text", "--metrics",
+                                "mentions,muc", "--singletons", "keep", "--match", "exact", "--format", "json")
+    assert scored.returncode == 0
+    result, err = json.loads(scored.stdout), scored.stderr
     alignment, repairs = result.get("alignment", {}), result.get("repairs", {})
     assert alignment.get("inserted", 0) == alignment.get("deleted", 0) == 0  # the key's words, in place
     assert repairs.get("lost_mentions", 0) == 0 and repairs.get("brackets_closed", 0) == 0
