@@ -91,6 +91,25 @@ async def test_errors_of_the_document_or_the_corpus():
 
 
 @pilot_test
+async def test_the_footer_offers_d_on_the_tabs_it_changes_only():
+    """Sweep and Documents cover the corpus whatever `d` says: the footer showed `d` there."""
+    app = Workbench(KEY, RESPONSES[:2])
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_charts(pilot)
+        for tab, offered in (("tab-sweep", False), ("tab-errors", True), ("tab-documents", False),
+                             ("tab-stages", True), ("tab-sweep", False)):
+            screen.query_one("#charts").active = tab
+            await pilot.pause(0.2)
+            footer = screen_text(app)[-1]
+            assert ("Document / corpus errors" in footer) == offered, (tab, footer)
+            assert ("d" in screen.active_bindings) == offered, tab
+        before = screen.scope_document
+        await pilot.press("d")  # on the Sweep: nothing to switch
+        await pilot.pause(0.1)
+        assert screen.scope_document == before
+
+
+@pilot_test
 async def test_a_key_alone_has_no_charts():
     app = Workbench(KEY, [])
     async with app.run_test(size=SMALL) as pilot:

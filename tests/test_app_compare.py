@@ -164,6 +164,24 @@ async def test_f9_swaps_two_systems_from_memory():
         assert all(c.kind != "fixed" or c.b is None for c in app.query_one(ErrorPanel).rows)
 
 
+@pytest.mark.parametrize("size", [SMALL, LARGE])
+@pilot_test
+async def test_the_documents_list_writes_delta_f_as_compare_and_the_scores_panel_do(size):
+    """ΔF with two decimals (-32.07, not -32.1) at 100x30 (the list shown by F6) and 200x50, as
+    `corefwb compare` and the scores panel write it: the list's column had one cell fewer."""
+    app = gum_pair()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        if size == SMALL:
+            await pilot.press("f6")
+            await pilot.pause()
+        documents = app.query_one(DocumentList)
+        table = documents.query_one("#documents")
+        cells = [str(table.get_row(str(row.index))[-1]) for row in documents.rows]
+        assert cells == [signed_points(row.delta, 2).rjust(7) for row in documents.rows]
+        assert any(abs(row.delta) >= 10 for row in documents.rows)  # the two-digit case that lost a decimal
+
+
 @pilot_test
 async def test_f9_compares_the_next_system_with_the_baseline():
     app = Workbench(CHEN, CHEN_RESPONSES)

@@ -38,7 +38,7 @@ async def test_export_corpus_json_csv_markdown(tmp_path):
         assert all(error["impact_points"] is not None for error in report["errors"])  # every document priced
         written = app.write_export("document", "csv", str(tmp_path / "doc.csv"))
         scores_part, errors_part = open(written, encoding="utf-8").read().split("\n\n")
-        assert next(csv.reader(io.StringIO(scores_part))) == ["scope", "metric", "recall", "precision", "f1"]
+        assert next(csv.reader(io.StringIO(scores_part))) == ["scope", "metric", "recall", "precision", "f1", "note"]
         errors = list(csv.DictReader(io.StringIO(errors_part)))
         assert len(errors) == len(app.errors[app.corpus.pairs[app.doc_index].name])
         assert errors[0]["fix"] and errors[0]["impact_points"]  # the same columns as `corefwb errors --format csv`

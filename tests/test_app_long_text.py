@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from app_support import pilot_test, settle
-from text_reference import marked_mentions, token_units
+from text_reference import marked_mentions, overlaid, token_units
 
 from metrics.model import Document, MentionType
 from workbench.tui import textlayout
@@ -27,7 +27,7 @@ def atoms(lines) -> list[list[tuple]]:
 def eager(key: Document, response: Document, types, mode: str, width: int, overlay=None, **compared):
     marks = marked_mentions(key, response, types, mode, **compared)
     if overlay is not None:
-        marks = overlay.apply(marks)
+        marks = overlaid(overlay, marks)
     return wrap_units(token_units(key, marks), key.sentence_starts or [0], width)
 
 
@@ -75,7 +75,7 @@ def test_compare_mode_labels_and_changes_widen_the_same_tokens(small_blocks):
 def test_the_ua_relations_lay_out_as_the_whole(small_blocks, singletons):
     """Under --conventions ua (the CODI-CRAC dialogue of tests/data/ua/codi), with every set of
     relations shown: their markables' brackets and labels, and the label endings, each where
-    `Overlay.apply` puts it (on the chain's mention of its span, on the first markable there, or
+    text_reference's `overlaid` puts it (on the chain's mention of its span, on the first markable there, or
     in a bracket of its own when no chain shows the span: a singleton removed)."""
     from workbench.session import LoadOptions, Session
     from workbench.tui.relations import NR, RELATIONS, overlay

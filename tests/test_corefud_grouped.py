@@ -46,7 +46,7 @@ def test_score_ci_under_corefud_and_numbers_in_csv(tmp_path, capsys) -> None:
     text = output(capsys, "score", KEY, resp, "--ci", "--bootstrap", "50", "--format", "csv")
     assert "np." not in text
     rows = list(csv.reader(io.StringIO(text.split("\n\n")[0])))
-    assert [float(cell) for row in rows[1:] for cell in row[2:]]  # every score a number
+    assert [float(cell) for row in rows[1:] for cell in row[2:5]]  # every score a number (then the note)
     text = output(capsys, "compare", KEY, resp, resp, "--bootstrap", "50", "--group-by", "genre", "--format", "csv")
     assert "np." not in text
 

@@ -89,7 +89,8 @@ async def test_a_documents_conll_f1_is_in_score_per_doc_as_the_documents_list_sh
     """The workbench lists and sorts the documents by their CoNLL F1; `score` under CorefUD gave
     each document's metrics but not its CoNLL F1."""
     resp = gum2_response(tmp_path, capsys)
-    documents = {entry["name"]: entry["metrics"] for entry in as_json(capsys, "score", KEY, resp, "--per-doc")["documents"]}
+    documents = {entry["document"]: entry["metrics"]
+                 for entry in as_json(capsys, "score", KEY, resp, "--per-doc")["per_document"]}
     args = build_parser().parse_args([KEY, resp, "--no-cache"])
     app = Workbench(KEY, [resp], load_options(argparse.Namespace(**vars(args)), [resp], ua_taken=True))
     async with app.run_test(size=(200, 50)) as pilot:

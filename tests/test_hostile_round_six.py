@@ -120,7 +120,7 @@ def test_a_non_referring_entity_of_several_markables_is_warned_about_and_explain
                                                                 "EntityID=1-Pseudo|MarkableID=m2"), encoding="utf-8")
     status, out, err = run(capsys, "score", str(key), str(response), "--metrics", "non_referring", "--format", "csv",
                            "--no-cache")
-    assert status == 0 and out.splitlines()[1] == "\"(corpus, micro)\",non_referring,0.5,1.0,0.6666666666666666"
+    assert status == 0 and out.splitlines()[1] == "\"(corpus, micro)\",non_referring,0.5,1.0,0.6666666666666666,"
     (warning,) = err.splitlines()
     assert warning.startswith(f"corefwb: warning: {response}: 1 non-referring entity") and "line 8" in warning
     status, out, err = run(capsys, "errors", str(key), str(response), "--no-cache")

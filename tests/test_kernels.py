@@ -93,7 +93,7 @@ def test_documents_scored_together_as_alone(pairs_of_documents) -> None:
     corpus = prepare([p.key for p in pairs_of_documents], [p.response for p in pairs_of_documents])
     together = tuggener.score_documents(corpus.pairs)
     for pair, scores in zip(corpus.pairs, together):
-        alone = tuggener.score_document(pair)
+        alone = tuggener.score_documents([pair])[0]
         assert repr(scores) == repr(alone)
         want = reference.judgements(reference.ref_key_view(pair.key), reference.ref_response_view(pair.response),
                                     pair.types)

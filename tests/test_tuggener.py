@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from strategies import Pair, corpora, pairs
 
 import metrics
-from tuggener_support import count_document
+from tuggener_support import breakdown_document, count_document, score_document, totals
 from metrics.model import Document, MentionType
 from metrics.corpus.scoring import prepare, prepare_pair
-from metrics.measures.tuggener import COUNTED, METRICS, AnchorScore, Tally, breakdown_document, score_document, totals
+from metrics.measures.tuggener import COUNTED, METRICS, AnchorScore, Tally
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "chen-ng"
 N, M, P = MentionType.NAME, MentionType.NOMINAL, MentionType.PRONOUN
@@ -188,8 +188,7 @@ def test_document_scores_are_the_totals_of_the_breakdown(pairs_of_documents):
     """`score_document` counts by outcome alone; the same numbers as summing the breakdown by
     mention type (`scores_from_counts` of `count_views`)."""
     from metrics.corpus.scoring import prepare
-    from metrics.measures.tuggener import count_views, score_document
-    from tuggener_support import scores_from_counts
+    from tuggener_support import count_views, scores_from_counts
 
     corpus = prepare([p.key for p in pairs_of_documents], [p.response for p in pairs_of_documents])
     for pair in corpus.pairs:

@@ -30,7 +30,7 @@ def test_a_ua_key_is_scored_under_ua_by_default(capsys):
     result = json.loads(out)
     assert status == 0 and result["conventions"] == "ua" and result["match"] == "exact"
     assert list(result["metrics"])[:3] == ["mentions", "muc", "bcub"]
-    assert result["documents"][0]["name"] == "bridging"
+    assert result["documents"] == 1 and result["per_document"][0]["document"] == "bridging"
 
 
 def test_a_preset_sets_what_the_ua_scorer_sets(capsys):

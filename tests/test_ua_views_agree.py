@@ -51,7 +51,8 @@ def test_score_compare_and_errors_list_the_same_metrics_with_the_same_numbers(ca
     assert not {"lmuc", "immediate", "ceaf_phi1", "ace"} & set(LISTED)
 
     rows = list(csv.reader(io.StringIO(run(capsys, "score", KEY, RESPONSE, *UA_OPTIONS, "--format", "csv"))))
-    assert {row[1]: [float(v) for v in row[2:]] for row in rows[1:]} == \
+    assert rows[0][5] == "note" and not any(row[5] for row in rows[1:])  # no single-valued metric under UA
+    assert {row[1]: [float(v) for v in row[2:5]] for row in rows[1:]} == \
         {m: [s["recall"], s["precision"], s["f1"]] for m, s in scored.items()}
     text = run(capsys, "score", KEY, RESPONSE, *UA_OPTIONS).splitlines()
     for name, score in scored.items():  # two decimals in the CLI's text
@@ -92,7 +93,7 @@ def options() -> LoadOptions:
 @pilot_test
 async def test_the_workbench_scores_panel_lists_those_metrics_with_those_numbers(capsys):
     scored = json.loads(run(capsys, "score", KEY, RESPONSE, *UA_OPTIONS, "--format", "json"))
-    corpus, (document,) = scored["metrics"], scored["documents"]
+    corpus, (document,) = scored["metrics"], scored["per_document"]
     app = Workbench(KEY, [RESPONSE], options())
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)

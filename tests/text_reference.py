@@ -6,8 +6,10 @@ product's `TextMarks` and `LazyLayout` with them)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from metrics.model import Document, MentionType, Span
+from workbench.tui.relations import Overlay
 from workbench.tui.rows import (Atom, Marked, Side, _sides, chain_ids, display_words, label_marks, mention_type,
                                 token_units_between)
 
@@ -49,3 +51,23 @@ def token_units(doc: Document, marks: Sequence[Marked]) -> list[list[Atom]]:
     """The units of every token of a document (`rows.token_units_between` over the whole text):
     what `rows.wrap_units` lays out whole, the layout a block at a time must equal."""
     return token_units_between(display_words(doc.words), marks, 0, len(doc.words))
+
+
+def overlaid(overlay: Overlay, marks: Sequence[Marked]) -> list[Marked]:
+    """The mentions to draw with the relations added (moved here from `relations.Overlay.apply`,
+    which only tests called; `TextMarks._overlaid` is the product's way).  A label ending goes to
+    the chain's mention of its span, else to the first markable the relations bracket there, else
+    to a bracket of its own (a mention no chain shows: a singleton removed)."""
+    ended: set[Span] = set()
+
+    def ending_of(mark: Marked) -> Marked:
+        ending = overlay.endings.get(mark.span)
+        if not ending or mark.span in ended:
+            return mark
+        ended.add(mark.span)
+        return replace(mark, label=mark.label + ending)
+
+    out = [ending_of(mark) for mark in marks]
+    out += [ending_of(mark) for mark in overlay.marks]
+    out += [Marked(span, None, ending) for span, ending in overlay.endings.items() if span not in ended]  # untyped
+    return out

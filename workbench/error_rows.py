@@ -22,8 +22,8 @@ from metrics.measures.weights import given
 from metrics.model import MentionType
 
 from .json_text import Written, dumps, scalar, string
-from .output import IMPACT_UNIT, error_json, impact_points, impact_text, markdown_cell, percent, render_csv, \
-    render_markdown, score_json, shown_document, single_valued_note
+from .output import IMPACT_UNIT, SCORE_CSV_COLUMNS, error_json, impact_points, impact_text, markdown_cell, percent, render_csv, \
+    render_markdown, score_csv_cells, score_json, shown_document, single_valued_note
 
 ERROR_COLUMNS = ["document", "category", "start", "end", "text", "type", "antecedent_start", "antecedent_end",
                  "antecedent_text", "best_antecedent_start", "best_antecedent_end", "best_antecedent_text",
@@ -234,9 +234,9 @@ def render_report(scope: str, weights: Sequence[float], scores: dict, records: S
                   "scores": {name: score_json(score) for name, score in scores.items()},
                   "errors": None if records is None else [error_json(r) for r in records]}
         return dumps(report) + "\n"
-    score_rows = [[scope, name, repr(s.recall), repr(s.precision), repr(s.f1)] for name, s in scores.items()]
     if fmt == "csv":
-        text = render_csv(["scope", "metric", "recall", "precision", "f1"], score_rows)
+        text = render_csv(["scope", *SCORE_CSV_COLUMNS[1:]],
+                          [[scope, name, *score_csv_cells(name, s)] for name, s in scores.items()])
         if records is not None:
             text += "\n" + errors_csv(ErrorColumns.of(records))
         return text

@@ -82,6 +82,13 @@ def score_json(score: AnyScore) -> dict:
     return out
 
 
+def document_json(name: str, scores: dict) -> dict:
+    """One entry of a JSON report's `per_document` list, under every convention: a script reading
+    CoNLL's, CorefUD's and UA's report finds the count in `documents` and each document's scores
+    here (CorefUD and UA listed them in `documents`, each under `name`)."""
+    return {"document": name, "metrics": {metric: score_json(score) for metric, score in scores.items()}}
+
+
 def shown_document(name: str) -> str:
     """A document's name as the views a person reads show it (text and Markdown reports, the
     workbench's screens): its short name, `(GUM_bio_moreau); part 000` -> `GUM_bio_moreau`
@@ -159,6 +166,19 @@ def single_valued_note(metric_names: Sequence[str]) -> str | None:
 
     single = [label(name) for name in metric_names if METRICS[name].single]
     return f"{', '.join(single)}: F1 column is the value; recall and precision are value-based" if single else None
+
+
+SCORE_CSV_COLUMNS = ["document", "metric", "recall", "precision", "f1", "note"]
+"""The columns of every CSV of scores, one row per document (or corpus row) and metric (`score` under
+every convention, `--ci`, the workbench's export as "scope"): `note` says, on a single-valued
+metric's row, that its f1 holds the value (`single_valued_note`), since a CSV reader sees no line
+under the table; it is empty on every other row."""
+
+
+def score_csv_cells(metric: str, score) -> list:
+    """The cells of one metric's score in a CSV row (`SCORE_CSV_COLUMNS` after the document and
+    metric): recall, precision and f1 at full precision, and the single-valued note."""
+    return [score.recall, score.precision, score.f1, single_valued_note([metric]) or ""]
 
 
 def nothing_to_score(score: object) -> bool:

@@ -129,6 +129,13 @@ class LoadOptions:
         set_max_document_tokens(self.max_document_tokens)
 
     @property
+    def weighs_zeros(self) -> bool:
+        """Whether zeros are read, so that a fifth weight (w_zero) means something: CorefUD's and
+        UA's conventions; `--weights` refuses a fifth number under CoNLL-2012's, and the workbench's
+        weight editor offers no fifth box there."""
+        return self.conventions != CONLL_2012
+
+    @property
     def ace(self) -> AceOptions:
         return AceOptions(self.ace_variant, self.ace_weighting)
 

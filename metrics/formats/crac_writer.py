@@ -23,18 +23,28 @@ import json
 
 from metrics.formats.crac_key import KeyDocument
 from metrics.mentions.movehead import Tree, common_treelet_root, move_head
-from metrics.model import Node, NodeDocument
+from metrics.mentions.realign import gives_marks
+from metrics.model import InputError, Node, NodeDocument
 
 
 def write_text(keys: list[NodeDocument], skeleton: list[KeyDocument], blind: bool = False,
-               sequential_ids: bool = False, zero_mentions: bool = False) -> str:
-    """The inline format, one line per document."""
+               sequential_ids: bool = False, zero_mentions: bool = False, *, path: str = "") -> str:
+    """The inline format, one line per document.  A word the format cannot hold (`unwritable`) is
+    refused with its line in the key (`path`): written, it was read back as other words or marks."""
     lines = []
     for number, (key, doc) in enumerate(zip(keys, skeleton), 1):
         nodes, marks = _marks(key, doc, number, sequential_ids, zero_mentions)
         words = []
+        forms, lines_of = dict(zip(doc.words, doc.forms)), dict(zip(doc.words, doc.word_lines))
         for node, word in zip(nodes, _tokens(doc, nodes)):
-            words.append(f"{word}|{','.join(sorted(marks[node]))}" if marks.get(node) and not blind else word)
+            marked = bool(marks.get(node)) and not blind
+            form = doc.empty_forms[node] if node[2] else forms[node]
+            why = unwritable(form, marked, empty_node=bool(node[2]))
+            if why is not None:
+                kind = "empty node" if node[2] else "word"
+                raise InputError(path, lines_of.get(node), f"document {doc.name!r}: the {kind} {form!r} {why}; "
+                                                           f"crac-text has no escape")
+            words.append(f"{word}|{','.join(sorted(marks[node]))}" if marked else word)
         lines.append(" ".join(words) + "\n")
     return "".join(lines)
 
@@ -64,6 +74,31 @@ def write_json(keys: list[NodeDocument], skeleton: list[KeyDocument], blind: boo
             record["clusters_text_mentions"] = [[" ".join(tokens[a:b + 1]) for a, b in spans] for spans in kept]
         out.append(record)
     return json.dumps(out, ensure_ascii=False, indent=1) + "\n"
+
+
+def unwritable(form: str, marked: bool, empty_node: bool = False) -> str | None:
+    """Why a key form cannot be written in the inline text without changing what is read back, or
+    None.  The reader splits a line at whitespace (a space `conllu2text` writes `_`), cuts a
+    token's marks at its first `|`, compares the rest with the key's form cut at its first
+    whitespace (a word that differs is replaced, its marks dropped), and takes a token starting
+    with `##` for an empty-node slot.  So a word with `|` or a space is written as `conllu2text`
+    writes it while it has no marks (GUM has `|`: read back as the key's word, with the
+    pipeline's warnings), and refused when it has some, or when its own text would be read as a
+    mark (`x|[e1]`).  `marked`: the word is written with marks.  An empty node's form (after its
+    `##`) may be `_`: nothing."""
+    if empty_node and form == "_":
+        return None
+    if not form:
+        return "is empty"
+    if len(form.replace(" ", "_").split()) != 1:
+        return "holds whitespace that splits a line"
+    if form.startswith("##") and not empty_node:
+        return "starts with '##', which marks an empty-node slot"
+    if marked and ("|" in form or " " in form):
+        return "holds '|' or a space and has marks, which reading it back would drop"
+    if not marked and gives_marks(form.replace(" ", "_")):
+        return "would be read back as a mention's mark"
+    return None
 
 
 def _tokens(doc: KeyDocument, nodes: list[Node]) -> list[str]:

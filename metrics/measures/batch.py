@@ -347,7 +347,7 @@ def mentions(t: Tables) -> Column:
 
 
 def application(t: Tables, parts: tuple[str, ...]) -> Column:
-    """One of Tuggener's metrics (`tuggener.score_document`) of every document, the score of the
+    """One of Tuggener's metrics (`tuggener.score_documents`) of every document, the score of the
     counts of `parts` (one counted metric; or the anchors' ED and EM, whose F-phi is the
     metric): a document with no chain of two mentions or more on either side has nothing to
     judge (singletons are skipped), every count 0; the others are judged together

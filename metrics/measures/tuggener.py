@@ -25,25 +25,25 @@ wl counts in both, so that a mention linked wrongly is neither "not found" nor "
 
 Singleton chains are skipped on both sides (footnote 1: no application gains from them).  Each
 span counts once per side (a span listed twice keeps the chain v8.01 keeps, see metrics.errors.chen_ng.records).
-Counts are kept per class of the judged mention (the anchor's for ED): its mention type, or its
-head's POS class or named-entity class as in the paper's Tables 3 and 4, so the breakdown and the
-totals come from one pass.
+Each judgement keeps the class of the judged mention (the anchor's for ED), so that the counts can
+be broken down by mention type, or by its head's POS class or named-entity class as in the paper's
+Tables 3 and 4: only tests ask for that breakdown (tests/tuggener_support.py's `count_views`, which
+checks the paper's tables and `score_documents`, which counts by outcome alone).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain as chained
 
 import numpy as np
 
 from metrics.measures.catalog import ANCHOR, ANCHOR_ED, ANCHOR_EM, IMMEDIATE, INFERRED, Family, names
-from metrics.mentions.chains import (CODE_BASE, KEY_KEEPS_LAST, RESPONSE_KEEPS_LAST, ChainView, code_spans, joined_view,
+from metrics.mentions.chains import (CODE_BASE, KEY_KEEPS_LAST, RESPONSE_KEEPS_LAST, ChainView, joined_view,
                                      span_codes, token_offsets)
 from metrics.mentions.alignment import laid_alignments
-from metrics.model import Document, MentionType, Span
+from metrics.model import MentionType, Span
 from metrics.measures.score import AnchorScore, Score  # AnchorScore: F-phi's value, kept with the other scores
 
 METRICS = names(Family.APPLICATION)
@@ -70,32 +70,6 @@ class Tally:
 
     def to_json(self) -> dict:
         return {"tp": self.tp, "wl": self.wl, "fn": self.fn, "fp": self.fp}
-
-
-Breakdown = dict[str, dict[Hashable, Tally]]
-"""metric -> class of mention (a MentionType by default) -> counts (the four counted metrics)."""
-
-
-def count_views(kv: ChainView, rv: ChainView, types: Mapping[Span, MentionType],
-                label: Callable[[Span], Hashable] | None = None, per_entity: bool = False) -> Breakdown:
-    """tp / wl / fn / fp of the four counted metrics for one document, from its two sides' chain
-    views (a `DocPair` keeps them), per class of the judged mention: its mention type by default,
-    or whatever `label(span)` says (see `feature`).  `per_entity`: entity mentions (EM) are
-    classed by their entity's anchor, as the paper's Table 4 classes entities (a PERSON's pronouns
-    count as PERSON)."""
-    judged = _judgements(kv, rv, _member_types(kv, types), _member_types(rv, types), per_entity)
-    classes: list[Hashable] = list(MentionType) if label is None else []
-    out: Breakdown = {}
-    for name, (codes, kinds, outcomes) in judged.items():
-        if label is None:
-            counted = Counter(zip(map(MentionType, kinds.tolist()), outcomes.tolist()))
-        else:
-            counted = Counter(zip(map(label, code_spans(codes)), outcomes.tolist()))
-        cells = {c: [0, 0, 0, 0] for c in classes}
-        for (c, which), n in counted.items():
-            cells.setdefault(c, [0, 0, 0, 0])[which] = n
-        out[name] = {c: Tally(*n) for c, n in cells.items()}
-    return out
 
 
 def _member_types(view: ChainView, types: Mapping[Span, MentionType]) -> np.ndarray:
@@ -258,74 +232,15 @@ def _members(view: ChainView, chains: np.ndarray) -> np.ndarray:
     return starts + np.arange(int(sizes.sum()))
 
 
-FEATURES = ("type", "pos", "entity")
-
-
-def feature(name: str, key: Document, types: Mapping[Span, MentionType]) -> Callable[[Span], Hashable] | None:
-    """A mention classifier for the breakdown (the paper breaks its counts down by any feature):
-
-    - "type": NAME / NOMINAL / PRONOUN (None: the default of `count_document`);
-    - "pos": the head's POS class as in the paper's Table 3: NOUN for NN*, PRP, PRP$, else the
-      tag itself ("-" without POS tags);
-    - "entity": the named-entity class (PERSON, GPE, ...) of a named entity with the mention's span
-      or ending on its head, else "-"; entity mentions (EM) take their entity's (anchor's) class,
-      as in Table 4.
-    """
-    if name == "type":
-        return None
-    if name == "pos":
-        from metrics.mentions.heads import head_of
-
-        def pos_class(span: Span) -> str:
-            if not key.pos:
-                return "-"
-            tag = key.pos[head_of(key, span)[0]]
-            return "NOUN" if tag.startswith("NN") else tag
-
-        return pos_class
-    if name == "entity":
-        from metrics.mentions.heads import head_of
-
-        exact = {(s, e): label for s, e, label in key.named_entities or ()}
-        by_end = {e: label for s, e, label in key.named_entities or ()}
-
-        def entity_class(span: Span) -> str:
-            if span in exact:
-                return exact[span]
-            if not by_end:
-                return "-"
-            return by_end.get(head_of(key, span)[0], "-")
-
-        return entity_class
-    raise ValueError(f"unknown breakdown feature {name!r}; choose from {', '.join(FEATURES)}")
-
-
-def totals(breakdown: Breakdown) -> dict[str, Tally]:
-    """The counts of each counted metric summed over mention types."""
-    out = {}
-    for name, by_type in breakdown.items():
-        total = Tally()
-        for tally in by_type.values():
-            total = total + tally
-        out[name] = total
-    return out
-
-
 def _scores(tallies: Mapping[str, Tally]) -> dict[str, Score | AnchorScore]:
     out: dict[str, Score | AnchorScore] = {name: tallies[name].score() for name in COUNTED}
     out[ANCHOR.name] = AnchorScore(out[ANCHOR_ED.name], out[ANCHOR_EM.name])
     return {name: out[name] for name in METRICS}
 
 
-def score_document(pair) -> dict[str, Score | AnchorScore]:
-    """Tuggener's five metrics for an engine `DocPair` (keys: "immediate", "inferred",
-    "anchor_ed", "anchor_em", "anchor").  The same counts as `count_views`' summed over its
-    classes, counted by outcome alone (no class of mention is asked for)."""
-    return score_documents([pair])[0]
-
-
 def score_documents(pairs: Sequence) -> list[dict[str, Score | AnchorScore]]:
-    """`score_document` of many pairs at once (`count_documents`)."""
+    """Tuggener's five metrics (keys "immediate", "inferred", "anchor_ed", "anchor_em",
+    "anchor") of each of many engine `DocPair`s, counted by outcome alone, at once (`count_documents`)."""
     if not pairs:
         return []
     counts = {name: found.tolist() for name, found in count_documents(pairs).items()}
@@ -365,9 +280,3 @@ def count_documents(pairs: Sequence) -> dict[str, np.ndarray]:
         doc = np.searchsorted(token_offset, judged // CODE_BASE, side="right") - 1
         counts[name] = np.bincount(doc * 4 + outcomes, minlength=4 * n).reshape(n, 4).astype(np.int64)
     return counts
-
-
-def breakdown_document(pair, by: str = "type") -> Breakdown:
-    """Counts of an engine `DocPair` per class of mention ("type", "pos" or "entity")."""
-    return count_views(pair.key_view, pair.response_view, pair.types, feature(by, pair.key, pair.types),
-                       per_entity=by == "entity")

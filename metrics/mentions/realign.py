@@ -284,6 +284,13 @@ def repair_brackets(tokens: list[str], sentence_lengths: list[int], zeros_free: 
     return out
 
 
+def gives_marks(token: str) -> bool:
+    """Whether a token read from the inline text opens or closes a mention: one `|` (two drop
+    every mark) and a mark the reader takes (`_repair_sentence`) after it."""
+    parts = token.split("|")
+    return len(parts) == 2 and any(_MARK.match(mark) for mark in parts[1].split(","))
+
+
 def _repair_sentence(tokens: list[str], start: int, stop: int, out: Bracketed) -> None:
     open_at: dict[str, list[int]] = {}
     closing: list[tuple[str, int, int]] = []

@@ -126,17 +126,18 @@ def _read_options(args: argparse.Namespace, response_paths: Sequence[str], *, ua
         raise UsageError("--zero-match applies to --conventions corefud only")
     if not corefud and args.crac_zeros is not None:
         raise UsageError(ua.CRAC_ZEROS_SCOPE)
-    if not corefud and weights_option(getattr(args, "weights", None) or "W4").zero is not None:
+    options = LoadOptions(key_format=args.key_format, response_format=args.response_format,
+                          match=args.match or ("head" if corefud else "exact"),
+                          clusters_field=args.clusters_field, ace_variant=args.ace_variant,
+                          ace_weighting=args.ace_weighting, max_input_size=size_option(args.max_input_size),
+                          max_document_tokens=args.max_document_tokens,
+                          singletons=args.singletons or ("remove" if corefud else "keep"),
+                          cache=not args.no_cache, conventions=conventions, zero_match=args.zero_match or "dependency",
+                          crac_zeros=args.crac_zeros or "free")
+    if not options.weighs_zeros and weights_option(getattr(args, "weights", None) or "W4").zero is not None:
         raise UsageError("--weights: a fifth number weighs zeros (CorefUD's empty nodes, under --conventions "
                          "corefud or ua), and --conventions conll reads none: give four, NAM,NOM,PRO,SING")
-    return LoadOptions(key_format=args.key_format, response_format=args.response_format,
-                       match=args.match or ("head" if corefud else "exact"),
-                       clusters_field=args.clusters_field, ace_variant=args.ace_variant,
-                       ace_weighting=args.ace_weighting, max_input_size=size_option(args.max_input_size),
-                       max_document_tokens=args.max_document_tokens,
-                       singletons=args.singletons or ("remove" if corefud else "keep"),
-                       cache=not args.no_cache, conventions=conventions, zero_match=args.zero_match or "dependency",
-                       crac_zeros=args.crac_zeros or "free")
+    return options
 
 
 def warn(message: str) -> None:

@@ -172,7 +172,7 @@ def _run_crac(args: argparse.Namespace, target: str) -> int:
     keys = list(read_key(args.input, CONLLU_KEY).nodes)
     skeleton = read_skeleton(args.input, read_lines(args.input))
     if target == "crac-text":
-        text = write_text(keys, skeleton, args.blind, args.sequential_ids, args.zero_mentions)
+        text = write_text(keys, skeleton, args.blind, args.sequential_ids, args.zero_mentions, path=args.input)
     else:
         text = write_json(keys, skeleton, args.blind, args.zero_mentions)
     emit(text, None if args.output == "-" else args.output, inputs=[args.input], data=True)

@@ -21,8 +21,8 @@ from metrics.measures.catalog import CONLL, METRICS
 from metrics.measures.weights import given
 
 from ..json_text import dumps
-from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, render_csv, render_markdown, score_json, \
-    nothing_to_score, nothing_to_score_note, shown_document, single_valued_note
+from ..output import CORPUS_MICRO_ROW, SCORE_CSV_COLUMNS, align_rows, emit, percent, render_csv, render_markdown, score_json, \
+    document_json, nothing_to_score, nothing_to_score_note, score_csv_cells, shown_document, single_valued_note
 from ..session import LoadOptions, Session, input_format
 from ..options import UsageError, jobs_option, weights_option
 from .common import kept_until_exit, warn_all
@@ -80,8 +80,8 @@ def run(args: argparse.Namespace, options: LoadOptions) -> int:
         text = dumps({**result_json(result), **({"weights": given(weights)} if weighted else {}),
                       **(repairs.to_json() if repairs is not None else {})}) + "\n"
     elif args.format == "csv":  # fractions and metric names, as every CSV of corefwb
-        text = render_csv(["document", "metric", "recall", "precision", "f1"],
-                          [[doc, name, s.recall, s.precision, s.f1] for doc, scores in
+        text = render_csv(SCORE_CSV_COLUMNS,
+                          [[doc, name, *score_csv_cells(name, s)] for doc, scores in
                            [(CORPUS_MICRO_ROW, result.micro)] + (result.documents if args.per_doc else [])
                            for name, s in scores.items()])
     else:
@@ -122,11 +122,13 @@ def shown_metrics(asked: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def result_json(result: Scores) -> dict:
+    """The JSON report, in CoNLL-2012's shape (`documents` a count, `per_document` the list) with
+    CorefUD's settings first; no `macro`, which corefud-scorer does not give."""
     return {
+        "documents": len(result.documents),
         **result.settings.fields(),
         "metrics": {name: score_json(score) for name, score in result.micro.items()},
-        "documents": [{"name": name, "metrics": {m: score_json(v) for m, v in scores.items()}}
-                      for name, scores in result.documents],
+        "per_document": [document_json(name, scores) for name, scores in result.documents],
     }
 
 

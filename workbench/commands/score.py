@@ -19,8 +19,9 @@ from metrics.corpus.scoring import CorpusResult
 from . import corefud, ua
 from .common import add_output_argument, load_options, load_session, warn, warn_all
 
-from ..output import CORPUS_MACRO_ROW, CORPUS_MICRO_ROW, align_rows, conventions_header, conventions_json, emit, \
-    percent, render_csv, render_markdown, score_json, shown_document, single_valued_note
+from ..output import CORPUS_MACRO_ROW, CORPUS_MICRO_ROW, SCORE_CSV_COLUMNS, align_rows, conventions_header, \
+    conventions_json, document_json, emit, percent, render_csv, render_markdown, score_csv_cells, score_json, \
+    shown_document, single_valued_note
 from ..score_rows import document_entries
 from ..names import system_names
 from ..session import LoadOptions
@@ -193,21 +194,20 @@ def json_chunks(result: CorpusResult, extra: dict | None = None) -> Iterator[str
     entries = document_entries(result.documents, 2, ",\n  ")
     if entries is None:
         entries = (("," if i else "") + ("\n  " if i else "")
-                   + dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth=2)
+                   + dumps(document_json(name, scores), depth=2)
                    for i, (name, scores) in enumerate(result.documents))
     yield from entries
     yield ("\n ]" if result.documents else "]") + "\n}\n"
 
 
 def score_rows(result: CorpusResult, per_doc: bool) -> tuple[list[str], list[list[str]]]:
-    """Rows of (scope, metric, recall, precision, f1) with full precision, for CSV and Markdown."""
-    headers = ["document", "metric", "recall", "precision", "f1"]
-    rows = [[CORPUS_MICRO_ROW, name, s.recall, s.precision, s.f1] for name, s in result.micro.items()]
-    rows += [[CORPUS_MACRO_ROW, name, s.recall, s.precision, s.f1] for name, s in result.macro.items()]
+    """Rows of `SCORE_CSV_COLUMNS` with full precision, for CSV."""
+    rows = [[CORPUS_MICRO_ROW, name, *score_csv_cells(name, s)] for name, s in result.micro.items()]
+    rows += [[CORPUS_MACRO_ROW, name, *score_csv_cells(name, s)] for name, s in result.macro.items()]
     if per_doc:
         for doc, scores in result.documents:
-            rows += [[doc, name, s.recall, s.precision, s.f1] for name, s in scores.items()]
-    return headers, rows
+            rows += [[doc, name, *score_csv_cells(name, s)] for name, s in scores.items()]
+    return list(SCORE_CSV_COLUMNS), rows
 
 
 def percent_rows(result: CorpusResult, per_doc: bool) -> tuple[list[str], list[list[str]]]:

@@ -18,7 +18,7 @@ from metrics.measures.catalog import label
 from metrics.corpus.scoring import CorpusResult
 from metrics.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, Comparison, Method, compare
 
-from ..output import score_json, signed_points
+from ..output import score_json, signed_points, single_valued_note
 from ..session import Session
 from ..options import UsageError
 
@@ -295,10 +295,11 @@ def groups_json(report: Report) -> dict:
 
 
 def csv_tables(report: Report) -> list[tuple[list[str], list[list]]]:
-    """The report as CSV tables (full precision): scores with intervals and differences, then groups."""
+    """The report as CSV tables (full precision): scores with intervals and differences, then groups.
+    The scores' `note` says where f1 holds a single value (`single_valued_note`), as `SCORE_CSV_COLUMNS`'."""
     c = report.comparison
     headers = ["system", "metric", "recall", "precision", "f1", "low", "high", "difference", "difference_low",
-               "difference_high", "p_value"]
+               "difference_high", "p_value", "note"]
     rows = []
     for s, (name, result) in enumerate(zip(report.names, report.results)):
         for m in report.metrics:
@@ -310,7 +311,7 @@ def csv_tables(report: Report) -> list[tuple[list[str], list[list]]]:
                     d = c.differences[s - 1][m]
                     row += [d.value, d.interval.low, d.interval.high,
                             "" if d.p_value is None else d.p_value]
-            rows.append(row + [""] * (len(headers) - len(row)))
+            rows.append(row + [""] * (len(headers) - 1 - len(row)) + [single_valued_note([m]) or ""])
     tables = [(headers, rows)]
     if report.group_by in ("genre", "file") and report.groups:
         tables.append((["system", "group", "documents", "metric", "micro_f1", "macro_f1"],

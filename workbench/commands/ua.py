@@ -27,8 +27,8 @@ from metrics.model import InputError
 
 from ..json_text import dumps
 from ..options import OTHER_METRICS_DEFAULTS, UsageError, jobs_option, listed, size_option
-from ..output import CORPUS_MICRO_ROW, align_rows, emit, percent, points_text, render_csv, render_markdown, \
-    score_json, shown_document
+from ..output import CORPUS_MICRO_ROW, SCORE_CSV_COLUMNS, align_rows, document_json, emit, percent, points_text, \
+    render_csv, render_markdown, score_csv_cells, score_json, shown_document
 from ..session import LoadOptions, Session, input_format
 from ..warning_kinds import shown_warnings
 
@@ -229,15 +229,14 @@ def run_score(args: argparse.Namespace, warn: Callable[[str], None]) -> int:
     settings = result.settings
     preset = {"preset": args.preset} if args.preset else {}
     if args.format == "json":
-        text = dumps({**settings.fields(), **preset,
+        text = dumps({"documents": len(result.documents), **settings.fields(), **preset,  # CoNLL-2012's shape
                       "metrics": {name: score_json(s) for name, s in result.micro.items()},
-                      "documents": [{"name": d.name, "metrics": {m: score_json(v) for m, v in d.scores.items()}}
-                                    for d in result.documents]}) + "\n"
+                      "per_document": [document_json(d.name, d.scores) for d in result.documents]}) + "\n"
     elif args.format == "csv":
-        rows = [[CORPUS_MICRO_ROW, name, s.recall, s.precision, s.f1] for name, s in result.micro.items()]
+        rows = [[CORPUS_MICRO_ROW, name, *score_csv_cells(name, s)] for name, s in result.micro.items()]
         if args.per_doc:
-            rows += [[d.name, name, s.recall, s.precision, s.f1] for d in result.documents for name, s in d.scores.items()]
-        text = render_csv(["document", "metric", "recall", "precision", "f1"], rows)
+            rows += [[d.name, name, *score_csv_cells(name, s)] for d in result.documents for name, s in d.scores.items()]
+        text = render_csv(SCORE_CSV_COLUMNS, rows)
     else:
         headers = ["document", "metric", "recall", "precision", "F1"]
         rows = [["corpus", label(name), percent(s.recall), percent(s.precision), percent(s.f1)]

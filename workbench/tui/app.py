@@ -200,7 +200,7 @@ and chains, for browsing.
                 yield DocumentText(id="text")
                 yield ChainsView(id="chains")
                 yield WarningsView(id="warnings")
-            yield ScoresPanel(id="scorepanel")
+            yield ScoresPanel(id="scorepanel", weighs_zeros=self.options.weighs_zeros)
         # compare mode's class from the start: added after mounting, it restyles the whole panel
         yield from self.error_panels()
         yield Footer()

@@ -171,6 +171,17 @@ class ChartsScreen(Screen[None]):
     @on(TabbedContent.TabActivated)
     def _tab_shown(self) -> None:
         self._show_status()
+        self.refresh_bindings()  # `d` shows in the footer on the tabs it changes only
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`d` (document or corpus) where it changes something: the Errors and K&K stages tabs, with
+        a document open; the Sweep and Documents tabs always cover the corpus (`CORPUS_TABS`), and
+        the footer showed `d` there though it did nothing."""
+        if action == "toggle_scope":
+            tabs = self.query("#charts").results(TabbedContent)
+            active = next(tabs, None)
+            return self.document is not None and (active is None or active.active not in CORPUS_TABS)
+        return True
 
     def _show_status(self) -> None:
         """The line under the charts: what the shown tab covers, and the systems' short names.  The
@@ -181,7 +192,7 @@ class ChartsScreen(Screen[None]):
         legend = ", ".join(f"{s} = {n}" for s, n in zip(labels, self.systems) if s != n) or ", ".join(self.systems)
         tab = self.query_one("#charts", TabbedContent).active
         what = TAB_SUBJECTS.get(tab, "errors")
-        if tab in ("tab-sweep", "tab-documents"):
+        if tab in CORPUS_TABS:
             scope = what
         else:
             scope = f"{what} of this document (d: corpus)" if self.scope_document else f"{what} of the corpus" + (
@@ -288,6 +299,8 @@ def rgb(colour: str) -> tuple[int, int, int]:
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 
+CORPUS_TABS = ("tab-sweep", "tab-documents")
+"""The tabs that cover the corpus whatever `d` says (their status line names no scope)."""
 TAB_SUBJECTS = {"tab-sweep": "scores of the corpus", "tab-documents": "every document of the corpus",
                 "tab-errors": "errors", "tab-stages": "K&K stages"}
 """What each tab shows, as the line under the charts says it: the sweep's and the documents' cover

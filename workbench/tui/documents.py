@@ -20,7 +20,7 @@ from metrics.measures.catalog import CONLL, MUC
 
 from .cells import ListTable, count_text, pair_heads
 from .documentrows import COMPARE_SORT_KEYS, SORT_KEYS, SORT_LABELS, DocumentRow, select_documents
-from .rows import LISTED_SCORE, SCORE_WIDTH, display_text, percent, short_name
+from .rows import DELTA_WIDTH, LISTED_SCORE, SCORE_WIDTH, display_text, percent, short_name
 from ..output import fitted_points
 
 SCROLLBAR = 1
@@ -102,8 +102,8 @@ tenth of the documents where the two systems differ most.
         """(name width, error count width) for the width this panel has now."""
         counts = [len(str(row.errors)) for row in shown if row.errors is not None]
         count_width = min(MAX_COUNT_WIDTH, max([3] + counts)) + 1  # a space before the number
-        if self.systems is not None:  # compare mode: ΔF (` -1.25`, ` -25.2`: `fitted_points`) in the count's place
-            count_width = SCORE_WIDTH
+        if self.systems is not None:  # compare mode: ΔF (` -1.25`, ` -32.07`: `fitted_points`) in the count's place
+            count_width = DELTA_WIDTH  # two decimals, as the scores panel and `corefwb compare` (one cell of name)
         inner = self.content_region.width if self.content_region.width > 0 else 42
         name_width = max(8, inner - SCROLLBAR - 2 * SCORE_WIDTH - count_width)
         return name_width, count_width
@@ -159,7 +159,7 @@ tenth of the documents where the two systems differ most.
         return [Text(("*" if row.marked else " ") + display_text(short_name(row.name)), overflow="ellipsis", no_wrap=True),
                 Text(percent(base.f1) if base is not None else "", justify="right"),
                 Text(percent(row.f1("conll")) if row.scores else "", justify="right"),
-                Text(fitted_points(row.delta, SCORE_WIDTH) if row.delta is not None else "", justify="right")]
+                Text(fitted_points(row.delta, widths[1]) if row.delta is not None else "", justify="right")]
 
     def _scroll_to_cursor(self) -> None:
         """After a refill the rows are measured on the next frame: bring the cursor into view then."""

@@ -64,30 +64,11 @@ def chains_legends(shown: frozenset[str]) -> tuple[tuple[str, ...], ...]:
 @dataclass(frozen=True)
 class Overlay:
     """What the relations add to the text of one document pair: more bracketed markables, and
-    label endings for mentions already bracketed."""
+    label endings for mentions already bracketed (`textlayout.TextMarks` places them; the whole
+    document's brute force is tests/text_reference.py's `overlaid`)."""
 
     marks: tuple[Marked, ...]
     endings: dict[Span, str]
-
-    def apply(self, marks: Sequence[Marked], before: int | None = None) -> list[Marked]:
-        """The mentions to draw with the relations added (`before`: as tests/text_reference.py's `marked_mentions`).
-        A label ending goes to the chain's mention of its span, else to the first markable the
-        relations bracket there, else to a bracket of its own (a mention no chain shows: a
-        singleton removed)."""
-        ended: set[Span] = set()
-
-        def ending_of(mark: Marked) -> Marked:
-            ending = self.endings.get(mark.span)
-            if not ending or mark.span in ended:
-                return mark
-            ended.add(mark.span)
-            return replace(mark, label=mark.label + ending)
-
-        out = [ending_of(mark) for mark in marks]
-        out += [ending_of(mark) for mark in self.marks if before is None or mark.span[0] < before]
-        out += [Marked(span, None, ending) for span, ending in self.endings.items()  # drawn untyped
-                if span not in ended and (before is None or span[0] < before)]
-        return out
 
 
 def _sides(spans: TokenSpans, mode: Side) -> list[Relations]:

@@ -321,6 +321,9 @@ def filter_errors(rows: Sequence[ErrorRecord], category: Category | None, kind: 
 
 SCORE_WIDTH = 6
 """Cells of a score in the workbench's tables: `61.01` and the blank before it."""
+DELTA_WIDTH = 7
+"""Cells of a change of F1 in points with the scores' two decimals (`output.fitted_points`), as
+`corefwb compare` writes it: ` -32.07`, its sign and the blank before it (` -100.0` past 100)."""
 LISTED_SCORE = f"{CONLL.label} F1"
 """The score under each system's name in the lists of compare mode and of a CRAC run (documents,
 datasets), which their headers or titles name: the headers are the systems' names alone."""

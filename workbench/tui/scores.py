@@ -22,7 +22,7 @@ from textual.widgets import Button, Input, Static
 from metrics.measures.weights import MAX_WEIGHT, PRESETS, Weights
 
 from .cells import FastTable, fitted_names, pair_heads
-from .rows import ScoreLine, percent
+from .rows import DELTA_WIDTH, ScoreLine, percent
 from ..output import fitted_interval, fitted_points, nothing_to_score, nothing_to_score_note
 
 COLUMNS = (("metric", 12), (" doc R", 6), ("     P", 6), ("     F", 6), (" ", 1),
@@ -35,6 +35,10 @@ SHORT_WEIGHT_LABELS = ("N", "M", "P", "S")
 """Below 130 columns the weights are labelled by their mention type's letter (S: singleton), so that
 each box keeps room for `0.25` and the cursor after it (with `nam`, `0.25` scrolled to `.25`)."""
 WEIGHT_NAMES = ("nam", "nom", "pro", "sing")
+ZERO_WEIGHT_LABEL = "w_zero (empty: as w_pro)"
+"""The fifth weight's box, on its own line under the four (in the 40 columns below 130 a fifth box
+in their line left no room for `0.25`): shown only where zeros are read and `--weights` takes a
+fifth number (CorefUD's and UA's conventions); CoNLL-2012 has no zeros, and the CLI refuses it."""
 INTERVAL_WIDTH = 13
 """The interval of a difference, in points: `[+1.25,+3.40]`, or `[-26.6,-23.8]` where two decimals
 do not fit (`output.fitted_interval`); wider with a blank before it when the systems leave room."""
@@ -44,7 +48,7 @@ MAX_SYSTEM_COLUMNS = (SCORES_WIDTH - COLUMNS[0][1] - 6 - INTERVAL_WIDTH) // 6
 """Compare mode: a column per system while they fit (5), else the baseline's and the compared one's."""
 
 
-WIDE_DELTA_WIDTH, WIDE_INTERVAL_WIDTH = 7, 16
+WIDE_DELTA_WIDTH, WIDE_INTERVAL_WIDTH = DELTA_WIDTH, 16
 """Compare mode, where the systems leave room: ΔF and its interval in these cells, each with the
 scores' two decimals and a blank before it (` -34.30`, ` [-38.46,-22.02]`: `output.fitted_points`,
 `fitted_interval`); else in 6 and what is left, with fewer decimals where they do not fit."""
@@ -116,7 +120,8 @@ documents (1,000 resamples, seed 12345, as `corefwb compare`), shown once comput
 130 columns the baseline's and the compared system's columns, and `*` under 95% where the
 interval excludes 0.
 Edit w_nam, w_nom, w_pro, w_sing (ctrl+w; below 130 columns labelled N, M, P, S) or click a
-preset W1..W5 (also in the palette):
+preset W1..W5 (also in the palette); under CorefUD's and UA's conventions also w_zero, a link
+between two zeros (empty: as w_pro, as `--weights` without a fifth number; CoNLL-2012 has no zeros):
 the corpus is rescored in the background; a newer edit cancels an older run.  The panel
 scrolls when the terminal is short.
 """
@@ -134,8 +139,10 @@ scrolls when the terminal is short.
             """The panel it came from (so that `@on(ScoresPanel.WeightsEdited, "#id")` can select it)."""
             return self.panel
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, weighs_zeros: bool = False) -> None:
         super().__init__(id=id)
+        self.weighs_zeros = weighs_zeros
+        """Whether the conventions read zeros, and the editor offers w_zero (`ZERO_WEIGHT_LABEL`)."""
         self._setting = False
         self._shown_metrics: list[str] = []
         self._shown: list[list[str]] = []
@@ -157,6 +164,10 @@ scrolls when the terminal is short.
             for name in WEIGHT_NAMES:
                 yield Static(f"w_{name}", classes="weight-label")
                 yield Input(id=f"w-{name}", type="number", compact=True)
+        if self.weighs_zeros:
+            with Horizontal(id="zero-weight"):
+                yield Static(ZERO_WEIGHT_LABEL, classes="weight-label")
+                yield Input(id="w-zero", type="number", compact=True)
         with Horizontal(id="presets"):
             for name in PRESETS:
                 button = Button(name, id=f"preset-{name}", compact=True)
@@ -166,9 +177,12 @@ scrolls when the terminal is short.
 
     def show_weights(self, weights: Weights) -> None:
         self._setting = True
-        for name, value in zip(WEIGHT_NAMES, weights):
+        shown = list(zip(WEIGHT_NAMES, weights[:4]))
+        if self.weighs_zeros:
+            shown.append(("zero", weights.zero))
+        for name, value in shown:
             box = self.query_one(f"#w-{name}", Input)
-            text = f"{value:g}"
+            text = "" if value is None else f"{value:g}"
             if box.value != text:
                 box.value = text
         self.call_after_refresh(self._done_setting)
@@ -295,25 +309,32 @@ scrolls when the terminal is short.
         self.query_one("#score-status", Static).update(Text(text))
 
     def current_weights(self) -> Weights | None:
-        values = []
-        for name in WEIGHT_NAMES:
-            try:
-                value = float(self.query_one(f"#w-{name}", Input).value)
-            except ValueError:
-                return None
-            if not 0 <= value <= MAX_WEIGHT:
-                return None
-            values.append(value)
-        return Weights(*values)
+        """The weights the boxes hold, or None while one is not a weight from 0 to `MAX_WEIGHT`
+        (an empty w_zero box is "as w_pro", as `--weights` with four numbers)."""
+        values = [self._box_weight(name) for name in WEIGHT_NAMES]
+        if any(value is None for value in values):
+            return None
+        if not self.weighs_zeros or not self.query_one("#w-zero", Input).value.strip():
+            return Weights(*values)
+        zero = self._box_weight("zero")
+        return None if zero is None else Weights(*values, zero=zero)
 
-    @on(Input.Changed, "#weights Input")
+    def _box_weight(self, name: str) -> float | None:
+        try:
+            value = float(self.query_one(f"#w-{name}", Input).value)
+        except ValueError:
+            return None
+        return value if 0 <= value <= MAX_WEIGHT else None
+
+    @on(Input.Changed, "#weights Input, #zero-weight Input")
     def _edited(self, event: Input.Changed) -> None:
         event.stop()  # the panel's own boxes: new weights go up as `WeightsEdited`
         if self._setting:
             return
         weights = self.current_weights()
         if weights is None:
-            self.set_status(f"weights: four numbers from 0 to {MAX_WEIGHT:g}")
+            self.set_status(f"weights: four numbers from 0 to {MAX_WEIGHT:g}"
+                            + (" (w_zero one too, or empty)" if self.weighs_zeros else ""))
         else:
             self.post_message(self.WeightsEdited(self, weights))
 

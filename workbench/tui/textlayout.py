@@ -140,7 +140,7 @@ class TextMarks:
     The same mentions, labels and changes as tests/text_reference.py's `marked_mentions` (one side per label part:
     the key and/or the responses), without making a `Marked` for a mention not drawn; under the
     UA conventions with the relations' markables and label endings (`relations.Overlay`) added as
-    `Overlay.apply` adds them."""
+    tests/text_reference.py's `overlaid` adds them."""
 
     def __init__(self, base: Document, sides: Sequence[Document], types: dict[Span, MentionType], *,
                  changes: dict[Span, str] | None = None, pieces: dict[Span, tuple[Span, ...]] | None = None,
@@ -196,10 +196,10 @@ class TextMarks:
 
     def _overlaid(self, relation_marks: Sequence[Marked], endings: dict[Span, str]
                   ) -> tuple[dict[Span, str], list[Marked]]:
-        """Where the relations' label endings go, as `Overlay.apply` puts them: the endings of
-        drawn chain mentions (by span), and the marks drawn besides the chains' (the relations'
+        """Where the relations' label endings go, as tests/text_reference.py's `overlaid` puts
+        them: the endings of drawn chain mentions (by span), and the marks drawn besides the chains' (the relations'
         markables, the first at a span taking its ending, then a bracket of its own for each
-        ending left), in `apply`'s order."""
+        ending left), in its order."""
         chained = {span: ending for span, ending in endings.items() if ending and self._place(span) is not None}
         ended = set(chained)
         extra = []
@@ -260,7 +260,7 @@ def text_marks(key: Document, response: Document, types: dict[Span, MentionType]
                relation_marks: Sequence[Marked] = (), endings: dict[Span, str] | None = None) -> TextMarks:
     """The marks of a mode over the key's text (the response's when the key has no words), as
     tests/text_reference.py's `marked_mentions` labels them; under the UA conventions with a `relations.Overlay`'s
-    `marks` and `endings`, as `Overlay.apply` adds them."""
+    `marks` and `endings`, as tests/text_reference.py's `overlaid` adds them."""
     from .rows import _sides
 
     base = key if key.words or not response.words else response

@@ -22,7 +22,7 @@ from textual.worker import get_current_worker
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.corpus.children import ScoresInChildren
 from metrics.corpus.scoring import CorpusResult
-from metrics.measures.weights import Weights
+from metrics.measures.weights import Weights, given
 
 from ..session import Session
 from .impacts import Asked, pieces, with_impacts
@@ -216,7 +216,7 @@ class Workers:
         w = self.weights
         scored = self.scored_in_full() and self.result is not None and self.result.weights == w
         self.query_one(ScoresPanel).set_status(
-            f"scored with W = ({w.nam:g}, {w.nom:g}, {w.pro:g}, {w.sing:g})" if scored else "scoring ...")
+            f"scored with W = ({', '.join(f'{v:g}' for v in given(w))})" if scored else "scoring ...")  # w_zero if given
 
     @while_running
     def on_intervals_ready(self, message: IntervalsReady) -> None:
