@@ -196,13 +196,18 @@ class TaxonomySwitching:
 
     @work(thread=True, group="relation-errors", description="the UA relations' errors")
     def _relation_worker(self, systems: list[int]) -> None:
-        """Each system's relation errors (`Session.ua_errors`), priced against every UA metric.
-        Where the scores are computed in this process (no scoring child: a book loaded by the
-        app), after them: both made the same document's objects and MOR at once, each for itself
-        (the UA book's first screen spent a second of its GIL on them twice)."""
+        """Each system's relation errors (`Session.ua_errors`), priced against every UA metric:
+        from the opening's child when there is one (`opening.py`), else found here.  Where the
+        scores are computed in this process (no scoring child: a book loaded by the app), after
+        them: both made the same document's objects and MOR at once, each for itself (the UA
+        book's first screen spent a second of its GIL on them twice)."""
         worker = get_current_worker()
         errors: dict[int, list | None] = {}
         for system in systems:
+            found = self.opening.relation_errors_of(system) if self.opening is not None else None
+            if found is not None:
+                errors[system] = found
+                continue
             while self.view_of(system).scoring is None and not self._scoring_done(system):
                 if worker.is_cancelled:
                     return
