@@ -80,6 +80,9 @@ class TaxonomySwitching:
 
     relation_errors: dict[int, list | None]
     """Under --conventions ua, each system's relation errors once computed (None: they failed)."""
+    relations_asked: frozenset[int] = frozenset()
+    """The systems whose relation errors a worker is finding: asked for once (each list shown
+    while they are found asked again, and the opening's child sent them twice)."""
     _relation_toast = False
     """Whether the selected relation error's explanation is in a toast (the next one replaces it)."""
 
@@ -170,7 +173,10 @@ class TaxonomySwitching:
         missing = [s for s in systems if s not in found]
         if missing:
             panel.set_rows(None, state="analysing")
-            self._relation_worker(missing)
+            asked = [s for s in missing if s not in self.relations_asked]
+            if asked:
+                self.relations_asked = self.relations_asked | set(asked)
+                self._relation_worker(asked)
             return
         if any(found[s] is None for s in systems):
             panel.set_rows(None, state="failed")

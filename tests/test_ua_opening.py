@@ -1,0 +1,204 @@
+"""A UA input read before the UI (`opening.py`, issue 42's UA book): a larger limit than other
+formats' (`UA_OPEN_BYTES`), the scoring and relations' children forked before the first document
+is typed (they need no types), the relations' errors found in a child and taken by the app, a
+long first document's scores not waited for on the UI thread, the per-mention list classified
+after the relations' errors, and the warm pricer below the children the first screen waits for.
+Every answer of a child is checked against the session computing it itself."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+from app_support import pilot_test, settle
+from app_support import workbench_terminal  # noqa: F401  (an autouse fixture: colour, no animations, cwd)
+
+from metrics.corpus import children as children_module
+from metrics.measures.weights import W4
+from workbench.session import LoadOptions, Session
+from workbench.tui import opening as opening_module
+from workbench.tui.app import Workbench
+from workbench.tui.comparing import complete
+from workbench.tui.opening import Opening, open_inputs
+
+KEY = "tests/data/ua/codi/persuasion.key"
+RESPONSE = "tests/data/ua/codi/persuasion.response"
+UA = LoadOptions(conventions="ua", cache=False)
+SIZE = (200, 50)
+
+needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the opening forks")
+
+
+@pytest.fixture
+def long_book(monkeypatch):
+    """The UA pair taken as a book: its first document long whatever its size, scored in a child."""
+    monkeypatch.setattr(opening_module, "LONG_FIRST_TOKENS", 1)
+    monkeypatch.setattr(children_module, "BACKGROUND_TOKENS", 0)
+
+
+def _opened(options: LoadOptions = UA, key: str = KEY, response: str = RESPONSE) -> Opening:
+    opening = open_inputs(key, [response], options, weights=W4, shown=[0], processes=2)
+    assert opening is not None and opening.session is not None
+    return opening
+
+
+def _as_tuples(errors) -> list[tuple]:
+    return [(e.relation, e.kind, e.document, e.mention, e.explanation, e.price, e.position, e.words,
+             e.key_links, e.response_links) for e in errors]
+
+
+@needs_fork
+def test_ua_inputs_past_the_other_formats_limit_are_read_before_the_ui(monkeypatch):
+    size = os.path.getsize(KEY) + os.path.getsize(RESPONSE)
+    monkeypatch.setattr(opening_module, "OPEN_BYTES", size - 1)
+    monkeypatch.setattr(opening_module, "UA_OPEN_BYTES", size)
+    conll = open_inputs("samples/gum/key.gum.conll", ["samples/gum/response.gum.conll"], LoadOptions(cache=False),
+                        weights=W4, shown=[0], processes=2)
+    assert conll is None  # larger than OPEN_BYTES: the app's worker reads it
+    opening = _opened()
+    try:
+        assert opening.session.options.conventions == "ua"
+    finally:
+        opening.close()
+    monkeypatch.setattr(opening_module, "UA_OPEN_BYTES", size - 1)
+    assert open_inputs(KEY, [RESPONSE], UA, weights=W4, shown=[0], processes=2) is None
+
+
+def test_the_relations_child_finds_the_shown_systems_errors_before_it_is_asked(monkeypatch):
+    session = Session.load(KEY, [RESPONSE], UA)
+    expected = _as_tuples(Session.load(KEY, [RESPONSE], UA).ua_errors(0))
+    events: list[str] = []
+    ua_errors = Session.ua_errors
+    monkeypatch.setattr(Session, "ua_errors", lambda self, system=0: events.append(f"found {system}") or
+                        ua_errors(self, system))
+
+    def questions():
+        events.append("asked")
+        yield 0
+        yield 0
+
+    answers = opening_module._serve_relation_errors(session, [0], None, questions())
+    assert _as_tuples(next(answers)) == expected and events == ["found 0", "asked"]
+    assert _as_tuples(next(answers)) == expected and events.count("found 0") == 1
+
+
+@needs_fork
+@pilot_test
+async def test_the_app_lists_the_relations_errors_the_child_found(monkeypatch):
+    expected = _as_tuples(Session.load(KEY, [RESPONSE], UA).ua_errors(0))
+    opening = _opened()
+    assert opening.relation_errors is not None
+
+    def not_here(self, system=0):
+        raise AssertionError("found in the app, not taken from the child")
+
+    monkeypatch.setattr(Session, "ua_errors", not_here)  # the child was forked with the real one
+    app = Workbench(KEY, [RESPONSE], UA, opening=opening)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert _as_tuples(app.relation_errors[0]) == expected and expected
+    finally:
+        opening.close()
+
+
+@needs_fork
+def test_under_ua_the_scoring_and_relations_children_come_before_the_typing(monkeypatch, long_book):
+    events: list[str] = []
+    first_typed, score_in_children = opening_module.first_typed, opening_module.score_in_children
+    forked = opening_module.Forked
+    monkeypatch.setattr(opening_module, "first_typed", lambda *a: events.append("typed") or first_typed(*a))
+    monkeypatch.setattr(opening_module, "score_in_children",
+                        lambda *a, **k: events.append("scoring") or score_in_children(*a, **k))
+
+    def logged_fork(function, *args, **kwargs):
+        events.append(function.func.__name__)
+        return forked(function, *args, **kwargs)
+
+    monkeypatch.setattr(opening_module, "Forked", logged_fork)
+    opening = _opened()
+    try:
+        assert events.index("scoring") < events.index("typed") and "scoring" in events
+        assert events.index("_serve_relation_errors") < events.index("typed")
+        assert events.index("typed") < events.index("_serve_entity_errors")  # K&K and pricing share the types
+        assert opening.scoring and opening.relation_errors is not None
+    finally:
+        opening.close()
+    events.clear()
+    opening = _opened(LoadOptions(cache=False), "samples/gum/key.gum.conll", "samples/gum/response.gum.conll")
+    try:  # other conventions: every child shares the types (their scores are weighted by them)
+        assert events[0] == "typed" and "_serve_relation_errors" not in events and opening.relation_errors is None
+    finally:
+        opening.close()
+
+
+@needs_fork
+@pilot_test
+async def test_a_long_first_documents_scores_are_not_waited_for_on_the_ui_thread(monkeypatch, long_book):
+    waited_on: list[bool] = []
+    stage = children_module.ScoresInChildren.stage
+
+    def logged(self, index):
+        waited_on.append(threading.current_thread() is threading.main_thread())
+        return stage(self, index)
+
+    monkeypatch.setattr(children_module.ScoresInChildren, "stage", logged)
+    opening = _opened()
+    assert opening.scoring and opening.errors_deferred
+    app = Workbench(KEY, [RESPONSE], UA, opening=opening)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            expected = Session.load(KEY, [RESPONSE], UA).score(W4, app.result.metrics).micro
+            assert complete(app.result, "ua") and app.result.micro == expected
+    finally:
+        opening.close()
+    assert waited_on and not any(waited_on), waited_on
+
+
+@needs_fork
+@pilot_test
+async def test_the_per_mention_list_waits_for_the_childs_relations_errors(monkeypatch, long_book):
+    events: list[str] = []
+    relation_errors_of, classify = Opening.relation_errors_of, Session.classify
+
+    def slow_child(self, system):
+        time.sleep(0.5)
+        try:
+            return relation_errors_of(self, system)
+        finally:
+            events.append("relations in")
+
+    monkeypatch.setattr(Opening, "relation_errors_of", slow_child)
+    monkeypatch.setattr(Session, "classify", lambda self, *a, **k: events.append("per mention") or classify(self, *a, **k))
+    opening = _opened()
+    assert opening.errors_deferred
+    app = Workbench(KEY, [RESPONSE], UA, opening=opening)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert app.relation_errors.get(0) and app.errors
+    finally:
+        opening.close()
+    assert events.index("relations in") < events.index("per mention") and events.count("relations in") == 1, events
+
+
+@needs_fork
+def test_under_ua_the_warm_pricer_runs_below_the_first_screens_children(long_book):
+    opening = _opened()
+    try:
+        assert opening.pricing is not None and opening.relation_errors is not None
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        niceness = {name: min(19, own + nice) for name, nice in (("pricing", opening_module.KK_NICE),
+                                                                 ("relation_errors", opening_module.SCORING_NICE))}
+        for _ in range(100):  # each child lowers itself once forked
+            if all(os.getpriority(os.PRIO_PROCESS, getattr(opening, name)._children[0][0]) == wanted
+                   for name, wanted in niceness.items()):
+                break
+            time.sleep(0.02)
+        for name, wanted in niceness.items():
+            assert os.getpriority(os.PRIO_PROCESS, getattr(opening, name)._children[0][0]) == wanted, name
+    finally:
+        opening.close()
