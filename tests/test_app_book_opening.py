@@ -50,8 +50,8 @@ async def test_a_long_first_document_is_classified_by_the_app_after_its_scores_a
     key, response = book
     forked_with: list[dict] = []
     fork = opening_module._fork_pricing
-    monkeypatch.setattr(opening_module, "_fork_pricing", lambda opening, serve, *nice: forked_with.append(
-        {system: dict(errors) for system, errors in opening.preview.items()}) or fork(opening, serve, *nice))
+    monkeypatch.setattr(opening_module, "_fork_pricing", lambda opening, serve: forked_with.append(
+        {system: dict(errors) for system, errors in opening.preview.items()}) or fork(opening, serve))
     opening = open_inputs(key, [response], LoadOptions(), weights=W4, shown=[0], processes=2)
     assert opening is not None and opening.sends_errors and opening.pricing is not None
     # forked once, and nothing classified before the UI: the app's worker classifies the errors

@@ -2,7 +2,7 @@
 formats' (`UA_OPEN_BYTES`), the scoring and relations' children forked before the first document
 is typed (they need no types), the relations' errors found in a child and taken by the app, a
 long first document's scores not waited for on the UI thread, the per-mention list classified
-after the relations' errors, and the warm pricer below the children the first screen waits for.
+after the relations' errors, and neither K&K's analysis nor the pricer's set-up beside them.
 Every answer of a child is checked against the session computing it itself."""
 
 from __future__ import annotations
@@ -185,20 +185,60 @@ async def test_the_per_mention_list_waits_for_the_childs_relations_errors(monkey
     assert events.index("relations in") < events.index("per mention") and events.count("relations in") == 1, events
 
 
+def test_the_kk_child_asked_to_wait_analyses_once_asked(monkeypatch):
+    session = Session.load(KEY, [RESPONSE], UA)
+    events: list[str] = []
+    kk_errors = Session.kk_errors
+    monkeypatch.setattr(Session, "kk_errors", lambda self, system=0: events.append(f"analysed {system}") or
+                        kk_errors(self, system))
+
+    def questions():
+        events.append("asked")
+        yield 0
+
+    answers = opening_module._serve_entity_errors(session, [0], None, questions(), at_once=False)
+    assert events == []
+    first = next(answers)
+    assert events == ["asked", "analysed 0"]
+    assert [e.to_json() for e in first] == [e.to_json() for e in kk_errors(session, 0)]
+
+
 @needs_fork
-def test_under_ua_the_warm_pricer_runs_below_the_first_screens_children(long_book):
+@pilot_test
+async def test_under_ua_kk_and_pricing_wait_for_the_relations_errors(monkeypatch, long_book):
+    """Neither the K&K analysis nor the pricer's set-up runs beside the relations' errors: the
+    K&K child is asked once they are in, and the pricing child sets up nothing before it is asked."""
+    events: list[str] = []
+    forked = opening_module.Forked
+    relation_errors_of, entity_errors_of = Opening.relation_errors_of, Opening.entity_errors_of
+
+    def logged_fork(function, *args, **kwargs):
+        events.append(f"{function.func.__name__} {sorted(function.keywords.items())}")
+        return forked(function, *args, **kwargs)
+
+    def relations(self, system):
+        time.sleep(0.3)
+        try:
+            return relation_errors_of(self, system)
+        finally:
+            events.append("relations in")
+
+    monkeypatch.setattr(opening_module, "Forked", logged_fork)
+    monkeypatch.setattr(Opening, "relation_errors_of", relations)
+    monkeypatch.setattr(Opening, "entity_errors_of", lambda self, system: events.append("kk asked") or
+                        entity_errors_of(self, system))
     opening = _opened()
+    assert "_serve_entity_errors [('at_once', False)]" in events
+    assert any(e.startswith("serve_impacts") and "('warm', [])" in e for e in events), events
+    app = Workbench(KEY, [RESPONSE], UA, opening=opening)
     try:
-        assert opening.pricing is not None and opening.relation_errors is not None
-        own = os.getpriority(os.PRIO_PROCESS, 0)
-        niceness = {name: min(19, own + nice) for name, nice in (("pricing", opening_module.KK_NICE),
-                                                                 ("relation_errors", opening_module.SCORING_NICE))}
-        for _ in range(100):  # each child lowers itself once forked
-            if all(os.getpriority(os.PRIO_PROCESS, getattr(opening, name)._children[0][0]) == wanted
-                   for name, wanted in niceness.items()):
-                break
-            time.sleep(0.02)
-        for name, wanted in niceness.items():
-            assert os.getpriority(os.PRIO_PROCESS, getattr(opening, name)._children[0][0]) == wanted, name
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            for _ in range(100):
+                if 0 in app.entity_errors:
+                    break
+                await pilot.pause(0.05)
+            assert app.entity_errors.get(0) is not None
     finally:
         opening.close()
+    assert events.index("relations in") < events.index("kk asked"), events

@@ -230,20 +230,19 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
         except OSError:  # no process to be had: the app finds them in its worker
             pass
         first_typed(session, shown)
-    try:  # it starts on the shown systems at once, below the other children
-        opening.entity_errors = Forked(partial(_serve_entity_errors, session, list(shown)), [None], KK_NICE,
-                                       serving=True)
+    try:  # it starts on the shown systems at once (under UA once asked), below the other children
+        opening.entity_errors = Forked(partial(_serve_entity_errors, session, list(shown), at_once=not untyped),
+                                       [None], KK_NICE, serving=True)
     except OSError:  # no process to be had: the app analyses them in its worker
         pass
     first = session.document_names()[:1]
     if first and len(session.corpora[0].pairs[0].key.words) >= LONG_FIRST_TOKENS:
         # a long first document: the pricer set up on it while the app's worker classifies it,
         # the errors sent with each question
-        warm = [(system, name) for system in shown for name in first]
-        # Under UA the per-mention list is hidden behind the relations' list and priced at `t`: its
-        # pricer is set up below the children the first screen waits for.
-        _fork_pricing(opening, partial(serve_impacts, session=session, preview={}, weights=weights, first=[], warm=warm),
-                      KK_NICE if session.options.conventions == UA else SCORING_NICE)
+        # (Under UA the per-mention list is hidden behind the relations' list and priced at `t`:
+        # its pricer is set up then, not beside the children the first screen waits for.)
+        warm = [] if untyped else [(system, name) for system in shown for name in first]
+        _fork_pricing(opening, partial(serve_impacts, session=session, preview={}, weights=weights, first=[], warm=warm))
         opening.sends_errors = opening.pricing is not None
         opening.errors_deferred = True
         return opening
@@ -279,22 +278,23 @@ def first_typed(session: Session, shown: Sequence[int]) -> None:
         pass
 
 
-def _fork_pricing(opening: Opening, serve: Callable[..., Iterator[Priced]], nice: int = SCORING_NICE) -> None:
+def _fork_pricing(opening: Opening, serve: Callable[..., Iterator[Priced]]) -> None:
     """The pricing child (`impacts.py`), left waiting for the app's questions."""
     try:
-        opening.pricing = Forked(serve, [None], nice, serving=True)
+        opening.pricing = Forked(serve, [None], SCORING_NICE, serving=True)
     except OSError:  # no process to be had: the app prices them in its worker
         pass
 
 
-def _serve_entity_errors(session: Session, shown: Sequence[int], _: None,
-                         requests: Iterable[int]) -> Iterator[PackedKKErrors]:
-    """In a child: the K&K errors of the shown systems analysed at once, then of each system the
-    app asks for, as arrays (`kkpacked`: what crosses the pipe and is read in the app in
-    milliseconds)."""
+def _serve_entity_errors(session: Session, shown: Sequence[int], _: None, requests: Iterable[int], *,
+                         at_once: bool = True) -> Iterator[PackedKKErrors]:
+    """In a child: the K&K errors of the shown systems analysed at once (`at_once`; else when
+    first asked: under UA, once the relations' list the first screen waits for is in, whose
+    children it took processor from), then of each system the app asks for, as arrays
+    (`kkpacked`: what crosses the pipe and is read in the app in milliseconds)."""
     from .kkpacked import PackedKKErrors
 
-    analysed = {system: PackedKKErrors(session.kk_errors(system)) for system in shown}
+    analysed = {system: PackedKKErrors(session.kk_errors(system)) for system in shown} if at_once else {}
     for system in requests:
         found = analysed.get(system)
         yield found if found is not None else PackedKKErrors(session.kk_errors(system))

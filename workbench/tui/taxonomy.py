@@ -153,8 +153,12 @@ class TaxonomySwitching:
         """Ask for the K&K analysis of the shown systems before `t` does, when a child does it
         (`opening.py`): called once the first screen is drawn (the shown document's first
         impacts in, or all the scores).  Asked, the analysis comes before the rest of a long
-        list's pricing (`Workers._rest_may_be_priced`), which waits for it."""
+        list's pricing (`Workers._rest_may_be_priced`), which waits for it.  Under UA, once the
+        relations' errors of the shown systems are in as well (asked again when they come): the
+        child starts its analysis when asked, and meanwhile left the processor to theirs."""
         if self.opening is None or self.opening.entity_errors is None or self.browsing or self.session is None:
+            return
+        if self.taxonomy == "ua" and any(s not in self.relation_errors for s in self.shown_systems()):
             return
         missing = [s for s in self.shown_systems() if s not in self.entity_errors and s not in self.kk_pending]
         if missing:
@@ -229,6 +233,8 @@ class TaxonomySwitching:
     def on_relation_errors_ready(self, message: RelationErrorsReady) -> None:
         self.relation_errors.update(message.errors)
         self.show_entity_errors()
+        if self.scored_in_full():  # else asked once they are (`Workers.on_rescored`)
+            self.prefetch_entity_errors()
 
     @while_running
     def on_relation_error_panel_picked(self, message: RelationErrorPanel.Picked) -> None:
