@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 from app_support import pilot_test, settle
@@ -31,6 +32,12 @@ SIZE = (200, 50)
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the opening forks")
 
 
+def _opened(options: LoadOptions = UA, key: str = KEY, response: str = RESPONSE) -> Opening:
+    opening = open_inputs(key, [response], options, weights=W4, shown=[0], processes=2)
+    assert opening is not None and opening.session is not None
+    return opening
+
+
 @pytest.fixture
 def long_book(monkeypatch):
     """The UA pair taken as a book: its first document long whatever its size, scored in a child."""
@@ -38,10 +45,32 @@ def long_book(monkeypatch):
     monkeypatch.setattr(children_module, "BACKGROUND_TOKENS", 0)
 
 
-def _opened(options: LoadOptions = UA, key: str = KEY, response: str = RESPONSE) -> Opening:
-    opening = open_inputs(key, [response], options, weights=W4, shown=[0], processes=2)
-    assert opening is not None and opening.session is not None
-    return opening
+def _logged(monkeypatch, method: str, events: list[str], said: str):
+    """`Session.<method>(system)` saying `said system` in `events` first; the original returned."""
+    original = getattr(Session, method)
+    monkeypatch.setattr(Session, method, lambda self, system=0: events.append(f"{said} {system}") or
+                        original(self, system))
+    return original
+
+
+def _asked(events: list[str], *systems: int) -> Iterator[int]:
+    """A child's questions: `asked` said when the first is read."""
+    events.append("asked")
+    yield from systems
+
+
+def _slow_relations(monkeypatch, events: list[str], seconds: float) -> None:
+    """The relations' child answering `seconds` later (a book's), `relations in` said once it has."""
+    relation_errors_of = Opening.relation_errors_of
+
+    def slow(self, system):
+        time.sleep(seconds)
+        try:
+            return relation_errors_of(self, system)
+        finally:
+            events.append("relations in")
+
+    monkeypatch.setattr(Opening, "relation_errors_of", slow)
 
 
 def _as_tuples(errors) -> list[tuple]:
@@ -70,16 +99,8 @@ def test_the_relations_child_finds_the_shown_systems_errors_before_it_is_asked(m
     session = Session.load(KEY, [RESPONSE], UA)
     expected = _as_tuples(Session.load(KEY, [RESPONSE], UA).ua_errors(0))
     events: list[str] = []
-    ua_errors = Session.ua_errors
-    monkeypatch.setattr(Session, "ua_errors", lambda self, system=0: events.append(f"found {system}") or
-                        ua_errors(self, system))
-
-    def questions():
-        events.append("asked")
-        yield 0
-        yield 0
-
-    answers = opening_module._serve_relation_errors(session, [0], None, questions())
+    _logged(monkeypatch, "ua_errors", events, "found")
+    answers = opening_module._serve_relation_errors(session, [0], None, _asked(events, 0, 0))
     assert _as_tuples(next(answers)) == expected and events == ["found 0", "asked"]
     assert _as_tuples(next(answers)) == expected and events.count("found 0") == 1
 
@@ -162,16 +183,8 @@ async def test_a_long_first_documents_scores_are_not_waited_for_on_the_ui_thread
 @pilot_test
 async def test_the_per_mention_list_waits_for_the_childs_relations_errors(monkeypatch, long_book):
     events: list[str] = []
-    relation_errors_of, classify = Opening.relation_errors_of, Session.classify
-
-    def slow_child(self, system):
-        time.sleep(0.5)
-        try:
-            return relation_errors_of(self, system)
-        finally:
-            events.append("relations in")
-
-    monkeypatch.setattr(Opening, "relation_errors_of", slow_child)
+    classify = Session.classify
+    _slow_relations(monkeypatch, events, 0.5)
     monkeypatch.setattr(Session, "classify", lambda self, *a, **k: events.append("per mention") or classify(self, *a, **k))
     opening = _opened()
     assert opening.errors_deferred
@@ -188,15 +201,8 @@ async def test_the_per_mention_list_waits_for_the_childs_relations_errors(monkey
 def test_the_kk_child_asked_to_wait_analyses_once_asked(monkeypatch):
     session = Session.load(KEY, [RESPONSE], UA)
     events: list[str] = []
-    kk_errors = Session.kk_errors
-    monkeypatch.setattr(Session, "kk_errors", lambda self, system=0: events.append(f"analysed {system}") or
-                        kk_errors(self, system))
-
-    def questions():
-        events.append("asked")
-        yield 0
-
-    answers = opening_module._serve_entity_errors(session, [0], None, questions(), at_once=False)
+    kk_errors = _logged(monkeypatch, "kk_errors", events, "analysed")
+    answers = opening_module._serve_entity_errors(session, [0], None, _asked(events, 0), at_once=False)
     assert events == []
     first = next(answers)
     assert events == ["asked", "analysed 0"]
@@ -210,21 +216,14 @@ async def test_under_ua_kk_and_pricing_wait_for_the_relations_errors(monkeypatch
     K&K child is asked once they are in, and the pricing child sets up nothing before it is asked."""
     events: list[str] = []
     forked = opening_module.Forked
-    relation_errors_of, entity_errors_of = Opening.relation_errors_of, Opening.entity_errors_of
+    entity_errors_of = Opening.entity_errors_of
 
     def logged_fork(function, *args, **kwargs):
         events.append(f"{function.func.__name__} {sorted(function.keywords.items())}")
         return forked(function, *args, **kwargs)
 
-    def relations(self, system):
-        time.sleep(0.3)
-        try:
-            return relation_errors_of(self, system)
-        finally:
-            events.append("relations in")
-
     monkeypatch.setattr(opening_module, "Forked", logged_fork)
-    monkeypatch.setattr(Opening, "relation_errors_of", relations)
+    _slow_relations(monkeypatch, events, 0.3)
     monkeypatch.setattr(Opening, "entity_errors_of", lambda self, system: events.append("kk asked") or
                         entity_errors_of(self, system))
     opening = _opened()
