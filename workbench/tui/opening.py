@@ -29,7 +29,11 @@ Before Textual starts there is one thread, so:
   `t` finds it done or nearly; the errors come back as arrays (`kkpacked`), not pickled objects.
 - under the UA conventions, a child finds the relations' errors (`Session.ua_errors`, priced
   against every UA metric), what a UA input's first screen lists: in the app they shared its GIL
-  with the text's first layout, and the app had to score every metric itself first.
+  with the text's first layout, and the app had to score every metric itself first.  It and the
+  scoring children are forked before the first document is typed (neither needs the types);
+  the K&K child waits to be asked, and the app asks once the relations' errors are in, and a
+  long first document's pricer is set up only when `t` shows its list: neither takes processor
+  from the relations' child meanwhile.
 Inputs larger than `OPEN_BYTES` (`UA_OPEN_BYTES` under UA), or a system without `os.fork`, are
 loaded by the app's own worker instead, behind its progress bar: nobody should face a blank
 terminal for many seconds.
@@ -93,7 +97,8 @@ class Opening:
     document's): each question to it carries them."""
     errors_deferred: bool = False
     """A long first document (`LONG_FIRST_TOKENS`): nothing classified here, the app's worker
-    classifies the errors right after the official scores are drawn."""
+    classifies the errors right after the official scores are drawn (under UA, after the
+    relations' errors), and the app lays out its text before it waits for any score."""
     pricing: Forked | None = None
     """A child that prices errors' impacts when asked (`impacts_of`)."""
     relation_errors: Forked | None = None
