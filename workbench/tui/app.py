@@ -248,7 +248,9 @@ and chains, for browsing.
         for system, children in opening.scoring.items():
             view = self.view_of(system)
             view.scoring = children
-            if system in self.shown_systems():
+            # A long first document's (a UA book's) text is laid out first, its scores taken by the
+            # scoring worker when they come: waited for here, they held the UI thread for seconds.
+            if system in self.shown_systems() and not opening.errors_deferred:
                 try:
                     view.result = children.stage(0)
                 except Exception:  # noqa: BLE001 - a child failed: the scoring worker scores here

@@ -27,8 +27,16 @@ Before Textual starts there is one thread, so:
   screen is drawn, or at `t` if sooner).  On a book that is seconds of work, done on the other
   core, so the UI's thread does not share the GIL with it and every key answers meanwhile, and
   `t` finds it done or nearly; the errors come back as arrays (`kkpacked`), not pickled objects.
-Inputs larger than `OPEN_BYTES`, or a system without `os.fork`, are loaded by the app's own
-worker instead, behind its progress bar: nobody should face a blank terminal for many seconds.
+- under the UA conventions, a child finds the relations' errors (`Session.ua_errors`, priced
+  against every UA metric), what a UA input's first screen lists: in the app they shared its GIL
+  with the text's first layout, and the app had to score every metric itself first.  It and the
+  scoring children are forked before the first document is typed (neither needs the types);
+  the K&K child waits to be asked, and the app asks once the relations' errors are in, and a
+  long first document's pricer is set up only when `t` shows its list: neither takes processor
+  from the relations' child meanwhile.
+Inputs larger than `OPEN_BYTES` (`UA_OPEN_BYTES` under UA), or a system without `os.fork`, are
+loaded by the app's own worker instead, behind its progress bar: nobody should face a blank
+terminal for many seconds.
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from metrics.errors.chen_ng.records import ErrorRecord
 from metrics.runtime.gc_pause import gc_paused
+from metrics.conventions.options import UA
 from metrics.model import InputError
 from metrics.runtime.parallel import Forked, can_fork
 from metrics.corpus.children import ScoresInChildren, score_in_children
@@ -54,12 +63,21 @@ from .impacts import Asked, Priced, Request, pieces, serve_impacts
 from .rows import group_errors
 
 if TYPE_CHECKING:  # the analysis loads in the child
+    from metrics.errors.ua.records import UAError
+
     from .kkpacked import PackedKKErrors
 
 OPEN_BYTES = 32 << 20
 """Inputs up to this size (all files together) are read before the UI starts: 0.3-0.6 s on
 gum-open (11 MB, 17 MB with both responses) with a warm cache, 3.5 s on a synthetic 29 MB pair
 (7 s the first time, when the cache is written), with a line on the terminal meanwhile."""
+UA_OPEN_BYTES = 64 << 20
+"""The same under the UA conventions, whose files read faster by the byte: the UA book (two files
+of 26 and 29 MB, 282,729 words) reads in 0.35 s with a warm cache and 1.9 s of processor the first
+time, the first document typed in 0.7 s more.  Read before the UI, its scores and relations'
+errors are found in children while the app lays out its text (its first screen at 200x50 came
+5.5-6.8 s after the start, all in one process, at load 2-5).  (The CoNLL-U book, which reads more
+slowly, was made slower by a limit of 64 MB for every format: tui11's trial.)"""
 
 
 @dataclass
@@ -79,16 +97,21 @@ class Opening:
     document's): each question to it carries them."""
     errors_deferred: bool = False
     """A long first document (`LONG_FIRST_TOKENS`): nothing classified here, the app's worker
-    classifies the errors right after the official scores are drawn."""
+    classifies the errors right after the official scores are drawn (under UA, after the
+    relations' errors), and the app lays out its text before it waits for any score."""
     pricing: Forked | None = None
     """A child that prices errors' impacts when asked (`impacts_of`)."""
+    relation_errors: Forked | None = None
+    """Under UA: a child that finds a system's relations' errors (`relation_errors_of`)."""
     _asking: threading.Lock = field(default_factory=threading.Lock)
     """One question to the child at a time (the app's workers may ask for two systems at once)."""
     _pricing_lock: threading.Lock = field(default_factory=threading.Lock)
+    _relating: threading.Lock = field(default_factory=threading.Lock)
 
     def close(self) -> None:
         """End the children still running (the app has quit)."""
-        for children in (*self.scoring.values(), *(c for c in (self.entity_errors, self.pricing) if c)):
+        for children in (*self.scoring.values(),
+                         *(c for c in (self.entity_errors, self.pricing, self.relation_errors) if c)):
             children.close()
 
     def impacts_of(self, asked: Asked, rows: list[ErrorRecord] | None = None) -> Priced | None:
@@ -101,6 +124,11 @@ class Opening:
         """A system's K&K errors (`Session.kk_errors`, packed) from the child, waited for; None when
         there is no child or it cannot answer (the caller analyses them itself)."""
         return self._answer(self._asking, "entity_errors", system)
+
+    def relation_errors_of(self, system: int) -> list[UAError] | None:
+        """A system's UA relations' errors (`Session.ua_errors`) from the child, waited for; None
+        when there is no child or it cannot answer (the caller finds them itself)."""
+        return self._answer(self._relating, "relation_errors", system)
 
     def _answer(self, lock: threading.Lock, child_name: str, question: Any) -> Any:
         """The child's answer to `question`; a child that died or failed is closed and forgotten
@@ -160,7 +188,7 @@ def open_inputs(key_path: str, response_paths: Sequence[str], options: LoadOptio
     """Read and start scoring before the UI (see the module docstring); None when the app should
     load by itself (too large, no fork, one process asked for).  `notice` hears what is being
     done, for the terminal that waits meanwhile."""
-    if processes < 2 or not can_fork() or _size([key_path, *response_paths]) > OPEN_BYTES:
+    if processes < 2 or not can_fork() or _size([key_path, *response_paths]) > open_bytes(options):
         return None
     if notice is not None:
         count = len(response_paths)
@@ -185,7 +213,11 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
     opening = Opening(session, failure)
     if session is None or not response_paths:
         return opening
-    first_typed(session, shown)  # before any child is forked: every one of them, and the app, shares them
+    # Under UA the scores and the relations' errors need no mention types: their children start
+    # before the typing (0.7 s on the UA book), which the others, and the app, share.
+    untyped = session.options.conventions == UA
+    if not untyped:
+        first_typed(session, shown)  # before any child is forked: every one of them, and the app, shares them
     for system in range(len(session.corpora)):
         try:
             # the shown systems' children stay, to rescore a weight edit while the UI draws
@@ -196,16 +228,25 @@ def _open(key_path: str, response_paths: Sequence[str], options: LoadOptions, *,
             continue
         if children is not None:
             opening.scoring[system] = children
-    try:  # it starts on the shown systems at once, below the other children
-        opening.entity_errors = Forked(partial(_serve_entity_errors, session, list(shown)), [None], KK_NICE,
-                                       serving=True)
+    if untyped:
+        try:  # what the first screen lists: found beside the scores, the app's GIL left to its text
+            opening.relation_errors = Forked(partial(_serve_relation_errors, session, list(shown)), [None],
+                                             SCORING_NICE, serving=True)
+        except OSError:  # no process to be had: the app finds them in its worker
+            pass
+        first_typed(session, shown)
+    try:  # it starts on the shown systems at once (under UA once asked), below the other children
+        opening.entity_errors = Forked(partial(_serve_entity_errors, session, list(shown), at_once=not untyped),
+                                       [None], KK_NICE, serving=True)
     except OSError:  # no process to be had: the app analyses them in its worker
         pass
     first = session.document_names()[:1]
     if first and len(session.corpora[0].pairs[0].key.words) >= LONG_FIRST_TOKENS:
         # a long first document: the pricer set up on it while the app's worker classifies it,
         # the errors sent with each question
-        warm = [(system, name) for system in shown for name in first]
+        # (Under UA the per-mention list is hidden behind the relations' list and priced at `t`:
+        # its pricer is set up then, not beside the children the first screen waits for.)
+        warm = [] if untyped else [(system, name) for system in shown for name in first]
         _fork_pricing(opening, partial(serve_impacts, session=session, preview={}, weights=weights, first=[], warm=warm))
         opening.sends_errors = opening.pricing is not None
         opening.errors_deferred = True
@@ -250,17 +291,33 @@ def _fork_pricing(opening: Opening, serve: Callable[..., Iterator[Priced]]) -> N
         pass
 
 
-def _serve_entity_errors(session: Session, shown: Sequence[int], _: None,
-                         requests: Iterable[int]) -> Iterator[PackedKKErrors]:
-    """In a child: the K&K errors of the shown systems analysed at once, then of each system the
-    app asks for, as arrays (`kkpacked`: what crosses the pipe and is read in the app in
-    milliseconds)."""
+def _serve_entity_errors(session: Session, shown: Sequence[int], _: None, requests: Iterable[int], *,
+                         at_once: bool = True) -> Iterator[PackedKKErrors]:
+    """In a child: the K&K errors of the shown systems analysed at once (`at_once`; else when
+    first asked: under UA, once the relations' list the first screen waits for is in, whose
+    children it took processor from), then of each system the app asks for, as arrays
+    (`kkpacked`: what crosses the pipe and is read in the app in milliseconds)."""
     from .kkpacked import PackedKKErrors
 
-    analysed = {system: PackedKKErrors(session.kk_errors(system)) for system in shown}
+    analysed = {system: PackedKKErrors(session.kk_errors(system)) for system in shown} if at_once else {}
     for system in requests:
         found = analysed.get(system)
         yield found if found is not None else PackedKKErrors(session.kk_errors(system))
+
+
+def _serve_relation_errors(session: Session, shown: Sequence[int], _: None,
+                           requests: Iterable[int]) -> Iterator[list[UAError]]:
+    """In a child: the UA relations' errors of the shown systems found at once, then of each
+    system the app asks for."""
+    found = {system: session.ua_errors(system) for system in shown}
+    for system in requests:
+        errors = found.get(system)
+        yield errors if errors is not None else session.ua_errors(system)
+
+
+def open_bytes(options: LoadOptions) -> int:
+    """The largest inputs (all files together) read before the UI under these options."""
+    return UA_OPEN_BYTES if options.conventions == UA else OPEN_BYTES
 
 
 def _size(paths: Sequence[str]) -> int:
@@ -269,4 +326,4 @@ def _size(paths: Sequence[str]) -> int:
     try:
         return sum(os.stat(path).st_size for path in paths)
     except (OSError, ValueError):
-        return OPEN_BYTES + 1
+        return UA_OPEN_BYTES + OPEN_BYTES + 1

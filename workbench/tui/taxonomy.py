@@ -80,6 +80,9 @@ class TaxonomySwitching:
 
     relation_errors: dict[int, list | None]
     """Under --conventions ua, each system's relation errors once computed (None: they failed)."""
+    relations_asked: frozenset[int] = frozenset()
+    """The systems whose relation errors a worker is finding: asked for once (each list shown
+    while they are found asked again, and the opening's child sent them twice)."""
     _relation_toast = False
     """Whether the selected relation error's explanation is in a toast (the next one replaces it)."""
 
@@ -150,8 +153,12 @@ class TaxonomySwitching:
         """Ask for the K&K analysis of the shown systems before `t` does, when a child does it
         (`opening.py`): called once the first screen is drawn (the shown document's first
         impacts in, or all the scores).  Asked, the analysis comes before the rest of a long
-        list's pricing (`Workers._rest_may_be_priced`), which waits for it."""
+        list's pricing (`Workers._rest_may_be_priced`), which waits for it.  Under UA, once the
+        relations' errors of the shown systems are in as well (asked again when they come): the
+        child starts its analysis when asked, and meanwhile left the processor to theirs."""
         if self.opening is None or self.opening.entity_errors is None or self.browsing or self.session is None:
+            return
+        if self.taxonomy == "ua" and any(s not in self.relation_errors for s in self.shown_systems()):
             return
         missing = [s for s in self.shown_systems() if s not in self.entity_errors and s not in self.kk_pending]
         if missing:
@@ -170,7 +177,10 @@ class TaxonomySwitching:
         missing = [s for s in systems if s not in found]
         if missing:
             panel.set_rows(None, state="analysing")
-            self._relation_worker(missing)
+            asked = [s for s in missing if s not in self.relations_asked]
+            if asked:
+                self.relations_asked = self.relations_asked | set(asked)
+                self._relation_worker(asked)
             return
         if any(found[s] is None for s in systems):
             panel.set_rows(None, state="failed")
@@ -196,13 +206,18 @@ class TaxonomySwitching:
 
     @work(thread=True, group="relation-errors", description="the UA relations' errors")
     def _relation_worker(self, systems: list[int]) -> None:
-        """Each system's relation errors (`Session.ua_errors`), priced against every UA metric.
-        Where the scores are computed in this process (no scoring child: a book loaded by the
-        app), after them: both made the same document's objects and MOR at once, each for itself
-        (the UA book's first screen spent a second of its GIL on them twice)."""
+        """Each system's relation errors (`Session.ua_errors`), priced against every UA metric:
+        from the opening's child when there is one (`opening.py`), else found here.  Where the
+        scores are computed in this process (no scoring child: a book loaded by the app), after
+        them: both made the same document's objects and MOR at once, each for itself (the UA
+        book's first screen spent a second of its GIL on them twice)."""
         worker = get_current_worker()
         errors: dict[int, list | None] = {}
         for system in systems:
+            found = self.opening.relation_errors_of(system) if self.opening is not None else None
+            if found is not None:
+                errors[system] = found
+                continue
             while self.view_of(system).scoring is None and not self._scoring_done(system):
                 if worker.is_cancelled:
                     return
@@ -218,6 +233,8 @@ class TaxonomySwitching:
     def on_relation_errors_ready(self, message: RelationErrorsReady) -> None:
         self.relation_errors.update(message.errors)
         self.show_entity_errors()
+        if self.scored_in_full():  # else asked once they are (`Workers.on_rescored`)
+            self.prefetch_entity_errors()
 
     @while_running
     def on_relation_error_panel_picked(self, message: RelationErrorPanel.Picked) -> None:

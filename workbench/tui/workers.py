@@ -122,8 +122,10 @@ class Workers:
         the official scores are drawn (a long first document: `opening.LONG_FIRST_TOKENS`; its
         list says "analysing" meanwhile), rather than after every metric."""
         opening = self.opening
+        # Under UA the relations' list is shown and this one hidden: classified after the
+        # relations' errors are in (`_after_relation_errors`), not beside them.
         return (opening is not None and opening.errors_deferred and weights == self.start_weights
-                and not self.view_of(system).preview)
+                and not self.view_of(system).preview and self.taxonomy != "ua")
 
     def _after_frame(self) -> None:
         """Wait (a second at most) until the screen is next drawn: the work that follows holds the
