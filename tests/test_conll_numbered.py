@@ -56,9 +56,17 @@ def test_pairs_that_mix_alike_are_told_apart(texts: list[str]) -> None:
 
 
 def test_long_and_last_fields_are_read_as_text() -> None:
-    """Fields past 16 bytes, and fields within 16 bytes of the buffer's end, take the text road."""
+    """Fields past 16 bytes take the text road; fields within 16 bytes of the buffer's end are read
+    from a padded copy of its end."""
     _check(["(TOP(S(NP(NP(NP(NP*", "*", "(TOP(S(NP(NP(NP(NP*", "*)", "é*", "*)"], "\n")
     _check(["a"], "\n")
+
+
+def test_long_fields_stay_apart_from_short_fields_of_the_same_number() -> None:
+    """A long field is numbered among the long texts (0, 1, ...) and marked as text in its pair's
+    second number: a short field whose bytes read as that small number (a control byte, which a
+    field may hold) stays apart from it."""
+    _check(["x" * 17, "y" * 17, "\x01", "\x02", "z" * 17], "\n")
 
 
 BITS = ["(TOP(S(NP*", "(NP*", "*", "*)", "*))", "(VP*", "(PP(NP*)", "*)))", "(X*)"]

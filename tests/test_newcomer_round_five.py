@@ -24,12 +24,17 @@ KEY, RESPONSE = str(ROOT / "samples/gum/key.gum.conll"), str(ROOT / "samples/gum
 def trees(path: str) -> list[tuple[str | None, str | None, tuple[str, ...]]]:
     """What corefud-scorer's `check_data_alignment` compares, tree by tree, in file order: the
     document a tree starts (None for the others), its sent_id and its words' forms.  Written
-    apart from the reader under test: udapi's rules, read off the lines."""
+    apart from the reader under test: udapi's rules, read off the lines (a tree without a sent_id
+    named after the last one's bundle, else numbered by the file's bundles so far)."""
     out, newdoc, sent_id, forms = [], None, None, []
+    bundle, bundles = "", 0
     for line in [*Path(path).read_text(encoding="utf-8").splitlines(), ""]:
         if not line.strip():
             if forms:
-                out.append((newdoc, sent_id, tuple(forms)))
+                joins = sent_id is not None and sent_id.split("/")[0] == bundle
+                bundles += not joins
+                bundle = bundle if sent_id is None else sent_id.split("/")[0]
+                out.append((newdoc, sent_id if sent_id is not None else bundle or str(bundles), tuple(forms)))
                 newdoc, sent_id, forms = None, None, []
         elif line.startswith("# newdoc id ="):
             newdoc = line.partition("=")[2].strip()
@@ -63,6 +68,20 @@ def test_convert_to_conllu_on_a_conllu_key_follows_its_trees(tmp_path, capsys):
         main(["score", CONLLU_KEY, system, "--conventions", "conll", "--format", "json", "--no-cache"])
         scores.append(json.loads(capsys.readouterr().out)["metrics"])
     assert scores[0] == scores[1]
+
+
+def test_convert_to_conllu_on_a_conllu_key_without_sent_ids_gives_udapis_ids(tmp_path):
+    """A CoNLL-U key whose sentences have no sent_id: udapi numbers them over the whole file (the
+    second document's first tree is 16 in gum2), and the response's were numbered from 1 in each
+    document: corefud-scorer refused it (`Sent IDs in key and sys are not aligned: key=<16, ...>,
+    sys=<1, ...>`).  They now carry udapi's numbers."""
+    key = tmp_path / "key.conllu"
+    key.write_text("".join(line for line in Path(CONLLU_KEY).read_text(encoding="utf-8").splitlines(keepends=True)
+                           if not line.startswith("# sent_id")), encoding="utf-8")
+    out = tmp_path / "out.conllu"
+    assert main(["convert", CONLL_RESPONSE, str(out), "--key", str(key)]) == 0
+    assert [tree[1] for tree in trees(str(key))] == [str(k + 1) for k in range(len(trees(str(key))))]
+    assert trees(str(out)) == trees(str(key))
 
 
 def test_convert_to_conllu_without_a_conllu_key_numbers_the_sentences(tmp_path):
@@ -106,16 +125,23 @@ def test_convert_to_conllu_names_each_entity_once_in_the_file(tmp_path, capsys):
                                                   min_size=1, max_size=4)), min_size=1, max_size=4))
 def test_sentence_ids_are_one_per_sentence_of_the_reader(layout):
     """`sentence_ids` names the documents as the CoNLL-U reader names them and gives as many ids
-    as it finds sentences in each, each the id its comments give (the file is built from the ids
-    it must find)."""
-    lines, expected = [], []
+    as it finds sentences in each, each the id its comments give, an id-less one udapi's number
+    while no id came before it (the file is built from the ids it must find)."""
+    lines, expected, last, bundles = [], [], None, 0
     for number, (named, ids) in enumerate(layout):
         lines.append(f"# newdoc id = d{number}" if named or number else "# a comment")
         for k, sent_id in enumerate(ids):
             if sent_id is not None:
                 lines.append(f"# sent_id = {sent_id}")
             lines += [f"1\tw{k}\t_\t_\t_\t_\t0\troot\t_\t_", f"2\tx{k}\t_\t_\t_\t_\t1\tdep\t_\t_", ""]
-        expected.append(ids)
+        # an id-less sentence: udapi's number (its bundles so far; these ids hold no `/`: a bundle
+        # each unless one repeats the last) while no id came before it in the file, else None
+        numbered = []
+        for sent_id in ids:
+            bundles += sent_id is None or sent_id != last
+            numbered.append(sent_id if sent_id is not None else None if last is not None else str(bundles))
+            last = sent_id if sent_id is not None else last
+        expected.append(numbered)
     found = sentence_ids(lines)
     assert list(found.values()) == expected
     documents = parse_conllu("made.conllu", lines)

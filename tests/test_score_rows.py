@@ -1,5 +1,5 @@
 """A JSON score report's per-document entries written column by column (`workbench.score_rows`)
-are the bytes the ordinary writer gives each entry (`json_text.dumps` of `score_json`)."""
+are the bytes the ordinary writer gives each entry (`json_text.dumps` of `output.document_json`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from metrics.corpus.scoring import prepare
 from metrics.measures.score import BlancScore, MeanScore, Score
 from strategies import corpora
 from workbench.json_text import dumps
-from workbench.output import score_json
+from workbench.output import document_json
 from workbench.score_rows import _coded, document_entries
 
 
@@ -18,8 +18,8 @@ SEPARATOR = ",\n  "
 
 
 def ordinary(documents, depth: int) -> str:
-    return SEPARATOR.join(dumps({"document": name, "metrics": {m: score_json(s) for m, s in scores.items()}}, depth)
-                          for name, scores in documents)
+    """The entries as the ordinary writer writes them: `document_json`, the one per-document shape."""
+    return SEPARATOR.join(dumps(document_json(name, scores), depth) for name, scores in documents)
 
 
 def written(documents, depth: int) -> str | None:

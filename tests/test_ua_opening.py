@@ -241,3 +241,18 @@ async def test_under_ua_kk_and_pricing_wait_for_the_relations_errors(monkeypatch
     finally:
         opening.close()
     assert events.index("relations in") < events.index("kk asked"), events
+
+
+@needs_fork
+def test_closing_a_ua_opening_ends_every_child_it_forked(monkeypatch, long_book):
+    """Scoring, relations' errors, K&K and pricing: each child reaped by `close`, none left behind."""
+    opening = _opened()
+    forked = [*(scores._children for scores in opening.scoring.values()),
+              *(c for c in (opening.relation_errors, opening.entity_errors, opening.pricing) if c is not None)]
+    assert opening.relation_errors is not None and opening.pricing is not None
+    pids = [pid for children in forked for pid, _ in children._children]
+    assert len(pids) >= 4
+    opening.close()
+    for pid in pids:
+        with pytest.raises(ChildProcessError):  # reaped: no longer this process's child
+            os.waitpid(pid, os.WNOHANG)

@@ -432,18 +432,21 @@ _SENT_ID = re.compile(r"^# sent_id\s*=?\s*(\S+)")
 
 
 def sentence_ids(lines: list[str]) -> dict[str, list[str | None]]:
-    """Each document's sentence ids by its name, one per sentence (None where a sentence has
-    none), documents in the file's order and named as `parse_conllu` names them (`newdoc`, else
-    by their place; a document only once it has a word).  Why: corefud-scorer (udapi) pairs a
-    response's trees with the key's in file order and refuses the response unless each pair has
-    one document name and one sent_id, so a response written for it takes the key's order and
-    ids (`corefwb convert ... --key KEY.conllu`)."""
+    """Each document's sentence ids by its name, one per sentence, documents in the file's order
+    and named as `parse_conllu` names them (`newdoc`, else by their place; a document only once it
+    has a word).  A sentence without one gets the number udapi gives it (the file's bundles so far)
+    while no sent_id came before it in the file, else None (udapi names it after that one's bundle,
+    which no response can repeat: udapi joins two trees of one id as zones of one bundle).  Why:
+    corefud-scorer (udapi) pairs a response's trees with the key's in file order and refuses the
+    response unless each pair has one document name and one sent_id, so a response written for
+    it takes the key's order and ids (`corefwb convert ... --key KEY.conllu`)."""
     documents: dict[str, list[str | None]] = {}
     current: list[str | None] = []
     name: str | None = None
     sent_id: str | None = None
     """The id the comments before the coming sentence give."""
     in_sentence = False
+    bundle, bundles = "", 0  # udapi's last bundle named by a sent_id, and its bundles (a tree joins the last as a zone)
 
     def finish() -> None:
         if current and name is not None:
@@ -464,7 +467,9 @@ def sentence_ids(lines: list[str]) -> dict[str, list[str | None]]:
         elif not in_sentence:
             if name is None:
                 name = _ordinal_name(len(documents))
-            current.append(sent_id)
+            part = None if sent_id is None else sent_id.split("/", 1)[0]
+            bundles, bundle = bundles + (part is None or part != bundle), bundle if part is None else part
+            current.append(sent_id if sent_id is not None else None if bundle else str(bundles))
             in_sentence, sent_id = True, None
     finish()
     return documents
