@@ -25,7 +25,7 @@ from metrics.measures.columns import Column, DocumentScores, as_list, floats, pl
 from metrics.measures.score import AnchorScore, AnyScore, BlancScore, MeanScore, Score, ratio
 
 from .json_text import dumps
-from .output import score_json
+from .output import document_json, score_json
 
 _NUMBER, _TEXT = "\x00number", "\x00text"
 _SLOT = re.compile(r'("\\u0000number"|"\\u0000text")')
@@ -362,8 +362,8 @@ def _template(scores: dict[str, AnyScore], depth: int, by_number: set[str],
     `_coded` writes them) and texts (the document's name, then each score of a metric not
     in `by_number`, written whole), with what fills each place in turn, as an index into [name,
     numbers..., texts...]; None if the numbers' places are not as many as the numbers."""
-    skeleton = {"document": _TEXT, "metrics": {m: _blank(score_json(s)) if m in by_number else _TEXT
-                                               for m, s in scores.items()}}
+    skeleton = document_json(_TEXT, scores)  # the one shape of an entry, its values made slots
+    skeleton["metrics"] = {m: _blank(value) if m in by_number else _TEXT for m, value in skeleton["metrics"].items()}
     pieces = _SLOT.split(dumps(skeleton, depth))
     out, order, number, text = [], [], 1, 0
     for i, piece in enumerate(pieces):
