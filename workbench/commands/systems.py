@@ -272,7 +272,8 @@ def report_json(report: Report) -> dict:
                               for m in report.metrics}
     if report.groups:
         out["groups"] = groups_json(report)
-    out["method"] = c.method.to_json() if c is not None else None
+    # a test ran only where there is a difference to test: `score --ci` (one system) bootstraps intervals alone
+    out["method"] = c.method.to_json(tested=len(report.names) > 1) if c is not None else None
     return out
 
 
