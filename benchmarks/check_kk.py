@@ -153,7 +153,7 @@ def check(bca: Path, key: Path, response: Path, folder: Path, repeats: int) -> b
         same = data["operations"].get(name) == n
         ok &= same
         print(f"operation {name:10} {n:>6} {data['operations'].get(name, '?'):>8}{'' if same else '   DIFFERENT'}")
-    values = [data["baseline_conll_f1"]] + [stage["conll_f1"] for stage in data["progression"]]
+    values = [100 * data["baseline_conll_f1"]] + [100 * stage["conll_f1"] for stage in data["progression"]]  # fractions
     print(f"\n{'after':20} {'BCA files (v8.01)':>18} {'corefwb':>10}")
     for stage, value in zip(STAGE_FILES, values):
         reference = scored(Path(f"{out}.gold"), Path(f"{out}.corrected.{stage}"))

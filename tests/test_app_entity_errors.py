@@ -78,7 +78,7 @@ def test_compare_mode_counts_both_systems_and_the_chart_has_the_stages() -> None
             data = screen.stage_data
             assert data.stages[0] == "none" and len(data.stages) == 8
             report = app.session.kk_report([name], system=0)  # the document's, as the chart's scope says
-            assert data.f1[0] == [report.baseline["conll"]] + [v["conll"] for _, v in report.progression]
+            assert data.f1[0] == [100 * report.baseline["conll"]] + [100 * v["conll"] for _, v in report.progression]
             assert data.f1[1][-1] == 100.0 or abs(data.f1[1][-1] - 100.0) < 1e-9
 
     asyncio.run(body())

@@ -85,7 +85,7 @@ def test_paper_table_and_csv(capsys, third) -> None:
     tables = out.split("\n\n")
     assert tables[0].splitlines()[0] == ("system,metric,recall,precision,f1,low,high,difference,difference_low,"
                                          "difference_high,p_value,note")
-    assert tables[1].splitlines()[0] == "system,group,documents,metric,micro_f1,macro_f1"
+    assert tables[1].splitlines()[0] == "system,group,documents,metric,micro_f1,macro_f1,note"
     assert {line.split(",")[1] for line in tables[1].splitlines()[1:]} == {"bio", "news"}
 
 

@@ -245,3 +245,20 @@ def test_distinct_fixes_priced_as_columns_are_the_records_priced_one_by_one(caps
     expected = [{**error_json(r), "same_fix": len(group)} for r, group in ordered]
     assert code == 0 and len(listed) > 20 and any(entry["same_fix"] > 1 for entry in listed)
     assert json.loads(json.dumps(expected)) == listed
+
+
+def test_errors_csv_impacts_are_the_jsons_at_full_precision(capsys) -> None:
+    """`--format csv --impact` wrote `impact_points` as people read it ("+0.306") where the JSON's
+    field of that name is full precision, and had no category impacts: a program reading the CSV
+    gets the JSON's values, each row with its category's impact."""
+    code, out, _ = run(capsys, "errors", KEY, RESP_B, "--impact", "conll", "--format", "json")
+    data = json.loads(out)
+    code_csv, out_csv, _ = run(capsys, "errors", KEY, RESP_B, "--impact", "conll", "--format", "csv")
+    assert code == code_csv == 0
+    rows = list(csv.DictReader(io.StringIO(out_csv)))
+    assert [float(r["impact_points"]) for r in rows] == [e["impact_points"] for e in data["errors"]]
+    assert any(len(r["impact_points"].lstrip("-").split(".")[-1]) > 4 for r in rows)  # not rounded for people
+    assert [float(r["category_impact_points"]) for r in rows] == \
+        [data["category_impact_points"][e["category"]] for e in data["errors"]]
+    _, plain, _ = run(capsys, "errors", KEY, RESP_B, "--format", "csv")
+    assert "category_impact_points" not in plain.splitlines()[0]  # unpriced: no impact to give

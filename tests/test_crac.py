@@ -279,3 +279,18 @@ def test_gzipped_keys_and_the_cache_read_no_key_twice(tmp_path, monkeypatch, cap
     monkeypatch.setattr(readers, "read_corefud", lambda path, warnings=None: calls.append(path) or original(path, warnings))
     outs = [_run(capsys, str(tmp_path / "key"), *systems, "--format", "json", "--jobs", "1")[1] for _ in range(2)]
     assert outs[0] == outs[1] and len(calls) == 1
+
+
+def test_an_output_the_command_would_read_as_a_dataset_is_refused(run_folders, tmp_path, capsys, monkeypatch):
+    """`--output KEY/x-corefud-dev.conllu` wrote the report among the keys, and the next run refused
+    it as a broken dataset: refused before any work, a usage error naming why."""
+    root, systems = run_folders
+    monkeypatch.chdir(root)
+    for output in ("key/x-corefud-dev.conllu", f"{systems[1]}/./r.conllu.gz", "./key/../key/r.conllu"):
+        status, out, err = _run(capsys, "key/", *systems, "--bootstrap", "0", "--output", output)
+        assert status == 2 and out == "" and err.count("\n") == 1 and "would read the report as a dataset" in err
+        assert not Path(output).exists()
+    for output in (tmp_path / "r.conllu", root / "key" / "report.txt", root / "key" / ".hidden.conllu"):
+        assert _run(capsys, "key", *systems, "--bootstrap", "0", "--output", str(output))[0] == 0
+        assert output.exists()
+        output.unlink()

@@ -69,3 +69,21 @@ def test_per_document_json_has_one_shape_under_every_convention(capsys, args) ->
     for entry in report["per_document"]:
         assert set(entry) == {"document", "metrics"} and set(entry["metrics"]) == set(report["metrics"])
         assert set(next(iter(entry["metrics"].values()))) >= {"recall", "precision", "f1"}
+
+
+def _tables(capsys, *args: str) -> list[list[dict[str, str]]]:
+    assert main(list(args)) == 0
+    return [list(csv.DictReader(io.StringIO(part))) for part in capsys.readouterr().out.split("\n\n") if part.strip()]
+
+
+def test_every_csv_table_of_a_metrics_scores_notes_its_ace_row(capsys) -> None:
+    """The `--ci` interval table (`metric,f1,low,high`) and the group tables had no `note` while the
+    main table had: one rule for every CSV table with a row per metric."""
+    key, a, b = str(LUO / "key.conll"), str(LUO / "response-a.conll"), str(LUO / "response-b.conll")
+    for args in (("score", key, a, "--ci", "--bootstrap", "20", "--group-by", "genre"),
+                 ("compare", key, a, b, "--bootstrap", "20", "--group-by", "genre")):
+        tables = [t for t in _tables(capsys, *args, "--metrics", "muc,ace", "--format", "csv") if t and "metric" in t[0]]
+        assert len(tables) == (3 if args[0] == "score" else 2)  # scores, (intervals,) groups
+        for rows in tables:
+            assert list(rows[0])[-1] == "note"
+            _notes_hold_exactly_the_single_valued(rows)

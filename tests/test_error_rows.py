@@ -20,7 +20,7 @@ from metrics.model import MentionType
 from workbench.error_rows import ERROR_COLUMNS, document_counts_json, error_pieces, errors_csv, render_report, \
     table_cells
 from workbench.json_text import Written, dumps
-from workbench.output import error_json, impact_text, render_csv, render_markdown, shown_document
+from workbench.output import error_json, impact_points, impact_text, render_csv, render_markdown, shown_document
 
 _TEXT = st.one_of(st.text(max_size=40), st.sampled_from(["%s", "%(x)d", "{0}", '"\\', "\u2028", "\x1b[31m", "é … ü",
                                                           "a,b", "line\nbreak", "\ud800"]))
@@ -54,14 +54,17 @@ def records(draw: st.DrawFn) -> ErrorRecord:
                        draw(_MAYBE_TEXT), draw(_MAYBE_TEXT), draw(_FLOAT), draw(_TEXT), draw(_FLOAT))
 
 
-def _record_csv_cells(r: ErrorRecord) -> list:
-    """One record's cells of `ERROR_COLUMNS`, as the per-record code made them (full precision)."""
+def _record_csv_cells(r: ErrorRecord, for_people: bool = False) -> list:
+    """One record's cells of `ERROR_COLUMNS`, as the per-record code made them: the impact as the
+    JSON writes it (CSV, for programs) or as people read it (`for_people`: Markdown)."""
+    impact = impact_text(r.impact) if for_people else \
+        "" if r.impact is None else json.dumps(error_json(r)["impact_points"])
     def mention(m: Mention | None) -> list:
         return [m.span[0], m.span[1], m.text] if m else ["", "", ""]
 
     return [r.document, r.category.value, *mention(r.mention), r.mention.type.name, *mention(r.antecedent),
             *mention(r.best_antecedent), r.key_chain or "", r.response_chain or "",
-            "" if r.cost is None else repr(r.cost), impact_text(r.impact), r.fix]
+            "" if r.cost is None else repr(r.cost), impact, r.fix]
 
 
 def _record_cells(r: ErrorRecord, width: int, letters: bool, missing: str, impacts: bool) -> list[str]:
@@ -92,12 +95,16 @@ def test_json_of_columns_is_the_json_of_each_record(listed: list[ErrorRecord], d
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(records(), max_size=8), st.booleans())
-def test_csv_of_columns_is_the_csv_of_each_record(listed: list[ErrorRecord], distinct: bool) -> None:
+@given(st.lists(records(), max_size=8), st.booleans(),
+       st.none() | st.fixed_dictionaries({c: _FLOAT.filter(lambda v: v is not None) for c in CATEGORIES}))
+def test_csv_of_columns_is_the_csv_of_each_record(listed: list[ErrorRecord], distinct: bool,
+                                                  category_impact: dict | None) -> None:
     same_fix = [len(r.fix) for r in listed] if distinct else None
-    headers = ERROR_COLUMNS + (["same_fix"] if distinct else [])
-    rows = [_record_csv_cells(r) + ([same_fix[i]] if distinct else []) for i, r in enumerate(listed)]
-    assert errors_csv(ErrorColumns.of(listed), same_fix) == render_csv(headers, rows)
+    headers = ERROR_COLUMNS + (["same_fix"] if distinct else []) + (["category_impact_points"] if category_impact else [])
+    rows = [_record_csv_cells(r) + ([same_fix[i]] if distinct else [])
+            + ([json.dumps(impact_points(category_impact[r.category]))] if category_impact else [])
+            for i, r in enumerate(listed)]
+    assert errors_csv(ErrorColumns.of(listed), same_fix, category_impact) == render_csv(headers, rows)
 
 
 @settings(max_examples=100, deadline=None)
@@ -115,7 +122,7 @@ def test_reports_errors_are_each_records_cells(listed: list[ErrorRecord]) -> Non
         head + "\n" + render_csv(ERROR_COLUMNS, rows)
     head = render_report(scope, (1, 0.75, 0.5, 1), scores, None, "markdown")
     assert head.startswith("# Scores: GUM\\_a\n")
-    shown = [[shown_document(row[0]), *row[1:]] for row in rows]
+    shown = [[shown_document(row[0]), *row[1:]] for row in (_record_csv_cells(r, for_people=True) for r in listed)]
     assert render_report(scope, (1, 0.75, 0.5, 1), scores, listed, "markdown") == \
         head + "\n" + render_markdown(ERROR_COLUMNS, shown, title=f"Errors ({len(listed)})")
 

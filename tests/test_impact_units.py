@@ -1,5 +1,6 @@
 """One unit for an error's impact (issue 17, item 2): points of the corpus metric, written the same
-way on screen, in `corefwb errors` (text, CSV, Markdown) and in exports; never `-0.0000`."""
+way on screen, in `corefwb errors` (text, Markdown) and in exports, never `-0.0000`; CSV and JSON at full
+precision."""
 
 from __future__ import annotations
 
@@ -46,9 +47,9 @@ def test_errors_command_uses_one_unit_in_every_format(capsys):
     text = capsys.readouterr().out
     assert "impact (points)" in text
     assert rows and len(rows) == len(report["errors"])
-    for row, error in zip(rows, report["errors"]):
-        assert row["impact_points"] == impact_text(error["impact_points"] / 100)
-        assert row["impact_points"] in text
-        assert row["impact_points"] != "-0" and "-0.0000" not in row["impact_points"]
-    nonzero = [r for r in rows if r["impact_points"] != "0"]
+    for row, error in zip(rows, report["errors"]):  # points everywhere; CSV, for programs, as precise as JSON
+        assert float(row["impact_points"]) == error["impact_points"]
+        assert impact_text(error["impact_points"] / 100) in text
+        assert not row["impact_points"].startswith("-0") or float(row["impact_points"]) < 0
+    nonzero = [r for r in rows if float(r["impact_points"]) != 0]
     assert len(nonzero) > len(rows) // 2  # the unit is fine enough to show that errors cost

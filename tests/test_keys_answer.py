@@ -63,3 +63,36 @@ async def test_i_while_browsing_a_key_alone_says_there_are_no_errors():
             await pilot.pause()
             assert [n.message for n in app._notifications] == [NO_ERRORS_BROWSING], key
         assert not app.query_one("#errorpanel").by_impact
+
+
+@pilot_test
+async def test_browsing_a_key_alone_the_footer_offers_what_works_and_the_status_names_the_order():
+    """A key alone: the status said "(1/2 by conll)" with nothing scored, and the footer offered
+    F8, n and ^e, which only said "browsing a key alone".  The order is the file's; those keys leave
+    the footer, and pressed still say why nothing happens; `s` sorts by name and back."""
+    for size in ((100, 30), (200, 50)):
+        app = Workbench(SAMPLE_KEY, [])
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            lines = screen_text(app)
+            assert "(1/2 in file order" in lines[0] and "by conll" not in "\n".join(lines)
+            footer = lines[-1]
+            assert "Docs" in footer and not any(word in footer for word in ("Scores", "Charts", "Next error", "Export")), footer
+            for key, said in (("f7", "no scores"), ("f8", "charts need a response"), ("n", "no errors"), ("p", "no errors"),
+                              ("ctrl+e", "nothing scored to export")):
+                app.clear_notifications()
+                await pilot.press(key)
+                await pilot.pause()
+                assert [said in n.message for n in app._notifications] == [True], key
+            from workbench.tui.documents import DocumentList
+
+            documents = app.query_one(DocumentList)
+            documents.action_cycle_sort()
+            assert documents.sort_key == "name" and "by name" in documents.border_title
+            documents.action_cycle_sort()
+            assert documents.sort_key == "file"
+    scored = Workbench(SAMPLE_KEY, SAMPLE_RESPONSE)
+    async with scored.run_test(size=(200, 50)) as pilot:
+        await settle(scored, pilot)
+        footer = screen_text(scored)[-1]
+        assert all(word in footer for word in ("Scores", "Charts", "Export"))  # offered where they work

@@ -153,10 +153,10 @@ def test_progression_ends_at_the_key_and_equals_corrected_files() -> None:
     key, response = [[JOHN, HE], [MARY, HER]], [[JOHN, HE, HER], [MARY]]
     report = analyse_corpus([("d", doc(key), doc(response))])
     stages = dict(report.progression)
-    assert stages["missing_entity"]["conll"] == pytest.approx(100.0)
+    assert stages["missing_entity"]["conll"] == pytest.approx(1.0)
 
     def conll(chains) -> float:
-        return 100 * score_pair(prepare_pair(doc(key), doc(chains)), metrics=("conll",))["conll"].f1
+        return score_pair(prepare_pair(doc(key), doc(chains)), metrics=("conll",))["conll"].f1
 
     assert report.baseline["conll"] == pytest.approx(conll(response), abs=1e-12)
     # conflated corrected: her leaves John's cluster alone; divided corrected: her joins Mary
@@ -171,7 +171,7 @@ def test_crossing_mentions_of_one_cluster_come_back_as_the_scorer_reads_them() -
     report = analyse_corpus([("d", doc(key), doc(response))])
 
     def conll(k, r) -> float:
-        return 100 * score_pair(prepare_pair(doc(k), doc(r)), metrics=("conll",))["conll"].f1
+        return score_pair(prepare_pair(doc(k), doc(r)), metrics=("conll",))["conll"].f1
 
     assert report.baseline["conll"] == pytest.approx(conll(key, [[(9, 10), (8, 11)]]), abs=1e-12)
     assert report.baseline["conll"] != pytest.approx(conll(key, response))
@@ -208,8 +208,11 @@ def test_errors_kk_json_contract(tmp_path, capsys) -> None:
     assert [s["category"] for s in data["progression"]] == ["span_error", "conflated_entities", "extra_mention",
                                                             "extra_entity", "divided_entity", "missing_mention",
                                                             "missing_entity"]
-    assert data["progression"][-1]["conll_f1"] == pytest.approx(100.0)
+    assert data["progression"][-1]["conll_f1"] == pytest.approx(1.0)  # fractions, as `score`
     assert data["baseline_conll_f1"] == pytest.approx(data["v801_conll_f1"])
+    assert main(["score", key, response, "--metrics", "conll", "--format", "json"]) == 0
+    scored = json.loads(capsys.readouterr().out)["metrics"]["conll"]["f1"]  # one unit in every JSON: fractions
+    assert data["v801_conll_f1"] == scored and data["baseline_conll_f1"] == pytest.approx(scored, abs=1e-12)
     assert {e["category"] for e in data["errors"]} == {"conflated_entities", "divided_entity"}
     assert data["errors"][0]["mentions"][0]["text"] == "her"
 
@@ -221,7 +224,7 @@ def test_errors_kk_text_csv_markdown_and_filters(tmp_path, capsys) -> None:
     assert "conflated entities" in out and "CoNLL F1 after" in out and "extra entity" in out
     assert main(["errors", key, response, "--taxonomy", "kk", "--format", "csv"]) == 0
     rows = capsys.readouterr().out.splitlines()
-    assert rows[0].startswith("error type,NAME,NOMINAL,PRONOUN,total,CoNLL F1 after,gain") and len(rows) == 9
+    assert rows[0].startswith("error type,NAME,NOMINAL,PRONOUN,total,CoNLL F1 after (points),gain") and len(rows) == 9
     assert main(["errors", key, response, "--taxonomy", "kk", "--format", "markdown"]) == 0
     assert "| conflated entities |" in capsys.readouterr().out
     assert main(["errors", key, response, "--taxonomy", "kk", "--category", "extra-entity", "--format", "json"]) == 0
@@ -245,7 +248,7 @@ def test_compare_kk_counts_side_by_side(tmp_path, capsys) -> None:
     data = json.loads(capsys.readouterr().out)
     assert [s["name"] for s in data["kk"]] == ["sys", "gold"]
     assert data["kk"][0]["counts"]["divided_entity"]["total"] == 1
-    assert data["kk"][1]["counts"]["divided_entity"]["total"] == 0 and data["kk"][1]["baseline_conll_f1"] == 100.0
+    assert data["kk"][1]["counts"]["divided_entity"]["total"] == 0 and data["kk"][1]["baseline_conll_f1"] == 1.0
     assert main(["compare", key, response, key, "--taxonomy", "kk", "--bootstrap", "0", "--name", "sys,gold"]) == 0
     out = capsys.readouterr().out
     assert "Kummerfeld & Klein errors per system" in out and "sys errors" in out and "gold F1 after" in out
@@ -257,7 +260,7 @@ def test_errors_kk_one_document_and_another_metric(tmp_path, capsys) -> None:
                  "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["v801_conll_f1"] == pytest.approx(data["baseline_conll_f1"])  # no repeated span here
-    assert data["impact_metric"] == "lea" and data["progression"][-1]["lea"] == pytest.approx(100.0)
+    assert data["impact_metric"] == "lea" and data["progression"][-1]["lea"] == pytest.approx(1.0)
     assert main(["errors", key, response, "--taxonomy", "kk", "--impact", "lea"]) == 0
     assert "LEA after" in capsys.readouterr().out
 

@@ -179,6 +179,7 @@ def test_score_offers_no_test_as_it_has_no_difference_to_test(capsys):
                  "--metrics", "conll", "--format", "json", "--no-cache"]) == 0
     method = json.loads(capsys.readouterr().out)["method"]
     assert (method["seed"], method["confidence"], method["resamples"]) == (3, 0.9, 40)
+    assert "test" not in method and method["interval"] == "percentile bootstrap"  # it ran no test: it says what ran
     assert main(["compare", KEY, RESPONSE, RESPONSE, "--test", "ar", "--trials", "30", "--metrics", "conll",
                  "--format", "json", "--no-cache"]) == 0
     assert json.loads(capsys.readouterr().out)["method"]["trials"] == 30

@@ -112,13 +112,13 @@ def test_the_stages_chart_follows_d():
             assert isinstance(screen, ChartsScreen)
             of_document = await stages(app, pilot, screen, name)
             report = app.session.kk_report([name], system=0)
-            assert of_document.f1[0] == [report.baseline["conll"]] + [v["conll"] for _, v in report.progression]
+            assert of_document.f1[0] == [100 * report.baseline["conll"]] + [100 * v["conll"] for _, v in report.progression]
             screen.query_one("#charts").active = "tab-stages"  # `d` acts on the tabs it changes (not the Sweep)
             await pilot.pause()
             await pilot.press("d")
             of_corpus = await stages(app, pilot, screen, None)
             corpus = app.session.kk_report(system=0)
-            assert of_corpus.f1[0] == [corpus.baseline["conll"]] + [v["conll"] for _, v in corpus.progression]
+            assert of_corpus.f1[0] == [100 * corpus.baseline["conll"]] + [100 * v["conll"] for _, v in corpus.progression]
             assert of_corpus.f1[0] != of_document.f1[0]
             await pilot.pause()  # the line under the charts says the shown tab's
             assert "K&K stages of the corpus" in str(screen.query_one("#charts-status").render())

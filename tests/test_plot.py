@@ -90,5 +90,5 @@ def test_the_stages_figure_is_the_k_and_k_progression() -> None:
     session = Session.load(KEY, RESPONSES[:2])
     data = kk_stages(session, ["a", "b"])
     report = session.kk_report(system=1)
-    assert data.f1[1] == [report.baseline["conll"]] + [v["conll"] for _, v in report.progression]
+    assert data.f1[1] == [100 * report.baseline["conll"]] + [100 * v["conll"] for _, v in report.progression]
     assert data.stages[0] == "none" and len(data.stages) == 8

@@ -108,5 +108,5 @@ def kk_stages(session: Session, systems: Sequence[str], document: str | None = N
     values = []
     for system in range(len(systems)):
         report = session.kk_report(None if document is None else [document], system=system)
-        values.append([report.baseline["conll"]] + [v["conll"] for _, v in report.progression])
+        values.append([100 * report.baseline["conll"]] + [100 * v["conll"] for _, v in report.progression])  # points
     return Stages(list(systems), list(STAGES), values, document)

@@ -28,8 +28,8 @@ from .output import IMPACT_UNIT, SCORE_CSV_COLUMNS, error_json, impact_points, i
 ERROR_COLUMNS = ["document", "category", "start", "end", "text", "type", "antecedent_start", "antecedent_end",
                  "antecedent_text", "best_antecedent_start", "best_antecedent_end", "best_antecedent_text",
                  "key_chain", "response_chain", "cost", "impact_points", "fix"]
-"""The columns of an error in CSV: the fields of its JSON shape, flattened; the impact in points,
-written as everywhere else (`impact_text`)."""
+"""The columns of an error in CSV: the fields of its JSON shape, flattened; the impact in points at
+full precision, as the JSON's field of that name (a CSV is read by programs)."""
 
 _FIELDS = ("document", "category", "mention", "antecedent", "best_antecedent", "key_chain", "response_chain", "cost",
            "fix", "impact_points")
@@ -128,22 +128,31 @@ def document_counts_json(columns: ErrorColumns, kinds: Sequence[MentionType], de
     return Written("{" + inner + ("," + inner).join(entries) + "\n" + " " * depth + "}")
 
 
-def errors_csv(columns: ErrorColumns, same_fix: Sequence[int] | None = None) -> str:
-    """The records as CSV: `ERROR_COLUMNS` (and `same_fix`), one row each."""
+def errors_csv(columns: ErrorColumns, same_fix: Sequence[int] | None = None,
+               category_impact: dict | None = None) -> str:
+    """The records as CSV: `ERROR_COLUMNS` (and `same_fix`), one row each; with `category_impact`
+    (Category -> the impact of fixing all its errors, as `--impact` prices it) a last column
+    `category_impact_points`, each row's category's, at full precision: where the JSON's
+    `category_impact_points` is, in the one table a CSV reader reads (not a second table after it)."""
     headers = ERROR_COLUMNS + (["same_fix"] if same_fix is not None else [])
     cells = error_cells(columns)
     if same_fix is not None:
         cells.append([str(n) for n in same_fix])
+    if category_impact is not None:
+        by_index = [_full_points(category_impact.get(c)) for c in CATEGORIES]
+        headers = headers + ["category_impact_points"]
+        cells.append([by_index[c] for c in columns.category.tolist()])
     return render_csv(headers, zip(*cells), texts=True)
 
 
-def error_cells(columns: ErrorColumns, shown_names: bool = False) -> list[list[str]]:
+def error_cells(columns: ErrorColumns, for_people: bool = False) -> list[list[str]]:
     """The text of each record's `ERROR_COLUMNS`, column by column: the CSV's cells, and the
-    Markdown report's (full precision both).  `shown_names`: each document by the name a person
-    reads (`shown_document`: Markdown is read by people, as the text views), not the file's full
-    name a program joins on (CSV)."""
+    Markdown report's.  `for_people` (Markdown, read by people as the text views): each document by
+    its shown name (`shown_document`) and the impact as people read it (`impact_text`); else (CSV,
+    read by programs) the file's full name a program joins on and the impact at full precision."""
     kinds = [kind.name for kind in MentionType]
-    names = [shown_document(name) for name in columns.documents] if shown_names else columns.documents
+    names = [shown_document(name) for name in columns.documents] if for_people else columns.documents
+    impact = impact_text if for_people else _full_points
     return [
         [names[d] for d in columns.document.tolist()],
         [CATEGORIES[c].value for c in columns.category.tolist()],
@@ -154,9 +163,15 @@ def error_cells(columns: ErrorColumns, shown_names: bool = False) -> list[list[s
         [label or "" for label in columns.key_chain],
         [label or "" for label in columns.response_chain],
         ["" if cost is None else repr(cost) for cost in columns.cost],
-        [impact_text(value) for value in columns.impact],
+        [impact(value) for value in columns.impact],
         columns.fix,
     ]
+
+
+def _full_points(value: float | None) -> str:
+    """An impact (a fraction's change) in points as a CSV cell: the JSON's text (`impact_points`,
+    full precision), empty when not priced."""
+    return "" if value is None else scalar(impact_points(value))
 
 
 def _mention_cells(mentions: MentionColumns) -> list[list]:
@@ -249,6 +264,6 @@ def render_report(scope: str, weights: Sequence[float], scores: dict, records: S
     single = single_valued_note(list(scores))
     text += "" if single is None else f"\n{single}\n"
     if records is not None:
-        cells = error_cells(ErrorColumns.of(records), shown_names=True)
+        cells = error_cells(ErrorColumns.of(records), for_people=True)
         text += "\n" + render_markdown(ERROR_COLUMNS, list(zip(*cells)), title=f"Errors ({len(records)})")
     return text

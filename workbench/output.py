@@ -178,7 +178,14 @@ under the table; it is empty on every other row."""
 def score_csv_cells(metric: str, score) -> list:
     """The cells of one metric's score in a CSV row (`SCORE_CSV_COLUMNS` after the document and
     metric): recall, precision and f1 at full precision, and the single-valued note."""
-    return [score.recall, score.precision, score.f1, single_valued_note([metric]) or ""]
+    return [score.recall, score.precision, score.f1, csv_note(metric)]
+
+
+def csv_note(metric: str) -> str:
+    """The last cell, `note`, of a metric's row in every CSV table of scores (the scores, their
+    intervals, their groups: one rule): on a single-valued metric's row, that its f1 holds the
+    value (`single_valued_note`); empty on every other row."""
+    return single_valued_note([metric]) or ""
 
 
 def nothing_to_score(score: object) -> bool:

@@ -32,6 +32,18 @@ def dataset_name(filename: str) -> str:
     return stem.split("-corefud", 1)[0] or stem
 
 
+def is_dataset_file(filename: str) -> bool:
+    """Would a folder's listing take a file of this name as a dataset (`.conllu(.gz)`, not hidden)?"""
+    return filename.endswith(SUFFIXES) and not filename.startswith(".")
+
+
+def read_as_dataset(path: str, folders: list[str]) -> bool:
+    """Is `path` a file that listing one of `folders` would take as a dataset?  `corefwb crac
+    --output` there wrote its report where the next run reads it as a key or a system's file."""
+    where = os.path.realpath(os.path.dirname(path) or ".")
+    return is_dataset_file(os.path.basename(path)) and any(os.path.realpath(f) == where for f in folders)
+
+
 def _plain(filename: str) -> str:
     return filename[: -len(".gz")] if filename.endswith(".gz") else filename
 
@@ -43,7 +55,7 @@ def _conllu_files(folder: str, role: str, skipped: list[str] | None = None) -> l
     if not os.path.isdir(folder):
         raise InputError(folder, None, f"the {role} must be a folder of CoNLL-U files, one per dataset")
     try:
-        candidates = sorted(n for n in os.listdir(folder) if n.endswith(SUFFIXES) and not n.startswith("."))
+        candidates = sorted(n for n in os.listdir(folder) if is_dataset_file(n))
     except OSError as exc:
         raise InputError(folder, None, f"cannot list the folder: {exc.strerror or exc}") from None
     names = []

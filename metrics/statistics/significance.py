@@ -62,13 +62,15 @@ class Method:
         if self.seed < 0:  # numpy's generators take no negative seed (a traceback deep in the resampling)
             raise ValueError(f"seed must be 0 or more, not {self.seed}")
 
-    def to_json(self) -> dict:
+    def to_json(self, tested: bool = True) -> dict:
+        """What ran, to reproduce it; `tested` False where no difference was tested (one system:
+        `score --ci` gives intervals only), so no test is named as if it had run."""
         out = {"unit": "document", "interval": "percentile bootstrap", "resamples": self.resamples,
                "confidence": self.confidence, "seed": self.seed,
-               "test": "paired bootstrap (Koehn 2004)" if self.test == "bootstrap"
-               else "approximate randomization (Noreen 1989)",
+               **({"test": "paired bootstrap (Koehn 2004)" if self.test == "bootstrap"
+                   else "approximate randomization (Noreen 1989)"} if tested else {}),
                "averaging": "micro (counts summed over the resampled documents, as the official score)"}
-        if self.test == "ar":
+        if tested and self.test == "ar":
             out["trials"] = self.trials
         return out
 

@@ -20,7 +20,7 @@ import os
 from metrics.statistics.crac import METRICS, VARIANTS, score_layout, variants_of
 from metrics.measures.catalog import CONLL, METRICS as CATALOGUE
 from metrics.formats.cache import ReadCache
-from metrics.formats.datasets import Layout, pair
+from metrics.formats.datasets import Layout, pair, read_as_dataset
 from metrics.formats.source import set_max_input_size
 from metrics.statistics.datasets import dataset_tests
 from metrics.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_SEED, Method
@@ -71,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
     jobs = jobs_option(args.jobs)
     method = _method(args)
     folders = [os.path.normpath(f) for f in args.systems]
+    if args.output not in (None, "-") and read_as_dataset(args.output, [args.key_dir, *folders]):
+        raise UsageError(f"--output {args.output}: a .conllu file in a folder this command reads: the next run "
+                         f"would read the report as a dataset; write it elsewhere, or name it otherwise (.txt)")
     names = system_names(folders, args.name)
     layout = pair(os.path.normpath(args.key_dir), folders)
     _check_missing(layout, folders, names, args.allow_missing, warn)

@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         text = json_pieces(listed_columns, selected, metric, weights, options=session.options,
                            category_impact=category_impact, same_fix=same_fix)
     elif args.format == "csv":
-        text = errors_csv(listed_columns, same_fix)
+        text = errors_csv(listed_columns, same_fix, category_impact)
     elif args.format == "markdown":
         text = conventions_header(session.options) + render_markdown(listed_columns, selected, n_documents, metric,
                                                                      weights, category_impact=category_impact,

@@ -108,7 +108,7 @@ def to_json(report: KKReport, listed: Sequence[KKError], selected: Sequence[KKEr
         "operations": report.operations,
         "baseline_conll_f1": report.baseline["conll"],
         **({} if metric == "conll" else {f"baseline_{metric}": report.baseline[metric]}),
-        "v801_conll_f1": None if official is None else 100 * official,
+        "v801_conll_f1": official,
         "progression": [{"category": kind, "conll_f1": values["conll"],
                          **({} if metric == "conll" else {metric: values[metric]})}
                         for kind, values in report.progression],
@@ -119,29 +119,31 @@ def to_json(report: KKReport, listed: Sequence[KKError], selected: Sequence[KKEr
 
 
 def gain_text(after: float, before: float) -> str:
-    """A stage's gain as the difference of the two F1 the table shows (each to two decimals), so
+    """A stage's gain in points (`after`, `before`: fractions) as the difference of the two F1 the
+    table shows (each to two decimals), so
     that the column adds up as a reader adds it: from the unrounded values, 61.02 was followed by
     63.86 with a gain of +2.83 on gum-open (the JSON keeps the unrounded values)."""
-    return f"{float(f'{after:.2f}') - float(f'{before:.2f}'):+.2f}"
+    return f"{float(f'{100 * after:.2f}') - float(f'{100 * before:.2f}'):+.2f}"
 
 
 def paper_table(report: KKReport, selected: Sequence[KKError]) -> tuple[list[str], list[list]]:
-    """Counts by type and mention type, the CoNLL F1 after each stage and what it gained."""
+    """Counts by type and mention type, the CoNLL F1 after each stage and what it gained, in points
+    as papers print them (the headers say so: the JSON's are fractions, as every score's)."""
     counts = count_kk(selected)
     kinds = shown_types(counts)
     metric = report.metric
-    headers = ["error type", *(t.name for t in kinds), "total", "CoNLL F1 after", "gain"]
+    headers = ["error type", *(t.name for t in kinds), "total", "CoNLL F1 after (points)", "gain"]
     if metric != "conll":
-        headers += [f"{label(metric)} after", f"{label(metric)} gain"]
+        headers += [f"{label(metric)} after (points)", f"{label(metric)} gain"]
     previous = report.baseline
-    rows: list[list] = [["(none corrected)", *("" for _ in kinds), "", f"{previous['conll']:.2f}", "",
-                         *([f"{previous[metric]:.2f}", ""] if metric != "conll" else [])]]
+    rows: list[list] = [["(none corrected)", *("" for _ in kinds), "", f"{100 * previous['conll']:.2f}", "",
+                         *([f"{100 * previous[metric]:.2f}", ""] if metric != "conll" else [])]]
     for kind, values in report.progression:
         row = counts[kind]
-        cells = [KK_LABELS[kind], *(row[t] for t in kinds), sum(row.values()), f"{values['conll']:.2f}",
+        cells = [KK_LABELS[kind], *(row[t] for t in kinds), sum(row.values()), f"{100 * values['conll']:.2f}",
                  gain_text(values['conll'], previous['conll'])]
         if metric != "conll":
-            cells += [f"{values[metric]:.2f}", gain_text(values[metric], previous[metric])]
+            cells += [f"{100 * values[metric]:.2f}", gain_text(values[metric], previous[metric])]
         rows.append(cells)
         previous = values
     return headers, rows
@@ -177,7 +179,7 @@ def _reading_line(report: KKReport, official: float | None, whole: bool = True) 
     if reading.get("response_singletons"):
         notes.append(f"{reading['response_singletons']:,} response singleton{'' if reading['response_singletons'] == 1 else 's'} removed (--singletons remove: BCA's T)")
     lines = [f"read as BCA reads the files: {'; '.join(notes) if notes else 'nothing left out'}"]
-    line = f"CoNLL F1 on that reading {report.baseline['conll']:.2f}"
+    line = f"CoNLL F1 on that reading {100 * report.baseline['conll']:.2f}"
     if official is not None:
         line += f" (corefwb score on the files as given{'' if whole else ', of these documents'}: {100 * official:.2f})"
     lines.append(line)
@@ -216,14 +218,14 @@ def render_text(report: KKReport, listed: Sequence[KKError], selected: Sequence[
 
 
 def systems_table(names: Sequence[str], reports: Sequence[KKReport]) -> tuple[list[str], list[list[str]]]:
-    """One row per type: each system's count and the CoNLL F1 after correcting up to that type."""
+    """One row per type: each system's count and the CoNLL F1 (points) after correcting up to that type."""
     counts = [count_kk(report.errors) for report in reports]
     headers = ["error type"] + [f"{name} {what}" for name in names for what in ("errors", "F1 after")]
-    rows = [["(none corrected)"] + [cell for report in reports for cell in ("", f"{report.baseline['conll']:.2f}")]]
+    rows = [["(none corrected)"] + [cell for report in reports for cell in ("", f"{100 * report.baseline['conll']:.2f}")]]
     for i, kind in enumerate(KK_TYPES):
         rows.append([KK_LABELS[kind]] + [cell for table, report in zip(counts, reports)
                                           for cell in (str(sum(table[kind].values())),
-                                                       f"{report.progression[i][1]['conll']:.2f}")])
+                                                       f"{100 * report.progression[i][1]['conll']:.2f}")])
     return headers, rows
 
 

@@ -19,7 +19,7 @@ from metrics.corpus.scoring import CorpusResult
 from . import corefud, ua
 from .common import add_output_argument, load_options, load_session, warn, warn_all
 
-from ..output import CORPUS_MACRO_ROW, CORPUS_MICRO_ROW, SCORE_CSV_COLUMNS, align_rows, conventions_header, \
+from ..output import CORPUS_MACRO_ROW, CORPUS_MICRO_ROW, SCORE_CSV_COLUMNS, csv_note, align_rows, conventions_header, \
     conventions_json, document_json, emit, percent, render_csv, render_markdown, score_csv_cells, score_json, \
     shown_document, single_valued_note
 from ..score_rows import document_entries
@@ -136,8 +136,8 @@ def _run_report(args: argparse.Namespace, options: LoadOptions, asked: tuple[str
         tables = [(headers, rows)] + csv_tables(report)[1:]
         if report.comparison is not None:
             c = report.comparison.intervals[0]
-            tables.insert(1, (["metric", "f1", "low", "high"],
-                              [[m, full.micro[m].f1, c[m].low, c[m].high] for m in wanted]))
+            tables.insert(1, (["metric", "f1", "low", "high", "note"],
+                              [[m, full.micro[m].f1, c[m].low, c[m].high, csv_note(m)] for m in wanted]))
         text = "\n".join(render_csv(h, r) for h, r in tables)
     else:
         text = conventions_header(options) + _report_text(report, result, args.per_doc,

@@ -18,7 +18,7 @@ from metrics.measures.catalog import label
 from metrics.corpus.scoring import CorpusResult
 from metrics.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, Comparison, Method, compare
 
-from ..output import score_json, signed_points, single_valued_note
+from ..output import csv_note, score_json, signed_points, single_valued_note
 from ..session import Session
 from ..options import UsageError
 
@@ -272,7 +272,8 @@ def report_json(report: Report) -> dict:
                               for m in report.metrics}
     if report.groups:
         out["groups"] = groups_json(report)
-    out["method"] = c.method.to_json() if c is not None else None
+    # a test ran only where there is a difference to test: `score --ci` (one system) bootstraps intervals alone
+    out["method"] = c.method.to_json(tested=len(report.names) > 1) if c is not None else None
     return out
 
 
@@ -296,7 +297,8 @@ def groups_json(report: Report) -> dict:
 
 def csv_tables(report: Report) -> list[tuple[list[str], list[list]]]:
     """The report as CSV tables (full precision): scores with intervals and differences, then groups.
-    The scores' `note` says where f1 holds a single value (`single_valued_note`), as `SCORE_CSV_COLUMNS`'."""
+    Every table of a metric's F1 ends with `note` (`output.csv_note`, as `SCORE_CSV_COLUMNS`'): where
+    f1 holds a single value."""
     c = report.comparison
     headers = ["system", "metric", "recall", "precision", "f1", "low", "high", "difference", "difference_low",
                "difference_high", "p_value", "note"]
@@ -311,11 +313,11 @@ def csv_tables(report: Report) -> list[tuple[list[str], list[list]]]:
                     d = c.differences[s - 1][m]
                     row += [d.value, d.interval.low, d.interval.high,
                             "" if d.p_value is None else d.p_value]
-            rows.append(row + [""] * (len(headers) - 1 - len(row)) + [single_valued_note([m]) or ""])
+            rows.append(row + [""] * (len(headers) - 1 - len(row)) + [csv_note(m)])
     tables = [(headers, rows)]
     if report.group_by in ("genre", "file") and report.groups:
-        tables.append((["system", "group", "documents", "metric", "micro_f1", "macro_f1"],
-                       [[n, g.name, len(g.documents), m, g.result.micro[m].f1, g.result.macro[m].f1]
+        tables.append((["system", "group", "documents", "metric", "micro_f1", "macro_f1", "note"],
+                       [[n, g.name, len(g.documents), m, g.result.micro[m].f1, g.result.macro[m].f1, csv_note(m)]
                         for n, groups in zip(report.names, report.groups) for g in groups for m in report.metrics]))
     elif report.group_by == "length":
         tables.append((["system", "length", "chains", "mentions", "metric", "recall", "recall_num", "recall_den"],

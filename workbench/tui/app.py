@@ -103,6 +103,13 @@ class Workbench(Workers, Comparing, Navigation, PanelsFilling, DatasetSwitching,
         Binding("escape", "focus_text", "Back to the text", show=False, id="text.focus"),
         Binding("ctrl+w", "focus_weights", "Edit the weights", show=False, id="weights.focus", priority=True),
         Binding("ctrl+e", "export", "Export", id="app.export"),
+        # a key browsed alone: F7, F8, n, p and ctrl+e give way (`check_action`: off the footer) to
+        # these, which say why nothing happens (their actions' own notices)
+        Binding("f7", "browsing_key('toggle_panel', 'scores')", show=False, id="browse.scores"),
+        Binding("f8", "browsing_key('charts')", show=False, id="browse.charts"),
+        Binding("n", "browsing_key('error', 1)", show=False, id="browse.next"),
+        Binding("p", "browsing_key('error', -1)", show=False, id="browse.previous"),
+        Binding("ctrl+e", "browsing_key('export')", show=False, id="browse.export"),
         Binding("f10", "toggle_theme", "Dark / light theme", show=False, id="app.theme"), *RELATION_BINDINGS,
     ]
     HELP = """\
@@ -229,6 +236,7 @@ and chains, for browsing.
         self.query_one(ErrorPanel).set_rows(None, state="analysing")
         if self.browsing:
             self.screen.add_class("-browsing")
+            self.query_one(DocumentList).browse()
         self.query_one(DocumentText).focus()
         self.mount_datasets()
         steady_cursors(self.screen)

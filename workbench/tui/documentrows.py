@@ -18,7 +18,14 @@ SORT_KEYS = (CONLL.name, MUC.name, "errors", "name")
 COMPARE_SORT_KEYS = ("delta", "change", CONLL.name, "name")
 """Compare mode: by the change of CoNLL F1 (largest loss first), by its size (either way), by the
 compared system's CoNLL F1, by name."""
+BROWSE_SORT_KEYS = ("file", "name")
+"""A key browsed alone: no scores nor errors to sort by; in the file's order, or by name."""
 SORT_LABELS = {"delta": "ΔF", "change": "|ΔF|"}
+
+
+def order_text(sort_key: str) -> str:
+    """How the list is ordered, as its title and the status line say it (`by conll`, `in file order`)."""
+    return "in file order" if sort_key == "file" else f"by {SORT_LABELS.get(sort_key, sort_key)}"
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,8 @@ def select_documents(rows: Sequence[DocumentRow], text: str, sort_key: str) -> l
     out = [row for row in rows if needle in row.name.lower()]
     if sort_key == "name":
         out.sort(key=lambda row: row.name)
+    elif sort_key == "file":
+        out.sort(key=lambda row: row.index)
     elif sort_key == "errors":
         out.sort(key=lambda row: (-(row.errors or 0), row.index))
     elif sort_key == "delta":

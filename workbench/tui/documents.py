@@ -19,7 +19,7 @@ from textual.widgets import Input
 from metrics.measures.catalog import CONLL, MUC
 
 from .cells import ListTable, count_text, pair_heads
-from .documentrows import COMPARE_SORT_KEYS, SORT_KEYS, SORT_LABELS, DocumentRow, select_documents
+from .documentrows import BROWSE_SORT_KEYS, COMPARE_SORT_KEYS, SORT_KEYS, DocumentRow, order_text, select_documents
 from .rows import DELTA_WIDTH, LISTED_SCORE, SCORE_WIDTH, display_text, percent, short_name
 from ..output import fitted_points
 
@@ -81,6 +81,8 @@ tenth of the documents where the two systems differ most.
         """Compare mode: the column labels of the baseline and the compared system."""
         self.listed = 0
         """How many documents the filter lets through (the status line says it while one is set)."""
+        self.browsing = False
+        """A key browsed alone (`browse`): nothing scored to sort by."""
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter documents", id="doc-filter")
@@ -88,6 +90,13 @@ tenth of the documents where the two systems differ most.
 
     def set_rows(self, rows: list[DocumentRow]) -> None:
         self.rows = rows
+        self.refill()
+
+    def browse(self) -> None:
+        """A key browsed alone: in the file's order (or by name), as the title and the status line
+        say; sorted "by conll" with nothing scored, the status line named an order that was none."""
+        self.browsing = True
+        self.sort_key = BROWSE_SORT_KEYS[0]
         self.refill()
 
     def compare(self, baseline: str, system: str) -> None:
@@ -144,7 +153,7 @@ tenth of the documents where the two systems differ most.
         # compare mode's columns are headed by the systems' names: the title names their score
         scored = f", {LISTED_SCORE}," if self.systems is not None else ""
         self.border_title = (f"documents ({len(shown)}/{len(self.rows)}){scored} "
-                             f"by {SORT_LABELS.get(self.sort_key, self.sort_key)}")
+                             f"{order_text(self.sort_key)}")
         self.post_message(self.Reordered(self))  # the status line's place follows the order
 
     def _cells(self, row: DocumentRow, widths: tuple[int, int]) -> list[Text]:
@@ -226,7 +235,7 @@ tenth of the documents where the two systems differ most.
         order = self.order()
         if index not in order:
             return f"{index + 1}/{max(len(self.rows), index + 1)}"
-        return f"{order.index(index) + 1}/{len(order)} by {SORT_LABELS.get(self.sort_key, self.sort_key)}"
+        return f"{order.index(index) + 1}/{len(order)} {order_text(self.sort_key)}"
 
     def action_into_list(self) -> None:
         """Down in the filter box: into the list, its cursor on the open document (the list's
@@ -236,6 +245,6 @@ tenth of the documents where the two systems differ most.
             table.focus()
 
     def action_cycle_sort(self) -> None:
-        keys = SORT_KEYS if self.systems is None else COMPARE_SORT_KEYS
+        keys = BROWSE_SORT_KEYS if self.browsing else SORT_KEYS if self.systems is None else COMPARE_SORT_KEYS
         self.sort_key = keys[(keys.index(self.sort_key) + 1) % len(keys)] if self.sort_key in keys else keys[0]
         self.refill()

@@ -25,6 +25,10 @@ from .text import DocumentText
 NO_ERRORS_BROWSING = "browsing a key alone: no errors"
 """What an error key (n, p, i) says when a key is browsed alone: there is no error list to act on."""
 
+BROWSING_NONE = ("charts", "error", "export")
+"""The app actions with nothing to act on when a key is browsed alone (no response: no charts,
+no errors, nothing scored to export): the footer does not offer them there."""
+
 if TYPE_CHECKING:
     from .export import ExportSource
 
@@ -116,6 +120,9 @@ class Navigation:
     def action_toggle_panel(self, panel: str) -> None:
         """F6 shows or hides the documents list, F7 the scores panel.  Below 130 columns the list
         starts hidden and takes the scores panel's place while shown, so the text keeps its room."""
+        if panel == "scores" and self.browsing:  # hidden for good: nothing scored
+            self.notify("browsing a key alone: no scores", markup=False)
+            return
         self.screen.toggle_class(f"-toggled-{panel}")
         shown = self.query_one(DocumentList if panel == "documents" else ScoresPanel)
         if panel == "documents" and shown.display:
@@ -149,7 +156,17 @@ class Navigation:
             return self.comparing
         if action == "compare_only":  # their stand-in with one response: a notice, not silence
             return not self.comparing
+        if action in BROWSING_NONE or (action, parameters) == ("toggle_panel", ("scores",)):
+            return not self.browsing  # a key browsed alone: off the footer, their keys run `browsing_key`
+        if action == "browsing_key":
+            return self.browsing
         return True
+
+    def action_browsing_key(self, action: str, *arguments: object) -> None:
+        """F7, F8, n, p or ctrl+e on a key browsed alone: their bindings give way there (hidden from
+        the footer, which offers only what works) and this runs their action with its arguments,
+        which says why nothing happens (`BROWSING_NONE`, and the scores panel's F7)."""
+        getattr(self, f"action_{action}")(*arguments)
 
     def action_help(self) -> None:
         from .keys import help_sections

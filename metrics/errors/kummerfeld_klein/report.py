@@ -72,9 +72,10 @@ class KKReport:
     metric: str
     """The metric of `progression` besides CoNLL F1 (conll when none was asked for)."""
     baseline: dict[str, float]
-    """Metric -> its value (points) on BCA's view of the files, before any correction."""
+    """Metric -> its value (a fraction, as every score in the engine) on BCA's view of the files,
+    before any correction."""
     progression: list[tuple[str, dict[str, float]]]
-    """(stage, metric -> value in points after correcting that type and every type before it)."""
+    """(stage, metric -> value (a fraction) after correcting that type and every type before it)."""
     reading: dict[str, int] = field(default_factory=dict)
     """What BCA's reading left out: duplicate spans, mentions over a sentence boundary, response
     singletons (option T)."""
@@ -172,8 +173,9 @@ def _document(doc: Document, view: PairView, mentions: dict, crossing: list[tupl
                     line=doc.line)
 
 
-def _points(metric: str, micro: dict) -> float:
-    return 100 * micro[metric].f1 if metric in micro else 0.0
+def _f1(metric: str, micro: dict) -> float:
+    """A fraction, as `corefwb score` has it: the text tables turn it into points, not the engine."""
+    return micro[metric].f1 if metric in micro else 0.0
 
 
 @dataclass
@@ -228,7 +230,7 @@ def analyse_corpus(pairs: Sequence[tuple[str, Document, Document]], singletons: 
                 totals[name] = totals.get(name, 0) + n
     per_stage = [[(name, result.scores[stage]) for (name, _, _), result in zip(pairs, results)]
                  for stage in range(len(STAGES))]
-    values = [{m: _points(m, aggregate(docs, weights, metrics).micro) for m in metrics} for docs in per_stage]
+    values = [{m: _f1(m, aggregate(docs, weights, metrics).micro) for m in metrics} for docs in per_stage]
     return KKReport([e for result in results for e in result.errors], metric, values[0],
                     list(zip(KK_TYPES, values[1:])), reading, operations, all(r.fallback is None for r in results),
                     tuple(dict.fromkeys(r.fallback for r in results if r.fallback is not None)))
